@@ -1,0 +1,20 @@
+/** Jest 30 in native ESM mode; sources are transpiled by ts-jest (types are checked by `npm run typecheck`). */
+const workspaceMap = {
+  '^@verdict/nestjs$': '<rootDir>/packages/verdict/src/index.ts',
+  '^@verdict/nestjs/(.*)$': '<rootDir>/packages/verdict/src/$1/index.ts',
+  '^@verdict/storefront$': '<rootDir>/libs/storefront/src/index.ts',
+  '^@verdict/testing-kit$': '<rootDir>/libs/testing/src/index.ts',
+  '^(\\.{1,2}/.*)\\.js$': '$1',
+};
+
+export default {
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: workspaceMap,
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json' }],
+  },
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/packages/*/src/**/*.spec.ts', '<rootDir>/libs/*/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
+  setupFiles: ['reflect-metadata'],
+  testTimeout: 60000,
+};

@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { MissingActionContextError } from '../errors/missing-action-context.error.js';
+import type { ActionContext } from './action-context.js';
+
+/**
+ * Request-scoped action context held in AsyncLocalStorage (continuation-local storage): one value per
+ * async call chain, so concurrent requests never see each other's actor.
+ *
+ * @example
+ * await contexts.run({ actor: customer, tenant: 'acme' }, () => agent.invoke(input));
+ */
+@Injectable()
+export class ActionContextStore {
+  private readonly storage = new AsyncLocalStorage<ActionContext>();
+
+  /** Runs `fn` with `context` bound for every awaited call inside it. The context is frozen. */
+  run<T>(context: ActionContext, fn: () => T): T {
+    return this.storage.run(Object.freeze({ ...context }), fn);
+  }
+
+  /** The bound context, or `undefined` outside any. */
+  current(): ActionContext | undefined {
+    return this.storage.getStore();
+  }
+
+  /** The bound context. @throws MissingActionContextError outside any context (fail closed). */
+  require(capability?: string): ActionContext {
+    const context = this.storage.getStore();
+    if (context === undefined) throw new MissingActionContextError(capability);
+    return context;
+  }
+}

@@ -1,0 +1,11 @@
+/** Where in the pipeline (DESIGN.md §5) a decision was made. */
+export const Stage = {
+  Proposal: 'proposal',
+  Approval: 'approval',
+  TargetRefresh: 'target_refresh',
+  Execution: 'execution',
+  RateLimit: 'rate_limit',
+  ExecutionClaim: 'execution_claim',
+} as const;
+
+export type Stage = (typeof Stage)[keyof typeof Stage];

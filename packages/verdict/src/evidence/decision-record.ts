@@ -1,0 +1,69 @@
+import type { Disposition } from '../decisions/disposition.js';
+import type { Stage } from '../decisions/stage.js';
+import type { ToolKind } from './tool-kind.js';
+
+/**
+ * One decision, as evidence (DESIGN.md §10). Only fingerprints and facts: never raw arguments,
+ * payloads, tool-call ids, receipt ids or target identities. The internal `reason` is kept here and
+ * nowhere the model can read it; it may still be sensitive application metadata.
+ */
+export interface DecisionRecord {
+  readonly id: string;
+  /** The envelope id: every record of one proposal shares it. */
+  readonly correlationId: string;
+  readonly capability: string;
+  readonly toolKind: ToolKind;
+  readonly stage: Stage;
+  readonly disposition: Disposition;
+  readonly reason: string;
+  readonly argumentsFingerprint: string | null;
+  readonly toolCallFingerprint: string | null;
+  readonly targetPolicy: string | null;
+  readonly targetStrategy: string | null;
+  readonly proposalIdentityFingerprint: string | null;
+  readonly executionIdentityFingerprint: string | null;
+  readonly identityMatch: boolean | null;
+  readonly approvalPhase: string | null;
+  readonly approvalOutcome: string | null;
+  readonly receiptFingerprint: string | null;
+  readonly rateLimitKeyFingerprint: string | null;
+  readonly rateLimitLimit: number | null;
+  readonly rateLimitRemaining: number | null;
+  readonly rateLimitResetAt: Date | null;
+  readonly claimFingerprint: string | null;
+  readonly claimStatus: string | null;
+  readonly claimAttempt: number | null;
+  /** UTC. */
+  readonly recordedAt: Date;
+}
+
+/** The optional facts of a record; stages fill the ones they know. */
+export type DecisionFacts = Partial<Omit<DecisionRecord, 'id' | 'correlationId' | 'capability' | 'toolKind' | 'stage' | 'disposition' | 'reason' | 'recordedAt'>>;
+
+const EMPTY_FACTS: Required<{ [K in keyof DecisionFacts]: null }> = {
+  argumentsFingerprint: null,
+  toolCallFingerprint: null,
+  targetPolicy: null,
+  targetStrategy: null,
+  proposalIdentityFingerprint: null,
+  executionIdentityFingerprint: null,
+  identityMatch: null,
+  approvalPhase: null,
+  approvalOutcome: null,
+  receiptFingerprint: null,
+  rateLimitKeyFingerprint: null,
+  rateLimitLimit: null,
+  rateLimitRemaining: null,
+  rateLimitResetAt: null,
+  claimFingerprint: null,
+  claimStatus: null,
+  claimAttempt: null,
+};
+
+/** Completes a record: every fact a stage did not produce is `null`. */
+export function decisionRecord(
+  head: Pick<DecisionRecord, 'id' | 'correlationId' | 'capability' | 'toolKind' | 'stage' | 'disposition' | 'reason' | 'recordedAt'>,
+  facts: DecisionFacts,
+): DecisionRecord {
+  return { ...EMPTY_FACTS, ...facts, ...head };
+}

@@ -1,0 +1,18 @@
+import { Logger } from '@nestjs/common';
+import type { EvidenceRecorder } from './evidence-recorder.interface.js';
+
+let warned = false;
+
+/**
+ * The default recorder: keeps nothing, because silently choosing a storage destination or retention
+ * would be unsafe. Warns once per process that consequential actions go unrecorded.
+ */
+export class NullEvidenceRecorder implements EvidenceRecorder {
+  async recordDecision(): Promise<void> {
+    if (warned) return;
+    warned = true;
+    new Logger('Verdict').warn(
+      'No evidence recorder is configured: consequential agent actions are not being recorded. Pass `evidence` to VerdictModule.forRoot (TypeOrmEvidenceRecorder from @verdict/nestjs/typeorm).',
+    );
+  }
+}
