@@ -1,0 +1,37 @@
+import { type AnyAbility, subject as withSubjectType } from '@casl/ability';
+import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
+import { Decision } from '../decisions/decision.js';
+import type { Stage } from '../decisions/stage.js';
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function denied(ability: AnyAbility, stage: Stage, action: string, subject: unknown, field: string | undefined, what: string): Decision {
+  // CASL's rule `reason` says why an inverted rule (`cannot`) matched; deny-by-default has no rule.
+  const rule = ability.relevantRuleFor(action, subject as never, field);
+  return Decision.deny(stage, rule?.reason ? `${what}: ${rule.reason}` : `${what}: no rule permits it`);
+}
+
+/**
+ * Asks CASL about one target: `ability.can(action, target)`, then each proposed argument field the
+ * capability names in `authorizeFields`. Entities are detected by class; plain objects are typed as the
+ * capability's subject. A target of another subject type is denied.
+ */
+export function authorizeTarget(ability: AnyAbility, definition: CapabilityDefinition, target: unknown, args: unknown, stage: Stage): Decision {
+  if (typeof target !== 'object' || target === null) return Decision.deny(stage, 'target is not an object');
+  const subject = isPlainObject(target) ? withSubjectType(definition.subject, { ...target }) : target;
+  const detected = ability.detectSubjectType(subject as never);
+  if (detected !== definition.subject) return Decision.deny(stage, `target is a ${String(detected)}, capability expects a ${definition.subject}`);
+  const { action } = definition;
+  if (!ability.can(action, subject as never)) return denied(ability, stage, action, subject, undefined, `${action} ${definition.subject} denied`);
+  for (const field of definition.authorizeFields ?? []) {
+    const proposed = isPlainObject(args) && Object.hasOwn(args, field) && args[field] !== undefined;
+    if (proposed && !ability.can(action, subject as never, field)) {
+      return denied(ability, stage, action, subject, field, `${action} ${definition.subject}.${field} denied`);
+    }
+  }
+  return Decision.permit(stage);
+}

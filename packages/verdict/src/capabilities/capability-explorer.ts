@@ -1,0 +1,42 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
+import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { Capability } from './capability.decorator.js';
+import { CapabilityRegistry } from './capability-registry.js';
+import { defineCapability } from './define-capability.js';
+
+/** Finds `@Capability` methods at boot and registers them, then checks every bound tool. */
+@Injectable()
+export class CapabilityExplorer implements OnModuleInit, OnApplicationBootstrap {
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly registry: CapabilityRegistry,
+    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+  ) {}
+
+  onModuleInit(): void {
+    for (const definition of this.options.capabilities ?? []) this.registry.register(definition);
+    for (const wrapper of this.discovery.getProviders()) {
+      const instance: unknown = wrapper.instance;
+      if (typeof instance !== 'object' || instance === null) continue;
+      const prototype = Object.getPrototypeOf(instance) as object;
+      for (const method of this.scanner.getAllMethodNames(prototype)) {
+        const options = this.discovery.getMetadataByDecorator(Capability, wrapper, method);
+        if (options === undefined) continue;
+        const declaredAt = `${wrapper.name}.${method}`;
+        if (!wrapper.isDependencyTreeStatic()) {
+          throw new VerdictConfigurationError(`@Capability "${options.name}" is on ${declaredAt}, a request-scoped provider: executors must live on singleton providers.`, { capability: options.name });
+        }
+        const executor = (instance as Record<string, (...args: unknown[]) => unknown>)[method].bind(instance);
+        this.registry.register(defineCapability(options, executor, declaredAt));
+      }
+    }
+  }
+
+  onApplicationBootstrap(): void {
+    this.registry.completeBoot();
+  }
+}

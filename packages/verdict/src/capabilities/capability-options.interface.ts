@@ -1,0 +1,34 @@
+import type { ExecutionTargetPolicy } from '../targets/execution-target-policy.js';
+import type { TargetResolver } from '../targets/target-resolver.js';
+import type { ArgumentSchema } from './argument-schema.js';
+
+/**
+ * Declares a capability: a named domain operation an agent may propose (`orders.cancel`, not CRUD).
+ *
+ * @example
+ * \@Capability({
+ *   name: 'orders.cancel', description: 'Cancel one of your orders', action: 'cancel', subject: 'Order',
+ *   arguments: z.object({ orderId: z.number().int() }),
+ *   resolveTarget: fromProposal(({ arguments: a, context }) => orders.findForTenant(context.tenant, a.orderId)),
+ *   executionTarget: ExecutionTargetPolicy.refresh({ name: 'order-by-id', identity, refresh }),
+ * })
+ * cancel(action: AuthorizedAction<{ orderId: number }, Order>) { ... }
+ */
+export interface CapabilityOptions<TArgs = any, TTarget = any> {
+  /** Unique, non-blank; shown to the model as the tool's capability. */
+  readonly name: string;
+  readonly description: string;
+  /** The CASL action checked with `ability.can(action, target)`. */
+  readonly action: string;
+  /** The CASL subject type the target must be detected as (`'Order'`); a different type is denied. */
+  readonly subject: string;
+  readonly arguments: ArgumentSchema<TArgs>;
+  readonly resolveTarget: TargetResolver<TArgs, TTarget>;
+  /** Required: `ExecutionTargetPolicy.refresh(...)` or `.acceptStaleSnapshot(...)`. Missing is a boot error. */
+  readonly executionTarget: ExecutionTargetPolicy<TTarget>;
+  /**
+   * Field-level argument authorization: each named argument field that the proposal sets must be
+   * permitted by CASL field rules, `ability.can(action, target, field)`. Default: none.
+   */
+  readonly authorizeFields?: readonly string[];
+}

@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { ExecutionTargetPolicy } from '../targets/execution-target-policy.js';
+import type { CapabilityDefinition } from './capability-definition.js';
+
+/**
+ * Every capability the application declared, keyed by name. Filled at boot from `@Capability` methods
+ * and `forRoot({ capabilities })`; wiring mistakes throw {@link VerdictConfigurationError}.
+ */
+@Injectable()
+export class CapabilityRegistry {
+  private readonly definitions = new Map<string, CapabilityDefinition>();
+  private readonly pendingBindings: { capability: string; tool: string; needsExecutor: boolean }[] = [];
+  private booted = false;
+
+  /** Adds a definition. @throws VerdictConfigurationError for a blank or duplicate name or a missing execution-target policy. */
+  register(definition: CapabilityDefinition): void {
+    const name = definition.name;
+    if (typeof name !== 'string' || name.trim() === '' || name !== name.trim()) {
+      throw new VerdictConfigurationError(`${definition.declaredAt}: a capability name must be a non-blank string without surrounding spaces.`);
+    }
+    const existing = this.definitions.get(name);
+    if (existing !== undefined) {
+      throw new VerdictConfigurationError(`Capability "${name}" is declared twice: at ${existing.declaredAt} and at ${definition.declaredAt}. Rename one.`, { capability: name });
+    }
+    if (!(definition.executionTarget instanceof ExecutionTargetPolicy)) {
+      throw new VerdictConfigurationError(
+        `Capability "${name}" (${definition.declaredAt}) has no execution-target policy: set executionTarget to ExecutionTargetPolicy.refresh(...) or ExecutionTargetPolicy.acceptStaleSnapshot(...).`,
+        { capability: name },
+      );
+    }
+    for (const key of ['action', 'subject'] as const) {
+      if (typeof definition[key] !== 'string' || definition[key].trim() === '') {
+        throw new VerdictConfigurationError(`Capability "${name}" (${definition.declaredAt}) needs a non-blank CASL ${key}.`, { capability: name });
+      }
+    }
+    this.definitions.set(name, definition);
+  }
+
+  /** The definition, or `undefined` for an unknown name. */
+  find(name: string): CapabilityDefinition | undefined {
+    return this.definitions.get(name);
+  }
+
+  all(): readonly CapabilityDefinition[] {
+    return [...this.definitions.values()];
+  }
+
+  /** Whether boot-time discovery has finished; before it, no proposal is evaluated. */
+  get isBooted(): boolean {
+    return this.booted;
+  }
+
+  /**
+   * Checks that a tool may be bound to `capability`: known and, for a bound tool, with an executor. Before boot completes
+   * the check is deferred to {@link completeBoot}, so a bad binding still stops the application starting.
+   */
+  requireBindable(capability: string, tool: string, needsExecutor = true): void {
+    if (!this.booted) {
+      this.pendingBindings.push({ capability, tool, needsExecutor });
+      return;
+    }
+    const definition = this.definitions.get(capability);
+    if (definition === undefined) {
+      throw new VerdictConfigurationError(`Tool "${tool}" is bound to unknown capability "${capability}". Declare it with @Capability or defineCapability.`, { capability });
+    }
+    if (needsExecutor && definition.executor === null) {
+      throw new VerdictConfigurationError(`Tool "${tool}" is bound to capability "${capability}", which has no executor (${definition.declaredAt}).`, { capability });
+    }
+  }
+
+  /** Ends discovery and checks every binding made so far. */
+  completeBoot(): void {
+    this.booted = true;
+    for (const binding of this.pendingBindings.splice(0)) this.requireBindable(binding.capability, binding.tool, binding.needsExecutor);
+  }
+}

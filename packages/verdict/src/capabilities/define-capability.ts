@@ -1,0 +1,17 @@
+import type { CapabilityDefinition, CapabilityExecutor } from './capability-definition.js';
+import type { CapabilityOptions } from './capability-options.interface.js';
+
+/**
+ * The programmatic twin of `@Capability`: the same definition, for dynamic registration through
+ * `VerdictModule.forRoot({ capabilities })` or `CapabilityRegistry.register`.
+ *
+ * @example
+ * const view = defineCapability({ name: 'orders.view', ... }, (action) => action.target);
+ */
+export function defineCapability<TArgs, TTarget, TOutput>(
+  options: CapabilityOptions<TArgs, TTarget>,
+  executor: CapabilityExecutor<TArgs, TTarget, TOutput> | null,
+  declaredAt = `defineCapability(${JSON.stringify(options.name)})`,
+): CapabilityDefinition<TArgs, TTarget, TOutput> {
+  return Object.freeze({ ...options, authorizeFields: Object.freeze([...(options.authorizeFields ?? [])]), executor, declaredAt });
+}

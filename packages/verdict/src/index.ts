@@ -1,0 +1,54 @@
+// Module
+export { VerdictModule } from './verdict.module.js';
+export { MODULE_OPTIONS_TOKEN as VERDICT_MODULE_OPTIONS } from './verdict.module-definition.js';
+export { type VerdictModuleOptions, DEFAULT_PUBLIC_MESSAGE } from './verdict-module-options.interface.js';
+export { VerdictService } from './verdict.service.js';
+export { PublicMessage } from './public-message.js';
+
+// Capabilities
+export { Capability } from './capabilities/capability.decorator.js';
+export type { CapabilityOptions } from './capabilities/capability-options.interface.js';
+export type { CapabilityDefinition, CapabilityExecutor } from './capabilities/capability-definition.js';
+export type { ArgumentSchema } from './capabilities/argument-schema.js';
+export { defineCapability } from './capabilities/define-capability.js';
+export { CapabilityRegistry } from './capabilities/capability-registry.js';
+
+// Targets
+export { ExecutionTargetPolicy, TargetStrategy, type TargetIdentity, type TargetRefresh } from './targets/execution-target-policy.js';
+export { type TargetResolver, fromProposal, fromContext } from './targets/target-resolver.js';
+
+// Authorization and context
+export type { AbilityFactory } from './authorization/ability-factory.interface.js';
+export type { ActionContext } from './context/action-context.js';
+export { ActionContextStore } from './context/action-context.store.js';
+export { ActionContextInterceptor } from './context/action-context.interceptor.js';
+
+// Pipeline
+export { Decision } from './decisions/decision.js';
+export { Disposition } from './decisions/disposition.js';
+export { Stage } from './decisions/stage.js';
+export type { Proposal } from './pipeline/proposal.js';
+export type { Envelope } from './pipeline/envelope.js';
+export type { AuthorizedAction } from './pipeline/authorized-action.js';
+export type { ExecutionResult } from './pipeline/execution-result.js';
+export { VerdictPipeline } from './pipeline/verdict-pipeline.js';
+
+// Evidence
+export { EvidenceRecorder } from './evidence/evidence-recorder.interface.js';
+export type { DecisionRecord, DecisionFacts } from './evidence/decision-record.js';
+export { ToolKind } from './evidence/tool-kind.js';
+export { NullEvidenceRecorder } from './evidence/null-evidence-recorder.js';
+export { InMemoryEvidenceRecorder } from './evidence/in-memory-evidence-recorder.js';
+
+// Fingerprints
+export { fingerprint, fingerprintString } from './fingerprints/fingerprint.js';
+export { canonicalJson, assertCanonicalJson, MAX_CANONICAL_DEPTH } from './fingerprints/canonical-json.js';
+export type { JsonValue, JsonObject } from './fingerprints/json-value.js';
+
+// Errors
+export { VerdictError, type VerdictErrorContext } from './errors/verdict.error.js';
+export { VerdictConfigurationError } from './errors/configuration.error.js';
+export { TargetNotResolvable } from './errors/target-not-resolvable.error.js';
+export { NonCanonicalValueError } from './errors/non-canonical-value.error.js';
+export { MissingActionContextError } from './errors/missing-action-context.error.js';
+export { EvidenceWriteFailedError } from './errors/evidence-write-failed.error.js';

@@ -1,0 +1,194 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { validateArguments } from '../capabilities/argument-validator.js';
+import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
+import { CapabilityRegistry } from '../capabilities/capability-registry.js';
+import { authorizeTarget } from '../authorization/casl-authorizer.js';
+import type { ActionContext } from '../context/action-context.js';
+import { ActionContextStore } from '../context/action-context.store.js';
+import { Decision } from '../decisions/decision.js';
+import { Stage } from '../decisions/stage.js';
+import { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
+import { ToolKind } from '../evidence/tool-kind.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
+import { TargetNotResolvable } from '../errors/target-not-resolvable.error.js';
+import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
+import { TargetStrategy } from '../targets/execution-target-policy.js';
+import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
+import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import type { Envelope } from './envelope.js';
+import { EvidenceTrail } from './evidence-trail.js';
+import type { ExecutionResult } from './execution-result.js';
+import type { Proposal } from './proposal.js';
+
+/** The proposal-stage checks passed: what the later steps may use. */
+interface Admissible {
+  readonly definition: CapabilityDefinition;
+  readonly envelope: Envelope;
+  readonly proposalTarget: unknown;
+}
+
+/** The execution target passed every check up to step 9. */
+interface Authorized extends Admissible {
+  readonly executionTarget: unknown;
+}
+
+type Outcome<T> = T | Decision;
+
+/**
+ * The bound-tool pipeline of DESIGN.md §5. The order of the steps is a security property: read
+ * {@link execute} top to bottom. Policy outcomes are returned as decisions; application faults propagate.
+ */
+@Injectable()
+export class VerdictPipeline {
+  private readonly clock: () => Date;
+
+  constructor(
+    private readonly registry: CapabilityRegistry,
+    private readonly contexts: ActionContextStore,
+    @Inject(EvidenceRecorder) private readonly evidence: EvidenceRecorder,
+    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+  ) {
+    this.clock = options.clock ?? (() => new Date());
+  }
+
+  /** Runs steps 1–9 and 14 (the seams for 10–13 and 15 are marked) and executes only on `permit`. */
+  async execute(proposal: Proposal, toolKind: ToolKind = ToolKind.Service): Promise<ExecutionResult> {
+    const trail = this.trail(proposal, toolKind);
+    const authorized = await this.authorize(proposal, trail);
+    if (authorized instanceof Decision) return this.notExecuted(trail, authorized);
+    const { definition, envelope, executionTarget } = authorized;
+    // 10. Confirmation: validate the receipt against the execution target's binding (approvals).
+    // 11. Consume one semantic rate-limit unit (rate limits).
+    // 12. Atomically consume the approval receipt (approvals).
+    // 13. Atomically admit the execution claim, the last gate (execution claims).
+    // 14. Run the executor with the AuthorizedAction; nothing here comes from the proposal snapshot.
+    const output = await definition.executor!({
+      capability: definition.name,
+      target: executionTarget,
+      arguments: envelope.arguments,
+      context: envelope.context,
+      executionIdentity: envelope.id,
+    });
+    // 15. Finalize the execution claim (execution claims).
+    return { executed: true, capability: definition.name, correlationId: envelope.id, decision: Decision.permit(Stage.Execution), output };
+  }
+
+  /** Runs steps 1–9 and reports the decision without executing anything. */
+  async evaluate(proposal: Proposal, toolKind: ToolKind = ToolKind.Service): Promise<ExecutionResult<never>> {
+    const trail = this.trail(proposal, toolKind);
+    const authorized = await this.authorize(proposal, trail);
+    const decision = authorized instanceof Decision ? authorized : Decision.permit(Stage.Execution);
+    return { executed: false, capability: proposal.capability, correlationId: trail.correlationId, decision };
+  }
+
+  /**
+   * The migration bridge (DESIGN.md §5): steps 1–3, the seams of 11 and 13, then the wrapped tool's own
+   * handler with the validated arguments. It cannot carry verified confirmation.
+   */
+  async guard<T>(proposal: Proposal, handler: (validatedArguments: unknown) => Promise<T>): Promise<ExecutionResult<T>> {
+    const trail = this.trail(proposal, ToolKind.Guarded);
+    const admissible = await this.admit(proposal, trail, false);
+    if (admissible instanceof Decision) return this.notExecuted(trail, admissible);
+    // 11. Rate limit and 13. execution claim slot in here (rate limits, execution claims).
+    const output = await handler(admissible.envelope.arguments);
+    return { executed: true, capability: proposal.capability, correlationId: trail.correlationId, decision: Decision.permit(Stage.Proposal), output };
+  }
+
+  /** Steps 1–9. */
+  private async authorize(proposal: Proposal, trail: EvidenceTrail): Promise<Outcome<Authorized>> {
+    const admissible = await this.admit(proposal, trail, true);
+    if (admissible instanceof Decision) return admissible;
+    const { definition, envelope, proposalTarget } = admissible;
+    const { context } = envelope;
+    const policy = definition.executionTarget;
+    // 5. Confirmation: validate the receipt without mutating it; not approved → require_confirmation (approvals).
+    // 6. Fingerprint the proposal target's stable identity before any refresh, so in-place mutation is caught.
+    const proposalIdentity = this.identityOf(definition, proposalTarget, context);
+    trail.establish({ targetPolicy: policy.name, targetStrategy: policy.strategy, proposalIdentityFingerprint: proposalIdentity });
+    // 7. Refresh from trusted inputs, or reuse the snapshot where the capability chose so explicitly.
+    // Invariant: from here on, nothing is derived from `proposalTarget`.
+    let executionTarget: unknown;
+    try {
+      executionTarget = policy.strategy === TargetStrategy.Refresh ? await policy.refresh!(proposalTarget, context) : proposalTarget;
+    } catch (error) {
+      if (!(error instanceof TargetNotResolvable)) throw error;
+      return this.decided(trail, Decision.deny(Stage.TargetRefresh, `refresh: ${error.message}`));
+    }
+    // 8. Fingerprint the execution target; any identity difference is resource substitution.
+    const executionIdentity = this.identityOf(definition, executionTarget, context);
+    const identityMatch = executionIdentity === proposalIdentity;
+    trail.establish({ executionIdentityFingerprint: executionIdentity, identityMatch });
+    const refreshed = identityMatch ? Decision.permit(Stage.TargetRefresh) : Decision.deny(Stage.TargetRefresh, 'resource substitution: execution target identity differs from the proposal target');
+    await trail.record(refreshed);
+    if (!refreshed.permitted) return refreshed;
+    // 9. Authorize again, against the execution target, with a freshly built ability.
+    const ability = await this.options.abilityFactory.createForContext(context);
+    const executable = authorizeTarget(ability, definition, executionTarget, envelope.arguments, Stage.Execution);
+    await trail.record(executable);
+    if (!executable.permitted) return executable;
+    return { ...admissible, executionTarget };
+  }
+
+  /** Steps 1–4 (4 only for bound execution). */
+  private async admit(proposal: Proposal, trail: EvidenceTrail, requireExecutor: boolean): Promise<Outcome<Admissible>> {
+    if (!this.registry.isBooted) throw new VerdictConfigurationError('Verdict has not finished booting: initialise the application (app.init() / moduleRef.init()) before proposals run.');
+    const context = this.contexts.require(proposal.capability);
+    const definition = this.registry.find(proposal.capability);
+    if (definition === undefined) return this.decided(trail, Decision.deny(Stage.Proposal, 'unknown capability'));
+    // 1. Build the envelope from validated arguments; invalid → deny.
+    const validation = await validateArguments(definition.arguments, proposal.arguments);
+    if (!validation.valid) return this.decided(trail, Decision.deny(Stage.Proposal, `invalid arguments: ${validation.problems}`));
+    try {
+      trail.establish({ argumentsFingerprint: fingerprint(validation.value) });
+    } catch (error) {
+      if (!(error instanceof NonCanonicalValueError)) throw error;
+      return this.decided(trail, Decision.deny(Stage.Proposal, `invalid arguments: ${error.message}`));
+    }
+    const envelope: Envelope = {
+      id: trail.correlationId,
+      capability: definition.name,
+      arguments: validation.value,
+      toolCallId: proposal.toolCallId ?? null,
+      context,
+      createdAt: this.clock(),
+    };
+    // 2. Resolve the proposal-stage target. Only TargetNotResolvable is a policy outcome.
+    let proposalTarget: unknown;
+    try {
+      proposalTarget = definition.resolveTarget.from === 'proposal' ? await definition.resolveTarget.resolve(envelope) : await definition.resolveTarget.resolve(context);
+    } catch (error) {
+      if (!(error instanceof TargetNotResolvable)) throw error;
+      return this.decided(trail, Decision.deny(Stage.Proposal, error.message));
+    }
+    // 3. Authorize the proposal target with the actor's CASL ability.
+    const ability = await this.options.abilityFactory.createForContext(context);
+    const authorized = authorizeTarget(ability, definition, proposalTarget, envelope.arguments, Stage.Proposal);
+    if (!authorized.permitted) return this.decided(trail, authorized);
+    // 4. Require an executor (the execution-target policy is checked at registration).
+    if (requireExecutor && definition.executor === null) return this.decided(trail, Decision.deny(Stage.Proposal, 'capability has no executor'));
+    await trail.record(authorized);
+    return { definition, envelope, proposalTarget };
+  }
+
+  private identityOf(definition: CapabilityDefinition, target: unknown, context: ActionContext): string {
+    const policy = definition.executionTarget;
+    return fingerprint({ capability: definition.name, target_policy: policy.name, identity: policy.identity(target, context) });
+  }
+
+  private trail(proposal: Proposal, toolKind: ToolKind): EvidenceTrail {
+    const trail = new EvidenceTrail(this.evidence, this.clock, randomUUID(), String(proposal.capability), toolKind);
+    if (proposal.toolCallId !== undefined) trail.establish({ toolCallFingerprint: fingerprintString(proposal.toolCallId) });
+    return trail;
+  }
+
+  private async decided(trail: EvidenceTrail, decision: Decision): Promise<Decision> {
+    await trail.record(decision);
+    return decision;
+  }
+
+  private notExecuted(trail: EvidenceTrail, decision: Decision): ExecutionResult<never> {
+    return { executed: false, capability: trail.capability, correlationId: trail.correlationId, decision };
+  }
+}

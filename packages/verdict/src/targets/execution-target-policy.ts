@@ -1,0 +1,52 @@
+import type { ActionContext } from '../context/action-context.js';
+import type { JsonValue } from '../fingerprints/json-value.js';
+
+/** How the execution target is obtained after the proposal-stage checks. */
+export const TargetStrategy = {
+  Refresh: 'refresh',
+  AcceptStaleSnapshot: 'accept_stale_snapshot',
+} as const;
+
+export type TargetStrategy = (typeof TargetStrategy)[keyof typeof TargetStrategy];
+
+/** The stable identity of a target (tenant, type, primary key): fingerprinted before and after refresh. */
+export type TargetIdentity<TTarget> = (target: TTarget, context: ActionContext) => JsonValue;
+
+/**
+ * Reads the target again from trusted inputs only: the resolved proposal target and the action context.
+ * It never sees the model's arguments. Throw `TargetNotResolvable` when the resource is gone.
+ */
+export type TargetRefresh<TTarget> = (proposalTarget: TTarget, context: ActionContext) => TTarget | Promise<TTarget>;
+
+/**
+ * Every capability chooses, explicitly, what it executes against (DESIGN.md §5 steps 6–8).
+ *
+ * @example
+ * ExecutionTargetPolicy.refresh({
+ *   name: 'order-primary-key',
+ *   identity: (order) => ({ tenant: order.tenantId, type: 'order', id: order.id }),
+ *   refresh: (order) => orders.findOneByOrFail({ id: order.id, tenantId: order.tenantId }),
+ * })
+ */
+export class ExecutionTargetPolicy<TTarget = unknown> {
+  private constructor(
+    /** Names the policy in evidence and fingerprints. */
+    readonly name: string,
+    readonly strategy: TargetStrategy,
+    readonly identity: TargetIdentity<TTarget>,
+    readonly refresh: TargetRefresh<TTarget> | null,
+  ) {}
+
+  /** Re-reads the target before execution; any identity difference denies (resource substitution). */
+  static refresh<TTarget>(options: { name: string; identity: TargetIdentity<TTarget>; refresh: TargetRefresh<TTarget> }): ExecutionTargetPolicy<TTarget> {
+    return new ExecutionTargetPolicy(options.name, TargetStrategy.Refresh, options.identity, options.refresh);
+  }
+
+  /**
+   * Executes against the proposal-stage snapshot. Only for immutable or request-local targets: a
+   * deliberate, visible choice (silent snapshot reuse is impossible).
+   */
+  static acceptStaleSnapshot<TTarget>(options: { name: string; identity: TargetIdentity<TTarget> }): ExecutionTargetPolicy<TTarget> {
+    return new ExecutionTargetPolicy(options.name, TargetStrategy.AcceptStaleSnapshot, options.identity, null);
+  }
+}

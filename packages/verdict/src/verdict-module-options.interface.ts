@@ -1,0 +1,27 @@
+import type { ExecutionContext } from '@nestjs/common';
+import type { AbilityFactory } from './authorization/ability-factory.interface.js';
+import type { CapabilityDefinition } from './capabilities/capability-definition.js';
+import type { ActionContext } from './context/action-context.js';
+import type { EvidenceRecorder } from './evidence/evidence-recorder.interface.js';
+
+/** The fixed text the model and end users receive when a proposal is not executed. */
+export const DEFAULT_PUBLIC_MESSAGE = 'This action was not performed.';
+
+/** Options of `VerdictModule.forRoot` / `forRootAsync`. */
+export interface VerdictModuleOptions {
+  /** Returns the actor's CASL ability for an action context. Required. */
+  readonly abilityFactory: AbilityFactory;
+  /** Where decision evidence goes. Default: `NullEvidenceRecorder` (records nothing, warns once). */
+  readonly evidence?: EvidenceRecorder;
+  /** What the model is told when a proposal is not executed. Default: {@link DEFAULT_PUBLIC_MESSAGE}. Internal reasons never reach the model. */
+  readonly publicMessage?: string;
+  /**
+   * Builds the action context from an HTTP (or RPC) request for `ActionContextInterceptor`, after guards
+   * have authenticated it. Never read the actor or tenant from the request body.
+   */
+  readonly resolveContext?: (executionContext: ExecutionContext) => ActionContext | Promise<ActionContext>;
+  /** Capabilities built with `defineCapability`, registered next to discovered `@Capability` methods. */
+  readonly capabilities?: readonly CapabilityDefinition[];
+  /** The clock used for envelopes and evidence. Default: `() => new Date()`. */
+  readonly clock?: () => Date;
+}

@@ -1,0 +1,45 @@
+import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { CapabilityExplorer } from './capabilities/capability-explorer.js';
+import { CapabilityRegistry } from './capabilities/capability-registry.js';
+import { ActionContextInterceptor } from './context/action-context.interceptor.js';
+import { ActionContextStore } from './context/action-context.store.js';
+import { EvidenceRecorder } from './evidence/evidence-recorder.interface.js';
+import { NullEvidenceRecorder } from './evidence/null-evidence-recorder.js';
+import { PublicMessage } from './public-message.js';
+import { VerdictPipeline } from './pipeline/verdict-pipeline.js';
+import { ConfigurableVerdictModule, MODULE_OPTIONS_TOKEN } from './verdict.module-definition.js';
+import type { VerdictModuleOptions } from './verdict-module-options.interface.js';
+import { DEFAULT_PUBLIC_MESSAGE } from './verdict-module-options.interface.js';
+import { VerdictService } from './verdict.service.js';
+
+/**
+ * The Verdict module. Global by default (`isGlobal: false` to opt out).
+ *
+ * @example
+ * VerdictModule.forRoot({ abilityFactory: { createForContext: (ctx) => abilityFor(ctx.actor) }, evidence: new InMemoryEvidenceRecorder() })
+ * VerdictModule.forRootAsync({ inject: [DataSource, OrderAbilities], useFactory: (ds, abilities) => ({ abilityFactory: abilities, evidence: new TypeOrmEvidenceRecorder(ds) }) })
+ */
+@Module({
+  imports: [DiscoveryModule],
+  providers: [
+    CapabilityRegistry,
+    CapabilityExplorer,
+    ActionContextStore,
+    ActionContextInterceptor,
+    VerdictPipeline,
+    VerdictService,
+    {
+      provide: EvidenceRecorder,
+      inject: [MODULE_OPTIONS_TOKEN],
+      useFactory: (options: VerdictModuleOptions) => options.evidence ?? new NullEvidenceRecorder(),
+    },
+    {
+      provide: PublicMessage,
+      inject: [MODULE_OPTIONS_TOKEN],
+      useFactory: (options: VerdictModuleOptions) => options.publicMessage ?? DEFAULT_PUBLIC_MESSAGE,
+    },
+  ],
+  exports: [CapabilityRegistry, ActionContextStore, ActionContextInterceptor, VerdictPipeline, VerdictService, EvidenceRecorder, PublicMessage, MODULE_OPTIONS_TOKEN],
+})
+export class VerdictModule extends ConfigurableVerdictModule {}

@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import type { ExecutionResult } from './pipeline/execution-result.js';
+import type { Proposal } from './pipeline/proposal.js';
+import { VerdictPipeline } from './pipeline/verdict-pipeline.js';
+
+/**
+ * The pipeline for callers that are not LangChain tools: queues, MCP servers, custom agent loops.
+ * The actor and tenant come from the bound action context, never from the proposal.
+ *
+ * @example
+ * const result = await verdict.execute({ capability: 'orders.cancel', arguments: { orderId: 1002 } });
+ * if (!result.executed) return verdict.publicMessage;
+ */
+@Injectable()
+export class VerdictService {
+  constructor(private readonly pipeline: VerdictPipeline) {}
+
+  /** Decides (steps 1–9) without executing; evidence is recorded. */
+  evaluate(proposal: Proposal): Promise<ExecutionResult<never>> {
+    return this.pipeline.evaluate(proposal);
+  }
+
+  /** Decides and, on `permit`, runs the capability's executor once. */
+  execute<TOutput = unknown>(proposal: Proposal): Promise<ExecutionResult<TOutput>> {
+    return this.pipeline.execute(proposal) as Promise<ExecutionResult<TOutput>>;
+  }
+}
