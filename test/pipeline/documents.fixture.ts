@@ -1,0 +1,144 @@
+import { AbilityBuilder, createMongoAbility } from '@casl/ability';
+import { Injectable, Module } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { z } from 'zod';
+import {
+  type ActionContext,
+  type AuthorizedAction,
+  Capability,
+  type CapabilityDefinition,
+  ExecutionTargetPolicy,
+  InMemoryEvidenceRecorder,
+  type EvidenceRecorder,
+  TargetNotResolvable,
+  VerdictModule,
+  fromContext,
+  fromProposal,
+} from '@verdict/nestjs';
+
+/** A tiny domain for pipeline tests: documents owned by actors within tenants. */
+export class Document {
+  constructor(
+    readonly id: number,
+    readonly tenant: string,
+    public owner: string,
+    public title: string,
+  ) {}
+}
+
+export interface Actor {
+  readonly id: string;
+}
+
+export function documentsFixture() {
+  const documents = new Map<number, Document>([
+    [1, new Document(1, 'acme', 'alice', 'alice plan')],
+    [2, new Document(2, 'acme', 'bob', 'bob plan')],
+    [3, new Document(3, 'globex', 'alice', 'globex plan')],
+  ]);
+  /** Actors who lost their rights since the proposal (an authority change). */
+  const revoked = new Set<string>();
+  const executions: AuthorizedAction<any, Document>[] = [];
+  /** Hooks a test sets to misbehave between proposal and execution. */
+  const hooks: { onRefresh?: (doc: Document) => Document | void; onResolve?: () => void } = {};
+
+  const abilityFactory = {
+    createForContext(context: ActionContext) {
+      const actor = context.actor as Actor;
+      const { can, cannot, build } = new AbilityBuilder(createMongoAbility);
+      if (!revoked.has(actor.id)) {
+        can('read', 'Document', { owner: actor.id, tenant: context.tenant });
+        can('rename', 'Document', ['title'], { owner: actor.id, tenant: context.tenant });
+        cannot('rename', 'Document', { title: { $regex: '^locked' } }).because('locked documents keep their title');
+      }
+      return build();
+    },
+  };
+
+  const load = (tenant: string | null, id: number) => {
+    const doc = documents.get(id);
+    return doc !== undefined && doc.tenant === tenant ? doc : TargetNotResolvable.throw('document not found');
+  };
+  const identity = (doc: Document) => ({ tenant: doc.tenant, type: 'document', id: doc.id });
+  const refreshPolicy = ExecutionTargetPolicy.refresh<Document>({
+    name: 'document-by-id',
+    identity,
+    refresh: (doc, context) => {
+      const replaced = hooks.onRefresh?.(doc);
+      return replaced ?? load(context.tenant, doc.id);
+    },
+  });
+
+  @Injectable()
+  class DocumentCapabilities {
+    @Capability({
+      name: 'documents.read',
+      description: 'Read a document',
+      action: 'read',
+      subject: 'Document',
+      arguments: z.object({ id: z.number().int() }),
+      resolveTarget: fromProposal(({ arguments: args, context }) => {
+        hooks.onResolve?.();
+        return load(context.tenant, (args as { id: number }).id);
+      }),
+      executionTarget: refreshPolicy,
+    })
+    read(action: AuthorizedAction<{ id: number }, Document>) {
+      executions.push(action);
+      return { id: action.target.id, title: action.target.title };
+    }
+
+    @Capability({
+      name: 'documents.rename',
+      description: 'Rename a document',
+      action: 'rename',
+      subject: 'Document',
+      arguments: z.object({ id: z.number().int(), title: z.string().min(1), owner: z.string().optional() }),
+      resolveTarget: fromProposal(({ arguments: args, context }) => load(context.tenant, (args as { id: number }).id)),
+      executionTarget: refreshPolicy,
+      authorizeFields: ['title', 'owner'],
+    })
+    rename(action: AuthorizedAction<{ id: number; title: string }, Document>) {
+      executions.push(action);
+      action.target.title = action.arguments.title;
+      return { id: action.target.id, title: action.target.title };
+    }
+
+    @Capability({
+      name: 'documents.latest',
+      description: "Read the actor's first document",
+      action: 'read',
+      subject: 'Document',
+      arguments: z.object({}),
+      resolveTarget: fromContext((context) => {
+        const mine = [...documents.values()].find((doc) => doc.owner === (context.actor as Actor).id && doc.tenant === context.tenant);
+        return mine ?? TargetNotResolvable.throw('no document');
+      }),
+      executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot<Document>({ name: 'document-snapshot', identity }),
+    })
+    latest(action: AuthorizedAction<object, Document>) {
+      executions.push(action);
+      return action.target.title;
+    }
+  }
+
+  async function boot(options: { evidence?: EvidenceRecorder; capabilities?: CapabilityDefinition[]; providers?: any[]; imports?: any[] } = {}) {
+    const evidence = options.evidence ?? new InMemoryEvidenceRecorder();
+    @Module({ providers: [DocumentCapabilities, ...(options.providers ?? [])] })
+    class DocumentsModule {}
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        VerdictModule.forRoot({ abilityFactory, evidence, publicMessage: 'Not done.', capabilities: options.capabilities }),
+        DocumentsModule,
+        ...(options.imports ?? []),
+      ],
+    }).compile();
+    await moduleRef.init();
+    return { moduleRef, evidence };
+  }
+
+  return { documents, revoked, executions, hooks, abilityFactory, boot, DocumentCapabilities };
+}
+
+export const alice: ActionContext = { actor: { id: 'alice' }, tenant: 'acme' };
+export const bob: ActionContext = { actor: { id: 'bob' }, tenant: 'acme' };
