@@ -40,30 +40,36 @@ export interface DecisionRecord {
 /** The optional facts of a record; stages fill the ones they know. */
 export type DecisionFacts = Partial<Omit<DecisionRecord, 'id' | 'correlationId' | 'capability' | 'toolKind' | 'stage' | 'disposition' | 'reason' | 'recordedAt'>>;
 
-const EMPTY_FACTS: Required<{ [K in keyof DecisionFacts]: null }> = {
-  argumentsFingerprint: null,
-  toolCallFingerprint: null,
-  targetPolicy: null,
-  targetStrategy: null,
-  proposalIdentityFingerprint: null,
-  executionIdentityFingerprint: null,
-  identityMatch: null,
-  approvalPhase: null,
-  approvalOutcome: null,
-  receiptFingerprint: null,
-  rateLimitKeyFingerprint: null,
-  rateLimitLimit: null,
-  rateLimitRemaining: null,
-  rateLimitResetAt: null,
-  claimFingerprint: null,
-  claimStatus: null,
-  claimAttempt: null,
-};
-
-/** Completes a record: every fact a stage did not produce is `null`. */
+/** Completes a record: every fact a stage did not produce is `null`. One literal shape keeps it cheap on the hot path. */
 export function decisionRecord(
   head: Pick<DecisionRecord, 'id' | 'correlationId' | 'capability' | 'toolKind' | 'stage' | 'disposition' | 'reason' | 'recordedAt'>,
   facts: DecisionFacts,
 ): DecisionRecord {
-  return { ...EMPTY_FACTS, ...facts, ...head };
+  return {
+    id: head.id,
+    correlationId: head.correlationId,
+    capability: head.capability,
+    toolKind: head.toolKind,
+    stage: head.stage,
+    disposition: head.disposition,
+    reason: head.reason,
+    argumentsFingerprint: facts.argumentsFingerprint ?? null,
+    toolCallFingerprint: facts.toolCallFingerprint ?? null,
+    targetPolicy: facts.targetPolicy ?? null,
+    targetStrategy: facts.targetStrategy ?? null,
+    proposalIdentityFingerprint: facts.proposalIdentityFingerprint ?? null,
+    executionIdentityFingerprint: facts.executionIdentityFingerprint ?? null,
+    identityMatch: facts.identityMatch ?? null,
+    approvalPhase: facts.approvalPhase ?? null,
+    approvalOutcome: facts.approvalOutcome ?? null,
+    receiptFingerprint: facts.receiptFingerprint ?? null,
+    rateLimitKeyFingerprint: facts.rateLimitKeyFingerprint ?? null,
+    rateLimitLimit: facts.rateLimitLimit ?? null,
+    rateLimitRemaining: facts.rateLimitRemaining ?? null,
+    rateLimitResetAt: facts.rateLimitResetAt ?? null,
+    claimFingerprint: facts.claimFingerprint ?? null,
+    claimStatus: facts.claimStatus ?? null,
+    claimAttempt: facts.claimAttempt ?? null,
+    recordedAt: head.recordedAt,
+  };
 }

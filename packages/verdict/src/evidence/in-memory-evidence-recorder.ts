@@ -6,21 +6,25 @@ import type { EvidenceRecorder } from './evidence-recorder.interface.js';
  * For tests and local development only: it is not durable and not tenant-separated.
  */
 export class InMemoryEvidenceRecorder implements EvidenceRecorder {
-  private records: DecisionRecord[] = [];
+  private ring: DecisionRecord[] = [];
+  private next = 0;
 
   constructor(private readonly capacity = 10_000) {}
 
   async recordDecision(record: DecisionRecord): Promise<void> {
-    this.records.push(Object.freeze({ ...record }));
-    if (this.records.length > this.capacity) this.records.splice(0, this.records.length - this.capacity);
+    const kept = Object.freeze(record);
+    if (this.ring.length < this.capacity) this.ring.push(kept);
+    else this.ring[this.next] = kept;
+    this.next = (this.next + 1) % this.capacity;
   }
 
   /** The kept records, oldest first. */
   decisions(): readonly DecisionRecord[] {
-    return [...this.records];
+    return this.ring.length < this.capacity ? [...this.ring] : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
   }
 
   clear(): void {
-    this.records = [];
+    this.ring = [];
+    this.next = 0;
   }
 }
