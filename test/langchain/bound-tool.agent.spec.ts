@@ -1,0 +1,106 @@
+import { describe, expect, it } from '@jest/globals';
+import { tool } from '@langchain/core/tools';
+import { HumanMessage } from '@langchain/core/messages';
+import { Injectable, Module } from '@nestjs/common';
+import { createAgent } from 'langchain';
+import { z } from 'zod';
+import { ActionContextStore, InMemoryEvidenceRecorder, fingerprintString } from '@verdict/nestjs';
+import { VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
+import { ScriptedChatModel } from '../../libs/testing/src/scripted-chat-model.js';
+import { alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
+
+const notExecuted = (capability: string) => JSON.stringify({ status: 'not_executed', capability, decision: 'deny', message: 'Not done.' });
+
+async function setup() {
+  const fixture = documentsFixture();
+  const definitionCalls: unknown[] = [];
+  const wrappedCalls: unknown[] = [];
+  /** The model-facing definition: its own handler is unsafe and must never run through a bound tool. */
+  const readDocument = tool(async (args) => void definitionCalls.push(args) ?? 'LEAKED', {
+    name: 'read_document',
+    description: 'Read one document by id',
+    schema: z.object({ id: z.number().int() }),
+  });
+  /** A legacy tool moved behind Verdict with the migration bridge. */
+  const legacyRead = tool(async (args: { id: number }) => void wrappedCalls.push(args) ?? `legacy read of ${args.id}`, {
+    name: 'legacy_read_document',
+    description: 'Read a document (legacy handler)',
+    schema: z.object({ id: z.number().int() }),
+  });
+
+  @Injectable()
+  class AssistantTools {
+    constructor(readonly verdictTools: VerdictTools) {}
+    all() {
+      return [this.verdictTools.bound(readDocument, 'documents.read'), this.verdictTools.guarded(legacyRead, 'documents.read')];
+    }
+  }
+  @Module({ imports: [VerdictLangChainModule], providers: [AssistantTools] })
+  class AssistantModule {}
+
+  const { moduleRef, evidence } = await fixture.boot({ imports: [AssistantModule] });
+  const tools = moduleRef.get(AssistantTools).all();
+  const contexts = moduleRef.get(ActionContextStore);
+  const run = async (context: typeof alice, script: ConstructorParameters<typeof ScriptedChatModel>[0]) => {
+    const model = new ScriptedChatModel(script);
+    const agent = createAgent({ model, tools });
+    const state = await contexts.run(context, () => agent.invoke({ messages: [new HumanMessage('help me with my documents')] }));
+    model.assertScriptConsumed();
+    return { model, state };
+  };
+  return { ...fixture, run, definitionCalls, wrappedCalls, records: () => (evidence as InMemoryEvidenceRecorder).decisions() };
+}
+
+describe('Verdict bound tools in a LangChain agent', () => {
+  it("tells the model only the fixed not_executed message for another actor's document, then serves its own", async () => {
+    const { run, executions, definitionCalls } = await setup();
+    const { model } = await run(bob, [
+      { toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_foreign' }] },
+      { toolCalls: [{ name: 'read_document', args: { id: 2 }, id: 'call_own' }] },
+      { text: 'Here is your plan.' },
+    ]);
+    expect(model.toolMessages().map((m) => [m.tool_call_id, m.content])).toEqual([
+      ['call_foreign', notExecuted('documents.read')],
+      ['call_own', JSON.stringify({ id: 2, title: 'bob plan' })],
+    ]);
+    expect(executions.map((action) => action.target.id)).toEqual([2]);
+    expect(definitionCalls).toHaveLength(0);
+  });
+
+  it('never shows the model an internal reason', async () => {
+    const { run, records } = await setup();
+    const { model } = await run(bob, [{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_1' }] }, { text: 'ok' }]);
+    const internal = records()[0].reason;
+    expect(internal).toContain('no rule permits');
+    const shown = model.transcript.flat().map((message) => JSON.stringify(message.content));
+    expect(shown.some((content) => content.includes('no rule permits'))).toBe(false);
+  });
+
+  it('denies malformed arguments at the proposal stage and records it, instead of throwing', async () => {
+    const { run, executions, records } = await setup();
+    const { model } = await run(alice, [{ toolCalls: [{ name: 'read_document', args: { id: 'DROP TABLE' }, id: 'call_bad' }] }, { text: 'sorry' }]);
+    expect(model.toolMessages()[0].content).toBe(notExecuted('documents.read'));
+    expect(executions).toHaveLength(0);
+    expect(records()).toMatchObject([{ stage: 'proposal', disposition: 'deny', toolKind: 'bound', toolCallFingerprint: fingerprintString('call_bad') }]);
+  });
+
+  it('fingerprints the tool-call id as transport metadata', async () => {
+    const { run, records } = await setup();
+    await run(alice, [{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_transport_9' }] }, { text: 'done' }]);
+    expect(records().map((r) => r.toolCallFingerprint)).toEqual(Array(3).fill(fingerprintString('call_transport_9')));
+    expect(JSON.stringify(records())).not.toContain('call_transport_9');
+  });
+
+  it("runs a guarded tool's own handler only after the proposal checks pass", async () => {
+    const { run, wrappedCalls, executions, records } = await setup();
+    const { model } = await run(bob, [
+      { toolCalls: [{ name: 'legacy_read_document', args: { id: 1 }, id: 'g1' }] },
+      { toolCalls: [{ name: 'legacy_read_document', args: { id: 2 }, id: 'g2' }] },
+      { text: 'done' },
+    ]);
+    expect(model.toolMessages().map((m) => m.content)).toEqual([notExecuted('documents.read'), 'legacy read of 2']);
+    expect(wrappedCalls).toEqual([{ id: 2 }]);
+    expect(executions).toHaveLength(0);
+    expect(records().map((r) => `${r.toolKind}:${r.stage}:${r.disposition}`)).toEqual(['guarded:proposal:deny', 'guarded:proposal:permit']);
+  });
+});
