@@ -16,17 +16,29 @@ async function setup() {
   const definitionCalls: unknown[] = [];
   const wrappedCalls: unknown[] = [];
   /** The model-facing definition: its own handler is unsafe and must never run through a bound tool. */
-  const readDocument = tool(async (args) => void definitionCalls.push(args) ?? 'LEAKED', {
-    name: 'read_document',
-    description: 'Read one document by id',
-    schema: z.object({ id: z.number().int() }),
-  });
+  const readDocument = tool(
+    async (args) => {
+      definitionCalls.push(args);
+      return 'LEAKED';
+    },
+    {
+      name: 'read_document',
+      description: 'Read one document by id',
+      schema: z.object({ id: z.number().int() }),
+    },
+  );
   /** A legacy tool moved behind Verdict with the migration bridge. */
-  const legacyRead = tool(async (args: { id: number }) => void wrappedCalls.push(args) ?? `legacy read of ${args.id}`, {
-    name: 'legacy_read_document',
-    description: 'Read a document (legacy handler)',
-    schema: z.object({ id: z.number().int() }),
-  });
+  const legacyRead = tool(
+    async (args: { id: number }) => {
+      wrappedCalls.push(args);
+      return `legacy read of ${args.id}`;
+    },
+    {
+      name: 'legacy_read_document',
+      description: 'Read a document (legacy handler)',
+      schema: z.object({ id: z.number().int() }),
+    },
+  );
 
   @Injectable()
   class AssistantTools {

@@ -16,6 +16,6 @@ export function fromProposal<TArgs, TTarget>(resolve: (envelope: Envelope<TArgs>
 }
 
 /** @example resolveTarget: fromContext((context) => carts.currentFor(context.actor)) */
-export function fromContext<TTarget>(resolve: (context: ActionContext) => TTarget | Promise<TTarget>): TargetResolver<never, TTarget> {
+export function fromContext<TTarget>(resolve: (context: ActionContext) => TTarget | Promise<TTarget>): TargetResolver<any, TTarget> {
   return { from: 'context', resolve };
 }

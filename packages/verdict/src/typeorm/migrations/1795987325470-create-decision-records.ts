@@ -1,0 +1,93 @@
+import { Table, TableIndex } from 'typeorm';
+import type { MigrationInterface, QueryRunner, TableColumnOptions } from 'typeorm';
+import { VerdictConfigurationError } from '../../errors/configuration.error.js';
+
+const TABLE = 'verdict_decision_records';
+
+/**
+ * Creates `verdict_decision_records` (DESIGN.md §10) on SQLite (better-sqlite3), PostgreSQL and
+ * MySQL/MariaDB. `down` drops the table and its indexes.
+ */
+export class CreateDecisionRecords1795987325470 implements MigrationInterface {
+  name = 'CreateDecisionRecords1795987325470';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    const instant = utcInstantColumn(queryRunner.connection.options.type);
+    const fingerprint = (name: string): TableColumnOptions => ({ name, type: 'varchar', length: '64', isNullable: true });
+    const label = (name: string, length: number, isNullable = true): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isNullable });
+    const integer = (name: string): TableColumnOptions => ({ name, type: 'integer', isNullable: true });
+
+    await queryRunner.createTable(
+      new Table({
+        name: TABLE,
+        columns: [
+          { name: 'id', type: 'varchar', length: '64', isPrimary: true },
+          label('correlation_id', 64, false),
+          label('capability', 255, false),
+          label('tool_kind', 32, false),
+          label('stage', 32, false),
+          label('disposition', 32, false),
+          { name: 'reason', type: 'text' },
+          fingerprint('arguments_fingerprint'),
+          fingerprint('tool_call_fingerprint'),
+          label('target_policy', 64),
+          label('target_strategy', 64),
+          fingerprint('proposal_identity_fingerprint'),
+          fingerprint('execution_identity_fingerprint'),
+          { name: 'identity_match', type: 'boolean', isNullable: true },
+          label('approval_phase', 32),
+          label('approval_outcome', 32),
+          fingerprint('receipt_fingerprint'),
+          fingerprint('rate_limit_key_fingerprint'),
+          integer('rate_limit_limit'),
+          integer('rate_limit_remaining'),
+          { ...instant, name: 'rate_limit_reset_at', isNullable: true },
+          fingerprint('claim_fingerprint'),
+          label('claim_status', 32),
+          integer('claim_attempt'),
+          { ...instant, name: 'recorded_at' },
+        ],
+        indices: [
+          new TableIndex({ name: 'idx_verdict_decision_records_correlation', columnNames: ['correlation_id'] }),
+          new TableIndex({ name: 'idx_verdict_decision_records_capability_time', columnNames: ['capability', 'recorded_at'] }),
+        ],
+      }),
+    );
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.dropTable(TABLE);
+  }
+}
+
+/**
+ * A column type that keeps a UTC instant to the millisecond. PostgreSQL's `timestamp` (without time
+ * zone) would store the Node process's local wall time, and MySQL's `timestamp` converts through the
+ * session time zone and ends in 2038, so neither is used.
+ */
+function utcInstantColumn(engine: string): Omit<TableColumnOptions, 'name'> {
+  switch (engine) {
+    case 'postgres':
+    case 'aurora-postgres':
+    case 'cockroachdb':
+      return { type: 'timestamptz', precision: 3 };
+    case 'mysql':
+    case 'mariadb':
+    case 'aurora-mysql':
+      // datetime has no zone: the DataSource must use `timezone: 'Z'` so mysql2 writes and reads UTC.
+      return { type: 'datetime', precision: 3 };
+    case 'better-sqlite3':
+    case 'sqljs':
+    case 'capacitor':
+    case 'cordova':
+    case 'expo':
+    case 'nativescript':
+    case 'react-native':
+      // SQLite keeps TypeORM's UTC text form, 'YYYY-MM-DD HH:MM:SS.SSS'.
+      return { type: 'datetime' };
+    default:
+      throw new VerdictConfigurationError(
+        `Verdict migrations support SQLite, PostgreSQL and MySQL/MariaDB, not "${engine}". Create verdict_decision_records with a migration of your own.`,
+      );
+  }
+}

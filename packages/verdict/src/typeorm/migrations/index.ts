@@ -1,0 +1,11 @@
+import type { MigrationInterface } from 'typeorm';
+import { CreateDecisionRecords1795987325470 } from './1795987325470-create-decision-records.js';
+
+/**
+ * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
+ * `migrationsRun: true` or `dataSource.runMigrations()`; never `synchronize` Verdict's tables.
+ *
+ * @example
+ * new DataSource({ type: 'postgres', url, entities: verdictEntities, migrations: verdictMigrations, migrationsRun: true });
+ */
+export const verdictMigrations: Array<new () => MigrationInterface> = [CreateDecisionRecords1795987325470];

@@ -1,0 +1,59 @@
+import type { DataSource } from 'typeorm';
+import type { DecisionRecord } from '../evidence/decision-record.js';
+import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
+import { DecisionRecordEntity } from './decision-record.entity.js';
+
+/**
+ * Writes each decision record as one row of `verdict_decision_records`: a single INSERT, no read-back,
+ * no transaction of its own. A failed write rejects, so the pipeline can stop the action.
+ * The DataSource needs `verdictEntities` and `verdictMigrations`; on MySQL/MariaDB it must use
+ * `timezone: 'Z'` so timestamps are stored as UTC.
+ *
+ * @example
+ * VerdictModule.forRoot({ evidence: new TypeOrmEvidenceRecorder(dataSource) });
+ */
+export class TypeOrmEvidenceRecorder implements EvidenceRecorder {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async recordDecision(record: DecisionRecord): Promise<void> {
+    await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(DecisionRecordEntity)
+      .values(row(record))
+      .updateEntity(false)
+      .callListeners(false)
+      .execute();
+  }
+}
+
+/** Copies the declared fields only: a caller's object may carry more (raw arguments) than its type says. */
+function row(record: DecisionRecord): DecisionRecord {
+  return {
+    id: record.id,
+    correlationId: record.correlationId,
+    capability: record.capability,
+    toolKind: record.toolKind,
+    stage: record.stage,
+    disposition: record.disposition,
+    reason: record.reason,
+    argumentsFingerprint: record.argumentsFingerprint,
+    toolCallFingerprint: record.toolCallFingerprint,
+    targetPolicy: record.targetPolicy,
+    targetStrategy: record.targetStrategy,
+    proposalIdentityFingerprint: record.proposalIdentityFingerprint,
+    executionIdentityFingerprint: record.executionIdentityFingerprint,
+    identityMatch: record.identityMatch,
+    approvalPhase: record.approvalPhase,
+    approvalOutcome: record.approvalOutcome,
+    receiptFingerprint: record.receiptFingerprint,
+    rateLimitKeyFingerprint: record.rateLimitKeyFingerprint,
+    rateLimitLimit: record.rateLimitLimit,
+    rateLimitRemaining: record.rateLimitRemaining,
+    rateLimitResetAt: record.rateLimitResetAt,
+    claimFingerprint: record.claimFingerprint,
+    claimStatus: record.claimStatus,
+    claimAttempt: record.claimAttempt,
+    recordedAt: record.recordedAt,
+  };
+}

@@ -1,0 +1,9 @@
+import { DecisionRecordEntity } from './decision-record.entity.js';
+
+/**
+ * Every Verdict entity. Add them to your DataSource's `entities` (or `TypeOrmModule.forRoot`).
+ *
+ * @example
+ * new DataSource({ type: 'better-sqlite3', database: 'app.sqlite', entities: [...appEntities, ...verdictEntities], migrations: verdictMigrations });
+ */
+export const verdictEntities: Array<new () => object> = [DecisionRecordEntity];

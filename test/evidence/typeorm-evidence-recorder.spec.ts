@@ -1,0 +1,142 @@
+import { describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { describeEvidenceRecorderContract } from '@verdict/nestjs/testing';
+import { DecisionRecordEntity, TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import { databaseEngines, dropDataSource, openDataSource } from '@verdict/testing-kit';
+import type { DatabaseEngine } from '@verdict/testing-kit';
+import { decisionRecord } from '../../packages/verdict/src/evidence/decision-record.js';
+import type { DecisionRecord } from '../../packages/verdict/src/evidence/decision-record.js';
+import { InMemoryEvidenceRecorder } from '../../packages/verdict/src/evidence/in-memory-evidence-recorder.js';
+import { CreateDecisionRecords1795987325470 } from '../../packages/verdict/src/typeorm/migrations/1795987325470-create-decision-records.js';
+
+const TABLE = 'verdict_decision_records';
+
+describeEvidenceRecorderContract('memory', async () => {
+  const recorder = new InMemoryEvidenceRecorder();
+  return {
+    recorder,
+    read: async (correlationId) => recorder.decisions().filter((record) => record.correlationId === correlationId),
+    close: async () => {},
+  };
+});
+
+for (const engine of databaseEngines()) {
+  describeEvidenceRecorderContract(engine.name, async () => {
+    const dataSource = await open(engine);
+    return {
+      recorder: new TypeOrmEvidenceRecorder(dataSource),
+      read: (correlationId) => readRecords(dataSource, correlationId),
+      storedRows: (correlationId) =>
+        dataSource.createQueryBuilder().select('*').from(DecisionRecordEntity, 'r').where('r.correlation_id = :correlationId', { correlationId }).getRawMany(),
+      close: () => dropDataSource(dataSource),
+    };
+  });
+
+  describe(`TypeOrmEvidenceRecorder [${engine.name}]`, () => {
+    it('stores only the declared fields of a record that carries more', async () => {
+      await withDataSource(engine, async (dataSource) => {
+        const record = sampleRecord();
+        const overloaded = { ...record, arguments: { cardNumber: '4111111111111111' }, toolCallId: 'call_raw_id' };
+        await new TypeOrmEvidenceRecorder(dataSource).recordDecision(overloaded);
+
+        const rows = await dataSource.createQueryBuilder().select('*').from(DecisionRecordEntity, 'r').getRawMany();
+        expect(rows).toHaveLength(1);
+        expect(JSON.stringify(rows)).not.toMatch(/4111111111111111|call_raw_id/);
+        expect(await readRecords(dataSource, record.correlationId)).toEqual([record]);
+      });
+    });
+
+    it('stores recorded_at as UTC, to the millisecond, in the database itself', async () => {
+      await withDataSource(engine, async (dataSource) => {
+        const record = sampleRecord();
+        await new TypeOrmEvidenceRecorder(dataSource).recordDecision(record);
+
+        const [row] = await dataSource.query(utcTextQuery(engine), [record.id]);
+        expect(row.utc).toBe('2024-02-29 23:59:59.987');
+      });
+    });
+
+    it('rejects a write the database refuses, so the pipeline can stop the action', async () => {
+      await withDataSource(engine, async (dataSource) => {
+        const recorder = new TypeOrmEvidenceRecorder(dataSource);
+        const record = sampleRecord();
+        await recorder.recordDecision(record);
+
+        await expect(recorder.recordDecision({ ...record, reason: 'same id again' })).rejects.toThrow();
+        expect(await readRecords(dataSource, record.correlationId)).toEqual([record]);
+      });
+    });
+  });
+
+  describe(`CreateDecisionRecords migration [${engine.name}]`, () => {
+    it('drops the table on down, and up creates it again with its indexes', async () => {
+      await withDataSource(engine, async (dataSource) => {
+        const migration = new CreateDecisionRecords1795987325470();
+        const queryRunner = dataSource.createQueryRunner();
+        try {
+          await migration.down(queryRunner);
+          expect(await queryRunner.hasTable(TABLE)).toBe(false);
+
+          await migration.up(queryRunner);
+          const table = await queryRunner.getTable(TABLE);
+          expect(table?.indices.map((index) => index.name).sort()).toEqual([
+            'idx_verdict_decision_records_capability_time',
+            'idx_verdict_decision_records_correlation',
+          ]);
+        } finally {
+          await queryRunner.release();
+        }
+        const record = sampleRecord();
+        await new TypeOrmEvidenceRecorder(dataSource).recordDecision(record);
+        expect(await readRecords(dataSource, record.correlationId)).toEqual([record]);
+      });
+    });
+  });
+}
+
+function open(engine: DatabaseEngine): Promise<DataSource> {
+  return openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
+}
+
+async function withDataSource(engine: DatabaseEngine, test: (dataSource: DataSource) => Promise<void>): Promise<void> {
+  const dataSource = await open(engine);
+  try {
+    await test(dataSource);
+  } finally {
+    await dropDataSource(dataSource);
+  }
+}
+
+async function readRecords(dataSource: DataSource, correlationId: string): Promise<DecisionRecord[]> {
+  const rows = await dataSource.getRepository(DecisionRecordEntity).find({ where: { correlationId }, order: { recordedAt: 'ASC' } });
+  return rows.map((row) => ({ ...row }));
+}
+
+/** The stored recorded_at as the database's own UTC text, 'YYYY-MM-DD HH:MM:SS.mmm'. */
+function utcTextQuery(engine: DatabaseEngine): string {
+  switch (engine.name) {
+    case 'sqlite':
+      return `SELECT recorded_at AS utc FROM ${TABLE} WHERE id = ?`;
+    case 'postgres':
+      return `SELECT to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS') AS utc FROM ${TABLE} WHERE id = $1`;
+    case 'mariadb':
+      return `SELECT LEFT(DATE_FORMAT(recorded_at, '%Y-%m-%d %H:%i:%s.%f'), 23) AS utc FROM ${TABLE} WHERE id = ?`;
+  }
+}
+
+function sampleRecord(): DecisionRecord {
+  return decisionRecord(
+    {
+      id: randomUUID(),
+      correlationId: randomUUID(),
+      capability: 'orders.cancel',
+      toolKind: 'bound',
+      stage: 'execution',
+      disposition: 'permit',
+      reason: 'authorized',
+      recordedAt: new Date('2024-02-29T23:59:59.987Z'),
+    },
+    { identityMatch: true },
+  );
+}
