@@ -10,5 +10,7 @@ export type CapabilityExecutor<TArgs = any, TTarget = any, TOutput = unknown> = 
  */
 export interface CapabilityDefinition<TArgs = any, TTarget = any, TOutput = unknown> extends CapabilityOptions<TArgs, TTarget> {
   readonly executor: CapabilityExecutor<TArgs, TTarget, TOutput> | null;
+  /** The declaring provider instance, handed to resolvers and refreshes; `null` when none was given. */
+  readonly host: unknown;
   readonly declaredAt: string;
 }

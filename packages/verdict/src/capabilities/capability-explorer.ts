@@ -31,7 +31,7 @@ export class CapabilityExplorer implements OnModuleInit, OnApplicationBootstrap 
           throw new VerdictConfigurationError(`@Capability "${options.name}" is on ${declaredAt}, a request-scoped provider: executors must live on singleton providers.`, { capability: options.name });
         }
         const executor = (instance as Record<string, (...args: unknown[]) => unknown>)[method].bind(instance);
-        this.registry.register(defineCapability(options, executor, declaredAt));
+        this.registry.register(defineCapability(options, executor, { host: instance, declaredAt }));
       }
     }
   }

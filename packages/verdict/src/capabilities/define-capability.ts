@@ -7,11 +7,12 @@ import type { CapabilityOptions } from './capability-options.interface.js';
  *
  * @example
  * const view = defineCapability({ name: 'orders.view', ... }, (action) => action.target);
+ * const cancel = defineCapability(cancelOptions, (action) => orders.cancel(action.target), { host: orders });
  */
 export function defineCapability<TArgs, TTarget, TOutput>(
   options: CapabilityOptions<TArgs, TTarget>,
   executor: CapabilityExecutor<TArgs, TTarget, TOutput> | null,
-  declaredAt = `defineCapability(${JSON.stringify(options.name)})`,
+  { host = null, declaredAt = `defineCapability(${JSON.stringify(options.name)})` }: { host?: unknown; declaredAt?: string } = {},
 ): CapabilityDefinition<TArgs, TTarget, TOutput> {
-  return Object.freeze({ ...options, authorizeFields: Object.freeze([...(options.authorizeFields ?? [])]), executor, declaredAt });
+  return Object.freeze({ ...options, authorizeFields: Object.freeze([...(options.authorizeFields ?? [])]), executor, host, declaredAt });
 }

@@ -111,7 +111,7 @@ export class VerdictPipeline {
     // Invariant: from here on, nothing is derived from `proposalTarget`.
     let executionTarget: unknown;
     try {
-      executionTarget = policy.strategy === TargetStrategy.Refresh ? await policy.refresh!(proposalTarget, context) : proposalTarget;
+      executionTarget = policy.strategy === TargetStrategy.Refresh ? await policy.refresh!(proposalTarget, context, definition.host) : proposalTarget;
     } catch (error) {
       if (!(error instanceof TargetNotResolvable)) throw error;
       return this.decided(trail, Decision.deny(Stage.TargetRefresh, `refresh: ${error.message}`));
@@ -157,7 +157,8 @@ export class VerdictPipeline {
     // 2. Resolve the proposal-stage target. Only TargetNotResolvable is a policy outcome.
     let proposalTarget: unknown;
     try {
-      proposalTarget = definition.resolveTarget.from === 'proposal' ? await definition.resolveTarget.resolve(envelope) : await definition.resolveTarget.resolve(context);
+      const { resolveTarget, host } = definition;
+      proposalTarget = resolveTarget.from === 'proposal' ? await resolveTarget.resolve(envelope, host) : await resolveTarget.resolve(context, host);
     } catch (error) {
       if (!(error instanceof TargetNotResolvable)) throw error;
       return this.decided(trail, Decision.deny(Stage.Proposal, error.message));

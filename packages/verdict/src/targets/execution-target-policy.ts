@@ -13,10 +13,11 @@ export type TargetStrategy = (typeof TargetStrategy)[keyof typeof TargetStrategy
 export type TargetIdentity<TTarget> = (target: TTarget, context: ActionContext) => JsonValue;
 
 /**
- * Reads the target again from trusted inputs only: the resolved proposal target and the action context.
- * It never sees the model's arguments. Throw `TargetNotResolvable` when the resource is gone.
+ * Reads the target again from trusted inputs only: the resolved proposal target and the action context
+ * (and the capability's `host`, as for resolvers). It never sees the model's arguments. Throw
+ * `TargetNotResolvable` when the resource is gone.
  */
-export type TargetRefresh<TTarget> = (proposalTarget: TTarget, context: ActionContext) => TTarget | Promise<TTarget>;
+export type TargetRefresh<TTarget, THost = any> = (proposalTarget: TTarget, context: ActionContext, host: THost) => TTarget | Promise<TTarget>;
 
 /**
  * Every capability chooses, explicitly, what it executes against (DESIGN.md §5 steps 6–8).
@@ -38,7 +39,7 @@ export class ExecutionTargetPolicy<TTarget = unknown> {
   ) {}
 
   /** Re-reads the target before execution; any identity difference denies (resource substitution). */
-  static refresh<TTarget>(options: { name: string; identity: TargetIdentity<TTarget>; refresh: TargetRefresh<TTarget> }): ExecutionTargetPolicy<TTarget> {
+  static refresh<TTarget, THost = any>(options: { name: string; identity: TargetIdentity<TTarget>; refresh: TargetRefresh<TTarget, THost> }): ExecutionTargetPolicy<TTarget> {
     return new ExecutionTargetPolicy(options.name, TargetStrategy.Refresh, options.identity, options.refresh);
   }
 

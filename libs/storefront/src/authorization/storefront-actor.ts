@@ -1,0 +1,18 @@
+/**
+ * The storefront's principal as it travels in Verdict's `ActionContext.actor`: only the customer id.
+ * The server sets it from the authenticated session; the model never supplies it. Tenant comes from
+ * `ActionContext.tenant`.
+ *
+ * @example
+ * contexts.run({ actor: { customerId: 72 } satisfies StorefrontActor, tenant: 'acme' }, () => agent.invoke(input));
+ */
+export interface StorefrontActor {
+  readonly customerId: number;
+}
+
+/** Whether `actor` has the {@link StorefrontActor} shape (a positive integer `customerId`). */
+export function isStorefrontActor(actor: unknown): actor is StorefrontActor {
+  if (typeof actor !== 'object' || actor === null) return false;
+  const { customerId } = actor as { customerId?: unknown };
+  return Number.isSafeInteger(customerId) && (customerId as number) > 0;
+}

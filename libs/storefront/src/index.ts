@@ -1,0 +1,46 @@
+// Entities and schema
+export { Tenant } from './entities/tenant.entity.js';
+export { Customer } from './entities/customer.entity.js';
+export { Order } from './entities/order.entity.js';
+export { OrderStatus } from './entities/order-status.js';
+export { CustomerRole } from './entities/customer-role.js';
+export { storefrontEntities } from './entities/storefront-entities.js';
+export { CreateStorefrontTables1795987483857 } from './migrations/create-storefront-tables.migration.js';
+export { storefrontMigrations } from './migrations/storefront-migrations.js';
+
+// Seed
+export { seedStorefront } from './seed/seed-storefront.js';
+export { storefrontSeedData } from './seed/storefront-seed-data.js';
+export { openSqliteStorefront, type SqliteStorefrontOptions } from './seed/open-sqlite-storefront.js';
+
+// Authorization
+export { type StorefrontActor, isStorefrontActor } from './authorization/storefront-actor.js';
+export { storefrontContext, StorefrontContexts } from './authorization/storefront-contexts.js';
+export {
+  type StorefrontAbility,
+  type StorefrontAction,
+  type StorefrontSubject,
+  ONLY_PLACED_ORDERS_CAN_BE_CANCELLED,
+  defineStorefrontAbility,
+  denyAllStorefrontAbility,
+} from './authorization/storefront-ability.js';
+export { StorefrontAbilityFactory } from './authorization/storefront-ability.factory.js';
+
+// Orders
+export { orderIdArguments, type OrderIdArguments } from './orders/order-id.arguments.js';
+export { orderView, type OrderView } from './orders/order-view.js';
+export { findOrderInTenant } from './orders/find-order-in-tenant.js';
+export { OrderChangedError } from './orders/order-changed.error.js';
+
+// Capabilities
+export { StorefrontCapabilities } from './capabilities/storefront.capabilities.js';
+export { StorefrontCapability } from './capabilities/storefront-capability.js';
+
+// LangChain tools
+export { LOOKUP_ORDER_TOOL, CANCEL_ORDER_TOOL, ORDER_NOT_FOUND } from './tools/order-tool-descriptions.js';
+export { createLookupOrderTool } from './tools/lookup-order.tool.js';
+export { createCancelOrderTool } from './tools/cancel-order.tool.js';
+export { manuallySecuredLookupOrder, type StorefrontActorProvider } from './tools/manually-secured-lookup-order.tool.js';
+
+// Captured model proposals
+export { capturedProposals, type CapturedProposalName, type CapturedToolCall } from './proposals/captured-proposals.js';
