@@ -109,7 +109,7 @@ async function withDataSource(engine: DatabaseEngine, test: (dataSource: DataSou
 }
 
 async function readRecords(dataSource: DataSource, correlationId: string): Promise<DecisionRecord[]> {
-  const rows = await dataSource.getRepository(DecisionRecordEntity).find({ where: { correlationId }, order: { recordedAt: 'ASC' } });
+  const rows = await dataSource.getRepository(DecisionRecordEntity).find({ where: { correlationId }, order: { sequence: 'ASC' } });
   return rows.map((row) => ({ ...row }));
 }
 
@@ -130,6 +130,7 @@ function sampleRecord(): DecisionRecord {
     {
       id: randomUUID(),
       correlationId: randomUUID(),
+      sequence: 0,
       capability: 'orders.cancel',
       toolKind: 'bound',
       stage: 'execution',

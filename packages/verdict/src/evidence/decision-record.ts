@@ -11,6 +11,8 @@ export interface DecisionRecord {
   readonly id: string;
   /** The envelope id: every record of one proposal shares it. */
   readonly correlationId: string;
+  /** This record's position in its correlation trail, from 0: stages of one proposal in pipeline order. */
+  readonly sequence: number;
   readonly capability: string;
   readonly toolKind: ToolKind;
   readonly stage: Stage;
@@ -38,16 +40,17 @@ export interface DecisionRecord {
 }
 
 /** The optional facts of a record; stages fill the ones they know. */
-export type DecisionFacts = Partial<Omit<DecisionRecord, 'id' | 'correlationId' | 'capability' | 'toolKind' | 'stage' | 'disposition' | 'reason' | 'recordedAt'>>;
+export type DecisionFacts = Partial<Omit<DecisionRecord, 'id' | 'correlationId' | 'sequence' | 'capability' | 'toolKind' | 'stage' | 'disposition' | 'reason' | 'recordedAt'>>;
 
 /** Completes a record: every fact a stage did not produce is `null`. One literal shape keeps it cheap on the hot path. */
 export function decisionRecord(
-  head: Pick<DecisionRecord, 'id' | 'correlationId' | 'capability' | 'toolKind' | 'stage' | 'disposition' | 'reason' | 'recordedAt'>,
+  head: Pick<DecisionRecord, 'id' | 'correlationId' | 'sequence' | 'capability' | 'toolKind' | 'stage' | 'disposition' | 'reason' | 'recordedAt'>,
   facts: DecisionFacts,
 ): DecisionRecord {
   return {
     id: head.id,
     correlationId: head.correlationId,
+    sequence: head.sequence,
     capability: head.capability,
     toolKind: head.toolKind,
     stage: head.stage,

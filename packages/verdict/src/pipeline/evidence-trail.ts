@@ -11,6 +11,7 @@ import { EvidenceWriteFailedError } from '../errors/evidence-write-failed.error.
  */
 export class EvidenceTrail {
   private facts: DecisionFacts = {};
+  private sequence = 0;
 
   constructor(
     private readonly recorder: EvidenceRecorder,
@@ -29,7 +30,7 @@ export class EvidenceTrail {
   async record(decision: Decision, facts: DecisionFacts = {}): Promise<void> {
     const { capability, correlationId, toolKind } = this;
     const record = decisionRecord(
-      { id: randomUUID(), correlationId, capability, toolKind, stage: decision.stage, disposition: decision.disposition, reason: decision.reason, recordedAt: this.clock() },
+      { id: randomUUID(), correlationId, sequence: this.sequence++, capability, toolKind, stage: decision.stage, disposition: decision.disposition, reason: decision.reason, recordedAt: this.clock() },
       { ...this.facts, ...facts },
     );
     try {

@@ -11,7 +11,7 @@ import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
 /** A recorder under test and a way to look behind it. */
 export interface EvidenceRecorderHarness {
   readonly recorder: EvidenceRecorder;
-  /** Every stored record of one correlation id, in insertion order. */
+  /** Every stored record of one correlation id, in sequence order. */
   read(correlationId: string): Promise<DecisionRecord[]>;
   /**
    * The stored rows of one correlation id as the storage holds them (column name → value). Defaults to
@@ -70,7 +70,7 @@ export function describeEvidenceRecorderContract(engineLabel: string, setup: () 
       expect(await harness.read(correlationId)).toEqual([bare, zeroes]);
     });
 
-    it('reads back every record of a correlation id in insertion order, and only those', async () => {
+    it('reads back every record of a correlation id in sequence order, and only those', async () => {
       const correlationId = randomUUID();
       // Ids descend so that an adapter ordering by id (or by a primary-key index) is caught.
       const records = [0, 1, 2, 3, 4].map((i) => decisionRecord({ ...head(correlationId, i), id: `z-${9 - i}-${randomUUID()}` }, {}));
@@ -112,6 +112,7 @@ function head(correlationId: string, tick: number) {
   return {
     id: randomUUID(),
     correlationId,
+    sequence: tick,
     capability: 'orders.cancel',
     toolKind: ToolKind.Bound,
     stage: Stage.Proposal,

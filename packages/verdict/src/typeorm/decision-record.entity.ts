@@ -19,7 +19,7 @@ const FINGERPRINT = 64;
  * new DataSource({ type: 'better-sqlite3', database: 'verdict.sqlite', entities: verdictEntities, migrations: verdictMigrations });
  */
 @Entity('verdict_decision_records')
-@Index('idx_verdict_decision_records_correlation', ['correlationId'])
+@Index('idx_verdict_decision_records_correlation', ['correlationId', 'sequence'])
 @Index('idx_verdict_decision_records_capability_time', ['capability', 'recordedAt'])
 export class DecisionRecordEntity implements DecisionRecord {
   @PrimaryColumn({ name: 'id', type: 'varchar', length: 64 })
@@ -27,6 +27,9 @@ export class DecisionRecordEntity implements DecisionRecord {
 
   @Column({ name: 'correlation_id', type: 'varchar', length: 64 })
   correlationId!: string;
+
+  @Column({ name: 'sequence', type: 'integer' })
+  sequence!: number;
 
   @Column({ name: 'capability', type: 'varchar', length: 255 })
   capability!: string;

@@ -32,6 +32,7 @@ function row(record: DecisionRecord): DecisionRecord {
   return {
     id: record.id,
     correlationId: record.correlationId,
+    sequence: record.sequence,
     capability: record.capability,
     toolKind: record.toolKind,
     stage: record.stage,

@@ -23,6 +23,7 @@ export class CreateDecisionRecords1795987325470 implements MigrationInterface {
         columns: [
           { name: 'id', type: 'varchar', length: '64', isPrimary: true },
           label('correlation_id', 64, false),
+          { name: 'sequence', type: 'integer' },
           label('capability', 255, false),
           label('tool_kind', 32, false),
           label('stage', 32, false),
@@ -48,7 +49,7 @@ export class CreateDecisionRecords1795987325470 implements MigrationInterface {
           { ...instant, name: 'recorded_at' },
         ],
         indices: [
-          new TableIndex({ name: 'idx_verdict_decision_records_correlation', columnNames: ['correlation_id'] }),
+          new TableIndex({ name: 'idx_verdict_decision_records_correlation', columnNames: ['correlation_id', 'sequence'] }),
           new TableIndex({ name: 'idx_verdict_decision_records_capability_time', columnNames: ['capability', 'recorded_at'] }),
         ],
       }),

@@ -1,0 +1,21 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { CrossCustomerComparison } from './comparison/cross-customer.comparison.js';
+import { LAB_PAGE } from './page/lab-page.js';
+
+/** The lab's page and its JSON endpoints. */
+@Controller()
+export class LabController {
+  constructor(private readonly crossCustomer: CrossCustomerComparison) {}
+
+  @Get()
+  @Header('content-type', 'text/html; charset=utf-8')
+  page(): string {
+    return LAB_PAGE;
+  }
+
+  /** Naive vs manually secured vs Verdict, for customer 72 asking for 91's order 1001 and their own 1002. */
+  @Get('api/labs/cross-customer')
+  crossCustomerComparison() {
+    return this.crossCustomer.run();
+  }
+}

@@ -1,0 +1,44 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { VerdictModule } from '@verdict/nestjs';
+import { VerdictLangChainModule } from '@verdict/nestjs/langchain';
+import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import { StorefrontAbilityFactory, StorefrontCapabilities, storefrontEntities, storefrontMigrations } from '@verdict/storefront';
+import { DataSource } from 'typeorm';
+import { CrossCustomerComparison } from './comparison/cross-customer.comparison.js';
+import { LabController } from './lab.controller.js';
+import { LAB_OPTIONS, type LabOptions } from './lab-options.js';
+import { LabSeeder } from './lab-seeder.js';
+
+/**
+ * The storefront lab: the synthetic storefront on embedded SQLite, Verdict with TypeORM evidence, and
+ * the comparison endpoints. Every lab runs as customer 72 of tenant `acme`.
+ */
+@Module({})
+export class LabModule {
+  static forRoot(options: LabOptions): DynamicModule {
+    return {
+      module: LabModule,
+      imports: [
+        TypeOrmModule.forRoot({
+          type: 'better-sqlite3',
+          database: options.database,
+          entities: [...storefrontEntities, ...verdictEntities],
+          migrations: [...storefrontMigrations, ...verdictMigrations],
+          migrationsRun: true,
+        }),
+        VerdictModule.forRootAsync({
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) => ({
+            abilityFactory: new StorefrontAbilityFactory(dataSource),
+            evidence: new TypeOrmEvidenceRecorder(dataSource),
+            publicMessage: 'I cannot do that for you.',
+          }),
+        }),
+        VerdictLangChainModule,
+      ],
+      controllers: [LabController],
+      providers: [{ provide: LAB_OPTIONS, useValue: options }, LabSeeder, StorefrontCapabilities, CrossCustomerComparison],
+    };
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The lab's single page. Data is rendered with `textContent` only: tool output is untrusted text.
+ */
+export const LAB_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Verdict storefront lab</title>
+<style>
+  body { font: 15px/1.5 system-ui, sans-serif; max-width: 980px; margin: 2rem auto; padding: 0 1rem; color: #1d2330; }
+  h1 { font-size: 1.5rem; margin-bottom: .25rem; }
+  .lead { color: #4a5263; margin-top: 0; }
+  button { font: inherit; padding: .5rem 1rem; border-radius: 6px; border: 1px solid #2f5bd3; background: #2f5bd3; color: white; cursor: pointer; }
+  table { border-collapse: collapse; width: 100%; margin-top: 1rem; }
+  th, td { border: 1px solid #d6dae3; padding: .5rem; text-align: left; vertical-align: top; }
+  th { background: #f3f5f9; }
+  .leaked { color: #b3261e; font-weight: 600; }
+  .denied { color: #8a5a00; font-weight: 600; }
+  .permitted { color: #1e7d32; font-weight: 600; }
+  code, pre { font-size: 12px; white-space: pre-wrap; word-break: break-all; }
+</style>
+</head>
+<body>
+<h1>Verdict storefront lab</h1>
+<p class="lead">The model proposes; the application decides. You are signed in as <strong>customer 72</strong> of tenant <strong>acme</strong>.</p>
+
+<section id="cross-customer">
+  <h2>Cross-customer order lookup</h2>
+  <p>Customer 72 asks the assistant about order <strong>1001</strong>, which belongs to customer 91. The model emits
+  <code>lookup_order({"orderId":1001})</code>. The same captured tool call goes through three implementations:
+  a naive LangChain tool, a tool secured by hand with a scoped query, and a Verdict bound tool. Order <strong>1002</strong>
+  is 72's own.</p>
+  <button id="run-cross-customer" type="button">Run the comparison</button>
+  <table id="cross-customer-results" hidden>
+    <thead><tr><th>path</th><th>order 1001 (customer 91)</th><th>order 1002 (customer 72)</th></tr></thead>
+    <tbody></tbody>
+  </table>
+  <h3 id="evidence-title" hidden>Verdict evidence for order 1001</h3>
+  <pre id="evidence"></pre>
+</section>
+
+<script>
+  const paths = [['naive', 'Naive raw tool'], ['manual', 'Manually secured tool'], ['verdict', 'Verdict bound tool']];
+  function cell(result) {
+    const td = document.createElement('td');
+    const outcome = document.createElement('div');
+    outcome.className = result.outcome;
+    outcome.dataset.outcome = result.outcome;
+    outcome.textContent = result.outcome;
+    const said = document.createElement('code');
+    said.textContent = 'model saw: ' + result.modelSaw;
+    td.append(outcome, said);
+    return td;
+  }
+  document.getElementById('run-cross-customer').addEventListener('click', async () => {
+    const response = await fetch('/api/labs/cross-customer');
+    const report = await response.json();
+    const [foreign, owned] = report.cases;
+    const table = document.getElementById('cross-customer-results');
+    const body = table.querySelector('tbody');
+    body.replaceChildren();
+    for (const [key, label] of paths) {
+      const row = document.createElement('tr');
+      row.dataset.path = key;
+      const name = document.createElement('th');
+      name.textContent = label;
+      row.append(name, cell(foreign[key]), cell(owned[key]));
+      body.append(row);
+    }
+    table.hidden = false;
+    document.getElementById('evidence-title').hidden = false;
+    document.getElementById('evidence').textContent = JSON.stringify(foreign.verdict.evidence, null, 2);
+  });
+</script>
+</body>
+</html>
+`;
