@@ -2,7 +2,7 @@
 // measured in the same run. Targets (issue 2): permit <= 1.3x raw; deny <= permit.
 import 'reflect-metadata';
 import { createMongoAbility } from '@casl/ability';
-import { tool } from '@langchain/core/tools';
+import { StructuredTool, tool } from '@langchain/core/tools';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ActionContextStore, ExecutionTargetPolicy, InMemoryEvidenceRecorder, TargetNotResolvable, VerdictModule, defineCapability, fromProposal } from '@verdict/nestjs';
@@ -23,6 +23,18 @@ const schema = z.object({ orderId: z.number().int().positive() });
 const view = (order) => ({ id: order.id, status: order.status });
 
 const rawTool = tool(async ({ orderId }) => JSON.stringify(view(orders.get(orderId))), { name: 'lookup_order', description: 'Look up an order', schema });
+
+// The same executor as a StructuredTool subclass: the class VerdictBoundTool itself extends. `tool()`
+// adds a context wrapper per call; this second baseline shows the pipeline's cost without it.
+class RawLookupOrder extends StructuredTool {
+  name = 'lookup_order';
+  description = 'Look up an order';
+  schema = schema;
+  async _call({ orderId }) {
+    return JSON.stringify(view(orders.get(orderId)));
+  }
+}
+const rawClassTool = new RawLookupOrder();
 
 const lookupOrder = defineCapability(
   {
@@ -66,6 +78,7 @@ if (!String(permitted.content).includes('"status":"placed"') || !String(denied.c
 const result = await contexts.run(context, () =>
   compare({
     raw: (i) => rawTool.invoke(call(1002, i)),
+    rawClass: (i) => rawClassTool.invoke(call(1002, i)),
     permit: (i) => bound.invoke(call(1002, i)),
     deny: (i) => bound.invoke(call(1001, i)),
   }),
@@ -74,8 +87,10 @@ const ratio = (name) => result[name].median / result.raw.median;
 console.log('\nBound tool vs raw LangChain tool.invoke (median per call, µs; in-memory evidence)');
 console.table({
   'raw tool.invoke': { median_us: fmt(result.raw.median), p95_us: fmt(result.raw.p95), ratio: '1.00' },
+  'raw StructuredTool subclass': { median_us: fmt(result.rawClass.median), p95_us: fmt(result.rawClass.p95), ratio: fmt(ratio('rawClass'), 2) },
   'bound permit': { median_us: fmt(result.permit.median), p95_us: fmt(result.permit.p95), ratio: fmt(ratio('permit'), 2) },
   'bound deny': { median_us: fmt(result.deny.median), p95_us: fmt(result.deny.p95), ratio: fmt(ratio('deny'), 2) },
 });
+console.log(`pipeline cost over the bare subclass: permit +${fmt(result.permit.median - result.rawClass.median)} µs, deny +${fmt(result.deny.median - result.rawClass.median)} µs`);
 console.log(`targets: permit <= 1.30x raw -> ${ratio('permit') <= 1.3 ? 'met' : 'MISSED'}; deny <= permit -> ${result.deny.median <= result.permit.median ? 'met' : 'MISSED'}`);
 await app.close();
