@@ -5,7 +5,15 @@ import { createMongoAbility } from '@casl/ability';
 import { StructuredTool, tool } from '@langchain/core/tools';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ActionContextStore, ExecutionTargetPolicy, InMemoryEvidenceRecorder, TargetNotResolvable, VerdictModule, defineCapability, fromProposal } from '@verdict/nestjs';
+import {
+  ActionContextStore,
+  ExecutionTargetPolicy,
+  InMemoryEvidenceRecorder,
+  TargetNotResolvable,
+  VerdictModule,
+  defineCapability,
+  fromProposal,
+} from '@verdict/nestjs';
 import { VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
 import { z } from 'zod';
 import { compare, fmt } from './stats.js';
@@ -58,7 +66,8 @@ const lookupOrder = defineCapability(
 
 const evidence = new InMemoryEvidenceRecorder(1000);
 const abilityFactory = {
-  createForContext: ({ actor, tenant }) => createMongoAbility([{ action: 'view', subject: 'Order', conditions: { customerId: actor.customerId, tenantId: tenant } }]),
+  createForContext: ({ actor, tenant }) =>
+    createMongoAbility([{ action: 'view', subject: 'Order', conditions: { customerId: actor.customerId, tenantId: tenant } }]),
 };
 class BenchModule {}
 Module({ imports: [VerdictModule.forRoot({ abilityFactory, evidence, capabilities: [lookupOrder] }), VerdictLangChainModule] })(BenchModule);
@@ -73,7 +82,8 @@ const call = (orderId, i) => ({ name: 'lookup_order', args: { orderId }, id: `ca
 // Sanity: the paths do what they claim before they are timed.
 const permitted = await contexts.run(context, () => bound.invoke(call(1002, 0)));
 const denied = await contexts.run(context, () => bound.invoke(call(1001, 0)));
-if (!String(permitted.content).includes('"status":"placed"') || !String(denied.content).includes('not_executed')) throw new Error('bench paths are not what they claim');
+if (!String(permitted.content).includes('"status":"placed"') || !String(denied.content).includes('not_executed'))
+  throw new Error('bench paths are not what they claim');
 
 const result = await contexts.run(context, () =>
   compare({
@@ -91,6 +101,10 @@ console.table({
   'bound permit': { median_us: fmt(result.permit.median), p95_us: fmt(result.permit.p95), ratio: fmt(ratio('permit'), 2) },
   'bound deny': { median_us: fmt(result.deny.median), p95_us: fmt(result.deny.p95), ratio: fmt(ratio('deny'), 2) },
 });
-console.log(`pipeline cost over the bare subclass: permit +${fmt(result.permit.median - result.rawClass.median)} µs, deny +${fmt(result.deny.median - result.rawClass.median)} µs`);
-console.log(`targets: permit <= 1.30x raw -> ${ratio('permit') <= 1.3 ? 'met' : 'MISSED'}; deny <= permit -> ${result.deny.median <= result.permit.median ? 'met' : 'MISSED'}`);
+console.log(
+  `pipeline cost over the bare subclass: permit +${fmt(result.permit.median - result.rawClass.median)} µs, deny +${fmt(result.deny.median - result.rawClass.median)} µs`,
+);
+console.log(
+  `targets: permit <= 1.30x raw -> ${ratio('permit') <= 1.3 ? 'met' : 'MISSED'}; deny <= permit -> ${result.deny.median <= result.permit.median ? 'met' : 'MISSED'}`,
+);
 await app.close();

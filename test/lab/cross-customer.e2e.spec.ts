@@ -34,7 +34,12 @@ describe('storefront lab: cross-customer comparison', () => {
     expect(foreign.orderOwner).toBe(91);
     expect([foreign.naive.outcome, foreign.manual.outcome, foreign.verdict.outcome]).toEqual(['leaked', 'denied', 'denied']);
     expect(JSON.parse(foreign.naive.modelSaw)).toMatchObject({ id: 1001 });
-    expect(JSON.parse(foreign.verdict.modelSaw)).toEqual({ status: 'not_executed', capability: 'orders.view', decision: 'deny', message: 'I cannot do that for you.' });
+    expect(JSON.parse(foreign.verdict.modelSaw)).toEqual({
+      status: 'not_executed',
+      capability: 'orders.view',
+      decision: 'deny',
+      message: 'I cannot do that for you.',
+    });
   });
 
   it('permits the owned order 1002 on both secured paths', async () => {
@@ -48,7 +53,9 @@ describe('storefront lab: cross-customer comparison', () => {
   it('records the Verdict denial as evidence in the SQLite store, without raw values', async () => {
     const { app, dataSource } = await setup();
     const { body } = await request(app.getHttpServer()).get('/api/labs/cross-customer').expect(200);
-    expect(body.cases[0].verdict.evidence).toEqual([expect.objectContaining({ stage: 'proposal', disposition: 'deny', reason: 'view Order denied: no rule permits it' })]);
+    expect(body.cases[0].verdict.evidence).toEqual([
+      expect.objectContaining({ stage: 'proposal', disposition: 'deny', reason: 'view Order denied: no rule permits it' }),
+    ]);
     const rows = await dataSource.getRepository(DecisionRecordEntity).findBy({ toolCallFingerprint: fingerprintString('call_xc_1001') });
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain('call_xc_1001');
@@ -58,7 +65,10 @@ describe('storefront lab: cross-customer comparison', () => {
 
   it('serves a page that runs the comparison', async () => {
     const { app } = await setup();
-    const page = await request(app.getHttpServer()).get('/').expect(200).expect('content-type', /text\/html/);
+    const page = await request(app.getHttpServer())
+      .get('/')
+      .expect(200)
+      .expect('content-type', /text\/html/);
     expect(page.text).toContain('id="run-cross-customer"');
     expect(page.text).toContain('/api/labs/cross-customer');
   });

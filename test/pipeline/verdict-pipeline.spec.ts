@@ -31,7 +31,13 @@ describe('VerdictPipeline', () => {
       expect(executions[0].context.actor).toEqual({ id: 'alice' });
       expect(stages(records())).toEqual(['proposal:permit', 'target_refresh:permit', 'execution:permit']);
       const last = records()[2];
-      expect(last).toMatchObject({ capability: 'documents.read', toolKind: 'service', targetPolicy: 'document-by-id', targetStrategy: 'refresh', identityMatch: true });
+      expect(last).toMatchObject({
+        capability: 'documents.read',
+        toolKind: 'service',
+        targetPolicy: 'document-by-id',
+        targetStrategy: 'refresh',
+        identityMatch: true,
+      });
       expect(last.proposalIdentityFingerprint).toBe(last.executionIdentityFingerprint);
       expect(new Set(records().map((r) => r.correlationId)).size).toBe(1);
     });

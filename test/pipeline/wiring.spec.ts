@@ -104,14 +104,19 @@ describe('VerdictModule wiring', () => {
   it('discovers @Capability methods and registers builder definitions side by side', async () => {
     const fixture = documentsFixture();
     const { moduleRef } = await fixture.boot({ capabilities: [noteCapability()] });
-    const names = moduleRef.get(CapabilityRegistry).all().map((definition) => definition.name);
+    const names = moduleRef
+      .get(CapabilityRegistry)
+      .all()
+      .map((definition) => definition.name);
     expect(names.sort()).toEqual(['documents.latest', 'documents.read', 'documents.rename', 'notes.read']);
   });
 
   it('refuses to decide before the application has booted', async () => {
     const fixture = documentsFixture();
     const moduleRef = await Test.createTestingModule({ imports: [VerdictModule.forRoot({ abilityFactory: fixture.abilityFactory })] }).compile();
-    const run = moduleRef.get(ActionContextStore).run(alice, () => moduleRef.get(VerdictService).execute({ capability: 'documents.read', arguments: { id: 1 } }));
+    const run = moduleRef
+      .get(ActionContextStore)
+      .run(alice, () => moduleRef.get(VerdictService).execute({ capability: 'documents.read', arguments: { id: 1 } }));
     await expect(run).rejects.toBeInstanceOf(VerdictConfigurationError);
   });
 

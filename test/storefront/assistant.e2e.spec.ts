@@ -37,7 +37,9 @@ class AssistantController {
   @Post('tool-calls')
   async toolCall(@Body() proposal: { capability: string; arguments: unknown; toolCallId?: string }) {
     const result = await this.verdict.execute(proposal);
-    return result.executed ? { executed: true, output: result.output } : { executed: false, decision: result.decision.disposition, stage: result.decision.stage };
+    return result.executed
+      ? { executed: true, output: result.output }
+      : { executed: false, decision: result.decision.disposition, stage: result.decision.stage };
   }
 }
 
@@ -52,7 +54,9 @@ async function setup() {
   cleanups.push(() => dataSource.destroy());
   const executed: AuthorizedAction<unknown, Order>[] = [];
   const hooks: { betweenProposalAndRefresh?: () => Promise<void> } = {};
-  const byId = fromProposal<{ orderId: number }, Order>(async ({ arguments: args, context }) => (await findOrderInTenant(dataSource, context.tenant, args.orderId))!);
+  const byId = fromProposal<{ orderId: number }, Order>(
+    async ({ arguments: args, context }) => (await findOrderInTenant(dataSource, context.tenant, args.orderId))!,
+  );
   const base = (name: string, refresh: (order: Order) => Promise<Order>): CapabilityOptions<{ orderId: number }, Order> => ({
     name,
     description: name,
@@ -60,7 +64,11 @@ async function setup() {
     subject: 'Order',
     arguments: z.object({ orderId: z.number().int() }),
     resolveTarget: byId,
-    executionTarget: ExecutionTargetPolicy.refresh<Order>({ name: 'order-primary-key', identity: (o) => ({ tenant: o.tenantId, type: 'order', id: o.id }), refresh }),
+    executionTarget: ExecutionTargetPolicy.refresh<Order>({
+      name: 'order-primary-key',
+      identity: (o) => ({ tenant: o.tenantId, type: 'order', id: o.id }),
+      refresh,
+    }),
   });
   const record = (action: AuthorizedAction<unknown, Order>) => {
     executed.push(action);
@@ -68,7 +76,10 @@ async function setup() {
   };
   const variants = [
     // A refresh that reads by a mutable column instead of the primary key: it can land on another row.
-    defineCapability(base('orders.view_substituting', async (order) => (await findOrderInTenant(dataSource, order.tenantId, 1004))!), record),
+    defineCapability(
+      base('orders.view_substituting', async (order) => (await findOrderInTenant(dataSource, order.tenantId, 1004))!),
+      record,
+    ),
     // A concurrent write between proposal and refresh moves the order to another customer.
     defineCapability(
       base('orders.view_contended', async (order) => {
@@ -78,7 +89,10 @@ async function setup() {
       record,
     ),
     // A resolver that hits an application fault (a broken query).
-    defineCapability({ ...base('orders.view_faulty', async (o) => o), resolveTarget: fromProposal(() => dataSource.query('SELECT * FROM no_such_table')) }, record),
+    defineCapability(
+      { ...base('orders.view_faulty', async (o) => o), resolveTarget: fromProposal(() => dataSource.query('SELECT * FROM no_such_table')) },
+      record,
+    ),
   ];
   const evidence = new InMemoryEvidenceRecorder();
 
@@ -149,7 +163,10 @@ describe('storefront assistant (HTTP, SQLite)', () => {
 
   it("ignores an actor or tenant supplied in the model's arguments", async () => {
     const { as72, order } = await setup();
-    const response = await as72({ capability: 'orders.cancel', arguments: { orderId: 1001, customerId: 91, tenant: 'acme', actor: { customerId: 91 } } }).expect(201);
+    const response = await as72({
+      capability: 'orders.cancel',
+      arguments: { orderId: 1001, customerId: 91, tenant: 'acme', actor: { customerId: 91 } },
+    }).expect(201);
     expect(response.body).toEqual({ executed: false, decision: 'deny', stage: 'proposal' });
     expect((await order(1001)).status).toBe('placed');
   });

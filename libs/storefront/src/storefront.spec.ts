@@ -181,7 +181,12 @@ describe('manuallySecuredLookupOrder', () => {
   it('shows 72 their own order', async () => {
     const { dataSource } = await setup();
     const lookup = manuallySecuredLookupOrder(dataSource, () => StorefrontContexts.customer72);
-    expect(JSON.parse(await lookup.invoke({ orderId: 1002 }))).toEqual({ id: 1002, status: 'placed', total: 1999, description: 'One synthetic rain jacket, size M' });
+    expect(JSON.parse(await lookup.invoke({ orderId: 1002 }))).toEqual({
+      id: 1002,
+      status: 'placed',
+      total: 1999,
+      description: 'One synthetic rain jacket, size M',
+    });
   });
 
   it('fails closed without an action context or with the wrong tenant', async () => {

@@ -1,10 +1,5 @@
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
-import {
-  BaseChatModel,
-  type BaseChatModelCallOptions,
-  type BaseChatModelParams,
-  type BindToolsInput,
-} from '@langchain/core/language_models/chat_models';
+import { BaseChatModel, type BaseChatModelCallOptions, type BaseChatModelParams, type BindToolsInput } from '@langchain/core/language_models/chat_models';
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
@@ -47,10 +42,7 @@ export interface ScriptedTurnContext {
  * It may be async. Throwing from it simulates a provider error (the error propagates
  * out of the model call unchanged).
  */
-export type ScriptedTurnFactory = (
-  messages: readonly BaseMessage[],
-  context: ScriptedTurnContext,
-) => ScriptedTurn | Promise<ScriptedTurn>;
+export type ScriptedTurnFactory = (messages: readonly BaseMessage[], context: ScriptedTurnContext) => ScriptedTurn | Promise<ScriptedTurn>;
 
 /** A script entry: a fixed turn or a function of the conversation so far. */
 export type ScriptStep = ScriptedTurn | ScriptedTurnFactory;
@@ -276,11 +268,7 @@ export class ScriptedChatModel extends BaseChatModel {
   }
 
   /** @internal Consumes the next turn of the script. */
-  async _generate(
-    messages: BaseMessage[],
-    options: this['ParsedCallOptions'],
-    _runManager?: CallbackManagerForLLMRun,
-  ): Promise<ChatResult> {
+  async _generate(messages: BaseMessage[], options: this['ParsedCallOptions'], _runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
     const { shared } = this;
     const turn = shared.cursor;
     const record: ScriptedTurnRecord = {

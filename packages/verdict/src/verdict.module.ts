@@ -40,6 +40,15 @@ import { VerdictService } from './verdict.service.js';
       useFactory: (options: VerdictModuleOptions) => options.publicMessage ?? DEFAULT_PUBLIC_MESSAGE,
     },
   ],
-  exports: [CapabilityRegistry, ActionContextStore, ActionContextInterceptor, VerdictPipeline, VerdictService, EvidenceRecorder, PublicMessage, MODULE_OPTIONS_TOKEN],
+  exports: [
+    CapabilityRegistry,
+    ActionContextStore,
+    ActionContextInterceptor,
+    VerdictPipeline,
+    VerdictService,
+    EvidenceRecorder,
+    PublicMessage,
+    MODULE_OPTIONS_TOKEN,
+  ],
 })
 export class VerdictModule extends ConfigurableVerdictModule {}

@@ -28,7 +28,9 @@ export interface ComparisonCase {
   readonly orderOwner: number;
   readonly naive: PathResult;
   readonly manual: PathResult;
-  readonly verdict: PathResult & { readonly evidence: readonly Pick<DecisionRecord, 'stage' | 'disposition' | 'reason' | 'argumentsFingerprint' | 'toolCallFingerprint'>[] };
+  readonly verdict: PathResult & {
+    readonly evidence: readonly Pick<DecisionRecord, 'stage' | 'disposition' | 'reason' | 'argumentsFingerprint' | 'toolCallFingerprint'>[];
+  };
 }
 
 /**
@@ -81,6 +83,12 @@ export class CrossCustomerComparison {
     const latest = await records.findOne({ where: { toolCallFingerprint: fingerprintString(toolCallId) }, order: { recordedAt: 'DESC' } });
     if (latest === null) return [];
     const trail = await records.find({ where: { correlationId: latest.correlationId }, order: { sequence: 'ASC' } });
-    return trail.map(({ stage, disposition, reason, argumentsFingerprint, toolCallFingerprint }) => ({ stage, disposition, reason, argumentsFingerprint, toolCallFingerprint }));
+    return trail.map(({ stage, disposition, reason, argumentsFingerprint, toolCallFingerprint }) => ({
+      stage,
+      disposition,
+      reason,
+      argumentsFingerprint,
+      toolCallFingerprint,
+    }));
   }
 }

@@ -97,7 +97,13 @@ describe('StorefrontCapabilities', () => {
       const { moduleRef, order } = await setup();
       const stale = await order(1002);
       await moduleRef.get(DataSource).getRepository(Order).update({ id: 1002 }, { description: 'edited meanwhile' });
-      const action = { capability: 'orders.cancel', target: stale, arguments: { orderId: 1002 }, context: StorefrontContexts.customer72, executionIdentity: 'x' };
+      const action = {
+        capability: 'orders.cancel',
+        target: stale,
+        arguments: { orderId: 1002 },
+        context: StorefrontContexts.customer72,
+        executionIdentity: 'x',
+      };
       await expect(moduleRef.get(StorefrontCapabilities).cancel(action)).rejects.toBeInstanceOf(OrderChangedError);
       expect((await order(1002)).status).toBe('placed');
     });

@@ -6,10 +6,23 @@ const CUSTOMERS = 'storefront_customers';
 const ORDERS = 'storefront_orders';
 
 const integer = (name: string, isPrimary = false): TableColumnOptions => ({ name, type: 'integer', isPrimary, isNullable: false });
-const varchar = (name: string, length: number, isPrimary = false): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isPrimary, isNullable: false });
+const varchar = (name: string, length: number, isPrimary = false): TableColumnOptions => ({
+  name,
+  type: 'varchar',
+  length: String(length),
+  isPrimary,
+  isNullable: false,
+});
 
 function references(name: string, column: string, table: string): TableForeignKey {
-  return new TableForeignKey({ name, columnNames: [column], referencedTableName: table, referencedColumnNames: ['id'], onDelete: 'RESTRICT', onUpdate: 'NO ACTION' });
+  return new TableForeignKey({
+    name,
+    columnNames: [column],
+    referencedTableName: table,
+    referencedColumnNames: ['id'],
+    onDelete: 'RESTRICT',
+    onUpdate: 'NO ACTION',
+  });
 }
 
 /**

@@ -19,8 +19,26 @@ export async function seedStorefront(dataSource: DataSource): Promise<void> {
   const { tenants, customers, orders } = storefrontSeedData;
   await dataSource.transaction(async (manager) => {
     // Parents first: customers and orders reference tenants, orders reference customers.
-    await manager.createQueryBuilder().insert().into(Tenant).values(tenants.map((row) => ({ ...row }))).orIgnore().execute();
-    await manager.createQueryBuilder().insert().into(Customer).values(customers.map((row) => ({ ...row }))).orIgnore().execute();
-    await manager.createQueryBuilder().insert().into(Order).values(orders.map((row) => ({ ...row }))).orIgnore().execute();
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(Tenant)
+      .values(tenants.map((row) => ({ ...row })))
+      .orIgnore()
+      .execute();
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(Customer)
+      .values(customers.map((row) => ({ ...row })))
+      .orIgnore()
+      .execute();
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(Order)
+      .values(orders.map((row) => ({ ...row })))
+      .orIgnore()
+      .execute();
   });
 }

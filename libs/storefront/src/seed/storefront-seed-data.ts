@@ -29,4 +29,3 @@ export const storefrontSeedData = {
     { id: 1004, tenantId: 'acme', customerId: 72, status: OrderStatus.Shipped, total: 899, description: 'Synthetic water bottle, 750 ml' },
   ],
 } as const;
-

@@ -17,7 +17,8 @@ async function validateWithClassValidator<TArgs>(dto: DtoClass, raw: unknown): P
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { valid: false, problems: '$: expected an object' };
   const instance = plainToInstance(dto, raw);
   const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
-  if (errors.length > 0) return { valid: false, problems: errors.map((error) => `${error.property}: ${Object.keys(error.constraints ?? { invalid: '' }).join(',')}`).join('; ') };
+  if (errors.length > 0)
+    return { valid: false, problems: errors.map((error) => `${error.property}: ${Object.keys(error.constraints ?? { invalid: '' }).join(',')}`).join('; ') };
   return { valid: true, value: instanceToPlain(instance) as TArgs };
 }
 

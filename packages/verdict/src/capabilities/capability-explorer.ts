@@ -28,7 +28,10 @@ export class CapabilityExplorer implements OnModuleInit, OnApplicationBootstrap 
         if (options === undefined) continue;
         const declaredAt = `${wrapper.name}.${method}`;
         if (!wrapper.isDependencyTreeStatic()) {
-          throw new VerdictConfigurationError(`@Capability "${options.name}" is on ${declaredAt}, a request-scoped provider: executors must live on singleton providers.`, { capability: options.name });
+          throw new VerdictConfigurationError(
+            `@Capability "${options.name}" is on ${declaredAt}, a request-scoped provider: executors must live on singleton providers.`,
+            { capability: options.name },
+          );
         }
         const executor = (instance as Record<string, (...args: unknown[]) => unknown>)[method].bind(instance);
         this.registry.register(defineCapability(options, executor, { host: instance, declaredAt }));

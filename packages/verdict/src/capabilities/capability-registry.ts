@@ -21,7 +21,9 @@ export class CapabilityRegistry {
     }
     const existing = this.definitions.get(name);
     if (existing !== undefined) {
-      throw new VerdictConfigurationError(`Capability "${name}" is declared twice: at ${existing.declaredAt} and at ${definition.declaredAt}. Rename one.`, { capability: name });
+      throw new VerdictConfigurationError(`Capability "${name}" is declared twice: at ${existing.declaredAt} and at ${definition.declaredAt}. Rename one.`, {
+        capability: name,
+      });
     }
     if (!(definition.executionTarget instanceof ExecutionTargetPolicy)) {
       throw new VerdictConfigurationError(
@@ -62,10 +64,14 @@ export class CapabilityRegistry {
     }
     const definition = this.definitions.get(capability);
     if (definition === undefined) {
-      throw new VerdictConfigurationError(`Tool "${tool}" is bound to unknown capability "${capability}". Declare it with @Capability or defineCapability.`, { capability });
+      throw new VerdictConfigurationError(`Tool "${tool}" is bound to unknown capability "${capability}". Declare it with @Capability or defineCapability.`, {
+        capability,
+      });
     }
     if (needsExecutor && definition.executor === null) {
-      throw new VerdictConfigurationError(`Tool "${tool}" is bound to capability "${capability}", which has no executor (${definition.declaredAt}).`, { capability });
+      throw new VerdictConfigurationError(`Tool "${tool}" is bound to capability "${capability}", which has no executor (${definition.declaredAt}).`, {
+        capability,
+      });
     }
   }
 

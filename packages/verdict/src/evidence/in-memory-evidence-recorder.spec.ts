@@ -3,7 +3,20 @@ import { decisionRecord } from './decision-record.js';
 import { InMemoryEvidenceRecorder } from './in-memory-evidence-recorder.js';
 
 const record = (n: number) =>
-  decisionRecord({ id: `r${n}`, correlationId: 'c', sequence: n, capability: 'x', toolKind: 'service', stage: 'proposal', disposition: 'deny', reason: 'r', recordedAt: new Date(n) }, {});
+  decisionRecord(
+    {
+      id: `r${n}`,
+      correlationId: 'c',
+      sequence: n,
+      capability: 'x',
+      toolKind: 'service',
+      stage: 'proposal',
+      disposition: 'deny',
+      reason: 'r',
+      recordedAt: new Date(n),
+    },
+    {},
+  );
 
 describe('InMemoryEvidenceRecorder', () => {
   it('keeps the most recent records, oldest first, once over capacity', async () => {

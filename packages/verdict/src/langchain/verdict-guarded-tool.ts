@@ -28,7 +28,13 @@ export class VerdictGuardedTool extends StructuredTool {
   }
 
   override call(arg: unknown, configArg?: RunnableConfig, tags?: string[]): Promise<any> {
-    return callWithMalformedInputFallback(this, () => super.call(arg as never, configArg, tags), arg, configArg, (raw, id) => this.run(raw, id));
+    return callWithMalformedInputFallback(
+      this,
+      () => super.call(arg as never, configArg, tags),
+      arg,
+      configArg,
+      (raw, id) => this.run(raw, id),
+    );
   }
 
   protected async _call(args: unknown, runManager?: CallbackManagerForToolRun, config?: RunnableConfig): Promise<string> {

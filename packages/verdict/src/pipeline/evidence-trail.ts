@@ -30,7 +30,17 @@ export class EvidenceTrail {
   async record(decision: Decision, facts: DecisionFacts = {}): Promise<void> {
     const { capability, correlationId, toolKind } = this;
     const record = decisionRecord(
-      { id: randomUUID(), correlationId, sequence: this.sequence++, capability, toolKind, stage: decision.stage, disposition: decision.disposition, reason: decision.reason, recordedAt: this.clock() },
+      {
+        id: randomUUID(),
+        correlationId,
+        sequence: this.sequence++,
+        capability,
+        toolKind,
+        stage: decision.stage,
+        disposition: decision.disposition,
+        reason: decision.reason,
+        recordedAt: this.clock(),
+      },
       { ...this.facts, ...facts },
     );
     try {

@@ -120,7 +120,9 @@ export class VerdictPipeline {
     const executionIdentity = this.identityOf(definition, executionTarget, context);
     const identityMatch = executionIdentity === proposalIdentity;
     trail.establish({ executionIdentityFingerprint: executionIdentity, identityMatch });
-    const refreshed = identityMatch ? Decision.permit(Stage.TargetRefresh) : Decision.deny(Stage.TargetRefresh, 'resource substitution: execution target identity differs from the proposal target');
+    const refreshed = identityMatch
+      ? Decision.permit(Stage.TargetRefresh)
+      : Decision.deny(Stage.TargetRefresh, 'resource substitution: execution target identity differs from the proposal target');
     await trail.record(refreshed);
     if (!refreshed.permitted) return refreshed;
     // 9. Authorize again, against the execution target, with a freshly built ability.
@@ -133,7 +135,8 @@ export class VerdictPipeline {
 
   /** Steps 1–4 (4 only for bound execution). */
   private async admit(proposal: Proposal, trail: EvidenceTrail, requireExecutor: boolean): Promise<Outcome<Admissible>> {
-    if (!this.registry.isBooted) throw new VerdictConfigurationError('Verdict has not finished booting: initialise the application (app.init() / moduleRef.init()) before proposals run.');
+    if (!this.registry.isBooted)
+      throw new VerdictConfigurationError('Verdict has not finished booting: initialise the application (app.init() / moduleRef.init()) before proposals run.');
     const context = this.contexts.require(proposal.capability);
     const definition = this.registry.find(proposal.capability);
     if (definition === undefined) return this.decided(trail, Decision.deny(Stage.Proposal, 'unknown capability'));

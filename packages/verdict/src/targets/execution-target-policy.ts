@@ -39,7 +39,11 @@ export class ExecutionTargetPolicy<TTarget = unknown> {
   ) {}
 
   /** Re-reads the target before execution; any identity difference denies (resource substitution). */
-  static refresh<TTarget, THost = any>(options: { name: string; identity: TargetIdentity<TTarget>; refresh: TargetRefresh<TTarget, THost> }): ExecutionTargetPolicy<TTarget> {
+  static refresh<TTarget, THost = any>(options: {
+    name: string;
+    identity: TargetIdentity<TTarget>;
+    refresh: TargetRefresh<TTarget, THost>;
+  }): ExecutionTargetPolicy<TTarget> {
     return new ExecutionTargetPolicy(options.name, TargetStrategy.Refresh, options.identity, options.refresh);
   }
 

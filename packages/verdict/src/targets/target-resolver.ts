@@ -21,6 +21,8 @@ export function fromProposal<TArgs, TTarget, THost = any>(
 }
 
 /** @example resolveTarget: fromContext((context, self: CartCapabilities) => self.carts.currentFor(context.actor)) */
-export function fromContext<TTarget, THost = any>(resolve: (context: ActionContext, host: THost) => TTarget | Promise<TTarget>): TargetResolver<any, TTarget, THost> {
+export function fromContext<TTarget, THost = any>(
+  resolve: (context: ActionContext, host: THost) => TTarget | Promise<TTarget>,
+): TargetResolver<any, TTarget, THost> {
   return { from: 'context', resolve };
 }

@@ -88,7 +88,11 @@ export function describeEvidenceRecorderContract(engineLabel: string, setup: () 
 
       const rows = harness.storedRows ? await harness.storedRows(record.correlationId) : await harness.read(record.correlationId);
       expect(rows).toHaveLength(1);
-      expect(Object.keys(rows[0] ?? {}).map(camelCase).sort()).toEqual(Object.keys(record).sort());
+      expect(
+        Object.keys(rows[0] ?? {})
+          .map(camelCase)
+          .sort(),
+      ).toEqual(Object.keys(record).sort());
       const stored = JSON.stringify(rows);
       for (const raw of [RAW.arguments.cardNumber, RAW.arguments.orderId, RAW.toolCallId, RAW.receiptId]) {
         expect(stored).not.toContain(raw);
