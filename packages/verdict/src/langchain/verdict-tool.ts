@@ -1,0 +1,51 @@
+import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manager';
+import type { RunnableConfig } from '@langchain/core/runnables';
+import { StructuredTool, type StructuredToolInterface } from '@langchain/core/tools';
+import type { ExecutionResult } from '../pipeline/execution-result.js';
+import type { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
+import { notExecutedMessage } from './not-executed-message.js';
+import { callWithMalformedInputFallback, toToolContent, toolCallIdOf } from './tool-output.js';
+
+/**
+ * What bound and guarded tools share: the model-facing name, description and schema of an existing tool,
+ * malformed input routed to the pipeline (ADR 0004), and the answer the model reads back.
+ */
+export abstract class VerdictTool extends StructuredTool {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: StructuredToolInterface['schema'];
+
+  constructor(
+    definition: StructuredToolInterface,
+    readonly capability: string,
+    protected readonly pipeline: VerdictPipeline,
+    private readonly publicMessage: string,
+  ) {
+    super();
+    this.name = definition.name;
+    this.description = definition.description;
+    this.schema = definition.schema;
+  }
+
+  override call(arg: unknown, configArg?: RunnableConfig, tags?: string[]): Promise<any> {
+    return callWithMalformedInputFallback(
+      this,
+      () => super.call(arg as never, configArg, tags),
+      arg,
+      configArg,
+      (raw, toolCallId) => this.run(raw, toolCallId),
+    );
+  }
+
+  protected _call(args: unknown, runManager?: CallbackManagerForToolRun, config?: RunnableConfig): Promise<string> {
+    return this.run(args, toolCallIdOf(config), runManager);
+  }
+
+  /** Runs the proposal through the pipeline; returns the model-facing answer. */
+  protected abstract run(args: unknown, toolCallId: string | undefined, runManager?: CallbackManagerForToolRun): Promise<string>;
+
+  /** The output as tool content, or the fixed `not_executed` message: never an internal reason. */
+  protected answer(result: ExecutionResult): string {
+    return result.executed ? toToolContent(result.output) : notExecutedMessage(result, this.publicMessage);
+  }
+}
