@@ -4,8 +4,8 @@ import { HumanMessage } from '@langchain/core/messages';
 import { Injectable, Module } from '@nestjs/common';
 import { createAgent } from 'langchain';
 import { z } from 'zod';
-import { ActionContextStore, InMemoryEvidenceRecorder, fingerprintString } from '@verdict/nestjs';
-import { VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
+import { ActionContextStore, InMemoryEvidenceRecorder, MissingActionContextError, fingerprintString } from '@verdict/nestjs';
+import { VerdictLangChainModule, VerdictTools, applicationFaultMiddleware } from '@verdict/nestjs/langchain';
 import { ScriptedChatModel } from '../../libs/testing/src/scripted-chat-model.js';
 import { alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
 
@@ -55,12 +55,14 @@ async function setup() {
   const contexts = moduleRef.get(ActionContextStore);
   const run = async (context: typeof alice, script: ConstructorParameters<typeof ScriptedChatModel>[0]) => {
     const model = new ScriptedChatModel(script);
-    const agent = createAgent({ model, tools });
+    const agent = createAgent({ model, tools, middleware: [applicationFaultMiddleware()] });
     const state = await contexts.run(context, () => agent.invoke({ messages: [new HumanMessage('help me with my documents')] }));
     model.assertScriptConsumed();
     return { model, state };
   };
-  return { ...fixture, run, definitionCalls, wrappedCalls, records: () => (evidence as InMemoryEvidenceRecorder).decisions() };
+  const runOutsideContext = (script: ConstructorParameters<typeof ScriptedChatModel>[0]) =>
+    createAgent({ model: new ScriptedChatModel(script), tools, middleware: [applicationFaultMiddleware()] }).invoke({ messages: [new HumanMessage('hi')] });
+  return { ...fixture, run, runOutsideContext, definitionCalls, wrappedCalls, records: () => (evidence as InMemoryEvidenceRecorder).decisions() };
 }
 
 describe('Verdict bound tools in a LangChain agent', () => {
@@ -114,5 +116,23 @@ describe('Verdict bound tools in a LangChain agent', () => {
     expect(wrappedCalls).toEqual([{ id: 2 }]);
     expect(executions).toHaveLength(0);
     expect(records().map((r) => `${r.toolKind}:${r.stage}:${r.disposition}`)).toEqual(['guarded:proposal:deny', 'guarded:proposal:permit']);
+  });
+
+  it('lets application faults reject the agent run instead of showing them to the model', async () => {
+    const { run, hooks, executions } = await setup();
+    const fault = new Error('connection to the order database was lost');
+    hooks.onResolve = () => {
+      throw fault;
+    };
+    await expect(run(alice, [{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_f' }] }, { text: 'unreachable' }])).rejects.toBe(fault);
+    expect(executions).toHaveLength(0);
+  });
+
+  it('fails the run closed when no action context is bound', async () => {
+    const { runOutsideContext, executions } = await setup();
+    await expect(
+      runOutsideContext([{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_nc' }] }, { text: 'unreachable' }]),
+    ).rejects.toBeInstanceOf(MissingActionContextError);
+    expect(executions).toHaveLength(0);
   });
 });

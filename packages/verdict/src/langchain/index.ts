@@ -3,3 +3,4 @@ export { VerdictTools } from './verdict-tools.js';
 export { VerdictBoundTool } from './verdict-bound-tool.js';
 export { VerdictGuardedTool } from './verdict-guarded-tool.js';
 export { notExecutedMessage } from './not-executed-message.js';
+export { applicationFaultMiddleware } from './application-fault.middleware.js';
