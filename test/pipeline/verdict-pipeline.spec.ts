@@ -6,6 +6,7 @@ import {
   InMemoryEvidenceRecorder,
   MissingActionContextError,
   VerdictService,
+  fingerprintString,
 } from '@verdict/nestjs';
 import { Document, alice, bob, documentsFixture } from './documents.fixture.js';
 
@@ -66,6 +67,8 @@ describe('VerdictPipeline', () => {
       const result = await as(alice, () => verdict.execute({ capability: 'documents.delete_all', arguments: {} }));
       expect(result).toMatchObject({ executed: false, decision: { disposition: 'deny', stage: 'proposal', reason: 'unknown capability' } });
       expect(stages(records())).toEqual(['proposal:deny']);
+      expect(records()[0].capability).toBe(`unknown:${fingerprintString('documents.delete_all')}`);
+      expect(JSON.stringify(records())).not.toContain('delete_all');
     });
 
     it.each([

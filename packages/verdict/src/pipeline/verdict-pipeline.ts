@@ -182,7 +182,10 @@ export class VerdictPipeline {
   }
 
   private trail(proposal: Proposal, toolKind: ToolKind): EvidenceTrail {
-    const trail = new EvidenceTrail(this.evidence, this.clock, randomUUID(), String(proposal.capability), toolKind);
+    // An unknown name is model-written text: evidence keeps its fingerprint, never the text itself.
+    const name = String(proposal.capability);
+    const capability = this.registry.find(name) === undefined ? `unknown:${fingerprintString(name)}` : name;
+    const trail = new EvidenceTrail(this.evidence, this.clock, randomUUID(), capability, toolKind);
     if (proposal.toolCallId !== undefined) trail.establish({ toolCallFingerprint: fingerprintString(proposal.toolCallId) });
     return trail;
   }
