@@ -50,7 +50,12 @@ export function deepText(depth: number, kind: 'array' | 'object', key: string, l
 /** JSON text of a deeply nested value. */
 const deepValueText = (depth: DepthRange) =>
   fc
-    .record({ depth: fc.integer(depth), kind: fc.constantFrom('array' as const, 'object' as const), key: keys, leaf: fc.oneof(orderIdText, fc.constant('null')) })
+    .record({
+      depth: fc.integer(depth),
+      kind: fc.constantFrom('array' as const, 'object' as const),
+      key: keys,
+      leaf: fc.oneof(orderIdText, fc.constant('null')),
+    })
     .map(({ depth, kind, key, leaf }) => deepText(depth, kind, key, leaf));
 
 /** JSON text of scalars, including numbers that parse to ±Infinity or -0 and numeric-looking strings. */
@@ -123,7 +128,7 @@ const plausibleArgumentsText = (depth: DepthRange) =>
 /** JSON text of tool-call arguments: plausible objects, `orderId` with a hostile value, and anything else. */
 const argumentsText = (depth: DepthRange) =>
   fc.oneof(
-    { arbitrary: plausibleArgumentsText(depth), weight: 6 },
+    { arbitrary: plausibleArgumentsText(depth), weight: 8 },
     { arbitrary: fc.tuple(valueText(depth), smuggled).map(([orderId, extra]) => objectText([['orderId', orderId], ...extra])), weight: 3 },
     { arbitrary: valueText(depth), weight: 2 },
   );
@@ -229,13 +234,20 @@ const oddTenants = fc.constantFrom<unknown>('ACME', 'acme ', ' acme', 'Acme', 'g
  * `undefined` means the proposal runs outside any bound context.
  */
 export const actionContexts: fc.Arbitrary<ActionContext | undefined> = fc.oneof(
-  { arbitrary: fc.constantFrom<ActionContext>(StorefrontContexts.customer72, StorefrontContexts.customer91, StorefrontContexts.customer73), weight: 10 },
+  { arbitrary: fc.constantFrom<ActionContext>(StorefrontContexts.customer72, StorefrontContexts.customer91, StorefrontContexts.customer73), weight: 12 },
   { arbitrary: fc.record({ actor: customerIds.map((customerId) => ({ customerId })), tenant: tenants }), weight: 4 },
   { arbitrary: fc.record({ actor: malformedActors, tenant: tenants }), weight: 2 },
-  { arbitrary: fc.record({ actor: customerIds.map((customerId) => ({ customerId })), tenant: oddTenants }).map((context) => context as ActionContext), weight: 1 },
+  {
+    arbitrary: fc.record({ actor: customerIds.map((customerId) => ({ customerId })), tenant: oddTenants }).map((context) => context as ActionContext),
+    weight: 1,
+  },
   {
     arbitrary: fc
-      .record({ actor: customerIds.map((customerId) => ({ customerId })), tenant: tenants, metadata: fc.constant({ customerId: 91, tenant: 'acme', admin: true }) })
+      .record({
+        actor: customerIds.map((customerId) => ({ customerId })),
+        tenant: tenants,
+        metadata: fc.constant({ customerId: 91, tenant: 'acme', admin: true }),
+      })
       .map((context): ActionContext => context),
     weight: 1,
   },
@@ -243,7 +255,10 @@ export const actionContexts: fc.Arbitrary<ActionContext | undefined> = fc.oneof(
 );
 
 /** Order status of 1001–1004 before a proposal: mostly `placed`, so cancels are not trivially denied. */
-export const orderStatuses: fc.Arbitrary<readonly OrderStatus[]> = fc.array(fc.constantFrom<OrderStatus>(OrderStatus.Placed, OrderStatus.Placed, OrderStatus.Shipped, OrderStatus.Cancelled), {
-  minLength: SEEDED_ORDER_IDS.length,
-  maxLength: SEEDED_ORDER_IDS.length,
-});
+export const orderStatuses: fc.Arbitrary<readonly OrderStatus[]> = fc.array(
+  fc.constantFrom<OrderStatus>(OrderStatus.Placed, OrderStatus.Placed, OrderStatus.Shipped, OrderStatus.Cancelled),
+  {
+    minLength: SEEDED_ORDER_IDS.length,
+    maxLength: SEEDED_ORDER_IDS.length,
+  },
+);

@@ -7,7 +7,17 @@ describe('NullEvidenceRecorder', () => {
   it('warns once per process that consequential actions go unrecorded, however many recorders exist', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const record = decisionRecord(
-      { id: 'r', correlationId: 'c', sequence: 0, capability: 'x', toolKind: 'service', stage: 'proposal', disposition: 'deny', reason: 'r', recordedAt: new Date(0) },
+      {
+        id: 'r',
+        correlationId: 'c',
+        sequence: 0,
+        capability: 'x',
+        toolKind: 'service',
+        stage: 'proposal',
+        disposition: 'deny',
+        reason: 'r',
+        recordedAt: new Date(0),
+      },
       {},
     );
     for (const recorder of [new NullEvidenceRecorder(), new NullEvidenceRecorder()]) {

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import type { DecisionRecord } from './decision-record.js';
 import type { EvidenceRecorder } from './evidence-recorder.interface.js';
 
 let warned = false;
@@ -8,7 +9,7 @@ let warned = false;
  * would be unsafe. Warns once per process that consequential actions go unrecorded.
  */
 export class NullEvidenceRecorder implements EvidenceRecorder {
-  async recordDecision(): Promise<void> {
+  async recordDecision(_record?: DecisionRecord): Promise<void> {
     if (warned) return;
     warned = true;
     new Logger('Verdict').warn(

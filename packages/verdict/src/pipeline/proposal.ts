@@ -5,5 +5,5 @@
 export interface Proposal {
   readonly capability: string;
   readonly arguments: unknown;
-  readonly toolCallId?: string;
+  readonly toolCallId?: string | number;
 }

@@ -153,7 +153,7 @@ export class VerdictPipeline {
       id: trail.correlationId,
       capability: definition.name,
       arguments: validation.value,
-      toolCallId: proposal.toolCallId ?? null,
+      toolCallId: proposal.toolCallId === undefined ? null : String(proposal.toolCallId),
       context,
       createdAt: this.clock(),
     };
@@ -186,7 +186,7 @@ export class VerdictPipeline {
     const name = String(proposal.capability);
     const capability = this.registry.find(name) === undefined ? `unknown:${fingerprintString(name)}` : name;
     const trail = new EvidenceTrail(this.evidence, this.clock, randomUUID(), capability, toolKind);
-    if (proposal.toolCallId !== undefined) trail.establish({ toolCallFingerprint: fingerprintString(proposal.toolCallId) });
+    if (proposal.toolCallId !== undefined) trail.establish({ toolCallFingerprint: fingerprintString(String(proposal.toolCallId)) });
     return trail;
   }
 
