@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { LabModule } from '../../apps/storefront-lab/src/lab.module.js';
+
+const CHROMIUM = process.env.VERDICT_TEST_CHROMIUM ?? '/usr/bin/chromium';
+const required = ['1', 'true'].includes(process.env.VERDICT_TEST_REQUIRE_BROWSER ?? '');
+if (required && !existsSync(CHROMIUM)) {
+  throw new Error(`VERDICT_TEST_REQUIRE_BROWSER is set but ${CHROMIUM} does not exist: apt-get install -y chromium (never download a browser).`);
+}
+const describeWithBrowser = existsSync(CHROMIUM) ? describe : describe.skip;
+
+describeWithBrowser('storefront lab in Chromium', () => {
+  let app: INestApplication;
+  let browser: Browser;
+  let directory: string;
+  let url: string;
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'verdict-lab-browser-'));
+    const moduleRef = await Test.createTestingModule({ imports: [LabModule.forRoot({ database: join(directory, 'lab.sqlite') })] }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.listen(0, '127.0.0.1');
+    url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('shows the naive tool leaking order 1001, both secured tools denying it, and both permitting 1002', async () => {
+    const page = await browser.newPage();
+    await page.goto(url);
+    await page.click('#run-cross-customer');
+    const outcomes = async (path: string) => page.locator(`tr[data-path="${path}"] [data-outcome]`).allTextContents();
+    await page.locator('tr[data-path="verdict"]').waitFor();
+    expect(await outcomes('naive')).toEqual(['leaked', 'permitted']);
+    expect(await outcomes('manual')).toEqual(['denied', 'permitted']);
+    expect(await outcomes('verdict')).toEqual(['denied', 'permitted']);
+    expect(await page.locator('#evidence').textContent()).toContain('"disposition": "deny"');
+  });
+});
