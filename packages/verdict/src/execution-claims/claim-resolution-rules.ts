@@ -1,0 +1,15 @@
+import type { ClaimResolution, ClaimResolutionRequest } from './execution-claim-store.interface.js';
+import type { ExecutionClaim } from './execution-claim.js';
+import { ExecutionClaimStatus } from './execution-claim-status.js';
+
+/** The states an operator may resolve from, given `force`. Shared by every adapter. */
+export function resolvableFrom(force: boolean): readonly ExecutionClaimStatus[] {
+  return force ? [ExecutionClaimStatus.Claimed, ExecutionClaimStatus.Indeterminate] : [ExecutionClaimStatus.Indeterminate];
+}
+
+/** Why a resolution of `claim` was refused (for adapters whose conditional update matched nothing). */
+export function refusedResolution(claim: ExecutionClaim | null, request: ClaimResolutionRequest): ClaimResolution {
+  if (claim === null) return { outcome: 'not_found' };
+  if (claim.status === ExecutionClaimStatus.Claimed && !request.force) return { outcome: 'force_required', claim };
+  return { outcome: 'invalid_state', claim };
+}

@@ -1,0 +1,27 @@
+import type { RateLimitConsumption, RateLimitRequest, RateLimitStore } from './rate-limit-store.interface.js';
+
+/** Fixed-window counters in process memory: for tests and single-process development only. */
+export class InMemoryRateLimitStore implements RateLimitStore {
+  private readonly windows = new Map<string, { count: number; endsAt: number }>();
+
+  async consume({ bucketFingerprint, windowStart, windowSeconds, limit }: RateLimitRequest): Promise<RateLimitConsumption> {
+    const key = `${bucketFingerprint}@${windowStart.getTime()}`;
+    const resetAt = new Date(windowStart.getTime() + windowSeconds * 1000);
+    const window = this.windows.get(key) ?? { count: 0, endsAt: resetAt.getTime() };
+    const allowed = window.count < limit;
+    if (allowed) this.windows.set(key, { ...window, count: window.count + 1 });
+    const count = allowed ? window.count + 1 : window.count;
+    return { allowed, count, remaining: Math.max(0, limit - count), resetAt };
+  }
+
+  async prune(now: Date): Promise<number> {
+    let pruned = 0;
+    for (const [key, window] of this.windows) {
+      if (window.endsAt <= now.getTime()) {
+        this.windows.delete(key);
+        pruned++;
+      }
+    }
+    return pruned;
+  }
+}

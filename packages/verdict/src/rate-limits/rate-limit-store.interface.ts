@@ -1,0 +1,32 @@
+/** One unit of a fixed-window bucket. */
+export interface RateLimitRequest {
+  /** `sha256(JCS({capability, policy, algorithm: "fixed_window", window_seconds, binding}))`. */
+  readonly bucketFingerprint: string;
+  /** `floor(t / w) * w`, aligned to the epoch. */
+  readonly windowStart: Date;
+  readonly windowSeconds: number;
+  readonly limit: number;
+}
+
+/** Whether the unit was consumed, and what is left in this window. */
+export interface RateLimitConsumption {
+  readonly allowed: boolean;
+  /** Units consumed in this window after this call (equals `limit` when refused). */
+  readonly count: number;
+  readonly remaining: number;
+  readonly resetAt: Date;
+}
+
+/**
+ * Fixed-window counters (DESIGN.md §8): at the limit, refuse without incrementing. Unique
+ * (bucket_fingerprint, window_start). One atomic statement per consumption; store failures propagate
+ * and are never reported as `throttle`.
+ */
+export interface RateLimitStore {
+  consume(request: RateLimitRequest): Promise<RateLimitConsumption>;
+  /** Deletes rows whose window has ended before `now`; returns how many. */
+  prune(now: Date): Promise<number>;
+}
+
+/** Injection token of the configured {@link RateLimitStore}. */
+export const RateLimitStore = Symbol('RateLimitStore');
