@@ -40,6 +40,24 @@ export { ToolKind } from './evidence/tool-kind.js';
 export { NullEvidenceRecorder } from './evidence/null-evidence-recorder.js';
 export { InMemoryEvidenceRecorder } from './evidence/in-memory-evidence-recorder.js';
 
+// Execution claims and rate limits
+export { atMostOnce, type AtMostOncePolicy } from './execution-claims/at-most-once.js';
+export { ExecutionClaimStatus } from './execution-claims/execution-claim-status.js';
+export type { ExecutionClaim } from './execution-claims/execution-claim.js';
+export {
+  ExecutionClaimStore,
+  type ClaimAdmission,
+  type ClaimRequest,
+  type ClaimResolution,
+  type ClaimResolutionRequest,
+} from './execution-claims/execution-claim-store.interface.js';
+export { resolvableFrom, refusedResolution } from './execution-claims/claim-resolution-rules.js';
+export { InMemoryExecutionClaimStore } from './execution-claims/in-memory-execution-claim-store.js';
+export { fixedWindow, windowStartOf, type FixedWindowPolicy } from './rate-limits/fixed-window.js';
+export { RateLimitStore, type RateLimitConsumption, type RateLimitRequest } from './rate-limits/rate-limit-store.interface.js';
+export { InMemoryRateLimitStore } from './rate-limits/in-memory-rate-limit-store.js';
+export { EvidenceWriteFailed } from './events/evidence-write-failed.event.js';
+
 // Fingerprints
 export { fingerprint, fingerprintString } from './fingerprints/fingerprint.js';
 export { canonicalJson, assertCanonicalJson, MAX_CANONICAL_DEPTH } from './fingerprints/canonical-json.js';
@@ -52,3 +70,5 @@ export { TargetNotResolvable } from './errors/target-not-resolvable.error.js';
 export { NonCanonicalValueError } from './errors/non-canonical-value.error.js';
 export { MissingActionContextError } from './errors/missing-action-context.error.js';
 export { EvidenceWriteFailedError } from './errors/evidence-write-failed.error.js';
+export { OuterTransactionError } from './errors/outer-transaction.error.js';
+export { ClaimResolvedOutOfBandError } from './errors/claim-resolved-out-of-band.error.js';

@@ -3,6 +3,8 @@ import type { AbilityFactory } from './authorization/ability-factory.interface.j
 import type { CapabilityDefinition } from './capabilities/capability-definition.js';
 import type { ActionContext } from './context/action-context.js';
 import type { EvidenceRecorder } from './evidence/evidence-recorder.interface.js';
+import type { ExecutionClaimStore } from './execution-claims/execution-claim-store.interface.js';
+import type { RateLimitStore } from './rate-limits/rate-limit-store.interface.js';
 
 /** The fixed text the model and end users receive when a proposal is not executed. */
 export const DEFAULT_PUBLIC_MESSAGE = 'This action was not performed.';
@@ -22,6 +24,10 @@ export interface VerdictModuleOptions {
   readonly resolveContext?: (executionContext: ExecutionContext) => ActionContext | Promise<ActionContext>;
   /** Capabilities built with `defineCapability`, registered next to discovered `@Capability` methods. */
   readonly capabilities?: readonly CapabilityDefinition[];
-  /** The clock used for envelopes and evidence. Default: `() => new Date()`. */
+  /** Where execution claims live. Required when any capability uses `atMostOnce` (checked at boot). */
+  readonly executionClaims?: ExecutionClaimStore;
+  /** Where rate-limit windows live. Required when any capability uses `rateLimit` (checked at boot). */
+  readonly rateLimits?: RateLimitStore;
+  /** The clock used for envelopes, evidence, windows and claims. Default: `() => new Date()`. */
   readonly clock?: () => Date;
 }

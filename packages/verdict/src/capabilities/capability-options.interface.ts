@@ -1,3 +1,5 @@
+import type { AtMostOncePolicy } from '../execution-claims/at-most-once.js';
+import type { FixedWindowPolicy } from '../rate-limits/fixed-window.js';
 import type { ExecutionTargetPolicy } from '../targets/execution-target-policy.js';
 import type { TargetResolver } from '../targets/target-resolver.js';
 import type { ArgumentSchema } from './argument-schema.js';
@@ -31,4 +33,14 @@ export interface CapabilityOptions<TArgs = any, TTarget = any> {
    * permitted by CASL field rules, `ability.can(action, target, field)`. Default: none.
    */
   readonly authorizeFields?: readonly string[];
+  /**
+   * Meters authorized execution attempts with `fixedWindow({...})` (step 11). Consumed only after both
+   * authorizations; denials and pending confirmations consume nothing. Needs a `RateLimitStore`.
+   */
+  readonly rateLimit?: FixedWindowPolicy<TArgs, TTarget>;
+  /**
+   * Admits one logical operation to the executor at most once with `atMostOnce({...})` (step 13, the
+   * last gate). Needs an `ExecutionClaimStore`.
+   */
+  readonly atMostOnce?: AtMostOncePolicy<TArgs, TTarget>;
 }

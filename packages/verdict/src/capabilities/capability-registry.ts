@@ -1,7 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { ExecutionTargetPolicy } from '../targets/execution-target-policy.js';
+import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
+import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import type { CapabilityDefinition } from './capability-definition.js';
+import { assertGatesConfigured } from './gate-configuration.js';
 
 /**
  * Every capability the application declared, keyed by name. Filled at boot from `@Capability` methods
@@ -13,7 +16,13 @@ export class CapabilityRegistry {
   private readonly pendingBindings: { capability: string; tool: string; needsExecutor: boolean }[] = [];
   private booted = false;
 
-  /** Adds a definition. @throws VerdictConfigurationError for a blank or duplicate name or a missing execution-target policy. */
+  constructor(@Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions) {}
+
+  /**
+   * Adds a definition.
+   * @throws VerdictConfigurationError for a blank or duplicate name, a missing execution-target policy,
+   *   or a rate limit / at-most-once policy that is malformed or has no store.
+   */
   register(definition: CapabilityDefinition): void {
     const name = definition.name;
     if (typeof name !== 'string' || name.trim() === '' || name !== name.trim()) {
@@ -36,6 +45,7 @@ export class CapabilityRegistry {
         throw new VerdictConfigurationError(`Capability "${name}" (${definition.declaredAt}) needs a non-blank CASL ${key}.`, { capability: name });
       }
     }
+    assertGatesConfigured(definition, this.options);
     this.definitions.set(name, definition);
   }
 

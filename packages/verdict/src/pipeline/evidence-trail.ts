@@ -4,6 +4,7 @@ import { type DecisionFacts, decisionRecord } from '../evidence/decision-record.
 import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import type { ToolKind } from '../evidence/tool-kind.js';
 import { EvidenceWriteFailedError } from '../errors/evidence-write-failed.error.js';
+import { EvidenceWriteFailed } from '../events/evidence-write-failed.event.js';
 
 /**
  * The evidence of one proposal: every record shares the correlation id, and each carries the facts the
@@ -12,6 +13,7 @@ import { EvidenceWriteFailedError } from '../errors/evidence-write-failed.error.
 export class EvidenceTrail {
   private facts: DecisionFacts = {};
   private sequence = 0;
+  private mutated = false;
 
   constructor(
     private readonly recorder: EvidenceRecorder,
@@ -19,14 +21,23 @@ export class EvidenceTrail {
     readonly correlationId: string,
     readonly capability: string,
     private readonly toolKind: ToolKind,
+    private readonly onLateFailure: (failure: EvidenceWriteFailed) => void,
   ) {}
+
+  /** A mutating gate has run: from now on a write failure is reported, and the action's result stands. */
+  markMutated(): void {
+    this.mutated = true;
+  }
 
   /** Facts every later record carries. */
   establish(facts: DecisionFacts): void {
     this.facts = { ...this.facts, ...facts };
   }
 
-  /** Records one decision. A write failure stops the action (no mutating gate has run yet). */
+  /**
+   * Records one decision. Before any mutating gate a write failure stops the action
+   * (`EvidenceWriteFailedError`); after one, it is reported as an `EvidenceWriteFailed` event.
+   */
   async record(decision: Decision, facts: DecisionFacts = {}): Promise<void> {
     const { capability, correlationId, toolKind } = this;
     const record = decisionRecord(
@@ -46,7 +57,8 @@ export class EvidenceTrail {
     try {
       await this.recorder.recordDecision(record);
     } catch (error) {
-      throw new EvidenceWriteFailedError(capability, decision.stage, error);
+      if (!this.mutated) throw new EvidenceWriteFailedError(capability, decision.stage, error);
+      this.onLateFailure(new EvidenceWriteFailed(capability, correlationId, decision.stage, error));
     }
   }
 }

@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { randomUUID } from 'node:crypto';
 import { validateArguments } from '../capabilities/argument-validator.js';
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
@@ -17,6 +18,10 @@ import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
 import { TargetStrategy } from '../targets/execution-target-policy.js';
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { EvidenceWriteFailed } from '../events/evidence-write-failed.event.js';
+import { admitExecutionClaim, finalizeExecutionClaim } from '../execution-claims/execution-claim.gate.js';
+import { consumeRateLimit } from '../rate-limits/rate-limit.gate.js';
+import type { AuthorizedAction } from './authorized-action.js';
 import type { Envelope } from './envelope.js';
 import { EvidenceTrail } from './evidence-trail.js';
 import type { ExecutionResult } from './execution-result.js';
@@ -49,51 +54,77 @@ export class VerdictPipeline {
     private readonly contexts: ActionContextStore,
     @Inject(EvidenceRecorder) private readonly evidence: EvidenceRecorder,
     @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Optional() private readonly events?: EventEmitter2,
   ) {
     this.clock = options.clock ?? (() => new Date());
   }
 
-  /** Runs steps 1–9 and 14 (the seams for 10–13 and 15 are marked) and executes only on `permit`. */
+  /** Runs the steps of DESIGN.md §5 in order and executes only on `permit`. */
   async execute(proposal: Proposal, toolKind: ToolKind = ToolKind.Service): Promise<ExecutionResult> {
     const trail = this.trail(proposal, toolKind);
     const authorized = await this.authorize(proposal, trail);
     if (authorized instanceof Decision) return this.notExecuted(trail, authorized);
     const { definition, envelope, executionTarget } = authorized;
     // 10. Confirmation: validate the receipt against the execution target's binding (approvals).
-    // 11. Consume one semantic rate-limit unit (rate limits).
-    // 12. Atomically consume the approval receipt (approvals).
-    // 13. Atomically admit the execution claim, the last gate (execution claims).
-    // 14. Run the executor with the AuthorizedAction; nothing here comes from the proposal snapshot.
-    const output = await definition.executor!({
+    // 11–13. The durable gates, most recoverable first; nothing below reads the proposal snapshot.
+    const admitted = await this.passDurableGates(definition, envelope, executionTarget, trail);
+    if (admitted instanceof Decision) return this.notExecuted(trail, admitted);
+    // 14. Run the executor with the AuthorizedAction; 15. finalize its execution claim.
+    const action: AuthorizedAction = {
       capability: definition.name,
       target: executionTarget,
       arguments: envelope.arguments,
       context: envelope.context,
-      executionIdentity: envelope.id,
-    });
-    // 15. Finalize the execution claim (execution claims).
+      executionIdentity: admitted.claimId ?? envelope.id,
+    };
+    const output = await this.runAdmitted(definition, admitted.claimId, async () => definition.executor!(action));
     return { executed: true, capability: definition.name, correlationId: envelope.id, decision: Decision.permit(Stage.Execution), output };
   }
 
-  /** Runs steps 1–9 and reports the decision without executing anything. */
+  /** Runs steps 1–9 and reports the decision without executing anything or spending any gate. */
   async evaluate(proposal: Proposal, toolKind: ToolKind = ToolKind.Service): Promise<ExecutionResult<never>> {
     const trail = this.trail(proposal, toolKind);
     const authorized = await this.authorize(proposal, trail);
     const decision = authorized instanceof Decision ? authorized : Decision.permit(Stage.Execution);
-    return { executed: false, capability: proposal.capability, correlationId: trail.correlationId, decision };
+    return { executed: false, capability: trail.capability, correlationId: trail.correlationId, decision };
   }
 
   /**
-   * The migration bridge (DESIGN.md §5): steps 1–3, the seams of 11 and 13, then the wrapped tool's own
-   * handler with the validated arguments. It cannot carry verified confirmation.
+   * The migration bridge (DESIGN.md §5): steps 1–3, 11 and 13, then the wrapped tool's own handler with
+   * the validated arguments (its claim finalized as in 15). It cannot carry verified confirmation, and
+   * its gates key on the proposal target: there is no refresh.
    */
   async guard<T>(proposal: Proposal, handler: (validatedArguments: unknown) => Promise<T>): Promise<ExecutionResult<T>> {
     const trail = this.trail(proposal, ToolKind.Guarded);
     const admissible = await this.admit(proposal, trail, false);
     if (admissible instanceof Decision) return this.notExecuted(trail, admissible);
-    // 11. Rate limit and 13. execution claim slot in here (rate limits, execution claims).
-    const output = await handler(admissible.envelope.arguments);
-    return { executed: true, capability: proposal.capability, correlationId: trail.correlationId, decision: Decision.permit(Stage.Proposal), output };
+    const { definition, envelope, proposalTarget } = admissible;
+    const admitted = await this.passDurableGates(definition, envelope, proposalTarget, trail);
+    if (admitted instanceof Decision) return this.notExecuted(trail, admitted);
+    const output = await this.runAdmitted(definition, admitted.claimId, () => handler(envelope.arguments));
+    return { executed: true, capability: definition.name, correlationId: envelope.id, decision: Decision.permit(Stage.Proposal), output };
+  }
+
+  /**
+   * Steps 11 and 13 (12, receipt consumption, slots between them): each commits on its own, independent
+   * of any outer transaction. Store failures propagate.
+   */
+  private async passDurableGates(definition: CapabilityDefinition, envelope: Envelope, target: unknown, trail: EvidenceTrail): Promise<Outcome<{ claimId: string | null }>> {
+    // 11. Consume one semantic rate-limit unit.
+    if (definition.rateLimit !== undefined) {
+      const metered = await consumeRateLimit(this.options.rateLimits!, definition.rateLimit, definition.name, envelope, target, this.clock(), trail);
+      if (!metered.permitted) return metered;
+    }
+    // 12. Atomically consume the approval receipt (approvals).
+    // 13. Atomically admit the execution claim: the last gate.
+    if (definition.atMostOnce === undefined) return { claimId: null };
+    const claimed = await admitExecutionClaim(this.options.executionClaims!, definition.atMostOnce, definition.name, envelope, target, this.clock(), trail);
+    return claimed instanceof Decision ? claimed : { claimId: claimed };
+  }
+
+  /** Step 14, and 15 when an execution claim admitted it. */
+  private runAdmitted<T>(definition: CapabilityDefinition, claimId: string | null, run: () => Promise<T>): Promise<T> {
+    return claimId === null ? run() : finalizeExecutionClaim(this.options.executionClaims!, definition.name, claimId, run, this.clock);
   }
 
   /** Steps 1–9. */
@@ -185,9 +216,14 @@ export class VerdictPipeline {
     // An unknown name is model-written text: evidence keeps its fingerprint, never the text itself.
     const name = String(proposal.capability);
     const capability = this.registry.find(name) === undefined ? `unknown:${fingerprintString(name)}` : name;
-    const trail = new EvidenceTrail(this.evidence, this.clock, randomUUID(), capability, toolKind);
+    const trail = new EvidenceTrail(this.evidence, this.clock, randomUUID(), capability, toolKind, (failure) => this.reportLateFailure(failure));
     if (proposal.toolCallId !== undefined) trail.establish({ toolCallFingerprint: fingerprintString(String(proposal.toolCallId)) });
     return trail;
+  }
+
+  private reportLateFailure(failure: EvidenceWriteFailed): void {
+    if (this.events !== undefined) this.events.emit(EvidenceWriteFailed.event, failure);
+    else new Logger('Verdict').error(`Evidence for ${failure.capability} (${failure.stage}) could not be written after a mutating gate`, failure.error);
   }
 
   private async decided(trail: EvidenceTrail, decision: Decision): Promise<Decision> {

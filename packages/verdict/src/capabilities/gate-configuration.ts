@@ -1,0 +1,27 @@
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import type { CapabilityDefinition } from './capability-definition.js';
+
+const isPositiveInteger = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+const isName = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+
+/**
+ * Boot-time checks of a capability's durable gates: well-formed policies, and a store for each gate it
+ * uses. A gate without a store would otherwise fail open or fail at the first tool call.
+ */
+export function assertGatesConfigured(definition: CapabilityDefinition, options: VerdictModuleOptions): void {
+  const where = `Capability "${definition.name}" (${definition.declaredAt})`;
+  const fail = (message: string) => {
+    throw new VerdictConfigurationError(`${where} ${message}`, { capability: definition.name });
+  };
+  const { rateLimit, atMostOnce } = definition;
+  if (rateLimit !== undefined) {
+    if (!isName(rateLimit.name) || typeof rateLimit.key !== 'function') fail('has a rateLimit without a name or key: use fixedWindow({ name, limit, windowSeconds, key, reason }).');
+    if (!isPositiveInteger(rateLimit.limit) || !isPositiveInteger(rateLimit.windowSeconds)) fail('has a rateLimit whose limit and windowSeconds must be positive integers.');
+    if (options.rateLimits === undefined) fail('uses rateLimit, but no rate-limit store is configured: pass `rateLimits` to VerdictModule.forRoot (TypeOrmRateLimitStore).');
+  }
+  if (atMostOnce !== undefined) {
+    if (!isName(atMostOnce.name) || typeof atMostOnce.key !== 'function') fail('has an atMostOnce policy without a name or key: use atMostOnce({ name, key }).');
+    if (options.executionClaims === undefined) fail('uses atMostOnce, but no execution-claim store is configured: pass `executionClaims` to VerdictModule.forRoot (TypeOrmExecutionClaimStore).');
+  }
+}

@@ -1,0 +1,64 @@
+import { Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { Decision } from '../decisions/decision.js';
+import { Stage } from '../decisions/stage.js';
+import { ClaimResolvedOutOfBandError } from '../errors/claim-resolved-out-of-band.error.js';
+import { fingerprint } from '../fingerprints/fingerprint.js';
+import type { Envelope } from '../pipeline/envelope.js';
+import type { EvidenceTrail } from '../pipeline/evidence-trail.js';
+import type { AtMostOncePolicy } from './at-most-once.js';
+import type { ExecutionClaimStore } from './execution-claim-store.interface.js';
+import { ExecutionClaimStatus } from './execution-claim-status.js';
+
+/** 256 random bits, base64url: a claim id nobody can guess. */
+export function newClaimId(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * Step 13, the last gate: admit the logical operation, or deny a duplicate at `execution_claim`.
+ * Returns the claim id on admission.
+ */
+export async function admitExecutionClaim(
+  store: ExecutionClaimStore,
+  policy: AtMostOncePolicy,
+  capability: string,
+  envelope: Envelope,
+  target: unknown,
+  now: Date,
+  trail: EvidenceTrail,
+): Promise<Decision | string> {
+  const bindingFingerprint = fingerprint({ capability, policy: policy.name, binding: policy.key(envelope, target) });
+  const admission = await store.admit({ capability, policy: policy.name, bindingFingerprint, candidateId: newClaimId(), now });
+  trail.markMutated();
+  const facts = { claimFingerprint: bindingFingerprint, claimAttempt: admission.attempt };
+  if (!admission.admitted) {
+    const denied = Decision.deny(Stage.ExecutionClaim, `duplicate operation: its execution claim is ${admission.status}`);
+    await trail.record(denied, { ...facts, claimStatus: admission.status });
+    return denied;
+  }
+  await trail.record(Decision.permit(Stage.ExecutionClaim), { ...facts, claimStatus: ExecutionClaimStatus.Claimed });
+  return admission.claimId;
+}
+
+/**
+ * Step 15: finalize the claim after the executor. A throwing executor leaves the claim `indeterminate`
+ * and its original error is rethrown; a claim resolved by an operator while the executor ran is
+ * reported with the executor's output.
+ */
+export async function finalizeExecutionClaim<T>(store: ExecutionClaimStore, capability: string, claimId: string, run: () => Promise<T>, clock: () => Date): Promise<T> {
+  let output: T;
+  try {
+    output = await run();
+  } catch (error) {
+    try {
+      await store.markIndeterminate(claimId, clock());
+    } catch (storeError) {
+      // The claim stays `claimed`, which still refuses duplicates; the executor's error is what the caller needs.
+      new Logger('Verdict').error(`Could not mark execution claim indeterminate after its executor failed (${capability})`, storeError);
+    }
+    throw error;
+  }
+  if (!(await store.complete(claimId, clock()))) throw new ClaimResolvedOutOfBandError(capability, claimId, output);
+  return output;
+}
