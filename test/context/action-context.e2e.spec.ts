@@ -57,7 +57,8 @@ async function setup() {
         abilityFactory,
         resolveContext: (context) => {
           const user = context.switchToHttp().getRequest().user;
-          return { actor: { id: user.id }, tenant: user.tenant };
+          // An unauthenticated request has no actor: the application hands Verdict nothing.
+          return (user.id === undefined ? undefined : { actor: { id: user.id }, tenant: user.tenant }) as ActionContext;
         },
       }),
       AppModule,
@@ -82,6 +83,14 @@ describe('ActionContextInterceptor', () => {
     const aliceCount = plan.filter((actor) => actor === 'alice').length;
     expect(executions).toHaveLength(aliceCount);
     expect(executions.every((action) => (action.context.actor as { id: string }).id === 'alice')).toBe(true);
+    await app.close();
+  });
+
+  it('fails closed when the request resolves to no context (unauthenticated)', async () => {
+    const { app, executions } = await setup();
+    const response = await request(app.getHttpServer()).get('/documents/1');
+    expect(response.status).toBe(500);
+    expect(executions).toHaveLength(0);
     await app.close();
   });
 

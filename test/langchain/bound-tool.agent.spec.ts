@@ -4,7 +4,7 @@ import { HumanMessage } from '@langchain/core/messages';
 import { Injectable, Module } from '@nestjs/common';
 import { createAgent } from 'langchain';
 import { z } from 'zod';
-import { ActionContextStore, InMemoryEvidenceRecorder, MissingActionContextError, fingerprintString } from '@verdict/nestjs';
+import { ActionContextStore, GuardedToolSchemaMismatchError, InMemoryEvidenceRecorder, MissingActionContextError, fingerprintString } from '@verdict/nestjs';
 import { VerdictLangChainModule, VerdictTools, applicationFaultMiddleware } from '@verdict/nestjs/langchain';
 import { ScriptedChatModel } from '../../libs/testing/src/scripted-chat-model.js';
 import { alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
@@ -134,5 +134,23 @@ describe('Verdict bound tools in a LangChain agent', () => {
       runOutsideContext([{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_nc' }] }, { text: 'unreachable' }]),
     ).rejects.toBeInstanceOf(MissingActionContextError);
     expect(executions).toHaveLength(0);
+  });
+
+  it('refuses, as an application fault, a guarded tool whose own schema rejects what its capability accepted', async () => {
+    const fixture = documentsFixture();
+    const strict = tool(async () => 'ran', { name: 'strict_read', description: 'Read', schema: z.object({ id: z.number(), reason: z.string() }) });
+    @Injectable()
+    class StrictTools {
+      constructor(readonly verdictTools: VerdictTools) {}
+    }
+    @Module({ imports: [VerdictLangChainModule], providers: [StrictTools] })
+    class StrictModule {}
+    const { moduleRef, evidence } = await fixture.boot({ imports: [StrictModule] });
+    const guarded = moduleRef.get(StrictTools).verdictTools.guarded(strict, 'documents.read');
+    const invocation = moduleRef
+      .get(ActionContextStore)
+      .run(alice, () => guarded.invoke({ name: 'strict_read', args: { id: 1, reason: 'audit' }, id: 'g_strict', type: 'tool_call' }));
+    await expect(invocation).rejects.toBeInstanceOf(GuardedToolSchemaMismatchError);
+    expect((evidence as InMemoryEvidenceRecorder).decisions().map((r) => `${r.stage}:${r.disposition}`)).toEqual(['proposal:permit']);
   });
 });

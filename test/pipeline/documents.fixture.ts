@@ -40,7 +40,7 @@ export function documentsFixture() {
   const revoked = new Set<string>();
   const executions: AuthorizedAction<any, Document>[] = [];
   /** Hooks a test sets to misbehave between proposal and execution. */
-  const hooks: { onRefresh?: (doc: Document) => Document | void; onResolve?: () => void } = {};
+  const hooks: { onRefresh?: (doc: Document) => Document | void; onResolve?: () => void; resolveAs?: () => unknown } = {};
 
   const abilityFactory = {
     createForContext(context: ActionContext) {
@@ -50,6 +50,7 @@ export function documentsFixture() {
         can('read', 'Document', { owner: actor.id, tenant: context.tenant });
         can('rename', 'Document', ['title'], { owner: actor.id, tenant: context.tenant });
         cannot('rename', 'Document', { title: { $regex: '^locked' } }).because('locked documents keep their title');
+        cannot('rename', 'Document', ['title'], { title: { $regex: '^frozen' } }).because('frozen titles stay');
       }
       return build();
     },
@@ -65,7 +66,10 @@ export function documentsFixture() {
     identity,
     refresh: (doc, context) => {
       const replaced = hooks.onRefresh?.(doc);
-      return replaced ?? load(context.tenant, doc.id);
+      if (replaced !== undefined) return replaced;
+      // A second read: a fresh object, as a database would return, never the resolver's instance.
+      const current = load(context.tenant, doc.id);
+      return new Document(current.id, current.tenant, current.owner, current.title);
     },
   });
 
@@ -79,7 +83,7 @@ export function documentsFixture() {
       arguments: z.object({ id: z.number().int() }),
       resolveTarget: fromProposal(({ arguments: args, context }) => {
         hooks.onResolve?.();
-        return load(context.tenant, (args as { id: number }).id);
+        return hooks.resolveAs?.() ?? load(context.tenant, (args as { id: number }).id);
       }),
       executionTarget: refreshPolicy,
     })

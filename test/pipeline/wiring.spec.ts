@@ -3,7 +3,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { tool } from '@langchain/core/tools';
 import { createMongoAbility } from '@casl/ability';
-import { IsInt, IsPositive } from 'class-validator';
+import { IsInt, IsOptional, IsPositive, IsString } from 'class-validator';
 import { z } from 'zod';
 import {
   ActionContextStore,
@@ -85,6 +85,27 @@ describe('VerdictModule wiring', () => {
     expect(error.message).toContain('ExecutionTargetPolicy.refresh');
   });
 
+  it.each([
+    ['no resolveTarget', { resolveTarget: undefined as never }, 'needs resolveTarget'],
+    ['no argument schema', { arguments: { id: 'number' } as never }, 'needs an argument schema'],
+    ['a dotted authorizeFields entry', { authorizeFields: ['meta.owner'] }, 'top-level argument field'],
+    ['an authorizeFields entry the schema does not declare', { authorizeFields: ['idd'] }, 'does not declare'],
+    [
+      'a policy name longer than its evidence column',
+      { executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'p'.repeat(65), identity: () => 1 }) },
+      'policy name',
+    ],
+  ])('fails at boot on a capability with %s', async (_name, overrides, message) => {
+    const error = await bootError(bootWith([noteCapability(overrides as Partial<CapabilityDefinition>)]));
+    expect(error).toBeInstanceOf(VerdictConfigurationError);
+    expect(error.message).toContain(message);
+  });
+
+  it('fails at boot without an ability factory', async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [VerdictModule.forRoot({} as never)] }).compile();
+    await expect(moduleRef.init()).rejects.toThrow(/needs an abilityFactory/);
+  });
+
   it('fails at boot when a tool is bound to an unknown capability', async () => {
     const error = await bootError(bootWith([noteCapability()], (tools) => tools.bound(lookupTool, 'notes.erase')));
     expect(error).toBeInstanceOf(VerdictConfigurationError);
@@ -93,6 +114,7 @@ describe('VerdictModule wiring', () => {
 
   it('fails at boot when a tool is bound to a capability without executor', async () => {
     const error = await bootError(bootWith([noteCapability({}, null)], (tools) => tools.bound(lookupTool, 'notes.read')));
+    expect(error).toBeInstanceOf(VerdictConfigurationError);
     expect(error.message).toContain('has no executor');
   });
 
@@ -125,6 +147,10 @@ describe('VerdictModule wiring', () => {
       @IsInt()
       @IsPositive()
       id!: number;
+
+      @IsOptional()
+      @IsString()
+      note?: string;
     }
     const evidence = new InMemoryEvidenceRecorder();
     const definition = noteCapability({ arguments: ReadNote, subject: 'Note' });
@@ -143,6 +169,8 @@ describe('VerdictModule wiring', () => {
     const ok = await contexts.run(alice, () => verdict.execute({ capability: 'notes.read', arguments: { id: 4 } }));
     const bad = await contexts.run(alice, () => verdict.execute({ capability: 'notes.read', arguments: { id: -4 } }));
     const extra = await contexts.run(alice, () => verdict.execute({ capability: 'notes.read', arguments: { id: 4, admin: true } }));
+    const annotated = await contexts.run(alice, () => verdict.execute({ capability: 'notes.read', arguments: { id: 4, note: 'hi' } }));
+    expect(annotated.executed).toBe(true);
     expect(ok.executed).toBe(true);
     expect(bad.decision).toMatchObject({ disposition: 'deny', stage: 'proposal' });
     expect(extra.decision).toMatchObject({ disposition: 'deny', stage: 'proposal' });

@@ -10,10 +10,12 @@ import {
   Disposition,
   type ExecutionResult,
   InMemoryEvidenceRecorder,
+  MissingActionContextError,
   VerdictError,
   VerdictModule,
   VerdictPipeline,
   VerdictService,
+  isActionContext,
 } from '@verdict/nestjs';
 import { VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
 import {
@@ -194,12 +196,15 @@ function assertInvariants(observation: Observation, customerTenants: ReadonlyMap
   expect(({} as Record<string, unknown>).admin).toBeUndefined();
   expect(pollutionSince(prototypes)).toEqual([]);
 
-  // 2. Only typed errors, and none at all inside a bound action context.
+  // 2. Only typed errors, and none at all inside a valid bound action context; a missing or malformed
+  //    context (no actor, a tenant that is not a string or null) is refused with MissingActionContextError.
+  const bound = isActionContext(proposal.context);
   if (outcome.kind === 'error') {
     if (!(outcome.error instanceof VerdictError)) throw new Error(`untyped exception: ${describeThrown(outcome.error)}`, { cause: outcome.error });
-    if (proposal.context !== undefined) throw new Error(`exception inside a bound action context: ${describeThrown(outcome.error)}`, { cause: outcome.error });
-  } else if (proposal.context === undefined) {
-    throw new Error('a proposal outside any action context was answered instead of refused with a typed error');
+    if (bound) throw new Error(`exception inside a bound action context: ${describeThrown(outcome.error)}`, { cause: outcome.error });
+    expect(outcome.error).toBeInstanceOf(MissingActionContextError);
+  } else if (!bound) {
+    throw new Error('a proposal outside any valid action context was answered instead of refused with a typed error');
   }
 
   // 1. Nothing executes unless the actor owns the order in its own tenant (a cancel: a placed order).

@@ -3,5 +3,3 @@ export interface LabOptions {
   /** A file path, or `:memory:`. The lab seeds it at boot. */
   readonly database: string;
 }
-
-export const LAB_OPTIONS = Symbol('LabOptions');

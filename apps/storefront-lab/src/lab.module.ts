@@ -7,7 +7,7 @@ import { StorefrontAbilityFactory, StorefrontCapabilities, storefrontEntities, s
 import { DataSource } from 'typeorm';
 import { CrossCustomerComparison } from './comparison/cross-customer.comparison.js';
 import { LabController } from './lab.controller.js';
-import { LAB_OPTIONS, type LabOptions } from './lab-options.js';
+import type { LabOptions } from './lab-options.js';
 import { LabSeeder } from './lab-seeder.js';
 
 /**
@@ -38,7 +38,7 @@ export class LabModule {
         VerdictLangChainModule,
       ],
       controllers: [LabController],
-      providers: [{ provide: LAB_OPTIONS, useValue: options }, LabSeeder, StorefrontCapabilities, CrossCustomerComparison],
+      providers: [LabSeeder, StorefrontCapabilities, CrossCustomerComparison],
     };
   }
 }

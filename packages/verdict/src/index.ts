@@ -19,7 +19,7 @@ export { type TargetResolver, fromProposal, fromContext } from './targets/target
 
 // Authorization and context
 export type { AbilityFactory } from './authorization/ability-factory.interface.js';
-export type { ActionContext } from './context/action-context.js';
+export { type ActionContext, isActionContext } from './context/action-context.js';
 export { ActionContextStore } from './context/action-context.store.js';
 export { ActionContextInterceptor } from './context/action-context.interceptor.js';
 
@@ -72,3 +72,4 @@ export { MissingActionContextError } from './errors/missing-action-context.error
 export { EvidenceWriteFailedError } from './errors/evidence-write-failed.error.js';
 export { OuterTransactionError } from './errors/outer-transaction.error.js';
 export { ClaimResolvedOutOfBandError } from './errors/claim-resolved-out-of-band.error.js';
+export { GuardedToolSchemaMismatchError } from './errors/guarded-tool-schema-mismatch.error.js';

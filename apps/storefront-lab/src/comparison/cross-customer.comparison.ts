@@ -59,13 +59,15 @@ export class CrossCustomerComparison {
   async run(): Promise<{ actor: { customerId: number; tenant: string }; cases: ComparisonCase[] }> {
     const cases = [];
     for (const proposal of [capturedProposals.crossCustomerView, capturedProposals.ownedView]) cases.push(await this.compare(proposal));
-    return { actor: { customerId: 72, tenant: 'acme' }, cases };
+    const { actor, tenant } = StorefrontContexts.customer72;
+    return { actor: { customerId: actor.customerId, tenant: tenant! }, cases };
   }
 
   private async compare(proposal: CapturedToolCall): Promise<ComparisonCase> {
     const orderId = proposal.args.orderId as number;
     const order = await this.dataSource.getRepository(Order).findOneByOrFail({ id: orderId });
-    const owns = order.customerId === 72 && order.tenantId === 'acme';
+    const { actor, tenant } = StorefrontContexts.customer72;
+    const owns = order.customerId === actor.customerId && order.tenantId === tenant;
     const through = async (tool: StructuredToolInterface): Promise<PathResult> => {
       const message = await this.contexts.run(StorefrontContexts.customer72, () => tool.invoke({ ...proposal, type: 'tool_call' }));
       const modelSaw = String(message.content);

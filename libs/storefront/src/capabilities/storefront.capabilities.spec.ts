@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { Test } from '@nestjs/testing';
-import { ActionContextStore, type ActionContext, InMemoryEvidenceRecorder, VerdictModule, VerdictPipeline } from '@verdict/nestjs';
+import { ActionContextStore, type ActionContext, DEFAULT_PUBLIC_MESSAGE, InMemoryEvidenceRecorder, VerdictModule, VerdictPipeline } from '@verdict/nestjs';
 import { VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
 import { DataSource } from 'typeorm';
 import {
@@ -114,7 +114,7 @@ describe('StorefrontCapabilities', () => {
       const { moduleRef, dataSource, contexts } = await setup();
       const lookup = moduleRef.get(VerdictTools).bound(createLookupOrderTool(dataSource), StorefrontCapability.ViewOrder);
       const denied = await contexts.run(StorefrontContexts.customer72, () => lookup.invoke(capturedProposals.crossCustomerView.args));
-      expect(JSON.parse(denied)).toMatchObject({ status: 'not_executed', decision: 'deny' });
+      expect(denied).toBe(JSON.stringify({ status: 'not_executed', capability: 'orders.view', decision: 'deny', message: DEFAULT_PUBLIC_MESSAGE }));
       expect(denied).not.toContain('lanterns');
       const own = await contexts.run(StorefrontContexts.customer72, () => lookup.invoke(capturedProposals.ownedView.args));
       expect(JSON.parse(own)).toMatchObject({ id: 1002 });

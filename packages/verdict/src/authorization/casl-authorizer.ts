@@ -2,11 +2,11 @@ import { type AnyAbility, subject as withSubjectType } from '@casl/ability';
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import { Decision } from '../decisions/decision.js';
 import type { Stage } from '../decisions/stage.js';
+import { isPlainObject } from '../shared/is-plain-object.js';
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+function withoutSubjectTag(target: Record<string, unknown>): Record<string, unknown> {
+  const { __caslSubjectType__: _tag, ...plain } = target;
+  return plain;
 }
 
 function denied(ability: AnyAbility, stage: Stage, action: string, subject: unknown, field: string | undefined, what: string): Decision {
@@ -22,7 +22,9 @@ function denied(ability: AnyAbility, stage: Stage, action: string, subject: unkn
  */
 export function authorizeTarget(ability: AnyAbility, definition: CapabilityDefinition, target: unknown, args: unknown, stage: Stage): Decision {
   if (typeof target !== 'object' || target === null) return Decision.deny(stage, 'target is not an object');
-  const subject = isPlainObject(target) ? withSubjectType(definition.subject, { ...target }) : target;
+  // A plain target is typed as the capability's subject; a type tag it already carries (perhaps copied
+  // from model input) is dropped, never trusted.
+  const subject = isPlainObject(target) ? withSubjectType(definition.subject, withoutSubjectTag(target)) : target;
   const detected = ability.detectSubjectType(subject as never);
   if (detected !== definition.subject) return Decision.deny(stage, `target is a ${String(detected)}, capability expects a ${definition.subject}`);
   const { action } = definition;

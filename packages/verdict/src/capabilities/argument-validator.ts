@@ -1,25 +1,41 @@
 import type { ZodType } from 'zod';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { type ArgumentSchema, type ArgumentValidation, isZodSchema } from './argument-schema.js';
 
 type DtoClass = new (...args: any[]) => object;
 
+/** At most this many problems are described; a hostile proposal can produce thousands. */
+const MAX_PROBLEMS = 5;
+
+/**
+ * One problem for the internal reason. Paths can hold keys the model wrote, so they are recorded as
+ * fingerprints, never as text; the rule that failed is the library's own code.
+ */
+function problem(path: readonly PropertyKey[], code: string): string {
+  return `${code} at ${fingerprintString(path.map(String).join('.'))}`;
+}
+
+function describe(problems: string[]): string {
+  const shown = problems.slice(0, MAX_PROBLEMS).join('; ');
+  return problems.length > MAX_PROBLEMS ? `${shown}; and ${problems.length - MAX_PROBLEMS} more` : shown;
+}
+
 function validateWithZod<TArgs>(schema: ZodType, raw: unknown): ArgumentValidation<TArgs> {
   const result = schema.safeParse(raw);
   if (result.success) return { valid: true, value: result.data as TArgs };
-  const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '$'}: ${issue.code}`).join('; ');
-  return { valid: false, problems };
+  return { valid: false, problems: describe(result.error.issues.map((issue) => problem(issue.path, issue.code))) };
 }
 
 async function validateWithClassValidator<TArgs>(dto: DtoClass, raw: unknown): Promise<ArgumentValidation<TArgs>> {
   // Optional peers: loaded only by applications that declare DTO argument schemas.
   const [{ plainToInstance, instanceToPlain }, { validate }] = await Promise.all([import('class-transformer'), import('class-validator')]);
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { valid: false, problems: '$: expected an object' };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { valid: false, problems: 'not an object' };
   const instance = plainToInstance(dto, raw);
   const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
   if (errors.length > 0)
-    return { valid: false, problems: errors.map((error) => `${error.property}: ${Object.keys(error.constraints ?? { invalid: '' }).join(',')}`).join('; ') };
-  return { valid: true, value: instanceToPlain(instance) as TArgs };
+    return { valid: false, problems: describe(errors.map((error) => problem([error.property], Object.keys(error.constraints ?? { invalid: '' }).join(',')))) };
+  return { valid: true, value: instanceToPlain(instance, { exposeUnsetFields: false }) as TArgs };
 }
 
 /** Validates untrusted arguments against a capability's {@link ArgumentSchema}. */

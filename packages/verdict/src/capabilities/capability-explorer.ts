@@ -18,6 +18,11 @@ export class CapabilityExplorer implements OnModuleInit, OnApplicationBootstrap 
   ) {}
 
   onModuleInit(): void {
+    if (typeof this.options.abilityFactory?.createForContext !== 'function') {
+      throw new VerdictConfigurationError(
+        "VerdictModule needs an abilityFactory: an object with createForContext(context) returning the actor's CASL ability.",
+      );
+    }
     for (const definition of this.options.capabilities ?? []) this.registry.register(definition);
     for (const wrapper of this.discovery.getProviders()) {
       const instance: unknown = wrapper.instance;

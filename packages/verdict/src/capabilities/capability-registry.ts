@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
-import { ExecutionTargetPolicy } from '../targets/execution-target-policy.js';
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import type { CapabilityDefinition } from './capability-definition.js';
+import { assertWellFormed } from './definition-checks.js';
 import { assertGatesConfigured } from './gate-configuration.js';
 
 /**
@@ -24,26 +24,13 @@ export class CapabilityRegistry {
    *   or a rate limit / at-most-once policy that is malformed or has no store.
    */
   register(definition: CapabilityDefinition): void {
-    const name = definition.name;
-    if (typeof name !== 'string' || name.trim() === '' || name !== name.trim()) {
-      throw new VerdictConfigurationError(`${definition.declaredAt}: a capability name must be a non-blank string without surrounding spaces.`);
-    }
+    assertWellFormed(definition);
+    const { name } = definition;
     const existing = this.definitions.get(name);
     if (existing !== undefined) {
       throw new VerdictConfigurationError(`Capability "${name}" is declared twice: at ${existing.declaredAt} and at ${definition.declaredAt}. Rename one.`, {
         capability: name,
       });
-    }
-    if (!(definition.executionTarget instanceof ExecutionTargetPolicy)) {
-      throw new VerdictConfigurationError(
-        `Capability "${name}" (${definition.declaredAt}) has no execution-target policy: set executionTarget to ExecutionTargetPolicy.refresh(...) or ExecutionTargetPolicy.acceptStaleSnapshot(...).`,
-        { capability: name },
-      );
-    }
-    for (const key of ['action', 'subject'] as const) {
-      if (typeof definition[key] !== 'string' || definition[key].trim() === '') {
-        throw new VerdictConfigurationError(`Capability "${name}" (${definition.declaredAt}) needs a non-blank CASL ${key}.`, { capability: name });
-      }
     }
     assertGatesConfigured(definition, this.options);
     this.definitions.set(name, definition);
@@ -64,6 +51,7 @@ export class CapabilityRegistry {
   }
 
   /**
+   * @internal Used by `VerdictTools`.
    * Checks that a tool may be bound to `capability`: known and, for a bound tool, with an executor. Before boot completes
    * the check is deferred to {@link completeBoot}, so a bad binding still stops the application starting.
    */
@@ -85,7 +73,7 @@ export class CapabilityRegistry {
     }
   }
 
-  /** Ends discovery and checks every binding made so far. */
+  /** @internal Ends discovery and checks every binding made so far (called at application bootstrap). */
   completeBoot(): void {
     this.booted = true;
     for (const binding of this.pendingBindings.splice(0)) this.requireBindable(binding.capability, binding.tool, binding.needsExecutor);

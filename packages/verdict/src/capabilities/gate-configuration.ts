@@ -16,12 +16,17 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
   };
   const { rateLimit, atMostOnce } = definition;
   if (rateLimit !== undefined) {
-    if (!isName(rateLimit.name) || typeof rateLimit.key !== 'function') fail('has a rateLimit without a name or key: use fixedWindow({ name, limit, windowSeconds, key, reason }).');
-    if (!isPositiveInteger(rateLimit.limit) || !isPositiveInteger(rateLimit.windowSeconds)) fail('has a rateLimit whose limit and windowSeconds must be positive integers.');
-    if (options.rateLimits === undefined) fail('uses rateLimit, but no rate-limit store is configured: pass `rateLimits` to VerdictModule.forRoot (TypeOrmRateLimitStore).');
+    if (!isName(rateLimit.name) || typeof rateLimit.key !== 'function')
+      fail('has a rateLimit without a name or key: use fixedWindow({ name, limit, windowSeconds, key, reason }).');
+    if (!isPositiveInteger(rateLimit.limit) || !isPositiveInteger(rateLimit.windowSeconds))
+      fail('has a rateLimit whose limit and windowSeconds must be positive integers.');
+    if (options.rateLimits === undefined)
+      fail('uses rateLimit, but no rate-limit store is configured: pass `rateLimits` to VerdictModule.forRoot (TypeOrmRateLimitStore).');
   }
   if (atMostOnce !== undefined) {
-    if (!isName(atMostOnce.name) || typeof atMostOnce.key !== 'function') fail('has an atMostOnce policy without a name or key: use atMostOnce({ name, key }).');
-    if (options.executionClaims === undefined) fail('uses atMostOnce, but no execution-claim store is configured: pass `executionClaims` to VerdictModule.forRoot (TypeOrmExecutionClaimStore).');
+    if (!isName(atMostOnce.name) || typeof atMostOnce.key !== 'function')
+      fail('has an atMostOnce policy without a name or key: use atMostOnce({ name, key }).');
+    if (options.executionClaims === undefined)
+      fail('uses atMostOnce, but no execution-claim store is configured: pass `executionClaims` to VerdictModule.forRoot (TypeOrmExecutionClaimStore).');
   }
 }

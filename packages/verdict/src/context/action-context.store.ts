@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { MissingActionContextError } from '../errors/missing-action-context.error.js';
-import type { ActionContext } from './action-context.js';
+import { type ActionContext, isActionContext } from './action-context.js';
 
 /**
  * Request-scoped action context held in AsyncLocalStorage (continuation-local storage): one value per
@@ -14,8 +14,13 @@ import type { ActionContext } from './action-context.js';
 export class ActionContextStore {
   private readonly storage = new AsyncLocalStorage<ActionContext>();
 
-  /** Runs `fn` with `context` bound for every awaited call inside it. The context is frozen. */
+  /**
+   * Runs `fn` with `context` bound for every awaited call inside it. The context is frozen.
+   * @throws MissingActionContextError when `context` has no actor or a tenant that is neither a string nor
+   *   null (an unauthenticated request must not run as an empty principal).
+   */
   run<T>(context: ActionContext, fn: () => T): T {
+    if (!isActionContext(context)) throw new MissingActionContextError();
     return this.storage.run(Object.freeze({ ...context }), fn);
   }
 

@@ -1,4 +1,4 @@
-import type { DecisionRecord } from './decision-record.js';
+import { type DecisionRecord, decisionRecord } from './decision-record.js';
 import type { EvidenceRecorder } from './evidence-recorder.interface.js';
 
 /**
@@ -12,7 +12,8 @@ export class InMemoryEvidenceRecorder implements EvidenceRecorder {
   constructor(private readonly capacity = 10_000) {}
 
   async recordDecision(record: DecisionRecord): Promise<void> {
-    const kept = Object.freeze(record);
+    // Only the declared fields: whatever else a caller attached never lands in evidence.
+    const kept = Object.freeze(decisionRecord(record, record));
     if (this.ring.length < this.capacity) this.ring.push(kept);
     else this.ring[this.next] = kept;
     this.next = (this.next + 1) % this.capacity;

@@ -1,8 +1,10 @@
-/** How a proposal reached Verdict: a bound tool, a guarded (migration bridge) tool, or `VerdictService`. */
+/** How a proposal reached Verdict: a bound tool, a guarded (migration bridge) tool, `VerdictService.execute`, or a dry-run evaluation. */
 export const ToolKind = {
   Bound: 'bound',
   Guarded: 'guarded',
   Service: 'service',
+  /** `evaluate()`: a dry run, nothing was executed or spent. */
+  Evaluation: 'evaluation',
 } as const;
 
 export type ToolKind = (typeof ToolKind)[keyof typeof ToolKind];

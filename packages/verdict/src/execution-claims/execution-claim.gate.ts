@@ -46,7 +46,13 @@ export async function admitExecutionClaim(
  * and its original error is rethrown; a claim resolved by an operator while the executor ran is
  * reported with the executor's output.
  */
-export async function finalizeExecutionClaim<T>(store: ExecutionClaimStore, capability: string, claimId: string, run: () => Promise<T>, clock: () => Date): Promise<T> {
+export async function finalizeExecutionClaim<T>(
+  store: ExecutionClaimStore,
+  capability: string,
+  claimId: string,
+  run: () => Promise<T>,
+  clock: () => Date,
+): Promise<T> {
   let output: T;
   try {
     output = await run();

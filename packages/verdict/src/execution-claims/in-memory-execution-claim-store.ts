@@ -47,7 +47,14 @@ export class InMemoryExecutionClaimStore implements ExecutionClaimStore {
   async resolve(request: ClaimResolutionRequest): Promise<ClaimResolution> {
     const claim = this.byId.get(request.claimId) ?? null;
     if (claim === null || !resolvableFrom(request.force).includes(claim.status)) return refusedResolution(claim, request);
-    const resolved = { ...claim, status: request.to, updatedAt: request.now, resolvedBy: request.by, resolutionReason: request.reason, resolvedAt: request.now };
+    const resolved = {
+      ...claim,
+      status: request.to,
+      updatedAt: request.now,
+      resolvedBy: request.by,
+      resolutionReason: request.reason,
+      resolvedAt: request.now,
+    };
     this.save(resolved);
     return { outcome: 'resolved', claim: resolved, from: claim.status };
   }

@@ -1,5 +1,6 @@
 import canonicalize from 'canonicalize';
 import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
+import { isPlainObject } from '../shared/is-plain-object.js';
 import type { JsonValue } from './json-value.js';
 
 /** Keys that mutate prototypes when copied naively; refused anywhere in a fingerprinted value. */
@@ -39,9 +40,8 @@ function assertJson(value: unknown, path: string, ancestors: Set<object>): asser
       assertJson(value[i], `${path}[${i}]`, ancestors);
     }
   } else {
-    const proto = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null) {
-      throw new NonCanonicalValueError(path, `${proto?.constructor?.name ?? 'exotic'} instance is not a plain object`);
+    if (!isPlainObject(value)) {
+      throw new NonCanonicalValueError(path, `${Object.getPrototypeOf(value)?.constructor?.name ?? 'exotic'} instance is not a plain object`);
     }
     if (Object.getOwnPropertySymbols(value).length > 0) throw new NonCanonicalValueError(path, 'symbol keys are not JSON');
     for (const key of Object.keys(value)) {
@@ -57,6 +57,17 @@ function assertJson(value: unknown, path: string, ancestors: Set<object>): asser
 /** Asserts that `value` is plain JSON as DESIGN.md §6 defines it; throws {@link NonCanonicalValueError} naming the path. */
 export function assertCanonicalJson(value: unknown): asserts value is JsonValue {
   assertJson(value, '$', new Set());
+}
+
+/** Whether `value` is plain JSON as DESIGN.md §6 defines it (never throws for bad input). */
+export function isCanonicalJson(value: unknown): boolean {
+  try {
+    assertCanonicalJson(value);
+    return true;
+  } catch (error) {
+    if (error instanceof NonCanonicalValueError) return false;
+    throw error;
+  }
 }
 
 /**

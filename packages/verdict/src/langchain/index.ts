@@ -1,5 +1,5 @@
 export { VerdictLangChainModule } from './verdict-langchain.module.js';
-export { VerdictTools } from './verdict-tools.js';
+export { VerdictTools, type BoundToolOptions } from './verdict-tools.js';
 export { VerdictBoundTool } from './verdict-bound-tool.js';
 export { VerdictGuardedTool } from './verdict-guarded-tool.js';
 export { notExecutedMessage } from './not-executed-message.js';

@@ -1,5 +1,6 @@
 import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manager';
-import type { StructuredToolInterface } from '@langchain/core/tools';
+import { ToolInputParsingException, type StructuredToolInterface } from '@langchain/core/tools';
+import { GuardedToolSchemaMismatchError } from '../errors/guarded-tool-schema-mismatch.error.js';
 import type { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
 import { VerdictTool } from './verdict-tool.js';
 
@@ -19,9 +20,15 @@ export class VerdictGuardedTool extends VerdictTool {
   }
 
   protected async run(args: unknown, toolCallId: string | undefined, runManager?: CallbackManagerForToolRun): Promise<string> {
-    const result = await this.pipeline.guard({ capability: this.capability, arguments: args, toolCallId }, (validated) =>
-      this.wrapped.invoke(validated as never, { callbacks: runManager?.getChild() }),
-    );
+    const result = await this.pipeline.guard({ capability: this.capability, arguments: args, toolCallId }, async (validated) => {
+      try {
+        return await this.wrapped.invoke(validated as never, { callbacks: runManager?.getChild() });
+      } catch (error) {
+        // Not the model's mistake: the capability accepted these arguments and the tool did not.
+        if (error instanceof ToolInputParsingException) throw new GuardedToolSchemaMismatchError(this.capability, this.name, error);
+        throw error;
+      }
+    });
     return this.answer(result);
   }
 }

@@ -4,7 +4,8 @@ import { StructuredTool, type StructuredToolInterface } from '@langchain/core/to
 import type { ExecutionResult } from '../pipeline/execution-result.js';
 import type { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
 import { notExecutedMessage } from './not-executed-message.js';
-import { callWithMalformedInputFallback, toToolContent, toolCallIdOf } from './tool-output.js';
+import { callWithMalformedInputFallback } from './malformed-input-fallback.js';
+import { toToolContent, toolCallIdOf } from './tool-output.js';
 
 /**
  * What bound and guarded tools share: the model-facing name, description and schema of an existing tool,
@@ -16,7 +17,7 @@ export abstract class VerdictTool extends StructuredTool {
   readonly schema: StructuredToolInterface['schema'];
 
   constructor(
-    definition: StructuredToolInterface,
+    definition: Pick<StructuredToolInterface, 'name' | 'description' | 'schema'>,
     readonly capability: string,
     protected readonly pipeline: VerdictPipeline,
     private readonly publicMessage: string,

@@ -12,8 +12,17 @@ import { VerdictGuardedTool } from './verdict-guarded-tool.js';
  *
  * @example
  * const tools = [verdictTools.bound(lookupOrderTool, 'orders.view'), verdictTools.bound(cancelOrderTool, 'orders.cancel')];
- * const agent = createAgent({ model, tools });
+ * // applicationFaultMiddleware: a resolver's database error rejects the run instead of reaching the model.
+ * const agent = createAgent({ model, tools, middleware: [applicationFaultMiddleware()] });
  */
+/** How a bound tool presents itself to the model. */
+export interface BoundToolOptions {
+  /** Default: the definition tool's name. */
+  readonly name?: string;
+  /** Default: the definition tool's description. */
+  readonly description?: string;
+}
+
 @Injectable()
 export class VerdictTools {
   constructor(
@@ -22,10 +31,14 @@ export class VerdictTools {
     @Inject(PublicMessage) private readonly publicMessage: string,
   ) {}
 
-  /** A tool with `definition`'s name, description and schema whose invocation runs `capability`'s full pipeline and executor. */
-  bound(definition: StructuredToolInterface, capability: string): VerdictBoundTool {
-    this.registry.requireBindable(capability, definition.name);
-    return new VerdictBoundTool(definition, capability, this.pipeline, this.publicMessage);
+  /**
+   * A tool with `definition`'s name, description and schema whose invocation runs `capability`'s full
+   * pipeline and executor. `options` override the model-facing name and description.
+   */
+  bound(definition: StructuredToolInterface, capability: string, options: BoundToolOptions = {}): VerdictBoundTool {
+    const presented = { name: options.name ?? definition.name, description: options.description ?? definition.description, schema: definition.schema };
+    this.registry.requireBindable(capability, presented.name);
+    return new VerdictBoundTool(presented, capability, this.pipeline, this.publicMessage);
   }
 
   /** Wraps an existing tool: `capability`'s proposal checks run before the tool's own handler (migration bridge). */

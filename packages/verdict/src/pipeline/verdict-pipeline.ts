@@ -78,15 +78,14 @@ export class VerdictPipeline {
       executionIdentity: admitted.claimId ?? envelope.id,
     };
     const output = await this.runAdmitted(definition, admitted.claimId, async () => definition.executor!(action));
-    return { executed: true, capability: definition.name, correlationId: envelope.id, decision: Decision.permit(Stage.Execution), output };
+    return this.executed(trail, Stage.Execution, output);
   }
 
   /** Runs steps 1–9 and reports the decision without executing anything or spending any gate. */
-  async evaluate(proposal: Proposal, toolKind: ToolKind = ToolKind.Service): Promise<ExecutionResult<never>> {
-    const trail = this.trail(proposal, toolKind);
+  async evaluate(proposal: Proposal): Promise<ExecutionResult<never>> {
+    const trail = this.trail(proposal, ToolKind.Evaluation);
     const authorized = await this.authorize(proposal, trail);
-    const decision = authorized instanceof Decision ? authorized : Decision.permit(Stage.Execution);
-    return { executed: false, capability: trail.capability, correlationId: trail.correlationId, decision };
+    return this.notExecuted(trail, authorized instanceof Decision ? authorized : Decision.permit(Stage.Execution));
   }
 
   /**
@@ -102,14 +101,19 @@ export class VerdictPipeline {
     const admitted = await this.passDurableGates(definition, envelope, proposalTarget, trail);
     if (admitted instanceof Decision) return this.notExecuted(trail, admitted);
     const output = await this.runAdmitted(definition, admitted.claimId, () => handler(envelope.arguments));
-    return { executed: true, capability: definition.name, correlationId: envelope.id, decision: Decision.permit(Stage.Proposal), output };
+    return this.executed(trail, Stage.Proposal, output);
   }
 
   /**
    * Steps 11 and 13 (12, receipt consumption, slots between them): each commits on its own, independent
    * of any outer transaction. Store failures propagate.
    */
-  private async passDurableGates(definition: CapabilityDefinition, envelope: Envelope, target: unknown, trail: EvidenceTrail): Promise<Outcome<{ claimId: string | null }>> {
+  private async passDurableGates(
+    definition: CapabilityDefinition,
+    envelope: Envelope,
+    target: unknown,
+    trail: EvidenceTrail,
+  ): Promise<Outcome<{ claimId: string | null }>> {
     // 11. Consume one semantic rate-limit unit.
     if (definition.rateLimit !== undefined) {
       const metered = await consumeRateLimit(this.options.rateLimits!, definition.rateLimit, definition.name, envelope, target, this.clock(), trail);
@@ -178,7 +182,7 @@ export class VerdictPipeline {
       trail.establish({ argumentsFingerprint: fingerprint(validation.value) });
     } catch (error) {
       if (!(error instanceof NonCanonicalValueError)) throw error;
-      return this.decided(trail, Decision.deny(Stage.Proposal, `invalid arguments: ${error.message}`));
+      return this.decided(trail, Decision.deny(Stage.Proposal, `invalid arguments: ${error.problem} at ${fingerprintString(error.path)}`));
     }
     const envelope: Envelope = {
       id: trail.correlationId,
@@ -229,6 +233,10 @@ export class VerdictPipeline {
   private async decided(trail: EvidenceTrail, decision: Decision): Promise<Decision> {
     await trail.record(decision);
     return decision;
+  }
+
+  private executed<T>(trail: EvidenceTrail, stage: Stage, output: T): ExecutionResult<T> {
+    return { executed: true, capability: trail.capability, correlationId: trail.correlationId, decision: Decision.permit(stage), output };
   }
 
   private notExecuted(trail: EvidenceTrail, decision: Decision): ExecutionResult<never> {

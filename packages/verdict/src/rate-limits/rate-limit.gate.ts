@@ -23,7 +23,13 @@ export async function consumeRateLimit(
   trail: EvidenceTrail,
 ): Promise<Decision> {
   const { name, limit, windowSeconds } = policy;
-  const bucketFingerprint = fingerprint({ capability, policy: name, algorithm: policy.algorithm, window_seconds: windowSeconds, binding: policy.key(envelope, target) });
+  const bucketFingerprint = fingerprint({
+    capability,
+    policy: name,
+    algorithm: policy.algorithm,
+    window_seconds: windowSeconds,
+    binding: policy.key(envelope, target),
+  });
   const consumption = await store.consume({ bucketFingerprint, windowStart: windowStartOf(now, windowSeconds), windowSeconds, limit });
   trail.markMutated();
   const decision = consumption.allowed ? Decision.permit(Stage.RateLimit) : Decision.of(Disposition.Throttle, Stage.RateLimit, policy.reason);

@@ -26,7 +26,7 @@ export type TargetRefresh<TTarget, THost = any> = (proposalTarget: TTarget, cont
  * ExecutionTargetPolicy.refresh({
  *   name: 'order-primary-key',
  *   identity: (order) => ({ tenant: order.tenantId, type: 'order', id: order.id }),
- *   refresh: (order) => orders.findOneByOrFail({ id: order.id, tenantId: order.tenantId }),
+ *   refresh: async (order) => (await orders.findOneBy({ id: order.id, tenantId: order.tenantId })) ?? TargetNotResolvable.throw('order is gone'),
  * })
  */
 export class ExecutionTargetPolicy<TTarget = unknown> {

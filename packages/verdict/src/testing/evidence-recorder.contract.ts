@@ -82,9 +82,10 @@ export function describeEvidenceRecorderContract(engineLabel: string, setup: () 
       expect((await harness.read(correlationId)).map((r) => r.id)).toEqual(records.map((r) => r.id));
     });
 
-    it('stores no value the record does not hold', async () => {
+    it('stores no value the record does not hold, even when a caller attaches raw values to it', async () => {
       const record = fullRecord(randomUUID());
-      await harness.recorder.recordDecision(record);
+      const smuggled = { ...record, arguments: RAW.arguments, toolCallId: RAW.toolCallId, receiptId: RAW.receiptId };
+      await harness.recorder.recordDecision(smuggled as DecisionRecord);
 
       const rows = harness.storedRows ? await harness.storedRows(record.correlationId) : await harness.read(record.correlationId);
       expect(rows).toHaveLength(1);
