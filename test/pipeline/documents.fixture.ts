@@ -10,6 +10,7 @@ import {
   ExecutionTargetPolicy,
   InMemoryEvidenceRecorder,
   type EvidenceRecorder,
+  type VerdictModuleOptions,
   TargetNotResolvable,
   VerdictModule,
   fromContext,
@@ -126,22 +127,24 @@ export function documentsFixture() {
     }
   }
 
-  async function boot(options: { evidence?: EvidenceRecorder; capabilities?: CapabilityDefinition[]; providers?: any[]; imports?: any[] } = {}) {
-    const evidence = options.evidence ?? new InMemoryEvidenceRecorder();
-    @Module({ providers: [DocumentCapabilities, ...(options.providers ?? [])] })
+  async function boot(
+    options: { evidence?: EvidenceRecorder; providers?: any[]; imports?: any[] } & Pick<VerdictModuleOptions, 'capabilities' | 'executionClaims' | 'rateLimits' | 'clock'> = {},
+  ) {
+    const { evidence = new InMemoryEvidenceRecorder(), providers = [], imports = [], ...verdictOptions } = options;
+    @Module({ providers: [DocumentCapabilities, ...providers] })
     class DocumentsModule {}
     const moduleRef = await Test.createTestingModule({
       imports: [
-        VerdictModule.forRoot({ abilityFactory, evidence, publicMessage: 'Not done.', capabilities: options.capabilities }),
+        VerdictModule.forRoot({ abilityFactory, evidence, publicMessage: 'Not done.', ...verdictOptions }),
         DocumentsModule,
-        ...(options.imports ?? []),
+        ...imports,
       ],
     }).compile();
     await moduleRef.init();
     return { moduleRef, evidence };
   }
 
-  return { documents, revoked, executions, hooks, abilityFactory, boot, DocumentCapabilities };
+  return { documents, revoked, executions, hooks, abilityFactory, boot, DocumentCapabilities, load, refreshPolicy };
 }
 
 export const alice: ActionContext = { actor: { id: 'alice' }, tenant: 'acme' };
