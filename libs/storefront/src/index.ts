@@ -2,10 +2,12 @@
 export { Tenant } from './entities/tenant.entity.js';
 export { Customer } from './entities/customer.entity.js';
 export { Order } from './entities/order.entity.js';
+export { SupportTicket } from './entities/support-ticket.entity.js';
 export { OrderStatus } from './entities/order-status.js';
 export { CustomerRole } from './entities/customer-role.js';
 export { storefrontEntities } from './entities/storefront-entities.js';
 export { CreateStorefrontTables1795987483857 } from './migrations/create-storefront-tables.migration.js';
+export { CreateSupportTickets1795990000000 } from './migrations/create-support-tickets.migration.js';
 export { storefrontMigrations } from './migrations/storefront-migrations.js';
 
 // Seed
@@ -35,6 +37,8 @@ export { OrderChangedError } from './orders/order-changed.error.js';
 // Capabilities
 export { StorefrontCapabilities } from './capabilities/storefront.capabilities.js';
 export { StorefrontCapability } from './capabilities/storefront-capability.js';
+export { ShipmentCapabilities, SHIPMENT_REFRESHES_PER_HOUR, type ShipmentView } from './capabilities/shipment.capabilities.js';
+export { SupportCapabilities } from './capabilities/support.capabilities.js';
 
 // LangChain tools
 export { LOOKUP_ORDER_TOOL, CANCEL_ORDER_TOOL, ORDER_NOT_FOUND } from './tools/order-tool-descriptions.js';

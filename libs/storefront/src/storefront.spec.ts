@@ -79,12 +79,12 @@ describe('storefront schema and seed', () => {
     await expect(orders.insert({ id: 2000, tenantId: 'acme', customerId: 999, status: 'placed', total: 1, description: 'x' })).rejects.toThrow(/FOREIGN KEY/);
   });
 
-  it('reverts the migration, dropping every storefront table', async () => {
+  it('reverts the migrations, dropping every storefront table', async () => {
     const { dataSource } = await setup();
     await dataSource.query('DELETE FROM storefront_orders');
     await dataSource.query('DELETE FROM storefront_customers');
     await dataSource.query('DELETE FROM storefront_tenants');
-    await dataSource.undoLastMigration();
+    for (const _ of storefrontMigrations) await dataSource.undoLastMigration();
     const tables = await dataSource.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'storefront_%'");
     expect(tables).toEqual([]);
   });

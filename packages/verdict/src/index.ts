@@ -53,6 +53,7 @@ export {
 } from './execution-claims/execution-claim-store.interface.js';
 export { resolvableFrom, refusedResolution } from './execution-claims/claim-resolution-rules.js';
 export { InMemoryExecutionClaimStore } from './execution-claims/in-memory-execution-claim-store.js';
+export { ExecutionClaimsService, type ClaimResolutionChoice } from './execution-claims/execution-claims.service.js';
 export { fixedWindow, windowStartOf, type FixedWindowPolicy } from './rate-limits/fixed-window.js';
 export { RateLimitStore, type RateLimitConsumption, type RateLimitRequest } from './rate-limits/rate-limit-store.interface.js';
 export { InMemoryRateLimitStore } from './rate-limits/in-memory-rate-limit-store.js';

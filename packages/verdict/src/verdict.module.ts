@@ -12,6 +12,7 @@ import { ConfigurableVerdictModule, MODULE_OPTIONS_TOKEN } from './verdict.modul
 import type { VerdictModuleOptions } from './verdict-module-options.interface.js';
 import { DEFAULT_PUBLIC_MESSAGE } from './verdict-module-options.interface.js';
 import { VerdictService } from './verdict.service.js';
+import { ExecutionClaimsService } from './execution-claims/execution-claims.service.js';
 
 /**
  * The Verdict module. Global by default (`isGlobal: false` to opt out).
@@ -29,6 +30,7 @@ import { VerdictService } from './verdict.service.js';
     ActionContextInterceptor,
     VerdictPipeline,
     VerdictService,
+    ExecutionClaimsService,
     {
       provide: EvidenceRecorder,
       inject: [MODULE_OPTIONS_TOKEN],
@@ -46,6 +48,7 @@ import { VerdictService } from './verdict.service.js';
     ActionContextInterceptor,
     VerdictPipeline,
     VerdictService,
+    ExecutionClaimsService,
     EvidenceRecorder,
     PublicMessage,
     MODULE_OPTIONS_TOKEN,

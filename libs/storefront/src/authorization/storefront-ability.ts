@@ -4,7 +4,7 @@ import type { Order } from '../entities/order.entity.js';
 import { OrderStatus } from '../entities/order-status.js';
 
 /** What a storefront customer can be allowed to do to an order. */
-export type StorefrontAction = 'view' | 'cancel';
+export type StorefrontAction = 'view' | 'cancel' | 'track' | 'escalate';
 
 /** `'Order'` for rules, or an {@link Order} entity instance (detected as `'Order'` by class name). */
 export type StorefrontSubject = 'Order' | Order;
@@ -22,7 +22,8 @@ export function denyAllStorefrontAbility(): StorefrontAbility {
 
 /**
  * The storefront's CASL rules for `customer` acting in `tenant`. Deny by default; grants only:
- * - `view` and `cancel` on Orders with `{ customerId: customer.id, tenantId: tenant }`;
+ * - `view`, `cancel`, `track` (shipment) and `escalate` (to support) on Orders with
+ *   `{ customerId: customer.id, tenantId: tenant }`;
  * - except `cancel` of an order whose status is not `placed` (an inverted rule, reason
  *   {@link ONLY_PLACED_ORDERS_CAN_BE_CANCELLED}).
  *
@@ -34,7 +35,7 @@ export function denyAllStorefrontAbility(): StorefrontAbility {
 export function defineStorefrontAbility(customer: Customer, tenant: string): StorefrontAbility {
   const { can, cannot, build } = new AbilityBuilder<StorefrontAbility>(createMongoAbility);
   if (customer.tenantId === tenant) {
-    can(['view', 'cancel'], 'Order', { customerId: customer.id, tenantId: tenant });
+    can(['view', 'cancel', 'track', 'escalate'], 'Order', { customerId: customer.id, tenantId: tenant });
     cannot('cancel', 'Order', { status: { $ne: OrderStatus.Placed } }).because(ONLY_PLACED_ORDERS_CAN_BE_CANCELLED);
   }
   return build();

@@ -5,7 +5,11 @@
 export const StorefrontCapability = {
   ViewOrder: 'orders.view',
   CancelOrder: 'orders.cancel',
+  /** Rate limited: see `ShipmentCapabilities`. */
+  RefreshShipment: 'shipments.refresh',
+  /** At most once per order: see `SupportCapabilities`. */
+  EscalateOrder: 'support.escalate',
 } as const;
 
-/** `'orders.view' | 'orders.cancel'`. */
+/** A storefront capability name. */
 export type StorefrontCapability = (typeof StorefrontCapability)[keyof typeof StorefrontCapability];

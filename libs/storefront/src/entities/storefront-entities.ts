@@ -1,5 +1,6 @@
 import { Customer } from './customer.entity.js';
 import { Order } from './order.entity.js';
+import { SupportTicket } from './support-ticket.entity.js';
 import { Tenant } from './tenant.entity.js';
 
 /**
@@ -8,4 +9,4 @@ import { Tenant } from './tenant.entity.js';
  * @example
  * new DataSource({ type: 'better-sqlite3', database: ':memory:', entities: storefrontEntities, migrations: storefrontMigrations });
  */
-export const storefrontEntities = [Tenant, Customer, Order];
+export const storefrontEntities = [Tenant, Customer, Order, SupportTicket];

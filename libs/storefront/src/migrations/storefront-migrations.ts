@@ -1,5 +1,6 @@
 import type { MigrationInterface } from 'typeorm';
 import { CreateStorefrontTables1795987483857 } from './create-storefront-tables.migration.js';
+import { CreateSupportTickets1795990000000 } from './create-support-tickets.migration.js';
 
 /**
  * Every storefront migration, oldest first. Add them to the DataSource's `migrations` (next to
@@ -10,4 +11,4 @@ import { CreateStorefrontTables1795987483857 } from './create-storefront-tables.
  * await dataSource.initialize();
  * await dataSource.runMigrations();
  */
-export const storefrontMigrations: Array<new () => MigrationInterface> = [CreateStorefrontTables1795987483857];
+export const storefrontMigrations: Array<new () => MigrationInterface> = [CreateStorefrontTables1795987483857, CreateSupportTickets1795990000000];

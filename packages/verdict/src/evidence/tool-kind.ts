@@ -5,6 +5,8 @@ export const ToolKind = {
   Service: 'service',
   /** `evaluate()`: a dry run, nothing was executed or spent. */
   Evaluation: 'evaluation',
+  /** An operator's reconciliation of an execution claim (CLI or admin screen). */
+  Operator: 'operator',
 } as const;
 
 export type ToolKind = (typeof ToolKind)[keyof typeof ToolKind];

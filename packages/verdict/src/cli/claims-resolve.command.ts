@@ -1,0 +1,75 @@
+import { Inject, Optional } from '@nestjs/common';
+import { CommandRunner, Option, SubCommand } from 'nest-commander';
+import { type ClaimResolutionChoice, ExecutionClaimsService } from '../execution-claims/execution-claims.service.js';
+import { type CliStreams, fail, processStreams } from './cli-output.js';
+import { CLI_STREAMS } from './cli-streams.token.js';
+
+interface ResolveOptions {
+  readonly by?: string;
+  readonly reason?: string;
+  readonly force?: boolean;
+  readonly json?: boolean;
+}
+
+const CHOICES: readonly ClaimResolutionChoice[] = ['completed', 'retryable'];
+
+/**
+ * `claims resolve <id> completed|retryable --by <opaque id> --reason <text> [--force] [--json]`.
+ * `completed`: the effect happened. `retryable`: it did not; the operation may be admitted once more.
+ * A still-`claimed` claim needs `--force` (its executor may still be running).
+ */
+@SubCommand({ name: 'resolve', arguments: '<id> <resolution>', description: 'Resolve an unresolved execution claim as completed or retryable' })
+export class ClaimsResolveCommand extends CommandRunner {
+  constructor(
+    private readonly claims: ExecutionClaimsService,
+    @Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams,
+  ) {
+    super();
+  }
+
+  async run([claimId, choice]: string[], options: ResolveOptions = {}): Promise<void> {
+    const json = options.json === true;
+    if (!CHOICES.includes(choice as ClaimResolutionChoice)) return fail(this.streams, json, `resolution must be completed or retryable, not "${choice}"`, 2);
+    if (!options.by || !options.reason) return fail(this.streams, json, '--by <opaque operator id> and --reason <text> are required', 2);
+    try {
+      const resolution = await this.claims.resolve(claimId, choice as ClaimResolutionChoice, options.by, options.reason, options.force === true);
+      switch (resolution.outcome) {
+        case 'resolved':
+          this.streams.out(
+            json
+              ? JSON.stringify({ id: resolution.claim.id, from: resolution.from, status: resolution.claim.status, attempt: resolution.claim.attempt })
+              : `claim ${resolution.claim.id}: ${resolution.from} -> ${resolution.claim.status}`,
+          );
+          return;
+        case 'not_found':
+          return fail(this.streams, json, `no execution claim ${claimId}`);
+        case 'force_required':
+          return fail(this.streams, json, `claim ${claimId} is still claimed (its executor may be running): investigate, then repeat with --force`);
+        case 'invalid_state':
+          return fail(this.streams, json, `claim ${claimId} is ${resolution.claim.status}: only claimed or indeterminate claims can be resolved`);
+      }
+    } catch (error) {
+      fail(this.streams, json, (error as Error).message);
+    }
+  }
+
+  @Option({ flags: '--by <id>', description: 'Opaque id of the operator (e.g. operator:7), never PII' })
+  parseBy(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--reason <text>', description: 'What the investigation found' })
+  parseReason(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--force', description: 'Resolve a claim whose executor may still be running' })
+  parseForce(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '--json', description: 'Print JSON for scripts' })
+  parseJson(): boolean {
+    return true;
+  }
+}

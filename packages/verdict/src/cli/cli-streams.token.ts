@@ -1,0 +1,2 @@
+/** Optional injection token replacing the CLI's stdout/stderr (tests). */
+export const CLI_STREAMS = Symbol('VerdictCliStreams');

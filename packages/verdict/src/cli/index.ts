@@ -1,0 +1,3 @@
+export { VerdictCliModule } from './verdict-cli.module.js';
+export { CLI_STREAMS } from './cli-streams.token.js';
+export type { CliStreams } from './cli-output.js';

@@ -1,0 +1,83 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Decision } from '../decisions/decision.js';
+import { Stage } from '../decisions/stage.js';
+import { decisionRecord } from '../evidence/decision-record.js';
+import { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
+import { ToolKind } from '../evidence/tool-kind.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
+import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import type { ClaimResolution, ExecutionClaimStore } from './execution-claim-store.interface.js';
+import type { ExecutionClaim } from './execution-claim.js';
+import { ExecutionClaimStatus } from './execution-claim-status.js';
+
+/** How an operator resolves a claim: the effect happened (`completed`), or it did not and may be retried once (`retryable`). */
+export type ClaimResolutionChoice = 'completed' | 'retryable';
+
+/**
+ * Operator reconciliation of execution claims (DESIGN.md §8), for the CLI and for admin screens.
+ * Every resolution is recorded as evidence (`tool_kind: operator`). There is no pruning: claim rows
+ * are the at-most-once guarantee.
+ */
+@Injectable()
+export class ExecutionClaimsService {
+  constructor(
+    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(EvidenceRecorder) private readonly evidence: EvidenceRecorder,
+  ) {}
+
+  /** Claims still `claimed` or `indeterminate`, oldest first. */
+  unresolved(): Promise<ExecutionClaim[]> {
+    return this.store().unresolved();
+  }
+
+  /**
+   * Resolves an unresolved claim. `by` is an opaque operator id (`operator:7`), never PII; `reason` says
+   * what the investigation found. A still-`claimed` claim needs `force`: its executor may be running.
+   */
+  async resolve(claimId: string, choice: ClaimResolutionChoice, by: string, reason: string, force = false): Promise<ClaimResolution> {
+    if (by.trim() === '' || reason.trim() === '') throw new VerdictConfigurationError('Resolving a claim needs --by (an opaque operator id) and --reason.');
+    const to = choice === 'completed' ? ExecutionClaimStatus.Completed : ExecutionClaimStatus.Released;
+    const now = (this.options.clock ?? (() => new Date()))();
+    const resolution = await this.store().resolve({ claimId, to, by, reason, force, now });
+    if (resolution.outcome === 'resolved') {
+      const { claim, from } = resolution;
+      // Released: the operation may be admitted once more; completed: it never will be.
+      const decision =
+        to === ExecutionClaimStatus.Released
+          ? Decision.permit(Stage.ExecutionClaim, `operator ${by} resolved ${from} as retryable: ${reason}`)
+          : Decision.deny(Stage.ExecutionClaim, `operator ${by} resolved ${from} as completed: ${reason}`);
+      await this.evidence.recordDecision(
+        decisionRecord(
+          {
+            id: randomUUID(),
+            correlationId: randomUUID(),
+            sequence: 0,
+            capability: claim.capability,
+            toolKind: ToolKind.Operator,
+            stage: decision.stage,
+            disposition: decision.disposition,
+            reason: decision.reason,
+            recordedAt: now,
+          },
+          { claimFingerprint: claim.bindingFingerprint, claimStatus: claim.status, claimAttempt: claim.attempt },
+        ),
+      );
+    }
+    return resolution;
+  }
+
+  /** Deletes rate-limit windows that have ended; returns how many. */
+  pruneRateLimits(): Promise<number> {
+    const store = this.options.rateLimits;
+    if (store === undefined) throw new VerdictConfigurationError('No rate-limit store is configured: pass `rateLimits` to VerdictModule.forRoot.');
+    return store.prune((this.options.clock ?? (() => new Date()))());
+  }
+
+  private store(): ExecutionClaimStore {
+    const store = this.options.executionClaims;
+    if (store === undefined) throw new VerdictConfigurationError('No execution-claim store is configured: pass `executionClaims` to VerdictModule.forRoot.');
+    return store;
+  }
+}
