@@ -6,7 +6,6 @@ import {
   type ActionContext,
   type AuthorizedAction,
   Capability,
-  type CapabilityDefinition,
   ExecutionTargetPolicy,
   InMemoryEvidenceRecorder,
   type EvidenceRecorder,

@@ -1,11 +1,15 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { CrossCustomerComparison } from './comparison/cross-customer.comparison.js';
+import { GateScenarios } from './gates/gate-scenarios.js';
 import { LAB_PAGE } from './page/lab-page.js';
 
 /** The lab's page and its JSON endpoints. */
 @Controller()
 export class LabController {
-  constructor(private readonly crossCustomer: CrossCustomerComparison) {}
+  constructor(
+    private readonly crossCustomer: CrossCustomerComparison,
+    private readonly gates: GateScenarios,
+  ) {}
 
   @Get()
   @Header('content-type', 'text/html; charset=utf-8')
@@ -17,5 +21,17 @@ export class LabController {
   @Get('api/labs/cross-customer')
   crossCustomerComparison() {
     return this.crossCustomer.run();
+  }
+
+  /** Three owned shipment refreshes against a budget of two per hour. */
+  @Get('api/labs/budget')
+  permissionIsNotABudget() {
+    return this.gates.permissionIsNotABudget();
+  }
+
+  /** One escalation delivered under two tool-call ids. */
+  @Get('api/labs/duplicate-delivery')
+  newToolCallIdIsNotANewOperation() {
+    return this.gates.newToolCallIdIsNotANewOperation();
   }
 }

@@ -2,10 +2,18 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { VerdictModule } from '@verdict/nestjs';
 import { VerdictLangChainModule } from '@verdict/nestjs/langchain';
-import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { StorefrontAbilityFactory, StorefrontCapabilities, storefrontEntities, storefrontMigrations } from '@verdict/storefront';
+import { TypeOrmEvidenceRecorder, TypeOrmExecutionClaimStore, TypeOrmRateLimitStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import {
+  ShipmentCapabilities,
+  StorefrontAbilityFactory,
+  StorefrontCapabilities,
+  SupportCapabilities,
+  storefrontEntities,
+  storefrontMigrations,
+} from '@verdict/storefront';
 import { DataSource } from 'typeorm';
 import { CrossCustomerComparison } from './comparison/cross-customer.comparison.js';
+import { GateScenarios } from './gates/gate-scenarios.js';
 import { LabController } from './lab.controller.js';
 import type { LabOptions } from './lab-options.js';
 import { LabSeeder } from './lab-seeder.js';
@@ -32,13 +40,15 @@ export class LabModule {
           useFactory: (dataSource: DataSource) => ({
             abilityFactory: new StorefrontAbilityFactory(dataSource),
             evidence: new TypeOrmEvidenceRecorder(dataSource),
+            executionClaims: new TypeOrmExecutionClaimStore(dataSource),
+            rateLimits: new TypeOrmRateLimitStore(dataSource),
             publicMessage: 'I cannot do that for you.',
           }),
         }),
         VerdictLangChainModule,
       ],
       controllers: [LabController],
-      providers: [LabSeeder, StorefrontCapabilities, CrossCustomerComparison],
+      providers: [LabSeeder, StorefrontCapabilities, ShipmentCapabilities, SupportCapabilities, CrossCustomerComparison, GateScenarios],
     };
   }
 }

@@ -41,7 +41,9 @@ export { ShipmentCapabilities, SHIPMENT_REFRESHES_PER_HOUR, type ShipmentView } 
 export { SupportCapabilities } from './capabilities/support.capabilities.js';
 
 // LangChain tools
-export { LOOKUP_ORDER_TOOL, CANCEL_ORDER_TOOL, ORDER_NOT_FOUND } from './tools/order-tool-descriptions.js';
+export { LOOKUP_ORDER_TOOL, CANCEL_ORDER_TOOL, REFRESH_SHIPMENT_TOOL, ESCALATE_ORDER_TOOL, ORDER_NOT_FOUND } from './tools/order-tool-descriptions.js';
+export { definitionOnlyTool } from './tools/definition-only-tool.js';
+export { refreshShipmentTool, escalateOrderTool } from './tools/operation-tools.js';
 export { createLookupOrderTool } from './tools/lookup-order.tool.js';
 export { createCancelOrderTool } from './tools/cancel-order.tool.js';
 export { manuallySecuredLookupOrder, type StorefrontActorProvider } from './tools/manually-secured-lookup-order.tool.js';

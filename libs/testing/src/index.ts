@@ -1,3 +1,12 @@
 export { databaseEngines, dropDataSource, openDataSource } from './database-matrix.js';
 export type { DatabaseEngine, DatabaseEngineName, TestDataSourceOptions } from './database-matrix.js';
+export { WorkerPool } from './processes/worker-pool.js';
+export type { WorkerExit, WorkerReplyMessage, WorkerRequestMessage } from './processes/worker-pool.js';
+export { serveParent } from './processes/worker-runtime.js';
+export type { WorkerHandler } from './processes/worker-runtime.js';
+export { startGateWorkers } from './processes/gate-workers.js';
+export type { GateWorkers } from './processes/gate-workers.js';
+export type { AdmitReply, AdmitRequest, ConsumeReply, ConsumeRequest } from './processes/gate-protocol.js';
+export { killWhenBlocked, onceReconnected, openSingleConnection } from './processes/database-backends.js';
+export type { SingleConnection } from './processes/database-backends.js';
 export * from './scripted-chat-model.js';

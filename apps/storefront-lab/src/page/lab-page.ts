@@ -40,7 +40,51 @@ export const LAB_PAGE = `<!doctype html>
   <pre id="evidence"></pre>
 </section>
 
+<section id="budget">
+  <h2>A permission is not a budget</h2>
+  <p>Customer 72 may track their own order 1002, and the model asks the carrier three times. Each request is
+  permitted by CASL; Verdict's semantic rate limit allows two shipment refreshes per customer and order per hour.</p>
+  <button id="run-budget" type="button">Send three refreshes</button>
+  <ol id="budget-calls" class="calls"></ol>
+  <p id="budget-summary"></p>
+</section>
+
+<section id="duplicate-delivery">
+  <h2>A new tool-call id is not a new operation</h2>
+  <p>The transport redelivers one escalation of order 1002 under a second tool-call id. The operation is
+  "customer 72 escalates order 1002", whatever its transport id: Verdict admits it to the executor once.</p>
+  <button id="run-duplicate-delivery" type="button">Deliver the escalation twice</button>
+  <ol id="duplicate-delivery-calls" class="calls"></ol>
+  <p id="duplicate-delivery-summary"></p>
+</section>
+
 <script>
+  function renderCalls(listId, calls) {
+    const list = document.getElementById(listId);
+    list.replaceChildren();
+    for (const call of calls) {
+      const item = document.createElement('li');
+      item.dataset.outcome = call.outcome;
+      const outcome = document.createElement('strong');
+      outcome.className = call.outcome === 'executed' ? 'permitted' : 'denied';
+      outcome.textContent = call.outcome;
+      const said = document.createElement('code');
+      said.textContent = ' ' + call.toolCallId + ' → model saw: ' + call.modelSaw;
+      item.append(outcome, said);
+      list.append(item);
+    }
+  }
+  document.getElementById('run-budget').addEventListener('click', async () => {
+    const report = await (await fetch('/api/labs/budget')).json();
+    renderCalls('budget-calls', report.calls);
+    document.getElementById('budget-summary').textContent = 'Carrier requests made: ' + report.carrierRequests;
+  });
+  document.getElementById('run-duplicate-delivery').addEventListener('click', async () => {
+    const report = await (await fetch('/api/labs/duplicate-delivery')).json();
+    renderCalls('duplicate-delivery-calls', report.calls);
+    document.getElementById('duplicate-delivery-summary').textContent = 'Support tickets for order 1002: ' + report.ticketsForOrder;
+  });
+
   const paths = [['naive', 'Naive raw tool'], ['manual', 'Manually secured tool'], ['verdict', 'Verdict bound tool']];
   function cell(result) {
     const td = document.createElement('td');

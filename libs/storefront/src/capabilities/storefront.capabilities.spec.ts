@@ -22,7 +22,12 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const capabilityOf = { lookup_order: StorefrontCapability.ViewOrder, cancel_order: StorefrontCapability.CancelOrder } as const;
+const capabilityOf = {
+  lookup_order: StorefrontCapability.ViewOrder,
+  cancel_order: StorefrontCapability.CancelOrder,
+  refresh_shipment: StorefrontCapability.RefreshShipment,
+  escalate_order: StorefrontCapability.EscalateOrder,
+} as const;
 
 async function boot(dataSource?: DataSource) {
   const db = dataSource ?? (await openSqliteStorefront());

@@ -3,7 +3,7 @@
  * and the testing kit's scripted chat model use.
  */
 export interface CapturedToolCall {
-  readonly name: 'lookup_order' | 'cancel_order';
+  readonly name: 'lookup_order' | 'cancel_order' | 'refresh_shipment' | 'escalate_order';
   readonly args: Readonly<Record<string, unknown>>;
   readonly id: string;
 }
@@ -29,6 +29,12 @@ export const capturedProposals = {
   ownedCancel: { name: 'cancel_order', args: { orderId: 1002 }, id: 'call_cancel_1002' },
   /** 72 cancels 91's order: must be denied and 1001 must stay placed. */
   crossCustomerCancel: { name: 'cancel_order', args: { orderId: 1001 }, id: 'call_xc_cancel_1001' },
+  /** 72 asks the carrier about their own order: permitted, within the refresh budget. */
+  shipmentRefresh: { name: 'refresh_shipment', args: { orderId: 1002 }, id: 'call_ship_1002' },
+  /** 72 escalates their own order: opens one ticket. */
+  ownedEscalation: { name: 'escalate_order', args: { orderId: 1002 }, id: 'call_esc_1002_a' },
+  /** The same escalation redelivered by the transport under a new tool-call id: still one ticket. */
+  redeliveredEscalation: { name: 'escalate_order', args: { orderId: 1002 }, id: 'call_esc_1002_b' },
   /** Not an order id at all: denied at the proposal stage as invalid arguments. */
   malformed: { name: 'lookup_order', args: { orderId: 'DROP TABLE' }, id: 'call_malformed' },
 } as const satisfies Readonly<Record<string, CapturedToolCall>>;

@@ -18,3 +18,19 @@ export const CANCEL_ORDER_TOOL = {
 
 /** What every order tool answers when it will not show an order: the same text for "missing" and "not yours". */
 export const ORDER_NOT_FOUND = 'Order not found.';
+
+/** The model-facing name and description of the shipment refresh tool. */
+export const REFRESH_SHIPMENT_TOOL = {
+  name: 'refresh_shipment',
+  description:
+    "Ask the carrier for the current shipment status of one of the signed-in customer's orders, by numeric order id. " +
+    'Each call costs a carrier request. Pass only orderId.',
+} as const;
+
+/** The model-facing name and description of the support escalation tool. */
+export const ESCALATE_ORDER_TOOL = {
+  name: 'escalate_order',
+  description:
+    "Escalate one of the signed-in customer's orders to a human support agent, by numeric order id. Opens one " +
+    'support ticket. Pass only orderId.',
+} as const;

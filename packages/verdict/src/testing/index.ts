@@ -1,2 +1,6 @@
 export { describeEvidenceRecorderContract } from './evidence-recorder.contract.js';
 export type { EvidenceRecorderHarness } from './evidence-recorder.contract.js';
+export { describeExecutionClaimStoreContract } from './execution-claim-store.contract.js';
+export type { ExecutionClaimStoreHarness } from './execution-claim-store.contract.js';
+export { describeRateLimitStoreContract } from './rate-limit-store.contract.js';
+export type { RateLimitStoreHarness } from './rate-limit-store.contract.js';

@@ -1,4 +1,6 @@
 import { DecisionRecordEntity } from './decision-record.entity.js';
+import { ExecutionClaimEntity } from './execution-claim.entity.js';
+import { RateLimitWindowEntity } from './rate-limit-window.entity.js';
 
 /**
  * Every Verdict entity. Add them to your DataSource's `entities` (or `TypeOrmModule.forRoot`).
@@ -6,4 +8,4 @@ import { DecisionRecordEntity } from './decision-record.entity.js';
  * @example
  * new DataSource({ type: 'better-sqlite3', database: 'app.sqlite', entities: [...appEntities, ...verdictEntities], migrations: verdictMigrations });
  */
-export const verdictEntities: Array<new () => object> = [DecisionRecordEntity];
+export const verdictEntities: Array<new () => object> = [DecisionRecordEntity, ExecutionClaimEntity, RateLimitWindowEntity];

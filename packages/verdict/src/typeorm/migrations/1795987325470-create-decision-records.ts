@@ -1,6 +1,6 @@
 import { Table, TableIndex } from 'typeorm';
 import type { MigrationInterface, QueryRunner, TableColumnOptions } from 'typeorm';
-import { VerdictConfigurationError } from '../../errors/configuration.error.js';
+import { utcInstantColumn } from './utc-instant-column.js';
 
 const TABLE = 'verdict_decision_records';
 
@@ -12,7 +12,7 @@ export class CreateDecisionRecords1795987325470 implements MigrationInterface {
   name = 'CreateDecisionRecords1795987325470';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const instant = utcInstantColumn(queryRunner.connection.options.type);
+    const instant = utcInstantColumn(queryRunner.connection.options.type, TABLE);
     const fingerprint = (name: string): TableColumnOptions => ({ name, type: 'varchar', length: '64', isNullable: true });
     const label = (name: string, length: number, isNullable = true): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isNullable });
     const integer = (name: string): TableColumnOptions => ({ name, type: 'integer', isNullable: true });
@@ -58,37 +58,5 @@ export class CreateDecisionRecords1795987325470 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.dropTable(TABLE);
-  }
-}
-
-/**
- * A column type that keeps a UTC instant to the millisecond. PostgreSQL's `timestamp` (without time
- * zone) would store the Node process's local wall time, and MySQL's `timestamp` converts through the
- * session time zone and ends in 2038, so neither is used.
- */
-function utcInstantColumn(engine: string): Omit<TableColumnOptions, 'name'> {
-  switch (engine) {
-    case 'postgres':
-    case 'aurora-postgres':
-    case 'cockroachdb':
-      return { type: 'timestamptz', precision: 3 };
-    case 'mysql':
-    case 'mariadb':
-    case 'aurora-mysql':
-      // datetime has no zone: the DataSource must use `timezone: 'Z'` so mysql2 writes and reads UTC.
-      return { type: 'datetime', precision: 3 };
-    case 'better-sqlite3':
-    case 'sqljs':
-    case 'capacitor':
-    case 'cordova':
-    case 'expo':
-    case 'nativescript':
-    case 'react-native':
-      // SQLite keeps TypeORM's UTC text form, 'YYYY-MM-DD HH:MM:SS.SSS'.
-      return { type: 'datetime' };
-    default:
-      throw new VerdictConfigurationError(
-        `Verdict migrations support SQLite, PostgreSQL and MySQL/MariaDB, not "${engine}". Create verdict_decision_records with a migration of your own.`,
-      );
   }
 }

@@ -1,5 +1,7 @@
 import type { MigrationInterface } from 'typeorm';
 import { CreateDecisionRecords1795987325470 } from './1795987325470-create-decision-records.js';
+import { CreateExecutionClaims1795988797706 } from './1795988797706-create-execution-claims.js';
+import { CreateRateLimitWindows1795988797707 } from './1795988797707-create-rate-limit-windows.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -8,4 +10,8 @@ import { CreateDecisionRecords1795987325470 } from './1795987325470-create-decis
  * @example
  * new DataSource({ type: 'postgres', url, entities: verdictEntities, migrations: verdictMigrations, migrationsRun: true });
  */
-export const verdictMigrations: Array<new () => MigrationInterface> = [CreateDecisionRecords1795987325470];
+export const verdictMigrations: Array<new () => MigrationInterface> = [
+  CreateDecisionRecords1795987325470,
+  CreateExecutionClaims1795988797706,
+  CreateRateLimitWindows1795988797707,
+];

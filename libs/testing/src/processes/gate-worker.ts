@@ -1,0 +1,28 @@
+// A worker process of `startGateWorkers`: its own DataSource on the test database, Verdict's TypeORM
+// stores from the built package, one gate call per request. Run as compiled JS, never imported.
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { TypeOrmExecutionClaimStore, TypeOrmRateLimitStore, verdictEntities } from '@verdict/nestjs/typeorm';
+import type { AdmitReply, ConsumeReply, GateReply, GateRequest, GateWorkerInit } from './gate-protocol.js';
+import { serveParent } from './worker-runtime.js';
+
+serveParent<GateWorkerInit, GateRequest, GateReply>(async ({ dataSource: options }) => {
+  const dataSource = await new DataSource({ ...options, entities: verdictEntities, migrations: [] }).initialize();
+  const claims = new TypeOrmExecutionClaimStore(dataSource);
+  const rateLimits = new TypeOrmRateLimitStore(dataSource);
+  return {
+    async handle(request): Promise<GateReply> {
+      if (request.gate === 'admit') {
+        const candidateId = randomBytes(32).toString('base64url');
+        const { gate: _gate, ...claim } = request;
+        return { candidateId, ...(await claims.admit({ ...claim, candidateId })) } satisfies AdmitReply;
+      }
+      const { gate: _gate, times, ...unit } = request;
+      const consumptions = [];
+      for (let i = 0; i < times; i++) consumptions.push(await rateLimits.consume(unit));
+      return { consumptions } satisfies ConsumeReply;
+    },
+    close: () => dataSource.destroy(),
+  };
+});

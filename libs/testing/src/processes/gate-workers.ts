@@ -1,0 +1,61 @@
+import type { DataSource, DataSourceOptions } from 'typeorm';
+import type { AdmitReply, AdmitRequest, ConsumeReply, ConsumeRequest, GateReply, GateRequest, GateWorkerInit } from './gate-protocol.js';
+import { WorkerPool } from './worker-pool.js';
+
+/** Compiled by `tsc -b` (npm's `pretest`); the same relative path from `src/processes` and `dist/processes`. */
+const GATE_WORKER = new URL('../../dist/processes/gate-worker.js', import.meta.url);
+
+/** How long a SQLite writer waits for another process's write lock before SQLITE_BUSY (better-sqlite3's `timeout`). */
+const SQLITE_BUSY_TIMEOUT_MS = 30_000;
+
+/** N OS processes, each with its own connection to one database, calling Verdict's TypeORM gates. */
+export interface GateWorkers {
+  readonly size: number;
+  /** Every worker admits the same request at once, each with its own candidate id; replies in worker order. */
+  admitAll(request: Omit<AdmitRequest, 'gate'>): Promise<AdmitReply[]>;
+  /** Every worker consumes `times` units of the same bucket at once; replies in worker order. */
+  consumeAll(request: Omit<ConsumeRequest, 'gate'>): Promise<ConsumeReply[]>;
+  /** Kills worker `index` with SIGKILL. */
+  kill(index: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Forks `count` gate workers (real OS processes, reused across rounds) on the database `dataSource`
+ * (from `openDataSource`, migrations already run) is connected to: the same SQLite file, PostgreSQL
+ * schema or MariaDB database. For SQLite the file is switched to WAL first and each worker waits up to
+ * 30 s for the write lock (`timeout`), so concurrent writers queue instead of failing with SQLITE_BUSY.
+ *
+ * @example
+ * const workers = await startGateWorkers({ count: 8, dataSource });
+ * const replies = await workers.admitAll({ capability, policy, bindingFingerprint, now });
+ * expect(replies.filter((reply) => reply.admitted)).toHaveLength(1);
+ */
+export async function startGateWorkers({ count, dataSource }: { count: number; dataSource: DataSource }): Promise<GateWorkers> {
+  if (dataSource.options.type === 'better-sqlite3') await dataSource.query('PRAGMA journal_mode = WAL');
+  const pool = await WorkerPool.start<GateWorkerInit, GateRequest, GateReply>(GATE_WORKER, count, { dataSource: workerOptions(dataSource.options) });
+  return {
+    size: pool.size,
+    admitAll: (request) => pool.broadcast({ gate: 'admit', ...request }) as Promise<AdmitReply[]>,
+    consumeAll: (request) => pool.broadcast({ gate: 'consume', ...request }) as Promise<ConsumeReply[]>,
+    kill: async (index) => {
+      await pool.kill(index);
+    },
+    close: () => pool.close(),
+  };
+}
+
+/** The serializable part of the parent's options: connection and isolation, no classes. */
+function workerOptions(options: DataSourceOptions): DataSourceOptions {
+  switch (options.type) {
+    case 'better-sqlite3':
+      return { type: options.type, database: options.database, enableWAL: true, timeout: SQLITE_BUSY_TIMEOUT_MS };
+    case 'postgres':
+      return { type: options.type, url: options.url, schema: options.schema, extra: options.extra };
+    case 'mysql':
+    case 'mariadb':
+      return { type: options.type, url: options.url, timezone: options.timezone, dateStrings: options.dateStrings };
+    default:
+      throw new Error(`Gate workers support better-sqlite3, postgres and mysql/mariadb DataSources, not "${options.type}".`);
+  }
+}

@@ -1,0 +1,131 @@
+import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** Parent → worker: a request, or (sequence 0) the worker's init payload. */
+export interface WorkerRequestMessage<T> {
+  readonly sequence: number;
+  readonly payload: T;
+}
+
+/** Worker → parent: the reply to one request, or its error. */
+export type WorkerReplyMessage<T> =
+  | { readonly sequence: number; readonly reply: T }
+  | { readonly sequence: number; readonly error: { readonly name: string; readonly message: string; readonly code?: string } };
+
+interface Pending {
+  resolve(reply: unknown): void;
+  reject(error: Error): void;
+}
+
+/** How one worker process ended. */
+export interface WorkerExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/**
+ * N real OS processes (`child_process.fork` with IPC and structured-clone serialization, so Dates
+ * survive) running one compiled worker script, driven by request/reply messages. Workers are started
+ * once and reused for every round, so contention tests pay for process start-up once.
+ *
+ * A worker that exits rejects its pending requests instead of hanging the test.
+ *
+ * @example
+ * const pool = await WorkerPool.start<Init, Request, Reply>(new URL('../../dist/processes/gate-worker.js', import.meta.url), 8, init);
+ * const replies = await pool.broadcast({ round: 1 }); // one reply per worker, in worker order
+ * await pool.close();
+ */
+export class WorkerPool<TRequest, TReply> {
+  private sequence = 0;
+  private readonly pending: Array<Map<number, Pending>>;
+  private readonly exits: Array<Promise<WorkerExit>>;
+
+  private constructor(private readonly children: ChildProcess[]) {
+    this.pending = children.map(() => new Map());
+    this.exits = children.map(
+      (child, index) =>
+        new Promise<WorkerExit>((resolve) => {
+          child.on('message', (message: WorkerReplyMessage<unknown>) => this.settle(index, message));
+          child.on('exit', (code, signal) => {
+            for (const pending of this.pending[index]!.values())
+              pending.reject(new Error(`Worker ${index} exited (code ${code}, signal ${signal}) before replying.`));
+            this.pending[index]!.clear();
+            resolve({ code, signal });
+          });
+        }),
+    );
+  }
+
+  /** Forks `count` workers running `script` and waits until each has accepted `init`. */
+  static async start<TInit, TRequest, TReply>(script: URL, count: number, init: TInit): Promise<WorkerPool<TRequest, TReply>> {
+    const children = Array.from({ length: count }, () =>
+      // No inherited execArgv: Jest's --experimental-vm-modules has no business in a plain worker.
+      fork(fileURLToPath(script), [], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+    );
+    const pool = new WorkerPool<TRequest, TReply>(children);
+    try {
+      await Promise.all(children.map((_, index) => pool.request(index, 0, init)));
+    } catch (error) {
+      await pool.close();
+      throw error;
+    }
+    return pool;
+  }
+
+  get size(): number {
+    return this.children.length;
+  }
+
+  /** Sends one request to every worker at once (a function gets the worker's index); replies in worker order. */
+  broadcast(request: TRequest | ((index: number) => TRequest)): Promise<TReply[]> {
+    const sequence = ++this.sequence;
+    const payload = (index: number) => (typeof request === 'function' ? (request as (index: number) => TRequest)(index) : request);
+    return Promise.all(this.children.map((_, index) => this.request(index, sequence, payload(index)) as Promise<TReply>));
+  }
+
+  /** Sends one request to worker `index`. */
+  send(index: number, request: TRequest): Promise<TReply> {
+    return this.request(index, ++this.sequence, request) as Promise<TReply>;
+  }
+
+  /** Kills worker `index` (SIGKILL by default: no cleanup runs) and resolves when it has exited. */
+  kill(index: number, signal: NodeJS.Signals = 'SIGKILL'): Promise<WorkerExit> {
+    this.children[index]!.kill(signal);
+    return this.exits[index]!;
+  }
+
+  /** Disconnects every worker so it can close its resources and exit; kills any still alive after `graceMs`. */
+  async close(graceMs = 10_000): Promise<void> {
+    const deadline = setTimeout(() => this.children.forEach((child) => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')), graceMs);
+    try {
+      for (const child of this.children) if (child.connected) child.disconnect();
+      await Promise.all(this.exits);
+    } finally {
+      clearTimeout(deadline);
+    }
+  }
+
+  private request(index: number, sequence: number, payload: unknown): Promise<unknown> {
+    const child = this.children[index]!;
+    return new Promise((resolve, reject) => {
+      if (!child.connected) return reject(new Error(`Worker ${index} is not running.`));
+      this.pending[index]!.set(sequence, { resolve, reject });
+      child.send({ sequence, payload } satisfies WorkerRequestMessage<unknown>, (error) => {
+        if (error) {
+          this.pending[index]!.delete(sequence);
+          reject(error);
+        }
+      });
+    });
+  }
+
+  private settle(index: number, message: WorkerReplyMessage<unknown>): void {
+    const pending = this.pending[index]!.get(message.sequence);
+    if (pending === undefined) return;
+    this.pending[index]!.delete(message.sequence);
+    if ('error' in message)
+      pending.reject(Object.assign(new Error(`Worker ${index}: ${message.error.name}: ${message.error.message}`), { code: message.error.code }));
+    else pending.resolve(message.reply);
+  }
+}

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { fingerprint } from '../fingerprints/fingerprint.js';
+import type { RateLimitRequest, RateLimitStore } from '../rate-limits/rate-limit-store.interface.js';
+
+/** A rate-limit store under test. */
+export interface RateLimitStoreHarness {
+  readonly store: RateLimitStore;
+  close(): Promise<void>;
+}
+
+const WINDOW_SECONDS = 3600;
+/** A window start aligned to the epoch (`floor(t / w) * w`); the window math itself is the caller's. */
+const WINDOW = new Date(Date.UTC(2024, 1, 29, 23, 0, 0));
+const NEXT_WINDOW = new Date(WINDOW.getTime() + WINDOW_SECONDS * 1000);
+
+/**
+ * The behaviour every {@link RateLimitStore} adapter must share (DESIGN.md §8): fixed-window counting up
+ * to the limit, refusal at the limit without incrementing, a fresh count per window, buckets isolated
+ * by fingerprint, exact `remaining` and `resetAt`, and pruning of ended windows only. `setup` runs once
+ * before the suite and `close` once after it; each test uses buckets of its own. Concurrency across OS
+ * processes is proven separately, with real processes.
+ *
+ * @example
+ * describeRateLimitStoreContract('memory', async () => ({ store: new InMemoryRateLimitStore(), close: async () => {} }));
+ */
+export function describeRateLimitStoreContract(engineLabel: string, setup: () => Promise<RateLimitStoreHarness>): void {
+  describe(`RateLimitStore contract [${engineLabel}]`, () => {
+    let harness: RateLimitStoreHarness;
+    beforeAll(async () => {
+      harness = await setup();
+    });
+    afterAll(async () => {
+      await harness?.close();
+    });
+    const consume = (request: RateLimitRequest) => harness.store.consume(request);
+    /** `times` consumptions one after another. */
+    const consumeTimes = async (request: RateLimitRequest, times: number) => {
+      const results = [];
+      for (let i = 0; i < times; i++) results.push(await consume(request));
+      return results;
+    };
+
+    describe('consume', () => {
+      it('counts units up to the limit, then refuses without incrementing', async () => {
+        const request = unit({ limit: 3 });
+        const resetAt = NEXT_WINDOW;
+
+        expect(await consumeTimes(request, 5)).toEqual([
+          { allowed: true, count: 1, remaining: 2, resetAt },
+          { allowed: true, count: 2, remaining: 1, resetAt },
+          { allowed: true, count: 3, remaining: 0, resetAt },
+          { allowed: false, count: 3, remaining: 0, resetAt },
+          { allowed: false, count: 3, remaining: 0, resetAt },
+        ]);
+      });
+
+      it('does not move the counter on a refusal: a raised limit continues from the limit', async () => {
+        const request = unit({ limit: 2 });
+        await consumeTimes(request, 2);
+        expect((await consumeTimes(request, 3)).map((result) => result.allowed)).toEqual([false, false, false]);
+
+        expect(await consume({ ...request, limit: 3 })).toEqual({ allowed: true, count: 3, remaining: 0, resetAt: NEXT_WINDOW });
+        expect(await consume({ ...request, limit: 3 })).toMatchObject({ allowed: false, count: 3 });
+      });
+
+      it('starts the next window at 1, whatever the last one held', async () => {
+        const request = unit({ limit: 2 });
+        await consumeTimes(request, 3);
+
+        const next = { ...request, windowStart: NEXT_WINDOW };
+        const resetAt = new Date(NEXT_WINDOW.getTime() + WINDOW_SECONDS * 1000);
+        expect(await consume(next)).toEqual({ allowed: true, count: 1, remaining: 1, resetAt });
+        expect(await consume(request)).toMatchObject({ allowed: false, count: 2 });
+      });
+
+      it('isolates buckets by fingerprint', async () => {
+        const exhausted = unit({ limit: 1 });
+        await consumeTimes(exhausted, 2);
+
+        expect(await consume(unit({ limit: 1 }))).toMatchObject({ allowed: true, count: 1 });
+        expect(await consume(exhausted)).toMatchObject({ allowed: false, count: 1 });
+      });
+
+      it('reports resetAt as the window start plus its width, to the millisecond', async () => {
+        const windowStart = new Date(Date.UTC(2024, 2, 1, 0, 0, 7, 0));
+        const result = await consume(unit({ windowStart, windowSeconds: 7, limit: 4 }));
+
+        expect(result).toEqual({ allowed: true, count: 1, remaining: 3, resetAt: new Date('2024-03-01T00:00:14.000Z') });
+      });
+
+      it('admits nothing at a limit of 0', async () => {
+        const request = unit({ limit: 0 });
+        expect(await consume(request)).toEqual({ allowed: false, count: 0, remaining: 0, resetAt: NEXT_WINDOW });
+        expect(await consume({ ...request, limit: 1 })).toMatchObject({ allowed: true, count: 1 });
+      });
+
+      it('admits exactly the limit of 30 concurrent consumptions', async () => {
+        const request = unit({ limit: 5 });
+        const results = await Promise.all(Array.from({ length: 30 }, () => consume(request)));
+
+        const allowed = results.filter((result) => result.allowed);
+        expect(allowed.map((result) => result.count).sort()).toEqual([1, 2, 3, 4, 5]);
+        expect(results.filter((result) => !result.allowed)).toHaveLength(25);
+      });
+    });
+
+    describe('prune', () => {
+      it('deletes the windows that have ended, and only those', async () => {
+        // Earlier than every other test's windows, so that nothing else has ended by `now`.
+        const windowSeconds = 60;
+        const ended = unit({ windowStart: new Date(Date.UTC(2000, 0, 1, 0, 0, 0)), windowSeconds, limit: 5 });
+        const current = { ...ended, windowStart: new Date(Date.UTC(2000, 0, 1, 0, 1, 0)) };
+        await consumeTimes(ended, 2);
+        await consumeTimes(current, 2);
+        const now = current.windowStart;
+
+        expect(await harness.store.prune(now)).toBe(1);
+        expect(await harness.store.prune(now)).toBe(0);
+        expect(await consume(current)).toMatchObject({ allowed: true, count: 3 });
+        expect(await consume(ended)).toMatchObject({ allowed: true, count: 1 });
+      });
+    });
+  });
+}
+
+function unit(overrides: Partial<RateLimitRequest> = {}): RateLimitRequest {
+  const windowSeconds = overrides.windowSeconds ?? WINDOW_SECONDS;
+  const bucketFingerprint = fingerprint({
+    capability: 'shipments.refresh',
+    policy: 'refresh-per-customer',
+    algorithm: 'fixed_window',
+    window_seconds: windowSeconds,
+    binding: { customer: randomUUID() },
+  });
+  return { bucketFingerprint, windowStart: WINDOW, windowSeconds, limit: 3, ...overrides };
+}

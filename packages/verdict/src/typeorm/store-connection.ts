@@ -1,0 +1,122 @@
+import { QueryFailedError } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { OuterTransactionError } from '../errors/outer-transaction.error.js';
+
+/** The SQL dialects Verdict's stores write. */
+export type SqlDialect = 'postgres' | 'sqlite' | 'mysql';
+
+/** What one statement did. */
+export interface StatementResult {
+  /** Rows a `RETURNING` clause produced (PostgreSQL, SQLite). */
+  readonly rows: Array<Record<string, unknown>>;
+  /** Rows changed; on MySQL/MariaDB rows *matched*, because mysql2 connects with CLIENT_FOUND_ROWS. */
+  readonly affected: number;
+  /** MySQL/MariaDB only: the OK packet's insert id, which `LAST_INSERT_ID(expr)` sets. 0 elsewhere. */
+  readonly insertId: number;
+}
+
+/** better-sqlite3's native database handle, as far as the stores use it. */
+interface NativeSqlite {
+  readonly inTransaction: boolean;
+  prepare(sql: string): NativeStatement;
+}
+
+interface NativeStatement {
+  readonly reader: boolean;
+  all(...parameters: unknown[]): Array<Record<string, unknown>>;
+  run(...parameters: unknown[]): { changes: number };
+}
+
+const statements = new WeakMap<NativeSqlite, Map<string, NativeStatement>>();
+
+/**
+ * How Verdict's TypeORM stores run their one-statement gates, per engine, without ever joining an outer
+ * application transaction:
+ * - PostgreSQL, MySQL/MariaDB: each statement takes a pooled connection of its own and autocommits, so
+ *   it never runs inside a transaction the application opened on another pooled connection.
+ * - better-sqlite3: TypeORM shares one connection, so a transaction the application opened would swallow
+ *   the write. The statement runs on the driver's native handle, synchronously, right after checking its
+ *   `inTransaction` flag: no other statement of this process can begin a transaction in between, and an
+ *   open one fails closed with {@link OuterTransactionError}.
+ */
+export class StoreConnection {
+  readonly dialect: SqlDialect;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    store: string,
+  ) {
+    this.dialect = dialectOf(dataSource.options.type, store);
+  }
+
+  /** The placeholder of the `index`th parameter (1-based): `$n` on PostgreSQL, `?` elsewhere. */
+  param(index: number): string {
+    return this.dialect === 'postgres' ? `$${index}` : '?';
+  }
+
+  /** `date` in the form this engine's driver binds a UTC instant column. */
+  instant(date: Date): Date | string {
+    // SQLite: TypeORM's own UTC text form for `datetime` columns, 'YYYY-MM-DD HH:MM:SS.SSS'.
+    return this.dialect === 'sqlite' ? date.toISOString().slice(0, 23).replace('T', ' ') : date;
+  }
+
+  /**
+   * Runs one autocommitted statement for `gate`. A database failure rejects as TypeORM's
+   * `QueryFailedError` on every engine (never as a refusal); an open transaction on better-sqlite3's
+   * shared connection rejects with `OuterTransactionError` before anything is written.
+   */
+  async write(gate: string, sql: string, parameters: readonly unknown[]): Promise<StatementResult> {
+    if (this.dialect === 'sqlite') return this.writeSqlite(gate, sql, parameters);
+    const runner = this.dataSource.createQueryRunner('master');
+    try {
+      const result = await runner.query(sql, [...parameters], true);
+      return { rows: result.records ?? [], affected: result.affected ?? 0, insertId: Number(result.raw?.insertId ?? 0) };
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private writeSqlite(gate: string, sql: string, parameters: readonly unknown[]): StatementResult {
+    const database = (this.dataSource.driver as unknown as { databaseConnection?: NativeSqlite }).databaseConnection;
+    if (!this.dataSource.isInitialized || database === undefined) throw new Error(`${gate} needs an initialized DataSource.`);
+    // Check and statement in one synchronous step (see the class comment).
+    if (database.inTransaction) throw new OuterTransactionError(gate);
+    try {
+      const statement = prepared(database, sql);
+      if (statement.reader) {
+        const rows = statement.all(...parameters);
+        return { rows, affected: rows.length, insertId: 0 };
+      }
+      return { rows: [], affected: statement.run(...parameters).changes, insertId: 0 };
+    } catch (error) {
+      // As TypeORM reports every driver's failure, so callers see one error type on every engine.
+      throw new QueryFailedError(sql, [...parameters], error as Error);
+    }
+  }
+}
+
+function prepared(database: NativeSqlite, sql: string): NativeStatement {
+  let cache = statements.get(database);
+  if (cache === undefined) statements.set(database, (cache = new Map()));
+  let statement = cache.get(sql);
+  if (statement === undefined) cache.set(sql, (statement = database.prepare(sql)));
+  return statement;
+}
+
+function dialectOf(type: string, store: string): SqlDialect {
+  switch (type) {
+    case 'postgres':
+      return 'postgres';
+    case 'better-sqlite3':
+      return 'sqlite';
+    case 'mysql':
+    case 'mariadb':
+      return 'mysql';
+    default:
+      throw new VerdictConfigurationError(
+        `${store} supports better-sqlite3, postgres and mysql/mariadb DataSources, not "${type}". Use its in-memory counterpart or an adapter of your own.`,
+        { store, engine: type },
+      );
+  }
+}

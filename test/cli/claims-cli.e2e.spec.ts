@@ -1,0 +1,125 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { windowStartOf } from '@verdict/nestjs';
+import {
+  DecisionRecordEntity,
+  ExecutionClaimEntity,
+  RateLimitWindowEntity,
+  TypeOrmRateLimitStore,
+  verdictEntities,
+  verdictMigrations,
+} from '@verdict/nestjs/typeorm';
+import { openDataSource, dropDataSource } from '@verdict/testing-kit';
+import { execFile, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { DataSource } from 'typeorm';
+
+const fixture = (name: string) => fileURLToPath(new URL(`../../libs/testing/dist/fixtures/${name}`, import.meta.url));
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup() {
+  const dataSource = await openDataSource({ name: 'sqlite' }, { entities: verdictEntities, migrations: verdictMigrations });
+  cleanups.push(() => dropDataSource(dataSource));
+  const database = dataSource.options.database as string;
+  /** Runs the operator CLI in its own process; resolves with its exit code and output. */
+  const cli = (...args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [fixture('jobs-cli.js'), database, ...args], (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  return { dataSource, database, cli };
+}
+
+/** Starts a process that enters the `jobs.run` executor for `job`, and SIGKILLs it there. */
+async function killInsideExecutor(database: string, job: string): Promise<void> {
+  const child = fork(fixture('hanging-executor.js'), [database, job], { stdio: 'ignore' });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', (message) => (message === 'entered' ? resolve() : reject(new Error(String(message)))));
+    child.once('exit', (code) => reject(new Error(`worker exited (${code}) before entering the executor`)));
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+const claimsOf = (dataSource: DataSource) => dataSource.getRepository(ExecutionClaimEntity).find();
+
+describe('operator CLI: execution claims', () => {
+  it('finds the claim a SIGKILLed executor left claimed, and resolves it only with --force', async () => {
+    const { dataSource, database, cli } = await setup();
+    await killInsideExecutor(database, 'nightly-export');
+    const [stuck] = await claimsOf(dataSource);
+    expect(stuck).toMatchObject({ status: 'claimed', attempt: 1, capability: 'jobs.run' });
+
+    const listed = await cli('claims', 'list', '--json');
+    expect(listed.code).toBe(0);
+    const rows = JSON.parse(listed.stdout);
+    expect(rows).toEqual([expect.objectContaining({ id: stuck.id, capability: 'jobs.run', policy: 'run-job', status: 'claimed', attempt: 1 })]);
+    expect(listed.stdout).not.toContain(stuck.bindingFingerprint);
+
+    const refused = await cli('claims', 'resolve', stuck.id, 'completed', '--by', 'operator:7', '--reason', 'export file found on the bucket');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('--force');
+    expect((await claimsOf(dataSource))[0].status).toBe('claimed');
+
+    const resolved = await cli(
+      'claims',
+      'resolve',
+      stuck.id,
+      'completed',
+      '--by',
+      'operator:7',
+      '--reason',
+      'export file found on the bucket',
+      '--force',
+      '--json',
+    );
+    expect(resolved.code).toBe(0);
+    expect(JSON.parse(resolved.stdout)).toEqual({ id: stuck.id, from: 'claimed', status: 'completed', attempt: 1 });
+    expect(JSON.parse((await cli('claims', 'list', '--json')).stdout)).toEqual([]);
+
+    const evidence = await dataSource.getRepository(DecisionRecordEntity).findBy({ toolKind: 'operator' });
+    expect(evidence).toEqual([
+      expect.objectContaining({ capability: 'jobs.run', stage: 'execution_claim', claimStatus: 'completed', claimFingerprint: stuck.bindingFingerprint }),
+    ]);
+    expect(evidence[0].reason).toContain('operator:7');
+  });
+
+  it('prints a table for people', async () => {
+    const { database, cli } = await setup();
+    await killInsideExecutor(database, 'weekly-report');
+    const listed = await cli('claims', 'list');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout.split('\n')[0]).toMatch(/^id\s+capability\s+policy\s+status\s+attempt\s+claimed_at\s+updated_at$/);
+    expect(listed.stdout).toContain('jobs.run');
+  });
+
+  it.each([
+    [['claims', 'resolve', 'some-id', 'completed', '--reason', 'x'], 2, '--by'],
+    [['claims', 'resolve', 'some-id', 'maybe', '--by', 'operator:7', '--reason', 'x'], 2, 'completed or retryable'],
+    [['claims', 'resolve', 'no-such-claim', 'retryable', '--by', 'operator:7', '--reason', 'x'], 1, 'no execution claim'],
+  ])('exits non-zero on %j', async (args, code, message) => {
+    const { cli } = await setup();
+    const result = await cli(...args);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toContain(message);
+  });
+
+  it('prunes rate-limit windows that have ended, and only those', async () => {
+    const { cli, dataSource } = await setup();
+    const store = new TypeOrmRateLimitStore(dataSource);
+    const hour = 3600;
+    const ended = windowStartOf(new Date(Date.now() - 2 * hour * 1000), hour);
+    const current = windowStartOf(new Date(), hour);
+    for (const windowStart of [ended, current]) await store.consume({ bucketFingerprint: 'a'.repeat(64), windowStart, windowSeconds: hour, limit: 5 });
+    const pruned = await cli('rate-limits', 'prune', '--json');
+    expect(pruned.code).toBe(0);
+    expect(JSON.parse(pruned.stdout)).toEqual({ pruned: 1 });
+    const left = await dataSource.getRepository(RateLimitWindowEntity).find();
+    expect(left.map((window) => window.windowStart.getTime())).toEqual([current.getTime()]);
+  });
+});

@@ -1,0 +1,226 @@
+import { describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import type { Logger } from 'typeorm';
+import { describeExecutionClaimStoreContract } from '@verdict/nestjs/testing';
+import { ExecutionClaimEntity, TypeOrmExecutionClaimStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import { databaseEngines, dropDataSource, killWhenBlocked, onceReconnected, openDataSource, openSingleConnection } from '@verdict/testing-kit';
+import type { DatabaseEngine } from '@verdict/testing-kit';
+import { OuterTransactionError } from '../../packages/verdict/src/errors/outer-transaction.error.js';
+import type { ClaimRequest } from '../../packages/verdict/src/execution-claims/execution-claim-store.interface.js';
+import { InMemoryExecutionClaimStore } from '../../packages/verdict/src/execution-claims/in-memory-execution-claim-store.js';
+import { fingerprint } from '../../packages/verdict/src/fingerprints/fingerprint.js';
+import { CreateExecutionClaims1795988797706 } from '../../packages/verdict/src/typeorm/migrations/1795988797706-create-execution-claims.js';
+
+const TABLE = 'verdict_execution_claims';
+
+describeExecutionClaimStoreContract('memory', async () => ({ store: new InMemoryExecutionClaimStore(), close: async () => {} }));
+
+for (const engine of databaseEngines()) {
+  describeExecutionClaimStoreContract(engine.name, async () => {
+    const dataSource = await open(engine);
+    return { store: new TypeOrmExecutionClaimStore(dataSource), close: () => dropDataSource(dataSource) };
+  });
+
+  describe(`TypeOrmExecutionClaimStore [${engine.name}]`, () => {
+    it('rejects with the database error, never a refusal, when the store fails', async () => {
+      await withDataSource(engine, async (dataSource) => {
+        await dataSource.query(`DROP TABLE ${TABLE}`);
+        const store = new TypeOrmExecutionClaimStore(dataSource);
+
+        await expect(store.admit(claimRequest())).rejects.toThrow(/verdict_execution_claims/);
+        await expect(store.complete(newId(), new Date())).rejects.toThrow(/verdict_execution_claims/);
+      });
+    });
+
+    if (engine.name === 'sqlite') {
+      it('refuses every write inside an outer transaction on the same connection, and changes nothing', async () => {
+        await withDataSource(engine, async (dataSource) => {
+          const store = new TypeOrmExecutionClaimStore(dataSource);
+          const existing = claimRequest();
+          await store.admit(existing);
+          const before = await store.find(existing.candidateId);
+          const fresh = claimRequest();
+
+          const queryRunner = dataSource.createQueryRunner();
+          await queryRunner.startTransaction();
+          try {
+            await expect(store.admit(fresh)).rejects.toThrow(OuterTransactionError);
+            await expect(store.admit({ ...existing, candidateId: newId() })).rejects.toThrow(OuterTransactionError);
+            await expect(store.complete(existing.candidateId, new Date())).rejects.toThrow(OuterTransactionError);
+            await expect(store.markIndeterminate(existing.candidateId, new Date())).rejects.toThrow(OuterTransactionError);
+            const resolution = { claimId: existing.candidateId, to: 'released', by: 'operator:1', reason: 'test', force: true, now: new Date() } as const;
+            await expect(store.resolve(resolution)).rejects.toThrow(OuterTransactionError);
+          } finally {
+            await queryRunner.rollbackTransaction();
+            await queryRunner.release();
+          }
+
+          expect(await store.find(fresh.candidateId)).toBeNull();
+          expect(await store.find(existing.candidateId)).toEqual(before);
+          expect(await store.admit(fresh)).toEqual({ admitted: true, claimId: fresh.candidateId, attempt: 1 });
+        });
+      });
+
+      it('refuses inside dataSource.transaction() too, with a typed error that says what to do', async () => {
+        await withDataSource(engine, async (dataSource) => {
+          const store = new TypeOrmExecutionClaimStore(dataSource);
+          const request = claimRequest();
+          const outcome = dataSource.transaction(async () => store.admit(request));
+
+          await expect(outcome).rejects.toMatchObject({ code: 'VERDICT_OUTER_TRANSACTION', message: expect.stringMatching(/outside the transaction/) });
+          expect(await store.find(request.candidateId)).toBeNull();
+        });
+      });
+    } else {
+      it('commits on a connection of its own: an application rollback does not undo an admission', async () => {
+        await withDataSource(engine, async (dataSource) => {
+          const store = new TypeOrmExecutionClaimStore(dataSource);
+          const request = claimRequest();
+          const queryRunner = dataSource.createQueryRunner();
+          await queryRunner.startTransaction();
+          try {
+            expect(await store.admit(request)).toMatchObject({ admitted: true });
+          } finally {
+            await queryRunner.rollbackTransaction();
+            await queryRunner.release();
+          }
+
+          expect(await store.find(request.candidateId)).toMatchObject({ status: 'claimed', attempt: 1 });
+        });
+      });
+
+      it('admits, refuses and completes in one statement each (the refusal reads its state once more)', async () => {
+        await withDataSource(engine, async (dataSource) => {
+          const statements = await countingStatements(dataSource);
+          try {
+            const store = new TypeOrmExecutionClaimStore(statements.dataSource);
+            const request = claimRequest();
+
+            expect(await statements.during(() => store.admit(request))).toBe(1);
+            expect(await statements.during(() => store.complete(request.candidateId, new Date()))).toBe(1);
+            expect(await statements.during(() => store.admit({ ...request, candidateId: newId() }))).toBe(2);
+          } finally {
+            await statements.dataSource.destroy();
+          }
+        });
+      });
+
+      it('rejects with the driver error when its connection is killed mid-admission; nothing was written', async () => {
+        await withDataSource(engine, async (dataSource) => {
+          const { dataSource: pinned, connectionId } = await openSingleConnection(dataSource);
+          const blocker = dataSource.createQueryRunner();
+          try {
+            const store = new TypeOrmExecutionClaimStore(pinned);
+            const request = claimRequest();
+            // An uncommitted row with the same binding: the admission waits on its lock.
+            await blocker.startTransaction();
+            await blocker.manager.insert(ExecutionClaimEntity, { ...claimRow(request), id: newId() });
+
+            const admission = store.admit(request);
+            await killWhenBlocked(dataSource, connectionId);
+            await expect(admission).rejects.toThrow(engine.name === 'postgres' ? /terminat/ : /killed|Connection lost|closed/);
+            await blocker.rollbackTransaction();
+
+            expect(await onceReconnected(() => store.find(request.candidateId))).toBeNull();
+            expect(await store.admit(request)).toEqual({ admitted: true, claimId: request.candidateId, attempt: 1 });
+          } finally {
+            if (blocker.isTransactionActive) await blocker.rollbackTransaction();
+            await blocker.release();
+            await pinned.destroy();
+          }
+        });
+      });
+    }
+  });
+
+  describe(`CreateExecutionClaims migration [${engine.name}]`, () => {
+    it('drops the table on down, and up creates it again with its indexes', async () => {
+      await withDataSource(engine, async (dataSource) => {
+        const migration = new CreateExecutionClaims1795988797706();
+        const queryRunner = dataSource.createQueryRunner();
+        try {
+          await migration.down(queryRunner);
+          expect(await queryRunner.hasTable(TABLE)).toBe(false);
+
+          await migration.up(queryRunner);
+          const table = await queryRunner.getTable(TABLE);
+          expect(table?.indices.map((index) => [index.name, index.isUnique]).sort()).toEqual([
+            ['idx_verdict_execution_claims_status_claimed_at', false],
+            ['uq_verdict_execution_claims_binding', true],
+          ]);
+        } finally {
+          await queryRunner.release();
+        }
+        const request = claimRequest();
+        expect(await new TypeOrmExecutionClaimStore(dataSource).admit(request)).toMatchObject({ admitted: true });
+      });
+    });
+  });
+}
+
+function open(engine: DatabaseEngine): Promise<DataSource> {
+  return openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
+}
+
+async function withDataSource(engine: DatabaseEngine, test: (dataSource: DataSource) => Promise<void>): Promise<void> {
+  const dataSource = await open(engine);
+  try {
+    await test(dataSource);
+  } finally {
+    await dropDataSource(dataSource);
+  }
+}
+
+/** A second DataSource on the same database whose logger counts the statements sent. */
+async function countingStatements(dataSource: DataSource) {
+  let count = 0;
+  const logger: Logger = {
+    logQuery: () => void count++,
+    logQueryError: () => {},
+    logQuerySlow: () => {},
+    logSchemaBuild: () => {},
+    logMigration: () => {},
+    log: () => {},
+  };
+  const counted = await new DataSource({ ...dataSource.options, migrations: [], logger }).initialize();
+  return {
+    dataSource: counted,
+    async during(action: () => Promise<unknown>): Promise<number> {
+      count = 0;
+      await action();
+      return count;
+    },
+  };
+}
+
+function newId(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+function claimRequest(): ClaimRequest {
+  const binding = { orderId: newId() };
+  return {
+    capability: 'orders.refund',
+    policy: 'once-per-order',
+    bindingFingerprint: fingerprint({ capability: 'orders.refund', policy: 'once-per-order', binding }),
+    candidateId: newId(),
+    now: new Date('2024-02-29T12:00:00.123Z'),
+  };
+}
+
+function claimRow(request: ClaimRequest): ExecutionClaimEntity {
+  return {
+    id: request.candidateId,
+    capability: request.capability,
+    policy: request.policy,
+    bindingFingerprint: request.bindingFingerprint,
+    status: 'claimed',
+    attempt: 1,
+    claimedAt: request.now,
+    updatedAt: request.now,
+    resolvedBy: null,
+    resolutionReason: null,
+    resolvedAt: null,
+  };
+}

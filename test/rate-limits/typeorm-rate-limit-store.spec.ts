@@ -1,0 +1,202 @@
+import { describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import type { Logger } from 'typeorm';
+import { describeRateLimitStoreContract } from '@verdict/nestjs/testing';
+import { RateLimitWindowEntity, TypeOrmRateLimitStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import { databaseEngines, dropDataSource, killWhenBlocked, onceReconnected, openDataSource, openSingleConnection } from '@verdict/testing-kit';
+import type { DatabaseEngine } from '@verdict/testing-kit';
+import { OuterTransactionError } from '../../packages/verdict/src/errors/outer-transaction.error.js';
+import { fingerprint } from '../../packages/verdict/src/fingerprints/fingerprint.js';
+import { InMemoryRateLimitStore } from '../../packages/verdict/src/rate-limits/in-memory-rate-limit-store.js';
+import type { RateLimitRequest } from '../../packages/verdict/src/rate-limits/rate-limit-store.interface.js';
+import { CreateRateLimitWindows1795988797707 } from '../../packages/verdict/src/typeorm/migrations/1795988797707-create-rate-limit-windows.js';
+
+const TABLE = 'verdict_rate_limit_windows';
+
+describeRateLimitStoreContract('memory', async () => ({ store: new InMemoryRateLimitStore(), close: async () => {} }));
+
+for (const engine of databaseEngines()) {
+  describeRateLimitStoreContract(engine.name, async () => {
+    const dataSource = await open(engine);
+    return { store: new TypeOrmRateLimitStore(dataSource), close: () => dropDataSource(dataSource) };
+  });
+
+  describe(`TypeOrmRateLimitStore [${engine.name}]`, () => {
+    it('rejects with the database error, never a throttle, when the store fails', async () => {
+      await withDataSource(engine, async (dataSource) => {
+        await dataSource.query(`DROP TABLE ${TABLE}`);
+        const store = new TypeOrmRateLimitStore(dataSource);
+
+        await expect(store.consume(unit())).rejects.toThrow(/verdict_rate_limit_windows/);
+        await expect(store.prune(new Date())).rejects.toThrow(/verdict_rate_limit_windows/);
+      });
+    });
+
+    it('keeps window_start and expires_at as UTC instants, to the millisecond', async () => {
+      await withDataSource(engine, async (dataSource) => {
+        const request = { ...unit(), windowStart: new Date('2024-02-29T23:59:59.987Z'), windowSeconds: 1 };
+        await new TypeOrmRateLimitStore(dataSource).consume(request);
+
+        const rows = await dataSource.getRepository(RateLimitWindowEntity).findBy({ bucketFingerprint: request.bucketFingerprint });
+        expect(rows.map((row) => ({ ...row }))).toEqual([
+          { bucketFingerprint: request.bucketFingerprint, windowStart: request.windowStart, count: 1, expiresAt: new Date('2024-03-01T00:00:00.987Z') },
+        ]);
+      });
+    });
+
+    if (engine.name === 'sqlite') {
+      it('refuses to consume or prune inside an outer transaction on the same connection, and changes nothing', async () => {
+        await withDataSource(engine, async (dataSource) => {
+          const store = new TypeOrmRateLimitStore(dataSource);
+          const request = unit();
+          const ended = { ...unit(), windowStart: new Date(Date.UTC(2000, 0, 1)) };
+          await store.consume(ended);
+
+          const queryRunner = dataSource.createQueryRunner();
+          await queryRunner.startTransaction();
+          try {
+            await expect(store.consume(request)).rejects.toThrow(OuterTransactionError);
+            await expect(store.prune(new Date())).rejects.toThrow(OuterTransactionError);
+          } finally {
+            await queryRunner.rollbackTransaction();
+            await queryRunner.release();
+          }
+
+          expect(await store.consume(request)).toMatchObject({ allowed: true, count: 1 });
+          expect(await store.consume(ended)).toMatchObject({ allowed: true, count: 2 });
+        });
+      });
+    } else {
+      it('commits on a connection of its own: an application rollback does not give a unit back', async () => {
+        await withDataSource(engine, async (dataSource) => {
+          const store = new TypeOrmRateLimitStore(dataSource);
+          const request = unit();
+          const queryRunner = dataSource.createQueryRunner();
+          await queryRunner.startTransaction();
+          try {
+            expect(await store.consume(request)).toMatchObject({ allowed: true, count: 1 });
+          } finally {
+            await queryRunner.rollbackTransaction();
+            await queryRunner.release();
+          }
+
+          expect(await store.consume(request)).toMatchObject({ allowed: true, count: 2 });
+        });
+      });
+
+      it('consumes and refuses in one statement each', async () => {
+        await withDataSource(engine, async (dataSource) => {
+          const statements = await countingStatements(dataSource);
+          try {
+            const store = new TypeOrmRateLimitStore(statements.dataSource);
+            const request = { ...unit(), limit: 2 };
+
+            expect(await statements.during(() => store.consume(request))).toBe(1);
+            expect(await statements.during(() => store.consume(request))).toBe(1);
+            expect(await statements.during(() => store.consume(request))).toBe(1);
+          } finally {
+            await statements.dataSource.destroy();
+          }
+        });
+      });
+
+      it('rejects with the driver error, not a throttle, when its connection is killed mid-consumption; nothing was counted', async () => {
+        await withDataSource(engine, async (dataSource) => {
+          const { dataSource: pinned, connectionId } = await openSingleConnection(dataSource);
+          const blocker = dataSource.createQueryRunner();
+          try {
+            const store = new TypeOrmRateLimitStore(pinned);
+            const request = unit();
+            // An uncommitted row for the same window: the consumption waits on its lock.
+            await blocker.startTransaction();
+            await blocker.manager.insert(RateLimitWindowEntity, {
+              bucketFingerprint: request.bucketFingerprint,
+              windowStart: request.windowStart,
+              count: 1,
+              expiresAt: new Date(),
+            });
+
+            const consumption = store.consume(request);
+            await killWhenBlocked(dataSource, connectionId);
+            await expect(consumption).rejects.toThrow(engine.name === 'postgres' ? /terminat/ : /killed|Connection lost|closed/);
+            await blocker.rollbackTransaction();
+
+            expect(await onceReconnected(() => store.consume(request))).toMatchObject({ allowed: true, count: 1 });
+          } finally {
+            if (blocker.isTransactionActive) await blocker.rollbackTransaction();
+            await blocker.release();
+            await pinned.destroy();
+          }
+        });
+      });
+    }
+  });
+
+  describe(`CreateRateLimitWindows migration [${engine.name}]`, () => {
+    it('drops the table on down, and up creates it again with its key and index', async () => {
+      await withDataSource(engine, async (dataSource) => {
+        const migration = new CreateRateLimitWindows1795988797707();
+        const queryRunner = dataSource.createQueryRunner();
+        try {
+          await migration.down(queryRunner);
+          expect(await queryRunner.hasTable(TABLE)).toBe(false);
+
+          await migration.up(queryRunner);
+          const table = await queryRunner.getTable(TABLE);
+          expect(table?.primaryColumns.map((column) => column.name).sort()).toEqual(['bucket_fingerprint', 'window_start']);
+          expect(table?.indices.map((index) => index.name)).toEqual(['idx_verdict_rate_limit_windows_expires_at']);
+        } finally {
+          await queryRunner.release();
+        }
+        expect(await new TypeOrmRateLimitStore(dataSource).consume(unit())).toMatchObject({ allowed: true, count: 1 });
+      });
+    });
+  });
+}
+
+function open(engine: DatabaseEngine): Promise<DataSource> {
+  return openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
+}
+
+async function withDataSource(engine: DatabaseEngine, test: (dataSource: DataSource) => Promise<void>): Promise<void> {
+  const dataSource = await open(engine);
+  try {
+    await test(dataSource);
+  } finally {
+    await dropDataSource(dataSource);
+  }
+}
+
+/** A second DataSource on the same database whose logger counts the statements sent. */
+async function countingStatements(dataSource: DataSource) {
+  let count = 0;
+  const logger: Logger = {
+    logQuery: () => void count++,
+    logQueryError: () => {},
+    logQuerySlow: () => {},
+    logSchemaBuild: () => {},
+    logMigration: () => {},
+    log: () => {},
+  };
+  const counted = await new DataSource({ ...dataSource.options, migrations: [], logger }).initialize();
+  return {
+    dataSource: counted,
+    async during(action: () => Promise<unknown>): Promise<number> {
+      count = 0;
+      await action();
+      return count;
+    },
+  };
+}
+
+function unit(): RateLimitRequest {
+  const bucketFingerprint = fingerprint({
+    capability: 'shipments.refresh',
+    policy: 'per-customer',
+    algorithm: 'fixed_window',
+    window_seconds: 3600,
+    binding: randomUUID(),
+  });
+  return { bucketFingerprint, windowStart: new Date(Date.UTC(2024, 1, 29, 23)), windowSeconds: 3600, limit: 3 };
+}
