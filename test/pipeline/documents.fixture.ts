@@ -127,17 +127,16 @@ export function documentsFixture() {
   }
 
   async function boot(
-    options: { evidence?: EvidenceRecorder; providers?: any[]; imports?: any[] } & Pick<VerdictModuleOptions, 'capabilities' | 'executionClaims' | 'rateLimits' | 'clock'> = {},
+    options: { evidence?: EvidenceRecorder; providers?: any[]; imports?: any[] } & Pick<
+      VerdictModuleOptions,
+      'capabilities' | 'executionClaims' | 'rateLimits' | 'clock'
+    > = {},
   ) {
     const { evidence = new InMemoryEvidenceRecorder(), providers = [], imports = [], ...verdictOptions } = options;
     @Module({ providers: [DocumentCapabilities, ...providers] })
     class DocumentsModule {}
     const moduleRef = await Test.createTestingModule({
-      imports: [
-        VerdictModule.forRoot({ abilityFactory, evidence, publicMessage: 'Not done.', ...verdictOptions }),
-        DocumentsModule,
-        ...imports,
-      ],
+      imports: [VerdictModule.forRoot({ abilityFactory, evidence, publicMessage: 'Not done.', ...verdictOptions }), DocumentsModule, ...imports],
     }).compile();
     await moduleRef.init();
     return { moduleRef, evidence };
