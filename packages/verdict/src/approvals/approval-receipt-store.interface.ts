@@ -1,0 +1,67 @@
+import type { ApprovalReceipt } from './approval-receipt.js';
+
+/** What identifies the proposal a receipt approves. */
+export interface ReceiptKey {
+  readonly toolCallId: string;
+  readonly capability: string;
+  readonly bindingFingerprint: string;
+}
+
+/** A pending receipt to issue (or the existing row for the same key to keep). */
+export interface ReceiptIssue extends ReceiptKey {
+  /** A fresh unpredictable id, used only when no row exists for the key. */
+  readonly candidateId: string;
+  readonly reason: string;
+  readonly expiresAt: Date;
+  readonly now: Date;
+}
+
+/**
+ * Validation and consumption outcomes, in the order they are decided (DESIGN.md §7):
+ * `not_found` (no receipt for this tool call and capability) → `mismatch` (receipts exist, none with
+ * this binding) → `expired` → `invalid_state` (pending or rejected) → `approved` | `consumed`.
+ */
+export type ReceiptOutcome = 'not_found' | 'mismatch' | 'expired' | 'invalid_state' | 'approved' | 'consumed';
+
+/** A validation or consumption answer, with the receipt when one matched the key. */
+export interface ReceiptCheck {
+  readonly outcome: ReceiptOutcome;
+  readonly receipt: ApprovalReceipt | null;
+}
+
+/** What an approve or reject did. */
+export type ReceiptTransition =
+  { readonly outcome: 'approved' | 'rejected'; readonly receipt: ApprovalReceipt } | { readonly outcome: 'not_found' | 'expired' | 'invalid_state' };
+
+/** An approve or reject request: all three ids required; `by` is an opaque application id. */
+export interface ReceiptDecision {
+  readonly receiptId: string;
+  readonly toolCallId: string;
+  readonly by: string;
+  readonly now: Date;
+}
+
+/**
+ * Durable approval receipts (DESIGN.md §7). Unique (tool_call_id, capability, binding_fingerprint);
+ * terminal rows are kept forever (deleting one would let an old tool call become a new approval).
+ * Every transition is atomic; adapters refuse to run inside an outer transaction on the same connection.
+ */
+export interface ApprovalReceiptStore {
+  /** Inserts a pending receipt for the key, or returns the existing row for it unchanged. */
+  issue(request: ReceiptIssue): Promise<ApprovalReceipt>;
+  /** Pending, unexpired receipts for a tool-call id (any capability). */
+  pendingForToolCall(toolCallId: string, now: Date): Promise<ApprovalReceipt[]>;
+  /** One receipt by its id, or `null`. */
+  find(receiptId: string): Promise<ApprovalReceipt | null>;
+  /** `pending → approved`, only for the exact receipt id and tool-call id, before expiry. */
+  approve(decision: ReceiptDecision): Promise<ReceiptTransition>;
+  /** `pending → rejected`, likewise. */
+  reject(decision: ReceiptDecision): Promise<ReceiptTransition>;
+  /** Read-only check of the receipt for `key` at `now`. */
+  validate(key: ReceiptKey, now: Date): Promise<ReceiptCheck>;
+  /** `approved → consumed` for `key`, atomically: of racing callers exactly one gets `approved`. */
+  consume(key: ReceiptKey, now: Date): Promise<ReceiptCheck>;
+}
+
+/** Injection token of the configured {@link ApprovalReceiptStore}. */
+export const ApprovalReceiptStore = Symbol('ApprovalReceiptStore');

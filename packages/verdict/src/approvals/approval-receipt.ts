@@ -1,0 +1,28 @@
+import type { ReceiptStatus } from './receipt-status.js';
+
+/**
+ * A human's approval of one exact proposal: this tool call, this capability, this binding (actor,
+ * tenant, resource, version, arguments — stored only as a fingerprint). Single use, expiring.
+ */
+export interface ApprovalReceipt {
+  /** 256 random bits, base64url: unpredictable, never shown to the model. */
+  readonly id: string;
+  /** The provider's tool-call id: transport metadata, not globally unique. */
+  readonly toolCallId: string;
+  readonly capability: string;
+  /** `sha256(JCS({capability, execution_target_policy, arguments, binding}))`. */
+  readonly bindingFingerprint: string;
+  readonly status: ReceiptStatus;
+  /** Why confirmation is required (the capability's `reason`), for the approval UI. */
+  readonly reason: string;
+  /** Expired when `now >= expiresAt`. */
+  readonly expiresAt: Date;
+  /** Opaque application ids (`customer:72`), never PII. */
+  readonly approvedBy: string | null;
+  readonly approvedAt: Date | null;
+  readonly rejectedBy: string | null;
+  readonly rejectedAt: Date | null;
+  readonly consumedAt: Date | null;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}

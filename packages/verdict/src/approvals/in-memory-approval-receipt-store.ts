@@ -1,0 +1,77 @@
+import type { ApprovalReceiptStore, ReceiptCheck, ReceiptDecision, ReceiptIssue, ReceiptKey, ReceiptTransition } from './approval-receipt-store.interface.js';
+import type { ApprovalReceipt } from './approval-receipt.js';
+import { checkReceipt, isExpired, refusedTransition } from './receipt-rules.js';
+import { ReceiptStatus } from './receipt-status.js';
+
+/** Receipts in process memory: for tests and single-process development only. */
+export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
+  private readonly receipts = new Map<string, ApprovalReceipt>();
+
+  async issue({ candidateId, toolCallId, capability, bindingFingerprint, reason, expiresAt, now }: ReceiptIssue): Promise<ApprovalReceipt> {
+    const existing = this.forCall(toolCallId, capability).find((r) => r.bindingFingerprint === bindingFingerprint);
+    if (existing !== undefined) return existing;
+    const receipt: ApprovalReceipt = Object.freeze({
+      id: candidateId,
+      toolCallId,
+      capability,
+      bindingFingerprint,
+      status: ReceiptStatus.Pending,
+      reason,
+      expiresAt,
+      approvedBy: null,
+      approvedAt: null,
+      rejectedBy: null,
+      rejectedAt: null,
+      consumedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    this.receipts.set(receipt.id, receipt);
+    return receipt;
+  }
+
+  async pendingForToolCall(toolCallId: string, now: Date): Promise<ApprovalReceipt[]> {
+    return [...this.receipts.values()].filter((r) => r.toolCallId === toolCallId && r.status === ReceiptStatus.Pending && !isExpired(r, now));
+  }
+
+  async find(receiptId: string): Promise<ApprovalReceipt | null> {
+    return this.receipts.get(receiptId) ?? null;
+  }
+
+  async approve({ receiptId, toolCallId, by, now }: ReceiptDecision): Promise<ReceiptTransition> {
+    return this.decide(receiptId, toolCallId, now, { status: ReceiptStatus.Approved, approvedBy: by, approvedAt: now });
+  }
+
+  async reject({ receiptId, toolCallId, by, now }: ReceiptDecision): Promise<ReceiptTransition> {
+    return this.decide(receiptId, toolCallId, now, { status: ReceiptStatus.Rejected, rejectedBy: by, rejectedAt: now });
+  }
+
+  async validate(key: ReceiptKey, now: Date): Promise<ReceiptCheck> {
+    return checkReceipt(this.forCall(key.toolCallId, key.capability), key, now);
+  }
+
+  async consume(key: ReceiptKey, now: Date): Promise<ReceiptCheck> {
+    const check = checkReceipt(this.forCall(key.toolCallId, key.capability), key, now);
+    if (check.outcome !== 'approved') return check;
+    const consumed = this.save({ ...check.receipt!, status: ReceiptStatus.Consumed, consumedAt: now, updatedAt: now });
+    return { outcome: 'approved', receipt: consumed };
+  }
+
+  private decide(receiptId: string, toolCallId: string, now: Date, change: Partial<ApprovalReceipt> & { status: 'approved' | 'rejected' }): ReceiptTransition {
+    const receipt = this.receipts.get(receiptId) ?? null;
+    if (receipt === null || receipt.toolCallId !== toolCallId || receipt.status !== ReceiptStatus.Pending || isExpired(receipt, now)) {
+      return refusedTransition(receipt, toolCallId, now);
+    }
+    return { outcome: change.status, receipt: this.save({ ...receipt, ...change, updatedAt: now }) };
+  }
+
+  private forCall(toolCallId: string, capability: string): ApprovalReceipt[] {
+    return [...this.receipts.values()].filter((r) => r.toolCallId === toolCallId && r.capability === capability);
+  }
+
+  private save(receipt: ApprovalReceipt): ApprovalReceipt {
+    const frozen = Object.freeze(receipt);
+    this.receipts.set(frozen.id, frozen);
+    return frozen;
+  }
+}

@@ -1,0 +1,29 @@
+import type { ReceiptCheck, ReceiptKey, ReceiptTransition } from './approval-receipt-store.interface.js';
+import type { ApprovalReceipt } from './approval-receipt.js';
+import { ReceiptStatus } from './receipt-status.js';
+
+/** Expired when `now >= expiresAt`. */
+export function isExpired(receipt: Pick<ApprovalReceipt, 'expiresAt'>, now: Date): boolean {
+  return now.getTime() >= receipt.expiresAt.getTime();
+}
+
+/**
+ * The outcome of checking `key` against the receipts of its tool call and capability, in DESIGN.md §7
+ * order. Shared by every adapter: validation reads, and consumption classifies a refused update with it.
+ */
+export function checkReceipt(candidates: readonly ApprovalReceipt[], key: ReceiptKey, now: Date): ReceiptCheck {
+  const forCall = candidates.filter((r) => r.toolCallId === key.toolCallId && r.capability === key.capability);
+  if (forCall.length === 0) return { outcome: 'not_found', receipt: null };
+  const receipt = forCall.find((r) => r.bindingFingerprint === key.bindingFingerprint);
+  if (receipt === undefined) return { outcome: 'mismatch', receipt: null };
+  if (isExpired(receipt, now)) return { outcome: 'expired', receipt };
+  if (receipt.status === ReceiptStatus.Pending || receipt.status === ReceiptStatus.Rejected) return { outcome: 'invalid_state', receipt };
+  return { outcome: receipt.status === ReceiptStatus.Consumed ? 'consumed' : 'approved', receipt };
+}
+
+/** Why an approve/reject of `receipt` (found by id, or `null`) did not apply. */
+export function refusedTransition(receipt: ApprovalReceipt | null, toolCallId: string, now: Date): ReceiptTransition {
+  if (receipt === null || receipt.toolCallId !== toolCallId) return { outcome: 'not_found' };
+  if (receipt.status === ReceiptStatus.Pending && isExpired(receipt, now)) return { outcome: 'expired' };
+  return { outcome: 'invalid_state' };
+}
