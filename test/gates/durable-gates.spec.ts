@@ -132,7 +132,7 @@ describe('durable gates in the pipeline', () => {
       await publishAs(alice, { id: 1, channel: 'web' }, 'c1');
       const claim = await claims.find(published[0].executionIdentity);
       expect(claim).toMatchObject({ status: 'completed', attempt: 1, capability: 'documents.publish' });
-      expect(published[0].executionIdentity).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(published[0].executionIdentity).toMatch(/^claim_[A-Za-z0-9_-]{43}$/);
     });
 
     it('denies a re-entrant duplicate while the first executor is still running', async () => {

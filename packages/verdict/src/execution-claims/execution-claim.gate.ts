@@ -10,9 +10,12 @@ import type { AtMostOncePolicy } from './at-most-once.js';
 import type { ExecutionClaimStore } from './execution-claim-store.interface.js';
 import { ExecutionClaimStatus } from './execution-claim-status.js';
 
-/** 256 random bits, base64url: a claim id nobody can guess. */
+/**
+ * `claim_` + 256 random bits, base64url: a claim id nobody can guess. The prefix names what it is in logs
+ * and keeps the id from starting with `-`, which command lines would read as an option.
+ */
 export function newClaimId(): string {
-  return randomBytes(32).toString('base64url');
+  return `claim_${randomBytes(32).toString('base64url')}`;
 }
 
 /**
