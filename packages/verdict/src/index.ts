@@ -59,6 +59,26 @@ export { RateLimitStore, type RateLimitConsumption, type RateLimitRequest } from
 export { InMemoryRateLimitStore } from './rate-limits/in-memory-rate-limit-store.js';
 export { EvidenceWriteFailed } from './events/evidence-write-failed.event.js';
 
+// Approvals
+export { requiresConfirmation, DEFAULT_CONFIRMATION_TTL_SECONDS, type ConfirmationPolicy } from './approvals/requires-confirmation.js';
+export { ReceiptStatus } from './approvals/receipt-status.js';
+export type { ApprovalReceipt } from './approvals/approval-receipt.js';
+export type { ApprovalChallenge } from './approvals/approval-challenge.js';
+export { ApprovalPhase } from './approvals/approval-phase.js';
+export {
+  ApprovalReceiptStore,
+  type ReceiptCheck,
+  type ReceiptDecision,
+  type ReceiptIssue,
+  type ReceiptKey,
+  type ReceiptOutcome,
+  type ReceiptTransition,
+} from './approvals/approval-receipt-store.interface.js';
+export { checkReceipt, refusedTransition, isExpired } from './approvals/receipt-rules.js';
+export { InMemoryApprovalReceiptStore } from './approvals/in-memory-approval-receipt-store.js';
+export { ApprovalService, type PendingApproval } from './approvals/approval.service.js';
+export type { InvocationOptions } from './pipeline/pipeline-run.js';
+
 // Fingerprints
 export { fingerprint, fingerprintString } from './fingerprints/fingerprint.js';
 export { canonicalJson, assertCanonicalJson, MAX_CANONICAL_DEPTH } from './fingerprints/canonical-json.js';

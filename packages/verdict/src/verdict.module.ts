@@ -13,6 +13,7 @@ import type { VerdictModuleOptions } from './verdict-module-options.interface.js
 import { DEFAULT_PUBLIC_MESSAGE } from './verdict-module-options.interface.js';
 import { VerdictService } from './verdict.service.js';
 import { ExecutionClaimsService } from './execution-claims/execution-claims.service.js';
+import { ApprovalService } from './approvals/approval.service.js';
 
 /**
  * The Verdict module. Global by default (`isGlobal: false` to opt out).
@@ -31,6 +32,7 @@ import { ExecutionClaimsService } from './execution-claims/execution-claims.serv
     VerdictPipeline,
     VerdictService,
     ExecutionClaimsService,
+    ApprovalService,
     {
       provide: EvidenceRecorder,
       inject: [MODULE_OPTIONS_TOKEN],
@@ -49,6 +51,7 @@ import { ExecutionClaimsService } from './execution-claims/execution-claims.serv
     VerdictPipeline,
     VerdictService,
     ExecutionClaimsService,
+    ApprovalService,
     EvidenceRecorder,
     PublicMessage,
     MODULE_OPTIONS_TOKEN,

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { ExecutionResult } from './pipeline/execution-result.js';
 import type { Proposal } from './pipeline/proposal.js';
 import { VerdictPipeline } from './pipeline/verdict-pipeline.js';
+import type { InvocationOptions } from './pipeline/pipeline-run.js';
+import { ToolKind } from './evidence/tool-kind.js';
 
 /**
  * The pipeline for callers that are not LangChain tools: queues, MCP servers, custom agent loops.
@@ -20,8 +22,12 @@ export class VerdictService {
     return this.pipeline.evaluate(proposal);
   }
 
-  /** Decides and, on `permit`, runs the capability's executor once. */
-  execute<TOutput = unknown>(proposal: Proposal): Promise<ExecutionResult<TOutput>> {
-    return this.pipeline.execute(proposal) as Promise<ExecutionResult<TOutput>>;
+  /**
+   * Decides and, on `permit`, runs the capability's executor once. For a capability that requires
+   * confirmation, pass `{ explicitApproval: true }` only when a human explicitly approved this exact
+   * tool call (after `ApprovalService.approve`); the receipt is then validated and consumed.
+   */
+  execute<TOutput = unknown>(proposal: Proposal, options: InvocationOptions = {}): Promise<ExecutionResult<TOutput>> {
+    return this.pipeline.execute(proposal, ToolKind.Service, options) as Promise<ExecutionResult<TOutput>>;
   }
 }

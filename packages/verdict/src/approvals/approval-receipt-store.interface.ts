@@ -12,6 +12,7 @@ export interface ReceiptIssue extends ReceiptKey {
   /** A fresh unpredictable id, used only when no row exists for the key. */
   readonly candidateId: string;
   readonly reason: string;
+  readonly description: string | null;
   readonly expiresAt: Date;
   readonly now: Date;
 }

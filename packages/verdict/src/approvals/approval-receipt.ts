@@ -15,6 +15,11 @@ export interface ApprovalReceipt {
   readonly status: ReceiptStatus;
   /** Why confirmation is required (the capability's `reason`), for the approval UI. */
   readonly reason: string;
+  /**
+   * What is being approved, in the application's words, built from trusted data (the resolved target)
+   * by the capability's `describe`; never model-written text. `null` when the capability has none.
+   */
+  readonly description: string | null;
   /** Expired when `now >= expiresAt`. */
   readonly expiresAt: Date;
   /** Opaque application ids (`customer:72`), never PII. */

@@ -7,7 +7,7 @@ import { ReceiptStatus } from './receipt-status.js';
 export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
   private readonly receipts = new Map<string, ApprovalReceipt>();
 
-  async issue({ candidateId, toolCallId, capability, bindingFingerprint, reason, expiresAt, now }: ReceiptIssue): Promise<ApprovalReceipt> {
+  async issue({ candidateId, toolCallId, capability, bindingFingerprint, reason, description, expiresAt, now }: ReceiptIssue): Promise<ApprovalReceipt> {
     const existing = this.forCall(toolCallId, capability).find((r) => r.bindingFingerprint === bindingFingerprint);
     if (existing !== undefined) return existing;
     const receipt: ApprovalReceipt = Object.freeze({
@@ -17,6 +17,7 @@ export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
       bindingFingerprint,
       status: ReceiptStatus.Pending,
       reason,
+      description,
       expiresAt,
       approvedBy: null,
       approvedAt: null,

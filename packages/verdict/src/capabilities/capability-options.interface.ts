@@ -1,3 +1,4 @@
+import type { ConfirmationPolicy } from '../approvals/requires-confirmation.js';
 import type { AtMostOncePolicy } from '../execution-claims/at-most-once.js';
 import type { FixedWindowPolicy } from '../rate-limits/fixed-window.js';
 import type { ExecutionTargetPolicy } from '../targets/execution-target-policy.js';
@@ -43,4 +44,9 @@ export interface CapabilityOptions<TArgs = any, TTarget = any> {
    * last gate). Needs an `ExecutionClaimStore`.
    */
   readonly atMostOnce?: AtMostOncePolicy<TArgs, TTarget>;
+  /**
+   * Verified confirmation with `requiresConfirmation({...})` (steps 5, 10 and 12): the executor runs only
+   * after a human approved this exact proposal, once. Needs an `ApprovalReceiptStore`; bound tools only.
+   */
+  readonly requiresConfirmation?: ConfirmationPolicy<TArgs, TTarget>;
 }

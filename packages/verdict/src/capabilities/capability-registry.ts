@@ -66,6 +66,12 @@ export class CapabilityRegistry {
         capability,
       });
     }
+    if (!needsExecutor && definition.requiresConfirmation !== undefined) {
+      throw new VerdictConfigurationError(
+        `Tool "${tool}" is guarded by capability "${capability}", which requires confirmation: a guarded tool's own handler cannot be bound to an approval. Use VerdictTools.bound.`,
+        { capability },
+      );
+    }
     if (needsExecutor && definition.executor === null) {
       throw new VerdictConfigurationError(`Tool "${tool}" is bound to capability "${capability}", which has no executor (${definition.declaredAt}).`, {
         capability,

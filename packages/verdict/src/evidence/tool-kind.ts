@@ -7,6 +7,8 @@ export const ToolKind = {
   Evaluation: 'evaluation',
   /** An operator's reconciliation of an execution claim (CLI or admin screen). */
   Operator: 'operator',
+  /** A human's approval or rejection through `ApprovalService`. */
+  Approver: 'approver',
 } as const;
 
 export type ToolKind = (typeof ToolKind)[keyof typeof ToolKind];

@@ -1,12 +1,37 @@
+import { interrupt, isGraphInterrupt } from '@langchain/langgraph';
 import { ToolKind } from '../evidence/tool-kind.js';
+import type { Proposal } from '../pipeline/proposal.js';
+import { approvalInterrupt, isExplicitApproval } from './approval-resume.js';
 import { VerdictTool } from './verdict-tool.js';
 
 /**
  * A LangChain tool whose invocation runs the Verdict pipeline for one capability. It borrows the
  * definition tool's name, description and schema; the definition's own function is never called.
+ *
+ * For a capability that requires confirmation, the call pauses the agent run (a LangGraph interrupt
+ * carrying an {@link ApprovalInterrupt}); it executes on resume only when the resume value explicitly
+ * approves this tool-call id (`approveToolCall(id)`) and the receipt validates and is consumed.
  */
 export class VerdictBoundTool extends VerdictTool {
   protected async run(args: unknown, toolCallId: string | undefined): Promise<string> {
-    return this.answer(await this.pipeline.execute({ capability: this.capability, arguments: args, toolCallId }, ToolKind.Bound));
+    const proposal: Proposal = { capability: this.capability, arguments: args, toolCallId };
+    const result = await this.pipeline.execute(proposal, ToolKind.Bound);
+    if (result.executed || result.challenge === undefined || toolCallId === undefined) return this.answer(result);
+    const resume = this.pauseForApproval(result.challenge);
+    if (!isExplicitApproval(resume, toolCallId)) return this.answer(result);
+    return this.answer(await this.pipeline.execute(proposal, ToolKind.Bound, { explicitApproval: true }));
+  }
+
+  /**
+   * Raises the interrupt (the first time: LangGraph pauses the run) or returns the resume value (when
+   * the run resumes). Outside a LangGraph run there is no one to ask: the call simply is not executed.
+   */
+  private pauseForApproval(challenge: Parameters<typeof approvalInterrupt>[0]): unknown {
+    try {
+      return interrupt(approvalInterrupt(challenge));
+    } catch (error) {
+      if (isGraphInterrupt(error)) throw error;
+      return undefined;
+    }
   }
 }

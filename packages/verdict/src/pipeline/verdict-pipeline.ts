@@ -26,6 +26,11 @@ import type { Envelope } from './envelope.js';
 import { EvidenceTrail } from './evidence-trail.js';
 import type { ExecutionResult } from './execution-result.js';
 import type { Proposal } from './proposal.js';
+import { type InvocationOptions, PipelineRun } from './pipeline-run.js';
+import { ApprovalPhase } from '../approvals/approval-phase.js';
+import type { ReceiptKey } from '../approvals/approval-receipt-store.interface.js';
+import { consumeConfirmation, validateConfirmation } from '../approvals/confirmation.gate.js';
+import type { ConfirmationPolicy } from '../approvals/requires-confirmation.js';
 
 /** The proposal-stage checks passed: what the later steps may use. */
 interface Admissible {
@@ -60,15 +65,21 @@ export class VerdictPipeline {
   }
 
   /** Runs the steps of DESIGN.md §5 in order and executes only on `permit`. */
-  async execute(proposal: Proposal, toolKind: ToolKind = ToolKind.Service): Promise<ExecutionResult> {
-    const trail = this.trail(proposal, toolKind);
-    const authorized = await this.authorize(proposal, trail);
-    if (authorized instanceof Decision) return this.notExecuted(trail, authorized);
+  async execute(proposal: Proposal, toolKind: ToolKind = ToolKind.Service, options: InvocationOptions = {}): Promise<ExecutionResult> {
+    const run = this.begin(proposal, toolKind, options.explicitApproval === true, true);
+    const authorized = await this.authorize(proposal, run);
+    if (authorized instanceof Decision) return this.notExecuted(run, authorized);
     const { definition, envelope, executionTarget } = authorized;
-    // 10. Confirmation: validate the receipt against the execution target's binding (approvals).
+    // 10. Confirmation: validate the receipt again, against the execution target's binding.
+    let receipt: ReceiptKey | null = null;
+    if (definition.requiresConfirmation !== undefined) {
+      const confirmed = await this.confirm(run, definition, envelope, executionTarget, ApprovalPhase.ExecutionValidation);
+      if (confirmed instanceof Decision) return this.notExecuted(run, confirmed);
+      receipt = confirmed;
+    }
     // 11–13. The durable gates, most recoverable first; nothing below reads the proposal snapshot.
-    const admitted = await this.passDurableGates(definition, envelope, executionTarget, trail);
-    if (admitted instanceof Decision) return this.notExecuted(trail, admitted);
+    const admitted = await this.passDurableGates(definition, envelope, executionTarget, run, receipt);
+    if (admitted instanceof Decision) return this.notExecuted(run, admitted);
     // 14. Run the executor with the AuthorizedAction; 15. finalize its execution claim.
     const action: AuthorizedAction = {
       capability: definition.name,
@@ -78,14 +89,14 @@ export class VerdictPipeline {
       executionIdentity: admitted.claimId ?? envelope.id,
     };
     const output = await this.runAdmitted(definition, admitted.claimId, async () => definition.executor!(action));
-    return this.executed(trail, Stage.Execution, output);
+    return this.executed(run, Stage.Execution, output);
   }
 
   /** Runs steps 1–9 and reports the decision without executing anything or spending any gate. */
   async evaluate(proposal: Proposal): Promise<ExecutionResult<never>> {
-    const trail = this.trail(proposal, ToolKind.Evaluation);
-    const authorized = await this.authorize(proposal, trail);
-    return this.notExecuted(trail, authorized instanceof Decision ? authorized : Decision.permit(Stage.Execution));
+    const run = this.begin(proposal, ToolKind.Evaluation, false, false);
+    const authorized = await this.authorize(proposal, run);
+    return this.notExecuted(run, authorized instanceof Decision ? authorized : Decision.permit(Stage.Execution));
   }
 
   /**
@@ -94,14 +105,14 @@ export class VerdictPipeline {
    * its gates key on the proposal target: there is no refresh.
    */
   async guard<T>(proposal: Proposal, handler: (validatedArguments: unknown) => Promise<T>): Promise<ExecutionResult<T>> {
-    const trail = this.trail(proposal, ToolKind.Guarded);
-    const admissible = await this.admit(proposal, trail, false);
-    if (admissible instanceof Decision) return this.notExecuted(trail, admissible);
+    const run = this.begin(proposal, ToolKind.Guarded, false, false);
+    const admissible = await this.admit(proposal, run.trail, false);
+    if (admissible instanceof Decision) return this.notExecuted(run, admissible);
     const { definition, envelope, proposalTarget } = admissible;
-    const admitted = await this.passDurableGates(definition, envelope, proposalTarget, trail);
-    if (admitted instanceof Decision) return this.notExecuted(trail, admitted);
+    const admitted = await this.passDurableGates(definition, envelope, proposalTarget, run, null);
+    if (admitted instanceof Decision) return this.notExecuted(run, admitted);
     const output = await this.runAdmitted(definition, admitted.claimId, () => handler(envelope.arguments));
-    return this.executed(trail, Stage.Proposal, output);
+    return this.executed(run, Stage.Proposal, output);
   }
 
   /**
@@ -112,14 +123,20 @@ export class VerdictPipeline {
     definition: CapabilityDefinition,
     envelope: Envelope,
     target: unknown,
-    trail: EvidenceTrail,
+    run: PipelineRun,
+    receipt: ReceiptKey | null,
   ): Promise<Outcome<{ claimId: string | null }>> {
+    const { trail } = run;
     // 11. Consume one semantic rate-limit unit.
     if (definition.rateLimit !== undefined) {
       const metered = await consumeRateLimit(this.options.rateLimits!, definition.rateLimit, definition.name, envelope, target, this.clock(), trail);
       if (!metered.permitted) return metered;
     }
-    // 12. Atomically consume the approval receipt (approvals).
+    // 12. Atomically consume the approval receipt.
+    if (receipt !== null) {
+      const consumed = await consumeConfirmation(this.options.approvals!, receipt, this.clock(), trail, ApprovalPhase.Consumption);
+      if (!consumed.permitted) return consumed;
+    }
     // 13. Atomically admit the execution claim: the last gate.
     if (definition.atMostOnce === undefined) return { claimId: null };
     const claimed = await admitExecutionClaim(this.options.executionClaims!, definition.atMostOnce, definition.name, envelope, target, this.clock(), trail);
@@ -132,13 +149,18 @@ export class VerdictPipeline {
   }
 
   /** Steps 1–9. */
-  private async authorize(proposal: Proposal, trail: EvidenceTrail): Promise<Outcome<Authorized>> {
+  private async authorize(proposal: Proposal, run: PipelineRun): Promise<Outcome<Authorized>> {
+    const { trail } = run;
     const admissible = await this.admit(proposal, trail, true);
     if (admissible instanceof Decision) return admissible;
     const { definition, envelope, proposalTarget } = admissible;
     const { context } = envelope;
     const policy = definition.executionTarget;
-    // 5. Confirmation: validate the receipt without mutating it; not approved → require_confirmation (approvals).
+    // 5. Confirmation: validate the receipt without mutating it; not approved → require_confirmation.
+    if (definition.requiresConfirmation !== undefined) {
+      const confirmed = await this.confirm(run, definition, envelope, proposalTarget, ApprovalPhase.ProposalValidation);
+      if (confirmed instanceof Decision) return confirmed;
+    }
     // 6. Fingerprint the proposal target's stable identity before any refresh, so in-place mutation is caught.
     const proposalIdentity = this.identityOf(definition, proposalTarget, context);
     trail.establish({ targetPolicy: policy.name, targetStrategy: policy.strategy, proposalIdentityFingerprint: proposalIdentity });
@@ -216,6 +238,33 @@ export class VerdictPipeline {
     return fingerprint({ capability: definition.name, target_policy: policy.name, identity: policy.identity(target, context) });
   }
 
+  /** Steps 5 and 10: the receipt's key when this exact proposal was approved, or the decision that stops the run. */
+  private async confirm(
+    run: PipelineRun,
+    definition: CapabilityDefinition,
+    envelope: Envelope,
+    target: unknown,
+    phase: ApprovalPhase,
+  ): Promise<Decision | ReceiptKey> {
+    const context = {
+      store: this.options.approvals!,
+      definition: definition as CapabilityDefinition & { requiresConfirmation: ConfirmationPolicy },
+      envelope,
+      explicitApproval: run.explicitApproval,
+      issueReceipts: run.issueReceipts,
+      now: this.clock(),
+      trail: run.trail,
+    };
+    const outcome = await validateConfirmation(context, target, phase);
+    if (outcome.proceed) return outcome.key;
+    run.challenge = outcome.challenge;
+    return outcome.decision;
+  }
+
+  private begin(proposal: Proposal, toolKind: ToolKind, explicitApproval: boolean, issueReceipts: boolean): PipelineRun {
+    return new PipelineRun(this.trail(proposal, toolKind), explicitApproval, issueReceipts);
+  }
+
   private trail(proposal: Proposal, toolKind: ToolKind): EvidenceTrail {
     // An unknown name is model-written text: evidence keeps its fingerprint, never the text itself.
     const name = String(proposal.capability);
@@ -235,11 +284,11 @@ export class VerdictPipeline {
     return decision;
   }
 
-  private executed<T>(trail: EvidenceTrail, stage: Stage, output: T): ExecutionResult<T> {
+  private executed<T>({ trail }: PipelineRun, stage: Stage, output: T): ExecutionResult<T> {
     return { executed: true, capability: trail.capability, correlationId: trail.correlationId, decision: Decision.permit(stage), output };
   }
 
-  private notExecuted(trail: EvidenceTrail, decision: Decision): ExecutionResult<never> {
-    return { executed: false, capability: trail.capability, correlationId: trail.correlationId, decision };
+  private notExecuted({ trail, challenge }: PipelineRun, decision: Decision): ExecutionResult<never> {
+    return { executed: false, capability: trail.capability, correlationId: trail.correlationId, decision, challenge };
   }
 }

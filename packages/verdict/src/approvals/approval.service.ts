@@ -1,0 +1,134 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Decision } from '../decisions/decision.js';
+import { Stage } from '../decisions/stage.js';
+import { decisionRecord } from '../evidence/decision-record.js';
+import { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
+import { ToolKind } from '../evidence/tool-kind.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { fingerprintString } from '../fingerprints/fingerprint.js';
+import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
+import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import type { ApprovalChallenge } from './approval-challenge.js';
+import { ApprovalPhase } from './approval-phase.js';
+import type { ApprovalReceiptStore, ReceiptTransition } from './approval-receipt-store.interface.js';
+import type { ApprovalReceipt } from './approval-receipt.js';
+
+/** What an approval UI may show about a pending call: trusted data only, no receipt id. */
+export interface PendingApproval {
+  readonly toolCallId: string;
+  readonly capability: string;
+  readonly reason: string;
+  /** The application's description of the bound resource (`requiresConfirmation({ describe })`). */
+  readonly description: string | null;
+  readonly expiresAt: Date;
+}
+
+/**
+ * The human side of verified confirmation (DESIGN.md §7). Call it from an endpoint that has authenticated
+ * the approver and authorized their access to the conversation (see `@ApprovalEndpoint()`): Verdict does
+ * not authenticate `by`.
+ *
+ * @example
+ * const challenge = await approvals.challengeForToolCall(interrupted.toolCallId);
+ * if (challenge === null) throw new ConflictException();
+ * await approvals.approve(challenge.receiptId, challenge.toolCallId, `customer:${user.id}`);
+ * await agent.invoke(approveToolCall(challenge.toolCallId), config);
+ */
+@Injectable()
+export class ApprovalService {
+  constructor(
+    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(EvidenceRecorder) private readonly evidence: EvidenceRecorder,
+  ) {}
+
+  /**
+   * The pending, unexpired challenge for a tool-call id; `null` when there is none, or more than one
+   * (providers' tool-call ids are not globally unique, so an ambiguous id approves nothing).
+   */
+  async challengeForToolCall(toolCallId: string): Promise<ApprovalChallenge | null> {
+    const pending = await this.store().pendingForToolCall(toolCallId, this.now());
+    if (pending.length !== 1) return null;
+    const [receipt] = pending;
+    return {
+      receiptId: receipt.id,
+      toolCallId,
+      capability: receipt.capability,
+      reason: receipt.reason,
+      description: receipt.description,
+      expiresAt: receipt.expiresAt,
+    };
+  }
+
+  /** Pending approvals of these tool calls, for an approval UI. Ambiguous tool-call ids are left out. */
+  async pending(toolCallIds: readonly string[]): Promise<PendingApproval[]> {
+    const found = [];
+    for (const toolCallId of toolCallIds) {
+      const challenge = await this.challengeForToolCall(toolCallId);
+      if (challenge !== null)
+        found.push({
+          toolCallId,
+          capability: challenge.capability,
+          reason: challenge.reason,
+          description: challenge.description,
+          expiresAt: challenge.expiresAt,
+        });
+    }
+    return found;
+  }
+
+  /** `pending → approved` for this exact receipt and tool call. `by`: an opaque application id (`customer:72`), never PII. */
+  approve(receiptId: string, toolCallId: string, by: string): Promise<ReceiptTransition> {
+    return this.decide('approve', receiptId, toolCallId, by);
+  }
+
+  /** `pending → rejected`; the tool call will never execute. */
+  reject(receiptId: string, toolCallId: string, by: string): Promise<ReceiptTransition> {
+    return this.decide('reject', receiptId, toolCallId, by);
+  }
+
+  private async decide(verb: 'approve' | 'reject', receiptId: string, toolCallId: string, by: string): Promise<ReceiptTransition> {
+    for (const [name, value] of Object.entries({ receiptId, toolCallId, by })) {
+      if (typeof value !== 'string' || value.trim() === '') throw new VerdictConfigurationError(`ApprovalService.${verb} needs a non-blank ${name}.`);
+    }
+    const now = this.now();
+    const transition = await this.store()[verb]({ receiptId, toolCallId, by, now });
+    if (transition.outcome === 'approved' || transition.outcome === 'rejected') await this.record(transition.receipt, verb, by, now);
+    return transition;
+  }
+
+  private async record(receipt: ApprovalReceipt, verb: 'approve' | 'reject', by: string, now: Date): Promise<void> {
+    const decision = verb === 'approve' ? Decision.permit(Stage.Approval, `approved by ${by}`) : Decision.deny(Stage.Approval, `rejected by ${by}`);
+    await this.evidence.recordDecision(
+      decisionRecord(
+        {
+          id: randomUUID(),
+          correlationId: randomUUID(),
+          sequence: 0,
+          capability: receipt.capability,
+          toolKind: ToolKind.Approver,
+          stage: decision.stage,
+          disposition: decision.disposition,
+          reason: decision.reason,
+          recordedAt: now,
+        },
+        {
+          approvalPhase: ApprovalPhase.Decision,
+          approvalOutcome: receipt.status,
+          receiptFingerprint: fingerprintString(receipt.id),
+          toolCallFingerprint: fingerprintString(receipt.toolCallId),
+        },
+      ),
+    );
+  }
+
+  private store(): ApprovalReceiptStore {
+    const store = this.options.approvals;
+    if (store === undefined) throw new VerdictConfigurationError('No approval receipt store is configured: pass `approvals` to VerdictModule.forRoot.');
+    return store;
+  }
+
+  private now(): Date {
+    return (this.options.clock ?? (() => new Date()))();
+  }
+}

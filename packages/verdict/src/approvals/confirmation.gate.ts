@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
+import { Decision } from '../decisions/decision.js';
+import { Disposition } from '../decisions/disposition.js';
+import { Stage } from '../decisions/stage.js';
+import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
+import type { Envelope } from '../pipeline/envelope.js';
+import type { EvidenceTrail } from '../pipeline/evidence-trail.js';
+import type { ApprovalChallenge } from './approval-challenge.js';
+import type { ApprovalPhase } from './approval-phase.js';
+import type { ApprovalReceiptStore, ReceiptKey } from './approval-receipt-store.interface.js';
+import type { ApprovalReceipt } from './approval-receipt.js';
+import { ReceiptStatus } from './receipt-status.js';
+import { DEFAULT_CONFIRMATION_TTL_SECONDS, type ConfirmationPolicy } from './requires-confirmation.js';
+
+/** `rcpt_` + 256 random bits, base64url. */
+export function newReceiptId(): string {
+  return `rcpt_${randomBytes(32).toString('base64url')}`;
+}
+
+/** The outcome of validating confirmation: proceed with the receipt's key, or stop with a decision. */
+export type ConfirmationOutcome =
+  { readonly proceed: true; readonly key: ReceiptKey } | { readonly proceed: false; readonly decision: Decision; readonly challenge?: ApprovalChallenge };
+
+/** How a validation may act: `execute` issues a pending receipt when none fits; `evaluate` changes nothing. */
+export interface ConfirmationContext {
+  readonly store: ApprovalReceiptStore;
+  readonly definition: CapabilityDefinition & { readonly requiresConfirmation: ConfirmationPolicy };
+  readonly envelope: Envelope;
+  /** The resuming agent (or caller) explicitly approved this tool-call id. */
+  readonly explicitApproval: boolean;
+  readonly issueReceipts: boolean;
+  readonly now: Date;
+  readonly trail: EvidenceTrail;
+}
+
+const challengeOf = (receipt: ApprovalReceipt): ApprovalChallenge => ({
+  receiptId: receipt.id,
+  toolCallId: receipt.toolCallId,
+  capability: receipt.capability,
+  reason: receipt.reason,
+  description: receipt.description,
+  expiresAt: receipt.expiresAt,
+});
+
+/**
+ * Steps 5 and 10: validate, without consuming, that a human approved this exact proposal against
+ * `target` (the proposal target at 5, the execution target at 10). When no receipt fits the binding —
+ * none yet, or the arguments or the bound state changed since approval — a pending receipt is issued
+ * and the answer is `require_confirmation`.
+ */
+export async function validateConfirmation(context: ConfirmationContext, target: unknown, phase: ApprovalPhase): Promise<ConfirmationOutcome> {
+  const { store, definition, envelope, explicitApproval, now, trail } = context;
+  const policy = definition.requiresConfirmation;
+  const stop = async (
+    decision: Decision,
+    facts: { outcome: string; receipt?: ApprovalReceipt | null },
+    challenge?: ApprovalChallenge,
+  ): Promise<ConfirmationOutcome> => {
+    await trail.record(decision, {
+      approvalPhase: phase,
+      approvalOutcome: facts.outcome,
+      receiptFingerprint: facts.receipt ? fingerprintString(facts.receipt.id) : null,
+    });
+    return { proceed: false, decision, challenge };
+  };
+  if (envelope.toolCallId === null) return stop(Decision.deny(Stage.Approval, 'confirmation needs the tool-call id of the proposal'), { outcome: 'not_found' });
+  const binding = policy.bind(envelope, target);
+  const key: ReceiptKey = {
+    toolCallId: envelope.toolCallId,
+    capability: definition.name,
+    bindingFingerprint: fingerprint({
+      capability: definition.name,
+      execution_target_policy: definition.executionTarget.name,
+      arguments: envelope.arguments,
+      binding,
+    }),
+  };
+  const check = await store.validate(key, now);
+  const pendingAnswer = (receipt: ApprovalReceipt) =>
+    stop(Decision.of(Disposition.RequireConfirmation, Stage.Approval, policy.reason), { outcome: check.outcome, receipt }, challengeOf(receipt));
+  switch (check.outcome) {
+    case 'approved':
+      if (!explicitApproval) {
+        return stop(
+          Decision.of(Disposition.RequireConfirmation, Stage.Approval, 'approved receipt, but this invocation carries no explicit approval of its tool call'),
+          check,
+          challengeOf(check.receipt!),
+        );
+      }
+      await trail.record(Decision.permit(Stage.Approval), {
+        approvalPhase: phase,
+        approvalOutcome: check.outcome,
+        receiptFingerprint: fingerprintString(check.receipt!.id),
+      });
+      return { proceed: true, key };
+    case 'not_found':
+    case 'mismatch': {
+      if (!context.issueReceipts) return stop(Decision.of(Disposition.RequireConfirmation, Stage.Approval, policy.reason), check);
+      const ttl = policy.ttlSeconds ?? DEFAULT_CONFIRMATION_TTL_SECONDS;
+      const receipt = await store.issue({
+        ...key,
+        candidateId: newReceiptId(),
+        reason: policy.reason,
+        description: policy.describe?.(envelope, target) ?? null,
+        expiresAt: new Date(now.getTime() + ttl * 1000),
+        now,
+      });
+      return pendingAnswer(receipt);
+    }
+    case 'invalid_state':
+      if (check.receipt!.status === ReceiptStatus.Pending) return pendingAnswer(check.receipt!);
+      return stop(Decision.deny(Stage.Approval, 'the approver rejected this proposal'), check);
+    case 'expired':
+      return stop(Decision.deny(Stage.Approval, 'the approval expired before execution'), check);
+    case 'consumed':
+      return stop(Decision.deny(Stage.Approval, 'replay: this approval was already consumed'), check);
+  }
+}
+
+/** Step 12: atomically consume the receipt. Of racing callers exactly one proceeds. */
+export async function consumeConfirmation(
+  store: ApprovalReceiptStore,
+  key: ReceiptKey,
+  now: Date,
+  trail: EvidenceTrail,
+  phase: ApprovalPhase,
+): Promise<Decision> {
+  const check = await store.consume(key, now);
+  trail.markMutated();
+  const decision =
+    check.outcome === 'approved' ? Decision.permit(Stage.Approval) : Decision.deny(Stage.Approval, `the approval could not be consumed: ${check.outcome}`);
+  await trail.record(decision, {
+    approvalPhase: phase,
+    approvalOutcome: check.outcome === 'approved' ? 'consumed' : check.outcome,
+    receiptFingerprint: check.receipt ? fingerprintString(check.receipt.id) : null,
+  });
+  return decision;
+}
