@@ -77,6 +77,10 @@ export {
 export { checkReceipt, refusedTransition, isExpired } from './approvals/receipt-rules.js';
 export { InMemoryApprovalReceiptStore } from './approvals/in-memory-approval-receipt-store.js';
 export { ApprovalService, type PendingApproval } from './approvals/approval.service.js';
+export { challengeOf } from './approvals/approval-challenge.js';
+export type { ApprovalEndpointHooks, Approver } from './approvals/approval-endpoint-hooks.interface.js';
+export { ApprovalEndpointGuard, APPROVAL_REQUEST, type ApprovalRequest as VerifiedApprovalRequest } from './approvals/approval-endpoint.guard.js';
+export { ApprovalEndpoint, ApprovalRequest } from './approvals/approval-endpoint.decorator.js';
 export type { InvocationOptions } from './pipeline/pipeline-run.js';
 
 // Fingerprints

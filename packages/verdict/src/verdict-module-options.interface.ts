@@ -2,6 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import type { AbilityFactory } from './authorization/ability-factory.interface.js';
 import type { CapabilityDefinition } from './capabilities/capability-definition.js';
 import type { ActionContext } from './context/action-context.js';
+import type { ApprovalEndpointHooks } from './approvals/approval-endpoint-hooks.interface.js';
 import type { ApprovalReceiptStore } from './approvals/approval-receipt-store.interface.js';
 import type { EvidenceRecorder } from './evidence/evidence-recorder.interface.js';
 import type { ExecutionClaimStore } from './execution-claims/execution-claim-store.interface.js';
@@ -27,6 +28,8 @@ export interface VerdictModuleOptions {
   readonly capabilities?: readonly CapabilityDefinition[];
   /** Where approval receipts live. Required when any capability uses `requiresConfirmation` (checked at boot). */
   readonly approvals?: ApprovalReceiptStore;
+  /** The application's hooks for `@ApprovalEndpoint()` routes. */
+  readonly approvalEndpoint?: ApprovalEndpointHooks;
   /** Where execution claims live. Required when any capability uses `atMostOnce` (checked at boot). */
   readonly executionClaims?: ExecutionClaimStore;
   /** Where rate-limit windows live. Required when any capability uses `rateLimit` (checked at boot). */

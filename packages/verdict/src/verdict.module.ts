@@ -14,6 +14,7 @@ import { DEFAULT_PUBLIC_MESSAGE } from './verdict-module-options.interface.js';
 import { VerdictService } from './verdict.service.js';
 import { ExecutionClaimsService } from './execution-claims/execution-claims.service.js';
 import { ApprovalService } from './approvals/approval.service.js';
+import { ApprovalEndpointGuard } from './approvals/approval-endpoint.guard.js';
 
 /**
  * The Verdict module. Global by default (`isGlobal: false` to opt out).
@@ -33,6 +34,7 @@ import { ApprovalService } from './approvals/approval.service.js';
     VerdictService,
     ExecutionClaimsService,
     ApprovalService,
+    ApprovalEndpointGuard,
     {
       provide: EvidenceRecorder,
       inject: [MODULE_OPTIONS_TOKEN],
@@ -52,6 +54,7 @@ import { ApprovalService } from './approvals/approval.service.js';
     VerdictService,
     ExecutionClaimsService,
     ApprovalService,
+    ApprovalEndpointGuard,
     EvidenceRecorder,
     PublicMessage,
     MODULE_OPTIONS_TOKEN,

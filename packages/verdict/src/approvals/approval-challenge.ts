@@ -1,3 +1,6 @@
+import type { JsonObject } from '../fingerprints/json-value.js';
+import type { ApprovalReceipt } from './approval-receipt.js';
+
 /**
  * What an application needs to ask a human: handed to the application (the LangGraph interrupt value,
  * or `ExecutionResult.challenge`), never to the model.
@@ -8,5 +11,20 @@ export interface ApprovalChallenge {
   readonly capability: string;
   readonly reason: string;
   readonly description: string | null;
+  /** See `ConfirmationPolicy.subject`. */
+  readonly subject: JsonObject | null;
   readonly expiresAt: Date;
+}
+
+/** The challenge for a pending receipt. */
+export function challengeOf(receipt: ApprovalReceipt): ApprovalChallenge {
+  return {
+    receiptId: receipt.id,
+    toolCallId: receipt.toolCallId,
+    capability: receipt.capability,
+    reason: receipt.reason,
+    description: receipt.description,
+    subject: receipt.subject,
+    expiresAt: receipt.expiresAt,
+  };
 }

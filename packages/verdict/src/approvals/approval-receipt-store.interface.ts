@@ -1,3 +1,4 @@
+import type { JsonObject } from '../fingerprints/json-value.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
 
 /** What identifies the proposal a receipt approves. */
@@ -13,6 +14,7 @@ export interface ReceiptIssue extends ReceiptKey {
   readonly candidateId: string;
   readonly reason: string;
   readonly description: string | null;
+  readonly subject: JsonObject | null;
   readonly expiresAt: Date;
   readonly now: Date;
 }

@@ -1,3 +1,4 @@
+import type { JsonObject } from '../fingerprints/json-value.js';
 import type { ReceiptStatus } from './receipt-status.js';
 
 /**
@@ -20,6 +21,11 @@ export interface ApprovalReceipt {
    * by the capability's `describe`; never model-written text. `null` when the capability has none.
    */
   readonly description: string | null;
+  /**
+   * What the approver's CASL ability is checked against (`can('approve', subject('Approval', {...}))`):
+   * trusted facts about the bound resource (owner, tenant, id), from the capability's `subject`.
+   */
+  readonly subject: JsonObject | null;
   /** Expired when `now >= expiresAt`. */
   readonly expiresAt: Date;
   /** Opaque application ids (`customer:72`), never PII. */

@@ -9,7 +9,7 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
-import type { ApprovalChallenge } from './approval-challenge.js';
+import { type ApprovalChallenge, challengeOf } from './approval-challenge.js';
 import { ApprovalPhase } from './approval-phase.js';
 import type { ApprovalReceiptStore, ReceiptTransition } from './approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
@@ -49,15 +49,7 @@ export class ApprovalService {
   async challengeForToolCall(toolCallId: string): Promise<ApprovalChallenge | null> {
     const pending = await this.store().pendingForToolCall(toolCallId, this.now());
     if (pending.length !== 1) return null;
-    const [receipt] = pending;
-    return {
-      receiptId: receipt.id,
-      toolCallId,
-      capability: receipt.capability,
-      reason: receipt.reason,
-      description: receipt.description,
-      expiresAt: receipt.expiresAt,
-    };
+    return challengeOf(pending[0]);
   }
 
   /** Pending approvals of these tool calls, for an approval UI. Ambiguous tool-call ids are left out. */

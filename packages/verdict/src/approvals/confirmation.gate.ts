@@ -6,7 +6,7 @@ import { Stage } from '../decisions/stage.js';
 import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
 import type { Envelope } from '../pipeline/envelope.js';
 import type { EvidenceTrail } from '../pipeline/evidence-trail.js';
-import type { ApprovalChallenge } from './approval-challenge.js';
+import { type ApprovalChallenge, challengeOf } from './approval-challenge.js';
 import type { ApprovalPhase } from './approval-phase.js';
 import type { ApprovalReceiptStore, ReceiptKey } from './approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
@@ -33,15 +33,6 @@ export interface ConfirmationContext {
   readonly now: Date;
   readonly trail: EvidenceTrail;
 }
-
-const challengeOf = (receipt: ApprovalReceipt): ApprovalChallenge => ({
-  receiptId: receipt.id,
-  toolCallId: receipt.toolCallId,
-  capability: receipt.capability,
-  reason: receipt.reason,
-  description: receipt.description,
-  expiresAt: receipt.expiresAt,
-});
 
 /**
  * Steps 5 and 10: validate, without consuming, that a human approved this exact proposal against
@@ -103,6 +94,7 @@ export async function validateConfirmation(context: ConfirmationContext, target:
         candidateId: newReceiptId(),
         reason: policy.reason,
         description: policy.describe?.(envelope, target) ?? null,
+        subject: policy.subject?.(envelope, target) ?? null,
         expiresAt: new Date(now.getTime() + ttl * 1000),
         now,
       });

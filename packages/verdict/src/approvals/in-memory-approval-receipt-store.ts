@@ -7,7 +7,17 @@ import { ReceiptStatus } from './receipt-status.js';
 export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
   private readonly receipts = new Map<string, ApprovalReceipt>();
 
-  async issue({ candidateId, toolCallId, capability, bindingFingerprint, reason, description, expiresAt, now }: ReceiptIssue): Promise<ApprovalReceipt> {
+  async issue({
+    candidateId,
+    toolCallId,
+    capability,
+    bindingFingerprint,
+    reason,
+    description,
+    subject,
+    expiresAt,
+    now,
+  }: ReceiptIssue): Promise<ApprovalReceipt> {
     const existing = this.forCall(toolCallId, capability).find((r) => r.bindingFingerprint === bindingFingerprint);
     if (existing !== undefined) return existing;
     const receipt: ApprovalReceipt = Object.freeze({
@@ -18,6 +28,7 @@ export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
       status: ReceiptStatus.Pending,
       reason,
       description,
+      subject,
       expiresAt,
       approvedBy: null,
       approvedAt: null,

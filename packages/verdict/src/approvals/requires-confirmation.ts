@@ -21,6 +21,12 @@ export interface ConfirmationPolicy<TArgs = any, TTarget = any> {
   readonly ttlSeconds?: number;
   /** What the approver is approving, built from the trusted target (never model-written prose or HTML). */
   readonly describe?: (envelope: Envelope<TArgs>, target: TTarget) => string;
+  /**
+   * The facts an approver's CASL ability is checked against at an `@ApprovalEndpoint()`, as the subject
+   * `'Approval'` (with `capability` added): e.g. `{ tenantId, customerId, orderId }` of the target.
+   * Default: `{ capability }` only.
+   */
+  readonly subject?: (envelope: Envelope<TArgs>, target: TTarget) => JsonObject;
 }
 
 /**
