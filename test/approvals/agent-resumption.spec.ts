@@ -5,44 +5,18 @@ import { Command, MemorySaver } from '@langchain/langgraph';
 import { Injectable, Module } from '@nestjs/common';
 import { createAgent } from 'langchain';
 import { z } from 'zod';
-import {
-  ActionContextStore,
-  ApprovalService,
-  InMemoryApprovalReceiptStore,
-  type AuthorizedAction,
-  defineCapability,
-  fromProposal,
-  requiresConfirmation,
-} from '@verdict/nestjs';
+import { ActionContextStore, ApprovalService, InMemoryApprovalReceiptStore, type AuthorizedAction } from '@verdict/nestjs';
 import { VerdictLangChainModule, VerdictTools, applicationFaultMiddleware, approveToolCall, rejectToolCall } from '@verdict/nestjs/langchain';
 import { ScriptedChatModel } from '../../libs/testing/src/scripted-chat-model.js';
-import { type Actor, type Document, alice, documentsFixture } from '../pipeline/documents.fixture.js';
+import { alice, documentsFixture } from '../pipeline/documents.fixture.js';
+import { archiveCapability } from './archive.fixture.js';
 
 const CALL = { name: 'archive_document', args: { id: 1 }, id: 'call_archive_1' };
 
 async function setup() {
   const fixture = documentsFixture();
   const archived: AuthorizedAction[] = [];
-  const archive = defineCapability(
-    {
-      name: 'documents.archive',
-      description: 'Archive a document',
-      action: 'read',
-      subject: 'Document',
-      arguments: z.object({ id: z.number().int() }),
-      resolveTarget: fromProposal<{ id: number }, Document>(({ arguments: args, context }) => fixture.load(context.tenant, args.id)),
-      executionTarget: fixture.refreshPolicy,
-      requiresConfirmation: requiresConfirmation<{ id: number }, Document>({
-        bind: ({ context }, doc) => ({ actor: (context.actor as Actor).id, tenant: doc.tenant, doc: doc.id, title: doc.title }),
-        reason: 'Archiving hides the document from everyone.',
-        describe: (_envelope, doc) => `Archive document ${doc.id}`,
-      }),
-    },
-    (action) => {
-      archived.push(action);
-      return `archived ${action.target.id}`;
-    },
-  );
+  const archive = archiveCapability(fixture, archived);
   const definition = tool(async () => 'definition handler must not run', {
     name: CALL.name,
     description: 'Archive a document',

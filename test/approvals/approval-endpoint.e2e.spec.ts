@@ -3,7 +3,6 @@ import { AbilityBuilder, createMongoAbility } from '@casl/ability';
 import { Body, CanActivate, Controller, ExecutionContext, Injectable, Module, Param, Post, UseGuards, UseInterceptors } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
-import { z } from 'zod';
 import {
   type ActionContext,
   ActionContextInterceptor,
@@ -16,11 +15,9 @@ import {
   VerdictModule,
   VerdictService,
   type VerifiedApprovalRequest,
-  defineCapability,
-  fromProposal,
-  requiresConfirmation,
 } from '@verdict/nestjs';
-import { type Actor, type Document, documentsFixture } from '../pipeline/documents.fixture.js';
+import { type Actor, documentsFixture } from '../pipeline/documents.fixture.js';
+import { archiveCapability } from './archive.fixture.js';
 
 /** Stands in for authentication: the signed-in actor comes from a header the guard trusts. */
 @Injectable()
@@ -37,23 +34,7 @@ async function setup() {
   const archived: AuthorizedAction[] = [];
   /** Paused proposals by tool-call id, and who owns each conversation: what a checkpointer and chat store would hold. */
   const paused = new Map<string, { proposal: Proposal; owner: string }>();
-  const archive = defineCapability(
-    {
-      name: 'documents.archive',
-      description: 'Archive a document',
-      action: 'read',
-      subject: 'Document',
-      arguments: z.object({ id: z.number().int() }),
-      resolveTarget: fromProposal<{ id: number }, Document>(({ arguments: args, context }) => fixture.load(context.tenant, args.id)),
-      executionTarget: fixture.refreshPolicy,
-      requiresConfirmation: requiresConfirmation<{ id: number }, Document>({
-        bind: ({ context }, doc) => ({ actor: (context.actor as Actor).id, doc: doc.id, title: doc.title }),
-        reason: 'Archiving hides the document.',
-        subject: (_envelope, doc) => ({ owner: doc.owner, tenant: doc.tenant }),
-      }),
-    },
-    (action) => void archived.push(action),
-  );
+  const archive = archiveCapability(fixture, archived);
   const abilityFactory = {
     async createForContext(context: ActionContext) {
       const documents = await fixture.abilityFactory.createForContext(context);

@@ -13,34 +13,15 @@ import {
   fromProposal,
   requiresConfirmation,
 } from '@verdict/nestjs';
-import { type Actor, Document, alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
+import { Document, alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
+import { archiveCapability } from './archive.fixture.js';
 
 async function setup() {
   const fixture = documentsFixture();
   const receipts = new InMemoryApprovalReceiptStore();
   let now = new Date('2026-01-01T10:00:00.000Z');
   const archived: AuthorizedAction<{ id: number; note?: string }, Document>[] = [];
-  const archive = defineCapability(
-    {
-      name: 'documents.archive',
-      description: 'Archive a document',
-      action: 'read',
-      subject: 'Document',
-      arguments: z.object({ id: z.number().int(), note: z.string().optional() }),
-      resolveTarget: fromProposal<{ id: number }, Document>(({ arguments: args, context }) => fixture.load(context.tenant, args.id)),
-      executionTarget: fixture.refreshPolicy,
-      requiresConfirmation: requiresConfirmation<{ id: number }, Document>({
-        bind: ({ context }, doc) => ({ actor: (context.actor as Actor).id, tenant: doc.tenant, doc: doc.id, title: doc.title }),
-        reason: 'Archiving hides the document from everyone.',
-        ttlSeconds: 300,
-        describe: (_envelope, doc) => `Archive document ${doc.id}`,
-      }),
-    },
-    (action) => {
-      archived.push(action);
-      return `archived ${action.target.id}`;
-    },
-  );
+  const archive = archiveCapability(fixture, archived as AuthorizedAction[]);
   const evidence = new InMemoryEvidenceRecorder();
   const { moduleRef } = await fixture.boot({ capabilities: [archive], clock: () => now, evidence, approvals: receipts });
   const verdict = moduleRef.get(VerdictService);

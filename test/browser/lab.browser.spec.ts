@@ -59,4 +59,27 @@ describeWithBrowser('storefront lab in Chromium', () => {
     expect(await outcomes('verdict')).toEqual(['denied', 'permitted']);
     expect(await page.locator('#evidence').textContent()).toContain('"disposition": "deny"');
   });
+
+  it('walks through the confirmation, budget and duplicate-delivery labs', async () => {
+    const page = await browser.newPage();
+    await page.goto(url);
+    const outcomesOf = async (button: string, list: string, count: number) => {
+      await page.click(button);
+      await page
+        .locator(`${list} li`)
+        .nth(count - 1)
+        .waitFor();
+      return page.locator(`${list} li`).evaluateAll((items) => items.map((item) => item.getAttribute('data-outcome')));
+    };
+    expect(await outcomesOf('#run-confirmation', '#confirmation-steps', 5)).toEqual([
+      'require_confirmation',
+      'approved',
+      'require_confirmation',
+      'executed',
+      'deny',
+    ]);
+    expect(await outcomesOf('#run-budget', '#budget-calls', 3)).toEqual(['executed', 'executed', 'throttle']);
+    expect(await outcomesOf('#run-duplicate-delivery', '#duplicate-delivery-calls', 2)).toEqual(['executed', 'deny']);
+    expect(await page.locator('#duplicate-delivery-summary').textContent()).toBe('Support tickets for order 1002: 1');
+  });
 });

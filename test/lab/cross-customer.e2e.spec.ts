@@ -1,33 +1,12 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
-import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import { describe, expect, it } from '@jest/globals';
 import { DecisionRecordEntity } from '@verdict/nestjs/typeorm';
 import { fingerprint, fingerprintString } from '@verdict/nestjs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
-import { LabModule } from '../../apps/storefront-lab/src/lab.module.js';
-
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function setup(): Promise<{ app: INestApplication; dataSource: DataSource }> {
-  const directory = await mkdtemp(join(tmpdir(), 'verdict-lab-'));
-  cleanups.push(() => rm(directory, { recursive: true, force: true }));
-  const moduleRef = await Test.createTestingModule({ imports: [LabModule.forRoot({ database: join(directory, 'lab.sqlite') })] }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  await app.init();
-  cleanups.push(() => app.close());
-  return { app, dataSource: app.get(DataSource) };
-}
+import { bootLab } from './lab-app.fixture.js';
 
 describe('storefront lab: cross-customer comparison', () => {
   it('shows the naive tool leaking 1001 while the manual and Verdict tools deny it', async () => {
-    const { app } = await setup();
+    const { app } = await bootLab();
     const { body } = await request(app.getHttpServer()).get('/api/labs/cross-customer').expect(200);
     const [foreign] = body.cases;
     expect(foreign.proposal.args).toEqual({ orderId: 1001 });
@@ -43,7 +22,7 @@ describe('storefront lab: cross-customer comparison', () => {
   });
 
   it('permits the owned order 1002 on both secured paths', async () => {
-    const { app } = await setup();
+    const { app } = await bootLab();
     const { body } = await request(app.getHttpServer()).get('/api/labs/cross-customer').expect(200);
     const [, owned] = body.cases;
     expect([owned.naive.outcome, owned.manual.outcome, owned.verdict.outcome]).toEqual(['permitted', 'permitted', 'permitted']);
@@ -51,7 +30,7 @@ describe('storefront lab: cross-customer comparison', () => {
   });
 
   it('records the Verdict denial as evidence in the SQLite store, without raw values', async () => {
-    const { app, dataSource } = await setup();
+    const { app, dataSource } = await bootLab();
     const { body } = await request(app.getHttpServer()).get('/api/labs/cross-customer').expect(200);
     expect(body.cases[0].verdict.evidence).toEqual([
       expect.objectContaining({ stage: 'proposal', disposition: 'deny', reason: 'view Order denied: no rule permits it' }),
@@ -64,7 +43,7 @@ describe('storefront lab: cross-customer comparison', () => {
   });
 
   it('serves a page that runs the comparison', async () => {
-    const { app } = await setup();
+    const { app } = await bootLab();
     const page = await request(app.getHttpServer())
       .get('/')
       .expect(200)

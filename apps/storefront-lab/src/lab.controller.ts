@@ -1,6 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { CrossCustomerComparison } from './comparison/cross-customer.comparison.js';
 import { GateScenarios } from './gates/gate-scenarios.js';
+import { ConfirmationScenario } from './approvals/confirmation.scenario.js';
 import { LAB_PAGE } from './page/lab-page.js';
 
 /** The lab's page and its JSON endpoints. */
@@ -9,6 +10,7 @@ export class LabController {
   constructor(
     private readonly crossCustomer: CrossCustomerComparison,
     private readonly gates: GateScenarios,
+    private readonly confirmation: ConfirmationScenario,
   ) {}
 
   @Get()
@@ -27,6 +29,12 @@ export class LabController {
   @Get('api/labs/budget')
   permissionIsNotABudget() {
     return this.gates.permissionIsNotABudget();
+  }
+
+  /** A refund approved once: changed arguments asked again, the exact call executed once, the replay refused. */
+  @Get('api/labs/confirmation')
+  verifiedConfirmation() {
+    return this.confirmation.run();
   }
 
   /** One escalation delivered under two tool-call ids. */

@@ -2,8 +2,16 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { VerdictModule } from '@verdict/nestjs';
 import { VerdictLangChainModule } from '@verdict/nestjs/langchain';
-import { TypeOrmEvidenceRecorder, TypeOrmExecutionClaimStore, TypeOrmRateLimitStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import {
+  TypeOrmApprovalReceiptStore,
+  TypeOrmEvidenceRecorder,
+  TypeOrmExecutionClaimStore,
+  TypeOrmRateLimitStore,
+  verdictEntities,
+  verdictMigrations,
+} from '@verdict/nestjs/typeorm';
+import {
+  RefundCapabilities,
   ShipmentCapabilities,
   StorefrontAbilityFactory,
   StorefrontCapabilities,
@@ -14,6 +22,7 @@ import {
 import { DataSource } from 'typeorm';
 import { CrossCustomerComparison } from './comparison/cross-customer.comparison.js';
 import { GateScenarios } from './gates/gate-scenarios.js';
+import { ConfirmationScenario } from './approvals/confirmation.scenario.js';
 import { LabController } from './lab.controller.js';
 import type { LabOptions } from './lab-options.js';
 import { LabSeeder } from './lab-seeder.js';
@@ -42,13 +51,23 @@ export class LabModule {
             evidence: new TypeOrmEvidenceRecorder(dataSource),
             executionClaims: new TypeOrmExecutionClaimStore(dataSource),
             rateLimits: new TypeOrmRateLimitStore(dataSource),
+            approvals: new TypeOrmApprovalReceiptStore(dataSource),
             publicMessage: 'I cannot do that for you.',
           }),
         }),
         VerdictLangChainModule,
       ],
       controllers: [LabController],
-      providers: [LabSeeder, StorefrontCapabilities, ShipmentCapabilities, SupportCapabilities, CrossCustomerComparison, GateScenarios],
+      providers: [
+        LabSeeder,
+        StorefrontCapabilities,
+        ShipmentCapabilities,
+        SupportCapabilities,
+        RefundCapabilities,
+        CrossCustomerComparison,
+        GateScenarios,
+        ConfirmationScenario,
+      ],
     };
   }
 }

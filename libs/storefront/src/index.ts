@@ -39,6 +39,8 @@ export { StorefrontCapabilities } from './capabilities/storefront.capabilities.j
 export { StorefrontCapability } from './capabilities/storefront-capability.js';
 export { ShipmentCapabilities, SHIPMENT_REFRESHES_PER_HOUR, type ShipmentView } from './capabilities/shipment.capabilities.js';
 export { SupportCapabilities } from './capabilities/support.capabilities.js';
+export { RefundCapabilities, type Refund } from './capabilities/refund.capabilities.js';
+export { refundArguments, type RefundArguments } from './orders/refund.arguments.js';
 
 // LangChain tools
 export { LOOKUP_ORDER_TOOL, CANCEL_ORDER_TOOL, REFRESH_SHIPMENT_TOOL, ESCALATE_ORDER_TOOL, ORDER_NOT_FOUND } from './tools/order-tool-descriptions.js';

@@ -6,7 +6,16 @@ export { serveParent } from './processes/worker-runtime.js';
 export type { WorkerHandler } from './processes/worker-runtime.js';
 export { startGateWorkers } from './processes/gate-workers.js';
 export type { GateWorkers } from './processes/gate-workers.js';
-export type { AdmitReply, AdmitRequest, ConsumeReply, ConsumeRequest } from './processes/gate-protocol.js';
+export type {
+  AdmitReply,
+  AdmitRequest,
+  ConsumeReply,
+  ConsumeRequest,
+  ReceiptConsumeReply,
+  ReceiptConsumeRequest,
+  ReceiptDecisionReply,
+  ReceiptDecisionRequest,
+} from './processes/gate-protocol.js';
 export { killWhenBlocked, onceReconnected, openSingleConnection } from './processes/database-backends.js';
 export type { SingleConnection } from './processes/database-backends.js';
 export * from './scripted-chat-model.js';

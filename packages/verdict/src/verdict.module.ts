@@ -16,6 +16,18 @@ import { ExecutionClaimsService } from './execution-claims/execution-claims.serv
 import { ApprovalService } from './approvals/approval.service.js';
 import { ApprovalEndpointGuard } from './approvals/approval-endpoint.guard.js';
 
+/** What the module provides to the application (everything but boot-time discovery). */
+const PUBLIC_PROVIDERS = [
+  CapabilityRegistry,
+  ActionContextStore,
+  ActionContextInterceptor,
+  VerdictPipeline,
+  VerdictService,
+  ExecutionClaimsService,
+  ApprovalService,
+  ApprovalEndpointGuard,
+];
+
 /**
  * The Verdict module. Global by default (`isGlobal: false` to opt out).
  *
@@ -26,15 +38,8 @@ import { ApprovalEndpointGuard } from './approvals/approval-endpoint.guard.js';
 @Module({
   imports: [DiscoveryModule],
   providers: [
-    CapabilityRegistry,
+    ...PUBLIC_PROVIDERS,
     CapabilityExplorer,
-    ActionContextStore,
-    ActionContextInterceptor,
-    VerdictPipeline,
-    VerdictService,
-    ExecutionClaimsService,
-    ApprovalService,
-    ApprovalEndpointGuard,
     {
       provide: EvidenceRecorder,
       inject: [MODULE_OPTIONS_TOKEN],
@@ -46,18 +51,6 @@ import { ApprovalEndpointGuard } from './approvals/approval-endpoint.guard.js';
       useFactory: (options: VerdictModuleOptions) => options.publicMessage ?? DEFAULT_PUBLIC_MESSAGE,
     },
   ],
-  exports: [
-    CapabilityRegistry,
-    ActionContextStore,
-    ActionContextInterceptor,
-    VerdictPipeline,
-    VerdictService,
-    ExecutionClaimsService,
-    ApprovalService,
-    ApprovalEndpointGuard,
-    EvidenceRecorder,
-    PublicMessage,
-    MODULE_OPTIONS_TOKEN,
-  ],
+  exports: [...PUBLIC_PROVIDERS, EvidenceRecorder, PublicMessage, MODULE_OPTIONS_TOKEN],
 })
 export class VerdictModule extends ConfigurableVerdictModule {}

@@ -40,6 +40,15 @@ export const LAB_PAGE = `<!doctype html>
   <pre id="evidence"></pre>
 </section>
 
+<section id="confirmation">
+  <h2>Verified confirmation</h2>
+  <p>The model proposes a refund on order 1002. Customer 72 approves that exact proposal. The same tool call with
+  a changed amount is not covered; the approved call executes once; a replay is refused.</p>
+  <button id="run-confirmation" type="button">Run the refund</button>
+  <ol id="confirmation-steps" class="calls"></ol>
+  <p id="confirmation-summary"></p>
+</section>
+
 <section id="budget">
   <h2>A permission is not a budget</h2>
   <p>Customer 72 may track their own order 1002, and the model asks the carrier three times. Each request is
@@ -74,6 +83,23 @@ export const LAB_PAGE = `<!doctype html>
       list.append(item);
     }
   }
+  document.getElementById('run-confirmation').addEventListener('click', async () => {
+    const report = await (await fetch('/api/labs/confirmation')).json();
+    const list = document.getElementById('confirmation-steps');
+    list.replaceChildren();
+    for (const step of report.steps) {
+      const item = document.createElement('li');
+      item.dataset.outcome = step.outcome;
+      const outcome = document.createElement('strong');
+      outcome.className = step.outcome === 'executed' || step.outcome === 'approved' ? 'permitted' : 'denied';
+      outcome.textContent = step.outcome;
+      const what = document.createElement('span');
+      what.textContent = ' ' + step.step;
+      item.append(outcome, what);
+      list.append(item);
+    }
+    document.getElementById('confirmation-summary').textContent = 'Refunds made: ' + report.refundsMade;
+  });
   document.getElementById('run-budget').addEventListener('click', async () => {
     const report = await (await fetch('/api/labs/budget')).json();
     renderCalls('budget-calls', report.calls);

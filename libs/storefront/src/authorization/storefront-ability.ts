@@ -4,10 +4,10 @@ import type { Order } from '../entities/order.entity.js';
 import { OrderStatus } from '../entities/order-status.js';
 
 /** What a storefront customer can be allowed to do to an order. */
-export type StorefrontAction = 'view' | 'cancel' | 'track' | 'escalate';
+export type StorefrontAction = 'view' | 'cancel' | 'track' | 'escalate' | 'refund' | 'approve';
 
 /** `'Order'` for rules, or an {@link Order} entity instance (detected as `'Order'` by class name). */
-export type StorefrontSubject = 'Order' | Order;
+export type StorefrontSubject = 'Order' | Order | 'Approval';
 
 /** A storefront customer's CASL ability. */
 export type StorefrontAbility = MongoAbility<[StorefrontAction, StorefrontSubject]>;
@@ -22,8 +22,9 @@ export function denyAllStorefrontAbility(): StorefrontAbility {
 
 /**
  * The storefront's CASL rules for `customer` acting in `tenant`. Deny by default; grants only:
- * - `view`, `cancel`, `track` (shipment) and `escalate` (to support) on Orders with
+ * - `view`, `cancel`, `track` (shipment), `escalate` (to support) and `refund` on Orders with
  *   `{ customerId: customer.id, tenantId: tenant }`;
+ * - `approve` on Approvals (pending confirmations) of their own orders in `tenant`;
  * - except `cancel` of an order whose status is not `placed` (an inverted rule, reason
  *   {@link ONLY_PLACED_ORDERS_CAN_BE_CANCELLED}).
  *
@@ -35,7 +36,8 @@ export function denyAllStorefrontAbility(): StorefrontAbility {
 export function defineStorefrontAbility(customer: Customer, tenant: string): StorefrontAbility {
   const { can, cannot, build } = new AbilityBuilder<StorefrontAbility>(createMongoAbility);
   if (customer.tenantId === tenant) {
-    can(['view', 'cancel', 'track', 'escalate'], 'Order', { customerId: customer.id, tenantId: tenant });
+    can(['view', 'cancel', 'track', 'escalate', 'refund'], 'Order', { customerId: customer.id, tenantId: tenant });
+    can('approve', 'Approval', { customerId: customer.id, tenantId: tenant });
     cannot('cancel', 'Order', { status: { $ne: OrderStatus.Placed } }).because(ONLY_PLACED_ORDERS_CAN_BE_CANCELLED);
   }
   return build();

@@ -9,6 +9,8 @@ export const StorefrontCapability = {
   RefreshShipment: 'shipments.refresh',
   /** At most once per order: see `SupportCapabilities`. */
   EscalateOrder: 'support.escalate',
+  /** Requires verified confirmation: see `RefundCapabilities`. */
+  RefundOrder: 'orders.refund',
 } as const;
 
 /** A storefront capability name. */

@@ -1,4 +1,5 @@
 import type { DataSourceOptions } from 'typeorm';
+import type { ReceiptCheck, ReceiptDecision, ReceiptKey, ReceiptTransition } from '@verdict/nestjs';
 
 /** What a gate worker opens: serializable DataSource options; the worker adds Verdict's entities itself. */
 export interface GateWorkerInit {
@@ -24,7 +25,19 @@ export interface ConsumeRequest {
   readonly times: number;
 }
 
-export type GateRequest = AdmitRequest | ConsumeRequest;
+/** One consumption of the approval receipt for `key` at `now`. */
+export interface ReceiptConsumeRequest extends ReceiptKey {
+  readonly gate: 'consumeReceipt';
+  readonly now: Date;
+}
+
+/** One approval or rejection of a pending approval receipt. */
+export interface ReceiptDecisionRequest extends ReceiptDecision {
+  readonly gate: 'decideReceipt';
+  readonly decision: 'approve' | 'reject';
+}
+
+export type GateRequest = AdmitRequest | ConsumeRequest | ReceiptConsumeRequest | ReceiptDecisionRequest;
 
 /** A worker's admission: the store's answer, and the candidate id the worker offered. */
 export interface AdmitReply {
@@ -41,4 +54,10 @@ export interface ConsumeReply {
   readonly consumptions: ReadonlyArray<{ readonly allowed: boolean; readonly count: number; readonly remaining: number; readonly resetAt: Date }>;
 }
 
-export type GateReply = AdmitReply | ConsumeReply;
+/** A worker's receipt consumption: the store's answer, unchanged. */
+export type ReceiptConsumeReply = ReceiptCheck;
+
+/** A worker's approval or rejection: the store's answer, and which of the two the worker asked for. */
+export type ReceiptDecisionReply = ReceiptTransition & { readonly decision: 'approve' | 'reject' };
+
+export type GateReply = AdmitReply | ConsumeReply | ReceiptConsumeReply | ReceiptDecisionReply;

@@ -3,16 +3,25 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { TypeOrmExecutionClaimStore, TypeOrmRateLimitStore, verdictEntities } from '@verdict/nestjs/typeorm';
-import type { AdmitReply, ConsumeReply, GateReply, GateRequest, GateWorkerInit } from './gate-protocol.js';
+import { TypeOrmApprovalReceiptStore, TypeOrmExecutionClaimStore, TypeOrmRateLimitStore, verdictEntities } from '@verdict/nestjs/typeorm';
+import type { AdmitReply, ConsumeReply, GateReply, GateRequest, GateWorkerInit, ReceiptConsumeReply, ReceiptDecisionReply } from './gate-protocol.js';
 import { serveParent } from './worker-runtime.js';
 
 serveParent<GateWorkerInit, GateRequest, GateReply>(async ({ dataSource: options }) => {
   const dataSource = await new DataSource({ ...options, entities: verdictEntities, migrations: [] }).initialize();
   const claims = new TypeOrmExecutionClaimStore(dataSource);
   const rateLimits = new TypeOrmRateLimitStore(dataSource);
+  const receipts = new TypeOrmApprovalReceiptStore(dataSource);
   return {
     async handle(request): Promise<GateReply> {
+      if (request.gate === 'consumeReceipt') {
+        const { gate: _gate, now, ...key } = request;
+        return (await receipts.consume(key, now)) satisfies ReceiptConsumeReply;
+      }
+      if (request.gate === 'decideReceipt') {
+        const { gate: _gate, decision, ...receipt } = request;
+        return { decision, ...(await receipts[decision](receipt)) } satisfies ReceiptDecisionReply;
+      }
       if (request.gate === 'admit') {
         const candidateId = randomBytes(32).toString('base64url');
         const { gate: _gate, ...claim } = request;

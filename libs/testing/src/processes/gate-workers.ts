@@ -1,5 +1,17 @@
 import type { DataSource, DataSourceOptions } from 'typeorm';
-import type { AdmitReply, AdmitRequest, ConsumeReply, ConsumeRequest, GateReply, GateRequest, GateWorkerInit } from './gate-protocol.js';
+import type {
+  AdmitReply,
+  AdmitRequest,
+  ConsumeReply,
+  ConsumeRequest,
+  GateReply,
+  GateRequest,
+  GateWorkerInit,
+  ReceiptConsumeReply,
+  ReceiptConsumeRequest,
+  ReceiptDecisionReply,
+  ReceiptDecisionRequest,
+} from './gate-protocol.js';
 import { WorkerPool } from './worker-pool.js';
 
 /** Compiled by `tsc -b` (npm's `pretest`); the same relative path from `src/processes` and `dist/processes`. */
@@ -15,6 +27,16 @@ export interface GateWorkers {
   admitAll(request: Omit<AdmitRequest, 'gate'>): Promise<AdmitReply[]>;
   /** Every worker consumes `times` units of the same bucket at once; replies in worker order. */
   consumeAll(request: Omit<ConsumeRequest, 'gate'>): Promise<ConsumeReply[]>;
+  /** Every worker consumes the same approval receipt at once; replies in worker order. */
+  consumeReceiptAll(request: Omit<ReceiptConsumeRequest, 'gate'>): Promise<ReceiptConsumeReply[]>;
+  /**
+   * Every worker decides the same pending receipt at once: worker `index` approves or rejects as
+   * `decision(index)` says, as approver `approver:<index>`; replies in worker order.
+   */
+  decideReceiptAll(
+    request: Omit<ReceiptDecisionRequest, 'gate' | 'decision' | 'by'>,
+    decision: (index: number) => ReceiptDecisionRequest['decision'],
+  ): Promise<ReceiptDecisionReply[]>;
   /** Kills worker `index` with SIGKILL. */
   kill(index: number): Promise<void>;
   close(): Promise<void>;
@@ -38,6 +60,9 @@ export async function startGateWorkers({ count, dataSource }: { count: number; d
     size: pool.size,
     admitAll: (request) => pool.broadcast({ gate: 'admit', ...request }) as Promise<AdmitReply[]>,
     consumeAll: (request) => pool.broadcast({ gate: 'consume', ...request }) as Promise<ConsumeReply[]>,
+    consumeReceiptAll: (request) => pool.broadcast({ gate: 'consumeReceipt', ...request }) as Promise<ReceiptConsumeReply[]>,
+    decideReceiptAll: (request, decision) =>
+      pool.broadcast((index) => ({ gate: 'decideReceipt', ...request, decision: decision(index), by: `approver:${index}` })) as Promise<ReceiptDecisionReply[]>,
     kill: async (index) => {
       await pool.kill(index);
     },

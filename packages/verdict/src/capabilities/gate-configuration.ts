@@ -16,9 +16,12 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
   };
   const { rateLimit, atMostOnce, requiresConfirmation } = definition;
   if (requiresConfirmation !== undefined) {
-    if (typeof requiresConfirmation.bind !== 'function' || !isName(requiresConfirmation.reason)) fail('has requiresConfirmation without bind or reason: use requiresConfirmation({ bind, reason, ttlSeconds }).');
-    if (requiresConfirmation.ttlSeconds !== undefined && !isPositiveInteger(requiresConfirmation.ttlSeconds)) fail('has a requiresConfirmation ttlSeconds that is not a positive integer.');
-    if (options.approvals === undefined) fail('uses requiresConfirmation, but no approval receipt store is configured: pass `approvals` to VerdictModule.forRoot (TypeOrmApprovalReceiptStore).');
+    if (typeof requiresConfirmation.bind !== 'function' || !isName(requiresConfirmation.reason))
+      fail('has requiresConfirmation without bind or reason: use requiresConfirmation({ bind, reason, ttlSeconds }).');
+    if (requiresConfirmation.ttlSeconds !== undefined && !isPositiveInteger(requiresConfirmation.ttlSeconds))
+      fail('has a requiresConfirmation ttlSeconds that is not a positive integer.');
+    if (options.approvals === undefined)
+      fail('uses requiresConfirmation, but no approval receipt store is configured: pass `approvals` to VerdictModule.forRoot (TypeOrmApprovalReceiptStore).');
   }
   if (rateLimit !== undefined) {
     if (!isName(rateLimit.name) || typeof rateLimit.key !== 'function')

@@ -116,8 +116,8 @@ export class VerdictPipeline {
   }
 
   /**
-   * Steps 11 and 13 (12, receipt consumption, slots between them): each commits on its own, independent
-   * of any outer transaction. Store failures propagate.
+   * Steps 11–13, the durable gates, most recoverable first: each commits on its own, independent of any
+   * outer transaction. Store failures propagate; they are never decisions.
    */
   private async passDurableGates(
     definition: CapabilityDefinition,

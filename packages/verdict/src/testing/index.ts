@@ -1,3 +1,5 @@
+export { describeApprovalReceiptStoreContract } from './approval-receipt-store.contract.js';
+export type { ApprovalReceiptStoreHarness } from './approval-receipt-store.contract.js';
 export { describeEvidenceRecorderContract } from './evidence-recorder.contract.js';
 export type { EvidenceRecorderHarness } from './evidence-recorder.contract.js';
 export { describeExecutionClaimStoreContract } from './execution-claim-store.contract.js';

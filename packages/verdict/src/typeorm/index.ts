@@ -1,3 +1,4 @@
+export { ApprovalReceiptEntity } from './approval-receipt.entity.js';
 export { DecisionRecordEntity } from './decision-record.entity.js';
 export { ExecutionClaimEntity } from './execution-claim.entity.js';
 export { RateLimitWindowEntity } from './rate-limit-window.entity.js';
@@ -6,3 +7,4 @@ export { verdictMigrations } from './migrations/index.js';
 export { TypeOrmEvidenceRecorder } from './typeorm-evidence-recorder.js';
 export { TypeOrmExecutionClaimStore } from './typeorm-execution-claim-store.js';
 export { TypeOrmRateLimitStore } from './typeorm-rate-limit-store.js';
+export { TypeOrmApprovalReceiptStore } from './typeorm-approval-receipt-store.js';

@@ -1,3 +1,4 @@
+import { ApprovalReceiptEntity } from './approval-receipt.entity.js';
 import { DecisionRecordEntity } from './decision-record.entity.js';
 import { ExecutionClaimEntity } from './execution-claim.entity.js';
 import { RateLimitWindowEntity } from './rate-limit-window.entity.js';
@@ -8,4 +9,4 @@ import { RateLimitWindowEntity } from './rate-limit-window.entity.js';
  * @example
  * new DataSource({ type: 'better-sqlite3', database: 'app.sqlite', entities: [...appEntities, ...verdictEntities], migrations: verdictMigrations });
  */
-export const verdictEntities: Array<new () => object> = [DecisionRecordEntity, ExecutionClaimEntity, RateLimitWindowEntity];
+export const verdictEntities: Array<new () => object> = [DecisionRecordEntity, ExecutionClaimEntity, RateLimitWindowEntity, ApprovalReceiptEntity];

@@ -2,6 +2,7 @@ import type { MigrationInterface } from 'typeorm';
 import { CreateDecisionRecords1795987325470 } from './1795987325470-create-decision-records.js';
 import { CreateExecutionClaims1795988797706 } from './1795988797706-create-execution-claims.js';
 import { CreateRateLimitWindows1795988797707 } from './1795988797707-create-rate-limit-windows.js';
+import { CreateApprovalReceipts1795996093417 } from './1795996093417-create-approval-receipts.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -14,4 +15,5 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   CreateDecisionRecords1795987325470,
   CreateExecutionClaims1795988797706,
   CreateRateLimitWindows1795988797707,
+  CreateApprovalReceipts1795996093417,
 ];

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { type AuthorizedAction, Capability, requiresConfirmation } from '@verdict/nestjs';
+import { DataSource } from 'typeorm';
+import type { StorefrontActor } from '../authorization/storefront-actor.js';
+import type { Order } from '../entities/order.entity.js';
+import { type RefundArguments, refundArguments } from '../orders/refund.arguments.js';
+import { type OrderSource, orderPrimaryKeyPolicy, resolveOrderInContextTenant } from './order-target.js';
+import { StorefrontCapability } from './storefront-capability.js';
+
+/** A refund the (synthetic) payment provider made. */
+export interface Refund {
+  readonly orderId: number;
+  readonly amountCents: number;
+}
+
+/**
+ * `orders.refund`: moves money, so it runs only after the customer approved this exact refund — this
+ * order in this version, this amount — once, within ten minutes. Needs an approval receipt store in
+ * `VerdictModule.forRoot`.
+ */
+@Injectable()
+export class RefundCapabilities implements OrderSource {
+  readonly refunds: Refund[] = [];
+
+  constructor(readonly dataSource: DataSource) {}
+
+  @Capability({
+    name: StorefrontCapability.RefundOrder,
+    description: "Refund part of one of the signed-in customer's orders, in cents",
+    action: 'refund',
+    subject: 'Order',
+    arguments: refundArguments,
+    resolveTarget: resolveOrderInContextTenant,
+    executionTarget: orderPrimaryKeyPolicy,
+    requiresConfirmation: requiresConfirmation<RefundArguments, Order>({
+      bind: ({ context }, order) => ({ actor: (context.actor as StorefrontActor).customerId, tenant: order.tenantId, order: order.id, version: order.version }),
+      reason: 'Refunds move money and cannot be undone.',
+      ttlSeconds: 600,
+      describe: ({ arguments: args }, order) => `Refund ${args.amountCents} cents on order ${order.id}`,
+      subject: (_envelope, order) => ({ customerId: order.customerId, tenantId: order.tenantId }),
+    }),
+  })
+  refund(action: AuthorizedAction<RefundArguments, Order>): Refund {
+    const refund = { orderId: action.target.id, amountCents: action.arguments.amountCents };
+    this.refunds.push(refund);
+    return refund;
+  }
+}

@@ -1,0 +1,471 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import type {
+  ApprovalReceiptStore,
+  ReceiptDecision,
+  ReceiptIssue,
+  ReceiptKey,
+  ReceiptOutcome,
+  ReceiptTransition,
+} from '../approvals/approval-receipt-store.interface.js';
+import type { ApprovalReceipt } from '../approvals/approval-receipt.js';
+import { ReceiptStatus } from '../approvals/receipt-status.js';
+import { fingerprint } from '../fingerprints/fingerprint.js';
+
+/** An approval receipt store under test. */
+export interface ApprovalReceiptStoreHarness {
+  readonly store: ApprovalReceiptStore;
+  close(): Promise<void>;
+}
+
+const { Pending, Approved, Rejected, Consumed } = ReceiptStatus;
+/** Every receipt of the suite is issued at `at(0)` and expires at `at(EXPIRES)`, unless a test says otherwise. */
+const EXPIRES = 900;
+
+/**
+ * The behaviour every {@link ApprovalReceiptStore} adapter must share (DESIGN.md §7): issue-or-keep per
+ * (tool call, capability, binding) with terminal rows never replaced, the pending lookup and its exact
+ * expiry boundary, approve/reject only with the exact receipt and tool-call ids from pending before
+ * expiry, read-only validation in the order not_found → mismatch → expired → invalid_state →
+ * approved | consumed, single consumption with replays answered `consumed`, exact id comparison and
+ * millisecond UTC instants. Every expectation is an exact outcome, so a suite that passes on several
+ * engines proves they answer alike. `setup` runs once before the suite and `close` once after it; each
+ * test uses tool-call ids of its own. Concurrency across OS processes is proven separately.
+ *
+ * @example
+ * describeApprovalReceiptStoreContract('memory', async () => ({ store: new InMemoryApprovalReceiptStore(), close: async () => {} }));
+ */
+export function describeApprovalReceiptStoreContract(engineLabel: string, setup: () => Promise<ApprovalReceiptStoreHarness>): void {
+  describe(`ApprovalReceiptStore contract [${engineLabel}]`, () => {
+    let harness: ApprovalReceiptStoreHarness;
+    beforeAll(async () => {
+      harness = await setup();
+    });
+    afterAll(async () => {
+      await harness?.close();
+    });
+    const store = () => harness.store;
+
+    /** Receipts in each state, issued through the store itself. */
+    const given = {
+      async pending(overrides: Partial<ReceiptIssue> = {}): Promise<ApprovalReceipt> {
+        return store().issue(issueRequest(overrides));
+      },
+      async approved(overrides: Partial<ReceiptIssue> = {}): Promise<ApprovalReceipt> {
+        return transitioned(await store().approve(decision(await given.pending(overrides))));
+      },
+      async rejected(overrides: Partial<ReceiptIssue> = {}): Promise<ApprovalReceipt> {
+        return transitioned(await store().reject(decision(await given.pending(overrides))));
+      },
+      async consumed(overrides: Partial<ReceiptIssue> = {}): Promise<ApprovalReceipt> {
+        const approved = await given.approved(overrides);
+        const check = await store().consume(keyOf(approved), at(120));
+        expect(check.outcome).toBe('approved');
+        return check.receipt!;
+      },
+    };
+    type State = keyof typeof given;
+
+    describe('issue', () => {
+      it('issues a pending receipt with the candidate id, reason, description, subject and expiry, and no decision', async () => {
+        const request = issueRequest();
+
+        const receipt = await store().issue(request);
+        expect(receipt).toEqual({
+          id: request.candidateId,
+          toolCallId: request.toolCallId,
+          capability: request.capability,
+          bindingFingerprint: request.bindingFingerprint,
+          status: Pending,
+          reason: request.reason,
+          description: request.description,
+          subject: request.subject,
+          expiresAt: request.expiresAt,
+          approvedBy: null,
+          approvedAt: null,
+          rejectedBy: null,
+          rejectedAt: null,
+          consumedAt: null,
+          createdAt: request.now,
+          updatedAt: request.now,
+        });
+        expect(await store().find(request.candidateId)).toEqual(receipt);
+      });
+
+      it('stores a receipt without description or subject with both null', async () => {
+        const request = issueRequest({ description: null, subject: null });
+
+        expect(await store().issue(request)).toMatchObject({ id: request.candidateId, description: null, subject: null });
+        expect(await store().find(request.candidateId)).toMatchObject({ description: null, subject: null });
+      });
+
+      it.each(['pending', 'approved', 'rejected', 'consumed'] as const)(
+        'returns the existing %s row for the same key unchanged, whatever the new request says',
+        async (state) => {
+          const existing = await given[state]();
+          const again = issueRequest({
+            ...keyOf(existing),
+            reason: 'another reason',
+            description: null,
+            subject: { ownerId: 'customer:99' },
+            expiresAt: at(9000),
+            now: at(600),
+          });
+
+          expect(await store().issue(again)).toEqual(existing);
+          expect(await store().find(existing.id)).toEqual(existing);
+          expect(await store().find(again.candidateId)).toBeNull();
+        },
+      );
+
+      it('keeps an expired pending receipt too: issuing again does not revive it', async () => {
+        const expired = await given.pending({ expiresAt: at(30) });
+        const again = issueRequest({ ...keyOf(expired), expiresAt: at(9000), now: at(60) });
+
+        expect(await store().issue(again)).toEqual(expired);
+        expect(await store().pendingForToolCall(expired.toolCallId, at(60))).toEqual([]);
+        expect(await store().validate(keyOf(expired), at(60))).toEqual({ outcome: 'expired', receipt: expired });
+      });
+
+      it('gives the same tool-call id with another binding a receipt of its own: the lookup then sees both', async () => {
+        const first = await given.pending();
+        const second = await given.pending({ toolCallId: first.toolCallId });
+
+        expect(second.id).not.toBe(first.id);
+        expect(byId(await store().pendingForToolCall(first.toolCallId, at(1)))).toEqual(byId([first, second]));
+      });
+
+      it('gives the same tool call and binding under another capability a receipt of its own', async () => {
+        const first = await given.approved();
+        const other = await given.pending({ toolCallId: first.toolCallId, bindingFingerprint: first.bindingFingerprint, capability: 'orders.refund' });
+
+        expect(other).toMatchObject({ status: Pending, capability: 'orders.refund' });
+        expect(await store().validate(keyOf(first), at(100))).toEqual({ outcome: 'approved', receipt: first });
+      });
+
+      it('keeps every instant as a UTC instant, to the millisecond', async () => {
+        const request = issueRequest({ now: new Date('2024-02-29T23:59:59.999Z'), expiresAt: new Date('2024-03-01T00:14:59.987Z') });
+        const pending = await store().issue(request);
+        const approvedAt = new Date('2024-03-01T00:00:00.001Z');
+        const consumedAt = new Date('2024-03-01T00:14:59.986Z');
+
+        const approval = await store().approve(decision(pending, { now: approvedAt }));
+        const consumption = await store().consume(keyOf(pending), consumedAt);
+        const rejected = await store().issue(issueRequest({ now: request.now, expiresAt: request.expiresAt }));
+        await store().reject(decision(rejected, { now: approvedAt }));
+
+        expect(await store().find(pending.id)).toEqual({
+          ...pending,
+          status: Consumed,
+          approvedBy: 'customer:72',
+          approvedAt,
+          consumedAt,
+          updatedAt: consumedAt,
+        });
+        expect(approval).toMatchObject({ receipt: { createdAt: request.now, expiresAt: request.expiresAt, approvedAt } });
+        expect(consumption.receipt).toEqual(await store().find(pending.id));
+        expect(await store().find(rejected.id)).toMatchObject({
+          createdAt: request.now,
+          expiresAt: request.expiresAt,
+          rejectedAt: approvedAt,
+          updatedAt: approvedAt,
+        });
+      });
+    });
+
+    describe('pendingForToolCall', () => {
+      it('lists only the pending, unexpired receipts of that tool call, under any capability', async () => {
+        const toolCallId = newToolCallId();
+        const pending = await given.pending({ toolCallId });
+        await given.approved({ toolCallId });
+        await given.rejected({ toolCallId });
+        await given.consumed({ toolCallId });
+        await given.pending({ toolCallId, expiresAt: at(30) });
+        const otherCapability = await given.pending({ toolCallId, capability: 'orders.refund' });
+        await given.pending({ toolCallId, capability: 'orders.refund', expiresAt: at(30) });
+        await given.pending({ toolCallId: `${toolCallId}-other` });
+
+        expect(byId(await store().pendingForToolCall(toolCallId, at(150)))).toEqual(byId([pending, otherCapability]));
+      });
+
+      it('lists a receipt up to the millisecond before it expires, and not from its expiry on (now >= expiresAt)', async () => {
+        const receipt = await given.pending();
+
+        expect(await store().pendingForToolCall(receipt.toolCallId, justBefore(at(EXPIRES)))).toEqual([receipt]);
+        expect(await store().pendingForToolCall(receipt.toolCallId, at(EXPIRES))).toEqual([]);
+      });
+
+      it('answers an empty list for an unknown tool call', async () => {
+        expect(await store().pendingForToolCall(newToolCallId(), at(0))).toEqual([]);
+      });
+    });
+
+    describe.each([
+      ['approve', Approved, 'approvedBy', 'approvedAt'],
+      ['reject', Rejected, 'rejectedBy', 'rejectedAt'],
+    ] as const)('%s', (method, status, byField, atField) => {
+      const decide = (request: ReceiptDecision) => store()[method](request);
+
+      it(`moves a pending receipt to ${status} with its exact receipt id and tool-call id, storing by and at`, async () => {
+        const pending = await given.pending();
+        const request = decision(pending);
+        const expected = { ...pending, status, [byField]: request.by, [atField]: request.now, updatedAt: request.now };
+
+        expect(await decide(request)).toEqual({ outcome: status, receipt: expected });
+        expect(await store().find(pending.id)).toEqual(expected);
+      });
+
+      it('answers not_found for the receipt id with another tool-call id, and changes nothing', async () => {
+        const pending = await given.pending();
+        const other = await given.pending();
+
+        for (const toolCallId of [other.toolCallId, newToolCallId()]) {
+          expect(await decide(decision(pending, { toolCallId }))).toEqual({ outcome: 'not_found' });
+        }
+        expect(await store().find(pending.id)).toEqual(pending);
+      });
+
+      it("answers not_found for an unknown receipt id or another tool call's receipt id, and changes nothing", async () => {
+        const pending = await given.pending();
+        const other = await given.pending();
+
+        expect(await decide(decision(pending, { receiptId: newId() }))).toEqual({ outcome: 'not_found' });
+        expect(await decide(decision(pending, { receiptId: other.id }))).toEqual({ outcome: 'not_found' });
+        expect(await store().find(pending.id)).toEqual(pending);
+        expect(await store().find(other.id)).toEqual(other);
+      });
+
+      it('answers expired from the instant the receipt expires, and changes nothing; a millisecond before, it applies', async () => {
+        const late = await given.pending();
+        const inTime = await given.pending();
+
+        expect(await decide(decision(late, { now: at(EXPIRES) }))).toEqual({ outcome: 'expired' });
+        expect(await store().find(late.id)).toEqual(late);
+        expect(await decide(decision(inTime, { now: justBefore(at(EXPIRES)) }))).toMatchObject({ outcome: status });
+      });
+
+      it.each([
+        ['an approved', 'approved'],
+        ['a rejected', 'rejected'],
+        ['a consumed', 'consumed'],
+      ] as const)('answers invalid_state for %s receipt, and keeps the first decision', async (_label, state) => {
+        const decided = await given[state]();
+
+        expect(await decide(decision(decided, { by: 'customer:99', now: at(130) }))).toEqual({ outcome: 'invalid_state' });
+        expect(await store().find(decided.id)).toEqual(decided);
+      });
+    });
+
+    describe('approve and reject racing', () => {
+      it('apply exactly one of 20 concurrent decisions on one receipt; the row keeps that one', async () => {
+        const pending = await given.pending();
+        const outcomes = await Promise.all(
+          Array.from({ length: 20 }, (_, index) => store()[index % 2 ? 'reject' : 'approve'](decision(pending, { by: `approver:${index}` }))),
+        );
+
+        const applied = outcomes.filter((outcome) => outcome.outcome === Approved || outcome.outcome === Rejected);
+        expect(applied).toHaveLength(1);
+        expect(outcomes.filter((outcome) => outcome.outcome === 'invalid_state')).toHaveLength(19);
+        expect(await store().find(pending.id)).toEqual('receipt' in applied[0]! ? applied[0].receipt : null);
+      });
+    });
+
+    describe('validate', () => {
+      type Case = [string, ReceiptOutcome, () => Promise<{ key: ReceiptKey; now: Date; receipt: ApprovalReceipt | null }>];
+      const cases: Case[] = [
+        ['no receipt for the tool call', 'not_found', async () => ({ key: keyOf(issueRequest()), now: at(100), receipt: null })],
+        [
+          'receipts of the tool call under another capability only',
+          'not_found',
+          async () => {
+            const other = await given.approved({ capability: 'orders.refund' });
+            return { key: { ...keyOf(other), capability: 'orders.cancel' }, now: at(100), receipt: null };
+          },
+        ],
+        [
+          'a receipt of the tool call and capability with another binding',
+          'mismatch',
+          async () => {
+            const other = await given.approved();
+            return { key: { ...keyOf(other), bindingFingerprint: newFingerprint() }, now: at(100), receipt: null };
+          },
+        ],
+        [
+          'another binding whose receipt has expired (mismatch comes before expired)',
+          'mismatch',
+          async () => {
+            const other = await given.approved();
+            return { key: { ...keyOf(other), bindingFingerprint: newFingerprint() }, now: at(EXPIRES), receipt: null };
+          },
+        ],
+        ['a pending receipt at its expiry', 'expired', async () => atExpiry(await given.pending())],
+        ['an approved receipt at its expiry', 'expired', async () => atExpiry(await given.approved())],
+        ['a rejected receipt at its expiry (expired comes before invalid_state)', 'expired', async () => atExpiry(await given.rejected())],
+        ['a consumed receipt at its expiry', 'expired', async () => atExpiry(await given.consumed())],
+        ['a pending receipt', 'invalid_state', async () => beforeExpiry(await given.pending())],
+        ['a rejected receipt', 'invalid_state', async () => beforeExpiry(await given.rejected())],
+        ['an approved receipt, a millisecond before its expiry', 'approved', async () => beforeExpiry(await given.approved())],
+        ['a consumed receipt', 'consumed', async () => beforeExpiry(await given.consumed())],
+      ];
+
+      it.each(cases)('%s → %s, and the row is unchanged', async (_case, outcome, arrange) => {
+        const { key, now, receipt } = await arrange();
+
+        expect(await store().validate(key, now)).toEqual({ outcome, receipt });
+        expect(await store().validate(key, now)).toEqual({ outcome, receipt });
+        if (receipt !== null) expect(await store().find(receipt.id)).toEqual(receipt);
+      });
+
+      it('never consumes: a validated approved receipt is still consumable once', async () => {
+        const approved = await given.approved();
+        await store().validate(keyOf(approved), at(100));
+
+        expect(await store().consume(keyOf(approved), at(101))).toMatchObject({ outcome: 'approved', receipt: { status: Consumed } });
+      });
+    });
+
+    describe('consume', () => {
+      it('consumes an approved receipt once; a replay answers consumed and changes nothing', async () => {
+        const approved = await given.approved();
+        const expected = { ...approved, status: Consumed, consumedAt: at(120), updatedAt: at(120) };
+
+        expect(await store().consume(keyOf(approved), at(120))).toEqual({ outcome: 'approved', receipt: expected });
+        expect(await store().find(approved.id)).toEqual(expected);
+        expect(await store().consume(keyOf(approved), at(121))).toEqual({ outcome: 'consumed', receipt: expected });
+        expect(await store().find(approved.id)).toEqual(expected);
+      });
+
+      type Refusal = [string, ReceiptOutcome, State, (receipt: ApprovalReceipt) => { key: ReceiptKey; now: Date; receipt: ApprovalReceipt | null }];
+      const refusals: Refusal[] = [
+        ['a pending receipt', 'invalid_state', 'pending', beforeExpiry],
+        ['a rejected receipt', 'invalid_state', 'rejected', beforeExpiry],
+        ['an approved receipt at its expiry', 'expired', 'approved', atExpiry],
+        [
+          'another binding of the tool call',
+          'mismatch',
+          'approved',
+          (r) => ({ key: { ...keyOf(r), bindingFingerprint: newFingerprint() }, now: at(100), receipt: null }),
+        ],
+        ['another capability', 'not_found', 'approved', (r) => ({ key: { ...keyOf(r), capability: 'orders.refund' }, now: at(100), receipt: null })],
+        ['another tool call', 'not_found', 'approved', (r) => ({ key: { ...keyOf(r), toolCallId: newToolCallId() }, now: at(100), receipt: null })],
+      ];
+
+      it.each(refusals)('refuses %s → %s, and changes nothing', async (_case, outcome, state, arrange) => {
+        const existing = await given[state]();
+        const { key, now, receipt } = arrange(existing);
+
+        expect(await store().consume(key, now)).toEqual({ outcome, receipt });
+        expect(await store().find(existing.id)).toEqual(existing);
+      });
+
+      it('consumes an approved receipt a millisecond before its expiry', async () => {
+        const approved = await given.approved();
+
+        expect(await store().consume(keyOf(approved), justBefore(at(EXPIRES)))).toMatchObject({ outcome: 'approved', receipt: { status: Consumed } });
+      });
+
+      it('consumes each binding of a shared tool-call id separately', async () => {
+        const first = await given.approved();
+        const second = await given.approved({ toolCallId: first.toolCallId });
+
+        expect(await store().consume(keyOf(first), at(120))).toMatchObject({ outcome: 'approved', receipt: { id: first.id } });
+        expect(await store().validate(keyOf(second), at(121))).toEqual({ outcome: 'approved', receipt: second });
+        expect(await store().consume(keyOf(second), at(122))).toMatchObject({ outcome: 'approved', receipt: { id: second.id } });
+        expect(await store().consume(keyOf(first), at(123))).toMatchObject({ outcome: 'consumed', receipt: { id: first.id } });
+      });
+
+      it('lets exactly one of 20 concurrent consumptions consume; the others answer consumed', async () => {
+        const approved = await given.approved();
+        const checks = await Promise.all(Array.from({ length: 20 }, () => store().consume(keyOf(approved), at(120))));
+
+        expect(checks.filter((check) => check.outcome === 'approved')).toHaveLength(1);
+        expect(checks.filter((check) => check.outcome === 'consumed')).toHaveLength(19);
+        expect(new Set(checks.map((check) => check.receipt?.id))).toEqual(new Set([approved.id]));
+      });
+    });
+
+    describe('ids', () => {
+      it('compares ids exactly: another letter case or a trailing space is another id', async () => {
+        const pending = await given.pending({ toolCallId: `call_AbC_${newId()}` });
+        const variants = [pending.toolCallId.toLowerCase(), `${pending.toolCallId} `];
+
+        for (const toolCallId of variants) {
+          expect(await store().approve(decision(pending, { toolCallId }))).toEqual({ outcome: 'not_found' });
+          expect(await store().pendingForToolCall(toolCallId, at(1))).toEqual([]);
+          expect(await store().validate({ ...keyOf(pending), toolCallId }, at(1))).toEqual({ outcome: 'not_found', receipt: null });
+        }
+        expect(await store().approve(decision(pending, { receiptId: swapCase(pending.id) }))).toEqual({ outcome: 'not_found' });
+        expect(await store().find(`${pending.id} `)).toBeNull();
+
+        const lowerCase = await given.pending({ ...keyOf(pending), toolCallId: variants[0] });
+        expect(lowerCase.id).not.toBe(pending.id);
+        expect(await store().find(pending.id)).toEqual(pending);
+      });
+    });
+  });
+}
+
+/** An instant `seconds` after a fixed, leap-day origin with milliseconds. */
+function at(seconds: number): Date {
+  return new Date(Date.UTC(2024, 1, 29, 12, 0, 0, 123) + seconds * 1000);
+}
+
+function justBefore(instant: Date): Date {
+  return new Date(instant.getTime() - 1);
+}
+
+function newId(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+function newToolCallId(): string {
+  return `call_${randomBytes(12).toString('hex')}`;
+}
+
+function newFingerprint(): string {
+  return fingerprint({ capability: 'orders.cancel', execution_target_policy: 'refresh', arguments: { orderId: newId() }, binding: { actor: 'customer:72' } });
+}
+
+function issueRequest(overrides: Partial<ReceiptIssue> = {}): ReceiptIssue {
+  return {
+    toolCallId: newToolCallId(),
+    capability: 'orders.cancel',
+    bindingFingerprint: newFingerprint(),
+    candidateId: newId(),
+    reason: 'Ünïcode reason: "cancelling an order cannot be undone"',
+    description: 'Order #1042 (2 items), placed 2024-02-28',
+    subject: { ownerId: 'customer:72', tenantId: 'tenant:eu-1', orderId: 'order:1042', tags: ['ü', 'express'], version: 3 },
+    expiresAt: at(EXPIRES),
+    now: at(0),
+    ...overrides,
+  };
+}
+
+function keyOf({ toolCallId, capability, bindingFingerprint }: ReceiptKey): ReceiptKey {
+  return { toolCallId, capability, bindingFingerprint };
+}
+
+function decision(receipt: ApprovalReceipt, overrides: Partial<ReceiptDecision> = {}): ReceiptDecision {
+  return { receiptId: receipt.id, toolCallId: receipt.toolCallId, by: 'customer:72', now: at(60), ...overrides };
+}
+
+function transitioned(transition: ReceiptTransition): ApprovalReceipt {
+  if (!('receipt' in transition)) throw new Error(`Expected the transition to apply, got ${transition.outcome}.`);
+  return transition.receipt;
+}
+
+function atExpiry(receipt: ApprovalReceipt) {
+  return { key: keyOf(receipt), now: receipt.expiresAt, receipt };
+}
+
+function beforeExpiry(receipt: ApprovalReceipt) {
+  return { key: keyOf(receipt), now: justBefore(receipt.expiresAt), receipt };
+}
+
+function byId(receipts: ApprovalReceipt[]): ApprovalReceipt[] {
+  return [...receipts].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+function swapCase(value: string): string {
+  return [...value].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+}

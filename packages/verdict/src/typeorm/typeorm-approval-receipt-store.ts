@@ -1,0 +1,195 @@
+import type { DataSource } from 'typeorm';
+import type {
+  ApprovalReceiptStore,
+  ReceiptCheck,
+  ReceiptDecision,
+  ReceiptIssue,
+  ReceiptKey,
+  ReceiptTransition,
+} from '../approvals/approval-receipt-store.interface.js';
+import type { ApprovalReceipt } from '../approvals/approval-receipt.js';
+import { checkReceipt, isExpired, refusedTransition } from '../approvals/receipt-rules.js';
+import { ReceiptStatus } from '../approvals/receipt-status.js';
+import { ApprovalReceiptEntity } from './approval-receipt.entity.js';
+import { StoreConnection } from './store-connection.js';
+
+const TABLE = 'verdict_approval_receipts';
+const COLUMNS =
+  'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, approved_by, approved_at, rejected_by, rejected_at, consumed_at, created_at, updated_at';
+const { Pending, Approved, Rejected, Consumed } = ReceiptStatus;
+
+/**
+ * Approval receipts in `verdict_approval_receipts`, shared by every process and node on the database.
+ * Each transition is one conditional statement; outcomes are classified by the shared receipt rules,
+ * so they are the in-memory adapter's on every engine:
+ * - issue: `INSERT … ON CONFLICT (tool_call_id, capability, binding_fingerprint) DO NOTHING RETURNING …`
+ *   (PostgreSQL, SQLite; a kept row is then read) or `INSERT … ON DUPLICATE KEY UPDATE id = id` and a
+ *   read of the row for the key (MySQL/MariaDB). An existing row is never replaced, whatever its state.
+ * - approve / reject: `UPDATE … WHERE id = ? AND tool_call_id = ? AND status = 'pending' AND expires_at
+ *   > now`; no row changed → the receipt is read by id and the refusal classified.
+ * - consume: `UPDATE … SET status = 'consumed' WHERE <key> AND status = 'approved' AND expires_at > now`,
+ *   one round trip with `RETURNING` (PostgreSQL, SQLite); of racing callers exactly one changes the
+ *   row. MySQL/MariaDB have no `UPDATE … RETURNING`, so the consumed row is read back (consumed is
+ *   terminal: the read returns what the update wrote). No row changed → the tool call's receipts are
+ *   read and the refusal classified.
+ * Reads (`validate`, `find`, `pendingForToolCall`) change nothing.
+ *
+ * The DataSource needs `verdictEntities` and `verdictMigrations` (on MySQL/MariaDB `timezone: 'Z'`; the
+ * migration gives the id columns a binary, no-pad collation so ids compare exactly, as elsewhere).
+ * Writes never join an application transaction: see `TypeOrmExecutionClaimStore` for how, per engine
+ * (on better-sqlite3 an open transaction fails with `OuterTransactionError` and changes nothing).
+ * Database failures reject, as TypeORM's `QueryFailedError` on every engine: they are never reported as
+ * an outcome.
+ *
+ * @example
+ * VerdictModule.forRoot({ approvals: new TypeOrmApprovalReceiptStore(dataSource) });
+ */
+export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
+  private readonly connection: StoreConnection;
+  private readonly issueSql: string;
+  private readonly approveSql: string;
+  private readonly rejectSql: string;
+  private readonly consumeSql: string;
+  private readonly byIdSql: string;
+  private readonly byKeySql: string;
+  private readonly forCallSql: string;
+  private readonly pendingSql: string;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.connection = new StoreConnection(dataSource, 'TypeOrmApprovalReceiptStore');
+    const p = (index: number) => this.connection.param(index);
+    const mysql = this.connection.dialect === 'mysql';
+    const returning = mysql ? '' : ` RETURNING ${COLUMNS}`;
+    this.issueSql =
+      `INSERT INTO ${TABLE} (id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, created_at, updated_at) ` +
+      `VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, '${Pending}', ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}) ` +
+      // Only the key's conflict is absorbed; any other failure (on MySQL a taken id, see `issue`) surfaces.
+      (mysql ? 'ON DUPLICATE KEY UPDATE id = id' : `ON CONFLICT (tool_call_id, capability, binding_fingerprint) DO NOTHING${returning}`);
+    const decide = (status: ReceiptStatus, by: string, at: string) =>
+      `UPDATE ${TABLE} SET status = '${status}', ${by} = ${p(1)}, ${at} = ${p(2)}, updated_at = ${p(3)} ` +
+      `WHERE id = ${p(4)} AND tool_call_id = ${p(5)} AND status = '${Pending}' AND expires_at > ${p(6)}${returning}`;
+    this.approveSql = decide(Approved, 'approved_by', 'approved_at');
+    this.rejectSql = decide(Rejected, 'rejected_by', 'rejected_at');
+    this.consumeSql =
+      `UPDATE ${TABLE} SET status = '${Consumed}', consumed_at = ${p(1)}, updated_at = ${p(2)} ` +
+      `WHERE tool_call_id = ${p(3)} AND capability = ${p(4)} AND binding_fingerprint = ${p(5)} AND status = '${Approved}' AND expires_at > ${p(6)}${returning}`;
+    const select = `SELECT ${COLUMNS} FROM ${TABLE} WHERE`;
+    this.byIdSql = `${select} id = ${p(1)}`;
+    this.byKeySql = `${select} tool_call_id = ${p(1)} AND capability = ${p(2)} AND binding_fingerprint = ${p(3)}`;
+    this.forCallSql = `${select} tool_call_id = ${p(1)} AND capability = ${p(2)}`;
+    this.pendingSql = `${select} tool_call_id = ${p(1)} AND status = '${Pending}' ORDER BY created_at, id`;
+  }
+
+  async issue(request: ReceiptIssue): Promise<ApprovalReceipt> {
+    const { candidateId, toolCallId, capability, bindingFingerprint, reason, description, subject, expiresAt, now } = request;
+    const at = this.connection.instant(now);
+    const { rows } = await this.connection.write('Approval receipt issue', this.issueSql, [
+      ...[candidateId, toolCallId, capability, bindingFingerprint, reason, description, subject === null ? null : JSON.stringify(subject)],
+      ...[this.connection.instant(expiresAt), at, at],
+    ]);
+    if (rows[0] !== undefined) return this.hydrate(rows[0]);
+    const existing = await this.byKey({ toolCallId, capability, bindingFingerprint });
+    // Only reachable on MySQL/MariaDB when the candidate id equalled another receipt's id: nothing was written.
+    if (existing === null) throw new Error('Approval receipt issue matched no receipt of its key: the candidate id is already taken. Use a fresh random id.');
+    return existing;
+  }
+
+  async pendingForToolCall(toolCallId: string, now: Date): Promise<ApprovalReceipt[]> {
+    return (await this.read(this.pendingSql, [toolCallId])).filter((receipt) => !isExpired(receipt, now));
+  }
+
+  async find(receiptId: string): Promise<ApprovalReceipt | null> {
+    return (await this.read(this.byIdSql, [receiptId]))[0] ?? null;
+  }
+
+  async approve(decision: ReceiptDecision): Promise<ReceiptTransition> {
+    return this.decide('Approval receipt approval', this.approveSql, decision, {
+      status: Approved,
+      approvedBy: decision.by,
+      approvedAt: decision.now,
+      consumedAt: null,
+    });
+  }
+
+  async reject(decision: ReceiptDecision): Promise<ReceiptTransition> {
+    return this.decide('Approval receipt rejection', this.rejectSql, decision, { status: Rejected, rejectedBy: decision.by, rejectedAt: decision.now });
+  }
+
+  async validate(key: ReceiptKey, now: Date): Promise<ReceiptCheck> {
+    return checkReceipt(await this.forCall(key), key, now);
+  }
+
+  async consume(key: ReceiptKey, now: Date): Promise<ReceiptCheck> {
+    const at = this.connection.instant(now);
+    const { rows, affected } = await this.connection.write('Approval receipt consumption', this.consumeSql, [
+      ...[at, at, key.toolCallId, key.capability, key.bindingFingerprint, at],
+    ]);
+    if (affected === 1) return { outcome: 'approved', receipt: rows[0] !== undefined ? this.hydrate(rows[0]) : (await this.byKey(key))! };
+    const check = checkReceipt(await this.forCall(key), key, now);
+    // This call consumed nothing: a receipt approved after its statement ran was not approved when it ran.
+    return check.outcome === 'approved' ? { outcome: 'invalid_state', receipt: check.receipt } : check;
+  }
+
+  private async decide(
+    gate: string,
+    sql: string,
+    { receiptId, toolCallId, by, now }: ReceiptDecision,
+    change: Partial<ApprovalReceipt> & { status: 'approved' | 'rejected' },
+  ): Promise<ReceiptTransition> {
+    const at = this.connection.instant(now);
+    const { rows, affected } = await this.connection.write(gate, sql, [by, at, at, receiptId, toolCallId, at]);
+    if (affected === 1) {
+      if (rows[0] !== undefined) return { outcome: change.status, receipt: this.hydrate(rows[0]) };
+      // MySQL/MariaDB: read back; an approval may have been consumed since, so give the row as this call left it.
+      const receipt = (await this.find(receiptId))!;
+      return { outcome: change.status, receipt: Object.freeze({ ...receipt, ...change, updatedAt: now }) };
+    }
+    return refusedTransition(await this.find(receiptId), toolCallId, now);
+  }
+
+  private forCall({ toolCallId, capability }: ReceiptKey): Promise<ApprovalReceipt[]> {
+    return this.read(this.forCallSql, [toolCallId, capability]);
+  }
+
+  private async byKey({ toolCallId, capability, bindingFingerprint }: ReceiptKey): Promise<ApprovalReceipt | null> {
+    return (await this.read(this.byKeySql, [toolCallId, capability, bindingFingerprint]))[0] ?? null;
+  }
+
+  /** A plain read on a pooled connection (validation runs twice per confirmed call: no query builder on that path). */
+  private async read(sql: string, parameters: unknown[]): Promise<ApprovalReceipt[]> {
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(sql, parameters);
+    return rows.map((row) => this.hydrate(row));
+  }
+
+  /** A raw row (selected or returned), converted column by column as TypeORM converts the rows it finds. */
+  private hydrate(raw: Record<string, unknown>): ApprovalReceipt {
+    const { driver } = this.dataSource;
+    const row = Object.fromEntries(
+      this.dataSource
+        .getMetadata(ApprovalReceiptEntity)
+        .columns.map((column) => [column.propertyName, driver.prepareHydratedValue(raw[column.databaseName], column)]),
+    );
+    return toReceipt(row as ApprovalReceiptEntity);
+  }
+}
+
+function toReceipt(row: ApprovalReceiptEntity): ApprovalReceipt {
+  return Object.freeze({
+    id: row.id,
+    toolCallId: row.toolCallId,
+    capability: row.capability,
+    bindingFingerprint: row.bindingFingerprint,
+    status: row.status,
+    reason: row.reason,
+    description: row.description,
+    subject: row.subject,
+    expiresAt: row.expiresAt,
+    approvedBy: row.approvedBy,
+    approvedAt: row.approvedAt,
+    rejectedBy: row.rejectedBy,
+    rejectedAt: row.rejectedAt,
+    consumedAt: row.consumedAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  });
+}

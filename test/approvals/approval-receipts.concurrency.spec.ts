@@ -1,0 +1,165 @@
+import { describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { DataSource } from 'typeorm';
+import { TypeOrmApprovalReceiptStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import { databaseEngines, dropDataSource, openDataSource, startGateWorkers } from '@verdict/testing-kit';
+import type { DatabaseEngine, GateWorkers } from '@verdict/testing-kit';
+import type { ApprovalReceipt } from '../../packages/verdict/src/approvals/approval-receipt.js';
+import { fingerprint } from '../../packages/verdict/src/fingerprints/fingerprint.js';
+
+const PROCESSES = 16;
+const ROUNDS = 200;
+const TTL_MS = 900_000;
+
+/**
+ * Single use and a single decision across real OS processes, each with its own connection. Every round
+ * has a fresh receipt: all processes consume one approved receipt at once (exactly one may consume it,
+ * the others see a replay), or half approve and half reject one pending receipt at once (exactly one
+ * decision may apply, and the row must keep it).
+ */
+for (const engine of databaseEngines()) {
+  describe(`Approval receipts across ${PROCESSES} OS processes [${engine.name}]`, () => {
+    it(`lets exactly one process consume an approved receipt in each of ${ROUNDS} rounds; the others see it consumed`, async () => {
+      await withWorkers(engine, async ({ operator, workers }) => {
+        const consumers: number[] = [];
+        const winners = new Set<number>();
+        const violations: string[] = [];
+        const started = performance.now();
+
+        for (let round = 0; round < ROUNDS; round++) {
+          const pending = await operator.issue(issueRequest(engine, round));
+          const approval = await operator.approve({ receiptId: pending.id, toolCallId: pending.toolCallId, by: 'customer:72', now: new Date() });
+          if (approval.outcome !== 'approved') throw new Error(`round ${round}: the operator's approval answered ${approval.outcome}`);
+
+          const now = new Date();
+          const checks = await workers.consumeReceiptAll({ ...keyOf(pending), now });
+          const consumed = checks.flatMap((check, index) => (check.outcome === 'approved' ? [index] : []));
+          consumers.push(consumed.length);
+          consumed.forEach((index) => winners.add(index));
+          // The winner and every replay answer with the row as the winner left it; the row stays so.
+          const expected = { ...approval.receipt, status: 'consumed', consumedAt: now, updatedAt: now };
+          checks.forEach((check, index) => {
+            if (!['approved', 'consumed'].includes(check.outcome) || !sameData(check.receipt, expected)) {
+              violations.push(`round ${round} process ${index}: ${check.outcome} ${JSON.stringify(check.receipt)}`);
+            }
+          });
+          const stored = await operator.find(pending.id);
+          if (!sameData(stored, expected)) violations.push(`round ${round}: the row is ${JSON.stringify(stored)}`);
+        }
+
+        const seconds = (performance.now() - started) / 1000;
+        console.info(
+          `[${engine.name}] approval receipt consumption: ${PROCESSES} processes × ${ROUNDS} rounds in ${seconds.toFixed(1)} s; ` +
+            `${winners.size} different processes won a round`,
+        );
+        expect({ rounds: consumers.length, notExactlyOne: offRounds(consumers) }).toEqual({ rounds: ROUNDS, notExactlyOne: [] });
+        expect(violations).toEqual([]);
+      });
+    });
+
+    it(`applies exactly one of ${PROCESSES / 2} approvals and ${PROCESSES / 2} rejections of a pending receipt in each of ${ROUNDS} rounds`, async () => {
+      await withWorkers(engine, async ({ operator, workers }) => {
+        const applied: number[] = [];
+        const wins = { approved: 0, rejected: 0 };
+        const violations: string[] = [];
+        const started = performance.now();
+
+        for (let round = 0; round < ROUNDS; round++) {
+          const pending = await operator.issue(issueRequest(engine, round));
+          const now = new Date();
+          // Alternating, so that neither decision is always sent first.
+          const replies = await workers.decideReceiptAll({ receiptId: pending.id, toolCallId: pending.toolCallId, now }, (index) =>
+            index % 2 === 0 ? 'approve' : 'reject',
+          );
+
+          const winners = replies.flatMap((reply, index) => ('receipt' in reply ? [{ reply, index }] : []));
+          applied.push(winners.length);
+          if (winners.length !== 1) continue;
+          const [{ reply: winner, index }] = winners;
+          const by = `approver:${index}`;
+          const expected =
+            winner.decision === 'approve'
+              ? { ...pending, status: 'approved', approvedBy: by, approvedAt: now, updatedAt: now }
+              : { ...pending, status: 'rejected', rejectedBy: by, rejectedAt: now, updatedAt: now };
+          wins[winner.outcome]++;
+          if (winner.outcome !== expected.status) violations.push(`round ${round}: a ${winner.decision} answered ${winner.outcome}`);
+          if (!sameData(winner.receipt, expected)) violations.push(`round ${round}: the winner answered ${JSON.stringify(winner.receipt)}`);
+          const stored = await operator.find(pending.id);
+          if (!sameData(stored, expected)) violations.push(`round ${round}: the row ${JSON.stringify(stored)} does not keep the ${winner.decision} by ${by}`);
+          for (const [loser, reply] of replies.entries()) {
+            if (loser !== index && reply.outcome !== 'invalid_state')
+              violations.push(`round ${round} process ${loser}: ${reply.decision} answered ${reply.outcome}`);
+          }
+        }
+
+        const seconds = (performance.now() - started) / 1000;
+        console.info(
+          `[${engine.name}] approval receipt decisions: ${PROCESSES} processes × ${ROUNDS} rounds in ${seconds.toFixed(1)} s; ` +
+            `approvals won ${wins.approved} rounds, rejections ${wins.rejected}`,
+        );
+        expect({ rounds: applied.length, notExactlyOne: offRounds(applied) }).toEqual({ rounds: ROUNDS, notExactlyOne: [] });
+        expect(violations).toEqual([]);
+      });
+    });
+  });
+}
+
+/** A fresh database on `engine`, an operator store in this process and `PROCESSES` gate workers on it. */
+async function withWorkers(
+  engine: DatabaseEngine,
+  test: (setup: { operator: TypeOrmApprovalReceiptStore; workers: GateWorkers }) => Promise<void>,
+): Promise<void> {
+  const dataSource: DataSource = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
+  const workers = await startGateWorkers({ count: PROCESSES, dataSource }).catch(async (error: unknown) => {
+    await dropDataSource(dataSource);
+    throw error;
+  });
+  try {
+    await test({ operator: new TypeOrmApprovalReceiptStore(dataSource), workers });
+  } finally {
+    await workers.close();
+    await dropDataSource(dataSource);
+  }
+}
+
+/** The rounds in which not exactly one process succeeded, as `round r: n succeeded`. */
+function offRounds(successesPerRound: number[]): string[] {
+  return successesPerRound.flatMap((successes, round) => (successes === 1 ? [] : [`round ${round}: ${successes} succeeded`]));
+}
+
+/**
+ * Whether two receipts hold the same data. Replies cross a process boundary and arrive in Node's own
+ * realm, not the test's, so prototypes (of Dates too) differ and deep strict equality would never hold.
+ */
+function sameData(actual: unknown, expected: unknown): boolean {
+  const sorted = (_key: string, value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : value;
+  return JSON.stringify(actual, sorted) === JSON.stringify(expected, sorted);
+}
+
+function keyOf({ toolCallId, capability, bindingFingerprint }: ApprovalReceipt) {
+  return { toolCallId, capability, bindingFingerprint };
+}
+
+function issueRequest(engine: DatabaseEngine, round: number) {
+  const now = new Date();
+  return {
+    toolCallId: `call_${round}`,
+    capability: 'orders.cancel',
+    bindingFingerprint: fingerprint({
+      capability: 'orders.cancel',
+      execution_target_policy: 'refresh',
+      arguments: { round },
+      binding: { engine: engine.name },
+    }),
+    candidateId: randomBytes(32).toString('base64url'),
+    reason: 'Cancelling an order cannot be undone.',
+    description: `Order #${round}`,
+    subject: { ownerId: 'customer:72', orderId: `order:${round}` },
+    expiresAt: new Date(now.getTime() + TTL_MS),
+    now,
+  };
+}

@@ -1,0 +1,256 @@
+import { describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import type { Logger } from 'typeorm';
+import { describeApprovalReceiptStoreContract } from '@verdict/nestjs/testing';
+import { TypeOrmApprovalReceiptStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import { databaseEngines, dropDataSource, killWhenBlocked, onceReconnected, openDataSource, openSingleConnection } from '@verdict/testing-kit';
+import type { DatabaseEngine } from '@verdict/testing-kit';
+import type { ReceiptIssue, ReceiptKey } from '../../packages/verdict/src/approvals/approval-receipt-store.interface.js';
+import type { ApprovalReceipt } from '../../packages/verdict/src/approvals/approval-receipt.js';
+import { InMemoryApprovalReceiptStore } from '../../packages/verdict/src/approvals/in-memory-approval-receipt-store.js';
+import { OuterTransactionError } from '../../packages/verdict/src/errors/outer-transaction.error.js';
+import { fingerprint } from '../../packages/verdict/src/fingerprints/fingerprint.js';
+import { CreateApprovalReceipts1795996093417 } from '../../packages/verdict/src/typeorm/migrations/1795996093417-create-approval-receipts.js';
+
+const TABLE = 'verdict_approval_receipts';
+const NOW = new Date('2024-02-29T12:00:00.123Z');
+const LATER = new Date('2024-02-29T12:01:00.456Z');
+
+describeApprovalReceiptStoreContract('memory', async () => ({ store: new InMemoryApprovalReceiptStore(), close: async () => {} }));
+
+for (const engine of databaseEngines()) {
+  describeApprovalReceiptStoreContract(engine.name, async () => {
+    const dataSource = await open(engine);
+    return { store: new TypeOrmApprovalReceiptStore(dataSource), close: () => dropDataSource(dataSource) };
+  });
+
+  describe(`TypeOrmApprovalReceiptStore [${engine.name}]`, () => {
+    it('rejects with the database error, never an outcome, when the store fails', async () => {
+      await withDataSource(engine, async (dataSource) => {
+        await dataSource.query(`DROP TABLE ${TABLE}`);
+        const store = new TypeOrmApprovalReceiptStore(dataSource);
+        const request = issueRequest();
+        const decision = { receiptId: request.candidateId, toolCallId: request.toolCallId, by: 'customer:72', now: LATER };
+
+        await expect(store.issue(request)).rejects.toThrow(/verdict_approval_receipts/);
+        await expect(store.approve(decision)).rejects.toThrow(/verdict_approval_receipts/);
+        await expect(store.reject(decision)).rejects.toThrow(/verdict_approval_receipts/);
+        await expect(store.validate(keyOf(request), LATER)).rejects.toThrow(/verdict_approval_receipts/);
+        await expect(store.consume(keyOf(request), LATER)).rejects.toThrow(/verdict_approval_receipts/);
+        await expect(store.pendingForToolCall(request.toolCallId, LATER)).rejects.toThrow(/verdict_approval_receipts/);
+      });
+    });
+
+    it('surfaces a taken candidate id as an error instead of answering with another receipt', async () => {
+      await withDataSource(engine, async (dataSource) => {
+        const store = new TypeOrmApprovalReceiptStore(dataSource);
+        const first = await store.issue(issueRequest());
+        const colliding = issueRequest({ candidateId: first.id });
+
+        await expect(store.issue(colliding)).rejects.toThrow(
+          engine.name === 'mariadb' ? /candidate id is already taken/ : /verdict_approval_receipts|UNIQUE|duplicate/i,
+        );
+        expect(await store.find(first.id)).toEqual(first);
+        expect(await store.pendingForToolCall(colliding.toolCallId, LATER)).toEqual([]);
+      });
+    });
+
+    if (engine.name === 'sqlite') {
+      it('refuses every write inside an outer transaction on the same connection, and changes nothing', async () => {
+        await withDataSource(engine, async (dataSource) => {
+          const store = new TypeOrmApprovalReceiptStore(dataSource);
+          const pending = await store.issue(issueRequest());
+          const approved = await approvedReceipt(store);
+          const fresh = issueRequest();
+          const decision = { receiptId: pending.id, toolCallId: pending.toolCallId, by: 'customer:72', now: LATER };
+
+          const queryRunner = dataSource.createQueryRunner();
+          await queryRunner.startTransaction();
+          try {
+            await expect(store.issue(fresh)).rejects.toThrow(OuterTransactionError);
+            await expect(store.issue({ ...issueRequest(), ...keyOf(pending) })).rejects.toThrow(OuterTransactionError);
+            await expect(store.approve(decision)).rejects.toThrow(OuterTransactionError);
+            await expect(store.reject(decision)).rejects.toThrow(OuterTransactionError);
+            await expect(store.consume(keyOf(approved), LATER)).rejects.toThrow(OuterTransactionError);
+          } finally {
+            await queryRunner.rollbackTransaction();
+            await queryRunner.release();
+          }
+
+          expect(await store.find(fresh.candidateId)).toBeNull();
+          expect(await store.find(pending.id)).toEqual(pending);
+          expect(await store.find(approved.id)).toEqual(approved);
+          expect(await store.consume(keyOf(approved), LATER)).toMatchObject({ outcome: 'approved' });
+        });
+      });
+
+      it('refuses inside dataSource.transaction() too, with a typed error that says what to do', async () => {
+        await withDataSource(engine, async (dataSource) => {
+          const store = new TypeOrmApprovalReceiptStore(dataSource);
+          const approved = await approvedReceipt(store);
+          const outcome = dataSource.transaction(async () => store.consume(keyOf(approved), LATER));
+
+          await expect(outcome).rejects.toMatchObject({ code: 'VERDICT_OUTER_TRANSACTION', message: expect.stringMatching(/outside the transaction/) });
+          expect(await store.find(approved.id)).toEqual(approved);
+        });
+      });
+    } else {
+      it('commits on a connection of its own: an application rollback does not undo a consumption', async () => {
+        await withDataSource(engine, async (dataSource) => {
+          const store = new TypeOrmApprovalReceiptStore(dataSource);
+          const approved = await approvedReceipt(store);
+          const queryRunner = dataSource.createQueryRunner();
+          await queryRunner.startTransaction();
+          try {
+            expect(await store.consume(keyOf(approved), LATER)).toMatchObject({ outcome: 'approved' });
+          } finally {
+            await queryRunner.rollbackTransaction();
+            await queryRunner.release();
+          }
+
+          expect(await store.consume(keyOf(approved), LATER)).toMatchObject({ outcome: 'consumed' });
+        });
+      });
+
+      // PostgreSQL returns the changed row; MariaDB has no UPDATE … RETURNING and reads it back.
+      const readBack = engine.name === 'mariadb' ? 1 : 0;
+      it(`issues, decides and consumes in one conditional statement each${readBack ? ' (and one read back)' : ''}; a refusal reads once more`, async () => {
+        await withDataSource(engine, async (dataSource) => {
+          const statements = await countingStatements(dataSource);
+          try {
+            const store = new TypeOrmApprovalReceiptStore(statements.dataSource);
+            const request = issueRequest();
+            const decision = { receiptId: request.candidateId, toolCallId: request.toolCallId, by: 'customer:72', now: LATER };
+
+            expect(await statements.during(() => store.issue(request))).toBe(1 + readBack);
+            expect(await statements.during(() => store.issue({ ...request, candidateId: newId() }))).toBe(2);
+            expect(await statements.during(() => store.validate(keyOf(request), LATER))).toBe(1);
+            expect(await statements.during(() => store.approve(decision))).toBe(1 + readBack);
+            expect(await statements.during(() => store.reject(decision))).toBe(2);
+            expect(await statements.during(() => store.consume(keyOf(request), LATER))).toBe(1 + readBack);
+            expect(await statements.during(() => store.consume(keyOf(request), LATER))).toBe(2);
+          } finally {
+            await statements.dataSource.destroy();
+          }
+        });
+      });
+
+      it('rejects with the driver error when its connection is killed mid-consumption; the receipt stays approved', async () => {
+        await withDataSource(engine, async (dataSource) => {
+          const { dataSource: pinned, connectionId } = await openSingleConnection(dataSource);
+          const blocker = dataSource.createQueryRunner();
+          try {
+            const store = new TypeOrmApprovalReceiptStore(pinned);
+            const approved = await approvedReceipt(store);
+            // An uncommitted change to the same row: the consumption waits on its lock.
+            await blocker.startTransaction();
+            await blocker.query(`UPDATE ${TABLE} SET reason = reason WHERE id = ${engine.name === 'postgres' ? '$1' : '?'}`, [approved.id]);
+
+            const consumption = store.consume(keyOf(approved), LATER);
+            await killWhenBlocked(dataSource, connectionId);
+            await expect(consumption).rejects.toThrow(engine.name === 'postgres' ? /terminat/ : /killed|Connection lost|closed/);
+            await blocker.rollbackTransaction();
+
+            expect(await onceReconnected(() => store.find(approved.id))).toEqual(approved);
+            expect(await store.consume(keyOf(approved), LATER)).toMatchObject({ outcome: 'approved', receipt: { status: 'consumed' } });
+          } finally {
+            if (blocker.isTransactionActive) await blocker.rollbackTransaction();
+            await blocker.release();
+            await pinned.destroy();
+          }
+        });
+      });
+    }
+  });
+
+  describe(`CreateApprovalReceipts migration [${engine.name}]`, () => {
+    it('drops the table on down, and up creates it again with its unique key', async () => {
+      await withDataSource(engine, async (dataSource) => {
+        const migration = new CreateApprovalReceipts1795996093417();
+        const queryRunner = dataSource.createQueryRunner();
+        try {
+          await migration.down(queryRunner);
+          expect(await queryRunner.hasTable(TABLE)).toBe(false);
+
+          await migration.up(queryRunner);
+          const table = await queryRunner.getTable(TABLE);
+          expect(table?.primaryColumns.map((column) => column.name)).toEqual(['id']);
+          expect(table?.indices.map((index) => [index.name, index.isUnique, index.columnNames])).toEqual([
+            ['uq_verdict_approval_receipts_key', true, ['tool_call_id', 'capability', 'binding_fingerprint']],
+          ]);
+        } finally {
+          await queryRunner.release();
+        }
+        const request = issueRequest();
+        expect(await new TypeOrmApprovalReceiptStore(dataSource).issue(request)).toMatchObject({ id: request.candidateId, status: 'pending' });
+      });
+    });
+  });
+}
+
+function open(engine: DatabaseEngine): Promise<DataSource> {
+  return openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
+}
+
+async function withDataSource(engine: DatabaseEngine, test: (dataSource: DataSource) => Promise<void>): Promise<void> {
+  const dataSource = await open(engine);
+  try {
+    await test(dataSource);
+  } finally {
+    await dropDataSource(dataSource);
+  }
+}
+
+/** A second DataSource on the same database whose logger counts the statements sent. */
+async function countingStatements(dataSource: DataSource) {
+  let count = 0;
+  const logger: Logger = {
+    logQuery: () => void count++,
+    logQueryError: () => {},
+    logQuerySlow: () => {},
+    logSchemaBuild: () => {},
+    logMigration: () => {},
+    log: () => {},
+  };
+  const counted = await new DataSource({ ...dataSource.options, migrations: [], logger }).initialize();
+  return {
+    dataSource: counted,
+    async during(action: () => Promise<unknown>): Promise<number> {
+      count = 0;
+      await action();
+      return count;
+    },
+  };
+}
+
+async function approvedReceipt(store: TypeOrmApprovalReceiptStore): Promise<ApprovalReceipt> {
+  const pending = await store.issue(issueRequest());
+  const approval = await store.approve({ receiptId: pending.id, toolCallId: pending.toolCallId, by: 'customer:72', now: NOW });
+  if (approval.outcome !== 'approved') throw new Error(`Expected an approval, got ${approval.outcome}.`);
+  return approval.receipt;
+}
+
+function newId(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+function keyOf({ toolCallId, capability, bindingFingerprint }: ReceiptKey): ReceiptKey {
+  return { toolCallId, capability, bindingFingerprint };
+}
+
+function issueRequest(overrides: Partial<ReceiptIssue> = {}): ReceiptIssue {
+  const binding = { orderId: newId() };
+  return {
+    toolCallId: `call_${randomBytes(12).toString('hex')}`,
+    capability: 'orders.cancel',
+    bindingFingerprint: fingerprint({ capability: 'orders.cancel', execution_target_policy: 'refresh', arguments: binding, binding }),
+    candidateId: newId(),
+    reason: 'Cancelling an order cannot be undone.',
+    description: null,
+    subject: null,
+    expiresAt: new Date(NOW.getTime() + 900_000),
+    now: NOW,
+    ...overrides,
+  };
+}

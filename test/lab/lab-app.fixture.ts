@@ -1,0 +1,24 @@
+import { afterEach } from '@jest/globals';
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { LabModule } from '../../apps/storefront-lab/src/lab.module.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** The lab application on a fresh SQLite file, closed and deleted after the test. */
+export async function bootLab(): Promise<{ app: INestApplication; dataSource: DataSource }> {
+  const directory = await mkdtemp(join(tmpdir(), 'verdict-lab-'));
+  cleanups.push(() => rm(directory, { recursive: true, force: true }));
+  const moduleRef = await Test.createTestingModule({ imports: [LabModule.forRoot({ database: join(directory, 'lab.sqlite') })] }).compile();
+  const app = moduleRef.createNestApplication({ logger: false });
+  await app.init();
+  cleanups.push(() => app.close());
+  return { app, dataSource: app.get(DataSource) };
+}
