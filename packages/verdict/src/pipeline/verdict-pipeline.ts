@@ -46,6 +46,9 @@ interface Authorized extends Admissible {
 
 type Outcome<T> = T | Decision;
 
+/** The durable gates' answer for a capability that uses none of them. */
+const NO_CLAIM = Object.freeze({ claimId: null });
+
 /**
  * The bound-tool pipeline of DESIGN.md §5. The order of the steps is a security property: read
  * {@link execute} top to bottom. Policy outcomes are returned as decisions; application faults propagate.
@@ -81,14 +84,15 @@ export class VerdictPipeline {
     const admitted = await this.passDurableGates(definition, envelope, executionTarget, run, receipt);
     if (admitted instanceof Decision) return this.notExecuted(run, admitted);
     // 14. Run the executor with the AuthorizedAction; 15. finalize its execution claim.
+    const { claimId } = admitted;
     const action: AuthorizedAction = {
       capability: definition.name,
       target: executionTarget,
       arguments: envelope.arguments,
       context: envelope.context,
-      executionIdentity: admitted.claimId ?? envelope.id,
+      executionIdentity: claimId ?? envelope.id,
     };
-    const output = await this.runAdmitted(definition, admitted.claimId, async () => definition.executor!(action));
+    const output = claimId === null ? await definition.executor!(action) : await this.finalize(definition, claimId, async () => definition.executor!(action));
     return this.executed(run, Stage.Execution, output);
   }
 
@@ -111,7 +115,8 @@ export class VerdictPipeline {
     const { definition, envelope, proposalTarget } = admissible;
     const admitted = await this.passDurableGates(definition, envelope, proposalTarget, run, null);
     if (admitted instanceof Decision) return this.notExecuted(run, admitted);
-    const output = await this.runAdmitted(definition, admitted.claimId, () => handler(envelope.arguments));
+    const { claimId } = admitted;
+    const output = claimId === null ? await handler(envelope.arguments) : await this.finalize(definition, claimId, () => handler(envelope.arguments));
     return this.executed(run, Stage.Proposal, output);
   }
 
@@ -126,6 +131,7 @@ export class VerdictPipeline {
     run: PipelineRun,
     receipt: ReceiptKey | null,
   ): Promise<Outcome<{ claimId: string | null }>> {
+    if (definition.rateLimit === undefined && receipt === null && definition.atMostOnce === undefined) return NO_CLAIM;
     const { trail } = run;
     // 11. Consume one semantic rate-limit unit.
     if (definition.rateLimit !== undefined) {
@@ -143,9 +149,9 @@ export class VerdictPipeline {
     return claimed instanceof Decision ? claimed : { claimId: claimed };
   }
 
-  /** Step 14, and 15 when an execution claim admitted it. */
-  private runAdmitted<T>(definition: CapabilityDefinition, claimId: string | null, run: () => Promise<T>): Promise<T> {
-    return claimId === null ? run() : finalizeExecutionClaim(this.options.executionClaims!, definition.name, claimId, run, this.clock);
+  /** Steps 14 and 15 for an operation an execution claim admitted. */
+  private finalize<T>(definition: CapabilityDefinition, claimId: string, run: () => Promise<T>): Promise<T> {
+    return finalizeExecutionClaim(this.options.executionClaims!, definition.name, claimId, run, this.clock);
   }
 
   /** Steps 1–9. */
