@@ -8,21 +8,11 @@
 // Needs VERDICT_TEST_POSTGRES_URL and/or VERDICT_TEST_MARIADB_URL; an engine without its URL is skipped.
 // Verdict and its baseline run in alternating one-second slices (BENCH_SLICES of each, default 5), so
 // that machine noise (checkpoints, other processes) hits both alike.
-import 'reflect-metadata';
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import mysql from 'mysql2/promise';
-import { DataSource } from 'typeorm';
-import { TypeOrmApprovalReceiptStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { dropDataSource, openDataSource } from '@verdict/testing-kit';
-import { fmt, percentile } from './stats.js';
+import { TypeOrmApprovalReceiptStore } from '@verdict/nestjs/typeorm';
+import { comparisonColumns, forEachEngine, openWriters, pgbench, run, sixtyPercentTarget, SLICES, summarize, target, WRITERS } from './database-bench.js';
+import { fmt } from './stats.js';
 
-const SLICES = Number(process.env.BENCH_SLICES ?? 5);
-const WRITERS = [1, 5, 20];
 const CAPABILITY = 'bench.receipt';
 /** Approved receipts that validation reads, at random. */
 const VALIDATE_POOL = 2_000;
@@ -33,11 +23,6 @@ const CLIENT_STRIDE = 10_000_000;
 const SCRATCH = 'bench_receipts';
 const COLUMNS =
   'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, approved_by, approved_at, rejected_by, rejected_at, consumed_at, created_at, updated_at';
-
-const engines = [
-  { name: 'postgres', url: process.env.VERDICT_TEST_POSTGRES_URL, baseline: 'pgbench' },
-  { name: 'mariadb', url: process.env.VERDICT_TEST_MARIADB_URL, baseline: 'raw mysql2' },
-];
 
 /** The key of prepared receipt `n` (`c<n>` or `v<n>`, binding `n` zero-padded to 64 characters): the same formula in SQL. */
 const preparedKey = (prefix, n) => ({ toolCallId: `${prefix}${n}`, capability: CAPABILITY, bindingFingerprint: String(n).padStart(64, '0') });
@@ -103,35 +88,26 @@ const operations = {
 };
 
 const rows = [];
-for (const engine of engines) {
-  if (!engine.url) {
-    console.log(`${engine.name}: skipped (${engine.name === 'postgres' ? 'VERDICT_TEST_POSTGRES_URL' : 'VERDICT_TEST_MARIADB_URL'} is not set)`);
-    continue;
-  }
-  const admin = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
-  try {
-    await admin.query(
-      engine.name === 'postgres'
-        ? `CREATE TABLE ${SCRATCH} (LIKE verdict_approval_receipts INCLUDING ALL)`
-        : `CREATE TABLE ${SCRATCH} LIKE verdict_approval_receipts`,
-    );
-    await prepare(engine, admin, 'verdict_approval_receipts', 'v', range(engine, 1, VALIDATE_POOL));
-    const receipts = {
-      verdict: receiptPool(engine, admin, 'verdict_approval_receipts'),
-      raw: receiptPool(engine, admin, SCRATCH),
-      pgbench: pgbenchPool(admin),
-    };
-    for (const [operation, spec] of Object.entries(operations)) {
-      for (const writers of WRITERS) {
-        const result = await measure(engine, admin, spec, writers, receipts);
-        rows.push({ engine: engine.name, operation, writers, ...result, baselineName: engine.baseline });
-        console.log(`${engine.name} ${operation} × ${writers}: ${fmt(result.verdict.opsPerSecond, 0)} ops/s vs ${engine.baseline} ${fmt(result.baseline, 0)}`);
-      }
+await forEachEngine(async (engine, admin) => {
+  await admin.query(
+    engine.name === 'postgres'
+      ? `CREATE TABLE ${SCRATCH} (LIKE verdict_approval_receipts INCLUDING ALL)`
+      : `CREATE TABLE ${SCRATCH} LIKE verdict_approval_receipts`,
+  );
+  await prepare(engine, admin, 'verdict_approval_receipts', 'v', range(engine, 1, VALIDATE_POOL));
+  const receipts = {
+    verdict: receiptPool(engine, admin, 'verdict_approval_receipts'),
+    raw: receiptPool(engine, admin, SCRATCH),
+    pgbench: pgbenchPool(admin),
+  };
+  for (const [operation, spec] of Object.entries(operations)) {
+    for (const writers of WRITERS) {
+      const result = await measure(engine, admin, spec, writers, receipts);
+      rows.push({ engine: engine.name, operation, writers, ...result, baselineName: engine.baseline });
+      console.log(`${engine.name} ${operation} × ${writers}: ${fmt(result.verdict.opsPerSecond, 0)} ops/s vs ${engine.baseline} ${fmt(result.baseline, 0)}`);
     }
-  } finally {
-    await dropDataSource(admin);
   }
-}
+});
 
 if (rows.length > 0) {
   console.log(`\nApproval receipts: TypeOrmApprovalReceiptStore vs a single-statement baseline in the same run (${SLICES} × 1 s slices each, alternating)`);
@@ -140,31 +116,18 @@ if (rows.length > 0) {
       engine,
       operation,
       writers,
-      p50_ms: fmt(verdict.p50, 2),
-      p95_ms: fmt(verdict.p95, 2),
-      'ops/s': fmt(verdict.opsPerSecond, 0),
-      'statements/op': fmt(verdict.statementsPerOp, 2),
-      baseline: baselineName,
-      'baseline ops/s': fmt(baseline, 0),
-      ratio: fmt(verdict.opsPerSecond / baseline, 2),
+      ...comparisonColumns(verdict, baseline, baselineName),
       'pgbench -M prepared': prepared === undefined ? '' : fmt(prepared, 0),
       'ratio (prepared)': prepared === undefined ? '' : fmt(verdict.opsPerSecond / prepared, 2),
     })),
   );
-  const target = (label, met) => `${label} -> ${met ? 'met' : 'MISSED'}`;
   for (const engine of new Set(rows.map((row) => row.engine))) {
     const of = (writers) => rows.find((row) => row.engine === engine && row.operation === 'consume' && row.writers === writers);
     const statements = Math.max(...WRITERS.map((writers) => of(writers).verdict.statementsPerOp));
     const twenty = of(20);
     console.log(
       `${engine} consume: ` +
-        [
-          target(`one round trip (${fmt(statements, 2)} statements per call)`, statements === 1),
-          target(
-            `>= 60% of ${twenty.baselineName} at 20 connections (${fmt((100 * twenty.verdict.opsPerSecond) / twenty.baseline, 0)}%)`,
-            twenty.verdict.opsPerSecond >= 0.6 * twenty.baseline,
-          ),
-        ].join('; ') +
+        [target(`one round trip (${fmt(statements, 2)} statements per call)`, statements === 1), sixtyPercentTarget(twenty, 'connections')].join('; ') +
         (engine === 'mariadb' ? ' (MariaDB has no UPDATE … RETURNING: the consumed row is read back)' : ''),
     );
   }
@@ -176,26 +139,7 @@ if (rows.length > 0) {
  * Verdict's latency is per call, as the application sees it; its logger counts the statements sent.
  */
 async function measure(engine, admin, spec, writers, receipts) {
-  let statements = 0;
-  let statement;
-  const logger = {
-    logQuery: (query) => {
-      statements++;
-      statement ??= query;
-    },
-    logQueryError: () => {},
-    logQuerySlow: () => {},
-    logSchemaBuild: () => {},
-    logMigration: () => {},
-    log: () => {},
-  };
-  const dataSources = await Promise.all(
-    Array.from({ length: writers }, () => new DataSource({ ...admin.options, migrations: [], poolSize: 1, logger }).initialize()),
-  );
-  const connections =
-    engine.name === 'mariadb'
-      ? await Promise.all(Array.from({ length: writers }, () => mysql.createConnection({ uri: admin.options.url, timezone: 'Z' })))
-      : [];
+  const { dataSources, connections, statements, close } = await openWriters(engine, admin, writers);
   // Receipts to prepare before a slice: twice what the last slice of the same kind used.
   const rates = { verdict: FIRST_RATE, raw: FIRST_RATE, simple: FIRST_RATE, prepared: FIRST_RATE };
   const refill = async (pool, rate) => spec.consumesPrepared && (await pool.refill(Math.ceil(2 * rate)));
@@ -204,17 +148,16 @@ async function measure(engine, admin, spec, writers, receipts) {
     const verdictCall = (store) => spec.call(store, spec.input(receipts.verdict));
     await refill(receipts.verdict, rates.verdict / 2);
     await run(stores, 0.5, verdictCall);
-    statements = 0;
-    statement = undefined;
+    statements.reset();
     // The first statement Verdict sent (captured by its logger), with the same inputs, through bare mysql2.
     const rawCall = async (connection) => {
-      const sql = spec.consumesPrepared ? statement.replace('verdict_approval_receipts', SCRATCH) : statement;
+      const sql = spec.consumesPrepared ? statements.first.replace('verdict_approval_receipts', SCRATCH) : statements.first;
       const [result] = await connection.query(sql, spec.rawParameters(spec.input(receipts.raw)));
       if (!spec.rawCheck(result)) throw new Error('the raw statement did not do what Verdict did');
     };
     const pgbenchRun = async (mode) => {
       const offset = spec.consumesPrepared ? await receipts.pgbench.reserve(writers, Math.ceil((2 * rates[mode]) / writers) + 100) : 0;
-      const { tps, processed } = pgbench(admin, spec.pgbench(), writers, mode, offset);
+      const { tps, processed } = pgbench(admin, spec.pgbench(), writers, ['-M', mode, '-D', `n=${offset}`]);
       if (spec.consumesPrepared) await receipts.pgbench.check(processed);
       return (rates[mode] = tps);
     };
@@ -238,17 +181,12 @@ async function measure(engine, admin, spec, writers, receipts) {
     }
     const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
     return {
-      verdict: {
-        p50: percentile(samples, 50),
-        p95: percentile(samples, 95),
-        opsPerSecond: samples.length / elapsed,
-        statementsPerOp: statements / samples.length,
-      },
+      verdict: summarize(samples, elapsed, statements.count),
       baseline: mean(baselineRates),
       prepared: preparedRates.length > 0 ? mean(preparedRates) : undefined,
     };
   } finally {
-    await Promise.all([...dataSources.map((dataSource) => dataSource.destroy()), ...connections.map((connection) => connection.end())]);
+    await close();
   }
 }
 
@@ -308,43 +246,4 @@ function pgbenchPool(admin) {
       consumed = Number(count);
     },
   };
-}
-
-/** pgbench's rate (one second) for `script` in protocol `mode`, on the same schema; `offset` seeds each client's `:n`. */
-function pgbench(admin, script, writers, mode, offset) {
-  const directory = mkdtempSync(join(tmpdir(), 'verdict-pgbench-'));
-  try {
-    const file = join(directory, 'receipt.sql');
-    writeFileSync(file, script);
-    const args = ['-n', '-M', mode, '-D', `n=${offset}`, '-c', String(writers), '-j', String(Math.min(writers, 2)), '-T', '1', '-f', file, admin.options.url];
-    const output = execFileSync('pgbench', args, {
-      encoding: 'utf8',
-      env: { ...process.env, PGOPTIONS: `-c search_path=${admin.options.schema}` },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const tps = /tps = ([\d.]+)/.exec(output);
-    const processed = /number of transactions actually processed: (\d+)/.exec(output);
-    if (!tps || !processed || !/number of failed transactions: 0 /.test(output)) throw new Error(`pgbench did not report a clean run:\n${output}`);
-    return { tps: Number(tps[1]), processed: Number(processed[1]) };
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
-  }
-}
-
-/** Every client loops on `call` until `seconds` have passed; returns each call's latency (ms) and the aggregate rate. */
-async function run(clients, seconds, call) {
-  const samples = [];
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
-  await Promise.all(
-    clients.map(async (client) => {
-      while (performance.now() < deadline) {
-        const start = performance.now();
-        await call(client);
-        samples.push(performance.now() - start);
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  return { samples, elapsed, opsPerSecond: samples.length / elapsed };
 }

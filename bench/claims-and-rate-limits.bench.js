@@ -7,29 +7,14 @@
 // Needs VERDICT_TEST_POSTGRES_URL and/or VERDICT_TEST_MARIADB_URL; an engine without its URL is skipped.
 // Verdict and its baseline run in alternating one-second slices (BENCH_SLICES of each, default 5), so
 // that machine noise (checkpoints, other processes) hits both alike.
-import 'reflect-metadata';
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import mysql from 'mysql2/promise';
-import { DataSource } from 'typeorm';
-import { TypeOrmExecutionClaimStore, TypeOrmRateLimitStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { dropDataSource, openDataSource } from '@verdict/testing-kit';
-import { fmt, percentile } from './stats.js';
+import { TypeOrmExecutionClaimStore, TypeOrmRateLimitStore } from '@verdict/nestjs/typeorm';
+import { comparisonColumns, forEachEngine, openWriters, pgbench, run, sixtyPercentTarget, SLICES, summarize, target, WRITERS } from './database-bench.js';
+import { fmt } from './stats.js';
 
-const SLICES = Number(process.env.BENCH_SLICES ?? 5);
-const WRITERS = [1, 5, 20];
 const BUCKETS = Array.from({ length: 10_000 }, () => randomBytes(32).toString('hex'));
 const WINDOW_START = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
 const UNLIMITED = 1_000_000_000;
-
-const engines = [
-  { name: 'postgres', url: process.env.VERDICT_TEST_POSTGRES_URL, baseline: 'pgbench' },
-  { name: 'mariadb', url: process.env.VERDICT_TEST_MARIADB_URL, baseline: 'raw mysql2' },
-];
 
 /** The inputs of one gate call: a fresh operation for a claim, one of 10,000 buckets for a unit. */
 const gates = {
@@ -55,25 +40,31 @@ const gates = {
   },
 };
 
+/** pgbench's script per gate: the equivalent single-statement transaction on the same table, same schema. */
+const pgbenchScripts = {
+  'claim admission':
+    `INSERT INTO verdict_execution_claims (id, capability, policy, binding_fingerprint, status, attempt, claimed_at, updated_at) ` +
+    `VALUES (left(md5(random()::text) || md5(random()::text), 43), 'bench.claim', 'once', md5(random()::text) || md5(random()::text), 'claimed', 1, now(), now()) ` +
+    `ON CONFLICT (binding_fingerprint) DO UPDATE SET status = 'claimed', attempt = verdict_execution_claims.attempt + 1, ` +
+    `claimed_at = excluded.claimed_at, updated_at = excluded.updated_at WHERE verdict_execution_claims.status = 'released' RETURNING id, attempt;\n`,
+  'rate-limit consumption':
+    `\\set k random(1, ${BUCKETS.length})\n` +
+    `INSERT INTO verdict_rate_limit_windows (bucket_fingerprint, window_start, "count", expires_at) ` +
+    `VALUES (lpad(:k::text, 64, '0'), '${WINDOW_START.toISOString()}', 1, '${new Date(WINDOW_START.getTime() + 3_600_000).toISOString()}') ` +
+    `ON CONFLICT (bucket_fingerprint, window_start) DO UPDATE SET "count" = verdict_rate_limit_windows."count" + 1 ` +
+    `WHERE verdict_rate_limit_windows."count" < ${UNLIMITED} RETURNING "count";\n`,
+};
+
 const rows = [];
-for (const engine of engines) {
-  if (!engine.url) {
-    console.log(`${engine.name}: skipped (${engine.name === 'postgres' ? 'VERDICT_TEST_POSTGRES_URL' : 'VERDICT_TEST_MARIADB_URL'} is not set)`);
-    continue;
-  }
-  const admin = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
-  try {
-    for (const [gate, spec] of Object.entries(gates)) {
-      for (const writers of WRITERS) {
-        const { verdict, baseline } = await measure(engine, admin, gate, spec, writers);
-        rows.push({ engine: engine.name, gate, writers, verdict, baseline, baselineName: engine.baseline });
-        console.log(`${engine.name} ${gate} × ${writers}: ${fmt(verdict.opsPerSecond, 0)} ops/s vs ${engine.baseline} ${fmt(baseline, 0)}`);
-      }
+await forEachEngine(async (engine, admin) => {
+  for (const [gate, spec] of Object.entries(gates)) {
+    for (const writers of WRITERS) {
+      const { verdict, baseline } = await measure(engine, admin, gate, spec, writers);
+      rows.push({ engine: engine.name, gate, writers, verdict, baseline, baselineName: engine.baseline });
+      console.log(`${engine.name} ${gate} × ${writers}: ${fmt(verdict.opsPerSecond, 0)} ops/s vs ${engine.baseline} ${fmt(baseline, 0)}`);
     }
-  } finally {
-    await dropDataSource(admin);
   }
-}
+});
 
 if (rows.length > 0) {
   console.log(`\nClaims and rate limits: Verdict's TypeORM stores vs a single-statement baseline in the same run (${SLICES} × 1 s slices each, alternating)`);
@@ -82,16 +73,9 @@ if (rows.length > 0) {
       engine,
       gate,
       writers,
-      p50_ms: fmt(verdict.p50, 2),
-      p95_ms: fmt(verdict.p95, 2),
-      'ops/s': fmt(verdict.opsPerSecond, 0),
-      'statements/op': fmt(verdict.statementsPerOp, 2),
-      baseline: baselineName,
-      'baseline ops/s': fmt(baseline, 0),
-      ratio: fmt(verdict.opsPerSecond / baseline, 2),
+      ...comparisonColumns(verdict, baseline, baselineName),
     })),
   );
-  const target = (label, met) => `${label} -> ${met ? 'met' : 'MISSED'}`;
   for (const engine of new Set(rows.map((row) => row.engine))) {
     const of = (gate, writers) => rows.find((row) => row.engine === engine && row.gate === gate && row.writers === writers);
     for (const gate of Object.keys(gates)) {
@@ -105,10 +89,7 @@ if (rows.length > 0) {
               Math.max(...WRITERS.map((w) => of(gate, w).verdict.statementsPerOp)) === 1,
             ),
             target(`p50 < 2 ms at one writer (${fmt(one.verdict.p50, 2)} ms)`, one.verdict.p50 < 2),
-            target(
-              `>= 60% of ${twenty.baselineName} at 20 writers (${fmt((100 * twenty.verdict.opsPerSecond) / twenty.baseline, 0)}%)`,
-              twenty.verdict.opsPerSecond >= 0.6 * twenty.baseline,
-            ),
+            sixtyPercentTarget(twenty, 'writers'),
           ].join('; '),
       );
     }
@@ -121,36 +102,16 @@ if (rows.length > 0) {
  * Verdict's latency is per call, as the application sees it; its logger counts the statements sent.
  */
 async function measure(engine, admin, gate, spec, writers) {
-  let statements = 0;
-  let statement;
-  const logger = {
-    logQuery: (query) => {
-      statements++;
-      statement ??= query;
-    },
-    logQueryError: () => {},
-    logQuerySlow: () => {},
-    logSchemaBuild: () => {},
-    logMigration: () => {},
-    log: () => {},
-  };
-  const dataSources = await Promise.all(
-    Array.from({ length: writers }, () => new DataSource({ ...admin.options, migrations: [], poolSize: 1, logger }).initialize()),
-  );
-  const connections =
-    engine.name === 'mariadb'
-      ? await Promise.all(Array.from({ length: writers }, () => mysql.createConnection({ uri: admin.options.url, timezone: 'Z' })))
-      : [];
+  const { dataSources, connections, statements, close } = await openWriters(engine, admin, writers);
   try {
     const stores = dataSources.map((dataSource) => spec.store(dataSource));
     const verdictCall = (store) => spec.call(store, spec.input());
     await run(stores, 0.5, verdictCall);
-    statements = 0;
-    statement = undefined;
+    statements.reset();
     // The same statement Verdict sent (captured by its logger), with the same inputs, through bare mysql2.
     const rawCall = async (connection) => {
       const parameters = gate === 'claim admission' ? claimParameters(spec.input()) : unitParameters(spec.input());
-      const [result] = await connection.query(statement, parameters);
+      const [result] = await connection.query(statements.first, parameters);
       if (result.insertId === 0) throw new Error('the raw statement was refused');
     };
     const samples = [];
@@ -160,19 +121,14 @@ async function measure(engine, admin, gate, spec, writers) {
       const verdict = await run(stores, 1, verdictCall);
       samples.push(...verdict.samples);
       elapsed += verdict.elapsed;
-      baselineRates.push(engine.name === 'postgres' ? pgbench(admin, gate, writers) : (await run(connections, 1, rawCall)).opsPerSecond);
+      baselineRates.push(engine.name === 'postgres' ? pgbench(admin, pgbenchScripts[gate], writers).tps : (await run(connections, 1, rawCall)).opsPerSecond);
     }
     return {
-      verdict: {
-        p50: percentile(samples, 50),
-        p95: percentile(samples, 95),
-        opsPerSecond: samples.length / elapsed,
-        statementsPerOp: statements / samples.length,
-      },
+      verdict: summarize(samples, elapsed, statements.count),
       baseline: baselineRates.reduce((sum, rate) => sum + rate, 0) / SLICES,
     };
   } finally {
-    await Promise.all([...dataSources.map((dataSource) => dataSource.destroy()), ...connections.map((connection) => connection.end())]);
+    await close();
   }
 }
 
@@ -197,54 +153,4 @@ function claimParameters({ candidateId, capability, policy, bindingFingerprint, 
 /** The parameters TypeOrmRateLimitStore binds for MySQL/MariaDB, in order. */
 function unitParameters({ bucketFingerprint, windowStart, windowSeconds, limit }) {
   return [bucketFingerprint, windowStart, new Date(windowStart.getTime() + windowSeconds * 1000), limit];
-}
-
-/** pgbench's rate (one second) for the equivalent single-statement transaction on the same table, same schema. */
-function pgbench(admin, gate, writers) {
-  const scripts = {
-    'claim admission':
-      `INSERT INTO verdict_execution_claims (id, capability, policy, binding_fingerprint, status, attempt, claimed_at, updated_at) ` +
-      `VALUES (left(md5(random()::text) || md5(random()::text), 43), 'bench.claim', 'once', md5(random()::text) || md5(random()::text), 'claimed', 1, now(), now()) ` +
-      `ON CONFLICT (binding_fingerprint) DO UPDATE SET status = 'claimed', attempt = verdict_execution_claims.attempt + 1, ` +
-      `claimed_at = excluded.claimed_at, updated_at = excluded.updated_at WHERE verdict_execution_claims.status = 'released' RETURNING id, attempt;\n`,
-    'rate-limit consumption':
-      `\\set k random(1, ${BUCKETS.length})\n` +
-      `INSERT INTO verdict_rate_limit_windows (bucket_fingerprint, window_start, "count", expires_at) ` +
-      `VALUES (lpad(:k::text, 64, '0'), '${WINDOW_START.toISOString()}', 1, '${new Date(WINDOW_START.getTime() + 3_600_000).toISOString()}') ` +
-      `ON CONFLICT (bucket_fingerprint, window_start) DO UPDATE SET "count" = verdict_rate_limit_windows."count" + 1 ` +
-      `WHERE verdict_rate_limit_windows."count" < ${UNLIMITED} RETURNING "count";\n`,
-  };
-  const directory = mkdtempSync(join(tmpdir(), 'verdict-pgbench-'));
-  try {
-    const script = join(directory, 'gate.sql');
-    writeFileSync(script, scripts[gate]);
-    const output = execFileSync('pgbench', ['-n', '-c', String(writers), '-j', String(Math.min(writers, 2)), '-T', '1', '-f', script, admin.options.url], {
-      encoding: 'utf8',
-      env: { ...process.env, PGOPTIONS: `-c search_path=${admin.options.schema}` },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const tps = /tps = ([\d.]+)/.exec(output);
-    if (!tps || !/number of failed transactions: 0 /.test(output)) throw new Error(`pgbench did not report a clean run:\n${output}`);
-    return Number(tps[1]);
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
-  }
-}
-
-/** Every client loops on `call` until `seconds` have passed; returns each call's latency (ms) and the aggregate rate. */
-async function run(clients, seconds, call) {
-  const samples = [];
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
-  await Promise.all(
-    clients.map(async (client) => {
-      while (performance.now() < deadline) {
-        const start = performance.now();
-        await call(client);
-        samples.push(performance.now() - start);
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  return { samples, elapsed, opsPerSecond: samples.length / elapsed };
 }

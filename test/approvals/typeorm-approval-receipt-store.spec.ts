@@ -1,11 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import type { Logger } from 'typeorm';
 import { describeApprovalReceiptStoreContract } from '@verdict/nestjs/testing';
 import { TypeOrmApprovalReceiptStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, killWhenBlocked, onceReconnected, openDataSource, openSingleConnection } from '@verdict/testing-kit';
-import type { DatabaseEngine } from '@verdict/testing-kit';
+import {
+  countingStatements,
+  databaseEngines,
+  dropDataSource,
+  expectKilledMidStatement,
+  onceReconnected,
+  openDataSource,
+  withDataSource,
+} from '@verdict/testing-kit';
 import type { ReceiptIssue, ReceiptKey } from '../../packages/verdict/src/approvals/approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from '../../packages/verdict/src/approvals/approval-receipt.js';
 import { InMemoryApprovalReceiptStore } from '../../packages/verdict/src/approvals/in-memory-approval-receipt-store.js';
@@ -14,6 +19,7 @@ import { fingerprint } from '../../packages/verdict/src/fingerprints/fingerprint
 import { CreateApprovalReceipts1795996093417 } from '../../packages/verdict/src/typeorm/migrations/1795996093417-create-approval-receipts.js';
 
 const TABLE = 'verdict_approval_receipts';
+const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 const NOW = new Date('2024-02-29T12:00:00.123Z');
 const LATER = new Date('2024-02-29T12:01:00.456Z');
 
@@ -21,13 +27,13 @@ describeApprovalReceiptStoreContract('memory', async () => ({ store: new InMemor
 
 for (const engine of databaseEngines()) {
   describeApprovalReceiptStoreContract(engine.name, async () => {
-    const dataSource = await open(engine);
+    const dataSource = await openDataSource(engine, SCHEMA);
     return { store: new TypeOrmApprovalReceiptStore(dataSource), close: () => dropDataSource(dataSource) };
   });
 
   describe(`TypeOrmApprovalReceiptStore [${engine.name}]`, () => {
     it('rejects with the database error, never an outcome, when the store fails', async () => {
-      await withDataSource(engine, async (dataSource) => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
         await dataSource.query(`DROP TABLE ${TABLE}`);
         const store = new TypeOrmApprovalReceiptStore(dataSource);
         const request = issueRequest();
@@ -43,7 +49,7 @@ for (const engine of databaseEngines()) {
     });
 
     it('surfaces a taken candidate id as an error instead of answering with another receipt', async () => {
-      await withDataSource(engine, async (dataSource) => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
         const store = new TypeOrmApprovalReceiptStore(dataSource);
         const first = await store.issue(issueRequest());
         const colliding = issueRequest({ candidateId: first.id });
@@ -58,7 +64,7 @@ for (const engine of databaseEngines()) {
 
     if (engine.name === 'sqlite') {
       it('refuses every write inside an outer transaction on the same connection, and changes nothing', async () => {
-        await withDataSource(engine, async (dataSource) => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
           const store = new TypeOrmApprovalReceiptStore(dataSource);
           const pending = await store.issue(issueRequest());
           const approved = await approvedReceipt(store);
@@ -86,7 +92,7 @@ for (const engine of databaseEngines()) {
       });
 
       it('refuses inside dataSource.transaction() too, with a typed error that says what to do', async () => {
-        await withDataSource(engine, async (dataSource) => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
           const store = new TypeOrmApprovalReceiptStore(dataSource);
           const approved = await approvedReceipt(store);
           const outcome = dataSource.transaction(async () => store.consume(keyOf(approved), LATER));
@@ -97,7 +103,7 @@ for (const engine of databaseEngines()) {
       });
     } else {
       it('commits on a connection of its own: an application rollback does not undo a consumption', async () => {
-        await withDataSource(engine, async (dataSource) => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
           const store = new TypeOrmApprovalReceiptStore(dataSource);
           const approved = await approvedReceipt(store);
           const queryRunner = dataSource.createQueryRunner();
@@ -116,7 +122,7 @@ for (const engine of databaseEngines()) {
       // PostgreSQL returns the changed row; MariaDB has no UPDATE … RETURNING and reads it back.
       const readBack = engine.name === 'mariadb' ? 1 : 0;
       it(`issues, decides and consumes in one conditional statement each${readBack ? ' (and one read back)' : ''}; a refusal reads once more`, async () => {
-        await withDataSource(engine, async (dataSource) => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
           const statements = await countingStatements(dataSource);
           try {
             const store = new TypeOrmApprovalReceiptStore(statements.dataSource);
@@ -137,28 +143,21 @@ for (const engine of databaseEngines()) {
       });
 
       it('rejects with the driver error when its connection is killed mid-consumption; the receipt stays approved', async () => {
-        await withDataSource(engine, async (dataSource) => {
-          const { dataSource: pinned, connectionId } = await openSingleConnection(dataSource);
-          const blocker = dataSource.createQueryRunner();
-          try {
-            const store = new TypeOrmApprovalReceiptStore(pinned);
-            const approved = await approvedReceipt(store);
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          await expectKilledMidStatement(dataSource, {
+            arrange: async (pinned) => {
+              const store = new TypeOrmApprovalReceiptStore(pinned);
+              return { store, approved: await approvedReceipt(store) };
+            },
             // An uncommitted change to the same row: the consumption waits on its lock.
-            await blocker.startTransaction();
-            await blocker.query(`UPDATE ${TABLE} SET reason = reason WHERE id = ${engine.name === 'postgres' ? '$1' : '?'}`, [approved.id]);
-
-            const consumption = store.consume(keyOf(approved), LATER);
-            await killWhenBlocked(dataSource, connectionId);
-            await expect(consumption).rejects.toThrow(engine.name === 'postgres' ? /terminat/ : /killed|Connection lost|closed/);
-            await blocker.rollbackTransaction();
-
-            expect(await onceReconnected(() => store.find(approved.id))).toEqual(approved);
-            expect(await store.consume(keyOf(approved), LATER)).toMatchObject({ outcome: 'approved', receipt: { status: 'consumed' } });
-          } finally {
-            if (blocker.isTransactionActive) await blocker.rollbackTransaction();
-            await blocker.release();
-            await pinned.destroy();
-          }
+            block: (blocker, { approved }) =>
+              blocker.query(`UPDATE ${TABLE} SET reason = reason WHERE id = ${engine.name === 'postgres' ? '$1' : '?'}`, [approved.id]),
+            act: ({ store, approved }) => store.consume(keyOf(approved), LATER),
+            verify: async ({ store, approved }) => {
+              expect(await onceReconnected(() => store.find(approved.id))).toEqual(approved);
+              expect(await store.consume(keyOf(approved), LATER)).toMatchObject({ outcome: 'approved', receipt: { status: 'consumed' } });
+            },
+          });
         });
       });
     }
@@ -166,7 +165,7 @@ for (const engine of databaseEngines()) {
 
   describe(`CreateApprovalReceipts migration [${engine.name}]`, () => {
     it('drops the table on down, and up creates it again with its unique key', async () => {
-      await withDataSource(engine, async (dataSource) => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
         const migration = new CreateApprovalReceipts1795996093417();
         const queryRunner = dataSource.createQueryRunner();
         try {
@@ -187,41 +186,6 @@ for (const engine of databaseEngines()) {
       });
     });
   });
-}
-
-function open(engine: DatabaseEngine): Promise<DataSource> {
-  return openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
-}
-
-async function withDataSource(engine: DatabaseEngine, test: (dataSource: DataSource) => Promise<void>): Promise<void> {
-  const dataSource = await open(engine);
-  try {
-    await test(dataSource);
-  } finally {
-    await dropDataSource(dataSource);
-  }
-}
-
-/** A second DataSource on the same database whose logger counts the statements sent. */
-async function countingStatements(dataSource: DataSource) {
-  let count = 0;
-  const logger: Logger = {
-    logQuery: () => void count++,
-    logQueryError: () => {},
-    logQuerySlow: () => {},
-    logSchemaBuild: () => {},
-    logMigration: () => {},
-    log: () => {},
-  };
-  const counted = await new DataSource({ ...dataSource.options, migrations: [], logger }).initialize();
-  return {
-    dataSource: counted,
-    async during(action: () => Promise<unknown>): Promise<number> {
-      count = 0;
-      await action();
-      return count;
-    },
-  };
 }
 
 async function approvedReceipt(store: TypeOrmApprovalReceiptStore): Promise<ApprovalReceipt> {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { describeEvidenceRecorderContract } from '@verdict/nestjs/testing';
 import { DecisionRecordEntity, TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, openDataSource } from '@verdict/testing-kit';
+import { databaseEngines, dropDataSource, openDataSource, withDataSource } from '@verdict/testing-kit';
 import type { DatabaseEngine } from '@verdict/testing-kit';
 import { decisionRecord } from '../../packages/verdict/src/evidence/decision-record.js';
 import type { DecisionRecord } from '../../packages/verdict/src/evidence/decision-record.js';
@@ -11,6 +11,7 @@ import { InMemoryEvidenceRecorder } from '../../packages/verdict/src/evidence/in
 import { CreateDecisionRecords1795987325470 } from '../../packages/verdict/src/typeorm/migrations/1795987325470-create-decision-records.js';
 
 const TABLE = 'verdict_decision_records';
+const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 
 describeEvidenceRecorderContract('memory', async () => {
   const recorder = new InMemoryEvidenceRecorder();
@@ -23,7 +24,7 @@ describeEvidenceRecorderContract('memory', async () => {
 
 for (const engine of databaseEngines()) {
   describeEvidenceRecorderContract(engine.name, async () => {
-    const dataSource = await open(engine);
+    const dataSource = await openDataSource(engine, SCHEMA);
     return {
       recorder: new TypeOrmEvidenceRecorder(dataSource),
       read: (correlationId) => readRecords(dataSource, correlationId),
@@ -35,7 +36,7 @@ for (const engine of databaseEngines()) {
 
   describe(`TypeOrmEvidenceRecorder [${engine.name}]`, () => {
     it('stores only the declared fields of a record that carries more', async () => {
-      await withDataSource(engine, async (dataSource) => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
         const record = sampleRecord();
         const overloaded = { ...record, arguments: { cardNumber: '4111111111111111' }, toolCallId: 'call_raw_id' };
         await new TypeOrmEvidenceRecorder(dataSource).recordDecision(overloaded);
@@ -48,7 +49,7 @@ for (const engine of databaseEngines()) {
     });
 
     it('stores recorded_at as UTC, to the millisecond, in the database itself', async () => {
-      await withDataSource(engine, async (dataSource) => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
         const record = sampleRecord();
         await new TypeOrmEvidenceRecorder(dataSource).recordDecision(record);
 
@@ -58,7 +59,7 @@ for (const engine of databaseEngines()) {
     });
 
     it('rejects a write the database refuses, so the pipeline can stop the action', async () => {
-      await withDataSource(engine, async (dataSource) => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
         const recorder = new TypeOrmEvidenceRecorder(dataSource);
         const record = sampleRecord();
         await recorder.recordDecision(record);
@@ -71,7 +72,7 @@ for (const engine of databaseEngines()) {
 
   describe(`CreateDecisionRecords migration [${engine.name}]`, () => {
     it('drops the table on down, and up creates it again with its indexes', async () => {
-      await withDataSource(engine, async (dataSource) => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
         const migration = new CreateDecisionRecords1795987325470();
         const queryRunner = dataSource.createQueryRunner();
         try {
@@ -93,19 +94,6 @@ for (const engine of databaseEngines()) {
       });
     });
   });
-}
-
-function open(engine: DatabaseEngine): Promise<DataSource> {
-  return openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
-}
-
-async function withDataSource(engine: DatabaseEngine, test: (dataSource: DataSource) => Promise<void>): Promise<void> {
-  const dataSource = await open(engine);
-  try {
-    await test(dataSource);
-  } finally {
-    await dropDataSource(dataSource);
-  }
 }
 
 async function readRecords(dataSource: DataSource, correlationId: string): Promise<DecisionRecord[]> {

@@ -1,11 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import type { Logger } from 'typeorm';
 import { describeExecutionClaimStoreContract } from '@verdict/nestjs/testing';
 import { ExecutionClaimEntity, TypeOrmExecutionClaimStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, killWhenBlocked, onceReconnected, openDataSource, openSingleConnection } from '@verdict/testing-kit';
-import type { DatabaseEngine } from '@verdict/testing-kit';
+import {
+  countingStatements,
+  databaseEngines,
+  dropDataSource,
+  expectKilledMidStatement,
+  onceReconnected,
+  openDataSource,
+  withDataSource,
+} from '@verdict/testing-kit';
 import { OuterTransactionError } from '../../packages/verdict/src/errors/outer-transaction.error.js';
 import type { ClaimRequest } from '../../packages/verdict/src/execution-claims/execution-claim-store.interface.js';
 import { InMemoryExecutionClaimStore } from '../../packages/verdict/src/execution-claims/in-memory-execution-claim-store.js';
@@ -13,18 +18,19 @@ import { fingerprint } from '../../packages/verdict/src/fingerprints/fingerprint
 import { CreateExecutionClaims1795988797706 } from '../../packages/verdict/src/typeorm/migrations/1795988797706-create-execution-claims.js';
 
 const TABLE = 'verdict_execution_claims';
+const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 
 describeExecutionClaimStoreContract('memory', async () => ({ store: new InMemoryExecutionClaimStore(), close: async () => {} }));
 
 for (const engine of databaseEngines()) {
   describeExecutionClaimStoreContract(engine.name, async () => {
-    const dataSource = await open(engine);
+    const dataSource = await openDataSource(engine, SCHEMA);
     return { store: new TypeOrmExecutionClaimStore(dataSource), close: () => dropDataSource(dataSource) };
   });
 
   describe(`TypeOrmExecutionClaimStore [${engine.name}]`, () => {
     it('rejects with the database error, never a refusal, when the store fails', async () => {
-      await withDataSource(engine, async (dataSource) => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
         await dataSource.query(`DROP TABLE ${TABLE}`);
         const store = new TypeOrmExecutionClaimStore(dataSource);
 
@@ -35,7 +41,7 @@ for (const engine of databaseEngines()) {
 
     if (engine.name === 'sqlite') {
       it('refuses every write inside an outer transaction on the same connection, and changes nothing', async () => {
-        await withDataSource(engine, async (dataSource) => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
           const store = new TypeOrmExecutionClaimStore(dataSource);
           const existing = claimRequest();
           await store.admit(existing);
@@ -63,7 +69,7 @@ for (const engine of databaseEngines()) {
       });
 
       it('refuses inside dataSource.transaction() too, with a typed error that says what to do', async () => {
-        await withDataSource(engine, async (dataSource) => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
           const store = new TypeOrmExecutionClaimStore(dataSource);
           const request = claimRequest();
           const outcome = dataSource.transaction(async () => store.admit(request));
@@ -74,7 +80,7 @@ for (const engine of databaseEngines()) {
       });
     } else {
       it('commits on a connection of its own: an application rollback does not undo an admission', async () => {
-        await withDataSource(engine, async (dataSource) => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
           const store = new TypeOrmExecutionClaimStore(dataSource);
           const request = claimRequest();
           const queryRunner = dataSource.createQueryRunner();
@@ -91,7 +97,7 @@ for (const engine of databaseEngines()) {
       });
 
       it('admits, refuses and completes in one statement each (the refusal reads its state once more)', async () => {
-        await withDataSource(engine, async (dataSource) => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
           const statements = await countingStatements(dataSource);
           try {
             const store = new TypeOrmExecutionClaimStore(statements.dataSource);
@@ -107,28 +113,17 @@ for (const engine of databaseEngines()) {
       });
 
       it('rejects with the driver error when its connection is killed mid-admission; nothing was written', async () => {
-        await withDataSource(engine, async (dataSource) => {
-          const { dataSource: pinned, connectionId } = await openSingleConnection(dataSource);
-          const blocker = dataSource.createQueryRunner();
-          try {
-            const store = new TypeOrmExecutionClaimStore(pinned);
-            const request = claimRequest();
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          await expectKilledMidStatement(dataSource, {
+            arrange: (pinned) => ({ store: new TypeOrmExecutionClaimStore(pinned), request: claimRequest() }),
             // An uncommitted row with the same binding: the admission waits on its lock.
-            await blocker.startTransaction();
-            await blocker.manager.insert(ExecutionClaimEntity, { ...claimRow(request), id: newId() });
-
-            const admission = store.admit(request);
-            await killWhenBlocked(dataSource, connectionId);
-            await expect(admission).rejects.toThrow(engine.name === 'postgres' ? /terminat/ : /killed|Connection lost|closed/);
-            await blocker.rollbackTransaction();
-
-            expect(await onceReconnected(() => store.find(request.candidateId))).toBeNull();
-            expect(await store.admit(request)).toEqual({ admitted: true, claimId: request.candidateId, attempt: 1 });
-          } finally {
-            if (blocker.isTransactionActive) await blocker.rollbackTransaction();
-            await blocker.release();
-            await pinned.destroy();
-          }
+            block: (blocker, { request }) => blocker.manager.insert(ExecutionClaimEntity, { ...claimRow(request), id: newId() }),
+            act: ({ store, request }) => store.admit(request),
+            verify: async ({ store, request }) => {
+              expect(await onceReconnected(() => store.find(request.candidateId))).toBeNull();
+              expect(await store.admit(request)).toEqual({ admitted: true, claimId: request.candidateId, attempt: 1 });
+            },
+          });
         });
       });
     }
@@ -136,7 +131,7 @@ for (const engine of databaseEngines()) {
 
   describe(`CreateExecutionClaims migration [${engine.name}]`, () => {
     it('drops the table on down, and up creates it again with its indexes', async () => {
-      await withDataSource(engine, async (dataSource) => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
         const migration = new CreateExecutionClaims1795988797706();
         const queryRunner = dataSource.createQueryRunner();
         try {
@@ -157,41 +152,6 @@ for (const engine of databaseEngines()) {
       });
     });
   });
-}
-
-function open(engine: DatabaseEngine): Promise<DataSource> {
-  return openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
-}
-
-async function withDataSource(engine: DatabaseEngine, test: (dataSource: DataSource) => Promise<void>): Promise<void> {
-  const dataSource = await open(engine);
-  try {
-    await test(dataSource);
-  } finally {
-    await dropDataSource(dataSource);
-  }
-}
-
-/** A second DataSource on the same database whose logger counts the statements sent. */
-async function countingStatements(dataSource: DataSource) {
-  let count = 0;
-  const logger: Logger = {
-    logQuery: () => void count++,
-    logQueryError: () => {},
-    logQuerySlow: () => {},
-    logSchemaBuild: () => {},
-    logMigration: () => {},
-    log: () => {},
-  };
-  const counted = await new DataSource({ ...dataSource.options, migrations: [], logger }).initialize();
-  return {
-    dataSource: counted,
-    async during(action: () => Promise<unknown>): Promise<number> {
-      count = 0;
-      await action();
-      return count;
-    },
-  };
 }
 
 function newId(): string {

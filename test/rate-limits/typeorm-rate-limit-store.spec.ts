@@ -1,11 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import type { Logger } from 'typeorm';
 import { describeRateLimitStoreContract } from '@verdict/nestjs/testing';
 import { RateLimitWindowEntity, TypeOrmRateLimitStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, killWhenBlocked, onceReconnected, openDataSource, openSingleConnection } from '@verdict/testing-kit';
-import type { DatabaseEngine } from '@verdict/testing-kit';
+import {
+  countingStatements,
+  databaseEngines,
+  dropDataSource,
+  expectKilledMidStatement,
+  onceReconnected,
+  openDataSource,
+  withDataSource,
+} from '@verdict/testing-kit';
 import { OuterTransactionError } from '../../packages/verdict/src/errors/outer-transaction.error.js';
 import { fingerprint } from '../../packages/verdict/src/fingerprints/fingerprint.js';
 import { InMemoryRateLimitStore } from '../../packages/verdict/src/rate-limits/in-memory-rate-limit-store.js';
@@ -13,18 +18,19 @@ import type { RateLimitRequest } from '../../packages/verdict/src/rate-limits/ra
 import { CreateRateLimitWindows1795988797707 } from '../../packages/verdict/src/typeorm/migrations/1795988797707-create-rate-limit-windows.js';
 
 const TABLE = 'verdict_rate_limit_windows';
+const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 
 describeRateLimitStoreContract('memory', async () => ({ store: new InMemoryRateLimitStore(), close: async () => {} }));
 
 for (const engine of databaseEngines()) {
   describeRateLimitStoreContract(engine.name, async () => {
-    const dataSource = await open(engine);
+    const dataSource = await openDataSource(engine, SCHEMA);
     return { store: new TypeOrmRateLimitStore(dataSource), close: () => dropDataSource(dataSource) };
   });
 
   describe(`TypeOrmRateLimitStore [${engine.name}]`, () => {
     it('rejects with the database error, never a throttle, when the store fails', async () => {
-      await withDataSource(engine, async (dataSource) => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
         await dataSource.query(`DROP TABLE ${TABLE}`);
         const store = new TypeOrmRateLimitStore(dataSource);
 
@@ -34,7 +40,7 @@ for (const engine of databaseEngines()) {
     });
 
     it('keeps window_start and expires_at as UTC instants, to the millisecond', async () => {
-      await withDataSource(engine, async (dataSource) => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
         const request = { ...unit(), windowStart: new Date('2024-02-29T23:59:59.987Z'), windowSeconds: 1 };
         await new TypeOrmRateLimitStore(dataSource).consume(request);
 
@@ -47,7 +53,7 @@ for (const engine of databaseEngines()) {
 
     if (engine.name === 'sqlite') {
       it('refuses to consume or prune inside an outer transaction on the same connection, and changes nothing', async () => {
-        await withDataSource(engine, async (dataSource) => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
           const store = new TypeOrmRateLimitStore(dataSource);
           const request = unit();
           const ended = { ...unit(), windowStart: new Date(Date.UTC(2000, 0, 1)) };
@@ -69,7 +75,7 @@ for (const engine of databaseEngines()) {
       });
     } else {
       it('commits on a connection of its own: an application rollback does not give a unit back', async () => {
-        await withDataSource(engine, async (dataSource) => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
           const store = new TypeOrmRateLimitStore(dataSource);
           const request = unit();
           const queryRunner = dataSource.createQueryRunner();
@@ -86,7 +92,7 @@ for (const engine of databaseEngines()) {
       });
 
       it('consumes and refuses in one statement each', async () => {
-        await withDataSource(engine, async (dataSource) => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
           const statements = await countingStatements(dataSource);
           try {
             const store = new TypeOrmRateLimitStore(statements.dataSource);
@@ -102,32 +108,22 @@ for (const engine of databaseEngines()) {
       });
 
       it('rejects with the driver error, not a throttle, when its connection is killed mid-consumption; nothing was counted', async () => {
-        await withDataSource(engine, async (dataSource) => {
-          const { dataSource: pinned, connectionId } = await openSingleConnection(dataSource);
-          const blocker = dataSource.createQueryRunner();
-          try {
-            const store = new TypeOrmRateLimitStore(pinned);
-            const request = unit();
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          await expectKilledMidStatement(dataSource, {
+            arrange: (pinned) => ({ store: new TypeOrmRateLimitStore(pinned), request: unit() }),
             // An uncommitted row for the same window: the consumption waits on its lock.
-            await blocker.startTransaction();
-            await blocker.manager.insert(RateLimitWindowEntity, {
-              bucketFingerprint: request.bucketFingerprint,
-              windowStart: request.windowStart,
-              count: 1,
-              expiresAt: new Date(),
-            });
-
-            const consumption = store.consume(request);
-            await killWhenBlocked(dataSource, connectionId);
-            await expect(consumption).rejects.toThrow(engine.name === 'postgres' ? /terminat/ : /killed|Connection lost|closed/);
-            await blocker.rollbackTransaction();
-
-            expect(await onceReconnected(() => store.consume(request))).toMatchObject({ allowed: true, count: 1 });
-          } finally {
-            if (blocker.isTransactionActive) await blocker.rollbackTransaction();
-            await blocker.release();
-            await pinned.destroy();
-          }
+            block: (blocker, { request }) =>
+              blocker.manager.insert(RateLimitWindowEntity, {
+                bucketFingerprint: request.bucketFingerprint,
+                windowStart: request.windowStart,
+                count: 1,
+                expiresAt: new Date(),
+              }),
+            act: ({ store, request }) => store.consume(request),
+            verify: async ({ store, request }) => {
+              expect(await onceReconnected(() => store.consume(request))).toMatchObject({ allowed: true, count: 1 });
+            },
+          });
         });
       });
     }
@@ -135,7 +131,7 @@ for (const engine of databaseEngines()) {
 
   describe(`CreateRateLimitWindows migration [${engine.name}]`, () => {
     it('drops the table on down, and up creates it again with its key and index', async () => {
-      await withDataSource(engine, async (dataSource) => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
         const migration = new CreateRateLimitWindows1795988797707();
         const queryRunner = dataSource.createQueryRunner();
         try {
@@ -153,41 +149,6 @@ for (const engine of databaseEngines()) {
       });
     });
   });
-}
-
-function open(engine: DatabaseEngine): Promise<DataSource> {
-  return openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
-}
-
-async function withDataSource(engine: DatabaseEngine, test: (dataSource: DataSource) => Promise<void>): Promise<void> {
-  const dataSource = await open(engine);
-  try {
-    await test(dataSource);
-  } finally {
-    await dropDataSource(dataSource);
-  }
-}
-
-/** A second DataSource on the same database whose logger counts the statements sent. */
-async function countingStatements(dataSource: DataSource) {
-  let count = 0;
-  const logger: Logger = {
-    logQuery: () => void count++,
-    logQueryError: () => {},
-    logQuerySlow: () => {},
-    logSchemaBuild: () => {},
-    logMigration: () => {},
-    log: () => {},
-  };
-  const counted = await new DataSource({ ...dataSource.options, migrations: [], logger }).initialize();
-  return {
-    dataSource: counted,
-    async during(action: () => Promise<unknown>): Promise<number> {
-      count = 0;
-      await action();
-      return count;
-    },
-  };
 }
 
 function unit(): RateLimitRequest {

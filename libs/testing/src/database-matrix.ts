@@ -91,6 +91,21 @@ export async function dropDataSource(dataSource: DataSource): Promise<void> {
   else if (dataSource.isInitialized) await dataSource.destroy();
 }
 
+/**
+ * Runs `test` on a DataSource from {@link openDataSource}, and drops it afterwards whether `test` passed or not.
+ *
+ * @example
+ * await withDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations }, async (dataSource) => { ... });
+ */
+export async function withDataSource(engine: DatabaseEngine, options: TestDataSourceOptions, test: (dataSource: DataSource) => Promise<void>): Promise<void> {
+  const dataSource = await openDataSource(engine, options);
+  try {
+    await test(dataSource);
+  } finally {
+    await dropDataSource(dataSource);
+  }
+}
+
 /** Creates the isolated file, schema or database `name`; `drop` removes it. */
 async function provision(engine: DatabaseEngine, name: string): Promise<{ options: DataSourceOptions; drop: () => Promise<void> }> {
   switch (engine.name) {

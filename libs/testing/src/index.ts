@@ -1,4 +1,6 @@
-export { databaseEngines, dropDataSource, openDataSource } from './database-matrix.js';
+export { databaseEngines, dropDataSource, openDataSource, withDataSource } from './database-matrix.js';
+export { countingStatements } from './statement-counter.js';
+export type { StatementCounter } from './statement-counter.js';
 export type { DatabaseEngine, DatabaseEngineName, TestDataSourceOptions } from './database-matrix.js';
 export { WorkerPool } from './processes/worker-pool.js';
 export type { WorkerExit, WorkerReplyMessage, WorkerRequestMessage } from './processes/worker-pool.js';
@@ -16,6 +18,6 @@ export type {
   ReceiptDecisionReply,
   ReceiptDecisionRequest,
 } from './processes/gate-protocol.js';
-export { killWhenBlocked, onceReconnected, openSingleConnection } from './processes/database-backends.js';
-export type { SingleConnection } from './processes/database-backends.js';
+export { expectKilledMidStatement, killWhenBlocked, onceReconnected, openSingleConnection } from './processes/database-backends.js';
+export type { KilledMidStatementSteps, SingleConnection } from './processes/database-backends.js';
 export * from './scripted-chat-model.js';

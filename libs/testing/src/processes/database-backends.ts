@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import type { QueryRunner } from 'typeorm';
 
 const WAIT_TIMEOUT_MS = 10_000;
 
@@ -64,5 +65,62 @@ export async function onceReconnected<T>(action: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (!CONNECTION_LOST.test(String(error))) throw error;
     return action();
+  }
+}
+
+/** The steps of {@link expectKilledMidStatement}; `T` is whatever `arrange` hands to the later steps. */
+export interface KilledMidStatementSteps<T> {
+  /** Builds the store on the pinned DataSource (and any rows the call needs), before the blocker opens its transaction. */
+  readonly arrange: (pinned: DataSource) => Promise<T> | T;
+  /** Inside the blocker's open transaction: takes the row lock the gate call will wait on. */
+  readonly block: (blocker: QueryRunner, arranged: T) => Promise<unknown>;
+  /** Starts the gate call that blocks on that lock and has its connection killed. */
+  readonly act: (arranged: T) => Promise<unknown>;
+  /** After the blocker rolled back: checks that nothing was written and that the next call works. */
+  readonly verify: (arranged: T) => Promise<void>;
+}
+
+/**
+ * The killed-connection choreography for a store on PostgreSQL or MariaDB/MySQL: pins a single
+ * connection ({@link openSingleConnection}), holds a blocking row in a transaction on another
+ * connection, starts `act`, kills the pinned connection once it blocks ({@link killWhenBlocked}),
+ * expects `act` to reject with the driver's error (`/terminat/` on PostgreSQL,
+ * `/killed|Connection lost|closed/` on MariaDB/MySQL), rolls the blocker back, then runs `verify`.
+ * Wrap `verify`'s first read in {@link onceReconnected}.
+ *
+ * @example
+ * await expectKilledMidStatement(dataSource, {
+ *   arrange: (pinned) => ({ store: new TypeOrmRateLimitStore(pinned), request: unit() }),
+ *   block: (blocker, { request }) => blocker.manager.insert(RateLimitWindowEntity, rowFor(request)),
+ *   act: ({ store, request }) => store.consume(request),
+ *   verify: async ({ store, request }) => expect(await onceReconnected(() => store.consume(request))).toMatchObject({ count: 1 }),
+ * });
+ */
+export async function expectKilledMidStatement<T>(dataSource: DataSource, steps: KilledMidStatementSteps<T>): Promise<void> {
+  const { dataSource: pinned, connectionId } = await openSingleConnection(dataSource);
+  const blocker = dataSource.createQueryRunner();
+  try {
+    const arranged = await steps.arrange(pinned);
+    await blocker.startTransaction();
+    await steps.block(blocker, arranged);
+
+    const call = steps.act(arranged).then(
+      (value: unknown) => ({ rejected: false, value }) as const,
+      (error: unknown) => ({ rejected: true, error }) as const,
+    );
+    await killWhenBlocked(dataSource, connectionId);
+    const outcome = await call;
+    // The same check as `expect(call).rejects.toThrow(driverError)`, without Jest: this module also runs in workers and benches.
+    const driverError = dataSource.options.type === 'postgres' ? /terminat/ : /killed|Connection lost|closed/;
+    if (!outcome.rejected) throw new Error(`The call resolved (${JSON.stringify(outcome.value)}); expected it to reject with ${driverError}.`);
+    const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+    if (!driverError.test(message)) throw new Error(`The call rejected with "${message}"; expected ${driverError}.`, { cause: outcome.error });
+    await blocker.rollbackTransaction();
+
+    await steps.verify(arranged);
+  } finally {
+    if (blocker.isTransactionActive) await blocker.rollbackTransaction();
+    await blocker.release();
+    await pinned.destroy();
   }
 }

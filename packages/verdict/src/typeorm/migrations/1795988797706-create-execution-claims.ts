@@ -1,6 +1,6 @@
-import { Table, TableIndex } from 'typeorm';
+import { TableIndex } from 'typeorm';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { utcInstantColumn } from './utc-instant-column.js';
+import { createVerdictTable } from './verdict-table.js';
 
 const TABLE = 'verdict_execution_claims';
 
@@ -13,29 +13,25 @@ export class CreateExecutionClaims1795988797706 implements MigrationInterface {
   name = 'CreateExecutionClaims1795988797706';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const instant = utcInstantColumn(queryRunner.connection.options.type, TABLE);
-    await queryRunner.createTable(
-      new Table({
-        name: TABLE,
-        columns: [
-          { name: 'id', type: 'varchar', length: '64', isPrimary: true },
-          { name: 'capability', type: 'varchar', length: '255' },
-          { name: 'policy', type: 'varchar', length: '255' },
-          { name: 'binding_fingerprint', type: 'varchar', length: '64' },
-          { name: 'status', type: 'varchar', length: '32' },
-          { name: 'attempt', type: 'integer' },
-          { ...instant, name: 'claimed_at' },
-          { ...instant, name: 'updated_at' },
-          { name: 'resolved_by', type: 'varchar', length: '255', isNullable: true },
-          { name: 'resolution_reason', type: 'text', isNullable: true },
-          { ...instant, name: 'resolved_at', isNullable: true },
-        ],
-        indices: [
-          new TableIndex({ name: 'uq_verdict_execution_claims_binding', columnNames: ['binding_fingerprint'], isUnique: true }),
-          new TableIndex({ name: 'idx_verdict_execution_claims_status_claimed_at', columnNames: ['status', 'claimed_at'] }),
-        ],
-      }),
-    );
+    await createVerdictTable(queryRunner, TABLE, (instant) => ({
+      columns: [
+        { name: 'id', type: 'varchar', length: '64', isPrimary: true },
+        { name: 'capability', type: 'varchar', length: '255' },
+        { name: 'policy', type: 'varchar', length: '255' },
+        { name: 'binding_fingerprint', type: 'varchar', length: '64' },
+        { name: 'status', type: 'varchar', length: '32' },
+        { name: 'attempt', type: 'integer' },
+        { ...instant, name: 'claimed_at' },
+        { ...instant, name: 'updated_at' },
+        { name: 'resolved_by', type: 'varchar', length: '255', isNullable: true },
+        { name: 'resolution_reason', type: 'text', isNullable: true },
+        { ...instant, name: 'resolved_at', isNullable: true },
+      ],
+      indices: [
+        new TableIndex({ name: 'uq_verdict_execution_claims_binding', columnNames: ['binding_fingerprint'], isUnique: true }),
+        new TableIndex({ name: 'idx_verdict_execution_claims_status_claimed_at', columnNames: ['status', 'claimed_at'] }),
+      ],
+    }));
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

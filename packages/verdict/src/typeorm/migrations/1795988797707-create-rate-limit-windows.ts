@@ -1,6 +1,6 @@
-import { Table, TableIndex } from 'typeorm';
+import { TableIndex } from 'typeorm';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { utcInstantColumn } from './utc-instant-column.js';
+import { createVerdictTable } from './verdict-table.js';
 
 const TABLE = 'verdict_rate_limit_windows';
 
@@ -13,19 +13,15 @@ export class CreateRateLimitWindows1795988797707 implements MigrationInterface {
   name = 'CreateRateLimitWindows1795988797707';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const instant = utcInstantColumn(queryRunner.connection.options.type, TABLE);
-    await queryRunner.createTable(
-      new Table({
-        name: TABLE,
-        columns: [
-          { name: 'bucket_fingerprint', type: 'varchar', length: '64', isPrimary: true },
-          { ...instant, name: 'window_start', isPrimary: true },
-          { name: 'count', type: 'integer' },
-          { ...instant, name: 'expires_at' },
-        ],
-        indices: [new TableIndex({ name: 'idx_verdict_rate_limit_windows_expires_at', columnNames: ['expires_at'] })],
-      }),
-    );
+    await createVerdictTable(queryRunner, TABLE, (instant) => ({
+      columns: [
+        { name: 'bucket_fingerprint', type: 'varchar', length: '64', isPrimary: true },
+        { ...instant, name: 'window_start', isPrimary: true },
+        { name: 'count', type: 'integer' },
+        { ...instant, name: 'expires_at' },
+      ],
+      indices: [new TableIndex({ name: 'idx_verdict_rate_limit_windows_expires_at', columnNames: ['expires_at'] })],
+    }));
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

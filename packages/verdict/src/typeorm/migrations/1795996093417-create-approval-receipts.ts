@@ -1,6 +1,6 @@
-import { Table, TableIndex } from 'typeorm';
+import { TableIndex } from 'typeorm';
 import type { MigrationInterface, QueryRunner, TableColumnOptions } from 'typeorm';
-import { utcInstantColumn } from './utc-instant-column.js';
+import { createVerdictTable } from './verdict-table.js';
 
 const TABLE = 'verdict_approval_receipts';
 
@@ -18,35 +18,31 @@ export class CreateApprovalReceipts1795996093417 implements MigrationInterface {
   name = 'CreateApprovalReceipts1795996093417';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const instant = utcInstantColumn(queryRunner.connection.options.type, TABLE);
     const exact = await exactCollation(queryRunner);
-    await queryRunner.createTable(
-      new Table({
-        name: TABLE,
-        columns: [
-          { name: 'id', type: 'varchar', length: '64', isPrimary: true, ...exact },
-          { name: 'tool_call_id', type: 'varchar', length: '255', ...exact },
-          { name: 'capability', type: 'varchar', length: '255', ...exact },
-          { name: 'binding_fingerprint', type: 'varchar', length: '64', ...exact },
-          { name: 'status', type: 'varchar', length: '32' },
-          { name: 'reason', type: 'text' },
-          { name: 'description', type: 'text', isNullable: true },
-          // JSON text, so that every engine stores it alike.
-          { name: 'subject', type: 'text', isNullable: true },
-          { ...instant, name: 'expires_at' },
-          { name: 'approved_by', type: 'varchar', length: '255', isNullable: true },
-          { ...instant, name: 'approved_at', isNullable: true },
-          { name: 'rejected_by', type: 'varchar', length: '255', isNullable: true },
-          { ...instant, name: 'rejected_at', isNullable: true },
-          { ...instant, name: 'consumed_at', isNullable: true },
-          { ...instant, name: 'created_at' },
-          { ...instant, name: 'updated_at' },
-        ],
-        indices: [
-          new TableIndex({ name: 'uq_verdict_approval_receipts_key', columnNames: ['tool_call_id', 'capability', 'binding_fingerprint'], isUnique: true }),
-        ],
-      }),
-    );
+    await createVerdictTable(queryRunner, TABLE, (instant) => ({
+      columns: [
+        { name: 'id', type: 'varchar', length: '64', isPrimary: true, ...exact },
+        { name: 'tool_call_id', type: 'varchar', length: '255', ...exact },
+        { name: 'capability', type: 'varchar', length: '255', ...exact },
+        { name: 'binding_fingerprint', type: 'varchar', length: '64', ...exact },
+        { name: 'status', type: 'varchar', length: '32' },
+        { name: 'reason', type: 'text' },
+        { name: 'description', type: 'text', isNullable: true },
+        // JSON text, so that every engine stores it alike.
+        { name: 'subject', type: 'text', isNullable: true },
+        { ...instant, name: 'expires_at' },
+        { name: 'approved_by', type: 'varchar', length: '255', isNullable: true },
+        { ...instant, name: 'approved_at', isNullable: true },
+        { name: 'rejected_by', type: 'varchar', length: '255', isNullable: true },
+        { ...instant, name: 'rejected_at', isNullable: true },
+        { ...instant, name: 'consumed_at', isNullable: true },
+        { ...instant, name: 'created_at' },
+        { ...instant, name: 'updated_at' },
+      ],
+      indices: [
+        new TableIndex({ name: 'uq_verdict_approval_receipts_key', columnNames: ['tool_call_id', 'capability', 'binding_fingerprint'], isUnique: true }),
+      ],
+    }));
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
