@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import { InMemoryApprovalReceiptStore, OuterTransactionError, fingerprint, type ApprovalReceipt, type ReceiptIssue, type ReceiptKey } from '@verdict/nestjs';
 import { describeApprovalReceiptStoreContract } from '@verdict/nestjs/testing';
 import { TypeOrmApprovalReceiptStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import {
@@ -9,13 +10,9 @@ import {
   expectKilledMidStatement,
   onceReconnected,
   openDataSource,
+  remigrate,
   withDataSource,
 } from '@verdict/testing-kit';
-import type { ReceiptIssue, ReceiptKey } from '../../packages/verdict/src/approvals/approval-receipt-store.interface.js';
-import type { ApprovalReceipt } from '../../packages/verdict/src/approvals/approval-receipt.js';
-import { InMemoryApprovalReceiptStore } from '../../packages/verdict/src/approvals/in-memory-approval-receipt-store.js';
-import { OuterTransactionError } from '../../packages/verdict/src/errors/outer-transaction.error.js';
-import { fingerprint } from '../../packages/verdict/src/fingerprints/fingerprint.js';
 import { CreateApprovalReceipts1795996093417 } from '../../packages/verdict/src/typeorm/migrations/1795996093417-create-approval-receipts.js';
 
 const TABLE = 'verdict_approval_receipts';
@@ -166,21 +163,11 @@ for (const engine of databaseEngines()) {
   describe(`CreateApprovalReceipts migration [${engine.name}]`, () => {
     it('drops the table on down, and up creates it again with its unique key', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const migration = new CreateApprovalReceipts1795996093417();
-        const queryRunner = dataSource.createQueryRunner();
-        try {
-          await migration.down(queryRunner);
-          expect(await queryRunner.hasTable(TABLE)).toBe(false);
-
-          await migration.up(queryRunner);
-          const table = await queryRunner.getTable(TABLE);
-          expect(table?.primaryColumns.map((column) => column.name)).toEqual(['id']);
-          expect(table?.indices.map((index) => [index.name, index.isUnique, index.columnNames])).toEqual([
-            ['uq_verdict_approval_receipts_key', true, ['tool_call_id', 'capability', 'binding_fingerprint']],
-          ]);
-        } finally {
-          await queryRunner.release();
-        }
+        const table = await remigrate(dataSource, new CreateApprovalReceipts1795996093417(), TABLE);
+        expect(table.primaryColumns.map((column) => column.name)).toEqual(['id']);
+        expect(table.indices.map((index) => [index.name, index.isUnique, index.columnNames])).toEqual([
+          ['uq_verdict_approval_receipts_key', true, ['tool_call_id', 'capability', 'binding_fingerprint']],
+        ]);
         const request = issueRequest();
         expect(await new TypeOrmApprovalReceiptStore(dataSource).issue(request)).toMatchObject({ id: request.candidateId, status: 'pending' });
       });

@@ -1,13 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { InMemoryEvidenceRecorder, decisionRecord, type DecisionRecord } from '@verdict/nestjs';
 import type { DataSource } from 'typeorm';
 import { describeEvidenceRecorderContract } from '@verdict/nestjs/testing';
 import { DecisionRecordEntity, TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, openDataSource, withDataSource } from '@verdict/testing-kit';
+import { databaseEngines, dropDataSource, openDataSource, remigrate, withDataSource } from '@verdict/testing-kit';
 import type { DatabaseEngine } from '@verdict/testing-kit';
-import { decisionRecord } from '../../packages/verdict/src/evidence/decision-record.js';
-import type { DecisionRecord } from '../../packages/verdict/src/evidence/decision-record.js';
-import { InMemoryEvidenceRecorder } from '../../packages/verdict/src/evidence/in-memory-evidence-recorder.js';
 import { CreateDecisionRecords1795987325470 } from '../../packages/verdict/src/typeorm/migrations/1795987325470-create-decision-records.js';
 
 const TABLE = 'verdict_decision_records';
@@ -73,21 +71,11 @@ for (const engine of databaseEngines()) {
   describe(`CreateDecisionRecords migration [${engine.name}]`, () => {
     it('drops the table on down, and up creates it again with its indexes', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const migration = new CreateDecisionRecords1795987325470();
-        const queryRunner = dataSource.createQueryRunner();
-        try {
-          await migration.down(queryRunner);
-          expect(await queryRunner.hasTable(TABLE)).toBe(false);
-
-          await migration.up(queryRunner);
-          const table = await queryRunner.getTable(TABLE);
-          expect(table?.indices.map((index) => index.name).sort()).toEqual([
-            'idx_verdict_decision_records_capability_time',
-            'idx_verdict_decision_records_correlation',
-          ]);
-        } finally {
-          await queryRunner.release();
-        }
+        const table = await remigrate(dataSource, new CreateDecisionRecords1795987325470(), TABLE);
+        expect(table.indices.map((index) => index.name).sort()).toEqual([
+          'idx_verdict_decision_records_capability_time',
+          'idx_verdict_decision_records_correlation',
+        ]);
         const record = sampleRecord();
         await new TypeOrmEvidenceRecorder(dataSource).recordDecision(record);
         expect(await readRecords(dataSource, record.correlationId)).toEqual([record]);

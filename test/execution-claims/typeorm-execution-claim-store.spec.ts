@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import { InMemoryExecutionClaimStore, OuterTransactionError, fingerprint, type ClaimRequest } from '@verdict/nestjs';
 import { describeExecutionClaimStoreContract } from '@verdict/nestjs/testing';
 import { ExecutionClaimEntity, TypeOrmExecutionClaimStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import {
@@ -9,12 +10,9 @@ import {
   expectKilledMidStatement,
   onceReconnected,
   openDataSource,
+  remigrate,
   withDataSource,
 } from '@verdict/testing-kit';
-import { OuterTransactionError } from '../../packages/verdict/src/errors/outer-transaction.error.js';
-import type { ClaimRequest } from '../../packages/verdict/src/execution-claims/execution-claim-store.interface.js';
-import { InMemoryExecutionClaimStore } from '../../packages/verdict/src/execution-claims/in-memory-execution-claim-store.js';
-import { fingerprint } from '../../packages/verdict/src/fingerprints/fingerprint.js';
 import { CreateExecutionClaims1795988797706 } from '../../packages/verdict/src/typeorm/migrations/1795988797706-create-execution-claims.js';
 
 const TABLE = 'verdict_execution_claims';
@@ -132,21 +130,11 @@ for (const engine of databaseEngines()) {
   describe(`CreateExecutionClaims migration [${engine.name}]`, () => {
     it('drops the table on down, and up creates it again with its indexes', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const migration = new CreateExecutionClaims1795988797706();
-        const queryRunner = dataSource.createQueryRunner();
-        try {
-          await migration.down(queryRunner);
-          expect(await queryRunner.hasTable(TABLE)).toBe(false);
-
-          await migration.up(queryRunner);
-          const table = await queryRunner.getTable(TABLE);
-          expect(table?.indices.map((index) => [index.name, index.isUnique]).sort()).toEqual([
-            ['idx_verdict_execution_claims_status_claimed_at', false],
-            ['uq_verdict_execution_claims_binding', true],
-          ]);
-        } finally {
-          await queryRunner.release();
-        }
+        const table = await remigrate(dataSource, new CreateExecutionClaims1795988797706(), TABLE);
+        expect(table.indices.map((index) => [index.name, index.isUnique]).sort()).toEqual([
+          ['idx_verdict_execution_claims_status_claimed_at', false],
+          ['uq_verdict_execution_claims_binding', true],
+        ]);
         const request = claimRequest();
         expect(await new TypeOrmExecutionClaimStore(dataSource).admit(request)).toMatchObject({ admitted: true });
       });

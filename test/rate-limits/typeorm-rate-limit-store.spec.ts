@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { InMemoryRateLimitStore, OuterTransactionError, fingerprint, type RateLimitRequest } from '@verdict/nestjs';
 import { describeRateLimitStoreContract } from '@verdict/nestjs/testing';
 import { RateLimitWindowEntity, TypeOrmRateLimitStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import {
@@ -9,12 +10,9 @@ import {
   expectKilledMidStatement,
   onceReconnected,
   openDataSource,
+  remigrate,
   withDataSource,
 } from '@verdict/testing-kit';
-import { OuterTransactionError } from '../../packages/verdict/src/errors/outer-transaction.error.js';
-import { fingerprint } from '../../packages/verdict/src/fingerprints/fingerprint.js';
-import { InMemoryRateLimitStore } from '../../packages/verdict/src/rate-limits/in-memory-rate-limit-store.js';
-import type { RateLimitRequest } from '../../packages/verdict/src/rate-limits/rate-limit-store.interface.js';
 import { CreateRateLimitWindows1795988797707 } from '../../packages/verdict/src/typeorm/migrations/1795988797707-create-rate-limit-windows.js';
 
 const TABLE = 'verdict_rate_limit_windows';
@@ -132,19 +130,9 @@ for (const engine of databaseEngines()) {
   describe(`CreateRateLimitWindows migration [${engine.name}]`, () => {
     it('drops the table on down, and up creates it again with its key and index', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const migration = new CreateRateLimitWindows1795988797707();
-        const queryRunner = dataSource.createQueryRunner();
-        try {
-          await migration.down(queryRunner);
-          expect(await queryRunner.hasTable(TABLE)).toBe(false);
-
-          await migration.up(queryRunner);
-          const table = await queryRunner.getTable(TABLE);
-          expect(table?.primaryColumns.map((column) => column.name).sort()).toEqual(['bucket_fingerprint', 'window_start']);
-          expect(table?.indices.map((index) => index.name)).toEqual(['idx_verdict_rate_limit_windows_expires_at']);
-        } finally {
-          await queryRunner.release();
-        }
+        const table = await remigrate(dataSource, new CreateRateLimitWindows1795988797707(), TABLE);
+        expect(table.primaryColumns.map((column) => column.name).sort()).toEqual(['bucket_fingerprint', 'window_start']);
+        expect(table.indices.map((index) => index.name)).toEqual(['idx_verdict_rate_limit_windows_expires_at']);
         expect(await new TypeOrmRateLimitStore(dataSource).consume(unit())).toMatchObject({ allowed: true, count: 1 });
       });
     });

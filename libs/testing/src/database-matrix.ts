@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import type { DataSourceOptions } from 'typeorm';
+import type { DataSourceOptions, MigrationInterface, Table } from 'typeorm';
 
 /** The engines of the database matrix (DESIGN.md §3). */
 export type DatabaseEngineName = 'sqlite' | 'postgres' | 'mariadb';
@@ -151,5 +151,23 @@ async function execute(options: DataSourceOptions, sql: string): Promise<void> {
     await dataSource.query(sql);
   } finally {
     await dataSource.destroy();
+  }
+}
+
+/**
+ * Runs `migration` down — failing unless its table is gone — and up again, and returns the table as the
+ * engine now describes it, for a test to check keys and indexes.
+ */
+export async function remigrate(dataSource: DataSource, migration: MigrationInterface, table: string): Promise<Table> {
+  const queryRunner = dataSource.createQueryRunner();
+  try {
+    await migration.down(queryRunner);
+    if (await queryRunner.hasTable(table)) throw new Error(`${migration.constructor.name}.down left ${table} in place.`);
+    await migration.up(queryRunner);
+    const created = await queryRunner.getTable(table);
+    if (created === undefined) throw new Error(`${migration.constructor.name}.up did not create ${table}.`);
+    return created;
+  } finally {
+    await queryRunner.release();
   }
 }

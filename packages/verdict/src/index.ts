@@ -35,7 +35,7 @@ export { VerdictPipeline } from './pipeline/verdict-pipeline.js';
 
 // Evidence
 export { EvidenceRecorder } from './evidence/evidence-recorder.interface.js';
-export type { DecisionRecord, DecisionFacts } from './evidence/decision-record.js';
+export { decisionRecord, type DecisionRecord, type DecisionFacts } from './evidence/decision-record.js';
 export { ToolKind } from './evidence/tool-kind.js';
 export { NullEvidenceRecorder } from './evidence/null-evidence-recorder.js';
 export { InMemoryEvidenceRecorder } from './evidence/in-memory-evidence-recorder.js';
