@@ -13,3 +13,15 @@ export function refusedResolution(claim: ExecutionClaim | null, request: ClaimRe
   if (claim.status === ExecutionClaimStatus.Claimed && !request.force) return { outcome: 'force_required', claim };
   return { outcome: 'invalid_state', claim };
 }
+
+/** The claim as an operator's resolution leaves it. */
+export function resolvedClaim(claim: ExecutionClaim, request: ClaimResolutionRequest): ExecutionClaim {
+  return Object.freeze({
+    ...claim,
+    status: request.to,
+    updatedAt: request.now,
+    resolvedBy: request.by,
+    resolutionReason: request.reason,
+    resolvedAt: request.now,
+  });
+}

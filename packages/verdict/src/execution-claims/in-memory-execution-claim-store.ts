@@ -1,4 +1,4 @@
-import { resolvableFrom, refusedResolution } from './claim-resolution-rules.js';
+import { refusedResolution, resolvableFrom, resolvedClaim } from './claim-resolution-rules.js';
 import type { ClaimAdmission, ClaimRequest, ClaimResolution, ClaimResolutionRequest, ExecutionClaimStore } from './execution-claim-store.interface.js';
 import type { ExecutionClaim } from './execution-claim.js';
 import { ExecutionClaimStatus } from './execution-claim-status.js';
@@ -47,14 +47,7 @@ export class InMemoryExecutionClaimStore implements ExecutionClaimStore {
   async resolve(request: ClaimResolutionRequest): Promise<ClaimResolution> {
     const claim = this.byId.get(request.claimId) ?? null;
     if (claim === null || !resolvableFrom(request.force).includes(claim.status)) return refusedResolution(claim, request);
-    const resolved = {
-      ...claim,
-      status: request.to,
-      updatedAt: request.now,
-      resolvedBy: request.by,
-      resolutionReason: request.reason,
-      resolvedAt: request.now,
-    };
+    const resolved = resolvedClaim(claim, request);
     this.save(resolved);
     return { outcome: 'resolved', claim: resolved, from: claim.status };
   }

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { In } from 'typeorm';
-import { refusedResolution, resolvableFrom } from '../execution-claims/claim-resolution-rules.js';
+import { refusedResolution, resolvableFrom, resolvedClaim } from '../execution-claims/claim-resolution-rules.js';
 import type {
   ClaimAdmission,
   ClaimRequest,
@@ -92,15 +92,7 @@ export class TypeOrmExecutionClaimStore implements ExecutionClaimStore {
         ...[claim.id, claim.status, claim.attempt],
       ]);
       if (affected === 1) {
-        const resolved = {
-          ...claim,
-          status: request.to,
-          updatedAt: request.now,
-          resolvedBy: request.by,
-          resolutionReason: request.reason,
-          resolvedAt: request.now,
-        };
-        return { outcome: 'resolved', claim: Object.freeze(resolved), from: claim.status };
+        return { outcome: 'resolved', claim: resolvedClaim(claim, request), from: claim.status };
       }
     }
   }
