@@ -42,6 +42,14 @@ export { SupportCapabilities } from './capabilities/support.capabilities.js';
 export { RefundCapabilities, type Refund } from './capabilities/refund.capabilities.js';
 export { refundArguments, type RefundArguments } from './orders/refund.arguments.js';
 
+// Customer records (the exfiltration trajectory)
+export { RecordsCapabilities } from './records/records.capabilities.js';
+export { RecordsCapability } from './records/records-capability.js';
+export { customerRecordsExfiltration } from './records/customer-records-exfiltration.js';
+export { sharingDestination } from './records/sharing-destination.js';
+export { SharingOutbox, type SharedItem } from './records/sharing-outbox.js';
+export { uploadArguments, sendLinkArguments, type UploadArguments, type SendLinkArguments } from './records/records.arguments.js';
+
 // LangChain tools
 export { LOOKUP_ORDER_TOOL, CANCEL_ORDER_TOOL, REFRESH_SHIPMENT_TOOL, ESCALATE_ORDER_TOOL, ORDER_NOT_FOUND } from './tools/order-tool-descriptions.js';
 export { definitionOnlyTool } from './tools/definition-only-tool.js';

@@ -83,6 +83,27 @@ export { ApprovalEndpointGuard, APPROVAL_REQUEST, type ApprovalRequest as Verifi
 export { ApprovalEndpoint, ApprovalRequest } from './approvals/approval-endpoint.decorator.js';
 export type { InvocationOptions } from './pipeline/pipeline-run.js';
 
+// Trajectory
+export {
+  compileStateModel,
+  StateModelError,
+  TrajectoryStepError,
+  type StateValue,
+  type TrajectoryState,
+  type Effect,
+  type StateModel,
+  type StateMachine,
+  type TrajectoryStep,
+} from './trajectory/index.js';
+
+// Forbidden states (the run-time trajectory gate)
+export { forbidStates, conversationTrajectory, type ForbiddenStatesPolicy, type EffectOf, type TrajectoryOf } from './forbidden-states/forbid-states.js';
+export { TrajectoryStore, type TrajectoryAdvance, type TrajectoryOutcome, type TrajectoryRequest } from './forbidden-states/trajectory-store.interface.js';
+export { InMemoryTrajectoryStore } from './forbidden-states/in-memory-trajectory-store.js';
+export { foldEffects } from './forbidden-states/fold-effects.js';
+export { MissingTrajectoryError } from './errors/missing-trajectory.error.js';
+export { TrajectoryContentionError } from './errors/trajectory-contention.error.js';
+
 // Fingerprints
 export { fingerprint, fingerprintString } from './fingerprints/fingerprint.js';
 export { canonicalJson, assertCanonicalJson, MAX_CANONICAL_DEPTH } from './fingerprints/canonical-json.js';

@@ -7,6 +7,7 @@ import type { ApprovalReceiptStore } from './approvals/approval-receipt-store.in
 import type { EvidenceRecorder } from './evidence/evidence-recorder.interface.js';
 import type { ExecutionClaimStore } from './execution-claims/execution-claim-store.interface.js';
 import type { RateLimitStore } from './rate-limits/rate-limit-store.interface.js';
+import type { TrajectoryStore } from './forbidden-states/trajectory-store.interface.js';
 
 /** The fixed text the model and end users receive when a proposal is not executed. */
 export const DEFAULT_PUBLIC_MESSAGE = 'This action was not performed.';
@@ -34,6 +35,8 @@ export interface VerdictModuleOptions {
   readonly executionClaims?: ExecutionClaimStore;
   /** Where rate-limit windows live. Required when any capability uses `rateLimit` (checked at boot). */
   readonly rateLimits?: RateLimitStore;
+  /** Where conversations' folded trajectory states live. Required when any capability uses `forbidStates` (checked at boot). */
+  readonly trajectories?: TrajectoryStore;
   /** The clock used for envelopes, evidence, windows and claims. Default: `() => new Date()`. */
   readonly clock?: () => Date;
 }

@@ -4,10 +4,10 @@ import type { Order } from '../entities/order.entity.js';
 import { OrderStatus } from '../entities/order-status.js';
 
 /** What a storefront customer can be allowed to do to an order. */
-export type StorefrontAction = 'view' | 'cancel' | 'track' | 'escalate' | 'refund' | 'approve';
+export type StorefrontAction = 'view' | 'cancel' | 'track' | 'escalate' | 'refund' | 'approve' | 'export' | 'share';
 
 /** `'Order'` for rules, or an {@link Order} entity instance (detected as `'Order'` by class name). */
-export type StorefrontSubject = 'Order' | Order | 'Approval';
+export type StorefrontSubject = 'Order' | Order | 'Approval' | 'Customer' | Customer;
 
 /** A storefront customer's CASL ability. */
 export type StorefrontAbility = MongoAbility<[StorefrontAction, StorefrontSubject]>;
@@ -25,6 +25,7 @@ export function denyAllStorefrontAbility(): StorefrontAbility {
  * - `view`, `cancel`, `track` (shipment), `escalate` (to support) and `refund` on Orders with
  *   `{ customerId: customer.id, tenantId: tenant }`;
  * - `approve` on Approvals (pending confirmations) of their own orders in `tenant`;
+ * - `view`, `export` and `share` of their own Customer record in `tenant` (the records capabilities);
  * - except `cancel` of an order whose status is not `placed` (an inverted rule, reason
  *   {@link ONLY_PLACED_ORDERS_CAN_BE_CANCELLED}).
  *
@@ -38,6 +39,7 @@ export function defineStorefrontAbility(customer: Customer, tenant: string): Sto
   if (customer.tenantId === tenant) {
     can(['view', 'cancel', 'track', 'escalate', 'refund'], 'Order', { customerId: customer.id, tenantId: tenant });
     can('approve', 'Approval', { customerId: customer.id, tenantId: tenant });
+    can(['view', 'export', 'share'], 'Customer', { id: customer.id, tenantId: tenant });
     cannot('cancel', 'Order', { status: { $ne: OrderStatus.Placed } }).because(ONLY_PLACED_ORDERS_CAN_BE_CANCELLED);
   }
   return build();

@@ -2,14 +2,15 @@ import type { ActionContext } from '@verdict/nestjs';
 import type { StorefrontActor } from './storefront-actor.js';
 
 /**
- * The action context a storefront request runs in: the signed-in customer and the tenant of the
- * storefront they signed in to. Built by the server, never from model output.
+ * The action context a storefront request runs in: the signed-in customer, the tenant of the storefront
+ * they signed in to and, for trajectory gates, the conversation. Built by the server, never from model output.
  *
  * @example
  * contexts.run(storefrontContext(72, 'acme'), () => pipeline.execute(proposal));
  */
-export function storefrontContext(customerId: number, tenant: string): ActionContext<StorefrontActor> {
-  return Object.freeze({ actor: Object.freeze({ customerId }), tenant });
+export function storefrontContext(customerId: number, tenant: string, conversationId?: string): ActionContext<StorefrontActor> {
+  const actor = Object.freeze({ customerId });
+  return Object.freeze(conversationId === undefined ? { actor, tenant } : { actor, tenant, metadata: Object.freeze({ conversationId }) });
 }
 
 /** The seeded actors of the lab story (see `storefrontSeedData`). */

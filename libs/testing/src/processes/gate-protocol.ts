@@ -1,5 +1,5 @@
 import type { DataSourceOptions } from 'typeorm';
-import type { ReceiptCheck, ReceiptDecision, ReceiptKey, ReceiptTransition } from '@verdict/nestjs';
+import type { Effect, ReceiptCheck, ReceiptDecision, ReceiptKey, ReceiptTransition, TrajectoryOutcome } from '@verdict/nestjs';
 
 /** What a gate worker opens: serializable DataSource options; the worker adds Verdict's entities itself. */
 export interface GateWorkerInit {
@@ -37,7 +37,17 @@ export interface ReceiptDecisionRequest extends ReceiptDecision {
   readonly decision: 'approve' | 'reject';
 }
 
-export type GateRequest = AdmitRequest | ConsumeRequest | ReceiptConsumeRequest | ReceiptDecisionRequest;
+/** `times` advances of one trajectory under `stateModel` (compiled by the worker), each folding `effect`. */
+export interface TrajectoryAdvanceRequest {
+  readonly gate: 'advanceTrajectory';
+  readonly trajectoryFingerprint: string;
+  readonly stateModel: unknown;
+  readonly effect: Effect;
+  readonly times: number;
+  readonly now: Date;
+}
+
+export type GateRequest = AdmitRequest | ConsumeRequest | ReceiptConsumeRequest | ReceiptDecisionRequest | TrajectoryAdvanceRequest;
 
 /** A worker's admission: the store's answer, and the candidate id the worker offered. */
 export interface AdmitReply {
@@ -60,4 +70,9 @@ export type ReceiptConsumeReply = ReceiptCheck;
 /** A worker's approval or rejection: the store's answer, and which of the two the worker asked for. */
 export type ReceiptDecisionReply = ReceiptTransition & { readonly decision: 'approve' | 'reject' };
 
-export type GateReply = AdmitReply | ConsumeReply | ReceiptConsumeReply | ReceiptDecisionReply;
+/** A worker's trajectory advances, in order: the store's answers, unchanged. */
+export interface TrajectoryAdvanceReply {
+  readonly outcomes: readonly TrajectoryOutcome[];
+}
+
+export type GateReply = AdmitReply | ConsumeReply | ReceiptConsumeReply | ReceiptDecisionReply | TrajectoryAdvanceReply;

@@ -3,8 +3,24 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { TypeOrmApprovalReceiptStore, TypeOrmExecutionClaimStore, TypeOrmRateLimitStore, verdictEntities } from '@verdict/nestjs/typeorm';
-import type { AdmitReply, ConsumeReply, GateReply, GateRequest, GateWorkerInit, ReceiptConsumeReply, ReceiptDecisionReply } from './gate-protocol.js';
+import { compileStateModel, foldEffects } from '@verdict/nestjs';
+import {
+  TypeOrmApprovalReceiptStore,
+  TypeOrmExecutionClaimStore,
+  TypeOrmRateLimitStore,
+  TypeOrmTrajectoryStore,
+  verdictEntities,
+} from '@verdict/nestjs/typeorm';
+import type {
+  AdmitReply,
+  ConsumeReply,
+  GateReply,
+  GateRequest,
+  GateWorkerInit,
+  ReceiptConsumeReply,
+  ReceiptDecisionReply,
+  TrajectoryAdvanceReply,
+} from './gate-protocol.js';
 import { serveParent } from './worker-runtime.js';
 
 serveParent<GateWorkerInit, GateRequest, GateReply>(async ({ dataSource: options }) => {
@@ -12,8 +28,17 @@ serveParent<GateWorkerInit, GateRequest, GateReply>(async ({ dataSource: options
   const claims = new TypeOrmExecutionClaimStore(dataSource);
   const rateLimits = new TypeOrmRateLimitStore(dataSource);
   const receipts = new TypeOrmApprovalReceiptStore(dataSource);
+  const trajectories = new TypeOrmTrajectoryStore(dataSource);
   return {
     async handle(request): Promise<GateReply> {
+      if (request.gate === 'advanceTrajectory') {
+        const { trajectoryFingerprint, stateModel, effect, times, now } = request;
+        const machine = compileStateModel(stateModel);
+        const advance = foldEffects(machine, [effect]);
+        const outcomes = [];
+        for (let i = 0; i < times; i++) outcomes.push(await trajectories.advance({ trajectoryFingerprint, initial: machine.initial, advance, now }));
+        return { outcomes } satisfies TrajectoryAdvanceReply;
+      }
       if (request.gate === 'consumeReceipt') {
         const { gate: _gate, now, ...key } = request;
         return (await receipts.consume(key, now)) satisfies ReceiptConsumeReply;

@@ -11,6 +11,8 @@ import type {
   ReceiptConsumeRequest,
   ReceiptDecisionReply,
   ReceiptDecisionRequest,
+  TrajectoryAdvanceReply,
+  TrajectoryAdvanceRequest,
 } from './gate-protocol.js';
 import { WorkerPool } from './worker-pool.js';
 
@@ -37,6 +39,8 @@ export interface GateWorkers {
     request: Omit<ReceiptDecisionRequest, 'gate' | 'decision' | 'by'>,
     decision: (index: number) => ReceiptDecisionRequest['decision'],
   ): Promise<ReceiptDecisionReply[]>;
+  /** Every worker advances the same trajectory `times` times at once; replies in worker order. */
+  advanceTrajectoryAll(request: Omit<TrajectoryAdvanceRequest, 'gate'>): Promise<TrajectoryAdvanceReply[]>;
   /** Kills worker `index` with SIGKILL. */
   kill(index: number): Promise<void>;
   close(): Promise<void>;
@@ -63,6 +67,7 @@ export async function startGateWorkers({ count, dataSource }: { count: number; d
     consumeReceiptAll: (request) => pool.broadcast({ gate: 'consumeReceipt', ...request }) as Promise<ReceiptConsumeReply[]>,
     decideReceiptAll: (request, decision) =>
       pool.broadcast((index) => ({ gate: 'decideReceipt', ...request, decision: decision(index), by: `approver:${index}` })) as Promise<ReceiptDecisionReply[]>,
+    advanceTrajectoryAll: (request) => pool.broadcast({ gate: 'advanceTrajectory', ...request }) as Promise<TrajectoryAdvanceReply[]>,
     kill: async (index) => {
       await pool.kill(index);
     },

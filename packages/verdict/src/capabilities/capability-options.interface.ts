@@ -1,5 +1,6 @@
 import type { ConfirmationPolicy } from '../approvals/requires-confirmation.js';
 import type { AtMostOncePolicy } from '../execution-claims/at-most-once.js';
+import type { ForbiddenStatesPolicy } from '../forbidden-states/forbid-states.js';
 import type { FixedWindowPolicy } from '../rate-limits/fixed-window.js';
 import type { ExecutionTargetPolicy } from '../targets/execution-target-policy.js';
 import type { TargetResolver } from '../targets/target-resolver.js';
@@ -49,4 +50,10 @@ export interface CapabilityOptions<TArgs = any, TTarget = any> {
    * after a human approved this exact proposal, once. Needs an `ApprovalReceiptStore`; bound tools only.
    */
   readonly requiresConfirmation?: ConfirmationPolicy<TArgs, TTarget>;
+  /**
+   * Stateful trajectory gate with `forbidStates(stateModel, effectOf)` (step 10a): the call's effects are
+   * folded onto the conversation's state and the call is denied if a forbidden predicate would become
+   * true. Needs a `TrajectoryStore`.
+   */
+  readonly forbidStates?: ForbiddenStatesPolicy<TArgs, TTarget>;
 }

@@ -14,7 +14,7 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
   const fail = (message: string) => {
     throw new VerdictConfigurationError(`${where} ${message}`, { capability: definition.name });
   };
-  const { rateLimit, atMostOnce, requiresConfirmation } = definition;
+  const { rateLimit, atMostOnce, requiresConfirmation, forbidStates } = definition;
   if (requiresConfirmation !== undefined) {
     if (typeof requiresConfirmation.bind !== 'function' || !isName(requiresConfirmation.reason))
       fail('has requiresConfirmation without bind or reason: use requiresConfirmation({ bind, reason, ttlSeconds }).');
@@ -36,5 +36,11 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
       fail('has an atMostOnce policy without a name or key: use atMostOnce({ name, key }).');
     if (options.executionClaims === undefined)
       fail('uses atMostOnce, but no execution-claim store is configured: pass `executionClaims` to VerdictModule.forRoot (TypeOrmExecutionClaimStore).');
+  }
+  if (forbidStates !== undefined) {
+    if (typeof forbidStates.effectOf !== 'function' || typeof forbidStates.machine?.step !== 'function')
+      fail('has a forbidStates policy that forbidStates(stateModel, effectOf) did not build.');
+    if (options.trajectories === undefined)
+      fail('uses forbidStates, but no trajectory store is configured: pass `trajectories` to VerdictModule.forRoot (TypeOrmTrajectoryStore).');
   }
 }

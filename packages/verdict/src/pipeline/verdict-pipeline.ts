@@ -21,6 +21,7 @@ import type { VerdictModuleOptions } from '../verdict-module-options.interface.j
 import { EvidenceWriteFailed } from '../events/evidence-write-failed.event.js';
 import { admitExecutionClaim, finalizeExecutionClaim } from '../execution-claims/execution-claim.gate.js';
 import { consumeRateLimit } from '../rate-limits/rate-limit.gate.js';
+import { admitTrajectory } from '../forbidden-states/forbidden-state.gate.js';
 import type { AuthorizedAction } from './authorized-action.js';
 import type { Envelope } from './envelope.js';
 import { EvidenceTrail } from './evidence-trail.js';
@@ -80,7 +81,7 @@ export class VerdictPipeline {
       if (confirmed instanceof Decision) return this.notExecuted(run, confirmed);
       receipt = confirmed;
     }
-    // 11–13. The durable gates, most recoverable first; nothing below reads the proposal snapshot.
+    // 10a, 11–13. The durable gates, most recoverable first; nothing below reads the proposal snapshot.
     const admitted = await this.passDurableGates(definition, envelope, executionTarget, run, receipt);
     if (admitted instanceof Decision) return this.notExecuted(run, admitted);
     // 14. Run the executor with the AuthorizedAction; 15. finalize its execution claim.
@@ -104,7 +105,7 @@ export class VerdictPipeline {
   }
 
   /**
-   * The migration bridge (DESIGN.md §5): steps 1–3, 11 and 13, then the wrapped tool's own handler with
+   * The migration bridge (DESIGN.md §5): steps 1–3, 10a, 11 and 13, then the wrapped tool's own handler with
    * the validated arguments (its claim finalized as in 15). It cannot carry verified confirmation, and
    * its gates key on the proposal target: there is no refresh.
    */
@@ -121,8 +122,8 @@ export class VerdictPipeline {
   }
 
   /**
-   * Steps 11–13, the durable gates, most recoverable first: each commits on its own, independent of any
-   * outer transaction. Store failures propagate; they are never decisions.
+   * Steps 10a and 11–13, the durable gates, most recoverable first: each commits on its own, independent
+   * of any outer transaction. Store failures propagate; they are never decisions.
    */
   private async passDurableGates(
     definition: CapabilityDefinition,
@@ -131,8 +132,13 @@ export class VerdictPipeline {
     run: PipelineRun,
     receipt: ReceiptKey | null,
   ): Promise<Outcome<{ claimId: string | null }>> {
-    if (definition.rateLimit === undefined && receipt === null && definition.atMostOnce === undefined) return NO_CLAIM;
+    if (definition.rateLimit === undefined && receipt === null && definition.atMostOnce === undefined && definition.forbidStates === undefined) return NO_CLAIM;
     const { trail } = run;
+    // 10a. Fold the call's effects onto the conversation's state: deny if a forbidden state would follow.
+    if (definition.forbidStates !== undefined) {
+      const folded = await admitTrajectory(this.options.trajectories!, definition.forbidStates, envelope, target, this.clock(), trail);
+      if (!folded.permitted) return folded;
+    }
     // 11. Consume one semantic rate-limit unit.
     if (definition.rateLimit !== undefined) {
       const metered = await consumeRateLimit(this.options.rateLimits!, definition.rateLimit, definition.name, envelope, target, this.clock(), trail);

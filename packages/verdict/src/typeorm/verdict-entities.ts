@@ -2,6 +2,7 @@ import { ApprovalReceiptEntity } from './approval-receipt.entity.js';
 import { DecisionRecordEntity } from './decision-record.entity.js';
 import { ExecutionClaimEntity } from './execution-claim.entity.js';
 import { RateLimitWindowEntity } from './rate-limit-window.entity.js';
+import { TrajectoryStateEntity } from './trajectory-state.entity.js';
 
 /**
  * Every Verdict entity. Add them to your DataSource's `entities` (or `TypeOrmModule.forRoot`).
@@ -9,4 +10,10 @@ import { RateLimitWindowEntity } from './rate-limit-window.entity.js';
  * @example
  * new DataSource({ type: 'better-sqlite3', database: 'app.sqlite', entities: [...appEntities, ...verdictEntities], migrations: verdictMigrations });
  */
-export const verdictEntities: Array<new () => object> = [DecisionRecordEntity, ExecutionClaimEntity, RateLimitWindowEntity, ApprovalReceiptEntity];
+export const verdictEntities: Array<new () => object> = [
+  DecisionRecordEntity,
+  ExecutionClaimEntity,
+  RateLimitWindowEntity,
+  ApprovalReceiptEntity,
+  TrajectoryStateEntity,
+];

@@ -1,0 +1,39 @@
+import { Decision } from '../decisions/decision.js';
+import { Stage } from '../decisions/stage.js';
+import { fingerprint } from '../fingerprints/fingerprint.js';
+import type { Envelope } from '../pipeline/envelope.js';
+import type { EvidenceTrail } from '../pipeline/evidence-trail.js';
+import type { Effect } from '../trajectory/index.js';
+import { foldEffects } from './fold-effects.js';
+import type { ForbiddenStatesPolicy } from './forbid-states.js';
+import type { TrajectoryStore } from './trajectory-store.interface.js';
+
+const NOTHING_MODELLED = Decision.permit(Stage.Execution, 'trajectory: no modelled effect');
+
+/**
+ * Step 10a: fold the call's effects onto the conversation's state and deny, before anything is spent,
+ * if a forbidden predicate would become true; the predicate id goes to the internal reason. Admitted
+ * effects are stored at once, so an effect a later gate refuses still counts: the trajectory can only
+ * become stricter (ADR 0009).
+ */
+export async function admitTrajectory(
+  store: TrajectoryStore,
+  policy: ForbiddenStatesPolicy,
+  envelope: Envelope,
+  target: unknown,
+  now: Date,
+  trail: EvidenceTrail,
+): Promise<Decision> {
+  const produced = policy.effectOf(envelope, target);
+  const effects: readonly Effect[] = produced === null ? [] : Array.isArray(produced) ? produced : [produced as Effect];
+  if (effects.length === 0) return NOTHING_MODELLED;
+  const trajectoryFingerprint = fingerprint({ model: policy.modelFingerprint, trajectory: policy.trajectory(envelope) });
+  const { machine } = policy;
+  const outcome = await store.advance({ trajectoryFingerprint, initial: machine.initial, advance: foldEffects(machine, effects), now });
+  if (outcome.admitted) trail.markMutated();
+  const decision = outcome.admitted
+    ? Decision.permit(Stage.Execution, 'trajectory: no forbidden state')
+    : Decision.deny(Stage.Execution, `forbidden state: ${outcome.violation}`);
+  await trail.record(decision);
+  return decision;
+}

@@ -1,0 +1,56 @@
+import type { DataSource } from 'typeorm';
+import { TrajectoryContentionError } from '../errors/trajectory-contention.error.js';
+import { canonicalJson } from '../fingerprints/canonical-json.js';
+import type { TrajectoryOutcome, TrajectoryRequest, TrajectoryStore } from '../forbidden-states/trajectory-store.interface.js';
+import type { TrajectoryState } from '../trajectory/index.js';
+import { StoreConnection } from './store-connection.js';
+
+const TABLE = 'verdict_trajectory_states';
+
+/** Advances one trajectory may lose to concurrent ones before the call fails with `TrajectoryContentionError`. */
+export const TRAJECTORY_ADVANCE_ATTEMPTS = 64;
+
+/**
+ * Trajectory states in `verdict_trajectory_states`, shared by every process and node on the database.
+ * An advance is optimistic: read the row, fold the call's effects in process, then write only if the
+ * version is still the one read (`UPDATE … WHERE version = ?`, or an insert that does nothing on
+ * conflict for a new trajectory); a lost race re-reads and folds again. A refusal writes nothing.
+ * Writes never join an application transaction (see `StoreConnection`). Database failures reject.
+ *
+ * @example
+ * VerdictModule.forRoot({ trajectories: new TypeOrmTrajectoryStore(dataSource) });
+ */
+export class TypeOrmTrajectoryStore implements TrajectoryStore {
+  private readonly connection: StoreConnection;
+  private readonly readSql: string;
+  private readonly insertSql: string;
+  private readonly updateSql: string;
+
+  constructor(dataSource: DataSource) {
+    this.connection = new StoreConnection(dataSource, 'TypeOrmTrajectoryStore');
+    const p = (index: number) => this.connection.param(index);
+    const insert = `INSERT INTO ${TABLE} (trajectory_fingerprint, state, version, updated_at) VALUES (${p(1)}, ${p(2)}, 1, ${p(3)})`;
+    this.readSql = `SELECT state, version FROM ${TABLE} WHERE trajectory_fingerprint = ${p(1)}`;
+    this.insertSql =
+      this.connection.dialect === 'mysql' ? insert.replace('INSERT', 'INSERT IGNORE') : `${insert} ON CONFLICT (trajectory_fingerprint) DO NOTHING`;
+    this.updateSql = `UPDATE ${TABLE} SET state = ${p(1)}, version = version + 1, updated_at = ${p(2)} WHERE trajectory_fingerprint = ${p(3)} AND version = ${p(4)}`;
+  }
+
+  async advance({ trajectoryFingerprint, initial, advance, now }: TrajectoryRequest): Promise<TrajectoryOutcome> {
+    const at = this.connection.instant(now);
+    for (let attempt = 0; attempt < TRAJECTORY_ADVANCE_ATTEMPTS; attempt++) {
+      const { rows } = await this.connection.write('Trajectory read', this.readSql, [trajectoryFingerprint]);
+      const row = rows[0];
+      const version = row === undefined ? 0 : Number(row.version);
+      const state = row === undefined ? initial : (JSON.parse(String(row.state)) as TrajectoryState);
+      const next = advance(state);
+      if (next.violation !== null) return { admitted: false, violation: next.violation };
+      const written =
+        version === 0
+          ? await this.connection.write('Trajectory advance', this.insertSql, [trajectoryFingerprint, canonicalJson(next.state), at])
+          : await this.connection.write('Trajectory advance', this.updateSql, [canonicalJson(next.state), at, trajectoryFingerprint, version]);
+      if (written.affected === 1) return { admitted: true, position: version + 1 };
+    }
+    throw new TrajectoryContentionError(TRAJECTORY_ADVANCE_ATTEMPTS);
+  }
+}
