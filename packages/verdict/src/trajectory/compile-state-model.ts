@@ -24,7 +24,9 @@ export function compileStateModel(model: unknown): StateMachine {
   const alreadyTrue = machine.predicates
     .map((predicate, index) => ({ predicate, index }))
     .filter(({ predicate }) => predicate.holds(machine.initial))
-    .map(({ predicate, index }) => `forbidden[${index}]: predicate '${predicate.id}' already holds in the initial state (it could never be reported as reached)`);
+    .map(
+      ({ predicate, index }) => `forbidden[${index}]: predicate '${predicate.id}' already holds in the initial state (it could never be reported as reached)`,
+    );
   if (alreadyTrue.length > 0) throw new StateModelError(alreadyTrue);
   return machine;
 }
@@ -59,7 +61,11 @@ class CompiledStateMachine implements StateMachine {
       set: Object.entries(rule.set ?? {}),
       add: Object.entries(rule.add ?? {}),
     }));
-    this.predicates = model.forbidden.map((predicate) => ({ id: predicate.id, holds: compilePredicate(predicate), fields: Object.freeze(fieldsRead(predicate)) }));
+    this.predicates = model.forbidden.map((predicate) => ({
+      id: predicate.id,
+      holds: compilePredicate(predicate),
+      fields: Object.freeze(fieldsRead(predicate)),
+    }));
     this.forbiddenIds = Object.freeze(this.predicates.map((predicate) => predicate.id));
   }
 
@@ -104,7 +110,9 @@ function compileMatcher(when: EffectMatcher): CompiledRule['matches'] {
   const resource = optionalGlob(when.resource);
   const destination = optionalGlob(when.destination);
   return (verb, resourceValue, destinationValue) =>
-    effect(verb) && (resource === undefined || (resourceValue !== undefined && resource(resourceValue))) && (destination === undefined || (destinationValue !== undefined && destination(destinationValue)));
+    effect(verb) &&
+    (resource === undefined || (resourceValue !== undefined && resource(resourceValue))) &&
+    (destination === undefined || (destinationValue !== undefined && destination(destinationValue)));
 }
 
 function optionalGlob(pattern: string | undefined): GlobMatcher | undefined {

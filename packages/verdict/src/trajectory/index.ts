@@ -1,6 +1,15 @@
 export type { StateValue, TrajectoryState } from './trajectory-state.js';
 export type { Effect } from './effect.js';
-export type { StateModel, TransitionRule, EffectMatcher, Condition, ConditionOperator, PredicateGroup, PredicateNode, ForbiddenPredicate } from './state-model.js';
+export type {
+  StateModel,
+  TransitionRule,
+  EffectMatcher,
+  Condition,
+  ConditionOperator,
+  PredicateGroup,
+  PredicateNode,
+  ForbiddenPredicate,
+} from './state-model.js';
 export type { StateMachine, TrajectoryStep } from './state-machine.js';
 export { compileStateModel } from './compile-state-model.js';
 export { StateModelError } from './state-model.error.js';

@@ -1,4 +1,3 @@
-import { isPlainObject } from '../shared/is-plain-object.js';
 import { globProblem } from './glob.js';
 import { CONDITION_OPERATORS, type ConditionOperator } from './state-model.js';
 import { stateValueType, type StateValue, type StateValueType } from './trajectory-state.js';
@@ -66,7 +65,8 @@ class StateModelValidation {
     else this.when(rule.when, `${path}.when`);
     if (Object.hasOwn(rule, 'requires')) this.list(rule.requires, `${path}.requires`, (node, at) => this.node(node, at));
     if (!Object.hasOwn(rule, 'set') && !Object.hasOwn(rule, 'add')) this.problem(path, 'needs set or add (a rule that writes nothing has no effect)');
-    if (Object.hasOwn(rule, 'set')) this.writes(rule.set, `${path}.set`, (field, value, at) => this.stateValue(value, at) && this.source(field, at, stateValueType(value)));
+    if (Object.hasOwn(rule, 'set'))
+      this.writes(rule.set, `${path}.set`, (field, value, at) => this.stateValue(value, at) && this.source(field, at, stateValueType(value)));
     if (Object.hasOwn(rule, 'add')) {
       this.writes(rule.add, `${path}.add`, (field, amount, at) => {
         if (typeof amount !== 'number') return this.problem(at, 'add amount is not numeric');
@@ -218,6 +218,16 @@ class StateModelValidation {
     this.problem(path, problem);
     return false;
   }
+}
+
+/**
+ * A plain object of any realm (prototype `null`, or an `Object.prototype` whose own prototype is `null`): a model parsed
+ * or cloned in a worker or VM context is accepted, class instances, arrays and dates are not.
+ */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 /** A path segment for a field name: `.name` for identifiers, `["odd name"]` otherwise. */
