@@ -1,0 +1,23 @@
+import type { Observation } from '../observations/observation.js';
+import type { Assertion, AssertionOutcome } from './assertion.js';
+import { AssertionDefinitionError } from './assertion-definition.error.js';
+import { checkedAssertionId } from './assertion-ids.js';
+
+/**
+ * An application-specific assertion. `check` returns a boolean or an {@link AssertionOutcome}; its
+ * evidence is reported verbatim, so it must never hold raw output or secrets.
+ *
+ * @example
+ * Assertions.custom('at-most-one-refund', (o) => o.toolCalls.filter((c) => c.capability === 'refunds.issue' && c.executed).length <= 1)
+ */
+export function custom(id: string, check: (observation: Observation) => boolean | AssertionOutcome): Assertion {
+  const checkedId = checkedAssertionId(id);
+  if (typeof check !== 'function') throw new AssertionDefinitionError('custom expects a function');
+  return {
+    id: checkedId,
+    evaluate: (observation) => {
+      const outcome = check(observation);
+      return typeof outcome === 'boolean' ? { passed: outcome } : outcome;
+    },
+  };
+}

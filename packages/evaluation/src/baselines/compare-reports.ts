@@ -1,0 +1,43 @@
+import type { CaseReport } from '../reports/case-report.js';
+import type { EvaluationReport } from '../reports/evaluation-report.js';
+import type { Change, CaseSnapshot } from './change.js';
+import { changeKindOf } from './change-kind-of.js';
+import { isBlocking } from './change-kind.js';
+import type { Comparison } from './comparison.js';
+import { EvaluationBaselineError } from './evaluation-baseline.error.js';
+
+/**
+ * Compares two reports of the same suite case by case (matched by id). A case whose purpose or version
+ * changed is compared as two cases: the baseline one removed, the current one new. Changes come in the
+ * current run's case order, followed by the baseline cases that no longer exist.
+ *
+ * @throws EvaluationBaselineError when the reports belong to different suites.
+ */
+export function compareReports(baseline: EvaluationReport, current: EvaluationReport): Comparison {
+  if (baseline.suite.name !== current.suite.name) throw new EvaluationBaselineError(baseline.suite.name, current.suite.name);
+  const before = new Map(baseline.cases.map((entry) => [entry.id, entry]));
+  const seen = new Set<string>();
+  const changes: Change[] = [];
+  const record = (then: CaseReport | null, now: CaseReport | null): void => {
+    const kind = changeKindOf(then?.status ?? null, now?.status ?? null);
+    if (kind === null) return;
+    const subject = (now ?? then)!;
+    changes.push({ kind, blocking: isBlocking(kind), caseId: subject.id, purpose: subject.purpose, baseline: snapshot(then), current: snapshot(now) });
+  };
+  for (const now of current.cases) {
+    seen.add(now.id);
+    const then = before.get(now.id) ?? null;
+    if (then !== null && (then.purpose !== now.purpose || then.version !== now.version)) {
+      record(then, null);
+      record(null, now);
+    } else {
+      record(then, now);
+    }
+  }
+  for (const then of baseline.cases) if (!seen.has(then.id)) record(then, null);
+  return { changes, blocking: changes.some((change) => change.blocking) };
+}
+
+function snapshot(entry: CaseReport | null): CaseSnapshot | null {
+  return entry === null ? null : { version: entry.version, purpose: entry.purpose, status: entry.status };
+}

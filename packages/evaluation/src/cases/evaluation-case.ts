@@ -1,0 +1,106 @@
+import type { JsonValue } from '@verdict/nestjs';
+import type { Assertion } from '../assertions/assertion.js';
+import { CaseInput, type CaseInputInit } from './case-input.js';
+import { CasePurpose } from './case-purpose.js';
+import type { CaseRunner } from './case-runner.js';
+import { EvaluationCaseError } from './evaluation-case.error.js';
+import { isIdentifier, isVersion } from './evaluation-identifier.js';
+
+/**
+ * One deterministic evaluation case: an id and version, a purpose, a fingerprinted input, a runner that
+ * produces an {@link Observation} and the assertions that judge it. Definitions are checked here, so a
+ * malformed case fails when the suite is built, not halfway through a run.
+ *
+ * Ids use letters, digits and `. _ : / -` (they appear in reports verbatim); versions are strings such as
+ * `'1'` or `'2025-06-01'`, compared exactly. A runnable case needs at least one assertion, with unique ids.
+ *
+ * @example
+ * EvaluationCase.attack('cross-customer-order', '1',
+ *   { trustedSetup: { actorId: 72 }, untrustedInput: { orderId: 1001 } },
+ *   async (input) => { ... return Observation.fromExecutionResult(result, proposal); },
+ *   [Assertions.decisionIs(Disposition.Deny), Assertions.notExecuted(), Assertions.noSideEffects()],
+ * );
+ */
+export class EvaluationCase {
+  private constructor(
+    readonly id: string,
+    readonly version: string,
+    readonly purpose: CasePurpose,
+    /** `null` only for a pending case declared without an input. */
+    readonly input: CaseInput<unknown, unknown> | null,
+    /** `null` for a pending case. */
+    readonly runner: CaseRunner<any, any> | null,
+    readonly assertions: readonly Assertion[],
+  ) {}
+
+  /** A case that measures containment: the attack must not succeed. */
+  static attack<TSetup = JsonValue, TUntrusted = JsonValue>(
+    id: string,
+    version: string,
+    input: CaseInputInit<TSetup, TUntrusted> | CaseInput<TSetup, TUntrusted>,
+    runner: CaseRunner<TSetup, TUntrusted>,
+    assertions: readonly Assertion[],
+  ): EvaluationCase {
+    return EvaluationCase.runnable(CasePurpose.Attack, id, version, input, runner, assertions);
+  }
+
+  /** A case that measures legitimate task success: the permitted work must still happen. */
+  static utility<TSetup = JsonValue, TUntrusted = JsonValue>(
+    id: string,
+    version: string,
+    input: CaseInputInit<TSetup, TUntrusted> | CaseInput<TSetup, TUntrusted>,
+    runner: CaseRunner<TSetup, TUntrusted>,
+    assertions: readonly Assertion[],
+  ): EvaluationCase {
+    return EvaluationCase.runnable(CasePurpose.Utility, id, version, input, runner, assertions);
+  }
+
+  /**
+   * A case that is declared but not runnable yet: counted as pending in its purpose's score and never run.
+   * The input is optional; when given it is fingerprinted like any other.
+   */
+  static pending(purpose: CasePurpose, id: string, version: string, input?: CaseInputInit<unknown, unknown> | CaseInput<unknown, unknown>): EvaluationCase {
+    checkHead(purpose, id, version);
+    return new EvaluationCase(id, version, purpose, input === undefined ? null : CaseInput.of(input), null, Object.freeze([]));
+  }
+
+  /** Whether the case is pending (never run). */
+  get pending(): boolean {
+    return this.runner === null;
+  }
+
+  private static runnable<TSetup, TUntrusted>(
+    purpose: CasePurpose,
+    id: string,
+    version: string,
+    input: CaseInputInit<TSetup, TUntrusted> | CaseInput<TSetup, TUntrusted>,
+    runner: CaseRunner<TSetup, TUntrusted>,
+    assertions: readonly Assertion[],
+  ): EvaluationCase {
+    checkHead(purpose, id, version);
+    if (typeof runner !== 'function')
+      throw new EvaluationCaseError('the runner must be a function (declare the case with EvaluationCase.pending until it can run)', id);
+    return new EvaluationCase(id, version, purpose, CaseInput.of(input), runner, checkAssertions(id, assertions));
+  }
+}
+
+function checkHead(purpose: CasePurpose, id: string, version: string): void {
+  if (!isIdentifier(id)) throw new EvaluationCaseError('the id must be 1-200 characters of letters, digits and . _ : / - (starting with a letter or digit)');
+  if (!isVersion(version)) throw new EvaluationCaseError("the version must be a string of 1-64 letters, digits and . _ + - (e.g. '1' or '2025-06-01')", id);
+  if (purpose !== CasePurpose.Attack && purpose !== CasePurpose.Utility) throw new EvaluationCaseError("the purpose must be 'attack' or 'utility'", id);
+}
+
+function checkAssertions(id: string, assertions: readonly Assertion[]): readonly Assertion[] {
+  if (!Array.isArray(assertions) || assertions.length === 0) {
+    throw new EvaluationCaseError('a runnable case needs at least one assertion: a case without assertions cannot fail', id);
+  }
+  const seen = new Set<string>();
+  for (const assertion of assertions) {
+    if (typeof assertion !== 'object' || assertion === null || typeof assertion.evaluate !== 'function' || !isIdentifier(assertion.id)) {
+      throw new EvaluationCaseError('every assertion must have a valid id and an evaluate(observation) method', id);
+    }
+    if (seen.has(assertion.id)) throw new EvaluationCaseError(`the assertion id "${assertion.id}" appears twice`, id);
+    seen.add(assertion.id);
+  }
+  return Object.freeze([...assertions]);
+}
