@@ -1,0 +1,103 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(repo, 'packages/evaluation/dist/cli/main.js');
+const SUITE = join(repo, 'test/fixtures/evaluation/sample-suite.mjs');
+const ASRH = join(repo, '../shared/fixtures/owasp-asrh');
+const TRAJECTORY = join(repo, 'test/fixtures/trajectory');
+const work = mkdtempSync(join(tmpdir(), 'verdict-eval-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** Runs the built `verdict-eval` bin in its own process. */
+const verdictEval = (args: string[], env: Record<string, string> = {}) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: work, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+
+describe('verdict-eval', () => {
+  it('runs a suite, keeps its report as a baseline, and passes a compare without changes', async () => {
+    const run = await verdictEval(['run', SUITE, '--out', 'report.json']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('attack: 1 passed, 0 failed, 0 errors, 0 pending, pass rate 100.0%');
+    expect(run.stdout).toContain('utility: 1 passed');
+    expect((await verdictEval(['baseline', 'write', 'report.json', 'baseline.json'])).code).toBe(0);
+
+    const compare = await verdictEval(['compare', 'report.json', 'baseline.json']);
+    expect(compare).toMatchObject({ code: 0, stdout: expect.stringContaining('OK: no blocking change') });
+  });
+
+  it('exits 1 on a blocking change, in every format', async () => {
+    await verdictEval(['run', SUITE, '--out', 'good.json']);
+    await verdictEval(['baseline', 'write', 'good.json', 'good-baseline.json']);
+    await verdictEval(['run', SUITE, '--out', 'regressed.json'], { SAMPLE_REGRESSION: '1' });
+
+    const console = await verdictEval(['compare', 'regressed.json', 'good-baseline.json']);
+    expect(console.code).toBe(1);
+    expect(console.stdout).toContain('BLOCKING  behavioural_regression: attack case foreign-order-view: passed (v1) → failed (v1)');
+
+    const github = await verdictEval(['compare', 'regressed.json', 'good-baseline.json', '--format', 'github']);
+    expect(github).toMatchObject({ code: 1, stdout: expect.stringMatching(/^::error file=regressed\.json,title=behavioural_regression::/) });
+
+    const junit = await verdictEval(['compare', 'regressed.json', 'good-baseline.json', '--format', 'junit']);
+    expect(junit.code).toBe(1);
+    expect(junit.stdout).toContain('<testcase classname="sample-suite" name="attack/foreign-order-view"><failure type="behavioural_regression"');
+
+    const sarif = await verdictEval(['compare', 'regressed.json', 'good-baseline.json', '--format', 'sarif']);
+    expect(sarif.code).toBe(1);
+    const log = JSON.parse(sarif.stdout);
+    expect(log.version).toBe('2.1.0');
+    expect(log.runs[0].results).toEqual([
+      expect.objectContaining({
+        ruleId: 'behavioural_regression',
+        level: 'error',
+        locations: [expect.objectContaining({ logicalLocations: [expect.objectContaining({ name: 'foreign-order-view' })] })],
+      }),
+    ]);
+  });
+
+  it('refuses an unknown format and an invalid report with exit code 2, changing nothing', async () => {
+    await verdictEval(['run', SUITE, '--out', 'r.json']);
+    expect((await verdictEval(['compare', 'r.json', 'r.json', '--format', 'xml'])).code).toBe(2);
+    const tampered = readFileSync(join(work, 'r.json'), 'utf8').replace('"passed": 1', '"passed": 2');
+    writeFileSync(join(work, 'tampered.json'), tampered);
+    const invalid = await verdictEval(['baseline', 'write', 'tampered.json', 'never.json']);
+    expect(invalid.code).toBe(2);
+    expect(() => readFileSync(join(work, 'never.json'))).toThrow();
+  });
+
+  it('asrh --json: every scenario against every trace, relative paths, trajectory evidence as an object', async () => {
+    const result = await verdictEval(['asrh', TRAJECTORY, '--trace', TRAJECTORY, '--json']);
+    const runs = JSON.parse(result.stdout) as Array<{
+      scenario: string;
+      trace: string;
+      result: string;
+      assertions: Array<{ id: string; result: string; evidence: any }>;
+    }>;
+
+    expect(runs.map((run) => [run.scenario, run.trace, run.result])).toEqual([
+      ['customer_export_exfiltration.scenario.yaml', 'customer_export_exfiltration_attack.json', 'fail'],
+      ['customer_export_exfiltration.scenario.yaml', 'customer_export_exfiltration_control.json', 'pass'],
+    ]);
+    const failure = runs[0].assertions.find((assertion) => assertion.id === 'forbidden_state_not_reached')!;
+    expect(failure).toMatchObject({ result: 'fail', evidence: { predicate_id: expect.any(String), transition_index: expect.any(Number) } });
+    expect(result.code).toBe(1);
+  });
+
+  it('asrh: the harness scenarios against their passing traces, as a table', async () => {
+    const result = await verdictEval([
+      'asrh',
+      join(ASRH, 'scenarios/goal_hijack/outbound_email_exfiltration_001.yaml'),
+      '--trace',
+      join(ASRH, 'examples/traces/goal_hijack/outbound_email_exfiltration_001_pass.json'),
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/outbound_email_exfiltration_001\.yaml\s+outbound_email_exfiltration_001_pass\.json\s+pass/);
+  });
+});
