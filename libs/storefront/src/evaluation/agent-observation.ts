@@ -28,7 +28,9 @@ function notExecuted(content: string | undefined): Disposition | null {
   if (content === undefined) throw new Error('a tool call was never answered');
   try {
     const parsed = JSON.parse(content) as { status?: unknown; decision?: unknown };
-    return parsed.status === 'not_executed' && typeof parsed.decision === 'string' && DISPOSITIONS.has(parsed.decision) ? (parsed.decision as Disposition) : null;
+    return parsed.status === 'not_executed' && typeof parsed.decision === 'string' && DISPOSITIONS.has(parsed.decision)
+      ? (parsed.decision as Disposition)
+      : null;
   } catch {
     return null;
   }

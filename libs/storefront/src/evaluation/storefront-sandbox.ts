@@ -54,7 +54,14 @@ export async function openStorefrontSandbox(): Promise<StorefrontSandbox> {
       }),
       VerdictLangChainModule,
     ],
-    providers: [{ provide: DataSource, useValue: dataSource }, StorefrontCapabilities, ShipmentCapabilities, SupportCapabilities, RefundCapabilities, RecordsCapabilities],
+    providers: [
+      { provide: DataSource, useValue: dataSource },
+      StorefrontCapabilities,
+      ShipmentCapabilities,
+      SupportCapabilities,
+      RefundCapabilities,
+      RecordsCapabilities,
+    ],
   })
   class SandboxModule {}
   let app: INestApplicationContext;
