@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { InMemoryEvidenceRecorder, decisionRecord, type DecisionRecord } from '@verdict/nestjs';
 import type { DataSource } from 'typeorm';
 import { describeEvidenceRecorderContract } from '@verdict/nestjs/testing';
-import { DecisionRecordEntity, TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import { DecisionRecordEntity, ReleaseRecordEntity, TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { databaseEngines, dropDataSource, openDataSource, remigrate, withDataSource } from '@verdict/testing-kit';
 import type { DatabaseEngine } from '@verdict/testing-kit';
 import { CreateDecisionRecords1795987325470 } from '../../packages/verdict/src/typeorm/migrations/1795987325470-create-decision-records.js';
@@ -16,6 +16,7 @@ describeEvidenceRecorderContract('memory', async () => {
   return {
     recorder,
     read: async (correlationId) => recorder.decisions().filter((record) => record.correlationId === correlationId),
+    readReleases: async (correlationId) => recorder.releases().filter((record) => record.correlationId === correlationId),
     close: async () => {},
   };
 });
@@ -28,6 +29,10 @@ for (const engine of databaseEngines()) {
       read: (correlationId) => readRecords(dataSource, correlationId),
       storedRows: (correlationId) =>
         dataSource.createQueryBuilder().select('*').from(DecisionRecordEntity, 'r').where('r.correlation_id = :correlationId', { correlationId }).getRawMany(),
+      readReleases: async (correlationId) =>
+        (await dataSource.getRepository(ReleaseRecordEntity).find({ where: { correlationId } })).map((row) => ({ ...row })),
+      storedReleaseRows: (correlationId) =>
+        dataSource.createQueryBuilder().select('*').from(ReleaseRecordEntity, 'r').where('r.correlation_id = :correlationId', { correlationId }).getRawMany(),
       close: () => dropDataSource(dataSource),
     };
   });

@@ -104,6 +104,45 @@ export { foldEffects } from './forbidden-states/fold-effects.js';
 export { MissingTrajectoryError } from './errors/missing-trajectory.error.js';
 export { TrajectoryContentionError } from './errors/trajectory-contention.error.js';
 
+// Context release
+export { ContextReleaseService } from './context-release/context-release.service.js';
+export { ContextReleaser, type ContextReleaserOptions, type ReleaseEventSink } from './context-release/context-releaser.js';
+export { ReleaseBuilder } from './context-release/release-builder.js';
+export { type ReleaseRequest, type ScanOptions, ScanMode, DEFAULT_RELEASE_REDACTION } from './context-release/release-request.js';
+export type { ReleaseResult } from './context-release/release-result.js';
+export { ReleaseReason } from './context-release/release-reason.js';
+export { Source, SourceKind } from './context-release/source.js';
+export { Trust } from './context-release/trust.js';
+export { DataClass } from './context-release/data-class.js';
+export { Destination } from './context-release/destination.js';
+export { ReleasePolicy, type ReleaseAllowance } from './context-release/release-policy.js';
+export { ReleasePolicyRegistry } from './context-release/release-policy-registry.js';
+export { ReleasePolicies, type ReleasePolicyProvider } from './context-release/release-policies.decorator.js';
+export type { ContextTransformer, ReleaseFacts } from './context-release/context-transformer.interface.js';
+export { releaseRecord, type ReleaseRecord, type ReleaseDisposition } from './evidence/release-record.js';
+export { ContextReleaseDenied } from './events/context-release-denied.event.js';
+export { SensitiveDataRedacted } from './events/sensitive-data-redacted.event.js';
+export { ContextReleaseRefusedError } from './context-release/context-release-refused.error.js';
+export { InvalidReleaseIdentifierError } from './context-release/invalid-release-identifier.error.js';
+export { InvalidReleaseRequestError } from './context-release/invalid-release-request.error.js';
+export { UnreachableRedactionError } from './context-release/unreachable-redaction.error.js';
+export { ReleaseEvidenceWriteFailedError } from './context-release/release-evidence-write-failed.error.js';
+export {
+  DEFAULT_DETECTORS,
+  PlaceholderVault,
+  detect,
+  redactText,
+  emailDetector,
+  phoneDetector,
+  paymentCardDetector,
+  ibanDetector,
+  usSsnDetector,
+  ipAddressDetector,
+  DetectionInputError,
+  type PiiDetector,
+  type DetectedSpan,
+} from './context-release/detectors/index.js';
+
 // Fingerprints
 export { fingerprint, fingerprintString } from './fingerprints/fingerprint.js';
 export { canonicalJson, assertCanonicalJson, MAX_CANONICAL_DEPTH } from './fingerprints/canonical-json.js';

@@ -8,6 +8,8 @@ import type { EvidenceRecorder } from './evidence/evidence-recorder.interface.js
 import type { ExecutionClaimStore } from './execution-claims/execution-claim-store.interface.js';
 import type { RateLimitStore } from './rate-limits/rate-limit-store.interface.js';
 import type { TrajectoryStore } from './forbidden-states/trajectory-store.interface.js';
+import type { ReleasePolicy } from './context-release/release-policy.js';
+import type { PiiDetector } from './context-release/detectors/index.js';
 
 /** The fixed text the model and end users receive when a proposal is not executed. */
 export const DEFAULT_PUBLIC_MESSAGE = 'This action was not performed.';
@@ -37,6 +39,10 @@ export interface VerdictModuleOptions {
   readonly rateLimits?: RateLimitStore;
   /** Where conversations' folded trajectory states live. Required when any capability uses `forbidStates` (checked at boot). */
   readonly trajectories?: TrajectoryStore;
+  /** Context release routes, one per source → destination (a duplicate route is a boot error). Also declared by `@ReleasePolicies()` providers. */
+  readonly releasePolicies?: readonly ReleasePolicy[];
+  /** Detectors for free-text scanning and post-scrub validation of routes that name none. Default: `DEFAULT_DETECTORS`. */
+  readonly detectors?: readonly PiiDetector[];
   /** The clock used for envelopes, evidence, windows and claims. Default: `() => new Date()`. */
   readonly clock?: () => Date;
 }

@@ -15,6 +15,9 @@ import { VerdictService } from './verdict.service.js';
 import { ExecutionClaimsService } from './execution-claims/execution-claims.service.js';
 import { ApprovalService } from './approvals/approval.service.js';
 import { ApprovalEndpointGuard } from './approvals/approval-endpoint.guard.js';
+import { ContextReleaseService } from './context-release/context-release.service.js';
+import { ReleasePolicyExplorer } from './context-release/release-policy-explorer.js';
+import { ReleasePolicyRegistry } from './context-release/release-policy-registry.js';
 
 /** What the module provides to the application (everything but boot-time discovery). */
 const PUBLIC_PROVIDERS = [
@@ -26,6 +29,8 @@ const PUBLIC_PROVIDERS = [
   ExecutionClaimsService,
   ApprovalService,
   ApprovalEndpointGuard,
+  ReleasePolicyRegistry,
+  ContextReleaseService,
 ];
 
 /**
@@ -40,6 +45,7 @@ const PUBLIC_PROVIDERS = [
   providers: [
     ...PUBLIC_PROVIDERS,
     CapabilityExplorer,
+    ReleasePolicyExplorer,
     {
       provide: EvidenceRecorder,
       inject: [MODULE_OPTIONS_TOKEN],

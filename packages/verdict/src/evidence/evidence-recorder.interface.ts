@@ -1,12 +1,16 @@
 import type { DecisionRecord } from './decision-record.js';
+import type { ReleaseRecord } from './release-record.js';
 
 /**
  * Where evidence goes. Adapters: `NullEvidenceRecorder` (default; warns once), `InMemoryEvidenceRecorder`
  * (tests, bounded), `TypeOrmEvidenceRecorder` (`@verdict/nestjs/typeorm`).
- * A write that rejects before any mutating gate stops the action.
+ * A write that rejects before any mutating gate stops the action; a release record that cannot be written
+ * stops the release (nothing is released).
  */
 export interface EvidenceRecorder {
   recordDecision(record: DecisionRecord): Promise<void>;
+  /** One context release (DESIGN.md §9): route, labels, disposition and fingerprints, never payload values. */
+  recordRelease(record: ReleaseRecord): Promise<void>;
 }
 
 /** Injection token of the configured {@link EvidenceRecorder}. */

@@ -1,31 +1,65 @@
 import { type DecisionRecord, decisionRecord } from './decision-record.js';
 import type { EvidenceRecorder } from './evidence-recorder.interface.js';
+import { type ReleaseRecord, releaseRecord } from './release-record.js';
 
 /**
- * Keeps the most recent `capacity` records in process memory (default 10,000), oldest dropped first.
+ * Keeps the most recent `capacity` records of each kind (decisions, releases) in process memory
+ * (default 10,000 each), oldest dropped first.
  * For tests and local development only: it is not durable and not tenant-separated.
  */
 export class InMemoryEvidenceRecorder implements EvidenceRecorder {
-  private ring: DecisionRecord[] = [];
-  private next = 0;
+  private readonly decisionRing: Ring<DecisionRecord>;
+  private readonly releaseRing: Ring<ReleaseRecord>;
 
-  constructor(private readonly capacity = 10_000) {}
+  constructor(capacity = 10_000) {
+    this.decisionRing = new Ring(capacity);
+    this.releaseRing = new Ring(capacity);
+  }
 
   async recordDecision(record: DecisionRecord): Promise<void> {
     // Only the declared fields: whatever else a caller attached never lands in evidence.
-    const kept = Object.freeze(decisionRecord(record, record));
-    if (this.ring.length < this.capacity) this.ring.push(kept);
-    else this.ring[this.next] = kept;
-    this.next = (this.next + 1) % this.capacity;
+    this.decisionRing.push(Object.freeze(decisionRecord(record, record)));
   }
 
-  /** The kept records, oldest first. */
+  async recordRelease(record: ReleaseRecord): Promise<void> {
+    this.releaseRing.push(Object.freeze(releaseRecord(record)));
+  }
+
+  /** The kept decision records, oldest first. */
   decisions(): readonly DecisionRecord[] {
-    return this.ring.length < this.capacity ? [...this.ring] : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
+    return this.decisionRing.items();
+  }
+
+  /** The kept release records, oldest first. */
+  releases(): readonly ReleaseRecord[] {
+    return this.releaseRing.items();
   }
 
   clear(): void {
-    this.ring = [];
+    this.decisionRing.clear();
+    this.releaseRing.clear();
+  }
+}
+
+/** A fixed-capacity ring buffer, oldest overwritten first. */
+class Ring<T> {
+  private entries: T[] = [];
+  private next = 0;
+
+  constructor(private readonly capacity: number) {}
+
+  push(item: T): void {
+    if (this.entries.length < this.capacity) this.entries.push(item);
+    else this.entries[this.next] = item;
+    this.next = (this.next + 1) % this.capacity;
+  }
+
+  items(): T[] {
+    return this.entries.length < this.capacity ? [...this.entries] : [...this.entries.slice(this.next), ...this.entries.slice(0, this.next)];
+  }
+
+  clear(): void {
+    this.entries = [];
     this.next = 0;
   }
 }

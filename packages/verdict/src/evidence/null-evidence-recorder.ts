@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { DecisionRecord } from './decision-record.js';
 import type { EvidenceRecorder } from './evidence-recorder.interface.js';
+import type { ReleaseRecord } from './release-record.js';
 
 let warned = false;
 
@@ -10,10 +11,18 @@ let warned = false;
  */
 export class NullEvidenceRecorder implements EvidenceRecorder {
   async recordDecision(_record?: DecisionRecord): Promise<void> {
-    if (warned) return;
-    warned = true;
-    new Logger('Verdict').warn(
-      'No evidence recorder is configured: consequential agent actions are not being recorded. Pass `evidence` to VerdictModule.forRoot (TypeOrmEvidenceRecorder from @verdict/nestjs/typeorm).',
-    );
+    warnOnce();
   }
+
+  async recordRelease(_record?: ReleaseRecord): Promise<void> {
+    warnOnce();
+  }
+}
+
+function warnOnce(): void {
+  if (warned) return;
+  warned = true;
+  new Logger('Verdict').warn(
+    'No evidence recorder is configured: consequential agent actions and context releases are not being recorded. Pass `evidence` to VerdictModule.forRoot (TypeOrmEvidenceRecorder from @verdict/nestjs/typeorm).',
+  );
 }

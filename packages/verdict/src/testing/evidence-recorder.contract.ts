@@ -7,6 +7,13 @@ import type { DecisionRecord } from '../evidence/decision-record.js';
 import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { ToolKind } from '../evidence/tool-kind.js';
 import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
+import { ContextReleaser } from '../context-release/context-releaser.js';
+import { DataClass } from '../context-release/data-class.js';
+import { Destination } from '../context-release/destination.js';
+import { ReleasePolicy } from '../context-release/release-policy.js';
+import { Source, SourceKind } from '../context-release/source.js';
+import { Trust } from '../context-release/trust.js';
+import { type ReleaseRecord, releaseRecord } from '../evidence/release-record.js';
 
 /** A recorder under test and a way to look behind it. */
 export interface EvidenceRecorderHarness {
@@ -18,6 +25,10 @@ export interface EvidenceRecorderHarness {
    * `read`, for adapters that keep records as objects.
    */
   storedRows?(correlationId: string): Promise<Array<Record<string, unknown>>>;
+  /** Every stored release record of one correlation id, in any order. */
+  readReleases(correlationId: string): Promise<ReleaseRecord[]>;
+  /** The stored release rows of one correlation id as the storage holds them. Defaults to `readReleases`. */
+  storedReleaseRows?(correlationId: string): Promise<Array<Record<string, unknown>>>;
   close(): Promise<void>;
 }
 
@@ -29,14 +40,20 @@ const RAW = {
 };
 
 /**
- * The behaviour every {@link EvidenceRecorder} adapter must share: exact round trip of every field,
- * insertion order per correlation id, nothing stored beyond the record, no lost concurrent writes.
+ * The behaviour every {@link EvidenceRecorder} adapter must share, for decision and release records: exact
+ * round trip of every field, insertion order of decisions per correlation id, nothing stored beyond the
+ * record (no payload value of a real release), no lost concurrent writes.
  * `setup` runs once before the suite and `close` once after it.
  *
  * @example
  * describeEvidenceRecorderContract('memory', async () => {
  *   const recorder = new InMemoryEvidenceRecorder();
- *   return { recorder, read: async (id) => recorder.decisions().filter((r) => r.correlationId === id), close: async () => {} };
+ *   return {
+ *     recorder,
+ *     read: async (id) => recorder.decisions().filter((r) => r.correlationId === id),
+ *     readReleases: async (id) => recorder.releases().filter((r) => r.correlationId === id),
+ *     close: async () => {},
+ *   };
  * });
  */
 export function describeEvidenceRecorderContract(engineLabel: string, setup: () => Promise<EvidenceRecorderHarness>): void {
@@ -109,7 +126,114 @@ export function describeEvidenceRecorderContract(engineLabel: string, setup: () 
       expect(stored).toHaveLength(50);
       expect(new Set(stored.map((r) => r.id))).toEqual(new Set(records.map((r) => r.id)));
     });
+
+    describe('release records', () => {
+      it('reads back a permitted and a denied release, field for field', async () => {
+        const correlationId = randomUUID();
+        const permitted = fullRelease(correlationId);
+        const denied = releaseRecord({
+          ...fullRelease(correlationId),
+          id: randomUUID(),
+          sourceKind: SourceKind.External,
+          trust: Trust.Untrusted,
+          disposition: Disposition.Deny,
+          reason: 'detector_fired:EMAIL',
+          releasedPathsFingerprint: fingerprint([]),
+          transformedPathsFingerprint: fingerprint([]),
+          transformationCount: 0,
+          payloadFingerprint: fingerprint({}),
+        });
+        await harness.recorder.recordRelease(permitted);
+        await harness.recorder.recordRelease(denied);
+
+        const stored = byId(await harness.readReleases(correlationId));
+        expect(stored.map((record) => Object.keys(record).sort())).toEqual([Object.keys(permitted).sort(), Object.keys(denied).sort()]);
+        expect(stored).toEqual(byId([permitted, denied]));
+        expect(stored.find((record) => record.id === permitted.id)?.recordedAt.toISOString()).toBe('2024-02-29T23:59:59.987Z');
+      });
+
+      it('stores no value the record does not hold, even when a caller attaches the payload to it', async () => {
+        const record = fullRelease(randomUUID());
+        await harness.recorder.recordRelease({ ...record, payload: RAW.arguments } as ReleaseRecord);
+
+        const rows = harness.storedReleaseRows ? await harness.storedReleaseRows(record.correlationId) : await harness.readReleases(record.correlationId);
+        expect(rows).toHaveLength(1);
+        expect(
+          Object.keys(rows[0] ?? {})
+            .map(camelCase)
+            .sort(),
+        ).toEqual(Object.keys(record).sort());
+        expect(JSON.stringify(rows)).not.toContain(RAW.arguments.cardNumber);
+      });
+
+      it('never stores a payload value of a real release: released, redacted, unreleased or denied', async () => {
+        const correlationId = randomUUID();
+        const marker = `mk${randomUUID().replaceAll('-', '')}`;
+        const releaser = new ContextReleaser({ policies: [RELEASE_ROUTE], recorder: harness.recorder });
+        const payload = { name: `${marker}-name`, note: `${marker}-note`, hidden: { deep: `${marker}-hidden` }, [`${marker}-key`]: 1 };
+        const release = (destination: Destination) =>
+          releaser
+            .release(payload)
+            .source(RELEASE_ROUTE.source)
+            .trust(Trust.Trusted)
+            .classify(DataClass.Pii)
+            .only(['name', 'note'])
+            .redact(['note'])
+            .correlate(correlationId)
+            .to(destination);
+        const permitted = await release(RELEASE_ROUTE.destination);
+        const denied = await release(Destination.connection('unregistered', 'nowhere'));
+        expect([permitted.permitted, denied.permitted]).toEqual([true, false]);
+        expect(JSON.stringify(permitted.payload)).toContain(marker);
+
+        const rows = harness.storedReleaseRows ? await harness.storedReleaseRows(correlationId) : await harness.readReleases(correlationId);
+        expect(rows).toHaveLength(2);
+        expect(JSON.stringify(rows)).not.toContain(marker);
+      });
+
+      it('keeps every one of 50 concurrent writes', async () => {
+        const correlationId = randomUUID();
+        const records = Array.from({ length: 50 }, (_, i) => releaseRecord({ ...fullRelease(correlationId), id: randomUUID(), transformationCount: i }));
+        await Promise.all(records.map((record) => harness.recorder.recordRelease(record)));
+
+        const stored = await harness.readReleases(correlationId);
+        expect(stored).toHaveLength(50);
+        expect(new Set(stored.map((r) => r.id))).toEqual(new Set(records.map((r) => r.id)));
+      });
+    });
   });
+}
+
+/** The route the release-record contract releases through. */
+const RELEASE_ROUTE = ReleasePolicy.route(Source.application('contract-profile'), Destination.connection('contract-llm', 'local-machine')).allow({
+  classes: [DataClass.Pii],
+  trust: [Trust.Trusted],
+});
+
+function fullRelease(correlationId: string): ReleaseRecord {
+  return releaseRecord({
+    id: randomUUID(),
+    correlationId,
+    sourceKind: SourceKind.Application,
+    sourceName: 'customer-profile',
+    destinationConnection: 'ollama-local',
+    destinationTrustZone: 'local-machine',
+    classification: DataClass.Pii,
+    trust: Trust.Trusted,
+    disposition: Disposition.Permit,
+    reason: 'released',
+    requestedPathsFingerprint: fingerprint(['email', 'orders.*.status']),
+    releasedPathsFingerprint: fingerprint(['email', 'orders.0.status']),
+    transformedPathsFingerprint: fingerprint(['email']),
+    transformNamesFingerprint: fingerprint(['redact']),
+    transformationCount: 1,
+    payloadFingerprint: fingerprint({ email: '[REDACTED]', orders: [{ status: 'shipped' }] }),
+    recordedAt: new Date('2024-02-29T23:59:59.987Z'),
+  });
+}
+
+function byId<T extends { id: string }>(records: T[]): T[] {
+  return [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** The required head of a record; `tick` orders records of one correlation id by time. */

@@ -2,6 +2,7 @@ export { ApprovalReceiptEntity } from './approval-receipt.entity.js';
 export { DecisionRecordEntity } from './decision-record.entity.js';
 export { ExecutionClaimEntity } from './execution-claim.entity.js';
 export { RateLimitWindowEntity } from './rate-limit-window.entity.js';
+export { ReleaseRecordEntity } from './release-record.entity.js';
 export { TrajectoryStateEntity } from './trajectory-state.entity.js';
 export { verdictEntities } from './verdict-entities.js';
 export { verdictMigrations } from './migrations/index.js';

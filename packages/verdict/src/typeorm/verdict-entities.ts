@@ -2,6 +2,7 @@ import { ApprovalReceiptEntity } from './approval-receipt.entity.js';
 import { DecisionRecordEntity } from './decision-record.entity.js';
 import { ExecutionClaimEntity } from './execution-claim.entity.js';
 import { RateLimitWindowEntity } from './rate-limit-window.entity.js';
+import { ReleaseRecordEntity } from './release-record.entity.js';
 import { TrajectoryStateEntity } from './trajectory-state.entity.js';
 
 /**
@@ -15,5 +16,6 @@ export const verdictEntities: Array<new () => object> = [
   ExecutionClaimEntity,
   RateLimitWindowEntity,
   ApprovalReceiptEntity,
+  ReleaseRecordEntity,
   TrajectoryStateEntity,
 ];

@@ -3,6 +3,7 @@ import { CreateDecisionRecords1795987325470 } from './1795987325470-create-decis
 import { CreateExecutionClaims1795988797706 } from './1795988797706-create-execution-claims.js';
 import { CreateRateLimitWindows1795988797707 } from './1795988797707-create-rate-limit-windows.js';
 import { CreateApprovalReceipts1795996093417 } from './1795996093417-create-approval-receipts.js';
+import { CreateReleaseRecords1796000000000 } from './1796000000000-create-release-records.js';
 import { CreateTrajectoryStates1796000000001 } from './1796000000001-create-trajectory-states.js';
 
 /**
@@ -17,5 +18,6 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   CreateExecutionClaims1795988797706,
   CreateRateLimitWindows1795988797707,
   CreateApprovalReceipts1795996093417,
+  CreateReleaseRecords1796000000000,
   CreateTrajectoryStates1796000000001,
 ];

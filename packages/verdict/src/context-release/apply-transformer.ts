@@ -1,0 +1,35 @@
+import { assertCanonicalJson } from '../fingerprints/canonical-json.js';
+import type { JsonObject } from '../fingerprints/json-value.js';
+import { isPlainObject } from '../shared/is-plain-object.js';
+import type { ContextTransformer, ReleaseFacts } from './context-transformer.interface.js';
+import { InvalidReleaseRequestError } from './invalid-release-request.error.js';
+import { payloadPaths } from './payload-paths.js';
+
+/** A transformer's result: the new payload and the paths it changed, or a refusal because it added paths. */
+export type TransformOutcome =
+  { readonly expanded: false; readonly payload: JsonObject; readonly changedPaths: readonly string[] } | { readonly expanded: true };
+
+/**
+ * Runs one transformer on a copy of `payload` and checks that it added nothing: every leaf of its result
+ * must be a path the input already had (a leaf, or a container it collapsed). Changed, collapsed and
+ * removed paths are reported as changed.
+ *
+ * @throws NonCanonicalValueError when the result is not plain JSON.
+ * @throws InvalidReleaseRequestError when the result is not a plain object.
+ */
+export async function applyTransformer(transformer: ContextTransformer, payload: JsonObject, facts: ReleaseFacts): Promise<TransformOutcome> {
+  // A copy made in this realm (structuredClone would build objects of another realm's Object under a VM).
+  const result: unknown = await transformer.transform(JSON.parse(JSON.stringify(payload)) as JsonObject, facts);
+  if (!isPlainObject(result)) throw new InvalidReleaseRequestError(`The context transformer "${transformer.name}" must return a plain object.`);
+  assertCanonicalJson(result);
+  const before = payloadPaths(payload);
+  const after = payloadPaths(result);
+  const changed = new Set<string>();
+  for (const [path, json] of after.leaves) {
+    const previous = before.leaves.get(path);
+    if (previous === undefined && !before.containers.has(path)) return { expanded: true };
+    if (previous !== json) changed.add(path);
+  }
+  for (const path of before.leaves.keys()) if (!after.leaves.has(path)) changed.add(path);
+  return { expanded: false, payload: result as JsonObject, changedPaths: [...changed] };
+}

@@ -1,0 +1,36 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
+import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
+import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { ContextReleaser } from './context-releaser.js';
+import { checkedDetectors } from './release-policy.js';
+import { ReleasePolicyRegistry } from './release-policy-registry.js';
+
+/**
+ * Context release (DESIGN.md §9) wired to the module: the registered routes, the evidence recorder, the
+ * module's detectors and clock, and `EventEmitter2` when `EventEmitterModule` is imported.
+ * `release(payload)…to(destination)` resolves with `{ permitted, payload, reason }`.
+ *
+ * @example
+ * const { permitted, payload } = await releases.release(customer)
+ *   .source(Source.application('customer-profile')).trust(Trust.Trusted).classify(DataClass.Pii)
+ *   .only(['first_name', 'orders.*.status']).to(Destination.connection('ollama-local', 'local-machine'));
+ */
+@Injectable()
+export class ContextReleaseService extends ContextReleaser {
+  constructor(
+    registry: ReleasePolicyRegistry,
+    @Inject(EvidenceRecorder) recorder: EvidenceRecorder,
+    @Inject(MODULE_OPTIONS_TOKEN) options: VerdictModuleOptions,
+    @Optional() events?: EventEmitter2,
+  ) {
+    super({
+      policies: registry,
+      recorder,
+      detectors: options.detectors === undefined ? undefined : checkedDetectors(options.detectors, 'VerdictModule detectors'),
+      clock: options.clock,
+      events,
+    });
+  }
+}

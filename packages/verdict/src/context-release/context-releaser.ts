@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import { Disposition } from '../decisions/disposition.js';
+import { ContextReleaseDenied } from '../events/context-release-denied.event.js';
+import { SensitiveDataRedacted } from '../events/sensitive-data-redacted.event.js';
+import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
+import { type ReleaseDisposition, releaseRecord } from '../evidence/release-record.js';
+import { assertCanonicalJson } from '../fingerprints/canonical-json.js';
+import { fingerprint } from '../fingerprints/fingerprint.js';
+import type { JsonObject } from '../fingerprints/json-value.js';
+import { applyTransformer } from './apply-transformer.js';
+import { ContextReleaseRefusedError } from './context-release-refused.error.js';
+import type { ReleaseFacts } from './context-transformer.interface.js';
+import { DEFAULT_DETECTORS, PlaceholderVault, type PiiDetector, detect, redactText } from './detectors/index.js';
+import { payloadPaths } from './payload-paths.js';
+import { firstDisallowedDetection } from './post-scrub-validation.js';
+import { project } from './projection.js';
+import { ReleaseBuilder } from './release-builder.js';
+import { ReleaseEvidenceWriteFailedError } from './release-evidence-write-failed.error.js';
+import { type ReleasePlan, planRelease } from './release-plan.js';
+import type { ReleasePolicy } from './release-policy.js';
+import { ReleasePolicyRegistry } from './release-policy-registry.js';
+import { ReleaseReason } from './release-reason.js';
+import type { ReleaseRequest } from './release-request.js';
+import type { ReleaseResult } from './release-result.js';
+import { routeKey } from './release-route.js';
+import { ScanMode } from './release-request.js';
+
+/** Where release events go: an `EventEmitter2` fits. */
+export interface ReleaseEventSink {
+  emit(event: string, value: unknown): unknown;
+}
+
+/** What a {@link ContextReleaser} is built from. */
+export interface ContextReleaserOptions {
+  /** The registered routes: a registry, or a list (a duplicate route throws `VerdictConfigurationError`). */
+  readonly policies: ReleasePolicyRegistry | readonly ReleasePolicy[];
+  /** Where release records go. A write that fails rejects the release: nothing is released. */
+  readonly recorder: EvidenceRecorder;
+  /** Detectors for routes that name none. Default: `DEFAULT_DETECTORS`. */
+  readonly detectors?: readonly PiiDetector[];
+  /** Default: `() => new Date()`. */
+  readonly clock?: () => Date;
+  /** Receives `ContextReleaseDenied` and `SensitiveDataRedacted`. */
+  readonly events?: ReleaseEventSink;
+}
+
+/** The facts of the empty release, recorded for every denial. */
+const NOTHING = Object.freeze({ released: [] as string[], transformed: [] as string[], count: 0, payload: {} as JsonObject });
+
+interface Outcome {
+  readonly reason: string;
+  readonly released: readonly string[];
+  readonly transformed: readonly string[];
+  readonly count: number;
+  readonly payload: JsonObject;
+}
+
+/**
+ * Releases application data to a destination through an exact, registered route (DESIGN.md §9), without
+ * Nest: policy lookup, projection, redaction, scanning, custom transforms, post-scrub validation, then
+ * one evidence record. `ContextReleaseService` is this class wired to the module.
+ *
+ * Application faults (a malformed request, a transformer that throws, a payload that is not JSON where it
+ * is released, an evidence write that fails) reject; policy outcomes resolve with `permitted: false`.
+ *
+ * @example
+ * const releaser = new ContextReleaser({ policies: [route], recorder: new InMemoryEvidenceRecorder() });
+ * const { payload } = await releaser.release(customer).source(Source.application('customer-profile')).trust(Trust.Trusted)
+ *   .classify(DataClass.Pii).only(['first_name', 'orders.*.status']).to(Destination.connection('ollama-local', 'local-machine'));
+ */
+export class ContextReleaser {
+  private readonly registry: ReleasePolicyRegistry;
+  private readonly recorder: EvidenceRecorder;
+  private readonly defaultDetectors: readonly PiiDetector[];
+  private readonly clock: () => Date;
+  private readonly events: ReleaseEventSink | undefined;
+
+  constructor(options: ContextReleaserOptions) {
+    if (options.policies instanceof ReleasePolicyRegistry) this.registry = options.policies;
+    else {
+      this.registry = new ReleasePolicyRegistry();
+      for (const policy of options.policies) this.registry.register(policy);
+    }
+    this.recorder = options.recorder;
+    this.defaultDetectors = options.detectors ?? DEFAULT_DETECTORS;
+    this.clock = options.clock ?? (() => new Date());
+    this.events = options.events;
+  }
+
+  /** Starts a release of `payload` (a plain object); finish it with `.to(destination)`. */
+  release(payload: unknown): ReleaseBuilder {
+    return new ReleaseBuilder((request) => this.releaseRequest(request), { payload });
+  }
+
+  /**
+   * Evaluates one release and writes its evidence.
+   * @throws InvalidReleaseRequestError, InvalidReleaseIdentifierError, UnreachableRedactionError for a malformed request.
+   * @throws NonCanonicalValueError when a released value is not plain JSON.
+   * @throws ReleaseEvidenceWriteFailedError when the record cannot be written (nothing is released).
+   */
+  async releaseRequest(request: ReleaseRequest): Promise<ReleaseResult> {
+    const plan = planRelease(request);
+    const policy = this.registry.find(plan.source, plan.destination);
+    const refusal = admission(policy, plan);
+    if (refusal !== undefined || policy === undefined) return this.conclude(plan, { reason: refusal ?? ReleaseReason.RouteNotRegistered, ...NOTHING }, null);
+
+    const detectors = policy.detectors ?? this.defaultDetectors;
+    const labels = new Set<string>();
+    const vault = plan.scan?.mode === ScanMode.Tokenize ? (plan.scan.vault ?? new PlaceholderVault()) : null;
+    const scrub = (text: string): string => {
+      const spans = detect(text, detectors);
+      if (spans.length === 0) return text;
+      for (const span of spans) labels.add(span.label);
+      return vault !== null ? vault.tokenize(text, spans) : redactText(text, spans);
+    };
+    const projection = project(plan.payload, { only: plan.only, redact: plan.redact, replacement: plan.replacement, scan: plan.scan?.paths ?? [], scrub });
+    let payload = projection.payload;
+    assertCanonicalJson(payload);
+    const transformed = [...projection.redactedPaths, ...projection.scannedPaths];
+    let count = transformed.length;
+
+    const facts: ReleaseFacts = { source: plan.source, trust: plan.trust, classification: plan.classification, destination: plan.destination };
+    for (const transformer of plan.transformers) {
+      const outcome = await applyTransformer(transformer, payload as JsonObject, facts);
+      if (outcome.expanded) return this.conclude(plan, { reason: `${ReleaseReason.TransformExpanded}:${transformer.name}`, ...NOTHING }, null);
+      payload = outcome.payload;
+      transformed.push(...outcome.changedPaths);
+      count += outcome.changedPaths.length;
+    }
+
+    const fired = firstDisallowedDetection(payload as JsonObject, detectors, policy.classes);
+    if (fired !== undefined) return this.conclude(plan, { reason: `${ReleaseReason.DetectorFired}:${fired.label}`, ...NOTHING }, null);
+
+    const released = [...payloadPaths(payload as JsonObject).leaves.keys()];
+    const result = await this.conclude(plan, { reason: ReleaseReason.Released, released, transformed, count, payload: payload as JsonObject }, vault);
+    if (projection.redactedPaths.length + projection.scannedPaths.length > 0) {
+      this.events?.emit(
+        SensitiveDataRedacted.event,
+        new SensitiveDataRedacted(
+          result.recordId,
+          result.correlationId,
+          plan.source.toString(),
+          plan.destination.toString(),
+          projection.redactedPaths.length,
+          projection.scannedPaths.length,
+          [...labels].sort(),
+        ),
+      );
+    }
+    return result;
+  }
+
+  /**
+   * Like {@link releaseRequest}, but resolves with the released payload only and rejects a denial, for
+   * callers that must not continue without it (a model-input guard before the provider call).
+   * @throws ContextReleaseRefusedError when the release is denied (its evidence is written first).
+   */
+  async requireRelease(request: ReleaseRequest): Promise<JsonObject> {
+    const result = await this.releaseRequest(request);
+    if (!result.permitted) throw new ContextReleaseRefusedError(result, routeKey(request.source, request.destination));
+    return result.payload;
+  }
+
+  /** Writes the record, then answers; a denial releases `{}` and is announced. */
+  private async conclude(plan: ReleasePlan, outcome: Outcome, vault: PlaceholderVault | null): Promise<ReleaseResult> {
+    const permitted = outcome.reason === ReleaseReason.Released;
+    const disposition: ReleaseDisposition = permitted ? Disposition.Permit : Disposition.Deny;
+    const payload = permitted ? outcome.payload : {};
+    const record = releaseRecord({
+      id: randomUUID(),
+      correlationId: plan.correlationId,
+      sourceKind: plan.source.kind,
+      sourceName: plan.source.name,
+      destinationConnection: plan.destination.connection,
+      destinationTrustZone: plan.destination.trustZone,
+      classification: plan.classification,
+      trust: plan.trust,
+      disposition,
+      reason: outcome.reason,
+      requestedPathsFingerprint: sortedFingerprint(plan.only.map((path) => path.text)),
+      releasedPathsFingerprint: sortedFingerprint(outcome.released),
+      transformedPathsFingerprint: sortedFingerprint(outcome.transformed),
+      transformNamesFingerprint: fingerprint(plan.transformNames),
+      transformationCount: outcome.count,
+      payloadFingerprint: fingerprint(payload),
+      recordedAt: this.clock(),
+    });
+    try {
+      await this.recorder.recordRelease(record);
+    } catch (error) {
+      throw new ReleaseEvidenceWriteFailedError(routeKey(plan.source, plan.destination), error);
+    }
+    if (!permitted) {
+      this.events?.emit(
+        ContextReleaseDenied.event,
+        new ContextReleaseDenied(record.id, record.correlationId, plan.source.toString(), plan.destination.toString(), outcome.reason),
+      );
+    }
+    return Object.freeze({
+      permitted,
+      payload,
+      reason: outcome.reason,
+      recordId: record.id,
+      correlationId: record.correlationId,
+      vault: permitted ? vault : null,
+    });
+  }
+}
+
+/** The route-level refusal, if any, in order: unknown route, a route that permits nothing, trust, class. */
+function admission(policy: ReleasePolicy | undefined, plan: ReleasePlan): string | undefined {
+  if (policy === undefined) return ReleaseReason.RouteNotRegistered;
+  if (policy.permitsNothing) return ReleaseReason.RoutePermitsNothing;
+  if (!policy.trust.has(plan.trust)) return ReleaseReason.TrustNotAllowed;
+  if (!policy.classes.has(plan.classification)) return ReleaseReason.ClassNotAllowed;
+  return undefined;
+}
+
+/** `sha256(JCS(sorted unique list))`. */
+function sortedFingerprint(paths: readonly string[]): string {
+  return fingerprint([...new Set(paths)].sort());
+}

@@ -1,0 +1,54 @@
+import type { DataClass } from '../data-class.js';
+import type { DetectedSpan } from './detected-span.js';
+import { DetectionInputError } from './detection-input.error.js';
+import type { PiiDetector } from './pii-detector.interface.js';
+
+/** The accepted extent of a candidate, as offsets into the scanned text. */
+export interface SpanBounds {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Turns one candidate match into an accepted extent, or `undefined` when the candidate is not a value of this kind. */
+export type CandidateCheck = (match: RegExpExecArray, text: string) => SpanBounds | undefined;
+
+/** Rejects anything but a string before a detector touches it. */
+export function assertText(text: unknown, where: string): asserts text is string {
+  if (typeof text !== 'string') throw new DetectionInputError(`${where} needs a string, got ${text === null ? 'null' : typeof text}`);
+}
+
+/** Runs `pattern` over `text` and keeps the candidates `check` accepts, as spans of `detector`. */
+export function scanCandidates(
+  detector: Pick<PiiDetector, 'name' | 'label' | 'dataClass'>,
+  pattern: RegExp,
+  check: CandidateCheck,
+  text: string,
+): DetectedSpan[] {
+  const spans: DetectedSpan[] = [];
+  // A fresh global copy per call: a shared global RegExp carries `lastIndex` from one call (or caller) to the next.
+  for (const match of text.matchAll(new RegExp(pattern.source, 'g'))) {
+    const bounds = check(match, text);
+    if (bounds !== undefined) spans.push(makeSpan(detector, bounds.start, bounds.end));
+  }
+  return spans;
+}
+
+/** A frozen span attributed to `detector`. */
+export function makeSpan(detector: { readonly name: string; readonly label: string; readonly dataClass: DataClass }, start: number, end: number): DetectedSpan {
+  return Object.freeze({ detector: detector.name, label: detector.label, dataClass: detector.dataClass, start, end });
+}
+
+/**
+ * A detector made of a candidate pattern (bounded quantifiers only, so a scan is linear in the text length) and a check
+ * in code that accepts or rejects each candidate.
+ */
+export function candidateDetector(name: string, label: string, dataClass: DataClass, pattern: RegExp, check: CandidateCheck): PiiDetector {
+  const identity = { name, label, dataClass };
+  return Object.freeze({
+    ...identity,
+    detect(text: string): readonly DetectedSpan[] {
+      assertText(text, `${name} detector`);
+      return scanCandidates(identity, pattern, check, text);
+    },
+  });
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from '@jest/globals';
+import { DataClass } from '../data-class.js';
+import { passesIbanChecksum } from './iban-checksum.js';
+import { ibanDetector } from './iban.detector.js';
+
+const found = (text: string) => ibanDetector.detect(text).map((span) => text.slice(span.start, span.end));
+
+describe('ibanDetector', () => {
+  it.each([
+    ['DE89 3704 0044 0532 0130 00'],
+    ['DE89370400440532013000'],
+    ['GB82 WEST 1234 5698 7654 32'],
+    ['FR14 2004 1010 0505 0001 3M02 606'],
+    ['NO9386011117947'],
+  ])('finds the valid IBAN %s', (iban) => {
+    expect(found(`Pay to ${iban}.`)).toEqual([iban]);
+  });
+
+  it('stops at the end of the IBAN when a word follows', () => {
+    expect(found('IBAN DE89 3704 0044 0532 0130 00 BIC COBADEFFXXX')).toEqual(['DE89 3704 0044 0532 0130 00']);
+  });
+
+  it('reports label and class', () => {
+    expect(ibanDetector.detect('NO9386011117947')).toEqual([{ detector: 'iban', label: 'IBAN', dataClass: DataClass.Sensitive, start: 0, end: 15 }]);
+  });
+
+  it.each([
+    ['a wrong check digit', 'DE88 3704 0044 0532 0130 00'],
+    ['a changed BBAN digit', 'DE89 3704 0044 0532 0130 01'],
+    ['irregular grouping', 'DE89 370 4004 4053 2013 000'],
+    ['fewer than 15 characters', 'NO938601111794'],
+    ['lower case', 'de89370400440532013000'],
+    ['an IBAN glued to a word', 'xDE89370400440532013000'],
+  ])('does not fire on %s', (_case, text) => {
+    expect(found(text)).toEqual([]);
+  });
+
+  it('refuses check digits outside 02–98 even when the remainder is 1', () => {
+    expect(passesIbanChecksum('GB82WEST12345698765432')).toBe(true);
+    expect(passesIbanChecksum('GB00WEST12345698765432')).toBe(false);
+  });
+});

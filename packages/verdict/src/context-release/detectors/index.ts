@@ -1,0 +1,13 @@
+export type { DetectedSpan } from './detected-span.js';
+export type { PiiDetector } from './pii-detector.interface.js';
+export { emailDetector } from './email.detector.js';
+export { phoneDetector } from './phone.detector.js';
+export { paymentCardDetector } from './payment-card.detector.js';
+export { ibanDetector } from './iban.detector.js';
+export { usSsnDetector } from './us-ssn.detector.js';
+export { ipAddressDetector } from './ip-address.detector.js';
+export { DEFAULT_DETECTORS } from './default-detectors.js';
+export { detect } from './detect.js';
+export { redactText, DEFAULT_REDACTION } from './redact-text.js';
+export { PlaceholderVault } from './placeholder-vault.js';
+export { DetectionInputError } from './detection-input.error.js';

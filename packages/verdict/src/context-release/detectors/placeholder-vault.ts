@@ -1,0 +1,114 @@
+import { isPlainObject } from '../../shared/is-plain-object.js';
+import type { DetectedSpan } from './detected-span.js';
+import { DetectionInputError } from './detection-input.error.js';
+import { orderedSpans } from './ordered-spans.js';
+
+/** Anything shaped like a placeholder; the vault issues `<LABEL_n>` with a label of at most 48 characters. */
+const PLACEHOLDER_SHAPE = /<[A-Z][A-Z0-9_]{0,79}>/g;
+const LABEL = /^[A-Z][A-Z0-9_]{0,47}$/;
+
+/**
+ * Server-side map between detected values and the placeholders that replace them, e.g. `ada@example.org` ⇄ `<EMAIL_1>`.
+ * Use one vault per conversation or run and never send it anywhere: it holds the values in memory and grows with each
+ * distinct value.
+ *
+ * The same value under the same label always gets the same placeholder; numbering counts per label from 1 and is stable
+ * across calls. Placeholder-shaped text already present in the input (`<EMAIL_1>` typed by a user) is never issued, so
+ * `restore(tokenize(text, spans))` gives `text` back, unless `text` contains placeholders this vault issued earlier:
+ * those already stand for their values and restore to them.
+ *
+ * @example
+ * const vault = new PlaceholderVault();
+ * const text = 'Write to ada@example.org';
+ * const safe = vault.tokenize(text, detect(text, DEFAULT_DETECTORS)); // 'Write to <EMAIL_1>'
+ * vault.restore({ to: '<EMAIL_1>' }); // { to: 'ada@example.org' }
+ */
+export class PlaceholderVault {
+  readonly #placeholders = new Map<string, Map<string, string>>(); // label → value → placeholder
+  readonly #values = new Map<string, string>(); // placeholder → value
+  readonly #lastNumber = new Map<string, number>(); // label → highest number issued
+  readonly #reserved = new Set<string>(); // placeholder-shaped input text this vault did not issue
+
+  /** Number of placeholders issued (distinct label and value pairs). */
+  get size(): number {
+    return this.#values.size;
+  }
+
+  /**
+   * `text` with each span replaced by the placeholder for its value, `<LABEL_n>`. Spans may come in any order, must lie
+   * inside the text and must not overlap (use `detect`); their labels must be `A–Z`, `0–9`, `_`, starting with a letter.
+   *
+   * @throws DetectionInputError for bad spans or labels; the vault is left unchanged.
+   */
+  tokenize(text: string, spans: readonly DetectedSpan[]): string {
+    const ordered = orderedSpans(text, spans, 'PlaceholderVault.tokenize()');
+    for (const span of ordered) {
+      if (typeof span.label !== 'string' || !LABEL.test(span.label)) {
+        throw new DetectionInputError(
+          `PlaceholderVault.tokenize(): a span from detector ${String(span.detector)} has a label that cannot form a placeholder (A-Z, 0-9, _, starting with a letter, at most 48 characters)`,
+        );
+      }
+    }
+    for (const [shape] of text.matchAll(new RegExp(PLACEHOLDER_SHAPE))) {
+      if (!this.#values.has(shape)) this.#reserved.add(shape);
+    }
+    let tokenized = '';
+    let at = 0;
+    for (const span of ordered) {
+      tokenized += text.slice(at, span.start) + this.#placeholderFor(span.label, text.slice(span.start, span.end));
+      at = span.end;
+    }
+    return tokenized + text.slice(at);
+  }
+
+  /**
+   * A deep copy of the JSON `value` (tool arguments on their way back) in which every placeholder this vault issued,
+   * inside any string value, is replaced by its original value. Object keys, unknown or altered placeholders
+   * (`<EMAIL_9>`, `<email_1>`) and all other text are left exactly as they are; `value` itself is never mutated.
+   *
+   * @throws DetectionInputError when `value` is not plain JSON (a Date, Map, class instance, function, `undefined`, a
+   * sparse array or a cycle).
+   * @example vault.restore({ recipients: ['<EMAIL_1>'], note: 'cc <EMAIL_9>' }) // { recipients: ['ada@example.org'], note: 'cc <EMAIL_9>' }
+   */
+  restore<T>(value: T): T {
+    return this.#restoreValue(value, new Set()) as T;
+  }
+
+  #placeholderFor(label: string, value: string): string {
+    let byValue = this.#placeholders.get(label);
+    if (byValue === undefined) {
+      byValue = new Map();
+      this.#placeholders.set(label, byValue);
+    }
+    const known = byValue.get(value);
+    if (known !== undefined) return known;
+    let number = this.#lastNumber.get(label) ?? 0;
+    let placeholder: string;
+    do {
+      number += 1;
+      placeholder = `<${label}_${number}>`;
+    } while (this.#reserved.has(placeholder));
+    this.#lastNumber.set(label, number);
+    byValue.set(value, placeholder);
+    this.#values.set(placeholder, value);
+    return placeholder;
+  }
+
+  #restoreValue(value: unknown, ancestors: Set<object>): unknown {
+    if (typeof value === 'string') return value.replace(new RegExp(PLACEHOLDER_SHAPE), (shape) => this.#values.get(shape) ?? shape);
+    if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
+    if (!Array.isArray(value) && !isPlainObject(value)) {
+      throw new DetectionInputError(
+        `PlaceholderVault.restore() accepts plain JSON values, found ${value === undefined ? 'undefined' : typeof value === 'object' ? 'a non-plain object' : `a ${typeof value}`}`,
+      );
+    }
+    if (ancestors.has(value)) throw new DetectionInputError('PlaceholderVault.restore() accepts plain JSON values, found a cyclic reference');
+    ancestors.add(value);
+    // Array.from visits holes as `undefined`, so a sparse array is refused rather than copied with holes.
+    const copy = Array.isArray(value)
+      ? Array.from(value, (item: unknown) => this.#restoreValue(item, ancestors))
+      : Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.#restoreValue(item, ancestors)]));
+    ancestors.delete(value);
+    return copy;
+  }
+}

@@ -1,0 +1,38 @@
+import type { JsonValue } from '../fingerprints/json-value.js';
+import type { DataClass } from './data-class.js';
+import type { DetectedSpan, PiiDetector } from './detectors/index.js';
+
+/**
+ * The first detection in the final payload whose data class the route does not allow, or `undefined`.
+ * Every string is checked, keys as well as values, in document order, by each detector on its own (so a
+ * span that `detect()` would drop in favour of a longer overlapping one still counts). A miss proves
+ * nothing: detectors find what their patterns describe, never all personal data.
+ */
+export function firstDisallowedDetection(payload: JsonValue, detectors: readonly PiiDetector[], allowed: ReadonlySet<DataClass>): DetectedSpan | undefined {
+  const watched = detectors.filter((detector) => !allowed.has(detector.dataClass));
+  if (watched.length === 0) return undefined;
+  const check = (text: string): DetectedSpan | undefined => {
+    for (const detector of watched) {
+      const span = detector.detect(text).find((found) => !allowed.has(found.dataClass));
+      if (span !== undefined) return span;
+    }
+    return undefined;
+  };
+  const walk = (value: JsonValue): DetectedSpan | undefined => {
+    if (typeof value === 'string') return check(value);
+    if (typeof value !== 'object' || value === null) return undefined;
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        const found = walk(item);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    }
+    for (const [key, item] of Object.entries(value)) {
+      const found = check(key) ?? walk(item);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return walk(payload);
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from '@jest/globals';
+import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
+import { InvalidReleaseRequestError } from './invalid-release-request.error.js';
+import { project } from './projection.js';
+import { parseReleasePaths } from './release-path.js';
+
+function setup(only: string[], options: { redact?: string[]; scan?: string[]; scrub?: (text: string) => string } = {}) {
+  return (payload: Record<string, unknown>) =>
+    project(payload, {
+      only: parseReleasePaths(only, 'only()'),
+      redact: parseReleasePaths(options.redact ?? [], 'redact()'),
+      replacement: '[REDACTED]',
+      scan: parseReleasePaths(options.scan ?? [], 'scan()'),
+      scrub: options.scrub ?? ((text) => text),
+    });
+}
+
+const customer = () => ({
+  first_name: 'Ada',
+  email: 'ada@example.org',
+  ssn: '078-05-1120',
+  address: { city: 'London', street: '12 St James Sq' },
+  orders: [
+    { number: 'A-1', status: 'shipped', card: '4111111111111111' },
+    { number: 'A-2', status: 'pending', card: '5555555555554444' },
+  ],
+});
+
+describe('project', () => {
+  it('releases only the allowlisted paths', () => {
+    const { payload } = setup(['first_name', 'orders.*.status'])(customer());
+    expect(payload).toEqual({ first_name: 'Ada', orders: [{ status: 'shipped' }, { status: 'pending' }] });
+  });
+
+  it('releases a whole subtree for a path that ends at an object or array', () => {
+    const { payload } = setup(['address', 'orders.1'])(customer());
+    expect(payload).toEqual({ address: { city: 'London', street: '12 St James Sq' }, orders: [customer().orders[1]] });
+  });
+
+  it('matches every key of an object with *', () => {
+    const { payload } = setup(['address.*'])(customer());
+    expect(payload).toEqual({ address: customer().address });
+  });
+
+  it('omits missing paths, paths below a scalar, and undefined values', () => {
+    const { payload } = setup(['middle_name', 'first_name.initial', 'orders.*.refund', 'note'])({ ...customer(), note: undefined });
+    expect(payload).toEqual({});
+  });
+
+  it('leaves out array elements from which nothing is released, keeping the order of the rest', () => {
+    const { payload } = setup(['orders.*.status'])({ orders: [{ status: 'a' }, { number: 'x' }, 'text', { status: 'c' }] });
+    expect(payload).toEqual({ orders: [{ status: 'a' }, { status: 'c' }] });
+  });
+
+  it('returns copies: changing the released payload leaves the source alone', () => {
+    const source = customer();
+    const { payload } = setup(['address'])(source);
+    (payload.address as Record<string, unknown>).city = 'Paris';
+    expect(source.address.city).toBe('London');
+  });
+
+  describe('redaction', () => {
+    it('replaces exact and wildcard paths, and every leaf of a redacted subtree, after projection', () => {
+      const { payload, redactedPaths } = setup(['first_name', 'email', 'address', 'orders.*.card', 'orders.*.status'], {
+        redact: ['email', 'orders.*.card', 'address'],
+      })(customer());
+      expect(payload).toEqual({
+        first_name: 'Ada',
+        email: '[REDACTED]',
+        address: { city: '[REDACTED]', street: '[REDACTED]' },
+        orders: [
+          { status: 'shipped', card: '[REDACTED]' },
+          { status: 'pending', card: '[REDACTED]' },
+        ],
+      });
+      expect([...redactedPaths].sort()).toEqual(['address.city', 'address.street', 'email', 'orders.0.card', 'orders.1.card']);
+    });
+
+    it('addresses source positions, so a shifted array element is redacted where it came from', () => {
+      const { payload } = setup(['orders.*.email'], { redact: ['orders.2.email'] })({ orders: [{ email: 'a@x' }, {}, { email: 'c@x' }] });
+      expect(payload).toEqual({ orders: [{ email: 'a@x' }, { email: '[REDACTED]' }] });
+    });
+
+    it('redacts values that are not JSON, so they never need to leave', () => {
+      const { payload } = setup(['created'], { redact: ['created'] })({ created: new Date(0) });
+      expect(payload).toEqual({ created: '[REDACTED]' });
+    });
+  });
+
+  describe('scanning', () => {
+    it('scrubs only the marked string fields that are released, and reports the ones that changed', () => {
+      const scrub = (text: string) => text.replace(/\d{3}-\d{2}-\d{4}/g, '<SSN>');
+      const { payload, scannedPaths } = setup(['note', 'other'], { scan: ['note'], scrub })({ note: 'ssn 078-05-1120', other: '078-05-1120' });
+      expect(payload).toEqual({ note: 'ssn <SSN>', other: '078-05-1120' });
+      expect(scannedPaths).toEqual(['note']);
+    });
+  });
+
+  describe('prototype pollution', () => {
+    const hostile = () =>
+      JSON.parse(
+        '{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}, "prototype": 1, "safe": {"__proto__": {"polluted": "yes"}, "ok": 2}}',
+      );
+
+    it('never releases __proto__, constructor or prototype keys, through * or a subtree', () => {
+      const { payload } = setup(['*', 'safe'])(hostile());
+      expect(payload).toEqual({ safe: { ok: 2 } });
+      expect(Object.keys(payload)).toEqual(['safe']);
+      expect(Object.getPrototypeOf(payload)).toBe(Object.prototype);
+      expect(Object.getPrototypeOf(payload.safe)).toBe(Object.prototype);
+    });
+
+    it('pollutes no prototype', () => {
+      setup(['*', '*.*', 'safe'])(hostile());
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(Object.prototype).not.toHaveProperty('polluted');
+    });
+  });
+
+  it('refuses to descend into a class instance', () => {
+    expect(() => setup(['when.time'])({ when: new Date(0) })).toThrow(InvalidReleaseRequestError);
+  });
+
+  it('refuses a cyclic released subtree with a typed error instead of overflowing the stack', () => {
+    const loop: Record<string, unknown> = { name: 'x' };
+    loop.self = loop;
+    expect(() => setup(['loop'])({ loop })).toThrow(NonCanonicalValueError);
+  });
+});

@@ -1,0 +1,71 @@
+import { InvalidReleaseRequestError } from './invalid-release-request.error.js';
+
+/** Matches every key of an object, or every index of an array, at one level of a release path. */
+export const WILDCARD = '*';
+
+/** Keys that mutate prototypes when copied naively: never addressable, never released. */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A parsed dot path of `only()`, `redact()` or `scan()`: `orders.*.status` → `['orders', '*', 'status']`. */
+export interface ReleasePath {
+  /** The path as the caller wrote it. */
+  readonly text: string;
+  readonly segments: readonly string[];
+}
+
+/**
+ * Parses a dot path. A segment is a literal object key or array index, or {@link WILDCARD}.
+ * @throws InvalidReleaseRequestError for a non-string, an empty segment, or a segment naming
+ *   `__proto__`, `constructor` or `prototype`.
+ */
+export function parseReleasePath(text: unknown, role: string): ReleasePath {
+  if (typeof text !== 'string' || text.length === 0) throw new InvalidReleaseRequestError(`Every ${role} path must be a non-empty string.`);
+  const segments = text.split('.');
+  if (segments.some((segment) => segment.length === 0)) {
+    throw new InvalidReleaseRequestError(`The ${role} path "${text}" has an empty segment: write dot paths such as "orders.*.status".`);
+  }
+  const forbidden = segments.find((segment) => FORBIDDEN_KEYS.has(segment));
+  if (forbidden !== undefined) {
+    throw new InvalidReleaseRequestError(`The ${role} path "${text}" names "${forbidden}", which is never released (prototype pollution).`);
+  }
+  return Object.freeze({ text, segments: Object.freeze(segments) });
+}
+
+/** Parses a list of paths, dropping duplicates (first spelling kept). */
+export function parseReleasePaths(texts: unknown, role: string): readonly ReleasePath[] {
+  if (!Array.isArray(texts)) throw new InvalidReleaseRequestError(`${role} takes an array of dot paths.`);
+  const seen = new Map<string, ReleasePath>();
+  for (const text of texts) {
+    const path = parseReleasePath(text, role);
+    if (!seen.has(path.text)) seen.set(path.text, path);
+  }
+  return [...seen.values()];
+}
+
+/** Whether `pattern` addresses `concrete` or one of its ancestors (so `concrete` lies in the pattern's subtree). */
+export function coversPath(pattern: ReleasePath, concrete: readonly string[]): boolean {
+  if (pattern.segments.length > concrete.length) return false;
+  return pattern.segments.every((segment, i) => segment === WILDCARD || segment === concrete[i]);
+}
+
+/**
+ * Whether some concrete path can be addressed by both patterns, one of them (or both) by way of a subtree:
+ * their common prefix is compatible segment by segment (equal, or a wildcard on either side).
+ */
+export function canOverlap(a: ReleasePath, b: ReleasePath): boolean {
+  const shared = Math.min(a.segments.length, b.segments.length);
+  for (let i = 0; i < shared; i++) {
+    const x = a.segments[i];
+    const y = b.segments[i];
+    if (x !== WILDCARD && y !== WILDCARD && x !== y) return false;
+  }
+  return true;
+}
+
+/**
+ * A concrete path as evidence lists it: segments joined by `.`, with `\` and `.` inside a key escaped by `\`,
+ * so that two different paths never render alike.
+ */
+export function renderPath(segments: readonly string[]): string {
+  return segments.map((segment) => segment.replace(/[\\.]/g, (c) => `\\${c}`)).join('.');
+}

@@ -1,0 +1,34 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
+import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { ReleasePoliciesMarker, type ReleasePolicyProvider } from './release-policies.decorator.js';
+import { ReleasePolicyRegistry } from './release-policy-registry.js';
+
+/** Registers the release routes of the module options and of `@ReleasePolicies()` providers at boot. */
+@Injectable()
+export class ReleasePolicyExplorer implements OnModuleInit {
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly registry: ReleasePolicyRegistry,
+    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+  ) {}
+
+  onModuleInit(): void {
+    const configured = this.options.releasePolicies ?? [];
+    if (!Array.isArray(configured)) throw new VerdictConfigurationError('VerdictModule releasePolicies must be an array of ReleasePolicy.');
+    for (const policy of configured) this.registry.register(policy);
+    for (const wrapper of this.discovery.getProviders({ metadataKey: ReleasePoliciesMarker.KEY })) {
+      const declaredAt = String(wrapper.name);
+      if (!wrapper.isDependencyTreeStatic()) {
+        throw new VerdictConfigurationError(`@ReleasePolicies() is on ${declaredAt}, a request-scoped provider: declare routes on a singleton provider.`);
+      }
+      const instance = wrapper.instance as Partial<ReleasePolicyProvider> | null | undefined;
+      if (typeof instance?.releasePolicies !== 'function') {
+        throw new VerdictConfigurationError(`@ReleasePolicies() is on ${declaredAt}, which has no releasePolicies() method returning its routes.`);
+      }
+      for (const policy of instance.releasePolicies()) this.registry.register(policy, declaredAt);
+    }
+  }
+}
