@@ -103,6 +103,7 @@ export { InMemoryTrajectoryStore } from './forbidden-states/in-memory-trajectory
 export { foldEffects } from './forbidden-states/fold-effects.js';
 export { MissingTrajectoryError } from './errors/missing-trajectory.error.js';
 export { TrajectoryContentionError } from './errors/trajectory-contention.error.js';
+export { UnreleasedContextError } from './errors/unreleased-context.error.js';
 
 // Context release
 export { ContextReleaseService } from './context-release/context-release.service.js';

@@ -5,3 +5,6 @@ export { VerdictGuardedTool } from './verdict-guarded-tool.js';
 export { notExecutedMessage } from './not-executed-message.js';
 export { applicationFaultMiddleware } from './application-fault.middleware.js';
 export { approveToolCall, rejectToolCall, isExplicitApproval, type ApprovalInterrupt, type ToolCallApproval } from './approval-resume.js';
+export { ModelInputGuard, type ModelInputGuardOptions, type ToolResultRoute } from './model-input-guard.js';
+export { ModelInputGuards } from './model-input-guards.js';
+export { RELEASE_SEAL_KEY } from './release-seal.js';

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { ModelInputGuards } from './model-input-guards.js';
 import { VerdictTools } from './verdict-tools.js';
 
 /**
- * Provides {@link VerdictTools}. Import it next to `VerdictModule.forRoot(...)`.
+ * Provides {@link VerdictTools} and {@link ModelInputGuards}. Import it next to `VerdictModule.forRoot(...)`.
  *
  * @example
  * \@Module({ imports: [VerdictModule.forRoot(options), VerdictLangChainModule] })
  */
-@Module({ providers: [VerdictTools], exports: [VerdictTools] })
+@Module({ providers: [VerdictTools, ModelInputGuards], exports: [VerdictTools, ModelInputGuards] })
 export class VerdictLangChainModule {}

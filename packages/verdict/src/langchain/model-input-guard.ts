@@ -1,0 +1,150 @@
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { createMiddleware } from 'langchain';
+import type { ContextReleaser } from '../context-release/context-releaser.js';
+import type { Destination } from '../context-release/destination.js';
+import type { PlaceholderVault } from '../context-release/detectors/index.js';
+import type { ReleaseRequest } from '../context-release/release-request.js';
+import { Disposition } from '../decisions/disposition.js';
+import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
+import { isPlainObject } from '../shared/is-plain-object.js';
+import { RELEASE_SEAL_KEY, ReleaseSeal } from './release-seal.js';
+
+/** How one tool's results are released: everything of a release request but the payload and destination. */
+export type ToolResultRoute = Omit<ReleaseRequest, 'payload' | 'destination'>;
+
+/** Options of a {@link ModelInputGuard}. */
+export interface ModelInputGuardOptions {
+  readonly releaser: Pick<ContextReleaser, 'requireRelease'>;
+  /** The one connection and trust zone this agent's model runs in. */
+  readonly destination: Destination;
+  /** The release route of each tool's results, by tool name. A tool without one cannot answer the model. */
+  readonly toolResults: Readonly<Record<string, ToolResultRoute>>;
+  /** Verdict's fixed public message: `not_executed` answers carrying it pass unreleased (they hold no data). */
+  readonly publicMessage: string;
+  /** Restores `<EMAIL_1>`-style placeholders in tool arguments on the way back (routes that scan with `tokenize`). */
+  readonly vault?: PlaceholderVault;
+  /** The seal key, shared by processes that resume each other's runs; default random per guard. */
+  readonly sealKey?: Uint8Array;
+}
+
+/**
+ * A model-input guard bound to one destination (DESIGN.md §9, ADR 0011): a langchain v1 agent
+ * middleware through which structured context and tool results reach the model only as payloads
+ * released for that destination.
+ * - Every tool result is released through its tool's route before the model sees it (a tool returning a
+ *   whole customer record shows the model only the route's projection); a tool without a route, or a
+ *   denied release, rejects the run with a typed error (`UnreleasedContextError`, `ContextReleaseRefusedError`).
+ * - Before every model call, every tool message must carry the guard's seal, and any structured context
+ *   (JSON text or non-text content in a human or system message) must come from {@link contextMessage};
+ *   anything else rejects the run before the provider is called. Plain user text and the model's own
+ *   messages pass.
+ * Denials and redactions are announced by the releaser (`ContextReleaseDenied`, `SensitiveDataRedacted`).
+ *
+ * @example
+ * const guard = guards.forDestination(Destination.connection('ollama', 'local-machine'), { toolResults: { lookup_customer: customerRoute } });
+ * const agent = createAgent({ model, tools, middleware: [applicationFaultMiddleware(), guard.middleware()] });
+ * await agent.invoke({ messages: [await guard.contextMessage(profileRequest), new HumanMessage(question)] });
+ */
+export class ModelInputGuard {
+  private readonly seal: ReleaseSeal;
+  private readonly destinationName: string;
+
+  constructor(private readonly options: ModelInputGuardOptions) {
+    this.destinationName = options.destination.toString();
+    this.seal = new ReleaseSeal(this.destinationName, options.sealKey);
+  }
+
+  /** Releases structured context for this destination and wraps it in a sealed message for the agent's input. */
+  async contextMessage(request: Omit<ReleaseRequest, 'destination'>): Promise<HumanMessage> {
+    const content = JSON.stringify(await this.options.releaser.requireRelease({ ...request, destination: this.options.destination }));
+    return new HumanMessage({ content, additional_kwargs: { [RELEASE_SEAL_KEY]: this.seal.seal(content) } });
+  }
+
+  /** The agent middleware. */
+  middleware() {
+    return createMiddleware({
+      name: 'VerdictModelInputGuard',
+      wrapToolCall: async (request, handler) => {
+        const { vault } = this.options;
+        // Arguments are provider JSON; re-read as plain JSON so values from any realm restore alike.
+        const args = vault === undefined ? undefined : vault.restore(JSON.parse(JSON.stringify(request.toolCall.args)) as unknown);
+        const restored = vault === undefined ? request : { ...request, toolCall: { ...request.toolCall, args: args as typeof request.toolCall.args } };
+        const result = await handler(restored);
+        return ToolMessage.isInstance(result) ? this.releaseToolResult(result) : result;
+      },
+      wrapModelCall: (request, handler) => {
+        [request.systemMessage, ...request.messages].forEach((message, index) => this.assertReleased(message, index));
+        return handler(request);
+      },
+    });
+  }
+
+  private async releaseToolResult(message: ToolMessage): Promise<ToolMessage> {
+    const text = typeof message.content === 'string' ? message.content : null;
+    let content: string;
+    if (text !== null && this.isNotExecuted(text)) content = text;
+    else {
+      const name = message.name ?? '';
+      const route = Object.hasOwn(this.options.toolResults, name) ? this.options.toolResults[name] : undefined;
+      if (route === undefined || text === null) throw new UnreleasedContextError(`The result of tool "${name}"`, this.destinationName);
+      const released = await this.options.releaser.requireRelease({ ...route, payload: payloadOf(text), destination: this.options.destination });
+      content = JSON.stringify(released);
+    }
+    return new ToolMessage({
+      content,
+      tool_call_id: message.tool_call_id,
+      name: message.name,
+      status: message.status,
+      additional_kwargs: { [RELEASE_SEAL_KEY]: this.seal.seal(content) },
+    });
+  }
+
+  private assertReleased(message: BaseMessage, index: number): void {
+    if (AIMessage.isInstance(message)) return;
+    const content = message.content;
+    const sealed = typeof content === 'string' && this.seal.verify(content, message.additional_kwargs?.[RELEASE_SEAL_KEY]);
+    if (sealed) return;
+    const structured =
+      typeof content !== 'string' ? content.some((block) => block.type !== 'text') || looksStructured(textOf(content)) : looksStructured(content);
+    const free = (HumanMessage.isInstance(message) || message.type === 'system') && !structured;
+    if (!free) throw new UnreleasedContextError(`Message ${index} (${message.type})`, this.destinationName);
+  }
+
+  /** Verdict's own refusal: exactly its four fields, a known disposition and the fixed public message. */
+  private isNotExecuted(text: string): boolean {
+    const parsed = parseJson(text);
+    if (!isPlainObject(parsed)) return false;
+    const { status, capability, decision, message, ...rest } = parsed as Record<string, unknown>;
+    return (
+      Object.keys(rest).length === 0 &&
+      status === 'not_executed' &&
+      typeof capability === 'string' &&
+      Object.values(Disposition).includes(decision as Disposition) &&
+      message === this.options.publicMessage
+    );
+  }
+}
+
+/** A tool result as a release payload: its JSON object, or `{ result }` for any other JSON value or plain text. */
+function payloadOf(text: string): Record<string, unknown> {
+  const parsed = parseJson(text);
+  return isPlainObject(parsed) ? (parsed as Record<string, unknown>) : { result: parsed === undefined ? text : parsed };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** JSON objects and arrays are structured context; prose (even prose that contains braces) is not. */
+function looksStructured(text: string): boolean {
+  const trimmed = text.trim();
+  return (trimmed.startsWith('{') || trimmed.startsWith('[')) && parseJson(trimmed) !== undefined;
+}
+
+function textOf(blocks: readonly { type: string; text?: unknown }[]): string {
+  return blocks.map((block) => (typeof block.text === 'string' ? block.text : '')).join('');
+}

@@ -1,0 +1,31 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Where a message released for the model carries its seal. */
+export const RELEASE_SEAL_KEY = 'verdict_release';
+
+/**
+ * Seals message contents the guard released: an HMAC-SHA-256 of the destination and the exact content
+ * under a key only the guard holds. A tool, a checkpoint or a copy can carry a seal, but cannot make one
+ * for other content or another destination. The seal holds no data.
+ */
+export class ReleaseSeal {
+  private readonly key: Buffer;
+
+  /** `key`: share one across processes that resume each other's runs (≥ 32 bytes); default: random per guard. */
+  constructor(
+    private readonly destination: string,
+    key?: Uint8Array,
+  ) {
+    if (key !== undefined && key.length < 32) throw new RangeError('A release seal key needs at least 32 bytes.');
+    this.key = key === undefined ? randomBytes(32) : Buffer.from(key);
+  }
+
+  seal(content: string): string {
+    return createHmac('sha256', this.key).update(this.destination).update('\0').update(content).digest('hex');
+  }
+
+  verify(content: string, seal: unknown): boolean {
+    if (typeof seal !== 'string' || seal.length !== 64) return false;
+    return timingSafeEqual(Buffer.from(this.seal(content), 'hex'), Buffer.from(seal, 'hex'));
+  }
+}

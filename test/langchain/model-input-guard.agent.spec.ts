@@ -1,0 +1,219 @@
+import { describe, expect, it } from '@jest/globals';
+import { HumanMessage } from '@langchain/core/messages';
+import { Test } from '@nestjs/testing';
+import { tool } from '@langchain/core/tools';
+import { createAgent } from 'langchain';
+import { z } from 'zod';
+import {
+  ContextReleaseDenied,
+  ContextReleaseRefusedError,
+  ContextReleaser,
+  DataClass,
+  Destination,
+  InMemoryEvidenceRecorder,
+  PlaceholderVault,
+  ReleasePolicy,
+  SensitiveDataRedacted,
+  Source,
+  Trust,
+  UnreleasedContextError,
+  VerdictModule,
+} from '@verdict/nestjs';
+import { ModelInputGuard, ModelInputGuards, type ToolResultRoute, VerdictLangChainModule, applicationFaultMiddleware } from '@verdict/nestjs/langchain';
+import { ScriptedChatModel, type ScriptStep } from '../../libs/testing/src/scripted-chat-model.js';
+
+const PUBLIC_MESSAGE = 'Not done.';
+const LOCAL = Destination.connection('ollama', 'local-machine');
+/** The same provider name, on a remote endpoint: a different destination, with no route. */
+const REMOTE = Destination.connection('ollama', 'remote-endpoint');
+const CUSTOMER_RECORD = Source.application('customer-record');
+
+/** A whole customer record, as a careless tool returns it. Synthetic values. */
+const RECORD = {
+  id: 72,
+  name: 'Synthetic Customer 72',
+  email: 'customer72@acme.example',
+  card: '4111 1111 1111 1111',
+  address: { street: '1 Synthetic Way', city: 'Testville' },
+  notes: 'Prefers mail to customer72@acme.example',
+};
+
+const customerRoute: ToolResultRoute = {
+  source: CUSTOMER_RECORD,
+  trust: Trust.Trusted,
+  classification: DataClass.Pii,
+  only: ['id', 'name', 'email'],
+  redact: ['email'],
+};
+
+function setup(options: { destination?: Destination; routes?: Record<string, ToolResultRoute>; vault?: PlaceholderVault } = {}) {
+  const evidence = new InMemoryEvidenceRecorder();
+  const events: Array<{ event: string; value: unknown }> = [];
+  const releaser = new ContextReleaser({
+    policies: [ReleasePolicy.route(CUSTOMER_RECORD, LOCAL).allow({ classes: [DataClass.Pii], trust: [Trust.Trusted] })],
+    recorder: evidence,
+    events: { emit: (event, value) => events.push({ event, value }) },
+  });
+  const guard = new ModelInputGuard({
+    releaser,
+    destination: options.destination ?? LOCAL,
+    toolResults: options.routes ?? { lookup_customer: customerRoute },
+    publicMessage: PUBLIC_MESSAGE,
+    vault: options.vault,
+  });
+  const sentNotes: string[] = [];
+  const tools = [
+    tool(async () => JSON.stringify(RECORD), { name: 'lookup_customer', description: 'Look up the customer', schema: z.object({}) }),
+    tool(async () => JSON.stringify({ internal: 'warehouse-7' }), { name: 'unrouted', description: 'A tool without a route', schema: z.object({}) }),
+    tool(async () => JSON.stringify({ status: 'not_executed', capability: 'orders.cancel', decision: 'deny', message: PUBLIC_MESSAGE }), {
+      name: 'refused',
+      description: 'A tool Verdict refused',
+      schema: z.object({}),
+    }),
+    tool(
+      async ({ to }: { to: string }) => {
+        sentNotes.push(to);
+        return JSON.stringify({ sent: true });
+      },
+      { name: 'send_note', description: 'Send a note', schema: z.object({ to: z.string() }) },
+    ),
+  ];
+  const run = async (script: ScriptStep[], messages = [new HumanMessage('Who am I?')]) => {
+    const model = new ScriptedChatModel(script);
+    const agent = createAgent({ model, tools, middleware: [applicationFaultMiddleware(), guard.middleware()] });
+    // langchain wraps a middleware's error in its MiddlewareError; the guard's typed error is the cause.
+    const outcome = await agent.invoke({ messages }).then(
+      () => null,
+      (error: unknown) => (error as { cause?: unknown }).cause ?? error,
+    );
+    return { model, outcome };
+  };
+  return { guard, run, evidence, events, sentNotes };
+}
+
+const lookup = { toolCalls: [{ name: 'lookup_customer', args: {}, id: 'call_lookup' }] };
+
+describe('ModelInputGuard (langchain agent middleware)', () => {
+  it('shows the model only the route’s projection of a tool result, with the e-mail redacted, and records the release', async () => {
+    const { run, evidence, events } = setup();
+    const { model, outcome } = await run([lookup, { text: 'You are customer 72.' }]);
+
+    expect(outcome).toBeNull();
+    expect(model.toolMessages().map((m) => JSON.parse(String(m.content)))).toEqual([{ id: 72, name: 'Synthetic Customer 72', email: '[REDACTED]' }]);
+    const shown = JSON.stringify(model.transcript);
+    for (const secret of ['customer72@acme.example', '4111', 'Synthetic Way']) expect(shown).not.toContain(secret);
+    expect(evidence.releases()).toEqual([
+      expect.objectContaining({ disposition: 'permit', destinationConnection: 'ollama', destinationTrustZone: 'local-machine' }),
+    ]);
+    expect(events.map((e) => e.event)).toEqual([SensitiveDataRedacted.event]);
+  });
+
+  it('refuses the same tool result for the same provider name in a remote zone: the run rejects before the model sees it', async () => {
+    const { run, evidence, events } = setup({ destination: REMOTE });
+    const { model, outcome } = await run([lookup, { text: 'unreachable' }]);
+
+    expect(outcome).toBeInstanceOf(ContextReleaseRefusedError);
+    expect((outcome as ContextReleaseRefusedError).reason).toBe('route_not_registered');
+    expect(model.callCount).toBe(1);
+    expect(JSON.stringify(model.transcript)).not.toContain('Synthetic Customer');
+    expect(evidence.releases()).toEqual([
+      expect.objectContaining({ disposition: 'deny', reason: 'route_not_registered', destinationTrustZone: 'remote-endpoint' }),
+    ]);
+    expect(events.map((e) => e.event)).toEqual([ContextReleaseDenied.event]);
+  });
+
+  it('refuses the result of a tool without a route with a typed error, before the provider is called again', async () => {
+    const { run } = setup();
+    const { model, outcome } = await run([{ toolCalls: [{ name: 'unrouted', args: {}, id: 'call_unrouted' }] }, { text: 'unreachable' }]);
+
+    expect(outcome).toBeInstanceOf(UnreleasedContextError);
+    expect(model.callCount).toBe(1);
+  });
+
+  it('lets Verdict’s own not_executed answer through: it holds the fixed public message and nothing else', async () => {
+    const { run } = setup();
+    const { model, outcome } = await run([{ toolCalls: [{ name: 'refused', args: {}, id: 'call_refused' }] }, { text: 'I could not do that.' }]);
+
+    expect(outcome).toBeNull();
+    expect(JSON.parse(String(model.toolMessages()[0].content))).toMatchObject({ status: 'not_executed', message: PUBLIC_MESSAGE });
+  });
+
+  it('refuses structured context that was not released, before any model call; plain user text passes', async () => {
+    const { run } = setup();
+    const raw = await run([{ text: 'unreachable' }], [new HumanMessage(`Context: ${'x'}`), new HumanMessage(JSON.stringify(RECORD))]);
+    expect(raw.outcome).toBeInstanceOf(UnreleasedContextError);
+    expect(raw.model.callCount).toBe(0);
+
+    const prose = await run([{ text: 'Hello.' }], [new HumanMessage('My order {1002} is late, can you check?')]);
+    expect(prose.outcome).toBeNull();
+  });
+
+  it('accepts context released for its destination through contextMessage, and refuses it once tampered with', async () => {
+    const { run, guard } = setup();
+    const context = await guard.contextMessage({ ...customerRoute, payload: RECORD });
+    expect(JSON.parse(String(context.content))).toEqual({ id: 72, name: 'Synthetic Customer 72', email: '[REDACTED]' });
+
+    expect((await run([{ text: 'Hello customer 72.' }], [context, new HumanMessage('Hi')])).outcome).toBeNull();
+
+    const tampered = new HumanMessage({ content: JSON.stringify(RECORD), additional_kwargs: context.additional_kwargs });
+    const refused = await run([{ text: 'unreachable' }], [tampered]);
+    expect(refused.outcome).toBeInstanceOf(UnreleasedContextError);
+    expect(refused.model.callCount).toBe(0);
+  });
+
+  it('refuses context sealed by a guard for another destination', async () => {
+    const remoteGuard = setup({ destination: REMOTE }).guard;
+    const local = setup();
+    // A guard for the remote zone cannot even release it; a seal from another guard does not verify here.
+    await expect(remoteGuard.contextMessage({ ...customerRoute, payload: RECORD })).rejects.toBeInstanceOf(ContextReleaseRefusedError);
+    const otherLocalGuard = setup().guard;
+    const foreign = await otherLocalGuard.contextMessage({ ...customerRoute, payload: RECORD });
+    expect((await local.run([{ text: 'unreachable' }], [foreign])).outcome).toBeInstanceOf(UnreleasedContextError);
+  });
+
+  it('tokenizes scanned free text for the model and restores the placeholder in tool arguments on the way back', async () => {
+    const vault = new PlaceholderVault();
+    const notesRoute: ToolResultRoute = { ...customerRoute, only: ['id', 'notes'], redact: [], scan: { paths: ['notes'], mode: 'tokenize', vault } };
+    const { run, sentNotes } = setup({ routes: { lookup_customer: notesRoute, send_note: { ...customerRoute, only: ['sent'], redact: [] } }, vault });
+    const { model, outcome } = await run([
+      lookup,
+      (messages) => {
+        const placeholder = /<EMAIL_\d+>/.exec(String(messages.at(-1)?.content))?.[0] ?? 'none';
+        return { toolCalls: [{ name: 'send_note', args: { to: placeholder }, id: 'call_send' }] };
+      },
+      { text: 'Sent.' },
+    ]);
+
+    expect(outcome).toBeNull();
+    expect(JSON.parse(String(model.toolMessages()[0].content))).toEqual({ id: 72, notes: 'Prefers mail to <EMAIL_1>' });
+    expect(sentNotes).toEqual(['customer72@acme.example']);
+    expect(JSON.stringify(model.transcript)).not.toContain('customer72@acme.example');
+  });
+});
+
+describe('ModelInputGuards (Nest)', () => {
+  it('builds guards on the module’s context release, public message and evidence', async () => {
+    const evidence = new InMemoryEvidenceRecorder();
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        VerdictModule.forRoot({
+          abilityFactory: { createForContext: () => ({}) as never },
+          evidence,
+          publicMessage: PUBLIC_MESSAGE,
+          releasePolicies: [ReleasePolicy.route(CUSTOMER_RECORD, LOCAL).allow({ classes: [DataClass.Pii], trust: [Trust.Trusted] })],
+        }),
+        VerdictLangChainModule,
+      ],
+    }).compile();
+    await moduleRef.init();
+    try {
+      const guard = moduleRef.get(ModelInputGuards).forDestination(LOCAL, { toolResults: {} });
+      const context = await guard.contextMessage({ ...customerRoute, payload: RECORD });
+
+      expect(JSON.parse(String(context.content))).toEqual({ id: 72, name: 'Synthetic Customer 72', email: '[REDACTED]' });
+      expect(evidence.releases()).toHaveLength(1);
+    } finally {
+      await moduleRef.close();
+    }
+  });
+});
