@@ -82,4 +82,18 @@ describeWithBrowser('storefront lab in Chromium', () => {
     expect(await outcomesOf('#run-duplicate-delivery', '#duplicate-delivery-calls', 2)).toEqual(['executed', 'deny']);
     expect(await page.locator('#duplicate-delivery-summary').textContent()).toBe('Support tickets for order 1002: 1');
   });
+
+  it('walks through the release lab: the local connection gets the redacted profile, the remote one nothing', async () => {
+    const page = await browser.newPage();
+    await page.goto(url);
+    await page.click('#run-release');
+    await page.locator('#release-results tr[data-row="evidence"]').waitFor();
+    expect(await page.locator('#release-results thead th[data-destination]').allTextContents()).toEqual(['ollama@local-machine', 'ollama@remote-endpoint']);
+    expect(await page.locator('#release-results [data-outcome]').allTextContents()).toEqual(['permitted', 'denied']);
+    const [local, remote] = await page.locator('#release-results tr[data-row="payload"] pre').allTextContents();
+    expect(JSON.parse(local)).toMatchObject({ email: '[REDACTED]' });
+    expect(local).not.toContain('customer72@acme.example');
+    expect(remote).toBe('{}');
+    expect(await page.locator('#release-results tr[data-row="reason"] pre').allTextContents()).toEqual(['released', 'route_not_registered']);
+  });
 });

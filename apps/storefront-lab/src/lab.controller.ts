@@ -3,6 +3,7 @@ import { CrossCustomerComparison } from './comparison/cross-customer.comparison.
 import { GateScenarios } from './gates/gate-scenarios.js';
 import { ConfirmationScenario } from './approvals/confirmation.scenario.js';
 import { LAB_PAGE } from './page/lab-page.js';
+import { DestinationReleaseScenario } from './releases/destination-release.scenario.js';
 
 /** The lab's page and its JSON endpoints. */
 @Controller()
@@ -11,6 +12,7 @@ export class LabController {
     private readonly crossCustomer: CrossCustomerComparison,
     private readonly gates: GateScenarios,
     private readonly confirmation: ConfirmationScenario,
+    private readonly destinationRelease: DestinationReleaseScenario,
   ) {}
 
   @Get()
@@ -41,5 +43,11 @@ export class LabController {
   @Get('api/labs/duplicate-delivery')
   newToolCallIdIsNotANewOperation() {
     return this.gates.newToolCallIdIsNotANewOperation();
+  }
+
+  /** Customer 72's profile released to `ollama@local-machine` (permitted, e-mail redacted) and to `ollama@remote-endpoint` (denied). */
+  @Get('api/labs/release')
+  providerNameIsNotATrustBoundary() {
+    return this.destinationRelease.run();
   }
 }

@@ -26,6 +26,8 @@ import { ConfirmationScenario } from './approvals/confirmation.scenario.js';
 import { LabController } from './lab.controller.js';
 import type { LabOptions } from './lab-options.js';
 import { LabSeeder } from './lab-seeder.js';
+import { DestinationReleaseScenario } from './releases/destination-release.scenario.js';
+import { LabReleasePolicies } from './releases/lab-release-policies.js';
 
 /**
  * The storefront lab: the synthetic storefront on embedded SQLite, Verdict with TypeORM evidence, and
@@ -67,6 +69,8 @@ export class LabModule {
         CrossCustomerComparison,
         GateScenarios,
         ConfirmationScenario,
+        LabReleasePolicies,
+        DestinationReleaseScenario,
       ],
     };
   }

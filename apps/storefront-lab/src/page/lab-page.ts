@@ -67,6 +67,19 @@ export const LAB_PAGE = `<!doctype html>
   <p id="duplicate-delivery-summary"></p>
 </section>
 
+<section id="release">
+  <h2>A provider name is not a trust boundary</h2>
+  <p>Before the assistant answers, customer 72's profile is released to the model connection: display name, a synthetic
+  e-mail (<code>customer72@acme.example</code>; the storefront stores none) and the orders' ids and statuses, with the
+  e-mail redacted. One route is registered: <code>application:customer-profile → ollama@local-machine</code>. The same
+  request goes to <code>ollama</code> on this machine and to <code>ollama</code> at a remote endpoint.</p>
+  <button id="run-release" type="button">Release the profile twice</button>
+  <table id="release-results" hidden>
+    <thead><tr><th></th><th data-destination="local"></th><th data-destination="remote"></th></tr></thead>
+    <tbody></tbody>
+  </table>
+</section>
+
 <script>
   function renderCalls(listId, calls) {
     const list = document.getElementById(listId);
@@ -109,6 +122,40 @@ export const LAB_PAGE = `<!doctype html>
     const report = await (await fetch('/api/labs/duplicate-delivery')).json();
     renderCalls('duplicate-delivery-calls', report.calls);
     document.getElementById('duplicate-delivery-summary').textContent = 'Support tickets for order 1002: ' + report.ticketsForOrder;
+  });
+
+  document.getElementById('run-release').addEventListener('click', async () => {
+    const report = await (await fetch('/api/labs/release')).json();
+    const table = document.getElementById('release-results');
+    table.querySelectorAll('thead th[data-destination]').forEach((th, i) => (th.textContent = report.releases[i].destination));
+    const rows = [
+      ['outcome', 'outcome', (release) => release.outcome],
+      ['payload', 'payload the model receives', (release) => JSON.stringify(release.payload, null, 2)],
+      ['reason', 'reason (internal)', (release) => release.reason],
+      ['evidence', 'stored evidence', (release) => JSON.stringify(release.evidence, null, 2)],
+    ];
+    const body = table.querySelector('tbody');
+    body.replaceChildren();
+    for (const [key, label, value] of rows) {
+      const row = document.createElement('tr');
+      row.dataset.row = key;
+      const name = document.createElement('th');
+      name.textContent = label;
+      row.append(name);
+      for (const release of report.releases) {
+        const td = document.createElement('td');
+        const content = document.createElement(key === 'outcome' ? 'div' : 'pre');
+        if (key === 'outcome') {
+          content.className = release.outcome;
+          content.dataset.outcome = release.outcome;
+        }
+        content.textContent = value(release);
+        td.append(content);
+        row.append(td);
+      }
+      body.append(row);
+    }
+    table.hidden = false;
   });
 
   const paths = [['naive', 'Naive raw tool'], ['manual', 'Manually secured tool'], ['verdict', 'Verdict bound tool']];
