@@ -25,5 +25,7 @@ export function foldOrder(effects: readonly RecordedEffect[]): readonly Recorded
       throw new TrajectoryTraceError(`events[${effect.arrival}].sequence: repeats stamp ${stamp} of events[${first}]; the fold order is ambiguous.`);
     seen.set(stamp, effect.arrival);
   }
-  return [...effects].sort((a, b) => (a.sequence as number) - (b.sequence as number));
+  // Recorders stamp in arrival order: an already ordered trace needs no sort.
+  const ordered = effects.every((effect, index) => index === 0 || (effect.sequence as number) > (effects[index - 1].sequence as number));
+  return ordered ? effects : [...effects].sort((a, b) => (a.sequence as number) - (b.sequence as number));
 }

@@ -26,18 +26,18 @@ export function recordedEffects(events: readonly unknown[]): RecordedEffect[] {
   const ids = new Map<string, number>();
   events.forEach((event, arrival) => {
     if (!isRecord(event) || event.type !== 'effect') return;
-    const at = `events[${arrival}]`;
     const recorded = {
       arrival,
-      effect: effectOf(event, at),
-      id: idOf(event, at),
+      effect: effectOf(event, arrival),
+      id: idOf(event, arrival),
       stamped: Object.hasOwn(event, 'sequence') && event.sequence !== undefined,
       sequence: event.sequence,
-      provenance: provenanceOf(event, at),
+      provenance: provenanceOf(event, arrival),
     };
     if (recorded.id !== null) {
-      if (ids.has(recorded.id))
-        throw new TrajectoryTraceError(`${at}.id: repeats the id of events[${ids.get(recorded.id)}]; provenance references would be ambiguous.`);
+      const first = ids.get(recorded.id);
+      if (first !== undefined)
+        throw new TrajectoryTraceError(`events[${arrival}].id: repeats the id of events[${first}]; provenance references would be ambiguous.`);
       ids.set(recorded.id, arrival);
     }
     effects.push(recorded);
@@ -50,31 +50,35 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function effectOf(event: Record<string, unknown>, at: string): Effect {
+function effectOf(event: Record<string, unknown>, arrival: number): Effect {
   const { effect, resource, destination } = event as Partial<EffectEvent>;
-  if (typeof effect !== 'string' || effect.trim() === '') throw new TrajectoryTraceError(`${at}.effect: an effect event needs a non-empty string verb.`);
+  if (typeof effect !== 'string' || effect.trim() === '')
+    throw new TrajectoryTraceError(`events[${arrival}].effect: an effect event needs a non-empty string verb.`);
   for (const [name, value] of [
     ['resource', resource],
     ['destination', destination],
   ] as const) {
-    if (value !== undefined && value !== null && typeof value !== 'string') throw new TrajectoryTraceError(`${at}.${name}: must be a string, null or absent.`);
+    if (value !== undefined && value !== null && typeof value !== 'string')
+      throw new TrajectoryTraceError(`events[${arrival}].${name}: must be a string, null or absent.`);
   }
   return { effect: effect.trim(), resource: resource ?? null, destination: destination ?? null };
 }
 
-function idOf(event: Record<string, unknown>, at: string): string | null {
+function idOf(event: Record<string, unknown>, arrival: number): string | null {
   if (!Object.hasOwn(event, 'id') || event.id === undefined) return null;
-  if (typeof event.id !== 'string' || event.id.trim() === '') throw new TrajectoryTraceError(`${at}.id: must be a non-empty string.`);
+  if (typeof event.id !== 'string' || event.id.trim() === '') throw new TrajectoryTraceError(`events[${arrival}].id: must be a non-empty string.`);
   return event.id;
 }
 
-function provenanceOf(event: Record<string, unknown>, at: string): readonly string[] {
+const NO_PROVENANCE: readonly string[] = Object.freeze([]);
+
+function provenanceOf(event: Record<string, unknown>, arrival: number): readonly string[] {
   const { provenance } = event;
-  if (provenance === undefined || provenance === null) return [];
-  if (!Array.isArray(provenance)) throw new TrajectoryTraceError(`${at}.provenance: must be a list of event ids.`);
+  if (provenance === undefined || provenance === null) return NO_PROVENANCE;
+  if (!Array.isArray(provenance)) throw new TrajectoryTraceError(`events[${arrival}].provenance: must be a list of event ids.`);
   provenance.forEach((reference, index) => {
     if (typeof reference !== 'string' || reference.trim() === '')
-      throw new TrajectoryTraceError(`${at}.provenance[${index}]: must be a non-empty event id string.`);
+      throw new TrajectoryTraceError(`events[${arrival}].provenance[${index}]: must be a non-empty event id string.`);
   });
   return provenance as string[];
 }
