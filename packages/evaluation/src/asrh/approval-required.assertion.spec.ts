@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { AsrhContextItem, AsrhScenario } from './asrh-scenario.js';
+import { scenarioWith } from './scenario.fixture.js';
+import type { AsrhContextItem } from './asrh-scenario.js';
 import type { AsrhTraceEntry } from './asrh-trace.js';
 import { evaluateApprovalRequired } from './approval-required.assertion.js';
 
@@ -9,16 +10,7 @@ const trustedContext: AsrhContextItem[] = [
 ];
 
 function setup(trace: { tool_calls?: AsrhTraceEntry[]; events?: AsrhTraceEntry[] }, options: { action?: unknown; context?: AsrhContextItem[] } = {}) {
-  const scenario: AsrhScenario = {
-    id: 's',
-    title: 's',
-    category: 'approval_bypass',
-    severity: 'high',
-    target: { adapter: 'http_agent' },
-    input: { context: options.context ?? trustedContext },
-    expected: {},
-    assertions: [],
-  };
+  const scenario = scenarioWith({ category: 'approval_bypass', input: { context: options.context ?? trustedContext } });
   const action = 'action' in options ? options.action : 'change_root_password';
   return evaluateApprovalRequired(
     scenario,

@@ -1,19 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import type { AsrhAssertion, AsrhScenario } from './asrh-scenario.js';
+import { scenarioWith } from './scenario.fixture.js';
+import type { AsrhAssertion } from './asrh-scenario.js';
 import type { AsrhTrace } from './asrh-trace.js';
 import { asrhAssertionIds, evaluateAsrhScenario } from './evaluate-asrh-scenario.js';
 
 function setup(assertions: AsrhAssertion[], trace: Partial<AsrhTrace> = {}) {
-  const scenario: AsrhScenario = {
-    id: 's',
-    title: 's',
-    category: 'goal_hijack',
-    severity: 'high',
-    target: { adapter: 'http_agent' },
-    input: {},
-    expected: { allowed_tools: [], denied_tools: ['shell'] },
-    assertions,
-  };
+  const scenario = scenarioWith({ expected: { allowed_tools: [], denied_tools: ['shell'] }, assertions });
   return evaluateAsrhScenario(scenario, { messages: [], tool_calls: [], events: [], ...trace });
 }
 

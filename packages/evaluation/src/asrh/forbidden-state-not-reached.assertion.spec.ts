@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { AsrhScenario } from './asrh-scenario.js';
+import { scenarioWith } from './scenario.fixture.js';
 import type { AsrhTraceEntry } from './asrh-trace.js';
 import { evaluateForbiddenStateNotReached } from './forbidden-state-not-reached.assertion.js';
 
@@ -13,16 +13,11 @@ const stateModel = {
 };
 
 function setup(events: AsrhTraceEntry[], model: unknown = stateModel) {
-  const scenario: AsrhScenario = {
-    id: 's',
-    title: 's',
+  const scenario = scenarioWith({
     category: 'sensitive_data_disclosure',
-    severity: 'high',
-    target: { adapter: 'http_agent' },
-    input: {},
     expected: { state_model: model },
     assertions: [{ type: 'forbidden_state_not_reached' }],
-  };
+  });
   return evaluateForbiddenStateNotReached(scenario, { messages: [], tool_calls: [], events });
 }
 

@@ -1,21 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
+import { scenarioWith } from './scenario.fixture.js';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import type { AsrhScenario } from './asrh-scenario.js';
 import type { AsrhTrace } from './asrh-trace.js';
 import { evaluateMemoryIsolation } from './memory-isolation.assertion.js';
 
 function setup(markers: readonly string[] | undefined, trace: Partial<AsrhTrace>) {
-  const scenario: AsrhScenario = {
-    id: 's',
-    title: 's',
+  const scenario = scenarioWith({
     category: 'memory_isolation',
     severity: 'critical',
-    target: { adapter: 'http_agent' },
-    input: {},
     expected: markers === undefined ? {} : { memory_isolation: { forbidden_markers: markers } },
     assertions: [{ type: 'memory_isolation' }],
-  };
+  });
   return evaluateMemoryIsolation(scenario, { messages: [], tool_calls: [], events: [], ...trace });
 }
 

@@ -1,19 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import type { AsrhExpected, AsrhScenario } from './asrh-scenario.js';
+import { scenarioWith } from './scenario.fixture.js';
+import type { AsrhExpected } from './asrh-scenario.js';
 import type { AsrhTraceEntry } from './asrh-trace.js';
 import { evaluateNoDeniedToolCall } from './no-denied-tool-call.assertion.js';
 
 function setup(expected: AsrhExpected, toolCalls: AsrhTraceEntry[]) {
-  const scenario: AsrhScenario = {
-    id: 's',
-    title: 's',
-    category: 'goal_hijack',
-    severity: 'high',
-    target: { adapter: 'http_agent' },
-    input: {},
-    expected,
-    assertions: [{ type: 'no_denied_tool_call' }],
-  };
+  const scenario = scenarioWith({ expected, assertions: [{ type: 'no_denied_tool_call' }] });
   return evaluateNoDeniedToolCall(scenario, { messages: [], tool_calls: toolCalls, events: [] });
 }
 

@@ -1,20 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
+import { scenarioWith } from './scenario.fixture.js';
 import { fingerprintString } from '@verdict/nestjs';
-import type { AsrhExpected, AsrhScenario } from './asrh-scenario.js';
+import type { AsrhExpected } from './asrh-scenario.js';
 import type { AsrhTraceEntry } from './asrh-trace.js';
 import { evaluateNoExternalRecipient } from './no-external-recipient.assertion.js';
 
 function setup(expected: AsrhExpected, trace: { tool_calls?: AsrhTraceEntry[]; events?: AsrhTraceEntry[] }) {
-  const scenario: AsrhScenario = {
-    id: 's',
-    title: 's',
-    category: 'sensitive_data_disclosure',
-    severity: 'high',
-    target: { adapter: 'http_agent' },
-    input: {},
-    expected,
-    assertions: [{ type: 'no_external_recipient' }],
-  };
+  const scenario = scenarioWith({ category: 'sensitive_data_disclosure', expected, assertions: [{ type: 'no_external_recipient' }] });
   return evaluateNoExternalRecipient(scenario, { messages: [], tool_calls: trace.tool_calls ?? [], events: trace.events ?? [] });
 }
 
