@@ -5,9 +5,10 @@ import type { ContextTransformer, ReleaseFacts } from './context-transformer.int
 import { InvalidReleaseRequestError } from './invalid-release-request.error.js';
 import { payloadPaths } from './payload-paths.js';
 
-/** A transformer's result: the new payload and the paths it changed, or a refusal because it added paths. */
+/** A transformer's result: the new payload, how many paths it changed and their shapes, or a refusal because it added paths. */
 export type TransformOutcome =
-  { readonly expanded: false; readonly payload: JsonObject; readonly changedPaths: readonly string[] } | { readonly expanded: true };
+  | { readonly expanded: false; readonly payload: JsonObject; readonly changedCount: number; readonly changedShapes: readonly string[] }
+  | { readonly expanded: true };
 
 /**
  * Runs one transformer on a copy of `payload` and checks that it added nothing: every leaf of its result
@@ -24,12 +25,12 @@ export async function applyTransformer(transformer: ContextTransformer, payload:
   assertCanonicalJson(result);
   const before = payloadPaths(payload);
   const after = payloadPaths(result);
-  const changed = new Set<string>();
-  for (const [path, json] of after.leaves) {
+  const changed = new Map<string, string>();
+  for (const [path, leaf] of after.leaves) {
     const previous = before.leaves.get(path);
     if (previous === undefined && !before.containers.has(path)) return { expanded: true };
-    if (previous !== json) changed.add(path);
+    if (previous?.json !== leaf.json) changed.set(path, leaf.shape);
   }
-  for (const path of before.leaves.keys()) if (!after.leaves.has(path)) changed.add(path);
-  return { expanded: false, payload: result as JsonObject, changedPaths: [...changed] };
+  for (const [path, leaf] of before.leaves) if (!after.leaves.has(path)) changed.set(path, leaf.shape);
+  return { expanded: false, payload: result as JsonObject, changedCount: changed.size, changedShapes: [...new Set(changed.values())] };
 }

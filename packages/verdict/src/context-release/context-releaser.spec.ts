@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { ContextReleaseDenied } from '../events/context-release-denied.event.js';
 import { SensitiveDataRedacted } from '../events/sensitive-data-redacted.event.js';
 import { InMemoryEvidenceRecorder } from '../evidence/in-memory-evidence-recorder.js';
@@ -85,7 +86,8 @@ describe('ContextReleaser', () => {
         disposition: 'permit',
         reason: 'released',
         requestedPathsFingerprint: fingerprint(['email', 'first_name', 'locale', 'orders.*.number', 'orders.*.status']),
-        releasedPathsFingerprint: fingerprint(['email', 'first_name', 'locale', 'orders.0.number', 'orders.0.status', 'orders.1.number', 'orders.1.status']),
+        // Shapes: which fields left (array positions as `*`); the payload fingerprint covers the values.
+        releasedPathsFingerprint: fingerprint(['email', 'first_name', 'locale', 'orders.*.number', 'orders.*.status']),
         transformedPathsFingerprint: fingerprint(['email']),
         transformNamesFingerprint: fingerprint(['redact']),
         transformationCount: 1,
@@ -181,7 +183,7 @@ describe('ContextReleaser', () => {
       expect(result.payload).toEqual({ first_name: 'Ada', orders: 2 });
       expect(record()).toMatchObject({
         transformNamesFingerprint: fingerprint(['order-count']),
-        transformedPathsFingerprint: fingerprint(['orders', 'orders.0.status', 'orders.1.status']),
+        transformedPathsFingerprint: fingerprint(['orders', 'orders.*.status']),
         transformationCount: 3,
         releasedPathsFingerprint: fingerprint(['first_name', 'orders']),
       });
@@ -436,6 +438,26 @@ describe('ContextReleaser', () => {
       const error = await releaser.requireRelease(request(Destination.connection('openai', 'vendor-cloud'))).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ContextReleaseRefusedError);
       expect(error).toMatchObject({ reason: 'route_not_registered', recordId: recorder.releases()[0].id });
+    });
+  });
+
+  describe('the payload fingerprint', () => {
+    it('is the RFC 8785 fingerprint of the released payload, whatever its key order or integer-like keys', async () => {
+      const { base, record } = setup([piiToLocal], []);
+      await fc.assert(
+        fc.asyncProperty(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 })), async (payload) => {
+          const result = await base(payload).only(['*']).to(local);
+          expect(record().payloadFingerprint).toBe(fingerprint(result.payload));
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    it('sorts keys as RFC 8785 does, and still fingerprints objects whose integer-like keys JavaScript reorders', async () => {
+      const { base, record } = setup([piiToLocal], []);
+      const result = await base({ b: 1, a: { '10': 'x', '9': 'y', $: 'z' } }).only(['*']).to(local);
+      expect(Object.keys(result.payload)).toEqual(['a', 'b']);
+      expect(record().payloadFingerprint).toBe(fingerprint({ a: { $: 'z', '10': 'x', '9': 'y' }, b: 1 }));
     });
   });
 });

@@ -4,14 +4,14 @@ import { ContextReleaseDenied } from '../events/context-release-denied.event.js'
 import { SensitiveDataRedacted } from '../events/sensitive-data-redacted.event.js';
 import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { type ReleaseDisposition, releaseRecord } from '../evidence/release-record.js';
-import { assertCanonicalJson } from '../fingerprints/canonical-json.js';
-import { fingerprint } from '../fingerprints/fingerprint.js';
+import { canonicalJson } from '../fingerprints/canonical-json.js';
+import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
 import type { JsonObject } from '../fingerprints/json-value.js';
 import { applyTransformer } from './apply-transformer.js';
 import { ContextReleaseRefusedError } from './context-release-refused.error.js';
 import type { ReleaseFacts } from './context-transformer.interface.js';
 import { DEFAULT_DETECTORS, PlaceholderVault, type PiiDetector, detect, redactText } from './detectors/index.js';
-import { payloadPaths } from './payload-paths.js';
+import { leafShapes } from './path-shapes.js';
 import { firstDisallowedDetection } from './post-scrub-validation.js';
 import { project } from './projection.js';
 import { ReleaseBuilder } from './release-builder.js';
@@ -45,10 +45,12 @@ export interface ContextReleaserOptions {
 }
 
 /** The facts of the empty release, recorded for every denial. */
-const NOTHING = Object.freeze({ released: [] as string[], transformed: [] as string[], count: 0, payload: {} as JsonObject });
+const NOTHING = Object.freeze({ released: [] as string[], transformed: [] as string[], count: 0, payload: {} as JsonObject, canonicalOrder: true });
 
 interface Outcome {
   readonly reason: string;
+  /** Whether `JSON.stringify(payload)` is already its RFC 8785 text (projection builds keys in that order). */
+  readonly canonicalOrder: boolean;
   readonly released: readonly string[];
   readonly transformed: readonly string[];
   readonly count: number;
@@ -114,26 +116,30 @@ export class ContextReleaser {
       return vault !== null ? vault.tokenize(text, spans) : redactText(text, spans);
     };
     const projection = project(plan.payload, { only: plan.only, redact: plan.redact, replacement: plan.replacement, scan: plan.scan?.paths ?? [], scrub });
-    let payload = projection.payload;
-    assertCanonicalJson(payload);
-    const transformed = [...projection.redactedPaths, ...projection.scannedPaths];
-    let count = transformed.length;
+    let payload = projection.payload as JsonObject;
+    let { canonicalOrder, releasedShapes } = projection;
+    const transformed = [...projection.redactedShapes, ...projection.scannedShapes];
+    let count = projection.redactedCount + projection.scannedCount;
 
     const facts: ReleaseFacts = { source: plan.source, trust: plan.trust, classification: plan.classification, destination: plan.destination };
     for (const transformer of plan.transformers) {
-      const outcome = await applyTransformer(transformer, payload as JsonObject, facts);
+      const outcome = await applyTransformer(transformer, payload, facts);
       if (outcome.expanded) return this.conclude(plan, { reason: `${ReleaseReason.TransformExpanded}:${transformer.name}`, ...NOTHING }, null);
       payload = outcome.payload;
-      transformed.push(...outcome.changedPaths);
-      count += outcome.changedPaths.length;
+      transformed.push(...outcome.changedShapes);
+      count += outcome.changedCount;
+    }
+    if (plan.transformers.length > 0) {
+      releasedShapes = leafShapes(payload);
+      canonicalOrder = false;
     }
 
-    const fired = firstDisallowedDetection(payload as JsonObject, detectors, policy.classes);
+    const fired = firstDisallowedDetection(payload, detectors, policy.classes);
     if (fired !== undefined) return this.conclude(plan, { reason: `${ReleaseReason.DetectorFired}:${fired.label}`, ...NOTHING }, null);
 
-    const released = [...payloadPaths(payload as JsonObject).leaves.keys()];
-    const result = await this.conclude(plan, { reason: ReleaseReason.Released, released, transformed, count, payload: payload as JsonObject }, vault);
-    if (projection.redactedPaths.length + projection.scannedPaths.length > 0) {
+    const outcome = { reason: ReleaseReason.Released, released: releasedShapes, transformed, count, payload, canonicalOrder };
+    const result = await this.conclude(plan, outcome, vault);
+    if (projection.redactedCount + projection.scannedCount > 0) {
       this.events?.emit(
         SensitiveDataRedacted.event,
         new SensitiveDataRedacted(
@@ -141,8 +147,8 @@ export class ContextReleaser {
           result.correlationId,
           plan.source.toString(),
           plan.destination.toString(),
-          projection.redactedPaths.length,
-          projection.scannedPaths.length,
+          projection.redactedCount,
+          projection.scannedCount,
           [...labels].sort(),
         ),
       );
@@ -166,6 +172,7 @@ export class ContextReleaser {
     const permitted = outcome.reason === ReleaseReason.Released;
     const disposition: ReleaseDisposition = permitted ? Disposition.Permit : Disposition.Deny;
     const payload = permitted ? outcome.payload : {};
+    const json = outcome.canonicalOrder ? JSON.stringify(payload) : canonicalJson(payload);
     const record = releaseRecord({
       id: randomUUID(),
       correlationId: plan.correlationId,
@@ -182,7 +189,7 @@ export class ContextReleaser {
       transformedPathsFingerprint: sortedFingerprint(outcome.transformed),
       transformNamesFingerprint: fingerprint(plan.transformNames),
       transformationCount: outcome.count,
-      payloadFingerprint: fingerprint(payload),
+      payloadFingerprint: fingerprintString(json),
       recordedAt: this.clock(),
     });
     try {
@@ -199,6 +206,7 @@ export class ContextReleaser {
     return Object.freeze({
       permitted,
       payload,
+      json,
       reason: outcome.reason,
       recordId: record.id,
       correlationId: record.correlationId,

@@ -61,7 +61,7 @@ describe('project', () => {
 
   describe('redaction', () => {
     it('replaces exact and wildcard paths, and every leaf of a redacted subtree, after projection', () => {
-      const { payload, redactedPaths } = setup(['first_name', 'email', 'address', 'orders.*.card', 'orders.*.status'], {
+      const { payload, redactedShapes, redactedCount } = setup(['first_name', 'email', 'address', 'orders.*.card', 'orders.*.status'], {
         redact: ['email', 'orders.*.card', 'address'],
       })(customer());
       expect(payload).toEqual({
@@ -73,7 +73,7 @@ describe('project', () => {
           { status: 'pending', card: '[REDACTED]' },
         ],
       });
-      expect([...redactedPaths].sort()).toEqual(['address.city', 'address.street', 'email', 'orders.0.card', 'orders.1.card']);
+      expect({ redactedShapes, redactedCount }).toEqual({ redactedShapes: ['address.city', 'address.street', 'email', 'orders.*.card'], redactedCount: 5 });
     });
 
     it('addresses source positions, so a shifted array element is redacted where it came from', () => {
@@ -90,9 +90,9 @@ describe('project', () => {
   describe('scanning', () => {
     it('scrubs only the marked string fields that are released, and reports the ones that changed', () => {
       const scrub = (text: string) => text.replace(/\d{3}-\d{2}-\d{4}/g, '<SSN>');
-      const { payload, scannedPaths } = setup(['note', 'other'], { scan: ['note'], scrub })({ note: 'ssn 078-05-1120', other: '078-05-1120' });
+      const { payload, scannedShapes } = setup(['note', 'other'], { scan: ['note'], scrub })({ note: 'ssn 078-05-1120', other: '078-05-1120' });
       expect(payload).toEqual({ note: 'ssn <SSN>', other: '078-05-1120' });
-      expect(scannedPaths).toEqual(['note']);
+      expect(scannedShapes).toEqual(['note']);
     });
   });
 

@@ -2,7 +2,8 @@ import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
 import { MAX_CANONICAL_DEPTH } from '../fingerprints/canonical-json.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import { InvalidReleaseRequestError } from './invalid-release-request.error.js';
-import { FORBIDDEN_KEYS, type ReleasePath, WILDCARD, coversPath, renderPath } from './release-path.js';
+import { PathShapes, type PathShape } from './path-shapes.js';
+import { FORBIDDEN_KEYS, type ReleasePath, WILDCARD, renderPath } from './release-path.js';
 
 /** What to release and how to scrub it; redaction and scan paths address positions in the source payload. */
 export interface ProjectionRules {
@@ -14,41 +15,62 @@ export interface ProjectionRules {
   readonly scrub: (text: string) => string;
 }
 
-/** The projected, redacted and scanned payload, with the released paths each step changed. */
+/** The projected, redacted and scanned payload, and the shapes of what was released and changed. */
 export interface Projection {
+  /** Plain JSON (checked as it was copied); object keys in RFC 8785 order. */
   readonly payload: Record<string, unknown>;
-  /** Rendered paths (in the released payload) whose value structured redaction replaced. */
-  readonly redactedPaths: readonly string[];
-  /** Rendered paths (in the released payload) whose text free-text scanning changed. */
-  readonly scannedPaths: readonly string[];
+  /** Whether `JSON.stringify(payload)` is its RFC 8785 text (false when an object has integer-like keys, which JavaScript orders first). */
+  readonly canonicalOrder: boolean;
+  /** Shapes (array indices as `*`) of the released leaves. */
+  readonly releasedShapes: readonly string[];
+  /** Shapes of the leaves structured redaction replaced, and how many leaves. */
+  readonly redactedShapes: readonly string[];
+  readonly redactedCount: number;
+  /** Shapes of the strings free-text scanning changed, and how many strings. */
+  readonly scannedShapes: readonly string[];
+  readonly scannedCount: number;
 }
 
-/** One level of the allowlist as a trie: `whole` releases the subtree; `*` is a child like any key. */
-interface Selection {
+/** One level of a path list as a trie: `whole` covers the subtree; `*` is a child like any key. */
+interface Trie {
   whole: boolean;
-  readonly children: Map<string, Selection>;
+  readonly children: Map<string, Trie>;
 }
 
 const MISSING = Symbol('missing');
-type Projected = unknown | typeof MISSING;
+const NONE: readonly Trie[] = [];
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const SURROGATE = /[\uD800-\uDFFF]/;
+/** Keys JavaScript orders before all others in an object, whatever the insertion order. */
+const ARRAY_INDEX = /^(?:0|[1-9][0-9]{0,9})$/;
 
 /**
  * Builds the released payload from `source` in one pass: only values at allowlisted paths, redaction and
- * scanning applied leaf by leaf. Objects are built with `defineProperty` and never receive `__proto__`,
- * `constructor` or `prototype` keys, however the allowlist reaches them. Arrays keep the order of their
- * released elements; an element from which nothing is released is left out, so indices can shift.
+ * scanning applied leaf by leaf, every released value checked as plain JSON (DESIGN.md §6) on the way.
+ * Objects are built with their keys in RFC 8785 order, as own data properties, and never receive
+ * `__proto__`, `constructor` or `prototype` keys, however the allowlist reaches them. Arrays keep the
+ * order of their released elements; an element from which nothing is released is left out, so indices
+ * can shift. Redaction and scan paths address the source payload.
  *
  * @throws InvalidReleaseRequestError when a path descends into a class instance (release plain data).
- * @throws NonCanonicalValueError for a cycle or nesting deeper than {@link MAX_CANONICAL_DEPTH} in a released subtree.
+ * @throws NonCanonicalValueError for a released value that is not plain JSON, a cycle, or nesting deeper than {@link MAX_CANONICAL_DEPTH}.
  */
 export function project(source: Record<string, unknown>, rules: ProjectionRules): Projection {
   const run = new ProjectionRun(rules);
-  const payload = run.container(source, [selectionOf(rules.only)], [], []);
-  return { payload: (payload === MISSING ? {} : payload) as Record<string, unknown>, redactedPaths: run.redacted, scannedPaths: run.scanned };
+  const payload = run.container(source, [trieOf(rules.only)], trieRoots(rules.redact), trieRoots(rules.scan), run.shapes.root);
+  return {
+    payload: (payload === MISSING ? {} : payload) as Record<string, unknown>,
+    canonicalOrder: run.canonicalOrder,
+    releasedShapes: run.shapes.render(run.released),
+    redactedShapes: run.shapes.render(run.redacted),
+    redactedCount: run.redactedCount,
+    scannedShapes: run.shapes.render(run.scanned),
+    scannedCount: run.scannedCount,
+  };
 }
 
-function selectionOf(paths: readonly ReleasePath[]): Selection {
-  const root: Selection = { whole: false, children: new Map() };
+function trieOf(paths: readonly ReleasePath[]): Trie {
+  const root: Trie = { whole: false, children: new Map() };
   for (const { segments } of paths) {
     let node = root;
     for (const segment of segments) {
@@ -61,96 +83,222 @@ function selectionOf(paths: readonly ReleasePath[]): Selection {
   return root;
 }
 
+const trieRoots = (paths: readonly ReleasePath[]): readonly Trie[] => (paths.length === 0 ? NONE : [trieOf(paths)]);
+
+/** The trie nodes `key` leads to from `nodes`: the exact key and the wildcard. */
+function advance(nodes: readonly Trie[], key: string): readonly Trie[] {
+  if (nodes.length === 0) return NONE;
+  let next: Trie[] | undefined;
+  for (const node of nodes) {
+    const exact = node.children.get(key);
+    const any = node.children.get(WILDCARD);
+    if (exact !== undefined) (next ??= []).push(exact);
+    if (any !== undefined) (next ??= []).push(any);
+  }
+  return next ?? NONE;
+}
+
+const covers = (nodes: readonly Trie[]): boolean => nodes.some((node) => node.whole);
+
 /** A plain object or an array: the only values projection descends into. */
 export function isContainer(value: unknown): value is Record<string, unknown> | unknown[] {
   return Array.isArray(value) || isPlainObject(value);
 }
 
-/** The own entries projection may read: array elements (no holes) or enumerable string keys, never the forbidden ones or `undefined`. */
-function entriesOf(value: Record<string, unknown> | unknown[]): Array<[string, unknown]> {
-  const entries: Array<[string, unknown]> = [];
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (i in value && value[i] !== undefined) entries.push([String(i), value[i]]);
-  } else {
-    for (const key of Object.keys(value)) {
-      if (FORBIDDEN_KEYS.has(key)) continue;
-      const item = value[key];
-      if (item !== undefined) entries.push([key, item]);
-    }
-  }
-  return entries;
-}
-
-/** Adds a key without ever invoking a setter (`__proto__` on `Object.prototype`) or an inherited accessor. */
-function put(target: Record<string, unknown> | unknown[], key: string, value: unknown): void {
-  if (Array.isArray(target)) target.push(value);
-  else Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 class ProjectionRun {
-  readonly redacted: string[] = [];
-  readonly scanned: string[] = [];
+  readonly shapes = new PathShapes();
+  readonly released = new Set<PathShape>();
+  readonly redacted = new Set<PathShape>();
+  readonly scanned = new Set<PathShape>();
+  redactedCount = 0;
+  scannedCount = 0;
+  canonicalOrder = true;
+  /** The path in the released payload, for error messages. */
+  private readonly outPath: Array<string | number> = [];
+  private readonly ancestors = new Set<object>();
 
   constructor(private readonly rules: ProjectionRules) {}
 
   /** A container reached by the allowlist but not released whole: only the selected children. */
-  container(source: Record<string, unknown> | unknown[], selections: readonly Selection[], sourcePath: string[], outPath: string[]): Projected {
-    const out: Record<string, unknown> | unknown[] = Array.isArray(source) ? [] : {};
-    let released = 0;
-    for (const [key, value] of entriesOf(source)) {
-      const next: Selection[] = [];
-      for (const selection of selections) {
-        const exact = selection.children.get(key);
-        const any = selection.children.get(WILDCARD);
-        if (exact !== undefined) next.push(exact);
-        if (any !== undefined) next.push(any);
+  container(source: Record<string, unknown> | unknown[], only: readonly Trie[], redact: readonly Trie[], scan: readonly Trie[], shape: PathShape): unknown {
+    if (Array.isArray(source)) {
+      const out: unknown[] = [];
+      const itemShape = this.shapes.index(shape);
+      for (let i = 0; i < source.length; i++) {
+        const item = source[i];
+        if (item === undefined) continue; // a hole or an undefined element is absent
+        const key = String(i);
+        const child = this.selected(item, advance(only, key), redact, scan, key, out.length, itemShape);
+        if (child !== MISSING) out.push(child);
       }
+      return out.length === 0 ? MISSING : out;
+    }
+    const out: Record<string, unknown> = {};
+    let released = 0;
+    for (const key of this.selectedKeysOf(source, only)) {
+      const next = advance(only, key);
       if (next.length === 0) continue;
-      const childSource = [...sourcePath, key];
-      const childOut = [...outPath, Array.isArray(out) ? String(out.length) : key];
-      let child: Projected;
-      if (next.some((selection) => selection.whole)) child = this.whole(value, childSource, childOut, new Set());
-      else if (isContainer(value)) child = this.container(value, next, childSource, childOut);
-      else if (typeof value === 'object' && value !== null) {
-        const kind = (Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null)?.constructor?.name ?? 'exotic';
-        throw new InvalidReleaseRequestError(
-          `An only() path descends into a ${kind} instance: release plain objects and arrays (map class instances to plain data first).`,
-        );
-      } else child = MISSING; // a path that continues below a scalar does not exist
+      const child = this.selected(source[key], next, redact, scan, key, key, this.shapes.key(shape, key));
       if (child === MISSING) continue;
-      put(out, key, child);
+      out[key] = child; // never a forbidden key (see keysOf): a plain own property
       released++;
     }
     return released === 0 ? MISSING : out;
   }
 
-  /** A released subtree, copied leaf by leaf so that redaction and scanning see every leaf's source path. */
-  private whole(value: unknown, sourcePath: string[], outPath: string[], ancestors: Set<object>): unknown {
-    if (!isContainer(value)) return this.leaf(value, sourcePath, outPath);
-    if (ancestors.has(value)) throw new NonCanonicalValueError(`$.${renderPath(outPath)}`, 'cycle');
-    if (outPath.length >= MAX_CANONICAL_DEPTH) throw new NonCanonicalValueError(`$.${renderPath(outPath)}`, `nested deeper than ${MAX_CANONICAL_DEPTH} levels`);
-    ancestors.add(value);
-    const out: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
-    const entries = entriesOf(value);
-    for (const [key, item] of entries) {
-      const childOut = [...outPath, Array.isArray(out) ? String(out.length) : key];
-      put(out, key, this.whole(item, [...sourcePath, key], childOut, ancestors));
+  /** One child the allowlist reaches: released whole, descended into, or absent. */
+  private selected(
+    value: unknown,
+    only: readonly Trie[],
+    redact: readonly Trie[],
+    scan: readonly Trie[],
+    sourceKey: string,
+    outKey: string | number,
+    shape: PathShape,
+  ): unknown {
+    if (only.length === 0 || value === undefined) return MISSING;
+    const childRedact = advance(redact, sourceKey);
+    const childScan = advance(scan, sourceKey);
+    this.outPath.push(outKey);
+    try {
+      if (covers(only)) return this.whole(value, childRedact, covers(childRedact), childScan, covers(childScan), shape);
+      if (isContainer(value)) return this.container(value, only, childRedact, childScan, shape);
+      if (typeof value === 'object' && value !== null) {
+        throw new InvalidReleaseRequestError(
+          `An only() path descends into a ${constructorName(value)} instance: release plain objects and arrays (map class instances to plain data first).`,
+        );
+      }
+      return MISSING; // a path that continues below a scalar does not exist
+    } finally {
+      this.outPath.pop();
     }
-    ancestors.delete(value);
-    // An empty container is a leaf of the released payload: redaction covers it like a scalar.
-    return entries.length === 0 ? this.leaf(out, sourcePath, outPath) : out;
   }
 
-  private leaf(value: unknown, sourcePath: string[], outPath: string[]): unknown {
-    if (this.rules.redact.some((path) => coversPath(path, sourcePath))) {
-      this.redacted.push(renderPath(outPath));
+  /** A released subtree, copied leaf by leaf so that redaction and scanning see every leaf's source path. */
+  private whole(value: unknown, redact: readonly Trie[], redacted: boolean, scan: readonly Trie[], scanned: boolean, shape: PathShape): unknown {
+    if (!isContainer(value)) return this.leaf(value, redacted, scanned, shape);
+    if (this.ancestors.has(value)) this.fail('cycle');
+    if (this.outPath.length >= MAX_CANONICAL_DEPTH) this.fail(`nested deeper than ${MAX_CANONICAL_DEPTH} levels`);
+    this.ancestors.add(value);
+    let out: Record<string, unknown> | unknown[];
+    let empty = true;
+    if (Array.isArray(value)) {
+      const items: unknown[] = (out = []);
+      const itemShape = this.shapes.index(shape);
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i];
+        if (item === undefined) continue;
+        items.push(this.wholeChild(item, redact, redacted, scan, scanned, String(i), items.length, itemShape));
+        empty = false;
+      }
+    } else {
+      const fields: Record<string, unknown> = (out = {});
+      for (const key of this.keysOf(value)) {
+        const item = value[key];
+        if (item === undefined) continue;
+        fields[key] = this.wholeChild(item, redact, redacted, scan, scanned, key, key, this.shapes.key(shape, key));
+        empty = false;
+      }
+    }
+    this.ancestors.delete(value);
+    // An empty container is a leaf of the released payload: redaction covers it like a scalar.
+    return empty ? this.leaf(out, redacted, scanned, shape) : out;
+  }
+
+  private wholeChild(
+    item: unknown,
+    redact: readonly Trie[],
+    redacted: boolean,
+    scan: readonly Trie[],
+    scanned: boolean,
+    sourceKey: string,
+    outKey: string | number,
+    shape: PathShape,
+  ): unknown {
+    const childRedact = redacted ? NONE : advance(redact, sourceKey);
+    const childScan = scanned ? NONE : advance(scan, sourceKey);
+    this.outPath.push(outKey);
+    const copy = this.whole(item, childRedact, redacted || covers(childRedact), childScan, scanned || covers(childScan), shape);
+    this.outPath.pop();
+    return copy;
+  }
+
+  /** A released leaf: redacted where the rules say (whatever it held: it never leaves), else checked as JSON and scanned. */
+  private leaf(value: unknown, redacted: boolean, scanned: boolean, shape: PathShape): unknown {
+    this.released.add(shape);
+    if (redacted) {
+      this.redacted.add(shape);
+      this.redactedCount++;
       return this.rules.replacement;
     }
-    if (typeof value === 'string' && this.rules.scan.some((path) => coversPath(path, sourcePath))) {
-      const scrubbed = this.rules.scrub(value);
-      if (scrubbed !== value) this.scanned.push(renderPath(outPath));
-      return scrubbed;
+    switch (typeof value) {
+      case 'string':
+        if (SURROGATE.test(value) && LONE_SURROGATE.test(value)) this.fail('string contains a lone surrogate');
+        return scanned ? this.scrubbed(value, shape) : value;
+      case 'number':
+        if (!Number.isFinite(value)) this.fail(`${value} is not a finite number`);
+        return value;
+      case 'boolean':
+        return value;
+      case 'object':
+        if (value !== null && !isContainer(value)) this.fail(`${constructorName(value)} instance is not a plain object`);
+        return value;
+      default:
+        return this.fail(`${typeof value} is not JSON`);
     }
-    return value;
   }
+
+  private scrubbed(text: string, shape: PathShape): string {
+    const scrubbed = this.rules.scrub(text);
+    if (scrubbed !== text) {
+      this.scanned.add(shape);
+      this.scannedCount++;
+    }
+    return scrubbed;
+  }
+
+  /**
+   * The keys of `value` the allowlist can reach: every key under a wildcard, else only the keys it names
+   * (looked up, not scanned). Either way releasable keys, in RFC 8785 order.
+   */
+  private selectedKeysOf(value: Record<string, unknown>, only: readonly Trie[]): string[] {
+    if (only.some((node) => node.children.has(WILDCARD))) return this.keysOf(value);
+    const named = new Set<string>();
+    for (const node of only) for (const key of node.children.keys()) if (Object.hasOwn(value, key)) named.add(key);
+    return this.checkedKeys([...named].sort());
+  }
+
+  /** An object's releasable keys in RFC 8785 order (UTF-16 code units), never a forbidden or lone-surrogate key. */
+  private keysOf(value: Record<string, unknown>): string[] {
+    return this.checkedKeys(Object.keys(value).sort());
+  }
+
+  private checkedKeys(keys: string[]): string[] {
+    let forbidden = false;
+    for (const key of keys) {
+      const first = key.charCodeAt(0);
+      if (first >= 48 && first <= 57 && ARRAY_INDEX.test(key)) this.canonicalOrder = false;
+      else if (FORBIDDEN_KEYS.has(key)) forbidden = true;
+      if (hasSurrogate(key) && LONE_SURROGATE.test(key)) this.fail('key contains a lone surrogate');
+    }
+    return forbidden ? keys.filter((key) => !FORBIDDEN_KEYS.has(key)) : keys;
+  }
+
+  private fail(problem: string): never {
+    throw new NonCanonicalValueError(`$.${renderPath(this.outPath.map(String))}`, problem);
+  }
+}
+
+/** A character loop: cheaper than a regular expression for the short strings keys are. */
+function hasSurrogate(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdfff) return true;
+  }
+  return false;
+}
+
+function constructorName(value: object): string {
+  return (Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null)?.constructor?.name ?? 'exotic';
 }

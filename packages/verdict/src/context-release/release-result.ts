@@ -8,6 +8,8 @@ import type { PlaceholderVault } from './detectors/index.js';
 export interface ReleaseResult {
   readonly permitted: boolean;
   readonly payload: JsonObject;
+  /** `payload` as RFC 8785 canonical JSON text (what the payload fingerprint covers): send this rather than serializing again. */
+  readonly json: string;
   /** `released`, or a denial reason such as `route_not_registered` or `detector_fired:email`. */
   readonly reason: string;
   /** The id of the release record written for this release. */
