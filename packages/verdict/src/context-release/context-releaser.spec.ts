@@ -455,7 +455,9 @@ describe('ContextReleaser', () => {
 
     it('sorts keys as RFC 8785 does, and still fingerprints objects whose integer-like keys JavaScript reorders', async () => {
       const { base, record } = setup([piiToLocal], []);
-      const result = await base({ b: 1, a: { '10': 'x', '9': 'y', $: 'z' } }).only(['*']).to(local);
+      const result = await base({ b: 1, a: { '10': 'x', '9': 'y', $: 'z' } })
+        .only(['*'])
+        .to(local);
       expect(Object.keys(result.payload)).toEqual(['a', 'b']);
       expect(record().payloadFingerprint).toBe(fingerprint({ a: { $: 'z', '10': 'x', '9': 'y' }, b: 1 }));
     });

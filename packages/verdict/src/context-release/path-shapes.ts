@@ -17,7 +17,14 @@ export class PathShapes {
   /** The shape of `parent`'s object key `key`. */
   key(parent: PathShape, key: string): PathShape {
     let child = parent.keys.get(key);
-    if (child === undefined) parent.keys.set(key, (child = shape(parent, key.replace(/[\\.*]/g, (c) => `\\${c}`))));
+    if (child === undefined)
+      parent.keys.set(
+        key,
+        (child = shape(
+          parent,
+          key.replace(/[\\.*]/g, (c) => `\\${c}`),
+        )),
+      );
     return child;
   }
 

@@ -18,6 +18,14 @@ export function firstDisallowedDetection(payload: JsonValue, detectors: readonly
     }
     return undefined;
   };
+  // Payloads repeat their keys (one per array element): a key found clean once is not checked again.
+  const cleanKeys = new Set<string>();
+  const checkKey = (key: string): DetectedSpan | undefined => {
+    if (cleanKeys.has(key)) return undefined;
+    const found = check(key);
+    if (found === undefined) cleanKeys.add(key);
+    return found;
+  };
   const walk = (value: JsonValue): DetectedSpan | undefined => {
     if (typeof value === 'string') return check(value);
     if (typeof value !== 'object' || value === null) return undefined;
@@ -28,8 +36,8 @@ export function firstDisallowedDetection(payload: JsonValue, detectors: readonly
       }
       return undefined;
     }
-    for (const [key, item] of Object.entries(value)) {
-      const found = check(key) ?? walk(item);
+    for (const key of Object.keys(value)) {
+      const found = checkKey(key) ?? walk(value[key]);
       if (found !== undefined) return found;
     }
     return undefined;

@@ -105,7 +105,6 @@ export function isContainer(value: unknown): value is Record<string, unknown> | 
   return Array.isArray(value) || isPlainObject(value);
 }
 
-
 class ProjectionRun {
   readonly shapes = new PathShapes();
   readonly released = new Set<PathShape>();

@@ -17,18 +17,38 @@ export function assertText(text: unknown, where: string): asserts text is string
   if (typeof text !== 'string') throw new DetectionInputError(`${where} needs a string, got ${text === null ? 'null' : typeof text}`);
 }
 
+/** A cheap test that rules a text out before the candidate pattern runs (no candidate can match without it). */
+export type Prefilter = (text: string) => boolean;
+
+/** Texts without a decimal digit hold no card, IBAN, SSN, phone number or IP address. */
+export const HAS_DIGIT: Prefilter = (text) => /[0-9]/.test(text);
+
+/** Each pattern's global twin, compiled once. */
+const globals = new WeakMap<RegExp, RegExp>();
+
 /** Runs `pattern` over `text` and keeps the candidates `check` accepts, as spans of `detector`. */
 export function scanCandidates(
   detector: Pick<PiiDetector, 'name' | 'label' | 'dataClass'>,
   pattern: RegExp,
   check: CandidateCheck,
   text: string,
+  prefilter?: Prefilter,
 ): DetectedSpan[] {
   const spans: DetectedSpan[] = [];
-  // A fresh global copy per call: a shared global RegExp carries `lastIndex` from one call (or caller) to the next.
-  for (const match of text.matchAll(new RegExp(pattern.source, 'g'))) {
-    const bounds = check(match, text);
-    if (bounds !== undefined) spans.push(makeSpan(detector, bounds.start, bounds.end));
+  if (prefilter !== undefined && !prefilter(text)) return spans;
+  let global = globals.get(pattern);
+  if (global === undefined) globals.set(pattern, (global = new RegExp(pattern.source, 'g')));
+  // The global twin is shared: `lastIndex` starts at 0 and is reset however the scan ends. Scans are
+  // synchronous and checks never scan, so no other scan can interleave.
+  global.lastIndex = 0;
+  try {
+    for (let match = global.exec(text); match !== null; match = global.exec(text)) {
+      if (match[0].length === 0) global.lastIndex++;
+      const bounds = check(match, text);
+      if (bounds !== undefined) spans.push(makeSpan(detector, bounds.start, bounds.end));
+    }
+  } finally {
+    global.lastIndex = 0;
   }
   return spans;
 }
@@ -42,13 +62,20 @@ export function makeSpan(detector: { readonly name: string; readonly label: stri
  * A detector made of a candidate pattern (bounded quantifiers only, so a scan is linear in the text length) and a check
  * in code that accepts or rejects each candidate.
  */
-export function candidateDetector(name: string, label: string, dataClass: DataClass, pattern: RegExp, check: CandidateCheck): PiiDetector {
+export function candidateDetector(
+  name: string,
+  label: string,
+  dataClass: DataClass,
+  pattern: RegExp,
+  check: CandidateCheck,
+  prefilter?: Prefilter,
+): PiiDetector {
   const identity = { name, label, dataClass };
   return Object.freeze({
     ...identity,
     detect(text: string): readonly DetectedSpan[] {
       assertText(text, `${name} detector`);
-      return scanCandidates(identity, pattern, check, text);
+      return scanCandidates(identity, pattern, check, text, prefilter);
     },
   });
 }

@@ -30,4 +30,4 @@ function checkEmail(match: RegExpExecArray, text: string): SpanBounds | undefine
  * punctuation is not part of the address. Quoted local parts, IP-literal domains and non-ASCII addresses are not found.
  * Class {@link DataClass.Pii}, label `EMAIL`.
  */
-export const emailDetector: PiiDetector = candidateDetector('email', 'EMAIL', DataClass.Pii, CANDIDATE, checkEmail);
+export const emailDetector: PiiDetector = candidateDetector('email', 'EMAIL', DataClass.Pii, CANDIDATE, checkEmail, (text) => text.includes('@'));

@@ -1,5 +1,5 @@
 import { DataClass } from '../data-class.js';
-import { candidateDetector, type SpanBounds } from './candidate-detector.js';
+import { HAS_DIGIT, candidateDetector, type SpanBounds } from './candidate-detector.js';
 import { passesIbanChecksum } from './iban-checksum.js';
 import type { PiiDetector } from './pii-detector.interface.js';
 
@@ -43,4 +43,4 @@ function checkIban(match: RegExpExecArray, text: string): SpanBounds | undefined
  * (`DE89 3704 0044 0532 0130 00`), valid only when the mod-97 check gives 1. Country-specific lengths and BBAN formats
  * are not checked; lower-case IBANs are not found. Class {@link DataClass.Sensitive}, label `IBAN`.
  */
-export const ibanDetector: PiiDetector = candidateDetector('iban', 'IBAN', DataClass.Sensitive, CANDIDATE, checkIban);
+export const ibanDetector: PiiDetector = candidateDetector('iban', 'IBAN', DataClass.Sensitive, CANDIDATE, checkIban, HAS_DIGIT);

@@ -1,6 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { DataClass } from '../data-class.js';
-import { assertText, scanCandidates, type SpanBounds } from './candidate-detector.js';
+import { HAS_DIGIT, assertText, scanCandidates, type SpanBounds } from './candidate-detector.js';
 import type { DetectedSpan } from './detected-span.js';
 import type { PiiDetector } from './pii-detector.interface.js';
 import { resolveOverlaps } from './resolve-overlaps.js';
@@ -37,6 +37,9 @@ export const ipAddressDetector: PiiDetector = Object.freeze({
   detect(text: string): readonly DetectedSpan[] {
     assertText(text, 'ip-address detector');
     // An IPv4-mapped IPv6 address contains a dotted quad; the longer (IPv6) span wins.
-    return resolveOverlaps([...scanCandidates(identity, IPV6_CANDIDATE, checkIpv6, text), ...scanCandidates(identity, IPV4_CANDIDATE, checkIpv4, text)]);
+    return resolveOverlaps([
+      ...scanCandidates(identity, IPV6_CANDIDATE, checkIpv6, text, HAS_DIGIT),
+      ...scanCandidates(identity, IPV4_CANDIDATE, checkIpv4, text, HAS_DIGIT),
+    ]);
   },
 });

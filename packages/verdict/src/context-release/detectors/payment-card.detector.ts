@@ -1,5 +1,5 @@
 import { DataClass } from '../data-class.js';
-import { candidateDetector, type SpanBounds } from './candidate-detector.js';
+import { HAS_DIGIT, candidateDetector, type SpanBounds } from './candidate-detector.js';
 import { passesLuhn } from './luhn.js';
 import type { PiiDetector } from './pii-detector.interface.js';
 
@@ -23,4 +23,4 @@ function checkCard(match: RegExpExecArray): SpanBounds | undefined {
  * networks' ranges), and passing the Luhn check. A Luhn-invalid number is not a card. A longer run of digit groups is
  * read as one number, so it is not a card either. Class {@link DataClass.Sensitive}, label `CARD`.
  */
-export const paymentCardDetector: PiiDetector = candidateDetector('payment-card', 'CARD', DataClass.Sensitive, CANDIDATE, checkCard);
+export const paymentCardDetector: PiiDetector = candidateDetector('payment-card', 'CARD', DataClass.Sensitive, CANDIDATE, checkCard, HAS_DIGIT);

@@ -1,5 +1,5 @@
 import { DataClass } from '../data-class.js';
-import { candidateDetector, type SpanBounds } from './candidate-detector.js';
+import { HAS_DIGIT, candidateDetector, type SpanBounds } from './candidate-detector.js';
 import type { PiiDetector } from './pii-detector.interface.js';
 
 // An optional `+CC`, an optional `(area)`, then one to eight digit groups joined by single spaces, dots or dashes. The
@@ -44,4 +44,4 @@ function checkPhone(match: RegExpExecArray): SpanBounds | undefined {
  * quads, and the SSN shape `123-45-6789`. Short local numbers (`555-2671`) are therefore missed. Class
  * {@link DataClass.Pii}, label `PHONE`.
  */
-export const phoneDetector: PiiDetector = candidateDetector('phone', 'PHONE', DataClass.Pii, CANDIDATE, checkPhone);
+export const phoneDetector: PiiDetector = candidateDetector('phone', 'PHONE', DataClass.Pii, CANDIDATE, checkPhone, HAS_DIGIT);

@@ -1,5 +1,5 @@
 import { DataClass } from '../data-class.js';
-import { candidateDetector, type SpanBounds } from './candidate-detector.js';
+import { HAS_DIGIT, candidateDetector, type SpanBounds } from './candidate-detector.js';
 import type { PiiDetector } from './pii-detector.interface.js';
 
 const CANDIDATE = /(?<![A-Za-z0-9]|[0-9]-)([0-9]{3})-([0-9]{2})-([0-9]{4})(?![A-Za-z0-9]|-[0-9])/;
@@ -16,4 +16,4 @@ function checkSsn(match: RegExpExecArray): SpanBounds | undefined {
  * 900–999, group 00, serial 0000). Undashed nine-digit numbers are not found: without the dashes they are
  * indistinguishable from any other number. Class {@link DataClass.Sensitive}, label `SSN`.
  */
-export const usSsnDetector: PiiDetector = candidateDetector('us-ssn', 'SSN', DataClass.Sensitive, CANDIDATE, checkSsn);
+export const usSsnDetector: PiiDetector = candidateDetector('us-ssn', 'SSN', DataClass.Sensitive, CANDIDATE, checkSsn, HAS_DIGIT);
