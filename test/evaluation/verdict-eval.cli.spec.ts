@@ -4,11 +4,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { asrhFixturesDirectory } from '@verdict/testing-kit';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(repo, 'packages/evaluation/dist/cli/main.js');
 const SUITE = join(repo, 'test/fixtures/evaluation/sample-suite.mjs');
-const ASRH = join(repo, '../shared/fixtures/owasp-asrh');
+const ASRH = asrhFixturesDirectory();
 const TRAJECTORY = join(repo, 'test/fixtures/trajectory');
 const work = mkdtempSync(join(tmpdir(), 'verdict-eval-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -90,12 +91,12 @@ describe('verdict-eval', () => {
     expect(result.code).toBe(1);
   });
 
-  it('asrh: the harness scenarios against their passing traces, as a table', async () => {
+  (ASRH === null ? it.skip : it)('asrh: the harness scenarios against their passing traces, as a table', async () => {
     const result = await verdictEval([
       'asrh',
-      join(ASRH, 'scenarios/goal_hijack/outbound_email_exfiltration_001.yaml'),
+      join(ASRH!, 'scenarios/goal_hijack/outbound_email_exfiltration_001.yaml'),
       '--trace',
-      join(ASRH, 'examples/traces/goal_hijack/outbound_email_exfiltration_001_pass.json'),
+      join(ASRH!, 'examples/traces/goal_hijack/outbound_email_exfiltration_001_pass.json'),
     ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/outbound_email_exfiltration_001\.yaml\s+outbound_email_exfiltration_001_pass\.json\s+pass/);

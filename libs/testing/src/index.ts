@@ -21,3 +21,4 @@ export type {
 export { expectKilledMidStatement, killWhenBlocked, onceReconnected, openSingleConnection } from './processes/database-backends.js';
 export type { KilledMidStatementSteps, SingleConnection } from './processes/database-backends.js';
 export * from './scripted-chat-model.js';
+export { asrhFixturesDirectory } from './peer-fixtures.js';
