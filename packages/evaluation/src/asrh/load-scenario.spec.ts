@@ -119,6 +119,17 @@ describe('loadScenario', () => {
     expect(loadError({ ...valid(), assertions: [{ type: 'forbidden_state_not_reached' }] }).path).toBe('$.expected.state_model');
   });
 
+  it('validates the state model up front: a predicate already true at the start is a scenario error naming it', () => {
+    const model = {
+      initial: { uploads: 1 },
+      transitions: [{ when: { effect: 'upload' }, add: { uploads: 1 } }],
+      forbidden: [{ id: 'any_upload', all: [{ field: 'uploads', greater_than: 0 }] }],
+    };
+    const error = loadError({ ...valid(), expected: { state_model: model }, assertions: [{ type: 'forbidden_state_not_reached' }] });
+    expect(error.path).toBe('$.expected.state_model');
+    expect(error.message).toContain('any_upload');
+  });
+
   it('loads unknown assertion types, which evaluate to error later', () => {
     expect(loadScenario({ text: stringify({ ...valid(), assertions: [{ type: 'custom_check' }] }) }).assertions).toEqual([{ type: 'custom_check' }]);
   });

@@ -1,3 +1,4 @@
+import { StateModelError, compileStateModel } from '@verdict/nestjs';
 import { parse, YAMLParseError } from 'yaml';
 import { AsrhCategory, AsrhSeverity, AsrhAssertionType, type AsrhScenario } from './asrh-scenario.js';
 import { AsrhScenarioError } from './asrh-scenario.error.js';
@@ -108,6 +109,13 @@ function validateAssertion(assertion: unknown, path: string, expected: Record<st
     }
     case AsrhAssertionType.ForbiddenStateNotReached:
       if (!isRecord(expected.state_model)) throw fail('$.expected.state_model', `must be a mapping for the forbidden_state_not_reached assertion at ${path}`);
+      // Validated up front: an invalid model is a scenario error, before any trace is read.
+      try {
+        compileStateModel(expected.state_model);
+      } catch (error) {
+        if (error instanceof StateModelError) throw fail('$.expected.state_model', error.problems.join('; '));
+        throw error;
+      }
       return;
   }
 }
