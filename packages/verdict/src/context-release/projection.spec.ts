@@ -76,6 +76,12 @@ describe('project', () => {
       expect({ redactedShapes, redactedCount }).toEqual({ redactedShapes: ['address.city', 'address.street', 'email', 'orders.*.card'], redactedCount: 5 });
     });
 
+    it('redacts a released field that lies under a redaction path, however deep the allowlist reaches', () => {
+      expect(setup(['user.name'], { redact: ['user'] })({ user: { name: 'Alice' } }).payload).toEqual({ user: { name: '[REDACTED]' } });
+      expect(setup(['orders.*.card'], { redact: ['orders'] })({ orders: [{ card: '4111' }] }).payload).toEqual({ orders: [{ card: '[REDACTED]' }] });
+      expect(setup(['user.name'], { redact: ['*'] })({ user: { name: 'Alice' } }).payload).toEqual({ user: { name: '[REDACTED]' } });
+    });
+
     it('addresses source positions, so a shifted array element is redacted where it came from', () => {
       const { payload } = setup(['orders.*.email'], { redact: ['orders.2.email'] })({ orders: [{ email: 'a@x' }, {}, { email: 'c@x' }] });
       expect(payload).toEqual({ orders: [{ email: 'a@x' }, { email: '[REDACTED]' }] });
@@ -93,6 +99,12 @@ describe('project', () => {
       const { payload, scannedShapes } = setup(['note', 'other'], { scan: ['note'], scrub })({ note: 'ssn 078-05-1120', other: '078-05-1120' });
       expect(payload).toEqual({ note: 'ssn <SSN>', other: '078-05-1120' });
       expect(scannedShapes).toEqual(['note']);
+    });
+
+    it('scans a released field that lies under a scan path, however deep the allowlist reaches', () => {
+      const scrub = (text: string) => text.replace(/\d{3}-\d{2}-\d{4}/g, '<SSN>');
+      const { payload, scannedCount } = setup(['user.note'], { scan: ['user'], scrub })({ user: { note: 'ssn 078-05-1120' } });
+      expect({ payload, scannedCount }).toEqual({ payload: { user: { note: 'ssn <SSN>' } }, scannedCount: 1 });
     });
   });
 

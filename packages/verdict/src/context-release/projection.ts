@@ -57,7 +57,13 @@ const ARRAY_INDEX = /^(?:0|[1-9][0-9]{0,9})$/;
  */
 export function project(source: Record<string, unknown>, rules: ProjectionRules): Projection {
   const run = new ProjectionRun(rules);
-  const payload = run.container(source, [trieOf(rules.only)], trieRoots(rules.redact), trieRoots(rules.scan), run.shapes.root);
+  const payload = run.container(
+    source,
+    [trieOf(rules.only)],
+    { nodes: trieRoots(rules.redact), covered: false },
+    { nodes: trieRoots(rules.scan), covered: false },
+    run.shapes.root,
+  );
   return {
     payload: (payload === MISSING ? {} : payload) as Record<string, unknown>,
     canonicalOrder: run.canonicalOrder,
@@ -100,6 +106,22 @@ function advance(nodes: readonly Trie[], key: string): readonly Trie[] {
 
 const covers = (nodes: readonly Trie[]): boolean => nodes.some((node) => node.whole);
 
+/** Where a redaction or scan list stands at one position: the trie nodes still open, or covered from above. */
+interface Reach {
+  readonly nodes: readonly Trie[];
+  /** A path of the list addresses this position or an ancestor: everything below is in its subtree. */
+  readonly covered: boolean;
+}
+
+const COVERED: Reach = Object.freeze({ nodes: NONE, covered: true });
+
+/** The reach of a redaction or scan list at the child `key`: once covered, covered all the way down. */
+function reach(from: Reach, key: string): Reach {
+  if (from.covered) return COVERED;
+  const nodes = advance(from.nodes, key);
+  return covers(nodes) ? COVERED : { nodes, covered: false };
+}
+
 /** A plain object or an array: the only values projection descends into. */
 export function isContainer(value: unknown): value is Record<string, unknown> | unknown[] {
   return Array.isArray(value) || isPlainObject(value);
@@ -120,7 +142,7 @@ class ProjectionRun {
   constructor(private readonly rules: ProjectionRules) {}
 
   /** A container reached by the allowlist but not released whole: only the selected children. */
-  container(source: Record<string, unknown> | unknown[], only: readonly Trie[], redact: readonly Trie[], scan: readonly Trie[], shape: PathShape): unknown {
+  container(source: Record<string, unknown> | unknown[], only: readonly Trie[], redact: Reach, scan: Reach, shape: PathShape): unknown {
     if (Array.isArray(source)) {
       const out: unknown[] = [];
       const itemShape = this.shapes.index(shape);
@@ -147,21 +169,13 @@ class ProjectionRun {
   }
 
   /** One child the allowlist reaches: released whole, descended into, or absent. */
-  private selected(
-    value: unknown,
-    only: readonly Trie[],
-    redact: readonly Trie[],
-    scan: readonly Trie[],
-    sourceKey: string,
-    outKey: string | number,
-    shape: PathShape,
-  ): unknown {
+  private selected(value: unknown, only: readonly Trie[], redact: Reach, scan: Reach, sourceKey: string, outKey: string | number, shape: PathShape): unknown {
     if (only.length === 0 || value === undefined) return MISSING;
-    const childRedact = advance(redact, sourceKey);
-    const childScan = advance(scan, sourceKey);
+    const childRedact = reach(redact, sourceKey);
+    const childScan = reach(scan, sourceKey);
     this.outPath.push(outKey);
     try {
-      if (covers(only)) return this.whole(value, childRedact, covers(childRedact), childScan, covers(childScan), shape);
+      if (covers(only)) return this.whole(value, childRedact, childScan, shape);
       if (isContainer(value)) return this.container(value, only, childRedact, childScan, shape);
       if (typeof value === 'object' && value !== null) {
         throw new InvalidReleaseRequestError(
@@ -175,8 +189,8 @@ class ProjectionRun {
   }
 
   /** A released subtree, copied leaf by leaf so that redaction and scanning see every leaf's source path. */
-  private whole(value: unknown, redact: readonly Trie[], redacted: boolean, scan: readonly Trie[], scanned: boolean, shape: PathShape): unknown {
-    if (!isContainer(value)) return this.leaf(value, redacted, scanned, shape);
+  private whole(value: unknown, redact: Reach, scan: Reach, shape: PathShape): unknown {
+    if (!isContainer(value)) return this.leaf(value, redact.covered, scan.covered, shape);
     if (this.ancestors.has(value)) this.fail('cycle');
     if (this.outPath.length >= MAX_CANONICAL_DEPTH) this.fail(`nested deeper than ${MAX_CANONICAL_DEPTH} levels`);
     this.ancestors.add(value);
@@ -188,7 +202,7 @@ class ProjectionRun {
       for (let i = 0; i < value.length; i++) {
         const item = value[i];
         if (item === undefined) continue;
-        items.push(this.wholeChild(item, redact, redacted, scan, scanned, String(i), items.length, itemShape));
+        items.push(this.wholeChild(item, redact, scan, String(i), items.length, itemShape));
         empty = false;
       }
     } else {
@@ -196,29 +210,18 @@ class ProjectionRun {
       for (const key of this.keysOf(value)) {
         const item = value[key];
         if (item === undefined) continue;
-        fields[key] = this.wholeChild(item, redact, redacted, scan, scanned, key, key, this.shapes.key(shape, key));
+        fields[key] = this.wholeChild(item, redact, scan, key, key, this.shapes.key(shape, key)); // never a forbidden key (see keysOf)
         empty = false;
       }
     }
     this.ancestors.delete(value);
     // An empty container is a leaf of the released payload: redaction covers it like a scalar.
-    return empty ? this.leaf(out, redacted, scanned, shape) : out;
+    return empty ? this.leaf(out, redact.covered, scan.covered, shape) : out;
   }
 
-  private wholeChild(
-    item: unknown,
-    redact: readonly Trie[],
-    redacted: boolean,
-    scan: readonly Trie[],
-    scanned: boolean,
-    sourceKey: string,
-    outKey: string | number,
-    shape: PathShape,
-  ): unknown {
-    const childRedact = redacted ? NONE : advance(redact, sourceKey);
-    const childScan = scanned ? NONE : advance(scan, sourceKey);
+  private wholeChild(item: unknown, redact: Reach, scan: Reach, sourceKey: string, outKey: string | number, shape: PathShape): unknown {
     this.outPath.push(outKey);
-    const copy = this.whole(item, childRedact, redacted || covers(childRedact), childScan, scanned || covers(childScan), shape);
+    const copy = this.whole(item, reach(redact, sourceKey), reach(scan, sourceKey), shape);
     this.outPath.pop();
     return copy;
   }
