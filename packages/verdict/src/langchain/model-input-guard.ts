@@ -21,6 +21,11 @@ export interface ModelInputGuardOptions {
   readonly toolResults: Readonly<Record<string, ToolResultRoute>>;
   /** Verdict's fixed public message: `not_executed` answers carrying it pass unreleased (they hold no data). */
   readonly publicMessage: string;
+  /**
+   * Whether a `not_executed` answer names a registered capability (`ModelInputGuards` asks the registry).
+   * Without it no `not_executed` answer passes unreleased: route those tools too.
+   */
+  readonly isCapability?: (name: string) => boolean;
   /** Restores `<EMAIL_1>`-style placeholders in tool arguments on the way back (routes that scan with `tokenize`). */
   readonly vault?: PlaceholderVault;
   /** The seal key, shared by processes that resume each other's runs; default random per guard. */
@@ -70,21 +75,30 @@ export class ModelInputGuard {
         const args = vault === undefined ? undefined : vault.restore(JSON.parse(JSON.stringify(request.toolCall.args)) as unknown);
         const restored = vault === undefined ? request : { ...request, toolCall: { ...request.toolCall, args: args as typeof request.toolCall.args } };
         const result = await handler(restored);
-        return ToolMessage.isInstance(result) ? this.releaseToolResult(result) : result;
+        const called = request.toolCall.name;
+        // A Command can put any message in the state: nothing a tool returns reaches the model unreleased.
+        if (!ToolMessage.isInstance(result)) throw new UnreleasedContextError(`A Command returned by tool "${called}"`, this.destinationName);
+        // The route is the called tool's: a tool cannot pick another tool's (wider) route by naming its message.
+        if (result.name !== undefined && result.name !== called)
+          throw new UnreleasedContextError(`A message named "${result.name}" from tool "${called}"`, this.destinationName);
+        return this.releaseToolResult(result, called);
       },
-      wrapModelCall: (request, handler) => {
+      wrapModelCall: async (request, handler) => {
         [request.systemMessage, ...request.messages].forEach((message, index) => this.assertReleased(message, index));
-        return handler(request);
+        const response = await handler(request);
+        // The model's own answers are sealed, so that later calls can tell them from messages put in its mouth.
+        if (AIMessage.isInstance(response))
+          response.additional_kwargs = { ...response.additional_kwargs, [RELEASE_SEAL_KEY]: this.seal.seal(aiSealed(response)) };
+        return response;
       },
     });
   }
 
-  private async releaseToolResult(message: ToolMessage): Promise<ToolMessage> {
+  private async releaseToolResult(message: ToolMessage, name: string): Promise<ToolMessage> {
     const text = typeof message.content === 'string' ? message.content : null;
     let content: string;
     if (text !== null && this.isNotExecuted(text)) content = text;
     else {
-      const name = message.name ?? '';
       const route = Object.hasOwn(this.options.toolResults, name) ? this.options.toolResults[name] : undefined;
       if (route === undefined || text === null) throw new UnreleasedContextError(`The result of tool "${name}"`, this.destinationName);
       const released = await this.options.releaser.requireRelease({ ...route, payload: payloadOf(text), destination: this.options.destination });
@@ -93,21 +107,22 @@ export class ModelInputGuard {
     return new ToolMessage({
       content,
       tool_call_id: message.tool_call_id,
-      name: message.name,
+      name,
       status: message.status,
       additional_kwargs: { [RELEASE_SEAL_KEY]: this.seal.seal(content) },
     });
   }
 
   private assertReleased(message: BaseMessage, index: number): void {
-    if (AIMessage.isInstance(message)) return;
+    const seal = message.additional_kwargs?.[RELEASE_SEAL_KEY];
+    const ai = AIMessage.isInstance(message);
+    if (ai ? this.seal.verify(aiSealed(message), seal) : typeof message.content === 'string' && this.seal.verify(message.content, seal)) return;
     const content = message.content;
-    const sealed = typeof content === 'string' && this.seal.verify(content, message.additional_kwargs?.[RELEASE_SEAL_KEY]);
-    if (sealed) return;
     const structured =
       typeof content !== 'string' ? content.some((block) => block.type !== 'text') || looksStructured(textOf(content)) : looksStructured(content);
-    const free = (HumanMessage.isInstance(message) || message.type === 'system') && !structured;
-    if (!free) throw new UnreleasedContextError(`Message ${index} (${message.type})`, this.destinationName);
+    // Unsealed prose from the user, the application's system prompt, or a model answer from before the guard.
+    const prose = (HumanMessage.isInstance(message) || message.type === 'system' || (ai && (message.tool_calls ?? []).length === 0)) && !structured;
+    if (!prose) throw new UnreleasedContextError(`Message ${index} (${message.type})`, this.destinationName);
   }
 
   /** Verdict's own refusal: exactly its four fields, a known disposition and the fixed public message. */
@@ -119,10 +134,16 @@ export class ModelInputGuard {
       Object.keys(rest).length === 0 &&
       status === 'not_executed' &&
       typeof capability === 'string' &&
+      (this.options.isCapability?.(capability) ?? false) &&
       Object.values(Disposition).includes(decision as Disposition) &&
       message === this.options.publicMessage
     );
   }
+}
+
+/** What an AI message's seal covers: its content and its tool calls (names and arguments). */
+function aiSealed(message: AIMessage): string {
+  return JSON.stringify({ content: message.content, tool_calls: (message.tool_calls ?? []).map(({ name, args, id }) => ({ name, args, id })) });
 }
 
 /** A tool result as a release payload: its JSON object, or `{ result }` for any other JSON value or plain text. */

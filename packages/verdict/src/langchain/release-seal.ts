@@ -1,5 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
+const SEAL = /^[0-9a-f]{64}$/;
+
 /** Where a message released for the model carries its seal. */
 export const RELEASE_SEAL_KEY = 'verdict_release';
 
@@ -25,7 +27,7 @@ export class ReleaseSeal {
   }
 
   verify(content: string, seal: unknown): boolean {
-    if (typeof seal !== 'string' || seal.length !== 64) return false;
+    if (typeof seal !== 'string' || !SEAL.test(seal)) return false;
     return timingSafeEqual(Buffer.from(this.seal(content), 'hex'), Buffer.from(seal, 'hex'));
   }
 }
