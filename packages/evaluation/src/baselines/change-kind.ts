@@ -4,7 +4,10 @@
  * status is `passed`, `failed` or `error`; a pending or absent case does not.
  */
 export const ChangeKind = {
-  /** Blocking. Passed in the baseline, fails now: the behaviour the case protects got worse. */
+  /**
+   * Blocking. Passed in the baseline, fails now — or failed in both, with an assertion that passed in the
+   * baseline failing now: the behaviour the case protects got worse.
+   */
   BehaviouralRegression: 'behavioural_regression',
   /**
    * Blocking. Fails now and was not measured before: the case is new, was pending, or hit a harness error

@@ -129,6 +129,31 @@ describe('SuiteResult.compareTo', () => {
     ]);
   });
 
+  it('reports a case failing in both runs as a regression when an assertion that passed before fails now', async () => {
+    // The attack was reported (a blocked attempt) but not contained in the baseline; now the tool also executed.
+    const attackCase = (executed: boolean) =>
+      EvaluationCase.attack(
+        'exfiltration',
+        '1',
+        input,
+        () =>
+          Observation.of({
+            toolCalls: [{ capability: 'files.upload', arguments: {}, disposition: executed ? 'permit' : 'deny', executed }],
+            sideEffects: ['upload'],
+          }),
+        [Assertions.noSideEffects(), Assertions.toolNotExecuted('files.upload')],
+      );
+    const run = (executed: boolean) => new SecuritySuite('storefront', '1', [attackCase(executed)]).run({ clock: () => new Date(0) });
+    const baseline = EvaluationBaseline.fromJson((await run(false)).toJson());
+
+    const worse = (await run(true)).compareTo(baseline);
+    expect(worse.changes.map((change) => [change.kind, change.baseline?.status, change.current?.status])).toEqual([
+      ['behavioural_regression', 'failed', 'failed'],
+    ]);
+    expect(worse.blocking).toBe(true);
+    expect((await run(false)).compareTo(baseline)).toEqual({ changes: [], blocking: false });
+  });
+
   it('reports nothing for an identical run', async () => {
     const specs = [anchor, { id: 'f', status: S.Failed }, { id: 'p', status: S.Pending }];
     expect(await compare(specs, specs)).toEqual({ changes: [], blocking: false });

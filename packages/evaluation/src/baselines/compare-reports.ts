@@ -2,13 +2,15 @@ import type { CaseReport } from '../reports/case-report.js';
 import type { EvaluationReport } from '../reports/evaluation-report.js';
 import type { Change, CaseSnapshot } from './change.js';
 import { changeKindOf } from './change-kind-of.js';
-import { isBlocking } from './change-kind.js';
+import { ChangeKind, isBlocking } from './change-kind.js';
+import { CaseStatus } from '../cases/case-status.js';
 import type { Comparison } from './comparison.js';
 import { EvaluationBaselineError } from './evaluation-baseline.error.js';
 
 /**
  * Compares two reports of the same suite case by case (matched by id). A case whose purpose or version
- * changed is compared as two cases: the baseline one removed, the current one new. Changes come in the
+ * changed is compared as two cases: the baseline one removed, the current one new. A case failing in both
+ * is a regression when an assertion that passed in the baseline fails now. Changes come in the
  * current run's case order, followed by the baseline cases that no longer exist.
  *
  * @throws EvaluationBaselineError when the reports belong to different suites.
@@ -19,7 +21,9 @@ export function compareReports(baseline: EvaluationReport, current: EvaluationRe
   const seen = new Set<string>();
   const changes: Change[] = [];
   const record = (then: CaseReport | null, now: CaseReport | null): void => {
-    const kind = changeKindOf(then?.status ?? null, now?.status ?? null);
+    const kind =
+      changeKindOf(then?.status ?? null, now?.status ?? null) ??
+      (then !== null && now !== null && failsMore(then, now) ? ChangeKind.BehaviouralRegression : null);
     if (kind === null) return;
     const subject = (now ?? then)!;
     changes.push({ kind, blocking: isBlocking(kind), caseId: subject.id, purpose: subject.purpose, baseline: snapshot(then), current: snapshot(now) });
@@ -36,6 +40,16 @@ export function compareReports(baseline: EvaluationReport, current: EvaluationRe
   }
   for (const then of baseline.cases) if (!seen.has(then.id)) record(then, null);
   return { changes, blocking: changes.some((change) => change.blocking) };
+}
+
+/**
+ * A case that failed in the baseline and fails again, with an assertion failing now that passed then: an
+ * accepted failure got worse (say, an attack that was reported is now also executed). A regression.
+ */
+function failsMore(then: CaseReport, now: CaseReport): boolean {
+  if (then.status !== CaseStatus.Failed || now.status !== CaseStatus.Failed) return false;
+  const passedThen = new Set(then.assertions.filter((assertion) => assertion.passed).map((assertion) => assertion.id));
+  return now.assertions.some((assertion) => !assertion.passed && passedThen.has(assertion.id));
 }
 
 function snapshot(entry: CaseReport | null): CaseSnapshot | null {
