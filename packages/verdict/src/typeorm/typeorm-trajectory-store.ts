@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import { QueryFailedError, type DataSource } from 'typeorm';
 import { TrajectoryContentionError } from '../errors/trajectory-contention.error.js';
 import { canonicalJson } from '../fingerprints/canonical-json.js';
 import type { TrajectoryOutcome, TrajectoryRequest, TrajectoryStore } from '../forbidden-states/trajectory-store.interface.js';
@@ -47,10 +47,29 @@ export class TypeOrmTrajectoryStore implements TrajectoryStore {
       if (next.violation !== null) return { admitted: false, violation: next.violation };
       const written =
         version === 0
-          ? await this.connection.write('Trajectory advance', this.insertSql, [trajectoryFingerprint, canonicalJson(next.state), at])
-          : await this.connection.write('Trajectory advance', this.updateSql, [canonicalJson(next.state), at, trajectoryFingerprint, version]);
-      if (written.affected === 1) return { admitted: true, position: version + 1 };
+          ? await this.insert(trajectoryFingerprint, canonicalJson(next.state), at)
+          : await this.update(trajectoryFingerprint, next.state, at, version);
+      if (written) return { admitted: true, position: version + 1 };
     }
     throw new TrajectoryContentionError(TRAJECTORY_ADVANCE_ATTEMPTS);
   }
+
+  /** The first advance of a trajectory; `false` when a concurrent one inserted it first. */
+  private async insert(trajectoryFingerprint: string, state: string, at: Date | string): Promise<boolean> {
+    try {
+      return (await this.connection.write('Trajectory advance', this.insertSql, [trajectoryFingerprint, state, at])).affected === 1;
+    } catch (error) {
+      if (this.connection.dialect === 'mysql' && error instanceof QueryFailedError && (error.driverError as { errno?: number })?.errno === ER_DUP_ENTRY)
+        return false;
+      throw error;
+    }
+  }
+
+  /** A later advance; `false` when a concurrent one changed the version first. */
+  private async update(trajectoryFingerprint: string, state: TrajectoryState, at: Date | string, version: number): Promise<boolean> {
+    return (await this.connection.write('Trajectory advance', this.updateSql, [canonicalJson(state), at, trajectoryFingerprint, version])).affected === 1;
+  }
 }
+
+/** MySQL/MariaDB's duplicate-key error number. */
+const ER_DUP_ENTRY = 1062;

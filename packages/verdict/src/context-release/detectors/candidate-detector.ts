@@ -37,7 +37,7 @@ export function scanCandidates(
   const spans: DetectedSpan[] = [];
   if (prefilter !== undefined && !prefilter(text)) return spans;
   let global = globals.get(pattern);
-  if (global === undefined) globals.set(pattern, (global = new RegExp(pattern.source, 'g')));
+  if (global === undefined) globals.set(pattern, (global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`)));
   // The global twin is shared: `lastIndex` starts at 0 and is reset however the scan ends. Scans are
   // synchronous and checks never scan, so no other scan can interleave.
   global.lastIndex = 0;
