@@ -9,6 +9,7 @@ import {
   type TrajectoryStore,
   VerdictConfigurationError,
   VerdictModule,
+  VerdictPipeline,
   VerdictService,
 } from '@verdict/nestjs';
 import { DataSource } from 'typeorm';
@@ -37,7 +38,11 @@ async function boot({ trajectories }: { trajectories?: TrajectoryStore } = { tra
     const result = await contexts.run(storefrontContext(72, 'acme', conversation), () => verdict.execute({ capability, arguments: args }));
     return result.executed ? 'executed' : `${result.decision.stage}: ${result.decision.reason}`;
   };
-  return { call, outbox, evidence };
+  const pipeline = moduleRef.get(VerdictPipeline);
+  /** The migration bridge: the capability's checks (steps 1–3, 10a, 11, 13) around a legacy handler. */
+  const guarded = (conversation: string, capability: string, args: object, handler: () => Promise<string>) =>
+    contexts.run(storefrontContext(72, 'acme', conversation), () => pipeline.guard({ capability, arguments: args }, handler));
+  return { call, outbox, evidence, guarded };
 }
 
 const steps = (host: string, to: string): Array<[string, object]> => [
@@ -103,6 +108,17 @@ describe('RecordsCapabilities with forbidStates (the run-time trajectory gate)',
       );
     expect(await call('c', RecordsCapability.UploadExport, { host: 'files.acme.example' })).toBe('executed');
     expect(outbox.external()).toEqual([]);
+  });
+
+  it('applies to guarded (migration bridge) tools too: the legacy handler never runs for the forbidden step', async () => {
+    const { call, guarded } = await boot();
+    await call('c', RecordsCapability.ReadRecords);
+    await call('c', RecordsCapability.ExportRecords);
+    let legacyUploads = 0;
+    const result = await guarded('c', RecordsCapability.UploadExport, { host: 'drop.attacker.example' }, async () => `uploaded ${++legacyUploads}`);
+
+    expect(result).toMatchObject({ executed: false, decision: { stage: 'execution', reason: 'forbidden state: customer_records_exfiltrated' } });
+    expect(legacyUploads).toBe(0);
   });
 
   it('fails as a wiring fault, never a decision, when the context names no conversation', async () => {
