@@ -3,7 +3,7 @@ import { coverageWarnings } from './coverage-warnings.js';
 import { foldOrder } from './fold-order.js';
 import { provenanceChain } from './provenance-chain.js';
 import { provenanceReferences } from './provenance-references.js';
-import { recordedEffects } from './recorded-effect.js';
+import { type RecordedEffect, recordedEffects } from './recorded-effect.js';
 import { redactorFor } from './redactor.js';
 import type { TrajectoryVerdict } from './trajectory-verdict.js';
 import { TrajectoryTraceError } from './trajectory-trace.error.js';
@@ -33,17 +33,12 @@ function fold(machine: StateMachine, events: readonly unknown[]): TrajectoryVerd
   const references = provenanceReferences(ordered);
   const redact = redactorFor(ordered);
   const warnings = coverageWarnings(machine, ordered, redact);
-  const states: TrajectoryState[] = [];
-  const rules: (readonly number[])[] = [];
   let state = machine.initial;
   for (let index = 0; index < ordered.length; index++) {
-    const step = machine.step(state, ordered[index].effect);
-    state = step.state;
-    states.push(state);
-    rules.push(step.matched);
+    state = machine.step(state, ordered[index].effect).state;
     const predicateId = machine.firstViolation(state);
     if (predicateId !== null) {
-      const history = { initial: machine.initial, ordered, states, rules, references };
+      const history = { initial: machine.initial, ordered, ...replay(machine, ordered, index), references };
       return {
         result: 'fail',
         predicateId,
@@ -54,4 +49,20 @@ function fold(machine: StateMachine, events: readonly unknown[]): TrajectoryVerd
     }
   }
   return { result: 'pass', transitions: ordered.length, warnings };
+}
+
+/**
+ * The states and applied rules of transitions 0…`last`, for the provenance chain of a failure. The fold is
+ * pure, so replaying it is exact; the passing path keeps nothing but the current state.
+ */
+function replay(machine: StateMachine, ordered: readonly RecordedEffect[], last: number) {
+  const states: TrajectoryState[] = [];
+  const rules: (readonly number[])[] = [];
+  let state = machine.initial;
+  for (let index = 0; index <= last; index++) {
+    const step = machine.step(state, ordered[index].effect);
+    states.push((state = step.state));
+    rules.push(step.matched);
+  }
+  return { states, rules };
 }

@@ -16,16 +16,22 @@ export function foldOrder(effects: readonly RecordedEffect[]): readonly Recorded
       `Effect events must all stamp a sequence or none may: events[${stamped[0].arrival}] stamps one, events[${unstamped.arrival}] does not. The fold order is ambiguous.`,
     );
   }
+  let ascending = true;
+  for (let index = 0; index < effects.length; index++) {
+    const stamp = effects[index].sequence;
+    if (typeof stamp !== 'number' || !Number.isSafeInteger(stamp))
+      throw new TrajectoryTraceError(`events[${effects[index].arrival}].sequence: must be an integer.`);
+    if (index > 0 && stamp <= (effects[index - 1].sequence as number)) ascending = false;
+  }
+  // Recorders stamp in arrival order: strictly ascending stamps are already the fold order, and unique.
+  if (ascending) return effects;
   const seen = new Map<number, number>();
   for (const effect of effects) {
-    const stamp = effect.sequence;
-    if (typeof stamp !== 'number' || !Number.isSafeInteger(stamp)) throw new TrajectoryTraceError(`events[${effect.arrival}].sequence: must be an integer.`);
+    const stamp = effect.sequence as number;
     const first = seen.get(stamp);
     if (first !== undefined)
       throw new TrajectoryTraceError(`events[${effect.arrival}].sequence: repeats stamp ${stamp} of events[${first}]; the fold order is ambiguous.`);
     seen.set(stamp, effect.arrival);
   }
-  // Recorders stamp in arrival order: an already ordered trace needs no sort.
-  const ordered = effects.every((effect, index) => index === 0 || (effect.sequence as number) > (effects[index - 1].sequence as number));
-  return ordered ? effects : [...effects].sort((a, b) => (a.sequence as number) - (b.sequence as number));
+  return [...effects].sort((a, b) => (a.sequence as number) - (b.sequence as number));
 }
