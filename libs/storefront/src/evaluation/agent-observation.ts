@@ -1,8 +1,7 @@
 import { ObservedToolCall } from '@verdict/evaluation';
 import { Disposition } from '@verdict/nestjs';
+import { readNotExecutedMessage } from '@verdict/nestjs/langchain';
 import type { ScriptedChatModel } from '@verdict/testing-kit';
-
-const DISPOSITIONS = new Set<string>(Object.values(Disposition));
 
 /**
  * The tool calls of one agent run, as the model saw them: every call the model emitted, with the
@@ -26,12 +25,5 @@ export function observedAgentToolCalls(model: ScriptedChatModel, capabilityOfToo
 function notExecuted(content: string | undefined): Disposition | null {
   // A call the model never got an answer for cannot be classified: a harness error, never a pass.
   if (content === undefined) throw new Error('a tool call was never answered');
-  try {
-    const parsed = JSON.parse(content) as { status?: unknown; decision?: unknown };
-    return parsed.status === 'not_executed' && typeof parsed.decision === 'string' && DISPOSITIONS.has(parsed.decision)
-      ? (parsed.decision as Disposition)
-      : null;
-  } catch {
-    return null;
-  }
+  return readNotExecutedMessage(content)?.decision ?? null;
 }

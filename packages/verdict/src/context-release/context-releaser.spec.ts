@@ -428,9 +428,13 @@ describe('ContextReleaser', () => {
     });
     const toolRoute = ReleasePolicy.route(Source.external('order-tool'), local).allow({ classes: [DataClass.Internal], trust: [Trust.Untrusted] });
 
-    it('returns the released payload of a permitted release', async () => {
+    it('returns a permitted release: its payload and canonical text', async () => {
       const { releaser } = setup([toolRoute]);
-      expect(await releaser.requireRelease(request(local))).toEqual({ result: 'order A-1 shipped' });
+      expect(await releaser.requireRelease(request(local))).toMatchObject({
+        permitted: true,
+        payload: { result: 'order A-1 shipped' },
+        json: '{"result":"order A-1 shipped"}',
+      });
     });
 
     it('throws ContextReleaseRefusedError for a denial, after recording it', async () => {

@@ -157,14 +157,14 @@ export class ContextReleaser {
   }
 
   /**
-   * Like {@link releaseRequest}, but resolves with the released payload only and rejects a denial, for
-   * callers that must not continue without it (a model-input guard before the provider call).
+   * Like {@link releaseRequest}, but rejects a denial, for callers that must not continue without the
+   * release (a model-input guard before the provider call): the result is always a permitted one.
    * @throws ContextReleaseRefusedError when the release is denied (its evidence is written first).
    */
-  async requireRelease(request: ReleaseRequest): Promise<JsonObject> {
+  async requireRelease(request: ReleaseRequest): Promise<ReleaseResult> {
     const result = await this.releaseRequest(request);
     if (!result.permitted) throw new ContextReleaseRefusedError(result, routeKey(request.source, request.destination));
-    return result.payload;
+    return result;
   }
 
   /** Writes the record, then answers; a denial releases `{}` and is announced. */

@@ -4,9 +4,9 @@ import type { ContextReleaser } from '../context-release/context-releaser.js';
 import type { Destination } from '../context-release/destination.js';
 import type { PlaceholderVault } from '../context-release/detectors/index.js';
 import type { ReleaseRequest } from '../context-release/release-request.js';
-import { Disposition } from '../decisions/disposition.js';
 import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
+import { readNotExecutedMessage } from './not-executed-message.js';
 import { RELEASE_SEAL_KEY, ReleaseSeal } from './release-seal.js';
 
 /** How one tool's results are released: everything of a release request but the payload and destination. */
@@ -61,7 +61,7 @@ export class ModelInputGuard {
 
   /** Releases structured context for this destination and wraps it in a sealed message for the agent's input. */
   async contextMessage(request: Omit<ReleaseRequest, 'destination'>): Promise<HumanMessage> {
-    const content = JSON.stringify(await this.options.releaser.requireRelease({ ...request, destination: this.options.destination }));
+    const { json: content } = await this.options.releaser.requireRelease({ ...request, destination: this.options.destination });
     return new HumanMessage({ content, additional_kwargs: { [RELEASE_SEAL_KEY]: this.seal.seal(content) } });
   }
 
@@ -101,8 +101,7 @@ export class ModelInputGuard {
     else {
       const route = Object.hasOwn(this.options.toolResults, name) ? this.options.toolResults[name] : undefined;
       if (route === undefined || text === null) throw new UnreleasedContextError(`The result of tool "${name}"`, this.destinationName);
-      const released = await this.options.releaser.requireRelease({ ...route, payload: payloadOf(text), destination: this.options.destination });
-      content = JSON.stringify(released);
+      content = (await this.options.releaser.requireRelease({ ...route, payload: payloadOf(text), destination: this.options.destination })).json;
     }
     return new ToolMessage({
       content,
@@ -125,19 +124,10 @@ export class ModelInputGuard {
     if (!prose) throw new UnreleasedContextError(`Message ${index} (${message.type})`, this.destinationName);
   }
 
-  /** Verdict's own refusal: exactly its four fields, a known disposition and the fixed public message. */
+  /** Verdict's own refusal: its exact shape, a registered capability and the fixed public message. */
   private isNotExecuted(text: string): boolean {
-    const parsed = parseJson(text);
-    if (!isPlainObject(parsed)) return false;
-    const { status, capability, decision, message, ...rest } = parsed as Record<string, unknown>;
-    return (
-      Object.keys(rest).length === 0 &&
-      status === 'not_executed' &&
-      typeof capability === 'string' &&
-      (this.options.isCapability?.(capability) ?? false) &&
-      Object.values(Disposition).includes(decision as Disposition) &&
-      message === this.options.publicMessage
-    );
+    const answer = readNotExecutedMessage(text);
+    return answer !== null && answer.message === this.options.publicMessage && (this.options.isCapability?.(answer.capability) ?? false);
   }
 }
 
