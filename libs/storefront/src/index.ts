@@ -47,6 +47,7 @@ export { RecordsCapabilities } from './records/records.capabilities.js';
 export { RecordsCapability } from './records/records-capability.js';
 export { customerRecordsExfiltration } from './records/customer-records-exfiltration.js';
 export { sharingDestination } from './records/sharing-destination.js';
+export { recordsEffects } from './records/records-effects.js';
 export { SharingOutbox, type SharedItem } from './records/sharing-outbox.js';
 export { uploadArguments, sendLinkArguments, type UploadArguments, type SendLinkArguments } from './records/records.arguments.js';
 

@@ -7,10 +7,9 @@ import { customerRecordsExfiltration } from './customer-records-exfiltration.js'
 import { type CustomerSource, customerPrimaryKeyPolicy, resolveSignedInCustomer } from './customer-target.js';
 import { type SendLinkArguments, type UploadArguments, noArguments, sendLinkArguments, uploadArguments } from './records.arguments.js';
 import { RecordsCapability } from './records-capability.js';
+import { recordsEffects } from './records-effects.js';
 import { sharingDestination } from './sharing-destination.js';
 import { SharingOutbox } from './sharing-outbox.js';
-
-const records = (customer: Customer) => `customer-records:${customer.tenantId}`;
 
 /**
  * The customer-records capabilities: read the signed-in customer's records, export them, upload the
@@ -36,7 +35,7 @@ export class RecordsCapabilities implements CustomerSource {
     arguments: noArguments,
     resolveTarget: resolveSignedInCustomer,
     executionTarget: customerPrimaryKeyPolicy,
-    forbidStates: forbidStates(customerRecordsExfiltration, (_envelope, customer: Customer) => ({ effect: 'read', resource: records(customer) })),
+    forbidStates: forbidStates(customerRecordsExfiltration, (_envelope, customer: Customer) => recordsEffects.read(customer.tenantId)),
   })
   async read(action: AuthorizedAction<Record<string, never>, Customer>): Promise<{ customer: string; orders: number[] }> {
     const { id, tenantId, displayName } = action.target;
@@ -53,7 +52,7 @@ export class RecordsCapabilities implements CustomerSource {
     arguments: noArguments,
     resolveTarget: resolveSignedInCustomer,
     executionTarget: customerPrimaryKeyPolicy,
-    forbidStates: forbidStates(customerRecordsExfiltration, (_envelope, customer: Customer) => ({ effect: 'export', resource: records(customer) })),
+    forbidStates: forbidStates(customerRecordsExfiltration, (_envelope, customer: Customer) => recordsEffects.export(customer.tenantId)),
   })
   exportRecords(action: AuthorizedAction<Record<string, never>, Customer>): { archive: string } {
     return { archive: `records-${action.target.id}.zip` };
@@ -68,11 +67,7 @@ export class RecordsCapabilities implements CustomerSource {
     arguments: uploadArguments,
     resolveTarget: resolveSignedInCustomer,
     executionTarget: customerPrimaryKeyPolicy,
-    forbidStates: forbidStates(customerRecordsExfiltration, ({ arguments: a }, customer: Customer) => ({
-      effect: 'upload',
-      resource: records(customer),
-      destination: sharingDestination(customer.tenantId, a.host),
-    })),
+    forbidStates: forbidStates(customerRecordsExfiltration, ({ arguments: a }, customer: Customer) => recordsEffects.upload(customer.tenantId, a.host)),
   })
   upload(action: AuthorizedAction<UploadArguments, Customer>): { link: string } {
     const { target, arguments: a } = action;
@@ -96,10 +91,7 @@ export class RecordsCapabilities implements CustomerSource {
     arguments: sendLinkArguments,
     resolveTarget: resolveSignedInCustomer,
     executionTarget: customerPrimaryKeyPolicy,
-    forbidStates: forbidStates(customerRecordsExfiltration, ({ arguments: a }, customer: Customer) => ({
-      effect: 'send',
-      destination: sharingDestination(customer.tenantId, a.to),
-    })),
+    forbidStates: forbidStates(customerRecordsExfiltration, ({ arguments: a }, customer: Customer) => recordsEffects.send(customer.tenantId, a.to)),
   })
   send(action: AuthorizedAction<SendLinkArguments, Customer>): { sent: true } {
     const { target, arguments: a } = action;
