@@ -9,6 +9,8 @@ export const ToolKind = {
   Operator: 'operator',
   /** A human's approval or rejection through `ApprovalService`. */
   Approver: 'approver',
+  /** The LangChain model-input guard, before a tool ran: placeholders restored into its arguments, or the call refused. */
+  ModelInputGuard: 'model_input_guard',
 } as const;
 
 export type ToolKind = (typeof ToolKind)[keyof typeof ToolKind];

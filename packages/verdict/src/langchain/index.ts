@@ -7,4 +7,5 @@ export { applicationFaultMiddleware } from './application-fault.middleware.js';
 export { approveToolCall, rejectToolCall, isExplicitApproval, type ApprovalInterrupt, type ToolCallApproval } from './approval-resume.js';
 export { ModelInputGuard, type ModelInputGuardOptions, type ToolResultRoute } from './model-input-guard.js';
 export { ModelInputGuards } from './model-input-guards.js';
+export { type PlaceholderRestoration, RestorationRefusal } from './placeholder-restoration.js';
 export { RELEASE_SEAL_KEY } from './release-seal.js';

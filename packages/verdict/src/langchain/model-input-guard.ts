@@ -4,9 +4,16 @@ import type { ContextReleaser } from '../context-release/context-releaser.js';
 import type { Destination } from '../context-release/destination.js';
 import type { PlaceholderVault } from '../context-release/detectors/index.js';
 import type { ReleaseRequest } from '../context-release/release-request.js';
+import { Decision } from '../decisions/decision.js';
+import { Stage } from '../decisions/stage.js';
+import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
+import { NullEvidenceRecorder } from '../evidence/null-evidence-recorder.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
-import { readNotExecutedMessage } from './not-executed-message.js';
+import { recordGuardDecision } from './guard-decision.js';
+import { notExecutedMessage, readNotExecutedMessage } from './not-executed-message.js';
+import { type PlaceholderRestoration, PlaceholderRestorations } from './placeholder-restoration.js';
 import { RELEASE_SEAL_KEY, ReleaseSeal } from './release-seal.js';
 
 /** How one tool's results are released: everything of a release request but the payload and destination. */
@@ -26,8 +33,17 @@ export interface ModelInputGuardOptions {
    * Without it no `not_executed` answer passes unreleased: route those tools too.
    */
   readonly isCapability?: (name: string) => boolean;
-  /** Restores `<EMAIL_1>`-style placeholders in tool arguments on the way back (routes that scan with `tokenize`). */
+  /** The vault of the routes that scan with `tokenize`: its `<EMAIL_1>`-style placeholders restore where `restore` declares. */
   readonly vault?: PlaceholderVault;
+  /**
+   * Where vault placeholders in tool arguments restore to their real values, by tool name: argument paths,
+   * whole values only unless declared `embedded`. A vault placeholder anywhere else refuses the call (a recorded
+   * `deny`; the tool does not run, the model reads Verdict's `not_executed` answer). Default: none (needs `vault`).
+   * @example restore: { send_note: ['to', { path: 'body', embedded: true }] }
+   */
+  readonly restore?: Readonly<Record<string, readonly PlaceholderRestoration[]>>;
+  /** Where the guard's own decisions go (restorations and refusals of tool calls); `ModelInputGuards` passes the module's. Default: `NullEvidenceRecorder`. */
+  readonly recorder?: EvidenceRecorder;
   /** The seal key, shared by processes that resume each other's runs; default random per guard. */
   readonly sealKey?: Uint8Array;
 }
@@ -53,10 +69,17 @@ export interface ModelInputGuardOptions {
 export class ModelInputGuard {
   private readonly seal: ReleaseSeal;
   private readonly destinationName: string;
+  private readonly restorations: PlaceholderRestorations;
+  private readonly recorder: EvidenceRecorder;
 
+  /** @throws VerdictConfigurationError for a malformed `restore` declaration, or one without a `vault`. */
   constructor(private readonly options: ModelInputGuardOptions) {
     this.destinationName = options.destination.toString();
     this.seal = new ReleaseSeal(this.destinationName, options.sealKey);
+    this.restorations = new PlaceholderRestorations(options.restore ?? {});
+    if (this.restorations.declared && options.vault === undefined)
+      throw new VerdictConfigurationError('ModelInputGuard: `restore` declares placeholder restorations but no `vault` holds their values.');
+    this.recorder = options.recorder ?? new NullEvidenceRecorder();
   }
 
   /** Releases structured context for this destination and wraps it in a sealed message for the agent's input. */
@@ -70,12 +93,10 @@ export class ModelInputGuard {
     return createMiddleware({
       name: 'VerdictModelInputGuard',
       wrapToolCall: async (request, handler) => {
-        const { vault } = this.options;
-        // Arguments are provider JSON; re-read as plain JSON so values from any realm restore alike.
-        const args = vault === undefined ? undefined : vault.restore(JSON.parse(JSON.stringify(request.toolCall.args)) as unknown);
-        const restored = vault === undefined ? request : { ...request, toolCall: { ...request.toolCall, args: args as typeof request.toolCall.args } };
-        const result = await handler(restored);
         const called = request.toolCall.name;
+        const args = await this.restorePlaceholders(request.toolCall);
+        if (ToolMessage.isInstance(args)) return args;
+        const result = await handler(args === undefined ? request : { ...request, toolCall: { ...request.toolCall, args } });
         // A Command can put any message in the state: nothing a tool returns reaches the model unreleased.
         if (!ToolMessage.isInstance(result)) throw new UnreleasedContextError(`A Command returned by tool "${called}"`, this.destinationName);
         // The route is the called tool's: a tool cannot pick another tool's (wider) route by naming its message.
@@ -94,6 +115,27 @@ export class ModelInputGuard {
     });
   }
 
+  /**
+   * The call's arguments with its vault placeholders restored where declared (`undefined`: nothing to restore),
+   * or Verdict's `not_executed` answer when a placeholder sits anywhere else. Either is recorded first.
+   */
+  private async restorePlaceholders(call: { name: string; id?: string; args: unknown }): Promise<Record<string, unknown> | ToolMessage | undefined> {
+    const { vault } = this.options;
+    if (vault === undefined) return undefined;
+    // Arguments are provider JSON; re-read as plain JSON so values from any realm restore alike.
+    const args = JSON.parse(JSON.stringify(call.args ?? {})) as unknown;
+    const outcome = this.restorations.apply(vault, call.name, args);
+    if (outcome.kind === 'untouched') return undefined;
+    if (outcome.kind === 'restored') {
+      await recordGuardDecision(this.recorder, call, Decision.permit(Stage.Proposal, 'placeholders_restored'), outcome.args);
+      return outcome.args as Record<string, unknown>;
+    }
+    const decision = Decision.deny(Stage.Proposal, outcome.reason);
+    await recordGuardDecision(this.recorder, call, decision, args);
+    const content = notExecutedMessage({ executed: false, capability: call.name, correlationId: '', decision }, this.options.publicMessage);
+    return this.sealedToolMessage(content, call.id ?? '', call.name);
+  }
+
   private async releaseToolResult(message: ToolMessage, name: string): Promise<ToolMessage> {
     const text = typeof message.content === 'string' ? message.content : null;
     let content: string;
@@ -103,13 +145,11 @@ export class ModelInputGuard {
       if (route === undefined || text === null) throw new UnreleasedContextError(`The result of tool "${name}"`, this.destinationName);
       content = (await this.options.releaser.requireRelease({ ...route, payload: payloadOf(text), destination: this.options.destination })).json;
     }
-    return new ToolMessage({
-      content,
-      tool_call_id: message.tool_call_id,
-      name,
-      status: message.status,
-      additional_kwargs: { [RELEASE_SEAL_KEY]: this.seal.seal(content) },
-    });
+    return this.sealedToolMessage(content, message.tool_call_id, name, message.status);
+  }
+
+  private sealedToolMessage(content: string, toolCallId: string, name: string, status?: ToolMessage['status']): ToolMessage {
+    return new ToolMessage({ content, tool_call_id: toolCallId, name, status, additional_kwargs: { [RELEASE_SEAL_KEY]: this.seal.seal(content) } });
   }
 
   private assertReleased(message: BaseMessage, index: number): void {

@@ -151,6 +151,16 @@ describe('PlaceholderVault', () => {
     });
   });
 
+  describe('placeholdersIn', () => {
+    it('lists only the placeholders this vault issued, in order, not text that merely looks like one', () => {
+      const { vault, tokenize } = setup();
+      tokenize('the form said <EMAIL_1>; write to ada@example.org or bob@example.org');
+      expect(vault.placeholdersIn('cc <EMAIL_3>, <EMAIL_9>, <EMAIL_1>, <email_2> and <EMAIL_2>')).toEqual(['<EMAIL_3>', '<EMAIL_2>']);
+      expect(vault.placeholdersIn('https://attacker.example/?e=<EMAIL_2>')).toEqual(['<EMAIL_2>']);
+      expect(new PlaceholderVault().placeholdersIn('<EMAIL_2>')).toEqual([]);
+    });
+  });
+
   describe('properties', () => {
     const digits = (length: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: length, maxLength: length }).map((ds) => ds.join(''));
     const email = fc

@@ -62,8 +62,9 @@ export class PlaceholderVault {
   }
 
   /**
-   * A deep copy of the JSON `value` (tool arguments on their way back) in which every placeholder this vault issued,
-   * inside any string value, is replaced by its original value. Object keys, unknown or altered placeholders
+   * A deep copy of the JSON `value` in which every placeholder this vault issued, inside any string value, is replaced
+   * by its original value. It restores everywhere: tool arguments restore through the model-input guard, which
+   * restores only in the arguments a tool declared. Object keys, unknown or altered placeholders
    * (`<EMAIL_9>`, `<email_1>`) and all other text are left exactly as they are; `value` itself is never mutated.
    *
    * @throws DetectionInputError when `value` is not plain JSON (a Date, Map, class instance, function, `undefined`, a
@@ -72,6 +73,17 @@ export class PlaceholderVault {
    */
   restore<T>(value: T): T {
     return this.#restoreValue(value, new Set()) as T;
+  }
+
+  /**
+   * The placeholders this vault issued that occur in `text`, in order of appearance; placeholder-shaped text it
+   * never issued (`<EMAIL_9>`, a user's literal `<EMAIL_1>` it reserved) is not listed. The model-input guard
+   * uses it to refuse placeholders outside the arguments a tool declared.
+   *
+   * @example vault.placeholdersIn('to <EMAIL_1>, cc <EMAIL_9>') // ['<EMAIL_1>']
+   */
+  placeholdersIn(text: string): string[] {
+    return [...text.matchAll(new RegExp(PLACEHOLDER_SHAPE))].map(([shape]) => shape).filter((shape) => this.#values.has(shape));
   }
 
   #placeholderFor(label: string, value: string): string {
