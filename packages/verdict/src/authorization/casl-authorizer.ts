@@ -1,13 +1,9 @@
-import { type AnyAbility, subject as withSubjectType } from '@casl/ability';
+import type { AnyAbility } from '@casl/ability';
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import { Decision } from '../decisions/decision.js';
 import type { Stage } from '../decisions/stage.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
-
-function withoutSubjectTag(target: Record<string, unknown>): Record<string, unknown> {
-  const { __caslSubjectType__: _tag, ...plain } = target;
-  return plain;
-}
+import { subjectOf } from './subject-of.js';
 
 function denied(ability: AnyAbility, stage: Stage, action: string, subject: unknown, field: string | undefined, what: string): Decision {
   // CASL's rule `reason` says why an inverted rule (`cannot`) matched; deny-by-default has no rule.
@@ -17,14 +13,13 @@ function denied(ability: AnyAbility, stage: Stage, action: string, subject: unkn
 
 /**
  * Asks CASL about one target: `ability.can(action, target)`, then each proposed argument field the
- * capability names in `authorizeFields`. Entities are detected by class; plain objects are typed as the
+ * capability names in `authorizeFields`. Entities are typed by their class (or a `subject()` wrapper
+ * the resolver applied), never by a type tag their data carries; plain objects are typed as the
  * capability's subject. A target of another subject type is denied.
  */
 export function authorizeTarget(ability: AnyAbility, definition: CapabilityDefinition, target: unknown, args: unknown, stage: Stage): Decision {
   if (typeof target !== 'object' || target === null) return Decision.deny(stage, 'target is not an object');
-  // A plain target is typed as the capability's subject; a type tag it already carries (perhaps copied
-  // from model input) is dropped, never trusted.
-  const subject = isPlainObject(target) ? withSubjectType(definition.subject, withoutSubjectTag(target)) : target;
+  const subject = subjectOf(definition.subject, target);
   const detected = ability.detectSubjectType(subject as never);
   if (detected !== definition.subject) return Decision.deny(stage, `target is a ${String(detected)}, capability expects a ${definition.subject}`);
   const { action } = definition;

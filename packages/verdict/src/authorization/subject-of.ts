@@ -1,0 +1,34 @@
+import { subject as withSubjectType } from '@casl/ability';
+import { isPlainObject } from '../shared/is-plain-object.js';
+
+/** The property where CASL keeps a subject type set by its `subject()` helper. */
+const SUBJECT_TYPE_FIELD = '__caslSubjectType__';
+
+/**
+ * Whether a `__caslSubjectType__` property was set by CASL's `subject()` helper: it defines the tag as
+ * read-only, hidden and fixed. Data (JSON, `Object.assign`, spreads, ORM hydration) can only produce an
+ * ordinary, enumerable property.
+ */
+function setBySubjectHelper(tag: PropertyDescriptor): boolean {
+  return tag.enumerable === false && tag.writable === false && tag.configurable === false;
+}
+
+/**
+ * The object CASL is asked about, with a subject type only trusted code chose. A plain object is typed
+ * as `subjectType` (a tag it already carries, perhaps copied from model input, is dropped). A class
+ * instance keeps the type of its class, or the one a resolver gave it with `subject()`; a tag the
+ * instance's data carries is left out of a copy with the same prototype, so it cannot name another type.
+ *
+ * @example
+ * subjectOf('Order', Object.assign(new SupportTicket(), { __caslSubjectType__: 'Order' })); // still a SupportTicket
+ */
+export function subjectOf(subjectType: string, target: object): object {
+  if (isPlainObject(target)) {
+    const { [SUBJECT_TYPE_FIELD]: _tag, ...plain } = target;
+    return withSubjectType(subjectType, plain);
+  }
+  const tag = Object.getOwnPropertyDescriptor(target, SUBJECT_TYPE_FIELD);
+  if (tag === undefined || setBySubjectHelper(tag)) return target;
+  const { [SUBJECT_TYPE_FIELD]: _dataTag, ...own } = Object.getOwnPropertyDescriptors(target);
+  return Object.create(Object.getPrototypeOf(target) as object, own) as object;
+}
