@@ -4,6 +4,7 @@ export { MODULE_OPTIONS_TOKEN as VERDICT_MODULE_OPTIONS } from './verdict.module
 export { type VerdictModuleOptions, DEFAULT_PUBLIC_MESSAGE } from './verdict-module-options.interface.js';
 export { VerdictService } from './verdict.service.js';
 export { PublicMessage } from './public-message.js';
+export { publicAnswer, readNotExecutedMessage, type NotExecutedAnswer } from './public-answer.js';
 
 // Capabilities
 export { Capability } from './capabilities/capability.decorator.js';

@@ -11,7 +11,7 @@ import { ToolKind } from './evidence/tool-kind.js';
  *
  * @example
  * const result = await verdict.execute({ capability: 'orders.cancel', arguments: { orderId: 1002 } });
- * if (!result.executed) return verdict.publicMessage;
+ * return publicAnswer(result, publicMessage); // what the model may read: never result.decision.reason
  */
 @Injectable()
 export class VerdictService {

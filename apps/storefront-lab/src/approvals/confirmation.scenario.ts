@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ActionContextStore, ApprovalService, type ExecutionResult, PublicMessage, VerdictService } from '@verdict/nestjs';
-import { notExecutedMessage } from '@verdict/nestjs/langchain';
+import { ActionContextStore, ApprovalService, type ExecutionResult, PublicMessage, VerdictService, publicAnswer } from '@verdict/nestjs';
 import { RefundCapabilities, StorefrontCapability, StorefrontContexts } from '@verdict/storefront';
 
 /** One step of the confirmation lab. */
@@ -46,8 +45,6 @@ export class ConfirmationScenario {
   }
 
   private step(step: string, result: ExecutionResult): ConfirmationStep {
-    return result.executed
-      ? { step, outcome: 'executed', modelSaw: JSON.stringify(result.output) }
-      : { step, outcome: result.decision.disposition, modelSaw: notExecutedMessage(result, this.publicMessage) };
+    return { step, outcome: result.executed ? 'executed' : result.decision.disposition, modelSaw: publicAnswer(result, this.publicMessage) };
   }
 }

@@ -1,6 +1,5 @@
-import { DEFAULT_PUBLIC_MESSAGE, type ExecutionResult, type Proposal } from '@verdict/nestjs';
+import { DEFAULT_PUBLIC_MESSAGE, type ExecutionResult, type Proposal, publicAnswer } from '@verdict/nestjs';
 import { Observation } from '@verdict/evaluation';
-import { notExecutedMessage } from '@verdict/nestjs/langchain';
 import { storefrontContext } from '../authorization/storefront-contexts.js';
 import { StorefrontCapability } from '../capabilities/storefront-capability.js';
 import { Order } from '../entities/order.entity.js';
@@ -23,7 +22,7 @@ export async function propose(sandbox: StorefrontSandbox, proposal: Proposal, op
 }
 
 export function observe(result: ExecutionResult, proposal: Proposal, sideEffects: string[] = []): Observation {
-  const output = result.executed ? (result.output as never) : notExecutedMessage(result, DEFAULT_PUBLIC_MESSAGE);
+  const output = result.executed ? (result.output as never) : publicAnswer(result, DEFAULT_PUBLIC_MESSAGE);
   return Observation.fromExecutionResult(result, { arguments: proposal.arguments, output, sideEffects });
 }
 

@@ -5,8 +5,3 @@ export function toolCallIdOf(config: RunnableConfig | undefined): string | undef
   const id = (config as { toolCall?: { id?: unknown } } | undefined)?.toolCall?.id;
   return typeof id === 'string' ? id : undefined;
 }
-
-/** Executor output as tool content: strings as they are, everything else as JSON. */
-export function toToolContent(output: unknown): string {
-  return typeof output === 'string' ? output : JSON.stringify(output ?? null);
-}

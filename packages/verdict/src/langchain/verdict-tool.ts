@@ -3,9 +3,9 @@ import type { RunnableConfig } from '@langchain/core/runnables';
 import { StructuredTool, type StructuredToolInterface } from '@langchain/core/tools';
 import type { ExecutionResult } from '../pipeline/execution-result.js';
 import type { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
-import { notExecutedMessage } from './not-executed-message.js';
+import { publicAnswer } from '../public-answer.js';
 import { callWithMalformedInputFallback } from './malformed-input-fallback.js';
-import { toToolContent, toolCallIdOf } from './tool-output.js';
+import { toolCallIdOf } from './tool-output.js';
 
 /**
  * What bound and guarded tools share: the model-facing name, description and schema of an existing tool,
@@ -47,6 +47,6 @@ export abstract class VerdictTool extends StructuredTool {
 
   /** The output as tool content, or the fixed `not_executed` message: never an internal reason. */
   protected answer(result: ExecutionResult): string {
-    return result.executed ? toToolContent(result.output) : notExecutedMessage(result, this.publicMessage);
+    return publicAnswer(result, this.publicMessage);
   }
 }

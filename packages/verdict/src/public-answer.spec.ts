@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { readNotExecutedMessage } from './not-executed-message.js';
+import { readNotExecutedMessage } from './public-answer.js';
 
 const answer = { status: 'not_executed', capability: 'orders.view', decision: 'deny', message: 'Not done.' };
 
