@@ -3,11 +3,13 @@ export { Tenant } from './entities/tenant.entity.js';
 export { Customer } from './entities/customer.entity.js';
 export { Order } from './entities/order.entity.js';
 export { SupportTicket } from './entities/support-ticket.entity.js';
+export { RecordsExport } from './entities/records-export.entity.js';
 export { OrderStatus } from './entities/order-status.js';
 export { CustomerRole } from './entities/customer-role.js';
 export { storefrontEntities } from './entities/storefront-entities.js';
 export { CreateStorefrontTables1795987483857 } from './migrations/create-storefront-tables.migration.js';
 export { CreateSupportTickets1795990000000 } from './migrations/create-support-tickets.migration.js';
+export { CreateRecordsExports1796100000000 } from './migrations/create-records-exports.migration.js';
 export { storefrontMigrations } from './migrations/storefront-migrations.js';
 
 // Seed
@@ -46,6 +48,8 @@ export { refundArguments, type RefundArguments } from './orders/refund.arguments
 export { RecordsCapabilities } from './records/records.capabilities.js';
 export { RecordsCapability } from './records/records-capability.js';
 export { customerRecordsExfiltration } from './records/customer-records-exfiltration.js';
+export { customerRecordsScope } from './records/records-trajectory-scope.js';
+export { resolveLatestExport, exportPrimaryKeyPolicy } from './records/records-export-target.js';
 export { sharingDestination } from './records/sharing-destination.js';
 export { recordsEffects } from './records/records-effects.js';
 export { SharingOutbox, type SharedItem } from './records/sharing-outbox.js';

@@ -98,7 +98,8 @@ export {
 } from './trajectory/index.js';
 
 // Forbidden states (the run-time trajectory gate)
-export { forbidStates, conversationTrajectory, type ForbiddenStatesPolicy, type EffectOf, type TrajectoryOf } from './forbidden-states/forbid-states.js';
+export { forbidStates, type ForbiddenStatesPolicy, type ForbidStatesOptions, type EffectOf } from './forbidden-states/forbid-states.js';
+export { TrajectoryScope, TrajectoryScopeKind } from './forbidden-states/trajectory-scope.js';
 export { TrajectoryStore, type TrajectoryAdvance, type TrajectoryOutcome, type TrajectoryRequest } from './forbidden-states/trajectory-store.interface.js';
 export { InMemoryTrajectoryStore } from './forbidden-states/in-memory-trajectory-store.js';
 export { foldEffects } from './forbidden-states/fold-effects.js';

@@ -1,6 +1,7 @@
 import type { MigrationInterface } from 'typeorm';
 import { CreateStorefrontTables1795987483857 } from './create-storefront-tables.migration.js';
 import { CreateSupportTickets1795990000000 } from './create-support-tickets.migration.js';
+import { CreateRecordsExports1796100000000 } from './create-records-exports.migration.js';
 
 /**
  * Every storefront migration, oldest first. Add them to the DataSource's `migrations` (next to
@@ -11,4 +12,8 @@ import { CreateSupportTickets1795990000000 } from './create-support-tickets.migr
  * await dataSource.initialize();
  * await dataSource.runMigrations();
  */
-export const storefrontMigrations: Array<new () => MigrationInterface> = [CreateStorefrontTables1795987483857, CreateSupportTickets1795990000000];
+export const storefrontMigrations: Array<new () => MigrationInterface> = [
+  CreateStorefrontTables1795987483857,
+  CreateSupportTickets1795990000000,
+  CreateRecordsExports1796100000000,
+];

@@ -1,7 +1,12 @@
 import type { Effect } from '@verdict/nestjs';
+import type { RecordsExport } from '../entities/records-export.entity.js';
 import { sharingDestination } from './sharing-destination.js';
 
 const records = (tenant: string) => `customer-records:${tenant}`;
+
+/** What an upload puts on a host, from the trusted export row: the tenant's customer records, or another archive. */
+const archiveResource = (archive: Pick<RecordsExport, 'tenantId' | 'holdsCustomerRecords'>) =>
+  archive.holdsCustomerRecords ? records(archive.tenantId) : `archive:${archive.tenantId}`;
 
 /**
  * What each records capability does to the world, as effects of {@link customerRecordsExfiltration}: the
@@ -10,6 +15,10 @@ const records = (tenant: string) => `customer-records:${tenant}`;
 export const recordsEffects = {
   read: (tenant: string): Effect => ({ effect: 'read', resource: records(tenant) }),
   export: (tenant: string): Effect => ({ effect: 'export', resource: records(tenant) }),
-  upload: (tenant: string, host: string): Effect => ({ effect: 'upload', resource: records(tenant), destination: sharingDestination(tenant, host) }),
+  upload: (archive: Pick<RecordsExport, 'tenantId' | 'holdsCustomerRecords'>, host: string): Effect => ({
+    effect: 'upload',
+    resource: archiveResource(archive),
+    destination: sharingDestination(archive.tenantId, host),
+  }),
   send: (tenant: string, to: string): Effect => ({ effect: 'send', destination: sharingDestination(tenant, to) }),
 };

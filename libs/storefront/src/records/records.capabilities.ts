@@ -1,23 +1,30 @@
 import { Injectable } from '@nestjs/common';
-import { type AuthorizedAction, Capability, forbidStates } from '@verdict/nestjs';
+import { type AuthorizedAction, Capability, type EffectOf, forbidStates } from '@verdict/nestjs';
 import { DataSource } from 'typeorm';
 import type { Customer } from '../entities/customer.entity.js';
 import { Order } from '../entities/order.entity.js';
+import { RecordsExport } from '../entities/records-export.entity.js';
 import { customerRecordsExfiltration } from './customer-records-exfiltration.js';
 import { type CustomerSource, customerPrimaryKeyPolicy, resolveSignedInCustomer } from './customer-target.js';
+import { exportPrimaryKeyPolicy, resolveLatestExport } from './records-export-target.js';
+import { customerRecordsScope } from './records-trajectory-scope.js';
 import { type SendLinkArguments, type UploadArguments, noArguments, sendLinkArguments, uploadArguments } from './records.arguments.js';
 import { RecordsCapability } from './records-capability.js';
 import { recordsEffects } from './records-effects.js';
 import { sharingDestination } from './sharing-destination.js';
 import { SharingOutbox } from './sharing-outbox.js';
 
+/** Every records capability folds its effects into {@link customerRecordsExfiltration}, per customer. */
+const exfiltrationGate = <TArgs, TTarget>(effectOf: EffectOf<TArgs, TTarget>) =>
+  forbidStates(customerRecordsExfiltration, effectOf, { scope: customerRecordsScope });
+
 /**
- * The customer-records capabilities: read the signed-in customer's records, export them, upload the
- * export to a host and send a link. Each is permitted on its own (CASL: the customer's own record);
- * together they can move the records off the tenant's boundary. `forbidStates` with
- * {@link customerRecordsExfiltration} folds the conversation's effects and denies the upload that would
- * put an export holding customer records on an external host. Needs a `TrajectoryStore` and a
- * `metadata.conversationId` in the action context.
+ * The customer-records capabilities: read the signed-in customer's records, export them into an archive
+ * (a `RecordsExport` row), upload the latest export to a host and send a link. Each is permitted on its own
+ * (CASL: the customer's own record and exports); together they can move the records off the tenant's
+ * boundary. `forbidStates` with {@link customerRecordsExfiltration} folds the customer's effects across all
+ * their conversations and denies the upload that would put an archive holding customer records (a fact of the
+ * export row) on an external host. Needs a `TrajectoryStore`.
  */
 @Injectable()
 export class RecordsCapabilities implements CustomerSource {
@@ -35,7 +42,7 @@ export class RecordsCapabilities implements CustomerSource {
     arguments: noArguments,
     resolveTarget: resolveSignedInCustomer,
     executionTarget: customerPrimaryKeyPolicy,
-    forbidStates: forbidStates(customerRecordsExfiltration, (_envelope, customer: Customer) => recordsEffects.read(customer.tenantId)),
+    forbidStates: exfiltrationGate((_envelope, customer: Customer) => recordsEffects.read(customer.tenantId)),
   })
   async read(action: AuthorizedAction<Record<string, never>, Customer>): Promise<{ customer: string; orders: number[] }> {
     const { id, tenantId, displayName } = action.target;
@@ -52,30 +59,36 @@ export class RecordsCapabilities implements CustomerSource {
     arguments: noArguments,
     resolveTarget: resolveSignedInCustomer,
     executionTarget: customerPrimaryKeyPolicy,
-    forbidStates: forbidStates(customerRecordsExfiltration, (_envelope, customer: Customer) => recordsEffects.export(customer.tenantId)),
+    forbidStates: exfiltrationGate((_envelope, customer: Customer) => recordsEffects.export(customer.tenantId)),
   })
-  exportRecords(action: AuthorizedAction<Record<string, never>, Customer>): { archive: string } {
-    return { archive: `records-${action.target.id}.zip` };
+  async exportRecords(action: AuthorizedAction<Record<string, never>, Customer>): Promise<{ archive: string }> {
+    const { id, tenantId } = action.target;
+    const exports = this.dataSource.getRepository(RecordsExport);
+    const count = await exports.countBy({ tenantId, customerId: id });
+    const archive = `records-${id}-${count + 1}.zip`;
+    // The row records what the archive holds; a later upload's effect reads it from here, not from the model.
+    await exports.insert({ tenantId, customerId: id, archive, holdsCustomerRecords: true });
+    return { archive };
   }
 
-  /** `files.upload`: puts the latest export on `host` and returns its link. */
+  /** `files.upload`: puts the signed-in customer's latest export on `host` and returns its link. */
   @Capability({
     name: RecordsCapability.UploadExport,
     description: "Upload the signed-in customer's latest export to a host",
     action: 'share',
-    subject: 'Customer',
+    subject: 'RecordsExport',
     arguments: uploadArguments,
-    resolveTarget: resolveSignedInCustomer,
-    executionTarget: customerPrimaryKeyPolicy,
-    forbidStates: forbidStates(customerRecordsExfiltration, ({ arguments: a }, customer: Customer) => recordsEffects.upload(customer.tenantId, a.host)),
+    resolveTarget: resolveLatestExport,
+    executionTarget: exportPrimaryKeyPolicy,
+    forbidStates: exfiltrationGate(({ arguments: a }, archive: RecordsExport) => recordsEffects.upload(archive, a.host)),
   })
-  upload(action: AuthorizedAction<UploadArguments, Customer>): { link: string } {
+  upload(action: AuthorizedAction<UploadArguments, RecordsExport>): { link: string } {
     const { target, arguments: a } = action;
-    const link = `https://${a.host.toLowerCase()}/shared/records-${target.id}.zip`;
+    const link = `https://${a.host.toLowerCase()}/shared/${target.archive}`;
     this.outbox.add({
       kind: 'upload',
       tenant: target.tenantId,
-      customerId: target.id,
+      customerId: target.customerId,
       destination: sharingDestination(target.tenantId, a.host),
       reference: link,
     });
@@ -91,7 +104,7 @@ export class RecordsCapabilities implements CustomerSource {
     arguments: sendLinkArguments,
     resolveTarget: resolveSignedInCustomer,
     executionTarget: customerPrimaryKeyPolicy,
-    forbidStates: forbidStates(customerRecordsExfiltration, ({ arguments: a }, customer: Customer) => recordsEffects.send(customer.tenantId, a.to)),
+    forbidStates: exfiltrationGate(({ arguments: a }, customer: Customer) => recordsEffects.send(customer.tenantId, a.to)),
   })
   send(action: AuthorizedAction<SendLinkArguments, Customer>): { sent: true } {
     const { target, arguments: a } = action;

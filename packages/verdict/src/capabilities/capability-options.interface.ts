@@ -51,8 +51,9 @@ export interface CapabilityOptions<TArgs = any, TTarget = any> {
    */
   readonly requiresConfirmation?: ConfirmationPolicy<TArgs, TTarget>;
   /**
-   * Stateful trajectory gate with `forbidStates(stateModel, effectOf)` (step 10a): the call's effects are
-   * folded onto the conversation's state and the call is denied if a forbidden predicate would become
+   * Stateful trajectory gate with `forbidStates(stateModel, effectOf, { scope })` (step 10a): the call's
+   * effects are folded onto its trajectory's state (the scope says which calls share it: a conversation, an
+   * actor, a tenant or an application key) and the call is denied if a forbidden predicate would become
    * true. Needs a `TrajectoryStore`.
    */
   readonly forbidStates?: ForbiddenStatesPolicy<TArgs, TTarget>;

@@ -33,7 +33,25 @@ export class CapabilityRegistry {
       });
     }
     assertGatesConfigured(definition, this.options);
+    this.assertOneScopePerModel(definition);
     this.definitions.set(name, definition);
+  }
+
+  /**
+   * Capabilities that share a forbidden-states model share its folded state only under one scope: a model
+   * declared per conversation here and per actor there would fold a composed attack into two states.
+   */
+  private assertOneScopePerModel(definition: CapabilityDefinition): void {
+    const policy = definition.forbidStates;
+    if (policy === undefined) return;
+    for (const other of this.definitions.values()) {
+      const otherPolicy = other.forbidStates;
+      if (otherPolicy === undefined || otherPolicy.modelFingerprint !== policy.modelFingerprint || otherPolicy.scope.id === policy.scope.id) continue;
+      throw new VerdictConfigurationError(
+        `Capability "${definition.name}" (${definition.declaredAt}) forbids states of the same model as "${other.name}", but per ${policy.scope.id} instead of per ${otherPolicy.scope.id}: declare one scope for the model.`,
+        { capability: definition.name },
+      );
+    }
   }
 
   /** The definition, or `undefined` for an unknown name. */

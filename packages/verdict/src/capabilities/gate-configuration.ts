@@ -1,6 +1,7 @@
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import type { CapabilityDefinition } from './capability-definition.js';
+import { isTrajectoryScope } from '../forbidden-states/trajectory-scope.js';
 
 const isPositiveInteger = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 const isName = (value: unknown) => typeof value === 'string' && value.trim() !== '';
@@ -39,7 +40,11 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
   }
   if (forbidStates !== undefined) {
     if (typeof forbidStates.effectOf !== 'function' || typeof forbidStates.machine?.step !== 'function')
-      fail('has a forbidStates policy that forbidStates(stateModel, effectOf) did not build.');
+      fail('has a forbidStates policy that forbidStates(stateModel, effectOf, { scope }) did not build.');
+    if (!isTrajectoryScope(forbidStates.scope))
+      fail(
+        'uses forbidStates without a trajectory scope: pass { scope: TrajectoryScope.conversation() | .actor() | .tenant() | .key(name, keyOf) }. Effects that outlive a chat (files, exports, shares) need a scope that outlives it.',
+      );
     if (options.trajectories === undefined)
       fail('uses forbidStates, but no trajectory store is configured: pass `trajectories` to VerdictModule.forRoot (TypeOrmTrajectoryStore).');
   }

@@ -1,5 +1,6 @@
 import { Decision } from '../decisions/decision.js';
 import { Stage } from '../decisions/stage.js';
+import { MissingTrajectoryError } from '../errors/missing-trajectory.error.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import type { Envelope } from '../pipeline/envelope.js';
 import type { EvidenceTrail } from '../pipeline/evidence-trail.js';
@@ -11,7 +12,7 @@ import type { TrajectoryStore } from './trajectory-store.interface.js';
 const NOTHING_MODELLED = Decision.permit(Stage.Execution, 'trajectory: no modelled effect');
 
 /**
- * Step 10a: fold the call's effects onto the conversation's state and deny, before anything is spent,
+ * Step 10a: fold the call's effects onto its trajectory's state (the policy's scope keys it) and deny, before anything is spent,
  * if a forbidden predicate would become true; the predicate id goes to the internal reason. Admitted
  * effects are stored at once, so an effect a later gate refuses still counts: the trajectory can only
  * become stricter (ADR 0009).
@@ -27,7 +28,10 @@ export async function admitTrajectory(
   const produced = policy.effectOf(envelope, target);
   const effects: readonly Effect[] = produced === null ? [] : Array.isArray(produced) ? produced : [produced as Effect];
   if (effects.length === 0) return NOTHING_MODELLED;
-  const trajectoryFingerprint = fingerprint({ model: policy.modelFingerprint, trajectory: policy.trajectory(envelope) });
+  const { scope } = policy;
+  const key = scope.keyOf(envelope.context, target);
+  if (key === null || key === undefined) throw new MissingTrajectoryError(envelope.capability, scope.id);
+  const trajectoryFingerprint = fingerprint({ model: policy.modelFingerprint, scope: scope.id, trajectory: key });
   const { machine } = policy;
   const outcome = await store.advance({ trajectoryFingerprint, initial: machine.initial, advance: foldEffects(machine, effects), now });
   if (outcome.admitted) trail.markMutated();

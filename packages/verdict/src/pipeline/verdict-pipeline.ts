@@ -134,7 +134,7 @@ export class VerdictPipeline {
   ): Promise<Outcome<{ claimId: string | null }>> {
     if (definition.rateLimit === undefined && receipt === null && definition.atMostOnce === undefined && definition.forbidStates === undefined) return NO_CLAIM;
     const { trail } = run;
-    // 10a. Fold the call's effects onto the conversation's state: deny if a forbidden state would follow.
+    // 10a. Fold the call's effects onto its trajectory's state (the policy's scope): deny if a forbidden state would follow.
     if (definition.forbidStates !== undefined) {
       const folded = await admitTrajectory(this.options.trajectories!, definition.forbidStates, envelope, target, this.clock(), trail);
       if (!folded.permitted) return folded;
