@@ -1,4 +1,4 @@
-import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import type { ContextReleaser } from '../context-release/context-releaser.js';
 import type { Destination } from '../context-release/destination.js';
@@ -12,9 +12,11 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import { recordGuardDecision } from './guard-decision.js';
+import { MessageAdmission } from './message-admission.js';
 import { notExecutedMessage, readNotExecutedMessage } from './not-executed-message.js';
 import { type PlaceholderRestoration, PlaceholderRestorations } from './placeholder-restoration.js';
-import { RELEASE_SEAL_KEY, ReleaseSeal } from './release-seal.js';
+import { ReleaseSeal } from './release-seal.js';
+import { containsStructure } from './structured-text.js';
 
 /** How one tool's results are released: everything of a release request but the payload and destination. */
 export type ToolResultRoute = Omit<ReleaseRequest, 'payload' | 'destination'>;
@@ -46,6 +48,13 @@ export interface ModelInputGuardOptions {
   readonly recorder?: EvidenceRecorder;
   /** The seal key, shared by processes that resume each other's runs; default random per guard. */
   readonly sealKey?: Uint8Array;
+  /**
+   * The application's own system prompts, as plain text: a system message passes unsealed only when it is
+   * exactly one of these (or empty). A prompt holding structured data is refused at construction; for a prompt
+   * built per run use {@link ModelInputGuard.systemPrompt}. Default: none.
+   * @example systemPrompts: ['You are the storefront assistant. Answer briefly.']
+   */
+  readonly systemPrompts?: readonly string[];
 }
 
 /**
@@ -55,10 +64,11 @@ export interface ModelInputGuardOptions {
  * - Every tool result is released through its tool's route before the model sees it (a tool returning a
  *   whole customer record shows the model only the route's projection); a tool without a route, or a
  *   denied release, rejects the run with a typed error (`UnreleasedContextError`, `ContextReleaseRefusedError`).
- * - Before every model call, every tool message must carry the guard's seal, and any structured context
- *   (JSON text or non-text content in a human or system message) must come from {@link contextMessage};
- *   anything else rejects the run before the provider is called. Plain user text and the model's own
- *   messages pass.
+ * - Before every model call, every message must carry the guard's seal — bound to its role, tool-call id,
+ *   content and kwargs — or pass the unsealed rules of {@link MessageAdmission}: user prose, a registered or
+ *   empty system prompt, model prose from before the guard. A tool message must answer, once, a tool call
+ *   the model made. Anything else rejects the run before the provider is called.
+ * - Vault placeholders in tool arguments restore only where `restore` declares (ADR 0013).
  * Denials and redactions are announced by the releaser (`ContextReleaseDenied`, `SensitiveDataRedacted`).
  *
  * @example
@@ -71,6 +81,7 @@ export class ModelInputGuard {
   private readonly destinationName: string;
   private readonly restorations: PlaceholderRestorations;
   private readonly recorder: EvidenceRecorder;
+  private readonly admission: MessageAdmission;
 
   /** @throws VerdictConfigurationError for a malformed `restore` declaration, or one without a `vault`. */
   constructor(private readonly options: ModelInputGuardOptions) {
@@ -80,12 +91,27 @@ export class ModelInputGuard {
     if (this.restorations.declared && options.vault === undefined)
       throw new VerdictConfigurationError('ModelInputGuard: `restore` declares placeholder restorations but no `vault` holds their values.');
     this.recorder = options.recorder ?? new NullEvidenceRecorder();
+    const prompts = options.systemPrompts ?? [];
+    prompts.forEach((prompt) => assertPlainPrompt(prompt));
+    this.admission = new MessageAdmission(this.seal, new Set(prompts), this.destinationName);
   }
 
   /** Releases structured context for this destination and wraps it in a sealed message for the agent's input. */
   async contextMessage(request: Omit<ReleaseRequest, 'destination'>): Promise<HumanMessage> {
     const { json: content } = await this.options.releaser.requireRelease({ ...request, destination: this.options.destination });
-    return new HumanMessage({ content, additional_kwargs: { [RELEASE_SEAL_KEY]: this.seal.seal(content) } });
+    return this.seal.sealMessage(new HumanMessage({ content }));
+  }
+
+  /**
+   * The application's own system prompt as a sealed `SystemMessage`, for a prompt built per run (a name, a
+   * locale); pass it as `createAgent({ systemPrompt })`. Data belongs in {@link contextMessage}.
+   *
+   * @throws VerdictConfigurationError when `text` holds structured data (a JSON object or array).
+   * @example createAgent({ model, tools, systemPrompt: guard.systemPrompt(`You help ${firstName}.`), middleware: [guard.middleware()] })
+   */
+  systemPrompt(text: string): SystemMessage {
+    assertPlainPrompt(text);
+    return this.seal.sealMessage(new SystemMessage(text));
   }
 
   /** The agent middleware. */
@@ -105,12 +131,10 @@ export class ModelInputGuard {
         return this.releaseToolResult(result, called);
       },
       wrapModelCall: async (request, handler) => {
-        [request.systemMessage, ...request.messages].forEach((message, index) => this.assertReleased(message, index));
+        this.admission.assertAdmitted([request.systemMessage, ...request.messages]);
         const response = await handler(request);
         // The model's own answers are sealed, so that later calls can tell them from messages put in its mouth.
-        if (AIMessage.isInstance(response))
-          response.additional_kwargs = { ...response.additional_kwargs, [RELEASE_SEAL_KEY]: this.seal.seal(aiSealed(response)) };
-        return response;
+        return AIMessage.isInstance(response) ? this.seal.sealMessage(response) : response;
       },
     });
   }
@@ -149,19 +173,7 @@ export class ModelInputGuard {
   }
 
   private sealedToolMessage(content: string, toolCallId: string, name: string, status?: ToolMessage['status']): ToolMessage {
-    return new ToolMessage({ content, tool_call_id: toolCallId, name, status, additional_kwargs: { [RELEASE_SEAL_KEY]: this.seal.seal(content) } });
-  }
-
-  private assertReleased(message: BaseMessage, index: number): void {
-    const seal = message.additional_kwargs?.[RELEASE_SEAL_KEY];
-    const ai = AIMessage.isInstance(message);
-    if (ai ? this.seal.verify(aiSealed(message), seal) : typeof message.content === 'string' && this.seal.verify(message.content, seal)) return;
-    const content = message.content;
-    const structured =
-      typeof content !== 'string' ? content.some((block) => block.type !== 'text') || looksStructured(textOf(content)) : looksStructured(content);
-    // Unsealed prose from the user, the application's system prompt, or a model answer from before the guard.
-    const prose = (HumanMessage.isInstance(message) || message.type === 'system' || (ai && (message.tool_calls ?? []).length === 0)) && !structured;
-    if (!prose) throw new UnreleasedContextError(`Message ${index} (${message.type})`, this.destinationName);
+    return this.seal.sealMessage(new ToolMessage({ content, tool_call_id: toolCallId, name, status }));
   }
 
   /** Verdict's own refusal: its exact shape, a registered capability and the fixed public message. */
@@ -169,11 +181,6 @@ export class ModelInputGuard {
     const answer = readNotExecutedMessage(text);
     return answer !== null && answer.message === this.options.publicMessage && (this.options.isCapability?.(answer.capability) ?? false);
   }
-}
-
-/** What an AI message's seal covers: its content and its tool calls (names and arguments). */
-function aiSealed(message: AIMessage): string {
-  return JSON.stringify({ content: message.content, tool_calls: (message.tool_calls ?? []).map(({ name, args, id }) => ({ name, args, id })) });
 }
 
 /** A tool result as a release payload: its JSON object, or `{ result }` for any other JSON value or plain text. */
@@ -190,12 +197,8 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** JSON objects and arrays are structured context; prose (even prose that contains braces) is not. */
-function looksStructured(text: string): boolean {
-  const trimmed = text.trim();
-  return (trimmed.startsWith('{') || trimmed.startsWith('[')) && parseJson(trimmed) !== undefined;
-}
-
-function textOf(blocks: readonly { type: string; text?: unknown }[]): string {
-  return blocks.map((block) => (typeof block.text === 'string' ? block.text : '')).join('');
+/** A prompt registered or sealed as the application's own is plain text: data goes through `contextMessage`. */
+function assertPlainPrompt(text: unknown): void {
+  if (typeof text !== 'string' || containsStructure(text))
+    throw new VerdictConfigurationError('ModelInputGuard: a system prompt must be plain text without structured data; release data with contextMessage.');
 }

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
 
 const SEAL = /^[0-9a-f]{64}$/;
 
@@ -6,9 +7,10 @@ const SEAL = /^[0-9a-f]{64}$/;
 export const RELEASE_SEAL_KEY = 'verdict_release';
 
 /**
- * Seals message contents the guard released: an HMAC-SHA-256 of the destination and the exact content
- * under a key only the guard holds. A tool, a checkpoint or a copy can carry a seal, but cannot make one
- * for other content or another destination. The seal holds no data.
+ * Seals messages the guard released: an HMAC-SHA-256 of the destination and the message's
+ * {@link sealedView} under a key only the guard holds. A tool, a checkpoint or a copy can carry a seal,
+ * but cannot make one for other content, another role, another tool call or another destination. The
+ * seal holds no data.
  */
 export class ReleaseSeal {
   private readonly key: Buffer;
@@ -22,6 +24,22 @@ export class ReleaseSeal {
     this.key = key === undefined ? randomBytes(32) : Buffer.from(key);
   }
 
+  /** The seal of `message` as it is now (any seal it already carries is not covered). */
+  sealOf(message: BaseMessage): string {
+    return this.seal(sealedView(message));
+  }
+
+  /** `message` with its seal in `additional_kwargs`. */
+  sealMessage<T extends BaseMessage>(message: T): T {
+    message.additional_kwargs = { ...message.additional_kwargs, [RELEASE_SEAL_KEY]: this.sealOf(message) };
+    return message;
+  }
+
+  /** Whether `message` carries a valid seal of this guard for exactly its role, tool call, content and kwargs. */
+  verifyMessage(message: BaseMessage): boolean {
+    return this.verify(sealedView(message), message.additional_kwargs?.[RELEASE_SEAL_KEY]);
+  }
+
   seal(content: string): string {
     return createHmac('sha256', this.key).update(this.destination).update('\0').update(content).digest('hex');
   }
@@ -30,4 +48,18 @@ export class ReleaseSeal {
     if (typeof seal !== 'string' || !SEAL.test(seal)) return false;
     return timingSafeEqual(Buffer.from(this.seal(content), 'hex'), Buffer.from(seal, 'hex'));
   }
+}
+
+/**
+ * What a seal covers: the message's role, for a tool message its tool-call id, name and status, the content
+ * (every block), for an AI message its tool calls (names, arguments, ids), and every `additional_kwargs`
+ * entry but the seal itself (`function_call`, raw provider `tool_calls`, …).
+ */
+export function sealedView(message: BaseMessage): string {
+  const { [RELEASE_SEAL_KEY]: _seal, ...kwargs } = message.additional_kwargs ?? {};
+  const tool = ToolMessage.isInstance(message) ? [message.tool_call_id, message.name ?? null, message.status ?? null] : null;
+  const calls = AIMessage.isInstance(message)
+    ? [message.tool_calls ?? [], message.invalid_tool_calls ?? []].flat().map(({ name, args, id }) => ({ name, args, id }))
+    : [];
+  return JSON.stringify([message.type, tool, message.content, calls, kwargs]);
 }
