@@ -4,7 +4,14 @@ import { HumanMessage } from '@langchain/core/messages';
 import { Injectable, Module } from '@nestjs/common';
 import { createAgent } from 'langchain';
 import { z } from 'zod';
-import { ActionContextStore, GuardedToolSchemaMismatchError, InMemoryEvidenceRecorder, MissingActionContextError, fingerprintString } from '@verdict/nestjs';
+import {
+  ActionContextStore,
+  ApplicationFaultError,
+  GuardedToolSchemaMismatchError,
+  InMemoryEvidenceRecorder,
+  MissingActionContextError,
+  fingerprintString,
+} from '@verdict/nestjs';
 import { VerdictLangChainModule, VerdictTools, applicationFaultMiddleware } from '@verdict/nestjs/langchain';
 import { ScriptedChatModel } from '../../libs/testing/src/scripted-chat-model.js';
 import { alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
@@ -150,7 +157,10 @@ describe('Verdict bound tools in a LangChain agent', () => {
     const invocation = moduleRef
       .get(ActionContextStore)
       .run(alice, () => guarded.invoke({ name: 'strict_read', args: { id: 1, reason: 'audit' }, id: 'g_strict', type: 'tool_call' }));
-    await expect(invocation).rejects.toBeInstanceOf(GuardedToolSchemaMismatchError);
+    // Invoked with a tool call, the fault is carried by an ApplicationFaultError that will not become model text.
+    const error = await invocation.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApplicationFaultError);
+    expect((error as ApplicationFaultError).cause).toBeInstanceOf(GuardedToolSchemaMismatchError);
     expect((evidence as InMemoryEvidenceRecorder).decisions().map((r) => `${r.stage}:${r.disposition}`)).toEqual(['proposal:permit']);
   });
 });

@@ -161,3 +161,4 @@ export { EvidenceWriteFailedError } from './errors/evidence-write-failed.error.j
 export { OuterTransactionError } from './errors/outer-transaction.error.js';
 export { ClaimResolvedOutOfBandError } from './errors/claim-resolved-out-of-band.error.js';
 export { GuardedToolSchemaMismatchError } from './errors/guarded-tool-schema-mismatch.error.js';
+export { ApplicationFaultError } from './errors/application-fault.error.js';

@@ -4,12 +4,14 @@ import { StructuredTool, type StructuredToolInterface } from '@langchain/core/to
 import type { ExecutionResult } from '../pipeline/execution-result.js';
 import type { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
 import { publicAnswer } from '../public-answer.js';
+import { faultForAgent } from './application-fault-propagation.js';
 import { callWithMalformedInputFallback } from './malformed-input-fallback.js';
 import { toolCallIdOf } from './tool-output.js';
 
 /**
  * What bound and guarded tools share: the model-facing name, description and schema of an existing tool,
- * malformed input routed to the pipeline (ADR 0004), and the answer the model reads back.
+ * malformed input routed to the pipeline (ADR 0004), the answer the model reads back (`publicAnswer`),
+ * and application faults that fail the agent run instead of reaching the model (ADR 0014).
  */
 export abstract class VerdictTool extends StructuredTool {
   readonly name: string;
@@ -28,14 +30,19 @@ export abstract class VerdictTool extends StructuredTool {
     this.schema = definition.schema;
   }
 
-  override call(arg: unknown, configArg?: RunnableConfig, tags?: string[]): Promise<any> {
-    return callWithMalformedInputFallback(
-      this,
-      () => super.call(arg as never, configArg, tags),
-      arg,
-      configArg,
-      (raw, toolCallId) => this.run(raw, toolCallId),
-    );
+  override async call(arg: unknown, configArg?: RunnableConfig, tags?: string[]): Promise<any> {
+    try {
+      return await callWithMalformedInputFallback(
+        this,
+        () => super.call(arg as never, configArg, tags),
+        arg,
+        configArg,
+        (raw, toolCallId) => this.run(raw, toolCallId),
+      );
+    } catch (error) {
+      // An application fault fails the run by itself, with or without applicationFaultMiddleware (ADR 0014).
+      throw faultForAgent(error, configArg, this.capability, this.name);
+    }
   }
 
   protected _call(args: unknown, runManager?: CallbackManagerForToolRun, config?: RunnableConfig): Promise<string> {

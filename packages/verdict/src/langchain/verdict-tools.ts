@@ -12,7 +12,8 @@ import { VerdictGuardedTool } from './verdict-guarded-tool.js';
  *
  * @example
  * const tools = [verdictTools.bound(lookupOrderTool, 'orders.view'), verdictTools.bound(cancelOrderTool, 'orders.cancel')];
- * // applicationFaultMiddleware: a resolver's database error rejects the run instead of reaching the model.
+ * // A resolver's database error rejects the run instead of reaching the model (ADR 0014);
+ * // applicationFaultMiddleware does the same for the agent's other tools.
  * const agent = createAgent({ model, tools, middleware: [applicationFaultMiddleware()] });
  */
 /** How a bound tool presents itself to the model. */
