@@ -13,6 +13,7 @@ import { recordsEffects } from '../records/records-effects.js';
 import { createCancelOrderTool } from '../tools/cancel-order.tool.js';
 import { createLookupOrderTool } from '../tools/lookup-order.tool.js';
 import { observedAgentToolCalls } from './agent-observation.js';
+import { modelInputGuardCases } from './model-input-guard.cases.js';
 import { type StorefrontSandbox, inStorefrontSandbox } from './storefront-sandbox.js';
 import { CUSTOMER_72, INJECTED_DESCRIPTION, approve, approvedRefund, customer72, observe, orderStatus, propose, ticketsFor } from './attack-pack-steps.js';
 
@@ -262,6 +263,7 @@ export function storefrontAttackPack(): SecuritySuite {
       ],
     ),
     // Each further topic keeps its attacks and their paired utility controls in a file of its own.
+    ...modelInputGuardCases(),
   ];
   return new SecuritySuite('storefront-attack-pack', '1', cases, { model: 'scripted', engine: 'sqlite' });
 }
