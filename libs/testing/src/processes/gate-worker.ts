@@ -1,5 +1,6 @@
 // A worker process of `startGateWorkers`: its own DataSource on the test database, Verdict's TypeORM
-// stores from the built package, one gate call per request. Run as compiled JS, never imported.
+// stores from the built package, one gate call per request, prepared before the pool's start barrier.
+// Run as compiled JS (the pool refuses a build older than the sources), never imported.
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -29,33 +30,47 @@ serveParent<GateWorkerInit, GateRequest, GateReply>(async ({ dataSource: options
   const rateLimits = new TypeOrmRateLimitStore(dataSource);
   const receipts = new TypeOrmApprovalReceiptStore(dataSource);
   const trajectories = new TypeOrmTrajectoryStore(dataSource);
-  return {
-    async handle(request): Promise<GateReply> {
-      if (request.gate === 'advanceTrajectory') {
-        const { trajectoryFingerprint, stateModel, effect, times, now } = request;
-        const machine = compileStateModel(stateModel);
-        const advance = foldEffects(machine, [effect]);
+
+  /** Everything but the gate call: arguments built, state model compiled, candidate id drawn. */
+  const call = (request: GateRequest): (() => Promise<GateReply>) => {
+    if (request.gate === 'advanceTrajectory') {
+      const { trajectoryFingerprint, stateModel, effect, times, now } = request;
+      const machine = compileStateModel(stateModel);
+      const advance = foldEffects(machine, [effect]);
+      return async () => {
         const outcomes = [];
         for (let i = 0; i < times; i++) outcomes.push(await trajectories.advance({ trajectoryFingerprint, initial: machine.initial, advance, now }));
         return { outcomes } satisfies TrajectoryAdvanceReply;
-      }
-      if (request.gate === 'consumeReceipt') {
-        const { gate: _gate, now, ...key } = request;
-        return (await receipts.consume(key, now)) satisfies ReceiptConsumeReply;
-      }
-      if (request.gate === 'decideReceipt') {
-        const { gate: _gate, decision, ...receipt } = request;
-        return { decision, ...(await receipts[decision](receipt)) } satisfies ReceiptDecisionReply;
-      }
-      if (request.gate === 'admit') {
-        const candidateId = randomBytes(32).toString('base64url');
-        const { gate: _gate, ...claim } = request;
-        return { candidateId, ...(await claims.admit({ ...claim, candidateId })) } satisfies AdmitReply;
-      }
-      const { gate: _gate, times, ...unit } = request;
+      };
+    }
+    if (request.gate === 'consumeReceipt') {
+      const { gate: _gate, now, ...key } = request;
+      return async () => (await receipts.consume(key, now)) satisfies ReceiptConsumeReply;
+    }
+    if (request.gate === 'decideReceipt') {
+      const { gate: _gate, decision, ...receipt } = request;
+      return async () => ({ decision, ...(await receipts[decision](receipt)) }) satisfies ReceiptDecisionReply;
+    }
+    if (request.gate === 'admit') {
+      const candidateId = randomBytes(32).toString('base64url');
+      const { gate: _gate, ...claim } = request;
+      return async () => ({ candidateId, ...(await claims.admit({ ...claim, candidateId })) }) satisfies AdmitReply;
+    }
+    const { gate: _gate, times, ...unit } = request;
+    return async () => {
       const consumptions = [];
       for (let i = 0; i < times; i++) consumptions.push(await rateLimits.consume(unit));
       return { consumptions } satisfies ConsumeReply;
+    };
+  };
+
+  return {
+    handle: (request) => call(request)(),
+    async prepare(request) {
+      const prepared = call(request);
+      // A round trip on the pool right before the barrier: the racing statement finds a live, idle connection.
+      await dataSource.query('SELECT 1');
+      return prepared;
     },
     close: () => dataSource.destroy(),
   };

@@ -16,7 +16,7 @@ import type {
 } from './gate-protocol.js';
 import { WorkerPool } from './worker-pool.js';
 
-/** Compiled by `tsc -b` (npm's `pretest`); the same relative path from `src/processes` and `dist/processes`. */
+/** Compiled by `tsc -b` (npm's `pretest`); the same relative path from `src/processes` and `dist/processes`. The pool refuses a stale build. */
 const GATE_WORKER = new URL('../../dist/processes/gate-worker.js', import.meta.url);
 
 /** How long a SQLite writer waits for another process's write lock before SQLITE_BUSY (better-sqlite3's `timeout`). */

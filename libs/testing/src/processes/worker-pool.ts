@@ -1,12 +1,14 @@
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { assertCurrentBuild } from './current-build.js';
 
-/** Parent → worker: a request, or (sequence 0) the worker's init payload. */
-export interface WorkerRequestMessage<T> {
-  readonly sequence: number;
-  readonly payload: T;
-}
+/**
+ * Parent → worker. Sequence 0 carries the worker's init payload. A request either runs at once, or (with
+ * `prepare`) is only prepared and answered `'ready'`; a later `go` naming its sequence runs it.
+ */
+export type WorkerRequestMessage<T> =
+  { readonly sequence: number; readonly payload: T; readonly prepare?: true } | { readonly sequence: number; readonly go: number };
 
 /** Worker → parent: the reply to one request, or its error. */
 export type WorkerReplyMessage<T> =
@@ -29,7 +31,11 @@ export interface WorkerExit {
  * survive) running one compiled worker script, driven by request/reply messages. Workers are started
  * once and reused for every round, so contention tests pay for process start-up once.
  *
- * A worker that exits rejects its pending requests instead of hanging the test.
+ * The script must come from a current build: `start` refuses a build older than its sources
+ * ({@link assertCurrentBuild}), so a test never passes on code that is no longer in the repository.
+ * {@link WorkerPool.broadcast} is a start barrier: every worker prepares its call, and only when all of
+ * them are ready does any of them run it. A worker that exits rejects its pending requests instead of
+ * hanging the test.
  *
  * @example
  * const pool = await WorkerPool.start<Init, Request, Reply>(new URL('../../dist/processes/gate-worker.js', import.meta.url), 8, init);
@@ -57,15 +63,20 @@ export class WorkerPool<TRequest, TReply> {
     );
   }
 
-  /** Forks `count` workers running `script` and waits until each has accepted `init`. */
+  /**
+   * Forks `count` workers running `script` and waits until each has accepted `init`.
+   *
+   * @throws StaleBuildError, before forking, when `script`'s build is older than its sources.
+   */
   static async start<TInit, TRequest, TReply>(script: URL, count: number, init: TInit): Promise<WorkerPool<TRequest, TReply>> {
+    assertCurrentBuild(script);
     const children = Array.from({ length: count }, () =>
       // No inherited execArgv: Jest's --experimental-vm-modules has no business in a plain worker.
       fork(fileURLToPath(script), [], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
     );
     const pool = new WorkerPool<TRequest, TReply>(children);
     try {
-      await Promise.all(children.map((_, index) => pool.request(index, 0, init)));
+      await Promise.all(children.map((_, index) => pool.request(index, { sequence: 0, payload: init })));
     } catch (error) {
       await pool.close();
       throw error;
@@ -77,16 +88,24 @@ export class WorkerPool<TRequest, TReply> {
     return this.children.length;
   }
 
-  /** Sends one request to every worker at once (a function gets the worker's index); replies in worker order. */
-  broadcast(request: TRequest | ((index: number) => TRequest)): Promise<TReply[]> {
-    const sequence = ++this.sequence;
+  /**
+   * Races one request on every worker (a function gets the worker's index); replies in worker order.
+   * A start barrier: each worker first prepares the call (its handler's `prepare`: statement, arguments,
+   * a live connection) and answers ready; only when every worker is ready does the pool send each of them
+   * `go`, a message with no payload, and each runs the prepared call as soon as it arrives. How long a
+   * request takes to reach or be prepared by a worker never decides which worker calls first.
+   */
+  async broadcast(request: TRequest | ((index: number) => TRequest)): Promise<TReply[]> {
+    const prepared = ++this.sequence;
     const payload = (index: number) => (typeof request === 'function' ? (request as (index: number) => TRequest)(index) : request);
-    return Promise.all(this.children.map((_, index) => this.request(index, sequence, payload(index)) as Promise<TReply>));
+    await Promise.all(this.children.map((_, index) => this.request(index, { sequence: prepared, payload: payload(index), prepare: true })));
+    const go = ++this.sequence;
+    return Promise.all(this.children.map((_, index) => this.request(index, { sequence: go, go: prepared }) as Promise<TReply>));
   }
 
-  /** Sends one request to worker `index`. */
+  /** Sends one request to worker `index`, which runs it at once. */
   send(index: number, request: TRequest): Promise<TReply> {
-    return this.request(index, ++this.sequence, request) as Promise<TReply>;
+    return this.request(index, { sequence: ++this.sequence, payload: request }) as Promise<TReply>;
   }
 
   /** Kills worker `index` (SIGKILL by default: no cleanup runs) and resolves when it has exited. */
@@ -106,12 +125,13 @@ export class WorkerPool<TRequest, TReply> {
     }
   }
 
-  private request(index: number, sequence: number, payload: unknown): Promise<unknown> {
+  private request(index: number, message: WorkerRequestMessage<unknown>): Promise<unknown> {
     const child = this.children[index]!;
+    const { sequence } = message;
     return new Promise((resolve, reject) => {
       if (!child.connected) return reject(new Error(`Worker ${index} is not running.`));
       this.pending[index]!.set(sequence, { resolve, reject });
-      child.send({ sequence, payload } satisfies WorkerRequestMessage<unknown>, (error) => {
+      child.send(message, (error) => {
         if (error) {
           this.pending[index]!.delete(sequence);
           reject(error);

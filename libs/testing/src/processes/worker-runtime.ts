@@ -3,30 +3,52 @@ import type { WorkerReplyMessage, WorkerRequestMessage } from './worker-pool.js'
 /** What a worker does with each request, and how it releases its resources. */
 export interface WorkerHandler<TRequest, TReply> {
   handle(request: TRequest): Promise<TReply>;
+  /**
+   * Does everything a raced request needs before its call (arguments, statement, a live connection) and
+   * returns the call itself, which runs when the pool's `go` arrives. Default: nothing to prepare, the
+   * call is `handle(request)`.
+   */
+  prepare?(request: TRequest): Promise<() => Promise<TReply>>;
   close(): Promise<void>;
 }
 
 /**
  * The worker side of {@link WorkerPool}: the first message (sequence 0) is the init payload given to
- * `start`; every later one is a request for the handler it returned. When the parent disconnects, the
- * handler is closed and the process exits.
+ * `start`; every later one is a request for the handler it returned, run at once, or prepared and
+ * answered `'ready'` until the pool's `go` for it arrives (the start barrier of `broadcast`). When the
+ * parent disconnects, the handler is closed and the process exits.
  *
  * @example
  * serveParent(async (init) => { const db = await open(init); return { handle: (r) => gate(db, r), close: () => db.destroy() }; });
  */
 export function serveParent<TInit, TRequest, TReply>(start: (init: TInit) => Promise<WorkerHandler<TRequest, TReply>>): void {
   let handler: Promise<WorkerHandler<TRequest, TReply>> | undefined;
+  const prepared = new Map<number, () => Promise<TReply>>();
   const reply = (message: WorkerReplyMessage<TReply | 'ready'>) => process.send?.(message);
+  const started = async (): Promise<WorkerHandler<TRequest, TReply>> => {
+    if (handler === undefined) throw new Error('The worker received a request before its init.');
+    return handler;
+  };
 
-  process.on('message', async ({ sequence, payload }: WorkerRequestMessage<unknown>) => {
+  process.on('message', async (incoming: WorkerRequestMessage<unknown>) => {
+    const { sequence } = incoming;
     try {
-      if (sequence === 0) {
-        handler = start(payload as TInit);
+      if ('go' in incoming) {
+        const call = prepared.get(incoming.go);
+        if (call === undefined) throw new Error(`The worker received go for request ${incoming.go}, which it never prepared.`);
+        prepared.delete(incoming.go);
+        reply({ sequence, reply: await call() });
+      } else if (sequence === 0) {
+        handler = start(incoming.payload as TInit);
         await handler;
         reply({ sequence, reply: 'ready' });
+      } else if (incoming.prepare) {
+        const current = await started();
+        const request = incoming.payload as TRequest;
+        prepared.set(sequence, current.prepare === undefined ? () => current.handle(request) : await current.prepare(request));
+        reply({ sequence, reply: 'ready' });
       } else {
-        if (handler === undefined) throw new Error('The worker received a request before its init.');
-        reply({ sequence, reply: await (await handler).handle(payload as TRequest) });
+        reply({ sequence, reply: await (await started()).handle(incoming.payload as TRequest) });
       }
     } catch (error) {
       const { name = 'Error', message = String(error), code } = error as { name?: string; message?: string; code?: unknown };
