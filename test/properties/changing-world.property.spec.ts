@@ -63,15 +63,8 @@ interface Proposal {
   readonly change: Change;
 }
 
-interface OrderRow {
-  readonly id: number;
-  readonly tenantId: string;
-  readonly customerId: number;
-  readonly status: OrderStatus;
-  readonly total: number;
-  readonly description: string;
-  readonly version: number;
-}
+/** An order as read from the database, as plain data. */
+type OrderRow = Readonly<Omit<Order, 'tenant' | 'customer'>>;
 
 /** The rows a policy reads: orders and each customer's tenant. */
 interface World {
