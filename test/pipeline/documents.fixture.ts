@@ -129,7 +129,7 @@ export function documentsFixture() {
   async function boot(
     options: { evidence?: EvidenceRecorder; providers?: any[]; imports?: any[] } & Pick<
       VerdictModuleOptions,
-      'capabilities' | 'executionClaims' | 'rateLimits' | 'approvals' | 'clock'
+      'capabilities' | 'executionClaims' | 'rateLimits' | 'approvals' | 'trajectories' | 'clock'
     > = {},
   ) {
     const { evidence = new InMemoryEvidenceRecorder(), providers = [], imports = [], ...verdictOptions } = options;
