@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { randomBytes } from 'node:crypto';
 import { InMemoryApprovalReceiptStore, OuterTransactionError, fingerprint, type ApprovalReceipt, type ReceiptIssue, type ReceiptKey } from '@verdict/nestjs';
 import { describeApprovalReceiptStoreContract } from '@verdict/nestjs/testing';
@@ -14,6 +15,7 @@ import {
   withDataSource,
 } from '@verdict/testing-kit';
 import { CreateApprovalReceipts1795996093417 } from '../../packages/verdict/src/typeorm/migrations/1795996093417-create-approval-receipts.js';
+import { AddApprovalReceiptPrincipals1796000104000 } from '../../packages/verdict/src/typeorm/migrations/1796000104000-add-approval-receipt-principals.js';
 
 const TABLE = 'verdict_approval_receipts';
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
@@ -163,16 +165,69 @@ for (const engine of databaseEngines()) {
   describe(`CreateApprovalReceipts migration [${engine.name}]`, () => {
     it('drops the table on down, and up creates it again with its unique key', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const principals = new AddApprovalReceiptPrincipals1796000104000();
+        await onOwnRunner(dataSource, (queryRunner) => principals.down(queryRunner));
         const table = await remigrate(dataSource, new CreateApprovalReceipts1795996093417(), TABLE);
         expect(table.primaryColumns.map((column) => column.name)).toEqual(['id']);
         expect(table.indices.map((index) => [index.name, index.isUnique, index.columnNames])).toEqual([
           ['uq_verdict_approval_receipts_key', true, ['tool_call_id', 'capability', 'binding_fingerprint']],
         ]);
+        await onOwnRunner(dataSource, (queryRunner) => principals.up(queryRunner));
         const request = issueRequest();
         expect(await new TypeOrmApprovalReceiptStore(dataSource).issue(request)).toMatchObject({ id: request.candidateId, status: 'pending' });
       });
     });
   });
+
+  describe(`AddApprovalReceiptPrincipals migration [${engine.name}]`, () => {
+    it('adds principal_fingerprint and its index; down removes both and keeps the receipts', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const migration = new AddApprovalReceiptPrincipals1796000104000();
+        const store = new TypeOrmApprovalReceiptStore(dataSource);
+        const kept = await store.issue(issueRequest());
+        const queryRunner = dataSource.createQueryRunner();
+        try {
+          await migration.down(queryRunner);
+          const before = (await queryRunner.getTable(TABLE))!;
+          expect(before.columns.map((column) => column.name)).not.toContain('principal_fingerprint');
+          expect(before.indices.map((index) => index.name)).toEqual(['uq_verdict_approval_receipts_key']);
+          await migration.up(queryRunner);
+          const after = (await queryRunner.getTable(TABLE))!;
+          expect(after.findColumnByName('principal_fingerprint')).toMatchObject({ isNullable: true });
+          // Column sets: TypeORM reads PostgreSQL's index columns back in table order.
+          expect(after.indices.map((index) => [index.name, index.isUnique, [...index.columnNames].sort()]).sort()).toEqual([
+            ['idx_verdict_approval_receipts_principal', false, ['capability', 'expires_at', 'principal_fingerprint']],
+            ['uq_verdict_approval_receipts_key', true, ['binding_fingerprint', 'capability', 'tool_call_id']],
+          ]);
+        } finally {
+          await queryRunner.release();
+        }
+        expect(await store.find(kept.id)).toEqual(kept);
+      });
+    });
+
+    it('never counts a receipt issued without limits (a row from before the migration) against a principal', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const store = new TypeOrmApprovalReceiptStore(dataSource);
+        const legacy = await store.issue(issueRequest());
+        const limits = { principalFingerprint: fingerprint({ actor: { id: 'ana' }, tenant: 'acme' }), maxPending: 1 };
+
+        const limited = await store.issue({ ...issueRequest({ toolCallId: legacy.toolCallId }), limits });
+
+        expect(limited).toMatchObject({ status: 'pending', toolCallId: legacy.toolCallId });
+        expect(limited!.id).not.toBe(legacy.id);
+      });
+    });
+  });
+}
+
+async function onOwnRunner(dataSource: DataSource, work: (queryRunner: QueryRunner) => Promise<void>): Promise<void> {
+  const queryRunner = dataSource.createQueryRunner();
+  try {
+    await work(queryRunner);
+  } finally {
+    await queryRunner.release();
+  }
 }
 
 async function approvedReceipt(store: TypeOrmApprovalReceiptStore): Promise<ApprovalReceipt> {

@@ -61,13 +61,20 @@ export { InMemoryRateLimitStore } from './rate-limits/in-memory-rate-limit-store
 export { EvidenceWriteFailed } from './events/evidence-write-failed.event.js';
 
 // Approvals
-export { requiresConfirmation, DEFAULT_CONFIRMATION_TTL_SECONDS, type ConfirmationPolicy } from './approvals/requires-confirmation.js';
+export {
+  requiresConfirmation,
+  DEFAULT_CONFIRMATION_TTL_SECONDS,
+  DEFAULT_MAX_PENDING_RECEIPTS,
+  type ConfirmationPolicy,
+} from './approvals/requires-confirmation.js';
+export { receiptPrincipal, type ReceiptPrincipal } from './approvals/receipt-principal.js';
 export { ReceiptStatus } from './approvals/receipt-status.js';
 export type { ApprovalReceipt } from './approvals/approval-receipt.js';
 export type { ApprovalChallenge } from './approvals/approval-challenge.js';
 export { ApprovalPhase } from './approvals/approval-phase.js';
 export {
   ApprovalReceiptStore,
+  type PendingReceiptLimits,
   type ReceiptCheck,
   type ReceiptDecision,
   type ReceiptIssue,
@@ -75,7 +82,7 @@ export {
   type ReceiptOutcome,
   type ReceiptTransition,
 } from './approvals/approval-receipt-store.interface.js';
-export { checkReceipt, refusedTransition, isExpired } from './approvals/receipt-rules.js';
+export { checkReceipt, exceedsPendingLimits, refusedTransition, isExpired } from './approvals/receipt-rules.js';
 export { InMemoryApprovalReceiptStore } from './approvals/in-memory-approval-receipt-store.js';
 export { ApprovalService, type PendingApproval } from './approvals/approval.service.js';
 export { challengeOf } from './approvals/approval-challenge.js';

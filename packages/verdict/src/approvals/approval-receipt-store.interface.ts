@@ -8,6 +8,17 @@ export interface ReceiptKey {
   readonly bindingFingerprint: string;
 }
 
+/**
+ * The caps a new pending receipt must fit under (ADR 0015). Pending means `pending` and unexpired at the
+ * issue's `now`; the new receipt counts itself.
+ */
+export interface PendingReceiptLimits {
+  /** `sha256(JCS({actor, tenant}))` of who asks: whose pending receipts count. Stored with the receipt. */
+  readonly principalFingerprint: string;
+  /** At most this many pending receipts of the principal under the issue's capability (≥ 1). */
+  readonly maxPending: number;
+}
+
 /** A pending receipt to issue (or the existing row for the same key to keep). */
 export interface ReceiptIssue extends ReceiptKey {
   /** A fresh unpredictable id, used only when no row exists for the key. */
@@ -17,6 +28,13 @@ export interface ReceiptIssue extends ReceiptKey {
   readonly subject: JsonObject | null;
   readonly expiresAt: Date;
   readonly now: Date;
+  /**
+   * When set, a new receipt is issued only if, atomically with the insert, the principal has no pending
+   * receipt for this tool-call id (any capability) and fewer than `maxPending` under this capability;
+   * otherwise nothing is written and `issue` answers `null`. An existing row for the key is still
+   * returned unchanged. Unset: no caps (the row is not counted by later limited issues either).
+   */
+  readonly limits?: PendingReceiptLimits;
 }
 
 /**
@@ -50,7 +68,12 @@ export interface ReceiptDecision {
  * Every transition is atomic; adapters refuse to run inside an outer transaction on the same connection.
  */
 export interface ApprovalReceiptStore {
-  /** Inserts a pending receipt for the key, or returns the existing row for it unchanged. */
+  /**
+   * Inserts a pending receipt for the key, or returns the existing row for it unchanged; with `limits`,
+   * `null` when a cap refused the new receipt (nothing was written). Caps are checked and the row
+   * inserted atomically: of racing issues, no more than the caps allow ever succeed.
+   */
+  issue(request: ReceiptIssue & { readonly limits: PendingReceiptLimits }): Promise<ApprovalReceipt | null>;
   issue(request: ReceiptIssue): Promise<ApprovalReceipt>;
   /** Pending, unexpired receipts for a tool-call id (any capability). */
   pendingForToolCall(toolCallId: string, now: Date): Promise<ApprovalReceipt[]>;

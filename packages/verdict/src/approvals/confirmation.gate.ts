@@ -10,8 +10,9 @@ import { type ApprovalChallenge, challengeOf } from './approval-challenge.js';
 import type { ApprovalPhase } from './approval-phase.js';
 import type { ApprovalReceiptStore, ReceiptKey } from './approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
+import { receiptPrincipal } from './receipt-principal.js';
 import { ReceiptStatus } from './receipt-status.js';
-import { DEFAULT_CONFIRMATION_TTL_SECONDS, type ConfirmationPolicy } from './requires-confirmation.js';
+import { DEFAULT_CONFIRMATION_TTL_SECONDS, DEFAULT_MAX_PENDING_RECEIPTS, type ConfirmationPolicy } from './requires-confirmation.js';
 
 /** `rcpt_` + 256 random bits, base64url. */
 export function newReceiptId(): string {
@@ -36,9 +37,10 @@ export interface ConfirmationContext {
 
 /**
  * Steps 5 and 10: validate, without consuming, that a human approved this exact proposal against
- * `target` (the proposal target at 5, the execution target at 10). When no receipt fits the binding —
- * none yet, or the arguments or the bound state changed since approval — a pending receipt is issued
- * and the answer is `require_confirmation`.
+ * `target` (the proposal target at 5, the execution target at 10), asked by this actor in this tenant
+ * and conversation. When no receipt fits the binding — none yet, or the arguments, the bound state or
+ * who asks changed since approval — a pending receipt is issued and the answer is
+ * `require_confirmation`, unless the pending-receipt caps refuse one: then `throttle`, nothing issued.
  */
 export async function validateConfirmation(context: ConfirmationContext, target: unknown, phase: ApprovalPhase): Promise<ConfirmationOutcome> {
   const { store, definition, envelope, explicitApproval, now, trail } = context;
@@ -57,6 +59,8 @@ export async function validateConfirmation(context: ConfirmationContext, target:
   };
   if (envelope.toolCallId === null) return stop(Decision.deny(Stage.Approval, 'confirmation needs the tool-call id of the proposal'), { outcome: 'not_found' });
   const binding = policy.bind(envelope, target);
+  // Who asks is bound whatever `bind` returns: another actor, tenant or conversation never matches.
+  const principal = receiptPrincipal(envelope.context, policy.actorKey);
   const key: ReceiptKey = {
     toolCallId: envelope.toolCallId,
     capability: definition.name,
@@ -65,6 +69,8 @@ export async function validateConfirmation(context: ConfirmationContext, target:
       execution_target_policy: definition.executionTarget.name,
       arguments: envelope.arguments,
       binding,
+      principal: principal.fingerprint,
+      conversation: principal.conversation,
     }),
   };
   const check = await store.validate(key, now);
@@ -97,7 +103,20 @@ export async function validateConfirmation(context: ConfirmationContext, target:
         subject: policy.subject?.(envelope, target) ?? null,
         expiresAt: new Date(now.getTime() + ttl * 1000),
         now,
+        limits: { principalFingerprint: principal.fingerprint, maxPending: policy.maxPending ?? DEFAULT_MAX_PENDING_RECEIPTS },
       });
+      if (receipt === null) {
+        return stop(
+          Decision.of(
+            Disposition.Throttle,
+            Stage.Approval,
+            'pending approval limit: this actor already awaits approval of this tool call, or of maxPending proposals of this capability',
+          ),
+          {
+            outcome: 'pending_limit',
+          },
+        );
+      }
       return pendingAnswer(receipt);
     }
     case 'invalid_state':

@@ -1,25 +1,33 @@
-import type { ApprovalReceiptStore, ReceiptCheck, ReceiptDecision, ReceiptIssue, ReceiptKey, ReceiptTransition } from './approval-receipt-store.interface.js';
+import type {
+  ApprovalReceiptStore,
+  PendingReceiptLimits,
+  ReceiptCheck,
+  ReceiptDecision,
+  ReceiptIssue,
+  ReceiptKey,
+  ReceiptTransition,
+} from './approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
-import { checkReceipt, isExpired, refusedTransition } from './receipt-rules.js';
+import { checkReceipt, exceedsPendingLimits, isExpired, refusedTransition } from './receipt-rules.js';
 import { ReceiptStatus } from './receipt-status.js';
 
 /** Receipts in process memory: for tests and single-process development only. */
 export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
   private readonly receipts = new Map<string, ApprovalReceipt>();
+  /** The principal fingerprint each limited issue stored, by receipt id. */
+  private readonly principals = new Map<string, string>();
 
-  async issue({
-    candidateId,
-    toolCallId,
-    capability,
-    bindingFingerprint,
-    reason,
-    description,
-    subject,
-    expiresAt,
-    now,
-  }: ReceiptIssue): Promise<ApprovalReceipt> {
+  issue(request: ReceiptIssue & { readonly limits: PendingReceiptLimits }): Promise<ApprovalReceipt | null>;
+  issue(request: ReceiptIssue): Promise<ApprovalReceipt>;
+  async issue(request: ReceiptIssue): Promise<ApprovalReceipt | null> {
+    const { candidateId, toolCallId, capability, bindingFingerprint, reason, description, subject, expiresAt, now, limits } = request;
     const existing = this.forCall(toolCallId, capability).find((r) => r.bindingFingerprint === bindingFingerprint);
     if (existing !== undefined) return existing;
+    if (limits !== undefined) {
+      const ofPrincipal = [...this.receipts.values()].filter((r) => this.principals.get(r.id) === limits.principalFingerprint);
+      if (exceedsPendingLimits(ofPrincipal, { toolCallId, capability, now, limits })) return null;
+      this.principals.set(candidateId, limits.principalFingerprint);
+    }
     const receipt: ApprovalReceipt = Object.freeze({
       id: candidateId,
       toolCallId,

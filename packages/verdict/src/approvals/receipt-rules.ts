@@ -1,4 +1,4 @@
-import type { ReceiptCheck, ReceiptKey, ReceiptTransition } from './approval-receipt-store.interface.js';
+import type { PendingReceiptLimits, ReceiptCheck, ReceiptIssue, ReceiptKey, ReceiptTransition } from './approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
 import { ReceiptStatus } from './receipt-status.js';
 
@@ -26,4 +26,19 @@ export function refusedTransition(receipt: ApprovalReceipt | null, toolCallId: s
   if (receipt === null || receipt.toolCallId !== toolCallId) return { outcome: 'not_found' };
   if (receipt.status === ReceiptStatus.Pending && isExpired(receipt, now)) return { outcome: 'expired' };
   return { outcome: 'invalid_state' };
+}
+
+/**
+ * Whether `limits` refuse a new pending receipt for `request` (ADR 0015), given the receipts of the
+ * limits' principal (any state, any capability): refused when one of them is pending and unexpired for
+ * the same tool-call id, or `maxPending` of them are pending and unexpired under the same capability.
+ * Adapters evaluate it under a lock (or in one statement) together with the insert.
+ */
+export function exceedsPendingLimits(
+  ofPrincipal: readonly ApprovalReceipt[],
+  request: Pick<ReceiptIssue, 'toolCallId' | 'capability' | 'now'> & { readonly limits: PendingReceiptLimits },
+): boolean {
+  const pending = ofPrincipal.filter((r) => r.status === ReceiptStatus.Pending && !isExpired(r, request.now));
+  if (pending.some((r) => r.toolCallId === request.toolCallId)) return true;
+  return pending.filter((r) => r.capability === request.capability).length >= request.limits.maxPending;
 }

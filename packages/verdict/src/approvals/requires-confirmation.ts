@@ -1,18 +1,23 @@
-import type { JsonObject } from '../fingerprints/json-value.js';
+import type { JsonObject, JsonValue } from '../fingerprints/json-value.js';
 import type { Envelope } from '../pipeline/envelope.js';
 
 /** Default time a human has to approve: 900 seconds. */
 export const DEFAULT_CONFIRMATION_TTL_SECONDS = 900;
 
+/** Default cap of pending (unexpired, undecided) receipts per actor and capability: 10. */
+export const DEFAULT_MAX_PENDING_RECEIPTS = 10;
+
 /**
  * Verified confirmation (DESIGN.md §7): a human approves one exact proposal — this actor, this resource
  * in this state, these arguments — once, before it expires. Verdict always adds the capability, the
- * execution-target policy and the complete arguments to the binding.
+ * execution-target policy, the complete arguments, the actor and tenant (fingerprinted) and the
+ * conversation (`context.metadata.conversationId`, when the context has one) to the binding, whatever
+ * `bind` returns (ADR 0015).
  */
-export interface ConfirmationPolicy<TArgs = any, TTarget = any> {
+export interface ConfirmationPolicy<TArgs = any, TTarget = any, TActor = any> {
   /**
-   * The trusted state an approval is bound to: actor, tenant, resource id, resource version. Any change
-   * of it after approval invalidates the approval.
+   * The trusted state of the resource an approval is bound to: its id and version. Any change of it after
+   * approval invalidates the approval. Who asked (actor, tenant, conversation) is bound by Verdict.
    */
   readonly bind: (envelope: Envelope<TArgs>, target: TTarget) => JsonObject;
   /** Why confirmation is required, shown to the approver. */
@@ -27,17 +32,36 @@ export interface ConfirmationPolicy<TArgs = any, TTarget = any> {
    * Default: `{ capability }` only.
    */
   readonly subject?: (envelope: Envelope<TArgs>, target: TTarget) => JsonObject;
+  /**
+   * At most this many pending receipts per actor (within its tenant) and this capability; a proposal
+   * that would issue one more is refused as a recorded `throttle`, and nothing is issued. Besides, one
+   * tool call holds at most one pending receipt per actor. Default {@link DEFAULT_MAX_PENDING_RECEIPTS}.
+   */
+  readonly maxPending?: number;
+  /**
+   * The actor's stable identity, as bound into every receipt and counted by `maxPending`. Default: the
+   * actor object itself, which must then be plain JSON (`NonCanonicalValueError` naming the path otherwise).
+   *
+   * @example actorKey: (actor: User) => actor.id
+   */
+  readonly actorKey?: (actor: TActor) => JsonValue;
 }
 
 /**
+ * Declares verified confirmation for a capability (see {@link ConfirmationPolicy}; defaults: TTL
+ * {@link DEFAULT_CONFIRMATION_TTL_SECONDS}, {@link DEFAULT_MAX_PENDING_RECEIPTS} pending receipts per actor).
+ *
  * @example
  * requiresConfirmation: requiresConfirmation({
- *   bind: ({ context }, order: Order) => ({ actor: context.actor.customerId, tenant: order.tenantId, order: order.id, version: order.version }),
+ *   bind: (_envelope, order: Order) => ({ order: order.id, version: order.version }),
  *   reason: 'Cancelling an order cannot be undone.',
  *   ttlSeconds: 300,
+ *   maxPending: 3,
  *   describe: (_envelope, order) => `Cancel order ${order.id} (${order.description})`,
  * })
  */
-export function requiresConfirmation<TArgs, TTarget>(policy: ConfirmationPolicy<TArgs, TTarget>): ConfirmationPolicy<TArgs, TTarget> {
+export function requiresConfirmation<TArgs, TTarget, TActor = any>(
+  policy: ConfirmationPolicy<TArgs, TTarget, TActor>,
+): ConfirmationPolicy<TArgs, TTarget, TActor> {
   return Object.freeze({ ...policy });
 }

@@ -21,6 +21,10 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
       fail('has requiresConfirmation without bind or reason: use requiresConfirmation({ bind, reason, ttlSeconds }).');
     if (requiresConfirmation.ttlSeconds !== undefined && !isPositiveInteger(requiresConfirmation.ttlSeconds))
       fail('has a requiresConfirmation ttlSeconds that is not a positive integer.');
+    if (requiresConfirmation.maxPending !== undefined && !isPositiveInteger(requiresConfirmation.maxPending))
+      fail('has a requiresConfirmation maxPending that is not a positive integer.');
+    if (requiresConfirmation.actorKey !== undefined && typeof requiresConfirmation.actorKey !== 'function')
+      fail('has a requiresConfirmation actorKey that is not a function: use actorKey: (actor) => actor.id.');
     if (options.approvals === undefined)
       fail('uses requiresConfirmation, but no approval receipt store is configured: pass `approvals` to VerdictModule.forRoot (TypeOrmApprovalReceiptStore).');
   }

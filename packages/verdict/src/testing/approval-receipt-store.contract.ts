@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import type {
   ApprovalReceiptStore,
+  PendingReceiptLimits,
   ReceiptDecision,
   ReceiptIssue,
   ReceiptKey,
@@ -27,8 +28,9 @@ const EXPIRES = 900;
  * (tool call, capability, binding) with terminal rows never replaced, the pending lookup and its exact
  * expiry boundary, approve/reject only with the exact receipt and tool-call ids from pending before
  * expiry, read-only validation in the order not_found → mismatch → expired → invalid_state →
- * approved | consumed, single consumption with replays answered `consumed`, exact id comparison and
- * millisecond UTC instants. Every expectation is an exact outcome, so a suite that passes on several
+ * approved | consumed, single consumption with replays answered `consumed`, the pending-receipt caps of
+ * a limited issue (one pending receipt per principal and tool call, `maxPending` per principal and
+ * capability, refusals written nowhere), exact id comparison and millisecond UTC instants. Every expectation is an exact outcome, so a suite that passes on several
  * engines proves they answer alike. `setup` runs once before the suite and `close` once after it; each
  * test uses tool-call ids of its own. Concurrency across OS processes is proven separately.
  *
@@ -170,6 +172,83 @@ export function describeApprovalReceiptStoreContract(engineLabel: string, setup:
           rejectedAt: approvedAt,
           updatedAt: approvedAt,
         });
+      });
+    });
+
+    describe('issue with limits', () => {
+      const limited = (limits: PendingReceiptLimits, overrides: Partial<ReceiptIssue> = {}) => ({ ...issueRequest(overrides), limits });
+
+      it('issues a pending receipt under the caps, exactly as without limits', async () => {
+        const request = limited(newLimits(2));
+        const receipt = await store().issue(request);
+
+        expect(receipt).toMatchObject({ id: request.candidateId, status: Pending, toolCallId: request.toolCallId, expiresAt: request.expiresAt });
+        expect(await store().find(request.candidateId)).toEqual(receipt);
+      });
+
+      it("refuses a second pending receipt of the principal's tool call under any capability (null), and writes nothing", async () => {
+        const limits = newLimits(10);
+        const first = await store().issue(limited(limits));
+        const sameCapability = limited(limits, { toolCallId: first!.toolCallId });
+        const otherCapability = limited(limits, { toolCallId: first!.toolCallId, capability: 'orders.refund' });
+
+        expect(await store().issue(sameCapability)).toBeNull();
+        expect(await store().issue(otherCapability)).toBeNull();
+        expect(await store().find(sameCapability.candidateId)).toBeNull();
+        expect(await store().find(otherCapability.candidateId)).toBeNull();
+        expect(await store().pendingForToolCall(first!.toolCallId, at(1))).toEqual([first]);
+      });
+
+      it('lets another principal issue for the same tool call (the lookup then sees both: an ambiguous id approves nothing)', async () => {
+        const first = await store().issue(limited(newLimits(1)));
+        const other = await store().issue(limited(newLimits(1), { toolCallId: first!.toolCallId }));
+
+        expect(other).toMatchObject({ status: Pending, toolCallId: first!.toolCallId });
+      });
+
+      it.each(['approved', 'rejected', 'consumed'] as const)('lets a new receipt of the tool call follow a %s one', async (state) => {
+        const limits = newLimits(1);
+        const decided = await given[state]({ limits });
+        const next = await store().issue(limited(limits, { toolCallId: decided.toolCallId, now: at(130) }));
+
+        expect(next).toMatchObject({ status: Pending, toolCallId: decided.toolCallId });
+      });
+
+      it('counts a pending receipt until the millisecond before it expires, and not from its expiry on', async () => {
+        const limits = newLimits(1);
+        const first = await store().issue(limited(limits, { expiresAt: at(30) }));
+
+        expect(await store().issue(limited(limits, { now: justBefore(at(30)) }))).toBeNull();
+        expect(await store().issue(limited(limits, { toolCallId: first!.toolCallId, now: at(30) }))).toMatchObject({ status: Pending });
+      });
+
+      it('refuses the receipt past maxPending per capability; another capability and decided receipts do not count', async () => {
+        const limits = newLimits(2);
+        const [one, two] = [await store().issue(limited(limits)), await store().issue(limited(limits))];
+        expect([one?.status, two?.status]).toEqual([Pending, Pending]);
+
+        const third = limited(limits);
+        expect(await store().issue(third)).toBeNull();
+        expect(await store().find(third.candidateId)).toBeNull();
+        expect(await store().issue(limited(limits, { capability: 'orders.refund' }))).toMatchObject({ status: Pending });
+
+        await store().reject(decision(one!));
+        expect(await store().issue(limited(limits))).toMatchObject({ status: Pending, capability: 'orders.cancel' });
+        expect(await store().issue(limited(limits))).toBeNull();
+      });
+
+      it('returns the existing row of the key unchanged even at the caps', async () => {
+        const limits = newLimits(1);
+        const existing = await store().issue(limited(limits));
+
+        expect(await store().issue(limited(limits, { ...keyOf(existing!), reason: 'another reason' }))).toEqual(existing);
+      });
+
+      it('never counts receipts issued without limits', async () => {
+        const limits = newLimits(1);
+        const unlimited = await given.pending();
+
+        expect(await store().issue(limited(limits, { toolCallId: unlimited.toolCallId }))).toMatchObject({ status: Pending });
       });
     });
 
@@ -424,6 +503,11 @@ function newToolCallId(): string {
 
 function newFingerprint(): string {
   return fingerprint({ capability: 'orders.cancel', execution_target_policy: 'refresh', arguments: { orderId: newId() }, binding: { actor: 'customer:72' } });
+}
+
+/** Limits of a principal of its own. */
+function newLimits(maxPending: number): PendingReceiptLimits {
+  return { principalFingerprint: fingerprint({ actor: { id: newId() }, tenant: 'tenant:eu-1' }), maxPending };
 }
 
 function issueRequest(overrides: Partial<ReceiptIssue> = {}): ReceiptIssue {

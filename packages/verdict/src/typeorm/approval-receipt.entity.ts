@@ -14,6 +14,7 @@ import type { ReceiptStatus } from '../approvals/receipt-status.js';
  */
 @Entity('verdict_approval_receipts')
 @Index('uq_verdict_approval_receipts_key', ['toolCallId', 'capability', 'bindingFingerprint'], { unique: true })
+@Index('idx_verdict_approval_receipts_principal', ['principalFingerprint', 'capability', 'expiresAt'])
 export class ApprovalReceiptEntity implements ApprovalReceipt {
   /** 256 random bits, base64url (43 characters). */
   @PrimaryColumn({ name: 'id', type: 'varchar', length: 64 })
@@ -64,4 +65,8 @@ export class ApprovalReceiptEntity implements ApprovalReceipt {
 
   @Column({ name: 'updated_at', type: Date })
   updatedAt!: Date;
+
+  /** `sha256(JCS({actor, tenant}))` of who asked, for the pending-receipt caps; `null` when issued without limits. */
+  @Column({ name: 'principal_fingerprint', type: 'varchar', length: 64, nullable: true })
+  principalFingerprint!: string | null;
 }

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type {
   ApprovalReceiptStore,
+  PendingReceiptLimits,
   ReceiptCheck,
   ReceiptDecision,
   ReceiptIssue,
@@ -8,14 +9,17 @@ import type {
   ReceiptTransition,
 } from '../approvals/approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from '../approvals/approval-receipt.js';
-import { checkReceipt, isExpired, refusedTransition } from '../approvals/receipt-rules.js';
+import { checkReceipt, exceedsPendingLimits, isExpired, refusedTransition } from '../approvals/receipt-rules.js';
 import { ReceiptStatus } from '../approvals/receipt-status.js';
 import { ApprovalReceiptEntity } from './approval-receipt.entity.js';
+import { type LockedQuery, withNamedLock } from './named-lock.js';
 import { StoreConnection } from './store-connection.js';
 
 const TABLE = 'verdict_approval_receipts';
 const COLUMNS =
   'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, approved_by, approved_at, rejected_by, rejected_at, consumed_at, created_at, updated_at';
+const INSERTED =
+  'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, created_at, updated_at, principal_fingerprint';
 const { Pending, Approved, Rejected, Consumed } = ReceiptStatus;
 
 /**
@@ -25,6 +29,13 @@ const { Pending, Approved, Rejected, Consumed } = ReceiptStatus;
  * - issue: `INSERT … ON CONFLICT (tool_call_id, capability, binding_fingerprint) DO NOTHING RETURNING …`
  *   (PostgreSQL, SQLite; a kept row is then read) or `INSERT … ON DUPLICATE KEY UPDATE id = id` and a
  *   read of the row for the key (MySQL/MariaDB). An existing row is never replaced, whatever its state.
+ * - issue with `limits` (ADR 0015): SQLite checks the caps and inserts in one `INSERT … SELECT … WHERE
+ *   NOT EXISTS (…) AND (SELECT COUNT(*) …) < maxPending ON CONFLICT … DO NOTHING RETURNING …` (a writing
+ *   statement holds the database's write lock from its first read). PostgreSQL and MySQL/MariaDB take an
+ *   exclusive lock named by the principal (`pg_advisory_xact_lock` in a READ COMMITTED transaction,
+ *   `GET_LOCK`), read the key's row and the principal's pending receipts, apply the shared rule
+ *   `exceedsPendingLimits`, and insert, all before the lock is released: issues of one principal
+ *   queue, other principals' do not wait. No row written and none for the key → `null`.
  * - approve / reject: `UPDATE … WHERE id = ? AND tool_call_id = ? AND status = 'pending' AND expires_at
  *   > now`; no row changed → the receipt is read by id and the refusal classified.
  * - consume: `UPDATE … SET status = 'consumed' WHERE <key> AND status = 'approved' AND expires_at > now`,
@@ -54,17 +65,27 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
   private readonly byKeySql: string;
   private readonly forCallSql: string;
   private readonly pendingSql: string;
+  private readonly cappedIssueSql: string;
+  private readonly principalPendingSql: string;
 
   constructor(private readonly dataSource: DataSource) {
     this.connection = new StoreConnection(dataSource, 'TypeOrmApprovalReceiptStore');
     const p = (index: number) => this.connection.param(index);
     const mysql = this.connection.dialect === 'mysql';
     const returning = mysql ? '' : ` RETURNING ${COLUMNS}`;
+    const onKeyConflict = mysql ? 'ON DUPLICATE KEY UPDATE id = id' : `ON CONFLICT (tool_call_id, capability, binding_fingerprint) DO NOTHING${returning}`;
     this.issueSql =
-      `INSERT INTO ${TABLE} (id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, created_at, updated_at) ` +
-      `VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, '${Pending}', ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}) ` +
+      `INSERT INTO ${TABLE} (${INSERTED}) ` +
+      `VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, '${Pending}', ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}) ` +
       // Only the key's conflict is absorbed; any other failure (on MySQL a taken id, see `issue`) surfaces.
-      (mysql ? 'ON DUPLICATE KEY UPDATE id = id' : `ON CONFLICT (tool_call_id, capability, binding_fingerprint) DO NOTHING${returning}`);
+      onKeyConflict;
+    const pendingOf = (principal: string, now: string) => `principal_fingerprint = ${principal} AND status = '${Pending}' AND expires_at > ${now}`;
+    // SQLite only (`?` placeholders): the caps and the insert in one writing statement.
+    this.cappedIssueSql =
+      `INSERT INTO ${TABLE} (${INSERTED}) SELECT ?, ?, ?, ?, '${Pending}', ?, ?, ?, ?, ?, ?, ? ` +
+      `WHERE NOT EXISTS (SELECT 1 FROM ${TABLE} WHERE tool_call_id = ? AND ${pendingOf('?', '?')}) ` +
+      `AND (SELECT COUNT(*) FROM ${TABLE} WHERE capability = ? AND ${pendingOf('?', '?')}) < ? ${onKeyConflict}`;
+    this.principalPendingSql = `SELECT ${COLUMNS} FROM ${TABLE} WHERE ${pendingOf(p(1), p(2))}`;
     const decide = (status: ReceiptStatus, by: string, at: string) =>
       `UPDATE ${TABLE} SET status = '${status}', ${by} = ${p(1)}, ${at} = ${p(2)}, updated_at = ${p(3)} ` +
       `WHERE id = ${p(4)} AND tool_call_id = ${p(5)} AND status = '${Pending}' AND expires_at > ${p(6)}${returning}`;
@@ -80,17 +101,57 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
     this.pendingSql = `${select} tool_call_id = ${p(1)} AND status = '${Pending}' ORDER BY created_at, id`;
   }
 
-  async issue(request: ReceiptIssue): Promise<ApprovalReceipt> {
+  issue(request: ReceiptIssue & { readonly limits: PendingReceiptLimits }): Promise<ApprovalReceipt | null>;
+  issue(request: ReceiptIssue): Promise<ApprovalReceipt>;
+  async issue(request: ReceiptIssue): Promise<ApprovalReceipt | null> {
+    const { limits } = request;
+    if (limits === undefined) {
+      const { rows } = await this.connection.write('Approval receipt issue', this.issueSql, this.inserted(request, null));
+      return this.issued(request, rows, true);
+    }
+    const limited = { ...request, limits };
+    if (this.connection.dialect === 'sqlite') {
+      const now = this.connection.instant(request.now);
+      const { rows } = await this.connection.write('Approval receipt issue', this.cappedIssueSql, [
+        ...this.inserted(request, limits.principalFingerprint),
+        ...[request.toolCallId, limits.principalFingerprint, now],
+        ...[request.capability, limits.principalFingerprint, now, limits.maxPending],
+      ]);
+      return this.issued(request, rows, false);
+    }
+    return withNamedLock(this.dataSource, this.connection.dialect, limits.principalFingerprint, (query) => this.issueLocked(limited, query));
+  }
+
+  /** Under the principal's lock: the key's row, else the caps, else the insert. */
+  private async issueLocked(request: ReceiptIssue & { readonly limits: PendingReceiptLimits }, query: LockedQuery): Promise<ApprovalReceipt | null> {
+    const existing = (await query(this.byKeySql, [request.toolCallId, request.capability, request.bindingFingerprint]))[0];
+    if (existing !== undefined) return this.hydrate(existing);
+    const pending = (await query(this.principalPendingSql, [request.limits.principalFingerprint, this.connection.instant(request.now)])).map((row) =>
+      this.hydrate(row),
+    );
+    if (exceedsPendingLimits(pending, request)) return null;
+    const rows = await query(this.issueSql, this.inserted(request, request.limits.principalFingerprint));
+    if (rows[0] !== undefined) return this.hydrate(rows[0]);
+    const written = (await query(this.byKeySql, [request.toolCallId, request.capability, request.bindingFingerprint]))[0];
+    if (written === undefined || this.hydrate(written).id !== request.candidateId) throw takenCandidateId();
+    return this.hydrate(written);
+  }
+
+  private inserted(request: ReceiptIssue, principalFingerprint: string | null): unknown[] {
     const { candidateId, toolCallId, capability, bindingFingerprint, reason, description, subject, expiresAt, now } = request;
     const at = this.connection.instant(now);
-    const { rows } = await this.connection.write('Approval receipt issue', this.issueSql, [
+    return [
       ...[candidateId, toolCallId, capability, bindingFingerprint, reason, description, subject === null ? null : JSON.stringify(subject)],
-      ...[this.connection.instant(expiresAt), at, at],
-    ]);
+      ...[this.connection.instant(expiresAt), at, at, principalFingerprint],
+    ];
+  }
+
+  /** The returned row, or the kept row of the key; none at all is a cap's refusal (`mustExist` false) or a taken id. */
+  private async issued(request: ReceiptKey, rows: Array<Record<string, unknown>>, mustExist: boolean): Promise<ApprovalReceipt | null> {
     if (rows[0] !== undefined) return this.hydrate(rows[0]);
-    const existing = await this.byKey({ toolCallId, capability, bindingFingerprint });
-    // Only reachable on MySQL/MariaDB when the candidate id equalled another receipt's id: nothing was written.
-    if (existing === null) throw new Error('Approval receipt issue matched no receipt of its key: the candidate id is already taken. Use a fresh random id.');
+    const existing = await this.byKey(request);
+    // Without limits only reachable on MySQL/MariaDB when the candidate id equalled another receipt's id: nothing was written.
+    if (existing === null && mustExist) throw takenCandidateId();
     return existing;
   }
 
@@ -171,6 +232,10 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
     );
     return toReceipt(row as ApprovalReceiptEntity);
   }
+}
+
+function takenCandidateId(): Error {
+  return new Error('Approval receipt issue matched no receipt of its key: the candidate id is already taken. Use a fresh random id.');
 }
 
 function toReceipt(row: ApprovalReceiptEntity): ApprovalReceipt {

@@ -5,6 +5,7 @@ import { CreateRateLimitWindows1795988797707 } from './1795988797707-create-rate
 import { CreateApprovalReceipts1795996093417 } from './1795996093417-create-approval-receipts.js';
 import { CreateReleaseRecords1796000000000 } from './1796000000000-create-release-records.js';
 import { CreateTrajectoryStates1796000000001 } from './1796000000001-create-trajectory-states.js';
+import { AddApprovalReceiptPrincipals1796000104000 } from './1796000104000-add-approval-receipt-principals.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -20,4 +21,5 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   CreateApprovalReceipts1795996093417,
   CreateReleaseRecords1796000000000,
   CreateTrajectoryStates1796000000001,
+  AddApprovalReceiptPrincipals1796000104000,
 ];

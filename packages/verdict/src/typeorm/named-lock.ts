@@ -1,0 +1,62 @@
+import type { DataSource, QueryRunner } from 'typeorm';
+
+/** How long a MySQL/MariaDB issuer waits for another's named lock before the store fails: 30 seconds. */
+const MYSQL_LOCK_TIMEOUT_SECONDS = 30;
+/** PostgreSQL advisory locks of Verdict use this first key, so they never meet an application's one-key locks. */
+const POSTGRES_LOCK_CLASS = 0x56524454;
+
+/** One statement on the locked connection: the rows it returned (`RETURNING` or a read). */
+export type LockedQuery = (sql: string, parameters: readonly unknown[]) => Promise<Array<Record<string, unknown>>>;
+
+/**
+ * Runs `work` on a pooled connection of its own while it holds an exclusive lock named by `fingerprint`
+ * (hex), on PostgreSQL and MySQL/MariaDB; holders of other names run in parallel. PostgreSQL: a
+ * READ COMMITTED transaction that first takes `pg_advisory_xact_lock` (released by its commit or
+ * rollback), so every statement after it reads what earlier holders committed. MySQL/MariaDB:
+ * `GET_LOCK` around autocommitted statements, released in `finally` (and by the server if the
+ * connection dies); not taken within 30 s → rejects. Never joins an application transaction.
+ *
+ * @example
+ * await withNamedLock(dataSource, 'postgres', principalFingerprint, async (query) => query('SELECT 1', []));
+ */
+export async function withNamedLock<T>(
+  dataSource: DataSource,
+  dialect: 'postgres' | 'mysql',
+  fingerprint: string,
+  work: (query: LockedQuery) => Promise<T>,
+): Promise<T> {
+  const runner = dataSource.createQueryRunner('master');
+  const query: LockedQuery = async (sql, parameters) => {
+    const result = await runner.query(sql, [...parameters], true);
+    return Array.isArray(result.records) ? result.records : [];
+  };
+  try {
+    return dialect === 'postgres' ? await advisoryLocked(runner, fingerprint, () => work(query)) : await namedLocked(runner, fingerprint, () => work(query));
+  } finally {
+    await runner.release();
+  }
+}
+
+async function advisoryLocked<T>(runner: QueryRunner, fingerprint: string, work: () => Promise<T>): Promise<T> {
+  await runner.startTransaction('READ COMMITTED');
+  try {
+    await runner.query('SELECT pg_advisory_xact_lock($1, $2)', [POSTGRES_LOCK_CLASS, Number.parseInt(fingerprint.slice(0, 8), 16) | 0]);
+    const result = await work();
+    await runner.commitTransaction();
+    return result;
+  } catch (error) {
+    if (runner.isTransactionActive) await runner.rollbackTransaction();
+    throw error;
+  }
+}
+
+async function namedLocked<T>(runner: QueryRunner, fingerprint: string, work: () => Promise<T>): Promise<T> {
+  const name = `verdict:${fingerprint.slice(0, 48)}`;
+  const [{ locked }] = (await runner.query('SELECT GET_LOCK(?, ?) AS locked', [name, MYSQL_LOCK_TIMEOUT_SECONDS])) as Array<{ locked: number | string | null }>;
+  if (Number(locked) !== 1) throw new Error(`Could not take the lock ${name} within ${MYSQL_LOCK_TIMEOUT_SECONDS} s: another issuer holds it; retry.`);
+  try {
+    return await work();
+  } finally {
+    await runner.query('SELECT RELEASE_LOCK(?)', [name]);
+  }
+}
