@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type AuthorizedAction, Capability, requiresConfirmation } from '@verdict/nestjs';
 import { DataSource } from 'typeorm';
-import type { StorefrontActor } from '../authorization/storefront-actor.js';
 import type { Order } from '../entities/order.entity.js';
 import { type RefundArguments, refundArguments } from '../orders/refund.arguments.js';
 import { type OrderSource, orderPrimaryKeyPolicy, resolveOrderInContextTenant } from './order-target.js';
@@ -15,7 +14,7 @@ export interface Refund {
 
 /**
  * `orders.refund`: moves money, so it runs only after the customer approved this exact refund — this
- * order in this version, this amount — once, within ten minutes. Needs an approval receipt store in
+ * order in this version, this amount, asked by them in this conversation — once, within ten minutes. Needs an approval receipt store in
  * `VerdictModule.forRoot`.
  */
 @Injectable()
@@ -33,7 +32,8 @@ export class RefundCapabilities implements OrderSource {
     resolveTarget: resolveOrderInContextTenant,
     executionTarget: orderPrimaryKeyPolicy,
     requiresConfirmation: requiresConfirmation<RefundArguments, Order>({
-      bind: ({ context }, order) => ({ actor: (context.actor as StorefrontActor).customerId, tenant: order.tenantId, order: order.id, version: order.version }),
+      // The resource only: Verdict binds who asked (actor, tenant, conversation) into every receipt itself.
+      bind: (_envelope, order) => ({ order: order.id, version: order.version }),
       reason: 'Refunds move money and cannot be undone.',
       ttlSeconds: 600,
       describe: ({ arguments: args }, order) => `Refund ${args.amountCents} cents on order ${order.id}`,

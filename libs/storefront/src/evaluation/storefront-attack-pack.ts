@@ -14,6 +14,7 @@ import { createCancelOrderTool } from '../tools/cancel-order.tool.js';
 import { createLookupOrderTool } from '../tools/lookup-order.tool.js';
 import { observedAgentToolCalls } from './agent-observation.js';
 import { modelInputGuardCases } from './model-input-guard.cases.js';
+import { approvalReceiptCases } from './approval-receipt.cases.js';
 import { type StorefrontSandbox, inStorefrontSandbox } from './storefront-sandbox.js';
 import { CUSTOMER_72, INJECTED_DESCRIPTION, approve, approvedRefund, customer72, observe, orderStatus, propose, ticketsFor } from './attack-pack-steps.js';
 
@@ -264,6 +265,7 @@ export function storefrontAttackPack(): SecuritySuite {
     ),
     // Each further topic keeps its attacks and their paired utility controls in a file of its own.
     ...modelInputGuardCases(),
+    ...approvalReceiptCases(),
   ];
   return new SecuritySuite('storefront-attack-pack', '1', cases, { model: 'scripted', engine: 'sqlite' });
 }
