@@ -10,6 +10,7 @@ import {
 } from '@verdict/nestjs/typeorm';
 import { openDataSource, dropDataSource } from '@verdict/testing-kit';
 import { execFile, fork } from 'node:child_process';
+import { userInfo } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { DataSource } from 'typeorm';
 
@@ -25,13 +26,17 @@ async function setup() {
   cleanups.push(() => dropDataSource(dataSource));
   const database = dataSource.options.database as string;
   /** Runs the operator CLI in its own process; resolves with its exit code and output. */
-  const cli = (...args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [fixture('jobs-cli.js'), database, ...args], (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      );
-    });
-  return { dataSource, database, cli };
+  const cliOf =
+    (entry: string) =>
+    (...args: string[]) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(process.execPath, [fixture(entry), database, ...args], (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+  /** The CLI with an operator-identity hook of its own (`sso:8812`). */
+  const cliWithOperatorIdentity = cliOf('jobs-cli-with-operator-identity.js');
+  return { dataSource, database, cli: cliOf('jobs-cli.js'), cliWithOperatorIdentity };
 }
 
 /** Starts a process that enters the `jobs.run` executor for `job`, and SIGKILLs it there. */
@@ -79,7 +84,10 @@ describe('operator CLI: execution claims', () => {
       '--json',
     );
     expect(resolved.code).toBe(0);
-    expect(JSON.parse(resolved.stdout)).toEqual({ id: stuck.id, from: 'claimed', status: 'completed', attempt: 1 });
+    // Who ran the command is recorded next to --by: the OS user, by default.
+    const operatorIdentity = `os:${userInfo().username}`;
+    expect(JSON.parse(resolved.stdout)).toEqual({ id: stuck.id, from: 'claimed', status: 'completed', attempt: 1, by: 'operator:7', operatorIdentity });
+    expect(await claimsOf(dataSource)).toEqual([expect.objectContaining({ resolvedBy: 'operator:7', operatorIdentity })]);
     expect(JSON.parse((await cli('claims', 'list', '--json')).stdout)).toEqual([]);
 
     const evidence = await dataSource.getRepository(DecisionRecordEntity).findBy({ toolKind: 'operator' });
@@ -87,6 +95,28 @@ describe('operator CLI: execution claims', () => {
       expect.objectContaining({ capability: 'jobs.run', stage: 'execution_claim', claimStatus: 'completed', claimFingerprint: stuck.bindingFingerprint }),
     ]);
     expect(evidence[0].reason).toContain('operator:7');
+    expect(evidence[0].reason).toContain(operatorIdentity);
+  });
+
+  it("records the application's operator-identity hook instead of the OS user", async () => {
+    const { dataSource, database, cliWithOperatorIdentity } = await setup();
+    await killInsideExecutor(database, 'quarterly-close');
+    const [stuck] = await claimsOf(dataSource);
+    const resolved = await cliWithOperatorIdentity(
+      'claims',
+      'resolve',
+      stuck.id,
+      'retryable',
+      '--by',
+      'operator:7',
+      '--reason',
+      'the job never ran',
+      '--force',
+    );
+    expect(resolved.stdout.trim()).toBe(`claim ${stuck.id}: claimed -> released (by operator:7, run by sso:8812)`);
+    expect(await claimsOf(dataSource)).toEqual([expect.objectContaining({ status: 'released', resolvedBy: 'operator:7', operatorIdentity: 'sso:8812' })]);
+    const [record] = await dataSource.getRepository(DecisionRecordEntity).findBy({ toolKind: 'operator' });
+    expect(record.reason).toBe('operator operator:7 (run by sso:8812) resolved claimed as retryable: the job never ran');
   });
 
   it('prints a table for people', async () => {

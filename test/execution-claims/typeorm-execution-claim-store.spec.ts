@@ -168,6 +168,7 @@ function claimRow(request: ClaimRequest): ExecutionClaimEntity {
     claimedAt: request.now,
     updatedAt: request.now,
     resolvedBy: null,
+    operatorIdentity: null,
     resolutionReason: null,
     resolvedAt: null,
   };

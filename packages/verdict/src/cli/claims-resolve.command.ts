@@ -3,6 +3,7 @@ import { CommandRunner, Option, SubCommand } from 'nest-commander';
 import { type ClaimResolutionChoice, ExecutionClaimsService } from '../execution-claims/execution-claims.service.js';
 import { type CliStreams, fail, processStreams } from './cli-output.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
+import { OPERATOR_IDENTITY, type OperatorIdentity, osOperatorIdentity } from './operator-identity.js';
 
 interface ResolveOptions {
   readonly by?: string;
@@ -16,13 +17,15 @@ const CHOICES: readonly ClaimResolutionChoice[] = ['completed', 'retryable'];
 /**
  * `claims resolve <id> completed|retryable --by <opaque id> --reason <text> [--force] [--json]`.
  * `completed`: the effect happened. `retryable`: it did not; the operation may be admitted once more.
- * A still-`claimed` claim needs `--force` (its executor may still be running).
+ * A still-`claimed` claim needs `--force` (its executor may still be running). Who ran the command (the
+ * {@link OperatorIdentity} hook; default: the OS user) is recorded next to `--by`.
  */
 @SubCommand({ name: 'resolve', arguments: '<id> <resolution>', description: 'Resolve an unresolved execution claim as completed or retryable' })
 export class ClaimsResolveCommand extends CommandRunner {
   constructor(
     private readonly claims: ExecutionClaimsService,
     @Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams,
+    @Optional() @Inject(OPERATOR_IDENTITY) private readonly operatorIdentity: OperatorIdentity = osOperatorIdentity,
   ) {
     super();
   }
@@ -32,15 +35,25 @@ export class ClaimsResolveCommand extends CommandRunner {
     if (!CHOICES.includes(choice as ClaimResolutionChoice)) return fail(this.streams, json, `resolution must be completed or retryable, not "${choice}"`, 2);
     if (!options.by || !options.reason) return fail(this.streams, json, '--by <opaque operator id> and --reason <text> are required', 2);
     try {
-      const resolution = await this.claims.resolve(claimId, choice as ClaimResolutionChoice, options.by, options.reason, options.force === true);
+      const operatorIdentity = await this.operatorIdentity();
+      const resolution = await this.claims.resolve(
+        claimId,
+        choice as ClaimResolutionChoice,
+        options.by,
+        options.reason,
+        options.force === true,
+        operatorIdentity,
+      );
       switch (resolution.outcome) {
-        case 'resolved':
+        case 'resolved': {
+          const { id, status, attempt } = resolution.claim;
           this.streams.out(
             json
-              ? JSON.stringify({ id: resolution.claim.id, from: resolution.from, status: resolution.claim.status, attempt: resolution.claim.attempt })
-              : `claim ${resolution.claim.id}: ${resolution.from} -> ${resolution.claim.status}`,
+              ? JSON.stringify({ id, from: resolution.from, status, attempt, by: options.by, operatorIdentity })
+              : `claim ${id}: ${resolution.from} -> ${status} (by ${options.by}, run by ${operatorIdentity})`,
           );
           return;
+        }
         case 'not_found':
           return fail(this.streams, json, `no execution claim ${claimId}`);
         case 'force_required':

@@ -1,9 +1,20 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { CliStreams } from './cli-output.js';
+import { CLI_STREAMS } from './cli-streams.token.js';
 import { ClaimsListCommand } from './claims-list.command.js';
 import { ClaimsResolveCommand } from './claims-resolve.command.js';
 import { ClaimsCommand } from './claims.command.js';
 import { RateLimitsPruneCommand } from './rate-limits-prune.command.js';
 import { RateLimitsCommand } from './rate-limits.command.js';
+import { OPERATOR_IDENTITY, type OperatorIdentity } from './operator-identity.js';
+
+/** Options of {@link VerdictCliModule.forRoot}. */
+export interface VerdictCliOptions {
+  /** Who runs the CLI, recorded next to `--by` on each resolution. Default: `osOperatorIdentity` (the OS user). */
+  readonly operatorIdentity?: OperatorIdentity;
+  /** Where commands write. Default: the process's stdout and stderr. */
+  readonly streams?: CliStreams;
+}
 
 /**
  * The operator CLI (nest-commander). Import it next to your `VerdictModule.forRoot(...)` in a CLI entry
@@ -16,4 +27,17 @@ import { RateLimitsCommand } from './rate-limits.command.js';
  * // node dist/cli.js claims list --json
  */
 @Module({ providers: [ClaimsCommand, ClaimsListCommand, ClaimsResolveCommand, RateLimitsCommand, RateLimitsPruneCommand] })
-export class VerdictCliModule {}
+export class VerdictCliModule {
+  /**
+   * The CLI with its hooks: `operatorIdentity` says who runs it (default: the OS user).
+   *
+   * @example
+   * \@Module({ imports: [AppModule, VerdictCliModule.forRoot({ operatorIdentity: () => `sso:${session.subject}` })] }) class CliModule {}
+   */
+  static forRoot(options: VerdictCliOptions = {}): DynamicModule {
+    const providers = [];
+    if (options.operatorIdentity !== undefined) providers.push({ provide: OPERATOR_IDENTITY, useValue: options.operatorIdentity });
+    if (options.streams !== undefined) providers.push({ provide: CLI_STREAMS, useValue: options.streams });
+    return { module: VerdictCliModule, providers };
+  }
+}

@@ -21,6 +21,7 @@ export function resolvedClaim(claim: ExecutionClaim, request: ClaimResolutionReq
     status: request.to,
     updatedAt: request.now,
     resolvedBy: request.by,
+    operatorIdentity: request.operatorIdentity ?? null,
     resolutionReason: request.reason,
     resolvedAt: request.now,
   });

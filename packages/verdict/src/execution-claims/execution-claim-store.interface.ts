@@ -21,6 +21,8 @@ export interface ClaimResolutionRequest {
   readonly claimId: string;
   readonly to: typeof ExecutionClaimStatus.Completed | typeof ExecutionClaimStatus.Released;
   readonly by: string;
+  /** Who actually ran the resolution (the operator-identity hook); stored next to `by`. Default: `null`. */
+  readonly operatorIdentity?: string | null;
   readonly reason: string;
   /** Required to resolve a still-`claimed` claim (its executor may still be running). */
   readonly force: boolean;

@@ -19,6 +19,11 @@ export interface ExecutionClaim {
   readonly updatedAt: Date;
   /** Set by an operator's resolution: an opaque application id (`operator:7`), never PII. */
   readonly resolvedBy: string | null;
+  /**
+   * Who actually ran the resolution, as the operator-identity hook reported it, next to `resolvedBy`
+   * (the CLI's default: `os:<user>` of the OS account that ran it); `null` when none was given.
+   */
+  readonly operatorIdentity: string | null;
   readonly resolutionReason: string | null;
   readonly resolvedAt: Date | null;
 }

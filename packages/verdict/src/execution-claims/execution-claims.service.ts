@@ -35,19 +35,33 @@ export class ExecutionClaimsService {
   /**
    * Resolves an unresolved claim. `by` is an opaque operator id (`operator:7`), never PII; `reason` says
    * what the investigation found. A still-`claimed` claim needs `force`: its executor may be running.
+   * `operatorIdentity` is who actually runs the resolution, from a source the operator does not type (the
+   * CLI's operator-identity hook, an admin screen's authenticated user); it is stored next to `by` and
+   * named in the evidence. Default: none (`null`).
+   *
+   * @example
+   * await claims.resolve(claimId, 'retryable', 'operator:7', 'the PSP never received the refund', false, 'sso:8812');
    */
-  async resolve(claimId: string, choice: ClaimResolutionChoice, by: string, reason: string, force = false): Promise<ClaimResolution> {
+  async resolve(
+    claimId: string,
+    choice: ClaimResolutionChoice,
+    by: string,
+    reason: string,
+    force = false,
+    operatorIdentity?: string,
+  ): Promise<ClaimResolution> {
     if (by.trim() === '' || reason.trim() === '') throw new VerdictConfigurationError('Resolving a claim needs --by (an opaque operator id) and --reason.');
     const to = choice === 'completed' ? ExecutionClaimStatus.Completed : ExecutionClaimStatus.Released;
     const now = (this.options.clock ?? (() => new Date()))();
-    const resolution = await this.store().resolve({ claimId, to, by, reason, force, now });
+    const resolution = await this.store().resolve({ claimId, to, by, operatorIdentity: operatorIdentity ?? null, reason, force, now });
     if (resolution.outcome === 'resolved') {
       const { claim, from } = resolution;
+      const operator = operatorIdentity === undefined ? `operator ${by}` : `operator ${by} (run by ${operatorIdentity})`;
       // Released: the operation may be admitted once more; completed: it never will be.
       const decision =
         to === ExecutionClaimStatus.Released
-          ? Decision.permit(Stage.ExecutionClaim, `operator ${by} resolved ${from} as retryable: ${reason}`)
-          : Decision.deny(Stage.ExecutionClaim, `operator ${by} resolved ${from} as completed: ${reason}`);
+          ? Decision.permit(Stage.ExecutionClaim, `${operator} resolved ${from} as retryable: ${reason}`)
+          : Decision.deny(Stage.ExecutionClaim, `${operator} resolved ${from} as completed: ${reason}`);
       await this.evidence.recordDecision(
         decisionRecord(
           {

@@ -25,6 +25,7 @@ export class InMemoryExecutionClaimStore implements ExecutionClaimStore {
         claimedAt: now,
         updatedAt: now,
         resolvedBy: null,
+        operatorIdentity: null,
         resolutionReason: null,
         resolvedAt: null,
       });

@@ -55,6 +55,7 @@ export function describeExecutionClaimStoreContract(engineLabel: string, setup: 
           claimedAt: request.now,
           updatedAt: request.now,
           resolvedBy: null,
+          operatorIdentity: null,
           resolutionReason: null,
           resolvedAt: null,
         });
@@ -144,7 +145,7 @@ export function describeExecutionClaimStoreContract(engineLabel: string, setup: 
         expect(await store().find(request.candidateId)).toEqual(before);
       });
 
-      it.each([Completed, Released] as const)('resolves a claimed claim to %s with force, storing by, reason and resolved_at', async (to) => {
+      it.each([Completed, Released] as const)('resolves a claimed claim to %s with force, storing by, identity, reason, resolved_at', async (to) => {
         const request = await claimed();
         const resolution = resolutionRequest(request.candidateId, to, { force: true });
         const expected = {
@@ -152,6 +153,7 @@ export function describeExecutionClaimStoreContract(engineLabel: string, setup: 
           status: to,
           updatedAt: resolution.now,
           resolvedBy: resolution.by,
+          operatorIdentity: resolution.operatorIdentity,
           resolutionReason: resolution.reason,
           resolvedAt: resolution.now,
         };
@@ -274,6 +276,7 @@ function resolutionRequest(claimId: string, to: ClaimResolutionRequest['to'], ov
     claimId,
     to,
     by: overrides.by ?? 'operator:7',
+    operatorIdentity: 'os:ops-oncall',
     reason: 'Ünïcode reason: "refund never reached the PSP"',
     force: overrides.force ?? false,
     now: at(300),

@@ -41,6 +41,9 @@ export class ExecutionClaimEntity implements ExecutionClaim {
   @Column({ name: 'resolved_by', type: 'varchar', length: 255, nullable: true })
   resolvedBy!: string | null;
 
+  @Column({ name: 'operator_identity', type: 'varchar', length: 255, nullable: true })
+  operatorIdentity!: string | null;
+
   @Column({ name: 'resolution_reason', type: 'text', nullable: true })
   resolutionReason!: string | null;
 

@@ -51,8 +51,8 @@ export class TypeOrmExecutionClaimStore implements ExecutionClaimStore {
     this.admitSql = this.connection.dialect === 'mysql' ? MYSQL_ADMIT : upsertAdmit(p);
     this.finishSql = `UPDATE ${TABLE} SET status = ${p(1)}, updated_at = ${p(2)} WHERE id = ${p(3)} AND status = '${Claimed}'`;
     this.resolveSql =
-      `UPDATE ${TABLE} SET status = ${p(1)}, updated_at = ${p(2)}, resolved_by = ${p(3)}, resolution_reason = ${p(4)}, resolved_at = ${p(5)} ` +
-      `WHERE id = ${p(6)} AND status = ${p(7)} AND attempt = ${p(8)}`;
+      `UPDATE ${TABLE} SET status = ${p(1)}, updated_at = ${p(2)}, resolved_by = ${p(3)}, operator_identity = ${p(4)}, resolution_reason = ${p(5)}, ` +
+      `resolved_at = ${p(6)} WHERE id = ${p(7)} AND status = ${p(8)} AND attempt = ${p(9)}`;
   }
 
   async admit({ capability, policy, bindingFingerprint, candidateId, now }: ClaimRequest): Promise<ClaimAdmission> {
@@ -88,7 +88,7 @@ export class TypeOrmExecutionClaimStore implements ExecutionClaimStore {
       const claim = await this.find(request.claimId);
       if (claim === null || !resolvableFrom(request.force).includes(claim.status)) return refusedResolution(claim, request);
       const { affected } = await this.connection.write('Execution claim resolution', this.resolveSql, [
-        ...[request.to, at, request.by, request.reason, at],
+        ...[request.to, at, request.by, request.operatorIdentity ?? null, request.reason, at],
         ...[claim.id, claim.status, claim.attempt],
       ]);
       if (affected === 1) {
@@ -170,6 +170,7 @@ function toClaim(row: ExecutionClaimEntity): ExecutionClaim {
     claimedAt: row.claimedAt,
     updatedAt: row.updatedAt,
     resolvedBy: row.resolvedBy,
+    operatorIdentity: row.operatorIdentity,
     resolutionReason: row.resolutionReason,
     resolvedAt: row.resolvedAt,
   });

@@ -6,6 +6,7 @@ import { CreateApprovalReceipts1795996093417 } from './1795996093417-create-appr
 import { CreateReleaseRecords1796000000000 } from './1796000000000-create-release-records.js';
 import { CreateTrajectoryStates1796000000001 } from './1796000000001-create-trajectory-states.js';
 import { AddApprovalReceiptPrincipals1796000104000 } from './1796000104000-add-approval-receipt-principals.js';
+import { AddExecutionClaimOperatorIdentity1796000109000 } from './1796000109000-add-execution-claim-operator-identity.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -22,4 +23,5 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   CreateReleaseRecords1796000000000,
   CreateTrajectoryStates1796000000001,
   AddApprovalReceiptPrincipals1796000104000,
+  AddExecutionClaimOperatorIdentity1796000109000,
 ];
