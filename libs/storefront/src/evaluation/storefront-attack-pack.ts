@@ -15,6 +15,7 @@ import { createLookupOrderTool } from '../tools/lookup-order.tool.js';
 import { observedAgentToolCalls } from './agent-observation.js';
 import { modelInputGuardCases } from './model-input-guard.cases.js';
 import { approvalReceiptCases } from './approval-receipt.cases.js';
+import { faultAndAnswerCases } from './fault-and-answer.cases.js';
 import { type StorefrontSandbox, inStorefrontSandbox } from './storefront-sandbox.js';
 import { CUSTOMER_72, INJECTED_DESCRIPTION, approve, approvedRefund, customer72, observe, orderStatus, propose, ticketsFor } from './attack-pack-steps.js';
 
@@ -266,6 +267,7 @@ export function storefrontAttackPack(): SecuritySuite {
     // Each further topic keeps its attacks and their paired utility controls in a file of its own.
     ...modelInputGuardCases(),
     ...approvalReceiptCases(),
+    ...faultAndAnswerCases(),
   ];
   return new SecuritySuite('storefront-attack-pack', '1', cases, { model: 'scripted', engine: 'sqlite' });
 }
