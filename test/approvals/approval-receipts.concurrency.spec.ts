@@ -10,6 +10,9 @@ import { fingerprint } from '../../packages/verdict/src/fingerprints/fingerprint
 
 const PROCESSES = 16;
 const ROUNDS = 200;
+/** Rounds of each pending-receipt cap race, and the cap they race for. */
+const CAP_ROUNDS = 100;
+const MAX_PENDING = 3;
 const TTL_MS = 900_000;
 
 /**
@@ -105,6 +108,52 @@ for (const engine of databaseEngines()) {
   });
 }
 
+/**
+ * The pending-receipt caps (ADR 0015) across real OS processes: every round a fresh principal, and all
+ * processes issue for it at once behind the pool's start barrier. At most the caps are ever issued, and
+ * (the caps being reachable) exactly that many; the database holds no more pending rows than were issued.
+ */
+for (const engine of databaseEngines()) {
+  describe(`Pending receipt caps across ${PROCESSES} OS processes [${engine.name}]`, () => {
+    it(`issues exactly ${MAX_PENDING} of ${PROCESSES} racing receipts of one actor and capability (maxPending ${MAX_PENDING}) in each of ${CAP_ROUNDS} rounds`, async () => {
+      await withWorkers(engine, async ({ operator, workers }) => {
+        const violations: string[] = [];
+        for (let round = 0; round < CAP_ROUNDS; round++) {
+          const limits = {
+            principalFingerprint: fingerprint({ actor: { round, engine: engine.name, id: randomBytes(8).toString('hex') }, tenant: 'acme' }),
+            maxPending: MAX_PENDING,
+          };
+          const replies = await workers.issueReceiptAll((index) => ({ ...issueRequest(engine, round, `call_${round}_${index}`), limits }));
+          const issued = replies.filter((receipt) => receipt !== null);
+          if (issued.length !== MAX_PENDING) violations.push(`round ${round}: ${issued.length} issued`);
+          const stored = await Promise.all(issued.map((receipt) => operator.find(receipt.id)));
+          if (stored.some((receipt) => receipt?.status !== 'pending')) violations.push(`round ${round}: an issued receipt is not stored as pending`);
+        }
+        expect(violations).toEqual([]);
+      });
+    });
+
+    it(`issues exactly one of ${PROCESSES} racing receipts of one actor for one tool call, each with another binding, in each of ${CAP_ROUNDS} rounds`, async () => {
+      await withWorkers(engine, async ({ operator, workers }) => {
+        const violations: string[] = [];
+        for (let round = 0; round < CAP_ROUNDS; round++) {
+          const limits = {
+            principalFingerprint: fingerprint({ actor: { round, engine: engine.name, id: randomBytes(8).toString('hex') }, tenant: 'acme' }),
+            maxPending: PROCESSES,
+          };
+          const toolCallId = `call_${randomBytes(8).toString('hex')}`;
+          const replies = await workers.issueReceiptAll((index) => ({ ...issueRequest(engine, round * PROCESSES + index, toolCallId), limits }));
+          const issued = replies.filter((receipt) => receipt !== null);
+          if (issued.length !== 1) violations.push(`round ${round}: ${issued.length} issued`);
+          const pending = await operator.pendingForToolCall(toolCallId, new Date());
+          if (pending.length !== 1 || pending[0]!.id !== issued[0]?.id) violations.push(`round ${round}: ${pending.length} pending for the tool call`);
+        }
+        expect(violations).toEqual([]);
+      });
+    });
+  });
+}
+
 /** A fresh database on `engine`, an operator store in this process and `PROCESSES` gate workers on it. */
 async function withWorkers(
   engine: DatabaseEngine,
@@ -144,10 +193,10 @@ function keyOf({ toolCallId, capability, bindingFingerprint }: ApprovalReceipt) 
   return { toolCallId, capability, bindingFingerprint };
 }
 
-function issueRequest(engine: DatabaseEngine, round: number) {
+function issueRequest(engine: DatabaseEngine, round: number, toolCallId = `call_${round}`) {
   const now = new Date();
   return {
-    toolCallId: `call_${round}`,
+    toolCallId,
     capability: 'orders.cancel',
     bindingFingerprint: fingerprint({
       capability: 'orders.cancel',

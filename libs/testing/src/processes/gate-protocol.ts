@@ -1,5 +1,5 @@
 import type { DataSourceOptions } from 'typeorm';
-import type { Effect, ReceiptCheck, ReceiptDecision, ReceiptKey, ReceiptTransition, TrajectoryOutcome } from '@verdict/nestjs';
+import type { ApprovalReceipt, Effect, ReceiptCheck, ReceiptDecision, ReceiptIssue, ReceiptKey, ReceiptTransition, TrajectoryOutcome } from '@verdict/nestjs';
 
 /** What a gate worker opens: serializable DataSource options; the worker adds Verdict's entities itself. */
 export interface GateWorkerInit {
@@ -31,6 +31,11 @@ export interface ReceiptConsumeRequest extends ReceiptKey {
   readonly now: Date;
 }
 
+/** One issue of an approval receipt, with or without pending-receipt limits. */
+export interface ReceiptIssueRequest extends ReceiptIssue {
+  readonly gate: 'issueReceipt';
+}
+
 /** One approval or rejection of a pending approval receipt. */
 export interface ReceiptDecisionRequest extends ReceiptDecision {
   readonly gate: 'decideReceipt';
@@ -47,7 +52,7 @@ export interface TrajectoryAdvanceRequest {
   readonly now: Date;
 }
 
-export type GateRequest = AdmitRequest | ConsumeRequest | ReceiptConsumeRequest | ReceiptDecisionRequest | TrajectoryAdvanceRequest;
+export type GateRequest = AdmitRequest | ConsumeRequest | ReceiptIssueRequest | ReceiptConsumeRequest | ReceiptDecisionRequest | TrajectoryAdvanceRequest;
 
 /** A worker's admission: the store's answer, and the candidate id the worker offered. */
 export interface AdmitReply {
@@ -64,6 +69,11 @@ export interface ConsumeReply {
   readonly consumptions: ReadonlyArray<{ readonly allowed: boolean; readonly count: number; readonly remaining: number; readonly resetAt: Date }>;
 }
 
+/** A worker's receipt issue: the store's answer, `null` when a cap refused it. */
+export interface ReceiptIssueReply {
+  readonly receipt: ApprovalReceipt | null;
+}
+
 /** A worker's receipt consumption: the store's answer, unchanged. */
 export type ReceiptConsumeReply = ReceiptCheck;
 
@@ -75,4 +85,4 @@ export interface TrajectoryAdvanceReply {
   readonly outcomes: readonly TrajectoryOutcome[];
 }
 
-export type GateReply = AdmitReply | ConsumeReply | ReceiptConsumeReply | ReceiptDecisionReply | TrajectoryAdvanceReply;
+export type GateReply = AdmitReply | ConsumeReply | ReceiptIssueReply | ReceiptConsumeReply | ReceiptDecisionReply | TrajectoryAdvanceReply;

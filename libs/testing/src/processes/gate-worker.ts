@@ -20,6 +20,7 @@ import type {
   GateWorkerInit,
   ReceiptConsumeReply,
   ReceiptDecisionReply,
+  ReceiptIssueReply,
   TrajectoryAdvanceReply,
 } from './gate-protocol.js';
 import { serveParent } from './worker-runtime.js';
@@ -42,6 +43,10 @@ serveParent<GateWorkerInit, GateRequest, GateReply>(async ({ dataSource: options
         for (let i = 0; i < times; i++) outcomes.push(await trajectories.advance({ trajectoryFingerprint, initial: machine.initial, advance, now }));
         return { outcomes } satisfies TrajectoryAdvanceReply;
       };
+    }
+    if (request.gate === 'issueReceipt') {
+      const { gate: _gate, ...issue } = request;
+      return async () => ({ receipt: await receipts.issue(issue) }) satisfies ReceiptIssueReply;
     }
     if (request.gate === 'consumeReceipt') {
       const { gate: _gate, now, ...key } = request;

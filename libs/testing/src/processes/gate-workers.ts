@@ -1,4 +1,5 @@
 import type { DataSource, DataSourceOptions } from 'typeorm';
+import type { ApprovalReceipt } from '@verdict/nestjs';
 import type {
   AdmitReply,
   AdmitRequest,
@@ -11,6 +12,8 @@ import type {
   ReceiptConsumeRequest,
   ReceiptDecisionReply,
   ReceiptDecisionRequest,
+  ReceiptIssueReply,
+  ReceiptIssueRequest,
   TrajectoryAdvanceReply,
   TrajectoryAdvanceRequest,
 } from './gate-protocol.js';
@@ -29,6 +32,8 @@ export interface GateWorkers {
   admitAll(request: Omit<AdmitRequest, 'gate'>): Promise<AdmitReply[]>;
   /** Every worker consumes `times` units of the same bucket at once; replies in worker order. */
   consumeAll(request: Omit<ConsumeRequest, 'gate'>): Promise<ConsumeReply[]>;
+  /** Every worker issues the receipt `request(index)` at once; the store's answers in worker order (`null`: a cap refused it). */
+  issueReceiptAll(request: (index: number) => Omit<ReceiptIssueRequest, 'gate'>): Promise<Array<ApprovalReceipt | null>>;
   /** Every worker consumes the same approval receipt at once; replies in worker order. */
   consumeReceiptAll(request: Omit<ReceiptConsumeRequest, 'gate'>): Promise<ReceiptConsumeReply[]>;
   /**
@@ -64,6 +69,8 @@ export async function startGateWorkers({ count, dataSource }: { count: number; d
     size: pool.size,
     admitAll: (request) => pool.broadcast({ gate: 'admit', ...request }) as Promise<AdmitReply[]>,
     consumeAll: (request) => pool.broadcast({ gate: 'consume', ...request }) as Promise<ConsumeReply[]>,
+    issueReceiptAll: async (request) =>
+      ((await pool.broadcast((index) => ({ gate: 'issueReceipt', ...request(index) }))) as ReceiptIssueReply[]).map((reply) => reply.receipt),
     consumeReceiptAll: (request) => pool.broadcast({ gate: 'consumeReceipt', ...request }) as Promise<ReceiptConsumeReply[]>,
     decideReceiptAll: (request, decision) =>
       pool.broadcast((index) => ({ gate: 'decideReceipt', ...request, decision: decision(index), by: `approver:${index}` })) as Promise<ReceiptDecisionReply[]>,
