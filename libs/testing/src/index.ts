@@ -12,12 +12,18 @@ export type { GateWorkers } from './processes/gate-workers.js';
 export type {
   AdmitReply,
   AdmitRequest,
+  BatchOutcome,
+  BatchReply,
+  BatchRequest,
+  GateRequest,
   ConsumeReply,
   ConsumeRequest,
   ReceiptConsumeReply,
   ReceiptConsumeRequest,
   ReceiptDecisionReply,
   ReceiptDecisionRequest,
+  TrajectoryAdvanceReply,
+  TrajectoryAdvanceRequest,
 } from './processes/gate-protocol.js';
 export { expectKilledMidStatement, killWhenBlocked, onceReconnected, openSingleConnection } from './processes/database-backends.js';
 export type { KilledMidStatementSteps, SingleConnection } from './processes/database-backends.js';

@@ -54,6 +54,12 @@ export interface TrajectoryAdvanceRequest {
 
 export type GateRequest = AdmitRequest | ConsumeRequest | ReceiptIssueRequest | ReceiptConsumeRequest | ReceiptDecisionRequest | TrajectoryAdvanceRequest;
 
+/** Many gate calls behind one start barrier, made one after another in the order given; each answered on its own. */
+export interface BatchRequest {
+  readonly gate: 'batch';
+  readonly requests: readonly GateRequest[];
+}
+
 /** A worker's admission: the store's answer, and the candidate id the worker offered. */
 export interface AdmitReply {
   readonly candidateId: string;
@@ -83,6 +89,14 @@ export type ReceiptDecisionReply = ReceiptTransition & { readonly decision: 'app
 /** A worker's trajectory advances, in order: the store's answers, unchanged. */
 export interface TrajectoryAdvanceReply {
   readonly outcomes: readonly TrajectoryOutcome[];
+}
+
+/** One call of a batch: the store's reply, or what it threw (`typed`: a `VerdictError`). */
+export type BatchOutcome = { readonly reply: GateReply } | { readonly error: { readonly name: string; readonly message: string; readonly typed: boolean } };
+
+/** A worker's batch: one outcome per request, in order. */
+export interface BatchReply {
+  readonly outcomes: readonly BatchOutcome[];
 }
 
 export type GateReply = AdmitReply | ConsumeReply | ReceiptIssueReply | ReceiptConsumeReply | ReceiptDecisionReply | TrajectoryAdvanceReply;

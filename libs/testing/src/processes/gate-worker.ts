@@ -4,7 +4,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { compileStateModel, foldEffects } from '@verdict/nestjs';
+import { VerdictError, compileStateModel, foldEffects } from '@verdict/nestjs';
 import {
   TypeOrmApprovalReceiptStore,
   TypeOrmExecutionClaimStore,
@@ -14,6 +14,9 @@ import {
 } from '@verdict/nestjs/typeorm';
 import type {
   AdmitReply,
+  BatchOutcome,
+  BatchReply,
+  BatchRequest,
   ConsumeReply,
   GateReply,
   GateRequest,
@@ -25,7 +28,7 @@ import type {
 } from './gate-protocol.js';
 import { serveParent } from './worker-runtime.js';
 
-serveParent<GateWorkerInit, GateRequest, GateReply>(async ({ dataSource: options }) => {
+serveParent<GateWorkerInit, GateRequest | BatchRequest, GateReply | BatchReply>(async ({ dataSource: options }) => {
   const dataSource = await new DataSource({ ...options, entities: verdictEntities, migrations: [] }).initialize();
   const claims = new TypeOrmExecutionClaimStore(dataSource);
   const rateLimits = new TypeOrmRateLimitStore(dataSource);
@@ -69,10 +72,28 @@ serveParent<GateWorkerInit, GateRequest, GateReply>(async ({ dataSource: options
     };
   };
 
+  /** A batch's calls, one after another; a call that throws is reported and the next one still runs. */
+  const batch = ({ requests }: BatchRequest): (() => Promise<BatchReply>) => {
+    const calls = requests.map(call);
+    return async () => {
+      const outcomes: BatchOutcome[] = [];
+      for (const run of calls) {
+        try {
+          outcomes.push({ reply: await run() });
+        } catch (error) {
+          const { name, message } = error instanceof Error ? error : { name: typeof error, message: String(error) };
+          outcomes.push({ error: { name, message, typed: error instanceof VerdictError } });
+        }
+      }
+      return { outcomes };
+    };
+  };
+  const prepareCall = (request: GateRequest | BatchRequest) => (request.gate === 'batch' ? batch(request) : call(request));
+
   return {
-    handle: (request) => call(request)(),
+    handle: (request) => prepareCall(request)(),
     async prepare(request) {
-      const prepared = call(request);
+      const prepared = prepareCall(request);
       // A round trip on the pool right before the barrier: the racing statement finds a live, idle connection.
       await dataSource.query('SELECT 1');
       return prepared;

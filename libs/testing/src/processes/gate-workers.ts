@@ -2,6 +2,8 @@ import type { DataSource, DataSourceOptions } from 'typeorm';
 import type { ApprovalReceipt } from '@verdict/nestjs';
 import type {
   AdmitReply,
+  BatchReply,
+  BatchRequest,
   AdmitRequest,
   ConsumeReply,
   ConsumeRequest,
@@ -46,6 +48,12 @@ export interface GateWorkers {
   ): Promise<ReceiptDecisionReply[]>;
   /** Every worker advances the same trajectory `times` times at once; replies in worker order. */
   advanceTrajectoryAll(request: Omit<TrajectoryAdvanceRequest, 'gate'>): Promise<TrajectoryAdvanceReply[]>;
+  /**
+   * Every worker makes the gate calls `requests(index)` one after another, all workers starting at once
+   * (for a soak: the same fresh key at the same position in every worker's list, so each key is contended
+   * by all of them); replies in worker order, one outcome per call.
+   */
+  batchAll(requests: (index: number) => BatchRequest['requests']): Promise<BatchReply[]>;
   /** Kills worker `index` with SIGKILL. */
   kill(index: number): Promise<void>;
   close(): Promise<void>;
@@ -64,7 +72,9 @@ export interface GateWorkers {
  */
 export async function startGateWorkers({ count, dataSource }: { count: number; dataSource: DataSource }): Promise<GateWorkers> {
   if (dataSource.options.type === 'better-sqlite3') await dataSource.query('PRAGMA journal_mode = WAL');
-  const pool = await WorkerPool.start<GateWorkerInit, GateRequest, GateReply>(GATE_WORKER, count, { dataSource: workerOptions(dataSource.options) });
+  const pool = await WorkerPool.start<GateWorkerInit, GateRequest | BatchRequest, GateReply | BatchReply>(GATE_WORKER, count, {
+    dataSource: workerOptions(dataSource.options),
+  });
   return {
     size: pool.size,
     admitAll: (request) => pool.broadcast({ gate: 'admit', ...request }) as Promise<AdmitReply[]>,
@@ -75,6 +85,7 @@ export async function startGateWorkers({ count, dataSource }: { count: number; d
     decideReceiptAll: (request, decision) =>
       pool.broadcast((index) => ({ gate: 'decideReceipt', ...request, decision: decision(index), by: `approver:${index}` })) as Promise<ReceiptDecisionReply[]>,
     advanceTrajectoryAll: (request) => pool.broadcast({ gate: 'advanceTrajectory', ...request }) as Promise<TrajectoryAdvanceReply[]>,
+    batchAll: (requests) => pool.broadcast((index) => ({ gate: 'batch', requests: requests(index) })) as Promise<BatchReply[]>,
     kill: async (index) => {
       await pool.kill(index);
     },
