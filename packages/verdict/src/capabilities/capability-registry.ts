@@ -39,16 +39,18 @@ export class CapabilityRegistry {
 
   /**
    * Capabilities that share a forbidden-states model share its folded state only under one scope: a model
-   * declared per conversation here and per actor there would fold a composed attack into two states.
+   * declared per conversation here and per actor there — or under two keys of the same name — would fold a
+   * composed attack into two states. So every declaration of a model must pass the same scope object.
    */
   private assertOneScopePerModel(definition: CapabilityDefinition): void {
     const policy = definition.forbidStates;
     if (policy === undefined) return;
     for (const other of this.definitions.values()) {
       const otherPolicy = other.forbidStates;
-      if (otherPolicy === undefined || otherPolicy.modelFingerprint !== policy.modelFingerprint || otherPolicy.scope.id === policy.scope.id) continue;
+      if (otherPolicy === undefined || otherPolicy.modelFingerprint !== policy.modelFingerprint || otherPolicy.scope === policy.scope) continue;
+      const scopes = policy.scope.id === otherPolicy.scope.id ? `another ${policy.scope.id} scope object` : `per ${policy.scope.id} instead of per ${otherPolicy.scope.id}`;
       throw new VerdictConfigurationError(
-        `Capability "${definition.name}" (${definition.declaredAt}) forbids states of the same model as "${other.name}", but per ${policy.scope.id} instead of per ${otherPolicy.scope.id}: declare one scope for the model.`,
+        `Capability "${definition.name}" (${definition.declaredAt}) forbids states of the same model as "${other.name}", but ${scopes}: declare the model's TrajectoryScope once and pass that same object to every forbidStates of the model.`,
         { capability: definition.name },
       );
     }

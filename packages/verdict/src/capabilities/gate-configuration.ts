@@ -1,6 +1,7 @@
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import type { CapabilityDefinition } from './capability-definition.js';
+import { isForbiddenStatesPolicy } from '../forbidden-states/forbid-states.js';
 import { isTrajectoryScope } from '../forbidden-states/trajectory-scope.js';
 
 const isPositiveInteger = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
@@ -43,7 +44,7 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
       fail('uses atMostOnce, but no execution-claim store is configured: pass `executionClaims` to VerdictModule.forRoot (TypeOrmExecutionClaimStore).');
   }
   if (forbidStates !== undefined) {
-    if (typeof forbidStates.effectOf !== 'function' || typeof forbidStates.machine?.step !== 'function')
+    if (!isForbiddenStatesPolicy(forbidStates) || typeof forbidStates.effectOf !== 'function')
       fail('has a forbidStates policy that forbidStates(stateModel, effectOf, { scope }) did not build.');
     if (!isTrajectoryScope(forbidStates.scope))
       fail(

@@ -27,6 +27,14 @@ export interface ForbiddenStatesPolicy<TArgs = any, TTarget = any> {
   readonly scope: TrajectoryScope<TTarget>;
 }
 
+/** The policies {@link forbidStates} built: a hand-made object could carry any model fingerprint. */
+const built = new WeakSet<object>();
+
+/** Whether `value` was built by {@link forbidStates}. */
+export function isForbiddenStatesPolicy(value: unknown): value is ForbiddenStatesPolicy {
+  return typeof value === 'object' && value !== null && built.has(value);
+}
+
 /**
  * Denies a call whose effect would make a forbidden predicate of `stateModel` true for its trajectory
  * (DESIGN.md §11), before it executes. Every capability that contributes effects to the model declares it,
@@ -49,5 +57,7 @@ export function forbidStates<TArgs, TTarget>(
   options: ForbidStatesOptions<TTarget>,
 ): ForbiddenStatesPolicy<TArgs, TTarget> {
   const machine = compileStateModel(stateModel);
-  return Object.freeze({ machine, modelFingerprint: fingerprint(stateModel), effectOf, scope: options?.scope });
+  const policy = Object.freeze({ machine, modelFingerprint: fingerprint(stateModel), effectOf, scope: options?.scope });
+  built.add(policy);
+  return policy;
 }

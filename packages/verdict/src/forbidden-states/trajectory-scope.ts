@@ -17,7 +17,8 @@ export type TrajectoryScopeKind = (typeof TrajectoryScopeKind)[keyof typeof Traj
  * trusted data only: the server's action context and the execution target, never the model's arguments.
  * Choose the scope by how long the modelled effects last: an effect that persists beyond a chat (a file,
  * an export, a share, a stored message) needs a scope that outlives the chat (`actor`, `tenant` or a key),
- * or an attacker splits the trajectory across two conversations.
+ * or an attacker splits the trajectory across two conversations. Every capability that shares a model must
+ * pass the same scope object (checked at boot).
  */
 export interface TrajectoryScope<TTarget = any> {
   readonly kind: TrajectoryScopeKind;
@@ -27,9 +28,17 @@ export interface TrajectoryScope<TTarget = any> {
   readonly keyOf: (context: ActionContext, target: TTarget) => JsonValue;
 }
 
+/** The scopes the factories built: a look-alike object is not a scope. */
+const built = new WeakSet<object>();
+
 function scope<TTarget>(kind: TrajectoryScopeKind, id: string, keyOf: (context: ActionContext, target: TTarget) => JsonValue): TrajectoryScope<TTarget> {
-  return Object.freeze({ kind, id, keyOf });
+  const made = Object.freeze({ kind, id, keyOf });
+  built.add(made);
+  return made;
 }
+
+/** An actor key or tenant that names nobody: the call has no trajectory (a wiring fault, never a shared state). */
+const isMissing = (value: unknown) => value === null || value === undefined || value === '';
 
 /**
  * The trajectory scopes: pass one to `forbidStates(model, effectOf, { scope })`.
@@ -54,20 +63,30 @@ export const TrajectoryScope = {
   /**
    * Every call of one actor within one tenant, across all their conversations: `{ tenant, actor: actorKey(actor) }`.
    * Fits effects that persist and belong to the actor (their exports, their uploads). `actorKey` picks the
-   * actor's stable id; default: the actor object itself, which must then be plain JSON (`NonCanonicalValueError` otherwise).
+   * actor's stable id (required: a whole actor object would change with every session or role change, and
+   * start a fresh trajectory each time). A key of `null`, `undefined` or `''` is a `MissingTrajectoryError`.
    */
-  actor<TActor = any>(actorKey: (actor: TActor) => JsonValue = (actor) => actor as JsonValue): TrajectoryScope {
-    return scope(TrajectoryScopeKind.Actor, TrajectoryScopeKind.Actor, (context) => ({ tenant: context.tenant, actor: actorKey(context.actor as TActor) }));
+  actor<TActor = any>(actorKey: (actor: TActor) => JsonValue): TrajectoryScope {
+    return scope(TrajectoryScopeKind.Actor, TrajectoryScopeKind.Actor, (context) => {
+      const actor = actorKey(context.actor as TActor);
+      return isMissing(actor) ? null : { tenant: context.tenant, actor };
+    });
   },
 
-  /** Every call in one tenant, whoever makes it: `{ tenant }`. Fits shared resources (a tenant-wide share, a team folder). */
+  /**
+   * Every call in one tenant, whoever makes it: `{ tenant }`. Fits shared resources (a tenant-wide share, a team
+   * folder). A context without a tenant has no tenant trajectory (`MissingTrajectoryError`); an application
+   * without tenants that wants one global state says so with `key('global', () => 'global')`.
+   */
   tenant(): TrajectoryScope {
-    return scope(TrajectoryScopeKind.Tenant, TrajectoryScopeKind.Tenant, (context) => ({ tenant: context.tenant }));
+    return scope(TrajectoryScopeKind.Tenant, TrajectoryScopeKind.Tenant, (context) => (isMissing(context.tenant) ? null : { tenant: context.tenant }));
   },
 
   /**
    * An application key built from trusted data: the action context and the execution target (never the
-   * arguments, which the model chose). `name` tells keys apart; keep one per state model.
+   * arguments, which the model chose — and a target the model picked by id is the model's choice too: key on
+   * what the target is, such as its owner or case file, not on which one was asked for). `name` tells keys
+   * apart in the trajectory fingerprint.
    *
    * @example TrajectoryScope.key('case-file', (context, target: Document) => ({ tenant: context.tenant, caseFile: target.caseFileId }))
    */
@@ -76,9 +95,7 @@ export const TrajectoryScope = {
   },
 } as const;
 
-/** Whether `value` was built by one of the {@link TrajectoryScope} factories. */
+/** Whether `value` was built by one of the {@link TrajectoryScope} factories (a look-alike object is not). */
 export function isTrajectoryScope(value: unknown): value is TrajectoryScope {
-  if (typeof value !== 'object' || value === null) return false;
-  const { kind, id, keyOf } = value as TrajectoryScope;
-  return Object.values(TrajectoryScopeKind).includes(kind) && typeof id === 'string' && typeof keyOf === 'function';
+  return typeof value === 'object' && value !== null && built.has(value);
 }
