@@ -10,6 +10,7 @@ import {
   type ActionContext,
   type AuthorizedAction,
   DEFAULT_PUBLIC_MESSAGE,
+  ApplicationFaultError,
   Disposition,
   type ExecutionResult,
   InMemoryEvidenceRecorder,
@@ -183,12 +184,14 @@ function assertInvariants(observation: Observation, customerTenants: ReadonlyMap
   expect(pollutionSince(prototypes)).toEqual([]);
 
   // 2. Only typed errors, and none at all inside a valid bound action context; a missing or malformed
-  //    context (no actor, a tenant that is not a string or null) is refused with MissingActionContextError.
+  //    context (no actor, a tenant that is not a string or null) is refused with MissingActionContextError —
+  //    through a tool invoked with a tool call, wrapped as the cause of an ApplicationFaultError (ADR 0014).
   const bound = isActionContext(proposal.context);
   if (outcome.kind === 'error') {
     if (!(outcome.error instanceof VerdictError)) throw new Error(`untyped exception: ${describeThrown(outcome.error)}`, { cause: outcome.error });
     if (bound) throw new Error(`exception inside a bound action context: ${describeThrown(outcome.error)}`, { cause: outcome.error });
-    expect(outcome.error).toBeInstanceOf(MissingActionContextError);
+    const refusal = outcome.error instanceof ApplicationFaultError && proposal.via === 'tool' ? outcome.error.cause : outcome.error;
+    expect(refusal).toBeInstanceOf(MissingActionContextError);
   } else if (!bound) {
     throw new Error('a proposal outside any valid action context was answered instead of refused with a typed error');
   }
