@@ -8,13 +8,18 @@ import {
   verdictEntities,
   verdictMigrations,
 } from '@verdict/nestjs/typeorm';
-import { openDataSource, dropDataSource } from '@verdict/testing-kit';
+import { assertCurrentBuild, openDataSource, dropDataSource } from '@verdict/testing-kit';
 import { execFile, fork } from 'node:child_process';
 import { userInfo } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { DataSource } from 'typeorm';
 
-const fixture = (name: string) => fileURLToPath(new URL(`../../libs/testing/dist/fixtures/${name}`, import.meta.url));
+/** A compiled CLI fixture; refuses a build older than the sources, which would test old code (StaleBuildError). */
+const fixture = (name: string) => {
+  const script = new URL(`../../libs/testing/dist/fixtures/${name}`, import.meta.url);
+  assertCurrentBuild(script);
+  return fileURLToPath(script);
+};
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

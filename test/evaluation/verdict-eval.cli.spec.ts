@@ -4,10 +4,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { asrhFixturesDirectory } from '@verdict/testing-kit';
+import { asrhFixturesDirectory, assertCurrentBuild } from '@verdict/testing-kit';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(repo, 'packages/evaluation/dist/cli/main.js');
+// The bin runs the compiled package: refuse a build older than the sources (StaleBuildError) rather than test old code.
+assertCurrentBuild(new URL('../../packages/evaluation/dist/cli/main.js', import.meta.url));
 const SUITE = join(repo, 'test/fixtures/evaluation/sample-suite.mjs');
 const ASRH = asrhFixturesDirectory();
 const TRAJECTORY = join(repo, 'test/fixtures/trajectory');
