@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { type ApprovalReceipt, fingerprint } from '@verdict/nestjs';
 import { TypeOrmApprovalReceiptStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { dropDataSource, openDataSource, startGateWorkers } from '@verdict/testing-kit';
+import { dropDataSource, externalCopiesModel, openDataSource, startGateWorkers } from '@verdict/testing-kit';
 import type {
   AdmitReply,
   BatchReply,
@@ -20,12 +20,7 @@ import { type SoakViolations, noViolations } from './soak-tally.js';
 const LIMIT = 3;
 const WINDOW_SECONDS = 3_600;
 const TTL_MS = 3_600_000;
-/** Each upload adds one copy; more than `LIMIT` external copies is the forbidden state. */
-const COPIES = {
-  initial: { copies: 0 },
-  transitions: [{ when: { effect: 'upload', destination: 'external:*' }, add: { copies: 1 } }],
-  forbidden: [{ id: 'too_many_copies', all: [{ field: 'copies', greater_than: LIMIT }] }],
-};
+const COPIES = externalCopiesModel(LIMIT);
 
 /** One durable gate under soak: how a batch of fresh keys is set up and how one key's replies are judged. */
 interface SoakGate {

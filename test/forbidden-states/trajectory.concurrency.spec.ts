@@ -2,18 +2,14 @@ import { describe, expect, it } from '@jest/globals';
 import { performance } from 'node:perf_hooks';
 import { fingerprint } from '@verdict/nestjs';
 import { verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, openDataSource, startGateWorkers } from '@verdict/testing-kit';
+import { databaseEngines, dropDataSource, externalCopiesModel, openDataSource, startGateWorkers } from '@verdict/testing-kit';
 
 const PROCESSES = 8;
 const ROUNDS = 100;
 const ATTEMPTS_PER_PROCESS = 2;
 const ALLOWED = 3;
-/** Each upload adds one; a fourth external copy is the forbidden state. */
-const COPIES = {
-  initial: { copies: 0 },
-  transitions: [{ when: { effect: 'upload', destination: 'external:*' }, add: { copies: 1 } }],
-  forbidden: [{ id: 'too_many_copies', all: [{ field: 'copies', greater_than: ALLOWED }] }],
-};
+/** A fourth external copy is the forbidden state. */
+const COPIES = externalCopiesModel(ALLOWED);
 
 /**
  * The run-time trajectory gate across real OS processes, each with its own connection: every round, all

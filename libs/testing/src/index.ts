@@ -8,6 +8,7 @@ export type { WorkerExit, WorkerReplyMessage, WorkerRequestMessage } from './pro
 export { serveParent } from './processes/worker-runtime.js';
 export type { WorkerHandler } from './processes/worker-runtime.js';
 export { startGateWorkers } from './processes/gate-workers.js';
+export { externalCopiesModel } from './processes/external-copies.model.js';
 export type { GateWorkers } from './processes/gate-workers.js';
 export type {
   AdmitReply,
