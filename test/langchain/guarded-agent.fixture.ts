@@ -79,11 +79,12 @@ export function guardedAgent(
     ...guardOptions,
   });
   const lookup = tool(async () => JSON.stringify(RECORD), { name: 'lookup_customer', description: 'Look up the customer', schema: z.object({}) });
-  const run = async (script: ScriptStep[], messages: BaseMessage[] = [new HumanMessage('Who am I?')]) => {
+  const run = async (script: ScriptStep[], messages: BaseMessage[] = [new HumanMessage('Who am I?')], config: { threadId?: string } = {}) => {
     const model = new ScriptedChatModel(script);
     const agent = createAgent({ model, tools: [lookup, ...tools], systemPrompt, middleware: [applicationFaultMiddleware(), guard.middleware()] });
     // langchain wraps a middleware's error in its MiddlewareError; the guard's typed error is the cause.
-    const outcome = await agent.invoke({ messages }).then(
+    const configurable = config.threadId === undefined ? undefined : { thread_id: config.threadId };
+    const outcome = await agent.invoke({ messages }, { configurable }).then(
       () => null,
       (error: unknown) => (error as { cause?: unknown }).cause ?? error,
     );

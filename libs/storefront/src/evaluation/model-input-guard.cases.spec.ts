@@ -7,6 +7,17 @@ describe('modelInputGuardCases', () => {
     const result = await new SecuritySuite('model-input-guard', '1', modelInputGuardCases()).run();
     const failing = result.cases.filter((entry) => entry.status !== 'passed');
     expect(failing.map((entry) => [entry.id, entry.status, entry.assertions.filter((a) => !a.passed).map((a) => a.id), entry.harnessError])).toEqual([]);
-    expect(result.cases.map((entry) => entry.purpose).sort()).toEqual(['attack', 'attack', 'attack', 'utility', 'utility', 'utility']);
+    expect(result.cases.map((entry) => entry.purpose).sort()).toEqual([
+      'attack',
+      'attack',
+      'attack',
+      'attack',
+      'attack',
+      'utility',
+      'utility',
+      'utility',
+      'utility',
+      'utility',
+    ]);
   });
 });

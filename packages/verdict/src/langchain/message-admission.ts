@@ -1,63 +1,84 @@
 import { AIMessage, type BaseMessage, type MessageContent, ToolMessage } from '@langchain/core/messages';
 import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
 import type { ReleaseSeal } from './release-seal.js';
-import { containsStructure, isJsonDocument, visibleText } from './structured-text.js';
+import { hidesEncodedData, isJsonDocument, isPlainText } from './structured-text.js';
 
 const SYSTEM_REMEDY =
   'Register the application’s own prompt (ModelInputGuard systemPrompts) or seal it (guard.systemPrompt(text)); release data with contextMessage.';
-const TOOL_REMEDY = 'A tool message must answer, once, a tool call the model made through this guard.';
+const TOOL_REMEDY = 'A tool message must answer, once, a tool call the model made through this guard (the latest model message that issued its id).';
+const HISTORY_REMEDY =
+  'The guard seals every answer the model gives; history from before the guard passes only with acceptUnsealedHistory: "prose", and only as plain prose.';
+const BLANK = /^\p{White_Space}*$/u;
+
+/**
+ * Which unsealed model answers (history from before the guard, or from a guard with another key) may reach the
+ * model: `'none'` (the default) refuses every one; `'prose'` lets plain prose through (ADR 0013).
+ */
+export type UnsealedHistory = 'none' | 'prose';
 
 /**
  * Which messages may reach the model (ADR 0011, 0013). A message the guard sealed passes when its seal
- * covers exactly its role, tool call, content and kwargs. Unsealed, only these pass:
- * - a user message whose content blocks are text, none of them — nor their concatenation — a JSON object or
- *   array once Unicode format characters are removed;
- * - a system message that is empty, or exactly a prompt the application registered;
- * - an AI message in prose: text blocks only, no tool calls, no structured data anywhere in it;
- * and, for user and AI messages, `additional_kwargs` carrying no objects, arrays or structured text.
- * A tool message must be sealed and answer, once, a tool call of an earlier AI message of the request.
+ * covers exactly its role, tool call, content and kwargs — and, for a model answer or a tool result, the
+ * run's thread. Unsealed, only these pass:
+ * - a user message whose content blocks are text, none of them hiding encoded data (TAG characters outside a
+ *   flag, runs of variation selectors), and none — nor their concatenation, nor a fenced code block in them —
+ *   a JSON object or array once invisible characters are removed;
+ * - a system message that is empty (whitespace only), or exactly a prompt the application registered;
+ * - with `acceptUnsealedHistory: 'prose'`, an AI message in plain prose: text blocks only, no tool calls, no
+ *   hidden encoding, no format character but a joiner, no structured data anywhere in it;
+ * and, for user and AI messages, `additional_kwargs` carrying no objects, arrays or text that is not plain.
+ * A tool message must be sealed and answer, once, a pending call of the latest AI message that issued its id.
  */
 export class MessageAdmission {
   constructor(
     private readonly seal: ReleaseSeal,
     private readonly systemPrompts: ReadonlySet<string>,
     private readonly destination: string,
+    private readonly unsealedHistory: UnsealedHistory,
   ) {}
 
   /** @throws UnreleasedContextError for the first message that may not reach the model. */
-  assertAdmitted(messages: readonly BaseMessage[]): void {
-    const calls = new Set<string>();
-    const answered = new Set<string>();
+  assertAdmitted(messages: readonly BaseMessage[], thread: string | undefined): void {
+    // Tool-call id → answered. A model message that issues an id again opens a new call under it (providers
+    // that number ids per response issue `call_0` every turn).
+    const pending = new Map<string, boolean>();
     messages.forEach((message, index) => {
       const what = `Message ${index} (${message.type})`;
-      const sealed = this.seal.verifyMessage(message);
-      if (!sealed && !this.admitsUnsealed(message))
-        throw new UnreleasedContextError(what, this.destination, message.type === 'system' ? SYSTEM_REMEDY : undefined);
-      if (AIMessage.isInstance(message)) for (const call of message.tool_calls ?? []) if (call.id !== undefined) calls.add(call.id);
+      const sealed = this.seal.verifyMessage(message, thread);
+      if (!sealed && !this.admitsUnsealed(message)) throw new UnreleasedContextError(what, this.destination, remedyFor(message));
+      if (AIMessage.isInstance(message)) for (const call of message.tool_calls ?? []) if (call.id !== undefined) pending.set(call.id, false);
       if (ToolMessage.isInstance(message)) {
         const id = message.tool_call_id;
-        if (!calls.has(id) || answered.has(id)) throw new UnreleasedContextError(what, this.destination, TOOL_REMEDY);
-        answered.add(id);
+        if (pending.get(id) !== false) throw new UnreleasedContextError(what, this.destination, TOOL_REMEDY);
+        pending.set(id, true);
       }
     });
   }
 
   private admitsUnsealed(message: BaseMessage): boolean {
     const texts = textBlocks(message.content);
+    if (texts === null) return false;
+    const all = [...texts, texts.join('')];
     switch (message.type) {
       case 'human':
-        return texts !== null && ![...texts, texts.join('')].some(isJsonDocument) && carriesNoData(message);
+        return !all.some(hidesEncodedData) && !all.some(isJsonDocument) && carriesNoData(message);
       case 'system':
-        return texts !== null && (visibleText(texts.join('')).trim() === '' || this.systemPrompts.has(texts.join('')));
+        return BLANK.test(texts.join('')) || this.systemPrompts.has(texts.join(''));
       case 'ai': {
         const ai = message as AIMessage;
         const calls = (ai.tool_calls ?? []).length + (ai.invalid_tool_calls ?? []).length;
-        return texts !== null && calls === 0 && ![...texts, texts.join('')].some(containsStructure) && carriesNoData(message);
+        return this.unsealedHistory === 'prose' && calls === 0 && all.every(isPlainText) && carriesNoData(message);
       }
       default:
         return false;
     }
   }
+}
+
+function remedyFor(message: BaseMessage): string | undefined {
+  if (message.type === 'system') return SYSTEM_REMEDY;
+  if (message.type === 'ai') return HISTORY_REMEDY;
+  return undefined;
 }
 
 /** The texts of the content's blocks, or `null` when a block is not text (an image, a file, a tool-use block). */
@@ -71,14 +92,10 @@ function textBlocks(content: MessageContent): string[] | null {
   return texts;
 }
 
-/** `additional_kwargs` hold nothing a provider could send as data: no object, array or structured text (an invalid seal included). */
+/** `additional_kwargs` hold nothing a provider could send as data: no object, array or text that is not plain (an invalid seal included). */
 function carriesNoData(message: BaseMessage): boolean {
   return Object.values(message.additional_kwargs ?? {}).every(
     (value) =>
-      value === null ||
-      value === undefined ||
-      typeof value === 'boolean' ||
-      typeof value === 'number' ||
-      (typeof value === 'string' && !containsStructure(value)),
+      value === null || value === undefined || typeof value === 'boolean' || typeof value === 'number' || (typeof value === 'string' && isPlainText(value)),
   );
 }

@@ -5,6 +5,7 @@ import type { Destination } from '../context-release/destination.js';
 import type { PlaceholderVault } from '../context-release/detectors/index.js';
 import type { ReleaseRequest } from '../context-release/release-request.js';
 import { Decision } from '../decisions/decision.js';
+import { publicAnswer } from '../public-answer.js';
 import { Stage } from '../decisions/stage.js';
 import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { NullEvidenceRecorder } from '../evidence/null-evidence-recorder.js';
@@ -12,11 +13,12 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import { recordGuardDecision } from './guard-decision.js';
-import { MessageAdmission } from './message-admission.js';
-import { notExecutedMessage, readNotExecutedMessage } from './not-executed-message.js';
+import { MessageAdmission, type UnsealedHistory } from './message-admission.js';
+import { type NotExecutedAnswer, notExecutedMessage, readNotExecutedMessage } from './not-executed-message.js';
 import { type PlaceholderRestoration, PlaceholderRestorations } from './placeholder-restoration.js';
 import { ReleaseSeal } from './release-seal.js';
-import { containsStructure } from './structured-text.js';
+import { isPlainText } from './structured-text.js';
+import { VerdictTool } from './verdict-tool.js';
 
 /** How one tool's results are released: everything of a release request but the payload and destination. */
 export type ToolResultRoute = Omit<ReleaseRequest, 'payload' | 'destination'>;
@@ -28,25 +30,36 @@ export interface ModelInputGuardOptions {
   readonly destination: Destination;
   /** The release route of each tool's results, by tool name. A tool without one cannot answer the model. */
   readonly toolResults: Readonly<Record<string, ToolResultRoute>>;
-  /** Verdict's fixed public message: `not_executed` answers carrying it pass unreleased (they hold no data). */
+  /**
+   * Verdict's fixed public message: a tool's `not_executed` answer carrying it passes unreleased (it holds no
+   * data), re-serialized by `publicAnswer` — never as the tool's own text.
+   */
   readonly publicMessage: string;
   /**
-   * Whether a `not_executed` answer names a registered capability (`ModelInputGuards` asks the registry).
-   * Without it no `not_executed` answer passes unreleased: route those tools too.
+   * Whether a `not_executed` answer names a registered capability (`ModelInputGuards` asks the registry); from a
+   * bound or guarded tool it must name that tool's own capability. Without it no `not_executed` answer passes
+   * unreleased: route those tools too.
    */
   readonly isCapability?: (name: string) => boolean;
   /** The vault of the routes that scan with `tokenize`: its `<EMAIL_1>`-style placeholders restore where `restore` declares. */
   readonly vault?: PlaceholderVault;
   /**
    * Where vault placeholders in tool arguments restore to their real values, by tool name: argument paths,
-   * whole values only unless declared `embedded`. A vault placeholder anywhere else refuses the call (a recorded
-   * `deny`; the tool does not run, the model reads Verdict's `not_executed` answer). Default: none (needs `vault`).
-   * @example restore: { send_note: ['to', { path: 'body', embedded: true }] }
+   * whole values only unless declared `embedded`, of the declared `labels` only when given. A vault placeholder
+   * anywhere else refuses the call (a recorded `deny`; the tool does not run, the model reads Verdict's
+   * `not_executed` answer). Default: none (needs `vault`). Restoration does not check the call's other arguments:
+   * the capability must check the recipient (see {@link PlaceholderRestoration}).
+   * @example restore: { send_note: [{ path: 'to', labels: ['EMAIL'] }] }
    */
   readonly restore?: Readonly<Record<string, readonly PlaceholderRestoration[]>>;
   /** Where the guard's own decisions go (restorations and refusals of tool calls); `ModelInputGuards` passes the module's. Default: `NullEvidenceRecorder`. */
   readonly recorder?: EvidenceRecorder;
-  /** The seal key, shared by processes that resume each other's runs; default random per guard. */
+  /**
+   * The seal key, shared by processes that resume each other's runs; default random per guard. Seals of model
+   * answers and tool results are bound to the run's LangGraph `thread_id` (none when the run has no thread): a
+   * sealed pair from one thread does not verify in another, on this guard or any guard sharing the key. Seals of
+   * `contextMessage` and `systemPrompt`, made before a run, are bound to no thread.
+   */
   readonly sealKey?: Uint8Array;
   /**
    * The application's own system prompts, as plain text: a system message passes unsealed only when it is
@@ -55,6 +68,12 @@ export interface ModelInputGuardOptions {
    * @example systemPrompts: ['You are the storefront assistant. Answer briefly.']
    */
   readonly systemPrompts?: readonly string[];
+  /**
+   * Unsealed model answers in the input — history from before the guard, or sealed with another key: `'none'`
+   * (default) refuses them, since the guard seals every answer the model gives; `'prose'` lets plain prose
+   * through (text only, no tool calls, no invisible encodings, no structured data; ADR 0013).
+   */
+  readonly acceptUnsealedHistory?: UnsealedHistory;
 }
 
 /**
@@ -64,11 +83,17 @@ export interface ModelInputGuardOptions {
  * - Every tool result is released through its tool's route before the model sees it (a tool returning a
  *   whole customer record shows the model only the route's projection); a tool without a route, or a
  *   denied release, rejects the run with a typed error (`UnreleasedContextError`, `ContextReleaseRefusedError`).
+ * - A tool's `not_executed` answer passes unreleased only as Verdict's own — the fixed public message, a
+ *   registered capability, the called tool's own when it is bound or guarded — and is re-serialized by
+ *   `publicAnswer`: the tool's text never reaches the model as it is.
  * - Before every model call, every message must carry the guard's seal — bound to its role, tool-call id,
- *   content and kwargs — or pass the unsealed rules of {@link MessageAdmission}: user prose, a registered or
- *   empty system prompt, model prose from before the guard. A tool message must answer, once, a tool call
- *   the model made. Anything else rejects the run before the provider is called.
- * - Vault placeholders in tool arguments restore only where `restore` declares (ADR 0013).
+ *   content and kwargs, and for model answers and tool results the run's `thread_id` — or pass the unsealed
+ *   rules of {@link MessageAdmission}: user prose, a registered or empty system prompt, and (only with
+ *   `acceptUnsealedHistory: 'prose'`) model prose from before the guard. A tool message must answer, once, a
+ *   tool call of the latest model message that issued its id. Anything else rejects the run before the
+ *   provider is called.
+ * - Vault placeholders in tool arguments restore only where `restore` declares: tool, argument path and, when
+ *   given, labels (ADR 0013). The recipient of a restored value is the capability's to check.
  * Denials and redactions are announced by the releaser (`ContextReleaseDenied`, `SensitiveDataRedacted`).
  *
  * @example
@@ -93,7 +118,7 @@ export class ModelInputGuard {
     this.recorder = options.recorder ?? new NullEvidenceRecorder();
     const prompts = options.systemPrompts ?? [];
     prompts.forEach((prompt) => assertPlainPrompt(prompt));
-    this.admission = new MessageAdmission(this.seal, new Set(prompts), this.destinationName);
+    this.admission = new MessageAdmission(this.seal, new Set(prompts), this.destinationName, options.acceptUnsealedHistory ?? 'none');
   }
 
   /** Releases structured context for this destination and wraps it in a sealed message for the agent's input. */
@@ -120,7 +145,8 @@ export class ModelInputGuard {
       name: 'VerdictModelInputGuard',
       wrapToolCall: async (request, handler) => {
         const called = request.toolCall.name;
-        const args = await this.restorePlaceholders(request.toolCall);
+        const thread = threadOf(request.runtime);
+        const args = await this.restorePlaceholders(request.toolCall, thread);
         if (ToolMessage.isInstance(args)) return args;
         const result = await handler(args === undefined ? request : { ...request, toolCall: { ...request.toolCall, args } });
         // A Command can put any message in the state: nothing a tool returns reaches the model unreleased.
@@ -128,13 +154,15 @@ export class ModelInputGuard {
         // The route is the called tool's: a tool cannot pick another tool's (wider) route by naming its message.
         if (result.name !== undefined && result.name !== called)
           throw new UnreleasedContextError(`A message named "${result.name}" from tool "${called}"`, this.destinationName);
-        return this.releaseToolResult(result, called);
+        // Sealed under the id of the call that ran, whatever id the tool's own message names.
+        return this.releaseToolResult(result, called, request.toolCall.id ?? '', boundCapability(request.tool), thread);
       },
       wrapModelCall: async (request, handler) => {
-        this.admission.assertAdmitted([request.systemMessage, ...request.messages]);
+        const thread = threadOf(request.runtime);
+        this.admission.assertAdmitted([request.systemMessage, ...request.messages], thread);
         const response = await handler(request);
         // The model's own answers are sealed, so that later calls can tell them from messages put in its mouth.
-        return AIMessage.isInstance(response) ? this.seal.sealMessage(response) : response;
+        return AIMessage.isInstance(response) ? this.seal.sealMessage(response, thread) : response;
       },
     });
   }
@@ -143,7 +171,10 @@ export class ModelInputGuard {
    * The call's arguments with its vault placeholders restored where declared (`undefined`: nothing to restore),
    * or Verdict's `not_executed` answer when a placeholder sits anywhere else. Either is recorded first.
    */
-  private async restorePlaceholders(call: { name: string; id?: string; args: unknown }): Promise<Record<string, unknown> | ToolMessage | undefined> {
+  private async restorePlaceholders(
+    call: { name: string; id?: string; args: unknown },
+    thread: string | undefined,
+  ): Promise<Record<string, unknown> | ToolMessage | undefined> {
     const { vault } = this.options;
     if (vault === undefined) return undefined;
     // Arguments are provider JSON; re-read as plain JSON so values from any realm restore alike.
@@ -157,30 +188,59 @@ export class ModelInputGuard {
     const decision = Decision.deny(Stage.Proposal, outcome.reason);
     await recordGuardDecision(this.recorder, call, decision, args);
     const content = notExecutedMessage({ executed: false, capability: call.name, correlationId: '', decision }, this.options.publicMessage);
-    return this.sealedToolMessage(content, call.id ?? '', call.name);
+    return this.sealedToolMessage(content, call.id ?? '', call.name, thread);
   }
 
-  private async releaseToolResult(message: ToolMessage, name: string): Promise<ToolMessage> {
+  /**
+   * The tool's result released through its route, or Verdict's `not_executed` answer re-serialized: the text
+   * the tool returned never reaches the model as it is (duplicate keys, escapes and padding would survive).
+   */
+  private async releaseToolResult(
+    message: ToolMessage,
+    name: string,
+    toolCallId: string,
+    capability: string | undefined,
+    thread: string | undefined,
+  ): Promise<ToolMessage> {
     const text = typeof message.content === 'string' ? message.content : null;
+    const answer = text === null ? null : this.notExecutedAnswer(text, capability);
     let content: string;
-    if (text !== null && this.isNotExecuted(text)) content = text;
-    else {
+    if (answer !== null) {
+      const decision = Decision.of(answer.decision, Stage.Proposal, 'not_executed');
+      content = publicAnswer({ executed: false, capability: answer.capability, correlationId: '', decision }, this.options.publicMessage);
+    } else {
       const route = Object.hasOwn(this.options.toolResults, name) ? this.options.toolResults[name] : undefined;
       if (route === undefined || text === null) throw new UnreleasedContextError(`The result of tool "${name}"`, this.destinationName);
       content = (await this.options.releaser.requireRelease({ ...route, payload: payloadOf(text), destination: this.options.destination })).json;
     }
-    return this.sealedToolMessage(content, message.tool_call_id, name, message.status);
+    return this.sealedToolMessage(content, toolCallId, name, thread, message.status);
   }
 
-  private sealedToolMessage(content: string, toolCallId: string, name: string, status?: ToolMessage['status']): ToolMessage {
-    return this.seal.sealMessage(new ToolMessage({ content, tool_call_id: toolCallId, name, status }));
+  private sealedToolMessage(content: string, toolCallId: string, name: string, thread: string | undefined, status?: ToolMessage['status']): ToolMessage {
+    return this.seal.sealMessage(new ToolMessage({ content, tool_call_id: toolCallId, name, status }), thread);
   }
 
-  /** Verdict's own refusal: its exact shape, a registered capability and the fixed public message. */
-  private isNotExecuted(text: string): boolean {
+  /**
+   * Verdict's own refusal: its exact shape, the fixed public message and a registered capability — the called
+   * tool's own when it is bound or guarded — else `null`.
+   */
+  private notExecutedAnswer(text: string, bound: string | undefined): NotExecutedAnswer | null {
     const answer = readNotExecutedMessage(text);
-    return answer !== null && answer.message === this.options.publicMessage && (this.options.isCapability?.(answer.capability) ?? false);
+    if (answer === null || answer.message !== this.options.publicMessage) return null;
+    if (bound !== undefined && answer.capability !== bound) return null;
+    return (this.options.isCapability?.(answer.capability) ?? false) ? answer : null;
   }
+}
+
+/** The capability a bound or guarded tool runs (`undefined` for any other tool). */
+function boundCapability(tool: unknown): string | undefined {
+  return tool instanceof VerdictTool ? tool.capability : undefined;
+}
+
+/** The run's LangGraph `thread_id`, if it has one. */
+function threadOf(runtime: { configurable?: { thread_id?: unknown } } | undefined): string | undefined {
+  const id = runtime?.configurable?.thread_id;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
 /** A tool result as a release payload: its JSON object, or `{ result }` for any other JSON value or plain text. */
@@ -199,6 +259,8 @@ function parseJson(text: string): unknown {
 
 /** A prompt registered or sealed as the application's own is plain text: data goes through `contextMessage`. */
 function assertPlainPrompt(text: unknown): void {
-  if (typeof text !== 'string' || containsStructure(text))
-    throw new VerdictConfigurationError('ModelInputGuard: a system prompt must be plain text without structured data; release data with contextMessage.');
+  if (typeof text !== 'string' || !isPlainText(text))
+    throw new VerdictConfigurationError(
+      'ModelInputGuard: a system prompt must be plain text, without structured data or invisible characters; release data with contextMessage.',
+    );
 }

@@ -8,11 +8,17 @@ import { isPlainObject } from '../shared/is-plain-object.js';
  * `recipients.*`, `message.body`; `*` matches any array index or key) naming a string argument.
  * By default only a whole value restores (`'<EMAIL_1>'`); `embedded: true` also restores placeholders
  * inside the string (`'Hi <EMAIL_1>, ...'`) — declare it only for free text the tool treats as text.
+ * `labels` restricts the placeholders that restore there (`['EMAIL']`: a `<PHONE_1>` refuses the call).
+ *
+ * Restoration is scoped by tool, argument and label, not by the call's other arguments: with `body`
+ * embedded, the model can still pick any literal recipient and the real value goes to it. The capability
+ * must check the recipient (CASL conditions, `forbidStates`); restore into a recipient argument, not a body,
+ * where you can.
  *
  * @example
- * restore: { send_note: ['to', 'cc.*', { path: 'body', embedded: true }] }
+ * restore: { send_note: [{ path: 'to', labels: ['EMAIL'] }, 'cc.*'] }
  */
-export type PlaceholderRestoration = string | { readonly path: string; readonly embedded: true };
+export type PlaceholderRestoration = string | { readonly path: string; readonly embedded?: boolean; readonly labels?: readonly string[] };
 
 /** Why a tool call's placeholders were refused (the internal reason of the recorded decision). */
 export const RestorationRefusal = {
@@ -20,6 +26,8 @@ export const RestorationRefusal = {
   OutsideDeclaredPath: 'placeholder_outside_declared_path',
   /** A vault placeholder inside a declared argument that restores whole values only. */
   NotWholeValue: 'placeholder_not_whole_value',
+  /** A vault placeholder whose label (`EMAIL` of `<EMAIL_1>`) the declared argument does not name. */
+  LabelNotDeclared: 'placeholder_label_not_declared',
 } as const;
 
 export type RestorationRefusal = (typeof RestorationRefusal)[keyof typeof RestorationRefusal];
@@ -31,7 +39,13 @@ export type RestorationOutcome =
 interface DeclaredPath {
   readonly path: ReleasePath;
   readonly embedded: boolean;
+  /** The placeholder labels that restore here; `undefined`: any. */
+  readonly labels: ReadonlySet<string> | undefined;
 }
+
+const LABEL = /^[A-Z][A-Z0-9_]{0,47}$/;
+/** The label of a placeholder the vault issued: `EMAIL` of `<EMAIL_1>`, `CARD_NUMBER` of `<CARD_NUMBER_2>`. */
+const PLACEHOLDER_LABEL = /^<(.+)_\d+>$/;
 
 /**
  * The placeholder restorations an application declared, by tool name. A vault placeholder restores only
@@ -71,6 +85,8 @@ export class PlaceholderRestorations {
       const declaration = declared.find(({ path }) => matches(path, at));
       if (declaration === undefined) refusal = RestorationRefusal.OutsideDeclaredPath;
       else if (!declaration.embedded && value !== found[0]) refusal = RestorationRefusal.NotWholeValue;
+      else if (declaration.labels !== undefined && !found.every((placeholder) => declaration.labels!.has(labelOf(placeholder))))
+        refusal = RestorationRefusal.LabelNotDeclared;
       else {
         restored = true;
         return vault.restore(value);
@@ -84,16 +100,25 @@ export class PlaceholderRestorations {
 }
 
 function declaredPath(tool: string, entry: unknown): DeclaredPath {
-  const text = typeof entry === 'string' ? entry : isPlainObject(entry) ? (entry as { path?: unknown }).path : undefined;
-  const embedded = typeof entry === 'string' ? false : isPlainObject(entry) ? (entry as { embedded?: unknown }).embedded : undefined;
-  if (embedded !== false && embedded !== true) {
-    throw new VerdictConfigurationError(`A placeholder restoration of tool "${tool}" must be a dot path or { path, embedded: true }.`);
-  }
+  const declaration = typeof entry === 'string' ? { path: entry } : entry;
+  const malformed = () =>
+    new VerdictConfigurationError(
+      `A placeholder restoration of tool "${tool}" must be a dot path or { path, embedded?: boolean, labels?: ['EMAIL', …] } (labels A–Z, 0–9, _, starting with a letter).`,
+    );
+  if (!isPlainObject(declaration)) throw malformed();
+  const { path, embedded = false, labels, ...rest } = declaration as { path?: unknown; embedded?: unknown; labels?: unknown };
+  if (Object.keys(rest).length > 0 || typeof embedded !== 'boolean') throw malformed();
+  if (labels !== undefined && (!Array.isArray(labels) || labels.length === 0 || !labels.every((label) => typeof label === 'string' && LABEL.test(label))))
+    throw malformed();
   try {
-    return { path: parseReleasePath(text, 'placeholder restoration'), embedded };
+    return { path: parseReleasePath(path, 'placeholder restoration'), embedded, labels: labels === undefined ? undefined : new Set(labels as string[]) };
   } catch (error) {
     throw new VerdictConfigurationError(`Tool "${tool}": ${(error as Error).message}`, { tool }, { cause: error });
   }
+}
+
+function labelOf(placeholder: string): string {
+  return PLACEHOLDER_LABEL.exec(placeholder)?.[1] ?? '';
 }
 
 /** A declared path names exactly this argument (a wildcard stands for one key or index). */

@@ -24,20 +24,23 @@ export class ReleaseSeal {
     this.key = key === undefined ? randomBytes(32) : Buffer.from(key);
   }
 
-  /** The seal of `message` as it is now (any seal it already carries is not covered). */
-  sealOf(message: BaseMessage): string {
-    return this.seal(sealedView(message));
+  /**
+   * The seal of `message` as it is now (any seal it already carries is not covered). A model answer or tool
+   * result is bound to `thread` (the run's LangGraph `thread_id`; none outside a thread).
+   */
+  sealOf(message: BaseMessage, thread?: string): string {
+    return this.seal(sealedView(message, thread));
   }
 
   /** `message` with its seal in `additional_kwargs`. */
-  sealMessage<T extends BaseMessage>(message: T): T {
-    message.additional_kwargs = { ...message.additional_kwargs, [RELEASE_SEAL_KEY]: this.sealOf(message) };
+  sealMessage<T extends BaseMessage>(message: T, thread?: string): T {
+    message.additional_kwargs = { ...message.additional_kwargs, [RELEASE_SEAL_KEY]: this.sealOf(message, thread) };
     return message;
   }
 
-  /** Whether `message` carries a valid seal of this guard for exactly its role, tool call, content and kwargs. */
-  verifyMessage(message: BaseMessage): boolean {
-    return this.verify(sealedView(message), message.additional_kwargs?.[RELEASE_SEAL_KEY]);
+  /** Whether `message` carries a valid seal of this guard for exactly its role, tool call, content and kwargs, and (model answers, tool results) `thread`. */
+  verifyMessage(message: BaseMessage, thread?: string): boolean {
+    return this.verify(sealedView(message, thread), message.additional_kwargs?.[RELEASE_SEAL_KEY]);
   }
 
   seal(content: string): string {
@@ -52,14 +55,17 @@ export class ReleaseSeal {
 
 /**
  * What a seal covers: the message's role, for a tool message its tool-call id, name and status, the content
- * (every block), for an AI message its tool calls (names, arguments, ids), and every `additional_kwargs`
- * entry but the seal itself (`function_call`, raw provider `tool_calls`, …).
+ * (every block), for an AI message its tool calls (names, arguments, ids), every `additional_kwargs` entry
+ * but the seal itself (`function_call`, raw provider `tool_calls`, …), and for AI and tool messages — made
+ * inside a run — the run's thread (`null` outside one). User and system messages are sealed before a run
+ * (`contextMessage`, `systemPrompt`), so they are bound to no thread.
  */
-export function sealedView(message: BaseMessage): string {
+export function sealedView(message: BaseMessage, thread?: string): string {
   const { [RELEASE_SEAL_KEY]: _seal, ...kwargs } = message.additional_kwargs ?? {};
   const tool = ToolMessage.isInstance(message) ? [message.tool_call_id, message.name ?? null, message.status ?? null] : null;
   const calls = AIMessage.isInstance(message)
     ? [message.tool_calls ?? [], message.invalid_tool_calls ?? []].flat().map(({ name, args, id }) => ({ name, args, id }))
     : [];
-  return JSON.stringify([message.type, tool, message.content, calls, kwargs]);
+  const inRun = message.type === 'ai' || message.type === 'tool';
+  return JSON.stringify([message.type, inRun ? (thread ?? null) : null, tool, message.content, calls, kwargs]);
 }
