@@ -20,8 +20,8 @@ describe('Storefront attack pack', () => {
 
     expect({ blocking: comparison.blocking, changes: rendered }).toEqual({ blocking: false, changes: expect.stringContaining('0 change(s)') });
     expect(report.cases.filter((c) => c.status !== 'passed').map((c) => `${c.id}: ${c.status}`)).toEqual([]);
-    expect(report.scores.attack).toMatchObject({ passed: 16, failed: 0, errors: 0 });
-    expect(report.scores.utility).toMatchObject({ passed: 12, failed: 0, errors: 0 });
+    expect(report.scores.attack).toMatchObject({ passed: 18, failed: 0, errors: 0 });
+    expect(report.scores.utility).toMatchObject({ passed: 14, failed: 0, errors: 0 });
   });
 
   it('writes a report that validates and names no attacker host, product text or order description', async () => {
