@@ -48,7 +48,8 @@ export class CapabilityRegistry {
     for (const other of this.definitions.values()) {
       const otherPolicy = other.forbidStates;
       if (otherPolicy === undefined || otherPolicy.modelFingerprint !== policy.modelFingerprint || otherPolicy.scope === policy.scope) continue;
-      const scopes = policy.scope.id === otherPolicy.scope.id ? `another ${policy.scope.id} scope object` : `per ${policy.scope.id} instead of per ${otherPolicy.scope.id}`;
+      const scopes =
+        policy.scope.id === otherPolicy.scope.id ? `another ${policy.scope.id} scope object` : `per ${policy.scope.id} instead of per ${otherPolicy.scope.id}`;
       throw new VerdictConfigurationError(
         `Capability "${definition.name}" (${definition.declaredAt}) forbids states of the same model as "${other.name}", but ${scopes}: declare the model's TrajectoryScope once and pass that same object to every forbidStates of the model.`,
         { capability: definition.name },
