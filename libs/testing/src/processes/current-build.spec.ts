@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { StaleBuildError, assertCurrentBuild } from './current-build.js';
+import { SourceTimeInTheFutureError, StaleBuildError, assertCurrentBuild } from './current-build.js';
 import { WorkerPool } from './worker-pool.js';
 
 /** A worker that accepts its init and nothing else: enough for `WorkerPool.start` to succeed. */
@@ -70,6 +70,38 @@ describe('assertCurrentBuild', () => {
     const { root, worker } = setup();
     rmSync(join(root, 'lib/dist'), { recursive: true });
     expect(() => assertCurrentBuild(worker)).toThrow(/lib has not been built: .*lib\/dist\/\.tsbuildinfo is missing/);
+  });
+
+  it('refuses a source whose modification time is later than now as clock skew, which a rebuild would not cure', () => {
+    const { root, file, worker } = setup();
+    const future = new Date(Date.now() + 24 * 3600 * 1000);
+    file('lib/src/index.ts', 'export const copied = true;', future);
+    expect(() => assertCurrentBuild(worker)).toThrow(SourceTimeInTheFutureError);
+    expect(() => assertCurrentBuild(worker)).toThrow(expect.objectContaining({ file: join(root, 'lib/src/index.ts') }));
+    expect(() => assertCurrentBuild(worker)).toThrow(/lib\/src\/index\.ts was modified in the future .*clock skew.*touch the sources/);
+    // A rebuild stamps the build info with the present: still older than the source, so the same error.
+    const rebuiltAt = new Date();
+    file('lib/dist/.tsbuildinfo', '{}', rebuiltAt);
+    expect(() => assertCurrentBuild(worker)).toThrow(SourceTimeInTheFutureError);
+    // Touched (here: to the rebuild's time), the source is current again.
+    utimesSync(join(root, 'lib/src/index.ts'), rebuiltAt, rebuiltAt);
+    expect(() => assertCurrentBuild(worker)).not.toThrow();
+  });
+
+  it('refuses build info from the future, which would hide every later change', () => {
+    const { root, file, worker } = setup();
+    file('app/dist/.tsbuildinfo', '{}', new Date(Date.now() + 24 * 3600 * 1000));
+    expect(() => assertCurrentBuild(worker)).toThrow(
+      expect.objectContaining({ name: 'SourceTimeInTheFutureError', file: join(root, 'app/dist/.tsbuildinfo') }),
+    );
+  });
+
+  it('accepts sources and a build made a moment ago (control)', () => {
+    const { file, worker } = setup();
+    const now = new Date();
+    file('lib/src/index.ts', 'export const fresh = true;', now);
+    file('lib/dist/.tsbuildinfo', '{}', now);
+    expect(() => assertCurrentBuild(worker)).not.toThrow();
   });
 
   it('does not check a script outside any built project', () => {

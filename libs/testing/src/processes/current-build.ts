@@ -26,6 +26,24 @@ export class StaleBuildError extends Error {
 }
 
 /**
+ * Thrown before any worker is forked when a source or a build marker has a modification time later
+ * than now (clock skew between machines, an `rsync`/`tar` copy that kept a future time): no rebuild
+ * would cure it — the new build info is stamped with the present, still older than the source, or a
+ * future build info would hide every later change. Touch the file (`touch <file>`), then rebuild.
+ */
+export class SourceTimeInTheFutureError extends Error {
+  override readonly name = 'SourceTimeInTheFutureError';
+
+  constructor(
+    message: string,
+    /** The file whose modification time is later than now. */
+    readonly file: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
  * Refuses to go on when the compiled `script` would run a stale build: finds the TypeScript project
  * the script was emitted by (the nearest `tsconfig.json` above it that names a `tsBuildInfoFile`) and
  * checks it and every project it references, as `tsc -b` does: the build info must exist and be at
@@ -33,15 +51,18 @@ export class StaleBuildError extends Error {
  * are not compiled and do not count). A script outside such a project is not checked.
  *
  * `tsc -b` rewrites the build info on every build that saw a change, even one that emitted nothing new,
- * so a fresh build always passes.
+ * so a fresh build always passes. A source or build info modified later than now (clock skew, a copy
+ * that kept its time) would make that rebuild useless or hide later changes: it is refused on its own.
  *
  * @throws StaleBuildError naming the newer source (or the missing build) and the command to rebuild.
+ * @throws SourceTimeInTheFutureError naming the file whose modification time is later than now.
  * @example
  * assertCurrentBuild(new URL('../../dist/processes/gate-worker.js', import.meta.url));
  */
 export function assertCurrentBuild(script: URL): void {
   const project = owningProject(dirname(fileURLToPath(script)));
   if (project === undefined) return;
+  const now = Date.now();
   const checked = new Set<string>();
   const check = (directory: string): void => {
     if (checked.has(directory)) return;
@@ -51,11 +72,12 @@ export function assertCurrentBuild(script: URL): void {
     const rebuild = `Rebuild with \`npx tsc -b ${shown(project)}\` (npm test builds first).`;
     const buildInfo = join(directory, config.compilerOptions?.tsBuildInfoFile ?? '');
     if (!existsSync(buildInfo)) throw new StaleBuildError(`${shown(directory)} has not been built: ${shown(buildInfo)} is missing. ${rebuild}`, buildInfo);
-    const builtAt = statSync(buildInfo).mtimeMs;
+    const builtAt = notInTheFuture(buildInfo, statSync(buildInfo).mtimeMs, now, rebuild);
     const excluded = (config.exclude ?? []).map((pattern) => globPattern(join(directory, pattern)));
     const sources = join(directory, config.compilerOptions?.rootDir ?? '.');
     for (const source of typeScriptFiles(sources)) {
-      if (excluded.some((pattern) => pattern.test(posix(source))) || statSync(source).mtimeMs <= builtAt) continue;
+      if (excluded.some((pattern) => pattern.test(posix(source)))) continue;
+      if (notInTheFuture(source, statSync(source).mtimeMs, now, rebuild) <= builtAt) continue;
       throw new StaleBuildError(
         `${shown(source)} changed after ${shown(directory)} was last built (${shown(buildInfo)}): ` + `a worker would run the old code. ${rebuild}`,
         source,
@@ -63,6 +85,16 @@ export function assertCurrentBuild(script: URL): void {
     }
   };
   check(project);
+}
+
+/** `modifiedAt` of `file`, unless it is later than `now`: then a {@link SourceTimeInTheFutureError}. */
+function notInTheFuture(file: string, modifiedAt: number, now: number, rebuild: string): number {
+  if (modifiedAt <= now) return modifiedAt;
+  throw new SourceTimeInTheFutureError(
+    `${shown(file)} was modified in the future (${new Date(modifiedAt).toISOString()}, now ${new Date(now).toISOString()}): ` +
+      `clock skew, or a copy that kept its time. A rebuild cannot fix this: touch the sources (\`touch ${shown(file)}\`), then ${rebuild[0].toLowerCase()}${rebuild.slice(1)}`,
+    file,
+  );
 }
 
 /** The nearest directory at or above `directory` whose `tsconfig.json` names a `tsBuildInfoFile`. */
