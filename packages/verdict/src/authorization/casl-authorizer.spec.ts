@@ -66,5 +66,24 @@ describe('authorizeTarget', () => {
       expect(authorize({ id: 1002, customer: 72, __caslSubjectType__: 'SupportTicket' })).toMatchObject({ disposition: 'permit' });
       expect(authorize({ id: 1001, customer: 91, __caslSubjectType__: 'SupportTicket' })).toMatchObject({ disposition: 'deny' });
     });
+
+    it('keeps the type a resolver gave it with subject(), and is denied as that other type', () => {
+      const { authorize } = setup();
+      // A raw-query row the resolver typed as a Customer: not to be authorized by the Order rules it happens to match.
+      expect(authorize(subject('Customer', { id: 72, customer: 72 }))).toMatchObject({
+        disposition: 'deny',
+        reason: 'target is a Customer, capability expects a Order',
+      });
+      expect(authorize(subject('SupportTicket', { id: 5, customer: 91 }))).toMatchObject({ disposition: 'deny' });
+    });
+
+    it("types a subject() value of the capability's subject, and copies of any subject() value, as the capability's subject (control)", () => {
+      const { authorize } = setup();
+      expect(authorize(subject('Order', { id: 1002, customer: 72 }))).toMatchObject({ disposition: 'permit' });
+      expect(authorize(subject('Order', { id: 1001, customer: 91 }))).toMatchObject({ disposition: 'deny', reason: 'cancel Order denied: no rule permits it' });
+      // A copy of a subject() value (a spread, JSON) is data: its tag, if any, is not trusted.
+      expect(authorize({ ...subject('Customer', { id: 1002, customer: 72 }) })).toMatchObject({ disposition: 'permit' });
+      expect(authorize(JSON.parse(JSON.stringify({ __caslSubjectType__: 'Customer', id: 1002, customer: 72 })))).toMatchObject({ disposition: 'permit' });
+    });
   });
 });

@@ -13,9 +13,9 @@ function denied(ability: AnyAbility, stage: Stage, action: string, subject: unkn
 
 /**
  * Asks CASL about one target: `ability.can(action, target)`, then each proposed argument field the
- * capability names in `authorizeFields`. Entities are typed by their class (or a `subject()` wrapper
- * the resolver applied), never by a type tag their data carries; plain objects are typed as the
- * capability's subject. A target of another subject type is denied.
+ * capability names in `authorizeFields`. A target is typed by a `subject()` wrapper the resolver
+ * applied, else by its class (entities) or as the capability's subject (plain objects) — never by a
+ * type tag its data carries. A target of another subject type is denied.
  */
 export function authorizeTarget(ability: AnyAbility, definition: CapabilityDefinition, target: unknown, args: unknown, stage: Stage): Decision {
   if (typeof target !== 'object' || target === null) return Decision.deny(stage, 'target is not an object');

@@ -14,21 +14,26 @@ function setBySubjectHelper(tag: PropertyDescriptor): boolean {
 }
 
 /**
- * The object CASL is asked about, with a subject type only trusted code chose. A plain object is typed
- * as `subjectType` (a tag it already carries, perhaps copied from model input, is dropped). A class
- * instance keeps the type of its class, or the one a resolver gave it with `subject()`; a tag the
- * instance's data carries is left out of a copy with the same prototype, so it cannot name another type.
+ * The object CASL is asked about, with a subject type only trusted code chose. A type a resolver gave
+ * the target with CASL's `subject()` is kept, on a plain object as on a class instance (the caller then
+ * denies a target of another type). Otherwise a plain object is typed as `subjectType` (a tag its data
+ * carries, perhaps copied from model input, is dropped), and a class instance keeps the type of its
+ * class: a tag the instance's data carries is left out of a copy with the same prototype, so it cannot
+ * name another type.
  *
  * @example
  * subjectOf('Order', Object.assign(new SupportTicket(), { __caslSubjectType__: 'Order' })); // still a SupportTicket
+ * subjectOf('Order', subject('Customer', row)); // still a Customer: denied by the Order capability
  */
 export function subjectOf(subjectType: string, target: object): object {
+  const tag = Object.getOwnPropertyDescriptor(target, SUBJECT_TYPE_FIELD);
+  // Set by subject(): trusted code chose the type; the caller denies it if it is another type.
+  if (tag !== undefined && setBySubjectHelper(tag)) return target;
   if (isPlainObject(target)) {
     const { [SUBJECT_TYPE_FIELD]: _tag, ...plain } = target;
     return withSubjectType(subjectType, plain);
   }
-  const tag = Object.getOwnPropertyDescriptor(target, SUBJECT_TYPE_FIELD);
-  if (tag === undefined || setBySubjectHelper(tag)) return target;
+  if (tag === undefined) return target;
   const { [SUBJECT_TYPE_FIELD]: _dataTag, ...own } = Object.getOwnPropertyDescriptors(target);
   return Object.create(Object.getPrototypeOf(target) as object, own) as object;
 }
