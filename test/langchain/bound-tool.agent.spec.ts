@@ -131,7 +131,10 @@ describe('Verdict bound tools in a LangChain agent', () => {
     hooks.onResolve = () => {
       throw fault;
     };
-    await expect(run(alice, [{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_f' }] }, { text: 'unreachable' }])).rejects.toBe(fault);
+    await expect(run(alice, [{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_f' }] }, { text: 'unreachable' }])).rejects.toMatchObject({
+      constructor: ApplicationFaultError,
+      cause: fault,
+    });
     expect(executions).toHaveLength(0);
   });
 
@@ -139,7 +142,7 @@ describe('Verdict bound tools in a LangChain agent', () => {
     const { runOutsideContext, executions } = await setup();
     await expect(
       runOutsideContext([{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_nc' }] }, { text: 'unreachable' }]),
-    ).rejects.toBeInstanceOf(MissingActionContextError);
+    ).rejects.toMatchObject({ constructor: ApplicationFaultError, cause: expect.any(MissingActionContextError) });
     expect(executions).toHaveLength(0);
   });
 

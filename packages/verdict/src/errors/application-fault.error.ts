@@ -2,15 +2,23 @@ import { VerdictError } from './verdict.error.js';
 
 /**
  * An application fault (a resolver's database error, a missing action context, an evidence write that
- * failed, a guarded tool's own handler throwing) inside a Verdict tool invoked with a tool call. It says
- * nothing of the fault: the fault is its `cause`. It refuses to become text — `String(error)` and
- * `${error}` rethrow the fault — so an agent loop that would turn a tool's error into a message for the
- * model (LangChain's ToolNode does) fails the run with the original fault instead (ADR 0014).
- * Log `error.cause`; never show either to a model.
+ * failed, a guarded tool's own handler throwing — whatever it threw, `null` included) inside a Verdict
+ * tool invoked with a tool call. It says nothing of the fault: the fault is its `cause`, and its
+ * `message` is fixed. It refuses to become text — `String(error)`, `${error}`, `'x' + error` and
+ * `util.format('%s', error)` throw the error itself — so an agent loop that would turn a tool's error
+ * into a message for the model (LangChain's ToolNode does) fails the run with it instead (ADR 0014), and
+ * `agent.invoke` rejects with it, with or without `applicationFaultMiddleware()`.
+ *
+ * Log `error.cause` (or the error through `util.inspect`/a structured logger, which print the cause);
+ * never show either to a model. A `catch` that builds a log line by conversion (`` `failed: ${error}` ``)
+ * throws this error from the `catch`: read `error.message` or `error.cause` there instead. Code that
+ * catches it and answers the model with `error.message` (an error-catching middleware,
+ * `toolRetryMiddleware`'s default `onFailure: 'continue'`) shows the model the fixed message only, and
+ * the run carries on.
  *
  * @example
- * try { await tool.invoke(toolCall); } catch (error) {
- *   if (error instanceof ApplicationFaultError) logger.error(error.cause);
+ * try { await agent.invoke(input); } catch (error) {
+ *   if (error instanceof ApplicationFaultError) logger.error('tool fault', error.cause);
  * }
  */
 export class ApplicationFaultError extends VerdictError {
@@ -24,13 +32,13 @@ export class ApplicationFaultError extends VerdictError {
     );
   }
 
-  /** Rethrows the fault: this error never becomes model-facing text. */
+  /** Throws this error: it never becomes model-facing text. */
   override toString(): never {
-    throw this.cause;
+    throw this;
   }
 
-  /** Rethrows the fault (template literals and `String()` convert through here). */
+  /** Throws this error (template literals, `+` and `String()` convert through here). */
   [Symbol.toPrimitive](): never {
-    throw this.cause;
+    throw this;
   }
 }

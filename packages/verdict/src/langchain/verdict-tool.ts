@@ -40,7 +40,8 @@ export abstract class VerdictTool extends StructuredTool {
         (raw, toolCallId) => this.run(raw, toolCallId),
       );
     } catch (error) {
-      // An application fault fails the run by itself, with or without applicationFaultMiddleware (ADR 0014).
+      // An application fault fails the run by itself, as an ApplicationFaultError, with or without
+      // applicationFaultMiddleware; every middleware around the tool sees only that (ADR 0014).
       throw faultForAgent(error, configArg, this.capability, this.name);
     }
   }
