@@ -4,8 +4,9 @@ import { type StructuredToolInterface, tool } from '@langchain/core/tools';
 import { Injectable, Module } from '@nestjs/common';
 import { createAgent } from 'langchain';
 import { z } from 'zod';
-import { ActionContextStore, Disposition, InMemoryEvidenceRecorder, VerdictService, publicAnswer, readNotExecutedMessage } from '@verdict/nestjs';
+import { ActionContextStore, DEFAULT_PUBLIC_MESSAGE, Disposition, InMemoryEvidenceRecorder, VerdictService, readNotExecutedMessage } from '@verdict/nestjs';
 import { VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
+import { observe } from '../../libs/storefront/src/evaluation/attack-pack-steps.js';
 import { ScriptedChatModel } from '../../libs/testing/src/scripted-chat-model.js';
 import { Document, alice, documentsFixture } from '../pipeline/documents.fixture.js';
 
@@ -71,43 +72,52 @@ async function setup() {
   };
   const verdict = moduleRef.get(VerdictService);
   const capabilities: Record<string, string> = { read_document: 'documents.read', rename_document: 'documents.rename' };
-  /** What an application that is not a LangChain tool hands its model: `publicAnswer` of each result. */
-  const throughService = (calls = ALL_REFUSALS) =>
+  /**
+   * An adapter that is not a LangChain tool: the attack pack's `observe()`, whose observation is what the
+   * evaluation records as the model's view of each `VerdictService.execute` result. Its output, and the
+   * whole observation, must hold no internal reason.
+   */
+  const observations: string[] = [];
+  const throughObserve = (calls = ALL_REFUSALS) =>
     contexts.run(alice, async () => {
-      const answers: string[] = [];
-      for (const call of calls) answers.push(publicAnswer(await verdict.execute({ capability: capabilities[call.name], arguments: call.args }), 'Not done.'));
-      return answers;
+      const outputs: string[] = [];
+      for (const call of calls) {
+        const proposal = { capability: capabilities[call.name], arguments: call.args };
+        const observation = observe(await verdict.execute(proposal), proposal);
+        observations.push(JSON.stringify(observation));
+        outputs.push(typeof observation.output === 'string' ? observation.output : JSON.stringify(observation.output));
+      }
+      return outputs;
     });
   const refusalReasons = () =>
     (evidence as InMemoryEvidenceRecorder)
       .decisions()
       .filter((record) => record.disposition !== Disposition.Permit)
       .map((record) => record.reason);
-  return { inAgent, throughService, adapters, refusalReasons, executions: fixture.executions };
+  return { inAgent, throughObserve, observations, adapters, refusalReasons, executions: fixture.executions };
 }
 
 describe('the answer a model reads for a refused proposal', () => {
   it.each([
-    ['a bound tool in an agent loop', (s: Awaited<ReturnType<typeof setup>>) => s.inAgent(s.adapters.bound())],
-    ['a guarded tool in an agent loop', (s: Awaited<ReturnType<typeof setup>>) => s.inAgent(s.adapters.guarded(), PROPOSAL_REFUSALS)],
-    ['VerdictService with publicAnswer', (s: Awaited<ReturnType<typeof setup>>) => s.throughService()],
-  ])('never holds an internal reason: %s', async (_, answersOf) => {
+    ['a bound tool in an agent loop', (s: Awaited<ReturnType<typeof setup>>) => s.inAgent(s.adapters.bound()), 'Not done.'],
+    ['a guarded tool in an agent loop', (s: Awaited<ReturnType<typeof setup>>) => s.inAgent(s.adapters.guarded(), PROPOSAL_REFUSALS), 'Not done.'],
+    // The attack pack answers with the default message, not the fixture's.
+    ["VerdictService through the attack pack's observe()", (s: Awaited<ReturnType<typeof setup>>) => s.throughObserve(), DEFAULT_PUBLIC_MESSAGE],
+  ])('never holds an internal reason: %s', async (_, answersOf, message) => {
     const s = await setup();
     const answers = await answersOf(s);
     const reasons = s.refusalReasons();
     expect(reasons.length).toBeGreaterThanOrEqual(answers.length);
     expect(new Set(reasons).size).toBeGreaterThanOrEqual(6);
-    for (const answer of answers) {
-      expect(readNotExecutedMessage(answer)).toMatchObject({ status: 'not_executed', message: 'Not done.' });
-      for (const reason of reasons) expect(answer).not.toContain(reason);
-    }
+    for (const answer of answers) expect(readNotExecutedMessage(answer)).toMatchObject({ status: 'not_executed', message });
+    for (const text of [...answers, ...s.observations]) for (const reason of reasons) expect(text).not.toContain(reason);
     expect(s.executions).toHaveLength(0);
   });
 
   it('is the executor output when the proposal executed (control)', async () => {
     const s = await setup();
     const [bound, guarded] = await Promise.all([s.inAgent(s.adapters.bound(), [OWN_DOCUMENT]), s.inAgent(s.adapters.guarded(), [OWN_DOCUMENT])]);
-    const served = await s.throughService([OWN_DOCUMENT]);
+    const served = await s.throughObserve([OWN_DOCUMENT]);
     expect([bound, guarded, served]).toEqual([['{"id":1,"title":"alice plan"}'], ['definition handler'], ['{"id":1,"title":"alice plan"}']]);
   });
 });
