@@ -32,16 +32,21 @@ async function setup() {
   const database = dataSource.options.database as string;
   /** Runs the operator CLI in its own process; resolves with its exit code and output. */
   const cliOf =
-    (entry: string) =>
+    (entry: string, env: NodeJS.ProcessEnv = process.env) =>
     (...args: string[]) =>
       new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile(process.execPath, [fixture(entry), database, ...args], (error, stdout, stderr) =>
+        execFile(process.execPath, [fixture(entry), database, ...args], { env }, (error, stdout, stderr) =>
           resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
         );
       });
   /** The CLI with an operator-identity hook of its own (`sso:8812`). */
   const cliWithOperatorIdentity = cliOf('jobs-cli-with-operator-identity.js');
-  return { dataSource, database, cli: cliOf('jobs-cli.js'), cliWithOperatorIdentity };
+  /** The CLI whose operator-identity hook returns `JSON.parse(identityJson)`, or undefined without it. */
+  const cliWithHookReturning = (identityJson?: string) => {
+    const { VERDICT_TEST_OPERATOR_IDENTITY: _, ...env } = process.env;
+    return cliOf('jobs-cli-with-operator-identity-from-env.js', identityJson === undefined ? env : { ...env, VERDICT_TEST_OPERATOR_IDENTITY: identityJson });
+  };
+  return { dataSource, database, cli: cliOf('jobs-cli.js'), cliWithOperatorIdentity, cliWithHookReturning };
 }
 
 /** Starts a process that enters the `jobs.run` executor for `job`, and SIGKILLs it there. */
@@ -121,7 +126,31 @@ describe('operator CLI: execution claims', () => {
     expect(resolved.stdout.trim()).toBe(`claim ${stuck.id}: claimed -> released (by operator:7, run by sso:8812)`);
     expect(await claimsOf(dataSource)).toEqual([expect.objectContaining({ status: 'released', resolvedBy: 'operator:7', operatorIdentity: 'sso:8812' })]);
     const [record] = await dataSource.getRepository(DecisionRecordEntity).findBy({ toolKind: 'operator' });
-    expect(record.reason).toBe('operator operator:7 (run by sso:8812) resolved claimed as retryable: the job never ran');
+    expect(record.reason).toBe('operator "operator:7" (run by "sso:8812") resolved claimed as retryable: the job never ran');
+  });
+
+  it.each([
+    ['an empty string', '""'],
+    ['undefined', undefined],
+    ['256 characters', JSON.stringify(`sso:${'x'.repeat(252)}`)],
+  ])('refuses to resolve when the operator-identity hook returns %s, before anything changes', async (_, identityJson) => {
+    const { dataSource, database, cliWithHookReturning } = await setup();
+    await killInsideExecutor(database, 'monthly-invoices');
+    const [stuck] = await claimsOf(dataSource);
+    const refused = await cliWithHookReturning(identityJson)('claims', 'resolve', stuck.id, 'retryable', '--by', 'operator:7', '--reason', 'x', '--force');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/operator identity/);
+    expect(await claimsOf(dataSource)).toEqual([expect.objectContaining({ status: 'claimed', resolvedBy: null, operatorIdentity: null })]);
+    expect(await dataSource.getRepository(DecisionRecordEntity).findBy({ toolKind: 'operator' })).toEqual([]);
+  });
+
+  it('resolves when the same hook names someone (control)', async () => {
+    const { dataSource, database, cliWithHookReturning } = await setup();
+    await killInsideExecutor(database, 'monthly-invoices');
+    const [stuck] = await claimsOf(dataSource);
+    const resolved = await cliWithHookReturning('"sso:8812"')('claims', 'resolve', stuck.id, 'retryable', '--by', 'operator:7', '--reason', 'x', '--force');
+    expect(resolved.code).toBe(0);
+    expect(await claimsOf(dataSource)).toEqual([expect.objectContaining({ status: 'released', resolvedBy: 'operator:7', operatorIdentity: 'sso:8812' })]);
   });
 
   it('prints a table for people', async () => {

@@ -1,6 +1,6 @@
 import { Inject, Optional } from '@nestjs/common';
 import { CommandRunner, Option, SubCommand } from 'nest-commander';
-import { type ClaimResolutionChoice, ExecutionClaimsService } from '../execution-claims/execution-claims.service.js';
+import { type ClaimResolutionChoice, ExecutionClaimsService, checkedOperatorField } from '../execution-claims/execution-claims.service.js';
 import { type CliStreams, fail, processStreams } from './cli-output.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import { OPERATOR_IDENTITY, type OperatorIdentity, osOperatorIdentity } from './operator-identity.js';
@@ -35,7 +35,8 @@ export class ClaimsResolveCommand extends CommandRunner {
     if (!CHOICES.includes(choice as ClaimResolutionChoice)) return fail(this.streams, json, `resolution must be completed or retryable, not "${choice}"`, 2);
     if (!options.by || !options.reason) return fail(this.streams, json, '--by <opaque operator id> and --reason <text> are required', 2);
     try {
-      const operatorIdentity = await this.operatorIdentity();
+      // The hook must name someone: a blank, missing or over-long identity fails before anything changes.
+      const operatorIdentity = checkedOperatorField('operator identity', await this.operatorIdentity());
       const resolution = await this.claims.resolve(
         claimId,
         choice as ClaimResolutionChoice,

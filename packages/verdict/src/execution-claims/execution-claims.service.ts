@@ -12,6 +12,28 @@ import type { ClaimResolution, ExecutionClaimStore } from './execution-claim-sto
 import type { ExecutionClaim } from './execution-claim.js';
 import { ExecutionClaimStatus } from './execution-claim-status.js';
 
+/** The longest `by` or operator identity a claim row holds (`varchar(255)` on every engine). */
+export const OPERATOR_FIELD_MAX_LENGTH = 255;
+
+/**
+ * `value` as an operator attribution (`by`, or who ran the resolution): a string that is not blank and
+ * at most {@link OPERATOR_FIELD_MAX_LENGTH} characters, else a {@link VerdictConfigurationError} — on
+ * every engine alike, before anything is written (a longer value would fail only on PostgreSQL and
+ * MariaDB, a blank one would attribute the resolution to nobody).
+ *
+ * @example
+ * checkedOperatorField('operator identity', await operatorIdentity()); // 'sso:8812'
+ */
+export function checkedOperatorField(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new VerdictConfigurationError(`Resolving a claim needs a non-blank ${name} (got ${typeof value === 'string' ? 'a blank string' : String(value)}).`);
+  }
+  if (value.length > OPERATOR_FIELD_MAX_LENGTH) {
+    throw new VerdictConfigurationError(`The ${name} of a claim resolution is at most ${OPERATOR_FIELD_MAX_LENGTH} characters (got ${value.length}).`);
+  }
+  return value;
+}
+
 /** How an operator resolves a claim: the effect happened (`completed`), or it did not and may be retried once (`retryable`). */
 export type ClaimResolutionChoice = 'completed' | 'retryable';
 
@@ -37,7 +59,9 @@ export class ExecutionClaimsService {
    * what the investigation found. A still-`claimed` claim needs `force`: its executor may be running.
    * `operatorIdentity` is who actually runs the resolution, from a source the operator does not type (the
    * CLI's operator-identity hook, an admin screen's authenticated user); it is stored next to `by` and
-   * named in the evidence. Default: none (`null`).
+   * named in the evidence. Default: none (`null`). Both `by` and `operatorIdentity` (when given) must be
+   * non-blank strings of at most 255 characters ({@link checkedOperatorField}); the evidence names each
+   * as a JSON string (`operator "operator:7" (run by "sso:8812")`), so neither can pose as the other.
    *
    * @example
    * await claims.resolve(claimId, 'retryable', 'operator:7', 'the PSP never received the refund', false, 'sso:8812');
@@ -50,13 +74,18 @@ export class ExecutionClaimsService {
     force = false,
     operatorIdentity?: string,
   ): Promise<ClaimResolution> {
-    if (by.trim() === '' || reason.trim() === '') throw new VerdictConfigurationError('Resolving a claim needs --by (an opaque operator id) and --reason.');
+    if (typeof by !== 'string' || by.trim() === '' || typeof reason !== 'string' || reason.trim() === '') {
+      throw new VerdictConfigurationError('Resolving a claim needs --by (an opaque operator id) and --reason.');
+    }
+    checkedOperatorField('--by', by);
+    if (operatorIdentity !== undefined) checkedOperatorField('operator identity', operatorIdentity);
     const to = choice === 'completed' ? ExecutionClaimStatus.Completed : ExecutionClaimStatus.Released;
     const now = (this.options.clock ?? (() => new Date()))();
     const resolution = await this.store().resolve({ claimId, to, by, operatorIdentity: operatorIdentity ?? null, reason, force, now });
     if (resolution.outcome === 'resolved') {
       const { claim, from } = resolution;
-      const operator = operatorIdentity === undefined ? `operator ${by}` : `operator ${by} (run by ${operatorIdentity})`;
+      // JSON strings: a --by that reads "operator:7 (run by sso:ceo)" stays one quoted value.
+      const operator = `operator ${JSON.stringify(by)}${operatorIdentity === undefined ? '' : ` (run by ${JSON.stringify(operatorIdentity)})`}`;
       // Released: the operation may be admitted once more; completed: it never will be.
       const decision =
         to === ExecutionClaimStatus.Released
