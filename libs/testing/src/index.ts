@@ -3,7 +3,7 @@ export { countingStatements } from './statement-counter.js';
 export type { StatementCounter } from './statement-counter.js';
 export type { DatabaseEngine, DatabaseEngineName, TestDataSourceOptions } from './database-matrix.js';
 export { WorkerPool } from './processes/worker-pool.js';
-export { StaleBuildError, assertCurrentBuild } from './processes/current-build.js';
+export { SourceTimeInTheFutureError, StaleBuildError, assertCurrentBuild } from './processes/current-build.js';
 export type { WorkerExit, WorkerReplyMessage, WorkerRequestMessage } from './processes/worker-pool.js';
 export { serveParent } from './processes/worker-runtime.js';
 export type { WorkerHandler } from './processes/worker-runtime.js';
