@@ -32,8 +32,11 @@ class SignedIn implements CanActivate {
 async function setup() {
   const fixture = documentsFixture();
   const archived: AuthorizedAction[] = [];
-  /** Paused proposals by tool-call id, and who owns each conversation: what a checkpointer and chat store would hold. */
-  const paused = new Map<string, { proposal: Proposal; owner: string }>();
+  /** What a chat store and a checkpointer would hold: who owns each conversation, and its paused proposals by tool-call id. */
+  const conversations = new Map<string, { owner: string; paused: Map<string, Proposal> }>([
+    ['c-alice', { owner: 'alice', paused: new Map() }],
+    ['c-bob', { owner: 'bob', paused: new Map() }],
+  ]);
   const archive = archiveCapability(fixture, archived);
   const abilityFactory = {
     async createForContext(context: ActionContext) {
@@ -43,30 +46,35 @@ async function setup() {
       return createMongoAbility([...documents.rules, ...build().rules]);
     },
   };
+  /** The action context of a conversation: its owner, in it. */
+  const contextOf = (conversationId: string): ActionContext | null => {
+    const conversation = conversations.get(conversationId);
+    return conversation === undefined ? null : { actor: { id: conversation.owner }, tenant: 'acme', metadata: { conversationId } };
+  };
 
-  @Controller('assistant')
+  @Controller('assistant/:conversationId')
   @UseGuards(SignedIn)
   @UseInterceptors(ActionContextInterceptor)
   class AssistantController {
     constructor(private readonly verdict: VerdictService) {}
 
     @Post('archive')
-    async archive(@Body() body: { id: number; toolCallId: string }) {
+    async archive(@Param('conversationId') conversationId: string, @Body() body: { id: number; toolCallId: string }) {
       const proposal = { capability: 'documents.archive', arguments: { id: body.id }, toolCallId: body.toolCallId };
       const result = await this.verdict.execute(proposal);
-      if (result.decision.disposition === 'require_confirmation') paused.set(body.toolCallId, { proposal, owner: 'alice' });
+      if (result.decision.disposition === 'require_confirmation') conversations.get(conversationId)!.paused.set(body.toolCallId, proposal);
       return { executed: result.executed, decision: result.decision.disposition };
     }
 
     /** The resumed run, once the human approved: the explicit approval of this tool call. */
     @Post('resume/:toolCallId')
-    async resume(@Param('toolCallId') toolCallId: string) {
-      const result = await this.verdict.execute(paused.get(toolCallId)!.proposal, { explicitApproval: true });
+    async resume(@Param('conversationId') conversationId: string, @Param('toolCallId') toolCallId: string) {
+      const result = await this.verdict.execute(conversations.get(conversationId)!.paused.get(toolCallId)!, { explicitApproval: true });
       return { executed: result.executed, decision: result.decision.disposition };
     }
   }
 
-  @Controller('approvals')
+  @Controller('approvals/:conversationId')
   @UseGuards(SignedIn)
   class ApprovalsController {
     constructor(private readonly approvals: ApprovalService) {}
@@ -86,16 +94,21 @@ async function setup() {
         abilityFactory,
         capabilities: [archive],
         approvals: new InMemoryApprovalReceiptStore(),
-        resolveContext: (context) => ({ actor: { id: context.switchToHttp().getRequest().user.id }, tenant: 'acme' }),
+        resolveContext: (context) => {
+          const req = context.switchToHttp().getRequest();
+          return { actor: { id: req.user.id }, tenant: 'acme', metadata: { conversationId: req.params.conversationId } };
+        },
         approvalEndpoint: {
           approver: (context) => {
             const user = context.switchToHttp().getRequest().user;
             return user === undefined ? null : { id: `user:${user.id}`, context: { actor: { id: user.id }, tenant: 'acme' } };
           },
+          // The approval request names its conversation; the chat store says who asked in it.
+          requester: (_approver, _toolCallId, context) => contextOf(context.switchToHttp().getRequest().params.conversationId),
           // Support staff (carol) can read every conversation; customers only their own.
-          canAccessToolCall: (approver, toolCallId) => {
+          canAccessToolCall: (approver, _toolCallId, _context, requester) => {
             const id = (approver.context.actor as Actor).id;
-            return id === 'carol' || paused.get(toolCallId)?.owner === id;
+            return id === 'carol' || (requester.actor as Actor).id === id;
           },
         },
       }),
@@ -116,25 +129,62 @@ async function setup() {
 describe('@ApprovalEndpoint()', () => {
   it('lets only the right approver approve; the call then executes once', async () => {
     const { app, archived, as } = await setup();
-    expect((await as('alice').post('/assistant/archive', { id: 1, toolCallId: 'call_a' })).body).toEqual({ executed: false, decision: 'require_confirmation' });
+    expect((await as('alice').post('/assistant/c-alice/archive', { id: 1, toolCallId: 'call_a' })).body).toEqual({
+      executed: false,
+      decision: 'require_confirmation',
+    });
 
-    await as(undefined).post('/approvals/call_a/approve').expect(401);
-    await as('bob').post('/approvals/call_a/approve', { receiptId: 'forged' }).expect(403);
-    await as('carol').post('/approvals/call_a/approve').expect(403);
-    expect((await as('alice').post('/assistant/resume/call_a')).body).toEqual({ executed: false, decision: 'require_confirmation' });
+    await as(undefined).post('/approvals/c-alice/call_a/approve').expect(401);
+    await as('bob').post('/approvals/c-alice/call_a/approve', { receiptId: 'forged' }).expect(403);
+    await as('carol').post('/approvals/c-alice/call_a/approve').expect(403);
+    expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({ executed: false, decision: 'require_confirmation' });
     expect(archived).toHaveLength(0);
 
-    const approved = await as('alice').post('/approvals/call_a/approve').expect(201);
+    const approved = await as('alice').post('/approvals/c-alice/call_a/approve').expect(201);
     expect(approved.body).toMatchObject({ outcome: 'approved', receipt: { approvedBy: 'user:alice', status: 'approved' } });
-    expect((await as('alice').post('/assistant/resume/call_a')).body).toEqual({ executed: true, decision: 'permit' });
-    expect((await as('alice').post('/assistant/resume/call_a')).body).toEqual({ executed: false, decision: 'deny' });
+    expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({ executed: true, decision: 'permit' });
+    expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({ executed: false, decision: 'deny' });
     expect(archived).toHaveLength(1);
     await app.close();
   });
 
-  it('answers 409 for a tool call with no single pending approval', async () => {
+  it('answers 409 for a tool call with no single pending approval in the conversation', async () => {
     const { app, as } = await setup();
-    await as('alice').post('/approvals/call_unknown/approve').expect(409);
+    await as('alice').post('/approvals/c-alice/call_unknown/approve').expect(409);
+    await app.close();
+  });
+
+  it('answers 403 for a conversation the application does not know', async () => {
+    const { app, as } = await setup();
+    await as('alice').post('/approvals/c-nobody/call_a/approve').expect(403);
+    await app.close();
+  });
+
+  // Review of #10.3/#10.4, F1: the guard looks the receipt up for the conversation the request names, not by tool-call id alone.
+  it("never finds another conversation's pending receipt through a colliding tool-call id in the approver's own conversation", async () => {
+    const { app, archived, as } = await setup();
+    await as('alice').post('/assistant/c-alice/archive', { id: 1, toolCallId: 'call_a' });
+
+    await as('bob').post('/approvals/c-bob/call_a/approve').expect(409);
+
+    await as('alice').post('/approvals/c-alice/call_a/approve').expect(201);
+    expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({ executed: true, decision: 'permit' });
+    expect(archived).toHaveLength(1);
+    await app.close();
+  });
+
+  it('keeps colliding tool-call ids of two conversations approvable, each by its owner (the control)', async () => {
+    const { app, archived, as } = await setup();
+    await as('alice').post('/assistant/c-alice/archive', { id: 1, toolCallId: 'call_a' });
+    await as('bob').post('/assistant/c-bob/archive', { id: 2, toolCallId: 'call_a' });
+
+    const bobs = await as('bob').post('/approvals/c-bob/call_a/approve').expect(201);
+    expect(bobs.body).toMatchObject({ outcome: 'approved', receipt: { approvedBy: 'user:bob' } });
+    expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({ executed: false, decision: 'require_confirmation' });
+    expect((await as('bob').post('/assistant/c-bob/resume/call_a')).body).toEqual({ executed: true, decision: 'permit' });
+    await as('alice').post('/approvals/c-alice/call_a/approve').expect(201);
+    expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({ executed: true, decision: 'permit' });
+    expect(archived.map((action) => (action.target as { id: number }).id)).toEqual([2, 1]);
     await app.close();
   });
 });

@@ -133,20 +133,27 @@ for (const engine of databaseEngines()) {
       });
     });
 
-    it(`issues exactly one of ${PROCESSES} racing receipts of one actor for one tool call, each with another binding, in each of ${CAP_ROUNDS} rounds`, async () => {
+    it(`issues exactly one of ${PROCESSES} racing receipts of one actor for one tool call per conversation (two conversations), each with another binding, in each of ${CAP_ROUNDS} rounds`, async () => {
       await withWorkers(engine, async ({ operator, workers }) => {
         const violations: string[] = [];
+        const conversations = [fingerprint('thread-a'), fingerprint('thread-b')];
         for (let round = 0; round < CAP_ROUNDS; round++) {
-          const limits = {
-            principalFingerprint: fingerprint({ actor: { round, engine: engine.name, id: randomBytes(8).toString('hex') }, tenant: 'acme' }),
-            maxPending: PROCESSES,
-          };
+          const principalFingerprint = fingerprint({ actor: { round, engine: engine.name, id: randomBytes(8).toString('hex') }, tenant: 'acme' });
           const toolCallId = `call_${randomBytes(8).toString('hex')}`;
-          const replies = await workers.issueReceiptAll((index) => ({ ...issueRequest(engine, round * PROCESSES + index, toolCallId), limits }));
+          const replies = await workers.issueReceiptAll((index) => ({
+            ...issueRequest(engine, round * PROCESSES + index, toolCallId),
+            limits: { principalFingerprint, maxPending: PROCESSES, conversationFingerprint: conversations[index % 2]! },
+          }));
           const issued = replies.filter((receipt) => receipt !== null);
-          if (issued.length !== 1) violations.push(`round ${round}: ${issued.length} issued`);
           const pending = await operator.pendingForToolCall(toolCallId, new Date());
-          if (pending.length !== 1 || pending[0]!.id !== issued[0]?.id) violations.push(`round ${round}: ${pending.length} pending for the tool call`);
+          for (const conversation of conversations) {
+            const issuedIn = issued.filter((receipt) => receipt.conversationFingerprint === conversation);
+            const pendingIn = pending.filter((receipt) => receipt.conversationFingerprint === conversation);
+            if (issuedIn.length !== 1) violations.push(`round ${round}: ${issuedIn.length} issued in one conversation`);
+            if (pendingIn.length !== 1 || pendingIn[0]!.id !== issuedIn[0]?.id)
+              violations.push(`round ${round}: ${pendingIn.length} pending in one conversation`);
+          }
+          if (pending.length !== 2) violations.push(`round ${round}: ${pending.length} pending for the tool call`);
         }
         expect(violations).toEqual([]);
       });

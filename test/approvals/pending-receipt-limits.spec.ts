@@ -37,7 +37,7 @@ describe.each(receiptStoreBackends())('pending receipt limits [%s]', (_engine, o
       new Set(['false:throttle:approval']),
     );
     expect(spam.some((result) => !result.executed && result.challenge !== undefined)).toBe(false);
-    const challenge = await fixture.approve(call);
+    const challenge = await fixture.approve(call, ana);
     expect(challenge.receiptId).toBe(!legitimate.executed && legitimate.challenge?.receiptId);
     expect(await fixture.propose(ana, call, { invoiceId: 7, amountCents: 500 }, true)).toMatchObject({ executed: true, output: 'refunded 500' });
     expect(fixture.refunded).toEqual([{ by: ana.actor, invoice: 7, amountCents: 500 }]);
@@ -66,7 +66,7 @@ describe.each(receiptStoreBackends())('pending receipt limits [%s]', (_engine, o
     for (const [index, call] of calls.entries()) answers.push(await fixture.propose(ana, call, { invoiceId: 7, amountCents: 100 + index }));
 
     expect(answers.map((result) => result.decision.disposition)).toEqual(['require_confirmation', 'require_confirmation', 'require_confirmation', 'throttle']);
-    expect(await fixture.approvals.challengeForToolCall(calls[3]!)).toBeNull();
+    expect(await fixture.approvals.challengeForToolCall(calls[3]!, ana)).toBeNull();
     expect((await fixture.propose(member('ben'), newToolCallId(), { invoiceId: 7, amountCents: 100 })).decision.disposition).toBe('require_confirmation');
     await fixture.close();
   });
@@ -78,10 +78,10 @@ describe.each(receiptStoreBackends())('pending receipt limits [%s]', (_engine, o
     await fixture.propose(ana, first, { invoiceId: 7, amountCents: 100 });
     expect((await fixture.propose(ana, second, { invoiceId: 7, amountCents: 200 })).decision.disposition).toBe('throttle');
 
-    await fixture.approve(first);
+    await fixture.approve(first, ana);
     expect((await fixture.propose(ana, second, { invoiceId: 7, amountCents: 200 })).decision.disposition).toBe('require_confirmation');
 
-    const pending = (await fixture.approvals.challengeForToolCall(second))!;
+    const pending = (await fixture.approvals.challengeForToolCall(second, ana))!;
     await fixture.approvals.reject(pending.receiptId, second, 'member:ana');
     expect((await fixture.propose(ana, third, { invoiceId: 7, amountCents: 300 })).decision.disposition).toBe('require_confirmation');
 
@@ -90,18 +90,57 @@ describe.each(receiptStoreBackends())('pending receipt limits [%s]', (_engine, o
     await fixture.close();
   });
 
+  // Review of #10.3/#10.4, F4: the one-pending-per-tool-call rule is per actor and conversation.
+  it('lets the same actor hold a pending receipt for a colliding tool-call id in another conversation; both stay approvable', async () => {
+    const fixture = await setup();
+    const id = fixture.ana.actor.id;
+    const [threadA, threadB] = [member(id, 'acme', 'thread-a'), member(id, 'acme', 'thread-b')];
+    const call = newToolCallId();
+    await fixture.propose(threadA, call, { invoiceId: 7, amountCents: 500 });
+
+    const other = await fixture.propose(threadB, call, { invoiceId: 7, amountCents: 900 });
+
+    expect(other.decision.disposition).toBe('require_confirmation');
+    await fixture.approve(call, threadB);
+    expect(await fixture.propose(threadB, call, { invoiceId: 7, amountCents: 900 }, true)).toMatchObject({ executed: true, output: 'refunded 900' });
+    await fixture.approve(call, threadA);
+    expect(await fixture.propose(threadA, call, { invoiceId: 7, amountCents: 500 }, true)).toMatchObject({ executed: true, output: 'refunded 500' });
+    await fixture.close();
+  });
+
+  it('still throttles a second pending receipt of the tool call in the same conversation (the attack stays closed)', async () => {
+    const fixture = await setup();
+    const threadA = member(fixture.ana.actor.id, 'acme', 'thread-a');
+    const call = newToolCallId();
+    await fixture.propose(threadA, call, { invoiceId: 7, amountCents: 500 });
+
+    expect((await fixture.propose(threadA, call, { invoiceId: 7, amountCents: 900 })).decision.disposition).toBe('throttle');
+    await fixture.close();
+  });
+
+  it('counts maxPending per actor across conversations', async () => {
+    const fixture = await setup(2);
+    const id = fixture.ana.actor.id;
+    const answers = [];
+    for (const thread of ['thread-a', 'thread-b', 'thread-c'])
+      answers.push(await fixture.propose(member(id, 'acme', thread), newToolCallId(), { invoiceId: 7, amountCents: 100 }));
+
+    expect(answers.map((result) => result.decision.disposition)).toEqual(['require_confirmation', 'require_confirmation', 'throttle']);
+    await fixture.close();
+  });
+
   it('asks again for a changed binding once the earlier receipt of the tool call is approved (the order changed since)', async () => {
     const fixture = await setup();
     const { ana } = fixture;
     const call = newToolCallId();
     await fixture.propose(ana, call, { invoiceId: 7, amountCents: 500 });
-    await fixture.approve(call);
+    await fixture.approve(call, ana);
     fixture.invoices.set('acme/7', { tenant: 'acme', id: 7, version: 2 });
 
     const changed = await fixture.propose(ana, call, { invoiceId: 7, amountCents: 500 }, true);
 
     expect(changed.decision.disposition).toBe('require_confirmation');
-    await fixture.approve(call);
+    await fixture.approve(call, ana);
     expect(await fixture.propose(ana, call, { invoiceId: 7, amountCents: 500 }, true)).toMatchObject({ executed: true });
     await fixture.close();
   });

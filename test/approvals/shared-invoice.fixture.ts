@@ -97,9 +97,12 @@ export async function sharedInvoiceFixture(options: { store: ApprovalReceiptStor
   const contexts = moduleRef.get(ActionContextStore);
   const propose = (context: ActionContext, toolCallId: string, args: { invoiceId: number; amountCents: number }, explicitApproval = false) =>
     contexts.run(context, () => verdict.execute({ capability: 'invoices.refund', arguments: args, toolCallId }, { explicitApproval }));
-  /** Approves the single pending receipt of `toolCallId` as `by`; fails the test when there is none. */
-  const approve = async (toolCallId: string, by = 'member:ana') => {
-    const challenge = await approvals.challengeForToolCall(toolCallId);
+  /**
+   * Approves, as `by`, the single pending receipt of `toolCallId` that `requester` (the proposing actor's
+   * context, conversation included) holds; fails the test when there is none.
+   */
+  const approve = async (toolCallId: string, requester: ActionContext, by = 'member:ana') => {
+    const challenge = await approvals.challengeForToolCall(toolCallId, requester);
     if (challenge === null) throw new Error(`no single pending approval for ${toolCallId}`);
     const transition = await approvals.approve(challenge.receiptId, toolCallId, by);
     if (transition.outcome !== 'approved') throw new Error(`the approval answered ${transition.outcome}`);

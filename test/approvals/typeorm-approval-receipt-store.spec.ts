@@ -16,6 +16,7 @@ import {
 } from '@verdict/testing-kit';
 import { CreateApprovalReceipts1795996093417 } from '../../packages/verdict/src/typeorm/migrations/1795996093417-create-approval-receipts.js';
 import { AddApprovalReceiptPrincipals1796000104000 } from '../../packages/verdict/src/typeorm/migrations/1796000104000-add-approval-receipt-principals.js';
+import { AddApprovalReceiptConversations1796000110300 } from '../../packages/verdict/src/typeorm/migrations/1796000110300-add-approval-receipt-conversations.js';
 
 const TABLE = 'verdict_approval_receipts';
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
@@ -165,7 +166,8 @@ for (const engine of databaseEngines()) {
   describe(`CreateApprovalReceipts migration [${engine.name}]`, () => {
     it('drops the table on down, and up creates it again with its unique key', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const principals = new AddApprovalReceiptPrincipals1796000104000();
+        const [principals, conversations] = [new AddApprovalReceiptPrincipals1796000104000(), new AddApprovalReceiptConversations1796000110300()];
+        await onOwnRunner(dataSource, (queryRunner) => conversations.down(queryRunner));
         await onOwnRunner(dataSource, (queryRunner) => principals.down(queryRunner));
         const table = await remigrate(dataSource, new CreateApprovalReceipts1795996093417(), TABLE);
         expect(table.primaryColumns.map((column) => column.name)).toEqual(['id']);
@@ -173,6 +175,7 @@ for (const engine of databaseEngines()) {
           ['uq_verdict_approval_receipts_key', true, ['tool_call_id', 'capability', 'binding_fingerprint']],
         ]);
         await onOwnRunner(dataSource, (queryRunner) => principals.up(queryRunner));
+        await onOwnRunner(dataSource, (queryRunner) => conversations.up(queryRunner));
         const request = issueRequest();
         expect(await new TypeOrmApprovalReceiptStore(dataSource).issue(request)).toMatchObject({ id: request.candidateId, status: 'pending' });
       });
@@ -216,6 +219,33 @@ for (const engine of databaseEngines()) {
 
         expect(limited).toMatchObject({ status: 'pending', toolCallId: legacy.toolCallId });
         expect(limited!.id).not.toBe(legacy.id);
+      });
+    });
+  });
+
+  describe(`AddApprovalReceiptConversations migration [${engine.name}]`, () => {
+    it('adds conversation_fingerprint (nullable); down removes it and keeps the receipts and their principals', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const migration = new AddApprovalReceiptConversations1796000110300();
+        const store = new TypeOrmApprovalReceiptStore(dataSource);
+        const limits = {
+          principalFingerprint: fingerprint({ actor: { id: 'ana' }, tenant: 'acme' }),
+          maxPending: 5,
+          conversationFingerprint: fingerprint('thread-a'),
+        };
+        const kept = (await store.issue({ ...issueRequest(), limits }))!;
+        const queryRunner = dataSource.createQueryRunner();
+        try {
+          await migration.down(queryRunner);
+          const before = (await queryRunner.getTable(TABLE))!;
+          expect(before.columns.map((column) => column.name)).not.toContain('conversation_fingerprint');
+          expect(before.columns.map((column) => column.name)).toContain('principal_fingerprint');
+          await migration.up(queryRunner);
+          expect((await queryRunner.getTable(TABLE))!.findColumnByName('conversation_fingerprint')).toMatchObject({ isNullable: true });
+        } finally {
+          await queryRunner.release();
+        }
+        expect(await store.find(kept.id)).toEqual({ ...kept, conversationFingerprint: null });
       });
     });
   });

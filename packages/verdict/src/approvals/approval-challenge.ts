@@ -14,6 +14,10 @@ export interface ApprovalChallenge {
   /** See `ConfirmationPolicy.subject`. */
   readonly subject: JsonObject | null;
   readonly expiresAt: Date;
+  /** Who asked, fingerprinted only (`ApprovalReceipt.principalFingerprint`); `null` when the receipt has none. */
+  readonly principalFingerprint: string | null;
+  /** The conversation it was asked in, fingerprinted only; `null` when the receipt has none. */
+  readonly conversationFingerprint: string | null;
 }
 
 /** The challenge for a pending receipt. */
@@ -26,5 +30,7 @@ export function challengeOf(receipt: ApprovalReceipt): ApprovalChallenge {
     description: receipt.description,
     subject: receipt.subject,
     expiresAt: receipt.expiresAt,
+    principalFingerprint: receipt.principalFingerprint ?? null,
+    conversationFingerprint: receipt.conversationFingerprint ?? null,
   };
 }

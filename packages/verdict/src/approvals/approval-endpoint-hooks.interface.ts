@@ -8,14 +8,25 @@ export interface Approver {
 }
 
 /**
- * The application's side of `@ApprovalEndpoint()`: who is asking, and whether they may see the
- * conversation the pending tool call belongs to. Verdict adds the CASL check and the receipt lookup.
+ * The application's side of `@ApprovalEndpoint()`: who is asking, which conversation the approval
+ * request is about, and whether they may see it. Verdict adds the scoped receipt lookup and the CASL check.
  */
 export interface ApprovalEndpointHooks {
   /** The authenticated approver of this request (after your auth guard), or `null` (→ 401). */
   approver(executionContext: ExecutionContext): Approver | null | Promise<Approver | null>;
   /** The tool-call id this request is about. Default: the `toolCallId` route parameter. */
   toolCallId?(executionContext: ExecutionContext): string | undefined;
-  /** Whether `approver` may access the conversation holding `toolCallId` (→ 403 otherwise). */
-  canAccessToolCall(approver: Approver, toolCallId: string, executionContext: ExecutionContext): boolean | Promise<boolean>;
+  /**
+   * The action context the tool call was proposed in — the requesting actor, tenant and
+   * `metadata.conversationId`, exactly as `resolveContext` built it for that conversation — from trusted
+   * data (your chat store's conversation row named by the route), or `null` when there is no such
+   * conversation (→ 403). Only the pending receipt that this requester asked for is found.
+   * Default: `approver.context` (approvers approve only what they asked for themselves).
+   */
+  requester?(approver: Approver, toolCallId: string, executionContext: ExecutionContext): ActionContext | null | Promise<ActionContext | null>;
+  /**
+   * Whether `approver` may act on the conversation of `requester` (→ 403 otherwise), checked before any
+   * receipt is looked up. `requester` is what {@link requester} answered (or `approver.context`).
+   */
+  canAccessToolCall(approver: Approver, toolCallId: string, executionContext: ExecutionContext, requester: ActionContext): boolean | Promise<boolean>;
 }

@@ -2,25 +2,31 @@ import { CanActivate, ConflictException, ExecutionContext, ForbiddenException, I
 import { subject } from '@casl/ability';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
+import type { ActionContext } from '../context/action-context.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import type { ApprovalChallenge } from './approval-challenge.js';
 import type { Approver } from './approval-endpoint-hooks.interface.js';
 import { ApprovalService } from './approval.service.js';
 
-/** What an approval route handler receives from the guard: the server-side challenge and the approver. */
+/** What an approval route handler receives from the guard: the server-side challenge, the approver, and whose call it is. */
 export interface ApprovalRequest {
   readonly challenge: ApprovalChallenge;
   readonly approver: Approver;
+  /** The action context the tool call was proposed in (the `requester` hook's answer): resume that run. */
+  readonly requester: ActionContext;
 }
 
 /** Where the guard leaves the {@link ApprovalRequest} on the request object. */
 export const APPROVAL_REQUEST = Symbol('VerdictApprovalRequest');
 
 /**
- * Protects an application's approve/reject route. In order: an authenticated approver (401), exactly one
- * pending receipt for the tool call (409), the approver's access to its conversation (403), and the
- * approver's CASL ability to `approve` the subject `'Approval'` built from trusted receipt data — the
- * capability plus the capability's `subject` facts (403). The receipt id never comes from the request.
+ * Protects an application's approve/reject route. In order: an authenticated approver (401); the
+ * requester — the action context the tool call was proposed in, from the `requester` hook (default: the
+ * approver's own context) — known (403); the approver's access to the requester's conversation (403);
+ * exactly one pending receipt of the tool call asked for by that requester in that conversation (409);
+ * and the approver's CASL ability to `approve` the subject `'Approval'` built from trusted receipt data —
+ * the capability plus the capability's `subject` facts (403). The receipt id never comes from the
+ * request, and a colliding tool-call id of another actor or conversation is never found.
  */
 @Injectable()
 export class ApprovalEndpointGuard implements CanActivate {
@@ -36,13 +42,18 @@ export class ApprovalEndpointGuard implements CanActivate {
     if (approver === null) throw new UnauthorizedException();
     const request = executionContext.switchToHttp().getRequest();
     const toolCallId = hooks.toolCallId?.(executionContext) ?? request.params?.toolCallId;
-    const challenge = typeof toolCallId === 'string' ? await this.approvals.challengeForToolCall(toolCallId) : null;
-    if (challenge === null) throw new ConflictException('There is no single pending approval for this tool call.');
-    if (!(await hooks.canAccessToolCall(approver, challenge.toolCallId, executionContext))) throw new ForbiddenException();
+    if (typeof toolCallId !== 'string' || toolCallId === '') throw new ConflictException(NO_SINGLE_PENDING);
+    const requester = hooks.requester === undefined ? approver.context : await hooks.requester(approver, toolCallId, executionContext);
+    if (requester === null || requester === undefined) throw new ForbiddenException();
+    if (!(await hooks.canAccessToolCall(approver, toolCallId, executionContext, requester))) throw new ForbiddenException();
+    const challenge = await this.approvals.challengeForToolCall(toolCallId, requester);
+    if (challenge === null) throw new ConflictException(NO_SINGLE_PENDING);
     const ability = await this.options.abilityFactory.createForContext(approver.context);
     const approval = subject('Approval', { ...(challenge.subject ?? {}), capability: challenge.capability });
     if (!ability.can('approve', approval as never)) throw new ForbiddenException();
-    request[APPROVAL_REQUEST] = { challenge, approver } satisfies ApprovalRequest;
+    request[APPROVAL_REQUEST] = { challenge, approver, requester } satisfies ApprovalRequest;
     return true;
   }
 }
+
+const NO_SINGLE_PENDING = 'There is no single pending approval for this tool call in this conversation.';

@@ -17,6 +17,12 @@ export interface PendingReceiptLimits {
   readonly principalFingerprint: string;
   /** At most this many pending receipts of the principal under the issue's capability (≥ 1). */
   readonly maxPending: number;
+  /**
+   * `sha256(JCS(conversationId ?? null))` of the conversation asked in. Stored with the receipt. When set,
+   * the one-pending-receipt-per-tool-call rule counts only the principal's receipts of this conversation;
+   * unset, all of the principal's (stricter; stored as `null`, so lookups never find the receipt).
+   */
+  readonly conversationFingerprint?: string;
 }
 
 /** A pending receipt to issue (or the existing row for the same key to keep). */
@@ -30,7 +36,8 @@ export interface ReceiptIssue extends ReceiptKey {
   readonly now: Date;
   /**
    * When set, a new receipt is issued only if, atomically with the insert, the principal has no pending
-   * receipt for this tool-call id (any capability) and fewer than `maxPending` under this capability;
+   * receipt for this tool-call id (any capability) in this conversation (`limits.conversationFingerprint`;
+   * unset: in any) and fewer than `maxPending` under this capability (in any conversation);
    * otherwise nothing is written and `issue` answers `null`. An existing row for the key is still
    * returned unchanged. Unset: no caps (the row is not counted by later limited issues either).
    */
@@ -75,7 +82,11 @@ export interface ApprovalReceiptStore {
    */
   issue(request: ReceiptIssue & { readonly limits: PendingReceiptLimits }): Promise<ApprovalReceipt | null>;
   issue(request: ReceiptIssue): Promise<ApprovalReceipt>;
-  /** Pending, unexpired receipts for a tool-call id (any capability). */
+  /**
+   * Pending, unexpired receipts for a tool-call id (any capability, any principal), with their principal
+   * and conversation fingerprints: `ApprovalService` picks the requester's among them. Never hand the
+   * result to an approver unfiltered (tool-call ids are not globally unique).
+   */
   pendingForToolCall(toolCallId: string, now: Date): Promise<ApprovalReceipt[]>;
   /** One receipt by its id, or `null`. */
   find(receiptId: string): Promise<ApprovalReceipt | null>;

@@ -36,4 +36,12 @@ export interface ApprovalReceipt {
   readonly consumedAt: Date | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /**
+   * `sha256(JCS({actor: actorKey(actor), tenant}))` of who asked (ADR 0015), `null` when issued without
+   * limits. `ApprovalService` lookups match it against the requester: a receipt without it (`null`, or a
+   * store that does not keep it) is never found for anyone.
+   */
+  readonly principalFingerprint?: string | null;
+  /** `sha256(JCS(conversationId ?? null))` of the conversation it was asked in; `null` when issued without one (as above). */
+  readonly conversationFingerprint?: string | null;
 }

@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { CapabilityRegistry } from '../capabilities/capability-registry.js';
+import type { ActionContext } from '../context/action-context.js';
 import { Decision } from '../decisions/decision.js';
 import { Stage } from '../decisions/stage.js';
 import { decisionRecord } from '../evidence/decision-record.js';
@@ -13,6 +15,7 @@ import { type ApprovalChallenge, challengeOf } from './approval-challenge.js';
 import { ApprovalPhase } from './approval-phase.js';
 import type { ApprovalReceiptStore, ReceiptTransition } from './approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
+import { receiptPrincipal } from './receipt-principal.js';
 
 /** What an approval UI may show about a pending call: trusted data only, no receipt id. */
 export interface PendingApproval {
@@ -27,10 +30,12 @@ export interface PendingApproval {
 /**
  * The human side of verified confirmation (DESIGN.md §7). Call it from an endpoint that has authenticated
  * the approver and authorized their access to the conversation (see `@ApprovalEndpoint()`): Verdict does
- * not authenticate `by`.
+ * not authenticate `by`. Lookups are scoped to the requester — the action context the tool call was
+ * proposed in (actor, tenant, `metadata.conversationId`) — because providers' tool-call ids are not
+ * globally unique (ADR 0015).
  *
  * @example
- * const challenge = await approvals.challengeForToolCall(interrupted.toolCallId);
+ * const challenge = await approvals.challengeForToolCall(interrupted.toolCallId, conversationContext);
  * if (challenge === null) throw new ConflictException();
  * await approvals.approve(challenge.receiptId, challenge.toolCallId, `customer:${user.id}`);
  * await agent.invoke(approveToolCall(challenge.toolCallId), config);
@@ -40,23 +45,42 @@ export class ApprovalService {
   constructor(
     @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
     @Inject(EvidenceRecorder) private readonly evidence: EvidenceRecorder,
+    private readonly registry: CapabilityRegistry,
   ) {}
 
   /**
-   * The pending, unexpired challenge for a tool-call id; `null` when there is none, or more than one
-   * (providers' tool-call ids are not globally unique, so an ambiguous id approves nothing).
+   * The pending, unexpired challenge of `toolCallId` that `requester` asked for: the receipt whose
+   * principal (actor key within tenant, by the receipt capability's `actorKey`) and conversation are the
+   * requester's. `null` when there is none, or more than one (an ambiguous id approves nothing).
+   * `requester` is the action context the tool call was proposed in — for an approver acting on someone
+   * else's conversation, that conversation's context, never the approver's own. A requester whose actor
+   * key names nobody, or whose `conversationId` is malformed, is a `VerdictConfigurationError`.
+   *
+   * Without `requester` (deprecated, kept for server-side callers written before ADR 0015's amendment):
+   * the single pending receipt of the id across every actor, tenant and conversation, `null` when there
+   * is more than one. Never call it with an id from a request: it cannot tell whose receipt it finds.
    */
-  async challengeForToolCall(toolCallId: string): Promise<ApprovalChallenge | null> {
+  async challengeForToolCall(toolCallId: string, requester?: ActionContext): Promise<ApprovalChallenge | null> {
     const pending = await this.store().pendingForToolCall(toolCallId, this.now());
-    if (pending.length !== 1) return null;
-    return challengeOf(pending[0]);
+    const mine = requester === undefined ? pending : pending.filter((receipt) => this.askedBy(receipt, requester));
+    if (mine.length !== 1) return null;
+    return challengeOf(mine[0]);
   }
 
-  /** Pending approvals of these tool calls, for an approval UI. Ambiguous tool-call ids are left out. */
-  async pending(toolCallIds: readonly string[]): Promise<PendingApproval[]> {
+  /**
+   * Pending approvals of these tool calls that `requester` asked for (see {@link challengeForToolCall}),
+   * for an approval UI. Ids with none, or an ambiguous one, are left out. `requester` is required: a
+   * listing for nobody in particular is a `VerdictConfigurationError` (it would show anyone's calls).
+   */
+  async pending(toolCallIds: readonly string[], requester?: ActionContext): Promise<PendingApproval[]> {
+    if (requester === undefined) {
+      throw new VerdictConfigurationError(
+        "ApprovalService.pending needs the requester's action context (actor, tenant, metadata.conversationId): tool-call ids are not globally unique.",
+      );
+    }
     const found = [];
     for (const toolCallId of toolCallIds) {
-      const challenge = await this.challengeForToolCall(toolCallId);
+      const challenge = await this.challengeForToolCall(toolCallId, requester);
       if (challenge !== null)
         found.push({
           toolCallId,
@@ -112,6 +136,14 @@ export class ApprovalService {
         },
       ),
     );
+  }
+
+  /** Whether `requester` is who asked for `receipt`, in the conversation it was asked in. Unknown capabilities and receipts without fingerprints match nobody. */
+  private askedBy(receipt: ApprovalReceipt, requester: ActionContext): boolean {
+    const policy = this.registry.find(receipt.capability)?.requiresConfirmation;
+    if (policy === undefined || receipt.principalFingerprint == null || receipt.conversationFingerprint == null) return false;
+    const principal = receiptPrincipal(requester, policy.actorKey, receipt.capability);
+    return principal.fingerprint === receipt.principalFingerprint && principal.conversationFingerprint === receipt.conversationFingerprint;
   }
 
   private store(): ApprovalReceiptStore {

@@ -60,7 +60,7 @@ export async function validateConfirmation(context: ConfirmationContext, target:
   if (envelope.toolCallId === null) return stop(Decision.deny(Stage.Approval, 'confirmation needs the tool-call id of the proposal'), { outcome: 'not_found' });
   const binding = policy.bind(envelope, target);
   // Who asks is bound whatever `bind` returns: another actor, tenant or conversation never matches.
-  const principal = receiptPrincipal(envelope.context, policy.actorKey);
+  const principal = receiptPrincipal(envelope.context, policy.actorKey, definition.name);
   const key: ReceiptKey = {
     toolCallId: envelope.toolCallId,
     capability: definition.name,
@@ -103,14 +103,18 @@ export async function validateConfirmation(context: ConfirmationContext, target:
         subject: policy.subject?.(envelope, target) ?? null,
         expiresAt: new Date(now.getTime() + ttl * 1000),
         now,
-        limits: { principalFingerprint: principal.fingerprint, maxPending: policy.maxPending ?? DEFAULT_MAX_PENDING_RECEIPTS },
+        limits: {
+          principalFingerprint: principal.fingerprint,
+          conversationFingerprint: principal.conversationFingerprint,
+          maxPending: policy.maxPending ?? DEFAULT_MAX_PENDING_RECEIPTS,
+        },
       });
       if (receipt === null) {
         return stop(
           Decision.of(
             Disposition.Throttle,
             Stage.Approval,
-            'pending approval limit: this actor already awaits approval of this tool call, or of maxPending proposals of this capability',
+            'pending approval limit: this actor already awaits approval of this tool call in this conversation, or of maxPending proposals of this capability',
           ),
           {
             outcome: 'pending_limit',

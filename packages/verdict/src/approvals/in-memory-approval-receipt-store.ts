@@ -14,8 +14,6 @@ import { ReceiptStatus } from './receipt-status.js';
 /** Receipts in process memory: for tests and single-process development only. */
 export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
   private readonly receipts = new Map<string, ApprovalReceipt>();
-  /** The principal fingerprint each limited issue stored, by receipt id. */
-  private readonly principals = new Map<string, string>();
 
   issue(request: ReceiptIssue & { readonly limits: PendingReceiptLimits }): Promise<ApprovalReceipt | null>;
   issue(request: ReceiptIssue): Promise<ApprovalReceipt>;
@@ -24,9 +22,8 @@ export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
     const existing = this.forCall(toolCallId, capability).find((r) => r.bindingFingerprint === bindingFingerprint);
     if (existing !== undefined) return existing;
     if (limits !== undefined) {
-      const ofPrincipal = [...this.receipts.values()].filter((r) => this.principals.get(r.id) === limits.principalFingerprint);
+      const ofPrincipal = [...this.receipts.values()].filter((r) => r.principalFingerprint === limits.principalFingerprint);
       if (exceedsPendingLimits(ofPrincipal, { toolCallId, capability, now, limits })) return null;
-      this.principals.set(candidateId, limits.principalFingerprint);
     }
     const receipt: ApprovalReceipt = Object.freeze({
       id: candidateId,
@@ -45,6 +42,8 @@ export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
       consumedAt: null,
       createdAt: now,
       updatedAt: now,
+      principalFingerprint: limits?.principalFingerprint ?? null,
+      conversationFingerprint: limits?.conversationFingerprint ?? null,
     });
     this.receipts.set(receipt.id, receipt);
     return receipt;

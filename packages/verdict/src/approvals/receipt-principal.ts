@@ -1,27 +1,62 @@
 import type { ActionContext } from '../context/action-context.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
+import { isMissing } from '../forbidden-states/trajectory-scope.js';
 
-/** Who asked for a confirmed proposal, as Verdict binds it into every receipt (ADR 0015). */
+/** Who asked for a confirmed proposal, and where, as Verdict binds it into every receipt (ADR 0015). */
 export interface ReceiptPrincipal {
-  /** `sha256(JCS({actor: actorKey(actor), tenant}))`: what pending-receipt caps count by. */
+  /** `sha256(JCS({actor: actorKey(actor), tenant}))`: what pending-receipt caps count by. Stored with the receipt. */
   readonly fingerprint: string;
-  /** `context.metadata.conversationId` when it is a non-empty string, else `null`. */
-  readonly conversation: string | null;
+  /** `context.metadata.conversationId` (a string or a finite number), `null` when the context has none. */
+  readonly conversation: string | number | null;
+  /** `sha256(JCS(conversation))`, `null` included: stored with the receipt; lookups match on it. */
+  readonly conversationFingerprint: string;
 }
 
 /**
  * The principal of `context`: the actor's key (default: the actor object itself, which must be plain
  * JSON — `NonCanonicalValueError` at `$.actor…` otherwise) within its tenant, and the conversation.
+ * Wiring faults, never a weaker binding (`VerdictConfigurationError`): an actor key of `null`,
+ * `undefined` or `''` (it would make every actor one principal), and a `conversationId` that is present
+ * (not `undefined` or `null`) but not a non-empty string or a finite number.
  *
  * @example
  * receiptPrincipal({ actor: { customerId: 72 }, tenant: 'acme', metadata: { conversationId: 'c-1' } });
- * // { fingerprint: sha256(JCS({ actor: { customerId: 72 }, tenant: 'acme' })), conversation: 'c-1' }
+ * // { fingerprint: sha256(JCS({ actor: { customerId: 72 }, tenant: 'acme' })), conversation: 'c-1', conversationFingerprint: sha256('"c-1"') }
  */
-export function receiptPrincipal(context: ActionContext, actorKey: (actor: any) => JsonValue = (actor) => actor as JsonValue): ReceiptPrincipal {
-  const conversation = context.metadata?.conversationId;
+export function receiptPrincipal(
+  context: ActionContext,
+  actorKey: (actor: any) => JsonValue = (actor) => actor as JsonValue,
+  capability?: string,
+): ReceiptPrincipal {
+  const facts = capability === undefined ? {} : { capability };
+  const actor = actorKey(context.actor);
+  if (isMissing(actor)) {
+    throw new VerdictConfigurationError(
+      `${capability === undefined ? 'A confirmed capability' : `Capability "${capability}"`} binds receipts to the actor, but its actorKey (default: the actor itself) gave ${describeMissing(actor)}: return the actor's stable id, or every actor would share one approval.`,
+      facts,
+    );
+  }
+  const conversation = conversationOf(context, capability);
   return {
-    fingerprint: fingerprint({ actor: actorKey(context.actor), tenant: context.tenant }),
-    conversation: typeof conversation === 'string' && conversation !== '' ? conversation : null,
+    fingerprint: fingerprint({ actor, tenant: context.tenant }),
+    conversation,
+    conversationFingerprint: fingerprint(conversation),
   };
+}
+
+/** The conversation id of `context`: absent → `null`; a non-empty string or a finite number → itself; anything else is a wiring fault. */
+function conversationOf(context: ActionContext, capability: string | undefined): string | number | null {
+  const value = context.metadata?.conversationId;
+  if (value === undefined || value === null) return null;
+  if ((typeof value === 'string' && value !== '') || (typeof value === 'number' && Number.isFinite(value))) return value;
+  throw new VerdictConfigurationError(
+    `The action context's metadata.conversationId is ${typeof value === 'string' ? 'an empty string' : `a ${typeof value === 'number' ? 'non-finite number' : typeof value}`}: set it to the conversation's id (a non-empty string or a finite number) in resolveContext, or leave it out.`,
+    capability === undefined ? {} : { capability },
+  );
+}
+
+function describeMissing(value: unknown): string {
+  return value === '' ? "''" : String(value);
 }

@@ -30,15 +30,19 @@ export function refusedTransition(receipt: ApprovalReceipt | null, toolCallId: s
 
 /**
  * Whether `limits` refuse a new pending receipt for `request` (ADR 0015), given the receipts of the
- * limits' principal (any state, any capability): refused when one of them is pending and unexpired for
- * the same tool-call id, or `maxPending` of them are pending and unexpired under the same capability.
- * Adapters evaluate it under a lock (or in one statement) together with the insert.
+ * limits' principal (any state, any capability, any conversation): refused when one of them is pending
+ * and unexpired for the same tool-call id in the same conversation (`limits.conversationFingerprint`;
+ * unset: in any conversation), or `maxPending` of them are pending and unexpired under the same
+ * capability. Adapters evaluate it under a lock (or in one statement) together with the insert.
  */
 export function exceedsPendingLimits(
   ofPrincipal: readonly ApprovalReceipt[],
   request: Pick<ReceiptIssue, 'toolCallId' | 'capability' | 'now'> & { readonly limits: PendingReceiptLimits },
 ): boolean {
   const pending = ofPrincipal.filter((r) => r.status === ReceiptStatus.Pending && !isExpired(r, request.now));
-  if (pending.some((r) => r.toolCallId === request.toolCallId)) return true;
+  const { conversationFingerprint } = request.limits;
+  const sameCall = (r: ApprovalReceipt) =>
+    r.toolCallId === request.toolCallId && (conversationFingerprint === undefined || r.conversationFingerprint === conversationFingerprint);
+  if (pending.some(sameCall)) return true;
   return pending.filter((r) => r.capability === request.capability).length >= request.limits.maxPending;
 }

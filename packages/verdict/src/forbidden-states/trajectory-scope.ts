@@ -38,7 +38,7 @@ function scope<TTarget>(kind: TrajectoryScopeKind, id: string, keyOf: (context: 
 }
 
 /** An actor key or tenant that names nobody: the call has no trajectory (a wiring fault, never a shared state). */
-const isMissing = (value: unknown) => value === null || value === undefined || value === '';
+export const isMissing = (value: unknown): boolean => value === null || value === undefined || value === '';
 
 /**
  * The trajectory scopes: pass one to `forbidStates(model, effectOf, { scope })`.

@@ -29,8 +29,8 @@ const EXPIRES = 900;
  * expiry boundary, approve/reject only with the exact receipt and tool-call ids from pending before
  * expiry, read-only validation in the order not_found → mismatch → expired → invalid_state →
  * approved | consumed, single consumption with replays answered `consumed`, the pending-receipt caps of
- * a limited issue (one pending receipt per principal and tool call, `maxPending` per principal and
- * capability, refusals written nowhere), exact id comparison and millisecond UTC instants. Every expectation is an exact outcome, so a suite that passes on several
+ * a limited issue (one pending receipt per principal, conversation and tool call, `maxPending` per
+ * principal and capability, refusals written nowhere; the principal and conversation fingerprints stored), exact id comparison and millisecond UTC instants. Every expectation is an exact outcome, so a suite that passes on several
  * engines proves they answer alike. `setup` runs once before the suite and `close` once after it; each
  * test uses tool-call ids of its own. Concurrency across OS processes is proven separately.
  *
@@ -90,6 +90,8 @@ export function describeApprovalReceiptStoreContract(engineLabel: string, setup:
           consumedAt: null,
           createdAt: request.now,
           updatedAt: request.now,
+          principalFingerprint: null,
+          conversationFingerprint: null,
         });
         expect(await store().find(request.candidateId)).toEqual(receipt);
       });
@@ -242,6 +244,45 @@ export function describeApprovalReceiptStoreContract(engineLabel: string, setup:
         const existing = await store().issue(limited(limits));
 
         expect(await store().issue(limited(limits, { ...keyOf(existing!), reason: 'another reason' }))).toEqual(existing);
+      });
+
+      it("stores the limits' principal and conversation fingerprints with the receipt, and returns them on every read", async () => {
+        const limits = newLimits(2, 'thread-a');
+        const receipt = await store().issue(limited(limits));
+
+        expect(receipt).toMatchObject({ principalFingerprint: limits.principalFingerprint, conversationFingerprint: limits.conversationFingerprint });
+        expect(await store().find(receipt!.id)).toEqual(receipt);
+        expect(await store().pendingForToolCall(receipt!.toolCallId, at(1))).toEqual([receipt]);
+        const approved = transitioned(await store().approve(decision(receipt!)));
+        expect(approved).toMatchObject({ principalFingerprint: limits.principalFingerprint, conversationFingerprint: limits.conversationFingerprint });
+      });
+
+      it("lets the principal hold one pending receipt of a tool call per conversation; the same conversation's second is refused", async () => {
+        const limits = newLimits(10, 'thread-a');
+        const first = await store().issue(limited(limits));
+        const otherConversation = limited({ ...limits, conversationFingerprint: fingerprint('thread-b') }, { toolCallId: first!.toolCallId });
+        const sameConversation = limited(limits, { toolCallId: first!.toolCallId, capability: 'orders.refund' });
+
+        expect(await store().issue(otherConversation)).toMatchObject({ status: Pending, toolCallId: first!.toolCallId });
+        expect(await store().issue(sameConversation)).toBeNull();
+        expect(await store().find(sameConversation.candidateId)).toBeNull();
+        expect(await store().issue(limited({ ...limits, conversationFingerprint: fingerprint('thread-b') }, { toolCallId: first!.toolCallId }))).toBeNull();
+      });
+
+      it("refuses, without a conversation fingerprint, any second pending receipt of the principal's tool call, whatever its conversation", async () => {
+        const limits = newLimits(10, 'thread-a');
+        const first = await store().issue(limited(limits));
+        const { conversationFingerprint: _none, ...withoutConversation } = limits;
+
+        expect(await store().issue(limited(withoutConversation, { toolCallId: first!.toolCallId }))).toBeNull();
+      });
+
+      it("counts maxPending across the principal's conversations", async () => {
+        const limits = newLimits(2, 'thread-a');
+        await store().issue(limited(limits));
+        await store().issue(limited({ ...limits, conversationFingerprint: fingerprint('thread-b') }));
+
+        expect(await store().issue(limited({ ...limits, conversationFingerprint: fingerprint('thread-c') }))).toBeNull();
       });
 
       it('never counts receipts issued without limits', async () => {
@@ -506,8 +547,11 @@ function newFingerprint(): string {
 }
 
 /** Limits of a principal of its own. */
-function newLimits(maxPending: number): PendingReceiptLimits {
-  return { principalFingerprint: fingerprint({ actor: { id: newId() }, tenant: 'tenant:eu-1' }), maxPending };
+function newLimits(maxPending: number, conversation?: string | number | null): PendingReceiptLimits {
+  const principalFingerprint = fingerprint({ actor: { id: newId() }, tenant: 'tenant:eu-1' });
+  return conversation === undefined
+    ? { principalFingerprint, maxPending }
+    : { principalFingerprint, maxPending, conversationFingerprint: fingerprint(conversation) };
 }
 
 function issueRequest(overrides: Partial<ReceiptIssue> = {}): ReceiptIssue {

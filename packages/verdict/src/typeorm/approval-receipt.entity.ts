@@ -69,4 +69,8 @@ export class ApprovalReceiptEntity implements ApprovalReceipt {
   /** `sha256(JCS({actor, tenant}))` of who asked, for the pending-receipt caps; `null` when issued without limits. */
   @Column({ name: 'principal_fingerprint', type: 'varchar', length: 64, nullable: true })
   principalFingerprint!: string | null;
+
+  /** `sha256(JCS(conversationId ?? null))` of the conversation asked in; `null` when issued without limits or before it existed. */
+  @Column({ name: 'conversation_fingerprint', type: 'varchar', length: 64, nullable: true })
+  conversationFingerprint!: string | null;
 }

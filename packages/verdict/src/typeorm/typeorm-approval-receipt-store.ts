@@ -17,9 +17,9 @@ import { StoreConnection } from './store-connection.js';
 
 const TABLE = 'verdict_approval_receipts';
 const COLUMNS =
-  'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, approved_by, approved_at, rejected_by, rejected_at, consumed_at, created_at, updated_at';
+  'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, approved_by, approved_at, rejected_by, rejected_at, consumed_at, created_at, updated_at, principal_fingerprint, conversation_fingerprint';
 const INSERTED =
-  'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, created_at, updated_at, principal_fingerprint';
+  'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, created_at, updated_at, principal_fingerprint, conversation_fingerprint';
 const { Pending, Approved, Rejected, Consumed } = ReceiptStatus;
 
 /**
@@ -30,7 +30,8 @@ const { Pending, Approved, Rejected, Consumed } = ReceiptStatus;
  *   (PostgreSQL, SQLite; a kept row is then read) or `INSERT … ON DUPLICATE KEY UPDATE id = id` and a
  *   read of the row for the key (MySQL/MariaDB). An existing row is never replaced, whatever its state.
  * - issue with `limits` (ADR 0015): SQLite checks the caps and inserts in one `INSERT … SELECT … WHERE
- *   NOT EXISTS (…) AND (SELECT COUNT(*) …) < maxPending ON CONFLICT … DO NOTHING RETURNING …` (a writing
+ *   NOT EXISTS (<the principal's pending receipt of the tool call in the conversation>) AND (SELECT
+ *   COUNT(*) …) < maxPending ON CONFLICT … DO NOTHING RETURNING …` (a writing
  *   statement holds the database's write lock from its first read). PostgreSQL and MySQL/MariaDB take an
  *   exclusive lock named by the principal (`pg_advisory_xact_lock` in a READ COMMITTED transaction,
  *   `GET_LOCK`), read the key's row and the principal's pending receipts, apply the shared rule
@@ -76,14 +77,15 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
     const onKeyConflict = mysql ? 'ON DUPLICATE KEY UPDATE id = id' : `ON CONFLICT (tool_call_id, capability, binding_fingerprint) DO NOTHING${returning}`;
     this.issueSql =
       `INSERT INTO ${TABLE} (${INSERTED}) ` +
-      `VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, '${Pending}', ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}) ` +
+      `VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, '${Pending}', ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}) ` +
       // Only the key's conflict is absorbed; any other failure (on MySQL a taken id, see `issue`) surfaces.
       onKeyConflict;
     const pendingOf = (principal: string, now: string) => `principal_fingerprint = ${principal} AND status = '${Pending}' AND expires_at > ${now}`;
-    // SQLite only (`?` placeholders): the caps and the insert in one writing statement.
+    // SQLite only (`?` placeholders): the caps and the insert in one writing statement. No conversation
+    // fingerprint in the limits (`NULL`) counts the principal's receipts of the tool call in any conversation.
     this.cappedIssueSql =
-      `INSERT INTO ${TABLE} (${INSERTED}) SELECT ?, ?, ?, ?, '${Pending}', ?, ?, ?, ?, ?, ?, ? ` +
-      `WHERE NOT EXISTS (SELECT 1 FROM ${TABLE} WHERE tool_call_id = ? AND ${pendingOf('?', '?')}) ` +
+      `INSERT INTO ${TABLE} (${INSERTED}) SELECT ?, ?, ?, ?, '${Pending}', ?, ?, ?, ?, ?, ?, ?, ? ` +
+      `WHERE NOT EXISTS (SELECT 1 FROM ${TABLE} WHERE tool_call_id = ? AND (? IS NULL OR conversation_fingerprint = ?) AND ${pendingOf('?', '?')}) ` +
       `AND (SELECT COUNT(*) FROM ${TABLE} WHERE capability = ? AND ${pendingOf('?', '?')}) < ? ${onKeyConflict}`;
     this.principalPendingSql = `SELECT ${COLUMNS} FROM ${TABLE} WHERE ${pendingOf(p(1), p(2))}`;
     const decide = (status: ReceiptStatus, by: string, at: string) =>
@@ -113,8 +115,8 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
     if (this.connection.dialect === 'sqlite') {
       const now = this.connection.instant(request.now);
       const { rows } = await this.connection.write('Approval receipt issue', this.cappedIssueSql, [
-        ...this.inserted(request, limits.principalFingerprint),
-        ...[request.toolCallId, limits.principalFingerprint, now],
+        ...this.inserted(request, limits),
+        ...[request.toolCallId, limits.conversationFingerprint ?? null, limits.conversationFingerprint ?? null, limits.principalFingerprint, now],
         ...[request.capability, limits.principalFingerprint, now, limits.maxPending],
       ]);
       return this.issued(request, rows, false);
@@ -130,19 +132,19 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
       this.hydrate(row),
     );
     if (exceedsPendingLimits(pending, request)) return null;
-    const rows = await query(this.issueSql, this.inserted(request, request.limits.principalFingerprint));
+    const rows = await query(this.issueSql, this.inserted(request, request.limits));
     if (rows[0] !== undefined) return this.hydrate(rows[0]);
     const written = (await query(this.byKeySql, [request.toolCallId, request.capability, request.bindingFingerprint]))[0];
     if (written === undefined || this.hydrate(written).id !== request.candidateId) throw takenCandidateId();
     return this.hydrate(written);
   }
 
-  private inserted(request: ReceiptIssue, principalFingerprint: string | null): unknown[] {
+  private inserted(request: ReceiptIssue, limits: PendingReceiptLimits | null): unknown[] {
     const { candidateId, toolCallId, capability, bindingFingerprint, reason, description, subject, expiresAt, now } = request;
     const at = this.connection.instant(now);
     return [
       ...[candidateId, toolCallId, capability, bindingFingerprint, reason, description, subject === null ? null : JSON.stringify(subject)],
-      ...[this.connection.instant(expiresAt), at, at, principalFingerprint],
+      ...[this.connection.instant(expiresAt), at, at, limits?.principalFingerprint ?? null, limits?.conversationFingerprint ?? null],
     ];
   }
 
@@ -256,5 +258,7 @@ function toReceipt(row: ApprovalReceiptEntity): ApprovalReceipt {
     consumedAt: row.consumedAt,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    principalFingerprint: row.principalFingerprint ?? null,
+    conversationFingerprint: row.conversationFingerprint ?? null,
   });
 }

@@ -7,6 +7,7 @@ import { CreateReleaseRecords1796000000000 } from './1796000000000-create-releas
 import { CreateTrajectoryStates1796000000001 } from './1796000000001-create-trajectory-states.js';
 import { AddApprovalReceiptPrincipals1796000104000 } from './1796000104000-add-approval-receipt-principals.js';
 import { AddExecutionClaimOperatorIdentity1796000109000 } from './1796000109000-add-execution-claim-operator-identity.js';
+import { AddApprovalReceiptConversations1796000110300 } from './1796000110300-add-approval-receipt-conversations.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -24,4 +25,5 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   CreateTrajectoryStates1796000000001,
   AddApprovalReceiptPrincipals1796000104000,
   AddExecutionClaimOperatorIdentity1796000109000,
+  AddApprovalReceiptConversations1796000110300,
 ];
