@@ -60,7 +60,7 @@ async function boot(capabilities: CapabilityDefinition[]) {
   const verdict = moduleRef.get(VerdictService);
   const contexts = moduleRef.get(ActionContextStore);
   /** Runs `capability` as `actor` in `tenant` (and `conversation`): 'copied', or the internal reason. */
-  const copy = async (who: { actor: string | null; tenant?: string | null; conversation?: string }, capability = 'shares.copy') => {
+  const copy = async (who: { actor: string | null; tenant?: string | null; conversation?: unknown }, capability = 'shares.copy') => {
     const context: ActionContext = {
       actor: { id: who.actor },
       tenant: who.tenant === undefined ? 'acme' : who.tenant,
@@ -88,6 +88,15 @@ describe('forbidStates trajectory scopes', () => {
     const { copy, close } = await boot([copyCapability('shares.copy', TrajectoryScope.conversation())]);
     await expect(copy({ actor: 'ada' })).rejects.toBeInstanceOf(MissingTrajectoryError);
     await expect(copy({ actor: 'ada' })).rejects.toThrow(/per conversation.*metadata\.conversationId/);
+    await close();
+  });
+
+  it('conversation: a numeric id is a conversation of its own (5 is not "5"); a malformed one is a wiring fault', async () => {
+    const { copy, close } = await boot([copyCapability('shares.copy', TrajectoryScope.conversation())]);
+    for (const conversation of [5, 5, '5', '5', 6]) expect(await copy({ actor: 'ada', conversation })).toBe('copied');
+    expect(await copy({ actor: 'ada', conversation: 5 })).toBe(FORBIDDEN);
+    for (const conversation of ['', Number.NaN, { id: 5 }, true])
+      await expect(copy({ actor: 'ada', conversation })).rejects.toBeInstanceOf(VerdictConfigurationError);
     await close();
   });
 

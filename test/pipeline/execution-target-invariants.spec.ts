@@ -203,7 +203,7 @@ describe('execution-target invariants (nothing after the refresh reads the propo
       ];
       const asked = await run('documents.retract', 'call_retract');
       expect(asked.decision.disposition).toBe('require_confirmation');
-      const challenge = (await approvals.challengeForToolCall('call_retract'))!;
+      const challenge = (await approvals.challengeForToolCall('call_retract', alice))!;
       await approvals.approve(challenge.receiptId, 'call_retract', 'customer:alice');
       results.push(await run('documents.retract', 'call_retract', true));
 

@@ -56,7 +56,7 @@ async function setup(engine: DatabaseEngine) {
   const proposeAndApprove = async () => {
     const proposed = await refund(false);
     expect(proposed.decision.disposition).toBe('require_confirmation');
-    const challenge = (await approvals.challengeForToolCall('call_refund'))!;
+    const challenge = (await approvals.challengeForToolCall('call_refund', StorefrontContexts.customer72))!;
     expect(await approvals.approve(challenge.receiptId, 'call_refund', 'customer:72')).toMatchObject({ outcome: 'approved' });
     return challenge.receiptId;
   };

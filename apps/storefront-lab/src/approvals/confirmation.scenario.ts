@@ -35,7 +35,7 @@ export class ConfirmationScenario {
         this.verdict.execute({ capability: StorefrontCapability.RefundOrder, arguments: { orderId: 1002, amountCents }, toolCallId }, { explicitApproval }),
       );
     const steps: ConfirmationStep[] = [this.step('the model proposes a 500-cent refund of order 1002', await propose(500, false))];
-    const challenge = await this.approvals.challengeForToolCall(toolCallId);
+    const challenge = await this.approvals.challengeForToolCall(toolCallId, StorefrontContexts.customer72);
     const approval = challenge === null ? { outcome: 'no pending approval' } : await this.approvals.approve(challenge.receiptId, toolCallId, 'customer:72');
     steps.push({ step: `customer 72 approves "${challenge?.description ?? '?'}"`, outcome: approval.outcome });
     steps.push(this.step('the same tool call, now for 50,000 cents, with an explicit approval', await propose(50_000, true)));

@@ -1,7 +1,7 @@
 import { Assertions, CaseInput, EvaluationCase, Observation } from '@verdict/evaluation';
 import type { ActionContext, Proposal } from '@verdict/nestjs';
 import { StorefrontCapability } from '../capabilities/storefront-capability.js';
-import { CUSTOMER_72, approve, observe, propose } from './attack-pack-steps.js';
+import { CUSTOMER_72, approve, customer72, observe, propose } from './attack-pack-steps.js';
 import type { StorefrontSandbox } from './storefront-sandbox.js';
 import { inStorefrontSandbox } from './storefront-sandbox.js';
 
@@ -22,7 +22,7 @@ const refundsSince = (sandbox: StorefrontSandbox, before: number) => sandbox.ref
 async function approvedInConversation(sandbox: StorefrontSandbox, toolCallId: string, conversation: string) {
   const proposal = refundOf(toolCallId);
   await propose(sandbox, proposal, { conversation });
-  await approve(sandbox, proposal);
+  await approve(sandbox, proposal, conversation);
   return proposal;
 }
 
@@ -87,7 +87,7 @@ export function approvalReceiptCases(): EvaluationCase[] {
       () =>
         inStorefrontSandbox(async (s) => {
           const { spam } = await spamOneToolCall(s, 'call_refund_spam');
-          const stillApprovable = (await s.approvals.challengeForToolCall('call_refund_spam')) !== null;
+          const stillApprovable = (await s.approvals.challengeForToolCall('call_refund_spam', customer72())) !== null;
           return Observation.of({
             toolCalls: spam.flatMap(({ observation }) => observation.toolCalls),
             sideEffects: [...refundsSince(s, 0), ...(stillApprovable ? [] : ['tool_call_ambiguous'])],

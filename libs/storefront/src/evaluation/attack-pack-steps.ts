@@ -29,9 +29,12 @@ export function observe(result: ExecutionResult, proposal: Proposal, sideEffects
 export const orderStatus = async (sandbox: StorefrontSandbox, id: number) => (await sandbox.dataSource.getRepository(Order).findOneByOrFail({ id })).status;
 export const ticketsFor = (sandbox: StorefrontSandbox, orderId: number) => sandbox.dataSource.getRepository(SupportTicket).countBy({ orderId });
 
-/** Customer 72 approves the pending confirmation of `proposal` (which must have been proposed). */
-export async function approve(sandbox: StorefrontSandbox, proposal: Proposal & { toolCallId: string }): Promise<void> {
-  const challenge = await sandbox.approvals.challengeForToolCall(proposal.toolCallId);
+/**
+ * Customer 72 approves the pending confirmation of `proposal`, which they proposed in `conversation`
+ * (default: none): the challenge is looked up as theirs, in that conversation.
+ */
+export async function approve(sandbox: StorefrontSandbox, proposal: Proposal & { toolCallId: string }, conversation?: string): Promise<void> {
+  const challenge = await sandbox.approvals.challengeForToolCall(proposal.toolCallId, customer72(conversation));
   if (challenge === null) throw new Error('no pending approval was issued');
   await sandbox.approvals.approve(challenge.receiptId, proposal.toolCallId, 'customer:72');
 }

@@ -2,7 +2,8 @@ import type { ActionContext } from '../context/action-context.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
-import { isMissing } from '../forbidden-states/trajectory-scope.js';
+import { conversationIdOf } from '../context/conversation-id.js';
+import { isMissingKey } from '../shared/is-missing-key.js';
 
 /** Who asked for a confirmed proposal, and where, as Verdict binds it into every receipt (ADR 0015). */
 export interface ReceiptPrincipal {
@@ -32,29 +33,18 @@ export function receiptPrincipal(
 ): ReceiptPrincipal {
   const facts = capability === undefined ? {} : { capability };
   const actor = actorKey(context.actor);
-  if (isMissing(actor)) {
+  if (isMissingKey(actor)) {
     throw new VerdictConfigurationError(
       `${capability === undefined ? 'A confirmed capability' : `Capability "${capability}"`} binds receipts to the actor, but its actorKey (default: the actor itself) gave ${describeMissing(actor)}: return the actor's stable id, or every actor would share one approval.`,
       facts,
     );
   }
-  const conversation = conversationOf(context, capability);
+  const conversation = conversationIdOf(context, capability);
   return {
     fingerprint: fingerprint({ actor, tenant: context.tenant }),
     conversation,
     conversationFingerprint: fingerprint(conversation),
   };
-}
-
-/** The conversation id of `context`: absent → `null`; a non-empty string or a finite number → itself; anything else is a wiring fault. */
-function conversationOf(context: ActionContext, capability: string | undefined): string | number | null {
-  const value = context.metadata?.conversationId;
-  if (value === undefined || value === null) return null;
-  if ((typeof value === 'string' && value !== '') || (typeof value === 'number' && Number.isFinite(value))) return value;
-  throw new VerdictConfigurationError(
-    `The action context's metadata.conversationId is ${typeof value === 'string' ? 'an empty string' : `a ${typeof value === 'number' ? 'non-finite number' : typeof value}`}: set it to the conversation's id (a non-empty string or a finite number) in resolveContext, or leave it out.`,
-    capability === undefined ? {} : { capability },
-  );
 }
 
 function describeMissing(value: unknown): string {

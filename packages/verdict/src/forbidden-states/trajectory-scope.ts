@@ -1,5 +1,7 @@
 import type { ActionContext } from '../context/action-context.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
+import { conversationIdOf } from '../context/conversation-id.js';
+import { isMissingKey } from '../shared/is-missing-key.js';
 
 /** The kinds of trajectory scope; a state model's folded state lives as long as its scope. */
 export const TrajectoryScopeKind = {
@@ -37,9 +39,6 @@ function scope<TTarget>(kind: TrajectoryScopeKind, id: string, keyOf: (context: 
   return made;
 }
 
-/** An actor key or tenant that names nobody: the call has no trajectory (a wiring fault, never a shared state). */
-export const isMissing = (value: unknown): boolean => value === null || value === undefined || value === '';
-
 /**
  * The trajectory scopes: pass one to `forbidStates(model, effectOf, { scope })`.
  *
@@ -49,13 +48,14 @@ export const isMissing = (value: unknown): boolean => value === null || value ==
 export const TrajectoryScope = {
   /**
    * One chat thread: `{ tenant, conversation: context.metadata.conversationId }`, which the application sets in
-   * `resolveContext`. Fits effects that end with the chat (a draft, a quote shown once). A call whose context
-   * has no conversation id is a wiring fault (`MissingTrajectoryError`).
+   * `resolveContext` (a non-empty string or a finite number). Fits effects that end with the chat (a draft, a
+   * quote shown once). A call whose context has no conversation id is a wiring fault (`MissingTrajectoryError`),
+   * and so is a malformed one (`VerdictConfigurationError`).
    */
   conversation(): TrajectoryScope {
     return scope(TrajectoryScopeKind.Conversation, TrajectoryScopeKind.Conversation, (context) => {
-      const conversation = context.metadata?.conversationId;
-      if (typeof conversation !== 'string' || conversation === '') return null;
+      const conversation = conversationIdOf(context);
+      if (conversation === null) return null;
       return { tenant: context.tenant, conversation };
     });
   },
@@ -69,7 +69,7 @@ export const TrajectoryScope = {
   actor<TActor = any>(actorKey: (actor: TActor) => JsonValue): TrajectoryScope {
     return scope(TrajectoryScopeKind.Actor, TrajectoryScopeKind.Actor, (context) => {
       const actor = actorKey(context.actor as TActor);
-      return isMissing(actor) ? null : { tenant: context.tenant, actor };
+      return isMissingKey(actor) ? null : { tenant: context.tenant, actor };
     });
   },
 
@@ -79,7 +79,7 @@ export const TrajectoryScope = {
    * without tenants that wants one global state says so with `key('global', () => 'global')`.
    */
   tenant(): TrajectoryScope {
-    return scope(TrajectoryScopeKind.Tenant, TrajectoryScopeKind.Tenant, (context) => (isMissing(context.tenant) ? null : { tenant: context.tenant }));
+    return scope(TrajectoryScopeKind.Tenant, TrajectoryScopeKind.Tenant, (context) => (isMissingKey(context.tenant) ? null : { tenant: context.tenant }));
   },
 
   /**

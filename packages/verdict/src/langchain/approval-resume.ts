@@ -3,7 +3,7 @@ import type { ApprovalChallenge } from '../approvals/approval-challenge.js';
 /**
  * The interrupt a bound tool raises when a human must approve its call. It goes to the application
  * (graph state, stream), so it holds no receipt id: look the challenge up server-side with
- * `ApprovalService.challengeForToolCall(toolCallId)`.
+ * `ApprovalService.challengeForToolCall(toolCallId, requester)`.
  */
 export interface ApprovalInterrupt {
   readonly type: 'verdict.approval_required';
