@@ -17,7 +17,9 @@ function setBySubjectHelper(tag: PropertyDescriptor): boolean {
  * The object CASL is asked about, with a subject type only trusted code chose. A type a resolver gave
  * the target with CASL's `subject()` is kept, on a plain object as on a class instance (the caller then
  * denies a target of another type). Otherwise a plain object is typed as `subjectType` (a tag its data
- * carries, perhaps copied from model input, is dropped), and a class instance keeps the type of its
+ * carries, perhaps copied from model input, is dropped — and so is a row that already carried the tag as
+ * data when the resolver called `subject()`, since CASL then leaves it as it is: strip such a column, or
+ * map the row to an entity class), and a class instance keeps the type of its
  * class: a tag the instance's data carries is left out of a copy with the same prototype, so it cannot
  * name another type.
  *
