@@ -6,12 +6,14 @@ import request from 'supertest';
 import {
   type ActionContext,
   ActionContextInterceptor,
+  type Approver,
   ApprovalEndpoint,
   ApprovalRequest,
   ApprovalService,
   type AuthorizedAction,
   InMemoryApprovalReceiptStore,
   type Proposal,
+  VerdictConfigurationError,
   VerdictModule,
   VerdictService,
   type VerifiedApprovalRequest,
@@ -29,7 +31,9 @@ class SignedIn implements CanActivate {
   }
 }
 
-async function setup() {
+type AccessCheck = (approver: Approver, toolCallId: string, context: ExecutionContext, requester: ActionContext) => boolean;
+
+async function setup({ canAccessToolCall }: { canAccessToolCall?: AccessCheck } = {}) {
   const fixture = documentsFixture();
   const archived: AuthorizedAction[] = [];
   /** What a chat store and a checkpointer would hold: who owns each conversation, and its paused proposals by tool-call id. */
@@ -106,10 +110,12 @@ async function setup() {
           // The approval request names its conversation; the chat store says who asked in it.
           requester: (_approver, _toolCallId, context) => contextOf(context.switchToHttp().getRequest().params.conversationId),
           // Support staff (carol) can read every conversation; customers only their own.
-          canAccessToolCall: (approver, _toolCallId, _context, requester) => {
-            const id = (approver.context.actor as Actor).id;
-            return id === 'carol' || (requester.actor as Actor).id === id;
-          },
+          canAccessToolCall:
+            canAccessToolCall ??
+            ((approver, _toolCallId, _context, requester) => {
+              const id = (approver.context.actor as Actor).id;
+              return id === 'carol' || (requester.actor as Actor).id === id;
+            }),
         },
       }),
       AppModule,
@@ -186,5 +192,12 @@ describe('@ApprovalEndpoint()', () => {
     expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({ executed: true, decision: 'permit' });
     expect(archived.map((action) => (action.target as { id: number }).id)).toEqual([2, 1]);
     await app.close();
+  });
+
+  it('refuses to boot a requester hook next to an access check that cannot see the requester (three parameters)', async () => {
+    // Written before the requester existed: "does the approver have *a* conversation with this tool-call id?"
+    const legacy = ((approver: Approver, toolCallId: string) => (approver.context.actor as Actor).id !== '' && toolCallId !== '') as AccessCheck;
+    await expect(setup({ canAccessToolCall: legacy })).rejects.toBeInstanceOf(VerdictConfigurationError);
+    await expect(setup({ canAccessToolCall: legacy })).rejects.toThrow(/fewer than four parameters/);
   });
 });

@@ -33,7 +33,16 @@ export class ApprovalEndpointGuard implements CanActivate {
   constructor(
     private readonly approvals: ApprovalService,
     @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
-  ) {}
+  ) {
+    const hooks = options.approvalEndpoint;
+    // A requester hook scopes the lookup to someone else's conversation; an access check written before it
+    // existed (three parameters) would answer "may this approver see *a* conversation with this id?" instead.
+    if (hooks?.requester !== undefined && hooks.canAccessToolCall.length < 4) {
+      throw new VerdictConfigurationError(
+        'approvalEndpoint has a requester hook, but its canAccessToolCall declares fewer than four parameters: check the approver against the fourth, the requester (whose conversation the approval is about).',
+      );
+    }
+  }
 
   async canActivate(executionContext: ExecutionContext): Promise<boolean> {
     const hooks = this.options.approvalEndpoint;

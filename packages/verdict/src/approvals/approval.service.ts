@@ -8,6 +8,7 @@ import { decisionRecord } from '../evidence/decision-record.js';
 import { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { ToolKind } from '../evidence/tool-kind.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { VerdictError } from '../errors/verdict.error.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
@@ -49,17 +50,20 @@ export class ApprovalService {
   ) {}
 
   /**
+   * @deprecated Pass the requester: `challengeForToolCall(toolCallId, requester)`. Without one, the single
+   * pending receipt of the id across every actor, tenant and conversation is returned (`null` when there is
+   * more than one): it cannot tell whose receipt it finds, so never call it with an id from a request.
+   */
+  challengeForToolCall(toolCallId: string): Promise<ApprovalChallenge | null>;
+  /**
    * The pending, unexpired challenge of `toolCallId` that `requester` asked for: the receipt whose
    * principal (actor key within tenant, by the receipt capability's `actorKey`) and conversation are the
    * requester's. `null` when there is none, or more than one (an ambiguous id approves nothing).
    * `requester` is the action context the tool call was proposed in — for an approver acting on someone
-   * else's conversation, that conversation's context, never the approver's own. A requester whose actor
-   * key names nobody, or whose `conversationId` is malformed, is a `VerdictConfigurationError`.
-   *
-   * Without `requester` (deprecated, kept for server-side callers written before ADR 0015's amendment):
-   * the single pending receipt of the id across every actor, tenant and conversation, `null` when there
-   * is more than one. Never call it with an id from a request: it cannot tell whose receipt it finds.
+   * else's conversation, that conversation's context, never the approver's own. A requester for whom a
+   * receipt's capability `actorKey` names nobody did not ask for that receipt.
    */
+  challengeForToolCall(toolCallId: string, requester: ActionContext): Promise<ApprovalChallenge | null>;
   async challengeForToolCall(toolCallId: string, requester?: ActionContext): Promise<ApprovalChallenge | null> {
     const pending = await this.store().pendingForToolCall(toolCallId, this.now());
     const mine = requester === undefined ? pending : pending.filter((receipt) => this.askedBy(receipt, requester));
@@ -142,7 +146,15 @@ export class ApprovalService {
   private askedBy(receipt: ApprovalReceipt, requester: ActionContext): boolean {
     const policy = this.registry.find(receipt.capability)?.requiresConfirmation;
     if (policy === undefined || receipt.principalFingerprint == null || receipt.conversationFingerprint == null) return false;
-    const principal = receiptPrincipal(requester, policy.actorKey, receipt.capability);
+    let principal;
+    try {
+      principal = receiptPrincipal(requester, policy.actorKey, receipt.capability);
+    } catch (error) {
+      // Another capability's actorKey may name nobody for this requester (a staff key on a customer): then the
+      // receipt is not theirs. A colliding id of that capability must not make the requester's own lookup fail.
+      if (error instanceof VerdictError) return false;
+      throw error;
+    }
     return principal.fingerprint === receipt.principalFingerprint && principal.conversationFingerprint === receipt.conversationFingerprint;
   }
 
