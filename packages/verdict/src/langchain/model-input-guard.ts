@@ -162,9 +162,20 @@ export class ModelInputGuard {
         this.admission.assertAdmitted([request.systemMessage, ...request.messages], thread);
         const response = await handler(request);
         // The model's own answers are sealed, so that later calls can tell them from messages put in its mouth.
-        return AIMessage.isInstance(response) ? this.seal.sealMessage(response, thread) : response;
+        return this.sealAnswer(response, thread);
       },
     });
+  }
+
+  /**
+   * Seals what the model answered: its message, or — with a structured response format — the messages of the
+   * structured answer (the model's message and the tool message langchain derives from the model's own output).
+   */
+  private sealAnswer<T>(response: T, thread: string | undefined): T {
+    if (AIMessage.isInstance(response)) return this.seal.sealMessage(response, thread) as T;
+    if (isStructuredAnswer(response))
+      for (const message of response.messages) if (AIMessage.isInstance(message) || ToolMessage.isInstance(message)) this.seal.sealMessage(message, thread);
+    return response;
   }
 
   /**
@@ -263,4 +274,9 @@ function assertPlainPrompt(text: unknown): void {
     throw new VerdictConfigurationError(
       'ModelInputGuard: a system prompt must be plain text, without structured data or invisible characters; release data with contextMessage.',
     );
+}
+
+/** A model call's structured answer (`responseFormat`): `{ structuredResponse, messages }`. */
+function isStructuredAnswer(response: unknown): response is { structuredResponse: unknown; messages: readonly unknown[] } {
+  return typeof response === 'object' && response !== null && 'structuredResponse' in response && Array.isArray((response as { messages?: unknown }).messages);
 }
