@@ -7,7 +7,8 @@ import { ModelInputGuard, applicationFaultMiddleware } from '@verdict/nestjs/lan
 import { ScriptedChatModel } from '../../libs/testing/src/scripted-chat-model.js';
 import { LOCAL, PUBLIC_MESSAGE } from './guarded-agent.fixture.js';
 
-const ANSWER = { title: 'Answer', type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } as const;
+/** The answer's JSON schema; its title names the structured-output tool the model calls. */
+const ANSWER = { title: 'Answer', type: 'object' as const, properties: { text: { type: 'string' } }, required: ['text'] };
 
 /** An agent with a structured response format, a checkpointer and the guard; each turn's answer is scripted. */
 function structuredAgent(answers: string[]) {
