@@ -26,7 +26,7 @@ import { DataSource } from 'typeorm';
 import { Document, alice, documentsFixture } from './documents.fixture.js';
 import { InterleavingAbilityFactory } from './interleaving-ability-factory.js';
 
-// DESIGN.md §5, invariant: nothing after step 7 is derived from the proposal-stage snapshot. Each test below
+// docs/architecture.md, invariant: nothing after step 7 is derived from the proposal-stage snapshot. Each test below
 // changes the document or order between the proposal stage and the refresh (a new object with the same
 // identity, as a second database read returns), so a step that still used the snapshot would be seen.
 

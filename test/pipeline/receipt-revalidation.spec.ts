@@ -16,7 +16,7 @@ import { type DatabaseEngine, databaseEngines, dropDataSource, openDataSource } 
 import { DataSource } from 'typeorm';
 import { InterleavingAbilityFactory } from './interleaving-ability-factory.js';
 
-// DESIGN.md §5 step 10: the receipt is validated again against the execution target's binding. The refund
+// docs/architecture.md step 10: the receipt is validated again against the execution target's binding. The refund
 // binding holds the order's version; here the order changes after the approved call's proposal target was
 // read and before it is refreshed, so steps 2–5 see the approved version and only step 10 sees the new one.
 

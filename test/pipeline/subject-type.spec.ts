@@ -16,7 +16,7 @@ import {
 import { Customer, type Order, StorefrontAbilityFactory, StorefrontContexts, findOrderInTenant, openSqliteStorefront } from '@verdict/storefront';
 import type { DataSource } from 'typeorm';
 
-// The CASL subject-type check (DESIGN.md §5 step 3): a target must be detected as the capability's subject.
+// The CASL subject-type check (docs/architecture.md step 3): a target must be detected as the capability's subject.
 // Here the storefront's rules let customer 72 view their own Customer record, so a Customer that reaches an
 // Order capability would pass `ability.can('view', …)`: only the subject-type check refuses it.
 

@@ -29,7 +29,7 @@ import type { DataSource } from 'typeorm';
 import { type OrderSource, orderPrimaryKeyPolicy, resolveOrderInContextTenant } from '../../libs/storefront/src/capabilities/order-target.js';
 import { SEEDED_ORDER_IDS } from './proposal.arbitraries.js';
 
-// Steps 7–9 of DESIGN.md §5 under a world that changes between proposal and execution. The storefront's
+// Steps 7–9 of docs/architecture.md under a world that changes between proposal and execution. The storefront's
 // order capabilities run with their own resolver, identity, CASL rules and executors; only the refresh is
 // wrapped, so that a generated change lands in the refresh step, just before the order is read again (a
 // concurrent request committing in between). The oracle, written without Verdict, says what may execute:

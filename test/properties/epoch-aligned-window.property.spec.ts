@@ -17,7 +17,7 @@ import { TypeOrmRateLimitStore, verdictEntities, verdictMigrations } from '@verd
 import { databaseEngines, dropDataSource, openDataSource } from '@verdict/testing-kit';
 import type { DataSource } from 'typeorm';
 
-// Fixed windows are aligned to the epoch (DESIGN.md §8: `floor(t / w) * w`), whatever the width: not to
+// Fixed windows are aligned to the epoch (docs/execution-claims-and-rate-limits.md: `floor(t / w) * w`), whatever the width: not to
 // the first call, not to the minute or the hour of the clock. Each case meters one fresh bucket with a limit
 // of 1 and calls twice, through the pipeline and a TypeORM rate-limit store.
 

@@ -1,5 +1,5 @@
 /**
- * The storefront's state model for customer-record exfiltration (DESIGN.md §11): customer records must not
+ * The storefront's state model for customer-record exfiltration (docs/evaluation.md): customer records must not
  * leave the tenant's boundary, however permitted each call is on its own. Two ways out are modelled:
  * - an archive that holds customer records put on an external host. Whether an archive holds records is a
  *   fact of the trusted export row (`RecordsExport.holdsCustomerRecords`), reported by the upload's effect, so

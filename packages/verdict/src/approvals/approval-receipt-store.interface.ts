@@ -45,7 +45,7 @@ export interface ReceiptIssue extends ReceiptKey {
 }
 
 /**
- * Validation and consumption outcomes, in the order they are decided (DESIGN.md §7):
+ * Validation and consumption outcomes, in the order they are decided (docs/approvals.md):
  * `not_found` (no receipt for this tool call and capability) → `mismatch` (receipts exist, none with
  * this binding) → `expired` → `invalid_state` (pending or rejected) → `approved` | `consumed`.
  */
@@ -70,7 +70,7 @@ export interface ReceiptDecision {
 }
 
 /**
- * Durable approval receipts (DESIGN.md §7). Unique (tool_call_id, capability, binding_fingerprint);
+ * Durable approval receipts (docs/approvals.md). Unique (tool_call_id, capability, binding_fingerprint);
  * terminal rows are kept forever (deleting one would let an old tool call become a new approval).
  * Every transition is atomic; adapters refuse to run inside an outer transaction on the same connection.
  */

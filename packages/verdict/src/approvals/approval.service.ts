@@ -29,7 +29,7 @@ export interface PendingApproval {
 }
 
 /**
- * The human side of verified confirmation (DESIGN.md §7). Call it from an endpoint that has authenticated
+ * The human side of verified confirmation (docs/approvals.md). Call it from an endpoint that has authenticated
  * the approver and authorized their access to the conversation (see `@ApprovalEndpoint()`): Verdict does
  * not authenticate `by`. Lookups are scoped to the requester — the action context the tool call was
  * proposed in (actor, tenant, `metadata.conversationId`) — because providers' tool-call ids are not

@@ -8,7 +8,7 @@ export function isExpired(receipt: Pick<ApprovalReceipt, 'expiresAt'>, now: Date
 }
 
 /**
- * The outcome of checking `key` against the receipts of its tool call and capability, in DESIGN.md §7
+ * The outcome of checking `key` against the receipts of its tool call and capability, in docs/approvals.md
  * order. Shared by every adapter: validation reads, and consumption classifies a refused update with it.
  */
 export function checkReceipt(candidates: readonly ApprovalReceipt[], key: ReceiptKey, now: Date): ReceiptCheck {

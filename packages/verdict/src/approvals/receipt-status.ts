@@ -1,4 +1,4 @@
-/** The states of an approval receipt (DESIGN.md §7): `pending → approved | rejected`, `approved → consumed`. */
+/** The states of an approval receipt (docs/approvals.md): `pending → approved | rejected`, `approved → consumed`. */
 export const ReceiptStatus = {
   Pending: 'pending',
   Approved: 'approved',

@@ -8,7 +8,7 @@ export const DEFAULT_CONFIRMATION_TTL_SECONDS = 900;
 export const DEFAULT_MAX_PENDING_RECEIPTS = 10;
 
 /**
- * Verified confirmation (DESIGN.md §7): a human approves one exact proposal — this actor, this resource
+ * Verified confirmation (docs/approvals.md): a human approves one exact proposal — this actor, this resource
  * in this state, these arguments — once, before it expires. Verdict always adds the capability, the
  * execution-target policy, the complete arguments, the actor and tenant (fingerprinted) and the
  * conversation (`context.metadata.conversationId`, when the context has one) to the binding, whatever

@@ -8,7 +8,7 @@ import { checkedDetectors } from './release-policy.js';
 import { ReleasePolicyRegistry } from './release-policy-registry.js';
 
 /**
- * Context release (DESIGN.md §9) wired to the module: the registered routes, the evidence recorder, the
+ * Context release (docs/context-release.md) wired to the module: the registered routes, the evidence recorder, the
  * module's detectors and clock, and `EventEmitter2` when `EventEmitterModule` is imported.
  * `release(payload)…to(destination)` resolves with `{ permitted, payload, reason }`.
  *

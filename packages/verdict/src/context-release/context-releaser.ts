@@ -58,7 +58,7 @@ interface Outcome {
 }
 
 /**
- * Releases application data to a destination through an exact, registered route (DESIGN.md §9), without
+ * Releases application data to a destination through an exact, registered route (docs/context-release.md), without
  * Nest: policy lookup, projection, redaction, scanning, custom transforms, post-scrub validation, then
  * one evidence record. `ContextReleaseService` is this class wired to the module.
  *

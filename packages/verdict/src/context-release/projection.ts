@@ -46,7 +46,7 @@ const ARRAY_INDEX = /^(?:0|[1-9][0-9]{0,9})$/;
 
 /**
  * Builds the released payload from `source` in one pass: only values at allowlisted paths, redaction and
- * scanning applied leaf by leaf, every released value checked as plain JSON (DESIGN.md §6) on the way.
+ * scanning applied leaf by leaf, every released value checked as plain JSON (ADR 0002) on the way.
  * Objects are built with their keys in RFC 8785 order, as own data properties, and never receive
  * `__proto__`, `constructor` or `prototype` keys, however the allowlist reaches them. Arrays keep the
  * order of their released elements; an element from which nothing is released is left out, so indices

@@ -1,4 +1,4 @@
-/** Where in the pipeline (DESIGN.md §5) a decision was made. */
+/** Where in the pipeline (docs/architecture.md) a decision was made. */
 export const Stage = {
   Proposal: 'proposal',
   Approval: 'approval',

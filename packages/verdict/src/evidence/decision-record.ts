@@ -3,7 +3,7 @@ import type { Stage } from '../decisions/stage.js';
 import type { ToolKind } from './tool-kind.js';
 
 /**
- * One decision, as evidence (DESIGN.md §10). Only fingerprints and facts: never raw arguments,
+ * One decision, as evidence (docs/architecture.md, "Evidence"). Only fingerprints and facts: never raw arguments,
  * payloads, tool-call ids, receipt ids or target identities. The internal `reason` is kept here and
  * nowhere the model can read it; it may still be sensitive application metadata.
  */

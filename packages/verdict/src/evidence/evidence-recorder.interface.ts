@@ -9,7 +9,7 @@ import type { ReleaseRecord } from './release-record.js';
  */
 export interface EvidenceRecorder {
   recordDecision(record: DecisionRecord): Promise<void>;
-  /** One context release (DESIGN.md §9): route, labels, disposition and fingerprints, never payload values. */
+  /** One context release (docs/context-release.md): route, labels, disposition and fingerprints, never payload values. */
   recordRelease(record: ReleaseRecord): Promise<void>;
 }
 

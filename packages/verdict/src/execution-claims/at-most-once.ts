@@ -2,7 +2,7 @@ import type { JsonValue } from '../fingerprints/json-value.js';
 import type { Envelope } from '../pipeline/envelope.js';
 
 /**
- * Strict at-most-once admission of one logical operation to the executor (DESIGN.md §8). The key is the
+ * Strict at-most-once admission of one logical operation to the executor (docs/execution-claims-and-rate-limits.md). The key is the
  * operation's identity, built from trusted data: tenant, actor, resource id and version, and every
  * argument that distinguishes one operation from another. Never the tool-call id.
  */

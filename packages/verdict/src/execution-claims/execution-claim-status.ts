@@ -1,4 +1,4 @@
-/** The states of an execution claim (DESIGN.md §8). */
+/** The states of an execution claim (docs/execution-claims-and-rate-limits.md). */
 export const ExecutionClaimStatus = {
   /** Admitted; its executor is running (or its process died while running it). */
   Claimed: 'claimed',

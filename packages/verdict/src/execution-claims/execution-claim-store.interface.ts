@@ -37,7 +37,7 @@ export type ClaimResolution =
   | { readonly outcome: 'invalid_state'; readonly claim: ExecutionClaim };
 
 /**
- * Durable at-most-once admission (DESIGN.md §8). Each mutating call is one atomic statement where the
+ * Durable at-most-once admission (docs/execution-claims-and-rate-limits.md). Each mutating call is one atomic statement where the
  * engine allows it; adapters fail closed with `OuterTransactionError` when they would join an outer
  * transaction on the same connection. Store failures propagate: they are never policy decisions.
  */

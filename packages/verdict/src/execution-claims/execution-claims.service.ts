@@ -38,7 +38,7 @@ export function checkedOperatorField(name: string, value: unknown): string {
 export type ClaimResolutionChoice = 'completed' | 'retryable';
 
 /**
- * Operator reconciliation of execution claims (DESIGN.md §8), for the CLI and for admin screens.
+ * Operator reconciliation of execution claims (docs/execution-claims-and-rate-limits.md), for the CLI and for admin screens.
  * Every resolution is recorded as evidence (`tool_kind: operator`). There is no pruning: claim rows
  * are the at-most-once guarantee.
  */

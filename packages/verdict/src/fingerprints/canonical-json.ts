@@ -54,12 +54,12 @@ function assertJson(value: unknown, path: string, ancestors: Set<object>): asser
   ancestors.delete(value);
 }
 
-/** Asserts that `value` is plain JSON as DESIGN.md §6 defines it; throws {@link NonCanonicalValueError} naming the path. */
+/** Asserts that `value` is plain JSON as ADR 0002 defines it; throws {@link NonCanonicalValueError} naming the path. */
 export function assertCanonicalJson(value: unknown): asserts value is JsonValue {
   assertJson(value, '$', new Set());
 }
 
-/** Whether `value` is plain JSON as DESIGN.md §6 defines it (never throws for bad input). */
+/** Whether `value` is plain JSON as ADR 0002 defines it (never throws for bad input). */
 export function isCanonicalJson(value: unknown): boolean {
   try {
     assertCanonicalJson(value);

@@ -37,7 +37,7 @@ export function isForbiddenStatesPolicy(value: unknown): value is ForbiddenState
 
 /**
  * Denies a call whose effect would make a forbidden predicate of `stateModel` true for its trajectory
- * (DESIGN.md §11), before it executes. Every capability that contributes effects to the model declares it,
+ * (docs/evaluation.md), before it executes. Every capability that contributes effects to the model declares it,
  * each with its own `effectOf` and the same `scope`; they share the trajectory's folded state through the
  * `trajectories` store. The model is validated here, when the capability is declared (`StateModelError`);
  * a missing scope, or capabilities that share a model under different scopes, fail at boot

@@ -15,7 +15,7 @@ export const TrajectoryScopeKind = {
 export type TrajectoryScopeKind = (typeof TrajectoryScopeKind)[keyof typeof TrajectoryScopeKind];
 
 /**
- * Which calls share one folded state of a forbidden-states model (DESIGN.md §11, ADR 0012). Built from
+ * Which calls share one folded state of a forbidden-states model (docs/evaluation.md, ADR 0012). Built from
  * trusted data only: the server's action context and the execution target, never the model's arguments.
  * Choose the scope by how long the modelled effects last: an effect that persists beyond a chat (a file,
  * an export, a share, a stored message) needs a scope that outlives the chat (`actor`, `tenant` or a key),

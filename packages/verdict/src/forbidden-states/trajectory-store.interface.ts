@@ -18,7 +18,7 @@ export interface TrajectoryRequest {
 export type TrajectoryOutcome = { readonly admitted: true; readonly position: number } | { readonly admitted: false; readonly violation: string };
 
 /**
- * The folded state of each trajectory (DESIGN.md §11, run time): one row per trajectory, advanced
+ * The folded state of each trajectory (docs/evaluation.md, run time): one row per trajectory, advanced
  * atomically — the candidate state is computed from the stored one and written only if no forbidden
  * predicate became true and no concurrent call advanced it first (then it is recomputed). O(1) per call:
  * the state is kept, never recomputed from history. Store failures propagate; they are never denials.

@@ -77,7 +77,7 @@ export interface ModelInputGuardOptions {
 }
 
 /**
- * A model-input guard bound to one destination (DESIGN.md §9, ADR 0011): a langchain v1 agent
+ * A model-input guard bound to one destination (docs/context-release.md, ADR 0011): a langchain v1 agent
  * middleware through which structured context and tool results reach the model only as payloads
  * released for that destination.
  * - Every tool result is released through its tool's route before the model sees it (a tool returning a

@@ -51,7 +51,7 @@ type Outcome<T> = T | Decision;
 const NO_CLAIM = Object.freeze({ claimId: null });
 
 /**
- * The bound-tool pipeline of DESIGN.md §5. The order of the steps is a security property: read
+ * The bound-tool pipeline of docs/architecture.md. The order of the steps is a security property: read
  * {@link execute} top to bottom. Policy outcomes are returned as decisions; application faults propagate.
  */
 @Injectable()
@@ -68,7 +68,7 @@ export class VerdictPipeline {
     this.clock = options.clock ?? (() => new Date());
   }
 
-  /** Runs the steps of DESIGN.md §5 in order and executes only on `permit`. */
+  /** Runs the steps of docs/architecture.md in order and executes only on `permit`. */
   async execute(proposal: Proposal, toolKind: ToolKind = ToolKind.Service, options: InvocationOptions = {}): Promise<ExecutionResult> {
     const run = this.begin(proposal, toolKind, options.explicitApproval === true, true);
     const authorized = await this.authorize(proposal, run);
@@ -105,7 +105,7 @@ export class VerdictPipeline {
   }
 
   /**
-   * The migration bridge (DESIGN.md §5): steps 1–3, 10a, 11 and 13, then the wrapped tool's own handler with
+   * The migration bridge (docs/architecture.md): steps 1–3, 10a, 11 and 13, then the wrapped tool's own handler with
    * the validated arguments (its claim finalized as in 15). It cannot carry verified confirmation, and
    * its gates key on the proposal target: there is no refresh.
    */

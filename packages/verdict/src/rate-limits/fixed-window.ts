@@ -2,7 +2,7 @@ import type { JsonValue } from '../fingerprints/json-value.js';
 import type { Envelope } from '../pipeline/envelope.js';
 
 /**
- * A semantic fixed-window limit on authorized execution attempts (DESIGN.md §8): windows aligned to the
+ * A semantic fixed-window limit on authorized execution attempts (docs/execution-claims-and-rate-limits.md): windows aligned to the
  * epoch, at the limit refuse without incrementing. The key is the bucket, from trusted data (actor,
  * tenant, resource): a permission is not a budget.
  */

@@ -18,7 +18,7 @@ export interface RateLimitConsumption {
 }
 
 /**
- * Fixed-window counters (DESIGN.md §8): at the limit, refuse without incrementing. Unique
+ * Fixed-window counters (docs/execution-claims-and-rate-limits.md): at the limit, refuse without incrementing. Unique
  * (bucket_fingerprint, window_start). One atomic statement per consumption; store failures propagate
  * and are never reported as `throttle`.
  */

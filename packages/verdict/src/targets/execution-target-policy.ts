@@ -20,7 +20,7 @@ export type TargetIdentity<TTarget> = (target: TTarget, context: ActionContext) 
 export type TargetRefresh<TTarget, THost = any> = (proposalTarget: TTarget, context: ActionContext, host: THost) => TTarget | Promise<TTarget>;
 
 /**
- * Every capability chooses, explicitly, what it executes against (DESIGN.md §5 steps 6–8).
+ * Every capability chooses, explicitly, what it executes against (docs/architecture.md steps 6–8).
  *
  * @example
  * ExecutionTargetPolicy.refresh({

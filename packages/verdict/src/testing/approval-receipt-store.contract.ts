@@ -24,7 +24,7 @@ const { Pending, Approved, Rejected, Consumed } = ReceiptStatus;
 const EXPIRES = 900;
 
 /**
- * The behaviour every {@link ApprovalReceiptStore} adapter must share (DESIGN.md §7): issue-or-keep per
+ * The behaviour every {@link ApprovalReceiptStore} adapter must share (docs/approvals.md): issue-or-keep per
  * (tool call, capability, binding) with terminal rows never replaced, the pending lookup and its exact
  * expiry boundary, approve/reject only with the exact receipt and tool-call ids from pending before
  * expiry, read-only validation in the order not_found → mismatch → expired → invalid_state →

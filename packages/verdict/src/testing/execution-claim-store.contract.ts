@@ -13,7 +13,7 @@ export interface ExecutionClaimStoreHarness {
 const { Claimed, Completed, Indeterminate, Released } = ExecutionClaimStatus;
 
 /**
- * The behaviour every {@link ExecutionClaimStore} adapter must share (DESIGN.md §8): admission of a new
+ * The behaviour every {@link ExecutionClaimStore} adapter must share (docs/execution-claims-and-rate-limits.md): admission of a new
  * binding or a released claim only, refusals with the row's state, finalization only from `claimed`,
  * operator resolutions with `force` for a still-claimed claim, exactly one retry per release, and the
  * unresolved list. `setup` runs once before the suite and `close` once after it; each test uses

@@ -15,7 +15,7 @@ const WINDOW = new Date(Date.UTC(2024, 1, 29, 23, 0, 0));
 const NEXT_WINDOW = new Date(WINDOW.getTime() + WINDOW_SECONDS * 1000);
 
 /**
- * The behaviour every {@link RateLimitStore} adapter must share (DESIGN.md §8): fixed-window counting up
+ * The behaviour every {@link RateLimitStore} adapter must share (docs/execution-claims-and-rate-limits.md): fixed-window counting up
  * to the limit, refusal at the limit without incrementing, a fresh count per window, buckets isolated
  * by fingerprint, exact `remaining` and `resetAt`, and pruning of ended windows only. `setup` runs once
  * before the suite and `close` once after it; each test uses buckets of its own. Concurrency across OS

@@ -25,7 +25,7 @@ const UPLOADS = compileStateModel({
 const NOW = new Date(Date.UTC(2024, 1, 29, 23, 59, 59, 987));
 
 /**
- * The behaviour every {@link TrajectoryStore} adapter must share (DESIGN.md §11, run time): a new
+ * The behaviour every {@link TrajectoryStore} adapter must share (docs/evaluation.md, run time): a new
  * trajectory starts from the model's initial state; admitted advances are kept and folded further; a
  * refusal names the predicate and writes nothing; trajectories are isolated by fingerprint. Concurrency
  * across OS processes is proven separately, with real processes.

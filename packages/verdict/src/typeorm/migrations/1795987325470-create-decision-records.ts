@@ -5,7 +5,7 @@ import { createVerdictTable } from './verdict-table.js';
 const TABLE = 'verdict_decision_records';
 
 /**
- * Creates `verdict_decision_records` (DESIGN.md §10) on SQLite (better-sqlite3), PostgreSQL and
+ * Creates `verdict_decision_records` (docs/architecture.md, "Evidence") on SQLite (better-sqlite3), PostgreSQL and
  * MySQL/MariaDB. `down` drops the table and its indexes.
  */
 export class CreateDecisionRecords1795987325470 implements MigrationInterface {

@@ -5,7 +5,7 @@ import { createVerdictTable } from './verdict-table.js';
 const TABLE = 'verdict_execution_claims';
 
 /**
- * Creates `verdict_execution_claims` (DESIGN.md §8) on SQLite (better-sqlite3), PostgreSQL and
+ * Creates `verdict_execution_claims` (docs/execution-claims-and-rate-limits.md) on SQLite (better-sqlite3), PostgreSQL and
  * MySQL/MariaDB: the unique binding fingerprint is what admission conflicts on, and (status, claimed_at)
  * serves the operator's list of unresolved claims. `down` drops the table and its indexes.
  */

@@ -5,7 +5,7 @@ import { createVerdictTable } from './verdict-table.js';
 const TABLE = 'verdict_rate_limit_windows';
 
 /**
- * Creates `verdict_rate_limit_windows` (DESIGN.md §8) on SQLite (better-sqlite3), PostgreSQL and
+ * Creates `verdict_rate_limit_windows` (docs/execution-claims-and-rate-limits.md) on SQLite (better-sqlite3), PostgreSQL and
  * MySQL/MariaDB: the primary key (bucket_fingerprint, window_start) is what consumption conflicts on,
  * and `expires_at` is indexed for `prune`. `down` drops the table and its index.
  */

@@ -5,7 +5,7 @@ import { createVerdictTable } from './verdict-table.js';
 const TABLE = 'verdict_approval_receipts';
 
 /**
- * Creates `verdict_approval_receipts` (DESIGN.md §7) on SQLite (better-sqlite3), PostgreSQL and
+ * Creates `verdict_approval_receipts` (docs/approvals.md) on SQLite (better-sqlite3), PostgreSQL and
  * MySQL/MariaDB. The unique key (tool_call_id, capability, binding_fingerprint) is what issuing conflicts
  * on and what consumption finds its row by; led by tool_call_id, it also serves the pending-by-tool-call
  * lookup and validation's (tool_call_id, capability) read, so no second index is kept: one on `status`
