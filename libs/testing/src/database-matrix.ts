@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import type { DataSourceOptions, MigrationInterface, Table } from 'typeorm';
 
-/** The engines of the database matrix (the database matrix in README.md). */
+/** The engines of the database matrix (README.md, "Tests against PostgreSQL and MariaDB"). */
 export type DatabaseEngineName = 'sqlite' | 'postgres' | 'mariadb';
 
 /** One engine a store suite runs on; `url` is set for server engines. */

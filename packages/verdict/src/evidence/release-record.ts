@@ -7,7 +7,7 @@ import type { Disposition } from '../decisions/disposition.js';
 export type ReleaseDisposition = typeof Disposition.Permit | typeof Disposition.Deny;
 
 /**
- * One context release, as evidence (docs/context-release.md, §10). The route's names (source kind and name,
+ * One context release, as evidence (docs/context-release.md). The route's names (source kind and name,
  * destination connection and trust zone) are application-chosen identifiers and are stored in clear;
  * everything about the payload is a fingerprint or a count, never a value. Path lists are fingerprinted
  * sorted (`sha256(JCS([...paths].sort()))`), transform names in the order they ran. On a denial the

@@ -5,7 +5,7 @@ import { createVerdictTable } from './verdict-table.js';
 const TABLE = 'verdict_release_records';
 
 /**
- * Creates `verdict_release_records` (docs/context-release.md, §10) on SQLite (better-sqlite3), PostgreSQL and
+ * Creates `verdict_release_records` (docs/context-release.md) on SQLite (better-sqlite3), PostgreSQL and
  * MySQL/MariaDB: route names and labels in clear, payload facts as fingerprints and a count. Indexed by
  * correlation id and by destination and time (what went where, when). `down` drops the table and its indexes.
  */
