@@ -1,4 +1,3 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import type {
   ApprovalReceiptStore,
@@ -12,6 +11,8 @@ import type {
 import type { ApprovalReceipt } from '../approvals/approval-receipt.js';
 import { ReceiptStatus } from '../approvals/receipt-status.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
+import { type ContractSuiteOptions, suiteHooks } from './contract-runner.js';
+import { expect } from './expect.js';
 
 /** An approval receipt store under test. */
 export interface ApprovalReceiptStoreHarness {
@@ -37,7 +38,12 @@ const EXPIRES = 900;
  * @example
  * describeApprovalReceiptStoreContract('memory', async () => ({ store: new InMemoryApprovalReceiptStore(), close: async () => {} }));
  */
-export function describeApprovalReceiptStoreContract(engineLabel: string, setup: () => Promise<ApprovalReceiptStoreHarness>): void {
+export function describeApprovalReceiptStoreContract(
+  engineLabel: string,
+  setup: () => Promise<ApprovalReceiptStoreHarness>,
+  options: ContractSuiteOptions = {},
+): void {
+  const { describe, it, beforeAll, afterAll } = suiteHooks(options);
   describe(`ApprovalReceiptStore contract [${engineLabel}]`, () => {
     let harness: ApprovalReceiptStoreHarness;
     beforeAll(async () => {

@@ -1,4 +1,3 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { Disposition } from '../decisions/disposition.js';
 import { Stage } from '../decisions/stage.js';
@@ -14,6 +13,8 @@ import { ReleasePolicy } from '../context-release/release-policy.js';
 import { Source, SourceKind } from '../context-release/source.js';
 import { Trust } from '../context-release/trust.js';
 import { type ReleaseRecord, releaseRecord } from '../evidence/release-record.js';
+import { type ContractSuiteOptions, suiteHooks } from './contract-runner.js';
+import { expect } from './expect.js';
 
 /** A recorder under test and a way to look behind it. */
 export interface EvidenceRecorderHarness {
@@ -56,7 +57,8 @@ const RAW = {
  *   };
  * });
  */
-export function describeEvidenceRecorderContract(engineLabel: string, setup: () => Promise<EvidenceRecorderHarness>): void {
+export function describeEvidenceRecorderContract(engineLabel: string, setup: () => Promise<EvidenceRecorderHarness>, options: ContractSuiteOptions = {}): void {
+  const { describe, it, beforeAll, afterAll } = suiteHooks(options);
   describe(`EvidenceRecorder contract [${engineLabel}]`, () => {
     let harness: EvidenceRecorderHarness;
     beforeAll(async () => {

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import type { ClaimRequest, ClaimResolutionRequest, ExecutionClaimStore } from '../execution-claims/execution-claim-store.interface.js';
 import { ExecutionClaimStatus } from '../execution-claims/execution-claim-status.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
+import { type ContractSuiteOptions, suiteHooks } from './contract-runner.js';
+import { expect } from './expect.js';
 
 /** A claim store under test. */
 export interface ExecutionClaimStoreHarness {
@@ -22,7 +23,12 @@ const { Claimed, Completed, Indeterminate, Released } = ExecutionClaimStatus;
  * @example
  * describeExecutionClaimStoreContract('memory', async () => ({ store: new InMemoryExecutionClaimStore(), close: async () => {} }));
  */
-export function describeExecutionClaimStoreContract(engineLabel: string, setup: () => Promise<ExecutionClaimStoreHarness>): void {
+export function describeExecutionClaimStoreContract(
+  engineLabel: string,
+  setup: () => Promise<ExecutionClaimStoreHarness>,
+  options: ContractSuiteOptions = {},
+): void {
+  const { describe, it, beforeAll, afterAll } = suiteHooks(options);
   describe(`ExecutionClaimStore contract [${engineLabel}]`, () => {
     let harness: ExecutionClaimStoreHarness;
     beforeAll(async () => {
@@ -168,11 +174,12 @@ export function describeExecutionClaimStoreContract(engineLabel: string, setup: 
         const resolution = resolutionRequest(request.candidateId, to);
 
         const outcome = await store().resolve(resolution);
-        expect(outcome).toEqual({
+        expect(outcome).toMatchObject({
           outcome: 'resolved',
           from: Indeterminate,
-          claim: expect.objectContaining({ id: request.candidateId, status: to, attempt: 1, resolvedBy: resolution.by, resolutionReason: resolution.reason }),
+          claim: { id: request.candidateId, status: to, attempt: 1, resolvedBy: resolution.by, resolutionReason: resolution.reason },
         });
+        expect(Object.keys(outcome).sort()).toEqual(['claim', 'from', 'outcome']);
         expect(await store().find(request.candidateId)).toEqual(outcome.outcome === 'resolved' ? outcome.claim : null);
       });
 

@@ -8,3 +8,4 @@ export { describeRateLimitStoreContract } from './rate-limit-store.contract.js';
 export type { RateLimitStoreHarness } from './rate-limit-store.contract.js';
 export { describeTrajectoryStoreContract } from './trajectory-store.contract.js';
 export type { TrajectoryStoreHarness } from './trajectory-store.contract.js';
+export type { ContractRunner, ContractSuiteOptions, ContractTestFn } from './contract-runner.js';

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import type { RateLimitRequest, RateLimitStore } from '../rate-limits/rate-limit-store.interface.js';
+import { type ContractSuiteOptions, suiteHooks } from './contract-runner.js';
+import { expect } from './expect.js';
 
 /** A rate-limit store under test. */
 export interface RateLimitStoreHarness {
@@ -24,7 +25,8 @@ const NEXT_WINDOW = new Date(WINDOW.getTime() + WINDOW_SECONDS * 1000);
  * @example
  * describeRateLimitStoreContract('memory', async () => ({ store: new InMemoryRateLimitStore(), close: async () => {} }));
  */
-export function describeRateLimitStoreContract(engineLabel: string, setup: () => Promise<RateLimitStoreHarness>): void {
+export function describeRateLimitStoreContract(engineLabel: string, setup: () => Promise<RateLimitStoreHarness>, options: ContractSuiteOptions = {}): void {
+  const { describe, it, beforeAll, afterAll } = suiteHooks(options);
   describe(`RateLimitStore contract [${engineLabel}]`, () => {
     let harness: RateLimitStoreHarness;
     beforeAll(async () => {

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { foldEffects } from '../forbidden-states/fold-effects.js';
 import type { TrajectoryOutcome, TrajectoryStore } from '../forbidden-states/trajectory-store.interface.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import { compileStateModel } from '../trajectory/index.js';
 import type { Effect } from '../trajectory/index.js';
+import { type ContractSuiteOptions, suiteHooks } from './contract-runner.js';
+import { expect } from './expect.js';
 
 /** A trajectory store under test. */
 export interface TrajectoryStoreHarness {
@@ -33,7 +34,8 @@ const NOW = new Date(Date.UTC(2024, 1, 29, 23, 59, 59, 987));
  * @example
  * describeTrajectoryStoreContract('memory', async () => ({ store: new InMemoryTrajectoryStore(), close: async () => {} }));
  */
-export function describeTrajectoryStoreContract(engineLabel: string, setup: () => Promise<TrajectoryStoreHarness>): void {
+export function describeTrajectoryStoreContract(engineLabel: string, setup: () => Promise<TrajectoryStoreHarness>, options: ContractSuiteOptions = {}): void {
+  const { describe, it, beforeAll, afterAll } = suiteHooks(options);
   describe(`TrajectoryStore contract [${engineLabel}]`, () => {
     let harness: TrajectoryStoreHarness;
     beforeAll(async () => {
