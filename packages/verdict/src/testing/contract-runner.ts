@@ -93,7 +93,8 @@ function eachOf<TBody>(register: (name: string, fn: () => TBody) => void): Each<
 function detectRunner(): ContractRunner {
   const globals = globalThis as Partial<ContractRunner>;
   if (typeof globals.describe === 'function' && typeof globals.it === 'function') return globals as ContractRunner;
-  if (process.env['JEST_WORKER_ID'] !== undefined) {
+  // A Jest worker without globals; a `node --test` process that Jest spawned inherits the worker id, not the globals.
+  if (process.env['JEST_WORKER_ID'] !== undefined && process.env['NODE_TEST_CONTEXT'] === undefined) {
     throw new Error(
       'Jest runs without its globals (injectGlobals: false): pass the runner, e.g. ' +
         "{ runner: { describe, it, beforeAll, afterAll } } from '@jest/globals'.",
