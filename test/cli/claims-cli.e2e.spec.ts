@@ -173,6 +173,29 @@ describe('operator CLI: execution claims', () => {
     expect(result.stderr).toContain(message);
   });
 
+  it('names itself verdict in its help, and exits 0', async () => {
+    const { cli } = await setup();
+    const help = await cli('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: verdict \[options\] \[command\]/);
+    expect(help.stdout).toMatch(/claims\s+Inspect and resolve execution claims/);
+    expect((await cli('claims', 'resolve', '--help')).stdout).toMatch(/^Usage: verdict claims resolve \[options\] <id> <resolution>/);
+  });
+
+  it.each([
+    [['bogus'], "unknown command 'bogus'"],
+    [['claims', 'bogus'], "unknown command 'bogus'"],
+    [['claims', 'list', '--bogus'], "unknown option '--bogus'"],
+    [['claims', 'resolve', 'some-id'], "missing required argument 'resolution'"],
+    [['claims'], 'Usage: verdict claims [options] [command]'],
+  ])('says what is wrong with %j on stderr and exits 2 (usage error), touching nothing', async (args, message) => {
+    const { cli, dataSource } = await setup();
+    const result = await cli(...args);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toContain(message);
+    expect(await claimsOf(dataSource)).toEqual([]);
+  });
+
   it('prunes rate-limit windows that have ended, and only those', async () => {
     const { cli, dataSource } = await setup();
     const store = new TypeOrmRateLimitStore(dataSource);

@@ -75,6 +75,26 @@ describe('verdict-eval', () => {
     expect(() => readFileSync(join(work, 'never.json'))).toThrow();
   });
 
+  it('names itself verdict-eval in its help, and exits 0', async () => {
+    const help = await verdictEval(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: verdict-eval \[options\] \[command\]/);
+    expect(help.stdout).toMatch(/compare \[options\] <current> <baseline>/);
+    expect((await verdictEval(['baseline', '--help'])).stdout).toMatch(/^Usage: verdict-eval baseline \[options\] \[command\]/);
+  });
+
+  it.each([
+    [[], 'Usage: verdict-eval [options] [command]'],
+    [['bogus'], "unknown command 'bogus'"],
+    [['baseline', 'bogus'], "unknown command 'bogus'"],
+    [['run', 'suite.mjs', '--bogus'], "unknown option '--bogus'"],
+    [['compare', 'r.json'], "missing required argument 'baseline'"],
+  ])('says what is wrong with %j on stderr and exits 2 (usage error)', async (args, message) => {
+    const result = await verdictEval(args);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toContain(message);
+  });
+
   it('asrh --json: every scenario against every trace, relative paths, trajectory evidence as an object', async () => {
     const result = await verdictEval(['asrh', TRAJECTORY, '--trace', TRAJECTORY, '--json']);
     const runs = JSON.parse(result.stdout) as Array<{

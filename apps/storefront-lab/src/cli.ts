@@ -4,8 +4,7 @@
 //   npm run verdict -- rate-limits prune
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
-import { VerdictCliModule } from '@verdict/nestjs/cli';
-import { CommandFactory } from 'nest-commander';
+import { runVerdictCli, VerdictCliModule } from '@verdict/nestjs/cli';
 import { resolve } from 'node:path';
 import { LabModule } from './lab.module.js';
 
@@ -14,4 +13,4 @@ const database = resolve(process.env.LAB_DATABASE ?? '.lab-data/storefront.sqlit
 @Module({ imports: [LabModule.forRoot({ database }), VerdictCliModule] })
 class LabCliModule {}
 
-await CommandFactory.run(LabCliModule, { logger: ['error'] });
+await runVerdictCli(LabCliModule);

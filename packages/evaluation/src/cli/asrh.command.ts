@@ -1,6 +1,5 @@
-import { Inject, Optional } from '@nestjs/common';
-import { CLI_STREAMS, type CliStreams, fail, processStreams, table } from '@verdict/nestjs/cli';
-import { Command, CommandRunner, Option } from 'nest-commander';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { CLI_STREAMS, type CliCommandRunner, type CliStreams, fail, processStreams, table } from '@verdict/nestjs/cli';
 import { runAsrh } from '../asrh/run-asrh.js';
 
 /**
@@ -9,11 +8,9 @@ import { runAsrh } from '../asrh/run-asrh.js';
  * `{scenario, trace, result, assertions: [{id, result, evidence}]}` with paths relative to the directories
  * given. Exit code 1 when any run fails or errors, 2 when a file cannot be loaded.
  */
-@Command({ name: 'asrh', arguments: '<scenarios...>', description: 'Evaluate OWASP harness scenarios (YAML) against recorded traces (JSON)' })
-export class AsrhCommand extends CommandRunner {
-  constructor(@Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams) {
-    super();
-  }
+@Injectable()
+export class AsrhCommand implements CliCommandRunner {
+  constructor(@Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams) {}
 
   async run(scenarios: string[], options: { trace?: string[]; json?: boolean } = {}): Promise<void> {
     const json = options.json === true;
@@ -40,15 +37,5 @@ export class AsrhCommand extends CommandRunner {
       this.streams.out(table(rows, ['scenario', 'trace', 'result', 'failed assertions']));
     }
     if (runs.some((run) => run.result === 'fail' || run.result === 'error')) process.exitCode = 1;
-  }
-
-  @Option({ flags: '-t, --trace <file|dir>', description: 'A trace file or a directory of *.json traces (repeatable)' })
-  parseTrace(value: string, previous: string[] = []): string[] {
-    return [...previous, value];
-  }
-
-  @Option({ flags: '--json', description: 'Print the results as one JSON array' })
-  parseJson(): boolean {
-    return true;
   }
 }

@@ -1,15 +1,12 @@
-import { Inject, Optional } from '@nestjs/common';
-import { CLI_STREAMS, type CliStreams, fail, processStreams } from '@verdict/nestjs/cli';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { CLI_STREAMS, type CliCommandRunner, type CliStreams, fail, processStreams } from '@verdict/nestjs/cli';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { CommandRunner, SubCommand } from 'nest-commander';
 import { EvaluationReport } from '../reports/evaluation-report.js';
 
 /** `baseline write <report> <baseline>`: validates a report and keeps it as the baseline to check in. */
-@SubCommand({ name: 'write', arguments: '<report> <baseline>', description: 'Validate a report and write it as the baseline' })
-export class BaselineWriteCommand extends CommandRunner {
-  constructor(@Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams) {
-    super();
-  }
+@Injectable()
+export class BaselineWriteCommand implements CliCommandRunner {
+  constructor(@Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams) {}
 
   async run([reportFile, baselineFile]: string[]): Promise<void> {
     try {

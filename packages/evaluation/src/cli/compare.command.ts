@@ -1,7 +1,6 @@
-import { Inject, Optional } from '@nestjs/common';
-import { CLI_STREAMS, type CliStreams, fail, processStreams } from '@verdict/nestjs/cli';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { CLI_STREAMS, type CliCommandRunner, type CliStreams, fail, processStreams } from '@verdict/nestjs/cli';
 import { readFileSync } from 'node:fs';
-import { Command, CommandRunner, Option } from 'nest-commander';
 import { EvaluationBaseline } from '../baselines/evaluation-baseline.js';
 import { ComparisonFormat } from '../comparison-formats/comparison-format.js';
 import { isComparisonFormat, renderComparison } from '../comparison-formats/render-comparison.js';
@@ -11,11 +10,9 @@ import { EvaluationReport } from '../reports/evaluation-report.js';
  * `compare <current> <baseline> [--format console|github|junit|sarif]`: the changes between a current
  * report and the checked-in baseline. Exit code 1 on a blocking change, 2 when a file is invalid.
  */
-@Command({ name: 'compare', arguments: '<current> <baseline>', description: 'Compare a report with a baseline; exit 1 on a blocking change' })
-export class CompareCommand extends CommandRunner {
-  constructor(@Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams) {
-    super();
-  }
+@Injectable()
+export class CompareCommand implements CliCommandRunner {
+  constructor(@Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams) {}
 
   async run([currentFile, baselineFile]: string[], options: { format?: string } = {}): Promise<void> {
     const format = options.format ?? ComparisonFormat.Console;
@@ -30,10 +27,5 @@ export class CompareCommand extends CommandRunner {
     }
     this.streams.out(renderComparison(format, { comparison, suite: current.suite.name, currentFile, baselineFile }));
     if (comparison.blocking) process.exitCode = 1;
-  }
-
-  @Option({ flags: '-f, --format <format>', description: 'console (default), github, junit or sarif' })
-  parseFormat(value: string): string {
-    return value;
   }
 }

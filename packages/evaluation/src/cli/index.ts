@@ -1,2 +1,2 @@
-export { EvaluationCliModule } from './evaluation-cli.module.js';
+export { EvaluationCliModule, EVALUATION_CLI, runEvaluationCli } from './evaluation-cli.module.js';
 export { loadSuite, type LoadedSuite } from './load-suite.js';

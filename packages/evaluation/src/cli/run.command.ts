@@ -1,8 +1,7 @@
-import { Inject, Optional } from '@nestjs/common';
-import { CLI_STREAMS, type CliStreams, fail, processStreams, table } from '@verdict/nestjs/cli';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { CLI_STREAMS, type CliCommandRunner, type CliStreams, fail, processStreams, table } from '@verdict/nestjs/cli';
 import { SingleBar } from 'cli-progress';
 import { writeFileSync } from 'node:fs';
-import { Command, CommandRunner, Option } from 'nest-commander';
 import { CASE_PURPOSES } from '../cases/case-purpose.js';
 import type { EvaluationReport } from '../reports/evaluation-report.js';
 import { loadSuite } from './load-suite.js';
@@ -15,11 +14,9 @@ const PROGRESS_BAR_FROM = 20;
  * and writes the `verdict.evaluation-report.v1` report (default `verdict-report.json`). Case failures are
  * results, not command failures: gate merges with `compare`. Exit code 2 when the suite cannot be loaded.
  */
-@Command({ name: 'run', arguments: '<suite>', description: 'Run a security suite module and write its report' })
-export class RunCommand extends CommandRunner {
-  constructor(@Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams) {
-    super();
-  }
+@Injectable()
+export class RunCommand implements CliCommandRunner {
+  constructor(@Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams) {}
 
   async run([file]: string[], options: { out?: string } = {}): Promise<void> {
     const out = options.out ?? 'verdict-report.json';
@@ -42,11 +39,6 @@ export class RunCommand extends CommandRunner {
       bar?.stop();
       await dispose();
     }
-  }
-
-  @Option({ flags: '-o, --out <file>', description: 'Where to write the report (default verdict-report.json)' })
-  parseOut(value: string): string {
-    return value;
   }
 }
 

@@ -1,20 +1,18 @@
-import { Inject, Optional } from '@nestjs/common';
-import { CommandRunner, Option, SubCommand } from 'nest-commander';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ExecutionClaimsService } from '../execution-claims/execution-claims.service.js';
 import { type CliStreams, fail, processStreams, table } from './cli-output.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
+import type { CliCommandRunner } from './cli-program.js';
 
 const COLUMNS = ['id', 'capability', 'policy', 'status', 'attempt', 'claimed_at', 'updated_at'] as const;
 
 /** `claims list [--json]`: unresolved claims (`claimed`, `indeterminate`), oldest first. The binding is never shown. */
-@SubCommand({ name: 'list', description: 'List execution claims that are still claimed or indeterminate' })
-export class ClaimsListCommand extends CommandRunner {
+@Injectable()
+export class ClaimsListCommand implements CliCommandRunner {
   constructor(
     private readonly claims: ExecutionClaimsService,
     @Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams,
-  ) {
-    super();
-  }
+  ) {}
 
   async run(_params: string[], options: { json?: boolean } = {}): Promise<void> {
     const json = options.json === true;
@@ -32,10 +30,5 @@ export class ClaimsListCommand extends CommandRunner {
     } catch (error) {
       fail(this.streams, json, (error as Error).message);
     }
-  }
-
-  @Option({ flags: '--json', description: 'Print JSON for scripts' })
-  parseJson(): boolean {
-    return true;
   }
 }

@@ -1,8 +1,8 @@
-import { Inject, Optional } from '@nestjs/common';
-import { CommandRunner, Option, SubCommand } from 'nest-commander';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { type ClaimResolutionChoice, ExecutionClaimsService, checkedOperatorField } from '../execution-claims/execution-claims.service.js';
 import { type CliStreams, fail, processStreams } from './cli-output.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
+import type { CliCommandRunner } from './cli-program.js';
 import { OPERATOR_IDENTITY, type OperatorIdentity, osOperatorIdentity } from './operator-identity.js';
 
 interface ResolveOptions {
@@ -20,15 +20,13 @@ const CHOICES: readonly ClaimResolutionChoice[] = ['completed', 'retryable'];
  * A still-`claimed` claim needs `--force` (its executor may still be running). Who ran the command (the
  * {@link OperatorIdentity} hook; default: the OS user) is recorded next to `--by`.
  */
-@SubCommand({ name: 'resolve', arguments: '<id> <resolution>', description: 'Resolve an unresolved execution claim as completed or retryable' })
-export class ClaimsResolveCommand extends CommandRunner {
+@Injectable()
+export class ClaimsResolveCommand implements CliCommandRunner {
   constructor(
     private readonly claims: ExecutionClaimsService,
     @Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams,
     @Optional() @Inject(OPERATOR_IDENTITY) private readonly operatorIdentity: OperatorIdentity = osOperatorIdentity,
-  ) {
-    super();
-  }
+  ) {}
 
   async run([claimId, choice]: string[], options: ResolveOptions = {}): Promise<void> {
     const json = options.json === true;
@@ -65,25 +63,5 @@ export class ClaimsResolveCommand extends CommandRunner {
     } catch (error) {
       fail(this.streams, json, (error as Error).message);
     }
-  }
-
-  @Option({ flags: '--by <id>', description: 'Opaque id of the operator (e.g. operator:7), never PII' })
-  parseBy(value: string): string {
-    return value;
-  }
-
-  @Option({ flags: '--reason <text>', description: 'What the investigation found' })
-  parseReason(value: string): string {
-    return value;
-  }
-
-  @Option({ flags: '--force', description: 'Resolve a claim whose executor may still be running' })
-  parseForce(): boolean {
-    return true;
-  }
-
-  @Option({ flags: '--json', description: 'Print JSON for scripts' })
-  parseJson(): boolean {
-    return true;
   }
 }

@@ -3,9 +3,7 @@ import type { CliStreams } from './cli-output.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import { ClaimsListCommand } from './claims-list.command.js';
 import { ClaimsResolveCommand } from './claims-resolve.command.js';
-import { ClaimsCommand } from './claims.command.js';
 import { RateLimitsPruneCommand } from './rate-limits-prune.command.js';
-import { RateLimitsCommand } from './rate-limits.command.js';
 import { OPERATOR_IDENTITY, type OperatorIdentity } from './operator-identity.js';
 
 /** Options of {@link VerdictCliModule.forRoot}. */
@@ -17,16 +15,16 @@ export interface VerdictCliOptions {
 }
 
 /**
- * The operator CLI (nest-commander). Import it next to your `VerdictModule.forRoot(...)` in a CLI entry
- * point and run it with `CommandFactory.run`.
+ * The operator CLI's commands. Import it next to your `VerdictModule.forRoot(...)` in a CLI entry point
+ * and run it with `runVerdictCli` (its help names it `verdict`).
  *
  * @example
  * // cli.ts
  * \@Module({ imports: [AppModule, VerdictCliModule] }) class CliModule {}
- * await CommandFactory.run(CliModule, { logger: ['error'] });
+ * await runVerdictCli(CliModule);
  * // node dist/cli.js claims list --json
  */
-@Module({ providers: [ClaimsCommand, ClaimsListCommand, ClaimsResolveCommand, RateLimitsCommand, RateLimitsPruneCommand] })
+@Module({ providers: [ClaimsListCommand, ClaimsResolveCommand, RateLimitsPruneCommand] })
 export class VerdictCliModule {
   /**
    * The CLI with its hooks: `operatorIdentity` says who runs it (default: the OS user).

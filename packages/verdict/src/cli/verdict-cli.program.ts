@@ -1,0 +1,53 @@
+import type { DynamicModule, Type } from '@nestjs/common';
+import { ClaimsListCommand } from './claims-list.command.js';
+import { ClaimsResolveCommand } from './claims-resolve.command.js';
+import { type CliProgramSpec, runCli, type RunCliOptions } from './cli-program.js';
+import { RateLimitsPruneCommand } from './rate-limits-prune.command.js';
+
+const json = { flags: '--json', description: 'Print JSON for scripts' };
+
+/** The operator commands: `claims list|resolve`, `rate-limits prune`. */
+export const VERDICT_CLI: CliProgramSpec = {
+  name: 'verdict',
+  description: 'Verdict operator commands: reconcile execution claims, maintain rate-limit windows',
+  commands: [
+    {
+      name: 'claims',
+      description: 'Inspect and resolve execution claims',
+      subcommands: [
+        { name: 'list', description: 'List execution claims that are still claimed or indeterminate', options: [json], runner: ClaimsListCommand },
+        {
+          name: 'resolve',
+          arguments: '<id> <resolution>',
+          description: 'Resolve an unresolved execution claim as completed or retryable',
+          options: [
+            { flags: '--by <id>', description: 'Opaque id of the operator (e.g. operator:7), never PII' },
+            { flags: '--reason <text>', description: 'What the investigation found' },
+            { flags: '--force', description: 'Resolve a claim whose executor may still be running' },
+            json,
+          ],
+          runner: ClaimsResolveCommand,
+        },
+      ],
+    },
+    {
+      name: 'rate-limits',
+      description: 'Maintain rate-limit windows',
+      subcommands: [{ name: 'prune', description: 'Delete rate-limit windows that have ended', options: [json], runner: RateLimitsPruneCommand }],
+    },
+  ],
+};
+
+/**
+ * Runs the operator CLI on `module`, an application module that imports `VerdictModule` and
+ * `VerdictCliModule`. Its help names it `verdict` (or `options.name`); usage errors exit 2.
+ *
+ * @example
+ * // cli.ts
+ * \@Module({ imports: [AppModule, VerdictCliModule] }) class CliModule {}
+ * await runVerdictCli(CliModule);
+ * // node dist/cli.js claims list --json
+ */
+export function runVerdictCli(module: Type | DynamicModule, options: RunCliOptions = {}): Promise<void> {
+  return runCli(module, VERDICT_CLI, options);
+}
