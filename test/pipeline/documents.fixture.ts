@@ -83,7 +83,7 @@ export function documentsFixture() {
       arguments: z.object({ id: z.number().int() }),
       resolveTarget: fromProposal(({ arguments: args, context }) => {
         hooks.onResolve?.();
-        return hooks.resolveAs?.() ?? load(context.tenant, (args as { id: number }).id);
+        return (hooks.resolveAs?.() as Document | undefined) ?? load(context.tenant, (args as { id: number }).id);
       }),
       executionTarget: refreshPolicy,
     })

@@ -18,7 +18,7 @@ export { storefrontSeedData } from './seed/storefront-seed-data.js';
 export { openSqliteStorefront, type SqliteStorefrontOptions } from './seed/open-sqlite-storefront.js';
 
 // Authorization
-export { type StorefrontActor, isStorefrontActor } from './authorization/storefront-actor.js';
+export { type StorefrontActor, type StorefrontContext, isStorefrontActor } from './authorization/storefront-actor.js';
 export { storefrontContext, StorefrontContexts } from './authorization/storefront-contexts.js';
 export {
   type StorefrontAbility,

@@ -7,20 +7,21 @@ export { PublicMessage } from './public-message.js';
 export { publicAnswer, readNotExecutedMessage, type NotExecutedAnswer } from './public-answer.js';
 
 // Capabilities
-export { Capability } from './capabilities/capability.decorator.js';
+export { Capability, type CapabilityDecorator } from './capabilities/capability.decorator.js';
 export type { CapabilityOptions } from './capabilities/capability-options.interface.js';
 export type { CapabilityDefinition, CapabilityExecutor } from './capabilities/capability-definition.js';
-export type { ArgumentSchema } from './capabilities/argument-schema.js';
+export type { ArgumentSchema, ArgumentsOf } from './capabilities/argument-schema.js';
 export { defineCapability } from './capabilities/define-capability.js';
 export { CapabilityRegistry } from './capabilities/capability-registry.js';
 
 // Targets
 export { ExecutionTargetPolicy, TargetStrategy, type TargetIdentity, type TargetRefresh } from './targets/execution-target-policy.js';
-export { type TargetResolver, fromProposal, fromContext } from './targets/target-resolver.js';
+export { type TargetResolver, type ProposalTargetResolver, type ContextTargetResolver, fromProposal, fromContext } from './targets/target-resolver.js';
 
 // Authorization and context
 export type { AbilityFactory } from './authorization/ability-factory.interface.js';
-export { type ActionContext, isActionContext } from './context/action-context.js';
+export { type ActionContext, type AnyActionContext, isActionContext } from './context/action-context.js';
+export type { VerdictTypes, VerdictActor, VerdictTenant } from './context/verdict-types.js';
 export { ActionContextStore } from './context/action-context.store.js';
 export { ActionContextInterceptor } from './context/action-context.interceptor.js';
 

@@ -1,3 +1,5 @@
+import type { ActionContext } from '@verdict/nestjs';
+
 /**
  * The storefront's principal as it travels in Verdict's `ActionContext.actor`: only the customer id.
  * The server sets it from the authenticated session; the model never supplies it. Tenant comes from
@@ -9,6 +11,13 @@
 export interface StorefrontActor {
   readonly customerId: number;
 }
+
+/**
+ * The action context the storefront's capabilities run in. A library names it where it reads the actor
+ * (`fixedWindow<OrderIdArguments, Order, StorefrontContext>(...)`) rather than registering `VerdictTypes`,
+ * which would impose its actor on every application that imports it (ADR 0018).
+ */
+export type StorefrontContext = ActionContext<StorefrontActor>;
 
 /** Whether `actor` has the {@link StorefrontActor} shape (a positive integer `customerId`). */
 export function isStorefrontActor(actor: unknown): actor is StorefrontActor {

@@ -1,5 +1,4 @@
-import type { ActionContext } from '@verdict/nestjs';
-import type { StorefrontActor } from './storefront-actor.js';
+import type { StorefrontContext } from './storefront-actor.js';
 
 /**
  * The action context a storefront request runs in: the signed-in customer, the tenant of the storefront
@@ -8,7 +7,7 @@ import type { StorefrontActor } from './storefront-actor.js';
  * @example
  * contexts.run(storefrontContext(72, 'acme'), () => pipeline.execute(proposal));
  */
-export function storefrontContext(customerId: number, tenant: string, conversationId?: string): ActionContext<StorefrontActor> {
+export function storefrontContext(customerId: number, tenant: string, conversationId?: string): StorefrontContext {
   const actor = Object.freeze({ customerId });
   return Object.freeze(conversationId === undefined ? { actor, tenant } : { actor, tenant, metadata: Object.freeze({ conversationId }) });
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type AuthorizedAction, Capability, fixedWindow } from '@verdict/nestjs';
 import { DataSource } from 'typeorm';
-import type { StorefrontActor } from '../authorization/storefront-actor.js';
+import type { StorefrontContext } from '../authorization/storefront-actor.js';
 import type { Order } from '../entities/order.entity.js';
 import { OrderStatus } from '../entities/order-status.js';
 import { type OrderIdArguments, orderIdArguments } from '../orders/order-id.arguments.js';
@@ -36,11 +36,11 @@ export class ShipmentCapabilities implements OrderSource {
     arguments: orderIdArguments,
     resolveTarget: resolveOrderInContextTenant,
     executionTarget: orderPrimaryKeyPolicy,
-    rateLimit: fixedWindow<OrderIdArguments, Order>({
+    rateLimit: fixedWindow<OrderIdArguments, Order, StorefrontContext>({
       name: 'shipment-refreshes-per-customer-order',
       limit: SHIPMENT_REFRESHES_PER_HOUR,
       windowSeconds: 3600,
-      key: ({ context }, order) => ({ tenant: order.tenantId, customer: (context.actor as StorefrontActor).customerId, order: order.id }),
+      key: ({ context }, order) => ({ tenant: order.tenantId, customer: context.actor.customerId, order: order.id }),
       reason: 'shipment refresh budget for this order is exhausted',
     }),
   })

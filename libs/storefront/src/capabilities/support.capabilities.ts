@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type AuthorizedAction, Capability, atMostOnce } from '@verdict/nestjs';
 import { DataSource } from 'typeorm';
-import type { StorefrontActor } from '../authorization/storefront-actor.js';
+import type { StorefrontContext } from '../authorization/storefront-actor.js';
 import type { Order } from '../entities/order.entity.js';
 import { SupportTicket } from '../entities/support-ticket.entity.js';
 import { type OrderIdArguments, orderIdArguments } from '../orders/order-id.arguments.js';
@@ -25,9 +25,9 @@ export class SupportCapabilities implements OrderSource {
     arguments: orderIdArguments,
     resolveTarget: resolveOrderInContextTenant,
     executionTarget: orderPrimaryKeyPolicy,
-    atMostOnce: atMostOnce<OrderIdArguments, Order>({
+    atMostOnce: atMostOnce<OrderIdArguments, Order, StorefrontContext>({
       name: 'escalate-order',
-      key: ({ context }, order) => ({ tenant: order.tenantId, customer: (context.actor as StorefrontActor).customerId, order: order.id }),
+      key: ({ context }, order) => ({ tenant: order.tenantId, customer: context.actor.customerId, order: order.id }),
     }),
   })
   async escalate(action: AuthorizedAction<OrderIdArguments, Order>): Promise<{ ticket: string; orderId: number }> {

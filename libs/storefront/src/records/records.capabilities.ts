@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type AuthorizedAction, Capability, type EffectOf, forbidStates } from '@verdict/nestjs';
+import { type AuthorizedAction, Capability, type EffectOf, type Envelope, forbidStates } from '@verdict/nestjs';
 import { DataSource } from 'typeorm';
 import type { Customer } from '../entities/customer.entity.js';
 import { Order } from '../entities/order.entity.js';
@@ -80,7 +80,7 @@ export class RecordsCapabilities implements CustomerSource {
     arguments: uploadArguments,
     resolveTarget: resolveLatestExport,
     executionTarget: exportPrimaryKeyPolicy,
-    forbidStates: exfiltrationGate(({ arguments: a }, archive: RecordsExport) => recordsEffects.upload(archive, a.host)),
+    forbidStates: exfiltrationGate(({ arguments: a }: Envelope<UploadArguments>, archive: RecordsExport) => recordsEffects.upload(archive, a.host)),
   })
   upload(action: AuthorizedAction<UploadArguments, RecordsExport>): { link: string } {
     const { target, arguments: a } = action;
@@ -104,7 +104,7 @@ export class RecordsCapabilities implements CustomerSource {
     arguments: sendLinkArguments,
     resolveTarget: resolveSignedInCustomer,
     executionTarget: customerPrimaryKeyPolicy,
-    forbidStates: exfiltrationGate(({ arguments: a }, customer: Customer) => recordsEffects.send(customer.tenantId, a.to, a.link)),
+    forbidStates: exfiltrationGate(({ arguments: a }: Envelope<SendLinkArguments>, customer: Customer) => recordsEffects.send(customer.tenantId, a.to, a.link)),
   })
   send(action: AuthorizedAction<SendLinkArguments, Customer>): { sent: true } {
     const { target, arguments: a } = action;

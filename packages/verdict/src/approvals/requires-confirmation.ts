@@ -1,3 +1,5 @@
+import type { ActionContext, AnyActionContext } from '../context/action-context.js';
+import type { VerdictActor } from '../context/verdict-types.js';
 import type { JsonObject, JsonValue } from '../fingerprints/json-value.js';
 import type { Envelope } from '../pipeline/envelope.js';
 
@@ -14,24 +16,24 @@ export const DEFAULT_MAX_PENDING_RECEIPTS = 10;
  * conversation (`context.metadata.conversationId`, when the context has one) to the binding, whatever
  * `bind` returns (ADR 0015).
  */
-export interface ConfirmationPolicy<TArgs = any, TTarget = any, TActor = any> {
+export interface ConfirmationPolicy<TArgs = any, TTarget = any, TActor = any, TContext extends AnyActionContext = any> {
   /**
    * The trusted state of the resource an approval is bound to: its id and version. Any change of it after
    * approval invalidates the approval. Who asked (actor, tenant, conversation) is bound by Verdict.
    */
-  readonly bind: (envelope: Envelope<TArgs>, target: TTarget) => JsonObject;
+  readonly bind: (envelope: Envelope<TArgs, TContext>, target: TTarget) => JsonObject;
   /** Why confirmation is required, shown to the approver. */
   readonly reason: string;
   /** Default {@link DEFAULT_CONFIRMATION_TTL_SECONDS}. */
   readonly ttlSeconds?: number;
   /** What the approver is approving, built from the trusted target (never model-written prose or HTML). */
-  readonly describe?: (envelope: Envelope<TArgs>, target: TTarget) => string;
+  readonly describe?: (envelope: Envelope<TArgs, TContext>, target: TTarget) => string;
   /**
    * The facts an approver's CASL ability is checked against at an `@ApprovalEndpoint()`, as the subject
    * `'Approval'` (with `capability` added): e.g. `{ tenantId, customerId, orderId }` of the target.
    * Default: `{ capability }` only.
    */
-  readonly subject?: (envelope: Envelope<TArgs>, target: TTarget) => JsonObject;
+  readonly subject?: (envelope: Envelope<TArgs, TContext>, target: TTarget) => JsonObject;
   /**
    * At most this many pending receipts per actor (within its tenant) and this capability; a proposal
    * that would issue one more is refused as a recorded `throttle`, and nothing is issued. Besides, one
@@ -42,9 +44,12 @@ export interface ConfirmationPolicy<TArgs = any, TTarget = any, TActor = any> {
    * The actor's stable identity, as bound into every receipt and counted by `maxPending`. Default: the
    * actor object itself, which must then be plain JSON (`NonCanonicalValueError` naming the path otherwise).
    *
+   * Typed as the actor registered in `VerdictTypes`; a method signature, so an annotated
+   * `(actor: User) => …` also fits where no actor type is registered (`unknown`).
+   *
    * @example actorKey: (actor: User) => actor.id
    */
-  readonly actorKey?: (actor: TActor) => JsonValue;
+  actorKey?(actor: TActor): JsonValue;
 }
 
 /**
@@ -60,8 +65,8 @@ export interface ConfirmationPolicy<TArgs = any, TTarget = any, TActor = any> {
  *   describe: (_envelope, order) => `Cancel order ${order.id} (${order.description})`,
  * })
  */
-export function requiresConfirmation<TArgs, TTarget, TActor = any>(
-  policy: ConfirmationPolicy<TArgs, TTarget, TActor>,
-): ConfirmationPolicy<TArgs, TTarget, TActor> {
+export function requiresConfirmation<TArgs, TTarget, TActor = VerdictActor, TContext extends AnyActionContext = ActionContext>(
+  policy: ConfirmationPolicy<TArgs, TTarget, TActor, TContext>,
+): ConfirmationPolicy<TArgs, TTarget, TActor, TContext> {
   return Object.freeze({ ...policy });
 }

@@ -3,7 +3,7 @@ import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
-import { Capability } from './capability.decorator.js';
+import { discoverableCapability } from './capability.decorator.js';
 import { CapabilityRegistry } from './capability-registry.js';
 import { defineCapability } from './define-capability.js';
 
@@ -29,7 +29,7 @@ export class CapabilityExplorer implements OnModuleInit, OnApplicationBootstrap 
       if (typeof instance !== 'object' || instance === null) continue;
       const prototype = Object.getPrototypeOf(instance) as object;
       for (const method of this.scanner.getAllMethodNames(prototype)) {
-        const options = this.discovery.getMetadataByDecorator(Capability, wrapper, method);
+        const options = this.discovery.getMetadataByDecorator(discoverableCapability, wrapper, method);
         if (options === undefined) continue;
         const declaredAt = `${wrapper.name}.${method}`;
         if (!wrapper.isDependencyTreeStatic()) {

@@ -1,3 +1,4 @@
+import type { AnyActionContext } from '../context/action-context.js';
 import type { ConfirmationPolicy } from '../approvals/requires-confirmation.js';
 import type { AtMostOncePolicy } from '../execution-claims/at-most-once.js';
 import type { ForbiddenStatesPolicy } from '../forbidden-states/forbid-states.js';
@@ -8,17 +9,20 @@ import type { ArgumentSchema } from './argument-schema.js';
 
 /**
  * Declares a capability: a named domain operation an agent may propose (`orders.cancel`, not CRUD).
+ * One declaration types the rest: `TArgs` is the `arguments` schema's type, `TTarget` the resolver's,
+ * `TContext` the registered `ActionContext` (or a library's own, named by its resolver or gate). The
+ * defaults (`any`) are the erased form the registry holds.
  *
  * @example
  * \@Capability({
  *   name: 'orders.cancel', description: 'Cancel one of your orders', action: 'cancel', subject: 'Order',
  *   arguments: z.object({ orderId: z.number().int() }),
- *   resolveTarget: fromProposal(({ arguments: a, context }) => orders.findForTenant(context.tenant, a.orderId)),
+ *   resolveTarget: fromProposal(({ arguments: a, context }) => orders.findForTenant(context.tenant, a.orderId)), // a: { orderId: number }
  *   executionTarget: ExecutionTargetPolicy.refresh({ name: 'order-by-id', identity, refresh }),
  * })
  * cancel(action: AuthorizedAction<{ orderId: number }, Order>) { ... }
  */
-export interface CapabilityOptions<TArgs = any, TTarget = any> {
+export interface CapabilityOptions<TArgs = any, TTarget = any, TContext extends AnyActionContext = any> {
   /** Unique, non-blank; shown to the model as the tool's capability. */
   readonly name: string;
   readonly description: string;
@@ -27,9 +31,9 @@ export interface CapabilityOptions<TArgs = any, TTarget = any> {
   /** The CASL subject type the target must be detected as (`'Order'`); a different type is denied. */
   readonly subject: string;
   readonly arguments: ArgumentSchema<TArgs>;
-  readonly resolveTarget: TargetResolver<TArgs, TTarget>;
+  readonly resolveTarget: TargetResolver<TArgs, TTarget, any, TContext>;
   /** Required: `ExecutionTargetPolicy.refresh(...)` or `.acceptStaleSnapshot(...)`. Missing is a boot error. */
-  readonly executionTarget: ExecutionTargetPolicy<TTarget>;
+  readonly executionTarget: ExecutionTargetPolicy<TTarget, TContext>;
   /**
    * Field-level argument authorization: each named argument field that the proposal sets must be
    * permitted by CASL field rules, `ability.can(action, target, field)`. Default: none.
@@ -39,22 +43,22 @@ export interface CapabilityOptions<TArgs = any, TTarget = any> {
    * Meters authorized execution attempts with `fixedWindow({...})` (step 11). Consumed only after both
    * authorizations; denials and pending confirmations consume nothing. Needs a `RateLimitStore`.
    */
-  readonly rateLimit?: FixedWindowPolicy<TArgs, TTarget>;
+  readonly rateLimit?: FixedWindowPolicy<TArgs, TTarget, TContext>;
   /**
    * Admits one logical operation to the executor at most once with `atMostOnce({...})` (step 13, the
    * last gate). Needs an `ExecutionClaimStore`.
    */
-  readonly atMostOnce?: AtMostOncePolicy<TArgs, TTarget>;
+  readonly atMostOnce?: AtMostOncePolicy<TArgs, TTarget, TContext>;
   /**
    * Verified confirmation with `requiresConfirmation({...})` (steps 5, 10 and 12): the executor runs only
    * after a human approved this exact proposal, once. Needs an `ApprovalReceiptStore`; bound tools only.
    */
-  readonly requiresConfirmation?: ConfirmationPolicy<TArgs, TTarget>;
+  readonly requiresConfirmation?: ConfirmationPolicy<TArgs, TTarget, TContext['actor'], TContext>;
   /**
    * Stateful trajectory gate with `forbidStates(stateModel, effectOf, { scope })` (step 10a): the call's
    * effects are folded onto its trajectory's state (the scope says which calls share it: a conversation, an
    * actor, a tenant or an application key) and the call is denied if a forbidden predicate would become
    * true. Needs a `TrajectoryStore`.
    */
-  readonly forbidStates?: ForbiddenStatesPolicy<TArgs, TTarget>;
+  readonly forbidStates?: ForbiddenStatesPolicy<TArgs, TTarget, TContext>;
 }

@@ -1,3 +1,4 @@
+import type { ActionContext, AnyActionContext } from '../context/action-context.js';
 import type { CapabilityDefinition, CapabilityExecutor } from './capability-definition.js';
 import type { CapabilityOptions } from './capability-options.interface.js';
 
@@ -5,14 +6,16 @@ import type { CapabilityOptions } from './capability-options.interface.js';
  * The programmatic twin of `@Capability`: the same definition, for dynamic registration through
  * `VerdictModule.forRoot({ capabilities })` or `CapabilityRegistry.register`.
  *
+ * `TArgs` is inferred from the schema and `TTarget` from the resolver, so the executor's `action` is typed.
+ *
  * @example
  * const view = defineCapability({ name: 'orders.view', ... }, (action) => action.target);
  * const cancel = defineCapability(cancelOptions, (action) => orders.cancel(action.target), { host: orders });
  */
-export function defineCapability<TArgs, TTarget, TOutput>(
-  options: CapabilityOptions<TArgs, TTarget>,
-  executor: CapabilityExecutor<TArgs, TTarget, TOutput> | null,
+export function defineCapability<TArgs, TTarget, TOutput, TContext extends AnyActionContext = ActionContext>(
+  options: CapabilityOptions<TArgs, TTarget, TContext>,
+  executor: CapabilityExecutor<TArgs, TTarget, TOutput, TContext> | null,
   { host = null, declaredAt = `defineCapability(${JSON.stringify(options.name)})` }: { host?: unknown; declaredAt?: string } = {},
-): CapabilityDefinition<TArgs, TTarget, TOutput> {
+): CapabilityDefinition<TArgs, TTarget, TOutput, TContext> {
   return Object.freeze({ ...options, authorizeFields: Object.freeze([...(options.authorizeFields ?? [])]), executor, host, declaredAt });
 }

@@ -1,15 +1,27 @@
+import type { VerdictActor, VerdictTenant } from './verdict-types.js';
+
 /**
  * Who is acting, for which tenant: always from the server (the authenticated request), never from the
- * model. `actor` is the application's own principal object; the ability factory reads it.
+ * model. `actor` is the application's own principal object; the ability factory reads it. Its type is the
+ * one registered in {@link VerdictTypes} (`unknown` when none is), or a library's explicit `TActor`.
  */
-export interface ActionContext<TActor = unknown> {
+export interface ActionContext<TActor = VerdictActor, TTenant extends string | null = VerdictTenant> {
   readonly actor: TActor;
-  readonly tenant: string | null;
+  readonly tenant: TTenant;
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
-/** An object with an actor (not null or undefined) and a tenant that is a string or null. */
-export function isActionContext(value: unknown): value is ActionContext {
+/**
+ * Any action context, whatever its actor and tenant types: the bound of the `TContext` parameters that
+ * Verdict's factories thread from a resolver to the executor.
+ */
+export type AnyActionContext = ActionContext<unknown, string | null>;
+
+/**
+ * An object with an actor (not null or undefined) and a tenant that is a string or null. Only that is
+ * checked: the actor's shape is the application's to check (its ability factory does).
+ */
+export function isActionContext(value: unknown): value is ActionContext<NonNullable<unknown>, string | null> {
   if (typeof value !== 'object' || value === null) return false;
   const { actor, tenant } = value as ActionContext;
   return actor !== undefined && actor !== null && (tenant === null || typeof tenant === 'string');

@@ -1,3 +1,4 @@
+import type { ActionContext, AnyActionContext } from '../context/action-context.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
 import type { Envelope } from '../pipeline/envelope.js';
 
@@ -6,9 +7,9 @@ import type { Envelope } from '../pipeline/envelope.js';
  * operation's identity, built from trusted data: tenant, actor, resource id and version, and every
  * argument that distinguishes one operation from another. Never the tool-call id.
  */
-export interface AtMostOncePolicy<TArgs = any, TTarget = any> {
+export interface AtMostOncePolicy<TArgs = any, TTarget = any, TContext extends AnyActionContext = any> {
   readonly name: string;
-  readonly key: (envelope: Envelope<TArgs>, target: TTarget) => JsonValue;
+  readonly key: (envelope: Envelope<TArgs, TContext>, target: TTarget) => JsonValue;
 }
 
 /**
@@ -18,6 +19,8 @@ export interface AtMostOncePolicy<TArgs = any, TTarget = any> {
  *   key: ({ context }, order: Order) => ({ tenant: order.tenantId, order: order.id, version: order.version }),
  * })
  */
-export function atMostOnce<TArgs, TTarget>(policy: AtMostOncePolicy<TArgs, TTarget>): AtMostOncePolicy<TArgs, TTarget> {
+export function atMostOnce<TArgs, TTarget, TContext extends AnyActionContext = ActionContext>(
+  policy: AtMostOncePolicy<TArgs, TTarget, TContext>,
+): AtMostOncePolicy<TArgs, TTarget, TContext> {
   return Object.freeze({ ...policy });
 }

@@ -1,6 +1,7 @@
 import { compileStateModel } from '../trajectory/index.js';
 import type { Effect, StateMachine } from '../trajectory/index.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
+import type { ActionContext, AnyActionContext } from '../context/action-context.js';
 import type { Envelope } from '../pipeline/envelope.js';
 import type { TrajectoryScope } from './trajectory-scope.js';
 
@@ -9,7 +10,10 @@ import type { TrajectoryScope } from './trajectory-scope.js';
  * `target` is the execution target (re-read from trusted storage): derive facts from it — what an export row
  * holds, whose file it is — rather than from the model's arguments.
  */
-export type EffectOf<TArgs = any, TTarget = any> = (envelope: Envelope<TArgs>, target: TTarget) => Effect | readonly Effect[] | null;
+export type EffectOf<TArgs = any, TTarget = any, TContext extends AnyActionContext = any> = (
+  envelope: Envelope<TArgs, TContext>,
+  target: TTarget,
+) => Effect | readonly Effect[] | null;
 
 /** Options of {@link forbidStates}. */
 export interface ForbidStatesOptions<TTarget = any> {
@@ -18,11 +22,11 @@ export interface ForbidStatesOptions<TTarget = any> {
 }
 
 /** The run-time gate of a capability: its effects must not bring its trajectory to a forbidden state. */
-export interface ForbiddenStatesPolicy<TArgs = any, TTarget = any> {
+export interface ForbiddenStatesPolicy<TArgs = any, TTarget = any, TContext extends AnyActionContext = any> {
   readonly machine: StateMachine;
   /** `sha256(JCS(stateModel))`: trajectories of different models never share state. */
   readonly modelFingerprint: string;
-  readonly effectOf: EffectOf<TArgs, TTarget>;
+  readonly effectOf: EffectOf<TArgs, TTarget, TContext>;
   /** Checked at boot: a policy without one stops the application starting. */
   readonly scope: TrajectoryScope<TTarget>;
 }
@@ -51,11 +55,11 @@ export function isForbiddenStatesPolicy(value: unknown): value is ForbiddenState
  *   }),
  * })
  */
-export function forbidStates<TArgs, TTarget>(
+export function forbidStates<TArgs, TTarget, TContext extends AnyActionContext = ActionContext>(
   stateModel: unknown,
-  effectOf: EffectOf<TArgs, TTarget>,
+  effectOf: EffectOf<TArgs, TTarget, TContext>,
   options: ForbidStatesOptions<TTarget>,
-): ForbiddenStatesPolicy<TArgs, TTarget> {
+): ForbiddenStatesPolicy<TArgs, TTarget, TContext> {
   const machine = compileStateModel(stateModel);
   const policy = Object.freeze({ machine, modelFingerprint: fingerprint(stateModel), effectOf, scope: options?.scope });
   built.add(policy);

@@ -1,3 +1,4 @@
+import type { ActionContext, AnyActionContext } from '../context/action-context.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
 import type { Envelope } from '../pipeline/envelope.js';
 
@@ -6,23 +7,27 @@ import type { Envelope } from '../pipeline/envelope.js';
  * epoch, at the limit refuse without incrementing. The key is the bucket, from trusted data (actor,
  * tenant, resource): a permission is not a budget.
  */
-export interface FixedWindowPolicy<TArgs = any, TTarget = any> {
+export interface FixedWindowPolicy<TArgs = any, TTarget = any, TContext extends AnyActionContext = any> {
   readonly algorithm: 'fixed_window';
   readonly name: string;
   readonly limit: number;
   readonly windowSeconds: number;
-  readonly key: (envelope: Envelope<TArgs>, target: TTarget) => JsonValue;
+  readonly key: (envelope: Envelope<TArgs, TContext>, target: TTarget) => JsonValue;
   /** The internal reason recorded when the limit refuses (never shown to the model). */
   readonly reason: string;
 }
 
 /**
+ * Inline in `@Capability({...})`, the envelope and target are the capability's own types.
+ *
  * @example
  * rateLimit: fixedWindow({ name: 'refresh-per-customer', limit: 2, windowSeconds: 3600,
- *   key: ({ context }) => ({ tenant: context.tenant, customer: (context.actor as Actor).customerId }),
+ *   key: ({ context }, order) => ({ tenant: context.tenant, customer: context.actor.customerId, order: order.id }),
  *   reason: 'shipment refresh budget exhausted' })
  */
-export function fixedWindow<TArgs, TTarget>(policy: Omit<FixedWindowPolicy<TArgs, TTarget>, 'algorithm'>): FixedWindowPolicy<TArgs, TTarget> {
+export function fixedWindow<TArgs, TTarget, TContext extends AnyActionContext = ActionContext>(
+  policy: Omit<FixedWindowPolicy<TArgs, TTarget, TContext>, 'algorithm'>,
+): FixedWindowPolicy<TArgs, TTarget, TContext> {
   return Object.freeze({ ...policy, algorithm: 'fixed_window' as const });
 }
 

@@ -1,4 +1,4 @@
-import type { ActionContext } from '../context/action-context.js';
+import type { ActionContext, AnyActionContext } from '../context/action-context.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
 
 /** How the execution target is obtained after the proposal-stage checks. */
@@ -10,14 +10,18 @@ export const TargetStrategy = {
 export type TargetStrategy = (typeof TargetStrategy)[keyof typeof TargetStrategy];
 
 /** The stable identity of a target (tenant, type, primary key): fingerprinted before and after refresh. */
-export type TargetIdentity<TTarget> = (target: TTarget, context: ActionContext) => JsonValue;
+export type TargetIdentity<TTarget, TContext extends AnyActionContext = ActionContext> = (target: TTarget, context: TContext) => JsonValue;
 
 /**
  * Reads the target again from trusted inputs only: the resolved proposal target and the action context
  * (and the capability's `host`, as for resolvers). It never sees the model's arguments. Throw
  * `TargetNotResolvable` when the resource is gone.
  */
-export type TargetRefresh<TTarget, THost = any> = (proposalTarget: TTarget, context: ActionContext, host: THost) => TTarget | Promise<TTarget>;
+export type TargetRefresh<TTarget, THost = any, TContext extends AnyActionContext = ActionContext> = (
+  proposalTarget: TTarget,
+  context: TContext,
+  host: THost,
+) => TTarget | Promise<TTarget>;
 
 /**
  * Every capability chooses, explicitly, what it executes against (docs/architecture.md steps 6–8).
@@ -29,21 +33,21 @@ export type TargetRefresh<TTarget, THost = any> = (proposalTarget: TTarget, cont
  *   refresh: async (order) => (await orders.findOneBy({ id: order.id, tenantId: order.tenantId })) ?? TargetNotResolvable.throw('order is gone'),
  * })
  */
-export class ExecutionTargetPolicy<TTarget = unknown> {
+export class ExecutionTargetPolicy<TTarget = unknown, TContext extends AnyActionContext = ActionContext> {
   private constructor(
     /** Names the policy in evidence and fingerprints. */
     readonly name: string,
     readonly strategy: TargetStrategy,
-    readonly identity: TargetIdentity<TTarget>,
-    readonly refresh: TargetRefresh<TTarget> | null,
+    readonly identity: TargetIdentity<TTarget, TContext>,
+    readonly refresh: TargetRefresh<TTarget, any, TContext> | null,
   ) {}
 
   /** Re-reads the target before execution; any identity difference denies (resource substitution). */
-  static refresh<TTarget, THost = any>(options: {
+  static refresh<TTarget, THost = any, TContext extends AnyActionContext = ActionContext>(options: {
     name: string;
-    identity: TargetIdentity<TTarget>;
-    refresh: TargetRefresh<TTarget, THost>;
-  }): ExecutionTargetPolicy<TTarget> {
+    identity: TargetIdentity<TTarget, TContext>;
+    refresh: TargetRefresh<TTarget, THost, TContext>;
+  }): ExecutionTargetPolicy<TTarget, TContext> {
     return new ExecutionTargetPolicy(options.name, TargetStrategy.Refresh, options.identity, options.refresh);
   }
 
@@ -51,7 +55,10 @@ export class ExecutionTargetPolicy<TTarget = unknown> {
    * Executes against the proposal-stage snapshot. Only for immutable or request-local targets: a
    * deliberate, visible choice (silent snapshot reuse is impossible).
    */
-  static acceptStaleSnapshot<TTarget>(options: { name: string; identity: TargetIdentity<TTarget> }): ExecutionTargetPolicy<TTarget> {
+  static acceptStaleSnapshot<TTarget, TContext extends AnyActionContext = ActionContext>(options: {
+    name: string;
+    identity: TargetIdentity<TTarget, TContext>;
+  }): ExecutionTargetPolicy<TTarget, TContext> {
     return new ExecutionTargetPolicy(options.name, TargetStrategy.AcceptStaleSnapshot, options.identity, null);
   }
 }

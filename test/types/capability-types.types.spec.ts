@@ -1,0 +1,190 @@
+/**
+ * Type tests (ADR 0018), checked by `npm run typecheck`: every `@ts-expect-error` below must be an error, and
+ * every other line must compile. The one runtime test only makes Jest accept the file.
+ *
+ * This program registers no `VerdictTypes`, as a library would see it: the actor is `unknown` unless a
+ * context type is named. test/types/actor-augmentation.types.spec.ts compiles an application that registers one.
+ */
+import { Injectable } from '@nestjs/common';
+import {
+  type ActionContext,
+  type AuthorizedAction,
+  Capability,
+  type Envelope,
+  ExecutionTargetPolicy,
+  type VerdictActor,
+  atMostOnce,
+  defineCapability,
+  fixedWindow,
+  fromContext,
+  fromProposal,
+  requiresConfirmation,
+} from '@verdict/nestjs';
+import { type StorefrontContext } from '@verdict/storefront';
+import { IsInt } from 'class-validator';
+import { z } from 'zod';
+
+/** `true` only when `A` and `B` are the same type (not merely mutually assignable). */
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+const expectType = <T extends true>(): T | undefined => undefined;
+
+interface Order {
+  readonly id: number;
+  readonly tenantId: string;
+  readonly version: number;
+}
+interface Customer {
+  readonly id: number;
+}
+interface Product {
+  readonly sku: string;
+}
+const orderArguments = z.object({ orderId: z.number().int(), note: z.string().optional() });
+type OrderArguments = z.infer<typeof orderArguments>;
+
+class OrderIdDto {
+  @IsInt()
+  orderId!: number;
+}
+
+const orderById = fromProposal<OrderArguments, Order>(({ arguments: a, context }) => ({ id: a.orderId, tenantId: context.tenant ?? '', version: 1 }));
+const orderPolicy = ExecutionTargetPolicy.acceptStaleSnapshot<Order>({ name: 'order', identity: (order) => order.id });
+const base = { description: 'd', action: 'view', subject: 'Order' } as const;
+
+describe('type tests', () => {
+  it('compile (see npm run typecheck)', () => expect(true).toBe(true));
+});
+
+// No registration: the actor is unknown, the tenant string | null. Nothing unsafe is implied.
+expectType<Equal<VerdictActor, unknown>>();
+expectType<Equal<ActionContext['tenant'], string | null>>();
+fromContext((context) => {
+  // @ts-expect-error the unregistered actor is unknown
+  return context.actor.customerId;
+});
+
+// defineCapability: the schema's type and the resolver's target reach the executor.
+export const viewOrder = defineCapability(
+  { ...base, name: 'orders.view', arguments: orderArguments, resolveTarget: orderById, executionTarget: orderPolicy },
+  (action) => {
+    expectType<Equal<typeof action.arguments, { orderId: number; note?: string | undefined }>>();
+    expectType<Equal<typeof action.target, Order>>();
+    // @ts-expect-error a schema field that does not exist
+    return action.arguments.customerId;
+  },
+);
+expectType<Equal<Parameters<NonNullable<typeof viewOrder.executor>>[0], AuthorizedAction<OrderArguments, Order, ActionContext>>>();
+
+// A class-validator DTO: its instance type.
+defineCapability(
+  {
+    ...base,
+    name: 'orders.dto',
+    arguments: OrderIdDto,
+    resolveTarget: fromContext(() => ({ id: 1 }) as Customer),
+    executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot<Customer>({ name: 'c', identity: (c) => c.id }),
+  },
+  (action) => {
+    expectType<Equal<typeof action.arguments, OrderIdDto>>();
+    expectType<Equal<typeof action.target, Customer>>();
+    return action.arguments.orderId + action.target.id;
+  },
+);
+
+// A resolver typed for other arguments than the schema's does not fit.
+defineCapability(
+  // @ts-expect-error the resolver reads arguments the schema does not produce
+  { ...base, name: 'orders.mismatch', arguments: z.object({ orderId: z.string() }), resolveTarget: orderById, executionTarget: orderPolicy },
+  null,
+);
+
+// A target policy for another type than the resolver's does not fit.
+defineCapability(
+  {
+    ...base,
+    name: 'orders.other-target',
+    arguments: orderArguments,
+    resolveTarget: orderById,
+    // @ts-expect-error the execution-target policy is for products, the resolver finds orders
+    executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot<Product>({ name: 'p', identity: (p) => p.sku }),
+  },
+  null,
+);
+
+// Gates named with the capability's types read typed envelopes and targets; a gate of another type does not fit.
+defineCapability(
+  {
+    ...base,
+    name: 'orders.gated',
+    arguments: orderArguments,
+    resolveTarget: orderById,
+    executionTarget: orderPolicy,
+    atMostOnce: atMostOnce<OrderArguments, Order>({ name: 'once', key: ({ arguments: a }, order) => [a.orderId, order.version] }),
+    requiresConfirmation: requiresConfirmation<OrderArguments, Order>({
+      reason: 'r',
+      bind: ({ arguments: a }, order) => ({ order: order.id, note: a.note ?? null }),
+      // Unregistered actor: an annotated actorKey still fits.
+      actorKey: (actor: { id: string }) => actor.id,
+    }),
+    // @ts-expect-error a rate limit keyed on another target type
+    rateLimit: fixedWindow<OrderArguments, Product>({ name: 'n', limit: 1, windowSeconds: 60, reason: 'r', key: (_envelope, product) => product.sku }),
+  },
+  null,
+);
+
+// A library names its context type once (StorefrontContext) where it reads the actor; the capability takes it.
+export const escalate = defineCapability(
+  {
+    ...base,
+    name: 'orders.escalate',
+    arguments: orderArguments,
+    resolveTarget: orderById,
+    executionTarget: orderPolicy,
+    atMostOnce: atMostOnce<OrderArguments, Order, StorefrontContext>({ name: 'once', key: ({ context }, order) => [context.actor.customerId, order.id] }),
+  },
+  (action) => {
+    expectType<Equal<typeof action.context, StorefrontContext>>();
+    return action.context.actor.customerId;
+  },
+);
+fromProposal<OrderArguments, Order, unknown, StorefrontContext>(({ context, arguments: a }) => {
+  expectType<Equal<typeof context.actor.customerId, number>>();
+  return { id: a.orderId, tenantId: context.tenant ?? '', version: context.actor.customerId };
+});
+// @ts-expect-error a numeric tenant is not an action context's
+export type NumericTenant = ActionContext<unknown, number>;
+
+// @Capability: the decorated method must accept what the pipeline hands over.
+@Injectable()
+export class OrderCapabilities {
+  @Capability({ ...base, name: 'orders.view', arguments: orderArguments, resolveTarget: orderById, executionTarget: orderPolicy })
+  view(action: AuthorizedAction<OrderArguments, Order>) {
+    return action.target.id;
+  }
+
+  @Capability({ ...base, name: 'orders.view-id', arguments: orderArguments, resolveTarget: orderById, executionTarget: orderPolicy })
+  viewId(action: AuthorizedAction<{ orderId: number }, { id: number }>) {
+    return action.arguments.orderId + action.target.id;
+  }
+
+  // @ts-expect-error the schema's orderId is a number
+  @Capability({ ...base, name: 'orders.view-string', arguments: orderArguments, resolveTarget: orderById, executionTarget: orderPolicy })
+  viewString(action: AuthorizedAction<{ orderId: string }, Order>) {
+    return action.arguments.orderId;
+  }
+
+  // @ts-expect-error the target is an Order, not a Customer
+  @Capability({ ...base, name: 'orders.view-customer', arguments: orderArguments, resolveTarget: orderById, executionTarget: orderPolicy })
+  viewCustomer(action: AuthorizedAction<OrderArguments, Customer & { name: string }>) {
+    return action.target.name;
+  }
+
+  // @ts-expect-error the executor reads a StorefrontActor, the capability runs with an unknown actor
+  @Capability({ ...base, name: 'orders.view-actor', arguments: orderArguments, resolveTarget: orderById, executionTarget: orderPolicy })
+  viewActor(action: AuthorizedAction<OrderArguments, Order, StorefrontContext>) {
+    return action.context.actor.customerId;
+  }
+}
+
+// An envelope of the schema's type, named once, types a standalone gate callback.
+export const bindOrder = (envelope: Envelope<OrderArguments>, order: Order) => ({ order: order.id, requested: envelope.arguments.orderId });
