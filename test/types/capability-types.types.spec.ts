@@ -173,6 +173,12 @@ export class OrderCapabilities {
     return action.arguments.orderId;
   }
 
+  // @ts-expect-error the schema produces no `extra` field
+  @Capability({ ...base, name: 'orders.view-extra', arguments: orderArguments, resolveTarget: orderById, executionTarget: orderPolicy })
+  viewExtra(action: AuthorizedAction<OrderArguments & { extra: string }, Order>) {
+    return action.arguments.extra;
+  }
+
   // @ts-expect-error the target is an Order, not a Customer
   @Capability({ ...base, name: 'orders.view-customer', arguments: orderArguments, resolveTarget: orderById, executionTarget: orderPolicy })
   viewCustomer(action: AuthorizedAction<OrderArguments, Customer & { name: string }>) {
