@@ -1,4 +1,5 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Header, Post } from '@nestjs/common';
+import { ApprovalEndpoint, ApprovalRequest, ApprovalService, type VerifiedApprovalRequest } from '@verdict/nestjs';
 import { CrossCustomerComparison } from './comparison/cross-customer.comparison.js';
 import { GateScenarios } from './gates/gate-scenarios.js';
 import { ConfirmationScenario } from './approvals/confirmation.scenario.js';
@@ -13,6 +14,7 @@ export class LabController {
     private readonly gates: GateScenarios,
     private readonly confirmation: ConfirmationScenario,
     private readonly destinationRelease: DestinationReleaseScenario,
+    private readonly approvals: ApprovalService,
   ) {}
 
   @Get()
@@ -37,6 +39,13 @@ export class LabController {
   @Get('api/labs/confirmation')
   verifiedConfirmation() {
     return this.confirmation.run();
+  }
+
+  /** Customer 72 approves their own pending call (the guard finds the receipt server-side; its id never comes from the request). */
+  @Post('api/labs/approvals/:toolCallId/approve')
+  @ApprovalEndpoint()
+  approve(@ApprovalRequest() { challenge, approver }: VerifiedApprovalRequest) {
+    return this.approvals.approve(challenge.receiptId, challenge.toolCallId, approver.id);
   }
 
   /** One escalation delivered under two tool-call ids. */

@@ -15,6 +15,7 @@ import {
   ShipmentCapabilities,
   StorefrontAbilityFactory,
   StorefrontCapabilities,
+  StorefrontContexts,
   SupportCapabilities,
   storefrontEntities,
   storefrontMigrations,
@@ -55,6 +56,12 @@ export class LabModule {
             rateLimits: new TypeOrmRateLimitStore(dataSource),
             approvals: new TypeOrmApprovalReceiptStore(dataSource),
             publicMessage: 'I cannot do that for you.',
+            // The lab's approval route: every lab runs as customer 72, who approves only calls they asked for
+            // (the default requester is the approver's own context, so no other conversation is ever found).
+            approvalEndpoint: {
+              approver: () => ({ id: 'customer:72', context: StorefrontContexts.customer72 }),
+              canAccessToolCall: () => true,
+            },
           }),
         }),
         VerdictLangChainModule,

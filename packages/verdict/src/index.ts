@@ -12,7 +12,7 @@ export type { CapabilityOptions } from './capabilities/capability-options.interf
 export type { CapabilityDefinition, CapabilityExecutor } from './capabilities/capability-definition.js';
 export type { ArgumentSchema, ArgumentsOf } from './capabilities/argument-schema.js';
 export { defineCapability } from './capabilities/define-capability.js';
-export { CapabilityRegistry } from './capabilities/capability-registry.js';
+export { CapabilityRegistry, type ToolBinding } from './capabilities/capability-registry.js';
 
 // Targets
 export { ExecutionTargetPolicy, TargetStrategy, type TargetIdentity, type TargetRefresh } from './targets/execution-target-policy.js';
@@ -170,3 +170,18 @@ export { OuterTransactionError } from './errors/outer-transaction.error.js';
 export { ClaimResolvedOutOfBandError } from './errors/claim-resolved-out-of-band.error.js';
 export { GuardedToolSchemaMismatchError } from './errors/guarded-tool-schema-mismatch.error.js';
 export { ApplicationFaultError } from './errors/application-fault.error.js';
+export {
+  Severity,
+  isSeverity,
+  isAtLeast,
+  FindingCode,
+  type WiringFinding,
+  type CapabilityWiring,
+  type WiringAuditReport,
+  DEFAULT_LOCAL_TRUST_ZONES,
+  type WiringAuditOptions,
+  VerdictAgents,
+  type RegisteredAgent,
+  WiringAudit,
+  VerdictAuditModule,
+} from './audit/index.js';

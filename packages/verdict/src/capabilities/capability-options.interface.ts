@@ -35,6 +35,12 @@ export interface CapabilityOptions<TArgs = any, TTarget = any, TContext extends 
   /** Required: `ExecutionTargetPolicy.refresh(...)` or `.acceptStaleSnapshot(...)`. Missing is a boot error. */
   readonly executionTarget: ExecutionTargetPolicy<TTarget, TContext>;
   /**
+   * Declares that the executor changes state (writes, sends, pays). `verdict validate` reports a mutating
+   * capability without `atMostOnce` (a redelivered tool call would repeat the effect). Only declared
+   * capabilities are checked: Verdict does not guess from the CASL action. Default: `false`.
+   */
+  readonly mutates?: boolean;
+  /**
    * Field-level argument authorization: each named argument field that the proposal sets must be
    * permitted by CASL field rules, `ability.can(action, target, field)`. Default: none.
    */

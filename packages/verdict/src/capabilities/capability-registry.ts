@@ -6,6 +6,13 @@ import type { CapabilityDefinition } from './capability-definition.js';
 import { assertWellFormed } from './definition-checks.js';
 import { assertGatesConfigured } from './gate-configuration.js';
 
+/** A tool `VerdictTools` made: its model-facing name, its capability, and whether it is bound or guarded. */
+export interface ToolBinding {
+  readonly tool: string;
+  readonly capability: string;
+  readonly kind: 'bound' | 'guarded';
+}
+
 /**
  * Every capability the application declared, keyed by name. Filled at boot from `@Capability` methods
  * and `forRoot({ capabilities })`; wiring mistakes throw {@link VerdictConfigurationError}.
@@ -14,6 +21,8 @@ import { assertGatesConfigured } from './gate-configuration.js';
 export class CapabilityRegistry {
   private readonly definitions = new Map<string, CapabilityDefinition>();
   private readonly pendingBindings: { capability: string; tool: string; needsExecutor: boolean }[] = [];
+  private readonly madeTools = new WeakMap<object, ToolBinding>();
+  private readonly toolBindings: ToolBinding[] = [];
   private booted = false;
 
   constructor(@Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions) {}
@@ -98,6 +107,22 @@ export class CapabilityRegistry {
         capability,
       });
     }
+  }
+
+  /** @internal Used by `VerdictTools`: remembers a tool it made, for the wiring audit (`verdict validate`). */
+  recordTool(tool: object, binding: ToolBinding): void {
+    this.madeTools.set(tool, binding);
+    this.toolBindings.push(binding);
+  }
+
+  /** Every tool `VerdictTools` made, in the order they were made. */
+  bindings(): readonly ToolBinding[] {
+    return [...this.toolBindings];
+  }
+
+  /** How `VerdictTools` made `tool`, or `undefined` when it did not make it (a raw tool). */
+  bindingOf(tool: object): ToolBinding | undefined {
+    return this.madeTools.get(tool);
   }
 
   /** @internal Ends discovery and checks every binding made so far (called at application bootstrap). */

@@ -5,3 +5,4 @@ export { CLI_STREAMS } from './cli-streams.token.js';
 export type { CliStreams } from './cli-output.js';
 export { table, fail, processStreams } from './cli-output.js';
 export { OPERATOR_IDENTITY, osOperatorIdentity, type OperatorIdentity } from './operator-identity.js';
+export { ValidateCommand, DEFAULT_FAIL_ON } from './validate.command.js';

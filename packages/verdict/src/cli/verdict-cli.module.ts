@@ -4,6 +4,8 @@ import { CLI_STREAMS } from './cli-streams.token.js';
 import { ClaimsListCommand } from './claims-list.command.js';
 import { ClaimsResolveCommand } from './claims-resolve.command.js';
 import { RateLimitsPruneCommand } from './rate-limits-prune.command.js';
+import { ValidateCommand } from './validate.command.js';
+import { VerdictAuditModule } from '../audit/verdict-audit.module.js';
 import { OPERATOR_IDENTITY, type OperatorIdentity } from './operator-identity.js';
 
 /** Options of {@link VerdictCliModule.forRoot}. */
@@ -24,7 +26,7 @@ export interface VerdictCliOptions {
  * await runVerdictCli(CliModule);
  * // node dist/cli.js claims list --json
  */
-@Module({ providers: [ClaimsListCommand, ClaimsResolveCommand, RateLimitsPruneCommand] })
+@Module({ imports: [VerdictAuditModule], providers: [ClaimsListCommand, ClaimsResolveCommand, RateLimitsPruneCommand, ValidateCommand] })
 export class VerdictCliModule {
   /**
    * The CLI with its hooks: `operatorIdentity` says who runs it (default: the OS user).

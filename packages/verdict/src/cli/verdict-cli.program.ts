@@ -3,13 +3,14 @@ import { ClaimsListCommand } from './claims-list.command.js';
 import { ClaimsResolveCommand } from './claims-resolve.command.js';
 import { type CliProgramSpec, runCli, type RunCliOptions } from './cli-program.js';
 import { RateLimitsPruneCommand } from './rate-limits-prune.command.js';
+import { ValidateCommand } from './validate.command.js';
 
 const json = { flags: '--json', description: 'Print JSON for scripts' };
 
-/** The operator commands: `claims list|resolve`, `rate-limits prune`. */
+/** The operator commands: `claims list|resolve`, `rate-limits prune`, `validate`. */
 export const VERDICT_CLI: CliProgramSpec = {
   name: 'verdict',
-  description: 'Verdict operator commands: reconcile execution claims, maintain rate-limit windows',
+  description: 'Verdict operator commands: reconcile execution claims, maintain rate-limit windows, audit the wiring',
   commands: [
     {
       name: 'claims',
@@ -34,6 +35,20 @@ export const VERDICT_CLI: CliProgramSpec = {
       name: 'rate-limits',
       description: 'Maintain rate-limit windows',
       subcommands: [{ name: 'prune', description: 'Delete rate-limit windows that have ended', options: [json], runner: RateLimitsPruneCommand }],
+    },
+    {
+      name: 'validate',
+      description: 'Audit the wiring (read-only): capabilities, gates and policies; exit 1 on findings at or above --fail-on',
+      options: [
+        json,
+        { flags: '--fail-on <severity>', description: 'Fail on findings at or above: low, medium, high, critical (default: low)' },
+        {
+          flags: '--local-zone <zone>',
+          description: 'A local trust zone, repeatable (default: local-machine); PII released elsewhere is a finding',
+          parse: (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+        },
+      ],
+      runner: ValidateCommand,
     },
   ],
 };

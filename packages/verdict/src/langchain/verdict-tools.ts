@@ -39,12 +39,16 @@ export class VerdictTools {
   bound(definition: StructuredToolInterface, capability: string, options: BoundToolOptions = {}): VerdictBoundTool {
     const presented = { name: options.name ?? definition.name, description: options.description ?? definition.description, schema: definition.schema };
     this.registry.requireBindable(capability, presented.name);
-    return new VerdictBoundTool(presented, capability, this.pipeline, this.publicMessage);
+    const tool = new VerdictBoundTool(presented, capability, this.pipeline, this.publicMessage);
+    this.registry.recordTool(tool, { tool: presented.name, capability, kind: 'bound' });
+    return tool;
   }
 
   /** Wraps an existing tool: `capability`'s proposal checks run before the tool's own handler (migration bridge). */
   guarded(tool: StructuredToolInterface, capability: string): VerdictGuardedTool {
     this.registry.requireBindable(capability, tool.name, false);
-    return new VerdictGuardedTool(tool, capability, this.pipeline, this.publicMessage);
+    const guarded = new VerdictGuardedTool(tool, capability, this.pipeline, this.publicMessage);
+    this.registry.recordTool(guarded, { tool: tool.name, capability, kind: 'guarded' });
+    return guarded;
   }
 }

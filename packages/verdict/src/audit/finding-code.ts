@@ -1,0 +1,21 @@
+/** What a wiring finding is about: one code per check of the wiring audit (docs/validate.md). */
+export const FindingCode = {
+  /** An in-memory store (evidence, approvals, claims, rate limits, trajectories) outside tests. */
+  InMemoryStore: 'in-memory-store',
+  /** No evidence recorder, or the `NullEvidenceRecorder`, outside tests: decisions leave no record. */
+  NullEvidenceRecorder: 'null-evidence-recorder',
+  /** A capability requires confirmation, but no `@ApprovalEndpoint()` route exists to approve it. */
+  ConfirmationWithoutApprovalEndpoint: 'confirmation-without-approval-endpoint',
+  /** A registered agent holds a tool that `VerdictTools` neither bound nor guarded. */
+  AgentToolNotGuarded: 'agent-tool-not-bound-or-guarded',
+  /** A release route lets PII or sensitive data reach a trust zone that is not local. */
+  PiiToRemoteZone: 'pii-to-remote-zone',
+  /** A capability declared `mutates: true` has no `atMostOnce` policy. */
+  MutatingWithoutAtMostOnce: 'mutating-without-at-most-once',
+  /** Verdict's migrations are not registered on the stores' DataSource. */
+  VerdictMigrationsNotRegistered: 'verdict-migrations-not-registered',
+  /** The stores' DataSource has migrations that have not run. */
+  PendingMigrations: 'pending-migrations',
+} as const;
+
+export type FindingCode = (typeof FindingCode)[keyof typeof FindingCode];

@@ -1,0 +1,73 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Severity, isAtLeast, isSeverity } from '../audit/severity.js';
+import { WiringAudit } from '../audit/wiring-audit.js';
+import { DEFAULT_LOCAL_TRUST_ZONES } from '../audit/wiring-audit-options.js';
+import type { WiringAuditReport } from '../audit/wiring-audit-report.js';
+import { type CliStreams, fail, processStreams, table } from './cli-output.js';
+import { CLI_STREAMS } from './cli-streams.token.js';
+import type { CliCommandRunner } from './cli-program.js';
+
+interface ValidateOptions {
+  readonly json?: boolean;
+  readonly failOn?: string;
+  readonly localZone?: readonly string[];
+}
+
+/** The default `--fail-on`: every finding fails the check. */
+export const DEFAULT_FAIL_ON = Severity.Low;
+
+/**
+ * `validate [--json] [--fail-on <severity>] [--local-zone <zone>...]`: the read-only wiring audit for CI
+ * ({@link WiringAudit}). Prints the capabilities with their gates and policies, the release routes and the
+ * findings; exits 1 when a finding is at or above `--fail-on` (default `low`), 0 otherwise, 2 on a usage error.
+ */
+@Injectable()
+export class ValidateCommand implements CliCommandRunner {
+  constructor(
+    private readonly audit: WiringAudit,
+    @Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams,
+  ) {}
+
+  async run(_params: string[], options: ValidateOptions = {}): Promise<void> {
+    const json = options.json === true;
+    const failOn = options.failOn ?? DEFAULT_FAIL_ON;
+    if (!isSeverity(failOn)) return fail(this.streams, json, `--fail-on must be one of ${Object.values(Severity).join(', ')}, not "${failOn}"`, 2);
+    try {
+      const report = await this.audit.run({ localTrustZones: options.localZone ?? DEFAULT_LOCAL_TRUST_ZONES });
+      const failed = report.findings.some((finding) => isAtLeast(finding.severity, failOn));
+      this.streams.out(json ? JSON.stringify({ ...report, failOn, failed }) : text(report, failOn, failed));
+      process.exitCode = failed ? 1 : 0;
+    } catch (error) {
+      fail(this.streams, json, (error as Error).message);
+    }
+  }
+}
+
+function text(report: WiringAuditReport, failOn: Severity, failed: boolean): string {
+  const capabilities = report.capabilities.map((capability) => ({
+    capability: capability.name,
+    'action/subject': `${capability.action} ${capability.subject}`,
+    gates: capability.gates.join(','),
+    policies: Object.entries(capability.policies)
+      .map(([gate, policy]) => `${gate}=${policy}`)
+      .join('; '),
+    tools: capability.tools.join(', ') || '-',
+  }));
+  const findings = report.findings.map(({ severity, code, subject, message }) => ({ severity, code, subject, message }));
+  return [
+    'Capabilities',
+    table(capabilities, ['capability', 'action/subject', 'gates', 'policies', 'tools']),
+    '',
+    'Release routes',
+    report.releaseRoutes.length === 0 ? '(none)' : report.releaseRoutes.join('\n'),
+    '',
+    'Agents',
+    report.agents.length === 0 ? '(none registered)' : report.agents.map((agent) => `${agent.name}: ${agent.tools.join(', ')}`).join('\n'),
+    '',
+    'Findings',
+    table(findings, ['severity', 'code', 'subject', 'message']),
+    '',
+    ...report.notes.map((note) => `note: ${note}`),
+    `${report.findings.length} finding(s); ${failed ? 'FAIL' : 'ok'} (--fail-on ${failOn})`,
+  ].join('\n');
+}

@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FindingCode, Severity, VerdictAuditModule, WiringAudit, type WiringAuditReport } from '@verdict/nestjs';
+import { LabModule } from '../../apps/storefront-lab/src/lab.module.js';
+import { miswiredAppModule } from '../../libs/testing/src/fixtures/miswired-app.module.js';
+
+const apps: INestApplicationContext[] = [];
+afterEach(async () => {
+  for (const app of apps.splice(0)) await app.close();
+});
+
+async function audit(module: Parameters<typeof NestFactory.createApplicationContext>[0], testEnvironment = false): Promise<WiringAuditReport> {
+  const app = await NestFactory.createApplicationContext(module, { logger: false });
+  apps.push(app);
+  return app.get(WiringAudit).run({ testEnvironment });
+}
+
+const codesOf = (report: WiringAuditReport) => report.findings.map((finding) => `${finding.code} ${finding.subject}`).sort();
+
+describe('verdict validate: the wiring audit', () => {
+  it('reports every finding on a deliberately miswired application', async () => {
+    const report = await audit(miswiredAppModule());
+
+    expect(codesOf(report)).toEqual(
+      [
+        `${FindingCode.AgentToolNotGuarded} support/delete_tickets`,
+        `${FindingCode.ConfirmationWithoutApprovalEndpoint} tickets.refund`,
+        `${FindingCode.InMemoryStore} approvals`,
+        `${FindingCode.InMemoryStore} executionClaims`,
+        `${FindingCode.InMemoryStore} trajectories`,
+        `${FindingCode.MutatingWithoutAtMostOnce} tickets.refund`,
+        `${FindingCode.NullEvidenceRecorder} evidence`,
+        `${FindingCode.PendingMigrations} DataSource (better-sqlite3)`,
+        `${FindingCode.PiiToRemoteZone} application:ticket->gpt@public-cloud`,
+        `${FindingCode.VerdictMigrationsNotRegistered} DataSource (better-sqlite3)`,
+      ].sort(),
+    );
+    // Every check of the audit fired at least once.
+    expect(new Set(report.findings.map((finding) => finding.code))).toEqual(new Set(Object.values(FindingCode)));
+    // Most serious first.
+    expect(report.findings[0].severity).toBe(Severity.Critical);
+    expect(report.findings.at(-1)?.severity).toBe(Severity.Medium);
+    expect(report.findings.find((f) => f.code === FindingCode.PendingMigrations)?.message).toContain('CreateTickets1700000000000');
+  });
+
+  it('lists every capability with its gates, policies and tools', async () => {
+    const report = await audit(miswiredAppModule());
+
+    expect(report.capabilities).toEqual([
+      {
+        name: 'tickets.refund',
+        action: 'refund',
+        subject: 'Ticket',
+        gates: ['validation', 'target', 'casl', 'requiresConfirmation'],
+        policies: { executionTarget: 'accept_stale_snapshot ticket-id', requiresConfirmation: 'Refunds move money' },
+        mutates: true,
+        tools: [],
+      },
+      {
+        name: 'tickets.close',
+        action: 'close',
+        subject: 'Ticket',
+        gates: ['validation', 'target', 'casl', 'atMostOnce'],
+        policies: { executionTarget: 'accept_stale_snapshot ticket-id', atMostOnce: 'close-ticket' },
+        mutates: true,
+        tools: [],
+      },
+      {
+        name: 'tickets.view',
+        action: 'read',
+        subject: 'Ticket',
+        gates: ['validation', 'target', 'casl'],
+        policies: { executionTarget: 'accept_stale_snapshot ticket-id' },
+        mutates: false,
+        tools: ['view_ticket (bound)'],
+      },
+    ]);
+    expect(report.agents).toEqual([{ name: 'support', tools: ['view_ticket', 'delete_tickets'] }]);
+    expect(report.notes.some((note) => note.includes('ADR 0014'))).toBe(true);
+  });
+
+  it('does not report in-memory stores or the null recorder in a test environment, nor a zone declared local', async () => {
+    const app = await NestFactory.createApplicationContext(miswiredAppModule(), { logger: false });
+    apps.push(app);
+    const report = await app.get(WiringAudit).run({ testEnvironment: true, localTrustZones: ['local-machine', 'public-cloud'] });
+
+    const codes = new Set(report.findings.map((finding) => finding.code));
+    expect(codes.has(FindingCode.InMemoryStore)).toBe(false);
+    expect(codes.has(FindingCode.NullEvidenceRecorder)).toBe(false);
+    expect(codes.has(FindingCode.PiiToRemoteZone)).toBe(false);
+  });
+
+  it('reports nothing on the storefront lab', async () => {
+    const report = await audit({ module: class LabAudit {}, imports: [LabModule.forRoot({ database: ':memory:' }), VerdictAuditModule] });
+
+    expect(report.findings).toEqual([]);
+    expect(report.capabilities.length).toBeGreaterThan(0);
+    expect(report.releaseRoutes).toEqual(['application:customer-profile->ollama@local-machine [pii; trusted]']);
+  });
+});
