@@ -1,0 +1,80 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { assertCurrentBuild } from '@verdict/testing-kit';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** A compiled CLI entry; refuses a build older than the sources (StaleBuildError): `npm run build` first. */
+const compiled = (path: string) => {
+  const script = new URL(`../../${path}`, import.meta.url);
+  assertCurrentBuild(script);
+  return fileURLToPath(script);
+};
+
+const directory = mkdtempSync(join(tmpdir(), 'verdict-validate-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+/** Runs a compiled CLI in its own process (what `npm run verdict -- …` runs after building), outside a test environment. */
+const run = (entry: string, ...args: string[]) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [compiled(entry), ...args],
+      { env: { ...process.env, NODE_ENV: 'production', LAB_DATABASE: join(directory, 'lab.sqlite') } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+
+const lab = (...args: string[]) => run('apps/storefront-lab/dist/cli.js', ...args);
+const miswired = (...args: string[]) => run('libs/testing/dist/fixtures/miswired-cli.js', ...args);
+
+describe('verdict validate (CLI)', () => {
+  it('finds nothing on the lab and exits 0, listing its capabilities', async () => {
+    const { code, stdout, stderr } = await lab('validate', '--json');
+
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const report = JSON.parse(stdout);
+    expect(report).toMatchObject({ findings: [], failOn: 'low', failed: false });
+    expect(report.capabilities.map((capability: { name: string }) => capability.name)).toEqual(
+      expect.arrayContaining(['orders.view', 'orders.cancel', 'shipments.refresh', 'support.escalate', 'orders.refund']),
+    );
+    expect(report.capabilities.find((capability: { name: string }) => capability.name === 'support.escalate').gates).toContain('atMostOnce');
+  });
+
+  it('prints tables for people', async () => {
+    const { code, stdout } = await lab('validate');
+
+    expect(code).toBe(0);
+    expect(stdout).toContain('Capabilities\ncapability');
+    expect(stdout).toContain('Findings\n(none)');
+    expect(stdout).toContain('0 finding(s); ok (--fail-on low)');
+  });
+
+  it('exits 1 on the miswired application, at every threshold it reaches', async () => {
+    const all = await miswired('validate', '--json');
+    expect(all.code).toBe(1);
+    const report = JSON.parse(all.stdout);
+    expect(report.failed).toBe(true);
+    expect(report.findings).toHaveLength(10);
+
+    // The miswired app's findings are medium to critical: --fail-on critical still fails, as critical ones exist.
+    expect((await miswired('validate', '--fail-on', 'critical')).code).toBe(1);
+    // A remote zone declared local drops the PII finding; the others remain.
+    const local = JSON.parse((await miswired('validate', '--json', '--local-zone', 'local-machine', '--local-zone', 'public-cloud')).stdout);
+    expect(local.findings.map((finding: { code: string }) => finding.code)).not.toContain('pii-to-remote-zone');
+  });
+
+  it('exits 0 when no finding reaches --fail-on', async () => {
+    // The lab has no findings at all, at any threshold.
+    expect((await lab('validate', '--fail-on', 'critical')).code).toBe(0);
+  });
+
+  it('exits 2 on a usage error', async () => {
+    const bad = await lab('validate', '--fail-on', 'severe', '--json');
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stderr)).toEqual({ error: '--fail-on must be one of low, medium, high, critical, not "severe"' });
+    expect((await lab('validate', '--no-such-flag')).code).toBe(2);
+  });
+});
