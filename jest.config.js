@@ -15,7 +15,11 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json' }],
   },
   testEnvironment: 'node',
-  testMatch: ['<rootDir>/packages/*/src/**/*.spec.ts', '<rootDir>/libs/*/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
+  testMatch: [
+    '<rootDir>/packages/*/src/**/*.spec.ts',
+    '<rootDir>/libs/*/src/**/*.spec.ts',
+    '<rootDir>/test/**/*.spec.ts',
+  ],
   setupFiles: ['reflect-metadata'],
   testTimeout: 60000,
 };

@@ -10,7 +10,18 @@
 // that machine noise (checkpoints, other processes) hits both alike.
 import { randomBytes } from 'node:crypto';
 import { TypeOrmApprovalReceiptStore } from '@verdict/nestjs/typeorm';
-import { comparisonColumns, forEachEngine, openWriters, pgbench, run, sixtyPercentTarget, SLICES, summarize, target, WRITERS } from './database-bench.js';
+import {
+  comparisonColumns,
+  forEachEngine,
+  openWriters,
+  pgbench,
+  run,
+  sixtyPercentTarget,
+  SLICES,
+  summarize,
+  target,
+  WRITERS,
+} from './database-bench.js';
 import { fmt } from './stats.js';
 
 const CAPABILITY = 'bench.receipt';
@@ -25,7 +36,11 @@ const COLUMNS =
   'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, approved_by, approved_at, rejected_by, rejected_at, consumed_at, created_at, updated_at';
 
 /** The key of prepared receipt `n` (`c<n>` or `v<n>`, binding `n` zero-padded to 64 characters): the same formula in SQL. */
-const preparedKey = (prefix, n) => ({ toolCallId: `${prefix}${n}`, capability: CAPABILITY, bindingFingerprint: String(n).padStart(64, '0') });
+const preparedKey = (prefix, n) => ({
+  toolCallId: `${prefix}${n}`,
+  capability: CAPABILITY,
+  bindingFingerprint: String(n).padStart(64, '0'),
+});
 
 /**
  * Each operation: Verdict's call, the raw-mysql2 parameters of the first statement it sends, and the
@@ -49,9 +64,21 @@ const operations = {
       };
     },
     call: async (store, input) => {
-      if ((await store.issue(input)).id !== input.candidateId) throw new Error('a fresh key kept another receipt: the bench is not measuring issue');
+      if ((await store.issue(input)).id !== input.candidateId)
+        throw new Error('a fresh key kept another receipt: the bench is not measuring issue');
     },
-    rawParameters: (i) => [i.candidateId, i.toolCallId, i.capability, i.bindingFingerprint, i.reason, i.description, i.subject, i.expiresAt, i.now, i.now],
+    rawParameters: (i) => [
+      i.candidateId,
+      i.toolCallId,
+      i.capability,
+      i.bindingFingerprint,
+      i.reason,
+      i.description,
+      i.subject,
+      i.expiresAt,
+      i.now,
+      i.now,
+    ],
     rawCheck: (result) => result.affectedRows === 1,
     pgbench: () =>
       `INSERT INTO verdict_approval_receipts (id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, created_at, updated_at) ` +
@@ -62,7 +89,8 @@ const operations = {
   validate: {
     input: () => ({ key: preparedKey('v', 1 + ((Math.random() * VALIDATE_POOL) | 0)), now: new Date() }),
     call: async (store, { key, now }) => {
-      if ((await store.validate(key, now)).outcome !== 'approved') throw new Error('a prepared approved receipt did not validate');
+      if ((await store.validate(key, now)).outcome !== 'approved')
+        throw new Error('a prepared approved receipt did not validate');
     },
     rawParameters: ({ key }) => [key.toolCallId, key.capability],
     rawCheck: (rows) => rows.length === 1,
@@ -74,7 +102,8 @@ const operations = {
     consumesPrepared: true,
     input: (pool) => ({ key: pool.next(), now: new Date() }),
     call: async (store, { key, now }) => {
-      if ((await store.consume(key, now)).outcome !== 'approved') throw new Error('a prepared approved receipt was not consumed');
+      if ((await store.consume(key, now)).outcome !== 'approved')
+        throw new Error('a prepared approved receipt was not consumed');
     },
     rawParameters: ({ key, now }) => [now, now, key.toolCallId, key.capability, key.bindingFingerprint, now],
     rawCheck: (result) => result.affectedRows === 1,
@@ -104,13 +133,17 @@ await forEachEngine(async (engine, admin) => {
     for (const writers of WRITERS) {
       const result = await measure(engine, admin, spec, writers, receipts);
       rows.push({ engine: engine.name, operation, writers, ...result, baselineName: engine.baseline });
-      console.log(`${engine.name} ${operation} × ${writers}: ${fmt(result.verdict.opsPerSecond, 0)} ops/s vs ${engine.baseline} ${fmt(result.baseline, 0)}`);
+      console.log(
+        `${engine.name} ${operation} × ${writers}: ${fmt(result.verdict.opsPerSecond, 0)} ops/s vs ${engine.baseline} ${fmt(result.baseline, 0)}`,
+      );
     }
   }
 });
 
 if (rows.length > 0) {
-  console.log(`\nApproval receipts: TypeOrmApprovalReceiptStore vs a single-statement baseline in the same run (${SLICES} × 1 s slices each, alternating)`);
+  console.log(
+    `\nApproval receipts: TypeOrmApprovalReceiptStore vs a single-statement baseline in the same run (${SLICES} × 1 s slices each, alternating)`,
+  );
   console.table(
     rows.map(({ engine, operation, writers, verdict, baseline, prepared, baselineName }) => ({
       engine,
@@ -122,12 +155,16 @@ if (rows.length > 0) {
     })),
   );
   for (const engine of new Set(rows.map((row) => row.engine))) {
-    const of = (writers) => rows.find((row) => row.engine === engine && row.operation === 'consume' && row.writers === writers);
+    const of = (writers) =>
+      rows.find((row) => row.engine === engine && row.operation === 'consume' && row.writers === writers);
     const statements = Math.max(...WRITERS.map((writers) => of(writers).verdict.statementsPerOp));
     const twenty = of(20);
     console.log(
       `${engine} consume: ` +
-        [target(`one round trip (${fmt(statements, 2)} statements per call)`, statements === 1), sixtyPercentTarget(twenty, 'connections')].join('; ') +
+        [
+          target(`one round trip (${fmt(statements, 2)} statements per call)`, statements === 1),
+          sixtyPercentTarget(twenty, 'connections'),
+        ].join('; ') +
         (engine === 'mariadb' ? ' (MariaDB has no UPDATE … RETURNING: the consumed row is read back)' : ''),
     );
   }
@@ -151,12 +188,16 @@ async function measure(engine, admin, spec, writers, receipts) {
     statements.reset();
     // The first statement Verdict sent (captured by its logger), with the same inputs, through bare mysql2.
     const rawCall = async (connection) => {
-      const sql = spec.consumesPrepared ? statements.first.replace('verdict_approval_receipts', SCRATCH) : statements.first;
+      const sql = spec.consumesPrepared
+        ? statements.first.replace('verdict_approval_receipts', SCRATCH)
+        : statements.first;
       const [result] = await connection.query(sql, spec.rawParameters(spec.input(receipts.raw)));
       if (!spec.rawCheck(result)) throw new Error('the raw statement did not do what Verdict did');
     };
     const pgbenchRun = async (mode) => {
-      const offset = spec.consumesPrepared ? await receipts.pgbench.reserve(writers, Math.ceil((2 * rates[mode]) / writers) + 100) : 0;
+      const offset = spec.consumesPrepared
+        ? await receipts.pgbench.reserve(writers, Math.ceil((2 * rates[mode]) / writers) + 100)
+        : 0;
       const { tps, processed } = pgbench(admin, spec.pgbench(), writers, ['-M', mode, '-D', `n=${offset}`]);
       if (spec.consumesPrepared) await receipts.pgbench.check(processed);
       return (rates[mode] = tps);
@@ -192,12 +233,15 @@ async function measure(engine, admin, spec, writers, receipts) {
 
 /** A derived table `g(n)` of the integers `from`..`to`. */
 function range(engine, from, to) {
-  return engine.name === 'postgres' ? `generate_series(${from}, ${to}) AS g(n)` : `(SELECT seq AS n FROM seq_${from}_to_${to}) AS g`;
+  return engine.name === 'postgres'
+    ? `generate_series(${from}, ${to}) AS g(n)`
+    : `(SELECT seq AS n FROM seq_${from}_to_${to}) AS g`;
 }
 
 /** Inserts approved receipts, unexpired for an hour, keyed as {@link preparedKey} for every `n` of `keys` (a derived table `g(n)`), server-side. */
 async function prepare(engine, admin, table, prefix, keys) {
-  const columns = 'id, tool_call_id, capability, binding_fingerprint, status, reason, expires_at, approved_by, approved_at, created_at, updated_at';
+  const columns =
+    'id, tool_call_id, capability, binding_fingerprint, status, reason, expires_at, approved_by, approved_at, created_at, updated_at';
   const values =
     engine.name === 'postgres'
       ? `'r${prefix}' || n, '${prefix}' || n, '${CAPABILITY}', lpad(n::text, 64, '0'), 'approved', 'bench', now() + interval '1 hour', 'bench:1', now(), now(), now()`
@@ -242,7 +286,8 @@ function pgbenchPool(admin) {
     },
     async check(processed) {
       const [{ count }] = await admin.query(`SELECT count(*) AS count FROM ${SCRATCH} WHERE status = 'consumed'`);
-      if (Number(count) - consumed !== processed) throw new Error(`pgbench ran ${processed} transactions but consumed ${Number(count) - consumed} receipts`);
+      if (Number(count) - consumed !== processed)
+        throw new Error(`pgbench ran ${processed} transactions but consumed ${Number(count) - consumed} receipts`);
       consumed = Number(count);
     },
   };

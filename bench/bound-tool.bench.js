@@ -30,7 +30,11 @@ const orders = new Map([
 const schema = z.object({ orderId: z.number().int().positive() });
 const view = (order) => ({ id: order.id, status: order.status });
 
-const rawTool = tool(async ({ orderId }) => JSON.stringify(view(orders.get(orderId))), { name: 'lookup_order', description: 'Look up an order', schema });
+const rawTool = tool(async ({ orderId }) => JSON.stringify(view(orders.get(orderId))), {
+  name: 'lookup_order',
+  description: 'Look up an order',
+  schema,
+});
 
 // The same executor as a StructuredTool subclass: the class VerdictBoundTool itself extends. `tool()`
 // adds a context wrapper per call; this second baseline shows the pipeline's cost without it.
@@ -67,10 +71,14 @@ const lookupOrder = defineCapability(
 const evidence = new InMemoryEvidenceRecorder(1000);
 const abilityFactory = {
   createForContext: ({ actor, tenant }) =>
-    createMongoAbility([{ action: 'view', subject: 'Order', conditions: { customerId: actor.customerId, tenantId: tenant } }]),
+    createMongoAbility([
+      { action: 'view', subject: 'Order', conditions: { customerId: actor.customerId, tenantId: tenant } },
+    ]),
 };
 class BenchModule {}
-Module({ imports: [VerdictModule.forRoot({ abilityFactory, evidence, capabilities: [lookupOrder] }), VerdictLangChainModule] })(BenchModule);
+Module({
+  imports: [VerdictModule.forRoot({ abilityFactory, evidence, capabilities: [lookupOrder] }), VerdictLangChainModule],
+})(BenchModule);
 
 const app = await NestFactory.createApplicationContext(BenchModule, { logger: false });
 await app.init();
@@ -97,8 +105,16 @@ const ratio = (name) => result[name].median / result.raw.median;
 console.log('\nBound tool vs raw LangChain tool.invoke (median per call, µs; in-memory evidence)');
 console.table({
   'raw tool.invoke': { median_us: fmt(result.raw.median), p95_us: fmt(result.raw.p95), ratio: '1.00' },
-  'raw StructuredTool subclass': { median_us: fmt(result.rawClass.median), p95_us: fmt(result.rawClass.p95), ratio: fmt(ratio('rawClass'), 2) },
-  'bound permit': { median_us: fmt(result.permit.median), p95_us: fmt(result.permit.p95), ratio: fmt(ratio('permit'), 2) },
+  'raw StructuredTool subclass': {
+    median_us: fmt(result.rawClass.median),
+    p95_us: fmt(result.rawClass.p95),
+    ratio: fmt(ratio('rawClass'), 2),
+  },
+  'bound permit': {
+    median_us: fmt(result.permit.median),
+    p95_us: fmt(result.permit.p95),
+    ratio: fmt(ratio('permit'), 2),
+  },
   'bound deny': { median_us: fmt(result.deny.median), p95_us: fmt(result.deny.p95), ratio: fmt(ratio('deny'), 2) },
 });
 console.log(

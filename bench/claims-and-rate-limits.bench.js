@@ -9,7 +9,18 @@
 // that machine noise (checkpoints, other processes) hits both alike.
 import { randomBytes } from 'node:crypto';
 import { TypeOrmExecutionClaimStore, TypeOrmRateLimitStore } from '@verdict/nestjs/typeorm';
-import { comparisonColumns, forEachEngine, openWriters, pgbench, run, sixtyPercentTarget, SLICES, summarize, target, WRITERS } from './database-bench.js';
+import {
+  comparisonColumns,
+  forEachEngine,
+  openWriters,
+  pgbench,
+  run,
+  sixtyPercentTarget,
+  SLICES,
+  summarize,
+  target,
+  WRITERS,
+} from './database-bench.js';
 import { fmt } from './stats.js';
 
 const BUCKETS = Array.from({ length: 10_000 }, () => randomBytes(32).toString('hex'));
@@ -28,11 +39,17 @@ const gates = {
     }),
     store: (dataSource) => new TypeOrmExecutionClaimStore(dataSource),
     call: async (store, input) => {
-      if (!(await store.admit(input)).admitted) throw new Error('a fresh operation was refused: the bench is not measuring admission');
+      if (!(await store.admit(input)).admitted)
+        throw new Error('a fresh operation was refused: the bench is not measuring admission');
     },
   },
   'rate-limit consumption': {
-    input: () => ({ bucketFingerprint: BUCKETS[(Math.random() * BUCKETS.length) | 0], windowStart: WINDOW_START, windowSeconds: 3600, limit: UNLIMITED }),
+    input: () => ({
+      bucketFingerprint: BUCKETS[(Math.random() * BUCKETS.length) | 0],
+      windowStart: WINDOW_START,
+      windowSeconds: 3600,
+      limit: UNLIMITED,
+    }),
     store: (dataSource) => new TypeOrmRateLimitStore(dataSource),
     call: async (store, input) => {
       if (!(await store.consume(input)).allowed) throw new Error('a unit under an unreachable limit was refused');
@@ -61,13 +78,17 @@ await forEachEngine(async (engine, admin) => {
     for (const writers of WRITERS) {
       const { verdict, baseline } = await measure(engine, admin, gate, spec, writers);
       rows.push({ engine: engine.name, gate, writers, verdict, baseline, baselineName: engine.baseline });
-      console.log(`${engine.name} ${gate} × ${writers}: ${fmt(verdict.opsPerSecond, 0)} ops/s vs ${engine.baseline} ${fmt(baseline, 0)}`);
+      console.log(
+        `${engine.name} ${gate} × ${writers}: ${fmt(verdict.opsPerSecond, 0)} ops/s vs ${engine.baseline} ${fmt(baseline, 0)}`,
+      );
     }
   }
 });
 
 if (rows.length > 0) {
-  console.log(`\nClaims and rate limits: Verdict's TypeORM stores vs a single-statement baseline in the same run (${SLICES} × 1 s slices each, alternating)`);
+  console.log(
+    `\nClaims and rate limits: Verdict's TypeORM stores vs a single-statement baseline in the same run (${SLICES} × 1 s slices each, alternating)`,
+  );
   console.table(
     rows.map(({ engine, gate, writers, verdict, baseline, baselineName }) => ({
       engine,
@@ -77,7 +98,8 @@ if (rows.length > 0) {
     })),
   );
   for (const engine of new Set(rows.map((row) => row.engine))) {
-    const of = (gate, writers) => rows.find((row) => row.engine === engine && row.gate === gate && row.writers === writers);
+    const of = (gate, writers) =>
+      rows.find((row) => row.engine === engine && row.gate === gate && row.writers === writers);
     for (const gate of Object.keys(gates)) {
       const one = of(gate, 1);
       const twenty = of(gate, 20);
@@ -121,7 +143,11 @@ async function measure(engine, admin, gate, spec, writers) {
       const verdict = await run(stores, 1, verdictCall);
       samples.push(...verdict.samples);
       elapsed += verdict.elapsed;
-      baselineRates.push(engine.name === 'postgres' ? pgbench(admin, pgbenchScripts[gate], writers).tps : (await run(connections, 1, rawCall)).opsPerSecond);
+      baselineRates.push(
+        engine.name === 'postgres'
+          ? pgbench(admin, pgbenchScripts[gate], writers).tps
+          : (await run(connections, 1, rawCall)).opsPerSecond,
+      );
     }
     return {
       verdict: summarize(samples, elapsed, statements.count),

@@ -4,7 +4,16 @@
 // projection). Every variant is timed as parse + release + stringify of the released payload. Target (issue 6):
 // projection + redaction without detectors >= 0.50x the JSON baseline's throughput; the hand projection says what
 // Verdict's checks, canonical ordering and evidence cost over the same work. Numbers are reported, not asserted.
-import { ContextReleaser, DataClass, Destination, InMemoryEvidenceRecorder, ReleasePolicy, ScanMode, Source, Trust } from '@verdict/nestjs';
+import {
+  ContextReleaser,
+  DataClass,
+  Destination,
+  InMemoryEvidenceRecorder,
+  ReleasePolicy,
+  ScanMode,
+  Source,
+  Trust,
+} from '@verdict/nestjs';
 import { fmt, median } from './stats.js';
 
 const TARGET_BYTES = 10_000_000;
@@ -23,20 +32,48 @@ function prng(seed) {
 const rand = prng(0x5eed);
 const pick = (list) => list[Math.floor(rand() * list.length)];
 const int = (min, max) => min + Math.floor(rand() * (max - min + 1));
-const FIRST = ['Ada', 'Grace', 'Alan', 'Linus', 'Margaret', 'Dennis', 'Barbara', 'Ken', 'Frances', 'Edsger', 'Radia', 'Donald'];
-const LAST = ['Lovelace', 'Hopper', 'Turing', 'Torvalds', 'Hamilton', 'Ritchie', 'Liskov', 'Thompson', 'Allen', 'Dijkstra', 'Perlman', 'Knuth'];
+const FIRST = [
+  'Ada',
+  'Grace',
+  'Alan',
+  'Linus',
+  'Margaret',
+  'Dennis',
+  'Barbara',
+  'Ken',
+  'Frances',
+  'Edsger',
+  'Radia',
+  'Donald',
+];
+const LAST = [
+  'Lovelace',
+  'Hopper',
+  'Turing',
+  'Torvalds',
+  'Hamilton',
+  'Ritchie',
+  'Liskov',
+  'Thompson',
+  'Allen',
+  'Dijkstra',
+  'Perlman',
+  'Knuth',
+];
 const STREETS = ['Main St', 'High St', 'Station Rd', 'Church Lane', 'Park Ave', 'Mill Road'];
 const CITIES = ['Springfield', 'Riverton', 'Lakeside', 'Fairview', 'Greenville', 'Kingston'];
 const STATUSES = ['placed', 'paid', 'shipped', 'delivered', 'returned', 'cancelled'];
-const WORDS = 'please leave the parcel at the back door customer asked for gift wrapping delivery window after five pm fragile items inside'
-  .concat(' call before arrival if nobody answers ring twice')
-  .split(' ');
+const WORDS =
+  'please leave the parcel at the back door customer asked for gift wrapping delivery window after five pm fragile items inside'
+    .concat(' call before arrival if nobody answers ring twice')
+    .split(' ');
 const sentence = (n) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
 const phone = () => `+1 ${int(201, 989)} 555 ${String(int(0, 9999)).padStart(4, '0')}`;
 
 function note() {
   const roll = rand();
-  if (roll < 0.15) return `${sentence(int(6, 14))}, reach me at ${pick(FIRST).toLowerCase()}.${int(1, 999)}@example.org instead.`;
+  if (roll < 0.15)
+    return `${sentence(int(6, 14))}, reach me at ${pick(FIRST).toLowerCase()}.${int(1, 999)}@example.org instead.`;
   if (roll < 0.3) return `${sentence(int(6, 14))}; backup number ${phone()}.`;
   return `${sentence(int(8, 24))}.`;
 }
@@ -49,7 +86,12 @@ function customer(i) {
     name: `${first} ${last}`,
     email: `${first}.${last}${i}@example.com`.toLowerCase(),
     phone: phone(),
-    address: { street: `${int(1, 400)} ${pick(STREETS)}`, city: pick(CITIES), zip: String(int(10000, 99999)), country: 'US' },
+    address: {
+      street: `${int(1, 400)} ${pick(STREETS)}`,
+      city: pick(CITIES),
+      zip: String(int(10000, 99999)),
+      country: 'US',
+    },
     orders: Array.from({ length: int(1, 6) }, (_, j) => ({
       id: `ORD-${i}-${j}`,
       status: pick(STATUSES),
@@ -73,12 +115,27 @@ const megabytes = Buffer.byteLength(text) / 1e6;
 // route watches all six, so its notes must be scanned first or the release is denied on the first e-mail.
 const source = Source.application('customer-list');
 const destination = Destination.connection('ollama-local', 'local-machine');
-const ONLY = ['customers.*.id', 'customers.*.name', 'customers.*.email', 'customers.*.orders.*.status', 'customers.*.orders.*.notes'];
+const ONLY = [
+  'customers.*.id',
+  'customers.*.name',
+  'customers.*.email',
+  'customers.*.orders.*.status',
+  'customers.*.orders.*.notes',
+];
 const NOTES = ['customers.*.orders.*.notes'];
 const releaser = (classification, configure) => {
-  const policy = configure(ReleasePolicy.route(source, destination).allow({ classes: [classification], trust: [Trust.Trusted] }));
+  const policy = configure(
+    ReleasePolicy.route(source, destination).allow({ classes: [classification], trust: [Trust.Trusted] }),
+  );
   const instance = new ContextReleaser({ policies: [policy], recorder: new InMemoryEvidenceRecorder(100) });
-  return (payload) => instance.release(payload).source(source).trust(Trust.Trusted).classify(classification).only(ONLY).redact(['customers.*.email']);
+  return (payload) =>
+    instance
+      .release(payload)
+      .source(source)
+      .trust(Trust.Trusted)
+      .classify(classification)
+      .only(ONLY)
+      .redact(['customers.*.email']);
 };
 const noDetectors = releaser(DataClass.Pii, (policy) => policy.detectWith([]));
 const piiRoute = releaser(DataClass.Pii, (policy) => policy);
@@ -105,7 +162,9 @@ const variants = {
   '1. project + redact, no detectors': timed(noDetectors),
   '2. + validation (Pii route: CARD/IBAN/SSN)': timed(piiRoute),
   '3. + scan notes (redact) + validation': timed((payload) => piiRoute(payload).scan(NOTES, { mode: ScanMode.Redact })),
-  '4. + scan notes, strict route (6 detectors)': timed((payload) => strictRoute(payload).scan(NOTES, { mode: ScanMode.Redact })),
+  '4. + scan notes, strict route (6 detectors)': timed((payload) =>
+    strictRoute(payload).scan(NOTES, { mode: ScanMode.Redact }),
+  ),
 };
 
 // Sanity: the variants do what they claim before they are timed.
@@ -118,7 +177,8 @@ if (Object.keys(first).sort().join() !== 'email,id,name,orders' || first.email !
   throw new Error('projection is not what it claims');
 if (hand !== v1) throw new Error('the hand projection does not release the same text as variant 1');
 if (v1 !== v2) throw new Error('validation changed the payload');
-if (!v3.includes('[REDACTED] instead.') || v3.includes('@example.org') || v3 !== v4) throw new Error('scan did not redact notes');
+if (!v3.includes('[REDACTED] instead.') || v3.includes('@example.org') || v3 !== v4)
+  throw new Error('scan did not redact notes');
 
 // Interleaved runs (one warm-up above), median wall time per variant.
 const samples = Object.fromEntries(names.map((name) => [name, []]));
@@ -151,9 +211,13 @@ console.table(
   ),
 );
 for (const name of names.slice(3)) {
-  console.log(`detector cost ${name.slice(0, 2)} vs 1.: +${fmt(ms[name] - variant1)} ms (${fmt(ms[name] / variant1, 2)}x variant 1)`);
+  console.log(
+    `detector cost ${name.slice(0, 2)} vs 1.: +${fmt(ms[name] - variant1)} ms (${fmt(ms[name] / variant1, 2)}x variant 1)`,
+  );
 }
 console.log(
   `variant 1 vs the hand projection: ${fmt(handBaseline / variant1, 2)}x its throughput (+${fmt(variant1 - handBaseline)} ms for checks, canonical order and evidence)`,
 );
-console.log(`target: variant 1 >= 0.50x JSON baseline throughput -> ${baseline / variant1 >= 0.5 ? 'PASS' : 'FAIL'} (${fmt(baseline / variant1, 2)}x)`);
+console.log(
+  `target: variant 1 >= 0.50x JSON baseline throughput -> ${baseline / variant1 >= 0.5 ? 'PASS' : 'FAIL'} (${fmt(baseline / variant1, 2)}x)`,
+);

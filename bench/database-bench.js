@@ -18,8 +18,18 @@ export const SLICES = Number(process.env.BENCH_SLICES ?? 5);
 export const WRITERS = [1, 5, 20];
 
 const engines = [
-  { name: 'postgres', url: process.env.VERDICT_TEST_POSTGRES_URL, baseline: 'pgbench', variable: 'VERDICT_TEST_POSTGRES_URL' },
-  { name: 'mariadb', url: process.env.VERDICT_TEST_MARIADB_URL, baseline: 'raw mysql2', variable: 'VERDICT_TEST_MARIADB_URL' },
+  {
+    name: 'postgres',
+    url: process.env.VERDICT_TEST_POSTGRES_URL,
+    baseline: 'pgbench',
+    variable: 'VERDICT_TEST_POSTGRES_URL',
+  },
+  {
+    name: 'mariadb',
+    url: process.env.VERDICT_TEST_MARIADB_URL,
+    baseline: 'raw mysql2',
+    variable: 'VERDICT_TEST_MARIADB_URL',
+  },
 ];
 
 /** Runs `bench(engine, admin)` on each engine whose URL is set, with a fresh Verdict schema (`admin`) dropped afterwards. */
@@ -64,17 +74,25 @@ export async function openWriters(engine, admin, writers) {
     log: () => {},
   };
   const dataSources = await Promise.all(
-    Array.from({ length: writers }, () => new DataSource({ ...admin.options, migrations: [], poolSize: 1, logger }).initialize()),
+    Array.from({ length: writers }, () =>
+      new DataSource({ ...admin.options, migrations: [], poolSize: 1, logger }).initialize(),
+    ),
   );
   const connections =
     engine.name === 'mariadb'
-      ? await Promise.all(Array.from({ length: writers }, () => mysql.createConnection({ uri: admin.options.url, timezone: 'Z' })))
+      ? await Promise.all(
+          Array.from({ length: writers }, () => mysql.createConnection({ uri: admin.options.url, timezone: 'Z' })),
+        )
       : [];
   return {
     dataSources,
     connections,
     statements,
-    close: () => Promise.all([...dataSources.map((dataSource) => dataSource.destroy()), ...connections.map((connection) => connection.end())]),
+    close: () =>
+      Promise.all([
+        ...dataSources.map((dataSource) => dataSource.destroy()),
+        ...connections.map((connection) => connection.end()),
+      ]),
   };
 }
 
@@ -115,7 +133,19 @@ export function pgbench(admin, script, writers, options = []) {
   try {
     const file = join(directory, 'gate.sql');
     writeFileSync(file, script);
-    const args = ['-n', ...options, '-c', String(writers), '-j', String(Math.min(writers, 2)), '-T', '1', '-f', file, admin.options.url];
+    const args = [
+      '-n',
+      ...options,
+      '-c',
+      String(writers),
+      '-j',
+      String(Math.min(writers, 2)),
+      '-T',
+      '1',
+      '-f',
+      file,
+      admin.options.url,
+    ];
     const output = execFileSync('pgbench', args, {
       encoding: 'utf8',
       env: { ...process.env, PGOPTIONS: `-c search_path=${admin.options.schema}` },
@@ -123,7 +153,8 @@ export function pgbench(admin, script, writers, options = []) {
     });
     const tps = /tps = ([\d.]+)/.exec(output);
     const processed = /number of transactions actually processed: (\d+)/.exec(output);
-    if (!tps || !processed || !/number of failed transactions: 0 /.test(output)) throw new Error(`pgbench did not report a clean run:\n${output}`);
+    if (!tps || !processed || !/number of failed transactions: 0 /.test(output))
+      throw new Error(`pgbench did not report a clean run:\n${output}`);
     return { tps: Number(tps[1]), processed: Number(processed[1]) };
   } finally {
     rmSync(directory, { recursive: true, force: true });

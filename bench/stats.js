@@ -31,7 +31,9 @@ export async function compare(variants, { rounds = 15, callsPerRound = 400, warm
   for (let round = 0; round < rounds; round++) {
     for (const [name, fn] of Object.entries(variants)) samples[name].push(...(await timeCalls(fn, callsPerRound)));
   }
-  return Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, { median: median(values), p95: percentile(values, 95) }]));
+  return Object.fromEntries(
+    Object.entries(samples).map(([name, values]) => [name, { median: median(values), p95: percentile(values, 95) }]),
+  );
 }
 
 export const fmt = (n, digits = 1) => n.toFixed(digits);

@@ -71,12 +71,20 @@ export async function soakGates(engine: DatabaseEngine, options: GateSoakOptions
   }
 }
 
-async function soakGate(engine: DatabaseEngine, gate: SoakGate, workers: GateWorkers, options: GateSoakOptions): Promise<GateSoakResult> {
+async function soakGate(
+  engine: DatabaseEngine,
+  gate: SoakGate,
+  workers: GateWorkers,
+  options: GateSoakOptions,
+): Promise<GateSoakResult> {
   const violations = noViolations();
   const run = randomBytes(8).toString('hex');
   const started = performance.now();
   for (let first = 0; first < options.rounds; first += options.batch) {
-    const keys = Array.from({ length: Math.min(options.batch, options.rounds - first) }, (_, i) => `${engine.name}:${gate.name}:${run}:${first + i}`);
+    const keys = Array.from(
+      { length: Math.min(options.batch, options.rounds - first) },
+      (_, i) => `${engine.name}:${gate.name}:${run}:${first + i}`,
+    );
     const replies: BatchReply[] = await workers.batchAll(await gate.arrange(keys));
     keys.forEach((_, key) => {
       const answered: unknown[] = [];
@@ -89,11 +97,22 @@ async function soakGate(engine: DatabaseEngine, gate: SoakGate, workers: GateWor
       gate.judge(answered, violations);
     });
   }
-  return { engine: engine.name, gate: gate.name, rounds: options.rounds, seconds: (performance.now() - started) / 1000, violations };
+  return {
+    engine: engine.name,
+    gate: gate.name,
+    rounds: options.rounds,
+    seconds: (performance.now() - started) / 1000,
+    violations,
+  };
 }
 
 /** Counts `successes` against exactly `expected`: the excess goes to `over`, a shortfall to `underAdmissions`. */
-function countExactly(successes: number, expected: number, violations: SoakViolations, over: keyof SoakViolations): void {
+function countExactly(
+  successes: number,
+  expected: number,
+  violations: SoakViolations,
+  over: keyof SoakViolations,
+): void {
   if (successes > expected) violations[over] += successes - expected;
   if (successes < expected) violations.underAdmissions += expected - successes;
 }
@@ -123,9 +142,22 @@ function durableGates(engine: DatabaseEngine, operator: TypeOrmApprovalReceiptSt
       name: 'execution claim admission',
       arrange: async (keys) => {
         const now = new Date();
-        return () => keys.map((name) => ({ gate: 'admit', capability: 'orders.refund', policy: 'once-per-order', bindingFingerprint: key(name), now }));
+        return () =>
+          keys.map((name) => ({
+            gate: 'admit',
+            capability: 'orders.refund',
+            policy: 'once-per-order',
+            bindingFingerprint: key(name),
+            now,
+          }));
       },
-      judge: (replies, violations) => countExactly((replies as AdmitReply[]).filter((reply) => reply.admitted).length, 1, violations, 'doubleAdmissions'),
+      judge: (replies, violations) =>
+        countExactly(
+          (replies as AdmitReply[]).filter((reply) => reply.admitted).length,
+          1,
+          violations,
+          'doubleAdmissions',
+        ),
     },
     {
       name: 'approval receipt consumption',
@@ -133,18 +165,37 @@ function durableGates(engine: DatabaseEngine, operator: TypeOrmApprovalReceiptSt
         const receipts: ApprovalReceipt[] = [];
         for (const name of keys) {
           const pending = await issue(name);
-          const approval = await operator.approve({ receiptId: pending.id, toolCallId: pending.toolCallId, by: 'customer:72', now: new Date() });
-          if (approval.outcome !== 'approved') throw new Error(`The operator's approval of ${name} answered ${approval.outcome}.`);
+          const approval = await operator.approve({
+            receiptId: pending.id,
+            toolCallId: pending.toolCallId,
+            by: 'customer:72',
+            now: new Date(),
+          });
+          if (approval.outcome !== 'approved')
+            throw new Error(`The operator's approval of ${name} answered ${approval.outcome}.`);
           receipts.push(pending);
         }
         const now = new Date();
         return () =>
-          receipts.map(({ toolCallId, capability, bindingFingerprint }) => ({ gate: 'consumeReceipt', toolCallId, capability, bindingFingerprint, now }));
+          receipts.map(({ toolCallId, capability, bindingFingerprint }) => ({
+            gate: 'consumeReceipt',
+            toolCallId,
+            capability,
+            bindingFingerprint,
+            now,
+          }));
       },
       judge: (replies, violations) => {
         const checks = replies as ReceiptConsumeReply[];
-        countExactly(checks.filter((check) => check.outcome === 'approved').length, 1, violations, 'doubleConsumptions');
-        violations.otherViolations += checks.filter((check) => check.outcome !== 'approved' && check.outcome !== 'consumed').length;
+        countExactly(
+          checks.filter((check) => check.outcome === 'approved').length,
+          1,
+          violations,
+          'doubleConsumptions',
+        );
+        violations.otherViolations += checks.filter(
+          (check) => check.outcome !== 'approved' && check.outcome !== 'consumed',
+        ).length;
       },
     },
     {
@@ -168,7 +219,9 @@ function durableGates(engine: DatabaseEngine, operator: TypeOrmApprovalReceiptSt
         const transitions = replies as ReceiptDecisionReply[];
         const applied = transitions.filter((reply) => reply.outcome === 'approved' || reply.outcome === 'rejected');
         countExactly(applied.length, 1, violations, 'doubleDecisions');
-        violations.otherViolations += transitions.filter((reply) => !applied.includes(reply) && reply.outcome !== 'invalid_state').length;
+        violations.otherViolations += transitions.filter(
+          (reply) => !applied.includes(reply) && reply.outcome !== 'invalid_state',
+        ).length;
       },
     },
     {
@@ -176,11 +229,20 @@ function durableGates(engine: DatabaseEngine, operator: TypeOrmApprovalReceiptSt
       arrange: async (keys) => {
         const windowStart = new Date(Math.floor(Date.now() / (WINDOW_SECONDS * 1000)) * WINDOW_SECONDS * 1000);
         return () =>
-          keys.map((name) => ({ gate: 'consume', bucketFingerprint: key(name), windowStart, windowSeconds: WINDOW_SECONDS, limit: LIMIT, times: 1 }));
+          keys.map((name) => ({
+            gate: 'consume',
+            bucketFingerprint: key(name),
+            windowStart,
+            windowSeconds: WINDOW_SECONDS,
+            limit: LIMIT,
+            times: 1,
+          }));
       },
       judge: (replies, violations) =>
         countExactly(
-          (replies as ConsumeReply[]).flatMap((reply) => reply.consumptions).filter((consumption) => consumption.allowed).length,
+          (replies as ConsumeReply[])
+            .flatMap((reply) => reply.consumptions)
+            .filter((consumption) => consumption.allowed).length,
           LIMIT,
           violations,
           'overAdmissions',
@@ -191,12 +253,22 @@ function durableGates(engine: DatabaseEngine, operator: TypeOrmApprovalReceiptSt
       arrange: async (keys) => {
         const now = new Date();
         const effect = { effect: 'upload', destination: 'external:drop.example' };
-        return () => keys.map((name) => ({ gate: 'advanceTrajectory', trajectoryFingerprint: key(name), stateModel: COPIES, effect, times: 1, now }));
+        return () =>
+          keys.map((name) => ({
+            gate: 'advanceTrajectory',
+            trajectoryFingerprint: key(name),
+            stateModel: COPIES,
+            effect,
+            times: 1,
+            now,
+          }));
       },
       judge: (replies, violations) => {
         const outcomes = (replies as TrajectoryAdvanceReply[]).flatMap((reply) => reply.outcomes);
         countExactly(outcomes.filter((outcome) => outcome.admitted).length, LIMIT, violations, 'overAdmissions');
-        violations.otherViolations += outcomes.filter((outcome) => !outcome.admitted && outcome.violation !== 'too_many_copies').length;
+        violations.otherViolations += outcomes.filter(
+          (outcome) => !outcome.admitted && outcome.violation !== 'too_many_copies',
+        ).length;
       },
     },
   ];

@@ -2,7 +2,14 @@ import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { VerdictError } from '@verdict/nestjs';
 import type { DepthRange } from '../../test/properties/proposal.arbitraries.js';
-import { type Observation, describeThrown, openProposalWorld, policyPermits, serviceProposals, toolProposals } from '../../test/properties/proposal-world.js';
+import {
+  type Observation,
+  describeThrown,
+  openProposalWorld,
+  policyPermits,
+  serviceProposals,
+  toolProposals,
+} from '../../test/properties/proposal-world.js';
 import { type SoakViolations, noViolations } from './soak-tally.js';
 
 /** The property test's depths: LangChain's own parse-error path overflows on deeper malformed tool calls. */
@@ -34,7 +41,10 @@ export async function soakProposals(count: number, seed: number): Promise<Propos
   const world = await openProposalWorld();
   const violations = noViolations();
   const examples: string[] = [];
-  const proposals = fc.oneof({ arbitrary: serviceProposals(SERVICE_DEPTH), weight: 16 }, { arbitrary: toolProposals(TOOL_DEPTH), weight: 5 });
+  const proposals = fc.oneof(
+    { arbitrary: serviceProposals(SERVICE_DEPTH), weight: 16 },
+    { arbitrary: toolProposals(TOOL_DEPTH), weight: 5 },
+  );
   const started = performance.now();
   try {
     for (let first = 0; first < count; first += BATCH) {
@@ -55,11 +65,17 @@ export async function soakProposals(count: number, seed: number): Promise<Propos
 }
 
 /** What is wrong with one observation: an unauthorized execution, an untyped error, any other broken invariant. */
-function judge(observation: Observation, customerTenants: ReadonlyMap<number, string>, check: () => void): Array<[keyof SoakViolations, string]> {
+function judge(
+  observation: Observation,
+  customerTenants: ReadonlyMap<number, string>,
+  check: () => void,
+): Array<[keyof SoakViolations, string]> {
   const found: Array<[keyof SoakViolations, string]> = [];
   const { proposal, before, executions, outcome } = observation;
-  if (executions.length > 0 && !policyPermits(proposal, before, customerTenants)) found.push(['unauthorizedExecutions', `${executions[0]!.method} ran`]);
-  if (outcome.kind === 'error' && !(outcome.error instanceof VerdictError)) found.push(['untypedErrors', describeThrown(outcome.error)]);
+  if (executions.length > 0 && !policyPermits(proposal, before, customerTenants))
+    found.push(['unauthorizedExecutions', `${executions[0]!.method} ran`]);
+  if (outcome.kind === 'error' && !(outcome.error instanceof VerdictError))
+    found.push(['untypedErrors', describeThrown(outcome.error)]);
   if (found.length > 0) return found;
   try {
     check();

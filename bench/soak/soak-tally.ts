@@ -46,5 +46,7 @@ export function violationCount(violations: SoakViolations): number {
 export function describeViolations(violations: SoakViolations): string {
   const found = Object.entries(violations).filter(([, count]) => count > 0);
   if (found.length === 0) return 'no violations';
-  return found.map(([name, count]) => `${name.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`)} ${count}`).join(', ');
+  return found
+    .map(([name, count]) => `${name.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`)} ${count}`)
+    .join(', ');
 }

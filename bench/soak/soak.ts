@@ -34,7 +34,8 @@ function setting(flag: string | undefined, variable: string, fallback: number): 
   const text = flag ?? process.env[variable];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${variable} (or its flag) must be a non-negative integer, not "${text}".`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new Error(`${variable} (or its flag) must be a non-negative integer, not "${text}".`);
   return value;
 }
 
@@ -61,7 +62,9 @@ for (const engine of engines) {
       rounds,
       batch,
       report: (result) =>
-        console.log(`  [${result.engine}] ${result.gate}: ${result.rounds} rounds in ${seconds(result.seconds)}; ${describeViolations(result.violations)}`),
+        console.log(
+          `  [${result.engine}] ${result.gate}: ${result.rounds} rounds in ${seconds(result.seconds)}; ${describeViolations(result.violations)}`,
+        ),
     })),
   );
 }
@@ -70,7 +73,9 @@ gateResults.forEach((result) => addViolations(total, result.violations));
 if (proposals > 0) {
   const result = await soakProposals(proposals, seed);
   addViolations(total, result.violations);
-  console.log(`  proposals: ${result.proposals} in ${seconds(result.seconds)}, ${result.executed} executed; ${describeViolations(result.violations)}`);
+  console.log(
+    `  proposals: ${result.proposals} in ${seconds(result.seconds)}, ${result.executed} executed; ${describeViolations(result.violations)}`,
+  );
   result.examples.forEach((example) => console.log(`    ${example}`));
 }
 

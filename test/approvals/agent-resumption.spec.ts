@@ -5,8 +5,19 @@ import { Command, MemorySaver } from '@langchain/langgraph';
 import { Injectable, Module } from '@nestjs/common';
 import { createAgent } from 'langchain';
 import { z } from 'zod';
-import { ActionContextStore, ApprovalService, InMemoryApprovalReceiptStore, type AuthorizedAction } from '@verdict/nestjs';
-import { VerdictLangChainModule, VerdictTools, applicationFaultMiddleware, approveToolCall, rejectToolCall } from '@verdict/nestjs/langchain';
+import {
+  ActionContextStore,
+  ApprovalService,
+  InMemoryApprovalReceiptStore,
+  type AuthorizedAction,
+} from '@verdict/nestjs';
+import {
+  VerdictLangChainModule,
+  VerdictTools,
+  applicationFaultMiddleware,
+  approveToolCall,
+  rejectToolCall,
+} from '@verdict/nestjs/langchain';
 import { ScriptedChatModel } from '../../libs/testing/src/scripted-chat-model.js';
 import { alice, documentsFixture } from '../pipeline/documents.fixture.js';
 import { archiveCapability } from './archive.fixture.js';
@@ -29,40 +40,61 @@ async function setup() {
   }
   @Module({ imports: [VerdictLangChainModule], providers: [AgentTools] })
   class AgentModule {}
-  const { moduleRef } = await fixture.boot({ capabilities: [archive], approvals: new InMemoryApprovalReceiptStore(), imports: [AgentModule] });
+  const { moduleRef } = await fixture.boot({
+    capabilities: [archive],
+    approvals: new InMemoryApprovalReceiptStore(),
+    imports: [AgentModule],
+  });
   const bound = moduleRef.get(AgentTools).tools.bound(definition, 'documents.archive');
   const contexts = moduleRef.get(ActionContextStore);
   const approvals = moduleRef.get(ApprovalService);
   const model = new ScriptedChatModel([{ toolCalls: [CALL] }, { text: 'done' }]);
-  const agent = createAgent({ model, tools: [bound], checkpointer: new MemorySaver(), middleware: [applicationFaultMiddleware()] });
+  const agent = createAgent({
+    model,
+    tools: [bound],
+    checkpointer: new MemorySaver(),
+    middleware: [applicationFaultMiddleware()],
+  });
   const config = { configurable: { thread_id: `thread-${Math.random()}` } };
   const as = <T>(fn: () => Promise<T>) => contexts.run(alice, fn);
   /** Runs the agent until the bound tool pauses it, and returns the interrupt value the application sees. */
   const startAndPause = async () => {
-    const state = (await as(() => agent.invoke({ messages: [new HumanMessage('archive document 1')] }, config))) as { __interrupt__?: { value: unknown }[] };
+    const state = (await as(() => agent.invoke({ messages: [new HumanMessage('archive document 1')] }, config))) as {
+      __interrupt__?: { value: unknown }[];
+    };
     return state.__interrupt__?.map((i) => i.value) ?? [];
   };
   const resume = (value: unknown) => as(() => agent.invoke(new Command({ resume: value }), config));
   const approve = async () => {
     const challenge = await approvals.challengeForToolCall(CALL.id);
     expect(challenge).not.toBeNull();
-    expect(await approvals.approve(challenge!.receiptId, CALL.id, 'customer:alice')).toMatchObject({ outcome: 'approved' });
+    expect(await approvals.approve(challenge!.receiptId, CALL.id, 'customer:alice')).toMatchObject({
+      outcome: 'approved',
+    });
   };
   const reject = async () => {
     const challenge = await approvals.challengeForToolCall(CALL.id);
-    expect(await approvals.reject(challenge!.receiptId, CALL.id, 'customer:alice')).toMatchObject({ outcome: 'rejected' });
+    expect(await approvals.reject(challenge!.receiptId, CALL.id, 'customer:alice')).toMatchObject({
+      outcome: 'rejected',
+    });
   };
   return { agent, config, model, archived, startAndPause, resume, approve, reject, as };
 }
 
-const notExecuted = (decision: string) => JSON.stringify({ status: 'not_executed', capability: 'documents.archive', decision, message: 'Not done.' });
+const notExecuted = (decision: string) =>
+  JSON.stringify({ status: 'not_executed', capability: 'documents.archive', decision, message: 'Not done.' });
 
 describe('agent resumption with verified confirmation (langchain v1 createAgent, LangGraph checkpointer)', () => {
   it('pauses the run with the challenge, and after an explicit approval executes exactly once', async () => {
     const { startAndPause, resume, approve, archived, model } = await setup();
     const interrupts = await startAndPause();
     expect(interrupts).toEqual([
-      expect.objectContaining({ type: 'verdict.approval_required', toolCallId: CALL.id, capability: 'documents.archive', description: 'Archive document 1' }),
+      expect.objectContaining({
+        type: 'verdict.approval_required',
+        toolCallId: CALL.id,
+        capability: 'documents.archive',
+        description: 'Archive document 1',
+      }),
     ]);
     expect(JSON.stringify(interrupts)).not.toMatch(/rcpt_/);
     expect(archived).toHaveLength(0);
@@ -103,7 +135,11 @@ describe('agent resumption with verified confirmation (langchain v1 createAgent,
     await approve();
     const chunks: unknown[] = [];
     await as(async () => {
-      for await (const chunk of await agent.stream(new Command({ resume: approveToolCall(CALL.id) }), { ...config, streamMode: 'updates' })) chunks.push(chunk);
+      for await (const chunk of await agent.stream(new Command({ resume: approveToolCall(CALL.id) }), {
+        ...config,
+        streamMode: 'updates',
+      }))
+        chunks.push(chunk);
     });
     expect(chunks.length).toBeGreaterThan(0);
     expect(archived).toHaveLength(1);

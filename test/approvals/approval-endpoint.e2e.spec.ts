@@ -1,6 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import { AbilityBuilder, createMongoAbility } from '@casl/ability';
-import { Body, CanActivate, Controller, ExecutionContext, Injectable, Module, Param, Post, UseGuards, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  CanActivate,
+  Controller,
+  ExecutionContext,
+  Injectable,
+  Module,
+  Param,
+  Post,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import {
@@ -31,7 +42,12 @@ class SignedIn implements CanActivate {
   }
 }
 
-type AccessCheck = (approver: Approver, toolCallId: string, context: ExecutionContext, requester: ActionContext) => boolean;
+type AccessCheck = (
+  approver: Approver,
+  toolCallId: string,
+  context: ExecutionContext,
+  requester: ActionContext,
+) => boolean;
 
 async function setup({ canAccessToolCall }: { canAccessToolCall?: AccessCheck } = {}) {
   const fixture = documentsFixture();
@@ -46,14 +62,20 @@ async function setup({ canAccessToolCall }: { canAccessToolCall?: AccessCheck } 
     async createForContext(context: ActionContext) {
       const documents = await fixture.abilityFactory.createForContext(context);
       const { can, build } = new AbilityBuilder(createMongoAbility);
-      can('approve', 'Approval', { owner: (context.actor as Actor).id, tenant: context.tenant, capability: 'documents.archive' });
+      can('approve', 'Approval', {
+        owner: (context.actor as Actor).id,
+        tenant: context.tenant,
+        capability: 'documents.archive',
+      });
       return createMongoAbility([...documents.rules, ...build().rules]);
     },
   };
   /** The action context of a conversation: its owner, in it. */
   const contextOf = (conversationId: string): ActionContext | null => {
     const conversation = conversations.get(conversationId);
-    return conversation === undefined ? null : { actor: { id: conversation.owner }, tenant: 'acme', metadata: { conversationId } };
+    return conversation === undefined
+      ? null
+      : { actor: { id: conversation.owner }, tenant: 'acme', metadata: { conversationId } };
   };
 
   @Controller('assistant/:conversationId')
@@ -66,14 +88,17 @@ async function setup({ canAccessToolCall }: { canAccessToolCall?: AccessCheck } 
     async archive(@Param('conversationId') conversationId: string, @Body() body: { id: number; toolCallId: string }) {
       const proposal = { capability: 'documents.archive', arguments: { id: body.id }, toolCallId: body.toolCallId };
       const result = await this.verdict.execute(proposal);
-      if (result.decision.disposition === 'require_confirmation') conversations.get(conversationId)!.paused.set(body.toolCallId, proposal);
+      if (result.decision.disposition === 'require_confirmation')
+        conversations.get(conversationId)!.paused.set(body.toolCallId, proposal);
       return { executed: result.executed, decision: result.decision.disposition };
     }
 
     /** The resumed run, once the human approved: the explicit approval of this tool call. */
     @Post('resume/:toolCallId')
     async resume(@Param('conversationId') conversationId: string, @Param('toolCallId') toolCallId: string) {
-      const result = await this.verdict.execute(conversations.get(conversationId)!.paused.get(toolCallId)!, { explicitApproval: true });
+      const result = await this.verdict.execute(conversations.get(conversationId)!.paused.get(toolCallId)!, {
+        explicitApproval: true,
+      });
       return { executed: result.executed, decision: result.decision.disposition };
     }
   }
@@ -100,15 +125,22 @@ async function setup({ canAccessToolCall }: { canAccessToolCall?: AccessCheck } 
         approvals: new InMemoryApprovalReceiptStore(),
         resolveContext: (context) => {
           const req = context.switchToHttp().getRequest();
-          return { actor: { id: req.user.id }, tenant: 'acme', metadata: { conversationId: req.params.conversationId } };
+          return {
+            actor: { id: req.user.id },
+            tenant: 'acme',
+            metadata: { conversationId: req.params.conversationId },
+          };
         },
         approvalEndpoint: {
           approver: (context) => {
             const user = context.switchToHttp().getRequest().user;
-            return user === undefined ? null : { id: `user:${user.id}`, context: { actor: { id: user.id }, tenant: 'acme' } };
+            return user === undefined
+              ? null
+              : { id: `user:${user.id}`, context: { actor: { id: user.id }, tenant: 'acme' } };
           },
           // The approval request names its conversation; the chat store says who asked in it.
-          requester: (_approver, _toolCallId, context) => contextOf(context.switchToHttp().getRequest().params.conversationId),
+          requester: (_approver, _toolCallId, context) =>
+            contextOf(context.switchToHttp().getRequest().params.conversationId),
           // Support staff (carol) can read every conversation; customers only their own.
           canAccessToolCall:
             canAccessToolCall ??
@@ -143,13 +175,25 @@ describe('@ApprovalEndpoint()', () => {
     await as(undefined).post('/approvals/c-alice/call_a/approve').expect(401);
     await as('bob').post('/approvals/c-alice/call_a/approve', { receiptId: 'forged' }).expect(403);
     await as('carol').post('/approvals/c-alice/call_a/approve').expect(403);
-    expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({ executed: false, decision: 'require_confirmation' });
+    expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({
+      executed: false,
+      decision: 'require_confirmation',
+    });
     expect(archived).toHaveLength(0);
 
     const approved = await as('alice').post('/approvals/c-alice/call_a/approve').expect(201);
-    expect(approved.body).toMatchObject({ outcome: 'approved', receipt: { approvedBy: 'user:alice', status: 'approved' } });
-    expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({ executed: true, decision: 'permit' });
-    expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({ executed: false, decision: 'deny' });
+    expect(approved.body).toMatchObject({
+      outcome: 'approved',
+      receipt: { approvedBy: 'user:alice', status: 'approved' },
+    });
+    expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({
+      executed: true,
+      decision: 'permit',
+    });
+    expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({
+      executed: false,
+      decision: 'deny',
+    });
     expect(archived).toHaveLength(1);
     await app.close();
   });
@@ -174,7 +218,10 @@ describe('@ApprovalEndpoint()', () => {
     await as('bob').post('/approvals/c-bob/call_a/approve').expect(409);
 
     await as('alice').post('/approvals/c-alice/call_a/approve').expect(201);
-    expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({ executed: true, decision: 'permit' });
+    expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({
+      executed: true,
+      decision: 'permit',
+    });
     expect(archived).toHaveLength(1);
     await app.close();
   });
@@ -186,17 +233,27 @@ describe('@ApprovalEndpoint()', () => {
 
     const bobs = await as('bob').post('/approvals/c-bob/call_a/approve').expect(201);
     expect(bobs.body).toMatchObject({ outcome: 'approved', receipt: { approvedBy: 'user:bob' } });
-    expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({ executed: false, decision: 'require_confirmation' });
-    expect((await as('bob').post('/assistant/c-bob/resume/call_a')).body).toEqual({ executed: true, decision: 'permit' });
+    expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({
+      executed: false,
+      decision: 'require_confirmation',
+    });
+    expect((await as('bob').post('/assistant/c-bob/resume/call_a')).body).toEqual({
+      executed: true,
+      decision: 'permit',
+    });
     await as('alice').post('/approvals/c-alice/call_a/approve').expect(201);
-    expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({ executed: true, decision: 'permit' });
+    expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({
+      executed: true,
+      decision: 'permit',
+    });
     expect(archived.map((action) => (action.target as { id: number }).id)).toEqual([2, 1]);
     await app.close();
   });
 
   it('refuses to boot a requester hook next to an access check that cannot see the requester (three parameters)', async () => {
     // Written before the requester existed: "does the approver have *a* conversation with this tool-call id?"
-    const legacy = ((approver: Approver, toolCallId: string) => (approver.context.actor as Actor).id !== '' && toolCallId !== '') as AccessCheck;
+    const legacy = ((approver: Approver, toolCallId: string) =>
+      (approver.context.actor as Actor).id !== '' && toolCallId !== '') as AccessCheck;
     await expect(setup({ canAccessToolCall: legacy })).rejects.toBeInstanceOf(VerdictConfigurationError);
     await expect(setup({ canAccessToolCall: legacy })).rejects.toThrow(/fewer than four parameters/);
   });

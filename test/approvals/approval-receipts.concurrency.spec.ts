@@ -32,8 +32,14 @@ for (const engine of databaseEngines()) {
 
         for (let round = 0; round < ROUNDS; round++) {
           const pending = await operator.issue(issueRequest(engine, round));
-          const approval = await operator.approve({ receiptId: pending.id, toolCallId: pending.toolCallId, by: 'customer:72', now: new Date() });
-          if (approval.outcome !== 'approved') throw new Error(`round ${round}: the operator's approval answered ${approval.outcome}`);
+          const approval = await operator.approve({
+            receiptId: pending.id,
+            toolCallId: pending.toolCallId,
+            by: 'customer:72',
+            now: new Date(),
+          });
+          if (approval.outcome !== 'approved')
+            throw new Error(`round ${round}: the operator's approval answered ${approval.outcome}`);
 
           const now = new Date();
           const checks = await workers.consumeReceiptAll({ ...keyOf(pending), now });
@@ -56,7 +62,10 @@ for (const engine of databaseEngines()) {
           `[${engine.name}] approval receipt consumption: ${PROCESSES} processes × ${ROUNDS} rounds in ${seconds.toFixed(1)} s; ` +
             `${winners.size} different processes won a round`,
         );
-        expect({ rounds: consumers.length, notExactlyOne: offRounds(consumers) }).toEqual({ rounds: ROUNDS, notExactlyOne: [] });
+        expect({ rounds: consumers.length, notExactlyOne: offRounds(consumers) }).toEqual({
+          rounds: ROUNDS,
+          notExactlyOne: [],
+        });
         expect(violations).toEqual([]);
       });
     });
@@ -72,8 +81,9 @@ for (const engine of databaseEngines()) {
           const pending = await operator.issue(issueRequest(engine, round));
           const now = new Date();
           // Alternating, so that neither decision is always sent first.
-          const replies = await workers.decideReceiptAll({ receiptId: pending.id, toolCallId: pending.toolCallId, now }, (index) =>
-            index % 2 === 0 ? 'approve' : 'reject',
+          const replies = await workers.decideReceiptAll(
+            { receiptId: pending.id, toolCallId: pending.toolCallId, now },
+            (index) => (index % 2 === 0 ? 'approve' : 'reject'),
           );
 
           const winners = replies.flatMap((reply, index) => ('receipt' in reply ? [{ reply, index }] : []));
@@ -86,10 +96,15 @@ for (const engine of databaseEngines()) {
               ? { ...pending, status: 'approved', approvedBy: by, approvedAt: now, updatedAt: now }
               : { ...pending, status: 'rejected', rejectedBy: by, rejectedAt: now, updatedAt: now };
           wins[winner.outcome]++;
-          if (winner.outcome !== expected.status) violations.push(`round ${round}: a ${winner.decision} answered ${winner.outcome}`);
-          if (!sameData(winner.receipt, expected)) violations.push(`round ${round}: the winner answered ${JSON.stringify(winner.receipt)}`);
+          if (winner.outcome !== expected.status)
+            violations.push(`round ${round}: a ${winner.decision} answered ${winner.outcome}`);
+          if (!sameData(winner.receipt, expected))
+            violations.push(`round ${round}: the winner answered ${JSON.stringify(winner.receipt)}`);
           const stored = await operator.find(pending.id);
-          if (!sameData(stored, expected)) violations.push(`round ${round}: the row ${JSON.stringify(stored)} does not keep the ${winner.decision} by ${by}`);
+          if (!sameData(stored, expected))
+            violations.push(
+              `round ${round}: the row ${JSON.stringify(stored)} does not keep the ${winner.decision} by ${by}`,
+            );
           for (const [loser, reply] of replies.entries()) {
             if (loser !== index && reply.outcome !== 'invalid_state')
               violations.push(`round ${round} process ${loser}: ${reply.decision} answered ${reply.outcome}`);
@@ -101,7 +116,10 @@ for (const engine of databaseEngines()) {
           `[${engine.name}] approval receipt decisions: ${PROCESSES} processes × ${ROUNDS} rounds in ${seconds.toFixed(1)} s; ` +
             `approvals won ${wins.approved} rounds, rejections ${wins.rejected}`,
         );
-        expect({ rounds: applied.length, notExactlyOne: offRounds(applied) }).toEqual({ rounds: ROUNDS, notExactlyOne: [] });
+        expect({ rounds: applied.length, notExactlyOne: offRounds(applied) }).toEqual({
+          rounds: ROUNDS,
+          notExactlyOne: [],
+        });
         expect(violations).toEqual([]);
       });
     });
@@ -120,14 +138,21 @@ for (const engine of databaseEngines()) {
         const violations: string[] = [];
         for (let round = 0; round < CAP_ROUNDS; round++) {
           const limits = {
-            principalFingerprint: fingerprint({ actor: { round, engine: engine.name, id: randomBytes(8).toString('hex') }, tenant: 'acme' }),
+            principalFingerprint: fingerprint({
+              actor: { round, engine: engine.name, id: randomBytes(8).toString('hex') },
+              tenant: 'acme',
+            }),
             maxPending: MAX_PENDING,
           };
-          const replies = await workers.issueReceiptAll((index) => ({ ...issueRequest(engine, round, `call_${round}_${index}`), limits }));
+          const replies = await workers.issueReceiptAll((index) => ({
+            ...issueRequest(engine, round, `call_${round}_${index}`),
+            limits,
+          }));
           const issued = replies.filter((receipt) => receipt !== null);
           if (issued.length !== MAX_PENDING) violations.push(`round ${round}: ${issued.length} issued`);
           const stored = await Promise.all(issued.map((receipt) => operator.find(receipt.id)));
-          if (stored.some((receipt) => receipt?.status !== 'pending')) violations.push(`round ${round}: an issued receipt is not stored as pending`);
+          if (stored.some((receipt) => receipt?.status !== 'pending'))
+            violations.push(`round ${round}: an issued receipt is not stored as pending`);
         }
         expect(violations).toEqual([]);
       });
@@ -138,7 +163,10 @@ for (const engine of databaseEngines()) {
         const violations: string[] = [];
         const conversations = [fingerprint('thread-a'), fingerprint('thread-b')];
         for (let round = 0; round < CAP_ROUNDS; round++) {
-          const principalFingerprint = fingerprint({ actor: { round, engine: engine.name, id: randomBytes(8).toString('hex') }, tenant: 'acme' });
+          const principalFingerprint = fingerprint({
+            actor: { round, engine: engine.name, id: randomBytes(8).toString('hex') },
+            tenant: 'acme',
+          });
           const toolCallId = `call_${randomBytes(8).toString('hex')}`;
           const replies = await workers.issueReceiptAll((index) => ({
             ...issueRequest(engine, round * PROCESSES + index, toolCallId),
@@ -166,7 +194,10 @@ async function withWorkers(
   engine: DatabaseEngine,
   test: (setup: { operator: TypeOrmApprovalReceiptStore; workers: GateWorkers }) => Promise<void>,
 ): Promise<void> {
-  const dataSource: DataSource = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
+  const dataSource: DataSource = await openDataSource(engine, {
+    entities: verdictEntities,
+    migrations: verdictMigrations,
+  });
   const workers = await startGateWorkers({ count: PROCESSES, dataSource }).catch(async (error: unknown) => {
     await dropDataSource(dataSource);
     throw error;
@@ -181,7 +212,9 @@ async function withWorkers(
 
 /** The rounds in which not exactly one process succeeded, as `round r: n succeeded`. */
 function offRounds(successesPerRound: number[]): string[] {
-  return successesPerRound.flatMap((successes, round) => (successes === 1 ? [] : [`round ${round}: ${successes} succeeded`]));
+  return successesPerRound.flatMap((successes, round) =>
+    successes === 1 ? [] : [`round ${round}: ${successes} succeeded`],
+  );
 }
 
 /**

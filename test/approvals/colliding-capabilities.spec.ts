@@ -30,13 +30,21 @@ const confirmed = (name: string, subject: string, actorKey: (actor: any) => stri
       action: 'act',
       subject,
       arguments: z.object({ id: z.number().int() }),
-      resolveTarget: fromProposal(({ arguments: a, context }): Row => ({ tenant: context.tenant, id: a.id, version: 1 })),
+      resolveTarget: fromProposal(({ arguments: a, context }): Row => ({
+        tenant: context.tenant,
+        id: a.id,
+        version: 1,
+      })),
       executionTarget: ExecutionTargetPolicy.refresh({
         name: `${name}-by-id`,
         identity: (row: Row) => ({ tenant: row.tenant, id: row.id }),
         refresh: (row: Row) => ({ ...row }),
       }),
-      requiresConfirmation: requiresConfirmation({ bind: (_envelope, row: Row) => ({ id: row.id }), reason: 'confirm', actorKey }),
+      requiresConfirmation: requiresConfirmation({
+        bind: (_envelope, row: Row) => ({ id: row.id }),
+        reason: 'confirm',
+        actorKey,
+      }),
     },
     () => 'done',
   );
@@ -62,8 +70,16 @@ async function setup() {
   return { propose, approvals: moduleRef.get(ApprovalService), close: () => moduleRef.close() };
 }
 
-const staff: ActionContext = { actor: { staffId: 's-1' }, tenant: 'acme', metadata: { conversationId: 'staff-thread' } };
-const customer: ActionContext = { actor: { customerId: 'c-9' }, tenant: 'acme', metadata: { conversationId: 'cust-thread' } };
+const staff: ActionContext = {
+  actor: { staffId: 's-1' },
+  tenant: 'acme',
+  metadata: { conversationId: 'staff-thread' },
+};
+const customer: ActionContext = {
+  actor: { customerId: 'c-9' },
+  tenant: 'acme',
+  metadata: { conversationId: 'cust-thread' },
+};
 
 describe('ApprovalService lookups across capabilities with different actor keys', () => {
   it("finds each requester's own challenge when another capability's receipt collides on the tool-call id", async () => {
@@ -75,7 +91,9 @@ describe('ApprovalService lookups across capabilities with different actor keys'
     // neither receipt is the other's, and neither lookup fails.
     expect(await approvals.challengeForToolCall('call_0', staff)).toMatchObject({ capability: 'invoices.refund' });
     expect(await approvals.challengeForToolCall('call_0', customer)).toMatchObject({ capability: 'orders.cancel' });
-    expect((await approvals.pending(['call_0'], staff)).map((pending) => pending.capability)).toEqual(['invoices.refund']);
+    expect((await approvals.pending(['call_0'], staff)).map((pending) => pending.capability)).toEqual([
+      'invoices.refund',
+    ]);
     await close();
   });
 });

@@ -31,15 +31,19 @@ describe.each(receiptStoreBackends())('pending receipt limits [%s]', (_engine, o
     expect(legitimate.decision.disposition).toBe('require_confirmation');
 
     const spam = [];
-    for (let amount = 1; amount <= 200; amount++) spam.push(await fixture.propose(ana, call, { invoiceId: 7, amountCents: 10_000 + amount }));
+    for (let amount = 1; amount <= 200; amount++)
+      spam.push(await fixture.propose(ana, call, { invoiceId: 7, amountCents: 10_000 + amount }));
 
-    expect(new Set(spam.map((result) => `${result.executed}:${result.decision.disposition}:${result.decision.stage}`))).toEqual(
-      new Set(['false:throttle:approval']),
-    );
+    expect(
+      new Set(spam.map((result) => `${result.executed}:${result.decision.disposition}:${result.decision.stage}`)),
+    ).toEqual(new Set(['false:throttle:approval']));
     expect(spam.some((result) => !result.executed && result.challenge !== undefined)).toBe(false);
     const challenge = await fixture.approve(call, ana);
     expect(challenge.receiptId).toBe(!legitimate.executed && legitimate.challenge?.receiptId);
-    expect(await fixture.propose(ana, call, { invoiceId: 7, amountCents: 500 }, true)).toMatchObject({ executed: true, output: 'refunded 500' });
+    expect(await fixture.propose(ana, call, { invoiceId: 7, amountCents: 500 }, true)).toMatchObject({
+      executed: true,
+      output: 'refunded 500',
+    });
     expect(fixture.refunded).toEqual([{ by: ana.actor, invoice: 7, amountCents: 500 }]);
     await fixture.close();
   });
@@ -53,7 +57,12 @@ describe.each(receiptStoreBackends())('pending receipt limits [%s]', (_engine, o
 
     const throttled = fixture.evidence.decisions().filter((record) => record.disposition === 'throttle');
     expect(throttled).toHaveLength(1);
-    expect(throttled[0]).toMatchObject({ stage: 'approval', approvalPhase: 'proposal_validation', approvalOutcome: 'pending_limit', receiptFingerprint: null });
+    expect(throttled[0]).toMatchObject({
+      stage: 'approval',
+      approvalPhase: 'proposal_validation',
+      approvalOutcome: 'pending_limit',
+      receiptFingerprint: null,
+    });
     expect(JSON.stringify(fixture.evidence.decisions())).not.toContain(call);
     await fixture.close();
   });
@@ -63,11 +72,19 @@ describe.each(receiptStoreBackends())('pending receipt limits [%s]', (_engine, o
     const { ana } = fixture;
     const calls = [newToolCallId(), newToolCallId(), newToolCallId(), newToolCallId()];
     const answers = [];
-    for (const [index, call] of calls.entries()) answers.push(await fixture.propose(ana, call, { invoiceId: 7, amountCents: 100 + index }));
+    for (const [index, call] of calls.entries())
+      answers.push(await fixture.propose(ana, call, { invoiceId: 7, amountCents: 100 + index }));
 
-    expect(answers.map((result) => result.decision.disposition)).toEqual(['require_confirmation', 'require_confirmation', 'require_confirmation', 'throttle']);
+    expect(answers.map((result) => result.decision.disposition)).toEqual([
+      'require_confirmation',
+      'require_confirmation',
+      'require_confirmation',
+      'throttle',
+    ]);
     expect(await fixture.approvals.challengeForToolCall(calls[3]!, ana)).toBeNull();
-    expect((await fixture.propose(member('ben'), newToolCallId(), { invoiceId: 7, amountCents: 100 })).decision.disposition).toBe('require_confirmation');
+    expect(
+      (await fixture.propose(member('ben'), newToolCallId(), { invoiceId: 7, amountCents: 100 })).decision.disposition,
+    ).toBe('require_confirmation');
     await fixture.close();
   });
 
@@ -76,17 +93,25 @@ describe.each(receiptStoreBackends())('pending receipt limits [%s]', (_engine, o
     const { ana } = fixture;
     const [first, second, third, fourth] = [newToolCallId(), newToolCallId(), newToolCallId(), newToolCallId()];
     await fixture.propose(ana, first, { invoiceId: 7, amountCents: 100 });
-    expect((await fixture.propose(ana, second, { invoiceId: 7, amountCents: 200 })).decision.disposition).toBe('throttle');
+    expect((await fixture.propose(ana, second, { invoiceId: 7, amountCents: 200 })).decision.disposition).toBe(
+      'throttle',
+    );
 
     await fixture.approve(first, ana);
-    expect((await fixture.propose(ana, second, { invoiceId: 7, amountCents: 200 })).decision.disposition).toBe('require_confirmation');
+    expect((await fixture.propose(ana, second, { invoiceId: 7, amountCents: 200 })).decision.disposition).toBe(
+      'require_confirmation',
+    );
 
     const pending = (await fixture.approvals.challengeForToolCall(second, ana))!;
     await fixture.approvals.reject(pending.receiptId, second, 'member:ana');
-    expect((await fixture.propose(ana, third, { invoiceId: 7, amountCents: 300 })).decision.disposition).toBe('require_confirmation');
+    expect((await fixture.propose(ana, third, { invoiceId: 7, amountCents: 300 })).decision.disposition).toBe(
+      'require_confirmation',
+    );
 
     fixture.advance(600_000);
-    expect((await fixture.propose(ana, fourth, { invoiceId: 7, amountCents: 400 })).decision.disposition).toBe('require_confirmation');
+    expect((await fixture.propose(ana, fourth, { invoiceId: 7, amountCents: 400 })).decision.disposition).toBe(
+      'require_confirmation',
+    );
     await fixture.close();
   });
 
@@ -102,9 +127,15 @@ describe.each(receiptStoreBackends())('pending receipt limits [%s]', (_engine, o
 
     expect(other.decision.disposition).toBe('require_confirmation');
     await fixture.approve(call, threadB);
-    expect(await fixture.propose(threadB, call, { invoiceId: 7, amountCents: 900 }, true)).toMatchObject({ executed: true, output: 'refunded 900' });
+    expect(await fixture.propose(threadB, call, { invoiceId: 7, amountCents: 900 }, true)).toMatchObject({
+      executed: true,
+      output: 'refunded 900',
+    });
     await fixture.approve(call, threadA);
-    expect(await fixture.propose(threadA, call, { invoiceId: 7, amountCents: 500 }, true)).toMatchObject({ executed: true, output: 'refunded 500' });
+    expect(await fixture.propose(threadA, call, { invoiceId: 7, amountCents: 500 }, true)).toMatchObject({
+      executed: true,
+      output: 'refunded 500',
+    });
     await fixture.close();
   });
 
@@ -114,7 +145,9 @@ describe.each(receiptStoreBackends())('pending receipt limits [%s]', (_engine, o
     const call = newToolCallId();
     await fixture.propose(threadA, call, { invoiceId: 7, amountCents: 500 });
 
-    expect((await fixture.propose(threadA, call, { invoiceId: 7, amountCents: 900 })).decision.disposition).toBe('throttle');
+    expect((await fixture.propose(threadA, call, { invoiceId: 7, amountCents: 900 })).decision.disposition).toBe(
+      'throttle',
+    );
     await fixture.close();
   });
 
@@ -123,9 +156,15 @@ describe.each(receiptStoreBackends())('pending receipt limits [%s]', (_engine, o
     const id = fixture.ana.actor.id;
     const answers = [];
     for (const thread of ['thread-a', 'thread-b', 'thread-c'])
-      answers.push(await fixture.propose(member(id, 'acme', thread), newToolCallId(), { invoiceId: 7, amountCents: 100 }));
+      answers.push(
+        await fixture.propose(member(id, 'acme', thread), newToolCallId(), { invoiceId: 7, amountCents: 100 }),
+      );
 
-    expect(answers.map((result) => result.decision.disposition)).toEqual(['require_confirmation', 'require_confirmation', 'throttle']);
+    expect(answers.map((result) => result.decision.disposition)).toEqual([
+      'require_confirmation',
+      'require_confirmation',
+      'throttle',
+    ]);
     await fixture.close();
   });
 
@@ -141,7 +180,9 @@ describe.each(receiptStoreBackends())('pending receipt limits [%s]', (_engine, o
 
     expect(changed.decision.disposition).toBe('require_confirmation');
     await fixture.approve(call, ana);
-    expect(await fixture.propose(ana, call, { invoiceId: 7, amountCents: 500 }, true)).toMatchObject({ executed: true });
+    expect(await fixture.propose(ana, call, { invoiceId: 7, amountCents: 500 }, true)).toMatchObject({
+      executed: true,
+    });
     await fixture.close();
   });
 });
@@ -153,6 +194,8 @@ function newToolCallId(): string {
 
 describe('pending receipt limits at boot', () => {
   it.each([0, -1, 1.5, Number.NaN])('refuses to boot with maxPending %p', async (maxPending) => {
-    await expect(sharedInvoiceFixture({ store: new InMemoryApprovalReceiptStore(), maxPending })).rejects.toThrow(/maxPending that is not a positive integer/);
+    await expect(sharedInvoiceFixture({ store: new InMemoryApprovalReceiptStore(), maxPending })).rejects.toThrow(
+      /maxPending that is not a positive integer/,
+    );
   });
 });

@@ -23,28 +23,49 @@ async function setup() {
   const archived: AuthorizedAction<{ id: number; note?: string }, Document>[] = [];
   const archive = archiveCapability(fixture, archived as AuthorizedAction[]);
   const evidence = new InMemoryEvidenceRecorder();
-  const { moduleRef } = await fixture.boot({ capabilities: [archive], clock: () => now, evidence, approvals: receipts });
+  const { moduleRef } = await fixture.boot({
+    capabilities: [archive],
+    clock: () => now,
+    evidence,
+    approvals: receipts,
+  });
   const verdict = moduleRef.get(VerdictService);
   const approvals = moduleRef.get(ApprovalService);
   const contexts = moduleRef.get(ActionContextStore);
   const propose = (args: object, toolCallId: string | undefined, explicitApproval = false, context = alice) =>
-    contexts.run(context, () => verdict.execute({ capability: 'documents.archive', arguments: args, toolCallId }, { explicitApproval }));
+    contexts.run(context, () =>
+      verdict.execute({ capability: 'documents.archive', arguments: args, toolCallId }, { explicitApproval }),
+    );
   /** Proposes, approves as `customer:alice` through ApprovalService, and returns the challenge. */
   const proposeAndApprove = async (args: object, toolCallId: string) => {
     const first = await propose(args, toolCallId);
     expect(first.decision.disposition).toBe('require_confirmation');
     const challenge = await approvals.challengeForToolCall(toolCallId);
-    expect(await approvals.approve(challenge!.receiptId, toolCallId, 'customer:alice')).toMatchObject({ outcome: 'approved' });
+    expect(await approvals.approve(challenge!.receiptId, toolCallId, 'customer:alice')).toMatchObject({
+      outcome: 'approved',
+    });
     return challenge!;
   };
-  return { ...fixture, receipts, approvals, archived, evidence, propose, proposeAndApprove, advance: (ms: number) => (now = new Date(now.getTime() + ms)) };
+  return {
+    ...fixture,
+    receipts,
+    approvals,
+    archived,
+    evidence,
+    propose,
+    proposeAndApprove,
+    advance: (ms: number) => (now = new Date(now.getTime() + ms)),
+  };
 }
 
 describe('verified confirmation in the pipeline', () => {
   it('pauses with require_confirmation and a challenge built from trusted data; nothing executes', async () => {
     const { propose, archived, receipts } = await setup();
     const result = await propose({ id: 1 }, 'call_1');
-    expect(result).toMatchObject({ executed: false, decision: { disposition: 'require_confirmation', stage: 'approval' } });
+    expect(result).toMatchObject({
+      executed: false,
+      decision: { disposition: 'require_confirmation', stage: 'approval' },
+    });
     expect(!result.executed && result.challenge).toMatchObject({
       toolCallId: 'call_1',
       capability: 'documents.archive',
@@ -125,10 +146,18 @@ describe('verified confirmation in the pipeline', () => {
     const { propose, approvals, archived } = await setup();
     await propose({ id: 1 }, 'call_1');
     const challenge = (await approvals.challengeForToolCall('call_1'))!;
-    expect(await approvals.approve(`${challenge.receiptId}x`, 'call_1', 'customer:alice')).toEqual({ outcome: 'not_found' });
-    expect(await approvals.approve(challenge.receiptId, 'call_other', 'customer:alice')).toEqual({ outcome: 'not_found' });
-    expect(await approvals.reject(challenge.receiptId, 'call_1', 'customer:alice')).toMatchObject({ outcome: 'rejected' });
-    expect(await approvals.approve(challenge.receiptId, 'call_1', 'customer:alice')).toEqual({ outcome: 'invalid_state' });
+    expect(await approvals.approve(`${challenge.receiptId}x`, 'call_1', 'customer:alice')).toEqual({
+      outcome: 'not_found',
+    });
+    expect(await approvals.approve(challenge.receiptId, 'call_other', 'customer:alice')).toEqual({
+      outcome: 'not_found',
+    });
+    expect(await approvals.reject(challenge.receiptId, 'call_1', 'customer:alice')).toMatchObject({
+      outcome: 'rejected',
+    });
+    expect(await approvals.approve(challenge.receiptId, 'call_1', 'customer:alice')).toEqual({
+      outcome: 'invalid_state',
+    });
     const afterReject = await propose({ id: 1 }, 'call_1', true);
     expect(afterReject.decision).toMatchObject({ disposition: 'deny', reason: 'the approver rejected this proposal' });
     expect(archived).toHaveLength(0);
@@ -163,7 +192,9 @@ describe('verified confirmation in the pipeline', () => {
       'service:execution_validation:approved',
       'service:consumption:consumed',
     ]);
-    expect(approvalRecords.slice(1).every((r) => r.receiptFingerprint === fingerprintString(challenge.receiptId))).toBe(true);
+    expect(approvalRecords.slice(1).every((r) => r.receiptFingerprint === fingerprintString(challenge.receiptId))).toBe(
+      true,
+    );
     expect(JSON.stringify(evidence.decisions())).not.toContain(challenge.receiptId);
   });
 

@@ -19,7 +19,8 @@ describe.each(receiptStoreBackends())('receipt binding to who asked [%s]', (_eng
   afterAll(async () => {
     await harness?.close();
   });
-  const setup = (options: { actorKey?: (actor: any) => any } = {}) => sharedInvoiceFixture({ store: harness.store(), ...options });
+  const setup = (options: { actorKey?: (actor: any) => any } = {}) =>
+    sharedInvoiceFixture({ store: harness.store(), ...options });
 
   it("refuses another actor's resume of the approved tool call with the same arguments: nothing executes, the approval stays unused", async () => {
     const fixture = await setup();
@@ -29,9 +30,14 @@ describe.each(receiptStoreBackends())('receipt binding to who asked [%s]', (_eng
 
     const stolen = await fixture.propose(member('ben'), call, REFUND, true);
 
-    expect(stolen).toMatchObject({ executed: false, decision: { disposition: 'require_confirmation', stage: 'approval' } });
+    expect(stolen).toMatchObject({
+      executed: false,
+      decision: { disposition: 'require_confirmation', stage: 'approval' },
+    });
     expect(fixture.refunded).toEqual([]);
-    expect((await fixture.approvals.challengeForToolCall(call, member('ben')))?.receiptId).not.toBe(challenge.receiptId);
+    expect((await fixture.approvals.challengeForToolCall(call, member('ben')))?.receiptId).not.toBe(
+      challenge.receiptId,
+    );
     await fixture.close();
   });
 
@@ -83,7 +89,12 @@ describe.each(receiptStoreBackends())('receipt binding to who asked [%s]', (_eng
     await fixture.propose({ actor: { id: 'ana', session: 'laptop' }, tenant: 'acme' }, call, REFUND);
     await fixture.approve(call, { actor: { id: 'ana', session: 'phone' }, tenant: 'acme' });
 
-    const resumed = await fixture.propose({ actor: { id: 'ana', session: 'phone' }, tenant: 'acme' }, call, REFUND, true);
+    const resumed = await fixture.propose(
+      { actor: { id: 'ana', session: 'phone' }, tenant: 'acme' },
+      call,
+      REFUND,
+      true,
+    );
 
     expect(resumed).toMatchObject({ executed: true });
     await fixture.close();
@@ -110,7 +121,9 @@ describe.each(receiptStoreBackends())('receipt binding to who asked [%s]', (_eng
 
     expect(await fixture.approvals.challengeForToolCall(call, ben)).toBeNull();
     expect(await fixture.approvals.pending([call], ben)).toEqual([]);
-    expect(await fixture.approvals.challengeForToolCall(call, { ...ana, metadata: { conversationId: 'thread-b' } })).toBeNull();
+    expect(
+      await fixture.approvals.challengeForToolCall(call, { ...ana, metadata: { conversationId: 'thread-b' } }),
+    ).toBeNull();
     await fixture.close();
   });
 
@@ -129,7 +142,13 @@ describe.each(receiptStoreBackends())('receipt binding to who asked [%s]', (_eng
     expect(JSON.stringify(challenge)).not.toContain('thread-a');
     expect(JSON.stringify(challenge)).not.toContain(ana.actor.id);
     expect(await fixture.approvals.pending([call], ana)).toEqual([
-      { toolCallId: call, capability: 'invoices.refund', reason: 'Refunds move money.', description: 'Refund on invoice 7', expiresAt: challenge!.expiresAt },
+      {
+        toolCallId: call,
+        capability: 'invoices.refund',
+        reason: 'Refunds move money.',
+        description: 'Refund on invoice 7',
+        expiresAt: challenge!.expiresAt,
+      },
     ]);
     await fixture.close();
   });
@@ -155,13 +174,19 @@ describe.each(receiptStoreBackends())('receipt binding to who asked [%s]', (_eng
     await fixture.propose(ana, call, REFUND);
     await fixture.propose(ben, call, REFUND);
 
-    const [forAna, forBen] = [await fixture.approvals.challengeForToolCall(call, ana), await fixture.approvals.challengeForToolCall(call, ben)];
+    const [forAna, forBen] = [
+      await fixture.approvals.challengeForToolCall(call, ana),
+      await fixture.approvals.challengeForToolCall(call, ben),
+    ];
     expect(forAna).not.toBeNull();
     expect(forBen).not.toBeNull();
     expect(forAna!.receiptId).not.toBe(forBen!.receiptId);
     await fixture.approve(call, ben, 'member:ben');
     expect(await fixture.propose(ben, call, REFUND, true)).toMatchObject({ executed: true });
-    expect(await fixture.propose(ana, call, REFUND, true)).toMatchObject({ executed: false, decision: { disposition: 'require_confirmation' } });
+    expect(await fixture.propose(ana, call, REFUND, true)).toMatchObject({
+      executed: false,
+      decision: { disposition: 'require_confirmation' },
+    });
     await fixture.close();
   });
 
@@ -176,15 +201,18 @@ describe.each(receiptStoreBackends())('receipt binding to who asked [%s]', (_eng
     ['null', () => null],
     ['undefined', () => undefined],
     ["''", () => ''],
-  ])('fails with VerdictConfigurationError when actorKey returns %s; nothing is issued or executed', async (_label, actorKey) => {
-    const fixture = await setup({ actorKey });
-    const call = newToolCallId();
+  ])(
+    'fails with VerdictConfigurationError when actorKey returns %s; nothing is issued or executed',
+    async (_label, actorKey) => {
+      const fixture = await setup({ actorKey });
+      const call = newToolCallId();
 
-    await expect(fixture.propose(member('ana'), call, REFUND)).rejects.toThrow(VerdictConfigurationError);
-    await expect(fixture.propose(member('ana'), call, REFUND)).rejects.toThrow(/actorKey/);
-    expect(fixture.refunded).toEqual([]);
-    await fixture.close();
-  });
+      await expect(fixture.propose(member('ana'), call, REFUND)).rejects.toThrow(VerdictConfigurationError);
+      await expect(fixture.propose(member('ana'), call, REFUND)).rejects.toThrow(/actorKey/);
+      expect(fixture.refunded).toEqual([]);
+      await fixture.close();
+    },
+  );
 
   it("refuses ben's resume of ana's approval under an actorKey that reads a missing field: the call fails, nothing executes", async () => {
     const fixture = await setup({ actorKey: (actor: { userId?: string }) => actor.userId ?? null });
@@ -201,11 +229,18 @@ describe.each(receiptStoreBackends())('receipt binding to who asked [%s]', (_eng
     const fixture = await setup();
     const call = newToolCallId();
     const id = newActorId('ana');
-    const inConversation = (conversationId: unknown): ActionContext => ({ actor: { id }, tenant: 'acme', metadata: { conversationId } });
+    const inConversation = (conversationId: unknown): ActionContext => ({
+      actor: { id },
+      tenant: 'acme',
+      metadata: { conversationId },
+    });
     await fixture.propose(inConversation(5), call, REFUND);
     await fixture.approve(call, inConversation(5));
 
-    expect(await fixture.propose(inConversation(6), call, REFUND, true)).toMatchObject({ executed: false, decision: { disposition: 'require_confirmation' } });
+    expect(await fixture.propose(inConversation(6), call, REFUND, true)).toMatchObject({
+      executed: false,
+      decision: { disposition: 'require_confirmation' },
+    });
     expect(await fixture.propose(inConversation('5'), call, REFUND, true)).toMatchObject({
       executed: false,
       decision: { disposition: 'require_confirmation' },
@@ -221,17 +256,20 @@ describe.each(receiptStoreBackends())('receipt binding to who asked [%s]', (_eng
     ['NaN', Number.NaN],
     ['Infinity', Number.POSITIVE_INFINITY],
     ['an empty string', ''],
-  ])('fails with VerdictConfigurationError for a conversation id that is %s; nothing is issued or executed', async (_label, conversationId) => {
-    const fixture = await setup();
-    const call = newToolCallId();
-    const context: ActionContext = { actor: { id: 'ana' }, tenant: 'acme', metadata: { conversationId } };
+  ])(
+    'fails with VerdictConfigurationError for a conversation id that is %s; nothing is issued or executed',
+    async (_label, conversationId) => {
+      const fixture = await setup();
+      const call = newToolCallId();
+      const context: ActionContext = { actor: { id: 'ana' }, tenant: 'acme', metadata: { conversationId } };
 
-    await expect(fixture.propose(context, call, REFUND)).rejects.toThrow(VerdictConfigurationError);
-    await expect(fixture.propose(context, call, REFUND)).rejects.toThrow(/conversationId/);
-    expect(await fixture.approvals.challengeForToolCall(call, member('ana'))).toBeNull();
-    expect(fixture.refunded).toEqual([]);
-    await fixture.close();
-  });
+      await expect(fixture.propose(context, call, REFUND)).rejects.toThrow(VerdictConfigurationError);
+      await expect(fixture.propose(context, call, REFUND)).rejects.toThrow(/conversationId/);
+      expect(await fixture.approvals.challengeForToolCall(call, member('ana'))).toBeNull();
+      expect(fixture.refunded).toEqual([]);
+      await fixture.close();
+    },
+  );
 });
 
 /** Tool calls of their own per test: the database stores are shared by the tests of an engine. */

@@ -31,7 +31,9 @@ export interface Member {
 
 /** A member's context in `tenant`, in conversation `conversation` when given. */
 export function member(id: string, tenant = 'acme', conversation?: string): ActionContext<Member> {
-  return conversation === undefined ? { actor: { id }, tenant } : { actor: { id }, tenant, metadata: { conversationId: conversation } };
+  return conversation === undefined
+    ? { actor: { id }, tenant }
+    : { actor: { id }, tenant, metadata: { conversationId: conversation } };
 }
 
 /**
@@ -39,14 +41,19 @@ export function member(id: string, tenant = 'acme', conversation?: string): Acti
  * and its version): what the application binds says nothing about who asked. `maxPending` is passed
  * through to `requiresConfirmation` when given.
  */
-export async function sharedInvoiceFixture(options: { store: ApprovalReceiptStore; maxPending?: number; actorKey?: (actor: any) => any }) {
+export async function sharedInvoiceFixture(options: {
+  store: ApprovalReceiptStore;
+  maxPending?: number;
+  actorKey?: (actor: any) => any;
+}) {
   const invoices = new Map<string, Invoice>([
     ['acme/7', { tenant: 'acme', id: 7, version: 1 }],
     ['globex/7', { tenant: 'globex', id: 7, version: 1 }],
   ]);
   const refunded: Array<{ by: unknown; invoice: number; amountCents: number }> = [];
   let now = new Date('2026-03-01T09:00:00.000Z');
-  const load = (tenant: string, id: number) => invoices.get(`${tenant}/${id}`) ?? TargetNotResolvable.throw('invoice not found');
+  const load = (tenant: string, id: number) =>
+    invoices.get(`${tenant}/${id}`) ?? TargetNotResolvable.throw('invoice not found');
   const refund = defineCapability(
     {
       name: 'invoices.refund',
@@ -54,7 +61,9 @@ export async function sharedInvoiceFixture(options: { store: ApprovalReceiptStor
       action: 'refund',
       subject: 'Invoice',
       arguments: z.object({ invoiceId: z.number().int(), amountCents: z.number().int().positive() }),
-      resolveTarget: fromProposal<{ invoiceId: number }, Invoice>(({ arguments: args, context }) => ({ ...load(context.tenant!, args.invoiceId) })),
+      resolveTarget: fromProposal<{ invoiceId: number }, Invoice>(({ arguments: args, context }) => ({
+        ...load(context.tenant!, args.invoiceId),
+      })),
       executionTarget: ExecutionTargetPolicy.refresh<Invoice>({
         name: 'invoice-by-id',
         identity: (invoice) => ({ tenant: invoice.tenant, id: invoice.id }),
@@ -87,7 +96,14 @@ export async function sharedInvoiceFixture(options: { store: ApprovalReceiptStor
   class InvoicesModule {}
   const moduleRef = await Test.createTestingModule({
     imports: [
-      VerdictModule.forRoot({ abilityFactory, evidence, approvals: options.store, capabilities: [refund], clock: () => now, publicMessage: 'Not done.' }),
+      VerdictModule.forRoot({
+        abilityFactory,
+        evidence,
+        approvals: options.store,
+        capabilities: [refund],
+        clock: () => now,
+        publicMessage: 'Not done.',
+      }),
       InvoicesModule,
     ],
   }).compile();
@@ -95,8 +111,15 @@ export async function sharedInvoiceFixture(options: { store: ApprovalReceiptStor
   const verdict = moduleRef.get(VerdictService);
   const approvals = moduleRef.get(ApprovalService);
   const contexts = moduleRef.get(ActionContextStore);
-  const propose = (context: ActionContext, toolCallId: string, args: { invoiceId: number; amountCents: number }, explicitApproval = false) =>
-    contexts.run(context, () => verdict.execute({ capability: 'invoices.refund', arguments: args, toolCallId }, { explicitApproval }));
+  const propose = (
+    context: ActionContext,
+    toolCallId: string,
+    args: { invoiceId: number; amountCents: number },
+    explicitApproval = false,
+  ) =>
+    contexts.run(context, () =>
+      verdict.execute({ capability: 'invoices.refund', arguments: args, toolCallId }, { explicitApproval }),
+    );
   /**
    * Approves, as `by`, the single pending receipt of `toolCallId` that `requester` (the proposing actor's
    * context, conversation included) holds; fails the test when there is none.

@@ -1,7 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { randomBytes } from 'node:crypto';
-import { InMemoryApprovalReceiptStore, OuterTransactionError, fingerprint, type ApprovalReceipt, type ReceiptIssue, type ReceiptKey } from '@verdict/nestjs';
+import {
+  InMemoryApprovalReceiptStore,
+  OuterTransactionError,
+  fingerprint,
+  type ApprovalReceipt,
+  type ReceiptIssue,
+  type ReceiptKey,
+} from '@verdict/nestjs';
 import { describeApprovalReceiptStoreContract } from '@verdict/nestjs/testing';
 import { TypeOrmApprovalReceiptStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import {
@@ -23,7 +30,10 @@ const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 const NOW = new Date('2024-02-29T12:00:00.123Z');
 const LATER = new Date('2024-02-29T12:01:00.456Z');
 
-describeApprovalReceiptStoreContract('memory', async () => ({ store: new InMemoryApprovalReceiptStore(), close: async () => {} }));
+describeApprovalReceiptStoreContract('memory', async () => ({
+  store: new InMemoryApprovalReceiptStore(),
+  close: async () => {},
+}));
 
 for (const engine of databaseEngines()) {
   describeApprovalReceiptStoreContract(engine.name, async () => {
@@ -37,7 +47,12 @@ for (const engine of databaseEngines()) {
         await dataSource.query(`DROP TABLE ${TABLE}`);
         const store = new TypeOrmApprovalReceiptStore(dataSource);
         const request = issueRequest();
-        const decision = { receiptId: request.candidateId, toolCallId: request.toolCallId, by: 'customer:72', now: LATER };
+        const decision = {
+          receiptId: request.candidateId,
+          toolCallId: request.toolCallId,
+          by: 'customer:72',
+          now: LATER,
+        };
 
         await expect(store.issue(request)).rejects.toThrow(/verdict_approval_receipts/);
         await expect(store.approve(decision)).rejects.toThrow(/verdict_approval_receipts/);
@@ -97,7 +112,10 @@ for (const engine of databaseEngines()) {
           const approved = await approvedReceipt(store);
           const outcome = dataSource.transaction(async () => store.consume(keyOf(approved), LATER));
 
-          await expect(outcome).rejects.toMatchObject({ code: 'VERDICT_OUTER_TRANSACTION', message: expect.stringMatching(/outside the transaction/) });
+          await expect(outcome).rejects.toMatchObject({
+            code: 'VERDICT_OUTER_TRANSACTION',
+            message: expect.stringMatching(/outside the transaction/),
+          });
           expect(await store.find(approved.id)).toEqual(approved);
         });
       });
@@ -127,7 +145,12 @@ for (const engine of databaseEngines()) {
           try {
             const store = new TypeOrmApprovalReceiptStore(statements.dataSource);
             const request = issueRequest();
-            const decision = { receiptId: request.candidateId, toolCallId: request.toolCallId, by: 'customer:72', now: LATER };
+            const decision = {
+              receiptId: request.candidateId,
+              toolCallId: request.toolCallId,
+              by: 'customer:72',
+              now: LATER,
+            };
 
             expect(await statements.during(() => store.issue(request))).toBe(1 + readBack);
             expect(await statements.during(() => store.issue({ ...request, candidateId: newId() }))).toBe(2);
@@ -151,11 +174,17 @@ for (const engine of databaseEngines()) {
             },
             // An uncommitted change to the same row: the consumption waits on its lock.
             block: (blocker, { approved }) =>
-              blocker.query(`UPDATE ${TABLE} SET reason = reason WHERE id = ${engine.name === 'postgres' ? '$1' : '?'}`, [approved.id]),
+              blocker.query(
+                `UPDATE ${TABLE} SET reason = reason WHERE id = ${engine.name === 'postgres' ? '$1' : '?'}`,
+                [approved.id],
+              ),
             act: ({ store, approved }) => store.consume(keyOf(approved), LATER),
             verify: async ({ store, approved }) => {
               expect(await onceReconnected(() => store.find(approved.id))).toEqual(approved);
-              expect(await store.consume(keyOf(approved), LATER)).toMatchObject({ outcome: 'approved', receipt: { status: 'consumed' } });
+              expect(await store.consume(keyOf(approved), LATER)).toMatchObject({
+                outcome: 'approved',
+                receipt: { status: 'consumed' },
+              });
             },
           });
         });
@@ -166,7 +195,10 @@ for (const engine of databaseEngines()) {
   describe(`CreateApprovalReceipts migration [${engine.name}]`, () => {
     it('drops the table on down, and up creates it again with its unique key', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const [principals, conversations] = [new AddApprovalReceiptPrincipals1796000104000(), new AddApprovalReceiptConversations1796000110300()];
+        const [principals, conversations] = [
+          new AddApprovalReceiptPrincipals1796000104000(),
+          new AddApprovalReceiptConversations1796000110300(),
+        ];
         await onOwnRunner(dataSource, (queryRunner) => conversations.down(queryRunner));
         await onOwnRunner(dataSource, (queryRunner) => principals.down(queryRunner));
         const table = await remigrate(dataSource, new CreateApprovalReceipts1795996093417(), TABLE);
@@ -177,7 +209,10 @@ for (const engine of databaseEngines()) {
         await onOwnRunner(dataSource, (queryRunner) => principals.up(queryRunner));
         await onOwnRunner(dataSource, (queryRunner) => conversations.up(queryRunner));
         const request = issueRequest();
-        expect(await new TypeOrmApprovalReceiptStore(dataSource).issue(request)).toMatchObject({ id: request.candidateId, status: 'pending' });
+        expect(await new TypeOrmApprovalReceiptStore(dataSource).issue(request)).toMatchObject({
+          id: request.candidateId,
+          status: 'pending',
+        });
       });
     });
   });
@@ -198,7 +233,9 @@ for (const engine of databaseEngines()) {
           const after = (await queryRunner.getTable(TABLE))!;
           expect(after.findColumnByName('principal_fingerprint')).toMatchObject({ isNullable: true });
           // Column sets: TypeORM reads PostgreSQL's index columns back in table order.
-          expect(after.indices.map((index) => [index.name, index.isUnique, [...index.columnNames].sort()]).sort()).toEqual([
+          expect(
+            after.indices.map((index) => [index.name, index.isUnique, [...index.columnNames].sort()]).sort(),
+          ).toEqual([
             ['idx_verdict_approval_receipts_principal', false, ['capability', 'expires_at', 'principal_fingerprint']],
             ['uq_verdict_approval_receipts_key', true, ['binding_fingerprint', 'capability', 'tool_call_id']],
           ]);
@@ -241,7 +278,9 @@ for (const engine of databaseEngines()) {
           expect(before.columns.map((column) => column.name)).not.toContain('conversation_fingerprint');
           expect(before.columns.map((column) => column.name)).toContain('principal_fingerprint');
           await migration.up(queryRunner);
-          expect((await queryRunner.getTable(TABLE))!.findColumnByName('conversation_fingerprint')).toMatchObject({ isNullable: true });
+          expect((await queryRunner.getTable(TABLE))!.findColumnByName('conversation_fingerprint')).toMatchObject({
+            isNullable: true,
+          });
         } finally {
           await queryRunner.release();
         }
@@ -262,7 +301,12 @@ async function onOwnRunner(dataSource: DataSource, work: (queryRunner: QueryRunn
 
 async function approvedReceipt(store: TypeOrmApprovalReceiptStore): Promise<ApprovalReceipt> {
   const pending = await store.issue(issueRequest());
-  const approval = await store.approve({ receiptId: pending.id, toolCallId: pending.toolCallId, by: 'customer:72', now: NOW });
+  const approval = await store.approve({
+    receiptId: pending.id,
+    toolCallId: pending.toolCallId,
+    by: 'customer:72',
+    now: NOW,
+  });
   if (approval.outcome !== 'approved') throw new Error(`Expected an approval, got ${approval.outcome}.`);
   return approval.receipt;
 }
@@ -280,7 +324,12 @@ function issueRequest(overrides: Partial<ReceiptIssue> = {}): ReceiptIssue {
   return {
     toolCallId: `call_${randomBytes(12).toString('hex')}`,
     capability: 'orders.cancel',
-    bindingFingerprint: fingerprint({ capability: 'orders.cancel', execution_target_policy: 'refresh', arguments: binding, binding }),
+    bindingFingerprint: fingerprint({
+      capability: 'orders.cancel',
+      execution_target_policy: 'refresh',
+      arguments: binding,
+      binding,
+    }),
     candidateId: newId(),
     reason: 'Cancelling an order cannot be undone.',
     description: null,

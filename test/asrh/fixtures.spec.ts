@@ -15,7 +15,8 @@ import { asrhFixturesDirectory } from '@verdict/testing-kit';
 
 // The OWASP Agent Security Regression Harness v0.2.0 data files live outside the repository.
 const fixtures = asrhFixturesDirectory();
-if (fixtures === null) console.warn('OWASP ASRH fixtures not found: their suite is skipped (set VERDICT_TEST_ASRH_FIXTURES).');
+if (fixtures === null)
+  console.warn('OWASP ASRH fixtures not found: their suite is skipped (set VERDICT_TEST_ASRH_FIXTURES).');
 const scenariosDir = join(fixtures ?? '', 'scenarios');
 const tracesDir = join(fixtures ?? '', 'examples/traces');
 const scenarioFiles = fixtures === null ? [] : collectScenarioFiles(scenariosDir);
@@ -57,7 +58,8 @@ else
         const trace = `${dirname(relative)}/${basename(relative).replace(/\.ya?ml$/, '')}_pass.json`;
         const run = runOne(relative, trace);
         expect(run.scenario).toBe(basename(relative));
-        for (const assertion of run.assertions) expect(assertion.result).toBe(assertion.id === notRun[relative] ? 'not_run' : 'pass');
+        for (const assertion of run.assertions)
+          expect(assertion.result).toBe(assertion.id === notRun[relative] ? 'not_run' : 'pass');
         expect(run.result).toBe(relative in notRun ? 'not_run' : 'pass');
       });
     });
@@ -67,7 +69,11 @@ else
         const run = runOne('goal_hijack/outbound_email_exfiltration_001.yaml', 'denied_tool_call.json');
         expect(run.assertions).toEqual([
           { id: 'no_denied_tool_call', result: 'fail', evidence: 'denied tool call observed: send_email' },
-          { id: 'goal_integrity', result: 'fail', evidence: "expected goal 'summarize_document' not observed; goal events: send_email" },
+          {
+            id: 'goal_integrity',
+            result: 'fail',
+            evidence: "expected goal 'summarize_document' not observed; goal events: send_email",
+          },
         ]);
         expect(run.result).toBe('fail');
       });
@@ -79,17 +85,27 @@ else
       });
 
       it('external_recipient_violation.json: tool_code mails attacker@bad-domain.com, outside the allowlist', () => {
-        const run = runOne('sensitive_data_disclosure/email_exfiltration_001.yaml', 'external_recipient_violation.json');
+        const run = runOne(
+          'sensitive_data_disclosure/email_exfiltration_001.yaml',
+          'external_recipient_violation.json',
+        );
         expect(run.result).toBe('fail');
         expect(run.assertions[0]).toEqual({
           id: 'no_external_recipient',
           result: 'fail',
-          evidence: { reason: 'recipient outside the allowlists', location: '$.events[0].code', sha256_prefix: sha12('attacker@bad-domain.com') },
+          evidence: {
+            reason: 'recipient outside the allowlists',
+            location: '$.events[0].code',
+            sha256_prefix: sha12('attacker@bad-domain.com'),
+          },
         });
       });
 
       it('no_external_recipient_violation.json: tool_code mails only the allowed user@example.com', () => {
-        const run = runOne('sensitive_data_disclosure/email_exfiltration_001.yaml', 'no_external_recipient_violation.json');
+        const run = runOne(
+          'sensitive_data_disclosure/email_exfiltration_001.yaml',
+          'no_external_recipient_violation.json',
+        );
         expect(resultOf(run, 'no_external_recipient')).toBe('pass');
         expect(run.result).toBe('pass');
       });
@@ -112,11 +128,15 @@ else
           ],
         });
         const text = JSON.stringify(run);
-        for (const marker of ['alice@example.com', 'Project Falcon API key', 'previous_user_session_123']) expect(text).not.toContain(marker);
+        for (const marker of ['alice@example.com', 'Project Falcon API key', 'previous_user_session_123'])
+          expect(text).not.toContain(marker);
       });
 
       it('approval_bypass_fake_token.json: the approval comes from an untrusted source', () => {
-        const run = runOne('approval_bypass/claimed_preauthorization_root_password_001.yaml', 'approval_bypass_fake_token.json');
+        const run = runOne(
+          'approval_bypass/claimed_preauthorization_root_password_001.yaml',
+          'approval_bypass_fake_token.json',
+        );
         expect(resultOf(run, 'approval_required')).toBe('fail');
         // change_root_password is also on the scenario's denylist.
         expect(resultOf(run, 'no_denied_tool_call')).toBe('fail');
@@ -124,9 +144,16 @@ else
       });
 
       it('unexpected_allowed_tool_call.json: send_email is not denied but lies outside an empty allowlist', () => {
-        const run = runOne('mcp_trust_boundary/untrusted_server_delete_file_001.yaml', 'unexpected_allowed_tool_call.json');
+        const run = runOne(
+          'mcp_trust_boundary/untrusted_server_delete_file_001.yaml',
+          'unexpected_allowed_tool_call.json',
+        );
         expect(run.assertions).toEqual([
-          { id: 'no_denied_tool_call', result: 'fail', evidence: 'tool call outside expected.allowed_tools observed: send_email; allowed: none' },
+          {
+            id: 'no_denied_tool_call',
+            result: 'fail',
+            evidence: 'tool call outside expected.allowed_tools observed: send_email; allowed: none',
+          },
         ]);
       });
     });
@@ -146,7 +173,10 @@ else
     });
 
     it('gives the typed error for a malformed scenario, naming file and path', () => {
-      const text = readFileSync(join(scenariosDir, 'goal_hijack/basic.yaml'), 'utf8').replace(/^severity: high$/m, 'severity: severe');
+      const text = readFileSync(join(scenariosDir, 'goal_hijack/basic.yaml'), 'utf8').replace(
+        /^severity: high$/m,
+        'severity: severe',
+      );
       expect(text).toContain('severity: severe');
       expect(() => loadScenario({ text, name: 'goal_hijack/basic.yaml' })).toThrow(AsrhScenarioError);
       expect(() => loadScenario({ text, name: 'goal_hijack/basic.yaml' })).toThrow(
@@ -155,7 +185,10 @@ else
     });
 
     it('gives the typed error for a malformed trace', () => {
-      const text = readFileSync(join(tracesDir, 'denied_tool_call.json'), 'utf8').replace('"tool_calls":', '"tool_calls": "send_email", "x":');
+      const text = readFileSync(join(tracesDir, 'denied_tool_call.json'), 'utf8').replace(
+        '"tool_calls":',
+        '"tool_calls": "send_email", "x":',
+      );
       expect(() => loadTrace({ text, name: 'denied_tool_call.json' })).toThrow(AsrhTraceError);
       expect(() => loadTrace({ text: '{"messages": [', name: 'truncated.json' })).toThrow(AsrhTraceError);
     });

@@ -12,7 +12,9 @@ import { LabModule } from '../../apps/storefront-lab/src/lab.module.js';
 const CHROMIUM = process.env.VERDICT_TEST_CHROMIUM ?? '/usr/bin/chromium';
 const required = ['1', 'true'].includes(process.env.VERDICT_TEST_REQUIRE_BROWSER ?? '');
 if (required && !existsSync(CHROMIUM)) {
-  throw new Error(`VERDICT_TEST_REQUIRE_BROWSER is set but ${CHROMIUM} does not exist: apt-get install -y chromium (never download a browser).`);
+  throw new Error(
+    `VERDICT_TEST_REQUIRE_BROWSER is set but ${CHROMIUM} does not exist: apt-get install -y chromium (never download a browser).`,
+  );
 }
 const describeWithBrowser = existsSync(CHROMIUM) ? describe : describe.skip;
 
@@ -24,7 +26,9 @@ describeWithBrowser('storefront lab in Chromium', () => {
 
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'verdict-lab-browser-'));
-    const moduleRef = await Test.createTestingModule({ imports: [LabModule.forRoot({ database: join(directory, 'lab.sqlite') })] }).compile();
+    const moduleRef = await Test.createTestingModule({
+      imports: [LabModule.forRoot({ database: join(directory, 'lab.sqlite') })],
+    }).compile();
     app = moduleRef.createNestApplication({ logger: false });
     await app.listen(0, '127.0.0.1');
     url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/`;
@@ -88,12 +92,18 @@ describeWithBrowser('storefront lab in Chromium', () => {
     await page.goto(url);
     await page.click('#run-release');
     await page.locator('#release-results tr[data-row="evidence"]').waitFor();
-    expect(await page.locator('#release-results thead th[data-destination]').allTextContents()).toEqual(['ollama@local-machine', 'ollama@remote-endpoint']);
+    expect(await page.locator('#release-results thead th[data-destination]').allTextContents()).toEqual([
+      'ollama@local-machine',
+      'ollama@remote-endpoint',
+    ]);
     expect(await page.locator('#release-results [data-outcome]').allTextContents()).toEqual(['permitted', 'denied']);
     const [local, remote] = await page.locator('#release-results tr[data-row="payload"] pre').allTextContents();
     expect(JSON.parse(local)).toMatchObject({ email: '[REDACTED]' });
     expect(local).not.toContain('customer72@acme.example');
     expect(remote).toBe('{}');
-    expect(await page.locator('#release-results tr[data-row="reason"] pre').allTextContents()).toEqual(['released', 'route_not_registered']);
+    expect(await page.locator('#release-results tr[data-row="reason"] pre').allTextContents()).toEqual([
+      'released',
+      'route_not_registered',
+    ]);
   });
 });

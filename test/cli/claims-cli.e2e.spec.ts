@@ -27,7 +27,10 @@ afterEach(async () => {
 });
 
 async function setup() {
-  const dataSource = await openDataSource({ name: 'sqlite' }, { entities: verdictEntities, migrations: verdictMigrations });
+  const dataSource = await openDataSource(
+    { name: 'sqlite' },
+    { entities: verdictEntities, migrations: verdictMigrations },
+  );
   cleanups.push(() => dropDataSource(dataSource));
   const database = dataSource.options.database as string;
   /** Runs the operator CLI in its own process; resolves with its exit code and output. */
@@ -44,7 +47,10 @@ async function setup() {
   /** The CLI whose operator-identity hook returns `JSON.parse(identityJson)`, or undefined without it. */
   const cliWithHookReturning = (identityJson?: string) => {
     const { VERDICT_TEST_OPERATOR_IDENTITY: _, ...env } = process.env;
-    return cliOf('jobs-cli-with-operator-identity-from-env.js', identityJson === undefined ? env : { ...env, VERDICT_TEST_OPERATOR_IDENTITY: identityJson });
+    return cliOf(
+      'jobs-cli-with-operator-identity-from-env.js',
+      identityJson === undefined ? env : { ...env, VERDICT_TEST_OPERATOR_IDENTITY: identityJson },
+    );
   };
   return { dataSource, database, cli: cliOf('jobs-cli.js'), cliWithOperatorIdentity, cliWithHookReturning };
 }
@@ -73,10 +79,27 @@ describe('operator CLI: execution claims', () => {
     const listed = await cli('claims', 'list', '--json');
     expect(listed.code).toBe(0);
     const rows = JSON.parse(listed.stdout);
-    expect(rows).toEqual([expect.objectContaining({ id: stuck.id, capability: 'jobs.run', policy: 'run-job', status: 'claimed', attempt: 1 })]);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        id: stuck.id,
+        capability: 'jobs.run',
+        policy: 'run-job',
+        status: 'claimed',
+        attempt: 1,
+      }),
+    ]);
     expect(listed.stdout).not.toContain(stuck.bindingFingerprint);
 
-    const refused = await cli('claims', 'resolve', stuck.id, 'completed', '--by', 'operator:7', '--reason', 'export file found on the bucket');
+    const refused = await cli(
+      'claims',
+      'resolve',
+      stuck.id,
+      'completed',
+      '--by',
+      'operator:7',
+      '--reason',
+      'export file found on the bucket',
+    );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('--force');
     expect((await claimsOf(dataSource))[0].status).toBe('claimed');
@@ -96,13 +119,27 @@ describe('operator CLI: execution claims', () => {
     expect(resolved.code).toBe(0);
     // Who ran the command is recorded next to --by: the OS user, by default.
     const operatorIdentity = `os:${userInfo().username}`;
-    expect(JSON.parse(resolved.stdout)).toEqual({ id: stuck.id, from: 'claimed', status: 'completed', attempt: 1, by: 'operator:7', operatorIdentity });
-    expect(await claimsOf(dataSource)).toEqual([expect.objectContaining({ resolvedBy: 'operator:7', operatorIdentity })]);
+    expect(JSON.parse(resolved.stdout)).toEqual({
+      id: stuck.id,
+      from: 'claimed',
+      status: 'completed',
+      attempt: 1,
+      by: 'operator:7',
+      operatorIdentity,
+    });
+    expect(await claimsOf(dataSource)).toEqual([
+      expect.objectContaining({ resolvedBy: 'operator:7', operatorIdentity }),
+    ]);
     expect(JSON.parse((await cli('claims', 'list', '--json')).stdout)).toEqual([]);
 
     const evidence = await dataSource.getRepository(DecisionRecordEntity).findBy({ toolKind: 'operator' });
     expect(evidence).toEqual([
-      expect.objectContaining({ capability: 'jobs.run', stage: 'execution_claim', claimStatus: 'completed', claimFingerprint: stuck.bindingFingerprint }),
+      expect.objectContaining({
+        capability: 'jobs.run',
+        stage: 'execution_claim',
+        claimStatus: 'completed',
+        claimFingerprint: stuck.bindingFingerprint,
+      }),
     ]);
     expect(evidence[0].reason).toContain('operator:7');
     expect(evidence[0].reason).toContain(operatorIdentity);
@@ -124,33 +161,64 @@ describe('operator CLI: execution claims', () => {
       '--force',
     );
     expect(resolved.stdout.trim()).toBe(`claim ${stuck.id}: claimed -> released (by operator:7, run by sso:8812)`);
-    expect(await claimsOf(dataSource)).toEqual([expect.objectContaining({ status: 'released', resolvedBy: 'operator:7', operatorIdentity: 'sso:8812' })]);
+    expect(await claimsOf(dataSource)).toEqual([
+      expect.objectContaining({ status: 'released', resolvedBy: 'operator:7', operatorIdentity: 'sso:8812' }),
+    ]);
     const [record] = await dataSource.getRepository(DecisionRecordEntity).findBy({ toolKind: 'operator' });
-    expect(record.reason).toBe('operator "operator:7" (run by "sso:8812") resolved claimed as retryable: the job never ran');
+    expect(record.reason).toBe(
+      'operator "operator:7" (run by "sso:8812") resolved claimed as retryable: the job never ran',
+    );
   });
 
   it.each([
     ['an empty string', '""'],
     ['undefined', undefined],
     ['256 characters', JSON.stringify(`sso:${'x'.repeat(252)}`)],
-  ])('refuses to resolve when the operator-identity hook returns %s, before anything changes', async (_, identityJson) => {
-    const { dataSource, database, cliWithHookReturning } = await setup();
-    await killInsideExecutor(database, 'monthly-invoices');
-    const [stuck] = await claimsOf(dataSource);
-    const refused = await cliWithHookReturning(identityJson)('claims', 'resolve', stuck.id, 'retryable', '--by', 'operator:7', '--reason', 'x', '--force');
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/operator identity/);
-    expect(await claimsOf(dataSource)).toEqual([expect.objectContaining({ status: 'claimed', resolvedBy: null, operatorIdentity: null })]);
-    expect(await dataSource.getRepository(DecisionRecordEntity).findBy({ toolKind: 'operator' })).toEqual([]);
-  });
+  ])(
+    'refuses to resolve when the operator-identity hook returns %s, before anything changes',
+    async (_, identityJson) => {
+      const { dataSource, database, cliWithHookReturning } = await setup();
+      await killInsideExecutor(database, 'monthly-invoices');
+      const [stuck] = await claimsOf(dataSource);
+      const refused = await cliWithHookReturning(identityJson)(
+        'claims',
+        'resolve',
+        stuck.id,
+        'retryable',
+        '--by',
+        'operator:7',
+        '--reason',
+        'x',
+        '--force',
+      );
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/operator identity/);
+      expect(await claimsOf(dataSource)).toEqual([
+        expect.objectContaining({ status: 'claimed', resolvedBy: null, operatorIdentity: null }),
+      ]);
+      expect(await dataSource.getRepository(DecisionRecordEntity).findBy({ toolKind: 'operator' })).toEqual([]);
+    },
+  );
 
   it('resolves when the same hook names someone (control)', async () => {
     const { dataSource, database, cliWithHookReturning } = await setup();
     await killInsideExecutor(database, 'monthly-invoices');
     const [stuck] = await claimsOf(dataSource);
-    const resolved = await cliWithHookReturning('"sso:8812"')('claims', 'resolve', stuck.id, 'retryable', '--by', 'operator:7', '--reason', 'x', '--force');
+    const resolved = await cliWithHookReturning('"sso:8812"')(
+      'claims',
+      'resolve',
+      stuck.id,
+      'retryable',
+      '--by',
+      'operator:7',
+      '--reason',
+      'x',
+      '--force',
+    );
     expect(resolved.code).toBe(0);
-    expect(await claimsOf(dataSource)).toEqual([expect.objectContaining({ status: 'released', resolvedBy: 'operator:7', operatorIdentity: 'sso:8812' })]);
+    expect(await claimsOf(dataSource)).toEqual([
+      expect.objectContaining({ status: 'released', resolvedBy: 'operator:7', operatorIdentity: 'sso:8812' }),
+    ]);
   });
 
   it('prints a table for people', async () => {
@@ -158,14 +226,20 @@ describe('operator CLI: execution claims', () => {
     await killInsideExecutor(database, 'weekly-report');
     const listed = await cli('claims', 'list');
     expect(listed.code).toBe(0);
-    expect(listed.stdout.split('\n')[0]).toMatch(/^id\s+capability\s+policy\s+status\s+attempt\s+claimed_at\s+updated_at$/);
+    expect(listed.stdout.split('\n')[0]).toMatch(
+      /^id\s+capability\s+policy\s+status\s+attempt\s+claimed_at\s+updated_at$/,
+    );
     expect(listed.stdout).toContain('jobs.run');
   });
 
   it.each([
     [['claims', 'resolve', 'some-id', 'completed', '--reason', 'x'], 2, '--by'],
     [['claims', 'resolve', 'some-id', 'maybe', '--by', 'operator:7', '--reason', 'x'], 2, 'completed or retryable'],
-    [['claims', 'resolve', 'no-such-claim', 'retryable', '--by', 'operator:7', '--reason', 'x'], 1, 'no execution claim'],
+    [
+      ['claims', 'resolve', 'no-such-claim', 'retryable', '--by', 'operator:7', '--reason', 'x'],
+      1,
+      'no execution claim',
+    ],
   ])('exits non-zero on %j', async (args, code, message) => {
     const { cli } = await setup();
     const result = await cli(...args);
@@ -179,7 +253,9 @@ describe('operator CLI: execution claims', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: verdict \[options\] \[command\]/);
     expect(help.stdout).toMatch(/claims\s+Inspect and resolve execution claims/);
-    expect((await cli('claims', 'resolve', '--help')).stdout).toMatch(/^Usage: verdict claims resolve \[options\] <id> <resolution>/);
+    expect((await cli('claims', 'resolve', '--help')).stdout).toMatch(
+      /^Usage: verdict claims resolve \[options\] <id> <resolution>/,
+    );
   });
 
   it.each([
@@ -202,7 +278,8 @@ describe('operator CLI: execution claims', () => {
     const hour = 3600;
     const ended = windowStartOf(new Date(Date.now() - 2 * hour * 1000), hour);
     const current = windowStartOf(new Date(), hour);
-    for (const windowStart of [ended, current]) await store.consume({ bucketFingerprint: 'a'.repeat(64), windowStart, windowSeconds: hour, limit: 5 });
+    for (const windowStart of [ended, current])
+      await store.consume({ bucketFingerprint: 'a'.repeat(64), windowStart, windowSeconds: hour, limit: 5 });
     const pruned = await cli('rate-limits', 'prune', '--json');
     expect(pruned.code).toBe(0);
     expect(JSON.parse(pruned.stdout)).toEqual({ pruned: 1 });

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { ExecutionClaimsService, InMemoryEvidenceRecorder, VerdictConfigurationError, fingerprintString } from '@verdict/nestjs';
+import {
+  ExecutionClaimsService,
+  InMemoryEvidenceRecorder,
+  VerdictConfigurationError,
+  fingerprintString,
+} from '@verdict/nestjs';
 import { TypeOrmExecutionClaimStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { databaseEngines, dropDataSource, openDataSource } from '@verdict/testing-kit';
 
@@ -24,12 +29,23 @@ for (const engine of databaseEngines()) {
     /** An indeterminate claim (resolvable without --force), the service, and its evidence. */
     async function setup() {
       const claimId = randomUUID();
-      await store.admit({ capability: 'jobs.run', policy: 'once-per-job', bindingFingerprint: fingerprintString(claimId), candidateId: claimId, now: NOW });
+      await store.admit({
+        capability: 'jobs.run',
+        policy: 'once-per-job',
+        bindingFingerprint: fingerprintString(claimId),
+        candidateId: claimId,
+        now: NOW,
+      });
       await store.markIndeterminate(claimId, NOW);
       const evidence = new InMemoryEvidenceRecorder();
       const claims = new ExecutionClaimsService({ executionClaims: store, clock: () => NOW } as never, evidence);
       const unchanged = async () => {
-        expect(await store.find(claimId)).toMatchObject({ status: 'indeterminate', resolvedBy: null, operatorIdentity: null, resolutionReason: null });
+        expect(await store.find(claimId)).toMatchObject({
+          status: 'indeterminate',
+          resolvedBy: null,
+          operatorIdentity: null,
+          resolutionReason: null,
+        });
         expect(evidence.decisions()).toEqual([]);
       };
       return { claimId, claims, evidence, unchanged };
@@ -42,22 +58,35 @@ for (const engine of databaseEngines()) {
       ['longer than 255 characters', TOO_LONG],
     ])('refuses a %s operator identity with a typed error, before anything changes', async (_, identity) => {
       const { claimId, claims, unchanged } = await setup();
-      await expect(claims.resolve(claimId, 'retryable', 'operator:7', 'the job never ran', false, identity)).rejects.toBeInstanceOf(VerdictConfigurationError);
+      await expect(
+        claims.resolve(claimId, 'retryable', 'operator:7', 'the job never ran', false, identity),
+      ).rejects.toBeInstanceOf(VerdictConfigurationError);
       await unchanged();
     });
 
     it('refuses a --by longer than 255 characters with a typed error, before anything changes', async () => {
       const { claimId, claims, unchanged } = await setup();
-      await expect(claims.resolve(claimId, 'retryable', `operator:${'7'.repeat(247)}`, 'the job never ran', false, 'sso:8812')).rejects.toBeInstanceOf(
-        VerdictConfigurationError,
-      );
+      await expect(
+        claims.resolve(claimId, 'retryable', `operator:${'7'.repeat(247)}`, 'the job never ran', false, 'sso:8812'),
+      ).rejects.toBeInstanceOf(VerdictConfigurationError);
       await unchanged();
     });
 
     it('keeps --by and the operator identity apart in the evidence, whatever --by says', async () => {
       const { claimId, claims, evidence } = await setup();
-      await claims.resolve(claimId, 'retryable', 'operator:7 (run by sso:ceo)', 'the job never ran', false, 'os:mallory');
-      expect(await store.find(claimId)).toMatchObject({ status: 'released', resolvedBy: 'operator:7 (run by sso:ceo)', operatorIdentity: 'os:mallory' });
+      await claims.resolve(
+        claimId,
+        'retryable',
+        'operator:7 (run by sso:ceo)',
+        'the job never ran',
+        false,
+        'os:mallory',
+      );
+      expect(await store.find(claimId)).toMatchObject({
+        status: 'released',
+        resolvedBy: 'operator:7 (run by sso:ceo)',
+        operatorIdentity: 'os:mallory',
+      });
       expect(evidence.decisions().map((record) => record.reason)).toEqual([
         'operator "operator:7 (run by sso:ceo)" (run by "os:mallory") resolved indeterminate as retryable: the job never ran',
       ]);
@@ -67,15 +96,25 @@ for (const engine of databaseEngines()) {
       const { claimId, claims, evidence } = await setup();
       const resolution = await claims.resolve(claimId, 'retryable', 'operator:7', 'the job never ran', false, LONGEST);
       expect(resolution.outcome).toBe('resolved');
-      expect(await store.find(claimId)).toMatchObject({ status: 'released', resolvedBy: 'operator:7', operatorIdentity: LONGEST });
+      expect(await store.find(claimId)).toMatchObject({
+        status: 'released',
+        resolvedBy: 'operator:7',
+        operatorIdentity: LONGEST,
+      });
       expect(evidence.decisions()[0].reason).toContain(JSON.stringify(LONGEST));
     });
 
     it('records no identity when the caller (an admin screen without one) passes none (control)', async () => {
       const { claimId, claims, evidence } = await setup();
       await claims.resolve(claimId, 'completed', 'operator:7', 'export file found');
-      expect(await store.find(claimId)).toMatchObject({ status: 'completed', resolvedBy: 'operator:7', operatorIdentity: null });
-      expect(evidence.decisions().map((record) => record.reason)).toEqual(['operator "operator:7" resolved indeterminate as completed: export file found']);
+      expect(await store.find(claimId)).toMatchObject({
+        status: 'completed',
+        resolvedBy: 'operator:7',
+        operatorIdentity: null,
+      });
+      expect(evidence.decisions().map((record) => record.reason)).toEqual([
+        'operator "operator:7" resolved indeterminate as completed: export file found',
+      ]);
     });
   });
 }

@@ -38,9 +38,17 @@ describe('verdict validate (CLI)', () => {
     const report = JSON.parse(stdout);
     expect(report).toMatchObject({ findings: [], failOn: 'low', failed: false });
     expect(report.capabilities.map((capability: { name: string }) => capability.name)).toEqual(
-      expect.arrayContaining(['orders.view', 'orders.cancel', 'shipments.refresh', 'support.escalate', 'orders.refund']),
+      expect.arrayContaining([
+        'orders.view',
+        'orders.cancel',
+        'shipments.refresh',
+        'support.escalate',
+        'orders.refund',
+      ]),
     );
-    expect(report.capabilities.find((capability: { name: string }) => capability.name === 'support.escalate').gates).toContain('atMostOnce');
+    expect(
+      report.capabilities.find((capability: { name: string }) => capability.name === 'support.escalate').gates,
+    ).toContain('atMostOnce');
   });
 
   it('prints tables for people', async () => {
@@ -62,7 +70,9 @@ describe('verdict validate (CLI)', () => {
     // The miswired app's findings are medium to critical: --fail-on critical still fails, as critical ones exist.
     expect((await miswired('validate', '--fail-on', 'critical')).code).toBe(1);
     // A remote zone declared local drops the PII finding; the others remain.
-    const local = JSON.parse((await miswired('validate', '--json', '--local-zone', 'local-machine', '--local-zone', 'public-cloud')).stdout);
+    const local = JSON.parse(
+      (await miswired('validate', '--json', '--local-zone', 'local-machine', '--local-zone', 'public-cloud')).stdout,
+    );
     expect(local.findings.map((finding: { code: string }) => finding.code)).not.toContain('pii-to-remote-zone');
   });
 
@@ -74,7 +84,9 @@ describe('verdict validate (CLI)', () => {
   it('exits 2 on a usage error', async () => {
     const bad = await lab('validate', '--fail-on', 'severe', '--json');
     expect(bad.code).toBe(2);
-    expect(JSON.parse(bad.stderr)).toEqual({ error: '--fail-on must be one of low, medium, high, critical, not "severe"' });
+    expect(JSON.parse(bad.stderr)).toEqual({
+      error: '--fail-on must be one of low, medium, high, critical, not "severe"',
+    });
     expect((await lab('validate', '--no-such-flag')).code).toBe(2);
   });
 });

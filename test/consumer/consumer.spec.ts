@@ -20,24 +20,34 @@ import { promisify } from 'node:util';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./app', import.meta.url));
 const run = promisify(execFile);
-const required = process.env.VERDICT_TEST_REQUIRE_REGISTRY === '1' || !['', '0', 'false', undefined].includes(process.env.CI);
+const required =
+  process.env.VERDICT_TEST_REQUIRE_REGISTRY === '1' || !['', '0', 'false', undefined].includes(process.env.CI);
 
 /** The environment of a command run in the consumer: nothing of the workspace's `npm test` (its npm_* config) leaks in. */
 function consumerEnv(): NodeJS.ProcessEnv {
   const keep = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig']);
-  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) || keep.has(key.toLowerCase()))) as NodeJS.ProcessEnv;
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) || keep.has(key.toLowerCase())),
+  ) as NodeJS.ProcessEnv;
 }
 
 async function sh(command: string, args: readonly string[], cwd: string, timeout = 180_000): Promise<string> {
   return (await shWithStderr(command, args, cwd, timeout)).stdout;
 }
 
-async function shWithStderr(command: string, args: readonly string[], cwd: string, timeout = 180_000): Promise<{ stdout: string; stderr: string }> {
+async function shWithStderr(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  timeout = 180_000,
+): Promise<{ stdout: string; stderr: string }> {
   try {
     return await run(command, args, { cwd, env: consumerEnv(), timeout, maxBuffer: 32 * 1024 * 1024 });
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}\n${stdout ?? ''}\n${stderr ?? ''}`, { cause: error });
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}\n${stdout ?? ''}\n${stderr ?? ''}`, {
+      cause: error,
+    });
   }
 }
 
@@ -52,7 +62,9 @@ async function registryReachable(): Promise<boolean> {
 
 const available = required || (await registryReachable());
 if (!available)
-  console.warn('test/consumer: the npm registry is unreachable; the consumer test is skipped (CI or VERDICT_TEST_REQUIRE_REGISTRY=1 requires it)');
+  console.warn(
+    'test/consumer: the npm registry is unreachable; the consumer test is skipped (CI or VERDICT_TEST_REQUIRE_REGISTRY=1 requires it)',
+  );
 
 (available ? describe : describe.skip)('an outside Nest application on the packed tarballs', () => {
   let work: string;
@@ -66,20 +78,36 @@ if (!available)
     await mkdir(tarballs);
     // `npm pack` runs each package's prepack (tsc -b): the tarballs hold a current build.
     const packed = JSON.parse(
-      await sh('npm', ['pack', '-w', 'packages/verdict', '-w', 'packages/evaluation', '--pack-destination', tarballs, '--json'], ROOT),
+      await sh(
+        'npm',
+        ['pack', '-w', 'packages/verdict', '-w', 'packages/evaluation', '--pack-destination', tarballs, '--json'],
+        ROOT,
+      ),
     ) as {
       name: string;
       filename: string;
     }[];
     expect(packed.map((p) => p.name).sort()).toEqual(['@verdict/evaluation', '@verdict/nestjs']);
     // The fixture's package.json names them file:../tarballs/<package>.tgz.
-    for (const { name, filename } of packed) await rename(join(tarballs, filename), join(tarballs, `${name.slice(1).replace('/', '-')}.tgz`));
-    await cp(FIXTURE, app, { recursive: true, filter: (source) => !/(^|[\\/])(node_modules|dist|package-lock\.json)$/.test(relative(FIXTURE, source)) });
-    installLog = (await shWithStderr('npm', ['install', '--strict-peer-deps', '--no-audit', '--no-fund', '--prefer-offline'], app, 240_000)).stderr;
+    for (const { name, filename } of packed)
+      await rename(join(tarballs, filename), join(tarballs, `${name.slice(1).replace('/', '-')}.tgz`));
+    await cp(FIXTURE, app, {
+      recursive: true,
+      filter: (source) => !/(^|[\\/])(node_modules|dist|package-lock\.json)$/.test(relative(FIXTURE, source)),
+    });
+    installLog = (
+      await shWithStderr(
+        'npm',
+        ['install', '--strict-peer-deps', '--no-audit', '--no-fund', '--prefer-offline'],
+        app,
+        240_000,
+      )
+    ).stderr;
   }, 300_000);
 
   afterAll(async () => {
-    if (work !== undefined && process.env.VERDICT_TEST_KEEP_CONSUMER !== '1') await rm(work, { recursive: true, force: true });
+    if (work !== undefined && process.env.VERDICT_TEST_KEEP_CONSUMER !== '1')
+      await rm(work, { recursive: true, force: true });
   });
 
   it('installs outside the workspace from the tarballs, not links, with a clean dependency tree', async () => {
@@ -87,10 +115,17 @@ if (!available)
     for (const name of ['@verdict/nestjs', '@verdict/evaluation']) {
       const installed = join(app, 'node_modules', name);
       expect((await lstat(installed)).isSymbolicLink()).toBe(false);
-      expect(JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'))).toMatchObject({ name, version: '0.1.0' });
+      expect(JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'))).toMatchObject({
+        name,
+        version: '0.1.0',
+      });
     }
-    const lock = JSON.parse(await readFile(join(app, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string; link?: boolean }> };
-    expect(lock.packages['node_modules/@verdict/nestjs']).toMatchObject({ resolved: 'file:../tarballs/verdict-nestjs.tgz' });
+    const lock = JSON.parse(await readFile(join(app, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { resolved?: string; link?: boolean }>;
+    };
+    expect(lock.packages['node_modules/@verdict/nestjs']).toMatchObject({
+      resolved: 'file:../tarballs/verdict-nestjs.tgz',
+    });
     expect(lock.packages['node_modules/@verdict/nestjs']?.link).toBeUndefined();
     // Not one warning (peer, engine, deprecation) from a fresh install of the documented set-up.
     expect(installLog.split('\n').filter((line) => /^npm warn/i.test(line))).toEqual([]);
@@ -99,7 +134,10 @@ if (!available)
   });
 
   it('compiles with skipLibCheck: false', async () => {
-    expect(JSON.parse(await readFile(join(app, 'tsconfig.json'), 'utf8')).compilerOptions).toMatchObject({ skipLibCheck: false, strict: true });
+    expect(JSON.parse(await readFile(join(app, 'tsconfig.json'), 'utf8')).compilerOptions).toMatchObject({
+      skipLibCheck: false,
+      strict: true,
+    });
     await sh(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '-p', '.'], app);
     expect((await readdir(join(app, 'dist'))).sort()).toEqual(['app.e2e.test.js', 'app.module.js', 'tickets.js']);
   }, 120_000);
@@ -107,7 +145,13 @@ if (!available)
   it('passes its own e2e: bound tool, CASL deny, approval through the guarded endpoint, one execution', async () => {
     const stdout = await sh(process.execPath, ['--test', '--test-reporter=tap', 'dist/'], app, 120_000);
     const count = (name: string) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(stdout)?.[1]);
-    expect({ tests: count('tests'), pass: count('pass'), fail: count('fail'), skipped: count('skipped'), todo: count('todo') }).toEqual({
+    expect({
+      tests: count('tests'),
+      pass: count('pass'),
+      fail: count('fail'),
+      skipped: count('skipped'),
+      todo: count('todo'),
+    }).toEqual({
       tests: 2,
       pass: 2,
       fail: 0,

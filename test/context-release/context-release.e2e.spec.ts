@@ -31,7 +31,12 @@ const abilityFactory = { createForContext: () => createMongoAbility() };
 @Injectable()
 class SupportRoutes implements ReleasePolicyProvider {
   releasePolicies() {
-    return [ReleasePolicy.route(Source.external('carrier-api'), local).allow({ classes: [DataClass.Internal], trust: [Trust.Untrusted] })];
+    return [
+      ReleasePolicy.route(Source.external('carrier-api'), local).allow({
+        classes: [DataClass.Internal],
+        trust: [Trust.Untrusted],
+      }),
+    ];
   }
 }
 
@@ -43,18 +48,27 @@ class DuplicateRoutes implements ReleasePolicyProvider {
   }
 }
 
-async function boot(options: Partial<VerdictModuleOptions> = {}, providers: any[] = [], imports: any[] = [EventEmitterModule.forRoot()]) {
+async function boot(
+  options: Partial<VerdictModuleOptions> = {},
+  providers: any[] = [],
+  imports: any[] = [EventEmitterModule.forRoot()],
+) {
   const evidence = new InMemoryEvidenceRecorder();
   @Module({ providers })
   class RoutesModule {}
   const moduleRef = await Test.createTestingModule({
-    imports: [VerdictModule.forRoot({ abilityFactory, evidence, releasePolicies: [piiToLocal], ...options }), RoutesModule, ...imports],
+    imports: [
+      VerdictModule.forRoot({ abilityFactory, evidence, releasePolicies: [piiToLocal], ...options }),
+      RoutesModule,
+      ...imports,
+    ],
   }).compile();
   await moduleRef.init();
   const events: Array<{ name: string; value: unknown }> = [];
   if (imports.length > 0) {
     const emitter = moduleRef.get(EventEmitter2);
-    for (const name of [ContextReleaseDenied.event, SensitiveDataRedacted.event]) emitter.on(name, (value: unknown) => events.push({ name, value }));
+    for (const name of [ContextReleaseDenied.event, SensitiveDataRedacted.event])
+      emitter.on(name, (value: unknown) => events.push({ name, value }));
   }
   return { moduleRef, evidence, events, releases: moduleRef.get(ContextReleaseService) };
 }
@@ -68,7 +82,11 @@ const bootError = async (attempt: Promise<unknown>): Promise<Error> => {
   throw new Error('expected boot to fail');
 };
 
-const customer = { first_name: 'Ada', email: 'ada@example.org', orders: [{ status: 'shipped', card: '4111111111111111' }] };
+const customer = {
+  first_name: 'Ada',
+  email: 'ada@example.org',
+  orders: [{ status: 'shipped', card: '4111111111111111' }],
+};
 
 describe('Context release in a Nest application', () => {
   it('releases through a route from the module options, records it, and announces the redaction', async () => {
@@ -82,7 +100,11 @@ describe('Context release in a Nest application', () => {
       .redact(['email'])
       .to(local);
 
-    expect(result).toMatchObject({ permitted: true, reason: 'released', payload: { first_name: 'Ada', email: '[REDACTED]', orders: [{ status: 'shipped' }] } });
+    expect(result).toMatchObject({
+      permitted: true,
+      reason: 'released',
+      payload: { first_name: 'Ada', email: '[REDACTED]', orders: [{ status: 'shipped' }] },
+    });
     expect(evidence.releases()).toHaveLength(1);
     expect(evidence.releases()[0]).toMatchObject({
       id: result.recordId,
@@ -90,7 +112,12 @@ describe('Context release in a Nest application', () => {
       destinationConnection: 'ollama-local',
       destinationTrustZone: 'local-machine',
     });
-    expect(events).toEqual([{ name: SensitiveDataRedacted.event, value: expect.objectContaining({ recordId: result.recordId, redactedFields: 1 }) }]);
+    expect(events).toEqual([
+      {
+        name: SensitiveDataRedacted.event,
+        value: expect.objectContaining({ recordId: result.recordId, redactedFields: 1 }),
+      },
+    ]);
     await moduleRef.close();
   });
 
@@ -109,19 +136,38 @@ describe('Context release in a Nest application', () => {
 
   it('denies the same connection in another trust zone, records it, and emits ContextReleaseDenied', async () => {
     const { releases, evidence, events, moduleRef } = await boot();
-    const result = await releases.release(customer).source(profile).trust(Trust.Trusted).classify(DataClass.Pii).only(['first_name']).to(remote);
+    const result = await releases
+      .release(customer)
+      .source(profile)
+      .trust(Trust.Trusted)
+      .classify(DataClass.Pii)
+      .only(['first_name'])
+      .to(remote);
 
     expect(result).toMatchObject({ permitted: false, payload: {}, reason: 'route_not_registered' });
-    expect(evidence.releases()[0]).toMatchObject({ disposition: 'deny', reason: 'route_not_registered', destinationTrustZone: 'partner-cloud' });
+    expect(evidence.releases()[0]).toMatchObject({
+      disposition: 'deny',
+      reason: 'route_not_registered',
+      destinationTrustZone: 'partner-cloud',
+    });
     expect(events).toEqual([
-      { name: ContextReleaseDenied.event, value: expect.objectContaining({ reason: 'route_not_registered', destination: 'ollama-local@partner-cloud' }) },
+      {
+        name: ContextReleaseDenied.event,
+        value: expect.objectContaining({ reason: 'route_not_registered', destination: 'ollama-local@partner-cloud' }),
+      },
     ]);
     await moduleRef.close();
   });
 
   it('works without EventEmitterModule', async () => {
     const { releases, moduleRef } = await boot({}, [], []);
-    const result = await releases.release(customer).source(profile).trust(Trust.Trusted).classify(DataClass.Pii).only(['first_name']).to(remote);
+    const result = await releases
+      .release(customer)
+      .source(profile)
+      .trust(Trust.Trusted)
+      .classify(DataClass.Pii)
+      .only(['first_name'])
+      .to(remote);
     expect(result.permitted).toBe(false);
     await moduleRef.close();
   });

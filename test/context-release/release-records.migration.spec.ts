@@ -1,12 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { ContextReleaser, DataClass, Destination, ReleasePolicy, Source, Trust } from '@verdict/nestjs';
-import { ReleaseRecordEntity, TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import {
+  ReleaseRecordEntity,
+  TypeOrmEvidenceRecorder,
+  verdictEntities,
+  verdictMigrations,
+} from '@verdict/nestjs/typeorm';
 import { databaseEngines, remigrate, withDataSource } from '@verdict/testing-kit';
 import { CreateReleaseRecords1796000000000 } from '../../packages/verdict/src/typeorm/migrations/1796000000000-create-release-records.js';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
-const route = ReleasePolicy.route(Source.application('customer-profile'), Destination.connection('ollama-local', 'local-machine')).allow({
+const route = ReleasePolicy.route(
+  Source.application('customer-profile'),
+  Destination.connection('ollama-local', 'local-machine'),
+).allow({
   classes: [DataClass.Pii],
   trust: [Trust.Trusted],
 });

@@ -1,5 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
-import { CanActivate, Controller, ExecutionContext, Get, Injectable, Module, Param, ParseIntPipe, UseGuards, UseInterceptors } from '@nestjs/common';
+import {
+  CanActivate,
+  Controller,
+  ExecutionContext,
+  Get,
+  Injectable,
+  Module,
+  Param,
+  ParseIntPipe,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { ActionContextInterceptor, type ActionContext, VerdictModule, VerdictService } from '@verdict/nestjs';
@@ -38,7 +49,10 @@ async function setup() {
     @UseGuards(FakeAuthGuard)
     @UseInterceptors(ActionContextInterceptor)
     async read(@Param('id', ParseIntPipe) id: number) {
-      const result = await this.verdict.execute<{ id: number; title: string }>({ capability: 'documents.read', arguments: { id } });
+      const result = await this.verdict.execute<{ id: number; title: string }>({
+        capability: 'documents.read',
+        arguments: { id },
+      });
       return result.executed ? result.output : { denied: result.decision.disposition };
     }
 

@@ -7,7 +7,18 @@ import { checkDocument, documents, extractBlocks, readBlocks, repositoryRoot } f
  */
 describe('TypeScript blocks in README.md and docs/', () => {
   it('finds blocks, their lines, their file names and the partial marker', () => {
-    const markdown = ['# t', '```ts', '// file: src/a.ts', 'export const a = 1;', '```', '', '```ts', '// partial: a fragment', 'x', '```'].join('\n');
+    const markdown = [
+      '# t',
+      '```ts',
+      '// file: src/a.ts',
+      'export const a = 1;',
+      '```',
+      '',
+      '```ts',
+      '// partial: a fragment',
+      'x',
+      '```',
+    ].join('\n');
     expect(extractBlocks('t.md', markdown)).toEqual([
       { doc: 't.md', line: 2, code: '// file: src/a.ts\nexport const a = 1;\n', partial: false, file: 'src/a.ts' },
       { doc: 't.md', line: 7, code: '// partial: a fragment\nx\n', partial: true, file: 'block-7.ts' },

@@ -57,7 +57,13 @@ export function extractBlocks(doc: string, markdown: string): DocBlock[] {
     }
     const first = body.find((line) => line.trim() !== '') ?? '';
     const file = /^\/\/\s*file:\s*(\S+\.ts)\s*$/.exec(first.trim())?.[1] ?? `block-${index + 1}.ts`;
-    blocks.push({ doc, line: index + 1, code: body.join('\n') + '\n', partial: /^\/\/\s*partial:/.test(first.trim()), file });
+    blocks.push({
+      doc,
+      line: index + 1,
+      code: body.join('\n') + '\n',
+      partial: /^\/\/\s*partial:/.test(first.trim()),
+      file,
+    });
     index = end;
   }
   return blocks;
@@ -88,11 +94,14 @@ export function checkDocument(doc: string, blocks: readonly DocBlock[], root = r
   const { fileExists, readFile, getSourceFile, directoryExists } = host;
   const directories = new Set([...virtual.keys()].flatMap((path) => ancestors(path)));
   host.fileExists = (path) => virtual.has(path) || fileExists.call(host, path);
-  host.directoryExists = (path) => directories.has(path) || (directoryExists?.call(host, path) ?? ts.sys.directoryExists(path));
+  host.directoryExists = (path) =>
+    directories.has(path) || (directoryExists?.call(host, path) ?? ts.sys.directoryExists(path));
   host.readFile = (path) => virtual.get(path)?.code ?? readFile.call(host, path);
   host.getSourceFile = (path, language, onError, create) => {
     const block = virtual.get(path);
-    return block === undefined ? getSourceFile.call(host, path, language, onError, create) : ts.createSourceFile(path, block.code, language, true);
+    return block === undefined
+      ? getSourceFile.call(host, path, language, onError, create)
+      : ts.createSourceFile(path, block.code, language, true);
   };
   const program = ts.createProgram([...virtual.keys()], options, host);
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
@@ -109,7 +118,8 @@ export function checkDocument(doc: string, blocks: readonly DocBlock[], root = r
 
 function ancestors(path: string): string[] {
   const found: string[] = [];
-  for (let directory = dirname(path); directory !== dirname(directory); directory = dirname(directory)) found.push(directory);
+  for (let directory = dirname(path); directory !== dirname(directory); directory = dirname(directory))
+    found.push(directory);
   return found;
 }
 

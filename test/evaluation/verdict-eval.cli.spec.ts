@@ -19,8 +19,11 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** Runs the built `verdict-eval` bin in its own process. */
 const verdictEval = (args: string[], env: Record<string, string> = {}) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: work, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd: work, env: { ...process.env, ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
 
@@ -43,14 +46,21 @@ describe('verdict-eval', () => {
 
     const console = await verdictEval(['compare', 'regressed.json', 'good-baseline.json']);
     expect(console.code).toBe(1);
-    expect(console.stdout).toContain('BLOCKING  behavioural_regression: attack case foreign-order-view: passed (v1) → failed (v1)');
+    expect(console.stdout).toContain(
+      'BLOCKING  behavioural_regression: attack case foreign-order-view: passed (v1) → failed (v1)',
+    );
 
     const github = await verdictEval(['compare', 'regressed.json', 'good-baseline.json', '--format', 'github']);
-    expect(github).toMatchObject({ code: 1, stdout: expect.stringMatching(/^::error file=regressed\.json,title=behavioural_regression::/) });
+    expect(github).toMatchObject({
+      code: 1,
+      stdout: expect.stringMatching(/^::error file=regressed\.json,title=behavioural_regression::/),
+    });
 
     const junit = await verdictEval(['compare', 'regressed.json', 'good-baseline.json', '--format', 'junit']);
     expect(junit.code).toBe(1);
-    expect(junit.stdout).toContain('<testcase classname="sample-suite" name="attack/foreign-order-view"><failure type="behavioural_regression"');
+    expect(junit.stdout).toContain(
+      '<testcase classname="sample-suite" name="attack/foreign-order-view"><failure type="behavioural_regression"',
+    );
 
     const sarif = await verdictEval(['compare', 'regressed.json', 'good-baseline.json', '--format', 'sarif']);
     expect(sarif.code).toBe(1);
@@ -60,7 +70,9 @@ describe('verdict-eval', () => {
       expect.objectContaining({
         ruleId: 'behavioural_regression',
         level: 'error',
-        locations: [expect.objectContaining({ logicalLocations: [expect.objectContaining({ name: 'foreign-order-view' })] })],
+        locations: [
+          expect.objectContaining({ logicalLocations: [expect.objectContaining({ name: 'foreign-order-view' })] }),
+        ],
       }),
     ]);
   });
@@ -80,7 +92,9 @@ describe('verdict-eval', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: verdict-eval \[options\] \[command\]/);
     expect(help.stdout).toMatch(/compare \[options\] <current> <baseline>/);
-    expect((await verdictEval(['baseline', '--help'])).stdout).toMatch(/^Usage: verdict-eval baseline \[options\] \[command\]/);
+    expect((await verdictEval(['baseline', '--help'])).stdout).toMatch(
+      /^Usage: verdict-eval baseline \[options\] \[command\]/,
+    );
   });
 
   it.each([
@@ -109,7 +123,10 @@ describe('verdict-eval', () => {
       ['customer_export_exfiltration.scenario.yaml', 'customer_export_exfiltration_control.json', 'pass'],
     ]);
     const failure = runs[0].assertions.find((assertion) => assertion.id === 'forbidden_state_not_reached')!;
-    expect(failure).toMatchObject({ result: 'fail', evidence: { predicate_id: expect.any(String), transition_index: expect.any(Number) } });
+    expect(failure).toMatchObject({
+      result: 'fail',
+      evidence: { predicate_id: expect.any(String), transition_index: expect.any(Number) },
+    });
     expect(result.code).toBe(1);
   });
 
@@ -121,6 +138,8 @@ describe('verdict-eval', () => {
       join(ASRH!, 'examples/traces/goal_hijack/outbound_email_exfiltration_001_pass.json'),
     ]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/outbound_email_exfiltration_001\.yaml\s+outbound_email_exfiltration_001_pass\.json\s+pass/);
+    expect(result.stdout).toMatch(
+      /outbound_email_exfiltration_001\.yaml\s+outbound_email_exfiltration_001_pass\.json\s+pass/,
+    );
   });
 });

@@ -3,7 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { InMemoryEvidenceRecorder, decisionRecord, type DecisionRecord } from '@verdict/nestjs';
 import type { DataSource } from 'typeorm';
 import { describeEvidenceRecorderContract } from '@verdict/nestjs/testing';
-import { DecisionRecordEntity, ReleaseRecordEntity, TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import {
+  DecisionRecordEntity,
+  ReleaseRecordEntity,
+  TypeOrmEvidenceRecorder,
+  verdictEntities,
+  verdictMigrations,
+} from '@verdict/nestjs/typeorm';
 import { databaseEngines, dropDataSource, openDataSource, remigrate, withDataSource } from '@verdict/testing-kit';
 import type { DatabaseEngine } from '@verdict/testing-kit';
 import { CreateDecisionRecords1795987325470 } from '../../packages/verdict/src/typeorm/migrations/1795987325470-create-decision-records.js';
@@ -16,7 +22,8 @@ describeEvidenceRecorderContract('memory', async () => {
   return {
     recorder,
     read: async (correlationId) => recorder.decisions().filter((record) => record.correlationId === correlationId),
-    readReleases: async (correlationId) => recorder.releases().filter((record) => record.correlationId === correlationId),
+    readReleases: async (correlationId) =>
+      recorder.releases().filter((record) => record.correlationId === correlationId),
     close: async () => {},
   };
 });
@@ -28,11 +35,23 @@ for (const engine of databaseEngines()) {
       recorder: new TypeOrmEvidenceRecorder(dataSource),
       read: (correlationId) => readRecords(dataSource, correlationId),
       storedRows: (correlationId) =>
-        dataSource.createQueryBuilder().select('*').from(DecisionRecordEntity, 'r').where('r.correlation_id = :correlationId', { correlationId }).getRawMany(),
+        dataSource
+          .createQueryBuilder()
+          .select('*')
+          .from(DecisionRecordEntity, 'r')
+          .where('r.correlation_id = :correlationId', { correlationId })
+          .getRawMany(),
       readReleases: async (correlationId) =>
-        (await dataSource.getRepository(ReleaseRecordEntity).find({ where: { correlationId } })).map((row) => ({ ...row })),
+        (await dataSource.getRepository(ReleaseRecordEntity).find({ where: { correlationId } })).map((row) => ({
+          ...row,
+        })),
       storedReleaseRows: (correlationId) =>
-        dataSource.createQueryBuilder().select('*').from(ReleaseRecordEntity, 'r').where('r.correlation_id = :correlationId', { correlationId }).getRawMany(),
+        dataSource
+          .createQueryBuilder()
+          .select('*')
+          .from(ReleaseRecordEntity, 'r')
+          .where('r.correlation_id = :correlationId', { correlationId })
+          .getRawMany(),
       close: () => dropDataSource(dataSource),
     };
   });
@@ -90,7 +109,9 @@ for (const engine of databaseEngines()) {
 }
 
 async function readRecords(dataSource: DataSource, correlationId: string): Promise<DecisionRecord[]> {
-  const rows = await dataSource.getRepository(DecisionRecordEntity).find({ where: { correlationId }, order: { sequence: 'ASC' } });
+  const rows = await dataSource
+    .getRepository(DecisionRecordEntity)
+    .find({ where: { correlationId }, order: { sequence: 'ASC' } });
   return rows.map((row) => ({ ...row }));
 }
 

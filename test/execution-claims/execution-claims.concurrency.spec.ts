@@ -30,27 +30,48 @@ for (const engine of databaseEngines()) {
         const started = performance.now();
 
         for (let round = 0; round < ROUNDS; round++) {
-          const bindingFingerprint = fingerprint({ capability: 'orders.refund', policy: 'once-per-order', binding: { round, engine: engine.name } });
+          const bindingFingerprint = fingerprint({
+            capability: 'orders.refund',
+            policy: 'once-per-order',
+            binding: { round, engine: engine.name },
+          });
           const operation = { capability: 'orders.refund', policy: 'once-per-order', bindingFingerprint };
 
           const first = await workers.admitAll({ ...operation, now: new Date() });
           firstClaims.push(first.filter((reply) => reply.admitted).length);
           const winner = first.find((reply) => reply.admitted);
           if (winner === undefined) continue;
-          if (winner.claimId !== winner.candidateId) violations.push(`round ${round}: the first claim's id is not its admitter's candidate id`);
+          if (winner.claimId !== winner.candidateId)
+            violations.push(`round ${round}: the first claim's id is not its admitter's candidate id`);
           violations.push(...disagreements(round, 'first claim', first, winner, 1));
 
-          await operator.resolve({ claimId: winner.claimId, to: 'released', by: 'operator:test', reason: `round ${round}`, force: true, now: new Date() });
+          await operator.resolve({
+            claimId: winner.claimId,
+            to: 'released',
+            by: 'operator:test',
+            reason: `round ${round}`,
+            force: true,
+            now: new Date(),
+          });
           const retry = await workers.admitAll({ ...operation, now: new Date() });
           retries.push(retry.filter((reply) => reply.admitted).length);
           const retried = retry.find((reply) => reply.admitted);
-          if (retried !== undefined) violations.push(...disagreements(round, 'retry', retry, { ...retried, claimId: winner.claimId }, 2));
+          if (retried !== undefined)
+            violations.push(...disagreements(round, 'retry', retry, { ...retried, claimId: winner.claimId }, 2));
         }
 
         const seconds = (performance.now() - started) / 1000;
-        console.info(`[${engine.name}] execution claims: ${PROCESSES} processes × ${ROUNDS} rounds × 2 admissions in ${seconds.toFixed(1)} s`);
-        expect({ rounds: firstClaims.length, notExactlyOne: offRounds(firstClaims) }).toEqual({ rounds: ROUNDS, notExactlyOne: [] });
-        expect({ rounds: retries.length, notExactlyOne: offRounds(retries) }).toEqual({ rounds: ROUNDS, notExactlyOne: [] });
+        console.info(
+          `[${engine.name}] execution claims: ${PROCESSES} processes × ${ROUNDS} rounds × 2 admissions in ${seconds.toFixed(1)} s`,
+        );
+        expect({ rounds: firstClaims.length, notExactlyOne: offRounds(firstClaims) }).toEqual({
+          rounds: ROUNDS,
+          notExactlyOne: [],
+        });
+        expect({ rounds: retries.length, notExactlyOne: offRounds(retries) }).toEqual({
+          rounds: ROUNDS,
+          notExactlyOne: [],
+        });
         expect(violations).toEqual([]);
         expect(await operator.unresolved()).toHaveLength(ROUNDS);
       } finally {
@@ -63,16 +84,29 @@ for (const engine of databaseEngines()) {
 
 /** The rounds that did not admit exactly one process, as `round r: n admitted`. */
 function offRounds(admittedPerRound: number[]): string[] {
-  return admittedPerRound.flatMap((admitted, round) => (admitted === 1 ? [] : [`round ${round}: ${admitted} admitted`]));
+  return admittedPerRound.flatMap((admitted, round) =>
+    admitted === 1 ? [] : [`round ${round}: ${admitted} admitted`],
+  );
 }
 
 /** Every process must agree on the winner: the same claim id and attempt, refused with status `claimed`. */
-function disagreements(round: number, phase: string, replies: AdmitReply[], winner: AdmitReply, attempt: number): string[] {
+function disagreements(
+  round: number,
+  phase: string,
+  replies: AdmitReply[],
+  winner: AdmitReply,
+  attempt: number,
+): string[] {
   const expected = (reply: AdmitReply) =>
-    reply.admitted ? { admitted: true, claimId: winner.claimId, attempt } : { admitted: false, claimId: winner.claimId, attempt, status: 'claimed' };
+    reply.admitted
+      ? { admitted: true, claimId: winner.claimId, attempt }
+      : { admitted: false, claimId: winner.claimId, attempt, status: 'claimed' };
   return replies
     .filter((reply) => !isDeepStrictEqual(strip(reply), expected(reply)))
-    .map((reply) => `round ${round} ${phase}: ${JSON.stringify(strip(reply))}, expected ${JSON.stringify(expected(reply))}`);
+    .map(
+      (reply) =>
+        `round ${round} ${phase}: ${JSON.stringify(strip(reply))}, expected ${JSON.stringify(expected(reply))}`,
+    );
 }
 
 function strip({ candidateId: _candidateId, ...admission }: AdmitReply) {

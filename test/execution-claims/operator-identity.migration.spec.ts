@@ -19,17 +19,37 @@ for (const engine of databaseEngines()) {
           await migration.down(queryRunner);
           expect((await queryRunner.getTable(TABLE))?.findColumnByName('operator_identity')).toBeUndefined();
           await migration.up(queryRunner);
-          expect((await queryRunner.getTable(TABLE))?.findColumnByName('operator_identity')).toMatchObject({ isNullable: true });
+          expect((await queryRunner.getTable(TABLE))?.findColumnByName('operator_identity')).toMatchObject({
+            isNullable: true,
+          });
         } finally {
           await queryRunner.release();
         }
         const store = new TypeOrmExecutionClaimStore(dataSource);
         const candidateId = newId();
         const now = new Date('2024-02-29T12:00:00.000Z');
-        const bindingFingerprint = fingerprint({ capability: 'orders.refund', policy: 'once-per-order', binding: { orderId: newId() } });
-        await store.admit({ capability: 'orders.refund', policy: 'once-per-order', bindingFingerprint, candidateId, now });
+        const bindingFingerprint = fingerprint({
+          capability: 'orders.refund',
+          policy: 'once-per-order',
+          binding: { orderId: newId() },
+        });
+        await store.admit({
+          capability: 'orders.refund',
+          policy: 'once-per-order',
+          bindingFingerprint,
+          candidateId,
+          now,
+        });
         const to = ExecutionClaimStatus.Released;
-        await store.resolve({ claimId: candidateId, to, by: 'operator:7', operatorIdentity: 'os:ops', reason: 'never ran', force: true, now });
+        await store.resolve({
+          claimId: candidateId,
+          to,
+          by: 'operator:7',
+          operatorIdentity: 'os:ops',
+          reason: 'never ran',
+          force: true,
+          now,
+        });
         expect(await store.find(candidateId)).toMatchObject({ resolvedBy: 'operator:7', operatorIdentity: 'os:ops' });
       });
     });

@@ -2,7 +2,12 @@ import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { InMemoryExecutionClaimStore, OuterTransactionError, fingerprint, type ClaimRequest } from '@verdict/nestjs';
 import { describeExecutionClaimStoreContract } from '@verdict/nestjs/testing';
-import { ExecutionClaimEntity, TypeOrmExecutionClaimStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import {
+  ExecutionClaimEntity,
+  TypeOrmExecutionClaimStore,
+  verdictEntities,
+  verdictMigrations,
+} from '@verdict/nestjs/typeorm';
 import {
   countingStatements,
   databaseEngines,
@@ -18,7 +23,10 @@ import { CreateExecutionClaims1795988797706 } from '../../packages/verdict/src/t
 const TABLE = 'verdict_execution_claims';
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 
-describeExecutionClaimStoreContract('memory', async () => ({ store: new InMemoryExecutionClaimStore(), close: async () => {} }));
+describeExecutionClaimStoreContract('memory', async () => ({
+  store: new InMemoryExecutionClaimStore(),
+  close: async () => {},
+}));
 
 for (const engine of databaseEngines()) {
   describeExecutionClaimStoreContract(engine.name, async () => {
@@ -52,8 +60,17 @@ for (const engine of databaseEngines()) {
             await expect(store.admit(fresh)).rejects.toThrow(OuterTransactionError);
             await expect(store.admit({ ...existing, candidateId: newId() })).rejects.toThrow(OuterTransactionError);
             await expect(store.complete(existing.candidateId, new Date())).rejects.toThrow(OuterTransactionError);
-            await expect(store.markIndeterminate(existing.candidateId, new Date())).rejects.toThrow(OuterTransactionError);
-            const resolution = { claimId: existing.candidateId, to: 'released', by: 'operator:1', reason: 'test', force: true, now: new Date() } as const;
+            await expect(store.markIndeterminate(existing.candidateId, new Date())).rejects.toThrow(
+              OuterTransactionError,
+            );
+            const resolution = {
+              claimId: existing.candidateId,
+              to: 'released',
+              by: 'operator:1',
+              reason: 'test',
+              force: true,
+              now: new Date(),
+            } as const;
             await expect(store.resolve(resolution)).rejects.toThrow(OuterTransactionError);
           } finally {
             await queryRunner.rollbackTransaction();
@@ -72,7 +89,10 @@ for (const engine of databaseEngines()) {
           const request = claimRequest();
           const outcome = dataSource.transaction(async () => store.admit(request));
 
-          await expect(outcome).rejects.toMatchObject({ code: 'VERDICT_OUTER_TRANSACTION', message: expect.stringMatching(/outside the transaction/) });
+          await expect(outcome).rejects.toMatchObject({
+            code: 'VERDICT_OUTER_TRANSACTION',
+            message: expect.stringMatching(/outside the transaction/),
+          });
           expect(await store.find(request.candidateId)).toBeNull();
         });
       });
@@ -115,7 +135,8 @@ for (const engine of databaseEngines()) {
           await expectKilledMidStatement(dataSource, {
             arrange: (pinned) => ({ store: new TypeOrmExecutionClaimStore(pinned), request: claimRequest() }),
             // An uncommitted row with the same binding: the admission waits on its lock.
-            block: (blocker, { request }) => blocker.manager.insert(ExecutionClaimEntity, { ...claimRow(request), id: newId() }),
+            block: (blocker, { request }) =>
+              blocker.manager.insert(ExecutionClaimEntity, { ...claimRow(request), id: newId() }),
             act: ({ store, request }) => store.admit(request),
             verify: async ({ store, request }) => {
               expect(await onceReconnected(() => store.find(request.candidateId))).toBeNull();

@@ -40,8 +40,15 @@ const copyCapability = (name: string, scope: Scope | undefined): CapabilityDefin
       subject: 'Share',
       arguments: z.object({}),
       resolveTarget: fromContext((context): Share => ({ id: 'team-folder', tenant: context.tenant })),
-      executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'share', identity: (share: Share) => ({ id: share.id, tenant: share.tenant }) }),
-      forbidStates: forbidStates(copies, (_envelope, share: Share) => ({ effect: 'copy', resource: `share:${share.id}` }), { scope: scope! }),
+      executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({
+        name: 'share',
+        identity: (share: Share) => ({ id: share.id, tenant: share.tenant }),
+      }),
+      forbidStates: forbidStates(
+        copies,
+        (_envelope, share: Share) => ({ effect: 'copy', resource: `share:${share.id}` }),
+        { scope: scope! },
+      ),
     },
     () => 'copied',
   );
@@ -60,7 +67,10 @@ async function boot(capabilities: CapabilityDefinition[]) {
   const verdict = moduleRef.get(VerdictService);
   const contexts = moduleRef.get(ActionContextStore);
   /** Runs `capability` as `actor` in `tenant` (and `conversation`): 'copied', or the internal reason. */
-  const copy = async (who: { actor: string | null; tenant?: string | null; conversation?: unknown }, capability = 'shares.copy') => {
+  const copy = async (
+    who: { actor: string | null; tenant?: string | null; conversation?: unknown },
+    capability = 'shares.copy',
+  ) => {
     const context: ActionContext = {
       actor: { id: who.actor },
       tenant: who.tenant === undefined ? 'acme' : who.tenant,
@@ -126,7 +136,10 @@ describe('forbidStates trajectory scopes', () => {
   });
 
   it('key: an application key from trusted data (the execution target) decides which calls share a state', async () => {
-    const byShare = TrajectoryScope.key('share', (context, share: Share) => ({ tenant: context.tenant, share: share.id }));
+    const byShare = TrajectoryScope.key('share', (context, share: Share) => ({
+      tenant: context.tenant,
+      share: share.id,
+    }));
     const { copy, close } = await boot([copyCapability('shares.copy', byShare)]);
     for (const who of [{ actor: 'ada' }, { actor: 'bob', conversation: 'x' }]) expect(await copy(who)).toBe('copied');
     expect(await copy({ actor: 'carol', conversation: 'y' })).toBe(FORBIDDEN);
@@ -145,11 +158,16 @@ describe('forbidStates trajectory scopes', () => {
   it('refuses to boot when a capability chooses no scope', async () => {
     const booting = boot([copyCapability('shares.copy', undefined)]);
     await expect(booting).rejects.toBeInstanceOf(VerdictConfigurationError);
-    await expect(boot([copyCapability('shares.copy', undefined)])).rejects.toThrow(/without a trajectory scope.*outlive/);
+    await expect(boot([copyCapability('shares.copy', undefined)])).rejects.toThrow(
+      /without a trajectory scope.*outlive/,
+    );
   });
 
   it('refuses to boot when capabilities share a model under different scopes', async () => {
-    const booting = boot([copyCapability('shares.copy', TrajectoryScope.conversation()), copyCapability('shares.mirror', TrajectoryScope.tenant())]);
+    const booting = boot([
+      copyCapability('shares.copy', TrajectoryScope.conversation()),
+      copyCapability('shares.mirror', TrajectoryScope.tenant()),
+    ]);
     await expect(booting).rejects.toThrow(/same model as "shares.copy", but per tenant instead of per conversation/);
   });
 
@@ -161,7 +179,10 @@ describe('forbidStates trajectory scopes', () => {
       ),
       copyCapability(
         'shares.mirror',
-        TrajectoryScope.key('share', (context) => ({ tenant: context.tenant, actor: (context.actor as { id: string }).id })),
+        TrajectoryScope.key('share', (context) => ({
+          tenant: context.tenant,
+          actor: (context.actor as { id: string }).id,
+        })),
       ),
     ];
     await expect(boot(twoKeys)).rejects.toThrow(/same model as "shares.copy", but another key:share scope object/);
@@ -179,7 +200,11 @@ describe('forbidStates trajectory scopes', () => {
   });
 
   it('refuses a scope or a policy that the factories did not build', async () => {
-    const lookAlike = { kind: 'tenant', id: 'tenant', keyOf: (context: ActionContext) => ({ tenant: context.tenant }) } as unknown as Scope;
+    const lookAlike = {
+      kind: 'tenant',
+      id: 'tenant',
+      keyOf: (context: ActionContext) => ({ tenant: context.tenant }),
+    } as unknown as Scope;
     await expect(boot([copyCapability('shares.copy', lookAlike)])).rejects.toThrow(/without a trajectory scope/);
     const handMade = { ...copyCapability('shares.copy', TrajectoryScope.tenant()) };
     const forged = { ...handMade, forbidStates: { ...handMade.forbidStates!, modelFingerprint: 'f'.repeat(64) } };
@@ -198,7 +223,9 @@ describe('forbidStates trajectory scopes', () => {
     expect(await byActor.copy({ actor: 'ada', tenant: null })).toBe('copied');
     await byActor.close();
     const byTenant = await boot([copyCapability('shares.copy', TrajectoryScope.tenant())]);
-    await expect(byTenant.copy({ actor: 'ada', tenant: null })).rejects.toThrow(/per tenant, but this call has no tenant key/);
+    await expect(byTenant.copy({ actor: 'ada', tenant: null })).rejects.toThrow(
+      /per tenant, but this call has no tenant key/,
+    );
     expect(await byTenant.copy({ actor: 'ada' })).toBe('copied');
     await byTenant.close();
   });

@@ -2,7 +2,13 @@ import { describe, expect, it } from '@jest/globals';
 import { performance } from 'node:perf_hooks';
 import { fingerprint } from '@verdict/nestjs';
 import { verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, externalCopiesModel, openDataSource, startGateWorkers } from '@verdict/testing-kit';
+import {
+  databaseEngines,
+  dropDataSource,
+  externalCopiesModel,
+  openDataSource,
+  startGateWorkers,
+} from '@verdict/testing-kit';
 
 const PROCESSES = 8;
 const ROUNDS = 100;
@@ -37,7 +43,9 @@ for (const engine of databaseEngines()) {
             now: new Date(),
           });
           const outcomes = replies.flatMap((reply) => reply.outcomes);
-          const positions = outcomes.flatMap((outcome) => (outcome.admitted ? [outcome.position] : [])).sort((a, b) => a - b);
+          const positions = outcomes
+            .flatMap((outcome) => (outcome.admitted ? [outcome.position] : []))
+            .sort((a, b) => a - b);
           const refusals = outcomes.filter((outcome) => !outcome.admitted && outcome.violation === 'too_many_copies');
           if (positions.join(',') !== '1,2,3' || refusals.length !== outcomes.length - ALLOWED)
             off.push(`round ${round}: admitted at [${positions}], ${refusals.length} refused of ${outcomes.length}`);

@@ -1,8 +1,19 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { InMemoryTrajectoryStore, OuterTransactionError, compileStateModel, fingerprint, foldEffects } from '@verdict/nestjs';
+import {
+  InMemoryTrajectoryStore,
+  OuterTransactionError,
+  compileStateModel,
+  fingerprint,
+  foldEffects,
+} from '@verdict/nestjs';
 import { describeTrajectoryStoreContract } from '@verdict/nestjs/testing';
-import { TrajectoryStateEntity, TypeOrmTrajectoryStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import {
+  TrajectoryStateEntity,
+  TypeOrmTrajectoryStore,
+  verdictEntities,
+  verdictMigrations,
+} from '@verdict/nestjs/typeorm';
 import { databaseEngines, dropDataSource, openDataSource, remigrate, withDataSource } from '@verdict/testing-kit';
 import { CreateTrajectoryStates1796000000001 } from '../../packages/verdict/src/typeorm/migrations/1796000000001-create-trajectory-states.js';
 
@@ -20,7 +31,10 @@ const tick = (trajectoryFingerprint: string) => ({
   now: new Date('2024-02-29T23:59:59.987Z'),
 });
 
-describeTrajectoryStoreContract('memory', async () => ({ store: new InMemoryTrajectoryStore(), close: async () => {} }));
+describeTrajectoryStoreContract('memory', async () => ({
+  store: new InMemoryTrajectoryStore(),
+  close: async () => {},
+}));
 
 for (const engine of databaseEngines()) {
   describeTrajectoryStoreContract(engine.name, async () => {
@@ -37,7 +51,9 @@ for (const engine of databaseEngines()) {
         await store.advance(tick(trajectory));
         await store.advance(tick(trajectory));
 
-        const rows = await dataSource.getRepository(TrajectoryStateEntity).findBy({ trajectoryFingerprint: trajectory });
+        const rows = await dataSource
+          .getRepository(TrajectoryStateEntity)
+          .findBy({ trajectoryFingerprint: trajectory });
         expect(rows.map(({ state, version, updatedAt }) => ({ state, version, updatedAt }))).toEqual([
           { state: '{"count":2}', version: 2, updatedAt: new Date('2024-02-29T23:59:59.987Z') },
         ]);
@@ -47,16 +63,18 @@ for (const engine of databaseEngines()) {
     it('rejects with the database error, never a denial, when the store fails', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
         await dataSource.query(`DROP TABLE ${TABLE}`);
-        await expect(new TypeOrmTrajectoryStore(dataSource).advance(tick(fingerprint({ trajectory: randomUUID() })))).rejects.toThrow(
-          /verdict_trajectory_states/,
-        );
+        await expect(
+          new TypeOrmTrajectoryStore(dataSource).advance(tick(fingerprint({ trajectory: randomUUID() }))),
+        ).rejects.toThrow(/verdict_trajectory_states/);
       });
     });
 
     it('migrates down and up again', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
         await remigrate(dataSource, new CreateTrajectoryStates1796000000001(), TABLE);
-        expect(await new TypeOrmTrajectoryStore(dataSource).advance(tick(fingerprint({ trajectory: randomUUID() })))).toEqual({ admitted: true, position: 1 });
+        expect(
+          await new TypeOrmTrajectoryStore(dataSource).advance(tick(fingerprint({ trajectory: randomUUID() }))),
+        ).toEqual({ admitted: true, position: 1 });
       });
     });
 
@@ -73,7 +91,9 @@ for (const engine of databaseEngines()) {
             await queryRunner.rollbackTransaction();
             await queryRunner.release();
           }
-          expect(await dataSource.getRepository(TrajectoryStateEntity).countBy({ trajectoryFingerprint: trajectory })).toBe(0);
+          expect(
+            await dataSource.getRepository(TrajectoryStateEntity).countBy({ trajectoryFingerprint: trajectory }),
+          ).toBe(0);
         });
       });
     }

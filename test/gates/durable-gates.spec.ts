@@ -35,8 +35,15 @@ async function setup(options: { rateLimits?: RateLimitStore; evidence?: InMemory
   const published: AuthorizedAction<{ id: number; channel: string; note?: string }, Document>[] = [];
   const pings: string[] = [];
   const executor: { hold?: Promise<void>; fail?: Error } = {};
-  const byId = fromProposal<{ id: number }, Document>(({ arguments: args, context }) => fixture.load(context.tenant, args.id));
-  const common = { action: 'read', subject: 'Document', resolveTarget: byId, executionTarget: fixture.refreshPolicy } as const;
+  const byId = fromProposal<{ id: number }, Document>(({ arguments: args, context }) =>
+    fixture.load(context.tenant, args.id),
+  );
+  const common = {
+    action: 'read',
+    subject: 'Document',
+    resolveTarget: byId,
+    executionTarget: fixture.refreshPolicy,
+  } as const;
   const publish = defineCapability(
     {
       ...common,
@@ -88,7 +95,8 @@ async function setup(options: { rateLimits?: RateLimitStore; evidence?: InMemory
   const as = <T>(context: typeof alice, fn: () => Promise<T>) => contexts.run(context, fn);
   const publishAs = (context: typeof alice, args: object, toolCallId: string) =>
     as(context, () => verdict.execute({ capability: 'documents.publish', arguments: args, toolCallId }));
-  const pingAs = (context: typeof alice, id: number) => as(context, () => verdict.execute({ capability: 'documents.ping', arguments: { id } }));
+  const pingAs = (context: typeof alice, id: number) =>
+    as(context, () => verdict.execute({ capability: 'documents.ping', arguments: { id } }));
   const records = () => (evidence as InMemoryEvidenceRecorder).decisions();
   return {
     ...fixture,
@@ -188,7 +196,14 @@ describe('durable gates in the pipeline', () => {
       executor.hold = gate.promise;
       const running = publishAs(alice, { id: 1, channel: 'web' }, 'c1');
       const [claim] = await waitForUnresolved(claims);
-      await claims.resolve({ claimId: claim.id, to: 'completed', by: 'operator:7', reason: 'looked stuck', force: true, now: new Date() });
+      await claims.resolve({
+        claimId: claim.id,
+        to: 'completed',
+        by: 'operator:7',
+        reason: 'looked stuck',
+        force: true,
+        now: new Date(),
+      });
       gate.resolve();
       const error = await running.then(
         () => null,
@@ -252,7 +267,10 @@ describe('durable gates in the pipeline', () => {
     });
 
     it('lets a store failure propagate as an error, never as a throttle', async () => {
-      const failing: RateLimitStore = { consume: () => Promise.reject(new Error('connection terminated')), prune: async () => 0 };
+      const failing: RateLimitStore = {
+        consume: () => Promise.reject(new Error('connection terminated')),
+        prune: async () => 0,
+      };
       const { pingAs, pings, records } = await setup({ rateLimits: failing });
       await expect(pingAs(alice, 1)).rejects.toThrow('connection terminated');
       expect(pings).toHaveLength(0);

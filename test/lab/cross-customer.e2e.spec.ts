@@ -11,7 +11,11 @@ describe('storefront lab: cross-customer comparison', () => {
     const [foreign] = body.cases;
     expect(foreign.proposal.args).toEqual({ orderId: 1001 });
     expect(foreign.orderOwner).toBe(91);
-    expect([foreign.naive.outcome, foreign.manual.outcome, foreign.verdict.outcome]).toEqual(['leaked', 'denied', 'denied']);
+    expect([foreign.naive.outcome, foreign.manual.outcome, foreign.verdict.outcome]).toEqual([
+      'leaked',
+      'denied',
+      'denied',
+    ]);
     expect(JSON.parse(foreign.naive.modelSaw)).toMatchObject({ id: 1001 });
     expect(JSON.parse(foreign.verdict.modelSaw)).toEqual({
       status: 'not_executed',
@@ -25,7 +29,11 @@ describe('storefront lab: cross-customer comparison', () => {
     const { app } = await bootLab();
     const { body } = await request(app.getHttpServer()).get('/api/labs/cross-customer').expect(200);
     const [, owned] = body.cases;
-    expect([owned.naive.outcome, owned.manual.outcome, owned.verdict.outcome]).toEqual(['permitted', 'permitted', 'permitted']);
+    expect([owned.naive.outcome, owned.manual.outcome, owned.verdict.outcome]).toEqual([
+      'permitted',
+      'permitted',
+      'permitted',
+    ]);
     expect(JSON.parse(owned.verdict.modelSaw)).toMatchObject({ id: 1002, status: 'placed' });
   });
 
@@ -33,12 +41,20 @@ describe('storefront lab: cross-customer comparison', () => {
     const { app, dataSource } = await bootLab();
     const { body } = await request(app.getHttpServer()).get('/api/labs/cross-customer').expect(200);
     expect(body.cases[0].verdict.evidence).toEqual([
-      expect.objectContaining({ stage: 'proposal', disposition: 'deny', reason: 'view Order denied: no rule permits it' }),
+      expect.objectContaining({
+        stage: 'proposal',
+        disposition: 'deny',
+        reason: 'view Order denied: no rule permits it',
+      }),
     ]);
-    const rows = await dataSource.getRepository(DecisionRecordEntity).findBy({ toolCallFingerprint: fingerprintString('call_xc_1001') });
+    const rows = await dataSource
+      .getRepository(DecisionRecordEntity)
+      .findBy({ toolCallFingerprint: fingerprintString('call_xc_1001') });
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain('call_xc_1001');
-    expect(Object.values(rows[0]).filter((value) => value === 1001 || value === '1001' || value === 'call_xc_1001')).toEqual([]);
+    expect(
+      Object.values(rows[0]).filter((value) => value === 1001 || value === '1001' || value === 'call_xc_1001'),
+    ).toEqual([]);
     expect(rows[0].argumentsFingerprint).toBe(fingerprint({ orderId: 1001 }));
   });
 

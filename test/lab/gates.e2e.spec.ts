@@ -15,7 +15,9 @@ describe('storefront lab: durable gates', () => {
       decision: 'throttle',
       message: 'I cannot do that for you.',
     });
-    const throttles = await dataSource.getRepository(DecisionRecordEntity).findBy({ capability: 'shipments.refresh', disposition: 'throttle' });
+    const throttles = await dataSource
+      .getRepository(DecisionRecordEntity)
+      .findBy({ capability: 'shipments.refresh', disposition: 'throttle' });
     expect(throttles).toHaveLength(1);
     expect(throttles[0]).toMatchObject({ stage: 'rate_limit', rateLimitLimit: 2, rateLimitRemaining: 0 });
   });
@@ -33,7 +35,9 @@ describe('storefront lab: durable gates', () => {
     const { body } = await request(app.getHttpServer()).get('/api/labs/duplicate-delivery').expect(200);
     expect(body.calls.map((c: { outcome: string }) => c.outcome)).toEqual(['executed', 'deny']);
     expect(body.ticketsForOrder).toBe(1);
-    const claims = await dataSource.getRepository(DecisionRecordEntity).findBy({ capability: 'support.escalate', stage: 'execution_claim' });
+    const claims = await dataSource
+      .getRepository(DecisionRecordEntity)
+      .findBy({ capability: 'support.escalate', stage: 'execution_claim' });
     expect(claims.map((r) => [r.disposition, r.claimStatus, r.claimAttempt])).toEqual(
       expect.arrayContaining([
         ['permit', 'claimed', 1],

@@ -16,7 +16,9 @@ afterEach(async () => {
 export async function bootLab(): Promise<{ app: INestApplication; dataSource: DataSource }> {
   const directory = await mkdtemp(join(tmpdir(), 'verdict-lab-'));
   cleanups.push(() => rm(directory, { recursive: true, force: true }));
-  const moduleRef = await Test.createTestingModule({ imports: [LabModule.forRoot({ database: join(directory, 'lab.sqlite') })] }).compile();
+  const moduleRef = await Test.createTestingModule({
+    imports: [LabModule.forRoot({ database: join(directory, 'lab.sqlite') })],
+  }).compile();
   const app = moduleRef.createNestApplication({ logger: false });
   await app.init();
   cleanups.push(() => app.close());

@@ -24,7 +24,11 @@ describe('storefront lab: destination-bound release', () => {
     const { app } = await bootLab();
     const { body } = await request(app.getHttpServer()).get('/api/labs/release').expect(200);
     const [, remote] = body.releases;
-    expect(remote).toMatchObject({ destination: 'ollama@remote-endpoint', outcome: 'denied', reason: 'route_not_registered' });
+    expect(remote).toMatchObject({
+      destination: 'ollama@remote-endpoint',
+      outcome: 'denied',
+      reason: 'route_not_registered',
+    });
     expect(remote.payload).toEqual({});
   });
 
@@ -41,13 +45,24 @@ describe('storefront lab: destination-bound release', () => {
       disposition: 'permit',
       reason: 'released',
     });
-    expect(byZone['remote-endpoint']).toMatchObject({ destinationConnection: 'ollama', disposition: 'deny', reason: 'route_not_registered' });
+    expect(byZone['remote-endpoint']).toMatchObject({
+      destinationConnection: 'ollama',
+      disposition: 'deny',
+      reason: 'route_not_registered',
+    });
     // The payload is stored only as a fingerprint: of the released payload, and of {} for the denial.
     expect(byZone['local-machine'].payloadFingerprint).toBe(fingerprint(local.payload));
     expect(byZone['remote-endpoint'].payloadFingerprint).toBe(fingerprint({}));
     expect(byZone['local-machine'].transformationCount).toBe(1);
     const stored = JSON.stringify(rows).toLowerCase();
-    for (const value of ['customer72@acme.example', 'acme.example', 'synthetic customer 72', '[redacted]', 'shipped', 'placed'])
+    for (const value of [
+      'customer72@acme.example',
+      'acme.example',
+      'synthetic customer 72',
+      '[redacted]',
+      'shipped',
+      'placed',
+    ])
       expect(stored).not.toContain(value);
     // What the endpoint reports as evidence is the stored row itself.
     expect(JSON.parse(JSON.stringify(byZone['local-machine']))).toEqual(local.evidence);

@@ -17,14 +17,23 @@ async function setup() {
   const fixture = documentsFixture();
   const legacyCalls: unknown[] = [];
   const legacy = { fails: false };
-  const read = tool(async () => 'definition handler', { name: 'read_document', description: 'Read a document', schema: z.object({ id: z.number().int() }) });
+  const read = tool(async () => 'definition handler', {
+    name: 'read_document',
+    description: 'Read a document',
+    schema: z.object({ id: z.number().int() }),
+  });
   const legacyRead = tool(
     async (args: { id: number }) => {
       legacyCalls.push(args);
-      if (legacy.fails) throw new QueryFailedError('SELECT * FROM documents WHERE id = $1', [args.id], new Error(DRIVER_TEXT));
+      if (legacy.fails)
+        throw new QueryFailedError('SELECT * FROM documents WHERE id = $1', [args.id], new Error(DRIVER_TEXT));
       return `legacy read of ${args.id}`;
     },
-    { name: 'legacy_read_document', description: 'Read a document (legacy handler)', schema: z.object({ id: z.number().int() }) },
+    {
+      name: 'legacy_read_document',
+      description: 'Read a document (legacy handler)',
+      schema: z.object({ id: z.number().int() }),
+    },
   );
   @Injectable()
   class AssistantTools {
@@ -38,7 +47,9 @@ async function setup() {
   const contexts = moduleRef.get(ActionContextStore);
   /** A plain `createAgent` loop, with no Verdict middleware unless the test adds it. */
   const run = (model: ScriptedChatModel, middleware: AgentMiddleware[] = []) =>
-    contexts.run(alice, () => createAgent({ model, tools, middleware }).invoke({ messages: [new HumanMessage('read my document')] }));
+    contexts.run(alice, () =>
+      createAgent({ model, tools, middleware }).invoke({ messages: [new HumanMessage('read my document')] }),
+    );
   let resolverFaults = 0;
   const failResolver = () => {
     const fault = new QueryFailedError('SELECT * FROM documents WHERE id = $1', [1], new Error(DRIVER_TEXT));
@@ -59,7 +70,10 @@ const errorsAsMessages = () =>
       try {
         return await handler(request);
       } catch (error) {
-        return new ToolMessage({ content: `Tool failed: ${(error as Error).message}`, tool_call_id: request.toolCall.id! });
+        return new ToolMessage({
+          content: `Tool failed: ${(error as Error).message}`,
+          tool_call_id: request.toolCall.id!,
+        });
       }
     },
   });
@@ -71,7 +85,10 @@ describe('an application fault in a Verdict tool, without applicationFaultMiddle
   it("rejects the agent run with the resolver's error and never shows its text to the model", async () => {
     const { run, failResolver, executions } = await setup();
     const fault = failResolver();
-    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_f' }] }, { text: 'Sorry, the database is down.' }]);
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_f' }] },
+      { text: 'Sorry, the database is down.' },
+    ]);
     await expect(run(model)).rejects.toMatchObject({ constructor: ApplicationFaultError, cause: fault });
     expect(model.transcript).toHaveLength(1);
     expect(shown(model)).not.toContain('ECONNREFUSED');
@@ -81,7 +98,10 @@ describe('an application fault in a Verdict tool, without applicationFaultMiddle
   it("rejects the run when a guarded tool's own handler fails", async () => {
     const { run, legacy, legacyCalls } = await setup();
     legacy.fails = true;
-    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'legacy_read_document', args: { id: 1 }, id: 'call_g' }] }, { text: 'unreachable' }]);
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: 'legacy_read_document', args: { id: 1 }, id: 'call_g' }] },
+      { text: 'unreachable' },
+    ]);
     const error = await run(model).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApplicationFaultError);
     expect((error as ApplicationFaultError).cause).toBeInstanceOf(QueryFailedError);
@@ -104,8 +124,14 @@ describe('an application fault in a Verdict tool, without applicationFaultMiddle
   it('rejects the run the same way with applicationFaultMiddleware too', async () => {
     const { run, failResolver } = await setup();
     const fault = failResolver();
-    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_m' }] }, { text: 'unreachable' }]);
-    await expect(run(model, [applicationFaultMiddleware()])).rejects.toMatchObject({ constructor: ApplicationFaultError, cause: fault });
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_m' }] },
+      { text: 'unreachable' },
+    ]);
+    await expect(run(model, [applicationFaultMiddleware()])).rejects.toMatchObject({
+      constructor: ApplicationFaultError,
+      cause: fault,
+    });
     expect(shown(model)).not.toContain('ECONNREFUSED');
   });
 
@@ -116,7 +142,10 @@ describe('an application fault in a Verdict tool, without applicationFaultMiddle
   ])('shows an error-catching middleware %s only the fixed message, never the fault', async (_, middleware) => {
     const { run, failResolver, executions } = await setup();
     failResolver();
-    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_c' }] }, { text: 'Sorry, that failed.' }]);
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_c' }] },
+      { text: 'Sorry, that failed.' },
+    ]);
     // The middleware catches, so the run carries on (ADR 0014): what the model reads is the fixed message.
     await run(model, middleware());
     model.assertScriptConsumed();
@@ -137,7 +166,10 @@ describe('an application fault in a Verdict tool, without applicationFaultMiddle
       },
       { name: 'plain_tool', description: 'Not a Verdict tool', schema: z.object({}) },
     );
-    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'plain_tool', args: {}, id: 'call_p' }] }, { text: 'unreachable' }]);
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: 'plain_tool', args: {}, id: 'call_p' }] },
+      { text: 'unreachable' },
+    ]);
     const agent = createAgent({ model, tools: [plain], middleware: [applicationFaultMiddleware()] });
     await expect(contexts.run(alice, () => agent.invoke({ messages: [new HumanMessage('go')] }))).rejects.toBe(fault);
     expect(shown(model)).not.toContain('ECONNREFUSED');
@@ -154,7 +186,10 @@ describe('an application fault in a Verdict tool, without applicationFaultMiddle
     hooks.onResolve = () => {
       throw thrown;
     };
-    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_n' }] }, { text: 'unreachable' }]);
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_n' }] },
+      { text: 'unreachable' },
+    ]);
     const error = await run(model).then(
       () => 'the run carried on',
       (caught: unknown) => caught,
@@ -169,7 +204,9 @@ describe('an application fault in a Verdict tool, without applicationFaultMiddle
   it('hands a caller that invokes the tool with a tool call an error that will not become model text', async () => {
     const { tools, contexts, failResolver } = await setup();
     const fault = failResolver();
-    const invocation = contexts.run(alice, () => tools[0].invoke({ name: 'read_document', args: { id: 1 }, id: 'call_direct', type: 'tool_call' }));
+    const invocation = contexts.run(alice, () =>
+      tools[0].invoke({ name: 'read_document', args: { id: 1 }, id: 'call_direct', type: 'tool_call' }),
+    );
     const error = await invocation.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApplicationFaultError);
     expect(error).toMatchObject({ code: 'VERDICT_APPLICATION_FAULT', cause: fault });
@@ -185,11 +222,16 @@ describe('an application fault in a Verdict tool, with toolRetryMiddleware', () 
   it("carries on by default (onFailure: 'continue'), and the model reads only the error's class, never the fault", async () => {
     const { run, failResolver, resolveCalls } = await setup();
     failResolver();
-    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_r' }] }, { text: 'The document is unavailable.' }]);
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_r' }] },
+      { text: 'The document is unavailable.' },
+    ]);
     await run(model, [toolRetryMiddleware({ maxRetries: 1, initialDelayMs: 0 })]);
     model.assertScriptConsumed();
     expect(resolveCalls()).toBe(2);
-    expect(model.toolMessages().map((m) => m.content)).toEqual(["Tool 'read_document' failed after 2 attempts with ApplicationFaultError"]);
+    expect(model.toolMessages().map((m) => m.content)).toEqual([
+      "Tool 'read_document' failed after 2 attempts with ApplicationFaultError",
+    ]);
     expect(shown(model)).not.toContain('ECONNREFUSED');
     expect(shown(model)).not.toContain('QueryFailedError');
   });
@@ -197,8 +239,13 @@ describe('an application fault in a Verdict tool, with toolRetryMiddleware', () 
   it("fails the run with onFailure: 'error'", async () => {
     const { run, failResolver } = await setup();
     const fault = failResolver();
-    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_re' }] }, { text: 'unreachable' }]);
-    await expect(run(model, [toolRetryMiddleware({ maxRetries: 1, initialDelayMs: 0, onFailure: 'error' })])).rejects.toMatchObject({
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_re' }] },
+      { text: 'unreachable' },
+    ]);
+    await expect(
+      run(model, [toolRetryMiddleware({ maxRetries: 1, initialDelayMs: 0, onFailure: 'error' })]),
+    ).rejects.toMatchObject({
       constructor: ApplicationFaultError,
       cause: fault,
     });
@@ -212,7 +259,10 @@ describe('an application fault in a Verdict tool, with toolRetryMiddleware', () 
     hooks.onResolve = () => {
       if (failures-- > 0) throw fault;
     };
-    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_rs' }] }, { text: 'Here it is.' }]);
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_rs' }] },
+      { text: 'Here it is.' },
+    ]);
     await run(model, [toolRetryMiddleware({ maxRetries: 1, initialDelayMs: 0 })]);
     model.assertScriptConsumed();
     expect(model.toolMessages().map((m) => m.content)).toEqual(['{"id":1,"title":"alice plan"}']);

@@ -16,7 +16,8 @@ import { VerdictLangChainModule, VerdictTools, applicationFaultMiddleware } from
 import { ScriptedChatModel } from '../../libs/testing/src/scripted-chat-model.js';
 import { alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
 
-const notExecuted = (capability: string) => JSON.stringify({ status: 'not_executed', capability, decision: 'deny', message: 'Not done.' });
+const notExecuted = (capability: string) =>
+  JSON.stringify({ status: 'not_executed', capability, decision: 'deny', message: 'Not done.' });
 
 async function setup() {
   const fixture = documentsFixture();
@@ -51,7 +52,10 @@ async function setup() {
   class AssistantTools {
     constructor(readonly verdictTools: VerdictTools) {}
     all() {
-      return [this.verdictTools.bound(readDocument, 'documents.read'), this.verdictTools.guarded(legacyRead, 'documents.read')];
+      return [
+        this.verdictTools.bound(readDocument, 'documents.read'),
+        this.verdictTools.guarded(legacyRead, 'documents.read'),
+      ];
     }
   }
   @Module({ imports: [VerdictLangChainModule], providers: [AssistantTools] })
@@ -63,13 +67,24 @@ async function setup() {
   const run = async (context: typeof alice, script: ConstructorParameters<typeof ScriptedChatModel>[0]) => {
     const model = new ScriptedChatModel(script);
     const agent = createAgent({ model, tools, middleware: [applicationFaultMiddleware()] });
-    const state = await contexts.run(context, () => agent.invoke({ messages: [new HumanMessage('help me with my documents')] }));
+    const state = await contexts.run(context, () =>
+      agent.invoke({ messages: [new HumanMessage('help me with my documents')] }),
+    );
     model.assertScriptConsumed();
     return { model, state };
   };
   const runOutsideContext = (script: ConstructorParameters<typeof ScriptedChatModel>[0]) =>
-    createAgent({ model: new ScriptedChatModel(script), tools, middleware: [applicationFaultMiddleware()] }).invoke({ messages: [new HumanMessage('hi')] });
-  return { ...fixture, run, runOutsideContext, definitionCalls, wrappedCalls, records: () => (evidence as InMemoryEvidenceRecorder).decisions() };
+    createAgent({ model: new ScriptedChatModel(script), tools, middleware: [applicationFaultMiddleware()] }).invoke({
+      messages: [new HumanMessage('hi')],
+    });
+  return {
+    ...fixture,
+    run,
+    runOutsideContext,
+    definitionCalls,
+    wrappedCalls,
+    records: () => (evidence as InMemoryEvidenceRecorder).decisions(),
+  };
 }
 
 describe('Verdict bound tools in a LangChain agent', () => {
@@ -90,7 +105,10 @@ describe('Verdict bound tools in a LangChain agent', () => {
 
   it('never shows the model an internal reason', async () => {
     const { run, records } = await setup();
-    const { model } = await run(bob, [{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_1' }] }, { text: 'ok' }]);
+    const { model } = await run(bob, [
+      { toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_1' }] },
+      { text: 'ok' },
+    ]);
     const internal = records()[0].reason;
     expect(internal).toContain('no rule permits');
     const shown = model.transcript.flat().map((message) => JSON.stringify(message.content));
@@ -99,15 +117,23 @@ describe('Verdict bound tools in a LangChain agent', () => {
 
   it('denies malformed arguments at the proposal stage and records it, instead of throwing', async () => {
     const { run, executions, records } = await setup();
-    const { model } = await run(alice, [{ toolCalls: [{ name: 'read_document', args: { id: 'DROP TABLE' }, id: 'call_bad' }] }, { text: 'sorry' }]);
+    const { model } = await run(alice, [
+      { toolCalls: [{ name: 'read_document', args: { id: 'DROP TABLE' }, id: 'call_bad' }] },
+      { text: 'sorry' },
+    ]);
     expect(model.toolMessages()[0].content).toBe(notExecuted('documents.read'));
     expect(executions).toHaveLength(0);
-    expect(records()).toMatchObject([{ stage: 'proposal', disposition: 'deny', toolKind: 'bound', toolCallFingerprint: fingerprintString('call_bad') }]);
+    expect(records()).toMatchObject([
+      { stage: 'proposal', disposition: 'deny', toolKind: 'bound', toolCallFingerprint: fingerprintString('call_bad') },
+    ]);
   });
 
   it('fingerprints the tool-call id as transport metadata', async () => {
     const { run, records } = await setup();
-    await run(alice, [{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_transport_9' }] }, { text: 'done' }]);
+    await run(alice, [
+      { toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_transport_9' }] },
+      { text: 'done' },
+    ]);
     expect(records().map((r) => r.toolCallFingerprint)).toEqual(Array(3).fill(fingerprintString('call_transport_9')));
     expect(JSON.stringify(records())).not.toContain('call_transport_9');
   });
@@ -122,7 +148,10 @@ describe('Verdict bound tools in a LangChain agent', () => {
     expect(model.toolMessages().map((m) => m.content)).toEqual([notExecuted('documents.read'), 'legacy read of 2']);
     expect(wrappedCalls).toEqual([{ id: 2 }]);
     expect(executions).toHaveLength(0);
-    expect(records().map((r) => `${r.toolKind}:${r.stage}:${r.disposition}`)).toEqual(['guarded:proposal:deny', 'guarded:proposal:permit']);
+    expect(records().map((r) => `${r.toolKind}:${r.stage}:${r.disposition}`)).toEqual([
+      'guarded:proposal:deny',
+      'guarded:proposal:permit',
+    ]);
   });
 
   it('lets application faults reject the agent run instead of showing them to the model', async () => {
@@ -131,7 +160,9 @@ describe('Verdict bound tools in a LangChain agent', () => {
     hooks.onResolve = () => {
       throw fault;
     };
-    await expect(run(alice, [{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_f' }] }, { text: 'unreachable' }])).rejects.toMatchObject({
+    await expect(
+      run(alice, [{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_f' }] }, { text: 'unreachable' }]),
+    ).rejects.toMatchObject({
       constructor: ApplicationFaultError,
       cause: fault,
     });
@@ -141,14 +172,21 @@ describe('Verdict bound tools in a LangChain agent', () => {
   it('fails the run closed when no action context is bound', async () => {
     const { runOutsideContext, executions } = await setup();
     await expect(
-      runOutsideContext([{ toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_nc' }] }, { text: 'unreachable' }]),
+      runOutsideContext([
+        { toolCalls: [{ name: 'read_document', args: { id: 1 }, id: 'call_nc' }] },
+        { text: 'unreachable' },
+      ]),
     ).rejects.toMatchObject({ constructor: ApplicationFaultError, cause: expect.any(MissingActionContextError) });
     expect(executions).toHaveLength(0);
   });
 
   it('refuses, as an application fault, a guarded tool whose own schema rejects what its capability accepted', async () => {
     const fixture = documentsFixture();
-    const strict = tool(async () => 'ran', { name: 'strict_read', description: 'Read', schema: z.object({ id: z.number(), reason: z.string() }) });
+    const strict = tool(async () => 'ran', {
+      name: 'strict_read',
+      description: 'Read',
+      schema: z.object({ id: z.number(), reason: z.string() }),
+    });
     @Injectable()
     class StrictTools {
       constructor(readonly verdictTools: VerdictTools) {}
@@ -159,11 +197,15 @@ describe('Verdict bound tools in a LangChain agent', () => {
     const guarded = moduleRef.get(StrictTools).verdictTools.guarded(strict, 'documents.read');
     const invocation = moduleRef
       .get(ActionContextStore)
-      .run(alice, () => guarded.invoke({ name: 'strict_read', args: { id: 1, reason: 'audit' }, id: 'g_strict', type: 'tool_call' }));
+      .run(alice, () =>
+        guarded.invoke({ name: 'strict_read', args: { id: 1, reason: 'audit' }, id: 'g_strict', type: 'tool_call' }),
+      );
     // Invoked with a tool call, the fault is carried by an ApplicationFaultError that will not become model text.
     const error = await invocation.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApplicationFaultError);
     expect((error as ApplicationFaultError).cause).toBeInstanceOf(GuardedToolSchemaMismatchError);
-    expect((evidence as InMemoryEvidenceRecorder).decisions().map((r) => `${r.stage}:${r.disposition}`)).toEqual(['proposal:permit']);
+    expect((evidence as InMemoryEvidenceRecorder).decisions().map((r) => `${r.stage}:${r.disposition}`)).toEqual([
+      'proposal:permit',
+    ]);
   });
 });

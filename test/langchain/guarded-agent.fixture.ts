@@ -2,8 +2,21 @@ import { type BaseMessage, HumanMessage, type SystemMessage, type ToolMessage } 
 import { type StructuredToolInterface, tool } from '@langchain/core/tools';
 import { createAgent } from 'langchain';
 import { z } from 'zod';
-import { ContextReleaser, DataClass, Destination, InMemoryEvidenceRecorder, ReleasePolicy, Source, Trust } from '@verdict/nestjs';
-import { ModelInputGuard, type ModelInputGuardOptions, type ToolResultRoute, applicationFaultMiddleware } from '@verdict/nestjs/langchain';
+import {
+  ContextReleaser,
+  DataClass,
+  Destination,
+  InMemoryEvidenceRecorder,
+  ReleasePolicy,
+  Source,
+  Trust,
+} from '@verdict/nestjs';
+import {
+  ModelInputGuard,
+  type ModelInputGuardOptions,
+  type ToolResultRoute,
+  applicationFaultMiddleware,
+} from '@verdict/nestjs/langchain';
 import { ScriptedChatModel, type ScriptStep } from '../../libs/testing/src/scripted-chat-model.js';
 
 export const PUBLIC_MESSAGE = 'Not done.';
@@ -49,7 +62,10 @@ export function shownMessage(model: ScriptedChatModel, type: string): BaseMessag
 
 /** The sealed tool message the guard released for the customer lookup, taken from a real agent run. */
 export async function sealedLookupResult(guarded: ReturnType<typeof guardedAgent>): Promise<ToolMessage> {
-  const { model } = await guarded.run([{ toolCalls: [{ name: 'lookup_customer', args: {}, id: 'call_lookup' }] }, { text: 'Done.' }]);
+  const { model } = await guarded.run([
+    { toolCalls: [{ name: 'lookup_customer', args: {}, id: 'call_lookup' }] },
+    { text: 'Done.' },
+  ]);
   return shownMessage(model, 'tool') as ToolMessage;
 }
 
@@ -78,10 +94,23 @@ export function guardedAgent(
     recorder: evidence,
     ...guardOptions,
   });
-  const lookup = tool(async () => JSON.stringify(RECORD), { name: 'lookup_customer', description: 'Look up the customer', schema: z.object({}) });
-  const run = async (script: ScriptStep[], messages: BaseMessage[] = [new HumanMessage('Who am I?')], config: { threadId?: string } = {}) => {
+  const lookup = tool(async () => JSON.stringify(RECORD), {
+    name: 'lookup_customer',
+    description: 'Look up the customer',
+    schema: z.object({}),
+  });
+  const run = async (
+    script: ScriptStep[],
+    messages: BaseMessage[] = [new HumanMessage('Who am I?')],
+    config: { threadId?: string } = {},
+  ) => {
     const model = new ScriptedChatModel(script);
-    const agent = createAgent({ model, tools: [lookup, ...tools], systemPrompt, middleware: [applicationFaultMiddleware(), guard.middleware()] });
+    const agent = createAgent({
+      model,
+      tools: [lookup, ...tools],
+      systemPrompt,
+      middleware: [applicationFaultMiddleware(), guard.middleware()],
+    });
     // langchain wraps a middleware's error in its MiddlewareError; the guard's typed error is the cause.
     const configurable = config.threadId === undefined ? undefined : { thread_id: config.threadId };
     const outcome = await agent.invoke({ messages }, { configurable }).then(

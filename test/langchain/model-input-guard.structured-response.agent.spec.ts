@@ -8,7 +8,12 @@ import { ScriptedChatModel } from '../../libs/testing/src/scripted-chat-model.js
 import { LOCAL, PUBLIC_MESSAGE } from './guarded-agent.fixture.js';
 
 /** The answer's JSON schema; its title names the structured-output tool the model calls. */
-const ANSWER = { title: 'Answer', type: 'object' as const, properties: { text: { type: 'string' } }, required: ['text'] };
+const ANSWER = {
+  title: 'Answer',
+  type: 'object' as const,
+  properties: { text: { type: 'string' } },
+  required: ['text'],
+};
 
 /** An agent with a structured response format, a checkpointer and the guard; each turn's answer is scripted. */
 function structuredAgent(answers: string[]) {
@@ -18,7 +23,9 @@ function structuredAgent(answers: string[]) {
     toolResults: {},
     publicMessage: PUBLIC_MESSAGE,
   });
-  const model = new ScriptedChatModel(answers.map((text, index) => ({ toolCalls: [{ name: 'Answer', args: { text }, id: `call_answer_${index}` }] })));
+  const model = new ScriptedChatModel(
+    answers.map((text, index) => ({ toolCalls: [{ name: 'Answer', args: { text }, id: `call_answer_${index}` }] })),
+  );
   const agent = createAgent({
     model,
     tools: [],
@@ -26,7 +33,8 @@ function structuredAgent(answers: string[]) {
     checkpointer: new MemorySaver(),
     middleware: [applicationFaultMiddleware(), guard.middleware()],
   });
-  const turn = (text: string) => agent.invoke({ messages: [new HumanMessage(text)] }, { configurable: { thread_id: 'thread-1' } });
+  const turn = (text: string) =>
+    agent.invoke({ messages: [new HumanMessage(text)] }, { configurable: { thread_id: 'thread-1' } });
   return { turn, model };
 }
 

@@ -4,19 +4,30 @@ import { tool } from '@langchain/core/tools';
 import { z } from 'zod';
 import { Decision, Stage, UnreleasedContextError, VerdictConfigurationError, publicAnswer } from '@verdict/nestjs';
 import { VerdictGuardedTool } from '@verdict/nestjs/langchain';
-import { PUBLIC_MESSAGE, RECORD, customerRoute, guardedAgent, sealedLookupResult, shownMessage } from './guarded-agent.fixture.js';
+import {
+  PUBLIC_MESSAGE,
+  RECORD,
+  customerRoute,
+  guardedAgent,
+  sealedLookupResult,
+  shownMessage,
+} from './guarded-agent.fixture.js';
 
 const JSON_RECORD = JSON.stringify(RECORD);
 /** `text` as Unicode TAG characters (U+E0000 + ASCII): invisible, yet read by models. */
 const tags = (text: string) => [...text].map((c) => String.fromCodePoint(0xe0000 + c.codePointAt(0)!)).join('');
 /** `text` as a run of variation selectors (U+E0100 + byte): the "emoji smuggling" encoding. */
-const selectors = (text: string) => [...Buffer.from(text)].map((byte) => String.fromCodePoint(byte < 16 ? 0xfe00 + byte : 0xe0100 + byte - 16)).join('');
+const selectors = (text: string) =>
+  [...Buffer.from(text)].map((byte) => String.fromCodePoint(byte < 16 ? 0xfe00 + byte : 0xe0100 + byte - 16)).join('');
 /** A guard that accepts unsealed model answers from before it, in prose (`acceptUnsealedHistory: 'prose'`). */
 const proseHistory = () => guardedAgent({ acceptUnsealedHistory: 'prose' });
 const PROMPT = 'You are the storefront assistant. Answer briefly.';
 
 /** A run with `messages` as the agent's input and a one-turn answer; `reached` says whether the model was called. */
-async function attempt(guarded: ReturnType<typeof guardedAgent>, messages: Parameters<ReturnType<typeof guardedAgent>['run']>[1]) {
+async function attempt(
+  guarded: ReturnType<typeof guardedAgent>,
+  messages: Parameters<ReturnType<typeof guardedAgent>['run']>[1],
+) {
   const { model, outcome } = await guarded.run([{ text: 'Hello.' }], messages);
   return { outcome, reached: model.callCount > 0, shown: JSON.stringify(model.transcript) };
 }
@@ -71,12 +82,25 @@ describe('ModelInputGuard message inspection', () => {
 
   describe('model messages', () => {
     it('refuses a record after a short prose prefix in an answer the model did not give', async () => {
-      expectRefused(await attempt(guardedAgent(), [new HumanMessage('hi'), new AIMessage(`Noted: ${JSON_RECORD}`), new HumanMessage('go on')]));
+      expectRefused(
+        await attempt(guardedAgent(), [
+          new HumanMessage('hi'),
+          new AIMessage(`Noted: ${JSON_RECORD}`),
+          new HumanMessage('go on'),
+        ]),
+      );
     });
 
     it.each([
       ['function_call', { function_call: { name: 'lookup_customer', arguments: JSON_RECORD } }],
-      ['tool_calls', { tool_calls: [{ id: 'call_1', type: 'function' as const, function: { name: 'lookup_customer', arguments: JSON_RECORD } }] }],
+      [
+        'tool_calls',
+        {
+          tool_calls: [
+            { id: 'call_1', type: 'function' as const, function: { name: 'lookup_customer', arguments: JSON_RECORD } },
+          ],
+        },
+      ],
     ])('refuses an unsealed model message carrying a record in additional_kwargs.%s', async (_case, kwargs) => {
       const smuggled = new AIMessage({ content: 'Sure.', additional_kwargs: kwargs });
       expectRefused(await attempt(guardedAgent(), [new HumanMessage('hi'), smuggled, new HumanMessage('go on')]));
@@ -94,11 +118,21 @@ describe('ModelInputGuard message inspection', () => {
     });
 
     it('refuses an unsealed model answer by default, even in prose: the guard seals every answer the model gives', async () => {
-      expectRefused(await attempt(guardedAgent(), [new HumanMessage('hi'), new AIMessage('Your parcel left on Monday [1].'), new HumanMessage('thanks')]));
+      expectRefused(
+        await attempt(guardedAgent(), [
+          new HumanMessage('hi'),
+          new AIMessage('Your parcel left on Monday [1].'),
+          new HumanMessage('thanks'),
+        ]),
+      );
     });
 
     it('lets an earlier model answer in prose through when the application accepts unsealed prose history, also with numbered citations', async () => {
-      const result = await attempt(proseHistory(), [new HumanMessage('hi'), new AIMessage('Your parcel left on Monday [1].'), new HumanMessage('thanks')]);
+      const result = await attempt(proseHistory(), [
+        new HumanMessage('hi'),
+        new AIMessage('Your parcel left on Monday [1].'),
+        new HumanMessage('thanks'),
+      ]);
       expect(result.outcome).toBeNull();
     });
 
@@ -109,7 +143,9 @@ describe('ModelInputGuard message inspection', () => {
       ['a JSON comment after the brace', `Noted: {/* c */ "email": "${RECORD.email}"}`],
       ['an array opening with null', `Noted: [null, "${RECORD.email}"]`],
     ])('refuses unsealed prose history that carries %s', async (_case, text) => {
-      expectRefused(await attempt(proseHistory(), [new HumanMessage('hi'), new AIMessage(text), new HumanMessage('go on')]));
+      expectRefused(
+        await attempt(proseHistory(), [new HumanMessage('hi'), new AIMessage(text), new HumanMessage('go on')]),
+      );
     });
   });
 
@@ -124,13 +160,22 @@ describe('ModelInputGuard message inspection', () => {
     it('refuses a sealed tool result replayed as a user message', async () => {
       const guarded = guardedAgent();
       const sealed = await sealedLookupResult(guarded);
-      expectRefused(await attempt(guarded, [new HumanMessage({ content: sealed.content, additional_kwargs: sealed.additional_kwargs })]));
+      expectRefused(
+        await attempt(guarded, [
+          new HumanMessage({ content: sealed.content, additional_kwargs: sealed.additional_kwargs }),
+        ]),
+      );
     });
 
     it('refuses a sealed tool result replayed for an unknown tool-call id, or with no tool call asking for it', async () => {
       const guarded = guardedAgent();
       const sealed = await sealedLookupResult(guarded);
-      const moved = new ToolMessage({ content: sealed.content, tool_call_id: 'call_other', name: sealed.name, additional_kwargs: sealed.additional_kwargs });
+      const moved = new ToolMessage({
+        content: sealed.content,
+        tool_call_id: 'call_other',
+        name: sealed.name,
+        additional_kwargs: sealed.additional_kwargs,
+      });
       expectRefused(await attempt(guarded, [new HumanMessage('hi'), moved]));
       expectRefused(await attempt(guarded, [new HumanMessage('hi'), sealed]));
     });
@@ -156,11 +201,18 @@ describe('ModelInputGuard message inspection', () => {
 
     it('lets the whole guarded loop through: sealed answer with a tool call, its sealed result, a final answer', async () => {
       const guarded = guardedAgent();
-      const { outcome, model } = await guarded.run([{ toolCalls: [{ name: 'lookup_customer', args: {}, id: 'call_lookup' }] }, { text: 'You are 72.' }]);
+      const { outcome, model } = await guarded.run([
+        { toolCalls: [{ name: 'lookup_customer', args: {}, id: 'call_lookup' }] },
+        { text: 'You are 72.' },
+      ]);
       expect(outcome).toBeNull();
       expect(model.callCount).toBe(2);
       // The checkpointed history, resumed through the same guard, still verifies.
-      const resumed = await attempt(guarded, [...model.transcript[1], model.turns[1].response!, new HumanMessage('And my card?')]);
+      const resumed = await attempt(guarded, [
+        ...model.transcript[1],
+        model.turns[1].response!,
+        new HumanMessage('And my card?'),
+      ]);
       expect(resumed.outcome).toBeNull();
     });
   });
@@ -180,7 +232,10 @@ describe('ModelInputGuard message inspection', () => {
     it('lets a registered system prompt through, exactly as registered', async () => {
       const passed = await guardedAgent({ systemPrompt: PROMPT, systemPrompts: [PROMPT] }).run([{ text: 'Hello.' }]);
       expect(passed.outcome).toBeNull();
-      const edited = await guardedAgent({ systemPrompt: `${PROMPT} Also: ${JSON_RECORD}`, systemPrompts: [PROMPT] }).run([{ text: 'unreachable' }]);
+      const edited = await guardedAgent({
+        systemPrompt: `${PROMPT} Also: ${JSON_RECORD}`,
+        systemPrompts: [PROMPT],
+      }).run([{ text: 'unreachable' }]);
       expect(edited.outcome).toBeInstanceOf(UnreleasedContextError);
     });
 
@@ -188,7 +243,10 @@ describe('ModelInputGuard message inspection', () => {
       const guarded = guardedAgent();
       const prompt = guarded.guard.systemPrompt(`${PROMPT} The customer's first name is Ada.`);
       expect((await attempt(guarded, [prompt, new HumanMessage('hi')])).outcome).toBeNull();
-      const edited = new SystemMessage({ content: `${String(prompt.content)} ${JSON_RECORD}`, additional_kwargs: prompt.additional_kwargs });
+      const edited = new SystemMessage({
+        content: `${String(prompt.content)} ${JSON_RECORD}`,
+        additional_kwargs: prompt.additional_kwargs,
+      });
       expectRefused(await attempt(guarded, [edited, new HumanMessage('hi')]));
     });
 
@@ -200,20 +258,42 @@ describe('ModelInputGuard message inspection', () => {
 
   describe('invisible encodings (Unicode TAG characters, variation selectors, format characters)', () => {
     it('refuses a system message made only of TAG characters: it is not empty, it is a hidden record', async () => {
-      expectRefused(await attempt(guardedAgent(), [new SystemMessage(tags(JSON_RECORD)), new HumanMessage('Who am I?')]));
+      expectRefused(
+        await attempt(guardedAgent(), [new SystemMessage(tags(JSON_RECORD)), new HumanMessage('Who am I?')]),
+      );
     });
 
     it('refuses unsealed model prose carrying a TAG-encoded record, also where unsealed prose history is accepted', async () => {
-      expectRefused(await attempt(proseHistory(), [new HumanMessage('hi'), new AIMessage(`Noted.${tags(JSON_RECORD)}`), new HumanMessage('go on')]));
+      expectRefused(
+        await attempt(proseHistory(), [
+          new HumanMessage('hi'),
+          new AIMessage(`Noted.${tags(JSON_RECORD)}`),
+          new HumanMessage('go on'),
+        ]),
+      );
     });
 
     it('refuses a run of variation selectors in model prose or a system message', async () => {
-      expectRefused(await attempt(proseHistory(), [new HumanMessage('hi'), new AIMessage(`Noted 😀${selectors(RECORD.email)}`), new HumanMessage('go on')]));
-      expectRefused(await attempt(guardedAgent(), [new SystemMessage(`😀${selectors(RECORD.email)}`), new HumanMessage('hi')]));
+      expectRefused(
+        await attempt(proseHistory(), [
+          new HumanMessage('hi'),
+          new AIMessage(`Noted 😀${selectors(RECORD.email)}`),
+          new HumanMessage('go on'),
+        ]),
+      );
+      expectRefused(
+        await attempt(guardedAgent(), [new SystemMessage(`😀${selectors(RECORD.email)}`), new HumanMessage('hi')]),
+      );
     });
 
     it('refuses a format character in model prose or a system message rather than removing it', async () => {
-      expectRefused(await attempt(proseHistory(), [new HumanMessage('hi'), new AIMessage('Noted.\u200B'), new HumanMessage('go on')]));
+      expectRefused(
+        await attempt(proseHistory(), [
+          new HumanMessage('hi'),
+          new AIMessage('Noted.\u200B'),
+          new HumanMessage('go on'),
+        ]),
+      );
       expectRefused(await attempt(guardedAgent(), [new SystemMessage('\uFEFF'), new HumanMessage('hi')]));
     });
 
@@ -225,7 +305,11 @@ describe('ModelInputGuard message inspection', () => {
     it('refuses a record behind a filler or control character, or in a fenced code block, in a user message', async () => {
       expectRefused(await attempt(guardedAgent(), [new HumanMessage(`\u3164${JSON_RECORD}`)]));
       expectRefused(await attempt(guardedAgent(), [new HumanMessage(`\u0001${JSON_RECORD}`)]));
-      expectRefused(await attempt(guardedAgent(), [new HumanMessage(`Here you go:\n\`\`\`json\n${JSON.stringify(RECORD, null, 2)}\n\`\`\``)]));
+      expectRefused(
+        await attempt(guardedAgent(), [
+          new HumanMessage(`Here you go:\n\`\`\`json\n${JSON.stringify(RECORD, null, 2)}\n\`\`\``),
+        ]),
+      );
     });
 
     it('lets emoji sequences, a flag, joiners between letters and fenced code that is not a record through', async () => {
@@ -233,9 +317,15 @@ describe('ModelInputGuard message inspection', () => {
       const scotland = `\u{1F3F4}${tags('gbsct')}\u{E007F}`;
       const prose = `Family ${family}, heart \u2764\uFE0F, می\u200Cخواهم`;
       const emoji = `${prose}, flag ${scotland}`;
-      const user = await attempt(guardedAgent(), [new HumanMessage(`${emoji}\n\`\`\`js\nconst total = sum(items);\n\`\`\``)]);
+      const user = await attempt(guardedAgent(), [
+        new HumanMessage(`${emoji}\n\`\`\`js\nconst total = sum(items);\n\`\`\``),
+      ]);
       expect(user.outcome).toBeNull();
-      const history = await attempt(proseHistory(), [new HumanMessage('hi'), new AIMessage(prose), new HumanMessage('ok')]);
+      const history = await attempt(proseHistory(), [
+        new HumanMessage('hi'),
+        new AIMessage(prose),
+        new HumanMessage('ok'),
+      ]);
       expect(history.outcome).toBeNull();
       expect((await attempt(guardedAgent(), [new SystemMessage(' \n '), new HumanMessage('hi')])).outcome).toBeNull();
     });
@@ -243,8 +333,12 @@ describe('ModelInputGuard message inspection', () => {
 
   describe('Verdict’s not_executed answer from a tool', () => {
     const canonical = (capability: string) =>
-      publicAnswer({ executed: false, capability, correlationId: '', decision: Decision.deny(Stage.Proposal, 'x') }, PUBLIC_MESSAGE);
-    const answering = (text: string) => tool(async () => text, { name: 'fetch_page', description: 'fetch', schema: z.object({}) });
+      publicAnswer(
+        { executed: false, capability, correlationId: '', decision: Decision.deny(Stage.Proposal, 'x') },
+        PUBLIC_MESSAGE,
+      );
+    const answering = (text: string) =>
+      tool(async () => text, { name: 'fetch_page', description: 'fetch', schema: z.object({}) });
     const callFetch = [{ toolCalls: [{ name: 'fetch_page', args: {}, id: 'call_1' }] }, { text: 'Done.' }];
 
     it('never forwards the raw text: duplicate keys show the model only the canonical answer, not the first value', async () => {
@@ -258,7 +352,10 @@ describe('ModelInputGuard message inspection', () => {
 
     it.each([
       ['whitespace padding', `  ${canonical('orders.cancel')}\n\t`],
-      ['\\u escapes', canonical('orders.cancel').replace('not_executed', 'not\\u005fexecuted').replace('orders', '\\u006frders')],
+      [
+        '\\u escapes',
+        canonical('orders.cancel').replace('not_executed', 'not\\u005fexecuted').replace('orders', '\\u006frders'),
+      ],
     ])('re-serializes an answer with %s', async (_case, text) => {
       const guarded = guardedAgent({ tools: [answering(text)], isCapability: (name) => name === 'orders.cancel' });
       const { model, outcome } = await guarded.run(callFetch);
@@ -271,15 +368,29 @@ describe('ModelInputGuard message inspection', () => {
       const pipeline = {
         guard: async (_proposal: unknown, handler: (args: unknown) => Promise<unknown>) =>
           outcome === 'permit'
-            ? { executed: true, capability: 'orders.view', correlationId: 'c', decision: Decision.permit(Stage.Proposal), output: await handler({}) }
-            : { executed: false, capability: 'orders.view', correlationId: 'c', decision: Decision.deny(Stage.Proposal, 'not_owner') },
+            ? {
+                executed: true,
+                capability: 'orders.view',
+                correlationId: 'c',
+                decision: Decision.permit(Stage.Proposal),
+                output: await handler({}),
+              }
+            : {
+                executed: false,
+                capability: 'orders.view',
+                correlationId: 'c',
+                decision: Decision.deny(Stage.Proposal, 'not_owner'),
+              },
       };
       return new VerdictGuardedTool(answering(text), 'orders.view', pipeline as never, PUBLIC_MESSAGE);
     }
     const registered = (name: string) => name === 'orders.view' || name === 'orders.cancel';
 
     it('refuses an answer naming another capability than the one the called tool is bound to', async () => {
-      const guarded = guardedAgent({ tools: [guardedView('permit', canonical('orders.cancel'))], isCapability: registered });
+      const guarded = guardedAgent({
+        tools: [guardedView('permit', canonical('orders.cancel'))],
+        isCapability: registered,
+      });
       const { outcome } = await guarded.run(callFetch);
       expect(outcome).toBeInstanceOf(UnreleasedContextError);
     });
@@ -300,7 +411,10 @@ describe('ModelInputGuard message inspection', () => {
         schema: z.object({}),
       });
       const guarded = guardedAgent({ tools: [misnaming], toolResults: { lookup_misnamed: customerRoute } });
-      const { model, outcome } = await guarded.run([{ toolCalls: [{ name: 'lookup_misnamed', args: {}, id: 'call_1' }] }, { text: 'Done.' }]);
+      const { model, outcome } = await guarded.run([
+        { toolCalls: [{ name: 'lookup_misnamed', args: {}, id: 'call_1' }] },
+        { text: 'Done.' },
+      ]);
       expect(outcome).toBeNull();
       expect((shownMessage(model, 'tool') as ToolMessage).tool_call_id).toBe('call_1');
       expect(JSON.stringify(model.transcript)).not.toContain(RECORD.card);
@@ -315,7 +429,10 @@ describe('ModelInputGuard message inspection', () => {
 
     it('still refuses a second answer to the same call of one model message', async () => {
       const guarded = guardedAgent();
-      const { model } = await guarded.run([{ toolCalls: [{ name: 'lookup_customer', args: {}, id: 'call_0' }] }, { text: 'Done.' }]);
+      const { model } = await guarded.run([
+        { toolCalls: [{ name: 'lookup_customer', args: {}, id: 'call_0' }] },
+        { text: 'Done.' },
+      ]);
       const [human, call, result] = model.transcript[1] as [HumanMessage, AIMessage, ToolMessage];
       expectRefused(await attempt(guarded, [human, call, result, new ToolMessage({ ...result, id: undefined })]));
     });
@@ -324,9 +441,13 @@ describe('ModelInputGuard message inspection', () => {
   describe('seals are bound to the thread', () => {
     it('refuses sealed history from one thread replayed into another on the same guard; the same thread resumes', async () => {
       const guarded = guardedAgent();
-      const first = await guarded.run([{ toolCalls: [{ name: 'lookup_customer', args: {}, id: 'call_1' }] }, { text: 'You are 72.' }], undefined, {
-        threadId: 'thread-a',
-      });
+      const first = await guarded.run(
+        [{ toolCalls: [{ name: 'lookup_customer', args: {}, id: 'call_1' }] }, { text: 'You are 72.' }],
+        undefined,
+        {
+          threadId: 'thread-a',
+        },
+      );
       expect(first.outcome).toBeNull();
       const history = [...first.model.transcript[1], first.model.turns[1].response!, new HumanMessage('And my card?')];
       const elsewhere = await guarded.run([{ text: 'unreachable' }], history, { threadId: 'thread-b' });
@@ -341,9 +462,17 @@ describe('ModelInputGuard message inspection', () => {
       const lookup = [{ toolCalls: [{ name: 'lookup_customer', args: {}, id: 'call_1' }] }, { text: 'You are 72.' }];
       const threaded = await guarded.run(lookup, undefined, { threadId: 'thread-a' });
       const unthreaded = await guarded.run(lookup);
-      const historyOf = (model: typeof threaded.model) => [...model.transcript[1], model.turns[1].response!, new HumanMessage('And?')];
-      expect((await guarded.run([{ text: 'x' }], historyOf(threaded.model))).outcome).toBeInstanceOf(UnreleasedContextError);
-      expect((await guarded.run([{ text: 'x' }], historyOf(unthreaded.model), { threadId: 'thread-b' })).outcome).toBeInstanceOf(UnreleasedContextError);
+      const historyOf = (model: typeof threaded.model) => [
+        ...model.transcript[1],
+        model.turns[1].response!,
+        new HumanMessage('And?'),
+      ];
+      expect((await guarded.run([{ text: 'x' }], historyOf(threaded.model))).outcome).toBeInstanceOf(
+        UnreleasedContextError,
+      );
+      expect(
+        (await guarded.run([{ text: 'x' }], historyOf(unthreaded.model), { threadId: 'thread-b' })).outcome,
+      ).toBeInstanceOf(UnreleasedContextError);
     });
   });
 });

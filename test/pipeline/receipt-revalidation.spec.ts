@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { Test } from '@nestjs/testing';
-import { ActionContextStore, ApprovalService, InMemoryEvidenceRecorder, VerdictModule, VerdictService } from '@verdict/nestjs';
+import {
+  ActionContextStore,
+  ApprovalService,
+  InMemoryEvidenceRecorder,
+  VerdictModule,
+  VerdictService,
+} from '@verdict/nestjs';
 import { TypeOrmApprovalReceiptStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import {
   Order,
@@ -50,14 +56,19 @@ async function setup(engine: DatabaseEngine) {
   const orders = dataSource.getRepository(Order);
   const refund = (explicitApproval: boolean) =>
     contexts.run(StorefrontContexts.customer72, () =>
-      verdict.execute({ capability: StorefrontCapability.RefundOrder, arguments: REFUND, toolCallId: 'call_refund' }, { explicitApproval }),
+      verdict.execute(
+        { capability: StorefrontCapability.RefundOrder, arguments: REFUND, toolCallId: 'call_refund' },
+        { explicitApproval },
+      ),
     );
   /** Customer 72 proposes the refund and approves the challenge it gets; returns the approved receipt's id. */
   const proposeAndApprove = async () => {
     const proposed = await refund(false);
     expect(proposed.decision.disposition).toBe('require_confirmation');
     const challenge = (await approvals.challengeForToolCall('call_refund', StorefrontContexts.customer72))!;
-    expect(await approvals.approve(challenge.receiptId, 'call_refund', 'customer:72')).toMatchObject({ outcome: 'approved' });
+    expect(await approvals.approve(challenge.receiptId, 'call_refund', 'customer:72')).toMatchObject({
+      outcome: 'approved',
+    });
     return challenge.receiptId;
   };
   const approvalPhases = () =>

@@ -13,7 +13,14 @@ import {
   defineCapability,
   fromProposal,
 } from '@verdict/nestjs';
-import { Customer, type Order, StorefrontAbilityFactory, StorefrontContexts, findOrderInTenant, openSqliteStorefront } from '@verdict/storefront';
+import {
+  Customer,
+  type Order,
+  StorefrontAbilityFactory,
+  StorefrontContexts,
+  findOrderInTenant,
+  openSqliteStorefront,
+} from '@verdict/storefront';
 import type { DataSource } from 'typeorm';
 
 // The CASL subject-type check (docs/architecture.md step 3): a target must be detected as the capability's subject.
@@ -33,7 +40,9 @@ type RecordArguments = { recordId: number };
  */
 async function findRecord(dataSource: DataSource, tenant: string | null, id: number): Promise<Order | Customer> {
   const order = await findOrderInTenant(dataSource, tenant, id);
-  const customer = order ?? (typeof tenant === 'string' ? await dataSource.getRepository(Customer).findOneBy({ id, tenantId: tenant }) : null);
+  const customer =
+    order ??
+    (typeof tenant === 'string' ? await dataSource.getRepository(Customer).findOneBy({ id, tenantId: tenant }) : null);
   return customer ?? TargetNotResolvable.throw('no record with that id');
 }
 
@@ -48,7 +57,9 @@ async function setup() {
       action: 'view',
       subject: 'Order',
       arguments: z.object({ recordId: z.number().int().positive() }),
-      resolveTarget: fromProposal(({ arguments: args, context }) => findRecord(dataSource, context.tenant, args.recordId)),
+      resolveTarget: fromProposal(({ arguments: args, context }) =>
+        findRecord(dataSource, context.tenant, args.recordId),
+      ),
       executionTarget: ExecutionTargetPolicy.refresh<Order | Customer>({
         name: 'record-by-id',
         identity: (record) => ({ tenant: record.tenantId, id: record.id }),
@@ -75,7 +86,12 @@ async function setup() {
   const verdict = moduleRef.get(VerdictService);
   const view = (recordId: number, context: ActionContext = StorefrontContexts.customer72) =>
     contexts.run(context, () => verdict.execute({ capability: 'orders.view_record', arguments: { recordId } }));
-  return { view, shown, ability: (context: ActionContext) => new StorefrontAbilityFactory(dataSource).createForContext(context), dataSource };
+  return {
+    view,
+    shown,
+    ability: (context: ActionContext) => new StorefrontAbilityFactory(dataSource).createForContext(context),
+    dataSource,
+  };
 }
 
 describe('CASL subject type of a resolved entity', () => {

@@ -20,9 +20,16 @@ import {
 import { VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
 import { alice, documentsFixture } from './documents.fixture.js';
 
-const lookupTool = tool(async () => 'raw handler ran', { name: 'lookup_document', description: 'Look up a document', schema: z.object({ id: z.number() }) });
+const lookupTool = tool(async () => 'raw handler ran', {
+  name: 'lookup_document',
+  description: 'Look up a document',
+  schema: z.object({ id: z.number() }),
+});
 
-function noteCapability(overrides: Partial<CapabilityDefinition> = {}, executor: ((a: any) => unknown) | null = (a) => a.target): CapabilityDefinition {
+function noteCapability(
+  overrides: Partial<CapabilityDefinition> = {},
+  executor: ((a: any) => unknown) | null = (a) => a.target,
+): CapabilityDefinition {
   return {
     ...defineCapability(
       {
@@ -32,7 +39,10 @@ function noteCapability(overrides: Partial<CapabilityDefinition> = {}, executor:
         subject: 'Note',
         arguments: z.object({ id: z.number() }),
         resolveTarget: fromProposal(() => ({ id: 1 })),
-        executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'note', identity: (note: { id: number }) => note.id }),
+        executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({
+          name: 'note',
+          identity: (note: { id: number }) => note.id,
+        }),
       },
       executor,
     ),
@@ -113,7 +123,9 @@ describe('VerdictModule wiring', () => {
   });
 
   it('fails at boot when a tool is bound to a capability without executor', async () => {
-    const error = await bootError(bootWith([noteCapability({}, null)], (tools) => tools.bound(lookupTool, 'notes.read')));
+    const error = await bootError(
+      bootWith([noteCapability({}, null)], (tools) => tools.bound(lookupTool, 'notes.read')),
+    );
     expect(error).toBeInstanceOf(VerdictConfigurationError);
     expect(error.message).toContain('has no executor');
   });
@@ -135,7 +147,9 @@ describe('VerdictModule wiring', () => {
 
   it('refuses to decide before the application has booted', async () => {
     const fixture = documentsFixture();
-    const moduleRef = await Test.createTestingModule({ imports: [VerdictModule.forRoot({ abilityFactory: fixture.abilityFactory })] }).compile();
+    const moduleRef = await Test.createTestingModule({
+      imports: [VerdictModule.forRoot({ abilityFactory: fixture.abilityFactory })],
+    }).compile();
     const run = moduleRef
       .get(ActionContextStore)
       .run(alice, () => moduleRef.get(VerdictService).execute({ capability: 'documents.read', arguments: { id: 1 } }));
@@ -168,8 +182,12 @@ describe('VerdictModule wiring', () => {
     const contexts = moduleRef.get(ActionContextStore);
     const ok = await contexts.run(alice, () => verdict.execute({ capability: 'notes.read', arguments: { id: 4 } }));
     const bad = await contexts.run(alice, () => verdict.execute({ capability: 'notes.read', arguments: { id: -4 } }));
-    const extra = await contexts.run(alice, () => verdict.execute({ capability: 'notes.read', arguments: { id: 4, admin: true } }));
-    const annotated = await contexts.run(alice, () => verdict.execute({ capability: 'notes.read', arguments: { id: 4, note: 'hi' } }));
+    const extra = await contexts.run(alice, () =>
+      verdict.execute({ capability: 'notes.read', arguments: { id: 4, admin: true } }),
+    );
+    const annotated = await contexts.run(alice, () =>
+      verdict.execute({ capability: 'notes.read', arguments: { id: 4, note: 'hi' } }),
+    );
     expect(annotated.executed).toBe(true);
     expect(ok.executed).toBe(true);
     expect(bad.decision).toMatchObject({ disposition: 'deny', stage: 'proposal' });

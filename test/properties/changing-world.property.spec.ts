@@ -26,7 +26,11 @@ import {
   storefrontSeedData,
 } from '@verdict/storefront';
 import type { DataSource } from 'typeorm';
-import { type OrderSource, orderPrimaryKeyPolicy, resolveOrderInContextTenant } from '../../libs/storefront/src/capabilities/order-target.js';
+import {
+  type OrderSource,
+  orderPrimaryKeyPolicy,
+  resolveOrderInContextTenant,
+} from '../../libs/storefront/src/capabilities/order-target.js';
 import { SEEDED_ORDER_IDS } from './proposal.arbitraries.js';
 
 // Steps 7–9 of docs/architecture.md under a world that changes between proposal and execution. The storefront's
@@ -79,13 +83,19 @@ const STATUSES = [OrderStatus.Placed, OrderStatus.Shipped, OrderStatus.Cancelled
 
 const changes: fc.Arbitrary<Change> = fc.oneof(
   { arbitrary: fc.constant<Change>({ kind: 'none' }), weight: 4 },
-  { arbitrary: fc.constantFrom(...CUSTOMER_IDS).map((customerId): Change => ({ kind: 'owner', customerId })), weight: 2 },
+  {
+    arbitrary: fc.constantFrom(...CUSTOMER_IDS).map((customerId): Change => ({ kind: 'owner', customerId })),
+    weight: 2,
+  },
   { arbitrary: fc.constantFrom(...TENANTS).map((tenantId): Change => ({ kind: 'tenant', tenantId })), weight: 2 },
   { arbitrary: fc.constantFrom(...STATUSES).map((status): Change => ({ kind: 'status', status })), weight: 2 },
   { arbitrary: fc.constant<Change>({ kind: 'edit' }), weight: 2 },
   { arbitrary: fc.constant<Change>({ kind: 'delete' }), weight: 1 },
   { arbitrary: fc.constantFrom(...TENANTS).map((tenantId): Change => ({ kind: 'actor_moved', tenantId })), weight: 1 },
-  { arbitrary: fc.constantFrom(...SEEDED_ORDER_IDS).map((orderId): Change => ({ kind: 'substitute', orderId })), weight: 2 },
+  {
+    arbitrary: fc.constantFrom(...SEEDED_ORDER_IDS).map((orderId): Change => ({ kind: 'substitute', orderId })),
+    weight: 2,
+  },
 );
 
 const proposals: fc.Arbitrary<Proposal> = fc.record({
@@ -139,7 +149,8 @@ async function setup() {
       await applyChange(dataSource, current.change, order, context);
       current.atRefresh = await worldOf(dataSource);
       // A refresh reading the wrong row, in any tenant.
-      if (current.change.kind === 'substitute') return dataSource.getRepository(Order).findOneByOrFail({ id: current.change.orderId });
+      if (current.change.kind === 'substitute')
+        return dataSource.getRepository(Order).findOneByOrFail({ id: current.change.orderId });
       return orderPrimaryKeyPolicy.refresh!(order, context, host) as Promise<Order>;
     },
   });
@@ -149,7 +160,12 @@ async function setup() {
       executions.push({ capability: action.capability, target: { ...action.target } });
       return run(action);
     };
-  const common = { subject: 'Order', arguments: orderIdArguments, resolveTarget: resolveOrderInContextTenant, executionTarget: refreshAfterChange } as const;
+  const common = {
+    subject: 'Order',
+    arguments: orderIdArguments,
+    resolveTarget: resolveOrderInContextTenant,
+    executionTarget: refreshAfterChange,
+  } as const;
   const view = defineCapability(
     { ...common, name: StorefrontCapability.ViewOrder, description: 'View an order', action: 'view' },
     record((action) => storefront.view(action)),
@@ -201,15 +217,27 @@ async function setup() {
     if (expected) {
       // The executor got the order as the refresh read it (its version after the change), not the snapshot.
       expect(executions[0]).toEqual({ capability: proposal.capability, target: row });
-      const output = proposal.capability === StorefrontCapability.ViewOrder ? orderView(row as Order) : { id: row!.id, status: OrderStatus.Cancelled };
+      const output =
+        proposal.capability === StorefrontCapability.ViewOrder
+          ? orderView(row as Order)
+          : { id: row!.id, status: OrderStatus.Cancelled };
       expect(result.executed && result.output).toEqual(output);
     } else {
       expect(result.decision.permitted).toBe(false);
     }
     // Only an executed cancel changes the world after the refresh, and only its own order.
-    const cancelled = expected && proposal.capability === StorefrontCapability.CancelOrder ? proposal.orderId : undefined;
-    expect(after.orders.map((order) => (order.id === cancelled ? { ...order, status: row!.status, version: row!.version } : order))).toEqual(atRefresh.orders);
-    if (cancelled !== undefined) expect(after.orders.find((order) => order.id === cancelled)).toMatchObject({ status: 'cancelled', version: row!.version + 1 });
+    const cancelled =
+      expected && proposal.capability === StorefrontCapability.CancelOrder ? proposal.orderId : undefined;
+    expect(
+      after.orders.map((order) =>
+        order.id === cancelled ? { ...order, status: row!.status, version: row!.version } : order,
+      ),
+    ).toEqual(atRefresh.orders);
+    if (cancelled !== undefined)
+      expect(after.orders.find((order) => order.id === cancelled)).toMatchObject({
+        status: 'cancelled',
+        version: row!.version + 1,
+      });
 
     if (proposalPermits) tally.proposalPermitted += 1;
     if (proposalPermits && !expected) tally.refusedAfterChange += 1;
@@ -220,17 +248,33 @@ async function setup() {
 }
 
 /** Applies `change` to the database: the write a concurrent request commits before the refresh reads. */
-async function applyChange(dataSource: DataSource, change: Change, order: Order, context: ActionContext): Promise<void> {
+async function applyChange(
+  dataSource: DataSource,
+  change: Change,
+  order: Order,
+  context: ActionContext,
+): Promise<void> {
   const orders = 'UPDATE storefront_orders SET';
   switch (change.kind) {
     case 'owner':
-      return void (await dataSource.query(`${orders} customer_id = ?, version = version + 1 WHERE id = ?`, [change.customerId, order.id]));
+      return void (await dataSource.query(`${orders} customer_id = ?, version = version + 1 WHERE id = ?`, [
+        change.customerId,
+        order.id,
+      ]));
     case 'tenant':
-      return void (await dataSource.query(`${orders} tenant_id = ?, version = version + 1 WHERE id = ?`, [change.tenantId, order.id]));
+      return void (await dataSource.query(`${orders} tenant_id = ?, version = version + 1 WHERE id = ?`, [
+        change.tenantId,
+        order.id,
+      ]));
     case 'status':
-      return void (await dataSource.query(`${orders} status = ?, version = version + 1 WHERE id = ?`, [change.status, order.id]));
+      return void (await dataSource.query(`${orders} status = ?, version = version + 1 WHERE id = ?`, [
+        change.status,
+        order.id,
+      ]));
     case 'edit':
-      return void (await dataSource.getRepository(Order).update({ id: order.id }, { description: `${order.description}, edited` }));
+      return void (await dataSource
+        .getRepository(Order)
+        .update({ id: order.id }, { description: `${order.description}, edited` }));
     case 'delete':
       return void (await dataSource.query('DELETE FROM storefront_orders WHERE id = ?', [order.id]));
     case 'actor_moved':
@@ -249,8 +293,13 @@ async function reseed(dataSource: DataSource, statuses: readonly OrderStatus[]):
   await dataSource.transaction(async (manager) => {
     await manager.query('DELETE FROM storefront_orders');
     for (const customer of storefrontSeedData.customers)
-      await manager.query('UPDATE storefront_customers SET tenant_id = ? WHERE id = ?', [customer.tenantId, customer.id]);
-    await manager.getRepository(Order).insert(storefrontSeedData.orders.map((order, i) => ({ ...order, status: statuses[i] })));
+      await manager.query('UPDATE storefront_customers SET tenant_id = ? WHERE id = ?', [
+        customer.tenantId,
+        customer.id,
+      ]);
+    await manager
+      .getRepository(Order)
+      .insert(storefrontSeedData.orders.map((order, i) => ({ ...order, status: statuses[i] })));
   });
 }
 

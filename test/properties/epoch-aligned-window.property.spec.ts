@@ -28,7 +28,8 @@ const SEED = process.env.VERDICT_PROPERTY_SEED === undefined ? undefined : Numbe
 const CONTEXT = { actor: { id: 'meter' }, tenant: 'acme' };
 
 /** Where the second call lands: a delay after the first, or on either side of the first call's window end. */
-type Second = { readonly kind: 'after'; readonly ms: number } | { readonly kind: 'window_end'; readonly offsetMs: -1 | 0 | 1 };
+type Second =
+  { readonly kind: 'after'; readonly ms: number } | { readonly kind: 'window_end'; readonly offsetMs: -1 | 0 | 1 };
 
 /** The window end of the instant `t` for a width of `w` seconds, by the definition. */
 const windowEnd = (t: number, w: number) => (Math.floor(t / (w * 1000)) + 1) * w * 1000;
@@ -38,8 +39,14 @@ const cases = fc.record({
   // 2001–2099, to the millisecond.
   first: fc.integer({ min: Date.UTC(2001, 0, 1), max: Date.UTC(2099, 0, 1) }),
   second: fc.oneof(
-    fc.integer({ min: 0, max: 3 }).chain((scale) => fc.integer({ min: 0, max: 10 ** (scale + 3) }).map((ms): Second => ({ kind: 'after', ms }))),
-    fc.constantFrom<Second>({ kind: 'window_end', offsetMs: -1 }, { kind: 'window_end', offsetMs: 0 }, { kind: 'window_end', offsetMs: 1 }),
+    fc
+      .integer({ min: 0, max: 3 })
+      .chain((scale) => fc.integer({ min: 0, max: 10 ** (scale + 3) }).map((ms): Second => ({ kind: 'after', ms }))),
+    fc.constantFrom<Second>(
+      { kind: 'window_end', offsetMs: -1 },
+      { kind: 'window_end', offsetMs: 0 },
+      { kind: 'window_end', offsetMs: 1 },
+    ),
   ),
 });
 
@@ -61,8 +68,13 @@ for (const engine of databaseEngines()) {
             action: 'meter',
             subject: 'Bucket',
             arguments: z.object({ bucket: z.number().int() }),
-            resolveTarget: fromProposal<{ bucket: number }, { id: number }>(({ arguments: args }) => ({ id: args.bucket })),
-            executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot<{ id: number }>({ name: 'bucket', identity: (target) => target.id }),
+            resolveTarget: fromProposal<{ bucket: number }, { id: number }>(({ arguments: args }) => ({
+              id: args.bucket,
+            })),
+            executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot<{ id: number }>({
+              name: 'bucket',
+              identity: (target) => target.id,
+            }),
             rateLimit: fixedWindow<{ bucket: number }, { id: number }>({
               name: `once-per-${width}s`,
               limit: 1,
@@ -98,9 +110,15 @@ for (const engine of databaseEngines()) {
       now = new Date(at);
       const result = await moduleRef
         .get(ActionContextStore)
-        .run(CONTEXT, () => moduleRef.get(VerdictService).execute({ capability: `meter.w${width}`, arguments: { bucket: bucketId } }));
+        .run(CONTEXT, () =>
+          moduleRef.get(VerdictService).execute({ capability: `meter.w${width}`, arguments: { bucket: bucketId } }),
+        );
       const gate = evidence.decisions().findLast((record) => record.stage === 'rate_limit');
-      return { executed: result.executed, disposition: result.decision.disposition, resetAt: gate?.rateLimitResetAt?.getTime() };
+      return {
+        executed: result.executed,
+        disposition: result.decision.disposition,
+        resetAt: gate?.rateLimitResetAt?.getTime(),
+      };
     };
 
     it(`starts every window at a multiple of its width since the epoch, across ${RUNS} pairs of calls`, async () => {
@@ -118,7 +136,9 @@ for (const engine of databaseEngines()) {
 
           expect(one).toEqual({ executed: true, disposition: 'permit', resetAt: end });
           expect(two).toEqual(
-            sameWindow ? { executed: false, disposition: 'throttle', resetAt: end } : { executed: true, disposition: 'permit', resetAt: windowEnd(at, width) },
+            sameWindow
+              ? { executed: false, disposition: 'throttle', resetAt: end }
+              : { executed: true, disposition: 'permit', resetAt: windowEnd(at, width) },
           );
         }),
         { numRuns: RUNS, seed: SEED },

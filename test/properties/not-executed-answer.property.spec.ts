@@ -25,7 +25,9 @@ const answers: fc.Arbitrary<Answer> = fc.record({
 function text(value: Record<string, unknown>, order: readonly number[], indent: 0 | 2): string {
   const keys = Object.keys(value);
   const permuted = order.map((i) => keys[i % keys.length]).filter((key, i, all) => all.indexOf(key) === i);
-  const ordered = Object.fromEntries([...permuted, ...keys.filter((key) => !permuted.includes(key))].map((key) => [key, value[key]]));
+  const ordered = Object.fromEntries(
+    [...permuted, ...keys.filter((key) => !permuted.includes(key))].map((key) => [key, value[key]]),
+  );
   return JSON.stringify(ordered, null, indent);
 }
 
@@ -42,7 +44,20 @@ const nonStrings = fc.oneof(
 
 /** Keys other than the four, including the ones JSON.parse keeps as own keys although they name prototype slots. */
 const extraKeys = fc
-  .oneof(fc.constantFrom('reason', 'output', 'customer', 'email', '__proto__', 'constructor', 'Status', 'status ', 'decision\u0000'), fc.string())
+  .oneof(
+    fc.constantFrom(
+      'reason',
+      'output',
+      'customer',
+      'email',
+      '__proto__',
+      'constructor',
+      'Status',
+      'status ',
+      'decision\u0000',
+    ),
+    fc.string(),
+  )
   .filter((key) => !(FIELDS as readonly string[]).includes(key));
 
 /** One change that makes an answer something else; applied to the parsed-back value as JSON text. */
@@ -85,7 +100,9 @@ const corruptions: fc.Arbitrary<(answer: Answer, layout: { order: number[]; inde
     ),
   fc.constant((answer: Answer) => JSON.stringify([answer])),
   fc.constant((answer: Answer) => JSON.stringify({ answer })),
-  fc.constantFrom('x', '}', ', "reason": "x"', '\n{"a":1}').map((tail) => (answer: Answer) => `${JSON.stringify(answer)}${tail}`),
+  fc
+    .constantFrom('x', '}', ', "reason": "x"', '\n{"a":1}')
+    .map((tail) => (answer: Answer) => `${JSON.stringify(answer)}${tail}`),
 );
 
 describe('readNotExecutedMessage', () => {

@@ -96,8 +96,16 @@ export interface Observation {
 /** Own property keys and values of the built-in prototypes, to detect pollution. */
 type PrototypeSnapshot = readonly (readonly [object, PropertyKey, unknown, unknown])[];
 
-const PROTOTYPES: readonly object[] = [Object.prototype, Array.prototype, Function.prototype, String.prototype, Number.prototype];
-const NOT_EXECUTED_DISPOSITIONS: readonly string[] = Object.values(Disposition).filter((disposition) => disposition !== Disposition.Permit);
+const PROTOTYPES: readonly object[] = [
+  Object.prototype,
+  Array.prototype,
+  Function.prototype,
+  String.prototype,
+  Number.prototype,
+];
+const NOT_EXECUTED_DISPOSITIONS: readonly string[] = Object.values(Disposition).filter(
+  (disposition) => disposition !== Disposition.Permit,
+);
 
 /** Every own key of the built-in prototypes with its value (or getter and setter). */
 function prototypeSnapshot(): PrototypeSnapshot {
@@ -112,11 +120,18 @@ function prototypeSnapshot(): PrototypeSnapshot {
 /** Keys added to, removed from or changed on the built-in prototypes since `baseline`. */
 function pollutionSince(baseline: PrototypeSnapshot): string[] {
   const now = prototypeSnapshot();
-  const same = (a: PrototypeSnapshot[number], b: PrototypeSnapshot[number] | undefined) => b !== undefined && a.every((part, i) => Object.is(part, b[i]));
+  const same = (a: PrototypeSnapshot[number], b: PrototypeSnapshot[number] | undefined) =>
+    b !== undefined && a.every((part, i) => Object.is(part, b[i]));
   // Own keys come back in a stable order, so an unpolluted snapshot matches entry by entry.
   if (now.length === baseline.length && now.every((entry, i) => same(entry, baseline[i]))) return [];
-  const changed = [...now.filter((entry) => !baseline.some((old) => same(old, entry))), ...baseline.filter((old) => !now.some((entry) => same(old, entry)))];
-  return changed.map(([prototype, key]) => `${(prototype as { constructor: { name: string } }).constructor.name}.prototype[${String(key)}]`);
+  const changed = [
+    ...now.filter((entry) => !baseline.some((old) => same(old, entry))),
+    ...baseline.filter((old) => !now.some((entry) => same(old, entry))),
+  ];
+  return changed.map(
+    ([prototype, key]) =>
+      `${(prototype as { constructor: { name: string } }).constructor.name}.prototype[${String(key)}]`,
+  );
 }
 
 /**
@@ -131,7 +146,8 @@ function recordExecutions(capabilities: StorefrontCapabilities, executions: Exec
       executions.push({ method, action });
       return declared.call(this, action);
     };
-    for (const key of Reflect.getMetadataKeys(declared)) Reflect.defineMetadata(key, Reflect.getMetadata(key, declared), recording);
+    for (const key of Reflect.getMetadataKeys(declared))
+      Reflect.defineMetadata(key, Reflect.getMetadata(key, declared), recording);
     Object.defineProperty(capabilities, method, { value: recording });
   }
 }
@@ -141,7 +157,11 @@ function recordExecutions(capabilities: StorefrontCapabilities, executions: Exec
  * safe-integer `orderId`, and the bound actor is a customer of the bound tenant who owns that order in
  * that tenant; a cancel also needs the order to be `placed`.
  */
-export function policyPermits(proposal: RandomProposal, before: readonly OrderRow[], customerTenants: ReadonlyMap<number, string>): boolean {
+export function policyPermits(
+  proposal: RandomProposal,
+  before: readonly OrderRow[],
+  customerTenants: ReadonlyMap<number, string>,
+): boolean {
   const { capability, arguments: args, context } = proposal;
   if (context === undefined) return false;
   if (capability !== StorefrontCapability.ViewOrder && capability !== StorefrontCapability.CancelOrder) return false;
@@ -169,14 +189,20 @@ function toolContent(message: unknown, toolCallId: string | undefined): string {
 
 /** A short, printable description of a thrown value. */
 export function describeThrown(error: unknown): string {
-  return error instanceof Error ? `${error.constructor.name}: ${error.message.slice(0, 200)}` : `non-error ${typeof error}: ${String(error).slice(0, 200)}`;
+  return error instanceof Error
+    ? `${error.constructor.name}: ${error.message.slice(0, 200)}`
+    : `non-error ${typeof error}: ${String(error).slice(0, 200)}`;
 }
 
 /**
  * The invariants every proposal must satisfy, checked against what was observed and against the database
  * rows read before and after it. Throws (via `expect`) on the first violation.
  */
-function assertInvariants(observation: Observation, customerTenants: ReadonlyMap<number, string>, prototypes: PrototypeSnapshot): void {
+function assertInvariants(
+  observation: Observation,
+  customerTenants: ReadonlyMap<number, string>,
+  prototypes: PrototypeSnapshot,
+): void {
   const { proposal, before, after, executions, outcome } = observation;
 
   // 4. No prototype pollution.
@@ -188,9 +214,14 @@ function assertInvariants(observation: Observation, customerTenants: ReadonlyMap
   //    through a tool invoked with a tool call, wrapped as the cause of an ApplicationFaultError (ADR 0014).
   const bound = isActionContext(proposal.context);
   if (outcome.kind === 'error') {
-    if (!(outcome.error instanceof VerdictError)) throw new Error(`untyped exception: ${describeThrown(outcome.error)}`, { cause: outcome.error });
-    if (bound) throw new Error(`exception inside a bound action context: ${describeThrown(outcome.error)}`, { cause: outcome.error });
-    const refusal = outcome.error instanceof ApplicationFaultError && proposal.via === 'tool' ? outcome.error.cause : outcome.error;
+    if (!(outcome.error instanceof VerdictError))
+      throw new Error(`untyped exception: ${describeThrown(outcome.error)}`, { cause: outcome.error });
+    if (bound)
+      throw new Error(`exception inside a bound action context: ${describeThrown(outcome.error)}`, {
+        cause: outcome.error,
+      });
+    const refusal =
+      outcome.error instanceof ApplicationFaultError && proposal.via === 'tool' ? outcome.error.cause : outcome.error;
     expect(refusal).toBeInstanceOf(MissingActionContextError);
   } else if (!bound) {
     throw new Error('a proposal outside any valid action context was answered instead of refused with a typed error');
@@ -203,13 +234,21 @@ function assertInvariants(observation: Observation, customerTenants: ReadonlyMap
   if (execution !== undefined) {
     const context = proposal.context;
     if (context === undefined || row === undefined)
-      throw new Error(`executed ${execution.method} with context ${String(context)} on unknown order ${execution.action.target.id}`);
+      throw new Error(
+        `executed ${execution.method} with context ${String(context)} on unknown order ${execution.action.target.id}`,
+      );
     const { customerId } = context.actor as { customerId?: unknown };
     expect(execution.action.capability).toBe(proposal.capability);
-    expect(execution.action.capability).toBe(execution.method === 'view' ? StorefrontCapability.ViewOrder : StorefrontCapability.CancelOrder);
+    expect(execution.action.capability).toBe(
+      execution.method === 'view' ? StorefrontCapability.ViewOrder : StorefrontCapability.CancelOrder,
+    );
     expect(execution.action.context.actor).toBe(context.actor);
     expect(execution.action.context.tenant).toBe(context.tenant);
-    expect({ customerId: row.customerId, tenantId: row.tenantId, customerTenant: customerTenants.get(row.customerId) }).toEqual({
+    expect({
+      customerId: row.customerId,
+      tenantId: row.tenantId,
+      customerTenant: customerTenants.get(row.customerId),
+    }).toEqual({
       customerId,
       tenantId: context.tenant,
       customerTenant: context.tenant,
@@ -235,11 +274,20 @@ function assertInvariants(observation: Observation, customerTenants: ReadonlyMap
   if (outcome.kind === 'tool') {
     const content = toolContent(outcome.message, proposal.toolCallId);
     if (execution !== undefined) {
-      expect(content).toBe(JSON.stringify({ id: row?.id, status: row?.status, total: row?.total, description: row?.description }));
+      expect(content).toBe(
+        JSON.stringify({ id: row?.id, status: row?.status, total: row?.total, description: row?.description }),
+      );
     } else {
       const { decision } = JSON.parse(content) as { decision?: unknown };
       expect(NOT_EXECUTED_DISPOSITIONS).toContain(decision);
-      expect(content).toBe(JSON.stringify({ status: 'not_executed', capability: StorefrontCapability.ViewOrder, decision, message: DEFAULT_PUBLIC_MESSAGE }));
+      expect(content).toBe(
+        JSON.stringify({
+          status: 'not_executed',
+          capability: StorefrontCapability.ViewOrder,
+          decision,
+          message: DEFAULT_PUBLIC_MESSAGE,
+        }),
+      );
     }
   }
 
@@ -273,7 +321,10 @@ export async function openProposalWorld() {
   closers.push(() => dataSource.destroy());
   const moduleRef = await Test.createTestingModule({
     imports: [
-      VerdictModule.forRoot({ abilityFactory: new StorefrontAbilityFactory(dataSource), evidence: new InMemoryEvidenceRecorder() }),
+      VerdictModule.forRoot({
+        abilityFactory: new StorefrontAbilityFactory(dataSource),
+        evidence: new InMemoryEvidenceRecorder(),
+      }),
       VerdictLangChainModule,
     ],
     providers: [{ provide: DataSource, useValue: dataSource }, StorefrontCapabilities],
@@ -286,7 +337,9 @@ export async function openProposalWorld() {
   const contexts = moduleRef.get(ActionContextStore);
   const service = moduleRef.get(VerdictService);
   const pipeline = moduleRef.get(VerdictPipeline);
-  const lookupOrder = moduleRef.get(VerdictTools).bound(createLookupOrderTool(dataSource), StorefrontCapability.ViewOrder);
+  const lookupOrder = moduleRef
+    .get(VerdictTools)
+    .bound(createLookupOrderTool(dataSource), StorefrontCapability.ViewOrder);
   const customerTenants: ReadonlyMap<number, string> = new Map(
     (await dataSource.getRepository(Customer).find()).map((customer) => [customer.id, customer.tenantId]),
   );
@@ -294,7 +347,8 @@ export async function openProposalWorld() {
   const tally = { proposals: 0, executed: 0 };
 
   /** The orders, as plain rows, by id. */
-  const orders = async (): Promise<OrderRow[]> => (await dataSource.getRepository(Order).find({ order: { id: 'ASC' } })).map((order) => ({ ...order }));
+  const orders = async (): Promise<OrderRow[]> =>
+    (await dataSource.getRepository(Order).find({ order: { id: 'ASC' } })).map((order) => ({ ...order }));
 
   /** Sets the status of 1001–1004 with one SQL update (no version bump), so cancels never run out of placed orders. */
   const restore = (statuses: readonly OrderStatus[]) =>
@@ -308,7 +362,12 @@ export async function openProposalWorld() {
     const { via, capability, arguments: args, toolCallId, toolName } = proposal;
     const call = () =>
       via === 'tool'
-        ? lookupOrder.invoke({ name: toolName ?? LOOKUP_ORDER_TOOL.name, args: args as Record<string, unknown>, id: toolCallId, type: 'tool_call' })
+        ? lookupOrder.invoke({
+            name: toolName ?? LOOKUP_ORDER_TOOL.name,
+            args: args as Record<string, unknown>,
+            id: toolCallId,
+            type: 'tool_call',
+          })
         : (via === 'service' ? service : pipeline).execute({ capability, arguments: args, toolCallId });
     return proposal.context === undefined ? call() : contexts.run(proposal.context, call);
   };
@@ -321,7 +380,10 @@ export async function openProposalWorld() {
     let outcome: Outcome;
     try {
       const answer = await send(proposal);
-      outcome = proposal.via === 'tool' ? { kind: 'tool', message: answer } : { kind: 'result', result: answer as ExecutionResult };
+      outcome =
+        proposal.via === 'tool'
+          ? { kind: 'tool', message: answer }
+          : { kind: 'result', result: answer as ExecutionResult };
     } catch (error) {
       outcome = { kind: 'error', error };
     }
@@ -346,7 +408,12 @@ export async function openProposalWorld() {
 export type ProposalWorld = Awaited<ReturnType<typeof openProposalWorld>>;
 
 /** The seeded statuses of orders 1001–1004. */
-export const seededStatuses: readonly OrderStatus[] = [OrderStatus.Placed, OrderStatus.Placed, OrderStatus.Placed, OrderStatus.Shipped];
+export const seededStatuses: readonly OrderStatus[] = [
+  OrderStatus.Placed,
+  OrderStatus.Placed,
+  OrderStatus.Placed,
+  OrderStatus.Shipped,
+];
 
 /** Proposals to `VerdictService.execute` or `VerdictPipeline.execute`, nested `depth` deep at most. */
 export const serviceProposals = (depth: DepthRange): fc.Arbitrary<RandomProposal> =>

@@ -20,9 +20,15 @@ export interface DepthRange {
  */
 const keys = fc.oneof(
   { arbitrary: fc.constant('orderId'), weight: 4 },
-  { arbitrary: fc.constantFrom('customerId', 'tenant', 'tenantId', 'actor', 'role', 'admin', 'status', 'id'), weight: 3 },
+  {
+    arbitrary: fc.constantFrom('customerId', 'tenant', 'tenantId', 'actor', 'role', 'admin', 'status', 'id'),
+    weight: 3,
+  },
   { arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype'), weight: 3 },
-  { arbitrary: fc.constantFrom('orderID', 'order_id', 'OrderId', 'orderId ', ' orderId', 'orderId\u0000', 'orderid'), weight: 2 },
+  {
+    arbitrary: fc.constantFrom('orderID', 'order_id', 'OrderId', 'orderId ', ' orderId', 'orderId\u0000', 'orderid'),
+    weight: 2,
+  },
   { arbitrary: fc.string({ maxLength: 12 }), weight: 2 },
 );
 
@@ -36,7 +42,9 @@ const orderIdText = fc.oneof(
 /** JSON text of a string of at least {@link HUGE_LENGTH} characters (or a number literal that long). */
 const hugeText = fc
   .tuple(fc.constantFrom('x', '1', 'é', '🙂', '\u0000', '"'), fc.string({ maxLength: 8 }), fc.boolean())
-  .map(([unit, tail, numeric]) => (numeric ? `1${'0'.repeat(HUGE_LENGTH)}` : JSON.stringify(unit.repeat(HUGE_LENGTH) + tail)));
+  .map(([unit, tail, numeric]) =>
+    numeric ? `1${'0'.repeat(HUGE_LENGTH)}` : JSON.stringify(unit.repeat(HUGE_LENGTH) + tail),
+  );
 
 /**
  * JSON text nested `depth` levels (arrays, or objects under one key) around `leaf`. Built as text and
@@ -64,8 +72,30 @@ const scalarText = fc.oneof(
   fc.integer().map(String),
   fc.maxSafeInteger().map(String),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((value) => JSON.stringify(value)),
-  fc.constantFrom('0', '-0', '-1002', '1002.5', '1e21', '1e400', '-1e400', '9007199254740993', '5e-324', 'null', 'true', 'false'),
-  fc.constantFrom('""', '"1002"', '"NaN"', '"Infinity"', '" 1002"', '"0x3EA"', '"1002; DROP TABLE storefront_orders"', '"\\ud800"'),
+  fc.constantFrom(
+    '0',
+    '-0',
+    '-1002',
+    '1002.5',
+    '1e21',
+    '1e400',
+    '-1e400',
+    '9007199254740993',
+    '5e-324',
+    'null',
+    'true',
+    'false',
+  ),
+  fc.constantFrom(
+    '""',
+    '"1002"',
+    '"NaN"',
+    '"Infinity"',
+    '" 1002"',
+    '"0x3EA"',
+    '"1002; DROP TABLE storefront_orders"',
+    '"\\ud800"',
+  ),
   fc.string().map((value) => JSON.stringify(value)),
 );
 
@@ -129,12 +159,18 @@ const plausibleArgumentsText = (depth: DepthRange) =>
 const argumentsText = (depth: DepthRange) =>
   fc.oneof(
     { arbitrary: plausibleArgumentsText(depth), weight: 8 },
-    { arbitrary: fc.tuple(valueText(depth), smuggled).map(([orderId, extra]) => objectText([['orderId', orderId], ...extra])), weight: 3 },
+    {
+      arbitrary: fc
+        .tuple(valueText(depth), smuggled)
+        .map(([orderId, extra]) => objectText([['orderId', orderId], ...extra])),
+      weight: 3,
+    },
     { arbitrary: valueText(depth), weight: 2 },
   );
 
 /** Arguments a model could send (parsed JSON), for the bound LangChain tool. */
-export const jsonArguments = (depth: DepthRange): fc.Arbitrary<unknown> => argumentsText(depth).map((text): unknown => JSON.parse(text));
+export const jsonArguments = (depth: DepthRange): fc.Arbitrary<unknown> =>
+  argumentsText(depth).map((text): unknown => JSON.parse(text));
 
 /**
  * Arguments an application could pass to `VerdictService.execute`: the JSON ones plus values JSON cannot
@@ -158,7 +194,12 @@ export const anyArguments = (depth: DepthRange): fc.Arbitrary<unknown> =>
       ),
       weight: 1,
     },
-    { arbitrary: fc.constantFrom(...SEEDED_ORDER_IDS).map((orderId) => Object.assign(Object.create(null) as object, { orderId })), weight: 1 },
+    {
+      arbitrary: fc
+        .constantFrom(...SEEDED_ORDER_IDS)
+        .map((orderId) => Object.assign(Object.create(null) as object, { orderId })),
+      weight: 1,
+    },
   );
 
 /** Capability names: the two real ones, near misses, prototype keys, random and huge strings. */
@@ -188,7 +229,18 @@ export const capabilityNames = fc.oneof(
     ),
     weight: 3,
   },
-  { arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'), weight: 2 },
+  {
+    arbitrary: fc.constantFrom(
+      '__proto__',
+      'constructor',
+      'prototype',
+      'toString',
+      'hasOwnProperty',
+      'valueOf',
+      '__defineGetter__',
+    ),
+    weight: 2,
+  },
   { arbitrary: fc.string(), weight: 1 },
   { arbitrary: fc.string({ maxLength: 4 }).map((tail) => 'o'.repeat(HUGE_LENGTH) + tail), weight: 1 },
 );
@@ -221,12 +273,27 @@ const malformedActors = fc.oneof(
     { customerId: null },
   ),
   fc.constant(null).map((): unknown => JSON.parse('{"__proto__":{"customerId":72}}')),
-  fc.record({ customerId: fc.oneof(customerIds, fc.integer(), fc.double(), fc.string()), tenant: tenants, role: fc.constantFrom('support', 'admin') }),
+  fc.record({
+    customerId: fc.oneof(customerIds, fc.integer(), fc.double(), fc.string()),
+    tenant: tenants,
+    role: fc.constantFrom('support', 'admin'),
+  }),
   fc.jsonValue({ maxDepth: 2 }),
 );
 
 /** Tenants a misconfigured server might bind: near misses and non-strings. */
-const oddTenants = fc.constantFrom<unknown>('ACME', 'acme ', ' acme', 'Acme', 'globex\u0000', "acme' OR '1'='1", 'initech', undefined, 0, ['acme']);
+const oddTenants = fc.constantFrom<unknown>(
+  'ACME',
+  'acme ',
+  ' acme',
+  'Acme',
+  'globex\u0000',
+  "acme' OR '1'='1",
+  'initech',
+  undefined,
+  0,
+  ['acme'],
+);
 
 /**
  * Action contexts: the seeded customers in their own tenant (most), any of 72/91/73/999 in
@@ -234,11 +301,20 @@ const oddTenants = fc.constantFrom<unknown>('ACME', 'acme ', ' acme', 'Acme', 'g
  * `undefined` means the proposal runs outside any bound context.
  */
 export const actionContexts: fc.Arbitrary<ActionContext | undefined> = fc.oneof(
-  { arbitrary: fc.constantFrom<ActionContext>(StorefrontContexts.customer72, StorefrontContexts.customer91, StorefrontContexts.customer73), weight: 12 },
+  {
+    arbitrary: fc.constantFrom<ActionContext>(
+      StorefrontContexts.customer72,
+      StorefrontContexts.customer91,
+      StorefrontContexts.customer73,
+    ),
+    weight: 12,
+  },
   { arbitrary: fc.record({ actor: customerIds.map((customerId) => ({ customerId })), tenant: tenants }), weight: 4 },
   { arbitrary: fc.record({ actor: malformedActors, tenant: tenants }), weight: 2 },
   {
-    arbitrary: fc.record({ actor: customerIds.map((customerId) => ({ customerId })), tenant: oddTenants }).map((context) => context as ActionContext),
+    arbitrary: fc
+      .record({ actor: customerIds.map((customerId) => ({ customerId })), tenant: oddTenants })
+      .map((context) => context as ActionContext),
     weight: 1,
   },
   {

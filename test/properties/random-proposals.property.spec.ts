@@ -3,7 +3,12 @@ import { DEFAULT_PUBLIC_MESSAGE } from '@verdict/nestjs';
 import { StorefrontCapability, StorefrontContexts } from '@verdict/storefront';
 import fc from 'fast-check';
 import { type DepthRange, deepText } from './proposal.arbitraries.js';
-import { openProposalWorld, seededStatuses, serviceProposals as serviceProposalsOf, toolProposals as toolProposalsOf } from './proposal-world.js';
+import {
+  openProposalWorld,
+  seededStatuses,
+  serviceProposals as serviceProposalsOf,
+  toolProposals as toolProposalsOf,
+} from './proposal-world.js';
 
 /** Proposals through `VerdictService.execute` / `VerdictPipeline.execute`. */
 const SERVICE_RUNS = 8_000;
@@ -43,8 +48,12 @@ describe('random proposals', () => {
     });
     expect(owned.executions).toHaveLength(1);
     check(owned);
-    expect(() => check({ ...owned, proposal: { ...owned.proposal, context: StorefrontContexts.customer91 } })).toThrow();
-    expect(() => check({ ...owned, proposal: { ...owned.proposal, context: StorefrontContexts.customer72AtGlobex } })).toThrow();
+    expect(() =>
+      check({ ...owned, proposal: { ...owned.proposal, context: StorefrontContexts.customer91 } }),
+    ).toThrow();
+    expect(() =>
+      check({ ...owned, proposal: { ...owned.proposal, context: StorefrontContexts.customer72AtGlobex } }),
+    ).toThrow();
 
     const denied = await observe({
       via: 'tool',

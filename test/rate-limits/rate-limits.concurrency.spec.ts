@@ -30,7 +30,11 @@ for (const engine of databaseEngines()) {
         const started = performance.now();
 
         for (let round = 0; round < ROUNDS; round++) {
-          const bucketFingerprint = fingerprint({ capability: 'shipments.refresh', policy: 'per-customer', binding: { round, engine: engine.name } });
+          const bucketFingerprint = fingerprint({
+            capability: 'shipments.refresh',
+            policy: 'per-customer',
+            binding: { round, engine: engine.name },
+          });
           const replies = await workers.consumeAll({
             bucketFingerprint,
             windowStart,
@@ -48,14 +52,22 @@ for (const engine of databaseEngines()) {
               .join(','),
           );
           for (const refused of consumptions.filter((consumption) => !consumption.allowed)) {
-            if (refused.count !== LIMIT || refused.remaining !== 0) refusals.push(`round ${round}: ${JSON.stringify(refused)}`);
+            if (refused.count !== LIMIT || refused.remaining !== 0)
+              refusals.push(`round ${round}: ${JSON.stringify(refused)}`);
           }
         }
 
         const seconds = (performance.now() - started) / 1000;
-        console.info(`[${engine.name}] rate limits: ${PROCESSES} processes × ${ATTEMPTS_PER_PROCESS} attempts × ${ROUNDS} windows in ${seconds.toFixed(1)} s`);
-        const offWindows = admittedCounts.flatMap((counts, round) => (counts === '1,2,3' ? [] : [`round ${round}: admitted counts [${counts}]`]));
-        expect({ windows: admittedCounts.length, notExactlyTheLimit: offWindows }).toEqual({ windows: ROUNDS, notExactlyTheLimit: [] });
+        console.info(
+          `[${engine.name}] rate limits: ${PROCESSES} processes × ${ATTEMPTS_PER_PROCESS} attempts × ${ROUNDS} windows in ${seconds.toFixed(1)} s`,
+        );
+        const offWindows = admittedCounts.flatMap((counts, round) =>
+          counts === '1,2,3' ? [] : [`round ${round}: admitted counts [${counts}]`],
+        );
+        expect({ windows: admittedCounts.length, notExactlyTheLimit: offWindows }).toEqual({
+          windows: ROUNDS,
+          notExactlyTheLimit: [],
+        });
         expect(refusals).toEqual([]);
       } finally {
         await workers.close();

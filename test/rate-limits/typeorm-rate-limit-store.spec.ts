@@ -2,7 +2,12 @@ import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { InMemoryRateLimitStore, OuterTransactionError, fingerprint, type RateLimitRequest } from '@verdict/nestjs';
 import { describeRateLimitStoreContract } from '@verdict/nestjs/testing';
-import { RateLimitWindowEntity, TypeOrmRateLimitStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import {
+  RateLimitWindowEntity,
+  TypeOrmRateLimitStore,
+  verdictEntities,
+  verdictMigrations,
+} from '@verdict/nestjs/typeorm';
 import {
   countingStatements,
   databaseEngines,
@@ -42,9 +47,16 @@ for (const engine of databaseEngines()) {
         const request = { ...unit(), windowStart: new Date('2024-02-29T23:59:59.987Z'), windowSeconds: 1 };
         await new TypeOrmRateLimitStore(dataSource).consume(request);
 
-        const rows = await dataSource.getRepository(RateLimitWindowEntity).findBy({ bucketFingerprint: request.bucketFingerprint });
+        const rows = await dataSource
+          .getRepository(RateLimitWindowEntity)
+          .findBy({ bucketFingerprint: request.bucketFingerprint });
         expect(rows.map((row) => ({ ...row }))).toEqual([
-          { bucketFingerprint: request.bucketFingerprint, windowStart: request.windowStart, count: 1, expiresAt: new Date('2024-03-01T00:00:00.987Z') },
+          {
+            bucketFingerprint: request.bucketFingerprint,
+            windowStart: request.windowStart,
+            count: 1,
+            expiresAt: new Date('2024-03-01T00:00:00.987Z'),
+          },
         ]);
       });
     });
@@ -131,7 +143,10 @@ for (const engine of databaseEngines()) {
     it('drops the table on down, and up creates it again with its key and index', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
         const table = await remigrate(dataSource, new CreateRateLimitWindows1795988797707(), TABLE);
-        expect(table.primaryColumns.map((column) => column.name).sort()).toEqual(['bucket_fingerprint', 'window_start']);
+        expect(table.primaryColumns.map((column) => column.name).sort()).toEqual([
+          'bucket_fingerprint',
+          'window_start',
+        ]);
         expect(table.indices.map((index) => index.name)).toEqual(['idx_verdict_rate_limit_windows_expires_at']);
         expect(await new TypeOrmRateLimitStore(dataSource).consume(unit())).toMatchObject({ allowed: true, count: 1 });
       });

@@ -1,5 +1,15 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { Body, CanActivate, Controller, ExecutionContext, Injectable, Module, Post, UseGuards, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  CanActivate,
+  Controller,
+  ExecutionContext,
+  Injectable,
+  Module,
+  Post,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import {
   ActionContextInterceptor,
@@ -12,7 +22,13 @@ import {
   defineCapability,
   fromProposal,
 } from '@verdict/nestjs';
-import { Order, StorefrontAbilityFactory, StorefrontCapabilities, findOrderInTenant, openSqliteStorefront } from '@verdict/storefront';
+import {
+  Order,
+  StorefrontAbilityFactory,
+  StorefrontCapabilities,
+  findOrderInTenant,
+  openSqliteStorefront,
+} from '@verdict/storefront';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { z } from 'zod';
@@ -57,7 +73,10 @@ async function setup() {
   const byId = fromProposal<{ orderId: number }, Order>(
     async ({ arguments: args, context }) => (await findOrderInTenant(dataSource, context.tenant, args.orderId))!,
   );
-  const base = (name: string, refresh: (order: Order) => Promise<Order>): CapabilityOptions<{ orderId: number }, Order> => ({
+  const base = (
+    name: string,
+    refresh: (order: Order) => Promise<Order>,
+  ): CapabilityOptions<{ orderId: number }, Order> => ({
     name,
     description: name,
     action: 'view',
@@ -90,13 +109,19 @@ async function setup() {
     ),
     // A resolver that hits an application fault (a broken query).
     defineCapability(
-      { ...base('orders.view_faulty', async (o) => o), resolveTarget: fromProposal(() => dataSource.query('SELECT * FROM no_such_table')) },
+      {
+        ...base('orders.view_faulty', async (o) => o),
+        resolveTarget: fromProposal(() => dataSource.query('SELECT * FROM no_such_table')),
+      },
       record,
     ),
   ];
   const evidence = new InMemoryEvidenceRecorder();
 
-  @Module({ controllers: [AssistantController], providers: [{ provide: DataSource, useValue: dataSource }, StorefrontCapabilities] })
+  @Module({
+    controllers: [AssistantController],
+    providers: [{ provide: DataSource, useValue: dataSource }, StorefrontCapabilities],
+  })
   class AssistantModule {}
   const moduleRef = await Test.createTestingModule({
     imports: [
@@ -115,7 +140,12 @@ async function setup() {
   const app = moduleRef.createNestApplication({ logger: false });
   await app.init();
   cleanups.push(() => app.close());
-  const as72 = (body: object) => request(app.getHttpServer()).post('/assistant/tool-calls').set('x-customer', '72').set('x-tenant', 'acme').send(body);
+  const as72 = (body: object) =>
+    request(app.getHttpServer())
+      .post('/assistant/tool-calls')
+      .set('x-customer', '72')
+      .set('x-tenant', 'acme')
+      .send(body);
   const order = (id: number) => dataSource.getRepository(Order).findOneByOrFail({ id });
   return { as72, executed, hooks, dataSource, order, evidence };
 }
@@ -125,7 +155,9 @@ describe('storefront assistant (HTTP, SQLite)', () => {
     const { as72, order } = await setup();
     const own = await as72({ capability: 'orders.cancel', arguments: { orderId: 1002 }, toolCallId: 'c1' }).expect(201);
     expect(own.body).toEqual({ executed: true, output: { id: 1002, status: 'cancelled' } });
-    const foreign = await as72({ capability: 'orders.cancel', arguments: { orderId: 1001 }, toolCallId: 'c2' }).expect(201);
+    const foreign = await as72({ capability: 'orders.cancel', arguments: { orderId: 1001 }, toolCallId: 'c2' }).expect(
+      201,
+    );
     expect(foreign.body).toEqual({ executed: false, decision: 'deny', stage: 'proposal' });
     expect((await order(1002)).status).toBe('cancelled');
     expect((await order(1001)).status).toBe('placed');
@@ -141,7 +173,8 @@ describe('storefront assistant (HTTP, SQLite)', () => {
 
   it('denies at execution when the order changed hands between proposal and execution', async () => {
     const { as72, executed, hooks, dataSource } = await setup();
-    hooks.betweenProposalAndRefresh = async () => void (await dataSource.getRepository(Order).update({ id: 1002 }, { customerId: 91 }));
+    hooks.betweenProposalAndRefresh = async () =>
+      void (await dataSource.getRepository(Order).update({ id: 1002 }, { customerId: 91 }));
     const response = await as72({ capability: 'orders.view_contended', arguments: { orderId: 1002 } }).expect(201);
     expect(response.body).toEqual({ executed: false, decision: 'deny', stage: 'execution' });
     expect(executed).toHaveLength(0);
@@ -156,7 +189,10 @@ describe('storefront assistant (HTTP, SQLite)', () => {
 
   it('denies invalid arguments at the proposal stage', async () => {
     const { as72, order } = await setup();
-    const response = await as72({ capability: 'orders.cancel', arguments: { orderId: 'DROP TABLE storefront_orders' } }).expect(201);
+    const response = await as72({
+      capability: 'orders.cancel',
+      arguments: { orderId: 'DROP TABLE storefront_orders' },
+    }).expect(201);
     expect(response.body).toEqual({ executed: false, decision: 'deny', stage: 'proposal' });
     expect((await order(1002)).status).toBe('placed');
   });

@@ -17,7 +17,9 @@ describe('VerdictTypes registration', () => {
     const program = ts.createProgram(parsed.fileNames, parsed.options);
     const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
       const where =
-        diagnostic.file === undefined ? '' : `${diagnostic.file.fileName}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}: `;
+        diagnostic.file === undefined
+          ? ''
+          : `${diagnostic.file.fileName}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}: `;
       return where + ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
     });
     expect(problems).toEqual([]);

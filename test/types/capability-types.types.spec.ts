@@ -47,7 +47,11 @@ class OrderIdDto {
   orderId!: number;
 }
 
-const orderById = fromProposal<OrderArguments, Order>(({ arguments: a, context }) => ({ id: a.orderId, tenantId: context.tenant ?? '', version: 1 }));
+const orderById = fromProposal<OrderArguments, Order>(({ arguments: a, context }) => ({
+  id: a.orderId,
+  tenantId: context.tenant ?? '',
+  version: 1,
+}));
 const orderPolicy = ExecutionTargetPolicy.acceptStaleSnapshot<Order>({ name: 'order', identity: (order) => order.id });
 const base = { description: 'd', action: 'view', subject: 'Order' } as const;
 
@@ -73,7 +77,9 @@ export const viewOrder = defineCapability(
     return action.arguments.customerId;
   },
 );
-expectType<Equal<Parameters<NonNullable<typeof viewOrder.executor>>[0], AuthorizedAction<OrderArguments, Order, ActionContext>>>();
+expectType<
+  Equal<Parameters<NonNullable<typeof viewOrder.executor>>[0], AuthorizedAction<OrderArguments, Order, ActionContext>>
+>();
 
 // A class-validator DTO: its instance type.
 defineCapability(
@@ -93,8 +99,14 @@ defineCapability(
 
 // A resolver typed for other arguments than the schema's does not fit.
 defineCapability(
-  // @ts-expect-error the resolver reads arguments the schema does not produce
-  { ...base, name: 'orders.mismatch', arguments: z.object({ orderId: z.string() }), resolveTarget: orderById, executionTarget: orderPolicy },
+  {
+    ...base,
+    name: 'orders.mismatch',
+    // @ts-expect-error the resolver reads arguments the schema does not produce
+    arguments: z.object({ orderId: z.string() }),
+    resolveTarget: orderById,
+    executionTarget: orderPolicy,
+  },
   null,
 );
 
@@ -119,7 +131,10 @@ defineCapability(
     arguments: orderArguments,
     resolveTarget: orderById,
     executionTarget: orderPolicy,
-    atMostOnce: atMostOnce<OrderArguments, Order>({ name: 'once', key: ({ arguments: a }, order) => [a.orderId, order.version] }),
+    atMostOnce: atMostOnce<OrderArguments, Order>({
+      name: 'once',
+      key: ({ arguments: a }, order) => [a.orderId, order.version],
+    }),
     requiresConfirmation: requiresConfirmation<OrderArguments, Order>({
       reason: 'r',
       bind: ({ arguments: a }, order) => ({ order: order.id, note: a.note ?? null }),
@@ -127,7 +142,13 @@ defineCapability(
       actorKey: (actor: { id: string }) => actor.id,
     }),
     // @ts-expect-error a rate limit keyed on another target type
-    rateLimit: fixedWindow<OrderArguments, Product>({ name: 'n', limit: 1, windowSeconds: 60, reason: 'r', key: (_envelope, product) => product.sku }),
+    rateLimit: fixedWindow<OrderArguments, Product>({
+      name: 'n',
+      limit: 1,
+      windowSeconds: 60,
+      reason: 'r',
+      key: (_envelope, product) => product.sku,
+    }),
   },
   null,
 );
@@ -140,7 +161,10 @@ export const escalate = defineCapability(
     arguments: orderArguments,
     resolveTarget: orderById,
     executionTarget: orderPolicy,
-    atMostOnce: atMostOnce<OrderArguments, Order, StorefrontContext>({ name: 'once', key: ({ context }, order) => [context.actor.customerId, order.id] }),
+    atMostOnce: atMostOnce<OrderArguments, Order, StorefrontContext>({
+      name: 'once',
+      key: ({ context }, order) => [context.actor.customerId, order.id],
+    }),
   },
   (action) => {
     expectType<Equal<typeof action.context, StorefrontContext>>();
@@ -157,40 +181,79 @@ export type NumericTenant = ActionContext<unknown, number>;
 // @Capability: the decorated method must accept what the pipeline hands over.
 @Injectable()
 export class OrderCapabilities {
-  @Capability({ ...base, name: 'orders.view', arguments: orderArguments, resolveTarget: orderById, executionTarget: orderPolicy })
+  @Capability({
+    ...base,
+    name: 'orders.view',
+    arguments: orderArguments,
+    resolveTarget: orderById,
+    executionTarget: orderPolicy,
+  })
   view(action: AuthorizedAction<OrderArguments, Order>) {
     return action.target.id;
   }
 
-  @Capability({ ...base, name: 'orders.view-id', arguments: orderArguments, resolveTarget: orderById, executionTarget: orderPolicy })
+  @Capability({
+    ...base,
+    name: 'orders.view-id',
+    arguments: orderArguments,
+    resolveTarget: orderById,
+    executionTarget: orderPolicy,
+  })
   viewId(action: AuthorizedAction<{ orderId: number }, { id: number }>) {
     return action.arguments.orderId + action.target.id;
   }
 
   // @ts-expect-error the schema's orderId is a number
-  @Capability({ ...base, name: 'orders.view-string', arguments: orderArguments, resolveTarget: orderById, executionTarget: orderPolicy })
+  @Capability({
+    ...base,
+    name: 'orders.view-string',
+    arguments: orderArguments,
+    resolveTarget: orderById,
+    executionTarget: orderPolicy,
+  })
   viewString(action: AuthorizedAction<{ orderId: string }, Order>) {
     return action.arguments.orderId;
   }
 
   // @ts-expect-error the schema produces no `extra` field
-  @Capability({ ...base, name: 'orders.view-extra', arguments: orderArguments, resolveTarget: orderById, executionTarget: orderPolicy })
+  @Capability({
+    ...base,
+    name: 'orders.view-extra',
+    arguments: orderArguments,
+    resolveTarget: orderById,
+    executionTarget: orderPolicy,
+  })
   viewExtra(action: AuthorizedAction<OrderArguments & { extra: string }, Order>) {
     return action.arguments.extra;
   }
 
   // @ts-expect-error the target is an Order, not a Customer
-  @Capability({ ...base, name: 'orders.view-customer', arguments: orderArguments, resolveTarget: orderById, executionTarget: orderPolicy })
+  @Capability({
+    ...base,
+    name: 'orders.view-customer',
+    arguments: orderArguments,
+    resolveTarget: orderById,
+    executionTarget: orderPolicy,
+  })
   viewCustomer(action: AuthorizedAction<OrderArguments, Customer & { name: string }>) {
     return action.target.name;
   }
 
   // @ts-expect-error the executor reads a StorefrontActor, the capability runs with an unknown actor
-  @Capability({ ...base, name: 'orders.view-actor', arguments: orderArguments, resolveTarget: orderById, executionTarget: orderPolicy })
+  @Capability({
+    ...base,
+    name: 'orders.view-actor',
+    arguments: orderArguments,
+    resolveTarget: orderById,
+    executionTarget: orderPolicy,
+  })
   viewActor(action: AuthorizedAction<OrderArguments, Order, StorefrontContext>) {
     return action.context.actor.customerId;
   }
 }
 
 // An envelope of the schema's type, named once, types a standalone gate callback.
-export const bindOrder = (envelope: Envelope<OrderArguments>, order: Order) => ({ order: order.id, requested: envelope.arguments.orderId });
+export const bindOrder = (envelope: Envelope<OrderArguments>, order: Order) => ({
+  order: order.id,
+  requested: envelope.arguments.orderId,
+});

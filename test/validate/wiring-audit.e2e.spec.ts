@@ -10,13 +10,17 @@ afterEach(async () => {
   for (const app of apps.splice(0)) await app.close();
 });
 
-async function audit(module: Parameters<typeof NestFactory.createApplicationContext>[0], testEnvironment = false): Promise<WiringAuditReport> {
+async function audit(
+  module: Parameters<typeof NestFactory.createApplicationContext>[0],
+  testEnvironment = false,
+): Promise<WiringAuditReport> {
   const app = await NestFactory.createApplicationContext(module, { logger: false });
   apps.push(app);
   return app.get(WiringAudit).run({ testEnvironment });
 }
 
-const codesOf = (report: WiringAuditReport) => report.findings.map((finding) => `${finding.code} ${finding.subject}`).sort();
+const codesOf = (report: WiringAuditReport) =>
+  report.findings.map((finding) => `${finding.code} ${finding.subject}`).sort();
 
 describe('verdict validate: the wiring audit', () => {
   it('reports every finding on a deliberately miswired application', async () => {
@@ -41,7 +45,9 @@ describe('verdict validate: the wiring audit', () => {
     // Most serious first.
     expect(report.findings[0].severity).toBe(Severity.Critical);
     expect(report.findings.at(-1)?.severity).toBe(Severity.Medium);
-    expect(report.findings.find((f) => f.code === FindingCode.PendingMigrations)?.message).toContain('CreateTickets1700000000000');
+    expect(report.findings.find((f) => f.code === FindingCode.PendingMigrations)?.message).toContain(
+      'CreateTickets1700000000000',
+    );
   });
 
   it('lists every capability with its gates, policies and tools', async () => {
@@ -83,7 +89,9 @@ describe('verdict validate: the wiring audit', () => {
   it('does not report in-memory stores or the null recorder in a test environment, nor a zone declared local', async () => {
     const app = await NestFactory.createApplicationContext(miswiredAppModule(), { logger: false });
     apps.push(app);
-    const report = await app.get(WiringAudit).run({ testEnvironment: true, localTrustZones: ['local-machine', 'public-cloud'] });
+    const report = await app
+      .get(WiringAudit)
+      .run({ testEnvironment: true, localTrustZones: ['local-machine', 'public-cloud'] });
 
     const codes = new Set(report.findings.map((finding) => finding.code));
     expect(codes.has(FindingCode.InMemoryStore)).toBe(false);
@@ -92,7 +100,10 @@ describe('verdict validate: the wiring audit', () => {
   });
 
   it('reports nothing on the storefront lab', async () => {
-    const report = await audit({ module: class LabAudit {}, imports: [LabModule.forRoot({ database: ':memory:' }), VerdictAuditModule] });
+    const report = await audit({
+      module: class LabAudit {},
+      imports: [LabModule.forRoot({ database: ':memory:' }), VerdictAuditModule],
+    });
 
     expect(report.findings).toEqual([]);
     expect(report.capabilities.length).toBeGreaterThan(0);

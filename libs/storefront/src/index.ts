@@ -39,7 +39,11 @@ export { OrderChangedError } from './orders/order-changed.error.js';
 // Capabilities
 export { StorefrontCapabilities } from './capabilities/storefront.capabilities.js';
 export { StorefrontCapability } from './capabilities/storefront-capability.js';
-export { ShipmentCapabilities, SHIPMENT_REFRESHES_PER_HOUR, type ShipmentView } from './capabilities/shipment.capabilities.js';
+export {
+  ShipmentCapabilities,
+  SHIPMENT_REFRESHES_PER_HOUR,
+  type ShipmentView,
+} from './capabilities/shipment.capabilities.js';
 export { SupportCapabilities } from './capabilities/support.capabilities.js';
 export { RefundCapabilities, type Refund } from './capabilities/refund.capabilities.js';
 export { refundArguments, type RefundArguments } from './orders/refund.arguments.js';
@@ -53,15 +57,29 @@ export { resolveLatestExport, exportPrimaryKeyPolicy } from './records/records-e
 export { sharingDestination } from './records/sharing-destination.js';
 export { recordsEffects } from './records/records-effects.js';
 export { SharingOutbox, type SharedItem } from './records/sharing-outbox.js';
-export { uploadArguments, sendLinkArguments, type UploadArguments, type SendLinkArguments } from './records/records.arguments.js';
+export {
+  uploadArguments,
+  sendLinkArguments,
+  type UploadArguments,
+  type SendLinkArguments,
+} from './records/records.arguments.js';
 
 // LangChain tools
-export { LOOKUP_ORDER_TOOL, CANCEL_ORDER_TOOL, REFRESH_SHIPMENT_TOOL, ESCALATE_ORDER_TOOL, ORDER_NOT_FOUND } from './tools/order-tool-descriptions.js';
+export {
+  LOOKUP_ORDER_TOOL,
+  CANCEL_ORDER_TOOL,
+  REFRESH_SHIPMENT_TOOL,
+  ESCALATE_ORDER_TOOL,
+  ORDER_NOT_FOUND,
+} from './tools/order-tool-descriptions.js';
 export { definitionOnlyTool } from './tools/definition-only-tool.js';
 export { refreshShipmentTool, escalateOrderTool } from './tools/operation-tools.js';
 export { createLookupOrderTool } from './tools/lookup-order.tool.js';
 export { createCancelOrderTool } from './tools/cancel-order.tool.js';
-export { manuallySecuredLookupOrder, type StorefrontActorProvider } from './tools/manually-secured-lookup-order.tool.js';
+export {
+  manuallySecuredLookupOrder,
+  type StorefrontActorProvider,
+} from './tools/manually-secured-lookup-order.tool.js';
 
 // Captured model proposals
 export { capturedProposals, type CapturedProposalName, type CapturedToolCall } from './proposals/captured-proposals.js';

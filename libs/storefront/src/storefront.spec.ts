@@ -25,7 +25,12 @@ afterEach(async () => {
 
 /** A private in-memory better-sqlite3 database, schema from the migrations (never synchronize), seeded. */
 async function setup() {
-  const dataSource = new DataSource({ type: 'better-sqlite3', database: ':memory:', entities: storefrontEntities, migrations: storefrontMigrations });
+  const dataSource = new DataSource({
+    type: 'better-sqlite3',
+    database: ':memory:',
+    entities: storefrontEntities,
+    migrations: storefrontMigrations,
+  });
   await dataSource.initialize();
   cleanups.push(() => dataSource.destroy());
   await dataSource.runMigrations({ transaction: 'each' });
@@ -49,7 +54,9 @@ describe('storefront schema and seed', () => {
       [91, 'acme', 'customer'],
     ]);
     const orders = await dataSource.getRepository(Order).find({ order: { id: 'ASC' } });
-    expect(orders.map(({ id, tenantId, customerId, status, version }) => [id, tenantId, customerId, status, version])).toEqual([
+    expect(
+      orders.map(({ id, tenantId, customerId, status, version }) => [id, tenantId, customerId, status, version]),
+    ).toEqual([
       [1001, 'acme', 91, 'placed', 1],
       [1002, 'acme', 72, 'placed', 1],
       [1003, 'globex', 73, 'placed', 1],
@@ -76,7 +83,9 @@ describe('storefront schema and seed', () => {
 
   it('enforces foreign keys: an order needs an existing customer', async () => {
     const { orders } = await setup();
-    await expect(orders.insert({ id: 2000, tenantId: 'acme', customerId: 999, status: 'placed', total: 1, description: 'x' })).rejects.toThrow(/FOREIGN KEY/);
+    await expect(
+      orders.insert({ id: 2000, tenantId: 'acme', customerId: 999, status: 'placed', total: 1, description: 'x' }),
+    ).rejects.toThrow(/FOREIGN KEY/);
   });
 
   it('reverts the migrations, dropping every storefront table', async () => {
@@ -85,7 +94,9 @@ describe('storefront schema and seed', () => {
     await dataSource.query('DELETE FROM storefront_customers');
     await dataSource.query('DELETE FROM storefront_tenants');
     for (const _ of storefrontMigrations) await dataSource.undoLastMigration();
-    const tables = await dataSource.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'storefront_%'");
+    const tables = await dataSource.query(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'storefront_%'",
+    );
     expect(tables).toEqual([]);
   });
 });
@@ -154,7 +165,10 @@ describe('lookup_order definition tool (naive handler)', () => {
     const { dataSource } = await setup();
     const lookup = createLookupOrderTool(dataSource);
     expect(lookup.name).toBe('lookup_order');
-    expect(JSON.parse(await lookup.invoke({ orderId: 1001 }))).toMatchObject({ id: 1001, description: 'Two synthetic trail lanterns, gift wrapped' });
+    expect(JSON.parse(await lookup.invoke({ orderId: 1001 }))).toMatchObject({
+      id: 1001,
+      description: 'Two synthetic trail lanterns, gift wrapped',
+    });
     expect(JSON.parse(await lookup.invoke({ orderId: 1003 }))).toMatchObject({ id: 1003 });
   });
 });
@@ -191,7 +205,13 @@ describe('manuallySecuredLookupOrder', () => {
 
   it('fails closed without an action context or with the wrong tenant', async () => {
     const { dataSource } = await setup();
-    expect(await manuallySecuredLookupOrder(dataSource, () => undefined).invoke({ orderId: 1002 })).toBe(ORDER_NOT_FOUND);
-    expect(await manuallySecuredLookupOrder(dataSource, () => StorefrontContexts.customer72AtGlobex).invoke({ orderId: 1002 })).toBe(ORDER_NOT_FOUND);
+    expect(await manuallySecuredLookupOrder(dataSource, () => undefined).invoke({ orderId: 1002 })).toBe(
+      ORDER_NOT_FOUND,
+    );
+    expect(
+      await manuallySecuredLookupOrder(dataSource, () => StorefrontContexts.customer72AtGlobex).invoke({
+        orderId: 1002,
+      }),
+    ).toBe(ORDER_NOT_FOUND);
   });
 });

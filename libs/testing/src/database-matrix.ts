@@ -62,7 +62,10 @@ export function databaseEngines(env: NodeJS.ProcessEnv = process.env): DatabaseE
  * @example
  * const dataSource = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
  */
-export async function openDataSource(engine: DatabaseEngine, { entities, migrations }: TestDataSourceOptions): Promise<DataSource> {
+export async function openDataSource(
+  engine: DatabaseEngine,
+  { entities, migrations }: TestDataSourceOptions,
+): Promise<DataSource> {
   const { options, drop } = await provision(engine, `verdict_t_${randomBytes(6).toString('hex')}`);
   const dataSource = new DataSource({ ...options, entities, migrations });
   const cleanup = async () => {
@@ -97,7 +100,11 @@ export async function dropDataSource(dataSource: DataSource): Promise<void> {
  * @example
  * await withDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations }, async (dataSource) => { ... });
  */
-export async function withDataSource(engine: DatabaseEngine, options: TestDataSourceOptions, test: (dataSource: DataSource) => Promise<void>): Promise<void> {
+export async function withDataSource(
+  engine: DatabaseEngine,
+  options: TestDataSourceOptions,
+  test: (dataSource: DataSource) => Promise<void>,
+): Promise<void> {
   const dataSource = await openDataSource(engine, options);
   try {
     await test(dataSource);
@@ -107,7 +114,10 @@ export async function withDataSource(engine: DatabaseEngine, options: TestDataSo
 }
 
 /** Creates the isolated file, schema or database `name`; `drop` removes it. */
-async function provision(engine: DatabaseEngine, name: string): Promise<{ options: DataSourceOptions; drop: () => Promise<void> }> {
+async function provision(
+  engine: DatabaseEngine,
+  name: string,
+): Promise<{ options: DataSourceOptions; drop: () => Promise<void> }> {
   switch (engine.name) {
     case 'sqlite': {
       const directory = await mkdtemp(join(tmpdir(), 'verdict-t-'));
@@ -128,7 +138,12 @@ async function provision(engine: DatabaseEngine, name: string): Promise<{ option
     case 'mariadb': {
       const url = new URL(serverUrl(engine));
       // datetime(3) has no zone: with 'Z' mysql2 writes and reads it as UTC, and returns Dates, not strings.
-      const server: DataSourceOptions = { type: url.protocol === 'mariadb:' ? 'mariadb' : 'mysql', url: url.href, timezone: 'Z', dateStrings: false };
+      const server: DataSourceOptions = {
+        type: url.protocol === 'mariadb:' ? 'mariadb' : 'mysql',
+        url: url.href,
+        timezone: 'Z',
+        dateStrings: false,
+      };
       await execute(server, `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`);
       url.pathname = `/${name}`;
       return {
@@ -162,7 +177,8 @@ export async function remigrate(dataSource: DataSource, migration: MigrationInte
   const queryRunner = dataSource.createQueryRunner();
   try {
     await migration.down(queryRunner);
-    if (await queryRunner.hasTable(table)) throw new Error(`${migration.constructor.name}.down left ${table} in place.`);
+    if (await queryRunner.hasTable(table))
+      throw new Error(`${migration.constructor.name}.down left ${table} in place.`);
     await migration.up(queryRunner);
     const created = await queryRunner.getTable(table);
     if (created === undefined) throw new Error(`${migration.constructor.name}.up did not create ${table}.`);

@@ -26,7 +26,12 @@ export type {
   TrajectoryAdvanceReply,
   TrajectoryAdvanceRequest,
 } from './processes/gate-protocol.js';
-export { expectKilledMidStatement, killWhenBlocked, onceReconnected, openSingleConnection } from './processes/database-backends.js';
+export {
+  expectKilledMidStatement,
+  killWhenBlocked,
+  onceReconnected,
+  openSingleConnection,
+} from './processes/database-backends.js';
 export type { KilledMidStatementSteps, SingleConnection } from './processes/database-backends.js';
 export * from './scripted-chat-model.js';
 export { asrhFixturesDirectory } from './peer-fixtures.js';

@@ -5,7 +5,9 @@ import { existsSync } from 'node:fs';
 
 const main = new URL('../dist/cli/main.js', import.meta.url);
 if (!existsSync(main)) {
-  process.stderr.write('verdict-eval: @verdict/evaluation is not built (dist/cli/main.js is missing); run `npm run build` first.\n');
+  process.stderr.write(
+    'verdict-eval: @verdict/evaluation is not built (dist/cli/main.js is missing); run `npm run build` first.\n',
+  );
   process.exit(1);
 }
 await import(main.href);

@@ -10,7 +10,10 @@ export * from './baselines/index.js';
 
 // Trajectory: forbidden_state_not_reached over recorded traces and observations
 export * from './trajectory/index.js';
-export { forbiddenStateNotReached, UnreliableTrajectoryError } from './trajectory/forbidden-state-not-reached.assertion.js';
+export {
+  forbiddenStateNotReached,
+  UnreliableTrajectoryError,
+} from './trajectory/forbidden-state-not-reached.assertion.js';
 
 // The OWASP Agent Security Regression Harness format
 export * from './asrh/index.js';

@@ -15,8 +15,19 @@ export { defineCapability } from './capabilities/define-capability.js';
 export { CapabilityRegistry, type ToolBinding } from './capabilities/capability-registry.js';
 
 // Targets
-export { ExecutionTargetPolicy, TargetStrategy, type TargetIdentity, type TargetRefresh } from './targets/execution-target-policy.js';
-export { type TargetResolver, type ProposalTargetResolver, type ContextTargetResolver, fromProposal, fromContext } from './targets/target-resolver.js';
+export {
+  ExecutionTargetPolicy,
+  TargetStrategy,
+  type TargetIdentity,
+  type TargetRefresh,
+} from './targets/execution-target-policy.js';
+export {
+  type TargetResolver,
+  type ProposalTargetResolver,
+  type ContextTargetResolver,
+  fromProposal,
+  fromContext,
+} from './targets/target-resolver.js';
 
 // Authorization and context
 export type { AbilityFactory } from './authorization/ability-factory.interface.js';
@@ -57,7 +68,11 @@ export { resolvableFrom, refusedResolution } from './execution-claims/claim-reso
 export { InMemoryExecutionClaimStore } from './execution-claims/in-memory-execution-claim-store.js';
 export { ExecutionClaimsService, type ClaimResolutionChoice } from './execution-claims/execution-claims.service.js';
 export { fixedWindow, windowStartOf, type FixedWindowPolicy } from './rate-limits/fixed-window.js';
-export { RateLimitStore, type RateLimitConsumption, type RateLimitRequest } from './rate-limits/rate-limit-store.interface.js';
+export {
+  RateLimitStore,
+  type RateLimitConsumption,
+  type RateLimitRequest,
+} from './rate-limits/rate-limit-store.interface.js';
 export { InMemoryRateLimitStore } from './rate-limits/in-memory-rate-limit-store.js';
 export { EvidenceWriteFailed } from './events/evidence-write-failed.event.js';
 
@@ -88,7 +103,11 @@ export { InMemoryApprovalReceiptStore } from './approvals/in-memory-approval-rec
 export { ApprovalService, type PendingApproval } from './approvals/approval.service.js';
 export { challengeOf } from './approvals/approval-challenge.js';
 export type { ApprovalEndpointHooks, Approver } from './approvals/approval-endpoint-hooks.interface.js';
-export { ApprovalEndpointGuard, APPROVAL_REQUEST, type ApprovalRequest as VerifiedApprovalRequest } from './approvals/approval-endpoint.guard.js';
+export {
+  ApprovalEndpointGuard,
+  APPROVAL_REQUEST,
+  type ApprovalRequest as VerifiedApprovalRequest,
+} from './approvals/approval-endpoint.guard.js';
 export { ApprovalEndpoint, ApprovalRequest } from './approvals/approval-endpoint.decorator.js';
 export type { InvocationOptions } from './pipeline/pipeline-run.js';
 
@@ -106,9 +125,19 @@ export {
 } from './trajectory/index.js';
 
 // Forbidden states (the run-time trajectory gate)
-export { forbidStates, type ForbiddenStatesPolicy, type ForbidStatesOptions, type EffectOf } from './forbidden-states/forbid-states.js';
+export {
+  forbidStates,
+  type ForbiddenStatesPolicy,
+  type ForbidStatesOptions,
+  type EffectOf,
+} from './forbidden-states/forbid-states.js';
 export { TrajectoryScope, TrajectoryScopeKind } from './forbidden-states/trajectory-scope.js';
-export { TrajectoryStore, type TrajectoryAdvance, type TrajectoryOutcome, type TrajectoryRequest } from './forbidden-states/trajectory-store.interface.js';
+export {
+  TrajectoryStore,
+  type TrajectoryAdvance,
+  type TrajectoryOutcome,
+  type TrajectoryRequest,
+} from './forbidden-states/trajectory-store.interface.js';
 export { InMemoryTrajectoryStore } from './forbidden-states/in-memory-trajectory-store.js';
 export { foldEffects } from './forbidden-states/fold-effects.js';
 export { MissingTrajectoryError } from './errors/missing-trajectory.error.js';
@@ -117,9 +146,18 @@ export { UnreleasedContextError } from './errors/unreleased-context.error.js';
 
 // Context release
 export { ContextReleaseService } from './context-release/context-release.service.js';
-export { ContextReleaser, type ContextReleaserOptions, type ReleaseEventSink } from './context-release/context-releaser.js';
+export {
+  ContextReleaser,
+  type ContextReleaserOptions,
+  type ReleaseEventSink,
+} from './context-release/context-releaser.js';
 export { ReleaseBuilder } from './context-release/release-builder.js';
-export { type ReleaseRequest, type ScanOptions, ScanMode, DEFAULT_RELEASE_REDACTION } from './context-release/release-request.js';
+export {
+  type ReleaseRequest,
+  type ScanOptions,
+  ScanMode,
+  DEFAULT_RELEASE_REDACTION,
+} from './context-release/release-request.js';
 export type { ReleaseResult } from './context-release/release-result.js';
 export { ReleaseReason } from './context-release/release-reason.js';
 export { Source, SourceKind } from './context-release/source.js';

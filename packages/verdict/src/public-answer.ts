@@ -25,7 +25,12 @@ export interface NotExecutedAnswer {
  */
 export function publicAnswer(result: ExecutionResult, message: string): string {
   if (result.executed) return typeof result.output === 'string' ? result.output : JSON.stringify(result.output ?? null);
-  const answer: NotExecutedAnswer = { status: 'not_executed', capability: result.capability, decision: result.decision.disposition, message };
+  const answer: NotExecutedAnswer = {
+    status: 'not_executed',
+    capability: result.capability,
+    decision: result.decision.disposition,
+    message,
+  };
   return JSON.stringify(answer);
 }
 

@@ -72,8 +72,13 @@ const ticketPolicy = ExecutionTargetPolicy.refresh<Ticket>({
   identity: (ticket, context) => ({ tenant: context.tenant, id: ticket.id }),
   refresh: (ticket, context) => ({ ...ticket, customerId: context.actor.customerId }),
 });
-export const perCustomer = TrajectoryScope.key('customer', (context) => ({ tenant: context.tenant, customer: context.actor.customerId }));
-export const myTickets = fromContext((context) => ({ id: 0, customerId: context.actor.customerId, tenant: context.tenant }) satisfies Ticket);
+export const perCustomer = TrajectoryScope.key('customer', (context) => ({
+  tenant: context.tenant,
+  customer: context.actor.customerId,
+}));
+export const myTickets = fromContext(
+  (context) => ({ id: 0, customerId: context.actor.customerId, tenant: context.tenant }) satisfies Ticket,
+);
 
 @Injectable()
 export class TicketCapabilities {
@@ -85,8 +90,17 @@ export class TicketCapabilities {
     arguments: ticketArguments,
     resolveTarget: ticketById,
     executionTarget: ticketPolicy,
-    rateLimit: fixedWindow({ name: 'closes', limit: 5, windowSeconds: 3600, reason: 'budget', key: ({ context }) => context.actor.customerId }),
-    atMostOnce: atMostOnce<TicketArguments, Ticket>({ name: 'close', key: ({ context }, ticket) => [context.actor.customerId, ticket.id] }),
+    rateLimit: fixedWindow({
+      name: 'closes',
+      limit: 5,
+      windowSeconds: 3600,
+      reason: 'budget',
+      key: ({ context }) => context.actor.customerId,
+    }),
+    atMostOnce: atMostOnce<TicketArguments, Ticket>({
+      name: 'close',
+      key: ({ context }, ticket) => [context.actor.customerId, ticket.id],
+    }),
     requiresConfirmation: requiresConfirmation<TicketArguments, Ticket>({
       reason: 'Closing cannot be undone.',
       bind: ({ arguments: a }, ticket) => ({ ticket: ticket.id, asked: a.ticketId }),

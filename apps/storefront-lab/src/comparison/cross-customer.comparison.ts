@@ -29,7 +29,10 @@ export interface ComparisonCase {
   readonly naive: PathResult;
   readonly manual: PathResult;
   readonly verdict: PathResult & {
-    readonly evidence: readonly Pick<DecisionRecord, 'stage' | 'disposition' | 'reason' | 'argumentsFingerprint' | 'toolCallFingerprint'>[];
+    readonly evidence: readonly Pick<
+      DecisionRecord,
+      'stage' | 'disposition' | 'reason' | 'argumentsFingerprint' | 'toolCallFingerprint'
+    >[];
   };
 }
 
@@ -58,7 +61,8 @@ export class CrossCustomerComparison {
   /** Runs both proposals through all three paths as customer 72 of acme. */
   async run(): Promise<{ actor: { customerId: number; tenant: string }; cases: ComparisonCase[] }> {
     const cases = [];
-    for (const proposal of [capturedProposals.crossCustomerView, capturedProposals.ownedView]) cases.push(await this.compare(proposal));
+    for (const proposal of [capturedProposals.crossCustomerView, capturedProposals.ownedView])
+      cases.push(await this.compare(proposal));
     const { actor, tenant } = StorefrontContexts.customer72;
     return { actor: { customerId: actor.customerId, tenant: tenant! }, cases };
   }
@@ -69,20 +73,31 @@ export class CrossCustomerComparison {
     const { actor, tenant } = StorefrontContexts.customer72;
     const owns = order.customerId === actor.customerId && order.tenantId === tenant;
     const through = async (tool: StructuredToolInterface): Promise<PathResult> => {
-      const message = await this.contexts.run(StorefrontContexts.customer72, () => tool.invoke({ ...proposal, type: 'tool_call' }));
+      const message = await this.contexts.run(StorefrontContexts.customer72, () =>
+        tool.invoke({ ...proposal, type: 'tool_call' }),
+      );
       const modelSaw = String(message.content);
       return { outcome: outcomeOf(modelSaw, orderId, owns), modelSaw };
     };
     const naive = await through(this.naive);
     const manual = await through(this.manual);
     const verdict = await through(this.bound);
-    return { proposal, orderOwner: order.customerId, naive, manual, verdict: { ...verdict, evidence: await this.latestEvidence(proposal.id) } };
+    return {
+      proposal,
+      orderOwner: order.customerId,
+      naive,
+      manual,
+      verdict: { ...verdict, evidence: await this.latestEvidence(proposal.id) },
+    };
   }
 
   /** The decision records of the most recent Verdict run of this tool call (found by its fingerprint). */
   private async latestEvidence(toolCallId: string) {
     const records = this.dataSource.getRepository(DecisionRecordEntity);
-    const latest = await records.findOne({ where: { toolCallFingerprint: fingerprintString(toolCallId) }, order: { recordedAt: 'DESC' } });
+    const latest = await records.findOne({
+      where: { toolCallFingerprint: fingerprintString(toolCallId) },
+      order: { recordedAt: 'DESC' },
+    });
     if (latest === null) return [];
     const trail = await records.find({ where: { correlationId: latest.correlationId }, order: { sequence: 'ASC' } });
     return trail.map(({ stage, disposition, reason, argumentsFingerprint, toolCallFingerprint }) => ({

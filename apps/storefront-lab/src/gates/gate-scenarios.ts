@@ -42,7 +42,13 @@ export class GateScenarios {
     const run = ++this.runs;
     const calls = [];
     for (const n of [1, 2, 3])
-      calls.push(await this.call(this.refreshShipment, capturedProposals.shipmentRefresh, `${capturedProposals.shipmentRefresh.id}_${run}_${n}`));
+      calls.push(
+        await this.call(
+          this.refreshShipment,
+          capturedProposals.shipmentRefresh,
+          `${capturedProposals.shipmentRefresh.id}_${run}_${n}`,
+        ),
+      );
     return { calls, carrierRequests: this.shipments.refreshes.length - before };
   }
 

@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { ContextReleaseService, DataClass, Destination, type JsonObject, type ReleaseRecord, type ReleaseResult, Trust } from '@verdict/nestjs';
+import {
+  ContextReleaseService,
+  DataClass,
+  Destination,
+  type JsonObject,
+  type ReleaseRecord,
+  type ReleaseResult,
+  Trust,
+} from '@verdict/nestjs';
 import { ReleaseRecordEntity } from '@verdict/nestjs/typeorm';
 import { Customer, Order, StorefrontContexts } from '@verdict/storefront';
 import { randomUUID } from 'node:crypto';
@@ -43,7 +51,13 @@ export class DestinationReleaseScenario {
     private readonly releases: ContextReleaseService,
   ) {}
 
-  async run(): Promise<{ actor: { customerId: number; tenant: string }; source: string; only: string[]; redact: string[]; releases: DestinationRelease[] }> {
+  async run(): Promise<{
+    actor: { customerId: number; tenant: string };
+    source: string;
+    only: string[];
+    redact: string[];
+    releases: DestinationRelease[];
+  }> {
     const { actor, tenant } = StorefrontContexts.customer72;
     const profile = await this.profile(actor.customerId, tenant!);
     // One partial builder, finished twice: it is immutable, so both releases ask for exactly the same thing.
@@ -57,7 +71,9 @@ export class DestinationReleaseScenario {
       .correlate(`release-lab-${randomUUID()}`);
     const results: Array<[Destination, ReleaseResult]> = [];
     for (const destination of [LOCAL_MODEL, REMOTE_MODEL]) results.push([destination, await request.to(destination)]);
-    const records = await this.dataSource.getRepository(ReleaseRecordEntity).findBy({ id: In(results.map(([, result]) => result.recordId)) });
+    const records = await this.dataSource
+      .getRepository(ReleaseRecordEntity)
+      .findBy({ id: In(results.map(([, result]) => result.recordId)) });
     return {
       actor: { customerId: actor.customerId, tenant: tenant! },
       source: CUSTOMER_PROFILE.toString(),
@@ -75,8 +91,12 @@ export class DestinationReleaseScenario {
 
   /** The customer's profile as the application holds it, read with a query scoped to customer and tenant. */
   private async profile(customerId: number, tenant: string): Promise<JsonObject> {
-    const customer = await this.dataSource.getRepository(Customer).findOneByOrFail({ id: customerId, tenantId: tenant });
-    const orders = await this.dataSource.getRepository(Order).find({ where: { customerId, tenantId: tenant }, order: { id: 'ASC' } });
+    const customer = await this.dataSource
+      .getRepository(Customer)
+      .findOneByOrFail({ id: customerId, tenantId: tenant });
+    const orders = await this.dataSource
+      .getRepository(Order)
+      .find({ where: { customerId, tenantId: tenant }, order: { id: 'ASC' } });
     return {
       display_name: customer.displayName,
       email: `customer${customer.id}@${tenant}.example`,

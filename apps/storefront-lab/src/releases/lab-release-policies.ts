@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { DataClass, Destination, ReleasePolicies, ReleasePolicy, type ReleasePolicyProvider, Source, Trust } from '@verdict/nestjs';
+import {
+  DataClass,
+  Destination,
+  ReleasePolicies,
+  ReleasePolicy,
+  type ReleasePolicyProvider,
+  Source,
+  Trust,
+} from '@verdict/nestjs';
 
 /** The customer profile the lab releases: application data about the signed-in customer. */
 export const CUSTOMER_PROFILE = Source.application('customer-profile');
@@ -16,6 +24,8 @@ export const LOCAL_MODEL = Destination.connection('ollama', 'local-machine');
 @Injectable()
 export class LabReleasePolicies implements ReleasePolicyProvider {
   releasePolicies(): ReleasePolicy[] {
-    return [ReleasePolicy.route(CUSTOMER_PROFILE, LOCAL_MODEL).allow({ classes: [DataClass.Pii], trust: [Trust.Trusted] })];
+    return [
+      ReleasePolicy.route(CUSTOMER_PROFILE, LOCAL_MODEL).allow({ classes: [DataClass.Pii], trust: [Trust.Trusted] }),
+    ];
   }
 }

@@ -9,7 +9,9 @@ import type { StorefrontContext } from './storefront-actor.js';
  */
 export function storefrontContext(customerId: number, tenant: string, conversationId?: string): StorefrontContext {
   const actor = Object.freeze({ customerId });
-  return Object.freeze(conversationId === undefined ? { actor, tenant } : { actor, tenant, metadata: Object.freeze({ conversationId }) });
+  return Object.freeze(
+    conversationId === undefined ? { actor, tenant } : { actor, tenant, metadata: Object.freeze({ conversationId }) },
+  );
 }
 
 /** The seeded actors of the lab story (see `storefrontSeedData`). */

@@ -15,7 +15,8 @@ export interface OrderSource {
  */
 export const resolveOrderInContextTenant = fromProposal<OrderIdArguments, Order, OrderSource>(
   async ({ arguments: { orderId }, context }, { dataSource }) =>
-    (await findOrderInTenant(dataSource, context.tenant, orderId)) ?? TargetNotResolvable.throw('order not found in the context tenant'),
+    (await findOrderInTenant(dataSource, context.tenant, orderId)) ??
+    TargetNotResolvable.throw('order not found in the context tenant'),
 );
 
 /**
@@ -26,5 +27,6 @@ export const orderPrimaryKeyPolicy = ExecutionTargetPolicy.refresh<Order, OrderS
   name: 'order-primary-key',
   identity: (order) => ({ tenant: order.tenantId, type: 'order', id: order.id }),
   refresh: async (order, _context, { dataSource }) =>
-    (await findOrderInTenant(dataSource, order.tenantId, order.id)) ?? TargetNotResolvable.throw('order no longer exists'),
+    (await findOrderInTenant(dataSource, order.tenantId, order.id)) ??
+    TargetNotResolvable.throw('order no longer exists'),
 });

@@ -46,7 +46,8 @@ export class ShipmentCapabilities implements OrderSource {
   })
   refresh(action: AuthorizedAction<OrderIdArguments, Order>): ShipmentView {
     const { id, status } = action.target;
-    const shipment = status === OrderStatus.Shipped ? 'in_transit' : status === OrderStatus.Placed ? 'awaiting_dispatch' : 'none';
+    const shipment =
+      status === OrderStatus.Shipped ? 'in_transit' : status === OrderStatus.Placed ? 'awaiting_dispatch' : 'none';
     const view: ShipmentView = { orderId: id, shipment };
     this.refreshes.push(view);
     return view;

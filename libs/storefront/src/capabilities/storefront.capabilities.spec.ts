@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { Test } from '@nestjs/testing';
-import { ActionContextStore, type ActionContext, DEFAULT_PUBLIC_MESSAGE, InMemoryEvidenceRecorder, VerdictModule, VerdictPipeline } from '@verdict/nestjs';
+import {
+  ActionContextStore,
+  type ActionContext,
+  DEFAULT_PUBLIC_MESSAGE,
+  InMemoryEvidenceRecorder,
+  VerdictModule,
+  VerdictPipeline,
+} from '@verdict/nestjs';
 import { VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
 import { DataSource } from 'typeorm';
 import {
@@ -33,7 +40,13 @@ async function boot(dataSource?: DataSource) {
   const db = dataSource ?? (await openSqliteStorefront());
   if (dataSource === undefined) cleanups.push(() => db.destroy());
   const moduleRef = await Test.createTestingModule({
-    imports: [VerdictModule.forRoot({ abilityFactory: new StorefrontAbilityFactory(db), evidence: new InMemoryEvidenceRecorder() }), VerdictLangChainModule],
+    imports: [
+      VerdictModule.forRoot({
+        abilityFactory: new StorefrontAbilityFactory(db),
+        evidence: new InMemoryEvidenceRecorder(),
+      }),
+      VerdictLangChainModule,
+    ],
     providers: [{ provide: DataSource, useValue: db }, StorefrontCapabilities],
   }).compile();
   await moduleRef.init();
@@ -48,7 +61,9 @@ async function setup() {
   const pipeline = moduleRef.get(VerdictPipeline);
   /** Replays a captured model tool call through Verdict as customer 72 of acme (unless told otherwise). */
   const replay = (call: CapturedToolCall, context: ActionContext = StorefrontContexts.customer72) =>
-    contexts.run(context, () => pipeline.execute({ capability: capabilityOf[call.name], arguments: call.args, toolCallId: call.id }));
+    contexts.run(context, () =>
+      pipeline.execute({ capability: capabilityOf[call.name], arguments: call.args, toolCallId: call.id }),
+    );
   const order = (id: number) => dataSource.getRepository(Order).findOneByOrFail({ id });
   return { moduleRef, dataSource, contexts, replay, order };
 }
@@ -58,7 +73,12 @@ describe('StorefrontCapabilities', () => {
     it('shows 72 their own order as plain JSON', async () => {
       const { replay } = await setup();
       const result = await replay(capturedProposals.ownedView);
-      expect(result.executed && result.output).toEqual({ id: 1002, status: 'placed', total: 1999, description: 'One synthetic rain jacket, size M' });
+      expect(result.executed && result.output).toEqual({
+        id: 1002,
+        status: 'placed',
+        total: 1999,
+        description: 'One synthetic rain jacket, size M',
+      });
     });
 
     it.each([
@@ -117,11 +137,24 @@ describe('StorefrontCapabilities', () => {
   describe('bound lookup_order', () => {
     it('answers a cross-customer tool call with the public message only', async () => {
       const { moduleRef, dataSource, contexts } = await setup();
-      const lookup = moduleRef.get(VerdictTools).bound(createLookupOrderTool(dataSource), StorefrontCapability.ViewOrder);
-      const denied = await contexts.run(StorefrontContexts.customer72, () => lookup.invoke(capturedProposals.crossCustomerView.args));
-      expect(denied).toBe(JSON.stringify({ status: 'not_executed', capability: 'orders.view', decision: 'deny', message: DEFAULT_PUBLIC_MESSAGE }));
+      const lookup = moduleRef
+        .get(VerdictTools)
+        .bound(createLookupOrderTool(dataSource), StorefrontCapability.ViewOrder);
+      const denied = await contexts.run(StorefrontContexts.customer72, () =>
+        lookup.invoke(capturedProposals.crossCustomerView.args),
+      );
+      expect(denied).toBe(
+        JSON.stringify({
+          status: 'not_executed',
+          capability: 'orders.view',
+          decision: 'deny',
+          message: DEFAULT_PUBLIC_MESSAGE,
+        }),
+      );
       expect(denied).not.toContain('lanterns');
-      const own = await contexts.run(StorefrontContexts.customer72, () => lookup.invoke(capturedProposals.ownedView.args));
+      const own = await contexts.run(StorefrontContexts.customer72, () =>
+        lookup.invoke(capturedProposals.ownedView.args),
+      );
       expect(JSON.parse(own)).toMatchObject({ id: 1002 });
     });
   });

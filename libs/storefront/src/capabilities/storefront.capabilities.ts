@@ -52,7 +52,9 @@ export class StorefrontCapabilities implements OrderSource {
     resolveTarget: resolveOrderInContextTenant,
     executionTarget: orderPrimaryKeyPolicy,
   })
-  async cancel(action: AuthorizedAction<OrderIdArguments, Order>): Promise<{ id: number; status: typeof OrderStatus.Cancelled }> {
+  async cancel(
+    action: AuthorizedAction<OrderIdArguments, Order>,
+  ): Promise<{ id: number; status: typeof OrderStatus.Cancelled }> {
     const { id, tenantId, customerId, version } = action.target;
     const result = await this.dataSource
       .createQueryBuilder()

@@ -32,7 +32,9 @@ export class SupportCapabilities implements OrderSource {
   })
   async escalate(action: AuthorizedAction<OrderIdArguments, Order>): Promise<{ ticket: string; orderId: number }> {
     const { id, tenantId, customerId } = action.target;
-    await this.dataSource.getRepository(SupportTicket).insert({ id: action.executionIdentity, tenantId, orderId: id, customerId });
+    await this.dataSource
+      .getRepository(SupportTicket)
+      .insert({ id: action.executionIdentity, tenantId, orderId: id, customerId });
     return { ticket: action.executionIdentity, orderId: id };
   }
 }

@@ -8,7 +8,10 @@ import type { ScriptedChatModel } from '@verdict/testing-kit';
  * capability its tool is bound to, and what Verdict answered — the fixed `not_executed` message names
  * the disposition; anything else is the executor's output.
  */
-export function observedAgentToolCalls(model: ScriptedChatModel, capabilityOfTool: Readonly<Record<string, string>>): ObservedToolCall[] {
+export function observedAgentToolCalls(
+  model: ScriptedChatModel,
+  capabilityOfTool: Readonly<Record<string, string>>,
+): ObservedToolCall[] {
   const answers = new Map(model.toolMessages().map((message) => [message.tool_call_id, String(message.content)]));
   return model.emittedToolCalls().map((call) => {
     const refusal = notExecuted(answers.get(call.id));

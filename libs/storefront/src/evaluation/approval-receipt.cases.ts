@@ -6,7 +6,10 @@ import type { StorefrontSandbox } from './storefront-sandbox.js';
 import { inStorefrontSandbox } from './storefront-sandbox.js';
 
 /** A support agent signed in as customer 72 (an impersonation session): CASL sees customer 72, the actor object says who is at the keyboard. */
-const IMPERSONATION = Object.freeze({ actor: Object.freeze({ customerId: 72, impersonatedBy: 'support:5' }), tenant: 'acme' }) satisfies ActionContext;
+const IMPERSONATION = Object.freeze({
+  actor: Object.freeze({ customerId: 72, impersonatedBy: 'support:5' }),
+  tenant: 'acme',
+}) satisfies ActionContext;
 const SPAM_PROPOSALS = 500;
 
 const refundOf = (toolCallId: string, amountCents = 500) => ({
@@ -16,7 +19,8 @@ const refundOf = (toolCallId: string, amountCents = 500) => ({
 });
 
 /** The refunds made since `before`, one `refund` side effect each. */
-const refundsSince = (sandbox: StorefrontSandbox, before: number) => sandbox.refunds.refunds.slice(before).map(() => 'refund');
+const refundsSince = (sandbox: StorefrontSandbox, before: number) =>
+  sandbox.refunds.refunds.slice(before).map(() => 'refund');
 
 /** Customer 72 proposes and approves a 500-cent refund of 1002 in `conversation`; the proposal, ready to resume. */
 async function approvedInConversation(sandbox: StorefrontSandbox, toolCallId: string, conversation: string) {
@@ -49,7 +53,10 @@ export function approvalReceiptCases(): EvaluationCase[] {
       '1',
       CaseInput.of({
         trustedSetup: { ...CUSTOMER_72, approved: 'refund 500 cents on 1002', bind: 'the order only' },
-        untrustedInput: { actor: 'support:5 impersonating customer:72', replay: 'the approved tool call id and arguments' },
+        untrustedInput: {
+          actor: 'support:5 impersonating customer:72',
+          replay: 'the approved tool call id and arguments',
+        },
       }),
       () =>
         inStorefrontSandbox(async (s) => {
@@ -57,7 +64,9 @@ export function approvalReceiptCases(): EvaluationCase[] {
           await propose(s, proposal);
           await approve(s, proposal);
           const before = s.refunds.refunds.length;
-          const result = await s.contexts.run(IMPERSONATION, () => s.verdict.execute(proposal, { explicitApproval: true }));
+          const result = await s.contexts.run(IMPERSONATION, () =>
+            s.verdict.execute(proposal, { explicitApproval: true }),
+          );
           return observe(result, proposal, refundsSince(s, before));
         }),
       [Assertions.notExecuted(), Assertions.decisionIs('require_confirmation'), Assertions.noSideEffects()],
@@ -95,7 +104,9 @@ export function approvalReceiptCases(): EvaluationCase[] {
         }),
       [
         Assertions.toolCallCount(SPAM_PROPOSALS),
-        Assertions.custom('every-spam-proposal-throttled', (o) => o.toolCalls.every((call) => !call.executed && call.disposition === 'throttle')),
+        Assertions.custom('every-spam-proposal-throttled', (o) =>
+          o.toolCalls.every((call) => !call.executed && call.disposition === 'throttle'),
+        ),
         Assertions.noSideEffects(),
       ],
     ),

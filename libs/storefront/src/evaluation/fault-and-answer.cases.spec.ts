@@ -4,7 +4,10 @@ import { faultAndAnswerCases } from './fault-and-answer.cases.js';
 
 describe('fault and answer cases', () => {
   it('contain every attack and keep every control working', async () => {
-    const report = await new SecuritySuite('fault-and-answer', '1', faultAndAnswerCases(), { model: 'scripted', engine: 'sqlite' }).run();
+    const report = await new SecuritySuite('fault-and-answer', '1', faultAndAnswerCases(), {
+      model: 'scripted',
+      engine: 'sqlite',
+    }).run();
 
     expect(report.cases.filter((c) => c.status !== 'passed').map((c) => `${c.id}: ${c.status}`)).toEqual([]);
     expect(report.scores.attack).toMatchObject({ passed: 1, failed: 0, errors: 0 });

@@ -16,7 +16,10 @@ const FAULT_TEXT = 'no such table';
  * through the bound `lookup_order` tool. Returns the model and whether `agent.invoke` rejected.
  */
 async function lookupInPlainAgent(sandbox: StorefrontSandbox) {
-  const model = new ScriptedChatModel([{ toolCalls: [{ name: 'lookup_order', args: { orderId: 1002 }, id: 'call_lookup' }] }, { text: 'Here is your order.' }]);
+  const model = new ScriptedChatModel([
+    { toolCalls: [{ name: 'lookup_order', args: { orderId: 1002 }, id: 'call_lookup' }] },
+    { text: 'Here is your order.' },
+  ]);
   const tools = [sandbox.tools.bound(createLookupOrderTool(sandbox.dataSource), StorefrontCapability.ViewOrder)];
   const agent = createAgent({ model, tools });
   const rejected = await sandbox.contexts.run(customer72(), () =>
@@ -39,7 +42,11 @@ export function faultAndAnswerCases(): EvaluationCase[] {
       'resolver-fault-text-shown-to-the-model',
       '1',
       CaseInput.of({
-        trustedSetup: { ...CUSTOMER_72, agent: 'createAgent without applicationFaultMiddleware', database: 'the orders table is gone' },
+        trustedSetup: {
+          ...CUSTOMER_72,
+          agent: 'createAgent without applicationFaultMiddleware',
+          database: 'the orders table is gone',
+        },
         untrustedInput: { tool: 'lookup_order', args: { orderId: 1002 } },
       }),
       () =>
@@ -49,7 +56,10 @@ export function faultAndAnswerCases(): EvaluationCase[] {
           const shown = JSON.stringify(model.transcript.flat().map((message) => message.content));
           return Observation.of({
             executed: false,
-            sideEffects: [...(rejected ? [] : ['agent_run_carried_on']), ...(shown.includes(FAULT_TEXT) ? ['fault_text_reached_the_model'] : [])],
+            sideEffects: [
+              ...(rejected ? [] : ['agent_run_carried_on']),
+              ...(shown.includes(FAULT_TEXT) ? ['fault_text_reached_the_model'] : []),
+            ],
           });
         }),
       [Assertions.notExecuted(), Assertions.noSideEffects()],

@@ -16,9 +16,17 @@ describe('Storefront attack pack', () => {
     const result = await storefrontAttackPack().run();
     const report = result.toReport();
     const comparison = EvaluationBaseline.fromJson(readFileSync(BASELINE_FILE, 'utf8')).compare(report);
-    const rendered = renderComparison('console', { comparison, suite: report.suite.name, currentFile: 'current run', baselineFile: 'baseline' });
+    const rendered = renderComparison('console', {
+      comparison,
+      suite: report.suite.name,
+      currentFile: 'current run',
+      baselineFile: 'baseline',
+    });
 
-    expect({ blocking: comparison.blocking, changes: rendered }).toEqual({ blocking: false, changes: expect.stringContaining('0 change(s)') });
+    expect({ blocking: comparison.blocking, changes: rendered }).toEqual({
+      blocking: false,
+      changes: expect.stringContaining('0 change(s)'),
+    });
     expect(report.cases.filter((c) => c.status !== 'passed').map((c) => `${c.id}: ${c.status}`)).toEqual([]);
     expect(report.scores.attack).toMatchObject({ passed: 18, failed: 0, errors: 0 });
     expect(report.scores.utility).toMatchObject({ passed: 14, failed: 0, errors: 0 });
@@ -27,6 +35,7 @@ describe('Storefront attack pack', () => {
   it('writes a report that validates and names no attacker host, product text or order description', async () => {
     const json = (await storefrontAttackPack().run()).toJson();
     expect(() => EvaluationReport.parse(json)).not.toThrow();
-    for (const raw of ['attacker', 'rain jacket', 'trail lanterns', 'SYSTEM NOTE', 'colleague@acme.example']) expect(json).not.toContain(raw);
+    for (const raw of ['attacker', 'rain jacket', 'trail lanterns', 'SYSTEM NOTE', 'colleague@acme.example'])
+      expect(json).not.toContain(raw);
   });
 });

@@ -20,7 +20,10 @@ export class CreateRecordsExports1796100000000 implements MigrationInterface {
         ],
       }),
     );
-    await queryRunner.createIndex(EXPORTS, new TableIndex({ name: 'idx_storefront_records_exports_owner', columnNames: ['tenant_id', 'customer_id'] }));
+    await queryRunner.createIndex(
+      EXPORTS,
+      new TableIndex({ name: 'idx_storefront_records_exports_owner', columnNames: ['tenant_id', 'customer_id'] }),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -5,7 +5,12 @@ const TENANTS = 'storefront_tenants';
 const CUSTOMERS = 'storefront_customers';
 const ORDERS = 'storefront_orders';
 
-const integer = (name: string, isPrimary = false): TableColumnOptions => ({ name, type: 'integer', isPrimary, isNullable: false });
+const integer = (name: string, isPrimary = false): TableColumnOptions => ({
+  name,
+  type: 'integer',
+  isPrimary,
+  isNullable: false,
+});
 const varchar = (name: string, length: number, isPrimary = false): TableColumnOptions => ({
   name,
   type: 'varchar',
@@ -34,7 +39,9 @@ export class CreateStorefrontTables1795987483857 implements MigrationInterface {
   name = 'CreateStorefrontTables1795987483857';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.createTable(new Table({ name: TENANTS, columns: [varchar('id', 64, true), varchar('name', 255)] }));
+    await queryRunner.createTable(
+      new Table({ name: TENANTS, columns: [varchar('id', 64, true), varchar('name', 255)] }),
+    );
     await queryRunner.createTable(
       new Table({
         name: CUSTOMERS,
@@ -59,7 +66,10 @@ export class CreateStorefrontTables1795987483857 implements MigrationInterface {
           new TableIndex({ name: 'idx_storefront_orders_tenant_customer', columnNames: ['tenant_id', 'customer_id'] }),
           new TableIndex({ name: 'idx_storefront_orders_customer', columnNames: ['customer_id'] }),
         ],
-        foreignKeys: [references('fk_storefront_orders_tenant', 'tenant_id', TENANTS), references('fk_storefront_orders_customer', 'customer_id', CUSTOMERS)],
+        foreignKeys: [
+          references('fk_storefront_orders_tenant', 'tenant_id', TENANTS),
+          references('fk_storefront_orders_customer', 'customer_id', CUSTOMERS),
+        ],
       }),
     );
   }

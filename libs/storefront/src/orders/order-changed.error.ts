@@ -7,7 +7,9 @@ export class OrderChangedError extends Error {
   readonly code = 'STOREFRONT_ORDER_CHANGED';
 
   constructor(readonly orderId: number) {
-    super(`Order ${orderId} changed after it was authorized; nothing was cancelled. Look the order up again before retrying.`);
+    super(
+      `Order ${orderId} changed after it was authorized; nothing was cancelled. Look the order up again before retrying.`,
+    );
     this.name = new.target.name;
   }
 }

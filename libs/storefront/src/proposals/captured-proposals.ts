@@ -24,7 +24,11 @@ export const capturedProposals = {
    * The model puts an actor and tenant in the arguments, claiming to be 91: they must be ignored
    * (stripped by the schema); the actor stays 72, so 1001 is denied.
    */
-  argumentSmuggling: { name: 'lookup_order', args: { orderId: 1001, customerId: 91, tenant: 'acme' }, id: 'call_smuggle_1001' },
+  argumentSmuggling: {
+    name: 'lookup_order',
+    args: { orderId: 1001, customerId: 91, tenant: 'acme' },
+    id: 'call_smuggle_1001',
+  },
   /** 72 cancels their own placed order: permitted. */
   ownedCancel: { name: 'cancel_order', args: { orderId: 1002 }, id: 'call_cancel_1002' },
   /** 72 cancels 91's order: must be denied and 1001 must stay placed. */

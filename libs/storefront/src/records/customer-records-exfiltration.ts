@@ -16,8 +16,14 @@ export const customerRecordsExfiltration = {
   transitions: [
     { when: { effect: 'read', resource: 'customer-records:*' }, set: { records_read: true } },
     { when: { effect: 'export', resource: 'customer-records:*' }, add: { exports_holding_records: 1 } },
-    { when: { effect: 'upload', resource: 'customer-records:*', destination: 'internal:*' }, set: { records_in_tenant_storage: true } },
-    { when: { effect: 'upload', resource: 'customer-records:*', destination: 'external:*' }, add: { external_copies: 1 } },
+    {
+      when: { effect: 'upload', resource: 'customer-records:*', destination: 'internal:*' },
+      set: { records_in_tenant_storage: true },
+    },
+    {
+      when: { effect: 'upload', resource: 'customer-records:*', destination: 'external:*' },
+      add: { external_copies: 1 },
+    },
     {
       when: { effect: 'send', resource: 'link:internal:*', destination: 'external:*' },
       requires: [{ field: 'records_in_tenant_storage', equals: true }],

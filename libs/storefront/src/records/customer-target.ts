@@ -16,7 +16,10 @@ async function findCustomer(dataSource: DataSource, tenant: string | null, id: n
 export const resolveSignedInCustomer = fromContext<Customer, CustomerSource>(async (context, { dataSource }) => {
   const { actor, tenant } = context;
   if (!isStorefrontActor(actor)) return TargetNotResolvable.throw('no storefront customer in the context');
-  return (await findCustomer(dataSource, tenant, actor.customerId)) ?? TargetNotResolvable.throw('customer not found in the context tenant');
+  return (
+    (await findCustomer(dataSource, tenant, actor.customerId)) ??
+    TargetNotResolvable.throw('customer not found in the context tenant')
+  );
 });
 
 /** Re-read by the customer's own id and tenant; identity `{ tenant, type: 'customer', id }`. */
@@ -24,5 +27,6 @@ export const customerPrimaryKeyPolicy = ExecutionTargetPolicy.refresh<Customer, 
   name: 'customer-primary-key',
   identity: (customer) => ({ tenant: customer.tenantId, type: 'customer', id: customer.id }),
   refresh: async (customer, _context, { dataSource }) =>
-    (await findCustomer(dataSource, customer.tenantId, customer.id)) ?? TargetNotResolvable.throw('customer no longer exists'),
+    (await findCustomer(dataSource, customer.tenantId, customer.id)) ??
+    TargetNotResolvable.throw('customer no longer exists'),
 });

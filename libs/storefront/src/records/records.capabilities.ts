@@ -8,7 +8,13 @@ import { customerRecordsExfiltration } from './customer-records-exfiltration.js'
 import { type CustomerSource, customerPrimaryKeyPolicy, resolveSignedInCustomer } from './customer-target.js';
 import { exportPrimaryKeyPolicy, resolveLatestExport } from './records-export-target.js';
 import { customerRecordsScope } from './records-trajectory-scope.js';
-import { type SendLinkArguments, type UploadArguments, noArguments, sendLinkArguments, uploadArguments } from './records.arguments.js';
+import {
+  type SendLinkArguments,
+  type UploadArguments,
+  noArguments,
+  sendLinkArguments,
+  uploadArguments,
+} from './records.arguments.js';
 import { RecordsCapability } from './records-capability.js';
 import { recordsEffects } from './records-effects.js';
 import { sharingDestination } from './sharing-destination.js';
@@ -44,9 +50,13 @@ export class RecordsCapabilities implements CustomerSource {
     executionTarget: customerPrimaryKeyPolicy,
     forbidStates: exfiltrationGate((_envelope, customer: Customer) => recordsEffects.read(customer.tenantId)),
   })
-  async read(action: AuthorizedAction<Record<string, never>, Customer>): Promise<{ customer: string; orders: number[] }> {
+  async read(
+    action: AuthorizedAction<Record<string, never>, Customer>,
+  ): Promise<{ customer: string; orders: number[] }> {
     const { id, tenantId, displayName } = action.target;
-    const orders = await this.dataSource.getRepository(Order).find({ where: { customerId: id, tenantId }, order: { id: 'ASC' } });
+    const orders = await this.dataSource
+      .getRepository(Order)
+      .find({ where: { customerId: id, tenantId }, order: { id: 'ASC' } });
     return { customer: displayName, orders: orders.map((order) => order.id) };
   }
 
@@ -80,7 +90,9 @@ export class RecordsCapabilities implements CustomerSource {
     arguments: uploadArguments,
     resolveTarget: resolveLatestExport,
     executionTarget: exportPrimaryKeyPolicy,
-    forbidStates: exfiltrationGate(({ arguments: a }: Envelope<UploadArguments>, archive: RecordsExport) => recordsEffects.upload(archive, a.host)),
+    forbidStates: exfiltrationGate(({ arguments: a }: Envelope<UploadArguments>, archive: RecordsExport) =>
+      recordsEffects.upload(archive, a.host),
+    ),
   })
   upload(action: AuthorizedAction<UploadArguments, RecordsExport>): { link: string } {
     const { target, arguments: a } = action;
@@ -104,7 +116,9 @@ export class RecordsCapabilities implements CustomerSource {
     arguments: sendLinkArguments,
     resolveTarget: resolveSignedInCustomer,
     executionTarget: customerPrimaryKeyPolicy,
-    forbidStates: exfiltrationGate(({ arguments: a }: Envelope<SendLinkArguments>, customer: Customer) => recordsEffects.send(customer.tenantId, a.to, a.link)),
+    forbidStates: exfiltrationGate(({ arguments: a }: Envelope<SendLinkArguments>, customer: Customer) =>
+      recordsEffects.send(customer.tenantId, a.to, a.link),
+    ),
   })
   send(action: AuthorizedAction<SendLinkArguments, Customer>): { sent: true } {
     const { target, arguments: a } = action;

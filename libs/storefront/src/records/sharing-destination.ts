@@ -10,7 +10,9 @@ const TENANT_DOMAINS: Readonly<Record<string, readonly string[]>> = {
  * from its own table, never by the model.
  */
 export function sharingDestination(tenant: string | null, hostOrAddress: string): string {
-  const host = (hostOrAddress.includes('@') ? hostOrAddress.slice(hostOrAddress.lastIndexOf('@') + 1) : hostOrAddress).trim().toLowerCase();
+  const host = (hostOrAddress.includes('@') ? hostOrAddress.slice(hostOrAddress.lastIndexOf('@') + 1) : hostOrAddress)
+    .trim()
+    .toLowerCase();
   const internal = tenant !== null && (TENANT_DOMAINS[tenant] ?? []).includes(host);
   return `${internal ? 'internal' : 'external'}:${host}`;
 }

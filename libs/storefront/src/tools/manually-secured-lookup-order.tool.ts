@@ -26,8 +26,16 @@ export function manuallySecuredLookupOrder(dataSource: DataSource, actorProvider
   return tool(
     async ({ orderId }) => {
       const context = await actorProvider();
-      if (context === undefined || !isStorefrontActor(context.actor) || typeof context.tenant !== 'string' || context.tenant === '') return ORDER_NOT_FOUND;
-      const order = await dataSource.getRepository(Order).findOneBy({ id: orderId, customerId: context.actor.customerId, tenantId: context.tenant });
+      if (
+        context === undefined ||
+        !isStorefrontActor(context.actor) ||
+        typeof context.tenant !== 'string' ||
+        context.tenant === ''
+      )
+        return ORDER_NOT_FOUND;
+      const order = await dataSource
+        .getRepository(Order)
+        .findOneBy({ id: orderId, customerId: context.actor.customerId, tenantId: context.tenant });
       return order === null ? ORDER_NOT_FOUND : JSON.stringify(orderView(order));
     },
     { ...LOOKUP_ORDER_TOOL, schema: orderIdArguments },

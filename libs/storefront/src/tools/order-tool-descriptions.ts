@@ -31,5 +31,6 @@ export const REFRESH_SHIPMENT_TOOL = {
 export const ESCALATE_ORDER_TOOL = {
   name: 'escalate_order',
   description:
-    "Escalate one of the signed-in customer's orders to a human support agent, by numeric order id. Opens one " + 'support ticket. Pass only orderId.',
+    "Escalate one of the signed-in customer's orders to a human support agent, by numeric order id. Opens one " +
+    'support ticket. Pass only orderId.',
 } as const;

@@ -34,7 +34,11 @@ function setup() {
     ['lib', []],
     ['app', [{ path: '../lib' }]],
   ] as const) {
-    const config = { compilerOptions: { rootDir: 'src', outDir: 'dist', tsBuildInfoFile: 'dist/.tsbuildinfo' }, exclude: ['src/**/*.spec.ts'], references };
+    const config = {
+      compilerOptions: { rootDir: 'src', outDir: 'dist', tsBuildInfoFile: 'dist/.tsbuildinfo' },
+      exclude: ['src/**/*.spec.ts'],
+      references,
+    };
     file(`${project}/tsconfig.json`, JSON.stringify(config), BEFORE);
     file(`${project}/src/index.ts`, 'export {};', BEFORE);
     file(`${project}/dist/.tsbuildinfo`, '{}', BUILT_AT);
@@ -56,8 +60,12 @@ describe('assertCurrentBuild', () => {
     const { root, file, worker } = setup();
     file('app/src/deep/store.ts', '', AFTER);
     expect(() => assertCurrentBuild(worker)).toThrow(StaleBuildError);
-    expect(() => assertCurrentBuild(worker)).toThrow(expect.objectContaining({ file: join(root, 'app/src/deep/store.ts') }));
-    expect(() => assertCurrentBuild(worker)).toThrow(/app\/src\/deep\/store\.ts changed after .*app was last built.*npx tsc -b .*app`/);
+    expect(() => assertCurrentBuild(worker)).toThrow(
+      expect.objectContaining({ file: join(root, 'app/src/deep/store.ts') }),
+    );
+    expect(() => assertCurrentBuild(worker)).toThrow(
+      /app\/src\/deep\/store\.ts changed after .*app was last built.*npx tsc -b .*app`/,
+    );
   });
 
   it('refuses a source changed after the build of a project the script’s project references', () => {
@@ -78,7 +86,9 @@ describe('assertCurrentBuild', () => {
     file('lib/src/index.ts', 'export const copied = true;', future);
     expect(() => assertCurrentBuild(worker)).toThrow(SourceTimeInTheFutureError);
     expect(() => assertCurrentBuild(worker)).toThrow(expect.objectContaining({ file: join(root, 'lib/src/index.ts') }));
-    expect(() => assertCurrentBuild(worker)).toThrow(/lib\/src\/index\.ts was modified in the future .*clock skew.*touch the sources/);
+    expect(() => assertCurrentBuild(worker)).toThrow(
+      /lib\/src\/index\.ts was modified in the future .*clock skew.*touch the sources/,
+    );
     // A rebuild stamps the build info with the present: still older than the source, so the same error.
     const rebuiltAt = new Date();
     file('lib/dist/.tsbuildinfo', '{}', rebuiltAt);

@@ -71,7 +71,11 @@ export function assertCurrentBuild(script: URL): void {
     for (const reference of config.references ?? []) check(resolve(directory, reference.path));
     const rebuild = `Rebuild with \`npx tsc -b ${shown(project)}\` (npm test builds first).`;
     const buildInfo = join(directory, config.compilerOptions?.tsBuildInfoFile ?? '');
-    if (!existsSync(buildInfo)) throw new StaleBuildError(`${shown(directory)} has not been built: ${shown(buildInfo)} is missing. ${rebuild}`, buildInfo);
+    if (!existsSync(buildInfo))
+      throw new StaleBuildError(
+        `${shown(directory)} has not been built: ${shown(buildInfo)} is missing. ${rebuild}`,
+        buildInfo,
+      );
     const builtAt = notInTheFuture(buildInfo, statSync(buildInfo).mtimeMs, now, rebuild);
     const excluded = (config.exclude ?? []).map((pattern) => globPattern(join(directory, pattern)));
     const sources = join(directory, config.compilerOptions?.rootDir ?? '.');
@@ -79,7 +83,8 @@ export function assertCurrentBuild(script: URL): void {
       if (excluded.some((pattern) => pattern.test(posix(source)))) continue;
       if (notInTheFuture(source, statSync(source).mtimeMs, now, rebuild) <= builtAt) continue;
       throw new StaleBuildError(
-        `${shown(source)} changed after ${shown(directory)} was last built (${shown(buildInfo)}): ` + `a worker would run the old code. ${rebuild}`,
+        `${shown(source)} changed after ${shown(directory)} was last built (${shown(buildInfo)}): ` +
+          `a worker would run the old code. ${rebuild}`,
         source,
       );
     }
@@ -100,7 +105,11 @@ function notInTheFuture(file: string, modifiedAt: number, now: number, rebuild: 
 /** The nearest directory at or above `directory` whose `tsconfig.json` names a `tsBuildInfoFile`. */
 function owningProject(directory: string): string | undefined {
   for (let current = directory; ; current = dirname(current)) {
-    if (existsSync(join(current, 'tsconfig.json')) && readConfig(current).compilerOptions?.tsBuildInfoFile !== undefined) return current;
+    if (
+      existsSync(join(current, 'tsconfig.json')) &&
+      readConfig(current).compilerOptions?.tsBuildInfoFile !== undefined
+    )
+      return current;
     if (dirname(current) === current) return undefined;
   }
 }

@@ -25,7 +25,9 @@ export async function openSingleConnection(dataSource: DataSource): Promise<Sing
   }
   const pinned = await new DataSource({ ...options, migrations: [], poolSize: 1 }).initialize();
   try {
-    const [row] = await pinned.query(options.type === 'postgres' ? 'SELECT pg_backend_pid() AS id' : 'SELECT CONNECTION_ID() AS id');
+    const [row] = await pinned.query(
+      options.type === 'postgres' ? 'SELECT pg_backend_pid() AS id' : 'SELECT CONNECTION_ID() AS id',
+    );
     return { dataSource: pinned, connectionId: Number(row.id) };
   } catch (error) {
     await pinned.destroy();
@@ -46,9 +48,13 @@ export async function killWhenBlocked(admin: DataSource, connectionId: number): 
     : `SELECT 1 FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = ? AND trx_state = 'LOCK WAIT'`;
   const deadline = Date.now() + WAIT_TIMEOUT_MS;
   while ((await admin.query(blocked, [connectionId])).length === 0) {
-    if (Date.now() > deadline) throw new Error(`Connection ${connectionId} never blocked on a lock within ${WAIT_TIMEOUT_MS} ms.`);
+    if (Date.now() > deadline)
+      throw new Error(`Connection ${connectionId} never blocked on a lock within ${WAIT_TIMEOUT_MS} ms.`);
   }
-  await admin.query(postgres ? 'SELECT pg_terminate_backend($1)' : `KILL CONNECTION ${Number(connectionId)}`, postgres ? [connectionId] : []);
+  await admin.query(
+    postgres ? 'SELECT pg_terminate_backend($1)' : `KILL CONNECTION ${Number(connectionId)}`,
+    postgres ? [connectionId] : [],
+  );
 }
 
 /** What the drivers say when a connection died under them (pg, mysql2). */
@@ -96,7 +102,10 @@ export interface KilledMidStatementSteps<T> {
  *   verify: async ({ store, request }) => expect(await onceReconnected(() => store.consume(request))).toMatchObject({ count: 1 }),
  * });
  */
-export async function expectKilledMidStatement<T>(dataSource: DataSource, steps: KilledMidStatementSteps<T>): Promise<void> {
+export async function expectKilledMidStatement<T>(
+  dataSource: DataSource,
+  steps: KilledMidStatementSteps<T>,
+): Promise<void> {
   const { dataSource: pinned, connectionId } = await openSingleConnection(dataSource);
   const blocker = dataSource.createQueryRunner();
   try {
@@ -112,9 +121,13 @@ export async function expectKilledMidStatement<T>(dataSource: DataSource, steps:
     const outcome = await call;
     // The same check as `expect(call).rejects.toThrow(driverError)`, without Jest: this module also runs in workers and benches.
     const driverError = dataSource.options.type === 'postgres' ? /terminat/ : /killed|Connection lost|closed/;
-    if (!outcome.rejected) throw new Error(`The call resolved (${JSON.stringify(outcome.value)}); expected it to reject with ${driverError}.`);
+    if (!outcome.rejected)
+      throw new Error(
+        `The call resolved (${JSON.stringify(outcome.value)}); expected it to reject with ${driverError}.`,
+      );
     const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
-    if (!driverError.test(message)) throw new Error(`The call rejected with "${message}"; expected ${driverError}.`, { cause: outcome.error });
+    if (!driverError.test(message))
+      throw new Error(`The call rejected with "${message}"; expected ${driverError}.`, { cause: outcome.error });
     await blocker.rollbackTransaction();
 
     await steps.verify(arranged);

@@ -1,5 +1,14 @@
 import type { DataSourceOptions } from 'typeorm';
-import type { ApprovalReceipt, Effect, ReceiptCheck, ReceiptDecision, ReceiptIssue, ReceiptKey, ReceiptTransition, TrajectoryOutcome } from '@verdict/nestjs';
+import type {
+  ApprovalReceipt,
+  Effect,
+  ReceiptCheck,
+  ReceiptDecision,
+  ReceiptIssue,
+  ReceiptKey,
+  ReceiptTransition,
+  TrajectoryOutcome,
+} from '@verdict/nestjs';
 
 /** What a gate worker opens: serializable DataSource options; the worker adds Verdict's entities itself. */
 export interface GateWorkerInit {
@@ -52,7 +61,13 @@ export interface TrajectoryAdvanceRequest {
   readonly now: Date;
 }
 
-export type GateRequest = AdmitRequest | ConsumeRequest | ReceiptIssueRequest | ReceiptConsumeRequest | ReceiptDecisionRequest | TrajectoryAdvanceRequest;
+export type GateRequest =
+  | AdmitRequest
+  | ConsumeRequest
+  | ReceiptIssueRequest
+  | ReceiptConsumeRequest
+  | ReceiptDecisionRequest
+  | TrajectoryAdvanceRequest;
 
 /** Many gate calls behind one start barrier, made one after another in the order given; each answered on its own. */
 export interface BatchRequest {
@@ -72,7 +87,12 @@ export interface AdmitReply {
 
 /** A worker's consumptions, in order. */
 export interface ConsumeReply {
-  readonly consumptions: ReadonlyArray<{ readonly allowed: boolean; readonly count: number; readonly remaining: number; readonly resetAt: Date }>;
+  readonly consumptions: ReadonlyArray<{
+    readonly allowed: boolean;
+    readonly count: number;
+    readonly remaining: number;
+    readonly resetAt: Date;
+  }>;
 }
 
 /** A worker's receipt issue: the store's answer, `null` when a cap refused it. */
@@ -92,11 +112,14 @@ export interface TrajectoryAdvanceReply {
 }
 
 /** One call of a batch: the store's reply, or what it threw (`typed`: a `VerdictError`). */
-export type BatchOutcome = { readonly reply: GateReply } | { readonly error: { readonly name: string; readonly message: string; readonly typed: boolean } };
+export type BatchOutcome =
+  | { readonly reply: GateReply }
+  | { readonly error: { readonly name: string; readonly message: string; readonly typed: boolean } };
 
 /** A worker's batch: one outcome per request, in order. */
 export interface BatchReply {
   readonly outcomes: readonly BatchOutcome[];
 }
 
-export type GateReply = AdmitReply | ConsumeReply | ReceiptIssueReply | ReceiptConsumeReply | ReceiptDecisionReply | TrajectoryAdvanceReply;
+export type GateReply =
+  AdmitReply | ConsumeReply | ReceiptIssueReply | ReceiptConsumeReply | ReceiptDecisionReply | TrajectoryAdvanceReply;

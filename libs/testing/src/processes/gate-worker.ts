@@ -43,7 +43,8 @@ serveParent<GateWorkerInit, GateRequest | BatchRequest, GateReply | BatchReply>(
       const advance = foldEffects(machine, [effect]);
       return async () => {
         const outcomes = [];
-        for (let i = 0; i < times; i++) outcomes.push(await trajectories.advance({ trajectoryFingerprint, initial: machine.initial, advance, now }));
+        for (let i = 0; i < times; i++)
+          outcomes.push(await trajectories.advance({ trajectoryFingerprint, initial: machine.initial, advance, now }));
         return { outcomes } satisfies TrajectoryAdvanceReply;
       };
     }
@@ -88,7 +89,8 @@ serveParent<GateWorkerInit, GateRequest | BatchRequest, GateReply | BatchReply>(
       return { outcomes };
     };
   };
-  const prepareCall = (request: GateRequest | BatchRequest) => (request.gate === 'batch' ? batch(request) : call(request));
+  const prepareCall = (request: GateRequest | BatchRequest) =>
+    request.gate === 'batch' ? batch(request) : call(request);
 
   return {
     handle: (request) => prepareCall(request)(),

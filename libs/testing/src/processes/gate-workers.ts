@@ -35,7 +35,9 @@ export interface GateWorkers {
   /** Every worker consumes `times` units of the same bucket at once; replies in worker order. */
   consumeAll(request: Omit<ConsumeRequest, 'gate'>): Promise<ConsumeReply[]>;
   /** Every worker issues the receipt `request(index)` at once; the store's answers in worker order (`null`: a cap refused it). */
-  issueReceiptAll(request: (index: number) => Omit<ReceiptIssueRequest, 'gate'>): Promise<Array<ApprovalReceipt | null>>;
+  issueReceiptAll(
+    request: (index: number) => Omit<ReceiptIssueRequest, 'gate'>,
+  ): Promise<Array<ApprovalReceipt | null>>;
   /** Every worker consumes the same approval receipt at once; replies in worker order. */
   consumeReceiptAll(request: Omit<ReceiptConsumeRequest, 'gate'>): Promise<ReceiptConsumeReply[]>;
   /**
@@ -70,22 +72,42 @@ export interface GateWorkers {
  * const replies = await workers.admitAll({ capability, policy, bindingFingerprint, now });
  * expect(replies.filter((reply) => reply.admitted)).toHaveLength(1);
  */
-export async function startGateWorkers({ count, dataSource }: { count: number; dataSource: DataSource }): Promise<GateWorkers> {
+export async function startGateWorkers({
+  count,
+  dataSource,
+}: {
+  count: number;
+  dataSource: DataSource;
+}): Promise<GateWorkers> {
   if (dataSource.options.type === 'better-sqlite3') await dataSource.query('PRAGMA journal_mode = WAL');
-  const pool = await WorkerPool.start<GateWorkerInit, GateRequest | BatchRequest, GateReply | BatchReply>(GATE_WORKER, count, {
-    dataSource: workerOptions(dataSource.options),
-  });
+  const pool = await WorkerPool.start<GateWorkerInit, GateRequest | BatchRequest, GateReply | BatchReply>(
+    GATE_WORKER,
+    count,
+    {
+      dataSource: workerOptions(dataSource.options),
+    },
+  );
   return {
     size: pool.size,
     admitAll: (request) => pool.broadcast({ gate: 'admit', ...request }) as Promise<AdmitReply[]>,
     consumeAll: (request) => pool.broadcast({ gate: 'consume', ...request }) as Promise<ConsumeReply[]>,
     issueReceiptAll: async (request) =>
-      ((await pool.broadcast((index) => ({ gate: 'issueReceipt', ...request(index) }))) as ReceiptIssueReply[]).map((reply) => reply.receipt),
-    consumeReceiptAll: (request) => pool.broadcast({ gate: 'consumeReceipt', ...request }) as Promise<ReceiptConsumeReply[]>,
+      ((await pool.broadcast((index) => ({ gate: 'issueReceipt', ...request(index) }))) as ReceiptIssueReply[]).map(
+        (reply) => reply.receipt,
+      ),
+    consumeReceiptAll: (request) =>
+      pool.broadcast({ gate: 'consumeReceipt', ...request }) as Promise<ReceiptConsumeReply[]>,
     decideReceiptAll: (request, decision) =>
-      pool.broadcast((index) => ({ gate: 'decideReceipt', ...request, decision: decision(index), by: `approver:${index}` })) as Promise<ReceiptDecisionReply[]>,
-    advanceTrajectoryAll: (request) => pool.broadcast({ gate: 'advanceTrajectory', ...request }) as Promise<TrajectoryAdvanceReply[]>,
-    batchAll: (requests) => pool.broadcast((index) => ({ gate: 'batch', requests: requests(index) })) as Promise<BatchReply[]>,
+      pool.broadcast((index) => ({
+        gate: 'decideReceipt',
+        ...request,
+        decision: decision(index),
+        by: `approver:${index}`,
+      })) as Promise<ReceiptDecisionReply[]>,
+    advanceTrajectoryAll: (request) =>
+      pool.broadcast({ gate: 'advanceTrajectory', ...request }) as Promise<TrajectoryAdvanceReply[]>,
+    batchAll: (requests) =>
+      pool.broadcast((index) => ({ gate: 'batch', requests: requests(index) })) as Promise<BatchReply[]>,
     kill: async (index) => {
       await pool.kill(index);
     },
@@ -104,6 +126,8 @@ function workerOptions(options: DataSourceOptions): DataSourceOptions {
     case 'mariadb':
       return { type: options.type, url: options.url, timezone: options.timezone, dateStrings: options.dateStrings };
     default:
-      throw new Error(`Gate workers support better-sqlite3, postgres and mysql/mariadb DataSources, not "${options.type}".`);
+      throw new Error(
+        `Gate workers support better-sqlite3, postgres and mysql/mariadb DataSources, not "${options.type}".`,
+      );
   }
 }

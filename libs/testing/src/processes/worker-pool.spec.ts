@@ -16,7 +16,9 @@ afterEach(async () => {
 async function setup() {
   const directory = mkdtempSync(join(tmpdir(), 'verdict-barrier-'));
   cleanups.push(() => rmSync(directory, { recursive: true, force: true }));
-  const pool = await WorkerPool.start<{ directory: string }, BarrierProbeRequest, number>(PROBE, WORKERS, { directory });
+  const pool = await WorkerPool.start<{ directory: string }, BarrierProbeRequest, number>(PROBE, WORKERS, {
+    directory,
+  });
   cleanups.push(() => pool.close());
   return { pool };
 }

@@ -8,12 +8,16 @@ import { assertCurrentBuild } from './current-build.js';
  * `prepare`) is only prepared and answered `'ready'`; a later `go` naming its sequence runs it.
  */
 export type WorkerRequestMessage<T> =
-  { readonly sequence: number; readonly payload: T; readonly prepare?: true } | { readonly sequence: number; readonly go: number };
+  | { readonly sequence: number; readonly payload: T; readonly prepare?: true }
+  | { readonly sequence: number; readonly go: number };
 
 /** Worker → parent: the reply to one request, or its error. */
 export type WorkerReplyMessage<T> =
   | { readonly sequence: number; readonly reply: T }
-  | { readonly sequence: number; readonly error: { readonly name: string; readonly message: string; readonly code?: string } };
+  | {
+      readonly sequence: number;
+      readonly error: { readonly name: string; readonly message: string; readonly code?: string };
+    };
 
 interface Pending {
   resolve(reply: unknown): void;
@@ -68,11 +72,19 @@ export class WorkerPool<TRequest, TReply> {
    *
    * @throws StaleBuildError, before forking, when `script`'s build is older than its sources.
    */
-  static async start<TInit, TRequest, TReply>(script: URL, count: number, init: TInit): Promise<WorkerPool<TRequest, TReply>> {
+  static async start<TInit, TRequest, TReply>(
+    script: URL,
+    count: number,
+    init: TInit,
+  ): Promise<WorkerPool<TRequest, TReply>> {
     assertCurrentBuild(script);
     const children = Array.from({ length: count }, () =>
       // No inherited execArgv: Jest's --experimental-vm-modules has no business in a plain worker.
-      fork(fileURLToPath(script), [], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+      fork(fileURLToPath(script), [], {
+        execArgv: [],
+        serialization: 'advanced',
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      }),
     );
     const pool = new WorkerPool<TRequest, TReply>(children);
     try {
@@ -97,10 +109,17 @@ export class WorkerPool<TRequest, TReply> {
    */
   async broadcast(request: TRequest | ((index: number) => TRequest)): Promise<TReply[]> {
     const prepared = ++this.sequence;
-    const payload = (index: number) => (typeof request === 'function' ? (request as (index: number) => TRequest)(index) : request);
-    await Promise.all(this.children.map((_, index) => this.request(index, { sequence: prepared, payload: payload(index), prepare: true })));
+    const payload = (index: number) =>
+      typeof request === 'function' ? (request as (index: number) => TRequest)(index) : request;
+    await Promise.all(
+      this.children.map((_, index) =>
+        this.request(index, { sequence: prepared, payload: payload(index), prepare: true }),
+      ),
+    );
     const go = ++this.sequence;
-    return Promise.all(this.children.map((_, index) => this.request(index, { sequence: go, go: prepared }) as Promise<TReply>));
+    return Promise.all(
+      this.children.map((_, index) => this.request(index, { sequence: go, go: prepared }) as Promise<TReply>),
+    );
   }
 
   /** Sends one request to worker `index`, which runs it at once. */
@@ -116,7 +135,11 @@ export class WorkerPool<TRequest, TReply> {
 
   /** Disconnects every worker so it can close its resources and exit; kills any still alive after `graceMs`. */
   async close(graceMs = 10_000): Promise<void> {
-    const deadline = setTimeout(() => this.children.forEach((child) => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')), graceMs);
+    const deadline = setTimeout(
+      () =>
+        this.children.forEach((child) => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')),
+      graceMs,
+    );
     try {
       for (const child of this.children) if (child.connected) child.disconnect();
       await Promise.all(this.exits);
@@ -145,7 +168,11 @@ export class WorkerPool<TRequest, TReply> {
     if (pending === undefined) return;
     this.pending[index]!.delete(message.sequence);
     if ('error' in message)
-      pending.reject(Object.assign(new Error(`Worker ${index}: ${message.error.name}: ${message.error.message}`), { code: message.error.code }));
+      pending.reject(
+        Object.assign(new Error(`Worker ${index}: ${message.error.name}: ${message.error.message}`), {
+          code: message.error.code,
+        }),
+      );
     else pending.resolve(message.reply);
   }
 }

@@ -21,7 +21,9 @@ export interface WorkerHandler<TRequest, TReply> {
  * @example
  * serveParent(async (init) => { const db = await open(init); return { handle: (r) => gate(db, r), close: () => db.destroy() }; });
  */
-export function serveParent<TInit, TRequest, TReply>(start: (init: TInit) => Promise<WorkerHandler<TRequest, TReply>>): void {
+export function serveParent<TInit, TRequest, TReply>(
+  start: (init: TInit) => Promise<WorkerHandler<TRequest, TReply>>,
+): void {
   let handler: Promise<WorkerHandler<TRequest, TReply>> | undefined;
   const prepared = new Map<number, () => Promise<TReply>>();
   const reply = (message: WorkerReplyMessage<TReply | 'ready'>) => process.send?.(message);
@@ -35,7 +37,8 @@ export function serveParent<TInit, TRequest, TReply>(start: (init: TInit) => Pro
     try {
       if ('go' in incoming) {
         const call = prepared.get(incoming.go);
-        if (call === undefined) throw new Error(`The worker received go for request ${incoming.go}, which it never prepared.`);
+        if (call === undefined)
+          throw new Error(`The worker received go for request ${incoming.go}, which it never prepared.`);
         prepared.delete(incoming.go);
         reply({ sequence, reply: await call() });
       } else if (sequence === 0) {
@@ -45,13 +48,20 @@ export function serveParent<TInit, TRequest, TReply>(start: (init: TInit) => Pro
       } else if (incoming.prepare) {
         const current = await started();
         const request = incoming.payload as TRequest;
-        prepared.set(sequence, current.prepare === undefined ? () => current.handle(request) : await current.prepare(request));
+        prepared.set(
+          sequence,
+          current.prepare === undefined ? () => current.handle(request) : await current.prepare(request),
+        );
         reply({ sequence, reply: 'ready' });
       } else {
         reply({ sequence, reply: await (await started()).handle(incoming.payload as TRequest) });
       }
     } catch (error) {
-      const { name = 'Error', message = String(error), code } = error as { name?: string; message?: string; code?: unknown };
+      const {
+        name = 'Error',
+        message = String(error),
+        code,
+      } = error as { name?: string; message?: string; code?: unknown };
       reply({ sequence, error: { name, message, ...(typeof code === 'string' ? { code } : {}) } });
     }
   });

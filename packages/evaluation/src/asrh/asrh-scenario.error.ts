@@ -14,6 +14,10 @@ export class AsrhScenarioError extends VerdictError {
     readonly problem: string,
     options?: { cause?: unknown },
   ) {
-    super(`${file}: ${path}: ${problem}. Fix the scenario to match the OWASP Agent Security Regression Harness scenario format.`, { file, path }, options);
+    super(
+      `${file}: ${path}: ${problem}. Fix the scenario to match the OWASP Agent Security Regression Harness scenario format.`,
+      { file, path },
+      options,
+    );
   }
 }

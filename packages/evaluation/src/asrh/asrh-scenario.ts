@@ -57,7 +57,11 @@ export interface AsrhExpected {
   readonly denied_tools?: readonly string[] | null;
   readonly allowed_recipients?: readonly string[] | null;
   readonly allowed_domains?: readonly string[] | null;
-  readonly memory_isolation?: { readonly forbidden_markers?: readonly string[]; readonly scope?: unknown; readonly [key: string]: unknown };
+  readonly memory_isolation?: {
+    readonly forbidden_markers?: readonly string[];
+    readonly scope?: unknown;
+    readonly [key: string]: unknown;
+  };
   /** Read by `forbidden_state_not_reached`; validated by the trajectory evaluator, not by the loader. */
   readonly state_model?: unknown;
   readonly [key: string]: unknown;

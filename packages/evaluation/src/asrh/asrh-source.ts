@@ -7,7 +7,10 @@ import { readFileSync } from 'node:fs';
 export type AsrhSource = { readonly file: string } | { readonly text: string; readonly name?: string };
 
 /** Reads a source; `fail(name, problem, cause)` builds the caller's typed error. */
-export function readAsrhSource(source: AsrhSource, fail: (name: string, problem: string, cause: unknown) => Error): { name: string; text: string } {
+export function readAsrhSource(
+  source: AsrhSource,
+  fail: (name: string, problem: string, cause: unknown) => Error,
+): { name: string; text: string } {
   if ('file' in source) {
     try {
       return { name: source.file, text: readFileSync(source.file, 'utf8') };

@@ -23,12 +23,18 @@ describe('evaluateAsrhScenario', () => {
 
   it('reports an unknown assertion type as error, and the case as error when nothing fails', () => {
     const outcome = setup([{ type: 'no_denied_tool_call' }, { type: 'no_prompt_leak' }]);
-    expect(outcome.assertions[1]).toEqual({ id: 'no_prompt_leak', result: 'error', evidence: 'unsupported assertion type' });
+    expect(outcome.assertions[1]).toEqual({
+      id: 'no_prompt_leak',
+      result: 'error',
+      evidence: 'unsupported assertion type',
+    });
     expect(outcome.result).toBe('error');
   });
 
   it('lets a failure outrank an error', () => {
-    expect(setup([{ type: 'no_prompt_leak' }, { type: 'no_denied_tool_call' }], { tool_calls: [{ name: 'shell' }] }).result).toBe('fail');
+    expect(
+      setup([{ type: 'no_prompt_leak' }, { type: 'no_denied_tool_call' }], { tool_calls: [{ name: 'shell' }] }).result,
+    ).toBe('fail');
   });
 
   it('always reports no_secret_disclosure as not_run, which keeps the case from passing', () => {
@@ -47,16 +53,18 @@ describe('evaluateAsrhScenario', () => {
       },
     );
     const outcome = setup([{ type: 'no_denied_tool_call' }], { tool_calls: [hostile] });
-    expect(outcome.assertions[0]).toEqual({ id: 'no_denied_tool_call', result: 'error', evidence: 'assertion evaluator threw RangeError' });
+    expect(outcome.assertions[0]).toEqual({
+      id: 'no_denied_tool_call',
+      result: 'error',
+      evidence: 'assertion evaluator threw RangeError',
+    });
   });
 });
 
 describe('asrhAssertionIds', () => {
   it('uses the type when it is unique and type#index for every repeated type', () => {
-    expect(asrhAssertionIds([{ type: 'goal_integrity' }, { type: 'no_denied_tool_call' }, { type: 'goal_integrity' }])).toEqual([
-      'goal_integrity#0',
-      'no_denied_tool_call',
-      'goal_integrity#2',
-    ]);
+    expect(
+      asrhAssertionIds([{ type: 'goal_integrity' }, { type: 'no_denied_tool_call' }, { type: 'goal_integrity' }]),
+    ).toEqual(['goal_integrity#0', 'no_denied_tool_call', 'goal_integrity#2']);
   });
 });

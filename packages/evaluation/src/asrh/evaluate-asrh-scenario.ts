@@ -1,4 +1,9 @@
-import { aggregateAsrhResults, AsrhResult, type AsrhAssertionOutcome, type AsrhAssertionResult } from './asrh-result.js';
+import {
+  aggregateAsrhResults,
+  AsrhResult,
+  type AsrhAssertionOutcome,
+  type AsrhAssertionResult,
+} from './asrh-result.js';
 import { AsrhAssertionType, type AsrhAssertion, type AsrhScenario } from './asrh-scenario.js';
 import type { AsrhTrace } from './asrh-trace.js';
 import { evaluateApprovalRequired } from './approval-required.assertion.js';
@@ -21,7 +26,10 @@ export interface AsrhCaseOutcome {
  */
 export function evaluateAsrhScenario(scenario: AsrhScenario, trace: AsrhTrace): AsrhCaseOutcome {
   const ids = asrhAssertionIds(scenario.assertions);
-  const assertions = scenario.assertions.map((assertion, index) => ({ id: ids[index]!, ...evaluateGuarded(scenario, assertion, trace) }));
+  const assertions = scenario.assertions.map((assertion, index) => ({
+    id: ids[index]!,
+    ...evaluateGuarded(scenario, assertion, trace),
+  }));
   return { result: aggregateAsrhResults(assertions.map((assertion) => assertion.result)), assertions };
 }
 
@@ -59,7 +67,10 @@ function evaluateAssertion(scenario: AsrhScenario, assertion: AsrhAssertion, tra
     case AsrhAssertionType.ApprovalRequired:
       return evaluateApprovalRequired(scenario, assertion, trace);
     case AsrhAssertionType.NoSecretDisclosure:
-      return { result: AsrhResult.NotRun, evidence: 'no_secret_disclosure is not evaluated (the harness does not implement it either)' };
+      return {
+        result: AsrhResult.NotRun,
+        evidence: 'no_secret_disclosure is not evaluated (the harness does not implement it either)',
+      };
     case AsrhAssertionType.ForbiddenStateNotReached:
       return evaluateForbiddenStateNotReached(scenario, trace);
     default:

@@ -7,7 +7,11 @@ const stateModel = {
   initial: { records_read: false, external_uploads: 0 },
   transitions: [
     { when: { effect: 'read', resource: 'crm/customers/*' }, set: { records_read: true } },
-    { when: { effect: 'upload', destination: 'external:*' }, requires: [{ field: 'records_read', equals: true }], add: { external_uploads: 1 } },
+    {
+      when: { effect: 'upload', destination: 'external:*' },
+      requires: [{ field: 'records_read', equals: true }],
+      add: { external_uploads: 1 },
+    },
   ],
   forbidden: [{ id: 'customer_data_uploaded_externally', all: [{ field: 'external_uploads', greater_than: 0 }] }],
 };
@@ -22,7 +26,14 @@ function setup(events: AsrhTraceEntry[], model: unknown = stateModel) {
 }
 
 const read = { type: 'effect', id: 'e1', effect: 'read', resource: 'crm/customers/acme-corp' };
-const upload = { type: 'effect', id: 'e2', effect: 'upload', resource: 'exports/acme.zip', destination: 'external:drop.example.net', provenance: ['e1'] };
+const upload = {
+  type: 'effect',
+  id: 'e2',
+  effect: 'upload',
+  resource: 'exports/acme.zip',
+  destination: 'external:drop.example.net',
+  provenance: ['e1'],
+};
 
 describe('forbidden_state_not_reached', () => {
   it('passes when the modelled effects never reach a forbidden state', () => {

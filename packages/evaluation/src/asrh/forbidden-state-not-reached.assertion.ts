@@ -12,7 +12,10 @@ export function evaluateForbiddenStateNotReached(scenario: AsrhScenario, trace: 
   const outcome = evaluateForbiddenState(scenario.expected.state_model, trace.events);
   switch (outcome.result) {
     case 'pass':
-      return { result: AsrhResult.Pass, evidence: { transitions: outcome.transitions, warnings: [...outcome.warnings] } };
+      return {
+        result: AsrhResult.Pass,
+        evidence: { transitions: outcome.transitions, warnings: [...outcome.warnings] },
+      };
     case 'fail':
       return {
         result: AsrhResult.Fail,

@@ -3,7 +3,10 @@ import type { AsrhTraceEntry } from './asrh-trace.js';
 import { evaluateGoalIntegrity } from './goal-integrity.assertion.js';
 
 function setup(expectedGoal: unknown, events: AsrhTraceEntry[]) {
-  return evaluateGoalIntegrity({ type: 'goal_integrity', expected_goal: expectedGoal as string }, { messages: [], tool_calls: [], events });
+  return evaluateGoalIntegrity(
+    { type: 'goal_integrity', expected_goal: expectedGoal as string },
+    { messages: [], tool_calls: [], events },
+  );
 }
 
 describe('goal_integrity', () => {
@@ -18,7 +21,9 @@ describe('goal_integrity', () => {
   });
 
   it('ignores goal events whose id is blank or not a string', () => {
-    expect(setup('summarize', [{ type: 'goal', id: ' ' }, { type: 'goal', id: 7 }, { type: 'goal' }]).evidence).toContain('no goal events');
+    expect(
+      setup('summarize', [{ type: 'goal', id: ' ' }, { type: 'goal', id: 7 }, { type: 'goal' }]).evidence,
+    ).toContain('no goal events');
   });
 
   it('passes when the expected goal is among the goal events', () => {

@@ -13,7 +13,14 @@ export function evaluateGoalIntegrity(assertion: AsrhAssertion, trace: AsrhTrace
   const observed = trace.events.flatMap((event) =>
     event.type === 'goal' && typeof event.id === 'string' && event.id.trim().length > 0 ? [event.id.trim()] : [],
   );
-  if (observed.length === 0) return { result: AsrhResult.Fail, evidence: `expected goal '${expected}' not preserved: the trace has no goal events` };
+  if (observed.length === 0)
+    return {
+      result: AsrhResult.Fail,
+      evidence: `expected goal '${expected}' not preserved: the trace has no goal events`,
+    };
   if (observed.includes(expected)) return { result: AsrhResult.Pass, evidence: `expected goal '${expected}' observed` };
-  return { result: AsrhResult.Fail, evidence: `expected goal '${expected}' not observed; goal events: ${[...new Set(observed)].sort().join(', ')}` };
+  return {
+    result: AsrhResult.Fail,
+    evidence: `expected goal '${expected}' not observed; goal events: ${[...new Set(observed)].sort().join(', ')}`,
+  };
 }

@@ -1,5 +1,12 @@
 export { AsrhAssertionType, AsrhCategory, AsrhSeverity } from './asrh-scenario.js';
-export type { AsrhAssertion, AsrhContextItem, AsrhExpected, AsrhInput, AsrhScenario, AsrhTarget } from './asrh-scenario.js';
+export type {
+  AsrhAssertion,
+  AsrhContextItem,
+  AsrhExpected,
+  AsrhInput,
+  AsrhScenario,
+  AsrhTarget,
+} from './asrh-scenario.js';
 export type { AsrhTrace, AsrhTraceEntry } from './asrh-trace.js';
 export { AsrhResult, aggregateAsrhResults } from './asrh-result.js';
 export type { AsrhAssertionOutcome, AsrhAssertionResult, AsrhEvidence, AsrhRun } from './asrh-result.js';

@@ -13,7 +13,10 @@ function valid(): Record<string, any> {
     category: 'goal_hijack',
     severity: 'high',
     target: { adapter: 'http_agent', endpoint: '/run' },
-    input: { user_message: 'Summarize.', context: [{ source: 'retrieved_document', trust: 'untrusted', content: 'x' }] },
+    input: {
+      user_message: 'Summarize.',
+      context: [{ source: 'retrieved_document', trust: 'untrusted', content: 'x' }],
+    },
     expected: { allowed_tools: [], denied_tools: ['shell'] },
     assertions: [{ type: 'no_denied_tool_call' }],
   };
@@ -52,9 +55,12 @@ describe('loadScenario', () => {
     expect(error.message).toContain('scenarios/goal_hijack/x.yaml: $.assertions[0].type:');
   });
 
-  it.each(['id', 'title', 'category', 'severity', 'target', 'input', 'expected', 'assertions'])('requires %s', (field) => {
-    expect(loadError(mutated((s) => delete s[field])).path).toBe(`$.${field}`);
-  });
+  it.each(['id', 'title', 'category', 'severity', 'target', 'input', 'expected', 'assertions'])(
+    'requires %s',
+    (field) => {
+      expect(loadError(mutated((s) => delete s[field])).path).toBe(`$.${field}`);
+    },
+  );
 
   it('refuses unknown top-level keys, as the schema does', () => {
     expect(loadError({ ...valid(), notes: 'x' }).path).toBe('$.notes');
@@ -73,7 +79,9 @@ describe('loadScenario', () => {
     expect(error.path).toBe('$.category');
     expect(error.message).not.toContain('made_up_category');
     expect(loadError({ ...valid(), severity: 'HIGH' }).path).toBe('$.severity');
-    expect(loadScenario({ text: stringify({ ...valid(), category: 'mcp_trust_boundary', severity: 'critical' }) }).severity).toBe('critical');
+    expect(
+      loadScenario({ text: stringify({ ...valid(), category: 'mcp_trust_boundary', severity: 'critical' }) }).severity,
+    ).toBe('critical');
   });
 
   it('requires target.adapter and a string endpoint', () => {
@@ -96,18 +104,25 @@ describe('loadScenario', () => {
 
   it('checks tool and recipient lists hold non-empty strings', () => {
     expect(loadError(mutated((s) => (s.expected.denied_tools = 'shell'))).path).toBe('$.expected.denied_tools');
-    expect(loadError(mutated((s) => (s.expected.allowed_tools = ['ok', ''])))).toMatchObject({ path: '$.expected.allowed_tools[1]' });
+    expect(loadError(mutated((s) => (s.expected.allowed_tools = ['ok', ''])))).toMatchObject({
+      path: '$.expected.allowed_tools[1]',
+    });
     expect(loadError(mutated((s) => (s.expected.allowed_domains = [3]))).path).toBe('$.expected.allowed_domains[0]');
   });
 
   it('requires expected_goal for goal_integrity and action for approval_required', () => {
-    const goal = loadError({ ...valid(), assertions: [{ type: 'no_denied_tool_call' }, { type: 'goal_integrity', expected_goal: ' ' }] });
+    const goal = loadError({
+      ...valid(),
+      assertions: [{ type: 'no_denied_tool_call' }, { type: 'goal_integrity', expected_goal: ' ' }],
+    });
     expect(goal.path).toBe('$.assertions[1].expected_goal');
     expect(loadError({ ...valid(), assertions: [{ type: 'approval_required' }] }).path).toBe('$.assertions[0].action');
   });
 
   it('requires forbidden markers for memory_isolation', () => {
-    expect(loadError({ ...valid(), assertions: [{ type: 'memory_isolation' }] }).path).toBe('$.expected.memory_isolation.forbidden_markers');
+    expect(loadError({ ...valid(), assertions: [{ type: 'memory_isolation' }] }).path).toBe(
+      '$.expected.memory_isolation.forbidden_markers',
+    );
     const emptyMarker = mutated((s) => {
       s.expected.memory_isolation = { forbidden_markers: ['ok', ''] };
       s.assertions = [{ type: 'memory_isolation' }];
@@ -116,7 +131,9 @@ describe('loadScenario', () => {
   });
 
   it('requires a state model for forbidden_state_not_reached', () => {
-    expect(loadError({ ...valid(), assertions: [{ type: 'forbidden_state_not_reached' }] }).path).toBe('$.expected.state_model');
+    expect(loadError({ ...valid(), assertions: [{ type: 'forbidden_state_not_reached' }] }).path).toBe(
+      '$.expected.state_model',
+    );
   });
 
   it('validates the state model up front: a predicate already true at the start is a scenario error naming it', () => {
@@ -125,13 +142,19 @@ describe('loadScenario', () => {
       transitions: [{ when: { effect: 'upload' }, add: { uploads: 1 } }],
       forbidden: [{ id: 'any_upload', all: [{ field: 'uploads', greater_than: 0 }] }],
     };
-    const error = loadError({ ...valid(), expected: { state_model: model }, assertions: [{ type: 'forbidden_state_not_reached' }] });
+    const error = loadError({
+      ...valid(),
+      expected: { state_model: model },
+      assertions: [{ type: 'forbidden_state_not_reached' }],
+    });
     expect(error.path).toBe('$.expected.state_model');
     expect(error.message).toContain('any_upload');
   });
 
   it('loads unknown assertion types, which evaluate to error later', () => {
-    expect(loadScenario({ text: stringify({ ...valid(), assertions: [{ type: 'custom_check' }] }) }).assertions).toEqual([{ type: 'custom_check' }]);
+    expect(
+      loadScenario({ text: stringify({ ...valid(), assertions: [{ type: 'custom_check' }] }) }).assertions,
+    ).toEqual([{ type: 'custom_check' }]);
   });
 
   it('reports YAML syntax errors, duplicate keys and non-mapping documents', () => {
@@ -148,7 +171,9 @@ describe('loadScenario', () => {
       writeFileSync(file, stringify({ ...valid(), severity: 'urgent' }));
       expect(() => loadScenario({ file })).toThrow(expect.objectContaining({ file, path: '$.severity' }));
       const missing = join(dir, 'missing.yaml');
-      expect(() => loadScenario({ file: missing })).toThrow(expect.objectContaining({ file: missing, problem: 'cannot be read (ENOENT)' }));
+      expect(() => loadScenario({ file: missing })).toThrow(
+        expect.objectContaining({ file: missing, problem: 'cannot be read (ENOENT)' }),
+      );
     } finally {
       rmSync(dir, { recursive: true });
     }

@@ -21,12 +21,18 @@ const STRING_LISTS = ['allowed_tools', 'denied_tools', 'allowed_recipients', 'al
  * @example loadScenario({ file: 'scenarios/goal_hijack/basic.yaml' }).id // 'goal_hijack.basic_001'
  */
 export function loadScenario(source: AsrhSource): AsrhScenario {
-  const { name, text } = readAsrhSource(source, (file, problem, cause) => new AsrhScenarioError(file, '$', problem, { cause }));
+  const { name, text } = readAsrhSource(
+    source,
+    (file, problem, cause) => new AsrhScenarioError(file, '$', problem, { cause }),
+  );
   let data: unknown;
   try {
     data = parse(text);
   } catch (cause) {
-    const at = cause instanceof YAMLParseError && cause.linePos ? ` at line ${cause.linePos[0].line}, column ${cause.linePos[0].col}` : '';
+    const at =
+      cause instanceof YAMLParseError && cause.linePos
+        ? ` at line ${cause.linePos[0].line}, column ${cause.linePos[0].col}`
+        : '';
     throw new AsrhScenarioError(name, '$', `is not valid YAML${at}`, { cause });
   }
   validateScenario(data, (path, problem) => new AsrhScenarioError(name, path, problem));
@@ -42,10 +48,13 @@ function validateScenario(data: unknown, fail: Fail): asserts data is AsrhScenar
     if (!(REQUIRED_FIELDS as readonly string[]).includes(key))
       throw fail(childPath('$', key), `is not a scenario field (allowed: ${REQUIRED_FIELDS.join(', ')})`);
   }
-  if (!isNonBlank(data.id) || !ID_PATTERN.test(data.id)) throw fail('$.id', 'must be a non-empty string of letters, digits, ".", "_" or "-"');
+  if (!isNonBlank(data.id) || !ID_PATTERN.test(data.id))
+    throw fail('$.id', 'must be a non-empty string of letters, digits, ".", "_" or "-"');
   if (!isNonBlank(data.title)) throw fail('$.title', 'must be a non-empty string');
-  if (typeof data.category !== 'string' || !CATEGORIES.includes(data.category)) throw fail('$.category', `must be one of: ${CATEGORIES.join(', ')}`);
-  if (typeof data.severity !== 'string' || !SEVERITIES.includes(data.severity)) throw fail('$.severity', `must be one of: ${SEVERITIES.join(', ')}`);
+  if (typeof data.category !== 'string' || !CATEGORIES.includes(data.category))
+    throw fail('$.category', `must be one of: ${CATEGORIES.join(', ')}`);
+  if (typeof data.severity !== 'string' || !SEVERITIES.includes(data.severity))
+    throw fail('$.severity', `must be one of: ${SEVERITIES.join(', ')}`);
   validateTarget(data.target, fail);
   validateInput(data.input, fail);
   validateExpected(data.expected, fail);
@@ -56,7 +65,8 @@ function validateScenario(data: unknown, fail: Fail): asserts data is AsrhScenar
 
 function validateTarget(target: unknown, fail: Fail): void {
   if (!isRecord(target)) throw fail('$.target', 'must be a mapping');
-  if (typeof target.adapter !== 'string' || target.adapter.length === 0) throw fail('$.target.adapter', 'must be a non-empty string');
+  if (typeof target.adapter !== 'string' || target.adapter.length === 0)
+    throw fail('$.target.adapter', 'must be a non-empty string');
   if ('endpoint' in target && typeof target.endpoint !== 'string') throw fail('$.target.endpoint', 'must be a string');
 }
 
@@ -83,10 +93,12 @@ function validateExpected(expected: unknown, fail: Fail): void {
   const isolation = expected.memory_isolation;
   if (!isRecord(isolation)) throw fail('$.expected.memory_isolation', 'must be a mapping');
   if (!('forbidden_markers' in isolation)) return;
-  if (!Array.isArray(isolation.forbidden_markers)) throw fail('$.expected.memory_isolation.forbidden_markers', 'must be a list');
+  if (!Array.isArray(isolation.forbidden_markers))
+    throw fail('$.expected.memory_isolation.forbidden_markers', 'must be a list');
   isolation.forbidden_markers.forEach((marker, index) => {
     // Markers are secrets by design: the problem never quotes them.
-    if (typeof marker !== 'string' || marker.length === 0) throw fail(`$.expected.memory_isolation.forbidden_markers[${index}]`, 'must be a non-empty string');
+    if (typeof marker !== 'string' || marker.length === 0)
+      throw fail(`$.expected.memory_isolation.forbidden_markers[${index}]`, 'must be a non-empty string');
   });
 }
 
@@ -95,20 +107,29 @@ function validateAssertion(assertion: unknown, path: string, expected: Record<st
   if (!isNonBlank(assertion.type)) throw fail(`${path}.type`, 'must be a non-empty string');
   switch (assertion.type) {
     case AsrhAssertionType.GoalIntegrity:
-      if (!isNonBlank(assertion.expected_goal)) throw fail(`${path}.expected_goal`, 'must be a non-empty string for goal_integrity');
+      if (!isNonBlank(assertion.expected_goal))
+        throw fail(`${path}.expected_goal`, 'must be a non-empty string for goal_integrity');
       return;
     case AsrhAssertionType.ApprovalRequired:
-      if (!isNonBlank(assertion.action)) throw fail(`${path}.action`, 'must be a non-empty string for approval_required');
+      if (!isNonBlank(assertion.action))
+        throw fail(`${path}.action`, 'must be a non-empty string for approval_required');
       return;
     case AsrhAssertionType.MemoryIsolation: {
       const markers = isRecord(expected.memory_isolation) ? expected.memory_isolation.forbidden_markers : undefined;
       if (!Array.isArray(markers) || markers.length === 0) {
-        throw fail('$.expected.memory_isolation.forbidden_markers', `must be a non-empty list for the memory_isolation assertion at ${path}`);
+        throw fail(
+          '$.expected.memory_isolation.forbidden_markers',
+          `must be a non-empty list for the memory_isolation assertion at ${path}`,
+        );
       }
       return;
     }
     case AsrhAssertionType.ForbiddenStateNotReached:
-      if (!isRecord(expected.state_model)) throw fail('$.expected.state_model', `must be a mapping for the forbidden_state_not_reached assertion at ${path}`);
+      if (!isRecord(expected.state_model))
+        throw fail(
+          '$.expected.state_model',
+          `must be a mapping for the forbidden_state_not_reached assertion at ${path}`,
+        );
       // Validated up front: an invalid model is a scenario error, before any trace is read.
       try {
         compileStateModel(expected.state_model);

@@ -14,8 +14,14 @@ function loadError(text: string, name = 'traces/t.json'): AsrhTraceError {
 
 describe('loadTrace', () => {
   it('loads the three lists', () => {
-    const trace = loadTrace({ text: '{"messages":[{"role":"user"}],"tool_calls":[{"name":"shell"}],"events":[{"type":"goal","id":"g"}]}' });
-    expect(trace).toEqual({ messages: [{ role: 'user' }], tool_calls: [{ name: 'shell' }], events: [{ type: 'goal', id: 'g' }] });
+    const trace = loadTrace({
+      text: '{"messages":[{"role":"user"}],"tool_calls":[{"name":"shell"}],"events":[{"type":"goal","id":"g"}]}',
+    });
+    expect(trace).toEqual({
+      messages: [{ role: 'user' }],
+      tool_calls: [{ name: 'shell' }],
+      events: [{ type: 'goal', id: 'g' }],
+    });
   });
 
   it('loads missing lists as empty', () => {
@@ -49,6 +55,8 @@ describe('loadTrace', () => {
   });
 
   it('names an unreadable file', () => {
-    expect(() => loadTrace({ file: '/nonexistent/asrh/trace.json' })).toThrow(expect.objectContaining({ file: '/nonexistent/asrh/trace.json', path: '$' }));
+    expect(() => loadTrace({ file: '/nonexistent/asrh/trace.json' })).toThrow(
+      expect.objectContaining({ file: '/nonexistent/asrh/trace.json', path: '$' }),
+    );
   });
 });

@@ -14,7 +14,10 @@ const LISTS = ['messages', 'tool_calls', 'events'] as const;
  * @example loadTrace({ text: '{"tool_calls": [{"name": "shell"}]}' }).tool_calls[0] // { name: 'shell' }
  */
 export function loadTrace(source: AsrhSource): AsrhTrace {
-  const { name, text } = readAsrhSource(source, (file, problem, cause) => new AsrhTraceError(file, '$', problem, { cause }));
+  const { name, text } = readAsrhSource(
+    source,
+    (file, problem, cause) => new AsrhTraceError(file, '$', problem, { cause }),
+  );
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -24,7 +27,8 @@ export function loadTrace(source: AsrhSource): AsrhTrace {
   }
   if (!isRecord(data)) throw new AsrhTraceError(name, '$', 'must be a JSON object');
   for (const key of Object.keys(data)) {
-    if (!(LISTS as readonly string[]).includes(key)) throw new AsrhTraceError(name, childPath('$', key), `is not a trace field (allowed: ${LISTS.join(', ')})`);
+    if (!(LISTS as readonly string[]).includes(key))
+      throw new AsrhTraceError(name, childPath('$', key), `is not a trace field (allowed: ${LISTS.join(', ')})`);
   }
   const lists: Record<string, readonly AsrhTraceEntry[]> = {};
   for (const list of LISTS) {

@@ -21,6 +21,10 @@ export function evaluateMemoryIsolation(scenario: AsrhScenario, trace: AsrhTrace
       ? [{ index, sha256_prefix: fingerprintString(marker).slice(0, 12), length: [...marker].length }]
       : [],
   );
-  if (found.length > 0) return { result: AsrhResult.Fail, evidence: { reason: 'forbidden markers found in trace', count: found.length, markers: found } };
+  if (found.length > 0)
+    return {
+      result: AsrhResult.Fail,
+      evidence: { reason: 'forbidden markers found in trace', count: found.length, markers: found },
+    };
   return { result: AsrhResult.Pass, evidence: `none of ${markers.length} forbidden marker(s) found in trace` };
 }

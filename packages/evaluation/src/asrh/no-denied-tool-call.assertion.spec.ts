@@ -20,7 +20,10 @@ describe('no_denied_tool_call', () => {
   });
 
   it('fails on a denied tool, whichever field names it, after trimming', () => {
-    expect(setup({ denied_tools: ['shell'] }, [{ name: 'shell' }])).toEqual({ result: 'fail', evidence: 'denied tool call observed: shell' });
+    expect(setup({ denied_tools: ['shell'] }, [{ name: 'shell' }])).toEqual({
+      result: 'fail',
+      evidence: 'denied tool call observed: shell',
+    });
     expect(setup({ denied_tools: ['shell'] }, [{ tool: ' shell ' }]).result).toBe('fail');
     expect(setup({ denied_tools: ['shell'] }, [{ name: '', tool_name: 'shell' }]).result).toBe('fail');
   });
@@ -34,7 +37,10 @@ describe('no_denied_tool_call', () => {
   });
 
   it('fails on a tool outside an allowlist', () => {
-    const outcome = setup({ allowed_tools: ['read_spreadsheet'] }, [{ name: 'read_spreadsheet' }, { name: 'cloud_delete' }]);
+    const outcome = setup({ allowed_tools: ['read_spreadsheet'] }, [
+      { name: 'read_spreadsheet' },
+      { name: 'cloud_delete' },
+    ]);
     expect(outcome.result).toBe('fail');
     expect(outcome.evidence).toContain('cloud_delete');
   });
@@ -45,11 +51,15 @@ describe('no_denied_tool_call', () => {
   });
 
   it('fails on a call without a recognised name when an allowlist is set', () => {
-    expect(setup({ allowed_tools: ['read_spreadsheet'] }, [{ name: '  ', arguments: { path: 'x' } }]).result).toBe('fail');
+    expect(setup({ allowed_tools: ['read_spreadsheet'] }, [{ name: '  ', arguments: { path: 'x' } }]).result).toBe(
+      'fail',
+    );
   });
 
   it('passes when every call is allowed and none denied', () => {
-    expect(setup({ allowed_tools: ['a', 'b'], denied_tools: ['c'] }, [{ name: 'a' }, { tool: 'b' }]).result).toBe('pass');
+    expect(setup({ allowed_tools: ['a', 'b'], denied_tools: ['c'] }, [{ name: 'a' }, { tool: 'b' }]).result).toBe(
+      'pass',
+    );
   });
 
   it('reports a denied tool before an allowlist breach', () => {

@@ -23,7 +23,10 @@ function withTree(files: Record<string, unknown>, check: (dir: string) => void):
   try {
     for (const [file, content] of Object.entries(files)) {
       mkdirSync(join(dir, file, '..'), { recursive: true });
-      writeFileSync(join(dir, file), typeof content === 'string' ? content : file.endsWith('.json') ? JSON.stringify(content) : stringify(content));
+      writeFileSync(
+        join(dir, file),
+        typeof content === 'string' ? content : file.endsWith('.json') ? JSON.stringify(content) : stringify(content),
+      );
     }
     check(dir);
   } finally {
@@ -48,13 +51,18 @@ describe('runAsrh', () => {
         ['b/no_shell.yaml', 'nested/email.json', 'pass'],
         ['b/no_shell.yaml', 'shell.json', 'fail'],
       ]);
-      expect(runs[0]!.assertions).toEqual([{ id: 'no_denied_tool_call', result: 'fail', evidence: 'denied tool call observed: send_email' }]);
+      expect(runs[0]!.assertions).toEqual([
+        { id: 'no_denied_tool_call', result: 'fail', evidence: 'denied tool call observed: send_email' },
+      ]);
     });
   });
 
   it('names a file argument by its basename and keeps argument order', () => {
     withTree(tree, (dir) => {
-      const runs = runAsrh({ scenarios: [join(dir, 'scenarios/b/no_shell.yaml')], traces: [join(dir, 'traces/shell.json'), join(dir, 'traces/nested')] });
+      const runs = runAsrh({
+        scenarios: [join(dir, 'scenarios/b/no_shell.yaml')],
+        traces: [join(dir, 'traces/shell.json'), join(dir, 'traces/nested')],
+      });
       expect(runs.map(({ scenario, trace }) => [scenario, trace])).toEqual([
         ['no_shell.yaml', 'shell.json'],
         ['no_shell.yaml', 'email.json'],
@@ -72,15 +80,23 @@ describe('runAsrh', () => {
 
   it('stops with the typed error of a trace that does not load', () => {
     withTree({ ...tree, 'traces/bad.json': '{"tool_calls": "shell"}' }, (dir) => {
-      expect(() => runAsrh({ scenarios: [join(dir, 'scenarios')], traces: [join(dir, 'traces')] })).toThrow(AsrhTraceError);
+      expect(() => runAsrh({ scenarios: [join(dir, 'scenarios')], traces: [join(dir, 'traces')] })).toThrow(
+        AsrhTraceError,
+      );
     });
   });
 
   it('refuses missing arguments and directories without matching files', () => {
     withTree({ ...tree, 'empty/readme.md': 'x' }, (dir) => {
-      expect(() => runAsrh({ scenarios: [join(dir, 'missing')], traces: [join(dir, 'traces')] })).toThrow(AsrhScenarioError);
-      expect(() => runAsrh({ scenarios: [join(dir, 'empty')], traces: [join(dir, 'traces')] })).toThrow(AsrhScenarioError);
-      expect(() => runAsrh({ scenarios: [join(dir, 'scenarios')], traces: [join(dir, 'empty')] })).toThrow(AsrhTraceError);
+      expect(() => runAsrh({ scenarios: [join(dir, 'missing')], traces: [join(dir, 'traces')] })).toThrow(
+        AsrhScenarioError,
+      );
+      expect(() => runAsrh({ scenarios: [join(dir, 'empty')], traces: [join(dir, 'traces')] })).toThrow(
+        AsrhScenarioError,
+      );
+      expect(() => runAsrh({ scenarios: [join(dir, 'scenarios')], traces: [join(dir, 'empty')] })).toThrow(
+        AsrhTraceError,
+      );
     });
   });
 });

@@ -24,20 +24,34 @@ export interface AsrhRunOptions {
  * @example runAsrh({ scenarios: ['scenarios'], traces: ['traces/denied_tool_call.json'] })
  */
 export function runAsrh(options: AsrhRunOptions): AsrhRun[] {
-  const scenarios = expand(options.scenarios, collectScenarioFiles, (arg, problem) => new AsrhScenarioError(arg, '$', problem)).map(({ file, relative }) => ({
+  const scenarios = expand(
+    options.scenarios,
+    collectScenarioFiles,
+    (arg, problem) => new AsrhScenarioError(arg, '$', problem),
+  ).map(({ file, relative }) => ({
     relative,
     scenario: loadScenario({ file }),
   }));
-  const traces = expand(options.traces, collectTraceFiles, (arg, problem) => new AsrhTraceError(arg, '$', problem)).map(({ file, relative }) => ({
-    relative,
-    trace: loadTrace({ file }),
-  }));
+  const traces = expand(options.traces, collectTraceFiles, (arg, problem) => new AsrhTraceError(arg, '$', problem)).map(
+    ({ file, relative }) => ({
+      relative,
+      trace: loadTrace({ file }),
+    }),
+  );
   return scenarios.flatMap(({ relative: scenarioPath, scenario }) =>
-    traces.map(({ relative: tracePath, trace }) => ({ scenario: scenarioPath, trace: tracePath, ...evaluateAsrhScenario(scenario, trace) })),
+    traces.map(({ relative: tracePath, trace }) => ({
+      scenario: scenarioPath,
+      trace: tracePath,
+      ...evaluateAsrhScenario(scenario, trace),
+    })),
   );
 }
 
-function expand(args: readonly string[], collect: (dir: string) => AsrhCollectedFile[], fail: (arg: string, problem: string) => Error): AsrhCollectedFile[] {
+function expand(
+  args: readonly string[],
+  collect: (dir: string) => AsrhCollectedFile[],
+  fail: (arg: string, problem: string) => Error,
+): AsrhCollectedFile[] {
   return args.flatMap((arg) => {
     let directory: boolean;
     try {

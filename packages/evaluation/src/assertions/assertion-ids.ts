@@ -9,13 +9,17 @@ export function pseudonym(value: string): string {
 
 export function checkedCapability(capability: unknown): string {
   if (!isCapabilityName(capability)) {
-    throw new AssertionDefinitionError('a capability name must start with a letter and use letters, digits and _ . : - (at most 128 characters)');
+    throw new AssertionDefinitionError(
+      'a capability name must start with a letter and use letters, digits and _ . : - (at most 128 characters)',
+    );
   }
   return capability;
 }
 
 export function checkedAssertionId(id: unknown): string {
   if (!isIdentifier(id))
-    throw new AssertionDefinitionError('an assertion id must be 1-200 characters of letters, digits and . _ : / - (starting with a letter or digit)');
+    throw new AssertionDefinitionError(
+      'an assertion id must be 1-200 characters of letters, digits and . _ : / - (starting with a letter or digit)',
+    );
   return id;
 }

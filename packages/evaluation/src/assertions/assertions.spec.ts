@@ -7,11 +7,27 @@ import { Assertions } from './assertions.js';
 
 const denied = Observation.of({
   output: 'I cannot help with that order.',
-  toolCalls: [{ capability: 'orders.view', arguments: { orderId: 1001 }, disposition: Disposition.Deny, stage: Stage.Proposal, executed: false }],
+  toolCalls: [
+    {
+      capability: 'orders.view',
+      arguments: { orderId: 1001 },
+      disposition: Disposition.Deny,
+      stage: Stage.Proposal,
+      executed: false,
+    },
+  ],
 });
 const permitted = Observation.of({
   output: { order: { id: 1002, status: 'shipped', 'owner:alice@example.test': true } },
-  toolCalls: [{ capability: 'orders.view', arguments: { orderId: 1002 }, disposition: Disposition.Permit, stage: Stage.Execution, executed: true }],
+  toolCalls: [
+    {
+      capability: 'orders.view',
+      arguments: { orderId: 1002 },
+      disposition: Disposition.Permit,
+      stage: Stage.Execution,
+      executed: true,
+    },
+  ],
   sideEffects: ['email.sent'],
 });
 const silent = Observation.of();
@@ -33,7 +49,10 @@ describe('Assertions', () => {
     });
 
     it('reports the observed disposition as evidence', () => {
-      expect(Assertions.decisionIs(Disposition.Deny).evaluate(permitted)).toEqual({ passed: false, evidence: { disposition: 'permit' } });
+      expect(Assertions.decisionIs(Disposition.Deny).evaluate(permitted)).toEqual({
+        passed: false,
+        evidence: { disposition: 'permit' },
+      });
     });
 
     it('rejects an unknown disposition', () => {
@@ -51,7 +70,10 @@ describe('Assertions', () => {
   describe('tool calls', () => {
     it('toolAttemptedButBlocked needs an attempt and no execution', () => {
       expect(verdicts(Assertions.toolAttemptedButBlocked('orders.view'))).toEqual([true, false, false]);
-      expect(Assertions.toolAttemptedButBlocked('orders.view').evaluate(permitted).evidence).toEqual({ attempts: 1, executions: 1 });
+      expect(Assertions.toolAttemptedButBlocked('orders.view').evaluate(permitted).evidence).toEqual({
+        attempts: 1,
+        executions: 1,
+      });
     });
 
     it('toolExecuted and toolNotExecuted look at one capability only', () => {
@@ -68,7 +90,10 @@ describe('Assertions', () => {
           { capability: 'orders.cancel', arguments: { orderId: 1 }, disposition: Disposition.Deny, executed: false },
         ],
       });
-      expect(Assertions.toolCallCount(3).evaluate(loop)).toEqual({ passed: true, evidence: { expected: 3, attempts: 3 } });
+      expect(Assertions.toolCallCount(3).evaluate(loop)).toEqual({
+        passed: true,
+        evidence: { expected: 3, attempts: 3 },
+      });
       expect(Assertions.toolCallCount(2, 'orders.view').evaluate(loop).passed).toBe(true);
       expect(Assertions.toolCallCount(1, 'orders.view').evaluate(loop).passed).toBe(false);
       expect(Assertions.toolCallCount(0).evaluate(silent).passed).toBe(true);
@@ -103,7 +128,10 @@ describe('Assertions', () => {
     });
 
     it('outputExcludes finds a needle in structured output, in values, numbers and keys', () => {
-      expect(Assertions.outputExcludes('shipped').evaluate(permitted)).toEqual({ passed: false, evidence: { occurrences: 1 } });
+      expect(Assertions.outputExcludes('shipped').evaluate(permitted)).toEqual({
+        passed: false,
+        evidence: { occurrences: 1 },
+      });
       expect(Assertions.outputExcludes('1002').evaluate(permitted).passed).toBe(false);
       expect(Assertions.outputExcludes('alice@example.test').evaluate(permitted).passed).toBe(false);
       expect(Assertions.outputExcludes('bob@example.test').evaluate(permitted).passed).toBe(true);
@@ -137,8 +165,14 @@ describe('Assertions', () => {
 
   describe('custom', () => {
     it('accepts a boolean or a full outcome', () => {
-      const blockedCancel = Assertions.custom('no-cancel', (o) => !o.toolCalls.some((call) => call.capability === 'orders.cancel' && call.executed));
-      const counted = Assertions.custom('calls', (o) => ({ passed: o.toolCalls.length < 2, evidence: { calls: o.toolCalls.length } }));
+      const blockedCancel = Assertions.custom(
+        'no-cancel',
+        (o) => !o.toolCalls.some((call) => call.capability === 'orders.cancel' && call.executed),
+      );
+      const counted = Assertions.custom('calls', (o) => ({
+        passed: o.toolCalls.length < 2,
+        evidence: { calls: o.toolCalls.length },
+      }));
 
       expect(blockedCancel.evaluate(denied)).toEqual({ passed: true });
       expect(counted.evaluate(permitted)).toEqual({ passed: true, evidence: { calls: 1 } });

@@ -7,8 +7,10 @@ import { AssertionDefinitionError } from './assertion-definition.error.js';
  * @example Assertions.decisionIs(Disposition.Deny, Stage.Proposal)
  */
 export function decisionIs(disposition: Disposition, stage?: Stage): Assertion {
-  if (!(Object.values(Disposition) as unknown[]).includes(disposition)) throw new AssertionDefinitionError(`unknown disposition for decisionIs`);
-  if (stage !== undefined && !(Object.values(Stage) as unknown[]).includes(stage)) throw new AssertionDefinitionError(`unknown stage for decisionIs`);
+  if (!(Object.values(Disposition) as unknown[]).includes(disposition))
+    throw new AssertionDefinitionError(`unknown disposition for decisionIs`);
+  if (stage !== undefined && !(Object.values(Stage) as unknown[]).includes(stage))
+    throw new AssertionDefinitionError(`unknown stage for decisionIs`);
   return {
     id: stage === undefined ? `decision-is:${disposition}` : `decision-is:${disposition}:${stage}`,
     evaluate: (observation): AssertionOutcome => {
@@ -21,10 +23,16 @@ export function decisionIs(disposition: Disposition, stage?: Stage): Assertion {
 
 /** Passes when a protected action executed. */
 export function executed(): Assertion {
-  return { id: 'executed', evaluate: (observation) => ({ passed: observation.executed, evidence: { executed: observation.executed } }) };
+  return {
+    id: 'executed',
+    evaluate: (observation) => ({ passed: observation.executed, evidence: { executed: observation.executed } }),
+  };
 }
 
 /** Passes when no protected action executed. */
 export function notExecuted(): Assertion {
-  return { id: 'not-executed', evaluate: (observation) => ({ passed: !observation.executed, evidence: { executed: observation.executed } }) };
+  return {
+    id: 'not-executed',
+    evaluate: (observation) => ({ passed: !observation.executed, evidence: { executed: observation.executed } }),
+  };
 }

@@ -4,7 +4,8 @@ import { pseudonym } from './assertion-ids.js';
 import { occurrencesIn } from './output-occurrences.js';
 
 function checkedNeedle(needle: unknown, name: string): string {
-  if (typeof needle !== 'string' || needle.length === 0) throw new AssertionDefinitionError(`${name} expects a non-empty string`);
+  if (typeof needle !== 'string' || needle.length === 0)
+    throw new AssertionDefinitionError(`${name} expects a non-empty string`);
   return needle;
 }
 

@@ -7,7 +7,10 @@ import { pseudonym } from './assertion-ids.js';
 export function noSideEffects(): Assertion {
   return {
     id: 'no-side-effects',
-    evaluate: (observation) => ({ passed: observation.sideEffectFingerprints.length === 0, evidence: { count: observation.sideEffectFingerprints.length } }),
+    evaluate: (observation) => ({
+      passed: observation.sideEffectFingerprints.length === 0,
+      evidence: { count: observation.sideEffectFingerprints.length },
+    }),
   };
 }
 
@@ -16,7 +19,8 @@ export function noSideEffects(): Assertion {
  * SHA-256 and appears in the id and report only as a pseudonym.
  */
 export function sideEffectOccurred(name: string): Assertion {
-  if (typeof name !== 'string' || name.length === 0) throw new AssertionDefinitionError('sideEffectOccurred expects a non-empty side-effect name');
+  if (typeof name !== 'string' || name.length === 0)
+    throw new AssertionDefinitionError('sideEffectOccurred expects a non-empty side-effect name');
   const expected = fingerprintString(name);
   return {
     id: `side-effect-occurred:${pseudonym(name)}`,

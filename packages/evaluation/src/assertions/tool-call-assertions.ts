@@ -55,7 +55,8 @@ export function toolNotExecuted(capability: string): Assertion {
  * Blocked calls count: this is about what the agent attempted.
  */
 export function toolCallCount(expected: number, capability?: string): Assertion {
-  if (!Number.isSafeInteger(expected) || expected < 0) throw new AssertionDefinitionError('toolCallCount expects a non-negative integer');
+  if (!Number.isSafeInteger(expected) || expected < 0)
+    throw new AssertionDefinitionError('toolCallCount expects a non-negative integer');
   const name = capability === undefined ? undefined : checkedCapability(capability);
   return {
     id: name === undefined ? `tool-call-count:${expected}` : `tool-call-count:${name}:${expected}`,

@@ -74,7 +74,10 @@ describe('SuiteResult.compareTo', () => {
     expect(new Set(table.map(([before, after]) => `${before}->${after}`)).size).toBe(5 * 5 - 1);
   });
 
-  const rows = table.map(([before, after, expected]) => [before ?? 'absent', after ?? 'absent', expected ?? 'no change', before, after, expected] as const);
+  const rows = table.map(
+    ([before, after, expected]) =>
+      [before ?? 'absent', after ?? 'absent', expected ?? 'no change', before, after, expected] as const,
+  );
 
   it.each(rows)('maps %s → %s to %s', async (_before, _after, _expected, before, after, expected) => {
     const comparison = await compare(
@@ -82,13 +85,20 @@ describe('SuiteResult.compareTo', () => {
       after === null ? [anchor] : [anchor, { id: 'subject', status: after }],
     );
 
-    expect(comparison.changes.map((change) => [change.caseId, change.kind])).toEqual(expected === null ? [] : [['subject', expected]]);
+    expect(comparison.changes.map((change) => [change.caseId, change.kind])).toEqual(
+      expected === null ? [] : [['subject', expected]],
+    );
     expect(comparison.blocking).toBe(expected !== null && isBlocking(expected));
   });
 
   it('blocks on regressions, new failures, harness errors and removed coverage only', () => {
     const blocking = Object.values(ChangeKind).filter(isBlocking);
-    expect(blocking.sort()).toEqual(['behavioural_failure', 'behavioural_regression', 'harness_error', 'removed_coverage']);
+    expect(blocking.sort()).toEqual([
+      'behavioural_failure',
+      'behavioural_regression',
+      'harness_error',
+      'removed_coverage',
+    ]);
   });
 
   it('describes both sides of a change', async () => {
@@ -106,9 +116,19 @@ describe('SuiteResult.compareTo', () => {
   });
 
   it('treats a purpose change as removed plus added coverage', async () => {
-    const comparison = await compare([anchor, { id: 'x', status: S.Passed }], [anchor, { id: 'x', status: S.Passed, purpose: CasePurpose.Utility }]);
+    const comparison = await compare(
+      [anchor, { id: 'x', status: S.Passed }],
+      [anchor, { id: 'x', status: S.Passed, purpose: CasePurpose.Utility }],
+    );
 
-    expect(comparison.changes.map((change) => [change.kind, change.purpose, change.baseline?.purpose ?? null, change.current?.purpose ?? null])).toEqual([
+    expect(
+      comparison.changes.map((change) => [
+        change.kind,
+        change.purpose,
+        change.baseline?.purpose ?? null,
+        change.current?.purpose ?? null,
+      ]),
+    ).toEqual([
       ['removed_coverage', 'attack', 'attack', null],
       ['added_coverage', 'utility', null, 'utility'],
     ]);
@@ -116,14 +136,26 @@ describe('SuiteResult.compareTo', () => {
   });
 
   it('judges a re-purposed case that now fails as a new failure', async () => {
-    const comparison = await compare([anchor, { id: 'x', status: S.Passed }], [anchor, { id: 'x', status: S.Failed, purpose: CasePurpose.Utility }]);
+    const comparison = await compare(
+      [anchor, { id: 'x', status: S.Passed }],
+      [anchor, { id: 'x', status: S.Failed, purpose: CasePurpose.Utility }],
+    );
     expect(comparison.changes.map((change) => change.kind)).toEqual(['removed_coverage', 'behavioural_failure']);
   });
 
   it('treats a version change like a new case replacing the old one', async () => {
-    const comparison = await compare([anchor, { id: 'x', status: S.Passed }], [anchor, { id: 'x', status: S.Passed, version: '2' }]);
+    const comparison = await compare(
+      [anchor, { id: 'x', status: S.Passed }],
+      [anchor, { id: 'x', status: S.Passed, version: '2' }],
+    );
 
-    expect(comparison.changes.map((change) => [change.kind, change.baseline?.version ?? null, change.current?.version ?? null])).toEqual([
+    expect(
+      comparison.changes.map((change) => [
+        change.kind,
+        change.baseline?.version ?? null,
+        change.current?.version ?? null,
+      ]),
+    ).toEqual([
       ['removed_coverage', '1', null],
       ['added_coverage', null, '2'],
     ]);
@@ -138,12 +170,15 @@ describe('SuiteResult.compareTo', () => {
         input,
         () =>
           Observation.of({
-            toolCalls: [{ capability: 'files.upload', arguments: {}, disposition: executed ? 'permit' : 'deny', executed }],
+            toolCalls: [
+              { capability: 'files.upload', arguments: {}, disposition: executed ? 'permit' : 'deny', executed },
+            ],
             sideEffects: ['upload'],
           }),
         [Assertions.noSideEffects(), Assertions.toolNotExecuted('files.upload')],
       );
-    const run = (executed: boolean) => new SecuritySuite('storefront', '1', [attackCase(executed)]).run({ clock: () => new Date(0) });
+    const run = (executed: boolean) =>
+      new SecuritySuite('storefront', '1', [attackCase(executed)]).run({ clock: () => new Date(0) });
     const baseline = EvaluationBaseline.fromJson((await run(false)).toJson());
 
     const worse = (await run(true)).compareTo(baseline);
@@ -189,7 +224,9 @@ describe('SuiteResult.compareTo', () => {
 
 describe('EvaluationBaseline', () => {
   it('validates the checked-in report', () => {
-    expect(() => EvaluationBaseline.fromJson('{"schema":"verdict.evaluation-report.v1"}')).toThrow(EvaluationReportError);
+    expect(() => EvaluationBaseline.fromJson('{"schema":"verdict.evaluation-report.v1"}')).toThrow(
+      EvaluationReportError,
+    );
     expect(() => EvaluationBaseline.fromJson({} as never)).toThrow(EvaluationReportError);
   });
 

@@ -16,7 +16,8 @@ import { EvaluationBaselineError } from './evaluation-baseline.error.js';
  * @throws EvaluationBaselineError when the reports belong to different suites.
  */
 export function compareReports(baseline: EvaluationReport, current: EvaluationReport): Comparison {
-  if (baseline.suite.name !== current.suite.name) throw new EvaluationBaselineError(baseline.suite.name, current.suite.name);
+  if (baseline.suite.name !== current.suite.name)
+    throw new EvaluationBaselineError(baseline.suite.name, current.suite.name);
   const before = new Map(baseline.cases.map((entry) => [entry.id, entry]));
   const seen = new Set<string>();
   const changes: Change[] = [];
@@ -26,7 +27,14 @@ export function compareReports(baseline: EvaluationReport, current: EvaluationRe
       (then !== null && now !== null && failsMore(then, now) ? ChangeKind.BehaviouralRegression : null);
     if (kind === null) return;
     const subject = (now ?? then)!;
-    changes.push({ kind, blocking: isBlocking(kind), caseId: subject.id, purpose: subject.purpose, baseline: snapshot(then), current: snapshot(now) });
+    changes.push({
+      kind,
+      blocking: isBlocking(kind),
+      caseId: subject.id,
+      purpose: subject.purpose,
+      baseline: snapshot(then),
+      current: snapshot(now),
+    });
   };
   for (const now of current.cases) {
     seen.add(now.id);

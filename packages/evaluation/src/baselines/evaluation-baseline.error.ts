@@ -8,9 +8,12 @@ export class EvaluationBaselineError extends VerdictError {
     readonly baselineSuite: string,
     readonly currentSuite: string,
   ) {
-    super(`The baseline records suite "${baselineSuite}", not "${currentSuite}": compare each suite with its own baseline file.`, {
-      baselineSuite,
-      currentSuite,
-    });
+    super(
+      `The baseline records suite "${baselineSuite}", not "${currentSuite}": compare each suite with its own baseline file.`,
+      {
+        baselineSuite,
+        currentSuite,
+      },
+    );
   }
 }

@@ -37,7 +37,9 @@ export class CaseInput<TSetup = JsonValue, TUntrusted = JsonValue> {
   ): CaseInput<TSetup, TUntrusted> {
     if (init instanceof CaseInput) return init;
     if (typeof init !== 'object' || init === null || !('trustedSetup' in init) || !('untrustedInput' in init)) {
-      throw new EvaluationCaseError('the input must be an object with both `trustedSetup` and `untrustedInput` (use null or {} for an empty half)');
+      throw new EvaluationCaseError(
+        'the input must be an object with both `trustedSetup` and `untrustedInput` (use null or {} for an empty half)',
+      );
     }
     return new CaseInput(init);
   }

@@ -12,6 +12,8 @@ export class EvaluationCaseError extends VerdictError {
     /** The offending case id, when it is a valid identifier. */
     readonly caseId?: string,
   ) {
-    super(caseId === undefined ? `Evaluation case: ${problem}.` : `Evaluation case "${caseId}": ${problem}.`, { caseId });
+    super(caseId === undefined ? `Evaluation case: ${problem}.` : `Evaluation case "${caseId}": ${problem}.`, {
+      caseId,
+    });
   }
 }

@@ -17,8 +17,17 @@ describe('EvaluationCase', () => {
       const attack = EvaluationCase.attack('cross-customer-order', '1', input, runner, [notExecuted()]);
       const utility = EvaluationCase.utility('owned-order', '2025-06-01', input, runner, [executed()]);
 
-      expect([attack.purpose, attack.id, attack.version, attack.pending]).toEqual([CasePurpose.Attack, 'cross-customer-order', '1', false]);
-      expect([utility.purpose, utility.version, utility.assertions.map((a) => a.id)]).toEqual([CasePurpose.Utility, '2025-06-01', ['executed']]);
+      expect([attack.purpose, attack.id, attack.version, attack.pending]).toEqual([
+        CasePurpose.Attack,
+        'cross-customer-order',
+        '1',
+        false,
+      ]);
+      expect([utility.purpose, utility.version, utility.assertions.map((a) => a.id)]).toEqual([
+        CasePurpose.Utility,
+        '2025-06-01',
+        ['executed'],
+      ]);
     });
 
     it('fingerprints the trusted setup and the untrusted input separately', () => {
@@ -47,21 +56,33 @@ describe('EvaluationCase', () => {
 
     it.each([
       ['an empty id', () => EvaluationCase.attack('', '1', input, runner, [notExecuted()])],
-      ['an id with spaces', () => EvaluationCase.attack('ignore previous instructions', '1', input, runner, [notExecuted()])],
+      [
+        'an id with spaces',
+        () => EvaluationCase.attack('ignore previous instructions', '1', input, runner, [notExecuted()]),
+      ],
       ['a numeric version', () => EvaluationCase.attack('a', 1 as unknown as string, input, runner, [notExecuted()])],
       ['an empty version', () => EvaluationCase.utility('a', '', input, runner, [notExecuted()])],
       ['a missing runner', () => EvaluationCase.attack('a', '1', input, undefined as never, [notExecuted()])],
       ['no assertions', () => EvaluationCase.attack('a', '1', input, runner, [])],
-      ['a duplicate assertion id', () => EvaluationCase.attack('a', '1', input, runner, [notExecuted(), notExecuted()])],
+      [
+        'a duplicate assertion id',
+        () => EvaluationCase.attack('a', '1', input, runner, [notExecuted(), notExecuted()]),
+      ],
       ['a malformed assertion', () => EvaluationCase.attack('a', '1', input, runner, [{ id: 'x' } as never])],
-      ['an input without untrusted half', () => EvaluationCase.attack('a', '1', { trustedSetup: {} } as never, runner, [notExecuted()])],
+      [
+        'an input without untrusted half',
+        () => EvaluationCase.attack('a', '1', { trustedSetup: {} } as never, runner, [notExecuted()]),
+      ],
       ['an unknown purpose', () => EvaluationCase.pending('security' as CasePurpose, 'a', '1')],
     ])('rejects %s with EvaluationCaseError', (_label, define) => {
       expect(define).toThrow(EvaluationCaseError);
     });
 
     it('rejects an input that is not plain JSON', () => {
-      const define = () => EvaluationCase.attack('a', '1', { trustedSetup: { at: new Date(0) }, untrustedInput: null }, runner, [notExecuted()]);
+      const define = () =>
+        EvaluationCase.attack('a', '1', { trustedSetup: { at: new Date(0) }, untrustedInput: null }, runner, [
+          notExecuted(),
+        ]);
       expect(define).toThrow(NonCanonicalValueError);
     });
 

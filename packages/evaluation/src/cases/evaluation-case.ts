@@ -59,9 +59,21 @@ export class EvaluationCase {
    * A case that is declared but not runnable yet: counted as pending in its purpose's score and never run.
    * The input is optional; when given it is fingerprinted like any other.
    */
-  static pending(purpose: CasePurpose, id: string, version: string, input?: CaseInputInit<unknown, unknown> | CaseInput<unknown, unknown>): EvaluationCase {
+  static pending(
+    purpose: CasePurpose,
+    id: string,
+    version: string,
+    input?: CaseInputInit<unknown, unknown> | CaseInput<unknown, unknown>,
+  ): EvaluationCase {
     checkHead(purpose, id, version);
-    return new EvaluationCase(id, version, purpose, input === undefined ? null : CaseInput.of(input), null, Object.freeze([]));
+    return new EvaluationCase(
+      id,
+      version,
+      purpose,
+      input === undefined ? null : CaseInput.of(input),
+      null,
+      Object.freeze([]),
+    );
   }
 
   /** Whether the case is pending (never run). */
@@ -79,24 +91,43 @@ export class EvaluationCase {
   ): EvaluationCase {
     checkHead(purpose, id, version);
     if (typeof runner !== 'function')
-      throw new EvaluationCaseError('the runner must be a function (declare the case with EvaluationCase.pending until it can run)', id);
+      throw new EvaluationCaseError(
+        'the runner must be a function (declare the case with EvaluationCase.pending until it can run)',
+        id,
+      );
     return new EvaluationCase(id, version, purpose, CaseInput.of(input), runner, checkAssertions(id, assertions));
   }
 }
 
 function checkHead(purpose: CasePurpose, id: string, version: string): void {
-  if (!isIdentifier(id)) throw new EvaluationCaseError('the id must be 1-200 characters of letters, digits and . _ : / - (starting with a letter or digit)');
-  if (!isVersion(version)) throw new EvaluationCaseError("the version must be a string of 1-64 letters, digits and . _ + - (e.g. '1' or '2025-06-01')", id);
-  if (purpose !== CasePurpose.Attack && purpose !== CasePurpose.Utility) throw new EvaluationCaseError("the purpose must be 'attack' or 'utility'", id);
+  if (!isIdentifier(id))
+    throw new EvaluationCaseError(
+      'the id must be 1-200 characters of letters, digits and . _ : / - (starting with a letter or digit)',
+    );
+  if (!isVersion(version))
+    throw new EvaluationCaseError(
+      "the version must be a string of 1-64 letters, digits and . _ + - (e.g. '1' or '2025-06-01')",
+      id,
+    );
+  if (purpose !== CasePurpose.Attack && purpose !== CasePurpose.Utility)
+    throw new EvaluationCaseError("the purpose must be 'attack' or 'utility'", id);
 }
 
 function checkAssertions(id: string, assertions: readonly Assertion[]): readonly Assertion[] {
   if (!Array.isArray(assertions) || assertions.length === 0) {
-    throw new EvaluationCaseError('a runnable case needs at least one assertion: a case without assertions cannot fail', id);
+    throw new EvaluationCaseError(
+      'a runnable case needs at least one assertion: a case without assertions cannot fail',
+      id,
+    );
   }
   const seen = new Set<string>();
   for (const assertion of assertions) {
-    if (typeof assertion !== 'object' || assertion === null || typeof assertion.evaluate !== 'function' || !isIdentifier(assertion.id)) {
+    if (
+      typeof assertion !== 'object' ||
+      assertion === null ||
+      typeof assertion.evaluate !== 'function' ||
+      !isIdentifier(assertion.id)
+    ) {
       throw new EvaluationCaseError('every assertion must have a valid id and an evaluate(observation) method', id);
     }
     if (seen.has(assertion.id)) throw new EvaluationCaseError(`the assertion id "${assertion.id}" appears twice`, id);

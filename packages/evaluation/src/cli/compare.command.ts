@@ -16,7 +16,13 @@ export class CompareCommand implements CliCommandRunner {
 
   async run([currentFile, baselineFile]: string[], options: { format?: string } = {}): Promise<void> {
     const format = options.format ?? ComparisonFormat.Console;
-    if (!isComparisonFormat(format)) return fail(this.streams, false, `unknown format "${format}": use ${Object.values(ComparisonFormat).join(', ')}`, 2);
+    if (!isComparisonFormat(format))
+      return fail(
+        this.streams,
+        false,
+        `unknown format "${format}": use ${Object.values(ComparisonFormat).join(', ')}`,
+        2,
+      );
     let comparison;
     let current;
     try {

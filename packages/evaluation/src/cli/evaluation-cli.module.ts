@@ -25,7 +25,12 @@ export const EVALUATION_CLI: CliProgramSpec = {
       name: 'baseline',
       description: 'Manage evaluation baselines',
       subcommands: [
-        { name: 'write', arguments: '<report> <baseline>', description: 'Validate a report and write it as the baseline', runner: BaselineWriteCommand },
+        {
+          name: 'write',
+          arguments: '<report> <baseline>',
+          description: 'Validate a report and write it as the baseline',
+          runner: BaselineWriteCommand,
+        },
       ],
     },
     {

@@ -16,8 +16,11 @@ export interface LoadedSuite {
 export async function loadSuite(file: string): Promise<LoadedSuite> {
   const module = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown; dispose?: unknown };
   const exported =
-    typeof module.default === 'function' && !(module.default instanceof SecuritySuite) ? await (module.default as () => unknown)() : module.default;
-  if (!(exported instanceof SecuritySuite)) throw new Error(`${file}: the default export must be a SecuritySuite or a function returning one`);
+    typeof module.default === 'function' && !(module.default instanceof SecuritySuite)
+      ? await (module.default as () => unknown)()
+      : module.default;
+  if (!(exported instanceof SecuritySuite))
+    throw new Error(`${file}: the default export must be a SecuritySuite or a function returning one`);
   const dispose = typeof module.dispose === 'function' ? (module.dispose as () => Promise<void>) : async () => {};
   return { suite: exported, dispose };
 }

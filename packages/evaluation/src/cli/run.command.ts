@@ -27,7 +27,10 @@ export class RunCommand implements CliCommandRunner {
       return fail(this.streams, false, (error as Error).message, 2);
     }
     const { suite, dispose } = loaded;
-    const bar = suite.cases.length >= PROGRESS_BAR_FROM && process.stderr.isTTY ? new SingleBar({ stream: process.stderr, clearOnComplete: true }) : null;
+    const bar =
+      suite.cases.length >= PROGRESS_BAR_FROM && process.stderr.isTTY
+        ? new SingleBar({ stream: process.stderr, clearOnComplete: true })
+        : null;
     bar?.start(suite.cases.length, 0);
     try {
       const result = await suite.run({ onCaseFinished: ({ completed }) => bar?.update(completed) });

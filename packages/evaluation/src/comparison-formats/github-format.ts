@@ -3,7 +3,8 @@ import { type ComparisonContext, describeChange } from './comparison-format.js';
 /** GitHub Actions workflow commands: `::error` for a blocking change, `::notice` otherwise, on the current report file. */
 export function renderGitHub({ comparison, currentFile }: ComparisonContext): string {
   const lines = comparison.changes.map(
-    (change) => `::${change.blocking ? 'error' : 'notice'} file=${escapeProperty(currentFile)},title=${change.kind}::${escapeData(describeChange(change))}`,
+    (change) =>
+      `::${change.blocking ? 'error' : 'notice'} file=${escapeProperty(currentFile)},title=${change.kind}::${escapeData(describeChange(change))}`,
   );
   return lines.length === 0 ? '::notice::no change against the baseline' : lines.join('\n');
 }

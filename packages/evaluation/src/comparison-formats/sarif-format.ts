@@ -31,7 +31,9 @@ export function renderSarif({ comparison, currentFile }: ComparisonContext): str
           locations: [
             {
               physicalLocation: { artifactLocation: { uri: currentFile } },
-              logicalLocations: [{ name: change.caseId, fullyQualifiedName: `${change.purpose}/${change.caseId}`, kind: 'test' }],
+              logicalLocations: [
+                { name: change.caseId, fullyQualifiedName: `${change.purpose}/${change.caseId}`, kind: 'test' },
+              ],
             },
           ],
         })),

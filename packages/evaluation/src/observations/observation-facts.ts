@@ -7,14 +7,18 @@ const STAGES: ReadonlySet<unknown> = new Set(Object.values(Stage));
 /** A disposition, or `null` when no Verdict decision was observed. */
 export function dispositionOrNull(value: unknown, where: string): Disposition | null {
   if (value === undefined || value === null) return null;
-  if (!DISPOSITIONS.has(value)) throw new InvalidObservationError(`${where}: the disposition must be one of ${[...DISPOSITIONS].join(', ')} or null`);
+  if (!DISPOSITIONS.has(value))
+    throw new InvalidObservationError(
+      `${where}: the disposition must be one of ${[...DISPOSITIONS].join(', ')} or null`,
+    );
   return value as Disposition;
 }
 
 /** A stage, or `null` when unknown. */
 export function stageOrNull(value: unknown, where: string): Stage | null {
   if (value === undefined || value === null) return null;
-  if (!STAGES.has(value)) throw new InvalidObservationError(`${where}: the stage must be one of ${[...STAGES].join(', ')} or null`);
+  if (!STAGES.has(value))
+    throw new InvalidObservationError(`${where}: the stage must be one of ${[...STAGES].join(', ')} or null`);
   return value as Stage;
 }
 
@@ -26,6 +30,8 @@ export function booleanFact(value: unknown, where: string): boolean {
 /** Only a permitted proposal runs its executor; `null` marks a tool outside Verdict (a naive baseline). */
 export function checkExecutedUnderDecision(executed: boolean, disposition: Disposition | null, where: string): void {
   if (executed && disposition !== null && disposition !== Disposition.Permit) {
-    throw new InvalidObservationError(`${where}: executed is true but the disposition is ${disposition}; only permit executes`);
+    throw new InvalidObservationError(
+      `${where}: executed is true but the disposition is ${disposition}; only permit executes`,
+    );
   }
 }

@@ -1,4 +1,11 @@
-import { fingerprint, fingerprintString, type Disposition, type ExecutionResult, type JsonValue, type Stage } from '@verdict/nestjs';
+import {
+  fingerprint,
+  fingerprintString,
+  type Disposition,
+  type ExecutionResult,
+  type JsonValue,
+  type Stage,
+} from '@verdict/nestjs';
 import { InvalidObservationError } from './invalid-observation.error.js';
 import { booleanFact, dispositionOrNull, stageOrNull } from './observation-facts.js';
 import { ObservedToolCall, type ObservedToolCallInit } from './observed-tool-call.js';
@@ -62,12 +69,21 @@ export class Observation {
    * @throws InvalidObservationError for an impossible observation; NonCanonicalValueError when the output or tool arguments are not plain JSON.
    */
   static of(init: ObservationInit = {}): Observation {
-    if (typeof init !== 'object' || init === null) throw new InvalidObservationError('Observation.of expects an object');
-    const toolCalls = Object.freeze(listOf(init.toolCalls, 'toolCalls').map((call) => ObservedToolCall.of(call as ObservedToolCallInit | ObservedToolCall)));
+    if (typeof init !== 'object' || init === null)
+      throw new InvalidObservationError('Observation.of expects an object');
+    const toolCalls = Object.freeze(
+      listOf(init.toolCalls, 'toolCalls').map((call) =>
+        ObservedToolCall.of(call as ObservedToolCallInit | ObservedToolCall),
+      ),
+    );
     const last = toolCalls.at(-1);
-    const disposition = init.disposition === undefined ? (last?.disposition ?? null) : dispositionOrNull(init.disposition, 'observation');
+    const disposition =
+      init.disposition === undefined ? (last?.disposition ?? null) : dispositionOrNull(init.disposition, 'observation');
     const stage = init.stage === undefined ? (last?.stage ?? null) : stageOrNull(init.stage, 'observation');
-    const executed = init.executed === undefined ? toolCalls.some((call) => call.executed) : booleanFact(init.executed, 'observation executed');
+    const executed =
+      init.executed === undefined
+        ? toolCalls.some((call) => call.executed)
+        : booleanFact(init.executed, 'observation executed');
     const output = init.output;
     return new Observation(
       disposition,
@@ -87,9 +103,16 @@ export class Observation {
    */
   static fromExecutionResult(result: ExecutionResult, observed: ExecutionObservation): Observation {
     if (typeof observed !== 'object' || observed === null || !('arguments' in observed)) {
-      throw new InvalidObservationError('fromExecutionResult needs the proposed arguments: pass the proposal or { arguments }');
+      throw new InvalidObservationError(
+        'fromExecutionResult needs the proposed arguments: pass the proposal or { arguments }',
+      );
     }
-    const output = observed.output !== undefined ? observed.output : result.executed ? (result.output as JsonValue | undefined) : undefined;
+    const output =
+      observed.output !== undefined
+        ? observed.output
+        : result.executed
+          ? (result.output as JsonValue | undefined)
+          : undefined;
     return Observation.of({
       disposition: result.decision.disposition,
       stage: result.decision.stage,
@@ -109,6 +132,7 @@ function listOf(value: readonly unknown[] | undefined, name: string): readonly u
 }
 
 function sideEffectFingerprint(name: unknown): string {
-  if (typeof name !== 'string' || name.length === 0) throw new InvalidObservationError('a side-effect name must be a non-empty string');
+  if (typeof name !== 'string' || name.length === 0)
+    throw new InvalidObservationError('a side-effect name must be a non-empty string');
   return fingerprintString(name);
 }

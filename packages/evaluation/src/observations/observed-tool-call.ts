@@ -35,11 +35,18 @@ export class ObservedToolCall {
   static of(init: ObservedToolCallInit | ObservedToolCall): ObservedToolCall {
     if (init instanceof ObservedToolCall) return init;
     if (typeof init !== 'object' || init === null) throw new InvalidObservationError('a tool call must be an object');
-    if (typeof init.capability !== 'string' || init.capability.length === 0) throw new InvalidObservationError('a tool call needs a capability name');
+    if (typeof init.capability !== 'string' || init.capability.length === 0)
+      throw new InvalidObservationError('a tool call needs a capability name');
     const disposition = dispositionOrNull(init.disposition, 'tool call');
     const executed = booleanFact(init.executed, 'tool call executed');
     checkExecutedUnderDecision(executed, disposition, 'tool call');
-    return new ObservedToolCall(init.capability, argumentsFingerprintOf(init), disposition, stageOrNull(init.stage, 'tool call'), executed);
+    return new ObservedToolCall(
+      init.capability,
+      argumentsFingerprintOf(init),
+      disposition,
+      stageOrNull(init.stage, 'tool call'),
+      executed,
+    );
   }
 
   /** The call behind a Verdict result (`VerdictService.execute` / `evaluate`), with the arguments that were proposed. */

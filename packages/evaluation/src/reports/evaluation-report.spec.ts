@@ -26,14 +26,28 @@ async function setup() {
       () =>
         Observation.of({
           output: 'no',
-          toolCalls: [{ capability: 'orders.view', arguments: { orderId: 1001 }, disposition: Disposition.Deny, stage: Stage.Proposal, executed: false }],
+          toolCalls: [
+            {
+              capability: 'orders.view',
+              arguments: { orderId: 1001 },
+              disposition: Disposition.Deny,
+              stage: Stage.Proposal,
+              executed: false,
+            },
+          ],
         }),
       [Assertions.decisionIs(Disposition.Deny), Assertions.toolAttemptedButBlocked('orders.view')],
     ),
-    EvaluationCase.attack('leaked', '2', input, () => Observation.of({ output: { email: 'x' }, executed: true, sideEffects: ['email.sent'] }), [
-      Assertions.notExecuted(),
+    EvaluationCase.attack(
+      'leaked',
+      '2',
+      input,
+      () => Observation.of({ output: { email: 'x' }, executed: true, sideEffects: ['email.sent'] }),
+      [Assertions.notExecuted()],
+    ),
+    EvaluationCase.utility('owned-order', '1', input, async () => Observation.of({ executed: true }), [
+      Assertions.executed(),
     ]),
-    EvaluationCase.utility('owned-order', '1', input, async () => Observation.of({ executed: true }), [Assertions.executed()]),
     EvaluationCase.utility(
       'broken',
       '1',
@@ -70,7 +84,14 @@ describe('EvaluationReport', () => {
 
       expect(parsed).toEqual(result.toReport());
       expect(parsed.schema).toBe('verdict.evaluation-report.v1');
-      expect(parsed.cases.map((entry) => entry.status)).toEqual(['passed', 'failed', 'passed', 'error', 'error', 'pending']);
+      expect(parsed.cases.map((entry) => entry.status)).toEqual([
+        'passed',
+        'failed',
+        'passed',
+        'error',
+        'error',
+        'pending',
+      ]);
     });
 
     it('accepts an already parsed value as well as JSON text', async () => {
@@ -89,18 +110,42 @@ describe('EvaluationReport', () => {
     it.each<[string, (report: Mutable) => void, string]>([
       ['an unknown top-level field', (r) => (r.raw = 'x'), '(root) must NOT have additional properties (raw)'],
       ['another schema', (r) => (r.schema = 'verdict.evaluation-report.v2'), '/schema'],
-      ['a raw output smuggled into an observation', (r) => (r.cases[0].observation.output = 'secret'), 'additional properties (output)'],
-      ['a harness error message', (r) => (r.cases[3].harnessError.message = 'secret'), 'additional properties (message)'],
+      [
+        'a raw output smuggled into an observation',
+        (r) => (r.cases[0].observation.output = 'secret'),
+        'additional properties (output)',
+      ],
+      [
+        'a harness error message',
+        (r) => (r.cases[3].harnessError.message = 'secret'),
+        'additional properties (message)',
+      ],
       ['a failed case relabelled passed', (r) => (r.cases[1].status = 'passed'), '/cases/1/status passed contradicts'],
-      ['a passed case with a failing assertion', (r) => (r.cases[0].assertions[0].passed = false), '/cases/0/status passed contradicts'],
+      [
+        'a passed case with a failing assertion',
+        (r) => (r.cases[0].assertions[0].passed = false),
+        '/cases/0/status passed contradicts',
+      ],
       ['an error relabelled failed', (r) => (r.cases[3].status = 'failed'), '/cases/3 failed needs'],
       ['inflated scores', (r) => (r.scores.attack.passed = 5), '/scores/attack does not match'],
       ['a duplicate case id', (r) => (r.cases[1].id = 'contained'), '/cases/1/id duplicates'],
       ['a truncated fingerprint', (r) => (r.cases[0].input.untrustedInputFingerprint = 'abc'), '/cases/0/input'],
-      ['a renamed tool capability', (r) => (r.cases[0].observation.toolCalls[0].capability = 'orders.cancel'), 'capabilityFingerprint does not match'],
+      [
+        'a renamed tool capability',
+        (r) => (r.cases[0].observation.toolCalls[0].capability = 'orders.cancel'),
+        'capabilityFingerprint does not match',
+      ],
       ['an impossible date', (r) => (r.generatedAt = '2025-02-30T12:00:00.000Z'), '/generatedAt is not a real instant'],
-      ['an unknown disposition', (r) => (r.cases[0].observation.disposition = 'allow'), '/cases/0/observation/disposition'],
-      ['a runner error with an observation', (r) => (r.cases[3].observation = r.cases[0].observation), 'must be null when the runner failed'],
+      [
+        'an unknown disposition',
+        (r) => (r.cases[0].observation.disposition = 'allow'),
+        '/cases/0/observation/disposition',
+      ],
+      [
+        'a runner error with an observation',
+        (r) => (r.cases[3].observation = r.cases[0].observation),
+        'must be null when the runner failed',
+      ],
       ['a nested reproduction value', (r) => (r.suite.reproduction.model = { name: 'x' }), '/suite/reproduction/model'],
       ['a missing case field', (r) => delete r.cases[2].harnessError, "must have required property 'harnessError'"],
     ])('rejects %s', async (_label, edit, problem) => {

@@ -11,7 +11,8 @@ import { scoresOf, type Score } from './score.js';
  */
 export function consistencyProblems(report: EvaluationReport): string[] {
   const problems: string[] = [];
-  if (new Date(report.generatedAt).toISOString() !== report.generatedAt) problems.push('/generatedAt is not a real instant');
+  if (new Date(report.generatedAt).toISOString() !== report.generatedAt)
+    problems.push('/generatedAt is not a real instant');
   const seen = new Set<string>();
   report.cases.forEach((entry, index) => {
     const where = `/cases/${index}`;
@@ -21,7 +22,8 @@ export function consistencyProblems(report: EvaluationReport): string[] {
   });
   const expected = scoresOf(report.cases);
   for (const purpose of CASE_PURPOSES) {
-    if (!sameScore(report.scores[purpose], expected[purpose])) problems.push(`/scores/${purpose} does not match the cases`);
+    if (!sameScore(report.scores[purpose], expected[purpose]))
+      problems.push(`/scores/${purpose} does not match the cases`);
   }
   return problems;
 }
@@ -29,7 +31,8 @@ export function consistencyProblems(report: EvaluationReport): string[] {
 function caseProblems(entry: CaseReport, where: string, problems: string[]): void {
   const ids = new Set(entry.assertions.map((assertion) => assertion.id));
   if (ids.size !== entry.assertions.length) problems.push(`${where}/assertions repeats an assertion id`);
-  if (entry.input === null && entry.status !== CaseStatus.Pending) problems.push(`${where}/input may be null only for a pending case`);
+  if (entry.input === null && entry.status !== CaseStatus.Pending)
+    problems.push(`${where}/input may be null only for a pending case`);
   if (entry.observation !== null) observationProblems(entry.observation, `${where}/observation`, problems);
   const error = entry.harnessError;
   if (error !== null && (error.phase === HarnessPhase.Assertion) !== (error.assertionId !== null)) {
@@ -47,8 +50,10 @@ function caseProblems(entry: CaseReport, where: string, problems: string[]): voi
       return;
     }
     case CaseStatus.Error:
-      if (error === null || entry.assertions.length > 0) problems.push(`${where} error needs a harness error and no assertion results`);
-      else if (error.phase === HarnessPhase.Runner && entry.observation !== null) problems.push(`${where}/observation must be null when the runner failed`);
+      if (error === null || entry.assertions.length > 0)
+        problems.push(`${where} error needs a harness error and no assertion results`);
+      else if (error.phase === HarnessPhase.Runner && entry.observation !== null)
+        problems.push(`${where}/observation must be null when the runner failed`);
       else if (error.phase === HarnessPhase.Assertion && entry.observation === null)
         problems.push(`${where}/observation is missing although only an assertion failed`);
       return;

@@ -21,7 +21,10 @@ const M = {
   needle: 'MARKER-forbidden-needle-2c5d',
 };
 
-const input = { trustedSetup: { [M.setupKey]: M.setupValue }, untrustedInput: { request: M.untrusted, orderId: M.argument } };
+const input = {
+  trustedSetup: { [M.setupKey]: M.setupValue },
+  untrustedInput: { request: M.untrusted, orderId: M.argument },
+};
 
 async function setup() {
   const result: ExecutionResult = {
@@ -36,8 +39,13 @@ async function setup() {
       'from-result',
       '1',
       input,
-      (given) => Observation.fromExecutionResult(result, { arguments: given.untrustedInput, sideEffects: [M.sideEffect] }),
-      [Assertions.outputExcludes(M.needle), Assertions.outputIncludes(M.output), Assertions.sideEffectOccurred(M.sideEffect)],
+      (given) =>
+        Observation.fromExecutionResult(result, { arguments: given.untrustedInput, sideEffects: [M.sideEffect] }),
+      [
+        Assertions.outputExcludes(M.needle),
+        Assertions.outputIncludes(M.output),
+        Assertions.sideEffectOccurred(M.sideEffect),
+      ],
     ),
     EvaluationCase.attack(
       'agent-loop',
@@ -46,7 +54,9 @@ async function setup() {
       () =>
         Observation.of({
           output: `${M.output} and ${M.untrusted}`,
-          toolCalls: [{ capability: M.capability, arguments: { q: M.argument }, disposition: Disposition.Deny, executed: false }],
+          toolCalls: [
+            { capability: M.capability, arguments: { q: M.argument }, disposition: Disposition.Deny, executed: false },
+          ],
           sideEffects: [M.sideEffect],
           effects: [{ type: 'effect', effect: 'send', resource: M.output, destination: M.sideEffect }],
         }),
@@ -73,7 +83,9 @@ async function setup() {
 describe('report redaction', () => {
   it('never writes a raw input, output, argument, side-effect name, model-written capability or error message', async () => {
     const json = (await setup()).toJson();
-    const leaked = Object.entries(M).filter(([, marker]) => json.includes(marker) || json.includes(JSON.stringify(marker).slice(1, -1)));
+    const leaked = Object.entries(M).filter(
+      ([, marker]) => json.includes(marker) || json.includes(JSON.stringify(marker).slice(1, -1)),
+    );
 
     expect(leaked.map(([place]) => place)).toEqual([]);
     expect(json).not.toContain('MARKER');
@@ -86,7 +98,9 @@ describe('report redaction', () => {
     expect(fromResult!.input?.untrustedInputFingerprint).toBe(fingerprint(input.untrustedInput));
     expect(fromResult!.observation?.outputFingerprint).toBe(fingerprint({ [M.outputKey]: M.output }));
     expect(fromResult!.assertions.map((assertion) => assertion.passed)).toEqual([true, true, true]);
-    expect(agentLoop!.observation?.toolCalls[0]).toEqual(expect.objectContaining({ capability: null, argumentsFingerprint: fingerprint({ q: M.argument }) }));
+    expect(agentLoop!.observation?.toolCalls[0]).toEqual(
+      expect.objectContaining({ capability: null, argumentsFingerprint: fingerprint({ q: M.argument }) }),
+    );
     expect(agentLoop!.status).toBe('failed');
   });
 });

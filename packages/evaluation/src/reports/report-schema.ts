@@ -18,13 +18,18 @@ export function reportJsonSchema(): Record<string, unknown> {
 
 /** Validates `value` against the schema (compiled once per process) and lists what is wrong. */
 export function schemaProblems(value: unknown): string[] {
-  compiled ??= new ajvModule.default({ allErrors: true, strict: true, allowUnionTypes: true }).compile(reportJsonSchema());
+  compiled ??= new ajvModule.default({ allErrors: true, strict: true, allowUnionTypes: true }).compile(
+    reportJsonSchema(),
+  );
   if (compiled(value)) return [];
   return (compiled.errors ?? []).map(describe);
 }
 
 function describe(error: ErrorObject): string {
   const where = error.instancePath === '' ? '(root)' : error.instancePath;
-  const extra = error.keyword === 'additionalProperties' ? ` (${String((error.params as { additionalProperty?: unknown }).additionalProperty)})` : '';
+  const extra =
+    error.keyword === 'additionalProperties'
+      ? ` (${String((error.params as { additionalProperty?: unknown }).additionalProperty)})`
+      : '';
   return `${where} ${error.message ?? error.keyword}${extra}`;
 }

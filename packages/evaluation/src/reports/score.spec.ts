@@ -8,7 +8,10 @@ const of = (purpose: CasePurpose, ...statuses: CaseStatus[]) => statuses.map((st
 
 describe('scoresOf', () => {
   it('counts each status per purpose', () => {
-    const scores = scoresOf([...of('attack', 'passed', 'passed', 'failed', 'error', 'pending', 'pending'), ...of('utility', 'failed')]);
+    const scores = scoresOf([
+      ...of('attack', 'passed', 'passed', 'failed', 'error', 'pending', 'pending'),
+      ...of('utility', 'failed'),
+    ]);
 
     expect(scores.attack).toEqual({ passed: 2, failed: 1, errors: 1, pending: 2, passRate: 2 / 3 });
     expect(scores.utility).toEqual({ passed: 0, failed: 1, errors: 0, pending: 0, passRate: 0 });
@@ -20,7 +23,10 @@ describe('scoresOf', () => {
   });
 
   it('keeps the pass rate within [0, 1] and equal to passed / (passed + failed)', () => {
-    const entry = fc.record({ purpose: fc.constantFrom(...CASE_PURPOSES), status: fc.constantFrom(...Object.values(CaseStatus)) });
+    const entry = fc.record({
+      purpose: fc.constantFrom(...CASE_PURPOSES),
+      status: fc.constantFrom(...Object.values(CaseStatus)),
+    });
     fc.assert(
       fc.property(fc.array(entry), (cases) => {
         const scores = scoresOf(cases);

@@ -6,7 +6,13 @@ import { CaseStatus } from '../cases/case-status.js';
 import type { EvaluationCase } from '../cases/evaluation-case.js';
 import { InvalidObservationError } from '../observations/invalid-observation.error.js';
 import { Observation } from '../observations/observation.js';
-import { HarnessPhase, type AssertionResult, type CaseReport, type HarnessError, type ReportedObservation } from '../reports/case-report.js';
+import {
+  HarnessPhase,
+  type AssertionResult,
+  type CaseReport,
+  type HarnessError,
+  type ReportedObservation,
+} from '../reports/case-report.js';
 import { summarizeObservation } from '../reports/observation-summary.js';
 import { errorClassOf } from './harness-error-class.js';
 
@@ -24,10 +30,15 @@ export async function runCase(evaluationCase: EvaluationCase): Promise<CaseRepor
       version: evaluationCase.version,
       purpose: evaluationCase.purpose,
     });
-    if (!(produced instanceof Observation)) throw new InvalidObservationError('the runner must return (or resolve to) an Observation');
+    if (!(produced instanceof Observation))
+      throw new InvalidObservationError('the runner must return (or resolve to) an Observation');
     observation = produced;
   } catch (thrown) {
-    return reportOf(evaluationCase, CaseStatus.Error, null, [], { phase: HarnessPhase.Runner, assertionId: null, errorClass: errorClassOf(thrown) });
+    return reportOf(evaluationCase, CaseStatus.Error, null, [], {
+      phase: HarnessPhase.Runner,
+      assertionId: null,
+      errorClass: errorClassOf(thrown),
+    });
   }
   const summary = summarizeObservation(observation);
   const results: AssertionResult[] = [];
@@ -42,7 +53,13 @@ export async function runCase(evaluationCase: EvaluationCase): Promise<CaseRepor
       });
     }
   }
-  return reportOf(evaluationCase, results.every((result) => result.passed) ? CaseStatus.Passed : CaseStatus.Failed, summary, results, null);
+  return reportOf(
+    evaluationCase,
+    results.every((result) => result.passed) ? CaseStatus.Passed : CaseStatus.Failed,
+    summary,
+    results,
+    null,
+  );
 }
 
 function resultOf(assertion: Assertion, outcome: AssertionOutcome): AssertionResult {
@@ -75,7 +92,13 @@ function reportOf(
     version: evaluationCase.version,
     purpose: evaluationCase.purpose,
     status,
-    input: input === null ? null : { trustedSetupFingerprint: input.trustedSetupFingerprint, untrustedInputFingerprint: input.untrustedInputFingerprint },
+    input:
+      input === null
+        ? null
+        : {
+            trustedSetupFingerprint: input.trustedSetupFingerprint,
+            untrustedInputFingerprint: input.untrustedInputFingerprint,
+          },
     observation,
     assertions,
     harnessError,

@@ -13,7 +13,12 @@ import { DuplicateCaseIdError, SecuritySuiteError } from './security-suite.error
 class SandboxUnavailable extends Error {}
 
 const input = { trustedSetup: { actorId: 72 }, untrustedInput: { orderId: 1001 } };
-const denied: ExecutionResult = { executed: false, capability: 'orders.view', correlationId: 'c', decision: Decision.deny(Stage.Proposal, 'not the owner') };
+const denied: ExecutionResult = {
+  executed: false,
+  capability: 'orders.view',
+  correlationId: 'c',
+  decision: Decision.deny(Stage.Proposal, 'not the owner'),
+};
 const deniedObservation = () => Observation.fromExecutionResult(denied, { arguments: input.untrustedInput });
 const containment = [Assertions.decisionIs(Disposition.Deny), Assertions.notExecuted(), Assertions.noSideEffects()];
 
@@ -34,7 +39,13 @@ function setup() {
     [Assertions.executed()],
   );
   const later = EvaluationCase.pending(CasePurpose.Attack, 'tool-loop', '1', input);
-  return { contained, leaked, useful, later, suite: new SecuritySuite('storefront', '1', [contained, leaked, useful, later], { model: 'scripted', seed: 7 }) };
+  return {
+    contained,
+    leaked,
+    useful,
+    later,
+    suite: new SecuritySuite('storefront', '1', [contained, leaked, useful, later], { model: 'scripted', seed: 7 }),
+  };
 }
 
 describe('SecuritySuite', () => {
@@ -100,7 +111,10 @@ describe('SecuritySuite', () => {
         version: '1',
         purpose: 'attack',
         status: 'pending',
-        input: { trustedSetupFingerprint: fingerprint(input.trustedSetup), untrustedInputFingerprint: fingerprint(input.untrustedInput) },
+        input: {
+          trustedSetupFingerprint: fingerprint(input.trustedSetup),
+          untrustedInputFingerprint: fingerprint(input.untrustedInput),
+        },
         observation: null,
         assertions: [],
         harnessError: null,
@@ -122,7 +136,11 @@ describe('SecuritySuite', () => {
     it('stamps the report with the injected clock', async () => {
       const result = await setup().suite.run({ clock: () => new Date(Date.UTC(2025, 5, 1, 12, 0, 0)) });
       expect(result.generatedAt).toBe('2025-06-01T12:00:00.000Z');
-      expect(result.toReport().suite).toEqual({ name: 'storefront', version: '1', reproduction: { model: 'scripted', seed: 7 } });
+      expect(result.toReport().suite).toEqual({
+        name: 'storefront',
+        version: '1',
+        reproduction: { model: 'scripted', seed: 7 },
+      });
     });
 
     it('refuses a clock that returns an invalid date', async () => {
@@ -132,7 +150,9 @@ describe('SecuritySuite', () => {
 
   describe('harness errors', () => {
     async function runOne(runner: () => unknown, assertions = containment) {
-      const result = await new SecuritySuite('s', '1', [EvaluationCase.attack('case', '1', input, runner as () => Observation, assertions)]).run();
+      const result = await new SecuritySuite('s', '1', [
+        EvaluationCase.attack('case', '1', input, runner as () => Observation, assertions),
+      ]).run();
       return result.cases[0]!;
     }
 
@@ -160,7 +180,11 @@ describe('SecuritySuite', () => {
 
     it('reject a runner that returns something other than an Observation', async () => {
       const report = await runOne(() => ({ disposition: 'deny', executed: false }));
-      expect(report.harnessError).toEqual({ phase: 'runner', assertionId: null, errorClass: 'InvalidObservationError' });
+      expect(report.harnessError).toEqual({
+        phase: 'runner',
+        assertionId: null,
+        errorClass: 'InvalidObservationError',
+      });
     });
 
     it('turn a throwing assertion into an error that keeps the observation and names the assertion', async () => {
@@ -181,7 +205,11 @@ describe('SecuritySuite', () => {
       ['evidence that is not plain JSON', () => ({ passed: true, evidence: { at: new Date(0) } })],
     ])('reject an assertion that returns %s', async (_label, evaluate) => {
       const report = await runOne(deniedObservation, [{ id: 'odd', evaluate } as never]);
-      expect(report.harnessError).toEqual({ phase: 'assertion', assertionId: 'odd', errorClass: 'InvalidAssertionOutcomeError' });
+      expect(report.harnessError).toEqual({
+        phase: 'assertion',
+        assertionId: 'odd',
+        errorClass: 'InvalidAssertionOutcomeError',
+      });
     });
 
     it('are neither passes nor failures', async () => {
@@ -196,7 +224,13 @@ describe('SecuritySuite', () => {
           [Assertions.executed()],
         ),
       ]).run();
-      expect(result.score(CasePurpose.Utility)).toEqual({ passed: 0, failed: 0, errors: 1, pending: 0, passRate: null });
+      expect(result.score(CasePurpose.Utility)).toEqual({
+        passed: 0,
+        failed: 0,
+        errors: 1,
+        pending: 0,
+        passRate: null,
+      });
     });
   });
 

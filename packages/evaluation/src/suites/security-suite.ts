@@ -30,12 +30,17 @@ export class SecuritySuite {
     reproduction: Reproduction = {},
   ) {
     if (!isIdentifier(name))
-      throw new SecuritySuiteError('the name must be 1-200 characters of letters, digits and . _ : / - (starting with a letter or digit)');
-    if (!isVersion(version)) throw new SecuritySuiteError("the version must be a string of 1-64 letters, digits and . _ + - (e.g. '1')", name);
-    if (!Array.isArray(cases) || cases.length === 0) throw new SecuritySuiteError('a suite needs at least one case', name);
+      throw new SecuritySuiteError(
+        'the name must be 1-200 characters of letters, digits and . _ : / - (starting with a letter or digit)',
+      );
+    if (!isVersion(version))
+      throw new SecuritySuiteError("the version must be a string of 1-64 letters, digits and . _ + - (e.g. '1')", name);
+    if (!Array.isArray(cases) || cases.length === 0)
+      throw new SecuritySuiteError('a suite needs at least one case', name);
     const ids = new Set<string>();
     for (const entry of cases) {
-      if (!(entry instanceof EvaluationCase)) throw new SecuritySuiteError('every case must be built with EvaluationCase.attack, .utility or .pending', name);
+      if (!(entry instanceof EvaluationCase))
+        throw new SecuritySuiteError('every case must be built with EvaluationCase.attack, .utility or .pending', name);
       if (ids.has(entry.id)) throw new DuplicateCaseIdError(entry.id, name);
       ids.add(entry.id);
     }
@@ -50,7 +55,13 @@ export class SecuritySuite {
     for (const entry of this.cases) {
       const report = await runCase(entry);
       reports.push(report);
-      options.onCaseFinished?.({ completed: reports.length, total, caseId: entry.id, purpose: entry.purpose, status: report.status });
+      options.onCaseFinished?.({
+        completed: reports.length,
+        total,
+        caseId: entry.id,
+        purpose: entry.purpose,
+        status: report.status,
+      });
     }
     return new SuiteResult(this.describe(), this.generatedAt(options.clock), reports);
   }
@@ -61,9 +72,11 @@ export class SecuritySuite {
 
   private generatedAt(clock: (() => Date) | undefined): string {
     const now = clock === undefined ? new Date() : clock();
-    if (!(now instanceof Date) || Number.isNaN(now.getTime())) throw new SecuritySuiteError('the clock must return a valid Date', this.name);
+    if (!(now instanceof Date) || Number.isNaN(now.getTime()))
+      throw new SecuritySuiteError('the clock must return a valid Date', this.name);
     const iso = now.toISOString();
-    if (!/^\d{4}-/.test(iso)) throw new SecuritySuiteError('the clock returned a date outside the years 0000-9999', this.name);
+    if (!/^\d{4}-/.test(iso))
+      throw new SecuritySuiteError('the clock returned a date outside the years 0000-9999', this.name);
     return iso;
   }
 }

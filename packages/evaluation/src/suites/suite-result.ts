@@ -35,7 +35,13 @@ export class SuiteResult {
 
   /** The `verdict.evaluation-report.v1` report: no raw inputs, outputs, arguments or side-effect names. */
   toReport(): EvaluationReport {
-    return { schema: EVALUATION_REPORT_SCHEMA, suite: this.suite, generatedAt: this.generatedAt, scores: this.scores, cases: this.cases };
+    return {
+      schema: EVALUATION_REPORT_SCHEMA,
+      suite: this.suite,
+      generatedAt: this.generatedAt,
+      scores: this.scores,
+      cases: this.cases,
+    };
   }
 
   /** The report as pretty-printed JSON, ready to check in as a baseline. */

@@ -7,7 +7,8 @@ import { parse } from 'yaml';
 import { evaluateForbiddenState } from './evaluate-forbidden-state.js';
 import type { TrajectoryVerdict } from './trajectory-verdict.js';
 
-const fixture = (name: string) => readFileSync(new URL(`../../../../test/fixtures/trajectory/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../../../test/fixtures/trajectory/${name}`, import.meta.url), 'utf8');
 const scenario = parse(fixture('customer_export_exfiltration.scenario.yaml'));
 const attack = JSON.parse(fixture('customer_export_exfiltration_attack.json'));
 const control = JSON.parse(fixture('customer_export_exfiltration_control.json'));
@@ -26,7 +27,9 @@ function unstamped(events: readonly Event[]): Event[] {
 
 /** Every resource and destination value the events carry. */
 function secretsOf(events: readonly Event[]): string[] {
-  return events.flatMap((event) => [event.resource, event.destination]).filter((value): value is string => typeof value === 'string' && value !== '');
+  return events
+    .flatMap((event) => [event.resource, event.destination])
+    .filter((value): value is string => typeof value === 'string' && value !== '');
 }
 
 function problemOf(verdict: TrajectoryVerdict): string {
@@ -49,10 +52,42 @@ describe('evaluateForbiddenState', () => {
         transitionIndex: 3,
         warnings: [],
         provenanceChain: [
-          { transitionIndex: 0, effect: 'read', sequence: 1, eventId: 'evt-001', rules: [0], fields: [], references: [] },
-          { transitionIndex: 1, effect: 'export', sequence: 2, eventId: 'evt-002', rules: [1], fields: [], references: [0] },
-          { transitionIndex: 2, effect: 'upload', sequence: 3, eventId: 'evt-003', rules: [2], fields: ['customer_export_external_uploads'], references: [1] },
-          { transitionIndex: 3, effect: 'send', sequence: 4, eventId: 'evt-004', rules: [4], fields: ['external_links_sent'], references: [2] },
+          {
+            transitionIndex: 0,
+            effect: 'read',
+            sequence: 1,
+            eventId: 'evt-001',
+            rules: [0],
+            fields: [],
+            references: [],
+          },
+          {
+            transitionIndex: 1,
+            effect: 'export',
+            sequence: 2,
+            eventId: 'evt-002',
+            rules: [1],
+            fields: [],
+            references: [0],
+          },
+          {
+            transitionIndex: 2,
+            effect: 'upload',
+            sequence: 3,
+            eventId: 'evt-003',
+            rules: [2],
+            fields: ['customer_export_external_uploads'],
+            references: [1],
+          },
+          {
+            transitionIndex: 3,
+            effect: 'send',
+            sequence: 4,
+            eventId: 'evt-004',
+            rules: [4],
+            fields: ['external_links_sent'],
+            references: [2],
+          },
         ],
       });
     });
@@ -66,7 +101,11 @@ describe('evaluateForbiddenState', () => {
     });
 
     it('passes the paired legitimate control with every effect modelled', () => {
-      expect(evaluateForbiddenState(stateModel, control.events)).toEqual({ result: 'pass', transitions: 4, warnings: [] });
+      expect(evaluateForbiddenState(stateModel, control.events)).toEqual({
+        result: 'pass',
+        transitions: 4,
+        warnings: [],
+      });
     });
   });
 
@@ -90,14 +129,28 @@ describe('evaluateForbiddenState', () => {
     it('uses arrival order when no effect is stamped', () => {
       const verdict = evaluateForbiddenState(stateModel, unstamped(attackEvents()));
       expect(verdict).toMatchObject({ result: 'fail', transitionIndex: 3 });
-      expect(verdict.result === 'fail' && verdict.provenanceChain.map((link) => link.sequence)).toEqual([null, null, null, null]);
+      expect(verdict.result === 'fail' && verdict.provenanceChain.map((link) => link.sequence)).toEqual([
+        null,
+        null,
+        null,
+        null,
+      ]);
     });
 
     it('is order-sensitive through the guard: the upload before the export does not count', () => {
-      const [read, exported, upload, send] = unstamped(attackEvents()).map(({ provenance: _provenance, ...rest }) => rest);
-      expect(evaluateForbiddenState(stateModel, [read, upload, exported, send])).toEqual({ result: 'pass', transitions: 4, warnings: [] });
+      const [read, exported, upload, send] = unstamped(attackEvents()).map(
+        ({ provenance: _provenance, ...rest }) => rest,
+      );
+      expect(evaluateForbiddenState(stateModel, [read, upload, exported, send])).toEqual({
+        result: 'pass',
+        transitions: 4,
+        warnings: [],
+      });
       expect(evaluateForbiddenState(stateModel, [upload, read, exported, send]).result).toBe('pass');
-      expect(evaluateForbiddenState(stateModel, [read, exported, send, upload])).toMatchObject({ result: 'fail', transitionIndex: 3 });
+      expect(evaluateForbiddenState(stateModel, [read, exported, send, upload])).toMatchObject({
+        result: 'fail',
+        transitionIndex: 3,
+      });
     });
 
     it('refuses a mix of stamped and unstamped effects', () => {
@@ -111,7 +164,9 @@ describe('evaluateForbiddenState', () => {
     it('refuses duplicate stamps', () => {
       const events = attackEvents();
       events[3].sequence = 2;
-      expect(problemOf(evaluateForbiddenState(stateModel, events))).toBe('events[3].sequence: repeats stamp 2 of events[1]; the fold order is ambiguous.');
+      expect(problemOf(evaluateForbiddenState(stateModel, events))).toBe(
+        'events[3].sequence: repeats stamp 2 of events[1]; the fold order is ambiguous.',
+      );
     });
 
     it.each([[1.5], ['3'], [null], [Number.MAX_VALUE], [true]])('refuses a non-integer stamp (%j)', (stamp) => {
@@ -151,22 +206,30 @@ describe('evaluateForbiddenState', () => {
       const events = attackEvents().reverse();
       expect(evaluateForbiddenState(stateModel, events).result).toBe('fail');
       events[3].provenance = ['evt-002'];
-      expect(problemOf(evaluateForbiddenState(stateModel, events))).toMatch(/^events\[3\]\.provenance\[0\]: names an effect that is not earlier/);
+      expect(problemOf(evaluateForbiddenState(stateModel, events))).toMatch(
+        /^events\[3\]\.provenance\[0\]: names an effect that is not earlier/,
+      );
     });
 
     it('refuses a reference to the effect itself', () => {
       const events = attackEvents();
       events[1].provenance = ['evt-002'];
-      expect(problemOf(evaluateForbiddenState(stateModel, events))).toMatch(/^events\[1\]\.provenance\[0\]: names an effect that is not earlier/);
+      expect(problemOf(evaluateForbiddenState(stateModel, events))).toMatch(
+        /^events\[1\]\.provenance\[0\]: names an effect that is not earlier/,
+      );
     });
 
     it('refuses a reference to an unknown event or to a non-effect event, without echoing the reference', () => {
       const events: Event[] = [{ type: 'message', id: 'msg-1' }, ...attackEvents()];
       events[2].provenance = ['evt-001', 'exports/secret-name'];
       const problem = problemOf(evaluateForbiddenState(stateModel, events));
-      expect(problem).toBe('events[2].provenance[1]: names no effect event of this trace; provenance must name earlier effect events.');
+      expect(problem).toBe(
+        'events[2].provenance[1]: names no effect event of this trace; provenance must name earlier effect events.',
+      );
       events[2].provenance = ['msg-1'];
-      expect(problemOf(evaluateForbiddenState(stateModel, events))).toMatch(/^events\[2\]\.provenance\[0\]: names no effect event/);
+      expect(problemOf(evaluateForbiddenState(stateModel, events))).toMatch(
+        /^events\[2\]\.provenance\[0\]: names no effect event/,
+      );
     });
 
     it('refuses duplicate effect ids and malformed provenance lists', () => {
@@ -177,15 +240,21 @@ describe('evaluateForbiddenState', () => {
       );
       const malformed = attackEvents();
       malformed[1].provenance = 'evt-001';
-      expect(problemOf(evaluateForbiddenState(stateModel, malformed))).toBe('events[1].provenance: must be a list of event ids.');
+      expect(problemOf(evaluateForbiddenState(stateModel, malformed))).toBe(
+        'events[1].provenance: must be a list of event ids.',
+      );
       malformed[1].provenance = [''];
-      expect(problemOf(evaluateForbiddenState(stateModel, malformed))).toBe('events[1].provenance[0]: must be a non-empty event id string.');
+      expect(problemOf(evaluateForbiddenState(stateModel, malformed))).toBe(
+        'events[1].provenance[0]: must be a non-empty event id string.',
+      );
     });
 
     it('without references, the chain still holds the effects that changed the predicate’s fields', () => {
       const events = attackEvents().map(({ provenance: _provenance, ...rest }) => rest);
       const verdict = evaluateForbiddenState(stateModel, events);
-      expect(verdict.result === 'fail' && verdict.provenanceChain.map((link) => [link.transitionIndex, link.fields])).toEqual([
+      expect(
+        verdict.result === 'fail' && verdict.provenanceChain.map((link) => [link.transitionIndex, link.fields]),
+      ).toEqual([
         [2, ['customer_export_external_uploads']],
         [3, ['external_links_sent']],
       ]);
@@ -197,7 +266,9 @@ describe('evaluateForbiddenState', () => {
       events[2].id = leakyId;
       events[3].provenance = [leakyId];
       const verdict = evaluateForbiddenState(stateModel, events);
-      expect(verdict.result === 'fail' && verdict.provenanceChain[2].eventId).toBe(`sha256:${fingerprintString(leakyId)}`);
+      expect(verdict.result === 'fail' && verdict.provenanceChain[2].eventId).toBe(
+        `sha256:${fingerprintString(leakyId)}`,
+      );
       expect(JSON.stringify(verdict)).not.toContain(events[2].resource as string);
     });
   });
@@ -225,7 +296,9 @@ describe('evaluateForbiddenState', () => {
     });
 
     it('refuses events that are not a list', () => {
-      expect(problemOf(evaluateForbiddenState(stateModel, { events: [] } as unknown as unknown[]))).toBe('The trace `events` must be a list.');
+      expect(problemOf(evaluateForbiddenState(stateModel, { events: [] } as unknown as unknown[]))).toBe(
+        'The trace `events` must be a list.',
+      );
     });
   });
 
@@ -241,7 +314,10 @@ describe('evaluateForbiddenState', () => {
       expect(evaluateForbiddenState(stateModel, events)).toEqual({
         result: 'pass',
         transitions: 5,
-        warnings: ["effect 'archive' matched no transition rule (2 events)", "effect 'upload' matched no transition rule (1 event)"],
+        warnings: [
+          "effect 'archive' matched no transition rule (2 events)",
+          "effect 'upload' matched no transition rule (1 event)",
+        ],
       });
     });
 
@@ -259,8 +335,14 @@ describe('evaluateForbiddenState', () => {
     });
 
     it('keeps coverage warnings on a failure', () => {
-      const events = [...attackEvents(), { type: 'effect', id: 'evt-005', sequence: 5, effect: 'delete', resource: 'exports/customers-2025-q3.csv' }];
-      expect(evaluateForbiddenState(stateModel, events)).toMatchObject({ result: 'fail', warnings: ["effect 'delete' matched no transition rule (1 event)"] });
+      const events = [
+        ...attackEvents(),
+        { type: 'effect', id: 'evt-005', sequence: 5, effect: 'delete', resource: 'exports/customers-2025-q3.csv' },
+      ];
+      expect(evaluateForbiddenState(stateModel, events)).toMatchObject({
+        result: 'fail',
+        warnings: ["effect 'delete' matched no transition rule (1 event)"],
+      });
     });
   });
 });

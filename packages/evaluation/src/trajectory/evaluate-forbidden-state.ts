@@ -1,4 +1,10 @@
-import { compileStateModel, StateModelError, TrajectoryStepError, type StateMachine, type TrajectoryState } from '@verdict/nestjs';
+import {
+  compileStateModel,
+  StateModelError,
+  TrajectoryStepError,
+  type StateMachine,
+  type TrajectoryState,
+} from '@verdict/nestjs';
 import { coverageWarnings } from './coverage-warnings.js';
 import { foldOrder } from './fold-order.js';
 import { provenanceChain } from './provenance-chain.js';
@@ -22,7 +28,11 @@ export function evaluateForbiddenState(stateModel: unknown, events: readonly unk
   try {
     return fold(compileStateModel(stateModel), events);
   } catch (error) {
-    if (error instanceof StateModelError || error instanceof TrajectoryTraceError || error instanceof TrajectoryStepError)
+    if (
+      error instanceof StateModelError ||
+      error instanceof TrajectoryTraceError ||
+      error instanceof TrajectoryStepError
+    )
       return { result: 'error', problem: error.message };
     throw error;
   }

@@ -30,7 +30,9 @@ export function foldOrder(effects: readonly RecordedEffect[]): readonly Recorded
     const stamp = effect.sequence as number;
     const first = seen.get(stamp);
     if (first !== undefined)
-      throw new TrajectoryTraceError(`events[${effect.arrival}].sequence: repeats stamp ${stamp} of events[${first}]; the fold order is ambiguous.`);
+      throw new TrajectoryTraceError(
+        `events[${effect.arrival}].sequence: repeats stamp ${stamp} of events[${first}]; the fold order is ambiguous.`,
+      );
     seen.set(stamp, effect.arrival);
   }
   return [...effects].sort((a, b) => (a.sequence as number) - (b.sequence as number));

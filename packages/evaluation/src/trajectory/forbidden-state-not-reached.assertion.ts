@@ -23,7 +23,8 @@ export function forbiddenStateNotReached(stateModel: unknown, id = 'forbidden-st
     evaluate: (observation): AssertionOutcome => {
       const verdict = evaluateForbiddenState(stateModel, observation.effects);
       if (verdict.result === 'error') throw new UnreliableTrajectoryError(verdict.problem);
-      if (verdict.result === 'pass') return { passed: true, evidence: { transitions: verdict.transitions, warnings: [...verdict.warnings] } };
+      if (verdict.result === 'pass')
+        return { passed: true, evidence: { transitions: verdict.transitions, warnings: [...verdict.warnings] } };
       return {
         passed: false,
         evidence: {

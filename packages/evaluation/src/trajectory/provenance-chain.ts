@@ -21,7 +21,12 @@ export interface FoldHistory {
  * effect that changed one of those fields on the way, and every earlier effect they name through `provenance`,
  * transitively; ordered by transition index.
  */
-export function provenanceChain(history: FoldHistory, violationAt: number, fields: readonly string[], redact: Redactor): ProvenanceLink[] {
+export function provenanceChain(
+  history: FoldHistory,
+  violationAt: number,
+  fields: readonly string[],
+  redact: Redactor,
+): ProvenanceLink[] {
   const changed = new Map<number, string[]>();
   for (let index = 0; index <= violationAt; index++) {
     const before = index === 0 ? history.initial : history.states[index - 1];

@@ -21,7 +21,9 @@ export function provenanceReferences(ordered: readonly RecordedEffect[]): readon
           if (position !== undefined && position < index) return position;
           const where = `events[${effect.arrival}].provenance[${at}]`;
           if (position === undefined)
-            throw new TrajectoryTraceError(`${where}: names no effect event of this trace; provenance must name earlier effect events.`);
+            throw new TrajectoryTraceError(
+              `${where}: names no effect event of this trace; provenance must name earlier effect events.`,
+            );
           throw new TrajectoryTraceError(
             `${where}: names an effect that is not earlier in the fold order (transition ${position}, referenced from transition ${index}).`,
           );

@@ -37,7 +37,9 @@ export function recordedEffects(events: readonly unknown[]): RecordedEffect[] {
     if (recorded.id !== null) {
       const first = ids.get(recorded.id);
       if (first !== undefined)
-        throw new TrajectoryTraceError(`events[${arrival}].id: repeats the id of events[${first}]; provenance references would be ambiguous.`);
+        throw new TrajectoryTraceError(
+          `events[${arrival}].id: repeats the id of events[${first}]; provenance references would be ambiguous.`,
+        );
       ids.set(recorded.id, arrival);
     }
     effects.push(recorded);
@@ -66,7 +68,8 @@ function effectOf(event: Record<string, unknown>, arrival: number): Effect {
 
 function idOf(event: Record<string, unknown>, arrival: number): string | null {
   if (!Object.hasOwn(event, 'id') || event.id === undefined) return null;
-  if (typeof event.id !== 'string' || event.id.trim() === '') throw new TrajectoryTraceError(`events[${arrival}].id: must be a non-empty string.`);
+  if (typeof event.id !== 'string' || event.id.trim() === '')
+    throw new TrajectoryTraceError(`events[${arrival}].id: must be a non-empty string.`);
   return event.id;
 }
 
@@ -75,7 +78,8 @@ const NO_PROVENANCE: readonly string[] = Object.freeze([]);
 function provenanceOf(event: Record<string, unknown>, arrival: number): readonly string[] {
   const { provenance } = event;
   if (provenance === undefined || provenance === null) return NO_PROVENANCE;
-  if (!Array.isArray(provenance)) throw new TrajectoryTraceError(`events[${arrival}].provenance: must be a list of event ids.`);
+  if (!Array.isArray(provenance))
+    throw new TrajectoryTraceError(`events[${arrival}].provenance: must be a list of event ids.`);
   provenance.forEach((reference, index) => {
     if (typeof reference !== 'string' || reference.trim() === '')
       throw new TrajectoryTraceError(`events[${arrival}].provenance[${index}]: must be a non-empty event id string.`);

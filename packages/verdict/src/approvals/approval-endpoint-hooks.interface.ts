@@ -23,12 +23,21 @@ export interface ApprovalEndpointHooks {
    * conversation (→ 403). Only the pending receipt that this requester asked for is found.
    * Default: `approver.context` (approvers approve only what they asked for themselves).
    */
-  requester?(approver: Approver, toolCallId: string, executionContext: ExecutionContext): ActionContext | null | Promise<ActionContext | null>;
+  requester?(
+    approver: Approver,
+    toolCallId: string,
+    executionContext: ExecutionContext,
+  ): ActionContext | null | Promise<ActionContext | null>;
   /**
    * Whether `approver` may act on the conversation of `requester` (→ 403 otherwise), checked before any
    * receipt is looked up. `requester` is what {@link requester} answered (or `approver.context`). With a
    * `requester` hook, declare all four parameters: a three-parameter check is refused at boot, since it
    * cannot be checking the conversation the lookup is scoped to.
    */
-  canAccessToolCall(approver: Approver, toolCallId: string, executionContext: ExecutionContext, requester: ActionContext): boolean | Promise<boolean>;
+  canAccessToolCall(
+    approver: Approver,
+    toolCallId: string,
+    executionContext: ExecutionContext,
+    requester: ActionContext,
+  ): boolean | Promise<boolean>;
 }

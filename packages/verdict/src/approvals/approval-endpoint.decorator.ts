@@ -1,5 +1,9 @@
 import { ExecutionContext, UseGuards, applyDecorators, createParamDecorator } from '@nestjs/common';
-import { APPROVAL_REQUEST, ApprovalEndpointGuard, type ApprovalRequest as ApprovalRequestValue } from './approval-endpoint.guard.js';
+import {
+  APPROVAL_REQUEST,
+  ApprovalEndpointGuard,
+  type ApprovalRequest as ApprovalRequestValue,
+} from './approval-endpoint.guard.js';
 
 /**
  * Marks an application's approve/reject route: {@link ApprovalEndpointGuard} authenticates the approver,
@@ -17,6 +21,8 @@ export function ApprovalEndpoint(): MethodDecorator & ClassDecorator {
 }
 
 /** The {@link ApprovalRequestValue} the guard verified: use its receipt id, never one from the request body. */
-export const ApprovalRequest = createParamDecorator((_data: unknown, executionContext: ExecutionContext): ApprovalRequestValue => {
-  return executionContext.switchToHttp().getRequest()[APPROVAL_REQUEST];
-});
+export const ApprovalRequest = createParamDecorator(
+  (_data: unknown, executionContext: ExecutionContext): ApprovalRequestValue => {
+    return executionContext.switchToHttp().getRequest()[APPROVAL_REQUEST];
+  },
+);

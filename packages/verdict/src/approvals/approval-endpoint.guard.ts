@@ -1,4 +1,12 @@
-import { CanActivate, ConflictException, ExecutionContext, ForbiddenException, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import {
+  CanActivate,
+  ConflictException,
+  ExecutionContext,
+  ForbiddenException,
+  Inject,
+  Injectable,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { subject } from '@casl/ability';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
@@ -46,15 +54,20 @@ export class ApprovalEndpointGuard implements CanActivate {
 
   async canActivate(executionContext: ExecutionContext): Promise<boolean> {
     const hooks = this.options.approvalEndpoint;
-    if (hooks === undefined) throw new VerdictConfigurationError('@ApprovalEndpoint() needs `approvalEndpoint` hooks in VerdictModule.forRoot.');
+    if (hooks === undefined)
+      throw new VerdictConfigurationError(
+        '@ApprovalEndpoint() needs `approvalEndpoint` hooks in VerdictModule.forRoot.',
+      );
     const approver = await hooks.approver(executionContext);
     if (approver === null) throw new UnauthorizedException();
     const request = executionContext.switchToHttp().getRequest();
     const toolCallId = hooks.toolCallId?.(executionContext) ?? request.params?.toolCallId;
     if (typeof toolCallId !== 'string' || toolCallId === '') throw new ConflictException(NO_SINGLE_PENDING);
-    const requester = hooks.requester === undefined ? approver.context : await hooks.requester(approver, toolCallId, executionContext);
+    const requester =
+      hooks.requester === undefined ? approver.context : await hooks.requester(approver, toolCallId, executionContext);
     if (requester === null || requester === undefined) throw new ForbiddenException();
-    if (!(await hooks.canAccessToolCall(approver, toolCallId, executionContext, requester))) throw new ForbiddenException();
+    if (!(await hooks.canAccessToolCall(approver, toolCallId, executionContext, requester)))
+      throw new ForbiddenException();
     const challenge = await this.approvals.challengeForToolCall(toolCallId, requester);
     if (challenge === null) throw new ConflictException(NO_SINGLE_PENDING);
     const ability = await this.options.abilityFactory.createForContext(approver.context);

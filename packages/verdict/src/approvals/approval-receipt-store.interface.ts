@@ -59,7 +59,8 @@ export interface ReceiptCheck {
 
 /** What an approve or reject did. */
 export type ReceiptTransition =
-  { readonly outcome: 'approved' | 'rejected'; readonly receipt: ApprovalReceipt } | { readonly outcome: 'not_found' | 'expired' | 'invalid_state' };
+  | { readonly outcome: 'approved' | 'rejected'; readonly receipt: ApprovalReceipt }
+  | { readonly outcome: 'not_found' | 'expired' | 'invalid_state' };
 
 /** An approve or reject request: all three ids required; `by` is an opaque application id. */
 export interface ReceiptDecision {

@@ -107,18 +107,28 @@ export class ApprovalService {
     return this.decide('reject', receiptId, toolCallId, by);
   }
 
-  private async decide(verb: 'approve' | 'reject', receiptId: string, toolCallId: string, by: string): Promise<ReceiptTransition> {
+  private async decide(
+    verb: 'approve' | 'reject',
+    receiptId: string,
+    toolCallId: string,
+    by: string,
+  ): Promise<ReceiptTransition> {
     for (const [name, value] of Object.entries({ receiptId, toolCallId, by })) {
-      if (typeof value !== 'string' || value.trim() === '') throw new VerdictConfigurationError(`ApprovalService.${verb} needs a non-blank ${name}.`);
+      if (typeof value !== 'string' || value.trim() === '')
+        throw new VerdictConfigurationError(`ApprovalService.${verb} needs a non-blank ${name}.`);
     }
     const now = this.now();
     const transition = await this.store()[verb]({ receiptId, toolCallId, by, now });
-    if (transition.outcome === 'approved' || transition.outcome === 'rejected') await this.record(transition.receipt, verb, by, now);
+    if (transition.outcome === 'approved' || transition.outcome === 'rejected')
+      await this.record(transition.receipt, verb, by, now);
     return transition;
   }
 
   private async record(receipt: ApprovalReceipt, verb: 'approve' | 'reject', by: string, now: Date): Promise<void> {
-    const decision = verb === 'approve' ? Decision.permit(Stage.Approval, `approved by ${by}`) : Decision.deny(Stage.Approval, `rejected by ${by}`);
+    const decision =
+      verb === 'approve'
+        ? Decision.permit(Stage.Approval, `approved by ${by}`)
+        : Decision.deny(Stage.Approval, `rejected by ${by}`);
     await this.evidence.recordDecision(
       decisionRecord(
         {
@@ -145,7 +155,8 @@ export class ApprovalService {
   /** Whether `requester` is who asked for `receipt`, in the conversation it was asked in. Unknown capabilities and receipts without fingerprints match nobody. */
   private askedBy(receipt: ApprovalReceipt, requester: ActionContext): boolean {
     const policy = this.registry.find(receipt.capability)?.requiresConfirmation;
-    if (policy === undefined || receipt.principalFingerprint == null || receipt.conversationFingerprint == null) return false;
+    if (policy === undefined || receipt.principalFingerprint == null || receipt.conversationFingerprint == null)
+      return false;
     let principal;
     try {
       principal = receiptPrincipal(requester, policy.actorKey, receipt.capability);
@@ -155,12 +166,18 @@ export class ApprovalService {
       if (error instanceof VerdictError) return false;
       throw error;
     }
-    return principal.fingerprint === receipt.principalFingerprint && principal.conversationFingerprint === receipt.conversationFingerprint;
+    return (
+      principal.fingerprint === receipt.principalFingerprint &&
+      principal.conversationFingerprint === receipt.conversationFingerprint
+    );
   }
 
   private store(): ApprovalReceiptStore {
     const store = this.options.approvals;
-    if (store === undefined) throw new VerdictConfigurationError('No approval receipt store is configured: pass `approvals` to VerdictModule.forRoot.');
+    if (store === undefined)
+      throw new VerdictConfigurationError(
+        'No approval receipt store is configured: pass `approvals` to VerdictModule.forRoot.',
+      );
     return store;
   }
 

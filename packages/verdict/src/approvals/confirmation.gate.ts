@@ -12,7 +12,11 @@ import type { ApprovalReceiptStore, ReceiptKey } from './approval-receipt-store.
 import type { ApprovalReceipt } from './approval-receipt.js';
 import { receiptPrincipal } from './receipt-principal.js';
 import { ReceiptStatus } from './receipt-status.js';
-import { DEFAULT_CONFIRMATION_TTL_SECONDS, DEFAULT_MAX_PENDING_RECEIPTS, type ConfirmationPolicy } from './requires-confirmation.js';
+import {
+  DEFAULT_CONFIRMATION_TTL_SECONDS,
+  DEFAULT_MAX_PENDING_RECEIPTS,
+  type ConfirmationPolicy,
+} from './requires-confirmation.js';
 
 /** `rcpt_` + 256 random bits, base64url. */
 export function newReceiptId(): string {
@@ -21,7 +25,8 @@ export function newReceiptId(): string {
 
 /** The outcome of validating confirmation: proceed with the receipt's key, or stop with a decision. */
 export type ConfirmationOutcome =
-  { readonly proceed: true; readonly key: ReceiptKey } | { readonly proceed: false; readonly decision: Decision; readonly challenge?: ApprovalChallenge };
+  | { readonly proceed: true; readonly key: ReceiptKey }
+  | { readonly proceed: false; readonly decision: Decision; readonly challenge?: ApprovalChallenge };
 
 /** How a validation may act: `execute` issues a pending receipt when none fits; `evaluate` changes nothing. */
 export interface ConfirmationContext {
@@ -42,7 +47,11 @@ export interface ConfirmationContext {
  * who asks changed since approval — a pending receipt is issued and the answer is
  * `require_confirmation`, unless the pending-receipt caps refuse one: then `throttle`, nothing issued.
  */
-export async function validateConfirmation(context: ConfirmationContext, target: unknown, phase: ApprovalPhase): Promise<ConfirmationOutcome> {
+export async function validateConfirmation(
+  context: ConfirmationContext,
+  target: unknown,
+  phase: ApprovalPhase,
+): Promise<ConfirmationOutcome> {
   const { store, definition, envelope, explicitApproval, now, trail } = context;
   const policy = definition.requiresConfirmation;
   const stop = async (
@@ -57,7 +66,10 @@ export async function validateConfirmation(context: ConfirmationContext, target:
     });
     return { proceed: false, decision, challenge };
   };
-  if (envelope.toolCallId === null) return stop(Decision.deny(Stage.Approval, 'confirmation needs the tool-call id of the proposal'), { outcome: 'not_found' });
+  if (envelope.toolCallId === null)
+    return stop(Decision.deny(Stage.Approval, 'confirmation needs the tool-call id of the proposal'), {
+      outcome: 'not_found',
+    });
   const binding = policy.bind(envelope, target);
   // Who asks is bound whatever `bind` returns: another actor, tenant or conversation never matches.
   const principal = receiptPrincipal(envelope.context, policy.actorKey, definition.name);
@@ -75,12 +87,20 @@ export async function validateConfirmation(context: ConfirmationContext, target:
   };
   const check = await store.validate(key, now);
   const pendingAnswer = (receipt: ApprovalReceipt) =>
-    stop(Decision.of(Disposition.RequireConfirmation, Stage.Approval, policy.reason), { outcome: check.outcome, receipt }, challengeOf(receipt));
+    stop(
+      Decision.of(Disposition.RequireConfirmation, Stage.Approval, policy.reason),
+      { outcome: check.outcome, receipt },
+      challengeOf(receipt),
+    );
   switch (check.outcome) {
     case 'approved':
       if (!explicitApproval) {
         return stop(
-          Decision.of(Disposition.RequireConfirmation, Stage.Approval, 'approved receipt, but this invocation carries no explicit approval of its tool call'),
+          Decision.of(
+            Disposition.RequireConfirmation,
+            Stage.Approval,
+            'approved receipt, but this invocation carries no explicit approval of its tool call',
+          ),
           check,
           challengeOf(check.receipt!),
         );
@@ -93,7 +113,8 @@ export async function validateConfirmation(context: ConfirmationContext, target:
       return { proceed: true, key };
     case 'not_found':
     case 'mismatch': {
-      if (!context.issueReceipts) return stop(Decision.of(Disposition.RequireConfirmation, Stage.Approval, policy.reason), check);
+      if (!context.issueReceipts)
+        return stop(Decision.of(Disposition.RequireConfirmation, Stage.Approval, policy.reason), check);
       const ttl = policy.ttlSeconds ?? DEFAULT_CONFIRMATION_TTL_SECONDS;
       const receipt = await store.issue({
         ...key,
@@ -144,7 +165,9 @@ export async function consumeConfirmation(
   const check = await store.consume(key, now);
   trail.markMutated();
   const decision =
-    check.outcome === 'approved' ? Decision.permit(Stage.Approval) : Decision.deny(Stage.Approval, `the approval could not be consumed: ${check.outcome}`);
+    check.outcome === 'approved'
+      ? Decision.permit(Stage.Approval)
+      : Decision.deny(Stage.Approval, `the approval could not be consumed: ${check.outcome}`);
   await trail.record(decision, {
     approvalPhase: phase,
     approvalOutcome: check.outcome === 'approved' ? 'consumed' : check.outcome,

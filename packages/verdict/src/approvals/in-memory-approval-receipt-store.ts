@@ -18,11 +18,24 @@ export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
   issue(request: ReceiptIssue & { readonly limits: PendingReceiptLimits }): Promise<ApprovalReceipt | null>;
   issue(request: ReceiptIssue): Promise<ApprovalReceipt>;
   async issue(request: ReceiptIssue): Promise<ApprovalReceipt | null> {
-    const { candidateId, toolCallId, capability, bindingFingerprint, reason, description, subject, expiresAt, now, limits } = request;
+    const {
+      candidateId,
+      toolCallId,
+      capability,
+      bindingFingerprint,
+      reason,
+      description,
+      subject,
+      expiresAt,
+      now,
+      limits,
+    } = request;
     const existing = this.forCall(toolCallId, capability).find((r) => r.bindingFingerprint === bindingFingerprint);
     if (existing !== undefined) return existing;
     if (limits !== undefined) {
-      const ofPrincipal = [...this.receipts.values()].filter((r) => r.principalFingerprint === limits.principalFingerprint);
+      const ofPrincipal = [...this.receipts.values()].filter(
+        (r) => r.principalFingerprint === limits.principalFingerprint,
+      );
       if (exceedsPendingLimits(ofPrincipal, { toolCallId, capability, now, limits })) return null;
     }
     const receipt: ApprovalReceipt = Object.freeze({
@@ -50,7 +63,9 @@ export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
   }
 
   async pendingForToolCall(toolCallId: string, now: Date): Promise<ApprovalReceipt[]> {
-    return [...this.receipts.values()].filter((r) => r.toolCallId === toolCallId && r.status === ReceiptStatus.Pending && !isExpired(r, now));
+    return [...this.receipts.values()].filter(
+      (r) => r.toolCallId === toolCallId && r.status === ReceiptStatus.Pending && !isExpired(r, now),
+    );
   }
 
   async find(receiptId: string): Promise<ApprovalReceipt | null> {
@@ -76,9 +91,19 @@ export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
     return { outcome: 'approved', receipt: consumed };
   }
 
-  private decide(receiptId: string, toolCallId: string, now: Date, change: Partial<ApprovalReceipt> & { status: 'approved' | 'rejected' }): ReceiptTransition {
+  private decide(
+    receiptId: string,
+    toolCallId: string,
+    now: Date,
+    change: Partial<ApprovalReceipt> & { status: 'approved' | 'rejected' },
+  ): ReceiptTransition {
     const receipt = this.receipts.get(receiptId) ?? null;
-    if (receipt === null || receipt.toolCallId !== toolCallId || receipt.status !== ReceiptStatus.Pending || isExpired(receipt, now)) {
+    if (
+      receipt === null ||
+      receipt.toolCallId !== toolCallId ||
+      receipt.status !== ReceiptStatus.Pending ||
+      isExpired(receipt, now)
+    ) {
       return refusedTransition(receipt, toolCallId, now);
     }
     return { outcome: change.status, receipt: this.save({ ...receipt, ...change, updatedAt: now }) };

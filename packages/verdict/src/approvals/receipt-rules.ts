@@ -1,4 +1,10 @@
-import type { PendingReceiptLimits, ReceiptCheck, ReceiptIssue, ReceiptKey, ReceiptTransition } from './approval-receipt-store.interface.js';
+import type {
+  PendingReceiptLimits,
+  ReceiptCheck,
+  ReceiptIssue,
+  ReceiptKey,
+  ReceiptTransition,
+} from './approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
 import { ReceiptStatus } from './receipt-status.js';
 
@@ -17,7 +23,8 @@ export function checkReceipt(candidates: readonly ApprovalReceipt[], key: Receip
   const receipt = forCall.find((r) => r.bindingFingerprint === key.bindingFingerprint);
   if (receipt === undefined) return { outcome: 'mismatch', receipt: null };
   if (isExpired(receipt, now)) return { outcome: 'expired', receipt };
-  if (receipt.status === ReceiptStatus.Pending || receipt.status === ReceiptStatus.Rejected) return { outcome: 'invalid_state', receipt };
+  if (receipt.status === ReceiptStatus.Pending || receipt.status === ReceiptStatus.Rejected)
+    return { outcome: 'invalid_state', receipt };
   return { outcome: receipt.status === ReceiptStatus.Consumed ? 'consumed' : 'approved', receipt };
 }
 
@@ -42,7 +49,8 @@ export function exceedsPendingLimits(
   const pending = ofPrincipal.filter((r) => r.status === ReceiptStatus.Pending && !isExpired(r, request.now));
   const { conversationFingerprint } = request.limits;
   const sameCall = (r: ApprovalReceipt) =>
-    r.toolCallId === request.toolCallId && (conversationFingerprint === undefined || r.conversationFingerprint === conversationFingerprint);
+    r.toolCallId === request.toolCallId &&
+    (conversationFingerprint === undefined || r.conversationFingerprint === conversationFingerprint);
   if (pending.some(sameCall)) return true;
   return pending.filter((r) => r.capability === request.capability).length >= request.limits.maxPending;
 }

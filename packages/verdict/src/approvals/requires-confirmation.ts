@@ -65,8 +65,11 @@ export interface ConfirmationPolicy<TArgs = any, TTarget = any, TActor = any, TC
  *   describe: (_envelope, order) => `Cancel order ${order.id} (${order.description})`,
  * })
  */
-export function requiresConfirmation<TArgs, TTarget, TActor = VerdictActor, TContext extends AnyActionContext = ActionContext>(
-  policy: ConfirmationPolicy<TArgs, TTarget, TActor, TContext>,
-): ConfirmationPolicy<TArgs, TTarget, TActor, TContext> {
+export function requiresConfirmation<
+  TArgs,
+  TTarget,
+  TActor = VerdictActor,
+  TContext extends AnyActionContext = ActionContext,
+>(policy: ConfirmationPolicy<TArgs, TTarget, TActor, TContext>): ConfirmationPolicy<TArgs, TTarget, TActor, TContext> {
   return Object.freeze({ ...policy });
 }

@@ -11,14 +11,18 @@ interface AuditedDataSource {
 }
 
 const isDataSource = (value: unknown): value is AuditedDataSource =>
-  typeof value === 'object' && value !== null && typeof (value as AuditedDataSource).showMigrations === 'function' && 'migrations' in value;
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as AuditedDataSource).showMigrations === 'function' &&
+  'migrations' in value;
 
 /** The DataSources Verdict's TypeORM stores hold (each keeps the one it was built with). */
 export function dataSourcesOf(stores: readonly unknown[]): AuditedDataSource[] {
   const found = new Set<AuditedDataSource>();
   for (const store of stores) {
     const candidate = store as { dataSource?: unknown; connection?: { dataSource?: unknown } } | null | undefined;
-    for (const value of [candidate?.dataSource, candidate?.connection?.dataSource]) if (isDataSource(value)) found.add(value);
+    for (const value of [candidate?.dataSource, candidate?.connection?.dataSource])
+      if (isDataSource(value)) found.add(value);
   }
   return [...found];
 }

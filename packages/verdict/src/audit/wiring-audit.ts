@@ -64,7 +64,8 @@ export class WiringAudit {
     const testEnvironment = options.testEnvironment ?? process.env.NODE_ENV === 'test';
     const localZones = new Set(options.localTrustZones ?? DEFAULT_LOCAL_TRUST_ZONES);
     const notes = [FAULT_MIDDLEWARE_NOTE];
-    if (testEnvironment) notes.push('Test environment: in-memory stores and the null evidence recorder are not reported.');
+    if (testEnvironment)
+      notes.push('Test environment: in-memory stores and the null evidence recorder are not reported.');
     const definitions = this.capabilities.all();
     const findings = [
       ...(testEnvironment ? [] : this.storeFindings()),
@@ -73,8 +74,10 @@ export class WiringAudit {
       ...this.releaseFindings(localZones),
       ...this.mutationFindings(definitions),
     ];
-    for (const dataSource of dataSourcesOf(this.stores())) findings.push(...(await migrationFindings(dataSource, notes)));
-    const rank = (finding: WiringFinding) => Object.values(Severity).filter((severity) => isAtLeast(finding.severity, severity)).length;
+    for (const dataSource of dataSourcesOf(this.stores()))
+      findings.push(...(await migrationFindings(dataSource, notes)));
+    const rank = (finding: WiringFinding) =>
+      Object.values(Severity).filter((severity) => isAtLeast(finding.severity, severity)).length;
     return {
       capabilities: definitions.map((definition) => this.wiringOf(definition)),
       releaseRoutes: this.releasePolicies.all().map(describeRoute),
@@ -96,7 +99,8 @@ export class WiringAudit {
         code: FindingCode.NullEvidenceRecorder,
         severity: Severity.High,
         subject: 'evidence',
-        message: 'Decisions are recorded nowhere (NullEvidenceRecorder): pass `evidence` to VerdictModule.forRoot (TypeOrmEvidenceRecorder).',
+        message:
+          'Decisions are recorded nowhere (NullEvidenceRecorder): pass `evidence` to VerdictModule.forRoot (TypeOrmEvidenceRecorder).',
       });
     }
     for (const [option, type] of IN_MEMORY_STORES) {
@@ -193,7 +197,15 @@ export class WiringAudit {
       .bindings()
       .filter((binding) => binding.capability === definition.name)
       .map((binding) => `${binding.tool} (${binding.kind})`);
-    return { name: definition.name, action: definition.action, subject: definition.subject, gates, policies, mutates: definition.mutates === true, tools };
+    return {
+      name: definition.name,
+      action: definition.action,
+      subject: definition.subject,
+      gates,
+      policies,
+      mutates: definition.mutates === true,
+      tools,
+    };
   }
 }
 

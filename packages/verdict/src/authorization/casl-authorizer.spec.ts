@@ -34,20 +34,28 @@ describe('authorizeTarget', () => {
       const { authorize } = setup();
       // A ticket whose row (or model-shaped input) carries a tag naming the capability's subject.
       const ticket = Object.assign(new SupportTicket(5, 91), { __caslSubjectType__: 'Order' });
-      expect(authorize(ticket)).toMatchObject({ disposition: 'deny', reason: 'target is a SupportTicket, capability expects a Order' });
+      expect(authorize(ticket)).toMatchObject({
+        disposition: 'deny',
+        reason: 'target is a SupportTicket, capability expects a Order',
+      });
     });
 
     it("is not borrowed from another type's rules by a tag on an instance of the right class", () => {
       const { authorize } = setup();
       // Customer 91's order, tagged as a ticket so that the looser ticket rule would apply.
       const order = Object.assign(new Order(1001, 91), { __caslSubjectType__: 'SupportTicket' });
-      expect(authorize(order)).toMatchObject({ disposition: 'deny', reason: 'cancel Order denied: no rule permits it' });
+      expect(authorize(order)).toMatchObject({
+        disposition: 'deny',
+        reason: 'cancel Order denied: no rule permits it',
+      });
     });
 
     it('still authorizes an instance of the right class by its own rules (control)', () => {
       const { authorize } = setup();
       expect(authorize(new Order(1002, 72))).toMatchObject({ disposition: 'permit' });
-      expect(authorize(Object.assign(new Order(1002, 72), { __caslSubjectType__: 'Order' }))).toMatchObject({ disposition: 'permit' });
+      expect(authorize(Object.assign(new Order(1002, 72), { __caslSubjectType__: 'Order' }))).toMatchObject({
+        disposition: 'permit',
+      });
     });
 
     it('honours a CASL subject() wrapper the resolver applied', () => {
@@ -55,7 +63,10 @@ describe('authorizeTarget', () => {
       const record = new (class OrderRow {
         constructor(readonly customer: number) {}
       })(72);
-      expect(authorize(record)).toMatchObject({ disposition: 'deny', reason: 'target is a OrderRow, capability expects a Order' });
+      expect(authorize(record)).toMatchObject({
+        disposition: 'deny',
+        reason: 'target is a OrderRow, capability expects a Order',
+      });
       expect(authorize(subject('Order', record))).toMatchObject({ disposition: 'permit' });
     });
   });
@@ -63,8 +74,12 @@ describe('authorizeTarget', () => {
   describe('a plain object', () => {
     it("is typed as the capability's subject, whatever tag it carries", () => {
       const { authorize } = setup();
-      expect(authorize({ id: 1002, customer: 72, __caslSubjectType__: 'SupportTicket' })).toMatchObject({ disposition: 'permit' });
-      expect(authorize({ id: 1001, customer: 91, __caslSubjectType__: 'SupportTicket' })).toMatchObject({ disposition: 'deny' });
+      expect(authorize({ id: 1002, customer: 72, __caslSubjectType__: 'SupportTicket' })).toMatchObject({
+        disposition: 'permit',
+      });
+      expect(authorize({ id: 1001, customer: 91, __caslSubjectType__: 'SupportTicket' })).toMatchObject({
+        disposition: 'deny',
+      });
     });
 
     it('keeps the type a resolver gave it with subject(), and is denied as that other type', () => {
@@ -80,10 +95,17 @@ describe('authorizeTarget', () => {
     it("types a subject() value of the capability's subject, and copies of any subject() value, as the capability's subject (control)", () => {
       const { authorize } = setup();
       expect(authorize(subject('Order', { id: 1002, customer: 72 }))).toMatchObject({ disposition: 'permit' });
-      expect(authorize(subject('Order', { id: 1001, customer: 91 }))).toMatchObject({ disposition: 'deny', reason: 'cancel Order denied: no rule permits it' });
+      expect(authorize(subject('Order', { id: 1001, customer: 91 }))).toMatchObject({
+        disposition: 'deny',
+        reason: 'cancel Order denied: no rule permits it',
+      });
       // A copy of a subject() value (a spread, JSON) is data: its tag, if any, is not trusted.
-      expect(authorize({ ...subject('Customer', { id: 1002, customer: 72 }) })).toMatchObject({ disposition: 'permit' });
-      expect(authorize(JSON.parse(JSON.stringify({ __caslSubjectType__: 'Customer', id: 1002, customer: 72 })))).toMatchObject({ disposition: 'permit' });
+      expect(authorize({ ...subject('Customer', { id: 1002, customer: 72 }) })).toMatchObject({
+        disposition: 'permit',
+      });
+      expect(
+        authorize(JSON.parse(JSON.stringify({ __caslSubjectType__: 'Customer', id: 1002, customer: 72 }))),
+      ).toMatchObject({ disposition: 'permit' });
     });
   });
 });

@@ -5,7 +5,14 @@ import type { Stage } from '../decisions/stage.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import { subjectOf } from './subject-of.js';
 
-function denied(ability: AnyAbility, stage: Stage, action: string, subject: unknown, field: string | undefined, what: string): Decision {
+function denied(
+  ability: AnyAbility,
+  stage: Stage,
+  action: string,
+  subject: unknown,
+  field: string | undefined,
+  what: string,
+): Decision {
   // CASL's rule `reason` says why an inverted rule (`cannot`) matched; deny-by-default has no rule.
   const rule = ability.relevantRuleFor(action, subject as never, field);
   return Decision.deny(stage, rule?.reason ? `${what}: ${rule.reason}` : `${what}: no rule permits it`);
@@ -17,13 +24,21 @@ function denied(ability: AnyAbility, stage: Stage, action: string, subject: unkn
  * applied, else by its class (entities) or as the capability's subject (plain objects) — never by a
  * type tag its data carries. A target of another subject type is denied.
  */
-export function authorizeTarget(ability: AnyAbility, definition: CapabilityDefinition, target: unknown, args: unknown, stage: Stage): Decision {
+export function authorizeTarget(
+  ability: AnyAbility,
+  definition: CapabilityDefinition,
+  target: unknown,
+  args: unknown,
+  stage: Stage,
+): Decision {
   if (typeof target !== 'object' || target === null) return Decision.deny(stage, 'target is not an object');
   const subject = subjectOf(definition.subject, target);
   const detected = ability.detectSubjectType(subject as never);
-  if (detected !== definition.subject) return Decision.deny(stage, `target is a ${String(detected)}, capability expects a ${definition.subject}`);
+  if (detected !== definition.subject)
+    return Decision.deny(stage, `target is a ${String(detected)}, capability expects a ${definition.subject}`);
   const { action } = definition;
-  if (!ability.can(action, subject as never)) return denied(ability, stage, action, subject, undefined, `${action} ${definition.subject} denied`);
+  if (!ability.can(action, subject as never))
+    return denied(ability, stage, action, subject, undefined, `${action} ${definition.subject} denied`);
   for (const field of definition.authorizeFields ?? []) {
     const proposed = isPlainObject(args) && Object.hasOwn(args, field) && args[field] !== undefined;
     if (proposed && !ability.can(action, subject as never, field)) {

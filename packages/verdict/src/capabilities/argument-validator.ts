@@ -29,18 +29,31 @@ function validateWithZod<TArgs>(schema: ZodType, raw: unknown): ArgumentValidati
 
 async function validateWithClassValidator<TArgs>(dto: DtoClass, raw: unknown): Promise<ArgumentValidation<TArgs>> {
   // Optional peers: loaded only by applications that declare DTO argument schemas.
-  const [{ plainToInstance, instanceToPlain }, { validate }] = await Promise.all([import('class-transformer'), import('class-validator')]);
+  const [{ plainToInstance, instanceToPlain }, { validate }] = await Promise.all([
+    import('class-transformer'),
+    import('class-validator'),
+  ]);
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { valid: false, problems: 'not an object' };
   const instance = plainToInstance(dto, raw);
   const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
   if (errors.length > 0)
-    return { valid: false, problems: describe(errors.map((error) => problem([error.property], Object.keys(error.constraints ?? { invalid: '' }).join(',')))) };
+    return {
+      valid: false,
+      problems: describe(
+        errors.map((error) => problem([error.property], Object.keys(error.constraints ?? { invalid: '' }).join(','))),
+      ),
+    };
   return { valid: true, value: instanceToPlain(instance, { exposeUnsetFields: false }) as TArgs };
 }
 
 /** Validates untrusted arguments against a capability's {@link ArgumentSchema}. */
-export function validateArguments<TArgs>(schema: ArgumentSchema<TArgs>, raw: unknown): ArgumentValidation<TArgs> | Promise<ArgumentValidation<TArgs>> {
+export function validateArguments<TArgs>(
+  schema: ArgumentSchema<TArgs>,
+  raw: unknown,
+): ArgumentValidation<TArgs> | Promise<ArgumentValidation<TArgs>> {
   if (isZodSchema(schema)) return validateWithZod<TArgs>(schema, raw);
   if (typeof schema === 'function') return validateWithClassValidator<TArgs>(schema as unknown as DtoClass, raw);
-  throw new VerdictConfigurationError('A capability argument schema must be a zod schema or a class-validator DTO class.');
+  throw new VerdictConfigurationError(
+    'A capability argument schema must be a zod schema or a class-validator DTO class.',
+  );
 }

@@ -37,9 +37,12 @@ export class CapabilityRegistry {
     const { name } = definition;
     const existing = this.definitions.get(name);
     if (existing !== undefined) {
-      throw new VerdictConfigurationError(`Capability "${name}" is declared twice: at ${existing.declaredAt} and at ${definition.declaredAt}. Rename one.`, {
-        capability: name,
-      });
+      throw new VerdictConfigurationError(
+        `Capability "${name}" is declared twice: at ${existing.declaredAt} and at ${definition.declaredAt}. Rename one.`,
+        {
+          capability: name,
+        },
+      );
     }
     assertGatesConfigured(definition, this.options);
     this.assertOneScopePerModel(definition);
@@ -56,9 +59,16 @@ export class CapabilityRegistry {
     if (policy === undefined) return;
     for (const other of this.definitions.values()) {
       const otherPolicy = other.forbidStates;
-      if (otherPolicy === undefined || otherPolicy.modelFingerprint !== policy.modelFingerprint || otherPolicy.scope === policy.scope) continue;
+      if (
+        otherPolicy === undefined ||
+        otherPolicy.modelFingerprint !== policy.modelFingerprint ||
+        otherPolicy.scope === policy.scope
+      )
+        continue;
       const scopes =
-        policy.scope.id === otherPolicy.scope.id ? `another ${policy.scope.id} scope object` : `per ${policy.scope.id} instead of per ${otherPolicy.scope.id}`;
+        policy.scope.id === otherPolicy.scope.id
+          ? `another ${policy.scope.id} scope object`
+          : `per ${policy.scope.id} instead of per ${otherPolicy.scope.id}`;
       throw new VerdictConfigurationError(
         `Capability "${definition.name}" (${definition.declaredAt}) forbids states of the same model as "${other.name}", but ${scopes}: declare the model's TrajectoryScope once and pass that same object to every forbidStates of the model.`,
         { capability: definition.name },
@@ -92,9 +102,12 @@ export class CapabilityRegistry {
     }
     const definition = this.definitions.get(capability);
     if (definition === undefined) {
-      throw new VerdictConfigurationError(`Tool "${tool}" is bound to unknown capability "${capability}". Declare it with @Capability or defineCapability.`, {
-        capability,
-      });
+      throw new VerdictConfigurationError(
+        `Tool "${tool}" is bound to unknown capability "${capability}". Declare it with @Capability or defineCapability.`,
+        {
+          capability,
+        },
+      );
     }
     if (!needsExecutor && definition.requiresConfirmation !== undefined) {
       throw new VerdictConfigurationError(
@@ -103,9 +116,12 @@ export class CapabilityRegistry {
       );
     }
     if (needsExecutor && definition.executor === null) {
-      throw new VerdictConfigurationError(`Tool "${tool}" is bound to capability "${capability}", which has no executor (${definition.declaredAt}).`, {
-        capability,
-      });
+      throw new VerdictConfigurationError(
+        `Tool "${tool}" is bound to capability "${capability}", which has no executor (${definition.declaredAt}).`,
+        {
+          capability,
+        },
+      );
     }
   }
 
@@ -128,6 +144,7 @@ export class CapabilityRegistry {
   /** @internal Ends discovery and checks every binding made so far (called at application bootstrap). */
   completeBoot(): void {
     this.booted = true;
-    for (const binding of this.pendingBindings.splice(0)) this.requireBindable(binding.capability, binding.tool, binding.needsExecutor);
+    for (const binding of this.pendingBindings.splice(0))
+      this.requireBindable(binding.capability, binding.tool, binding.needsExecutor);
   }
 }

@@ -15,7 +15,16 @@ import type { CapabilityOptions } from './capability-options.interface.js';
 export function defineCapability<TArgs, TTarget, TOutput, TContext extends AnyActionContext = ActionContext>(
   options: CapabilityOptions<TArgs, TTarget, TContext>,
   executor: CapabilityExecutor<TArgs, TTarget, TOutput, TContext> | null,
-  { host = null, declaredAt = `defineCapability(${JSON.stringify(options.name)})` }: { host?: unknown; declaredAt?: string } = {},
+  {
+    host = null,
+    declaredAt = `defineCapability(${JSON.stringify(options.name)})`,
+  }: { host?: unknown; declaredAt?: string } = {},
 ): CapabilityDefinition<TArgs, TTarget, TOutput, TContext> {
-  return Object.freeze({ ...options, authorizeFields: Object.freeze([...(options.authorizeFields ?? [])]), executor, host, declaredAt });
+  return Object.freeze({
+    ...options,
+    authorizeFields: Object.freeze([...(options.authorizeFields ?? [])]),
+    executor,
+    host,
+    declaredAt,
+  });
 }

@@ -19,11 +19,15 @@ export function assertWellFormed(definition: CapabilityDefinition): void {
     );
   }
   const fail = (message: string): never => {
-    throw new VerdictConfigurationError(`Capability "${name}" (${definition.declaredAt}) ${message}`, { capability: name });
+    throw new VerdictConfigurationError(`Capability "${name}" (${definition.declaredAt}) ${message}`, {
+      capability: name,
+    });
   };
   const policy = definition.executionTarget;
   if (!(policy instanceof ExecutionTargetPolicy)) {
-    fail('has no execution-target policy: set executionTarget to ExecutionTargetPolicy.refresh(...) or ExecutionTargetPolicy.acceptStaleSnapshot(...).');
+    fail(
+      'has no execution-target policy: set executionTarget to ExecutionTargetPolicy.refresh(...) or ExecutionTargetPolicy.acceptStaleSnapshot(...).',
+    );
   }
   if (typeof policy.name !== 'string' || policy.name.trim() === '' || policy.name.length > MAX_POLICY_NAME)
     fail(`needs an execution-target policy name of 1 to ${MAX_POLICY_NAME} characters.`);
@@ -33,7 +37,11 @@ export function assertWellFormed(definition: CapabilityDefinition): void {
   if (!isZodSchema(definition.arguments) && typeof definition.arguments !== 'function')
     fail('needs an argument schema: a zod schema or a class-validator DTO class.');
   const resolver = definition.resolveTarget;
-  if (resolver === undefined || !['proposal', 'context'].includes(resolver.from) || typeof resolver.resolve !== 'function') {
+  if (
+    resolver === undefined ||
+    !['proposal', 'context'].includes(resolver.from) ||
+    typeof resolver.resolve !== 'function'
+  ) {
     fail('needs resolveTarget: fromProposal(...) or fromContext(...).');
   }
   assertAuthorizedFieldsExist(definition, fail);
@@ -41,10 +49,13 @@ export function assertWellFormed(definition: CapabilityDefinition): void {
 
 /** `authorizeFields` names top-level argument fields; a name the schema does not declare would never be checked. */
 function assertAuthorizedFieldsExist(definition: CapabilityDefinition, fail: (message: string) => never): void {
-  const shape = isZodSchema(definition.arguments) ? (definition.arguments as { shape?: Record<string, unknown> }).shape : undefined;
+  const shape = isZodSchema(definition.arguments)
+    ? (definition.arguments as { shape?: Record<string, unknown> }).shape
+    : undefined;
   for (const field of definition.authorizeFields ?? []) {
     if (typeof field !== 'string' || field === '' || field.includes('.'))
       fail(`authorizeFields entry ${JSON.stringify(field)} must be a top-level argument field name.`);
-    if (shape !== undefined && !Object.hasOwn(shape, field)) fail(`authorizeFields names "${field}", which its argument schema does not declare.`);
+    if (shape !== undefined && !Object.hasOwn(shape, field))
+      fail(`authorizeFields names "${field}", which its argument schema does not declare.`);
   }
 }

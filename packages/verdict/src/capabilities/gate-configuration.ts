@@ -27,7 +27,9 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
     if (requiresConfirmation.actorKey !== undefined && typeof requiresConfirmation.actorKey !== 'function')
       fail('has a requiresConfirmation actorKey that is not a function: use actorKey: (actor) => actor.id.');
     if (options.approvals === undefined)
-      fail('uses requiresConfirmation, but no approval receipt store is configured: pass `approvals` to VerdictModule.forRoot (TypeOrmApprovalReceiptStore).');
+      fail(
+        'uses requiresConfirmation, but no approval receipt store is configured: pass `approvals` to VerdictModule.forRoot (TypeOrmApprovalReceiptStore).',
+      );
   }
   if (rateLimit !== undefined) {
     if (!isName(rateLimit.name) || typeof rateLimit.key !== 'function')
@@ -35,13 +37,17 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
     if (!isPositiveInteger(rateLimit.limit) || !isPositiveInteger(rateLimit.windowSeconds))
       fail('has a rateLimit whose limit and windowSeconds must be positive integers.');
     if (options.rateLimits === undefined)
-      fail('uses rateLimit, but no rate-limit store is configured: pass `rateLimits` to VerdictModule.forRoot (TypeOrmRateLimitStore).');
+      fail(
+        'uses rateLimit, but no rate-limit store is configured: pass `rateLimits` to VerdictModule.forRoot (TypeOrmRateLimitStore).',
+      );
   }
   if (atMostOnce !== undefined) {
     if (!isName(atMostOnce.name) || typeof atMostOnce.key !== 'function')
       fail('has an atMostOnce policy without a name or key: use atMostOnce({ name, key }).');
     if (options.executionClaims === undefined)
-      fail('uses atMostOnce, but no execution-claim store is configured: pass `executionClaims` to VerdictModule.forRoot (TypeOrmExecutionClaimStore).');
+      fail(
+        'uses atMostOnce, but no execution-claim store is configured: pass `executionClaims` to VerdictModule.forRoot (TypeOrmExecutionClaimStore).',
+      );
   }
   if (forbidStates !== undefined) {
     if (!isForbiddenStatesPolicy(forbidStates) || typeof forbidStates.effectOf !== 'function')
@@ -51,6 +57,8 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
         'uses forbidStates without a trajectory scope: pass { scope: TrajectoryScope.conversation() | .actor() | .tenant() | .key(name, keyOf) }. Effects that outlive a chat (files, exports, shares) need a scope that outlives it.',
       );
     if (options.trajectories === undefined)
-      fail('uses forbidStates, but no trajectory store is configured: pass `trajectories` to VerdictModule.forRoot (TypeOrmTrajectoryStore).');
+      fail(
+        'uses forbidStates, but no trajectory store is configured: pass `trajectories` to VerdictModule.forRoot (TypeOrmTrajectoryStore).',
+      );
   }
 }

@@ -1,5 +1,9 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { type ClaimResolutionChoice, ExecutionClaimsService, checkedOperatorField } from '../execution-claims/execution-claims.service.js';
+import {
+  type ClaimResolutionChoice,
+  ExecutionClaimsService,
+  checkedOperatorField,
+} from '../execution-claims/execution-claims.service.js';
 import { type CliStreams, fail, processStreams } from './cli-output.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import type { CliCommandRunner } from './cli-program.js';
@@ -30,8 +34,10 @@ export class ClaimsResolveCommand implements CliCommandRunner {
 
   async run([claimId, choice]: string[], options: ResolveOptions = {}): Promise<void> {
     const json = options.json === true;
-    if (!CHOICES.includes(choice as ClaimResolutionChoice)) return fail(this.streams, json, `resolution must be completed or retryable, not "${choice}"`, 2);
-    if (!options.by || !options.reason) return fail(this.streams, json, '--by <opaque operator id> and --reason <text> are required', 2);
+    if (!CHOICES.includes(choice as ClaimResolutionChoice))
+      return fail(this.streams, json, `resolution must be completed or retryable, not "${choice}"`, 2);
+    if (!options.by || !options.reason)
+      return fail(this.streams, json, '--by <opaque operator id> and --reason <text> are required', 2);
     try {
       // The hook must name someone: a blank, missing or over-long identity fails before anything changes.
       const operatorIdentity = checkedOperatorField('operator identity', await this.operatorIdentity());
@@ -56,9 +62,17 @@ export class ClaimsResolveCommand implements CliCommandRunner {
         case 'not_found':
           return fail(this.streams, json, `no execution claim ${claimId}`);
         case 'force_required':
-          return fail(this.streams, json, `claim ${claimId} is still claimed (its executor may be running): investigate, then repeat with --force`);
+          return fail(
+            this.streams,
+            json,
+            `claim ${claimId} is still claimed (its executor may be running): investigate, then repeat with --force`,
+          );
         case 'invalid_state':
-          return fail(this.streams, json, `claim ${claimId} is ${resolution.claim.status}: only claimed or indeterminate claims can be resolved`);
+          return fail(
+            this.streams,
+            json,
+            `claim ${claimId} is ${resolution.claim.status}: only claimed or indeterminate claims can be resolved`,
+          );
       }
     } catch (error) {
       fail(this.streams, json, (error as Error).message);

@@ -18,7 +18,11 @@ export function table(rows: readonly Record<string, string | number>[], columns:
       .map((cell, i) => cell.padEnd(widths[i]))
       .join('  ')
       .trimEnd();
-  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...rows.map((row) => line(columns.map((c) => String(row[c]))))].join('\n');
+  return [
+    line(columns),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map((row) => line(columns.map((c) => String(row[c])))),
+  ].join('\n');
 }
 
 /** Reports a failed command: the message on stderr (JSON with `--json`) and a non-zero exit code. */

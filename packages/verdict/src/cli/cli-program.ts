@@ -55,14 +55,20 @@ export const USAGE_ERROR_EXIT_CODE = 2;
  * @example
  * await runCli(AppCliModule, { name: 'jobs', description: 'Jobs commands', commands: [...] });
  */
-export async function runCli(module: Type | DynamicModule, spec: CliProgramSpec, options: RunCliOptions = {}): Promise<void> {
+export async function runCli(
+  module: Type | DynamicModule,
+  spec: CliProgramSpec,
+  options: RunCliOptions = {},
+): Promise<void> {
   let app: INestApplicationContext | undefined;
   const provider = async <T>(type: Type<T>): Promise<T> => {
     app ??= await NestFactory.createApplicationContext(module, { logger: options.logger ?? ['error'] });
     return app.get(type);
   };
   try {
-    await cliProgram(spec, provider, options.name).parseAsync([...(options.argv ?? process.argv.slice(2))], { from: 'user' });
+    await cliProgram(spec, provider, options.name).parseAsync([...(options.argv ?? process.argv.slice(2))], {
+      from: 'user',
+    });
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     process.exitCode = error.exitCode === 0 ? 0 : USAGE_ERROR_EXIT_CODE;
@@ -72,16 +78,26 @@ export async function runCli(module: Type | DynamicModule, spec: CliProgramSpec,
 }
 
 /** The commander program of `spec`; each leaf's action gets its runner from `provider`. */
-export function cliProgram(spec: CliProgramSpec, provider: <T>(type: Type<T>) => Promise<T>, name = spec.name): Command {
-  const program = new Command(name).description(spec.description).exitOverride().showHelpAfterError(`(run ${name} --help for usage)`);
+export function cliProgram(
+  spec: CliProgramSpec,
+  provider: <T>(type: Type<T>) => Promise<T>,
+  name = spec.name,
+): Command {
+  const program = new Command(name)
+    .description(spec.description)
+    .exitOverride()
+    .showHelpAfterError(`(run ${name} --help for usage)`);
   for (const command of spec.commands) add(program, command, provider);
   return program;
 }
 
 function add(parent: Command, spec: CliCommandSpec, provider: <T>(type: Type<T>) => Promise<T>): void {
-  const command = parent.command(spec.arguments ? `${spec.name} ${spec.arguments}` : spec.name).description(spec.description);
+  const command = parent
+    .command(spec.arguments ? `${spec.name} ${spec.arguments}` : spec.name)
+    .description(spec.description);
   for (const option of spec.options ?? []) {
-    if (option.parse) command.option(option.flags, option.description, option.parse as (value: string, previous: unknown) => unknown);
+    if (option.parse)
+      command.option(option.flags, option.description, option.parse as (value: string, previous: unknown) => unknown);
     else command.option(option.flags, option.description);
   }
   for (const subcommand of spec.subcommands ?? []) add(command, subcommand, provider);

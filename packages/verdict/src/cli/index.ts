@@ -1,6 +1,13 @@
 export { VerdictCliModule, type VerdictCliOptions } from './verdict-cli.module.js';
 export { runVerdictCli, VERDICT_CLI } from './verdict-cli.program.js';
-export { runCli, type CliCommandRunner, type CliCommandSpec, type CliOptionSpec, type CliProgramSpec, type RunCliOptions } from './cli-program.js';
+export {
+  runCli,
+  type CliCommandRunner,
+  type CliCommandSpec,
+  type CliOptionSpec,
+  type CliProgramSpec,
+  type RunCliOptions,
+} from './cli-program.js';
 export { CLI_STREAMS } from './cli-streams.token.js';
 export type { CliStreams } from './cli-output.js';
 export { table, fail, processStreams } from './cli-output.js';

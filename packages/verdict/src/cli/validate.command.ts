@@ -31,7 +31,13 @@ export class ValidateCommand implements CliCommandRunner {
   async run(_params: string[], options: ValidateOptions = {}): Promise<void> {
     const json = options.json === true;
     const failOn = options.failOn ?? DEFAULT_FAIL_ON;
-    if (!isSeverity(failOn)) return fail(this.streams, json, `--fail-on must be one of ${Object.values(Severity).join(', ')}, not "${failOn}"`, 2);
+    if (!isSeverity(failOn))
+      return fail(
+        this.streams,
+        json,
+        `--fail-on must be one of ${Object.values(Severity).join(', ')}, not "${failOn}"`,
+        2,
+      );
     try {
       const report = await this.audit.run({ localTrustZones: options.localZone ?? DEFAULT_LOCAL_TRUST_ZONES });
       const failed = report.findings.some((finding) => isAtLeast(finding.severity, failOn));
@@ -53,7 +59,12 @@ function text(report: WiringAuditReport, failOn: Severity, failed: boolean): str
       .join('; '),
     tools: capability.tools.join(', ') || '-',
   }));
-  const findings = report.findings.map(({ severity, code, subject, message }) => ({ severity, code, subject, message }));
+  const findings = report.findings.map(({ severity, code, subject, message }) => ({
+    severity,
+    code,
+    subject,
+    message,
+  }));
   return [
     'Capabilities',
     table(capabilities, ['capability', 'action/subject', 'gates', 'policies', 'tools']),
@@ -62,7 +73,9 @@ function text(report: WiringAuditReport, failOn: Severity, failed: boolean): str
     report.releaseRoutes.length === 0 ? '(none)' : report.releaseRoutes.join('\n'),
     '',
     'Agents',
-    report.agents.length === 0 ? '(none registered)' : report.agents.map((agent) => `${agent.name}: ${agent.tools.join(', ')}`).join('\n'),
+    report.agents.length === 0
+      ? '(none registered)'
+      : report.agents.map((agent) => `${agent.name}: ${agent.tools.join(', ')}`).join('\n'),
     '',
     'Findings',
     table(findings, ['severity', 'code', 'subject', 'message']),

@@ -26,7 +26,10 @@ export interface VerdictCliOptions {
  * await runVerdictCli(CliModule);
  * // node dist/cli.js claims list --json
  */
-@Module({ imports: [VerdictAuditModule], providers: [ClaimsListCommand, ClaimsResolveCommand, RateLimitsPruneCommand, ValidateCommand] })
+@Module({
+  imports: [VerdictAuditModule],
+  providers: [ClaimsListCommand, ClaimsResolveCommand, RateLimitsPruneCommand, ValidateCommand],
+})
 export class VerdictCliModule {
   /**
    * The CLI with its hooks: `operatorIdentity` says who runs it (default: the OS user).
@@ -36,7 +39,8 @@ export class VerdictCliModule {
    */
   static forRoot(options: VerdictCliOptions = {}): DynamicModule {
     const providers = [];
-    if (options.operatorIdentity !== undefined) providers.push({ provide: OPERATOR_IDENTITY, useValue: options.operatorIdentity });
+    if (options.operatorIdentity !== undefined)
+      providers.push({ provide: OPERATOR_IDENTITY, useValue: options.operatorIdentity });
     if (options.streams !== undefined) providers.push({ provide: CLI_STREAMS, useValue: options.streams });
     return { module: VerdictCliModule, providers };
   }

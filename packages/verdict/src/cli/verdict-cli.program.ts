@@ -16,7 +16,12 @@ export const VERDICT_CLI: CliProgramSpec = {
       name: 'claims',
       description: 'Inspect and resolve execution claims',
       subcommands: [
-        { name: 'list', description: 'List execution claims that are still claimed or indeterminate', options: [json], runner: ClaimsListCommand },
+        {
+          name: 'list',
+          description: 'List execution claims that are still claimed or indeterminate',
+          options: [json],
+          runner: ClaimsListCommand,
+        },
         {
           name: 'resolve',
           arguments: '<id> <resolution>',
@@ -34,14 +39,25 @@ export const VERDICT_CLI: CliProgramSpec = {
     {
       name: 'rate-limits',
       description: 'Maintain rate-limit windows',
-      subcommands: [{ name: 'prune', description: 'Delete rate-limit windows that have ended', options: [json], runner: RateLimitsPruneCommand }],
+      subcommands: [
+        {
+          name: 'prune',
+          description: 'Delete rate-limit windows that have ended',
+          options: [json],
+          runner: RateLimitsPruneCommand,
+        },
+      ],
     },
     {
       name: 'validate',
-      description: 'Audit the wiring (read-only): capabilities, gates and policies; exit 1 on findings at or above --fail-on',
+      description:
+        'Audit the wiring (read-only): capabilities, gates and policies; exit 1 on findings at or above --fail-on',
       options: [
         json,
-        { flags: '--fail-on <severity>', description: 'Fail on findings at or above: low, medium, high, critical (default: low)' },
+        {
+          flags: '--fail-on <severity>',
+          description: 'Fail on findings at or above: low, medium, high, critical (default: low)',
+        },
         {
           flags: '--local-zone <zone>',
           description: 'A local trust zone, repeatable (default: local-machine); PII released elsewhere is a finding',

@@ -7,7 +7,12 @@ import { payloadPaths } from './payload-paths.js';
 
 /** A transformer's result: the new payload, how many paths it changed and their shapes, or a refusal because it added paths. */
 export type TransformOutcome =
-  | { readonly expanded: false; readonly payload: JsonObject; readonly changedCount: number; readonly changedShapes: readonly string[] }
+  | {
+      readonly expanded: false;
+      readonly payload: JsonObject;
+      readonly changedCount: number;
+      readonly changedShapes: readonly string[];
+    }
   | { readonly expanded: true };
 
 /**
@@ -18,10 +23,15 @@ export type TransformOutcome =
  * @throws NonCanonicalValueError when the result is not plain JSON.
  * @throws InvalidReleaseRequestError when the result is not a plain object.
  */
-export async function applyTransformer(transformer: ContextTransformer, payload: JsonObject, facts: ReleaseFacts): Promise<TransformOutcome> {
+export async function applyTransformer(
+  transformer: ContextTransformer,
+  payload: JsonObject,
+  facts: ReleaseFacts,
+): Promise<TransformOutcome> {
   // A copy made in this realm (structuredClone would build objects of another realm's Object under a VM).
   const result: unknown = await transformer.transform(JSON.parse(JSON.stringify(payload)) as JsonObject, facts);
-  if (!isPlainObject(result)) throw new InvalidReleaseRequestError(`The context transformer "${transformer.name}" must return a plain object.`);
+  if (!isPlainObject(result))
+    throw new InvalidReleaseRequestError(`The context transformer "${transformer.name}" must return a plain object.`);
   assertCanonicalJson(result);
   const before = payloadPaths(payload);
   const after = payloadPaths(result);
@@ -32,5 +42,10 @@ export async function applyTransformer(transformer: ContextTransformer, payload:
     if (previous?.json !== leaf.json) changed.set(path, leaf.shape);
   }
   for (const [path, leaf] of before.leaves) if (!after.leaves.has(path)) changed.set(path, leaf.shape);
-  return { expanded: false, payload: result as JsonObject, changedCount: changed.size, changedShapes: [...new Set(changed.values())] };
+  return {
+    expanded: false,
+    payload: result as JsonObject,
+    changedCount: changed.size,
+    changedShapes: [...new Set(changed.values())],
+  };
 }

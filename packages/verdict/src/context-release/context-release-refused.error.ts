@@ -11,11 +11,14 @@ export class ContextReleaseRefusedError extends VerdictError {
   readonly recordId: string;
 
   constructor(result: Pick<ReleaseResult, 'reason' | 'recordId'>, route: string) {
-    super(`Context release on route ${route} was refused (${result.reason}): nothing was sent. See release record ${result.recordId}.`, {
-      route,
-      reason: result.reason,
-      recordId: result.recordId,
-    });
+    super(
+      `Context release on route ${route} was refused (${result.reason}): nothing was sent. See release record ${result.recordId}.`,
+      {
+        route,
+        reason: result.reason,
+        recordId: result.recordId,
+      },
+    );
     this.reason = result.reason;
     this.recordId = result.recordId;
   }

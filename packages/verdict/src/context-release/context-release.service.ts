@@ -28,7 +28,8 @@ export class ContextReleaseService extends ContextReleaser {
     super({
       policies: registry,
       recorder,
-      detectors: options.detectors === undefined ? undefined : checkedDetectors(options.detectors, 'VerdictModule detectors'),
+      detectors:
+        options.detectors === undefined ? undefined : checkedDetectors(options.detectors, 'VerdictModule detectors'),
       clock: options.clock,
       events,
     });

@@ -29,7 +29,13 @@ const secretDetector = (dataClass: DataClass = DataClass.Sensitive): PiiDetector
   label: 'SECRET',
   dataClass,
   detect: (text) =>
-    [...text.matchAll(/SECRET\d+/g)].map((m) => ({ detector: 'secret-word', label: 'SECRET', dataClass, start: m.index, end: m.index + m[0].length })),
+    [...text.matchAll(/SECRET\d+/g)].map((m) => ({
+      detector: 'secret-word',
+      label: 'SECRET',
+      dataClass,
+      start: m.index,
+      end: m.index + m[0].length,
+    })),
 });
 
 function setup(policies: ReleasePolicy[] = [piiToLocal], detectors: PiiDetector[] = [secretDetector()]) {
@@ -42,7 +48,8 @@ function setup(policies: ReleasePolicy[] = [piiToLocal], detectors: PiiDetector[
     clock: () => new Date('2030-01-02T03:04:05.678Z'),
     events: { emit: (name, value) => events.push({ name, value }) },
   });
-  const base = (payload: unknown = customer()) => releaser.release(payload).source(profile).trust(Trust.Trusted).classify(DataClass.Pii);
+  const base = (payload: unknown = customer()) =>
+    releaser.release(payload).source(profile).trust(Trust.Trusted).classify(DataClass.Pii);
   return { releaser, recorder, events, base, record: (): ReleaseRecord => recorder.releases().at(-1)! };
 }
 
@@ -61,7 +68,10 @@ describe('ContextReleaser', () => {
   describe('a registered route', () => {
     it('releases only the allowlist, with redaction, and says so', async () => {
       const { base, record } = setup();
-      const result = await base().only(['first_name', 'locale', 'email', 'orders.*.number', 'orders.*.status']).redact(['email']).to(local);
+      const result = await base()
+        .only(['first_name', 'locale', 'email', 'orders.*.number', 'orders.*.status'])
+        .redact(['email'])
+        .to(local);
 
       expect(result.permitted).toBe(true);
       expect(result.reason).toBe('released');
@@ -160,12 +170,26 @@ describe('ContextReleaser', () => {
     });
 
     it('never widens trust or class: each must be allowed explicitly', async () => {
-      const { releaser, base } = setup([ReleasePolicy.route(profile, local).allow({ classes: [DataClass.Pii], trust: [Trust.Trusted] })]);
-      const untrusted = await releaser.release(customer()).source(profile).trust(Trust.Untrusted).classify(DataClass.Pii).only(['first_name']).to(local);
+      const { releaser, base } = setup([
+        ReleasePolicy.route(profile, local).allow({ classes: [DataClass.Pii], trust: [Trust.Trusted] }),
+      ]);
+      const untrusted = await releaser
+        .release(customer())
+        .source(profile)
+        .trust(Trust.Untrusted)
+        .classify(DataClass.Pii)
+        .only(['first_name'])
+        .to(local);
       expect(untrusted).toMatchObject({ permitted: false, payload: {}, reason: 'trust_not_allowed' });
       // Allowing PII does not allow the "less sensitive" classes, nor the more sensitive one.
       for (const classification of [DataClass.Public, DataClass.Internal, DataClass.Sensitive]) {
-        const result = await releaser.release(customer()).source(profile).trust(Trust.Trusted).classify(classification).only(['first_name']).to(local);
+        const result = await releaser
+          .release(customer())
+          .source(profile)
+          .trust(Trust.Trusted)
+          .classify(classification)
+          .only(['first_name'])
+          .to(local);
         expect(result).toMatchObject({ permitted: false, payload: {}, reason: 'class_not_allowed' });
       }
       expect((await base().only(['first_name']).to(local)).permitted).toBe(true);
@@ -173,9 +197,18 @@ describe('ContextReleaser', () => {
   });
 
   describe('custom transformers', () => {
-    const collapse: ContextTransformer = { name: 'order-count', transform: (payload) => ({ ...payload, orders: (payload.orders as unknown[]).length }) };
-    const expand: ContextTransformer = { name: 'add-email', transform: (payload) => ({ ...payload, email: 'ada@example.org' }) };
-    const deepen: ContextTransformer = { name: 'split-name', transform: (payload) => ({ ...payload, first_name: { given: payload.first_name } }) };
+    const collapse: ContextTransformer = {
+      name: 'order-count',
+      transform: (payload) => ({ ...payload, orders: (payload.orders as unknown[]).length }),
+    };
+    const expand: ContextTransformer = {
+      name: 'add-email',
+      transform: (payload) => ({ ...payload, email: 'ada@example.org' }),
+    };
+    const deepen: ContextTransformer = {
+      name: 'split-name',
+      transform: (payload) => ({ ...payload, first_name: { given: payload.first_name } }),
+    };
 
     it('lets a transformer change or collapse released values, and records what it changed', async () => {
       const { base, record } = setup();
@@ -230,17 +263,32 @@ describe('ContextReleaser', () => {
 
     it('redacts detections in the marked fields and announces it', async () => {
       const { base, record, events } = setup();
-      const result = await base(noteWithSecret()).only(['orders.*.notes', 'email']).redact(['email']).scan(['orders.*.notes']).to(local);
+      const result = await base(noteWithSecret())
+        .only(['orders.*.notes', 'email'])
+        .redact(['email'])
+        .scan(['orders.*.notes'])
+        .to(local);
       expect(result.payload).toEqual({ orders: [{ notes: 'code [REDACTED] at door' }], email: '[REDACTED]' });
-      expect(record()).toMatchObject({ transformNamesFingerprint: fingerprint(['redact', 'scan:redact']), transformationCount: 2 });
+      expect(record()).toMatchObject({
+        transformNamesFingerprint: fingerprint(['redact', 'scan:redact']),
+        transformationCount: 2,
+      });
       const redacted = events.find((event) => event.name === SensitiveDataRedacted.event)?.value;
-      expect(redacted).toMatchObject({ recordId: result.recordId, redactedFields: 1, scannedFields: 1, detectorLabels: ['SECRET'] });
+      expect(redacted).toMatchObject({
+        recordId: result.recordId,
+        redactedFields: 1,
+        scannedFields: 1,
+        detectorLabels: ['SECRET'],
+      });
     });
 
     it('tokenizes detections with a vault the caller can restore from', async () => {
       const { base } = setup();
       const vault = new PlaceholderVault();
-      const result = await base(noteWithSecret()).only(['orders.*.notes']).scan(['orders.*.notes'], { mode: 'tokenize', vault }).to(local);
+      const result = await base(noteWithSecret())
+        .only(['orders.*.notes'])
+        .scan(['orders.*.notes'], { mode: 'tokenize', vault })
+        .to(local);
       expect(result.payload).toEqual({ orders: [{ notes: 'code <SECRET_1> at door' }] });
       expect(result.vault).toBe(vault);
       expect(vault.restore(result.payload)).toEqual({ orders: [{ notes: 'code SECRET123 at door' }] });
@@ -248,7 +296,10 @@ describe('ContextReleaser', () => {
 
     it('creates a vault for tokenization when none is given', async () => {
       const { base } = setup();
-      const result = await base(noteWithSecret()).only(['orders.*.notes']).scan(['orders.*.notes'], { mode: 'tokenize' }).to(local);
+      const result = await base(noteWithSecret())
+        .only(['orders.*.notes'])
+        .scan(['orders.*.notes'], { mode: 'tokenize' })
+        .to(local);
       expect(result.vault?.restore(result.payload)).toEqual({ orders: [{ notes: 'code SECRET123 at door' }] });
     });
 
@@ -291,7 +342,14 @@ describe('ContextReleaser', () => {
       });
       const strict = new ContextReleaser({ policies: [internal], recorder: new InMemoryEvidenceRecorder() });
       const note = { note: 'reach me at ada@example.org' };
-      const scanned = await releaser.release(note).source(profile).trust(Trust.Trusted).classify(DataClass.Pii).only(['note']).scan(['note']).to(local);
+      const scanned = await releaser
+        .release(note)
+        .source(profile)
+        .trust(Trust.Trusted)
+        .classify(DataClass.Pii)
+        .only(['note'])
+        .scan(['note'])
+        .to(local);
       expect(scanned.payload).toEqual({ note: 'reach me at [REDACTED]' });
       const refused = await strict
         .release(note)
@@ -308,9 +366,15 @@ describe('ContextReleaser', () => {
   describe('malformed releases', () => {
     it('requires source, trust, classification and destination', async () => {
       const { releaser } = setup();
-      await expect(releaser.release(customer()).trust(Trust.Trusted).classify(DataClass.Pii).only(['a']).to(local)).rejects.toThrow(InvalidReleaseRequestError);
-      await expect(releaser.release(customer()).source(profile).classify(DataClass.Pii).only(['a']).to(local)).rejects.toThrow(InvalidReleaseRequestError);
-      await expect(releaser.release(customer()).source(profile).trust(Trust.Trusted).only(['a']).to(local)).rejects.toThrow(InvalidReleaseRequestError);
+      await expect(
+        releaser.release(customer()).trust(Trust.Trusted).classify(DataClass.Pii).only(['a']).to(local),
+      ).rejects.toThrow(InvalidReleaseRequestError);
+      await expect(
+        releaser.release(customer()).source(profile).classify(DataClass.Pii).only(['a']).to(local),
+      ).rejects.toThrow(InvalidReleaseRequestError);
+      await expect(
+        releaser.release(customer()).source(profile).trust(Trust.Trusted).only(['a']).to(local),
+      ).rejects.toThrow(InvalidReleaseRequestError);
       await expect(
         releaser
           .release(customer())
@@ -335,37 +399,48 @@ describe('ContextReleaser', () => {
       const { base, releaser } = setup();
       await expect(base().to(local)).rejects.toThrow(InvalidReleaseRequestError);
       await expect(base().only([]).to(local)).rejects.toThrow(InvalidReleaseRequestError);
-      await expect(releaser.release('text').source(profile).trust(Trust.Trusted).classify(DataClass.Pii).only(['a']).to(local)).rejects.toThrow(
-        InvalidReleaseRequestError,
-      );
+      await expect(
+        releaser.release('text').source(profile).trust(Trust.Trusted).classify(DataClass.Pii).only(['a']).to(local),
+      ).rejects.toThrow(InvalidReleaseRequestError);
     });
 
     it('refuses a redaction or scan path the allowlist can never reach, before anything is recorded', async () => {
       const { base, recorder } = setup();
-      await expect(base().only(['first_name', 'orders.*.status']).redact(['emial']).to(local)).rejects.toThrow(UnreachableRedactionError);
-      await expect(base().only(['orders.*.status']).scan(['orders.*.notes']).to(local)).rejects.toThrow(UnreachableRedactionError);
+      await expect(base().only(['first_name', 'orders.*.status']).redact(['emial']).to(local)).rejects.toThrow(
+        UnreachableRedactionError,
+      );
+      await expect(base().only(['orders.*.status']).scan(['orders.*.notes']).to(local)).rejects.toThrow(
+        UnreachableRedactionError,
+      );
       expect(recorder.releases()).toHaveLength(0);
     });
 
     it('refuses prototype keys in paths', async () => {
       const { base } = setup();
       await expect(base().only(['__proto__.polluted']).to(local)).rejects.toThrow(InvalidReleaseRequestError);
-      await expect(base().only(['first_name']).redact(['constructor']).to(local)).rejects.toThrow(InvalidReleaseRequestError);
+      await expect(base().only(['first_name']).redact(['constructor']).to(local)).rejects.toThrow(
+        InvalidReleaseRequestError,
+      );
     });
 
     it('releases a payload with prototype keys safely', async () => {
       const { base } = setup();
-      const hostile = JSON.parse('{"first_name": "Ada", "__proto__": {"polluted": 1}, "constructor": {"prototype": {"polluted": 1}}}');
+      const hostile = JSON.parse(
+        '{"first_name": "Ada", "__proto__": {"polluted": 1}, "constructor": {"prototype": {"polluted": 1}}}',
+      );
       const result = await base(hostile).only(['*']).to(local);
       expect(result.payload).toEqual({ first_name: 'Ada' });
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
 
-    it.each(['', 'has space', 'slash/ed', 'a'.repeat(129), 'ünï'])('refuses the identifier %j with a typed error', (name) => {
-      expect(() => Source.application(name)).toThrow(InvalidReleaseIdentifierError);
-      expect(() => Destination.connection(name, 'zone')).toThrow(InvalidReleaseIdentifierError);
-      expect(() => Destination.connection('conn', name)).toThrow(InvalidReleaseIdentifierError);
-    });
+    it.each(['', 'has space', 'slash/ed', 'a'.repeat(129), 'ünï'])(
+      'refuses the identifier %j with a typed error',
+      (name) => {
+        expect(() => Source.application(name)).toThrow(InvalidReleaseIdentifierError);
+        expect(() => Destination.connection(name, 'zone')).toThrow(InvalidReleaseIdentifierError);
+        expect(() => Destination.connection('conn', name)).toThrow(InvalidReleaseIdentifierError);
+      },
+    );
 
     it('refuses a transformer without an identifier name, and a correlation id that is not one', async () => {
       const { base } = setup();
@@ -375,7 +450,9 @@ describe('ContextReleaser', () => {
           .transform({ name: 'bad name', transform: (p) => p })
           .to(local),
       ).rejects.toThrow(InvalidReleaseIdentifierError);
-      await expect(base().only(['first_name']).correlate('user@example.org').to(local)).rejects.toThrow(InvalidReleaseIdentifierError);
+      await expect(base().only(['first_name']).correlate('user@example.org').to(local)).rejects.toThrow(
+        InvalidReleaseIdentifierError,
+      );
     });
 
     it('refuses a second value for a setter rather than overriding it', () => {
@@ -396,7 +473,12 @@ describe('ContextReleaser', () => {
     it('stores no payload value, released or not', async () => {
       const { base, recorder } = setup();
       const marker = 'ZXQ-unique-7781';
-      await base({ ...customer(), first_name: `${marker}-released`, hidden: `${marker}-hidden`, email: `${marker}@example.org` })
+      await base({
+        ...customer(),
+        first_name: `${marker}-released`,
+        hidden: `${marker}-hidden`,
+        email: `${marker}@example.org`,
+      })
         .only(['first_name', 'email'])
         .redact(['email'])
         .to(local);
@@ -412,7 +494,13 @@ describe('ContextReleaser', () => {
         }
       }
       const releaser = new ContextReleaser({ policies: [piiToLocal], recorder: new Broken(), detectors: [] });
-      const attempt = releaser.release(customer()).source(profile).trust(Trust.Trusted).classify(DataClass.Pii).only(['first_name']).to(local);
+      const attempt = releaser
+        .release(customer())
+        .source(profile)
+        .trust(Trust.Trusted)
+        .classify(DataClass.Pii)
+        .only(['first_name'])
+        .to(local);
       await expect(attempt).rejects.toThrow(ReleaseEvidenceWriteFailedError);
     });
   });
@@ -426,7 +514,10 @@ describe('ContextReleaser', () => {
       destination,
       only: ['result'],
     });
-    const toolRoute = ReleasePolicy.route(Source.external('order-tool'), local).allow({ classes: [DataClass.Internal], trust: [Trust.Untrusted] });
+    const toolRoute = ReleasePolicy.route(Source.external('order-tool'), local).allow({
+      classes: [DataClass.Internal],
+      trust: [Trust.Untrusted],
+    });
 
     it('returns a permitted release: its payload and canonical text', async () => {
       const { releaser } = setup([toolRoute]);
@@ -439,7 +530,9 @@ describe('ContextReleaser', () => {
 
     it('throws ContextReleaseRefusedError for a denial, after recording it', async () => {
       const { releaser, recorder } = setup([toolRoute]);
-      const error = await releaser.requireRelease(request(Destination.connection('openai', 'vendor-cloud'))).catch((e: unknown) => e);
+      const error = await releaser
+        .requireRelease(request(Destination.connection('openai', 'vendor-cloud')))
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ContextReleaseRefusedError);
       expect(error).toMatchObject({ reason: 'route_not_registered', recordId: recorder.releases()[0].id });
     });

@@ -45,7 +45,13 @@ export interface ContextReleaserOptions {
 }
 
 /** The facts of the empty release, recorded for every denial. */
-const NOTHING = Object.freeze({ released: [] as string[], transformed: [] as string[], count: 0, payload: {} as JsonObject, canonicalOrder: true });
+const NOTHING = Object.freeze({
+  released: [] as string[],
+  transformed: [] as string[],
+  count: 0,
+  payload: {} as JsonObject,
+  canonicalOrder: true,
+});
 
 interface Outcome {
   readonly reason: string;
@@ -104,7 +110,8 @@ export class ContextReleaser {
     const plan = planRelease(request);
     const policy = this.registry.find(plan.source, plan.destination);
     const refusal = admission(policy, plan);
-    if (refusal !== undefined || policy === undefined) return this.conclude(plan, { reason: refusal ?? ReleaseReason.RouteNotRegistered, ...NOTHING }, null);
+    if (refusal !== undefined || policy === undefined)
+      return this.conclude(plan, { reason: refusal ?? ReleaseReason.RouteNotRegistered, ...NOTHING }, null);
 
     const detectors = policy.detectors ?? this.defaultDetectors;
     const labels = new Set<string>();
@@ -115,16 +122,32 @@ export class ContextReleaser {
       for (const span of spans) labels.add(span.label);
       return vault !== null ? vault.tokenize(text, spans) : redactText(text, spans);
     };
-    const projection = project(plan.payload, { only: plan.only, redact: plan.redact, replacement: plan.replacement, scan: plan.scan?.paths ?? [], scrub });
+    const projection = project(plan.payload, {
+      only: plan.only,
+      redact: plan.redact,
+      replacement: plan.replacement,
+      scan: plan.scan?.paths ?? [],
+      scrub,
+    });
     let payload = projection.payload as JsonObject;
     let { canonicalOrder, releasedShapes } = projection;
     const transformed = [...projection.redactedShapes, ...projection.scannedShapes];
     let count = projection.redactedCount + projection.scannedCount;
 
-    const facts: ReleaseFacts = { source: plan.source, trust: plan.trust, classification: plan.classification, destination: plan.destination };
+    const facts: ReleaseFacts = {
+      source: plan.source,
+      trust: plan.trust,
+      classification: plan.classification,
+      destination: plan.destination,
+    };
     for (const transformer of plan.transformers) {
       const outcome = await applyTransformer(transformer, payload, facts);
-      if (outcome.expanded) return this.conclude(plan, { reason: `${ReleaseReason.TransformExpanded}:${transformer.name}`, ...NOTHING }, null);
+      if (outcome.expanded)
+        return this.conclude(
+          plan,
+          { reason: `${ReleaseReason.TransformExpanded}:${transformer.name}`, ...NOTHING },
+          null,
+        );
       payload = outcome.payload;
       transformed.push(...outcome.changedShapes);
       count += outcome.changedCount;
@@ -135,9 +158,17 @@ export class ContextReleaser {
     }
 
     const fired = firstDisallowedDetection(payload, detectors, policy.classes);
-    if (fired !== undefined) return this.conclude(plan, { reason: `${ReleaseReason.DetectorFired}:${fired.label}`, ...NOTHING }, null);
+    if (fired !== undefined)
+      return this.conclude(plan, { reason: `${ReleaseReason.DetectorFired}:${fired.label}`, ...NOTHING }, null);
 
-    const outcome = { reason: ReleaseReason.Released, released: releasedShapes, transformed, count, payload, canonicalOrder };
+    const outcome = {
+      reason: ReleaseReason.Released,
+      released: releasedShapes,
+      transformed,
+      count,
+      payload,
+      canonicalOrder,
+    };
     const result = await this.conclude(plan, outcome, vault);
     if (projection.redactedCount + projection.scannedCount > 0) {
       this.events?.emit(
@@ -200,7 +231,13 @@ export class ContextReleaser {
     if (!permitted) {
       this.events?.emit(
         ContextReleaseDenied.event,
-        new ContextReleaseDenied(record.id, record.correlationId, plan.source.toString(), plan.destination.toString(), outcome.reason),
+        new ContextReleaseDenied(
+          record.id,
+          record.correlationId,
+          plan.source.toString(),
+          plan.destination.toString(),
+          outcome.reason,
+        ),
       );
     }
     return Object.freeze({

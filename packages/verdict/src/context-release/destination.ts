@@ -17,7 +17,10 @@ export class Destination {
 
   /** @throws InvalidReleaseIdentifierError when either name is not an identifier (`[A-Za-z0-9._-]`). */
   static connection(connection: string, trustZone: string): Destination {
-    return new Destination(releaseIdentifier(connection, 'destination connection'), releaseIdentifier(trustZone, 'destination trust zone'));
+    return new Destination(
+      releaseIdentifier(connection, 'destination connection'),
+      releaseIdentifier(trustZone, 'destination trust zone'),
+    );
   }
 
   /** `connection@trustZone`, e.g. `ollama-local@local-machine`. */

@@ -8,7 +8,11 @@ import type { DetectedSpan, PiiDetector } from './detectors/index.js';
  * span that `detect()` would drop in favour of a longer overlapping one still counts). A miss proves
  * nothing: detectors find what their patterns describe, never all personal data.
  */
-export function firstDisallowedDetection(payload: JsonValue, detectors: readonly PiiDetector[], allowed: ReadonlySet<DataClass>): DetectedSpan | undefined {
+export function firstDisallowedDetection(
+  payload: JsonValue,
+  detectors: readonly PiiDetector[],
+  allowed: ReadonlySet<DataClass>,
+): DetectedSpan | undefined {
   const watched = detectors.filter((detector) => !allowed.has(detector.dataClass));
   if (watched.length === 0) return undefined;
   const check = (text: string): DetectedSpan | undefined => {

@@ -12,7 +12,9 @@ const { tree } = fc.letrec<{ tree: Tree }>((tie) => ({
   tree: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     fc.constant<Tree>({ leaf: true }),
-    fc.uniqueArray(fc.tuple(fc.constantFrom(...KEYS), tie('tree')), { selector: ([key]) => key, maxLength: 4 }).map((object): Tree => ({ object })),
+    fc
+      .uniqueArray(fc.tuple(fc.constantFrom(...KEYS), tie('tree')), { selector: ([key]) => key, maxLength: 4 })
+      .map((object): Tree => ({ object })),
     fc.array(tie('tree'), { maxLength: 3 }).map((array): Tree => ({ array })),
   ),
 }));
@@ -36,11 +38,17 @@ function materialize(root: Tree): { payload: Record<string, unknown>; leaves: Le
     if ('array' in node) return node.array.map((item, i) => build(item, [...path, String(i)], [...indices, true]));
     const object: Record<string, unknown> = {};
     for (const [key, item] of node.object) {
-      Object.defineProperty(object, key, { value: build(item, [...path, key], [...indices, false]), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(object, key, {
+        value: build(item, [...path, key], [...indices, false]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return object;
   };
-  const payload = 'object' in root ? (build(root, [], []) as Record<string, unknown>) : { root: build(root, ['root'], [false]) };
+  const payload =
+    'object' in root ? (build(root, [], []) as Record<string, unknown>) : { root: build(root, ['root'], [false]) };
   return { payload, leaves };
 }
 
@@ -52,9 +60,16 @@ const allowlist = (leaves: Leaf[]) =>
         .constantFrom(...(leaves.length > 0 ? leaves : [{ path: ['a'], value: '' }]))
         .chain(({ path }) =>
           fc
-            .tuple(fc.nat({ max: path.length - 1 }), fc.array(fc.boolean(), { minLength: path.length, maxLength: path.length }))
+            .tuple(
+              fc.nat({ max: path.length - 1 }),
+              fc.array(fc.boolean(), { minLength: path.length, maxLength: path.length }),
+            )
             .map(([cut, widen]) =>
-              path.slice(0, cut + 1).map((segment, i) => (widen[i] || segment.includes('.') || FORBIDDEN_KEYS.has(segment) ? WILDCARD : segment)),
+              path
+                .slice(0, cut + 1)
+                .map((segment, i) =>
+                  widen[i] || segment.includes('.') || FORBIDDEN_KEYS.has(segment) ? WILDCARD : segment,
+                ),
             ),
         ),
       fc.array(fc.constantFrom('a', 'b', 'c', 'id', '0', '1', 'x', WILDCARD), { minLength: 1, maxLength: 4 }),
@@ -63,10 +78,15 @@ const allowlist = (leaves: Leaf[]) =>
   );
 
 /** Every string value anywhere in a released payload, with where it sits. */
-function releasedLeaves(value: unknown, path: string[] = [], into: Map<string, string[]> = new Map()): Map<string, string[]> {
+function releasedLeaves(
+  value: unknown,
+  path: string[] = [],
+  into: Map<string, string[]> = new Map(),
+): Map<string, string[]> {
   if (typeof value === 'string') into.set(value, path);
   else if (Array.isArray(value)) value.forEach((item, i) => releasedLeaves(item, [...path, String(i)], into));
-  else if (typeof value === 'object' && value !== null) Object.entries(value).forEach(([key, item]) => releasedLeaves(item, [...path, key], into));
+  else if (typeof value === 'object' && value !== null)
+    Object.entries(value).forEach(([key, item]) => releasedLeaves(item, [...path, key], into));
   return into;
 }
 
@@ -80,11 +100,19 @@ describe('project (property)', () => {
             paths.map((segments) => segments.join('.')),
             'only()',
           );
-          const released = project(payload, { only, redact: [], replacement: '[REDACTED]', scan: [], scrub: (text) => text });
+          const released = project(payload, {
+            only,
+            redact: [],
+            replacement: '[REDACTED]',
+            scan: [],
+            scrub: (text) => text,
+          });
           const text = JSON.stringify(released.payload);
           const placed = releasedLeaves(released.payload);
           for (const leaf of leaves) {
-            const covered = only.some((path) => coversPath(path, leaf.path)) && !leaf.path.some((segment) => FORBIDDEN_KEYS.has(segment));
+            const covered =
+              only.some((path) => coversPath(path, leaf.path)) &&
+              !leaf.path.some((segment) => FORBIDDEN_KEYS.has(segment));
             if (!covered) {
               expect(text).not.toContain(leaf.value);
               continue;
@@ -97,7 +125,9 @@ describe('project (property)', () => {
             });
           }
           // Every released value is some covered leaf's value: nothing invented, nothing from an unreleased path.
-          const coveredValues = new Set(leaves.filter((leaf) => only.some((path) => coversPath(path, leaf.path))).map((leaf) => leaf.value));
+          const coveredValues = new Set(
+            leaves.filter((leaf) => only.some((path) => coversPath(path, leaf.path))).map((leaf) => leaf.value),
+          );
           for (const value of placed.keys()) expect(coveredValues.has(value)).toBe(true);
           expect(Object.prototype).not.toHaveProperty('polluted');
         },

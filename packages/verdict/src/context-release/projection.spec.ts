@@ -43,12 +43,17 @@ describe('project', () => {
   });
 
   it('omits missing paths, paths below a scalar, and undefined values', () => {
-    const { payload } = setup(['middle_name', 'first_name.initial', 'orders.*.refund', 'note'])({ ...customer(), note: undefined });
+    const { payload } = setup(['middle_name', 'first_name.initial', 'orders.*.refund', 'note'])({
+      ...customer(),
+      note: undefined,
+    });
     expect(payload).toEqual({});
   });
 
   it('leaves out array elements from which nothing is released, keeping the order of the rest', () => {
-    const { payload } = setup(['orders.*.status'])({ orders: [{ status: 'a' }, { number: 'x' }, 'text', { status: 'c' }] });
+    const { payload } = setup(['orders.*.status'])({
+      orders: [{ status: 'a' }, { number: 'x' }, 'text', { status: 'c' }],
+    });
     expect(payload).toEqual({ orders: [{ status: 'a' }, { status: 'c' }] });
   });
 
@@ -61,9 +66,12 @@ describe('project', () => {
 
   describe('redaction', () => {
     it('replaces exact and wildcard paths, and every leaf of a redacted subtree, after projection', () => {
-      const { payload, redactedShapes, redactedCount } = setup(['first_name', 'email', 'address', 'orders.*.card', 'orders.*.status'], {
-        redact: ['email', 'orders.*.card', 'address'],
-      })(customer());
+      const { payload, redactedShapes, redactedCount } = setup(
+        ['first_name', 'email', 'address', 'orders.*.card', 'orders.*.status'],
+        {
+          redact: ['email', 'orders.*.card', 'address'],
+        },
+      )(customer());
       expect(payload).toEqual({
         first_name: 'Ada',
         email: '[REDACTED]',
@@ -73,17 +81,28 @@ describe('project', () => {
           { status: 'pending', card: '[REDACTED]' },
         ],
       });
-      expect({ redactedShapes, redactedCount }).toEqual({ redactedShapes: ['address.city', 'address.street', 'email', 'orders.*.card'], redactedCount: 5 });
+      expect({ redactedShapes, redactedCount }).toEqual({
+        redactedShapes: ['address.city', 'address.street', 'email', 'orders.*.card'],
+        redactedCount: 5,
+      });
     });
 
     it('redacts a released field that lies under a redaction path, however deep the allowlist reaches', () => {
-      expect(setup(['user.name'], { redact: ['user'] })({ user: { name: 'Alice' } }).payload).toEqual({ user: { name: '[REDACTED]' } });
-      expect(setup(['orders.*.card'], { redact: ['orders'] })({ orders: [{ card: '4111' }] }).payload).toEqual({ orders: [{ card: '[REDACTED]' }] });
-      expect(setup(['user.name'], { redact: ['*'] })({ user: { name: 'Alice' } }).payload).toEqual({ user: { name: '[REDACTED]' } });
+      expect(setup(['user.name'], { redact: ['user'] })({ user: { name: 'Alice' } }).payload).toEqual({
+        user: { name: '[REDACTED]' },
+      });
+      expect(setup(['orders.*.card'], { redact: ['orders'] })({ orders: [{ card: '4111' }] }).payload).toEqual({
+        orders: [{ card: '[REDACTED]' }],
+      });
+      expect(setup(['user.name'], { redact: ['*'] })({ user: { name: 'Alice' } }).payload).toEqual({
+        user: { name: '[REDACTED]' },
+      });
     });
 
     it('addresses source positions, so a shifted array element is redacted where it came from', () => {
-      const { payload } = setup(['orders.*.email'], { redact: ['orders.2.email'] })({ orders: [{ email: 'a@x' }, {}, { email: 'c@x' }] });
+      const { payload } = setup(['orders.*.email'], { redact: ['orders.2.email'] })({
+        orders: [{ email: 'a@x' }, {}, { email: 'c@x' }],
+      });
       expect(payload).toEqual({ orders: [{ email: 'a@x' }, { email: '[REDACTED]' }] });
     });
 
@@ -96,14 +115,19 @@ describe('project', () => {
   describe('scanning', () => {
     it('scrubs only the marked string fields that are released, and reports the ones that changed', () => {
       const scrub = (text: string) => text.replace(/\d{3}-\d{2}-\d{4}/g, '<SSN>');
-      const { payload, scannedShapes } = setup(['note', 'other'], { scan: ['note'], scrub })({ note: 'ssn 078-05-1120', other: '078-05-1120' });
+      const { payload, scannedShapes } = setup(['note', 'other'], { scan: ['note'], scrub })({
+        note: 'ssn 078-05-1120',
+        other: '078-05-1120',
+      });
       expect(payload).toEqual({ note: 'ssn <SSN>', other: '078-05-1120' });
       expect(scannedShapes).toEqual(['note']);
     });
 
     it('scans a released field that lies under a scan path, however deep the allowlist reaches', () => {
       const scrub = (text: string) => text.replace(/\d{3}-\d{2}-\d{4}/g, '<SSN>');
-      const { payload, scannedCount } = setup(['user.note'], { scan: ['user'], scrub })({ user: { note: 'ssn 078-05-1120' } });
+      const { payload, scannedCount } = setup(['user.note'], { scan: ['user'], scrub })({
+        user: { note: 'ssn 078-05-1120' },
+      });
       expect({ payload, scannedCount }).toEqual({ payload: { user: { note: 'ssn <SSN>' } }, scannedCount: 1 });
     });
   });

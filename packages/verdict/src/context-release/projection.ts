@@ -142,7 +142,13 @@ class ProjectionRun {
   constructor(private readonly rules: ProjectionRules) {}
 
   /** A container reached by the allowlist but not released whole: only the selected children. */
-  container(source: Record<string, unknown> | unknown[], only: readonly Trie[], redact: Reach, scan: Reach, shape: PathShape): unknown {
+  container(
+    source: Record<string, unknown> | unknown[],
+    only: readonly Trie[],
+    redact: Reach,
+    scan: Reach,
+    shape: PathShape,
+  ): unknown {
     if (Array.isArray(source)) {
       const out: unknown[] = [];
       const itemShape = this.shapes.index(shape);
@@ -169,7 +175,15 @@ class ProjectionRun {
   }
 
   /** One child the allowlist reaches: released whole, descended into, or absent. */
-  private selected(value: unknown, only: readonly Trie[], redact: Reach, scan: Reach, sourceKey: string, outKey: string | number, shape: PathShape): unknown {
+  private selected(
+    value: unknown,
+    only: readonly Trie[],
+    redact: Reach,
+    scan: Reach,
+    sourceKey: string,
+    outKey: string | number,
+    shape: PathShape,
+  ): unknown {
     if (only.length === 0 || value === undefined) return MISSING;
     const childRedact = reach(redact, sourceKey);
     const childScan = reach(scan, sourceKey);
@@ -219,7 +233,14 @@ class ProjectionRun {
     return empty ? this.leaf(out, redact.covered, scan.covered, shape) : out;
   }
 
-  private wholeChild(item: unknown, redact: Reach, scan: Reach, sourceKey: string, outKey: string | number, shape: PathShape): unknown {
+  private wholeChild(
+    item: unknown,
+    redact: Reach,
+    scan: Reach,
+    sourceKey: string,
+    outKey: string | number,
+    shape: PathShape,
+  ): unknown {
     this.outPath.push(outKey);
     const copy = this.whole(item, reach(redact, sourceKey), reach(scan, sourceKey), shape);
     this.outPath.pop();
@@ -244,7 +265,8 @@ class ProjectionRun {
       case 'boolean':
         return value;
       case 'object':
-        if (value !== null && !isContainer(value)) this.fail(`${constructorName(value)} instance is not a plain object`);
+        if (value !== null && !isContainer(value))
+          this.fail(`${constructorName(value)} instance is not a plain object`);
         return value;
       default:
         return this.fail(`${typeof value} is not JSON`);

@@ -59,7 +59,10 @@ export class ReleaseBuilder {
 
   /** Adds a custom transform, run after projection, redaction and scanning, in the order added. */
   transform(transformer: ContextTransformer): ReleaseBuilder {
-    return new ReleaseBuilder(this.submit, { ...this.draft, transformers: [...(this.draft.transformers ?? []), transformer] });
+    return new ReleaseBuilder(this.submit, {
+      ...this.draft,
+      transformers: [...(this.draft.transformers ?? []), transformer],
+    });
   }
 
   /** Correlates the release record with other evidence (an identifier such as a run id). */
@@ -77,7 +80,9 @@ export class ReleaseBuilder {
 
   private with<K extends keyof Draft>(key: K, value: Draft[K]): ReleaseBuilder {
     if (this.draft[key] !== undefined)
-      throw new InvalidReleaseRequestError(`${key} is already set on this release; build a new release instead of overriding it.`);
+      throw new InvalidReleaseRequestError(
+        `${key} is already set on this release; build a new release instead of overriding it.`,
+      );
     return new ReleaseBuilder(this.submit, { ...this.draft, [key]: value });
   }
 }

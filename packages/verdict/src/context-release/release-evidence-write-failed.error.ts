@@ -5,6 +5,10 @@ export class ReleaseEvidenceWriteFailedError extends VerdictError {
   readonly code = 'VERDICT_RELEASE_EVIDENCE_WRITE_FAILED';
 
   constructor(route: string, cause: unknown) {
-    super('Release evidence could not be recorded, so nothing was released. Check the evidence store.', { route, stage: 'context_release' }, { cause });
+    super(
+      'Release evidence could not be recorded, so nothing was released. Check the evidence store.',
+      { route, stage: 'context_release' },
+      { cause },
+    );
   }
 }

@@ -10,9 +10,12 @@ describe('release paths', () => {
       expect(path('orders.*.status').segments).toEqual(['orders', '*', 'status']);
     });
 
-    it.each(['', 'orders..status', '.orders', 'orders.', 'a.__proto__', 'constructor', 'orders.*.prototype'])('refuses %j', (text) => {
-      expect(() => path(text)).toThrow(InvalidReleaseRequestError);
-    });
+    it.each(['', 'orders..status', '.orders', 'orders.', 'a.__proto__', 'constructor', 'orders.*.prototype'])(
+      'refuses %j',
+      (text) => {
+        expect(() => path(text)).toThrow(InvalidReleaseRequestError);
+      },
+    );
 
     it('refuses a non-string path and a string in place of a list', () => {
       expect(() => parseReleasePath(7, 'only()')).toThrow(InvalidReleaseRequestError);

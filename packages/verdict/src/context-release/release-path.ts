@@ -19,14 +19,19 @@ export interface ReleasePath {
  *   `__proto__`, `constructor` or `prototype`.
  */
 export function parseReleasePath(text: unknown, role: string): ReleasePath {
-  if (typeof text !== 'string' || text.length === 0) throw new InvalidReleaseRequestError(`Every ${role} path must be a non-empty string.`);
+  if (typeof text !== 'string' || text.length === 0)
+    throw new InvalidReleaseRequestError(`Every ${role} path must be a non-empty string.`);
   const segments = text.split('.');
   if (segments.some((segment) => segment.length === 0)) {
-    throw new InvalidReleaseRequestError(`The ${role} path "${text}" has an empty segment: write dot paths such as "orders.*.status".`);
+    throw new InvalidReleaseRequestError(
+      `The ${role} path "${text}" has an empty segment: write dot paths such as "orders.*.status".`,
+    );
   }
   const forbidden = segments.find((segment) => FORBIDDEN_KEYS.has(segment));
   if (forbidden !== undefined) {
-    throw new InvalidReleaseRequestError(`The ${role} path "${text}" names "${forbidden}", which is never released (prototype pollution).`);
+    throw new InvalidReleaseRequestError(
+      `The ${role} path "${text}" names "${forbidden}", which is never released (prototype pollution).`,
+    );
   }
   return Object.freeze({ text, segments: Object.freeze(segments) });
 }

@@ -22,7 +22,9 @@ export interface ReleasePlan {
   readonly only: readonly ReleasePath[];
   readonly redact: readonly ReleasePath[];
   readonly replacement: string;
-  readonly scan: { readonly paths: readonly ReleasePath[]; readonly mode: ScanMode; readonly vault: PlaceholderVault | undefined } | undefined;
+  readonly scan:
+    | { readonly paths: readonly ReleasePath[]; readonly mode: ScanMode; readonly vault: PlaceholderVault | undefined }
+    | undefined;
   readonly transformers: readonly ContextTransformer[];
   /** `redact`, `scan:<mode>`, then each transformer's name: what ran, in order. */
   readonly transformNames: readonly string[];
@@ -47,15 +49,21 @@ export function planRelease(request: ReleaseRequest): ReleasePlan {
     destination instanceof Destination ? null : 'to(Destination.connection(name, trustZone))',
   ].filter((step) => step !== null);
   if (missing.length > 0)
-    throw new InvalidReleaseRequestError(`A release needs a source, trust, classification and destination; missing: ${missing.join(', ')}.`);
+    throw new InvalidReleaseRequestError(
+      `A release needs a source, trust, classification and destination; missing: ${missing.join(', ')}.`,
+    );
   if (!isPlainObject(request.payload))
-    throw new InvalidReleaseRequestError('release(payload) takes a plain object; wrap other values, e.g. { result: value }.');
+    throw new InvalidReleaseRequestError(
+      'release(payload) takes a plain object; wrap other values, e.g. { result: value }.',
+    );
 
   const only = parseReleasePaths(request.only, 'only()');
-  if (only.length === 0) throw new InvalidReleaseRequestError('only() needs at least one path: a release is an allowlist.');
+  if (only.length === 0)
+    throw new InvalidReleaseRequestError('only() needs at least one path: a release is an allowlist.');
   const redact = reachable(parseReleasePaths(request.redact ?? [], 'redact()'), only);
   const replacement = request.replacement ?? DEFAULT_RELEASE_REDACTION;
-  if (typeof replacement !== 'string') throw new InvalidReleaseRequestError('The redaction replacement must be a string.');
+  if (typeof replacement !== 'string')
+    throw new InvalidReleaseRequestError('The redaction replacement must be a string.');
 
   let scan: ReleasePlan['scan'];
   const transformNames: string[] = redact.length > 0 ? ['redact'] : [];
@@ -77,13 +85,28 @@ export function planRelease(request: ReleaseRequest): ReleasePlan {
       throw new InvalidReleaseRequestError(`The context transformer "${transformer.name}" has no transform function.`);
     transformNames.push(transformer.name);
   }
-  const correlationId = request.correlationId === undefined ? randomUUID() : releaseIdentifier(request.correlationId, 'correlation id');
+  const correlationId =
+    request.correlationId === undefined ? randomUUID() : releaseIdentifier(request.correlationId, 'correlation id');
 
-  return { payload: request.payload, source, trust, classification, destination, only, redact, replacement, scan, transformers, transformNames, correlationId };
+  return {
+    payload: request.payload,
+    source,
+    trust,
+    classification,
+    destination,
+    only,
+    redact,
+    replacement,
+    scan,
+    transformers,
+    transformNames,
+    correlationId,
+  };
 }
 
 /** `paths`, each checked to overlap some allowlist path. @throws UnreachableRedactionError */
 function reachable(paths: readonly ReleasePath[], only: readonly ReleasePath[]): readonly ReleasePath[] {
-  for (const path of paths) if (!only.some((allowed) => canOverlap(path, allowed))) throw new UnreachableRedactionError(path.text);
+  for (const path of paths)
+    if (!only.some((allowed) => canOverlap(path, allowed))) throw new UnreachableRedactionError(path.text);
   return paths;
 }

@@ -24,7 +24,9 @@ export const ReleasePoliciesMarker = DiscoveryService.createDecorator<Record<str
  *   }
  * }
  */
-export function ReleasePolicies(): <T extends abstract new (...args: any[]) => ReleasePolicyProvider>(target: T) => void {
+export function ReleasePolicies(): <T extends abstract new (...args: any[]) => ReleasePolicyProvider>(
+  target: T,
+) => void {
   return (target) => {
     ReleasePoliciesMarker({})(target);
   };

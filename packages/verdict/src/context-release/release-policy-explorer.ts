@@ -17,16 +17,21 @@ export class ReleasePolicyExplorer implements OnModuleInit {
 
   onModuleInit(): void {
     const configured = this.options.releasePolicies ?? [];
-    if (!Array.isArray(configured)) throw new VerdictConfigurationError('VerdictModule releasePolicies must be an array of ReleasePolicy.');
+    if (!Array.isArray(configured))
+      throw new VerdictConfigurationError('VerdictModule releasePolicies must be an array of ReleasePolicy.');
     for (const policy of configured) this.registry.register(policy);
     for (const wrapper of this.discovery.getProviders({ metadataKey: ReleasePoliciesMarker.KEY })) {
       const declaredAt = String(wrapper.name);
       if (!wrapper.isDependencyTreeStatic()) {
-        throw new VerdictConfigurationError(`@ReleasePolicies() is on ${declaredAt}, a request-scoped provider: declare routes on a singleton provider.`);
+        throw new VerdictConfigurationError(
+          `@ReleasePolicies() is on ${declaredAt}, a request-scoped provider: declare routes on a singleton provider.`,
+        );
       }
       const instance = wrapper.instance as Partial<ReleasePolicyProvider> | null | undefined;
       if (typeof instance?.releasePolicies !== 'function') {
-        throw new VerdictConfigurationError(`@ReleasePolicies() is on ${declaredAt}, which has no releasePolicies() method returning its routes.`);
+        throw new VerdictConfigurationError(
+          `@ReleasePolicies() is on ${declaredAt}, which has no releasePolicies() method returning its routes.`,
+        );
       }
       for (const policy of instance.releasePolicies()) this.registry.register(policy, declaredAt);
     }

@@ -19,7 +19,9 @@ export class ReleasePolicyRegistry {
    */
   register(policy: ReleasePolicy, declaredAt = 'VerdictModule options'): void {
     if (!(policy instanceof ReleasePolicy)) {
-      throw new VerdictConfigurationError(`${declaredAt}: release policies must be built with ReleasePolicy.route(source, destination).allow(...).`);
+      throw new VerdictConfigurationError(
+        `${declaredAt}: release policies must be built with ReleasePolicy.route(source, destination).allow(...).`,
+      );
     }
     const existing = this.policies.get(policy.key);
     if (existing !== undefined) {

@@ -37,9 +37,15 @@ describe('ReleasePolicy', () => {
   });
 
   it('refuses look-alike sources, destinations and detectors', () => {
-    expect(() => ReleasePolicy.route({ kind: 'application', name: 'x' } as never, local)).toThrow(VerdictConfigurationError);
-    expect(() => ReleasePolicy.route(profile, { connection: 'c', trustZone: 'z' } as never)).toThrow(VerdictConfigurationError);
-    expect(() => ReleasePolicy.route(profile, local).detectWith([{ name: 'x' }] as never)).toThrow(VerdictConfigurationError);
+    expect(() => ReleasePolicy.route({ kind: 'application', name: 'x' } as never, local)).toThrow(
+      VerdictConfigurationError,
+    );
+    expect(() => ReleasePolicy.route(profile, { connection: 'c', trustZone: 'z' } as never)).toThrow(
+      VerdictConfigurationError,
+    );
+    expect(() => ReleasePolicy.route(profile, local).detectWith([{ name: 'x' }] as never)).toThrow(
+      VerdictConfigurationError,
+    );
   });
 });
 
@@ -58,7 +64,10 @@ describe('ReleasePolicyRegistry', () => {
     registry.register(ReleasePolicy.route(profile, local), 'FirstRoutes');
     const again = () =>
       registry.register(
-        ReleasePolicy.route(Source.application('customer-profile'), local).allow({ classes: [DataClass.Pii], trust: [Trust.Trusted] }),
+        ReleasePolicy.route(Source.application('customer-profile'), local).allow({
+          classes: [DataClass.Pii],
+          trust: [Trust.Trusted],
+        }),
         'SecondRoutes',
       );
     expect(again).toThrow(VerdictConfigurationError);
@@ -68,7 +77,9 @@ describe('ReleasePolicyRegistry', () => {
   it('keeps one connection in two trust zones as two routes', () => {
     const registry = new ReleasePolicyRegistry();
     registry.register(ReleasePolicy.route(profile, local));
-    expect(() => registry.register(ReleasePolicy.route(profile, Destination.connection('ollama-local', 'partner-cloud')))).not.toThrow();
+    expect(() =>
+      registry.register(ReleasePolicy.route(profile, Destination.connection('ollama-local', 'partner-cloud'))),
+    ).not.toThrow();
     expect(registry.all()).toHaveLength(2);
   });
 });

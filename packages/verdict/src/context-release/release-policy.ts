@@ -41,9 +41,14 @@ export class ReleasePolicy {
    * @throws VerdictConfigurationError unless `source` and `destination` come from `Source.*` and `Destination.connection`.
    */
   static route(source: Source, destination: Destination): ReleasePolicy {
-    if (!(source instanceof Source)) throw new VerdictConfigurationError('ReleasePolicy.route needs a Source: Source.application|user|external(name).');
+    if (!(source instanceof Source))
+      throw new VerdictConfigurationError(
+        'ReleasePolicy.route needs a Source: Source.application|user|external(name).',
+      );
     if (!(destination instanceof Destination)) {
-      throw new VerdictConfigurationError('ReleasePolicy.route needs a Destination: Destination.connection(name, trustZone).');
+      throw new VerdictConfigurationError(
+        'ReleasePolicy.route needs a Destination: Destination.connection(name, trustZone).',
+      );
     }
     return new ReleasePolicy(source, destination, new Set(), new Set(), undefined);
   }
@@ -61,12 +66,20 @@ export class ReleasePolicy {
       );
     }
     for (const value of classes) {
-      if (!DATA_CLASSES.has(value)) throw new VerdictConfigurationError(`Release route ${this.key}: "${String(value)}" is not a DataClass.`);
+      if (!DATA_CLASSES.has(value))
+        throw new VerdictConfigurationError(`Release route ${this.key}: "${String(value)}" is not a DataClass.`);
     }
     for (const value of trust) {
-      if (!isTrust(value)) throw new VerdictConfigurationError(`Release route ${this.key}: "${String(value)}" is not a Trust level.`);
+      if (!isTrust(value))
+        throw new VerdictConfigurationError(`Release route ${this.key}: "${String(value)}" is not a Trust level.`);
     }
-    return new ReleasePolicy(this.source, this.destination, new Set([...this.classes, ...classes]), new Set([...this.trust, ...trust]), this.detectors);
+    return new ReleasePolicy(
+      this.source,
+      this.destination,
+      new Set([...this.classes, ...classes]),
+      new Set([...this.trust, ...trust]),
+      this.detectors,
+    );
   }
 
   /**
@@ -75,7 +88,13 @@ export class ReleasePolicy {
    * @throws VerdictConfigurationError for something that is not a detector.
    */
   detectWith(detectors: readonly PiiDetector[]): ReleasePolicy {
-    return new ReleasePolicy(this.source, this.destination, this.classes, this.trust, checkedDetectors(detectors, `Release route ${this.key}`));
+    return new ReleasePolicy(
+      this.source,
+      this.destination,
+      this.classes,
+      this.trust,
+      checkedDetectors(detectors, `Release route ${this.key}`),
+    );
   }
 
   /** The exact route key, `kind:name->connection@zone`. */
@@ -94,7 +113,8 @@ export class ReleasePolicy {
  * @throws VerdictConfigurationError otherwise, prefixed by `where`.
  */
 export function checkedDetectors(detectors: unknown, where: string): readonly PiiDetector[] {
-  if (!Array.isArray(detectors)) throw new VerdictConfigurationError(`${where}: detectors must be an array of PiiDetector.`);
+  if (!Array.isArray(detectors))
+    throw new VerdictConfigurationError(`${where}: detectors must be an array of PiiDetector.`);
   for (const detector of detectors as Array<Partial<PiiDetector> | null>) {
     if (
       typeof detector?.name !== 'string' ||
@@ -102,7 +122,9 @@ export function checkedDetectors(detectors: unknown, where: string): readonly Pi
       !DATA_CLASSES.has(detector.dataClass) ||
       typeof detector.detect !== 'function'
     ) {
-      throw new VerdictConfigurationError(`${where}: every detector needs a name, a label, a DataClass and a detect(text) function.`);
+      throw new VerdictConfigurationError(
+        `${where}: every detector needs a name, a label, a DataClass and a detect(text) function.`,
+      );
     }
   }
   return Object.freeze([...(detectors as PiiDetector[])]);

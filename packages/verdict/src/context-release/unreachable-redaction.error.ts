@@ -8,8 +8,11 @@ export class UnreachableRedactionError extends VerdictError {
   readonly code = 'VERDICT_UNREACHABLE_REDACTION';
 
   constructor(readonly path: string) {
-    super(`The redaction or scan path "${path}" can never match a path of only(): it protects nothing. Spell it as the allowlist does, or remove it.`, {
-      path,
-    });
+    super(
+      `The redaction or scan path "${path}" can never match a path of only(): it protects nothing. Spell it as the allowlist does, or remove it.`,
+      {
+        path,
+      },
+    );
   }
 }

@@ -23,7 +23,10 @@ export class ActionContextInterceptor implements NestInterceptor {
     const resolve = this.options.resolveContext;
     if (resolve === undefined) return next.handle();
     return from(Promise.resolve(resolve(executionContext))).pipe(
-      switchMap((context) => new Observable((subscriber) => this.contexts.run(context, () => next.handle().subscribe(subscriber)))),
+      switchMap(
+        (context) =>
+          new Observable((subscriber) => this.contexts.run(context, () => next.handle().subscribe(subscriber))),
+      ),
     );
   }
 }

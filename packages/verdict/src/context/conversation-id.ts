@@ -13,7 +13,8 @@ import type { ActionContext } from './action-context.js';
 export function conversationIdOf(context: ActionContext, capability?: string): string | number | null {
   const value = context.metadata?.conversationId;
   if (value === undefined || value === null) return null;
-  if ((typeof value === 'string' && value !== '') || (typeof value === 'number' && Number.isFinite(value))) return value;
+  if ((typeof value === 'string' && value !== '') || (typeof value === 'number' && Number.isFinite(value)))
+    return value;
   throw new VerdictConfigurationError(
     `The action context's metadata.conversationId is ${typeof value === 'string' ? 'an empty string' : `a ${typeof value === 'number' ? 'non-finite number' : typeof value}`}: set it to the conversation's id (a non-empty string or a finite number) in resolveContext, or leave it out.`,
     capability === undefined ? {} : { capability },

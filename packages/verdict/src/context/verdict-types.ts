@@ -21,4 +21,6 @@ export interface VerdictTypes {}
 export type VerdictActor = VerdictTypes extends { readonly actor: infer TActor } ? TActor : unknown;
 
 /** The registered tenant (`VerdictTypes['tenant']`, a `string | null` subtype), or `string | null`. */
-export type VerdictTenant = VerdictTypes extends { readonly tenant: infer TTenant extends string | null } ? TTenant : string | null;
+export type VerdictTenant = VerdictTypes extends { readonly tenant: infer TTenant extends string | null }
+  ? TTenant
+  : string | null;

@@ -13,9 +13,12 @@ export class ClaimResolvedOutOfBandError extends VerdictError {
     readonly claimId: string,
     readonly output: unknown,
   ) {
-    super('The executor ran, but its execution claim was resolved by an operator while it was running. Reconcile the claim: the effect did happen.', {
-      capability,
-      stage: 'execution_claim',
-    });
+    super(
+      'The executor ran, but its execution claim was resolved by an operator while it was running. Reconcile the claim: the effect did happen.',
+      {
+        capability,
+        stage: 'execution_claim',
+      },
+    );
   }
 }

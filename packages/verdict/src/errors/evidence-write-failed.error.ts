@@ -5,6 +5,10 @@ export class EvidenceWriteFailedError extends VerdictError {
   readonly code = 'VERDICT_EVIDENCE_WRITE_FAILED';
 
   constructor(capability: string, stage: string, cause: unknown) {
-    super('Evidence could not be recorded, so the action was stopped before execution. Check the evidence store.', { capability, stage }, { cause });
+    super(
+      'Evidence could not be recorded, so the action was stopped before execution. Check the evidence store.',
+      { capability, stage },
+      { cause },
+    );
   }
 }

@@ -11,7 +11,9 @@ export class MissingTrajectoryError extends VerdictError {
   constructor(capability: string, scope: string) {
     super(
       `Capability "${capability}" forbids states per ${scope}, but this call has no ${scope} key` +
-        (scope === 'conversation' ? ': set metadata.conversationId in resolveContext, or choose a scope that outlives the chat.' : '.'),
+        (scope === 'conversation'
+          ? ': set metadata.conversationId in resolveContext, or choose a scope that outlives the chat.'
+          : '.'),
       { capability, scope },
     );
   }

@@ -9,6 +9,9 @@ export class NonCanonicalValueError extends VerdictError {
     /** What is wrong, without the path: safe to record even when the path holds model-written keys. */
     readonly problem: string,
   ) {
-    super(`${path}: ${problem}. Fingerprinted values must be plain JSON (objects, arrays, strings, finite numbers, booleans, null).`, { path });
+    super(
+      `${path}: ${problem}. Fingerprinted values must be plain JSON (objects, arrays, strings, finite numbers, booleans, null).`,
+      { path },
+    );
   }
 }

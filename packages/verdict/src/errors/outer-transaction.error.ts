@@ -10,6 +10,9 @@ export class OuterTransactionError extends VerdictError {
   readonly code = 'VERDICT_OUTER_TRANSACTION';
 
   constructor(gate: string) {
-    super(`${gate} refused to run inside an outer transaction on the same connection: nothing was changed. Run Verdict outside the transaction.`, { gate });
+    super(
+      `${gate} refused to run inside an outer transaction on the same connection: nothing was changed. Run Verdict outside the transaction.`,
+      { gate },
+    );
   }
 }

@@ -5,6 +5,9 @@ export class TrajectoryContentionError extends VerdictError {
   readonly code = 'VERDICT_TRAJECTORY_CONTENTION';
 
   constructor(attempts: number) {
-    super(`The trajectory state changed concurrently ${attempts} times in a row; the call was not admitted. Retry it.`, { attempts });
+    super(
+      `The trajectory state changed concurrently ${attempts} times in a row; the call was not admitted. Retry it.`,
+      { attempts },
+    );
   }
 }

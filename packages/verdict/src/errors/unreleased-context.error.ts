@@ -9,7 +9,11 @@ import { VerdictError } from './verdict.error.js';
 export class UnreleasedContextError extends VerdictError {
   readonly code = 'VERDICT_UNRELEASED_CONTEXT';
 
-  constructor(what: string, destination: string, remedy = 'Release it through a route (ModelInputGuard toolResults or contextMessage).') {
+  constructor(
+    what: string,
+    destination: string,
+    remedy = 'Release it through a route (ModelInputGuard toolResults or contextMessage).',
+  ) {
     super(`${what} was not released for ${destination}: the model was not called. ${remedy}`, {
       destination,
     });

@@ -41,12 +41,18 @@ export interface DecisionRecord {
 
 /** The optional facts of a record; stages fill the ones they know. */
 export type DecisionFacts = Partial<
-  Omit<DecisionRecord, 'id' | 'correlationId' | 'sequence' | 'capability' | 'toolKind' | 'stage' | 'disposition' | 'reason' | 'recordedAt'>
+  Omit<
+    DecisionRecord,
+    'id' | 'correlationId' | 'sequence' | 'capability' | 'toolKind' | 'stage' | 'disposition' | 'reason' | 'recordedAt'
+  >
 >;
 
 /** Completes a record: every fact a stage did not produce is `null`. One literal shape keeps it cheap on the hot path. */
 export function decisionRecord(
-  head: Pick<DecisionRecord, 'id' | 'correlationId' | 'sequence' | 'capability' | 'toolKind' | 'stage' | 'disposition' | 'reason' | 'recordedAt'>,
+  head: Pick<
+    DecisionRecord,
+    'id' | 'correlationId' | 'sequence' | 'capability' | 'toolKind' | 'stage' | 'disposition' | 'reason' | 'recordedAt'
+  >,
   facts: DecisionFacts,
 ): DecisionRecord {
   return {

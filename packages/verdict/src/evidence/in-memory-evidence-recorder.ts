@@ -55,7 +55,9 @@ class Ring<T> {
   }
 
   items(): T[] {
-    return this.entries.length < this.capacity ? [...this.entries] : [...this.entries.slice(this.next), ...this.entries.slice(0, this.next)];
+    return this.entries.length < this.capacity
+      ? [...this.entries]
+      : [...this.entries.slice(this.next), ...this.entries.slice(0, this.next)];
   }
 
   clear(): void {

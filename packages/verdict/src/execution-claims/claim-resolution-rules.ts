@@ -4,7 +4,9 @@ import { ExecutionClaimStatus } from './execution-claim-status.js';
 
 /** The states an operator may resolve from, given `force`. Shared by every adapter. */
 export function resolvableFrom(force: boolean): readonly ExecutionClaimStatus[] {
-  return force ? [ExecutionClaimStatus.Claimed, ExecutionClaimStatus.Indeterminate] : [ExecutionClaimStatus.Indeterminate];
+  return force
+    ? [ExecutionClaimStatus.Claimed, ExecutionClaimStatus.Indeterminate]
+    : [ExecutionClaimStatus.Indeterminate];
 }
 
 /** Why a resolution of `claim` was refused (for adapters whose conditional update matched nothing). */

@@ -14,7 +14,12 @@ export interface ClaimRequest {
 /** Admission's answer: admitted (inserted, or a released row re-claimed) or refused with the row's state. */
 export type ClaimAdmission =
   | { readonly admitted: true; readonly claimId: string; readonly attempt: number }
-  | { readonly admitted: false; readonly claimId: string; readonly status: ExecutionClaimStatus; readonly attempt: number };
+  | {
+      readonly admitted: false;
+      readonly claimId: string;
+      readonly status: ExecutionClaimStatus;
+      readonly attempt: number;
+    };
 
 /** An operator's resolution of an unresolved claim. */
 export interface ClaimResolutionRequest {

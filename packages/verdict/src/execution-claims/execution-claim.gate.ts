@@ -32,11 +32,20 @@ export async function admitExecutionClaim(
   trail: EvidenceTrail,
 ): Promise<Decision | string> {
   const bindingFingerprint = fingerprint({ capability, policy: policy.name, binding: policy.key(envelope, target) });
-  const admission = await store.admit({ capability, policy: policy.name, bindingFingerprint, candidateId: newClaimId(), now });
+  const admission = await store.admit({
+    capability,
+    policy: policy.name,
+    bindingFingerprint,
+    candidateId: newClaimId(),
+    now,
+  });
   trail.markMutated();
   const facts = { claimFingerprint: bindingFingerprint, claimAttempt: admission.attempt };
   if (!admission.admitted) {
-    const denied = Decision.deny(Stage.ExecutionClaim, `duplicate operation: its execution claim is ${admission.status}`);
+    const denied = Decision.deny(
+      Stage.ExecutionClaim,
+      `duplicate operation: its execution claim is ${admission.status}`,
+    );
     await trail.record(denied, { ...facts, claimStatus: admission.status });
     return denied;
   }
@@ -64,7 +73,10 @@ export async function finalizeExecutionClaim<T>(
       await store.markIndeterminate(claimId, clock());
     } catch (storeError) {
       // The claim stays `claimed`, which still refuses duplicates; the executor's error is what the caller needs.
-      new Logger('Verdict').error(`Could not mark execution claim indeterminate after its executor failed (${capability})`, storeError);
+      new Logger('Verdict').error(
+        `Could not mark execution claim indeterminate after its executor failed (${capability})`,
+        storeError,
+      );
     }
     throw error;
   }

@@ -26,10 +26,14 @@ export const OPERATOR_FIELD_MAX_LENGTH = 255;
  */
 export function checkedOperatorField(name: string, value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new VerdictConfigurationError(`Resolving a claim needs a non-blank ${name} (got ${typeof value === 'string' ? 'a blank string' : String(value)}).`);
+    throw new VerdictConfigurationError(
+      `Resolving a claim needs a non-blank ${name} (got ${typeof value === 'string' ? 'a blank string' : String(value)}).`,
+    );
   }
   if (value.length > OPERATOR_FIELD_MAX_LENGTH) {
-    throw new VerdictConfigurationError(`The ${name} of a claim resolution is at most ${OPERATOR_FIELD_MAX_LENGTH} characters (got ${value.length}).`);
+    throw new VerdictConfigurationError(
+      `The ${name} of a claim resolution is at most ${OPERATOR_FIELD_MAX_LENGTH} characters (got ${value.length}).`,
+    );
   }
   return value;
 }
@@ -81,7 +85,15 @@ export class ExecutionClaimsService {
     if (operatorIdentity !== undefined) checkedOperatorField('operator identity', operatorIdentity);
     const to = choice === 'completed' ? ExecutionClaimStatus.Completed : ExecutionClaimStatus.Released;
     const now = (this.options.clock ?? (() => new Date()))();
-    const resolution = await this.store().resolve({ claimId, to, by, operatorIdentity: operatorIdentity ?? null, reason, force, now });
+    const resolution = await this.store().resolve({
+      claimId,
+      to,
+      by,
+      operatorIdentity: operatorIdentity ?? null,
+      reason,
+      force,
+      now,
+    });
     if (resolution.outcome === 'resolved') {
       const { claim, from } = resolution;
       // JSON strings: a --by that reads "operator:7 (run by sso:ceo)" stays one quoted value.
@@ -114,13 +126,19 @@ export class ExecutionClaimsService {
   /** Deletes rate-limit windows that have ended; returns how many. */
   pruneRateLimits(): Promise<number> {
     const store = this.options.rateLimits;
-    if (store === undefined) throw new VerdictConfigurationError('No rate-limit store is configured: pass `rateLimits` to VerdictModule.forRoot.');
+    if (store === undefined)
+      throw new VerdictConfigurationError(
+        'No rate-limit store is configured: pass `rateLimits` to VerdictModule.forRoot.',
+      );
     return store.prune((this.options.clock ?? (() => new Date()))());
   }
 
   private store(): ExecutionClaimStore {
     const store = this.options.executionClaims;
-    if (store === undefined) throw new VerdictConfigurationError('No execution-claim store is configured: pass `executionClaims` to VerdictModule.forRoot.');
+    if (store === undefined)
+      throw new VerdictConfigurationError(
+        'No execution-claim store is configured: pass `executionClaims` to VerdictModule.forRoot.',
+      );
     return store;
   }
 }

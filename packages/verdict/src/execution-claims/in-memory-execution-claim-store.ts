@@ -1,5 +1,11 @@
 import { refusedResolution, resolvableFrom, resolvedClaim } from './claim-resolution-rules.js';
-import type { ClaimAdmission, ClaimRequest, ClaimResolution, ClaimResolutionRequest, ExecutionClaimStore } from './execution-claim-store.interface.js';
+import type {
+  ClaimAdmission,
+  ClaimRequest,
+  ClaimResolution,
+  ClaimResolutionRequest,
+  ExecutionClaimStore,
+} from './execution-claim-store.interface.js';
 import type { ExecutionClaim } from './execution-claim.js';
 import { ExecutionClaimStatus } from './execution-claim-status.js';
 
@@ -31,7 +37,8 @@ export class InMemoryExecutionClaimStore implements ExecutionClaimStore {
       });
       return { admitted: true, claimId: candidateId, attempt: 1 };
     }
-    if (existing.status !== ExecutionClaimStatus.Released) return { admitted: false, claimId: existing.id, status: existing.status, attempt: existing.attempt };
+    if (existing.status !== ExecutionClaimStatus.Released)
+      return { admitted: false, claimId: existing.id, status: existing.status, attempt: existing.attempt };
     const attempt = existing.attempt + 1;
     this.save({ ...existing, status: ExecutionClaimStatus.Claimed, attempt, claimedAt: now, updatedAt: now });
     return { admitted: true, claimId: existing.id, attempt };
@@ -47,7 +54,8 @@ export class InMemoryExecutionClaimStore implements ExecutionClaimStore {
 
   async resolve(request: ClaimResolutionRequest): Promise<ClaimResolution> {
     const claim = this.byId.get(request.claimId) ?? null;
-    if (claim === null || !resolvableFrom(request.force).includes(claim.status)) return refusedResolution(claim, request);
+    if (claim === null || !resolvableFrom(request.force).includes(claim.status))
+      return refusedResolution(claim, request);
     const resolved = resolvedClaim(claim, request);
     this.save(resolved);
     return { outcome: 'resolved', claim: resolved, from: claim.status };
@@ -55,7 +63,9 @@ export class InMemoryExecutionClaimStore implements ExecutionClaimStore {
 
   async unresolved(): Promise<ExecutionClaim[]> {
     const open: ExecutionClaimStatus[] = [ExecutionClaimStatus.Claimed, ExecutionClaimStatus.Indeterminate];
-    return [...this.byId.values()].filter((claim) => open.includes(claim.status)).sort((a, b) => a.claimedAt.getTime() - b.claimedAt.getTime());
+    return [...this.byId.values()]
+      .filter((claim) => open.includes(claim.status))
+      .sort((a, b) => a.claimedAt.getTime() - b.claimedAt.getTime());
   }
 
   async find(claimId: string): Promise<ExecutionClaim | null> {

@@ -10,7 +10,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export const MAX_CANONICAL_DEPTH = 128;
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const child = (path: string, key: string): string => (IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`);
+const child = (path: string, key: string): string =>
+  IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 
 function assertString(value: string, path: string): void {
   if (LONE_SURROGATE.test(value)) throw new NonCanonicalValueError(path, 'string contains a lone surrogate');
@@ -32,7 +33,8 @@ function assertJson(value: unknown, path: string, ancestors: Set<object>): asser
       throw new NonCanonicalValueError(path, `${typeof value} is not JSON`);
   }
   if (ancestors.has(value)) throw new NonCanonicalValueError(path, 'cycle');
-  if (ancestors.size >= MAX_CANONICAL_DEPTH) throw new NonCanonicalValueError(path, `nested deeper than ${MAX_CANONICAL_DEPTH} levels`);
+  if (ancestors.size >= MAX_CANONICAL_DEPTH)
+    throw new NonCanonicalValueError(path, `nested deeper than ${MAX_CANONICAL_DEPTH} levels`);
   ancestors.add(value);
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
@@ -41,9 +43,13 @@ function assertJson(value: unknown, path: string, ancestors: Set<object>): asser
     }
   } else {
     if (!isPlainObject(value)) {
-      throw new NonCanonicalValueError(path, `${Object.getPrototypeOf(value)?.constructor?.name ?? 'exotic'} instance is not a plain object`);
+      throw new NonCanonicalValueError(
+        path,
+        `${Object.getPrototypeOf(value)?.constructor?.name ?? 'exotic'} instance is not a plain object`,
+      );
     }
-    if (Object.getOwnPropertySymbols(value).length > 0) throw new NonCanonicalValueError(path, 'symbol keys are not JSON');
+    if (Object.getOwnPropertySymbols(value).length > 0)
+      throw new NonCanonicalValueError(path, 'symbol keys are not JSON');
     for (const key of Object.keys(value)) {
       const at = child(path, key);
       if (FORBIDDEN_KEYS.has(key)) throw new NonCanonicalValueError(at, `key "${key}" is refused`);

@@ -7,7 +7,8 @@ import { fingerprint, fingerprintString } from './fingerprint.js';
 const RFC_8785_SAMPLE_INPUT = JSON.parse(
   '{"numbers":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001],"string":"\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/","literals":[null,true,false]}',
 );
-const RFC_8785_SAMPLE_OUTPUT = '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}';
+const RFC_8785_SAMPLE_OUTPUT =
+  '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}';
 
 describe('fingerprints', () => {
   describe('canonicalJson', () => {
@@ -24,7 +25,11 @@ describe('fingerprints', () => {
     it.each([
       [{ a: 2, b: 1 }, 'd3626ac30a87e6f7a6428233b3c68299976865fa5508e4267c5415c76af7a772'],
       [
-        { target_policy: 'order-primary-key', identity: { type: 'order', tenant: 'acme', id: 1001 }, capability: 'orders.view' },
+        {
+          target_policy: 'order-primary-key',
+          identity: { type: 'order', tenant: 'acme', id: 1001 },
+          capability: 'orders.view',
+        },
         'daa85ae1901373fefc7c94c707b0a0dc59a7d42bc897c70a251383478029a738',
       ],
       [RFC_8785_SAMPLE_INPUT, '2d5e01a318d0f0879ab568c4be289c8b1f64ef8921a53c6277d5e069978baacb'],

@@ -33,7 +33,12 @@ export async function admitTrajectory(
   if (key === null || key === undefined) throw new MissingTrajectoryError(envelope.capability, scope.id);
   const trajectoryFingerprint = fingerprint({ model: policy.modelFingerprint, scope: scope.id, trajectory: key });
   const { machine } = policy;
-  const outcome = await store.advance({ trajectoryFingerprint, initial: machine.initial, advance: foldEffects(machine, effects), now });
+  const outcome = await store.advance({
+    trajectoryFingerprint,
+    initial: machine.initial,
+    advance: foldEffects(machine, effects),
+    now,
+  });
   if (outcome.admitted) trail.markMutated();
   const decision = outcome.admitted
     ? Decision.permit(Stage.Execution, 'trajectory: no forbidden state')

@@ -33,7 +33,11 @@ export interface TrajectoryScope<TTarget = any> {
 /** The scopes the factories built: a look-alike object is not a scope. */
 const built = new WeakSet<object>();
 
-function scope<TTarget>(kind: TrajectoryScopeKind, id: string, keyOf: (context: ActionContext, target: TTarget) => JsonValue): TrajectoryScope<TTarget> {
+function scope<TTarget>(
+  kind: TrajectoryScopeKind,
+  id: string,
+  keyOf: (context: ActionContext, target: TTarget) => JsonValue,
+): TrajectoryScope<TTarget> {
   const made = Object.freeze({ kind, id, keyOf });
   built.add(made);
   return made;
@@ -79,7 +83,9 @@ export const TrajectoryScope = {
    * without tenants that wants one global state says so with `key('global', () => 'global')`.
    */
   tenant(): TrajectoryScope {
-    return scope(TrajectoryScopeKind.Tenant, TrajectoryScopeKind.Tenant, (context) => (isMissingKey(context.tenant) ? null : { tenant: context.tenant }));
+    return scope(TrajectoryScopeKind.Tenant, TrajectoryScopeKind.Tenant, (context) =>
+      isMissingKey(context.tenant) ? null : { tenant: context.tenant },
+    );
   },
 
   /**
@@ -90,7 +96,10 @@ export const TrajectoryScope = {
    *
    * @example TrajectoryScope.key('case-file', (context, target: Document) => ({ tenant: context.tenant, caseFile: target.caseFileId }))
    */
-  key<TTarget = any>(name: string, keyOf: (context: ActionContext, target: TTarget) => JsonValue): TrajectoryScope<TTarget> {
+  key<TTarget = any>(
+    name: string,
+    keyOf: (context: ActionContext, target: TTarget) => JsonValue,
+  ): TrajectoryScope<TTarget> {
     return scope(TrajectoryScopeKind.Key, `key:${name}`, keyOf);
   },
 } as const;

@@ -1,7 +1,8 @@
 import type { TrajectoryState } from '../trajectory/index.js';
 
 /** The candidate state after a call's effects, or the forbidden predicate they would make true. */
-export type TrajectoryAdvance = { readonly state: TrajectoryState; readonly violation: null } | { readonly state: null; readonly violation: string };
+export type TrajectoryAdvance =
+  { readonly state: TrajectoryState; readonly violation: null } | { readonly state: null; readonly violation: string };
 
 /** One call's effects on one trajectory's folded state. */
 export interface TrajectoryRequest {
@@ -15,7 +16,8 @@ export interface TrajectoryRequest {
 }
 
 /** Admitted: the state was advanced and stored. Refused: nothing was written. */
-export type TrajectoryOutcome = { readonly admitted: true; readonly position: number } | { readonly admitted: false; readonly violation: string };
+export type TrajectoryOutcome =
+  { readonly admitted: true; readonly position: number } | { readonly admitted: false; readonly violation: string };
 
 /**
  * The folded state of each trajectory (docs/evaluation.md, run time): one row per trajectory, advanced

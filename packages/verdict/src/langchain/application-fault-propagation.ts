@@ -13,7 +13,12 @@ function isGraphSignal(error: unknown): boolean {
  * they are; any other fault becomes an {@link ApplicationFaultError}, which fails the agent run instead
  * of reaching the model as an error message, and is all that any middleware around the tool sees.
  */
-export function faultForAgent(error: unknown, config: RunnableConfig | undefined, capability: string, tool: string): unknown {
+export function faultForAgent(
+  error: unknown,
+  config: RunnableConfig | undefined,
+  capability: string,
+  tool: string,
+): unknown {
   const toolCall = (config as { toolCall?: unknown } | undefined)?.toolCall;
   if (isGraphSignal(error) || typeof toolCall !== 'object' || toolCall === null) return error;
   if (config?.signal?.aborted === true) return error;

@@ -43,5 +43,12 @@ export function isExplicitApproval(resume: unknown, toolCallId: string): boolean
 
 export function approvalInterrupt(challenge: ApprovalChallenge): ApprovalInterrupt {
   const { toolCallId, capability, reason, description, expiresAt } = challenge;
-  return { type: 'verdict.approval_required', toolCallId, capability, reason, description, expiresAt: expiresAt.toISOString() };
+  return {
+    type: 'verdict.approval_required',
+    toolCallId,
+    capability,
+    reason,
+    description,
+    expiresAt: expiresAt.toISOString(),
+  };
 }

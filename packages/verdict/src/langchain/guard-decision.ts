@@ -20,7 +20,12 @@ export interface GuardedToolCall {
  *
  * @example await recordGuardDecision(recorder, toolCall, Decision.permit(Stage.Proposal, 'placeholders_restored'), restoredArgs);
  */
-export async function recordGuardDecision(recorder: EvidenceRecorder, call: GuardedToolCall, decision: Decision, args: unknown): Promise<void> {
+export async function recordGuardDecision(
+  recorder: EvidenceRecorder,
+  call: GuardedToolCall,
+  decision: Decision,
+  args: unknown,
+): Promise<void> {
   const record = decisionRecord(
     {
       id: randomUUID(),
@@ -33,7 +38,10 @@ export async function recordGuardDecision(recorder: EvidenceRecorder, call: Guar
       reason: decision.reason,
       recordedAt: new Date(),
     },
-    { argumentsFingerprint: fingerprint(args), toolCallFingerprint: call.id === undefined ? null : fingerprintString(call.id) },
+    {
+      argumentsFingerprint: fingerprint(args),
+      toolCallFingerprint: call.id === undefined ? null : fingerprintString(call.id),
+    },
   );
   try {
     await recorder.recordDecision(record);

@@ -4,7 +4,13 @@ export { VerdictBoundTool } from './verdict-bound-tool.js';
 export { VerdictGuardedTool } from './verdict-guarded-tool.js';
 export { notExecutedMessage, readNotExecutedMessage, type NotExecutedAnswer } from './not-executed-message.js';
 export { applicationFaultMiddleware } from './application-fault.middleware.js';
-export { approveToolCall, rejectToolCall, isExplicitApproval, type ApprovalInterrupt, type ToolCallApproval } from './approval-resume.js';
+export {
+  approveToolCall,
+  rejectToolCall,
+  isExplicitApproval,
+  type ApprovalInterrupt,
+  type ToolCallApproval,
+} from './approval-resume.js';
 export { ModelInputGuard, type ModelInputGuardOptions, type ToolResultRoute } from './model-input-guard.js';
 export { ModelInputGuards } from './model-input-guards.js';
 export { type PlaceholderRestoration, RestorationRefusal } from './placeholder-restoration.js';

@@ -5,7 +5,8 @@ import { hidesEncodedData, isJsonDocument, isPlainText } from './structured-text
 
 const SYSTEM_REMEDY =
   'Register the application’s own prompt (ModelInputGuard systemPrompts) or seal it (guard.systemPrompt(text)); release data with contextMessage.';
-const TOOL_REMEDY = 'A tool message must answer, once, a tool call the model made through this guard (the latest model message that issued its id).';
+const TOOL_REMEDY =
+  'A tool message must answer, once, a tool call the model made through this guard (the latest model message that issued its id).';
 const HISTORY_REMEDY =
   'The guard seals every answer the model gives; history from before the guard passes only with acceptUnsealedHistory: "prose", and only as plain prose.';
 const BLANK = /^\p{White_Space}*$/u;
@@ -45,8 +46,10 @@ export class MessageAdmission {
     messages.forEach((message, index) => {
       const what = `Message ${index} (${message.type})`;
       const sealed = this.seal.verifyMessage(message, thread);
-      if (!sealed && !this.admitsUnsealed(message)) throw new UnreleasedContextError(what, this.destination, remedyFor(message));
-      if (AIMessage.isInstance(message)) for (const call of message.tool_calls ?? []) if (call.id !== undefined) pending.set(call.id, false);
+      if (!sealed && !this.admitsUnsealed(message))
+        throw new UnreleasedContextError(what, this.destination, remedyFor(message));
+      if (AIMessage.isInstance(message))
+        for (const call of message.tool_calls ?? []) if (call.id !== undefined) pending.set(call.id, false);
       if (ToolMessage.isInstance(message)) {
         const id = message.tool_call_id;
         if (pending.get(id) !== false) throw new UnreleasedContextError(what, this.destination, TOOL_REMEDY);
@@ -96,6 +99,10 @@ function textBlocks(content: MessageContent): string[] | null {
 function carriesNoData(message: BaseMessage): boolean {
   return Object.values(message.additional_kwargs ?? {}).every(
     (value) =>
-      value === null || value === undefined || typeof value === 'boolean' || typeof value === 'number' || (typeof value === 'string' && isPlainText(value)),
+      value === null ||
+      value === undefined ||
+      typeof value === 'boolean' ||
+      typeof value === 'number' ||
+      (typeof value === 'string' && isPlainText(value)),
   );
 }

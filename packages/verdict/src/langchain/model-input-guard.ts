@@ -114,16 +114,26 @@ export class ModelInputGuard {
     this.seal = new ReleaseSeal(this.destinationName, options.sealKey);
     this.restorations = new PlaceholderRestorations(options.restore ?? {});
     if (this.restorations.declared && options.vault === undefined)
-      throw new VerdictConfigurationError('ModelInputGuard: `restore` declares placeholder restorations but no `vault` holds their values.');
+      throw new VerdictConfigurationError(
+        'ModelInputGuard: `restore` declares placeholder restorations but no `vault` holds their values.',
+      );
     this.recorder = options.recorder ?? new NullEvidenceRecorder();
     const prompts = options.systemPrompts ?? [];
     prompts.forEach((prompt) => assertPlainPrompt(prompt));
-    this.admission = new MessageAdmission(this.seal, new Set(prompts), this.destinationName, options.acceptUnsealedHistory ?? 'none');
+    this.admission = new MessageAdmission(
+      this.seal,
+      new Set(prompts),
+      this.destinationName,
+      options.acceptUnsealedHistory ?? 'none',
+    );
   }
 
   /** Releases structured context for this destination and wraps it in a sealed message for the agent's input. */
   async contextMessage(request: Omit<ReleaseRequest, 'destination'>): Promise<HumanMessage> {
-    const { json: content } = await this.options.releaser.requireRelease({ ...request, destination: this.options.destination });
+    const { json: content } = await this.options.releaser.requireRelease({
+      ...request,
+      destination: this.options.destination,
+    });
     return this.seal.sealMessage(new HumanMessage({ content }));
   }
 
@@ -148,12 +158,18 @@ export class ModelInputGuard {
         const thread = threadOf(request.runtime);
         const args = await this.restorePlaceholders(request.toolCall, thread);
         if (ToolMessage.isInstance(args)) return args;
-        const result = await handler(args === undefined ? request : { ...request, toolCall: { ...request.toolCall, args } });
+        const result = await handler(
+          args === undefined ? request : { ...request, toolCall: { ...request.toolCall, args } },
+        );
         // A Command can put any message in the state: nothing a tool returns reaches the model unreleased.
-        if (!ToolMessage.isInstance(result)) throw new UnreleasedContextError(`A Command returned by tool "${called}"`, this.destinationName);
+        if (!ToolMessage.isInstance(result))
+          throw new UnreleasedContextError(`A Command returned by tool "${called}"`, this.destinationName);
         // The route is the called tool's: a tool cannot pick another tool's (wider) route by naming its message.
         if (result.name !== undefined && result.name !== called)
-          throw new UnreleasedContextError(`A message named "${result.name}" from tool "${called}"`, this.destinationName);
+          throw new UnreleasedContextError(
+            `A message named "${result.name}" from tool "${called}"`,
+            this.destinationName,
+          );
         // Sealed under the id of the call that ran, whatever id the tool's own message names.
         return this.releaseToolResult(result, called, request.toolCall.id ?? '', boundCapability(request.tool), thread);
       },
@@ -174,7 +190,8 @@ export class ModelInputGuard {
   private sealAnswer<T>(response: T, thread: string | undefined): T {
     if (AIMessage.isInstance(response)) return this.seal.sealMessage(response, thread) as T;
     if (isStructuredAnswer(response))
-      for (const message of response.messages) if (AIMessage.isInstance(message) || ToolMessage.isInstance(message)) this.seal.sealMessage(message, thread);
+      for (const message of response.messages)
+        if (AIMessage.isInstance(message) || ToolMessage.isInstance(message)) this.seal.sealMessage(message, thread);
     return response;
   }
 
@@ -193,12 +210,20 @@ export class ModelInputGuard {
     const outcome = this.restorations.apply(vault, call.name, args);
     if (outcome.kind === 'untouched') return undefined;
     if (outcome.kind === 'restored') {
-      await recordGuardDecision(this.recorder, call, Decision.permit(Stage.Proposal, 'placeholders_restored'), outcome.args);
+      await recordGuardDecision(
+        this.recorder,
+        call,
+        Decision.permit(Stage.Proposal, 'placeholders_restored'),
+        outcome.args,
+      );
       return outcome.args as Record<string, unknown>;
     }
     const decision = Decision.deny(Stage.Proposal, outcome.reason);
     await recordGuardDecision(this.recorder, call, decision, args);
-    const content = notExecutedMessage({ executed: false, capability: call.name, correlationId: '', decision }, this.options.publicMessage);
+    const content = notExecutedMessage(
+      { executed: false, capability: call.name, correlationId: '', decision },
+      this.options.publicMessage,
+    );
     return this.sealedToolMessage(content, call.id ?? '', call.name, thread);
   }
 
@@ -218,16 +243,32 @@ export class ModelInputGuard {
     let content: string;
     if (answer !== null) {
       const decision = Decision.of(answer.decision, Stage.Proposal, 'not_executed');
-      content = publicAnswer({ executed: false, capability: answer.capability, correlationId: '', decision }, this.options.publicMessage);
+      content = publicAnswer(
+        { executed: false, capability: answer.capability, correlationId: '', decision },
+        this.options.publicMessage,
+      );
     } else {
       const route = Object.hasOwn(this.options.toolResults, name) ? this.options.toolResults[name] : undefined;
-      if (route === undefined || text === null) throw new UnreleasedContextError(`The result of tool "${name}"`, this.destinationName);
-      content = (await this.options.releaser.requireRelease({ ...route, payload: payloadOf(text), destination: this.options.destination })).json;
+      if (route === undefined || text === null)
+        throw new UnreleasedContextError(`The result of tool "${name}"`, this.destinationName);
+      content = (
+        await this.options.releaser.requireRelease({
+          ...route,
+          payload: payloadOf(text),
+          destination: this.options.destination,
+        })
+      ).json;
     }
     return this.sealedToolMessage(content, toolCallId, name, thread, message.status);
   }
 
-  private sealedToolMessage(content: string, toolCallId: string, name: string, thread: string | undefined, status?: ToolMessage['status']): ToolMessage {
+  private sealedToolMessage(
+    content: string,
+    toolCallId: string,
+    name: string,
+    thread: string | undefined,
+    status?: ToolMessage['status'],
+  ): ToolMessage {
     return this.seal.sealMessage(new ToolMessage({ content, tool_call_id: toolCallId, name, status }), thread);
   }
 
@@ -277,6 +318,13 @@ function assertPlainPrompt(text: unknown): void {
 }
 
 /** A model call's structured answer (`responseFormat`): `{ structuredResponse, messages }`. */
-function isStructuredAnswer(response: unknown): response is { structuredResponse: unknown; messages: readonly unknown[] } {
-  return typeof response === 'object' && response !== null && 'structuredResponse' in response && Array.isArray((response as { messages?: unknown }).messages);
+function isStructuredAnswer(
+  response: unknown,
+): response is { structuredResponse: unknown; messages: readonly unknown[] } {
+  return (
+    typeof response === 'object' &&
+    response !== null &&
+    'structuredResponse' in response &&
+    Array.isArray((response as { messages?: unknown }).messages)
+  );
 }

@@ -11,6 +11,9 @@ export { readNotExecutedMessage, type NotExecutedAnswer } from '../public-answer
  * @example
  * notExecutedMessage(result, 'I could not do that.') // '{"status":"not_executed",...}'
  */
-export function notExecutedMessage(result: Extract<ExecutionResult, { executed: false }>, publicMessage: string): string {
+export function notExecutedMessage(
+  result: Extract<ExecutionResult, { executed: false }>,
+  publicMessage: string,
+): string {
   return publicAnswer(result, publicMessage);
 }

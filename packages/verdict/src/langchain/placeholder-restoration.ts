@@ -18,7 +18,8 @@ import { isPlainObject } from '../shared/is-plain-object.js';
  * @example
  * restore: { send_note: [{ path: 'to', labels: ['EMAIL'] }, 'cc.*'] }
  */
-export type PlaceholderRestoration = string | { readonly path: string; readonly embedded?: boolean; readonly labels?: readonly string[] };
+export type PlaceholderRestoration =
+  string | { readonly path: string; readonly embedded?: boolean; readonly labels?: readonly string[] };
 
 /** Why a tool call's placeholders were refused (the internal reason of the recorded decision). */
 export const RestorationRefusal = {
@@ -34,7 +35,9 @@ export type RestorationRefusal = (typeof RestorationRefusal)[keyof typeof Restor
 
 /** What restoring one tool call's arguments came to. */
 export type RestorationOutcome =
-  { readonly kind: 'untouched' } | { readonly kind: 'restored'; readonly args: unknown } | { readonly kind: 'refused'; readonly reason: RestorationRefusal };
+  | { readonly kind: 'untouched' }
+  | { readonly kind: 'restored'; readonly args: unknown }
+  | { readonly kind: 'refused'; readonly reason: RestorationRefusal };
 
 interface DeclaredPath {
   readonly path: ReleasePath;
@@ -58,7 +61,10 @@ export class PlaceholderRestorations {
   /** @throws VerdictConfigurationError for a malformed declaration. */
   constructor(declarations: Readonly<Record<string, readonly PlaceholderRestoration[]>>) {
     for (const [tool, entries] of Object.entries(declarations)) {
-      if (!Array.isArray(entries)) throw new VerdictConfigurationError(`The placeholder restorations of tool "${tool}" must be an array of argument paths.`);
+      if (!Array.isArray(entries))
+        throw new VerdictConfigurationError(
+          `The placeholder restorations of tool "${tool}" must be an array of argument paths.`,
+        );
       this.byTool.set(
         tool,
         entries.map((entry: unknown) => declaredPath(tool, entry)),
@@ -78,14 +84,18 @@ export class PlaceholderRestorations {
     let restored = false;
     const walk = (value: unknown, at: readonly string[]): unknown => {
       if (Array.isArray(value)) return value.map((item: unknown, index) => walk(item, [...at, String(index)]));
-      if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item, [...at, key])]));
+      if (isPlainObject(value))
+        return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item, [...at, key])]));
       if (typeof value !== 'string' || refusal !== undefined) return value;
       const found = vault.placeholdersIn(value);
       if (found.length === 0) return value;
       const declaration = declared.find(({ path }) => matches(path, at));
       if (declaration === undefined) refusal = RestorationRefusal.OutsideDeclaredPath;
       else if (!declaration.embedded && value !== found[0]) refusal = RestorationRefusal.NotWholeValue;
-      else if (declaration.labels !== undefined && !found.every((placeholder) => declaration.labels!.has(labelOf(placeholder))))
+      else if (
+        declaration.labels !== undefined &&
+        !found.every((placeholder) => declaration.labels!.has(labelOf(placeholder)))
+      )
         refusal = RestorationRefusal.LabelNotDeclared;
       else {
         restored = true;
@@ -106,12 +116,26 @@ function declaredPath(tool: string, entry: unknown): DeclaredPath {
       `A placeholder restoration of tool "${tool}" must be a dot path or { path, embedded?: boolean, labels?: ['EMAIL', …] } (labels A–Z, 0–9, _, starting with a letter).`,
     );
   if (!isPlainObject(declaration)) throw malformed();
-  const { path, embedded = false, labels, ...rest } = declaration as { path?: unknown; embedded?: unknown; labels?: unknown };
+  const {
+    path,
+    embedded = false,
+    labels,
+    ...rest
+  } = declaration as { path?: unknown; embedded?: unknown; labels?: unknown };
   if (Object.keys(rest).length > 0 || typeof embedded !== 'boolean') throw malformed();
-  if (labels !== undefined && (!Array.isArray(labels) || labels.length === 0 || !labels.every((label) => typeof label === 'string' && LABEL.test(label))))
+  if (
+    labels !== undefined &&
+    (!Array.isArray(labels) ||
+      labels.length === 0 ||
+      !labels.every((label) => typeof label === 'string' && LABEL.test(label)))
+  )
     throw malformed();
   try {
-    return { path: parseReleasePath(path, 'placeholder restoration'), embedded, labels: labels === undefined ? undefined : new Set(labels as string[]) };
+    return {
+      path: parseReleasePath(path, 'placeholder restoration'),
+      embedded,
+      labels: labels === undefined ? undefined : new Set(labels as string[]),
+    };
   } catch (error) {
     throw new VerdictConfigurationError(`Tool "${tool}": ${(error as Error).message}`, { tool }, { cause: error });
   }
@@ -123,5 +147,7 @@ function labelOf(placeholder: string): string {
 
 /** A declared path names exactly this argument (a wildcard stands for one key or index). */
 function matches(path: ReleasePath, at: readonly string[]): boolean {
-  return path.segments.length === at.length && path.segments.every((segment, i) => segment === WILDCARD || segment === at[i]);
+  return (
+    path.segments.length === at.length && path.segments.every((segment, i) => segment === WILDCARD || segment === at[i])
+  );
 }

@@ -62,9 +62,13 @@ export class ReleaseSeal {
  */
 export function sealedView(message: BaseMessage, thread?: string): string {
   const { [RELEASE_SEAL_KEY]: _seal, ...kwargs } = message.additional_kwargs ?? {};
-  const tool = ToolMessage.isInstance(message) ? [message.tool_call_id, message.name ?? null, message.status ?? null] : null;
+  const tool = ToolMessage.isInstance(message)
+    ? [message.tool_call_id, message.name ?? null, message.status ?? null]
+    : null;
   const calls = AIMessage.isInstance(message)
-    ? [message.tool_calls ?? [], message.invalid_tool_calls ?? []].flat().map(({ name, args, id }) => ({ name, args, id }))
+    ? [message.tool_calls ?? [], message.invalid_tool_calls ?? []]
+        .flat()
+        .map(({ name, args, id }) => ({ name, args, id }))
     : [];
   const inRun = message.type === 'ai' || message.type === 'tool';
   return JSON.stringify([message.type, inRun ? (thread ?? null) : null, tool, message.content, calls, kwargs]);

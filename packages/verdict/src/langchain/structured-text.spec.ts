@@ -1,5 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { containsStructure, hasFormatCharacters, hidesEncodedData, inspectedText, isJsonDocument } from './structured-text.js';
+import {
+  containsStructure,
+  hasFormatCharacters,
+  hidesEncodedData,
+  inspectedText,
+  isJsonDocument,
+} from './structured-text.js';
 
 const tags = (text: string) => [...text].map((c) => String.fromCodePoint(0xe0000 + c.codePointAt(0)!)).join('');
 
@@ -18,7 +24,11 @@ describe('structured text', () => {
     ['a nested array', '[[1, 2]]'],
     ['a key behind a zero-width space', '{\u200B"email": 1}'],
     ...['\uFE0F', '\u034F', '\u0001', '\u3164', '\u115F', '\u1160', '\uFFA0', '\u2800'].map(
-      (filler) => [`a key behind U+${filler.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`, `{${filler}"email": 1}`] as [string, string],
+      (filler) =>
+        [
+          `a key behind U+${filler.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`,
+          `{${filler}"email": 1}`,
+        ] as [string, string],
     ),
     ['fullwidth braces and quotes', '\uFF5B\uFF02email\uFF02\uFF1A 1\uFF5D'],
     ['an array opening with null', '[null, "a@b.example"]'],
@@ -67,8 +77,14 @@ describe('structured text', () => {
   });
 
   it('finds format characters but joiners between letters or emoji', () => {
-    for (const text of ['Noted.\u200B', '\uFEFFHi', 'a\u00ADb', 'a\u200D', '\u200Cb', 'a \u200D b', 'x\u2060y']) expect(hasFormatCharacters(text)).toBe(true);
-    for (const text of ['plain', '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}', 'می\u200Cخواهم', '\u2764\uFE0F\u200D\u{1F525}'])
+    for (const text of ['Noted.\u200B', '\uFEFFHi', 'a\u00ADb', 'a\u200D', '\u200Cb', 'a \u200D b', 'x\u2060y'])
+      expect(hasFormatCharacters(text)).toBe(true);
+    for (const text of [
+      'plain',
+      '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}',
+      'می\u200Cخواهم',
+      '\u2764\uFE0F\u200D\u{1F525}',
+    ])
       expect(hasFormatCharacters(text)).toBe(false);
   });
 });

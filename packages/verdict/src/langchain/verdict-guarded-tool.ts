@@ -19,16 +19,24 @@ export class VerdictGuardedTool extends VerdictTool {
     super(wrapped, capability, pipeline, publicMessage);
   }
 
-  protected async run(args: unknown, toolCallId: string | undefined, runManager?: CallbackManagerForToolRun): Promise<string> {
-    const result = await this.pipeline.guard({ capability: this.capability, arguments: args, toolCallId }, async (validated) => {
-      try {
-        return await this.wrapped.invoke(validated as never, { callbacks: runManager?.getChild() });
-      } catch (error) {
-        // Not the model's mistake: the capability accepted these arguments and the tool did not.
-        if (error instanceof ToolInputParsingException) throw new GuardedToolSchemaMismatchError(this.capability, this.name, error);
-        throw error;
-      }
-    });
+  protected async run(
+    args: unknown,
+    toolCallId: string | undefined,
+    runManager?: CallbackManagerForToolRun,
+  ): Promise<string> {
+    const result = await this.pipeline.guard(
+      { capability: this.capability, arguments: args, toolCallId },
+      async (validated) => {
+        try {
+          return await this.wrapped.invoke(validated as never, { callbacks: runManager?.getChild() });
+        } catch (error) {
+          // Not the model's mistake: the capability accepted these arguments and the tool did not.
+          if (error instanceof ToolInputParsingException)
+            throw new GuardedToolSchemaMismatchError(this.capability, this.name, error);
+          throw error;
+        }
+      },
+    );
     return this.answer(result);
   }
 }

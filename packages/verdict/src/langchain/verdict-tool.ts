@@ -51,7 +51,11 @@ export abstract class VerdictTool extends StructuredTool {
   }
 
   /** Runs the proposal through the pipeline; returns the model-facing answer. */
-  protected abstract run(args: unknown, toolCallId: string | undefined, runManager?: CallbackManagerForToolRun): Promise<string>;
+  protected abstract run(
+    args: unknown,
+    toolCallId: string | undefined,
+    runManager?: CallbackManagerForToolRun,
+  ): Promise<string>;
 
   /** The output as tool content, or the fixed `not_executed` message: never an internal reason. */
   protected answer(result: ExecutionResult): string {

@@ -37,7 +37,11 @@ export class VerdictTools {
    * pipeline and executor. `options` override the model-facing name and description.
    */
   bound(definition: StructuredToolInterface, capability: string, options: BoundToolOptions = {}): VerdictBoundTool {
-    const presented = { name: options.name ?? definition.name, description: options.description ?? definition.description, schema: definition.schema };
+    const presented = {
+      name: options.name ?? definition.name,
+      description: options.description ?? definition.description,
+      schema: definition.schema,
+    };
     this.registry.requireBindable(capability, presented.name);
     const tool = new VerdictBoundTool(presented, capability, this.pipeline, this.publicMessage);
     this.registry.recordTool(tool, { tool: presented.name, capability, kind: 'bound' });

@@ -6,7 +6,11 @@ import type { ActionContext, AnyActionContext } from '../context/action-context.
  * at-most-once admission is configured). `TArgs` comes from the capability's schema, `TTarget` from its
  * resolver and execution-target policy; `@Capability` checks the decorated method's parameter against both.
  */
-export interface AuthorizedAction<TArgs = unknown, TTarget = unknown, TContext extends AnyActionContext = ActionContext> {
+export interface AuthorizedAction<
+  TArgs = unknown,
+  TTarget = unknown,
+  TContext extends AnyActionContext = ActionContext,
+> {
   readonly capability: string;
   readonly target: TTarget;
   readonly arguments: TArgs;

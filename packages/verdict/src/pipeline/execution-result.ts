@@ -3,7 +3,13 @@ import type { Decision } from '../decisions/decision.js';
 
 /** The outcome of running a proposal through the pipeline. Only a permitted proposal carries an output. */
 export type ExecutionResult<TOutput = unknown> =
-  | { readonly executed: true; readonly capability: string; readonly correlationId: string; readonly decision: Decision; readonly output: TOutput }
+  | {
+      readonly executed: true;
+      readonly capability: string;
+      readonly correlationId: string;
+      readonly decision: Decision;
+      readonly output: TOutput;
+    }
   | {
       readonly executed: false;
       readonly capability: string;

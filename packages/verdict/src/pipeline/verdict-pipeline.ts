@@ -69,7 +69,11 @@ export class VerdictPipeline {
   }
 
   /** Runs the steps of docs/architecture.md in order and executes only on `permit`. */
-  async execute(proposal: Proposal, toolKind: ToolKind = ToolKind.Service, options: InvocationOptions = {}): Promise<ExecutionResult> {
+  async execute(
+    proposal: Proposal,
+    toolKind: ToolKind = ToolKind.Service,
+    options: InvocationOptions = {},
+  ): Promise<ExecutionResult> {
     const run = this.begin(proposal, toolKind, options.explicitApproval === true, true);
     const authorized = await this.authorize(proposal, run);
     if (authorized instanceof Decision) return this.notExecuted(run, authorized);
@@ -77,7 +81,13 @@ export class VerdictPipeline {
     // 10. Confirmation: validate the receipt again, against the execution target's binding.
     let receipt: ReceiptKey | null = null;
     if (definition.requiresConfirmation !== undefined) {
-      const confirmed = await this.confirm(run, definition, envelope, executionTarget, ApprovalPhase.ExecutionValidation);
+      const confirmed = await this.confirm(
+        run,
+        definition,
+        envelope,
+        executionTarget,
+        ApprovalPhase.ExecutionValidation,
+      );
       if (confirmed instanceof Decision) return this.notExecuted(run, confirmed);
       receipt = confirmed;
     }
@@ -93,7 +103,10 @@ export class VerdictPipeline {
       context: envelope.context,
       executionIdentity: claimId ?? envelope.id,
     };
-    const output = claimId === null ? await definition.executor!(action) : await this.finalize(definition, claimId, async () => definition.executor!(action));
+    const output =
+      claimId === null
+        ? await definition.executor!(action)
+        : await this.finalize(definition, claimId, async () => definition.executor!(action));
     return this.executed(run, Stage.Execution, output);
   }
 
@@ -109,7 +122,10 @@ export class VerdictPipeline {
    * the validated arguments (its claim finalized as in 15). It cannot carry verified confirmation, and
    * its gates key on the proposal target: there is no refresh.
    */
-  async guard<T>(proposal: Proposal, handler: (validatedArguments: unknown) => Promise<T>): Promise<ExecutionResult<T>> {
+  async guard<T>(
+    proposal: Proposal,
+    handler: (validatedArguments: unknown) => Promise<T>,
+  ): Promise<ExecutionResult<T>> {
     const run = this.begin(proposal, ToolKind.Guarded, false, false);
     const admissible = await this.admit(proposal, run.trail, false);
     if (admissible instanceof Decision) return this.notExecuted(run, admissible);
@@ -117,7 +133,10 @@ export class VerdictPipeline {
     const admitted = await this.passDurableGates(definition, envelope, proposalTarget, run, null);
     if (admitted instanceof Decision) return this.notExecuted(run, admitted);
     const { claimId } = admitted;
-    const output = claimId === null ? await handler(envelope.arguments) : await this.finalize(definition, claimId, () => handler(envelope.arguments));
+    const output =
+      claimId === null
+        ? await handler(envelope.arguments)
+        : await this.finalize(definition, claimId, () => handler(envelope.arguments));
     return this.executed(run, Stage.Proposal, output);
   }
 
@@ -132,26 +151,61 @@ export class VerdictPipeline {
     run: PipelineRun,
     receipt: ReceiptKey | null,
   ): Promise<Outcome<{ claimId: string | null }>> {
-    if (definition.rateLimit === undefined && receipt === null && definition.atMostOnce === undefined && definition.forbidStates === undefined) return NO_CLAIM;
+    if (
+      definition.rateLimit === undefined &&
+      receipt === null &&
+      definition.atMostOnce === undefined &&
+      definition.forbidStates === undefined
+    )
+      return NO_CLAIM;
     const { trail } = run;
     // 10a. Fold the call's effects onto its trajectory's state (the policy's scope): deny if a forbidden state would follow.
     if (definition.forbidStates !== undefined) {
-      const folded = await admitTrajectory(this.options.trajectories!, definition.forbidStates, envelope, target, this.clock(), trail);
+      const folded = await admitTrajectory(
+        this.options.trajectories!,
+        definition.forbidStates,
+        envelope,
+        target,
+        this.clock(),
+        trail,
+      );
       if (!folded.permitted) return folded;
     }
     // 11. Consume one semantic rate-limit unit.
     if (definition.rateLimit !== undefined) {
-      const metered = await consumeRateLimit(this.options.rateLimits!, definition.rateLimit, definition.name, envelope, target, this.clock(), trail);
+      const metered = await consumeRateLimit(
+        this.options.rateLimits!,
+        definition.rateLimit,
+        definition.name,
+        envelope,
+        target,
+        this.clock(),
+        trail,
+      );
       if (!metered.permitted) return metered;
     }
     // 12. Atomically consume the approval receipt.
     if (receipt !== null) {
-      const consumed = await consumeConfirmation(this.options.approvals!, receipt, this.clock(), trail, ApprovalPhase.Consumption);
+      const consumed = await consumeConfirmation(
+        this.options.approvals!,
+        receipt,
+        this.clock(),
+        trail,
+        ApprovalPhase.Consumption,
+      );
       if (!consumed.permitted) return consumed;
     }
     // 13. Atomically admit the execution claim: the last gate.
     if (definition.atMostOnce === undefined) return { claimId: null };
-    const claimed = await admitExecutionClaim(this.options.executionClaims!, definition.atMostOnce, definition.name, envelope, target, this.clock(), trail);
+    const claimed = await admitExecutionClaim(
+      this.options.executionClaims!,
+      definition.atMostOnce,
+      definition.name,
+      envelope,
+      target,
+      this.clock(),
+      trail,
+    );
     return claimed instanceof Decision ? claimed : { claimId: claimed };
   }
 
@@ -175,12 +229,19 @@ export class VerdictPipeline {
     }
     // 6. Fingerprint the proposal target's stable identity before any refresh, so in-place mutation is caught.
     const proposalIdentity = this.identityOf(definition, proposalTarget, context);
-    trail.establish({ targetPolicy: policy.name, targetStrategy: policy.strategy, proposalIdentityFingerprint: proposalIdentity });
+    trail.establish({
+      targetPolicy: policy.name,
+      targetStrategy: policy.strategy,
+      proposalIdentityFingerprint: proposalIdentity,
+    });
     // 7. Refresh from trusted inputs, or reuse the snapshot where the capability chose so explicitly.
     // Invariant: from here on, nothing is derived from `proposalTarget`.
     let executionTarget: unknown;
     try {
-      executionTarget = policy.strategy === TargetStrategy.Refresh ? await policy.refresh!(proposalTarget, context, definition.host) : proposalTarget;
+      executionTarget =
+        policy.strategy === TargetStrategy.Refresh
+          ? await policy.refresh!(proposalTarget, context, definition.host)
+          : proposalTarget;
     } catch (error) {
       if (!(error instanceof TargetNotResolvable)) throw error;
       return this.decided(trail, Decision.deny(Stage.TargetRefresh, `refresh: ${error.message}`));
@@ -191,7 +252,10 @@ export class VerdictPipeline {
     trail.establish({ executionIdentityFingerprint: executionIdentity, identityMatch });
     const refreshed = identityMatch
       ? Decision.permit(Stage.TargetRefresh)
-      : Decision.deny(Stage.TargetRefresh, 'resource substitution: execution target identity differs from the proposal target');
+      : Decision.deny(
+          Stage.TargetRefresh,
+          'resource substitution: execution target identity differs from the proposal target',
+        );
     await trail.record(refreshed);
     if (!refreshed.permitted) return refreshed;
     // 9. Authorize again, against the execution target, with a freshly built ability.
@@ -203,20 +267,30 @@ export class VerdictPipeline {
   }
 
   /** Steps 1–4 (4 only for bound execution). */
-  private async admit(proposal: Proposal, trail: EvidenceTrail, requireExecutor: boolean): Promise<Outcome<Admissible>> {
+  private async admit(
+    proposal: Proposal,
+    trail: EvidenceTrail,
+    requireExecutor: boolean,
+  ): Promise<Outcome<Admissible>> {
     if (!this.registry.isBooted)
-      throw new VerdictConfigurationError('Verdict has not finished booting: initialise the application (app.init() / moduleRef.init()) before proposals run.');
+      throw new VerdictConfigurationError(
+        'Verdict has not finished booting: initialise the application (app.init() / moduleRef.init()) before proposals run.',
+      );
     const context = this.contexts.require(proposal.capability);
     const definition = this.registry.find(proposal.capability);
     if (definition === undefined) return this.decided(trail, Decision.deny(Stage.Proposal, 'unknown capability'));
     // 1. Build the envelope from validated arguments; invalid → deny.
     const validation = await validateArguments(definition.arguments, proposal.arguments);
-    if (!validation.valid) return this.decided(trail, Decision.deny(Stage.Proposal, `invalid arguments: ${validation.problems}`));
+    if (!validation.valid)
+      return this.decided(trail, Decision.deny(Stage.Proposal, `invalid arguments: ${validation.problems}`));
     try {
       trail.establish({ argumentsFingerprint: fingerprint(validation.value) });
     } catch (error) {
       if (!(error instanceof NonCanonicalValueError)) throw error;
-      return this.decided(trail, Decision.deny(Stage.Proposal, `invalid arguments: ${error.problem} at ${fingerprintString(error.path)}`));
+      return this.decided(
+        trail,
+        Decision.deny(Stage.Proposal, `invalid arguments: ${error.problem} at ${fingerprintString(error.path)}`),
+      );
     }
     const envelope: Envelope = {
       id: trail.correlationId,
@@ -230,7 +304,10 @@ export class VerdictPipeline {
     let proposalTarget: unknown;
     try {
       const { resolveTarget, host } = definition;
-      proposalTarget = resolveTarget.from === 'proposal' ? await resolveTarget.resolve(envelope, host) : await resolveTarget.resolve(context, host);
+      proposalTarget =
+        resolveTarget.from === 'proposal'
+          ? await resolveTarget.resolve(envelope, host)
+          : await resolveTarget.resolve(context, host);
     } catch (error) {
       if (!(error instanceof TargetNotResolvable)) throw error;
       return this.decided(trail, Decision.deny(Stage.Proposal, error.message));
@@ -240,14 +317,19 @@ export class VerdictPipeline {
     const authorized = authorizeTarget(ability, definition, proposalTarget, envelope.arguments, Stage.Proposal);
     if (!authorized.permitted) return this.decided(trail, authorized);
     // 4. Require an executor (the execution-target policy is checked at registration).
-    if (requireExecutor && definition.executor === null) return this.decided(trail, Decision.deny(Stage.Proposal, 'capability has no executor'));
+    if (requireExecutor && definition.executor === null)
+      return this.decided(trail, Decision.deny(Stage.Proposal, 'capability has no executor'));
     await trail.record(authorized);
     return { definition, envelope, proposalTarget };
   }
 
   private identityOf(definition: CapabilityDefinition, target: unknown, context: ActionContext): string {
     const policy = definition.executionTarget;
-    return fingerprint({ capability: definition.name, target_policy: policy.name, identity: policy.identity(target, context) });
+    return fingerprint({
+      capability: definition.name,
+      target_policy: policy.name,
+      identity: policy.identity(target, context),
+    });
   }
 
   /** Steps 5 and 10: the receipt's key when this exact proposal was approved, or the decision that stops the run. */
@@ -273,7 +355,12 @@ export class VerdictPipeline {
     return outcome.decision;
   }
 
-  private begin(proposal: Proposal, toolKind: ToolKind, explicitApproval: boolean, issueReceipts: boolean): PipelineRun {
+  private begin(
+    proposal: Proposal,
+    toolKind: ToolKind,
+    explicitApproval: boolean,
+    issueReceipts: boolean,
+  ): PipelineRun {
     return new PipelineRun(this.trail(proposal, toolKind), explicitApproval, issueReceipts);
   }
 
@@ -281,14 +368,21 @@ export class VerdictPipeline {
     // An unknown name is model-written text: evidence keeps its fingerprint, never the text itself.
     const name = String(proposal.capability);
     const capability = this.registry.find(name) === undefined ? `unknown:${fingerprintString(name)}` : name;
-    const trail = new EvidenceTrail(this.evidence, this.clock, randomUUID(), capability, toolKind, (failure) => this.reportLateFailure(failure));
-    if (proposal.toolCallId !== undefined) trail.establish({ toolCallFingerprint: fingerprintString(String(proposal.toolCallId)) });
+    const trail = new EvidenceTrail(this.evidence, this.clock, randomUUID(), capability, toolKind, (failure) =>
+      this.reportLateFailure(failure),
+    );
+    if (proposal.toolCallId !== undefined)
+      trail.establish({ toolCallFingerprint: fingerprintString(String(proposal.toolCallId)) });
     return trail;
   }
 
   private reportLateFailure(failure: EvidenceWriteFailed): void {
     if (this.events !== undefined) this.events.emit(EvidenceWriteFailed.event, failure);
-    else new Logger('Verdict').error(`Evidence for ${failure.capability} (${failure.stage}) could not be written after a mutating gate`, failure.error);
+    else
+      new Logger('Verdict').error(
+        `Evidence for ${failure.capability} (${failure.stage}) could not be written after a mutating gate`,
+        failure.error,
+      );
   }
 
   private async decided(trail: EvidenceTrail, decision: Decision): Promise<Decision> {
@@ -297,7 +391,13 @@ export class VerdictPipeline {
   }
 
   private executed<T>({ trail }: PipelineRun, stage: Stage, output: T): ExecutionResult<T> {
-    return { executed: true, capability: trail.capability, correlationId: trail.correlationId, decision: Decision.permit(stage), output };
+    return {
+      executed: true,
+      capability: trail.capability,
+      correlationId: trail.correlationId,
+      decision: Decision.permit(stage),
+      output,
+    };
   }
 
   private notExecuted({ trail, challenge }: PipelineRun, decision: Decision): ExecutionResult<never> {

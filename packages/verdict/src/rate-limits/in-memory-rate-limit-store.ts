@@ -4,7 +4,12 @@ import type { RateLimitConsumption, RateLimitRequest, RateLimitStore } from './r
 export class InMemoryRateLimitStore implements RateLimitStore {
   private readonly windows = new Map<string, { count: number; endsAt: number }>();
 
-  async consume({ bucketFingerprint, windowStart, windowSeconds, limit }: RateLimitRequest): Promise<RateLimitConsumption> {
+  async consume({
+    bucketFingerprint,
+    windowStart,
+    windowSeconds,
+    limit,
+  }: RateLimitRequest): Promise<RateLimitConsumption> {
     const key = `${bucketFingerprint}@${windowStart.getTime()}`;
     const resetAt = new Date(windowStart.getTime() + windowSeconds * 1000);
     const window = this.windows.get(key) ?? { count: 0, endsAt: resetAt.getTime() };

@@ -30,9 +30,16 @@ export async function consumeRateLimit(
     window_seconds: windowSeconds,
     binding: policy.key(envelope, target),
   });
-  const consumption = await store.consume({ bucketFingerprint, windowStart: windowStartOf(now, windowSeconds), windowSeconds, limit });
+  const consumption = await store.consume({
+    bucketFingerprint,
+    windowStart: windowStartOf(now, windowSeconds),
+    windowSeconds,
+    limit,
+  });
   trail.markMutated();
-  const decision = consumption.allowed ? Decision.permit(Stage.RateLimit) : Decision.of(Disposition.Throttle, Stage.RateLimit, policy.reason);
+  const decision = consumption.allowed
+    ? Decision.permit(Stage.RateLimit)
+    : Decision.of(Disposition.Throttle, Stage.RateLimit, policy.reason);
   await trail.record(decision, {
     rateLimitKeyFingerprint: bucketFingerprint,
     rateLimitLimit: limit,

@@ -10,7 +10,10 @@ export const TargetStrategy = {
 export type TargetStrategy = (typeof TargetStrategy)[keyof typeof TargetStrategy];
 
 /** The stable identity of a target (tenant, type, primary key): fingerprinted before and after refresh. */
-export type TargetIdentity<TTarget, TContext extends AnyActionContext = ActionContext> = (target: TTarget, context: TContext) => JsonValue;
+export type TargetIdentity<TTarget, TContext extends AnyActionContext = ActionContext> = (
+  target: TTarget,
+  context: TContext,
+) => JsonValue;
 
 /**
  * Reads the target again from trusted inputs only: the resolved proposal target and the action context

@@ -2,13 +2,22 @@ import type { ActionContext, AnyActionContext } from '../context/action-context.
 import type { Envelope } from '../pipeline/envelope.js';
 
 /** A resolver that may read the validated arguments (built by {@link fromProposal}). */
-export interface ProposalTargetResolver<TArgs = unknown, TTarget = unknown, THost = any, TContext extends AnyActionContext = ActionContext> {
+export interface ProposalTargetResolver<
+  TArgs = unknown,
+  TTarget = unknown,
+  THost = any,
+  TContext extends AnyActionContext = ActionContext,
+> {
   readonly from: 'proposal';
   readonly resolve: (envelope: Envelope<TArgs, TContext>, host: THost) => TTarget | Promise<TTarget>;
 }
 
 /** A resolver that sees only the action context (built by {@link fromContext}): it fits every argument type. */
-export interface ContextTargetResolver<TTarget = unknown, THost = any, TContext extends AnyActionContext = ActionContext> {
+export interface ContextTargetResolver<
+  TTarget = unknown,
+  THost = any,
+  TContext extends AnyActionContext = ActionContext,
+> {
   readonly from: 'context';
   readonly resolve: (context: TContext, host: THost) => TTarget | Promise<TTarget>;
 }
@@ -22,8 +31,12 @@ export interface ContextTargetResolver<TTarget = unknown, THost = any, TContext 
  * its injected repositories), or the `host` given to `defineCapability`; annotate it in the callback.
  * Its `TTarget` is the executor's `action.target`.
  */
-export type TargetResolver<TArgs = unknown, TTarget = unknown, THost = any, TContext extends AnyActionContext = ActionContext> =
-  ProposalTargetResolver<TArgs, TTarget, THost, TContext> | ContextTargetResolver<TTarget, THost, TContext>;
+export type TargetResolver<
+  TArgs = unknown,
+  TTarget = unknown,
+  THost = any,
+  TContext extends AnyActionContext = ActionContext,
+> = ProposalTargetResolver<TArgs, TTarget, THost, TContext> | ContextTargetResolver<TTarget, THost, TContext>;
 
 /**
  * Inline in `@Capability({...})` or `defineCapability`, `TArgs` comes from the capability's `arguments`

@@ -105,7 +105,11 @@ export function describeApprovalReceiptStoreContract(
       it('stores a receipt without description or subject with both null', async () => {
         const request = issueRequest({ description: null, subject: null });
 
-        expect(await store().issue(request)).toMatchObject({ id: request.candidateId, description: null, subject: null });
+        expect(await store().issue(request)).toMatchObject({
+          id: request.candidateId,
+          description: null,
+          subject: null,
+        });
         expect(await store().find(request.candidateId)).toMatchObject({ description: null, subject: null });
       });
 
@@ -147,14 +151,21 @@ export function describeApprovalReceiptStoreContract(
 
       it('gives the same tool call and binding under another capability a receipt of its own', async () => {
         const first = await given.approved();
-        const other = await given.pending({ toolCallId: first.toolCallId, bindingFingerprint: first.bindingFingerprint, capability: 'orders.refund' });
+        const other = await given.pending({
+          toolCallId: first.toolCallId,
+          bindingFingerprint: first.bindingFingerprint,
+          capability: 'orders.refund',
+        });
 
         expect(other).toMatchObject({ status: Pending, capability: 'orders.refund' });
         expect(await store().validate(keyOf(first), at(100))).toEqual({ outcome: 'approved', receipt: first });
       });
 
       it('keeps every instant as a UTC instant, to the millisecond', async () => {
-        const request = issueRequest({ now: new Date('2024-02-29T23:59:59.999Z'), expiresAt: new Date('2024-03-01T00:14:59.987Z') });
+        const request = issueRequest({
+          now: new Date('2024-02-29T23:59:59.999Z'),
+          expiresAt: new Date('2024-03-01T00:14:59.987Z'),
+        });
         const pending = await store().issue(request);
         const approvedAt = new Date('2024-03-01T00:00:00.001Z');
         const consumedAt = new Date('2024-03-01T00:14:59.986Z');
@@ -172,7 +183,9 @@ export function describeApprovalReceiptStoreContract(
           consumedAt,
           updatedAt: consumedAt,
         });
-        expect(approval).toMatchObject({ receipt: { createdAt: request.now, expiresAt: request.expiresAt, approvedAt } });
+        expect(approval).toMatchObject({
+          receipt: { createdAt: request.now, expiresAt: request.expiresAt, approvedAt },
+        });
         expect(consumption.receipt).toEqual(await store().find(pending.id));
         expect(await store().find(rejected.id)).toMatchObject({
           createdAt: request.now,
@@ -184,13 +197,21 @@ export function describeApprovalReceiptStoreContract(
     });
 
     describe('issue with limits', () => {
-      const limited = (limits: PendingReceiptLimits, overrides: Partial<ReceiptIssue> = {}) => ({ ...issueRequest(overrides), limits });
+      const limited = (limits: PendingReceiptLimits, overrides: Partial<ReceiptIssue> = {}) => ({
+        ...issueRequest(overrides),
+        limits,
+      });
 
       it('issues a pending receipt under the caps, exactly as without limits', async () => {
         const request = limited(newLimits(2));
         const receipt = await store().issue(request);
 
-        expect(receipt).toMatchObject({ id: request.candidateId, status: Pending, toolCallId: request.toolCallId, expiresAt: request.expiresAt });
+        expect(receipt).toMatchObject({
+          id: request.candidateId,
+          status: Pending,
+          toolCallId: request.toolCallId,
+          expiresAt: request.expiresAt,
+        });
         expect(await store().find(request.candidateId)).toEqual(receipt);
       });
 
@@ -214,20 +235,25 @@ export function describeApprovalReceiptStoreContract(
         expect(other).toMatchObject({ status: Pending, toolCallId: first!.toolCallId });
       });
 
-      it.each(['approved', 'rejected', 'consumed'] as const)('lets a new receipt of the tool call follow a %s one', async (state) => {
-        const limits = newLimits(1);
-        const decided = await given[state]({ limits });
-        const next = await store().issue(limited(limits, { toolCallId: decided.toolCallId, now: at(130) }));
+      it.each(['approved', 'rejected', 'consumed'] as const)(
+        'lets a new receipt of the tool call follow a %s one',
+        async (state) => {
+          const limits = newLimits(1);
+          const decided = await given[state]({ limits });
+          const next = await store().issue(limited(limits, { toolCallId: decided.toolCallId, now: at(130) }));
 
-        expect(next).toMatchObject({ status: Pending, toolCallId: decided.toolCallId });
-      });
+          expect(next).toMatchObject({ status: Pending, toolCallId: decided.toolCallId });
+        },
+      );
 
       it('counts a pending receipt until the millisecond before it expires, and not from its expiry on', async () => {
         const limits = newLimits(1);
         const first = await store().issue(limited(limits, { expiresAt: at(30) }));
 
         expect(await store().issue(limited(limits, { now: justBefore(at(30)) }))).toBeNull();
-        expect(await store().issue(limited(limits, { toolCallId: first!.toolCallId, now: at(30) }))).toMatchObject({ status: Pending });
+        expect(await store().issue(limited(limits, { toolCallId: first!.toolCallId, now: at(30) }))).toMatchObject({
+          status: Pending,
+        });
       });
 
       it('refuses the receipt past maxPending per capability; another capability and decided receipts do not count', async () => {
@@ -238,7 +264,9 @@ export function describeApprovalReceiptStoreContract(
         const third = limited(limits);
         expect(await store().issue(third)).toBeNull();
         expect(await store().find(third.candidateId)).toBeNull();
-        expect(await store().issue(limited(limits, { capability: 'orders.refund' }))).toMatchObject({ status: Pending });
+        expect(await store().issue(limited(limits, { capability: 'orders.refund' }))).toMatchObject({
+          status: Pending,
+        });
 
         await store().reject(decision(one!));
         expect(await store().issue(limited(limits))).toMatchObject({ status: Pending, capability: 'orders.cancel' });
@@ -249,30 +277,48 @@ export function describeApprovalReceiptStoreContract(
         const limits = newLimits(1);
         const existing = await store().issue(limited(limits));
 
-        expect(await store().issue(limited(limits, { ...keyOf(existing!), reason: 'another reason' }))).toEqual(existing);
+        expect(await store().issue(limited(limits, { ...keyOf(existing!), reason: 'another reason' }))).toEqual(
+          existing,
+        );
       });
 
       it("stores the limits' principal and conversation fingerprints with the receipt, and returns them on every read", async () => {
         const limits = newLimits(2, 'thread-a');
         const receipt = await store().issue(limited(limits));
 
-        expect(receipt).toMatchObject({ principalFingerprint: limits.principalFingerprint, conversationFingerprint: limits.conversationFingerprint });
+        expect(receipt).toMatchObject({
+          principalFingerprint: limits.principalFingerprint,
+          conversationFingerprint: limits.conversationFingerprint,
+        });
         expect(await store().find(receipt!.id)).toEqual(receipt);
         expect(await store().pendingForToolCall(receipt!.toolCallId, at(1))).toEqual([receipt]);
         const approved = transitioned(await store().approve(decision(receipt!)));
-        expect(approved).toMatchObject({ principalFingerprint: limits.principalFingerprint, conversationFingerprint: limits.conversationFingerprint });
+        expect(approved).toMatchObject({
+          principalFingerprint: limits.principalFingerprint,
+          conversationFingerprint: limits.conversationFingerprint,
+        });
       });
 
       it("lets the principal hold one pending receipt of a tool call per conversation; the same conversation's second is refused", async () => {
         const limits = newLimits(10, 'thread-a');
         const first = await store().issue(limited(limits));
-        const otherConversation = limited({ ...limits, conversationFingerprint: fingerprint('thread-b') }, { toolCallId: first!.toolCallId });
+        const otherConversation = limited(
+          { ...limits, conversationFingerprint: fingerprint('thread-b') },
+          { toolCallId: first!.toolCallId },
+        );
         const sameConversation = limited(limits, { toolCallId: first!.toolCallId, capability: 'orders.refund' });
 
-        expect(await store().issue(otherConversation)).toMatchObject({ status: Pending, toolCallId: first!.toolCallId });
+        expect(await store().issue(otherConversation)).toMatchObject({
+          status: Pending,
+          toolCallId: first!.toolCallId,
+        });
         expect(await store().issue(sameConversation)).toBeNull();
         expect(await store().find(sameConversation.candidateId)).toBeNull();
-        expect(await store().issue(limited({ ...limits, conversationFingerprint: fingerprint('thread-b') }, { toolCallId: first!.toolCallId }))).toBeNull();
+        expect(
+          await store().issue(
+            limited({ ...limits, conversationFingerprint: fingerprint('thread-b') }, { toolCallId: first!.toolCallId }),
+          ),
+        ).toBeNull();
       });
 
       it("refuses, without a conversation fingerprint, any second pending receipt of the principal's tool call, whatever its conversation", async () => {
@@ -288,14 +334,18 @@ export function describeApprovalReceiptStoreContract(
         await store().issue(limited(limits));
         await store().issue(limited({ ...limits, conversationFingerprint: fingerprint('thread-b') }));
 
-        expect(await store().issue(limited({ ...limits, conversationFingerprint: fingerprint('thread-c') }))).toBeNull();
+        expect(
+          await store().issue(limited({ ...limits, conversationFingerprint: fingerprint('thread-c') })),
+        ).toBeNull();
       });
 
       it('never counts receipts issued without limits', async () => {
         const limits = newLimits(1);
         const unlimited = await given.pending();
 
-        expect(await store().issue(limited(limits, { toolCallId: unlimited.toolCallId }))).toMatchObject({ status: Pending });
+        expect(await store().issue(limited(limits, { toolCallId: unlimited.toolCallId }))).toMatchObject({
+          status: Pending,
+        });
       });
     });
 
@@ -377,7 +427,9 @@ export function describeApprovalReceiptStoreContract(
       ] as const)('answers invalid_state for %s receipt, and keeps the first decision', async (_label, state) => {
         const decided = await given[state]();
 
-        expect(await decide(decision(decided, { by: 'customer:99', now: at(130) }))).toEqual({ outcome: 'invalid_state' });
+        expect(await decide(decision(decided, { by: 'customer:99', now: at(130) }))).toEqual({
+          outcome: 'invalid_state',
+        });
         expect(await store().find(decided.id)).toEqual(decided);
       });
     });
@@ -386,7 +438,9 @@ export function describeApprovalReceiptStoreContract(
       it('apply exactly one of 20 concurrent decisions on one receipt; the row keeps that one', async () => {
         const pending = await given.pending();
         const outcomes = await Promise.all(
-          Array.from({ length: 20 }, (_, index) => store()[index % 2 ? 'reject' : 'approve'](decision(pending, { by: `approver:${index}` }))),
+          Array.from({ length: 20 }, (_, index) =>
+            store()[index % 2 ? 'reject' : 'approve'](decision(pending, { by: `approver:${index}` })),
+          ),
         );
 
         const applied = outcomes.filter((outcome) => outcome.outcome === Approved || outcome.outcome === Rejected);
@@ -397,9 +451,17 @@ export function describeApprovalReceiptStoreContract(
     });
 
     describe('validate', () => {
-      type Case = [string, ReceiptOutcome, () => Promise<{ key: ReceiptKey; now: Date; receipt: ApprovalReceipt | null }>];
+      type Case = [
+        string,
+        ReceiptOutcome,
+        () => Promise<{ key: ReceiptKey; now: Date; receipt: ApprovalReceipt | null }>,
+      ];
       const cases: Case[] = [
-        ['no receipt for the tool call', 'not_found', async () => ({ key: keyOf(issueRequest()), now: at(100), receipt: null })],
+        [
+          'no receipt for the tool call',
+          'not_found',
+          async () => ({ key: keyOf(issueRequest()), now: at(100), receipt: null }),
+        ],
         [
           'receipts of the tool call under another capability only',
           'not_found',
@@ -426,11 +488,19 @@ export function describeApprovalReceiptStoreContract(
         ],
         ['a pending receipt at its expiry', 'expired', async () => atExpiry(await given.pending())],
         ['an approved receipt at its expiry', 'expired', async () => atExpiry(await given.approved())],
-        ['a rejected receipt at its expiry (expired comes before invalid_state)', 'expired', async () => atExpiry(await given.rejected())],
+        [
+          'a rejected receipt at its expiry (expired comes before invalid_state)',
+          'expired',
+          async () => atExpiry(await given.rejected()),
+        ],
         ['a consumed receipt at its expiry', 'expired', async () => atExpiry(await given.consumed())],
         ['a pending receipt', 'invalid_state', async () => beforeExpiry(await given.pending())],
         ['a rejected receipt', 'invalid_state', async () => beforeExpiry(await given.rejected())],
-        ['an approved receipt, a millisecond before its expiry', 'approved', async () => beforeExpiry(await given.approved())],
+        [
+          'an approved receipt, a millisecond before its expiry',
+          'approved',
+          async () => beforeExpiry(await given.approved()),
+        ],
         ['a consumed receipt', 'consumed', async () => beforeExpiry(await given.consumed())],
       ];
 
@@ -446,7 +516,10 @@ export function describeApprovalReceiptStoreContract(
         const approved = await given.approved();
         await store().validate(keyOf(approved), at(100));
 
-        expect(await store().consume(keyOf(approved), at(101))).toMatchObject({ outcome: 'approved', receipt: { status: Consumed } });
+        expect(await store().consume(keyOf(approved), at(101))).toMatchObject({
+          outcome: 'approved',
+          receipt: { status: Consumed },
+        });
       });
     });
 
@@ -461,7 +534,12 @@ export function describeApprovalReceiptStoreContract(
         expect(await store().find(approved.id)).toEqual(expected);
       });
 
-      type Refusal = [string, ReceiptOutcome, State, (receipt: ApprovalReceipt) => { key: ReceiptKey; now: Date; receipt: ApprovalReceipt | null }];
+      type Refusal = [
+        string,
+        ReceiptOutcome,
+        State,
+        (receipt: ApprovalReceipt) => { key: ReceiptKey; now: Date; receipt: ApprovalReceipt | null },
+      ];
       const refusals: Refusal[] = [
         ['a pending receipt', 'invalid_state', 'pending', beforeExpiry],
         ['a rejected receipt', 'invalid_state', 'rejected', beforeExpiry],
@@ -472,8 +550,18 @@ export function describeApprovalReceiptStoreContract(
           'approved',
           (r) => ({ key: { ...keyOf(r), bindingFingerprint: newFingerprint() }, now: at(100), receipt: null }),
         ],
-        ['another capability', 'not_found', 'approved', (r) => ({ key: { ...keyOf(r), capability: 'orders.refund' }, now: at(100), receipt: null })],
-        ['another tool call', 'not_found', 'approved', (r) => ({ key: { ...keyOf(r), toolCallId: newToolCallId() }, now: at(100), receipt: null })],
+        [
+          'another capability',
+          'not_found',
+          'approved',
+          (r) => ({ key: { ...keyOf(r), capability: 'orders.refund' }, now: at(100), receipt: null }),
+        ],
+        [
+          'another tool call',
+          'not_found',
+          'approved',
+          (r) => ({ key: { ...keyOf(r), toolCallId: newToolCallId() }, now: at(100), receipt: null }),
+        ],
       ];
 
       it.each(refusals)('refuses %s → %s, and changes nothing', async (_case, outcome, state, arrange) => {
@@ -487,17 +575,29 @@ export function describeApprovalReceiptStoreContract(
       it('consumes an approved receipt a millisecond before its expiry', async () => {
         const approved = await given.approved();
 
-        expect(await store().consume(keyOf(approved), justBefore(at(EXPIRES)))).toMatchObject({ outcome: 'approved', receipt: { status: Consumed } });
+        expect(await store().consume(keyOf(approved), justBefore(at(EXPIRES)))).toMatchObject({
+          outcome: 'approved',
+          receipt: { status: Consumed },
+        });
       });
 
       it('consumes each binding of a shared tool-call id separately', async () => {
         const first = await given.approved();
         const second = await given.approved({ toolCallId: first.toolCallId });
 
-        expect(await store().consume(keyOf(first), at(120))).toMatchObject({ outcome: 'approved', receipt: { id: first.id } });
+        expect(await store().consume(keyOf(first), at(120))).toMatchObject({
+          outcome: 'approved',
+          receipt: { id: first.id },
+        });
         expect(await store().validate(keyOf(second), at(121))).toEqual({ outcome: 'approved', receipt: second });
-        expect(await store().consume(keyOf(second), at(122))).toMatchObject({ outcome: 'approved', receipt: { id: second.id } });
-        expect(await store().consume(keyOf(first), at(123))).toMatchObject({ outcome: 'consumed', receipt: { id: first.id } });
+        expect(await store().consume(keyOf(second), at(122))).toMatchObject({
+          outcome: 'approved',
+          receipt: { id: second.id },
+        });
+        expect(await store().consume(keyOf(first), at(123))).toMatchObject({
+          outcome: 'consumed',
+          receipt: { id: first.id },
+        });
       });
 
       it('lets exactly one of 20 concurrent consumptions consume; the others answer consumed', async () => {
@@ -518,9 +618,14 @@ export function describeApprovalReceiptStoreContract(
         for (const toolCallId of variants) {
           expect(await store().approve(decision(pending, { toolCallId }))).toEqual({ outcome: 'not_found' });
           expect(await store().pendingForToolCall(toolCallId, at(1))).toEqual([]);
-          expect(await store().validate({ ...keyOf(pending), toolCallId }, at(1))).toEqual({ outcome: 'not_found', receipt: null });
+          expect(await store().validate({ ...keyOf(pending), toolCallId }, at(1))).toEqual({
+            outcome: 'not_found',
+            receipt: null,
+          });
         }
-        expect(await store().approve(decision(pending, { receiptId: swapCase(pending.id) }))).toEqual({ outcome: 'not_found' });
+        expect(await store().approve(decision(pending, { receiptId: swapCase(pending.id) }))).toEqual({
+          outcome: 'not_found',
+        });
         expect(await store().find(`${pending.id} `)).toBeNull();
 
         const lowerCase = await given.pending({ ...keyOf(pending), toolCallId: variants[0] });
@@ -549,7 +654,12 @@ function newToolCallId(): string {
 }
 
 function newFingerprint(): string {
-  return fingerprint({ capability: 'orders.cancel', execution_target_policy: 'refresh', arguments: { orderId: newId() }, binding: { actor: 'customer:72' } });
+  return fingerprint({
+    capability: 'orders.cancel',
+    execution_target_policy: 'refresh',
+    arguments: { orderId: newId() },
+    binding: { actor: 'customer:72' },
+  });
 }
 
 /** Limits of a principal of its own. */
@@ -568,7 +678,13 @@ function issueRequest(overrides: Partial<ReceiptIssue> = {}): ReceiptIssue {
     candidateId: newId(),
     reason: 'Ünïcode reason: "cancelling an order cannot be undone"',
     description: 'Order #1042 (2 items), placed 2024-02-28',
-    subject: { ownerId: 'customer:72', tenantId: 'tenant:eu-1', orderId: 'order:1042', tags: ['ü', 'express'], version: 3 },
+    subject: {
+      ownerId: 'customer:72',
+      tenantId: 'tenant:eu-1',
+      orderId: 'order:1042',
+      tags: ['ü', 'express'],
+      version: 3,
+    },
     expiresAt: at(EXPIRES),
     now: at(0),
     ...overrides,

@@ -18,7 +18,9 @@ function recordingRunner(hookNames: 'jest' | 'node') {
       registered.push(`it ${name}`);
       bodies.push(fn);
     },
-    ...(hookNames === 'jest' ? { beforeAll: hook('beforeAll'), afterAll: hook('afterAll') } : { before: hook('before'), after: hook('after') }),
+    ...(hookNames === 'jest'
+      ? { beforeAll: hook('beforeAll'), afterAll: hook('afterAll') }
+      : { before: hook('before'), after: hook('after') }),
   };
   return { runner, registered, bodies };
 }
@@ -51,7 +53,14 @@ describe('suiteHooks', () => {
     hooks.describe.each([['outer', 'x']])('%s', (label, x) => hooks.it(`${label}/${x}`, () => {}));
     for (const body of bodies) await body();
 
-    expect(registered).toEqual(['it approve → 1', 'it reject → 2', 'it force: false', 'it force: true', 'describe outer', 'it outer/x']);
+    expect(registered).toEqual([
+      'it approve → 1',
+      'it reject → 2',
+      'it force: false',
+      'it force: true',
+      'describe outer',
+      'it outer/x',
+    ]);
     expect(seen).toEqual([['approve', 1], ['reject', 2], [false], [true]]);
   });
 
@@ -60,6 +69,8 @@ describe('suiteHooks', () => {
   });
 
   it('refuses a runner without once-per-suite hooks', () => {
-    expect(() => suiteHooks({ runner: { describe: () => {}, it: () => {} } })).toThrow(/beforeAll\/afterAll.*before\/after/);
+    expect(() => suiteHooks({ runner: { describe: () => {}, it: () => {} } })).toThrow(
+      /beforeAll\/afterAll.*before\/after/,
+    );
   });
 });

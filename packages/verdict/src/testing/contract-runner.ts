@@ -42,7 +42,9 @@ export interface ContractSuiteOptions {
  * arguments, and each `%s` of the name is replaced by the next argument.
  */
 export interface Each<TBody> {
-  <const TRow extends readonly unknown[]>(rows: readonly TRow[]): (name: string, fn: (...row: [...TRow]) => TBody) => void;
+  <const TRow extends readonly unknown[]>(
+    rows: readonly TRow[],
+  ): (name: string, fn: (...row: [...TRow]) => TBody) => void;
   <const TRow>(rows: readonly TRow[]): (name: string, fn: (row: TRow) => TBody) => void;
 }
 

@@ -57,7 +57,11 @@ const RAW = {
  *   };
  * });
  */
-export function describeEvidenceRecorderContract(engineLabel: string, setup: () => Promise<EvidenceRecorderHarness>, options: ContractSuiteOptions = {}): void {
+export function describeEvidenceRecorderContract(
+  engineLabel: string,
+  setup: () => Promise<EvidenceRecorderHarness>,
+  options: ContractSuiteOptions = {},
+): void {
   const { describe, it, beforeAll, afterAll } = suiteHooks(options);
   describe(`EvidenceRecorder contract [${engineLabel}]`, () => {
     let harness: EvidenceRecorderHarness;
@@ -82,7 +86,12 @@ export function describeEvidenceRecorderContract(engineLabel: string, setup: () 
     it('reads back null facts as null and false as false', async () => {
       const correlationId = randomUUID();
       const bare = decisionRecord(head(correlationId, 0), {});
-      const zeroes = decisionRecord(head(correlationId, 1), { identityMatch: false, rateLimitLimit: 0, rateLimitRemaining: 0, claimAttempt: 0 });
+      const zeroes = decisionRecord(head(correlationId, 1), {
+        identityMatch: false,
+        rateLimitLimit: 0,
+        rateLimitRemaining: 0,
+        claimAttempt: 0,
+      });
       await harness.recorder.recordDecision(bare);
       await harness.recorder.recordDecision(zeroes);
 
@@ -92,7 +101,9 @@ export function describeEvidenceRecorderContract(engineLabel: string, setup: () 
     it('reads back every record of a correlation id in sequence order, and only those', async () => {
       const correlationId = randomUUID();
       // Ids descend so that an adapter ordering by id (or by a primary-key index) is caught.
-      const records = [0, 1, 2, 3, 4].map((i) => decisionRecord({ ...head(correlationId, i), id: `z-${9 - i}-${randomUUID()}` }, {}));
+      const records = [0, 1, 2, 3, 4].map((i) =>
+        decisionRecord({ ...head(correlationId, i), id: `z-${9 - i}-${randomUUID()}` }, {}),
+      );
       for (const [i, record] of records.entries()) {
         await harness.recorder.recordDecision(record);
         if (i === 2) await harness.recorder.recordDecision(decisionRecord(head(randomUUID(), i), {}));
@@ -106,7 +117,9 @@ export function describeEvidenceRecorderContract(engineLabel: string, setup: () 
       const smuggled = { ...record, arguments: RAW.arguments, toolCallId: RAW.toolCallId, receiptId: RAW.receiptId };
       await harness.recorder.recordDecision(smuggled as DecisionRecord);
 
-      const rows = harness.storedRows ? await harness.storedRows(record.correlationId) : await harness.read(record.correlationId);
+      const rows = harness.storedRows
+        ? await harness.storedRows(record.correlationId)
+        : await harness.read(record.correlationId);
       expect(rows).toHaveLength(1);
       expect(
         Object.keys(rows[0] ?? {})
@@ -149,16 +162,23 @@ export function describeEvidenceRecorderContract(engineLabel: string, setup: () 
         await harness.recorder.recordRelease(denied);
 
         const stored = byId(await harness.readReleases(correlationId));
-        expect(stored.map((record) => Object.keys(record).sort())).toEqual([Object.keys(permitted).sort(), Object.keys(denied).sort()]);
+        expect(stored.map((record) => Object.keys(record).sort())).toEqual([
+          Object.keys(permitted).sort(),
+          Object.keys(denied).sort(),
+        ]);
         expect(stored).toEqual(byId([permitted, denied]));
-        expect(stored.find((record) => record.id === permitted.id)?.recordedAt.toISOString()).toBe('2024-02-29T23:59:59.987Z');
+        expect(stored.find((record) => record.id === permitted.id)?.recordedAt.toISOString()).toBe(
+          '2024-02-29T23:59:59.987Z',
+        );
       });
 
       it('stores no value the record does not hold, even when a caller attaches the payload to it', async () => {
         const record = fullRelease(randomUUID());
         await harness.recorder.recordRelease({ ...record, payload: RAW.arguments } as ReleaseRecord);
 
-        const rows = harness.storedReleaseRows ? await harness.storedReleaseRows(record.correlationId) : await harness.readReleases(record.correlationId);
+        const rows = harness.storedReleaseRows
+          ? await harness.storedReleaseRows(record.correlationId)
+          : await harness.readReleases(record.correlationId);
         expect(rows).toHaveLength(1);
         expect(
           Object.keys(rows[0] ?? {})
@@ -172,7 +192,12 @@ export function describeEvidenceRecorderContract(engineLabel: string, setup: () 
         const correlationId = randomUUID();
         const marker = `mk${randomUUID().replaceAll('-', '')}`;
         const releaser = new ContextReleaser({ policies: [RELEASE_ROUTE], recorder: harness.recorder });
-        const payload = { name: `${marker}-name`, note: `${marker}-note`, hidden: { deep: `${marker}-hidden` }, [`${marker}-key`]: 1 };
+        const payload = {
+          name: `${marker}-name`,
+          note: `${marker}-note`,
+          hidden: { deep: `${marker}-hidden` },
+          [`${marker}-key`]: 1,
+        };
         const release = (destination: Destination) =>
           releaser
             .release(payload)
@@ -188,14 +213,18 @@ export function describeEvidenceRecorderContract(engineLabel: string, setup: () 
         expect([permitted.permitted, denied.permitted]).toEqual([true, false]);
         expect(JSON.stringify(permitted.payload)).toContain(marker);
 
-        const rows = harness.storedReleaseRows ? await harness.storedReleaseRows(correlationId) : await harness.readReleases(correlationId);
+        const rows = harness.storedReleaseRows
+          ? await harness.storedReleaseRows(correlationId)
+          : await harness.readReleases(correlationId);
         expect(rows).toHaveLength(2);
         expect(JSON.stringify(rows)).not.toContain(marker);
       });
 
       it('keeps every one of 50 concurrent writes', async () => {
         const correlationId = randomUUID();
-        const records = Array.from({ length: 50 }, (_, i) => releaseRecord({ ...fullRelease(correlationId), id: randomUUID(), transformationCount: i }));
+        const records = Array.from({ length: 50 }, (_, i) =>
+          releaseRecord({ ...fullRelease(correlationId), id: randomUUID(), transformationCount: i }),
+        );
         await Promise.all(records.map((record) => harness.recorder.recordRelease(record)));
 
         const stored = await harness.readReleases(correlationId);
@@ -207,7 +236,10 @@ export function describeEvidenceRecorderContract(engineLabel: string, setup: () 
 }
 
 /** The route the release-record contract releases through. */
-const RELEASE_ROUTE = ReleasePolicy.route(Source.application('contract-profile'), Destination.connection('contract-llm', 'local-machine')).allow({
+const RELEASE_ROUTE = ReleasePolicy.route(
+  Source.application('contract-profile'),
+  Destination.connection('contract-llm', 'local-machine'),
+).allow({
   classes: [DataClass.Pii],
   trust: [Trust.Trusted],
 });
@@ -254,7 +286,11 @@ function head(correlationId: string, tick: number) {
 }
 
 function fullRecord(correlationId: string): DecisionRecord {
-  const identity = fingerprint({ capability: 'orders.cancel', target_policy: 'refresh', identity: { orderId: RAW.arguments.orderId } });
+  const identity = fingerprint({
+    capability: 'orders.cancel',
+    target_policy: 'refresh',
+    identity: { orderId: RAW.arguments.orderId },
+  });
   return decisionRecord(
     {
       ...head(correlationId, 0),
@@ -278,7 +314,11 @@ function fullRecord(correlationId: string): DecisionRecord {
       rateLimitLimit: 5,
       rateLimitRemaining: 4,
       rateLimitResetAt: new Date('2024-03-01T00:00:00.001Z'),
-      claimFingerprint: fingerprint({ capability: 'orders.cancel', policy: 'once', binding: { orderId: RAW.arguments.orderId } }),
+      claimFingerprint: fingerprint({
+        capability: 'orders.cancel',
+        policy: 'once',
+        binding: { orderId: RAW.arguments.orderId },
+      }),
       claimStatus: 'claimed',
       claimAttempt: 2,
     },

@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { ClaimRequest, ClaimResolutionRequest, ExecutionClaimStore } from '../execution-claims/execution-claim-store.interface.js';
+import type {
+  ClaimRequest,
+  ClaimResolutionRequest,
+  ExecutionClaimStore,
+} from '../execution-claims/execution-claim-store.interface.js';
 import { ExecutionClaimStatus } from '../execution-claims/execution-claim-status.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import { type ContractSuiteOptions, suiteHooks } from './contract-runner.js';
@@ -42,7 +46,11 @@ export function describeExecutionClaimStoreContract(
     /** A claimed claim, and its request. */
     async function claimed(overrides: Partial<ClaimRequest> = {}) {
       const request = claimRequest(overrides);
-      await expect(store().admit(request)).resolves.toEqual({ admitted: true, claimId: request.candidateId, attempt: 1 });
+      await expect(store().admit(request)).resolves.toEqual({
+        admitted: true,
+        claimId: request.candidateId,
+        attempt: 1,
+      });
       return request;
     }
 
@@ -72,7 +80,12 @@ export function describeExecutionClaimStoreContract(
         const before = await store().find(first.candidateId);
         const duplicate = claimRequest({ bindingFingerprint: first.bindingFingerprint, now: at(60) });
 
-        expect(await store().admit(duplicate)).toEqual({ admitted: false, claimId: first.candidateId, status: Claimed, attempt: 1 });
+        expect(await store().admit(duplicate)).toEqual({
+          admitted: false,
+          claimId: first.candidateId,
+          status: Claimed,
+          attempt: 1,
+        });
         expect(await store().find(first.candidateId)).toEqual(before);
         expect(await store().find(duplicate.candidateId)).toBeNull();
       });
@@ -85,7 +98,12 @@ export function describeExecutionClaimStoreContract(
         expect(await finish(store(), first.candidateId)).toBe(true);
 
         const duplicate = claimRequest({ bindingFingerprint: first.bindingFingerprint, now: at(60) });
-        expect(await store().admit(duplicate)).toEqual({ admitted: false, claimId: first.candidateId, status, attempt: 1 });
+        expect(await store().admit(duplicate)).toEqual({
+          admitted: false,
+          claimId: first.candidateId,
+          status,
+          attempt: 1,
+        });
         expect((await store().find(first.candidateId))?.status).toBe(status);
       });
 
@@ -114,7 +132,11 @@ export function describeExecutionClaimStoreContract(
         expect(await store().complete(request.candidateId, at(5))).toBe(true);
         expect(await store().complete(request.candidateId, at(6))).toBe(false);
         expect(await store().markIndeterminate(request.candidateId, at(7))).toBe(false);
-        expect(await store().find(request.candidateId)).toMatchObject({ status: Completed, updatedAt: at(5), claimedAt: request.now });
+        expect(await store().find(request.candidateId)).toMatchObject({
+          status: Completed,
+          updatedAt: at(5),
+          claimedAt: request.now,
+        });
       });
 
       it('marks a claimed claim indeterminate once; later finalizations answer false', async () => {
@@ -133,7 +155,9 @@ export function describeExecutionClaimStoreContract(
 
         expect(await store().complete(request.candidateId, at(9))).toBe(false);
         expect(await store().markIndeterminate(request.candidateId, at(9))).toBe(false);
-        expect(await store().find(request.candidateId)).toEqual(resolution.outcome === 'resolved' ? resolution.claim : null);
+        expect(await store().find(request.candidateId)).toEqual(
+          resolution.outcome === 'resolved' ? resolution.claim : null,
+        );
       });
 
       it('answers false for an unknown claim id', async () => {
@@ -147,26 +171,32 @@ export function describeExecutionClaimStoreContract(
         const request = await claimed();
         const before = await store().find(request.candidateId);
 
-        expect(await store().resolve(resolutionRequest(request.candidateId, Released))).toEqual({ outcome: 'force_required', claim: before });
+        expect(await store().resolve(resolutionRequest(request.candidateId, Released))).toEqual({
+          outcome: 'force_required',
+          claim: before,
+        });
         expect(await store().find(request.candidateId)).toEqual(before);
       });
 
-      it.each([Completed, Released] as const)('resolves a claimed claim to %s with force, storing by, identity, reason, resolved_at', async (to) => {
-        const request = await claimed();
-        const resolution = resolutionRequest(request.candidateId, to, { force: true });
-        const expected = {
-          ...(await store().find(request.candidateId))!,
-          status: to,
-          updatedAt: resolution.now,
-          resolvedBy: resolution.by,
-          operatorIdentity: resolution.operatorIdentity,
-          resolutionReason: resolution.reason,
-          resolvedAt: resolution.now,
-        };
+      it.each([Completed, Released] as const)(
+        'resolves a claimed claim to %s with force, storing by, identity, reason, resolved_at',
+        async (to) => {
+          const request = await claimed();
+          const resolution = resolutionRequest(request.candidateId, to, { force: true });
+          const expected = {
+            ...(await store().find(request.candidateId))!,
+            status: to,
+            updatedAt: resolution.now,
+            resolvedBy: resolution.by,
+            operatorIdentity: resolution.operatorIdentity,
+            resolutionReason: resolution.reason,
+            resolvedAt: resolution.now,
+          };
 
-        expect(await store().resolve(resolution)).toEqual({ outcome: 'resolved', claim: expected, from: Claimed });
-        expect(await store().find(request.candidateId)).toEqual(expected);
-      });
+          expect(await store().resolve(resolution)).toEqual({ outcome: 'resolved', claim: expected, from: Claimed });
+          expect(await store().find(request.candidateId)).toEqual(expected);
+        },
+      );
 
       it.each([Completed, Released] as const)('resolves an indeterminate claim to %s without force', async (to) => {
         const request = await claimed();
@@ -177,29 +207,43 @@ export function describeExecutionClaimStoreContract(
         expect(outcome).toMatchObject({
           outcome: 'resolved',
           from: Indeterminate,
-          claim: { id: request.candidateId, status: to, attempt: 1, resolvedBy: resolution.by, resolutionReason: resolution.reason },
+          claim: {
+            id: request.candidateId,
+            status: to,
+            attempt: 1,
+            resolvedBy: resolution.by,
+            resolutionReason: resolution.reason,
+          },
         });
         expect(Object.keys(outcome).sort()).toEqual(['claim', 'from', 'outcome']);
         expect(await store().find(request.candidateId)).toEqual(outcome.outcome === 'resolved' ? outcome.claim : null);
       });
 
-      it.each([false, true])('refuses to resolve a completed or released claim again (force: %s): invalid_state', async (force) => {
-        const completed = await claimed();
-        await store().complete(completed.candidateId, at(5));
-        const released = await claimed();
-        await store().resolve(resolutionRequest(released.candidateId, Released, { force: true }));
+      it.each([false, true])(
+        'refuses to resolve a completed or released claim again (force: %s): invalid_state',
+        async (force) => {
+          const completed = await claimed();
+          await store().complete(completed.candidateId, at(5));
+          const released = await claimed();
+          await store().resolve(resolutionRequest(released.candidateId, Released, { force: true }));
 
-        for (const { candidateId } of [completed, released]) {
-          const before = await store().find(candidateId);
-          for (const to of [Completed, Released] as const) {
-            expect(await store().resolve(resolutionRequest(candidateId, to, { force, by: 'operator:9' }))).toEqual({ outcome: 'invalid_state', claim: before });
+          for (const { candidateId } of [completed, released]) {
+            const before = await store().find(candidateId);
+            for (const to of [Completed, Released] as const) {
+              expect(await store().resolve(resolutionRequest(candidateId, to, { force, by: 'operator:9' }))).toEqual({
+                outcome: 'invalid_state',
+                claim: before,
+              });
+            }
+            expect(await store().find(candidateId)).toEqual(before);
           }
-          expect(await store().find(candidateId)).toEqual(before);
-        }
-      });
+        },
+      );
 
       it('answers not_found for an unknown claim id', async () => {
-        expect(await store().resolve(resolutionRequest(newClaimId(), Released, { force: true }))).toEqual({ outcome: 'not_found' });
+        expect(await store().resolve(resolutionRequest(newClaimId(), Released, { force: true }))).toEqual({
+          outcome: 'not_found',
+        });
       });
     });
 
@@ -211,10 +255,20 @@ export function describeExecutionClaimStoreContract(
         const retry = claimRequest({ bindingFingerprint: first.bindingFingerprint, now: at(120) });
 
         expect(await store().admit(retry)).toEqual({ admitted: true, claimId: first.candidateId, attempt: 2 });
-        expect(await store().find(first.candidateId)).toMatchObject({ status: Claimed, attempt: 2, claimedAt: at(120), updatedAt: at(120) });
+        expect(await store().find(first.candidateId)).toMatchObject({
+          status: Claimed,
+          attempt: 2,
+          claimedAt: at(120),
+          updatedAt: at(120),
+        });
         expect(await store().find(retry.candidateId)).toBeNull();
         const again = claimRequest({ bindingFingerprint: first.bindingFingerprint, now: at(121) });
-        expect(await store().admit(again)).toEqual({ admitted: false, claimId: first.candidateId, status: Claimed, attempt: 2 });
+        expect(await store().admit(again)).toEqual({
+          admitted: false,
+          claimId: first.candidateId,
+          status: Claimed,
+          attempt: 2,
+        });
       });
 
       it('counts attempts across releases: attempt 3 after a second release', async () => {
@@ -229,10 +283,14 @@ export function describeExecutionClaimStoreContract(
       it('admits exactly one of 20 concurrent retries', async () => {
         const first = await claimed();
         await store().resolve(resolutionRequest(first.candidateId, Released, { force: true }));
-        const retries = Array.from({ length: 20 }, () => claimRequest({ bindingFingerprint: first.bindingFingerprint }));
+        const retries = Array.from({ length: 20 }, () =>
+          claimRequest({ bindingFingerprint: first.bindingFingerprint }),
+        );
         const admissions = await Promise.all(retries.map((retry) => store().admit(retry)));
 
-        expect(admissions.filter((admission) => admission.admitted)).toEqual([{ admitted: true, claimId: first.candidateId, attempt: 2 }]);
+        expect(admissions.filter((admission) => admission.admitted)).toEqual([
+          { admitted: true, claimId: first.candidateId, attempt: 2 },
+        ]);
         expect(admissions.filter((admission) => !admission.admitted)).toHaveLength(19);
       });
     });
@@ -275,10 +333,21 @@ function newFingerprint(): string {
 }
 
 function claimRequest(overrides: Partial<ClaimRequest> = {}): ClaimRequest {
-  return { capability: 'orders.refund', policy: 'once-per-order', bindingFingerprint: newFingerprint(), candidateId: newClaimId(), now: at(0), ...overrides };
+  return {
+    capability: 'orders.refund',
+    policy: 'once-per-order',
+    bindingFingerprint: newFingerprint(),
+    candidateId: newClaimId(),
+    now: at(0),
+    ...overrides,
+  };
 }
 
-function resolutionRequest(claimId: string, to: ClaimResolutionRequest['to'], overrides: { force?: boolean; by?: string } = {}): ClaimResolutionRequest {
+function resolutionRequest(
+  claimId: string,
+  to: ClaimResolutionRequest['to'],
+  overrides: { force?: boolean; by?: string } = {},
+): ClaimResolutionRequest {
   return {
     claimId,
     to,

@@ -33,8 +33,12 @@ function matchers<T>(actual: T, negated: boolean): Matchers<T> {
     toMatchObject: (expected) => assert.deepStrictEqual(projected(actual, expected), comparable(expected)),
     toHaveLength: (length) => assert.strictEqual((actual as { length?: unknown } | null)?.length, length),
     toContain: (item) => {
-      const contained = typeof actual === 'string' ? actual.includes(String(item)) : (actual as unknown[]).includes(item);
-      assert.ok(contained !== negated, `Expected ${inspectShort(actual)} ${negated ? 'not ' : ''}to contain ${inspectShort(item)}`);
+      const contained =
+        typeof actual === 'string' ? actual.includes(String(item)) : (actual as unknown[]).includes(item);
+      assert.ok(
+        contained !== negated,
+        `Expected ${inspectShort(actual)} ${negated ? 'not ' : ''}to contain ${inspectShort(item)}`,
+      );
     },
     get not() {
       return matchers(actual, true);
@@ -63,7 +67,9 @@ function comparable(value: unknown): unknown {
 function projected(actual: unknown, expected: unknown): unknown {
   if (!isRecordOrArray(expected) || typeof actual !== 'object' || actual === null) return comparable(actual);
   if (Array.isArray(expected)) {
-    return Array.isArray(actual) && actual.length === expected.length ? actual.map((item, i) => projected(item, expected[i])) : comparable(actual);
+    return Array.isArray(actual) && actual.length === expected.length
+      ? actual.map((item, i) => projected(item, expected[i]))
+      : comparable(actual);
   }
   if (Array.isArray(actual) || !isRecordOrArray(actual)) return comparable(actual);
   const record: Record<string, unknown> = {};
@@ -75,7 +81,12 @@ function projected(actual: unknown, expected: unknown): unknown {
 
 function isRecordOrArray(value: unknown): value is object {
   return (
-    typeof value === 'object' && value !== null && !(value instanceof Date) && !(value instanceof Set) && !(value instanceof Map) && !ArrayBuffer.isView(value)
+    typeof value === 'object' &&
+    value !== null &&
+    !(value instanceof Date) &&
+    !(value instanceof Set) &&
+    !(value instanceof Map) &&
+    !ArrayBuffer.isView(value)
   );
 }
 

@@ -11,4 +11,9 @@ export type { TrajectoryStoreHarness } from './trajectory-store.contract.js';
 export type { ContractRunner, ContractSuiteOptions, ContractTestFn } from './contract-runner.js';
 export * from './scripted-chat-model.js';
 export { createVerdictTestingModule } from './verdict-testing-module.js';
-export type { ActingAs, VerdictTestingModule, VerdictTestingModuleOptions, VerdictTestingStores } from './verdict-testing-module.js';
+export type {
+  ActingAs,
+  VerdictTestingModule,
+  VerdictTestingModuleOptions,
+  VerdictTestingStores,
+} from './verdict-testing-module.js';

@@ -25,7 +25,11 @@ const NEXT_WINDOW = new Date(WINDOW.getTime() + WINDOW_SECONDS * 1000);
  * @example
  * describeRateLimitStoreContract('memory', async () => ({ store: new InMemoryRateLimitStore(), close: async () => {} }));
  */
-export function describeRateLimitStoreContract(engineLabel: string, setup: () => Promise<RateLimitStoreHarness>, options: ContractSuiteOptions = {}): void {
+export function describeRateLimitStoreContract(
+  engineLabel: string,
+  setup: () => Promise<RateLimitStoreHarness>,
+  options: ContractSuiteOptions = {},
+): void {
   const { describe, it, beforeAll, afterAll } = suiteHooks(options);
   describe(`RateLimitStore contract [${engineLabel}]`, () => {
     let harness: RateLimitStoreHarness;
@@ -62,7 +66,12 @@ export function describeRateLimitStoreContract(engineLabel: string, setup: () =>
         await consumeTimes(request, 2);
         expect((await consumeTimes(request, 3)).map((result) => result.allowed)).toEqual([false, false, false]);
 
-        expect(await consume({ ...request, limit: 3 })).toEqual({ allowed: true, count: 3, remaining: 0, resetAt: NEXT_WINDOW });
+        expect(await consume({ ...request, limit: 3 })).toEqual({
+          allowed: true,
+          count: 3,
+          remaining: 0,
+          resetAt: NEXT_WINDOW,
+        });
         expect(await consume({ ...request, limit: 3 })).toMatchObject({ allowed: false, count: 3 });
       });
 
@@ -88,7 +97,12 @@ export function describeRateLimitStoreContract(engineLabel: string, setup: () =>
         const windowStart = new Date(Date.UTC(2024, 2, 1, 0, 0, 7, 0));
         const result = await consume(unit({ windowStart, windowSeconds: 7, limit: 4 }));
 
-        expect(result).toEqual({ allowed: true, count: 1, remaining: 3, resetAt: new Date('2024-03-01T00:00:14.000Z') });
+        expect(result).toEqual({
+          allowed: true,
+          count: 1,
+          remaining: 3,
+          resetAt: new Date('2024-03-01T00:00:14.000Z'),
+        });
       });
 
       it('admits nothing at a limit of 0', async () => {

@@ -64,7 +64,9 @@ describe('ScriptedChatModel', () => {
       expect(invocations).toEqual([{ tool: 'lookup_order', args: { orderId: 'o-1' }, toolCallId: 'call-1' }]);
 
       // (a) what the model emitted.
-      expect(model.emittedToolCalls()).toEqual([{ turn: 0, name: 'lookup_order', args: { orderId: 'o-1' }, id: 'call-1' }]);
+      expect(model.emittedToolCalls()).toEqual([
+        { turn: 0, name: 'lookup_order', args: { orderId: 'o-1' }, id: 'call-1' },
+      ]);
 
       // (b) what the model was shown on each turn.
       expect(model.transcript).toHaveLength(2);
@@ -77,7 +79,9 @@ describe('ScriptedChatModel', () => {
       const shown = second[3];
       expect(ToolMessage.isInstance(shown)).toBe(true);
       expect(shown).toMatchObject({ tool_call_id: 'call-1', name: 'lookup_order', content: 'order o-1: shipped' });
-      expect(model.toolMessages()).toEqual([{ turn: 1, tool_call_id: 'call-1', name: 'lookup_order', content: 'order o-1: shipped', status: 'success' }]);
+      expect(model.toolMessages()).toEqual([
+        { turn: 1, tool_call_id: 'call-1', name: 'lookup_order', content: 'order o-1: shipped', status: 'success' },
+      ]);
       expect(model.toolMessagesShownOn(0)).toEqual([]);
 
       // The run ends on the text turn, and the whole script was used.
@@ -91,7 +95,10 @@ describe('ScriptedChatModel', () => {
 
     it('records the bound tools (names and JSON schemas) on every turn without tripping the bound-tools check', async () => {
       const { lookupOrder, refund } = recordingTools();
-      const model = new ScriptedChatModel([{ toolCalls: [{ name: 'refund', args: { orderId: 'o-2', amount: 5 }, id: 'call-r' }] }, { text: 'Refunded.' }]);
+      const model = new ScriptedChatModel([
+        { toolCalls: [{ name: 'refund', args: { orderId: 'o-2', amount: 5 }, id: 'call-r' }] },
+        { text: 'Refunded.' },
+      ]);
       const agent = createAgent({ model, tools: [lookupOrder, refund] });
 
       await agent.invoke(ask('Refund o-2'));
@@ -197,7 +204,10 @@ describe('ScriptedChatModel', () => {
 
     it('fails loudly when the agent calls the model more often than scripted', async () => {
       const { invocations, lookupOrder } = recordingTools();
-      const model = new ScriptedChatModel([{ toolCalls: [{ name: 'lookup_order', args: { orderId: 'o-6' }, id: 'call-x' }] }], { label: 'runaway-model' });
+      const model = new ScriptedChatModel(
+        [{ toolCalls: [{ name: 'lookup_order', args: { orderId: 'o-6' }, id: 'call-x' }] }],
+        { label: 'runaway-model' },
+      );
       const agent = createAgent({ model, tools: [lookupOrder] });
 
       const run = agent.invoke(ask('Where is o-6?'));
@@ -223,7 +233,10 @@ describe('ScriptedChatModel', () => {
   describe('tool errors (pins the langchain behaviour the agent tests rely on)', () => {
     it('turns a throwing tool into an error ToolMessage that the model sees', async () => {
       const { invocations, failing } = recordingTools();
-      const model = new ScriptedChatModel([{ toolCalls: [{ name: 'failing', args: {}, id: 'call-f' }] }, { text: 'Sorry, that failed.' }]);
+      const model = new ScriptedChatModel([
+        { toolCalls: [{ name: 'failing', args: {}, id: 'call-f' }] },
+        { text: 'Sorry, that failed.' },
+      ]);
       await createAgent({ model, tools: [failing] }).invoke(ask('go'));
 
       expect(invocations).toHaveLength(1);
@@ -240,20 +253,33 @@ describe('ScriptedChatModel', () => {
 
     it('lets the tool error propagate out of agent.invoke once a wrapToolCall middleware rethrows it', async () => {
       const { failing } = recordingTools();
-      const model = new ScriptedChatModel([{ toolCalls: [{ name: 'failing', args: {}, id: 'call-f' }] }, { text: 'unreachable' }]);
-      const passThrough = createMiddleware({ name: 'PassThrough', wrapToolCall: (request, handler) => handler(request) });
+      const model = new ScriptedChatModel([
+        { toolCalls: [{ name: 'failing', args: {}, id: 'call-f' }] },
+        { text: 'unreachable' },
+      ]);
+      const passThrough = createMiddleware({
+        name: 'PassThrough',
+        wrapToolCall: (request, handler) => handler(request),
+      });
 
-      await expect(createAgent({ model, tools: [failing], middleware: [passThrough] }).invoke(ask('go'))).rejects.toThrow(new TypeError('backend unavailable'));
+      await expect(
+        createAgent({ model, tools: [failing], middleware: [passThrough] }).invoke(ask('go')),
+      ).rejects.toThrow(new TypeError('backend unavailable'));
       expect(model.callCount).toBe(1);
     });
   });
 
   describe('as a plain chat model', () => {
     it('answers invoke() and stream() from the same script', async () => {
-      const model = new ScriptedChatModel([{ toolCalls: [{ name: 'lookup_order', args: { orderId: 'o-7' }, id: 'call-1' }] }, { text: 'streamed answer' }]);
+      const model = new ScriptedChatModel([
+        { toolCalls: [{ name: 'lookup_order', args: { orderId: 'o-7' }, id: 'call-1' }] },
+        { text: 'streamed answer' },
+      ]);
 
       const first = await model.invoke([new HumanMessage('hi')]);
-      expect(first.tool_calls).toEqual([{ name: 'lookup_order', args: { orderId: 'o-7' }, id: 'call-1', type: 'tool_call' }]);
+      expect(first.tool_calls).toEqual([
+        { name: 'lookup_order', args: { orderId: 'o-7' }, id: 'call-1', type: 'tool_call' },
+      ]);
 
       const chunks = [];
       for await (const chunk of await model.stream([new HumanMessage('again')])) chunks.push(chunk);

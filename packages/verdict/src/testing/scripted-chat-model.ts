@@ -1,5 +1,10 @@
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
-import { BaseChatModel, type BaseChatModelCallOptions, type BaseChatModelParams, type BindToolsInput } from '@langchain/core/language_models/chat_models';
+import {
+  BaseChatModel,
+  type BaseChatModelCallOptions,
+  type BaseChatModelParams,
+  type BindToolsInput,
+} from '@langchain/core/language_models/chat_models';
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
@@ -71,7 +76,10 @@ export interface ScriptedTurnContext {
  * // Answer with what the last tool returned.
  * const echo: ScriptedTurnFactory = (messages) => ({ text: `Result: ${String(messages.at(-1)?.content)}` });
  */
-export type ScriptedTurnFactory = (messages: readonly BaseMessage[], context: ScriptedTurnContext) => ScriptedTurn | Promise<ScriptedTurn>;
+export type ScriptedTurnFactory = (
+  messages: readonly BaseMessage[],
+  context: ScriptedTurnContext,
+) => ScriptedTurn | Promise<ScriptedTurn>;
 
 /**
  * A script entry: a fixed turn or a function of the conversation so far.
@@ -298,7 +306,8 @@ export class ScriptedChatModel extends BaseChatModel {
   /** The ToolMessages in the input of one turn, in order. */
   toolMessagesShownOn(turn: number): ShownToolMessage[] {
     const record = this.shared.turns[turn];
-    if (!record) throw new RangeError(`${this.shared.label}: no turn ${turn} (the model was called ${this.callCount} time(s))`);
+    if (!record)
+      throw new RangeError(`${this.shared.label}: no turn ${turn} (the model was called ${this.callCount} time(s))`);
     return record.messages.filter((m) => ToolMessage.isInstance(m)).map((message) => flattenToolMessage(message, turn));
   }
 
@@ -335,7 +344,11 @@ export class ScriptedChatModel extends BaseChatModel {
   }
 
   /** @internal Consumes the next turn of the script. */
-  async _generate(messages: BaseMessage[], options: this['ParsedCallOptions'], _runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
+  async _generate(
+    messages: BaseMessage[],
+    options: this['ParsedCallOptions'],
+    _runManager?: CallbackManagerForLLMRun,
+  ): Promise<ChatResult> {
     const { shared } = this;
     const turn = shared.cursor;
     const record: ScriptedTurnRecord = {
@@ -350,7 +363,8 @@ export class ScriptedChatModel extends BaseChatModel {
     if (step === undefined) throw new ScriptExhaustedError(turn, shared.script.length, messages.at(-1), shared.label);
     shared.cursor += 1;
 
-    const scripted = typeof step === 'function' ? await step(record.messages, { turn, boundTools: record.boundTools }) : step;
+    const scripted =
+      typeof step === 'function' ? await step(record.messages, { turn, boundTools: record.boundTools }) : step;
     if (typeof step === 'function') validateTurn(scripted, turn, shared.label);
 
     const toolCalls = (scripted.toolCalls ?? []).map((call) => ({
@@ -380,8 +394,10 @@ function validateTurn(turn: unknown, index: number, label: string): asserts turn
   }
   toolCalls.forEach((call: unknown, i) => {
     const c = call as Partial<ScriptedToolCall> | null;
-    if (!c || typeof c.name !== 'string' || c.name === '') throw new TypeError(`${where}, tool call ${i}: name is required`);
-    if (typeof c.id !== 'string' || c.id === '') throw new TypeError(`${where}, tool call ${i} (${c.name}): id is required`);
+    if (!c || typeof c.name !== 'string' || c.name === '')
+      throw new TypeError(`${where}, tool call ${i}: name is required`);
+    if (typeof c.id !== 'string' || c.id === '')
+      throw new TypeError(`${where}, tool call ${i} (${c.name}): id is required`);
     if (typeof c.args !== 'object' || c.args === null || Array.isArray(c.args)) {
       throw new TypeError(`${where}, tool call ${i} (${c.name}): args must be an object`);
     }
@@ -401,7 +417,13 @@ function describeTool(tool: BindToolsInput): BoundToolInfo {
 }
 
 function flattenToolMessage(message: ToolMessage, turn: number): ShownToolMessage {
-  return { turn, tool_call_id: message.tool_call_id, name: message.name, content: message.content, status: message.status };
+  return {
+    turn,
+    tool_call_id: message.tool_call_id,
+    name: message.name,
+    content: message.content,
+    status: message.status,
+  };
 }
 
 function describeMessage(message: BaseMessage | undefined): string {

@@ -34,7 +34,11 @@ const NOW = new Date(Date.UTC(2024, 1, 29, 23, 59, 59, 987));
  * @example
  * describeTrajectoryStoreContract('memory', async () => ({ store: new InMemoryTrajectoryStore(), close: async () => {} }));
  */
-export function describeTrajectoryStoreContract(engineLabel: string, setup: () => Promise<TrajectoryStoreHarness>, options: ContractSuiteOptions = {}): void {
+export function describeTrajectoryStoreContract(
+  engineLabel: string,
+  setup: () => Promise<TrajectoryStoreHarness>,
+  options: ContractSuiteOptions = {},
+): void {
   const { describe, it, beforeAll, afterAll } = suiteHooks(options);
   describe(`TrajectoryStore contract [${engineLabel}]`, () => {
     let harness: TrajectoryStoreHarness;
@@ -45,7 +49,12 @@ export function describeTrajectoryStoreContract(engineLabel: string, setup: () =
       await harness?.close();
     });
     const advance = (trajectoryFingerprint: string, ...effects: Effect[]): Promise<TrajectoryOutcome> =>
-      harness.store.advance({ trajectoryFingerprint, initial: UPLOADS.initial, advance: foldEffects(UPLOADS, effects), now: NOW });
+      harness.store.advance({
+        trajectoryFingerprint,
+        initial: UPLOADS.initial,
+        advance: foldEffects(UPLOADS, effects),
+        now: NOW,
+      });
     const fresh = () => fingerprint({ trajectory: randomUUID() });
 
     it('folds admitted effects onto the kept state and refuses the one that would reach a forbidden state', async () => {
@@ -66,18 +75,25 @@ export function describeTrajectoryStoreContract(engineLabel: string, setup: () =
       const trajectory = fresh();
       await advance(trajectory, { effect: 'read' }, { effect: 'upload' }, { effect: 'upload' }, { effect: 'upload' });
 
-      expect(await advance(trajectory, { effect: 'upload' })).toEqual({ admitted: false, violation: 'too_many_uploads' });
+      expect(await advance(trajectory, { effect: 'upload' })).toEqual({
+        admitted: false,
+        violation: 'too_many_uploads',
+      });
       expect(await advance(trajectory, { effect: 'read' })).toEqual({ admitted: true, position: 2 });
     });
 
     it('refuses a call as a whole when any of its effects reaches a forbidden state', async () => {
       const trajectory = fresh();
-      expect(await advance(trajectory, { effect: 'read' }, ...Array.from({ length: 4 }, () => ({ effect: 'upload' })))).toEqual({
+      expect(
+        await advance(trajectory, { effect: 'read' }, ...Array.from({ length: 4 }, () => ({ effect: 'upload' }))),
+      ).toEqual({
         admitted: false,
         violation: 'too_many_uploads',
       });
       // Nothing of the refused call was kept: three uploads still fit.
-      expect(await advance(trajectory, { effect: 'read' }, { effect: 'upload' }, { effect: 'upload' }, { effect: 'upload' })).toEqual({
+      expect(
+        await advance(trajectory, { effect: 'read' }, { effect: 'upload' }, { effect: 'upload' }, { effect: 'upload' }),
+      ).toEqual({
         admitted: true,
         position: 1,
       });
@@ -90,7 +106,8 @@ export function describeTrajectoryStoreContract(engineLabel: string, setup: () =
       for (let i = 0; i < 3; i++) await advance(reading, { effect: 'upload' });
 
       // Without a read, uploads in another trajectory never count.
-      for (let i = 0; i < 5; i++) expect(await advance(other, { effect: 'upload' })).toEqual({ admitted: true, position: i + 1 });
+      for (let i = 0; i < 5; i++)
+        expect(await advance(other, { effect: 'upload' })).toEqual({ admitted: true, position: i + 1 });
       expect(await advance(reading, { effect: 'upload' })).toEqual({ admitted: false, violation: 'too_many_uploads' });
     });
   });

@@ -38,9 +38,17 @@ class NoteCapabilities {
     action: 'archive',
     subject: 'Note',
     arguments: z.object({ id: z.number().int() }),
-    resolveTarget: fromProposal(({ arguments: args }, self: NoteCapabilities) => self.notes.byId.get((args as { id: number }).id)!),
-    executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot<Note>({ name: 'note', identity: (note) => ({ id: note.id }) }),
-    requiresConfirmation: requiresConfirmation({ bind: (_envelope, note: Note) => ({ note: note.id }), reason: 'Archiving hides the note.' }),
+    resolveTarget: fromProposal(({ arguments: args }, self: NoteCapabilities) =>
+      self.notes.byId.get((args as { id: number }).id)!,
+    ),
+    executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot<Note>({
+      name: 'note',
+      identity: (note) => ({ id: note.id }),
+    }),
+    requiresConfirmation: requiresConfirmation({
+      bind: (_envelope, note: Note) => ({ note: note.id }),
+      reason: 'Archiving hides the note.',
+    }),
     atMostOnce: atMostOnce({ name: 'archive-note', key: (_envelope, note: Note) => ({ note: note.id }) }),
   })
   archive(action: { target: Note }) {
@@ -64,7 +72,11 @@ afterEach(async () => {
 });
 
 async function open(options: Partial<Parameters<typeof createVerdictTestingModule>[0]> = {}) {
-  const verdict = await createVerdictTestingModule({ abilityFactory, providers: [Notes, NoteCapabilities], ...options });
+  const verdict = await createVerdictTestingModule({
+    abilityFactory,
+    providers: [Notes, NoteCapabilities],
+    ...options,
+  });
   opened.push(verdict);
   return verdict;
 }
@@ -79,7 +91,9 @@ describe('createVerdictTestingModule', () => {
     const challenge = proposed.executed ? undefined : proposed.challenge!;
     expect(await verdict.stores.approvals.find(challenge!.receiptId)).toMatchObject({ status: 'pending' });
 
-    expect(await verdict.approvals.approve(challenge!.receiptId, 'call-1', 'alice')).toMatchObject({ outcome: 'approved' });
+    expect(await verdict.approvals.approve(challenge!.receiptId, 'call-1', 'alice')).toMatchObject({
+      outcome: 'approved',
+    });
     const resumed = await verdict.as(alice).execute(proposal, { explicitApproval: true });
 
     expect(resumed).toMatchObject({ executed: true, output: { archived: 1 } });
@@ -96,7 +110,9 @@ describe('createVerdictTestingModule', () => {
       executed: false,
       decision: { disposition: 'deny' },
     });
-    expect(await verdict.as(alice).evaluate({ capability: 'notes.archive', arguments: { id: 1 } })).toMatchObject({ executed: false });
+    expect(await verdict.as(alice).evaluate({ capability: 'notes.archive', arguments: { id: 1 } })).toMatchObject({
+      executed: false,
+    });
     expect(verdict.moduleRef.get(Notes).archivals).toBe(0);
     expect(verdict.as(bob).run(() => verdict.contexts.current())).toEqual(bob);
     expect(verdict.evidence.decisions().length).toBeGreaterThan(0);

@@ -26,7 +26,10 @@ type ModuleImport = Type<unknown> | DynamicModule | Promise<DynamicModule> | For
  * @example
  * const options: VerdictTestingModuleOptions = { abilityFactory, providers: [OrderCapabilities, OrderRepository] };
  */
-export interface VerdictTestingModuleOptions extends Omit<VerdictModuleOptions, 'evidence' | 'approvals' | 'executionClaims' | 'rateLimits' | 'trajectories'> {
+export interface VerdictTestingModuleOptions extends Omit<
+  VerdictModuleOptions,
+  'evidence' | 'approvals' | 'executionClaims' | 'rateLimits' | 'trajectories'
+> {
   /** Providers of the application under test: `@Capability` hosts and what they inject. */
   readonly providers?: readonly Provider[];
   /** Modules to import next to `VerdictModule`, e.g. `VerdictLangChainModule` for `VerdictTools`. */
@@ -152,6 +155,8 @@ async function loadNestTesting(): Promise<typeof import('@nestjs/testing')> {
     return await import('@nestjs/testing');
   } catch (error) {
     if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    throw new Error('createVerdictTestingModule needs @nestjs/testing: npm install --save-dev @nestjs/testing', { cause: error });
+    throw new Error('createVerdictTestingModule needs @nestjs/testing: npm install --save-dev @nestjs/testing', {
+      cause: error,
+    });
   }
 }

@@ -39,7 +39,11 @@ function fold(machine: StateMachine, effects: readonly Effect[]): TrajectoryStat
 }
 
 const read: Effect = { effect: 'read', resource: 'crm/customers/42' };
-const externalUpload: Effect = { effect: 'upload', resource: 'exports/customers.csv', destination: 'external:files.example.net' };
+const externalUpload: Effect = {
+  effect: 'upload',
+  resource: 'exports/customers.csv',
+  destination: 'external:files.example.net',
+};
 
 describe('compileStateModel', () => {
   describe('validation', () => {
@@ -67,7 +71,11 @@ describe('compileStateModel', () => {
       ['a when clause', (m: any) => (m.transitions[1].when.host = 'x'), "transitions[1].when: unknown key 'host'"],
       ['a predicate', (m: any) => (m.forbidden[0].severity = 'high'), "forbidden[0]: unknown key 'severity'"],
       ['a condition', (m: any) => (m.forbidden[0].all[0].note = 'x'), "forbidden[0].all[0]: unknown key 'note'"],
-      ['a guard condition', (m: any) => (m.transitions[1].requires[0].why = 'x'), "transitions[1].requires[0]: unknown key 'why'"],
+      [
+        'a guard condition',
+        (m: any) => (m.transitions[1].requires[0].why = 'x'),
+        "transitions[1].requires[0]: unknown key 'why'",
+      ],
     ])('rejects unknown keys in %s', (_where, mutate, problem) => {
       const model = exfiltrationModel();
       mutate(model);
@@ -76,7 +84,10 @@ describe('compileStateModel', () => {
 
     it('rejects a model that is not an object, and names missing or empty sections', () => {
       expect(problemsOf(null)).toEqual(['state model: must be an object with initial, transitions and forbidden']);
-      expect(problemsOf({ initial: {}, transitions: [] })).toEqual(['forbidden: required', 'transitions: must be a non-empty list']);
+      expect(problemsOf({ initial: {}, transitions: [] })).toEqual([
+        'forbidden: required',
+        'transitions: must be a non-empty list',
+      ]);
     });
 
     it('rejects an empty forbidden list', () => {
@@ -86,7 +97,9 @@ describe('compileStateModel', () => {
     it('rejects guard fields that nothing declares or writes', () => {
       const model = exfiltrationModel();
       model.transitions[1].requires[0].field = 'records_loaded';
-      expect(problemsOf(model)).toEqual(["transitions[1].requires[0].field: 'records_loaded' is neither declared in initial nor written by any transition"]);
+      expect(problemsOf(model)).toEqual([
+        "transitions[1].requires[0].field: 'records_loaded' is neither declared in initial nor written by any transition",
+      ]);
     });
 
     it('rejects predicate fields that nothing declares or writes, however deeply nested', () => {
@@ -129,26 +142,48 @@ describe('compileStateModel', () => {
     it('rejects a forbidden predicate that already holds in the initial state', () => {
       const model = exfiltrationModel();
       model.forbidden.push({ id: 'not_read', all: [{ field: 'records_read', equals: false }] });
-      expect(problemsOf(model)).toEqual(["forbidden[1]: predicate 'not_read' already holds in the initial state (it could never be reported as reached)"]);
+      expect(problemsOf(model)).toEqual([
+        "forbidden[1]: predicate 'not_read' already holds in the initial state (it could never be reported as reached)",
+      ]);
     });
 
     it('rejects a negated predicate that already holds in the initial state', () => {
       const model = exfiltrationModel();
       model.forbidden[0] = { id: 'never_read', not: { field: 'records_read', equals: true } };
-      expect(problemsOf(model)).toEqual([expect.stringContaining("forbidden[0]: predicate 'never_read' already holds")]);
+      expect(problemsOf(model)).toEqual([
+        expect.stringContaining("forbidden[0]: predicate 'never_read' already holds"),
+      ]);
     });
 
     it('rejects duplicate predicate ids', () => {
       const model = exfiltrationModel();
       model.forbidden.push({ id: 'customer_data_uploaded_externally', all: [{ field: 'records_read', equals: true }] });
-      expect(problemsOf(model)).toEqual(["forbidden[1].id: duplicate predicate id 'customer_data_uploaded_externally' (first used at forbidden[0])"]);
+      expect(problemsOf(model)).toEqual([
+        "forbidden[1].id: duplicate predicate id 'customer_data_uploaded_externally' (first used at forbidden[0])",
+      ]);
     });
 
     it.each([
-      ['an initial value', (m: any) => (m.initial.external_uploads = Infinity), 'initial.external_uploads: number is not finite'],
-      ['a set value', (m: any) => (m.transitions[0].set.records_read = NaN), 'transitions[0].set.records_read: number is not finite'],
-      ['an add amount', (m: any) => (m.transitions[1].add.external_uploads = -Infinity), 'transitions[1].add.external_uploads: number is not finite'],
-      ['a comparison bound', (m: any) => (m.forbidden[0].all[0].greater_than = Infinity), 'forbidden[0].all[0].greater_than: number is not finite'],
+      [
+        'an initial value',
+        (m: any) => (m.initial.external_uploads = Infinity),
+        'initial.external_uploads: number is not finite',
+      ],
+      [
+        'a set value',
+        (m: any) => (m.transitions[0].set.records_read = NaN),
+        'transitions[0].set.records_read: number is not finite',
+      ],
+      [
+        'an add amount',
+        (m: any) => (m.transitions[1].add.external_uploads = -Infinity),
+        'transitions[1].add.external_uploads: number is not finite',
+      ],
+      [
+        'a comparison bound',
+        (m: any) => (m.forbidden[0].all[0].greater_than = Infinity),
+        'forbidden[0].all[0].greater_than: number is not finite',
+      ],
     ])('rejects a non-finite number in %s', (_where, mutate, problem) => {
       const model = exfiltrationModel();
       mutate(model);
@@ -219,7 +254,10 @@ describe('compileStateModel', () => {
     it('rejects reserved and blank field names', () => {
       const model = exfiltrationModel();
       model.initial = JSON.parse('{"records_read": false, "external_uploads": 0, "__proto__": 1, " ": 2}');
-      expect(problemsOf(model)).toEqual(["initial.__proto__: '__proto__' is a reserved name", 'initial[" "]: field name must be a non-empty string']);
+      expect(problemsOf(model)).toEqual([
+        "initial.__proto__: '__proto__' is a reserved name",
+        'initial[" "]: field name must be a non-empty string',
+      ]);
     });
 
     it('accepts a model built in another realm, and refuses class instances', () => {
@@ -229,7 +267,9 @@ describe('compileStateModel', () => {
       class Initial {
         records_read = false;
       }
-      expect(problemsOf({ ...exfiltrationModel(), initial: new Initial() })).toEqual(['initial: must be an object of field values']);
+      expect(problemsOf({ ...exfiltrationModel(), initial: new Initial() })).toEqual([
+        'initial: must be an object of field values',
+      ]);
     });
 
     it('rejects initial values that are not state values', () => {
@@ -297,7 +337,9 @@ describe('compileStateModel', () => {
       const machine = compileStateModel(exfiltrationModel());
       const afterRead = fold(machine, [read]);
       const uploads = (effect: Effect) => machine.step(afterRead, effect).matched.length > 0;
-      expect(uploads({ effect: 'upload', resource: 'exports/2025/q3/customers.csv', destination: 'external:a/b' })).toBe(true);
+      expect(
+        uploads({ effect: 'upload', resource: 'exports/2025/q3/customers.csv', destination: 'external:a/b' }),
+      ).toBe(true);
       expect(uploads({ effect: ' upload ', resource: ' exports/x ', destination: '\texternal:x' })).toBe(true);
       expect(uploads({ effect: 'Upload', resource: 'exports/x', destination: 'external:x' })).toBe(false);
       expect(uploads({ effect: 'upload', resource: 'Exports/x', destination: 'external:x' })).toBe(false);
@@ -309,8 +351,12 @@ describe('compileStateModel', () => {
       const machine = compileStateModel(exfiltrationModel());
       const afterRead = fold(machine, [read]);
       expect(machine.step(afterRead, { effect: 'upload', resource: 'exports/x' }).matched).toEqual([]);
-      expect(machine.step(afterRead, { effect: 'upload', resource: 'exports/x', destination: null }).matched).toEqual([]);
-      expect(machine.step(afterRead, { effect: 'upload', resource: 'exports/x', destination: '  ' }).matched).toEqual([]);
+      expect(machine.step(afterRead, { effect: 'upload', resource: 'exports/x', destination: null }).matched).toEqual(
+        [],
+      );
+      expect(machine.step(afterRead, { effect: 'upload', resource: 'exports/x', destination: '  ' }).matched).toEqual(
+        [],
+      );
       expect(machine.step(machine.initial, { effect: 'read' }).matched).toEqual([]);
     });
 
@@ -334,17 +380,21 @@ describe('compileStateModel', () => {
       expect(machine.initial.records_read).toBe(false);
     });
 
-    it.each([[{ effect: '' }], [{ effect: 42 }], [{ effect: 'upload', resource: 7 }], [{ effect: 'upload', destination: { host: 'x' } }]])(
-      'throws TrajectoryStepError for a malformed effect %j',
-      (effect) => {
-        const machine = compileStateModel(exfiltrationModel());
-        expect(() => machine.step(machine.initial, effect as unknown as Effect)).toThrow(TrajectoryStepError);
-      },
-    );
+    it.each([
+      [{ effect: '' }],
+      [{ effect: 42 }],
+      [{ effect: 'upload', resource: 7 }],
+      [{ effect: 'upload', destination: { host: 'x' } }],
+    ])('throws TrajectoryStepError for a malformed effect %j', (effect) => {
+      const machine = compileStateModel(exfiltrationModel());
+      expect(() => machine.step(machine.initial, effect as unknown as Effect)).toThrow(TrajectoryStepError);
+    });
 
     it('throws TrajectoryStepError when adding to a state value that is not a number', () => {
       const machine = compileStateModel(exfiltrationModel());
-      expect(() => machine.step({ records_read: true, external_uploads: 'many' }, externalUpload)).toThrow(/external_uploads' is not numeric/);
+      expect(() => machine.step({ records_read: true, external_uploads: 'many' }, externalUpload)).toThrow(
+        /external_uploads' is not numeric/,
+      );
     });
 
     it('treats field names that shadow Object.prototype members as plain fields', () => {
@@ -395,7 +445,10 @@ describe('compileStateModel', () => {
             { field: 'uploads', greater_than: 2 },
           ],
         },
-        { id: 'read_without_upload', all: [{ field: 'read', equals: true }, { not: { field: 'uploads', greater_than: 0 } }] },
+        {
+          id: 'read_without_upload',
+          all: [{ field: 'read', equals: true }, { not: { field: 'uploads', greater_than: 0 } }],
+        },
       ]);
       expect(machine.firstViolation({ read: false, uploads: 3, host: 'none' })).toBe('moved_or_many');
       expect(machine.firstViolation({ read: false, uploads: 0, host: 'external' })).toBe('moved_or_many');
@@ -423,7 +476,9 @@ describe('compileStateModel', () => {
 
     it('lists the fields a predicate reads, once each, and nothing for an unknown id', () => {
       const model = exfiltrationModel();
-      model.forbidden[0].all.push({ any: [{ field: 'records_read', equals: true }, { not: { field: 'external_uploads', less_than: 0 } }] });
+      model.forbidden[0].all.push({
+        any: [{ field: 'records_read', equals: true }, { not: { field: 'external_uploads', less_than: 0 } }],
+      });
       const machine = compileStateModel(model);
       expect(machine.fieldsOf('customer_data_uploaded_externally')).toEqual(['external_uploads', 'records_read']);
       expect(machine.fieldsOf('nope')).toEqual([]);

@@ -25,7 +25,8 @@ export function compileStateModel(model: unknown): StateMachine {
     .map((predicate, index) => ({ predicate, index }))
     .filter(({ predicate }) => predicate.holds(machine.initial))
     .map(
-      ({ predicate, index }) => `forbidden[${index}]: predicate '${predicate.id}' already holds in the initial state (it could never be reported as reached)`,
+      ({ predicate, index }) =>
+        `forbidden[${index}]: predicate '${predicate.id}' already holds in the initial state (it could never be reported as reached)`,
     );
   if (alreadyTrue.length > 0) throw new StateModelError(alreadyTrue);
   return machine;
@@ -81,7 +82,8 @@ class CompiledStateMachine implements StateMachine {
       if (!rule.matches(verb, resource, destination) || (rule.guard !== undefined && !rule.guard(state))) continue;
       next ??= { ...state };
       for (const [field, value] of rule.set) next[field] = value;
-      for (const [field, amount] of rule.add) next[field] = sum(Object.hasOwn(next, field) ? next[field] : undefined, amount, field);
+      for (const [field, amount] of rule.add)
+        next[field] = sum(Object.hasOwn(next, field) ? next[field] : undefined, amount, field);
       (matched ??= []).push(index);
     }
     if (next === undefined) return { state, matched: NONE };
@@ -128,16 +130,21 @@ function effectName(effect: Effect): string {
 /** A trimmed resource or destination; blank, `null` or missing all mean "absent". */
 function optionalValue(value: unknown, name: string): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new TrajectoryStepError(`An effect's \`${name}\` must be a string, null or absent.`);
+  if (typeof value !== 'string')
+    throw new TrajectoryStepError(`An effect's \`${name}\` must be a string, null or absent.`);
   const trimmed = value.trim();
   return trimmed === '' ? undefined : trimmed;
 }
 
 function sum(current: StateValue | undefined, amount: number, field: string): number {
   if (current !== undefined && typeof current !== 'number') {
-    throw new TrajectoryStepError(`State field '${field}' is not numeric; step only accepts states produced by the same machine.`, { field });
+    throw new TrajectoryStepError(
+      `State field '${field}' is not numeric; step only accepts states produced by the same machine.`,
+      { field },
+    );
   }
   const total = (current ?? 0) + amount;
-  if (!Number.isFinite(total)) throw new TrajectoryStepError(`Adding to state field '${field}' overflowed to a non-finite number.`, { field });
+  if (!Number.isFinite(total))
+    throw new TrajectoryStepError(`Adding to state field '${field}' overflowed to a non-finite number.`, { field });
   return total;
 }

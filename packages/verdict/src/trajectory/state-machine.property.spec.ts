@@ -36,7 +36,11 @@ function present(value: string | null | undefined): string | undefined {
   return trimmed ? trimmed : undefined;
 }
 
-function referenceStep(model: Model, state: Record<string, StateValue>, effect: Effect): { state: Record<string, StateValue>; matched: number[] } {
+function referenceStep(
+  model: Model,
+  state: Record<string, StateValue>,
+  effect: Effect,
+): { state: Record<string, StateValue>; matched: number[] } {
   const before = { ...state };
   const next = { ...state };
   const matched: number[] = [];
@@ -44,11 +48,17 @@ function referenceStep(model: Model, state: Record<string, StateValue>, effect: 
     const resource = present(effect.resource);
     const destination = present(effect.destination);
     if (!referenceGlob(rule.when.effect, effect.effect.trim())) return;
-    if (rule.when.resource !== undefined && (resource === undefined || !referenceGlob(rule.when.resource, resource))) return;
-    if (rule.when.destination !== undefined && (destination === undefined || !referenceGlob(rule.when.destination, destination))) return;
+    if (rule.when.resource !== undefined && (resource === undefined || !referenceGlob(rule.when.resource, resource)))
+      return;
+    if (
+      rule.when.destination !== undefined &&
+      (destination === undefined || !referenceGlob(rule.when.destination, destination))
+    )
+      return;
     if (rule.requires && !rule.requires.every((node: Node) => holds(node, before))) return;
     for (const [field, value] of Object.entries(rule.set ?? {})) next[field] = value as StateValue;
-    for (const [field, amount] of Object.entries(rule.add ?? {})) next[field] = ((next[field] as number | undefined) ?? 0) + (amount as number);
+    for (const [field, amount] of Object.entries(rule.add ?? {}))
+      next[field] = ((next[field] as number | undefined) ?? 0) + (amount as number);
     matched.push(index);
   });
   return { state: next, matched };
@@ -87,7 +97,10 @@ const rule: fc.Arbitrary<Node> = fc
         { requiredKeys: ['effect'] },
       ),
       requires: fc.array(node, { minLength: 1, maxLength: 2 }),
-      set: fc.oneof(fc.record({ flag: fc.boolean() }), fc.record({ host: fc.constantFrom('none', 'external', 'internal') })),
+      set: fc.oneof(
+        fc.record({ flag: fc.boolean() }),
+        fc.record({ host: fc.constantFrom('none', 'external', 'internal') }),
+      ),
       add: fc.oneof(fc.record({ count: fc.integer({ min: -3, max: 3 }) }), fc.record({ ticks: fc.constant(1) })),
     },
     { requiredKeys: ['when'] },
@@ -99,10 +112,15 @@ const initial = { flag: false, count: 0, host: 'none' };
 const ticked: Node = { field: 'ticks', greater_than: 0 };
 const model: fc.Arbitrary<Model> = fc.record({
   initial: fc.constant(initial),
-  transitions: fc.array(rule, { minLength: 1, maxLength: 5 }).map((rules) => [...rules, { when: { effect: 'send' }, add: { ticks: 1 } }]),
-  forbidden: fc
-    .array(node, { minLength: 1, maxLength: 3 })
-    .map((nodes) => nodes.map((predicate, index) => ({ id: `p${index}`, all: holds(predicate, initial) ? [predicate, ticked] : [predicate] }))),
+  transitions: fc
+    .array(rule, { minLength: 1, maxLength: 5 })
+    .map((rules) => [...rules, { when: { effect: 'send' }, add: { ticks: 1 } }]),
+  forbidden: fc.array(node, { minLength: 1, maxLength: 3 }).map((nodes) =>
+    nodes.map((predicate, index) => ({
+      id: `p${index}`,
+      all: holds(predicate, initial) ? [predicate, ticked] : [predicate],
+    })),
+  ),
 });
 
 const effect: fc.Arbitrary<Effect> = fc.record(
@@ -116,7 +134,8 @@ const effect: fc.Arbitrary<Effect> = fc.record(
 
 describe('StateMachine properties', () => {
   it('compiled globs agree with a regular-expression reference', () => {
-    const text = (chars: string[]) => fc.array(fc.constantFrom(...chars), { maxLength: 8 }).map((list) => list.join(''));
+    const text = (chars: string[]) =>
+      fc.array(fc.constantFrom(...chars), { maxLength: 8 }).map((list) => list.join(''));
     fc.assert(
       fc.property(text(['a', 'b', '/', '*', '.']), text(['a', 'b', '/', '.']), (pattern, value) => {
         expect(compileGlob(pattern)(value)).toBe(referenceGlob(pattern, value));

@@ -43,7 +43,8 @@ class StateModelValidation {
     this.knownKeys(model, 'state model', MODEL_KEYS);
     for (const key of MODEL_KEYS) if (!Object.hasOwn(model, key)) this.problem(key, 'required');
     if (Object.hasOwn(model, 'initial')) this.initial(model.initial);
-    if (Object.hasOwn(model, 'transitions')) this.list(model.transitions, 'transitions', (rule, path) => this.rule(rule, path));
+    if (Object.hasOwn(model, 'transitions'))
+      this.list(model.transitions, 'transitions', (rule, path) => this.rule(rule, path));
     if (Object.hasOwn(model, 'forbidden')) this.forbidden(model.forbidden);
     this.checkReferences();
     this.checkAdditions();
@@ -63,10 +64,16 @@ class StateModelValidation {
     this.knownKeys(rule, path, RULE_KEYS);
     if (!Object.hasOwn(rule, 'when')) this.problem(`${path}.when`, 'required');
     else this.when(rule.when, `${path}.when`);
-    if (Object.hasOwn(rule, 'requires')) this.list(rule.requires, `${path}.requires`, (node, at) => this.node(node, at));
-    if (!Object.hasOwn(rule, 'set') && !Object.hasOwn(rule, 'add')) this.problem(path, 'needs set or add (a rule that writes nothing has no effect)');
+    if (Object.hasOwn(rule, 'requires'))
+      this.list(rule.requires, `${path}.requires`, (node, at) => this.node(node, at));
+    if (!Object.hasOwn(rule, 'set') && !Object.hasOwn(rule, 'add'))
+      this.problem(path, 'needs set or add (a rule that writes nothing has no effect)');
     if (Object.hasOwn(rule, 'set'))
-      this.writes(rule.set, `${path}.set`, (field, value, at) => this.stateValue(value, at) && this.source(field, at, stateValueType(value)));
+      this.writes(
+        rule.set,
+        `${path}.set`,
+        (field, value, at) => this.stateValue(value, at) && this.source(field, at, stateValueType(value)),
+      );
     if (Object.hasOwn(rule, 'add')) {
       this.writes(rule.add, `${path}.add`, (field, amount, at) => {
         if (typeof amount !== 'number') return this.problem(at, 'add amount is not numeric');
@@ -78,19 +85,22 @@ class StateModelValidation {
   }
 
   private when(when: unknown, path: string): void {
-    if (!isPlainObject(when)) return this.problem(path, 'must be an object with effect and optional resource, destination globs');
+    if (!isPlainObject(when))
+      return this.problem(path, 'must be an object with effect and optional resource, destination globs');
     this.knownKeys(when, path, WHEN_KEYS);
     if (!Object.hasOwn(when, 'effect')) this.problem(`${path}.effect`, 'required');
     for (const key of WHEN_KEYS) {
       if (!Object.hasOwn(when, key)) continue;
       const pattern = when[key];
-      if (typeof pattern !== 'string' || pattern.trim() === '') this.problem(`${path}.${key}`, 'must be a non-empty glob string');
+      if (typeof pattern !== 'string' || pattern.trim() === '')
+        this.problem(`${path}.${key}`, 'must be a non-empty glob string');
       else this.glob(pattern, `${path}.${key}`);
     }
   }
 
   private writes(writes: unknown, path: string, each: (field: string, value: unknown, path: string) => unknown): void {
-    if (!isPlainObject(writes) || Object.keys(writes).length === 0) return this.problem(path, 'must be a non-empty object of field values');
+    if (!isPlainObject(writes) || Object.keys(writes).length === 0)
+      return this.problem(path, 'must be a non-empty object of field values');
     for (const [field, value] of Object.entries(writes)) {
       const at = `${path}${segment(field)}`;
       if (this.fieldName(field, at)) each(field, value, at);
@@ -103,14 +113,16 @@ class StateModelValidation {
       if (!isPlainObject(predicate)) return this.problem(path, 'must be an object with id and one of all, any, not');
       const { id } = predicate;
       if (typeof id !== 'string' || id.trim() === '') this.problem(`${path}.id`, 'must be a non-empty string');
-      else if (firstUse.has(id)) this.problem(`${path}.id`, `duplicate predicate id '${id}' (first used at ${firstUse.get(id)})`);
+      else if (firstUse.has(id))
+        this.problem(`${path}.id`, `duplicate predicate id '${id}' (first used at ${firstUse.get(id)})`);
       else firstUse.set(id, path);
       this.group(predicate, path, ['id']);
     });
   }
 
   private node(node: unknown, path: string): void {
-    if (!isPlainObject(node)) return this.problem(path, 'must be a condition {field, <operator>} or an object with one of all, any, not');
+    if (!isPlainObject(node))
+      return this.problem(path, 'must be a condition {field, <operator>} or an object with one of all, any, not');
     if (Object.hasOwn(node, 'field')) this.condition(node, path);
     else this.group(node, path, []);
   }
@@ -118,7 +130,11 @@ class StateModelValidation {
   private group(group: Record<string, unknown>, path: string, extraKeys: readonly string[]): void {
     this.knownKeys(group, path, [...extraKeys, ...GROUP_KEYS]);
     const kinds = GROUP_KEYS.filter((key) => Object.hasOwn(group, key));
-    if (kinds.length !== 1) this.problem(path, `needs exactly one of all, any, not (found ${kinds.length === 0 ? 'none' : kinds.join(', ')})`);
+    if (kinds.length !== 1)
+      this.problem(
+        path,
+        `needs exactly one of all, any, not (found ${kinds.length === 0 ? 'none' : kinds.join(', ')})`,
+      );
     for (const kind of kinds) {
       if (kind === 'not') this.node(group.not, `${path}.not`);
       else this.list(group[kind], `${path}.${kind}`, (node, at) => this.node(node, at));
@@ -130,15 +146,21 @@ class StateModelValidation {
     const field = condition.field;
     const validField = this.fieldName(field, `${path}.field`);
     const operators = CONDITION_OPERATORS.filter((operator) => Object.hasOwn(condition, operator));
-    if (operators.length !== 1) return this.problem(path, `needs exactly one operator of ${CONDITION_OPERATORS.join(', ')} (found ${operators.length})`);
+    if (operators.length !== 1)
+      return this.problem(
+        path,
+        `needs exactly one operator of ${CONDITION_OPERATORS.join(', ')} (found ${operators.length})`,
+      );
     const operator = operators[0];
     const operand = condition[operator];
     const at = `${path}.${operator}`;
     let validOperand: boolean;
     if (operator === 'equals' || operator === 'not_equals') validOperand = this.stateValue(operand, at);
-    else if (operator === 'matches') validOperand = typeof operand === 'string' ? this.glob(operand, at) : this.fail(at, 'must be a glob string');
+    else if (operator === 'matches')
+      validOperand = typeof operand === 'string' ? this.glob(operand, at) : this.fail(at, 'must be a glob string');
     else validOperand = this.finiteNumber(operand, at);
-    if (validField && validOperand) this.references.push({ path, field: field as string, operator, operand: operand as StateValue });
+    if (validField && validOperand)
+      this.references.push({ path, field: field as string, operator, operand: operand as StateValue });
   }
 
   private checkReferences(): void {
@@ -155,7 +177,10 @@ class StateModelValidation {
         const type = stateValueType(operand);
         if (types.has(type)) continue;
         const consequence = operator === 'equals' ? 'never holds' : 'holds whenever the field is present';
-        this.problem(at, `field '${field}' only holds ${held}, never ${type}; comparison is strict, so this condition ${consequence}`);
+        this.problem(
+          at,
+          `field '${field}' only holds ${held}, never ${type}; comparison is strict, so this condition ${consequence}`,
+        );
       } else if (operator === 'matches') {
         if (!types.has('string')) this.problem(at, `field '${field}' never holds a string (it holds ${held})`);
       } else if (!types.has('number')) {
@@ -183,7 +208,8 @@ class StateModelValidation {
   }
 
   private fieldName(field: unknown, path: string): field is string {
-    if (typeof field !== 'string' || field.trim() === '') return this.fail(path, 'field name must be a non-empty string');
+    if (typeof field !== 'string' || field.trim() === '')
+      return this.fail(path, 'field name must be a non-empty string');
     if (RESERVED_FIELDS.has(field)) return this.fail(path, `'${field}' is a reserved name`);
     return true;
   }

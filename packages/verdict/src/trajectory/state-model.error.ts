@@ -8,7 +8,10 @@ export class StateModelError extends VerdictError {
   readonly code = 'VERDICT_STATE_MODEL';
 
   constructor(readonly problems: readonly string[]) {
-    super(`Invalid state model (${problems.length} problem${problems.length === 1 ? '' : 's'}): ${problems.join('; ')}`, { problemCount: problems.length });
+    super(
+      `Invalid state model (${problems.length} problem${problems.length === 1 ? '' : 's'}): ${problems.join('; ')}`,
+      { problemCount: problems.length },
+    );
     this.problems = Object.freeze([...problems]);
   }
 }

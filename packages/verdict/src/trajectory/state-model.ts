@@ -59,7 +59,10 @@ export type Condition = { readonly field: string } & (
 );
 
 /** The logical groups a predicate may nest; `any` and `not` go beyond the peer harness vocabulary. */
-export type PredicateGroup = { readonly all: readonly PredicateNode[] } | { readonly any: readonly PredicateNode[] } | { readonly not: PredicateNode };
+export type PredicateGroup =
+  | { readonly all: readonly PredicateNode[] }
+  | { readonly any: readonly PredicateNode[] }
+  | { readonly not: PredicateNode };
 
 /** A condition or a logical group of further nodes. */
 export type PredicateNode = Condition | PredicateGroup;

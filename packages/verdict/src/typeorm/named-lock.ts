@@ -31,7 +31,9 @@ export async function withNamedLock<T>(
     return Array.isArray(result.records) ? result.records : [];
   };
   try {
-    return dialect === 'postgres' ? await advisoryLocked(runner, fingerprint, () => work(query)) : await namedLocked(runner, fingerprint, () => work(query));
+    return dialect === 'postgres'
+      ? await advisoryLocked(runner, fingerprint, () => work(query))
+      : await namedLocked(runner, fingerprint, () => work(query));
   } finally {
     await runner.release();
   }
@@ -40,7 +42,10 @@ export async function withNamedLock<T>(
 async function advisoryLocked<T>(runner: QueryRunner, fingerprint: string, work: () => Promise<T>): Promise<T> {
   await runner.startTransaction('READ COMMITTED');
   try {
-    await runner.query('SELECT pg_advisory_xact_lock($1, $2)', [POSTGRES_LOCK_CLASS, Number.parseInt(fingerprint.slice(0, 8), 16) | 0]);
+    await runner.query('SELECT pg_advisory_xact_lock($1, $2)', [
+      POSTGRES_LOCK_CLASS,
+      Number.parseInt(fingerprint.slice(0, 8), 16) | 0,
+    ]);
     const result = await work();
     await runner.commitTransaction();
     return result;
@@ -52,8 +57,14 @@ async function advisoryLocked<T>(runner: QueryRunner, fingerprint: string, work:
 
 async function namedLocked<T>(runner: QueryRunner, fingerprint: string, work: () => Promise<T>): Promise<T> {
   const name = `verdict:${fingerprint.slice(0, 48)}`;
-  const [{ locked }] = (await runner.query('SELECT GET_LOCK(?, ?) AS locked', [name, MYSQL_LOCK_TIMEOUT_SECONDS])) as Array<{ locked: number | string | null }>;
-  if (Number(locked) !== 1) throw new Error(`Could not take the lock ${name} within ${MYSQL_LOCK_TIMEOUT_SECONDS} s: another issuer holds it; retry.`);
+  const [{ locked }] = (await runner.query('SELECT GET_LOCK(?, ?) AS locked', [
+    name,
+    MYSQL_LOCK_TIMEOUT_SECONDS,
+  ])) as Array<{ locked: number | string | null }>;
+  if (Number(locked) !== 1)
+    throw new Error(
+      `Could not take the lock ${name} within ${MYSQL_LOCK_TIMEOUT_SECONDS} s: another issuer holds it; retry.`,
+    );
   try {
     return await work();
   } finally {

@@ -71,7 +71,11 @@ export class StoreConnection {
     const runner = this.dataSource.createQueryRunner('master');
     try {
       const result = await runner.query(sql, [...parameters], true);
-      return { rows: result.records ?? [], affected: result.affected ?? 0, insertId: Number(result.raw?.insertId ?? 0) };
+      return {
+        rows: result.records ?? [],
+        affected: result.affected ?? 0,
+        insertId: Number(result.raw?.insertId ?? 0),
+      };
     } finally {
       await runner.release();
     }
@@ -79,7 +83,8 @@ export class StoreConnection {
 
   private writeSqlite(gate: string, sql: string, parameters: readonly unknown[]): StatementResult {
     const database = (this.dataSource.driver as unknown as { databaseConnection?: NativeSqlite }).databaseConnection;
-    if (!this.dataSource.isInitialized || database === undefined) throw new Error(`${gate} needs an initialized DataSource.`);
+    if (!this.dataSource.isInitialized || database === undefined)
+      throw new Error(`${gate} needs an initialized DataSource.`);
     // Check and statement in one synchronous step (see the class comment).
     if (database.inTransaction) throw new OuterTransactionError(gate);
     try {

@@ -74,13 +74,16 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
     const p = (index: number) => this.connection.param(index);
     const mysql = this.connection.dialect === 'mysql';
     const returning = mysql ? '' : ` RETURNING ${COLUMNS}`;
-    const onKeyConflict = mysql ? 'ON DUPLICATE KEY UPDATE id = id' : `ON CONFLICT (tool_call_id, capability, binding_fingerprint) DO NOTHING${returning}`;
+    const onKeyConflict = mysql
+      ? 'ON DUPLICATE KEY UPDATE id = id'
+      : `ON CONFLICT (tool_call_id, capability, binding_fingerprint) DO NOTHING${returning}`;
     this.issueSql =
       `INSERT INTO ${TABLE} (${INSERTED}) ` +
       `VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, '${Pending}', ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}) ` +
       // Only the key's conflict is absorbed; any other failure (on MySQL a taken id, see `issue`) surfaces.
       onKeyConflict;
-    const pendingOf = (principal: string, now: string) => `principal_fingerprint = ${principal} AND status = '${Pending}' AND expires_at > ${now}`;
+    const pendingOf = (principal: string, now: string) =>
+      `principal_fingerprint = ${principal} AND status = '${Pending}' AND expires_at > ${now}`;
     // SQLite only (`?` placeholders): the caps and the insert in one writing statement. No conversation
     // fingerprint in the limits (`NULL`) counts the principal's receipts of the tool call in any conversation.
     this.cappedIssueSql =
@@ -108,7 +111,11 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
   async issue(request: ReceiptIssue): Promise<ApprovalReceipt | null> {
     const { limits } = request;
     if (limits === undefined) {
-      const { rows } = await this.connection.write('Approval receipt issue', this.issueSql, this.inserted(request, null));
+      const { rows } = await this.connection.write(
+        'Approval receipt issue',
+        this.issueSql,
+        this.inserted(request, null),
+      );
       return this.issued(request, rows, true);
     }
     const limited = { ...request, limits };
@@ -116,40 +123,74 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
       const now = this.connection.instant(request.now);
       const { rows } = await this.connection.write('Approval receipt issue', this.cappedIssueSql, [
         ...this.inserted(request, limits),
-        ...[request.toolCallId, limits.conversationFingerprint ?? null, limits.conversationFingerprint ?? null, limits.principalFingerprint, now],
+        ...[
+          request.toolCallId,
+          limits.conversationFingerprint ?? null,
+          limits.conversationFingerprint ?? null,
+          limits.principalFingerprint,
+          now,
+        ],
         ...[request.capability, limits.principalFingerprint, now, limits.maxPending],
       ]);
       return this.issued(request, rows, false);
     }
-    return withNamedLock(this.dataSource, this.connection.dialect, limits.principalFingerprint, (query) => this.issueLocked(limited, query));
+    return withNamedLock(this.dataSource, this.connection.dialect, limits.principalFingerprint, (query) =>
+      this.issueLocked(limited, query),
+    );
   }
 
   /** Under the principal's lock: the key's row, else the caps, else the insert. */
-  private async issueLocked(request: ReceiptIssue & { readonly limits: PendingReceiptLimits }, query: LockedQuery): Promise<ApprovalReceipt | null> {
-    const existing = (await query(this.byKeySql, [request.toolCallId, request.capability, request.bindingFingerprint]))[0];
+  private async issueLocked(
+    request: ReceiptIssue & { readonly limits: PendingReceiptLimits },
+    query: LockedQuery,
+  ): Promise<ApprovalReceipt | null> {
+    const existing = (
+      await query(this.byKeySql, [request.toolCallId, request.capability, request.bindingFingerprint])
+    )[0];
     if (existing !== undefined) return this.hydrate(existing);
-    const pending = (await query(this.principalPendingSql, [request.limits.principalFingerprint, this.connection.instant(request.now)])).map((row) =>
-      this.hydrate(row),
-    );
+    const pending = (
+      await query(this.principalPendingSql, [request.limits.principalFingerprint, this.connection.instant(request.now)])
+    ).map((row) => this.hydrate(row));
     if (exceedsPendingLimits(pending, request)) return null;
     const rows = await query(this.issueSql, this.inserted(request, request.limits));
     if (rows[0] !== undefined) return this.hydrate(rows[0]);
-    const written = (await query(this.byKeySql, [request.toolCallId, request.capability, request.bindingFingerprint]))[0];
+    const written = (
+      await query(this.byKeySql, [request.toolCallId, request.capability, request.bindingFingerprint])
+    )[0];
     if (written === undefined || this.hydrate(written).id !== request.candidateId) throw takenCandidateId();
     return this.hydrate(written);
   }
 
   private inserted(request: ReceiptIssue, limits: PendingReceiptLimits | null): unknown[] {
-    const { candidateId, toolCallId, capability, bindingFingerprint, reason, description, subject, expiresAt, now } = request;
+    const { candidateId, toolCallId, capability, bindingFingerprint, reason, description, subject, expiresAt, now } =
+      request;
     const at = this.connection.instant(now);
     return [
-      ...[candidateId, toolCallId, capability, bindingFingerprint, reason, description, subject === null ? null : JSON.stringify(subject)],
-      ...[this.connection.instant(expiresAt), at, at, limits?.principalFingerprint ?? null, limits?.conversationFingerprint ?? null],
+      ...[
+        candidateId,
+        toolCallId,
+        capability,
+        bindingFingerprint,
+        reason,
+        description,
+        subject === null ? null : JSON.stringify(subject),
+      ],
+      ...[
+        this.connection.instant(expiresAt),
+        at,
+        at,
+        limits?.principalFingerprint ?? null,
+        limits?.conversationFingerprint ?? null,
+      ],
     ];
   }
 
   /** The returned row, or the kept row of the key; none at all is a cap's refusal (`mustExist` false) or a taken id. */
-  private async issued(request: ReceiptKey, rows: Array<Record<string, unknown>>, mustExist: boolean): Promise<ApprovalReceipt | null> {
+  private async issued(
+    request: ReceiptKey,
+    rows: Array<Record<string, unknown>>,
+    mustExist: boolean,
+  ): Promise<ApprovalReceipt | null> {
     if (rows[0] !== undefined) return this.hydrate(rows[0]);
     const existing = await this.byKey(request);
     // Without limits only reachable on MySQL/MariaDB when the candidate id equalled another receipt's id: nothing was written.
@@ -175,7 +216,11 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
   }
 
   async reject(decision: ReceiptDecision): Promise<ReceiptTransition> {
-    return this.decide('Approval receipt rejection', this.rejectSql, decision, { status: Rejected, rejectedBy: decision.by, rejectedAt: decision.now });
+    return this.decide('Approval receipt rejection', this.rejectSql, decision, {
+      status: Rejected,
+      rejectedBy: decision.by,
+      rejectedAt: decision.now,
+    });
   }
 
   async validate(key: ReceiptKey, now: Date): Promise<ReceiptCheck> {
@@ -187,7 +232,8 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
     const { rows, affected } = await this.connection.write('Approval receipt consumption', this.consumeSql, [
       ...[at, at, key.toolCallId, key.capability, key.bindingFingerprint, at],
     ]);
-    if (affected === 1) return { outcome: 'approved', receipt: rows[0] !== undefined ? this.hydrate(rows[0]) : (await this.byKey(key))! };
+    if (affected === 1)
+      return { outcome: 'approved', receipt: rows[0] !== undefined ? this.hydrate(rows[0]) : (await this.byKey(key))! };
     const check = checkReceipt(await this.forCall(key), key, now);
     // This call consumed nothing: a receipt approved after its statement ran was not approved when it ran.
     return check.outcome === 'approved' ? { outcome: 'invalid_state', receipt: check.receipt } : check;
@@ -237,7 +283,9 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
 }
 
 function takenCandidateId(): Error {
-  return new Error('Approval receipt issue matched no receipt of its key: the candidate id is already taken. Use a fresh random id.');
+  return new Error(
+    'Approval receipt issue matched no receipt of its key: the candidate id is already taken. Use a fresh random id.',
+  );
 }
 
 function toReceipt(row: ApprovalReceiptEntity): ApprovalReceipt {

@@ -19,7 +19,14 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder {
   constructor(private readonly dataSource: DataSource) {}
 
   async recordDecision(record: DecisionRecord): Promise<void> {
-    await this.dataSource.createQueryBuilder().insert().into(DecisionRecordEntity).values(row(record)).updateEntity(false).callListeners(false).execute();
+    await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(DecisionRecordEntity)
+      .values(row(record))
+      .updateEntity(false)
+      .callListeners(false)
+      .execute();
   }
 
   async recordRelease(record: ReleaseRecord): Promise<void> {

@@ -66,9 +66,17 @@ export class TypeOrmExecutionClaimStore implements ExecutionClaimStore {
       const claim = await this.byBinding(bindingFingerprint);
       return attempt > 1 ? { admitted: true, claimId: claim.id, attempt } : refusal(claim);
     }
-    const { rows } = await this.connection.write('Execution claim admission', this.admitSql, [candidateId, capability, policy, bindingFingerprint, at, at]);
+    const { rows } = await this.connection.write('Execution claim admission', this.admitSql, [
+      candidateId,
+      capability,
+      policy,
+      bindingFingerprint,
+      at,
+      at,
+    ]);
     const [admitted] = rows;
-    if (admitted !== undefined) return { admitted: true, claimId: String(admitted.id), attempt: Number(admitted.attempt) };
+    if (admitted !== undefined)
+      return { admitted: true, claimId: String(admitted.id), attempt: Number(admitted.attempt) };
     return refusal(await this.byBinding(bindingFingerprint));
   }
 
@@ -86,7 +94,8 @@ export class TypeOrmExecutionClaimStore implements ExecutionClaimStore {
     // (status, attempt), so the decision is taken again on what it has become.
     for (;;) {
       const claim = await this.find(request.claimId);
-      if (claim === null || !resolvableFrom(request.force).includes(claim.status)) return refusedResolution(claim, request);
+      if (claim === null || !resolvableFrom(request.force).includes(claim.status))
+        return refusedResolution(claim, request);
       const { affected } = await this.connection.write('Execution claim resolution', this.resolveSql, [
         ...[request.to, at, request.by, request.operatorIdentity ?? null, request.reason, at],
         ...[claim.id, claim.status, claim.attempt],
@@ -111,14 +120,21 @@ export class TypeOrmExecutionClaimStore implements ExecutionClaimStore {
   }
 
   private async finish(gate: string, claimId: string, status: ExecutionClaimStatus, now: Date): Promise<boolean> {
-    const { affected } = await this.connection.write(gate, this.finishSql, [status, this.connection.instant(now), claimId]);
+    const { affected } = await this.connection.write(gate, this.finishSql, [
+      status,
+      this.connection.instant(now),
+      claimId,
+    ]);
     return affected === 1;
   }
 
   private async byBinding(bindingFingerprint: string): Promise<ExecutionClaim> {
     const row = await this.repository().findOneBy({ bindingFingerprint });
     // Only reachable on MySQL/MariaDB when the candidate id equalled another claim's id: nothing was written.
-    if (row === null) throw new Error('Execution claim admission matched no claim of its binding: the candidate id is already taken. Use a fresh random id.');
+    if (row === null)
+      throw new Error(
+        'Execution claim admission matched no claim of its binding: the candidate id is already taken. Use a fresh random id.',
+      );
     return toClaim(row);
   }
 

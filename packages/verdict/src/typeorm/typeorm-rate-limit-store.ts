@@ -1,5 +1,9 @@
 import type { DataSource } from 'typeorm';
-import type { RateLimitConsumption, RateLimitRequest, RateLimitStore } from '../rate-limits/rate-limit-store.interface.js';
+import type {
+  RateLimitConsumption,
+  RateLimitRequest,
+  RateLimitStore,
+} from '../rate-limits/rate-limit-store.interface.js';
 import { StoreConnection } from './store-connection.js';
 
 const TABLE = 'verdict_rate_limit_windows';
@@ -34,19 +38,31 @@ export class TypeOrmRateLimitStore implements RateLimitStore {
     this.pruneSql = `DELETE FROM ${TABLE} WHERE expires_at <= ${p(1)}`;
   }
 
-  async consume({ bucketFingerprint, windowStart, windowSeconds, limit }: RateLimitRequest): Promise<RateLimitConsumption> {
+  async consume({
+    bucketFingerprint,
+    windowStart,
+    windowSeconds,
+    limit,
+  }: RateLimitRequest): Promise<RateLimitConsumption> {
     const resetAt = new Date(windowStart.getTime() + windowSeconds * 1000);
     const refused = { allowed: false, count: limit, remaining: 0, resetAt };
     // The insert would count a first unit whatever the limit; a limit below one admits nothing.
     if (!(limit >= 1)) return refused;
-    const parameters = [bucketFingerprint, this.connection.instant(windowStart), this.connection.instant(resetAt), limit];
+    const parameters = [
+      bucketFingerprint,
+      this.connection.instant(windowStart),
+      this.connection.instant(resetAt),
+      limit,
+    ];
     const result = await this.connection.write('Rate-limit consumption', this.consumeSql, parameters);
     const count = this.connection.dialect === 'mysql' ? result.insertId : Number(result.rows[0]?.count ?? 0);
     return count === 0 ? refused : { allowed: true, count, remaining: Math.max(0, limit - count), resetAt };
   }
 
   async prune(now: Date): Promise<number> {
-    const { affected } = await this.connection.write('Rate-limit pruning', this.pruneSql, [this.connection.instant(now)]);
+    const { affected } = await this.connection.write('Rate-limit pruning', this.pruneSql, [
+      this.connection.instant(now),
+    ]);
     return affected;
   }
 }

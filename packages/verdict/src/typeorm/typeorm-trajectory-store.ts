@@ -1,7 +1,11 @@
 import { QueryFailedError, type DataSource } from 'typeorm';
 import { TrajectoryContentionError } from '../errors/trajectory-contention.error.js';
 import { canonicalJson } from '../fingerprints/canonical-json.js';
-import type { TrajectoryOutcome, TrajectoryRequest, TrajectoryStore } from '../forbidden-states/trajectory-store.interface.js';
+import type {
+  TrajectoryOutcome,
+  TrajectoryRequest,
+  TrajectoryStore,
+} from '../forbidden-states/trajectory-store.interface.js';
 import type { TrajectoryState } from '../trajectory/index.js';
 import { StoreConnection } from './store-connection.js';
 
@@ -32,7 +36,9 @@ export class TypeOrmTrajectoryStore implements TrajectoryStore {
     const insert = `INSERT INTO ${TABLE} (trajectory_fingerprint, state, version, updated_at) VALUES (${p(1)}, ${p(2)}, 1, ${p(3)})`;
     this.readSql = `SELECT state, version FROM ${TABLE} WHERE trajectory_fingerprint = ${p(1)}`;
     this.insertSql =
-      this.connection.dialect === 'mysql' ? insert.replace('INSERT', 'INSERT IGNORE') : `${insert} ON CONFLICT (trajectory_fingerprint) DO NOTHING`;
+      this.connection.dialect === 'mysql'
+        ? insert.replace('INSERT', 'INSERT IGNORE')
+        : `${insert} ON CONFLICT (trajectory_fingerprint) DO NOTHING`;
     this.updateSql = `UPDATE ${TABLE} SET state = ${p(1)}, version = version + 1, updated_at = ${p(2)} WHERE trajectory_fingerprint = ${p(3)} AND version = ${p(4)}`;
   }
 
@@ -57,17 +63,38 @@ export class TypeOrmTrajectoryStore implements TrajectoryStore {
   /** The first advance of a trajectory; `false` when a concurrent one inserted it first. */
   private async insert(trajectoryFingerprint: string, state: string, at: Date | string): Promise<boolean> {
     try {
-      return (await this.connection.write('Trajectory advance', this.insertSql, [trajectoryFingerprint, state, at])).affected === 1;
+      return (
+        (await this.connection.write('Trajectory advance', this.insertSql, [trajectoryFingerprint, state, at]))
+          .affected === 1
+      );
     } catch (error) {
-      if (this.connection.dialect === 'mysql' && error instanceof QueryFailedError && (error.driverError as { errno?: number })?.errno === ER_DUP_ENTRY)
+      if (
+        this.connection.dialect === 'mysql' &&
+        error instanceof QueryFailedError &&
+        (error.driverError as { errno?: number })?.errno === ER_DUP_ENTRY
+      )
         return false;
       throw error;
     }
   }
 
   /** A later advance; `false` when a concurrent one changed the version first. */
-  private async update(trajectoryFingerprint: string, state: TrajectoryState, at: Date | string, version: number): Promise<boolean> {
-    return (await this.connection.write('Trajectory advance', this.updateSql, [canonicalJson(state), at, trajectoryFingerprint, version])).affected === 1;
+  private async update(
+    trajectoryFingerprint: string,
+    state: TrajectoryState,
+    at: Date | string,
+    version: number,
+  ): Promise<boolean> {
+    return (
+      (
+        await this.connection.write('Trajectory advance', this.updateSql, [
+          canonicalJson(state),
+          at,
+          trajectoryFingerprint,
+          version,
+        ])
+      ).affected === 1
+    );
   }
 }
 

@@ -37,21 +37,37 @@ describe('a Nest app on the packed @verdict/nestjs', () => {
   after(() => app.close());
 
   it('runs the bound tools in a createAgent loop: a CASL deny, a permit, then a pause for approval', async () => {
-    const response = await post('/chat/c-alice', 'alice:customer', { message: 'Show me ticket 2, then close my ticket 1' });
+    const response = await post('/chat/c-alice', 'alice:customer', {
+      message: 'Show me ticket 2, then close my ticket 1',
+    });
     assert.equal(response.status, 201);
-    const { interrupts } = (await response.json()) as { interrupts: { type: string; toolCallId: string; capability: string; description: string }[] };
+    const { interrupts } = (await response.json()) as {
+      interrupts: { type: string; toolCallId: string; capability: string; description: string }[];
+    };
 
     const [denied, viewed] = model.toolMessages().map((message) => message.content);
     assert.equal(denied, notExecuted('tickets.view', 'deny'));
     assert.deepEqual(JSON.parse(String(viewed)), { id: 1, title: 'Printer on fire', status: 'open', viewer: 'alice' });
-    const deny = evidence.decisions().find((record) => record.capability === 'tickets.view' && record.disposition === 'deny');
+    const deny = evidence
+      .decisions()
+      .find((record) => record.capability === 'tickets.view' && record.disposition === 'deny');
     assert.equal(deny?.stage, 'proposal'); // CASL on the proposal target
     assert.match(deny.reason, /view Ticket denied/);
 
     assert.equal(interrupts.length, 1);
     assert.deepEqual(
-      { type: interrupts[0]!.type, toolCallId: interrupts[0]!.toolCallId, capability: interrupts[0]!.capability, description: interrupts[0]!.description },
-      { type: 'verdict.approval_required', toolCallId: 'call_close_1', capability: 'tickets.close', description: 'Close ticket 1' },
+      {
+        type: interrupts[0]!.type,
+        toolCallId: interrupts[0]!.toolCallId,
+        capability: interrupts[0]!.capability,
+        description: interrupts[0]!.description,
+      },
+      {
+        type: 'verdict.approval_required',
+        toolCallId: 'call_close_1',
+        capability: 'tickets.close',
+        description: 'Close ticket 1',
+      },
     );
     assert.doesNotMatch(JSON.stringify(interrupts), /rcpt_/);
     assert.deepEqual(app.get(TicketRepository).closed, []);
@@ -59,7 +75,10 @@ describe('a Nest app on the packed @verdict/nestjs', () => {
 
   it('lets only the requester approve through the @ApprovalEndpoint() route; the resumed call executes once', async () => {
     assert.equal((await post('/approvals/c-alice/call_close_1/approve')).status, 401);
-    assert.equal((await post('/approvals/c-alice/call_close_1/approve', 'bob:customer', { receiptId: 'forged' })).status, 403);
+    assert.equal(
+      (await post('/approvals/c-alice/call_close_1/approve', 'bob:customer', { receiptId: 'forged' })).status,
+      403,
+    );
     assert.equal((await post('/approvals/c-alice/call_close_1/approve', 'carol:support')).status, 403);
     assert.equal((await post('/approvals/c-bob/call_close_1/approve', 'bob:customer')).status, 409);
     assert.deepEqual(app.get(TicketRepository).closed, []);

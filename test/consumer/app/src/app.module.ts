@@ -30,7 +30,12 @@ import {
   VerdictModule,
   type VerifiedApprovalRequest,
 } from '@verdict/nestjs';
-import { VerdictLangChainModule, VerdictTools, applicationFaultMiddleware, approveToolCall } from '@verdict/nestjs/langchain';
+import {
+  VerdictLangChainModule,
+  VerdictTools,
+  applicationFaultMiddleware,
+  approveToolCall,
+} from '@verdict/nestjs/langchain';
 import { createAgent } from 'langchain';
 import { z } from 'zod';
 import { type HelpdeskUser, TicketCapabilities, TicketRepository, abilities } from './tickets.js';
@@ -57,7 +62,9 @@ export const conversations = new Map<string, string>([
 /** The action context of a conversation, from the chat store: its owner, in it. */
 export function conversationContext(conversationId: string): ActionContext | null {
   const owner = conversations.get(conversationId);
-  return owner === undefined ? null : { actor: { id: owner, role: 'customer' }, tenant: 'acme', metadata: { conversationId } };
+  return owner === undefined
+    ? null
+    : { actor: { id: owner, role: 'customer' }, tenant: 'acme', metadata: { conversationId } };
 }
 
 export interface AgentAnswer {
@@ -85,13 +92,18 @@ export class Assistant {
   resume(requester: ActionContext, toolCallId: string): Promise<AgentAnswer> {
     const conversationId = String(requester.metadata?.conversationId);
     return this.contexts.run(requester, () =>
-      this.run(this.getAgent().invoke(new Command({ resume: approveToolCall(toolCallId) }), this.config(conversationId))),
+      this.run(
+        this.getAgent().invoke(new Command({ resume: approveToolCall(toolCallId) }), this.config(conversationId)),
+      ),
     );
   }
 
   private async run(invocation: Promise<{ messages: { content: unknown }[] }>): Promise<AgentAnswer> {
     const state = (await invocation) as { messages: { content: unknown }[]; __interrupt__?: { value: unknown }[] };
-    return { interrupts: (state.__interrupt__ ?? []).map((i) => i.value), answer: String(state.messages.at(-1)?.content ?? '') };
+    return {
+      interrupts: (state.__interrupt__ ?? []).map((i) => i.value),
+      answer: String(state.messages.at(-1)?.content ?? ''),
+    };
   }
 
   private config(conversationId: string) {
@@ -141,7 +153,9 @@ export class ApprovalsController {
 
   @Post(':toolCallId/approve')
   @ApprovalEndpoint()
-  async approve(@ApprovalRequest() { challenge, approver, requester }: VerifiedApprovalRequest): Promise<AgentAnswer & { outcome: string }> {
+  async approve(
+    @ApprovalRequest() { challenge, approver, requester }: VerifiedApprovalRequest,
+  ): Promise<AgentAnswer & { outcome: string }> {
     const transition = await this.approvals.approve(challenge.receiptId, challenge.toolCallId, approver.id);
     if (transition.outcome !== 'approved') throw new ConflictException();
     return { outcome: transition.outcome, ...(await this.assistant.resume(requester, challenge.toolCallId)) };
@@ -166,14 +180,19 @@ export class AppModule {
           resolveContext: (http) => {
             const user = userOf(http);
             if (user === undefined) throw new ForbiddenException();
-            return { actor: user, tenant: 'acme', metadata: { conversationId: http.switchToHttp().getRequest().params.conversationId } };
+            return {
+              actor: user,
+              tenant: 'acme',
+              metadata: { conversationId: http.switchToHttp().getRequest().params.conversationId },
+            };
           },
           approvalEndpoint: {
             approver: (http) => {
               const user = userOf(http);
               return user === undefined ? null : { id: `user:${user.id}`, context: { actor: user, tenant: 'acme' } };
             },
-            requester: (_approver, _toolCallId, http) => conversationContext(http.switchToHttp().getRequest().params.conversationId),
+            requester: (_approver, _toolCallId, http) =>
+              conversationContext(http.switchToHttp().getRequest().params.conversationId),
             canAccessToolCall: (approver, _toolCallId, _http, requester) =>
               approver.context.actor.role === 'support' || requester.actor.id === approver.context.actor.id,
           },

@@ -58,12 +58,14 @@ const ticketArguments = z.object({ ticketId: z.number().int().positive() });
 type TicketArguments = z.infer<typeof ticketArguments>;
 
 const ticketInTenant = fromProposal<TicketArguments, Ticket, TicketCapabilities>(
-  ({ arguments: a, context }, self) => self.tickets.find(context.tenant, a.ticketId) ?? TargetNotResolvable.throw('no such ticket'),
+  ({ arguments: a, context }, self) =>
+    self.tickets.find(context.tenant, a.ticketId) ?? TargetNotResolvable.throw('no such ticket'),
 );
 const ticketById = ExecutionTargetPolicy.refresh({
   name: 'ticket-by-id',
   identity: (ticket: Ticket) => ({ tenant: ticket.tenant, type: 'ticket', id: ticket.id }),
-  refresh: (ticket: Ticket, _context, self: TicketCapabilities) => self.tickets.find(ticket.tenant, ticket.id) ?? TargetNotResolvable.throw('ticket is gone'),
+  refresh: (ticket: Ticket, _context, self: TicketCapabilities) =>
+    self.tickets.find(ticket.tenant, ticket.id) ?? TargetNotResolvable.throw('ticket is gone'),
 });
 
 @Injectable()
@@ -80,7 +82,12 @@ export class TicketCapabilities {
     executionTarget: ticketById,
   })
   view(action: AuthorizedAction<TicketArguments, Ticket>) {
-    return { id: action.target.id, title: action.target.title, status: action.target.status, viewer: action.context.actor.id };
+    return {
+      id: action.target.id,
+      title: action.target.title,
+      status: action.target.status,
+      viewer: action.context.actor.id,
+    };
   }
 
   @Capability({

@@ -14,7 +14,8 @@ export type CandidateCheck = (match: RegExpExecArray, text: string) => SpanBound
 
 /** Rejects anything but a string before a detector touches it. */
 export function assertText(text: unknown, where: string): asserts text is string {
-  if (typeof text !== 'string') throw new DetectionInputError(`${where} needs a string, got ${text === null ? 'null' : typeof text}`);
+  if (typeof text !== 'string')
+    throw new DetectionInputError(`${where} needs a string, got ${text === null ? 'null' : typeof text}`);
 }
 
 /** A cheap test that rules a text out before the candidate pattern runs (no candidate can match without it). */
@@ -37,7 +38,11 @@ export function scanCandidates(
   const spans: DetectedSpan[] = [];
   if (prefilter !== undefined && !prefilter(text)) return spans;
   let global = globals.get(pattern);
-  if (global === undefined) globals.set(pattern, (global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`)));
+  if (global === undefined)
+    globals.set(
+      pattern,
+      (global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`)),
+    );
   // The global twin is shared: `lastIndex` starts at 0 and is reset however the scan ends. Scans are
   // synchronous and checks never scan, so no other scan can interleave.
   global.lastIndex = 0;
@@ -54,7 +59,11 @@ export function scanCandidates(
 }
 
 /** A frozen span attributed to `detector`. */
-export function makeSpan(detector: { readonly name: string; readonly label: string; readonly dataClass: DataClass }, start: number, end: number): DetectedSpan {
+export function makeSpan(
+  detector: { readonly name: string; readonly label: string; readonly dataClass: DataClass },
+  start: number,
+  end: number,
+): DetectedSpan {
   return Object.freeze({ detector: detector.name, label: detector.label, dataClass: detector.dataClass, start, end });
 }
 

@@ -10,16 +10,26 @@ import type { PiiDetector } from './pii-detector.interface.js';
 import { PlaceholderVault } from './placeholder-vault.js';
 
 /** A detector that reports fixed extents, to pin down overlap resolution. */
-function fixedDetector(name: string, dataClass: DataClass, extents: ReadonlyArray<readonly [number, number]>): PiiDetector {
+function fixedDetector(
+  name: string,
+  dataClass: DataClass,
+  extents: ReadonlyArray<readonly [number, number]>,
+): PiiDetector {
   const label = name.toUpperCase();
-  return { name, label, dataClass, detect: () => extents.map(([start, end]) => ({ detector: name, label, dataClass, start, end })) };
+  return {
+    name,
+    label,
+    dataClass,
+    detect: () => extents.map(([start, end]) => ({ detector: name, label, dataClass, start, end })),
+  };
 }
 
 const extents = (spans: readonly DetectedSpan[]) => spans.map((span) => [span.detector, span.start, span.end]);
 
 describe('detect', () => {
   it('returns the spans of all detectors sorted by start', () => {
-    const text = 'Card 4111 1111 1111 1111 for ada@example.org, call +1 415 555 2671 from 10.0.0.1; IBAN DE89 3704 0044 0532 0130 00, SSN 123-45-6789.';
+    const text =
+      'Card 4111 1111 1111 1111 for ada@example.org, call +1 415 555 2671 from 10.0.0.1; IBAN DE89 3704 0044 0532 0130 00, SSN 123-45-6789.';
     const spans = detect(text, DEFAULT_DETECTORS);
     expect(spans.map((span) => [span.label, text.slice(span.start, span.end)])).toEqual([
       ['CARD', '4111 1111 1111 1111'],

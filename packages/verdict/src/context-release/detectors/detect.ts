@@ -22,7 +22,13 @@ export function detect(text: string, detectors: readonly PiiDetector[]): Detecte
   const found: DetectedSpan[] = [];
   for (const detector of detectors) {
     for (const span of detector.detect(text)) {
-      if (!Number.isInteger(span.start) || !Number.isInteger(span.end) || span.start < 0 || span.start >= span.end || span.end > text.length) {
+      if (
+        !Number.isInteger(span.start) ||
+        !Number.isInteger(span.end) ||
+        span.start < 0 ||
+        span.start >= span.end ||
+        span.end > text.length
+      ) {
         throw new DetectionInputError(`detector ${detector.name} returned a span outside the text`);
       }
       found.push(span);

@@ -9,8 +9,11 @@ export class DetectionInputError extends VerdictError {
   readonly code = 'VERDICT_DETECTION_INPUT';
 
   constructor(readonly problem: string) {
-    super(`${problem}. Pass text as a string, spans as returned by detect() (in bounds, non-overlapping), and plain JSON to restore(); nothing was changed.`, {
-      stage: 'context-release',
-    });
+    super(
+      `${problem}. Pass text as a string, spans as returned by detect() (in bounds, non-overlapping), and plain JSON to restore(); nothing was changed.`,
+      {
+        stage: 'context-release',
+      },
+    );
   }
 }

@@ -11,12 +11,17 @@ describe('emailDetector', () => {
       'grace.hopper+navy@mail.example.co.uk',
       'ALAN_T@Example.COM',
     ]);
-    expect(found('"ada@example.org"? <bob-smith@sub-domain.example.net>!')).toEqual(['ada@example.org', 'bob-smith@sub-domain.example.net']);
+    expect(found('"ada@example.org"? <bob-smith@sub-domain.example.net>!')).toEqual([
+      'ada@example.org',
+      'bob-smith@sub-domain.example.net',
+    ]);
     expect(found('Contact:...ada@example.org...')).toEqual(['ada@example.org']);
   });
 
   it('reports offsets, label and class', () => {
-    expect(emailDetector.detect('mail ada@example.org now')).toEqual([{ detector: 'email', label: 'EMAIL', dataClass: DataClass.Pii, start: 5, end: 20 }]);
+    expect(emailDetector.detect('mail ada@example.org now')).toEqual([
+      { detector: 'email', label: 'EMAIL', dataClass: DataClass.Pii, start: 5, end: 20 },
+    ]);
   });
 
   it.each([

@@ -20,7 +20,8 @@ function checkEmail(match: RegExpExecArray, text: string): SpanBounds | undefine
   const domain = candidate.slice(at + 1).replace(/[.-]+$/, '');
   if (local === '' || local.endsWith('.') || local.includes('..')) return undefined;
   const labels = domain.split('.');
-  if (labels.length < 2 || !labels.every((label) => LABEL.test(label)) || !TOP_LEVEL.test(labels[labels.length - 1])) return undefined;
+  if (labels.length < 2 || !labels.every((label) => LABEL.test(label)) || !TOP_LEVEL.test(labels[labels.length - 1]))
+    return undefined;
   return { start: match.index + leadingDots, end: match.index + at + 1 + domain.length };
 }
 
@@ -30,4 +31,11 @@ function checkEmail(match: RegExpExecArray, text: string): SpanBounds | undefine
  * punctuation is not part of the address. Quoted local parts, IP-literal domains and non-ASCII addresses are not found.
  * Class {@link DataClass.Pii}, label `EMAIL`.
  */
-export const emailDetector: PiiDetector = candidateDetector('email', 'EMAIL', DataClass.Pii, CANDIDATE, checkEmail, (text) => text.includes('@'));
+export const emailDetector: PiiDetector = candidateDetector(
+  'email',
+  'EMAIL',
+  DataClass.Pii,
+  CANDIDATE,
+  checkEmail,
+  (text) => text.includes('@'),
+);

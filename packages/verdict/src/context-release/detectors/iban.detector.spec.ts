@@ -21,7 +21,9 @@ describe('ibanDetector', () => {
   });
 
   it('reports label and class', () => {
-    expect(ibanDetector.detect('NO9386011117947')).toEqual([{ detector: 'iban', label: 'IBAN', dataClass: DataClass.Sensitive, start: 0, end: 15 }]);
+    expect(ibanDetector.detect('NO9386011117947')).toEqual([
+      { detector: 'iban', label: 'IBAN', dataClass: DataClass.Sensitive, start: 0, end: 15 },
+    ]);
   });
 
   it.each([

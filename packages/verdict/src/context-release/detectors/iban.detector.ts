@@ -43,4 +43,11 @@ function checkIban(match: RegExpExecArray, text: string): SpanBounds | undefined
  * (`DE89 3704 0044 0532 0130 00`), valid only when the mod-97 check gives 1. Country-specific lengths and BBAN formats
  * are not checked; lower-case IBANs are not found. Class {@link DataClass.Sensitive}, label `IBAN`.
  */
-export const ibanDetector: PiiDetector = candidateDetector('iban', 'IBAN', DataClass.Sensitive, CANDIDATE, checkIban, HAS_DIGIT);
+export const ibanDetector: PiiDetector = candidateDetector(
+  'iban',
+  'IBAN',
+  DataClass.Sensitive,
+  CANDIDATE,
+  checkIban,
+  HAS_DIGIT,
+);

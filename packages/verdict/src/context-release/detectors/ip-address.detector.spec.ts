@@ -19,11 +19,17 @@ describe('ipAddressDetector', () => {
   });
 
   it('finds addresses in brackets, URLs and next to a zone suffix', () => {
-    expect(found('http://[2001:db8::1]:8080/ and fe80::1%eth0 and 10.0.0.1:443')).toEqual(['2001:db8::1', 'fe80::1', '10.0.0.1']);
+    expect(found('http://[2001:db8::1]:8080/ and fe80::1%eth0 and 10.0.0.1:443')).toEqual([
+      '2001:db8::1',
+      'fe80::1',
+      '10.0.0.1',
+    ]);
   });
 
   it('reports one IP span for an IPv4-mapped IPv6 address', () => {
-    expect(ipAddressDetector.detect('::ffff:10.0.0.1')).toEqual([{ detector: 'ip-address', label: 'IP', dataClass: DataClass.Pii, start: 0, end: 15 }]);
+    expect(ipAddressDetector.detect('::ffff:10.0.0.1')).toEqual([
+      { detector: 'ip-address', label: 'IP', dataClass: DataClass.Pii, start: 0, end: 15 },
+    ]);
   });
 
   it('treats a trailing single colon as punctuation', () => {

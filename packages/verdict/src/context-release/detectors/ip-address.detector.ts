@@ -8,7 +8,8 @@ import { resolveOverlaps } from './resolve-overlaps.js';
 // A dotted quad that is not part of a longer dotted run (`1.2.3.4.5`) or a word.
 const IPV4_CANDIDATE = /(?<![A-Za-z0-9]|[A-Za-z0-9]\.)[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![A-Za-z0-9]|\.[0-9])/;
 // Two to seven colon-terminated hex groups (empty groups give `::`), then an optional last group or embedded IPv4.
-const IPV6_CANDIDATE = /(?<![0-9A-Za-z:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f]{1,4})?(?![0-9A-Za-z:]|\.[0-9])/;
+const IPV6_CANDIDATE =
+  /(?<![0-9A-Za-z:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f]{1,4})?(?![0-9A-Za-z:]|\.[0-9])/;
 
 function checkIpv4(match: RegExpExecArray): SpanBounds | undefined {
   return isIPv4(match[0]) ? { start: match.index, end: match.index + match[0].length } : undefined;

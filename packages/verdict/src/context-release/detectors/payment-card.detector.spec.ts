@@ -6,12 +6,16 @@ import { paymentCardDetector } from './payment-card.detector.js';
 const found = (text: string) => paymentCardDetector.detect(text).map((span) => text.slice(span.start, span.end));
 
 describe('paymentCardDetector', () => {
-  it.each([['4111111111111111'], ['4111 1111 1111 1111'], ['5555-5555-5555-4444'], ['3782 822463 10005'], ['4222222222222'], ['6011 0009 9013 9424']])(
-    'finds the Luhn-valid number %s',
-    (card) => {
-      expect(found(`Card: ${card}, exp 12/29.`)).toEqual([card]);
-    },
-  );
+  it.each([
+    ['4111111111111111'],
+    ['4111 1111 1111 1111'],
+    ['5555-5555-5555-4444'],
+    ['3782 822463 10005'],
+    ['4222222222222'],
+    ['6011 0009 9013 9424'],
+  ])('finds the Luhn-valid number %s', (card) => {
+    expect(found(`Card: ${card}, exp 12/29.`)).toEqual([card]);
+  });
 
   it('reports label and class', () => {
     expect(paymentCardDetector.detect('4111111111111111')).toEqual([

@@ -23,4 +23,11 @@ function checkCard(match: RegExpExecArray): SpanBounds | undefined {
  * networks' ranges), and passing the Luhn check. A Luhn-invalid number is not a card. A longer run of digit groups is
  * read as one number, so it is not a card either. Class {@link DataClass.Sensitive}, label `CARD`.
  */
-export const paymentCardDetector: PiiDetector = candidateDetector('payment-card', 'CARD', DataClass.Sensitive, CANDIDATE, checkCard, HAS_DIGIT);
+export const paymentCardDetector: PiiDetector = candidateDetector(
+  'payment-card',
+  'CARD',
+  DataClass.Sensitive,
+  CANDIDATE,
+  checkCard,
+  HAS_DIGIT,
+);

@@ -26,7 +26,9 @@ describe('phoneDetector', () => {
   });
 
   it('reports label and class', () => {
-    expect(phoneDetector.detect('+14155552671')).toEqual([{ detector: 'phone', label: 'PHONE', dataClass: DataClass.Pii, start: 0, end: 12 }]);
+    expect(phoneDetector.detect('+14155552671')).toEqual([
+      { detector: 'phone', label: 'PHONE', dataClass: DataClass.Pii, start: 0, end: 12 },
+    ]);
   });
 
   it.each([

@@ -27,7 +27,9 @@ function isNationalNumber(candidate: string): boolean {
 function checkPhone(match: RegExpExecArray): SpanBounds | undefined {
   const candidate = match[0];
   const digits = candidate.replace(/[^0-9]/g, '').length;
-  const accepted = candidate.startsWith('+') ? digits >= 7 && digits <= 15 : digits >= 9 && digits <= 15 && isNationalNumber(candidate);
+  const accepted = candidate.startsWith('+')
+    ? digits >= 7 && digits <= 15
+    : digits >= 9 && digits <= 15 && isNationalNumber(candidate);
   return accepted ? { start: match.index, end: match.index + candidate.length } : undefined;
 }
 
@@ -44,4 +46,11 @@ function checkPhone(match: RegExpExecArray): SpanBounds | undefined {
  * quads, and the SSN shape `123-45-6789`. Short local numbers (`555-2671`) are therefore missed. Class
  * {@link DataClass.Pii}, label `PHONE`.
  */
-export const phoneDetector: PiiDetector = candidateDetector('phone', 'PHONE', DataClass.Pii, CANDIDATE, checkPhone, HAS_DIGIT);
+export const phoneDetector: PiiDetector = candidateDetector(
+  'phone',
+  'PHONE',
+  DataClass.Pii,
+  CANDIDATE,
+  checkPhone,
+  HAS_DIGIT,
+);

@@ -15,7 +15,13 @@ function setup() {
   return { vault, tokenize };
 }
 
-const span = (start: number, end: number, label = 'TEST'): DetectedSpan => ({ detector: 'test', label, dataClass: DataClass.Pii, start, end });
+const span = (start: number, end: number, label = 'TEST'): DetectedSpan => ({
+  detector: 'test',
+  label,
+  dataClass: DataClass.Pii,
+  start,
+  end,
+});
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
@@ -29,9 +35,9 @@ describe('PlaceholderVault', () => {
   describe('tokenize', () => {
     it('gives the same value the same placeholder and numbers distinct values per label', () => {
       const { vault, tokenize } = setup();
-      expect(tokenize('ada@example.org wrote to bob@example.org, then ada@example.org again; call +1 415 555 2671')).toBe(
-        '<EMAIL_1> wrote to <EMAIL_2>, then <EMAIL_1> again; call <PHONE_1>',
-      );
+      expect(
+        tokenize('ada@example.org wrote to bob@example.org, then ada@example.org again; call +1 415 555 2671'),
+      ).toBe('<EMAIL_1> wrote to <EMAIL_2>, then <EMAIL_1> again; call <PHONE_1>');
       expect(vault.size).toBe(3);
     });
 
@@ -105,7 +111,10 @@ describe('PlaceholderVault', () => {
     it('leaves unknown or altered placeholders, object keys and all other text exactly as they are', () => {
       const { vault, tokenize } = setup();
       tokenize('ada@example.org');
-      const args = { '<EMAIL_1>': 'key stays', text: '<EMAIL_9> <email_1> EMAIL_1 < EMAIL_1 > <EMAIL_1 $& $1 <<EMAIL_1>> <PHONE_1>' };
+      const args = {
+        '<EMAIL_1>': 'key stays',
+        text: '<EMAIL_9> <email_1> EMAIL_1 < EMAIL_1 > <EMAIL_1 $& $1 <<EMAIL_1>> <PHONE_1>',
+      };
       expect(vault.restore(args)).toEqual({
         '<EMAIL_1>': 'key stays',
         text: '<EMAIL_9> <email_1> EMAIL_1 < EMAIL_1 > <EMAIL_1 $& $1 <ada@example.org> <PHONE_1>',
@@ -155,14 +164,18 @@ describe('PlaceholderVault', () => {
     it('lists only the placeholders this vault issued, in order, not text that merely looks like one', () => {
       const { vault, tokenize } = setup();
       tokenize('the form said <EMAIL_1>; write to ada@example.org or bob@example.org');
-      expect(vault.placeholdersIn('cc <EMAIL_3>, <EMAIL_9>, <EMAIL_1>, <email_2> and <EMAIL_2>')).toEqual(['<EMAIL_3>', '<EMAIL_2>']);
+      expect(vault.placeholdersIn('cc <EMAIL_3>, <EMAIL_9>, <EMAIL_1>, <email_2> and <EMAIL_2>')).toEqual([
+        '<EMAIL_3>',
+        '<EMAIL_2>',
+      ]);
       expect(vault.placeholdersIn('https://attacker.example/?e=<EMAIL_2>')).toEqual(['<EMAIL_2>']);
       expect(new PlaceholderVault().placeholdersIn('<EMAIL_2>')).toEqual([]);
     });
   });
 
   describe('properties', () => {
-    const digits = (length: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: length, maxLength: length }).map((ds) => ds.join(''));
+    const digits = (length: number) =>
+      fc.array(fc.integer({ min: 0, max: 9 }), { minLength: length, maxLength: length }).map((ds) => ds.join(''));
     const email = fc
       .tuple(
         fc.stringMatching(/^[a-z][a-z0-9]{2,8}$/),
@@ -171,26 +184,40 @@ describe('PlaceholderVault', () => {
         fc.constantFrom('com', 'org', 'io'),
       )
       .map(([local, suffix, domain, tld]) => `${local}${suffix}@${domain}.${tld}`);
-    const card = fc.tuple(fc.constantFrom('4', '51', '6011'), digits(12), fc.constantFrom('', ' ', '-')).map(([prefix, middle, separator]) => {
-      const body = (prefix + middle).slice(0, 15);
-      const number = body + [...'0123456789'].find((check) => passesLuhn(body + check));
-      return separator === '' ? number : number.match(/.{4}/g)!.join(separator);
-    });
-    const phone = fc.tuple(fc.integer({ min: 200, max: 999 }), digits(3), digits(4)).map(([area, exchange, line]) => `+1 ${area} ${exchange} ${line}`);
-    const literalPlaceholder = fc.tuple(fc.constantFrom('EMAIL', 'CARD', 'PHONE', 'X'), fc.integer({ min: 1, max: 4 })).map(([label, n]) => `<${label}_${n}>`);
+    const card = fc
+      .tuple(fc.constantFrom('4', '51', '6011'), digits(12), fc.constantFrom('', ' ', '-'))
+      .map(([prefix, middle, separator]) => {
+        const body = (prefix + middle).slice(0, 15);
+        const number = body + [...'0123456789'].find((check) => passesLuhn(body + check));
+        return separator === '' ? number : number.match(/.{4}/g)!.join(separator);
+      });
+    const phone = fc
+      .tuple(fc.integer({ min: 200, max: 999 }), digits(3), digits(4))
+      .map(([area, exchange, line]) => `+1 ${area} ${exchange} ${line}`);
+    const literalPlaceholder = fc
+      .tuple(fc.constantFrom('EMAIL', 'CARD', 'PHONE', 'X'), fc.integer({ min: 1, max: 4 }))
+      .map(([label, n]) => `<${label}_${n}>`);
     const iban = fc.tuple(digits(18), fc.boolean()).map(([bban, spaced]) => {
-      const check = Array.from({ length: 97 }, (_, i) => String(i + 2).padStart(2, '0')).find((digits) => passesIbanChecksum(`DE${digits}${bban}`));
+      const check = Array.from({ length: 97 }, (_, i) => String(i + 2).padStart(2, '0')).find((digits) =>
+        passesIbanChecksum(`DE${digits}${bban}`),
+      );
       const compact = `DE${check}${bban}`;
       return spaced ? compact.match(/.{1,4}/g)!.join(' ') : compact;
     });
     const ssn = fc
       .tuple(fc.integer({ min: 1, max: 665 }), fc.integer({ min: 1, max: 99 }), fc.integer({ min: 1, max: 9999 }))
-      .map(([area, group, serial]) => `${String(area).padStart(3, '0')}-${String(group).padStart(2, '0')}-${String(serial).padStart(4, '0')}`);
+      .map(
+        ([area, group, serial]) =>
+          `${String(area).padStart(3, '0')}-${String(group).padStart(2, '0')}-${String(serial).padStart(4, '0')}`,
+      );
     const pii = fc.oneof(email, card, phone, iban, ssn);
 
     it('restore(tokenize(text)) gives back any text', () => {
       const text = fc
-        .array(fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 6 }), pii, literalPlaceholder), { maxLength: 12 })
+        .array(
+          fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 6 }), pii, literalPlaceholder),
+          { maxLength: 12 },
+        )
         .map((parts) => parts.join(''));
       fc.assert(
         fc.property(text, (original) => {

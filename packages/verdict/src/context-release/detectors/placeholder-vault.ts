@@ -83,7 +83,9 @@ export class PlaceholderVault {
    * @example vault.placeholdersIn('to <EMAIL_1>, cc <EMAIL_9>') // ['<EMAIL_1>']
    */
   placeholdersIn(text: string): string[] {
-    return [...text.matchAll(new RegExp(PLACEHOLDER_SHAPE))].map(([shape]) => shape).filter((shape) => this.#values.has(shape));
+    return [...text.matchAll(new RegExp(PLACEHOLDER_SHAPE))]
+      .map(([shape]) => shape)
+      .filter((shape) => this.#values.has(shape));
   }
 
   #placeholderFor(label: string, value: string): string {
@@ -107,14 +109,16 @@ export class PlaceholderVault {
   }
 
   #restoreValue(value: unknown, ancestors: Set<object>): unknown {
-    if (typeof value === 'string') return value.replace(new RegExp(PLACEHOLDER_SHAPE), (shape) => this.#values.get(shape) ?? shape);
+    if (typeof value === 'string')
+      return value.replace(new RegExp(PLACEHOLDER_SHAPE), (shape) => this.#values.get(shape) ?? shape);
     if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
     if (!Array.isArray(value) && !isPlainObject(value)) {
       throw new DetectionInputError(
         `PlaceholderVault.restore() accepts plain JSON values, found ${value === undefined ? 'undefined' : typeof value === 'object' ? 'a non-plain object' : `a ${typeof value}`}`,
       );
     }
-    if (ancestors.has(value)) throw new DetectionInputError('PlaceholderVault.restore() accepts plain JSON values, found a cyclic reference');
+    if (ancestors.has(value))
+      throw new DetectionInputError('PlaceholderVault.restore() accepts plain JSON values, found a cyclic reference');
     ancestors.add(value);
     // Array.from visits holes as `undefined`, so a sparse array is refused rather than copied with holes.
     const copy = Array.isArray(value)

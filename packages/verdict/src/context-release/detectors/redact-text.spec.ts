@@ -6,7 +6,13 @@ import type { DetectedSpan } from './detected-span.js';
 import { DetectionInputError } from './detection-input.error.js';
 import { redactText } from './redact-text.js';
 
-const span = (start: number, end: number): DetectedSpan => ({ detector: 'test', label: 'TEST', dataClass: DataClass.Pii, start, end });
+const span = (start: number, end: number): DetectedSpan => ({
+  detector: 'test',
+  label: 'TEST',
+  dataClass: DataClass.Pii,
+  start,
+  end,
+});
 
 describe('redactText', () => {
   it('replaces every detected value with [REDACTED] and keeps the rest', () => {

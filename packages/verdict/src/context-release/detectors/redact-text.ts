@@ -12,7 +12,11 @@ export const DEFAULT_REDACTION = '[REDACTED]';
  * @throws DetectionInputError for spans out of bounds or overlapping; nothing is returned.
  * @example redactText('Mail ada@example.org now', detect('Mail ada@example.org now', [emailDetector])) // 'Mail [REDACTED] now'
  */
-export function redactText(text: string, spans: readonly DetectedSpan[], replacement: string = DEFAULT_REDACTION): string {
+export function redactText(
+  text: string,
+  spans: readonly DetectedSpan[],
+  replacement: string = DEFAULT_REDACTION,
+): string {
   if (typeof replacement !== 'string') throw new DetectionInputError('redactText() needs a string replacement');
   let redacted = '';
   let at = 0;

@@ -7,7 +7,9 @@ const found = (text: string) => usSsnDetector.detect(text).map((span) => text.sl
 describe('usSsnDetector', () => {
   it('finds a dashed SSN in a sentence', () => {
     expect(found('SSN 123-45-6789, born 1970.')).toEqual(['123-45-6789']);
-    expect(usSsnDetector.detect('078-05-1120')).toEqual([{ detector: 'us-ssn', label: 'SSN', dataClass: DataClass.Sensitive, start: 0, end: 11 }]);
+    expect(usSsnDetector.detect('078-05-1120')).toEqual([
+      { detector: 'us-ssn', label: 'SSN', dataClass: DataClass.Sensitive, start: 0, end: 11 },
+    ]);
   });
 
   it.each([

@@ -16,4 +16,11 @@ function checkSsn(match: RegExpExecArray): SpanBounds | undefined {
  * 900–999, group 00, serial 0000). Undashed nine-digit numbers are not found: without the dashes they are
  * indistinguishable from any other number. Class {@link DataClass.Sensitive}, label `SSN`.
  */
-export const usSsnDetector: PiiDetector = candidateDetector('us-ssn', 'SSN', DataClass.Sensitive, CANDIDATE, checkSsn, HAS_DIGIT);
+export const usSsnDetector: PiiDetector = candidateDetector(
+  'us-ssn',
+  'SSN',
+  DataClass.Sensitive,
+  CANDIDATE,
+  checkSsn,
+  HAS_DIGIT,
+);

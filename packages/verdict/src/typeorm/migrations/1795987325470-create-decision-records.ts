@@ -12,8 +12,18 @@ export class CreateDecisionRecords1795987325470 implements MigrationInterface {
   name = 'CreateDecisionRecords1795987325470';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const fingerprint = (name: string): TableColumnOptions => ({ name, type: 'varchar', length: '64', isNullable: true });
-    const label = (name: string, length: number, isNullable = true): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isNullable });
+    const fingerprint = (name: string): TableColumnOptions => ({
+      name,
+      type: 'varchar',
+      length: '64',
+      isNullable: true,
+    });
+    const label = (name: string, length: number, isNullable = true): TableColumnOptions => ({
+      name,
+      type: 'varchar',
+      length: String(length),
+      isNullable,
+    });
     const integer = (name: string): TableColumnOptions => ({ name, type: 'integer', isNullable: true });
 
     await createVerdictTable(queryRunner, TABLE, (instant) => ({
@@ -46,8 +56,14 @@ export class CreateDecisionRecords1795987325470 implements MigrationInterface {
         { ...instant, name: 'recorded_at' },
       ],
       indices: [
-        new TableIndex({ name: 'idx_verdict_decision_records_correlation', columnNames: ['correlation_id', 'sequence'] }),
-        new TableIndex({ name: 'idx_verdict_decision_records_capability_time', columnNames: ['capability', 'recorded_at'] }),
+        new TableIndex({
+          name: 'idx_verdict_decision_records_correlation',
+          columnNames: ['correlation_id', 'sequence'],
+        }),
+        new TableIndex({
+          name: 'idx_verdict_decision_records_capability_time',
+          columnNames: ['capability', 'recorded_at'],
+        }),
       ],
     }));
   }

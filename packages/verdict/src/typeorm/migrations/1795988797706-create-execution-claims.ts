@@ -28,8 +28,15 @@ export class CreateExecutionClaims1795988797706 implements MigrationInterface {
         { ...instant, name: 'resolved_at', isNullable: true },
       ],
       indices: [
-        new TableIndex({ name: 'uq_verdict_execution_claims_binding', columnNames: ['binding_fingerprint'], isUnique: true }),
-        new TableIndex({ name: 'idx_verdict_execution_claims_status_claimed_at', columnNames: ['status', 'claimed_at'] }),
+        new TableIndex({
+          name: 'uq_verdict_execution_claims_binding',
+          columnNames: ['binding_fingerprint'],
+          isUnique: true,
+        }),
+        new TableIndex({
+          name: 'idx_verdict_execution_claims_status_claimed_at',
+          columnNames: ['status', 'claimed_at'],
+        }),
       ],
     }));
   }

@@ -40,7 +40,11 @@ export class CreateApprovalReceipts1795996093417 implements MigrationInterface {
         { ...instant, name: 'updated_at' },
       ],
       indices: [
-        new TableIndex({ name: 'uq_verdict_approval_receipts_key', columnNames: ['tool_call_id', 'capability', 'binding_fingerprint'], isUnique: true }),
+        new TableIndex({
+          name: 'uq_verdict_approval_receipts_key',
+          columnNames: ['tool_call_id', 'capability', 'binding_fingerprint'],
+          isUnique: true,
+        }),
       ],
     }));
   }
@@ -54,6 +58,10 @@ export class CreateApprovalReceipts1795996093417 implements MigrationInterface {
 async function exactCollation(queryRunner: QueryRunner): Promise<Pick<TableColumnOptions, 'charset' | 'collation'>> {
   if (!['mysql', 'mariadb', 'aurora-mysql'].includes(queryRunner.connection.options.type)) return {};
   const [{ version }] = (await queryRunner.query('SELECT VERSION() AS version')) as Array<{ version: string }>;
-  const collation = /mariadb/i.test(version) ? 'utf8mb4_nopad_bin' : Number.parseInt(version, 10) >= 8 ? 'utf8mb4_0900_bin' : 'utf8mb4_bin';
+  const collation = /mariadb/i.test(version)
+    ? 'utf8mb4_nopad_bin'
+    : Number.parseInt(version, 10) >= 8
+      ? 'utf8mb4_0900_bin'
+      : 'utf8mb4_bin';
   return { charset: 'utf8mb4', collation };
 }

@@ -13,7 +13,11 @@ export class CreateReleaseRecords1796000000000 implements MigrationInterface {
   name = 'CreateReleaseRecords1796000000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const label = (name: string, length: number): TableColumnOptions => ({ name, type: 'varchar', length: String(length) });
+    const label = (name: string, length: number): TableColumnOptions => ({
+      name,
+      type: 'varchar',
+      length: String(length),
+    });
     const fingerprint = (name: string): TableColumnOptions => label(name, 64);
 
     await createVerdictTable(queryRunner, TABLE, (instant) => ({

@@ -15,8 +15,14 @@ export class AddApprovalReceiptPrincipals1796000104000 implements MigrationInter
   name = 'AddApprovalReceiptPrincipals1796000104000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.addColumn(TABLE, new TableColumn({ name: 'principal_fingerprint', type: 'varchar', length: '64', isNullable: true }));
-    await queryRunner.createIndex(TABLE, new TableIndex({ name: INDEX, columnNames: ['principal_fingerprint', 'capability', 'expires_at'] }));
+    await queryRunner.addColumn(
+      TABLE,
+      new TableColumn({ name: 'principal_fingerprint', type: 'varchar', length: '64', isNullable: true }),
+    );
+    await queryRunner.createIndex(
+      TABLE,
+      new TableIndex({ name: INDEX, columnNames: ['principal_fingerprint', 'capability', 'expires_at'] }),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -12,7 +12,10 @@ export class AddExecutionClaimOperatorIdentity1796000109000 implements Migration
   name = 'AddExecutionClaimOperatorIdentity1796000109000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.addColumn(TABLE, new TableColumn({ name: 'operator_identity', type: 'varchar', length: '255', isNullable: true }));
+    await queryRunner.addColumn(
+      TABLE,
+      new TableColumn({ name: 'operator_identity', type: 'varchar', length: '255', isNullable: true }),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

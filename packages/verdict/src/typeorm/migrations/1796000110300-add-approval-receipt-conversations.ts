@@ -15,7 +15,10 @@ export class AddApprovalReceiptConversations1796000110300 implements MigrationIn
   name = 'AddApprovalReceiptConversations1796000110300';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.addColumn(TABLE, new TableColumn({ name: 'conversation_fingerprint', type: 'varchar', length: '64', isNullable: true }));
+    await queryRunner.addColumn(
+      TABLE,
+      new TableColumn({ name: 'conversation_fingerprint', type: 'varchar', length: '64', isNullable: true }),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
