@@ -10,7 +10,7 @@ export type ContractTestFn = () => Promise<void> | void;
  * import * as nodeTest from 'node:test';
  * describeRateLimitStoreContract('redis', setup, { runner: nodeTest });
  *
- * import { afterAll, beforeAll, describe, it } from '@jest/globals';
+ * // Jest with injectGlobals: false — describe, it, beforeAll and afterAll imported from Jest's globals module:
  * describeRateLimitStoreContract('redis', setup, { runner: { describe, it, beforeAll, afterAll } });
  */
 export interface ContractRunner {
@@ -99,7 +99,7 @@ function detectRunner(): ContractRunner {
   if (process.env['JEST_WORKER_ID'] !== undefined && process.env['NODE_TEST_CONTEXT'] === undefined) {
     throw new Error(
       'Jest runs without its globals (injectGlobals: false): pass the runner, e.g. ' +
-        "{ runner: { describe, it, beforeAll, afterAll } } from '@jest/globals'.",
+        "{ runner: { describe, it, beforeAll, afterAll } }, imported from Jest's globals module (@jest/globals).",
     );
   }
   return process.getBuiltinModule('node:test');
