@@ -10,4 +10,21 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  {
+    // The vocabulary (vocabulary/, decisions/, evidence/) sits below the gates: only integrations above the
+    // pipeline (the service, LangChain tools, the testing kit) may import it.
+    files: ['packages/verdict/src/**/*.ts'],
+    ignores: [
+      'packages/verdict/src/pipeline/**',
+      'packages/verdict/src/langchain/**',
+      'packages/verdict/src/testing/**',
+      'packages/verdict/src/*.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/pipeline/*'], message: 'Gates and stores sit below the pipeline.' }] },
+      ],
+    },
+  },
 );

@@ -40,10 +40,10 @@ export { ActionContextInterceptor } from './context/action-context.interceptor.j
 export { Decision } from './decisions/decision.js';
 export { Disposition } from './decisions/disposition.js';
 export { Stage } from './decisions/stage.js';
-export type { Proposal } from './pipeline/proposal.js';
-export type { Envelope } from './pipeline/envelope.js';
-export type { AuthorizedAction } from './pipeline/authorized-action.js';
-export type { ExecutionResult } from './pipeline/execution-result.js';
+export type { Proposal } from './vocabulary/proposal.js';
+export type { Envelope } from './vocabulary/envelope.js';
+export type { AuthorizedAction } from './vocabulary/authorized-action.js';
+export type { ExecutionResult } from './vocabulary/execution-result.js';
 export { VerdictPipeline } from './pipeline/verdict-pipeline.js';
 
 // Evidence

@@ -1,5 +1,5 @@
 import { Disposition } from './decisions/disposition.js';
-import type { ExecutionResult } from './pipeline/execution-result.js';
+import type { ExecutionResult } from './vocabulary/execution-result.js';
 import { isPlainObject } from './shared/is-plain-object.js';
 
 /** The four fields of Verdict's answer for a proposal that was not executed. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { ExecutionResult } from './pipeline/execution-result.js';
-import type { Proposal } from './pipeline/proposal.js';
+import type { ExecutionResult } from './vocabulary/execution-result.js';
+import type { Proposal } from './vocabulary/proposal.js';
 import { VerdictPipeline } from './pipeline/verdict-pipeline.js';
 import type { InvocationOptions } from './pipeline/pipeline-run.js';
 import { ToolKind } from './evidence/tool-kind.js';

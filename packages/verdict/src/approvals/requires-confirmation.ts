@@ -1,7 +1,7 @@
 import type { ActionContext, AnyActionContext } from '../context/action-context.js';
 import type { VerdictActor } from '../context/verdict-types.js';
 import type { JsonObject, JsonValue } from '../fingerprints/json-value.js';
-import type { Envelope } from '../pipeline/envelope.js';
+import type { Envelope } from '../vocabulary/envelope.js';
 
 /** Default time a human has to approve: 900 seconds. */
 export const DEFAULT_CONFIRMATION_TTL_SECONDS = 900;

@@ -1,5 +1,5 @@
 import type { AnyActionContext } from '../context/action-context.js';
-import type { AuthorizedAction } from '../pipeline/authorized-action.js';
+import type { AuthorizedAction } from '../vocabulary/authorized-action.js';
 import type { CapabilityOptions } from './capability-options.interface.js';
 
 /**

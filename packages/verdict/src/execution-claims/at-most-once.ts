@@ -1,6 +1,6 @@
 import type { ActionContext, AnyActionContext } from '../context/action-context.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
-import type { Envelope } from '../pipeline/envelope.js';
+import type { Envelope } from '../vocabulary/envelope.js';
 
 /**
  * Strict at-most-once admission of one logical operation to the executor (docs/execution-claims-and-rate-limits.md). The key is the

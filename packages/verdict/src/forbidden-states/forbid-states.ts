@@ -2,7 +2,7 @@ import { compileStateModel } from '../trajectory/index.js';
 import type { Effect, StateMachine } from '../trajectory/index.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import type { ActionContext, AnyActionContext } from '../context/action-context.js';
-import type { Envelope } from '../pipeline/envelope.js';
+import type { Envelope } from '../vocabulary/envelope.js';
 import type { TrajectoryScope } from './trajectory-scope.js';
 
 /**

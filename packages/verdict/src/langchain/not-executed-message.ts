@@ -1,4 +1,4 @@
-import type { ExecutionResult } from '../pipeline/execution-result.js';
+import type { ExecutionResult } from '../vocabulary/execution-result.js';
 import { publicAnswer } from '../public-answer.js';
 
 export { readNotExecutedMessage, type NotExecutedAnswer } from '../public-answer.js';

@@ -1,6 +1,6 @@
 import { interrupt, isGraphInterrupt } from '@langchain/langgraph';
 import { ToolKind } from '../evidence/tool-kind.js';
-import type { Proposal } from '../pipeline/proposal.js';
+import type { Proposal } from '../vocabulary/proposal.js';
 import { approvalInterrupt, isExplicitApproval } from './approval-resume.js';
 import { VerdictTool } from './verdict-tool.js';
 

@@ -1,7 +1,7 @@
 import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manager';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { StructuredTool, type StructuredToolInterface } from '@langchain/core/tools';
-import type { ExecutionResult } from '../pipeline/execution-result.js';
+import type { ExecutionResult } from '../vocabulary/execution-result.js';
 import type { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
 import { publicAnswer } from '../public-answer.js';
 import { faultForAgent } from './application-fault-propagation.js';

@@ -1,5 +1,5 @@
 import type { ApprovalChallenge } from '../approvals/approval-challenge.js';
-import type { EvidenceTrail } from './evidence-trail.js';
+import type { EvidenceTrail } from '../evidence/evidence-trail.js';
 
 /** How a caller invokes the pipeline. */
 export interface InvocationOptions {

@@ -1,6 +1,6 @@
 import type { ActionContext, AnyActionContext } from '../context/action-context.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
-import type { Envelope } from '../pipeline/envelope.js';
+import type { Envelope } from '../vocabulary/envelope.js';
 
 /**
  * A semantic fixed-window limit on authorized execution attempts (docs/execution-claims-and-rate-limits.md): windows aligned to the

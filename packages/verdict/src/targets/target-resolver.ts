@@ -1,5 +1,5 @@
 import type { ActionContext, AnyActionContext } from '../context/action-context.js';
-import type { Envelope } from '../pipeline/envelope.js';
+import type { Envelope } from '../vocabulary/envelope.js';
 
 /** A resolver that may read the validated arguments (built by {@link fromProposal}). */
 export interface ProposalTargetResolver<

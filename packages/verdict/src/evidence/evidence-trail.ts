@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Decision } from '../decisions/decision.js';
-import { type DecisionFacts, decisionRecord } from '../evidence/decision-record.js';
-import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
-import type { ToolKind } from '../evidence/tool-kind.js';
+import { type DecisionFacts, decisionRecord } from './decision-record.js';
+import type { EvidenceRecorder } from './evidence-recorder.interface.js';
+import type { ToolKind } from './tool-kind.js';
 import { EvidenceWriteFailedError } from '../errors/evidence-write-failed.error.js';
 import { EvidenceWriteFailed } from '../events/evidence-write-failed.event.js';
 
