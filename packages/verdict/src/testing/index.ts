@@ -17,3 +17,11 @@ export type {
   VerdictTestingModuleOptions,
   VerdictTestingStores,
 } from './verdict-testing-module.js';
+export { InjectionFollowingChatModel } from './injection-following-chat-model.js';
+export type { InjectionFollowingChatModelOptions } from './injection-following-chat-model.js';
+export {
+  ASSISTANT_INSTRUCTION_PREFIX,
+  assistantInstruction,
+  readAssistantInstructions,
+} from './assistant-instruction.js';
+export type { AssistantInstruction } from './assistant-instruction.js';
