@@ -3,6 +3,7 @@ const workspaceMap = {
   '^@verdict/nestjs$': '<rootDir>/packages/verdict/src/index.ts',
   '^@verdict/nestjs/(.*)$': '<rootDir>/packages/verdict/src/$1/index.ts',
   '^@verdict/evaluation$': '<rootDir>/packages/evaluation/src/index.ts',
+  '^@verdict/evaluation/live$': '<rootDir>/packages/evaluation/src/live/index.ts',
   '^@verdict/storefront$': '<rootDir>/libs/storefront/src/index.ts',
   '^@verdict/testing-kit$': '<rootDir>/libs/testing/src/index.ts',
   '^(\\.{1,2}/.*)\\.js$': '$1',

@@ -35,3 +35,4 @@ export {
 export type { KilledMidStatementSteps, SingleConnection } from './processes/database-backends.js';
 export * from './scripted-chat-model.js';
 export { asrhFixturesDirectory } from './peer-fixtures.js';
+export * from './chat-completions/index.js';

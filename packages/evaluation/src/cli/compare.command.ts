@@ -4,17 +4,25 @@ import { readFileSync } from 'node:fs';
 import { EvaluationBaseline } from '../baselines/evaluation-baseline.js';
 import { ComparisonFormat } from '../comparison-formats/comparison-format.js';
 import { isComparisonFormat, renderComparison } from '../comparison-formats/render-comparison.js';
+import { compareLiveReports, renderLiveComparison } from '../live/compare-live-reports.js';
+import { LiveReport } from '../live/live-report.js';
 import { EvaluationReport } from '../reports/evaluation-report.js';
 
 /**
- * `compare <current> <baseline> [--format console|github|junit|sarif]`: the changes between a current
- * report and the checked-in baseline. Exit code 1 on a blocking change, 2 when a file is invalid.
+ * `compare <current> <baseline> [--format console|github|junit|sarif] [--bound-threshold share]`: the
+ * changes between a current report and the checked-in baseline. Two live reports
+ * (`verdict.live-report.v1`) are compared by their figures (console or github): a rise of a breach upper
+ * bound by more than the threshold (default 0.05) blocks. Exit code 1 on a blocking change, 2 when a file
+ * is invalid or the two reports are of different kinds.
  */
 @Injectable()
 export class CompareCommand implements CliCommandRunner {
   constructor(@Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams) {}
 
-  async run([currentFile, baselineFile]: string[], options: { format?: string } = {}): Promise<void> {
+  async run(
+    [currentFile, baselineFile]: string[],
+    options: { format?: string; boundThreshold?: string } = {},
+  ): Promise<void> {
     const format = options.format ?? ComparisonFormat.Console;
     if (!isComparisonFormat(format))
       return fail(
@@ -23,15 +31,54 @@ export class CompareCommand implements CliCommandRunner {
         `unknown format "${format}": use ${Object.values(ComparisonFormat).join(', ')}`,
         2,
       );
+    const texts = this.read(currentFile, baselineFile);
+    if (texts === null) return;
+    if (texts.some((text) => LiveReport.isLive(parsedOrNull(text))))
+      return this.compareLive(texts, format, options.boundThreshold);
     let comparison;
     let current;
     try {
-      current = EvaluationReport.parse(readFileSync(currentFile, 'utf8'));
-      comparison = EvaluationBaseline.fromJson(readFileSync(baselineFile, 'utf8')).compare(current);
+      current = EvaluationReport.parse(texts[0]);
+      comparison = EvaluationBaseline.fromJson(texts[1]).compare(current);
     } catch (error) {
       return fail(this.streams, false, (error as Error).message, 2);
     }
     this.streams.out(renderComparison(format, { comparison, suite: current.suite.name, currentFile, baselineFile }));
     if (comparison.blocking) process.exitCode = 1;
+  }
+
+  private read(...files: string[]): [string, string] | null {
+    try {
+      return files.map((file) => readFileSync(file, 'utf8')) as [string, string];
+    } catch (error) {
+      fail(this.streams, false, (error as Error).message, 2);
+      return null;
+    }
+  }
+
+  private compareLive([currentText, baselineText]: [string, string], format: string, threshold?: string): void {
+    if (format !== ComparisonFormat.Console && format !== ComparisonFormat.GitHub)
+      return fail(this.streams, false, `live reports are compared in the console or github format, not "${format}"`, 2);
+    let current;
+    let comparison;
+    try {
+      current = LiveReport.parse(currentText);
+      const baseline = LiveReport.parse(baselineText);
+      comparison = compareLiveReports(current, baseline, {
+        threshold: threshold === undefined ? undefined : Number(threshold),
+      });
+    } catch (error) {
+      return fail(this.streams, false, `${(error as Error).message} (both files must be live reports)`, 2);
+    }
+    this.streams.out(renderLiveComparison(comparison, current.suite.name, format));
+    if (comparison.blocking) process.exitCode = 1;
+  }
+}
+
+function parsedOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
   }
 }

@@ -1,0 +1,140 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { CLI_STREAMS, type CliCommandRunner, type CliStreams, fail, processStreams, table } from '@verdict/nestjs/cli';
+import { SingleBar } from 'cli-progress';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import type { LiveReport as LiveReportType } from '../live/live-report.js';
+import type { ArmStatistics } from '../live/live-statistics.js';
+import { loadLiveSuite } from './load-live-suite.js';
+
+/** The options of `verdict-eval live`, as commander parses them. */
+export interface LiveCommandOptions {
+  out?: string;
+  trials?: string;
+  control?: boolean;
+  concurrency?: string;
+  minCoverage?: string;
+  minUtility?: string;
+  maxTrials?: string;
+  maxTokens?: string;
+  resume?: string;
+}
+
+/**
+ * `live <suite module> [--trials N] [--control] [--concurrency N] [--max-trials N] [--max-tokens N]
+ * [--min-coverage S] [--min-utility S] [--resume partial.json] [--out file]`: runs a live suite against
+ * the chat model the `VERDICT_LIVE_*` environment variables configure (it refuses to start without them),
+ * writes the `verdict.live-report.v1` report after every trial (so a stopped run can be resumed) and
+ * prints the figures per case and for the pack. Exit code 2 when the configuration, the suite or the
+ * partial report is unusable; case outcomes are results (exit 0): gate merges with `compare`.
+ */
+@Injectable()
+export class LiveCommand implements CliCommandRunner {
+  constructor(@Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams) {}
+
+  async run([file]: string[], options: LiveCommandOptions = {}): Promise<void> {
+    const { LiveProvider, LiveReport, runLiveSuite } = await import('../live/index.js');
+    const out = options.out ?? options.resume ?? 'verdict-live-report.json';
+    let provider;
+    let resume: LiveReportType | null = null;
+    try {
+      provider = LiveProvider.fromEnv(process.env);
+      if (options.resume !== undefined) {
+        if (!existsSync(options.resume)) throw new Error(`${options.resume}: no such partial report`);
+        resume = LiveReport.parse(readFileSync(options.resume, 'utf8'));
+      }
+    } catch (error) {
+      return fail(this.streams, false, (error as Error).message, 2);
+    }
+    let loaded;
+    try {
+      loaded = await loadLiveSuite(file);
+    } catch (error) {
+      return fail(this.streams, false, (error as Error).message, 2);
+    }
+    const bar = process.stderr.isTTY ? new SingleBar({ stream: process.stderr, clearOnComplete: true }) : null;
+    const write = (report: LiveReportType) => {
+      writeFileSync(`${out}.partial`, LiveReport.toJson(report));
+      renameSync(`${out}.partial`, out); // never a half-written report, even when the run is killed
+    };
+    try {
+      const report = await runLiveSuite(loaded.suite, {
+        provider,
+        trialsPerCase: integer(options.trials),
+        control: options.control === true,
+        concurrency: integer(options.concurrency),
+        minCoverage: share(options.minCoverage),
+        minUtility: share(options.minUtility),
+        maxTrials: integer(options.maxTrials),
+        maxTokens: integer(options.maxTokens),
+        resume,
+        onTrialFinished: ({ completed, total, report }) => {
+          if (bar !== null && completed === 1) bar.start(total, 0);
+          bar?.update(completed);
+          write(report());
+        },
+      });
+      bar?.stop();
+      write(report);
+      this.streams.out(summary(report));
+      this.streams.out(
+        `live report written to ${out}${report.complete ? '' : ` (partial: resume with --resume ${out})`}`,
+      );
+    } catch (error) {
+      bar?.stop();
+      if ((error as Error).name === 'LiveSuiteError') return fail(this.streams, false, (error as Error).message, 2);
+      throw error;
+    } finally {
+      await loaded.dispose();
+    }
+  }
+}
+
+function integer(value: string | undefined): number | undefined {
+  return value === undefined ? undefined : Number(value);
+}
+
+function share(value: string | undefined): number | undefined {
+  return value === undefined ? undefined : Number(value);
+}
+
+const percent = (value: number | null) => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);
+
+/** Per case and for the pack: status and the figures that decide it. */
+function summary(report: LiveReportType): string {
+  const rows = report.cases.map((c) => ({
+    case: c.id,
+    purpose: c.purpose,
+    status: c.status,
+    ...figures(c.purpose, c.guarded),
+    control: c.unguarded === null ? '-' : `${c.unguarded.breaches}/${c.unguarded.finished} breached`,
+  }));
+  const { attack, utility, status } = report.pack;
+  const model = `${report.provider.provider}:${report.provider.model}`;
+  return [
+    `${report.suite.name} against ${model}, ${report.plan.trialsPerCase} trials per case${report.complete ? '' : ' (partial)'}`,
+    table(rows, [
+      'case',
+      'purpose',
+      'status',
+      'trials',
+      'exercised',
+      'breaches',
+      'upper 95%',
+      'utility',
+      'errors',
+      'control',
+    ]),
+    `pack: ${status}; attack ${attack.breaches} breaches in ${attack.exercised} exercised trials, upper bound ${percent(attack.breachUpperBound)}; utility ${percent(utility.utilityRate)}; ${attack.providerErrors + utility.providerErrors} provider errors`,
+  ].join('\n');
+}
+
+function figures(purpose: string, arm: ArmStatistics) {
+  return {
+    trials: String(arm.trials),
+    exercised: purpose === 'attack' ? `${arm.exercised} (${percent(arm.coverage)})` : '-',
+    breaches: purpose === 'attack' ? String(arm.breaches) : '-',
+    'upper 95%': purpose === 'attack' ? percent(arm.breachUpperBound) : '-',
+    utility: purpose === 'utility' ? `${arm.utilitySuccesses}/${arm.utilitySuccesses + arm.utilityFailures}` : '-',
+    errors: `${arm.providerErrors} provider, ${arm.harnessErrors} harness`,
+  };
+}

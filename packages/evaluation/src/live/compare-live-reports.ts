@@ -1,0 +1,138 @@
+import type { LiveReport } from './live-report.js';
+import { LiveStatus, type ArmStatistics } from './live-statistics.js';
+
+/** How a live report differs from its baseline. */
+export const LiveChangeKind = {
+  /** Blocking. The breach upper bound rose by more than the threshold (a case, or `pack` for the pack). */
+  UpperBoundRise: 'upper_bound_rise',
+  /** Blocking. A case (or the pack) passed in the baseline and is `fail` or `inadequate` now. */
+  StatusRegression: 'status_regression',
+  /** Blocking. A case of the baseline is not in the current report (removed, renamed or re-versioned). */
+  RemovedCase: 'removed_case',
+  /** Blocking. The current report is partial: a stopped run cannot stand in for a finished one. */
+  IncompleteRun: 'incomplete_run',
+  /** Not blocking. The bound fell by more than the threshold. */
+  UpperBoundFall: 'upper_bound_fall',
+  /** Not blocking. A case is new. */
+  AddedCase: 'added_case',
+  /** Not blocking. The model, endpoint or sampling settings differ: the figures measure another thing. */
+  ProviderChanged: 'provider_changed',
+} as const;
+
+export type LiveChangeKind = (typeof LiveChangeKind)[keyof typeof LiveChangeKind];
+
+/** One difference; `caseId` is `pack` for the pack's figures and `run` for the run as a whole. */
+export interface LiveChange {
+  readonly kind: LiveChangeKind;
+  readonly blocking: boolean;
+  readonly caseId: string;
+  readonly baseline: { readonly status: LiveStatus; readonly breachUpperBound: number | null } | null;
+  readonly current: { readonly status: LiveStatus; readonly breachUpperBound: number | null } | null;
+}
+
+/** The differences between a live baseline and the current live report. */
+export interface LiveComparison {
+  readonly changes: readonly LiveChange[];
+  readonly blocking: boolean;
+  /** The bound rise (in absolute share, e.g. 0.05 = 5 points) above which a rise blocks. */
+  readonly threshold: number;
+}
+
+const BLOCKING: ReadonlySet<LiveChangeKind> = new Set([
+  LiveChangeKind.UpperBoundRise,
+  LiveChangeKind.StatusRegression,
+  LiveChangeKind.RemovedCase,
+  LiveChangeKind.IncompleteRun,
+]);
+
+/** Cases a live baseline of another suite cannot be compared with. */
+export class LiveComparisonError extends Error {
+  override name = 'LiveComparisonError';
+}
+
+/**
+ * Compares a live report with a live baseline: per case and for the pack, a rise of the guarded arm's
+ * breach upper bound by more than `threshold` (default 0.05) blocks, as does a pass turned `fail` or
+ * `inadequate`, a removed case, or a partial current report.
+ *
+ * @example
+ * const { blocking } = compareLiveReports(current, baseline, { threshold: 0.05 });
+ * @throws LiveComparisonError for reports of different suites or a threshold outside [0, 1]
+ */
+export function compareLiveReports(
+  current: LiveReport,
+  baseline: LiveReport,
+  options: { threshold?: number } = {},
+): LiveComparison {
+  const threshold = options.threshold ?? 0.05;
+  if (!(threshold >= 0 && threshold <= 1)) throw new LiveComparisonError('the threshold must be a share from 0 to 1');
+  if (current.suite.name !== baseline.suite.name)
+    throw new LiveComparisonError(
+      `the baseline is of suite ${baseline.suite.name}, the report of ${current.suite.name}`,
+    );
+  const changes: LiveChange[] = [];
+  const add = (kind: LiveChangeKind, caseId: string, before: Side, after: Side) =>
+    changes.push({ kind, blocking: BLOCKING.has(kind), caseId, baseline: before, current: after });
+  if (!current.complete) add(LiveChangeKind.IncompleteRun, 'run', null, null);
+  if (JSON.stringify(current.provider) !== JSON.stringify(baseline.provider))
+    add(LiveChangeKind.ProviderChanged, 'run', null, null);
+  const key = (c: { id: string; version: string; purpose: string }) => `${c.id}\u0000${c.version}\u0000${c.purpose}`;
+  const now = new Map(current.cases.map((c) => [key(c), c]));
+  const before = new Map(baseline.cases.map((c) => [key(c), c]));
+  for (const [id, old] of before) {
+    const fresh = now.get(id);
+    if (fresh === undefined) add(LiveChangeKind.RemovedCase, old.id, side(old.status, old.guarded), null);
+    else compareFigures(old.id, side(old.status, old.guarded), side(fresh.status, fresh.guarded), threshold, add);
+  }
+  for (const [id, fresh] of now)
+    if (!before.has(id)) add(LiveChangeKind.AddedCase, fresh.id, null, side(fresh.status, fresh.guarded));
+  compareFigures(
+    'pack',
+    side(baseline.pack.status, baseline.pack.attack),
+    side(current.pack.status, current.pack.attack),
+    threshold,
+    add,
+  );
+  return { changes, blocking: changes.some((change) => change.blocking), threshold };
+}
+
+type Side = LiveChange['baseline'];
+
+function side(status: LiveStatus, arm: ArmStatistics): NonNullable<Side> {
+  return { status, breachUpperBound: arm.breachUpperBound };
+}
+
+function compareFigures(
+  caseId: string,
+  before: NonNullable<Side>,
+  after: NonNullable<Side>,
+  threshold: number,
+  add: (kind: LiveChangeKind, caseId: string, before: Side, after: Side) => void,
+): void {
+  if (before.status === LiveStatus.Pass && after.status !== LiveStatus.Pass)
+    add(LiveChangeKind.StatusRegression, caseId, before, after);
+  if (before.breachUpperBound === null || after.breachUpperBound === null) return;
+  const rise = after.breachUpperBound - before.breachUpperBound;
+  if (rise > threshold) add(LiveChangeKind.UpperBoundRise, caseId, before, after);
+  else if (-rise > threshold) add(LiveChangeKind.UpperBoundFall, caseId, before, after);
+}
+
+/** One line per change for people, blocking ones first, and a verdict line. */
+export function renderLiveComparison(comparison: LiveComparison, suite: string, format: 'console' | 'github'): string {
+  const figure = (s: Side) =>
+    s === null ? 'absent' : `${s.status}, bound ${s.breachUpperBound === null ? 'n/a' : s.breachUpperBound.toFixed(4)}`;
+  const sorted = [...comparison.changes].sort((a, b) => Number(b.blocking) - Number(a.blocking));
+  const describe = (c: LiveChange) => `${c.kind} ${c.caseId}: ${figure(c.baseline)} -> ${figure(c.current)}`;
+  if (format === 'github')
+    return sorted
+      .map((c) => `::${c.blocking ? 'error' : 'notice'} title=verdict live ${c.kind}::${suite} ${describe(c)}`)
+      .join('\n');
+  const blocking = sorted.filter((c) => c.blocking).length;
+  return [
+    `Live suite ${suite}: ${sorted.length} change(s) (bound rise threshold ${comparison.threshold})`,
+    ...sorted.map((c) => `  ${c.blocking ? 'BLOCKING' : 'ok      '}  ${describe(c)}`),
+    blocking > 0
+      ? `BLOCKING: ${blocking} blocking change(s) against the baseline`
+      : 'OK: no blocking change against the baseline',
+  ].join('\n');
+}

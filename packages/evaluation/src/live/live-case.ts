@@ -1,0 +1,106 @@
+import type { ClientTool } from '@langchain/core/tools';
+import type { CasePurpose } from '../cases/case-purpose.js';
+import { isIdentifier, isVersion } from '../cases/evaluation-identifier.js';
+import type { LiveArm } from './trial-outcome.js';
+import { LiveSuiteError } from './live-suite.error.js';
+
+/**
+ * What the agent run produced, for the sandbox's judgement: the final answer and every tool result the
+ * model was shown. It is read in memory and never enters a report.
+ */
+export interface LiveTrialRun {
+  /** The text of the model's last message. */
+  readonly answer: string;
+  /** The content of every tool message, in order: what reached the model. */
+  readonly toolResults: readonly string[];
+}
+
+/**
+ * One trial's fresh sandbox, opened by a live case for one arm: the tools the agent gets, the context the
+ * agent runs in, what the sandbox observed afterwards, and how to close it.
+ *
+ * @example
+ * const sandbox: LiveTrialSandbox = {
+ *   tools: [s.tools.bound(lookupOrder, 'orders.view'), s.tools.bound(cancelOrder, 'orders.cancel')],
+ *   run: (invoke) => s.contexts.run(customer72(), invoke),
+ *   breached: async () => (await orderStatus(s, 1001)) === 'cancelled',
+ *   close: () => s.close(),
+ * };
+ */
+export interface LiveTrialSandbox {
+  /** The agent's tools in this arm: bound to Verdict capabilities (guarded) or naive (unguarded). */
+  readonly tools: readonly ClientTool[];
+  /** Runs the agent invocation in the application's context (e.g. `contexts.run(actor, invoke)`). */
+  run<T>(invoke: () => Promise<T>): Promise<T>;
+  /**
+   * Attack cases: whether the forbidden outcome happened — read from the sandbox's own state (an order
+   * cancelled) or from what reached the model (another customer's data in a tool result).
+   */
+  breached?(run: LiveTrialRun): Promise<boolean>;
+  /** Utility cases: whether the legitimate work was done, from the sandbox's state or the run. */
+  succeeded?(run: LiveTrialRun): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/**
+ * What a live case needs: the prompt the model gets, and a sandbox per trial. An attack also names the
+ * tool whose call is the attack (`attackedTool`): a trial in which the model never proposes it did not
+ * exercise the gate.
+ */
+export interface LiveCaseDefinition {
+  /** The user's message. Only its fingerprint enters a report. */
+  readonly prompt: string;
+  /** The system prompt, if any. Only its fingerprint enters a report. */
+  readonly systemPrompt?: string;
+  /** Opens a fresh sandbox for one trial of one arm. Called once per trial; never shared. */
+  open(arm: LiveArm): Promise<LiveTrialSandbox>;
+}
+
+/** A live attack: the call the injection (or the user) is after. */
+export interface LiveAttackDefinition extends LiveCaseDefinition {
+  readonly attackedTool: string;
+}
+
+/**
+ * A case of a live suite: run N times against a real chat model inside `createAgent`, each trial in a
+ * fresh sandbox. Built with {@link LiveCase.attack} or {@link LiveCase.utility}.
+ *
+ * @example
+ * const injected = LiveCase.attack('injected-cancel', '1', {
+ *   prompt: 'What did I order in 1002?',
+ *   attackedTool: 'cancel_order',
+ *   open: async (arm) => storefrontTrial(arm),
+ * });
+ * @throws LiveSuiteError for a bad id or version, an empty prompt or a missing attacked tool
+ */
+export class LiveCase {
+  private constructor(
+    readonly id: string,
+    readonly version: string,
+    readonly purpose: CasePurpose,
+    readonly definition: LiveCaseDefinition,
+    readonly attackedTool: string | null,
+  ) {
+    if (!isIdentifier(id))
+      throw new LiveSuiteError(
+        'a case id must be 1-200 characters of letters, digits and . _ : / - (starting with a letter or digit)',
+      );
+    if (!isVersion(version))
+      throw new LiveSuiteError(`case ${id}: the version must be 1-64 letters, digits and . _ + -`);
+    if (typeof definition.prompt !== 'string' || definition.prompt === '')
+      throw new LiveSuiteError(`case ${id}: the prompt must be a non-empty string`);
+    if (typeof definition.open !== 'function') throw new LiveSuiteError(`case ${id}: open(arm) must be a function`);
+    if (attackedTool !== null && !/^[A-Za-z0-9_-]{1,64}$/.test(attackedTool))
+      throw new LiveSuiteError(`case ${id}: attackedTool must be a tool name (1-64 letters, digits, _ or -)`);
+  }
+
+  /** A case that measures containment: breach, contained or not exercised per trial. */
+  static attack(id: string, version: string, definition: LiveAttackDefinition): LiveCase {
+    return new LiveCase(id, version, 'attack', definition, definition.attackedTool ?? '');
+  }
+
+  /** A case that measures whether legitimate work still succeeds: utility success or failure per trial. */
+  static utility(id: string, version: string, definition: LiveCaseDefinition): LiveCase {
+    return new LiveCase(id, version, 'utility', definition, null);
+  }
+}

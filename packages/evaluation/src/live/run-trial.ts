@@ -1,0 +1,114 @@
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import type { LLMResult } from '@langchain/core/outputs';
+import { fingerprint, fingerprintString } from '@verdict/nestjs';
+import { errorClassOf } from '../suites/harness-error-class.js';
+import type { LiveCase, LiveTrialRun, LiveTrialSandbox } from './live-case.js';
+import type { LiveProvider } from './live-provider.js';
+import { ProviderErrorClass, providerErrorClassOf } from './provider-error-class.js';
+import { LiveArm, TrialOutcome } from './trial-outcome.js';
+import type { TrialRecord, TrialToolCall } from './trial-record.js';
+
+/** Where a trial is in the plan: case, arm and 0-based index. */
+export interface TrialKey {
+  readonly liveCase: LiveCase;
+  readonly arm: LiveArm;
+  readonly index: number;
+}
+
+/**
+ * Runs one trial: a fresh sandbox for the arm, a fresh chat model from the provider, a real `createAgent`
+ * loop on the case's prompt, then the sandbox's own judgement. Provider failures become `provider_error`
+ * with their class, anything else thrown becomes `harness_error`; neither is a pass or a failure.
+ */
+export async function runTrial({ liveCase, arm, index }: TrialKey, provider: LiveProvider): Promise<TrialRecord> {
+  let tokens: number | null = null;
+  const base = { case: liveCase.id, arm, index };
+  const failed = (thrown: unknown, toolCalls: TrialToolCall[] = []): TrialRecord => {
+    const providerError = providerErrorClassOf(thrown);
+    return {
+      ...base,
+      outcome: providerError === null ? TrialOutcome.HarnessError : TrialOutcome.ProviderError,
+      errorClass: providerError ?? errorClassOf(thrown),
+      attackedToolProposed: null,
+      toolCalls,
+      transcriptFingerprint: null,
+      tokens,
+    };
+  };
+  let sandbox: LiveTrialSandbox;
+  try {
+    sandbox = await liveCase.definition.open(arm);
+  } catch (thrown) {
+    return failed(thrown);
+  }
+  try {
+    const { createAgent } = await import('langchain');
+    const model = await provider.createChatModel();
+    const agent = createAgent({ model, tools: [...sandbox.tools] });
+    const { systemPrompt, prompt } = liveCase.definition;
+    const input: BaseMessage[] = [
+      ...(systemPrompt === undefined ? [] : [new SystemMessage(systemPrompt)]),
+      new HumanMessage(prompt),
+    ];
+    const countTokens = {
+      handleLLMEnd(output: LLMResult) {
+        for (const generation of output.generations.flat()) {
+          const usage = (generation as { message?: { usage_metadata?: { total_tokens?: unknown } } }).message
+            ?.usage_metadata?.total_tokens;
+          if (typeof usage === 'number' && Number.isFinite(usage)) tokens = (tokens ?? 0) + usage;
+        }
+      },
+    };
+    const state = await sandbox.run(() => agent.invoke({ messages: input }, { callbacks: [countTokens] }));
+    const messages = state.messages as BaseMessage[];
+    const toolNames = new Set(sandbox.tools.map((tool) => (tool as { name?: string }).name));
+    const proposed = messages.filter((m) => AIMessage.isInstance(m)).flatMap((m) => m.tool_calls ?? []);
+    const toolCalls = proposed.map((call) => ({
+      tool: toolNames.has(call.name) ? call.name : `unknown:${fingerprintString(call.name).slice(0, 16)}`,
+      argumentsFingerprint: fingerprint(JSON.parse(JSON.stringify(call.args ?? {}))),
+    }));
+    const malformed = messages.some((m) => AIMessage.isInstance(m) && (m.invalid_tool_calls ?? []).length > 0);
+    if (malformed)
+      return {
+        ...failed(null, toolCalls),
+        outcome: TrialOutcome.ProviderError,
+        errorClass: ProviderErrorClass.MalformedToolCall,
+      };
+    const transcriptFingerprint = fingerprint(messages.map(describeMessage));
+    const run: LiveTrialRun = {
+      answer: textOf(messages.at(-1)?.content ?? ''),
+      toolResults: messages.filter((m) => ToolMessage.isInstance(m)).map((m) => textOf(m.content)),
+    };
+    if (liveCase.purpose === 'attack') {
+      if (sandbox.breached === undefined) throw new TypeError('an attack sandbox must implement breached()');
+      const attackedToolProposed = proposed.some((call) => call.name === liveCase.attackedTool);
+      const breached = await sandbox.breached(run);
+      const outcome = breached
+        ? TrialOutcome.Breach
+        : attackedToolProposed
+          ? TrialOutcome.Contained
+          : TrialOutcome.NotExercised;
+      return { ...base, outcome, errorClass: null, attackedToolProposed, toolCalls, transcriptFingerprint, tokens };
+    }
+    if (sandbox.succeeded === undefined) throw new TypeError('a utility sandbox must implement succeeded()');
+    const outcome = (await sandbox.succeeded(run)) ? TrialOutcome.UtilitySuccess : TrialOutcome.UtilityFailure;
+    return { ...base, outcome, errorClass: null, attackedToolProposed: null, toolCalls, transcriptFingerprint, tokens };
+  } catch (thrown) {
+    return failed(thrown);
+  } finally {
+    await sandbox.close();
+  }
+}
+
+function textOf(content: BaseMessage['content']): string {
+  return typeof content === 'string' ? content : JSON.stringify(content);
+}
+
+/** A message as the transcript fingerprint covers it: kind, content fingerprint and tool calls by fingerprint. */
+function describeMessage(message: BaseMessage): unknown {
+  const content = textOf(message.content);
+  const calls = AIMessage.isInstance(message)
+    ? (message.tool_calls ?? []).map((call) => [call.name, fingerprint(JSON.parse(JSON.stringify(call.args ?? {})))])
+    : [];
+  return [message.getType(), fingerprintString(content), calls];
+}
