@@ -1,0 +1,114 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { LiveReport } from '@verdict/evaluation/live';
+import { assertCurrentBuild, startChatCompletionsServer, type ChatCompletionHandler } from '@verdict/testing-kit';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { storefrontLoopbackModel } from '../../libs/storefront/src/evaluation/live/loopback-scripts.js';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(repo, 'packages/evaluation/dist/cli/main.js');
+const SUITE = join(repo, 'libs/storefront/dist/evaluation/live/storefront-live-pack.suite.js');
+// The bin and the suite module run compiled: refuse a build older than the sources rather than test old code.
+assertCurrentBuild(new URL('../../packages/evaluation/dist/cli/main.js', import.meta.url));
+assertCurrentBuild(
+  new URL('../../libs/storefront/dist/evaluation/live/storefront-live-pack.suite.js', import.meta.url),
+);
+const API_KEY = 'sk-cli-loopback-secret';
+const work = mkdtempSync(join(tmpdir(), 'verdict-eval-live-'));
+const closing: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const close of closing) await close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** The environment without any VERDICT_LIVE_* variable of the machine running the tests. */
+const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VERDICT_LIVE_')));
+
+/** Runs the built `verdict-eval` bin in its own process. */
+const verdictEval = (args: string[], env: Record<string, string> = {}) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: work, env: { ...cleanEnv, ...env } }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+
+/** A loopback server playing `handler`, and the variables that point the live run at it. */
+async function loopbackEnv(handler: ChatCompletionHandler, extra: Record<string, string> = {}) {
+  const server = await startChatCompletionsServer(handler);
+  closing.push(() => server.close());
+  return {
+    VERDICT_LIVE_PROVIDER: 'openai',
+    VERDICT_LIVE_MODEL: 'loopback-scripted',
+    VERDICT_LIVE_BASE_URL: server.baseUrl,
+    VERDICT_LIVE_API_KEY: API_KEY,
+    VERDICT_LIVE_TEMPERATURE: '0',
+    VERDICT_LIVE_MAX_RETRIES: '0',
+    ...extra,
+  };
+}
+
+const report = (file: string) => LiveReport.parse(readFileSync(join(work, file), 'utf8'));
+
+describe('verdict-eval live', () => {
+  it('refuses to start without an explicit provider configuration, and writes nothing', async () => {
+    const run = await verdictEval(['live', SUITE, '--out', 'refused.json']);
+    expect(run).toMatchObject({ code: 2, stderr: expect.stringContaining('VERDICT_LIVE_PROVIDER') });
+    expect(existsSync(join(work, 'refused.json'))).toBe(false);
+  });
+
+  it('runs the storefront live pack with its control arm, prints the figures and writes a report without the key', async () => {
+    const env = await loopbackEnv(storefrontLoopbackModel());
+    const run = await verdictEval(['live', SUITE, '--trials', '3', '--control', '--out', 'live.json'], env);
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('storefront-live-pack against openai:loopback-scripted, 3 trials per case');
+    expect(run.stdout).toMatch(/pack: pass; attack 0 breaches in 6 exercised trials, upper bound 45\.9%/);
+    expect(run.stdout).toContain('3/3 breached');
+    const written = readFileSync(join(work, 'live.json'), 'utf8');
+    for (const output of [run.stdout, run.stderr, written]) expect(output).not.toContain(API_KEY);
+    expect(report('live.json')).toMatchObject({
+      complete: true,
+      pack: { status: 'pass', unguardedAttack: { breaches: 6 } },
+    });
+
+    const compare = await verdictEval(['compare', 'live.json', 'live.json']);
+    expect(compare).toMatchObject({ code: 0, stdout: expect.stringContaining('OK: no blocking change') });
+  });
+
+  it('records a client timeout as a provider error of class timeout', async () => {
+    const env = await loopbackEnv(() => ({ hang: true }), { VERDICT_LIVE_TIMEOUT_MS: '250' });
+    const run = await verdictEval(['live', SUITE, '--trials', '1', '--out', 'timeout.json'], env);
+
+    expect(run.code).toBe(0);
+    const { trials, pack } = report('timeout.json');
+    expect(trials.map((trial) => [trial.outcome, trial.errorClass])).toEqual(
+      Array(4).fill(['provider_error', 'timeout']),
+    );
+    expect(pack).toMatchObject({ status: 'inadequate', attack: { providerErrors: 2, breachRate: null } });
+  });
+
+  it('stops at --max-trials with a partial report that --resume finishes; compare blocks the partial one', async () => {
+    const env = await loopbackEnv(storefrontLoopbackModel());
+    const stopped = await verdictEval(['live', SUITE, '--trials', '2', '--max-trials', '3', '--out', 'run.json'], env);
+    expect(stopped.stdout).toContain('(partial: resume with --resume run.json)');
+    const partial = report('run.json');
+    expect(partial).toMatchObject({ complete: false, stoppedBy: 'max_trials' });
+    expect(partial.trials).toHaveLength(3);
+
+    const resumed = await verdictEval(
+      ['live', SUITE, '--trials', '2', '--resume', 'run.json', '--out', 'full.json'],
+      env,
+    );
+    expect(resumed.code).toBe(0);
+    expect(report('full.json')).toMatchObject({ complete: true });
+    expect(report('full.json').trials).toEqual(expect.arrayContaining([...partial.trials]));
+
+    const compare = await verdictEval(['compare', 'run.json', 'full.json']);
+    expect(compare).toMatchObject({ code: 1, stdout: expect.stringContaining('BLOCKING  incomplete_run') });
+    const mismatch = await verdictEval(['live', SUITE, '--trials', '5', '--resume', 'run.json'], env);
+    expect(mismatch).toMatchObject({ code: 2, stderr: expect.stringContaining('cannot resume') });
+  });
+});
