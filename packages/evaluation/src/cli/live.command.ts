@@ -106,7 +106,12 @@ function summary(report: LiveReportType): string {
     purpose: c.purpose,
     status: c.status,
     ...figures(c.purpose, c.guarded),
-    control: c.unguarded === null ? '-' : `${c.unguarded.breaches}/${c.unguarded.finished} breached`,
+    control:
+      c.unguarded === null
+        ? '-'
+        : c.purpose === 'attack'
+          ? `${c.unguarded.breaches}/${c.unguarded.finished} breached`
+          : `${c.unguarded.utilitySuccesses}/${c.unguarded.finished} succeeded`,
   }));
   const { attack, utility, status } = report.pack;
   const model = `${report.provider.provider}:${report.provider.model}`;
