@@ -65,7 +65,11 @@ export class CrossCustomerComparison {
       title: `Customer ${actor.customerId} at ${actor.tenant} asks for order ${orderId}${order === null ? ' (no such order)' : ` (owned by ${order.customerId} at ${order.tenantId})`}`,
       verdictAdded:
         'The hand-secured query is right here too; Verdict adds the decision record for every stage, and the same check for every tool bound to orders.view.',
-      paths: [await through('naive', this.naive), await through('manual', this.manual), await through('verdict', this.bound)],
+      paths: [
+        await through('naive', this.naive),
+        await through('manual', this.manual),
+        await through('verdict', this.bound),
+      ],
     };
   }
 }

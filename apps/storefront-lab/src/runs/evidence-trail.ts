@@ -5,7 +5,16 @@ import { DataSource } from 'typeorm';
 import type { StageView } from './lab-run.js';
 
 /** Fields of a decision record shown as the stage itself rather than as evidence. */
-const HEADLINE = new Set(['id', 'correlationId', 'sequence', 'capability', 'toolKind', 'stage', 'disposition', 'reason']);
+const HEADLINE = new Set([
+  'id',
+  'correlationId',
+  'sequence',
+  'capability',
+  'toolKind',
+  'stage',
+  'disposition',
+  'reason',
+]);
 
 /** Reads a call's stage timeline back from the evidence the pipeline wrote. */
 @Injectable()

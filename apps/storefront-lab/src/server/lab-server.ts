@@ -33,10 +33,9 @@ export async function createLabServer(options: LabServerOptions): Promise<NestEx
     if (!path.startsWith('/api/')) return next();
     const id = sessionIdOf(request, response);
     if (path === '/api/session/reset' && request.method === 'POST') {
-      sessions.reset(id).then(
-        () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"reset":true}'),
-        next,
-      );
+      sessions
+        .reset(id)
+        .then(() => response.writeHead(200, { 'content-type': 'application/json' }).end('{"reset":true}'), next);
       return;
     }
     sessions.handlerOf(id).then((handler) => handler(request, response, next), next);

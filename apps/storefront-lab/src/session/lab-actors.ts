@@ -43,7 +43,8 @@ export const labActorSchema = z.object({
 /** Parses `body` with `schema`, answering 400 with the problems on bad input. */
 export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success) throw new BadRequestException(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  if (!parsed.success)
+    throw new BadRequestException(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   return parsed.data;
 }
 

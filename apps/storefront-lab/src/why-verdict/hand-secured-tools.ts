@@ -45,7 +45,11 @@ export function handSecuredCancelOrder(
       await orders.update({ id: orderId }, { status: OrderStatus.Cancelled });
       return JSON.stringify({ id: orderId, status: OrderStatus.Cancelled });
     },
-    { name: 'cancel_order', description: "Cancel one of the signed-in customer's placed orders", schema: orderIdArguments },
+    {
+      name: 'cancel_order',
+      description: "Cancel one of the signed-in customer's placed orders",
+      schema: orderIdArguments,
+    },
   );
 }
 

@@ -64,7 +64,9 @@ export class WhyVerdictCases {
       untrustedInput,
       observe: () => this.statusOf(1001),
     });
-    const manual = await this.restoring(() => this.calls.viaTool(createCancelOrderTool(this.dataSource), call('call_cancel_hand'), false));
+    const manual = await this.restoring(() =>
+      this.calls.viaTool(createCancelOrderTool(this.dataSource), call('call_cancel_hand'), false),
+    );
     const verdict = await this.restoring(() => this.calls.viaTool(this.boundCancel, call('call_cancel_verdict'), true));
     return {
       case: 'forgotten-tool',
@@ -72,7 +74,12 @@ export class WhyVerdictCases {
       verdictAdded:
         'Authorization lives on the capability, not in each handler: a bound tool cannot run without the CASL check, and `verdict validate` lists tools that are not bound.',
       paths: [
-        { path: 'manual', outcome: "cancelled 91's order", safe: !manual.sideEffect.includes('cancelled'), call: manual },
+        {
+          path: 'manual',
+          outcome: "cancelled 91's order",
+          safe: !manual.sideEffect.includes('cancelled'),
+          call: manual,
+        },
         { path: 'verdict', outcome: verdict.outcome, safe: !verdict.sideEffect.includes('cancelled'), call: verdict },
       ],
     };
@@ -102,7 +109,12 @@ export class WhyVerdictCases {
       verdictAdded:
         'Verdict refreshes the target by primary key after the check and authorizes it again before executing: the order that now belongs to 91 is denied at execution.',
       paths: [
-        { path: 'manual', outcome: cancelled(manual) ? "cancelled 91's order" : manual.outcome, safe: !cancelled(manual), call: manual },
+        {
+          path: 'manual',
+          outcome: cancelled(manual) ? "cancelled 91's order" : manual.outcome,
+          safe: !cancelled(manual),
+          call: manual,
+        },
         { path: 'verdict', outcome: verdict.outcome, safe: !cancelled(verdict), call: verdict },
       ],
     };
@@ -148,7 +160,12 @@ export class WhyVerdictCases {
       verdictAdded:
         'The approval is a receipt bound to this actor, order version and arguments, consumed atomically on execution: the replay finds nothing to consume and is denied.',
       paths: [
-        { path: 'manual', outcome: `refunded ${handRefunds.length} times`, safe: handRefunds.length === 1, call: manual },
+        {
+          path: 'manual',
+          outcome: `refunded ${handRefunds.length} times`,
+          safe: handRefunds.length === 1,
+          call: manual,
+        },
         {
           path: 'verdict',
           outcome: `${verdict.outcome} (refunded ${this.refunds.refunds.length - before} time)`,

@@ -26,7 +26,11 @@ export class LabApiError extends Error {
 async function send<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(path, {
     method,
-    headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      accept: 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: 'same-origin',
   });
@@ -39,7 +43,10 @@ async function send<T>(method: 'GET' | 'POST', path: string, body?: unknown, hea
   }
   if (!response.ok) {
     const message = (parsed as { message?: unknown } | null)?.message;
-    throw new LabApiError(response.status, `${response.status}: ${Array.isArray(message) ? message.join('; ') : String(message ?? (text || response.statusText))}`);
+    throw new LabApiError(
+      response.status,
+      `${response.status}: ${Array.isArray(message) ? message.join('; ') : String(message ?? (text || response.statusText))}`,
+    );
   }
   return parsed as T;
 }
@@ -51,11 +58,16 @@ export const labApi = {
   crossCustomer: (body: { actor: LabActor; request: string; orderId: number }) =>
     send<ComparisonCaseView>('POST', '/api/labs/cross-customer/runs', body),
   whyVerdict: (which: string) => send<ComparisonCaseView>('POST', `/api/labs/why-verdict/${which}/runs`),
-  budget: (body: { actor: LabActor; orderId: number; count: number }) => send<LabRun>('POST', '/api/labs/budget/runs', body),
+  budget: (body: { actor: LabActor; orderId: number; count: number }) =>
+    send<LabRun>('POST', '/api/labs/budget/runs', body),
   duplicateDelivery: (body: { actor: LabActor; orderId: number }) =>
     send<LabRun>('POST', '/api/labs/duplicate-delivery/runs', body),
   release: (body: { actor: LabActor }) =>
-    send<{ actor: LabActor; source: string; only: string[]; releases: ReleaseView[] }>('POST', '/api/labs/release/runs', body),
+    send<{ actor: LabActor; source: string; only: string[]; releases: ReleaseView[] }>(
+      'POST',
+      '/api/labs/release/runs',
+      body,
+    ),
   forbiddenStates: (body: { actor: LabActor; externalHost: string; recipient: string }) =>
     send<TrajectoryStepView[]>('POST', '/api/labs/forbidden-states/runs', body),
   proposeRefund: (body: { actor: LabActor; orderId: number; amountCents: number }) =>

@@ -81,9 +81,7 @@ export function App() {
         )}
         <Lab key={`${labId}-${generation}`} />
       </main>
-      <footer>
-        Synthetic data only. Your runs live in your own browser session: nobody else sees them.
-      </footer>
+      <footer>Synthetic data only. Your runs live in your own browser session: nobody else sees them.</footer>
     </>
   );
 }

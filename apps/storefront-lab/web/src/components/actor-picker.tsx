@@ -4,7 +4,15 @@ const CUSTOMERS = [72, 91, 73] as const;
 const TENANTS = ['acme', 'globex'] as const;
 
 /** Who is signed in for this run: the server builds the action context from it, never from the model. */
-export function ActorPicker({ actor, onChange, id }: { actor: LabActor; onChange: (actor: LabActor) => void; id: string }) {
+export function ActorPicker({
+  actor,
+  onChange,
+  id,
+}: {
+  actor: LabActor;
+  onChange: (actor: LabActor) => void;
+  id: string;
+}) {
   return (
     <fieldset className="actor">
       <legend>Signed in as</legend>
@@ -21,7 +29,11 @@ export function ActorPicker({ actor, onChange, id }: { actor: LabActor; onChange
         ))}
       </select>
       <label htmlFor={`${id}-tenant`}>Tenant</label>
-      <select id={`${id}-tenant`} value={actor.tenant} onChange={(event) => onChange({ ...actor, tenant: event.target.value })}>
+      <select
+        id={`${id}-tenant`}
+        value={actor.tenant}
+        onChange={(event) => onChange({ ...actor, tenant: event.target.value })}
+      >
         {TENANTS.map((tenant) => (
           <option key={tenant} value={tenant}>
             {tenant}

@@ -5,7 +5,7 @@ export function CodeView({ title, source, from, to }: { title: string; source: s
   return (
     <figure className="code">
       <figcaption>{title}</figcaption>
-      <pre>
+      <pre tabIndex={0} aria-label={title}>
         <code>{source.slice(start, end === -1 ? source.length : end).trim()}</code>
       </pre>
     </figure>

@@ -2,7 +2,7 @@
 export function Json({ value, label }: { value: unknown; label?: string }) {
   const text = typeof value === 'string' ? prettyIfJson(value) : JSON.stringify(value, null, 2);
   return (
-    <pre className="json" aria-label={label}>
+    <pre className="json" aria-label={label} tabIndex={0}>
       {text}
     </pre>
   );

@@ -22,8 +22,18 @@ export const LABS: readonly LabEntry[] = [
   { id: 'cross-customer', title: 'Cross-customer', shows: "Another customer's order", component: CrossCustomerLab },
   { id: 'confirmation', title: 'Confirmation', shows: 'Approve exactly this refund, once', component: ConfirmationLab },
   { id: 'budget', title: 'Budget', shows: 'A permission is not a budget', component: BudgetLab },
-  { id: 'duplicate-delivery', title: 'Duplicate delivery', shows: 'A new id is not a new operation', component: DuplicateDeliveryLab },
+  {
+    id: 'duplicate-delivery',
+    title: 'Duplicate delivery',
+    shows: 'A new id is not a new operation',
+    component: DuplicateDeliveryLab,
+  },
   { id: 'release', title: 'Release', shows: 'A provider name is not a trust boundary', component: ReleaseLab },
-  { id: 'forbidden-states', title: 'Forbidden states', shows: 'Each call fine, the chain is not', component: ForbiddenStatesLab },
+  {
+    id: 'forbidden-states',
+    title: 'Forbidden states',
+    shows: 'Each call fine, the chain is not',
+    component: ForbiddenStatesLab,
+  },
   { id: 'claims', title: 'Claims', shows: 'The operator CLI, in the page', component: ClaimsLab },
 ];

@@ -12,9 +12,8 @@ export function ClaimsLab() {
   return (
     <>
       <p className="lede">
-        What an operator sees with <code>npm run verdict -- claims list</code> (which lists the unresolved claims;
-        this panel shows every claim of your session, resolved ones included). Run the duplicate-delivery lab to make
-        one.
+        What an operator sees with <code>npm run verdict -- claims list</code> (which lists the unresolved claims; this
+        panel shows every claim of your session, resolved ones included). Run the duplicate-delivery lab to make one.
       </p>
       <button type="button" id="reload-claims" onClick={() => void run()}>
         Reload

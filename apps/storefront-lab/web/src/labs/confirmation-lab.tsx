@@ -26,9 +26,9 @@ export function ConfirmationLab() {
   return (
     <>
       <p className="lede">
-        Refunds move money: the capability requires confirmation. Verdict issues a receipt bound to this actor,
-        order version and arguments; another signed-in user decides in the inbox through the guarded approval
-        endpoint; the resumed call executes once, changed arguments ask again, a replay is refused.
+        Refunds move money: the capability requires confirmation. Verdict issues a receipt bound to this actor, order
+        version and arguments; another signed-in user decides in the inbox through the guarded approval endpoint; the
+        resumed call executes once, changed arguments ask again, a replay is refused.
       </p>
       <form
         className="controls"
@@ -48,7 +48,12 @@ export function ConfirmationLab() {
         </label>
         <label>
           Amount (cents)
-          <input inputMode="numeric" id="refund-amount" value={amount} onChange={(event) => setAmount(event.target.value)} />
+          <input
+            inputMode="numeric"
+            id="refund-amount"
+            value={amount}
+            onChange={(event) => setAmount(event.target.value)}
+          />
         </label>
         <button type="submit" id="propose-refund" disabled={propose.loading}>
           Model proposes the refund
@@ -58,7 +63,9 @@ export function ConfirmationLab() {
           id="resume-refund"
           disabled={proposed === null || resume.loading}
           onClick={() =>
-            void resume.run(proposed!, args).then((call) => call !== undefined && setCalls((previous) => [...previous, call]))
+            void resume
+              .run(proposed!, args)
+              .then((call) => call !== undefined && setCalls((previous) => [...previous, call]))
           }
         >
           Resume the call with these arguments

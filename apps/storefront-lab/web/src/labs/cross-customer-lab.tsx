@@ -17,8 +17,8 @@ export function CrossCustomerLab() {
   return (
     <>
       <p className="lede">
-        A customer asks the assistant for an order; the model proposes <code>lookup_order</code>. The same proposal
-        goes through a naive tool, a tool secured by hand with a scoped query, and the Verdict bound tool.
+        A customer asks the assistant for an order; the model proposes <code>lookup_order</code>. The same proposal goes
+        through a naive tool, a tool secured by hand with a scoped query, and the Verdict bound tool.
       </p>
       <form
         className="controls"
@@ -44,7 +44,12 @@ export function CrossCustomerLab() {
       <div className="result-with-code">
         <div>{data !== undefined && <Comparison result={data} />}</div>
         <aside>
-          <CodeView title="The Verdict capability: orders.view" source={capabilitySource} from="@Capability({" to="/**" />
+          <CodeView
+            title="The Verdict capability: orders.view"
+            source={capabilitySource}
+            from="@Capability({"
+            to="/**"
+          />
           <CodeView title="The hand-secured tool" source={manualSource} from="export function" />
         </aside>
       </div>

@@ -15,8 +15,8 @@ export function DuplicateDeliveryLab() {
   return (
     <>
       <p className="lede">
-        The transport delivers the same escalation twice, under two tool-call ids. The capability runs at most once
-        per operation: the execution claim is keyed on what the call does, not on the transport's id.
+        The transport delivers the same escalation twice, under two tool-call ids. The capability runs at most once per
+        operation: the execution claim is keyed on what the call does, not on the transport's id.
       </p>
       <form
         className="controls"

@@ -16,8 +16,8 @@ export function ReleaseLab() {
     <>
       <p className="lede">
         The application hands the customer's profile to a model connection. A provider name is not a trust boundary:
-        only the route to <code>ollama@local-machine</code> is registered, so the same connection in a remote zone
-        gets nothing, and the e-mail is redacted even where the release is permitted.
+        only the route to <code>ollama@local-machine</code> is registered, so the same connection in a remote zone gets
+        nothing, and the e-mail is redacted even where the release is permitted.
       </p>
       <div className="controls">
         <ActorPicker id="release" actor={actor} onChange={setActor} />
@@ -27,7 +27,11 @@ export function ReleaseLab() {
       </div>
       <Status loading={loading} error={error} />
       <div className="result-with-code">
-        <div id="release-results">{data?.releases.map((release) => <Release key={release.destination} release={release} />)}</div>
+        <div id="release-results">
+          {data?.releases.map((release) => (
+            <Release key={release.destination} release={release} />
+          ))}
+        </div>
         <aside>
           <CodeView title="The registered release route" source={policySource} from="@ReleasePolicies()" />
         </aside>
@@ -50,7 +54,7 @@ function Release({ release }: { release: ReleaseView }) {
         </section>
         <section>
           <h5>After (what the connection gets)</h5>
-          <pre className="json" data-testid="payload">
+          <pre className="json" data-testid="payload" tabIndex={0} aria-label="released payload">
             {highlight(JSON.stringify(release.payload, null, 2))}
           </pre>
         </section>

@@ -14,15 +14,28 @@ const CASES = [
     title: 'A second tool the developer forgot to scope',
     code: [
       { title: 'The hand-written cancel_order (never scoped)', source: naiveCancelSource, from: 'export function' },
-      { title: 'The Verdict capability: orders.cancel', source: capabilitySource, from: '  @Capability({\n    name: StorefrontCapability.CancelOrder' },
+      {
+        title: 'The Verdict capability: orders.cancel',
+        source: capabilitySource,
+        from: '  @Capability({\n    name: StorefrontCapability.CancelOrder',
+      },
     ],
   },
   {
     id: 'swapped-resource',
     title: 'The resource swapped between check and execution',
     code: [
-      { title: 'The hand-secured cancel_order', source: handSource, from: 'export function handSecuredCancelOrder', to: '/**' },
-      { title: 'The Verdict capability: orders.cancel', source: capabilitySource, from: '  @Capability({\n    name: StorefrontCapability.CancelOrder' },
+      {
+        title: 'The hand-secured cancel_order',
+        source: handSource,
+        from: 'export function handSecuredCancelOrder',
+        to: '/**',
+      },
+      {
+        title: 'The Verdict capability: orders.cancel',
+        source: capabilitySource,
+        from: '  @Capability({\n    name: StorefrontCapability.CancelOrder',
+      },
     ],
   },
   {
@@ -41,8 +54,8 @@ export function WhyVerdictLab() {
     <>
       <p className="lede">
         A scoped query is the right fix for one tool. These are the cases where a careful team's hand-secured tools
-        still fail, and what Verdict does differently. Provenance (an injected review steering a recipient) joins
-        when it lands.
+        still fail, and what Verdict does differently. Provenance (an injected review steering a recipient) joins when
+        it lands.
       </p>
       {CASES.map((which) => (
         <WhyVerdictCase key={which.id} which={which} />
