@@ -11,6 +11,9 @@ import {
 import { EvidenceTrail } from './evidence-trail.js';
 import type { CallView } from './lab-run.js';
 
+/** The outcome of a call through a raw tool: it ran, and no policy decided anything. */
+export const UNCHECKED = 'ran unchecked';
+
 /** A tool call the lab makes: which tool, with what, on whose behalf, and where it came from. */
 export interface LabCall {
   readonly tool: string;
@@ -38,7 +41,7 @@ export class LabCalls {
       tool.invoke({ name: call.tool, args: call.arguments, id: call.toolCallId, type: 'tool_call' }),
     );
     const modelSaw = String(message.content);
-    const outcome = throughVerdict ? (readNotExecutedMessage(modelSaw)?.decision ?? 'executed') : 'executed';
+    const outcome = throughVerdict ? (readNotExecutedMessage(modelSaw)?.decision ?? 'executed') : UNCHECKED;
     const stages = throughVerdict ? await this.trail.latestOf(call.toolCallId) : [];
     return this.view(call, outcome, stages, modelSaw);
   }

@@ -18,7 +18,10 @@ export interface CallView {
   /** What the call came from: the customer's request or other text the model read. */
   readonly untrustedInput: string;
   readonly proposal: { readonly tool: string; readonly arguments: Readonly<Record<string, unknown>> };
-  /** `executed`, or the disposition that stopped it (`deny`, `throttle`, `require_confirmation`, ...). */
+  /**
+   * `executed`, or the disposition that stopped it (`deny`, `throttle`, `require_confirmation`, ...); `ran
+   * unchecked` for a raw tool that Verdict is not on.
+   */
   readonly outcome: string;
   /** Every stage Verdict recorded for this call, in pipeline order (empty for a path Verdict is not on). */
   readonly stages: readonly StageView[];

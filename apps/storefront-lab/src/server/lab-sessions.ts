@@ -25,7 +25,7 @@ export class LabSessions {
   async handlerOf(id: string): Promise<Handler> {
     let session = this.sessions.get(id);
     if (session === undefined) {
-      session = { app: bootSession(), lastUsed: 0 };
+      session = { app: bootSession(), lastUsed: ++this.clock };
       this.sessions.set(id, session);
       await this.evict();
     }

@@ -22,7 +22,7 @@ export function CallRow({ call, label }: { call: CallView; label?: string }) {
         <section>
           <h5>Policy decision</h5>
           <p>
-            <span className={`badge big ${call.outcome}`} data-testid="outcome">
+            <span className={`badge big ${call.outcome.replace(' ', '-')}`} data-testid="outcome">
               {call.outcome}
             </span>
           </p>

@@ -4,10 +4,10 @@ import { CallRow } from './call-row';
 const PATH_LABEL = { naive: 'Naive tool', manual: 'Secured by hand', verdict: 'Verdict bound tool' } as const;
 
 /** One comparison case: each path's outcome, whether it was safe, and its call in the four columns. */
-export function Comparison({ result }: { result: ComparisonCaseView }) {
+export function Comparison({ result, titled = false }: { result: ComparisonCaseView; titled?: boolean }) {
   return (
     <div className="comparison" data-case={result.case}>
-      <h3>{result.title}</h3>
+      {titled && <h3>{result.title}</h3>}
       <p className="added">
         <strong>What Verdict added here:</strong> {result.verdictAdded}
       </p>

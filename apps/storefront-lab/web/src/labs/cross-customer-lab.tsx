@@ -42,7 +42,7 @@ export function CrossCustomerLab() {
       </form>
       <Status loading={loading} error={error} />
       <div className="result-with-code">
-        <div>{data !== undefined && <Comparison result={data} />}</div>
+        <div>{data !== undefined && <Comparison result={data} titled />}</div>
         <aside>
           <CodeView
             title="The Verdict capability: orders.view"
