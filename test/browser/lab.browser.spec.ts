@@ -92,7 +92,7 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
     await page.addScriptTag({ path: AXE });
     const violations = await page.evaluate(async () => {
       const axe = (
-        window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }
+        globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }
       ).axe;
       return (await axe.run()).violations.map(({ id, impact }) => ({ id, impact }));
     });
@@ -259,7 +259,9 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
     const run = async () => {
       await page.click('#run-budget');
       await page.locator('[data-testid="summary"]').waitFor();
-      await page.waitForFunction(() => !document.querySelector('#run-budget')?.hasAttribute('disabled'));
+      await page.waitForFunction(
+        () => !(globalThis as any).document.querySelector('#run-budget')?.hasAttribute('disabled'),
+      );
       return outcomes(page, '.run');
     };
     expect(await run()).toEqual(['executed', 'executed', 'throttle']);
@@ -361,8 +363,13 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       await page.focus(button);
       await page.keyboard.press('Enter');
       await page.locator('[data-testid="outcome"], #claims, .muted').first().waitFor();
-      await page.waitForFunction((b) => !document.querySelector(b)?.hasAttribute('disabled'), button);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
+      await page.waitForFunction(
+        (b) => !(globalThis as any).document.querySelector(b)?.hasAttribute('disabled'),
+        button,
+      );
+      expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        MOBILE.width,
+      );
       await shoot(page, `${lab}-mobile`);
     }
   });

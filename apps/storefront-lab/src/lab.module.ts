@@ -17,7 +17,6 @@ import {
   ShipmentCapabilities,
   StorefrontAbilityFactory,
   StorefrontCapabilities,
-  StorefrontContexts,
   SupportCapabilities,
   storefrontEntities,
   storefrontMigrations,
