@@ -1,13 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
-import { LabModule } from '../../apps/storefront-lab/src/lab.module.js';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import { createLabServer } from '../../apps/storefront-lab/src/server/lab-server.js';
 
 const CHROMIUM = process.env.VERDICT_TEST_CHROMIUM ?? '/usr/bin/chromium';
 const required = ['1', 'true'].includes(process.env.VERDICT_TEST_REQUIRE_BROWSER ?? '');
@@ -18,22 +19,36 @@ if (required && !existsSync(CHROMIUM)) {
 }
 const describeWithBrowser = existsSync(CHROMIUM) ? describe : describe.skip;
 
-describeWithBrowser('storefront lab in Chromium', () => {
-  let app: INestApplication;
+const ROOT = resolve(import.meta.dirname, '../..');
+const WEB = join(ROOT, 'apps/storefront-lab/web');
+/** Where the screenshots go, for a person to look at: one desktop and one 390 px shot per lab. */
+const SCREENSHOTS = join(ROOT, 'test-results/lab-browser');
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const DESKTOP = { width: 1360, height: 900 };
+const MOBILE = { width: 390, height: 844 };
+
+describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`, () => {
+  let app: NestExpressApplication;
   let browser: Browser;
-  let directory: string;
   let url: string;
+  const contexts: BrowserContext[] = [];
+  const problems: string[] = [];
 
   beforeAll(async () => {
-    directory = await mkdtemp(join(tmpdir(), 'verdict-lab-browser-'));
-    const moduleRef = await Test.createTestingModule({
-      imports: [LabModule.forRoot({ database: join(directory, 'lab.sqlite') })],
-    }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
+    // The test builds the web app itself (a real Vite build in its own process), so it never tests a stale bundle.
+    await promisify(execFile)(process.execPath, [
+      join(ROOT, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--config',
+      join(WEB, 'vite.config.ts'),
+    ]);
+    await mkdir(SCREENSHOTS, { recursive: true });
+    app = await createLabServer({ webRoot: join(WEB, 'dist'), docsRoot: join(ROOT, 'docs') });
     await app.listen(0, '127.0.0.1');
     url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/`;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
+      headless: true,
       args: [
         '--no-sandbox',
         '--disable-gpu',
@@ -44,66 +59,318 @@ describeWithBrowser('storefront lab in Chromium', () => {
         '--disable-sync',
       ],
     });
+  }, 120_000);
+
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close();
+    expect(problems.splice(0)).toEqual([]);
   });
 
   afterAll(async () => {
     await browser?.close();
     await app?.close();
-    await rm(directory, { recursive: true, force: true });
   });
 
-  it('shows the naive tool leaking order 1001, both secured tools denying it, and both permitting 1002', async () => {
-    const page = await browser.newPage();
-    await page.goto(url);
+  /** A page in a new browser session (its own cookie), failing the test on any console error or page error. */
+  async function open(lab: string, viewport = DESKTOP, expectedErrors: RegExp[] = []): Promise<Page> {
+    const context = await browser.newContext({ viewport });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !expectedErrors.some((expected) => expected.test(message.text())))
+        problems.push(`console: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
+    await page.goto(`${url}#/${lab}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    return page;
+  }
+
+  const outcomes = (page: Page, scope: string) => page.locator(`${scope} [data-testid="outcome"]`).allTextContents();
+
+  async function seriousAxeViolations(page: Page): Promise<string[]> {
+    await page.addScriptTag({ path: AXE });
+    const violations = await page.evaluate(async () => {
+      const axe = (
+        globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }
+      ).axe;
+      return (await axe.run()).violations.map(({ id, impact }) => ({ id, impact }));
+    });
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+  }
+
+  async function shoot(page: Page, name: string): Promise<void> {
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  }
+
+  it('serves the app with a favicon, a header linking every lab and the docs, and reads nothing on GET twice differently', async () => {
+    const page = await open('why-verdict');
+    expect(await page.getByRole('navigation', { name: 'Labs' }).getByRole('link').allTextContents()).toEqual([
+      expect.stringContaining('Why Verdict'),
+      expect.stringContaining('Cross-customer'),
+      expect.stringContaining('Confirmation'),
+      expect.stringContaining('Budget'),
+      expect.stringContaining('Duplicate delivery'),
+      expect.stringContaining('Release'),
+      expect.stringContaining('Forbidden states'),
+      expect.stringContaining('Claims'),
+    ]);
+    const favicon = await page.request.get(`${url}favicon.svg`);
+    expect(favicon.status()).toBe(200);
+    expect(favicon.headers()['content-type']).toContain('image/svg+xml');
+    const docs = await page.request.get(
+      new URL((await page.getByRole('link', { name: 'Options' }).getAttribute('href'))!, url).href,
+    );
+    expect(docs.status()).toBe(200);
+    expect(await docs.text()).toContain('#');
+    const first = await page.request.get(`${url}api/claims`);
+    const second = await page.request.get(`${url}api/claims`);
+    expect(await first.json()).toEqual(await second.json());
+  });
+
+  it('why Verdict: the hand-secured tools fail all three cases, Verdict holds, with the source beside each result', async () => {
+    const page = await open('why-verdict');
+    const expected = {
+      'forgotten-tool': ["cancelled 91's order", 'deny'],
+      'swapped-resource': ["cancelled 91's order", 'deny'],
+      'replayed-approval': ['refunded 2 times', 'deny (refunded 1 time)'],
+    };
+    for (const [which, paths] of Object.entries(expected)) {
+      await page.click(`#run-${which}`);
+      const result = page.locator(`[data-case="${which}"]`);
+      await result.waitFor();
+      expect(await result.locator('[data-testid="path-outcome"]').allTextContents()).toEqual(paths);
+      expect(await result.locator('.added').textContent()).toContain('What Verdict added here');
+    }
+    // The swap is denied where Verdict re-authorizes the refreshed order, after the check had permitted it.
+    const swapped = page.locator('[data-case="swapped-resource"] [data-path="verdict"]').first();
+    expect(await swapped.textContent()).toContain('safe');
+    const stages = page.locator('[data-case="swapped-resource"] article[data-outcome="deny"] ol.timeline li');
+    expect(
+      await stages.evaluateAll((items) =>
+        items.map((i) => `${i.getAttribute('data-stage')}:${i.getAttribute('data-disposition')}`),
+      ),
+    ).toEqual(['proposal:permit', 'target_refresh:permit', 'execution:deny']);
+    expect(await page.locator('figure.code figcaption').allTextContents()).toContain('The hand-secured cancel_order');
+    expect(await page.locator('figure.code').first().textContent()).toContain('findOneBy({ id: orderId })');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shoot(page, 'why-verdict-desktop');
+  });
+
+  it('cross-customer: the naive tool leaks 1001, both secured tools deny it; the actor and the proposal are editable; hashes expand', async () => {
+    const page = await open('cross-customer');
     await page.click('#run-cross-customer');
-    const outcomes = async (path: string) => page.locator(`tr[data-path="${path}"] [data-outcome]`).allTextContents();
-    await page.locator('tr[data-path="verdict"]').waitFor();
-    expect(await outcomes('naive')).toEqual(['leaked', 'permitted']);
-    expect(await outcomes('manual')).toEqual(['denied', 'permitted']);
-    expect(await outcomes('verdict')).toEqual(['denied', 'permitted']);
-    expect(await page.locator('#evidence').textContent()).toContain('"disposition": "deny"');
+    await page.locator('[data-path="verdict"]').first().waitFor();
+    expect(await page.locator('[data-testid="path-outcome"]').allTextContents()).toEqual([
+      'leaked',
+      'denied',
+      'denied',
+    ]);
+    const verdict = page.locator('article[data-outcome="deny"]');
+    await verdict.locator('ol.timeline summary').first().click();
+    const hash = verdict.locator('button.hash').first();
+    const short = await hash.textContent();
+    expect(short).toMatch(/^[0-9a-f]{10}…$/);
+    await hash.click();
+    expect(await hash.textContent()).toMatch(/^[0-9a-f]{64}$/);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shoot(page, 'cross-customer-desktop');
+
+    await page.getByLabel('Proposed orderId').fill('1002');
+    await page.click('#run-cross-customer');
+    await page.getByRole('heading', { name: /asks for order 1002/ }).waitFor();
+    expect(await page.locator('[data-testid="path-outcome"]').allTextContents()).toEqual([
+      'permitted',
+      'permitted',
+      'permitted',
+    ]);
+
+    await page.locator('#xc-tenant').selectOption('globex');
+    await page.click('#run-cross-customer');
+    await page.getByRole('heading', { name: /Customer 72 at globex asks for order 1002/ }).waitFor();
+    expect(await page.locator('[data-testid="path-outcome"]').allTextContents()).toEqual([
+      'leaked',
+      'denied',
+      'denied',
+    ]);
   });
 
-  it('walks through the confirmation, budget and duplicate-delivery labs', async () => {
-    const page = await browser.newPage();
-    await page.goto(url);
-    const outcomesOf = async (button: string, list: string, count: number) => {
-      await page.click(button);
+  it('confirmation: another customer and another tenant are refused by the guarded endpoint; the owner approves; changed arguments ask again; the approved call runs once; a rejection never runs', async () => {
+    const page = await open('confirmation', DESKTOP, [/403/]);
+    await page.click('#propose-refund');
+    await page.locator('#confirmation-calls article').first().waitFor();
+    expect(await outcomes(page, '#confirmation-calls')).toEqual(['require_confirmation']);
+    const pending = page.locator('[data-pending]');
+    await pending.waitFor();
+    expect(await pending.textContent()).toContain('Refund 500 cents on order 1002');
+
+    for (const other of ['customer:91', 'customer:73']) {
+      await page.locator('#approver').selectOption(other);
+      await pending.getByRole('button', { name: 'Approve' }).click();
+      await page.locator('.inbox [role="alert"]').waitFor();
+      expect(await page.locator('.inbox [role="alert"]').textContent()).toContain('403');
+    }
+    await page.locator('#approver').selectOption('customer:72');
+    await pending.getByRole('button', { name: 'Approve' }).click();
+    await page.locator('#approval-answer').waitFor();
+    expect(await page.locator('#approval-answer').textContent()).toContain('approved');
+    await page.getByText('Nothing waits for an approval.').waitFor();
+
+    const resume = async (amount: string, count: number) => {
+      await page.locator('#refund-amount').fill(amount);
+      await page.click('#resume-refund');
       await page
-        .locator(`${list} li`)
+        .locator('#confirmation-calls article')
         .nth(count - 1)
         .waitFor();
-      return page.locator(`${list} li`).evaluateAll((items) => items.map((item) => item.getAttribute('data-outcome')));
     };
-    expect(await outcomesOf('#run-confirmation', '#confirmation-steps', 5)).toEqual([
+    await resume('50000', 2);
+    await resume('500', 3);
+    await resume('500', 4);
+    expect(await outcomes(page, '#confirmation-calls')).toEqual([
       'require_confirmation',
-      'approved',
       'require_confirmation',
       'executed',
       'deny',
     ]);
-    expect(await outcomesOf('#run-budget', '#budget-calls', 3)).toEqual(['executed', 'executed', 'throttle']);
-    expect(await outcomesOf('#run-duplicate-delivery', '#duplicate-delivery-calls', 2)).toEqual(['executed', 'deny']);
-    expect(await page.locator('#duplicate-delivery-summary').textContent()).toBe('Support tickets for order 1002: 1');
+    expect(await page.locator('#confirmation-calls [data-testid="side-effect"]').last().textContent()).toContain(
+      '1 in this session',
+    );
+    // The changed arguments asked again: that new approval waits in the inbox.
+    expect(await page.locator('[data-pending]').allTextContents()).toEqual([
+      expect.stringContaining('Refund 50000 cents on order 1002'),
+    ]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shoot(page, 'confirmation-desktop');
+
+    await page.locator('#refund-amount').fill('700');
+    await page.click('#propose-refund');
+    await page.locator('#confirmation-calls article').nth(4).waitFor();
+    const rejected = await page.locator('#confirmation-calls article').nth(4).getAttribute('data-tool-call');
+    await page.locator(`[data-pending="${rejected}"]`).getByRole('button', { name: 'Reject' }).click();
+    await page.locator('#approval-answer', { hasText: 'rejected' }).waitFor();
+    await page.click('#resume-refund');
+    await page.locator('#confirmation-calls article').nth(5).waitFor();
+    expect((await outcomes(page, '#confirmation-calls')).slice(4)).toEqual(['require_confirmation', 'deny']);
   });
 
-  it('walks through the release lab: the local connection gets the redacted profile, the remote one nothing', async () => {
-    const page = await browser.newPage();
-    await page.goto(url);
+  it('budget: two refreshes executed, the third throttled; the budget stays spent, is per browser session, and reset restores it', async () => {
+    const page = await open('budget');
+    const run = async () => {
+      await page.click('#run-budget');
+      await page.locator('[data-testid="summary"]').waitFor();
+      await page.waitForFunction(
+        () => !(globalThis as any).document.querySelector('#run-budget')?.hasAttribute('disabled'),
+      );
+      return outcomes(page, '.run');
+    };
+    expect(await run()).toEqual(['executed', 'executed', 'throttle']);
+    expect(await page.locator('[data-testid="summary"]').textContent()).toContain('2 carrier request(s)');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shoot(page, 'budget-desktop');
+    expect(await run()).toEqual(['throttle', 'throttle', 'throttle']);
+
+    const other = await open('budget');
+    await other.click('#run-budget');
+    await other.locator('[data-testid="summary"]').waitFor();
+    expect(await outcomes(other, '.run')).toEqual(['executed', 'executed', 'throttle']);
+
+    await page.click('#reset-session');
+    await page.locator('#reset-done').waitFor();
+    expect(await page.locator('[data-testid="summary"]').count()).toBe(0);
+    expect(await run()).toEqual(['executed', 'executed', 'throttle']);
+  });
+
+  it('duplicate delivery: one escalation, one ticket; the claims panel shows its completed claim', async () => {
+    const page = await open('duplicate-delivery');
+    await page.click('#run-duplicate-delivery');
+    await page.locator('[data-testid="summary"]').waitFor();
+    expect(await outcomes(page, '.run')).toEqual(['executed', 'deny']);
+    expect(await page.locator('[data-testid="summary"]').textContent()).toBe('Support tickets for order 1002: 1');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shoot(page, 'duplicate-delivery-desktop');
+    await page.getByRole('link', { name: /Claims/ }).click();
+    await page.locator('#claims tbody tr').waitFor();
+    expect(
+      await page.locator('#claims tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status'))),
+    ).toEqual(['completed']);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shoot(page, 'claims-desktop');
+  });
+
+  it('release: the local connection gets the profile with the e-mail redacted and highlighted, the remote one nothing', async () => {
+    const page = await open('release');
     await page.click('#run-release');
-    await page.locator('#release-results tr[data-row="evidence"]').waitFor();
-    expect(await page.locator('#release-results thead th[data-destination]').allTextContents()).toEqual([
-      'ollama@local-machine',
-      'ollama@remote-endpoint',
-    ]);
-    expect(await page.locator('#release-results [data-outcome]').allTextContents()).toEqual(['permitted', 'denied']);
-    const [local, remote] = await page.locator('#release-results tr[data-row="payload"] pre').allTextContents();
+    await page.locator('article.release').nth(1).waitFor();
+    expect(
+      await page
+        .locator('article.release')
+        .evaluateAll((a) => a.map((e) => `${e.getAttribute('data-destination')}:${e.getAttribute('data-outcome')}`)),
+    ).toEqual(['ollama@local-machine:permitted', 'ollama@remote-endpoint:denied']);
+    const [local, remote] = await page.locator('[data-testid="payload"]').allTextContents();
     expect(JSON.parse(local)).toMatchObject({ email: '[REDACTED]' });
     expect(local).not.toContain('customer72@acme.example');
     expect(remote).toBe('{}');
-    expect(await page.locator('#release-results tr[data-row="reason"] pre').allTextContents()).toEqual([
-      'released',
-      'route_not_registered',
-    ]);
+    expect(await page.locator('mark.redacted').count()).toBe(1);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shoot(page, 'release-desktop');
+  });
+
+  it('forbidden states: every step permitted alone, the external upload and the outside link refused, the folded state after each step', async () => {
+    const page = await open('forbidden-states');
+    await page.click('#run-forbidden-states');
+    await page.locator('#chain-steps > li').nth(4).waitFor();
+    expect(await outcomes(page, '#chain-steps')).toEqual(['executed', 'executed', 'deny', 'executed', 'deny']);
+    const states = (await page.locator('#chain-steps .state pre').allTextContents()).map((s) => JSON.parse(s));
+    expect(states[1]).toMatchObject({ records_read: true, exports_holding_records: 1 });
+    expect(states[3]).toMatchObject({ records_in_tenant_storage: true, external_copies: 0 });
+    expect(states[4]).toEqual(states[3]);
+    expect(await page.locator('#chain-steps [data-testid="side-effect"]').last().textContent()).toBe(
+      'shared: internal:files.acme.example',
+    );
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shoot(page, 'forbidden-states-desktop');
+  });
+
+  it('shows a server error as an error, not a silent page', async () => {
+    const page = await open('budget', DESKTOP, [/500/]);
+    await page.route('**/api/labs/budget/runs', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: '{"statusCode":500,"message":"Internal server error"}',
+      }),
+    );
+    await page.click('#run-budget');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('Something went wrong: 500: Internal server error');
+    await shoot(page, 'error-desktop');
+  });
+
+  it('fits every lab into 390 px and can be driven from the keyboard', async () => {
+    for (const [lab, button] of [
+      ['why-verdict', '#run-forgotten-tool'],
+      ['cross-customer', '#run-cross-customer'],
+      ['confirmation', '#propose-refund'],
+      ['budget', '#run-budget'],
+      ['duplicate-delivery', '#run-duplicate-delivery'],
+      ['release', '#run-release'],
+      ['forbidden-states', '#run-forbidden-states'],
+      ['claims', '#reload-claims'],
+    ]) {
+      const page = await open(lab, MOBILE);
+      await page.focus(button);
+      await page.keyboard.press('Enter');
+      await page.locator('[data-testid="outcome"], #claims, .muted').first().waitFor();
+      await page.waitForFunction(
+        (b) => !(globalThis as any).document.querySelector(b)?.hasAttribute('disabled'),
+        button,
+      );
+      expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        MOBILE.width,
+      );
+      await shoot(page, `${lab}-mobile`);
+    }
   });
 });

@@ -1,14 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import { DecisionRecordEntity } from '@verdict/nestjs/typeorm';
 import request from 'supertest';
-import { bootLab } from './lab-app.fixture.js';
+import { CUSTOMER_72, bootLab } from './lab-app.fixture.js';
 
 describe('storefront lab: durable gates', () => {
   it('a permission is not a budget: three owned refreshes, two executed, the third throttled', async () => {
     const { app, dataSource } = await bootLab();
-    const { body } = await request(app.getHttpServer()).get('/api/labs/budget').expect(200);
+    const { body } = await request(app.getHttpServer())
+      .post('/api/labs/budget/runs')
+      .send({ actor: CUSTOMER_72, orderId: 1002, count: 3 })
+      .expect(200);
     expect(body.calls.map((c: { outcome: string }) => c.outcome)).toEqual(['executed', 'executed', 'throttle']);
-    expect(body.carrierRequests).toBe(2);
+    expect(body.summary).toContain('2 carrier request(s)');
     expect(JSON.parse(body.calls[2].modelSaw)).toEqual({
       status: 'not_executed',
       capability: 'shipments.refresh',
@@ -24,17 +27,26 @@ describe('storefront lab: durable gates', () => {
 
   it('keeps the budget spent for the rest of the window', async () => {
     const { app } = await bootLab();
-    await request(app.getHttpServer()).get('/api/labs/budget').expect(200);
-    const { body } = await request(app.getHttpServer()).get('/api/labs/budget').expect(200);
+    await request(app.getHttpServer())
+      .post('/api/labs/budget/runs')
+      .send({ actor: CUSTOMER_72, orderId: 1002, count: 3 })
+      .expect(200);
+    const { body } = await request(app.getHttpServer())
+      .post('/api/labs/budget/runs')
+      .send({ actor: CUSTOMER_72, orderId: 1002, count: 3 })
+      .expect(200);
     expect(body.calls.map((c: { outcome: string }) => c.outcome)).toEqual(['throttle', 'throttle', 'throttle']);
-    expect(body.carrierRequests).toBe(0);
+    expect(body.summary).toContain('0 carrier request(s)');
   });
 
   it('a new tool-call id is not a new operation: two transport ids, one execution, one ticket', async () => {
     const { app, dataSource } = await bootLab();
-    const { body } = await request(app.getHttpServer()).get('/api/labs/duplicate-delivery').expect(200);
+    const { body } = await request(app.getHttpServer())
+      .post('/api/labs/duplicate-delivery/runs')
+      .send({ actor: CUSTOMER_72, orderId: 1002 })
+      .expect(200);
     expect(body.calls.map((c: { outcome: string }) => c.outcome)).toEqual(['executed', 'deny']);
-    expect(body.ticketsForOrder).toBe(1);
+    expect(body.summary).toBe('Support tickets for order 1002: 1');
     const claims = await dataSource
       .getRepository(DecisionRecordEntity)
       .findBy({ capability: 'support.escalate', stage: 'execution_claim' });

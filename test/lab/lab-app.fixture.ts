@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { LabModule } from '../../apps/storefront-lab/src/lab.module.js';
 
+/** The lab's default actor: customer 72 at acme. */
+export const CUSTOMER_72 = { customerId: 72, tenant: 'acme' } as const;
+
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

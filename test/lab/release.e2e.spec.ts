@@ -2,12 +2,15 @@ import { describe, expect, it } from '@jest/globals';
 import { fingerprint } from '@verdict/nestjs';
 import { ReleaseRecordEntity } from '@verdict/nestjs/typeorm';
 import request from 'supertest';
-import { bootLab } from './lab-app.fixture.js';
+import { CUSTOMER_72, bootLab } from './lab-app.fixture.js';
 
 describe('storefront lab: destination-bound release', () => {
   it("releases customer 72's projection to ollama@local-machine with the e-mail redacted and nothing else", async () => {
     const { app } = await bootLab();
-    const { body } = await request(app.getHttpServer()).get('/api/labs/release').expect(200);
+    const { body } = await request(app.getHttpServer())
+      .post('/api/labs/release/runs')
+      .send({ actor: CUSTOMER_72 })
+      .expect(200);
     const [local] = body.releases;
     expect(local).toMatchObject({ destination: 'ollama@local-machine', outcome: 'permitted', reason: 'released' });
     expect(local.payload).toEqual({
@@ -22,7 +25,10 @@ describe('storefront lab: destination-bound release', () => {
 
   it('denies the same provider name in a remote trust zone: empty payload, route_not_registered', async () => {
     const { app } = await bootLab();
-    const { body } = await request(app.getHttpServer()).get('/api/labs/release').expect(200);
+    const { body } = await request(app.getHttpServer())
+      .post('/api/labs/release/runs')
+      .send({ actor: CUSTOMER_72 })
+      .expect(200);
     const [, remote] = body.releases;
     expect(remote).toMatchObject({
       destination: 'ollama@remote-endpoint',
@@ -32,9 +38,24 @@ describe('storefront lab: destination-bound release', () => {
     expect(remote.payload).toEqual({});
   });
 
+  it('shows the profile as the application holds it beside the payload, and marks the redacted path', async () => {
+    const { app } = await bootLab();
+    const { body } = await request(app.getHttpServer())
+      .post('/api/labs/release/runs')
+      .send({ actor: CUSTOMER_72 })
+      .expect(200);
+    const [local, remote] = body.releases;
+    expect(local.before).toMatchObject({ email: 'customer72@acme.example' });
+    expect(local.redactedPaths).toEqual(['email']);
+    expect(remote.redactedPaths).toEqual([]);
+  });
+
   it('stores one record per release with the route in clear and no profile value', async () => {
     const { app, dataSource } = await bootLab();
-    const { body } = await request(app.getHttpServer()).get('/api/labs/release').expect(200);
+    const { body } = await request(app.getHttpServer())
+      .post('/api/labs/release/runs')
+      .send({ actor: CUSTOMER_72 })
+      .expect(200);
     const [local, remote] = body.releases;
     const rows = await dataSource.getRepository(ReleaseRecordEntity).find();
     expect(rows.map((row) => row.id).sort()).toEqual([local.evidence.id, remote.evidence.id].sort());

@@ -1,62 +1,147 @@
-import { Controller, Get, Header, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApprovalEndpoint, ApprovalRequest, ApprovalService, type VerifiedApprovalRequest } from '@verdict/nestjs';
-import { CrossCustomerComparison } from './comparison/cross-customer.comparison.js';
-import { GateScenarios } from './gates/gate-scenarios.js';
+import { ExecutionClaimEntity } from '@verdict/nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { z } from 'zod';
 import { ConfirmationScenario } from './approvals/confirmation.scenario.js';
-import { LAB_PAGE } from './page/lab-page.js';
+import { CrossCustomerComparison } from './comparison/cross-customer.comparison.js';
+import { ExfiltrationChainScenario } from './forbidden-states/exfiltration-chain.scenario.js';
+import { GateScenarios } from './gates/gate-scenarios.js';
 import { DestinationReleaseScenario } from './releases/destination-release.scenario.js';
+import type { ApprovalAnswer, ClaimRow, LabSessionView } from './runs/lab-run.js';
+import { LAB_ACTORS, LAB_APPROVERS, labActorSchema, parseBody } from './session/lab-actors.js';
+import { WHY_VERDICT_CASES, WhyVerdictCases } from './why-verdict/why-verdict.cases.js';
 
-/** The lab's page and its JSON endpoints. */
-@Controller()
+const orderId = z.number().int().positive().max(1_000_000_000);
+const withActor = <T extends z.ZodRawShape>(shape: T) => z.object({ actor: labActorSchema, ...shape });
+const schemas = {
+  crossCustomer: withActor({ orderId, request: z.string().max(500) }),
+  budget: withActor({ orderId, count: z.number().int().min(1).max(5) }),
+  duplicate: withActor({ orderId }),
+  release: withActor({}),
+  chain: withActor({ externalHost: z.string().min(1).max(253), recipient: z.string().min(3).max(254) }),
+  refund: withActor({ orderId, amountCents: z.number().int().positive().max(10_000_000) }),
+  resume: z.object({ orderId, amountCents: z.number().int().positive().max(10_000_000) }),
+  whyVerdict: z.enum(WHY_VERDICT_CASES),
+};
+
+/**
+ * The lab session's JSON API. Every lab run and every approval is a POST; GETs only read. Each browser
+ * session has its own instance of this application (and database), so nothing here is shared between users.
+ */
+@Controller('api')
 export class LabController {
   constructor(
     private readonly crossCustomer: CrossCustomerComparison,
     private readonly gates: GateScenarios,
     private readonly confirmation: ConfirmationScenario,
     private readonly destinationRelease: DestinationReleaseScenario,
+    private readonly chain: ExfiltrationChainScenario,
+    private readonly whyVerdict: WhyVerdictCases,
     private readonly approvals: ApprovalService,
+    private readonly dataSource: DataSource,
   ) {}
 
-  @Get()
-  @Header('content-type', 'text/html; charset=utf-8')
-  page(): string {
-    return LAB_PAGE;
+  /** Who can act and who can approve in this lab. */
+  @Get('session')
+  session(): LabSessionView {
+    return { actors: LAB_ACTORS, approvers: LAB_APPROVERS };
   }
 
-  /** Naive vs manually secured vs Verdict, for customer 72 asking for 91's order 1001 and their own 1002. */
-  @Get('api/labs/cross-customer')
-  crossCustomerComparison() {
-    return this.crossCustomer.run();
+  /** One proposed `lookup_order` through the naive, the hand-secured and the Verdict tool. */
+  @Post('labs/cross-customer/runs')
+  @HttpCode(200)
+  runCrossCustomer(@Body() body: unknown) {
+    return this.crossCustomer.run(parseBody(schemas.crossCustomer, body));
   }
 
-  /** Three owned shipment refreshes against a budget of two per hour. */
-  @Get('api/labs/budget')
-  permissionIsNotABudget() {
-    return this.gates.permissionIsNotABudget();
-  }
-
-  /** A refund approved once: changed arguments asked again, the exact call executed once, the replay refused. */
-  @Get('api/labs/confirmation')
-  verifiedConfirmation() {
-    return this.confirmation.run();
-  }
-
-  /** Customer 72 approves their own pending call (the guard finds the receipt server-side; its id never comes from the request). */
-  @Post('api/labs/approvals/:toolCallId/approve')
-  @ApprovalEndpoint()
-  approve(@ApprovalRequest() { challenge, approver }: VerifiedApprovalRequest) {
-    return this.approvals.approve(challenge.receiptId, challenge.toolCallId, approver.id);
+  /** `count` owned shipment refreshes against a budget of two per hour. */
+  @Post('labs/budget/runs')
+  @HttpCode(200)
+  runBudget(@Body() body: unknown) {
+    const { actor, orderId, count } = parseBody(schemas.budget, body);
+    return this.gates.permissionIsNotABudget(actor, orderId, count);
   }
 
   /** One escalation delivered under two tool-call ids. */
-  @Get('api/labs/duplicate-delivery')
-  newToolCallIdIsNotANewOperation() {
-    return this.gates.newToolCallIdIsNotANewOperation();
+  @Post('labs/duplicate-delivery/runs')
+  @HttpCode(200)
+  runDuplicateDelivery(@Body() body: unknown) {
+    const { actor, orderId } = parseBody(schemas.duplicate, body);
+    return this.gates.newToolCallIdIsNotANewOperation(actor, orderId);
   }
 
-  /** Customer 72's profile released to `ollama@local-machine` (permitted, e-mail redacted) and to `ollama@remote-endpoint` (denied). */
-  @Get('api/labs/release')
-  providerNameIsNotATrustBoundary() {
-    return this.destinationRelease.run();
+  /** The actor's profile released to `ollama@local-machine` and to `ollama@remote-endpoint`. */
+  @Post('labs/release/runs')
+  @HttpCode(200)
+  runRelease(@Body() body: unknown) {
+    return this.destinationRelease.run(parseBody(schemas.release, body).actor);
+  }
+
+  /** The records exfiltration chain, step by step, with the folded trajectory state after each step. */
+  @Post('labs/forbidden-states/runs')
+  @HttpCode(200)
+  runForbiddenStates(@Body() body: unknown) {
+    return this.chain.run(parseBody(schemas.chain, body));
+  }
+
+  /** One "why Verdict, not a scoped query" case: the hand-secured path and the Verdict path. */
+  @Post('labs/why-verdict/:case/runs')
+  @HttpCode(200)
+  runWhyVerdict(@Param('case') which: string) {
+    return this.whyVerdict.run(parseBody(schemas.whyVerdict, which));
+  }
+
+  /** The model proposes a refund: Verdict asks for confirmation and the inbox gets a pending approval. */
+  @Post('labs/confirmation/proposals')
+  @HttpCode(200)
+  proposeRefund(@Body() body: unknown) {
+    return this.confirmation.propose(parseBody(schemas.refund, body));
+  }
+
+  /** The proposed refund resumed with an explicit approval, with these (possibly changed) arguments. */
+  @Post('labs/confirmation/proposals/:toolCallId/resume')
+  @HttpCode(200)
+  resumeRefund(@Param('toolCallId') toolCallId: string, @Body() body: unknown) {
+    return this.confirmation.resume(toolCallId, parseBody(schemas.resume, body));
+  }
+
+  /** The approval inbox: pending approvals this session's conversation asked for. */
+  @Get('approvals')
+  inbox() {
+    return this.confirmation.inbox();
+  }
+
+  /** The signed-in approver approves: the guard found the receipt server-side; its id never comes from the request. */
+  @Post('approvals/:toolCallId/approve')
+  @HttpCode(200)
+  @ApprovalEndpoint()
+  async approve(@ApprovalRequest() { challenge, approver }: VerifiedApprovalRequest): Promise<ApprovalAnswer> {
+    const { outcome } = await this.approvals.approve(challenge.receiptId, challenge.toolCallId, approver.id);
+    return { outcome };
+  }
+
+  /** The signed-in approver rejects: the call will never execute. */
+  @Post('approvals/:toolCallId/reject')
+  @HttpCode(200)
+  @ApprovalEndpoint()
+  async reject(@ApprovalRequest() { challenge, approver }: VerifiedApprovalRequest): Promise<ApprovalAnswer> {
+    const { outcome } = await this.approvals.reject(challenge.receiptId, challenge.toolCallId, approver.id);
+    return { outcome };
+  }
+
+  /** Execution claims in the columns of `verdict claims list` (which shows only the unresolved ones). */
+  @Get('claims')
+  async claims(): Promise<ClaimRow[]> {
+    const claims = await this.dataSource.getRepository(ExecutionClaimEntity).find({ order: { claimedAt: 'ASC' } });
+    return claims.map((claim) => ({
+      id: claim.id,
+      capability: claim.capability,
+      policy: claim.policy,
+      status: claim.status,
+      attempt: claim.attempt,
+      claimed_at: claim.claimedAt.toISOString(),
+      updated_at: claim.updatedAt.toISOString(),
+    }));
   }
 }

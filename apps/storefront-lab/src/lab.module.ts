@@ -7,15 +7,16 @@ import {
   TypeOrmEvidenceRecorder,
   TypeOrmExecutionClaimStore,
   TypeOrmRateLimitStore,
+  TypeOrmTrajectoryStore,
   verdictEntities,
   verdictMigrations,
 } from '@verdict/nestjs/typeorm';
 import {
+  RecordsCapabilities,
   RefundCapabilities,
   ShipmentCapabilities,
   StorefrontAbilityFactory,
   StorefrontCapabilities,
-  StorefrontContexts,
   SupportCapabilities,
   storefrontEntities,
   storefrontMigrations,
@@ -27,12 +28,19 @@ import { ConfirmationScenario } from './approvals/confirmation.scenario.js';
 import { LabController } from './lab.controller.js';
 import type { LabOptions } from './lab-options.js';
 import { LabSeeder } from './lab-seeder.js';
+import { ExfiltrationChainScenario } from './forbidden-states/exfiltration-chain.scenario.js';
+import { EvidenceTrail } from './runs/evidence-trail.js';
+import { LabCalls } from './runs/lab-calls.js';
+import { labApprover } from './session/lab-actors.js';
+import { LabConversation, LabConversationModule } from './session/lab-conversation.js';
+import { ConcurrentWrite } from './why-verdict/concurrent-write.js';
+import { WhyVerdictCases } from './why-verdict/why-verdict.cases.js';
 import { DestinationReleaseScenario } from './releases/destination-release.scenario.js';
 import { LabReleasePolicies } from './releases/lab-release-policies.js';
 
 /**
- * The storefront lab: the synthetic storefront on embedded SQLite, Verdict with TypeORM evidence, and
- * the comparison endpoints. Every lab runs as customer 72 of tenant `acme`.
+ * One lab session: the synthetic storefront on its own embedded SQLite database, Verdict with TypeORM
+ * stores, and the labs' JSON API. The lab server boots one of these per browser session.
  */
 @Module({})
 export class LabModule {
@@ -48,22 +56,28 @@ export class LabModule {
           migrationsRun: true,
         }),
         VerdictModule.forRootAsync({
-          inject: [DataSource],
-          useFactory: (dataSource: DataSource) => ({
+          imports: [LabConversationModule],
+          inject: [DataSource, LabConversation],
+          useFactory: (dataSource: DataSource, conversation: LabConversation) => ({
             abilityFactory: new StorefrontAbilityFactory(dataSource),
-            evidence: new TypeOrmEvidenceRecorder(dataSource),
+            evidence: new ConcurrentWrite(new TypeOrmEvidenceRecorder(dataSource)),
             executionClaims: new TypeOrmExecutionClaimStore(dataSource),
             rateLimits: new TypeOrmRateLimitStore(dataSource),
             approvals: new TypeOrmApprovalReceiptStore(dataSource),
+            trajectories: new TypeOrmTrajectoryStore(dataSource),
             publicMessage: 'I cannot do that for you.',
-            // The lab's approval route: every lab runs as customer 72, who approves only calls they asked for
-            // (the default requester is the approver's own context, so no other conversation is ever found).
+            // The inbox's approver stands in for an auth guard; the conversation a tool call was proposed in is
+            // this session's own record, and an approver only sees conversations of their own tenant (CASL then
+            // lets a customer approve only their own orders).
             approvalEndpoint: {
-              approver: () => ({ id: 'customer:72', context: StorefrontContexts.customer72 }),
-              canAccessToolCall: () => true,
+              approver: (context) => labApprover(context.switchToHttp().getRequest().headers['x-lab-approver']),
+              requester: (_approver, toolCallId) => conversation.requesterOf(toolCallId),
+              canAccessToolCall: (approver, _toolCallId, _context, requester) =>
+                approver.context.tenant === requester.tenant,
             },
           }),
         }),
+        LabConversationModule,
         VerdictLangChainModule,
       ],
       controllers: [LabController],
@@ -78,6 +92,11 @@ export class LabModule {
         ConfirmationScenario,
         LabReleasePolicies,
         DestinationReleaseScenario,
+        RecordsCapabilities,
+        ExfiltrationChainScenario,
+        WhyVerdictCases,
+        EvidenceTrail,
+        LabCalls,
       ],
     };
   }

@@ -1,16 +1,16 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { LabModule } from './lab.module.js';
+import { fileURLToPath } from 'node:url';
+import { createLabServer } from './server/lab-server.js';
 
-// Every start begins from the seed: the lab is a demonstration, not a store of record.
-const database = resolve(process.env.LAB_DATABASE ?? '.lab-data/storefront.sqlite');
-mkdirSync(dirname(database), { recursive: true });
-rmSync(database, { force: true });
+const here = dirname(fileURLToPath(import.meta.url));
+const webRoot = resolve(here, '../web/dist');
+if (!existsSync(resolve(webRoot, 'index.html')))
+  throw new Error(`The lab's web app is not built at ${webRoot}: run \`npm start\` (it builds it first).`);
 
-const app = await NestFactory.create(LabModule.forRoot({ database }));
+const app = await createLabServer({ webRoot, docsRoot: resolve(here, '../../../docs') });
 app.enableShutdownHooks();
 const port = Number(process.env.PORT ?? 3000);
 await app.listen(port, '127.0.0.1');
-console.log(`Verdict storefront lab: http://localhost:${port} (SQLite at ${database})`);
+console.log(`Verdict storefront lab: http://localhost:${port} (one in-memory SQLite database per browser session)`);

@@ -1,71 +1,81 @@
-import { Inject, Injectable } from '@nestjs/common';
-import {
-  ActionContextStore,
-  ApprovalService,
-  type ExecutionResult,
-  PublicMessage,
-  VerdictService,
-  publicAnswer,
-} from '@verdict/nestjs';
-import { RefundCapabilities, StorefrontCapability, StorefrontContexts } from '@verdict/storefront';
+import { ConflictException, Injectable } from '@nestjs/common';
+import { ApprovalService } from '@verdict/nestjs';
+import { RefundCapabilities, StorefrontCapability } from '@verdict/storefront';
+import { LabCalls } from '../runs/lab-calls.js';
+import type { CallView, LabActor, PendingApprovalView } from '../runs/lab-run.js';
+import { labContext } from '../session/lab-actors.js';
+import { LabConversation } from '../session/lab-conversation.js';
 
-/** One step of the confirmation lab. */
-export interface ConfirmationStep {
-  readonly step: string;
-  readonly outcome: string;
-  /** What the model read back, for proposal steps. */
-  readonly modelSaw?: string;
+/** A refund the model proposes, as the lab user edits it. */
+export interface RefundProposal {
+  readonly actor: LabActor;
+  readonly orderId: number;
+  readonly amountCents: number;
 }
 
 /**
- * The confirmation lab, as customer 72: the model proposes a refund; the customer approves that exact
- * proposal; the same tool call with changed arguments is not covered by the approval; the approved call
- * executes once (the resumed run carries the explicit approval); its replay is refused.
+ * The confirmation lab: the model proposes a refund (Verdict asks for confirmation and issues a receipt);
+ * a support lead signed in to the inbox approves or rejects it through the guarded approval endpoint; the
+ * call is then resumed with an explicit approval — with the approved arguments it executes once, with
+ * changed ones it asks again, and its replay is refused.
  */
 @Injectable()
 export class ConfirmationScenario {
-  private runs = 0;
-
   constructor(
-    private readonly verdict: VerdictService,
+    private readonly calls: LabCalls,
     private readonly approvals: ApprovalService,
-    private readonly contexts: ActionContextStore,
     private readonly refunds: RefundCapabilities,
-    @Inject(PublicMessage) private readonly publicMessage: string,
+    private readonly conversation: LabConversation,
   ) {}
 
-  async run(): Promise<{ toolCallId: string; steps: ConfirmationStep[]; refundsMade: number }> {
-    const toolCallId = `call_refund_1002_${++this.runs}`;
-    const before = this.refunds.refunds.length;
-    const propose = (amountCents: number, explicitApproval: boolean) =>
-      this.contexts.run(StorefrontContexts.customer72, () =>
-        this.verdict.execute(
-          { capability: StorefrontCapability.RefundOrder, arguments: { orderId: 1002, amountCents }, toolCallId },
-          { explicitApproval },
-        ),
-      );
-    const steps: ConfirmationStep[] = [
-      this.step('the model proposes a 500-cent refund of order 1002', await propose(500, false)),
-    ];
-    const challenge = await this.approvals.challengeForToolCall(toolCallId, StorefrontContexts.customer72);
-    const approval =
-      challenge === null
-        ? { outcome: 'no pending approval' }
-        : await this.approvals.approve(challenge.receiptId, toolCallId, 'customer:72');
-    steps.push({ step: `customer 72 approves "${challenge?.description ?? '?'}"`, outcome: approval.outcome });
-    steps.push(
-      this.step('the same tool call, now for 50,000 cents, with an explicit approval', await propose(50_000, true)),
-    );
-    steps.push(this.step('the approved call, resumed with an explicit approval', await propose(500, true)));
-    steps.push(this.step('the approved call, replayed', await propose(500, true)));
-    return { toolCallId, steps, refundsMade: this.refunds.refunds.length - before };
+  /** The model proposes the refund; nothing is refunded until someone approves this exact call. */
+  propose(proposal: RefundProposal): Promise<CallView> {
+    const toolCallId = this.conversation.nextToolCallId('call_refund');
+    this.conversation.remember(toolCallId, labContext(proposal.actor));
+    return this.call(toolCallId, proposal, false);
   }
 
-  private step(step: string, result: ExecutionResult): ConfirmationStep {
-    return {
-      step,
-      outcome: result.executed ? 'executed' : result.decision.disposition,
-      modelSaw: publicAnswer(result, this.publicMessage),
-    };
+  /** The proposed call resumed after the inbox answered, with these (possibly changed) arguments. */
+  resume(toolCallId: string, proposal: Omit<RefundProposal, 'actor'>): Promise<CallView> {
+    const context = this.conversation.requesterOf(toolCallId);
+    if (context === null) throw new ConflictException(`No refund ${toolCallId} was proposed in this lab session.`);
+    const { customerId } = context.actor as { customerId: number };
+    return this.call(toolCallId, { ...proposal, actor: { customerId, tenant: context.tenant! } }, true);
+  }
+
+  /** The inbox: every pending approval this session's conversation asked for. */
+  async inbox(): Promise<PendingApprovalView[]> {
+    const views: PendingApprovalView[] = [];
+    for (const toolCallId of this.conversation.toolCallIds()) {
+      const requester = this.conversation.requesterOf(toolCallId)!;
+      for (const pending of await this.approvals.pending([toolCallId], requester))
+        views.push({
+          toolCallId,
+          capability: pending.capability,
+          description: pending.description,
+          reason: pending.reason,
+          requestedBy: `customer ${(requester.actor as { customerId: number }).customerId} at ${requester.tenant}`,
+          expiresAt: pending.expiresAt.toISOString(),
+        });
+    }
+    return views;
+  }
+
+  private call(toolCallId: string, { actor, orderId, amountCents }: RefundProposal, explicitApproval: boolean) {
+    const before = this.refunds.refunds.length;
+    return this.calls.viaVerdict(
+      {
+        tool: StorefrontCapability.RefundOrder,
+        arguments: { orderId, amountCents },
+        toolCallId,
+        context: labContext(actor),
+        untrustedInput: explicitApproval
+          ? `The agent resumes ${toolCallId} after the inbox answered`
+          : `"I'd like ${amountCents} cents back on order ${orderId}."`,
+        observe: () =>
+          `${this.refunds.refunds.length - before} refund(s) made by this call; ${this.refunds.refunds.length} in this session`,
+      },
+      { explicitApproval },
+    );
   }
 }

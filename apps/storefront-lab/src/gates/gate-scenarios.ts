@@ -1,70 +1,86 @@
 import { Injectable } from '@nestjs/common';
 import type { StructuredToolInterface } from '@langchain/core/tools';
-import { ActionContextStore } from '@verdict/nestjs';
 import { VerdictTools } from '@verdict/nestjs/langchain';
 import {
-  type CapturedToolCall,
+  SHIPMENT_REFRESHES_PER_HOUR,
   ShipmentCapabilities,
   StorefrontCapability,
-  StorefrontContexts,
   SupportTicket,
-  capturedProposals,
   escalateOrderTool,
   refreshShipmentTool,
 } from '@verdict/storefront';
 import { DataSource } from 'typeorm';
-import { type ToolCallOutcome, toolCallOutcome } from './tool-call-outcome.js';
+import { LabCalls } from '../runs/lab-calls.js';
+import type { LabActor, LabRun } from '../runs/lab-run.js';
+import { labContext } from '../session/lab-actors.js';
+import { LabConversation } from '../session/lab-conversation.js';
 
 /**
- * The durable-gate labs, as customer 72 of acme. Both run against the lab's SQLite database and keep
- * their state, as production would: running a lab again in the same hour shows the budget already
- * spent and the escalation already made.
+ * The durable-gate labs. Both keep their state for the lab session, as production would: running the budget
+ * lab again in the same hour shows the budget already spent, until the session is reset.
  */
 @Injectable()
 export class GateScenarios {
   private readonly refreshShipment: StructuredToolInterface;
   private readonly escalateOrder: StructuredToolInterface;
-  private runs = 0;
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly contexts: ActionContextStore,
     private readonly shipments: ShipmentCapabilities,
+    private readonly calls: LabCalls,
+    private readonly conversation: LabConversation,
     tools: VerdictTools,
   ) {
     this.refreshShipment = tools.bound(refreshShipmentTool, StorefrontCapability.RefreshShipment);
     this.escalateOrder = tools.bound(escalateOrderTool, StorefrontCapability.EscalateOrder);
   }
 
-  /** "A permission is not a budget": three owned shipment refreshes; the budget is two per hour. */
-  async permissionIsNotABudget(): Promise<{ calls: ToolCallOutcome[]; carrierRequests: number }> {
+  /** "A permission is not a budget": `count` owned shipment refreshes; the budget is two per hour. */
+  async permissionIsNotABudget(actor: LabActor, orderId: number, count: number): Promise<LabRun> {
     const before = this.shipments.refreshes.length;
-    const run = ++this.runs;
     const calls = [];
-    for (const n of [1, 2, 3])
+    for (let n = 1; n <= count; n++)
       calls.push(
-        await this.call(
+        await this.calls.viaTool(
           this.refreshShipment,
-          capturedProposals.shipmentRefresh,
-          `${capturedProposals.shipmentRefresh.id}_${run}_${n}`,
+          {
+            tool: 'refresh_shipment',
+            arguments: { orderId },
+            toolCallId: this.conversation.nextToolCallId('call_ship'),
+            context: labContext(actor),
+            untrustedInput: `"Where is my order ${orderId}?" (asked again, ${n} of ${count})`,
+            observe: () => `carrier requests so far: ${this.shipments.refreshes.length - before}`,
+          },
+          true,
         ),
       );
-    return { calls, carrierRequests: this.shipments.refreshes.length - before };
+    const made = this.shipments.refreshes.length - before;
+    return {
+      actor,
+      calls,
+      summary: `${made} carrier request(s) for ${count} permitted proposals; budget ${SHIPMENT_REFRESHES_PER_HOUR} per hour`,
+    };
   }
 
   /** "A new tool-call id is not a new operation": one escalation delivered under two transport ids. */
-  async newToolCallIdIsNotANewOperation(): Promise<{ calls: ToolCallOutcome[]; ticketsForOrder: number }> {
+  async newToolCallIdIsNotANewOperation(actor: LabActor, orderId: number): Promise<LabRun> {
+    const tickets = () => this.dataSource.getRepository(SupportTicket).countBy({ orderId });
     const calls = [];
-    for (const proposal of [capturedProposals.ownedEscalation, capturedProposals.redeliveredEscalation])
-      calls.push(await this.call(this.escalateOrder, proposal, proposal.id));
-    const ticketsForOrder = await this.dataSource.getRepository(SupportTicket).countBy({ orderId: 1002 });
-    return { calls, ticketsForOrder };
-  }
-
-  private async call(tool: StructuredToolInterface, proposal: CapturedToolCall, id: string): Promise<ToolCallOutcome> {
-    const message = await this.contexts.run(StorefrontContexts.customer72, () =>
-      tool.invoke({ name: proposal.name, args: proposal.args, id, type: 'tool_call' }),
-    );
-    return toolCallOutcome(id, String(message.content));
+    for (const delivery of ['first delivery', 'redelivered by the transport under a new id'])
+      calls.push(
+        await this.calls.viaTool(
+          this.escalateOrder,
+          {
+            tool: 'escalate_order',
+            arguments: { orderId },
+            toolCallId: this.conversation.nextToolCallId('call_esc'),
+            context: labContext(actor),
+            untrustedInput: `"Please escalate order ${orderId}." (${delivery})`,
+            observe: async () => `support tickets for order ${orderId}: ${await tickets()}`,
+          },
+          true,
+        ),
+      );
+    return { actor, calls, summary: `Support tickets for order ${orderId}: ${await tickets()}` };
   }
 }

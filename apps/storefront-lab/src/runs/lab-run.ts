@@ -1,0 +1,122 @@
+/**
+ * The lab's API shapes, shared by the Nest controllers and the web client (type-only, no imports, so the
+ * browser bundle can use them as they are).
+ */
+
+/** One pipeline stage of one call, read back from `verdict_decision_records`: fingerprints and counts only. */
+export interface StageView {
+  readonly stage: string;
+  readonly disposition: string;
+  readonly reason: string;
+  /** The record's non-null evidence fields (fingerprints, identity match, budget, claim, approval phase). */
+  readonly evidence: Readonly<Record<string, string | number | boolean>>;
+}
+
+/** One tool call as a lab run shows it: untrusted input | model proposal | policy decision | observed side effect. */
+export interface CallView {
+  readonly toolCallId: string;
+  /** What the call came from: the customer's request or other text the model read. */
+  readonly untrustedInput: string;
+  readonly proposal: { readonly tool: string; readonly arguments: Readonly<Record<string, unknown>> };
+  /**
+   * `executed`, or the disposition that stopped it (`deny`, `throttle`, `require_confirmation`, ...); `ran
+   * unchecked` for a raw tool that Verdict is not on.
+   */
+  readonly outcome: string;
+  /** Every stage Verdict recorded for this call, in pipeline order (empty for a path Verdict is not on). */
+  readonly stages: readonly StageView[];
+  /** Exactly what the model read back. */
+  readonly modelSaw: string;
+  /** What changed in the world, observed after the call (rows, refunds, carrier requests, uploads). */
+  readonly sideEffect: string;
+}
+
+/** The signed-in customer a lab runs as: the server builds the action context from it, never from model output. */
+export interface LabActor {
+  readonly customerId: number;
+  readonly tenant: string;
+}
+
+/** A lab run: the calls it made, in order, and a one-line summary of the world afterwards. */
+export interface LabRun {
+  readonly actor: LabActor;
+  readonly calls: readonly CallView[];
+  readonly summary: string;
+}
+
+/** One path (naive, hand-secured, Verdict) of a comparison. */
+export interface ComparisonPath {
+  readonly path: 'naive' | 'manual' | 'verdict';
+  /** `leaked`, `denied`, `permitted`, or what the path did (`executed twice`, `cancelled 91's order`, ...). */
+  readonly outcome: string;
+  /** Whether this path did what a secure application must. */
+  readonly safe: boolean;
+  readonly call: CallView;
+}
+
+/** One "why Verdict, not a scoped query" case, or the cross-customer comparison for one proposal. */
+export interface ComparisonCaseView {
+  readonly case: string;
+  readonly title: string;
+  /** One line: what Verdict added here that the hand-secured tool does not have. */
+  readonly verdictAdded: string;
+  readonly paths: readonly ComparisonPath[];
+}
+
+/** The release lab: one profile, two destinations. */
+export interface ReleaseView {
+  readonly destination: string;
+  readonly outcome: string;
+  readonly before: unknown;
+  readonly payload: unknown;
+  readonly reason: string;
+  readonly redactedPaths: readonly string[];
+  readonly evidence: Readonly<Record<string, unknown>>;
+}
+
+/** One step of the exfiltration chain with the folded trajectory state after it. */
+export interface TrajectoryStepView {
+  readonly call: CallView;
+  /** The stored folded state after this step (unchanged when the step was refused). */
+  readonly state: Readonly<Record<string, unknown>>;
+}
+
+/** A pending approval as the inbox shows it: trusted data only, no receipt id. */
+export interface PendingApprovalView {
+  readonly toolCallId: string;
+  readonly capability: string;
+  readonly description: string | null;
+  readonly reason: string;
+  readonly requestedBy: string;
+  readonly expiresAt: string;
+}
+
+/** The answer of the guarded approval endpoint. */
+export interface ApprovalAnswer {
+  readonly outcome: string;
+}
+
+/** An execution claim, in the columns of `verdict claims list`. */
+export interface ClaimRow {
+  readonly id: string;
+  readonly capability: string;
+  readonly policy: string;
+  readonly status: string;
+  readonly attempt: number;
+  readonly claimed_at: string;
+  readonly updated_at: string;
+}
+
+/** Someone who may sign in to the approval inbox in the lab (a stand-in for the application's auth guard). */
+export interface LabApprover {
+  readonly id: string;
+  readonly label: string;
+  readonly customerId: number;
+  readonly tenant: string;
+}
+
+/** What the lab session offers: who can act and approve. */
+export interface LabSessionView {
+  readonly actors: readonly (LabActor & { readonly label: string })[];
+  readonly approvers: readonly LabApprover[];
+}

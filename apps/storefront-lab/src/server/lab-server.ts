@@ -1,0 +1,55 @@
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LabSessions } from './lab-sessions.js';
+import { sessionIdOf } from './session-cookie.js';
+
+/** The lab server's own module: it has no routes of its own besides the session middleware and the web app. */
+@Module({})
+class LabServerModule {}
+
+/** Where the built web app is, and how many browser sessions to keep. */
+export interface LabServerOptions {
+  /** The Vite build output (`apps/storefront-lab/web/dist`). */
+  readonly webRoot: string;
+  /** The repository's `docs/`, served as plain text under `/docs/` for the header's links. */
+  readonly docsRoot?: string;
+  readonly maxSessions?: number;
+}
+
+/**
+ * The lab's HTTP server: the built web app as static files, and `/api/*` routed to the lab application of
+ * the request's browser session (`POST /api/session/reset` closes it, so the next request starts from the seed).
+ */
+export async function createLabServer(options: LabServerOptions): Promise<NestExpressApplication> {
+  const sessions = new LabSessions(options.maxSessions);
+  const app = await NestFactory.create<NestExpressApplication>(LabServerModule, {
+    bodyParser: false,
+    logger: ['error', 'warn'],
+  });
+  app.use((request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => {
+    const path = (request.url ?? '/').split('?')[0];
+    if (!path.startsWith('/api/')) return next();
+    const id = sessionIdOf(request, response);
+    if (path === '/api/session/reset' && request.method === 'POST') {
+      sessions
+        .reset(id)
+        .then(() => response.writeHead(200, { 'content-type': 'application/json' }).end('{"reset":true}'), next);
+      return;
+    }
+    sessions.handlerOf(id).then((handler) => handler(request, response, next), next);
+  });
+  app.useStaticAssets(options.webRoot, { index: 'index.html', maxAge: 0 });
+  if (options.docsRoot !== undefined)
+    app.useStaticAssets(options.docsRoot, {
+      prefix: '/docs/',
+      setHeaders: (response) => response.setHeader('content-type', 'text/plain; charset=utf-8'),
+    });
+  const close = app.close.bind(app);
+  app.close = async () => {
+    await sessions.closeAll();
+    await close();
+  };
+  return app;
+}

@@ -1,0 +1,60 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LabModule } from '../lab.module.js';
+
+type Handler = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
+
+interface LabSession {
+  readonly app: Promise<INestApplication>;
+  lastUsed: number;
+}
+
+/**
+ * One lab application per browser session, each on its own in-memory SQLite database: runs, budgets,
+ * receipts, claims and trajectories of one browser are never seen by another. Sessions are kept in memory
+ * (a demonstration, not a store of record); past `maxSessions` the least recently used one is closed.
+ */
+export class LabSessions {
+  private readonly sessions = new Map<string, LabSession>();
+  private clock = 0;
+
+  constructor(private readonly maxSessions = 24) {}
+
+  /** The request handler of this session's lab application, booting it on first use. */
+  async handlerOf(id: string): Promise<Handler> {
+    let session = this.sessions.get(id);
+    if (session === undefined) {
+      session = { app: bootSession(), lastUsed: ++this.clock };
+      this.sessions.set(id, session);
+      await this.evict();
+    }
+    session.lastUsed = ++this.clock;
+    const app = await session.app;
+    return app.getHttpAdapter().getInstance() as Handler;
+  }
+
+  /** Closes this session's application: the next request starts again from the seed. */
+  async reset(id: string): Promise<void> {
+    const session = this.sessions.get(id);
+    this.sessions.delete(id);
+    if (session !== undefined) await (await session.app).close();
+  }
+
+  async closeAll(): Promise<void> {
+    for (const id of [...this.sessions.keys()]) await this.reset(id);
+  }
+
+  private async evict(): Promise<void> {
+    while (this.sessions.size > this.maxSessions) {
+      const [oldest] = [...this.sessions.entries()].sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0];
+      await this.reset(oldest);
+    }
+  }
+}
+
+async function bootSession(): Promise<INestApplication> {
+  const app = await NestFactory.create(LabModule.forRoot({ database: ':memory:' }), { logger: ['error'] });
+  await app.init();
+  return app;
+}

@@ -1,0 +1,86 @@
+import { tool } from '@langchain/core/tools';
+import {
+  ORDER_NOT_FOUND,
+  Order,
+  OrderStatus,
+  type Refund,
+  type StorefrontActorProvider,
+  isStorefrontActor,
+  orderIdArguments,
+} from '@verdict/storefront';
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { z } from 'zod';
+
+/**
+ * Tools a careful team secures by hand, each correct on its own terms, for the lab's "why Verdict, not a
+ * scoped query" cases. They show what a scoped query alone cannot see: the check and the write are two
+ * statements, and an approval the tool remembers is not an approval it consumes.
+ */
+
+/** The signed-in customer and tenant, or `null` (fail closed). */
+async function signedIn(actorProvider: StorefrontActorProvider) {
+  const context = await actorProvider();
+  if (context === undefined || !isStorefrontActor(context.actor) || typeof context.tenant !== 'string') return null;
+  return { customerId: context.actor.customerId, tenant: context.tenant };
+}
+
+/**
+ * `cancel_order` secured by hand: a scoped query checks that the order is the customer's and placed, then
+ * the order is cancelled by id. `afterCheck` is where a concurrent writer can land between the two.
+ */
+export function handSecuredCancelOrder(
+  dataSource: DataSource,
+  actorProvider: StorefrontActorProvider,
+  afterCheck: () => Promise<void> = async () => {},
+) {
+  return tool(
+    async ({ orderId }) => {
+      const actor = await signedIn(actorProvider);
+      if (actor === null) return ORDER_NOT_FOUND;
+      const orders = dataSource.getRepository(Order);
+      const owned = await orders.findOneBy({ id: orderId, customerId: actor.customerId, tenantId: actor.tenant });
+      if (owned === null || owned.status !== OrderStatus.Placed) return ORDER_NOT_FOUND;
+      await afterCheck();
+      await orders.update({ id: orderId }, { status: OrderStatus.Cancelled });
+      return JSON.stringify({ id: orderId, status: OrderStatus.Cancelled });
+    },
+    {
+      name: 'cancel_order',
+      description: "Cancel one of the signed-in customer's placed orders",
+      schema: orderIdArguments,
+    },
+  );
+}
+
+/**
+ * `refund_order` with a hand-rolled confirmation: the first call answers with a token for the customer to
+ * confirm; a call carrying a token the tool issued for this order and amount refunds. The token is checked,
+ * never consumed, so the same confirmed call replayed refunds again.
+ */
+export function handConfirmedRefund(actorProvider: StorefrontActorProvider, refunds: Refund[]) {
+  const issued = new Map<string, string>();
+  return tool(
+    async ({ orderId, amountCents, confirmationToken }) => {
+      const actor = await signedIn(actorProvider);
+      if (actor === null) return ORDER_NOT_FOUND;
+      const key = `${actor.tenant}:${actor.customerId}:${orderId}:${amountCents}`;
+      if (confirmationToken === undefined || issued.get(key) !== confirmationToken) {
+        const token = randomUUID();
+        issued.set(key, token);
+        return JSON.stringify({ status: 'needs_confirmation', confirmationToken: token });
+      }
+      refunds.push({ orderId, amountCents });
+      return JSON.stringify({ status: 'refunded', orderId, amountCents });
+    },
+    {
+      name: 'refund_order',
+      description: "Refund part of one of the signed-in customer's orders, in cents",
+      schema: z.object({
+        orderId: z.number().int().positive(),
+        amountCents: z.number().int().positive(),
+        confirmationToken: z.string().optional(),
+      }),
+    },
+  );
+}

@@ -1,0 +1,83 @@
+import type {
+  ApprovalAnswer,
+  CallView,
+  ClaimRow,
+  ComparisonCaseView,
+  LabActor,
+  LabRun,
+  LabSessionView,
+  PendingApprovalView,
+  ReleaseView,
+  TrajectoryStepView,
+} from '../../src/runs/lab-run.js';
+
+export type * from '../../src/runs/lab-run.js';
+
+/** An answer other than 2xx: the status and the server's message, for the page's error state. */
+export class LabApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function send<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(path, {
+    method,
+    headers: {
+      accept: 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'same-origin',
+  });
+  const text = await response.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text === '' ? null : JSON.parse(text);
+  } catch {
+    parsed = text;
+  }
+  if (!response.ok) {
+    const message = (parsed as { message?: unknown } | null)?.message;
+    throw new LabApiError(
+      response.status,
+      `${response.status}: ${Array.isArray(message) ? message.join('; ') : String(message ?? (text || response.statusText))}`,
+    );
+  }
+  return parsed as T;
+}
+
+/** The lab's typed API client: every state change is a POST, every GET only reads. */
+export const labApi = {
+  session: () => send<LabSessionView>('GET', '/api/session'),
+  reset: () => send<{ reset: true }>('POST', '/api/session/reset'),
+  crossCustomer: (body: { actor: LabActor; request: string; orderId: number }) =>
+    send<ComparisonCaseView>('POST', '/api/labs/cross-customer/runs', body),
+  whyVerdict: (which: string) => send<ComparisonCaseView>('POST', `/api/labs/why-verdict/${which}/runs`),
+  budget: (body: { actor: LabActor; orderId: number; count: number }) =>
+    send<LabRun>('POST', '/api/labs/budget/runs', body),
+  duplicateDelivery: (body: { actor: LabActor; orderId: number }) =>
+    send<LabRun>('POST', '/api/labs/duplicate-delivery/runs', body),
+  release: (body: { actor: LabActor }) =>
+    send<{ actor: LabActor; source: string; only: string[]; releases: ReleaseView[] }>(
+      'POST',
+      '/api/labs/release/runs',
+      body,
+    ),
+  forbiddenStates: (body: { actor: LabActor; externalHost: string; recipient: string }) =>
+    send<TrajectoryStepView[]>('POST', '/api/labs/forbidden-states/runs', body),
+  proposeRefund: (body: { actor: LabActor; orderId: number; amountCents: number }) =>
+    send<CallView>('POST', '/api/labs/confirmation/proposals', body),
+  resumeRefund: (toolCallId: string, body: { orderId: number; amountCents: number }) =>
+    send<CallView>('POST', `/api/labs/confirmation/proposals/${encodeURIComponent(toolCallId)}/resume`, body),
+  inbox: () => send<PendingApprovalView[]>('GET', '/api/approvals'),
+  decide: (toolCallId: string, verb: 'approve' | 'reject', approverId: string) =>
+    send<ApprovalAnswer>('POST', `/api/approvals/${encodeURIComponent(toolCallId)}/${verb}`, undefined, {
+      'x-lab-approver': approverId,
+    }),
+  claims: () => send<ClaimRow[]>('GET', '/api/claims'),
+};

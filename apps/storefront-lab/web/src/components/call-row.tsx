@@ -1,0 +1,42 @@
+import type { CallView } from '../api';
+import { Json } from './json';
+import { Timeline } from './timeline';
+
+/** One call in the four columns: untrusted input | model proposal | policy decision | observed side effect. */
+export function CallRow({ call, label }: { call: CallView; label?: string }) {
+  return (
+    <article className="call" data-outcome={call.outcome} data-tool-call={call.toolCallId}>
+      {label !== undefined && <h4 className="call-label">{label}</h4>}
+      <div className="columns">
+        <section>
+          <h5>Untrusted input</h5>
+          <p>{call.untrustedInput}</p>
+        </section>
+        <section>
+          <h5>Model proposal</h5>
+          <p>
+            <code>{call.proposal.tool}</code>
+          </p>
+          <Json value={call.proposal.arguments} label="proposed arguments" />
+        </section>
+        <section>
+          <h5>Policy decision</h5>
+          <p>
+            <span className={`badge big ${call.outcome.replace(' ', '-')}`} data-testid="outcome">
+              {call.outcome}
+            </span>
+          </p>
+          <Timeline stages={call.stages} />
+          <details className="model-saw">
+            <summary>What the model read back</summary>
+            <Json value={call.modelSaw} />
+          </details>
+        </section>
+        <section>
+          <h5>Observed side effect</h5>
+          <p data-testid="side-effect">{call.sideEffect}</p>
+        </section>
+      </div>
+    </article>
+  );
+}

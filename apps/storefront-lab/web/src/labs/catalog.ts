@@ -1,0 +1,39 @@
+import type { ComponentType } from 'react';
+import { BudgetLab } from './budget-lab';
+import { ClaimsLab } from './claims-lab';
+import { ConfirmationLab } from './confirmation-lab';
+import { CrossCustomerLab } from './cross-customer-lab';
+import { DuplicateDeliveryLab } from './duplicate-delivery-lab';
+import { ForbiddenStatesLab } from './forbidden-states-lab';
+import { ReleaseLab } from './release-lab';
+import { WhyVerdictLab } from './why-verdict-lab';
+
+/** One lab in the navigation: its route, its title, one line on what it shows, and its component. */
+export interface LabEntry {
+  readonly id: string;
+  readonly title: string;
+  readonly shows: string;
+  readonly component: ComponentType;
+}
+
+/** The labs whose features exist; a lab joins this list when its feature does (no placeholder entries). */
+export const LABS: readonly LabEntry[] = [
+  { id: 'why-verdict', title: 'Why Verdict', shows: 'Where a scoped query is not enough', component: WhyVerdictLab },
+  { id: 'cross-customer', title: 'Cross-customer', shows: "Another customer's order", component: CrossCustomerLab },
+  { id: 'confirmation', title: 'Confirmation', shows: 'Approve exactly this refund, once', component: ConfirmationLab },
+  { id: 'budget', title: 'Budget', shows: 'A permission is not a budget', component: BudgetLab },
+  {
+    id: 'duplicate-delivery',
+    title: 'Duplicate delivery',
+    shows: 'A new id is not a new operation',
+    component: DuplicateDeliveryLab,
+  },
+  { id: 'release', title: 'Release', shows: 'A provider name is not a trust boundary', component: ReleaseLab },
+  {
+    id: 'forbidden-states',
+    title: 'Forbidden states',
+    shows: 'Each call fine, the chain is not',
+    component: ForbiddenStatesLab,
+  },
+  { id: 'claims', title: 'Claims', shows: 'The operator CLI, in the page', component: ClaimsLab },
+];
