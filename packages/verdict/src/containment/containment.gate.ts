@@ -23,7 +23,7 @@ interface Snapshot {
 @Injectable()
 export class ContainmentGate {
   private snapshot: Snapshot | null = null;
-  private reading: Promise<Snapshot> | null = null;
+  private reading: { readonly startedAt: number; readonly snapshot: Promise<Snapshot> } | null = null;
   private generation = 0;
 
   constructor(@Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions) {}
@@ -55,24 +55,29 @@ export class ContainmentGate {
 
   private current(): Promise<Snapshot> {
     const ttl = this.options.containment!.cacheTtlMs ?? DEFAULT_CONTAINMENT_CACHE_TTL_MS;
+    const now = performance.now();
     const snapshot = this.snapshot;
-    if (snapshot !== null && performance.now() - snapshot.readAt < ttl) return Promise.resolve(snapshot);
-    if (this.reading === null) {
-      const reading = this.read(this.generation).finally(() => {
-        if (this.reading === reading) this.reading = null;
-      });
-      this.reading = reading;
-    }
-    return this.reading;
+    if (snapshot !== null && now - snapshot.readAt < ttl) return Promise.resolve(snapshot);
+    // Join a read in flight only if it began within the TTL: the bound holds however slow the store is.
+    const reading = this.reading;
+    if (reading !== null && now - reading.startedAt < ttl) return reading.snapshot;
+    const started = { startedAt: now, snapshot: this.read(this.generation, now) };
+    this.reading = started;
+    started.snapshot
+      .finally(() => {
+        if (this.reading === started) this.reading = null;
+      })
+      .catch(() => undefined);
+    return started.snapshot;
   }
 
-  private async read(generation: number): Promise<Snapshot> {
-    // Taken before the read: a switch engaged while it runs is seen within the TTL after this instant.
-    const readAt = performance.now();
+  /** `readAt` is when the read began: a switch engaged while it runs is seen within the TTL after that instant. */
+  private async read(generation: number, readAt: number): Promise<Snapshot> {
     const active = await this.options.containment!.store.active();
     const snapshot = { readAt, switches: new Map(active.map((c) => [keyOf(c.scope, c.subject), c])) };
-    // A read that began before an invalidation answers its callers but is not kept.
-    if (generation === this.generation) this.snapshot = snapshot;
+    // A read that began before an invalidation, or before the kept one, answers its callers but is not kept.
+    if (generation === this.generation && (this.snapshot === null || this.snapshot.readAt < readAt))
+      this.snapshot = snapshot;
     return snapshot;
   }
 }
