@@ -96,6 +96,7 @@ async function setup(options: { tenantOf?: boolean; toolLoopThreshold?: number }
         rateLimit: fixedWindow({
           name: 'one-ping',
           limit: 1,
+          reason: 'one ping a minute',
           windowSeconds: 60,
           key: ({ context }) => ({ actor: (context.actor as Actor).id }),
         }),
