@@ -11,6 +11,7 @@ import {
   ExecutionTargetPolicy,
   InMemoryContainmentStore,
   InMemoryEvidenceRecorder,
+  NonCanonicalValueError,
   PublicMessage,
   TargetNotResolvable,
   VerdictConfigurationError,
@@ -145,6 +146,21 @@ describe('containment', () => {
       expect(await containment.release({ scope: 'capability', subject: 'documents.read', ...operator })).toBe(true);
       expect(await outcome(alice, 1)).toBe('executed');
       expect(await containment.release({ scope: 'capability', subject: 'documents.read', ...operator })).toBe(false);
+    });
+
+    it('refuses to guess an actor key: an actor that is not plain JSON, without actorKey, is a fault and nothing executes', async () => {
+      const fixture = documentsFixture();
+      const { moduleRef } = await fixture.boot({ containment: { store: new InMemoryContainmentStore() } });
+      class User {
+        constructor(readonly id: string) {}
+      }
+      const run = moduleRef
+        .get(ActionContextStore)
+        .run({ actor: new User('alice'), tenant: 'acme' }, () =>
+          moduleRef.get(VerdictService).execute({ capability: 'documents.read', arguments: { id: 1 } }),
+        );
+      await expect(run).rejects.toBeInstanceOf(NonCanonicalValueError);
+      expect(fixture.executions).toHaveLength(0);
     });
 
     it('fails closed when the store cannot be read: the error propagates and nothing executes', async () => {
