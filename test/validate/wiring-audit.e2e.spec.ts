@@ -31,6 +31,7 @@ describe('verdict validate: the wiring audit', () => {
         `${FindingCode.AgentToolNotGuarded} support/delete_tickets`,
         `${FindingCode.ConfirmationWithoutApprovalEndpoint} tickets.refund`,
         `${FindingCode.InMemoryStore} approvals`,
+        `${FindingCode.InMemoryStore} containment.store`,
         `${FindingCode.InMemoryStore} executionClaims`,
         `${FindingCode.InMemoryStore} trajectories`,
         `${FindingCode.MutatingWithoutAtMostOnce} tickets.refund`,

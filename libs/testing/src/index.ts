@@ -10,6 +10,9 @@ export type { WorkerHandler } from './processes/worker-runtime.js';
 export { startGateWorkers } from './processes/gate-workers.js';
 export { externalCopiesModel } from './processes/external-copies.model.js';
 export type { GateWorkers } from './processes/gate-workers.js';
+export { startContainmentWorkers } from './processes/containment-workers.js';
+export type { ContainmentWorkers } from './processes/containment-workers.js';
+export type { PingReply, SwitchReply, SwitchRequest } from './processes/containment-protocol.js';
 export type {
   AdmitReply,
   AdmitRequest,

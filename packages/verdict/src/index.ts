@@ -223,3 +223,31 @@ export {
   WiringAudit,
   VerdictAuditModule,
 } from './audit/index.js';
+
+// Security events (docs/evidence.md, "Security events")
+export { SecuritySignal } from './decisions/security-signal.js';
+export { SecurityEvent, type SecurityEventType } from './events/security-event.js';
+export { CapabilityDenied } from './events/capability-denied.event.js';
+export { CrossTenantResourceRequested } from './events/cross-tenant-resource-requested.event.js';
+export { ResourceSubstitutionDetected } from './events/resource-substitution-detected.event.js';
+export { ApprovalReplayDetected } from './events/approval-replay-detected.event.js';
+export { ApprovalArgumentsChanged } from './events/approval-arguments-changed.event.js';
+export { ExecutionRateExceeded } from './events/execution-rate-exceeded.event.js';
+export { DuplicateExecutionRefused } from './events/duplicate-execution-refused.event.js';
+export { ForbiddenStateRefused } from './events/forbidden-state-refused.event.js';
+export { ToolLoopDetected } from './events/tool-loop-detected.event.js';
+export { DEFAULT_TOOL_LOOP_THRESHOLD } from './events/tool-loop-counter.js';
+export { ContainmentEngaged } from './events/containment-engaged.event.js';
+export { type ActorKey, defaultActorKey, actorFingerprintOf, tenantFingerprintOf } from './context/actor-key.js';
+
+// Containment (docs/containment.md)
+export { ContainmentScope } from './containment/containment-scope.js';
+export type { Containment, ContainmentKey } from './containment/containment.js';
+export { ContainmentStore, type ContainmentEngagement } from './containment/containment-store.interface.js';
+export { InMemoryContainmentStore } from './containment/in-memory-containment-store.js';
+export {
+  type ContainmentOptions,
+  DEFAULT_CONTAINMENT_CACHE_TTL_MS,
+} from './containment/containment-options.interface.js';
+export { containmentRule, type ContainmentRule } from './containment/containment-rule.js';
+export { ContainmentService, type ContainmentCommand } from './containment/containment.service.js';

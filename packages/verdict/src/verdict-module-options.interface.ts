@@ -10,6 +10,8 @@ import type { RateLimitStore } from './rate-limits/rate-limit-store.interface.js
 import type { TrajectoryStore } from './forbidden-states/trajectory-store.interface.js';
 import type { ReleasePolicy } from './context-release/release-policy.js';
 import type { PiiDetector } from './context-release/detectors/index.js';
+import type { ContainmentOptions } from './containment/containment-options.interface.js';
+import type { ActorKey } from './context/actor-key.js';
 
 /** The fixed text the model and end users receive when a proposal is not executed. */
 export const DEFAULT_PUBLIC_MESSAGE = 'This action was not performed.';
@@ -43,6 +45,30 @@ export interface VerdictModuleOptions {
   readonly releasePolicies?: readonly ReleasePolicy[];
   /** Detectors for free-text scanning and post-scrub validation of routes that name none. Default: `DEFAULT_DETECTORS`. */
   readonly detectors?: readonly PiiDetector[];
+  /**
+   * Kill switches per capability, actor and tenant, checked before anything else (docs/containment.md).
+   * Default: none (nothing is ever contained).
+   *
+   * @example containment: { store: new TypeOrmContainmentStore(dataSource), cacheTtlMs: 2_000 }
+   */
+  readonly containment?: ContainmentOptions;
+  /**
+   * The actor's stable key: what `verdict contain actor <key>` names, and what security events and
+   * containment fingerprint. Default: a string actor as it is, any other as its canonical JSON.
+   *
+   * @example actorKey: (actor: User) => `customer:${actor.id}`
+   */
+  readonly actorKey?: ActorKey;
+  /**
+   * The tenant a resolved target belongs to, for `CrossTenantResourceRequested` (ADR 0024): when CASL
+   * denies a target whose tenant differs from the action context's, the deny raises that event. It
+   * never permits or denies anything itself. Default: none (the event is never raised).
+   *
+   * @example tenantOf: (target) => (target instanceof Order ? target.tenantId : undefined)
+   */
+  readonly tenantOf?: (target: unknown, capability: string) => string | null | undefined;
+  /** How many identical proposals in one conversation raise `ToolLoopDetected` (at 3, 6, …). Default: 3. */
+  readonly toolLoopThreshold?: number;
   /** The clock used for envelopes, evidence, windows and claims. Default: `() => new Date()`. */
   readonly clock?: () => Date;
 }

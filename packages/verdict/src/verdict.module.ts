@@ -18,6 +18,10 @@ import { ApprovalEndpointGuard } from './approvals/approval-endpoint.guard.js';
 import { ContextReleaseService } from './context-release/context-release.service.js';
 import { ReleasePolicyExplorer } from './context-release/release-policy-explorer.js';
 import { ReleasePolicyRegistry } from './context-release/release-policy-registry.js';
+import { ContainmentGate } from './containment/containment.gate.js';
+import { ContainmentRules } from './containment/containment-rules.js';
+import { ContainmentService } from './containment/containment.service.js';
+import { SecurityEventEmitter } from './events/security-event-emitter.js';
 
 /** What the module provides to the application (everything but boot-time discovery). */
 const PUBLIC_PROVIDERS = [
@@ -31,6 +35,7 @@ const PUBLIC_PROVIDERS = [
   ApprovalEndpointGuard,
   ReleasePolicyRegistry,
   ContextReleaseService,
+  ContainmentService,
 ];
 
 /**
@@ -46,6 +51,9 @@ const PUBLIC_PROVIDERS = [
     ...PUBLIC_PROVIDERS,
     CapabilityExplorer,
     ReleasePolicyExplorer,
+    ContainmentGate,
+    ContainmentRules,
+    SecurityEventEmitter,
     {
       provide: EvidenceRecorder,
       inject: [MODULE_OPTIONS_TOKEN],

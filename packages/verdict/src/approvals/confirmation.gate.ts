@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import { Decision } from '../decisions/decision.js';
 import { Disposition } from '../decisions/disposition.js';
+import { SecuritySignal } from '../decisions/security-signal.js';
 import { Stage } from '../decisions/stage.js';
 import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
 import type { Envelope } from '../vocabulary/envelope.js';
@@ -86,9 +87,11 @@ export async function validateConfirmation(
     }),
   };
   const check = await store.validate(key, now);
+  // A receipt for this tool call whose binding differs: what was approved is not what is proposed now.
+  const changed = check.outcome === 'mismatch' ? SecuritySignal.ApprovalArgumentsChanged : undefined;
   const pendingAnswer = (receipt: ApprovalReceipt) =>
     stop(
-      Decision.of(Disposition.RequireConfirmation, Stage.Approval, policy.reason),
+      Decision.of(Disposition.RequireConfirmation, Stage.Approval, policy.reason, changed),
       { outcome: check.outcome, receipt },
       challengeOf(receipt),
     );
@@ -114,7 +117,7 @@ export async function validateConfirmation(
     case 'not_found':
     case 'mismatch': {
       if (!context.issueReceipts)
-        return stop(Decision.of(Disposition.RequireConfirmation, Stage.Approval, policy.reason), check);
+        return stop(Decision.of(Disposition.RequireConfirmation, Stage.Approval, policy.reason, changed), check);
       const ttl = policy.ttlSeconds ?? DEFAULT_CONFIRMATION_TTL_SECONDS;
       const receipt = await store.issue({
         ...key,
@@ -150,7 +153,14 @@ export async function validateConfirmation(
     case 'expired':
       return stop(Decision.deny(Stage.Approval, 'the approval expired before execution'), check);
     case 'consumed':
-      return stop(Decision.deny(Stage.Approval, 'replay: this approval was already consumed'), check);
+      return stop(
+        Decision.deny(
+          Stage.Approval,
+          'replay: this approval was already consumed',
+          SecuritySignal.ApprovalReplayDetected,
+        ),
+        check,
+      );
   }
 }
 
@@ -167,7 +177,12 @@ export async function consumeConfirmation(
   const decision =
     check.outcome === 'approved'
       ? Decision.permit(Stage.Approval)
-      : Decision.deny(Stage.Approval, `the approval could not be consumed: ${check.outcome}`);
+      : Decision.deny(
+          Stage.Approval,
+          `the approval could not be consumed: ${check.outcome}`,
+          // Lost the race to consume it: another call already spent this approval.
+          check.outcome === 'consumed' ? SecuritySignal.ApprovalReplayDetected : undefined,
+        );
   await trail.record(decision, {
     approvalPhase: phase,
     approvalOutcome: check.outcome === 'approved' ? 'consumed' : check.outcome,

@@ -1,6 +1,6 @@
 /** What a wiring finding is about: one code per check of the wiring audit (docs/validate.md). */
 export const FindingCode = {
-  /** An in-memory store (evidence, approvals, claims, rate limits, trajectories) outside tests. */
+  /** An in-memory store (evidence, approvals, claims, rate limits, trajectories, containment) outside tests. */
   InMemoryStore: 'in-memory-store',
   /** No evidence recorder, or the `NullEvidenceRecorder`, outside tests: decisions leave no record. */
   NullEvidenceRecorder: 'null-evidence-recorder',

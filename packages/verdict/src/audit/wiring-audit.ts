@@ -11,6 +11,7 @@ import { NullEvidenceRecorder } from '../evidence/null-evidence-recorder.js';
 import { InMemoryExecutionClaimStore } from '../execution-claims/in-memory-execution-claim-store.js';
 import { InMemoryTrajectoryStore } from '../forbidden-states/in-memory-trajectory-store.js';
 import { InMemoryRateLimitStore } from '../rate-limits/in-memory-rate-limit-store.js';
+import { InMemoryContainmentStore } from '../containment/in-memory-containment-store.js';
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import { approvalEndpoints } from './approval-endpoints.js';
@@ -88,8 +89,8 @@ export class WiringAudit {
   }
 
   private stores(): unknown[] {
-    const { evidence, approvals, executionClaims, rateLimits, trajectories } = this.options;
-    return [evidence, approvals, executionClaims, rateLimits, trajectories];
+    const { evidence, approvals, executionClaims, rateLimits, trajectories, containment } = this.options;
+    return [evidence, approvals, executionClaims, rateLimits, trajectories, containment?.store];
   }
 
   private storeFindings(): WiringFinding[] {
@@ -111,6 +112,15 @@ export class WiringAudit {
         severity: Severity.High,
         subject: option,
         message: `\`${option}\` is an ${type.name}: its state is lost on restart and not shared between instances. Use its TypeORM store outside tests.`,
+      });
+    }
+    if (this.options.containment?.store instanceof InMemoryContainmentStore) {
+      findings.push({
+        code: FindingCode.InMemoryStore,
+        severity: Severity.High,
+        subject: 'containment.store',
+        message:
+          '`containment.store` is an InMemoryContainmentStore: a kill switch engaged on one instance (or by the CLI) is never seen by the others, and a restart releases it. Use TypeOrmContainmentStore outside tests.',
       });
     }
     return findings;

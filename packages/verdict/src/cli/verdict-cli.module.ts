@@ -5,12 +5,14 @@ import { ClaimsListCommand } from './claims-list.command.js';
 import { ClaimsResolveCommand } from './claims-resolve.command.js';
 import { RateLimitsPruneCommand } from './rate-limits-prune.command.js';
 import { ValidateCommand } from './validate.command.js';
+import { ContainListCommand } from './contain-list.command.js';
+import { CONTAINMENT_SWITCH_COMMANDS } from './containment-switch.command.js';
 import { VerdictAuditModule } from '../audit/verdict-audit.module.js';
 import { OPERATOR_IDENTITY, type OperatorIdentity } from './operator-identity.js';
 
 /** Options of {@link VerdictCliModule.forRoot}. */
 export interface VerdictCliOptions {
-  /** Who runs the CLI, recorded next to `--by` on each resolution. Default: `osOperatorIdentity` (the OS user). */
+  /** Who runs the CLI, recorded next to `--by` on each claim resolution and kill-switch engagement or release. Default: `osOperatorIdentity` (the OS user). */
   readonly operatorIdentity?: OperatorIdentity;
   /** Where commands write. Default: the process's stdout and stderr. */
   readonly streams?: CliStreams;
@@ -28,7 +30,14 @@ export interface VerdictCliOptions {
  */
 @Module({
   imports: [VerdictAuditModule],
-  providers: [ClaimsListCommand, ClaimsResolveCommand, RateLimitsPruneCommand, ValidateCommand],
+  providers: [
+    ClaimsListCommand,
+    ClaimsResolveCommand,
+    RateLimitsPruneCommand,
+    ValidateCommand,
+    ContainListCommand,
+    ...CONTAINMENT_SWITCH_COMMANDS,
+  ],
 })
 export class VerdictCliModule {
   /**

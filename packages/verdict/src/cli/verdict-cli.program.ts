@@ -1,16 +1,51 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { ClaimsListCommand } from './claims-list.command.js';
 import { ClaimsResolveCommand } from './claims-resolve.command.js';
-import { type CliProgramSpec, runCli, type RunCliOptions } from './cli-program.js';
+import { type CliCommandSpec, type CliProgramSpec, runCli, type RunCliOptions } from './cli-program.js';
 import { RateLimitsPruneCommand } from './rate-limits-prune.command.js';
 import { ValidateCommand } from './validate.command.js';
+import { ContainListCommand } from './contain-list.command.js';
+import {
+  ContainActorCommand,
+  ContainCapabilityCommand,
+  ContainTenantCommand,
+  ReleaseActorCommand,
+  ReleaseCapabilityCommand,
+  ReleaseTenantCommand,
+} from './containment-switch.command.js';
 
 const json = { flags: '--json', description: 'Print JSON for scripts' };
+const attribution = [
+  { flags: '--by <id>', description: 'Opaque id of the operator (e.g. operator:7), never PII' },
+  { flags: '--reason <text>', description: 'Why (an incident number, not personal data): recorded in evidence' },
+  json,
+];
+const switches = (
+  verb: string,
+  runners: readonly [CliCommandSpec['runner'], CliCommandSpec['runner'], CliCommandSpec['runner']],
+) => [
+  {
+    name: 'capability',
+    arguments: '<name>',
+    description: `${verb} a capability for everyone`,
+    options: attribution,
+    runner: runners[0],
+  },
+  {
+    name: 'actor',
+    arguments: '<key>',
+    description: `${verb} one actor (the key the module's actorKey gives)`,
+    options: attribution,
+    runner: runners[1],
+  },
+  { name: 'tenant', arguments: '<id>', description: `${verb} one tenant`, options: attribution, runner: runners[2] },
+];
 
-/** The operator commands: `claims list|resolve`, `rate-limits prune`, `validate`. */
+/** The operator commands: `claims list|resolve`, `rate-limits prune`, `contain …|list`, `release …`, `validate`. */
 export const VERDICT_CLI: CliProgramSpec = {
   name: 'verdict',
-  description: 'Verdict operator commands: reconcile execution claims, maintain rate-limit windows, audit the wiring',
+  description:
+    'Verdict operator commands: reconcile execution claims, maintain rate-limit windows, contain and release, audit the wiring',
   commands: [
     {
       name: 'claims',
@@ -47,6 +82,24 @@ export const VERDICT_CLI: CliProgramSpec = {
           runner: RateLimitsPruneCommand,
         },
       ],
+    },
+    {
+      name: 'contain',
+      description: 'Engage a kill switch (refused everywhere within the containment cache TTL), or list them',
+      subcommands: [
+        ...switches('Contain', [ContainCapabilityCommand, ContainActorCommand, ContainTenantCommand]),
+        {
+          name: 'list',
+          description: 'List engaged kill switches, oldest first',
+          options: [json],
+          runner: ContainListCommand,
+        },
+      ],
+    },
+    {
+      name: 'release',
+      description: 'Release an engaged kill switch',
+      subcommands: switches('Release', [ReleaseCapabilityCommand, ReleaseActorCommand, ReleaseTenantCommand]),
     },
     {
       name: 'validate',

@@ -1,5 +1,7 @@
 /** Where in the pipeline (docs/architecture.md) a decision was made. */
 export const Stage = {
+  /** Step 0: a kill switch for the capability, the actor or the tenant is engaged (docs/containment.md). */
+  Containment: 'containment',
   Proposal: 'proposal',
   Approval: 'approval',
   TargetRefresh: 'target_refresh',

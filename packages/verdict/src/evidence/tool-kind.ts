@@ -5,8 +5,10 @@ export const ToolKind = {
   Service: 'service',
   /** `evaluate()`: a dry run, nothing was executed or spent. */
   Evaluation: 'evaluation',
-  /** An operator's reconciliation of an execution claim (CLI or admin screen). */
+  /** An operator's reconciliation of an execution claim, or engagement or release of a kill switch (CLI or admin screen). */
   Operator: 'operator',
+  /** A containment rule engaged a kill switch on security events (docs/containment.md). */
+  ContainmentRule: 'containment_rule',
   /** A human's approval or rejection through `ApprovalService`. */
   Approver: 'approver',
   /** The LangChain model-input guard, before a tool ran: placeholders restored into its arguments, or the call refused. */

@@ -1,4 +1,5 @@
 import { Decision } from '../decisions/decision.js';
+import { SecuritySignal } from '../decisions/security-signal.js';
 import { Stage } from '../decisions/stage.js';
 import { MissingTrajectoryError } from '../errors/missing-trajectory.error.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
@@ -42,7 +43,7 @@ export async function admitTrajectory(
   if (outcome.admitted) trail.markMutated();
   const decision = outcome.admitted
     ? Decision.permit(Stage.Execution, 'trajectory: no forbidden state')
-    : Decision.deny(Stage.Execution, `forbidden state: ${outcome.violation}`);
+    : Decision.deny(Stage.Execution, `forbidden state: ${outcome.violation}`, SecuritySignal.ForbiddenStateRefused);
   await trail.record(decision);
   return decision;
 }

@@ -1,5 +1,7 @@
 import type { ApprovalChallenge } from '../approvals/approval-challenge.js';
+import type { ActionContext } from '../context/action-context.js';
 import type { EvidenceTrail } from '../evidence/evidence-trail.js';
+import type { ToolKind } from '../evidence/tool-kind.js';
 
 /** How a caller invokes the pipeline. */
 export interface InvocationOptions {
@@ -14,9 +16,14 @@ export interface InvocationOptions {
 export class PipelineRun {
   /** Set when the run stops for a human: what the application needs to ask for approval. */
   challenge: ApprovalChallenge | undefined;
+  /** The server-side action context, once step 0 has read it. */
+  context: ActionContext | undefined;
+  /** `sha256(JCS(arguments))`, once step 1 has validated them. */
+  argumentsFingerprint: string | null = null;
 
   constructor(
     readonly trail: EvidenceTrail,
+    readonly toolKind: ToolKind,
     readonly explicitApproval: boolean,
     /** `false` for `evaluate`: a dry run issues no receipt. */
     readonly issueReceipts: boolean,

@@ -32,6 +32,10 @@ import { ApprovalPhase } from '../approvals/approval-phase.js';
 import type { ReceiptKey } from '../approvals/approval-receipt-store.interface.js';
 import { consumeConfirmation, validateConfirmation } from '../approvals/confirmation.gate.js';
 import type { ConfirmationPolicy } from '../approvals/requires-confirmation.js';
+import { ContainmentGate } from '../containment/containment.gate.js';
+import { SecuritySignal } from '../decisions/security-signal.js';
+import { SecurityEventEmitter } from '../events/security-event-emitter.js';
+import type { AnyAbility } from '@casl/ability';
 
 /** The proposal-stage checks passed: what the later steps may use. */
 interface Admissible {
@@ -63,6 +67,8 @@ export class VerdictPipeline {
     private readonly contexts: ActionContextStore,
     @Inject(EvidenceRecorder) private readonly evidence: EvidenceRecorder,
     @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    private readonly containment: ContainmentGate,
+    private readonly securityEvents: SecurityEventEmitter,
     @Optional() private readonly events?: EventEmitter2,
   ) {
     this.clock = options.clock ?? (() => new Date());
@@ -127,7 +133,7 @@ export class VerdictPipeline {
     handler: (validatedArguments: unknown) => Promise<T>,
   ): Promise<ExecutionResult<T>> {
     const run = this.begin(proposal, ToolKind.Guarded, false, false);
-    const admissible = await this.admit(proposal, run.trail, false);
+    const admissible = await this.admit(proposal, run, false);
     if (admissible instanceof Decision) return this.notExecuted(run, admissible);
     const { definition, envelope, proposalTarget } = admissible;
     const admitted = await this.passDurableGates(definition, envelope, proposalTarget, run, null);
@@ -217,7 +223,7 @@ export class VerdictPipeline {
   /** Steps 1–9. */
   private async authorize(proposal: Proposal, run: PipelineRun): Promise<Outcome<Authorized>> {
     const { trail } = run;
-    const admissible = await this.admit(proposal, trail, true);
+    const admissible = await this.admit(proposal, run, true);
     if (admissible instanceof Decision) return admissible;
     const { definition, envelope, proposalTarget } = admissible;
     const { context } = envelope;
@@ -255,28 +261,30 @@ export class VerdictPipeline {
       : Decision.deny(
           Stage.TargetRefresh,
           'resource substitution: execution target identity differs from the proposal target',
+          SecuritySignal.ResourceSubstitutionDetected,
         );
     await trail.record(refreshed);
     if (!refreshed.permitted) return refreshed;
     // 9. Authorize again, against the execution target, with a freshly built ability.
     const ability = await this.options.abilityFactory.createForContext(context);
-    const executable = authorizeTarget(ability, definition, executionTarget, envelope.arguments, Stage.Execution);
+    const executable = this.authorizeAt(ability, definition, executionTarget, envelope, Stage.Execution);
     await trail.record(executable);
     if (!executable.permitted) return executable;
     return { ...admissible, executionTarget };
   }
 
-  /** Steps 1–4 (4 only for bound execution). */
-  private async admit(
-    proposal: Proposal,
-    trail: EvidenceTrail,
-    requireExecutor: boolean,
-  ): Promise<Outcome<Admissible>> {
+  /** Steps 0–4 (4 only for bound execution). */
+  private async admit(proposal: Proposal, run: PipelineRun, requireExecutor: boolean): Promise<Outcome<Admissible>> {
     if (!this.registry.isBooted)
       throw new VerdictConfigurationError(
         'Verdict has not finished booting: initialise the application (app.init() / moduleRef.init()) before proposals run.',
       );
+    const { trail } = run;
     const context = this.contexts.require(proposal.capability);
+    run.context = context;
+    // 0. Containment: an engaged kill switch for the capability, the actor or the tenant denies before anything else.
+    const contained = await this.containment.check(trail.capability, context);
+    if (contained !== null) return this.decided(trail, contained);
     const definition = this.registry.find(proposal.capability);
     if (definition === undefined) return this.decided(trail, Decision.deny(Stage.Proposal, 'unknown capability'));
     // 1. Build the envelope from validated arguments; invalid → deny.
@@ -284,7 +292,8 @@ export class VerdictPipeline {
     if (!validation.valid)
       return this.decided(trail, Decision.deny(Stage.Proposal, `invalid arguments: ${validation.problems}`));
     try {
-      trail.establish({ argumentsFingerprint: fingerprint(validation.value) });
+      run.argumentsFingerprint = fingerprint(validation.value);
+      trail.establish({ argumentsFingerprint: run.argumentsFingerprint });
     } catch (error) {
       if (!(error instanceof NonCanonicalValueError)) throw error;
       return this.decided(
@@ -314,13 +323,29 @@ export class VerdictPipeline {
     }
     // 3. Authorize the proposal target with the actor's CASL ability.
     const ability = await this.options.abilityFactory.createForContext(context);
-    const authorized = authorizeTarget(ability, definition, proposalTarget, envelope.arguments, Stage.Proposal);
+    const authorized = this.authorizeAt(ability, definition, proposalTarget, envelope, Stage.Proposal);
     if (!authorized.permitted) return this.decided(trail, authorized);
     // 4. Require an executor (the execution-target policy is checked at registration).
     if (requireExecutor && definition.executor === null)
       return this.decided(trail, Decision.deny(Stage.Proposal, 'capability has no executor'));
     await trail.record(authorized);
     return { definition, envelope, proposalTarget };
+  }
+
+  /** Steps 3 and 9: CASL decides; a denied target of another tenant (module option `tenantOf`) also raises its event. */
+  private authorizeAt(
+    ability: AnyAbility,
+    definition: CapabilityDefinition,
+    target: unknown,
+    envelope: Envelope,
+    stage: Stage,
+  ): Decision {
+    const decision = authorizeTarget(ability, definition, target, envelope.arguments, stage);
+    const { tenantOf } = this.options;
+    if (decision.permitted || tenantOf === undefined) return decision;
+    const owner = tenantOf(target, definition.name);
+    const foreign = owner !== undefined && owner !== null && owner !== envelope.context.tenant;
+    return foreign ? decision.signalling(SecuritySignal.CrossTenantResourceRequested) : decision;
   }
 
   private identityOf(definition: CapabilityDefinition, target: unknown, context: ActionContext): string {
@@ -361,7 +386,7 @@ export class VerdictPipeline {
     explicitApproval: boolean,
     issueReceipts: boolean,
   ): PipelineRun {
-    return new PipelineRun(this.trail(proposal, toolKind), explicitApproval, issueReceipts);
+    return new PipelineRun(this.trail(proposal, toolKind), toolKind, explicitApproval, issueReceipts);
   }
 
   private trail(proposal: Proposal, toolKind: ToolKind): EvidenceTrail {
@@ -390,17 +415,26 @@ export class VerdictPipeline {
     return decision;
   }
 
-  private executed<T>({ trail }: PipelineRun, stage: Stage, output: T): ExecutionResult<T> {
-    return {
-      executed: true,
-      capability: trail.capability,
-      correlationId: trail.correlationId,
-      decision: Decision.permit(stage),
-      output,
-    };
+  private async executed<T>(run: PipelineRun, stage: Stage, output: T): Promise<ExecutionResult<T>> {
+    const { trail } = run;
+    const decision = Decision.permit(stage);
+    await this.observe(run, decision);
+    return { executed: true, capability: trail.capability, correlationId: trail.correlationId, decision, output };
   }
 
-  private notExecuted({ trail, challenge }: PipelineRun, decision: Decision): ExecutionResult<never> {
+  private async notExecuted(run: PipelineRun, decision: Decision): Promise<ExecutionResult<never>> {
+    const { trail, challenge } = run;
+    await this.observe(run, decision);
     return { executed: false, capability: trail.capability, correlationId: trail.correlationId, decision, challenge };
+  }
+
+  /** Security events of a finished run (docs/evidence.md); a dry run raises none. */
+  private async observe(run: PipelineRun, decision: Decision): Promise<void> {
+    const { trail, context, argumentsFingerprint } = run;
+    if (context === undefined || run.toolKind === ToolKind.Evaluation) return;
+    await this.securityEvents.observe(
+      { capability: trail.capability, correlationId: trail.correlationId, context, argumentsFingerprint },
+      decision,
+    );
   }
 }

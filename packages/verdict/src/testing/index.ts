@@ -1,5 +1,7 @@
 export { describeApprovalReceiptStoreContract } from './approval-receipt-store.contract.js';
 export type { ApprovalReceiptStoreHarness } from './approval-receipt-store.contract.js';
+export { describeContainmentStoreContract } from './containment-store.contract.js';
+export type { ContainmentStoreHarness } from './containment-store.contract.js';
 export { describeEvidenceRecorderContract } from './evidence-recorder.contract.js';
 export type { EvidenceRecorderHarness } from './evidence-recorder.contract.js';
 export { describeExecutionClaimStoreContract } from './execution-claim-store.contract.js';

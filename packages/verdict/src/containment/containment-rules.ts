@@ -1,0 +1,51 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { SecurityEvent } from '../events/security-event.js';
+import { fingerprint } from '../fingerprints/fingerprint.js';
+import { windowStartOf } from '../rate-limits/fixed-window.js';
+import { InMemoryRateLimitStore } from '../rate-limits/in-memory-rate-limit-store.js';
+import type { RateLimitStore } from '../rate-limits/rate-limit-store.interface.js';
+import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
+import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { ContainmentService } from './containment.service.js';
+
+/**
+ * Runs the module's containment rules on each security event a run raised. A rule counts events per
+ * subject in fixed windows (a `RateLimitStore` bucket per rule and subject, refused at the threshold) and
+ * contains the subject when the count reaches its threshold. The subject is the event's actor or tenant
+ * fingerprint, which Verdict took from the server-side action context: nothing the model wrote can name
+ * it. An event without that fingerprint counts for no one.
+ */
+@Injectable()
+export class ContainmentRules {
+  private readonly counters: RateLimitStore;
+
+  constructor(
+    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    private readonly containment: ContainmentService,
+  ) {
+    this.counters = options.containment?.ruleCounters ?? new InMemoryRateLimitStore();
+  }
+
+  /** Counts `event` for every rule that listens to its type; contains the subjects that reach a threshold. */
+  async observe(event: SecurityEvent): Promise<void> {
+    for (const rule of this.options.containment?.rules ?? []) {
+      if (!(event instanceof rule.on)) continue;
+      const subject = rule.contain === 'actor' ? event.actorFingerprint : event.tenantFingerprint;
+      if (subject === null) continue;
+      const { windowSeconds, threshold } = rule;
+      const counted = await this.counters.consume({
+        bucketFingerprint: fingerprint({ containment_rule: rule.name, scope: rule.contain, subject }),
+        windowStart: windowStartOf(event.occurredAt, windowSeconds),
+        windowSeconds,
+        // Refused at the limit: the threshold-th event is the first one the bucket refuses.
+        limit: threshold - 1,
+      });
+      if (counted.allowed) continue;
+      await this.containment.engageByRule(
+        { scope: rule.contain, subject },
+        rule.name,
+        `${threshold} × ${rule.on.name} within ${windowSeconds} s`,
+      );
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import type { Containment, ContainmentKey } from './containment.js';
+
+/** The store's answer to an engagement: `engaged: false` when the switch was already on (the kept one is returned). */
+export interface ContainmentEngagement {
+  readonly engaged: boolean;
+  readonly containment: Containment;
+}
+
+/**
+ * Where kill switches live (docs/containment.md): one row per engaged switch, shared by every process and
+ * node on the store. Engaging an engaged switch changes nothing; releasing removes it. Adapters:
+ * `InMemoryContainmentStore` (tests, one process), `TypeOrmContainmentStore` (`@verdict/nestjs/typeorm`).
+ * Store failures reject; they are never read as "not contained".
+ */
+export interface ContainmentStore {
+  /** Engages `containment` atomically, or keeps the switch already engaged for its key. */
+  engage(containment: Containment): Promise<ContainmentEngagement>;
+  /** Releases the switch for `key`; `false` when none was engaged. */
+  release(key: ContainmentKey): Promise<boolean>;
+  /** Every engaged switch, oldest first. */
+  active(): Promise<Containment[]>;
+}
+
+/** Injection token of the configured {@link ContainmentStore}. */
+export const ContainmentStore = Symbol('ContainmentStore');

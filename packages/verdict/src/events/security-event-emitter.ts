@@ -1,0 +1,134 @@
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import type { ActionContext } from '../context/action-context.js';
+import { actorFingerprintOf, tenantFingerprintOf } from '../context/actor-key.js';
+import { conversationIdOf } from '../context/conversation-id.js';
+import { ContainmentRules } from '../containment/containment-rules.js';
+import type { Decision } from '../decisions/decision.js';
+import { Disposition } from '../decisions/disposition.js';
+import { SecuritySignal } from '../decisions/security-signal.js';
+import { Stage } from '../decisions/stage.js';
+import { fingerprint } from '../fingerprints/fingerprint.js';
+import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
+import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { ApprovalArgumentsChanged } from './approval-arguments-changed.event.js';
+import { ApprovalReplayDetected } from './approval-replay-detected.event.js';
+import { CapabilityDenied } from './capability-denied.event.js';
+import { CrossTenantResourceRequested } from './cross-tenant-resource-requested.event.js';
+import { DuplicateExecutionRefused } from './duplicate-execution-refused.event.js';
+import { ExecutionRateExceeded } from './execution-rate-exceeded.event.js';
+import { ForbiddenStateRefused } from './forbidden-state-refused.event.js';
+import { ResourceSubstitutionDetected } from './resource-substitution-detected.event.js';
+import type { SecurityEvent } from './security-event.js';
+import { ToolLoopCounter } from './tool-loop-counter.js';
+import { ToolLoopDetected } from './tool-loop-detected.event.js';
+
+/** An event class whose instances carry only the common facts. */
+type DecisionEventType = (new (...facts: ConstructorParameters<typeof CapabilityDenied>) => SecurityEvent) & {
+  readonly event: string;
+};
+
+const BY_SIGNAL: Readonly<Record<SecuritySignal, DecisionEventType>> = {
+  [SecuritySignal.CrossTenantResourceRequested]: CrossTenantResourceRequested,
+  [SecuritySignal.ResourceSubstitutionDetected]: ResourceSubstitutionDetected,
+  [SecuritySignal.ApprovalReplayDetected]: ApprovalReplayDetected,
+  [SecuritySignal.ApprovalArgumentsChanged]: ApprovalArgumentsChanged,
+  [SecuritySignal.ForbiddenStateRefused]: ForbiddenStateRefused,
+};
+
+/** The event a run's final decision raises: its signal's, else its stage's default, else `CapabilityDenied` for a deny. */
+function eventTypeOf(decision: Decision): DecisionEventType | null {
+  if (decision.signal !== undefined) return BY_SIGNAL[decision.signal];
+  if (decision.disposition === Disposition.Throttle && decision.stage === Stage.RateLimit) return ExecutionRateExceeded;
+  if (decision.disposition !== Disposition.Deny) return null;
+  return decision.stage === Stage.ExecutionClaim ? DuplicateExecutionRefused : CapabilityDenied;
+}
+
+/** What the pipeline knows about a finished run. */
+export interface ObservedRun {
+  readonly capability: string;
+  readonly correlationId: string;
+  readonly context: ActionContext;
+  /** `null` when the arguments never validated. */
+  readonly argumentsFingerprint: string | null;
+}
+
+/**
+ * Maps a finished run to its security events (docs/evidence.md, "Security events"), emits them through
+ * `EventEmitter2` when `EventEmitterModule` is imported, and hands them to the containment rules. Off the
+ * pipeline's main flow: the pipeline calls {@link observe} once per run, with its final decision.
+ */
+@Injectable()
+export class SecurityEventEmitter {
+  private readonly loops: ToolLoopCounter;
+  private readonly clock: () => Date;
+
+  constructor(
+    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    private readonly rules: ContainmentRules,
+    @Optional() private readonly events?: EventEmitter2,
+  ) {
+    this.loops = new ToolLoopCounter(options.toolLoopThreshold);
+    this.clock = options.clock ?? (() => new Date());
+  }
+
+  /**
+   * Raises the events of one run: its decision's, and `ToolLoopDetected` when the same proposal recurs.
+   * A containment rule that fails is logged; the run's result stands.
+   */
+  async observe(run: ObservedRun, decision: Decision): Promise<void> {
+    const { capability, correlationId, context } = run;
+    const actor = this.actorFingerprint(context);
+    const tenant = tenantFingerprintOf(context);
+    const now = this.clock();
+    const raised: SecurityEvent[] = [];
+    const type = eventTypeOf(decision);
+    if (type !== null) raised.push(new type(capability, decision.stage, correlationId, actor, tenant, now));
+    const loop = this.loopOf(run, actor, tenant);
+    if (loop !== null)
+      raised.push(new ToolLoopDetected(capability, decision.stage, correlationId, actor, tenant, now, ...loop));
+    for (const event of raised) {
+      this.events?.emit((event.constructor as unknown as { event: string }).event, event);
+      try {
+        await this.rules.observe(event);
+      } catch (error) {
+        new Logger('Verdict').error(`A containment rule failed on ${event.constructor.name} (${capability})`, error);
+      }
+    }
+  }
+
+  /** `[argumentsFingerprint, conversationFingerprint, repetitions]` when this proposal completes a loop. */
+  private loopOf(
+    { capability, context, argumentsFingerprint }: ObservedRun,
+    actor: string | null,
+    tenant: string | null,
+  ): [string, string, number] | null {
+    if (argumentsFingerprint === null) return null;
+    let conversation: string | number | null;
+    try {
+      conversation = conversationIdOf(context, capability);
+    } catch {
+      return null; // a malformed conversation id fails the gates that bind it; loop counting just skips it
+    }
+    if (conversation === null) return null;
+    const conversationFingerprint = fingerprint(conversation);
+    const repetitions = this.loops.count(
+      fingerprint({
+        capability,
+        arguments: argumentsFingerprint,
+        actor,
+        tenant,
+        conversation: conversationFingerprint,
+      }),
+    );
+    return repetitions === null ? null : [argumentsFingerprint, conversationFingerprint, repetitions];
+  }
+
+  private actorFingerprint(context: ActionContext): string | null {
+    try {
+      return actorFingerprintOf(context, this.options.actorKey);
+    } catch {
+      return null; // an actor without a usable key: the event still fires, attributed to no one
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import { QueryFailedError, type DataSource } from 'typeorm';
+import type { Containment, ContainmentKey } from '../containment/containment.js';
+import type { ContainmentScope } from '../containment/containment-scope.js';
+import type { ContainmentEngagement, ContainmentStore } from '../containment/containment-store.interface.js';
+import { StoreConnection } from './store-connection.js';
+
+const TABLE = 'verdict_containments';
+const COLUMNS = 'scope, subject, reason, engaged_by, operator_identity, engaged_at';
+
+/**
+ * Kill switches in `verdict_containments`, shared by every process and node on the database. Engaging
+ * is one insert that does nothing on conflict (the kept row is read back); releasing is one delete.
+ * Writes never join an application transaction (see `StoreConnection`). Database failures reject.
+ *
+ * @example
+ * VerdictModule.forRoot({ abilityFactory, containment: { store: new TypeOrmContainmentStore(dataSource) } });
+ */
+export class TypeOrmContainmentStore implements ContainmentStore {
+  private readonly connection: StoreConnection;
+  private readonly insertSql: string;
+  private readonly readSql: string;
+  private readonly deleteSql: string;
+  private readonly activeSql: string;
+
+  constructor(dataSource: DataSource) {
+    this.connection = new StoreConnection(dataSource, 'TypeOrmContainmentStore');
+    const p = (index: number) => this.connection.param(index);
+    const insert = `INSERT INTO ${TABLE} (${COLUMNS}) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)})`;
+    this.insertSql =
+      this.connection.dialect === 'mysql'
+        ? insert.replace('INSERT', 'INSERT IGNORE')
+        : `${insert} ON CONFLICT (scope, subject) DO NOTHING`;
+    this.readSql = `SELECT ${COLUMNS} FROM ${TABLE} WHERE scope = ${p(1)} AND subject = ${p(2)}`;
+    this.deleteSql = `DELETE FROM ${TABLE} WHERE scope = ${p(1)} AND subject = ${p(2)}`;
+    this.activeSql = `SELECT ${COLUMNS} FROM ${TABLE} ORDER BY engaged_at, scope, subject`;
+  }
+
+  async engage(containment: Containment): Promise<ContainmentEngagement> {
+    const { scope, subject, reason, engagedBy, operatorIdentity, engagedAt } = containment;
+    const parameters = [scope, subject, reason, engagedBy, operatorIdentity, this.connection.instant(engagedAt)];
+    if (await this.insert(parameters)) return { engaged: true, containment: { ...containment } };
+    const { rows } = await this.connection.write('Containment read', this.readSql, [scope, subject]);
+    // Released between the insert and the read: nothing is kept, so try once more as a fresh engagement.
+    if (rows[0] === undefined) return this.engage(containment);
+    return { engaged: false, containment: this.containmentOf(rows[0]) };
+  }
+
+  async release({ scope, subject }: ContainmentKey): Promise<boolean> {
+    return (await this.connection.write('Containment release', this.deleteSql, [scope, subject])).affected > 0;
+  }
+
+  async active(): Promise<Containment[]> {
+    const { rows } = await this.connection.write('Containment read', this.activeSql, []);
+    return rows.map((row) => this.containmentOf(row));
+  }
+
+  private async insert(parameters: readonly unknown[]): Promise<boolean> {
+    try {
+      return (await this.connection.write('Containment engage', this.insertSql, parameters)).affected === 1;
+    } catch (error) {
+      if (
+        this.connection.dialect === 'mysql' &&
+        error instanceof QueryFailedError &&
+        (error.driverError as { errno?: number })?.errno === ER_DUP_ENTRY
+      )
+        return false;
+      throw error;
+    }
+  }
+
+  private containmentOf(row: Record<string, unknown>): Containment {
+    return {
+      scope: String(row.scope) as ContainmentScope,
+      subject: String(row.subject),
+      reason: String(row.reason),
+      engagedBy: String(row.engaged_by),
+      operatorIdentity: row.operator_identity === null ? null : String(row.operator_identity),
+      engagedAt: instantOf(row.engaged_at),
+    };
+  }
+}
+
+/** A UTC instant as each driver returns it: a Date (pg, mysql2) or SQLite's 'YYYY-MM-DD HH:MM:SS.SSS' text. */
+function instantOf(value: unknown): Date {
+  if (value instanceof Date) return value;
+  const text = String(value);
+  return new Date(text.includes('T') ? text : `${text.replace(' ', 'T')}Z`);
+}
+
+/** MySQL/MariaDB's duplicate-key error number. */
+const ER_DUP_ENTRY = 1062;

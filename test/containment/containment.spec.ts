@@ -1,0 +1,299 @@
+import { describe, expect, it } from '@jest/globals';
+import { EventEmitter2, EventEmitterModule } from '@nestjs/event-emitter';
+import { z } from 'zod';
+import {
+  type ActionContext,
+  ActionContextStore,
+  ContainmentEngaged,
+  ContainmentService,
+  CrossTenantResourceRequested,
+  type DecisionRecord,
+  ExecutionTargetPolicy,
+  InMemoryContainmentStore,
+  InMemoryEvidenceRecorder,
+  NonCanonicalValueError,
+  PublicMessage,
+  TargetNotResolvable,
+  VerdictConfigurationError,
+  VerdictService,
+  containmentRule,
+  defineCapability,
+  fingerprintString,
+  fromProposal,
+  publicAnswer,
+} from '@verdict/nestjs';
+import { type Actor, Document, alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
+
+const mallory: ActionContext = { actor: { id: 'mallory' }, tenant: 'acme' };
+const gina: ActionContext = { actor: { id: 'gina' }, tenant: 'globex' };
+const PROBING = 'cross-tenant-probing';
+
+/**
+ * The documents domain with kill switches in memory and one rule: three cross-tenant requests by one
+ * actor within ten minutes contain that actor. `documents.peek` resolves any tenant's document (CASL
+ * refuses the foreign ones) and takes a free-text `onBehalfOf` the model fills in.
+ */
+async function setup() {
+  const fixture = documentsFixture();
+  fixture.documents.set(4, new Document(4, 'globex', 'gina', 'gina plan'));
+  let now = new Date('2026-01-01T10:00:00.000Z');
+  const store = new InMemoryContainmentStore();
+  const evidence = new InMemoryEvidenceRecorder();
+  const peek = defineCapability(
+    {
+      name: 'documents.peek',
+      description: 'Peek at a document',
+      action: 'read',
+      subject: 'Document',
+      arguments: z.object({ id: z.number().int(), onBehalfOf: z.string().optional() }),
+      resolveTarget: fromProposal<{ id: number }, Document>(
+        ({ arguments: args }) => fixture.documents.get(args.id) ?? TargetNotResolvable.throw('no such document'),
+      ),
+      executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot<Document>({
+        name: 'document-snapshot',
+        identity: (doc) => ({ tenant: doc.tenant, id: doc.id }),
+      }),
+    },
+    (action) => action.target.title,
+  );
+  const { moduleRef } = await fixture.boot({
+    capabilities: [peek],
+    evidence,
+    clock: () => now,
+    actorKey: (actor: Actor) => `customer:${actor.id}`,
+    tenantOf: (target) => (target instanceof Document ? target.tenant : undefined),
+    containment: {
+      store,
+      rules: [containmentRule({ name: PROBING, on: CrossTenantResourceRequested, threshold: 3, windowSeconds: 600 })],
+    },
+    imports: [EventEmitterModule.forRoot()],
+  });
+  const engagedEvents: ContainmentEngaged[] = [];
+  moduleRef.get(EventEmitter2).on(ContainmentEngaged.event, (event: ContainmentEngaged) => engagedEvents.push(event));
+  const verdict = moduleRef.get(VerdictService);
+  const contexts = moduleRef.get(ActionContextStore);
+  const propose = (context: ActionContext, capability: string, args: object) =>
+    contexts.run(context, () => verdict.execute({ capability, arguments: args }));
+  /** What each actor's `documents.read` of their own document comes to: `executed` or `<disposition>@<stage>`. */
+  const outcome = async (context: ActionContext, id: number, capability = 'documents.read') => {
+    const result = await propose(context, capability, { id });
+    return result.executed ? 'executed' : `${result.decision.disposition}@${result.decision.stage}`;
+  };
+  return {
+    ...fixture,
+    moduleRef,
+    store,
+    engagedEvents,
+    propose,
+    outcome,
+    containment: moduleRef.get(ContainmentService),
+    publicMessage: moduleRef.get<string>(PublicMessage),
+    records: () => evidence.decisions(),
+    advance: (ms: number) => (now = new Date(now.getTime() + ms)),
+  };
+}
+
+const operator = { reason: 'INC-4411: refunds abused', by: 'operator:7', operatorIdentity: 'sso:8812' };
+const stages = (records: readonly DecisionRecord[]) => records.map((r) => `${r.stage}:${r.disposition}`);
+
+describe('containment', () => {
+  describe('step 0', () => {
+    it('denies a contained capability before anything else runs, records it, and tells the model only the public message', async () => {
+      const { containment, propose, hooks, records, publicMessage, outcome } = await setup();
+      await containment.engage({ scope: 'capability', subject: 'documents.read', ...operator });
+      let resolved = false;
+      hooks.onResolve = () => void (resolved = true);
+      const before = records().length;
+
+      const result = await propose(alice, 'documents.read', { id: 'not even valid' });
+      expect(result.decision).toMatchObject({ disposition: 'deny', stage: 'containment' });
+      expect(resolved).toBe(false);
+      expect(stages(records().slice(before))).toEqual(['containment:deny']);
+      expect(publicAnswer(result, publicMessage)).toBe(
+        JSON.stringify({
+          status: 'not_executed',
+          capability: 'documents.read',
+          decision: 'deny',
+          message: 'Not done.',
+        }),
+      );
+      // Other capabilities are untouched.
+      expect(await outcome(alice, 1, 'documents.latest')).toBe('executed');
+    });
+
+    it('contains one actor, or one tenant, and no one else', async () => {
+      const { containment, outcome } = await setup();
+      await containment.engage({ scope: 'actor', subject: 'customer:alice', ...operator });
+      expect([await outcome(alice, 1), await outcome(bob, 2), await outcome(gina, 4)]).toEqual([
+        'deny@containment',
+        'executed',
+        'executed',
+      ]);
+      await containment.engage({ scope: 'tenant', subject: 'acme', ...operator });
+      expect([await outcome(bob, 2), await outcome(gina, 4)]).toEqual(['deny@containment', 'executed']);
+    });
+
+    it('denies a contained actor at containment even for a capability name the model made up', async () => {
+      const { containment, propose } = await setup();
+      await containment.engage({ scope: 'actor', subject: 'customer:alice', ...operator });
+      expect((await propose(alice, 'documents.delete_all', {})).decision.stage).toBe('containment');
+    });
+
+    it('executes again once released', async () => {
+      const { containment, outcome } = await setup();
+      await containment.engage({ scope: 'capability', subject: 'documents.read', ...operator });
+      expect(await outcome(alice, 1)).toBe('deny@containment');
+      expect(await containment.release({ scope: 'capability', subject: 'documents.read', ...operator })).toBe(true);
+      expect(await outcome(alice, 1)).toBe('executed');
+      expect(await containment.release({ scope: 'capability', subject: 'documents.read', ...operator })).toBe(false);
+    });
+
+    it('refuses to guess an actor key: an actor that is not plain JSON, without actorKey, is a fault and nothing executes', async () => {
+      const fixture = documentsFixture();
+      const { moduleRef } = await fixture.boot({ containment: { store: new InMemoryContainmentStore() } });
+      class User {
+        constructor(readonly id: string) {}
+      }
+      const run = moduleRef
+        .get(ActionContextStore)
+        .run({ actor: new User('alice'), tenant: 'acme' }, () =>
+          moduleRef.get(VerdictService).execute({ capability: 'documents.read', arguments: { id: 1 } }),
+        );
+      await expect(run).rejects.toBeInstanceOf(NonCanonicalValueError);
+      expect(fixture.executions).toHaveLength(0);
+    });
+
+    it('fails closed when the store cannot be read: the error propagates and nothing executes', async () => {
+      const { store, propose, executions } = await setup();
+      const fault = new Error('containment store is down');
+      store.active = async () => {
+        throw fault;
+      };
+      await expect(propose(alice, 'documents.read', { id: 1 })).rejects.toBe(fault);
+      expect(executions).toHaveLength(0);
+    });
+  });
+
+  describe('operators', () => {
+    it('records every engagement and release as evidence, with who and why, and fingerprints actor keys', async () => {
+      const { containment, records, store, engagedEvents } = await setup();
+      const before = records().length;
+      await containment.engage({ scope: 'actor', subject: 'customer:alice', ...operator });
+      await containment.engage({ scope: 'actor', subject: 'customer:alice', ...operator }); // already on: nothing recorded
+      await containment.release({ scope: 'actor', subject: 'customer:alice', ...operator, reason: 'INC-4411 closed' });
+      const fingerprinted = fingerprintString('customer:alice');
+      expect(
+        records()
+          .slice(before)
+          .map(({ capability, toolKind, stage, disposition, reason }) => ({
+            capability,
+            toolKind,
+            stage,
+            disposition,
+            reason,
+          })),
+      ).toEqual([
+        {
+          capability: '*',
+          toolKind: 'operator',
+          stage: 'containment',
+          disposition: 'deny',
+          reason: `"operator:7" (run by "sso:8812") engaged the actor kill switch for ${fingerprinted}: INC-4411: refunds abused`,
+        },
+        {
+          capability: '*',
+          toolKind: 'operator',
+          stage: 'containment',
+          disposition: 'permit',
+          reason: `"operator:7" (run by "sso:8812") released the actor kill switch for ${fingerprinted}: INC-4411 closed`,
+        },
+      ]);
+      expect(engagedEvents).toEqual([
+        expect.objectContaining({
+          scope: 'actor',
+          subject: fingerprinted,
+          actorFingerprint: fingerprinted,
+          engagedBy: 'operator:7',
+        }),
+      ]);
+      expect(JSON.stringify([records(), await store.active(), engagedEvents])).not.toContain('customer:alice');
+    });
+
+    it('refuses an unknown capability, a blank reason or an unknown scope, and changes nothing', async () => {
+      const { containment, store, records } = await setup();
+      const before = records().length;
+      await expect(containment.engage({ scope: 'capability', subject: 'documents.raed', ...operator })).rejects.toThrow(
+        /No capability "documents.raed"/,
+      );
+      await expect(
+        containment.engage({ scope: 'actor', subject: 'customer:alice', ...operator, reason: '  ' }),
+      ).rejects.toBeInstanceOf(VerdictConfigurationError);
+      await expect(
+        containment.engage({ scope: 'everyone' as 'actor', subject: 'x', ...operator }),
+      ).rejects.toBeInstanceOf(VerdictConfigurationError);
+      expect(await store.active()).toEqual([]);
+      expect(records().length).toBe(before);
+    });
+  });
+
+  describe('rules', () => {
+    it('contains the actor whose runs raised the events, never the subject the model named', async () => {
+      const { propose, outcome, containment, records, engagedEvents } = await setup();
+      // Attack: alice's model probes another tenant's document "on behalf of" bob, naming him everywhere it can.
+      for (let i = 0; i < 3; i++)
+        expect((await propose(alice, 'documents.peek', { id: 4, onBehalfOf: 'customer:bob' })).executed).toBe(false);
+
+      expect(await containment.list()).toEqual([
+        expect.objectContaining({
+          scope: 'actor',
+          subject: fingerprintString('customer:alice'),
+          engagedBy: `rule:${PROBING}`,
+        }),
+      ]);
+      expect([await outcome(alice, 1), await outcome(bob, 2)]).toEqual(['deny@containment', 'executed']);
+      expect(engagedEvents.map((e) => [e.scope, e.subject, e.engagedBy])).toEqual([
+        ['actor', fingerprintString('customer:alice'), `rule:${PROBING}`],
+      ]);
+      expect(records().filter((r) => r.toolKind === 'containment_rule')).toEqual([
+        expect.objectContaining({
+          stage: 'containment',
+          disposition: 'deny',
+          reason: expect.stringContaining(`3 × CrossTenantResourceRequested within 600 s`),
+        }),
+      ]);
+    });
+
+    it('counts each actor apart, within the window: two probes each from two actors, or probes in two windows, contain no one', async () => {
+      const { propose, outcome, containment, advance } = await setup();
+      for (const context of [alice, mallory, alice, mallory]) await propose(context, 'documents.peek', { id: 4 });
+      advance(600_000);
+      await propose(alice, 'documents.peek', { id: 4 });
+      expect(await containment.list()).toEqual([]);
+      expect([await outcome(alice, 1), await outcome(mallory, 1, 'documents.peek')]).toEqual([
+        'executed',
+        'deny@proposal',
+      ]);
+    });
+
+    it('ignores events a rule does not listen to', async () => {
+      const { propose, containment } = await setup();
+      for (let i = 0; i < 5; i++) await propose(alice, 'documents.peek', { id: 2 }); // bob's, same tenant: CapabilityDenied
+      expect(await containment.list()).toEqual([]);
+    });
+
+    it('cannot be written to contain a capability or anything but the events’ own actor or tenant', () => {
+      expect(() =>
+        containmentRule({
+          name: 'lockdown',
+          on: CrossTenantResourceRequested,
+          threshold: 1,
+          windowSeconds: 60,
+          contain: 'capability' as 'actor',
+        }),
+      ).toThrow(/only the actor or the tenant/);
+      expect(() =>
+        containmentRule({ name: 'zero', on: CrossTenantResourceRequested, threshold: 0, windowSeconds: 60 }),
+      ).toThrow(VerdictConfigurationError);
+    });
+  });
+});
