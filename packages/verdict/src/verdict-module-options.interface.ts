@@ -10,6 +10,7 @@ import type { RateLimitStore } from './rate-limits/rate-limit-store.interface.js
 import type { TrajectoryStore } from './forbidden-states/trajectory-store.interface.js';
 import type { ReleasePolicy } from './context-release/release-policy.js';
 import type { PiiDetector } from './context-release/detectors/index.js';
+import type { ProvenanceOptions } from './provenance/provenance-policy.js';
 
 /** The fixed text the model and end users receive when a proposal is not executed. */
 export const DEFAULT_PUBLIC_MESSAGE = 'This action was not performed.';
@@ -43,6 +44,11 @@ export interface VerdictModuleOptions {
   readonly releasePolicies?: readonly ReleasePolicy[];
   /** Detectors for free-text scanning and post-scrub validation of routes that name none. Default: `DEFAULT_DETECTORS`. */
   readonly detectors?: readonly PiiDetector[];
+  /**
+   * Provenance (docs/provenance.md): `strict` makes confirmation the default for consequential capabilities
+   * under untrusted influence; `ledger` keeps labels, fingerprints and derivation edges. Default: not strict, no ledger.
+   */
+  readonly provenance?: ProvenanceOptions;
   /** The clock used for envelopes, evidence, windows and claims. Default: `() => new Date()`. */
   readonly clock?: () => Date;
 }

@@ -1,6 +1,7 @@
 /** Where in the pipeline (docs/architecture.md) a decision was made. */
 export const Stage = {
   Proposal: 'proposal',
+  Provenance: 'provenance',
   Approval: 'approval',
   TargetRefresh: 'target_refresh',
   Execution: 'execution',

@@ -19,6 +19,7 @@ import { type PlaceholderRestoration, PlaceholderRestorations } from './placehol
 import { ReleaseSeal } from './release-seal.js';
 import { isPlainText } from './structured-text.js';
 import { VerdictTool } from './verdict-tool.js';
+import { threadOf } from './thread-of.js';
 
 /** How one tool's results are released: everything of a release request but the payload and destination. */
 export type ToolResultRoute = Omit<ReleaseRequest, 'payload' | 'destination'>;
@@ -289,11 +290,6 @@ function boundCapability(tool: unknown): string | undefined {
   return tool instanceof VerdictTool ? tool.capability : undefined;
 }
 
-/** The run's LangGraph `thread_id`, if it has one. */
-function threadOf(runtime: { configurable?: { thread_id?: unknown } } | undefined): string | undefined {
-  const id = runtime?.configurable?.thread_id;
-  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-}
 
 /** A tool result as a release payload: its JSON object, or `{ result }` for any other JSON value or plain text. */
 function payloadOf(text: string): Record<string, unknown> {

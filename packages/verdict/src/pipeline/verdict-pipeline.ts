@@ -32,6 +32,8 @@ import { ApprovalPhase } from '../approvals/approval-phase.js';
 import type { ReceiptKey } from '../approvals/approval-receipt-store.interface.js';
 import { consumeConfirmation, validateConfirmation } from '../approvals/confirmation.gate.js';
 import type { ConfirmationPolicy } from '../approvals/requires-confirmation.js';
+import { assessProvenance } from '../provenance/provenance.stage.js';
+import { UntrustedInfluenceDetected } from '../events/untrusted-influence-detected.event.js';
 
 /** The proposal-stage checks passed: what the later steps may use. */
 interface Admissible {
@@ -277,10 +279,10 @@ export class VerdictPipeline {
         'Verdict has not finished booting: initialise the application (app.init() / moduleRef.init()) before proposals run.',
       );
     const context = this.contexts.require(proposal.capability);
-    const definition = this.registry.find(proposal.capability);
-    if (definition === undefined) return this.decided(trail, Decision.deny(Stage.Proposal, 'unknown capability'));
+    const declared = this.registry.find(proposal.capability);
+    if (declared === undefined) return this.decided(trail, Decision.deny(Stage.Proposal, 'unknown capability'));
     // 1. Build the envelope from validated arguments; invalid → deny.
-    const validation = await validateArguments(definition.arguments, proposal.arguments);
+    const validation = await validateArguments(declared.arguments, proposal.arguments);
     if (!validation.valid)
       return this.decided(trail, Decision.deny(Stage.Proposal, `invalid arguments: ${validation.problems}`));
     try {
@@ -294,12 +296,25 @@ export class VerdictPipeline {
     }
     const envelope: Envelope = {
       id: trail.correlationId,
-      capability: definition.name,
+      capability: declared.name,
       arguments: validation.value,
       toolCallId: proposal.toolCallId === undefined ? null : String(proposal.toolCallId),
       context,
       createdAt: this.clock(),
     };
+    // 1a. Provenance: influence analysis of the validated arguments and the context window, then the
+    // capability's provenance policy. Deny stops here; require_confirmation hands steps 5, 10 and 12 a
+    // definition whose confirmation carries the provenance summary (docs/provenance.md, ADR 0025).
+    const definition = await assessProvenance({
+      definition: declared,
+      envelope,
+      toolKind: trail.toolKind,
+      options: this.options.provenance,
+      trail,
+      now: envelope.createdAt,
+      emit: (event) => this.events?.emit(UntrustedInfluenceDetected.event, event),
+    });
+    if (definition instanceof Decision) return definition;
     // 2. Resolve the proposal-stage target. Only TargetNotResolvable is a policy outcome.
     let proposalTarget: unknown;
     try {
