@@ -204,4 +204,3 @@ function textOf(message: BaseMessage): string {
     .map((part) => (typeof part === 'string' ? part : part.type === 'text' ? String(part.text) : ''))
     .join('\n');
 }
-

@@ -20,7 +20,10 @@ export function assertProvenanceConfigured(
     fail('has a `consequential` that is not a boolean.');
   const rules: unknown[] = [];
   if (policy?.untrustedContext !== undefined) {
-    if ((policy.untrustedContext as unknown) === ProvenanceRule.TrustedOnly || !isProvenanceRule(policy.untrustedContext))
+    if (
+      (policy.untrustedContext as unknown) === ProvenanceRule.TrustedOnly ||
+      !isProvenanceRule(policy.untrustedContext)
+    )
       fail("has a provenance untrustedContext rule that is not 'allow', 'require_confirmation' or 'deny'.");
     rules.push(policy.untrustedContext);
   }
@@ -40,7 +43,8 @@ export function assertProvenanceConfigured(
   const results = policy?.results;
   if (results !== undefined)
     for (const label of [results, ...Object.values(results.paths ?? {})])
-      if (!isTrust(label.trust)) fail('declares result provenance without a trust level (Trust.Trusted or Trust.Untrusted).');
+      if (!isTrust(label.trust))
+        fail('declares result provenance without a trust level (Trust.Trusted or Trust.Untrusted).');
   const confirms = isStrict(definition, options.provenance) || rules.includes(ProvenanceRule.RequireConfirmation);
   if (confirms && options.approvals === undefined)
     fail(

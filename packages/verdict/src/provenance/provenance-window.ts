@@ -46,8 +46,8 @@ export class ProvenanceWindow {
   untrustedSources(): readonly ProvenanceLabel[] {
     const seen = new Map<string, ProvenanceLabel>();
     for (const { label } of this.items)
-      if (label.trust === Trust.Untrusted && !seen.has(label.source.toString())) seen.set(label.source.toString(), label);
+      if (label.trust === Trust.Untrusted && !seen.has(label.source.toString()))
+        seen.set(label.source.toString(), label);
     return [...seen.values()];
   }
 }
-
