@@ -17,15 +17,22 @@ export class InMemoryProvenanceLedger implements ProvenanceLedger {
   }
 
   async forContent(contentFingerprint: string): Promise<readonly ProvenanceRecord[]> {
-    return this.entries.filter((record) => record.contentFingerprint === contentFingerprint);
+    return oldestFirst(this.entries.filter((record) => record.contentFingerprint === contentFingerprint));
   }
 
   async forCorrelation(correlationId: string): Promise<readonly ProvenanceRecord[]> {
-    return this.entries.filter((record) => record.correlationId === correlationId);
+    return oldestFirst(this.entries.filter((record) => record.correlationId === correlationId));
   }
 
   /** Every kept record, oldest first. */
   records(): readonly ProvenanceRecord[] {
     return [...this.entries];
   }
+}
+
+/** By time, then id: the order the TypeORM adapter reads in. */
+function oldestFirst(records: ProvenanceRecord[]): ProvenanceRecord[] {
+  return records.sort(
+    (a, b) => a.recordedAt.getTime() - b.recordedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
 }
