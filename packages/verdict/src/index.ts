@@ -240,10 +240,6 @@ export type { ResultProvenance, ResultLabel } from './provenance/result-provenan
 export { labelResult } from './provenance/label-result.js';
 export { ProvenanceLabels, DEFAULT_PROVENANCE_CAPACITY } from './provenance/provenance-labels.js';
 export { ProvenanceLedger } from './provenance/provenance-ledger.interface.js';
-export {
-  type ProvenanceRecord,
-  ProvenanceRecordKind,
-  provenanceRecord,
-} from './provenance/provenance-record.js';
+export { type ProvenanceRecord, ProvenanceRecordKind, provenanceRecord } from './provenance/provenance-record.js';
 export { InMemoryProvenanceLedger } from './provenance/in-memory-provenance-ledger.js';
 export { UntrustedInfluenceDetected } from './events/untrusted-influence-detected.event.js';

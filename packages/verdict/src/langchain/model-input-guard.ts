@@ -290,7 +290,6 @@ function boundCapability(tool: unknown): string | undefined {
   return tool instanceof VerdictTool ? tool.capability : undefined;
 }
 
-
 /** A tool result as a release payload: its JSON object, or `{ result }` for any other JSON value or plain text. */
 function payloadOf(text: string): Record<string, unknown> {
   const parsed = parseJson(text);

@@ -32,7 +32,9 @@ export class TypeOrmProvenanceLedger implements ProvenanceLedger {
     return this.find({ correlationId });
   }
 
-  private async find(where: Partial<ProvenanceRecordEntity>): Promise<readonly ProvenanceRecord[]> {
+  private async find(
+    where: { contentFingerprint: string } | { correlationId: string },
+  ): Promise<readonly ProvenanceRecord[]> {
     const rows = await this.dataSource
       .getRepository(ProvenanceRecordEntity)
       .find({ where, order: { recordedAt: 'ASC', id: 'ASC' } });
