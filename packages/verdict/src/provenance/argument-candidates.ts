@@ -53,8 +53,9 @@ function candidatesOf(text: string, segments: readonly string[], out: ArgumentCa
     out.push({ path, segments, needle, compact });
   };
   if (!normalized.includes(' ')) {
-    add(normalized, false);
+    // A grouped value is compared in one form only, so that its trusted spelling in groups clears it.
     if (isGrouped(normalized)) add(compactText(normalized), true);
+    else add(normalized, false);
     return;
   }
   for (const match of normalized.matchAll(EMAIL)) add(match[0], false);
