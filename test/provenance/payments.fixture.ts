@@ -49,6 +49,8 @@ export interface PaymentsSetup {
   /** Whether payments declare `requiresConfirmation` themselves. */
   readonly confirmPayments?: boolean;
   readonly provenance?: Omit<ProvenanceOptions, 'ledger'>;
+  /** Modules the test module also imports (an event emitter). */
+  readonly imports?: any[];
 }
 
 /** Products (read, results labelled per path) and payments (consequential), booted with the provenance tracker. */
@@ -126,6 +128,7 @@ export async function paymentsFixture(setup: PaymentsSetup = {}) {
         provenance: { ...setup.provenance, ledger },
       }),
       AgentModule,
+      ...(setup.imports ?? []),
     ],
   }).compile();
   await moduleRef.init();

@@ -21,3 +21,4 @@ export {
   type ProvenanceTrackerWiring,
 } from './provenance-tracker.js';
 export { ProvenanceTrackers } from './provenance-trackers.js';
+export { LabelledRetriever } from './labelled-retriever.js';

@@ -13,6 +13,8 @@ import { ProvenanceWindow } from '../provenance/provenance-window.js';
 import type { ResultProvenance } from '../provenance/result-provenance.js';
 import { VerdictTool } from './verdict-tool.js';
 import { threadOf } from './thread-of.js';
+import { LabelledRetriever } from './labelled-retriever.js';
+import type { BaseRetrieverInterface } from '@langchain/core/retrievers';
 
 /** Options of a {@link ProvenanceTracker}. */
 export interface ProvenanceTrackerOptions {
@@ -69,6 +71,14 @@ export class ProvenanceTracker {
    */
   async label(text: string, source: ProvenanceSource, trust: Trust): Promise<void> {
     await this.remember(text, [labelContent(text, source, trust)]);
+  }
+
+  /**
+   * Wraps a retriever so that its documents are labelled untrusted, `retrieval:<index>`, as they are retrieved.
+   * @example const retriever = tracker.retriever(vectorStore.asRetriever(), 'help-center');
+   */
+  retriever(inner: BaseRetrieverInterface, index: string): LabelledRetriever {
+    return new LabelledRetriever(inner, this, ProvenanceSource.retrieval(index));
   }
 
   /** The agent middleware. */
