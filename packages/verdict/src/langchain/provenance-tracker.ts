@@ -103,6 +103,7 @@ export class ProvenanceTracker {
           ProvenanceWindow.unobserved();
         const result = await withProvenance(window, () => handler(request));
         if (ToolMessage.isInstance(result)) await this.toolAnswered(result, request.tool, request.toolCall.name);
+        else await this.commandAnswered(result, request.toolCall.name);
         return result;
       },
     });
@@ -131,6 +132,24 @@ export class ProvenanceTracker {
         ? labelResult(text, capability, this.wiring.resultProvenance(capability))
         : [labelContent(text, this.options.tools?.[name] ?? ProvenanceSource.tool(name), Trust.Untrusted)];
     this.byMessage.set(result, await this.remember(text, items));
+  }
+
+  /**
+   * A tool returned a Command: whatever messages it puts in the state — a human or system message included —
+   * are the tool's output, hence untrusted.
+   */
+  private async commandAnswered(result: unknown, name: string): Promise<void> {
+    const update = (result as { update?: { messages?: unknown } } | undefined)?.update;
+    const messages = Array.isArray(update?.messages) ? (update.messages as unknown[]) : [];
+    const source = this.options.tools?.[name] ?? ProvenanceSource.tool(name);
+    for (const message of messages) {
+      const text = isMessage(message)
+        ? textOf(message)
+        : typeof message === 'string'
+          ? message
+          : JSON.stringify(message);
+      if (text !== '') await this.remember(text, [labelContent(text, source, Trust.Untrusted)]);
+    }
   }
 
   /** The window the call was proposed in, found by the very answer that proposed it. */
@@ -204,6 +223,10 @@ function record(
     argumentPathFingerprint: null,
     recordedAt,
   };
+}
+
+function isMessage(value: unknown): value is BaseMessage {
+  return typeof value === 'object' && value !== null && 'content' in value;
 }
 
 /** A message's text: its string content, or its text parts joined. */
