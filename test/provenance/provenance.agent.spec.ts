@@ -2,8 +2,17 @@ import { describe, expect, it } from '@jest/globals';
 import { HumanMessage } from '@langchain/core/messages';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { createAgent } from 'langchain';
-import { fingerprintString, type ProvenancePolicy } from '@verdict/nestjs';
-import { approveToolCall } from '@verdict/nestjs/langchain';
+import {
+  ContextReleaser,
+  DataClass,
+  Destination,
+  ReleasePolicy,
+  Source,
+  Trust,
+  fingerprintString,
+  type ProvenancePolicy,
+} from '@verdict/nestjs';
+import { ModelInputGuard, approveToolCall } from '@verdict/nestjs/langchain';
 import { ScriptedChatModel, type ScriptStep } from '@verdict/nestjs/testing';
 import { ATTACKER_IBAN, OWN_IBAN, alice, paymentsFixture, type PaymentsSetup } from './payments.fixture.js';
 
@@ -172,6 +181,50 @@ describe('provenance (a real createAgent loop, scripted model, provenance tracke
     it('utility: a read-only capability is not consequential and runs without confirmation', async () => {
       const { model } = await run({ provenance: { strict: true } }, 'Tell me about product p-1.', OWN_IBAN);
       expect(String(model.toolMessages()[0]?.content)).toContain('Kettle');
+    });
+  });
+
+  describe('next to the model-input guard', () => {
+    it('labels what the guard released, and still refuses the injected recipient', async () => {
+      const fixture = await paymentsFixture({ payments: TRUSTED_ONLY });
+      const local = Destination.connection('ollama', 'local-machine');
+      const catalog = Source.application('catalog');
+      const route = { source: catalog, trust: Trust.Untrusted, classification: DataClass.Public };
+      const guard = new ModelInputGuard({
+        releaser: new ContextReleaser({
+          policies: [
+            // No PII detectors on this route: provenance, not the guard's detectors, must stop the payment.
+            ReleasePolicy.route(catalog, local)
+              .allow({ classes: [DataClass.Public], trust: [Trust.Untrusted] })
+              .detectWith([]),
+          ],
+          recorder: fixture.evidence,
+        }),
+        destination: local,
+        toolResults: {
+          view_product: { ...route, only: ['name', 'price', 'reviews.*.text'] },
+          send_payment: { ...route, only: ['paid'] },
+        },
+        publicMessage: 'Not done.',
+        isCapability: (name) => name === 'payments.send' || name === 'products.view',
+      });
+      const model = new ScriptedChatModel([{ toolCalls: [VIEW] }, { toolCalls: [pay(ATTACKER_IBAN)] }, { text: 'ok' }]);
+      const agent = createAgent({
+        model,
+        tools: fixture.tools,
+        middleware: [fixture.trackers.forAgent().middleware(), guard.middleware()],
+      });
+      await fixture.as(() =>
+        agent.invoke(
+          { messages: [new HumanMessage('Tell me about p-1.')] },
+          { configurable: { thread_id: 't-guard' } },
+        ),
+      );
+      expect(fixture.payments).toHaveLength(0);
+      expect(fixture.evidence.decisions().filter((r) => r.stage === 'provenance')[0]).toMatchObject({
+        disposition: 'deny',
+      });
+      expect(String(model.toolMessages()[0]?.content)).not.toContain('rating');
     });
   });
 
