@@ -268,6 +268,10 @@ describe('provenance sources (a real createAgent loop, scripted model)', () => {
       await expect(boot({ untrustedContext: 'require_confirmation' })).rejects.toThrow(/no approval receipt store/);
       await expect(boot({ untrustedContext: 'trusted_only' })).rejects.toThrow(/untrustedContext rule/);
       await expect(boot({ arguments: { to: 'maybe' } })).rejects.toThrow(/rule for argument "to"/);
+      await expect(boot({ results: { trust: 'trusted', paths: { 'a..b': { trust: 'untrusted' } } } })).rejects.toThrow(
+        /result provenance path/,
+      );
+      await expect(boot({ results: { trust: 'maybe' } })).rejects.toThrow(/without a trust level/);
     });
   });
 });

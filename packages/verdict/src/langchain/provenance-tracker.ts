@@ -8,7 +8,7 @@ import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import type { ProvenanceLedger } from '../provenance/provenance-ledger.interface.js';
 import { type ProvenanceRecord, ProvenanceRecordKind } from '../provenance/provenance-record.js';
 import { withProvenance } from '../provenance/provenance-scope.js';
-import { ProvenanceSource } from '../provenance/provenance-source.js';
+import { ProvenanceSource, ProvenanceSourceKind } from '../provenance/provenance-source.js';
 import { ProvenanceWindow } from '../provenance/provenance-window.js';
 import type { ResultProvenance } from '../provenance/result-provenance.js';
 import { VerdictTool } from './verdict-tool.js';
@@ -130,7 +130,7 @@ export class ProvenanceTracker {
     const items =
       capability !== undefined
         ? labelResult(text, capability, this.wiring.resultProvenance(capability))
-        : [labelContent(text, this.options.tools?.[name] ?? ProvenanceSource.tool(name), Trust.Untrusted)];
+        : [labelContent(text, this.options.tools?.[name] ?? toolSource(name), Trust.Untrusted)];
     this.byMessage.set(result, await this.remember(text, items));
   }
 
@@ -141,7 +141,7 @@ export class ProvenanceTracker {
   private async commandAnswered(result: unknown, name: string): Promise<void> {
     const update = (result as { update?: { messages?: unknown } } | undefined)?.update;
     const messages = Array.isArray(update?.messages) ? (update.messages as unknown[]) : [];
-    const source = this.options.tools?.[name] ?? ProvenanceSource.tool(name);
+    const source = this.options.tools?.[name] ?? toolSource(name);
     for (const message of messages) {
       const text = isMessage(message)
         ? textOf(message)
@@ -180,7 +180,7 @@ export class ProvenanceTracker {
     else if (HumanMessage.isInstance(message))
       item = labelContent(text, ProvenanceSource.user('principal'), Trust.Trusted);
     else if (ToolMessage.isInstance(message))
-      item = labelContent(text, ProvenanceSource.tool(message.name ?? 'unknown'), Trust.Untrusted);
+      item = labelContent(text, toolSource(message.name ?? 'unknown'), Trust.Untrusted);
     // A model answer Verdict did not see produced (history from before the tracker) may hold anything.
     else item = labelContent(text, ProvenanceSource.agent('unobserved'), Trust.Untrusted);
     const items = await this.remember(text, [item]);
@@ -223,6 +223,10 @@ function record(
     argumentPathFingerprint: null,
     recordedAt,
   };
+}
+
+function toolSource(name: string): ProvenanceSource {
+  return ProvenanceSource.named(ProvenanceSourceKind.Tool, name);
 }
 
 function isMessage(value: unknown): value is BaseMessage {

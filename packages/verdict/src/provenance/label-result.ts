@@ -2,7 +2,7 @@ import { coversPath, parseReleasePath } from '../context-release/release-path.js
 import { Trust } from '../context-release/trust.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import { labelContent, type LabelledContent } from './labelled-content.js';
-import { ProvenanceSource } from './provenance-source.js';
+import { ProvenanceSource, ProvenanceSourceKind } from './provenance-source.js';
 import type { ResultLabel, ResultProvenance } from './result-provenance.js';
 
 /**
@@ -14,7 +14,7 @@ export function labelResult(
   capability: string,
   declared: ResultProvenance | undefined,
 ): readonly LabelledContent[] {
-  const tool = ProvenanceSource.tool(capability);
+  const tool = ProvenanceSource.named(ProvenanceSourceKind.Tool, capability);
   const sourceOf = (label: ResultLabel) => (label.source === undefined ? tool : ProvenanceSource.of(label.source));
   if (declared === undefined) return [labelContent(text, tool, Trust.Untrusted)];
   const paths = Object.entries(declared.paths ?? {});

@@ -28,12 +28,7 @@ export function assertProvenanceConfigured(
     rules.push(policy.untrustedContext);
   }
   for (const [path, rule] of Object.entries(policy?.arguments ?? {})) {
-    try {
-      parseReleasePath(path, 'provenance argument');
-    } catch (error) {
-      if (!(error instanceof VerdictError)) throw error;
-      fail(`has a provenance argument path that is not a dot path: ${error.message}`);
-    }
+    checkPath(path, 'provenance argument', fail);
     if (!isProvenanceRule(rule))
       fail(
         `has a provenance rule for argument "${path}" that is not 'allow', 'require_confirmation', 'deny' or 'trusted_only'.`,
@@ -41,13 +36,24 @@ export function assertProvenanceConfigured(
     rules.push(rule);
   }
   const results = policy?.results;
-  if (results !== undefined)
+  if (results !== undefined) {
+    for (const path of Object.keys(results.paths ?? {})) checkPath(path, 'result provenance', fail);
     for (const label of [results, ...Object.values(results.paths ?? {})])
       if (!isTrust(label.trust))
         fail('declares result provenance without a trust level (Trust.Trusted or Trust.Untrusted).');
+  }
   const confirms = isStrict(definition, options.provenance) || rules.includes(ProvenanceRule.RequireConfirmation);
   if (confirms && options.approvals === undefined)
     fail(
       'can require confirmation because of provenance, but no approval receipt store is configured: pass `approvals` to VerdictModule.forRoot (TypeOrmApprovalReceiptStore).',
     );
+}
+
+function checkPath(path: string, role: string, fail: (message: string) => void): void {
+  try {
+    parseReleasePath(path, role);
+  } catch (error) {
+    if (!(error instanceof VerdictError)) throw error;
+    fail(`has a ${role} path that is not a dot path: ${error.message}`);
+  }
 }

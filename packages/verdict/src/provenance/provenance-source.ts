@@ -1,5 +1,9 @@
 import { type Source, SourceKind } from '../context-release/source.js';
 import { releaseIdentifier } from '../context-release/release-identifier.js';
+import { fingerprintString } from '../fingerprints/fingerprint.js';
+
+/** What `releaseIdentifier` accepts. */
+const IDENTIFIER = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** Where a content item in an agent's context came from. */
 export const ProvenanceSourceKind = {
@@ -44,6 +48,15 @@ export class ProvenanceSource {
   /** @throws InvalidReleaseIdentifierError for a name outside `[A-Za-z0-9._-]`, 1 to 128 characters. */
   static create(kind: ProvenanceSourceKind, name: string): ProvenanceSource {
     return new ProvenanceSource(kind, releaseIdentifier(name, 'provenance source name'));
+  }
+
+  /**
+   * A source named by a name Verdict did not choose (a tool's or capability's name): the name itself when it is
+   * an identifier, else `sha256-` and the first 16 hex digits of its fingerprint, so that labelling never fails.
+   */
+  static named(kind: ProvenanceSourceKind, name: string): ProvenanceSource {
+    const safe = IDENTIFIER.test(name) ? name : `sha256-${fingerprintString(name).slice(0, 16)}`;
+    return new ProvenanceSource(kind, safe);
   }
 
   static application(name: string): ProvenanceSource {
