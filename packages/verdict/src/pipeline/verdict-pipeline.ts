@@ -279,10 +279,10 @@ export class VerdictPipeline {
         'Verdict has not finished booting: initialise the application (app.init() / moduleRef.init()) before proposals run.',
       );
     const context = this.contexts.require(proposal.capability);
-    const declared = this.registry.find(proposal.capability);
-    if (declared === undefined) return this.decided(trail, Decision.deny(Stage.Proposal, 'unknown capability'));
+    const definition = this.registry.find(proposal.capability);
+    if (definition === undefined) return this.decided(trail, Decision.deny(Stage.Proposal, 'unknown capability'));
     // 1. Build the envelope from validated arguments; invalid → deny.
-    const validation = await validateArguments(declared.arguments, proposal.arguments);
+    const validation = await validateArguments(definition.arguments, proposal.arguments);
     if (!validation.valid)
       return this.decided(trail, Decision.deny(Stage.Proposal, `invalid arguments: ${validation.problems}`));
     try {
@@ -296,7 +296,7 @@ export class VerdictPipeline {
     }
     const envelope: Envelope = {
       id: trail.correlationId,
-      capability: declared.name,
+      capability: definition.name,
       arguments: validation.value,
       toolCallId: proposal.toolCallId === undefined ? null : String(proposal.toolCallId),
       context,
@@ -305,8 +305,8 @@ export class VerdictPipeline {
     // 1a. Provenance: influence analysis of the validated arguments and the context window, then the
     // capability's provenance policy. Deny stops here; require_confirmation hands steps 5, 10 and 12 a
     // definition whose confirmation carries the provenance summary (docs/provenance.md, ADR 0025).
-    const definition = await assessProvenance({
-      definition: declared,
+    const effective = await assessProvenance({
+      definition,
       envelope,
       toolKind: trail.toolKind,
       options: this.options.provenance,
@@ -314,7 +314,7 @@ export class VerdictPipeline {
       now: envelope.createdAt,
       emit: (event) => this.events?.emit(UntrustedInfluenceDetected.event, event),
     });
-    if (definition instanceof Decision) return definition;
+    if (effective instanceof Decision) return effective;
     // 2. Resolve the proposal-stage target. Only TargetNotResolvable is a policy outcome.
     let proposalTarget: unknown;
     try {
@@ -335,7 +335,7 @@ export class VerdictPipeline {
     if (requireExecutor && definition.executor === null)
       return this.decided(trail, Decision.deny(Stage.Proposal, 'capability has no executor'));
     await trail.record(authorized);
-    return { definition, envelope, proposalTarget };
+    return { definition: effective, envelope, proposalTarget };
   }
 
   private identityOf(definition: CapabilityDefinition, target: unknown, context: ActionContext): string {
