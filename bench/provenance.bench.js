@@ -7,7 +7,7 @@ import { ProvenanceSource, ProvenanceWindow, Trust, analyzeInfluence, labelConte
 import { fmt, median } from './stats.js';
 
 const SIZES = [10_000, 100_000, 1_000_000];
-const ROUNDS = 15;
+const ROUNDS = 25;
 
 // Deterministic text: mulberry32, seeded.
 function prng(seed) {
@@ -43,8 +43,8 @@ const ARGS = {
   amount: 25,
   note: 'invoice 4711, receipt to mallory@evil.example',
 };
-/** The values the baseline looks for: the same candidates, raw. */
-const VALUES = ['DE89370400440532013000', '25', 'invoice', '4711', 'mallory@evil.example'];
+/** The values the baseline looks for: the analysis's candidate values (the amount is too short to be one), raw. */
+const VALUES = ['DE89370400440532013000', '4711', 'mallory@evil.example'];
 
 function time(fn, calls) {
   const start = process.hrtime.bigint();
@@ -77,7 +77,7 @@ for (const size of SIZES) {
   }
   const report = analyzeInfluence(window, ARGS);
   if (!report.arguments.some((a) => a.path === 'recipient')) throw new Error('the injected IBAN was not found');
-  const calls = Math.max(5, Math.round(2_000_000 / size));
+  const calls = Math.max(50, Math.round(20_000_000 / size));
   let sink = 0;
   const analysis = [];
   const baseline = [];
