@@ -14,7 +14,7 @@ import type { ProvenanceTracker } from './provenance-tracker.js';
  * @example const docs = await tracker.retriever(vectorStore.asRetriever(), 'help-center').invoke(question);
  */
 export class LabelledRetriever extends BaseRetriever {
-  lc_namespace = ['verdict', 'provenance'];
+  override lc_namespace = ['verdict', 'provenance'];
 
   constructor(
     private readonly inner: BaseRetrieverInterface,
