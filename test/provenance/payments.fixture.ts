@@ -14,6 +14,7 @@ import {
   InMemoryProvenanceLedger,
   type ProvenanceOptions,
   type ProvenancePolicy,
+  type ReleasePolicy,
   Source,
   Trust,
   VerdictModule,
@@ -49,6 +50,8 @@ export interface PaymentsSetup {
   /** Whether payments declare `requiresConfirmation` themselves. */
   readonly confirmPayments?: boolean;
   readonly provenance?: Omit<ProvenanceOptions, 'ledger'>;
+  /** Context release routes of the module. */
+  readonly releasePolicies?: readonly ReleasePolicy[];
   /** Modules the test module also imports (an event emitter). */
   readonly imports?: any[];
 }
@@ -126,6 +129,7 @@ export async function paymentsFixture(setup: PaymentsSetup = {}) {
         capabilities: [viewProduct, sendPayment],
         approvals: approvalStore,
         provenance: { ...setup.provenance, ledger },
+        releasePolicies: setup.releasePolicies,
       }),
       AgentModule,
       ...(setup.imports ?? []),

@@ -20,6 +20,9 @@ import { ReleaseSeal } from './release-seal.js';
 import { isPlainText } from './structured-text.js';
 import { VerdictTool } from './verdict-tool.js';
 import { threadOf } from './thread-of.js';
+import { labelContent } from '../provenance/labelled-content.js';
+import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { ProvenanceSource } from '../provenance/provenance-source.js';
 
 /** How one tool's results are released: everything of a release request but the payload and destination. */
 export type ToolResultRoute = Omit<ReleaseRequest, 'payload' | 'destination'>;
@@ -75,6 +78,12 @@ export interface ModelInputGuardOptions {
    * through (text only, no tool calls, no invisible encodings, no structured data; ADR 0013).
    */
   readonly acceptUnsealedHistory?: UnsealedHistory;
+  /**
+   * Where the labels of released context go, so that a provenance tracker labels a `contextMessage` by its
+   * release request's source and trust rather than as the user's message; `ModelInputGuards` passes the
+   * module's. Default: none.
+   */
+  readonly provenanceLabels?: ProvenanceLabels;
 }
 
 /**
@@ -135,6 +144,9 @@ export class ModelInputGuard {
       ...request,
       destination: this.options.destination,
     });
+    this.options.provenanceLabels?.remember(content, [
+      labelContent(content, ProvenanceSource.of(request.source), request.trust),
+    ]);
     return this.seal.sealMessage(new HumanMessage({ content }));
   }
 
