@@ -251,3 +251,22 @@ export {
 } from './containment/containment-options.interface.js';
 export { containmentRule, type ContainmentRule } from './containment/containment-rule.js';
 export { ContainmentService, type ContainmentCommand } from './containment/containment.service.js';
+// Provenance
+export { ProvenanceSource, ProvenanceSourceKind } from './provenance/provenance-source.js';
+export { type ProvenanceLabel, describeLabel } from './provenance/provenance-label.js';
+export { labelContent, type LabelledContent } from './provenance/labelled-content.js';
+export { normalizeText, compactText } from './provenance/normalize-text.js';
+export { ProvenanceWindow } from './provenance/provenance-window.js';
+export { withProvenance, currentProvenanceWindow } from './provenance/provenance-scope.js';
+export { analyzeInfluence } from './provenance/analyze-influence.js';
+export type { InfluenceReport, ArgumentInfluence } from './provenance/influence-report.js';
+export { provenanceSummary } from './provenance/provenance-summary.js';
+export { ProvenanceRule, isProvenanceRule } from './provenance/provenance-rule.js';
+export type { ProvenancePolicy, ProvenanceOptions, ArgumentProvenanceRule } from './provenance/provenance-policy.js';
+export type { ResultProvenance, ResultLabel } from './provenance/result-provenance.js';
+export { labelResult } from './provenance/label-result.js';
+export { ProvenanceLabels, DEFAULT_PROVENANCE_CAPACITY } from './provenance/provenance-labels.js';
+export { ProvenanceLedger } from './provenance/provenance-ledger.interface.js';
+export { type ProvenanceRecord, ProvenanceRecordKind, provenanceRecord } from './provenance/provenance-record.js';
+export { InMemoryProvenanceLedger } from './provenance/in-memory-provenance-ledger.js';
+export { UntrustedInfluenceDetected } from './events/untrusted-influence-detected.event.js';

@@ -12,6 +12,7 @@ import type { ReleasePolicy } from './context-release/release-policy.js';
 import type { PiiDetector } from './context-release/detectors/index.js';
 import type { ContainmentOptions } from './containment/containment-options.interface.js';
 import type { ActorKey } from './context/actor-key.js';
+import type { ProvenanceOptions } from './provenance/provenance-policy.js';
 
 /** The fixed text the model and end users receive when a proposal is not executed. */
 export const DEFAULT_PUBLIC_MESSAGE = 'This action was not performed.';
@@ -69,6 +70,11 @@ export interface VerdictModuleOptions {
   readonly tenantOf?: (target: unknown, capability: string) => string | null | undefined;
   /** How many identical proposals in one conversation raise `ToolLoopDetected` (at 3, 6, …). Default: 3. */
   readonly toolLoopThreshold?: number;
+  /**
+   * Provenance (docs/provenance.md): `strict` makes confirmation the default for consequential capabilities
+   * under untrusted influence; `ledger` keeps labels, fingerprints and derivation edges. Default: not strict, no ledger.
+   */
+  readonly provenance?: ProvenanceOptions;
   /** The clock used for envelopes, evidence, windows and claims. Default: `() => new Date()`. */
   readonly clock?: () => Date;
 }

@@ -154,12 +154,13 @@ export class ApprovalService {
 
   /** Whether `requester` is who asked for `receipt`, in the conversation it was asked in. Unknown capabilities and receipts without fingerprints match nobody. */
   private askedBy(receipt: ApprovalReceipt, requester: ActionContext): boolean {
-    const policy = this.registry.find(receipt.capability)?.requiresConfirmation;
-    if (policy === undefined || receipt.principalFingerprint == null || receipt.conversationFingerprint == null)
+    const definition = this.registry.find(receipt.capability);
+    if (definition === undefined || receipt.principalFingerprint == null || receipt.conversationFingerprint == null)
       return false;
     let principal;
     try {
-      principal = receiptPrincipal(requester, policy.actorKey, receipt.capability);
+      // A capability without its own policy is confirmed for provenance with the actor itself as key (ADR 0025).
+      principal = receiptPrincipal(requester, definition.requiresConfirmation?.actorKey, receipt.capability);
     } catch (error) {
       // Another capability's actorKey may name nobody for this requester (a staff key on a customer): then the
       // receipt is not theirs. A colliding id of that capability must not make the requester's own lookup fail.

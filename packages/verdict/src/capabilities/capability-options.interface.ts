@@ -6,6 +6,7 @@ import type { FixedWindowPolicy } from '../rate-limits/fixed-window.js';
 import type { ExecutionTargetPolicy } from '../targets/execution-target-policy.js';
 import type { TargetResolver } from '../targets/target-resolver.js';
 import type { ArgumentSchema } from './argument-schema.js';
+import type { ProvenancePolicy } from '../provenance/provenance-policy.js';
 
 /**
  * Declares a capability: a named domain operation an agent may propose (`orders.cancel`, not CRUD).
@@ -40,6 +41,19 @@ export interface CapabilityOptions<TArgs = any, TTarget = any, TContext extends 
    * capabilities are checked: Verdict does not guess from the CASL action. Default: `false`.
    */
   readonly mutates?: boolean;
+  /**
+   * Declares that the capability is consequential: a side effect, or an outbound transfer of data (a share, an
+   * e-mail). Under the module's provenance strict mode, a consequential capability influenced by untrusted
+   * content needs confirmation unless its `provenance` policy says otherwise. Default: its `mutates`.
+   */
+  readonly consequential?: boolean;
+  /**
+   * The provenance policy (docs/provenance.md, step 1a): what the capability's results are, and `allow`,
+   * `require_confirmation` or `deny` when untrusted content was in the proposal's context or supplied an
+   * argument's value. `require_confirmation` needs an `ApprovalReceiptStore`; bound tools only.
+   * @example provenance: { untrustedContext: 'require_confirmation', arguments: { recipient: 'trusted_only' } }
+   */
+  readonly provenance?: ProvenancePolicy;
   /**
    * Field-level argument authorization: each named argument field that the proposal sets must be
    * permitted by CASL field rules, `ability.can(action, target, field)`. Default: none.

@@ -3,6 +3,7 @@ import type { VerdictModuleOptions } from '../verdict-module-options.interface.j
 import type { CapabilityDefinition } from './capability-definition.js';
 import { isForbiddenStatesPolicy } from '../forbidden-states/forbid-states.js';
 import { isTrajectoryScope } from '../forbidden-states/trajectory-scope.js';
+import { assertProvenanceConfigured } from '../provenance/provenance-configuration.js';
 
 const isPositiveInteger = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 const isName = (value: unknown) => typeof value === 'string' && value.trim() !== '';
@@ -17,6 +18,7 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
     throw new VerdictConfigurationError(`${where} ${message}`, { capability: definition.name });
   };
   const { rateLimit, atMostOnce, requiresConfirmation, forbidStates } = definition;
+  assertProvenanceConfigured(definition, options, fail);
   if (requiresConfirmation !== undefined) {
     if (typeof requiresConfirmation.bind !== 'function' || !isName(requiresConfirmation.reason))
       fail('has requiresConfirmation without bind or reason: use requiresConfirmation({ bind, reason, ttlSeconds }).');

@@ -3,6 +3,7 @@ export const Stage = {
   /** Step 0: a kill switch for the capability, the actor or the tenant is engaged (docs/containment.md). */
   Containment: 'containment',
   Proposal: 'proposal',
+  Provenance: 'provenance',
   Approval: 'approval',
   TargetRefresh: 'target_refresh',
   Execution: 'execution',

@@ -20,7 +20,7 @@ export class EvidenceTrail {
     private readonly clock: () => Date,
     readonly correlationId: string,
     readonly capability: string,
-    private readonly toolKind: ToolKind,
+    readonly toolKind: ToolKind,
     private readonly onLateFailure: (failure: EvidenceWriteFailed) => void,
   ) {}
 

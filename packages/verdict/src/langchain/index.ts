@@ -15,3 +15,10 @@ export { ModelInputGuard, type ModelInputGuardOptions, type ToolResultRoute } fr
 export { ModelInputGuards } from './model-input-guards.js';
 export { type PlaceholderRestoration, RestorationRefusal } from './placeholder-restoration.js';
 export { RELEASE_SEAL_KEY } from './release-seal.js';
+export {
+  ProvenanceTracker,
+  type ProvenanceTrackerOptions,
+  type ProvenanceTrackerWiring,
+} from './provenance-tracker.js';
+export { ProvenanceTrackers } from './provenance-trackers.js';
+export { LabelledRetriever } from './labelled-retriever.js';

@@ -19,6 +19,10 @@ import { type PlaceholderRestoration, PlaceholderRestorations } from './placehol
 import { ReleaseSeal } from './release-seal.js';
 import { isPlainText } from './structured-text.js';
 import { VerdictTool } from './verdict-tool.js';
+import { threadOf } from './thread-of.js';
+import { labelContent } from '../provenance/labelled-content.js';
+import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { ProvenanceSource } from '../provenance/provenance-source.js';
 
 /** How one tool's results are released: everything of a release request but the payload and destination. */
 export type ToolResultRoute = Omit<ReleaseRequest, 'payload' | 'destination'>;
@@ -74,6 +78,12 @@ export interface ModelInputGuardOptions {
    * through (text only, no tool calls, no invisible encodings, no structured data; ADR 0013).
    */
   readonly acceptUnsealedHistory?: UnsealedHistory;
+  /**
+   * Where the labels of released context go, so that a provenance tracker labels a `contextMessage` by its
+   * release request's source and trust rather than as the user's message; `ModelInputGuards` passes the
+   * module's. Default: none.
+   */
+  readonly provenanceLabels?: ProvenanceLabels;
 }
 
 /**
@@ -134,6 +144,9 @@ export class ModelInputGuard {
       ...request,
       destination: this.options.destination,
     });
+    this.options.provenanceLabels?.remember(content, [
+      labelContent(content, ProvenanceSource.of(request.source), request.trust),
+    ]);
     return this.seal.sealMessage(new HumanMessage({ content }));
   }
 
@@ -287,12 +300,6 @@ export class ModelInputGuard {
 /** The capability a bound or guarded tool runs (`undefined` for any other tool). */
 function boundCapability(tool: unknown): string | undefined {
   return tool instanceof VerdictTool ? tool.capability : undefined;
-}
-
-/** The run's LangGraph `thread_id`, if it has one. */
-function threadOf(runtime: { configurable?: { thread_id?: unknown } } | undefined): string | undefined {
-  const id = runtime?.configurable?.thread_id;
-  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
 /** A tool result as a release payload: its JSON object, or `{ result }` for any other JSON value or plain text. */

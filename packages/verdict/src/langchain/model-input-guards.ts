@@ -5,8 +5,9 @@ import type { Destination } from '../context-release/destination.js';
 import { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { PublicMessage } from '../public-message.js';
 import { ModelInputGuard, type ModelInputGuardOptions } from './model-input-guard.js';
+import { ProvenanceLabels } from '../provenance/provenance-labels.js';
 
-/** Makes {@link ModelInputGuard}s wired to the module's context release, evidence recorder and public message. */
+/** Makes {@link ModelInputGuard}s wired to the module's context release, evidence recorder, public message and provenance labels. */
 @Injectable()
 export class ModelInputGuards {
   constructor(
@@ -14,15 +15,27 @@ export class ModelInputGuards {
     private readonly registry: CapabilityRegistry,
     @Inject(PublicMessage) private readonly publicMessage: string,
     @Inject(EvidenceRecorder) private readonly recorder: EvidenceRecorder,
+    private readonly provenanceLabels: ProvenanceLabels,
   ) {}
 
   /** A guard for an agent whose model runs at `destination`. */
   forDestination(
     destination: Destination,
-    options: Omit<ModelInputGuardOptions, 'releaser' | 'destination' | 'publicMessage' | 'isCapability' | 'recorder'>,
+    options: Omit<
+      ModelInputGuardOptions,
+      'releaser' | 'destination' | 'publicMessage' | 'isCapability' | 'recorder' | 'provenanceLabels'
+    >,
   ): ModelInputGuard {
     const isCapability = (name: string) => this.registry.find(name) !== undefined;
-    const { releases: releaser, publicMessage, recorder } = this;
-    return new ModelInputGuard({ ...options, releaser, destination, publicMessage, isCapability, recorder });
+    const { releases: releaser, publicMessage, recorder, provenanceLabels } = this;
+    return new ModelInputGuard({
+      ...options,
+      releaser,
+      destination,
+      publicMessage,
+      isCapability,
+      recorder,
+      provenanceLabels,
+    });
   }
 }

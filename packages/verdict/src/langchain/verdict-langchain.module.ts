@@ -1,12 +1,22 @@
 import { Module } from '@nestjs/common';
 import { ModelInputGuards } from './model-input-guards.js';
 import { VerdictTools } from './verdict-tools.js';
+import { ProvenanceTrackers } from './provenance-trackers.js';
+import { ProvenanceLabels } from '../provenance/provenance-labels.js';
 
 /**
- * Provides {@link VerdictTools} and {@link ModelInputGuards}. Import it next to `VerdictModule.forRoot(...)`.
+ * Provides {@link VerdictTools}, {@link ModelInputGuards} and {@link ProvenanceTrackers}. Import it next to `VerdictModule.forRoot(...)`.
  *
  * @example
  * \@Module({ imports: [VerdictModule.forRoot(options), VerdictLangChainModule] })
  */
-@Module({ providers: [VerdictTools, ModelInputGuards], exports: [VerdictTools, ModelInputGuards] })
+@Module({
+  providers: [
+    VerdictTools,
+    ModelInputGuards,
+    ProvenanceTrackers,
+    { provide: ProvenanceLabels, useFactory: () => new ProvenanceLabels() },
+  ],
+  exports: [VerdictTools, ModelInputGuards, ProvenanceTrackers],
+})
 export class VerdictLangChainModule {}

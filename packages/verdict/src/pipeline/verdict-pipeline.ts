@@ -36,6 +36,8 @@ import { ContainmentGate } from '../containment/containment.gate.js';
 import { SecuritySignal } from '../decisions/security-signal.js';
 import { SecurityEventEmitter } from '../events/security-event-emitter.js';
 import type { AnyAbility } from '@casl/ability';
+import { assessProvenance } from '../provenance/provenance.stage.js';
+import { UntrustedInfluenceDetected } from '../events/untrusted-influence-detected.event.js';
 
 /** The proposal-stage checks passed: what the later steps may use. */
 interface Admissible {
@@ -309,6 +311,19 @@ export class VerdictPipeline {
       context,
       createdAt: this.clock(),
     };
+    // 1a. Provenance: influence analysis of the validated arguments and the context window, then the
+    // capability's provenance policy. Deny stops here; require_confirmation hands steps 5, 10 and 12 a
+    // definition whose confirmation carries the provenance summary (docs/provenance.md, ADR 0025).
+    const effective = await assessProvenance({
+      definition,
+      envelope,
+      toolKind: trail.toolKind,
+      options: this.options.provenance,
+      trail,
+      now: envelope.createdAt,
+      emit: (event) => this.events?.emit(UntrustedInfluenceDetected.event, event),
+    });
+    if (effective instanceof Decision) return effective;
     // 2. Resolve the proposal-stage target. Only TargetNotResolvable is a policy outcome.
     let proposalTarget: unknown;
     try {
@@ -329,7 +344,7 @@ export class VerdictPipeline {
     if (requireExecutor && definition.executor === null)
       return this.decided(trail, Decision.deny(Stage.Proposal, 'capability has no executor'));
     await trail.record(authorized);
-    return { definition, envelope, proposalTarget };
+    return { definition: effective, envelope, proposalTarget };
   }
 
   /** Steps 3 and 9: CASL decides; a denied target of another tenant (module option `tenantOf`) also raises its event. */

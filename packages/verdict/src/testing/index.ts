@@ -10,6 +10,8 @@ export { describeRateLimitStoreContract } from './rate-limit-store.contract.js';
 export type { RateLimitStoreHarness } from './rate-limit-store.contract.js';
 export { describeTrajectoryStoreContract } from './trajectory-store.contract.js';
 export type { TrajectoryStoreHarness } from './trajectory-store.contract.js';
+export { describeProvenanceLedgerContract } from './provenance-ledger.contract.js';
+export type { ProvenanceLedgerHarness } from './provenance-ledger.contract.js';
 export type { ContractRunner, ContractSuiteOptions, ContractTestFn } from './contract-runner.js';
 export * from './scripted-chat-model.js';
 export { createVerdictTestingModule } from './verdict-testing-module.js';

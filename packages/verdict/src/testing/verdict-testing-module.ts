@@ -14,6 +14,7 @@ import { InMemoryRateLimitStore } from '../rate-limits/in-memory-rate-limit-stor
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import { VerdictModule } from '../verdict.module.js';
 import { VerdictService } from '../verdict.service.js';
+import { InMemoryProvenanceLedger } from '../provenance/in-memory-provenance-ledger.js';
 
 /** What a Nest module's `imports` accepts. */
 type ModuleImport = Type<unknown> | DynamicModule | Promise<DynamicModule> | ForwardReference;
@@ -50,6 +51,8 @@ export interface VerdictTestingStores {
   readonly executionClaims: InMemoryExecutionClaimStore;
   readonly rateLimits: InMemoryRateLimitStore;
   readonly trajectories: InMemoryTrajectoryStore;
+  /** The provenance ledger (`provenance.ledger`): labels, derivation edges and influences. */
+  readonly provenance: InMemoryProvenanceLedger;
 }
 
 /**
@@ -97,7 +100,8 @@ export interface VerdictTestingModule {
 
 /**
  * Compiles and initialises a Nest testing module with `VerdictModule.forRoot` on in-memory stores for
- * every gate (approvals, execution claims, rate limits, trajectories) and an `InMemoryEvidenceRecorder`,
+ * every gate (approvals, execution claims, rate limits, trajectories), an `InMemoryProvenanceLedger` and an
+ * `InMemoryEvidenceRecorder`,
  * next to the given providers and imports. Boot-time checks run as in the application: a capability
  * whose policy is misconfigured fails here. `@nestjs/testing` is loaded only when this is called.
  *
@@ -120,9 +124,21 @@ export async function createVerdictTestingModule(options: VerdictTestingModuleOp
     executionClaims: new InMemoryExecutionClaimStore(),
     rateLimits: new InMemoryRateLimitStore(),
     trajectories: new InMemoryTrajectoryStore(),
+    provenance: new InMemoryProvenanceLedger(),
   };
   const builder = Test.createTestingModule({
-    imports: [VerdictModule.forRoot({ ...verdictOptions, evidence, ...stores }), ...imports],
+    imports: [
+      VerdictModule.forRoot({
+        ...verdictOptions,
+        evidence,
+        approvals: stores.approvals,
+        executionClaims: stores.executionClaims,
+        rateLimits: stores.rateLimits,
+        trajectories: stores.trajectories,
+        provenance: { ...verdictOptions.provenance, ledger: stores.provenance },
+      }),
+      ...imports,
+    ],
     providers: [...providers],
   });
   const moduleRef = await configure(builder).compile();

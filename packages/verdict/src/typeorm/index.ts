@@ -13,3 +13,5 @@ export { TypeOrmRateLimitStore } from './typeorm-rate-limit-store.js';
 export { TypeOrmApprovalReceiptStore } from './typeorm-approval-receipt-store.js';
 export { TypeOrmTrajectoryStore, TRAJECTORY_ADVANCE_ATTEMPTS } from './typeorm-trajectory-store.js';
 export { TypeOrmContainmentStore } from './typeorm-containment-store.js';
+export { ProvenanceRecordEntity } from './provenance-record.entity.js';
+export { TypeOrmProvenanceLedger } from './typeorm-provenance-ledger.js';

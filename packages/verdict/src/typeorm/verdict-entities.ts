@@ -5,6 +5,7 @@ import { RateLimitWindowEntity } from './rate-limit-window.entity.js';
 import { ReleaseRecordEntity } from './release-record.entity.js';
 import { TrajectoryStateEntity } from './trajectory-state.entity.js';
 import { ContainmentEntity } from './containment.entity.js';
+import { ProvenanceRecordEntity } from './provenance-record.entity.js';
 
 /**
  * Every Verdict entity. Add them to your DataSource's `entities` (or `TypeOrmModule.forRoot`).
@@ -20,4 +21,5 @@ export const verdictEntities: Array<new () => object> = [
   ReleaseRecordEntity,
   TrajectoryStateEntity,
   ContainmentEntity,
+  ProvenanceRecordEntity,
 ];

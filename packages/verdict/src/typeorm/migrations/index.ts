@@ -9,6 +9,7 @@ import { AddApprovalReceiptPrincipals1796000104000 } from './1796000104000-add-a
 import { AddExecutionClaimOperatorIdentity1796000109000 } from './1796000109000-add-execution-claim-operator-identity.js';
 import { AddApprovalReceiptConversations1796000110300 } from './1796000110300-add-approval-receipt-conversations.js';
 import { CreateContainments1796000240000 } from './1796000240000-create-containments.js';
+import { CreateProvenanceRecords1796000120000 } from './1796000120000-create-provenance-records.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -27,5 +28,6 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   AddApprovalReceiptPrincipals1796000104000,
   AddExecutionClaimOperatorIdentity1796000109000,
   AddApprovalReceiptConversations1796000110300,
+  CreateProvenanceRecords1796000120000,
   CreateContainments1796000240000,
 ];

@@ -1,0 +1,243 @@
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
+import { createMiddleware } from 'langchain';
+import { randomUUID } from 'node:crypto';
+import { Trust } from '../context-release/trust.js';
+import { labelContent, type LabelledContent } from '../provenance/labelled-content.js';
+import { labelResult } from '../provenance/label-result.js';
+import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import type { ProvenanceLedger } from '../provenance/provenance-ledger.interface.js';
+import { type ProvenanceRecord, ProvenanceRecordKind } from '../provenance/provenance-record.js';
+import { withProvenance } from '../provenance/provenance-scope.js';
+import { ProvenanceSource, ProvenanceSourceKind } from '../provenance/provenance-source.js';
+import { ProvenanceWindow } from '../provenance/provenance-window.js';
+import type { ResultProvenance } from '../provenance/result-provenance.js';
+import { VerdictTool } from './verdict-tool.js';
+import { threadOf } from './thread-of.js';
+import { LabelledRetriever } from './labelled-retriever.js';
+import type { BaseRetrieverInterface } from '@langchain/core/retrievers';
+
+/** Options of a {@link ProvenanceTracker}. */
+export interface ProvenanceTrackerOptions {
+  /** This agent's name: its answers are labelled `agent:<name>`, derived from their window. Default `'agent'`. */
+  readonly agent?: string;
+  /**
+   * The sources of tools that are not bound to a capability, by tool name: an MCP server, a retriever, a
+   * memory store. Their results are untrusted whatever the source. Default: `tool:<tool name>`.
+   * @example tools: { read_file: ProvenanceSource.mcp('files'), search_docs: ProvenanceSource.retrieval('help-center') }
+   */
+  readonly tools?: Readonly<Record<string, ProvenanceSource>>;
+}
+
+/** What a tracker needs from the module: shared labels, the capabilities' result provenance, the ledger. */
+export interface ProvenanceTrackerWiring {
+  readonly labels: ProvenanceLabels;
+  readonly resultProvenance: (capability: string) => ResultProvenance | undefined;
+  readonly ledger?: ProvenanceLedger;
+  readonly clock: () => Date;
+}
+
+/**
+ * Labels everything that enters an agent's context, without the application threading labels by hand
+ * (docs/provenance.md): a langchain v1 agent middleware, placed before the model-input guard.
+ * - The system prompt is the application's, a human message the principal's (`user:principal`), both trusted.
+ * - A bound tool's result carries its capability's declared `provenance.results`, whole or per path;
+ *   any other tool's result (MCP, retrievers, plain tools) is untrusted.
+ * - A model answer is derived from its whole window: untrusted when anything in it was. Its label follows its
+ *   text into another agent's window (trackers of one module share what they saw).
+ * - Every tool call runs with the window the model proposed it in, which the provenance stage (step 1a)
+ *   analyses. Labels and derivation edges go to the module's provenance ledger.
+ *
+ * @example
+ * const tracker = trackers.forAgent({ tools: { read_file: ProvenanceSource.mcp('files') } });
+ * const agent = createAgent({ model, tools, middleware: [tracker.middleware(), guard.middleware()] });
+ */
+export class ProvenanceTracker {
+  private readonly agent: ProvenanceSource;
+  private readonly byMessage = new WeakMap<BaseMessage, readonly LabelledContent[]>();
+  private readonly windowsByAnswer = new WeakMap<BaseMessage, ProvenanceWindow>();
+
+  constructor(
+    private readonly wiring: ProvenanceTrackerWiring,
+    private readonly options: ProvenanceTrackerOptions = {},
+  ) {
+    this.agent = ProvenanceSource.agent(options.agent ?? 'agent');
+  }
+
+  /**
+   * Labels content the application puts into an agent's input itself (a retrieved document, a memory, another
+   * system's text): wherever exactly this text enters a tracked window, it carries this label.
+   *
+   * @example await tracker.label(document.pageContent, ProvenanceSource.retrieval('help-center'), Trust.Untrusted);
+   */
+  async label(text: string, source: ProvenanceSource, trust: Trust): Promise<void> {
+    await this.remember(text, [labelContent(text, source, trust)]);
+  }
+
+  /**
+   * Wraps a retriever so that its documents are labelled untrusted, `retrieval:<index>`, as they are retrieved.
+   * @example const retriever = tracker.retriever(vectorStore.asRetriever(), 'help-center');
+   */
+  retriever(inner: BaseRetrieverInterface, index: string): LabelledRetriever {
+    return new LabelledRetriever(inner, this, ProvenanceSource.retrieval(index));
+  }
+
+  /** The agent middleware. */
+  middleware() {
+    return createMiddleware({
+      name: 'VerdictProvenanceTracker',
+      wrapModelCall: async (request, handler) => {
+        const messages = [request.systemMessage, ...request.messages];
+        const items: LabelledContent[] = [];
+        for (const message of messages) items.push(...(await this.itemsOf(message)));
+        const window = ProvenanceWindow.of(items);
+        const response = await handler(request);
+        if (AIMessage.isInstance(response)) await this.answered(response, window, threadOf(request.runtime));
+        return response;
+      },
+      wrapToolCall: async (request, handler) => {
+        const id = request.toolCall.id ?? '';
+        const thread = threadOf(request.runtime);
+        const window =
+          this.windowOfCall(request.state as { messages?: unknown }, id) ??
+          (thread === undefined ? undefined : this.wiring.labels.window(thread, id)) ??
+          ProvenanceWindow.unobserved();
+        const result = await withProvenance(window, () => handler(request));
+        if (ToolMessage.isInstance(result)) await this.toolAnswered(result, request.tool, request.toolCall.name);
+        else await this.commandAnswered(result, request.toolCall.name);
+        return result;
+      },
+    });
+  }
+
+  /** The model answered: its tool calls keep the window, its text is labelled as derived from it. */
+  private async answered(answer: AIMessage, window: ProvenanceWindow, thread: string | undefined): Promise<void> {
+    this.windowsByAnswer.set(answer, window);
+    if (thread !== undefined)
+      for (const call of answer.tool_calls ?? [])
+        if (call.id !== undefined) this.wiring.labels.rememberWindow(thread, call.id, window);
+    const text = textOf(answer);
+    if (text === '') return;
+    const item = labelContent(text, this.agent, window.untrusted ? Trust.Untrusted : Trust.Trusted);
+    const now = this.wiring.clock();
+    const edges = window.items.map((parent) => record(item, ProvenanceRecordKind.Derivation, now, parent));
+    await this.remember(text, [item], edges);
+    this.byMessage.set(answer, [item]);
+  }
+
+  private async toolAnswered(result: ToolMessage, tool: unknown, name: string): Promise<void> {
+    const text = textOf(result);
+    const capability = tool instanceof VerdictTool ? tool.capability : undefined;
+    const items =
+      capability !== undefined
+        ? labelResult(text, capability, this.wiring.resultProvenance(capability))
+        : [labelContent(text, this.options.tools?.[name] ?? toolSource(name), Trust.Untrusted)];
+    this.byMessage.set(result, await this.remember(text, items));
+  }
+
+  /**
+   * A tool returned a Command: whatever messages it puts in the state — a human or system message included —
+   * are the tool's output, hence untrusted.
+   */
+  private async commandAnswered(result: unknown, name: string): Promise<void> {
+    const update = (result as { update?: { messages?: unknown } } | undefined)?.update;
+    const messages = Array.isArray(update?.messages) ? (update.messages as unknown[]) : [];
+    const source = this.options.tools?.[name] ?? toolSource(name);
+    for (const message of messages) {
+      const text = isMessage(message)
+        ? textOf(message)
+        : typeof message === 'string'
+          ? message
+          : JSON.stringify(message);
+      if (text !== '') await this.remember(text, [labelContent(text, source, Trust.Untrusted)]);
+    }
+  }
+
+  /** The window the call was proposed in, found by the very answer that proposed it. */
+  private windowOfCall(state: { messages?: unknown }, id: string): ProvenanceWindow | undefined {
+    const messages = Array.isArray(state?.messages) ? (state.messages as BaseMessage[]) : [];
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const message = messages[i];
+      if (AIMessage.isInstance(message) && (message.tool_calls ?? []).some((call) => call.id === id))
+        return this.windowsByAnswer.get(message);
+    }
+    return undefined;
+  }
+
+  /** The labelled items of one message of the window. */
+  private async itemsOf(message: BaseMessage): Promise<readonly LabelledContent[]> {
+    const known = this.byMessage.get(message);
+    if (known !== undefined) return known;
+    const text = textOf(message);
+    if (text === '') return [];
+    const recalled = this.wiring.labels.recall(text);
+    if (recalled !== undefined) {
+      this.byMessage.set(message, recalled);
+      return recalled;
+    }
+    let item: LabelledContent;
+    if (SystemMessage.isInstance(message))
+      item = labelContent(text, ProvenanceSource.application('system-prompt'), Trust.Trusted);
+    else if (HumanMessage.isInstance(message))
+      item = labelContent(text, ProvenanceSource.user('principal'), Trust.Trusted);
+    else if (ToolMessage.isInstance(message))
+      item = labelContent(text, toolSource(message.name ?? 'unknown'), Trust.Untrusted);
+    // A model answer Verdict did not see produced (history from before the tracker) may hold anything.
+    else item = labelContent(text, ProvenanceSource.agent('unobserved'), Trust.Untrusted);
+    const items = await this.remember(text, [item]);
+    this.byMessage.set(message, items);
+    return items;
+  }
+
+  private async remember(
+    text: string,
+    items: readonly LabelledContent[],
+    edges: readonly ProvenanceRecord[] = [],
+  ): Promise<readonly LabelledContent[]> {
+    const before = this.wiring.labels.recall(text) ?? [];
+    const merged = this.wiring.labels.remember(text, items);
+    const fresh = merged.filter((item) => !before.includes(item));
+    const now = this.wiring.clock();
+    const records = [...fresh.map((item) => record(item, ProvenanceRecordKind.Label, now)), ...edges];
+    if (records.length > 0) await this.wiring.ledger?.append(records);
+    return merged;
+  }
+}
+
+function record(
+  item: LabelledContent,
+  kind: ProvenanceRecordKind,
+  recordedAt: Date,
+  parent?: LabelledContent,
+): ProvenanceRecord {
+  const { label } = item;
+  return {
+    id: randomUUID(),
+    kind,
+    contentFingerprint: label.fingerprint,
+    sourceKind: label.source.kind,
+    sourceName: label.source.name,
+    trust: label.trust,
+    parentFingerprint: parent?.label.fingerprint ?? null,
+    correlationId: null,
+    capability: null,
+    argumentPathFingerprint: null,
+    recordedAt,
+  };
+}
+
+function toolSource(name: string): ProvenanceSource {
+  return ProvenanceSource.named(ProvenanceSourceKind.Tool, name);
+}
+
+function isMessage(value: unknown): value is BaseMessage {
+  return typeof value === 'object' && value !== null && 'content' in value;
+}
+
+/** A message's text: its string content, or its text parts joined. */
+function textOf(message: BaseMessage): string {
+  const { content } = message;
+  if (typeof content === 'string') return content;
+  return content
+    .map((part) => (typeof part === 'string' ? part : part.type === 'text' ? String(part.text) : ''))
+    .join('\n');
+}

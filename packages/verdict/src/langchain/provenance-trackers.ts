@@ -1,0 +1,30 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CapabilityRegistry } from '../capabilities/capability-registry.js';
+import { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
+import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { ProvenanceTracker, type ProvenanceTrackerOptions } from './provenance-tracker.js';
+
+/** Makes {@link ProvenanceTracker}s wired to the module's capabilities, provenance ledger and shared labels. */
+@Injectable()
+export class ProvenanceTrackers {
+  constructor(
+    private readonly registry: CapabilityRegistry,
+    private readonly labels: ProvenanceLabels,
+    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+  ) {}
+
+  /** A tracker for one agent; every tracker of the module shares what it saw, so labels follow text across agents. */
+  forAgent(options: ProvenanceTrackerOptions = {}): ProvenanceTracker {
+    const { registry, labels } = this;
+    return new ProvenanceTracker(
+      {
+        labels,
+        resultProvenance: (capability) => registry.find(capability)?.provenance?.results,
+        ledger: this.options.provenance?.ledger,
+        clock: this.options.clock ?? (() => new Date()),
+      },
+      options,
+    );
+  }
+}

@@ -1,0 +1,32 @@
+import type { Trust } from '../context-release/trust.js';
+import { fingerprintString } from '../fingerprints/fingerprint.js';
+import { compactText, normalizeText } from './normalize-text.js';
+import type { ProvenanceLabel } from './provenance-label.js';
+import type { ProvenanceSource } from './provenance-source.js';
+
+/**
+ * One content item of a context window with its label, and its text prepared for influence analysis once,
+ * when it enters the window (normalized, and compacted for grouped values), so that analysing a proposal
+ * does not normalize the window again. The text is kept in process memory only, never in evidence.
+ */
+export interface LabelledContent {
+  readonly label: ProvenanceLabel;
+  /** {@link normalizeText} of the item's text. */
+  readonly normalized: string;
+  /** {@link compactText} of `normalized`. */
+  readonly compact: string;
+}
+
+/**
+ * Labels `text` and prepares it for analysis.
+ *
+ * @example labelContent(review.text, ProvenanceSource.tool('products.view'), Trust.Untrusted)
+ */
+export function labelContent(text: string, source: ProvenanceSource, trust: Trust): LabelledContent {
+  const normalized = normalizeText(text);
+  return Object.freeze({
+    label: Object.freeze({ source, trust, fingerprint: fingerprintString(text) }),
+    normalized,
+    compact: compactText(normalized),
+  });
+}

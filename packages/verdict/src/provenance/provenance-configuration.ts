@@ -1,0 +1,59 @@
+import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
+import { parseReleasePath } from '../context-release/release-path.js';
+import { isTrust } from '../context-release/trust.js';
+import { VerdictError } from '../errors/verdict.error.js';
+import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { isStrict } from './provenance-applicability.js';
+import { isProvenanceRule, ProvenanceRule } from './provenance-rule.js';
+
+/**
+ * Boot-time checks of a capability's provenance policy: known rules, parseable paths, and an approval receipt
+ * store wherever provenance can require confirmation (a rule says so, or strict mode covers the capability).
+ */
+export function assertProvenanceConfigured(
+  definition: CapabilityDefinition,
+  options: VerdictModuleOptions,
+  fail: (message: string) => void,
+): void {
+  const policy = definition.provenance;
+  if (definition.consequential !== undefined && typeof definition.consequential !== 'boolean')
+    fail('has a `consequential` that is not a boolean.');
+  const rules: unknown[] = [];
+  if (policy?.untrustedContext !== undefined) {
+    if (
+      (policy.untrustedContext as unknown) === ProvenanceRule.TrustedOnly ||
+      !isProvenanceRule(policy.untrustedContext)
+    )
+      fail("has a provenance untrustedContext rule that is not 'allow', 'require_confirmation' or 'deny'.");
+    rules.push(policy.untrustedContext);
+  }
+  for (const [path, rule] of Object.entries(policy?.arguments ?? {})) {
+    checkPath(path, 'provenance argument', fail);
+    if (!isProvenanceRule(rule))
+      fail(
+        `has a provenance rule for argument "${path}" that is not 'allow', 'require_confirmation', 'deny' or 'trusted_only'.`,
+      );
+    rules.push(rule);
+  }
+  const results = policy?.results;
+  if (results !== undefined) {
+    for (const path of Object.keys(results.paths ?? {})) checkPath(path, 'result provenance', fail);
+    for (const label of [results, ...Object.values(results.paths ?? {})])
+      if (!isTrust(label.trust))
+        fail('declares result provenance without a trust level (Trust.Trusted or Trust.Untrusted).');
+  }
+  const confirms = isStrict(definition, options.provenance) || rules.includes(ProvenanceRule.RequireConfirmation);
+  if (confirms && options.approvals === undefined)
+    fail(
+      'can require confirmation because of provenance, but no approval receipt store is configured: pass `approvals` to VerdictModule.forRoot (TypeOrmApprovalReceiptStore).',
+    );
+}
+
+function checkPath(path: string, role: string, fail: (message: string) => void): void {
+  try {
+    parseReleasePath(path, role);
+  } catch (error) {
+    if (!(error instanceof VerdictError)) throw error;
+    fail(`has a ${role} path that is not a dot path: ${error.message}`);
+  }
+}

@@ -1,0 +1,60 @@
+import { fingerprintString } from '../fingerprints/fingerprint.js';
+import type { LabelledContent } from './labelled-content.js';
+import type { ProvenanceWindow } from './provenance-window.js';
+
+/** Default number of remembered texts and windows: 10,000 each, oldest forgotten first. */
+export const DEFAULT_PROVENANCE_CAPACITY = 10_000;
+
+/**
+ * What the provenance trackers of one process remember: the labels of every text that entered an agent's
+ * context (so a label follows its text into another agent's window), and the window each tool call was
+ * proposed in, by thread and tool-call id (so a run resumed after an approval finds it again). In process
+ * memory, bounded: a forgotten window is unobserved, which the provenance stage treats as untrusted.
+ */
+export class ProvenanceLabels {
+  private readonly texts = new Map<string, readonly LabelledContent[]>();
+  private readonly windows = new Map<string, ProvenanceWindow>();
+
+  constructor(private readonly capacity = DEFAULT_PROVENANCE_CAPACITY) {}
+
+  /** The labelled items remembered for exactly this text. */
+  recall(text: string): readonly LabelledContent[] | undefined {
+    return this.texts.get(fingerprintString(text));
+  }
+
+  /** Remembers labelled items for a text; a text seen under several labels keeps them all. */
+  remember(text: string, items: readonly LabelledContent[]): readonly LabelledContent[] {
+    const key = fingerprintString(text);
+    const known = this.texts.get(key) ?? [];
+    const merged = [...known, ...items.filter((item) => !known.some((k) => sameLabel(k, item)))];
+    bounded(this.texts, key, merged, this.capacity);
+    return merged;
+  }
+
+  /** The window a tool call was proposed in. */
+  window(thread: string, toolCallId: string): ProvenanceWindow | undefined {
+    return this.windows.get(windowKey(thread, toolCallId));
+  }
+
+  rememberWindow(thread: string, toolCallId: string, window: ProvenanceWindow): void {
+    bounded(this.windows, windowKey(thread, toolCallId), window, this.capacity);
+  }
+}
+
+function sameLabel(a: LabelledContent, b: LabelledContent): boolean {
+  return (
+    a.label.fingerprint === b.label.fingerprint &&
+    a.label.trust === b.label.trust &&
+    a.label.source.toString() === b.label.source.toString()
+  );
+}
+
+function windowKey(thread: string, toolCallId: string): string {
+  return JSON.stringify([thread, toolCallId]);
+}
+
+function bounded<V>(map: Map<string, V>, key: string, value: V, capacity: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > capacity) map.delete(map.keys().next().value as string);
+}

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
+import { coversPath, parseReleasePath } from '../context-release/release-path.js';
+import { Decision } from '../decisions/decision.js';
+import { Disposition } from '../decisions/disposition.js';
+import { Stage } from '../decisions/stage.js';
+import type { EvidenceTrail } from '../evidence/evidence-trail.js';
+import { ToolKind } from '../evidence/tool-kind.js';
+import { UntrustedInfluenceDetected } from '../events/untrusted-influence-detected.event.js';
+import { fingerprintString } from '../fingerprints/fingerprint.js';
+import type { Envelope } from '../vocabulary/envelope.js';
+import { analyzeInfluence } from './analyze-influence.js';
+import type { InfluenceReport } from './influence-report.js';
+import { isStrict, provenanceApplies } from './provenance-applicability.js';
+import { provenanceConfirmation } from './provenance-confirmation.js';
+import type { ProvenanceOptions } from './provenance-policy.js';
+import { type ProvenanceRecord, ProvenanceRecordKind } from './provenance-record.js';
+import { ProvenanceRule, severityOf } from './provenance-rule.js';
+import { currentProvenanceWindow } from './provenance-scope.js';
+import { provenanceSummary } from './provenance-summary.js';
+import { ProvenanceWindow } from './provenance-window.js';
+import type { ProvenanceLabel } from './provenance-label.js';
+
+/** What the provenance stage needs from the pipeline. */
+export interface ProvenanceStageInput {
+  readonly definition: CapabilityDefinition;
+  readonly envelope: Envelope;
+  readonly toolKind: ToolKind;
+  readonly options: ProvenanceOptions | undefined;
+  readonly trail: EvidenceTrail;
+  readonly now: Date;
+  readonly emit: (event: UntrustedInfluenceDetected) => void;
+}
+
+/**
+ * Step 1a: influence analysis of the validated arguments and the proposal's context window, then the
+ * capability's provenance policy. Answers the definition the later steps use — the capability's own, or, when
+ * the policy requires confirmation, one whose `requiresConfirmation` carries the provenance summary — or the
+ * recorded `deny` that stops the run. Capabilities without rules (and outside strict mode) skip the stage.
+ */
+export async function assessProvenance(input: ProvenanceStageInput): Promise<CapabilityDefinition | Decision> {
+  const { definition, envelope, toolKind, options, trail } = input;
+  if (!provenanceApplies(definition, options)) return definition;
+  const report = analyzeInfluence(windowOf(toolKind), envelope.arguments);
+  const rule = ruleFor(report, definition, options);
+  const summary = provenanceSummary(report);
+  const influenced = report.untrustedContext || report.arguments.length > 0;
+  if (influenced) await options?.ledger?.append(influenceRecords(report, definition.name, envelope.id, input.now));
+  let decision: Decision;
+  if (rule === ProvenanceRule.Allow) decision = Decision.permit(Stage.Provenance, `provenance: ${summary}`);
+  else if (rule === ProvenanceRule.RequireConfirmation && toolKind !== ToolKind.Guarded)
+    decision = Decision.of(Disposition.RequireConfirmation, Stage.Provenance, `provenance: ${summary}`);
+  else
+    decision = Decision.deny(
+      Stage.Provenance,
+      rule === ProvenanceRule.RequireConfirmation
+        ? `provenance requires confirmation, which a guarded tool cannot carry: ${summary}`
+        : `provenance: ${summary}`,
+    );
+  await trail.record(decision);
+  if (influenced)
+    input.emit(
+      new UntrustedInfluenceDetected(
+        definition.name,
+        envelope.id,
+        report.untrustedSources,
+        report.arguments.map(({ path, sources }) => ({ path, sources })),
+        decision.disposition,
+      ),
+    );
+  if (decision.disposition === Disposition.Deny) return decision;
+  if (decision.disposition === Disposition.Permit) return definition;
+  const reason = definition.provenance?.reason === undefined ? summary : `${definition.provenance.reason} ${summary}`;
+  return { ...definition, requiresConfirmation: provenanceConfirmation(definition, reason) };
+}
+
+/**
+ * The window of this proposal. Without one, an agent's tool call is treated as unobserved (untrusted context,
+ * the sound fallback); application code calling the service directly is the principal's own request.
+ */
+function windowOf(toolKind: ToolKind): ProvenanceWindow {
+  const window = currentProvenanceWindow();
+  if (window !== undefined) return window;
+  return toolKind === ToolKind.Bound || toolKind === ToolKind.Guarded
+    ? ProvenanceWindow.unobserved()
+    : ProvenanceWindow.of([]);
+}
+
+/** The most severe rule among the findings. */
+function ruleFor(
+  report: InfluenceReport,
+  definition: CapabilityDefinition,
+  options: ProvenanceOptions | undefined,
+): ProvenanceRule {
+  const fallback = isStrict(definition, options) ? ProvenanceRule.RequireConfirmation : ProvenanceRule.Allow;
+  const policy = definition.provenance;
+  const rules: ProvenanceRule[] = [];
+  if (report.untrustedContext) rules.push(policy?.untrustedContext ?? fallback);
+  const declared = Object.entries(policy?.arguments ?? {}).map(
+    ([path, rule]) => [parseReleasePath(path, 'provenance argument'), rule] as const,
+  );
+  for (const influence of report.arguments) {
+    const matching = declared.filter(([pattern]) => coversPath(pattern, influence.segments)).map(([, rule]) => rule);
+    rules.push(...(matching.length > 0 ? matching : [fallback]));
+  }
+  return rules.reduce<ProvenanceRule>(
+    (worst, rule) => (severityOf(rule) > severityOf(worst) ? rule : worst),
+    ProvenanceRule.Allow,
+  );
+}
+
+function influenceRecords(
+  report: InfluenceReport,
+  capability: string,
+  correlationId: string,
+  recordedAt: Date,
+): ProvenanceRecord[] {
+  const record = (label: ProvenanceLabel, path: string | null): ProvenanceRecord => ({
+    id: randomUUID(),
+    kind: ProvenanceRecordKind.Influence,
+    contentFingerprint: label.fingerprint,
+    sourceKind: label.source.kind,
+    sourceName: label.source.name,
+    trust: label.trust,
+    parentFingerprint: null,
+    correlationId,
+    capability,
+    argumentPathFingerprint: path === null ? null : fingerprintString(path),
+    recordedAt,
+  });
+  return [
+    ...report.untrustedSources.map((label) => record(label, null)),
+    ...report.arguments.flatMap(({ path, sources }) => sources.map((label) => record(label, path))),
+  ];
+}
