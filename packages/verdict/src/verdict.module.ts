@@ -18,6 +18,9 @@ import { ApprovalEndpointGuard } from './approvals/approval-endpoint.guard.js';
 import { ContextReleaseService } from './context-release/context-release.service.js';
 import { ReleasePolicyExplorer } from './context-release/release-policy-explorer.js';
 import { ReleasePolicyRegistry } from './context-release/release-policy-registry.js';
+import { ReviewService } from './review/review.service.js';
+import { ReviewEndpointGuard } from './review/review-endpoint.guard.js';
+import { DeferredExecutionWorker } from './queue/deferred-execution.worker.js';
 
 /** What the module provides to the application (everything but boot-time discovery). */
 const PUBLIC_PROVIDERS = [
@@ -31,6 +34,9 @@ const PUBLIC_PROVIDERS = [
   ApprovalEndpointGuard,
   ReleasePolicyRegistry,
   ContextReleaseService,
+  ReviewService,
+  ReviewEndpointGuard,
+  DeferredExecutionWorker,
 ];
 
 /**

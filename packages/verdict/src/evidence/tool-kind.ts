@@ -9,6 +9,10 @@ export const ToolKind = {
   Operator: 'operator',
   /** A human's approval or rejection through `ApprovalService`. */
   Approver: 'approver',
+  /** A reviewer's decision through `ReviewService` (docs/review-lane.md). */
+  Reviewer: 'reviewer',
+  /** A worker's deferred run of an approved review item (`DeferredExecutionWorker`). */
+  Deferred: 'deferred',
   /** The LangChain model-input guard, before a tool ran: placeholders restored into its arguments, or the call refused. */
   ModelInputGuard: 'model_input_guard',
 } as const;
