@@ -11,3 +11,5 @@ export { TypeOrmExecutionClaimStore } from './typeorm-execution-claim-store.js';
 export { TypeOrmRateLimitStore } from './typeorm-rate-limit-store.js';
 export { TypeOrmApprovalReceiptStore } from './typeorm-approval-receipt-store.js';
 export { TypeOrmTrajectoryStore, TRAJECTORY_ADVANCE_ATTEMPTS } from './typeorm-trajectory-store.js';
+export { ReviewItemEntity } from './review-item.entity.js';
+export { TypeOrmReviewItemStore } from './typeorm-review-item-store.js';

@@ -4,6 +4,7 @@ import { ExecutionClaimEntity } from './execution-claim.entity.js';
 import { RateLimitWindowEntity } from './rate-limit-window.entity.js';
 import { ReleaseRecordEntity } from './release-record.entity.js';
 import { TrajectoryStateEntity } from './trajectory-state.entity.js';
+import { ReviewItemEntity } from './review-item.entity.js';
 
 /**
  * Every Verdict entity. Add them to your DataSource's `entities` (or `TypeOrmModule.forRoot`).
@@ -18,4 +19,5 @@ export const verdictEntities: Array<new () => object> = [
   ApprovalReceiptEntity,
   ReleaseRecordEntity,
   TrajectoryStateEntity,
+  ReviewItemEntity,
 ];
