@@ -33,5 +33,7 @@ export {
   openSingleConnection,
 } from './processes/database-backends.js';
 export type { KilledMidStatementSteps, SingleConnection } from './processes/database-backends.js';
+export { refundFixture } from './review-lane/refund-fixture.js';
+export type { RefundActor, RefundArguments, RefundLedger, RefundOrder } from './review-lane/refund-fixture.js';
 export * from './scripted-chat-model.js';
 export { asrhFixturesDirectory } from './peer-fixtures.js';

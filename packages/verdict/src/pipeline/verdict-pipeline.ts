@@ -98,6 +98,7 @@ export class VerdictPipeline {
     // 10. Review lane (deferred run): the fresh execution target and the requester must bind as reviewed.
     if (run.deferred !== undefined) {
       const reviewed = await verifyReviewed(
+        this.reviewLane(),
         definition,
         envelope,
         executionTarget,
@@ -143,9 +144,18 @@ export class VerdictPipeline {
     const authorized = await this.authorize(proposal, run);
     if (authorized instanceof Decision) return this.notExecuted(run, authorized);
     const { definition, envelope, executionTarget } = authorized;
-    const store = this.reviewLane().items;
+    const lane = this.reviewLane();
     const now = this.clock();
-    const parked = { store, definition, envelope, target: executionTarget, now, trail: run.trail, approved: true };
+    const parked = {
+      store: lane.items,
+      lane,
+      definition,
+      envelope,
+      target: executionTarget,
+      now,
+      trail: run.trail,
+      approved: true,
+    };
     const { decision, item } = await parkForReview(parked);
     if (decision.permitted) await this.reviewLane().queue.enqueue({ itemId: item.id });
     return this.notExecuted(run, decision);
@@ -370,9 +380,10 @@ export class VerdictPipeline {
         run.trail,
         Decision.of(Disposition.RequireReview, Stage.Review, definition.requiresReview!.reason),
       );
-    const store = this.reviewLane().items;
+    const lane = this.reviewLane();
     const parked = await parkForReview({
-      store,
+      lane,
+      store: lane.items,
       definition,
       envelope,
       target: proposalTarget,

@@ -10,9 +10,9 @@ import { ToolKind } from '../evidence/tool-kind.js';
 import { ReviewedOperationExecuted } from '../events/reviewed-operation-executed.event.js';
 import { ReviewedOperationRefused } from '../events/reviewed-operation-refused.event.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
-import type { JsonValue } from '../fingerprints/json-value.js';
 import { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
 import { recordReviewDecision } from '../review/review-evidence.js';
+import { reviewActorKey } from '../review/review-binding.js';
 import type { ReviewItem } from '../review/review-item.js';
 import { isReviewItemExpired } from '../review/review-item-rules.js';
 import { ReviewItemStatus } from '../review/review-item-status.js';
@@ -119,9 +119,7 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
       conversationId: item.conversationId,
     });
     if (context === null || context === undefined || context.tenant !== item.tenant) return null;
-    const actorKey =
-      this.registry.find(item.capability)?.requiresReview?.actorKey ?? ((actor: unknown) => actor as JsonValue);
-    const key = actorKey(context.actor);
+    const key = reviewActorKey(this.registry.find(item.capability)!, lane)(context.actor);
     if (key === undefined || fingerprint(key) !== fingerprint(item.requesterKey)) return null;
     return { ...context, metadata: { ...context.metadata, conversationId: item.conversationId ?? undefined } };
   }

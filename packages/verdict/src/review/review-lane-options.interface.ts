@@ -25,6 +25,14 @@ export interface ReviewLaneOptions {
    * permission or a deactivated account denies. The context's actor must give the same `actorKey`.
    */
   rehydrate(requester: ReviewRequester): ActionContext | null | Promise<ActionContext | null>;
+  /**
+   * The actor's stable identity for capabilities whose `requiresReview` names no `actorKey` (and for
+   * `VerdictService.enqueue`): bound into items, compared with reviewers, handed to `rehydrate`.
+   * Default: the actor object itself (plain JSON).
+   *
+   * @example actorKey: (actor: User) => actor.id
+   */
+  actorKey?(actor: any): JsonValue;
   /** Whether this process works the queue (runs deferred jobs). Default: `true`; `false` for web-only processes. */
   readonly work?: boolean;
 }

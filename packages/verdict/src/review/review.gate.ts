@@ -11,6 +11,7 @@ import type { Envelope } from '../vocabulary/envelope.js';
 import { newReviewItemId, reviewBinding } from './review-binding.js';
 import { ReviewPhase } from './review-phase.js';
 import type { ReviewItemStore } from './review-item-store.interface.js';
+import type { ReviewLaneOptions } from './review-lane-options.interface.js';
 import type { ReviewItem } from './review-item.js';
 import { isReviewItemExpired } from './review-item-rules.js';
 import { ReviewItemStatus } from './review-item-status.js';
@@ -36,6 +37,7 @@ export function deferredClaimPolicy(definition: CapabilityDefinition, { item }: 
 /** What parking needs: the store, the proposal and its proposal-stage target. */
 export interface ParkRequest {
   readonly store: ReviewItemStore;
+  readonly lane: ReviewLaneOptions;
   readonly definition: CapabilityDefinition;
   readonly envelope: Envelope;
   readonly target: unknown;
@@ -54,7 +56,7 @@ export interface ParkRequest {
 export async function parkForReview(request: ParkRequest): Promise<{ decision: Decision; item: ReviewItem }> {
   const { store, definition, envelope, target, now, trail } = request;
   const policy = definition.requiresReview;
-  const binding = reviewBinding(definition, envelope, target);
+  const binding = reviewBinding(definition, envelope, target, request.lane);
   const facts = (item: ReviewItem) => ({
     approvalPhase: ReviewPhase.Park,
     approvalOutcome: item.status,
@@ -104,6 +106,7 @@ function parkedDecision(item: ReviewItem, now: Date, reason: string): Decision {
  * parked. A changed resource (its `bind` facts) or another principal denies at stage `review`.
  */
 export async function verifyReviewed(
+  lane: ReviewLaneOptions,
   definition: CapabilityDefinition,
   envelope: Envelope,
   target: unknown,
@@ -116,7 +119,7 @@ export async function verifyReviewed(
       ? Decision.deny(Stage.Review, `the review item is ${item.status}, not approved`)
       : isReviewItemExpired(item, now)
         ? Decision.deny(Stage.Review, 'the review item expired before execution')
-        : reviewBinding(definition, envelope, target).bindingFingerprint !== item.bindingFingerprint
+        : reviewBinding(definition, envelope, target, lane).bindingFingerprint !== item.bindingFingerprint
           ? Decision.deny(
               Stage.Review,
               'the reviewed operation changed: the target, the arguments or the requester differ from what was reviewed',

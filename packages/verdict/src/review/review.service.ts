@@ -10,11 +10,11 @@ import { ToolKind } from '../evidence/tool-kind.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { ReviewedOperationRefused } from '../events/reviewed-operation-refused.event.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
-import type { JsonValue } from '../fingerprints/json-value.js';
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import { type PendingReview, pendingReviewOf } from './pending-review.js';
 import { recordReviewDecision } from './review-evidence.js';
+import { reviewActorKey } from './review-binding.js';
 import type { ReviewItem } from './review-item.js';
 import { ReviewItemStatus } from './review-item-status.js';
 import type { ReviewLaneOptions } from './review-lane-options.interface.js';
@@ -84,7 +84,7 @@ export class ReviewService {
     const definition = item === null ? undefined : this.registry.find(item.capability);
     if (item === null || definition === undefined || item.tenant !== reviewer.context.tenant)
       return { allowed: false, outcome: 'not_found' };
-    const actorKey = definition.requiresReview?.actorKey ?? ((actor: unknown) => actor as JsonValue);
+    const actorKey = reviewActorKey(definition, this.options.review);
     if (fingerprint(actorKey(reviewer.context.actor) ?? null) === fingerprint(item.requesterKey))
       return { allowed: false, outcome: 'own_request' };
     const ability = await this.options.abilityFactory.createForContext(reviewer.context);
