@@ -1,4 +1,5 @@
 export { databaseEngines, dropDataSource, openDataSource, remigrate, withDataSource } from './database-matrix.js';
+export { testRedisUrl, uniqueRedisPrefix } from './redis-matrix.js';
 export { countingStatements } from './statement-counter.js';
 export type { StatementCounter } from './statement-counter.js';
 export type { DatabaseEngine, DatabaseEngineName, TestDataSourceOptions } from './database-matrix.js';
