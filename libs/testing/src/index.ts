@@ -9,6 +9,8 @@ export type { WorkerExit, WorkerReplyMessage, WorkerRequestMessage } from './pro
 export { serveParent } from './processes/worker-runtime.js';
 export type { WorkerHandler } from './processes/worker-runtime.js';
 export { startGateWorkers } from './processes/gate-workers.js';
+export { startReviewLaneWorkers } from './processes/review-lane-workers.js';
+export type * from './processes/review-lane-protocol.js';
 export { externalCopiesModel } from './processes/external-copies.model.js';
 export type { GateWorkers } from './processes/gate-workers.js';
 export type {
