@@ -118,8 +118,8 @@ const engine = databaseEngines().find((candidate) => candidate.name === 'postgre
       const prefix = uniqueRedisPrefix();
       const connection = { url: redis! };
       const queue = new Queue(VERDICT_DEFERRED_QUEUE, { connection, prefix });
-    // One waiter per job of the race (`Job.waitUntilFinished`), more than Node's default warning threshold.
-    queue.setMaxListeners(ITEMS * JOBS_PER_ITEM + 10);
+      // One waiter per job of the race (`Job.waitUntilFinished`), more than Node's default warning threshold.
+      queue.setMaxListeners(ITEMS * JOBS_PER_ITEM + 10);
       const events = new QueueEvents(VERDICT_DEFERRED_QUEUE, { connection, prefix });
       return {
         redis: { url: redis!, prefix, lockDurationMs: LOCK_MS },
