@@ -4,6 +4,7 @@ import { Test } from '@nestjs/testing';
 import {
   ActionContextStore,
   type AuthorizedAction,
+  CapabilityRegistry,
   DeferredExecutionWorker,
   InMemoryEvidenceRecorder,
   InMemoryExecutionClaimStore,
@@ -14,6 +15,7 @@ import {
   ReviewedOperationRefused,
   VerdictConfigurationError,
   VerdictModule,
+  VerdictPipeline,
   VerdictService,
   fingerprintString,
   publicAnswer,
@@ -126,6 +128,27 @@ describe('the review lane', () => {
       );
       expect(result.decision.disposition).toBe('require_review');
       expect(await reviews.pending({ tenant: 'acme' })).toEqual([]);
+    });
+
+    it('cannot be bypassed by a guarded tool: binding one is refused, and the bridge runs no handler', async () => {
+      const { moduleRef, contexts, as, refunds } = await setup();
+      expect(() => moduleRef.get(CapabilityRegistry).requireBindable('orders.refund', 'refund_tool', false)).toThrow(
+        VerdictConfigurationError,
+      );
+      let handled = false;
+      const result = await contexts.run(as('customer:72'), () =>
+        moduleRef
+          .get(VerdictPipeline)
+          .guard({ capability: 'orders.refund', arguments: { orderId: 1002, amount: 9 } }, async () => {
+            handled = true;
+          }),
+      );
+      expect({ executed: result.executed, stage: result.decision.stage, handled }).toEqual({
+        executed: false,
+        stage: 'review',
+        handled: false,
+      });
+      expect(refunds).toHaveLength(0);
     });
 
     it('is refused at boot without a review lane', async () => {

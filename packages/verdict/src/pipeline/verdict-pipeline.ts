@@ -174,6 +174,12 @@ export class VerdictPipeline {
     const admissible = await this.admit(proposal, run.trail, false);
     if (admissible instanceof Decision) return this.notExecuted(run, admissible);
     const { definition, envelope, proposalTarget } = admissible;
+    // Review lane: a guarded tool's own handler cannot be parked and re-run by a worker (also a boot error).
+    if (definition.requiresReview !== undefined)
+      return this.notExecuted(
+        run,
+        await this.decided(run.trail, Decision.deny(Stage.Review, 'review needs a bound tool')),
+      );
     const admitted = await this.passDurableGates(definition, envelope, proposalTarget, run, null);
     if (admitted instanceof Decision) return this.notExecuted(run, admitted);
     const { claimId } = admitted;

@@ -36,7 +36,12 @@ export interface ReviewTransition {
 /** Whether a reviewer may decide an item: the item (when they may), or why not. */
 export type ReviewerCheck =
   | { readonly allowed: true; readonly item: ReviewItem }
-  | { readonly allowed: false; readonly outcome: 'not_found' | 'own_request' | 'forbidden' };
+  | {
+      readonly allowed: false;
+      readonly outcome: 'not_found' | 'own_request' | 'forbidden';
+      /** The item's capability when it was found in the reviewer's tenant, for evidence; `null` otherwise. */
+      readonly capability: string | null;
+    };
 
 /**
  * The reviewer queue (docs/review-lane.md). Call it from an endpoint that authenticated the reviewer
@@ -83,14 +88,15 @@ export class ReviewService {
     const item = await this.lane().items.find(itemId);
     const definition = item === null ? undefined : this.registry.find(item.capability);
     if (item === null || definition === undefined || item.tenant !== reviewer.context.tenant)
-      return { allowed: false, outcome: 'not_found' };
+      return { allowed: false, outcome: 'not_found', capability: null };
     const actorKey = reviewActorKey(definition, this.options.review);
     if (fingerprint(actorKey(reviewer.context.actor) ?? null) === fingerprint(item.requesterKey))
-      return { allowed: false, outcome: 'own_request' };
+      return { allowed: false, outcome: 'own_request', capability: item.capability };
     const ability = await this.options.abilityFactory.createForContext(reviewer.context);
     const action = definition.requiresReview?.reviewer?.action ?? 'review';
     const target = subject(definition.subject, { ...(item.subject ?? {}), capability: item.capability });
-    if (!ability.can(action, target as never)) return { allowed: false, outcome: 'forbidden' };
+    if (!ability.can(action, target as never))
+      return { allowed: false, outcome: 'forbidden', capability: item.capability };
     return { allowed: true, item };
   }
 
@@ -106,7 +112,8 @@ export class ReviewService {
       ? await lane.items.decide({ id: itemId, verdict, by: reviewer.id, now })
       : { outcome: checked.outcome, item: null };
     const applied = outcome.outcome === 'approved' || outcome.outcome === 'rejected';
-    const capability = checked.allowed ? checked.item.capability : 'review';
+    // An unknown item names no capability; evidence keeps the refusal under the stage's name.
+    const capability = (checked.allowed ? checked.item.capability : checked.capability) ?? 'review';
     const decision = applied
       ? Decision.permit(Stage.Review, `${outcome.outcome} by ${reviewer.id}`)
       : Decision.deny(Stage.Review, `${verdict} by ${reviewer.id} refused: ${outcome.outcome}`);
