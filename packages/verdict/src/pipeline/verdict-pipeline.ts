@@ -145,19 +145,9 @@ export class VerdictPipeline {
     if (authorized instanceof Decision) return this.notExecuted(run, authorized);
     const { definition, envelope, executionTarget } = authorized;
     const lane = this.reviewLane();
-    const now = this.clock();
-    const parked = {
-      store: lane.items,
-      lane,
-      definition,
-      envelope,
-      target: executionTarget,
-      now,
-      trail: run.trail,
-      approved: true,
-    };
-    const { decision, item } = await parkForReview(parked);
-    if (decision.permitted) await this.reviewLane().queue.enqueue({ itemId: item.id });
+    const parked = { lane, definition, envelope, target: executionTarget, now: this.clock(), trail: run.trail };
+    const { decision, item } = await parkForReview({ ...parked, approved: true });
+    if (decision.permitted) await lane.queue.enqueue({ itemId: item.id });
     return this.notExecuted(run, decision);
   }
 
@@ -386,10 +376,8 @@ export class VerdictPipeline {
         run.trail,
         Decision.of(Disposition.RequireReview, Stage.Review, definition.requiresReview!.reason),
       );
-    const lane = this.reviewLane();
     const parked = await parkForReview({
-      lane,
-      store: lane.items,
+      lane: this.reviewLane(),
       definition,
       envelope,
       target: proposalTarget,

@@ -10,7 +10,6 @@ import type { JsonValue } from '../fingerprints/json-value.js';
 import type { Envelope } from '../vocabulary/envelope.js';
 import { newReviewItemId, reviewBinding } from './review-binding.js';
 import { ReviewPhase } from './review-phase.js';
-import type { ReviewItemStore } from './review-item-store.interface.js';
 import type { ReviewLaneOptions } from './review-lane-options.interface.js';
 import type { ReviewItem } from './review-item.js';
 import { isReviewItemExpired } from './review-item-rules.js';
@@ -34,9 +33,8 @@ export function deferredClaimPolicy(definition: CapabilityDefinition, { item }: 
   return definition.atMostOnce ?? atMostOnce({ name: DEFERRED_CLAIM_POLICY, key: () => ({ item: item.id }) });
 }
 
-/** What parking needs: the store, the proposal and its proposal-stage target. */
+/** What parking needs: the review lane, the proposal and its target. */
 export interface ParkRequest {
-  readonly store: ReviewItemStore;
   readonly lane: ReviewLaneOptions;
   readonly definition: CapabilityDefinition;
   readonly envelope: Envelope;
@@ -54,9 +52,9 @@ export interface ParkRequest {
  * expired or settled → `deny`. Returns the decision and the item.
  */
 export async function parkForReview(request: ParkRequest): Promise<{ decision: Decision; item: ReviewItem }> {
-  const { store, definition, envelope, target, now, trail } = request;
+  const { lane, definition, envelope, target, now, trail } = request;
   const policy = definition.requiresReview;
-  const binding = reviewBinding(definition, envelope, target, request.lane);
+  const binding = reviewBinding(definition, envelope, target, lane);
   const facts = (item: ReviewItem) => ({
     approvalPhase: ReviewPhase.Park,
     approvalOutcome: item.status,
@@ -64,7 +62,7 @@ export async function parkForReview(request: ParkRequest): Promise<{ decision: D
   });
   const ttl = policy?.ttlSeconds ?? DEFAULT_REVIEW_TTL_SECONDS;
   const subject = policy?.reviewer?.subject?.(envelope, target) ?? null;
-  const item = await store.park(
+  const item = await lane.items.park(
     {
       id: newReviewItemId(),
       capability: definition.name,
