@@ -19,6 +19,8 @@ export default tseslint.config(
       'packages/verdict/src/langchain/**',
       'packages/verdict/src/testing/**',
       'packages/verdict/src/*.ts',
+      // The review lane's worker runs the pipeline for a delivered job, as the service does for a caller.
+      'packages/verdict/src/queue/deferred-execution.worker.ts',
     ],
     rules: {
       'no-restricted-imports': [

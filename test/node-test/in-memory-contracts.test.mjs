@@ -11,7 +11,9 @@ import {
   InMemoryEvidenceRecorder,
   InMemoryExecutionClaimStore,
   InMemoryRateLimitStore,
+  InMemoryReviewItemStore,
   InMemoryTrajectoryStore,
+  InProcessDeferredQueue,
   defineCapability,
   fromProposal,
 } from '@verdict/nestjs';
@@ -19,9 +21,11 @@ import {
   ScriptedChatModel,
   createVerdictTestingModule,
   describeApprovalReceiptStoreContract,
+  describeDeferredQueueContract,
   describeEvidenceRecorderContract,
   describeExecutionClaimStoreContract,
   describeRateLimitStoreContract,
+  describeReviewItemStoreContract,
   describeTrajectoryStoreContract,
 } from '@verdict/nestjs/testing';
 
@@ -31,6 +35,8 @@ const close = async () => {};
 describeApprovalReceiptStoreContract('memory', async () => ({ store: new InMemoryApprovalReceiptStore(), close }));
 describeExecutionClaimStoreContract('memory', async () => ({ store: new InMemoryExecutionClaimStore(), close }));
 describeTrajectoryStoreContract('memory', async () => ({ store: new InMemoryTrajectoryStore(), close }));
+describeReviewItemStoreContract('memory', async () => ({ store: new InMemoryReviewItemStore(), close }));
+describeDeferredQueueContract('in-process', async () => ({ queue: new InProcessDeferredQueue(), close }));
 describeEvidenceRecorderContract('memory', async () => {
   const recorder = new InMemoryEvidenceRecorder();
   return {

@@ -9,13 +9,23 @@ import {
   describeExecutionClaimStoreContract,
   describeRateLimitStoreContract,
   describeTrajectoryStoreContract,
+  describeReviewItemStoreContract,
+  describeDeferredQueueContract,
 } from '@verdict/nestjs/testing';
 import { assertCurrentBuild } from '@verdict/testing-kit';
 
 const SCRIPT = fileURLToPath(new URL('./in-memory-contracts.test.mjs', import.meta.url));
-const SUITES = ['ApprovalReceiptStore', 'ExecutionClaimStore', 'TrajectoryStore', 'EvidenceRecorder', 'RateLimitStore'];
+const SUITES = [
+  'ApprovalReceiptStore [memory]',
+  'ExecutionClaimStore [memory]',
+  'TrajectoryStore [memory]',
+  'EvidenceRecorder [memory]',
+  'RateLimitStore [memory]',
+  'ReviewItemStore [memory]',
+  'DeferredQueue [in-process]',
+];
 
-/** How many tests the five contract suites register: what the node:test run must have run and passed. */
+/** How many tests the contract suites register: what the node:test run must have run and passed. */
 function contractTestCount(): number {
   let tests = 0;
   const runner: ContractRunner = {
@@ -31,6 +41,8 @@ function contractTestCount(): number {
     describeExecutionClaimStoreContract,
     describeRateLimitStoreContract,
     describeTrajectoryStoreContract,
+    describeReviewItemStoreContract,
+    describeDeferredQueueContract,
   ]) {
     describeContract('count', never, { runner });
   }
@@ -63,7 +75,7 @@ describe('the public testing kit under node:test', () => {
       cancelled: 0,
       skipped: 0,
     });
-    for (const suite of SUITES) expect(stdout).toContain(`# Subtest: ${suite} contract [memory]`);
+    for (const suite of SUITES) expect(stdout).toContain(`# Subtest: ${suite.replace(' [', ' contract [')}`);
     expect(stdout).toContain('# Subtest: createVerdictTestingModule under node:test');
   });
 });

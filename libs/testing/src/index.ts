@@ -1,4 +1,5 @@
 export { databaseEngines, dropDataSource, openDataSource, remigrate, withDataSource } from './database-matrix.js';
+export { testRedisUrl, uniqueRedisPrefix } from './redis-matrix.js';
 export { countingStatements } from './statement-counter.js';
 export type { StatementCounter } from './statement-counter.js';
 export type { DatabaseEngine, DatabaseEngineName, TestDataSourceOptions } from './database-matrix.js';
@@ -8,6 +9,8 @@ export type { WorkerExit, WorkerReplyMessage, WorkerRequestMessage } from './pro
 export { serveParent } from './processes/worker-runtime.js';
 export type { WorkerHandler } from './processes/worker-runtime.js';
 export { startGateWorkers } from './processes/gate-workers.js';
+export { startReviewLaneWorkers } from './processes/review-lane-workers.js';
+export type * from './processes/review-lane-protocol.js';
 export { externalCopiesModel } from './processes/external-copies.model.js';
 export type { GateWorkers } from './processes/gate-workers.js';
 export { startContainmentWorkers } from './processes/containment-workers.js';
@@ -36,6 +39,8 @@ export {
   openSingleConnection,
 } from './processes/database-backends.js';
 export type { KilledMidStatementSteps, SingleConnection } from './processes/database-backends.js';
+export { refundFixture } from './review-lane/refund-fixture.js';
+export type { RefundActor, RefundArguments, RefundLedger, RefundOrder } from './review-lane/refund-fixture.js';
 export * from './scripted-chat-model.js';
 export { asrhFixturesDirectory } from './peer-fixtures.js';
 export * from './chat-completions/index.js';

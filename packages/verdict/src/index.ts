@@ -111,6 +111,49 @@ export {
 export { ApprovalEndpoint, ApprovalRequest } from './approvals/approval-endpoint.decorator.js';
 export type { InvocationOptions } from './pipeline/pipeline-run.js';
 
+// Review lane and deferred execution
+export {
+  requiresReview,
+  DEFAULT_REVIEW_TTL_SECONDS,
+  type ReviewPolicy,
+  type ReviewerPolicy,
+} from './review/requires-review.js';
+export { ReviewItemStatus } from './review/review-item-status.js';
+export type { ReviewItem } from './review/review-item.js';
+export {
+  ReviewItemStore,
+  type ReviewItemDraft,
+  type ReviewItemDecision,
+  type ReviewItemTransition,
+  type ReviewItemSettlement,
+  type PendingReviewQuery,
+} from './review/review-item-store.interface.js';
+export { isReviewItemExpired, isDecidable, refusedDecision, decidedStatus } from './review/review-item-rules.js';
+export { InMemoryReviewItemStore } from './review/in-memory-review-item-store.js';
+export { ReviewPhase } from './review/review-phase.js';
+export { DEFERRED_CLAIM_POLICY } from './review/review.gate.js';
+export type { ReviewLaneOptions, ReviewRequester } from './review/review-lane-options.interface.js';
+export type { PendingReview } from './review/pending-review.js';
+export {
+  ReviewService,
+  type ReviewOutcome,
+  type ReviewTransition,
+  type ReviewerCheck,
+} from './review/review.service.js';
+export type { ReviewEndpointHooks } from './review/review-endpoint-hooks.interface.js';
+export {
+  ReviewEndpointGuard,
+  REVIEW_REQUEST,
+  type ReviewRequest as VerifiedReviewRequest,
+} from './review/review-endpoint.guard.js';
+export { ReviewEndpoint, ReviewRequest } from './review/review-endpoint.decorator.js';
+export { DeferredQueue } from './queue/deferred-queue.interface.js';
+export type { DeferredJob, DeferredJobHandler, DeferredJobOutcome } from './queue/deferred-job.js';
+export { InProcessDeferredQueue, type InProcessDeferredQueueOptions } from './queue/in-process-deferred-queue.js';
+export { DeferredExecutionWorker } from './queue/deferred-execution.worker.js';
+export { ReviewedOperationExecuted } from './events/reviewed-operation-executed.event.js';
+export { ReviewedOperationRefused } from './events/reviewed-operation-refused.event.js';
+
 // Trajectory
 export {
   compileStateModel,

@@ -13,6 +13,8 @@ import type { PiiDetector } from './context-release/detectors/index.js';
 import type { ContainmentOptions } from './containment/containment-options.interface.js';
 import type { ActorKey } from './context/actor-key.js';
 import type { ProvenanceOptions } from './provenance/provenance-policy.js';
+import type { ReviewLaneOptions } from './review/review-lane-options.interface.js';
+import type { ReviewEndpointHooks } from './review/review-endpoint-hooks.interface.js';
 
 /** The fixed text the model and end users receive when a proposal is not executed. */
 export const DEFAULT_PUBLIC_MESSAGE = 'This action was not performed.';
@@ -36,6 +38,14 @@ export interface VerdictModuleOptions {
   readonly approvals?: ApprovalReceiptStore;
   /** The application's hooks for `@ApprovalEndpoint()` routes. */
   readonly approvalEndpoint?: ApprovalEndpointHooks;
+  /**
+   * The review lane and deferred execution (docs/review-lane.md): review items, the queue, and how a worker
+   * rehydrates the requester. Required when any capability uses `requiresReview` (checked at boot), and for
+   * `VerdictService.enqueue`.
+   */
+  readonly review?: ReviewLaneOptions;
+  /** The application's hooks for `@ReviewEndpoint()` routes. */
+  readonly reviewEndpoint?: ReviewEndpointHooks;
   /** Where execution claims live. Required when any capability uses `atMostOnce` (checked at boot). */
   readonly executionClaims?: ExecutionClaimStore;
   /** Where rate-limit windows live. Required when any capability uses `rateLimit` (checked at boot). */

@@ -22,6 +22,9 @@ import { ContainmentGate } from './containment/containment.gate.js';
 import { ContainmentRules } from './containment/containment-rules.js';
 import { ContainmentService } from './containment/containment.service.js';
 import { SecurityEventEmitter } from './events/security-event-emitter.js';
+import { ReviewService } from './review/review.service.js';
+import { ReviewEndpointGuard } from './review/review-endpoint.guard.js';
+import { DeferredExecutionWorker } from './queue/deferred-execution.worker.js';
 
 /** What the module provides to the application (everything but boot-time discovery). */
 const PUBLIC_PROVIDERS = [
@@ -36,6 +39,9 @@ const PUBLIC_PROVIDERS = [
   ReleasePolicyRegistry,
   ContextReleaseService,
   ContainmentService,
+  ReviewService,
+  ReviewEndpointGuard,
+  DeferredExecutionWorker,
 ];
 
 /**

@@ -30,4 +30,18 @@ export class VerdictService {
   execute<TOutput = unknown>(proposal: Proposal, options: InvocationOptions = {}): Promise<ExecutionResult<TOutput>> {
     return this.pipeline.execute(proposal, ToolKind.Service, options) as Promise<ExecutionResult<TOutput>>;
   }
+
+  /**
+   * Decides now (steps 1–9, as the bound actor) and, on `permit`, queues the proposal for a worker instead
+   * of running it: it is parked as an approved review item, and the worker rehydrates the actor and re-runs
+   * every step against a fresh target before executing it at most once (docs/review-lane.md). Answers a
+   * `permit` at stage `review` that was not executed yet; a capability with `requiresReview` answers
+   * `require_review` and waits for its reviewer. Needs `review` and `executionClaims` in `forRoot`.
+   *
+   * @example
+   * const queued = await verdict.enqueue({ capability: 'exports.run', arguments: { reportId: 9 } });
+   */
+  enqueue(proposal: Proposal): Promise<ExecutionResult<never>> {
+    return this.pipeline.enqueue(proposal);
+  }
 }

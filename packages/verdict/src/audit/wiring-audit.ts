@@ -199,6 +199,10 @@ export class WiringAudit {
       gates.push('requiresConfirmation');
       policies.requiresConfirmation = requiresConfirmation.reason;
     }
+    if (definition.requiresReview !== undefined) {
+      gates.push('requiresReview');
+      policies.requiresReview = definition.requiresReview.reason;
+    }
     if (atMostOnce !== undefined) {
       gates.push('atMostOnce');
       policies.atMostOnce = atMostOnce.name;

@@ -1,5 +1,6 @@
 import type { AnyActionContext } from '../context/action-context.js';
 import type { ConfirmationPolicy } from '../approvals/requires-confirmation.js';
+import type { ReviewPolicy } from '../review/requires-review.js';
 import type { AtMostOncePolicy } from '../execution-claims/at-most-once.js';
 import type { ForbiddenStatesPolicy } from '../forbidden-states/forbid-states.js';
 import type { FixedWindowPolicy } from '../rate-limits/fixed-window.js';
@@ -74,6 +75,12 @@ export interface CapabilityOptions<TArgs = any, TTarget = any, TContext extends 
    * after a human approved this exact proposal, once. Needs an `ApprovalReceiptStore`; bound tools only.
    */
   readonly requiresConfirmation?: ConfirmationPolicy<TArgs, TTarget, TContext['actor'], TContext>;
+  /**
+   * The review lane with `requiresReview({...})` (step 5, docs/review-lane.md): the proposal is parked for a
+   * reviewer and answered `require_review`; once approved, a worker re-runs the pipeline as the requester
+   * and executes it at most once. Needs `review` and `executionClaims` in `VerdictModule.forRoot`.
+   */
+  readonly requiresReview?: ReviewPolicy<TArgs, TTarget, TContext['actor'], TContext>;
   /**
    * Stateful trajectory gate with `forbidStates(stateModel, effectOf, { scope })` (step 10a): the call's
    * effects are folded onto its trajectory's state (the scope says which calls share it: a conversation, an

@@ -115,6 +115,12 @@ export class CapabilityRegistry {
         { capability },
       );
     }
+    if (!needsExecutor && definition.requiresReview !== undefined) {
+      throw new VerdictConfigurationError(
+        `Tool "${tool}" is guarded by capability "${capability}", which requires review: a guarded tool's own handler cannot run on a worker after review. Use VerdictTools.bound.`,
+        { capability },
+      );
+    }
     if (needsExecutor && definition.executor === null) {
       throw new VerdictConfigurationError(
         `Tool "${tool}" is bound to capability "${capability}", which has no executor (${definition.declaredAt}).`,

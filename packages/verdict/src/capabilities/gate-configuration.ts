@@ -4,6 +4,7 @@ import type { CapabilityDefinition } from './capability-definition.js';
 import { isForbiddenStatesPolicy } from '../forbidden-states/forbid-states.js';
 import { isTrajectoryScope } from '../forbidden-states/trajectory-scope.js';
 import { assertProvenanceConfigured } from '../provenance/provenance-configuration.js';
+import { assertReviewConfigured } from '../review/review-configuration.js';
 
 const isPositiveInteger = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 const isName = (value: unknown) => typeof value === 'string' && value.trim() !== '';
@@ -14,11 +15,12 @@ const isName = (value: unknown) => typeof value === 'string' && value.trim() !==
  */
 export function assertGatesConfigured(definition: CapabilityDefinition, options: VerdictModuleOptions): void {
   const where = `Capability "${definition.name}" (${definition.declaredAt})`;
-  const fail = (message: string) => {
+  const fail = (message: string): never => {
     throw new VerdictConfigurationError(`${where} ${message}`, { capability: definition.name });
   };
   const { rateLimit, atMostOnce, requiresConfirmation, forbidStates } = definition;
   assertProvenanceConfigured(definition, options, fail);
+  assertReviewConfigured(definition, options, fail);
   if (requiresConfirmation !== undefined) {
     if (typeof requiresConfirmation.bind !== 'function' || !isName(requiresConfirmation.reason))
       fail('has requiresConfirmation without bind or reason: use requiresConfirmation({ bind, reason, ttlSeconds }).');

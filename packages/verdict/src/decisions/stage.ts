@@ -5,6 +5,8 @@ export const Stage = {
   Proposal: 'proposal',
   Provenance: 'provenance',
   Approval: 'approval',
+  /** The review lane: parking, a reviewer's decision, a worker's dispatch and the reviewed-binding check (docs/review-lane.md). */
+  Review: 'review',
   TargetRefresh: 'target_refresh',
   Execution: 'execution',
   RateLimit: 'rate_limit',

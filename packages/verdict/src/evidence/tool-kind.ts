@@ -11,6 +11,10 @@ export const ToolKind = {
   ContainmentRule: 'containment_rule',
   /** A human's approval or rejection through `ApprovalService`. */
   Approver: 'approver',
+  /** A reviewer's decision through `ReviewService` (docs/review-lane.md). */
+  Reviewer: 'reviewer',
+  /** A worker's deferred run of an approved review item (`DeferredExecutionWorker`). */
+  Deferred: 'deferred',
   /** The LangChain model-input guard, before a tool ran: placeholders restored into its arguments, or the call refused. */
   ModelInputGuard: 'model_input_guard',
 } as const;

@@ -2,6 +2,7 @@ import type { ApprovalChallenge } from '../approvals/approval-challenge.js';
 import type { ActionContext } from '../context/action-context.js';
 import type { EvidenceTrail } from '../evidence/evidence-trail.js';
 import type { ToolKind } from '../evidence/tool-kind.js';
+import type { DeferredRun } from '../review/review.gate.js';
 
 /** How a caller invokes the pipeline. */
 export interface InvocationOptions {
@@ -27,5 +28,7 @@ export class PipelineRun {
     readonly explicitApproval: boolean,
     /** `false` for `evaluate`: a dry run issues no receipt. */
     readonly issueReceipts: boolean,
+    /** Set on a worker's re-run of an approved review item (docs/review-lane.md). */
+    readonly deferred?: DeferredRun,
   ) {}
 }

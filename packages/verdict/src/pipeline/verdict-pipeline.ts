@@ -38,6 +38,8 @@ import { SecurityEventEmitter } from '../events/security-event-emitter.js';
 import type { AnyAbility } from '@casl/ability';
 import { assessProvenance } from '../provenance/provenance.stage.js';
 import { UntrustedInfluenceDetected } from '../events/untrusted-influence-detected.event.js';
+import { type DeferredRun, deferredClaimPolicy, parkForReview, verifyReviewed } from '../review/review.gate.js';
+import { Disposition } from '../decisions/disposition.js';
 
 /** The proposal-stage checks passed: what the later steps may use. */
 interface Admissible {
@@ -81,8 +83,10 @@ export class VerdictPipeline {
     proposal: Proposal,
     toolKind: ToolKind = ToolKind.Service,
     options: InvocationOptions = {},
+    /** Review lane: a worker's re-run of an approved review item (`DeferredExecutionWorker`). */
+    deferred?: DeferredRun,
   ): Promise<ExecutionResult> {
-    const run = this.begin(proposal, toolKind, options.explicitApproval === true, true);
+    const run = this.begin(proposal, toolKind, options.explicitApproval === true, true, deferred);
     const authorized = await this.authorize(proposal, run);
     if (authorized instanceof Decision) return this.notExecuted(run, authorized);
     const { definition, envelope, executionTarget } = authorized;
@@ -98,6 +102,19 @@ export class VerdictPipeline {
       );
       if (confirmed instanceof Decision) return this.notExecuted(run, confirmed);
       receipt = confirmed;
+    }
+    // 10. Review lane (deferred run): the fresh execution target and the requester must bind as reviewed.
+    if (run.deferred !== undefined) {
+      const reviewed = await verifyReviewed(
+        this.reviewLane(),
+        definition,
+        envelope,
+        executionTarget,
+        run.deferred,
+        this.clock(),
+        run.trail,
+      );
+      if (!reviewed.permitted) return this.notExecuted(run, reviewed);
     }
     // 10a, 11–13. The durable gates, most recoverable first; nothing below reads the proposal snapshot.
     const admitted = await this.passDurableGates(definition, envelope, executionTarget, run, receipt);
@@ -126,6 +143,23 @@ export class VerdictPipeline {
   }
 
   /**
+   * `VerdictService.enqueue`: steps 1–9 now, as the current actor; then the proposal is parked as an
+   * approved review item and queued for a worker, which re-runs every step (docs/review-lane.md). A
+   * capability with `requiresReview` is parked for its reviewer instead (step 5), as by `execute`.
+   */
+  async enqueue(proposal: Proposal): Promise<ExecutionResult<never>> {
+    const run = this.begin(proposal, ToolKind.Service, false, true);
+    const authorized = await this.authorize(proposal, run);
+    if (authorized instanceof Decision) return this.notExecuted(run, authorized);
+    const { definition, envelope, executionTarget } = authorized;
+    const lane = this.reviewLane();
+    const parked = { lane, definition, envelope, target: executionTarget, now: this.clock(), trail: run.trail };
+    const { decision, item } = await parkForReview({ ...parked, approved: true });
+    if (decision.permitted) await lane.queue.enqueue({ itemId: item.id });
+    return this.notExecuted(run, decision);
+  }
+
+  /**
    * The migration bridge (docs/architecture.md): steps 1–3, 10a, 11 and 13, then the wrapped tool's own handler with
    * the validated arguments (its claim finalized as in 15). It cannot carry verified confirmation, and
    * its gates key on the proposal target: there is no refresh.
@@ -138,6 +172,12 @@ export class VerdictPipeline {
     const admissible = await this.admit(proposal, run, false);
     if (admissible instanceof Decision) return this.notExecuted(run, admissible);
     const { definition, envelope, proposalTarget } = admissible;
+    // Review lane: a guarded tool's own handler cannot be parked and re-run by a worker (also a boot error).
+    if (definition.requiresReview !== undefined)
+      return this.notExecuted(
+        run,
+        await this.decided(run.trail, Decision.deny(Stage.Review, 'review needs a bound tool')),
+      );
     const admitted = await this.passDurableGates(definition, envelope, proposalTarget, run, null);
     if (admitted instanceof Decision) return this.notExecuted(run, admitted);
     const { claimId } = admitted;
@@ -159,10 +199,13 @@ export class VerdictPipeline {
     run: PipelineRun,
     receipt: ReceiptKey | null,
   ): Promise<Outcome<{ claimId: string | null }>> {
+    // A deferred run always passes a claim: its job may be delivered more than once (docs/review-lane.md).
+    const claimPolicy =
+      run.deferred === undefined ? definition.atMostOnce : deferredClaimPolicy(definition, run.deferred);
     if (
       definition.rateLimit === undefined &&
       receipt === null &&
-      definition.atMostOnce === undefined &&
+      claimPolicy === undefined &&
       definition.forbidStates === undefined
     )
       return NO_CLAIM;
@@ -204,10 +247,10 @@ export class VerdictPipeline {
       if (!consumed.permitted) return consumed;
     }
     // 13. Atomically admit the execution claim: the last gate.
-    if (definition.atMostOnce === undefined) return { claimId: null };
+    if (claimPolicy === undefined) return { claimId: null };
     const claimed = await admitExecutionClaim(
       this.options.executionClaims!,
-      definition.atMostOnce,
+      claimPolicy,
       definition.name,
       envelope,
       target,
@@ -235,6 +278,9 @@ export class VerdictPipeline {
       const confirmed = await this.confirm(run, definition, envelope, proposalTarget, ApprovalPhase.ProposalValidation);
       if (confirmed instanceof Decision) return confirmed;
     }
+    // 5. Review lane: park the exact proposal for a reviewer → require_review. A worker's deferred run of the
+    // approved item goes on instead, and is checked against the reviewed binding at step 10.
+    if (definition.requiresReview !== undefined && run.deferred === undefined) return this.park(run, admissible);
     // 6. Fingerprint the proposal target's stable identity before any refresh, so in-place mutation is caught.
     const proposalIdentity = this.identityOf(definition, proposalTarget, context);
     trail.establish({
@@ -363,6 +409,31 @@ export class VerdictPipeline {
     return foreign ? decision.signalling(SecuritySignal.CrossTenantResourceRequested) : decision;
   }
 
+  /** Step 5 of the review lane; a dry run (`evaluate`) parks nothing. */
+  private async park(run: PipelineRun, { definition, envelope, proposalTarget }: Admissible): Promise<Decision> {
+    if (!run.issueReceipts)
+      return this.decided(
+        run.trail,
+        Decision.of(Disposition.RequireReview, Stage.Review, definition.requiresReview!.reason),
+      );
+    const parked = await parkForReview({
+      lane: this.reviewLane(),
+      definition,
+      envelope,
+      target: proposalTarget,
+      now: this.clock(),
+      trail: run.trail,
+    });
+    return parked.decision;
+  }
+
+  private reviewLane(): NonNullable<VerdictModuleOptions['review']> {
+    const lane = this.options.review;
+    if (lane === undefined)
+      throw new VerdictConfigurationError('No review lane is configured: pass `review` to VerdictModule.forRoot.');
+    return lane;
+  }
+
   private identityOf(definition: CapabilityDefinition, target: unknown, context: ActionContext): string {
     const policy = definition.executionTarget;
     return fingerprint({
@@ -400,8 +471,9 @@ export class VerdictPipeline {
     toolKind: ToolKind,
     explicitApproval: boolean,
     issueReceipts: boolean,
+    deferred?: DeferredRun,
   ): PipelineRun {
-    return new PipelineRun(this.trail(proposal, toolKind), toolKind, explicitApproval, issueReceipts);
+    return new PipelineRun(this.trail(proposal, toolKind), toolKind, explicitApproval, issueReceipts, deferred);
   }
 
   private trail(proposal: Proposal, toolKind: ToolKind): EvidenceTrail {

@@ -12,6 +12,10 @@ export { describeTrajectoryStoreContract } from './trajectory-store.contract.js'
 export type { TrajectoryStoreHarness } from './trajectory-store.contract.js';
 export { describeProvenanceLedgerContract } from './provenance-ledger.contract.js';
 export type { ProvenanceLedgerHarness } from './provenance-ledger.contract.js';
+export { describeReviewItemStoreContract } from './review-item-store.contract.js';
+export type { ReviewItemStoreHarness } from './review-item-store.contract.js';
+export { describeDeferredQueueContract } from './deferred-queue.contract.js';
+export type { DeferredQueueHarness } from './deferred-queue.contract.js';
 export type { ContractRunner, ContractSuiteOptions, ContractTestFn } from './contract-runner.js';
 export * from './scripted-chat-model.js';
 export { createVerdictTestingModule } from './verdict-testing-module.js';

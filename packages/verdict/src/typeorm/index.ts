@@ -15,3 +15,5 @@ export { TypeOrmTrajectoryStore, TRAJECTORY_ADVANCE_ATTEMPTS } from './typeorm-t
 export { TypeOrmContainmentStore } from './typeorm-containment-store.js';
 export { ProvenanceRecordEntity } from './provenance-record.entity.js';
 export { TypeOrmProvenanceLedger } from './typeorm-provenance-ledger.js';
+export { ReviewItemEntity } from './review-item.entity.js';
+export { TypeOrmReviewItemStore } from './typeorm-review-item-store.js';

@@ -6,6 +6,7 @@ import { ReleaseRecordEntity } from './release-record.entity.js';
 import { TrajectoryStateEntity } from './trajectory-state.entity.js';
 import { ContainmentEntity } from './containment.entity.js';
 import { ProvenanceRecordEntity } from './provenance-record.entity.js';
+import { ReviewItemEntity } from './review-item.entity.js';
 
 /**
  * Every Verdict entity. Add them to your DataSource's `entities` (or `TypeOrmModule.forRoot`).
@@ -22,4 +23,5 @@ export const verdictEntities: Array<new () => object> = [
   TrajectoryStateEntity,
   ContainmentEntity,
   ProvenanceRecordEntity,
+  ReviewItemEntity,
 ];

@@ -55,7 +55,9 @@ export class CreateApprovalReceipts1795996093417 implements MigrationInterface {
 }
 
 /** Byte-for-byte string comparison on MySQL/MariaDB; nothing to add elsewhere. */
-async function exactCollation(queryRunner: QueryRunner): Promise<Pick<TableColumnOptions, 'charset' | 'collation'>> {
+export async function exactCollation(
+  queryRunner: QueryRunner,
+): Promise<Pick<TableColumnOptions, 'charset' | 'collation'>> {
   if (!['mysql', 'mariadb', 'aurora-mysql'].includes(queryRunner.connection.options.type)) return {};
   const [{ version }] = (await queryRunner.query('SELECT VERSION() AS version')) as Array<{ version: string }>;
   const collation = /mariadb/i.test(version)

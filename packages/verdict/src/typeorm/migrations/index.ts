@@ -8,8 +8,9 @@ import { CreateTrajectoryStates1796000000001 } from './1796000000001-create-traj
 import { AddApprovalReceiptPrincipals1796000104000 } from './1796000104000-add-approval-receipt-principals.js';
 import { AddExecutionClaimOperatorIdentity1796000109000 } from './1796000109000-add-execution-claim-operator-identity.js';
 import { AddApprovalReceiptConversations1796000110300 } from './1796000110300-add-approval-receipt-conversations.js';
-import { CreateContainments1796000240000 } from './1796000240000-create-containments.js';
 import { CreateProvenanceRecords1796000120000 } from './1796000120000-create-provenance-records.js';
+import { CreateReviewItems1796000125000 } from './1796000125000-create-review-items.js';
+import { CreateContainments1796000240000 } from './1796000240000-create-containments.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -29,5 +30,6 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   AddExecutionClaimOperatorIdentity1796000109000,
   AddApprovalReceiptConversations1796000110300,
   CreateProvenanceRecords1796000120000,
+  CreateReviewItems1796000125000,
   CreateContainments1796000240000,
 ];

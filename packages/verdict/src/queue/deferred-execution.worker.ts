@@ -1,0 +1,172 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown, Optional } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { CapabilityRegistry } from '../capabilities/capability-registry.js';
+import type { ActionContext } from '../context/action-context.js';
+import { ActionContextStore } from '../context/action-context.store.js';
+import { Decision } from '../decisions/decision.js';
+import { Stage } from '../decisions/stage.js';
+import { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
+import { ToolKind } from '../evidence/tool-kind.js';
+import { ReviewedOperationExecuted } from '../events/reviewed-operation-executed.event.js';
+import { ReviewedOperationRefused } from '../events/reviewed-operation-refused.event.js';
+import { fingerprint } from '../fingerprints/fingerprint.js';
+import { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
+import { recordReviewDecision } from '../review/review-evidence.js';
+import { reviewActorKey } from '../review/review-binding.js';
+import type { ReviewItem } from '../review/review-item.js';
+import { isReviewItemExpired } from '../review/review-item-rules.js';
+import { ReviewItemStatus } from '../review/review-item-status.js';
+import type { ReviewLaneOptions } from '../review/review-lane-options.interface.js';
+import { ReviewPhase } from '../review/review-phase.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
+import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import type { DeferredJob, DeferredJobOutcome } from './deferred-job.js';
+
+/**
+ * Runs delivered jobs of the review lane (docs/review-lane.md). For each job it reads the item from the
+ * `ReviewItemStore` (the job carries only its id), refuses an unknown, unapproved or expired item,
+ * rehydrates the requester with the application's `rehydrate` hook (never from the job or the item alone)
+ * and checks it is the same principal, then re-runs the whole pipeline as the requester: a fresh target
+ * (refresh, identity check), CASL again, the reviewed binding (step 10), the rate limit and an execution
+ * claim, which makes a retried, duplicated or restarted job execute at most once. An executor that throws
+ * leaves the claim `indeterminate` and the job fails (the queue may retry it; the claim refuses the retry).
+ *
+ * Verdict starts it on the configured queue at application bootstrap unless `review.work` is `false`.
+ */
+@Injectable()
+export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(EvidenceRecorder) private readonly evidence: EvidenceRecorder,
+    private readonly pipeline: VerdictPipeline,
+    private readonly contexts: ActionContextStore,
+    private readonly registry: CapabilityRegistry,
+    @Optional() private readonly events?: EventEmitter2,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const lane = this.options.review;
+    if (lane !== undefined && lane.work !== false) await lane.queue.work((job) => this.run(job));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.options.review?.queue.close();
+  }
+
+  /** Runs one job. Refusals are answered (`executed: false`) and recorded; application faults reject. */
+  async run(job: DeferredJob): Promise<DeferredJobOutcome> {
+    const lane = this.lane();
+    const itemId = typeof job?.itemId === 'string' ? job.itemId : '';
+    const item = itemId === '' ? null : await lane.items.find(itemId);
+    const now = this.now();
+    if (item === null || this.registry.find(item.capability) === undefined) {
+      await this.dispatch('review', itemId, Decision.deny(Stage.Review, 'no such review item'), 'not_found', now);
+      return { itemId, executed: false };
+    }
+    if (item.status !== ReviewItemStatus.Approved) {
+      // Rejected, pending or settled already: nothing runs, and the item keeps the state it has.
+      await this.dispatch(
+        item.capability,
+        itemId,
+        Decision.deny(Stage.Review, `the review item is ${item.status}`),
+        item.status,
+        now,
+      );
+      return { itemId, executed: false };
+    }
+    if (isReviewItemExpired(item, now))
+      return this.refuse(item, Decision.deny(Stage.Review, 'the review item expired before execution'), 'expired');
+    const context = await this.rehydrate(lane, item);
+    if (context === null)
+      return this.refuse(
+        item,
+        Decision.deny(Stage.Review, 'the requester could not be rehydrated as the same principal'),
+        'requester_gone',
+      );
+    await this.dispatch(item.capability, itemId, Decision.permit(Stage.Review), 'dispatched', now);
+    const proposal = { capability: item.capability, arguments: item.arguments, toolCallId: item.requestKey };
+    const result = await this.contexts.run(context, () =>
+      this.pipeline.execute(proposal, ToolKind.Deferred, {}, { item }),
+    );
+    if (result.executed) {
+      await lane.items.settle({ id: item.id, outcome: 'executed', now: this.now() });
+      this.events?.emit(
+        ReviewedOperationExecuted.event,
+        new ReviewedOperationExecuted(
+          item.id,
+          item.capability,
+          item.tenant,
+          item.conversationId,
+          result.correlationId,
+          result.output,
+        ),
+      );
+      return { itemId, executed: true };
+    }
+    // A duplicate delivery: the run holding the claim settles the item and reports.
+    if (result.decision.stage === Stage.ExecutionClaim) return { itemId, executed: false };
+    await lane.items.settle({ id: item.id, outcome: 'refused', now: this.now() });
+    this.emitRefused(item, result.decision);
+    return { itemId, executed: false };
+  }
+
+  /** The requester as the application knows them now, when they are still the principal the item binds. */
+  private async rehydrate(lane: ReviewLaneOptions, item: ReviewItem): Promise<ActionContext | null> {
+    const context = await lane.rehydrate({
+      capability: item.capability,
+      actorKey: item.requesterKey,
+      tenant: item.tenant,
+      conversationId: item.conversationId,
+    });
+    if (context === null || context === undefined || context.tenant !== item.tenant) return null;
+    const key = reviewActorKey(this.registry.find(item.capability)!, lane)(context.actor);
+    if (key === undefined || fingerprint(key) !== fingerprint(item.requesterKey)) return null;
+    return { ...context, metadata: { ...context.metadata, conversationId: item.conversationId ?? undefined } };
+  }
+
+  private async refuse(item: ReviewItem, decision: Decision, outcome: string): Promise<DeferredJobOutcome> {
+    await this.dispatch(item.capability, item.id, decision, outcome, this.now());
+    if (await this.lane().items.settle({ id: item.id, outcome: 'refused', now: this.now() }))
+      this.emitRefused(item, decision);
+    return { itemId: item.id, executed: false };
+  }
+
+  private dispatch(capability: string, itemId: string, decision: Decision, outcome: string, now: Date): Promise<void> {
+    const phase = ReviewPhase.Dispatch;
+    return recordReviewDecision(this.evidence, {
+      capability,
+      toolKind: ToolKind.Deferred,
+      decision,
+      phase,
+      outcome,
+      itemId,
+      now,
+    });
+  }
+
+  private emitRefused(item: ReviewItem, decision: Decision): void {
+    this.events?.emit(
+      ReviewedOperationRefused.event,
+      new ReviewedOperationRefused(
+        item.id,
+        item.capability,
+        item.tenant,
+        item.conversationId,
+        decision.stage,
+        decision.disposition,
+      ),
+    );
+  }
+
+  private lane(): ReviewLaneOptions {
+    const lane = this.options.review;
+    if (lane === undefined)
+      throw new VerdictConfigurationError('No review lane is configured: pass `review` to VerdictModule.forRoot.');
+    return lane;
+  }
+
+  private now(): Date {
+    return (this.options.clock ?? (() => new Date()))();
+  }
+}

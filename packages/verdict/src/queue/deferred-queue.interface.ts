@@ -1,0 +1,22 @@
+import type { DeferredJob, DeferredJobHandler } from './deferred-job.js';
+
+/**
+ * Where approved review items wait for a worker (docs/review-lane.md): `InProcessDeferredQueue` (tests,
+ * development) or the BullMQ adapter of `@verdict/nestjs/bullmq`. Delivery is at least once: a job may
+ * arrive twice, after a retry or a killed worker. The execution claim of the deferred run makes that
+ * harmless, so adapters need no exactly-once delivery.
+ */
+export interface DeferredQueue {
+  /** Adds a job; resolves once the queue holds it durably (as durably as the adapter is). */
+  enqueue(job: DeferredJob): Promise<void>;
+  /**
+   * Starts delivering jobs to `handler` in this process (a worker). A queue never delivers before it is
+   * started; Verdict starts it when the module has booted, if `review.work` is not `false`.
+   */
+  work(handler: DeferredJobHandler): Promise<void>;
+  /** Stops delivering; in-flight jobs finish first. */
+  close(): Promise<void>;
+}
+
+/** Injection token of the configured {@link DeferredQueue}. */
+export const DeferredQueue = Symbol('DeferredQueue');

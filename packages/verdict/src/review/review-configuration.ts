@@ -1,0 +1,38 @@
+import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
+import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+
+const isPositiveInteger = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+
+/**
+ * Boot-time checks of a capability's review lane: a well-formed `requiresReview`, no confirmation next to it
+ * (the requester confirms or a reviewer reviews, not both), a review lane and an execution-claim store (the
+ * deferred run's last gate). `fail` throws the capability's configuration error.
+ */
+export function assertReviewConfigured(
+  definition: CapabilityDefinition,
+  options: VerdictModuleOptions,
+  fail: (message: string) => never,
+): void {
+  const policy = definition.requiresReview;
+  if (policy === undefined) return;
+  if (typeof policy.bind !== 'function' || typeof policy.reason !== 'string' || policy.reason.trim() === '')
+    fail(
+      'has requiresReview without bind or reason: use requiresReview({ bind, reason, ttlSeconds, describe, reviewer }).',
+    );
+  if (policy.ttlSeconds !== undefined && !isPositiveInteger(policy.ttlSeconds))
+    fail('has a requiresReview ttlSeconds that is not a positive integer.');
+  if (policy.actorKey !== undefined && typeof policy.actorKey !== 'function')
+    fail('has a requiresReview actorKey that is not a function: use actorKey: (actor) => actor.id.');
+  if (definition.requiresConfirmation !== undefined)
+    fail(
+      'uses both requiresConfirmation and requiresReview: choose one (the requester confirms, or a reviewer reviews).',
+    );
+  if (options.review === undefined)
+    fail(
+      'uses requiresReview, but no review lane is configured: pass `review: { items, queue, rehydrate }` to VerdictModule.forRoot.',
+    );
+  if (options.executionClaims === undefined)
+    fail(
+      'uses requiresReview, but no execution-claim store is configured: a deferred run is admitted by an execution claim (pass `executionClaims`).',
+    );
+}

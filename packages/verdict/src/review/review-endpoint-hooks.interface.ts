@@ -1,0 +1,10 @@
+import type { ExecutionContext } from '@nestjs/common';
+import type { Approver } from '../approvals/approval-endpoint-hooks.interface.js';
+
+/** The application's side of `@ReviewEndpoint()`: who the authenticated reviewer is, and which item the route names. */
+export interface ReviewEndpointHooks {
+  /** The authenticated reviewer of this request (after your auth guard), or `null` (→ 401). */
+  reviewer(executionContext: ExecutionContext): Approver | null | Promise<Approver | null>;
+  /** The review item id this request is about. Default: the `itemId` route parameter. */
+  itemId?(executionContext: ExecutionContext): string | undefined;
+}

@@ -1,0 +1,58 @@
+import {
+  type CanActivate,
+  type ExecutionContext,
+  ForbiddenException,
+  Inject,
+  Injectable,
+  NotFoundException,
+  UnauthorizedException,
+} from '@nestjs/common';
+import type { Approver } from '../approvals/approval-endpoint-hooks.interface.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
+import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { type PendingReview, pendingReviewOf } from './pending-review.js';
+import { ReviewService } from './review.service.js';
+
+/** What a review route handler receives from the guard: the item (trusted data only) and the reviewer. */
+export interface ReviewRequest {
+  readonly item: PendingReview;
+  readonly reviewer: Approver;
+}
+
+/** Where the guard leaves the {@link ReviewRequest} on the request object. */
+export const REVIEW_REQUEST = Symbol('VerdictReviewRequest');
+
+/**
+ * Protects an application's review routes (list, approve, reject). In order: an authenticated reviewer
+ * (401); the item named by the route, in the reviewer's tenant (404); a reviewer who is not the requester
+ * (403); and the reviewer's CASL ability to `review` the bound target (403). `ReviewService.approve` and
+ * `reject` check the same again, atomically with the transition.
+ */
+@Injectable()
+export class ReviewEndpointGuard implements CanActivate {
+  constructor(
+    private readonly reviews: ReviewService,
+    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+  ) {}
+
+  async canActivate(executionContext: ExecutionContext): Promise<boolean> {
+    const hooks = this.options.reviewEndpoint;
+    if (hooks === undefined)
+      throw new VerdictConfigurationError('@ReviewEndpoint() needs `reviewEndpoint` hooks in VerdictModule.forRoot.');
+    const reviewer = await hooks.reviewer(executionContext);
+    if (reviewer === null) throw new UnauthorizedException();
+    const request = executionContext.switchToHttp().getRequest();
+    const itemId = hooks.itemId?.(executionContext) ?? request.params?.itemId;
+    if (typeof itemId !== 'string' || itemId === '') throw new NotFoundException(NO_ITEM);
+    const check = await this.reviews.check(itemId, reviewer);
+    if (!check.allowed) {
+      if (check.outcome === 'not_found') throw new NotFoundException(NO_ITEM);
+      throw new ForbiddenException();
+    }
+    request[REVIEW_REQUEST] = { item: pendingReviewOf(check.item), reviewer } satisfies ReviewRequest;
+    return true;
+  }
+}
+
+const NO_ITEM = 'There is no such review item in your tenant.';

@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import type { Decision } from '../decisions/decision.js';
+import { decisionRecord } from '../evidence/decision-record.js';
+import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
+import type { ToolKind } from '../evidence/tool-kind.js';
+import { fingerprintString } from '../fingerprints/fingerprint.js';
+import type { ReviewPhase } from './review-phase.js';
+
+/**
+ * Records one review-lane decision made outside a pipeline run (a reviewer's decision, a worker's
+ * dispatch): stage `review`, the phase and outcome, and `sha256(item id)` — never the id, arguments or text.
+ */
+export async function recordReviewDecision(
+  evidence: EvidenceRecorder,
+  record: {
+    readonly capability: string;
+    readonly toolKind: ToolKind;
+    readonly decision: Decision;
+    readonly phase: ReviewPhase;
+    readonly outcome: string;
+    readonly itemId: string;
+    readonly now: Date;
+  },
+): Promise<void> {
+  const { decision } = record;
+  await evidence.recordDecision(
+    decisionRecord(
+      {
+        id: randomUUID(),
+        correlationId: randomUUID(),
+        sequence: 0,
+        capability: record.capability,
+        toolKind: record.toolKind,
+        stage: decision.stage,
+        disposition: decision.disposition,
+        reason: decision.reason,
+        recordedAt: record.now,
+      },
+      {
+        approvalPhase: record.phase,
+        approvalOutcome: record.outcome,
+        receiptFingerprint: fingerprintString(record.itemId),
+      },
+    ),
+  );
+}

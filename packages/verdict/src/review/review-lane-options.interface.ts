@@ -1,0 +1,38 @@
+import type { ActionContext } from '../context/action-context.js';
+import type { JsonValue } from '../fingerprints/json-value.js';
+import type { DeferredQueue } from '../queue/deferred-queue.interface.js';
+import type { ReviewItemStore } from './review-item-store.interface.js';
+
+/** Who asked for a review item, as the worker hands it to `rehydrate`. */
+export interface ReviewRequester {
+  readonly capability: string;
+  /** `actorKey(actor)` of the requester when the item was parked. */
+  readonly actorKey: JsonValue;
+  readonly tenant: string | null;
+  readonly conversationId: string | number | null;
+}
+
+/** `VerdictModule.forRoot({ review })`: the review lane's store, queue and the requester lookup. */
+export interface ReviewLaneOptions {
+  /** Where review items live (`TypeOrmReviewItemStore`, or `InMemoryReviewItemStore` in tests). */
+  readonly items: ReviewItemStore;
+  /** Where approved items wait for a worker (`InProcessDeferredQueue`, or the BullMQ adapter). */
+  readonly queue: DeferredQueue;
+  /**
+   * The requester's action context as the application's trusted store knows them *now* (a fresh user row,
+   * current roles, still in the tenant), or `null` when they are gone (→ the run is refused). Never
+   * rebuild it from the job or the item alone: the worker re-authorizes with this context, so a revoked
+   * permission or a deactivated account denies. The context's actor must give the same `actorKey`.
+   */
+  rehydrate(requester: ReviewRequester): ActionContext | null | Promise<ActionContext | null>;
+  /**
+   * The actor's stable identity for capabilities whose `requiresReview` names no `actorKey` (and for
+   * `VerdictService.enqueue`): bound into items, compared with reviewers, handed to `rehydrate`.
+   * Default: the actor object itself (plain JSON).
+   *
+   * @example actorKey: (actor: User) => actor.id
+   */
+  actorKey?(actor: any): JsonValue;
+  /** Whether this process works the queue (runs deferred jobs). Default: `true`; `false` for web-only processes. */
+  readonly work?: boolean;
+}

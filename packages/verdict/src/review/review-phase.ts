@@ -1,0 +1,16 @@
+/**
+ * Where a review-lane record was made, in the evidence's `approvalPhase` column (stage `review`); its
+ * `receiptFingerprint` column holds `sha256(review item id)`.
+ */
+export const ReviewPhase = {
+  /** The proposal was parked (or found parked) at step 5. */
+  Park: 'review_park',
+  /** A reviewer approved or rejected the item, or was refused. */
+  Decision: 'review_decision',
+  /** A worker took the item: found, unexpired, requester rehydrated. */
+  Dispatch: 'review_dispatch',
+  /** The deferred run compared the fresh target and requester with the reviewed binding (step 10). */
+  Execution: 'review_execution',
+} as const;
+
+export type ReviewPhase = (typeof ReviewPhase)[keyof typeof ReviewPhase];

@@ -1,0 +1,132 @@
+import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
+import { conversationIdOf } from '../context/conversation-id.js';
+import { Decision } from '../decisions/decision.js';
+import { Disposition } from '../decisions/disposition.js';
+import { Stage } from '../decisions/stage.js';
+import type { EvidenceTrail } from '../evidence/evidence-trail.js';
+import { atMostOnce, type AtMostOncePolicy } from '../execution-claims/at-most-once.js';
+import { fingerprintString } from '../fingerprints/fingerprint.js';
+import type { JsonValue } from '../fingerprints/json-value.js';
+import type { Envelope } from '../vocabulary/envelope.js';
+import { newReviewItemId, reviewBinding } from './review-binding.js';
+import { ReviewPhase } from './review-phase.js';
+import type { ReviewLaneOptions } from './review-lane-options.interface.js';
+import type { ReviewItem } from './review-item.js';
+import { isReviewItemExpired } from './review-item-rules.js';
+import { ReviewItemStatus } from './review-item-status.js';
+import { DEFAULT_REVIEW_TTL_SECONDS } from './requires-review.js';
+
+/** A pipeline run on a worker: the approved item it re-runs. */
+export interface DeferredRun {
+  readonly item: ReviewItem;
+}
+
+/** The claim policy of deferred runs of a capability without `atMostOnce`: one execution per review item. */
+export const DEFERRED_CLAIM_POLICY = 'verdict.deferred';
+
+/**
+ * The last gate of a deferred run: the capability's own `atMostOnce` when it declares one (its semantic key
+ * also refuses a second item for the same operation), otherwise one claim per review item. Either way a
+ * job retry, a duplicate job or a restarted worker meets a claim that is already taken.
+ */
+export function deferredClaimPolicy(definition: CapabilityDefinition, { item }: DeferredRun): AtMostOncePolicy {
+  return definition.atMostOnce ?? atMostOnce({ name: DEFERRED_CLAIM_POLICY, key: () => ({ item: item.id }) });
+}
+
+/** What parking needs: the review lane, the proposal and its target. */
+export interface ParkRequest {
+  readonly lane: ReviewLaneOptions;
+  readonly definition: CapabilityDefinition;
+  readonly envelope: Envelope;
+  readonly target: unknown;
+  readonly now: Date;
+  readonly trail: EvidenceTrail;
+  /** `true` for `VerdictService.enqueue` of a capability without `requiresReview`: parked already approved. */
+  readonly approved?: boolean;
+}
+
+/**
+ * Step 5 of a capability with `requiresReview` (and `VerdictService.enqueue`): park the exact proposal as
+ * a review item bound like a receipt and answer `require_review` (the model reads the fixed answer). The
+ * same request parked again finds its item: pending or approved → `require_review` again; rejected,
+ * expired or settled → `deny`. Returns the decision and the item.
+ */
+export async function parkForReview(request: ParkRequest): Promise<{ decision: Decision; item: ReviewItem }> {
+  const { lane, definition, envelope, target, now, trail } = request;
+  const policy = definition.requiresReview;
+  const binding = reviewBinding(definition, envelope, target, lane);
+  const facts = (item: ReviewItem) => ({
+    approvalPhase: ReviewPhase.Park,
+    approvalOutcome: item.status,
+    receiptFingerprint: fingerprintString(item.id),
+  });
+  const ttl = policy?.ttlSeconds ?? DEFAULT_REVIEW_TTL_SECONDS;
+  const subject = policy?.reviewer?.subject?.(envelope, target) ?? null;
+  const item = await lane.items.park(
+    {
+      id: newReviewItemId(),
+      capability: definition.name,
+      arguments: envelope.arguments as JsonValue,
+      requestKey: envelope.toolCallId ?? envelope.id,
+      ...binding,
+      tenant: envelope.context.tenant,
+      conversationId: conversationIdOf(envelope.context, definition.name),
+      reviewed: request.approved !== true,
+      reason: policy?.reason ?? 'enqueued for deferred execution',
+      description: policy?.describe?.(envelope, target) ?? null,
+      subject: subject === null ? null : { ...subject, capability: definition.name },
+      expiresAt: new Date(now.getTime() + ttl * 1000),
+      now,
+    },
+    request.approved === true,
+  );
+  trail.markMutated();
+  const decision =
+    request.approved === true && item.status === ReviewItemStatus.Approved && !isReviewItemExpired(item, now)
+      ? Decision.permit(Stage.Review, 'enqueued for deferred execution')
+      : parkedDecision(item, now, policy?.reason ?? 'enqueued for deferred execution');
+  await trail.record(decision, facts(item));
+  return { decision, item };
+}
+
+function parkedDecision(item: ReviewItem, now: Date, reason: string): Decision {
+  if (isReviewItemExpired(item, now)) return Decision.deny(Stage.Review, 'the review item expired');
+  if (item.status === ReviewItemStatus.Pending || item.status === ReviewItemStatus.Approved)
+    return Decision.of(Disposition.RequireReview, Stage.Review, reason);
+  if (item.status === ReviewItemStatus.Rejected)
+    return Decision.deny(Stage.Review, 'the reviewer rejected this proposal');
+  return Decision.deny(Stage.Review, `this reviewed operation was already ${item.status}`);
+}
+
+/**
+ * Step 10 of a deferred run: the item must still be approved and unexpired, and the fresh execution
+ * target, the arguments and the rehydrated requester must bind exactly as they did when the item was
+ * parked. A changed resource (its `bind` facts) or another principal denies at stage `review`.
+ */
+export async function verifyReviewed(
+  lane: ReviewLaneOptions,
+  definition: CapabilityDefinition,
+  envelope: Envelope,
+  target: unknown,
+  { item }: DeferredRun,
+  now: Date,
+  trail: EvidenceTrail,
+): Promise<Decision> {
+  const decision =
+    item.status !== ReviewItemStatus.Approved
+      ? Decision.deny(Stage.Review, `the review item is ${item.status}, not approved`)
+      : isReviewItemExpired(item, now)
+        ? Decision.deny(Stage.Review, 'the review item expired before execution')
+        : reviewBinding(definition, envelope, target, lane).bindingFingerprint !== item.bindingFingerprint
+          ? Decision.deny(
+              Stage.Review,
+              'the reviewed operation changed: the target, the arguments or the requester differ from what was reviewed',
+            )
+          : Decision.permit(Stage.Review);
+  await trail.record(decision, {
+    approvalPhase: ReviewPhase.Execution,
+    approvalOutcome: decision.permitted ? 'matched' : 'refused',
+    receiptFingerprint: fingerprintString(item.id),
+  });
+  return decision;
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from '@jest/globals';
+import { type CanActivate, Controller, type ExecutionContext, Injectable, Post, UseGuards } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import {
+  ActionContextStore,
+  type AuthorizedAction,
+  InMemoryExecutionClaimStore,
+  InMemoryReviewItemStore,
+  InProcessDeferredQueue,
+  ReviewEndpoint,
+  ReviewRequest,
+  ReviewService,
+  VerdictModule,
+  VerdictService,
+  type VerifiedReviewRequest,
+} from '@verdict/nestjs';
+import { type RefundArguments, type RefundOrder, refundFixture } from '@verdict/testing-kit';
+
+/** Stands in for authentication: the signed-in person comes from a header the guard trusts. */
+@Injectable()
+class SignedIn implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const req = context.switchToHttp().getRequest();
+    if (req.headers['x-person']) req.person = String(req.headers['x-person']);
+    return true;
+  }
+}
+
+@Controller('reviews')
+@UseGuards(SignedIn)
+class ReviewController {
+  constructor(private readonly reviews: ReviewService) {}
+
+  @Post(':itemId/approve')
+  @ReviewEndpoint()
+  approve(@ReviewRequest() { item, reviewer }: VerifiedReviewRequest) {
+    return this.reviews.approve(item.itemId, reviewer);
+  }
+}
+
+async function setup() {
+  const refunds: AuthorizedAction<RefundArguments, RefundOrder>[] = [];
+  const fixture = refundFixture({ record: async (action) => void refunds.push(action) });
+  const queue = new InProcessDeferredQueue();
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      VerdictModule.forRoot({
+        abilityFactory: fixture.abilityFactory,
+        capabilities: [fixture.refund],
+        executionClaims: new InMemoryExecutionClaimStore(),
+        review: {
+          items: new InMemoryReviewItemStore(),
+          queue,
+          rehydrate: fixture.rehydrate,
+          actorKey: fixture.actorKey,
+        },
+        reviewEndpoint: {
+          reviewer: (executionContext) => {
+            const person = executionContext.switchToHttp().getRequest().person as string | undefined;
+            const known = person === undefined ? undefined : fixture.people.get(person);
+            return known === undefined ? null : { id: person!, context: fixture.contextOf(person!) };
+          },
+        },
+      }),
+    ],
+    controllers: [ReviewController],
+    providers: [SignedIn],
+  }).compile();
+  const app = moduleRef.createNestApplication();
+  await app.init();
+  const proposeAs = async (person: string) => {
+    await moduleRef
+      .get(ActionContextStore)
+      .run(fixture.contextOf(person), () =>
+        moduleRef
+          .get(VerdictService)
+          .execute({ capability: 'orders.refund', arguments: { orderId: 1002, amount: 50 }, toolCallId: 'call_1' }),
+      );
+    const [item] = await moduleRef.get(ReviewService).pending({ tenant: 'acme' });
+    return item!.itemId;
+  };
+  const approveAs = (itemId: string, person?: string) => {
+    const call = request(app.getHttpServer()).post(`/reviews/${itemId}/approve`);
+    return person === undefined ? call : call.set('x-person', person);
+  };
+  return { app, refunds, queue, proposeAs, approveAs };
+}
+
+describe('@ReviewEndpoint()', () => {
+  it('lets a staff member of the tenant approve, and the refund runs once (utility)', async () => {
+    const { app, refunds, queue, proposeAs, approveAs } = await setup();
+    const itemId = await proposeAs('customer:72');
+    const response = await approveAs(itemId, 'staff:7');
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 201,
+      body: { outcome: 'approved', itemId },
+    });
+    await queue.idle();
+    expect(refunds).toHaveLength(1);
+    await app.close();
+  });
+
+  it.each([
+    ['nobody signed in', undefined, 401],
+    ['the requester', 'staff:7', 403],
+    ['a person without the CASL review rule', 'intern:9', 403],
+  ])('refuses %s', async (_who, person, status) => {
+    const { app, refunds, queue, proposeAs, approveAs } = await setup();
+    const itemId = await proposeAs('staff:7');
+    expect((await approveAs(itemId, person)).status).toBe(status);
+    await queue.idle();
+    expect(refunds).toHaveLength(0);
+    await app.close();
+  });
+
+  it('answers 404 for an item that does not exist', async () => {
+    const { app, approveAs } = await setup();
+    expect((await approveAs('rvw_guessed', 'staff:7')).status).toBe(404);
+    await app.close();
+  });
+});
