@@ -12,7 +12,6 @@ export type { CapabilityOptions } from './capabilities/capability-options.interf
 export type { CapabilityDefinition, CapabilityExecutor } from './capabilities/capability-definition.js';
 export type { ArgumentSchema, ArgumentsOf } from './capabilities/argument-schema.js';
 export { defineCapability } from './capabilities/define-capability.js';
-export { CapabilityRegistry, type ToolBinding } from './capabilities/capability-registry.js';
 
 // Targets
 export {
@@ -44,7 +43,6 @@ export type { Proposal } from './vocabulary/proposal.js';
 export type { Envelope } from './vocabulary/envelope.js';
 export type { AuthorizedAction } from './vocabulary/authorized-action.js';
 export type { ExecutionResult } from './vocabulary/execution-result.js';
-export { VerdictPipeline } from './pipeline/verdict-pipeline.js';
 
 // Evidence
 export { EvidenceRecorder } from './evidence/evidence-recorder.interface.js';

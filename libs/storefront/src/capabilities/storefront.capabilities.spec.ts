@@ -6,7 +6,7 @@ import {
   DEFAULT_PUBLIC_MESSAGE,
   InMemoryEvidenceRecorder,
   VerdictModule,
-  VerdictPipeline,
+  VerdictService,
 } from '@verdict/nestjs';
 import { VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
 import { DataSource } from 'typeorm';
@@ -58,11 +58,11 @@ async function setup() {
   const moduleRef = await boot();
   const dataSource = moduleRef.get(DataSource);
   const contexts = moduleRef.get(ActionContextStore);
-  const pipeline = moduleRef.get(VerdictPipeline);
+  const verdict = moduleRef.get(VerdictService);
   /** Replays a captured model tool call through Verdict as customer 72 of acme (unless told otherwise). */
   const replay = (call: CapturedToolCall, context: ActionContext = StorefrontContexts.customer72) =>
     contexts.run(context, () =>
-      pipeline.execute({ capability: capabilityOf[call.name], arguments: call.args, toolCallId: call.id }),
+      verdict.execute({ capability: capabilityOf[call.name], arguments: call.args, toolCallId: call.id }),
     );
   const order = (id: number) => dataSource.getRepository(Order).findOneByOrFail({ id });
   return { moduleRef, dataSource, contexts, replay, order };
