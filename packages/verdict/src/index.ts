@@ -19,9 +19,12 @@ export {
   TargetStrategy,
   type TargetIdentity,
   type TargetRefresh,
+  type TypedExecutionTargetPolicy,
 } from './targets/execution-target-policy.js';
+export type { InferredFromCapability } from './capabilities/inferred-from-capability.js';
 export {
   type TargetResolver,
+  type ProposalResolve,
   type ProposalTargetResolver,
   type ContextTargetResolver,
   fromProposal,
@@ -52,7 +55,7 @@ export { NullEvidenceRecorder } from './evidence/null-evidence-recorder.js';
 export { InMemoryEvidenceRecorder } from './evidence/in-memory-evidence-recorder.js';
 
 // Execution claims and rate limits
-export { atMostOnce, type AtMostOncePolicy } from './execution-claims/at-most-once.js';
+export { atMostOnce, type AtMostOncePolicy, type TypedAtMostOncePolicy } from './execution-claims/at-most-once.js';
 export { ExecutionClaimStatus } from './execution-claims/execution-claim-status.js';
 export type { ExecutionClaim } from './execution-claims/execution-claim.js';
 export {
@@ -65,7 +68,12 @@ export {
 export { resolvableFrom, refusedResolution } from './execution-claims/claim-resolution-rules.js';
 export { InMemoryExecutionClaimStore } from './execution-claims/in-memory-execution-claim-store.js';
 export { ExecutionClaimsService, type ClaimResolutionChoice } from './execution-claims/execution-claims.service.js';
-export { fixedWindow, windowStartOf, type FixedWindowPolicy } from './rate-limits/fixed-window.js';
+export {
+  fixedWindow,
+  windowStartOf,
+  type FixedWindowPolicy,
+  type TypedFixedWindowPolicy,
+} from './rate-limits/fixed-window.js';
 export {
   RateLimitStore,
   type RateLimitConsumption,
@@ -80,6 +88,7 @@ export {
   DEFAULT_CONFIRMATION_TTL_SECONDS,
   DEFAULT_MAX_PENDING_RECEIPTS,
   type ConfirmationPolicy,
+  type TypedConfirmationPolicy,
 } from './approvals/requires-confirmation.js';
 export { receiptPrincipal, type ReceiptPrincipal } from './approvals/receipt-principal.js';
 export { ReceiptStatus } from './approvals/receipt-status.js';
@@ -126,6 +135,7 @@ export {
 export {
   forbidStates,
   type ForbiddenStatesPolicy,
+  type TypedForbiddenStatesPolicy,
   type ForbidStatesOptions,
   type EffectOf,
 } from './forbidden-states/forbid-states.js';
