@@ -132,7 +132,7 @@ export function documentsFixture() {
   async function boot(
     options: { evidence?: EvidenceRecorder; providers?: any[]; imports?: any[] } & Pick<
       VerdictModuleOptions,
-      'capabilities' | 'executionClaims' | 'rateLimits' | 'approvals' | 'trajectories' | 'clock'
+      'capabilities' | 'executionClaims' | 'rateLimits' | 'approvals' | 'trajectories' | 'clock' | 'actorKey'
     > = {},
   ) {
     const { evidence = new InMemoryEvidenceRecorder(), providers = [], imports = [], ...verdictOptions } = options;

@@ -10,6 +10,8 @@ import type { RateLimitStore } from './rate-limits/rate-limit-store.interface.js
 import type { TrajectoryStore } from './forbidden-states/trajectory-store.interface.js';
 import type { ReleasePolicy } from './context-release/release-policy.js';
 import type { PiiDetector } from './context-release/detectors/index.js';
+import type { VerdictActor } from './context/verdict-types.js';
+import type { JsonValue } from './fingerprints/json-value.js';
 
 /** The fixed text the model and end users receive when a proposal is not executed. */
 export const DEFAULT_PUBLIC_MESSAGE = 'This action was not performed.';
@@ -43,6 +45,15 @@ export interface VerdictModuleOptions {
   readonly releasePolicies?: readonly ReleasePolicy[];
   /** Detectors for free-text scanning and post-scrub validation of routes that name none. Default: `DEFAULT_DETECTORS`. */
   readonly detectors?: readonly PiiDetector[];
+  /**
+   * The actor's stable identity, used by every capability that does not give its own: receipts
+   * (`requiresConfirmation`'s `actorKey`) and actor trajectories (`TrajectoryScope.actor()` without a key).
+   * Default: none; receipts then bind the actor object itself, and `TrajectoryScope.actor()` needs this (boot error).
+   * A method signature, so an annotated `(actor: User) => …` fits where no actor type is registered.
+   *
+   * @example actorKey: (actor: User) => actor.id
+   */
+  actorKey?(actor: VerdictActor): JsonValue;
   /** The clock used for envelopes, evidence, windows and claims. Default: `() => new Date()`. */
   readonly clock?: () => Date;
 }

@@ -168,6 +168,7 @@ export class VerdictPipeline {
         target,
         this.clock(),
         trail,
+        this.options.actorKey,
       );
       if (!folded.permitted) return folded;
     }
