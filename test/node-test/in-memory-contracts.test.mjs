@@ -15,8 +15,8 @@ import {
   defineCapability,
   fromProposal,
 } from '@verdict/nestjs';
+import { ScriptedChatModel } from '@verdict/nestjs/testing/langchain';
 import {
-  ScriptedChatModel,
   createVerdictTestingModule,
   describeApprovalReceiptStoreContract,
   describeEvidenceRecorderContract,

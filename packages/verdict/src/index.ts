@@ -139,7 +139,7 @@ export {
   type ForbidStatesOptions,
   type EffectOf,
 } from './forbidden-states/forbid-states.js';
-export { TrajectoryScope, TrajectoryScopeKind } from './forbidden-states/trajectory-scope.js';
+export { TrajectoryScope, TrajectoryScopeKind, type ActorKey } from './forbidden-states/trajectory-scope.js';
 export {
   TrajectoryStore,
   type TrajectoryAdvance,

@@ -9,7 +9,6 @@ export type { RateLimitStoreHarness } from './rate-limit-store.contract.js';
 export { describeTrajectoryStoreContract } from './trajectory-store.contract.js';
 export type { TrajectoryStoreHarness } from './trajectory-store.contract.js';
 export type { ContractRunner, ContractSuiteOptions, ContractTestFn } from './contract-runner.js';
-export * from './scripted-chat-model.js';
 export { createVerdictTestingModule } from './verdict-testing-module.js';
 export type {
   ActingAs,
