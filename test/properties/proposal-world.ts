@@ -19,6 +19,7 @@ import {
   VerdictModule,
   VerdictService,
   isActionContext,
+  InMemoryExecutionClaimStore,
 } from '@verdict/nestjs';
 import { VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
 import {
@@ -321,6 +322,7 @@ export async function openProposalWorld() {
   const moduleRef = await Test.createTestingModule({
     imports: [
       VerdictModule.forRoot({
+        executionClaims: new InMemoryExecutionClaimStore(), // orders.cancel is at most once
         abilityFactory: new StorefrontAbilityFactory(dataSource),
         evidence: new InMemoryEvidenceRecorder(),
       }),
