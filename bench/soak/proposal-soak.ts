@@ -33,8 +33,8 @@ export interface ProposalSoakResult {
 
 /**
  * `count` random proposals through the property test's world (the arbitraries of
- * `proposal.arbitraries.ts`, the checks of `proposal-world.ts`), about 8 in 10 to `VerdictService` /
- * `VerdictPipeline` and the rest through the bound `lookup_order` tool, as the property test splits them.
+ * `proposal.arbitraries.ts`, the checks of `proposal-world.ts`), about 8 in 10 to `VerdictService`
+ * and the rest through the bound `lookup_order` tool, as the property test splits them.
  * Every proposal is judged; nothing stops at the first failure.
  */
 export async function soakProposals(count: number, seed: number): Promise<ProposalSoakResult> {

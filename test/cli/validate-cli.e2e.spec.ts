@@ -49,6 +49,17 @@ describe('verdict validate (CLI)', () => {
     expect(
       report.capabilities.find((capability: { name: string }) => capability.name === 'support.escalate').gates,
     ).toContain('atMostOnce');
+    // The storefront declares which capabilities change state; every one that does is at most once.
+    const declared = (name: string) =>
+      report.capabilities.find((capability: { name: string }) => capability.name === name) as {
+        mutates: boolean;
+        gates: string[];
+      };
+    for (const name of ['orders.cancel', 'support.escalate']) {
+      expect(declared(name).mutates).toBe(true);
+      expect(declared(name).gates).toContain('atMostOnce');
+    }
+    for (const name of ['orders.view', 'shipments.refresh']) expect(declared(name).mutates).toBe(false);
   });
 
   it('prints tables for people', async () => {

@@ -13,6 +13,7 @@ import {
   TrajectoryScope,
   VerdictConfigurationError,
   VerdictModule,
+  type VerdictModuleOptions,
   VerdictService,
   defineCapability,
   forbidStates,
@@ -53,13 +54,14 @@ const copyCapability = (name: string, scope: Scope | undefined): CapabilityDefin
     () => 'copied',
   );
 
-async function boot(capabilities: CapabilityDefinition[]) {
+async function boot(capabilities: CapabilityDefinition[], extra: Pick<VerdictModuleOptions, 'actorKey'> = {}) {
   const moduleRef = await Test.createTestingModule({
     imports: [
       VerdictModule.forRoot({
         abilityFactory: { createForContext: () => createMongoAbility([{ action: 'copy', subject: 'Share' }]) },
         trajectories: new InMemoryTrajectoryStore(),
         capabilities,
+        ...extra,
       }),
     ],
   }).compile();
@@ -124,6 +126,23 @@ describe('forbidStates trajectory scopes', () => {
     expect(await copy({ actor: 'bob', conversation: 'a' })).toBe('copied');
     expect(await copy({ actor: 'ada', tenant: 'globex' })).toBe('copied');
     await close();
+  });
+
+  it("actor() without a key: the module's actorKey keys the trajectory, so a new actor object of the same id is the same actor", async () => {
+    const { copy, close } = await boot([copyCapability('shares.copy', TrajectoryScope.actor())], {
+      actorKey: (actor) => (actor as { id: string }).id,
+    });
+    expect(await copy({ actor: 'ada', conversation: 'a' })).toBe('copied');
+    expect(await copy({ actor: 'ada', conversation: 'b' })).toBe('copied');
+    expect(await copy({ actor: 'ada' })).toBe(FORBIDDEN);
+    expect(await copy({ actor: 'bob', conversation: 'a' })).toBe('copied');
+    await close();
+  });
+
+  it('actor() without a key does not boot without a module actorKey', async () => {
+    await expect(boot([copyCapability('shares.copy', TrajectoryScope.actor())])).rejects.toThrow(
+      /TrajectoryScope\.actor\(\) without an actorKey/,
+    );
   });
 
   it('tenant: every actor of the tenant shares one state; other tenants are untouched', async () => {

@@ -17,8 +17,8 @@ import {
   defineCapability,
   fromProposal,
 } from '@verdict/nestjs';
+import { ScriptedChatModel } from '@verdict/nestjs/testing/langchain';
 import {
-  ScriptedChatModel,
   createVerdictTestingModule,
   describeApprovalReceiptStoreContract,
   describeDeferredQueueContract,

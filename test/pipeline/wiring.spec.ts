@@ -7,7 +7,6 @@ import { IsInt, IsOptional, IsPositive, IsString } from 'class-validator';
 import { z } from 'zod';
 import {
   ActionContextStore,
-  CapabilityRegistry,
   type CapabilityDefinition,
   ExecutionTargetPolicy,
   InMemoryEvidenceRecorder,
@@ -18,6 +17,7 @@ import {
   fromProposal,
 } from '@verdict/nestjs';
 import { VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
+import { CapabilityRegistry } from '../../packages/verdict/src/capabilities/capability-registry.js';
 import { alice, documentsFixture } from './documents.fixture.js';
 
 const lookupTool = tool(async () => 'raw handler ran', {

@@ -11,6 +11,7 @@ import {
   VerdictModule,
   VerdictService,
   defineCapability,
+  InMemoryExecutionClaimStore,
 } from '@verdict/nestjs';
 import {
   Customer,
@@ -179,6 +180,7 @@ async function setup() {
   const moduleRef = await Test.createTestingModule({
     imports: [
       VerdictModule.forRoot({
+        executionClaims: new InMemoryExecutionClaimStore(), // orders.cancel is at most once
         abilityFactory: new StorefrontAbilityFactory(dataSource),
         evidence: new InMemoryEvidenceRecorder(),
         capabilities: [view, cancel],

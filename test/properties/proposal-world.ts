@@ -17,9 +17,9 @@ import {
   MissingActionContextError,
   VerdictError,
   VerdictModule,
-  VerdictPipeline,
   VerdictService,
   isActionContext,
+  InMemoryExecutionClaimStore,
 } from '@verdict/nestjs';
 import { VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
 import {
@@ -45,7 +45,7 @@ import {
   toolCallIds,
 } from './proposal.arbitraries.js';
 
-export type Via = 'service' | 'pipeline' | 'tool';
+export type Via = 'service' | 'tool';
 
 /** One random proposal and the world it runs in. */
 export interface RandomProposal {
@@ -322,6 +322,7 @@ export async function openProposalWorld() {
   const moduleRef = await Test.createTestingModule({
     imports: [
       VerdictModule.forRoot({
+        executionClaims: new InMemoryExecutionClaimStore(), // orders.cancel is at most once
         abilityFactory: new StorefrontAbilityFactory(dataSource),
         evidence: new InMemoryEvidenceRecorder(),
       }),
@@ -336,7 +337,6 @@ export async function openProposalWorld() {
 
   const contexts = moduleRef.get(ActionContextStore);
   const service = moduleRef.get(VerdictService);
-  const pipeline = moduleRef.get(VerdictPipeline);
   const lookupOrder = moduleRef
     .get(VerdictTools)
     .bound(createLookupOrderTool(dataSource), StorefrontCapability.ViewOrder);
@@ -368,7 +368,7 @@ export async function openProposalWorld() {
             id: toolCallId,
             type: 'tool_call',
           })
-        : (via === 'service' ? service : pipeline).execute({ capability, arguments: args, toolCallId });
+        : service.execute({ capability, arguments: args, toolCallId });
     return proposal.context === undefined ? call() : contexts.run(proposal.context, call);
   };
 
@@ -415,10 +415,10 @@ export const seededStatuses: readonly OrderStatus[] = [
   OrderStatus.Shipped,
 ];
 
-/** Proposals to `VerdictService.execute` or `VerdictPipeline.execute`, nested `depth` deep at most. */
+/** Proposals to `VerdictService.execute`, nested `depth` deep at most. */
 export const serviceProposals = (depth: DepthRange): fc.Arbitrary<RandomProposal> =>
   fc.record({
-    via: fc.constantFrom<Via>('service', 'pipeline'),
+    via: fc.constant<Via>('service'),
     capability: capabilityNames,
     arguments: anyArguments(depth),
     toolCallId: fc.option(toolCallIds, { nil: undefined }),

@@ -10,7 +10,7 @@ import {
   toolProposals as toolProposalsOf,
 } from './proposal-world.js';
 
-/** Proposals through `VerdictService.execute` / `VerdictPipeline.execute`. */
+/** Proposals through `VerdictService.execute`. */
 const SERVICE_RUNS = 8_000;
 /** Proposals through the bound `lookup_order` tool. */
 const TOOL_RUNS = 2_500;
@@ -75,7 +75,7 @@ describe('random proposals', () => {
     expect(() => check({ ...denied, outcome: { kind: 'tool', message: leaky } })).toThrow();
   });
 
-  it(`never executes anything the actor may not do, across ${SERVICE_RUNS} proposals to VerdictService and VerdictPipeline`, async () => {
+  it(`never executes anything the actor may not do, across ${SERVICE_RUNS} proposals to VerdictService`, async () => {
     const { observe, check, tally } = await setup();
     await fc.assert(
       fc.asyncProperty(serviceProposals, async (proposal) => check(await observe(proposal))),

@@ -21,7 +21,7 @@ import {
   withProvenance,
 } from '@verdict/nestjs';
 import { ModelInputGuards } from '@verdict/nestjs/langchain';
-import { ScriptedChatModel, type ScriptStep } from '@verdict/nestjs/testing';
+import { ScriptedChatModel, type ScriptStep } from '@verdict/nestjs/testing/langchain';
 import { ATTACKER_IBAN, OWN_IBAN, PRODUCT, paymentsFixture } from './payments.fixture.js';
 
 const TRUSTED_ONLY = { untrustedContext: 'allow', arguments: { recipient: 'trusted_only' } } as const;

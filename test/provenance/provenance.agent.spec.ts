@@ -13,7 +13,7 @@ import {
   type ProvenancePolicy,
 } from '@verdict/nestjs';
 import { ModelInputGuard, approveToolCall } from '@verdict/nestjs/langchain';
-import { ScriptedChatModel, type ScriptStep } from '@verdict/nestjs/testing';
+import { ScriptedChatModel, type ScriptStep } from '@verdict/nestjs/testing/langchain';
 import { ATTACKER_IBAN, OWN_IBAN, alice, paymentsFixture, type PaymentsSetup } from './payments.fixture.js';
 
 const VIEW = { name: 'view_product', args: { productId: 'p-1' }, id: 'call_view' };

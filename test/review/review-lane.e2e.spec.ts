@@ -4,7 +4,6 @@ import { Test } from '@nestjs/testing';
 import {
   ActionContextStore,
   type AuthorizedAction,
-  CapabilityRegistry,
   DeferredExecutionWorker,
   InMemoryEvidenceRecorder,
   InMemoryExecutionClaimStore,
@@ -15,11 +14,12 @@ import {
   ReviewedOperationRefused,
   VerdictConfigurationError,
   VerdictModule,
-  VerdictPipeline,
   VerdictService,
   fingerprintString,
   publicAnswer,
 } from '@verdict/nestjs';
+import { CapabilityRegistry } from '../../packages/verdict/src/capabilities/capability-registry.js';
+import { VerdictPipeline } from '../../packages/verdict/src/pipeline/verdict-pipeline.js';
 import { type RefundArguments, type RefundOrder, refundFixture } from '@verdict/testing-kit';
 
 const T0 = new Date('2026-03-01T09:00:00.000Z');

@@ -21,6 +21,7 @@ import {
   VerdictService,
   defineCapability,
   fromProposal,
+  InMemoryExecutionClaimStore,
 } from '@verdict/nestjs';
 import {
   Order,
@@ -126,6 +127,7 @@ async function setup() {
   const moduleRef = await Test.createTestingModule({
     imports: [
       VerdictModule.forRoot({
+        executionClaims: new InMemoryExecutionClaimStore(), // orders.cancel is at most once
         abilityFactory: new StorefrontAbilityFactory(dataSource),
         evidence,
         capabilities: variants,

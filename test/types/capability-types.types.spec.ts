@@ -16,9 +16,11 @@ import {
   atMostOnce,
   defineCapability,
   fixedWindow,
+  forbidStates,
   fromContext,
   fromProposal,
   requiresConfirmation,
+  TrajectoryScope,
 } from '@verdict/nestjs';
 import { type StorefrontContext } from '@verdict/storefront';
 import { IsInt } from 'class-validator';
@@ -116,8 +118,8 @@ defineCapability(
     ...base,
     name: 'orders.other-target',
     arguments: orderArguments,
+    // @ts-expect-error the resolver finds orders, the execution-target policy is for products
     resolveTarget: orderById,
-    // @ts-expect-error the execution-target policy is for products, the resolver finds orders
     executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot<Product>({ name: 'p', identity: (p) => p.sku }),
   },
   null,
@@ -256,4 +258,177 @@ export class OrderCapabilities {
 export const bindOrder = (envelope: Envelope<OrderArguments>, order: Order) => ({
   order: order.id,
   requested: envelope.arguments.orderId,
+});
+
+// Inline, with no type named: `fromProposal(schema, resolve)` types the resolver from the schema, and the policy and
+// the gates written in the capability take the schema's arguments and the resolver's target (ADR 0018).
+const lookup = (id: number): Order => ({ id, tenantId: 'acme', version: 1 });
+export const inlineCancel = defineCapability(
+  {
+    ...base,
+    name: 'orders.inline',
+    arguments: orderArguments,
+    resolveTarget: fromProposal(orderArguments, ({ arguments: a, context: _context }) => {
+      expectType<Equal<typeof a, OrderArguments>>();
+      expectType<Equal<typeof _context, ActionContext>>();
+      return lookup(a.orderId);
+    }),
+    executionTarget: ExecutionTargetPolicy.refresh({
+      name: 'order-by-id',
+      identity: (order) => ({ tenant: order.tenantId, id: order.id }),
+      refresh: (order, _context) => {
+        expectType<Equal<typeof order, Order>>();
+        expectType<Equal<typeof _context, ActionContext>>();
+        return lookup(order.id);
+      },
+    }),
+    rateLimit: fixedWindow({
+      name: 'per-order',
+      limit: 2,
+      windowSeconds: 60,
+      reason: 'r',
+      key: ({ arguments: a }, order) => [a.orderId, order.tenantId],
+    }),
+    atMostOnce: atMostOnce({ name: 'once', key: ({ arguments: a }, order) => [a.orderId, order.version] }),
+    requiresConfirmation: requiresConfirmation({
+      reason: 'r',
+      bind: ({ arguments: a }, order) => {
+        expectType<Equal<typeof a, OrderArguments>>();
+        expectType<Equal<typeof order, Order>>();
+        return { order: order.id, note: a.note ?? null };
+      },
+      describe: (_envelope, order) => `Cancel order ${order.id}`,
+    }),
+    forbidStates: forbidStates(
+      {
+        initial: { count: 0 },
+        transitions: [{ when: { effect: 'tick' }, add: { count: 1 } }],
+        forbidden: [{ id: 'too_many', all: [{ field: 'count', greater_than: 2 }] }],
+      },
+      (_envelope, _order) => {
+        expectType<Equal<typeof _envelope.arguments, OrderArguments>>();
+        expectType<Equal<typeof _order, Order>>();
+        return null;
+      },
+      { scope: TrajectoryScope.conversation() },
+    ),
+  },
+  (action) => {
+    expectType<Equal<typeof action.arguments, OrderArguments>>();
+    expectType<Equal<typeof action.target, Order>>();
+    return action.target.version;
+  },
+);
+
+// A DTO schema types the resolver too; `fromContext` needs no schema.
+defineCapability(
+  {
+    ...base,
+    name: 'orders.inline-dto',
+    arguments: OrderIdDto,
+    resolveTarget: fromProposal(OrderIdDto, ({ arguments: a }) => {
+      expectType<Equal<typeof a, OrderIdDto>>();
+      return lookup(a.orderId);
+    }),
+    executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'order', identity: (order) => order.version }),
+  },
+  (action) => action.target.version,
+);
+defineCapability(
+  {
+    ...base,
+    name: 'customers.inline',
+    arguments: orderArguments,
+    resolveTarget: fromContext((): Customer => ({ id: 1 })),
+    executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({
+      name: 'customer',
+      identity: (customer) => customer.id,
+    }),
+    atMostOnce: atMostOnce({ name: 'once', key: ({ arguments: a }, customer) => [a.orderId, customer.id] }),
+  },
+  (action) => {
+    expectType<Equal<typeof action.target, Customer>>();
+    return action.target.id;
+  },
+);
+
+// Inline mistakes are caught where they are written.
+defineCapability(
+  {
+    ...base,
+    name: 'orders.inline-wrong-field',
+    arguments: orderArguments,
+    // @ts-expect-error the schema produces no customerId
+    resolveTarget: fromProposal(orderArguments, ({ arguments: a }) => lookup(a.customerId)),
+    executionTarget: orderPolicy,
+  },
+  null,
+);
+defineCapability(
+  {
+    ...base,
+    name: 'orders.inline-wrong-target',
+    arguments: orderArguments,
+    resolveTarget: fromProposal(orderArguments, ({ arguments: a }) => lookup(a.orderId)),
+    // @ts-expect-error an order has no sku
+    executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'order', identity: (order) => order.sku }),
+    // @ts-expect-error the schema produces no sku either
+    atMostOnce: atMostOnce({ name: 'once', key: ({ arguments: a }) => a.sku }),
+  },
+  null,
+);
+defineCapability(
+  {
+    ...base,
+    name: 'orders.inline-other-schema',
+    // @ts-expect-error the resolver is typed by another schema than the capability's
+    arguments: orderArguments,
+    resolveTarget: fromProposal(z.object({ sku: z.string() }), () => lookup(1)),
+    executionTarget: orderPolicy,
+  },
+  null,
+);
+
+@Injectable()
+export class InlineOrderCapabilities {
+  readonly orders = new Map<number, Order>();
+
+  @Capability({
+    ...base,
+    name: 'orders.inline-view',
+    arguments: orderArguments,
+    resolveTarget: fromProposal(orderArguments, ({ arguments: a }, self: InlineOrderCapabilities) =>
+      self.orders.get(a.orderId)!,
+    ),
+    executionTarget: ExecutionTargetPolicy.refresh({
+      name: 'order-by-id',
+      identity: (order) => order.id,
+      refresh: (order, _context, self: InlineOrderCapabilities) => self.orders.get(order.id)!,
+    }),
+    atMostOnce: atMostOnce({ name: 'once', key: (_envelope, order) => [order.id, order.version] }),
+  })
+  view(action: AuthorizedAction<OrderArguments, Order>) {
+    return action.target.id;
+  }
+
+  // @ts-expect-error the inline resolver finds orders, the method expects customers
+  @Capability({
+    ...base,
+    name: 'orders.inline-view-customer',
+    arguments: orderArguments,
+    resolveTarget: fromProposal(orderArguments, ({ arguments: a }) => lookup(a.orderId)),
+    executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'order', identity: (order) => order.id }),
+  })
+  viewCustomer(action: AuthorizedAction<OrderArguments, Customer & { name: string }>) {
+    return action.target.name;
+  }
+}
+
+// The mark that lets the factories infer inline is not a way to call a policy: neither in types nor at run time.
+describe('a policy built by a factory', () => {
+  it('is not a function', () => {
+    expect(typeof orderPolicy).toBe('object');
+    // @ts-expect-error a policy cannot be called
+    expect(() => orderPolicy()).toThrow(TypeError);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import * as published from '@verdict/nestjs/testing';
+import * as published from '@verdict/nestjs/testing/langchain';
 import * as kit from '@verdict/testing-kit';
 import * as legacyPath from './scripted-chat-model.js';
 

@@ -3,9 +3,9 @@
  * old import paths (`@verdict/testing-kit` and this file) working.
  *
  * @example
- * import { ScriptedChatModel } from '@verdict/nestjs/testing';
+ * import { ScriptedChatModel } from '@verdict/nestjs/testing/langchain';
  */
-export { ScriptExhaustedError, ScriptedChatModel } from '@verdict/nestjs/testing';
+export { ScriptExhaustedError, ScriptedChatModel } from '@verdict/nestjs/testing/langchain';
 export type {
   BoundToolInfo,
   EmittedToolCall,
@@ -19,4 +19,4 @@ export type {
   ScriptedTurnFactory,
   ScriptedTurnRecord,
   ShownToolMessage,
-} from '@verdict/nestjs/testing';
+} from '@verdict/nestjs/testing/langchain';

@@ -12,7 +12,6 @@ export type { CapabilityOptions } from './capabilities/capability-options.interf
 export type { CapabilityDefinition, CapabilityExecutor } from './capabilities/capability-definition.js';
 export type { ArgumentSchema, ArgumentsOf } from './capabilities/argument-schema.js';
 export { defineCapability } from './capabilities/define-capability.js';
-export { CapabilityRegistry, type ToolBinding } from './capabilities/capability-registry.js';
 
 // Targets
 export {
@@ -20,9 +19,12 @@ export {
   TargetStrategy,
   type TargetIdentity,
   type TargetRefresh,
+  type TypedExecutionTargetPolicy,
 } from './targets/execution-target-policy.js';
+export type { InferredFromCapability } from './capabilities/inferred-from-capability.js';
 export {
   type TargetResolver,
+  type ProposalResolve,
   type ProposalTargetResolver,
   type ContextTargetResolver,
   fromProposal,
@@ -44,7 +46,6 @@ export type { Proposal } from './vocabulary/proposal.js';
 export type { Envelope } from './vocabulary/envelope.js';
 export type { AuthorizedAction } from './vocabulary/authorized-action.js';
 export type { ExecutionResult } from './vocabulary/execution-result.js';
-export { VerdictPipeline } from './pipeline/verdict-pipeline.js';
 
 // Evidence
 export { EvidenceRecorder } from './evidence/evidence-recorder.interface.js';
@@ -54,7 +55,7 @@ export { NullEvidenceRecorder } from './evidence/null-evidence-recorder.js';
 export { InMemoryEvidenceRecorder } from './evidence/in-memory-evidence-recorder.js';
 
 // Execution claims and rate limits
-export { atMostOnce, type AtMostOncePolicy } from './execution-claims/at-most-once.js';
+export { atMostOnce, type AtMostOncePolicy, type TypedAtMostOncePolicy } from './execution-claims/at-most-once.js';
 export { ExecutionClaimStatus } from './execution-claims/execution-claim-status.js';
 export type { ExecutionClaim } from './execution-claims/execution-claim.js';
 export {
@@ -67,7 +68,12 @@ export {
 export { resolvableFrom, refusedResolution } from './execution-claims/claim-resolution-rules.js';
 export { InMemoryExecutionClaimStore } from './execution-claims/in-memory-execution-claim-store.js';
 export { ExecutionClaimsService, type ClaimResolutionChoice } from './execution-claims/execution-claims.service.js';
-export { fixedWindow, windowStartOf, type FixedWindowPolicy } from './rate-limits/fixed-window.js';
+export {
+  fixedWindow,
+  windowStartOf,
+  type FixedWindowPolicy,
+  type TypedFixedWindowPolicy,
+} from './rate-limits/fixed-window.js';
 export {
   RateLimitStore,
   type RateLimitConsumption,
@@ -82,6 +88,7 @@ export {
   DEFAULT_CONFIRMATION_TTL_SECONDS,
   DEFAULT_MAX_PENDING_RECEIPTS,
   type ConfirmationPolicy,
+  type TypedConfirmationPolicy,
 } from './approvals/requires-confirmation.js';
 export { receiptPrincipal, type ReceiptPrincipal } from './approvals/receipt-principal.js';
 export { ReceiptStatus } from './approvals/receipt-status.js';
@@ -171,6 +178,7 @@ export {
 export {
   forbidStates,
   type ForbiddenStatesPolicy,
+  type TypedForbiddenStatesPolicy,
   type ForbidStatesOptions,
   type EffectOf,
 } from './forbidden-states/forbid-states.js';
@@ -281,7 +289,13 @@ export { ForbiddenStateRefused } from './events/forbidden-state-refused.event.js
 export { ToolLoopDetected } from './events/tool-loop-detected.event.js';
 export { DEFAULT_TOOL_LOOP_THRESHOLD } from './events/tool-loop-counter.js';
 export { ContainmentEngaged } from './events/containment-engaged.event.js';
-export { type ActorKey, defaultActorKey, actorFingerprintOf, tenantFingerprintOf } from './context/actor-key.js';
+export {
+  type ActorKey,
+  defaultActorKey,
+  actorKeyText,
+  actorFingerprintOf,
+  tenantFingerprintOf,
+} from './context/actor-key.js';
 
 // Containment (docs/containment.md)
 export { ContainmentScope } from './containment/containment-scope.js';

@@ -11,10 +11,11 @@ import type { TrajectoryStore } from './forbidden-states/trajectory-store.interf
 import type { ReleasePolicy } from './context-release/release-policy.js';
 import type { PiiDetector } from './context-release/detectors/index.js';
 import type { ContainmentOptions } from './containment/containment-options.interface.js';
-import type { ActorKey } from './context/actor-key.js';
 import type { ProvenanceOptions } from './provenance/provenance-policy.js';
 import type { ReviewLaneOptions } from './review/review-lane-options.interface.js';
 import type { ReviewEndpointHooks } from './review/review-endpoint-hooks.interface.js';
+import type { VerdictActor } from './context/verdict-types.js';
+import type { JsonValue } from './fingerprints/json-value.js';
 
 /** The fixed text the model and end users receive when a proposal is not executed. */
 export const DEFAULT_PUBLIC_MESSAGE = 'This action was not performed.';
@@ -64,13 +65,6 @@ export interface VerdictModuleOptions {
    */
   readonly containment?: ContainmentOptions;
   /**
-   * The actor's stable key: what `verdict contain actor <key>` names, and what security events and
-   * containment fingerprint. Default: a string actor as it is, any other as its canonical JSON.
-   *
-   * @example actorKey: (actor: User) => `customer:${actor.id}`
-   */
-  readonly actorKey?: ActorKey;
-  /**
    * The tenant a resolved target belongs to, for `CrossTenantResourceRequested` (ADR 0024): when CASL
    * denies a target whose tenant differs from the action context's, the deny raises that event. It
    * never permits or denies anything itself. Default: none (the event is never raised).
@@ -85,6 +79,17 @@ export interface VerdictModuleOptions {
    * under untrusted influence; `ledger` keeps labels, fingerprints and derivation edges. Default: not strict, no ledger.
    */
   readonly provenance?: ProvenanceOptions;
+  /**
+   * The actor's stable identity, used by every capability that does not give its own: receipts
+   * (`requiresConfirmation`'s `actorKey`), review items (`requiresReview`'s), actor trajectories
+   * (`TrajectoryScope.actor()` without a key), containment (`verdict contain actor <key>` names a string key as
+   * it is, any other as its canonical JSON) and the actor fingerprint of evidence and security events.
+   * Default: none; the actor object itself is then the key, and `TrajectoryScope.actor()` needs this (boot error).
+   * A method signature, so an annotated `(actor: User) => …` fits where no actor type is registered.
+   *
+   * @example actorKey: (actor: User) => actor.id
+   */
+  actorKey?(actor: VerdictActor): JsonValue;
   /** The clock used for envelopes, evidence, windows and claims. Default: `() => new Date()`. */
   readonly clock?: () => Date;
 }

@@ -1,76 +1,29 @@
-import { Module } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
-import { CapabilityExplorer } from './capabilities/capability-explorer.js';
-import { CapabilityRegistry } from './capabilities/capability-registry.js';
-import { ActionContextInterceptor } from './context/action-context.interceptor.js';
-import { ActionContextStore } from './context/action-context.store.js';
-import { EvidenceRecorder } from './evidence/evidence-recorder.interface.js';
-import { NullEvidenceRecorder } from './evidence/null-evidence-recorder.js';
-import { PublicMessage } from './public-message.js';
-import { VerdictPipeline } from './pipeline/verdict-pipeline.js';
-import { ConfigurableVerdictModule, MODULE_OPTIONS_TOKEN } from './verdict.module-definition.js';
-import type { VerdictModuleOptions } from './verdict-module-options.interface.js';
-import { DEFAULT_PUBLIC_MESSAGE } from './verdict-module-options.interface.js';
-import { VerdictService } from './verdict.service.js';
-import { ExecutionClaimsService } from './execution-claims/execution-claims.service.js';
-import { ApprovalService } from './approvals/approval.service.js';
-import { ApprovalEndpointGuard } from './approvals/approval-endpoint.guard.js';
-import { ContextReleaseService } from './context-release/context-release.service.js';
-import { ReleasePolicyExplorer } from './context-release/release-policy-explorer.js';
-import { ReleasePolicyRegistry } from './context-release/release-policy-registry.js';
-import { ContainmentGate } from './containment/containment.gate.js';
-import { ContainmentRules } from './containment/containment-rules.js';
-import { ContainmentService } from './containment/containment.service.js';
-import { SecurityEventEmitter } from './events/security-event-emitter.js';
-import { ReviewService } from './review/review.service.js';
-import { ReviewEndpointGuard } from './review/review-endpoint.guard.js';
-import { DeferredExecutionWorker } from './queue/deferred-execution.worker.js';
-
-/** What the module provides to the application (everything but boot-time discovery). */
-const PUBLIC_PROVIDERS = [
-  CapabilityRegistry,
-  ActionContextStore,
-  ActionContextInterceptor,
-  VerdictPipeline,
-  VerdictService,
-  ExecutionClaimsService,
-  ApprovalService,
-  ApprovalEndpointGuard,
-  ReleasePolicyRegistry,
-  ContextReleaseService,
-  ContainmentService,
-  ReviewService,
-  ReviewEndpointGuard,
-  DeferredExecutionWorker,
-];
+import { type DynamicModule, Module } from '@nestjs/common';
+import { VerdictCoreModule } from './verdict-core.module.js';
+import type { ASYNC_OPTIONS_TYPE, OPTIONS_TYPE } from './verdict.module-definition.js';
 
 /**
- * The Verdict module. Global by default (`isGlobal: false` to opt out).
+ * The Verdict module: a facade over the global core module that owns the options, the stores they carry, the
+ * capability registry and the pipeline (as `TypeOrmModule` is over its core module). Global by default
+ * (`isGlobal: false` to opt out: then import it where Verdict's providers are injected).
  *
  * @example
  * VerdictModule.forRoot({ abilityFactory: { createForContext: (ctx) => abilityFor(ctx.actor) }, evidence: new InMemoryEvidenceRecorder() })
  * VerdictModule.forRootAsync({ inject: [DataSource, OrderAbilities], useFactory: (ds, abilities) => ({ abilityFactory: abilities, evidence: new TypeOrmEvidenceRecorder(ds) }) })
  */
-@Module({
-  imports: [DiscoveryModule],
-  providers: [
-    ...PUBLIC_PROVIDERS,
-    CapabilityExplorer,
-    ReleasePolicyExplorer,
-    ContainmentGate,
-    ContainmentRules,
-    SecurityEventEmitter,
-    {
-      provide: EvidenceRecorder,
-      inject: [MODULE_OPTIONS_TOKEN],
-      useFactory: (options: VerdictModuleOptions) => options.evidence ?? new NullEvidenceRecorder(),
-    },
-    {
-      provide: PublicMessage,
-      inject: [MODULE_OPTIONS_TOKEN],
-      useFactory: (options: VerdictModuleOptions) => options.publicMessage ?? DEFAULT_PUBLIC_MESSAGE,
-    },
-  ],
-  exports: [...PUBLIC_PROVIDERS, EvidenceRecorder, PublicMessage, MODULE_OPTIONS_TOKEN],
-})
-export class VerdictModule extends ConfigurableVerdictModule {}
+@Module({})
+export class VerdictModule {
+  /** Configures Verdict with options known at import time. */
+  static forRoot(options: typeof OPTIONS_TYPE): DynamicModule {
+    return VerdictModule.over(VerdictCoreModule.forRoot(options));
+  }
+
+  /** Configures Verdict with options built by a factory (`useFactory` + `inject`, `useClass` or `useExisting`). */
+  static forRootAsync(options: typeof ASYNC_OPTIONS_TYPE): DynamicModule {
+    return VerdictModule.over(VerdictCoreModule.forRootAsync(options));
+  }
+
+  private static over(core: DynamicModule): DynamicModule {
+    return { module: VerdictModule, imports: [core], exports: [core] };
+  }
+}

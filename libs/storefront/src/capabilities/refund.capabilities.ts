@@ -31,6 +31,8 @@ export class RefundCapabilities implements OrderSource {
     arguments: refundArguments,
     resolveTarget: resolveOrderInContextTenant,
     executionTarget: orderPrimaryKeyPolicy,
+    // `mutates` is left undeclared: a refund runs at most once per approval (its receipt is consumed once), but
+    // an atMostOnce key without the receipt would refuse a second, approved refund of the same amount (ADR 0030).
     requiresConfirmation: requiresConfirmation<RefundArguments, Order>({
       // The resource only: Verdict binds who asked (actor, tenant, conversation) into every receipt itself.
       bind: (_envelope, order) => ({ order: order.id, version: order.version }),

@@ -36,6 +36,7 @@ export class ShipmentCapabilities implements OrderSource {
     arguments: orderIdArguments,
     resolveTarget: resolveOrderInContextTenant,
     executionTarget: orderPrimaryKeyPolicy,
+    mutates: false, // reads the shipment status; the budget is a rate limit, not an effect
     rateLimit: fixedWindow<OrderIdArguments, Order, StorefrontContext>({
       name: 'shipment-refreshes-per-customer-order',
       limit: SHIPMENT_REFRESHES_PER_HOUR,

@@ -6,7 +6,8 @@ import {
   DEFAULT_PUBLIC_MESSAGE,
   InMemoryEvidenceRecorder,
   VerdictModule,
-  VerdictPipeline,
+  VerdictService,
+  InMemoryExecutionClaimStore,
 } from '@verdict/nestjs';
 import { VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
 import { DataSource } from 'typeorm';
@@ -42,6 +43,7 @@ async function boot(dataSource?: DataSource) {
   const moduleRef = await Test.createTestingModule({
     imports: [
       VerdictModule.forRoot({
+        executionClaims: new InMemoryExecutionClaimStore(), // orders.cancel is at most once
         abilityFactory: new StorefrontAbilityFactory(db),
         evidence: new InMemoryEvidenceRecorder(),
       }),
@@ -58,11 +60,11 @@ async function setup() {
   const moduleRef = await boot();
   const dataSource = moduleRef.get(DataSource);
   const contexts = moduleRef.get(ActionContextStore);
-  const pipeline = moduleRef.get(VerdictPipeline);
+  const verdict = moduleRef.get(VerdictService);
   /** Replays a captured model tool call through Verdict as customer 72 of acme (unless told otherwise). */
   const replay = (call: CapturedToolCall, context: ActionContext = StorefrontContexts.customer72) =>
     contexts.run(context, () =>
-      pipeline.execute({ capability: capabilityOf[call.name], arguments: call.args, toolCallId: call.id }),
+      verdict.execute({ capability: capabilityOf[call.name], arguments: call.args, toolCallId: call.id }),
     );
   const order = (id: number) => dataSource.getRepository(Order).findOneByOrFail({ id });
   return { moduleRef, dataSource, contexts, replay, order };
@@ -101,6 +103,22 @@ describe('StorefrontCapabilities', () => {
       const result = await replay(capturedProposals.ownedCancel);
       expect(result.executed && result.output).toEqual({ id: 1002, status: 'cancelled' });
       expect(await order(1002)).toMatchObject({ status: 'cancelled', version: 2 });
+    });
+
+    it('cancels at most once per order version: a redelivered call on the order put back unversioned does not run', async () => {
+      const { replay, order, dataSource } = await setup();
+      const putBack = (version: number) =>
+        dataSource.query(`UPDATE storefront_orders SET status = 'placed', version = ? WHERE id = 1002`, [version]);
+      expect((await replay(capturedProposals.ownedCancel)).executed).toBe(true);
+      await putBack(1); // the version the cancel was authorized at: the same logical operation again
+
+      const redelivered = await replay(capturedProposals.ownedCancel);
+      expect(redelivered.executed).toBe(false);
+      expect(await order(1002)).toMatchObject({ status: 'placed', version: 1 });
+
+      await putBack(3); // a new version: a new cancel, which runs
+      expect((await replay(capturedProposals.ownedCancel)).executed).toBe(true);
+      expect(await order(1002)).toMatchObject({ status: 'cancelled', version: 4 });
     });
 
     it("refuses to cancel 91's order and leaves it placed", async () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type AuthorizedAction, Capability } from '@verdict/nestjs';
+import { type AuthorizedAction, Capability, atMostOnce } from '@verdict/nestjs';
 import { DataSource } from 'typeorm';
 import { Order } from '../entities/order.entity.js';
 import { OrderStatus } from '../entities/order-status.js';
@@ -33,6 +33,7 @@ export class StorefrontCapabilities implements OrderSource {
     arguments: orderIdArguments,
     resolveTarget: resolveOrderInContextTenant,
     executionTarget: orderPrimaryKeyPolicy,
+    mutates: false,
   })
   view(action: AuthorizedAction<OrderIdArguments, Order>): OrderView {
     return orderView(action.target);
@@ -51,6 +52,12 @@ export class StorefrontCapabilities implements OrderSource {
     arguments: orderIdArguments,
     resolveTarget: resolveOrderInContextTenant,
     executionTarget: orderPrimaryKeyPolicy,
+    mutates: true,
+    // One cancel per order version: a redelivered tool call does not run the update again.
+    atMostOnce: atMostOnce({
+      name: 'cancel-order',
+      key: (_envelope, order) => ({ tenant: order.tenantId, order: order.id, version: order.version }),
+    }),
   })
   async cancel(
     action: AuthorizedAction<OrderIdArguments, Order>,

@@ -25,6 +25,7 @@ export class SupportCapabilities implements OrderSource {
     arguments: orderIdArguments,
     resolveTarget: resolveOrderInContextTenant,
     executionTarget: orderPrimaryKeyPolicy,
+    mutates: true,
     atMostOnce: atMostOnce<OrderIdArguments, Order, StorefrontContext>({
       name: 'escalate-order',
       key: ({ context }, order) => ({ tenant: order.tenantId, customer: context.actor.customerId, order: order.id }),

@@ -3,14 +3,18 @@ import { Test } from '@nestjs/testing';
 import {
   ActionContextStore,
   type DecisionRecord,
+  DEFAULT_PUBLIC_MESSAGE,
   InMemoryEvidenceRecorder,
   InMemoryTrajectoryStore,
   type TrajectoryStore,
   VerdictConfigurationError,
+  readNotExecutedMessage,
   VerdictModule,
-  VerdictPipeline,
   VerdictService,
 } from '@verdict/nestjs';
+import { VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
+import { tool } from '@langchain/core/tools';
+import { z } from 'zod';
 import { DataSource } from 'typeorm';
 import {
   RecordsCapabilities,
@@ -35,6 +39,7 @@ async function boot(
   const moduleRef = await Test.createTestingModule({
     imports: [
       VerdictModule.forRoot({ abilityFactory: new StorefrontAbilityFactory(dataSource), evidence, trajectories }),
+      VerdictLangChainModule,
     ],
     providers: [{ provide: DataSource, useValue: dataSource }, RecordsCapabilities],
   }).compile();
@@ -50,12 +55,14 @@ async function boot(
     );
     return result.executed ? 'executed' : `${result.decision.stage}: ${result.decision.reason}`;
   };
-  const pipeline = moduleRef.get(VerdictPipeline);
-  /** The migration bridge: the capability's checks (steps 1–3, 10a, 11, 13) around a legacy handler. */
-  const guarded = (conversation: string, capability: string, args: object, handler: () => Promise<string>) =>
-    contexts.run(storefrontContext(72, 'acme', conversation), () =>
-      pipeline.guard({ capability, arguments: args }, handler),
+  const tools = moduleRef.get(VerdictTools);
+  /** The migration bridge: the capability's checks (steps 1–3, 10a, 11, 13) around a legacy tool's handler. */
+  const guarded = (conversation: string, capability: string, args: object, handler: () => Promise<string>) => {
+    const legacy = tool(handler, { name: 'legacy_upload', description: 'Legacy upload', schema: z.object({}).loose() });
+    return contexts.run(storefrontContext(72, 'acme', conversation), () =>
+      tools.guarded(legacy, capability).invoke(args),
     );
+  };
   return { call, outbox, evidence, guarded, dataSource };
 }
 
@@ -198,7 +205,7 @@ describe('RecordsCapabilities with forbidStates (the run-time trajectory gate)',
   });
 
   it('applies to guarded (migration bridge) tools too: the legacy handler never runs for the forbidden step', async () => {
-    const { call, guarded } = await boot();
+    const { call, guarded, evidence } = await boot();
     await call('c', RecordsCapability.ReadRecords);
     await call('c', RecordsCapability.ExportRecords);
     let legacyUploads = 0;
@@ -209,9 +216,12 @@ describe('RecordsCapabilities with forbidStates (the run-time trajectory gate)',
       async () => `uploaded ${++legacyUploads}`,
     );
 
-    expect(result).toMatchObject({
-      executed: false,
-      decision: { stage: 'execution', reason: 'forbidden state: customer_records_exfiltrated' },
+    expect(readNotExecutedMessage(String(result))?.message).toBe(DEFAULT_PUBLIC_MESSAGE);
+    expect(evidence.decisions().at(-1)).toMatchObject({
+      capability: RecordsCapability.UploadExport,
+      toolKind: 'guarded',
+      stage: 'execution',
+      reason: 'forbidden state: customer_records_exfiltrated',
     });
     expect(legacyUploads).toBe(0);
   });

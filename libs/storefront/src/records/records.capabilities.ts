@@ -48,6 +48,7 @@ export class RecordsCapabilities implements CustomerSource {
     arguments: noArguments,
     resolveTarget: resolveSignedInCustomer,
     executionTarget: customerPrimaryKeyPolicy,
+    mutates: false,
     forbidStates: exfiltrationGate((_envelope, customer: Customer) => recordsEffects.read(customer.tenantId)),
   })
   async read(
@@ -69,6 +70,7 @@ export class RecordsCapabilities implements CustomerSource {
     arguments: noArguments,
     resolveTarget: resolveSignedInCustomer,
     executionTarget: customerPrimaryKeyPolicy,
+    mutates: true, // writes a RecordsExport row (verdict validate asks for atMostOnce where it is wired)
     forbidStates: exfiltrationGate((_envelope, customer: Customer) => recordsEffects.export(customer.tenantId)),
   })
   async exportRecords(action: AuthorizedAction<Record<string, never>, Customer>): Promise<{ archive: string }> {
@@ -90,6 +92,7 @@ export class RecordsCapabilities implements CustomerSource {
     arguments: uploadArguments,
     resolveTarget: resolveLatestExport,
     executionTarget: exportPrimaryKeyPolicy,
+    mutates: true,
     forbidStates: exfiltrationGate(({ arguments: a }: Envelope<UploadArguments>, archive: RecordsExport) =>
       recordsEffects.upload(archive, a.host),
     ),
@@ -116,6 +119,7 @@ export class RecordsCapabilities implements CustomerSource {
     arguments: sendLinkArguments,
     resolveTarget: resolveSignedInCustomer,
     executionTarget: customerPrimaryKeyPolicy,
+    mutates: true,
     forbidStates: exfiltrationGate(({ arguments: a }: Envelope<SendLinkArguments>, customer: Customer) =>
       recordsEffects.send(customer.tenantId, a.to, a.link),
     ),

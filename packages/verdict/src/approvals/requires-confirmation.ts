@@ -2,6 +2,7 @@ import type { ActionContext, AnyActionContext } from '../context/action-context.
 import type { VerdictActor } from '../context/verdict-types.js';
 import type { JsonObject, JsonValue } from '../fingerprints/json-value.js';
 import type { Envelope } from '../vocabulary/envelope.js';
+import { type InferredFromCapability, inferredFromCapability } from '../capabilities/inferred-from-capability.js';
 
 /** Default time a human has to approve: 900 seconds. */
 export const DEFAULT_CONFIRMATION_TTL_SECONDS = 900;
@@ -52,13 +53,17 @@ export interface ConfirmationPolicy<TArgs = any, TTarget = any, TActor = any, TC
   actorKey?(actor: TActor): JsonValue;
 }
 
+/** What {@link requiresConfirmation} returns: inline in a capability, its types are the capability's. */
+export interface TypedConfirmationPolicy<TArgs, TTarget, TActor, TContext extends AnyActionContext>
+  extends ConfirmationPolicy<TArgs, TTarget, TActor, TContext>, InferredFromCapability {}
+
 /**
  * Declares verified confirmation for a capability (see {@link ConfirmationPolicy}; defaults: TTL
  * {@link DEFAULT_CONFIRMATION_TTL_SECONDS}, {@link DEFAULT_MAX_PENDING_RECEIPTS} pending receipts per actor).
  *
  * @example
  * requiresConfirmation: requiresConfirmation({
- *   bind: (_envelope, order: Order) => ({ order: order.id, version: order.version }),
+ *   bind: (_envelope, order) => ({ order: order.id, version: order.version }), // order: the capability's target
  *   reason: 'Cancelling an order cannot be undone.',
  *   ttlSeconds: 300,
  *   maxPending: 3,
@@ -70,6 +75,8 @@ export function requiresConfirmation<
   TTarget,
   TActor = VerdictActor,
   TContext extends AnyActionContext = ActionContext,
->(policy: ConfirmationPolicy<TArgs, TTarget, TActor, TContext>): ConfirmationPolicy<TArgs, TTarget, TActor, TContext> {
-  return Object.freeze({ ...policy });
+>(
+  policy: ConfirmationPolicy<TArgs, TTarget, TActor, TContext>,
+): TypedConfirmationPolicy<TArgs, TTarget, TActor, TContext> {
+  return inferredFromCapability(Object.freeze({ ...policy }));
 }

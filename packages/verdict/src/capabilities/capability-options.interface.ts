@@ -11,16 +11,17 @@ import type { ProvenancePolicy } from '../provenance/provenance-policy.js';
 
 /**
  * Declares a capability: a named domain operation an agent may propose (`orders.cancel`, not CRUD).
- * One declaration types the rest: `TArgs` is the `arguments` schema's type, `TTarget` the resolver's,
+ * One declaration types the rest: `TArgs` is the `arguments` schema's type, `TTarget` the resolver's (written
+ * inline, the factories infer both: give `fromProposal` the schema),
  * `TContext` the registered `ActionContext` (or a library's own, named by its resolver or gate). The
  * defaults (`any`) are the erased form the registry holds.
  *
  * @example
  * \@Capability({
  *   name: 'orders.cancel', description: 'Cancel one of your orders', action: 'cancel', subject: 'Order',
- *   arguments: z.object({ orderId: z.number().int() }),
- *   resolveTarget: fromProposal(({ arguments: a, context }) => orders.findForTenant(context.tenant, a.orderId)), // a: { orderId: number }
- *   executionTarget: ExecutionTargetPolicy.refresh({ name: 'order-by-id', identity, refresh }),
+ *   arguments: orderId, // z.object({ orderId: z.number().int() })
+ *   resolveTarget: fromProposal(orderId, ({ arguments: a, context }) => orders.findForTenant(context.tenant, a.orderId)), // a: { orderId: number }
+ *   executionTarget: ExecutionTargetPolicy.refresh({ name: 'order-by-id', identity: (order) => order.id, refresh }), // order: Order
  * })
  * cancel(action: AuthorizedAction<{ orderId: number }, Order>) { ... }
  */

@@ -5,6 +5,7 @@ import type { VerdictModuleOptions } from '../verdict-module-options.interface.j
 import type { CapabilityDefinition } from './capability-definition.js';
 import { assertWellFormed } from './definition-checks.js';
 import { assertGatesConfigured } from './gate-configuration.js';
+import { withModuleActorKey } from './module-actor-key.js';
 
 /** A tool `VerdictTools` made: its model-facing name, its capability, and whether it is bound or guarded. */
 export interface ToolBinding {
@@ -46,7 +47,7 @@ export class CapabilityRegistry {
     }
     assertGatesConfigured(definition, this.options);
     this.assertOneScopePerModel(definition);
-    this.definitions.set(name, definition);
+    this.definitions.set(name, withModuleActorKey(definition, this.options));
   }
 
   /**

@@ -4,7 +4,7 @@ import type { CapabilityOptions } from './capability-options.interface.js';
 
 /**
  * The programmatic twin of `@Capability`: the same definition, for dynamic registration through
- * `VerdictModule.forRoot({ capabilities })` or `CapabilityRegistry.register`.
+ * `VerdictModule.forRoot({ capabilities })`.
  *
  * `TArgs` is inferred from the schema and `TTarget` from the resolver, so the executor's `action` is typed.
  *

@@ -60,6 +60,10 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
       fail(
         'uses forbidStates without a trajectory scope: pass { scope: TrajectoryScope.conversation() | .actor() | .tenant() | .key(name, keyOf) }. Effects that outlive a chat (files, exports, shares) need a scope that outlives it.',
       );
+    if (forbidStates.scope.usesModuleActorKey && typeof options.actorKey !== 'function')
+      fail(
+        'uses TrajectoryScope.actor() without an actorKey, and the module has none: pass `actorKey` to VerdictModule.forRoot or to TrajectoryScope.actor(actorKey).',
+      );
     if (options.trajectories === undefined)
       fail(
         'uses forbidStates, but no trajectory store is configured: pass `trajectories` to VerdictModule.forRoot (TypeOrmTrajectoryStore).',

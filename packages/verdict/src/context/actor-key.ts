@@ -1,35 +1,45 @@
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { canonicalJson } from '../fingerprints/canonical-json.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
+import type { JsonValue } from '../fingerprints/json-value.js';
 import type { ActionContext } from './action-context.js';
 
 /**
- * The actor's stable key (module option `actorKey`): what an operator types to contain an actor
- * (`verdict contain actor customer:72`), and what security events fingerprint. An opaque application id,
- * never PII. Default: {@link defaultActorKey}.
+ * The actor's stable key (module option `actorKey`, or a capability's own): what receipts, review items and
+ * actor trajectories bind, what an operator types to contain an actor (`verdict contain actor customer:72`),
+ * and what security events fingerprint. An opaque application id, never PII.
  *
  * @example actorKey: (actor: User) => `customer:${actor.id}`
  */
-export type ActorKey = (actor: any) => string;
+export type ActorKey<TActor = any> = (actor: TActor) => JsonValue;
 
-/** The default {@link ActorKey}: a string actor as it is, any other actor as its RFC 8785 canonical JSON. */
-export function defaultActorKey(actor: unknown): string {
-  return typeof actor === 'string' ? actor : canonicalJson(actor);
+/** The key of an actor when no {@link ActorKey} is configured: the actor itself (it must be plain JSON). */
+export function defaultActorKey(actor: unknown): JsonValue {
+  return actor as JsonValue;
 }
 
 /**
- * `sha256(actorKey(context.actor))`.
+ * The key as an operator types it: a string key as it is, any other key as its RFC 8785 canonical JSON.
  *
- * @throws VerdictConfigurationError when the key is not a non-blank string (it would make actors one).
- * @throws NonCanonicalValueError when the default key meets an actor that is not plain JSON: set `actorKey`.
+ * @throws VerdictConfigurationError when the key is a blank string (it would make actors one).
+ * @throws NonCanonicalValueError when the key is not plain JSON: set `actorKey`.
+ */
+export function actorKeyText(key: unknown): string {
+  if (typeof key === 'string' && key.trim() === '')
+    throw new VerdictConfigurationError("The actorKey gave a blank string: return the actor's stable, non-blank id.");
+  if (key === null || key === undefined)
+    throw new VerdictConfigurationError(`The actorKey gave ${String(key)}: return the actor's stable, non-blank id.`);
+  return typeof key === 'string' ? key : canonicalJson(key);
+}
+
+/**
+ * `sha256(actorKeyText(actorKey(context.actor)))`.
+ *
+ * @throws VerdictConfigurationError when the key is blank or missing (it would make actors one).
+ * @throws NonCanonicalValueError when the key is not plain JSON: set `actorKey`.
  */
 export function actorFingerprintOf(context: ActionContext, actorKey: ActorKey = defaultActorKey): string {
-  const key: unknown = actorKey(context.actor);
-  if (typeof key !== 'string' || key.trim() === '')
-    throw new VerdictConfigurationError(
-      `The module's actorKey gave ${typeof key === 'string' ? 'a blank string' : String(key)}: return the actor's stable, non-blank id.`,
-    );
-  return fingerprintString(key);
+  return fingerprintString(actorKeyText(actorKey(context.actor)));
 }
 
 /** `sha256(tenant)`, or `null` for a context without a tenant. */

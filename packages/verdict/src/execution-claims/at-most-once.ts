@@ -1,6 +1,7 @@
 import type { ActionContext, AnyActionContext } from '../context/action-context.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
 import type { Envelope } from '../vocabulary/envelope.js';
+import { type InferredFromCapability, inferredFromCapability } from '../capabilities/inferred-from-capability.js';
 
 /**
  * Strict at-most-once admission of one logical operation to the executor (docs/execution-claims-and-rate-limits.md). The key is the
@@ -12,15 +13,21 @@ export interface AtMostOncePolicy<TArgs = any, TTarget = any, TContext extends A
   readonly key: (envelope: Envelope<TArgs, TContext>, target: TTarget) => JsonValue;
 }
 
+/** What {@link atMostOnce} returns: inline in a capability, its types are the capability's. */
+export interface TypedAtMostOncePolicy<TArgs, TTarget, TContext extends AnyActionContext>
+  extends AtMostOncePolicy<TArgs, TTarget, TContext>, InferredFromCapability {}
+
 /**
+ * Inline in `@Capability({...})` or `defineCapability({...})`, the envelope and target are the capability's types.
+ *
  * @example
  * atMostOnce: atMostOnce({
  *   name: 'escalate-order',
- *   key: ({ context }, order: Order) => ({ tenant: order.tenantId, order: order.id, version: order.version }),
+ *   key: ({ context }, order) => ({ tenant: order.tenantId, order: order.id, version: order.version }),
  * })
  */
 export function atMostOnce<TArgs, TTarget, TContext extends AnyActionContext = ActionContext>(
   policy: AtMostOncePolicy<TArgs, TTarget, TContext>,
-): AtMostOncePolicy<TArgs, TTarget, TContext> {
-  return Object.freeze({ ...policy });
+): TypedAtMostOncePolicy<TArgs, TTarget, TContext> {
+  return inferredFromCapability(Object.freeze({ ...policy }));
 }

@@ -4,6 +4,7 @@ import { fingerprint } from '../fingerprints/fingerprint.js';
 import type { ActionContext, AnyActionContext } from '../context/action-context.js';
 import type { Envelope } from '../vocabulary/envelope.js';
 import type { TrajectoryScope } from './trajectory-scope.js';
+import { type InferredFromCapability, inferredFromCapability } from '../capabilities/inferred-from-capability.js';
 
 /**
  * What one authorized call would do to the world, as the state model's effects; `null` when nothing it models.
@@ -18,7 +19,7 @@ export type EffectOf<TArgs = any, TTarget = any, TContext extends AnyActionConte
 /** Options of {@link forbidStates}. */
 export interface ForbidStatesOptions<TTarget = any> {
   /** Which calls share one folded state. Required: there is no default (ADR 0012). */
-  readonly scope: TrajectoryScope<TTarget>;
+  readonly scope: TrajectoryScope<NoInfer<TTarget>>;
 }
 
 /** The run-time gate of a capability: its effects must not bring its trajectory to a forbidden state. */
@@ -30,6 +31,10 @@ export interface ForbiddenStatesPolicy<TArgs = any, TTarget = any, TContext exte
   /** Checked at boot: a policy without one stops the application starting. */
   readonly scope: TrajectoryScope<TTarget>;
 }
+
+/** What {@link forbidStates} returns: inline in a capability, its types are the capability's. */
+export interface TypedForbiddenStatesPolicy<TArgs, TTarget, TContext extends AnyActionContext>
+  extends ForbiddenStatesPolicy<TArgs, TTarget, TContext>, InferredFromCapability {}
 
 /** The policies {@link forbidStates} built: a hand-made object could carry any model fingerprint. */
 const built = new WeakSet<object>();
@@ -50,7 +55,7 @@ export function isForbiddenStatesPolicy(value: unknown): value is ForbiddenState
  * @example
  * \@Capability({
  *   name: 'files.upload', ...,
- *   forbidStates: forbidStates(exfiltration, ({ arguments: a }, archive: Export) => ({ effect: 'upload', resource: archive.holds, destination: a.host }), {
+ *   forbidStates: forbidStates(exfiltration, ({ arguments: a }, archive) => ({ effect: 'upload', resource: archive.holds, destination: a.host }), {
  *     scope: TrajectoryScope.actor((user: User) => user.id),
  *   }),
  * })
@@ -59,9 +64,9 @@ export function forbidStates<TArgs, TTarget, TContext extends AnyActionContext =
   stateModel: unknown,
   effectOf: EffectOf<TArgs, TTarget, TContext>,
   options: ForbidStatesOptions<TTarget>,
-): ForbiddenStatesPolicy<TArgs, TTarget, TContext> {
+): TypedForbiddenStatesPolicy<TArgs, TTarget, TContext> {
   const machine = compileStateModel(stateModel);
   const policy = Object.freeze({ machine, modelFingerprint: fingerprint(stateModel), effectOf, scope: options?.scope });
   built.add(policy);
-  return policy;
+  return inferredFromCapability(policy);
 }

@@ -9,6 +9,7 @@ import type { Effect } from '../trajectory/index.js';
 import { foldEffects } from './fold-effects.js';
 import type { ForbiddenStatesPolicy } from './forbid-states.js';
 import type { TrajectoryStore } from './trajectory-store.interface.js';
+import type { ActorKey } from '../context/actor-key.js';
 
 const NOTHING_MODELLED = Decision.permit(Stage.Execution, 'trajectory: no modelled effect');
 
@@ -25,12 +26,13 @@ export async function admitTrajectory(
   target: unknown,
   now: Date,
   trail: EvidenceTrail,
+  moduleActorKey?: ActorKey,
 ): Promise<Decision> {
   const produced = policy.effectOf(envelope, target);
   const effects: readonly Effect[] = produced === null ? [] : Array.isArray(produced) ? produced : [produced as Effect];
   if (effects.length === 0) return NOTHING_MODELLED;
   const { scope } = policy;
-  const key = scope.keyOf(envelope.context, target);
+  const key = scope.keyOf(envelope.context, target, moduleActorKey);
   if (key === null || key === undefined) throw new MissingTrajectoryError(envelope.capability, scope.id);
   const trajectoryFingerprint = fingerprint({ model: policy.modelFingerprint, scope: scope.id, trajectory: key });
   const { machine } = policy;

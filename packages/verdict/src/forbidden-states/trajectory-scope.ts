@@ -1,4 +1,5 @@
 import type { ActionContext } from '../context/action-context.js';
+import type { ActorKey } from '../context/actor-key.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
 import { conversationIdOf } from '../context/conversation-id.js';
 import { isMissingKey } from '../shared/is-missing-key.js';
@@ -26,8 +27,13 @@ export interface TrajectoryScope<TTarget = any> {
   readonly kind: TrajectoryScopeKind;
   /** `conversation`, `actor`, `tenant`, or `key:<name>` for an application key. */
   readonly id: string;
-  /** The trajectory key of one call: the same key, the same folded state. `null` when the call has none (a wiring fault). */
-  readonly keyOf: (context: ActionContext, target: TTarget) => JsonValue;
+  /**
+   * The trajectory key of one call: the same key, the same folded state. `null` when the call has none (a wiring
+   * fault). `moduleActorKey` is the module's `actorKey` option, which `TrajectoryScope.actor()` without a key uses.
+   */
+  readonly keyOf: (context: ActionContext, target: TTarget, moduleActorKey?: ActorKey) => JsonValue;
+  /** `true` for `TrajectoryScope.actor()` without a key: it needs the module's `actorKey` (checked at boot). */
+  readonly usesModuleActorKey: boolean;
 }
 
 /** The scopes the factories built: a look-alike object is not a scope. */
@@ -36,9 +42,10 @@ const built = new WeakSet<object>();
 function scope<TTarget>(
   kind: TrajectoryScopeKind,
   id: string,
-  keyOf: (context: ActionContext, target: TTarget) => JsonValue,
+  keyOf: TrajectoryScope<TTarget>['keyOf'],
+  usesModuleActorKey = false,
 ): TrajectoryScope<TTarget> {
-  const made = Object.freeze({ kind, id, keyOf });
+  const made = Object.freeze({ kind, id, keyOf, usesModuleActorKey });
   built.add(made);
   return made;
 }
@@ -67,14 +74,21 @@ export const TrajectoryScope = {
   /**
    * Every call of one actor within one tenant, across all their conversations: `{ tenant, actor: actorKey(actor) }`.
    * Fits effects that persist and belong to the actor (their exports, their uploads). `actorKey` picks the
-   * actor's stable id (required: a whole actor object would change with every session or role change, and
-   * start a fresh trajectory each time). A key of `null`, `undefined` or `''` is a `MissingTrajectoryError`.
+   * actor's stable id (a whole actor object would change with every session or role change, and start a fresh
+   * trajectory each time). Without one, the module's `actorKey` option is used, and a module without it does not
+   * boot. A key of `null`, `undefined` or `''` is a `MissingTrajectoryError`.
    */
-  actor<TActor = any>(actorKey: (actor: TActor) => JsonValue): TrajectoryScope {
-    return scope(TrajectoryScopeKind.Actor, TrajectoryScopeKind.Actor, (context) => {
-      const actor = actorKey(context.actor as TActor);
-      return isMissingKey(actor) ? null : { tenant: context.tenant, actor };
-    });
+  actor<TActor = any>(actorKey?: ActorKey<TActor>): TrajectoryScope {
+    return scope(
+      TrajectoryScopeKind.Actor,
+      TrajectoryScopeKind.Actor,
+      (context, _target, moduleActorKey) => {
+        const key = actorKey ?? moduleActorKey;
+        const actor = key === undefined ? null : key(context.actor as TActor);
+        return isMissingKey(actor) ? null : { tenant: context.tenant, actor };
+      },
+      actorKey === undefined,
+    );
   },
 
   /**

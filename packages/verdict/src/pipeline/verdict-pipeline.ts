@@ -40,6 +40,8 @@ import { assessProvenance } from '../provenance/provenance.stage.js';
 import { UntrustedInfluenceDetected } from '../events/untrusted-influence-detected.event.js';
 import { type DeferredRun, deferredClaimPolicy, parkForReview, verifyReviewed } from '../review/review.gate.js';
 import { Disposition } from '../decisions/disposition.js';
+import { configuredReviewLane } from '../review/configured-review-lane.js';
+import type { ReviewLaneOptions } from '../review/review-lane-options.interface.js';
 
 /** The proposal-stage checks passed: what the later steps may use. */
 interface Admissible {
@@ -219,6 +221,7 @@ export class VerdictPipeline {
         target,
         this.clock(),
         trail,
+        this.options.actorKey,
       );
       if (!folded.permitted) return folded;
     }
@@ -427,11 +430,8 @@ export class VerdictPipeline {
     return parked.decision;
   }
 
-  private reviewLane(): NonNullable<VerdictModuleOptions['review']> {
-    const lane = this.options.review;
-    if (lane === undefined)
-      throw new VerdictConfigurationError('No review lane is configured: pass `review` to VerdictModule.forRoot.');
-    return lane;
+  private reviewLane(): ReviewLaneOptions {
+    return configuredReviewLane(this.options);
   }
 
   private identityOf(definition: CapabilityDefinition, target: unknown, context: ActionContext): string {

@@ -22,6 +22,7 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import type { DeferredJob, DeferredJobOutcome } from './deferred-job.js';
+import { configuredReviewLane } from '../review/configured-review-lane.js';
 
 /**
  * Runs delivered jobs of the review lane (docs/review-lane.md). For each job it reads the item from the
@@ -160,10 +161,7 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
   }
 
   private lane(): ReviewLaneOptions {
-    const lane = this.options.review;
-    if (lane === undefined)
-      throw new VerdictConfigurationError('No review lane is configured: pass `review` to VerdictModule.forRoot.');
-    return lane;
+    return configuredReviewLane(this.options);
   }
 
   private now(): Date {

@@ -1,6 +1,7 @@
 import type { ActionContext, AnyActionContext } from '../context/action-context.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
 import type { Envelope } from '../vocabulary/envelope.js';
+import { type InferredFromCapability, inferredFromCapability } from '../capabilities/inferred-from-capability.js';
 
 /**
  * A semantic fixed-window limit on authorized execution attempts (docs/execution-claims-and-rate-limits.md): windows aligned to the
@@ -17,8 +18,12 @@ export interface FixedWindowPolicy<TArgs = any, TTarget = any, TContext extends 
   readonly reason: string;
 }
 
+/** What {@link fixedWindow} returns: inline in a capability, its types are the capability's. */
+export interface TypedFixedWindowPolicy<TArgs, TTarget, TContext extends AnyActionContext>
+  extends FixedWindowPolicy<TArgs, TTarget, TContext>, InferredFromCapability {}
+
 /**
- * Inline in `@Capability({...})`, the envelope and target are the capability's own types.
+ * Inline in `@Capability({...})` or `defineCapability({...})`, the envelope and target are the capability's types.
  *
  * @example
  * rateLimit: fixedWindow({ name: 'refresh-per-customer', limit: 2, windowSeconds: 3600,
@@ -27,8 +32,8 @@ export interface FixedWindowPolicy<TArgs = any, TTarget = any, TContext extends 
  */
 export function fixedWindow<TArgs, TTarget, TContext extends AnyActionContext = ActionContext>(
   policy: Omit<FixedWindowPolicy<TArgs, TTarget, TContext>, 'algorithm'>,
-): FixedWindowPolicy<TArgs, TTarget, TContext> {
-  return Object.freeze({ ...policy, algorithm: 'fixed_window' as const });
+): TypedFixedWindowPolicy<TArgs, TTarget, TContext> {
+  return inferredFromCapability(Object.freeze({ ...policy, algorithm: 'fixed_window' as const }));
 }
 
 /** `floor(t / w) * w`: the start of the window holding `now`. */

@@ -19,6 +19,7 @@ import type { ReviewItem } from './review-item.js';
 import { ReviewItemStatus } from './review-item-status.js';
 import type { ReviewLaneOptions } from './review-lane-options.interface.js';
 import { ReviewPhase } from './review-phase.js';
+import { configuredReviewLane } from './configured-review-lane.js';
 
 /**
  * What a reviewer's approve or reject did. `own_request`: the reviewer is the requester; `forbidden`: their
@@ -89,7 +90,7 @@ export class ReviewService {
     const definition = item === null ? undefined : this.registry.find(item.capability);
     if (item === null || definition === undefined || item.tenant !== reviewer.context.tenant)
       return { allowed: false, outcome: 'not_found', capability: null };
-    const actorKey = reviewActorKey(definition, this.options.review);
+    const actorKey = reviewActorKey(definition, this.lane());
     if (fingerprint(actorKey(reviewer.context.actor) ?? null) === fingerprint(item.requesterKey))
       return { allowed: false, outcome: 'own_request', capability: item.capability };
     const ability = await this.options.abilityFactory.createForContext(reviewer.context);
@@ -149,10 +150,7 @@ export class ReviewService {
   }
 
   private lane(): ReviewLaneOptions {
-    const lane = this.options.review;
-    if (lane === undefined)
-      throw new VerdictConfigurationError('No review lane is configured: pass `review` to VerdictModule.forRoot.');
-    return lane;
+    return configuredReviewLane(this.options);
   }
 
   private now(): Date {

@@ -1,5 +1,6 @@
 import type { ActionContext, AnyActionContext } from '../context/action-context.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
+import { type InferredFromCapability, inferredFromCapability } from '../capabilities/inferred-from-capability.js';
 
 /** How the execution target is obtained after the proposal-stage checks. */
 export const TargetStrategy = {
@@ -50,8 +51,10 @@ export class ExecutionTargetPolicy<TTarget = unknown, TContext extends AnyAction
     name: string;
     identity: TargetIdentity<TTarget, TContext>;
     refresh: TargetRefresh<TTarget, THost, TContext>;
-  }): ExecutionTargetPolicy<TTarget, TContext> {
-    return new ExecutionTargetPolicy(options.name, TargetStrategy.Refresh, options.identity, options.refresh);
+  }): TypedExecutionTargetPolicy<TTarget, TContext> {
+    return inferredFromCapability(
+      new ExecutionTargetPolicy(options.name, TargetStrategy.Refresh, options.identity, options.refresh),
+    );
   }
 
   /**
@@ -61,7 +64,16 @@ export class ExecutionTargetPolicy<TTarget = unknown, TContext extends AnyAction
   static acceptStaleSnapshot<TTarget, TContext extends AnyActionContext = ActionContext>(options: {
     name: string;
     identity: TargetIdentity<TTarget, TContext>;
-  }): ExecutionTargetPolicy<TTarget, TContext> {
-    return new ExecutionTargetPolicy(options.name, TargetStrategy.AcceptStaleSnapshot, options.identity, null);
+  }): TypedExecutionTargetPolicy<TTarget, TContext> {
+    return inferredFromCapability(
+      new ExecutionTargetPolicy(options.name, TargetStrategy.AcceptStaleSnapshot, options.identity, null),
+    );
   }
 }
+
+/**
+ * What `ExecutionTargetPolicy.refresh` and `.acceptStaleSnapshot` return: inline in a capability, `TTarget` is the
+ * resolver's target type.
+ */
+export interface TypedExecutionTargetPolicy<TTarget, TContext extends AnyActionContext = ActionContext>
+  extends ExecutionTargetPolicy<TTarget, TContext>, InferredFromCapability {}

@@ -1,5 +1,6 @@
 import type { ActionContext, AnyActionContext } from '../context/action-context.js';
 import type { Envelope } from '../vocabulary/envelope.js';
+import type { ArgumentSchema } from '../capabilities/argument-schema.js';
 
 /** A resolver that may read the validated arguments (built by {@link fromProposal}). */
 export interface ProposalTargetResolver<
@@ -9,7 +10,7 @@ export interface ProposalTargetResolver<
   TContext extends AnyActionContext = ActionContext,
 > {
   readonly from: 'proposal';
-  readonly resolve: (envelope: Envelope<TArgs, TContext>, host: THost) => TTarget | Promise<TTarget>;
+  readonly resolve: ProposalResolve<TArgs, TTarget, THost, TContext>;
 }
 
 /** A resolver that sees only the action context (built by {@link fromContext}): it fits every argument type. */
@@ -38,16 +39,36 @@ export type TargetResolver<
   TContext extends AnyActionContext = ActionContext,
 > = ProposalTargetResolver<TArgs, TTarget, THost, TContext> | ContextTargetResolver<TTarget, THost, TContext>;
 
+/** The resolver of a proposal: what {@link fromProposal} is given. */
+export type ProposalResolve<TArgs, TTarget, THost = any, TContext extends AnyActionContext = ActionContext> = (
+  envelope: Envelope<TArgs, TContext>,
+  host: THost,
+) => TTarget | Promise<TTarget>;
+
 /**
- * Inline in `@Capability({...})` or `defineCapability`, `TArgs` comes from the capability's `arguments`
- * schema; standalone, name it (`fromProposal<OrderIdArguments, Order, OrderSource>(...)`).
+ * A resolver that reads the validated arguments. Give it the capability's schema first and it is typed inline:
+ * the envelope's arguments are the schema's type, and the target type it returns types the execution-target
+ * policy, the gates and the executor of the capability it is written in.
  *
- * @example resolveTarget: fromProposal(({ arguments: a, context }, self: OrderCapabilities) => self.orders.findInTenant(context.tenant, a.orderId))
+ * @example resolveTarget: fromProposal(orderId, ({ arguments: a, context }, self: OrderCapabilities) => self.orders.findInTenant(context.tenant, a.orderId))
  */
 export function fromProposal<TArgs, TTarget, THost = any, TContext extends AnyActionContext = ActionContext>(
-  resolve: (envelope: Envelope<TArgs, TContext>, host: THost) => TTarget | Promise<TTarget>,
-): ProposalTargetResolver<TArgs, TTarget, THost, TContext> {
-  return { from: 'proposal', resolve };
+  schema: ArgumentSchema<TArgs>,
+  resolve: ProposalResolve<TArgs, TTarget, THost, TContext>,
+): ProposalTargetResolver<TArgs, TTarget, THost, TContext>;
+/**
+ * Without the schema, name the argument type (`fromProposal<OrderIdArguments, Order, OrderSource>(...)`) or
+ * annotate the envelope: TypeScript cannot infer it from the capability around the call.
+ */
+export function fromProposal<TArgs, TTarget, THost = any, TContext extends AnyActionContext = ActionContext>(
+  resolve: ProposalResolve<TArgs, TTarget, THost, TContext>,
+): ProposalTargetResolver<TArgs, TTarget, THost, TContext>;
+export function fromProposal(
+  schemaOrResolve: ArgumentSchema | ProposalResolve<unknown, unknown>,
+  resolve?: ProposalResolve<unknown, unknown>,
+): ProposalTargetResolver {
+  // The schema only types the call: the capability validates its own `arguments`.
+  return { from: 'proposal', resolve: resolve ?? (schemaOrResolve as ProposalResolve<unknown, unknown>) };
 }
 
 /** @example resolveTarget: fromContext((context, self: CartCapabilities) => self.carts.currentFor(context.actor)) */

@@ -17,7 +17,6 @@ export type { ReviewItemStoreHarness } from './review-item-store.contract.js';
 export { describeDeferredQueueContract } from './deferred-queue.contract.js';
 export type { DeferredQueueHarness } from './deferred-queue.contract.js';
 export type { ContractRunner, ContractSuiteOptions, ContractTestFn } from './contract-runner.js';
-export * from './scripted-chat-model.js';
 export { createVerdictTestingModule } from './verdict-testing-module.js';
 export type {
   ActingAs,
@@ -25,8 +24,6 @@ export type {
   VerdictTestingModuleOptions,
   VerdictTestingStores,
 } from './verdict-testing-module.js';
-export { InjectionFollowingChatModel } from './injection-following-chat-model.js';
-export type { InjectionFollowingChatModelOptions } from './injection-following-chat-model.js';
 export {
   ASSISTANT_INSTRUCTION_PREFIX,
   assistantInstruction,

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { InMemoryEvidenceRecorder } from '@verdict/nestjs';
-import { ScriptedChatModel } from '@verdict/nestjs/testing';
+import { ScriptedChatModel } from '@verdict/nestjs/testing/langchain';
 import { AppModule } from './app.module.js';
 import { TicketRepository } from './tickets.js';
 

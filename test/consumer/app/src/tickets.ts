@@ -96,9 +96,19 @@ export class TicketCapabilities {
     action: 'close',
     subject: 'Ticket',
     arguments: ticketArguments,
-    resolveTarget: ticketInTenant,
-    executionTarget: ticketById,
-    requiresConfirmation: requiresConfirmation<TicketArguments, Ticket>({
+    // Written inline with no type argument: the schema types the resolver, its Ticket types the rest.
+    resolveTarget: fromProposal(
+      ticketArguments,
+      ({ arguments: a, context }, self: TicketCapabilities) =>
+        self.tickets.find(context.tenant, a.ticketId) ?? TargetNotResolvable.throw('no such ticket'),
+    ),
+    executionTarget: ExecutionTargetPolicy.refresh({
+      name: 'ticket-by-id',
+      identity: (ticket) => ({ tenant: ticket.tenant, type: 'ticket', id: ticket.id }),
+      refresh: (ticket, _context, self: TicketCapabilities) =>
+        self.tickets.find(ticket.tenant, ticket.id) ?? TargetNotResolvable.throw('ticket is gone'),
+    }),
+    requiresConfirmation: requiresConfirmation({
       reason: 'Closing a ticket ends the conversation with support.',
       bind: (_envelope, ticket) => ({ ticket: ticket.id, status: ticket.status }),
       actorKey: (actor) => actor.id,

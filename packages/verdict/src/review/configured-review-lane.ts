@@ -1,0 +1,25 @@
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import type { ReviewLaneOptions } from './review-lane-options.interface.js';
+
+const resolved = new WeakMap<ReviewLaneOptions, ReviewLaneOptions>();
+
+/**
+ * The module's review lane, its `actorKey` defaulting to the module's `actorKey` (one identity for receipts,
+ * review items, trajectories and containment).
+ *
+ * @throws VerdictConfigurationError when no review lane is configured.
+ */
+export function configuredReviewLane(options: Pick<VerdictModuleOptions, 'review' | 'actorKey'>): ReviewLaneOptions {
+  const lane = options.review;
+  if (lane === undefined)
+    throw new VerdictConfigurationError('No review lane is configured: pass `review` to VerdictModule.forRoot.');
+  if (lane.actorKey !== undefined || options.actorKey === undefined) return lane;
+  let withKey = resolved.get(lane);
+  if (withKey === undefined) {
+    const actorKey = options.actorKey.bind(options);
+    withKey = Object.freeze(Object.assign(Object.create(lane) as ReviewLaneOptions, { actorKey }));
+    resolved.set(lane, withKey);
+  }
+  return withKey;
+}

@@ -1,0 +1,76 @@
+import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { CapabilityExplorer } from './capabilities/capability-explorer.js';
+import { CapabilityRegistry } from './capabilities/capability-registry.js';
+import { ActionContextInterceptor } from './context/action-context.interceptor.js';
+import { ActionContextStore } from './context/action-context.store.js';
+import { EvidenceRecorder } from './evidence/evidence-recorder.interface.js';
+import { NullEvidenceRecorder } from './evidence/null-evidence-recorder.js';
+import { PublicMessage } from './public-message.js';
+import { VerdictPipeline } from './pipeline/verdict-pipeline.js';
+import { ConfigurableVerdictModule, MODULE_OPTIONS_TOKEN } from './verdict.module-definition.js';
+import type { VerdictModuleOptions } from './verdict-module-options.interface.js';
+import { DEFAULT_PUBLIC_MESSAGE } from './verdict-module-options.interface.js';
+import { VerdictService } from './verdict.service.js';
+import { ExecutionClaimsService } from './execution-claims/execution-claims.service.js';
+import { ApprovalService } from './approvals/approval.service.js';
+import { ApprovalEndpointGuard } from './approvals/approval-endpoint.guard.js';
+import { ContextReleaseService } from './context-release/context-release.service.js';
+import { ReleasePolicyExplorer } from './context-release/release-policy-explorer.js';
+import { ReleasePolicyRegistry } from './context-release/release-policy-registry.js';
+import { ContainmentGate } from './containment/containment.gate.js';
+import { ContainmentRules } from './containment/containment-rules.js';
+import { ContainmentService } from './containment/containment.service.js';
+import { SecurityEventEmitter } from './events/security-event-emitter.js';
+import { ReviewService } from './review/review.service.js';
+import { ReviewEndpointGuard } from './review/review-endpoint.guard.js';
+import { DeferredExecutionWorker } from './queue/deferred-execution.worker.js';
+
+/** What the core module provides to the application (everything but boot-time discovery). */
+const PUBLIC_PROVIDERS = [
+  CapabilityRegistry,
+  ActionContextStore,
+  ActionContextInterceptor,
+  VerdictPipeline,
+  VerdictService,
+  ExecutionClaimsService,
+  ApprovalService,
+  ApprovalEndpointGuard,
+  ReleasePolicyRegistry,
+  ContextReleaseService,
+  ContainmentService,
+  ReviewService,
+  ReviewEndpointGuard,
+  DeferredExecutionWorker,
+];
+
+/**
+ * Owns what the application has one of: the options (and the stores they carry), the capability registry
+ * with boot-time discovery, the pipeline and the services over it. Global unless `isGlobal: false`.
+ * Applications import the {@link VerdictModule} facade, never this module.
+ *
+ * @internal Not exported from the package entry.
+ */
+@Module({
+  imports: [DiscoveryModule],
+  providers: [
+    ...PUBLIC_PROVIDERS,
+    CapabilityExplorer,
+    ReleasePolicyExplorer,
+    ContainmentGate,
+    ContainmentRules,
+    SecurityEventEmitter,
+    {
+      provide: EvidenceRecorder,
+      inject: [MODULE_OPTIONS_TOKEN],
+      useFactory: (options: VerdictModuleOptions) => options.evidence ?? new NullEvidenceRecorder(),
+    },
+    {
+      provide: PublicMessage,
+      inject: [MODULE_OPTIONS_TOKEN],
+      useFactory: (options: VerdictModuleOptions) => options.publicMessage ?? DEFAULT_PUBLIC_MESSAGE,
+    },
+  ],
+  exports: [...PUBLIC_PROVIDERS, EvidenceRecorder, PublicMessage, MODULE_OPTIONS_TOKEN],
+})
+export class VerdictCoreModule extends ConfigurableVerdictModule {}
