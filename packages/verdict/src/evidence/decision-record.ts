@@ -20,6 +20,11 @@ export interface DecisionRecord {
   readonly reason: string;
   readonly argumentsFingerprint: string | null;
   readonly toolCallFingerprint: string | null;
+  /**
+   * `sha256(JCS({actor: evidenceActorKey(actor), tenant}))` of who proposed (default key: the actor itself,
+   * which makes it the receipts' principal fingerprint); `null` on records no actor's proposal made (operators, approvers).
+   */
+  readonly actorFingerprint: string | null;
   readonly targetPolicy: string | null;
   readonly targetStrategy: string | null;
   readonly proposalIdentityFingerprint: string | null;
@@ -66,6 +71,7 @@ export function decisionRecord(
     reason: head.reason,
     argumentsFingerprint: facts.argumentsFingerprint ?? null,
     toolCallFingerprint: facts.toolCallFingerprint ?? null,
+    actorFingerprint: facts.actorFingerprint ?? null,
     targetPolicy: facts.targetPolicy ?? null,
     targetStrategy: facts.targetStrategy ?? null,
     proposalIdentityFingerprint: facts.proposalIdentityFingerprint ?? null,

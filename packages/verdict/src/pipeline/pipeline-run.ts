@@ -1,5 +1,6 @@
 import type { ApprovalChallenge } from '../approvals/approval-challenge.js';
 import type { EvidenceTrail } from '../evidence/evidence-trail.js';
+import type { ToolCallSubject } from '../telemetry/tool-call-span.js';
 
 /** How a caller invokes the pipeline. */
 export interface InvocationOptions {
@@ -17,6 +18,8 @@ export class PipelineRun {
 
   constructor(
     readonly trail: EvidenceTrail,
+    /** What the run's `execute_tool` span names. */
+    readonly subject: ToolCallSubject,
     readonly explicitApproval: boolean,
     /** `false` for `evaluate`: a dry run issues no receipt. */
     readonly issueReceipts: boolean,

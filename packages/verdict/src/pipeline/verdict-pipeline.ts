@@ -25,9 +25,11 @@ import { admitTrajectory } from '../forbidden-states/forbidden-state.gate.js';
 import type { AuthorizedAction } from '../vocabulary/authorized-action.js';
 import type { Envelope } from '../vocabulary/envelope.js';
 import { EvidenceTrail } from '../evidence/evidence-trail.js';
+import { actorFingerprint } from '../evidence/actor-fingerprint.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
 import type { Proposal } from '../vocabulary/proposal.js';
 import { type InvocationOptions, PipelineRun } from './pipeline-run.js';
+import { withToolCallSpan } from '../telemetry/tool-call-span.js';
 import { ApprovalPhase } from '../approvals/approval-phase.js';
 import type { ReceiptKey } from '../approvals/approval-receipt-store.interface.js';
 import { consumeConfirmation, validateConfirmation } from '../approvals/confirmation.gate.js';
@@ -68,13 +70,37 @@ export class VerdictPipeline {
     this.clock = options.clock ?? (() => new Date());
   }
 
-  /** Runs the steps of docs/architecture.md in order and executes only on `permit`. */
+  /** Runs the steps of docs/architecture.md in order and executes only on `permit`; one `execute_tool` span. */
   async execute(
     proposal: Proposal,
     toolKind: ToolKind = ToolKind.Service,
     options: InvocationOptions = {},
   ): Promise<ExecutionResult> {
     const run = this.begin(proposal, toolKind, options.explicitApproval === true, true);
+    return withToolCallSpan(run.subject, () => this.executeSteps(proposal, run));
+  }
+
+  /** Runs steps 1–9 and reports the decision without executing anything or spending any gate; one span. */
+  async evaluate(proposal: Proposal): Promise<ExecutionResult<never>> {
+    const run = this.begin(proposal, ToolKind.Evaluation, false, false);
+    return withToolCallSpan(run.subject, () => this.evaluateSteps(proposal, run));
+  }
+
+  /**
+   * The migration bridge (docs/architecture.md): steps 1–3, 10a, 11 and 13, then the wrapped tool's own handler with
+   * the validated arguments (its claim finalized as in 15). It cannot carry verified confirmation, and
+   * its gates key on the proposal target: there is no refresh. One span.
+   */
+  async guard<T>(
+    proposal: Proposal,
+    handler: (validatedArguments: unknown) => Promise<T>,
+  ): Promise<ExecutionResult<T>> {
+    const run = this.begin(proposal, ToolKind.Guarded, false, false);
+    return withToolCallSpan(run.subject, () => this.guardSteps(proposal, run, handler));
+  }
+
+  /** Steps 1–15 of {@link execute}. */
+  private async executeSteps(proposal: Proposal, run: PipelineRun): Promise<ExecutionResult> {
     const authorized = await this.authorize(proposal, run);
     if (authorized instanceof Decision) return this.notExecuted(run, authorized);
     const { definition, envelope, executionTarget } = authorized;
@@ -110,23 +136,18 @@ export class VerdictPipeline {
     return this.executed(run, Stage.Execution, output);
   }
 
-  /** Runs steps 1–9 and reports the decision without executing anything or spending any gate. */
-  async evaluate(proposal: Proposal): Promise<ExecutionResult<never>> {
-    const run = this.begin(proposal, ToolKind.Evaluation, false, false);
+  /** Steps 1–9 of {@link evaluate}. */
+  private async evaluateSteps(proposal: Proposal, run: PipelineRun): Promise<ExecutionResult<never>> {
     const authorized = await this.authorize(proposal, run);
     return this.notExecuted(run, authorized instanceof Decision ? authorized : Decision.permit(Stage.Execution));
   }
 
-  /**
-   * The migration bridge (docs/architecture.md): steps 1–3, 10a, 11 and 13, then the wrapped tool's own handler with
-   * the validated arguments (its claim finalized as in 15). It cannot carry verified confirmation, and
-   * its gates key on the proposal target: there is no refresh.
-   */
-  async guard<T>(
+  /** The steps of {@link guard}. */
+  private async guardSteps<T>(
     proposal: Proposal,
+    run: PipelineRun,
     handler: (validatedArguments: unknown) => Promise<T>,
   ): Promise<ExecutionResult<T>> {
-    const run = this.begin(proposal, ToolKind.Guarded, false, false);
     const admissible = await this.admit(proposal, run.trail, false);
     if (admissible instanceof Decision) return this.notExecuted(run, admissible);
     const { definition, envelope, proposalTarget } = admissible;
@@ -277,6 +298,7 @@ export class VerdictPipeline {
         'Verdict has not finished booting: initialise the application (app.init() / moduleRef.init()) before proposals run.',
       );
     const context = this.contexts.require(proposal.capability);
+    trail.establish({ actorFingerprint: actorFingerprint(context, this.options.evidenceActorKey) });
     const definition = this.registry.find(proposal.capability);
     if (definition === undefined) return this.decided(trail, Decision.deny(Stage.Proposal, 'unknown capability'));
     // 1. Build the envelope from validated arguments; invalid → deny.
@@ -361,19 +383,17 @@ export class VerdictPipeline {
     explicitApproval: boolean,
     issueReceipts: boolean,
   ): PipelineRun {
-    return new PipelineRun(this.trail(proposal, toolKind), explicitApproval, issueReceipts);
-  }
-
-  private trail(proposal: Proposal, toolKind: ToolKind): EvidenceTrail {
-    // An unknown name is model-written text: evidence keeps its fingerprint, never the text itself.
+    // An unknown name is model-written text: evidence and spans keep its fingerprint, never the text itself.
     const name = String(proposal.capability);
     const capability = this.registry.find(name) === undefined ? `unknown:${fingerprintString(name)}` : name;
+    const toolCallFingerprint =
+      proposal.toolCallId === undefined ? null : fingerprintString(String(proposal.toolCallId));
     const trail = new EvidenceTrail(this.evidence, this.clock, randomUUID(), capability, toolKind, (failure) =>
       this.reportLateFailure(failure),
     );
-    if (proposal.toolCallId !== undefined)
-      trail.establish({ toolCallFingerprint: fingerprintString(String(proposal.toolCallId)) });
-    return trail;
+    if (toolCallFingerprint !== null) trail.establish({ toolCallFingerprint });
+    const subject = { capability, toolKind, correlationId: trail.correlationId, toolCallFingerprint };
+    return new PipelineRun(trail, subject, explicitApproval, issueReceipts);
   }
 
   private reportLateFailure(failure: EvidenceWriteFailed): void {

@@ -2,6 +2,8 @@ export { describeApprovalReceiptStoreContract } from './approval-receipt-store.c
 export type { ApprovalReceiptStoreHarness } from './approval-receipt-store.contract.js';
 export { describeEvidenceRecorderContract } from './evidence-recorder.contract.js';
 export type { EvidenceRecorderHarness } from './evidence-recorder.contract.js';
+export { describeEvidenceQueryContract } from './evidence-query.contract.js';
+export type { EvidenceQueryHarness } from './evidence-query.contract.js';
 export { describeExecutionClaimStoreContract } from './execution-claim-store.contract.js';
 export type { ExecutionClaimStoreHarness } from './execution-claim-store.contract.js';
 export { describeRateLimitStoreContract } from './rate-limit-store.contract.js';
