@@ -25,14 +25,20 @@ export class TypeOrmEvidenceQuery implements EvidenceQuery {
   }
 
   async run(correlationId: string): Promise<DecisionRecord[]> {
-    const rows = await this.dataSource
-      .getRepository(DecisionRecordEntity)
-      .createQueryBuilder('r')
-      .where('r.correlationId = :correlationId', { correlationId: checkedCorrelationId(correlationId) })
-      .orderBy('r.sequence', 'ASC')
-      .getMany();
-    return plain(rows);
+    return plain(await evidenceRunQuery(this.dataSource, checkedCorrelationId(correlationId)).getMany());
   }
+}
+
+/** The SELECT behind {@link TypeOrmEvidenceQuery.run} (internal; the index tests EXPLAIN it). */
+export function evidenceRunQuery(
+  dataSource: DataSource,
+  correlationId: string,
+): SelectQueryBuilder<DecisionRecordEntity> {
+  return dataSource
+    .getRepository(DecisionRecordEntity)
+    .createQueryBuilder('r')
+    .where('r.correlationId = :correlationId', { correlationId })
+    .orderBy('r.sequence', 'ASC');
 }
 
 /** The SELECT behind {@link TypeOrmEvidenceQuery.list} (internal; the index tests EXPLAIN it). */
