@@ -132,7 +132,14 @@ export function documentsFixture() {
   async function boot(
     options: { evidence?: EvidenceRecorder; providers?: any[]; imports?: any[] } & Pick<
       VerdictModuleOptions,
-      'capabilities' | 'executionClaims' | 'rateLimits' | 'approvals' | 'trajectories' | 'clock'
+      | 'capabilities'
+      | 'executionClaims'
+      | 'rateLimits'
+      | 'approvals'
+      | 'trajectories'
+      | 'clock'
+      | 'evidenceActorKey'
+      | 'evidenceQuery'
     > = {},
   ) {
     const { evidence = new InMemoryEvidenceRecorder(), providers = [], imports = [], ...verdictOptions } = options;

@@ -1,0 +1,92 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  ActionContextStore,
+  EvidenceQuery,
+  InMemoryEvidenceRecorder,
+  NullEvidenceRecorder,
+  VerdictConfigurationError,
+  VerdictService,
+  actorFingerprint,
+  fingerprint,
+  type ActionContext,
+} from '@verdict/nestjs';
+import { alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
+
+/** An actor as many applications hold one: a class instance with a Date, which is not plain JSON. */
+class Account {
+  constructor(
+    readonly id: string,
+    readonly signedInAt: Date,
+  ) {}
+}
+
+async function setup(options: Parameters<ReturnType<typeof documentsFixture>['boot']>[0] = {}) {
+  const fixture = documentsFixture();
+  const { moduleRef, evidence } = await fixture.boot(options);
+  const read = (context: ActionContext, id: number) =>
+    moduleRef
+      .get(ActionContextStore)
+      .run(context, () => moduleRef.get(VerdictService).execute({ capability: 'documents.read', arguments: { id } }));
+  return { ...fixture, moduleRef, read, records: () => (evidence as InMemoryEvidenceRecorder).decisions() };
+}
+
+describe('actorFingerprint on decision records', () => {
+  it("marks every record of a proposal with its actor's fingerprint, never the actor", async () => {
+    const { read, records } = await setup();
+    const runs = [await read(alice, 1), await read(bob, 1)];
+
+    const actorsOf = (correlationId: string) =>
+      new Set(records().flatMap((record) => (record.correlationId === correlationId ? [record.actorFingerprint] : [])));
+    expect(runs.map((run) => actorsOf(run.correlationId))).toEqual([
+      new Set([fingerprint({ actor: { id: 'alice' }, tenant: 'acme' })]),
+      new Set([fingerprint({ actor: { id: 'bob' }, tenant: 'acme' })]),
+    ]);
+    expect(actorFingerprint(alice)).toBe(fingerprint({ actor: { id: 'alice' }, tenant: 'acme' }));
+    expect(JSON.stringify(records())).not.toMatch(/"(alice|bob)"/);
+  });
+
+  it('names the actor by evidenceActorKey, so the same person keeps one fingerprint across sessions', async () => {
+    const { read, records } = await setup({ evidenceActorKey: (actor: Account) => actor.id });
+    await read({ actor: new Account('alice', new Date('2031-01-01T08:00:00Z')), tenant: 'acme' }, 1);
+    await read({ actor: new Account('alice', new Date('2031-01-02T09:30:00Z')), tenant: 'acme' }, 1);
+
+    const expected = actorFingerprint({ actor: 'alice', tenant: 'acme' });
+    expect(new Set(records().map((record) => record.actorFingerprint))).toEqual(new Set([expected]));
+    expect(records().filter((record) => record.stage === 'execution')).toHaveLength(2);
+  });
+
+  it('refuses to run a proposal whose actor cannot be fingerprinted, instead of recording it unattributed', async () => {
+    const { read, records, executions } = await setup();
+    const session = { actor: new Account('alice', new Date('2031-01-01T08:00:00Z')), tenant: 'acme' };
+
+    await expect(read(session, 1)).rejects.toThrow(VerdictConfigurationError);
+    await expect(read(session, 1)).rejects.toThrow(/evidenceActorKey/);
+    await expect(read({ actor: '', tenant: 'acme' }, 1)).rejects.toThrow(/evidence actor key gave ''/);
+    expect(executions).toHaveLength(0);
+    expect(records()).toHaveLength(0);
+  });
+});
+
+describe('EvidenceQuery in the module', () => {
+  it('reads an InMemoryEvidenceRecorder back by default, filtered by actor', async () => {
+    const { moduleRef, read } = await setup();
+    const own = await read(alice, 1);
+    await read(bob, 2);
+
+    const query = moduleRef.get<EvidenceQuery>(EvidenceQuery);
+    const listed = await query.list({ actorFingerprint: actorFingerprint(alice) });
+    expect(new Set(listed.map((record) => record.correlationId))).toEqual(new Set([own.correlationId]));
+    expect((await query.run(own.correlationId)).map((record) => record.stage)).toEqual([
+      'proposal',
+      'target_refresh',
+      'execution',
+    ]);
+  });
+
+  it('says how to configure one when the recorder cannot be read back', async () => {
+    const { moduleRef } = await setup({ evidence: new NullEvidenceRecorder() });
+    await expect(moduleRef.get<EvidenceQuery>(EvidenceQuery).list()).rejects.toThrow(
+      /evidenceQuery: new TypeOrmEvidenceQuery/,
+    );
+  });
+});
