@@ -2,7 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { HumanMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { Injectable, Module } from '@nestjs/common';
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { createAgent } from 'langchain';
@@ -25,8 +26,10 @@ const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 beforeAll(() => {
   trace.setGlobalTracerProvider(provider);
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 });
 afterAll(async () => {
+  context.disable();
   trace.disable();
   await provider.shutdown();
 });
@@ -218,12 +221,23 @@ describe('spans of a LangChain agent run', () => {
       middleware: [applicationFaultMiddleware()],
     });
 
-    await moduleRef
-      .get(ActionContextStore)
-      .run(alice, () => agent.invoke({ messages: [new HumanMessage('rename my plan')] }));
+    // The application's own span around the agent run: Verdict's spans are its children.
+    await trace.getTracer('storefront').startActiveSpan('invoke_agent assistant', async (agentSpan) => {
+      await moduleRef
+        .get(ActionContextStore)
+        .run(alice, () => agent.invoke({ messages: [new HumanMessage('rename my plan')] }));
+      agentSpan.end();
+    });
     model.assertScriptConsumed();
 
-    const spans = exporter.getFinishedSpans();
+    // Spans finish in order: the three tool calls, then the agent's.
+    const finished = exporter.getFinishedSpans();
+    const agentSpan = finished[finished.length - 1];
+    const spans = finished.slice(0, -1);
+    expect(agentSpan.name).toBe('invoke_agent assistant');
+    expect(spans.map((span) => span.parentSpanContext?.spanId)).toEqual(
+      spans.map(() => agentSpan.spanContext().spanId),
+    );
     expect(
       spans.map((span) => [
         span.name,
