@@ -3,6 +3,7 @@ import {
   ActionContextStore,
   EvidenceQuery,
   InMemoryEvidenceRecorder,
+  NonCanonicalValueError,
   NullEvidenceRecorder,
   VerdictConfigurationError,
   VerdictService,
@@ -59,9 +60,12 @@ describe('actorFingerprint on decision records', () => {
     const { read, records, executions } = await setup();
     const session = { actor: new Account('alice', new Date('2031-01-01T08:00:00Z')), tenant: 'acme' };
 
-    await expect(read(session, 1)).rejects.toThrow(VerdictConfigurationError);
-    await expect(read(session, 1)).rejects.toThrow(/evidenceActorKey/);
-    await expect(read({ actor: '', tenant: 'acme' }, 1)).rejects.toThrow(/evidence actor key gave ''/);
+    await expect(read(session, 1)).rejects.toThrow(NonCanonicalValueError);
+    await expect(read(session, 1)).rejects.toThrow(/\$\.actor: Account instance is not a plain object/);
+    await expect(read({ actor: '', tenant: 'acme' }, 1)).rejects.toThrow(VerdictConfigurationError);
+    await expect(read({ actor: '', tenant: 'acme' }, 1)).rejects.toThrow(
+      /evidence actor key gave ''.*evidenceActorKey/,
+    );
     expect(executions).toHaveLength(0);
     expect(records()).toHaveLength(0);
   });

@@ -1,6 +1,5 @@
 import type { ActionContext } from '../context/action-context.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
-import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
 import { isMissingKey } from '../shared/is-missing-key.js';
@@ -12,8 +11,9 @@ export type EvidenceActorKey = (actor: any) => JsonValue;
  * The `actorFingerprint` evidence records carry: `sha256(JCS({actor: actorKey(actor), tenant}))`. With the
  * default key (the actor itself) it equals an approval receipt's principal fingerprint. Compute it to filter
  * `EvidenceQuery.list` or `verdict evidence list --actor` by one actor. A pseudonym, not anonymization: anyone
- * who can guess the key can compute it. A key that names nobody (`null`, `undefined`, `''`) or is not plain JSON
- * is a wiring fault (`VerdictConfigurationError`): set `evidenceActorKey`.
+ * who can guess the key can compute it. A key that names nobody (`null`, `undefined`, `''`) is a wiring fault
+ * (`VerdictConfigurationError`: set `evidenceActorKey`); one that is not plain JSON is a `NonCanonicalValueError`
+ * naming the path (`$.actor.signedInAt`), as for receipts.
  *
  * @example
  * actorFingerprint({ actor: { id: 'customer:72' }, tenant: 'acme' }, (actor) => actor.id)
@@ -24,19 +24,9 @@ export function actorFingerprint(
   actorKey: EvidenceActorKey = (actor) => actor as JsonValue,
 ): string {
   const actor = actorKey(context.actor);
-  const fix = 'set VerdictModule.forRoot({ evidenceActorKey: (actor) => actor.id }) to name the actor by a stable id';
   if (isMissingKey(actor))
-    throw new VerdictConfigurationError(`The evidence actor key gave ${actor === '' ? "''" : String(actor)}: ${fix}.`);
-  try {
-    return fingerprint({ actor, tenant: context.tenant });
-  } catch (error) {
-    if (!(error instanceof NonCanonicalValueError)) throw error;
     throw new VerdictConfigurationError(
-      `The evidence actor key is not plain JSON (${error.problem}): ${fix}.`,
-      {},
-      {
-        cause: error,
-      },
+      `The evidence actor key gave ${actor === '' ? "''" : String(actor)}: set VerdictModule.forRoot({ evidenceActorKey: (actor) => actor.id }) to name the actor by a stable id.`,
     );
-  }
+  return fingerprint({ actor, tenant: context.tenant });
 }
