@@ -298,6 +298,7 @@ export class VerdictPipeline {
         'Verdict has not finished booting: initialise the application (app.init() / moduleRef.init()) before proposals run.',
       );
     const context = this.contexts.require(proposal.capability);
+    // Who proposed: every record carries the fingerprint of the actor's key, never the actor.
     trail.establish({ actorFingerprint: actorFingerprint(context, this.options.evidenceActorKey) });
     const definition = this.registry.find(proposal.capability);
     if (definition === undefined) return this.decided(trail, Decision.deny(Stage.Proposal, 'unknown capability'));
