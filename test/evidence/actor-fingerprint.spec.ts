@@ -56,18 +56,22 @@ describe('actorFingerprint on decision records', () => {
     expect(records().filter((record) => record.stage === 'execution')).toHaveLength(2);
   });
 
-  it('refuses to run a proposal whose actor cannot be fingerprinted, instead of recording it unattributed', async () => {
+  it("records a proposal whose actor cannot be fingerprinted as unattributed, and the actor's ability still decides", async () => {
     const { read, records, executions } = await setup();
     const session = { actor: new Account('alice', new Date('2031-01-01T08:00:00Z')), tenant: 'acme' };
 
-    await expect(read(session, 1)).rejects.toThrow(NonCanonicalValueError);
-    await expect(read(session, 1)).rejects.toThrow(/\$\.actor: Account instance is not a plain object/);
-    await expect(read({ actor: '', tenant: 'acme' }, 1)).rejects.toThrow(VerdictConfigurationError);
-    await expect(read({ actor: '', tenant: 'acme' }, 1)).rejects.toThrow(
-      /evidence actor key gave ''.*evidenceActorKey/,
-    );
-    expect(executions).toHaveLength(0);
-    expect(records()).toHaveLength(0);
+    expect(await read(session, 1)).toMatchObject({ executed: true });
+    expect(await read({ actor: new Account('bob', new Date()), tenant: 'acme' }, 1)).toMatchObject({ executed: false });
+    expect(executions.map((action) => action.target.id)).toEqual([1]);
+    expect(new Set(records().map((record) => record.actorFingerprint))).toEqual(new Set([null]));
+  });
+
+  it('keeps the helper strict: a key naming nobody or a non-JSON actor is an error, never a fingerprint', () => {
+    const session = { actor: new Account('alice', new Date('2031-01-01T08:00:00Z')), tenant: 'acme' };
+    expect(() => actorFingerprint(session)).toThrow(NonCanonicalValueError);
+    expect(() => actorFingerprint(session)).toThrow(/\$\.actor: Account instance is not a plain object/);
+    expect(() => actorFingerprint({ actor: '', tenant: 'acme' })).toThrow(VerdictConfigurationError);
+    expect(() => actorFingerprint(session, (actor: Account) => actor.id)).not.toThrow();
   });
 });
 

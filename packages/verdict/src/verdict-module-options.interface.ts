@@ -30,8 +30,8 @@ export interface VerdictModuleOptions {
   readonly evidenceQuery?: EvidenceQuery;
   /**
    * Names the actor in every decision record's `actorFingerprint`: `sha256(JCS({actor: evidenceActorKey(actor), tenant}))`.
-   * Default: the actor itself (then it equals a receipt's principal fingerprint); it must be plain JSON
-   * (`NonCanonicalValueError` otherwise), and a key naming nobody is a `VerdictConfigurationError`.
+   * Default: the actor itself (then it equals a receipt's principal fingerprint). A key that names nobody or is not
+   * plain JSON records `actorFingerprint: null` and warns once.
    * @example evidenceActorKey: (actor: User) => actor.id
    */
   readonly evidenceActorKey?: EvidenceActorKey;

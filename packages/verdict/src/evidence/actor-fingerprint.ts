@@ -11,9 +11,9 @@ export type EvidenceActorKey = (actor: any) => JsonValue;
  * The `actorFingerprint` evidence records carry: `sha256(JCS({actor: actorKey(actor), tenant}))`. With the
  * default key (the actor itself) it equals an approval receipt's principal fingerprint. Compute it to filter
  * `EvidenceQuery.list` or `verdict evidence list --actor` by one actor. A pseudonym, not anonymization: anyone
- * who can guess the key can compute it. A key that names nobody (`null`, `undefined`, `''`) is a wiring fault
- * (`VerdictConfigurationError`: set `evidenceActorKey`); one that is not plain JSON is a `NonCanonicalValueError`
- * naming the path (`$.actor.signedInAt`), as for receipts.
+ * who can guess the key can compute it. Strict: a key that names nobody (`null`, `undefined`, `''`) is a
+ * `VerdictConfigurationError`, one that is not plain JSON a `NonCanonicalValueError` naming the path (the pipeline
+ * records such an actor as `null` instead, see `evidenceActorKey`).
  *
  * @example
  * actorFingerprint({ actor: { id: 'customer:72' }, tenant: 'acme' }, (actor) => actor.id)

@@ -25,7 +25,7 @@ import { admitTrajectory } from '../forbidden-states/forbidden-state.gate.js';
 import type { AuthorizedAction } from '../vocabulary/authorized-action.js';
 import type { Envelope } from '../vocabulary/envelope.js';
 import { EvidenceTrail } from '../evidence/evidence-trail.js';
-import { actorFingerprint } from '../evidence/actor-fingerprint.js';
+import { ActorAttribution } from '../evidence/actor-attribution.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
 import type { Proposal } from '../vocabulary/proposal.js';
 import { type InvocationOptions, PipelineRun } from './pipeline-run.js';
@@ -59,6 +59,7 @@ const NO_CLAIM = Object.freeze({ claimId: null });
 @Injectable()
 export class VerdictPipeline {
   private readonly clock: () => Date;
+  private readonly actors: ActorAttribution;
 
   constructor(
     private readonly registry: CapabilityRegistry,
@@ -68,6 +69,7 @@ export class VerdictPipeline {
     @Optional() private readonly events?: EventEmitter2,
   ) {
     this.clock = options.clock ?? (() => new Date());
+    this.actors = new ActorAttribution(options.evidenceActorKey);
   }
 
   /** Runs the steps of docs/architecture.md in order and executes only on `permit`; one `execute_tool` span. */
@@ -299,7 +301,7 @@ export class VerdictPipeline {
       );
     const context = this.contexts.require(proposal.capability);
     // Who proposed: every record carries the fingerprint of the actor's key, never the actor.
-    trail.establish({ actorFingerprint: actorFingerprint(context, this.options.evidenceActorKey) });
+    trail.establish({ actorFingerprint: this.actors.of(context) });
     const definition = this.registry.find(proposal.capability);
     if (definition === undefined) return this.decided(trail, Decision.deny(Stage.Proposal, 'unknown capability'));
     // 1. Build the envelope from validated arguments; invalid → deny.
