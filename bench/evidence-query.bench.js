@@ -5,7 +5,7 @@
 import 'reflect-metadata';
 import { fingerprintString } from '@verdict/nestjs';
 import { TypeOrmEvidenceQuery, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { dropDataSource, openDataSource } from '@verdict/testing-kit';
+import { dropDataSource, openDataSource, seedTrafficShapedEvidence } from '@verdict/testing-kit';
 import { fmt, percentile, timeCalls } from './stats.js';
 
 const ROWS = Number(process.env.BENCH_EVIDENCE_ROWS ?? 1_000_000);
@@ -22,19 +22,7 @@ const dataSource = await openDataSource(
 );
 try {
   console.log(`seeding ${ROWS} decision records ...`);
-  // Shaped like traffic: most records are permits of a few busy capabilities; what an operator looks for is rare.
-  await dataSource.query(`
-    INSERT INTO verdict_decision_records
-      (id, correlation_id, sequence, capability, tool_kind, stage, disposition, reason,
-       tool_call_fingerprint, actor_fingerprint, recorded_at)
-    SELECT 'r' || i, 'c' || (i / 4), i % 4,
-      CASE WHEN i % 500 = 0 THEN 'orders.refund' ELSE 'cap.' || (i % 5) END, 'bound',
-      CASE WHEN i % 200 = 1 THEN 'rate_limit' ELSE (ARRAY['proposal','target_refresh','execution'])[1 + i % 3] END,
-      CASE WHEN i % 200 = 2 THEN 'throttle' ELSE (ARRAY['permit','permit','permit','deny'])[1 + i % 4] END,
-      'seeded', encode(sha256(('call_' || i)::bytea), 'hex'), encode(sha256(('actor_' || (i % 20000))::bytea), 'hex'),
-      timestamptz '2031-01-01 00:00:00+00' + i * interval '1 second'
-    FROM generate_series(1, ${ROWS}) AS i`);
-  await dataSource.query('ANALYZE verdict_decision_records');
+  await seedTrafficShapedEvidence(dataSource, ROWS, 20_000);
 
   const query = new TypeOrmEvidenceQuery(dataSource);
   const pick = (i) => 1 + ((i * 7919) % ROWS);

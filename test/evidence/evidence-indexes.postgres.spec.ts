@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { checkedEvidenceFilter, fingerprintString, type EvidenceFilter } from '@verdict/nestjs';
 import { verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, withDataSource } from '@verdict/testing-kit';
+import { databaseEngines, seedTrafficShapedEvidence, withDataSource } from '@verdict/testing-kit';
 import type { DataSource } from 'typeorm';
 import { evidenceListQuery, evidenceRunQuery } from '../../packages/verdict/src/typeorm/typeorm-evidence-query.js';
 
@@ -9,30 +9,18 @@ const ROWS = 50_000;
 const postgres = databaseEngines().find((engine) => engine.name === 'postgres');
 
 /**
- * 50,000 decision records a minute apart, shaped like real traffic: most records are permits of a few busy
- * capabilities, and what an operator looks for is rare (one capability, throttles, rate-limit stages: 0.2–0.5%),
- * 2,000 actors, one tool call each; and as many receipts. With uniform values the planner may rightly walk the
- * time index and filter; a rare value is where an index of its own matters.
+ * 50,000 decision records shaped like traffic (what operators look for is rare: with uniform values the planner
+ * may rightly walk the time index and filter; a rare value is where an index of its own matters), and as many
+ * receipts, one a minute.
  */
 async function seed(dataSource: DataSource): Promise<void> {
-  await dataSource.query(`
-    INSERT INTO verdict_decision_records
-      (id, correlation_id, sequence, capability, tool_kind, stage, disposition, reason,
-       tool_call_fingerprint, actor_fingerprint, recorded_at)
-    SELECT 'r' || i, 'c' || (i / 5), i % 5,
-      CASE WHEN i % 500 = 0 THEN 'orders.refund' ELSE 'cap.' || (i % 5) END, 'bound',
-      CASE WHEN i % 200 = 1 THEN 'rate_limit' ELSE (ARRAY['proposal','target_refresh','execution'])[1 + i % 3] END,
-      CASE WHEN i % 200 = 2 THEN 'throttle' ELSE (ARRAY['permit','permit','permit','deny'])[1 + i % 4] END,
-      'seeded', encode(sha256(('call_' || i)::bytea), 'hex'), encode(sha256(('actor_' || (i % 2000))::bytea), 'hex'),
-      timestamptz '2031-01-01 00:00:00+00' + i * interval '1 minute'
-    FROM generate_series(1, ${ROWS}) AS i`);
+  await seedTrafficShapedEvidence(dataSource, ROWS, 2_000);
   await dataSource.query(`
     INSERT INTO verdict_approval_receipts
       (id, tool_call_id, capability, binding_fingerprint, status, reason, expires_at, created_at, updated_at)
     SELECT 'rcpt_' || i, 'call_' || i, 'orders.refund', encode(sha256(('binding_' || i)::bytea), 'hex'), 'consumed', '',
       timestamptz '2031-01-01 00:00:00+00' + i * interval '1 minute', now(), now()
     FROM generate_series(1, ${ROWS}) AS i`);
-  await dataSource.query('ANALYZE verdict_decision_records');
   await dataSource.query('ANALYZE verdict_approval_receipts');
 }
 
@@ -88,7 +76,7 @@ const CASES: Array<[string, string, (dataSource: DataSource) => [string, unknown
   [
     'a time range',
     'idx_verdict_decision_records_time',
-    (ds) => list(ds, { since: new Date(Date.UTC(2031, 0, 2)), until: new Date(Date.UTC(2031, 0, 3)) }),
+    (ds) => list(ds, { since: new Date(Date.UTC(2031, 0, 1, 2)), until: new Date(Date.UTC(2031, 0, 1, 3)) }),
   ],
   [
     'a correlation id (one run)',
