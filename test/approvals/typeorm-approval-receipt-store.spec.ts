@@ -228,7 +228,11 @@ for (const engine of databaseEngines()) {
           await migration.down(queryRunner);
           const before = (await queryRunner.getTable(TABLE))!;
           expect(before.columns.map((column) => column.name)).not.toContain('principal_fingerprint');
-          expect(before.indices.map((index) => index.name)).toEqual(['uq_verdict_approval_receipts_key']);
+          // The expiry index is a later migration's (ADR 0023), untouched by this one.
+          expect(before.indices.map((index) => index.name).sort()).toEqual([
+            'idx_verdict_approval_receipts_expires_at',
+            'uq_verdict_approval_receipts_key',
+          ]);
           await migration.up(queryRunner);
           const after = (await queryRunner.getTable(TABLE))!;
           expect(after.findColumnByName('principal_fingerprint')).toMatchObject({ isNullable: true });
@@ -236,6 +240,7 @@ for (const engine of databaseEngines()) {
           expect(
             after.indices.map((index) => [index.name, index.isUnique, [...index.columnNames].sort()]).sort(),
           ).toEqual([
+            ['idx_verdict_approval_receipts_expires_at', false, ['expires_at']],
             ['idx_verdict_approval_receipts_principal', false, ['capability', 'expires_at', 'principal_fingerprint']],
             ['uq_verdict_approval_receipts_key', true, ['binding_fingerprint', 'capability', 'tool_call_id']],
           ]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { InMemoryEvidenceRecorder, decisionRecord, type DecisionRecord } from '@verdict/nestjs';
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { describeEvidenceRecorderContract } from '@verdict/nestjs/testing';
 import {
   DecisionRecordEntity,
@@ -13,6 +13,7 @@ import {
 import { databaseEngines, dropDataSource, openDataSource, remigrate, withDataSource } from '@verdict/testing-kit';
 import type { DatabaseEngine } from '@verdict/testing-kit';
 import { CreateDecisionRecords1795987325470 } from '../../packages/verdict/src/typeorm/migrations/1795987325470-create-decision-records.js';
+import { AddDecisionRecordActorsAndQueryIndexes1796000130000 } from '../../packages/verdict/src/typeorm/migrations/1796000130000-add-decision-record-actors-and-query-indexes.js';
 
 const TABLE = 'verdict_decision_records';
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
@@ -95,17 +96,30 @@ for (const engine of databaseEngines()) {
   describe(`CreateDecisionRecords migration [${engine.name}]`, () => {
     it('drops the table on down, and up creates it again with its indexes', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
+        // The later migration's column and indexes go first and come back last, as a rollback and replay would.
+        const actors = new AddDecisionRecordActorsAndQueryIndexes1796000130000();
+        await onOwnRunner(dataSource, (queryRunner) => actors.down(queryRunner));
         const table = await remigrate(dataSource, new CreateDecisionRecords1795987325470(), TABLE);
         expect(table.indices.map((index) => index.name).sort()).toEqual([
           'idx_verdict_decision_records_capability_time',
           'idx_verdict_decision_records_correlation',
         ]);
+        await onOwnRunner(dataSource, (queryRunner) => actors.up(queryRunner));
         const record = sampleRecord();
         await new TypeOrmEvidenceRecorder(dataSource).recordDecision(record);
         expect(await readRecords(dataSource, record.correlationId)).toEqual([record]);
       });
     });
   });
+}
+
+async function onOwnRunner(dataSource: DataSource, run: (queryRunner: QueryRunner) => Promise<void>): Promise<void> {
+  const queryRunner = dataSource.createQueryRunner();
+  try {
+    await run(queryRunner);
+  } finally {
+    await queryRunner.release();
+  }
 }
 
 async function readRecords(dataSource: DataSource, correlationId: string): Promise<DecisionRecord[]> {

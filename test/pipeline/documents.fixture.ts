@@ -142,6 +142,7 @@ export function documentsFixture() {
       | 'actorKey'
       | 'tenantOf'
       | 'toolLoopThreshold'
+      | 'evidenceQuery'
     > = {},
   ) {
     const { evidence = new InMemoryEvidenceRecorder(), providers = [], imports = [], ...verdictOptions } = options;

@@ -53,6 +53,16 @@ export { decisionRecord, type DecisionRecord, type DecisionFacts } from './evide
 export { ToolKind } from './evidence/tool-kind.js';
 export { NullEvidenceRecorder } from './evidence/null-evidence-recorder.js';
 export { InMemoryEvidenceRecorder } from './evidence/in-memory-evidence-recorder.js';
+export { EvidenceQuery } from './evidence/evidence-query.interface.js';
+export { InMemoryEvidenceQuery } from './evidence/in-memory-evidence-query.js';
+export {
+  EVIDENCE_LIST_LIMIT,
+  checkedEvidenceFilter,
+  type CheckedEvidenceFilter,
+  type EvidenceFilter,
+} from './evidence/evidence-filter.js';
+export { InvalidEvidenceFilterError } from './errors/invalid-evidence-filter.error.js';
+export { TOOL_CALL_SPAN_ATTRIBUTES, VERDICT_TRACER_NAME } from './telemetry/tool-call-span.js';
 
 // Execution claims and rate limits
 export { atMostOnce, type AtMostOncePolicy, type TypedAtMostOncePolicy } from './execution-claims/at-most-once.js';
@@ -293,7 +303,7 @@ export {
   type ActorKey,
   defaultActorKey,
   actorKeyText,
-  actorFingerprintOf,
+  actorFingerprint,
   tenantFingerprintOf,
 } from './context/actor-key.js';
 

@@ -6,6 +6,10 @@ import { ActionContextInterceptor } from './context/action-context.interceptor.j
 import { ActionContextStore } from './context/action-context.store.js';
 import { EvidenceRecorder } from './evidence/evidence-recorder.interface.js';
 import { NullEvidenceRecorder } from './evidence/null-evidence-recorder.js';
+import { EvidenceQuery } from './evidence/evidence-query.interface.js';
+import { InMemoryEvidenceQuery } from './evidence/in-memory-evidence-query.js';
+import { InMemoryEvidenceRecorder } from './evidence/in-memory-evidence-recorder.js';
+import { UnconfiguredEvidenceQuery } from './evidence/unconfigured-evidence-query.js';
 import { PublicMessage } from './public-message.js';
 import { VerdictPipeline } from './pipeline/verdict-pipeline.js';
 import { ConfigurableVerdictModule, MODULE_OPTIONS_TOKEN } from './verdict.module-definition.js';
@@ -66,11 +70,20 @@ const PUBLIC_PROVIDERS = [
       useFactory: (options: VerdictModuleOptions) => options.evidence ?? new NullEvidenceRecorder(),
     },
     {
+      provide: EvidenceQuery,
+      inject: [MODULE_OPTIONS_TOKEN],
+      useFactory: ({ evidenceQuery, evidence }: VerdictModuleOptions) =>
+        evidenceQuery ??
+        (evidence instanceof InMemoryEvidenceRecorder
+          ? new InMemoryEvidenceQuery(evidence)
+          : new UnconfiguredEvidenceQuery()),
+    },
+    {
       provide: PublicMessage,
       inject: [MODULE_OPTIONS_TOKEN],
       useFactory: (options: VerdictModuleOptions) => options.publicMessage ?? DEFAULT_PUBLIC_MESSAGE,
     },
   ],
-  exports: [...PUBLIC_PROVIDERS, EvidenceRecorder, PublicMessage, MODULE_OPTIONS_TOKEN],
+  exports: [...PUBLIC_PROVIDERS, EvidenceRecorder, EvidenceQuery, PublicMessage, MODULE_OPTIONS_TOKEN],
 })
 export class VerdictCoreModule extends ConfigurableVerdictModule {}

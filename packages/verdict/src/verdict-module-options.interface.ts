@@ -5,6 +5,7 @@ import type { ActionContext } from './context/action-context.js';
 import type { ApprovalEndpointHooks } from './approvals/approval-endpoint-hooks.interface.js';
 import type { ApprovalReceiptStore } from './approvals/approval-receipt-store.interface.js';
 import type { EvidenceRecorder } from './evidence/evidence-recorder.interface.js';
+import type { EvidenceQuery } from './evidence/evidence-query.interface.js';
 import type { ExecutionClaimStore } from './execution-claims/execution-claim-store.interface.js';
 import type { RateLimitStore } from './rate-limits/rate-limit-store.interface.js';
 import type { TrajectoryStore } from './forbidden-states/trajectory-store.interface.js';
@@ -26,6 +27,12 @@ export interface VerdictModuleOptions {
   readonly abilityFactory: AbilityFactory;
   /** Where decision evidence goes. Default: `NullEvidenceRecorder` (records nothing, warns once). */
   readonly evidence?: EvidenceRecorder;
+  /**
+   * Reads evidence back (`EvidenceQuery`, `verdict evidence list|show`). Default: an `InMemoryEvidenceQuery`
+   * when `evidence` is an `InMemoryEvidenceRecorder`; otherwise none, and using it is a `VerdictConfigurationError`
+   * (with TypeORM evidence pass `new TypeOrmEvidenceQuery(dataSource)`).
+   */
+  readonly evidenceQuery?: EvidenceQuery;
   /** What the model is told when a proposal is not executed. Default: {@link DEFAULT_PUBLIC_MESSAGE}. Internal reasons never reach the model. */
   readonly publicMessage?: string;
   /**

@@ -3,6 +3,8 @@ import type { CliStreams } from './cli-output.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import { ClaimsListCommand } from './claims-list.command.js';
 import { ClaimsResolveCommand } from './claims-resolve.command.js';
+import { EvidenceListCommand } from './evidence-list.command.js';
+import { EvidenceShowCommand } from './evidence-show.command.js';
 import { RateLimitsPruneCommand } from './rate-limits-prune.command.js';
 import { ValidateCommand } from './validate.command.js';
 import { ContainListCommand } from './contain-list.command.js';
@@ -33,6 +35,8 @@ export interface VerdictCliOptions {
   providers: [
     ClaimsListCommand,
     ClaimsResolveCommand,
+    EvidenceListCommand,
+    EvidenceShowCommand,
     RateLimitsPruneCommand,
     ValidateCommand,
     ContainListCommand,

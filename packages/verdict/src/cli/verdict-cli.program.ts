@@ -1,6 +1,8 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { ClaimsListCommand } from './claims-list.command.js';
 import { ClaimsResolveCommand } from './claims-resolve.command.js';
+import { EvidenceListCommand } from './evidence-list.command.js';
+import { EvidenceShowCommand } from './evidence-show.command.js';
 import { type CliCommandSpec, type CliProgramSpec, runCli, type RunCliOptions } from './cli-program.js';
 import { RateLimitsPruneCommand } from './rate-limits-prune.command.js';
 import { ValidateCommand } from './validate.command.js';
@@ -41,11 +43,11 @@ const switches = (
   { name: 'tenant', arguments: '<id>', description: `${verb} one tenant`, options: attribution, runner: runners[2] },
 ];
 
-/** The operator commands: `claims list|resolve`, `rate-limits prune`, `contain …|list`, `release …`, `validate`. */
+/** The operator commands: `claims list|resolve`, `evidence list|show`, `rate-limits prune`, `contain …|list`, `release …`, `validate`. */
 export const VERDICT_CLI: CliProgramSpec = {
   name: 'verdict',
   description:
-    'Verdict operator commands: reconcile execution claims, maintain rate-limit windows, contain and release, audit the wiring',
+    'Verdict operator commands: reconcile execution claims, read evidence, maintain rate-limit windows, contain and release, audit the wiring',
   commands: [
     {
       name: 'claims',
@@ -68,6 +70,38 @@ export const VERDICT_CLI: CliProgramSpec = {
             json,
           ],
           runner: ClaimsResolveCommand,
+        },
+      ],
+    },
+    {
+      name: 'evidence',
+      description: 'Read decision evidence',
+      subcommands: [
+        {
+          name: 'list',
+          description: 'List decision records, newest first',
+          options: [
+            { flags: '--capability <name>', description: 'Only this capability' },
+            { flags: '--disposition <disposition>', description: 'Only this disposition (permit, deny, ...)' },
+            { flags: '--stage <stage>', description: 'Only this stage (proposal, execution, ...)' },
+            {
+              flags: '--actor <fingerprint>',
+              description: "Only this actor's fingerprint: actorFingerprint(context), sha256 of the actor key",
+            },
+            { flags: '--tool-call <fingerprint>', description: 'Only this tool-call fingerprint (sha256 of the id)' },
+            { flags: '--since <instant>', description: 'Recorded at or after (ISO 8601, e.g. 2031-01-01T00:00:00Z)' },
+            { flags: '--until <instant>', description: 'Recorded before (ISO 8601)' },
+            { flags: '--limit <n>', description: 'At most n records (default 100, at most 1000)' },
+            json,
+          ],
+          runner: EvidenceListCommand,
+        },
+        {
+          name: 'show',
+          arguments: '<correlation-id>',
+          description: "One proposal's records as a stage timeline",
+          options: [json],
+          runner: EvidenceShowCommand,
         },
       ],
     },

@@ -38,7 +38,7 @@ export function actorKeyText(key: unknown): string {
  * @throws VerdictConfigurationError when the key is blank or missing (it would make actors one).
  * @throws NonCanonicalValueError when the key is not plain JSON: set `actorKey`.
  */
-export function actorFingerprintOf(context: ActionContext, actorKey: ActorKey = defaultActorKey): string {
+export function actorFingerprint(context: ActionContext, actorKey: ActorKey = defaultActorKey): string {
   return fingerprintString(actorKeyText(actorKey(context.actor)));
 }
 

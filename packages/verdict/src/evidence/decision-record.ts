@@ -20,6 +20,12 @@ export interface DecisionRecord {
   readonly reason: string;
   readonly argumentsFingerprint: string | null;
   readonly toolCallFingerprint: string | null;
+  /**
+   * `actorFingerprint(context)` of who proposed: sha256 of the module's `actorKey` of the actor (a string key as it
+   * is, any other as canonical JSON), as security events and containment carry it; `null` on records no actor's
+   * proposal made (operators, approvers) and where the key names nobody.
+   */
+  readonly actorFingerprint: string | null;
   readonly targetPolicy: string | null;
   readonly targetStrategy: string | null;
   readonly proposalIdentityFingerprint: string | null;
@@ -66,6 +72,7 @@ export function decisionRecord(
     reason: head.reason,
     argumentsFingerprint: facts.argumentsFingerprint ?? null,
     toolCallFingerprint: facts.toolCallFingerprint ?? null,
+    actorFingerprint: facts.actorFingerprint ?? null,
     targetPolicy: facts.targetPolicy ?? null,
     targetStrategy: facts.targetStrategy ?? null,
     proposalIdentityFingerprint: facts.proposalIdentityFingerprint ?? null,

@@ -3,6 +3,7 @@ import type { ActionContext } from '../context/action-context.js';
 import type { EvidenceTrail } from '../evidence/evidence-trail.js';
 import type { ToolKind } from '../evidence/tool-kind.js';
 import type { DeferredRun } from '../review/review.gate.js';
+import type { ToolCallSubject } from '../telemetry/tool-call-span.js';
 
 /** How a caller invokes the pipeline. */
 export interface InvocationOptions {
@@ -25,6 +26,8 @@ export class PipelineRun {
   constructor(
     readonly trail: EvidenceTrail,
     readonly toolKind: ToolKind,
+    /** What the run's `execute_tool` span names. */
+    readonly subject: ToolCallSubject,
     readonly explicitApproval: boolean,
     /** `false` for `evaluate`: a dry run issues no receipt. */
     readonly issueReceipts: boolean,

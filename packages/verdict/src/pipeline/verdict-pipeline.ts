@@ -25,9 +25,11 @@ import { admitTrajectory } from '../forbidden-states/forbidden-state.gate.js';
 import type { AuthorizedAction } from '../vocabulary/authorized-action.js';
 import type { Envelope } from '../vocabulary/envelope.js';
 import { EvidenceTrail } from '../evidence/evidence-trail.js';
+import { ActorAttribution } from '../evidence/actor-attribution.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
 import type { Proposal } from '../vocabulary/proposal.js';
 import { type InvocationOptions, PipelineRun } from './pipeline-run.js';
+import { withToolCallSpan } from '../telemetry/tool-call-span.js';
 import { ApprovalPhase } from '../approvals/approval-phase.js';
 import type { ReceiptKey } from '../approvals/approval-receipt-store.interface.js';
 import { consumeConfirmation, validateConfirmation } from '../approvals/confirmation.gate.js';
@@ -67,6 +69,7 @@ const NO_CLAIM = Object.freeze({ claimId: null });
 @Injectable()
 export class VerdictPipeline {
   private readonly clock: () => Date;
+  private readonly actors: ActorAttribution;
 
   constructor(
     private readonly registry: CapabilityRegistry,
@@ -78,9 +81,10 @@ export class VerdictPipeline {
     @Optional() private readonly events?: EventEmitter2,
   ) {
     this.clock = options.clock ?? (() => new Date());
+    this.actors = new ActorAttribution(options.actorKey?.bind(options));
   }
 
-  /** Runs the steps of docs/architecture.md in order and executes only on `permit`. */
+  /** Runs the steps of docs/architecture.md in order and executes only on `permit`; one `execute_tool` span. */
   async execute(
     proposal: Proposal,
     toolKind: ToolKind = ToolKind.Service,
@@ -89,6 +93,30 @@ export class VerdictPipeline {
     deferred?: DeferredRun,
   ): Promise<ExecutionResult> {
     const run = this.begin(proposal, toolKind, options.explicitApproval === true, true, deferred);
+    return withToolCallSpan(run.subject, () => this.executeSteps(proposal, run));
+  }
+
+  /** Runs steps 1–9 and reports the decision without executing anything or spending any gate; one span. */
+  async evaluate(proposal: Proposal): Promise<ExecutionResult<never>> {
+    const run = this.begin(proposal, ToolKind.Evaluation, false, false);
+    return withToolCallSpan(run.subject, () => this.evaluateSteps(proposal, run));
+  }
+
+  /**
+   * The migration bridge (docs/architecture.md): steps 1–3, 10a, 11 and 13, then the wrapped tool's own handler with
+   * the validated arguments (its claim finalized as in 15). It cannot carry verified confirmation, and
+   * its gates key on the proposal target: there is no refresh. One span.
+   */
+  async guard<T>(
+    proposal: Proposal,
+    handler: (validatedArguments: unknown) => Promise<T>,
+  ): Promise<ExecutionResult<T>> {
+    const run = this.begin(proposal, ToolKind.Guarded, false, false);
+    return withToolCallSpan(run.subject, () => this.guardSteps(proposal, run, handler));
+  }
+
+  /** Steps 1–15 of {@link execute}. */
+  private async executeSteps(proposal: Proposal, run: PipelineRun): Promise<ExecutionResult> {
     const authorized = await this.authorize(proposal, run);
     if (authorized instanceof Decision) return this.notExecuted(run, authorized);
     const { definition, envelope, executionTarget } = authorized;
@@ -137,9 +165,8 @@ export class VerdictPipeline {
     return this.executed(run, Stage.Execution, output);
   }
 
-  /** Runs steps 1–9 and reports the decision without executing anything or spending any gate. */
-  async evaluate(proposal: Proposal): Promise<ExecutionResult<never>> {
-    const run = this.begin(proposal, ToolKind.Evaluation, false, false);
+  /** Steps 1–9 of {@link evaluate}. */
+  private async evaluateSteps(proposal: Proposal, run: PipelineRun): Promise<ExecutionResult<never>> {
     const authorized = await this.authorize(proposal, run);
     return this.notExecuted(run, authorized instanceof Decision ? authorized : Decision.permit(Stage.Execution));
   }
@@ -151,6 +178,11 @@ export class VerdictPipeline {
    */
   async enqueue(proposal: Proposal): Promise<ExecutionResult<never>> {
     const run = this.begin(proposal, ToolKind.Service, false, true);
+    return withToolCallSpan(run.subject, () => this.enqueueSteps(proposal, run));
+  }
+
+  /** The steps of {@link enqueue}. */
+  private async enqueueSteps(proposal: Proposal, run: PipelineRun): Promise<ExecutionResult<never>> {
     const authorized = await this.authorize(proposal, run);
     if (authorized instanceof Decision) return this.notExecuted(run, authorized);
     const { definition, envelope, executionTarget } = authorized;
@@ -161,16 +193,12 @@ export class VerdictPipeline {
     return this.notExecuted(run, decision);
   }
 
-  /**
-   * The migration bridge (docs/architecture.md): steps 1–3, 10a, 11 and 13, then the wrapped tool's own handler with
-   * the validated arguments (its claim finalized as in 15). It cannot carry verified confirmation, and
-   * its gates key on the proposal target: there is no refresh.
-   */
-  async guard<T>(
+  /** The steps of {@link guard}. */
+  private async guardSteps<T>(
     proposal: Proposal,
+    run: PipelineRun,
     handler: (validatedArguments: unknown) => Promise<T>,
   ): Promise<ExecutionResult<T>> {
-    const run = this.begin(proposal, ToolKind.Guarded, false, false);
     const admissible = await this.admit(proposal, run, false);
     if (admissible instanceof Decision) return this.notExecuted(run, admissible);
     const { definition, envelope, proposalTarget } = admissible;
@@ -336,6 +364,8 @@ export class VerdictPipeline {
     // 0. Containment: an engaged kill switch for the capability, the actor or the tenant denies before anything else.
     const contained = await this.containment.check(trail.capability, context);
     if (contained !== null) return this.decided(trail, contained);
+    // Who proposed: every record carries the fingerprint of the actor's key, never the actor.
+    trail.establish({ actorFingerprint: this.actors.of(context) });
     const definition = this.registry.find(proposal.capability);
     if (definition === undefined) return this.decided(trail, Decision.deny(Stage.Proposal, 'unknown capability'));
     // 1. Build the envelope from validated arguments; invalid → deny.
@@ -473,19 +503,17 @@ export class VerdictPipeline {
     issueReceipts: boolean,
     deferred?: DeferredRun,
   ): PipelineRun {
-    return new PipelineRun(this.trail(proposal, toolKind), toolKind, explicitApproval, issueReceipts, deferred);
-  }
-
-  private trail(proposal: Proposal, toolKind: ToolKind): EvidenceTrail {
-    // An unknown name is model-written text: evidence keeps its fingerprint, never the text itself.
+    // An unknown name is model-written text: evidence and spans keep its fingerprint, never the text itself.
     const name = String(proposal.capability);
     const capability = this.registry.find(name) === undefined ? `unknown:${fingerprintString(name)}` : name;
+    const toolCallFingerprint =
+      proposal.toolCallId === undefined ? null : fingerprintString(String(proposal.toolCallId));
     const trail = new EvidenceTrail(this.evidence, this.clock, randomUUID(), capability, toolKind, (failure) =>
       this.reportLateFailure(failure),
     );
-    if (proposal.toolCallId !== undefined)
-      trail.establish({ toolCallFingerprint: fingerprintString(String(proposal.toolCallId)) });
-    return trail;
+    if (toolCallFingerprint !== null) trail.establish({ toolCallFingerprint });
+    const subject = { capability, toolKind, correlationId: trail.correlationId, toolCallFingerprint };
+    return new PipelineRun(trail, toolKind, subject, explicitApproval, issueReceipts, deferred);
   }
 
   private reportLateFailure(failure: EvidenceWriteFailed): void {

@@ -302,6 +302,7 @@ function fullRecord(correlationId: string): DecisionRecord {
     {
       argumentsFingerprint: fingerprint(RAW.arguments),
       toolCallFingerprint: fingerprintString(RAW.toolCallId),
+      actorFingerprint: fingerprint({ actor: { customerId: 72 }, tenant: 'acme' }),
       targetPolicy: 'refresh',
       targetStrategy: 'order-by-id',
       proposalIdentityFingerprint: identity,

@@ -4,6 +4,8 @@ export { describeContainmentStoreContract } from './containment-store.contract.j
 export type { ContainmentStoreHarness } from './containment-store.contract.js';
 export { describeEvidenceRecorderContract } from './evidence-recorder.contract.js';
 export type { EvidenceRecorderHarness } from './evidence-recorder.contract.js';
+export { describeEvidenceQueryContract } from './evidence-query.contract.js';
+export type { EvidenceQueryHarness } from './evidence-query.contract.js';
 export { describeExecutionClaimStoreContract } from './execution-claim-store.contract.js';
 export type { ExecutionClaimStoreHarness } from './execution-claim-store.contract.js';
 export { describeRateLimitStoreContract } from './rate-limit-store.contract.js';

@@ -15,6 +15,7 @@ import type { ReceiptStatus } from '../approvals/receipt-status.js';
 @Entity('verdict_approval_receipts')
 @Index('uq_verdict_approval_receipts_key', ['toolCallId', 'capability', 'bindingFingerprint'], { unique: true })
 @Index('idx_verdict_approval_receipts_principal', ['principalFingerprint', 'capability', 'expiresAt'])
+@Index('idx_verdict_approval_receipts_expires_at', ['expiresAt'])
 export class ApprovalReceiptEntity implements ApprovalReceipt {
   /** 256 random bits, base64url (43 characters). */
   @PrimaryColumn({ name: 'id', type: 'varchar', length: 64 })

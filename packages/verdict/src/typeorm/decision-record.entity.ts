@@ -21,6 +21,11 @@ const FINGERPRINT = 64;
 @Entity('verdict_decision_records')
 @Index('idx_verdict_decision_records_correlation', ['correlationId', 'sequence'])
 @Index('idx_verdict_decision_records_capability_time', ['capability', 'recordedAt'])
+@Index('idx_verdict_decision_records_disposition_time', ['disposition', 'recordedAt'])
+@Index('idx_verdict_decision_records_stage_time', ['stage', 'recordedAt'])
+@Index('idx_verdict_decision_records_actor_time', ['actorFingerprint', 'recordedAt'])
+@Index('idx_verdict_decision_records_tool_call', ['toolCallFingerprint'])
+@Index('idx_verdict_decision_records_time', ['recordedAt'])
 export class DecisionRecordEntity implements DecisionRecord {
   @PrimaryColumn({ name: 'id', type: 'varchar', length: 64 })
   id!: string;
@@ -51,6 +56,9 @@ export class DecisionRecordEntity implements DecisionRecord {
 
   @Column({ name: 'tool_call_fingerprint', type: 'varchar', length: FINGERPRINT, nullable: true })
   toolCallFingerprint!: string | null;
+
+  @Column({ name: 'actor_fingerprint', type: 'varchar', length: FINGERPRINT, nullable: true })
+  actorFingerprint!: string | null;
 
   @Column({ name: 'target_policy', type: 'varchar', length: 64, nullable: true })
   targetPolicy!: string | null;

@@ -8,6 +8,7 @@ export { ContainmentEntity } from './containment.entity.js';
 export { verdictEntities } from './verdict-entities.js';
 export { verdictMigrations } from './migrations/index.js';
 export { TypeOrmEvidenceRecorder } from './typeorm-evidence-recorder.js';
+export { TypeOrmEvidenceQuery } from './typeorm-evidence-query.js';
 export { TypeOrmExecutionClaimStore } from './typeorm-execution-claim-store.js';
 export { TypeOrmRateLimitStore } from './typeorm-rate-limit-store.js';
 export { TypeOrmApprovalReceiptStore } from './typeorm-approval-receipt-store.js';

@@ -55,6 +55,7 @@ function row(record: DecisionRecord): DecisionRecord {
     reason: record.reason,
     argumentsFingerprint: record.argumentsFingerprint,
     toolCallFingerprint: record.toolCallFingerprint,
+    actorFingerprint: record.actorFingerprint,
     targetPolicy: record.targetPolicy,
     targetStrategy: record.targetStrategy,
     proposalIdentityFingerprint: record.proposalIdentityFingerprint,

@@ -10,6 +10,7 @@ import { AddExecutionClaimOperatorIdentity1796000109000 } from './1796000109000-
 import { AddApprovalReceiptConversations1796000110300 } from './1796000110300-add-approval-receipt-conversations.js';
 import { CreateProvenanceRecords1796000120000 } from './1796000120000-create-provenance-records.js';
 import { CreateReviewItems1796000125000 } from './1796000125000-create-review-items.js';
+import { AddDecisionRecordActorsAndQueryIndexes1796000130000 } from './1796000130000-add-decision-record-actors-and-query-indexes.js';
 import { CreateContainments1796000240000 } from './1796000240000-create-containments.js';
 
 /**
@@ -31,5 +32,6 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   AddApprovalReceiptConversations1796000110300,
   CreateProvenanceRecords1796000120000,
   CreateReviewItems1796000125000,
+  AddDecisionRecordActorsAndQueryIndexes1796000130000,
   CreateContainments1796000240000,
 ];

@@ -1,0 +1,80 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { DecisionRecord } from '../evidence/decision-record.js';
+import type { EvidenceFilter } from '../evidence/evidence-filter.js';
+import { EvidenceQuery } from '../evidence/evidence-query.interface.js';
+import { InvalidEvidenceFilterError } from '../errors/invalid-evidence-filter.error.js';
+import { type CliStreams, fail, processStreams, table } from './cli-output.js';
+import { CLI_STREAMS } from './cli-streams.token.js';
+import type { CliCommandRunner } from './cli-program.js';
+import { evidenceJson } from './evidence-json.js';
+
+interface ListOptions {
+  readonly capability?: string;
+  readonly disposition?: string;
+  readonly stage?: string;
+  readonly actor?: string;
+  readonly toolCall?: string;
+  readonly since?: string;
+  readonly until?: string;
+  readonly limit?: string;
+  readonly json?: boolean;
+}
+
+const COLUMNS = ['recorded_at', 'correlation_id', 'seq', 'capability', 'tool_kind', 'stage', 'disposition'] as const;
+
+/**
+ * `evidence list [--capability <name>] [--disposition <d>] [--stage <s>] [--actor <fingerprint>]
+ * [--tool-call <fingerprint>] [--since <ISO 8601>] [--until <ISO 8601>] [--limit <n>] [--json]`: decision records,
+ * newest first (default 100, at most 1000). A filter it cannot answer exits 2 and reads nothing.
+ */
+@Injectable()
+export class EvidenceListCommand implements CliCommandRunner {
+  constructor(
+    @Inject(EvidenceQuery) private readonly evidence: EvidenceQuery,
+    @Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams,
+  ) {}
+
+  async run(_params: string[], options: ListOptions = {}): Promise<void> {
+    const json = options.json === true;
+    try {
+      const records = await this.evidence.list(filterOf(options));
+      this.streams.out(json ? JSON.stringify(records.map(evidenceJson)) : table(records.map(row), COLUMNS));
+    } catch (error) {
+      fail(this.streams, json, (error as Error).message, error instanceof InvalidEvidenceFilterError ? 2 : 1);
+    }
+  }
+}
+
+/** The command's flags as an {@link EvidenceFilter}; `EvidenceQuery` checks it. */
+function filterOf(options: ListOptions): EvidenceFilter {
+  return {
+    capability: options.capability,
+    disposition: options.disposition as EvidenceFilter['disposition'],
+    stage: options.stage as EvidenceFilter['stage'],
+    actorFingerprint: options.actor,
+    toolCallFingerprint: options.toolCall,
+    since: instant('--since', options.since),
+    until: instant('--until', options.until),
+    limit: options.limit === undefined ? undefined : Number(options.limit),
+  };
+}
+
+function instant(flag: string, value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const date = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(value) ? new Date(value) : new Date(NaN);
+  if (Number.isNaN(date.getTime()))
+    throw new InvalidEvidenceFilterError(`${flag} must be an ISO 8601 date or instant with a zone, not "${value}"`);
+  return date;
+}
+
+function row(record: DecisionRecord): Record<string, string | number> {
+  return {
+    recorded_at: record.recordedAt.toISOString(),
+    correlation_id: record.correlationId,
+    seq: record.sequence,
+    capability: record.capability,
+    tool_kind: record.toolKind,
+    stage: record.stage,
+    disposition: record.disposition,
+  };
+}

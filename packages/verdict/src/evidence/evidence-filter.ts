@@ -1,0 +1,79 @@
+import { Disposition } from '../decisions/disposition.js';
+import { Stage } from '../decisions/stage.js';
+import { InvalidEvidenceFilterError } from '../errors/invalid-evidence-filter.error.js';
+
+/** The default and the largest number of records one `EvidenceQuery.list` call returns. */
+export const EVIDENCE_LIST_LIMIT = { default: 100, max: 1000 } as const;
+
+/**
+ * Which decision records `EvidenceQuery.list` returns: every given field must match (AND). Each one is served
+ * by an index of `verdict_decision_records`.
+ *
+ * @example
+ * { capability: 'orders.refund', disposition: 'deny', since: new Date(Date.now() - 3_600_000) }
+ */
+export interface EvidenceFilter {
+  readonly capability?: string;
+  readonly disposition?: Disposition;
+  readonly stage?: Stage;
+  /** A record's `actorFingerprint` (`actorFingerprint(context)`: sha256 of the actor key), never the actor itself. */
+  readonly actorFingerprint?: string;
+  /** `sha256(toolCallId)` (`fingerprintString`), never the raw tool-call id. */
+  readonly toolCallFingerprint?: string;
+  /** Recorded at or after this instant. */
+  readonly since?: Date;
+  /** Recorded strictly before this instant. */
+  readonly until?: Date;
+  /** At most this many records, newest first. Default 100, at most 1000. */
+  readonly limit?: number;
+}
+
+/** A filter that passed {@link checkedEvidenceFilter}: the limit is resolved. */
+export type CheckedEvidenceFilter = Omit<EvidenceFilter, 'limit'> & { readonly limit: number };
+
+const FINGERPRINT = /^[0-9a-f]{64}$/;
+
+/** Checks `filter` for both adapters alike. @throws InvalidEvidenceFilterError */
+export function checkedEvidenceFilter(filter: EvidenceFilter): CheckedEvidenceFilter {
+  const { capability, disposition, stage, actorFingerprint, toolCallFingerprint, since, until } = filter;
+  const fail = (message: string): never => {
+    throw new InvalidEvidenceFilterError(message);
+  };
+  if (
+    capability !== undefined &&
+    (typeof capability !== 'string' || capability.length === 0 || capability.length > 255)
+  )
+    fail('capability must be a capability name of 1 to 255 characters');
+  oneOf('disposition', disposition, Object.values(Disposition), fail);
+  oneOf('stage', stage, Object.values(Stage), fail);
+  for (const [name, value] of [
+    ['actorFingerprint', actorFingerprint],
+    ['toolCallFingerprint', toolCallFingerprint],
+  ] as const)
+    if (value !== undefined && (typeof value !== 'string' || !FINGERPRINT.test(value)))
+      fail(`${name} must be a SHA-256 fingerprint (64 lowercase hex digits), never a raw value`);
+  for (const [name, value] of [
+    ['since', since],
+    ['until', until],
+  ] as const)
+    if (value !== undefined && !(value instanceof Date && Number.isFinite(value.getTime())))
+      fail(`${name} must be a valid Date`);
+  if (since !== undefined && until !== undefined && since.getTime() >= until.getTime())
+    fail('since must be before until');
+  const limit = filter.limit ?? EVIDENCE_LIST_LIMIT.default;
+  if (!Number.isInteger(limit) || limit < 1 || limit > EVIDENCE_LIST_LIMIT.max)
+    fail(`limit must be an integer from 1 to ${EVIDENCE_LIST_LIMIT.max}`);
+  return { capability, disposition, stage, actorFingerprint, toolCallFingerprint, since, until, limit };
+}
+
+/** Checks a correlation id for `EvidenceQuery.run`. @throws InvalidEvidenceFilterError */
+export function checkedCorrelationId(correlationId: string): string {
+  if (typeof correlationId !== 'string' || correlationId.length === 0 || correlationId.length > 64)
+    throw new InvalidEvidenceFilterError('correlation id must be a string of 1 to 64 characters');
+  return correlationId;
+}
+
+function oneOf(name: string, value: unknown, allowed: readonly string[], fail: (message: string) => never): void {
+  if (value !== undefined && !allowed.includes(value as string))
+    fail(`${name} must be one of ${allowed.join(', ')}, not "${String(value)}"`);
+}

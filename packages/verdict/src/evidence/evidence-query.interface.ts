@@ -1,0 +1,23 @@
+import type { DecisionRecord } from './decision-record.js';
+import type { EvidenceFilter } from './evidence-filter.js';
+
+/**
+ * Reads decision evidence back, for operators (`verdict evidence list|show`) and for applications that build
+ * their own views. Adapters: `InMemoryEvidenceQuery` (over an `InMemoryEvidenceRecorder`) and
+ * `TypeOrmEvidenceQuery` (`@verdict/nestjs/typeorm`); configure one with `VerdictModule.forRoot({ evidenceQuery })`
+ * and inject it with `@Inject(EvidenceQuery)`. Read only; records hold fingerprints, never raw values.
+ * A filter that cannot be answered is an `InvalidEvidenceFilterError`.
+ *
+ * @example
+ * const denials = await evidenceQuery.list({ disposition: 'deny', since: new Date(Date.now() - 86_400_000) });
+ * const timeline = await evidenceQuery.run(denials[0].correlationId);
+ */
+export interface EvidenceQuery {
+  /** The records matching every field of `filter`, newest first (ties: correlation id, then later stage first); at most `filter.limit`. */
+  list(filter?: EvidenceFilter): Promise<DecisionRecord[]>;
+  /** Every record of one proposal (one correlation id), in pipeline order; `[]` when there is none. */
+  run(correlationId: string): Promise<DecisionRecord[]>;
+}
+
+/** Injection token of the configured {@link EvidenceQuery}. */
+export const EvidenceQuery = Symbol('EvidenceQuery');

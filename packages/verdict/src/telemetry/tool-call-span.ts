@@ -1,0 +1,79 @@
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { ToolKind } from '../evidence/tool-kind.js';
+import type { ExecutionResult } from '../vocabulary/execution-result.js';
+
+/** The tracer Verdict's spans come from (`trace.getTracer(VERDICT_TRACER_NAME)`). */
+export const VERDICT_TRACER_NAME = '@verdict/nestjs';
+
+/**
+ * The attributes of a mediated tool call's span: the OpenTelemetry GenAI `execute_tool` conventions plus Verdict's
+ * own. Values are names, labels and fingerprints only: never arguments, outputs, raw tool-call ids or reasons.
+ */
+export const TOOL_CALL_SPAN_ATTRIBUTES = {
+  /** Always `execute_tool`. */
+  operationName: 'gen_ai.operation.name',
+  /** The capability the model proposed (`unknown:<sha256>` for a name no capability has). */
+  toolName: 'gen_ai.tool.name',
+  /** Always `function`. */
+  toolType: 'gen_ai.tool.type',
+  /** `sha256(toolCallId)`, as in evidence; absent when the proposal had none. */
+  toolCallId: 'gen_ai.tool.call.id',
+  capability: 'verdict.capability',
+  toolKind: 'verdict.tool_kind',
+  correlationId: 'verdict.correlation_id',
+  /** The stage of the final decision (`execution` for a bound call that ran, `proposal` for a guarded one). */
+  stage: 'verdict.stage',
+  disposition: 'verdict.disposition',
+  executed: 'verdict.executed',
+  /** On an application fault: the error's class name (its message may hold raw values and is never recorded). */
+  errorType: 'error.type',
+} as const;
+
+const A = TOOL_CALL_SPAN_ATTRIBUTES;
+
+/** What the span of one mediated tool call is about, known before the pipeline runs. */
+export interface ToolCallSubject {
+  readonly capability: string;
+  readonly toolKind: ToolKind;
+  readonly correlationId: string;
+  readonly toolCallFingerprint: string | null;
+}
+
+/**
+ * Runs one pass through the pipeline inside an active `execute_tool <capability>` span (INTERNAL): the decision's
+ * stage and disposition are set when it returns; an exception (an application fault) sets status ERROR and
+ * `error.type`, and propagates unchanged. Through `@opentelemetry/api` only: without a registered SDK it is a no-op.
+ */
+export function withToolCallSpan<T extends ExecutionResult<unknown>>(
+  subject: ToolCallSubject,
+  run: () => Promise<T>,
+): Promise<T> {
+  const attributes = {
+    [A.operationName]: 'execute_tool',
+    [A.toolName]: subject.capability,
+    [A.toolType]: 'function',
+    [A.capability]: subject.capability,
+    [A.toolKind]: subject.toolKind,
+    [A.correlationId]: subject.correlationId,
+    ...(subject.toolCallFingerprint === null ? {} : { [A.toolCallId]: subject.toolCallFingerprint }),
+  };
+  return trace
+    .getTracer(VERDICT_TRACER_NAME)
+    .startActiveSpan(`execute_tool ${subject.capability}`, { kind: SpanKind.INTERNAL, attributes }, async (span) => {
+      try {
+        const result = await run();
+        span.setAttributes({
+          [A.stage]: result.decision.stage,
+          [A.disposition]: result.decision.disposition,
+          [A.executed]: result.executed,
+        });
+        return result;
+      } catch (error) {
+        span.setAttribute(A.errorType, error instanceof Error ? error.constructor.name : typeof error);
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
+}

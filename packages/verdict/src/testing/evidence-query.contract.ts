@@ -1,0 +1,223 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { Disposition } from '../decisions/disposition.js';
+import { Stage } from '../decisions/stage.js';
+import { type DecisionFacts, type DecisionRecord, decisionRecord } from '../evidence/decision-record.js';
+import type { EvidenceFilter } from '../evidence/evidence-filter.js';
+import type { EvidenceQuery } from '../evidence/evidence-query.interface.js';
+import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
+import { ToolKind } from '../evidence/tool-kind.js';
+import { InvalidEvidenceFilterError } from '../errors/invalid-evidence-filter.error.js';
+import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
+import { type ContractSuiteOptions, suiteHooks } from './contract-runner.js';
+import { expect } from './expect.js';
+
+/** A query under test and the recorder whose records it reads. */
+export interface EvidenceQueryHarness {
+  readonly recorder: EvidenceRecorder;
+  readonly query: EvidenceQuery;
+  close(): Promise<void>;
+}
+
+const MINUTE = 60_000;
+
+/**
+ * The behaviour every {@link EvidenceQuery} adapter must share: each filter alone and together (AND), `since`
+ * inclusive and `until` exclusive, newest first with a stable order for ties, the default and explicit limits,
+ * one run in sequence order with every fact, and bad filters refused with `InvalidEvidenceFilterError`.
+ * The suite shares one store: each test writes into a time window (or under names) of its own.
+ * `setup` runs once before the suite and `close` once after it.
+ *
+ * @example
+ * describeEvidenceQueryContract('memory', async () => {
+ *   const recorder = new InMemoryEvidenceRecorder();
+ *   return { recorder, query: new InMemoryEvidenceQuery(recorder), close: async () => {} };
+ * });
+ */
+export function describeEvidenceQueryContract(
+  engineLabel: string,
+  setup: () => Promise<EvidenceQueryHarness>,
+  options: ContractSuiteOptions = {},
+): void {
+  const { describe, it, beforeAll, afterAll } = suiteHooks(options);
+  describe(`EvidenceQuery contract [${engineLabel}]`, () => {
+    let harness: EvidenceQueryHarness;
+    let windows = 0;
+    beforeAll(async () => {
+      harness = await setup();
+    });
+    afterAll(async () => {
+      await harness?.close();
+    });
+
+    /** A day of its own for one test, so filters without a time bound are combined with it. */
+    const window = () => {
+      const start = Date.UTC(2031, 0, 1) + (windows++ * 86_400_000 + Math.floor(Math.random() * 1000) * 86_400_000);
+      return {
+        since: new Date(start),
+        until: new Date(start + 86_400_000),
+        at: (minute: number) => new Date(start + minute * MINUTE),
+      };
+    };
+    const write = async (records: readonly DecisionRecord[]) => {
+      for (const record of records) await harness.recorder.recordDecision(record);
+    };
+    const ids = (records: readonly DecisionRecord[]) => records.map((record) => record.id);
+
+    it('serves each filter alone and all of them together, newest first', async () => {
+      const { since, until, at } = window();
+      const [alice, bob] = [
+        fingerprint({ actor: 'alice', tenant: 'acme' }),
+        fingerprint({ actor: 'bob', tenant: 'acme' }),
+      ];
+      const refund = `orders.refund.${randomUUID()}`;
+      const cancel = `orders.cancel.${randomUUID()}`;
+      const call = fingerprintString(`call_${randomUUID()}`);
+      const r = [
+        record(refund, Stage.Proposal, Disposition.Permit, at(1), { actorFingerprint: alice }),
+        record(refund, Stage.Execution, Disposition.Deny, at(2), {
+          actorFingerprint: alice,
+          toolCallFingerprint: call,
+        }),
+        record(cancel, Stage.RateLimit, Disposition.Throttle, at(3), { actorFingerprint: bob }),
+        record(cancel, Stage.Execution, Disposition.Deny, at(4), { actorFingerprint: bob }),
+        record(refund, Stage.Execution, Disposition.Deny, at(5), { actorFingerprint: bob }),
+      ];
+      await write(r);
+      const list = (filter: EvidenceFilter) => harness.query.list({ since, until, ...filter });
+
+      expect(ids(await list({}))).toEqual(ids([r[4], r[3], r[2], r[1], r[0]]));
+      expect(ids(await list({ capability: refund }))).toEqual(ids([r[4], r[1], r[0]]));
+      expect(ids(await list({ disposition: Disposition.Deny }))).toEqual(ids([r[4], r[3], r[1]]));
+      expect(ids(await list({ stage: Stage.Execution }))).toEqual(ids([r[4], r[3], r[1]]));
+      expect(ids(await list({ actorFingerprint: alice }))).toEqual(ids([r[1], r[0]]));
+      expect(ids(await list({ toolCallFingerprint: call }))).toEqual(ids([r[1]]));
+      expect(
+        ids(
+          await list({
+            capability: refund,
+            disposition: Disposition.Deny,
+            stage: Stage.Execution,
+            actorFingerprint: bob,
+          }),
+        ),
+      ).toEqual(ids([r[4]]));
+      expect(await list({ capability: cancel, actorFingerprint: alice })).toEqual([]);
+      // Without a time bound, names and fingerprints of their own still find exactly these records.
+      expect(ids(await harness.query.list({ capability: cancel }))).toEqual(ids([r[3], r[2]]));
+      expect(ids(await harness.query.list({ toolCallFingerprint: call }))).toEqual(ids([r[1]]));
+    });
+
+    it('counts since as inclusive and until as exclusive, to the millisecond', async () => {
+      const { at } = window();
+      const capability = `boundary.${randomUUID()}`;
+      const edges = [at(10), new Date(at(10).getTime() + 1), at(20)];
+      const r = edges.map((recordedAt) => record(capability, Stage.Proposal, Disposition.Permit, recordedAt));
+      await write(r);
+
+      expect(ids(await harness.query.list({ capability, since: at(10), until: at(20) }))).toEqual(ids([r[1], r[0]]));
+      expect(ids(await harness.query.list({ capability, since: edges[1] }))).toEqual(ids([r[2], r[1]]));
+      expect(ids(await harness.query.list({ capability, until: edges[1] }))).toEqual(ids([r[0]]));
+    });
+
+    it('orders records of the same instant by correlation id, then later stage first', async () => {
+      const { at } = window();
+      const capability = `ties.${randomUUID()}`;
+      const [first, second] = [randomUUID(), randomUUID()].sort();
+      const r = [
+        record(capability, Stage.Proposal, Disposition.Permit, at(1), {}, second, 0),
+        record(capability, Stage.Proposal, Disposition.Permit, at(1), {}, first, 0),
+        record(capability, Stage.Execution, Disposition.Permit, at(1), {}, first, 1),
+      ];
+      await write(r);
+
+      expect(ids(await harness.query.list({ capability }))).toEqual(ids([r[2], r[1], r[0]]));
+    });
+
+    it('returns at most 100 records by default, and at most the limit asked for', async () => {
+      const { at } = window();
+      const capability = `bulk.${randomUUID()}`;
+      const r = Array.from({ length: 101 }, (_, i) => record(capability, Stage.Proposal, Disposition.Deny, at(i)));
+      await write(r);
+
+      const listed = await harness.query.list({ capability });
+      expect(listed).toHaveLength(100);
+      expect(listed[0]?.id).toBe(r[100].id);
+      expect(listed[99]?.id).toBe(r[1].id);
+      expect(ids(await harness.query.list({ capability, limit: 2 }))).toEqual(ids([r[100], r[99]]));
+    });
+
+    it('reads one run in sequence order with every fact, and nothing of other runs', async () => {
+      const { at } = window();
+      const correlationId = randomUUID();
+      const capability = `run.${randomUUID()}`;
+      const facts: DecisionFacts = {
+        argumentsFingerprint: fingerprint({ orderId: 'ord_1' }),
+        toolCallFingerprint: fingerprintString('call_1'),
+        actorFingerprint: fingerprint({ actor: 'alice', tenant: 'acme' }),
+        identityMatch: false,
+        rateLimitLimit: 0,
+        rateLimitResetAt: at(30),
+      };
+      // Written out of order and with an earlier clock on the later stage: sequence decides, not time or id.
+      const run = [
+        record(capability, Stage.Proposal, Disposition.Permit, at(3), facts, correlationId, 0),
+        record(capability, Stage.TargetRefresh, Disposition.Permit, at(2), facts, correlationId, 1),
+        record(capability, Stage.Execution, Disposition.Deny, at(1), facts, correlationId, 2),
+      ];
+      await write([run[2], record(capability, Stage.Proposal, Disposition.Permit, at(1)), run[0], run[1]]);
+
+      const read = await harness.query.run(correlationId);
+      expect(read).toEqual(run);
+      expect(Object.keys(read[0] ?? {}).sort()).toEqual(Object.keys(run[0]).sort());
+      expect(await harness.query.run(randomUUID())).toEqual([]);
+    });
+
+    it('refuses a filter it cannot answer, naming what is wrong', async () => {
+      const refused: Array<[EvidenceFilter, RegExp]> = [
+        [{ disposition: 'allow' as Disposition }, /disposition must be one of/],
+        [{ stage: 'billing' as Stage }, /stage must be one of/],
+        [{ toolCallFingerprint: 'call_Zq81LmX0' }, /toolCallFingerprint must be a SHA-256 fingerprint/],
+        [{ actorFingerprint: 'A'.repeat(64) }, /actorFingerprint must be a SHA-256 fingerprint/],
+        [{ capability: '' }, /capability must be/],
+        [{ since: new Date('not a date') }, /since must be a valid Date/],
+        [{ since: new Date(2031, 1, 1), until: new Date(2031, 1, 1) }, /since must be before until/],
+        [{ limit: 0 }, /limit must be an integer from 1 to 1000/],
+        [{ limit: 1001 }, /limit must be/],
+        [{ limit: 2.5 }, /limit must be/],
+      ];
+      for (const [filter, message] of refused)
+        await assert.rejects(harness.query.list(filter), (error: unknown) => {
+          assert.ok(error instanceof InvalidEvidenceFilterError, `${JSON.stringify(filter)}: ${String(error)}`);
+          assert.match(error.message, message);
+          return true;
+        });
+      await assert.rejects(harness.query.run(''), InvalidEvidenceFilterError);
+    });
+  });
+}
+
+function record(
+  capability: string,
+  stage: Stage,
+  disposition: Disposition,
+  recordedAt: Date,
+  facts: DecisionFacts = {},
+  correlationId = randomUUID(),
+  sequence = 0,
+): DecisionRecord {
+  return decisionRecord(
+    {
+      id: randomUUID(),
+      correlationId,
+      sequence,
+      capability,
+      toolKind: ToolKind.Bound,
+      stage,
+      disposition,
+      reason: `${stage} ${disposition}`,
+      recordedAt,
+    },
+    facts,
+  );
+}

@@ -1,0 +1,151 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { NestFactory } from '@nestjs/core';
+import { ActionContextStore, VerdictService, actorFingerprint, fingerprintString } from '@verdict/nestjs';
+import { verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import { assertCurrentBuild, dropDataSource, openDataSource } from '@verdict/testing-kit';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { JOBS_RUN, jobsAppModule } from '../../libs/testing/src/fixtures/jobs-app.module.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const RAW_TOOL_CALL_IDS = ['call_nightly_Zq81', 'call_again_Lm0X', 'call_weekly_9VvY'];
+
+/**
+ * A SQLite file with the evidence of three `jobs.run` proposals made in this process: alice runs the nightly
+ * export (permitted), then again (a duplicate, denied at the execution claim); bob runs the weekly one.
+ */
+async function setup() {
+  const dataSource = await openDataSource(
+    { name: 'sqlite' },
+    { entities: verdictEntities, migrations: verdictMigrations },
+  );
+  cleanups.push(() => dropDataSource(dataSource));
+  const database = dataSource.options.database as string;
+  const app = await NestFactory.createApplicationContext(
+    jobsAppModule(database, async () => 'ran'),
+    { logger: false },
+  );
+  cleanups.push(() => app.close());
+  const [alice, bob] = [
+    { actor: { id: 'alice' }, tenant: 'acme' },
+    { actor: { id: 'bob' }, tenant: 'acme' },
+  ];
+  const propose = (context: typeof alice, job: string, toolCallId: string) =>
+    app
+      .get(ActionContextStore)
+      .run(context, () => app.get(VerdictService).execute({ capability: JOBS_RUN, arguments: { job }, toolCallId }));
+  const runs = [
+    await propose(alice, 'nightly-export', RAW_TOOL_CALL_IDS[0]),
+    await propose(alice, 'nightly-export', RAW_TOOL_CALL_IDS[1]),
+    await propose(bob, 'weekly-export', RAW_TOOL_CALL_IDS[2]),
+  ];
+  const script = new URL('../../libs/testing/dist/fixtures/jobs-cli.js', import.meta.url);
+  assertCurrentBuild(script);
+  const cli = (...args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [fileURLToPath(script), database, ...args], (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  return { cli, runs, alice: actorFingerprint(alice), bob: actorFingerprint(bob) };
+}
+
+describe('operator CLI: evidence', () => {
+  it('lists records newest first, filtered by actor, disposition, stage and tool call, with no raw value', async () => {
+    const { cli, runs, alice, bob } = await setup();
+    expect(runs.map((run) => [run.executed, run.decision.disposition, run.decision.stage])).toEqual([
+      [true, 'permit', 'execution'],
+      [false, 'deny', 'execution_claim'],
+      [true, 'permit', 'execution'],
+    ]);
+
+    const all = await cli('evidence', 'list', '--json');
+    expect(all.code).toBe(0);
+    const records = JSON.parse(all.stdout) as Array<Record<string, unknown>>;
+    expect(records[0]).toMatchObject({ correlationId: runs[2].correlationId, actorFingerprint: bob });
+    expect(new Set(records.map((record) => record.correlationId))).toEqual(
+      new Set(runs.map((run) => run.correlationId)),
+    );
+    for (const raw of [...RAW_TOOL_CALL_IDS, 'nightly-export', 'weekly-export', '"alice"', '"bob"'])
+      expect(all.stdout).not.toContain(raw);
+
+    const denied = JSON.parse(
+      (await cli('evidence', 'list', '--actor', alice, '--disposition', 'deny', '--json')).stdout,
+    );
+    expect(denied).toEqual([
+      expect.objectContaining({
+        correlationId: runs[1].correlationId,
+        stage: 'execution_claim',
+        disposition: 'deny',
+        toolCallFingerprint: fingerprintString(RAW_TOOL_CALL_IDS[1]),
+      }),
+    ]);
+    const byCall = JSON.parse(
+      (
+        await cli(
+          'evidence',
+          'list',
+          '--tool-call',
+          fingerprintString(RAW_TOOL_CALL_IDS[2]),
+          '--stage',
+          'execution',
+          '--json',
+        )
+      ).stdout,
+    );
+    expect(byCall).toEqual([expect.objectContaining({ correlationId: runs[2].correlationId, actorFingerprint: bob })]);
+
+    const text = await cli('evidence', 'list', '--capability', JOBS_RUN, '--since', '2000-01-01', '--limit', '2');
+    expect(text.code).toBe(0);
+    expect(text.stdout.split('\n')[0]).toMatch(
+      /^recorded_at\s+correlation_id\s+seq\s+capability\s+tool_kind\s+stage\s+disposition$/,
+    );
+    expect(text.stdout.trim().split('\n')).toHaveLength(4);
+    expect(text.stdout).toContain(runs[2].correlationId);
+  });
+
+  it('shows one run as a stage timeline', async () => {
+    const { cli, runs, alice } = await setup();
+    const shown = await cli('evidence', 'show', runs[1].correlationId);
+    expect(shown.code).toBe(0);
+    const lines = shown.stdout.trim().split('\n');
+    expect(lines[0]).toBe(`run ${runs[1].correlationId}: jobs.run (service), deny at execution_claim`);
+    expect(lines[2]).toContain(`actor ${alice}`);
+    expect(lines[2]).toContain(`tool call ${fingerprintString(RAW_TOOL_CALL_IDS[1])}`);
+    const timeline = lines.slice(6).map((line) => line.split(/\s+/).slice(0, 4));
+    expect(timeline).toEqual([
+      ['0', expect.stringMatching(/^\+\d+ms$/), 'proposal', 'permit'],
+      ['1', expect.stringMatching(/^\+\d+ms$/), 'target_refresh', 'permit'],
+      ['2', expect.stringMatching(/^\+\d+ms$/), 'execution', 'permit'],
+      ['3', expect.stringMatching(/^\+\d+ms$/), 'execution_claim', 'deny'],
+    ]);
+    expect(lines.at(-1)).toMatch(/claim=/);
+
+    const json = JSON.parse((await cli('evidence', 'show', runs[1].correlationId, '--json')).stdout);
+    expect(json.records.map((record: { sequence: number; stage: string }) => [record.sequence, record.stage])).toEqual([
+      [0, 'proposal'],
+      [1, 'target_refresh'],
+      [2, 'execution'],
+      [3, 'execution_claim'],
+    ]);
+  });
+
+  it('refuses a filter it cannot answer with exit 2, and a run it does not know with exit 1', async () => {
+    const { cli } = await setup();
+    const rawId = await cli('evidence', 'list', '--tool-call', RAW_TOOL_CALL_IDS[0]);
+    expect(rawId.code).toBe(2);
+    expect(rawId.stderr).toContain('toolCallFingerprint must be a SHA-256 fingerprint');
+    const badDate = await cli('evidence', 'list', '--since', 'yesterday', '--json');
+    expect(badDate.code).toBe(2);
+    expect(JSON.parse(badDate.stderr)).toEqual({ error: expect.stringContaining('--since must be an ISO 8601') });
+    const badDisposition = await cli('evidence', 'list', '--disposition', 'allow');
+    expect(badDisposition.code).toBe(2);
+    const unknown = await cli('evidence', 'show', '00000000-0000-0000-0000-000000000000');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no evidence for correlation id');
+  });
+});
