@@ -18,7 +18,6 @@ import { isReviewItemExpired } from '../review/review-item-rules.js';
 import { ReviewItemStatus } from '../review/review-item-status.js';
 import type { ReviewLaneOptions } from '../review/review-lane-options.interface.js';
 import { ReviewPhase } from '../review/review-phase.js';
-import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import type { DeferredJob, DeferredJobOutcome } from './deferred-job.js';
