@@ -2,6 +2,7 @@
 //   npm run verdict -- claims list
 //   npm run verdict -- claims resolve <id> completed|retryable --by operator:1 --reason "..." [--force]
 //   npm run verdict -- rate-limits prune
+//   npm run verdict -- evidence list [--capability orders.view] [--json]; evidence show <correlation-id>
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { runVerdictCli, VerdictCliModule } from '@verdict/nestjs/cli';

@@ -4,6 +4,7 @@ import { VerdictModule } from '@verdict/nestjs';
 import { VerdictLangChainModule } from '@verdict/nestjs/langchain';
 import {
   TypeOrmApprovalReceiptStore,
+  TypeOrmEvidenceQuery,
   TypeOrmEvidenceRecorder,
   TypeOrmExecutionClaimStore,
   TypeOrmRateLimitStore,
@@ -61,6 +62,7 @@ export class LabModule {
           useFactory: (dataSource: DataSource, conversation: LabConversation) => ({
             abilityFactory: new StorefrontAbilityFactory(dataSource),
             evidence: new ConcurrentWrite(new TypeOrmEvidenceRecorder(dataSource)),
+            evidenceQuery: new TypeOrmEvidenceQuery(dataSource),
             executionClaims: new TypeOrmExecutionClaimStore(dataSource),
             rateLimits: new TypeOrmRateLimitStore(dataSource),
             approvals: new TypeOrmApprovalReceiptStore(dataSource),
