@@ -13,6 +13,7 @@ import {
 import { databaseEngines, dropDataSource, openDataSource, remigrate, withDataSource } from '@verdict/testing-kit';
 import type { DatabaseEngine } from '@verdict/testing-kit';
 import { CreateDecisionRecords1795987325470 } from '../../packages/verdict/src/typeorm/migrations/1795987325470-create-decision-records.js';
+import { AddEvidenceChains1796000131000 } from '../../packages/verdict/src/typeorm/migrations/1796000131000-add-evidence-chains.js';
 
 const TABLE = 'verdict_decision_records';
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
@@ -31,8 +32,9 @@ describeEvidenceRecorderContract('memory', async () => {
 for (const engine of databaseEngines()) {
   describeEvidenceRecorderContract(engine.name, async () => {
     const dataSource = await openDataSource(engine, SCHEMA);
+    const recorder = new TypeOrmEvidenceRecorder(dataSource);
     return {
-      recorder: new TypeOrmEvidenceRecorder(dataSource),
+      recorder,
       read: (correlationId) => readRecords(dataSource, correlationId),
       storedRows: (correlationId) =>
         dataSource
@@ -52,7 +54,10 @@ for (const engine of databaseEngines()) {
           .from(ReleaseRecordEntity, 'r')
           .where('r.correlation_id = :correlationId', { correlationId })
           .getRawMany(),
-      close: () => dropDataSource(dataSource),
+      close: async () => {
+        await recorder.whenSealed();
+        await dropDataSource(dataSource);
+      },
     };
   });
 
@@ -95,11 +100,15 @@ for (const engine of databaseEngines()) {
   describe(`CreateDecisionRecords migration [${engine.name}]`, () => {
     it('drops the table on down, and up creates it again with its indexes', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
+        // The chain migration came later and changes this table: undo it first, then redo it.
+        const chains = new AddEvidenceChains1796000131000();
+        await chains.down(dataSource.createQueryRunner());
         const table = await remigrate(dataSource, new CreateDecisionRecords1795987325470(), TABLE);
         expect(table.indices.map((index) => index.name).sort()).toEqual([
           'idx_verdict_decision_records_capability_time',
           'idx_verdict_decision_records_correlation',
         ]);
+        await chains.up(dataSource.createQueryRunner());
         const record = sampleRecord();
         await new TypeOrmEvidenceRecorder(dataSource).recordDecision(record);
         expect(await readRecords(dataSource, record.correlationId)).toEqual([record]);

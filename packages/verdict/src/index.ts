@@ -52,6 +52,23 @@ export { decisionRecord, type DecisionRecord, type DecisionFacts } from './evide
 export { ToolKind } from './evidence/tool-kind.js';
 export { NullEvidenceRecorder } from './evidence/null-evidence-recorder.js';
 export { InMemoryEvidenceRecorder } from './evidence/in-memory-evidence-recorder.js';
+export { DEFAULT_EVIDENCE_STREAM, evidenceStreamOf } from './evidence/evidence-stream.js';
+export { EvidenceKind, GENESIS_HASH, chainHash, type ChainLink } from './evidence/chain-link.js';
+export { ChainProblem, ChainVerifier, type ChainVerification } from './evidence/chain-verification.js';
+export {
+  CheckpointPurpose,
+  checkpointSignatureHolds,
+  signCheckpoint,
+  type CheckpointAlgorithm,
+  type CheckpointKey,
+  type EvidenceCheckpoint,
+} from './evidence/evidence-checkpoint.js';
+export {
+  isEvidenceChain,
+  type EvidenceChain,
+  type PruneReport,
+  type SealReport,
+} from './evidence/evidence-chain.interface.js';
 
 // Execution claims and rate limits
 export { atMostOnce, type AtMostOncePolicy } from './execution-claims/at-most-once.js';

@@ -162,6 +162,7 @@ export async function consumeConfirmation(
   trail: EvidenceTrail,
   phase: ApprovalPhase,
 ): Promise<Decision> {
+  await trail.beforeMutation();
   const check = await store.consume(key, now);
   trail.markMutated();
   const decision =

@@ -25,6 +25,7 @@ import { admitTrajectory } from '../forbidden-states/forbidden-state.gate.js';
 import type { AuthorizedAction } from '../vocabulary/authorized-action.js';
 import type { Envelope } from '../vocabulary/envelope.js';
 import { EvidenceTrail } from '../evidence/evidence-trail.js';
+import { evidenceStreamOf } from '../evidence/evidence-stream.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
 import type { Proposal } from '../vocabulary/proposal.js';
 import { type InvocationOptions, PipelineRun } from './pipeline-run.js';
@@ -75,6 +76,11 @@ export class VerdictPipeline {
     options: InvocationOptions = {},
   ): Promise<ExecutionResult> {
     const run = this.begin(proposal, toolKind, options.explicitApproval === true, true);
+    return this.concluded(run, () => this.executeSteps(proposal, run));
+  }
+
+  /** The steps of {@link execute}, in order. */
+  private async executeSteps(proposal: Proposal, run: PipelineRun): Promise<ExecutionResult> {
     const authorized = await this.authorize(proposal, run);
     if (authorized instanceof Decision) return this.notExecuted(run, authorized);
     const { definition, envelope, executionTarget } = authorized;
@@ -94,7 +100,8 @@ export class VerdictPipeline {
     // 10a, 11–13. The durable gates, most recoverable first; nothing below reads the proposal snapshot.
     const admitted = await this.passDurableGates(definition, envelope, executionTarget, run, receipt);
     if (admitted instanceof Decision) return this.notExecuted(run, admitted);
-    // 14. Run the executor with the AuthorizedAction; 15. finalize its execution claim.
+    // 14. Run the executor with the AuthorizedAction (the evidence so far written first); 15. finalize its claim.
+    await run.trail.beforeMutation();
     const { claimId } = admitted;
     const action: AuthorizedAction = {
       capability: definition.name,
@@ -113,8 +120,10 @@ export class VerdictPipeline {
   /** Runs steps 1–9 and reports the decision without executing anything or spending any gate. */
   async evaluate(proposal: Proposal): Promise<ExecutionResult<never>> {
     const run = this.begin(proposal, ToolKind.Evaluation, false, false);
-    const authorized = await this.authorize(proposal, run);
-    return this.notExecuted(run, authorized instanceof Decision ? authorized : Decision.permit(Stage.Execution));
+    return this.concluded(run, async () => {
+      const authorized = await this.authorize(proposal, run);
+      return this.notExecuted(run, authorized instanceof Decision ? authorized : Decision.permit(Stage.Execution));
+    });
   }
 
   /**
@@ -127,11 +136,21 @@ export class VerdictPipeline {
     handler: (validatedArguments: unknown) => Promise<T>,
   ): Promise<ExecutionResult<T>> {
     const run = this.begin(proposal, ToolKind.Guarded, false, false);
+    return this.concluded(run, () => this.guardSteps(proposal, handler, run));
+  }
+
+  /** The steps of {@link guard}, in order. */
+  private async guardSteps<T>(
+    proposal: Proposal,
+    handler: (validatedArguments: unknown) => Promise<T>,
+    run: PipelineRun,
+  ): Promise<ExecutionResult<T>> {
     const admissible = await this.admit(proposal, run.trail, false);
     if (admissible instanceof Decision) return this.notExecuted(run, admissible);
     const { definition, envelope, proposalTarget } = admissible;
     const admitted = await this.passDurableGates(definition, envelope, proposalTarget, run, null);
     if (admitted instanceof Decision) return this.notExecuted(run, admitted);
+    await run.trail.beforeMutation();
     const { claimId } = admitted;
     const output =
       claimId === null
@@ -355,6 +374,22 @@ export class VerdictPipeline {
     return outcome.decision;
   }
 
+  /**
+   * Runs `steps` and then writes the run's remaining evidence: a write failure before any mutating gate
+   * stops the action; on an exception the write is attempted and the exception propagates unchanged.
+   */
+  private async concluded<T>(run: PipelineRun, steps: () => Promise<T>): Promise<T> {
+    let result: T;
+    try {
+      result = await steps();
+    } catch (error) {
+      await run.trail.closeAfterFault();
+      throw error;
+    }
+    await run.trail.close();
+    return result;
+  }
+
   private begin(
     proposal: Proposal,
     toolKind: ToolKind,
@@ -368,8 +403,14 @@ export class VerdictPipeline {
     // An unknown name is model-written text: evidence keeps its fingerprint, never the text itself.
     const name = String(proposal.capability);
     const capability = this.registry.find(name) === undefined ? `unknown:${fingerprintString(name)}` : name;
-    const trail = new EvidenceTrail(this.evidence, this.clock, randomUUID(), capability, toolKind, (failure) =>
-      this.reportLateFailure(failure),
+    const trail = new EvidenceTrail(
+      this.evidence,
+      this.clock,
+      randomUUID(),
+      capability,
+      toolKind,
+      (failure) => this.reportLateFailure(failure),
+      evidenceStreamOf(this.contexts.current()?.tenant),
     );
     if (proposal.toolCallId !== undefined)
       trail.establish({ toolCallFingerprint: fingerprintString(String(proposal.toolCallId)) });

@@ -6,7 +6,7 @@ export { ReleaseRecordEntity } from './release-record.entity.js';
 export { TrajectoryStateEntity } from './trajectory-state.entity.js';
 export { verdictEntities } from './verdict-entities.js';
 export { verdictMigrations } from './migrations/index.js';
-export { TypeOrmEvidenceRecorder } from './typeorm-evidence-recorder.js';
+export { TypeOrmEvidenceRecorder, type TypeOrmEvidenceRecorderOptions } from './typeorm-evidence-recorder.js';
 export { TypeOrmExecutionClaimStore } from './typeorm-execution-claim-store.js';
 export { TypeOrmRateLimitStore } from './typeorm-rate-limit-store.js';
 export { TypeOrmApprovalReceiptStore } from './typeorm-approval-receipt-store.js';

@@ -8,6 +8,7 @@ import { CreateTrajectoryStates1796000000001 } from './1796000000001-create-traj
 import { AddApprovalReceiptPrincipals1796000104000 } from './1796000104000-add-approval-receipt-principals.js';
 import { AddExecutionClaimOperatorIdentity1796000109000 } from './1796000109000-add-execution-claim-operator-identity.js';
 import { AddApprovalReceiptConversations1796000110300 } from './1796000110300-add-approval-receipt-conversations.js';
+import { AddEvidenceChains1796000131000 } from './1796000131000-add-evidence-chains.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -26,4 +27,5 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   AddApprovalReceiptPrincipals1796000104000,
   AddExecutionClaimOperatorIdentity1796000109000,
   AddApprovalReceiptConversations1796000110300,
+  AddEvidenceChains1796000131000,
 ];
