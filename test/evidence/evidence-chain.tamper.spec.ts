@@ -14,6 +14,7 @@ import type { DataSource } from 'typeorm';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 const TABLE = 'verdict_decision_records';
+const LINKS = 'verdict_evidence_links';
 const KEY: CheckpointKey = {
   algorithm: 'hmac-sha256',
   keyId: 'tamper-test',
@@ -39,7 +40,13 @@ for (const engine of databaseEngines()) {
         );
       const verdict = async (): Promise<ChainVerification> =>
         (await recorder.verify()).find((v) => v.kind === EvidenceKind.Decision && v.stream === stream)!;
-      return { recorder, stream, sql, verdict };
+      /** The id of the record linked at `sequence`. */
+      const idAt = async (sequence: number): Promise<string> =>
+        String(
+          (await sql(`SELECT record_id FROM ${LINKS} WHERE stream = $1 AND sequence = $2`, [stream, sequence]))[0]
+            .record_id,
+        );
+      return { recorder, stream, sql, verdict, idAt };
     }
 
     it('verifies an untouched chain, its checkpoint signature included (control)', async () => {
@@ -58,16 +65,18 @@ for (const engine of databaseEngines()) {
 
     it('names a modified record', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const { sql, verdict } = await setup(dataSource);
-        await sql(`UPDATE ${TABLE} SET reason = 'nothing to see' WHERE stream = $1 AND chain_sequence = 4`);
+        const { sql, verdict, idAt } = await setup(dataSource);
+        await sql(`UPDATE ${TABLE} SET reason = 'nothing to see' WHERE id = $1`, [await idAt(4)]);
         expect(await verdict()).toMatchObject({ intact: false, firstBadSequence: 4, problem: ChainProblem.Modified });
       });
     });
 
-    it('names a deleted record', async () => {
+    it('names a deleted record, and a deleted link', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const { sql, verdict } = await setup(dataSource);
-        await sql(`DELETE FROM ${TABLE} WHERE stream = $1 AND chain_sequence = 5`);
+        const { sql, verdict, idAt } = await setup(dataSource);
+        await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence = 7`);
+        expect(await verdict()).toMatchObject({ intact: false, firstBadSequence: 7, problem: ChainProblem.Missing });
+        await sql(`DELETE FROM ${TABLE} WHERE id = $1`, [await idAt(5)]);
         expect(await verdict()).toMatchObject({ intact: false, firstBadSequence: 5, problem: ChainProblem.Missing });
       });
     });
@@ -75,7 +84,7 @@ for (const engine of databaseEngines()) {
     it('names a deleted tail through the signed checkpoint', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
         const { sql, verdict } = await setup(dataSource);
-        await sql(`DELETE FROM ${TABLE} WHERE stream = $1 AND chain_sequence >= 9`);
+        await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence >= 9`);
         expect(await verdict()).toMatchObject({ intact: false, firstBadSequence: 9, problem: ChainProblem.Truncated });
       });
     });
@@ -83,26 +92,24 @@ for (const engine of databaseEngines()) {
     it('names the record after one inserted with a correctly recomputed hash', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
         const { sql, verdict, stream } = await setup(dataSource);
-        // Make room at 6 (two steps, so the unique index never sees a duplicate), then forge a record there.
-        await sql(
-          `UPDATE ${TABLE} SET chain_sequence = chain_sequence + 100 WHERE stream = $1 AND chain_sequence >= 6`,
-        );
-        await sql(
-          `UPDATE ${TABLE} SET chain_sequence = chain_sequence - 99 WHERE stream = $1 AND chain_sequence >= 100`,
-        );
-        const [five] = await sql(`SELECT hash FROM ${TABLE} WHERE stream = $1 AND chain_sequence = 5`);
+        // Make room at 6 (two steps, so the primary key never sees a duplicate), then forge a record there.
+        await sql(`UPDATE ${LINKS} SET sequence = sequence + 100 WHERE stream = $1 AND sequence >= 6`);
+        await sql(`UPDATE ${LINKS} SET sequence = sequence - 99 WHERE stream = $1 AND sequence >= 100`);
+        const [five] = await sql(`SELECT hash FROM ${LINKS} WHERE stream = $1 AND sequence = 5`);
         const forged = refund(stream, 'forged refund', Date.UTC(2026, 0, 1, 0, 0, 5, 500), null);
-        const link = { sequence: 6, previousHash: String(five.hash) };
         await sql(
-          `INSERT INTO ${TABLE} (stream, id, correlation_id, sequence, capability, tool_kind, stage, disposition, reason, recorded_at, chain_sequence, previous_hash, hash) VALUES ($1, $2, $3, 0, 'orders.refund', 'bound', 'execution', 'permit', 'forged refund', $4, 6, $5, $6)`,
+          `INSERT INTO ${TABLE} (stream, id, correlation_id, sequence, capability, tool_kind, stage, disposition, reason, recorded_at) VALUES ($1, $2, $3, 0, 'orders.refund', 'bound', 'execution', 'permit', 'forged refund', $4)`,
           [
             stream,
             forged.id,
             forged.correlationId,
             engine.name === 'sqlite' ? '2026-01-01 00:00:05.500' : forged.recordedAt,
-            link.previousHash,
-            chainHash(EvidenceKind.Decision, forged, link),
           ],
+        );
+        const link = { sequence: 6, previousHash: String(five.hash) };
+        await sql(
+          `INSERT INTO ${LINKS} (kind, stream, sequence, record_id, previous_hash, hash) VALUES ('decision', $1, 6, $2, $3, $4)`,
+          [stream, forged.id, link.previousHash, chainHash(EvidenceKind.Decision, forged, link)],
         );
         expect(await verdict()).toMatchObject({ intact: false, firstBadSequence: 7, problem: ChainProblem.BrokenLink });
       });
@@ -111,20 +118,19 @@ for (const engine of databaseEngines()) {
     it('names the first of two reordered records', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
         const { sql, verdict } = await setup(dataSource);
-        await sql(`UPDATE ${TABLE} SET chain_sequence = -3 WHERE stream = $1 AND chain_sequence = 3`);
-        await sql(`UPDATE ${TABLE} SET chain_sequence = 3 WHERE stream = $1 AND chain_sequence = 4`);
-        await sql(`UPDATE ${TABLE} SET chain_sequence = 4 WHERE stream = $1 AND chain_sequence = -3`);
+        await sql(`UPDATE ${LINKS} SET sequence = -3 WHERE stream = $1 AND sequence = 3`);
+        await sql(`UPDATE ${LINKS} SET sequence = 3 WHERE stream = $1 AND sequence = 4`);
+        await sql(`UPDATE ${LINKS} SET sequence = 4 WHERE stream = $1 AND sequence = -3`);
         expect(await verdict()).toMatchObject({ intact: false, firstBadSequence: 3, problem: ChainProblem.BrokenLink });
       });
     });
 
     it('catches a chain rewritten with recomputed hashes at its signed checkpoint', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const { sql, verdict } = await setup(dataSource);
-        // The attacker edits record 4 and relinks 4..10 so that every hash matches again.
-        await sql(
-          `UPDATE ${TABLE} SET reason = 'rewritten', chain_sequence = NULL, previous_hash = NULL, hash = NULL WHERE stream = $1 AND chain_sequence >= 4`,
-        );
+        const { sql, verdict, idAt } = await setup(dataSource);
+        // The attacker edits record 4 and relinks 4..10 without the key, so that every hash matches again.
+        await sql(`UPDATE ${TABLE} SET reason = 'rewritten' WHERE id = $1`, [await idAt(4)]);
+        await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence >= 4`);
         await new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' }).seal();
         expect(await verdict()).toMatchObject({
           intact: false,

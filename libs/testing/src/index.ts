@@ -10,6 +10,8 @@ export type { WorkerHandler } from './processes/worker-runtime.js';
 export { startGateWorkers } from './processes/gate-workers.js';
 export { externalCopiesModel } from './processes/external-copies.model.js';
 export type { GateWorkers } from './processes/gate-workers.js';
+export { startEvidenceWorkers } from './processes/evidence-workers.js';
+export type { EvidenceWorkers } from './processes/evidence-workers.js';
 export type {
   AdmitReply,
   AdmitRequest,

@@ -115,8 +115,8 @@ export async function startGateWorkers({
   };
 }
 
-/** The serializable part of the parent's options: connection and isolation, no classes. */
-function workerOptions(options: DataSourceOptions): DataSourceOptions {
+/** The serializable part of the parent's options: connection and isolation, no classes (for any worker pool). */
+export function workerOptions(options: DataSourceOptions): DataSourceOptions {
   switch (options.type) {
     case 'better-sqlite3':
       return { type: options.type, database: options.database, enableWAL: true, timeout: SQLITE_BUSY_TIMEOUT_MS };

@@ -73,13 +73,14 @@ export class ChainVerifier {
       this.failure = { sequence: anchor.sequence, problem: ChainProblem.CheckpointSignature };
   }
 
-  /** Checks the next record; `false` once the chain has failed (stop feeding it). */
-  accept(record: object, link: ChainLink): boolean {
+  /** Checks the next link and its record (`null`: the record is gone); `false` once the chain has failed (stop feeding it). */
+  accept(record: object | null, link: ChainLink): boolean {
     if (this.failure !== null) return false;
     if (link.sequence < this.expected) return true; // at or before the prune anchor: already vouched for
     if (this.badSignature !== null && link.sequence >= this.badSignature)
       return this.fail(this.badSignature, ChainProblem.CheckpointSignature);
     if (link.sequence > this.expected) return this.fail(this.expected, ChainProblem.Missing);
+    if (record === null) return this.fail(link.sequence, ChainProblem.Missing);
     if (link.previousHash !== this.previousHash) return this.fail(link.sequence, ChainProblem.BrokenLink);
     if (chainHash(this.kind, record, link) !== link.hash) return this.fail(link.sequence, ChainProblem.Modified);
     const checkpoint = this.pinned.get(link.sequence);

@@ -366,15 +366,12 @@ function fullRecord(correlationId: string): DecisionRecord {
   );
 }
 
-/** A stored row's columns as record fields, without the chain's own columns (its position in the stream). */
+/** A stored row's columns as record fields. */
 function recordColumns(row: object | undefined): string[] {
   return Object.keys(row ?? {})
-    .filter((column) => !CHAIN_COLUMNS.has(column))
     .map(camelCase)
     .sort();
 }
-
-const CHAIN_COLUMNS = new Set(['chain_sequence', 'previous_hash', 'hash']);
 
 function camelCase(column: string): string {
   return column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());

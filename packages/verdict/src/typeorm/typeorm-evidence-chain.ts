@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource, EntityMetadata } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { type ChainLink, EvidenceKind, GENESIS_HEAD, linkAfter } from '../evidence/chain-link.js';
 import { ChainVerifier, type ChainVerification } from '../evidence/chain-verification.js';
 import {
@@ -18,10 +18,11 @@ import { withNamedLock } from './named-lock.js';
 import { ReleaseRecordEntity } from './release-record.entity.js';
 import { StoreConnection } from './store-connection.js';
 
-/** Records chained per seal batch; a stream with more is sealed in several batches under one lock. */
+/** Records linked per statement; a longer list is linked in several batches. */
 const SEAL_BATCH = 500;
-/** Chained records read per page while verifying. */
+/** Links read per page while verifying. */
 const VERIFY_PAGE = 1000;
+const LINKS = 'verdict_evidence_links';
 const CHECKPOINTS = 'verdict_evidence_checkpoints';
 const TABLES = {
   [EvidenceKind.Decision]: { table: 'verdict_decision_records', entity: DecisionRecordEntity },
@@ -29,8 +30,10 @@ const TABLES = {
 } as const;
 
 type Row = Record<string, unknown>;
-/** Runs one statement inside the stream's lock. */
-type Query = (sql: string, parameters: readonly unknown[]) => Promise<Row[]> | Row[];
+/** A record as written: what its link hashes. */
+type Linkable = { readonly id: string };
+/** Runs one statement inside the stream's lock: synchronously on SQLite, asynchronously elsewhere. */
+type Query = (sql: string, parameters: readonly unknown[]) => Sync<Row[]>;
 
 /** better-sqlite3's native handle, as far as sealing uses it. */
 interface NativeSqlite {
@@ -43,12 +46,13 @@ interface NativeSqlite {
 }
 
 /**
- * The hash chains of `verdict_decision_records` and `verdict_release_records` (ADR 0021): records are
- * appended unchained by plain INSERTs, and {@link seal} links them in batches, one stream at a time under
- * that stream's lock (PostgreSQL: an advisory transaction lock; MySQL/MariaDB: `GET_LOCK`; SQLite:
- * `BEGIN IMMEDIATE` on the file), so across processes and nodes each stream stays one chain: the
- * sealer reads the head and assigns the next sequences while no other sealer can, and the unique
- * (`stream`, `chain_sequence`) index refuses a fork even if a lock were bypassed.
+ * The hash chains of Verdict's decision and release records (ADR 0021). Records are appended unchained
+ * by plain INSERTs; linking them writes one narrow row per record to `verdict_evidence_links` (stream,
+ * sequence, record id, previous hash, hash), a batch per statement, under the stream's lock
+ * (PostgreSQL: an advisory transaction lock; MySQL/MariaDB: `GET_LOCK`; SQLite: `BEGIN IMMEDIATE` on the
+ * file). Across processes and nodes a stream stays one chain: the head is read and the next sequences
+ * assigned while no other sealer of that stream can, and the primary key (`kind`, `stream`, `sequence`)
+ * refuses a fork even if a lock were bypassed.
  */
 export class TypeOrmEvidenceChain implements EvidenceChain {
   private readonly connection: StoreConnection;
@@ -60,32 +64,48 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     this.connection = new StoreConnection(dataSource, 'TypeOrmEvidenceRecorder');
   }
 
-  async seal(): Promise<SealReport> {
+  /** Links `records`, just written to `stream` (in write order), after the stream's head: the recorder's background seal. */
+  async link(kind: EvidenceKind, stream: string, records: readonly Linkable[]): Promise<SealReport> {
     let sealed = 0;
     let checkpoints = 0;
-    for (const kind of Object.values(EvidenceKind)) {
-      const rows = await this.dataSource.query(
-        `SELECT DISTINCT stream FROM ${TABLES[kind].table} WHERE chain_sequence IS NULL`,
-      );
-      for (const { stream } of rows as Array<{ stream: string }>) {
-        const report = await this.sealStream(kind, stream);
-        sealed += report.sealed;
-        checkpoints += report.checkpoints;
-      }
+    for (let start = 0; start < records.length; start += SEAL_BATCH) {
+      const batch = records.slice(start, start + SEAL_BATCH);
+      const report = await this.locked(kind, stream, (query) => this.linkBatch(kind, stream, batch, query));
+      sealed += report.sealed;
+      checkpoints += report.checkpoints;
     }
     return { sealed, checkpoints };
   }
 
-  /** Chains the unchained records of one stream (what a recorder calls after its writes). */
-  async sealStream(kind: EvidenceKind, stream: string): Promise<SealReport> {
+  /** Links every record no seal linked yet (a process that stopped before its seal, records from before the chains). */
+  async seal(): Promise<SealReport> {
     let sealed = 0;
     let checkpoints = 0;
-    for (;;) {
-      const batch = await this.locked(kind, stream, (query) => this.sealBatch(kind, stream, query));
-      sealed += batch.sealed;
-      checkpoints += batch.checkpoints;
-      if (batch.sealed < SEAL_BATCH) return { sealed, checkpoints };
+    for (const kind of Object.values(EvidenceKind)) {
+      const rows: Array<{ stream: string }> = await this.dataSource.query(
+        `SELECT DISTINCT stream FROM ${TABLES[kind].table}`,
+      );
+      for (const { stream } of rows) {
+        for (;;) {
+          const report = await this.locked(kind, stream, (query) =>
+            then(
+              query(this.unlinkedSql(kind, `r.*`, `ORDER BY r.recorded_at, r.id LIMIT ${SEAL_BATCH}`), [stream, kind]),
+              (unlinked) =>
+                this.linkBatch(
+                  kind,
+                  stream,
+                  unlinked.map((row) => this.hydrate(kind, row)),
+                  query,
+                ),
+            ),
+          );
+          sealed += report.sealed;
+          checkpoints += report.checkpoints;
+          if (report.sealed === 0) break;
+        }
+      }
     }
+    return { sealed, checkpoints };
   }
 
   async verify(): Promise<ChainVerification[]> {
@@ -115,14 +135,59 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     return { pruned, anchored };
   }
 
-  /** One batch, inside the stream's lock: read the head, link the oldest unchained records after it. */
-  private sealBatch(kind: EvidenceKind, stream: string, query: Query): Sync<SealReport> {
-    const { table } = TABLES[kind];
+  /** Inside the stream's lock: read the head, skip records already linked, insert the links of the rest in one statement. */
+  private linkBatch(kind: EvidenceKind, stream: string, records: readonly Linkable[], query: Query): Sync<SealReport> {
+    if (records.length === 0) return { sealed: 0, checkpoints: 0 };
+    const p = (index: number) => this.connection.param(index);
+    const ids = records.map((record) => record.id);
+    return then(this.headOf(kind, stream, query), (head) =>
+      then(
+        query(
+          `SELECT record_id FROM ${LINKS} WHERE kind = ${p(1)} AND record_id IN (${ids.map((_, i) => p(i + 2)).join(', ')})`,
+          [kind, ...ids],
+        ),
+        (linked) => {
+          const done = new Set(linked.map((row) => String(row.record_id)));
+          const fresh = records.filter((record) => !done.has(record.id));
+          if (fresh.length === 0) return { sealed: 0, checkpoints: 0 };
+          const links = linkAfter(kind, stream, head, fresh);
+          const parameters = links.flatMap((link, i) => [
+            kind,
+            stream,
+            link.sequence,
+            fresh[i]!.id,
+            link.previousHash,
+            link.hash,
+          ]);
+          const values = links
+            .map((_, i) => `(${[1, 2, 3, 4, 5, 6].map((column) => p(i * 6 + column)).join(', ')})`)
+            .join(', ');
+          return then(
+            query(
+              `INSERT INTO ${LINKS} (kind, stream, sequence, record_id, previous_hash, hash) VALUES ${values}`,
+              parameters,
+            ),
+            () => {
+              const last = links[links.length - 1]!;
+              if (this.key === undefined || !canSign(this.key)) return { sealed: links.length, checkpoints: 0 };
+              return then(this.insertCheckpoint(query, this.key, kind, last, CheckpointPurpose.Seal), () => ({
+                sealed: links.length,
+                checkpoints: 1,
+              }));
+            },
+          );
+        },
+      ),
+    );
+  }
+
+  /** The stream's last link, or its prune anchor, whichever is later; the genesis head for a new stream. */
+  private headOf(kind: EvidenceKind, stream: string, query: Query): Sync<Pick<ChainLink, 'sequence' | 'hash'>> {
     const p = (index: number) => this.connection.param(index);
     return then(
       query(
-        `SELECT chain_sequence, hash FROM ${table} WHERE stream = ${p(1)} AND chain_sequence IS NOT NULL ORDER BY chain_sequence DESC LIMIT 1`,
-        [stream],
+        `SELECT sequence, hash FROM ${LINKS} WHERE kind = ${p(1)} AND stream = ${p(2)} ORDER BY sequence DESC LIMIT 1`,
+        [kind, stream],
       ),
       (heads) =>
         then(
@@ -131,64 +196,9 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
             [kind, stream, CheckpointPurpose.Prune],
           ),
           (anchors) =>
-            then(
-              query(
-                `SELECT * FROM ${table} WHERE stream = ${p(1)} AND chain_sequence IS NULL ORDER BY recorded_at, id LIMIT ${SEAL_BATCH}`,
-                [stream],
-              ),
-              (rows) => {
-                if (rows.length === 0) return { sealed: 0, checkpoints: 0 };
-                const head = laterHead(
-                  heads[0] && { sequence: Number(heads[0].chain_sequence), hash: String(heads[0].hash) },
-                  anchors[0] && { sequence: Number(anchors[0].sequence), hash: String(anchors[0].hash) },
-                );
-                const links = linkAfter(
-                  kind,
-                  stream,
-                  head,
-                  rows.map((row) => this.hydrate(kind, row)),
-                );
-                const ids = rows.map((row) => row.id);
-                const cast =
-                  this.connection.dialect === 'postgres'
-                    ? 'BIGINT'
-                    : this.connection.dialect === 'mysql'
-                      ? 'SIGNED'
-                      : 'INTEGER';
-                let index = 0;
-                const parameters: unknown[] = [];
-                const cases = (value: (link: ChainLink) => unknown, wrap = (param: string) => param) =>
-                  `CASE id ${links
-                    .map((link, i) => {
-                      parameters.push(ids[i], value(link));
-                      index += 2;
-                      return `WHEN ${p(index - 1)} THEN ${wrap(p(index))}`;
-                    })
-                    .join(' ')} END`;
-                const sequences = cases(
-                  (link) => link.sequence,
-                  (param) => `CAST(${param} AS ${cast})`,
-                );
-                const previous = cases((link) => link.previousHash);
-                const hashes = cases((link) => link.hash);
-                const where = ids
-                  .map((id) => {
-                    parameters.push(id);
-                    index++;
-                    return p(index);
-                  })
-                  .join(', ');
-                const update = `UPDATE ${table} SET chain_sequence = ${sequences}, previous_hash = ${previous}, hash = ${hashes} WHERE chain_sequence IS NULL AND id IN (${where})`;
-                return then(query(update, parameters), () => {
-                  const last = links[links.length - 1]!;
-                  if (this.key === undefined || !canSign(this.key)) return { sealed: links.length, checkpoints: 0 };
-                  return then(this.insertCheckpoint(query, this.key, kind, last, CheckpointPurpose.Seal), () => ({
-                    sealed: links.length,
-                    checkpoints: 1,
-                  }));
-                });
-              },
-            ),
+            [...heads, ...anchors]
+              .map((row) => ({ sequence: Number(row.sequence), hash: String(row.hash) }))
+              .sort((a, b) => b.sequence - a.sequence)[0] ?? GENESIS_HEAD,
         ),
     );
   }
@@ -202,61 +212,48 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
   ): Sync<number> {
     const { table } = TABLES[kind];
     const p = (index: number) => this.connection.param(index);
-    const instant = this.connection.instant(before);
-    // Prune up to the record before the first one recorded at or after `before`: every newer record stays.
+    const scope = `kind = ${p(1)} AND stream = ${p(2)}`;
+    // Prune up to the link before the first record recorded at or after `before`: every newer record stays.
     return then(
       query(
-        `SELECT MIN(chain_sequence) AS first_kept FROM ${table} WHERE stream = ${p(1)} AND chain_sequence IS NOT NULL AND recorded_at >= ${p(2)}`,
-        [stream, instant],
+        `SELECT MIN(l.sequence) AS first_kept FROM ${LINKS} l JOIN ${table} r ON r.id = l.record_id WHERE l.kind = ${p(1)} AND l.stream = ${p(2)} AND r.recorded_at >= ${p(3)}`,
+        [kind, stream, this.connection.instant(before)],
       ),
       (kept) =>
-        then(
-          query(
-            `SELECT MAX(chain_sequence) AS last FROM ${table} WHERE stream = ${p(1)} AND chain_sequence IS NOT NULL`,
-            [stream],
-          ),
-          (heads) => {
-            const firstKept = kept[0]?.first_kept;
-            const last = heads[0]?.last;
-            if (last === null || last === undefined) return 0;
-            const through = firstKept === null || firstKept === undefined ? Number(last) : Number(firstKept) - 1;
-            return then(
-              query(`SELECT chain_sequence, hash FROM ${table} WHERE stream = ${p(1)} AND chain_sequence = ${p(2)}`, [
-                stream,
-                through,
-              ]),
-              (anchors) => {
-                const anchor = anchors[0];
-                if (anchor === undefined) return 0;
-                const link = { sequence: Number(anchor.chain_sequence), hash: String(anchor.hash), stream };
-                // The anchor is written first: a prune cut short leaves records the anchor already vouches for.
-                return then(
-                  query(
-                    `SELECT COUNT(*) AS doomed FROM ${table} WHERE stream = ${p(1)} AND chain_sequence <= ${p(2)}`,
-                    [stream, through],
-                  ),
-                  (counted) =>
-                    then(this.insertCheckpoint(query, key, kind, link, CheckpointPurpose.Prune), () =>
-                      then(
-                        query(`DELETE FROM ${table} WHERE stream = ${p(1)} AND chain_sequence <= ${p(2)}`, [
-                          stream,
-                          through,
-                        ]),
-                        () =>
-                          then(
-                            query(
-                              `DELETE FROM ${CHECKPOINTS} WHERE kind = ${p(1)} AND stream = ${p(2)} AND sequence < ${p(3)}`,
-                              [kind, stream, through],
-                            ),
-                            () => Number(counted[0]?.doomed ?? 0),
-                          ),
+        then(query(`SELECT MAX(sequence) AS last FROM ${LINKS} WHERE ${scope}`, [kind, stream]), (heads) => {
+          const { first_kept: firstKept } = kept[0] ?? {};
+          const { last } = heads[0] ?? {};
+          if (last === null || last === undefined) return 0;
+          const through = firstKept === null || firstKept === undefined ? Number(last) : Number(firstKept) - 1;
+          return then(
+            query(`SELECT sequence, hash FROM ${LINKS} WHERE ${scope} AND sequence = ${p(3)}`, [kind, stream, through]),
+            (anchors) => {
+              const anchor = anchors[0];
+              if (anchor === undefined) return 0;
+              const link = { stream, sequence: Number(anchor.sequence), hash: String(anchor.hash) };
+              const upTo = [kind, stream, through];
+              // The anchor is written first: a prune cut short leaves records the anchor already vouches for.
+              return then(
+                query(`SELECT COUNT(*) AS doomed FROM ${LINKS} WHERE ${scope} AND sequence <= ${p(3)}`, upTo),
+                (counted) =>
+                  then(this.insertCheckpoint(query, key, kind, link, CheckpointPurpose.Prune), () =>
+                    then(
+                      query(
+                        `DELETE FROM ${table} WHERE id IN (SELECT record_id FROM ${LINKS} WHERE ${scope} AND sequence <= ${p(3)})`,
+                        upTo,
                       ),
+                      () =>
+                        then(query(`DELETE FROM ${LINKS} WHERE ${scope} AND sequence <= ${p(3)}`, upTo), () =>
+                          then(query(`DELETE FROM ${CHECKPOINTS} WHERE ${scope} AND sequence < ${p(3)}`, upTo), () =>
+                            Number(counted[0]?.doomed ?? 0),
+                          ),
+                        ),
                     ),
-                );
-              },
-            );
-          },
-        ),
+                  ),
+              );
+            },
+          );
+        }),
     );
   }
 
@@ -305,40 +302,53 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     let after = 0;
     for (;;) {
       const rows: Row[] = await this.dataSource.query(
-        `SELECT * FROM ${table} WHERE stream = ${p(1)} AND chain_sequence > ${p(2)} ORDER BY chain_sequence LIMIT ${VERIFY_PAGE}`,
-        [stream, after],
+        `SELECT l.sequence AS link_sequence, l.previous_hash AS link_previous_hash, l.hash AS link_hash, r.* FROM ${LINKS} l LEFT JOIN ${table} r ON r.id = l.record_id WHERE l.kind = ${p(1)} AND l.stream = ${p(2)} AND l.sequence > ${p(3)} ORDER BY l.sequence LIMIT ${VERIFY_PAGE}`,
+        [kind, stream, after],
       );
       let going = true;
       for (const row of rows) {
-        going = verifier.accept(this.hydrate(kind, row), linkOf(row));
+        const link = {
+          stream,
+          sequence: Number(row.link_sequence),
+          previousHash: String(row.link_previous_hash),
+          hash: String(row.link_hash),
+        };
+        going = verifier.accept(row.id === null || row.id === undefined ? null : this.hydrate(kind, row), link);
         if (!going) break;
       }
       if (!going || rows.length < VERIFY_PAGE) break;
-      after = Number(rows[rows.length - 1]!.chain_sequence);
+      after = Number(rows[rows.length - 1]!.link_sequence);
     }
-    const [{ unsealed }] = await this.dataSource.query(
-      `SELECT COUNT(*) AS unsealed FROM ${table} WHERE stream = ${p(1)} AND chain_sequence IS NULL`,
-      [stream],
-    );
+    const [{ unsealed }] = await this.dataSource.query(this.unlinkedSql(kind, 'COUNT(*) AS unsealed', ''), [
+      stream,
+      kind,
+    ]);
     return verifier.finish(Number(unsealed));
+  }
+
+  /** Records of a stream (`$1`) of `kind` (`$2`) that no link names. */
+  private unlinkedSql(kind: EvidenceKind, select: string, tail: string): string {
+    const p = (index: number) => this.connection.param(index);
+    return `SELECT ${select} FROM ${TABLES[kind].table} r WHERE r.stream = ${p(1)} AND NOT EXISTS (SELECT 1 FROM ${LINKS} l WHERE l.kind = ${p(2)} AND l.record_id = r.id) ${tail}`;
   }
 
   private async streams(kind: EvidenceKind): Promise<string[]> {
     const p = (index: number) => this.connection.param(index);
     const rows: Array<{ stream: string }> = [
       ...(await this.dataSource.query(`SELECT DISTINCT stream FROM ${TABLES[kind].table}`)),
+      ...(await this.dataSource.query(`SELECT DISTINCT stream FROM ${LINKS} WHERE kind = ${p(1)}`, [kind])),
       ...(await this.dataSource.query(`SELECT DISTINCT stream FROM ${CHECKPOINTS} WHERE kind = ${p(1)}`, [kind])),
     ];
     return [...new Set(rows.map((row) => row.stream))].sort();
   }
 
-  /** The record a row holds, converted as TypeORM reads the entity (the same bytes hash the same everywhere). */
-  private hydrate(kind: EvidenceKind, row: Row): Record<string, unknown> {
-    const metadata: EntityMetadata = this.dataSource.getMetadata(TABLES[kind].entity);
-    const record: Record<string, unknown> = {};
+  /** The record a row holds, converted as TypeORM reads the entity, so it hashes as the record that was written. */
+  private hydrate(kind: EvidenceKind, row: Row): Linkable & Row {
+    const metadata = this.dataSource.getMetadata(TABLES[kind].entity);
+    const record: Row = {};
     for (const column of metadata.columns)
       record[column.propertyName] = this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column);
-    return record;
+    return record as Linkable & Row;
   }
 
   /** Runs `work` holding the stream's lock, on every engine; SQLite's runs synchronously inside BEGIN IMMEDIATE. */
@@ -380,23 +390,6 @@ type Sync<T> = T | Promise<T>;
 /** `next(value)` without turning a synchronous value into a promise, so SQLite's locked work stays in one turn. */
 function then<T, U>(value: Sync<T>, next: (value: T) => Sync<U>): Sync<U> {
   return value instanceof Promise ? value.then(next) : next(value);
-}
-
-function laterHead(
-  head: Pick<ChainLink, 'sequence' | 'hash'> | undefined,
-  anchor: Pick<ChainLink, 'sequence' | 'hash'> | undefined,
-): Pick<ChainLink, 'sequence' | 'hash'> {
-  const candidates = [head, anchor].filter((candidate) => candidate !== undefined);
-  return candidates.sort((a, b) => b.sequence - a.sequence)[0] ?? GENESIS_HEAD;
-}
-
-function linkOf(row: Row): ChainLink {
-  return {
-    stream: String(row.stream),
-    sequence: Number(row.chain_sequence),
-    previousHash: String(row.previous_hash),
-    hash: String(row.hash),
-  };
 }
 
 function checkpointOf(row: Row): EvidenceCheckpoint {

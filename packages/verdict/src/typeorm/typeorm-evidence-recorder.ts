@@ -11,6 +11,11 @@ import { DecisionRecordEntity } from './decision-record.entity.js';
 import { ReleaseRecordEntity } from './release-record.entity.js';
 import { TypeOrmEvidenceChain } from './typeorm-evidence-chain.js';
 
+/** Records one process keeps waiting for its background seal, per stream. */
+const MAX_UNLINKED = 100_000;
+/** How long a background seal waits for more writes before it starts: 200 ms. */
+const DEFAULT_SEAL_DELAY_MS = 200;
+
 /** Options of {@link TypeOrmEvidenceRecorder}. */
 export interface TypeOrmEvidenceRecorderOptions {
   /**
@@ -20,10 +25,16 @@ export interface TypeOrmEvidenceRecorderOptions {
   readonly checkpointKey?: CheckpointKey;
   /**
    * When records are chained: `after-write` (default) seals the streams this process wrote right after
-   * each write, in the background, one seal at a time per process; `manual` leaves it to `seal()`
+   * each write, in the background (after `sealDelayMs`), one seal at a time per process; `manual` leaves it to `seal()`
    * (`verdict evidence seal`, a scheduled job). Until sealed, a record is not tamper-evident (ADR 0021).
    */
   readonly seal?: 'after-write' | 'manual';
+  /**
+   * With `after-write`: how long a seal waits after a write before it starts, so that it links what
+   * arrives meanwhile in one batch (fewer statements and less CPU per record under load). The tamper
+   * window of a record is about this plus one seal. Default: 200 ms.
+   */
+  readonly sealDelayMs?: number;
 }
 
 /**
@@ -41,7 +52,9 @@ export interface TypeOrmEvidenceRecorderOptions {
 export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain {
   private readonly chain: TypeOrmEvidenceChain;
   private readonly sealAfterWrite: boolean;
-  private readonly dirty = new Map<string, { kind: EvidenceKind; stream: string }>();
+  private readonly sealDelayMs: number;
+  /** Records written by this process and not linked yet, per kind and stream, in write order. */
+  private readonly unlinked = new Map<string, { kind: EvidenceKind; stream: string; records: Array<{ id: string }> }>();
   private sealing: Promise<void> | null = null;
 
   constructor(
@@ -50,6 +63,7 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
   ) {
     this.chain = new TypeOrmEvidenceChain(dataSource, options.checkpointKey);
     this.sealAfterWrite = (options.seal ?? 'after-write') === 'after-write';
+    this.sealDelayMs = options.sealDelayMs ?? DEFAULT_SEAL_DELAY_MS;
   }
 
   async recordDecision(record: DecisionRecord): Promise<void> {
@@ -72,7 +86,7 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
     this.written(EvidenceKind.Release, [row]);
   }
 
-  /** Chains every record not chained yet (also those other processes wrote and did not seal). */
+  /** Links every record not linked yet (also those other processes wrote and did not seal). */
   seal(): Promise<SealReport> {
     return this.chain.seal();
   }
@@ -104,32 +118,40 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
       .execute();
   }
 
-  private written(kind: EvidenceKind, records: ReadonlyArray<{ readonly stream: string }>): void {
+  private written(kind: EvidenceKind, records: ReadonlyArray<{ readonly id: string; readonly stream: string }>): void {
     if (!this.sealAfterWrite) return;
-    for (const { stream } of records) this.dirty.set(`${kind}\u0000${stream}`, { kind, stream });
+    for (const record of records) {
+      const key = `${kind}\u0000${record.stream}`;
+      let pending = this.unlinked.get(key);
+      if (pending === undefined) this.unlinked.set(key, (pending = { kind, stream: record.stream, records: [] }));
+      // Bounded: past it, records wait for the next `seal()` (which finds every unlinked record).
+      if (pending.records.length < MAX_UNLINKED) pending.records.push(record);
+    }
     this.kick();
   }
 
-  /** One background seal loop per process: it drains every stream written since, then stops. */
+  /** One background seal loop per process: it links every record written since, then stops. */
   private kick(): void {
     if (this.sealing !== null) return;
     this.sealing = this.drain().finally(() => {
       this.sealing = null;
-      if (this.dirty.size > 0) this.kick();
+      if (this.unlinked.size > 0) this.kick();
     });
   }
 
   private async drain(): Promise<void> {
-    while (this.dirty.size > 0) {
-      const streams = [...this.dirty.values()];
-      this.dirty.clear();
-      for (const { kind, stream } of streams) {
-        // A DataSource closed meanwhile: what is unchained stays so, for the next process's seal.
-        if (!this.dataSource.isInitialized) return this.dirty.clear();
+    // An unref'd timer: a process about to exit does not wait for it (`seal()` links what it left).
+    await new Promise<void>((resolve) => setTimeout(resolve, this.sealDelayMs).unref());
+    while (this.unlinked.size > 0) {
+      const streams = [...this.unlinked.values()];
+      this.unlinked.clear();
+      for (const { kind, stream, records } of streams) {
+        // A DataSource closed meanwhile: what is unlinked stays so, for a later `seal()`.
+        if (!this.dataSource.isInitialized) return this.unlinked.clear();
         try {
-          await this.chain.sealStream(kind, stream);
+          await this.chain.link(kind, stream, records);
         } catch (error) {
-          // The records stay unchained (verify counts them) and the next write, or `seal()`, retries.
+          // The records stay unlinked (verify counts them) until `seal()` links them.
           if (this.dataSource.isInitialized)
             new Logger('Verdict').error(`Could not seal the ${kind} evidence stream ${stream}`, error);
         }

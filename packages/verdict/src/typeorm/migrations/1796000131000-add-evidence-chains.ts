@@ -2,45 +2,56 @@ import { TableColumn, TableIndex } from 'typeorm';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { createVerdictTable } from './verdict-table.js';
 
-const RECORD_TABLES = [
-  ['verdict_decision_records', 'uq_verdict_decision_records_chain'],
-  ['verdict_release_records', 'uq_verdict_release_records_chain'],
-] as const;
+const RECORD_TABLES = ['verdict_decision_records', 'verdict_release_records'];
+const LINKS = 'verdict_evidence_links';
 const CHECKPOINTS = 'verdict_evidence_checkpoints';
 
 /**
  * Hash chains for evidence (docs/evidence.md, "Chain", ADR 0021) on SQLite, PostgreSQL and MySQL/MariaDB:
- * adds `stream`, `chain_sequence`, `previous_hash` and `hash` to the decision and release records, with
- * a unique index on (`stream`, `chain_sequence`) so a stream can never fork, and creates
- * `verdict_evidence_checkpoints` for signed checkpoints. Existing records join stream `default`, not yet
- * chained (the next seal chains them). `down` drops all of it.
+ * adds `stream` to the decision and release records (existing ones join stream `default`, not yet
+ * chained: the next `seal()` links them), creates `verdict_evidence_links` (one row per chained record:
+ * kind, stream, sequence, record id, previous hash, hash; primary key (`kind`, `stream`, `sequence`) so a
+ * stream can never fork, unique (`kind`, `record_id`) so a record is linked once) and
+ * `verdict_evidence_checkpoints` for signed checkpoints. `down` drops all of it.
  */
 export class AddEvidenceChains1796000131000 implements MigrationInterface {
   name = 'AddEvidenceChains1796000131000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    for (const [table, unique] of RECORD_TABLES) {
-      await queryRunner.addColumns(table, [
-        new TableColumn({ name: 'stream', type: 'varchar', length: '128', default: "'default'" }),
-        new TableColumn({ name: 'chain_sequence', type: 'bigint', isNullable: true }),
-        new TableColumn({ name: 'previous_hash', type: 'varchar', length: '64', isNullable: true }),
-        new TableColumn({ name: 'hash', type: 'varchar', length: '64', isNullable: true }),
-      ]);
-      await queryRunner.createIndex(
+    for (const table of RECORD_TABLES)
+      await queryRunner.addColumn(
         table,
-        new TableIndex({ name: unique, columnNames: ['stream', 'chain_sequence'], isUnique: true }),
+        new TableColumn({ name: 'stream', type: 'varchar', length: '128', default: "'default'" }),
       );
-    }
+    const hash = (name: string) => ({ name, type: 'varchar', length: '64' });
+    const identifier = (name: string, length: number) => ({ name, type: 'varchar', length: String(length) });
+    await createVerdictTable(queryRunner, LINKS, () => ({
+      columns: [
+        { ...identifier('kind', 16), isPrimary: true },
+        { ...identifier('stream', 128), isPrimary: true },
+        { name: 'sequence', type: 'bigint', isPrimary: true },
+        identifier('record_id', 64),
+        hash('previous_hash'),
+        hash('hash'),
+      ],
+      indices: [
+        new TableIndex({
+          name: 'uq_verdict_evidence_links_record',
+          columnNames: ['kind', 'record_id'],
+          isUnique: true,
+        }),
+      ],
+    }));
     await createVerdictTable(queryRunner, CHECKPOINTS, (instant) => ({
       columns: [
-        { name: 'id', type: 'varchar', length: '64', isPrimary: true },
-        { name: 'kind', type: 'varchar', length: '16' },
-        { name: 'stream', type: 'varchar', length: '128' },
+        { ...identifier('id', 64), isPrimary: true },
+        identifier('kind', 16),
+        identifier('stream', 128),
         { name: 'sequence', type: 'bigint' },
-        { name: 'hash', type: 'varchar', length: '64' },
-        { name: 'purpose', type: 'varchar', length: '16' },
-        { name: 'algorithm', type: 'varchar', length: '16' },
-        { name: 'key_id', type: 'varchar', length: '128' },
+        hash('hash'),
+        identifier('purpose', 16),
+        identifier('algorithm', 16),
+        identifier('key_id', 128),
         { name: 'signature', type: 'text' },
         { ...instant, name: 'created_at' },
       ],
@@ -55,10 +66,7 @@ export class AddEvidenceChains1796000131000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.dropTable(CHECKPOINTS);
-    for (const [table, unique] of RECORD_TABLES) {
-      await queryRunner.dropIndex(table, unique);
-      for (const column of ['hash', 'previous_hash', 'chain_sequence', 'stream'])
-        await queryRunner.dropColumn(table, column);
-    }
+    await queryRunner.dropTable(LINKS);
+    for (const table of RECORD_TABLES) await queryRunner.dropColumn(table, 'stream');
   }
 }
