@@ -5,6 +5,9 @@ import { ClaimsListCommand } from './claims-list.command.js';
 import { ClaimsResolveCommand } from './claims-resolve.command.js';
 import { RateLimitsPruneCommand } from './rate-limits-prune.command.js';
 import { ValidateCommand } from './validate.command.js';
+import { EvidencePruneCommand } from './evidence-prune.command.js';
+import { EvidenceSealCommand } from './evidence-seal.command.js';
+import { EvidenceVerifyCommand } from './evidence-verify.command.js';
 import { VerdictAuditModule } from '../audit/verdict-audit.module.js';
 import { OPERATOR_IDENTITY, type OperatorIdentity } from './operator-identity.js';
 
@@ -28,7 +31,15 @@ export interface VerdictCliOptions {
  */
 @Module({
   imports: [VerdictAuditModule],
-  providers: [ClaimsListCommand, ClaimsResolveCommand, RateLimitsPruneCommand, ValidateCommand],
+  providers: [
+    ClaimsListCommand,
+    ClaimsResolveCommand,
+    RateLimitsPruneCommand,
+    ValidateCommand,
+    EvidenceVerifyCommand,
+    EvidenceSealCommand,
+    EvidencePruneCommand,
+  ],
 })
 export class VerdictCliModule {
   /**

@@ -4,13 +4,17 @@ import { ClaimsResolveCommand } from './claims-resolve.command.js';
 import { type CliProgramSpec, runCli, type RunCliOptions } from './cli-program.js';
 import { RateLimitsPruneCommand } from './rate-limits-prune.command.js';
 import { ValidateCommand } from './validate.command.js';
+import { EvidencePruneCommand } from './evidence-prune.command.js';
+import { EvidenceSealCommand } from './evidence-seal.command.js';
+import { EvidenceVerifyCommand } from './evidence-verify.command.js';
 
 const json = { flags: '--json', description: 'Print JSON for scripts' };
 
-/** The operator commands: `claims list|resolve`, `rate-limits prune`, `validate`. */
+/** The operator commands: `claims list|resolve`, `rate-limits prune`, `evidence verify|seal|prune`, `validate`. */
 export const VERDICT_CLI: CliProgramSpec = {
   name: 'verdict',
-  description: 'Verdict operator commands: reconcile execution claims, maintain rate-limit windows, audit the wiring',
+  description:
+    'Verdict operator commands: reconcile execution claims, maintain rate-limit windows, verify and prune evidence, audit the wiring',
   commands: [
     {
       name: 'claims',
@@ -45,6 +49,30 @@ export const VERDICT_CLI: CliProgramSpec = {
           description: 'Delete rate-limit windows that have ended',
           options: [json],
           runner: RateLimitsPruneCommand,
+        },
+      ],
+    },
+    {
+      name: 'evidence',
+      description: 'Verify, seal and prune the evidence hash chains',
+      subcommands: [
+        {
+          name: 'verify',
+          description: 'Verify every evidence stream; exit 1 naming the first bad sequence of a broken one',
+          options: [json],
+          runner: EvidenceVerifyCommand,
+        },
+        {
+          name: 'seal',
+          description: 'Chain every evidence record not chained yet',
+          options: [json],
+          runner: EvidenceSealCommand,
+        },
+        {
+          name: 'prune',
+          description: 'Delete evidence recorded before a date, leaving a signed checkpoint so the rest verifies',
+          options: [{ flags: '--before <date>', description: 'ISO 8601 date: records before it go' }, json],
+          runner: EvidencePruneCommand,
         },
       ],
     },
