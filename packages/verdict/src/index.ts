@@ -113,8 +113,10 @@ export {
   type ReceiptIssue,
   type ReceiptKey,
   type ReceiptOutcome,
+  type ReceiptPruneReport,
   type ReceiptTransition,
 } from './approvals/approval-receipt-store.interface.js';
+export { receiptTombstone } from './approvals/receipt-tombstone.js';
 export { checkReceipt, exceedsPendingLimits, refusedTransition, isExpired } from './approvals/receipt-rules.js';
 export { InMemoryApprovalReceiptStore } from './approvals/in-memory-approval-receipt-store.js';
 export { ApprovalService, type PendingApproval } from './approvals/approval.service.js';

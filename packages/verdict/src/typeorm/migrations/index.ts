@@ -9,6 +9,7 @@ import { AddApprovalReceiptPrincipals1796000104000 } from './1796000104000-add-a
 import { AddExecutionClaimOperatorIdentity1796000109000 } from './1796000109000-add-execution-claim-operator-identity.js';
 import { AddApprovalReceiptConversations1796000110300 } from './1796000110300-add-approval-receipt-conversations.js';
 import { AddEvidenceChains1796000131000 } from './1796000131000-add-evidence-chains.js';
+import { CreateApprovalReceiptTombstones1796000132000 } from './1796000132000-create-approval-receipt-tombstones.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -28,4 +29,5 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   AddExecutionClaimOperatorIdentity1796000109000,
   AddApprovalReceiptConversations1796000110300,
   AddEvidenceChains1796000131000,
+  CreateApprovalReceiptTombstones1796000132000,
 ];
