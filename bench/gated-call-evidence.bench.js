@@ -60,6 +60,7 @@ const refund = defineCapability(
       limit: 1_000_000_000,
       windowSeconds: 3600,
       key: ({ arguments: args }) => ({ order: args.orderId }),
+      reason: 'refund budget',
     }),
     atMostOnce: atMostOnce({ name: 'one-refund', key: (_envelope, order) => ({ order: order.id }) }),
   },

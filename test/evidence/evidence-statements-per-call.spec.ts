@@ -45,8 +45,11 @@ async function boot(dataSource: DataSource, recorder: TypeOrmEvidenceRecorder) {
         name: 'order-id',
         identity: (order) => order.id,
       }),
-      requiresConfirmation: requiresConfirmation({ bind: ({ arguments: args }) => args, reason: 'money leaves' }),
-      rateLimit: fixedWindow({ name: 'refunds', limit: 2, windowSeconds: 3600, key: () => 'acme' }),
+      requiresConfirmation: requiresConfirmation({
+        bind: ({ arguments: args }) => ({ orderId: (args as { orderId: string }).orderId }),
+        reason: 'money leaves',
+      }),
+      rateLimit: fixedWindow({ name: 'refunds', limit: 2, windowSeconds: 3600, key: () => 'acme', reason: 'budget' }),
       atMostOnce: atMostOnce<{ orderId: string }, { id: string }>({
         name: 'one-refund',
         key: (_envelope, order) => ({ order: order.id }),
@@ -103,6 +106,7 @@ for (const engine of databaseEngines()) {
           expect(asked.decision.disposition).toBe('require_confirmation');
           expect(inserts).toHaveLength(1); // not executed: one write, at its end
 
+          if (asked.executed) throw new Error('a call needing confirmation executed');
           await approvals.approve(asked.challenge!.receiptId, toolCallId, 'customer:72');
           inserts.length = 0;
           const executed = await call('ord_1', toolCallId, true);
