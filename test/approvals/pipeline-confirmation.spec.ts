@@ -89,6 +89,23 @@ describe('verified confirmation in the pipeline', () => {
     expect(archived).toHaveLength(1);
   });
 
+  it('still refuses the replay once the consumed receipt was pruned: its tombstone answers (control: a new call asks again)', async () => {
+    const { propose, proposeAndApprove, archived, receipts, advance } = await setup();
+    await proposeAndApprove({ id: 1 }, 'call_1');
+    expect(await propose({ id: 1 }, 'call_1', true)).toMatchObject({ executed: true });
+    advance(86_400_000);
+    expect(await receipts.prune(new Date('2026-01-02T00:00:00.000Z'))).toEqual({ pruned: 1, tombstones: 1 });
+
+    const replay = await propose({ id: 1 }, 'call_1', true);
+    expect(replay).toMatchObject({
+      executed: false,
+      decision: { disposition: 'deny', stage: 'approval', reason: 'replay: this approval was already consumed' },
+    });
+    const fresh = await propose({ id: 1 }, 'call_2', true);
+    expect(fresh).toMatchObject({ executed: false, decision: { disposition: 'require_confirmation' } });
+    expect(archived).toHaveLength(1);
+  });
+
   it('never consumes an approved receipt for an invocation without explicit approval of its tool call', async () => {
     const { propose, proposeAndApprove, archived, receipts } = await setup();
     const challenge = await proposeAndApprove({ id: 1 }, 'call_1');

@@ -14,6 +14,7 @@ import { databaseEngines, dropDataSource, openDataSource, remigrate, withDataSou
 import type { DatabaseEngine } from '@verdict/testing-kit';
 import { CreateDecisionRecords1795987325470 } from '../../packages/verdict/src/typeorm/migrations/1795987325470-create-decision-records.js';
 import { AddDecisionRecordActorsAndQueryIndexes1796000130000 } from '../../packages/verdict/src/typeorm/migrations/1796000130000-add-decision-record-actors-and-query-indexes.js';
+import { AddEvidenceChains1796000131000 } from '../../packages/verdict/src/typeorm/migrations/1796000131000-add-evidence-chains.js';
 
 const TABLE = 'verdict_decision_records';
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
@@ -32,8 +33,9 @@ describeEvidenceRecorderContract('memory', async () => {
 for (const engine of databaseEngines()) {
   describeEvidenceRecorderContract(engine.name, async () => {
     const dataSource = await openDataSource(engine, SCHEMA);
+    const recorder = new TypeOrmEvidenceRecorder(dataSource);
     return {
-      recorder: new TypeOrmEvidenceRecorder(dataSource),
+      recorder,
       read: (correlationId) => readRecords(dataSource, correlationId),
       storedRows: (correlationId) =>
         dataSource
@@ -53,7 +55,10 @@ for (const engine of databaseEngines()) {
           .from(ReleaseRecordEntity, 'r')
           .where('r.correlation_id = :correlationId', { correlationId })
           .getRawMany(),
-      close: () => dropDataSource(dataSource),
+      close: async () => {
+        await recorder.whenSealed();
+        await dropDataSource(dataSource);
+      },
     };
   });
 
@@ -96,7 +101,9 @@ for (const engine of databaseEngines()) {
   describe(`CreateDecisionRecords migration [${engine.name}]`, () => {
     it('drops the table on down, and up creates it again with its indexes', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        // The later migration's column and indexes go first and come back last, as a rollback and replay would.
+        // The later migrations change this table: undo them newest first, then redo them, as a rollback and replay would.
+        const chains = new AddEvidenceChains1796000131000();
+        await onOwnRunner(dataSource, (queryRunner) => chains.down(queryRunner));
         const actors = new AddDecisionRecordActorsAndQueryIndexes1796000130000();
         await onOwnRunner(dataSource, (queryRunner) => actors.down(queryRunner));
         const table = await remigrate(dataSource, new CreateDecisionRecords1795987325470(), TABLE);
@@ -105,6 +112,7 @@ for (const engine of databaseEngines()) {
           'idx_verdict_decision_records_correlation',
         ]);
         await onOwnRunner(dataSource, (queryRunner) => actors.up(queryRunner));
+        await onOwnRunner(dataSource, (queryRunner) => chains.up(queryRunner));
         const record = sampleRecord();
         await new TypeOrmEvidenceRecorder(dataSource).recordDecision(record);
         expect(await readRecords(dataSource, record.correlationId)).toEqual([record]);

@@ -17,6 +17,8 @@ export type { GateWorkers } from './processes/gate-workers.js';
 export { startContainmentWorkers } from './processes/containment-workers.js';
 export type { ContainmentWorkers } from './processes/containment-workers.js';
 export type { PingReply, SwitchReply, SwitchRequest } from './processes/containment-protocol.js';
+export { startEvidenceWorkers } from './processes/evidence-workers.js';
+export type { EvidenceWorkers } from './processes/evidence-workers.js';
 export type {
   AdmitReply,
   AdmitRequest,

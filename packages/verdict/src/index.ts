@@ -63,6 +63,23 @@ export {
 } from './evidence/evidence-filter.js';
 export { InvalidEvidenceFilterError } from './errors/invalid-evidence-filter.error.js';
 export { TOOL_CALL_SPAN_ATTRIBUTES, VERDICT_TRACER_NAME } from './telemetry/tool-call-span.js';
+export { DEFAULT_EVIDENCE_STREAM, evidenceStreamOf } from './evidence/evidence-stream.js';
+export { EvidenceKind, GENESIS_HASH, chainHash, type ChainLink } from './evidence/chain-link.js';
+export { ChainProblem, ChainVerifier, type ChainVerification } from './evidence/chain-verification.js';
+export {
+  CheckpointPurpose,
+  checkpointSignatureHolds,
+  signCheckpoint,
+  type CheckpointAlgorithm,
+  type CheckpointKey,
+  type EvidenceCheckpoint,
+} from './evidence/evidence-checkpoint.js';
+export {
+  isEvidenceChain,
+  type EvidenceChain,
+  type PruneReport,
+  type SealReport,
+} from './evidence/evidence-chain.interface.js';
 
 // Execution claims and rate limits
 export { atMostOnce, type AtMostOncePolicy, type TypedAtMostOncePolicy } from './execution-claims/at-most-once.js';
@@ -113,8 +130,10 @@ export {
   type ReceiptIssue,
   type ReceiptKey,
   type ReceiptOutcome,
+  type ReceiptPruneReport,
   type ReceiptTransition,
 } from './approvals/approval-receipt-store.interface.js';
+export { receiptTombstone } from './approvals/receipt-tombstone.js';
 export { checkReceipt, exceedsPendingLimits, refusedTransition, isExpired } from './approvals/receipt-rules.js';
 export { InMemoryApprovalReceiptStore } from './approvals/in-memory-approval-receipt-store.js';
 export { ApprovalService, type PendingApproval } from './approvals/approval.service.js';

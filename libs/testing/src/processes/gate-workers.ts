@@ -115,7 +115,7 @@ export async function startGateWorkers({
   };
 }
 
-/** The serializable part of the parent's options: connection and isolation, no classes. */
+/** The serializable part of the parent's options: connection and isolation, no classes (for any worker pool). */
 export function workerOptions(options: DataSourceOptions): DataSourceOptions {
   switch (options.type) {
     case 'better-sqlite3':

@@ -99,7 +99,21 @@ export interface ApprovalReceiptStore {
   validate(key: ReceiptKey, now: Date): Promise<ReceiptCheck>;
   /** `approved → consumed` for `key`, atomically: of racing callers exactly one gets `approved`. */
   consume(key: ReceiptKey, now: Date): Promise<ReceiptCheck>;
+  /**
+   * Optional retention: deletes receipts consumed or rejected before `before`, and pending or approved
+   * ones expired before it; a consumed one leaves a tombstone (the fingerprint of its key only), so
+   * `validate` and `consume` of that key still answer `consumed`. Tombstones are kept.
+   */
+  prune?(before: Date): Promise<ReceiptPruneReport>;
 }
 
 /** Injection token of the configured {@link ApprovalReceiptStore}. */
+/** What {@link ApprovalReceiptStore.prune} removed. */
+export interface ReceiptPruneReport {
+  /** Receipts deleted. */
+  readonly pruned: number;
+  /** Tombstones written for the consumed ones among them. */
+  readonly tombstones: number;
+}
+
 export const ApprovalReceiptStore = Symbol('ApprovalReceiptStore');

@@ -172,6 +172,7 @@ export async function consumeConfirmation(
   trail: EvidenceTrail,
   phase: ApprovalPhase,
 ): Promise<Decision> {
+  await trail.beforeMutation();
   const check = await store.consume(key, now);
   trail.markMutated();
   const decision =

@@ -5,15 +5,18 @@ import type {
   ReceiptDecision,
   ReceiptIssue,
   ReceiptKey,
+  ReceiptPruneReport,
   ReceiptTransition,
 } from './approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
 import { checkReceipt, exceedsPendingLimits, isExpired, refusedTransition } from './receipt-rules.js';
 import { ReceiptStatus } from './receipt-status.js';
+import { isPrunable, receiptTombstone } from './receipt-tombstone.js';
 
-/** Receipts in process memory: for tests and single-process development only. */
+/** Receipts (and the tombstones of pruned consumed ones) in process memory: for tests and single-process development only. */
 export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
   private readonly receipts = new Map<string, ApprovalReceipt>();
+  private readonly tombstones = new Set<string>();
 
   issue(request: ReceiptIssue & { readonly limits: PendingReceiptLimits }): Promise<ApprovalReceipt | null>;
   issue(request: ReceiptIssue): Promise<ApprovalReceipt>;
@@ -81,14 +84,34 @@ export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
   }
 
   async validate(key: ReceiptKey, now: Date): Promise<ReceiptCheck> {
-    return checkReceipt(this.forCall(key.toolCallId, key.capability), key, now);
+    return this.check(key, now);
   }
 
   async consume(key: ReceiptKey, now: Date): Promise<ReceiptCheck> {
-    const check = checkReceipt(this.forCall(key.toolCallId, key.capability), key, now);
+    const check = this.check(key, now);
     if (check.outcome !== 'approved') return check;
     const consumed = this.save({ ...check.receipt!, status: ReceiptStatus.Consumed, consumedAt: now, updatedAt: now });
     return { outcome: 'approved', receipt: consumed };
+  }
+
+  async prune(before: Date): Promise<ReceiptPruneReport> {
+    let pruned = 0;
+    let tombstones = 0;
+    for (const receipt of [...this.receipts.values()]) {
+      if (!isPrunable(receipt, before)) continue;
+      if (receipt.status === ReceiptStatus.Consumed) {
+        this.tombstones.add(receiptTombstone(receipt));
+        tombstones++;
+      }
+      this.receipts.delete(receipt.id);
+      pruned++;
+    }
+    return { pruned, tombstones };
+  }
+
+  private check(key: ReceiptKey, now: Date): ReceiptCheck {
+    const candidates = this.forCall(key.toolCallId, key.capability);
+    return checkReceipt(candidates, key, now, candidates.length === 0 && this.tombstones.has(receiptTombstone(key)));
   }
 
   private decide(

@@ -16,10 +16,17 @@ export function isExpired(receipt: Pick<ApprovalReceipt, 'expiresAt'>, now: Date
 /**
  * The outcome of checking `key` against the receipts of its tool call and capability, in docs/approvals.md
  * order. Shared by every adapter: validation reads, and consumption classifies a refused update with it.
+ * `tombstoned`: the key's consumed receipt was pruned (only asked when no receipt of the call is left).
  */
-export function checkReceipt(candidates: readonly ApprovalReceipt[], key: ReceiptKey, now: Date): ReceiptCheck {
+export function checkReceipt(
+  candidates: readonly ApprovalReceipt[],
+  key: ReceiptKey,
+  now: Date,
+  tombstoned = false,
+): ReceiptCheck {
   const forCall = candidates.filter((r) => r.toolCallId === key.toolCallId && r.capability === key.capability);
-  if (forCall.length === 0) return { outcome: 'not_found', receipt: null };
+  // A pruned consumed receipt left only its tombstone: its replay is still a replay.
+  if (forCall.length === 0) return { outcome: tombstoned ? 'consumed' : 'not_found', receipt: null };
   const receipt = forCall.find((r) => r.bindingFingerprint === key.bindingFingerprint);
   if (receipt === undefined) return { outcome: 'mismatch', receipt: null };
   if (isExpired(receipt, now)) return { outcome: 'expired', receipt };

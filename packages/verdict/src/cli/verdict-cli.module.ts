@@ -9,6 +9,9 @@ import { RateLimitsPruneCommand } from './rate-limits-prune.command.js';
 import { ValidateCommand } from './validate.command.js';
 import { ContainListCommand } from './contain-list.command.js';
 import { CONTAINMENT_SWITCH_COMMANDS } from './containment-switch.command.js';
+import { EvidencePruneCommand } from './evidence-prune.command.js';
+import { EvidenceSealCommand } from './evidence-seal.command.js';
+import { EvidenceVerifyCommand } from './evidence-verify.command.js';
 import { VerdictAuditModule } from '../audit/verdict-audit.module.js';
 import { OPERATOR_IDENTITY, type OperatorIdentity } from './operator-identity.js';
 
@@ -41,6 +44,9 @@ export interface VerdictCliOptions {
     ValidateCommand,
     ContainListCommand,
     ...CONTAINMENT_SWITCH_COMMANDS,
+    EvidenceVerifyCommand,
+    EvidenceSealCommand,
+    EvidencePruneCommand,
   ],
 })
 export class VerdictCliModule {

@@ -15,6 +15,9 @@ import {
   ReleaseCapabilityCommand,
   ReleaseTenantCommand,
 } from './containment-switch.command.js';
+import { EvidencePruneCommand } from './evidence-prune.command.js';
+import { EvidenceSealCommand } from './evidence-seal.command.js';
+import { EvidenceVerifyCommand } from './evidence-verify.command.js';
 
 const json = { flags: '--json', description: 'Print JSON for scripts' };
 const attribution = [
@@ -43,11 +46,11 @@ const switches = (
   { name: 'tenant', arguments: '<id>', description: `${verb} one tenant`, options: attribution, runner: runners[2] },
 ];
 
-/** The operator commands: `claims list|resolve`, `evidence list|show`, `rate-limits prune`, `contain …|list`, `release …`, `validate`. */
+/** The operator commands: `claims list|resolve`, `evidence list|show|verify|seal|prune`, `rate-limits prune`, `contain …|list`, `release …`, `validate`. */
 export const VERDICT_CLI: CliProgramSpec = {
   name: 'verdict',
   description:
-    'Verdict operator commands: reconcile execution claims, read evidence, maintain rate-limit windows, contain and release, audit the wiring',
+    'Verdict operator commands: reconcile execution claims, read, verify and prune evidence, maintain rate-limit windows, contain and release, audit the wiring',
   commands: [
     {
       name: 'claims',
@@ -75,7 +78,7 @@ export const VERDICT_CLI: CliProgramSpec = {
     },
     {
       name: 'evidence',
-      description: 'Read decision evidence',
+      description: 'Read, verify, seal and prune decision evidence',
       subcommands: [
         {
           name: 'list',
@@ -102,6 +105,24 @@ export const VERDICT_CLI: CliProgramSpec = {
           description: "One proposal's records as a stage timeline",
           options: [json],
           runner: EvidenceShowCommand,
+        },
+        {
+          name: 'verify',
+          description: 'Verify every evidence stream; exit 1 naming the first bad sequence of a broken one',
+          options: [json],
+          runner: EvidenceVerifyCommand,
+        },
+        {
+          name: 'seal',
+          description: 'Chain every evidence record not chained yet',
+          options: [json],
+          runner: EvidenceSealCommand,
+        },
+        {
+          name: 'prune',
+          description: 'Delete evidence recorded before a date, leaving a signed checkpoint so the rest verifies',
+          options: [{ flags: '--before <date>', description: 'ISO 8601 date: records before it go' }, json],
+          runner: EvidencePruneCommand,
         },
       ],
     },

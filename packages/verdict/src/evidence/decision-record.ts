@@ -1,6 +1,7 @@
 import type { Disposition } from '../decisions/disposition.js';
 import type { Stage } from '../decisions/stage.js';
 import type { ToolKind } from './tool-kind.js';
+import { DEFAULT_EVIDENCE_STREAM } from './evidence-stream.js';
 
 /**
  * One decision, as evidence (docs/architecture.md, "Evidence"). Only fingerprints and facts: never raw arguments,
@@ -13,6 +14,11 @@ export interface DecisionRecord {
   readonly correlationId: string;
   /** This record's position in its correlation trail, from 0: stages of one proposal in pipeline order. */
   readonly sequence: number;
+  /**
+   * The hash chain the record joins (docs/evidence.md, "Chain"): `tenant:<sha256 of the tenant id>`, or
+   * `default` without a tenant. Its chain position is the storage's (`ChainLink`), not part of the record.
+   */
+  readonly stream: string;
   readonly capability: string;
   readonly toolKind: ToolKind;
   readonly stage: Stage;
@@ -49,22 +55,35 @@ export interface DecisionRecord {
 export type DecisionFacts = Partial<
   Omit<
     DecisionRecord,
-    'id' | 'correlationId' | 'sequence' | 'capability' | 'toolKind' | 'stage' | 'disposition' | 'reason' | 'recordedAt'
+    | 'id'
+    | 'correlationId'
+    | 'sequence'
+    | 'stream'
+    | 'capability'
+    | 'toolKind'
+    | 'stage'
+    | 'disposition'
+    | 'reason'
+    | 'recordedAt'
   >
 >;
 
-/** Completes a record: every fact a stage did not produce is `null`. One literal shape keeps it cheap on the hot path. */
+/**
+ * Completes a record: every fact a stage did not produce is `null`, and the stream is `default` unless
+ * given. One literal shape keeps it cheap on the hot path.
+ */
 export function decisionRecord(
   head: Pick<
     DecisionRecord,
     'id' | 'correlationId' | 'sequence' | 'capability' | 'toolKind' | 'stage' | 'disposition' | 'reason' | 'recordedAt'
-  >,
+  > & { readonly stream?: string },
   facts: DecisionFacts,
 ): DecisionRecord {
   return {
     id: head.id,
     correlationId: head.correlationId,
     sequence: head.sequence,
+    stream: head.stream ?? DEFAULT_EVIDENCE_STREAM,
     capability: head.capability,
     toolKind: head.toolKind,
     stage: head.stage,

@@ -9,6 +9,12 @@ import type { ReleaseRecord } from './release-record.js';
  */
 export interface EvidenceRecorder {
   recordDecision(record: DecisionRecord): Promise<void>;
+  /**
+   * Optional: several decision records of one proposal in one write, in order, all or none (the TypeORM
+   * adapter sends one multi-row INSERT). A recorder without it gets `recordDecision` once per record, in
+   * order (ADR 0022).
+   */
+  recordDecisions?(records: readonly DecisionRecord[]): Promise<void>;
   /** One context release (docs/context-release.md): route, labels, disposition and fingerprints, never payload values. */
   recordRelease(record: ReleaseRecord): Promise<void>;
 }

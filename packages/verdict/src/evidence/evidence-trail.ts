@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Decision } from '../decisions/decision.js';
-import { type DecisionFacts, decisionRecord } from './decision-record.js';
+import { type DecisionFacts, type DecisionRecord, decisionRecord } from './decision-record.js';
 import type { EvidenceRecorder } from './evidence-recorder.interface.js';
+import { DEFAULT_EVIDENCE_STREAM } from './evidence-stream.js';
 import type { ToolKind } from './tool-kind.js';
 import { EvidenceWriteFailedError } from '../errors/evidence-write-failed.error.js';
 import { EvidenceWriteFailed } from '../events/evidence-write-failed.event.js';
@@ -9,11 +10,16 @@ import { EvidenceWriteFailed } from '../events/evidence-write-failed.event.js';
 /**
  * The evidence of one proposal: every record shares the correlation id, and each carries the facts the
  * earlier stages established (argument fingerprint, identity fingerprints, ...).
+ *
+ * Records are buffered and written in at most two batches (ADR 0022): {@link beforeMutation} writes
+ * what the run recorded before its first mutating step (a durable gate or the executor), and
+ * {@link close} writes the rest when the run ends. A run that mutates nothing writes once, at its end.
  */
 export class EvidenceTrail {
   private facts: DecisionFacts = {};
   private sequence = 0;
   private mutated = false;
+  private pending: DecisionRecord[] = [];
 
   constructor(
     private readonly recorder: EvidenceRecorder,
@@ -22,7 +28,17 @@ export class EvidenceTrail {
     readonly capability: string,
     readonly toolKind: ToolKind,
     private readonly onLateFailure: (failure: EvidenceWriteFailed) => void,
+    private readonly stream: string = DEFAULT_EVIDENCE_STREAM,
   ) {}
+
+  /**
+   * A mutating step (a durable gate, the executor) is about to run: while nothing has mutated yet,
+   * writes what was recorded so far, and a write failure stops the action (`EvidenceWriteFailedError`)
+   * before anything is spent.
+   */
+  async beforeMutation(): Promise<void> {
+    if (!this.mutated) await this.flush();
+  }
 
   /** A mutating gate has run: from now on a write failure is reported, and the action's result stands. */
   markMutated(): void {
@@ -34,31 +50,58 @@ export class EvidenceTrail {
     this.facts = { ...this.facts, ...facts };
   }
 
+  /** Records one decision (written by the next {@link beforeMutation} or {@link close}). */
+  async record(decision: Decision, facts: DecisionFacts = {}): Promise<void> {
+    const { capability, correlationId, toolKind, stream } = this;
+    this.pending.push(
+      decisionRecord(
+        {
+          id: randomUUID(),
+          correlationId,
+          sequence: this.sequence++,
+          stream,
+          capability,
+          toolKind,
+          stage: decision.stage,
+          disposition: decision.disposition,
+          reason: decision.reason,
+          recordedAt: this.clock(),
+        },
+        { ...this.facts, ...facts },
+      ),
+    );
+  }
+
   /**
-   * Records one decision. Before any mutating gate a write failure stops the action
+   * The run ended: writes what is pending. Before any mutating gate a write failure stops the action
    * (`EvidenceWriteFailedError`); after one, it is reported as an `EvidenceWriteFailed` event.
    */
-  async record(decision: Decision, facts: DecisionFacts = {}): Promise<void> {
-    const { capability, correlationId, toolKind } = this;
-    const record = decisionRecord(
-      {
-        id: randomUUID(),
-        correlationId,
-        sequence: this.sequence++,
-        capability,
-        toolKind,
-        stage: decision.stage,
-        disposition: decision.disposition,
-        reason: decision.reason,
-        recordedAt: this.clock(),
-      },
-      { ...this.facts, ...facts },
-    );
+  async close(): Promise<void> {
+    await this.flush();
+  }
+
+  /** The run ended with an exception: writes what is pending, and reports a write failure, never masking the exception. */
+  async closeAfterFault(): Promise<void> {
+    this.mutated = true;
+    await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending;
+    if (batch.length === 0) return;
+    this.pending = [];
+    let current = batch[0]!;
     try {
-      await this.recorder.recordDecision(record);
+      if (this.recorder.recordDecisions !== undefined) await this.recorder.recordDecisions(batch);
+      else
+        for (const record of batch) {
+          current = record;
+          await this.recorder.recordDecision(record);
+        }
     } catch (error) {
-      if (!this.mutated) throw new EvidenceWriteFailedError(capability, decision.stage, error);
-      this.onLateFailure(new EvidenceWriteFailed(capability, correlationId, decision.stage, error));
+      const { stage } = current;
+      if (!this.mutated) throw new EvidenceWriteFailedError(this.capability, stage, error);
+      this.onLateFailure(new EvidenceWriteFailed(this.capability, this.correlationId, stage, error));
     }
   }
 }

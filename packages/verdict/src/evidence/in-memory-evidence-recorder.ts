@@ -1,67 +1,140 @@
+import { type ChainLink, EvidenceKind, GENESIS_HEAD, linkAfter } from './chain-link.js';
+import { ChainVerifier, type ChainVerification } from './chain-verification.js';
 import { type DecisionRecord, decisionRecord } from './decision-record.js';
+import { CheckpointPurpose, type EvidenceCheckpoint } from './evidence-checkpoint.js';
+import type { EvidenceChain, PruneReport, SealReport } from './evidence-chain.interface.js';
 import type { EvidenceRecorder } from './evidence-recorder.interface.js';
 import { type ReleaseRecord, releaseRecord } from './release-record.js';
 
+/** A kept record and its place in its stream's chain. */
+interface Chained<T> {
+  readonly record: T;
+  readonly link: ChainLink;
+}
+
 /**
  * Keeps the most recent `capacity` records of each kind (decisions, releases) in process memory
- * (default 10,000 each), oldest dropped first.
+ * (default 10,000 each), oldest dropped first. Each record is chained in its stream as it is written
+ * (one process, no seal needed); a dropped record leaves its link as the stream's anchor, so what is
+ * kept still verifies. No checkpoint key: in-memory evidence is not tamper-evident against its own process.
  * For tests and local development only: it is not durable and not tenant-separated.
  */
-export class InMemoryEvidenceRecorder implements EvidenceRecorder {
-  private readonly decisionRing: Ring<DecisionRecord>;
-  private readonly releaseRing: Ring<ReleaseRecord>;
+export class InMemoryEvidenceRecorder implements EvidenceRecorder, EvidenceChain {
+  private readonly decisionChain: MemoryChain<DecisionRecord>;
+  private readonly releaseChain: MemoryChain<ReleaseRecord>;
 
   constructor(capacity = 10_000) {
-    this.decisionRing = new Ring(capacity);
-    this.releaseRing = new Ring(capacity);
+    this.decisionChain = new MemoryChain(EvidenceKind.Decision, capacity);
+    this.releaseChain = new MemoryChain(EvidenceKind.Release, capacity);
   }
 
   async recordDecision(record: DecisionRecord): Promise<void> {
     // Only the declared fields: whatever else a caller attached never lands in evidence.
-    this.decisionRing.push(Object.freeze(decisionRecord(record, record)));
+    this.decisionChain.append(Object.freeze(decisionRecord(record, record)));
   }
 
   async recordRelease(record: ReleaseRecord): Promise<void> {
-    this.releaseRing.push(Object.freeze(releaseRecord(record)));
+    this.releaseChain.append(Object.freeze(releaseRecord(record)));
   }
 
   /** The kept decision records, oldest first. */
   decisions(): readonly DecisionRecord[] {
-    return this.decisionRing.items();
+    return this.decisionChain.records();
   }
 
   /** The kept release records, oldest first. */
   releases(): readonly ReleaseRecord[] {
-    return this.releaseRing.items();
+    return this.releaseChain.records();
+  }
+
+  /** Every record is chained as it is written: nothing to seal. */
+  async seal(): Promise<SealReport> {
+    return { sealed: 0, checkpoints: 0 };
+  }
+
+  async verify(): Promise<ChainVerification[]> {
+    return [...this.decisionChain.verify(), ...this.releaseChain.verify()];
+  }
+
+  async prune(before: Date): Promise<PruneReport> {
+    const decisions = this.decisionChain.prune(before);
+    const releases = this.releaseChain.prune(before);
+    return { pruned: decisions.pruned + releases.pruned, anchored: decisions.anchored + releases.anchored };
   }
 
   clear(): void {
-    this.decisionRing.clear();
-    this.releaseRing.clear();
+    this.decisionChain.clear();
+    this.releaseChain.clear();
   }
 }
 
-/** A fixed-capacity ring buffer, oldest overwritten first. */
-class Ring<T> {
-  private entries: T[] = [];
-  private next = 0;
+/** One kind's records: a bounded list in write order, chained per stream. */
+class MemoryChain<T extends { readonly stream: string; readonly recordedAt: Date }> {
+  private entries: Array<Chained<T>> = [];
+  private readonly heads = new Map<string, Pick<ChainLink, 'sequence' | 'hash'>>();
+  private readonly anchors = new Map<string, ChainLink>();
 
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly kind: EvidenceKind,
+    private readonly capacity: number,
+  ) {}
 
-  push(item: T): void {
-    if (this.entries.length < this.capacity) this.entries.push(item);
-    else this.entries[this.next] = item;
-    this.next = (this.next + 1) % this.capacity;
+  append(record: T): void {
+    const [link] = linkAfter(this.kind, record.stream, this.heads.get(record.stream) ?? GENESIS_HEAD, [record]);
+    this.heads.set(record.stream, link!);
+    this.entries.push({ record, link: link! });
+    if (this.entries.length > this.capacity) this.drop(1);
   }
 
-  items(): T[] {
-    return this.entries.length < this.capacity
-      ? [...this.entries]
-      : [...this.entries.slice(this.next), ...this.entries.slice(0, this.next)];
+  records(): T[] {
+    return this.entries.map((entry) => entry.record);
+  }
+
+  verify(): ChainVerification[] {
+    return [...this.heads.keys()].sort().map((stream) => {
+      const anchor = this.anchors.get(stream);
+      const verifier = new ChainVerifier(
+        this.kind,
+        stream,
+        anchor === undefined ? [] : [anchorCheckpoint(this.kind, anchor)],
+      );
+      for (const { record, link } of this.entries) if (link.stream === stream && !verifier.accept(record, link)) break;
+      return verifier.finish(0);
+    });
+  }
+
+  prune(before: Date): PruneReport {
+    // Write order is chain order per stream, so a stream's old records are a prefix of its entries.
+    const old = this.entries.findIndex((entry) => entry.record.recordedAt >= before);
+    const count = old === -1 ? this.entries.length : old;
+    const streams = new Set(this.entries.slice(0, count).map((entry) => entry.link.stream));
+    this.drop(count);
+    return { pruned: count, anchored: streams.size };
   }
 
   clear(): void {
     this.entries = [];
-    this.next = 0;
+    this.heads.clear();
+    this.anchors.clear();
   }
+
+  private drop(count: number): void {
+    for (const { link } of this.entries.splice(0, count)) this.anchors.set(link.stream, link);
+  }
+}
+
+/** The in-process anchor a dropped record leaves, as the prune checkpoint a durable store would sign. */
+function anchorCheckpoint(kind: EvidenceKind, link: ChainLink): EvidenceCheckpoint {
+  return {
+    id: `memory-anchor:${link.stream}`,
+    kind,
+    stream: link.stream,
+    sequence: link.sequence,
+    hash: link.hash,
+    purpose: CheckpointPurpose.Prune,
+    algorithm: 'hmac-sha256',
+    keyId: 'in-memory',
+    signature: '',
+    createdAt: new Date(0),
+  };
 }

@@ -2,6 +2,7 @@ import type { DataClass } from '../context-release/data-class.js';
 import type { SourceKind } from '../context-release/source.js';
 import type { Trust } from '../context-release/trust.js';
 import type { Disposition } from '../decisions/disposition.js';
+import { DEFAULT_EVIDENCE_STREAM } from './evidence-stream.js';
 
 /** A release is either let through or not. */
 export type ReleaseDisposition = typeof Disposition.Permit | typeof Disposition.Deny;
@@ -17,6 +18,8 @@ export interface ReleaseRecord {
   readonly id: string;
   /** The caller's correlation id (`correlate()`), or a fresh one per release. */
   readonly correlationId: string;
+  /** The hash chain the record joins (docs/evidence.md, "Chain"); `default` unless the releaser was given one. */
+  readonly stream: string;
   readonly sourceKind: SourceKind;
   readonly sourceName: string;
   readonly destinationConnection: string;
@@ -42,11 +45,15 @@ export interface ReleaseRecord {
   readonly recordedAt: Date;
 }
 
-/** Copies the declared fields only: whatever else a caller attached (a payload) never lands in evidence. */
-export function releaseRecord(record: ReleaseRecord): ReleaseRecord {
+/**
+ * Copies the declared fields only: whatever else a caller attached (a payload) never lands in evidence.
+ * The stream is `default` unless given.
+ */
+export function releaseRecord(record: Omit<ReleaseRecord, 'stream'> & { readonly stream?: string }): ReleaseRecord {
   return {
     id: record.id,
     correlationId: record.correlationId,
+    stream: record.stream ?? DEFAULT_EVIDENCE_STREAM,
     sourceKind: record.sourceKind,
     sourceName: record.sourceName,
     destinationConnection: record.destinationConnection,

@@ -32,6 +32,7 @@ export async function admitExecutionClaim(
   trail: EvidenceTrail,
 ): Promise<Decision | string> {
   const bindingFingerprint = fingerprint({ capability, policy: policy.name, binding: policy.key(envelope, target) });
+  await trail.beforeMutation();
   const admission = await store.admit({
     capability,
     policy: policy.name,

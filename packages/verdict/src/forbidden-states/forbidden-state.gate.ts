@@ -36,6 +36,7 @@ export async function admitTrajectory(
   if (key === null || key === undefined) throw new MissingTrajectoryError(envelope.capability, scope.id);
   const trajectoryFingerprint = fingerprint({ model: policy.modelFingerprint, scope: scope.id, trajectory: key });
   const { machine } = policy;
+  await trail.beforeMutation();
   const outcome = await store.advance({
     trajectoryFingerprint,
     initial: machine.initial,

@@ -26,6 +26,7 @@ import type { AuthorizedAction } from '../vocabulary/authorized-action.js';
 import type { Envelope } from '../vocabulary/envelope.js';
 import { EvidenceTrail } from '../evidence/evidence-trail.js';
 import { ActorAttribution } from '../evidence/actor-attribution.js';
+import { evidenceStreamOf } from '../evidence/evidence-stream.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
 import type { Proposal } from '../vocabulary/proposal.js';
 import { type InvocationOptions, PipelineRun } from './pipeline-run.js';
@@ -93,13 +94,13 @@ export class VerdictPipeline {
     deferred?: DeferredRun,
   ): Promise<ExecutionResult> {
     const run = this.begin(proposal, toolKind, options.explicitApproval === true, true, deferred);
-    return withToolCallSpan(run.subject, () => this.executeSteps(proposal, run));
+    return withToolCallSpan(run.subject, () => this.concluded(run, () => this.executeSteps(proposal, run)));
   }
 
   /** Runs steps 1–9 and reports the decision without executing anything or spending any gate; one span. */
   async evaluate(proposal: Proposal): Promise<ExecutionResult<never>> {
     const run = this.begin(proposal, ToolKind.Evaluation, false, false);
-    return withToolCallSpan(run.subject, () => this.evaluateSteps(proposal, run));
+    return withToolCallSpan(run.subject, () => this.concluded(run, () => this.evaluateSteps(proposal, run)));
   }
 
   /**
@@ -112,7 +113,7 @@ export class VerdictPipeline {
     handler: (validatedArguments: unknown) => Promise<T>,
   ): Promise<ExecutionResult<T>> {
     const run = this.begin(proposal, ToolKind.Guarded, false, false);
-    return withToolCallSpan(run.subject, () => this.guardSteps(proposal, run, handler));
+    return withToolCallSpan(run.subject, () => this.concluded(run, () => this.guardSteps(proposal, run, handler)));
   }
 
   /** Steps 1–15 of {@link execute}. */
@@ -149,7 +150,8 @@ export class VerdictPipeline {
     // 10a, 11–13. The durable gates, most recoverable first; nothing below reads the proposal snapshot.
     const admitted = await this.passDurableGates(definition, envelope, executionTarget, run, receipt);
     if (admitted instanceof Decision) return this.notExecuted(run, admitted);
-    // 14. Run the executor with the AuthorizedAction; 15. finalize its execution claim.
+    // 14. Run the executor with the AuthorizedAction (the evidence so far written first); 15. finalize its claim.
+    await run.trail.beforeMutation();
     const { claimId } = admitted;
     const action: AuthorizedAction = {
       capability: definition.name,
@@ -178,7 +180,7 @@ export class VerdictPipeline {
    */
   async enqueue(proposal: Proposal): Promise<ExecutionResult<never>> {
     const run = this.begin(proposal, ToolKind.Service, false, true);
-    return withToolCallSpan(run.subject, () => this.enqueueSteps(proposal, run));
+    return withToolCallSpan(run.subject, () => this.concluded(run, () => this.enqueueSteps(proposal, run)));
   }
 
   /** The steps of {@link enqueue}. */
@@ -188,6 +190,8 @@ export class VerdictPipeline {
     const { definition, envelope, executionTarget } = authorized;
     const lane = this.reviewLane();
     const parked = { lane, definition, envelope, target: executionTarget, now: this.clock(), trail: run.trail };
+    // An approved item will execute: its evidence so far is written first (an evidence failure stops it here).
+    await run.trail.beforeMutation();
     const { decision, item } = await parkForReview({ ...parked, approved: true });
     if (decision.permitted) await lane.queue.enqueue({ itemId: item.id });
     return this.notExecuted(run, decision);
@@ -210,6 +214,7 @@ export class VerdictPipeline {
       );
     const admitted = await this.passDurableGates(definition, envelope, proposalTarget, run, null);
     if (admitted instanceof Decision) return this.notExecuted(run, admitted);
+    await run.trail.beforeMutation();
     const { claimId } = admitted;
     const output =
       claimId === null
@@ -496,6 +501,22 @@ export class VerdictPipeline {
     return outcome.decision;
   }
 
+  /**
+   * Runs `steps` and then writes the run's remaining evidence: a write failure before any mutating gate
+   * stops the action; on an exception the write is attempted and the exception propagates unchanged.
+   */
+  private async concluded<T>(run: PipelineRun, steps: () => Promise<T>): Promise<T> {
+    let result: T;
+    try {
+      result = await steps();
+    } catch (error) {
+      await run.trail.closeAfterFault();
+      throw error;
+    }
+    await run.trail.close();
+    return result;
+  }
+
   private begin(
     proposal: Proposal,
     toolKind: ToolKind,
@@ -508,8 +529,14 @@ export class VerdictPipeline {
     const capability = this.registry.find(name) === undefined ? `unknown:${fingerprintString(name)}` : name;
     const toolCallFingerprint =
       proposal.toolCallId === undefined ? null : fingerprintString(String(proposal.toolCallId));
-    const trail = new EvidenceTrail(this.evidence, this.clock, randomUUID(), capability, toolKind, (failure) =>
-      this.reportLateFailure(failure),
+    const trail = new EvidenceTrail(
+      this.evidence,
+      this.clock,
+      randomUUID(),
+      capability,
+      toolKind,
+      (failure) => this.reportLateFailure(failure),
+      evidenceStreamOf(this.contexts.current()?.tenant),
     );
     if (toolCallFingerprint !== null) trail.establish({ toolCallFingerprint });
     const subject = { capability, toolKind, correlationId: trail.correlationId, toolCallFingerprint };

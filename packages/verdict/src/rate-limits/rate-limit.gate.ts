@@ -30,6 +30,7 @@ export async function consumeRateLimit(
     window_seconds: windowSeconds,
     binding: policy.key(envelope, target),
   });
+  await trail.beforeMutation();
   const consumption = await store.consume({
     bucketFingerprint,
     windowStart: windowStartOf(now, windowSeconds),

@@ -610,6 +610,40 @@ export function describeApprovalReceiptStoreContract(
       });
     });
 
+    describe('prune (retention)', () => {
+      // Last in the suite: a prune sees every receipt the suite issued (all of them at(0)..at(121)).
+      it('removes consumed, rejected and expired receipts older than the date; a consumed one still refuses its replay', async () => {
+        const prune = store().prune?.bind(store());
+        if (prune === undefined) return;
+        const consumed = await given.consumed();
+        const rejected = await given.rejected();
+        const live = await given.approved({ expiresAt: new Date('2099-01-01T00:00:00.000Z') });
+
+        const report = await prune(at(100_000));
+        expect(report.tombstones > 0).toBe(true);
+        expect(await store().find(consumed.id)).toBeNull();
+        expect(await store().find(rejected.id)).toBeNull();
+        // The replay of the pruned consumed receipt is still refused, by validation and by consumption.
+        expect(await store().validate(keyOf(consumed), at(100_001))).toEqual({ outcome: 'consumed', receipt: null });
+        expect(await store().consume(keyOf(consumed), at(100_001))).toEqual({ outcome: 'consumed', receipt: null });
+        // Control: an unexpired approved receipt stays consumable, and a key never seen is still not_found.
+        expect(await store().find(live.id)).toEqual(live);
+        expect((await store().consume(keyOf(live), at(100_001))).outcome).toBe('approved');
+        expect(await store().validate({ ...keyOf(consumed), toolCallId: newToolCallId() }, at(100_001))).toEqual({
+          outcome: 'not_found',
+          receipt: null,
+        });
+      });
+
+      it('keeps receipts decided on or after the date', async () => {
+        const prune = store().prune?.bind(store());
+        if (prune === undefined) return;
+        const consumed = await given.consumed();
+        expect(await prune(at(120))).toMatchObject({ pruned: 0 });
+        expect((await store().find(consumed.id))?.status).toBe('consumed');
+      });
+    });
+
     describe('ids', () => {
       it('compares ids exactly: another letter case or a trailing space is another id', async () => {
         const pending = await given.pending({ toolCallId: `call_AbC_${newId()}` });

@@ -4,6 +4,8 @@ import { Stage } from '../decisions/stage.js';
 import { decisionRecord } from '../evidence/decision-record.js';
 import type { DecisionRecord } from '../evidence/decision-record.js';
 import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
+import { EvidenceKind } from '../evidence/chain-link.js';
+import { type EvidenceChain, isEvidenceChain } from '../evidence/evidence-chain.interface.js';
 import { ToolKind } from '../evidence/tool-kind.js';
 import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
 import { ContextReleaser } from '../context-release/context-releaser.js';
@@ -43,7 +45,8 @@ const RAW = {
 /**
  * The behaviour every {@link EvidenceRecorder} adapter must share, for decision and release records: exact
  * round trip of every field, insertion order of decisions per correlation id, nothing stored beyond the
- * record (no payload value of a real release), no lost concurrent writes.
+ * record (no payload value of a real release), no lost concurrent writes, batches written whole and in
+ * order; for a recorder that is also an {@link EvidenceChain}: one gapless, verifying chain per stream.
  * `setup` runs once before the suite and `close` once after it.
  *
  * @example
@@ -121,11 +124,7 @@ export function describeEvidenceRecorderContract(
         ? await harness.storedRows(record.correlationId)
         : await harness.read(record.correlationId);
       expect(rows).toHaveLength(1);
-      expect(
-        Object.keys(rows[0] ?? {})
-          .map(camelCase)
-          .sort(),
-      ).toEqual(Object.keys(record).sort());
+      expect(recordColumns(rows[0])).toEqual(Object.keys(record).sort());
       const stored = JSON.stringify(rows);
       for (const raw of [RAW.arguments.cardNumber, RAW.arguments.orderId, RAW.toolCallId, RAW.receiptId]) {
         expect(stored).not.toContain(raw);
@@ -140,6 +139,52 @@ export function describeEvidenceRecorderContract(
       const stored = await harness.read(correlationId);
       expect(stored).toHaveLength(50);
       expect(new Set(stored.map((r) => r.id))).toEqual(new Set(records.map((r) => r.id)));
+    });
+
+    it('writes a batch of records in order, all of them', async () => {
+      const correlationId = randomUUID();
+      const records = [0, 1, 2].map((i) => decisionRecord(head(correlationId, i), { claimAttempt: i }));
+      if (harness.recorder.recordDecisions) await harness.recorder.recordDecisions(records);
+      else for (const record of records) await harness.recorder.recordDecision(record);
+
+      expect(await harness.read(correlationId)).toEqual(records);
+    });
+
+    describe('hash chains', () => {
+      it('chains every record of a stream without gap or fork, and the chain verifies', async () => {
+        const chain = harness.recorder as EvidenceRecorder & Partial<EvidenceChain>;
+        if (!isEvidenceChain(chain)) return;
+        const stream = `tenant:${randomUUID()}`;
+        const records = Array.from({ length: 30 }, (_, i) =>
+          decisionRecord({ ...head(randomUUID(), 0), stream }, { claimAttempt: i }),
+        );
+        await Promise.all(records.map((record) => chain.recordDecision(record)));
+        await chain.seal();
+
+        const verdict = (await chain.verify()).find((v) => v.kind === EvidenceKind.Decision && v.stream === stream);
+        expect(verdict).toMatchObject({
+          intact: true,
+          firstBadSequence: null,
+          records: 30,
+          verifiedThrough: 30,
+          unsealed: 0,
+        });
+      });
+
+      it('keeps streams apart: each has its own sequence from 1', async () => {
+        const chain = harness.recorder as EvidenceRecorder & Partial<EvidenceChain>;
+        if (!isEvidenceChain(chain)) return;
+        const [a, b] = [`tenant:${randomUUID()}`, `tenant:${randomUUID()}`];
+        for (const [i, stream] of [a, b, a].entries())
+          await chain.recordDecision(decisionRecord({ ...head(randomUUID(), i), stream }, {}));
+        await chain.seal();
+
+        const verdicts = (await chain.verify()).filter((v) => v.stream === a || v.stream === b);
+        expect(verdicts.map((v) => [v.stream === a ? 'a' : 'b', v.intact, v.verifiedThrough]).sort()).toEqual([
+          ['a', true, 2],
+          ['b', true, 1],
+        ]);
+      });
     });
 
     describe('release records', () => {
@@ -180,11 +225,7 @@ export function describeEvidenceRecorderContract(
           ? await harness.storedReleaseRows(record.correlationId)
           : await harness.readReleases(record.correlationId);
         expect(rows).toHaveLength(1);
-        expect(
-          Object.keys(rows[0] ?? {})
-            .map(camelCase)
-            .sort(),
-        ).toEqual(Object.keys(record).sort());
+        expect(recordColumns(rows[0])).toEqual(Object.keys(record).sort());
         expect(JSON.stringify(rows)).not.toContain(RAW.arguments.cardNumber);
       });
 
@@ -324,6 +365,13 @@ function fullRecord(correlationId: string): DecisionRecord {
       claimAttempt: 2,
     },
   );
+}
+
+/** A stored row's columns as record fields. */
+function recordColumns(row: object | undefined): string[] {
+  return Object.keys(row ?? {})
+    .map(camelCase)
+    .sort();
 }
 
 function camelCase(column: string): string {

@@ -36,6 +36,9 @@ export class DecisionRecordEntity implements DecisionRecord {
   @Column({ name: 'sequence', type: 'integer' })
   sequence!: number;
 
+  @Column({ name: 'stream', type: 'varchar', length: 128 })
+  stream!: string;
+
   @Column({ name: 'capability', type: 'varchar', length: 255 })
   capability!: string;
 

@@ -7,7 +7,7 @@ export { TrajectoryStateEntity } from './trajectory-state.entity.js';
 export { ContainmentEntity } from './containment.entity.js';
 export { verdictEntities } from './verdict-entities.js';
 export { verdictMigrations } from './migrations/index.js';
-export { TypeOrmEvidenceRecorder } from './typeorm-evidence-recorder.js';
+export { TypeOrmEvidenceRecorder, type TypeOrmEvidenceRecorderOptions } from './typeorm-evidence-recorder.js';
 export { TypeOrmEvidenceQuery } from './typeorm-evidence-query.js';
 export { TypeOrmExecutionClaimStore } from './typeorm-execution-claim-store.js';
 export { TypeOrmRateLimitStore } from './typeorm-rate-limit-store.js';

@@ -23,6 +23,9 @@ export class ReleaseRecordEntity implements ReleaseRecord {
   @Column({ name: 'correlation_id', type: 'varchar', length: IDENTIFIER })
   correlationId!: string;
 
+  @Column({ name: 'stream', type: 'varchar', length: 128 })
+  stream!: string;
+
   @Column({ name: 'source_kind', type: 'varchar', length: 32 })
   sourceKind!: SourceKind;
 

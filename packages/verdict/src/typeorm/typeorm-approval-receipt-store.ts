@@ -6,16 +6,19 @@ import type {
   ReceiptDecision,
   ReceiptIssue,
   ReceiptKey,
+  ReceiptPruneReport,
   ReceiptTransition,
 } from '../approvals/approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from '../approvals/approval-receipt.js';
 import { checkReceipt, exceedsPendingLimits, isExpired, refusedTransition } from '../approvals/receipt-rules.js';
 import { ReceiptStatus } from '../approvals/receipt-status.js';
+import { receiptTombstone } from '../approvals/receipt-tombstone.js';
 import { ApprovalReceiptEntity } from './approval-receipt.entity.js';
 import { type LockedQuery, withNamedLock } from './named-lock.js';
 import { StoreConnection } from './store-connection.js';
 
 const TABLE = 'verdict_approval_receipts';
+const TOMBSTONES = 'verdict_approval_receipt_tombstones';
 const COLUMNS =
   'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, approved_by, approved_at, rejected_by, rejected_at, consumed_at, created_at, updated_at, principal_fingerprint, conversation_fingerprint';
 const INSERTED =
@@ -68,6 +71,10 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
   private readonly pendingSql: string;
   private readonly cappedIssueSql: string;
   private readonly principalPendingSql: string;
+  private readonly tombstoneSql: string;
+  private readonly insertTombstoneSql: string;
+  private readonly prunableSql: string;
+  private readonly pruneSql: string;
 
   constructor(private readonly dataSource: DataSource) {
     this.connection = new StoreConnection(dataSource, 'TypeOrmApprovalReceiptStore');
@@ -104,6 +111,18 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
     this.byKeySql = `${select} tool_call_id = ${p(1)} AND capability = ${p(2)} AND binding_fingerprint = ${p(3)}`;
     this.forCallSql = `${select} tool_call_id = ${p(1)} AND capability = ${p(2)}`;
     this.pendingSql = `${select} tool_call_id = ${p(1)} AND status = '${Pending}' ORDER BY created_at, id`;
+    this.tombstoneSql = `SELECT key_fingerprint FROM ${TOMBSTONES} WHERE key_fingerprint = ${p(1)}`;
+    const insertIgnore = { postgres: 'INSERT', mysql: 'INSERT IGNORE', sqlite: 'INSERT OR IGNORE' }[
+      this.connection.dialect
+    ];
+    this.insertTombstoneSql =
+      `${insertIgnore} INTO ${TOMBSTONES} (key_fingerprint, consumed_at) VALUES (${p(1)}, ${p(2)})` +
+      (this.connection.dialect === 'postgres' ? ' ON CONFLICT (key_fingerprint) DO NOTHING' : '');
+    const prunable =
+      `(status IN ('${Consumed}', '${Rejected}') AND updated_at < ${p(1)}) OR ` +
+      `(status IN ('${Pending}', '${Approved}') AND expires_at < ${p(2)})`;
+    this.prunableSql = `${select} ${prunable}`;
+    this.pruneSql = `DELETE FROM ${TABLE} WHERE ${prunable}`;
   }
 
   issue(request: ReceiptIssue & { readonly limits: PendingReceiptLimits }): Promise<ApprovalReceipt | null>;
@@ -224,7 +243,34 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
   }
 
   async validate(key: ReceiptKey, now: Date): Promise<ReceiptCheck> {
-    return checkReceipt(await this.forCall(key), key, now);
+    return this.check(key, now);
+  }
+
+  /**
+   * Deletes the receipts `isPrunable` names, after writing a tombstone for each consumed one (so a
+   * prune cut short leaves a tombstone next to its receipt, never neither).
+   */
+  async prune(before: Date): Promise<ReceiptPruneReport> {
+    const at = this.connection.instant(before);
+    const doomed = await this.read(this.prunableSql, [at, at]);
+    let tombstones = 0;
+    for (const receipt of doomed.filter((r) => r.status === ReceiptStatus.Consumed)) {
+      await this.connection.write('Approval receipt tombstone', this.insertTombstoneSql, [
+        receiptTombstone(receipt),
+        this.connection.instant(receipt.consumedAt ?? receipt.updatedAt),
+      ]);
+      tombstones++;
+    }
+    const { affected } = await this.connection.write('Approval receipt prune', this.pruneSql, [at, at]);
+    return { pruned: affected, tombstones };
+  }
+
+  /** checkReceipt over the call's receipts; the tombstone is read only when none is left. */
+  private async check(key: ReceiptKey, now: Date): Promise<ReceiptCheck> {
+    const candidates = await this.forCall(key);
+    const tombstoned =
+      candidates.length === 0 && (await this.dataSource.query(this.tombstoneSql, [receiptTombstone(key)])).length > 0;
+    return checkReceipt(candidates, key, now, tombstoned);
   }
 
   async consume(key: ReceiptKey, now: Date): Promise<ReceiptCheck> {
@@ -234,7 +280,7 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
     ]);
     if (affected === 1)
       return { outcome: 'approved', receipt: rows[0] !== undefined ? this.hydrate(rows[0]) : (await this.byKey(key))! };
-    const check = checkReceipt(await this.forCall(key), key, now);
+    const check = await this.check(key, now);
     // This call consumed nothing: a receipt approved after its statement ran was not approved when it ran.
     return check.outcome === 'approved' ? { outcome: 'invalid_state', receipt: check.receipt } : check;
   }

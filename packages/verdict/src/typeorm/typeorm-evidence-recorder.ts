@@ -1,76 +1,161 @@
+import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { DecisionRecord } from '../evidence/decision-record.js';
+import type { ChainVerification } from '../evidence/chain-verification.js';
+import { EvidenceKind } from '../evidence/chain-link.js';
+import { type DecisionRecord, decisionRecord } from '../evidence/decision-record.js';
+import type { CheckpointKey } from '../evidence/evidence-checkpoint.js';
+import type { EvidenceChain, PruneReport, SealReport } from '../evidence/evidence-chain.interface.js';
 import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { type ReleaseRecord, releaseRecord } from '../evidence/release-record.js';
 import { DecisionRecordEntity } from './decision-record.entity.js';
 import { ReleaseRecordEntity } from './release-record.entity.js';
+import { TypeOrmEvidenceChain } from './typeorm-evidence-chain.js';
+
+/** Records one process keeps waiting for its background seal, per stream. */
+const MAX_UNLINKED = 100_000;
+/** How long a background seal waits for more writes before it starts: 200 ms. */
+const DEFAULT_SEAL_DELAY_MS = 200;
+
+/** Options of {@link TypeOrmEvidenceRecorder}. */
+export interface TypeOrmEvidenceRecorderOptions {
+  /**
+   * Signs a checkpoint after every sealed batch and anchors prunes (docs/evidence.md, "Checkpoints").
+   * Default: none (chains are still hashed and verified; nothing is signed, and `prune` refuses).
+   */
+  readonly checkpointKey?: CheckpointKey;
+  /**
+   * When records are chained: `after-write` (default) seals the streams this process wrote right after
+   * each write, in the background (after `sealDelayMs`), one seal at a time per process; `manual` leaves it to `seal()`
+   * (`verdict evidence seal`, a scheduled job). Until sealed, a record is not tamper-evident (ADR 0021).
+   */
+  readonly seal?: 'after-write' | 'manual';
+  /**
+   * With `after-write`: how long a seal waits after a write before it starts, so that it links what
+   * arrives meanwhile in one batch (fewer statements and less CPU per record under load). The tamper
+   * window of a record is about this plus one seal. Default: 200 ms.
+   */
+  readonly sealDelayMs?: number;
+}
 
 /**
  * Writes each decision record as one row of `verdict_decision_records`, and each release record as one
- * row of `verdict_release_records`: a single INSERT, no read-back, no transaction of its own. A failed
- * write rejects, so the pipeline can stop the action and a release releases nothing.
+ * row of `verdict_release_records`: a single INSERT (one multi-row INSERT for a batch), no read-back, no
+ * transaction of its own. A failed write rejects, so the pipeline can stop the action and a release
+ * releases nothing. Records are appended unchained and linked into their stream's hash chain by a seal
+ * (ADR 0021), which by default runs in the background after each write.
  * The DataSource needs `verdictEntities` and `verdictMigrations`; on MySQL/MariaDB it must use
  * `timezone: 'Z'` so timestamps are stored as UTC.
  *
  * @example
- * VerdictModule.forRoot({ evidence: new TypeOrmEvidenceRecorder(dataSource) });
+ * VerdictModule.forRoot({ evidence: new TypeOrmEvidenceRecorder(dataSource, { checkpointKey }) });
  */
-export class TypeOrmEvidenceRecorder implements EvidenceRecorder {
-  constructor(private readonly dataSource: DataSource) {}
+export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain {
+  private readonly chain: TypeOrmEvidenceChain;
+  private readonly sealAfterWrite: boolean;
+  private readonly sealDelayMs: number;
+  /** Records written by this process and not linked yet, per kind and stream, in write order. */
+  private readonly unlinked = new Map<string, { kind: EvidenceKind; stream: string; records: Array<{ id: string }> }>();
+  private sealing: Promise<void> | null = null;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    options: TypeOrmEvidenceRecorderOptions = {},
+  ) {
+    this.chain = new TypeOrmEvidenceChain(dataSource, options.checkpointKey);
+    this.sealAfterWrite = (options.seal ?? 'after-write') === 'after-write';
+    this.sealDelayMs = options.sealDelayMs ?? DEFAULT_SEAL_DELAY_MS;
+  }
 
   async recordDecision(record: DecisionRecord): Promise<void> {
-    await this.dataSource
-      .createQueryBuilder()
-      .insert()
-      .into(DecisionRecordEntity)
-      .values(row(record))
-      .updateEntity(false)
-      .callListeners(false)
-      .execute();
+    await this.recordDecisions([record]);
+  }
+
+  /** All of `records` in one multi-row INSERT. */
+  async recordDecisions(records: readonly DecisionRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    // decisionRecord copies the declared fields only: a caller's object may carry more (raw arguments).
+    const rows = records.map((record) => decisionRecord(record, record));
+    await this.insert(DecisionRecordEntity, rows);
+    this.written(EvidenceKind.Decision, rows);
   }
 
   async recordRelease(record: ReleaseRecord): Promise<void> {
-    // releaseRecord copies the declared fields only, as row() does for decisions.
+    // releaseRecord copies the declared fields only, as decisionRecord does for decisions.
+    const row = releaseRecord(record);
+    await this.insert(ReleaseRecordEntity, [row]);
+    this.written(EvidenceKind.Release, [row]);
+  }
+
+  /** Links every record not linked yet (also those other processes wrote and did not seal). */
+  seal(): Promise<SealReport> {
+    return this.chain.seal();
+  }
+
+  verify(): Promise<ChainVerification[]> {
+    return this.chain.verify();
+  }
+
+  prune(before: Date): Promise<PruneReport> {
+    return this.chain.prune(before);
+  }
+
+  /** Resolves once the background seals this process started have finished (before closing the DataSource). */
+  async whenSealed(): Promise<void> {
+    while (this.sealing !== null) await this.sealing;
+  }
+
+  private async insert(
+    entity: typeof DecisionRecordEntity | typeof ReleaseRecordEntity,
+    rows: object[],
+  ): Promise<void> {
     await this.dataSource
       .createQueryBuilder()
       .insert()
-      .into(ReleaseRecordEntity)
-      .values(releaseRecord(record))
+      .into(entity)
+      .values(rows)
       .updateEntity(false)
       .callListeners(false)
       .execute();
   }
-}
 
-/** Copies the declared fields only: a caller's object may carry more (raw arguments) than its type says. */
-function row(record: DecisionRecord): DecisionRecord {
-  return {
-    id: record.id,
-    correlationId: record.correlationId,
-    sequence: record.sequence,
-    capability: record.capability,
-    toolKind: record.toolKind,
-    stage: record.stage,
-    disposition: record.disposition,
-    reason: record.reason,
-    argumentsFingerprint: record.argumentsFingerprint,
-    toolCallFingerprint: record.toolCallFingerprint,
-    actorFingerprint: record.actorFingerprint,
-    targetPolicy: record.targetPolicy,
-    targetStrategy: record.targetStrategy,
-    proposalIdentityFingerprint: record.proposalIdentityFingerprint,
-    executionIdentityFingerprint: record.executionIdentityFingerprint,
-    identityMatch: record.identityMatch,
-    approvalPhase: record.approvalPhase,
-    approvalOutcome: record.approvalOutcome,
-    receiptFingerprint: record.receiptFingerprint,
-    rateLimitKeyFingerprint: record.rateLimitKeyFingerprint,
-    rateLimitLimit: record.rateLimitLimit,
-    rateLimitRemaining: record.rateLimitRemaining,
-    rateLimitResetAt: record.rateLimitResetAt,
-    claimFingerprint: record.claimFingerprint,
-    claimStatus: record.claimStatus,
-    claimAttempt: record.claimAttempt,
-    recordedAt: record.recordedAt,
-  };
+  private written(kind: EvidenceKind, records: ReadonlyArray<{ readonly id: string; readonly stream: string }>): void {
+    if (!this.sealAfterWrite) return;
+    for (const record of records) {
+      const key = `${kind}\u0000${record.stream}`;
+      let pending = this.unlinked.get(key);
+      if (pending === undefined) this.unlinked.set(key, (pending = { kind, stream: record.stream, records: [] }));
+      // Bounded: past it, records wait for the next `seal()` (which finds every unlinked record).
+      if (pending.records.length < MAX_UNLINKED) pending.records.push(record);
+    }
+    this.kick();
+  }
+
+  /** One background seal loop per process: it links every record written since, then stops. */
+  private kick(): void {
+    if (this.sealing !== null) return;
+    this.sealing = this.drain().finally(() => {
+      this.sealing = null;
+      if (this.unlinked.size > 0) this.kick();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    // An unref'd timer: a process about to exit does not wait for it (`seal()` links what it left).
+    await new Promise<void>((resolve) => setTimeout(resolve, this.sealDelayMs).unref());
+    while (this.unlinked.size > 0) {
+      const streams = [...this.unlinked.values()];
+      this.unlinked.clear();
+      for (const { kind, stream, records } of streams) {
+        // A DataSource closed meanwhile: what is unlinked stays so, for a later `seal()`.
+        if (!this.dataSource.isInitialized) return this.unlinked.clear();
+        try {
+          await this.chain.link(kind, stream, records);
+        } catch (error) {
+          // The records stay unlinked (verify counts them) until `seal()` links them.
+          if (this.dataSource.isInitialized)
+            new Logger('Verdict').error(`Could not seal the ${kind} evidence stream ${stream}`, error);
+        }
+      }
+    }
+  }
 }

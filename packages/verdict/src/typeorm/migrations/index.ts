@@ -12,6 +12,8 @@ import { CreateProvenanceRecords1796000120000 } from './1796000120000-create-pro
 import { CreateReviewItems1796000125000 } from './1796000125000-create-review-items.js';
 import { AddDecisionRecordActorsAndQueryIndexes1796000130000 } from './1796000130000-add-decision-record-actors-and-query-indexes.js';
 import { CreateContainments1796000240000 } from './1796000240000-create-containments.js';
+import { AddEvidenceChains1796000131000 } from './1796000131000-add-evidence-chains.js';
+import { CreateApprovalReceiptTombstones1796000132000 } from './1796000132000-create-approval-receipt-tombstones.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -34,4 +36,6 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   CreateReviewItems1796000125000,
   AddDecisionRecordActorsAndQueryIndexes1796000130000,
   CreateContainments1796000240000,
+  AddEvidenceChains1796000131000,
+  CreateApprovalReceiptTombstones1796000132000,
 ];

@@ -1,0 +1,64 @@
+import { fingerprint } from '../fingerprints/fingerprint.js';
+
+/** Which evidence a chain links: decision records or release records (each kind chains on its own). */
+export const EvidenceKind = { Decision: 'decision', Release: 'release' } as const;
+export type EvidenceKind = (typeof EvidenceKind)[keyof typeof EvidenceKind];
+
+/** The `previousHash` of a stream's first record: 64 zeros. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/**
+ * A record's place in its stream's hash chain (docs/evidence.md, "Chain"): `sequence` counts from 1 with
+ * no gap, `previousHash` is the hash of the record before it ({@link GENESIS_HASH} for the first), and
+ * `hash` is {@link chainHash} of the record with those two.
+ */
+export interface ChainLink {
+  readonly stream: string;
+  readonly sequence: number;
+  readonly previousHash: string;
+  readonly hash: string;
+}
+
+/**
+ * SHA-256 over the RFC 8785 canonical JSON of the record without its hash: its kind, chain sequence,
+ * previous hash and every field of the record (instants as ISO-8601 UTC text).
+ */
+export function chainHash(
+  kind: EvidenceKind,
+  record: object,
+  link: Pick<ChainLink, 'sequence' | 'previousHash'>,
+): string {
+  return fingerprint({ kind, sequence: link.sequence, previousHash: link.previousHash, record: chainForm(record) });
+}
+
+/** The record as JSON values: instants as ISO text, `undefined` dropped. */
+function chainForm(record: object): Record<string, unknown> {
+  const form: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (value === undefined) continue;
+    form[key] = value instanceof Date ? value.toISOString() : value;
+  }
+  return form;
+}
+
+/** Links `records` (in chain order) after `head`: the links a sealer writes. */
+export function linkAfter(
+  kind: EvidenceKind,
+  stream: string,
+  head: Pick<ChainLink, 'sequence' | 'hash'>,
+  records: readonly object[],
+): ChainLink[] {
+  const links: ChainLink[] = [];
+  let previous = head;
+  for (const record of records) {
+    const sequence = previous.sequence + 1;
+    const link = { stream, sequence, previousHash: previous.hash, hash: '' };
+    const sealed = { ...link, hash: chainHash(kind, record, link) };
+    links.push(sealed);
+    previous = sealed;
+  }
+  return links;
+}
+
+/** The head of an empty stream: sequence 0, {@link GENESIS_HASH}. */
+export const GENESIS_HEAD: Pick<ChainLink, 'sequence' | 'hash'> = Object.freeze({ sequence: 0, hash: GENESIS_HASH });

@@ -1,0 +1,415 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { type ChainLink, EvidenceKind, GENESIS_HEAD, linkAfter } from '../evidence/chain-link.js';
+import { ChainVerifier, type ChainVerification } from '../evidence/chain-verification.js';
+import {
+  canSign,
+  type CheckpointKey,
+  CheckpointPurpose,
+  type EvidenceCheckpoint,
+  signCheckpoint,
+} from '../evidence/evidence-checkpoint.js';
+import type { EvidenceChain, PruneReport, SealReport } from '../evidence/evidence-chain.interface.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { OuterTransactionError } from '../errors/outer-transaction.error.js';
+import { fingerprintString } from '../fingerprints/fingerprint.js';
+import { DecisionRecordEntity } from './decision-record.entity.js';
+import { withNamedLock } from './named-lock.js';
+import { ReleaseRecordEntity } from './release-record.entity.js';
+import { StoreConnection } from './store-connection.js';
+
+/** Records linked per statement; a longer list is linked in several batches. */
+const SEAL_BATCH = 500;
+/** Links read per page while verifying. */
+const VERIFY_PAGE = 1000;
+const LINKS = 'verdict_evidence_links';
+const CHECKPOINTS = 'verdict_evidence_checkpoints';
+const TABLES = {
+  [EvidenceKind.Decision]: { table: 'verdict_decision_records', entity: DecisionRecordEntity },
+  [EvidenceKind.Release]: { table: 'verdict_release_records', entity: ReleaseRecordEntity },
+} as const;
+
+type Row = Record<string, unknown>;
+/** A record as written: what its link hashes. */
+type Linkable = { readonly id: string };
+/** Runs one statement inside the stream's lock: synchronously on SQLite, asynchronously elsewhere. */
+type Query = (sql: string, parameters: readonly unknown[]) => Sync<Row[]>;
+
+/** better-sqlite3's native handle, as far as sealing uses it. */
+interface NativeSqlite {
+  readonly inTransaction: boolean;
+  prepare(sql: string): {
+    reader: boolean;
+    all(...parameters: unknown[]): Row[];
+    run(...parameters: unknown[]): unknown;
+  };
+}
+
+/**
+ * The hash chains of Verdict's decision and release records (ADR 0021). Records are appended unchained
+ * by plain INSERTs; linking them writes one narrow row per record to `verdict_evidence_links` (stream,
+ * sequence, record id, previous hash, hash), a batch per statement, under the stream's lock
+ * (PostgreSQL: an advisory transaction lock; MySQL/MariaDB: `GET_LOCK`; SQLite: `BEGIN IMMEDIATE` on the
+ * file). Across processes and nodes a stream stays one chain: the head is read and the next sequences
+ * assigned while no other sealer of that stream can, and the primary key (`kind`, `stream`, `sequence`)
+ * refuses a fork even if a lock were bypassed.
+ */
+export class TypeOrmEvidenceChain implements EvidenceChain {
+  private readonly connection: StoreConnection;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly key?: CheckpointKey,
+  ) {
+    this.connection = new StoreConnection(dataSource, 'TypeOrmEvidenceRecorder');
+  }
+
+  /** Links `records`, just written to `stream` (in write order), after the stream's head: the recorder's background seal. */
+  async link(kind: EvidenceKind, stream: string, records: readonly Linkable[]): Promise<SealReport> {
+    let sealed = 0;
+    let checkpoints = 0;
+    for (let start = 0; start < records.length; start += SEAL_BATCH) {
+      const batch = records.slice(start, start + SEAL_BATCH);
+      const report = await this.locked(kind, stream, (query) => this.linkBatch(kind, stream, batch, query));
+      sealed += report.sealed;
+      checkpoints += report.checkpoints;
+    }
+    return { sealed, checkpoints };
+  }
+
+  /** Links every record no seal linked yet (a process that stopped before its seal, records from before the chains). */
+  async seal(): Promise<SealReport> {
+    let sealed = 0;
+    let checkpoints = 0;
+    for (const kind of Object.values(EvidenceKind)) {
+      const rows: Array<{ stream: string }> = await this.dataSource.query(
+        `SELECT DISTINCT stream FROM ${TABLES[kind].table}`,
+      );
+      for (const { stream } of rows) {
+        for (;;) {
+          const report = await this.locked(kind, stream, (query) =>
+            then(
+              query(this.unlinkedSql(kind, `r.*`, `ORDER BY r.recorded_at, r.id LIMIT ${SEAL_BATCH}`), [stream, kind]),
+              (unlinked) =>
+                this.linkBatch(
+                  kind,
+                  stream,
+                  unlinked.map((row) => this.hydrate(kind, row)),
+                  query,
+                ),
+            ),
+          );
+          sealed += report.sealed;
+          checkpoints += report.checkpoints;
+          if (report.sealed === 0) break;
+        }
+      }
+    }
+    return { sealed, checkpoints };
+  }
+
+  async verify(): Promise<ChainVerification[]> {
+    const verdicts: ChainVerification[] = [];
+    for (const kind of Object.values(EvidenceKind)) {
+      for (const stream of await this.streams(kind)) verdicts.push(await this.verifyStream(kind, stream));
+    }
+    return verdicts;
+  }
+
+  async prune(before: Date): Promise<PruneReport> {
+    const key = this.key;
+    if (key === undefined || !canSign(key))
+      throw new VerdictConfigurationError(
+        'Pruning evidence leaves a signed checkpoint: give the recorder a checkpointKey that can sign (an HMAC secret or an Ed25519 private key).',
+      );
+    await this.seal();
+    let pruned = 0;
+    let anchored = 0;
+    for (const kind of Object.values(EvidenceKind)) {
+      for (const stream of await this.streams(kind)) {
+        const removed = await this.locked(kind, stream, (query) => this.pruneStream(kind, stream, before, key, query));
+        pruned += removed;
+        if (removed > 0) anchored++;
+      }
+    }
+    return { pruned, anchored };
+  }
+
+  /** Inside the stream's lock: read the head, skip records already linked, insert the links of the rest in one statement. */
+  private linkBatch(kind: EvidenceKind, stream: string, records: readonly Linkable[], query: Query): Sync<SealReport> {
+    if (records.length === 0) return { sealed: 0, checkpoints: 0 };
+    const p = (index: number) => this.connection.param(index);
+    const ids = records.map((record) => record.id);
+    return then(this.headOf(kind, stream, query), (head) =>
+      then(
+        query(
+          `SELECT record_id FROM ${LINKS} WHERE kind = ${p(1)} AND record_id IN (${ids.map((_, i) => p(i + 2)).join(', ')})`,
+          [kind, ...ids],
+        ),
+        (linked) => {
+          const done = new Set(linked.map((row) => String(row.record_id)));
+          const fresh = records.filter((record) => !done.has(record.id));
+          if (fresh.length === 0) return { sealed: 0, checkpoints: 0 };
+          const links = linkAfter(kind, stream, head, fresh);
+          const parameters = links.flatMap((link, i) => [
+            kind,
+            stream,
+            link.sequence,
+            fresh[i]!.id,
+            link.previousHash,
+            link.hash,
+          ]);
+          const values = links
+            .map((_, i) => `(${[1, 2, 3, 4, 5, 6].map((column) => p(i * 6 + column)).join(', ')})`)
+            .join(', ');
+          return then(
+            query(
+              `INSERT INTO ${LINKS} (kind, stream, sequence, record_id, previous_hash, hash) VALUES ${values}`,
+              parameters,
+            ),
+            () => {
+              const last = links[links.length - 1]!;
+              if (this.key === undefined || !canSign(this.key)) return { sealed: links.length, checkpoints: 0 };
+              return then(this.insertCheckpoint(query, this.key, kind, last, CheckpointPurpose.Seal), () => ({
+                sealed: links.length,
+                checkpoints: 1,
+              }));
+            },
+          );
+        },
+      ),
+    );
+  }
+
+  /** The stream's last link, or its prune anchor, whichever is later; the genesis head for a new stream. */
+  private headOf(kind: EvidenceKind, stream: string, query: Query): Sync<Pick<ChainLink, 'sequence' | 'hash'>> {
+    const p = (index: number) => this.connection.param(index);
+    return then(
+      query(
+        `SELECT sequence, hash FROM ${LINKS} WHERE kind = ${p(1)} AND stream = ${p(2)} ORDER BY sequence DESC LIMIT 1`,
+        [kind, stream],
+      ),
+      (heads) =>
+        then(
+          query(
+            `SELECT sequence, hash FROM ${CHECKPOINTS} WHERE kind = ${p(1)} AND stream = ${p(2)} AND purpose = ${p(3)} ORDER BY sequence DESC LIMIT 1`,
+            [kind, stream, CheckpointPurpose.Prune],
+          ),
+          (anchors) =>
+            [...heads, ...anchors]
+              .map((row) => ({ sequence: Number(row.sequence), hash: String(row.hash) }))
+              .sort((a, b) => b.sequence - a.sequence)[0] ?? GENESIS_HEAD,
+        ),
+    );
+  }
+
+  private pruneStream(
+    kind: EvidenceKind,
+    stream: string,
+    before: Date,
+    key: CheckpointKey,
+    query: Query,
+  ): Sync<number> {
+    const { table } = TABLES[kind];
+    const p = (index: number) => this.connection.param(index);
+    const scope = `kind = ${p(1)} AND stream = ${p(2)}`;
+    // Prune up to the link before the first record recorded at or after `before`: every newer record stays.
+    return then(
+      query(
+        `SELECT MIN(l.sequence) AS first_kept FROM ${LINKS} l JOIN ${table} r ON r.id = l.record_id WHERE l.kind = ${p(1)} AND l.stream = ${p(2)} AND r.recorded_at >= ${p(3)}`,
+        [kind, stream, this.connection.instant(before)],
+      ),
+      (kept) =>
+        then(query(`SELECT MAX(sequence) AS last FROM ${LINKS} WHERE ${scope}`, [kind, stream]), (heads) => {
+          const { first_kept: firstKept } = kept[0] ?? {};
+          const { last } = heads[0] ?? {};
+          if (last === null || last === undefined) return 0;
+          const through = firstKept === null || firstKept === undefined ? Number(last) : Number(firstKept) - 1;
+          return then(
+            query(`SELECT sequence, hash FROM ${LINKS} WHERE ${scope} AND sequence = ${p(3)}`, [kind, stream, through]),
+            (anchors) => {
+              const anchor = anchors[0];
+              if (anchor === undefined) return 0;
+              const link = { stream, sequence: Number(anchor.sequence), hash: String(anchor.hash) };
+              const upTo = [kind, stream, through];
+              // The anchor is written first: a prune cut short leaves records the anchor already vouches for.
+              return then(
+                query(`SELECT COUNT(*) AS doomed FROM ${LINKS} WHERE ${scope} AND sequence <= ${p(3)}`, upTo),
+                (counted) =>
+                  then(this.insertCheckpoint(query, key, kind, link, CheckpointPurpose.Prune), () =>
+                    then(
+                      query(
+                        `DELETE FROM ${table} WHERE id IN (SELECT record_id FROM ${LINKS} WHERE ${scope} AND sequence <= ${p(3)})`,
+                        upTo,
+                      ),
+                      () =>
+                        then(query(`DELETE FROM ${LINKS} WHERE ${scope} AND sequence <= ${p(3)}`, upTo), () =>
+                          then(query(`DELETE FROM ${CHECKPOINTS} WHERE ${scope} AND sequence < ${p(3)}`, upTo), () =>
+                            Number(counted[0]?.doomed ?? 0),
+                          ),
+                        ),
+                    ),
+                  ),
+              );
+            },
+          );
+        }),
+    );
+  }
+
+  private insertCheckpoint(
+    query: Query,
+    key: CheckpointKey,
+    kind: EvidenceKind,
+    link: Pick<ChainLink, 'stream' | 'sequence' | 'hash'>,
+    purpose: CheckpointPurpose,
+  ): Sync<Row[]> {
+    const signed = signCheckpoint(key, {
+      kind,
+      stream: link.stream,
+      sequence: link.sequence,
+      hash: link.hash,
+      purpose,
+    });
+    const p = (index: number) => this.connection.param(index);
+    return query(
+      `INSERT INTO ${CHECKPOINTS} (id, kind, stream, sequence, hash, purpose, algorithm, key_id, signature, created_at) VALUES (${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(p).join(', ')})`,
+      [
+        randomUUID(),
+        kind,
+        link.stream,
+        link.sequence,
+        link.hash,
+        purpose,
+        signed.algorithm,
+        signed.keyId,
+        signed.signature,
+        this.connection.instant(new Date()),
+      ],
+    );
+  }
+
+  private async verifyStream(kind: EvidenceKind, stream: string): Promise<ChainVerification> {
+    const { table } = TABLES[kind];
+    const p = (index: number) => this.connection.param(index);
+    const checkpoints = (
+      await this.dataSource.query(
+        `SELECT * FROM ${CHECKPOINTS} WHERE kind = ${p(1)} AND stream = ${p(2)} ORDER BY sequence`,
+        [kind, stream],
+      )
+    ).map(checkpointOf);
+    const verifier = new ChainVerifier(kind, stream, checkpoints, this.key);
+    let after = 0;
+    for (;;) {
+      const rows: Row[] = await this.dataSource.query(
+        `SELECT l.sequence AS link_sequence, l.previous_hash AS link_previous_hash, l.hash AS link_hash, r.* FROM ${LINKS} l LEFT JOIN ${table} r ON r.id = l.record_id WHERE l.kind = ${p(1)} AND l.stream = ${p(2)} AND l.sequence > ${p(3)} ORDER BY l.sequence LIMIT ${VERIFY_PAGE}`,
+        [kind, stream, after],
+      );
+      let going = true;
+      for (const row of rows) {
+        const link = {
+          stream,
+          sequence: Number(row.link_sequence),
+          previousHash: String(row.link_previous_hash),
+          hash: String(row.link_hash),
+        };
+        going = verifier.accept(row.id === null || row.id === undefined ? null : this.hydrate(kind, row), link);
+        if (!going) break;
+      }
+      if (!going || rows.length < VERIFY_PAGE) break;
+      after = Number(rows[rows.length - 1]!.link_sequence);
+    }
+    const [{ unsealed }] = await this.dataSource.query(this.unlinkedSql(kind, 'COUNT(*) AS unsealed', ''), [
+      stream,
+      kind,
+    ]);
+    return verifier.finish(Number(unsealed));
+  }
+
+  /** Records of a stream (`$1`) of `kind` (`$2`) that no link names. */
+  private unlinkedSql(kind: EvidenceKind, select: string, tail: string): string {
+    const p = (index: number) => this.connection.param(index);
+    return `SELECT ${select} FROM ${TABLES[kind].table} r WHERE r.stream = ${p(1)} AND NOT EXISTS (SELECT 1 FROM ${LINKS} l WHERE l.kind = ${p(2)} AND l.record_id = r.id) ${tail}`;
+  }
+
+  private async streams(kind: EvidenceKind): Promise<string[]> {
+    const p = (index: number) => this.connection.param(index);
+    const rows: Array<{ stream: string }> = [
+      ...(await this.dataSource.query(`SELECT DISTINCT stream FROM ${TABLES[kind].table}`)),
+      ...(await this.dataSource.query(`SELECT DISTINCT stream FROM ${LINKS} WHERE kind = ${p(1)}`, [kind])),
+      ...(await this.dataSource.query(`SELECT DISTINCT stream FROM ${CHECKPOINTS} WHERE kind = ${p(1)}`, [kind])),
+    ];
+    return [...new Set(rows.map((row) => row.stream))].sort();
+  }
+
+  /** The record a row holds, converted as TypeORM reads the entity, so it hashes as the record that was written. */
+  private hydrate(kind: EvidenceKind, row: Row): Linkable & Row {
+    const metadata = this.dataSource.getMetadata(TABLES[kind].entity);
+    const record: Row = {};
+    for (const column of metadata.columns)
+      record[column.propertyName] = this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column);
+    return record as Linkable & Row;
+  }
+
+  /** Runs `work` holding the stream's lock, on every engine; SQLite's runs synchronously inside BEGIN IMMEDIATE. */
+  private async locked<T>(kind: EvidenceKind, stream: string, work: (query: Query) => Sync<T>): Promise<T> {
+    const { dialect } = this.connection;
+    if (dialect !== 'sqlite')
+      return withNamedLock(
+        this.dataSource,
+        dialect,
+        fingerprintString(`verdict-evidence-chain:${kind}:${stream}`),
+        async (query) => work(query),
+      );
+    const database = (this.dataSource.driver as unknown as { databaseConnection?: NativeSqlite }).databaseConnection;
+    if (!this.dataSource.isInitialized || database === undefined)
+      throw new Error('Sealing evidence needs an initialized DataSource.');
+    if (database.inTransaction) throw new OuterTransactionError('evidence chain');
+    const query: Query = (sql, parameters) => {
+      const statement = database.prepare(sql);
+      if (statement.reader) return statement.all(...parameters);
+      statement.run(...parameters);
+      return [];
+    };
+    database.prepare('BEGIN IMMEDIATE').run();
+    try {
+      const result = work(query);
+      if (result instanceof Promise) throw new Error('SQLite sealing must run synchronously.');
+      database.prepare('COMMIT').run();
+      return result;
+    } catch (error) {
+      if (database.inTransaction) database.prepare('ROLLBACK').run();
+      throw error;
+    }
+  }
+}
+
+/** A value now (SQLite's synchronous statements) or later (the server engines'). */
+type Sync<T> = T | Promise<T>;
+
+/** `next(value)` without turning a synchronous value into a promise, so SQLite's locked work stays in one turn. */
+function then<T, U>(value: Sync<T>, next: (value: T) => Sync<U>): Sync<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
+function checkpointOf(row: Row): EvidenceCheckpoint {
+  return {
+    id: String(row.id),
+    kind: row.kind as EvidenceKind,
+    stream: String(row.stream),
+    sequence: Number(row.sequence),
+    hash: String(row.hash),
+    purpose: row.purpose as CheckpointPurpose,
+    algorithm: row.algorithm as EvidenceCheckpoint['algorithm'],
+    keyId: String(row.key_id),
+    signature: String(row.signature),
+    createdAt: instantOf(row.created_at),
+  };
+}
+
+/** A UTC instant as a driver returns it: a Date, or SQLite's 'YYYY-MM-DD HH:MM:SS.SSS' UTC text. */
+function instantOf(value: unknown): Date {
+  if (value instanceof Date) return value;
+  const text = String(value);
+  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text.replace(' ', 'T')}Z`);
+}

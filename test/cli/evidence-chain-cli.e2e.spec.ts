@@ -1,0 +1,142 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { createMongoAbility } from '@casl/ability';
+import { Module } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { type CheckpointKey, decisionRecord, VerdictModule } from '@verdict/nestjs';
+import { runVerdictCli, VerdictCliModule } from '@verdict/nestjs/cli';
+import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import { databaseEngines, withDataSource } from '@verdict/testing-kit';
+import type { DataSource } from 'typeorm';
+
+const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
+const KEY: CheckpointKey = { algorithm: 'hmac-sha256', keyId: 'cli-test', secret: 'operator-held secret' };
+
+afterEach(() => {
+  process.exitCode = undefined;
+});
+
+/** Runs `verdict <argv>` in this process against `recorder`; its exit code and what it printed. */
+async function cli(recorder: TypeOrmEvidenceRecorder, ...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  @Module({
+    imports: [
+      VerdictModule.forRoot({ abilityFactory: { createForContext: () => createMongoAbility([]) }, evidence: recorder }),
+      VerdictCliModule.forRoot({ streams: { out: (text) => out.push(text), err: (text) => err.push(text) } }),
+    ],
+  })
+  class CliModule {}
+  process.exitCode = undefined;
+  await runVerdictCli(CliModule, { argv });
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = undefined;
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+/** `count` decision records in a fresh stream, one second apart from 2026-01-01, sealed. */
+async function recordSealed(dataSource: DataSource, recorder: TypeOrmEvidenceRecorder, count: number) {
+  const stream = `tenant:${randomUUID()}`;
+  const records = Array.from({ length: count }, (_, i) =>
+    decisionRecord(
+      {
+        id: randomUUID(),
+        correlationId: randomUUID(),
+        sequence: 0,
+        stream,
+        capability: 'orders.refund',
+        toolKind: 'bound',
+        stage: 'execution',
+        disposition: 'permit',
+        reason: `refund ${i}`,
+        recordedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
+      },
+      {},
+    ),
+  );
+  await recorder.recordDecisions(records);
+  await recorder.seal();
+  return { stream, records };
+}
+
+for (const engine of databaseEngines()) {
+  describe(`verdict evidence [${engine.name}]`, () => {
+    it('verify exits 0 on intact chains, and 1 naming the first bad sequence once a row is edited', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const recorder = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY, seal: 'manual' });
+        const { stream, records } = await recordSealed(dataSource, recorder, 6);
+
+        const intact = await cli(recorder, 'evidence', 'verify', '--json');
+        expect(intact.code).toBe(0);
+        expect(JSON.parse(intact.stdout)).toMatchObject({ intact: true, streams: [{ stream, records: 6 }] });
+
+        const p = engine.name === 'postgres' ? '$1' : '?';
+        await dataSource.query(`UPDATE verdict_decision_records SET disposition = 'deny' WHERE id = ${p}`, [
+          records[2]!.id,
+        ]);
+        const broken = await cli(recorder, 'evidence', 'verify', '--json');
+        expect(broken.code).toBe(1);
+        expect(JSON.parse(broken.stdout)).toMatchObject({
+          intact: false,
+          streams: [{ stream, intact: false, firstBadSequence: 3, problem: 'modified' }],
+        });
+        const text = await cli(recorder, 'evidence', 'verify');
+        expect(text.code).toBe(1);
+        expect(text.stderr).toContain(`decision stream ${stream}: first bad sequence 3 (modified)`);
+      });
+    });
+
+    it('prune --before removes the older records, and what remains still verifies from the signed anchor', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const recorder = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY, seal: 'manual' });
+        const { stream } = await recordSealed(dataSource, recorder, 6);
+
+        const pruned = await cli(recorder, 'evidence', 'prune', '--before', '2026-01-01T00:00:04Z', '--json');
+        expect(pruned.code).toBe(0);
+        expect(JSON.parse(pruned.stdout)).toEqual({ before: '2026-01-01T00:00:04.000Z', pruned: 4, anchored: 1 });
+        const [{ remaining }] = await dataSource.query('SELECT COUNT(*) AS remaining FROM verdict_decision_records');
+        expect(Number(remaining)).toBe(2);
+
+        // Later records keep chaining after the anchor, and the whole stream verifies.
+        await recorder.recordDecision(
+          decisionRecord(
+            {
+              id: randomUUID(),
+              correlationId: randomUUID(),
+              sequence: 0,
+              stream,
+              capability: 'orders.refund',
+              toolKind: 'bound',
+              stage: 'execution',
+              disposition: 'permit',
+              reason: 'after the prune',
+              recordedAt: new Date(),
+            },
+            {},
+          ),
+        );
+        await recorder.seal();
+        const verified = await cli(recorder, 'evidence', 'verify', '--json');
+        expect(verified.code).toBe(0);
+        expect(JSON.parse(verified.stdout).streams).toMatchObject([
+          { stream, intact: true, records: 3, verifiedThrough: 7 },
+        ]);
+      });
+    });
+
+    it('prune refuses a date it cannot read (exit 2) and a recorder without a signing key, deleting nothing', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const unkeyed = new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' });
+        await recordSealed(dataSource, unkeyed, 3);
+
+        const badDate = await cli(unkeyed, 'evidence', 'prune', '--before', 'last tuesday');
+        expect(badDate.code).toBe(2);
+        expect(badDate.stderr).toContain('--before needs an ISO 8601 date');
+        const noKey = await cli(unkeyed, 'evidence', 'prune', '--before', '2030-01-01T00:00:00Z', '--json');
+        expect(noKey.code).toBe(1);
+        expect(JSON.parse(noKey.stderr).error).toContain('checkpointKey');
+        const [{ remaining }] = await dataSource.query('SELECT COUNT(*) AS remaining FROM verdict_decision_records');
+        expect(Number(remaining)).toBe(3);
+      });
+    });
+  });
+}
