@@ -187,7 +187,13 @@ describe('execution-target invariants (nothing after the refresh reads the propo
       cleanups.push(() => dataSource.destroy());
       const abilities = new InterleavingAbilityFactory(new StorefrontAbilityFactory(dataSource));
       const moduleRef = await Test.createTestingModule({
-        imports: [VerdictModule.forRoot({ abilityFactory: abilities, evidence: new InMemoryEvidenceRecorder() })],
+        imports: [
+          VerdictModule.forRoot({
+            abilityFactory: abilities,
+            evidence: new InMemoryEvidenceRecorder(),
+            executionClaims: new InMemoryExecutionClaimStore(),
+          }),
+        ],
         providers: [{ provide: DataSource, useValue: dataSource }, StorefrontCapabilities],
       }).compile();
       await moduleRef.init();
