@@ -143,6 +143,7 @@ export function documentsFixture() {
       | 'tenantOf'
       | 'toolLoopThreshold'
       | 'evidenceQuery'
+      | 'evidenceLevel'
     > = {},
   ) {
     const { evidence = new InMemoryEvidenceRecorder(), providers = [], imports = [], ...verdictOptions } = options;

@@ -64,6 +64,7 @@ export {
 export { InvalidEvidenceFilterError } from './errors/invalid-evidence-filter.error.js';
 export { TOOL_CALL_SPAN_ATTRIBUTES, VERDICT_TRACER_NAME } from './telemetry/tool-call-span.js';
 export { DEFAULT_EVIDENCE_STREAM, evidenceStreamOf } from './evidence/evidence-stream.js';
+export { EvidenceLevel } from './evidence/evidence-level.js';
 export { EvidenceKind, GENESIS_HASH, chainHash, type ChainLink } from './evidence/chain-link.js';
 export { ChainProblem, ChainVerifier, type ChainVerification } from './evidence/chain-verification.js';
 export {

@@ -12,6 +12,7 @@ import type { TrajectoryStore } from './forbidden-states/trajectory-store.interf
 import type { ReleasePolicy } from './context-release/release-policy.js';
 import type { PiiDetector } from './context-release/detectors/index.js';
 import type { ContainmentOptions } from './containment/containment-options.interface.js';
+import type { EvidenceLevel } from './evidence/evidence-level.js';
 import type { ProvenanceOptions } from './provenance/provenance-policy.js';
 import type { ReviewLaneOptions } from './review/review-lane-options.interface.js';
 import type { ReviewEndpointHooks } from './review/review-endpoint-hooks.interface.js';
@@ -27,6 +28,12 @@ export interface VerdictModuleOptions {
   readonly abilityFactory: AbilityFactory;
   /** Where decision evidence goes. Default: `NullEvidenceRecorder` (records nothing, warns once). */
   readonly evidence?: EvidenceRecorder;
+  /**
+   * How much of each run's evidence is written: `standard` (one record per stage) or `minimal` (at most two records
+   * per run, the latest before its first mutating step and its final decision, each with every fact the run
+   * established). Default: `standard`.
+   */
+  readonly evidenceLevel?: EvidenceLevel;
   /**
    * Reads evidence back (`EvidenceQuery`, `verdict evidence list|show`). Default: an `InMemoryEvidenceQuery`
    * when `evidence` is an `InMemoryEvidenceRecorder`; otherwise none, and using it is a `VerdictConfigurationError`

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Decision } from '../decisions/decision.js';
 import { type DecisionFacts, type DecisionRecord, decisionRecord } from './decision-record.js';
 import type { EvidenceRecorder } from './evidence-recorder.interface.js';
+import { EvidenceLevel } from './evidence-level.js';
 import { DEFAULT_EVIDENCE_STREAM } from './evidence-stream.js';
 import type { ToolKind } from './tool-kind.js';
 import { EvidenceWriteFailedError } from '../errors/evidence-write-failed.error.js';
@@ -14,6 +15,7 @@ import { EvidenceWriteFailed } from '../events/evidence-write-failed.event.js';
  * Records are buffered and written in at most two batches (ADR 0022): {@link beforeMutation} writes
  * what the run recorded before its first mutating step (a durable gate or the executor), and
  * {@link close} writes the rest when the run ends. A run that mutates nothing writes once, at its end.
+ * At `EvidenceLevel.Minimal` each write keeps only its latest record.
  */
 export class EvidenceTrail {
   private facts: DecisionFacts = {};
@@ -29,6 +31,7 @@ export class EvidenceTrail {
     readonly toolKind: ToolKind,
     private readonly onLateFailure: (failure: EvidenceWriteFailed) => void,
     private readonly stream: string = DEFAULT_EVIDENCE_STREAM,
+    private readonly level: EvidenceLevel = EvidenceLevel.Standard,
   ) {}
 
   /**
@@ -87,9 +90,10 @@ export class EvidenceTrail {
   }
 
   private async flush(): Promise<void> {
-    const batch = this.pending;
-    if (batch.length === 0) return;
+    const recorded = this.pending;
+    if (recorded.length === 0) return;
     this.pending = [];
+    const batch = this.level === EvidenceLevel.Minimal ? recorded.slice(-1) : recorded;
     let current = batch[0]!;
     try {
       if (this.recorder.recordDecisions !== undefined) await this.recorder.recordDecisions(batch);

@@ -537,6 +537,7 @@ export class VerdictPipeline {
       toolKind,
       (failure) => this.reportLateFailure(failure),
       evidenceStreamOf(this.contexts.current()?.tenant),
+      this.options.evidenceLevel,
     );
     if (toolCallFingerprint !== null) trail.establish({ toolCallFingerprint });
     const subject = { capability, toolKind, correlationId: trail.correlationId, toolCallFingerprint };
