@@ -20,6 +20,7 @@ import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import { EvidenceWriteFailed } from '../events/evidence-write-failed.event.js';
 import { admitExecutionClaim, finalizeExecutionClaim } from '../execution-claims/execution-claim.gate.js';
+import type { AtMostOncePolicy } from '../execution-claims/at-most-once.js';
 import { consumeRateLimit } from '../rate-limits/rate-limit.gate.js';
 import { admitTrajectory } from '../forbidden-states/forbidden-state.gate.js';
 import type { AuthorizedAction } from '../vocabulary/authorized-action.js';
@@ -41,7 +42,7 @@ import { SecurityEventEmitter } from '../events/security-event-emitter.js';
 import type { AnyAbility } from '@casl/ability';
 import { assessProvenance } from '../provenance/provenance.stage.js';
 import { UntrustedInfluenceDetected } from '../events/untrusted-influence-detected.event.js';
-import { type DeferredRun, deferredClaimPolicy, parkForReview, verifyReviewed } from '../review/review.gate.js';
+import { type DeferredRun, deferredItemClaim, parkForReview, verifyReviewed } from '../review/review.gate.js';
 import { Disposition } from '../decisions/disposition.js';
 import { configuredReviewLane } from '../review/configured-review-lane.js';
 import type { ReviewLaneOptions } from '../review/review-lane-options.interface.js';
@@ -61,7 +62,7 @@ interface Authorized extends Admissible {
 type Outcome<T> = T | Decision;
 
 /** The durable gates' answer for a capability that uses none of them. */
-const NO_CLAIM = Object.freeze({ claimId: null });
+const NO_CLAIM = Object.freeze({ claimId: null, itemClaimId: null });
 
 /**
  * The bound-tool pipeline of docs/architecture.md. The order of the steps is a security property: read
@@ -152,7 +153,7 @@ export class VerdictPipeline {
     if (admitted instanceof Decision) return this.notExecuted(run, admitted);
     // 14. Run the executor with the AuthorizedAction (the evidence so far written first); 15. finalize its claim.
     await run.trail.beforeMutation();
-    const { claimId } = admitted;
+    const { claimId, itemClaimId } = admitted;
     const action: AuthorizedAction = {
       capability: definition.name,
       target: executionTarget,
@@ -160,10 +161,9 @@ export class VerdictPipeline {
       context: envelope.context,
       executionIdentity: claimId ?? envelope.id,
     };
-    const output =
-      claimId === null
-        ? await definition.executor!(action)
-        : await this.finalize(definition, claimId, async () => definition.executor!(action));
+    const execute = async () => definition.executor!(action);
+    const once = claimId === null ? execute : () => this.finalize(definition, claimId, execute);
+    const output = itemClaimId === null ? await once() : await this.finalize(definition, itemClaimId, once);
     return this.executed(run, Stage.Execution, output);
   }
 
@@ -190,8 +190,6 @@ export class VerdictPipeline {
     const { definition, envelope, executionTarget } = authorized;
     const lane = this.reviewLane();
     const parked = { lane, definition, envelope, target: executionTarget, now: this.clock(), trail: run.trail };
-    // An approved item will execute: its evidence so far is written first (an evidence failure stops it here).
-    await run.trail.beforeMutation();
     const { decision, item } = await parkForReview({ ...parked, approved: true });
     if (decision.permitted) await lane.queue.enqueue({ itemId: item.id });
     return this.notExecuted(run, decision);
@@ -233,14 +231,12 @@ export class VerdictPipeline {
     target: unknown,
     run: PipelineRun,
     receipt: ReceiptKey | null,
-  ): Promise<Outcome<{ claimId: string | null }>> {
-    // A deferred run always passes a claim: its job may be delivered more than once (docs/review-lane.md).
-    const claimPolicy =
-      run.deferred === undefined ? definition.atMostOnce : deferredClaimPolicy(definition, run.deferred);
+  ): Promise<Outcome<{ claimId: string | null; itemClaimId: string | null }>> {
     if (
       definition.rateLimit === undefined &&
       receipt === null &&
-      claimPolicy === undefined &&
+      definition.atMostOnce === undefined &&
+      run.deferred === undefined &&
       definition.forbidStates === undefined
     )
       return NO_CLAIM;
@@ -282,18 +278,15 @@ export class VerdictPipeline {
       );
       if (!consumed.permitted) return consumed;
     }
-    // 13. Atomically admit the execution claim: the last gate.
-    if (claimPolicy === undefined) return { claimId: null };
-    const claimed = await admitExecutionClaim(
-      this.options.executionClaims!,
-      claimPolicy,
-      definition.name,
-      envelope,
-      target,
-      this.clock(),
-      trail,
-    );
-    return claimed instanceof Decision ? claimed : { claimId: claimed };
+    // 13. Atomically admit the execution claims: the last gate. A deferred run first claims its review item: its job
+    // may be delivered more than once (docs/review-lane.md).
+    const claim = (policy: AtMostOncePolicy) =>
+      admitExecutionClaim(this.options.executionClaims!, policy, definition.name, envelope, target, this.clock(), trail);
+    const itemClaimed = run.deferred === undefined ? null : await claim(deferredItemClaim(run.deferred));
+    if (itemClaimed instanceof Decision) return itemClaimed;
+    if (definition.atMostOnce === undefined) return { claimId: itemClaimed, itemClaimId: null };
+    const claimed = await claim(definition.atMostOnce);
+    return claimed instanceof Decision ? claimed : { claimId: claimed, itemClaimId: itemClaimed };
   }
 
   /** Steps 14 and 15 for an operation an execution claim admitted. */

@@ -10,7 +10,7 @@ import { UntrustedInfluenceDetected } from '../events/untrusted-influence-detect
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import type { Envelope } from '../vocabulary/envelope.js';
 import { analyzeInfluence } from './analyze-influence.js';
-import type { InfluenceReport } from './influence-report.js';
+import type { ArgumentInfluence, InfluenceReport } from './influence-report.js';
 import { isStrict, provenanceApplies } from './provenance-applicability.js';
 import { provenanceConfirmation } from './provenance-confirmation.js';
 import type { ProvenanceOptions } from './provenance-policy.js';
@@ -41,7 +41,7 @@ export interface ProvenanceStageInput {
 export async function assessProvenance(input: ProvenanceStageInput): Promise<CapabilityDefinition | Decision> {
   const { definition, envelope, toolKind, options, trail } = input;
   if (!provenanceApplies(definition, options)) return definition;
-  const report = analyzeInfluence(windowOf(toolKind), envelope.arguments);
+  const report = withTrustedPaths(analyzeInfluence(windowOf(toolKind), envelope.arguments), definition);
   const rule = ruleFor(report, definition, options);
   const summary = provenanceSummary(report);
   const influenced = report.untrustedContext || report.arguments.length > 0;
@@ -87,6 +87,22 @@ function windowOf(toolKind: ToolKind): ProvenanceWindow {
 }
 
 /** The most severe rule among the findings. */
+/**
+ * The report with every argument path the capability's policy does not declare replaced by its fingerprint
+ * (`#<sha256 prefix>`): keys of free-form arguments are model-written, and a path reaches evidence, events and
+ * the approver's summary. Declared paths are the application's own names.
+ */
+function withTrustedPaths(report: InfluenceReport, definition: CapabilityDefinition): InfluenceReport {
+  const declared = Object.keys(definition.provenance?.arguments ?? {}).map((path) =>
+    parseReleasePath(path, 'provenance argument'),
+  );
+  const shown = (influence: ArgumentInfluence): ArgumentInfluence =>
+    declared.some((pattern) => coversPath(pattern, influence.segments))
+      ? influence
+      : { ...influence, path: `#${fingerprintString(influence.path).slice(0, 16)}` };
+  return { ...report, arguments: report.arguments.map(shown) };
+}
+
 function ruleFor(
   report: InfluenceReport,
   definition: CapabilityDefinition,

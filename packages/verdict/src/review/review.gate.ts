@@ -21,16 +21,16 @@ export interface DeferredRun {
   readonly item: ReviewItem;
 }
 
-/** The claim policy of deferred runs of a capability without `atMostOnce`: one execution per review item. */
+/** The claim policy every deferred run passes: one execution per review item. */
 export const DEFERRED_CLAIM_POLICY = 'verdict.deferred';
 
 /**
- * The last gate of a deferred run: the capability's own `atMostOnce` when it declares one (its semantic key
- * also refuses a second item for the same operation), otherwise one claim per review item. Either way a
- * job retry, a duplicate job or a restarted worker meets a claim that is already taken.
+ * The review item's own claim, admitted by every deferred run (before the capability's `atMostOnce`, which
+ * still refuses a second item for the same operation): a job retry, a duplicate job or a restarted worker meets
+ * a claim that is already taken, even when the capability's key reads state the first execution changed.
  */
-export function deferredClaimPolicy(definition: CapabilityDefinition, { item }: DeferredRun): AtMostOncePolicy {
-  return definition.atMostOnce ?? atMostOnce({ name: DEFERRED_CLAIM_POLICY, key: () => ({ item: item.id }) });
+export function deferredItemClaim({ item }: DeferredRun): AtMostOncePolicy {
+  return atMostOnce({ name: DEFERRED_CLAIM_POLICY, key: () => ({ item: item.id }) });
 }
 
 /** What parking needs: the review lane, the proposal and its target. */
@@ -62,6 +62,8 @@ export async function parkForReview(request: ParkRequest): Promise<{ decision: D
   });
   const ttl = policy?.ttlSeconds ?? DEFAULT_REVIEW_TTL_SECONDS;
   const subject = policy?.reviewer?.subject?.(envelope, target) ?? null;
+  // Parking is a write a reviewer acts on: the run's evidence so far is written first (a failure stops it here).
+  await trail.beforeMutation();
   const item = await lane.items.park(
     {
       id: newReviewItemId(),
