@@ -13,7 +13,12 @@ import type { ProvenanceWindow } from './provenance-window.js';
  */
 export function analyzeInfluence(window: ProvenanceWindow, args: unknown): InfluenceReport {
   const untrusted = window.items.filter((item) => item.label.trust === Trust.Untrusted);
-  const trusted = window.items.filter((item) => item.label.trust !== Trust.Untrusted);
+  // A text that entered the window untrusted is never trusted content, whatever else it was seen as: otherwise
+  // anyone could first send an attacker's page as their own message and so clear it for every other agent.
+  const tainted = new Set(untrusted.map((item) => item.label.fingerprint));
+  const trusted = window.items.filter(
+    (item) => item.label.trust !== Trust.Untrusted && !tainted.has(item.label.fingerprint),
+  );
   const influenced = new Map<string, { segments: readonly string[]; sources: Map<string, ProvenanceLabel> }>();
   if (untrusted.length > 0) {
     for (const candidate of argumentCandidates(args)) {
