@@ -159,8 +159,9 @@ export class ApprovalService {
       return false;
     let principal;
     try {
-      // A capability without its own policy is confirmed for provenance with the actor itself as key (ADR 0025).
-      principal = receiptPrincipal(requester, definition.requiresConfirmation?.actorKey, receipt.capability);
+      // A capability without its own policy is confirmed for provenance with the module's actorKey (ADR 0025).
+      const actorKey = definition.requiresConfirmation?.actorKey ?? this.options.actorKey?.bind(this.options);
+      principal = receiptPrincipal(requester, actorKey, receipt.capability);
     } catch (error) {
       // Another capability's actorKey may name nobody for this requester (a staff key on a customer): then the
       // receipt is not theirs. A colliding id of that capability must not make the requester's own lookup fail.

@@ -281,7 +281,15 @@ export class VerdictPipeline {
     // 13. Atomically admit the execution claims: the last gate. A deferred run first claims its review item: its job
     // may be delivered more than once (docs/review-lane.md).
     const claim = (policy: AtMostOncePolicy) =>
-      admitExecutionClaim(this.options.executionClaims!, policy, definition.name, envelope, target, this.clock(), trail);
+      admitExecutionClaim(
+        this.options.executionClaims!,
+        policy,
+        definition.name,
+        envelope,
+        target,
+        this.clock(),
+        trail,
+      );
     const itemClaimed = run.deferred === undefined ? null : await claim(deferredItemClaim(run.deferred));
     if (itemClaimed instanceof Decision) return itemClaimed;
     if (definition.atMostOnce === undefined) return { claimId: itemClaimed, itemClaimId: null };
@@ -399,6 +407,7 @@ export class VerdictPipeline {
       trail,
       now: envelope.createdAt,
       emit: (event) => this.events?.emit(UntrustedInfluenceDetected.event, event),
+      actorKey: this.options.actorKey?.bind(this.options),
     });
     if (effective instanceof Decision) return effective;
     // 2. Resolve the proposal-stage target. Only TargetNotResolvable is a policy outcome.

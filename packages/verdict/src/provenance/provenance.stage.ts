@@ -9,6 +9,7 @@ import { ToolKind } from '../evidence/tool-kind.js';
 import { UntrustedInfluenceDetected } from '../events/untrusted-influence-detected.event.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import type { Envelope } from '../vocabulary/envelope.js';
+import type { ActorKey } from '../context/actor-key.js';
 import { analyzeInfluence } from './analyze-influence.js';
 import type { ArgumentInfluence, InfluenceReport } from './influence-report.js';
 import { isStrict, provenanceApplies } from './provenance-applicability.js';
@@ -30,6 +31,8 @@ export interface ProvenanceStageInput {
   readonly trail: EvidenceTrail;
   readonly now: Date;
   readonly emit: (event: UntrustedInfluenceDetected) => void;
+  /** The module's `actorKey`: the key a provenance receipt binds the actor by. */
+  readonly actorKey?: ActorKey;
 }
 
 /**
@@ -71,7 +74,7 @@ export async function assessProvenance(input: ProvenanceStageInput): Promise<Cap
   if (decision.disposition === Disposition.Deny) return decision;
   if (decision.disposition === Disposition.Permit) return definition;
   const reason = definition.provenance?.reason === undefined ? summary : `${definition.provenance.reason} ${summary}`;
-  return { ...definition, requiresConfirmation: provenanceConfirmation(definition, reason) };
+  return { ...definition, requiresConfirmation: provenanceConfirmation(definition, reason, input.actorKey) };
 }
 
 /**
