@@ -60,8 +60,8 @@ export class LabModule {
           imports: [LabConversationModule],
           inject: [DataSource, LabConversation],
           useFactory: (dataSource: DataSource, conversation: LabConversation) => ({
-            abilityFactory: new StorefrontAbilityFactory(dataSource),
-            evidence: new ConcurrentWrite(new TypeOrmEvidenceRecorder(dataSource)),
+            abilityFactory: new ConcurrentWrite(new StorefrontAbilityFactory(dataSource)),
+            evidence: new TypeOrmEvidenceRecorder(dataSource),
             evidenceQuery: new TypeOrmEvidenceQuery(dataSource),
             executionClaims: new TypeOrmExecutionClaimStore(dataSource),
             rateLimits: new TypeOrmRateLimitStore(dataSource),

@@ -1,37 +1,27 @@
-import {
-  type DecisionRecord,
-  type EvidenceRecorder,
-  type ReleaseRecord,
-  Stage,
-  fingerprintString,
-} from '@verdict/nestjs';
+import type { AbilityFactory, ActionContext } from '@verdict/nestjs';
 
 /**
- * The lab's stand-in for a concurrent writer: an evidence recorder that passes every record on and, right
- * after the proposal stage of an armed tool call was recorded as permitted, runs that call's write — so the
- * write lands between Verdict's check and its execution, exactly where a race would put it. Only the
- * "resource swapped between check and execution" case arms it. Per lab session, never shared.
+ * The lab's stand-in for a concurrent writer: an ability factory that builds each ability as the storefront's
+ * does and, when armed, runs one write right after building the next one — Verdict builds it at step 3, after
+ * resolving the proposal target and before checking it, so the write lands between the check and the refresh,
+ * exactly where a race would put it. Only the "resource swapped between check and execution" case arms it.
+ * Per lab session, never shared.
  */
-export class ConcurrentWrite implements EvidenceRecorder {
-  private readonly armed = new Map<string, () => Promise<void>>();
+export class ConcurrentWrite implements AbilityFactory {
+  private armed: (() => Promise<void>) | undefined;
 
-  constructor(private readonly recorder: EvidenceRecorder) {}
+  constructor(private readonly abilities: AbilityFactory) {}
 
-  /** Runs `write` once, after the next permitted proposal stage of `toolCallId`. */
-  arm(toolCallId: string, write: () => Promise<void>): void {
-    this.armed.set(fingerprintString(toolCallId), write);
+  /** Runs `write` once, right after the next ability is built (the next proposal's step 3). */
+  arm(write: () => Promise<void>): void {
+    this.armed = write;
   }
 
-  async recordDecision(record: DecisionRecord): Promise<void> {
-    await this.recorder.recordDecision(record);
-    const write = record.toolCallFingerprint === null ? undefined : this.armed.get(record.toolCallFingerprint);
-    if (write !== undefined && record.stage === Stage.Proposal && record.disposition === 'permit') {
-      this.armed.delete(record.toolCallFingerprint!);
-      await write();
-    }
-  }
-
-  recordRelease(record: ReleaseRecord): Promise<void> {
-    return this.recorder.recordRelease(record);
+  async createForContext(context: ActionContext): Promise<Awaited<ReturnType<AbilityFactory['createForContext']>>> {
+    const ability = await this.abilities.createForContext(context);
+    const write = this.armed;
+    this.armed = undefined;
+    if (write !== undefined) await write();
+    return ability;
   }
 }

@@ -1,6 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { StructuredToolInterface } from '@langchain/core/tools';
-import { ActionContextStore, ApprovalService, EvidenceRecorder } from '@verdict/nestjs';
+import {
+  ActionContextStore,
+  ApprovalService,
+  VERDICT_MODULE_OPTIONS,
+  type VerdictModuleOptions,
+} from '@verdict/nestjs';
 import { VerdictTools } from '@verdict/nestjs/langchain';
 import {
   Order,
@@ -41,7 +46,7 @@ export class WhyVerdictCases {
     private readonly approvals: ApprovalService,
     private readonly refunds: RefundCapabilities,
     private readonly conversation: LabConversation,
-    @Inject(EvidenceRecorder) private readonly evidence: ConcurrentWrite,
+    @Inject(VERDICT_MODULE_OPTIONS) private readonly options: VerdictModuleOptions,
     tools: VerdictTools,
   ) {
     this.boundCancel = tools.bound(createCancelOrderTool(dataSource), StorefrontCapability.CancelOrder);
@@ -100,7 +105,7 @@ export class WhyVerdictCases {
     const handTool = handSecuredCancelOrder(this.dataSource, () => this.contexts.current(), swap);
     const manual = await this.restoring(() => this.calls.viaTool(handTool, call('call_swap_hand'), false));
     const verdictCall = call('call_swap_verdict');
-    this.evidence.arm(verdictCall.toolCallId, swap);
+    (this.options.abilityFactory as ConcurrentWrite).arm(swap);
     const verdict = await this.restoring(() => this.calls.viaTool(this.boundCancel, verdictCall, true));
     const cancelled = (view: CallView) => view.sideEffect.includes('cancelled');
     return {
