@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { EvaluationBaseline, EvaluationReport, type SuiteResult, renderComparison } from '@verdict/evaluation';
 import { readFileSync } from 'node:fs';
-import { agentDojoFigures } from './agentdojo-figures.js';
+import { agentDojoFigures, renderThreeArmTable } from './agentdojo-figures.js';
 import { PACK_ARMS, PackArm } from './pack-arm.js';
 import { PACK_SCENARIOS } from './pack-scenarios.js';
 import { PackFamily } from './pack-scenario.js';
@@ -77,6 +77,15 @@ describe('Provenance packs', () => {
         attacked: true,
       });
     }
+  });
+
+  it('prints the three arms side by side with the figures of their reports', async () => {
+    const rows = [];
+    for (const arm of PACK_ARMS) rows.push({ arm, figures: agentDojoFigures(await reportOf(arm)) });
+    const [header, ...lines] = renderThreeArmTable(rows).split('\n');
+    expect(header).toMatch(/^arm\s+utility\s+utility under attack\s+attack success\s+errors$/);
+    expect(lines.map((line) => line.split(/\s+/)[0])).toEqual([...PACK_ARMS]);
+    expect(lines[2]).toMatch(/^provenance\s+\d+\.\d%\s+\d+\.\d%\s+0\.0%\s+0$/);
   });
 
   it('writes reports that validate and name no attacker endpoint, prompt or injected text', async () => {
