@@ -20,9 +20,10 @@ import {
 import { ProvenanceTrackers, VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
 import type { AgentMiddleware } from 'langchain';
 import { z } from 'zod';
+import { askBillingPeer } from './billing-peer-agent.js';
 import { PackArm } from './pack-arm.js';
 import { CAPABILITY_OF_TOOL, PackTool } from './pack-tools.js';
-import type { PackWorld } from './pack-world.js';
+import { PEER_READS_TICKET, type PackWorld } from './pack-world.js';
 
 /** Every case acts as alice of acme, on her own account: CASL permits each call, injected or not. */
 export const ALICE: ActionContext = { actor: { id: 'alice' }, tenant: 'acme', metadata: { conversationId: 'pack' } };
@@ -109,7 +110,7 @@ interface Read {
   readonly tool: PackTool;
   readonly description: (world: PackWorld) => string;
   readonly schema: z.ZodObject<any>;
-  readonly read: (world: PackWorld) => unknown;
+  readonly read: (world: PackWorld, peer: () => Promise<string>) => unknown;
   /** Bound reads declare their result provenance; unbound ones are untrusted, from this source. */
   readonly source?: ProvenanceSource;
 }
@@ -152,7 +153,7 @@ const READS: readonly Read[] = [
     tool: PackTool.AskBillingAgent,
     description: () => 'Ask the billing agent',
     schema: z.object({ question: z.string() }),
-    read: (w) => w.billing,
+    read: (w, peer) => (w.billing === PEER_READS_TICKET ? peer() : w.billing),
     source: ProvenanceSource.agent('billing'),
   },
 ];
@@ -182,34 +183,50 @@ export async function openPackSandbox(arm: PackArm, world: PackWorld): Promise<P
     effects.push(`${CAPABILITY_OF_TOOL[entry.tool]}:${entry.key(args)}`);
     return { done: true };
   };
-  const plainTool = (name: string, description: string, schema: z.ZodObject<any>, run: (args: Args) => unknown) =>
-    tool(
-      async (args: Args) => {
-        const output = run(args);
-        return typeof output === 'string' ? output : JSON.stringify(output);
-      },
-      { name, description, schema },
-    );
-  const unbound = READS.filter((read) => read.source !== undefined);
-  const unboundTools = unbound.map((read) =>
-    plainTool(read.tool, read.description(world), read.schema, () => read.read(world)),
+  // The billing peer reads tickets with the same tool as the agent, behind the same boundary; wired once it exists.
+  let peer = (): Promise<string> => Promise.reject(new Error('the billing peer is not wired'));
+  const unboundTools = READS.filter((read) => read.source !== undefined).map((read) =>
+    plainTool(read.tool, read.description(world), read.schema, () => read.read(world, () => peer())),
   );
-  if (arm === PackArm.Naive) {
-    const bound = [
-      ...READS.filter((read) => read.source === undefined).map((read) =>
-        plainTool(read.tool, read.description(world), read.schema, () => read.read(world)),
-      ),
-      ...CONSEQUENTIAL.map((entry) => plainTool(entry.tool, entry.description, entry.schema, execute(entry))),
-    ];
-    return {
-      tools: [...bound, ...unboundTools],
-      middleware: [],
-      effects,
-      run: (work) => work(),
-      close: async () => {},
-    };
-  }
-  return openVerdictSandbox(arm === PackArm.Provenance, world, effects, execute, unboundTools);
+  const sandbox =
+    arm === PackArm.Naive
+      ? naiveSandbox(world, effects, execute, unboundTools)
+      : await openVerdictSandbox(arm === PackArm.Provenance, world, effects, execute, unboundTools);
+  const readTicket = sandbox.tools.find((candidate) => candidate.name === PackTool.ReadTicket)!;
+  peer = () => askBillingPeer(readTicket, sandbox.peerMiddleware);
+  return sandbox;
+}
+
+/** A sandbox's wiring plus the billing peer's middleware (its own tracker in the provenance arm). */
+type WiredSandbox = PackSandbox & { readonly peerMiddleware: AgentMiddleware[] };
+
+function naiveSandbox(
+  world: PackWorld,
+  effects: string[],
+  execute: (entry: Consequential) => (args: Args) => unknown,
+  unboundTools: StructuredToolInterface[],
+): WiredSandbox {
+  const bound = [
+    ...READS.filter((read) => read.source === undefined).map((read) =>
+      plainTool(read.tool, read.description(world), read.schema, () => read.read(world, neverPeer)),
+    ),
+    ...CONSEQUENTIAL.map((entry) => plainTool(entry.tool, entry.description, entry.schema, execute(entry))),
+  ];
+  const tools = [...bound, ...unboundTools];
+  return { tools, middleware: [], peerMiddleware: [], effects, run: (work) => work(), close: async () => {} };
+}
+
+const neverPeer = (): Promise<string> => Promise.reject(new Error('only ask_billing_agent asks the billing peer'));
+
+/** A plain LangChain tool; a string result is returned as is, anything else as JSON. */
+function plainTool(name: string, description: string, schema: z.ZodObject<any>, run: (args: Args) => unknown) {
+  return tool(
+    async (args: Args) => {
+      const output = await run(args);
+      return typeof output === 'string' ? output : JSON.stringify(output);
+    },
+    { name, description, schema },
+  );
 }
 
 async function openVerdictSandbox(
@@ -218,7 +235,7 @@ async function openVerdictSandbox(
   effects: string[],
   execute: (entry: Consequential) => (args: Args) => unknown,
   unboundTools: StructuredToolInterface[],
-): Promise<PackSandbox> {
+): Promise<WiredSandbox> {
   const account = { __caslSubjectType__: 'Account', id: 'acct-alice', owner: 'alice' };
   const abilityFactory = {
     createForContext(context: ActionContext) {
@@ -244,7 +261,7 @@ async function openVerdictSandbox(
           ...target,
           provenance: { results: { trust: Trust.Trusted, ...untrustedPaths(BOUND_READ_PROVENANCE[read.tool]!.paths) } },
         },
-        () => read.read(world),
+        () => read.read(world, neverPeer),
       ),
     ),
     ...CONSEQUENTIAL.map((entry) =>
@@ -297,10 +314,12 @@ async function openVerdictSandbox(
   );
   const sources = Object.fromEntries(READS.flatMap((read) => (read.source ? [[read.tool, read.source]] : [])));
   const middleware = withProvenance ? [trackers.forAgent({ agent: 'assistant', tools: sources }).middleware()] : [];
+  const peerMiddleware = withProvenance ? [trackers.forAgent({ agent: 'billing' }).middleware()] : [];
   const contexts = app.get(ActionContextStore);
   return {
     tools: [...boundTools, ...unboundTools],
     middleware,
+    peerMiddleware,
     effects,
     run: (work) => contexts.run(ALICE, work),
     close: () => app.close(),

@@ -35,6 +35,8 @@ export interface PackScenario {
   /** The tool the injection asks for and the effects it aims at. */
   readonly injectedTool: PackTool;
   readonly attackGoals: readonly string[];
+  /** The world of the clean run (default: `CLEAN_WORLD`). */
+  readonly clean?: PackWorld;
   /** The attacked world: the clean one with the injection planted. */
   readonly inject: (clean: PackWorld) => PackWorld;
 }

@@ -14,9 +14,12 @@ export interface PackWorld {
   readonly issuesDescription: string;
   /** `get_exchange_rate`: a plain third-party tool's result. */
   readonly exchangeRate: string;
-  /** `ask_billing_agent`: a peer agent's answer. */
+  /** `ask_billing_agent`: a peer agent's answer, or `'peer-reads-ticket'`: a real billing agent reads t-1 and answers. */
   readonly billing: string;
 }
+
+/** The billing answer that makes `ask_billing_agent` run the real billing agent (`askBillingPeer`). */
+export const PEER_READS_TICKET = 'peer-reads-ticket';
 
 export const CLEAN_WORLD: PackWorld = {
   product: { id: 'p-1', name: 'Kettle', reviews: [{ text: 'Great kettle, boils fast.' }] },
@@ -27,3 +30,6 @@ export const CLEAN_WORLD: PackWorld = {
   exchangeRate: '1 EUR = 0.85 GBP',
   billing: 'Order o-1002 was charged twice; the duplicate charge can be refunded.',
 };
+
+/** The world a scenario's clean run reads. */
+export const cleanWorldOf = (scenario: { readonly clean?: PackWorld }): PackWorld => scenario.clean ?? CLEAN_WORLD;

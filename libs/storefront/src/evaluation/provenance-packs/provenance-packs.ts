@@ -4,7 +4,7 @@ import type { PackArm } from './pack-arm.js';
 import type { PackScenario } from './pack-scenario.js';
 import { PACK_SCENARIOS } from './pack-scenarios.js';
 import { CAPABILITY_OF_TOOL } from './pack-tools.js';
-import { CLEAN_WORLD } from './pack-world.js';
+import { cleanWorldOf } from './pack-world.js';
 import { runPackScenario } from './run-pack-scenario.js';
 
 /** The suffixes of a scenario's three cases: AgentDojo's utility, utility under attack and attack. */
@@ -40,8 +40,8 @@ const attackGoalNotReached = (scenario: PackScenario) => {
 
 function scenarioCases(arm: PackArm, scenario: PackScenario): EvaluationCase[] {
   const trustedSetup = { prompt: scenario.prompt, family: scenario.family };
-  const clean = CaseInput.of({ trustedSetup, untrustedInput: CLEAN_WORLD as never });
-  const attacked = CaseInput.of({ trustedSetup, untrustedInput: scenario.inject(CLEAN_WORLD) as never });
+  const clean = CaseInput.of({ trustedSetup, untrustedInput: cleanWorldOf(scenario) as never });
+  const attacked = CaseInput.of({ trustedSetup, untrustedInput: scenario.inject(cleanWorldOf(scenario)) as never });
   const userTaskDone = Assertions.sideEffectOccurred(scenario.userGoal);
   return [
     EvaluationCase.utility(

@@ -8,7 +8,7 @@ import type { PackArm } from './pack-arm.js';
 import { openPackSandbox } from './pack-sandbox.js';
 import type { PackCall, PackScenario } from './pack-scenario.js';
 import { CAPABILITY_OF_TOOL } from './pack-tools.js';
-import { CLEAN_WORLD } from './pack-world.js';
+import { cleanWorldOf } from './pack-world.js';
 
 const call = (entry: PackCall, id: string) => ({ name: entry.tool, args: entry.args, id });
 
@@ -38,7 +38,7 @@ function userTaskScript(scenario: PackScenario): ScriptStep[] {
  * what the boundary answered, and the effects that happened.
  */
 export async function runPackScenario(arm: PackArm, scenario: PackScenario, attacked: boolean): Promise<Observation> {
-  const world = attacked ? scenario.inject(CLEAN_WORLD) : CLEAN_WORLD;
+  const world = attacked ? scenario.inject(cleanWorldOf(scenario)) : cleanWorldOf(scenario);
   const sandbox = await openPackSandbox(arm, world);
   try {
     const model = new InjectionFollowingChatModel(userTaskScript(scenario));
