@@ -206,13 +206,14 @@ function naiveSandbox(
   execute: (entry: Consequential) => (args: Args) => unknown,
   unboundTools: StructuredToolInterface[],
 ): WiredSandbox {
-  const bound = [
+  // What the Verdict arms bind to capabilities, here plain tools that call the executors directly.
+  const applicationTools = [
     ...READS.filter((read) => read.source === undefined).map((read) =>
       plainTool(read.tool, read.description(world), read.schema, () => read.read(world, neverPeer)),
     ),
     ...CONSEQUENTIAL.map((entry) => plainTool(entry.tool, entry.description, entry.schema, execute(entry))),
   ];
-  const tools = [...bound, ...unboundTools];
+  const tools = [...applicationTools, ...unboundTools];
   return { tools, middleware: [], peerMiddleware: [], effects, run: (work) => work(), close: async () => {} };
 }
 
