@@ -1,0 +1,14 @@
+/**
+ * The three arms every provenance-pack case runs in, side by side:
+ * - `naive`: plain LangChain tools that call the executors directly (no Verdict);
+ * - `verdict`: the same executors as capabilities behind Verdict (CASL, validation, evidence), no provenance policy;
+ * - `provenance`: Verdict with the provenance tracker and each consequential capability's provenance policy.
+ */
+export const PackArm = {
+  Naive: 'naive',
+  Verdict: 'verdict',
+  Provenance: 'provenance',
+} as const;
+export type PackArm = (typeof PackArm)[keyof typeof PackArm];
+
+export const PACK_ARMS: readonly PackArm[] = [PackArm.Naive, PackArm.Verdict, PackArm.Provenance];
