@@ -7,6 +7,7 @@ import type { RateLimitStore } from '../rate-limits/rate-limit-store.interface.j
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import { ContainmentService } from './containment.service.js';
+import { Stage } from '../decisions/stage.js';
 
 /**
  * Runs the module's containment rules on each security event a run raised. A rule counts events per
@@ -30,6 +31,9 @@ export class ContainmentRules {
   async observe(event: SecurityEvent): Promise<void> {
     for (const rule of this.options.containment?.rules ?? []) {
       if (!(event instanceof rule.on)) continue;
+      // A refusal by a kill switch already engaged is not new evidence against anyone: counting it would let one
+      // contained actor's retries contain their whole tenant.
+      if (event.stage === Stage.Containment) continue;
       const subject = rule.contain === 'actor' ? event.actorFingerprint : event.tenantFingerprint;
       if (subject === null) continue;
       const { windowSeconds, threshold } = rule;
