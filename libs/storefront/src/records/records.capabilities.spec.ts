@@ -5,6 +5,7 @@ import {
   type DecisionRecord,
   DEFAULT_PUBLIC_MESSAGE,
   InMemoryEvidenceRecorder,
+  InMemoryExecutionClaimStore,
   InMemoryTrajectoryStore,
   type TrajectoryStore,
   VerdictConfigurationError,
@@ -38,7 +39,12 @@ async function boot(
   const evidence = new InMemoryEvidenceRecorder();
   const moduleRef = await Test.createTestingModule({
     imports: [
-      VerdictModule.forRoot({ abilityFactory: new StorefrontAbilityFactory(dataSource), evidence, trajectories }),
+      VerdictModule.forRoot({
+        abilityFactory: new StorefrontAbilityFactory(dataSource),
+        evidence,
+        trajectories,
+        executionClaims: new InMemoryExecutionClaimStore(),
+      }),
       VerdictLangChainModule,
     ],
     providers: [{ provide: DataSource, useValue: dataSource }, RecordsCapabilities],

@@ -8,6 +8,7 @@ import { customerRecordsExfiltration } from './customer-records-exfiltration.js'
 import { type CustomerSource, customerPrimaryKeyPolicy, resolveSignedInCustomer } from './customer-target.js';
 import { exportPrimaryKeyPolicy, resolveLatestExport } from './records-export-target.js';
 import { customerRecordsScope } from './records-trajectory-scope.js';
+import { oncePerToolCall } from './once-per-tool-call.js';
 import {
   type SendLinkArguments,
   type UploadArguments,
@@ -70,7 +71,8 @@ export class RecordsCapabilities implements CustomerSource {
     arguments: noArguments,
     resolveTarget: resolveSignedInCustomer,
     executionTarget: customerPrimaryKeyPolicy,
-    mutates: true, // writes a RecordsExport row (verdict validate asks for atMostOnce where it is wired)
+    mutates: true, // writes a RecordsExport row
+    atMostOnce: oncePerToolCall('records-export'),
     forbidStates: exfiltrationGate((_envelope, customer: Customer) => recordsEffects.export(customer.tenantId)),
   })
   async exportRecords(action: AuthorizedAction<Record<string, never>, Customer>): Promise<{ archive: string }> {
@@ -93,6 +95,7 @@ export class RecordsCapabilities implements CustomerSource {
     resolveTarget: resolveLatestExport,
     executionTarget: exportPrimaryKeyPolicy,
     mutates: true,
+    atMostOnce: oncePerToolCall('records-upload'),
     forbidStates: exfiltrationGate(({ arguments: a }: Envelope<UploadArguments>, archive: RecordsExport) =>
       recordsEffects.upload(archive, a.host),
     ),
@@ -120,6 +123,7 @@ export class RecordsCapabilities implements CustomerSource {
     resolveTarget: resolveSignedInCustomer,
     executionTarget: customerPrimaryKeyPolicy,
     mutates: true,
+    atMostOnce: oncePerToolCall('records-send'),
     forbidStates: exfiltrationGate(({ arguments: a }: Envelope<SendLinkArguments>, customer: Customer) =>
       recordsEffects.send(customer.tenantId, a.to, a.link),
     ),
