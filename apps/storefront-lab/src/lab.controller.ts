@@ -7,6 +7,7 @@ import { ConfirmationScenario } from './approvals/confirmation.scenario.js';
 import { CrossCustomerComparison } from './comparison/cross-customer.comparison.js';
 import { ExfiltrationChainScenario } from './forbidden-states/exfiltration-chain.scenario.js';
 import { GateScenarios } from './gates/gate-scenarios.js';
+import { InjectedReviewScenario } from './provenance/injected-review.scenario.js';
 import { DestinationReleaseScenario } from './releases/destination-release.scenario.js';
 import type { ApprovalAnswer, ClaimRow, LabSessionView } from './runs/lab-run.js';
 import { LAB_ACTORS, LAB_APPROVERS, labActorSchema, parseBody } from './session/lab-actors.js';
@@ -23,6 +24,12 @@ const schemas = {
   refund: withActor({ orderId, amountCents: z.number().int().positive().max(10_000_000) }),
   resume: z.object({ orderId, amountCents: z.number().int().positive().max(10_000_000) }),
   whyVerdict: z.enum(WHY_VERDICT_CASES),
+  provenance: withActor({
+    orderId,
+    amountCents: z.number().int().positive().max(10_000_000),
+    review: z.string().max(2000),
+    ownIban: z.string().max(64),
+  }),
 };
 
 /**
@@ -38,6 +45,7 @@ export class LabController {
     private readonly destinationRelease: DestinationReleaseScenario,
     private readonly chain: ExfiltrationChainScenario,
     private readonly whyVerdict: WhyVerdictCases,
+    private readonly injectedReview: InjectedReviewScenario,
     private readonly approvals: ApprovalService,
     private readonly dataSource: DataSource,
   ) {}
@@ -90,6 +98,13 @@ export class LabController {
   @HttpCode(200)
   runWhyVerdict(@Param('case') which: string) {
     return this.whyVerdict.run(parseBody(schemas.whyVerdict, which));
+  }
+
+  /** The model reads the order's reviews (one may be injected) and proposes refunds to bank accounts. */
+  @Post('labs/provenance/runs')
+  @HttpCode(200)
+  runProvenance(@Body() body: unknown) {
+    return this.injectedReview.run(parseBody(schemas.provenance, body));
   }
 
   /** The model proposes a refund: Verdict asks for confirmation and the inbox gets a pending approval. */

@@ -6,6 +6,7 @@ import {
   TypeOrmApprovalReceiptStore,
   TypeOrmEvidenceRecorder,
   TypeOrmExecutionClaimStore,
+  TypeOrmProvenanceLedger,
   TypeOrmRateLimitStore,
   TypeOrmTrajectoryStore,
   verdictEntities,
@@ -37,6 +38,9 @@ import { ConcurrentWrite } from './why-verdict/concurrent-write.js';
 import { WhyVerdictCases } from './why-verdict/why-verdict.cases.js';
 import { DestinationReleaseScenario } from './releases/destination-release.scenario.js';
 import { LabReleasePolicies } from './releases/lab-release-policies.js';
+import { InjectedReviewScenario } from './provenance/injected-review.scenario.js';
+import { PayoutCapabilities } from './provenance/payout.capabilities.js';
+import { ReviewAgent } from './provenance/review-agent.js';
 
 /**
  * One lab session: the synthetic storefront on its own embedded SQLite database, Verdict with TypeORM
@@ -65,6 +69,7 @@ export class LabModule {
             rateLimits: new TypeOrmRateLimitStore(dataSource),
             approvals: new TypeOrmApprovalReceiptStore(dataSource),
             trajectories: new TypeOrmTrajectoryStore(dataSource),
+            provenance: { ledger: new TypeOrmProvenanceLedger(dataSource) },
             publicMessage: 'I cannot do that for you.',
             // The inbox's approver stands in for an auth guard; the conversation a tool call was proposed in is
             // this session's own record, and an approver only sees conversations of their own tenant (CASL then
@@ -97,6 +102,9 @@ export class LabModule {
         WhyVerdictCases,
         EvidenceTrail,
         LabCalls,
+        PayoutCapabilities,
+        ReviewAgent,
+        InjectedReviewScenario,
       ],
     };
   }

@@ -45,6 +45,7 @@ export {
   type ShipmentView,
 } from './capabilities/shipment.capabilities.js';
 export { SupportCapabilities } from './capabilities/support.capabilities.js';
+export { type OrderSource, orderPrimaryKeyPolicy, resolveOrderInContextTenant } from './capabilities/order-target.js';
 export { RefundCapabilities, type Refund } from './capabilities/refund.capabilities.js';
 export { refundArguments, type RefundArguments } from './orders/refund.arguments.js';
 

@@ -81,6 +81,30 @@ export interface TrajectoryStepView {
   readonly state: Readonly<Record<string, unknown>>;
 }
 
+/** An argument influence analysis found in untrusted content: its path and sources, never its value. */
+export interface ArgumentDerivation {
+  /** The argument path (`iban`). */
+  readonly path: string;
+  /** The untrusted sources it occurs in, as `kind:name` (`external:product-reviews`). */
+  readonly sources: readonly string[];
+}
+
+/** One call of a provenance run, with the arguments the provenance ledger marks as derived from untrusted content. */
+export interface ProvenanceCallView extends CallView {
+  readonly derivedArguments: readonly ArgumentDerivation[];
+}
+
+/** The provenance lab: the customer's message, the reviews the model read, and every call it proposed. */
+export interface ProvenanceRunView {
+  readonly actor: LabActor;
+  /** The customer's own message (trusted). */
+  readonly customerMessage: string;
+  /** The reviews the model read (untrusted, third-party text); the last one is the lab's editable review. */
+  readonly reviews: readonly string[];
+  readonly calls: readonly ProvenanceCallView[];
+  readonly summary: string;
+}
+
 /** A pending approval as the inbox shows it: trusted data only, no receipt id. */
 export interface PendingApprovalView {
   readonly toolCallId: string;
