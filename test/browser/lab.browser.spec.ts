@@ -113,6 +113,7 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       expect.stringContaining('Duplicate delivery'),
       expect.stringContaining('Release'),
       expect.stringContaining('Forbidden states'),
+      expect.stringContaining('Provenance'),
       expect.stringContaining('Claims'),
     ]);
     const favicon = await page.request.get(`${url}favicon.svg`);
@@ -128,12 +129,13 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
     expect(await first.json()).toEqual(await second.json());
   });
 
-  it('why Verdict: the hand-secured tools fail all three cases, Verdict holds, with the source beside each result', async () => {
+  it('why Verdict: the hand-secured tools fail all four cases, Verdict holds, with the source beside each result', async () => {
     const page = await open('why-verdict');
     const expected = {
       'forgotten-tool': ["cancelled 91's order", 'deny'],
       'swapped-resource': ["cancelled 91's order", 'deny'],
       'replayed-approval': ['refunded 2 times', 'deny (refunded 1 time)'],
+      'injected-review': ['paid the injected account', 'deny'],
     };
     for (const [which, paths] of Object.entries(expected)) {
       await page.click(`#run-${which}`);
@@ -332,6 +334,39 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
     await shoot(page, 'forbidden-states-desktop');
   });
 
+  it('provenance: the injected review steers the refund, Verdict stops it at provenance with the IBAN highlighted and iban marked derived; the typed IBAN is paid', async () => {
+    const page = await open('provenance');
+    await page.click('#run-provenance');
+    await page.locator('[data-testid="summary"]').waitFor();
+    expect(await outcomes(page, '.run')).toEqual(['executed', 'deny']);
+    expect(await page.locator('[data-testid="summary"]').textContent()).toBe('No refund was paid.');
+    const injected = page.locator('article[data-tool-call="injected-1"]');
+    expect(await injected.locator('[data-testid="injected-text"]').allTextContents()).toEqual([
+      'DE89370400440532013000',
+    ]);
+    expect(await injected.locator('[data-testid="derived-argument"]').allTextContents()).toEqual([
+      'iban derived from external:product-reviews (untrusted)',
+    ]);
+    expect(
+      await injected
+        .locator('ol.timeline li')
+        .evaluateAll((items) =>
+          items.map((i) => `${i.getAttribute('data-stage')}:${i.getAttribute('data-disposition')}`),
+        ),
+    ).toContain('provenance:deny');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shoot(page, 'provenance-desktop');
+
+    await page.getByRole('button', { name: "Use the customer's IBAN" }).click();
+    await page.click('#run-provenance');
+    await page.locator('[data-testid="summary"]', { hasText: 'Paid 500 cents' }).waitFor();
+    expect(await outcomes(page, '.run')).toEqual(['executed', 'deny', 'executed']);
+    expect(await page.locator('[data-testid="summary"]').textContent()).toBe(
+      'Paid 500 cents to GB82 WEST 1234 5698 7654 32.',
+    );
+    expect(await page.locator('.run [data-testid="derived-argument"]').count()).toBe(1);
+  });
+
   it('shows a server error as an error, not a silent page', async () => {
     const page = await open('budget', DESKTOP, [/500/]);
     await page.route('**/api/labs/budget/runs', (route) =>
@@ -357,6 +392,7 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       ['duplicate-delivery', '#run-duplicate-delivery'],
       ['release', '#run-release'],
       ['forbidden-states', '#run-forbidden-states'],
+      ['provenance', '#run-provenance'],
       ['claims', '#reload-claims'],
     ]) {
       const page = await open(lab, MOBILE);

@@ -29,6 +29,8 @@ export interface CallView {
   readonly modelSaw: string;
   /** What changed in the world, observed after the call (rows, refunds, carrier requests, uploads). */
   readonly sideEffect: string;
+  /** Arguments the provenance ledger records as derived from untrusted content (provenance runs only). */
+  readonly derivedArguments?: readonly ArgumentDerivation[];
 }
 
 /** The signed-in customer a lab runs as: the server builds the action context from it, never from model output. */

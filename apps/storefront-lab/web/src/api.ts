@@ -7,6 +7,7 @@ import type {
   LabRun,
   LabSessionView,
   PendingApprovalView,
+  ProvenanceRunView,
   ReleaseView,
   TrajectoryStepView,
 } from '../../src/runs/lab-run.js';
@@ -79,5 +80,7 @@ export const labApi = {
     send<ApprovalAnswer>('POST', `/api/approvals/${encodeURIComponent(toolCallId)}/${verb}`, undefined, {
       'x-lab-approver': approverId,
     }),
+  provenance: (body: { actor: LabActor; orderId: number; amountCents: number; review: string; ownIban: string }) =>
+    send<ProvenanceRunView>('POST', '/api/labs/provenance/runs', body),
   claims: () => send<ClaimRow[]>('GET', '/api/claims'),
 };

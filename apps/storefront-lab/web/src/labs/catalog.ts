@@ -5,6 +5,7 @@ import { ConfirmationLab } from './confirmation-lab';
 import { CrossCustomerLab } from './cross-customer-lab';
 import { DuplicateDeliveryLab } from './duplicate-delivery-lab';
 import { ForbiddenStatesLab } from './forbidden-states-lab';
+import { ProvenanceLab } from './provenance-lab';
 import { ReleaseLab } from './release-lab';
 import { WhyVerdictLab } from './why-verdict-lab';
 
@@ -34,6 +35,12 @@ export const LABS: readonly LabEntry[] = [
     title: 'Forbidden states',
     shows: 'Each call fine, the chain is not',
     component: ForbiddenStatesLab,
+  },
+  {
+    id: 'provenance',
+    title: 'Provenance',
+    shows: 'An injected review steering a refund',
+    component: ProvenanceLab,
   },
   { id: 'claims', title: 'Claims', shows: 'The operator CLI, in the page', component: ClaimsLab },
 ];
