@@ -1,5 +1,15 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApprovalEndpoint, ApprovalRequest, ApprovalService, type VerifiedApprovalRequest } from '@verdict/nestjs';
+import {
+  ApprovalEndpoint,
+  ApprovalRequest,
+  ApprovalService,
+  InProcessDeferredQueue,
+  ReviewEndpoint,
+  ReviewRequest,
+  ReviewService,
+  type VerifiedApprovalRequest,
+  type VerifiedReviewRequest,
+} from '@verdict/nestjs';
 import { ExecutionClaimEntity } from '@verdict/nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { z } from 'zod';
@@ -9,7 +19,9 @@ import { ExfiltrationChainScenario } from './forbidden-states/exfiltration-chain
 import { GateScenarios } from './gates/gate-scenarios.js';
 import { InjectedReviewScenario } from './provenance/injected-review.scenario.js';
 import { DestinationReleaseScenario } from './releases/destination-release.scenario.js';
-import type { ApprovalAnswer, ClaimRow, LabSessionView } from './runs/lab-run.js';
+import type { ApprovalAnswer, ClaimRow, LabSessionView, ReviewAnswer } from './runs/lab-run.js';
+import { LAB_REVIEWERS } from './review-lane/lab-reviewers.js';
+import { ReviewLaneScenario } from './review-lane/review-lane.scenario.js';
 import { LAB_ACTORS, LAB_APPROVERS, labActorSchema, parseBody } from './session/lab-actors.js';
 import { WHY_VERDICT_CASES, WhyVerdictCases } from './why-verdict/why-verdict.cases.js';
 
@@ -24,6 +36,7 @@ const schemas = {
   refund: withActor({ orderId, amountCents: z.number().int().positive().max(10_000_000) }),
   resume: z.object({ orderId, amountCents: z.number().int().positive().max(10_000_000) }),
   whyVerdict: z.enum(WHY_VERDICT_CASES),
+  staffRefund: withActor({ orderId, amountCents: z.number().int().positive().max(10_000_000) }),
   provenance: withActor({
     orderId,
     amountCents: z.number().int().positive().max(10_000_000),
@@ -48,12 +61,15 @@ export class LabController {
     private readonly injectedReview: InjectedReviewScenario,
     private readonly approvals: ApprovalService,
     private readonly dataSource: DataSource,
+    private readonly reviewLane: ReviewLaneScenario,
+    private readonly reviews: ReviewService,
+    private readonly queue: InProcessDeferredQueue,
   ) {}
 
   /** Who can act and who can approve in this lab. */
   @Get('session')
   session(): LabSessionView {
-    return { actors: LAB_ACTORS, approvers: LAB_APPROVERS };
+    return { actors: LAB_ACTORS, approvers: LAB_APPROVERS, reviewers: LAB_REVIEWERS };
   }
 
   /** One proposed `lookup_order` through the naive, the hand-secured and the Verdict tool. */
@@ -143,6 +159,42 @@ export class LabController {
   async reject(@ApprovalRequest() { challenge, approver }: VerifiedApprovalRequest): Promise<ApprovalAnswer> {
     const { outcome } = await this.approvals.reject(challenge.receiptId, challenge.toolCallId, approver.id);
     return { outcome };
+  }
+
+  /** The model proposes a refund above the threshold: Verdict parks it for staff review. */
+  @Post('labs/review-lane/proposals')
+  @HttpCode(200)
+  proposeStaffRefund(@Body() body: unknown) {
+    return this.reviewLane.propose(parseBody(schemas.staffRefund, body));
+  }
+
+  /** This session's review items with their states and the review-stage records about each. */
+  @Get('reviews')
+  reviewItems() {
+    return this.reviewLane.items();
+  }
+
+  /** The signed-in staff member approves; the in-process worker then runs the refund as the customer. */
+  @Post('reviews/:itemId/approve')
+  @HttpCode(200)
+  @ReviewEndpoint()
+  async approveReview(@ReviewRequest() { item, reviewer }: VerifiedReviewRequest): Promise<ReviewAnswer> {
+    return this.reviewAnswer(await this.reviews.approve(item.itemId, reviewer));
+  }
+
+  /** The signed-in staff member rejects: the refund never runs. */
+  @Post('reviews/:itemId/reject')
+  @HttpCode(200)
+  @ReviewEndpoint()
+  async rejectReview(@ReviewRequest() { item, reviewer }: VerifiedReviewRequest): Promise<ReviewAnswer> {
+    return this.reviewAnswer(await this.reviews.reject(item.itemId, reviewer));
+  }
+
+  /** The decision's outcome once the worker ran what it queued (awaited, never slept for). */
+  private async reviewAnswer({ outcome, itemId }: { outcome: string; itemId: string }): Promise<ReviewAnswer> {
+    await this.queue.idle();
+    const item = (await this.reviewLane.items()).find((candidate) => candidate.itemId === itemId) ?? null;
+    return { outcome, item, sideEffect: this.reviewLane.refundsMade() };
   }
 
   /** Execution claims in the columns of `verdict claims list` (which shows only the unresolved ones). */

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { VerdictModule } from '@verdict/nestjs';
+import { InProcessDeferredQueue, VerdictModule } from '@verdict/nestjs';
 import { VerdictLangChainModule } from '@verdict/nestjs/langchain';
 import {
   TypeOrmApprovalReceiptStore,
@@ -8,6 +8,7 @@ import {
   TypeOrmExecutionClaimStore,
   TypeOrmProvenanceLedger,
   TypeOrmRateLimitStore,
+  TypeOrmReviewItemStore,
   TypeOrmTrajectoryStore,
   verdictEntities,
   verdictMigrations,
@@ -16,9 +17,9 @@ import {
   RecordsCapabilities,
   RefundCapabilities,
   ShipmentCapabilities,
-  StorefrontAbilityFactory,
   StorefrontCapabilities,
   SupportCapabilities,
+  storefrontContext,
   storefrontEntities,
   storefrontMigrations,
 } from '@verdict/storefront';
@@ -32,7 +33,12 @@ import { LabSeeder } from './lab-seeder.js';
 import { ExfiltrationChainScenario } from './forbidden-states/exfiltration-chain.scenario.js';
 import { EvidenceTrail } from './runs/evidence-trail.js';
 import { LabCalls } from './runs/lab-calls.js';
-import { labApprover } from './session/lab-actors.js';
+import { LAB_CONVERSATION, labApprover } from './session/lab-actors.js';
+import { LabAbilityFactory } from './review-lane/lab-ability.factory.js';
+import { LabQueueModule } from './review-lane/lab-queue.module.js';
+import { labReviewer } from './review-lane/lab-reviewers.js';
+import { ReviewLaneScenario } from './review-lane/review-lane.scenario.js';
+import { StaffRefundCapabilities } from './review-lane/staff-refund.capabilities.js';
 import { LabConversation, LabConversationModule } from './session/lab-conversation.js';
 import { ConcurrentWrite } from './why-verdict/concurrent-write.js';
 import { WhyVerdictCases } from './why-verdict/why-verdict.cases.js';
@@ -60,10 +66,10 @@ export class LabModule {
           migrationsRun: true,
         }),
         VerdictModule.forRootAsync({
-          imports: [LabConversationModule],
-          inject: [DataSource, LabConversation],
-          useFactory: (dataSource: DataSource, conversation: LabConversation) => ({
-            abilityFactory: new StorefrontAbilityFactory(dataSource),
+          imports: [LabConversationModule, LabQueueModule],
+          inject: [DataSource, LabConversation, InProcessDeferredQueue],
+          useFactory: (dataSource: DataSource, conversation: LabConversation, queue: InProcessDeferredQueue) => ({
+            abilityFactory: new LabAbilityFactory(dataSource),
             evidence: new ConcurrentWrite(new TypeOrmEvidenceRecorder(dataSource)),
             executionClaims: new TypeOrmExecutionClaimStore(dataSource),
             rateLimits: new TypeOrmRateLimitStore(dataSource),
@@ -80,9 +86,25 @@ export class LabModule {
               canAccessToolCall: (approver, _toolCallId, _context, requester) =>
                 approver.context.tenant === requester.tenant,
             },
+            // The review lane: items in this session's database, worked in process; the worker re-runs a
+            // reviewed refund as the customer the storefront knows now (its ability factory re-reads the row).
+            review: {
+              items: new TypeOrmReviewItemStore(dataSource),
+              queue,
+              rehydrate: ({ actorKey, tenant }) => {
+                const customerId = (actorKey as { customerId?: unknown } | null)?.customerId;
+                return typeof customerId === 'number' && tenant !== null
+                  ? storefrontContext(customerId, tenant, LAB_CONVERSATION)
+                  : null;
+              },
+            },
+            reviewEndpoint: {
+              reviewer: (context) => labReviewer(context.switchToHttp().getRequest().headers['x-lab-reviewer']),
+            },
           }),
         }),
         LabConversationModule,
+        LabQueueModule,
         VerdictLangChainModule,
       ],
       controllers: [LabController],
@@ -105,6 +127,8 @@ export class LabModule {
         PayoutCapabilities,
         ReviewAgent,
         InjectedReviewScenario,
+        StaffRefundCapabilities,
+        ReviewLaneScenario,
       ],
     };
   }

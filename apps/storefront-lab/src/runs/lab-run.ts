@@ -122,6 +122,44 @@ export interface ApprovalAnswer {
   readonly outcome: string;
 }
 
+/** Someone who may sign in to the review queue (a stand-in for the application's staff auth guard). */
+export interface LabReviewer {
+  readonly id: string;
+  readonly label: string;
+  readonly tenant: string;
+}
+
+/** One review-stage record about an item: which phase, what happened, who recorded it. */
+export interface ReviewRecordView {
+  /** `review_park`, `review_decision`, `review_dispatch`, `review_execution`. */
+  readonly phase: string;
+  readonly outcome: string;
+  readonly disposition: string;
+  /** `reviewer` for a reviewer's decision, `deferred` for the worker's records. */
+  readonly toolKind: string;
+}
+
+/** A review item as the review lab shows it: trusted data and its state, never the stored arguments. */
+export interface ReviewItemView {
+  readonly itemId: string;
+  readonly capability: string;
+  readonly description: string | null;
+  readonly reason: string;
+  /** `pending`, `approved`, `rejected`, `executed`, `refused`. */
+  readonly status: string;
+  readonly decidedBy: string | null;
+  readonly expiresAt: string;
+  readonly history: readonly ReviewRecordView[];
+}
+
+/** The answer of the guarded review endpoint, after the in-process worker ran what the decision queued. */
+export interface ReviewAnswer {
+  readonly outcome: string;
+  readonly item: ReviewItemView | null;
+  /** What the refunds look like after the worker ran. */
+  readonly sideEffect: string;
+}
+
 /** An execution claim, in the columns of `verdict claims list`. */
 export interface ClaimRow {
   readonly id: string;
@@ -145,4 +183,5 @@ export interface LabApprover {
 export interface LabSessionView {
   readonly actors: readonly (LabActor & { readonly label: string })[];
   readonly approvers: readonly LabApprover[];
+  readonly reviewers: readonly LabReviewer[];
 }
