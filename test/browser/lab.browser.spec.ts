@@ -114,6 +114,7 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       expect.stringContaining('Release'),
       expect.stringContaining('Forbidden states'),
       expect.stringContaining('Provenance'),
+      expect.stringContaining('Review lane'),
       expect.stringContaining('Claims'),
     ]);
     const favicon = await page.request.get(`${url}favicon.svg`);
@@ -367,6 +368,46 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
     expect(await page.locator('.run [data-testid="derived-argument"]').count()).toBe(1);
   });
 
+  it('review lane: the large refund is parked, the requester and a customer are refused, staff approve and the worker refunds once; a rejected one never runs', async () => {
+    const page = await open('review-lane', DESKTOP, [/403/]);
+    await page.click('#propose-staff-refund');
+    await page.locator('#review-calls article').first().waitFor();
+    expect(await outcomes(page, '#review-calls')).toEqual(['require_review']);
+    const item = page.locator('[data-review-item]').first();
+    await item.locator('[data-testid="review-status"]', { hasText: 'pending' }).waitFor();
+    expect(await item.textContent()).toContain('Refund 25000 cents on order 1002');
+
+    for (const refused of ['customer:72', 'customer:91']) {
+      await page.locator('#reviewer').selectOption(refused);
+      await item.getByRole('button', { name: 'Approve' }).click();
+      await page.locator('.inbox [role="alert"]').waitFor();
+      expect(await page.locator('.inbox [role="alert"]').textContent()).toContain('403');
+    }
+    await page.locator('#reviewer').selectOption('staff:ana');
+    await item.getByRole('button', { name: 'Approve' }).click();
+    await page.locator('#review-answer', { hasText: 'approved' }).waitFor();
+    expect(await page.locator('#review-answer').textContent()).toBe(
+      'approved: executed — refunded 25000 cents on order 1002',
+    );
+    await item.locator('[data-testid="review-status"]', { hasText: 'executed' }).waitFor();
+    expect(
+      await item.locator('ol.review-history li').evaluateAll((l) => l.map((e) => e.getAttribute('data-phase'))),
+    ).toEqual(expect.arrayContaining(['review_park', 'review_decision', 'review_execution']));
+    expect(await item.getByRole('button').count()).toBe(0);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shoot(page, 'review-lane-desktop');
+
+    await page.locator('#staff-refund-amount').fill('30000');
+    await page.click('#propose-staff-refund');
+    await page.locator('#review-calls article').nth(1).waitFor();
+    const second = page.locator('[data-review-item][data-status="pending"]');
+    await second.getByRole('button', { name: 'Reject' }).click();
+    await page.locator('#review-answer', { hasText: 'rejected' }).waitFor();
+    expect(await page.locator('#review-answer').textContent()).toBe(
+      'rejected: rejected — refunded 25000 cents on order 1002',
+    );
+  });
+
   it('shows a server error as an error, not a silent page', async () => {
     const page = await open('budget', DESKTOP, [/500/]);
     await page.route('**/api/labs/budget/runs', (route) =>
@@ -393,6 +434,7 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       ['release', '#run-release'],
       ['forbidden-states', '#run-forbidden-states'],
       ['provenance', '#run-provenance'],
+      ['review-lane', '#propose-staff-refund'],
       ['claims', '#reload-claims'],
     ]) {
       const page = await open(lab, MOBILE);

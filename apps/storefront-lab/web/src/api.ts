@@ -9,6 +9,8 @@ import type {
   PendingApprovalView,
   ProvenanceRunView,
   ReleaseView,
+  ReviewAnswer,
+  ReviewItemView,
   TrajectoryStepView,
 } from '../../src/runs/lab-run.js';
 
@@ -82,5 +84,12 @@ export const labApi = {
     }),
   provenance: (body: { actor: LabActor; orderId: number; amountCents: number; review: string; ownIban: string }) =>
     send<ProvenanceRunView>('POST', '/api/labs/provenance/runs', body),
+  proposeStaffRefund: (body: { actor: LabActor; orderId: number; amountCents: number }) =>
+    send<CallView>('POST', '/api/labs/review-lane/proposals', body),
+  reviews: () => send<ReviewItemView[]>('GET', '/api/reviews'),
+  review: (itemId: string, verb: 'approve' | 'reject', reviewerId: string) =>
+    send<ReviewAnswer>('POST', `/api/reviews/${encodeURIComponent(itemId)}/${verb}`, undefined, {
+      'x-lab-reviewer': reviewerId,
+    }),
   claims: () => send<ClaimRow[]>('GET', '/api/claims'),
 };

@@ -7,6 +7,7 @@ import { DuplicateDeliveryLab } from './duplicate-delivery-lab';
 import { ForbiddenStatesLab } from './forbidden-states-lab';
 import { ProvenanceLab } from './provenance-lab';
 import { ReleaseLab } from './release-lab';
+import { ReviewLaneLab } from './review-lane-lab';
 import { WhyVerdictLab } from './why-verdict-lab';
 
 /** One lab in the navigation: its route, its title, one line on what it shows, and its component. */
@@ -42,5 +43,6 @@ export const LABS: readonly LabEntry[] = [
     shows: 'An injected review steering a refund',
     component: ProvenanceLab,
   },
+  { id: 'review-lane', title: 'Review lane', shows: 'Staff approve a large refund', component: ReviewLaneLab },
   { id: 'claims', title: 'Claims', shows: 'The operator CLI, in the page', component: ClaimsLab },
 ];
