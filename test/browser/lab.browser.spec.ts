@@ -115,6 +115,7 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       expect.stringContaining('Forbidden states'),
       expect.stringContaining('Provenance'),
       expect.stringContaining('Review lane'),
+      expect.stringContaining('Evaluation'),
       expect.stringContaining('Claims'),
     ]);
     const favicon = await page.request.get(`${url}favicon.svg`);
@@ -408,6 +409,27 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
     );
   });
 
+  it('evaluation: the attack pack runs from the page, every case passes, no change against the baseline, the report downloads', async () => {
+    const page = await open('evaluation');
+    await page.click('#run-evaluation');
+    await page.locator('#scores').waitFor();
+    expect(
+      await page
+        .locator('#scores tbody tr')
+        .evaluateAll((rows) =>
+          rows.map(
+            (r) => `${r.getAttribute('data-purpose')}:${r.querySelector('[data-testid="passed"]')?.textContent}`,
+          ),
+        ),
+    ).toEqual(['attack:18', 'utility:14']);
+    expect(await page.locator('[data-testid="summary"]').textContent()).toContain('no blocking change');
+    expect(await page.locator('#baseline-diff').textContent()).toContain('0 change(s)');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-report')]);
+    expect(download.suggestedFilename()).toBe('storefront-attack-pack.report.json');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shoot(page, 'evaluation-desktop');
+  });
+
   it('shows a server error as an error, not a silent page', async () => {
     const page = await open('budget', DESKTOP, [/500/]);
     await page.route('**/api/labs/budget/runs', (route) =>
@@ -435,12 +457,13 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       ['forbidden-states', '#run-forbidden-states'],
       ['provenance', '#run-provenance'],
       ['review-lane', '#propose-staff-refund'],
+      ['evaluation', '#run-evaluation'],
       ['claims', '#reload-claims'],
     ]) {
       const page = await open(lab, MOBILE);
       await page.focus(button);
       await page.keyboard.press('Enter');
-      await page.locator('[data-testid="outcome"], #claims, .muted').first().waitFor();
+      await page.locator('[data-testid="outcome"], #claims, #scores, .muted').first().waitFor();
       await page.waitForFunction(
         (b) => !(globalThis as any).document.querySelector(b)?.hasAttribute('disabled'),
         button,

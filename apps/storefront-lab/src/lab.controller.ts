@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, NotFoundException, Param, Post } from '@nestjs/common';
 import {
   ApprovalEndpoint,
   ApprovalRequest,
@@ -17,6 +17,7 @@ import { ConfirmationScenario } from './approvals/confirmation.scenario.js';
 import { CrossCustomerComparison } from './comparison/cross-customer.comparison.js';
 import { ExfiltrationChainScenario } from './forbidden-states/exfiltration-chain.scenario.js';
 import { GateScenarios } from './gates/gate-scenarios.js';
+import { AttackPackScenario } from './evaluation/attack-pack.scenario.js';
 import { InjectedReviewScenario } from './provenance/injected-review.scenario.js';
 import { DestinationReleaseScenario } from './releases/destination-release.scenario.js';
 import type { ApprovalAnswer, ClaimRow, LabSessionView, ReviewAnswer } from './runs/lab-run.js';
@@ -64,6 +65,7 @@ export class LabController {
     private readonly reviewLane: ReviewLaneScenario,
     private readonly reviews: ReviewService,
     private readonly queue: InProcessDeferredQueue,
+    private readonly attackPack: AttackPackScenario,
   ) {}
 
   /** Who can act and who can approve in this lab. */
@@ -195,6 +197,23 @@ export class LabController {
     await this.queue.idle();
     const item = (await this.reviewLane.items()).find((candidate) => candidate.itemId === itemId) ?? null;
     return { outcome, item, sideEffect: this.reviewLane.refundsMade() };
+  }
+
+  /** Runs the storefront attack pack: scores per purpose and the comparison with the checked-in baseline. */
+  @Post('labs/evaluation/runs')
+  @HttpCode(200)
+  runEvaluation() {
+    return this.attackPack.run();
+  }
+
+  /** The last evaluation run's report, as `verdict-eval run --out` writes it (404 before the first run). */
+  @Get('labs/evaluation/report')
+  @Header('content-type', 'application/json; charset=utf-8')
+  @Header('content-disposition', 'attachment; filename="storefront-attack-pack.report.json"')
+  evaluationReport(): string {
+    const report = this.attackPack.report();
+    if (report === null) throw new NotFoundException('Run the attack pack first.');
+    return report;
   }
 
   /** Execution claims in the columns of `verdict claims list` (which shows only the unresolved ones). */

@@ -44,6 +44,7 @@ import { ConcurrentWrite } from './why-verdict/concurrent-write.js';
 import { WhyVerdictCases } from './why-verdict/why-verdict.cases.js';
 import { DestinationReleaseScenario } from './releases/destination-release.scenario.js';
 import { LabReleasePolicies } from './releases/lab-release-policies.js';
+import { AttackPackScenario } from './evaluation/attack-pack.scenario.js';
 import { InjectedReviewScenario } from './provenance/injected-review.scenario.js';
 import { PayoutCapabilities } from './provenance/payout.capabilities.js';
 import { ReviewAgent } from './provenance/review-agent.js';
@@ -129,6 +130,7 @@ export class LabModule {
         InjectedReviewScenario,
         StaffRefundCapabilities,
         ReviewLaneScenario,
+        AttackPackScenario,
       ],
     };
   }

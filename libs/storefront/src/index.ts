@@ -82,5 +82,8 @@ export {
   type StorefrontActorProvider,
 } from './tools/manually-secured-lookup-order.tool.js';
 
+// Evaluation
+export { storefrontAttackPack } from './evaluation/storefront-attack-pack.js';
+
 // Captured model proposals
 export { capturedProposals, type CapturedProposalName, type CapturedToolCall } from './proposals/captured-proposals.js';

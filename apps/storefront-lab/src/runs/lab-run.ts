@@ -185,3 +185,26 @@ export interface LabSessionView {
   readonly approvers: readonly LabApprover[];
   readonly reviewers: readonly LabReviewer[];
 }
+
+/** One purpose's score in an evaluation run. */
+export interface EvaluationScoreView {
+  readonly purpose: string;
+  readonly passed: number;
+  readonly failed: number;
+  readonly errors: number;
+  readonly pending: number;
+}
+
+/** The evaluation lab: one run of the storefront attack pack, scored and compared with its checked-in baseline. */
+export interface EvaluationRunView {
+  readonly suite: string;
+  readonly generatedAt: string;
+  readonly scores: readonly EvaluationScoreView[];
+  readonly cases: readonly { readonly id: string; readonly purpose: string; readonly status: string }[];
+  /** Whether any change against the baseline blocks (a regression, a new failure, an error, removed coverage). */
+  readonly blocking: boolean;
+  /** Every change against the baseline, one line each (`describeChange`). */
+  readonly changes: readonly string[];
+  /** The comparison as `verdict-eval compare` prints it on the console. */
+  readonly rendered: string;
+}

@@ -2,6 +2,7 @@ import type {
   ApprovalAnswer,
   CallView,
   ClaimRow,
+  EvaluationRunView,
   ComparisonCaseView,
   LabActor,
   LabRun,
@@ -91,5 +92,6 @@ export const labApi = {
     send<ReviewAnswer>('POST', `/api/reviews/${encodeURIComponent(itemId)}/${verb}`, undefined, {
       'x-lab-reviewer': reviewerId,
     }),
+  evaluation: () => send<EvaluationRunView>('POST', '/api/labs/evaluation/runs'),
   claims: () => send<ClaimRow[]>('GET', '/api/claims'),
 };

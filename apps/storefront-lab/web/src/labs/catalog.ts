@@ -4,6 +4,7 @@ import { ClaimsLab } from './claims-lab';
 import { ConfirmationLab } from './confirmation-lab';
 import { CrossCustomerLab } from './cross-customer-lab';
 import { DuplicateDeliveryLab } from './duplicate-delivery-lab';
+import { EvaluationLab } from './evaluation-lab';
 import { ForbiddenStatesLab } from './forbidden-states-lab';
 import { ProvenanceLab } from './provenance-lab';
 import { ReleaseLab } from './release-lab';
@@ -44,5 +45,6 @@ export const LABS: readonly LabEntry[] = [
     component: ProvenanceLab,
   },
   { id: 'review-lane', title: 'Review lane', shows: 'Staff approve a large refund', component: ReviewLaneLab },
+  { id: 'evaluation', title: 'Evaluation', shows: 'The attack pack, scored', component: EvaluationLab },
   { id: 'claims', title: 'Claims', shows: 'The operator CLI, in the page', component: ClaimsLab },
 ];
