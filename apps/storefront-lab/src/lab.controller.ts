@@ -17,6 +17,7 @@ import { ConfirmationScenario } from './approvals/confirmation.scenario.js';
 import { CrossCustomerComparison } from './comparison/cross-customer.comparison.js';
 import { ExfiltrationChainScenario } from './forbidden-states/exfiltration-chain.scenario.js';
 import { GateScenarios } from './gates/gate-scenarios.js';
+import { ClaimsPanelScenario } from './claims/claims-panel.scenario.js';
 import { AttackPackScenario } from './evaluation/attack-pack.scenario.js';
 import { InjectedReviewScenario } from './provenance/injected-review.scenario.js';
 import { DestinationReleaseScenario } from './releases/destination-release.scenario.js';
@@ -37,6 +38,13 @@ const schemas = {
   refund: withActor({ orderId, amountCents: z.number().int().positive().max(10_000_000) }),
   resume: z.object({ orderId, amountCents: z.number().int().positive().max(10_000_000) }),
   whyVerdict: z.enum(WHY_VERDICT_CASES),
+  label: withActor({ orderId }),
+  resolveClaim: z.object({
+    resolution: z.enum(['completed', 'retryable']),
+    by: z.string().trim().min(1).max(200),
+    reason: z.string().trim().min(1).max(500),
+    force: z.boolean().default(false),
+  }),
   staffRefund: withActor({ orderId, amountCents: z.number().int().positive().max(10_000_000) }),
   provenance: withActor({
     orderId,
@@ -66,6 +74,7 @@ export class LabController {
     private readonly reviews: ReviewService,
     private readonly queue: InProcessDeferredQueue,
     private readonly attackPack: AttackPackScenario,
+    private readonly claimsPanel: ClaimsPanelScenario,
   ) {}
 
   /** Who can act and who can approve in this lab. */
@@ -214,6 +223,21 @@ export class LabController {
     const report = this.attackPack.report();
     if (report === null) throw new NotFoundException('Run the attack pack first.');
     return report;
+  }
+
+  /** Books a shipping label: the lab's carrier times out on the first request, leaving the claim indeterminate. */
+  @Post('labs/claims/labels')
+  @HttpCode(200)
+  sendLabel(@Body() body: unknown) {
+    const { actor, orderId } = parseBody(schemas.label, body);
+    return this.claimsPanel.sendLabel(actor, orderId);
+  }
+
+  /** `verdict claims resolve <id> completed|retryable --by --reason [--force]`, from the claims panel. */
+  @Post('claims/:claimId/resolve')
+  @HttpCode(200)
+  resolveClaim(@Param('claimId') claimId: string, @Body() body: unknown) {
+    return this.claimsPanel.resolve(claimId, parseBody(schemas.resolveClaim, body));
   }
 
   /** Execution claims in the columns of `verdict claims list` (which shows only the unresolved ones). */

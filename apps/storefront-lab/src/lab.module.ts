@@ -44,6 +44,8 @@ import { ConcurrentWrite } from './why-verdict/concurrent-write.js';
 import { WhyVerdictCases } from './why-verdict/why-verdict.cases.js';
 import { DestinationReleaseScenario } from './releases/destination-release.scenario.js';
 import { LabReleasePolicies } from './releases/lab-release-policies.js';
+import { CarrierLabelCapabilities } from './claims/carrier-label.capabilities.js';
+import { ClaimsPanelScenario } from './claims/claims-panel.scenario.js';
 import { AttackPackScenario } from './evaluation/attack-pack.scenario.js';
 import { InjectedReviewScenario } from './provenance/injected-review.scenario.js';
 import { PayoutCapabilities } from './provenance/payout.capabilities.js';
@@ -131,6 +133,8 @@ export class LabModule {
         StaffRefundCapabilities,
         ReviewLaneScenario,
         AttackPackScenario,
+        CarrierLabelCapabilities,
+        ClaimsPanelScenario,
       ],
     };
   }

@@ -171,6 +171,16 @@ export interface ClaimRow {
   readonly updated_at: string;
 }
 
+/**
+ * What resolving a claim from the claims panel did, as `verdict claims resolve` reports it: `resolved` (from →
+ * status), `force_required` (still `claimed`: its executor may be running) or `invalid_state` (already resolved).
+ */
+export interface ClaimResolutionView {
+  readonly outcome: 'resolved' | 'force_required' | 'invalid_state';
+  readonly from: string | null;
+  readonly status: string;
+}
+
 /** Someone who may sign in to the approval inbox in the lab (a stand-in for the application's auth guard). */
 export interface LabApprover {
   readonly id: string;
