@@ -430,6 +430,26 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
     await shoot(page, 'evaluation-desktop');
   });
 
+  it('claims: a carrier timeout leaves an indeterminate claim, the retry is denied, resolving it retryable lets the label be booked once', async () => {
+    const page = await open('claims');
+    await page.click('#send-label');
+    await page.locator('#claims tbody tr[data-status="indeterminate"]').waitFor();
+    expect(await outcomes(page, '.call')).toEqual(['executor threw']);
+    await page.click('#send-label');
+    await page.locator('.call [data-testid="outcome"]', { hasText: 'deny' }).waitFor();
+    await page.locator('#resolve-choice').selectOption('retryable');
+    await page.click('#resolve-submit');
+    await page.locator('#resolve-answer').waitFor();
+    expect(await page.locator('#resolve-answer').textContent()).toMatch(/: indeterminate -> released \(by ops:ana\)$/);
+    await page.click('#send-label');
+    await page.locator('.call [data-testid="outcome"]', { hasText: 'executed' }).waitFor();
+    expect(await page.locator('.call [data-testid="side-effect"]').textContent()).toBe(
+      'labels booked for order 1002: 1',
+    );
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shoot(page, 'claims-resolve-desktop');
+  });
+
   it('shows a server error as an error, not a silent page', async () => {
     const page = await open('budget', DESKTOP, [/500/]);
     await page.route('**/api/labs/budget/runs', (route) =>

@@ -1,6 +1,7 @@
 import type {
   ApprovalAnswer,
   CallView,
+  ClaimResolutionView,
   ClaimRow,
   EvaluationRunView,
   ComparisonCaseView,
@@ -93,5 +94,10 @@ export const labApi = {
       'x-lab-reviewer': reviewerId,
     }),
   evaluation: () => send<EvaluationRunView>('POST', '/api/labs/evaluation/runs'),
+  sendLabel: (body: { actor: LabActor; orderId: number }) => send<CallView>('POST', '/api/labs/claims/labels', body),
+  resolveClaim: (
+    claimId: string,
+    body: { resolution: 'completed' | 'retryable'; by: string; reason: string; force: boolean },
+  ) => send<ClaimResolutionView>('POST', `/api/claims/${encodeURIComponent(claimId)}/resolve`, body),
   claims: () => send<ClaimRow[]>('GET', '/api/claims'),
 };
