@@ -113,6 +113,9 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       expect.stringContaining('Duplicate delivery'),
       expect.stringContaining('Release'),
       expect.stringContaining('Forbidden states'),
+      expect.stringContaining('Provenance'),
+      expect.stringContaining('Review lane'),
+      expect.stringContaining('Evaluation'),
       expect.stringContaining('Claims'),
     ]);
     const favicon = await page.request.get(`${url}favicon.svg`);
@@ -128,12 +131,13 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
     expect(await first.json()).toEqual(await second.json());
   });
 
-  it('why Verdict: the hand-secured tools fail all three cases, Verdict holds, with the source beside each result', async () => {
+  it('why Verdict: the hand-secured tools fail all four cases, Verdict holds, with the source beside each result', async () => {
     const page = await open('why-verdict');
     const expected = {
       'forgotten-tool': ["cancelled 91's order", 'deny'],
       'swapped-resource': ["cancelled 91's order", 'deny'],
       'replayed-approval': ['refunded 2 times', 'deny (refunded 1 time)'],
+      'injected-review': ['paid the injected account', 'deny'],
     };
     for (const [which, paths] of Object.entries(expected)) {
       await page.click(`#run-${which}`);
@@ -332,6 +336,120 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
     await shoot(page, 'forbidden-states-desktop');
   });
 
+  it('provenance: the injected review steers the refund, Verdict stops it at provenance with the IBAN highlighted and iban marked derived; the typed IBAN is paid', async () => {
+    const page = await open('provenance');
+    await page.click('#run-provenance');
+    await page.locator('[data-testid="summary"]').waitFor();
+    expect(await outcomes(page, '.run')).toEqual(['executed', 'deny']);
+    expect(await page.locator('[data-testid="summary"]').textContent()).toBe('No refund was paid.');
+    const injected = page.locator('article[data-tool-call="injected-1"]');
+    expect(await injected.locator('[data-testid="injected-text"]').allTextContents()).toEqual([
+      'DE89370400440532013000',
+    ]);
+    expect(await injected.locator('[data-testid="derived-argument"]').allTextContents()).toEqual([
+      'iban derived from external:product-reviews (untrusted)',
+    ]);
+    expect(
+      await injected
+        .locator('ol.timeline li')
+        .evaluateAll((items) =>
+          items.map((i) => `${i.getAttribute('data-stage')}:${i.getAttribute('data-disposition')}`),
+        ),
+    ).toContain('provenance:deny');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shoot(page, 'provenance-desktop');
+
+    await page.getByRole('button', { name: "Use the customer's IBAN" }).click();
+    await page.click('#run-provenance');
+    await page.locator('[data-testid="summary"]', { hasText: 'Paid 500 cents' }).waitFor();
+    expect(await outcomes(page, '.run')).toEqual(['executed', 'deny', 'executed']);
+    expect(await page.locator('[data-testid="summary"]').textContent()).toBe(
+      'Paid 500 cents to GB82 WEST 1234 5698 7654 32.',
+    );
+    expect(await page.locator('.run [data-testid="derived-argument"]').count()).toBe(1);
+  });
+
+  it('review lane: the large refund is parked, the requester and a customer are refused, staff approve and the worker refunds once; a rejected one never runs', async () => {
+    const page = await open('review-lane', DESKTOP, [/403/]);
+    await page.click('#propose-staff-refund');
+    await page.locator('#review-calls article').first().waitFor();
+    expect(await outcomes(page, '#review-calls')).toEqual(['require_review']);
+    const item = page.locator('[data-review-item]').first();
+    await item.locator('[data-testid="review-status"]', { hasText: 'pending' }).waitFor();
+    expect(await item.textContent()).toContain('Refund 25000 cents on order 1002');
+
+    for (const refused of ['customer:72', 'customer:91']) {
+      await page.locator('#reviewer').selectOption(refused);
+      await item.getByRole('button', { name: 'Approve' }).click();
+      await page.locator('.inbox [role="alert"]').waitFor();
+      expect(await page.locator('.inbox [role="alert"]').textContent()).toContain('403');
+    }
+    await page.locator('#reviewer').selectOption('staff:ana');
+    await item.getByRole('button', { name: 'Approve' }).click();
+    await page.locator('#review-answer', { hasText: 'approved' }).waitFor();
+    expect(await page.locator('#review-answer').textContent()).toBe(
+      'approved: executed — refunded 25000 cents on order 1002',
+    );
+    await item.locator('[data-testid="review-status"]', { hasText: 'executed' }).waitFor();
+    expect(
+      await item.locator('ol.review-history li').evaluateAll((l) => l.map((e) => e.getAttribute('data-phase'))),
+    ).toEqual(expect.arrayContaining(['review_park', 'review_decision', 'review_execution']));
+    expect(await item.getByRole('button').count()).toBe(0);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shoot(page, 'review-lane-desktop');
+
+    await page.locator('#staff-refund-amount').fill('30000');
+    await page.click('#propose-staff-refund');
+    await page.locator('#review-calls article').nth(1).waitFor();
+    const second = page.locator('[data-review-item][data-status="pending"]');
+    await second.getByRole('button', { name: 'Reject' }).click();
+    await page.locator('#review-answer', { hasText: 'rejected' }).waitFor();
+    expect(await page.locator('#review-answer').textContent()).toBe(
+      'rejected: rejected — refunded 25000 cents on order 1002',
+    );
+  });
+
+  it('evaluation: the attack pack runs from the page, every case passes, no change against the baseline, the report downloads', async () => {
+    const page = await open('evaluation');
+    await page.click('#run-evaluation');
+    await page.locator('#scores').waitFor();
+    expect(
+      await page
+        .locator('#scores tbody tr')
+        .evaluateAll((rows) =>
+          rows.map(
+            (r) => `${r.getAttribute('data-purpose')}:${r.querySelector('[data-testid="passed"]')?.textContent}`,
+          ),
+        ),
+    ).toEqual(['attack:18', 'utility:14']);
+    expect(await page.locator('[data-testid="summary"]').textContent()).toContain('no blocking change');
+    expect(await page.locator('#baseline-diff').textContent()).toContain('0 change(s)');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-report')]);
+    expect(download.suggestedFilename()).toBe('storefront-attack-pack.report.json');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shoot(page, 'evaluation-desktop');
+  });
+
+  it('claims: a carrier timeout leaves an indeterminate claim, the retry is denied, resolving it retryable lets the label be booked once', async () => {
+    const page = await open('claims');
+    await page.click('#send-label');
+    await page.locator('#claims tbody tr[data-status="indeterminate"]').waitFor();
+    expect(await outcomes(page, '.call')).toEqual(['executor threw']);
+    await page.click('#send-label');
+    await page.locator('.call [data-testid="outcome"]', { hasText: 'deny' }).waitFor();
+    await page.locator('#resolve-choice').selectOption('retryable');
+    await page.click('#resolve-submit');
+    await page.locator('#resolve-answer').waitFor();
+    expect(await page.locator('#resolve-answer').textContent()).toMatch(/: indeterminate -> released \(by ops:ana\)$/);
+    await page.click('#send-label');
+    await page.locator('.call [data-testid="outcome"]', { hasText: 'executed' }).waitFor();
+    expect(await page.locator('.call [data-testid="side-effect"]').textContent()).toBe(
+      'labels booked for order 1002: 1',
+    );
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shoot(page, 'claims-resolve-desktop');
+  });
+
   it('shows a server error as an error, not a silent page', async () => {
     const page = await open('budget', DESKTOP, [/500/]);
     await page.route('**/api/labs/budget/runs', (route) =>
@@ -357,12 +475,15 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       ['duplicate-delivery', '#run-duplicate-delivery'],
       ['release', '#run-release'],
       ['forbidden-states', '#run-forbidden-states'],
+      ['provenance', '#run-provenance'],
+      ['review-lane', '#propose-staff-refund'],
+      ['evaluation', '#run-evaluation'],
       ['claims', '#reload-claims'],
     ]) {
       const page = await open(lab, MOBILE);
       await page.focus(button);
       await page.keyboard.press('Enter');
-      await page.locator('[data-testid="outcome"], #claims, .muted').first().waitFor();
+      await page.locator('[data-testid="outcome"], #claims, #scores, .muted').first().waitFor();
       await page.waitForFunction(
         (b) => !(globalThis as any).document.querySelector(b)?.hasAttribute('disabled'),
         button,

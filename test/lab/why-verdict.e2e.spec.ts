@@ -42,6 +42,6 @@ describe('storefront lab: why Verdict, not a scoped query', () => {
 
   it('answers 400 to a case that does not exist', async () => {
     const { app } = await bootLab();
-    await request(app.getHttpServer()).post('/api/labs/why-verdict/injected-review/runs').expect(400);
+    await request(app.getHttpServer()).post('/api/labs/why-verdict/no-such-case/runs').expect(400);
   });
 });

@@ -1,5 +1,15 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApprovalEndpoint, ApprovalRequest, ApprovalService, type VerifiedApprovalRequest } from '@verdict/nestjs';
+import { Body, Controller, Get, Header, HttpCode, NotFoundException, Param, Post } from '@nestjs/common';
+import {
+  ApprovalEndpoint,
+  ApprovalRequest,
+  ApprovalService,
+  InProcessDeferredQueue,
+  ReviewEndpoint,
+  ReviewRequest,
+  ReviewService,
+  type VerifiedApprovalRequest,
+  type VerifiedReviewRequest,
+} from '@verdict/nestjs';
 import { ExecutionClaimEntity } from '@verdict/nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { z } from 'zod';
@@ -7,8 +17,13 @@ import { ConfirmationScenario } from './approvals/confirmation.scenario.js';
 import { CrossCustomerComparison } from './comparison/cross-customer.comparison.js';
 import { ExfiltrationChainScenario } from './forbidden-states/exfiltration-chain.scenario.js';
 import { GateScenarios } from './gates/gate-scenarios.js';
+import { ClaimsPanelScenario } from './claims/claims-panel.scenario.js';
+import { AttackPackScenario } from './evaluation/attack-pack.scenario.js';
+import { InjectedReviewScenario } from './provenance/injected-review.scenario.js';
 import { DestinationReleaseScenario } from './releases/destination-release.scenario.js';
-import type { ApprovalAnswer, ClaimRow, LabSessionView } from './runs/lab-run.js';
+import type { ApprovalAnswer, ClaimRow, LabSessionView, ReviewAnswer } from './runs/lab-run.js';
+import { LAB_REVIEWERS } from './review-lane/lab-reviewers.js';
+import { ReviewLaneScenario } from './review-lane/review-lane.scenario.js';
 import { LAB_ACTORS, LAB_APPROVERS, labActorSchema, parseBody } from './session/lab-actors.js';
 import { WHY_VERDICT_CASES, WhyVerdictCases } from './why-verdict/why-verdict.cases.js';
 
@@ -23,6 +38,20 @@ const schemas = {
   refund: withActor({ orderId, amountCents: z.number().int().positive().max(10_000_000) }),
   resume: z.object({ orderId, amountCents: z.number().int().positive().max(10_000_000) }),
   whyVerdict: z.enum(WHY_VERDICT_CASES),
+  label: withActor({ orderId }),
+  resolveClaim: z.object({
+    resolution: z.enum(['completed', 'retryable']),
+    by: z.string().trim().min(1).max(200),
+    reason: z.string().trim().min(1).max(500),
+    force: z.boolean().default(false),
+  }),
+  staffRefund: withActor({ orderId, amountCents: z.number().int().positive().max(10_000_000) }),
+  provenance: withActor({
+    orderId,
+    amountCents: z.number().int().positive().max(10_000_000),
+    review: z.string().max(2000),
+    ownIban: z.string().max(64),
+  }),
 };
 
 /**
@@ -38,14 +67,20 @@ export class LabController {
     private readonly destinationRelease: DestinationReleaseScenario,
     private readonly chain: ExfiltrationChainScenario,
     private readonly whyVerdict: WhyVerdictCases,
+    private readonly injectedReview: InjectedReviewScenario,
     private readonly approvals: ApprovalService,
     private readonly dataSource: DataSource,
+    private readonly reviewLane: ReviewLaneScenario,
+    private readonly reviews: ReviewService,
+    private readonly queue: InProcessDeferredQueue,
+    private readonly attackPack: AttackPackScenario,
+    private readonly claimsPanel: ClaimsPanelScenario,
   ) {}
 
   /** Who can act and who can approve in this lab. */
   @Get('session')
   session(): LabSessionView {
-    return { actors: LAB_ACTORS, approvers: LAB_APPROVERS };
+    return { actors: LAB_ACTORS, approvers: LAB_APPROVERS, reviewers: LAB_REVIEWERS };
   }
 
   /** One proposed `lookup_order` through the naive, the hand-secured and the Verdict tool. */
@@ -92,6 +127,13 @@ export class LabController {
     return this.whyVerdict.run(parseBody(schemas.whyVerdict, which));
   }
 
+  /** The model reads the order's reviews (one may be injected) and proposes refunds to bank accounts. */
+  @Post('labs/provenance/runs')
+  @HttpCode(200)
+  runProvenance(@Body() body: unknown) {
+    return this.injectedReview.run(parseBody(schemas.provenance, body));
+  }
+
   /** The model proposes a refund: Verdict asks for confirmation and the inbox gets a pending approval. */
   @Post('labs/confirmation/proposals')
   @HttpCode(200)
@@ -128,6 +170,74 @@ export class LabController {
   async reject(@ApprovalRequest() { challenge, approver }: VerifiedApprovalRequest): Promise<ApprovalAnswer> {
     const { outcome } = await this.approvals.reject(challenge.receiptId, challenge.toolCallId, approver.id);
     return { outcome };
+  }
+
+  /** The model proposes a refund above the threshold: Verdict parks it for staff review. */
+  @Post('labs/review-lane/proposals')
+  @HttpCode(200)
+  proposeStaffRefund(@Body() body: unknown) {
+    return this.reviewLane.propose(parseBody(schemas.staffRefund, body));
+  }
+
+  /** This session's review items with their states and the review-stage records about each. */
+  @Get('reviews')
+  reviewItems() {
+    return this.reviewLane.items();
+  }
+
+  /** The signed-in staff member approves; the in-process worker then runs the refund as the customer. */
+  @Post('reviews/:itemId/approve')
+  @HttpCode(200)
+  @ReviewEndpoint()
+  async approveReview(@ReviewRequest() { item, reviewer }: VerifiedReviewRequest): Promise<ReviewAnswer> {
+    return this.reviewAnswer(await this.reviews.approve(item.itemId, reviewer));
+  }
+
+  /** The signed-in staff member rejects: the refund never runs. */
+  @Post('reviews/:itemId/reject')
+  @HttpCode(200)
+  @ReviewEndpoint()
+  async rejectReview(@ReviewRequest() { item, reviewer }: VerifiedReviewRequest): Promise<ReviewAnswer> {
+    return this.reviewAnswer(await this.reviews.reject(item.itemId, reviewer));
+  }
+
+  /** The decision's outcome once the worker ran what it queued (awaited, never slept for). */
+  private async reviewAnswer({ outcome, itemId }: { outcome: string; itemId: string }): Promise<ReviewAnswer> {
+    await this.queue.idle();
+    const item = (await this.reviewLane.items()).find((candidate) => candidate.itemId === itemId) ?? null;
+    return { outcome, item, sideEffect: this.reviewLane.refundsMade() };
+  }
+
+  /** Runs the storefront attack pack: scores per purpose and the comparison with the checked-in baseline. */
+  @Post('labs/evaluation/runs')
+  @HttpCode(200)
+  runEvaluation() {
+    return this.attackPack.run();
+  }
+
+  /** The last evaluation run's report, as `verdict-eval run --out` writes it (404 before the first run). */
+  @Get('labs/evaluation/report')
+  @Header('content-type', 'application/json; charset=utf-8')
+  @Header('content-disposition', 'attachment; filename="storefront-attack-pack.report.json"')
+  evaluationReport(): string {
+    const report = this.attackPack.report();
+    if (report === null) throw new NotFoundException('Run the attack pack first.');
+    return report;
+  }
+
+  /** Books a shipping label: the lab's carrier times out on the first request, leaving the claim indeterminate. */
+  @Post('labs/claims/labels')
+  @HttpCode(200)
+  sendLabel(@Body() body: unknown) {
+    const { actor, orderId } = parseBody(schemas.label, body);
+    return this.claimsPanel.sendLabel(actor, orderId);
+  }
+
+  /** `verdict claims resolve <id> completed|retryable --by --reason [--force]`, from the claims panel. */
+  @Post('claims/:claimId/resolve')
+  @HttpCode(200)
+  resolveClaim(@Param('claimId') claimId: string, @Body() body: unknown) {
+    return this.claimsPanel.resolve(claimId, parseBody(schemas.resolveClaim, body));
   }
 
   /** Execution claims in the columns of `verdict claims list` (which shows only the unresolved ones). */

@@ -1,13 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { VerdictModule } from '@verdict/nestjs';
+import { InProcessDeferredQueue, VerdictModule } from '@verdict/nestjs';
 import { VerdictLangChainModule } from '@verdict/nestjs/langchain';
 import {
   TypeOrmApprovalReceiptStore,
   TypeOrmEvidenceQuery,
   TypeOrmEvidenceRecorder,
   TypeOrmExecutionClaimStore,
+  TypeOrmProvenanceLedger,
   TypeOrmRateLimitStore,
+  TypeOrmReviewItemStore,
   TypeOrmTrajectoryStore,
   verdictEntities,
   verdictMigrations,
@@ -16,9 +18,9 @@ import {
   RecordsCapabilities,
   RefundCapabilities,
   ShipmentCapabilities,
-  StorefrontAbilityFactory,
   StorefrontCapabilities,
   SupportCapabilities,
+  storefrontContext,
   storefrontEntities,
   storefrontMigrations,
 } from '@verdict/storefront';
@@ -32,12 +34,23 @@ import { LabSeeder } from './lab-seeder.js';
 import { ExfiltrationChainScenario } from './forbidden-states/exfiltration-chain.scenario.js';
 import { EvidenceTrail } from './runs/evidence-trail.js';
 import { LabCalls } from './runs/lab-calls.js';
-import { labApprover } from './session/lab-actors.js';
+import { LAB_CONVERSATION, labApprover } from './session/lab-actors.js';
+import { LabAbilityFactory } from './review-lane/lab-ability.factory.js';
+import { LabQueueModule } from './review-lane/lab-queue.module.js';
+import { labReviewer } from './review-lane/lab-reviewers.js';
+import { ReviewLaneScenario } from './review-lane/review-lane.scenario.js';
+import { StaffRefundCapabilities } from './review-lane/staff-refund.capabilities.js';
 import { LabConversation, LabConversationModule } from './session/lab-conversation.js';
 import { ConcurrentWrite } from './why-verdict/concurrent-write.js';
 import { WhyVerdictCases } from './why-verdict/why-verdict.cases.js';
 import { DestinationReleaseScenario } from './releases/destination-release.scenario.js';
 import { LabReleasePolicies } from './releases/lab-release-policies.js';
+import { CarrierLabelCapabilities } from './claims/carrier-label.capabilities.js';
+import { ClaimsPanelScenario } from './claims/claims-panel.scenario.js';
+import { AttackPackScenario } from './evaluation/attack-pack.scenario.js';
+import { InjectedReviewScenario } from './provenance/injected-review.scenario.js';
+import { PayoutCapabilities } from './provenance/payout.capabilities.js';
+import { ReviewAgent } from './provenance/review-agent.js';
 
 /**
  * One lab session: the synthetic storefront on its own embedded SQLite database, Verdict with TypeORM
@@ -57,16 +70,17 @@ export class LabModule {
           migrationsRun: true,
         }),
         VerdictModule.forRootAsync({
-          imports: [LabConversationModule],
-          inject: [DataSource, LabConversation],
-          useFactory: (dataSource: DataSource, conversation: LabConversation) => ({
-            abilityFactory: new ConcurrentWrite(new StorefrontAbilityFactory(dataSource)),
+          imports: [LabConversationModule, LabQueueModule],
+          inject: [DataSource, LabConversation, InProcessDeferredQueue],
+          useFactory: (dataSource: DataSource, conversation: LabConversation, queue: InProcessDeferredQueue) => ({
+            abilityFactory: new ConcurrentWrite(new LabAbilityFactory(dataSource)),
             evidence: new TypeOrmEvidenceRecorder(dataSource),
             evidenceQuery: new TypeOrmEvidenceQuery(dataSource),
             executionClaims: new TypeOrmExecutionClaimStore(dataSource),
             rateLimits: new TypeOrmRateLimitStore(dataSource),
             approvals: new TypeOrmApprovalReceiptStore(dataSource),
             trajectories: new TypeOrmTrajectoryStore(dataSource),
+            provenance: { ledger: new TypeOrmProvenanceLedger(dataSource) },
             publicMessage: 'I cannot do that for you.',
             // The inbox's approver stands in for an auth guard; the conversation a tool call was proposed in is
             // this session's own record, and an approver only sees conversations of their own tenant (CASL then
@@ -77,9 +91,25 @@ export class LabModule {
               canAccessToolCall: (approver, _toolCallId, _context, requester) =>
                 approver.context.tenant === requester.tenant,
             },
+            // The review lane: items in this session's database, worked in process; the worker re-runs a
+            // reviewed refund as the customer the storefront knows now (its ability factory re-reads the row).
+            review: {
+              items: new TypeOrmReviewItemStore(dataSource),
+              queue,
+              rehydrate: ({ actorKey, tenant }) => {
+                const customerId = (actorKey as { customerId?: unknown } | null)?.customerId;
+                return typeof customerId === 'number' && tenant !== null
+                  ? storefrontContext(customerId, tenant, LAB_CONVERSATION)
+                  : null;
+              },
+            },
+            reviewEndpoint: {
+              reviewer: (context) => labReviewer(context.switchToHttp().getRequest().headers['x-lab-reviewer']),
+            },
           }),
         }),
         LabConversationModule,
+        LabQueueModule,
         VerdictLangChainModule,
       ],
       controllers: [LabController],
@@ -99,6 +129,14 @@ export class LabModule {
         WhyVerdictCases,
         EvidenceTrail,
         LabCalls,
+        PayoutCapabilities,
+        ReviewAgent,
+        InjectedReviewScenario,
+        StaffRefundCapabilities,
+        ReviewLaneScenario,
+        AttackPackScenario,
+        CarrierLabelCapabilities,
+        ClaimsPanelScenario,
       ],
     };
   }

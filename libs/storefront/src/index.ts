@@ -45,6 +45,7 @@ export {
   type ShipmentView,
 } from './capabilities/shipment.capabilities.js';
 export { SupportCapabilities } from './capabilities/support.capabilities.js';
+export { type OrderSource, orderPrimaryKeyPolicy, resolveOrderInContextTenant } from './capabilities/order-target.js';
 export { RefundCapabilities, type Refund } from './capabilities/refund.capabilities.js';
 export { refundArguments, type RefundArguments } from './orders/refund.arguments.js';
 
@@ -80,6 +81,9 @@ export {
   manuallySecuredLookupOrder,
   type StorefrontActorProvider,
 } from './tools/manually-secured-lookup-order.tool.js';
+
+// Evaluation
+export { storefrontAttackPack } from './evaluation/storefront-attack-pack.js';
 
 // Captured model proposals
 export { capturedProposals, type CapturedProposalName, type CapturedToolCall } from './proposals/captured-proposals.js';

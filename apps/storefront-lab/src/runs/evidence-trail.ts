@@ -31,11 +31,17 @@ export class EvidenceTrail {
 
   /** The stages of the most recent run of this tool call (found by its fingerprint), or none. */
   async latestOf(toolCallId: string): Promise<StageView[]> {
+    const correlationId = await this.latestCorrelationOf(toolCallId);
+    return correlationId === null ? [] : this.ofCorrelation(correlationId);
+  }
+
+  /** The correlation id of the most recent run of this tool call (found by its fingerprint), or `null`. */
+  async latestCorrelationOf(toolCallId: string): Promise<string | null> {
     const latest = await this.dataSource.getRepository(DecisionRecordEntity).findOne({
       where: { toolCallFingerprint: fingerprintString(toolCallId) },
       order: { recordedAt: 'DESC', sequence: 'DESC' },
     });
-    return latest === null ? [] : this.ofCorrelation(latest.correlationId);
+    return latest?.correlationId ?? null;
   }
 }
 

@@ -29,6 +29,8 @@ export interface CallView {
   readonly modelSaw: string;
   /** What changed in the world, observed after the call (rows, refunds, carrier requests, uploads). */
   readonly sideEffect: string;
+  /** Arguments the provenance ledger records as derived from untrusted content (provenance runs only). */
+  readonly derivedArguments?: readonly ArgumentDerivation[];
 }
 
 /** The signed-in customer a lab runs as: the server builds the action context from it, never from model output. */
@@ -81,6 +83,30 @@ export interface TrajectoryStepView {
   readonly state: Readonly<Record<string, unknown>>;
 }
 
+/** An argument influence analysis found in untrusted content: its path and sources, never its value. */
+export interface ArgumentDerivation {
+  /** The argument path (`iban`). */
+  readonly path: string;
+  /** The untrusted sources it occurs in, as `kind:name` (`external:product-reviews`). */
+  readonly sources: readonly string[];
+}
+
+/** One call of a provenance run, with the arguments the provenance ledger marks as derived from untrusted content. */
+export interface ProvenanceCallView extends CallView {
+  readonly derivedArguments: readonly ArgumentDerivation[];
+}
+
+/** The provenance lab: the customer's message, the reviews the model read, and every call it proposed. */
+export interface ProvenanceRunView {
+  readonly actor: LabActor;
+  /** The customer's own message (trusted). */
+  readonly customerMessage: string;
+  /** The reviews the model read (untrusted, third-party text); the last one is the lab's editable review. */
+  readonly reviews: readonly string[];
+  readonly calls: readonly ProvenanceCallView[];
+  readonly summary: string;
+}
+
 /** A pending approval as the inbox shows it: trusted data only, no receipt id. */
 export interface PendingApprovalView {
   readonly toolCallId: string;
@@ -96,6 +122,44 @@ export interface ApprovalAnswer {
   readonly outcome: string;
 }
 
+/** Someone who may sign in to the review queue (a stand-in for the application's staff auth guard). */
+export interface LabReviewer {
+  readonly id: string;
+  readonly label: string;
+  readonly tenant: string;
+}
+
+/** One review-stage record about an item: which phase, what happened, who recorded it. */
+export interface ReviewRecordView {
+  /** `review_park`, `review_decision`, `review_dispatch`, `review_execution`. */
+  readonly phase: string;
+  readonly outcome: string;
+  readonly disposition: string;
+  /** `reviewer` for a reviewer's decision, `deferred` for the worker's records. */
+  readonly toolKind: string;
+}
+
+/** A review item as the review lab shows it: trusted data and its state, never the stored arguments. */
+export interface ReviewItemView {
+  readonly itemId: string;
+  readonly capability: string;
+  readonly description: string | null;
+  readonly reason: string;
+  /** `pending`, `approved`, `rejected`, `executed`, `refused`. */
+  readonly status: string;
+  readonly decidedBy: string | null;
+  readonly expiresAt: string;
+  readonly history: readonly ReviewRecordView[];
+}
+
+/** The answer of the guarded review endpoint, after the in-process worker ran what the decision queued. */
+export interface ReviewAnswer {
+  readonly outcome: string;
+  readonly item: ReviewItemView | null;
+  /** What the refunds look like after the worker ran. */
+  readonly sideEffect: string;
+}
+
 /** An execution claim, in the columns of `verdict claims list`. */
 export interface ClaimRow {
   readonly id: string;
@@ -105,6 +169,16 @@ export interface ClaimRow {
   readonly attempt: number;
   readonly claimed_at: string;
   readonly updated_at: string;
+}
+
+/**
+ * What resolving a claim from the claims panel did, as `verdict claims resolve` reports it: `resolved` (from →
+ * status), `force_required` (still `claimed`: its executor may be running) or `invalid_state` (already resolved).
+ */
+export interface ClaimResolutionView {
+  readonly outcome: 'resolved' | 'force_required' | 'invalid_state';
+  readonly from: string | null;
+  readonly status: string;
 }
 
 /** Someone who may sign in to the approval inbox in the lab (a stand-in for the application's auth guard). */
@@ -119,4 +193,28 @@ export interface LabApprover {
 export interface LabSessionView {
   readonly actors: readonly (LabActor & { readonly label: string })[];
   readonly approvers: readonly LabApprover[];
+  readonly reviewers: readonly LabReviewer[];
+}
+
+/** One purpose's score in an evaluation run. */
+export interface EvaluationScoreView {
+  readonly purpose: string;
+  readonly passed: number;
+  readonly failed: number;
+  readonly errors: number;
+  readonly pending: number;
+}
+
+/** The evaluation lab: one run of the storefront attack pack, scored and compared with its checked-in baseline. */
+export interface EvaluationRunView {
+  readonly suite: string;
+  readonly generatedAt: string;
+  readonly scores: readonly EvaluationScoreView[];
+  readonly cases: readonly { readonly id: string; readonly purpose: string; readonly status: string }[];
+  /** Whether any change against the baseline blocks (a regression, a new failure, an error, removed coverage). */
+  readonly blocking: boolean;
+  /** Every change against the baseline, one line each (`describeChange`). */
+  readonly changes: readonly string[];
+  /** The comparison as `verdict-eval compare` prints it on the console. */
+  readonly rendered: string;
 }

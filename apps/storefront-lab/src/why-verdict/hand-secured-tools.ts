@@ -11,6 +11,8 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
+import { type Payout, payoutArguments, reviewsArguments } from '../provenance/payout.capabilities.js';
+import { REFUND_TO_ACCOUNT_TOOL, VIEW_REVIEWS_TOOL } from '../provenance/review-agent.js';
 
 /**
  * Tools a careful team secures by hand, each correct on its own terms, for the lab's "why Verdict, not a
@@ -83,4 +85,40 @@ export function handConfirmedRefund(actorProvider: StorefrontActorProvider, refu
       }),
     },
   );
+}
+
+/**
+ * `view_order_reviews` and `refund_to_account` secured by hand: both check with a scoped query that the order
+ * is the signed-in customer's. The customer does own it, so the refund is paid to whichever account the call
+ * names — also one the model copied from a review anyone could write.
+ */
+export function handSecuredPayoutTools(
+  dataSource: DataSource,
+  actorProvider: StorefrontActorProvider,
+  shop: { readonly payouts: Payout[]; readonly reviews: readonly string[] },
+) {
+  const owned = async (orderId: number) => {
+    const actor = await signedIn(actorProvider);
+    if (actor === null) return null;
+    return dataSource
+      .getRepository(Order)
+      .findOneBy({ id: orderId, customerId: actor.customerId, tenantId: actor.tenant });
+  };
+  const reviews = tool(
+    async ({ orderId }) => {
+      if ((await owned(orderId)) === null) return ORDER_NOT_FOUND;
+      const reviewList = shop.reviews.map((text, index) => ({ rating: index === 0 ? 5 : 1, text }));
+      return JSON.stringify({ orderId, product: 'Rain jacket', reviews: reviewList });
+    },
+    { ...VIEW_REVIEWS_TOOL, schema: reviewsArguments },
+  );
+  const refund = tool(
+    async ({ orderId, amountCents, iban }) => {
+      if ((await owned(orderId)) === null) return ORDER_NOT_FOUND;
+      shop.payouts.push({ orderId, amountCents, iban });
+      return JSON.stringify({ status: 'refunded', orderId, amountCents });
+    },
+    { ...REFUND_TO_ACCOUNT_TOOL, schema: payoutArguments },
+  );
+  return { reviews, refund };
 }

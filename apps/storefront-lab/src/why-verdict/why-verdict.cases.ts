@@ -16,6 +16,7 @@ import {
   storefrontContext,
 } from '@verdict/storefront';
 import { DataSource } from 'typeorm';
+import { InjectedReviewScenario } from '../provenance/injected-review.scenario.js';
 import { LabCalls } from '../runs/lab-calls.js';
 import type { CallView, ComparisonCaseView } from '../runs/lab-run.js';
 import { LAB_APPROVERS, LAB_CONVERSATION } from '../session/lab-actors.js';
@@ -24,7 +25,12 @@ import { ConcurrentWrite } from './concurrent-write.js';
 import { handConfirmedRefund, handSecuredCancelOrder } from './hand-secured-tools.js';
 
 /** The "why Verdict, not a scoped query" cases that exist today. */
-export const WHY_VERDICT_CASES = ['forgotten-tool', 'swapped-resource', 'replayed-approval'] as const;
+export const WHY_VERDICT_CASES = [
+  'forgotten-tool',
+  'swapped-resource',
+  'replayed-approval',
+  'injected-review',
+] as const;
 export type WhyVerdictCase = (typeof WHY_VERDICT_CASES)[number];
 
 /** Every case runs as customer 72 of acme, who owns the placed order 1002; 91 owns 1001. */
@@ -47,6 +53,7 @@ export class WhyVerdictCases {
     private readonly refunds: RefundCapabilities,
     private readonly conversation: LabConversation,
     @Inject(VERDICT_MODULE_OPTIONS) private readonly options: VerdictModuleOptions,
+    private readonly injectedReview: InjectedReviewScenario,
     tools: VerdictTools,
   ) {
     this.boundCancel = tools.bound(createCancelOrderTool(dataSource), StorefrontCapability.CancelOrder);
@@ -55,6 +62,7 @@ export class WhyVerdictCases {
   run(which: WhyVerdictCase): Promise<ComparisonCaseView> {
     if (which === 'forgotten-tool') return this.forgottenTool();
     if (which === 'swapped-resource') return this.swappedResource();
+    if (which === 'injected-review') return this.injectedReview.compare();
     return this.replayedApproval();
   }
 

@@ -1,13 +1,18 @@
 import type {
   ApprovalAnswer,
   CallView,
+  ClaimResolutionView,
   ClaimRow,
+  EvaluationRunView,
   ComparisonCaseView,
   LabActor,
   LabRun,
   LabSessionView,
   PendingApprovalView,
+  ProvenanceRunView,
   ReleaseView,
+  ReviewAnswer,
+  ReviewItemView,
   TrajectoryStepView,
 } from '../../src/runs/lab-run.js';
 
@@ -79,5 +84,20 @@ export const labApi = {
     send<ApprovalAnswer>('POST', `/api/approvals/${encodeURIComponent(toolCallId)}/${verb}`, undefined, {
       'x-lab-approver': approverId,
     }),
+  provenance: (body: { actor: LabActor; orderId: number; amountCents: number; review: string; ownIban: string }) =>
+    send<ProvenanceRunView>('POST', '/api/labs/provenance/runs', body),
+  proposeStaffRefund: (body: { actor: LabActor; orderId: number; amountCents: number }) =>
+    send<CallView>('POST', '/api/labs/review-lane/proposals', body),
+  reviews: () => send<ReviewItemView[]>('GET', '/api/reviews'),
+  review: (itemId: string, verb: 'approve' | 'reject', reviewerId: string) =>
+    send<ReviewAnswer>('POST', `/api/reviews/${encodeURIComponent(itemId)}/${verb}`, undefined, {
+      'x-lab-reviewer': reviewerId,
+    }),
+  evaluation: () => send<EvaluationRunView>('POST', '/api/labs/evaluation/runs'),
+  sendLabel: (body: { actor: LabActor; orderId: number }) => send<CallView>('POST', '/api/labs/claims/labels', body),
+  resolveClaim: (
+    claimId: string,
+    body: { resolution: 'completed' | 'retryable'; by: string; reason: string; force: boolean },
+  ) => send<ClaimResolutionView>('POST', `/api/claims/${encodeURIComponent(claimId)}/resolve`, body),
   claims: () => send<ClaimRow[]>('GET', '/api/claims'),
 };

@@ -1,16 +1,25 @@
 import type { CallView } from '../api';
+import { Highlighted } from './highlighted';
 import { Json } from './json';
 import { Timeline } from './timeline';
 
-/** One call in the four columns: untrusted input | model proposal | policy decision | observed side effect. */
+/**
+ * One call in the four columns: untrusted input | model proposal | policy decision | observed side effect.
+ * Arguments the provenance ledger marks as derived from untrusted content are listed, and their values
+ * highlighted in the untrusted input.
+ */
 export function CallRow({ call, label }: { call: CallView; label?: string }) {
+  const derived = call.derivedArguments ?? [];
+  const derivedValues = derived.map(({ path }) => String(call.proposal.arguments[path] ?? ''));
   return (
     <article className="call" data-outcome={call.outcome} data-tool-call={call.toolCallId}>
       {label !== undefined && <h4 className="call-label">{label}</h4>}
       <div className="columns">
         <section>
           <h5>Untrusted input</h5>
-          <p>{call.untrustedInput}</p>
+          <p className="untrusted">
+            <Highlighted text={call.untrustedInput} needles={derivedValues} />
+          </p>
         </section>
         <section>
           <h5>Model proposal</h5>
@@ -18,6 +27,15 @@ export function CallRow({ call, label }: { call: CallView; label?: string }) {
             <code>{call.proposal.tool}</code>
           </p>
           <Json value={call.proposal.arguments} label="proposed arguments" />
+          {derived.length > 0 && (
+            <ul className="derived" aria-label="Arguments derived from untrusted content">
+              {derived.map((derivation) => (
+                <li key={derivation.path} data-testid="derived-argument">
+                  <code>{derivation.path}</code> derived from {derivation.sources.join(', ')} (untrusted)
+                </li>
+              ))}
+            </ul>
+          )}
         </section>
         <section>
           <h5>Policy decision</h5>

@@ -4,8 +4,11 @@ import { ClaimsLab } from './claims-lab';
 import { ConfirmationLab } from './confirmation-lab';
 import { CrossCustomerLab } from './cross-customer-lab';
 import { DuplicateDeliveryLab } from './duplicate-delivery-lab';
+import { EvaluationLab } from './evaluation-lab';
 import { ForbiddenStatesLab } from './forbidden-states-lab';
+import { ProvenanceLab } from './provenance-lab';
 import { ReleaseLab } from './release-lab';
+import { ReviewLaneLab } from './review-lane-lab';
 import { WhyVerdictLab } from './why-verdict-lab';
 
 /** One lab in the navigation: its route, its title, one line on what it shows, and its component. */
@@ -35,5 +38,13 @@ export const LABS: readonly LabEntry[] = [
     shows: 'Each call fine, the chain is not',
     component: ForbiddenStatesLab,
   },
+  {
+    id: 'provenance',
+    title: 'Provenance',
+    shows: 'An injected review steering a refund',
+    component: ProvenanceLab,
+  },
+  { id: 'review-lane', title: 'Review lane', shows: 'Staff approve a large refund', component: ReviewLaneLab },
+  { id: 'evaluation', title: 'Evaluation', shows: 'The attack pack, scored', component: EvaluationLab },
   { id: 'claims', title: 'Claims', shows: 'The operator CLI, in the page', component: ClaimsLab },
 ];

@@ -2,6 +2,7 @@ import capabilitySource from '../../../../../libs/storefront/src/capabilities/st
 import refundSource from '../../../../../libs/storefront/src/capabilities/refund.capabilities.ts?raw';
 import naiveCancelSource from '../../../../../libs/storefront/src/tools/cancel-order.tool.ts?raw';
 import handSource from '../../../src/why-verdict/hand-secured-tools.ts?raw';
+import payoutSource from '../../../src/provenance/payout.capabilities.ts?raw';
 import { labApi } from '../api';
 import { CodeView } from '../components/code-view';
 import { Comparison } from '../components/comparison';
@@ -46,6 +47,22 @@ const CASES = [
       { title: 'The Verdict capability: orders.refund', source: refundSource, from: '  @Capability({' },
     ],
   },
+  {
+    id: 'injected-review',
+    title: 'An injected review steering the refund recipient',
+    code: [
+      {
+        title: 'The hand-secured refund_to_account',
+        source: handSource,
+        from: 'export function handSecuredPayoutTools',
+      },
+      {
+        title: 'The Verdict capability: orders.refund_to_account and its provenance policy',
+        source: payoutSource,
+        from: '/** The recipient of a payout',
+      },
+    ],
+  },
 ] as const;
 
 /** Why Verdict, not a scoped query: the cases where the hand-secured tool fails and Verdict does not. */
@@ -54,8 +71,7 @@ export function WhyVerdictLab() {
     <>
       <p className="lede">
         A scoped query is the right fix for one tool. These are the cases where a careful team's hand-secured tools
-        still fail, and what Verdict does differently. Provenance (an injected review steering a recipient) joins when
-        it lands.
+        still fail, and what Verdict does differently.
       </p>
       {CASES.map((which) => (
         <WhyVerdictCase key={which.id} which={which} />

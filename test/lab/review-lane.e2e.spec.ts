@@ -1,0 +1,70 @@
+import { describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { CUSTOMER_72, bootLab } from './lab-app.fixture.js';
+
+const propose = (amountCents = 25_000) => ({ actor: CUSTOMER_72, orderId: 1002, amountCents });
+
+async function parked() {
+  const { app } = await bootLab();
+  const server = app.getHttpServer();
+  const { body: call } = await request(server).post('/api/labs/review-lane/proposals').send(propose()).expect(200);
+  const { body: items } = await request(server).get('/api/reviews').expect(200);
+  const decide = (verb: 'approve' | 'reject', reviewer: string) =>
+    request(server).post(`/api/reviews/${items[0].itemId}/${verb}`).set('x-lab-reviewer', reviewer);
+  return { server, call, items, decide };
+}
+
+describe('storefront lab: review lane (a refund above the threshold waits for staff)', () => {
+  it('parks the refund with require_review; a staff member approves and the worker refunds once', async () => {
+    const { call, items, decide } = await parked();
+    expect(call.outcome).toBe('require_review');
+    expect(call.sideEffect).toBe('no staff refund made');
+    expect(items).toEqual([
+      expect.objectContaining({ status: 'pending', description: 'Refund 25000 cents on order 1002', decidedBy: null }),
+    ]);
+    const { body } = await decide('approve', 'staff:ana').expect(200);
+    expect(body.outcome).toBe('approved');
+    expect(body.item).toMatchObject({ status: 'executed', decidedBy: 'staff:ana' });
+    expect(body.item.history.map((record: { phase: string }) => record.phase)).toEqual(
+      expect.arrayContaining(['review_park', 'review_decision', 'review_execution']),
+    );
+    expect(body.sideEffect).toBe('refunded 25000 cents on order 1002');
+    // Deciding again changes nothing: the item is settled, the refund was made once.
+    const again = await decide('approve', 'staff:ana').expect(200);
+    expect(again.body.outcome).toBe('invalid_state');
+    expect(again.body.sideEffect).toBe('refunded 25000 cents on order 1002');
+  });
+
+  it('a rejection never runs', async () => {
+    const { decide } = await parked();
+    const { body } = await decide('reject', 'staff:ana').expect(200);
+    expect(body).toMatchObject({
+      outcome: 'rejected',
+      item: { status: 'rejected' },
+      sideEffect: 'no staff refund made',
+    });
+  });
+
+  it('the guard refuses the requester, a customer without review rights, another tenant’s staff and nobody', async () => {
+    const { decide, server } = await parked();
+    await decide('approve', 'customer:72').expect(403);
+    await decide('approve', 'customer:91').expect(403);
+    await decide('approve', 'staff:gus').expect(404);
+    await decide('approve', 'nobody').expect(401);
+    const { body: items } = await request(server).get('/api/reviews').expect(200);
+    expect(items[0].status).toBe('pending');
+  });
+
+  it('utility control: a refund at or below the threshold is not this lane’s, and bad input runs nothing', async () => {
+    const { app } = await bootLab();
+    const server = app.getHttpServer();
+    const { body } = await request(server).post('/api/labs/review-lane/proposals').send(propose(500)).expect(200);
+    expect(body.outcome).toBe('deny');
+    expect(body.stages).toEqual([expect.objectContaining({ stage: 'proposal', disposition: 'deny' })]);
+    await request(server)
+      .post('/api/labs/review-lane/proposals')
+      .send({ ...propose(), orderId: 'x' })
+      .expect(400);
+    expect((await request(server).get('/api/reviews').expect(200)).body).toEqual([]);
+  });
+});
