@@ -1,5 +1,7 @@
+import type { Decision } from '../decisions/decision.js';
 import type { Disposition } from '../decisions/disposition.js';
 import type { Stage } from '../decisions/stage.js';
+import type { ReviewItem } from '../review/review-item.js';
 
 /**
  * Emitted (event name {@link ReviewedOperationRefused.event}) when a review item will not execute: the
@@ -19,4 +21,10 @@ export class ReviewedOperationRefused {
     readonly stage: Stage,
     readonly disposition: Disposition,
   ) {}
+
+  /** The event of `item` refused by `decision`. */
+  static of(item: ReviewItem, decision: Decision): ReviewedOperationRefused {
+    const { id, capability, tenant, conversationId } = item;
+    return new ReviewedOperationRefused(id, capability, tenant, conversationId, decision.stage, decision.disposition);
+  }
 }

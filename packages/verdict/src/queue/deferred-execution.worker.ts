@@ -146,17 +146,7 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
   }
 
   private emitRefused(item: ReviewItem, decision: Decision): void {
-    this.events?.emit(
-      ReviewedOperationRefused.event,
-      new ReviewedOperationRefused(
-        item.id,
-        item.capability,
-        item.tenant,
-        item.conversationId,
-        decision.stage,
-        decision.disposition,
-      ),
-    );
+    this.events?.emit(ReviewedOperationRefused.event, ReviewedOperationRefused.of(item, decision));
   }
 
   private lane(): ReviewLaneOptions {

@@ -136,17 +136,7 @@ export class ReviewService {
 
   private refused(item: ReviewItem, decision: Decision): void {
     if (item.status !== ReviewItemStatus.Rejected) return;
-    this.events?.emit(
-      ReviewedOperationRefused.event,
-      new ReviewedOperationRefused(
-        item.id,
-        item.capability,
-        item.tenant,
-        item.conversationId,
-        decision.stage,
-        decision.disposition,
-      ),
-    );
+    this.events?.emit(ReviewedOperationRefused.event, ReviewedOperationRefused.of(item, decision));
   }
 
   private lane(): ReviewLaneOptions {
