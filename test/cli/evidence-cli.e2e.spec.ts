@@ -51,7 +51,9 @@ async function setup() {
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
       );
     });
-  return { cli, runs, alice: actorFingerprint(alice), bob: actorFingerprint(bob) };
+  // The jobs app names actors by the module's actorKey, `worker:<id>`: the fingerprint the records carry.
+  const workerKey = (actor: { id: string }) => `worker:${actor.id}`;
+  return { cli, runs, alice: actorFingerprint(alice, workerKey), bob: actorFingerprint(bob, workerKey) };
 }
 
 describe('operator CLI: evidence', () => {
