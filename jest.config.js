@@ -23,4 +23,9 @@ export default {
   ],
   setupFiles: ['reflect-metadata'],
   testTimeout: 60000,
+  // Two workers on this two-core machine, each restarted once a test file leaves it above 1.5 GB: one
+  // long-lived process accumulates every file's module graph (ESM modules are never unloaded) and ends
+  // in a heap exhaustion.
+  maxWorkers: 2,
+  workerIdleMemoryLimit: '1536MB',
 };
