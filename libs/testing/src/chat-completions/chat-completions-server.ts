@@ -140,7 +140,12 @@ function completion(
   };
 }
 
+/**
+ * Every answer closes its connection: a kept-alive socket the server times out just as the client reuses it
+ * (a loaded machine delays the client past the keep-alive hint) fails a request with a connection error that
+ * no script asked for.
+ */
 function send(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
+  response.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
   response.end(JSON.stringify(body));
 }
