@@ -9,9 +9,9 @@ import type { ApprovalReceipt } from '../../packages/verdict/src/approvals/appro
 import { fingerprint } from '../../packages/verdict/src/fingerprints/fingerprint.js';
 
 const PROCESSES = 16;
-const ROUNDS = 200;
+const ROUNDS = 50;
 /** Rounds of each pending-receipt cap race, and the cap they race for. */
-const CAP_ROUNDS = 100;
+const CAP_ROUNDS = 25;
 const MAX_PENDING = 3;
 const TTL_MS = 900_000;
 

@@ -7,7 +7,7 @@ import type { AdmitReply } from '@verdict/testing-kit';
 import { fingerprint } from '../../packages/verdict/src/fingerprints/fingerprint.js';
 
 const PROCESSES = 8;
-const ROUNDS = 200;
+const ROUNDS = 50;
 
 /**
  * At-most-once admission across real OS processes, each with its own connection: every round, all

@@ -11,7 +11,7 @@ import {
 } from '@verdict/testing-kit';
 
 const PROCESSES = 8;
-const ROUNDS = 100;
+const ROUNDS = 50;
 const ATTEMPTS_PER_PROCESS = 2;
 const ALLOWED = 3;
 /** A fourth external copy is the forbidden state. */

@@ -5,7 +5,7 @@ import { databaseEngines, dropDataSource, openDataSource, startGateWorkers } fro
 import { fingerprint } from '../../packages/verdict/src/fingerprints/fingerprint.js';
 
 const PROCESSES = 8;
-const ROUNDS = 200;
+const ROUNDS = 50;
 const ATTEMPTS_PER_PROCESS = 2;
 const LIMIT = 3;
 const WINDOW_SECONDS = 60;
