@@ -357,7 +357,6 @@ export {
   approverProvenance,
 } from './provenance/approver-provenance.js';
 export { ProvenanceContents, DEFAULT_PROVENANCE_CONTENTS_CAPACITY } from './provenance/provenance-contents.js';
-export { labelledText } from './provenance/labelled-content.js';
 export { releaseSourceOf } from './provenance/release-source-of.js';
 export {
   type UntrustedContentRequest,

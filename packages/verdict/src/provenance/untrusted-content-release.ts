@@ -97,8 +97,18 @@ export async function releaseUntrustedContent(
     items.push(
       Object.freeze(
         result.permitted
-          ? { ...base, status: UntrustedContentStatus.Released, text: String(result.payload.text), releaseRecordId: result.recordId }
-          : { ...base, status: UntrustedContentStatus.Refused, reason: result.reason, releaseRecordId: result.recordId },
+          ? {
+              ...base,
+              status: UntrustedContentStatus.Released,
+              text: String(result.payload.text),
+              releaseRecordId: result.recordId,
+            }
+          : {
+              ...base,
+              status: UntrustedContentStatus.Refused,
+              reason: result.reason,
+              releaseRecordId: result.recordId,
+            },
       ),
     );
   }
