@@ -139,10 +139,16 @@ describe('the approver sees provenance (a real createAgent loop, scripted model,
     });
 
     it('lists the pending approval with its provenance, as stored with the receipt', async () => {
-      const { approvals } = await injected({ approvals: backend.store() });
+      const store = backend.store();
+      const { approvals } = await injected({ approvals: store });
       const pending = await approvals.pending(['call_pay'], alice);
       expect(pending.map((entry) => entry.provenance)).toEqual([EXPECTED]);
       expect(JSON.stringify(pending)).not.toMatch(CONTENT);
+      // The stored row holds the summary, and no value or untrusted text.
+      const challenge = await approvals.challengeForToolCall('call_pay', alice);
+      const stored = await store.find(challenge!.receiptId);
+      expect(stored?.provenance).toEqual(EXPECTED);
+      expect(JSON.stringify(stored)).not.toMatch(CONTENT);
     });
   });
 

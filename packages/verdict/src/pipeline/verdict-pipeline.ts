@@ -478,7 +478,7 @@ export class VerdictPipeline {
    */
   private keptFor(run: PipelineRun): ApproverProvenance | null {
     const assessed = run.provenance;
-    if (assessed?.window != null) this.contents.keep(assessed.window.items);
+    if (assessed?.window?.observed === true) this.contents.keep(assessed.window.items);
     return assessed?.approver ?? null;
   }
 

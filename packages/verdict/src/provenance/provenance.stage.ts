@@ -50,7 +50,8 @@ export interface ProvenanceAssessment {
  * Step 1a: influence analysis of the validated arguments and the proposal's context window, then the
  * capability's provenance policy. Answers the definition the later steps use — the capability's own, or, when
  * the policy requires confirmation, one whose `requiresConfirmation` carries the provenance summary — with what
- * an approver is shown of the proposal's provenance, or the recorded `deny` that stops the run. Capabilities without rules (and outside strict mode) skip the stage.
+ * an approver is shown of the proposal's provenance, or the recorded `deny` that stops the run. Capabilities
+ * without rules (and outside strict mode) skip the stage.
  */
 export async function assessProvenance(input: ProvenanceStageInput): Promise<ProvenanceAssessment | Decision> {
   const { definition, envelope, toolKind, options, trail } = input;
