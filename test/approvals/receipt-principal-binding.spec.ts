@@ -148,6 +148,7 @@ describe.each(receiptStoreBackends())('receipt binding to who asked [%s]', (_eng
         reason: 'Refunds move money.',
         description: 'Refund on invoice 7',
         expiresAt: challenge!.expiresAt,
+        provenance: null,
       },
     ]);
     await fixture.close();

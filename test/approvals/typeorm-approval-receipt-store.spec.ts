@@ -24,6 +24,7 @@ import {
 import { CreateApprovalReceipts1795996093417 } from '../../packages/verdict/src/typeorm/migrations/1795996093417-create-approval-receipts.js';
 import { AddApprovalReceiptPrincipals1796000104000 } from '../../packages/verdict/src/typeorm/migrations/1796000104000-add-approval-receipt-principals.js';
 import { AddApprovalReceiptConversations1796000110300 } from '../../packages/verdict/src/typeorm/migrations/1796000110300-add-approval-receipt-conversations.js';
+import { AddApproverProvenance1796000330033 } from '../../packages/verdict/src/typeorm/migrations/1796000330033-add-approver-provenance.js';
 
 const TABLE = 'verdict_approval_receipts';
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
@@ -195,10 +196,12 @@ for (const engine of databaseEngines()) {
   describe(`CreateApprovalReceipts migration [${engine.name}]`, () => {
     it('drops the table on down, and up creates it again with its unique key', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const [principals, conversations] = [
+        const [principals, conversations, provenance] = [
           new AddApprovalReceiptPrincipals1796000104000(),
           new AddApprovalReceiptConversations1796000110300(),
+          new AddApproverProvenance1796000330033(),
         ];
+        await onOwnRunner(dataSource, (queryRunner) => provenance.down(queryRunner));
         await onOwnRunner(dataSource, (queryRunner) => conversations.down(queryRunner));
         await onOwnRunner(dataSource, (queryRunner) => principals.down(queryRunner));
         const table = await remigrate(dataSource, new CreateApprovalReceipts1795996093417(), TABLE);
@@ -208,6 +211,7 @@ for (const engine of databaseEngines()) {
         ]);
         await onOwnRunner(dataSource, (queryRunner) => principals.up(queryRunner));
         await onOwnRunner(dataSource, (queryRunner) => conversations.up(queryRunner));
+        await onOwnRunner(dataSource, (queryRunner) => provenance.up(queryRunner));
         const request = issueRequest();
         expect(await new TypeOrmApprovalReceiptStore(dataSource).issue(request)).toMatchObject({
           id: request.candidateId,
@@ -290,6 +294,32 @@ for (const engine of databaseEngines()) {
           await queryRunner.release();
         }
         expect(await store.find(kept.id)).toEqual({ ...kept, conversationFingerprint: null });
+      });
+    });
+  });
+
+  describe(`AddApproverProvenance migration [${engine.name}]`, () => {
+    it('adds provenance (nullable) to receipts and review items; down removes it and keeps the receipts', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const migration = new AddApproverProvenance1796000330033();
+        const store = new TypeOrmApprovalReceiptStore(dataSource);
+        const kept = await store.issue(issueRequest());
+        const queryRunner = dataSource.createQueryRunner();
+        try {
+          await migration.down(queryRunner);
+          for (const table of [TABLE, 'verdict_review_items'])
+            expect((await queryRunner.getTable(table))!.columns.map((column) => column.name)).not.toContain(
+              'provenance',
+            );
+          await migration.up(queryRunner);
+          for (const table of [TABLE, 'verdict_review_items'])
+            expect((await queryRunner.getTable(table))!.findColumnByName('provenance')).toMatchObject({
+              isNullable: true,
+            });
+        } finally {
+          await queryRunner.release();
+        }
+        expect(await store.find(kept.id)).toEqual({ ...kept, provenance: null });
       });
     });
   });

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import {
   type ActionContext,
   ActionContextStore,
+  type ApprovalReceiptStore,
   ApprovalService,
   type AuthorizedAction,
   ExecutionTargetPolicy,
@@ -54,6 +55,8 @@ export interface PaymentsSetup {
   readonly releasePolicies?: readonly ReleasePolicy[];
   /** Modules the test module also imports (an event emitter). */
   readonly imports?: any[];
+  /** The approval receipt store (another process's module may share it). Default: a fresh in-memory store. */
+  readonly approvals?: ApprovalReceiptStore;
 }
 
 /** Products (read, results labelled per path) and payments (consequential), booted with the provenance tracker. */
@@ -109,7 +112,7 @@ export async function paymentsFixture(setup: PaymentsSetup = {}) {
   );
   const evidence = new InMemoryEvidenceRecorder();
   const ledger = new InMemoryProvenanceLedger();
-  const approvalStore = new InMemoryApprovalReceiptStore();
+  const approvalStore = setup.approvals ?? new InMemoryApprovalReceiptStore();
 
   @Injectable()
   class AgentTools {

@@ -138,6 +138,7 @@ export { receiptTombstone } from './approvals/receipt-tombstone.js';
 export { checkReceipt, exceedsPendingLimits, refusedTransition, isExpired } from './approvals/receipt-rules.js';
 export { InMemoryApprovalReceiptStore } from './approvals/in-memory-approval-receipt-store.js';
 export { ApprovalService, type PendingApproval } from './approvals/approval.service.js';
+export { UnknownApprovalReceiptError } from './approvals/unknown-approval-receipt.error.js';
 export { challengeOf } from './approvals/approval-challenge.js';
 export type { ApprovalEndpointHooks, Approver } from './approvals/approval-endpoint-hooks.interface.js';
 export {
@@ -348,6 +349,21 @@ export { withProvenance, currentProvenanceWindow } from './provenance/provenance
 export { analyzeInfluence } from './provenance/analyze-influence.js';
 export type { InfluenceReport, ArgumentInfluence } from './provenance/influence-report.js';
 export { provenanceSummary } from './provenance/provenance-summary.js';
+export {
+  type ApproverProvenance,
+  type ApproverSource,
+  type ApproverArgument,
+  type UntrustedContentReference,
+  approverProvenance,
+} from './provenance/approver-provenance.js';
+export { ProvenanceContents, DEFAULT_PROVENANCE_CONTENTS_CAPACITY } from './provenance/provenance-contents.js';
+export { releaseSourceOf } from './provenance/release-source-of.js';
+export {
+  type UntrustedContentRequest,
+  type UntrustedContentItem,
+  type UntrustedContentRelease,
+  UntrustedContentStatus,
+} from './provenance/untrusted-content-release.js';
 export { ProvenanceRule, isProvenanceRule } from './provenance/provenance-rule.js';
 export type { ProvenancePolicy, ProvenanceOptions, ArgumentProvenanceRule } from './provenance/provenance-policy.js';
 export type { ResultProvenance, ResultLabel } from './provenance/result-provenance.js';

@@ -27,6 +27,7 @@ import { ContainmentRules } from './containment/containment-rules.js';
 import { ContainmentService } from './containment/containment.service.js';
 import { SecurityEventEmitter } from './events/security-event-emitter.js';
 import { ReviewService } from './review/review.service.js';
+import { ProvenanceContents } from './provenance/provenance-contents.js';
 import { ReviewEndpointGuard } from './review/review-endpoint.guard.js';
 import { DeferredExecutionWorker } from './queue/deferred-execution.worker.js';
 
@@ -64,6 +65,7 @@ const PUBLIC_PROVIDERS = [
     ContainmentGate,
     ContainmentRules,
     SecurityEventEmitter,
+    { provide: ProvenanceContents, useFactory: () => new ProvenanceContents() },
     {
       provide: EvidenceRecorder,
       inject: [MODULE_OPTIONS_TOKEN],

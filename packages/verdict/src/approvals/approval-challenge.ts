@@ -1,4 +1,5 @@
 import type { JsonObject } from '../fingerprints/json-value.js';
+import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
 
 /**
@@ -18,6 +19,11 @@ export interface ApprovalChallenge {
   readonly principalFingerprint: string | null;
   /** The conversation it was asked in, fingerprinted only; `null` when the receipt has none. */
   readonly conversationFingerprint: string | null;
+  /**
+   * Which sources were in context and which argument came from which untrusted source (trusted data only,
+   * never values or content); `null` when the provenance stage did not analyse the proposal.
+   */
+  readonly provenance: ApproverProvenance | null;
 }
 
 /** The challenge for a pending receipt. */
@@ -32,5 +38,6 @@ export function challengeOf(receipt: ApprovalReceipt): ApprovalChallenge {
     expiresAt: receipt.expiresAt,
     principalFingerprint: receipt.principalFingerprint ?? null,
     conversationFingerprint: receipt.conversationFingerprint ?? null,
+    provenance: receipt.provenance ?? null,
   };
 }

@@ -1,4 +1,5 @@
 import type { JsonObject } from '../fingerprints/json-value.js';
+import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
 
 /** What identifies the proposal a receipt approves. */
@@ -34,6 +35,8 @@ export interface ReceiptIssue extends ReceiptKey {
   readonly subject: JsonObject | null;
   readonly expiresAt: Date;
   readonly now: Date;
+  /** Stored with a new receipt (`ApprovalReceipt.provenance`); unset: `null`. */
+  readonly provenance?: ApproverProvenance | null;
   /**
    * When set, a new receipt is issued only if, atomically with the insert, the principal has no pending
    * receipt for this tool-call id (any capability) in this conversation (`limits.conversationFingerprint`;

@@ -1,4 +1,5 @@
 import type { JsonObject } from '../fingerprints/json-value.js';
+import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 import type { ReceiptStatus } from './receipt-status.js';
 
 /**
@@ -44,4 +45,10 @@ export interface ApprovalReceipt {
   readonly principalFingerprint?: string | null;
   /** `sha256(JCS(conversationId ?? null))` of the conversation it was asked in; `null` when issued without one (as above). */
   readonly conversationFingerprint?: string | null;
+  /**
+   * What the approver is shown of the proposal's provenance (trusted data only: source labels, declared
+   * argument paths, content fingerprints), when the provenance stage analysed it; `null` otherwise, or in a
+   * store that does not keep it. Never content: `ApprovalService.untrustedContent` releases that.
+   */
+  readonly provenance?: ApproverProvenance | null;
 }

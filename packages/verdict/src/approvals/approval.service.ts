@@ -17,6 +17,16 @@ import { ApprovalPhase } from './approval-phase.js';
 import type { ApprovalReceiptStore, ReceiptTransition } from './approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
 import { receiptPrincipal } from './receipt-principal.js';
+import { UnknownApprovalReceiptError } from './unknown-approval-receipt.error.js';
+import { ContextReleaseService } from '../context-release/context-release.service.js';
+import type { ApproverProvenance } from '../provenance/approver-provenance.js';
+import { ProvenanceContents } from '../provenance/provenance-contents.js';
+import {
+  type UntrustedContentRelease,
+  type UntrustedContentRequest,
+  checkedDestination,
+  releaseUntrustedContent,
+} from '../provenance/untrusted-content-release.js';
 
 /** What an approval UI may show about a pending call: trusted data only, no receipt id. */
 export interface PendingApproval {
@@ -26,6 +36,8 @@ export interface PendingApproval {
   /** The application's description of the bound resource (`requiresConfirmation({ describe })`). */
   readonly description: string | null;
   readonly expiresAt: Date;
+  /** `ApprovalChallenge.provenance`: which sources were in context, which argument came from which untrusted source. */
+  readonly provenance: ApproverProvenance | null;
 }
 
 /**
@@ -47,6 +59,8 @@ export class ApprovalService {
     @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
     @Inject(EvidenceRecorder) private readonly evidence: EvidenceRecorder,
     private readonly registry: CapabilityRegistry,
+    private readonly releases: ContextReleaseService,
+    private readonly contents: ProvenanceContents,
   ) {}
 
   /**
@@ -92,9 +106,37 @@ export class ApprovalService {
           reason: challenge.reason,
           description: challenge.description,
           expiresAt: challenge.expiresAt,
+          provenance: challenge.provenance,
         });
     }
     return found;
+  }
+
+  /**
+   * The raw untrusted text that was in the window of the receipt's proposal, for the approver, released
+   * through context release: each untrusted item the receipt recorded (by content fingerprint) goes through
+   * the route from its source (`releaseSourceOf`) to `request.destination`, trust `untrusted`, with release
+   * evidence as usual (correlated by the receipt's fingerprint). A route that denies yields `refused` and no
+   * text. The text itself comes only from this process's memory of the windows that parked calls
+   * (`ProvenanceContents`, ADR 0033), never from the receipt: an item forgotten, or parked by another process,
+   * is `unavailable`. A receipt the provenance stage did not analyse has no items.
+   *
+   * @throws UnknownApprovalReceiptError when no receipt has `receiptId` (nothing is released).
+   * @throws InvalidReleaseRequestError without a `Destination`.
+   * @example
+   * const { items } = await approvals.untrustedContent(challenge.receiptId, { destination: Destination.connection('approval-ui', 'staff') });
+   */
+  async untrustedContent(receiptId: string, request: UntrustedContentRequest): Promise<UntrustedContentRelease> {
+    if (typeof receiptId !== 'string' || receiptId.trim() === '')
+      throw new VerdictConfigurationError('ApprovalService.untrustedContent needs a non-blank receiptId.');
+    checkedDestination(request, 'ApprovalService.untrustedContent');
+    const receipt = await this.store().find(receiptId);
+    if (receipt === null) throw new UnknownApprovalReceiptError();
+    return releaseUntrustedContent(receipt.provenance ?? null, request, {
+      contents: this.contents,
+      releaser: this.releases,
+      correlationId: fingerprintString(receipt.id),
+    });
   }
 
   /** `pending → approved` for this exact receipt and tool call. `by`: an opaque application id (`customer:72`), never PII. */

@@ -7,6 +7,7 @@ import { Stage } from '../decisions/stage.js';
 import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
 import type { Envelope } from '../vocabulary/envelope.js';
 import type { EvidenceTrail } from '../evidence/evidence-trail.js';
+import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 import { type ApprovalChallenge, challengeOf } from './approval-challenge.js';
 import type { ApprovalPhase } from './approval-phase.js';
 import type { ApprovalReceiptStore, ReceiptKey } from './approval-receipt-store.interface.js';
@@ -39,6 +40,8 @@ export interface ConfirmationContext {
   readonly issueReceipts: boolean;
   readonly now: Date;
   readonly trail: EvidenceTrail;
+  /** What the approver is shown of the proposal's provenance, stored with a receipt issued now. */
+  readonly provenance?: ApproverProvenance | null;
 }
 
 /**
@@ -125,6 +128,7 @@ export async function validateConfirmation(
         reason: policy.reason,
         description: policy.describe?.(envelope, target) ?? null,
         subject: policy.subject?.(envelope, target) ?? null,
+        provenance: context.provenance ?? null,
         expiresAt: new Date(now.getTime() + ttl * 1000),
         now,
         limits: {

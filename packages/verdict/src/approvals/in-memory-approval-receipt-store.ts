@@ -60,6 +60,7 @@ export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
       updatedAt: now,
       principalFingerprint: limits?.principalFingerprint ?? null,
       conversationFingerprint: limits?.conversationFingerprint ?? null,
+      provenance: request.provenance ?? null,
     });
     this.receipts.set(receipt.id, receipt);
     return receipt;

@@ -1,4 +1,5 @@
 import type { ApprovalChallenge } from '../approvals/approval-challenge.js';
+import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 
 /**
  * The interrupt a bound tool raises when a human must approve its call. It goes to the application
@@ -12,6 +13,8 @@ export interface ApprovalInterrupt {
   readonly reason: string;
   readonly description: string | null;
   readonly expiresAt: string;
+  /** `ApprovalChallenge.provenance`: trusted data only, never values or content. */
+  readonly provenance: ApproverProvenance | null;
 }
 
 /** The only resume value that lets a paused tool call execute: an explicit approval of that exact tool-call id. */
@@ -42,7 +45,7 @@ export function isExplicitApproval(resume: unknown, toolCallId: string): boolean
 }
 
 export function approvalInterrupt(challenge: ApprovalChallenge): ApprovalInterrupt {
-  const { toolCallId, capability, reason, description, expiresAt } = challenge;
+  const { toolCallId, capability, reason, description, expiresAt, provenance } = challenge;
   return {
     type: 'verdict.approval_required',
     toolCallId,
@@ -50,5 +53,6 @@ export function approvalInterrupt(challenge: ApprovalChallenge): ApprovalInterru
     reason,
     description,
     expiresAt: expiresAt.toISOString(),
+    provenance,
   };
 }

@@ -4,6 +4,7 @@ import type { EvidenceTrail } from '../evidence/evidence-trail.js';
 import type { ToolKind } from '../evidence/tool-kind.js';
 import type { DeferredRun } from '../review/review.gate.js';
 import type { ToolCallSubject } from '../telemetry/tool-call-span.js';
+import type { ProvenanceAssessment } from '../provenance/provenance.stage.js';
 
 /** How a caller invokes the pipeline. */
 export interface InvocationOptions {
@@ -22,6 +23,8 @@ export class PipelineRun {
   context: ActionContext | undefined;
   /** `sha256(JCS(arguments))`, once step 1 has validated them. */
   argumentsFingerprint: string | null = null;
+  /** What the provenance stage (step 1a) found, once it ran: shown to an approver or reviewer of this run. */
+  provenance: ProvenanceAssessment | undefined;
 
   constructor(
     readonly trail: EvidenceTrail,

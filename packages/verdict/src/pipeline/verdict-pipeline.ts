@@ -41,6 +41,8 @@ import { SecuritySignal } from '../decisions/security-signal.js';
 import { SecurityEventEmitter } from '../events/security-event-emitter.js';
 import type { AnyAbility } from '@casl/ability';
 import { assessProvenance } from '../provenance/provenance.stage.js';
+import { ProvenanceContents } from '../provenance/provenance-contents.js';
+import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 import { UntrustedInfluenceDetected } from '../events/untrusted-influence-detected.event.js';
 import { type DeferredRun, deferredItemClaim, parkForReview, verifyReviewed } from '../review/review.gate.js';
 import { Disposition } from '../decisions/disposition.js';
@@ -80,6 +82,7 @@ export class VerdictPipeline {
     @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
     private readonly containment: ContainmentGate,
     private readonly securityEvents: SecurityEventEmitter,
+    private readonly contents: ProvenanceContents,
     @Optional() private readonly events?: EventEmitter2,
   ) {
     this.clock = options.clock ?? (() => new Date());
@@ -190,7 +193,7 @@ export class VerdictPipeline {
     const { definition, envelope, executionTarget } = authorized;
     const lane = this.reviewLane();
     const parked = { lane, definition, envelope, target: executionTarget, now: this.clock(), trail: run.trail };
-    const { decision, item } = await parkForReview({ ...parked, approved: true });
+    const { decision, item } = await parkForReview({ ...parked, approved: true, provenance: this.keptFor(run) });
     if (decision.permitted) await lane.queue.enqueue({ itemId: item.id });
     return this.notExecuted(run, decision);
   }
@@ -410,6 +413,7 @@ export class VerdictPipeline {
       actorKey: this.options.actorKey?.bind(this.options),
     });
     if (effective instanceof Decision) return effective;
+    run.provenance = effective;
     // 2. Resolve the proposal-stage target. Only TargetNotResolvable is a policy outcome.
     let proposalTarget: unknown;
     try {
@@ -430,7 +434,7 @@ export class VerdictPipeline {
     if (requireExecutor && definition.executor === null)
       return this.decided(trail, Decision.deny(Stage.Proposal, 'capability has no executor'));
     await trail.record(authorized);
-    return { definition: effective, envelope, proposalTarget };
+    return { definition: effective.definition, envelope, proposalTarget };
   }
 
   /** Steps 3 and 9: CASL decides; a denied target of another tenant (module option `tenantOf`) also raises its event. */
@@ -463,8 +467,19 @@ export class VerdictPipeline {
       target: proposalTarget,
       now: this.clock(),
       trail: run.trail,
+      provenance: this.keptFor(run),
     });
     return parked.decision;
+  }
+
+  /**
+   * The run's provenance for an approver or reviewer, once its call is parked for one: the untrusted texts of
+   * its window are kept in process memory for a later release to them (ADR 0033), never stored.
+   */
+  private keptFor(run: PipelineRun): ApproverProvenance | null {
+    const assessed = run.provenance;
+    if (assessed?.window?.observed === true) this.contents.keep(assessed.window.items);
+    return assessed?.approver ?? null;
   }
 
   private reviewLane(): ReviewLaneOptions {
@@ -496,9 +511,11 @@ export class VerdictPipeline {
       issueReceipts: run.issueReceipts,
       now: this.clock(),
       trail: run.trail,
+      provenance: run.provenance?.approver ?? null,
     };
     const outcome = await validateConfirmation(context, target, phase);
     if (outcome.proceed) return outcome.key;
+    if (outcome.challenge !== undefined) this.keptFor(run);
     run.challenge = outcome.challenge;
     return outcome.decision;
   }

@@ -24,9 +24,23 @@ export interface LabelledContent {
  */
 export function labelContent(text: string, source: ProvenanceSource, trust: Trust): LabelledContent {
   const normalized = normalizeText(text);
-  return Object.freeze({
+  const item: LabelledContent = Object.freeze({
     label: Object.freeze({ source, trust, fingerprint: fingerprintString(text) }),
     normalized,
     compact: compactText(normalized),
   });
+  texts.set(item, text);
+  return item;
+}
+
+/** The text each item was labelled from, for as long as the item lives: never a property, so never serialized. */
+const texts = new WeakMap<LabelledContent, string>();
+
+/**
+ * The text `item` was labelled from, exactly as it entered the context; `undefined` for an item
+ * {@link labelContent} did not make. Process memory only: what an approver may see of it goes through a
+ * context release route (`ApprovalService.untrustedContent`).
+ */
+export function labelledText(item: LabelledContent): string | undefined {
+  return texts.get(item);
 }

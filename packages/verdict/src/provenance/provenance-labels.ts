@@ -1,4 +1,5 @@
 import { fingerprintString } from '../fingerprints/fingerprint.js';
+import { rememberBounded } from '../shared/remember-bounded.js';
 import type { LabelledContent } from './labelled-content.js';
 import type { ProvenanceWindow } from './provenance-window.js';
 
@@ -27,7 +28,7 @@ export class ProvenanceLabels {
     const key = fingerprintString(text);
     const known = this.texts.get(key) ?? [];
     const merged = [...known, ...items.filter((item) => !known.some((k) => sameLabel(k, item)))];
-    bounded(this.texts, key, merged, this.capacity);
+    rememberBounded(this.texts, key, merged, this.capacity);
     return merged;
   }
 
@@ -37,7 +38,7 @@ export class ProvenanceLabels {
   }
 
   rememberWindow(thread: string, toolCallId: string, window: ProvenanceWindow): void {
-    bounded(this.windows, windowKey(thread, toolCallId), window, this.capacity);
+    rememberBounded(this.windows, windowKey(thread, toolCallId), window, this.capacity);
   }
 }
 
@@ -51,10 +52,4 @@ function sameLabel(a: LabelledContent, b: LabelledContent): boolean {
 
 function windowKey(thread: string, toolCallId: string): string {
   return JSON.stringify([thread, toolCallId]);
-}
-
-function bounded<V>(map: Map<string, V>, key: string, value: V, capacity: number): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > capacity) map.delete(map.keys().next().value as string);
 }

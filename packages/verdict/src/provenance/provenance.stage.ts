@@ -11,6 +11,7 @@ import { fingerprintString } from '../fingerprints/fingerprint.js';
 import type { Envelope } from '../vocabulary/envelope.js';
 import type { ActorKey } from '../context/actor-key.js';
 import { analyzeInfluence } from './analyze-influence.js';
+import { type ApproverProvenance, approverProvenance } from './approver-provenance.js';
 import type { ArgumentInfluence, InfluenceReport } from './influence-report.js';
 import { isStrict, provenanceApplies } from './provenance-applicability.js';
 import { provenanceConfirmation } from './provenance-confirmation.js';
@@ -35,16 +36,28 @@ export interface ProvenanceStageInput {
   readonly actorKey?: ActorKey;
 }
 
+/** What the provenance stage hands the later steps when it does not deny. */
+export interface ProvenanceAssessment {
+  /** The capability's definition, or one whose `requiresConfirmation` carries the provenance summary. */
+  readonly definition: CapabilityDefinition;
+  /** What an approver or reviewer is shown about the proposal's provenance; `null` when the stage did not run. */
+  readonly approver: ApproverProvenance | null;
+  /** The window the proposal was analysed in (its untrusted texts are kept for approvers); `null` likewise. */
+  readonly window: ProvenanceWindow | null;
+}
+
 /**
  * Step 1a: influence analysis of the validated arguments and the proposal's context window, then the
  * capability's provenance policy. Answers the definition the later steps use — the capability's own, or, when
- * the policy requires confirmation, one whose `requiresConfirmation` carries the provenance summary — or the
- * recorded `deny` that stops the run. Capabilities without rules (and outside strict mode) skip the stage.
+ * the policy requires confirmation, one whose `requiresConfirmation` carries the provenance summary — with what
+ * an approver is shown of the proposal's provenance, or the recorded `deny` that stops the run. Capabilities
+ * without rules (and outside strict mode) skip the stage.
  */
-export async function assessProvenance(input: ProvenanceStageInput): Promise<CapabilityDefinition | Decision> {
+export async function assessProvenance(input: ProvenanceStageInput): Promise<ProvenanceAssessment | Decision> {
   const { definition, envelope, toolKind, options, trail } = input;
-  if (!provenanceApplies(definition, options)) return definition;
-  const report = withTrustedPaths(analyzeInfluence(windowOf(toolKind), envelope.arguments), definition);
+  if (!provenanceApplies(definition, options)) return { definition, approver: null, window: null };
+  const window = windowOf(toolKind);
+  const report = withTrustedPaths(analyzeInfluence(window, envelope.arguments), definition);
   const rule = ruleFor(report, definition, options);
   const summary = provenanceSummary(report);
   const influenced = report.untrustedContext || report.arguments.length > 0;
@@ -72,9 +85,11 @@ export async function assessProvenance(input: ProvenanceStageInput): Promise<Cap
       ),
     );
   if (decision.disposition === Disposition.Deny) return decision;
-  if (decision.disposition === Disposition.Permit) return definition;
+  const approver = approverProvenance(report, window);
+  if (decision.disposition === Disposition.Permit) return { definition, approver, window };
   const reason = definition.provenance?.reason === undefined ? summary : `${definition.provenance.reason} ${summary}`;
-  return { ...definition, requiresConfirmation: provenanceConfirmation(definition, reason, input.actorKey) };
+  const confirmed = { ...definition, requiresConfirmation: provenanceConfirmation(definition, reason, input.actorKey) };
+  return { definition: confirmed, approver, window };
 }
 
 /**
@@ -89,7 +104,6 @@ function windowOf(toolKind: ToolKind): ProvenanceWindow {
     : ProvenanceWindow.of([]);
 }
 
-/** The most severe rule among the findings. */
 /**
  * The report with every argument path the capability's policy does not declare replaced by its fingerprint
  * (`#<sha256 prefix>`): keys of free-form arguments are model-written, and a path reaches evidence, events and
@@ -106,6 +120,7 @@ function withTrustedPaths(report: InfluenceReport, definition: CapabilityDefinit
   return { ...report, arguments: report.arguments.map(shown) };
 }
 
+/** The most severe rule among the findings. */
 function ruleFor(
   report: InfluenceReport,
   definition: CapabilityDefinition,

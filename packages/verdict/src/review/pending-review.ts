@@ -1,4 +1,5 @@
 import type { JsonObject } from '../fingerprints/json-value.js';
+import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 import type { ReviewItem } from './review-item.js';
 
 /** What a reviewer queue may show about a pending item: trusted data only, never the arguments or model text. */
@@ -14,6 +15,8 @@ export interface PendingReview {
   readonly tenant: string | null;
   readonly expiresAt: Date;
   readonly createdAt: Date;
+  /** Which sources were in context and which argument came from which untrusted source; `null` when not analysed. */
+  readonly provenance: ApproverProvenance | null;
 }
 
 /** The reviewer's view of `item`. */
@@ -27,5 +30,6 @@ export function pendingReviewOf(item: ReviewItem): PendingReview {
     tenant: item.tenant,
     expiresAt: item.expiresAt,
     createdAt: item.createdAt,
+    provenance: item.provenance ?? null,
   };
 }

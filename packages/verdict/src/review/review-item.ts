@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '../fingerprints/json-value.js';
+import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 import type { ReviewItemStatus } from './review-item-status.js';
 
 /**
@@ -45,4 +46,10 @@ export interface ReviewItem {
   readonly settledAt: Date | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /**
+   * What the reviewer is shown of the proposal's provenance (trusted data only: source labels, declared
+   * argument paths, content fingerprints) when the provenance stage analysed it; `null` otherwise, or in a
+   * store that does not keep it.
+   */
+  readonly provenance?: ApproverProvenance | null;
 }

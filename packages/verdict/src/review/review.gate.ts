@@ -8,6 +8,7 @@ import { atMostOnce, type AtMostOncePolicy } from '../execution-claims/at-most-o
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
 import type { Envelope } from '../vocabulary/envelope.js';
+import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 import { newReviewItemId, reviewBinding } from './review-binding.js';
 import { ReviewPhase } from './review-phase.js';
 import type { ReviewLaneOptions } from './review-lane-options.interface.js';
@@ -43,6 +44,8 @@ export interface ParkRequest {
   readonly trail: EvidenceTrail;
   /** `true` for `VerdictService.enqueue` of a capability without `requiresReview`: parked already approved. */
   readonly approved?: boolean;
+  /** What the reviewer is shown of the proposal's provenance, stored with the item. */
+  readonly provenance?: ApproverProvenance | null;
 }
 
 /**
@@ -78,6 +81,7 @@ export async function parkForReview(request: ParkRequest): Promise<{ decision: D
       description: policy?.describe?.(envelope, target) ?? null,
       subject: subject === null ? null : { ...subject, capability: definition.name },
       expiresAt: new Date(now.getTime() + ttl * 1000),
+      provenance: request.provenance ?? null,
       now,
     },
     request.approved === true,

@@ -13,6 +13,7 @@ import { ReceiptStatus } from '../approvals/receipt-status.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import { type ContractSuiteOptions, suiteHooks } from './contract-runner.js';
 import { expect } from './expect.js';
+import { APPROVER_PROVENANCE as PROVENANCE } from './approver-provenance.sample.js';
 
 /** An approval receipt store under test. */
 export interface ApprovalReceiptStoreHarness {
@@ -98,8 +99,17 @@ export function describeApprovalReceiptStoreContract(
           updatedAt: request.now,
           principalFingerprint: null,
           conversationFingerprint: null,
+          provenance: null,
         });
         expect(await store().find(request.candidateId)).toEqual(receipt);
+      });
+
+      it('keeps the provenance summary it was issued with, through every transition', async () => {
+        const receipt = await given.consumed({ provenance: PROVENANCE });
+
+        expect(receipt.provenance).toEqual(PROVENANCE);
+        expect((await store().find(receipt.id))?.provenance).toEqual(PROVENANCE);
+        expect((await store().validate(keyOf(receipt), at(121))).receipt?.provenance).toEqual(PROVENANCE);
       });
 
       it('stores a receipt without description or subject with both null', async () => {

@@ -4,6 +4,7 @@ import { ReviewItemStatus } from '../review/review-item-status.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import { type ContractSuiteOptions, suiteHooks } from './contract-runner.js';
 import { expect } from './expect.js';
+import { APPROVER_PROVENANCE as PROVENANCE } from './approver-provenance.sample.js';
 
 /** A review item store under test. */
 export interface ReviewItemStoreHarness {
@@ -59,6 +60,14 @@ export function describeReviewItemStoreContract(
           updatedAt: T0,
         });
         expect(await store().find(item.id)).toEqual(item);
+      });
+
+      it('keeps the provenance summary it was parked with, through a decision', async () => {
+        const item = await store().park(draft({ provenance: PROVENANCE }));
+        expect(item.provenance).toEqual(PROVENANCE);
+        const decided = await store().decide({ id: item.id, verdict: 'approve', by: 'staff:7', now: at(5) });
+        expect(decided.item?.provenance).toEqual(PROVENANCE);
+        expect((await store().find(item.id))?.provenance).toEqual(PROVENANCE);
       });
 
       it('parks an enqueued item as approved when asked to', async () => {
@@ -195,6 +204,7 @@ function draft(overrides: Partial<ReviewItemDraft> = {}): ReviewItemDraft {
     description: 'Refund 900 EUR on order 1002',
     subject: null,
     expiresAt: at(EXPIRES),
+    provenance: null,
     now: T0,
     ...overrides,
     ...(overrides.now !== undefined && overrides.expiresAt === undefined ? { expiresAt: at(EXPIRES) } : {}),

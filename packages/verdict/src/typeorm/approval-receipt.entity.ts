@@ -2,6 +2,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { ApprovalReceipt } from '../approvals/approval-receipt.js';
 import type { JsonObject } from '../fingerprints/json-value.js';
 import type { ReceiptStatus } from '../approvals/receipt-status.js';
+import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 
 /**
  * One row of `verdict_approval_receipts`: an {@link ApprovalReceipt}, column for column. The unique key
@@ -74,4 +75,8 @@ export class ApprovalReceiptEntity implements ApprovalReceipt {
   /** `sha256(JCS(conversationId ?? null))` of the conversation asked in; `null` when issued without limits or before it existed. */
   @Column({ name: 'conversation_fingerprint', type: 'varchar', length: 64, nullable: true })
   conversationFingerprint!: string | null;
+
+  /** JSON text: what the approver is shown of the proposal's provenance (trusted data only); `null` when not analysed. */
+  @Column({ name: 'provenance', type: 'simple-json', nullable: true })
+  provenance!: ApproverProvenance | null;
 }

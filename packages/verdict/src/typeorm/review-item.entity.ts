@@ -1,6 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { JsonObject, JsonValue } from '../fingerprints/json-value.js';
 import type { ReviewItemStatus } from '../review/review-item-status.js';
+import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 
 /**
  * One row of `verdict_review_items`: a `ReviewItem`, column for column (`kind` holds `reviewed`:
@@ -74,4 +75,8 @@ export class ReviewItemEntity {
 
   @Column({ name: 'updated_at', type: Date })
   updatedAt!: Date;
+
+  /** JSON text: what the reviewer is shown of the proposal's provenance (trusted data only); `null` when not analysed. */
+  @Column({ name: 'provenance', type: 'simple-json', nullable: true })
+  provenance!: ApproverProvenance | null;
 }

@@ -20,9 +20,9 @@ import { StoreConnection } from './store-connection.js';
 const TABLE = 'verdict_approval_receipts';
 const TOMBSTONES = 'verdict_approval_receipt_tombstones';
 const COLUMNS =
-  'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, approved_by, approved_at, rejected_by, rejected_at, consumed_at, created_at, updated_at, principal_fingerprint, conversation_fingerprint';
+  'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, approved_by, approved_at, rejected_by, rejected_at, consumed_at, created_at, updated_at, principal_fingerprint, conversation_fingerprint, provenance';
 const INSERTED =
-  'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, created_at, updated_at, principal_fingerprint, conversation_fingerprint';
+  'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, created_at, updated_at, principal_fingerprint, conversation_fingerprint, provenance';
 const { Pending, Approved, Rejected, Consumed } = ReceiptStatus;
 
 /**
@@ -86,7 +86,7 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
       : `ON CONFLICT (tool_call_id, capability, binding_fingerprint) DO NOTHING${returning}`;
     this.issueSql =
       `INSERT INTO ${TABLE} (${INSERTED}) ` +
-      `VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, '${Pending}', ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}) ` +
+      `VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, '${Pending}', ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)}) ` +
       // Only the key's conflict is absorbed; any other failure (on MySQL a taken id, see `issue`) surfaces.
       onKeyConflict;
     const pendingOf = (principal: string, now: string) =>
@@ -94,7 +94,7 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
     // SQLite only (`?` placeholders): the caps and the insert in one writing statement. No conversation
     // fingerprint in the limits (`NULL`) counts the principal's receipts of the tool call in any conversation.
     this.cappedIssueSql =
-      `INSERT INTO ${TABLE} (${INSERTED}) SELECT ?, ?, ?, ?, '${Pending}', ?, ?, ?, ?, ?, ?, ?, ? ` +
+      `INSERT INTO ${TABLE} (${INSERTED}) SELECT ?, ?, ?, ?, '${Pending}', ?, ?, ?, ?, ?, ?, ?, ?, ? ` +
       `WHERE NOT EXISTS (SELECT 1 FROM ${TABLE} WHERE tool_call_id = ? AND (? IS NULL OR conversation_fingerprint = ?) AND ${pendingOf('?', '?')}) ` +
       `AND (SELECT COUNT(*) FROM ${TABLE} WHERE capability = ? AND ${pendingOf('?', '?')}) < ? ${onKeyConflict}`;
     this.principalPendingSql = `SELECT ${COLUMNS} FROM ${TABLE} WHERE ${pendingOf(p(1), p(2))}`;
@@ -200,6 +200,7 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
         at,
         limits?.principalFingerprint ?? null,
         limits?.conversationFingerprint ?? null,
+        request.provenance == null ? null : JSON.stringify(request.provenance),
       ],
     ];
   }
@@ -354,5 +355,6 @@ function toReceipt(row: ApprovalReceiptEntity): ApprovalReceipt {
     updatedAt: row.updatedAt,
     principalFingerprint: row.principalFingerprint ?? null,
     conversationFingerprint: row.conversationFingerprint ?? null,
+    provenance: row.provenance ?? null,
   });
 }

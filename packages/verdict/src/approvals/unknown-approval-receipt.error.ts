@@ -1,0 +1,13 @@
+import { VerdictError } from '../errors/verdict.error.js';
+
+/**
+ * No approval receipt has this id: `ApprovalService.untrustedContent` was asked about a receipt the store does
+ * not hold (a mistyped or forged id, or one pruned). Nothing was released. The id is not in the message.
+ */
+export class UnknownApprovalReceiptError extends VerdictError {
+  readonly code = 'VERDICT_UNKNOWN_APPROVAL_RECEIPT';
+
+  constructor() {
+    super('No approval receipt has this id: nothing was released.');
+  }
+}
