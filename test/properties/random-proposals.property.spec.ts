@@ -11,9 +11,9 @@ import {
 } from './proposal-world.js';
 
 /** Proposals through `VerdictService.execute`. */
-const SERVICE_RUNS = 8_000;
+const SERVICE_RUNS = 3_000;
 /** Proposals through the bound `lookup_order` tool. */
-const TOOL_RUNS = 2_500;
+const TOOL_RUNS = 1_000;
 /** Set `VERDICT_PROPERTY_SEED` to replay a run; fast-check prints the seed and path of any failure. */
 const SEED = process.env.VERDICT_PROPERTY_SEED === undefined ? undefined : Number(process.env.VERDICT_PROPERTY_SEED);
 const SERVICE_DEPTH: DepthRange = { min: 1_000, max: 20_000 };
