@@ -22,7 +22,9 @@ import {
   ApprovalRequest,
   ApprovalService,
   type AuthorizedAction,
+  ContainmentService,
   InMemoryApprovalReceiptStore,
+  InMemoryContainmentStore,
   type Proposal,
   VerdictConfigurationError,
   VerdictModule,
@@ -110,8 +112,9 @@ async function setup({ canAccessToolCall }: { canAccessToolCall?: AccessCheck } 
 
     @Post(':toolCallId/approve')
     @ApprovalEndpoint()
-    approve(@ApprovalRequest() { challenge, approver }: VerifiedApprovalRequest, @Body() _ignored: unknown) {
-      return this.approvals.approve(challenge.receiptId, challenge.toolCallId, approver.id);
+    approve(@ApprovalRequest() { challenge, approver, requester }: VerifiedApprovalRequest, @Body() _ignored: unknown) {
+      const parties = { approver: approver.context, requester };
+      return this.approvals.approve(challenge.receiptId, challenge.toolCallId, approver.id, parties);
     }
   }
 
@@ -123,6 +126,7 @@ async function setup({ canAccessToolCall }: { canAccessToolCall?: AccessCheck } 
         abilityFactory,
         capabilities: [archive],
         approvals: new InMemoryApprovalReceiptStore(),
+        containment: { store: new InMemoryContainmentStore(), cacheTtlMs: 0 },
         resolveContext: (context) => {
           const req = context.switchToHttp().getRequest();
           return {
@@ -161,10 +165,29 @@ async function setup({ canAccessToolCall }: { canAccessToolCall?: AccessCheck } 
       return actor === undefined ? call : call.set('x-actor', actor);
     },
   });
-  return { app, archived, as };
+  return { app, archived, as, containment: moduleRef.get(ContainmentService) };
 }
 
 describe('@ApprovalEndpoint()', () => {
+  it('answers 403 to an approver whose actor is contained; released, the approval goes through (control)', async () => {
+    const { app, archived, as, containment } = await setup();
+    await as('alice').post('/assistant/c-alice/archive', { id: 1, toolCallId: 'call_a' }).expect(201);
+    // The module has no actorKey: an actor is named by its canonical JSON.
+    const alice = { scope: 'actor', subject: '{"id":"alice"}', by: 'operator:1' } as const;
+    await containment.engage({ ...alice, reason: 'INC-3' });
+    await as('alice').post('/approvals/c-alice/call_a/approve').expect(403);
+    await containment.release({ ...alice, reason: 'INC-3 closed' });
+    expect((await as('alice').post('/approvals/c-alice/call_a/approve').expect(201)).body).toMatchObject({
+      outcome: 'approved',
+    });
+    expect((await as('alice').post('/assistant/c-alice/resume/call_a')).body).toEqual({
+      executed: true,
+      decision: 'permit',
+    });
+    expect(archived).toHaveLength(1);
+    await app.close();
+  });
+
   it('lets only the right approver approve; the call then executes once', async () => {
     const { app, archived, as } = await setup();
     expect((await as('alice').post('/assistant/c-alice/archive', { id: 1, toolCallId: 'call_a' })).body).toEqual({

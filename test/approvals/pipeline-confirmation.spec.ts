@@ -204,6 +204,8 @@ describe('verified confirmation in the pipeline', () => {
     const approvalRecords = evidence.decisions().filter((r) => r.approvalPhase !== null);
     expect(approvalRecords.map((r) => `${r.toolKind}:${r.approvalPhase}:${r.approvalOutcome}`)).toEqual([
       'service:proposal_validation:not_found',
+      // Written before the transition (an approval nobody could record does not happen), then its outcome.
+      'approver:decision:authorized',
       'approver:decision:approved',
       'service:proposal_validation:approved',
       'service:execution_validation:approved',

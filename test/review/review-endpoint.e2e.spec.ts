@@ -5,6 +5,8 @@ import request from 'supertest';
 import {
   ActionContextStore,
   type AuthorizedAction,
+  ContainmentService,
+  InMemoryContainmentStore,
   InMemoryExecutionClaimStore,
   InMemoryReviewItemStore,
   InProcessDeferredQueue,
@@ -49,6 +51,8 @@ async function setup() {
         abilityFactory: fixture.abilityFactory,
         capabilities: [fixture.refund],
         executionClaims: new InMemoryExecutionClaimStore(),
+        actorKey: fixture.actorKey,
+        containment: { store: new InMemoryContainmentStore(), cacheTtlMs: 0 },
         review: {
           items: new InMemoryReviewItemStore(),
           queue,
@@ -84,7 +88,9 @@ async function setup() {
     const call = request(app.getHttpServer()).post(`/reviews/${itemId}/approve`);
     return person === undefined ? call : call.set('x-person', person);
   };
-  return { app, refunds, queue, proposeAs, approveAs };
+  const contain = (actor: string) =>
+    moduleRef.get(ContainmentService).engage({ scope: 'actor', subject: actor, reason: 'INC-1', by: 'operator:1' });
+  return { app, refunds, queue, proposeAs, approveAs, contain };
 }
 
 describe('@ReviewEndpoint()', () => {
@@ -111,6 +117,17 @@ describe('@ReviewEndpoint()', () => {
     expect((await approveAs(itemId, person)).status).toBe(status);
     await queue.idle();
     expect(refunds).toHaveLength(0);
+    await app.close();
+  });
+
+  it('answers 403 to a reviewer whose actor is contained; another staff member approves (control)', async () => {
+    const { app, refunds, queue, proposeAs, approveAs, contain } = await setup();
+    const itemId = await proposeAs('customer:72');
+    await contain('staff:7');
+    expect((await approveAs(itemId, 'staff:7')).status).toBe(403);
+    expect((await approveAs(itemId, 'staff:8')).body).toEqual({ outcome: 'approved', itemId });
+    await queue.idle();
+    expect(refunds).toHaveLength(1);
     await app.close();
   });
 

@@ -17,6 +17,7 @@ import {
   VerdictService,
   fingerprintString,
   publicAnswer,
+  reviewItemFingerprint,
 } from '@verdict/nestjs';
 import { CapabilityRegistry } from '../../packages/verdict/src/capabilities/capability-registry.js';
 import { VerdictPipeline } from '../../packages/verdict/src/pipeline/verdict-pipeline.js';
@@ -183,12 +184,14 @@ describe('the review lane', () => {
       ]);
       expect(outcomes).toEqual([
         expect.objectContaining({
-          itemId: item!.itemId,
+          itemFingerprint: reviewItemFingerprint(item!.itemId),
           conversationId: 'conversation-1',
           output: 'refunded 120 on order 1002',
         }),
       ]);
       expect(outcomes[0]).toBeInstanceOf(ReviewedOperationExecuted);
+      // Events name the item by its fingerprint only, as evidence does.
+      expect(JSON.stringify(outcomes)).not.toContain(item!.itemId);
       expect((await items.find(item!.itemId))?.status).toBe('executed');
     });
 
@@ -236,7 +239,11 @@ describe('the review lane', () => {
       await queue.idle();
       expect(refunds).toHaveLength(0);
       expect(outcomes).toEqual([
-        expect.objectContaining({ itemId: item!.itemId, stage: 'review', disposition: 'deny' }),
+        expect.objectContaining({
+          itemFingerprint: reviewItemFingerprint(item!.itemId),
+          stage: 'review',
+          disposition: 'deny',
+        }),
       ]);
     });
 

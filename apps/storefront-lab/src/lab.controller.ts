@@ -158,8 +158,12 @@ export class LabController {
   @Post('approvals/:toolCallId/approve')
   @HttpCode(200)
   @ApprovalEndpoint()
-  async approve(@ApprovalRequest() { challenge, approver }: VerifiedApprovalRequest): Promise<ApprovalAnswer> {
-    const { outcome } = await this.approvals.approve(challenge.receiptId, challenge.toolCallId, approver.id);
+  async approve(
+    @ApprovalRequest() { challenge, approver, requester }: VerifiedApprovalRequest,
+  ): Promise<ApprovalAnswer> {
+    // Both parties: a kill switch on the approver, the requester or their tenant refuses the approval (`contained`).
+    const parties = { approver: approver.context, requester };
+    const { outcome } = await this.approvals.approve(challenge.receiptId, challenge.toolCallId, approver.id, parties);
     return { outcome };
   }
 
@@ -167,8 +171,11 @@ export class LabController {
   @Post('approvals/:toolCallId/reject')
   @HttpCode(200)
   @ApprovalEndpoint()
-  async reject(@ApprovalRequest() { challenge, approver }: VerifiedApprovalRequest): Promise<ApprovalAnswer> {
-    const { outcome } = await this.approvals.reject(challenge.receiptId, challenge.toolCallId, approver.id);
+  async reject(
+    @ApprovalRequest() { challenge, approver, requester }: VerifiedApprovalRequest,
+  ): Promise<ApprovalAnswer> {
+    const parties = { approver: approver.context, requester };
+    const { outcome } = await this.approvals.reject(challenge.receiptId, challenge.toolCallId, approver.id, parties);
     return { outcome };
   }
 

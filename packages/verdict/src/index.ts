@@ -137,7 +137,12 @@ export {
 export { receiptTombstone } from './approvals/receipt-tombstone.js';
 export { checkReceipt, exceedsPendingLimits, refusedTransition, isExpired } from './approvals/receipt-rules.js';
 export { InMemoryApprovalReceiptStore } from './approvals/in-memory-approval-receipt-store.js';
-export { ApprovalService, type PendingApproval } from './approvals/approval.service.js';
+export {
+  ApprovalService,
+  type ApprovalParties,
+  type ApprovalTransition,
+  type PendingApproval,
+} from './approvals/approval.service.js';
 export { UnknownApprovalReceiptError } from './approvals/unknown-approval-receipt.error.js';
 export { challengeOf } from './approvals/approval-challenge.js';
 export type { ApprovalEndpointHooks, Approver } from './approvals/approval-endpoint-hooks.interface.js';
@@ -177,6 +182,8 @@ export {
   type ReviewOutcome,
   type ReviewTransition,
   type ReviewerCheck,
+  type RequeueOutcome,
+  type RequeueTransition,
 } from './review/review.service.js';
 export type { ReviewEndpointHooks } from './review/review-endpoint-hooks.interface.js';
 export {
@@ -185,12 +192,13 @@ export {
   type ReviewRequest as VerifiedReviewRequest,
 } from './review/review-endpoint.guard.js';
 export { ReviewEndpoint, ReviewRequest } from './review/review-endpoint.decorator.js';
-export { DeferredQueue } from './queue/deferred-queue.interface.js';
+export { DeferredQueue, type DeferredEnqueueOptions } from './queue/deferred-queue.interface.js';
 export type { DeferredJob, DeferredJobHandler, DeferredJobOutcome } from './queue/deferred-job.js';
 export { InProcessDeferredQueue, type InProcessDeferredQueueOptions } from './queue/in-process-deferred-queue.js';
 export { DeferredExecutionWorker } from './queue/deferred-execution.worker.js';
 export { ReviewedOperationExecuted } from './events/reviewed-operation-executed.event.js';
 export { ReviewedOperationRefused } from './events/reviewed-operation-refused.event.js';
+export { reviewItemFingerprint } from './review/review-item-fingerprint.js';
 
 // Trajectory
 export {

@@ -23,6 +23,7 @@ import { ContextReleaseService } from './context-release/context-release.service
 import { ReleasePolicyExplorer } from './context-release/release-policy-explorer.js';
 import { ReleasePolicyRegistry } from './context-release/release-policy-registry.js';
 import { ContainmentGate } from './containment/containment.gate.js';
+import { DecisionContainment } from './containment/decision-containment.js';
 import { ContainmentRules } from './containment/containment-rules.js';
 import { ContainmentService } from './containment/containment.service.js';
 import { SecurityEventEmitter } from './events/security-event-emitter.js';
@@ -41,6 +42,8 @@ const PUBLIC_PROVIDERS = [
   ExecutionClaimsService,
   ApprovalService,
   ApprovalEndpointGuard,
+  // The endpoint guards' kill-switch check: resolved in the application's module, so exported.
+  DecisionContainment,
   ReleasePolicyRegistry,
   ContextReleaseService,
   ContainmentService,

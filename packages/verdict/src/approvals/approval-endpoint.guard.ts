@@ -15,6 +15,7 @@ import type { VerdictModuleOptions } from '../verdict-module-options.interface.j
 import type { ApprovalChallenge } from './approval-challenge.js';
 import type { Approver } from './approval-endpoint-hooks.interface.js';
 import { ApprovalService } from './approval.service.js';
+import { DecisionContainment } from '../containment/decision-containment.js';
 
 /** What an approval route handler receives from the guard: the server-side challenge, the approver, and whose call it is. */
 export interface ApprovalRequest {
@@ -32,14 +33,17 @@ export const APPROVAL_REQUEST = Symbol('VerdictApprovalRequest');
  * requester — the action context the tool call was proposed in, from the `requester` hook (default: the
  * approver's own context) — known (403); the approver's access to the requester's conversation (403);
  * exactly one pending receipt of the tool call asked for by that requester in that conversation (409);
- * and the approver's CASL ability to `approve` the subject `'Approval'` built from trusted receipt data —
- * the capability plus the capability's `subject` facts (403). The receipt id never comes from the
+ * the approver's CASL ability to `approve` the subject `'Approval'` built from trusted receipt data —
+ * the capability plus the capability's `subject` facts (403); and no kill switch engaged for the approver's
+ * actor (403; pass `{ approver: approver.context, requester }` to `ApprovalService.approve` so the capability's,
+ * tenant's and requester's switches refuse the approval too). The receipt id never comes from the
  * request, and a colliding tool-call id of another actor or conversation is never found.
  */
 @Injectable()
 export class ApprovalEndpointGuard implements CanActivate {
   constructor(
     private readonly approvals: ApprovalService,
+    private readonly containment: DecisionContainment,
     @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
   ) {
     const hooks = options.approvalEndpoint;
@@ -73,6 +77,7 @@ export class ApprovalEndpointGuard implements CanActivate {
     const ability = await this.options.abilityFactory.createForContext(approver.context);
     const approval = subject('Approval', { ...(challenge.subject ?? {}), capability: challenge.capability });
     if (!ability.can('approve', approval as never)) throw new ForbiddenException();
+    if (await this.containment.isDeciderContained(approver.context)) throw new ForbiddenException();
     request[APPROVAL_REQUEST] = { challenge, approver, requester } satisfies ApprovalRequest;
     return true;
   }

@@ -1,10 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import type { ActionContext } from '../context/action-context.js';
+import { actorFingerprint, tenantFingerprintOf } from '../context/actor-key.js';
+import { DecisionContainment, type HumanDecision } from '../containment/decision-containment.js';
+import { decisionTrail } from '../evidence/decision-trail.js';
 import { Decision } from '../decisions/decision.js';
 import { Stage } from '../decisions/stage.js';
-import { decisionRecord } from '../evidence/decision-record.js';
 import { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { ToolKind } from '../evidence/tool-kind.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
@@ -41,6 +43,18 @@ export interface PendingApproval {
 }
 
 /**
+ * Who takes part in an approval, for kill switches (ADR 0035): the approver's action context and the requester's
+ * (the context the tool call was proposed in). `@ApprovalEndpoint()` hands both to the route handler.
+ */
+export interface ApprovalParties {
+  readonly approver?: ActionContext;
+  readonly requester?: ActionContext;
+}
+
+/** What {@link ApprovalService.approve} or `reject` did: the store's transition, or `contained` (nothing changed). */
+export type ApprovalTransition = ReceiptTransition | { readonly outcome: 'contained' };
+
+/**
  * The human side of verified confirmation (docs/approvals.md). Call it from an endpoint that has authenticated
  * the approver and authorized their access to the conversation (see `@ApprovalEndpoint()`): Verdict does
  * not authenticate `by`. Lookups are scoped to the requester — the action context the tool call was
@@ -61,6 +75,8 @@ export class ApprovalService {
     private readonly registry: CapabilityRegistry,
     private readonly releases: ContextReleaseService,
     private readonly contents: ProvenanceContents,
+    private readonly containment: DecisionContainment,
+    @Optional() private readonly events?: EventEmitter2,
   ) {}
 
   /**
@@ -139,14 +155,19 @@ export class ApprovalService {
     });
   }
 
-  /** `pending → approved` for this exact receipt and tool call. `by`: an opaque application id (`customer:72`), never PII. */
-  approve(receiptId: string, toolCallId: string, by: string): Promise<ReceiptTransition> {
-    return this.decide('approve', receiptId, toolCallId, by);
+  /**
+   * `pending → approved` for this exact receipt and tool call. `by`: an opaque application id (`customer:72`),
+   * never PII. Refused (`contained`, nothing changes) while a kill switch is engaged for the receipt's
+   * capability, or — when `parties` names them, as `@ApprovalEndpoint()` gives them — for the approver or the
+   * requester (actor or tenant). Without `parties` those switches still refuse the resumed call at step 0.
+   */
+  approve(receiptId: string, toolCallId: string, by: string, parties?: ApprovalParties): Promise<ApprovalTransition> {
+    return this.decide('approve', receiptId, toolCallId, by, parties);
   }
 
-  /** `pending → rejected`; the tool call will never execute. */
-  reject(receiptId: string, toolCallId: string, by: string): Promise<ReceiptTransition> {
-    return this.decide('reject', receiptId, toolCallId, by);
+  /** `pending → rejected`; the tool call will never execute. Refused (`contained`) only for a contained approver (`parties.approver`). */
+  reject(receiptId: string, toolCallId: string, by: string, parties?: ApprovalParties): Promise<ApprovalTransition> {
+    return this.decide('reject', receiptId, toolCallId, by, parties);
   }
 
   private async decide(
@@ -154,44 +175,70 @@ export class ApprovalService {
     receiptId: string,
     toolCallId: string,
     by: string,
-  ): Promise<ReceiptTransition> {
+    parties: ApprovalParties = {},
+  ): Promise<ApprovalTransition> {
     for (const [name, value] of Object.entries({ receiptId, toolCallId, by })) {
       if (typeof value !== 'string' || value.trim() === '')
         throw new VerdictConfigurationError(`ApprovalService.${verb} needs a non-blank ${name}.`);
     }
     const now = this.now();
-    const transition = await this.store()[verb]({ receiptId, toolCallId, by, now });
-    if (transition.outcome === 'approved' || transition.outcome === 'rejected')
-      await this.record(transition.receipt, verb, by, now);
-    return transition;
-  }
-
-  private async record(receipt: ApprovalReceipt, verb: 'approve' | 'reject', by: string, now: Date): Promise<void> {
-    const decision =
-      verb === 'approve'
+    const store = this.store();
+    const found = await store.find(receiptId);
+    // Not this receipt of this tool call: the store refuses it (and nothing is recorded, as nothing changes).
+    if (found === null || found.toolCallId !== toolCallId) return store[verb]({ receiptId, toolCallId, by, now });
+    const trail = decisionTrail({
+      evidence: this.evidence,
+      clock: () => this.now(),
+      capability: found.capability,
+      toolKind: ToolKind.Approver,
+      events: this.events,
+    });
+    trail.establish({
+      approvalPhase: ApprovalPhase.Decision,
+      receiptFingerprint: fingerprintString(found.id),
+      toolCallFingerprint: fingerprintString(found.toolCallId),
+    });
+    const decision: HumanDecision = {
+      capability: found.capability,
+      verdict: verb,
+      decider: parties.approver,
+      requester:
+        parties.requester === undefined
+          ? undefined
+          : {
+              actorFingerprint: actorFingerprint(parties.requester, this.options.actorKey),
+              tenantFingerprint: tenantFingerprintOf(parties.requester),
+            },
+    };
+    const contained = await this.containment.check(decision);
+    if (contained !== null) {
+      await trail.record(contained, { approvalOutcome: 'contained' });
+      await trail.close();
+      this.containment.report(decision, contained, trail.correlationId, now);
+      return { outcome: 'contained' };
+    }
+    // Evidence before the transition: an approval nobody could record does not happen.
+    await trail.record(Decision.permit(Stage.Approval, `${verb} by ${by}: approver authorized`), {
+      approvalOutcome: 'authorized',
+    });
+    await trail.beforeMutation();
+    const transition = await store[verb]({ receiptId, toolCallId, by, now });
+    trail.markMutated();
+    await trail.record(
+      transition.outcome === 'approved'
         ? Decision.permit(Stage.Approval, `approved by ${by}`)
-        : Decision.deny(Stage.Approval, `rejected by ${by}`);
-    await this.evidence.recordDecision(
-      decisionRecord(
-        {
-          id: randomUUID(),
-          correlationId: randomUUID(),
-          sequence: 0,
-          capability: receipt.capability,
-          toolKind: ToolKind.Approver,
-          stage: decision.stage,
-          disposition: decision.disposition,
-          reason: decision.reason,
-          recordedAt: now,
-        },
-        {
-          approvalPhase: ApprovalPhase.Decision,
-          approvalOutcome: receipt.status,
-          receiptFingerprint: fingerprintString(receipt.id),
-          toolCallFingerprint: fingerprintString(receipt.toolCallId),
-        },
-      ),
+        : transition.outcome === 'rejected'
+          ? Decision.deny(Stage.Approval, `rejected by ${by}`)
+          : Decision.deny(Stage.Approval, `${verb} by ${by} refused: ${transition.outcome}`),
+      {
+        approvalOutcome:
+          transition.outcome === 'approved' || transition.outcome === 'rejected'
+            ? transition.receipt.status
+            : transition.outcome,
+      },
     );
+    await trail.close();
+    return transition;
   }
 
   /** Whether `requester` is who asked for `receipt`, in the conversation it was asked in. Unknown capabilities and receipts without fingerprints match nobody. */

@@ -1,8 +1,9 @@
 import { InjectQueue, type WorkerHost } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
+import { randomUUID } from 'node:crypto';
 import type { DeferredJob, DeferredJobHandler, DeferredJobOutcome } from '../queue/deferred-job.js';
-import type { DeferredQueue } from '../queue/deferred-queue.interface.js';
+import type { DeferredEnqueueOptions, DeferredQueue } from '../queue/deferred-queue.interface.js';
 import { VERDICT_DEFERRED_QUEUE } from './constants.js';
 import { VERDICT_BULLMQ_OPTIONS, type VerdictBullMqOptions } from './verdict-bullmq-options.interface.js';
 
@@ -11,7 +12,7 @@ const DEFAULT_JOBS = { attempts: 3, backoff: { type: 'exponential', delay: 1000 
 /**
  * The review lane's queue on Redis through `@nestjs/bullmq` (docs/review-lane.md). A job is
  * `{ itemId }` with the item id as BullMQ job id, so approving twice never queues twice while the job
- * is kept. Delivery is at least once: a retried job, a duplicate, or a job a killed worker held
+ * is kept (an operator's re-queue adds a job of its own id). Delivery is at least once: a retried job, a duplicate, or a job a killed worker held
  * (BullMQ moves it back once its lock expires) reaches the worker again, where the execution claim
  * refuses it. Provided by `VerdictBullMqModule`; pass it as `review.queue` in `VerdictModule.forRootAsync`.
  */
@@ -25,8 +26,10 @@ export class BullMqDeferredQueue implements DeferredQueue {
     @Inject(VERDICT_BULLMQ_OPTIONS) private readonly options: VerdictBullMqOptions,
   ) {}
 
-  async enqueue({ itemId }: DeferredJob): Promise<void> {
-    await this.queue.add('deferred', { itemId }, { ...DEFAULT_JOBS, ...this.options.jobs, jobId: itemId });
+  async enqueue({ itemId }: DeferredJob, options: DeferredEnqueueOptions = {}): Promise<void> {
+    // A re-queue gets its own job id: the item's first job may still be kept (failed, its attempts used up).
+    const jobId = options.requeue === true ? `${itemId}.requeue.${randomUUID()}` : itemId;
+    await this.queue.add('deferred', { itemId }, { ...DEFAULT_JOBS, ...this.options.jobs, jobId });
   }
 
   async work(handler: DeferredJobHandler): Promise<void> {

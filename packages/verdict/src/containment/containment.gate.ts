@@ -6,7 +6,7 @@ import { Decision } from '../decisions/decision.js';
 import { Stage } from '../decisions/stage.js';
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
-import type { Containment } from './containment.js';
+import type { Containment, ContainmentKey } from './containment.js';
 import { DEFAULT_CONTAINMENT_CACHE_TTL_MS } from './containment-options.interface.js';
 import { ContainmentScope } from './containment-scope.js';
 
@@ -34,11 +34,22 @@ export class ContainmentGate {
     // Derived on every call, engaged switches or not: an actor without a usable key is a wiring fault now, not in an incident.
     const actor = actorFingerprint(context, this.options.actorKey);
     const tenant = tenantFingerprintOf(context);
+    return this.checkKeys([
+      { scope: ContainmentScope.Capability, subject: capability },
+      { scope: ContainmentScope.Actor, subject: actor },
+      ...(tenant === null ? [] : [{ scope: ContainmentScope.Tenant, subject: tenant }]),
+    ]);
+  }
+
+  /**
+   * The deny when a switch is engaged for any of `keys` (the first engaged one, in order), or `null`. Actor and
+   * tenant subjects are fingerprints, as the store keeps them. Used where there is no single action context:
+   * a reviewer's or an approver's decision about someone else's proposal.
+   */
+  async checkKeys(keys: readonly ContainmentKey[]): Promise<Decision | null> {
+    if (this.options.containment === undefined) return null;
     const { switches } = await this.current();
-    const engaged =
-      switches.get(keyOf(ContainmentScope.Capability, capability)) ??
-      switches.get(keyOf(ContainmentScope.Actor, actor)) ??
-      (tenant === null ? undefined : switches.get(keyOf(ContainmentScope.Tenant, tenant)));
+    const engaged = keys.map((key) => switches.get(keyOf(key.scope, key.subject))).find((c) => c !== undefined);
     if (engaged === undefined) return null;
     return Decision.deny(
       Stage.Containment,

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { randomUUID } from 'node:crypto';
 import { validateArguments } from '../capabilities/argument-validator.js';
@@ -18,7 +18,6 @@ import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
 import { TargetStrategy } from '../targets/execution-target-policy.js';
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
-import { EvidenceWriteFailed } from '../events/evidence-write-failed.event.js';
 import { admitExecutionClaim, finalizeExecutionClaim } from '../execution-claims/execution-claim.gate.js';
 import type { AtMostOncePolicy } from '../execution-claims/at-most-once.js';
 import { consumeRateLimit } from '../rate-limits/rate-limit.gate.js';
@@ -28,6 +27,7 @@ import type { Envelope } from '../vocabulary/envelope.js';
 import { EvidenceTrail } from '../evidence/evidence-trail.js';
 import { ActorAttribution } from '../evidence/actor-attribution.js';
 import { evidenceStreamOf } from '../evidence/evidence-stream.js';
+import { reportLateEvidenceFailure } from '../evidence/late-evidence-failure.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
 import type { Proposal } from '../vocabulary/proposal.js';
 import { type InvocationOptions, PipelineRun } from './pipeline-run.js';
@@ -554,22 +554,13 @@ export class VerdictPipeline {
       randomUUID(),
       capability,
       toolKind,
-      (failure) => this.reportLateFailure(failure),
+      (failure) => reportLateEvidenceFailure(this.events, failure),
       evidenceStreamOf(this.contexts.current()?.tenant),
       this.options.evidenceLevel,
     );
     if (toolCallFingerprint !== null) trail.establish({ toolCallFingerprint });
     const subject = { capability, toolKind, correlationId: trail.correlationId, toolCallFingerprint };
     return new PipelineRun(trail, toolKind, subject, explicitApproval, issueReceipts, deferred);
-  }
-
-  private reportLateFailure(failure: EvidenceWriteFailed): void {
-    if (this.events !== undefined) this.events.emit(EvidenceWriteFailed.event, failure);
-    else
-      new Logger('Verdict').error(
-        `Evidence for ${failure.capability} (${failure.stage}) could not be written after a mutating gate`,
-        failure.error,
-      );
   }
 
   private async decided(trail: EvidenceTrail, decision: Decision): Promise<Decision> {

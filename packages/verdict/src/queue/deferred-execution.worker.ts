@@ -14,6 +14,7 @@ import { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
 import { recordReviewDecision } from '../review/review-evidence.js';
 import { reviewActorKey } from '../review/review-binding.js';
 import type { ReviewItem } from '../review/review-item.js';
+import { reviewItemFingerprint } from '../review/review-item-fingerprint.js';
 import { isReviewItemExpired } from '../review/review-item-rules.js';
 import { ReviewItemStatus } from '../review/review-item-status.js';
 import type { ReviewLaneOptions } from '../review/review-lane-options.interface.js';
@@ -94,7 +95,7 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
       this.events?.emit(
         ReviewedOperationExecuted.event,
         new ReviewedOperationExecuted(
-          item.id,
+          reviewItemFingerprint(item.id),
           item.capability,
           item.tenant,
           item.conversationId,

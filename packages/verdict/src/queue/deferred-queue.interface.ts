@@ -1,5 +1,11 @@
 import type { DeferredJob, DeferredJobHandler } from './deferred-job.js';
 
+/** How {@link DeferredQueue.enqueue} adds a job. */
+export interface DeferredEnqueueOptions {
+  /** `true` for an operator's re-queue: never deduplicated against an earlier job of the item. */
+  readonly requeue?: boolean;
+}
+
 /**
  * Where approved review items wait for a worker (docs/review-lane.md): `InProcessDeferredQueue` (tests,
  * development) or the BullMQ adapter of `@verdict/nestjs/bullmq`. Delivery is at least once: a job may
@@ -7,8 +13,12 @@ import type { DeferredJob, DeferredJobHandler } from './deferred-job.js';
  * harmless, so adapters need no exactly-once delivery.
  */
 export interface DeferredQueue {
-  /** Adds a job; resolves once the queue holds it durably (as durably as the adapter is). */
-  enqueue(job: DeferredJob): Promise<void>;
+  /**
+   * Adds a job; resolves once the queue holds it durably (as durably as the adapter is). `requeue`: an
+   * operator's re-queue (`ReviewService.requeue`) of a job that may have been lost or used up its attempts,
+   * so an adapter that deduplicates by item id must add a new job anyway (the claim still decides).
+   */
+  enqueue(job: DeferredJob, options?: DeferredEnqueueOptions): Promise<void>;
   /**
    * Starts delivering jobs to `handler` in this process (a worker). A queue never delivers before it is
    * started; Verdict starts it when the module has booted, if `review.work` is not `false`.

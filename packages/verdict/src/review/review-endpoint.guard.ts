@@ -26,8 +26,9 @@ export const REVIEW_REQUEST = Symbol('VerdictReviewRequest');
 /**
  * Protects an application's review routes (list, approve, reject). In order: an authenticated reviewer
  * (401); the item named by the route, in the reviewer's tenant (404); a reviewer who is not the requester
- * (403); and the reviewer's CASL ability to `review` the bound target (403). `ReviewService.approve` and
- * `reject` check the same again, atomically with the transition.
+ * (403); the reviewer's CASL ability to `review` the bound target (403); and no kill switch engaged for the
+ * reviewer's actor (403). `ReviewService.approve` and `reject` check the same again, and an approval also the
+ * item's switches (capability, tenant, requester; answered `contained`).
  */
 @Injectable()
 export class ReviewEndpointGuard implements CanActivate {

@@ -3,8 +3,8 @@ import type { Decision } from '../decisions/decision.js';
 import { decisionRecord } from '../evidence/decision-record.js';
 import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import type { ToolKind } from '../evidence/tool-kind.js';
-import { fingerprintString } from '../fingerprints/fingerprint.js';
 import type { ReviewPhase } from './review-phase.js';
+import { reviewItemFingerprint } from './review-item-fingerprint.js';
 
 /**
  * Records one review-lane decision made outside a pipeline run (a reviewer's decision, a worker's
@@ -39,7 +39,7 @@ export async function recordReviewDecision(
       {
         approvalPhase: record.phase,
         approvalOutcome: record.outcome,
-        receiptFingerprint: fingerprintString(record.itemId),
+        receiptFingerprint: reviewItemFingerprint(record.itemId),
       },
     ),
   );

@@ -7,6 +7,8 @@ export const ReviewPhase = {
   Park: 'review_park',
   /** A reviewer approved or rejected the item, or was refused. */
   Decision: 'review_decision',
+  /** An operator re-queued an approved item whose job was lost (`ReviewService.requeue`), or was refused. */
+  Requeue: 'review_requeue',
   /** A worker took the item: found, unexpired, requester rehydrated. */
   Dispatch: 'review_dispatch',
   /** The deferred run compared the fresh target and requester with the reviewed binding (step 10). */

@@ -5,7 +5,6 @@ import { Disposition } from '../decisions/disposition.js';
 import { Stage } from '../decisions/stage.js';
 import type { EvidenceTrail } from '../evidence/evidence-trail.js';
 import { atMostOnce, type AtMostOncePolicy } from '../execution-claims/at-most-once.js';
-import { fingerprintString } from '../fingerprints/fingerprint.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
 import type { Envelope } from '../vocabulary/envelope.js';
 import type { ApproverProvenance } from '../provenance/approver-provenance.js';
@@ -16,6 +15,7 @@ import type { ReviewItem } from './review-item.js';
 import { isReviewItemExpired } from './review-item-rules.js';
 import { ReviewItemStatus } from './review-item-status.js';
 import { DEFAULT_REVIEW_TTL_SECONDS } from './requires-review.js';
+import { reviewItemFingerprint } from './review-item-fingerprint.js';
 
 /** A pipeline run on a worker: the approved item it re-runs. */
 export interface DeferredRun {
@@ -61,7 +61,7 @@ export async function parkForReview(request: ParkRequest): Promise<{ decision: D
   const facts = (item: ReviewItem) => ({
     approvalPhase: ReviewPhase.Park,
     approvalOutcome: item.status,
-    receiptFingerprint: fingerprintString(item.id),
+    receiptFingerprint: reviewItemFingerprint(item.id),
   });
   const ttl = policy?.ttlSeconds ?? DEFAULT_REVIEW_TTL_SECONDS;
   const subject = policy?.reviewer?.subject?.(envelope, target) ?? null;
@@ -132,7 +132,7 @@ export async function verifyReviewed(
   await trail.record(decision, {
     approvalPhase: ReviewPhase.Execution,
     approvalOutcome: decision.permitted ? 'matched' : 'refused',
-    receiptFingerprint: fingerprintString(item.id),
+    receiptFingerprint: reviewItemFingerprint(item.id),
   });
   return decision;
 }

@@ -9,28 +9,44 @@ import { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { ToolKind } from '../evidence/tool-kind.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { ReviewedOperationRefused } from '../events/reviewed-operation-refused.event.js';
-import { fingerprint } from '../fingerprints/fingerprint.js';
+import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
+import { actorKeyText } from '../context/actor-key.js';
+import { DecisionContainment, type HumanDecision } from '../containment/decision-containment.js';
+import { decisionTrail } from '../evidence/decision-trail.js';
+import type { EvidenceTrail } from '../evidence/evidence-trail.js';
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import { type PendingReview, pendingReviewOf } from './pending-review.js';
-import { recordReviewDecision } from './review-evidence.js';
 import { reviewActorKey } from './review-binding.js';
 import type { ReviewItem } from './review-item.js';
 import { ReviewItemStatus } from './review-item-status.js';
+import { isReviewItemExpired } from './review-item-rules.js';
 import type { ReviewLaneOptions } from './review-lane-options.interface.js';
 import { ReviewPhase } from './review-phase.js';
 import { configuredReviewLane } from './configured-review-lane.js';
+import { reviewItemFingerprint } from './review-item-fingerprint.js';
 
 /**
  * What a reviewer's approve or reject did. `own_request`: the reviewer is the requester; `forbidden`: their
- * CASL ability has no `review` on the bound target; `not_found` also for an item of another tenant.
+ * CASL ability has no `review` on the bound target; `not_found` also for an item of another tenant;
+ * `contained`: a kill switch refused the decision (docs/containment.md: a contained reviewer decides nothing;
+ * an approval of a contained capability's, tenant's or requester's item does not proceed).
  */
 export type ReviewOutcome =
-  'approved' | 'rejected' | 'not_found' | 'expired' | 'invalid_state' | 'own_request' | 'forbidden';
+  'approved' | 'rejected' | 'not_found' | 'expired' | 'invalid_state' | 'own_request' | 'forbidden' | 'contained';
 
 /** A reviewer's decision, as {@link ReviewService} answers it. */
 export interface ReviewTransition {
   readonly outcome: ReviewOutcome;
+  readonly itemId: string;
+}
+
+/** What an operator's re-queue did: `requeued`, or why not (`invalid_state`: not `approved`, e.g. executed already). */
+export type RequeueOutcome = 'requeued' | 'not_found' | 'expired' | 'invalid_state';
+
+/** An operator's re-queue, as {@link ReviewService.requeue} answers it. */
+export interface RequeueTransition {
+  readonly outcome: RequeueOutcome;
   readonly itemId: string;
 }
 
@@ -39,7 +55,7 @@ export type ReviewerCheck =
   | { readonly allowed: true; readonly item: ReviewItem }
   | {
       readonly allowed: false;
-      readonly outcome: 'not_found' | 'own_request' | 'forbidden';
+      readonly outcome: 'not_found' | 'own_request' | 'forbidden' | 'contained';
       /** The item's capability when it was found in the reviewer's tenant, for evidence; `null` otherwise. */
       readonly capability: string | null;
     };
@@ -47,10 +63,12 @@ export type ReviewerCheck =
 /**
  * The reviewer queue (docs/review-lane.md). Call it from an endpoint that authenticated the reviewer
  * (`@ReviewEndpoint()`): a reviewer decides items of their own tenant only, never an item they asked for
- * themselves (compared by the capability's `actorKey`), and only with CASL `review` (or the policy's
- * `reviewer.action`) on the bound target — the capability's subject type with the item's trusted facts.
- * Every decision is one atomic transition (of racing decisions exactly one applies) and is recorded at
- * stage `review`, refusals included. An approved item is handed to the queue.
+ * themselves (compared by the capability's `actorKey`), only with CASL `review` (or the policy's
+ * `reviewer.action`) on the bound target — the capability's subject type with the item's trusted facts — and
+ * never while a kill switch refuses the decision (ADR 0035). Every decision is one atomic transition (of racing
+ * decisions exactly one applies), recorded at stage `review`, refusals included; the record that the reviewer
+ * was authorized is written before the transition, so an evidence failure leaves the item `pending`. An
+ * approved item is handed to the queue.
  *
  * @example
  * const [first] = await reviews.pending({ tenant: 'acme', capability: 'orders.refund' });
@@ -62,6 +80,7 @@ export class ReviewService {
     @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
     @Inject(EvidenceRecorder) private readonly evidence: EvidenceRecorder,
     private readonly registry: CapabilityRegistry,
+    private readonly containment: DecisionContainment,
     @Optional() private readonly events?: EventEmitter2,
   ) {}
 
@@ -83,7 +102,8 @@ export class ReviewService {
 
   /**
    * Whether `reviewer` may decide `itemId` (read only): same tenant, not the requester, CASL on the bound
-   * target. `approve` and `reject` check it again.
+   * target, and the reviewer's own actor not contained. `approve` and `reject` check it again, and an approval
+   * also the item's kill switches (capability, tenant, requester).
    */
   async check(itemId: string, reviewer: Approver): Promise<ReviewerCheck> {
     const item = await this.lane().items.find(itemId);
@@ -98,7 +118,45 @@ export class ReviewService {
     const target = subject(definition.subject, { ...(item.subject ?? {}), capability: item.capability });
     if (!ability.can(action, target as never))
       return { allowed: false, outcome: 'forbidden', capability: item.capability };
+    if (await this.containment.isDeciderContained(reviewer.context))
+      return { allowed: false, outcome: 'contained', capability: item.capability };
     return { allowed: true, item };
+  }
+
+  /**
+   * Queues an `approved` item again, for an operator whose queue lost its job (Redis flushed, or the enqueue
+   * failed after the approval committed). Only an approved, unexpired item that no worker settled yet is
+   * queued; the deferred run's execution claim still lets it execute at most once, however often it is
+   * re-queued. Recorded (stage `review`, phase `review_requeue`, `tool_kind: operator`) before it is queued.
+   *
+   * @throws VerdictConfigurationError without an item id or a non-blank `by`: nothing is queued.
+   * @example await reviews.requeue(itemId, { by: 'operator:7' });
+   */
+  async requeue(itemId: string, operator: { readonly by: string }): Promise<RequeueTransition> {
+    if (typeof itemId !== 'string' || itemId === '' || typeof operator?.by !== 'string' || operator.by.trim() === '')
+      throw new VerdictConfigurationError('ReviewService.requeue needs an item id and a non-blank `by`.');
+    const lane = this.lane();
+    const now = this.now();
+    const item = await lane.items.find(itemId);
+    const outcome: RequeueOutcome =
+      item === null || this.registry.find(item.capability) === undefined
+        ? 'not_found'
+        : item.status !== ReviewItemStatus.Approved
+          ? 'invalid_state'
+          : isReviewItemExpired(item, now)
+            ? 'expired'
+            : 'requeued';
+    const trail = this.trail(item?.capability ?? 'review', ToolKind.Operator, ReviewPhase.Requeue, itemId);
+    await trail.record(
+      outcome === 'requeued'
+        ? Decision.permit(Stage.Review, `requeued by ${operator.by}`)
+        : Decision.deny(Stage.Review, `requeue by ${operator.by} refused: ${outcome}`),
+      { approvalOutcome: outcome },
+    );
+    // Evidence first: a re-queue nobody could record does not happen.
+    await trail.beforeMutation();
+    if (outcome === 'requeued') await lane.queue.enqueue({ itemId }, { requeue: true });
+    return { outcome, itemId };
   }
 
   private async decide(verdict: 'approve' | 'reject', itemId: string, reviewer: Approver): Promise<ReviewTransition> {
@@ -109,29 +167,74 @@ export class ReviewService {
     const lane = this.lane();
     const now = this.now();
     const checked = await this.check(itemId, reviewer);
-    const outcome = checked.allowed
-      ? await lane.items.decide({ id: itemId, verdict, by: reviewer.id, now })
-      : { outcome: checked.outcome, item: null };
-    const applied = outcome.outcome === 'approved' || outcome.outcome === 'rejected';
     // An unknown item names no capability; evidence keeps the refusal under the stage's name.
     const capability = (checked.allowed ? checked.item.capability : checked.capability) ?? 'review';
-    const decision = applied
-      ? Decision.permit(Stage.Review, `${outcome.outcome} by ${reviewer.id}`)
-      : Decision.deny(Stage.Review, `${verdict} by ${reviewer.id} refused: ${outcome.outcome}`);
-    const phase = ReviewPhase.Decision;
-    await recordReviewDecision(this.evidence, {
-      capability,
-      toolKind: ToolKind.Reviewer,
-      decision,
-      phase,
-      outcome: outcome.outcome,
-      itemId,
-      now,
+    const trail = this.trail(capability, ToolKind.Reviewer, ReviewPhase.Decision, itemId);
+    const item = checked.allowed
+      ? checked.item
+      : checked.outcome === 'contained'
+        ? await lane.items.find(itemId)
+        : null;
+    const decision = item === null ? null : this.humanDecision(verdict, item, reviewer);
+    const contained = decision === null ? null : await this.containment.check(decision);
+    if (contained !== null) {
+      await trail.record(contained, { approvalOutcome: 'contained' });
+      await trail.close();
+      this.containment.report(decision!, contained, trail.correlationId, now);
+      return { outcome: 'contained', itemId };
+    }
+    if (!checked.allowed) {
+      await trail.record(Decision.deny(Stage.Review, `${verdict} by ${reviewer.id} refused: ${checked.outcome}`), {
+        approvalOutcome: checked.outcome,
+      });
+      await trail.close();
+      return { outcome: checked.outcome, itemId };
+    }
+    // Evidence before the transition: a reviewer's decision nobody could record leaves the item pending.
+    await trail.record(Decision.permit(Stage.Review, `${verdict} by ${reviewer.id}: reviewer authorized`), {
+      approvalOutcome: 'authorized',
     });
-    if (outcome.outcome === 'approved') await lane.queue.enqueue({ itemId });
-    if (outcome.outcome === 'rejected' && outcome.item !== null)
-      this.refused(outcome.item, Decision.deny(Stage.Review, 'rejected'));
-    return { outcome: outcome.outcome, itemId };
+    await trail.beforeMutation();
+    const transition = await lane.items.decide({ id: itemId, verdict, by: reviewer.id, now });
+    trail.markMutated();
+    const applied = transition.outcome === 'approved' || transition.outcome === 'rejected';
+    await trail.record(
+      applied
+        ? Decision.permit(Stage.Review, `${transition.outcome} by ${reviewer.id}`)
+        : Decision.deny(Stage.Review, `${verdict} by ${reviewer.id} refused: ${transition.outcome}`),
+      { approvalOutcome: transition.outcome },
+    );
+    await trail.close();
+    if (transition.outcome === 'approved') await lane.queue.enqueue({ itemId });
+    if (transition.outcome === 'rejected' && transition.item !== null)
+      this.refused(transition.item, Decision.deny(Stage.Review, 'rejected'));
+    return { outcome: transition.outcome, itemId };
+  }
+
+  /** The decision as containment sees it: the item's capability, its requester and tenant, and the reviewer. */
+  private humanDecision(verdict: 'approve' | 'reject', item: ReviewItem, reviewer: Approver): HumanDecision {
+    return {
+      capability: item.capability,
+      verdict,
+      decider: reviewer.context,
+      requester: {
+        // The key the lane bound; the module's `actorKey` names the same actor when both are configured alike.
+        actorFingerprint: fingerprintString(actorKeyText(item.requesterKey)),
+        tenantFingerprint: item.tenant === null ? null : fingerprintString(item.tenant),
+      },
+    };
+  }
+
+  private trail(capability: string, toolKind: ToolKind, phase: ReviewPhase, itemId: string): EvidenceTrail {
+    const trail = decisionTrail({
+      evidence: this.evidence,
+      clock: () => this.now(),
+      capability,
+      toolKind,
+      events: this.events,
+    });
+    trail.establish({ approvalPhase: phase, receiptFingerprint: reviewItemFingerprint(itemId) });
+    return trail;
   }
 
   private refused(item: ReviewItem, decision: Decision): void {

@@ -32,7 +32,8 @@ class Deliveries {
  * The behaviour every {@link DeferredQueue} adapter must share (docs/review-lane.md): a job reaches the
  * handler that `work` registered, carrying the item id and nothing else; jobs enqueued before `work` wait
  * for it; every distinct job is delivered; a job whose handler rejects is delivered again (at least once:
- * the review lane's execution claim, not the queue, makes redelivery harmless). `setup` runs once per test.
+ * the review lane's execution claim, not the queue, makes redelivery harmless); and a re-queue
+ * (`{ requeue: true }`) is delivered even after the item's first job finished. `setup` runs once per test.
  *
  * @example
  * describeDeferredQueueContract('in-process', async () => ({ queue: new InProcessDeferredQueue(), close: async () => {} }));
@@ -91,6 +92,17 @@ export function describeDeferredQueueContract(
         await queue.enqueue({ itemId: 'rvw_retried' });
         await deliveries.until(2);
         expect(deliveries.seen.slice(0, 2)).toEqual(['rvw_retried', 'rvw_retried']);
+      });
+    });
+
+    it("delivers a re-queued job even after the item's first job was delivered", async () => {
+      await withQueue(async (queue, deliveries, work) => {
+        await work();
+        await queue.enqueue({ itemId: 'rvw_lost' });
+        await deliveries.until(1);
+        await queue.enqueue({ itemId: 'rvw_lost' }, { requeue: true });
+        await deliveries.until(2);
+        expect(deliveries.seen).toEqual(['rvw_lost', 'rvw_lost']);
       });
     });
   });
