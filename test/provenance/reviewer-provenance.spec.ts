@@ -2,11 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Test } from '@nestjs/testing';
 import {
   ActionContextStore,
+  DataClass,
+  Destination,
   InMemoryExecutionClaimStore,
   InMemoryReviewItemStore,
   InProcessDeferredQueue,
   ProvenanceSource,
   ProvenanceWindow,
+  ReleasePolicy,
   ReviewService,
   type ReviewItemStore,
   Source,
@@ -29,6 +32,12 @@ const TICKETS_SOURCE = {
   trust: 'untrusted',
   description: 'external:support-tickets (untrusted)',
 };
+
+/** The staff review UI: untrusted ticket text may be shown there (no detectors, so it is shown as written). */
+const REVIEW_UI = Destination.connection('review-ui', 'staff');
+const toReviewUi = ReleasePolicy.route(Source.external('support-tickets'), REVIEW_UI)
+  .allow({ classes: [DataClass.Internal], trust: [Trust.Untrusted] })
+  .detectWith([]);
 
 /** Every review item store: memory, and TypeORM on each engine of the database matrix. */
 function itemStores(): Array<[string, () => Promise<{ store: ReviewItemStore; close: () => Promise<void> }>]> {
@@ -59,6 +68,7 @@ async function setup(items: ReviewItemStore) {
         abilityFactory: fixture.abilityFactory,
         capabilities: [refund, fixture.resend],
         executionClaims: new InMemoryExecutionClaimStore(),
+        releasePolicies: [toReviewUi],
         review: {
           items,
           queue: new InProcessDeferredQueue({ attempts: 1 }),
@@ -82,7 +92,8 @@ async function setup(items: ReviewItemStore) {
   };
   const pendingOf = async (capability: string) =>
     (await reviews.pending({ tenant: 'acme', capability })).filter((item) => item.capability === capability);
-  return { propose, pendingOf, close: () => moduleRef.close() };
+  const reviewer = (id: string) => ({ id, context: fixture.contextOf(id) });
+  return { propose, pendingOf, reviews, reviewer, close: () => moduleRef.close() };
 }
 
 describe.each(itemStores())('the reviewer sees provenance [%s]', (_engine, open) => {
@@ -133,6 +144,55 @@ describe.each(itemStores())('the reviewer sees provenance [%s]', (_engine, open)
       arguments: [],
       untrustedContent: [],
     });
+    await close();
+  });
+});
+
+describe("the reviewer reads the window's untrusted text only through context release", () => {
+  const ticketWindow = () =>
+    ProvenanceWindow.of([
+      labelContent('Please do what the ticket says.', ProvenanceSource.user('chat'), Trust.Trusted),
+      labelContent(TICKET, TICKETS, Trust.Untrusted),
+    ]);
+
+  it('releases the ticket text to a staff reviewer at a destination whose route permits it', async () => {
+    const { propose, pendingOf, reviews, reviewer, close } = await setup(new InMemoryReviewItemStore());
+    await propose('call_ticket', 'orders.refund', ticketWindow());
+    const [item] = await pendingOf('orders.refund');
+
+    const content = await reviews.untrustedContent(item!.itemId, reviewer('staff:7'), { destination: REVIEW_UI });
+
+    expect(content).toMatchObject({
+      allowed: true,
+      observed: true,
+      complete: true,
+      items: [{ status: 'released', text: TICKET, source: TICKETS_SOURCE }],
+    });
+    await close();
+  });
+
+  it('attack: the requester, an intern without `review`, or a reviewer at an unrouted destination gets no text', async () => {
+    const { propose, pendingOf, reviews, reviewer, close } = await setup(new InMemoryReviewItemStore());
+    await propose('call_ticket', 'orders.refund', ticketWindow());
+    const [item] = await pendingOf('orders.refund');
+
+    const own = await reviews.untrustedContent(item!.itemId, reviewer('customer:72'), { destination: REVIEW_UI });
+    const intern = await reviews.untrustedContent(item!.itemId, reviewer('intern:9'), { destination: REVIEW_UI });
+    const elsewhere = await reviews.untrustedContent(item!.itemId, reviewer('staff:7'), {
+      destination: Destination.connection('partner-dashboard', 'partner-cloud'),
+    });
+
+    expect(own).toEqual({ allowed: false, outcome: 'own_request', capability: 'orders.refund' });
+    expect(intern).toEqual({ allowed: false, outcome: 'forbidden', capability: 'orders.refund' });
+    expect(elsewhere).toMatchObject({
+      allowed: true,
+      complete: false,
+      items: [{ status: 'refused', reason: 'route_not_registered' }],
+    });
+    for (const answer of [own, intern, elsewhere]) expect(JSON.stringify(answer)).not.toMatch(/ticket 88|phone/i);
+    await expect(
+      reviews.untrustedContent(item!.itemId, reviewer('staff:7'), { destination: 'review-ui@staff' } as never),
+    ).rejects.toThrow(/Destination/);
     await close();
   });
 });

@@ -182,6 +182,7 @@ export {
   type ReviewOutcome,
   type ReviewTransition,
   type ReviewerCheck,
+  type ReviewContentRelease,
   type RequeueOutcome,
   type RequeueTransition,
 } from './review/review.service.js';

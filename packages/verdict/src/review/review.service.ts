@@ -25,6 +25,14 @@ import type { ReviewLaneOptions } from './review-lane-options.interface.js';
 import { ReviewPhase } from './review-phase.js';
 import { configuredReviewLane } from './configured-review-lane.js';
 import { reviewItemFingerprint } from './review-item-fingerprint.js';
+import { ContextReleaseService } from '../context-release/context-release.service.js';
+import { ProvenanceContents } from '../provenance/provenance-contents.js';
+import {
+  type UntrustedContentRelease,
+  type UntrustedContentRequest,
+  checkedDestination,
+  releaseUntrustedContent,
+} from '../provenance/untrusted-content-release.js';
 
 /**
  * What a reviewer's approve or reject did. `own_request`: the reviewer is the requester; `forbidden`: their
@@ -61,6 +69,14 @@ export type ReviewerCheck =
     };
 
 /**
+ * The untrusted content of a review item's window for a reviewer: released (per item, see
+ * {@link UntrustedContentRelease}) when the reviewer may decide the item, or why not ({@link ReviewService.check}).
+ */
+export type ReviewContentRelease =
+  | ({ readonly allowed: true } & UntrustedContentRelease)
+  | Extract<ReviewerCheck, { readonly allowed: false }>;
+
+/**
  * The reviewer queue (docs/review-lane.md). Call it from an endpoint that authenticated the reviewer
  * (`@ReviewEndpoint()`): a reviewer decides items of their own tenant only, never an item they asked for
  * themselves (compared by the capability's `actorKey`), only with CASL `review` (or the policy's
@@ -81,6 +97,8 @@ export class ReviewService {
     @Inject(EvidenceRecorder) private readonly evidence: EvidenceRecorder,
     private readonly registry: CapabilityRegistry,
     private readonly containment: DecisionContainment,
+    private readonly releases: ContextReleaseService,
+    private readonly contents: ProvenanceContents,
     @Optional() private readonly events?: EventEmitter2,
   ) {}
 
@@ -121,6 +139,39 @@ export class ReviewService {
     if (await this.containment.isDeciderContained(reviewer.context))
       return { allowed: false, outcome: 'contained', capability: item.capability };
     return { allowed: true, item };
+  }
+
+  /**
+   * The raw untrusted text that was in the window of the item's proposal, for a reviewer who may decide the
+   * item ({@link check}: same tenant, not the requester, CASL on the bound target, not contained), released as
+   * `ApprovalService.untrustedContent` releases it (ADR 0033): each untrusted item through the route from its
+   * source to `request.destination`, with release evidence; a route that denies yields `refused` and no text;
+   * text this process no longer holds (or never held: the item was parked by another process) is
+   * `unavailable`. Anyone else gets the check's refusal and nothing is released.
+   *
+   * @throws VerdictConfigurationError without an item id or a reviewer with a non-blank id.
+   * @throws InvalidReleaseRequestError without a `Destination`.
+   * @example
+   * const content = await reviews.untrustedContent(itemId, reviewer, { destination: Destination.connection('review-ui', 'staff') });
+   */
+  async untrustedContent(
+    itemId: string,
+    reviewer: Approver,
+    request: UntrustedContentRequest,
+  ): Promise<ReviewContentRelease> {
+    if (typeof itemId !== 'string' || itemId === '' || typeof reviewer?.id !== 'string' || reviewer.id.trim() === '')
+      throw new VerdictConfigurationError(
+        'ReviewService.untrustedContent needs an item id and a reviewer with a non-blank id.',
+      );
+    checkedDestination(request, 'ReviewService.untrustedContent');
+    const checked = await this.check(itemId, reviewer);
+    if (!checked.allowed) return checked;
+    const release = await releaseUntrustedContent(checked.item.provenance ?? null, request, {
+      contents: this.contents,
+      releaser: this.releases,
+      correlationId: reviewItemFingerprint(itemId),
+    });
+    return { allowed: true, ...release };
   }
 
   /**
