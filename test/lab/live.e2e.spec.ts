@@ -132,6 +132,38 @@ describe('storefront lab: live mode (a configured chat model proposes the call; 
     expect(declined.body.message).toContain('says nothing about the gate');
   });
 
+  it('a read the model calls with arguments outside its schema is told to the model, not a 500', async () => {
+    const { http, server } = await liveLab(
+      scriptedConversation([
+        { toolCalls: [{ name: 'view_order_reviews', arguments: { orderId: 'the newest' } }] },
+        { text: 'I could not read the reviews.' },
+      ]),
+    );
+    const { body } = await http.post('/api/labs/live/injected-review/runs').send(injectedReviewRun).expect(200);
+    expect(body).toMatchObject({ outcome: 'not_proposed', comparison: null });
+    expect(body.message).toContain('it called view_order_reviews');
+    expect(server.requests[1].messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: 'Invalid arguments for view_order_reviews.',
+    });
+  });
+
+  it('a proposal outside the tool schema is not compared: it says nothing about the gate', async () => {
+    const { http } = await liveLab(
+      scriptedConversation([{ toolCalls: [{ name: 'lookup_order', arguments: { orderId: 'order 1001' } }] }]),
+    );
+    const { body } = await http
+      .post('/api/labs/live/cross-customer/runs')
+      .send({ actor: CUSTOMER_72, request: 'Show me order 1001.' })
+      .expect(200);
+    expect(body).toMatchObject({
+      outcome: 'not_proposed',
+      proposal: { tool: 'lookup_order', arguments: { orderId: 'order 1001' } },
+      comparison: null,
+    });
+    expect(body.message).toContain("outside the tool's schema");
+  });
+
   it('without a provider: the live lab says so and what to set, and a run is a 409 that calls nothing', async () => {
     const { app } = await bootLab();
     const http = request(app.getHttpServer());

@@ -1,3 +1,4 @@
+import { ToolInputParsingException } from '@langchain/core/tools';
 import { Injectable } from '@nestjs/common';
 import { ActionContextStore } from '@verdict/nestjs';
 import { ProviderErrorClass } from '@verdict/evaluation/live';
@@ -79,7 +80,15 @@ export class LiveLabScenarios {
       proposalTool: REFUND_TO_ACCOUNT_TOOL.name,
       reads: {
         [VIEW_REVIEWS_TOOL.name]: (args) =>
-          this.contexts.run(labContext(request.actor), async () => String(await read.invoke(args as never))),
+          this.contexts.run(labContext(request.actor), async () => {
+            try {
+              return String(await read.invoke(args as never));
+            } catch (error) {
+              // The model's arguments, not the application: told to the model, as an agent's tool node would.
+              if (error instanceof ToolInputParsingException) return `Invalid arguments for ${VIEW_REVIEWS_TOOL.name}.`;
+              throw error;
+            }
+          }),
       },
     });
     return this.view('injected-review', proposal, payoutArguments, () =>
