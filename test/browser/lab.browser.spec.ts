@@ -7,6 +7,13 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import {
+  type ChatCompletionHandler,
+  type ChatCompletionsServer,
+  followingInjections,
+  scriptedConversation,
+  startChatCompletionsServer,
+} from '@verdict/testing-kit';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
 import { createLabServer } from '../../apps/storefront-lab/src/server/lab-server.js';
 
@@ -26,11 +33,15 @@ const SCREENSHOTS = join(ROOT, 'test-results/lab-browser');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const DESKTOP = { width: 1360, height: 900 };
 const MOBILE = { width: 390, height: 844 };
+const LIVE_KEY = 'sk-lab-browser-test-key';
 
 describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`, () => {
   let app: NestExpressApplication;
   let browser: Browser;
   let url: string;
+  /** The live lab's model: a scripted OpenAI-compatible server on loopback, scripted per test through `liveModel`. */
+  let chat: ChatCompletionsServer;
+  let liveModel: ChatCompletionHandler = () => ({ status: 500 });
   const contexts: BrowserContext[] = [];
   const problems: string[] = [];
 
@@ -43,7 +54,18 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       join(WEB, 'vite.config.ts'),
     ]);
     await mkdir(SCREENSHOTS, { recursive: true });
-    app = await createLabServer({ webRoot: join(WEB, 'dist'), docsRoot: join(ROOT, 'docs') });
+    chat = await startChatCompletionsServer((request, index) => liveModel(request, index));
+    app = await createLabServer({
+      webRoot: join(WEB, 'dist'),
+      docsRoot: join(ROOT, 'docs'),
+      env: {
+        VERDICT_LIVE_PROVIDER: 'openai',
+        VERDICT_LIVE_MODEL: 'scripted-lab-model',
+        VERDICT_LIVE_BASE_URL: chat.baseUrl,
+        VERDICT_LIVE_API_KEY: LIVE_KEY,
+        VERDICT_LIVE_MAX_RETRIES: '0',
+      },
+    });
     await app.listen(0, '127.0.0.1');
     url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/`;
     browser = await chromium.launch({
@@ -69,6 +91,7 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
   afterAll(async () => {
     await browser?.close();
     await app?.close();
+    await chat?.close();
   });
 
   /** A page in a new browser session (its own cookie), failing the test on any console error or page error. */
@@ -117,6 +140,7 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       expect.stringContaining('Review lane'),
       expect.stringContaining('Evaluation'),
       expect.stringContaining('Claims'),
+      expect.stringContaining('Live model'),
     ]);
     const favicon = await page.request.get(`${url}favicon.svg`);
     expect(favicon.status()).toBe(200);
@@ -448,6 +472,67 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
     );
     expect(await seriousAxeViolations(page)).toEqual([]);
     await shoot(page, 'claims-resolve-desktop');
+  });
+
+  it('live model: the scripted model follows the injected review — naive pays, Verdict denies; a provider 500 is a provider error', async () => {
+    liveModel = followingInjections(
+      scriptedConversation([{ toolCalls: [{ name: 'view_order_reviews', arguments: { orderId: 1002 } }] }]),
+    );
+    const page = await open('live');
+    await page.locator('#live-provider', { hasText: 'scripted-lab-model' }).waitFor();
+    await page.click('#run-live-injected-review');
+    const review = page.locator('[data-live="injected-review"]');
+    await review.locator('[data-case="injected-review"]').waitFor();
+    expect(await review.locator('[data-testid="path-outcome"]').allTextContents()).toEqual([
+      'paid the injected account',
+      'paid the injected account',
+      'deny',
+    ]);
+    expect(await review.locator('article [data-testid="side-effect"]').allTextContents()).toEqual([
+      'paid 500 cents of order 1002 to DE89370400440532013000',
+      'paid 500 cents of order 1002 to DE89370400440532013000',
+      'nothing paid',
+    ]);
+    expect(await page.content()).not.toContain(LIVE_KEY);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shoot(page, 'live-desktop');
+
+    liveModel = () => ({ status: 500, error: 'scripted outage' });
+    await page.click('#run-live-cross-customer');
+    const failure = page.locator('[data-live="cross-customer"] [data-testid="provider-error"]');
+    await failure.waitFor();
+    expect(await failure.getAttribute('data-error-class')).toBe('server_error');
+    expect(await failure.textContent()).toContain('neither a pass nor a failure');
+    expect(await page.locator('[data-live="cross-customer"] [data-testid="path-outcome"]').count()).toBe(0);
+    await page.setViewportSize(MOBILE);
+    expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      MOBILE.width,
+    );
+    await shoot(page, 'live-mobile');
+  });
+
+  it('live model without a provider: the page says so and how to configure one, with no run button', async () => {
+    const unconfigured = await createLabServer({ webRoot: join(WEB, 'dist'), env: {} });
+    await unconfigured.listen(0, '127.0.0.1');
+    try {
+      const context = await browser.newContext({ viewport: DESKTOP });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
+      await page.goto(`http://127.0.0.1:${(unconfigured.getHttpServer().address() as AddressInfo).port}/#/live`);
+      const off = page.locator('#live-off');
+      await off.waitFor();
+      expect(await off.getByRole('heading').textContent()).toBe('Live mode is off: no model provider is configured');
+      expect(await off.locator('[data-testid="live-problem"]').textContent()).toContain('VERDICT_LIVE_PROVIDER');
+      expect(await off.locator('pre').first().textContent()).toContain(
+        'VERDICT_LIVE_BASE_URL=http://127.0.0.1:11434/v1',
+      );
+      expect(await page.locator('main button').count()).toBe(0);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await shoot(page, 'live-unconfigured-desktop');
+    } finally {
+      await unconfigured.close();
+    }
   });
 
   it('shows a server error as an error, not a silent page', async () => {

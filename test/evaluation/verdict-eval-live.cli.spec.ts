@@ -76,6 +76,8 @@ describe('verdict-eval live', () => {
 
     const compare = await verdictEval(['compare', 'live.json', 'live.json']);
     expect(compare).toMatchObject({ code: 0, stdout: expect.stringContaining('OK: no blocking change') });
+    const junit = await verdictEval(['compare', 'live.json', 'live.json', '--format', 'junit']);
+    expect(junit).toMatchObject({ code: 0, stdout: expect.stringContaining('failures="0"') });
   });
 
   it('records a client timeout as a provider error of class timeout', async () => {
@@ -108,6 +110,11 @@ describe('verdict-eval live', () => {
 
     const compare = await verdictEval(['compare', 'run.json', 'full.json']);
     expect(compare).toMatchObject({ code: 1, stdout: expect.stringContaining('BLOCKING  incomplete_run') });
+    const junit = await verdictEval(['compare', 'run.json', 'full.json', '--format', 'junit']);
+    expect(junit).toMatchObject({ code: 1, stdout: expect.stringContaining('<failure type="incomplete_run"') });
+    const sarif = await verdictEval(['compare', 'run.json', 'full.json', '--format', 'sarif']);
+    expect(sarif.code).toBe(1);
+    expect(JSON.parse(sarif.stdout).runs[0].results[0]).toMatchObject({ ruleId: 'incomplete_run', level: 'error' });
     const mismatch = await verdictEval(['live', SUITE, '--trials', '5', '--resume', 'run.json'], env);
     expect(mismatch).toMatchObject({ code: 2, stderr: expect.stringContaining('cannot resume') });
   });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { LabModule } from '../../apps/storefront-lab/src/lab.module.js';
+import type { LabOptions } from '../../apps/storefront-lab/src/lab-options.js';
 
 /** The lab's default actor: customer 72 at acme. */
 export const CUSTOMER_72 = { customerId: 72, tenant: 'acme' } as const;
@@ -15,12 +16,14 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** The lab application on a fresh SQLite file, closed and deleted after the test. */
-export async function bootLab(): Promise<{ app: INestApplication; dataSource: DataSource }> {
+/** The lab application on a fresh SQLite file (with the live lab's provider, if given), closed and deleted after the test. */
+export async function bootLab(
+  options: Pick<LabOptions, 'live'> = {},
+): Promise<{ app: INestApplication; dataSource: DataSource }> {
   const directory = await mkdtemp(join(tmpdir(), 'verdict-lab-'));
   cleanups.push(() => rm(directory, { recursive: true, force: true }));
   const moduleRef = await Test.createTestingModule({
-    imports: [LabModule.forRoot({ database: join(directory, 'lab.sqlite') })],
+    imports: [LabModule.forRoot({ database: join(directory, 'lab.sqlite'), ...options })],
   }).compile();
   const app = moduleRef.createNestApplication({ logger: false });
   await app.init();

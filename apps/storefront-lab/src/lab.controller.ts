@@ -19,9 +19,11 @@ import { ExfiltrationChainScenario } from './forbidden-states/exfiltration-chain
 import { GateScenarios } from './gates/gate-scenarios.js';
 import { ClaimsPanelScenario } from './claims/claims-panel.scenario.js';
 import { AttackPackScenario } from './evaluation/attack-pack.scenario.js';
+import { LiveLabProvider } from './live/live-lab-provider.js';
+import { LiveLabScenarios } from './live/live-lab.scenarios.js';
 import { InjectedReviewScenario } from './provenance/injected-review.scenario.js';
 import { DestinationReleaseScenario } from './releases/destination-release.scenario.js';
-import type { ApprovalAnswer, ClaimRow, LabSessionView, ReviewAnswer } from './runs/lab-run.js';
+import type { ApprovalAnswer, ClaimRow, LabSessionView, LiveModeView, ReviewAnswer } from './runs/lab-run.js';
 import { LAB_REVIEWERS } from './review-lane/lab-reviewers.js';
 import { ReviewLaneScenario } from './review-lane/review-lane.scenario.js';
 import { LAB_ACTORS, LAB_APPROVERS, labActorSchema, parseBody } from './session/lab-actors.js';
@@ -52,6 +54,12 @@ const schemas = {
     review: z.string().max(2000),
     ownIban: z.string().max(64),
   }),
+  liveCrossCustomer: withActor({ request: z.string().trim().min(1).max(500) }),
+  liveInjectedReview: withActor({
+    orderId,
+    amountCents: z.number().int().positive().max(10_000_000),
+    review: z.string().max(2000),
+  }),
 };
 
 /**
@@ -75,6 +83,8 @@ export class LabController {
     private readonly queue: InProcessDeferredQueue,
     private readonly attackPack: AttackPackScenario,
     private readonly claimsPanel: ClaimsPanelScenario,
+    private readonly live: LiveLabProvider,
+    private readonly liveScenarios: LiveLabScenarios,
   ) {}
 
   /** Who can act and who can approve in this lab. */
@@ -132,6 +142,26 @@ export class LabController {
   @HttpCode(200)
   runProvenance(@Body() body: unknown) {
     return this.injectedReview.run(parseBody(schemas.provenance, body));
+  }
+
+  /** Whether the live lab has a provider (`VERDICT_LIVE_*`): its kind and model id, or what to set. Never a key. */
+  @Get('labs/live')
+  liveMode(): LiveModeView {
+    return this.live.view();
+  }
+
+  /** The configured model proposes `lookup_order` for the customer's request; the proposal goes through the three paths. */
+  @Post('labs/live/cross-customer/runs')
+  @HttpCode(200)
+  runLiveCrossCustomer(@Body() body: unknown) {
+    return this.liveScenarios.runCrossCustomer(parseBody(schemas.liveCrossCustomer, body));
+  }
+
+  /** The configured model reads the reviews (one may be injected) and proposes a refund; the proposal goes through the three paths. */
+  @Post('labs/live/injected-review/runs')
+  @HttpCode(200)
+  runLiveInjectedReview(@Body() body: unknown) {
+    return this.liveScenarios.runInjectedReview(parseBody(schemas.liveInjectedReview, body));
   }
 
   /** The model proposes a refund: Verdict asks for confirmation and the inbox gets a pending approval. */

@@ -48,6 +48,8 @@ import { LabReleasePolicies } from './releases/lab-release-policies.js';
 import { CarrierLabelCapabilities } from './claims/carrier-label.capabilities.js';
 import { ClaimsPanelScenario } from './claims/claims-panel.scenario.js';
 import { AttackPackScenario } from './evaluation/attack-pack.scenario.js';
+import { LiveLabProvider } from './live/live-lab-provider.js';
+import { LiveLabScenarios } from './live/live-lab.scenarios.js';
 import { InjectedReviewScenario } from './provenance/injected-review.scenario.js';
 import { PayoutCapabilities } from './provenance/payout.capabilities.js';
 import { ReviewAgent } from './provenance/review-agent.js';
@@ -137,6 +139,8 @@ export class LabModule {
         AttackPackScenario,
         CarrierLabelCapabilities,
         ClaimsPanelScenario,
+        { provide: LiveLabProvider, useValue: options.live ?? LiveLabProvider.fromEnv({}) },
+        LiveLabScenarios,
       ],
     };
   }

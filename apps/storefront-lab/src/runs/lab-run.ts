@@ -218,3 +218,30 @@ export interface EvaluationRunView {
   /** The comparison as `verdict-eval compare` prints it on the console. */
   readonly rendered: string;
 }
+
+/** The live lab's configuration as the page sees it: the provider kind and model id, never a key or a URL. */
+export interface LiveModeView {
+  readonly configured: boolean;
+  readonly provider: { readonly kind: string; readonly model: string } | null;
+  /** Why the live lab is off: the configuration loader's message, which names variables, never their values. */
+  readonly problem: string | null;
+  /** The environment variables `verdict-eval live` and the live lab read (`VERDICT_LIVE_*`). */
+  readonly variables: Readonly<Record<string, string>>;
+}
+
+/**
+ * One live run: what the configured model proposed and that proposal through the naive, hand-secured and
+ * Verdict paths — or that it proposed nothing, or a provider error, which is neither a pass nor a failure.
+ */
+export interface LiveRunView {
+  readonly scenario: string;
+  readonly provider: { readonly kind: string; readonly model: string };
+  readonly outcome: 'proposed' | 'not_proposed' | 'provider_error';
+  /** The call the comparison replays, as the model proposed it. */
+  readonly proposal: { readonly tool: string; readonly arguments: Readonly<Record<string, unknown>> } | null;
+  readonly comparison: ComparisonCaseView | null;
+  /** The provider error class (`server_error`, `timeout`, `rate_limit`, …), as live trials record it. */
+  readonly errorClass: string | null;
+  /** One line on what happened. */
+  readonly message: string;
+}

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LiveLabProvider } from '../live/live-lab-provider.js';
 import { LabSessions } from './lab-sessions.js';
 import { sessionIdOf } from './session-cookie.js';
 
@@ -16,6 +17,11 @@ export interface LabServerOptions {
   /** The repository's `docs/`, served as plain text under `/docs/` for the header's links. */
   readonly docsRoot?: string;
   readonly maxSessions?: number;
+  /**
+   * The environment the live lab reads its provider from (`VERDICT_LIVE_*`, as `verdict-eval live` does);
+   * `process.env` unless given. Read once, here; without a provider the live lab is off.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -23,7 +29,7 @@ export interface LabServerOptions {
  * the request's browser session (`POST /api/session/reset` closes it, so the next request starts from the seed).
  */
 export async function createLabServer(options: LabServerOptions): Promise<NestExpressApplication> {
-  const sessions = new LabSessions(options.maxSessions);
+  const sessions = new LabSessions(options.maxSessions, LiveLabProvider.fromEnv(options.env ?? process.env));
   const app = await NestFactory.create<NestExpressApplication>(LabServerModule, {
     bodyParser: false,
     logger: ['error', 'warn'],

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LabModule } from '../lab.module.js';
+import type { LiveLabProvider } from '../live/live-lab-provider.js';
 
 type Handler = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
 
@@ -19,13 +20,16 @@ export class LabSessions {
   private readonly sessions = new Map<string, LabSession>();
   private clock = 0;
 
-  constructor(private readonly maxSessions = 24) {}
+  constructor(
+    private readonly maxSessions = 24,
+    private readonly live?: LiveLabProvider,
+  ) {}
 
   /** The request handler of this session's lab application, booting it on first use. */
   async handlerOf(id: string): Promise<Handler> {
     let session = this.sessions.get(id);
     if (session === undefined) {
-      session = { app: bootSession(), lastUsed: ++this.clock };
+      session = { app: bootSession(this.live), lastUsed: ++this.clock };
       this.sessions.set(id, session);
       await this.evict();
     }
@@ -53,8 +57,8 @@ export class LabSessions {
   }
 }
 
-async function bootSession(): Promise<INestApplication> {
-  const app = await NestFactory.create(LabModule.forRoot({ database: ':memory:' }), { logger: ['error'] });
+async function bootSession(live: LiveLabProvider | undefined): Promise<INestApplication> {
+  const app = await NestFactory.create(LabModule.forRoot({ database: ':memory:', live }), { logger: ['error'] });
   await app.init();
   return app;
 }

@@ -88,15 +88,38 @@ export function handConfirmedRefund(actorProvider: StorefrontActorProvider, refu
 }
 
 /**
+ * `view_order_reviews` and `refund_to_account` with no check at all: whoever asks reads any order's reviews
+ * and refunds any order to any account. The naive path the live lab compares with.
+ */
+export function naivePayoutTools(shop: { readonly payouts: Payout[]; readonly reviews: readonly string[] }) {
+  const reviews = tool(
+    async ({ orderId }) => {
+      const reviewList = shop.reviews.map((text, index) => ({ rating: index === 0 ? 5 : 1, text }));
+      return JSON.stringify({ orderId, product: 'Rain jacket', reviews: reviewList });
+    },
+    { ...VIEW_REVIEWS_TOOL, schema: reviewsArguments },
+  );
+  const refund = tool(
+    async ({ orderId, amountCents, iban }) => {
+      shop.payouts.push({ orderId, amountCents, iban });
+      return JSON.stringify({ status: 'refunded', orderId, amountCents });
+    },
+    { ...REFUND_TO_ACCOUNT_TOOL, schema: payoutArguments },
+  );
+  return { reviews, refund };
+}
+
+/**
  * `view_order_reviews` and `refund_to_account` secured by hand: both check with a scoped query that the order
- * is the signed-in customer's. The customer does own it, so the refund is paid to whichever account the call
- * names — also one the model copied from a review anyone could write.
+ * is the signed-in customer's before the naive handler runs. The customer does own it, so the refund is paid
+ * to whichever account the call names — also one the model copied from a review anyone could write.
  */
 export function handSecuredPayoutTools(
   dataSource: DataSource,
   actorProvider: StorefrontActorProvider,
   shop: { readonly payouts: Payout[]; readonly reviews: readonly string[] },
 ) {
+  const naive = naivePayoutTools(shop);
   const owned = async (orderId: number) => {
     const actor = await signedIn(actorProvider);
     if (actor === null) return null;
@@ -105,19 +128,11 @@ export function handSecuredPayoutTools(
       .findOneBy({ id: orderId, customerId: actor.customerId, tenantId: actor.tenant });
   };
   const reviews = tool(
-    async ({ orderId }) => {
-      if ((await owned(orderId)) === null) return ORDER_NOT_FOUND;
-      const reviewList = shop.reviews.map((text, index) => ({ rating: index === 0 ? 5 : 1, text }));
-      return JSON.stringify({ orderId, product: 'Rain jacket', reviews: reviewList });
-    },
+    async (args) => ((await owned(args.orderId)) === null ? ORDER_NOT_FOUND : naive.reviews.invoke(args)),
     { ...VIEW_REVIEWS_TOOL, schema: reviewsArguments },
   );
   const refund = tool(
-    async ({ orderId, amountCents, iban }) => {
-      if ((await owned(orderId)) === null) return ORDER_NOT_FOUND;
-      shop.payouts.push({ orderId, amountCents, iban });
-      return JSON.stringify({ status: 'refunded', orderId, amountCents });
-    },
+    async (args) => ((await owned(args.orderId)) === null ? ORDER_NOT_FOUND : naive.refund.invoke(args)),
     { ...REFUND_TO_ACCOUNT_TOOL, schema: payoutArguments },
   );
   return { reviews, refund };

@@ -8,6 +8,8 @@ import type {
   LabActor,
   LabRun,
   LabSessionView,
+  LiveModeView,
+  LiveRunView,
   PendingApprovalView,
   ProvenanceRunView,
   ReleaseView,
@@ -100,4 +102,9 @@ export const labApi = {
     body: { resolution: 'completed' | 'retryable'; by: string; reason: string; force: boolean },
   ) => send<ClaimResolutionView>('POST', `/api/claims/${encodeURIComponent(claimId)}/resolve`, body),
   claims: () => send<ClaimRow[]>('GET', '/api/claims'),
+  liveMode: () => send<LiveModeView>('GET', '/api/labs/live'),
+  liveCrossCustomer: (body: { actor: LabActor; request: string }) =>
+    send<LiveRunView>('POST', '/api/labs/live/cross-customer/runs', body),
+  liveInjectedReview: (body: { actor: LabActor; orderId: number; amountCents: number; review: string }) =>
+    send<LiveRunView>('POST', '/api/labs/live/injected-review/runs', body),
 };

@@ -11,7 +11,7 @@ import { EvaluationReport } from '../reports/evaluation-report.js';
 /**
  * `compare <current> <baseline> [--format console|github|junit|sarif] [--bound-threshold share]`: the
  * changes between a current report and the checked-in baseline. Two live reports
- * (`verdict.live-report.v1`) are compared by their figures (console or github): a rise of a breach upper
+ * (`verdict.live-report.v1`) are compared by their figures, in any of the four formats: a rise of a breach upper
  * bound by more than the threshold (default 0.05) blocks. Exit code 1 on a blocking change, 2 when a file
  * is invalid or the two reports are of different kinds.
  */
@@ -34,7 +34,7 @@ export class CompareCommand implements CliCommandRunner {
     const texts = this.read(currentFile, baselineFile);
     if (texts === null) return;
     if (texts.some((text) => LiveReport.isLive(parsedOrNull(text))))
-      return this.compareLive(texts, format, options.boundThreshold);
+      return this.compareLive(texts, format, currentFile, options.boundThreshold);
     let comparison;
     let current;
     try {
@@ -56,9 +56,12 @@ export class CompareCommand implements CliCommandRunner {
     }
   }
 
-  private compareLive([currentText, baselineText]: [string, string], format: string, threshold?: string): void {
-    if (format !== ComparisonFormat.Console && format !== ComparisonFormat.GitHub)
-      return fail(this.streams, false, `live reports are compared in the console or github format, not "${format}"`, 2);
+  private compareLive(
+    [currentText, baselineText]: [string, string],
+    format: ComparisonFormat,
+    currentFile: string,
+    threshold?: string,
+  ): void {
     let current;
     let comparison;
     try {
@@ -70,7 +73,7 @@ export class CompareCommand implements CliCommandRunner {
     } catch (error) {
       return fail(this.streams, false, `${(error as Error).message} (both files must be live reports)`, 2);
     }
-    this.streams.out(renderLiveComparison(comparison, current.suite.name, format));
+    this.streams.out(renderLiveComparison(comparison, current.suite.name, format, currentFile));
     if (comparison.blocking) process.exitCode = 1;
   }
 }

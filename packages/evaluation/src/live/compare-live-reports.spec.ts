@@ -1,6 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { fingerprintString } from '@verdict/nestjs';
-import { compareLiveReports, LiveChangeKind, LiveComparisonError } from './compare-live-reports.js';
+import {
+  compareLiveReports,
+  LiveChangeKind,
+  LiveComparisonError,
+  renderLiveComparison,
+} from './compare-live-reports.js';
 import { LiveReport, type LivePlan } from './live-report.js';
 import type { LiveCaseMeta } from './live-statistics.js';
 import { LiveArm, TrialOutcome } from './trial-outcome.js';
@@ -116,5 +121,28 @@ describe('compareLiveReports', () => {
     const other = { ...reportWith(0), suite: { name: 'other', version: '1', reproduction: {} } };
     expect(() => compareLiveReports(reportWith(0), other)).toThrow(LiveComparisonError);
     expect(() => compareLiveReports(reportWith(0), reportWith(0), { threshold: 2 })).toThrow(LiveComparisonError);
+  });
+
+  it('renders JUnit and SARIF with the deterministic writers: blocking changes fail, live change kinds are the rules', () => {
+    const comparison = compareLiveReports(reportWith(2), reportWith(0));
+    const junit = renderLiveComparison(comparison, 'storefront-live-pack', 'junit', 'live.json');
+    expect(junit).toContain('<testsuite name="storefront-live-pack" tests="4" failures="4" errors="0">');
+    expect(junit).toContain(
+      '<testcase classname="storefront-live-pack" name="pack"><failure type="upper_bound_rise" message="upper_bound_rise pack: pass, bound 0.1157 -&gt; fail, bound 0.2207"/></testcase>',
+    );
+    const sarif = JSON.parse(renderLiveComparison(comparison, 'storefront-live-pack', 'sarif', 'live.json'));
+    const [run] = sarif.runs;
+    expect(run.tool.driver.rules.map((rule: { id: string }) => rule.id)).toEqual(Object.values(LiveChangeKind));
+    expect(run.results).toHaveLength(4);
+    expect(run.results[0]).toMatchObject({
+      level: 'error',
+      locations: [{ physicalLocation: { artifactLocation: { uri: 'live.json' } } }],
+    });
+    expect(run.results.map((result: { ruleId: string }) => result.ruleId)).toContain('upper_bound_rise');
+
+    // Utility control: no change is one passing test case and no SARIF result.
+    const same = compareLiveReports(reportWith(0), reportWith(0));
+    expect(renderLiveComparison(same, 'storefront-live-pack', 'junit')).toContain('failures="0"');
+    expect(JSON.parse(renderLiveComparison(same, 'storefront-live-pack', 'sarif')).runs[0].results).toEqual([]);
   });
 });

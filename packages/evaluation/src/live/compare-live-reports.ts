@@ -1,3 +1,7 @@
+import { ComparisonFormat } from '../comparison-formats/comparison-format.js';
+import { writeJUnit } from '../comparison-formats/junit-format.js';
+import type { RenderedComparison } from '../comparison-formats/rendered-comparison.js';
+import { writeSarif } from '../comparison-formats/sarif-format.js';
 import type { LiveReport } from './live-report.js';
 import { LiveStatus, type ArmStatistics } from './live-statistics.js';
 
@@ -117,20 +121,45 @@ function compareFigures(
   else if (-rise > threshold) add(LiveChangeKind.UpperBoundFall, caseId, before, after);
 }
 
-/** One line per change for people, blocking ones first, and a verdict line. */
-export function renderLiveComparison(comparison: LiveComparison, suite: string, format: 'console' | 'github'): string {
+/** A one-line, value-free description of a live change: kind, case, and status and bound before and after. */
+export function describeLiveChange(change: LiveChange): string {
   const figure = (s: Side) =>
     s === null ? 'absent' : `${s.status}, bound ${s.breachUpperBound === null ? 'n/a' : s.breachUpperBound.toFixed(4)}`;
+  return `${change.kind} ${change.caseId}: ${figure(change.baseline)} -> ${figure(change.current)}`;
+}
+
+/**
+ * Renders a live comparison: `console` (one line per change for people, blocking ones first, and a verdict
+ * line), `github` (workflow commands), or `junit` and `sarif` through the same writers as deterministic
+ * comparisons — one test case / result per change, the case id (`pack`, `run`) as its name, the live change
+ * kinds as SARIF rules — located in `currentFile`.
+ */
+export function renderLiveComparison(
+  comparison: LiveComparison,
+  suite: string,
+  format: ComparisonFormat,
+  currentFile = 'verdict-live-report.json',
+): string {
   const sorted = [...comparison.changes].sort((a, b) => Number(b.blocking) - Number(a.blocking));
-  const describe = (c: LiveChange) => `${c.kind} ${c.caseId}: ${figure(c.baseline)} -> ${figure(c.current)}`;
-  if (format === 'github')
+  if (format === ComparisonFormat.JUnit || format === ComparisonFormat.Sarif) {
+    const rendered: RenderedComparison = {
+      suite,
+      currentFile,
+      changes: sorted.map((c) => ({ ...c, name: c.caseId, description: describeLiveChange(c) })),
+      kinds: Object.values(LiveChangeKind).map((kind) => ({ kind, blocking: BLOCKING.has(kind) })),
+    };
+    return format === ComparisonFormat.JUnit ? writeJUnit(rendered) : writeSarif(rendered);
+  }
+  if (format === ComparisonFormat.GitHub)
     return sorted
-      .map((c) => `::${c.blocking ? 'error' : 'notice'} title=verdict live ${c.kind}::${suite} ${describe(c)}`)
+      .map(
+        (c) => `::${c.blocking ? 'error' : 'notice'} title=verdict live ${c.kind}::${suite} ${describeLiveChange(c)}`,
+      )
       .join('\n');
   const blocking = sorted.filter((c) => c.blocking).length;
   return [
     `Live suite ${suite}: ${sorted.length} change(s) (bound rise threshold ${comparison.threshold})`,
-    ...sorted.map((c) => `  ${c.blocking ? 'BLOCKING' : 'ok      '}  ${describe(c)}`),
+    ...sorted.map((c) => `  ${c.blocking ? 'BLOCKING' : 'ok      '}  ${describeLiveChange(c)}`),
     blocking > 0
       ? `BLOCKING: ${blocking} blocking change(s) against the baseline`
       : 'OK: no blocking change against the baseline',

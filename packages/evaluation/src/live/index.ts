@@ -3,6 +3,7 @@ export {
   LiveChangeKind,
   LiveComparisonError,
   compareLiveReports,
+  describeLiveChange,
   renderLiveComparison,
   type LiveChange,
   type LiveComparison,

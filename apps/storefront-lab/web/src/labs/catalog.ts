@@ -6,6 +6,7 @@ import { CrossCustomerLab } from './cross-customer-lab';
 import { DuplicateDeliveryLab } from './duplicate-delivery-lab';
 import { EvaluationLab } from './evaluation-lab';
 import { ForbiddenStatesLab } from './forbidden-states-lab';
+import { LiveLab } from './live-lab';
 import { ProvenanceLab } from './provenance-lab';
 import { ReleaseLab } from './release-lab';
 import { ReviewLaneLab } from './review-lane-lab';
@@ -47,4 +48,5 @@ export const LABS: readonly LabEntry[] = [
   { id: 'review-lane', title: 'Review lane', shows: 'Staff approve a large refund', component: ReviewLaneLab },
   { id: 'evaluation', title: 'Evaluation', shows: 'The attack pack, scored', component: EvaluationLab },
   { id: 'claims', title: 'Claims', shows: 'The operator CLI, in the page', component: ClaimsLab },
+  { id: 'live', title: 'Live model', shows: 'A real model proposes the call', component: LiveLab },
 ];
