@@ -68,5 +68,5 @@ export async function bootReviewLane<Q extends InProcessDeferredQueue = InProces
     return queue.work((job) => worker.run(job));
   };
   const statusOf = async (itemId: string) => (await items.find(itemId))?.status;
-  return { moduleRef, reviews, items, queue, evidence, refunds, propose, reviewer, startWorker, statusOf };
+  return { moduleRef, fixture, reviews, items, queue, evidence, refunds, propose, reviewer, startWorker, statusOf };
 }

@@ -18,6 +18,16 @@ export function newClaimId(): string {
   return `claim_${randomBytes(32).toString('base64url')}`;
 }
 
+/** What a claim is keyed on: the capability, the policy's name and its key over the proposal and its target. */
+export function claimBindingFingerprint(
+  capability: string,
+  policy: AtMostOncePolicy,
+  envelope: Envelope,
+  target: unknown,
+): string {
+  return fingerprint({ capability, policy: policy.name, binding: policy.key(envelope, target) });
+}
+
 /**
  * Step 13, the last gate: admit the logical operation, or deny a duplicate at `execution_claim`.
  * Returns the claim id on admission.
@@ -31,7 +41,7 @@ export async function admitExecutionClaim(
   now: Date,
   trail: EvidenceTrail,
 ): Promise<Decision | string> {
-  const bindingFingerprint = fingerprint({ capability, policy: policy.name, binding: policy.key(envelope, target) });
+  const bindingFingerprint = claimBindingFingerprint(capability, policy, envelope, target);
   await trail.beforeMutation();
   const admission = await store.admit({
     capability,

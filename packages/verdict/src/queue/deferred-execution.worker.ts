@@ -19,6 +19,8 @@ import { isReviewItemExpired } from '../review/review-item-rules.js';
 import { ReviewItemStatus } from '../review/review-item-status.js';
 import type { ReviewLaneOptions } from '../review/review-lane-options.interface.js';
 import { ReviewPhase } from '../review/review-phase.js';
+import { DEFERRED_CLAIM_POLICY, deferredItemClaimFingerprint } from '../review/review.gate.js';
+import { newClaimId } from '../execution-claims/execution-claim.gate.js';
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import type { DeferredJob, DeferredJobOutcome } from './deferred-job.js';
@@ -107,8 +109,7 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
     }
     // A duplicate delivery: the run holding the claim settles the item and reports.
     if (result.decision.stage === Stage.ExecutionClaim) return { itemId, executed: false };
-    await lane.items.settle({ id: item.id, outcome: 'refused', now: this.now() });
-    this.emitRefused(item, result.decision);
+    await this.settleRefused(item, result.decision);
     return { itemId, executed: false };
   }
 
@@ -128,9 +129,30 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
 
   private async refuse(item: ReviewItem, decision: Decision, outcome: string): Promise<DeferredJobOutcome> {
     await this.dispatch(item.capability, item.id, decision, outcome, this.now());
-    if (await this.lane().items.settle({ id: item.id, outcome: 'refused', now: this.now() }))
-      this.emitRefused(item, decision);
+    await this.settleRefused(item, decision);
     return { itemId: item.id, executed: false };
+  }
+
+  /**
+   * The claim decides who settles an item, refusals included: a run refused before its own claim settles the
+   * item `refused` (and reports it) only when it takes the item's claim itself, completing it at once, so a
+   * later run is denied at `execution_claim`. A run that finds the claim taken leaves the item to the run that
+   * holds it — that run may be executing (a re-queue or duplicate delivered while it ran, ADR 0035), or it
+   * died mid-executor and an operator resolves its claim.
+   */
+  private async settleRefused(item: ReviewItem, decision: Decision): Promise<void> {
+    const claims = this.options.executionClaims!;
+    const now = this.now();
+    const admission = await claims.admit({
+      capability: item.capability,
+      policy: DEFERRED_CLAIM_POLICY,
+      bindingFingerprint: deferredItemClaimFingerprint(item),
+      candidateId: newClaimId(),
+      now,
+    });
+    if (!admission.admitted) return;
+    await claims.complete(admission.claimId, now);
+    if (await this.lane().items.settle({ id: item.id, outcome: 'refused', now })) this.emitRefused(item, decision);
   }
 
   private dispatch(capability: string, itemId: string, decision: Decision, outcome: string, now: Date): Promise<void> {

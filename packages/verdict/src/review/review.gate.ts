@@ -16,6 +16,7 @@ import { isReviewItemExpired } from './review-item-rules.js';
 import { ReviewItemStatus } from './review-item-status.js';
 import { DEFAULT_REVIEW_TTL_SECONDS } from './requires-review.js';
 import { reviewItemFingerprint } from './review-item-fingerprint.js';
+import { claimBindingFingerprint } from '../execution-claims/execution-claim.gate.js';
 
 /** A pipeline run on a worker: the approved item it re-runs. */
 export interface DeferredRun {
@@ -32,6 +33,11 @@ export const DEFERRED_CLAIM_POLICY = 'verdict.deferred';
  */
 export function deferredItemClaim({ item }: DeferredRun): AtMostOncePolicy {
   return atMostOnce({ name: DEFERRED_CLAIM_POLICY, key: () => ({ item: item.id }) });
+}
+
+/** The binding of the item's own claim, as step 13 admits it (its key reads neither proposal nor target). */
+export function deferredItemClaimFingerprint(item: ReviewItem): string {
+  return claimBindingFingerprint(item.capability, deferredItemClaim({ item }), undefined as never, undefined);
 }
 
 /** What parking needs: the review lane, the proposal and its target. */
