@@ -256,6 +256,17 @@ describe('the approver sees provenance (a real createAgent loop, scripted model,
       expect(other.evidence.releases()).toEqual([]);
     });
 
+    it('attack: once the receipt is decided its text is no longer released (nothing is left to decide on)', async () => {
+      const { approvals, evidence } = await injected();
+      const challenge = (await approvals.challengeForToolCall('call_pay', alice))!;
+      expect(await approvals.reject(challenge.receiptId, 'call_pay', 'staff:7')).toMatchObject({ outcome: 'rejected' });
+
+      await expect(approvals.untrustedContent(challenge.receiptId, { destination: APPROVAL_UI })).rejects.toThrow(
+        UnknownApprovalReceiptError,
+      );
+      expect(evidence.releases()).toEqual([]);
+    });
+
     it('rejects an unknown receipt with a typed error, and a request without a destination; nothing is released', async () => {
       const { approvals, evidence } = await injected();
       await expect(approvals.untrustedContent('rcpt_unknown', { destination: APPROVAL_UI })).rejects.toThrow(

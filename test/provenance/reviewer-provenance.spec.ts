@@ -190,6 +190,13 @@ describe("the reviewer reads the window's untrusted text only through context re
       items: [{ status: 'refused', reason: 'route_not_registered' }],
     });
     for (const answer of [own, intern, elsewhere]) expect(JSON.stringify(answer)).not.toMatch(/ticket 88|phone/i);
+    // Decided, the item has nothing left to decide on: its text is no longer released, to anyone.
+    await reviews.reject(item!.itemId, reviewer('staff:8'));
+    expect(await reviews.untrustedContent(item!.itemId, reviewer('staff:7'), { destination: REVIEW_UI })).toEqual({
+      allowed: false,
+      outcome: 'invalid_state',
+      capability: 'orders.refund',
+    });
     await expect(
       reviews.untrustedContent(item!.itemId, reviewer('staff:7'), { destination: 'review-ui@staff' } as never),
     ).rejects.toThrow(/Destination/);

@@ -19,6 +19,8 @@ import { ApprovalPhase } from './approval-phase.js';
 import type { ApprovalReceiptStore, ReceiptTransition } from './approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
 import { receiptPrincipal } from './receipt-principal.js';
+import { isExpired } from './receipt-rules.js';
+import { ReceiptStatus } from './receipt-status.js';
 import { UnknownApprovalReceiptError } from './unknown-approval-receipt.error.js';
 import { ContextReleaseService } from '../context-release/context-release.service.js';
 import type { ApproverProvenance } from '../provenance/approver-provenance.js';
@@ -137,7 +139,8 @@ export class ApprovalService {
    * (`ProvenanceContents`, ADR 0033), never from the receipt: an item forgotten, or parked by another process,
    * is `unavailable`. A receipt the provenance stage did not analyse has no items.
    *
-   * @throws UnknownApprovalReceiptError when no receipt has `receiptId` (nothing is released).
+   * @throws UnknownApprovalReceiptError when no pending, unexpired receipt has `receiptId` (nothing is released):
+   * once approved, rejected, consumed or expired there is nothing left to decide on.
    * @throws InvalidReleaseRequestError without a `Destination`.
    * @example
    * const { items } = await approvals.untrustedContent(challenge.receiptId, { destination: Destination.connection('approval-ui', 'staff') });
@@ -147,7 +150,9 @@ export class ApprovalService {
       throw new VerdictConfigurationError('ApprovalService.untrustedContent needs a non-blank receiptId.');
     checkedDestination(request, 'ApprovalService.untrustedContent');
     const receipt = await this.store().find(receiptId);
-    if (receipt === null) throw new UnknownApprovalReceiptError();
+    // The text is there to decide on: a decided, consumed or expired receipt has nothing left to decide.
+    if (receipt === null || receipt.status !== ReceiptStatus.Pending || isExpired(receipt, this.now()))
+      throw new UnknownApprovalReceiptError();
     return releaseUntrustedContent(receipt.provenance ?? null, request, {
       contents: this.contents,
       releaser: this.releases,
@@ -159,7 +164,8 @@ export class ApprovalService {
    * `pending → approved` for this exact receipt and tool call. `by`: an opaque application id (`customer:72`),
    * never PII. Refused (`contained`, nothing changes) while a kill switch is engaged for the receipt's
    * capability, or — when `parties` names them, as `@ApprovalEndpoint()` gives them — for the approver or the
-   * requester (actor or tenant). Without `parties` those switches still refuse the resumed call at step 0.
+   * requester (actor or tenant). Pass `parties`: without them the approver's own switches are not checked at
+   * all (the requester's still refuse the resumed call at step 0, which runs as the requester).
    */
   approve(receiptId: string, toolCallId: string, by: string, parties?: ApprovalParties): Promise<ApprovalTransition> {
     return this.decide('approve', receiptId, toolCallId, by, parties);

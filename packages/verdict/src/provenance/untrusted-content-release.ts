@@ -32,7 +32,7 @@ export type UntrustedContentStatus = (typeof UntrustedContentStatus)[keyof typeo
 export type UntrustedContentItem =
   | (UntrustedContentReference & {
       readonly status: typeof UntrustedContentStatus.Released;
-      /** The released text, as the route let it leave (redacted where the route's detectors say so). */
+      /** The released text, as the route let it leave (a detector that fires refuses the item; it never redacts). */
       readonly text: string;
       /** The id of the release record written for it. */
       readonly releaseRecordId: string;
@@ -52,10 +52,16 @@ export type UntrustedContentItem =
 export interface UntrustedContentRelease {
   /** `connection@trustZone` of the destination. */
   readonly destination: string;
-  /** Whether the window was observed. `false`: Verdict never saw its content, so there is none to show. */
+  /**
+   * Whether the window was observed. `false`: Verdict never saw its content (the window was not observed, or
+   * the provenance stage did not analyse the proposal at all), so there is none to show.
+   */
   readonly observed: boolean;
   readonly items: readonly UntrustedContentItem[];
-  /** Every item was released (vacuously, when there were none). */
+  /**
+   * Every item of an observed window was released (vacuously, when it had none); never for a window Verdict did
+   * not observe or analyse: no items then means nothing was checked, not nothing to show.
+   */
   readonly complete: boolean;
 }
 
@@ -114,9 +120,9 @@ export async function releaseUntrustedContent(
   }
   return Object.freeze({
     destination: destination.toString(),
-    observed: provenance?.observed ?? true,
+    observed: provenance?.observed ?? false,
     items: Object.freeze(items),
-    complete: items.every((item) => item.status === UntrustedContentStatus.Released),
+    complete: provenance?.observed === true && items.every((item) => item.status === UntrustedContentStatus.Released),
   });
 }
 

@@ -74,7 +74,13 @@ export type ReviewerCheck =
  */
 export type ReviewContentRelease =
   | ({ readonly allowed: true } & UntrustedContentRelease)
-  | Extract<ReviewerCheck, { readonly allowed: false }>;
+  | Extract<ReviewerCheck, { readonly allowed: false }>
+  | {
+      readonly allowed: false;
+      /** The item is decided (`approved`, `rejected`, settled) or expired: nothing is left to decide on. */
+      readonly outcome: 'invalid_state' | 'expired';
+      readonly capability: string;
+    };
 
 /**
  * The reviewer queue (docs/review-lane.md). Call it from an endpoint that authenticated the reviewer
@@ -147,7 +153,8 @@ export class ReviewService {
    * `ApprovalService.untrustedContent` releases it (ADR 0033): each untrusted item through the route from its
    * source to `request.destination`, with release evidence; a route that denies yields `refused` and no text;
    * text this process no longer holds (or never held: the item was parked by another process) is
-   * `unavailable`. Anyone else gets the check's refusal and nothing is released.
+   * `unavailable`. Anyone else gets the check's refusal, and an item no longer pending (or expired) `invalid_state`
+   * (`expired`): nothing is released.
    *
    * @throws VerdictConfigurationError without an item id or a reviewer with a non-blank id.
    * @throws InvalidReleaseRequestError without a `Destination`.
@@ -166,7 +173,13 @@ export class ReviewService {
     checkedDestination(request, 'ReviewService.untrustedContent');
     const checked = await this.check(itemId, reviewer);
     if (!checked.allowed) return checked;
-    const release = await releaseUntrustedContent(checked.item.provenance ?? null, request, {
+    // The text is there to decide on: a decided or expired item has nothing left to decide.
+    const { item } = checked;
+    if (item.status !== ReviewItemStatus.Pending)
+      return { allowed: false, outcome: 'invalid_state', capability: item.capability };
+    if (isReviewItemExpired(item, this.now()))
+      return { allowed: false, outcome: 'expired', capability: item.capability };
+    const release = await releaseUntrustedContent(item.provenance ?? null, request, {
       contents: this.contents,
       releaser: this.releases,
       correlationId: reviewItemFingerprint(itemId),
