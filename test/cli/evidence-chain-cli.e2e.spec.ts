@@ -156,7 +156,9 @@ for (const engine of databaseEngines()) {
             `DELETE FROM verdict_decision_records WHERE id IN (SELECT record_id FROM verdict_evidence_links WHERE stream = ${p(1)} AND sequence > 6)`,
             [stream],
           );
-          await dataSource.query(`DELETE FROM verdict_evidence_links WHERE stream = ${p(1)} AND sequence > 6`, [stream]);
+          await dataSource.query(`DELETE FROM verdict_evidence_links WHERE stream = ${p(1)} AND sequence > 6`, [
+            stream,
+          ]);
           await dataSource.query(
             `DELETE FROM verdict_evidence_checkpoints WHERE stream = ${p(1)} AND checkpoint_sequence = 3`,
             [stream],
@@ -183,7 +185,9 @@ for (const engine of databaseEngines()) {
           ]);
           const text = await cli(recorder, 'evidence', 'verify');
           expect(text.code).toBe(1);
-          expect(text.stderr).toContain(`decision stream ${stream}: first bad sequence 1 (checkpoint_missing, checkpoint 1)`);
+          expect(text.stderr).toContain(
+            `decision stream ${stream}: first bad sequence 1 (checkpoint_missing, checkpoint 1)`,
+          );
         } finally {
           await rm(folder, { recursive: true, force: true });
         }

@@ -34,9 +34,7 @@ describe('one rule for blank keys: a blank string names nobody, everywhere', () 
   });
 
   it('refuses a blank conversation id as a wiring fault', () => {
-    expect(() => receiptPrincipal(contextOf('customer:72', '  '), (actor) => actor)).toThrow(
-      VerdictConfigurationError,
-    );
+    expect(() => receiptPrincipal(contextOf('customer:72', '  '), (actor) => actor)).toThrow(VerdictConfigurationError);
   });
 
   it('keeps a non-blank key as it is, padding included, in every user (control)', () => {

@@ -47,10 +47,10 @@ for (const engine of databaseEngines()) {
         )!;
       /** Deletes the records and links after `sequence`: what an insider removes along with the checkpoints pinning them. */
       const deleteRecordsAfter = async (sequence: number) => {
-        await sql(`DELETE FROM ${TABLE} WHERE id IN (SELECT record_id FROM ${LINKS} WHERE stream = $1 AND sequence > $2)`, [
-          stream,
-          sequence,
-        ]);
+        await sql(
+          `DELETE FROM ${TABLE} WHERE id IN (SELECT record_id FROM ${LINKS} WHERE stream = $1 AND sequence > $2)`,
+          [stream, sequence],
+        );
         await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence > $2`, [stream, sequence]);
       };
       return { recorder, stream, sql, verdict, deleteRecordsAfter };
@@ -103,10 +103,10 @@ for (const engine of databaseEngines()) {
     it('names a checkpoint whose predecessor hash was replaced', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
         const { sql, verdict, stream } = await setup(dataSource);
-        await sql(`UPDATE ${CHECKPOINTS} SET previous_checkpoint_hash = $1 WHERE stream = $2 AND checkpoint_sequence = 2`, [
-          'f'.repeat(64),
-          stream,
-        ]);
+        await sql(
+          `UPDATE ${CHECKPOINTS} SET previous_checkpoint_hash = $1 WHERE stream = $2 AND checkpoint_sequence = 2`,
+          ['f'.repeat(64), stream],
+        );
         expect(await verdict()).toMatchObject({
           intact: false,
           problem: ChainProblem.CheckpointBrokenLink,
@@ -141,8 +141,12 @@ for (const engine of databaseEngines()) {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
         const { sql, verdict, stream } = await setup(dataSource);
         // Make room at 2 (two steps, so the unique index never sees a duplicate), then copy checkpoint 1 there.
-        await sql(`UPDATE ${CHECKPOINTS} SET checkpoint_sequence = checkpoint_sequence + 100 WHERE stream = $1 AND checkpoint_sequence >= 2`);
-        await sql(`UPDATE ${CHECKPOINTS} SET checkpoint_sequence = checkpoint_sequence - 99 WHERE stream = $1 AND checkpoint_sequence >= 100`);
+        await sql(
+          `UPDATE ${CHECKPOINTS} SET checkpoint_sequence = checkpoint_sequence + 100 WHERE stream = $1 AND checkpoint_sequence >= 2`,
+        );
+        await sql(
+          `UPDATE ${CHECKPOINTS} SET checkpoint_sequence = checkpoint_sequence - 99 WHERE stream = $1 AND checkpoint_sequence >= 100`,
+        );
         await sql(
           `INSERT INTO ${CHECKPOINTS} (id, kind, stream, sequence, hash, checkpoint_sequence, previous_checkpoint_hash, purpose, algorithm, key_id, signature, created_at) SELECT $1, kind, stream, sequence, hash, 2, previous_checkpoint_hash, purpose, algorithm, key_id, signature, created_at FROM ${CHECKPOINTS} WHERE stream = $2 AND checkpoint_sequence = 1`,
           [randomUUID(), stream],
@@ -262,7 +266,9 @@ for (const engine of databaseEngines()) {
     it('accepts no prefix deleted by hand, records and checkpoints alike', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
         const { sql, verdict, stream } = await setup(dataSource);
-        await sql(`DELETE FROM ${TABLE} WHERE id IN (SELECT record_id FROM ${LINKS} WHERE stream = $1 AND sequence <= 4)`);
+        await sql(
+          `DELETE FROM ${TABLE} WHERE id IN (SELECT record_id FROM ${LINKS} WHERE stream = $1 AND sequence <= 4)`,
+        );
         await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence <= 4`);
         await sql(`DELETE FROM ${CHECKPOINTS} WHERE stream = $1 AND checkpoint_sequence = 1`, [stream]);
         expect(await verdict()).toMatchObject({ intact: false, firstBadSequence: 1 });

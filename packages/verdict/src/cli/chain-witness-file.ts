@@ -42,7 +42,9 @@ export async function readChainWitness(path: string): Promise<ChainWitness[]> {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new InvalidWitnessFileError(`--witness: ${path} is not JSON: give the output of \`verdict evidence verify --json\``);
+    throw new InvalidWitnessFileError(
+      `--witness: ${path} is not JSON: give the output of \`verdict evidence verify --json\``,
+    );
   }
   const witness = WITNESS_FILE.safeParse(parsed);
   if (!witness.success)

@@ -239,7 +239,11 @@ function walkCheckpoints(
       const before = [...seen.values()].filter((entry) => entry.checkpointSequence < witness.checkpointSequence);
       const vouched = Math.max(anchor?.sequence ?? 0, ...before.map((entry) => entry.sequence));
       return {
-        fault: { sequence: vouched + 1, problem: ChainProblem.CheckpointRolledBack, checkpoint: witness.checkpointSequence },
+        fault: {
+          sequence: vouched + 1,
+          problem: ChainProblem.CheckpointRolledBack,
+          checkpoint: witness.checkpointSequence,
+        },
         head,
       };
     }

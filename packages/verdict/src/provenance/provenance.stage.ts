@@ -54,7 +54,8 @@ export async function assessProvenance(input: ProvenanceStageInput): Promise<Cap
   const rule = ruleFor(report, definition, options);
   const summary = provenanceSummary(report);
   const influenced = report.untrustedContext || report.arguments.length > 0;
-  if (influenced && !input.dryRun) await options?.ledger?.append(influenceRecords(report, definition.name, envelope.id, input.now));
+  if (influenced && !input.dryRun)
+    await options?.ledger?.append(influenceRecords(report, definition.name, envelope.id, input.now));
   let decision: Decision;
   if (rule === ProvenanceRule.Allow) decision = Decision.permit(Stage.Provenance, `provenance: ${summary}`);
   else if (rule === ProvenanceRule.RequireConfirmation && toolKind !== ToolKind.Guarded)

@@ -459,7 +459,9 @@ function checkpointOf(row: Row): EvidenceCheckpoint {
     sequence: Number(row.sequence),
     hash: String(row.hash),
     checkpointSequence:
-      row.checkpoint_sequence === null || row.checkpoint_sequence === undefined ? null : Number(row.checkpoint_sequence),
+      row.checkpoint_sequence === null || row.checkpoint_sequence === undefined
+        ? null
+        : Number(row.checkpoint_sequence),
     previousCheckpointHash:
       row.previous_checkpoint_hash === null || row.previous_checkpoint_hash === undefined
         ? null
