@@ -5,6 +5,8 @@
 // - sealed: TypeOrmEvidenceRecorder as shipped: one INSERT per record, and a background seal per
 //   process that links what was written in batches under the stream's lock (one multi-row INSERT of
 //   narrow link rows per batch).
+// - sealed + signed: the same with an HMAC checkpoint key, so every batch also reads the stream's checkpoint
+//   head and writes the next checkpoint of the checkpoint chain (ADR 0034).
 // All writers append to ONE stream (one tenant's traffic: the worst case for a chain) through one
 // DataSource (one application node). Target (issue 13): chained >= 80% of the unchained rate at 20
 // writers. After each sealed slice the bench prints the records still unchained when the slice ended
@@ -70,6 +72,7 @@ function lockedHeadAppender(dataSource, engine) {
   };
 }
 
+const KEY = { algorithm: 'hmac-sha256', keyId: 'bench', secret: 'bench secret' };
 const rows = [];
 const lags = [];
 await forEachEngine(async (engine, admin) => {
@@ -80,14 +83,20 @@ await forEachEngine(async (engine, admin) => {
         unchained: `bench:${randomUUID()}`,
         locked: `bench:${randomUUID()}`,
         sealed: `bench:${randomUUID()}`,
+        signed: `bench:${randomUUID()}`,
       };
       const unchained = new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' });
-      const sealed = new TypeOrmEvidenceRecorder(dataSource);
+      const sealers = {
+        sealed: new TypeOrmEvidenceRecorder(dataSource),
+        'sealed + signed': new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY }),
+      };
+      const sealedStreams = { sealed: streams.sealed, 'sealed + signed': streams.signed };
       const locked = lockedHeadAppender(dataSource, engine);
       const variants = {
         unchained: () => unchained.recordDecision(record(streams.unchained)),
         'locked head': () => locked(streams.locked),
-        sealed: () => sealed.recordDecision(record(streams.sealed)),
+        sealed: () => sealers.sealed.recordDecision(record(streams.sealed)),
+        'sealed + signed': () => sealers['sealed + signed'].recordDecision(record(streams.signed)),
       };
       const samples = Object.fromEntries(Object.keys(variants).map((name) => [name, { samples: [], elapsed: 0 }]));
       const clients = Array.from({ length: writers }, (_, i) => i);
@@ -96,27 +105,28 @@ await forEachEngine(async (engine, admin) => {
           const result = await run(clients, 1, call);
           samples[name].samples.push(...result.samples);
           samples[name].elapsed += result.elapsed;
-          if (name === 'sealed') {
+          if (name in sealers) {
             const p = engine.name === 'postgres' ? '$1' : '?';
             const [{ unsealed }] = await dataSource.query(
               `SELECT COUNT(*) AS unsealed FROM verdict_decision_records r WHERE r.stream = ${p} AND NOT EXISTS (SELECT 1 FROM verdict_evidence_links l WHERE l.record_id = r.id)`,
-              [streams.sealed],
+              [sealedStreams[name]],
             );
             const started = performance.now();
-            await sealed.whenSealed();
+            await sealers[name].whenSealed();
             lags.push({
               engine: engine.name,
               writers,
+              variant: name,
               unsealed: Number(unsealed),
               catchUpMs: performance.now() - started,
             });
           }
         }
       }
-      const verdicts = await new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' }).verify();
-      for (const name of ['locked', 'sealed']) {
+      const verdicts = await new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual', checkpointKey: KEY }).verify();
+      for (const name of ['locked', 'sealed', 'signed']) {
         const verdict = verdicts.find((v) => v.stream === streams[name]);
-        if (!verdict?.intact || verdict.unsealed !== 0)
+        if (!verdict?.intact || verdict.unsealed !== 0 || (name === 'signed' && verdict.checkpointHead === null))
           throw new Error(`the ${name} stream does not verify: ${JSON.stringify(verdict)}`);
       }
       const summary = (name) => summarize(samples[name].samples, samples[name].elapsed, 0);
@@ -149,6 +159,7 @@ if (rows.length > 0) {
     lags.map((lag) => ({
       engine: lag.engine,
       writers: lag.writers,
+      variant: lag.variant,
       unsealed: lag.unsealed,
       catch_up_ms: fmt(lag.catchUpMs, 1),
     })),

@@ -2,6 +2,9 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { createMongoAbility } from '@casl/ability';
 import { Module } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type CheckpointKey, decisionRecord, VerdictModule } from '@verdict/nestjs';
 import { runVerdictCli, VerdictCliModule } from '@verdict/nestjs/cli';
 import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
@@ -33,9 +36,17 @@ async function cli(recorder: TypeOrmEvidenceRecorder, ...argv: string[]) {
   return { code, stdout: out.join('\n'), stderr: err.join('\n') };
 }
 
-/** `count` decision records in a fresh stream, one second apart from 2026-01-01, sealed. */
-async function recordSealed(dataSource: DataSource, recorder: TypeOrmEvidenceRecorder, count: number) {
-  const stream = `tenant:${randomUUID()}`;
+/**
+ * `count` decision records in `stream` (default: a fresh one), one second apart from 2026-01-01 plus `from`
+ * seconds, sealed.
+ */
+async function recordSealed(
+  _dataSource: DataSource,
+  recorder: TypeOrmEvidenceRecorder,
+  count: number,
+  stream = `tenant:${randomUUID()}`,
+  from = 0,
+) {
   const records = Array.from({ length: count }, (_, i) =>
     decisionRecord(
       {
@@ -47,8 +58,8 @@ async function recordSealed(dataSource: DataSource, recorder: TypeOrmEvidenceRec
         toolKind: 'bound',
         stage: 'execution',
         disposition: 'permit',
-        reason: `refund ${i}`,
-        recordedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
+        reason: `refund ${from + i}`,
+        recordedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, from + i)),
       },
       {},
     ),
@@ -120,6 +131,94 @@ for (const engine of databaseEngines()) {
         expect(JSON.parse(verified.stdout).streams).toMatchObject([
           { stream, intact: true, records: 3, verifiedThrough: 7 },
         ]);
+      });
+    });
+
+    it('verify names a checkpoint deleted from the checkpoint chain, and --witness a tail cut back to an earlier checkpoint', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const recorder = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY, seal: 'manual' });
+        const { stream } = await recordSealed(dataSource, recorder, 3);
+        await recordSealed(dataSource, recorder, 3, stream, 3);
+        await recordSealed(dataSource, recorder, 3, stream, 6);
+        const p = (index: number) => (engine.name === 'postgres' ? `$${index}` : '?');
+        const folder = await mkdtemp(join(tmpdir(), 'verdict-witness-'));
+        try {
+          const witnessed = await cli(recorder, 'evidence', 'verify', '--json');
+          expect(witnessed.code).toBe(0);
+          expect(JSON.parse(witnessed.stdout).streams).toMatchObject([
+            { stream, intact: true, checkpointHead: { checkpointSequence: 3, sequence: 9 } },
+          ]);
+          const witness = join(folder, 'verify.json');
+          await writeFile(witness, witnessed.stdout);
+
+          // The insider removes the latest checkpoint and the records after the one before it.
+          await dataSource.query(
+            `DELETE FROM verdict_decision_records WHERE id IN (SELECT record_id FROM verdict_evidence_links WHERE stream = ${p(1)} AND sequence > 6)`,
+            [stream],
+          );
+          await dataSource.query(`DELETE FROM verdict_evidence_links WHERE stream = ${p(1)} AND sequence > 6`, [
+            stream,
+          ]);
+          await dataSource.query(
+            `DELETE FROM verdict_evidence_checkpoints WHERE stream = ${p(1)} AND checkpoint_sequence = 3`,
+            [stream],
+          );
+          expect((await cli(recorder, 'evidence', 'verify', '--json')).code).toBe(0); // alone, it looks as it did
+          const rolledBack = await cli(recorder, 'evidence', 'verify', '--witness', witness, '--json');
+          expect(rolledBack.code).toBe(1);
+          expect(JSON.parse(rolledBack.stdout)).toMatchObject({
+            intact: false,
+            streams: [
+              { stream, intact: false, problem: 'checkpoint_rolled_back', firstBadCheckpoint: 3, firstBadSequence: 7 },
+            ],
+          });
+
+          // And a checkpoint deleted from the middle breaks the chain with or without a witness.
+          await dataSource.query(
+            `DELETE FROM verdict_evidence_checkpoints WHERE stream = ${p(1)} AND checkpoint_sequence = 1`,
+            [stream],
+          );
+          const missing = await cli(recorder, 'evidence', 'verify', '--json');
+          expect(missing.code).toBe(1);
+          expect(JSON.parse(missing.stdout).streams).toMatchObject([
+            { stream, intact: false, problem: 'checkpoint_missing', firstBadCheckpoint: 1, firstBadSequence: 1 },
+          ]);
+          const text = await cli(recorder, 'evidence', 'verify');
+          expect(text.code).toBe(1);
+          expect(text.stderr).toContain(
+            `decision stream ${stream}: first bad sequence 1 (checkpoint_missing, checkpoint 1)`,
+          );
+        } finally {
+          await rm(folder, { recursive: true, force: true });
+        }
+      });
+    });
+
+    it('verify --witness passes a chain pruned after the witness was taken, and refuses a file it cannot read (exit 2)', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const recorder = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY, seal: 'manual' });
+        const { stream } = await recordSealed(dataSource, recorder, 6);
+        const folder = await mkdtemp(join(tmpdir(), 'verdict-witness-'));
+        try {
+          const witness = join(folder, 'verify.json');
+          await writeFile(witness, (await cli(recorder, 'evidence', 'verify', '--json')).stdout);
+          expect((await cli(recorder, 'evidence', 'prune', '--before', '2026-01-01T00:00:04Z')).code).toBe(0);
+
+          const verified = await cli(recorder, 'evidence', 'verify', '--witness', witness, '--json');
+          expect(verified.code).toBe(0);
+          expect(JSON.parse(verified.stdout).streams).toMatchObject([{ stream, intact: true, verifiedThrough: 6 }]);
+
+          const garbage = join(folder, 'garbage.json');
+          await writeFile(garbage, '{"streams": [{"kind": "decision"}]}');
+          for (const file of [garbage, join(folder, 'absent.json')]) {
+            const refused = await cli(recorder, 'evidence', 'verify', '--witness', file, '--json');
+            expect(refused.code).toBe(2);
+            expect(JSON.parse(refused.stderr).error).toContain('--witness');
+            expect(refused.stdout).toBe('');
+          }
+        } finally {
+          await rm(folder, { recursive: true, force: true });
+        }
       });
     });
 

@@ -212,6 +212,21 @@ describe('the review lane', () => {
       expect(refunds).toHaveLength(1);
     });
 
+    it('fails closed for a reviewer whose actor key is blank, deciding nothing; the item stays pending', async () => {
+      const { propose, reviews, queue, refunds, items } = await setup();
+      const { item } = await propose();
+      for (const id of ['', '   '])
+        await expect(
+          reviews.approve(item!.itemId, {
+            id: 'staff:blank',
+            context: { actor: { id, role: 'staff' }, tenant: 'acme' },
+          }),
+        ).rejects.toThrow(VerdictConfigurationError);
+      await queue.idle();
+      expect(refunds).toHaveLength(0);
+      expect((await items.find(item!.itemId))?.status).toBe('pending');
+    });
+
     it('refuses a reviewer without the CASL review rule on the bound target; the item stays pending', async () => {
       const { propose, reviews, reviewer, queue, refunds, items } = await setup();
       const { item } = await propose();

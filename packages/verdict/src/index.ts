@@ -66,9 +66,16 @@ export { TOOL_CALL_SPAN_ATTRIBUTES, VERDICT_TRACER_NAME } from './telemetry/tool
 export { DEFAULT_EVIDENCE_STREAM, evidenceStreamOf } from './evidence/evidence-stream.js';
 export { EvidenceLevel } from './evidence/evidence-level.js';
 export { EvidenceKind, GENESIS_HASH, chainHash, type ChainLink } from './evidence/chain-link.js';
-export { ChainProblem, ChainVerifier, type ChainVerification } from './evidence/chain-verification.js';
+export {
+  ChainProblem,
+  ChainVerifier,
+  type ChainVerification,
+  type ChainWitness,
+  type CheckpointHead,
+} from './evidence/chain-verification.js';
 export {
   CheckpointPurpose,
+  checkpointHash,
   checkpointSignatureHolds,
   signCheckpoint,
   type CheckpointAlgorithm,
@@ -77,6 +84,7 @@ export {
 } from './evidence/evidence-checkpoint.js';
 export {
   isEvidenceChain,
+  type ChainVerifyOptions,
   type EvidenceChain,
   type PruneReport,
   type SealReport,

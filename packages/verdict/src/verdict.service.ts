@@ -17,7 +17,11 @@ import { ToolKind } from './evidence/tool-kind.js';
 export class VerdictService {
   constructor(private readonly pipeline: VerdictPipeline) {}
 
-  /** Decides (steps 1–9) without executing; evidence is recorded. */
+  /**
+   * A dry run: decides (steps 1–9) without executing. Its only durable effect is its decision records
+   * (tool kind `evaluation`): it issues no receipt, spends no gate, appends nothing to the provenance
+   * ledger and raises no security event.
+   */
   evaluate(proposal: Proposal): Promise<ExecutionResult<never>> {
     return this.pipeline.evaluate(proposal);
   }

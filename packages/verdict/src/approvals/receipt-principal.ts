@@ -19,7 +19,7 @@ export interface ReceiptPrincipal {
  * The principal of `context`: the actor's key (default: the actor object itself, which must be plain
  * JSON — `NonCanonicalValueError` at `$.actor…` otherwise) within its tenant, and the conversation.
  * Wiring faults, never a weaker binding (`VerdictConfigurationError`): an actor key of `null`,
- * `undefined` or `''` (it would make every actor one principal), and a `conversationId` that is present
+ * `undefined` or a blank string (empty or only whitespace) (it would make every actor one principal), and a `conversationId` that is present
  * (not `undefined` or `null`) but not a non-empty string or a finite number.
  *
  * @example
@@ -48,5 +48,5 @@ export function receiptPrincipal(
 }
 
 function describeMissing(value: unknown): string {
-  return value === '' ? "''" : String(value);
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
 }

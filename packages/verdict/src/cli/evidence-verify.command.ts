@@ -2,14 +2,27 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { type CliStreams, fail, processStreams, table } from './cli-output.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
-import type { CliCommandRunner } from './cli-program.js';
+import { type CliCommandRunner, USAGE_ERROR_EXIT_CODE } from './cli-program.js';
+import { InvalidWitnessFileError, readChainWitness } from './chain-witness-file.js';
 import { configuredEvidenceChain } from './configured-evidence-chain.js';
 
-const COLUMNS = ['kind', 'stream', 'intact', 'first_bad', 'problem', 'records', 'checkpoints', 'unsealed'] as const;
+const COLUMNS = [
+  'kind',
+  'stream',
+  'intact',
+  'first_bad',
+  'problem',
+  'checkpoint',
+  'records',
+  'checkpoints',
+  'unsealed',
+] as const;
 
 /**
- * `evidence verify [--json]`: verifies every evidence stream (read-only). Exit 1 when a stream is
- * broken, naming its first bad sequence and what broke there; 0 when every stream is intact.
+ * `evidence verify [--witness <file>] [--json]`: verifies every evidence stream (read-only). Exit 1 when a
+ * stream is broken, naming its first bad sequence, what broke there and, for a checkpoint problem, which
+ * checkpoint; 0 when every stream is intact. `--witness` takes an earlier `verify --json` kept outside the
+ * database; a file it cannot read is a usage error (exit 2) and verifies nothing.
  */
 @Injectable()
 export class EvidenceVerifyCommand implements CliCommandRunner {
@@ -18,10 +31,11 @@ export class EvidenceVerifyCommand implements CliCommandRunner {
     @Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams,
   ) {}
 
-  async run(_params: string[], options: { json?: boolean } = {}): Promise<void> {
+  async run(_params: string[], options: { json?: boolean; witness?: string } = {}): Promise<void> {
     const json = options.json === true;
     try {
-      const verdicts = await configuredEvidenceChain(this.recorder).verify();
+      const witness = options.witness === undefined ? undefined : await readChainWitness(options.witness);
+      const verdicts = await configuredEvidenceChain(this.recorder).verify({ witness });
       const intact = verdicts.every((verdict) => verdict.intact);
       if (json) this.streams.out(JSON.stringify({ intact, streams: verdicts }));
       else {
@@ -31,6 +45,7 @@ export class EvidenceVerifyCommand implements CliCommandRunner {
           intact: verdict.intact ? 'yes' : 'NO',
           first_bad: verdict.firstBadSequence ?? '-',
           problem: verdict.problem ?? '-',
+          checkpoint: verdict.firstBadCheckpoint ?? '-',
           records: verdict.records,
           checkpoints: `${verdict.checkpoints}${verdict.signaturesChecked ? '' : ' (unsigned check)'}`,
           unsealed: verdict.unsealed,
@@ -38,11 +53,13 @@ export class EvidenceVerifyCommand implements CliCommandRunner {
         this.streams.out(table(rows, COLUMNS));
         for (const broken of verdicts.filter((verdict) => !verdict.intact))
           this.streams.err(
-            `${broken.kind} stream ${broken.stream}: first bad sequence ${broken.firstBadSequence} (${broken.problem})`,
+            `${broken.kind} stream ${broken.stream}: first bad sequence ${broken.firstBadSequence} (${broken.problem}${broken.firstBadCheckpoint === null ? '' : `, checkpoint ${broken.firstBadCheckpoint}`})`,
           );
       }
       if (!intact) process.exitCode = 1;
     } catch (error) {
+      if (error instanceof InvalidWitnessFileError)
+        return fail(this.streams, json, error.message, USAGE_ERROR_EXIT_CODE);
       fail(this.streams, json, (error as Error).message);
     }
   }

@@ -109,7 +109,14 @@ export const VERDICT_CLI: CliProgramSpec = {
         {
           name: 'verify',
           description: 'Verify every evidence stream; exit 1 naming the first bad sequence of a broken one',
-          options: [json],
+          options: [
+            {
+              flags: '--witness <file>',
+              description:
+                'An earlier `evidence verify --json` kept outside the database: each stream must still hold its checkpoint head',
+            },
+            json,
+          ],
           runner: EvidenceVerifyCommand,
         },
         {

@@ -2,6 +2,7 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { canonicalJson } from '../fingerprints/canonical-json.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
+import { isMissingKey } from '../shared/is-missing-key.js';
 import type { ActionContext } from './action-context.js';
 
 /**
@@ -21,14 +22,15 @@ export function defaultActorKey(actor: unknown): JsonValue {
 /**
  * The key as an operator types it: a string key as it is, any other key as its RFC 8785 canonical JSON.
  *
- * @throws VerdictConfigurationError when the key is a blank string (it would make actors one).
+ * @throws VerdictConfigurationError when the key is missing: `null`, `undefined`, or a blank string (empty or only
+ * whitespace; the rule of `isMissingKey`), since it would make actors one.
  * @throws NonCanonicalValueError when the key is not plain JSON: set `actorKey`.
  */
 export function actorKeyText(key: unknown): string {
-  if (typeof key === 'string' && key.trim() === '')
-    throw new VerdictConfigurationError("The actorKey gave a blank string: return the actor's stable, non-blank id.");
-  if (key === null || key === undefined)
-    throw new VerdictConfigurationError(`The actorKey gave ${String(key)}: return the actor's stable, non-blank id.`);
+  if (isMissingKey(key))
+    throw new VerdictConfigurationError(
+      `The actorKey gave ${typeof key === 'string' ? 'a blank string' : String(key)}: return the actor's stable, non-blank id.`,
+    );
   return typeof key === 'string' ? key : canonicalJson(key);
 }
 

@@ -1,7 +1,8 @@
-import { type ChainLink, chainHash, type EvidenceKind, GENESIS_HEAD } from './chain-link.js';
+import { type ChainLink, chainHash, type EvidenceKind, GENESIS_HASH, GENESIS_HEAD } from './chain-link.js';
 import {
   type CheckpointKey,
   CheckpointPurpose,
+  checkpointHash,
   checkpointSignatureHolds,
   type EvidenceCheckpoint,
 } from './evidence-checkpoint.js';
@@ -20,8 +21,27 @@ export const ChainProblem = {
   CheckpointMismatch: 'checkpoint_mismatch',
   /** A checkpoint covers sequences past the last record: the tail was deleted. */
   Truncated: 'truncated',
+  /** A checkpoint sequence is missing: a checkpoint was deleted from the checkpoint chain. */
+  CheckpointMissing: 'checkpoint_missing',
+  /** A checkpoint does not follow its predecessor's checkpoint hash: one was replaced, inserted or reordered. */
+  CheckpointBrokenLink: 'checkpoint_broken_link',
+  /** The checkpoint a witness (an earlier verification kept elsewhere) holds is gone or differs: the chain was cut back. */
+  CheckpointRolledBack: 'checkpoint_rolled_back',
 } as const;
 export type ChainProblem = (typeof ChainProblem)[keyof typeof ChainProblem];
+
+/**
+ * The last checkpoint of an intact checkpoint chain: what to keep outside the database (an append-only
+ * log) and hand back to a later verification as its witness (docs/evidence.md, "Witness").
+ */
+export interface CheckpointHead {
+  /** Its place in the checkpoint chain. */
+  readonly checkpointSequence: number;
+  /** Its {@link checkpointHash}. */
+  readonly checkpointHash: string;
+  /** The chain sequence of the record it pins. */
+  readonly sequence: number;
+}
 
 /** The verdict on one stream of one kind (`verdict evidence verify`). */
 export interface ChainVerification {
@@ -31,61 +51,103 @@ export interface ChainVerification {
   /** The first sequence that does not verify, or `null`. */
   readonly firstBadSequence: number | null;
   readonly problem: ChainProblem | null;
+  /** The checkpoint sequence of the checkpoint a checkpoint problem names, or `null`. */
+  readonly firstBadCheckpoint: number | null;
   /** Chained records checked (up to the first bad one). */
   readonly records: number;
   /** The last sequence checked as intact (the anchor's after a prune, 0 for an empty stream). */
   readonly verifiedThrough: number;
   readonly checkpoints: number;
+  /** The head of the checkpoint chain when the stream is intact: keep it as the next verification's witness. */
+  readonly checkpointHead: CheckpointHead | null;
   /** Whether checkpoint signatures were checked (a key was configured). */
   readonly signaturesChecked: boolean;
   /** Records not chained yet (written since the last seal): not covered by this verdict. */
   readonly unsealed: number;
 }
 
+/** A stream's checkpoint head from an earlier verification (the `streams` of a kept `verify --json`). */
+export type ChainWitness = Pick<ChainVerification, 'kind' | 'stream' | 'checkpointHead'>;
+
+/** A checkpoint fault: the first record sequence it leaves unvouched, what broke, and which checkpoint. */
+interface Fault {
+  readonly sequence: number;
+  readonly problem: ChainProblem;
+  readonly checkpoint: number | null;
+}
+
 /**
  * Verifies one stream incrementally: feed its chained records in sequence order to {@link accept}, then
- * {@link finish}. The chain starts at the genesis hash, or at the latest prune checkpoint's hash.
+ * {@link finish}. The chain starts at the genesis hash, or at the latest prune checkpoint's hash. The
+ * checkpoints are checked first, as a chain of their own (ADR 0034): from the latest prune anchor (or from
+ * checkpoint 1) every checkpoint sequence must be present once and name its predecessor's hash; with a key,
+ * every signature must hold; with a witness, the witnessed checkpoint must still be there (or lie before a
+ * later prune anchor).
  */
 export class ChainVerifier {
   private expected: number;
   private previousHash: string;
   private records = 0;
-  private failure: { sequence: number; problem: ChainProblem } | null = null;
+  private failure: Fault | null = null;
   private readonly pinned = new Map<number, EvidenceCheckpoint>();
-  private readonly badSignature: number | null;
+  private readonly fault: Fault | null;
+  private readonly head: CheckpointHead | null;
 
   constructor(
     private readonly kind: EvidenceKind,
     private readonly stream: string,
     private readonly checkpoints: readonly EvidenceCheckpoint[],
     private readonly key?: CheckpointKey,
+    witness?: CheckpointHead | null,
   ) {
-    const anchor = [...checkpoints]
-      .filter((checkpoint) => checkpoint.purpose === CheckpointPurpose.Prune)
-      .sort((a, b) => b.sequence - a.sequence)[0];
+    const anchor = latestAnchor(checkpoints);
     this.expected = (anchor?.sequence ?? GENESIS_HEAD.sequence) + 1;
     this.previousHash = anchor?.hash ?? GENESIS_HEAD.hash;
     for (const checkpoint of checkpoints) if (checkpoint !== anchor) this.pinned.set(checkpoint.sequence, checkpoint);
+    const walked = walkCheckpoints(checkpoints, anchor, witness ?? null);
+    this.head = walked.head;
     const unsigned =
       key === undefined ? [] : checkpoints.filter((checkpoint) => !checkpointSignatureHolds(key, checkpoint));
-    this.badSignature = unsigned.length === 0 ? null : Math.min(...unsigned.map((checkpoint) => checkpoint.sequence));
-    if (anchor !== undefined && this.badSignature === anchor.sequence)
-      this.failure = { sequence: anchor.sequence, problem: ChainProblem.CheckpointSignature };
+    const signature = [...unsigned].sort((a, b) => a.sequence - b.sequence)[0];
+    const faults: Fault[] = [
+      ...(signature === undefined
+        ? []
+        : [
+            {
+              sequence: signature.sequence,
+              problem: ChainProblem.CheckpointSignature,
+              checkpoint: signature.checkpointSequence,
+            },
+          ]),
+      ...(walked.fault === null ? [] : [walked.fault]),
+    ];
+    this.fault = faults.sort((a, b) => a.sequence - b.sequence)[0] ?? null;
+    if (anchor !== undefined && unsigned.includes(anchor))
+      this.failure = {
+        sequence: anchor.sequence,
+        problem: ChainProblem.CheckpointSignature,
+        checkpoint: anchor.checkpointSequence,
+      };
   }
 
   /** Checks the next link and its record (`null`: the record is gone); `false` once the chain has failed (stop feeding it). */
   accept(record: object | null, link: ChainLink): boolean {
     if (this.failure !== null) return false;
     if (link.sequence < this.expected) return true; // at or before the prune anchor: already vouched for
-    if (this.badSignature !== null && link.sequence >= this.badSignature)
-      return this.fail(this.badSignature, ChainProblem.CheckpointSignature);
-    if (link.sequence > this.expected) return this.fail(this.expected, ChainProblem.Missing);
-    if (record === null) return this.fail(link.sequence, ChainProblem.Missing);
-    if (link.previousHash !== this.previousHash) return this.fail(link.sequence, ChainProblem.BrokenLink);
-    if (chainHash(this.kind, record, link) !== link.hash) return this.fail(link.sequence, ChainProblem.Modified);
+    if (this.fault !== null && link.sequence >= this.fault.sequence) return this.fail(this.fault);
+    if (link.sequence > this.expected) return this.fail({ sequence: this.expected, problem: ChainProblem.Missing });
+    if (record === null) return this.fail({ sequence: link.sequence, problem: ChainProblem.Missing });
+    if (link.previousHash !== this.previousHash)
+      return this.fail({ sequence: link.sequence, problem: ChainProblem.BrokenLink });
+    if (chainHash(this.kind, record, link) !== link.hash)
+      return this.fail({ sequence: link.sequence, problem: ChainProblem.Modified });
     const checkpoint = this.pinned.get(link.sequence);
     if (checkpoint !== undefined && checkpoint.hash !== link.hash)
-      return this.fail(link.sequence, ChainProblem.CheckpointMismatch);
+      return this.fail({
+        sequence: link.sequence,
+        problem: ChainProblem.CheckpointMismatch,
+        checkpoint: checkpoint.checkpointSequence,
+      });
     this.records++;
     this.expected++;
     this.previousHash = link.hash;
@@ -96,8 +158,14 @@ export class ChainVerifier {
   finish(unsealed: number): ChainVerification {
     if (this.failure === null) {
       const last = this.expected - 1;
-      if (this.badSignature !== null) this.fail(this.badSignature, ChainProblem.CheckpointSignature);
-      else if ([...this.pinned.keys()].some((sequence) => sequence > last)) this.fail(last + 1, ChainProblem.Truncated);
+      const beyond = [...this.pinned.values()].filter((checkpoint) => checkpoint.sequence > last);
+      if (this.fault !== null) this.fail(this.fault);
+      else if (beyond.length > 0)
+        this.fail({
+          sequence: last + 1,
+          problem: ChainProblem.Truncated,
+          checkpoint: beyond.sort((a, b) => a.sequence - b.sequence)[0]!.checkpointSequence,
+        });
     }
     const failure = this.failure;
     return {
@@ -106,16 +174,79 @@ export class ChainVerifier {
       intact: failure === null,
       firstBadSequence: failure?.sequence ?? null,
       problem: failure?.problem ?? null,
+      firstBadCheckpoint: failure?.checkpoint ?? null,
       records: this.records,
       verifiedThrough: failure === null ? this.expected - 1 : Math.min(this.expected, failure.sequence) - 1,
       checkpoints: this.checkpoints.length,
+      checkpointHead: failure === null ? this.head : null,
       signaturesChecked: this.key !== undefined,
       unsealed,
     };
   }
 
-  private fail(sequence: number, problem: ChainProblem): false {
-    this.failure = { sequence, problem };
+  private fail(failure: Omit<Fault, 'checkpoint'> & { checkpoint?: number | null }): false {
+    this.failure = { ...failure, checkpoint: failure.checkpoint ?? null };
     return false;
   }
+}
+
+/** The stream's prune anchor: the chained prune checkpoint latest in the checkpoint chain, else the latest pre-chain one. */
+function latestAnchor(checkpoints: readonly EvidenceCheckpoint[]): EvidenceCheckpoint | undefined {
+  return checkpoints
+    .filter((checkpoint) => checkpoint.purpose === CheckpointPurpose.Prune)
+    .sort((a, b) => (b.checkpointSequence ?? 0) - (a.checkpointSequence ?? 0) || b.sequence - a.sequence)[0];
+}
+
+/**
+ * Walks the checkpoint chain from the anchor (a chained one: what precedes it was pruned through it) or from
+ * checkpoint 1: the first fault (a gap, a duplicate or a wrong predecessor hash; a witnessed checkpoint gone
+ * or changed) and the chain's head. A fault's `sequence` is the first record sequence no intact checkpoint
+ * before it vouches for.
+ */
+function walkCheckpoints(
+  checkpoints: readonly EvidenceCheckpoint[],
+  anchor: EvidenceCheckpoint | undefined,
+  witness: CheckpointHead | null,
+): { fault: Fault | null; head: CheckpointHead | null } {
+  const start = anchor?.checkpointSequence ?? null;
+  const chain = checkpoints
+    .filter((checkpoint) => checkpoint.checkpointSequence !== null && checkpoint !== anchor)
+    .filter((checkpoint) => start === null || checkpoint.checkpointSequence! > start)
+    .sort((a, b) => a.checkpointSequence! - b.checkpointSequence! || a.sequence - b.sequence);
+  let expected = (start ?? 0) + 1;
+  let previous = start === null ? GENESIS_HASH : checkpointHash(anchor!);
+  let through = anchor?.sequence ?? 0;
+  let head: CheckpointHead | null =
+    start === null ? null : { checkpointSequence: start, checkpointHash: previous, sequence: anchor!.sequence };
+  const seen = new Map<number, CheckpointHead>(head === null ? [] : [[start!, head]]);
+  const fault = (problem: ChainProblem, checkpoint: number): Fault => ({ sequence: through + 1, problem, checkpoint });
+  for (const checkpoint of chain) {
+    const at = checkpoint.checkpointSequence!;
+    if (at < expected) return { fault: fault(ChainProblem.CheckpointBrokenLink, at), head };
+    if (at > expected) return { fault: fault(ChainProblem.CheckpointMissing, expected), head };
+    if (checkpoint.previousCheckpointHash !== previous)
+      return { fault: fault(ChainProblem.CheckpointBrokenLink, at), head };
+    previous = checkpointHash(checkpoint);
+    through = Math.max(through, checkpoint.sequence);
+    head = { checkpointSequence: at, checkpointHash: previous, sequence: checkpoint.sequence };
+    seen.set(at, head);
+    expected++;
+  }
+  if (witness !== null) {
+    const kept = seen.get(witness.checkpointSequence);
+    const prunedPast = start !== null && start > witness.checkpointSequence;
+    if ((kept === undefined && !prunedPast) || (kept !== undefined && kept.checkpointHash !== witness.checkpointHash)) {
+      const before = [...seen.values()].filter((entry) => entry.checkpointSequence < witness.checkpointSequence);
+      const vouched = Math.max(anchor?.sequence ?? 0, ...before.map((entry) => entry.sequence));
+      return {
+        fault: {
+          sequence: vouched + 1,
+          problem: ChainProblem.CheckpointRolledBack,
+          checkpoint: witness.checkpointSequence,
+        },
+        head,
+      };
+    }
+  }
+  return { fault: null, head };
 }

@@ -1,4 +1,21 @@
-import type { ChainVerification } from './chain-verification.js';
+import type { EvidenceKind } from './chain-link.js';
+import type { ChainVerification, ChainWitness, CheckpointHead } from './chain-verification.js';
+
+/** Options of {@link EvidenceChain.verify}. */
+export interface ChainVerifyOptions {
+  /**
+   * The streams of an earlier verification, kept where whoever can write the evidence tables cannot
+   * (an append-only log): each stream's `checkpointHead` must still be in its checkpoint chain, or lie
+   * before a later prune anchor. A stream cut back to an earlier checkpoint (its latest checkpoints and
+   * their records deleted), or deleted whole, then fails with `checkpoint_rolled_back`.
+   */
+  readonly witness?: readonly ChainWitness[];
+}
+
+/** The witnessed checkpoint head of one stream, or `null`. */
+export function witnessOf(options: ChainVerifyOptions, kind: EvidenceKind, stream: string): CheckpointHead | null {
+  return options.witness?.find((entry) => entry.kind === kind && entry.stream === stream)?.checkpointHead ?? null;
+}
 
 /** What one seal chained. */
 export interface SealReport {
@@ -25,8 +42,8 @@ export interface PruneReport {
 export interface EvidenceChain {
   /** Chains every record not chained yet, stream by stream, each under its stream's lock. */
   seal(): Promise<SealReport>;
-  /** Seals nothing; verifies every stream of every kind, in stream order. */
-  verify(): Promise<ChainVerification[]>;
+  /** Seals nothing; verifies every stream of every kind (and every witnessed one), in stream order. */
+  verify(options?: ChainVerifyOptions): Promise<ChainVerification[]>;
   /**
    * Seals, then deletes the chained records recorded before `before`, stream by stream up to the last
    * such sequence, and leaves a signed prune checkpoint there so what remains still verifies.

@@ -1,6 +1,7 @@
 import { createHmac, createPrivateKey, createPublicKey, sign, timingSafeEqual, verify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { canonicalJson } from '../fingerprints/canonical-json.js';
+import { fingerprint } from '../fingerprints/fingerprint.js';
 import type { EvidenceKind } from './chain-link.js';
 
 /** Why a checkpoint was written: after a sealed batch, or as the anchor left by a prune. */
@@ -10,14 +11,23 @@ export type CheckpointPurpose = (typeof CheckpointPurpose)[keyof typeof Checkpoi
 /**
  * A signed statement that stream `stream` of `kind` reached `sequence` with head hash `hash`
  * (docs/evidence.md, "Checkpoints"). Whoever can rewrite the evidence table can recompute every
- * hash; without the key they cannot forge a checkpoint, so everything up to it is pinned.
+ * hash; without the key they cannot forge a checkpoint, so everything up to it is pinned. Checkpoints
+ * chain too (ADR 0034): each names its place in the stream's checkpoint chain (`checkpointSequence`, from 1)
+ * and the {@link checkpointHash} of its predecessor, both signed, so a deleted, replaced, reordered or
+ * inserted checkpoint breaks the chain of the ones after it.
  */
 export interface EvidenceCheckpoint {
   readonly id: string;
   readonly kind: EvidenceKind;
   readonly stream: string;
+  /** The chain sequence of the record it pins. */
   readonly sequence: number;
+  /** The chain hash of the record it pins. */
   readonly hash: string;
+  /** Its place in the stream's checkpoint chain (from 1); `null` for a checkpoint written before checkpoints chained. */
+  readonly checkpointSequence: number | null;
+  /** {@link checkpointHash} of the checkpoint before it (64 zeros, `GENESIS_HASH`, for the first); `null` as above. */
+  readonly previousCheckpointHash: string | null;
   readonly purpose: CheckpointPurpose;
   readonly algorithm: CheckpointAlgorithm;
   readonly keyId: string;
@@ -46,12 +56,41 @@ export type CheckpointKey =
       readonly privateKey?: KeyObject | string;
     };
 
-type Signed = Pick<EvidenceCheckpoint, 'kind' | 'stream' | 'sequence' | 'hash' | 'purpose' | 'algorithm' | 'keyId'>;
+type Signed = Pick<
+  EvidenceCheckpoint,
+  | 'kind'
+  | 'stream'
+  | 'sequence'
+  | 'hash'
+  | 'checkpointSequence'
+  | 'previousCheckpointHash'
+  | 'purpose'
+  | 'algorithm'
+  | 'keyId'
+>;
 
-/** What is signed: the canonical JSON of the checkpoint without its id, signature and time. */
+/** The fields a checkpoint signs: all but its id, signature and time (a pre-chain checkpoint signed no chain fields). */
+function signedFields(checkpoint: Signed): Record<string, string | number> {
+  const { kind, stream, sequence, hash, checkpointSequence, previousCheckpointHash, purpose, algorithm, keyId } =
+    checkpoint;
+  const fields = { kind, stream, sequence, hash, purpose, algorithm, keyId };
+  return checkpointSequence === null || previousCheckpointHash === null
+    ? fields
+    : { ...fields, checkpointSequence, previousCheckpointHash };
+}
+
+/** What is signed: the canonical JSON of {@link signedFields}. */
 function signedBytes(checkpoint: Signed): Buffer {
-  const { kind, stream, sequence, hash, purpose, algorithm, keyId } = checkpoint;
-  return Buffer.from(canonicalJson({ kind, stream, sequence, hash, purpose, algorithm, keyId }), 'utf8');
+  return Buffer.from(canonicalJson(signedFields(checkpoint)), 'utf8');
+}
+
+/**
+ * What the next checkpoint of the stream commits to: sha256 of the RFC 8785 canonical JSON of the
+ * checkpoint's signed fields and its signature. A checkpoint changed in any field (or re-signed) has
+ * another hash, so its successor no longer follows it.
+ */
+export function checkpointHash(checkpoint: Signed & Pick<EvidenceCheckpoint, 'signature'>): string {
+  return fingerprint({ ...signedFields(checkpoint), signature: checkpoint.signature });
 }
 
 /** Whether `key` can sign (HMAC always; Ed25519 only with its private key). */

@@ -1,8 +1,14 @@
-import { type ChainLink, EvidenceKind, GENESIS_HEAD, linkAfter } from './chain-link.js';
+import { type ChainLink, EvidenceKind, GENESIS_HASH, GENESIS_HEAD, linkAfter } from './chain-link.js';
 import { ChainVerifier, type ChainVerification } from './chain-verification.js';
 import { type DecisionRecord, decisionRecord } from './decision-record.js';
 import { CheckpointPurpose, type EvidenceCheckpoint } from './evidence-checkpoint.js';
-import type { EvidenceChain, PruneReport, SealReport } from './evidence-chain.interface.js';
+import {
+  type ChainVerifyOptions,
+  type EvidenceChain,
+  type PruneReport,
+  type SealReport,
+  witnessOf,
+} from './evidence-chain.interface.js';
 import type { EvidenceRecorder } from './evidence-recorder.interface.js';
 import { type ReleaseRecord, releaseRecord } from './release-record.js';
 
@@ -52,8 +58,8 @@ export class InMemoryEvidenceRecorder implements EvidenceRecorder, EvidenceChain
     return { sealed: 0, checkpoints: 0 };
   }
 
-  async verify(): Promise<ChainVerification[]> {
-    return [...this.decisionChain.verify(), ...this.releaseChain.verify()];
+  async verify(options: ChainVerifyOptions = {}): Promise<ChainVerification[]> {
+    return [...this.decisionChain.verify(options), ...this.releaseChain.verify(options)];
   }
 
   async prune(before: Date): Promise<PruneReport> {
@@ -90,13 +96,16 @@ class MemoryChain<T extends { readonly stream: string; readonly recordedAt: Date
     return this.entries.map((entry) => entry.record);
   }
 
-  verify(): ChainVerification[] {
-    return [...this.heads.keys()].sort().map((stream) => {
+  verify(options: ChainVerifyOptions): ChainVerification[] {
+    const witnessed = (options.witness ?? []).filter((entry) => entry.kind === this.kind).map((entry) => entry.stream);
+    return [...new Set([...this.heads.keys(), ...witnessed])].sort().map((stream) => {
       const anchor = this.anchors.get(stream);
       const verifier = new ChainVerifier(
         this.kind,
         stream,
         anchor === undefined ? [] : [anchorCheckpoint(this.kind, anchor)],
+        undefined,
+        witnessOf(options, this.kind, stream),
       );
       for (const { record, link } of this.entries) if (link.stream === stream && !verifier.accept(record, link)) break;
       return verifier.finish(0);
@@ -131,6 +140,8 @@ function anchorCheckpoint(kind: EvidenceKind, link: ChainLink): EvidenceCheckpoi
     stream: link.stream,
     sequence: link.sequence,
     hash: link.hash,
+    checkpointSequence: 1,
+    previousCheckpointHash: GENESIS_HASH,
     purpose: CheckpointPurpose.Prune,
     algorithm: 'hmac-sha256',
     keyId: 'in-memory',

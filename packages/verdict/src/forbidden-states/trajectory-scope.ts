@@ -76,7 +76,7 @@ export const TrajectoryScope = {
    * Fits effects that persist and belong to the actor (their exports, their uploads). `actorKey` picks the
    * actor's stable id (a whole actor object would change with every session or role change, and start a fresh
    * trajectory each time). Without one, the module's `actorKey` option is used, and a module without it does not
-   * boot. A key of `null`, `undefined` or `''` is a `MissingTrajectoryError`.
+   * boot. A key of `null`, `undefined` or a blank string (empty or only whitespace) is a `MissingTrajectoryError`.
    */
   actor<TActor = any>(actorKey?: ActorKey<TActor>): TrajectoryScope {
     return scope(

@@ -411,6 +411,7 @@ export class VerdictPipeline {
       now: envelope.createdAt,
       emit: (event) => this.events?.emit(UntrustedInfluenceDetected.event, event),
       actorKey: this.options.actorKey?.bind(this.options),
+      dryRun: trail.toolKind === ToolKind.Evaluation,
     });
     if (effective instanceof Decision) return effective;
     run.provenance = effective;

@@ -34,6 +34,11 @@ export interface ProvenanceStageInput {
   readonly emit: (event: UntrustedInfluenceDetected) => void;
   /** The module's `actorKey`: the key a provenance receipt binds the actor by. */
   readonly actorKey?: ActorKey;
+  /**
+   * A dry run (`evaluate`): the stage decides and records its decision as evidence (as every dry run does),
+   * but appends nothing to the provenance ledger and raises no event.
+   */
+  readonly dryRun: boolean;
 }
 
 /** What the provenance stage hands the later steps when it does not deny. */
@@ -51,7 +56,8 @@ export interface ProvenanceAssessment {
  * capability's provenance policy. Answers the definition the later steps use — the capability's own, or, when
  * the policy requires confirmation, one whose `requiresConfirmation` carries the provenance summary — with what
  * an approver is shown of the proposal's provenance, or the recorded `deny` that stops the run. Capabilities
- * without rules (and outside strict mode) skip the stage.
+ * without rules (and outside strict mode) skip the stage. A dry run's analysis leaves no ledger record and
+ * raises no event: only its decision record.
  */
 export async function assessProvenance(input: ProvenanceStageInput): Promise<ProvenanceAssessment | Decision> {
   const { definition, envelope, toolKind, options, trail } = input;
@@ -61,7 +67,8 @@ export async function assessProvenance(input: ProvenanceStageInput): Promise<Pro
   const rule = ruleFor(report, definition, options);
   const summary = provenanceSummary(report);
   const influenced = report.untrustedContext || report.arguments.length > 0;
-  if (influenced) await options?.ledger?.append(influenceRecords(report, definition.name, envelope.id, input.now));
+  if (influenced && !input.dryRun)
+    await options?.ledger?.append(influenceRecords(report, definition.name, envelope.id, input.now));
   let decision: Decision;
   if (rule === ProvenanceRule.Allow) decision = Decision.permit(Stage.Provenance, `provenance: ${summary}`);
   else if (rule === ProvenanceRule.RequireConfirmation && toolKind !== ToolKind.Guarded)
@@ -74,7 +81,7 @@ export async function assessProvenance(input: ProvenanceStageInput): Promise<Pro
         : `provenance: ${summary}`,
     );
   await trail.record(decision);
-  if (influenced)
+  if (influenced && !input.dryRun)
     input.emit(
       new UntrustedInfluenceDetected(
         definition.name,

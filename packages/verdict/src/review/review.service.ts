@@ -33,6 +33,7 @@ import {
   checkedDestination,
   releaseUntrustedContent,
 } from '../provenance/untrusted-content-release.js';
+import { isMissingKey } from '../shared/is-missing-key.js';
 
 /**
  * What a reviewer's approve or reject did. `own_request`: the reviewer is the requester; `forbidden`: their
@@ -128,14 +129,21 @@ export class ReviewService {
    * Whether `reviewer` may decide `itemId` (read only): same tenant, not the requester, CASL on the bound
    * target, and the reviewer's own actor not contained. `approve` and `reject` check it again, and an approval
    * also the item's kill switches (capability, tenant, requester).
+   * @throws VerdictConfigurationError when the reviewer's actor key is missing (`null`, `undefined`, blank).
    */
   async check(itemId: string, reviewer: Approver): Promise<ReviewerCheck> {
     const item = await this.lane().items.find(itemId);
     const definition = item === null ? undefined : this.registry.find(item.capability);
     if (item === null || definition === undefined || item.tenant !== reviewer.context.tenant)
       return { allowed: false, outcome: 'not_found', capability: null };
-    const actorKey = reviewActorKey(definition, this.lane());
-    if (fingerprint(actorKey(reviewer.context.actor) ?? null) === fingerprint(item.requesterKey))
+    const reviewerKey = reviewActorKey(definition, this.lane())(reviewer.context.actor);
+    // A reviewer who names nobody could never be told apart from the requester: a wiring fault, never a pass.
+    if (isMissingKey(reviewerKey))
+      throw new VerdictConfigurationError(
+        `The actorKey of capability "${item.capability}" gave ${typeof reviewerKey === 'string' ? 'a blank string' : String(reviewerKey)} for the reviewer: return the actor's stable, non-blank id.`,
+        { capability: item.capability },
+      );
+    if (fingerprint(reviewerKey) === fingerprint(item.requesterKey))
       return { allowed: false, outcome: 'own_request', capability: item.capability };
     const ability = await this.options.abilityFactory.createForContext(reviewer.context);
     const action = definition.requiresReview?.reviewer?.action ?? 'review';

@@ -1,15 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { type ChainLink, EvidenceKind, GENESIS_HEAD, linkAfter } from '../evidence/chain-link.js';
+import { type ChainLink, EvidenceKind, GENESIS_HASH, GENESIS_HEAD, linkAfter } from '../evidence/chain-link.js';
 import { ChainVerifier, type ChainVerification } from '../evidence/chain-verification.js';
 import {
   canSign,
   type CheckpointKey,
   CheckpointPurpose,
+  checkpointHash,
   type EvidenceCheckpoint,
   signCheckpoint,
 } from '../evidence/evidence-checkpoint.js';
-import type { EvidenceChain, PruneReport, SealReport } from '../evidence/evidence-chain.interface.js';
+import {
+  type ChainVerifyOptions,
+  type EvidenceChain,
+  type PruneReport,
+  type SealReport,
+  witnessOf,
+} from '../evidence/evidence-chain.interface.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { OuterTransactionError } from '../errors/outer-transaction.error.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
@@ -52,7 +59,9 @@ interface NativeSqlite {
  * (PostgreSQL: an advisory transaction lock; MySQL/MariaDB: `GET_LOCK`; SQLite: `BEGIN IMMEDIATE` on the
  * file). Across processes and nodes a stream stays one chain: the head is read and the next sequences
  * assigned while no other sealer of that stream can, and the primary key (`kind`, `stream`, `sequence`)
- * refuses a fork even if a lock were bypassed.
+ * refuses a fork even if a lock were bypassed. Checkpoints chain to each other under the same lock
+ * (ADR 0034): each names the next checkpoint sequence and its predecessor's hash, and the unique
+ * (`kind`, `stream`, `checkpoint_sequence`) refuses a forked checkpoint chain.
  */
 export class TypeOrmEvidenceChain implements EvidenceChain {
   private readonly connection: StoreConnection;
@@ -108,10 +117,13 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     return { sealed, checkpoints };
   }
 
-  async verify(): Promise<ChainVerification[]> {
+  async verify(options: ChainVerifyOptions = {}): Promise<ChainVerification[]> {
     const verdicts: ChainVerification[] = [];
     for (const kind of Object.values(EvidenceKind)) {
-      for (const stream of await this.streams(kind)) verdicts.push(await this.verifyStream(kind, stream));
+      const witnessed = (options.witness ?? []).filter((entry) => entry.kind === kind).map((entry) => entry.stream);
+      const streams = [...new Set([...(await this.streams(kind)), ...witnessed])].sort();
+      for (const stream of streams)
+        verdicts.push(await this.verifyStream(kind, stream, witnessOf(options, kind, stream)));
     }
     return verdicts;
   }
@@ -236,7 +248,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
               return then(
                 query(`SELECT COUNT(*) AS doomed FROM ${LINKS} WHERE ${scope} AND sequence <= ${p(3)}`, upTo),
                 (counted) =>
-                  then(this.insertCheckpoint(query, key, kind, link, CheckpointPurpose.Prune), () =>
+                  then(this.insertCheckpoint(query, key, kind, link, CheckpointPurpose.Prune), (pruneAnchor) =>
                     then(
                       query(
                         `DELETE FROM ${table} WHERE id IN (SELECT record_id FROM ${LINKS} WHERE ${scope} AND sequence <= ${p(3)})`,
@@ -244,8 +256,33 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
                       ),
                       () =>
                         then(query(`DELETE FROM ${LINKS} WHERE ${scope} AND sequence <= ${p(3)}`, upTo), () =>
-                          then(query(`DELETE FROM ${CHECKPOINTS} WHERE ${scope} AND sequence < ${p(3)}`, upTo), () =>
-                            Number(counted[0]?.doomed ?? 0),
+                          // Every checkpoint before the anchor in the checkpoint chain goes: the anchor vouches for them.
+                          then(
+                            query(
+                              `DELETE FROM ${CHECKPOINTS} WHERE ${scope} AND (checkpoint_sequence IS NULL OR checkpoint_sequence < ${p(3)})`,
+                              [kind, stream, pruneAnchor.checkpointSequence],
+                            ),
+                            () =>
+                              // The kept records after the anchor are pinned again by a checkpoint of the head.
+                              then(
+                                Number(last) > through
+                                  ? then(
+                                      query(
+                                        `SELECT sequence, hash FROM ${LINKS} WHERE ${scope} AND sequence = ${p(3)}`,
+                                        [kind, stream, Number(last)],
+                                      ),
+                                      (tops) =>
+                                        this.insertCheckpoint(
+                                          query,
+                                          key,
+                                          kind,
+                                          { stream, sequence: Number(tops[0]!.sequence), hash: String(tops[0]!.hash) },
+                                          CheckpointPurpose.Seal,
+                                        ),
+                                    )
+                                  : null,
+                                () => Number(counted[0]?.doomed ?? 0),
+                              ),
                           ),
                         ),
                     ),
@@ -257,39 +294,61 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     );
   }
 
+  /** Signs and inserts the stream's next checkpoint, chained after its checkpoint head; answers what it wrote. */
   private insertCheckpoint(
     query: Query,
     key: CheckpointKey,
     kind: EvidenceKind,
     link: Pick<ChainLink, 'stream' | 'sequence' | 'hash'>,
     purpose: CheckpointPurpose,
-  ): Sync<Row[]> {
-    const signed = signCheckpoint(key, {
-      kind,
-      stream: link.stream,
-      sequence: link.sequence,
-      hash: link.hash,
-      purpose,
-    });
+  ): Sync<EvidenceCheckpoint> {
     const p = (index: number) => this.connection.param(index);
-    return query(
-      `INSERT INTO ${CHECKPOINTS} (id, kind, stream, sequence, hash, purpose, algorithm, key_id, signature, created_at) VALUES (${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(p).join(', ')})`,
-      [
-        randomUUID(),
-        kind,
-        link.stream,
-        link.sequence,
-        link.hash,
-        purpose,
-        signed.algorithm,
-        signed.keyId,
-        signed.signature,
-        this.connection.instant(new Date()),
-      ],
+    return then(
+      query(
+        `SELECT * FROM ${CHECKPOINTS} WHERE kind = ${p(1)} AND stream = ${p(2)} AND checkpoint_sequence IS NOT NULL ORDER BY checkpoint_sequence DESC LIMIT 1`,
+        [kind, link.stream],
+      ),
+      (heads) => {
+        const head = heads[0] === undefined ? null : checkpointOf(heads[0]);
+        const signed = signCheckpoint(key, {
+          kind,
+          stream: link.stream,
+          sequence: link.sequence,
+          hash: link.hash,
+          checkpointSequence: (head?.checkpointSequence ?? 0) + 1,
+          previousCheckpointHash: head === null ? GENESIS_HASH : checkpointHash(head),
+          purpose,
+        });
+        const checkpoint: EvidenceCheckpoint = { ...signed, id: randomUUID(), createdAt: new Date() };
+        return then(
+          query(
+            `INSERT INTO ${CHECKPOINTS} (id, kind, stream, sequence, hash, checkpoint_sequence, previous_checkpoint_hash, purpose, algorithm, key_id, signature, created_at) VALUES (${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map(p).join(', ')})`,
+            [
+              checkpoint.id,
+              kind,
+              link.stream,
+              link.sequence,
+              link.hash,
+              checkpoint.checkpointSequence,
+              checkpoint.previousCheckpointHash,
+              purpose,
+              checkpoint.algorithm,
+              checkpoint.keyId,
+              checkpoint.signature,
+              this.connection.instant(checkpoint.createdAt),
+            ],
+          ),
+          () => checkpoint,
+        );
+      },
     );
   }
 
-  private async verifyStream(kind: EvidenceKind, stream: string): Promise<ChainVerification> {
+  private async verifyStream(
+    kind: EvidenceKind,
+    stream: string,
+    witness: ChainVerification['checkpointHead'],
+  ): Promise<ChainVerification> {
     const { table } = TABLES[kind];
     const p = (index: number) => this.connection.param(index);
     const checkpoints = (
@@ -298,7 +357,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
         [kind, stream],
       )
     ).map(checkpointOf);
-    const verifier = new ChainVerifier(kind, stream, checkpoints, this.key);
+    const verifier = new ChainVerifier(kind, stream, checkpoints, this.key, witness);
     let after = 0;
     for (;;) {
       const rows: Row[] = await this.dataSource.query(
@@ -399,6 +458,14 @@ function checkpointOf(row: Row): EvidenceCheckpoint {
     stream: String(row.stream),
     sequence: Number(row.sequence),
     hash: String(row.hash),
+    checkpointSequence:
+      row.checkpoint_sequence === null || row.checkpoint_sequence === undefined
+        ? null
+        : Number(row.checkpoint_sequence),
+    previousCheckpointHash:
+      row.previous_checkpoint_hash === null || row.previous_checkpoint_hash === undefined
+        ? null
+        : String(row.previous_checkpoint_hash),
     purpose: row.purpose as CheckpointPurpose,
     algorithm: row.algorithm as EvidenceCheckpoint['algorithm'],
     keyId: String(row.key_id),

@@ -4,7 +4,12 @@ import type { ChainVerification } from '../evidence/chain-verification.js';
 import { EvidenceKind } from '../evidence/chain-link.js';
 import { type DecisionRecord, decisionRecord } from '../evidence/decision-record.js';
 import type { CheckpointKey } from '../evidence/evidence-checkpoint.js';
-import type { EvidenceChain, PruneReport, SealReport } from '../evidence/evidence-chain.interface.js';
+import type {
+  ChainVerifyOptions,
+  EvidenceChain,
+  PruneReport,
+  SealReport,
+} from '../evidence/evidence-chain.interface.js';
 import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { type ReleaseRecord, releaseRecord } from '../evidence/release-record.js';
 import { DecisionRecordEntity } from './decision-record.entity.js';
@@ -91,8 +96,8 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
     return this.chain.seal();
   }
 
-  verify(): Promise<ChainVerification[]> {
-    return this.chain.verify();
+  verify(options?: ChainVerifyOptions): Promise<ChainVerification[]> {
+    return this.chain.verify(options);
   }
 
   prune(before: Date): Promise<PruneReport> {

@@ -14,6 +14,7 @@ import { AddDecisionRecordActorsAndQueryIndexes1796000130000 } from './179600013
 import { CreateContainments1796000240000 } from './1796000240000-create-containments.js';
 import { AddEvidenceChains1796000131000 } from './1796000131000-add-evidence-chains.js';
 import { CreateApprovalReceiptTombstones1796000132000 } from './1796000132000-create-approval-receipt-tombstones.js';
+import { ChainEvidenceCheckpoints1796000250034 } from './1796000250034-chain-evidence-checkpoints.js';
 import { AddApproverProvenance1796000330033 } from './1796000330033-add-approver-provenance.js';
 
 /**
@@ -39,5 +40,6 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   CreateContainments1796000240000,
   AddEvidenceChains1796000131000,
   CreateApprovalReceiptTombstones1796000132000,
+  ChainEvidenceCheckpoints1796000250034,
   AddApproverProvenance1796000330033,
 ];

@@ -1,0 +1,297 @@
+import { describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import {
+  ChainProblem,
+  type ChainVerification,
+  type CheckpointKey,
+  decisionRecord,
+  EvidenceKind,
+} from '@verdict/nestjs';
+import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import { databaseEngines, withDataSource } from '@verdict/testing-kit';
+import type { DataSource } from 'typeorm';
+
+const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
+const TABLE = 'verdict_decision_records';
+const LINKS = 'verdict_evidence_links';
+const CHECKPOINTS = 'verdict_evidence_checkpoints';
+const KEY: CheckpointKey = {
+  algorithm: 'hmac-sha256',
+  keyId: 'checkpoint-tamper-test',
+  secret: 'a secret only the application has',
+};
+/** Three sealed batches: records 1–4, 5–8, 9–10, so checkpoints 1, 2 and 3 pin sequences 4, 8 and 10. */
+const BATCHES = [4, 4, 2];
+
+for (const engine of databaseEngines()) {
+  describe(`evidence checkpoint chain tamper detection [${engine.name}]`, () => {
+    async function setup(dataSource: DataSource) {
+      const recorder = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY, seal: 'manual' });
+      const stream = `tenant:${randomUUID()}`;
+      let second = 0;
+      for (const size of BATCHES) {
+        for (let i = 0; i < size; i++, second++)
+          await recorder.recordDecision(refund(stream, `refund ${second}`, Date.UTC(2026, 0, 1, 0, 0, second)));
+        await recorder.seal();
+      }
+      const p = (index: number) => (engine.name === 'postgres' ? `$${index}` : '?');
+      /** SQL on the test database; `$n` placeholders in order, the stream as the only parameter unless given. */
+      const sql = (text: string, parameters?: unknown[]) =>
+        dataSource.query(
+          text.replaceAll(/\$(\d)/g, (_, index: string) => p(Number(index))),
+          parameters ?? [stream],
+        );
+      const verdict = async (witness?: ChainVerification): Promise<ChainVerification> =>
+        (await recorder.verify({ witness: witness === undefined ? undefined : [witness] })).find(
+          (v) => v.kind === EvidenceKind.Decision && v.stream === stream,
+        )!;
+      /** Deletes the records and links after `sequence`: what an insider removes along with the checkpoints pinning them. */
+      const deleteRecordsAfter = async (sequence: number) => {
+        await sql(
+          `DELETE FROM ${TABLE} WHERE id IN (SELECT record_id FROM ${LINKS} WHERE stream = $1 AND sequence > $2)`,
+          [stream, sequence],
+        );
+        await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence > $2`, [stream, sequence]);
+      };
+      return { recorder, stream, sql, verdict, deleteRecordsAfter };
+    }
+
+    it('verifies an untouched checkpoint chain and reports its head as a witness (control)', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const { verdict } = await setup(dataSource);
+        const intact = await verdict();
+        expect(intact).toMatchObject({
+          intact: true,
+          problem: null,
+          firstBadCheckpoint: null,
+          records: 10,
+          checkpoints: 3,
+          checkpointHead: { checkpointSequence: 3, sequence: 10 },
+        });
+        expect(intact.checkpointHead!.checkpointHash).toMatch(/^[0-9a-f]{64}$/);
+        expect(await verdict(intact)).toMatchObject({ intact: true });
+      });
+    });
+
+    it('names a checkpoint deleted from the middle', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const { sql, verdict, stream } = await setup(dataSource);
+        await sql(`DELETE FROM ${CHECKPOINTS} WHERE stream = $1 AND checkpoint_sequence = 2`, [stream]);
+        expect(await verdict()).toMatchObject({
+          intact: false,
+          problem: ChainProblem.CheckpointMissing,
+          firstBadCheckpoint: 2,
+          firstBadSequence: 5,
+          verifiedThrough: 4,
+        });
+      });
+    });
+
+    it('names the first checkpoint when the chain of checkpoints lost its beginning without a prune anchor', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const { sql, verdict, stream } = await setup(dataSource);
+        await sql(`DELETE FROM ${CHECKPOINTS} WHERE stream = $1 AND checkpoint_sequence = 1`, [stream]);
+        expect(await verdict()).toMatchObject({
+          intact: false,
+          problem: ChainProblem.CheckpointMissing,
+          firstBadCheckpoint: 1,
+          firstBadSequence: 1,
+        });
+      });
+    });
+
+    it('names a checkpoint whose predecessor hash was replaced', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const { sql, verdict, stream } = await setup(dataSource);
+        await sql(
+          `UPDATE ${CHECKPOINTS} SET previous_checkpoint_hash = $1 WHERE stream = $2 AND checkpoint_sequence = 2`,
+          ['f'.repeat(64), stream],
+        );
+        expect(await verdict()).toMatchObject({
+          intact: false,
+          problem: ChainProblem.CheckpointBrokenLink,
+          firstBadCheckpoint: 2,
+          firstBadSequence: 5,
+        });
+      });
+    });
+
+    it('names the first of two reordered checkpoints', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const { sql, verdict, stream } = await setup(dataSource);
+        const move = (from: number, to: number) =>
+          sql(`UPDATE ${CHECKPOINTS} SET checkpoint_sequence = $1 WHERE stream = $2 AND checkpoint_sequence = $3`, [
+            to,
+            stream,
+            from,
+          ]);
+        await move(1, -1);
+        await move(2, 1);
+        await move(-1, 2);
+        expect(await verdict()).toMatchObject({
+          intact: false,
+          problem: ChainProblem.CheckpointBrokenLink,
+          firstBadCheckpoint: 1,
+          firstBadSequence: 1,
+        });
+      });
+    });
+
+    it('names a validly signed checkpoint copied into the middle of the chain', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const { sql, verdict, stream } = await setup(dataSource);
+        // Make room at 2 (two steps, so the unique index never sees a duplicate), then copy checkpoint 1 there.
+        await sql(
+          `UPDATE ${CHECKPOINTS} SET checkpoint_sequence = checkpoint_sequence + 100 WHERE stream = $1 AND checkpoint_sequence >= 2`,
+        );
+        await sql(
+          `UPDATE ${CHECKPOINTS} SET checkpoint_sequence = checkpoint_sequence - 99 WHERE stream = $1 AND checkpoint_sequence >= 100`,
+        );
+        await sql(
+          `INSERT INTO ${CHECKPOINTS} (id, kind, stream, sequence, hash, checkpoint_sequence, previous_checkpoint_hash, purpose, algorithm, key_id, signature, created_at) SELECT $1, kind, stream, sequence, hash, 2, previous_checkpoint_hash, purpose, algorithm, key_id, signature, created_at FROM ${CHECKPOINTS} WHERE stream = $2 AND checkpoint_sequence = 1`,
+          [randomUUID(), stream],
+        );
+        // Its signature covers its checkpoint sequence (1), so the copy at 2 fails it where it pins (4) ...
+        expect(await verdict()).toMatchObject({
+          intact: false,
+          problem: ChainProblem.CheckpointSignature,
+          firstBadCheckpoint: 2,
+          firstBadSequence: 4,
+        });
+        // ... and a verifier without the key still sees it break the checkpoint chain.
+        const unkeyed = await new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' }).verify();
+        expect(unkeyed.find((v) => v.stream === stream)).toMatchObject({
+          intact: false,
+          problem: ChainProblem.CheckpointBrokenLink,
+          firstBadCheckpoint: 2,
+          firstBadSequence: 5,
+        });
+      });
+    });
+
+    it('names the latest checkpoint deleted with the records after the previous one, against a witness', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const { sql, verdict, stream, deleteRecordsAfter } = await setup(dataSource);
+        const witness = await verdict();
+        await sql(`DELETE FROM ${CHECKPOINTS} WHERE stream = $1 AND checkpoint_sequence = 3`, [stream]);
+        await deleteRecordsAfter(8);
+        // Without a witness the cut-back chain is indistinguishable from the chain as it was after the second seal.
+        expect(await verdict()).toMatchObject({ intact: true, checkpointHead: { checkpointSequence: 2 } });
+        expect(await verdict(witness)).toMatchObject({
+          intact: false,
+          problem: ChainProblem.CheckpointRolledBack,
+          firstBadCheckpoint: 3,
+          firstBadSequence: 9,
+          verifiedThrough: 8,
+        });
+      });
+    });
+
+    it('names the latest checkpoint replaced by a re-sealed one, against a witness', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const { recorder, sql, verdict, stream, deleteRecordsAfter } = await setup(dataSource);
+        const witness = await verdict();
+        // The insider cuts back to checkpoint 2 and lets the application's next seal sign a new tail at 3.
+        await sql(`DELETE FROM ${CHECKPOINTS} WHERE stream = $1 AND checkpoint_sequence = 3`, [stream]);
+        await deleteRecordsAfter(8);
+        await recorder.recordDecision(refund(stream, 'a different tail', Date.UTC(2026, 0, 1, 0, 1, 0)));
+        await recorder.seal();
+        expect(await verdict()).toMatchObject({ intact: true, checkpointHead: { checkpointSequence: 3, sequence: 9 } });
+        expect(await verdict(witness)).toMatchObject({
+          intact: false,
+          problem: ChainProblem.CheckpointRolledBack,
+          firstBadCheckpoint: 3,
+          firstBadSequence: 9,
+        });
+      });
+    });
+
+    it('names a stream deleted whole, against a witness', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const { sql, verdict, stream, deleteRecordsAfter } = await setup(dataSource);
+        const witness = await verdict();
+        await deleteRecordsAfter(0);
+        await sql(`DELETE FROM ${CHECKPOINTS} WHERE stream = $1`, [stream]);
+        expect(await verdict(witness)).toMatchObject({
+          stream,
+          intact: false,
+          problem: ChainProblem.CheckpointRolledBack,
+          firstBadCheckpoint: 3,
+          firstBadSequence: 1,
+        });
+      });
+    });
+
+    it('verifies a legitimately pruned chain, against a witness taken before the prune (control)', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const { recorder, verdict } = await setup(dataSource);
+        const witness = await verdict();
+        // Records 1–6 were recorded before second 6: the anchor is at 6, the head checkpoint pins 10 again.
+        expect(await recorder.prune(new Date(Date.UTC(2026, 0, 1, 0, 0, 6)))).toEqual({ pruned: 6, anchored: 1 });
+        const pruned = await verdict();
+        expect(pruned).toMatchObject({
+          intact: true,
+          records: 4,
+          verifiedThrough: 10,
+          checkpoints: 2,
+          checkpointHead: { checkpointSequence: 5, sequence: 10 },
+        });
+        expect(await verdict(witness)).toMatchObject({ intact: true });
+        // Later seals keep chaining checkpoints after the anchor.
+        await recorder.recordDecision(refund(witness.stream, 'after the prune', Date.UTC(2026, 0, 1, 0, 1, 0)));
+        await recorder.seal();
+        expect(await verdict(pruned)).toMatchObject({
+          intact: true,
+          verifiedThrough: 11,
+          checkpointHead: { checkpointSequence: 6, sequence: 11 },
+        });
+      });
+    });
+
+    it('accepts a pruned prefix only through its signed anchor', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const { recorder, sql, verdict, stream } = await setup(dataSource);
+        await recorder.prune(new Date(Date.UTC(2026, 0, 1, 0, 0, 6)));
+        await sql(`DELETE FROM ${CHECKPOINTS} WHERE stream = $1 AND purpose = 'prune'`, [stream]);
+        // Without the anchor, both chains start over at 1: checkpoint 1 and record 1 are gone.
+        expect(await verdict()).toMatchObject({
+          intact: false,
+          problem: ChainProblem.CheckpointMissing,
+          firstBadCheckpoint: 1,
+          firstBadSequence: 1,
+        });
+      });
+    });
+
+    it('accepts no prefix deleted by hand, records and checkpoints alike', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const { sql, verdict, stream } = await setup(dataSource);
+        await sql(
+          `DELETE FROM ${TABLE} WHERE id IN (SELECT record_id FROM ${LINKS} WHERE stream = $1 AND sequence <= 4)`,
+        );
+        await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence <= 4`);
+        await sql(`DELETE FROM ${CHECKPOINTS} WHERE stream = $1 AND checkpoint_sequence = 1`, [stream]);
+        expect(await verdict()).toMatchObject({ intact: false, firstBadSequence: 1 });
+      });
+    });
+  });
+}
+
+/** A permitted refund's execution record in `stream`. */
+function refund(stream: string, reason: string, at: number) {
+  return decisionRecord(
+    {
+      id: randomUUID(),
+      correlationId: randomUUID(),
+      sequence: 0,
+      stream,
+      capability: 'orders.refund',
+      toolKind: 'bound',
+      stage: 'execution',
+      disposition: 'permit',
+      reason,
+      recordedAt: new Date(at),
+    },
+    {},
+  );
+}
