@@ -145,9 +145,11 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
   }
 
   private async drain(): Promise<void> {
-    // An unref'd timer: a process about to exit does not wait for it (`seal()` links what it left).
-    await new Promise<void>((resolve) => setTimeout(resolve, this.sealDelayMs).unref());
     while (this.unlinked.size > 0) {
+      // Every seal waits `sealDelayMs` first, the next one too: a busy stream is linked in few large batches
+      // rather than back to back in many small ones, each a transaction under the stream's lock. An unref'd
+      // timer: a process about to exit does not wait for it (`seal()` links what it left).
+      await new Promise<void>((resolve) => setTimeout(resolve, this.sealDelayMs).unref());
       const streams = [...this.unlinked.values()];
       this.unlinked.clear();
       for (const { kind, stream, records } of streams) {
