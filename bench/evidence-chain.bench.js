@@ -14,7 +14,8 @@
 // verify intact at the end.
 //
 // Needs VERDICT_TEST_POSTGRES_URL and/or VERDICT_TEST_MARIADB_URL; an engine without its URL is skipped.
-// Variants run in alternating one-second slices (BENCH_SLICES of each, default 5).
+// Variants run in alternating one-second slices (BENCH_SLICES of each, default 5), each slice round starting
+// with the next variant.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
@@ -100,8 +101,11 @@ await forEachEngine(async (engine, admin) => {
       };
       const samples = Object.fromEntries(Object.keys(variants).map((name) => [name, { samples: [], elapsed: 0 }]));
       const clients = Array.from({ length: writers }, (_, i) => i);
+      const order = Object.entries(variants);
       for (let slice = 0; slice < SLICES; slice++) {
-        for (const [name, call] of Object.entries(variants)) {
+        // Each slice starts with the next variant: none always runs right after another's seal, or last.
+        const rotated = [...order.slice(slice % order.length), ...order.slice(0, slice % order.length)];
+        for (const [name, call] of rotated) {
           const result = await run(clients, 1, call);
           samples[name].samples.push(...result.samples);
           samples[name].elapsed += result.elapsed;
