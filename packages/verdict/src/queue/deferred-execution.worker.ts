@@ -11,6 +11,7 @@ import { ReviewedOperationExecuted } from '../events/reviewed-operation-executed
 import { ReviewedOperationRefused } from '../events/reviewed-operation-refused.event.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { recordReviewDecision } from '../review/review-evidence.js';
 import { reviewActorKey } from '../review/review-binding.js';
 import type { ReviewItem } from '../review/review-item.js';
@@ -141,7 +142,11 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
    * died mid-executor and an operator resolves its claim.
    */
   private async settleRefused(item: ReviewItem, decision: Decision): Promise<void> {
-    const claims = this.options.executionClaims!;
+    const claims = this.options.executionClaims;
+    if (claims === undefined)
+      throw new VerdictConfigurationError(
+        'The review lane needs an execution-claim store (`executionClaims` in VerdictModule.forRoot): the item claim decides which deferred run settles an item.',
+      );
     const now = this.now();
     const admission = await claims.admit({
       capability: item.capability,
