@@ -370,11 +370,11 @@ export class VerdictPipeline {
     const { trail } = run;
     const context = this.contexts.require(proposal.capability);
     run.context = context;
+    // Who proposed: every record carries the fingerprint of the actor's key, never the actor; the kill switch's too.
+    trail.establish({ actorFingerprint: this.actors.of(context) });
     // 0. Containment: an engaged kill switch for the capability, the actor or the tenant denies before anything else.
     const contained = await this.containment.check(trail.capability, context);
     if (contained !== null) return this.decided(trail, contained);
-    // Who proposed: every record carries the fingerprint of the actor's key, never the actor.
-    trail.establish({ actorFingerprint: this.actors.of(context) });
     const definition = this.registry.find(proposal.capability);
     if (definition === undefined) return this.decided(trail, Decision.deny(Stage.Proposal, 'unknown capability'));
     // 1. Build the envelope from validated arguments; invalid → deny.
