@@ -15,6 +15,7 @@ import {
   VerdictConfigurationError,
   VerdictModule,
   VerdictService,
+  defineCapability,
   fingerprintString,
   publicAnswer,
   reviewItemFingerprint,
@@ -167,6 +168,54 @@ describe('the review lane', () => {
         .then((moduleRef) => moduleRef.init());
       await expect(boot).rejects.toThrow(VerdictConfigurationError);
       await expect(boot).rejects.toThrow(/no review lane is configured/);
+    });
+
+    describe('without an actor key anywhere (module, lane, capability)', () => {
+      /** The fixture's refund with no `requiresReview.actorKey`, booted with the given keys, if any. */
+      function bootKeyless(keys: { module?: boolean; lane?: boolean }) {
+        const fixture = refundFixture({ record: async () => {} });
+        const keyless = defineCapability(
+          { ...fixture.refund, requiresReview: { ...fixture.refund.requiresReview!, actorKey: undefined } },
+          fixture.refund.executor as never,
+        );
+        const items = new InMemoryReviewItemStore();
+        const queue = new InProcessDeferredQueue({ attempts: 1 });
+        return Test.createTestingModule({
+          imports: [
+            VerdictModule.forRoot({
+              abilityFactory: fixture.abilityFactory,
+              capabilities: [keyless],
+              executionClaims: new InMemoryExecutionClaimStore(),
+              ...(keys.module === true ? { actorKey: fixture.actorKey } : {}),
+              review: {
+                items,
+                queue,
+                rehydrate: fixture.rehydrate,
+                ...(keys.lane === true ? { actorKey: fixture.actorKey } : {}),
+              },
+            }),
+          ],
+        })
+          .compile()
+          .then(async (moduleRef) => {
+            await moduleRef.init();
+            return moduleRef;
+          });
+      }
+
+      it('is refused at boot: whole actor objects would be compared, so one person in two sessions is two people', async () => {
+        const boot = bootKeyless({});
+        await expect(boot).rejects.toThrow(VerdictConfigurationError);
+        await expect(boot).rejects.toThrow(/orders\.refund.*no actor key is configured: pass `actorKey/);
+      });
+
+      it("boots with the module's or the lane's actor key (control)", async () => {
+        for (const keys of [{ module: true }, { lane: true }]) {
+          const moduleRef = await bootKeyless(keys);
+          expect(moduleRef.get(VerdictService)).toBeDefined();
+          await moduleRef.close();
+        }
+      });
     });
   });
 

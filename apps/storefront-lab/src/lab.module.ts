@@ -37,7 +37,7 @@ import { LabCalls } from './runs/lab-calls.js';
 import { LAB_CONVERSATION, labApprover } from './session/lab-actors.js';
 import { LabAbilityFactory } from './review-lane/lab-ability.factory.js';
 import { LabQueueModule } from './review-lane/lab-queue.module.js';
-import { labReviewer } from './review-lane/lab-reviewers.js';
+import { labActorKey, labReviewer } from './review-lane/lab-reviewers.js';
 import { ReviewLaneScenario } from './review-lane/review-lane.scenario.js';
 import { StaffRefundCapabilities } from './review-lane/staff-refund.capabilities.js';
 import { LabConversation, LabConversationModule } from './session/lab-conversation.js';
@@ -98,6 +98,7 @@ export class LabModule {
             review: {
               items: new TypeOrmReviewItemStore(dataSource),
               queue,
+              actorKey: labActorKey,
               rehydrate: ({ actorKey, tenant }) => {
                 const customerId = (actorKey as { customerId?: unknown } | null)?.customerId;
                 return typeof customerId === 'number' && tenant !== null

@@ -30,6 +30,16 @@ export function labReviewer(header: unknown): Approver | null {
   return { id: reviewer.id, context };
 }
 
+/**
+ * The review lane's actor key: who a customer or a staff member is, whatever session they come from. The key is
+ * the actor's id fields only, the same JSON the lab's actors are made of, so `rehydrate` reads `customerId` back.
+ *
+ * @example labActorKey({ customerId: 72 }) // { customerId: 72 }
+ */
+export function labActorKey(actor: unknown): { staffId: string } | { customerId: number } {
+  return isStaffActor(actor) ? { staffId: actor.staffId } : { customerId: (actor as { customerId: number }).customerId };
+}
+
 export function isStaffActor(actor: unknown): actor is StaffActor {
   return typeof actor === 'object' && actor !== null && typeof (actor as StaffActor).staffId === 'string';
 }

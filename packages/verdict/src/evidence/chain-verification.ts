@@ -27,6 +27,8 @@ export const ChainProblem = {
   CheckpointBrokenLink: 'checkpoint_broken_link',
   /** The checkpoint a witness (an earlier verification kept elsewhere) holds is gone or differs: the chain was cut back. */
   CheckpointRolledBack: 'checkpoint_rolled_back',
+  /** With a key: linked records no checkpoint pins, beyond the last seal's grace ({@link LAST_SEAL_GRACE}). */
+  Unpinned: 'unpinned',
 } as const;
 export type ChainProblem = (typeof ChainProblem)[keyof typeof ChainProblem];
 
@@ -66,6 +68,14 @@ export interface ChainVerification {
   readonly unsealed: number;
 }
 
+/**
+ * How far a stream's links may run past its last checkpoint and still verify when a key is configured: the
+ * last seal's batch, whose checkpoint may not be written yet (on MySQL/MariaDB a sealer that dies between its
+ * links and its checkpoint leaves them so until the next seal). At most one seal batch of links, each of
+ * whose records was recorded within the last ten minutes; anything more is `unpinned` (ADR 0048).
+ */
+export const LAST_SEAL_GRACE = Object.freeze({ links: 500, milliseconds: 10 * 60_000 });
+
 /** A stream's checkpoint head from an earlier verification (the `streams` of a kept `verify --json`). */
 export type ChainWitness = Pick<ChainVerification, 'kind' | 'stream' | 'checkpointHead'>;
 
@@ -92,6 +102,10 @@ export class ChainVerifier {
   private readonly pinned = new Map<number, EvidenceCheckpoint>();
   private readonly fault: Fault | null;
   private readonly head: CheckpointHead | null;
+  /** The last record sequence a checkpoint (the anchor included) pins, 0 when none does. */
+  private readonly lastPinned: number;
+  private unpinned = 0;
+  private oldestUnpinned = Infinity;
 
   constructor(
     private readonly kind: EvidenceKind,
@@ -99,7 +113,9 @@ export class ChainVerifier {
     private readonly checkpoints: readonly EvidenceCheckpoint[],
     private readonly key?: CheckpointKey,
     witness?: CheckpointHead | null,
+    private readonly now: Date = new Date(),
   ) {
+    this.lastPinned = Math.max(0, ...checkpoints.map((checkpoint) => checkpoint.sequence));
     const anchor = latestAnchor(checkpoints);
     this.expected = (anchor?.sequence ?? GENESIS_HEAD.sequence) + 1;
     this.previousHash = anchor?.hash ?? GENESIS_HEAD.hash;
@@ -148,6 +164,10 @@ export class ChainVerifier {
         problem: ChainProblem.CheckpointMismatch,
         checkpoint: checkpoint.checkpointSequence,
       });
+    if (link.sequence > this.lastPinned) {
+      this.unpinned++;
+      this.oldestUnpinned = Math.min(this.oldestUnpinned, recordedAtOf(record));
+    }
     this.records++;
     this.expected++;
     this.previousHash = link.hash;
@@ -166,6 +186,8 @@ export class ChainVerifier {
           problem: ChainProblem.Truncated,
           checkpoint: beyond.sort((a, b) => a.sequence - b.sequence)[0]!.checkpointSequence,
         });
+      else if (this.key !== undefined && !this.withinLastSealGrace())
+        this.fail({ sequence: this.lastPinned + 1, problem: ChainProblem.Unpinned });
     }
     const failure = this.failure;
     return {
@@ -184,10 +206,24 @@ export class ChainVerifier {
     };
   }
 
+  /** With a key, whatever no checkpoint pins must be the last seal's batch, not yet signed (ADR 0048). */
+  private withinLastSealGrace(): boolean {
+    if (this.unpinned === 0) return true;
+    const since = this.now.getTime() - LAST_SEAL_GRACE.milliseconds;
+    return this.unpinned <= LAST_SEAL_GRACE.links && this.oldestUnpinned >= since;
+  }
+
   private fail(failure: Omit<Fault, 'checkpoint'> & { checkpoint?: number | null }): false {
     this.failure = { ...failure, checkpoint: failure.checkpoint ?? null };
     return false;
   }
+}
+
+/** When a chained record was recorded, in ms; a record without a readable time is as old as can be. */
+function recordedAtOf(record: object): number {
+  const { recordedAt } = record as { recordedAt?: unknown };
+  const time = recordedAt instanceof Date ? recordedAt.getTime() : Number.NaN;
+  return Number.isNaN(time) ? -Infinity : time;
 }
 
 /** The stream's prune anchor: the chained prune checkpoint latest in the checkpoint chain, else the latest pre-chain one. */

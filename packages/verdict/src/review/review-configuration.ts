@@ -5,8 +5,8 @@ const isPositiveInteger = (value: unknown) => typeof value === 'number' && Numbe
 
 /**
  * Boot-time checks of a capability's review lane: a well-formed `requiresReview`, no confirmation next to it
- * (the requester confirms or a reviewer reviews, not both), a review lane and an execution-claim store (the
- * deferred run's last gate). `fail` throws the capability's configuration error.
+ * (the requester confirms or a reviewer reviews, not both), a review lane, an actor key (the capability's, the
+ * lane's or the module's: ADR 0049) and an execution-claim store (the deferred run's last gate). `fail` throws the capability's configuration error.
  */
 export function assertReviewConfigured(
   definition: CapabilityDefinition,
@@ -30,6 +30,11 @@ export function assertReviewConfigured(
   if (options.review === undefined)
     fail(
       'uses requiresReview, but no review lane is configured: pass `review: { items, queue, rehydrate }` to VerdictModule.forRoot.',
+    );
+  // Without a key the lane compares whole actor objects: the same person from another session is someone else.
+  if (policy.actorKey === undefined && options.review?.actorKey === undefined && options.actorKey === undefined)
+    fail(
+      'uses requiresReview, but no actor key is configured: pass `actorKey: (actor) => actor.id` to VerdictModule.forRoot (or to the review lane, or to requiresReview), so a requester is recognised from any session and never reviews their own item.',
     );
   if (options.executionClaims === undefined)
     fail(

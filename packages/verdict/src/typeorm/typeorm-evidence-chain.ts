@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { type ChainLink, EvidenceKind, GENESIS_HASH, GENESIS_HEAD, linkAfter } from '../evidence/chain-link.js';
-import { ChainVerifier, type ChainVerification } from '../evidence/chain-verification.js';
+import { ChainVerifier, type ChainVerification, LAST_SEAL_GRACE } from '../evidence/chain-verification.js';
 import {
   canSign,
   type CheckpointKey,
@@ -25,8 +25,8 @@ import { withNamedLock } from './named-lock.js';
 import { ReleaseRecordEntity } from './release-record.entity.js';
 import { StoreConnection } from './store-connection.js';
 
-/** Records linked per statement; a longer list is linked in several batches. */
-const SEAL_BATCH = 500;
+/** Records linked per statement, each batch with its checkpoint; a longer list is linked in several batches. */
+const SEAL_BATCH = LAST_SEAL_GRACE.links;
 /** Links read per page while verifying. */
 const VERIFY_PAGE = 1000;
 const LINKS = 'verdict_evidence_links';
@@ -112,9 +112,36 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
           checkpoints += report.checkpoints;
           if (report.sealed === 0) break;
         }
+        checkpoints += await this.locked(kind, stream, (query) => this.pinHead(kind, stream, query));
       }
     }
     return { sealed, checkpoints };
+  }
+
+  /**
+   * Inside the stream's lock: signs a checkpoint of the head when no checkpoint pins it (a sealer that died
+   * between its links and its checkpoint, links written before the key was configured), so `verify` no longer
+   * reports it `unpinned` (ADR 0048). Answers the checkpoints written.
+   */
+  private pinHead(kind: EvidenceKind, stream: string, query: Query): Sync<number> {
+    const key = this.key;
+    if (key === undefined || !canSign(key)) return 0;
+    const p = (index: number) => this.connection.param(index);
+    return then(this.headOf(kind, stream, query), (head) =>
+      then(
+        query(`SELECT MAX(sequence) AS pinned FROM ${CHECKPOINTS} WHERE kind = ${p(1)} AND stream = ${p(2)}`, [
+          kind,
+          stream,
+        ]),
+        (rows) => {
+          if (head.sequence <= Number(rows[0]?.pinned ?? 0)) return 0;
+          return then(
+            this.insertCheckpoint(query, key, kind, { stream, ...head }, CheckpointPurpose.Seal),
+            () => 1,
+          );
+        },
+      ),
+    );
   }
 
   async verify(options: ChainVerifyOptions = {}): Promise<ChainVerification[]> {
