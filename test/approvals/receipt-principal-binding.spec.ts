@@ -193,6 +193,8 @@ describe.each(receiptStoreBackends())('receipt binding to who asked [%s]', (_eng
 
   it('refuses an unscoped pending() listing with VerdictConfigurationError (it cannot tell whose calls it would list)', async () => {
     const fixture = await setup();
+    // An untyped caller: the type requires the requester (test/types/capability-types.types.spec.ts).
+    // @ts-expect-error the requester is required
     await expect(fixture.approvals.pending([newToolCallId()])).rejects.toThrow(VerdictConfigurationError);
     await fixture.close();
   });

@@ -8,6 +8,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   type ActionContext,
+  type ApprovalService,
   type AuthorizedAction,
   Capability,
   type Envelope,
@@ -432,3 +433,14 @@ describe('a policy built by a factory', () => {
     expect(() => orderPolicy()).toThrow(TypeError);
   });
 });
+
+// ApprovalService.pending lists the calls of one requester: a tool-call id is not globally unique (ADR 0015).
+declare const approvals: ApprovalService;
+declare const requester: ActionContext;
+export const listings = () => [
+  approvals.pending(['call_1'], requester),
+  // @ts-expect-error the requester is required: a listing for nobody in particular would show anyone's calls
+  approvals.pending(['call_1']),
+  // @ts-expect-error nor is `undefined` a requester
+  approvals.pending(['call_1'], undefined),
+];

@@ -105,10 +105,13 @@ export class ApprovalService {
 
   /**
    * Pending approvals of these tool calls that `requester` asked for (see {@link challengeForToolCall}),
-   * for an approval UI. Ids with none, or an ambiguous one, are left out. `requester` is required: a
-   * listing for nobody in particular is a `VerdictConfigurationError` (it would show anyone's calls).
+   * for an approval UI. Ids with none, or an ambiguous one, are left out. `requester` is required (a tool-call
+   * id is not globally unique): an untyped caller that passes none gets a `VerdictConfigurationError`, since a
+   * listing for nobody in particular would show anyone's calls.
+   *
+   * @example const [first] = await approvals.pending([toolCallId], conversation.requesterOf(toolCallId));
    */
-  async pending(toolCallIds: readonly string[], requester?: ActionContext): Promise<PendingApproval[]> {
+  async pending(toolCallIds: readonly string[], requester: ActionContext): Promise<PendingApproval[]> {
     if (requester === undefined) {
       throw new VerdictConfigurationError(
         "ApprovalService.pending needs the requester's action context (actor, tenant, metadata.conversationId): tool-call ids are not globally unique.",
