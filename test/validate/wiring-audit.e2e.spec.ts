@@ -29,6 +29,7 @@ describe('verdict validate: the wiring audit', () => {
     expect(codesOf(report)).toEqual(
       [
         `${FindingCode.AgentToolNotGuarded} support/delete_tickets`,
+        `${FindingCode.BehaviourChange} approvalEndpoint.requester`,
         `${FindingCode.ConfirmationWithoutApprovalEndpoint} tickets.refund`,
         `${FindingCode.InMemoryStore} approvals`,
         `${FindingCode.InMemoryStore} containment.store`,

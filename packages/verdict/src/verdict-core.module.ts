@@ -31,6 +31,7 @@ import { ReviewService } from './review/review.service.js';
 import { ProvenanceContents } from './provenance/provenance-contents.js';
 import { ReviewEndpointGuard } from './review/review-endpoint.guard.js';
 import { DeferredExecutionWorker } from './queue/deferred-execution.worker.js';
+import { BehaviourChangeWarnings } from './upgrade/behaviour-change-warnings.js';
 
 /** What the core module provides to the application (everything but boot-time discovery). */
 const PUBLIC_PROVIDERS = [
@@ -65,6 +66,7 @@ const PUBLIC_PROVIDERS = [
     ...PUBLIC_PROVIDERS,
     CapabilityExplorer,
     ReleasePolicyExplorer,
+    BehaviourChangeWarnings,
     ContainmentGate,
     ContainmentRules,
     SecurityEventEmitter,

@@ -16,6 +16,8 @@ export const FindingCode = {
   VerdictMigrationsNotRegistered: 'verdict-migrations-not-registered',
   /** The stores' DataSource has migrations that have not run. */
   PendingMigrations: 'pending-migrations',
+  /** A release's behaviour change can refuse what used to work until an option is set (docs/upgrading.md). */
+  BehaviourChange: 'behaviour-change',
 } as const;
 
 export type FindingCode = (typeof FindingCode)[keyof typeof FindingCode];

@@ -17,6 +17,7 @@ import type { VerdictModuleOptions } from '../verdict-module-options.interface.j
 import { approvalEndpoints } from './approval-endpoints.js';
 import type { CapabilityWiring } from './capability-wiring.js';
 import { FindingCode } from './finding-code.js';
+import { behaviourChanges } from '../upgrade/behaviour-changes.js';
 import { dataSourcesOf, migrationFindings } from './migration-check.js';
 import { Severity, isAtLeast } from './severity.js';
 import { VerdictAgents } from './verdict-agents.js';
@@ -74,6 +75,7 @@ export class WiringAudit {
       ...this.agentFindings(),
       ...this.releaseFindings(localZones),
       ...this.mutationFindings(definitions),
+      ...this.behaviourChangeFindings(),
     ];
     for (const dataSource of dataSourcesOf(this.stores()))
       findings.push(...(await migrationFindings(dataSource, notes)));
@@ -142,6 +144,15 @@ export class WiringAudit {
       severity: Severity.High,
       subject: definition.name,
       message: `Capability "${definition.name}" requires confirmation, ${problem}`,
+    }));
+  }
+
+  private behaviourChangeFindings(): WiringFinding[] {
+    return behaviourChanges(this.options).map((change) => ({
+      code: FindingCode.BehaviourChange,
+      severity: Severity.Medium,
+      subject: change.option,
+      message: change.message,
     }));
   }
 
