@@ -1,5 +1,6 @@
 export { VerdictCliModule, type VerdictCliOptions } from './verdict-cli.module.js';
 export { runVerdictCli, VERDICT_CLI } from './verdict-cli.program.js';
+export { runVerdictBin, binArguments, type VerdictBinArguments } from './verdict-bin.js';
 export {
   runCli,
   type CliCommandRunner,

@@ -1,0 +1,87 @@
+import type { DynamicModule, Type } from '@nestjs/common';
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { USAGE_ERROR_EXIT_CODE } from './cli-program.js';
+import { type CliStreams, processStreams } from './cli-output.js';
+import { VerdictCliModule } from './verdict-cli.module.js';
+import { runVerdictCli } from './verdict-cli.program.js';
+
+/** What the `verdict` bin reads before the command: which module of the application to run the CLI against. */
+export interface VerdictBinArguments {
+  /** `--module <file>`: a compiled ES module of the application (default: `VERDICT_CLI_MODULE`). */
+  readonly module: string | undefined;
+  /** `--export <name>`: the export that is the Nest module (default: `default`, else the only export). */
+  readonly exportName: string | undefined;
+  /** The operator command and its options, as `runVerdictCli` takes them. */
+  readonly rest: readonly string[];
+}
+
+/**
+ * Splits the bin's own leading options from the command: `--module <file>` / `--module=<file>` and
+ * `--export <name>` / `--export=<name>`, in any order, before the command.
+ *
+ * @example binArguments(['--module', './dist/cli.module.js', 'evidence', 'verify']).rest // ['evidence', 'verify']
+ */
+export function binArguments(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): VerdictBinArguments {
+  const found: Record<'module' | 'export', string | undefined> = { module: env.VERDICT_CLI_MODULE, export: undefined };
+  let index = 0;
+  for (; index < argv.length; index++) {
+    const match = /^--(module|export)(?:=(.*))?$/.exec(argv[index]!);
+    if (match === null) break;
+    const name = match[1] as 'module' | 'export';
+    found[name] = match[2] ?? argv[++index];
+  }
+  return { module: found.module, exportName: found.export, rest: argv.slice(index) };
+}
+
+/**
+ * The `verdict` bin (`npx verdict --module ./dist/verdict-cli.module.js evidence verify`): imports the
+ * application's compiled module, adds `VerdictCliModule` beside it (a module that imports it already is fine)
+ * and runs the operator CLI. The module is the file's `--export`, else its default export, else its only
+ * export: a Nest module class or a `DynamicModule` (`AppModule.register(...)` evaluated in that file). A
+ * missing `--module` before a command, a file that cannot be imported or an export that is not a module is a
+ * usage error (exit 2), and nothing runs.
+ *
+ * @example await runVerdictBin(process.argv.slice(2));
+ */
+export async function runVerdictBin(
+  argv: readonly string[],
+  options: { readonly cwd?: string; readonly env?: NodeJS.ProcessEnv; readonly streams?: CliStreams } = {},
+): Promise<void> {
+  const { module, exportName, rest } = binArguments(argv, options.env);
+  const streams = options.streams ?? processStreams;
+  const usage = (message: string) => {
+    streams.err(`verdict: ${message}`);
+    process.exitCode = USAGE_ERROR_EXIT_CODE;
+  };
+  const wantsHelp = rest.length === 0 || rest.some((arg) => arg === '--help' || arg === '-h' || arg === 'help');
+  if (module === undefined || module === '') {
+    if (wantsHelp) return runVerdictCli(VerdictCliModule, { argv: rest.length === 0 ? ['--help'] : rest });
+    return usage(
+      'pass --module <file>: your compiled module that imports VerdictModule.forRoot (or set VERDICT_CLI_MODULE), e.g. npx verdict --module ./dist/verdict-cli.module.js evidence verify',
+    );
+  }
+  const path = isAbsolute(module) ? module : resolve(options.cwd ?? process.cwd(), module);
+  let exports: Record<string, unknown>;
+  try {
+    exports = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  } catch (error) {
+    return usage(`cannot import --module ${module}: ${(error as Error).message}`);
+  }
+  const picked = pickModule(exports, exportName);
+  if (typeof picked === 'string') return usage(`--module ${module}: ${picked}`);
+  const bin: DynamicModule = { module: class VerdictBinModule {}, imports: [picked, VerdictCliModule] };
+  return runVerdictCli(bin, { argv: rest.length === 0 ? ['--help'] : rest });
+}
+
+/** The Nest module among a file's exports, or what is wrong. */
+function pickModule(exports: Record<string, unknown>, exportName: string | undefined): Type | DynamicModule | string {
+  const names = Object.keys(exports);
+  const name = exportName ?? (names.includes('default') ? 'default' : names.length === 1 ? names[0] : undefined);
+  if (name === undefined)
+    return `it exports ${names.length === 0 ? 'nothing' : names.join(', ')}: name the module with --export <name>, or export it as default.`;
+  const value = exports[name];
+  const isDynamic = typeof value === 'object' && value !== null && typeof (value as DynamicModule).module === 'function';
+  if (typeof value === 'function' || isDynamic) return value as Type | DynamicModule;
+  return `its export "${name}" is not a Nest module (a @Module class or a DynamicModule).`;
+}
