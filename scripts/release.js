@@ -30,7 +30,9 @@ const packed = JSON.parse(
 );
 const lines = [];
 for (const { name, version, filename } of packed) {
-  const sha256 = createHash('sha256').update(readFileSync(join(out, filename))).digest('hex');
+  const sha256 = createHash('sha256')
+    .update(readFileSync(join(out, filename)))
+    .digest('hex');
   lines.push(`${sha256}  ${filename}`);
   process.stdout.write(`${JSON.stringify({ name, version, file: join(out, filename), sha256 })}\n`);
 }

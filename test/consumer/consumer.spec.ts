@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { cp, lstat, mkdir, mkdtemp, readFile, readdir, rename, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFile, cp, lstat, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -20,6 +22,9 @@ import { promisify } from 'node:util';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./app', import.meta.url));
 const run = promisify(execFile);
+/** The version both packages are released at. */
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'packages/verdict/package.json'), 'utf8')) as { version: string })
+  .version;
 const required =
   process.env.VERDICT_TEST_REQUIRE_REGISTRY === '1' || !['', '0', 'false', undefined].includes(process.env.CI);
 
@@ -70,27 +75,32 @@ if (!available)
   let work: string;
   let app: string;
   let installLog: string;
+  let sums: string;
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'verdict-consumer-'));
     app = join(work, 'app');
     const tarballs = join(work, 'tarballs');
     await mkdir(tarballs);
-    // `npm pack` runs each package's prepack (tsc -b): the tarballs hold a current build.
-    const packed = JSON.parse(
-      await sh(
-        'npm',
-        ['pack', '-w', 'packages/verdict', '-w', 'packages/evaluation', '--pack-destination', tarballs, '--json'],
-        ROOT,
-      ),
-    ) as {
-      name: string;
-      filename: string;
-    }[];
-    expect(packed.map((p) => p.name).sort()).toEqual(['@verdict/evaluation', '@verdict/nestjs']);
+    // `npm run release` packs both (each package's prepack builds it) with their checksums.
+    const released = (await sh(process.execPath, [join(ROOT, 'scripts/release.js'), '--out', tarballs], ROOT))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { name: string; version: string; file: string; sha256: string });
+    expect(released.map((p) => [p.name, basename(p.file)]).sort()).toEqual([
+      ['@verdict/evaluation', `verdict-evaluation-${VERSION}.tgz`],
+      ['@verdict/nestjs', `verdict-nestjs-${VERSION}.tgz`],
+    ]);
+    sums = await readFile(join(tarballs, 'SHA256SUMS'), 'utf8');
+    for (const { file, sha256 } of released)
+      expect(
+        createHash('sha256')
+          .update(await readFile(file))
+          .digest('hex'),
+      ).toBe(sha256);
     // The fixture's package.json names them file:../tarballs/<package>.tgz.
-    for (const { name, filename } of packed)
-      await rename(join(tarballs, filename), join(tarballs, `${name.slice(1).replace('/', '-')}.tgz`));
+    for (const { name, file } of released)
+      await copyFile(file, join(tarballs, `${name.slice(1).replace('/', '-')}.tgz`));
     await cp(FIXTURE, app, {
       recursive: true,
       filter: (source) => !/(^|[\\/])(node_modules|dist|package-lock\.json)$/.test(relative(FIXTURE, source)),
@@ -117,7 +127,7 @@ if (!available)
       expect((await lstat(installed)).isSymbolicLink()).toBe(false);
       expect(JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'))).toMatchObject({
         name,
-        version: '0.1.0',
+        version: VERSION,
       });
     }
     const lock = JSON.parse(await readFile(join(app, 'package-lock.json'), 'utf8')) as {
@@ -139,7 +149,12 @@ if (!available)
       strict: true,
     });
     await sh(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '-p', '.'], app);
-    expect((await readdir(join(app, 'dist'))).sort()).toEqual(['app.e2e.test.js', 'app.module.js', 'tickets.js']);
+    expect((await readdir(join(app, 'dist'))).sort()).toEqual([
+      'app.e2e.test.js',
+      'app.module.js',
+      'tickets.js',
+      'verdict-cli.module.js',
+    ]);
   }, 120_000);
 
   it('passes its own e2e: bound tool, CASL deny, approval through the guarded endpoint, one execution', async () => {
@@ -158,6 +173,35 @@ if (!available)
       skipped: 0,
       todo: 0,
     });
+  }, 120_000);
+
+  it('writes the SHA-256 of each tarball to SHA256SUMS, in sha256sum -c format', () => {
+    expect(sums).toMatch(
+      new RegExp(
+        `^[0-9a-f]{64}  verdict-evaluation-${VERSION}\\.tgz\\n[0-9a-f]{64}  verdict-nestjs-${VERSION}\\.tgz\\n$`,
+      ),
+    );
+  });
+
+  it("runs the installed verdict bin against the application's own module", async () => {
+    const verdict = join(app, 'node_modules/.bin/verdict');
+    const verified = JSON.parse(
+      await sh(verdict, ['--module', './dist/verdict-cli.module.js', 'evidence', 'verify', '--json'], app),
+    ) as { intact: boolean; streams: unknown[] };
+    expect(verified).toEqual({ intact: true, streams: [] });
+    // `--module=<file>` works too, before any command: validate audits the same wiring (critical: none here).
+    const audit = JSON.parse(
+      await sh(verdict, ['--module=./dist/verdict-cli.module.js', 'validate', '--fail-on', 'critical', '--json'], app),
+    ) as { capabilities: { name: string }[] };
+    expect(audit.capabilities.map((capability) => capability.name).length).toBeGreaterThan(0);
+    expect(await sh(verdict, ['--help'], app)).toMatch(/Usage: verdict/);
+    // A command without --module is a usage error (exit 2) that names the flag.
+    const refused = await run(verdict, ['evidence', 'verify'], { cwd: app, env: consumerEnv() }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? '' }),
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/pass --module <file>/);
   }, 120_000);
 
   it('runs the installed verdict-eval bin, which names itself', async () => {

@@ -81,7 +81,8 @@ function pickModule(exports: Record<string, unknown>, exportName: string | undef
   if (name === undefined)
     return `it exports ${names.length === 0 ? 'nothing' : names.join(', ')}: name the module with --export <name>, or export it as default.`;
   const value = exports[name];
-  const isDynamic = typeof value === 'object' && value !== null && typeof (value as DynamicModule).module === 'function';
+  const isDynamic =
+    typeof value === 'object' && value !== null && typeof (value as DynamicModule).module === 'function';
   if (typeof value === 'function' || isDynamic) return value as Type | DynamicModule;
   return `its export "${name}" is not a Nest module (a @Module class or a DynamicModule).`;
 }
