@@ -70,7 +70,9 @@ export async function runVerdictBin(
   }
   const picked = pickModule(exports, exportName);
   if (typeof picked === 'string') return usage(`--module ${module}: ${picked}`);
-  const bin: DynamicModule = { module: class VerdictBinModule {}, imports: [picked, VerdictCliModule] };
+  // A module that imports VerdictCliModule (its forRoot hooks included) already has the commands.
+  const imports = importsCliModule(picked) ? [picked] : [picked, VerdictCliModule];
+  const bin: DynamicModule = { module: class VerdictBinModule {}, imports };
   return runVerdictCli(bin, { argv: rest.length === 0 ? ['--help'] : rest });
 }
 
@@ -85,4 +87,15 @@ function pickModule(exports: Record<string, unknown>, exportName: string | undef
     typeof value === 'object' && value !== null && typeof (value as DynamicModule).module === 'function';
   if (typeof value === 'function' || isDynamic) return value as Type | DynamicModule;
   return `its export "${name}" is not a Nest module (a @Module class or a DynamicModule).`;
+}
+
+/** Whether `module` imports `VerdictCliModule`, directly or through its static imports (Nest's `imports` metadata). */
+function importsCliModule(module: unknown, seen = new Set<unknown>()): boolean {
+  if (module === null || module === undefined || seen.has(module)) return false;
+  seen.add(module);
+  const dynamic = typeof module === 'object' ? (module as DynamicModule) : undefined;
+  const type = dynamic?.module ?? module;
+  if (type === VerdictCliModule) return true;
+  const declared = typeof type === 'function' ? ((Reflect.getMetadata('imports', type) as unknown[]) ?? []) : [];
+  return [...declared, ...(dynamic?.imports ?? [])].some((imported) => importsCliModule(imported, seen));
 }

@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { fileURLToPath } from 'node:url';
+import { binArguments, runVerdictBin } from '@verdict/nestjs/cli';
+import { written } from './fixtures/bin-app.module.js';
+
+const MODULE = fileURLToPath(new URL('./fixtures/bin-app.module.ts', import.meta.url));
+
+/** Runs the bin in this process; answers its exit code and what it wrote as usage errors. */
+async function bin(argv: string[]) {
+  const err: string[] = [];
+  process.exitCode = undefined;
+  await runVerdictBin(argv, { env: {}, streams: { out: () => undefined, err: (text) => void err.push(text) } });
+  const code = process.exitCode ?? 0;
+  process.exitCode = undefined;
+  return { code, err: err.join('\n') };
+}
+
+afterEach(() => {
+  written.out.length = 0;
+  written.err.length = 0;
+});
+
+describe('the verdict bin', () => {
+  it("runs a command against the application's module, with the CLI hooks that module configured", async () => {
+    expect(await bin(['--module', MODULE, 'evidence', 'verify', '--json'])).toEqual({ code: 0, err: '' });
+    expect(JSON.parse(written.out.join('\n'))).toEqual({ intact: true, streams: [] });
+  });
+
+  it('takes --module=<file> and --export <name>, before the command', async () => {
+    expect(await bin([`--module=${MODULE}`, '--export', 'default', 'evidence', 'verify', '--json'])).toMatchObject({
+      code: 0,
+    });
+    expect(binArguments(['--export=AppModule', '--module', 'm.js', 'claims', 'list'], {})).toEqual({
+      module: 'm.js',
+      exportName: 'AppModule',
+      rest: ['claims', 'list'],
+    });
+    expect(binArguments(['claims', 'list'], { VERDICT_CLI_MODULE: 'dist/cli.js' }).module).toBe('dist/cli.js');
+  });
+
+  it('refuses a command without a module, a file it cannot import and an export that is no module (exit 2), running nothing', async () => {
+    expect(await bin(['evidence', 'verify'])).toEqual({ code: 2, err: expect.stringMatching(/pass --module <file>/) });
+    expect(await bin(['--module', '/nonexistent/cli.module.js', 'evidence', 'verify'])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/cannot import --module/),
+    });
+    expect(await bin(['--module', MODULE, '--export', 'written', 'evidence', 'verify'])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/export "written" is not a Nest module/),
+    });
+    expect(written.out).toEqual([]);
+  });
+});
