@@ -22,16 +22,19 @@ const KEY: CheckpointKey = {
 };
 /** Three sealed batches: records 1–4, 5–8, 9–10, so checkpoints 1, 2 and 3 pin sequences 4, 8 and 10. */
 const BATCHES = [4, 4, 2];
+/** When an old stream's records were recorded. */
+const LONG_AGO = Date.UTC(2026, 0, 1);
 
 for (const engine of databaseEngines()) {
   describe(`evidence checkpoint chain tamper detection [${engine.name}]`, () => {
-    async function setup(dataSource: DataSource) {
+    /** The stream of {@link BATCHES}, its records recorded a second apart from `from` (long past the last seal's grace). */
+    async function setup(dataSource: DataSource, from = LONG_AGO) {
       const recorder = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY, seal: 'manual' });
       const stream = `tenant:${randomUUID()}`;
       let second = 0;
       for (const size of BATCHES) {
         for (let i = 0; i < size; i++, second++)
-          await recorder.recordDecision(refund(stream, `refund ${second}`, Date.UTC(2026, 0, 1, 0, 0, second)));
+          await recorder.recordDecision(refund(stream, `refund ${second}`, from + second * 1000));
         await recorder.seal();
       }
       const p = (index: number) => (engine.name === 'postgres' ? `$${index}` : '?');
@@ -53,7 +56,17 @@ for (const engine of databaseEngines()) {
         );
         await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence > $2`, [stream, sequence]);
       };
-      return { recorder, stream, sql, verdict, deleteRecordsAfter };
+      /** What an insider without the key does: edit the record at `sequence` and relink from there on. */
+      const editAndRelink = async (sequence: number) => {
+        const [{ record_id: id }] = await sql(`SELECT record_id FROM ${LINKS} WHERE stream = $1 AND sequence = $2`, [
+          stream,
+          sequence,
+        ]);
+        await sql(`UPDATE ${TABLE} SET reason = 'nothing to see' WHERE id = $1`, [id]);
+        await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence >= $2`, [stream, sequence]);
+        await new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' }).seal();
+      };
+      return { recorder, stream, sql, verdict, deleteRecordsAfter, editAndRelink };
     }
 
     it('verifies an untouched checkpoint chain and reports its head as a witness (control)', async () => {
@@ -272,6 +285,84 @@ for (const engine of databaseEngines()) {
         await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence <= 4`);
         await sql(`DELETE FROM ${CHECKPOINTS} WHERE stream = $1 AND checkpoint_sequence = 1`, [stream]);
         expect(await verdict()).toMatchObject({ intact: false, firstBadSequence: 1 });
+      });
+    });
+
+    describe('links no checkpoint pins (ADR 0048)', () => {
+      it('names a chain whose every checkpoint was deleted and whose edited records were relinked without the key', async () => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          const { sql, verdict, editAndRelink, stream } = await setup(dataSource);
+          await sql(`DELETE FROM ${CHECKPOINTS} WHERE stream = $1`);
+          await editAndRelink(3);
+
+          expect(await verdict()).toMatchObject({
+            intact: false,
+            problem: ChainProblem.Unpinned,
+            firstBadSequence: 1,
+            verifiedThrough: 0,
+            checkpoints: 0,
+            checkpointHead: null,
+          });
+          // Without the key the hashes are all there is, and they were recomputed: the documented limit.
+          const unkeyed = await new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' }).verify();
+          expect(unkeyed.find((v) => v.stream === stream)).toMatchObject({ intact: true });
+        });
+      });
+
+      it('names records relinked after the latest checkpoints were deleted', async () => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          const { sql, verdict, editAndRelink } = await setup(dataSource);
+          await sql(`DELETE FROM ${CHECKPOINTS} WHERE stream = $1 AND checkpoint_sequence >= 2`);
+          await editAndRelink(6);
+
+          expect(await verdict()).toMatchObject({
+            intact: false,
+            problem: ChainProblem.Unpinned,
+            firstBadSequence: 5,
+            verifiedThrough: 4,
+            checkpoints: 1,
+          });
+        });
+      });
+
+      it('verifies a freshly sealed stream whose last checkpoint is not written yet, within the grace (control)', async () => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          const { recorder, sql, verdict } = await setup(dataSource, Date.now());
+          expect(await verdict()).toMatchObject({ intact: true, checkpoints: 3 });
+          // A sealer that died between its links and its checkpoint (MySQL/MariaDB: separate statements).
+          await sql(`DELETE FROM ${CHECKPOINTS} WHERE stream = $1 AND checkpoint_sequence = 3`);
+          expect(await verdict()).toMatchObject({
+            intact: true,
+            records: 10,
+            checkpoints: 2,
+            checkpointHead: { checkpointSequence: 2, sequence: 8 },
+          });
+          // The next seal signs the head it left unsigned.
+          expect(await recorder.seal()).toEqual({ sealed: 0, checkpoints: 1 });
+          expect(await verdict()).toMatchObject({
+            intact: true,
+            checkpointHead: { checkpointSequence: 3, sequence: 10 },
+          });
+          expect(await recorder.seal()).toEqual({ sealed: 0, checkpoints: 0 });
+        });
+      });
+
+      it('pins links written before the key was configured at the next seal with it (control)', async () => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          const stream = `tenant:${randomUUID()}`;
+          const unkeyed = new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' });
+          for (let i = 0; i < 3; i++) await unkeyed.recordDecision(refund(stream, `refund ${i}`, LONG_AGO + i * 1000));
+          await unkeyed.seal();
+          const keyed = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY, seal: 'manual' });
+          const verdict = async () => (await keyed.verify()).find((v) => v.stream === stream)!;
+
+          expect(await verdict()).toMatchObject({ intact: false, problem: ChainProblem.Unpinned, firstBadSequence: 1 });
+          expect(await keyed.seal()).toEqual({ sealed: 0, checkpoints: 1 });
+          expect(await verdict()).toMatchObject({
+            intact: true,
+            checkpointHead: { checkpointSequence: 1, sequence: 3 },
+          });
+        });
       });
     });
   });
