@@ -357,7 +357,7 @@ export {
 export { containmentRule, type ContainmentRule } from './containment/containment-rule.js';
 export { ContainmentService, type ContainmentCommand } from './containment/containment.service.js';
 // Provenance
-export { ProvenanceSource, ProvenanceSourceKind } from './provenance/provenance-source.js';
+export { ProvenanceSource, ProvenanceSourceKind, TAINT_SOURCE } from './provenance/provenance-source.js';
 export { type ProvenanceLabel, describeLabel } from './provenance/provenance-label.js';
 export { labelContent, type LabelledContent } from './provenance/labelled-content.js';
 export { normalizeText, compactText } from './provenance/normalize-text.js';
@@ -389,4 +389,9 @@ export { ProvenanceLabels, DEFAULT_PROVENANCE_CAPACITY } from './provenance/prov
 export { ProvenanceLedger } from './provenance/provenance-ledger.interface.js';
 export { type ProvenanceRecord, ProvenanceRecordKind, provenanceRecord } from './provenance/provenance-record.js';
 export { InMemoryProvenanceLedger } from './provenance/in-memory-provenance-ledger.js';
+export { TaintLedger } from './provenance/taint/taint-ledger.interface.js';
+export { InMemoryTaintLedger } from './provenance/taint/in-memory-taint-ledger.js';
+export { candidateFingerprint, taintTenantKey } from './provenance/taint/candidate-fingerprint.js';
+export { type TaintOptions, DEFAULT_TAINT_RETENTION_DAYS } from './provenance/taint/taint-options.js';
+export type { InfluenceAnalysisOptions } from './provenance/analyze-influence.js';
 export { UntrustedInfluenceDetected } from './events/untrusted-influence-detected.event.js';

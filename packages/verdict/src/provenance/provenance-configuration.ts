@@ -5,6 +5,7 @@ import { VerdictError } from '../errors/verdict.error.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import { isStrict } from './provenance-applicability.js';
 import { isProvenanceRule, ProvenanceRule } from './provenance-rule.js';
+import { retentionDaysOf } from './taint/taint.gate.js';
 
 /**
  * Boot-time checks of a capability's provenance policy: known rules, parseable paths, and an approval receipt
@@ -16,6 +17,7 @@ export function assertProvenanceConfigured(
   fail: (message: string) => void,
 ): void {
   const policy = definition.provenance;
+  if (options.provenance?.taint !== undefined) retentionDaysOf(options.provenance.taint);
   if (definition.consequential !== undefined && typeof definition.consequential !== 'boolean')
     fail('has a `consequential` that is not a boolean.');
   const rules: unknown[] = [];

@@ -1,6 +1,7 @@
 import type { ProvenanceLedger } from './provenance-ledger.interface.js';
 import type { ProvenanceRule } from './provenance-rule.js';
 import type { ResultProvenance } from './result-provenance.js';
+import type { TaintOptions } from './taint/taint-options.js';
 
 /** The rules an argument may take: `trusted_only` refuses a value from untrusted content. */
 export type ArgumentProvenanceRule = ProvenanceRule;
@@ -40,4 +41,12 @@ export interface ProvenanceOptions {
   readonly strict?: boolean;
   /** Where provenance records go (labels, fingerprints, derivation edges). Default: none kept. */
   readonly ledger?: ProvenanceLedger;
+  /**
+   * The taint ledger: the values of calls proposed under untrusted influence stay tainted when a result (a
+   * note, a row, a file) brings them back, in any process sharing it. Every capability's agent proposals are
+   * then looked up (one statement each). Default: none (a laundered value is trusted content).
+   *
+   * @example taint: { ledger: new TypeOrmTaintLedger(dataSource), retentionDays: 90 }
+   */
+  readonly taint?: TaintOptions;
 }

@@ -10,7 +10,6 @@ import { UntrustedInfluenceDetected } from '../events/untrusted-influence-detect
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import type { Envelope } from '../vocabulary/envelope.js';
 import type { ActorKey } from '../context/actor-key.js';
-import { analyzeInfluence } from './analyze-influence.js';
 import { type ApproverProvenance, approverProvenance } from './approver-provenance.js';
 import type { ArgumentInfluence, InfluenceReport } from './influence-report.js';
 import { isStrict, provenanceApplies } from './provenance-applicability.js';
@@ -22,6 +21,7 @@ import { currentProvenanceWindow } from './provenance-scope.js';
 import { provenanceSummary } from './provenance-summary.js';
 import { ProvenanceWindow } from './provenance-window.js';
 import type { ProvenanceLabel } from './provenance-label.js';
+import { analyzeWithTaint } from './taint/taint.gate.js';
 
 /** What the provenance stage needs from the pipeline. */
 export interface ProvenanceStageInput {
@@ -63,7 +63,7 @@ export async function assessProvenance(input: ProvenanceStageInput): Promise<Pro
   const { definition, envelope, toolKind, options, trail } = input;
   if (!provenanceApplies(definition, options)) return { definition, approver: null, window: null };
   const window = windowOf(toolKind);
-  const report = withTrustedPaths(analyzeInfluence(window, envelope.arguments), definition);
+  const report = withTrustedPaths(await analyzeWithTaint({ ...input, window }), definition);
   const rule = ruleFor(report, definition, options);
   const summary = provenanceSummary(report);
   const influenced = report.untrustedContext || report.arguments.length > 0;
