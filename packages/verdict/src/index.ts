@@ -383,7 +383,13 @@ export {
 } from './provenance/untrusted-content-release.js';
 export { ProvenanceRule, isProvenanceRule } from './provenance/provenance-rule.js';
 export type { ProvenancePolicy, ProvenanceOptions, ArgumentProvenanceRule } from './provenance/provenance-policy.js';
-export type { ResultProvenance, ResultLabel } from './provenance/result-provenance.js';
+export {
+  type ResultProvenance,
+  type ResultLabel,
+  type ResultPathLabel,
+  ResultFormat,
+  isResultFormat,
+} from './provenance/result-provenance.js';
 export { labelResult } from './provenance/label-result.js';
 export { ProvenanceLabels, DEFAULT_PROVENANCE_CAPACITY } from './provenance/provenance-labels.js';
 export { ProvenanceLedger } from './provenance/provenance-ledger.interface.js';

@@ -16,6 +16,8 @@ export const FindingCode = {
   VerdictMigrationsNotRegistered: 'verdict-migrations-not-registered',
   /** The stores' DataSource has migrations that have not run. */
   PendingMigrations: 'pending-migrations',
+  /** A capability labels its results per path without declaring `results.format`. */
+  ResultPathsWithoutFormat: 'result-paths-without-format',
 } as const;
 
 export type FindingCode = (typeof FindingCode)[keyof typeof FindingCode];

@@ -5,6 +5,7 @@ import { VerdictError } from '../errors/verdict.error.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import { isStrict } from './provenance-applicability.js';
 import { isProvenanceRule, ProvenanceRule } from './provenance-rule.js';
+import { isResultFormat } from './result-provenance.js';
 import { retentionDaysOf } from './taint/taint.gate.js';
 
 /**
@@ -43,6 +44,11 @@ export function assertProvenanceConfigured(
     for (const label of [results, ...Object.values(results.paths ?? {})])
       if (!isTrust(label.trust))
         fail('declares result provenance without a trust level (Trust.Trusted or Trust.Untrusted).');
+    if (results.format !== undefined && !isResultFormat(results.format))
+      fail("declares a results format that is not 'json' or 'yaml'.");
+    for (const [path, label] of Object.entries(results.paths ?? {}))
+      if (label.when !== undefined && typeof label.when !== 'function')
+        fail(`has a result provenance path "${path}" whose \`when\` is not a function of the row.`);
   }
   const confirms = isStrict(definition, options.provenance) || rules.includes(ProvenanceRule.RequireConfirmation);
   if (confirms && options.approvals === undefined)
