@@ -1,4 +1,9 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { createRequire } from 'node:module';
+
+// The package's CommonJS build: its ESM build imports JSON without an import attribute, which Node's ESM loaders warn about.
+const { parsePhoneNumberFromString } = createRequire(import.meta.url)(
+  'libphonenumber-js/min',
+) as typeof import('libphonenumber-js/min');
 
 /**
  * The forms a phone number may be written in elsewhere. A number given in E.164 (`+14155550100`) also occurs as
