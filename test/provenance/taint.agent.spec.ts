@@ -48,7 +48,7 @@ describe('taint ledger (real createAgent loops, the agent launders an injected I
       const { payments, decisions } = await payFromNote(ledger, notes, ATTACKER_IBAN);
       expect(payments).toHaveLength(0);
       expect(decisions).toMatchObject([{ disposition: 'deny' }]);
-      expect(decisions[0]!.reason).toContain('Argument recipient matches content from taint:ledger (untrusted)');
+      expect(decisions[0]!.reason).toContain('Argument recipient matches content from memory:taint-ledger (untrusted)');
       expect(JSON.stringify(decisions)).not.toMatch(/de89/i);
     });
 

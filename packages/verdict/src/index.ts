@@ -357,7 +357,7 @@ export {
 export { containmentRule, type ContainmentRule } from './containment/containment-rule.js';
 export { ContainmentService, type ContainmentCommand } from './containment/containment.service.js';
 // Provenance
-export { ProvenanceSource, ProvenanceSourceKind, TAINT_SOURCE } from './provenance/provenance-source.js';
+export { ProvenanceSource, ProvenanceSourceKind } from './provenance/provenance-source.js';
 export { type ProvenanceLabel, describeLabel } from './provenance/provenance-label.js';
 export { labelContent, type LabelledContent } from './provenance/labelled-content.js';
 export { normalizeText, compactText } from './provenance/normalize-text.js';
@@ -397,7 +397,7 @@ export { type ProvenanceRecord, ProvenanceRecordKind, provenanceRecord } from '.
 export { InMemoryProvenanceLedger } from './provenance/in-memory-provenance-ledger.js';
 export { TaintLedger } from './provenance/taint/taint-ledger.interface.js';
 export { InMemoryTaintLedger } from './provenance/taint/in-memory-taint-ledger.js';
-export { candidateFingerprint, taintTenantKey } from './provenance/taint/candidate-fingerprint.js';
+export { taintTenantKey } from './provenance/taint/taint-tenant-key.js';
+export { candidateFingerprint } from './provenance/argument-candidates.js';
 export { type TaintOptions, DEFAULT_TAINT_RETENTION_DAYS } from './provenance/taint/taint-options.js';
-export type { InfluenceAnalysisOptions } from './provenance/analyze-influence.js';
 export { UntrustedInfluenceDetected } from './events/untrusted-influence-detected.event.js';

@@ -21,6 +21,7 @@ export function provenanceApplies(definition: CapabilityDefinition, options: Pro
     isStrict(definition, options) ||
     options?.taint !== undefined ||
     policy?.untrustedContext !== undefined ||
-    policy?.arguments !== undefined
+    policy?.arguments !== undefined ||
+    policy?.destinations !== undefined
   );
 }

@@ -25,8 +25,6 @@ export const ProvenanceSourceKind = {
   External: 'external',
   /** Content whose origin Verdict did not observe (no context window was recorded). */
   Unobserved: 'unobserved',
-  /** A value an earlier proposal carried under untrusted influence (the taint ledger), back through a result. */
-  Taint: 'taint',
 } as const;
 
 export type ProvenanceSourceKind = (typeof ProvenanceSourceKind)[keyof typeof ProvenanceSourceKind];
@@ -110,5 +108,8 @@ export class ProvenanceSource {
 /** The source of content in a window Verdict did not observe. */
 export const UNOBSERVED_SOURCE = ProvenanceSource.create(ProvenanceSourceKind.Unobserved, 'context');
 
-/** The source of an argument value found in the taint ledger. */
-export const TAINT_SOURCE = ProvenanceSource.create(ProvenanceSourceKind.Taint, 'ledger');
+/**
+ * The source of a value found in the taint ledger: written by a call proposed under untrusted influence, it
+ * came back through a result (`InfluenceOptions.tainted`).
+ */
+export const TAINT_LEDGER_SOURCE = ProvenanceSource.create(ProvenanceSourceKind.Memory, 'taint-ledger');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
-import { taintTenantKey } from '../provenance/taint/candidate-fingerprint.js';
+import { taintTenantKey } from '../provenance/taint/taint-tenant-key.js';
 import type { TaintLedger } from '../provenance/taint/taint-ledger.interface.js';
 import { type ContractSuiteOptions, suiteHooks } from './contract-runner.js';
 import { expect } from './expect.js';

@@ -1,12 +1,11 @@
+import { Trust } from '../../context-release/trust.js';
 import { VerdictConfigurationError } from '../../errors/configuration.error.js';
-import { ToolKind } from '../../evidence/tool-kind.js';
 import type { Envelope } from '../../vocabulary/envelope.js';
-import { analyzeInfluence, occursIn, trustedContentOf } from '../analyze-influence.js';
-import { type ArgumentCandidate, argumentCandidates } from '../argument-candidates.js';
+import { type ArgumentCandidate, argumentLeaves, candidateFingerprint } from '../argument-candidates.js';
+import { occursIn } from '../candidate-occurrence.js';
 import type { InfluenceReport } from '../influence-report.js';
-import { currentProvenanceWindow } from '../provenance-scope.js';
 import type { ProvenanceWindow } from '../provenance-window.js';
-import { candidateFingerprint, taintTenantKey } from './candidate-fingerprint.js';
+import { taintTenantKey } from './taint-tenant-key.js';
 import { DEFAULT_TAINT_RETENTION_DAYS, type TaintOptions } from './taint-options.js';
 
 const DAY_MS = 86_400_000;
@@ -14,9 +13,10 @@ const DAY_MS = 86_400_000;
 /** What the taint gate needs from the provenance stage. */
 export interface TaintGateInput {
   readonly envelope: Envelope;
-  readonly toolKind: ToolKind;
   readonly options: { readonly taint?: TaintOptions } | undefined;
   readonly window: ProvenanceWindow;
+  /** The application's own request (no window, not an agent's tool call): nothing is looked up or recorded. */
+  readonly ownRequest: boolean;
   readonly now: Date;
   /** A dry run looks values up but records none. */
   readonly dryRun: boolean;
@@ -24,45 +24,52 @@ export interface TaintGateInput {
 
 /**
  * Influence analysis with the taint ledger (docs/provenance.md, "Taint that survives writes"): looks the
- * proposal's candidate values up in one statement (tainted values are influenced wherever they came back
- * from), analyses, and — when the proposal was under untrusted influence (an untrusted or unobserved window,
- * or a tainted value) and this is not a dry run — records the candidates not derived from trusted content, so
- * that they stay tainted when a result echoes them. The application's own request (no window, not an agent's
- * tool call) is neither looked up nor recorded.
+ * proposal's candidate values up in one statement, runs `analyze` with the tainted ones (influenced wherever
+ * they came back from, never derived from trusted content), and — when the proposal was under untrusted
+ * influence (an untrusted or unobserved window, or a tainted value) and this is not a dry run — records the
+ * candidates not derived from trusted content, so that they stay tainted when a result echoes them.
  */
-export async function analyzeWithTaint(input: TaintGateInput): Promise<InfluenceReport> {
-  const { envelope, window } = input;
+export async function analyzeWithTaint(
+  input: TaintGateInput,
+  analyze: (tainted: ReadonlySet<string>) => Promise<InfluenceReport>,
+): Promise<InfluenceReport> {
   const taint = input.options?.taint;
-  if (taint === undefined || isOwnRequest(input.toolKind)) return analyzeInfluence(window, envelope.arguments);
-  const candidates = argumentCandidates(envelope.arguments);
-  const needles = new Map(candidates.map((candidate) => [candidateFingerprint(candidate), candidate.needle]));
-  const tenant = taintTenantKey(envelope.context.tenant);
+  if (taint === undefined || input.ownRequest) return analyze(new Set());
+  const leaves = argumentLeaves(input.envelope.arguments);
+  const needles = new Map(
+    leaves.flatMap((leaf) => leaf.candidates).map((candidate) => [candidateFingerprint(candidate), candidate.needle]),
+  );
+  const tenant = taintTenantKey(input.envelope.context.tenant);
   const hits =
     needles.size === 0 ? new Set<string>() : await taint.ledger.tainted(tenant, [...needles.keys()], input.now);
   const tainted = new Set([...hits].flatMap((hit) => needles.get(hit) ?? []));
-  const report = analyzeInfluence(window, envelope.arguments, { tainted });
-  if (!input.dryRun && (window.untrusted || tainted.size > 0)) {
-    const recorded = notDerivedFromTrusted(window, candidates, tainted).map(candidateFingerprint);
+  const report = await analyze(tainted);
+  if (!input.dryRun && (input.window.untrusted || tainted.size > 0)) {
+    // `derivation` is in leaf order: the positive rule's answer, trusted set included, for each whole value.
+    const underived = leaves.filter((_, i) => report.derivation[i]?.derived !== true);
+    const trusted = trustedContentOf(input.window);
+    const recorded = underived
+      .flatMap((leaf) => leaf.candidates)
+      .filter((candidate) => tainted.has(candidate.needle) || !occursInAny(trusted, candidate))
+      .map(candidateFingerprint);
     if (recorded.length > 0) await taint.ledger.record(tenant, [...new Set(recorded)], expiryOf(input.now, taint));
   }
   return report;
 }
 
-/** A proposal with no window that no agent's tool made: the application's own request. */
-function isOwnRequest(toolKind: ToolKind): boolean {
-  return currentProvenanceWindow() === undefined && toolKind !== ToolKind.Bound && toolKind !== ToolKind.Guarded;
+/** The canonical texts of the window's trusted items that never entered it untrusted (none when unobserved). */
+function trustedContentOf(window: ProvenanceWindow): readonly string[] {
+  if (!window.observed) return [];
+  const untrusted = new Set(
+    window.items.filter((item) => item.label.trust === Trust.Untrusted).map((item) => item.label.fingerprint),
+  );
+  return window.items
+    .filter((item) => item.label.trust !== Trust.Untrusted && !untrusted.has(item.label.fingerprint))
+    .map((item) => item.canonical);
 }
 
-/** The candidates that occur in no trusted content of the window, and every tainted one. */
-function notDerivedFromTrusted(
-  window: ProvenanceWindow,
-  candidates: readonly ArgumentCandidate[],
-  tainted: ReadonlySet<string>,
-): readonly ArgumentCandidate[] {
-  const trusted = trustedContentOf(window);
-  return candidates.filter(
-    ({ needle, compact }) => tainted.has(needle) || !trusted.some((item) => occursIn(item, needle, compact)),
-  );
+function occursInAny(texts: readonly string[], candidate: ArgumentCandidate): boolean {
+  return texts.some((text) => occursIn(text, candidate));
 }
 
 function expiryOf(now: Date, taint: TaintOptions): Date {
