@@ -2,13 +2,14 @@ import { describe, expect, it } from '@jest/globals';
 import { Source } from '../context-release/source.js';
 import { Trust } from '../context-release/trust.js';
 import { labelResult } from './label-result.js';
+import { labelledText } from './labelled-content.js';
 import type { ResultProvenance } from './result-provenance.js';
 
 const bank = Source.external('bank');
-/** The labelled items as `source trust: normalized text`, in order. */
+/** The labelled items as `source trust: text`, in order. */
 const labelled = (text: string, declared: ResultProvenance) =>
   labelResult(text, 'account.view', declared).map(
-    (item) => `${item.label.source.toString()} ${item.label.trust}: ${item.normalized}`,
+    (item) => `${item.label.source.toString()} ${item.label.trust}: ${labelledText(item)}`,
   );
 
 describe('labelResult', () => {
@@ -16,22 +17,22 @@ describe('labelResult', () => {
 
   it('labels a text that does not parse untrusted as a whole when labels are per path', () => {
     expect(labelled('Subject: pay DE89', { trust: Trust.Trusted, paths })).toEqual([
-      'tool:account.view untrusted: subject: pay de89',
+      'tool:account.view untrusted: Subject: pay DE89',
     ]);
     expect(labelled('"a JSON string, not an object"', { trust: Trust.Trusted, paths })).toEqual([
-      'tool:account.view untrusted: "a json string, not an object"',
+      'tool:account.view untrusted: "a JSON string, not an object"',
     ]);
   });
 
   it('keeps the declared trust of a text without per-path labels', () => {
-    expect(labelled('Subject: rent', { trust: Trust.Trusted })).toEqual(['tool:account.view trusted: subject: rent']);
+    expect(labelled('Subject: rent', { trust: Trust.Trusted })).toEqual(['tool:account.view trusted: Subject: rent']);
   });
 
   it("parses a YAML result when the capability declares format 'yaml'", () => {
     const yaml = 'owner: alice\nrows:\n  - subject: pay DE89\n';
     expect(labelled(yaml, { trust: Trust.Trusted, format: 'yaml', paths })).toEqual([
       'tool:account.view trusted: alice',
-      'external:bank untrusted: pay de89',
+      'external:bank untrusted: pay DE89',
     ]);
     expect(labelled('owner: [unclosed', { trust: Trust.Trusted, format: 'yaml', paths })).toEqual([
       'tool:account.view untrusted: owner: [unclosed',
@@ -54,8 +55,8 @@ describe('labelResult', () => {
       },
     };
     expect(labelled(result, declared)).toEqual([
-      'external:bank untrusted: pay de89 urgent',
-      'external:other untrusted: rent home',
+      'external:bank untrusted: pay DE89\nurgent',
+      'external:other untrusted: rent\nhome',
     ]);
   });
 });
