@@ -1,10 +1,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { createMongoAbility } from '@casl/ability';
-import { Module } from '@nestjs/common';
-import { type TaintLedger, VerdictModule, fingerprintString, taintTenantKey } from '@verdict/nestjs';
-import { runVerdictCli, VerdictCliModule } from '@verdict/nestjs/cli';
+import { type TaintLedger, fingerprintString, taintTenantKey } from '@verdict/nestjs';
 import { TypeOrmTaintLedger, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { databaseEngines, withDataSource } from '@verdict/testing-kit';
+import { inProcessCli } from './in-process-cli.js';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 const NOW = new Date(Date.UTC(2026, 5, 1, 12));
@@ -13,27 +11,9 @@ afterEach(() => {
   process.exitCode = undefined;
 });
 
-/** Runs `verdict <argv>` in this process, with `ledger` as the module's taint ledger (or none); exit code and output. */
-async function cli(ledger: TaintLedger | undefined, ...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  @Module({
-    imports: [
-      VerdictModule.forRoot({
-        abilityFactory: { createForContext: () => createMongoAbility([]) },
-        clock: () => NOW,
-        provenance: ledger === undefined ? {} : { taint: { ledger } },
-      }),
-      VerdictCliModule.forRoot({ streams: { out: (text) => out.push(text), err: (text) => err.push(text) } }),
-    ],
-  })
-  class CliModule {}
-  process.exitCode = undefined;
-  await runVerdictCli(CliModule, { argv });
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = undefined;
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+/** Runs `verdict <argv>` with `ledger` as the module's taint ledger (or none). */
+const cli = (ledger: TaintLedger | undefined, ...argv: string[]) =>
+  inProcessCli({ clock: () => NOW, provenance: ledger === undefined ? {} : { taint: { ledger } } }, ...argv);
 
 describe('operator CLI: taint prune', () => {
   for (const engine of databaseEngines()) {

@@ -1,25 +1,16 @@
 import { AbilityBuilder, createMongoAbility } from '@casl/ability';
-import { HumanMessage } from '@langchain/core/messages';
-import { tool } from '@langchain/core/tools';
-import { MemorySaver } from '@langchain/langgraph';
-import { Injectable, Module } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import { createAgent } from 'langchain';
 import { z } from 'zod';
 import {
-  ActionContextStore,
   type AuthorizedAction,
   ExecutionTargetPolicy,
   InMemoryApprovalReceiptStore,
   InMemoryEvidenceRecorder,
   type ResultProvenance,
-  VerdictModule,
   defineCapability,
   fromContext,
 } from '@verdict/nestjs';
-import { ProvenanceTrackers, VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
-import { ScriptedChatModel } from '@verdict/nestjs/testing/langchain';
 import { alice } from './payments.fixture.js';
+import { trackedAgentApp } from './tracked-agent.fixture.js';
 
 /**
  * A real createAgent loop over two capabilities: `account.view`, whose executor answers `output` (an object,
@@ -70,66 +61,30 @@ export async function viewThenPay(results: ResultProvenance, output: unknown, re
       },
     ),
   ];
-  const evidence = new InMemoryEvidenceRecorder();
-  @Injectable()
-  class AgentTools {
-    constructor(
-      readonly tools: VerdictTools,
-      readonly trackers: ProvenanceTrackers,
-    ) {}
-  }
-  @Module({ imports: [VerdictLangChainModule], providers: [AgentTools] })
-  class AgentModule {}
-  const moduleRef = await Test.createTestingModule({
-    imports: [
-      VerdictModule.forRoot({
-        abilityFactory,
-        evidence,
-        publicMessage: 'Not done.',
-        capabilities,
-        approvals: new InMemoryApprovalReceiptStore(),
-      }),
-      AgentModule,
-    ],
-  }).compile();
-  await moduleRef.init();
+  const app = await trackedAgentApp({
+    abilityFactory,
+    evidence: new InMemoryEvidenceRecorder(),
+    publicMessage: 'Not done.',
+    capabilities,
+    approvals: new InMemoryApprovalReceiptStore(),
+  });
   try {
-    const { tools, trackers } = moduleRef.get(AgentTools);
     const boundTools = [
-      tools.bound(
-        tool(async () => 'never', { name: 'view_account', description: 'Show the account', schema: z.object({}) }),
-        'account.view',
-      ),
-      tools.bound(
-        tool(async () => 'never', {
-          name: 'send_payment',
-          description: 'Send a payment',
-          schema: z.object({ recipient: z.string(), amount: z.number() }),
-        }),
-        'payments.send',
-      ),
+      app.bind('view_account', 'account.view', z.object({})),
+      app.bind('send_payment', 'payments.send', z.object({ recipient: z.string(), amount: z.number() })),
     ];
-    const model = new ScriptedChatModel([
-      { toolCalls: [{ name: 'view_account', args: {}, id: 'call_view' }] },
-      { toolCalls: [{ name: 'send_payment', args: { recipient, amount: 25 }, id: 'call_pay' }] },
-      { text: 'Done.' },
-    ]);
-    const agent = createAgent({
-      model,
-      tools: boundTools,
-      checkpointer: new MemorySaver(),
-      middleware: [trackers.forAgent().middleware()],
-    });
-    await moduleRef
-      .get(ActionContextStore)
-      .run(alice, () =>
-        agent.invoke(
-          { messages: [new HumanMessage('Pay what my account view says I owe.')] },
-          { configurable: { thread_id: `thread-${Math.random()}` } },
-        ),
-      );
+    const model = await app.turn(
+      alice,
+      'Pay what my account view says I owe.',
+      [
+        { toolCalls: [{ name: 'view_account', args: {}, id: 'call_view' }] },
+        { toolCalls: [{ name: 'send_payment', args: { recipient, amount: 25 }, id: 'call_pay' }] },
+        { text: 'Done.' },
+      ],
+      boundTools,
+    );
     return { payments, model };
   } finally {
-    await moduleRef.close();
+    await app.close();
   }
 }

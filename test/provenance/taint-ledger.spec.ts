@@ -57,14 +57,9 @@ for (const engine of databaseEngines()) {
           const ledger = new TypeOrmTaintLedger(dataSource);
           const tenant = taintTenantKey('acme');
           const [value] = values(1);
-          const queryRunner = dataSource.createQueryRunner();
-          await queryRunner.startTransaction();
-          try {
-            await expect(ledger.record(tenant, [value!], LATER)).rejects.toThrow(OuterTransactionError);
-          } finally {
-            await queryRunner.rollbackTransaction();
-            await queryRunner.release();
-          }
+          await inRolledBackTransaction(dataSource, () =>
+            expect(ledger.record(tenant, [value!], LATER)).rejects.toThrow(OuterTransactionError),
+          );
 
           expect(await ledger.tainted(tenant, [value!], NOW)).toEqual(new Set());
         });
@@ -75,14 +70,7 @@ for (const engine of databaseEngines()) {
           const ledger = new TypeOrmTaintLedger(dataSource);
           const tenant = taintTenantKey('acme');
           const [value] = values(1);
-          const queryRunner = dataSource.createQueryRunner();
-          await queryRunner.startTransaction();
-          try {
-            await ledger.record(tenant, [value!], LATER);
-          } finally {
-            await queryRunner.rollbackTransaction();
-            await queryRunner.release();
-          }
+          await inRolledBackTransaction(dataSource, () => ledger.record(tenant, [value!], LATER));
 
           expect(await ledger.tainted(tenant, [value!], NOW)).toEqual(new Set([value]));
         });
@@ -133,6 +121,18 @@ for (const engine of databaseEngines()) {
       });
     });
   });
+}
+
+/** Runs `action` while the application holds a transaction open on `dataSource`, then rolls it back. */
+async function inRolledBackTransaction(dataSource: DataSource, action: () => Promise<unknown>): Promise<void> {
+  const queryRunner = dataSource.createQueryRunner();
+  await queryRunner.startTransaction();
+  try {
+    await action();
+  } finally {
+    await queryRunner.rollbackTransaction();
+    await queryRunner.release();
+  }
 }
 
 /** The index the engine's plan reads the lookup through (after ANALYZE, as a production table would be). */

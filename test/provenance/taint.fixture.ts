@@ -1,14 +1,7 @@
 import { AbilityBuilder, createMongoAbility } from '@casl/ability';
-import { HumanMessage } from '@langchain/core/messages';
-import { tool } from '@langchain/core/tools';
-import { MemorySaver } from '@langchain/langgraph';
-import { Injectable, Module } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import { createAgent } from 'langchain';
 import { z } from 'zod';
 import {
   type ActionContext,
-  ActionContextStore,
   type AuthorizedAction,
   ExecutionTargetPolicy,
   InMemoryApprovalReceiptStore,
@@ -16,13 +9,12 @@ import {
   Source,
   type TaintLedger,
   Trust,
-  VerdictModule,
   defineCapability,
   fromContext,
 } from '@verdict/nestjs';
-import { ProvenanceTrackers, VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
-import { ScriptedChatModel, type ScriptStep } from '@verdict/nestjs/testing/langchain';
+import type { ScriptStep } from '@verdict/nestjs/testing/langchain';
 import { PRODUCT, alice } from './payments.fixture.js';
+import { trackedAgentApp } from './tracked-agent.fixture.js';
 
 /** The application's notes table, shared by every instance of the application (as a database would be). */
 export type Notes = Map<string, string>;
@@ -113,61 +105,26 @@ export async function notesAndPayments(options: { ledger?: TaintLedger; notes: N
     ),
   ];
   const evidence = new InMemoryEvidenceRecorder();
-
-  @Injectable()
-  class AgentTools {
-    constructor(
-      readonly tools: VerdictTools,
-      readonly trackers: ProvenanceTrackers,
-    ) {}
-  }
-  @Module({ imports: [VerdictLangChainModule], providers: [AgentTools] })
-  class AgentModule {}
-  const moduleRef = await Test.createTestingModule({
-    imports: [
-      VerdictModule.forRoot({
-        abilityFactory,
-        evidence,
-        publicMessage: 'Not done.',
-        capabilities,
-        approvals: new InMemoryApprovalReceiptStore(),
-        provenance: options.ledger === undefined ? {} : { taint: { ledger: options.ledger } },
-      }),
-      AgentModule,
-    ],
-  }).compile();
-  await moduleRef.init();
-  const { tools, trackers } = moduleRef.get(AgentTools);
-  const bind = (name: string, capability: string, schema: z.ZodObject) =>
-    tools.bound(
-      tool(async () => 'never', { name, description: name, schema }),
-      capability,
-    );
+  const app = await trackedAgentApp({
+    abilityFactory,
+    evidence,
+    publicMessage: 'Not done.',
+    capabilities,
+    approvals: new InMemoryApprovalReceiptStore(),
+    provenance: options.ledger === undefined ? {} : { taint: { ledger: options.ledger } },
+  });
   const boundTools = [
-    bind('view_product', 'products.view', z.object({ productId: z.string() })),
-    bind('save_note', 'notes.save', z.object({ title: z.string(), text: z.string() })),
-    bind('read_note', 'notes.read', z.object({ title: z.string() })),
-    bind('send_payment', 'payments.send', z.object({ recipient: z.string(), amount: z.number() })),
+    app.bind('view_product', 'products.view', z.object({ productId: z.string() })),
+    app.bind('save_note', 'notes.save', z.object({ title: z.string(), text: z.string() })),
+    app.bind('read_note', 'notes.read', z.object({ title: z.string() })),
+    app.bind('send_payment', 'payments.send', z.object({ recipient: z.string(), amount: z.number() })),
   ];
-  const contexts = moduleRef.get(ActionContextStore);
   const context: ActionContext = options.tenant === undefined ? alice : { ...alice, tenant: options.tenant };
-
   /** One turn of a real createAgent loop in a thread of its own: the scripted model proposes `script`. */
-  async function turn(question: string, script: ScriptStep[]) {
-    const model = new ScriptedChatModel(script);
-    const agent = createAgent({
-      model,
-      tools: boundTools,
-      checkpointer: new MemorySaver(),
-      middleware: [trackers.forAgent().middleware()],
-    });
-    const config = { configurable: { thread_id: `thread-${Math.random()}` } };
-    await contexts.run(context, () => agent.invoke({ messages: [new HumanMessage(question)] }, config));
-    return model;
-  }
+  const turn = (question: string, script: ScriptStep[]) => app.turn(context, question, script, boundTools);
   const decisions = (capability: string) =>
     evidence.decisions().filter((record) => record.stage === 'provenance' && record.capability === capability);
-  return { moduleRef, payments, evidence, turn, decisions, close: () => moduleRef.close() };
+  return { payments, evidence, turn, decisions, close: app.close };
 }
 
 /** A tool call of the scripted model. */
