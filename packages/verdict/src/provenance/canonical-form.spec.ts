@@ -39,3 +39,14 @@ describe('canonicalForm', () => {
     expect(canonicalForm('card 4111 1111 1111 1111')).toBe('card 4111111111111111');
   });
 });
+
+describe('canonicalForm of a long text', () => {
+  it('reads a text of several chunks as it reads each of its lines', () => {
+    const lines = Array.from(
+      { length: 4000 },
+      (_, i) => `Line ${i}: pay DE89 3704 0044 0532 0130 00, call +1 (415) 555-${String(i).padStart(4, '0')}, https://www.evil.example/${i}/ kettle`,
+    );
+    expect(lines.join('\n').length).toBeGreaterThan(3 * 65_536);
+    expect(canonicalForm(lines.join('\n'))).toBe(lines.map(canonicalForm).join(' '));
+  });
+});

@@ -15,7 +15,8 @@ const TRAILING_SLASH = /(?<=[\p{L}\p{N}])\/+(?=[\s)\]>"',;!?]|\.(?:\s|$)|$)/gu;
  * @example canonicalUrls('see https://www.evil.example/pay/ now') === 'see evil.example/pay now'
  */
 export function canonicalUrls(text: string): string {
-  return text.replace(URL_TEXT, canonicalUrl).replace(TRAILING_SLASH, '');
+  const urls = text.includes('://') || text.includes('www.') ? text.replace(URL_TEXT, canonicalUrl) : text;
+  return urls.includes('/') ? urls.replace(TRAILING_SLASH, '') : urls;
 }
 
 function canonicalUrl(match: string): string {
