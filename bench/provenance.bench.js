@@ -8,7 +8,14 @@
 // Figures are printed with whether each target is met; they are not asserted.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { ProvenanceSource, ProvenanceWindow, Trust, analyzeInfluence, argumentCandidates, labelContent } from '@verdict/nestjs';
+import {
+  ProvenanceSource,
+  ProvenanceWindow,
+  Trust,
+  analyzeInfluence,
+  argumentCandidates,
+  labelContent,
+} from '@verdict/nestjs';
 import { fmt, median } from './stats.js';
 
 setFlagsFromString('--expose-gc');
@@ -71,7 +78,9 @@ const verdictOf = (met) => (met ? 'met' : 'NOT MET');
 
 // Warm up the JIT on a small window, so that the first size is not measured cold.
 {
-  const warm = ProvenanceWindow.of([labelContent(untrustedText(10_000), ProvenanceSource.tool('warmup'), Trust.Untrusted)]);
+  const warm = ProvenanceWindow.of([
+    labelContent(untrustedText(10_000), ProvenanceSource.tool('warmup'), Trust.Untrusted),
+  ]);
   for (let i = 0; i < 2000; i++) analyzeInfluence(warm, ARGS);
 }
 
@@ -125,10 +134,14 @@ for (const [size, rounds] of [
   }
   const ms = median(samples);
   perByte.set(size, ms / text.length);
-  console.log(`   ${fmt(size / 1e6, 1).padStart(5)} MB: ${fmt(ms, 2).padStart(8)} ms, ${fmt((ms * 1e6) / text.length, 2)} ns/byte`);
+  console.log(
+    `   ${fmt(size / 1e6, 1).padStart(5)} MB: ${fmt(ms, 2).padStart(8)} ms, ${fmt((ms * 1e6) / text.length, 2)} ns/byte`,
+  );
 }
 const linearity = perByte.get(10_000_000) / perByte.get(100_000);
-console.log(`   target per-byte cost at 10 MB <= 1.5x that at 100 KB: ${fmt(linearity, 2)}x, ${verdictOf(linearity <= 1.5)}`);
+console.log(
+  `   target per-byte cost at 10 MB <= 1.5x that at 100 KB: ${fmt(linearity, 2)}x, ${verdictOf(linearity <= 1.5)}`,
+);
 
 console.log('3. heap of a window (its text included)');
 const WINDOW_BYTES = 10_000_000;
@@ -136,7 +149,10 @@ gc();
 const before = process.memoryUsage().heapUsed;
 const held = (() => {
   const text = untrustedText(WINDOW_BYTES);
-  return { bytes: text.length, window: ProvenanceWindow.of([labelContent(text, ProvenanceSource.tool('products.view'), Trust.Untrusted)]) };
+  return {
+    bytes: text.length,
+    window: ProvenanceWindow.of([labelContent(text, ProvenanceSource.tool('products.view'), Trust.Untrusted)]),
+  };
 })();
 gc();
 const heap = process.memoryUsage().heapUsed - before;

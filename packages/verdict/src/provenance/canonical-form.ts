@@ -52,9 +52,7 @@ export function canonicalForm(text: string): string {
 }
 
 function canonicalChunk(text: string): string {
-  const folded = confusableSkeleton(
-    asciiDigits(text.normalize('NFKC').replace(FORMAT_CHARACTERS, '')).toLowerCase(),
-  )
+  const folded = confusableSkeleton(asciiDigits(text.normalize('NFKC').replace(FORMAT_CHARACTERS, '')).toLowerCase())
     .replace(WHITE_SPACE, ' ')
     .trim();
   return canonicalNumbers(compactIbans(canonicalUrls(folded)))

@@ -29,7 +29,8 @@ function canonicalUrl(match: string): string {
   let host = authorityEnd === -1 ? schemeless : schemeless.slice(0, authorityEnd);
   try {
     const parsed = new URL(scheme === '' ? `http://${url}` : url);
-    if (parsed.hostname !== '') host = `${domainToUnicode(parsed.hostname) || parsed.hostname}${parsed.port ? `:${parsed.port}` : ''}`;
+    if (parsed.hostname !== '')
+      host = `${domainToUnicode(parsed.hostname) || parsed.hostname}${parsed.port ? `:${parsed.port}` : ''}`;
   } catch {
     // Not a URL the parser accepts: compared as written, without its scheme.
   }

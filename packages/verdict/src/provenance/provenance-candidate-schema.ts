@@ -41,7 +41,8 @@ function resolve(schema: JsonSchema, segments: readonly string[]): JsonSchema[] 
   return branches.flatMap((branch) => {
     const properties = (branch.properties ?? {}) as Record<string, JsonSchema>;
     const children: JsonSchema[] = [];
-    if (branch.items !== undefined && (head === WILDCARD || /^\d+$/u.test(head!))) children.push(branch.items as JsonSchema);
+    if (branch.items !== undefined && (head === WILDCARD || /^\d+$/u.test(head!)))
+      children.push(branch.items as JsonSchema);
     if (head === WILDCARD) children.push(...Object.values(properties));
     else if (properties[head!] !== undefined) children.push(properties[head!]!);
     if (typeof branch.additionalProperties === 'object' && properties[head!] === undefined)
@@ -59,11 +60,16 @@ function alternatives(schema: JsonSchema): JsonSchema[] {
 function canYieldCandidate(schema: JsonSchema): boolean {
   const values = schema.enum ?? (schema.const !== undefined ? [schema.const] : undefined);
   if (Array.isArray(values)) return values.some((value) => isCandidateValue(value));
-  const types = Array.isArray(schema.type) ? (schema.type as string[]) : schema.type === undefined ? [] : [schema.type as string];
+  const types = Array.isArray(schema.type)
+    ? (schema.type as string[])
+    : schema.type === undefined
+      ? []
+      : [schema.type as string];
   if (types.length === 0) {
     const branches = alternatives(schema);
     if (branches.length > 1) return branches.some(canYieldCandidate);
-    if (schema.properties !== undefined) return Object.values(schema.properties as Record<string, JsonSchema>).some(canYieldCandidate);
+    if (schema.properties !== undefined)
+      return Object.values(schema.properties as Record<string, JsonSchema>).some(canYieldCandidate);
     return true;
   }
   return types.some((type) => {
