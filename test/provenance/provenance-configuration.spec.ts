@@ -89,3 +89,29 @@ describe('provenance policy at boot', () => {
     ).resolves.toBeDefined();
   });
 });
+
+describe('ProvenancePolicy types', () => {
+  it('types trustedValues from the capability’s arguments', () => {
+    const capability = defineCapability(
+      {
+        name: 'payments.typed',
+        description: 'Send a payment',
+        action: 'pay',
+        subject: 'Account',
+        arguments: z.object({ recipient: z.string(), amount: z.number() }),
+        resolveTarget: fromContext(() => ({ __caslSubjectType__: 'Account', id: 'a' })),
+        executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'account', identity: () => 'a' }),
+        provenance: {
+          destinations: ['recipient'],
+          trustedValues: ({ arguments: args }) => {
+            // @ts-expect-error the schema has no `payee`
+            void args.payee;
+            return [args.recipient, args.amount];
+          },
+        },
+      },
+      () => ({}),
+    );
+    expect(capability.provenance?.destinations).toEqual(['recipient']);
+  });
+});
