@@ -105,10 +105,21 @@ describe('analyzeInfluence: derived from trusted content (the positive rule)', (
   });
 
   it('utility: a value of the trusted set is derived, also in an unobserved window', () => {
-    expect(derived(ProvenanceWindow.unobserved(), { to: OWN }, { trustedValues: ['gb82 west 1234 5698 7654 32'] })).toEqual({
+    expect(
+      derived(ProvenanceWindow.unobserved(), { to: OWN }, { trustedValues: ['gb82 west 1234 5698 7654 32'] }),
+    ).toEqual({
       to: true,
     });
     expect(derived(ProvenanceWindow.unobserved(), { to: ATTACKER }, { trustedValues: [OWN] })).toEqual({ to: false });
+  });
+
+  it('utility: a boolean or null beside the value carries nothing to trace', () => {
+    expect(derived(window, { to: OWN, express: true, cc: null })).toEqual({ to: true, express: true, cc: true });
+  });
+
+  it('utility: a value of the trusted set that an untrusted text repeats is not flagged as copied from it', () => {
+    expect(paths(windowOf(`Pay ${OWN}`), { to: OWN })).toEqual(['to']);
+    expect(analyzeInfluence(windowOf(`Pay ${OWN}`), { to: OWN }, { trustedValues: [OWN] }).arguments).toEqual([]);
   });
 
   it('utility: the application’s own request is derived', () => {
