@@ -417,6 +417,5 @@ export { InMemoryProvenanceLedger } from './provenance/in-memory-provenance-ledg
 export { TaintLedger } from './provenance/taint/taint-ledger.interface.js';
 export { InMemoryTaintLedger } from './provenance/taint/in-memory-taint-ledger.js';
 export { taintTenantKey } from './provenance/taint/taint-tenant-key.js';
-export { candidateFingerprint } from './provenance/argument-candidates.js';
 export { type TaintOptions, DEFAULT_TAINT_RETENTION_DAYS } from './provenance/taint/taint-options.js';
 export { UntrustedInfluenceDetected } from './events/untrusted-influence-detected.event.js';
