@@ -1,15 +1,13 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { createMongoAbility } from '@casl/ability';
-import { Module } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CheckpointKey, decisionRecord, VerdictModule } from '@verdict/nestjs';
-import { runVerdictCli, VerdictCliModule } from '@verdict/nestjs/cli';
+import { type CheckpointKey, decisionRecord } from '@verdict/nestjs';
 import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { databaseEngines, withDataSource } from '@verdict/testing-kit';
 import type { DataSource } from 'typeorm';
+import { inProcessCli } from './in-process-cli.js';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 const KEY: CheckpointKey = { algorithm: 'hmac-sha256', keyId: 'cli-test', secret: 'operator-held secret' };
@@ -19,22 +17,7 @@ afterEach(() => {
 });
 
 /** Runs `verdict <argv>` in this process against `recorder`; its exit code and what it printed. */
-async function cli(recorder: TypeOrmEvidenceRecorder, ...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  @Module({
-    imports: [
-      VerdictModule.forRoot({ abilityFactory: { createForContext: () => createMongoAbility([]) }, evidence: recorder }),
-      VerdictCliModule.forRoot({ streams: { out: (text) => out.push(text), err: (text) => err.push(text) } }),
-    ],
-  })
-  class CliModule {}
-  process.exitCode = undefined;
-  await runVerdictCli(CliModule, { argv });
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = undefined;
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+const cli = (recorder: TypeOrmEvidenceRecorder, ...argv: string[]) => inProcessCli({ evidence: recorder }, ...argv);
 
 /**
  * `count` decision records in `stream` (default: a fresh one), one second apart from 2026-01-01 plus `from`

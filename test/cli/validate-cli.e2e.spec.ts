@@ -78,7 +78,7 @@ describe('verdict validate (CLI)', () => {
     expect(report.failed).toBe(true);
     expect(report.findings).toHaveLength(12);
 
-    // The miswired app's findings are medium to critical: --fail-on critical still fails, as critical ones exist.
+    // The miswired app's findings are low to critical: --fail-on critical still fails, as critical ones exist.
     expect((await miswired('validate', '--fail-on', 'critical')).code).toBe(1);
     // A remote zone declared local drops the PII finding; the others remain.
     const local = JSON.parse(

@@ -39,6 +39,7 @@ describe('verdict validate: the wiring audit', () => {
         `${FindingCode.NullEvidenceRecorder} evidence`,
         `${FindingCode.PendingMigrations} DataSource (better-sqlite3)`,
         `${FindingCode.PiiToRemoteZone} application:ticket->gpt@public-cloud`,
+        `${FindingCode.ResultPathsWithoutFormat} tickets.view`,
         `${FindingCode.VerdictMigrationsNotRegistered} DataSource (better-sqlite3)`,
       ].sort(),
     );
@@ -46,10 +47,24 @@ describe('verdict validate: the wiring audit', () => {
     expect(new Set(report.findings.map((finding) => finding.code))).toEqual(new Set(Object.values(FindingCode)));
     // Most serious first.
     expect(report.findings[0].severity).toBe(Severity.Critical);
-    expect(report.findings.at(-1)?.severity).toBe(Severity.Medium);
+    expect(report.findings.at(-1)?.severity).toBe(Severity.Low);
     expect(report.findings.find((f) => f.code === FindingCode.PendingMigrations)?.message).toContain(
       'CreateTickets1700000000000',
     );
+  });
+
+  it('names a capability that labels its results per path without a format, and says what to declare', async () => {
+    const report = await audit(miswiredAppModule());
+
+    expect(report.findings.filter((f) => f.code === FindingCode.ResultPathsWithoutFormat)).toEqual([
+      {
+        code: FindingCode.ResultPathsWithoutFormat,
+        severity: Severity.Low,
+        subject: 'tickets.view',
+        message:
+          "Capability \"tickets.view\" labels its results per path but declares no results.format: a result that does not parse as JSON is untrusted as a whole. Declare results.format ('json' or 'yaml').",
+      },
+    ]);
   });
 
   it('lists every capability with its gates, policies and tools', async () => {

@@ -29,6 +29,7 @@ export type PayoutArguments = z.infer<typeof payoutArguments>;
 export const reviewsProvenance: ProvenancePolicy = {
   results: {
     trust: Trust.Trusted,
+    format: 'json',
     paths: { 'reviews.*.text': { trust: Trust.Untrusted, source: Source.external('product-reviews') } },
   },
 };

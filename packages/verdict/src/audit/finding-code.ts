@@ -18,6 +18,8 @@ export const FindingCode = {
   PendingMigrations: 'pending-migrations',
   /** A release's behaviour change can refuse what used to work until an option is set (docs/upgrading.md). */
   BehaviourChange: 'behaviour-change',
+  /** A capability labels its results per path without declaring `results.format`. */
+  ResultPathsWithoutFormat: 'result-paths-without-format',
 } as const;
 
 export type FindingCode = (typeof FindingCode)[keyof typeof FindingCode];

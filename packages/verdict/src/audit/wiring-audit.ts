@@ -12,6 +12,7 @@ import { InMemoryExecutionClaimStore } from '../execution-claims/in-memory-execu
 import { InMemoryTrajectoryStore } from '../forbidden-states/in-memory-trajectory-store.js';
 import { InMemoryRateLimitStore } from '../rate-limits/in-memory-rate-limit-store.js';
 import { InMemoryContainmentStore } from '../containment/in-memory-containment-store.js';
+import { InMemoryTaintLedger } from '../provenance/taint/in-memory-taint-ledger.js';
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import { approvalEndpoints } from './approval-endpoints.js';
@@ -19,6 +20,7 @@ import type { CapabilityWiring } from './capability-wiring.js';
 import { FindingCode } from './finding-code.js';
 import { behaviourChanges } from '../upgrade/behaviour-changes.js';
 import { dataSourcesOf, migrationFindings } from './migration-check.js';
+import { resultFormatFindings } from './result-format-findings.js';
 import { Severity, isAtLeast } from './severity.js';
 import { VerdictAgents } from './verdict-agents.js';
 import { DEFAULT_LOCAL_TRUST_ZONES, type WiringAuditOptions } from './wiring-audit-options.js';
@@ -76,6 +78,7 @@ export class WiringAudit {
       ...this.releaseFindings(localZones),
       ...this.mutationFindings(definitions),
       ...this.behaviourChangeFindings(),
+      ...resultFormatFindings(definitions),
     ];
     for (const dataSource of dataSourcesOf(this.stores()))
       findings.push(...(await migrationFindings(dataSource, notes)));
@@ -91,8 +94,16 @@ export class WiringAudit {
   }
 
   private stores(): unknown[] {
-    const { evidence, approvals, executionClaims, rateLimits, trajectories, containment } = this.options;
-    return [evidence, approvals, executionClaims, rateLimits, trajectories, containment?.store];
+    const { evidence, approvals, executionClaims, rateLimits, trajectories, containment, provenance } = this.options;
+    return [
+      evidence,
+      approvals,
+      executionClaims,
+      rateLimits,
+      trajectories,
+      containment?.store,
+      provenance?.taint?.ledger,
+    ];
   }
 
   private storeFindings(): WiringFinding[] {
@@ -123,6 +134,15 @@ export class WiringAudit {
         subject: 'containment.store',
         message:
           '`containment.store` is an InMemoryContainmentStore: a kill switch engaged on one instance (or by the CLI) is never seen by the others, and a restart releases it. Use TypeOrmContainmentStore outside tests.',
+      });
+    }
+    if (this.options.provenance?.taint?.ledger instanceof InMemoryTaintLedger) {
+      findings.push({
+        code: FindingCode.InMemoryStore,
+        severity: Severity.High,
+        subject: 'provenance.taint.ledger',
+        message:
+          '`provenance.taint.ledger` is an InMemoryTaintLedger: a value laundered on one instance is clean on the others and after a restart. Use TypeOrmTaintLedger outside tests.',
       });
     }
     return findings;

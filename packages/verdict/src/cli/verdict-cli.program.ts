@@ -5,6 +5,7 @@ import { EvidenceListCommand } from './evidence-list.command.js';
 import { EvidenceShowCommand } from './evidence-show.command.js';
 import { type CliCommandSpec, type CliProgramSpec, runCli, type RunCliOptions } from './cli-program.js';
 import { RateLimitsPruneCommand } from './rate-limits-prune.command.js';
+import { TaintPruneCommand } from './taint-prune.command.js';
 import { ValidateCommand } from './validate.command.js';
 import { ContainListCommand } from './contain-list.command.js';
 import {
@@ -46,11 +47,11 @@ const switches = (
   { name: 'tenant', arguments: '<id>', description: `${verb} one tenant`, options: attribution, runner: runners[2] },
 ];
 
-/** The operator commands: `claims list|resolve`, `evidence list|show|verify|seal|prune`, `rate-limits prune`, `contain …|list`, `release …`, `validate`. */
+/** The operator commands: `claims list|resolve`, `evidence list|show|verify|seal|prune`, `rate-limits prune`, `taint prune`, `contain …|list`, `release …`, `validate`. */
 export const VERDICT_CLI: CliProgramSpec = {
   name: 'verdict',
   description:
-    'Verdict operator commands: reconcile execution claims, read, verify and prune evidence, maintain rate-limit windows, contain and release, audit the wiring',
+    'Verdict operator commands: reconcile execution claims, read, verify and prune evidence, maintain rate-limit windows and the taint ledger, contain and release, audit the wiring',
   commands: [
     {
       name: 'claims',
@@ -142,6 +143,18 @@ export const VERDICT_CLI: CliProgramSpec = {
           description: 'Delete rate-limit windows that have ended',
           options: [json],
           runner: RateLimitsPruneCommand,
+        },
+      ],
+    },
+    {
+      name: 'taint',
+      description: 'Maintain the taint ledger',
+      subcommands: [
+        {
+          name: 'prune',
+          description: 'Delete taint entries whose retention has passed',
+          options: [json],
+          runner: TaintPruneCommand,
         },
       ],
     },

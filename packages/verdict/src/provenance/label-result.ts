@@ -1,13 +1,18 @@
+import { parse as parseYaml } from 'yaml';
 import { coversPath, parseReleasePath } from '../context-release/release-path.js';
 import { Trust } from '../context-release/trust.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import { labelContent, type LabelledContent } from './labelled-content.js';
 import { ProvenanceSource, ProvenanceSourceKind } from './provenance-source.js';
-import type { ResultLabel, ResultProvenance } from './result-provenance.js';
+import { ResultFormat, type ResultLabel, type ResultPathLabel, type ResultProvenance } from './result-provenance.js';
+
+type Row = Readonly<Record<string, unknown>>;
+const NO_ROW: Row = Object.freeze({});
 
 /**
- * Labels a tool result of `capability` as its provenance declares, whole or per path: the text under each
- * label becomes one content item. Without a declaration the whole result is untrusted.
+ * Labels a tool result of `capability` as its provenance declares, whole or per path (and per row, where a
+ * path label has `when`): the text under each label becomes one content item. Without a declaration the whole
+ * result is untrusted; so is a result with per-path labels that does not parse in its declared `format`.
  */
 export function labelResult(
   text: string,
@@ -18,34 +23,43 @@ export function labelResult(
   const sourceOf = (label: ResultLabel) => (label.source === undefined ? tool : ProvenanceSource.of(label.source));
   if (declared === undefined) return [labelContent(text, tool, Trust.Untrusted)];
   const paths = Object.entries(declared.paths ?? {});
-  const parsed = paths.length === 0 ? undefined : parseJson(text);
-  if (parsed === undefined || (typeof parsed !== 'object' && !Array.isArray(parsed)))
-    return [labelContent(text, sourceOf(declared), declared.trust)];
+  if (paths.length === 0) return [labelContent(text, sourceOf(declared), declared.trust)];
+  const parsed = parseResult(text, declared.format ?? ResultFormat.Json);
+  // Labels that cannot be placed prove nothing about any part: the whole text may be the untrusted part.
+  if (typeof parsed !== 'object' || parsed === null) return [labelContent(text, sourceOf(declared), Trust.Untrusted)];
   const patterns = paths
     .map(([path, label]) => [parseReleasePath(path, 'result provenance'), label] as const)
     .sort(([a], [b]) => b.segments.length - a.segments.length);
   const groups = new Map<string, { label: ResultLabel; texts: string[] }>();
-  const labelFor = (segments: readonly string[]): ResultLabel =>
-    patterns.find(([pattern]) => coversPath(pattern, segments))?.[1] ?? declared;
-  const walk = (value: unknown, segments: string[]): void => {
-    if (Array.isArray(value)) value.forEach((item, i) => walk(item, [...segments, String(i)]));
+  const labelFor = (segments: readonly string[], row: Row): ResultLabel =>
+    patterns.find(([pattern, label]) => coversPath(pattern, segments) && applies(label, row))?.[1] ?? declared;
+  const walk = (value: unknown, segments: string[], row: Row): void => {
+    if (Array.isArray(value)) value.forEach((item, i) => walk(item, [...segments, String(i)], row));
     else if (isPlainObject(value))
-      for (const [key, item] of Object.entries(value as Record<string, unknown>)) walk(item, [...segments, key]);
+      for (const [key, item] of Object.entries(value as Record<string, unknown>))
+        walk(item, [...segments, key], value as Row);
     else if (typeof value === 'string' || typeof value === 'number') {
-      const label = labelFor(segments);
+      const label = labelFor(segments, row);
       const key = `${sourceOf(label).toString()}|${label.trust}`;
       const group = groups.get(key) ?? { label, texts: [] };
       group.texts.push(String(value));
       groups.set(key, group);
     }
   };
-  walk(parsed, []);
+  walk(parsed, [], NO_ROW);
   return [...groups.values()].map(({ label, texts }) => labelContent(texts.join('\n'), sourceOf(label), label.trust));
 }
 
-function parseJson(text: string): unknown {
+function applies(label: ResultPathLabel, row: Row): boolean {
+  return label.when === undefined || label.when(row) === true;
+}
+
+/** The result as an object or array, or `undefined` when it does not parse as one. */
+function parseResult(text: string, format: ResultFormat): object | undefined {
   try {
-    return JSON.parse(text) as unknown;
+    // logLevel 'error': warnings are not printed, errors still throw.
+    const value: unknown = format === ResultFormat.Yaml ? parseYaml(text, { logLevel: 'error' }) : JSON.parse(text);
+    return typeof value === 'object' && value !== null ? value : undefined;
   } catch {
     return undefined;
   }

@@ -11,8 +11,17 @@ export function isStrict(definition: CapabilityDefinition, options: ProvenanceOp
   return options?.strict === true && isConsequential(definition);
 }
 
-/** Whether the provenance stage runs for this capability: it has rules, or strict mode covers it. */
+/**
+ * Whether the provenance stage runs for this capability: it has rules, strict mode covers it, or a taint ledger
+ * is configured (whose values any capability may write back).
+ */
 export function provenanceApplies(definition: CapabilityDefinition, options: ProvenanceOptions | undefined): boolean {
   const policy = definition.provenance;
-  return isStrict(definition, options) || policy?.untrustedContext !== undefined || policy?.arguments !== undefined;
+  return (
+    isStrict(definition, options) ||
+    options?.taint !== undefined ||
+    policy?.untrustedContext !== undefined ||
+    policy?.arguments !== undefined ||
+    policy?.destinations !== undefined
+  );
 }

@@ -18,3 +18,5 @@ export { ProvenanceRecordEntity } from './provenance-record.entity.js';
 export { TypeOrmProvenanceLedger } from './typeorm-provenance-ledger.js';
 export { ReviewItemEntity } from './review-item.entity.js';
 export { TypeOrmReviewItemStore } from './typeorm-review-item-store.js';
+export { TaintEntryEntity } from './taint-entry.entity.js';
+export { TypeOrmTaintLedger } from './typeorm-taint-ledger.js';
