@@ -9,6 +9,7 @@ import {
   type ApprovalReceiptStore,
   ApprovalService,
   type AuthorizedAction,
+  type CapabilityDefinition,
   ExecutionTargetPolicy,
   InMemoryApprovalReceiptStore,
   InMemoryEvidenceRecorder,
@@ -57,6 +58,8 @@ export interface PaymentsSetup {
   readonly imports?: any[];
   /** The approval receipt store (another process's module may share it). Default: a fresh in-memory store. */
   readonly approvals?: ApprovalReceiptStore;
+  /** Further capabilities of the module (one that runs another agent, say). */
+  readonly capabilities?: readonly CapabilityDefinition[];
 }
 
 /** Products (read, results labelled per path) and payments (consequential), booted with the provenance tracker. */
@@ -129,7 +132,7 @@ export async function paymentsFixture(setup: PaymentsSetup = {}) {
         abilityFactory,
         evidence,
         publicMessage: 'Not done.',
-        capabilities: [viewProduct, sendPayment],
+        capabilities: [viewProduct, sendPayment, ...(setup.capabilities ?? [])],
         approvals: approvalStore,
         provenance: { ...setup.provenance, ledger },
         releasePolicies: setup.releasePolicies,
@@ -162,6 +165,8 @@ export async function paymentsFixture(setup: PaymentsSetup = {}) {
   return {
     moduleRef,
     tools: boundTools,
+    /** Binds a further tool to one of `setup.capabilities`. */
+    bind: (definition: Parameters<VerdictTools['bound']>[0], capability: string) => tools.bound(definition, capability),
     trackers,
     payments,
     evidence,

@@ -7,7 +7,7 @@ import { labelResult } from '../provenance/label-result.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import type { ProvenanceLedger } from '../provenance/provenance-ledger.interface.js';
 import { type ProvenanceRecord, ProvenanceRecordKind } from '../provenance/provenance-record.js';
-import { carryAnswer, withToolCallProvenance } from '../provenance/provenance-scope.js';
+import { carryAnswer, enclosingToolCallWindow, withToolCallProvenance } from '../provenance/provenance-scope.js';
 import { ProvenanceSource, ProvenanceSourceKind } from '../provenance/provenance-source.js';
 import { ProvenanceWindow } from '../provenance/provenance-window.js';
 import type { ResultProvenance } from '../provenance/result-provenance.js';
@@ -21,6 +21,8 @@ import { toolCallOf } from './tool-call-of.js';
 /** Human messages in an agent's input that nobody labelled: restored history, or text the tracker forgot. */
 const UNLABELLED_HISTORY = ProvenanceSource.create(ProvenanceSourceKind.Unobserved, 'history');
 const PRINCIPAL = ProvenanceSource.user('principal');
+/** A sub-agent's input, written by the agent whose tool call started it. */
+const CALLER = ProvenanceSource.agent('caller');
 
 /** Options of a {@link ProvenanceTracker}. */
 export interface ProvenanceTrackerOptions {
@@ -130,12 +132,19 @@ export class ProvenanceTracker {
    */
   private async labelInput(messages: unknown): Promise<void> {
     const list = Array.isArray(messages) ? (messages as BaseMessage[]) : [];
+    const caller = enclosingToolCallWindow();
     for (let i = list.length - 1; i >= 0 && HumanMessage.isInstance(list[i]); i--) {
       const message = list[i]!;
       const text = textOf(message);
       if (text === '' || message.additional_kwargs?.[RELEASE_SEAL_KEY] !== undefined) continue;
-      if (this.wiring.labels.recall(text) === undefined)
-        await this.remember(text, [labelContent(text, PRINCIPAL, Trust.Trusted)]);
+      // A sub-agent's input was written by the calling agent's model: it is as trusted as the caller's window.
+      if (caller?.untrusted === true)
+        await this.remember(
+          text,
+          caller.untrustedSources().map(({ source }) => labelContent(text, source, Trust.Untrusted)),
+        );
+      else if (this.wiring.labels.recall(text) === undefined)
+        await this.remember(text, [labelContent(text, caller === undefined ? PRINCIPAL : CALLER, Trust.Trusted)]);
     }
   }
 

@@ -64,9 +64,15 @@ export async function withToolCallProvenance<T>(
   return { result, carried };
 }
 
-/** Runs a bound or guarded tool's own invocation: proposals made inside it belong to `call`. */
+/**
+ * Runs a bound or guarded tool's own invocation: proposals made inside it belong to `call`. Inside another
+ * tool call's window it is an untracked sub-agent's call: that call's result is then untrusted.
+ */
 export function asToolCall<T>(call: ProvenanceToolCall | undefined, fn: () => T): T {
-  return call === undefined ? fn() : invocations.run(call, fn);
+  if (call === undefined) return fn();
+  const scope = scopes.getStore();
+  if (scope?.call !== undefined && !sameCall(scope.call, call)) scope.carriedUnobserved = true;
+  return invocations.run(call, fn);
 }
 
 /**
@@ -79,6 +85,15 @@ export function carryAnswer(item: LabelledContent): void {
 }
 
 /**
+ * The window of the tracked tool call the caller runs inside, if any: for an agent started inside another
+ * agent's tool call (a sub-agent), the window its input was written in.
+ */
+export function enclosingToolCallWindow(): ProvenanceWindow | undefined {
+  const scope = scopes.getStore();
+  return scope?.call === undefined ? undefined : scope.window;
+}
+
+/**
  * The window of the proposal being run, if a caller or the tracker supplied one. A bound or guarded tool's
  * call inside a window the tracker made for another tool call — a sub-agent without a tracker of its own,
  * running inside the outer agent's call — sees an unobserved window.
@@ -88,7 +103,6 @@ export function currentProvenanceWindow(): ProvenanceWindow | undefined {
   if (scope === undefined) return undefined;
   const call = invocations.getStore();
   if (call === undefined || scope.call === undefined || sameCall(scope.call, call)) return scope.window;
-  scope.carriedUnobserved = true;
   return ProvenanceWindow.unobserved();
 }
 
