@@ -1,4 +1,5 @@
 import type { ProvenanceLedger } from './provenance-ledger.interface.js';
+import type { ProvenanceContentStore } from './provenance-content-store.interface.js';
 import type { ProvenanceRule } from './provenance-rule.js';
 import type { ResultProvenance } from './result-provenance.js';
 
@@ -40,4 +41,9 @@ export interface ProvenanceOptions {
   readonly strict?: boolean;
   /** Where provenance records go (labels, fingerprints, derivation edges). Default: none kept. */
   readonly ledger?: ProvenanceLedger;
+  /**
+   * Where the untrusted texts of parked calls' windows are kept for approvers and reviewers (ADR 0042); share one
+   * (`TypeOrmProvenanceContentStore`) when another process may decide the call. Default: this process's memory.
+   */
+  readonly contents?: ProvenanceContentStore;
 }

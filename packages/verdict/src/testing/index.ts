@@ -14,6 +14,8 @@ export { describeTrajectoryStoreContract } from './trajectory-store.contract.js'
 export type { TrajectoryStoreHarness } from './trajectory-store.contract.js';
 export { describeProvenanceLedgerContract } from './provenance-ledger.contract.js';
 export type { ProvenanceLedgerHarness } from './provenance-ledger.contract.js';
+export { describeProvenanceContentStoreContract } from './provenance-content-store.contract.js';
+export type { ProvenanceContentStoreHarness } from './provenance-content-store.contract.js';
 export { describeReviewItemStoreContract } from './review-item-store.contract.js';
 export type { ReviewItemStoreHarness } from './review-item-store.contract.js';
 export { describeDeferredQueueContract } from './deferred-queue.contract.js';
