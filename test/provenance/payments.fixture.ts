@@ -17,6 +17,7 @@ import {
   type ProvenanceOptions,
   type ProvenancePolicy,
   type ReleasePolicy,
+  type VerdictModuleOptions,
   Source,
   Trust,
   VerdictModule,
@@ -58,6 +59,8 @@ export interface PaymentsSetup {
   readonly imports?: any[];
   /** The approval receipt store (another process's module may share it). Default: a fresh in-memory store. */
   readonly approvals?: ApprovalReceiptStore;
+  /** Kill switches of the module. */
+  readonly containment?: VerdictModuleOptions['containment'];
   /** Further capabilities of the module (one that runs another agent, say). */
   readonly capabilities?: readonly CapabilityDefinition[];
 }
@@ -138,6 +141,7 @@ export async function paymentsFixture(setup: PaymentsSetup = {}) {
         approvals: approvalStore,
         provenance: { ...setup.provenance, ledger },
         releasePolicies: setup.releasePolicies,
+        containment: setup.containment,
       }),
       AgentModule,
       ...(setup.imports ?? []),
