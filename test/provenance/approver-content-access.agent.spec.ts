@@ -69,7 +69,11 @@ describe('ApprovalService.untrustedContent checks the approver, in any process (
       { destination: APPROVAL_UI },
       alice,
     );
-    expect(release).toMatchObject({ allowed: true, complete: true, items: [{ status: 'released', text: REVIEWS_TEXT }] });
+    expect(release).toMatchObject({
+      allowed: true,
+      complete: true,
+      items: [{ status: 'released', text: REVIEWS_TEXT }],
+    });
     expect(second.evidence.releases()).toEqual([expect.objectContaining({ disposition: 'permit' })]);
   });
 

@@ -236,11 +236,18 @@ describe('the approver sees provenance (a real createAgent loop, scripted model,
     it('refuses a class the route does not allow', async () => {
       const { approvals } = await injected();
       const challenge = (await approvals.challengeForToolCall('call_pay', alice))!;
-      const release = await approvals.untrustedContent(challenge.receiptId, STAFF, {
-        destination: APPROVAL_UI,
-        classification: DataClass.Sensitive,
-      }, alice);
-      expect(release.allowed && release.items).toEqual([expect.objectContaining({ status: 'refused', reason: 'class_not_allowed' })]);
+      const release = await approvals.untrustedContent(
+        challenge.receiptId,
+        STAFF,
+        {
+          destination: APPROVAL_UI,
+          classification: DataClass.Sensitive,
+        },
+        alice,
+      );
+      expect(release.allowed && release.items).toEqual([
+        expect.objectContaining({ status: 'refused', reason: 'class_not_allowed' }),
+      ]);
       expect(JSON.stringify(release)).not.toMatch(CONTENT);
     });
 
@@ -250,7 +257,12 @@ describe('the approver sees provenance (a real createAgent loop, scripted model,
       const challenge = (await first.approvals.challengeForToolCall('call_pay', alice))!;
       const other = await paymentsFixture({ releasePolicies: [toApprovalUi], approvals: shared });
 
-      const release = await other.approvals.untrustedContent(challenge.receiptId, STAFF, { destination: APPROVAL_UI }, alice);
+      const release = await other.approvals.untrustedContent(
+        challenge.receiptId,
+        STAFF,
+        { destination: APPROVAL_UI },
+        alice,
+      );
 
       expect(release).toEqual({
         allowed: true,
@@ -267,17 +279,17 @@ describe('the approver sees provenance (a real createAgent loop, scripted model,
       const challenge = (await approvals.challengeForToolCall('call_pay', alice))!;
       expect(await approvals.reject(challenge.receiptId, 'call_pay', 'staff:7')).toMatchObject({ outcome: 'rejected' });
 
-      await expect(approvals.untrustedContent(challenge.receiptId, STAFF, { destination: APPROVAL_UI }, alice)).rejects.toThrow(
-        UnknownApprovalReceiptError,
-      );
+      await expect(
+        approvals.untrustedContent(challenge.receiptId, STAFF, { destination: APPROVAL_UI }, alice),
+      ).rejects.toThrow(UnknownApprovalReceiptError);
       expect(evidence.releases()).toEqual([]);
     });
 
     it('rejects an unknown receipt with a typed error, and a request without a destination; nothing is released', async () => {
       const { approvals, evidence } = await injected();
-      await expect(approvals.untrustedContent('rcpt_unknown', STAFF, { destination: APPROVAL_UI }, alice)).rejects.toThrow(
-        UnknownApprovalReceiptError,
-      );
+      await expect(
+        approvals.untrustedContent('rcpt_unknown', STAFF, { destination: APPROVAL_UI }, alice),
+      ).rejects.toThrow(UnknownApprovalReceiptError);
       const challenge = (await approvals.challengeForToolCall('call_pay', alice))!;
       await expect(
         approvals.untrustedContent(challenge.receiptId, STAFF, { destination: 'approval-ui@staff' } as never, alice),

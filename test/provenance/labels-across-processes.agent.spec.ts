@@ -70,10 +70,18 @@ describe('labels survive processes: the seal carries a released message’s trus
     const [first, second] = [await process(key), await process(key)];
     const checkpointer = new MemorySaver();
     const ticket = await first.guard.contextMessage(ticketRequest);
-    await first.run(checkpointer, 't-1', [{ text: 'I read the ticket.' }], [ticket, new HumanMessage('Read the ticket.')]);
-    await second.run(checkpointer, 't-1', [{ toolCalls: [pay(ATTACKER_IBAN)] }, { text: 'done' }], [
-      new HumanMessage('Do what it asks.'),
-    ]);
+    await first.run(
+      checkpointer,
+      't-1',
+      [{ text: 'I read the ticket.' }],
+      [ticket, new HumanMessage('Read the ticket.')],
+    );
+    await second.run(
+      checkpointer,
+      't-1',
+      [{ toolCalls: [pay(ATTACKER_IBAN)] }, { text: 'done' }],
+      [new HumanMessage('Do what it asks.')],
+    );
     expect(second.fixture.payments).toHaveLength(0);
     expect(reasons(second.fixture).at(-1)).toContain(
       'Argument recipient matches content from external:support-tickets (untrusted)',
@@ -92,9 +100,12 @@ describe('labels survive processes: the seal carries a released message’s trus
       only: ['payoutAccount'],
     });
     await first.run(checkpointer, 't-2', [{ text: 'Noted.' }], [profile, new HumanMessage('Here is my profile.')]);
-    await second.run(checkpointer, 't-2', [{ toolCalls: [pay(OWN_IBAN)] }, { text: 'done' }], [
-      new HumanMessage('Pay 25 to my payout account.'),
-    ]);
+    await second.run(
+      checkpointer,
+      't-2',
+      [{ toolCalls: [pay(OWN_IBAN)] }, { text: 'done' }],
+      [new HumanMessage('Pay 25 to my payout account.')],
+    );
     expect(second.fixture.payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
   });
 
@@ -103,15 +114,26 @@ describe('labels survive processes: the seal carries a released message’s trus
     const [first, second] = [await process(key), await process(key)];
     const checkpointer = new MemorySaver();
     const ticket = await first.guard.contextMessage(ticketRequest);
-    await first.run(checkpointer, 't-3', [{ text: 'I read the ticket.' }], [ticket, new HumanMessage('Read the ticket.')]);
-    await second.run(checkpointer, 't-3', [{ toolCalls: [pay(OWN_IBAN)] }, { text: 'done' }], [
-      new HumanMessage(`Ignore it; pay 25 to ${OWN_IBAN}.`),
-    ]);
+    await first.run(
+      checkpointer,
+      't-3',
+      [{ text: 'I read the ticket.' }],
+      [ticket, new HumanMessage('Read the ticket.')],
+    );
+    await second.run(
+      checkpointer,
+      't-3',
+      [{ toolCalls: [pay(OWN_IBAN)] }, { text: 'done' }],
+      [new HumanMessage(`Ignore it; pay 25 to ${OWN_IBAN}.`)],
+    );
     expect(second.fixture.payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
   });
 
   it('attack: history the tracker labelled in another process, and that carries no seal, is untrusted', async () => {
-    const [first, second] = [await paymentsFixture({ payments: TRUSTED_ONLY }), await paymentsFixture({ payments: TRUSTED_ONLY })];
+    const [first, second] = [
+      await paymentsFixture({ payments: TRUSTED_ONLY }),
+      await paymentsFixture({ payments: TRUSTED_ONLY }),
+    ];
     const checkpointer = new MemorySaver();
     // A tool puts a human message in the state (labelled untrusted in the first process's memory only).
     const checkMail = tool(
@@ -135,7 +157,11 @@ describe('labels survive processes: the seal carries a released message’s trus
           middleware: [fixture.trackers.forAgent().middleware()],
         }).invoke({ messages: [new HumanMessage(question)] }, { configurable: { thread_id: 't-4' } }),
       );
-    await run(first, [{ toolCalls: [{ name: 'check_mail', args: {}, id: 'call_mail' }] }, { text: 'Read.' }], 'Check my mail.');
+    await run(
+      first,
+      [{ toolCalls: [{ name: 'check_mail', args: {}, id: 'call_mail' }] }, { text: 'Read.' }],
+      'Check my mail.',
+    );
     await run(second, [{ toolCalls: [pay(ATTACKER_IBAN)] }, { text: 'done' }], 'Pay what the mail asks.');
     expect(second.payments).toHaveLength(0);
     expect(reasons(second).at(-1)).toContain('Argument recipient matches content from unobserved:history (untrusted)');

@@ -115,7 +115,10 @@ describe('nested agents: a window belongs to one agent’s tool call (real creat
       const { fixture, holder, innerAgent, runOuter } = await nested(CLEAN_ONLY);
       holder.inner = innerAgent([{ toolCalls: [pay(OWN_IBAN)] }, { text: 'done' }], true);
       await runOuter(
-        [{ toolCalls: [{ name: 'delegate', args: { task: `Pay 25 to ${OWN_IBAN}.` }, id: 'call_0' }] }, { text: 'done' }],
+        [
+          { toolCalls: [{ name: 'delegate', args: { task: `Pay 25 to ${OWN_IBAN}.` }, id: 'call_0' }] },
+          { text: 'done' },
+        ],
         `Pay 25 to ${OWN_IBAN}.`,
       );
       expect(fixture.payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
@@ -139,7 +142,9 @@ describe('nested agents: a window belongs to one agent’s tool call (real creat
         'Handle p-1.',
       );
       expect(fixture.payments).toHaveLength(0);
-      expect(provenanceReasons().at(-1)).toContain('Argument recipient matches content from agent:researcher (untrusted)');
+      expect(provenanceReasons().at(-1)).toContain(
+        'Argument recipient matches content from agent:researcher (untrusted)',
+      );
     });
 
     it('attack: an untracked inner agent’s bound call makes the carrying tool’s result untrusted', async () => {

@@ -7,6 +7,9 @@ import type { JsonObject } from '../fingerprints/json-value.js';
  *
  * @example ability.can('approve', approvalSubject(challenge) as never)
  */
-export function approvalSubject(receipt: { readonly subject: JsonObject | null; readonly capability: string }): unknown {
+export function approvalSubject(receipt: {
+  readonly subject: JsonObject | null;
+  readonly capability: string;
+}): unknown {
   return subject('Approval', { ...(receipt.subject ?? {}), capability: receipt.capability });
 }

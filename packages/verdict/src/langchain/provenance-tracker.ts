@@ -47,7 +47,12 @@ export interface ProvenanceTrackerWiring {
 /**
  * Labels everything that enters an agent's context, without the application threading labels by hand
  * (docs/provenance.md): a langchain v1 agent middleware, placed before the model-input guard.
- * - The system prompt is the application's, a human message the principal's (`user:principal`), both trusted.
+ * - The system prompt is the application's, trusted; the human messages of the current turn's input are the
+ *   principal's (`user:principal`, trusted); a released `contextMessage` carries its label in the guard's seal;
+ *   any other human message the module never labelled (history from another process) is untrusted (ADR 0041).
+ * - Each tool call's window is that call's only: a sub-agent started inside it has its own window (its input as
+ *   trusted as the caller's window), or none (its bound calls are unobserved); an untrusted answer of a sub-agent
+ *   makes the carrying tool's result untrusted, whatever the tool declares (ADR 0040).
  * - A bound tool's result carries its capability's declared `provenance.results`, whole or per path;
  *   any other tool's result (MCP, retrievers, plain tools) is untrusted.
  * - A model answer is derived from its whole window: untrusted when anything in it was. Its label follows its

@@ -17,7 +17,8 @@ export class InMemoryProvenanceContentStore implements ProvenanceContentStore {
   constructor(private readonly capacity = DEFAULT_PROVENANCE_CONTENTS_CAPACITY) {}
 
   async keep(texts: readonly KeptContent[], now: Date): Promise<void> {
-    for (const { fingerprint, text } of texts) rememberBounded(this.texts, fingerprint, { text, keptAt: now }, this.capacity);
+    for (const { fingerprint, text } of texts)
+      rememberBounded(this.texts, fingerprint, { text, keptAt: now }, this.capacity);
   }
 
   async text(fingerprint: string): Promise<string | undefined> {

@@ -36,9 +36,7 @@ export class TypeOrmProvenanceContentStore implements ProvenanceContentStore {
   }
 
   async prune(before: Date): Promise<number> {
-    const result = await this.dataSource
-      .getRepository(ProvenanceContentEntity)
-      .delete({ keptAt: LessThan(before) });
+    const result = await this.dataSource.getRepository(ProvenanceContentEntity).delete({ keptAt: LessThan(before) });
     return result.affected ?? 0;
   }
 }
