@@ -3,6 +3,7 @@ import { HumanMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
 import { createAgent } from 'langchain';
 import {
+  type Approver,
   type ApproverProvenance,
   DataClass,
   Destination,
@@ -66,6 +67,9 @@ async function run(setup: PaymentsSetup, question: string, recipient: string) {
 
 const injected = (setup: PaymentsSetup = {}) =>
   run({ payments: CONFIRM_RECIPIENT, ...setup }, 'Tell me about product p-1.', ATTACKER_IBAN);
+
+/** A staff approver of alice's tenant, reading alice's receipt. */
+const STAFF: Approver = { id: 'staff:7', context: { actor: { id: 'staff-7' }, tenant: 'acme' } };
 
 const EXPECTED: ApproverProvenance = {
   observed: true,
@@ -157,9 +161,10 @@ describe('the approver sees provenance (a real createAgent loop, scripted model,
       const { approvals, evidence } = await injected();
       const challenge = (await approvals.challengeForToolCall('call_pay', alice))!;
 
-      const release = await approvals.untrustedContent(challenge.receiptId, { destination: APPROVAL_UI });
+      const release = await approvals.untrustedContent(challenge.receiptId, STAFF, { destination: APPROVAL_UI }, alice);
 
       expect(release).toEqual({
+        allowed: true,
         destination: 'approval-ui@staff',
         observed: true,
         complete: true,
@@ -173,7 +178,7 @@ describe('the approver sees provenance (a real createAgent loop, scripted model,
           },
         ],
       });
-      const [released] = release.items;
+      const [released] = release.allowed ? release.items : [];
       const records = evidence.releases();
       expect(records).toEqual([
         expect.objectContaining({
@@ -195,13 +200,13 @@ describe('the approver sees provenance (a real createAgent loop, scripted model,
       const { approvals, evidence } = await injected();
       const challenge = (await approvals.challengeForToolCall('call_pay', alice))!;
 
-      const release = await approvals.untrustedContent(challenge.receiptId, { destination: PARTNER });
+      const release = await approvals.untrustedContent(challenge.receiptId, STAFF, { destination: PARTNER }, alice);
 
       expect(release).toMatchObject({
         complete: false,
         items: [{ status: 'refused', reason: 'route_not_registered', source: REVIEWS_SOURCE }],
       });
-      expect(release.items[0]).not.toHaveProperty('text');
+      expect(release.allowed && release.items[0]).not.toHaveProperty('text');
       expect(evidence.releases()).toEqual([
         expect.objectContaining({
           disposition: 'deny',
@@ -220,9 +225,9 @@ describe('the approver sees provenance (a real createAgent loop, scripted model,
       const { approvals } = await injected({ releasePolicies: [strictRoute] });
       const challenge = (await approvals.challengeForToolCall('call_pay', alice))!;
 
-      const release = await approvals.untrustedContent(challenge.receiptId, { destination: APPROVAL_UI });
+      const release = await approvals.untrustedContent(challenge.receiptId, STAFF, { destination: APPROVAL_UI }, alice);
 
-      expect(release.items).toEqual([
+      expect(release.allowed && release.items).toEqual([
         expect.objectContaining({ status: 'refused', reason: expect.stringMatching(/^detector_fired:/) }),
       ]);
       expect(JSON.stringify(release)).not.toMatch(CONTENT);
@@ -231,11 +236,18 @@ describe('the approver sees provenance (a real createAgent loop, scripted model,
     it('refuses a class the route does not allow', async () => {
       const { approvals } = await injected();
       const challenge = (await approvals.challengeForToolCall('call_pay', alice))!;
-      const release = await approvals.untrustedContent(challenge.receiptId, {
-        destination: APPROVAL_UI,
-        classification: DataClass.Sensitive,
-      });
-      expect(release.items).toEqual([expect.objectContaining({ status: 'refused', reason: 'class_not_allowed' })]);
+      const release = await approvals.untrustedContent(
+        challenge.receiptId,
+        STAFF,
+        {
+          destination: APPROVAL_UI,
+          classification: DataClass.Sensitive,
+        },
+        alice,
+      );
+      expect(release.allowed && release.items).toEqual([
+        expect.objectContaining({ status: 'refused', reason: 'class_not_allowed' }),
+      ]);
       expect(JSON.stringify(release)).not.toMatch(CONTENT);
     });
 
@@ -245,9 +257,15 @@ describe('the approver sees provenance (a real createAgent loop, scripted model,
       const challenge = (await first.approvals.challengeForToolCall('call_pay', alice))!;
       const other = await paymentsFixture({ releasePolicies: [toApprovalUi], approvals: shared });
 
-      const release = await other.approvals.untrustedContent(challenge.receiptId, { destination: APPROVAL_UI });
+      const release = await other.approvals.untrustedContent(
+        challenge.receiptId,
+        STAFF,
+        { destination: APPROVAL_UI },
+        alice,
+      );
 
       expect(release).toEqual({
+        allowed: true,
         destination: 'approval-ui@staff',
         observed: true,
         complete: false,
@@ -261,20 +279,20 @@ describe('the approver sees provenance (a real createAgent loop, scripted model,
       const challenge = (await approvals.challengeForToolCall('call_pay', alice))!;
       expect(await approvals.reject(challenge.receiptId, 'call_pay', 'staff:7')).toMatchObject({ outcome: 'rejected' });
 
-      await expect(approvals.untrustedContent(challenge.receiptId, { destination: APPROVAL_UI })).rejects.toThrow(
-        UnknownApprovalReceiptError,
-      );
+      await expect(
+        approvals.untrustedContent(challenge.receiptId, STAFF, { destination: APPROVAL_UI }, alice),
+      ).rejects.toThrow(UnknownApprovalReceiptError);
       expect(evidence.releases()).toEqual([]);
     });
 
     it('rejects an unknown receipt with a typed error, and a request without a destination; nothing is released', async () => {
       const { approvals, evidence } = await injected();
-      await expect(approvals.untrustedContent('rcpt_unknown', { destination: APPROVAL_UI })).rejects.toThrow(
-        UnknownApprovalReceiptError,
-      );
+      await expect(
+        approvals.untrustedContent('rcpt_unknown', STAFF, { destination: APPROVAL_UI }, alice),
+      ).rejects.toThrow(UnknownApprovalReceiptError);
       const challenge = (await approvals.challengeForToolCall('call_pay', alice))!;
       await expect(
-        approvals.untrustedContent(challenge.receiptId, { destination: 'approval-ui@staff' } as never),
+        approvals.untrustedContent(challenge.receiptId, STAFF, { destination: 'approval-ui@staff' } as never, alice),
       ).rejects.toThrow(InvalidReleaseRequestError);
       expect(evidence.releases()).toEqual([]);
     });

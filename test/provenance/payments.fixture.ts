@@ -9,6 +9,7 @@ import {
   type ApprovalReceiptStore,
   ApprovalService,
   type AuthorizedAction,
+  type CapabilityDefinition,
   ExecutionTargetPolicy,
   InMemoryApprovalReceiptStore,
   InMemoryEvidenceRecorder,
@@ -16,6 +17,7 @@ import {
   type ProvenanceOptions,
   type ProvenancePolicy,
   type ReleasePolicy,
+  type VerdictModuleOptions,
   Source,
   Trust,
   VerdictModule,
@@ -57,6 +59,10 @@ export interface PaymentsSetup {
   readonly imports?: any[];
   /** The approval receipt store (another process's module may share it). Default: a fresh in-memory store. */
   readonly approvals?: ApprovalReceiptStore;
+  /** Kill switches of the module. */
+  readonly containment?: VerdictModuleOptions['containment'];
+  /** Further capabilities of the module (one that runs another agent, say). */
+  readonly capabilities?: readonly CapabilityDefinition[];
 }
 
 /** Products (read, results labelled per path) and payments (consequential), booted with the provenance tracker. */
@@ -68,6 +74,8 @@ export async function paymentsFixture(setup: PaymentsSetup = {}) {
       const { can, build } = new AbilityBuilder(createMongoAbility);
       can('read', 'Catalog');
       can('pay', 'Account', { owner: (context.actor as { id: string }).id });
+      // Every actor of the tenant may approve, but an intern.
+      if ((context.actor as { id: string }).id !== 'intern') can('approve', 'Approval');
       return build();
     },
   };
@@ -129,10 +137,11 @@ export async function paymentsFixture(setup: PaymentsSetup = {}) {
         abilityFactory,
         evidence,
         publicMessage: 'Not done.',
-        capabilities: [viewProduct, sendPayment],
+        capabilities: [viewProduct, sendPayment, ...(setup.capabilities ?? [])],
         approvals: approvalStore,
         provenance: { ...setup.provenance, ledger },
         releasePolicies: setup.releasePolicies,
+        containment: setup.containment,
       }),
       AgentModule,
       ...(setup.imports ?? []),
@@ -162,6 +171,8 @@ export async function paymentsFixture(setup: PaymentsSetup = {}) {
   return {
     moduleRef,
     tools: boundTools,
+    /** Binds a further tool to one of `setup.capabilities`. */
+    bind: (definition: Parameters<VerdictTools['bound']>[0], capability: string) => tools.bound(definition, capability),
     trackers,
     payments,
     evidence,

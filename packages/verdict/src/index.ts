@@ -149,9 +149,12 @@ export {
   ApprovalService,
   type ApprovalParties,
   type ApprovalTransition,
+  type ApprovalContentRelease,
   type PendingApproval,
 } from './approvals/approval.service.js';
 export { UnknownApprovalReceiptError } from './approvals/unknown-approval-receipt.error.js';
+export { type DeciderRefusal, deciderRefusal } from './containment/decider-refusal.js';
+export { approvalSubject } from './approvals/approval-subject.js';
 export { challengeOf } from './approvals/approval-challenge.js';
 export type { ApprovalEndpointHooks, Approver } from './approvals/approval-endpoint-hooks.interface.js';
 export {
@@ -387,6 +390,8 @@ export {
   approverProvenance,
 } from './provenance/approver-provenance.js';
 export { ProvenanceContents, DEFAULT_PROVENANCE_CONTENTS_CAPACITY } from './provenance/provenance-contents.js';
+export { InMemoryProvenanceContentStore } from './provenance/in-memory-provenance-content-store.js';
+export type { KeptContent, ProvenanceContentStore } from './provenance/provenance-content-store.interface.js';
 export { releaseSourceOf } from './provenance/release-source-of.js';
 export {
   type UntrustedContentRequest,

@@ -70,7 +70,11 @@ const PUBLIC_PROVIDERS = [
     ContainmentGate,
     ContainmentRules,
     SecurityEventEmitter,
-    { provide: ProvenanceContents, useFactory: () => new ProvenanceContents() },
+    {
+      provide: ProvenanceContents,
+      inject: [MODULE_OPTIONS_TOKEN],
+      useFactory: (options: VerdictModuleOptions) => new ProvenanceContents(options.provenance?.contents),
+    },
     {
       provide: EvidenceRecorder,
       inject: [MODULE_OPTIONS_TOKEN],

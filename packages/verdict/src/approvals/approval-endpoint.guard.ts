@@ -7,7 +7,6 @@ import {
   Injectable,
   UnauthorizedException,
 } from '@nestjs/common';
-import { subject } from '@casl/ability';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { ActionContext } from '../context/action-context.js';
@@ -16,6 +15,8 @@ import type { ApprovalChallenge } from './approval-challenge.js';
 import type { Approver } from './approval-endpoint-hooks.interface.js';
 import { ApprovalService } from './approval.service.js';
 import { DecisionContainment } from '../containment/decision-containment.js';
+import { deciderRefusal } from '../containment/decider-refusal.js';
+import { approvalSubject } from './approval-subject.js';
 
 /** What an approval route handler receives from the guard: the server-side challenge, the approver, and whose call it is. */
 export interface ApprovalRequest {
@@ -74,10 +75,11 @@ export class ApprovalEndpointGuard implements CanActivate {
       throw new ForbiddenException();
     const challenge = await this.approvals.challengeForToolCall(toolCallId, requester);
     if (challenge === null) throw new ConflictException(NO_SINGLE_PENDING);
-    const ability = await this.options.abilityFactory.createForContext(approver.context);
-    const approval = subject('Approval', { ...(challenge.subject ?? {}), capability: challenge.capability });
-    if (!ability.can('approve', approval as never)) throw new ForbiddenException();
-    if (await this.containment.isDeciderContained(approver.context)) throw new ForbiddenException();
+    const refusal = await deciderRefusal(approver.context, 'approve', approvalSubject(challenge), {
+      abilityFactory: this.options.abilityFactory,
+      containment: this.containment,
+    });
+    if (refusal !== null) throw new ForbiddenException();
     request[APPROVAL_REQUEST] = { challenge, approver, requester } satisfies ApprovalRequest;
     return true;
   }

@@ -23,6 +23,9 @@ import { isExpired } from './receipt-rules.js';
 import { ReceiptStatus } from './receipt-status.js';
 import { UnknownApprovalReceiptError } from './unknown-approval-receipt.error.js';
 import { ContextReleaseService } from '../context-release/context-release.service.js';
+import { type DeciderRefusal, deciderRefusal } from '../containment/decider-refusal.js';
+import type { Approver } from './approval-endpoint-hooks.interface.js';
+import { approvalSubject } from './approval-subject.js';
 import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 import { ProvenanceContents } from '../provenance/provenance-contents.js';
 import {
@@ -43,6 +46,15 @@ export interface PendingApproval {
   /** `ApprovalChallenge.provenance`: which sources were in context, which argument came from which untrusted source. */
   readonly provenance: ApproverProvenance | null;
 }
+
+/**
+ * The untrusted content of a receipt's window for an approver: released (per item, see
+ * {@link UntrustedContentRelease}) when the approver may decide the receipt, or why not (ADR 0042): `not_found`
+ * (not the requester's receipt, or an approver of another tenant), `forbidden` (no CASL `approve`), `contained`.
+ */
+export type ApprovalContentRelease =
+  | ({ readonly allowed: true } & UntrustedContentRelease)
+  | { readonly allowed: false; readonly outcome: 'not_found' | DeciderRefusal };
 
 /**
  * Who takes part in an approval, for kill switches (ADR 0035): the approver's action context and the requester's
@@ -134,33 +146,57 @@ export class ApprovalService {
   }
 
   /**
-   * The raw untrusted text that was in the window of the receipt's proposal, for the approver, released
-   * through context release: each untrusted item the receipt recorded (by content fingerprint) goes through
-   * the route from its source (`releaseSourceOf`) to `request.destination`, trust `untrusted`, with release
-   * evidence as usual (correlated by the receipt's fingerprint). A route that denies yields `refused` and no
-   * text. The text itself comes only from this process's memory of the windows that parked calls
-   * (`ProvenanceContents`, ADR 0033), never from the receipt: an item forgotten, or parked by another process,
-   * is `unavailable`. A receipt the provenance stage did not analyse has no items.
+   * The raw untrusted text that was in the window of the receipt's proposal, for an approver who may decide it
+   * (ADR 0042), released through context release: each untrusted item the receipt recorded (by content
+   * fingerprint) goes through the route from its source (`releaseSourceOf`) to `request.destination`, trust
+   * `untrusted`, with release evidence as usual (correlated by the receipt's fingerprint). A route that denies
+   * yields `refused` and no text. The text comes from the module's store of parked windows' texts
+   * (`provenance.contents`, ADR 0042; default: this process's memory), never from the receipt: an item the
+   * store no longer holds is `unavailable`. A receipt the provenance stage did not analyse has no items.
    *
+   * The approver is checked as a reviewer is (`ReviewService.untrustedContent`): `not_found` unless the receipt
+   * is `requester`'s (actor, tenant and conversation, as `challengeForToolCall` scopes it) and the approver is of
+   * the requester's tenant; `forbidden` without CASL `approve` on the receipt's `'Approval'` subject; `contained`
+   * while a kill switch is engaged for the approver's actor. Nothing is released then.
+   *
+   * @param requester The action context the tool call was proposed in (what `@ApprovalEndpoint()` hands the
+   * route). Default: the approver's own (approvers read only what they asked for themselves).
    * @throws UnknownApprovalReceiptError when no pending, unexpired receipt has `receiptId` (nothing is released):
    * once approved, rejected, consumed or expired there is nothing left to decide on.
+   * @throws VerdictConfigurationError without a receipt id or an approver with a non-blank id.
    * @throws InvalidReleaseRequestError without a `Destination`.
    * @example
-   * const { items } = await approvals.untrustedContent(challenge.receiptId, { destination: Destination.connection('approval-ui', 'staff') });
+   * const content = await approvals.untrustedContent(challenge.receiptId, approver, { destination: Destination.connection('approval-ui', 'staff') }, requester);
+   * if (content.allowed) show(content.items);
    */
-  async untrustedContent(receiptId: string, request: UntrustedContentRequest): Promise<UntrustedContentRelease> {
-    if (typeof receiptId !== 'string' || receiptId.trim() === '')
-      throw new VerdictConfigurationError('ApprovalService.untrustedContent needs a non-blank receiptId.');
+  async untrustedContent(
+    receiptId: string,
+    approver: Approver,
+    request: UntrustedContentRequest,
+    requester: ActionContext = approver?.context,
+  ): Promise<ApprovalContentRelease> {
+    if (typeof receiptId !== 'string' || receiptId.trim() === '' || !hasApproverId(approver))
+      throw new VerdictConfigurationError(
+        'ApprovalService.untrustedContent needs a non-blank receiptId and an approver with a non-blank id.',
+      );
     checkedDestination(request, 'ApprovalService.untrustedContent');
     const receipt = await this.store().find(receiptId);
     // The text is there to decide on: a decided, consumed or expired receipt has nothing left to decide.
     if (receipt === null || receipt.status !== ReceiptStatus.Pending || isExpired(receipt, this.now()))
       throw new UnknownApprovalReceiptError();
-    return releaseUntrustedContent(receipt.provenance ?? null, request, {
+    if (requester?.tenant !== approver.context.tenant || !this.askedBy(receipt, requester))
+      return { allowed: false, outcome: 'not_found' };
+    const refusal = await deciderRefusal(approver.context, 'approve', approvalSubject(receipt), {
+      abilityFactory: this.options.abilityFactory,
+      containment: this.containment,
+    });
+    if (refusal !== null) return { allowed: false, outcome: refusal };
+    const release = await releaseUntrustedContent(receipt.provenance ?? null, request, {
       contents: this.contents,
       releaser: this.releases,
       correlationId: fingerprintString(receipt.id),
     });
+    return { allowed: true, ...release };
   }
 
   /**
@@ -233,6 +269,9 @@ export class ApprovalService {
     await trail.beforeMutation();
     const transition = await store[verb]({ receiptId, toolCallId, by, now });
     trail.markMutated();
+    // Decided: nothing is left to show an approver, so the window's texts go (ADR 0042).
+    if (transition.outcome === 'approved' || transition.outcome === 'rejected')
+      await this.contents.forget(found.provenance);
     await trail.record(
       transition.outcome === 'approved'
         ? Decision.permit(Stage.Approval, `approved by ${by}`)
@@ -284,4 +323,8 @@ export class ApprovalService {
   private now(): Date {
     return (this.options.clock ?? (() => new Date()))();
   }
+}
+
+function hasApproverId(approver: Approver | undefined): approver is Approver {
+  return typeof approver?.id === 'string' && approver.id.trim() !== '' && approver.context !== undefined;
 }

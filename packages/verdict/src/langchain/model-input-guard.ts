@@ -1,4 +1,4 @@
-import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import type { ContextReleaser } from '../context-release/context-releaser.js';
 import type { Destination } from '../context-release/destination.js';
@@ -23,6 +23,7 @@ import { threadOf } from './thread-of.js';
 import { labelContent } from '../provenance/labelled-content.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import { ProvenanceSource } from '../provenance/provenance-source.js';
+import { statedLabelOf, withSealedLabel } from './sealed-label.js';
 
 /** How one tool's results are released: everything of a release request but the payload and destination. */
 export type ToolResultRoute = Omit<ReleaseRequest, 'payload' | 'destination'>;
@@ -144,10 +145,11 @@ export class ModelInputGuard {
       ...request,
       destination: this.options.destination,
     });
-    this.options.provenanceLabels?.remember(content, [
-      labelContent(content, ProvenanceSource.of(request.source), request.trust),
-    ]);
-    return this.seal.sealMessage(new HumanMessage({ content }));
+    const source = ProvenanceSource.of(request.source);
+    this.options.provenanceLabels?.remember(content, [labelContent(content, source, request.trust)]);
+    // The label travels inside the seal: another process, or this one once its label memory forgot the text,
+    // reads the ticket as what it was released as (ADR 0041).
+    return this.seal.sealMessage(withSealedLabel(new HumanMessage({ content }), { source, trust: request.trust }));
   }
 
   /**
@@ -189,11 +191,26 @@ export class ModelInputGuard {
       wrapModelCall: async (request, handler) => {
         const thread = threadOf(request.runtime);
         this.admission.assertAdmitted([request.systemMessage, ...request.messages], thread);
+        this.rememberSealedLabels(request.messages);
         const response = await handler(request);
         // The model's own answers are sealed, so that later calls can tell them from messages put in its mouth.
         return this.sealAnswer(response, thread);
       },
     });
+  }
+
+  /**
+   * The labels released context messages carry under a valid seal go to the module's labels, where the
+   * provenance tracker reads them for this model call's window.
+   */
+  private rememberSealedLabels(messages: readonly BaseMessage[]): void {
+    const labels = this.options.provenanceLabels;
+    if (labels === undefined) return;
+    for (const message of messages) {
+      const label = HumanMessage.isInstance(message) ? statedLabelOf(message) : undefined;
+      if (label === undefined || typeof message.content !== 'string' || !this.seal.verifyMessage(message)) continue;
+      labels.remember(message.content, [labelContent(message.content, label.source, label.trust)]);
+    }
   }
 
   /**

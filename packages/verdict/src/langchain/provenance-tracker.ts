@@ -7,7 +7,7 @@ import { labelResult } from '../provenance/label-result.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import type { ProvenanceLedger } from '../provenance/provenance-ledger.interface.js';
 import { type ProvenanceRecord, ProvenanceRecordKind } from '../provenance/provenance-record.js';
-import { withProvenance } from '../provenance/provenance-scope.js';
+import { carryAnswer, enclosingToolCallWindow, withToolCallProvenance } from '../provenance/provenance-scope.js';
 import { ProvenanceSource, ProvenanceSourceKind } from '../provenance/provenance-source.js';
 import { ProvenanceWindow } from '../provenance/provenance-window.js';
 import type { ResultProvenance } from '../provenance/result-provenance.js';
@@ -15,6 +15,14 @@ import { VerdictTool } from './verdict-tool.js';
 import { threadOf } from './thread-of.js';
 import { LabelledRetriever } from './labelled-retriever.js';
 import type { BaseRetrieverInterface } from '@langchain/core/retrievers';
+import { RELEASE_SEAL_KEY } from './release-seal.js';
+import { toolCallOf } from './tool-call-of.js';
+
+/** Human messages in an agent's input that nobody labelled: restored history, or text the tracker forgot. */
+const UNLABELLED_HISTORY = ProvenanceSource.create(ProvenanceSourceKind.Unobserved, 'history');
+const PRINCIPAL = ProvenanceSource.user('principal');
+/** A sub-agent's input, written by the agent whose tool call started it. */
+const CALLER = ProvenanceSource.agent('caller');
 
 /** Options of a {@link ProvenanceTracker}. */
 export interface ProvenanceTrackerOptions {
@@ -39,7 +47,12 @@ export interface ProvenanceTrackerWiring {
 /**
  * Labels everything that enters an agent's context, without the application threading labels by hand
  * (docs/provenance.md): a langchain v1 agent middleware, placed before the model-input guard.
- * - The system prompt is the application's, a human message the principal's (`user:principal`), both trusted.
+ * - The system prompt is the application's, trusted; the human messages of the current turn's input are the
+ *   principal's (`user:principal`, trusted); a released `contextMessage` carries its label in the guard's seal;
+ *   any other human message the module never labelled (history from another process) is untrusted (ADR 0041).
+ * - Each tool call's window is that call's only: a sub-agent started inside it has its own window (its input as
+ *   trusted as the caller's window), or none (its bound calls are unobserved); an untrusted answer of a sub-agent
+ *   makes the carrying tool's result untrusted, whatever the tool declares (ADR 0040).
  * - A bound tool's result carries its capability's declared `provenance.results`, whole or per path;
  *   any other tool's result (MCP, retrievers, plain tools) is untrusted.
  * - A model answer is derived from its whole window: untrusted when anything in it was. Its label follows its
@@ -85,12 +98,17 @@ export class ProvenanceTracker {
   middleware() {
     return createMiddleware({
       name: 'VerdictProvenanceTracker',
+      beforeAgent: async (state) => {
+        await this.labelInput((state as { messages?: unknown }).messages);
+        return undefined;
+      },
       wrapModelCall: async (request, handler) => {
+        const response = await handler(request);
+        // Labelled after the call: the model-input guard, inside it, has read the labels its seals vouch for.
         const messages = [request.systemMessage, ...request.messages];
         const items: LabelledContent[] = [];
         for (const message of messages) items.push(...(await this.itemsOf(message)));
         const window = ProvenanceWindow.of(items);
-        const response = await handler(request);
         if (AIMessage.isInstance(response)) await this.answered(response, window, threadOf(request.runtime));
         return response;
       },
@@ -101,12 +119,38 @@ export class ProvenanceTracker {
           this.windowOfCall(request.state as { messages?: unknown }, id) ??
           (thread === undefined ? undefined : this.wiring.labels.window(thread, id)) ??
           ProvenanceWindow.unobserved();
-        const result = await withProvenance(window, () => handler(request));
-        if (ToolMessage.isInstance(result)) await this.toolAnswered(result, request.tool, request.toolCall.name);
+        const call = toolCallOf((request.runtime as { configurable?: unknown } | undefined)?.configurable, id);
+        const { result, carried } = await withToolCallProvenance(window, call, () => handler(request));
+        if (ToolMessage.isInstance(result))
+          await this.toolAnswered(result, request.tool, request.toolCall.name, carried);
         else await this.commandAnswered(result, request.toolCall.name);
         return result;
       },
     });
+  }
+
+  /**
+   * The principal's input of this turn: the human messages at the end of the state when the agent starts (ADR
+   * 0041). What comes before them is history — restored by a checkpointer, or passed in by the application —
+   * and keeps the labels the module remembers, or none (then it is untrusted). A message carrying a seal is
+   * released context, labelled by its seal; a text the module already labelled keeps its labels.
+   */
+  private async labelInput(messages: unknown): Promise<void> {
+    const list = Array.isArray(messages) ? (messages as BaseMessage[]) : [];
+    const caller = enclosingToolCallWindow();
+    for (let i = list.length - 1; i >= 0 && HumanMessage.isInstance(list[i]); i--) {
+      const message = list[i]!;
+      const text = textOf(message);
+      if (text === '' || message.additional_kwargs?.[RELEASE_SEAL_KEY] !== undefined) continue;
+      // A sub-agent's input was written by the calling agent's model: it is as trusted as the caller's window.
+      if (caller?.untrusted === true)
+        await this.remember(
+          text,
+          caller.untrustedSources().map(({ source }) => labelContent(text, source, Trust.Untrusted)),
+        );
+      else if (this.wiring.labels.recall(text) === undefined)
+        await this.remember(text, [labelContent(text, caller === undefined ? PRINCIPAL : CALLER, Trust.Trusted)]);
+    }
   }
 
   /** The model answered: its tool calls keep the window, its text is labelled as derived from it. */
@@ -122,16 +166,39 @@ export class ProvenanceTracker {
     const edges = window.items.map((parent) => record(item, ProvenanceRecordKind.Derivation, now, parent));
     await this.remember(text, [item], edges);
     this.byMessage.set(answer, [item]);
+    // A sub-agent's answer goes up to the tool call of the agent that ran it, whose result carries its label.
+    carryAnswer(item);
   }
 
-  private async toolAnswered(result: ToolMessage, tool: unknown, name: string): Promise<void> {
+  /**
+   * A tool answered. When an agent that ran inside the call answered from untrusted content (or an agent without
+   * a tracker made a bound call there), the result is untrusted under that agent's source, whatever the tool's
+   * declared labels: the answer it carries is derived from a window the tool's declaration knows nothing of.
+   */
+  private async toolAnswered(
+    result: ToolMessage,
+    tool: unknown,
+    name: string,
+    carried: readonly LabelledContent[],
+  ): Promise<void> {
     const text = textOf(result);
     const capability = tool instanceof VerdictTool ? tool.capability : undefined;
-    const items =
+    let items =
       capability !== undefined
         ? labelResult(text, capability, this.wiring.resultProvenance(capability))
         : [labelContent(text, this.options.tools?.[name] ?? toolSource(name), Trust.Untrusted)];
-    this.byMessage.set(result, await this.remember(text, items));
+    const tainting = carried.filter((item) => item.label.trust === Trust.Untrusted);
+    let edges: ProvenanceRecord[] = [];
+    if (tainting.length > 0) {
+      const sources = new Map(tainting.map(({ label }) => [label.source.toString(), label.source]));
+      const whole = [...sources.values()].map((source) => labelContent(text, source, Trust.Untrusted));
+      items = [...items.filter((item) => item.label.trust === Trust.Untrusted), ...whole];
+      const now = this.wiring.clock();
+      edges = whole.flatMap((item) =>
+        tainting.map((parent) => record(item, ProvenanceRecordKind.Derivation, now, parent)),
+      );
+    }
+    this.byMessage.set(result, await this.remember(text, items, edges));
   }
 
   /**
@@ -177,8 +244,9 @@ export class ProvenanceTracker {
     let item: LabelledContent;
     if (SystemMessage.isInstance(message))
       item = labelContent(text, ProvenanceSource.application('system-prompt'), Trust.Trusted);
-    else if (HumanMessage.isInstance(message))
-      item = labelContent(text, ProvenanceSource.user('principal'), Trust.Trusted);
+    // A human message is the principal's when it is this turn's input (labelled at `beforeAgent`); one nobody
+    // labelled — restored history, or forgotten — may hold anything (ADR 0041).
+    else if (HumanMessage.isInstance(message)) item = labelContent(text, UNLABELLED_HISTORY, Trust.Untrusted);
     else if (ToolMessage.isInstance(message))
       item = labelContent(text, toolSource(message.name ?? 'unknown'), Trust.Untrusted);
     // A model answer Verdict did not see produced (history from before the tracker) may hold anything.

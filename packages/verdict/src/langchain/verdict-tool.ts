@@ -7,6 +7,8 @@ import { publicAnswer } from '../public-answer.js';
 import { faultForAgent } from './application-fault-propagation.js';
 import { callWithMalformedInputFallback } from './malformed-input-fallback.js';
 import { toolCallIdOf } from './tool-output.js';
+import { asToolCall, type ProvenanceToolCall } from '../provenance/provenance-scope.js';
+import { toolCallOf } from './tool-call-of.js';
 
 /**
  * What bound and guarded tools share: the model-facing name, description and schema of an existing tool,
@@ -32,12 +34,15 @@ export abstract class VerdictTool extends StructuredTool {
 
   override async call(arg: unknown, configArg?: RunnableConfig, tags?: string[]): Promise<any> {
     try {
-      return await callWithMalformedInputFallback(
-        this,
-        () => super.call(arg as never, configArg, tags),
-        arg,
-        configArg,
-        (raw, toolCallId) => this.run(raw, toolCallId),
+      // Proposals made here belong to this tool call: a window the tracker made for another call is not theirs.
+      return await asToolCall(ownCallOf(configArg), () =>
+        callWithMalformedInputFallback(
+          this,
+          () => super.call(arg as never, configArg, tags),
+          arg,
+          configArg,
+          (raw, toolCallId) => this.run(raw, toolCallId),
+        ),
       );
     } catch (error) {
       // An application fault fails the run by itself, as an ApplicationFaultError, with or without
@@ -61,4 +66,10 @@ export abstract class VerdictTool extends StructuredTool {
   protected answer(result: ExecutionResult): string {
     return publicAnswer(result, this.publicMessage);
   }
+}
+
+/** The agent's tool call this invocation answers: its task's `configurable` and the call's id. */
+function ownCallOf(config: RunnableConfig | undefined): ProvenanceToolCall | undefined {
+  const id = toolCallIdOf(config);
+  return id === undefined ? undefined : toolCallOf(config?.configurable, id);
 }

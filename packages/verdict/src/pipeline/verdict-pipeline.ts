@@ -193,7 +193,7 @@ export class VerdictPipeline {
     const { definition, envelope, executionTarget } = authorized;
     const lane = this.reviewLane();
     const parked = { lane, definition, envelope, target: executionTarget, now: this.clock(), trail: run.trail };
-    const { decision, item } = await parkForReview({ ...parked, approved: true, provenance: this.keptFor(run) });
+    const { decision, item } = await parkForReview({ ...parked, approved: true, provenance: await this.keptFor(run) });
     if (decision.permitted) await lane.queue.enqueue({ itemId: item.id });
     return this.notExecuted(run, decision);
   }
@@ -468,18 +468,19 @@ export class VerdictPipeline {
       target: proposalTarget,
       now: this.clock(),
       trail: run.trail,
-      provenance: this.keptFor(run),
+      provenance: await this.keptFor(run),
     });
     return parked.decision;
   }
 
   /**
    * The run's provenance for an approver or reviewer, once its call is parked for one: the untrusted texts of
-   * its window are kept in process memory for a later release to them (ADR 0033), never stored.
+   * its window are kept in the module's content store for a later release to them (ADR 0033, 0042), never with
+   * the receipt or item, never in evidence.
    */
-  private keptFor(run: PipelineRun): ApproverProvenance | null {
+  private async keptFor(run: PipelineRun): Promise<ApproverProvenance | null> {
     const assessed = run.provenance;
-    if (assessed?.window?.observed === true) this.contents.keep(assessed.window.items);
+    if (assessed?.window?.observed === true) await this.contents.keep(assessed.window.items, this.clock());
     return assessed?.approver ?? null;
   }
 
@@ -516,7 +517,7 @@ export class VerdictPipeline {
     };
     const outcome = await validateConfirmation(context, target, phase);
     if (outcome.proceed) return outcome.key;
-    if (outcome.challenge !== undefined) this.keptFor(run);
+    if (outcome.challenge !== undefined) await this.keptFor(run);
     run.challenge = outcome.challenge;
     return outcome.decision;
   }

@@ -1,34 +1,40 @@
 import { Trust } from '../context-release/trust.js';
-import { rememberBounded } from '../shared/remember-bounded.js';
+import type { ApproverProvenance } from './approver-provenance.js';
+import { InMemoryProvenanceContentStore } from './in-memory-provenance-content-store.js';
 import { type LabelledContent, labelledText } from './labelled-content.js';
+import type { KeptContent, ProvenanceContentStore } from './provenance-content-store.interface.js';
 
-/** Default number of untrusted texts kept for approvers: 1,000, oldest forgotten first. */
-export const DEFAULT_PROVENANCE_CONTENTS_CAPACITY = 1_000;
+export { DEFAULT_PROVENANCE_CONTENTS_CAPACITY } from './in-memory-provenance-content-store.js';
 
 /**
- * The raw untrusted texts of the windows that parked a call for a human (a pending approval receipt, a
- * review item), by content fingerprint, so that an approver can be shown them through a context release
- * route (`ApprovalService.untrustedContent`, ADR 0033). In process memory only and bounded: never stored
- * with the receipt or the item, never in evidence. A text forgotten, or parked by another process, is
- * reported as unavailable.
+ * The raw untrusted texts of the windows that parked a call for a human (a pending approval receipt, a review
+ * item), by content fingerprint, so that an approver can be shown them through a context release route
+ * (`ApprovalService.untrustedContent`, ADR 0033, 0042). Kept in the module's `provenance.contents` store
+ * (default: this process's memory, bounded), never with the receipt or the item, never in evidence; deleted
+ * once the receipt or item is decided. A text the store does not hold is reported as unavailable.
  */
 export class ProvenanceContents {
-  private readonly texts = new Map<string, string>();
-
-  constructor(private readonly capacity = DEFAULT_PROVENANCE_CONTENTS_CAPACITY) {}
+  constructor(private readonly store: ProvenanceContentStore = new InMemoryProvenanceContentStore()) {}
 
   /** Keeps the text of every untrusted item that has one (an item `labelContent` made). */
-  keep(items: readonly LabelledContent[]): void {
+  async keep(items: readonly LabelledContent[], now: Date): Promise<void> {
+    const texts = new Map<string, KeptContent>();
     for (const item of items) {
       if (item.label.trust !== Trust.Untrusted) continue;
       const text = labelledText(item);
-      if (text === undefined) continue;
-      rememberBounded(this.texts, item.label.fingerprint, text, this.capacity);
+      if (text !== undefined) texts.set(item.label.fingerprint, { fingerprint: item.label.fingerprint, text });
     }
+    if (texts.size > 0) await this.store.keep([...texts.values()], now);
   }
 
-  /** The text whose fingerprint is `fingerprint`, while this process still keeps it. */
-  text(fingerprint: string): string | undefined {
-    return this.texts.get(fingerprint);
+  /** The text whose fingerprint is `fingerprint`, while the store keeps it. */
+  text(fingerprint: string): Promise<string | undefined> {
+    return this.store.text(fingerprint);
+  }
+
+  /** Deletes the texts a decided receipt or item recorded. */
+  async forget(provenance: ApproverProvenance | null | undefined): Promise<void> {
+    const fingerprints = (provenance?.untrustedContent ?? []).map((reference) => reference.fingerprint);
+    if (fingerprints.length > 0) await this.store.forget(fingerprints);
   }
 }

@@ -1,6 +1,7 @@
 import type { ActionContext, AnyActionContext } from '../context/action-context.js';
 import type { DerivedFromTrusted } from './derived-from-trusted.js';
 import type { ProvenanceLedger } from './provenance-ledger.interface.js';
+import type { ProvenanceContentStore } from './provenance-content-store.interface.js';
 import type { ProvenanceRule } from './provenance-rule.js';
 import type { ResultProvenance } from './result-provenance.js';
 import type { TaintOptions } from './taint/taint-options.js';
@@ -84,4 +85,9 @@ export interface ProvenanceOptions {
    * @example taint: { ledger: new TypeOrmTaintLedger(dataSource), retentionDays: 90 }
    */
   readonly taint?: TaintOptions;
+  /**
+   * Where the untrusted texts of parked calls' windows are kept for approvers and reviewers (ADR 0042); share one
+   * (`TypeOrmProvenanceContentStore`) when another process may decide the call. Default: this process's memory.
+   */
+  readonly contents?: ProvenanceContentStore;
 }

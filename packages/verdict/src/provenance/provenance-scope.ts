@@ -1,7 +1,33 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { ProvenanceWindow } from './provenance-window.js';
+import type { LabelledContent } from './labelled-content.js';
+import { ProvenanceWindow } from './provenance-window.js';
 
-const scope = new AsyncLocalStorage<ProvenanceWindow>();
+/**
+ * One agent's tool call, as a window is made for it (ADR 0040): the agent run's task (an object LangGraph makes
+ * per task, which the tool node hands both the middleware and the tool it invokes) and the call's id. Providers that number ids per response reuse `call_0` in every agent, so the id alone does not
+ * tell an inner agent's call from the outer one.
+ */
+export interface ProvenanceToolCall {
+  readonly run: object | undefined;
+  readonly id: string;
+}
+
+/** A window on its way down the call stack, and what the calls under it hand back up. */
+class ProvenanceScope {
+  /** Answers of tracked agents that ran inside this scope (an agent used as a tool, a delegation). */
+  readonly carried: LabelledContent[] = [];
+  /** Whether a bound call ran inside this scope with a window Verdict did not see (an agent without a tracker). */
+  carriedUnobserved = false;
+
+  constructor(
+    readonly window: ProvenanceWindow,
+    /** The tool call the window was made for; `undefined` for a window the application supplies itself. */
+    readonly call: ProvenanceToolCall | undefined,
+  ) {}
+}
+
+const scopes = new AsyncLocalStorage<ProvenanceScope>();
+const invocations = new AsyncLocalStorage<ProvenanceToolCall>();
 
 /**
  * Runs `fn` with `window` as the context window of every proposal made inside it. The LangChain provenance
@@ -11,10 +37,75 @@ const scope = new AsyncLocalStorage<ProvenanceWindow>();
  * @example await withProvenance(window, () => verdict.execute({ capability: 'payments.send', arguments, toolCallId }));
  */
 export function withProvenance<T>(window: ProvenanceWindow, fn: () => T): T {
-  return scope.run(window, fn);
+  return scopes.run(new ProvenanceScope(window, undefined), fn);
 }
 
-/** The window of the proposal being run, if a caller or the tracker supplied one. */
+/** What a tracked tool call handed back up: its result, and the answers of the agents that ran inside it. */
+export interface ToolCallOutcome<T> {
+  readonly result: T;
+  /** The labels of tracked agents' answers given inside the call, and an unobserved item if an untracked agent's bound call ran there. */
+  readonly carried: readonly LabelledContent[];
+}
+
+/**
+ * Runs one agent's tool call with the window it was proposed in, for that call only (the provenance tracker's
+ * `wrapToolCall`): a bound or guarded tool run by another agent inside it — a sub-agent — does not see it.
+ */
+export async function withToolCallProvenance<T>(
+  window: ProvenanceWindow,
+  call: ProvenanceToolCall,
+  fn: () => T | Promise<T>,
+): Promise<ToolCallOutcome<T>> {
+  const scope = new ProvenanceScope(window, call);
+  const result = await scopes.run(scope, fn);
+  const carried = scope.carriedUnobserved
+    ? [...scope.carried, ...ProvenanceWindow.unobserved().items]
+    : [...scope.carried];
+  return { result, carried };
+}
+
+/**
+ * Runs a bound or guarded tool's own invocation: proposals made inside it belong to `call`. Inside another
+ * tool call's window it is an untracked sub-agent's call: that call's result is then untrusted.
+ */
+export function asToolCall<T>(call: ProvenanceToolCall | undefined, fn: () => T): T {
+  if (call === undefined) return fn();
+  const scope = scopes.getStore();
+  if (scope?.call !== undefined && !sameCall(scope.call, call)) scope.carriedUnobserved = true;
+  return invocations.run(call, fn);
+}
+
+/**
+ * Hands a tracked agent's answer to the tool call it ran inside (a sub-agent's answer goes up to the outer
+ * agent's call, whose result then carries its label). Outside any tracked tool call it does nothing.
+ */
+export function carryAnswer(item: LabelledContent): void {
+  const scope = scopes.getStore();
+  if (scope?.call !== undefined) scope.carried.push(item);
+}
+
+/**
+ * The window of the tracked tool call the caller runs inside, if any: for an agent started inside another
+ * agent's tool call (a sub-agent), the window its input was written in.
+ */
+export function enclosingToolCallWindow(): ProvenanceWindow | undefined {
+  const scope = scopes.getStore();
+  return scope?.call === undefined ? undefined : scope.window;
+}
+
+/**
+ * The window of the proposal being run, if a caller or the tracker supplied one. A bound or guarded tool's
+ * call inside a window the tracker made for another tool call — a sub-agent without a tracker of its own,
+ * running inside the outer agent's call — sees an unobserved window.
+ */
 export function currentProvenanceWindow(): ProvenanceWindow | undefined {
-  return scope.getStore();
+  const scope = scopes.getStore();
+  if (scope === undefined) return undefined;
+  const call = invocations.getStore();
+  if (call === undefined || scope.call === undefined || sameCall(scope.call, call)) return scope.window;
+  return ProvenanceWindow.unobserved();
+}
+
+function sameCall(a: ProvenanceToolCall, b: ProvenanceToolCall): boolean {
+  return a.run !== undefined && a.run === b.run && a.id === b.id;
 }

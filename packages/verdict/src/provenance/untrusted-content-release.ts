@@ -22,7 +22,7 @@ export const UntrustedContentStatus = {
   Released: 'released',
   /** Its route refused it (`reason`, release evidence written): no text. */
   Refused: 'refused',
-  /** This process no longer holds (or never held) the text: forgotten, or parked by another process. */
+  /** The module's content store does not hold the text: forgotten, pruned, or parked by a process with another store. */
   Unavailable: 'unavailable',
 } as const;
 
@@ -74,7 +74,7 @@ export function checkedDestination(request: UntrustedContentRequest | undefined,
 
 /**
  * Releases each untrusted item `provenance` recorded through its route to `request.destination`: the text only
- * from `contents` (process memory), one release record per item that has one (correlated by
+ * from `contents` (the module's store of parked windows' texts), one release record per item that has one (correlated by
  * `correlationId`, a fingerprint), never raw text for a refused route.
  */
 export async function releaseUntrustedContent(
@@ -85,7 +85,7 @@ export async function releaseUntrustedContent(
   const destination = checkedDestination(request, 'untrustedContent');
   const items: UntrustedContentItem[] = [];
   for (const reference of provenance?.untrustedContent ?? []) {
-    const text = wiring.contents.text(reference.fingerprint);
+    const text = await wiring.contents.text(reference.fingerprint);
     const base = { fingerprint: reference.fingerprint, source: reference.source };
     if (text === undefined) {
       items.push(Object.freeze({ ...base, status: UntrustedContentStatus.Unavailable }));

@@ -12,6 +12,7 @@ import { ReviewedOperationRefused } from '../events/reviewed-operation-refused.e
 import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
 import { actorKeyText } from '../context/actor-key.js';
 import { DecisionContainment, type HumanDecision } from '../containment/decision-containment.js';
+import { deciderRefusal } from '../containment/decider-refusal.js';
 import { decisionTrail } from '../evidence/decision-trail.js';
 import type { EvidenceTrail } from '../evidence/evidence-trail.js';
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
@@ -145,13 +146,13 @@ export class ReviewService {
       );
     if (fingerprint(reviewerKey) === fingerprint(item.requesterKey))
       return { allowed: false, outcome: 'own_request', capability: item.capability };
-    const ability = await this.options.abilityFactory.createForContext(reviewer.context);
     const action = definition.requiresReview?.reviewer?.action ?? 'review';
     const target = subject(definition.subject, { ...(item.subject ?? {}), capability: item.capability });
-    if (!ability.can(action, target as never))
-      return { allowed: false, outcome: 'forbidden', capability: item.capability };
-    if (await this.containment.isDeciderContained(reviewer.context))
-      return { allowed: false, outcome: 'contained', capability: item.capability };
+    const refusal = await deciderRefusal(reviewer.context, action, target, {
+      abilityFactory: this.options.abilityFactory,
+      containment: this.containment,
+    });
+    if (refusal !== null) return { allowed: false, outcome: refusal, capability: item.capability };
     return { allowed: true, item };
   }
 
@@ -160,8 +161,7 @@ export class ReviewService {
    * item ({@link check}: same tenant, not the requester, CASL on the bound target, not contained), released as
    * `ApprovalService.untrustedContent` releases it (ADR 0033): each untrusted item through the route from its
    * source to `request.destination`, with release evidence; a route that denies yields `refused` and no text;
-   * text this process no longer holds (or never held: the item was parked by another process) is
-   * `unavailable`. Anyone else gets the check's refusal, and an item no longer pending (or expired) `invalid_state`
+   * text the module's content store (`provenance.contents`, ADR 0042) does not hold is `unavailable`. Anyone else gets the check's refusal, and an item no longer pending (or expired) `invalid_state`
    * (`expired`): nothing is released.
    *
    * @throws VerdictConfigurationError without an item id or a reviewer with a non-blank id.
@@ -270,6 +270,8 @@ export class ReviewService {
     const transition = await lane.items.decide({ id: itemId, verdict, by: reviewer.id, now });
     trail.markMutated();
     const applied = transition.outcome === 'approved' || transition.outcome === 'rejected';
+    // Decided: nothing is left to show a reviewer, so the window's texts go (ADR 0042).
+    if (applied) await this.contents.forget(item?.provenance);
     await trail.record(
       applied
         ? Decision.permit(Stage.Review, `${transition.outcome} by ${reviewer.id}`)

@@ -16,6 +16,8 @@ export { describeProvenanceLedgerContract } from './provenance-ledger.contract.j
 export type { ProvenanceLedgerHarness } from './provenance-ledger.contract.js';
 export { describeTaintLedgerContract } from './taint-ledger.contract.js';
 export type { TaintLedgerHarness } from './taint-ledger.contract.js';
+export { describeProvenanceContentStoreContract } from './provenance-content-store.contract.js';
+export type { ProvenanceContentStoreHarness } from './provenance-content-store.contract.js';
 export { describeReviewItemStoreContract } from './review-item-store.contract.js';
 export type { ReviewItemStoreHarness } from './review-item-store.contract.js';
 export { describeDeferredQueueContract } from './deferred-queue.contract.js';

@@ -16,6 +16,8 @@ export { TypeOrmTrajectoryStore, TRAJECTORY_ADVANCE_ATTEMPTS } from './typeorm-t
 export { TypeOrmContainmentStore } from './typeorm-containment-store.js';
 export { ProvenanceRecordEntity } from './provenance-record.entity.js';
 export { TypeOrmProvenanceLedger } from './typeorm-provenance-ledger.js';
+export { ProvenanceContentEntity } from './provenance-content.entity.js';
+export { TypeOrmProvenanceContentStore } from './typeorm-provenance-content-store.js';
 export { ReviewItemEntity } from './review-item.entity.js';
 export { TypeOrmReviewItemStore } from './typeorm-review-item-store.js';
 export { TaintEntryEntity } from './taint-entry.entity.js';

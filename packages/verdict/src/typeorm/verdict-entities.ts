@@ -7,6 +7,7 @@ import { TrajectoryStateEntity } from './trajectory-state.entity.js';
 import { ContainmentEntity } from './containment.entity.js';
 import { ProvenanceRecordEntity } from './provenance-record.entity.js';
 import { ReviewItemEntity } from './review-item.entity.js';
+import { ProvenanceContentEntity } from './provenance-content.entity.js';
 import { TaintEntryEntity } from './taint-entry.entity.js';
 
 /**
@@ -25,5 +26,6 @@ export const verdictEntities: Array<new () => object> = [
   ContainmentEntity,
   ProvenanceRecordEntity,
   ReviewItemEntity,
+  ProvenanceContentEntity,
   TaintEntryEntity,
 ];

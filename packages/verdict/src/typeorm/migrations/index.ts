@@ -16,6 +16,7 @@ import { AddEvidenceChains1796000131000 } from './1796000131000-add-evidence-cha
 import { CreateApprovalReceiptTombstones1796000132000 } from './1796000132000-create-approval-receipt-tombstones.js';
 import { ChainEvidenceCheckpoints1796000250034 } from './1796000250034-chain-evidence-checkpoints.js';
 import { AddApproverProvenance1796000330033 } from './1796000330033-add-approver-provenance.js';
+import { CreateProvenanceContents1797000400000 } from './1797000400000-create-provenance-contents.js';
 import { CreateTaintEntries1797000430000 } from './1797000430000-create-taint-entries.js';
 
 /**
@@ -43,5 +44,6 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   CreateApprovalReceiptTombstones1796000132000,
   ChainEvidenceCheckpoints1796000250034,
   AddApproverProvenance1796000330033,
+  CreateProvenanceContents1797000400000,
   CreateTaintEntries1797000430000,
 ];
