@@ -47,17 +47,17 @@ export class ExfiltrationChainScenario {
     ];
     for (const [capability, args, untrustedInput] of plan) {
       const sent = capability === RecordsCapability.SendLink ? { ...args, link } : args;
+      const before = this.records.outbox.list().length;
       const call = await this.calls.viaVerdict({
         tool: capability,
         arguments: sent,
         toolCallId: this.conversation.nextToolCallId('call_records'),
         context: labContext(actor),
         untrustedInput,
+        // Only what this call shared: an earlier step's (or run's) upload is not this call's effect.
         observe: () => {
-          const shared = this.records.outbox.list();
-          return shared.length === 0
-            ? 'nothing shared yet'
-            : `shared: ${shared.map((item) => item.destination).join(', ')}`;
+          const shared = this.records.outbox.list().slice(before);
+          return shared.length === 0 ? 'nothing shared' : `shared: ${shared.map((item) => item.destination).join(', ')}`;
         },
       });
       if (call.outcome === 'executed') {

@@ -18,6 +18,12 @@ export interface LabServerOptions {
   readonly docsRoot?: string;
   readonly maxSessions?: number;
   /**
+   * Where each session's SQLite database is written (`npm start`: `.lab-data/sessions`), so that
+   * `npm run verdict` can open the session the page shows; each file is deleted when its session closes.
+   * Default: every session in memory.
+   */
+  readonly sessionsDirectory?: string;
+  /**
    * The environment the live lab reads its provider from (`VERDICT_LIVE_*`, as `verdict-eval live` does);
    * `process.env` unless given. Read once, here; without a provider the live lab is off.
    */
@@ -29,7 +35,11 @@ export interface LabServerOptions {
  * the request's browser session (`POST /api/session/reset` closes it, so the next request starts from the seed).
  */
 export async function createLabServer(options: LabServerOptions): Promise<NestExpressApplication> {
-  const sessions = new LabSessions(options.maxSessions, LiveLabProvider.fromEnv(options.env ?? process.env));
+  const sessions = new LabSessions(
+    options.maxSessions,
+    LiveLabProvider.fromEnv(options.env ?? process.env),
+    options.sessionsDirectory,
+  );
   const app = await NestFactory.create<NestExpressApplication>(LabServerModule, {
     bodyParser: false,
     logger: ['error', 'warn'],
