@@ -4,6 +4,7 @@ import { Highlighted } from './highlighted';
 import { Json } from './json';
 import { Name } from './name';
 import { Timeline } from './timeline';
+import { dispositionWords } from '../decision-words';
 
 /**
  * One call in the four columns: untrusted input | model proposal | policy decision | observed side effect.
@@ -44,7 +45,7 @@ export function CallRow({ call, label, sideEffect }: { call: CallView; label?: s
           <h5>Policy decision</h5>
           <p>
             <span className={`badge big ${call.outcome.replace(' ', '-')}`} data-testid="outcome">
-              {call.outcome}
+              {dispositionWords(call.outcome)}
             </span>
           </p>
           <Timeline stages={call.stages} />
