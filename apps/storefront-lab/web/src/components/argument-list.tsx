@@ -1,5 +1,5 @@
 import { CopyButton } from './copy-button';
-import { Name } from './name';
+import { Breakable, Name } from './breakable';
 
 /**
  * Proposed arguments, one per row: the name (never broken mid-word) and the whole value, wrapped rather than
@@ -19,7 +19,7 @@ export function ArgumentList({ values, label }: { values: Readonly<Record<string
             </dt>
             <dd>
               <code className="value" data-testid="argument-value">
-                {text}
+                <Breakable text={text} />
               </code>
               <CopyButton value={text} label={name} />
             </dd>

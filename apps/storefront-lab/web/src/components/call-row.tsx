@@ -2,7 +2,7 @@ import type { CallView } from '../api';
 import { ArgumentList } from './argument-list';
 import { Highlighted } from './highlighted';
 import { Json } from './json';
-import { Name } from './name';
+import { Breakable, Name } from './breakable';
 import { Timeline } from './timeline';
 import { dispositionWords } from '../decision-words';
 
@@ -56,7 +56,9 @@ export function CallRow({ call, label, sideEffect }: { call: CallView; label?: s
         </section>
         <section>
           <h5>Observed side effect</h5>
-          <p data-testid="side-effect">{sideEffect ?? call.sideEffect}</p>
+          <p data-testid="side-effect">
+            <Breakable text={sideEffect ?? call.sideEffect} />
+          </p>
         </section>
       </div>
     </article>
