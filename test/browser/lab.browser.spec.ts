@@ -559,7 +559,7 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       const iban = injected.locator('[data-argument="iban"]');
       expect(await iban.locator('[data-testid="argument-value"]').textContent()).toBe('DE89370400440532013000');
       await iban.getByRole('button', { name: 'Copy iban' }).click();
-      await iban.getByRole('button', { name: 'Copy iban' }).filter({ hasText: 'Copied' }).waitFor();
+      await iban.getByRole('button', { name: 'Copied iban' }).waitFor();
       expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(
         'DE89370400440532013000',
       );
@@ -799,7 +799,11 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       button: '#run-forgotten-tool',
       shows: '[data-case="forgotten-tool"] [data-testid="outcome"]',
     },
-    { lab: 'cross-customer', button: '#run-cross-customer', shows: '[data-path="verdict"] [data-testid="outcome"]' },
+    {
+      lab: 'cross-customer',
+      button: '#run-cross-customer',
+      shows: '[data-path="verdict"] [data-testid="path-outcome"]',
+    },
     { lab: 'confirmation', button: '#propose-refund', shows: '#confirmation-calls [data-testid="outcome"]' },
     { lab: 'budget', button: '#run-budget', shows: '[data-testid="summary"]' },
     { lab: 'duplicate-delivery', button: '#run-duplicate-delivery', shows: '[data-testid="summary"]' },

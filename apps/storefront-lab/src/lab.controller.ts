@@ -257,7 +257,6 @@ export class LabController {
     return this.reviewLane.answer(() => this.reviews.reject(item.itemId, reviewer));
   }
 
-
   /** Runs the storefront attack pack: scores per purpose and the comparison with the checked-in baseline. */
   @Post('labs/evaluation/runs')
   @HttpCode(200)

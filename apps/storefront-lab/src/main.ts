@@ -18,4 +18,6 @@ const app = await createLabServer({
 app.enableShutdownHooks();
 const port = Number(process.env.PORT ?? 3000);
 await app.listen(port, '127.0.0.1');
-console.log(`Verdict storefront lab: http://localhost:${port} (one SQLite database per browser session, in ${SESSIONS_DIRECTORY})`);
+console.log(
+  `Verdict storefront lab: http://localhost:${port} (one SQLite database per browser session, in ${SESSIONS_DIRECTORY})`,
+);

@@ -57,7 +57,9 @@ export class ExfiltrationChainScenario {
         // Only what this call shared: an earlier step's (or run's) upload is not this call's effect.
         observe: () => {
           const shared = this.records.outbox.list().slice(before);
-          return shared.length === 0 ? 'nothing shared' : `shared: ${shared.map((item) => item.destination).join(', ')}`;
+          return shared.length === 0
+            ? 'nothing shared'
+            : `shared: ${shared.map((item) => item.destination).join(', ')}`;
         },
       });
       if (call.outcome === 'executed') {

@@ -24,9 +24,7 @@ export class LabRefusalFilter implements ExceptionFilter {
     const status = exception.getStatus();
     const answer = exception.getResponse();
     const body = typeof answer === 'string' ? { statusCode: status, message: answer } : answer;
-    const refusal = REFUSALS.has(status)
-      ? await this.refusals.explain(request, status)
-      : null;
+    const refusal = REFUSALS.has(status) ? await this.refusals.explain(request, status) : null;
     response.status(status).json(refusal === null ? body : { ...body, refusal });
   }
 }

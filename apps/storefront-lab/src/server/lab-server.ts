@@ -46,6 +46,9 @@ export async function createLabServer(options: LabServerOptions): Promise<NestEx
   });
   app.use((request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => {
     const path = (request.url ?? '/').split('?')[0];
+    // The page gets its session cookie with the page itself: its first API requests go out in parallel, and
+    // without a cookie each would start a session of its own (the session view of one, the claims of another).
+    if (path === '/' || path === '/index.html') sessionIdOf(request, response);
     if (!path.startsWith('/api/')) return next();
     const id = sessionIdOf(request, response);
     if (path === '/api/session/reset' && request.method === 'POST') {

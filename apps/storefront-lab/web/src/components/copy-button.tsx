@@ -12,10 +12,10 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
     <button
       type="button"
       className="copy"
-      aria-label={`Copy ${label}`}
       onClick={() => void copy().then(() => setTimeout(() => setState('idle'), 2000))}
     >
       {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
+      <span className="visually-hidden"> {label}</span>
     </button>
   );
 }

@@ -1,7 +1,8 @@
 /** What each evidence field of a decision record means, for the hover text of its (shortened) value. */
 const MEANINGS: Readonly<Record<string, string>> = {
   stream: 'The evidence stream this record is chained in.',
-  argumentsFingerprint: 'SHA-256 of the canonical arguments: the same arguments give the same fingerprint, the values are not kept.',
+  argumentsFingerprint:
+    'SHA-256 of the canonical arguments: the same arguments give the same fingerprint, the values are not kept.',
   toolCallFingerprint: "SHA-256 of the model's tool-call id (the id itself is never stored).",
   actorFingerprint: 'SHA-256 of the actor key: who proposed the call, without who it is.',
   targetFingerprint: 'SHA-256 of the resolved target: the resource the decision was about.',
@@ -22,5 +23,7 @@ const MEANINGS: Readonly<Record<string, string>> = {
 
 /** The hover text of an evidence field: what it is, and that a long hex value is a fingerprint. */
 export function evidenceMeaning(field: string): string {
-  return MEANINGS[field] ?? (/Fingerprint$/.test(field) ? 'A SHA-256 fingerprint: the value itself is not kept.' : field);
+  return (
+    MEANINGS[field] ?? (/Fingerprint$/.test(field) ? 'A SHA-256 fingerprint: the value itself is not kept.' : field)
+  );
 }

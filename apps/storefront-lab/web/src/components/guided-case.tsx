@@ -35,8 +35,8 @@ export function GuidedCase() {
           </li>
           <li>
             Verdict's bound tool: <strong>{dispositionWords(verdict.outcome)}</strong>
-            {refusedAt !== undefined && <> at {stageLabel(refusedAt)}</>} — {verdict.call.sideEffect}. The model is
-            told only <q>{publicMessageOf(verdict.call.modelSaw)}</q>. The full run is the first case below.
+            {refusedAt !== undefined && <> at {stageLabel(refusedAt)}</>} — {verdict.call.sideEffect}. The model is told
+            only <q>{publicMessageOf(verdict.call.modelSaw)}</q>. The full run is the first case below.
           </li>
         </ol>
       )}
