@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import {
   type ChatCompletionHandler,
@@ -15,10 +14,10 @@ import {
   followingInjections,
   scriptedConversation,
   startChatCompletionsServer,
-  assertCurrentBuild,
 } from '@verdict/testing-kit';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
 import { createLabServer } from '../../apps/storefront-lab/src/server/lab-server.js';
+import { labCli } from '../lab/lab-app.fixture.js';
 
 const CHROMIUM = process.env.VERDICT_TEST_CHROMIUM ?? '/usr/bin/chromium';
 const required = ['1', 'true'].includes(process.env.VERDICT_TEST_REQUIRE_BROWSER ?? '');
@@ -44,12 +43,6 @@ const LIVE_KEY = 'sk-lab-browser-test-key';
 const LAB_TIMEOUT = 120_000;
 const SLOW_LAB_TIMEOUT = 240_000;
 const STEP_TIMEOUT = 60_000;
-/** The compiled lab CLI (`npm run verdict` runs it after building); refuses a build older than the sources. */
-const CLI = (() => {
-  const script = new URL('../../apps/storefront-lab/dist/cli.js', import.meta.url);
-  if (existsSync(CHROMIUM)) assertCurrentBuild(script);
-  return fileURLToPath(script);
-})();
 
 describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`, () => {
   let app: NestExpressApplication;
@@ -676,7 +669,7 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       const database = /^LAB_DATABASE=(\S+) npm run verdict -- claims list$/.exec(command ?? '')?.[1];
       expect(database).toBeDefined();
       const claimId = await page.locator('#claims tbody tr td').first().textContent();
-      const listed = await promisify(execFile)(process.execPath, [CLI, 'claims', 'list'], {
+      const listed = await promisify(execFile)(process.execPath, [labCli(), 'claims', 'list'], {
         cwd: process.cwd(),
         env: { ...process.env, NODE_ENV: 'production', LAB_DATABASE: database },
       });

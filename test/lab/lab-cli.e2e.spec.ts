@@ -1,21 +1,14 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { assertCurrentBuild } from '@verdict/testing-kit';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { createLabServer } from '../../apps/storefront-lab/src/server/lab-server.js';
-import { CUSTOMER_72 } from './lab-app.fixture.js';
+import { CUSTOMER_72, labCli } from './lab-app.fixture.js';
 
-/** The compiled lab CLI (what `npm run verdict` runs after building); refuses a build older than the sources. */
-const CLI = (() => {
-  const script = new URL('../../apps/storefront-lab/dist/cli.js', import.meta.url);
-  assertCurrentBuild(script);
-  return fileURLToPath(script);
-})();
+const CLI = labCli();
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
