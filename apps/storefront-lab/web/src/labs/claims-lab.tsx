@@ -63,7 +63,7 @@ export function ClaimsLab() {
       {label.data !== undefined && <CallRow call={label.data} label="Last label call" />}
       {data !== undefined && data.length === 0 && <p className="muted">No execution claims in this session yet.</p>}
       {data !== undefined && data.length > 0 && (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0} role="region" aria-label="Execution claims">
           <table id="claims">
             <thead>
               <tr>
