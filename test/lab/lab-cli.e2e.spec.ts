@@ -84,13 +84,24 @@ describe('storefront lab: the operator CLI sees what the page shows', () => {
     expect(JSON.parse(validate.stdout)).toMatchObject({ findings: [] });
   });
 
-  it('deletes a session database when the session is reset; an in-memory lab offers no CLI command', async () => {
+  it('deletes a session database when the session is reset or the server closes; an in-memory lab offers no CLI command', async () => {
     const sessions = await temporary('verdict-lab-sessions-');
     const agent = await labServer(sessions);
     const { body: session } = await agent.get('/api/session').expect(200);
     expect(existsSync(session.cli.database)).toBe(true);
     await agent.post('/api/session/reset').expect(200);
     expect(existsSync(session.cli.database)).toBe(false);
+
+    // Closing the server closes every session and deletes its database.
+    const closing = await temporary('verdict-lab-sessions-');
+    const webRoot = await temporary('verdict-lab-web-');
+    await writeFile(join(webRoot, 'index.html'), '<!doctype html><title>lab</title>');
+    const app = await createLabServer({ webRoot, sessionsDirectory: closing, env: {} });
+    await app.init();
+    const open = (await request(app.getHttpServer()).get('/api/session').expect(200)).body.cli.database;
+    expect(existsSync(open)).toBe(true);
+    await app.close();
+    expect(existsSync(open)).toBe(false);
 
     const inMemory = await labServer();
     expect((await inMemory.get('/api/session').expect(200)).body.cli).toBeNull();

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -6,9 +6,16 @@ import { LiveLabProvider } from '../live/live-lab-provider.js';
 import { LabSessions } from './lab-sessions.js';
 import { sessionIdOf } from './session-cookie.js';
 
-/** The lab server's own module: it has no routes of its own besides the session middleware and the web app. */
+/**
+ * The lab server's own module: no routes of its own besides the session middleware and the web app; it holds the
+ * sessions so that closing the server — `app.close()` or a signal through the shutdown hooks — closes them all.
+ */
 @Module({})
-class LabServerModule {}
+class LabServerModule {
+  static holding(sessions: LabSessions): DynamicModule {
+    return { module: LabServerModule, providers: [{ provide: LabSessions, useValue: sessions }] };
+  }
+}
 
 /** Where the built web app is, and how many browser sessions to keep. */
 export interface LabServerOptions {
@@ -40,7 +47,7 @@ export async function createLabServer(options: LabServerOptions): Promise<NestEx
     LiveLabProvider.fromEnv(options.env ?? process.env),
     options.sessionsDirectory,
   );
-  const app = await NestFactory.create<NestExpressApplication>(LabServerModule, {
+  const app = await NestFactory.create<NestExpressApplication>(LabServerModule.holding(sessions), {
     bodyParser: false,
     logger: ['error', 'warn'],
   });
@@ -65,10 +72,5 @@ export async function createLabServer(options: LabServerOptions): Promise<NestEx
       prefix: '/docs/',
       setHeaders: (response) => response.setHeader('content-type', 'text/plain; charset=utf-8'),
     });
-  const close = app.close.bind(app);
-  app.close = async () => {
-    await sessions.closeAll();
-    await close();
-  };
   return app;
 }

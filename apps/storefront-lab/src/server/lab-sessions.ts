@@ -1,4 +1,4 @@
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, OnApplicationShutdown } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LabModule } from '../lab.module.js';
@@ -20,7 +20,7 @@ interface LabSession {
  * (so the operator CLI can open the one the page shows), deleted when its session closes; without one it is
  * in memory. Past `maxSessions` the least recently used session is closed.
  */
-export class LabSessions {
+export class LabSessions implements OnApplicationShutdown {
   private readonly sessions = new Map<string, LabSession>();
   private clock = 0;
 
@@ -55,6 +55,11 @@ export class LabSessions {
 
   async closeAll(): Promise<void> {
     for (const id of [...this.sessions.keys()]) await this.reset(id);
+  }
+
+  /** The lab server is closing (`app.close()`, or SIGTERM/SIGINT through its shutdown hooks): every session too. */
+  onApplicationShutdown(): Promise<void> {
+    return this.closeAll();
   }
 
   private async evict(): Promise<void> {
