@@ -52,9 +52,18 @@ describe('storefront lab: verified confirmation', () => {
       const call = request(server).post(`/api/approvals/${body.toolCallId}/approve`);
       return approver === undefined ? call : call.set('x-lab-approver', approver);
     };
-    await approve('customer:73').expect(403);
-    await approve('customer:91').expect(403);
-    await approve().expect(401);
+    // The guard's status stays; the lab adds which rule refused, so the page shows a refusal, not a fault.
+    expect((await approve('customer:73').expect(403)).body.refusal).toEqual({
+      endpoint: 'approval',
+      status: 403,
+      who: 'Customer 73 at globex (another tenant)',
+      why: 'The refund was asked for at acme; an approver at globex cannot see that conversation, so cannot approve it.',
+    });
+    expect((await approve('customer:91').expect(403)).body.refusal).toMatchObject({
+      who: 'Customer 91 at acme (another customer)',
+      why: 'CASL lets a customer approve only their own orders: customer 72 asked for this refund, not customer 91.',
+    });
+    expect((await approve().expect(401)).body.refusal).toMatchObject({ status: 401, who: 'nobody' });
     const inbox = await request(server).get('/api/approvals').expect(200);
     expect(inbox.body.map((pending: { toolCallId: string }) => pending.toolCallId)).toEqual([body.toolCallId]);
   });
@@ -76,5 +85,26 @@ describe('storefront lab: verified confirmation', () => {
       .expect(200);
     expect(resumed.body.outcome).toBe('deny');
     expect(resumed.body.sideEffect).toContain('0 refund(s) made by this call');
+  });
+
+  it("counts only this lab's refunds: a refund made by another lab of the session is not shown here", async () => {
+    const { app } = await bootLab();
+    const server = app.getHttpServer();
+    // The "why Verdict" replayed-approval case refunds once through Verdict, in the same session.
+    await request(server).post('/api/labs/why-verdict/replayed-approval/runs').expect(200);
+    const { body } = await request(server)
+      .post('/api/labs/confirmation/proposals')
+      .send({ actor: CUSTOMER_72, orderId: 1002, amountCents: 500 })
+      .expect(200);
+    expect(body.sideEffect).toBe('0 refund(s) made by this call; 0 in this lab');
+    await request(server)
+      .post(`/api/approvals/${body.toolCallId}/approve`)
+      .set('x-lab-approver', 'customer:72')
+      .expect(200);
+    const resumed = await request(server)
+      .post(`/api/labs/confirmation/proposals/${body.toolCallId}/resume`)
+      .send({ orderId: 1002, amountCents: 500 })
+      .expect(200);
+    expect(resumed.body.sideEffect).toBe('1 refund(s) made by this call; 1 in this lab');
   });
 });

@@ -19,6 +19,13 @@ describe('storefront lab: forbidden states', () => {
     expect(body[2].call.stages.at(-1).reason).toContain('customer_records_exfiltrated');
     expect(body[3].state).toMatchObject({ records_in_tenant_storage: true, external_copies: 0 });
     expect(body[4].state).toEqual(body[3].state);
-    expect(body[4].call.sideEffect).toBe('shared: internal:files.acme.example');
+    // Each call is credited with what it shared, and only that: the refused link shares nothing.
+    expect(body.map((step: { call: { sideEffect: string } }) => step.call.sideEffect)).toEqual([
+      'nothing shared',
+      'nothing shared',
+      'nothing shared',
+      'shared: internal:files.acme.example',
+      'nothing shared',
+    ]);
   });
 });

@@ -1,4 +1,6 @@
 import { afterEach } from '@jest/globals';
+import { assertCurrentBuild } from '@verdict/testing-kit';
+import { fileURLToPath } from 'node:url';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -7,6 +9,13 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { LabModule } from '../../apps/storefront-lab/src/lab.module.js';
 import type { LabOptions } from '../../apps/storefront-lab/src/lab-options.js';
+
+/** The compiled lab CLI (what `npm run verdict` runs after building); refuses a build older than the sources. */
+export function labCli(): string {
+  const script = new URL('../../apps/storefront-lab/dist/cli.js', import.meta.url);
+  assertCurrentBuild(script);
+  return fileURLToPath(script);
+}
 
 /** The lab's default actor: customer 72 at acme. */
 export const CUSTOMER_72 = { customerId: 72, tenant: 'acme' } as const;

@@ -22,6 +22,8 @@ async function server(maxSessions?: number): Promise<NestExpressApplication> {
   return app;
 }
 
+const budgetRun = { actor: CUSTOMER_72, orderId: 1002, count: 3 };
+
 const budget = (agent: ReturnType<typeof request.agent>) =>
   agent
     .post('/api/labs/budget/runs')
@@ -40,6 +42,24 @@ describe('storefront lab server', () => {
     expect(String(headers['set-cookie'])).toMatch(
       /^verdict_lab_session=[0-9a-f-]{36}; Path=\/; HttpOnly; SameSite=Strict$/,
     );
+  });
+
+  it("sets the cookie with the page, so the page's parallel first requests share one session", async () => {
+    const app = await server();
+    const page = await request(app.getHttpServer()).get('/').expect(200);
+    const cookie = String(page.headers['set-cookie']).split(';')[0];
+    expect(cookie).toMatch(/^verdict_lab_session=[0-9a-f-]{36}$/);
+    const [spent, again] = await Promise.all([
+      request(app.getHttpServer()).post('/api/labs/budget/runs').set('cookie', cookie).send(budgetRun),
+      request(app.getHttpServer()).get('/api/session').set('cookie', cookie),
+    ]);
+    expect([spent.headers['set-cookie'], again.headers['set-cookie']]).toEqual([undefined, undefined]);
+    const { body } = await request(app.getHttpServer())
+      .post('/api/labs/budget/runs')
+      .set('cookie', cookie)
+      .send(budgetRun)
+      .expect(200);
+    expect(body.calls.map((call: { outcome: string }) => call.outcome)).toEqual(['throttle', 'throttle', 'throttle']);
   });
 
   it('keeps state per browser session: one spends its budget, another starts fresh', async () => {

@@ -18,7 +18,7 @@ describe('storefront lab: review lane (a refund above the threshold waits for st
   it('parks the refund with require_review; a staff member approves and the worker refunds once', async () => {
     const { call, items, decide } = await parked();
     expect(call.outcome).toBe('require_review');
-    expect(call.sideEffect).toBe('no staff refund made');
+    expect(call.sideEffect).toBe('no refund yet: parked until staff decide');
     expect(items).toEqual([
       expect.objectContaining({ status: 'pending', description: 'Refund 25000 cents on order 1002', decidedBy: null }),
     ]);
@@ -29,10 +29,12 @@ describe('storefront lab: review lane (a refund above the threshold waits for st
       expect.arrayContaining(['review_park', 'review_decision', 'review_execution']),
     );
     expect(body.sideEffect).toBe('refunded 25000 cents on order 1002');
-    // Deciding again changes nothing: the item is settled, the refund was made once.
+    // The refund is credited to the call the item was parked from.
+    expect(body.item.toolCallId).toBe(call.toolCallId);
+    // Deciding again changes nothing: the item is settled, the refund was made once and is not credited again.
     const again = await decide('approve', 'staff:ana').expect(200);
     expect(again.body.outcome).toBe('invalid_state');
-    expect(again.body.sideEffect).toBe('refunded 25000 cents on order 1002');
+    expect(again.body.sideEffect).toBe('no refund made');
   });
 
   it('a rejection never runs', async () => {
@@ -41,16 +43,34 @@ describe('storefront lab: review lane (a refund above the threshold waits for st
     expect(body).toMatchObject({
       outcome: 'rejected',
       item: { status: 'rejected' },
-      sideEffect: 'no staff refund made',
+      sideEffect: 'no refund made',
     });
+  });
+
+  it("credits the worker's refund to the reviewed call, never to the next proposal", async () => {
+    const { server, decide } = await parked();
+    await decide('approve', 'staff:ana').expect(200);
+    const { body: next } = await request(server)
+      .post('/api/labs/review-lane/proposals')
+      .send(propose(30_000))
+      .expect(200);
+    expect(next.sideEffect).toBe('no refund yet: parked until staff decide');
   });
 
   it('the guard refuses the requester, a customer without review rights, another tenant’s staff and nobody', async () => {
     const { decide, server } = await parked();
-    await decide('approve', 'customer:72').expect(403);
-    await decide('approve', 'customer:91').expect(403);
-    await decide('approve', 'staff:gus').expect(404);
-    await decide('approve', 'nobody').expect(401);
+    const why = async (reviewer: string, status: number) => (await decide('approve', reviewer).expect(status)).body;
+    expect((await why('customer:72', 403)).refusal).toEqual({
+      endpoint: 'review',
+      status: 403,
+      who: 'Customer 72 at acme (the requester)',
+      why: 'They asked for this refund: nobody reviews their own request.',
+    });
+    expect((await why('customer:91', 403)).refusal.why).toContain("Only staff of the order's tenant");
+    const otherTenant = await why('staff:gus', 404);
+    expect(otherTenant.message).toBe('There is no such review item in your tenant.');
+    expect(otherTenant.refusal.why).toContain('belongs to another tenant');
+    expect((await why('nobody', 401)).refusal).toMatchObject({ status: 401, who: 'nobody' });
     const { body: items } = await request(server).get('/api/reviews').expect(200);
     expect(items[0].status).toBe('pending');
   });

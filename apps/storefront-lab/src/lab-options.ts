@@ -4,6 +4,14 @@ import type { LiveLabProvider } from './live/live-lab-provider.js';
 export interface LabOptions {
   /** A file path, or `:memory:`. The lab seeds it at boot. */
   readonly database: string;
+  /**
+   * Refuse to open a database file that does not exist instead of creating an empty one (the operator CLI):
+   * default `false` (a lab session creates and seeds its own).
+   */
+  readonly mustExist?: boolean;
   /** The live lab's provider configuration; without it the live lab is off (it says so and runs nothing). */
   readonly live?: LiveLabProvider;
 }
+
+/** The token of the lab session's {@link LabOptions}: the API tells the page which database file it is on. */
+export const LAB_OPTIONS = Symbol('LabOptions');

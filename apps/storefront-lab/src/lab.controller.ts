@@ -1,9 +1,19 @@
-import { Body, Controller, Get, Header, HttpCode, NotFoundException, Param, Post } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Inject,
+  NotFoundException,
+  Param,
+  Post,
+  UseFilters,
+} from '@nestjs/common';
 import {
   ApprovalEndpoint,
   ApprovalRequest,
   ApprovalService,
-  InProcessDeferredQueue,
   ReviewEndpoint,
   ReviewRequest,
   ReviewService,
@@ -26,6 +36,9 @@ import { DestinationReleaseScenario } from './releases/destination-release.scena
 import type { ApprovalAnswer, ClaimRow, LabSessionView, LiveModeView, ReviewAnswer } from './runs/lab-run.js';
 import { LAB_REVIEWERS } from './review-lane/lab-reviewers.js';
 import { ReviewLaneScenario } from './review-lane/review-lane.scenario.js';
+import { LAB_OPTIONS, type LabOptions } from './lab-options.js';
+import { claimsListCommand } from './session/session-databases.js';
+import { LabRefusalFilter } from './refusals/lab-refusal.filter.js';
 import { LAB_ACTORS, LAB_APPROVERS, labActorSchema, parseBody } from './session/lab-actors.js';
 import { WHY_VERDICT_CASES, WhyVerdictCases } from './why-verdict/why-verdict.cases.js';
 
@@ -80,17 +93,19 @@ export class LabController {
     private readonly dataSource: DataSource,
     private readonly reviewLane: ReviewLaneScenario,
     private readonly reviews: ReviewService,
-    private readonly queue: InProcessDeferredQueue,
     private readonly attackPack: AttackPackScenario,
     private readonly claimsPanel: ClaimsPanelScenario,
     private readonly live: LiveLabProvider,
     private readonly liveScenarios: LiveLabScenarios,
+    @Inject(LAB_OPTIONS) private readonly options: LabOptions,
   ) {}
 
   /** Who can act and who can approve in this lab. */
   @Get('session')
   session(): LabSessionView {
-    return { actors: LAB_ACTORS, approvers: LAB_APPROVERS, reviewers: LAB_REVIEWERS };
+    const { database } = this.options;
+    const cli = database === ':memory:' ? null : { database, command: claimsListCommand(database) };
+    return { actors: LAB_ACTORS, approvers: LAB_APPROVERS, reviewers: LAB_REVIEWERS, cli };
   }
 
   /** One proposed `lookup_order` through the naive, the hand-secured and the Verdict tool. */
@@ -188,6 +203,7 @@ export class LabController {
   @Post('approvals/:toolCallId/approve')
   @HttpCode(200)
   @ApprovalEndpoint()
+  @UseFilters(LabRefusalFilter)
   async approve(
     @ApprovalRequest() { challenge, approver, requester }: VerifiedApprovalRequest,
   ): Promise<ApprovalAnswer> {
@@ -201,6 +217,7 @@ export class LabController {
   @Post('approvals/:toolCallId/reject')
   @HttpCode(200)
   @ApprovalEndpoint()
+  @UseFilters(LabRefusalFilter)
   async reject(
     @ApprovalRequest() { challenge, approver, requester }: VerifiedApprovalRequest,
   ): Promise<ApprovalAnswer> {
@@ -226,23 +243,18 @@ export class LabController {
   @Post('reviews/:itemId/approve')
   @HttpCode(200)
   @ReviewEndpoint()
+  @UseFilters(LabRefusalFilter)
   async approveReview(@ReviewRequest() { item, reviewer }: VerifiedReviewRequest): Promise<ReviewAnswer> {
-    return this.reviewAnswer(await this.reviews.approve(item.itemId, reviewer));
+    return this.reviewLane.answer(() => this.reviews.approve(item.itemId, reviewer));
   }
 
   /** The signed-in staff member rejects: the refund never runs. */
   @Post('reviews/:itemId/reject')
   @HttpCode(200)
   @ReviewEndpoint()
+  @UseFilters(LabRefusalFilter)
   async rejectReview(@ReviewRequest() { item, reviewer }: VerifiedReviewRequest): Promise<ReviewAnswer> {
-    return this.reviewAnswer(await this.reviews.reject(item.itemId, reviewer));
-  }
-
-  /** The decision's outcome once the worker ran what it queued (awaited, never slept for). */
-  private async reviewAnswer({ outcome, itemId }: { outcome: string; itemId: string }): Promise<ReviewAnswer> {
-    await this.queue.idle();
-    const item = (await this.reviewLane.items()).find((candidate) => candidate.itemId === itemId) ?? null;
-    return { outcome, item, sideEffect: this.reviewLane.refundsMade() };
+    return this.reviewLane.answer(() => this.reviews.reject(item.itemId, reviewer));
   }
 
   /** Runs the storefront attack pack: scores per purpose and the comparison with the checked-in baseline. */

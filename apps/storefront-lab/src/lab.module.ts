@@ -29,8 +29,10 @@ import { CrossCustomerComparison } from './comparison/cross-customer.comparison.
 import { GateScenarios } from './gates/gate-scenarios.js';
 import { ConfirmationScenario } from './approvals/confirmation.scenario.js';
 import { LabController } from './lab.controller.js';
-import type { LabOptions } from './lab-options.js';
+import { LAB_OPTIONS, type LabOptions } from './lab-options.js';
 import { LabSeeder } from './lab-seeder.js';
+import { LabRefusalFilter } from './refusals/lab-refusal.filter.js';
+import { LabRefusals } from './refusals/lab-refusals.js';
 import { ExfiltrationChainScenario } from './forbidden-states/exfiltration-chain.scenario.js';
 import { EvidenceTrail } from './runs/evidence-trail.js';
 import { LabCalls } from './runs/lab-calls.js';
@@ -67,6 +69,7 @@ export class LabModule {
         TypeOrmModule.forRoot({
           type: 'better-sqlite3',
           database: options.database,
+          fileMustExist: options.mustExist ?? false,
           entities: [...storefrontEntities, ...verdictEntities],
           migrations: [...storefrontMigrations, ...verdictMigrations],
           migrationsRun: true,
@@ -118,6 +121,8 @@ export class LabModule {
       controllers: [LabController],
       providers: [
         LabSeeder,
+        LabRefusals,
+        LabRefusalFilter,
         StorefrontCapabilities,
         ShipmentCapabilities,
         SupportCapabilities,
@@ -140,6 +145,7 @@ export class LabModule {
         AttackPackScenario,
         CarrierLabelCapabilities,
         ClaimsPanelScenario,
+        { provide: LAB_OPTIONS, useValue: options },
         { provide: LiveLabProvider, useValue: options.live ?? LiveLabProvider.fromEnv({}) },
         LiveLabScenarios,
       ],

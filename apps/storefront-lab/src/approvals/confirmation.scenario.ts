@@ -28,6 +28,9 @@ export class ConfirmationScenario {
     private readonly conversation: LabConversation,
   ) {}
 
+  /** Refunds this lab's calls made (other labs refund too, in the same session: they are not counted here). */
+  private made = 0;
+
   /** The model proposes the refund; nothing is refunded until someone approves this exact call. */
   propose(proposal: RefundProposal): Promise<CallView> {
     const toolCallId = this.conversation.nextToolCallId('call_refund');
@@ -72,8 +75,11 @@ export class ConfirmationScenario {
         untrustedInput: explicitApproval
           ? `The agent resumes ${toolCallId} after the inbox answered`
           : `"I'd like ${amountCents} cents back on order ${orderId}."`,
-        observe: () =>
-          `${this.refunds.refunds.length - before} refund(s) made by this call; ${this.refunds.refunds.length} in this session`,
+        observe: () => {
+          const byThisCall = this.refunds.refunds.length - before;
+          this.made += byThisCall;
+          return `${byThisCall} refund(s) made by this call; ${this.made} in this lab`;
+        },
       },
       { explicitApproval },
     );

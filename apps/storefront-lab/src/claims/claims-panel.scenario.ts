@@ -1,5 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { type ClaimResolutionChoice, ExecutionClaimsService } from '@verdict/nestjs';
+import { EvidenceTrail } from '../runs/evidence-trail.js';
 import { LabCalls } from '../runs/lab-calls.js';
 import type { CallView, ClaimResolutionView, LabActor } from '../runs/lab-run.js';
 import { labContext } from '../session/lab-actors.js';
@@ -20,6 +21,7 @@ export class ClaimsPanelScenario {
     private readonly conversation: LabConversation,
     private readonly labels: CarrierLabelCapabilities,
     private readonly claims: ExecutionClaimsService,
+    private readonly trail: EvidenceTrail,
   ) {}
 
   /** One `orders.send_label` call; a carrier timeout is shown as what it is, an executor fault. */
@@ -41,7 +43,8 @@ export class ClaimsPanelScenario {
         untrustedInput: call.untrustedInput,
         proposal: { tool: call.tool, arguments: call.arguments },
         outcome: 'executor threw',
-        stages: [],
+        // Verdict decided before the executor threw: the stages up to the claim are in the evidence.
+        stages: await this.trail.latestOf(call.toolCallId),
         modelSaw: `${error.name}: ${error.message}`,
         sideEffect: `${call.observe()} (unknown: the carrier may have booked it)`,
       };

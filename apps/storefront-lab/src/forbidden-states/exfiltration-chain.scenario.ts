@@ -47,16 +47,18 @@ export class ExfiltrationChainScenario {
     ];
     for (const [capability, args, untrustedInput] of plan) {
       const sent = capability === RecordsCapability.SendLink ? { ...args, link } : args;
+      const before = this.records.outbox.list().length;
       const call = await this.calls.viaVerdict({
         tool: capability,
         arguments: sent,
         toolCallId: this.conversation.nextToolCallId('call_records'),
         context: labContext(actor),
         untrustedInput,
+        // Only what this call shared: an earlier step's (or run's) upload is not this call's effect.
         observe: () => {
-          const shared = this.records.outbox.list();
+          const shared = this.records.outbox.list().slice(before);
           return shared.length === 0
-            ? 'nothing shared yet'
+            ? 'nothing shared'
             : `shared: ${shared.map((item) => item.destination).join(', ')}`;
         },
       });

@@ -39,7 +39,8 @@ export class GateScenarios {
   async permissionIsNotABudget(actor: LabActor, orderId: number, count: number): Promise<LabRun> {
     const before = this.shipments.refreshes.length;
     const calls = [];
-    for (let n = 1; n <= count; n++)
+    for (let n = 1; n <= count; n++) {
+      const mark = this.shipments.refreshes.length;
       calls.push(
         await this.calls.viaTool(
           this.refreshShipment,
@@ -49,11 +50,12 @@ export class GateScenarios {
             toolCallId: this.conversation.nextToolCallId('call_ship'),
             context: labContext(actor),
             untrustedInput: `"Where is my order ${orderId}?" (asked again, ${n} of ${count})`,
-            observe: () => `carrier requests so far: ${this.shipments.refreshes.length - before}`,
+            observe: () => carrierRequests(this.shipments.refreshes.length - mark),
           },
           true,
         ),
       );
+    }
     const made = this.shipments.refreshes.length - before;
     return {
       actor,
@@ -66,7 +68,8 @@ export class GateScenarios {
   async newToolCallIdIsNotANewOperation(actor: LabActor, orderId: number): Promise<LabRun> {
     const tickets = () => this.dataSource.getRepository(SupportTicket).countBy({ orderId });
     const calls = [];
-    for (const delivery of ['first delivery', 'redelivered by the transport under a new id'])
+    for (const delivery of ['first delivery', 'redelivered by the transport under a new id']) {
+      const mark = await tickets();
       calls.push(
         await this.calls.viaTool(
           this.escalateOrder,
@@ -76,11 +79,19 @@ export class GateScenarios {
             toolCallId: this.conversation.nextToolCallId('call_esc'),
             context: labContext(actor),
             untrustedInput: `"Please escalate order ${orderId}." (${delivery})`,
-            observe: async () => `support tickets for order ${orderId}: ${await tickets()}`,
+            observe: async () => {
+              const now = await tickets();
+              return `${now === mark ? 'no new ticket' : 'opened a ticket'}; support tickets for order ${orderId}: ${now}`;
+            },
           },
           true,
         ),
       );
+    }
     return { actor, calls, summary: `Support tickets for order ${orderId}: ${await tickets()}` };
   }
+}
+
+function carrierRequests(made: number): string {
+  return made === 0 ? 'no carrier request' : `${made} carrier request${made === 1 ? '' : 's'}`;
 }

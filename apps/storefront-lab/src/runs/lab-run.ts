@@ -142,6 +142,8 @@ export interface ReviewRecordView {
 /** A review item as the review lab shows it: trusted data and its state, never the stored arguments. */
 export interface ReviewItemView {
   readonly itemId: string;
+  /** The lab call the item was parked from, so the page credits what the review caused to that call. */
+  readonly toolCallId: string | null;
   readonly capability: string;
   readonly description: string | null;
   readonly reason: string;
@@ -156,7 +158,7 @@ export interface ReviewItemView {
 export interface ReviewAnswer {
   readonly outcome: string;
   readonly item: ReviewItemView | null;
-  /** What the refunds look like after the worker ran. */
+  /** What this decision caused, once the worker ran (only what happened since the decision). */
   readonly sideEffect: string;
 }
 
@@ -194,6 +196,11 @@ export interface LabSessionView {
   readonly actors: readonly (LabActor & { readonly label: string })[];
   readonly approvers: readonly LabApprover[];
   readonly reviewers: readonly LabReviewer[];
+  /**
+   * The operator CLI on this session's database: the file and the command that lists its claims; `null` when
+   * the session is in memory (no other process can open it).
+   */
+  readonly cli: { readonly database: string; readonly command: string } | null;
 }
 
 /** One purpose's score in an evaluation run. */
@@ -244,4 +251,20 @@ export interface LiveRunView {
   readonly errorClass: string | null;
   /** One line on what happened. */
   readonly message: string;
+}
+
+/**
+ * Why a guarded approval or review endpoint refused the signed-in person: an expected refusal, which the page
+ * shows as Verdict working, not as a fault. The lab's own words beside the endpoint's status; the endpoint
+ * itself answers only the status (it tells a caller nothing about someone else's request).
+ */
+export interface RefusalView {
+  /** Which guarded endpoint refused: the approval inbox's or the review queue's. */
+  readonly endpoint: 'approval' | 'review';
+  /** The HTTP status the endpoint answered (401, 403, 404, 409). */
+  readonly status: number;
+  /** Who was signed in, as the picker names them. */
+  readonly who: string;
+  /** One sentence: which rule refused them. */
+  readonly why: string;
 }

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -6,9 +6,16 @@ import { LiveLabProvider } from '../live/live-lab-provider.js';
 import { LabSessions } from './lab-sessions.js';
 import { sessionIdOf } from './session-cookie.js';
 
-/** The lab server's own module: it has no routes of its own besides the session middleware and the web app. */
+/**
+ * The lab server's own module: no routes of its own besides the session middleware and the web app; it holds the
+ * sessions so that closing the server — `app.close()` or a signal through the shutdown hooks — closes them all.
+ */
 @Module({})
-class LabServerModule {}
+class LabServerModule {
+  static holding(sessions: LabSessions): DynamicModule {
+    return { module: LabServerModule, providers: [{ provide: LabSessions, useValue: sessions }] };
+  }
+}
 
 /** Where the built web app is, and how many browser sessions to keep. */
 export interface LabServerOptions {
@@ -17,6 +24,12 @@ export interface LabServerOptions {
   /** The repository's `docs/`, served as plain text under `/docs/` for the header's links. */
   readonly docsRoot?: string;
   readonly maxSessions?: number;
+  /**
+   * Where each session's SQLite database is written (`npm start`: `.lab-data/sessions`), so that
+   * `npm run verdict` can open the session the page shows; each file is deleted when its session closes.
+   * Default: every session in memory.
+   */
+  readonly sessionsDirectory?: string;
   /**
    * The environment the live lab reads its provider from (`VERDICT_LIVE_*`, as `verdict-eval live` does);
    * `process.env` unless given. Read once, here; without a provider the live lab is off.
@@ -29,13 +42,20 @@ export interface LabServerOptions {
  * the request's browser session (`POST /api/session/reset` closes it, so the next request starts from the seed).
  */
 export async function createLabServer(options: LabServerOptions): Promise<NestExpressApplication> {
-  const sessions = new LabSessions(options.maxSessions, LiveLabProvider.fromEnv(options.env ?? process.env));
-  const app = await NestFactory.create<NestExpressApplication>(LabServerModule, {
+  const sessions = new LabSessions(
+    options.maxSessions,
+    LiveLabProvider.fromEnv(options.env ?? process.env),
+    options.sessionsDirectory,
+  );
+  const app = await NestFactory.create<NestExpressApplication>(LabServerModule.holding(sessions), {
     bodyParser: false,
     logger: ['error', 'warn'],
   });
   app.use((request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => {
     const path = (request.url ?? '/').split('?')[0];
+    // The page gets its session cookie with the page itself: its first API requests go out in parallel, and
+    // without a cookie each would start a session of its own (the session view of one, the claims of another).
+    if (path === '/' || path === '/index.html') sessionIdOf(request, response);
     if (!path.startsWith('/api/')) return next();
     const id = sessionIdOf(request, response);
     if (path === '/api/session/reset' && request.method === 'POST') {
@@ -52,10 +72,5 @@ export async function createLabServer(options: LabServerOptions): Promise<NestEx
       prefix: '/docs/',
       setHeaders: (response) => response.setHeader('content-type', 'text/plain; charset=utf-8'),
     });
-  const close = app.close.bind(app);
-  app.close = async () => {
-    await sessions.closeAll();
-    await close();
-  };
   return app;
 }

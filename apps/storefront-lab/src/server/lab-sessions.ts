@@ -1,35 +1,41 @@
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, OnApplicationShutdown } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LabModule } from '../lab.module.js';
 import type { LiveLabProvider } from '../live/live-lab-provider.js';
+import { newSessionDatabase, removeSessionDatabase } from '../session/session-databases.js';
 
 type Handler = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
 
 interface LabSession {
   readonly app: Promise<INestApplication>;
+  /** The session's SQLite file, or `:memory:`. */
+  readonly database: string;
   lastUsed: number;
 }
 
 /**
- * One lab application per browser session, each on its own in-memory SQLite database: runs, budgets,
- * receipts, claims and trajectories of one browser are never seen by another. Sessions are kept in memory
- * (a demonstration, not a store of record); past `maxSessions` the least recently used one is closed.
+ * One lab application per browser session, each on its own SQLite database: runs, budgets, receipts, claims
+ * and trajectories of one browser are never seen by another. With a `directory` each database is a file there
+ * (so the operator CLI can open the one the page shows), deleted when its session closes; without one it is
+ * in memory. Past `maxSessions` the least recently used session is closed.
  */
-export class LabSessions {
+export class LabSessions implements OnApplicationShutdown {
   private readonly sessions = new Map<string, LabSession>();
   private clock = 0;
 
   constructor(
     private readonly maxSessions = 24,
     private readonly live?: LiveLabProvider,
+    private readonly directory?: string,
   ) {}
 
   /** The request handler of this session's lab application, booting it on first use. */
   async handlerOf(id: string): Promise<Handler> {
     let session = this.sessions.get(id);
     if (session === undefined) {
-      session = { app: bootSession(this.live), lastUsed: ++this.clock };
+      const database = this.directory === undefined ? ':memory:' : newSessionDatabase(this.directory);
+      session = { app: bootSession(database, this.live), database, lastUsed: ++this.clock };
       this.sessions.set(id, session);
       await this.evict();
     }
@@ -42,11 +48,18 @@ export class LabSessions {
   async reset(id: string): Promise<void> {
     const session = this.sessions.get(id);
     this.sessions.delete(id);
-    if (session !== undefined) await (await session.app).close();
+    if (session === undefined) return;
+    await (await session.app).close();
+    if (session.database !== ':memory:') removeSessionDatabase(session.database);
   }
 
   async closeAll(): Promise<void> {
     for (const id of [...this.sessions.keys()]) await this.reset(id);
+  }
+
+  /** The lab server is closing (`app.close()`, or SIGTERM/SIGINT through its shutdown hooks): every session too. */
+  onApplicationShutdown(): Promise<void> {
+    return this.closeAll();
   }
 
   private async evict(): Promise<void> {
@@ -57,8 +70,8 @@ export class LabSessions {
   }
 }
 
-async function bootSession(live: LiveLabProvider | undefined): Promise<INestApplication> {
-  const app = await NestFactory.create(LabModule.forRoot({ database: ':memory:', live }), { logger: ['error'] });
+async function bootSession(database: string, live: LiveLabProvider | undefined): Promise<INestApplication> {
+  const app = await NestFactory.create(LabModule.forRoot({ database, live }), { logger: ['error'] });
   await app.init();
   return app;
 }

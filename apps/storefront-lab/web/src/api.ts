@@ -12,6 +12,7 @@ import type {
   LiveRunView,
   PendingApprovalView,
   ProvenanceRunView,
+  RefusalView,
   ReleaseView,
   ReviewAnswer,
   ReviewItemView,
@@ -20,11 +21,15 @@ import type {
 
 export type * from '../../src/runs/lab-run.js';
 
-/** An answer other than 2xx: the status and the server's message, for the page's error state. */
+/**
+ * An answer other than 2xx: the status and the server's message, and — when a guarded endpoint refused the
+ * signed-in person — the lab's words for that refusal (an expected outcome, not a fault).
+ */
 export class LabApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly refusal: RefusalView | null = null,
   ) {
     super(message);
   }
@@ -49,10 +54,11 @@ async function send<T>(method: 'GET' | 'POST', path: string, body?: unknown, hea
     parsed = text;
   }
   if (!response.ok) {
-    const message = (parsed as { message?: unknown } | null)?.message;
+    const { message, refusal } = (parsed ?? {}) as { message?: unknown; refusal?: RefusalView };
     throw new LabApiError(
       response.status,
       `${response.status}: ${Array.isArray(message) ? message.join('; ') : String(message ?? (text || response.statusText))}`,
+      refusal ?? null,
     );
   }
   return parsed as T;

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { labApi } from './api';
 import { Status } from './components/status';
-import { LABS } from './labs/catalog';
+import { LABS, LAB_GROUPS } from './labs/catalog';
 import { useAction } from './use-action';
 
 const DOCS = [
@@ -59,13 +59,24 @@ export function App() {
         </button>
       </header>
       <nav aria-label="Labs" className="labs">
-        <ul>
-          {LABS.map((candidate) => (
-            <li key={candidate.id}>
-              <a href={`#/${candidate.id}`} aria-current={candidate.id === labId ? 'page' : undefined}>
-                <span>{candidate.title}</span>
-                <small>{candidate.shows}</small>
-              </a>
+        <ul className="groups">
+          {LAB_GROUPS.map((group) => (
+            <li key={group.title} className="group">
+              <span className="group-title" id={`group-${group.title.replace(/\W+/g, '-')}`}>
+                {group.title}
+              </span>
+              <ul aria-labelledby={`group-${group.title.replace(/\W+/g, '-')}`}>
+                {group.labs.map((id) => {
+                  const candidate = LABS.find((entry) => entry.id === id)!;
+                  return (
+                    <li key={id}>
+                      <a href={`#/${id}`} title={candidate.shows} aria-current={id === labId ? 'page' : undefined}>
+                        {candidate.title}
+                      </a>
+                    </li>
+                  );
+                })}
+              </ul>
             </li>
           ))}
         </ul>

@@ -1,8 +1,15 @@
 import { useCallback, useState } from 'react';
+import { LabApiError, type RefusalView } from './api';
 
-/** One request the page makes on a click: its result, its error and whether it is in flight. */
+/** Why a request did not answer 2xx: the server's message, and the refusal when a guarded endpoint refused. */
+export interface LabProblem {
+  readonly message: string;
+  readonly refusal: RefusalView | null;
+}
+
+/** One request the page makes on a click: its result, its problem and whether it is in flight. */
 export function useAction<TArgs extends unknown[], TResult>(action: (...args: TArgs) => Promise<TResult>) {
-  const [state, setState] = useState<{ data?: TResult; error?: string; loading: boolean }>({ loading: false });
+  const [state, setState] = useState<{ data?: TResult; error?: LabProblem; loading: boolean }>({ loading: false });
   const run = useCallback(
     async (...args: TArgs) => {
       setState((previous) => ({ ...previous, loading: true, error: undefined }));
@@ -11,7 +18,9 @@ export function useAction<TArgs extends unknown[], TResult>(action: (...args: TA
         setState({ data, loading: false });
         return data;
       } catch (error) {
-        setState({ loading: false, error: error instanceof Error ? error.message : String(error) });
+        const refusal = error instanceof LabApiError ? error.refusal : null;
+        const message = error instanceof Error ? error.message : String(error);
+        setState({ loading: false, error: { message, refusal } });
         return undefined;
       }
     },

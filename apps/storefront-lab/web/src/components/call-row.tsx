@@ -1,14 +1,18 @@
 import type { CallView } from '../api';
+import { ArgumentList } from './argument-list';
 import { Highlighted } from './highlighted';
 import { Json } from './json';
+import { Breakable, Name } from './breakable';
 import { Timeline } from './timeline';
+import { dispositionWords } from '../decision-words';
 
 /**
  * One call in the four columns: untrusted input | model proposal | policy decision | observed side effect.
  * Arguments the provenance ledger marks as derived from untrusted content are listed, and their values
- * highlighted in the untrusted input.
+ * highlighted in the untrusted input. `sideEffect` replaces the observed side effect when something later caused
+ * it for this call (the worker's refund after a staff review): the effect is credited to the call it belongs to.
  */
-export function CallRow({ call, label }: { call: CallView; label?: string }) {
+export function CallRow({ call, label, sideEffect }: { call: CallView; label?: string; sideEffect?: string }) {
   const derived = call.derivedArguments ?? [];
   const derivedValues = derived.map(({ path }) => String(call.proposal.arguments[path] ?? ''));
   return (
@@ -23,15 +27,15 @@ export function CallRow({ call, label }: { call: CallView; label?: string }) {
         </section>
         <section>
           <h5>Model proposal</h5>
-          <p>
-            <code>{call.proposal.tool}</code>
+          <p className="tool">
+            <Name value={call.proposal.tool} />
           </p>
-          <Json value={call.proposal.arguments} label="proposed arguments" />
+          <ArgumentList values={call.proposal.arguments} label="proposed arguments" />
           {derived.length > 0 && (
             <ul className="derived" aria-label="Arguments derived from untrusted content">
               {derived.map((derivation) => (
                 <li key={derivation.path} data-testid="derived-argument">
-                  <code>{derivation.path}</code> derived from {derivation.sources.join(', ')} (untrusted)
+                  <Name value={derivation.path} /> derived from {derivation.sources.join(', ')} (untrusted)
                 </li>
               ))}
             </ul>
@@ -41,7 +45,7 @@ export function CallRow({ call, label }: { call: CallView; label?: string }) {
           <h5>Policy decision</h5>
           <p>
             <span className={`badge big ${call.outcome.replace(' ', '-')}`} data-testid="outcome">
-              {call.outcome}
+              {dispositionWords(call.outcome)}
             </span>
           </p>
           <Timeline stages={call.stages} />
@@ -52,7 +56,9 @@ export function CallRow({ call, label }: { call: CallView; label?: string }) {
         </section>
         <section>
           <h5>Observed side effect</h5>
-          <p data-testid="side-effect">{call.sideEffect}</p>
+          <p data-testid="side-effect">
+            <Breakable text={sideEffect ?? call.sideEffect} />
+          </p>
         </section>
       </div>
     </article>

@@ -1,5 +1,6 @@
 import type { ComparisonCaseView } from '../api';
 import { CallRow } from './call-row';
+import { dispositionWords } from '../decision-words';
 
 const PATH_LABEL = { naive: 'Naive tool', manual: 'Secured by hand', verdict: 'Verdict bound tool' } as const;
 
@@ -16,7 +17,7 @@ export function Comparison({ result, titled = false }: { result: ComparisonCaseV
           <li key={path.path} data-path={path.path} className={path.safe ? 'safe' : 'unsafe'}>
             <span className="path-name">{PATH_LABEL[path.path]}</span>
             <span className={`badge big ${path.safe ? 'permit' : 'leaked'}`} data-testid="path-outcome">
-              {path.outcome}
+              {dispositionWords(path.outcome)}
             </span>
             <span className="muted">{path.safe ? 'safe' : 'unsafe'}</span>
           </li>

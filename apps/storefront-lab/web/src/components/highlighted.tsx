@@ -1,7 +1,9 @@
+import { Breakable } from './breakable';
+
 /** `text` with every occurrence of a `needles` entry marked (case-insensitive), for injected values in untrusted text. */
 export function Highlighted({ text, needles }: { text: string; needles: readonly string[] }) {
   const wanted = needles.filter((needle) => needle.length > 0);
-  if (wanted.length === 0) return <>{text}</>;
+  if (wanted.length === 0) return <Breakable text={text} />;
   const escaped = wanted.map((needle) => needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const parts = text.split(new RegExp(`(${escaped.join('|')})`, 'gi'));
   return (
@@ -9,10 +11,10 @@ export function Highlighted({ text, needles }: { text: string; needles: readonly
       {parts.map((part, index) =>
         index % 2 === 1 ? (
           <mark key={index} className="injected" data-testid="injected-text">
-            {part}
+            <Breakable text={part} />
           </mark>
         ) : (
-          part
+          <Breakable key={index} text={part} />
         ),
       )}
     </>

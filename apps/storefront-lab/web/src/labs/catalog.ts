@@ -20,6 +20,22 @@ export interface LabEntry {
   readonly component: ComponentType;
 }
 
+/** A group of labs in the navigation: what they have in common, and their ids in order. */
+export interface LabGroup {
+  readonly title: string;
+  readonly labs: readonly string[];
+}
+
+/** The navigation's groups: one row of them at desktop widths; every lab is in exactly one. */
+export const LAB_GROUPS: readonly LabGroup[] = [
+  { title: 'Start', labs: ['why-verdict', 'live'] },
+  { title: 'Who may act', labs: ['cross-customer', 'release'] },
+  { title: 'People decide', labs: ['confirmation', 'review-lane'] },
+  { title: 'Across calls', labs: ['budget', 'duplicate-delivery', 'forbidden-states'] },
+  { title: 'Untrusted content', labs: ['provenance'] },
+  { title: 'Operate', labs: ['claims', 'evaluation'] },
+];
+
 /** The labs whose features exist; a lab joins this list when its feature does (no placeholder entries). */
 export const LABS: readonly LabEntry[] = [
   { id: 'why-verdict', title: 'Why Verdict', shows: 'Where a scoped query is not enough', component: WhyVerdictLab },

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { type ClaimRow, labApi } from '../api';
 import { CUSTOMER_72 } from '../components/actor-picker';
 import { CallRow } from '../components/call-row';
+import { CopyButton } from '../components/copy-button';
 import { Status } from '../components/status';
 import { useAction } from '../use-action';
 
@@ -13,16 +14,38 @@ export function ClaimsLab() {
   const { data, loading, error, run } = useAction(labApi.claims);
   const label = useAction(labApi.sendLabel);
   const [answer, setAnswer] = useState<string | null>(null);
+  const session = useAction(labApi.session);
   useEffect(() => void run(), [run]);
+  useEffect(() => void session.run(), [session.run]);
+  const cli = session.data?.cli;
   return (
     <>
       <p className="lede">
-        What an operator sees with <code>npm run verdict -- claims list</code> (which lists the unresolved claims; this
-        panel shows every claim of your session, resolved ones included), and what{' '}
+        What an operator sees with <code>npm run verdict -- claims list</code> on your session's database (it lists the
+        unresolved claims; this panel shows every claim of your session, resolved ones included), and what{' '}
         <code>verdict claims resolve &lt;id&gt; completed|retryable --by --reason [--force]</code> does. Book a shipping
         label: the lab's carrier times out after taking the request, so nobody knows whether the label exists and the
         claim stays <code>indeterminate</code> — every retry is denied until an operator says what happened.
       </p>
+      {cli !== undefined && (
+        <div className="cli" id="cli-command">
+          {cli === null ? (
+            <p className="muted">
+              This lab session is in memory (the lab was started without a sessions directory): no other process can
+              open it, so the CLI cannot see it. <code>npm start</code> keeps each session in{' '}
+              <code>.lab-data/sessions</code>.
+            </p>
+          ) : (
+            <>
+              <p>The same list in a terminal, from the repository root (your browser session's own database):</p>
+              <p className="command">
+                <code data-testid="cli-command">{cli.command}</code>
+                <CopyButton value={cli.command} label="the command" />
+              </p>
+            </>
+          )}
+        </div>
+      )}
       <div className="controls">
         <button type="button" id="reload-claims" onClick={() => void run()}>
           Reload
@@ -40,7 +63,7 @@ export function ClaimsLab() {
       {label.data !== undefined && <CallRow call={label.data} label="Last label call" />}
       {data !== undefined && data.length === 0 && <p className="muted">No execution claims in this session yet.</p>}
       {data !== undefined && data.length > 0 && (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0} role="region" aria-label="Execution claims">
           <table id="claims">
             <thead>
               <tr>

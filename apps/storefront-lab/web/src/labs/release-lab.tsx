@@ -4,6 +4,7 @@ import { type ReleaseView, labApi } from '../api';
 import { ActorPicker, CUSTOMER_72 } from '../components/actor-picker';
 import { CodeView } from '../components/code-view';
 import { Hash } from '../components/hash';
+import { codeWords } from '../decision-words';
 import { Json } from '../components/json';
 import { Status } from '../components/status';
 import { useAction } from '../use-action';
@@ -45,7 +46,7 @@ function Release({ release }: { release: ReleaseView }) {
     <article className="release" data-destination={release.destination} data-outcome={release.outcome}>
       <h3>
         <code>{release.destination}</code> <span className={`badge big ${release.outcome}`}>{release.outcome}</span>{' '}
-        <span className="muted">{release.reason}</span>
+        <span className="muted">{codeWords(release.reason)}</span>
       </h3>
       <div className="before-after">
         <section>

@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import staffRefundSource from '../../../src/review-lane/staff-refund.capabilities.ts?raw';
-import { type CallView, type ReviewItemView, labApi } from '../api';
+import { type CallView, type ReviewAnswer, type ReviewItemView, labApi } from '../api';
 import { ActorPicker, CUSTOMER_72 } from '../components/actor-picker';
 import { CallRow } from '../components/call-row';
 import { CodeView } from '../components/code-view';
 import { Status } from '../components/status';
+import { codeWords } from '../decision-words';
 import { useAction } from '../use-action';
 
 const REVIEWERS = [
@@ -14,13 +15,28 @@ const REVIEWERS = [
   { id: 'customer:91', label: 'Customer 91 at acme (not staff)' },
 ];
 
+/** Who wrote a review-stage record, by its tool kind. */
+const RECORDED_BY: Readonly<Record<string, string>> = {
+  service: 'Verdict',
+  reviewer: 'the reviewer',
+  deferred: 'the worker',
+};
+
 /** Review lane: a large refund is parked, staff approve or reject it, the worker runs it once. */
 export function ReviewLaneLab() {
   const [actor, setActor] = useState(CUSTOMER_72);
   const [orderId, setOrderId] = useState('1002');
   const [amount, setAmount] = useState('25000');
   const [calls, setCalls] = useState<CallView[]>([]);
+  // What a review caused, credited to the call the item was parked from (never to the next call).
+  const [caused, setCaused] = useState<Readonly<Record<string, string>>>({});
   const propose = useAction(labApi.proposeStaffRefund);
+  const credit = (answer: ReviewAnswer) => {
+    const toolCallId = answer.item?.toolCallId;
+    if (toolCallId === null || toolCallId === undefined) return;
+    const by = answer.outcome === 'approved' ? 'by the worker, after staff approved' : `staff ${answer.outcome} it`;
+    setCaused((previous) => ({ ...previous, [toolCallId]: `${answer.sideEffect} (${by})` }));
+  };
   return (
     <>
       <p className="lede">
@@ -57,11 +73,16 @@ export function ReviewLaneLab() {
         </button>
       </form>
       <Status loading={propose.loading} error={propose.error} />
-      <ReviewQueue refreshKey={calls.length} />
+      <ReviewQueue refreshKey={calls.length} onDecided={credit} />
       <div className="result-with-code">
         <div id="review-calls">
           {calls.map((call, index) => (
-            <CallRow key={index} call={call} label={`Call ${index + 1}: ${call.toolCallId}`} />
+            <CallRow
+              key={index}
+              call={call}
+              label={`Call ${index + 1}: ${call.toolCallId}`}
+              sideEffect={caused[call.toolCallId]}
+            />
           ))}
         </div>
         <aside>
@@ -77,7 +98,7 @@ export function ReviewLaneLab() {
 }
 
 /** The staff review queue: every item of the session with its state; pending ones can be decided. */
-function ReviewQueue({ refreshKey }: { refreshKey: number }) {
+function ReviewQueue({ refreshKey, onDecided }: { refreshKey: number; onDecided: (answer: ReviewAnswer) => void }) {
   const [reviewer, setReviewer] = useState(REVIEWERS[0].id);
   const [answer, setAnswer] = useState<string | null>(null);
   const list = useAction(labApi.reviews);
@@ -115,7 +136,8 @@ function ReviewQueue({ refreshKey }: { refreshKey: number }) {
             <ol className="review-history" aria-label="Review-stage records">
               {item.history.map((record, index) => (
                 <li key={index} data-phase={record.phase}>
-                  <code>{record.phase}</code> {record.outcome} <span className="muted">({record.toolKind})</span>
+                  {codeWords(record.phase)}: {codeWords(record.outcome)}{' '}
+                  <span className="muted">({RECORDED_BY[record.toolKind] ?? record.toolKind})</span>
                 </li>
               ))}
             </ol>
@@ -128,8 +150,10 @@ function ReviewQueue({ refreshKey }: { refreshKey: number }) {
                     className={verb}
                     onClick={() =>
                       void decide.run(item.itemId, verb, reviewer).then((result) => {
-                        if (result !== undefined)
+                        if (result !== undefined) {
                           setAnswer(`${result.outcome}: ${result.item?.status ?? 'no item'} — ${result.sideEffect}`);
+                          onDecided(result);
+                        }
                         reload();
                       })
                     }

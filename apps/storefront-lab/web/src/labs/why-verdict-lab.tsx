@@ -6,6 +6,7 @@ import payoutSource from '../../../src/provenance/payout.capabilities.ts?raw';
 import { labApi } from '../api';
 import { CodeView } from '../components/code-view';
 import { Comparison } from '../components/comparison';
+import { GuidedCase } from '../components/guided-case';
 import { Status } from '../components/status';
 import { useAction } from '../use-action';
 
@@ -69,6 +70,7 @@ const CASES = [
 export function WhyVerdictLab() {
   return (
     <>
+      <GuidedCase />
       <p className="lede">
         A scoped query is the right fix for one tool. These are the cases where a careful team's hand-secured tools
         still fail, and what Verdict does differently.
