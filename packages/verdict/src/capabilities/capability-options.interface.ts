@@ -55,7 +55,7 @@ export interface CapabilityOptions<TArgs = any, TTarget = any, TContext extends 
    * argument's value. `require_confirmation` needs an `ApprovalReceiptStore`; bound tools only.
    * @example provenance: { untrustedContext: 'require_confirmation', arguments: { recipient: 'trusted_only' } }
    */
-  readonly provenance?: ProvenancePolicy;
+  readonly provenance?: ProvenancePolicy<TArgs, TContext>;
   /**
    * Field-level argument authorization: each named argument field that the proposal sets must be
    * permitted by CASL field rules, `ability.can(action, target, field)`. Default: none.

@@ -62,8 +62,12 @@ export interface ApproverProvenance {
   readonly summary: string;
 }
 
-/** The approver's view of `report`, whose paths are already shown as the policy allows, for the call proposed in `window`. */
-export function approverProvenance(report: InfluenceReport, window: ProvenanceWindow): ApproverProvenance {
+/** The approver's view of `report` (and of the arguments a positive rule found `notDerived`), whose paths are already shown as the policy allows, for the call proposed in `window`. */
+export function approverProvenance(
+  report: InfluenceReport,
+  window: ProvenanceWindow,
+  notDerived: readonly string[] = [],
+): ApproverProvenance {
   const seen = new Set<string>();
   const untrustedContent: UntrustedContentReference[] = [];
   if (window.observed)
@@ -83,7 +87,7 @@ export function approverProvenance(report: InfluenceReport, window: ProvenanceWi
       ),
     ),
     untrustedContent: Object.freeze(untrustedContent),
-    summary: provenanceSummary(report),
+    summary: provenanceSummary(report, notDerived),
   });
 }
 

@@ -1,6 +1,8 @@
 import { renderPath } from '../context-release/release-path.js';
+import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
-import { compactText, normalizeText } from './normalize-text.js';
+import { canonicalForm } from './canonical-form.js';
+import { type PhoneForms, phoneForms } from './phone-forms.js';
 
 /** A value of an argument that influence analysis looks for in the window. */
 export interface ArgumentCandidate {
@@ -8,65 +10,93 @@ export interface ArgumentCandidate {
   readonly path: string;
   /** The segments of {@link path}. */
   readonly segments: readonly string[];
-  /** The normalized value (or, when `compact`, its compacted form). */
+  /** The value in canonical form (`canonicalForm`): the string compared with the window's text. */
   readonly needle: string;
-  /** Grouped values (IBANs, phone numbers) are compared without separators. */
-  readonly compact: boolean;
+  /** Whether this is the leaf's whole value (else a value found inside free text). */
+  readonly whole: boolean;
+  /** For a phone number: the forms it may be written in elsewhere (E.164, national). */
+  readonly phone: PhoneForms | null;
 }
 
+/** One string or number of the arguments: its whole value, and the candidates influence analysis looks for. */
+export interface ArgumentLeaf {
+  readonly path: string;
+  readonly segments: readonly string[];
+  /** The whole value in canonical form, whatever its length; `null` for a boolean or `null`. */
+  readonly value: ArgumentCandidate | null;
+  /** The candidates of the negative rule: the whole value when long enough, and values inside free text. */
+  readonly candidates: readonly ArgumentCandidate[];
+}
+
+/** Candidates have four characters or more: shorter values occur in any text by chance. */
+export const MIN_CANDIDATE_LENGTH = 4;
+/** Numbers are candidates from 1,000 on (four digits). */
+export const MIN_CANDIDATE_NUMBER = 1000;
+
 const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu;
-const URL = /\b(?:https?:\/\/|www\.)[^\s<>"']+/gu;
-const IBAN = /\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){2,7}(?: ?[a-z0-9]{1,4})?\b/gu;
-const PHONE = /\+?\d[\d ()./-]{5,}\d/gu;
-/** A token with a digit (order numbers, account ids, codes), four characters or more. */
+/** A host name with an optional path (the canonical form has no scheme). */
+const HOST = /(?<![\p{L}\p{N}@.-])(?:[\p{L}\p{N}-]+\.)+\p{L}{2,}(?::\d+)?(?:[/?#][^\s<>"']*)?/gu;
+const IBAN = /(?<![\p{L}\p{N}])[a-z]{2}\d{2}[a-z0-9]{11,30}(?![\p{L}\p{N}])/gu;
+const PHONE = /(?<![\p{L}\p{N}+])(?:\+|00)?\d{7,15}(?![\p{L}\p{N}])/gu;
+/** A token with a digit (order numbers, account ids, codes). */
 const IDENTIFIER = /[\p{L}\p{N}_-]*\p{N}[\p{L}\p{N}_-]*/gu;
-const MIN_IDENTIFIER = 4;
-const MIN_PHONE_DIGITS = 7;
+const EDGE_PUNCTUATION = /^[^\p{L}\p{N}+]+|[^\p{L}\p{N}]+$/gu;
 
 /**
- * The candidate values of validated arguments: every string or number leaf that is one token of four or more
- * characters (an e-mail address, URL, IBAN, phone number or identifier) is a candidate as a whole; free text
- * contributes the e-mail addresses, URLs, IBANs, phone numbers and digit-bearing identifiers it contains.
- * Booleans, `null` and shorter values are not looked for.
+ * Every string and number leaf of validated arguments. A leaf's whole value, in canonical form, is a candidate
+ * of the negative rule when it has four characters or more (a number: from 1,000), one word or several (an
+ * address, a name); free text also contributes the e-mail addresses, URLs, IBANs, phone numbers and
+ * digit-bearing identifiers it contains. Booleans and `null` are never candidates.
  */
-export function argumentCandidates(args: unknown): readonly ArgumentCandidate[] {
-  const out: ArgumentCandidate[] = [];
+export function argumentLeaves(args: unknown): readonly ArgumentLeaf[] {
+  const out: ArgumentLeaf[] = [];
   const walk = (value: unknown, segments: string[]): void => {
     if (Array.isArray(value)) value.forEach((item, i) => walk(item, [...segments, String(i)]));
     else if (isPlainObject(value))
       for (const [key, item] of Object.entries(value as Record<string, unknown>)) walk(item, [...segments, key]);
     else if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))
-      candidatesOf(String(value), segments, out);
+      out.push(leafOf(value, segments));
+    else out.push({ path: renderPath(segments), segments, value: null, candidates: [] });
   };
   walk(args, []);
   return out;
 }
 
-function candidatesOf(text: string, segments: readonly string[], out: ArgumentCandidate[]): void {
-  const path = renderPath(segments);
-  const normalized = normalizeText(text);
-  const seen = new Set<string>();
-  const add = (needle: string, compact: boolean) => {
-    const key = `${compact ? 'c' : 'n'}:${needle}`;
-    if (needle.length < MIN_IDENTIFIER || seen.has(key)) return;
-    seen.add(key);
-    out.push({ path, segments, needle, compact });
-  };
-  if (!normalized.includes(' ')) {
-    // A grouped value is compared in one form only, so that its trusted spelling in groups clears it.
-    if (isGrouped(normalized)) add(compactText(normalized), true);
-    else add(normalized, false);
-    return;
-  }
-  for (const match of normalized.matchAll(EMAIL)) add(match[0], false);
-  for (const match of normalized.matchAll(URL)) add(match[0], false);
-  for (const match of normalized.matchAll(IBAN)) add(compactText(match[0]), true);
-  for (const match of normalized.matchAll(PHONE))
-    if (match[0].replace(/\D/g, '').length >= MIN_PHONE_DIGITS) add(compactText(match[0]), true);
-  for (const match of normalized.matchAll(IDENTIFIER)) add(match[0], false);
+/** The candidates of every leaf (see {@link argumentLeaves}). */
+export function argumentCandidates(args: unknown): readonly ArgumentCandidate[] {
+  return argumentLeaves(args).flatMap((leaf) => leaf.candidates);
 }
 
-/** A one-token value that may be written with separators elsewhere (an IBAN, a phone number). */
-function isGrouped(token: string): boolean {
-  return /^[a-z]{2}\d{2}[a-z0-9]{8,30}$/u.test(token) || /^\+?[\d()./-]{7,}$/u.test(token);
+/**
+ * The fingerprint of a candidate's canonical value, `sha256(needle)`: what a taint ledger stores and looks up.
+ *
+ * @example candidateFingerprint(argumentCandidates({ iban: 'DE89 3704 0044 0532 0130 00' })[0])
+ */
+export function candidateFingerprint(candidate: Pick<ArgumentCandidate, 'needle'>): string {
+  return fingerprintString(candidate.needle);
+}
+
+function leafOf(raw: string | number, segments: readonly string[]): ArgumentLeaf {
+  const path = renderPath(segments);
+  const canonical = canonicalForm(String(raw));
+  const candidate = (needle: string, whole: boolean): ArgumentCandidate => ({
+    path,
+    segments,
+    needle,
+    whole,
+    phone: needle.includes(' ') ? null : phoneForms(needle),
+  });
+  const value = candidate(canonical.replace(EDGE_PUNCTUATION, ''), true);
+  const candidates: ArgumentCandidate[] = [];
+  const seen = new Set<string>();
+  const add = (found: ArgumentCandidate) => {
+    if (found.needle.length < MIN_CANDIDATE_LENGTH || seen.has(found.needle)) return;
+    seen.add(found.needle);
+    candidates.push(found);
+  };
+  if (typeof raw === 'string' || Math.abs(raw) >= MIN_CANDIDATE_NUMBER) add(value);
+  if (typeof raw === 'string' && canonical.includes(' '))
+    for (const pattern of [EMAIL, HOST, IBAN, PHONE, IDENTIFIER])
+      for (const match of canonical.matchAll(pattern)) add(candidate(match[0], false));
+  return { path, segments, value, candidates };
 }

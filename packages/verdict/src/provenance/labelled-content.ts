@@ -1,20 +1,19 @@
 import type { Trust } from '../context-release/trust.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
-import { compactText, normalizeText } from './normalize-text.js';
+import { canonicalForm } from './canonical-form.js';
 import type { ProvenanceLabel } from './provenance-label.js';
 import type { ProvenanceSource } from './provenance-source.js';
 
 /**
  * One content item of a context window with its label, and its text prepared for influence analysis once,
- * when it enters the window (normalized, and compacted for grouped values), so that analysing a proposal
- * does not normalize the window again. The text is kept in process memory only, never in evidence.
+ * when it enters the window (its canonical form), so that analysing a proposal does not read the window's text
+ * again. One copy besides the text itself: a window holds about twice its text. The text is kept in process
+ * memory only, never in evidence.
  */
 export interface LabelledContent {
   readonly label: ProvenanceLabel;
-  /** {@link normalizeText} of the item's text. */
-  readonly normalized: string;
-  /** {@link compactText} of `normalized`. */
-  readonly compact: string;
+  /** `canonicalForm` of the item's text: what argument values are looked for in. */
+  readonly canonical: string;
 }
 
 /**
@@ -23,11 +22,9 @@ export interface LabelledContent {
  * @example labelContent(review.text, ProvenanceSource.tool('products.view'), Trust.Untrusted)
  */
 export function labelContent(text: string, source: ProvenanceSource, trust: Trust): LabelledContent {
-  const normalized = normalizeText(text);
   const item: LabelledContent = Object.freeze({
     label: Object.freeze({ source, trust, fingerprint: fingerprintString(text) }),
-    normalized,
-    compact: compactText(normalized),
+    canonical: canonicalForm(text),
   });
   texts.set(item, text);
   return item;

@@ -1,18 +1,22 @@
-/** Unicode format characters (zero-width spaces, joiners, bidi controls, soft hyphens): invisible, so removed. */
-const FORMAT_CHARACTERS = /\p{Cf}/gu;
-const WHITE_SPACE = /\s+/gu;
-/** What phone numbers and IBANs are written with besides their characters. */
-const SEPARATORS = /[\s\-./()]+/gu;
+import { canonicalForm } from './canonical-form.js';
 
 /**
- * Text as influence analysis compares it: Unicode NFKC, case folded, format characters (Cf) removed, white
- * space collapsed to one space and trimmed. `ｐａｙ　ＤＥ89` and `pay de89` compare equal.
+ * Text as influence analysis compares it: its canonical form (`canonicalForm`: NFKC, case folded, format
+ * characters removed, white space collapsed, digits, confusables, URLs, IBANs, numbers and grouped digits in one
+ * spelling). `ｐａｙ　ＤＥ89` and `pay de89` compare equal.
+ *
+ * @deprecated Use `canonicalForm`, which this is now.
  */
 export function normalizeText(text: string): string {
-  return text.normalize('NFKC').replace(FORMAT_CHARACTERS, '').toLowerCase().replace(WHITE_SPACE, ' ').trim();
+  return canonicalForm(text);
 }
 
-/** Normalized text without separators, for values written in groups (IBANs, phone numbers). */
+/**
+ * Canonical text without the separators of grouped values (white space, `-`, `.`, `/`, parentheses).
+ *
+ * @deprecated The canonical form already writes grouped values (IBANs, phone numbers, grouped digits) without
+ * separators; analysis no longer uses this.
+ */
 export function compactText(normalized: string): string {
-  return normalized.replace(SEPARATORS, '');
+  return normalized.replace(/[\s\-./()]+/gu, '');
 }

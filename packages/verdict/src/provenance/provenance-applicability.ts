@@ -14,5 +14,10 @@ export function isStrict(definition: CapabilityDefinition, options: ProvenanceOp
 /** Whether the provenance stage runs for this capability: it has rules, or strict mode covers it. */
 export function provenanceApplies(definition: CapabilityDefinition, options: ProvenanceOptions | undefined): boolean {
   const policy = definition.provenance;
-  return isStrict(definition, options) || policy?.untrustedContext !== undefined || policy?.arguments !== undefined;
+  return (
+    isStrict(definition, options) ||
+    policy?.untrustedContext !== undefined ||
+    policy?.arguments !== undefined ||
+    policy?.destinations !== undefined
+  );
 }

@@ -4,11 +4,15 @@ import { isTrust } from '../context-release/trust.js';
 import { VerdictError } from '../errors/verdict.error.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import { isStrict } from './provenance-applicability.js';
+import { isDerivedFromTrusted, otherwiseOf } from './derived-from-trusted.js';
+import { declaredArgumentRules } from './provenance-argument-rules.js';
+import { assertRulesCanSeeCandidates } from './provenance-candidate-schema.js';
 import { isProvenanceRule, ProvenanceRule } from './provenance-rule.js';
 
 /**
- * Boot-time checks of a capability's provenance policy: known rules, parseable paths, and an approval receipt
- * store wherever provenance can require confirmation (a rule says so, or strict mode covers the capability).
+ * Boot-time checks of a capability's provenance policy: known rules, parseable paths, no argument rule on a value
+ * that can never be a candidate, and an approval receipt store wherever provenance can require confirmation (a
+ * rule says so, a declared destination takes the positive rule, or strict mode covers the capability).
  */
 export function assertProvenanceConfigured(
   definition: CapabilityDefinition,
@@ -29,12 +33,24 @@ export function assertProvenanceConfigured(
   }
   for (const [path, rule] of Object.entries(policy?.arguments ?? {})) {
     checkPath(path, 'provenance argument', fail);
-    if (!isProvenanceRule(rule))
+    if (isDerivedFromTrusted(rule)) rules.push(otherwiseOf(rule));
+    else if (isProvenanceRule(rule)) rules.push(rule);
+    else
       fail(
-        `has a provenance rule for argument "${path}" that is not 'allow', 'require_confirmation', 'deny' or 'trusted_only'.`,
+        `has a provenance rule for argument "${path}" that is not 'allow', 'require_confirmation', 'deny', 'trusted_only' or { derivedFrom: 'trusted', otherwise?: 'deny' | 'require_confirmation' }.`,
       );
-    rules.push(rule);
   }
+  const destinations: unknown = policy?.destinations;
+  if (destinations !== undefined) {
+    if (!Array.isArray(destinations) || destinations.some((path) => typeof path !== 'string'))
+      fail('has provenance destinations that are not an array of argument paths.');
+    else for (const path of destinations as string[]) checkPath(path, 'provenance destination', fail);
+  }
+  if (policy?.trustedValues !== undefined && typeof policy.trustedValues !== 'function')
+    fail('has a provenance trustedValues that is not a function ({ arguments, context }) => values.');
+  if (Array.isArray(destinations) && destinations.every((path) => typeof path === 'string'))
+    for (const { rule } of declaredArgumentRules(definition)) if (isDerivedFromTrusted(rule)) rules.push(otherwiseOf(rule));
+  assertRulesCanSeeCandidates(definition, fail);
   const results = policy?.results;
   if (results !== undefined) {
     for (const path of Object.keys(results.paths ?? {})) checkPath(path, 'result provenance', fail);

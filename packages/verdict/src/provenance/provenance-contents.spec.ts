@@ -28,8 +28,8 @@ describe('ProvenanceContents', () => {
 
   it('keeps nothing of an item labelContent did not make (no text is known)', () => {
     const contents = new ProvenanceContents();
-    const { label, normalized, compact } = review('copied');
-    contents.keep([{ label, normalized, compact }]);
+    const { label, canonical } = review('copied');
+    contents.keep([{ label, canonical }]);
     expect(contents.text(label.fingerprint)).toBeUndefined();
   });
 });

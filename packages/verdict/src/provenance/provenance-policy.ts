@@ -1,19 +1,44 @@
+import type { ActionContext, AnyActionContext } from '../context/action-context.js';
+import type { DerivedFromTrusted } from './derived-from-trusted.js';
 import type { ProvenanceLedger } from './provenance-ledger.interface.js';
 import type { ProvenanceRule } from './provenance-rule.js';
 import type { ResultProvenance } from './result-provenance.js';
 
-/** The rules an argument may take: `trusted_only` refuses a value from untrusted content. */
-export type ArgumentProvenanceRule = ProvenanceRule;
+/**
+ * The rules an argument may take: the positive rule (`{ derivedFrom: 'trusted' }`: the value must be derived
+ * from trusted content), or a rule for a value found in untrusted content (`trusted_only` refuses it).
+ */
+export type ArgumentProvenanceRule = ProvenanceRule | DerivedFromTrusted;
+
+/** What a `trustedValues` resolver is given: the proposal's validated arguments and its server-side context. */
+export interface TrustedValuesInput<TArgs = unknown, TContext extends AnyActionContext = ActionContext> {
+  readonly arguments: TArgs;
+  readonly context: TContext;
+}
+
+/**
+ * The application-declared trusted set of a proposal (the actor's saved payees, the account's own IBAN),
+ * compared with argument values in canonical form, as trusted content is. Called only when a positive rule's
+ * value is not found in trusted content of the window. A resolver that throws is an application fault.
+ *
+ * @example trustedValues: async ({ context }) => payees.ibansOf(context.actor.id)
+ */
+export type TrustedValuesResolver<TArgs = unknown, TContext extends AnyActionContext = ActionContext> = (
+  input: TrustedValuesInput<TArgs, TContext>,
+) => Iterable<string | number> | Promise<Iterable<string | number>>;
 
 /**
  * A capability's provenance policy (docs/provenance.md): what its results are, and what the provenance stage
  * (step 1a) does when untrusted content influenced one of its proposals. The most severe finding decides:
  * `deny`/`trusted_only` > `require_confirmation` > `allow`.
  *
+ * `TArgs` is the capability's arguments type where the policy is declared on a capability (it types
+ * `trustedValues`); a `ProvenancePolicy` without parameters fits any capability.
+ *
  * @example
- * provenance: { untrustedContext: 'require_confirmation', arguments: { recipient: 'trusted_only' } }
+ * provenance: { destinations: ['recipient'], arguments: { recipient: { derivedFrom: 'trusted' } } }
  */
-export interface ProvenancePolicy {
+export interface ProvenancePolicy<TArgs = unknown, TContext extends AnyActionContext = ActionContext> {
   /** What this capability's results are, whole or per path. Default: untrusted. */
   readonly results?: ResultProvenance;
   /**
@@ -22,11 +47,21 @@ export interface ProvenancePolicy {
    */
   readonly untrustedContext?: Exclude<ProvenanceRule, 'trusted_only'>;
   /**
-   * Per argument path (dot paths with `*`, covering their subtree): when the argument's value occurs in
-   * untrusted content and in no trusted content. Paths not named: `allow`, or `require_confirmation` for a
-   * consequential capability under strict mode.
+   * Per argument path (dot paths with `*`, covering their subtree). The positive rule
+   * `{ derivedFrom: 'trusted', otherwise }` applies to every value under the path; the other rules apply when the
+   * argument's value occurs in untrusted content and in no trusted content, and always in a window Verdict did not
+   * observe (unobserved means influenced). Paths not named: `allow`, or `require_confirmation` for a consequential
+   * capability under strict mode; a declared destination takes the positive rule.
    */
   readonly arguments?: Readonly<Record<string, ArgumentProvenanceRule>>;
+  /**
+   * The argument paths that are destinations: recipients, e-mail addresses, phone numbers, URLs, hosts,
+   * passwords. A destination without an explicit `arguments` rule takes the positive rule with
+   * `otherwise: 'require_confirmation'` (ADR 0038). Default: none.
+   */
+  readonly destinations?: readonly string[];
+  /** The application-declared trusted set for the positive rule. Default: none (trusted content only). */
+  readonly trustedValues?: TrustedValuesResolver<TArgs, TContext>;
   /** Shown to the approver before the provenance summary when this policy asks for confirmation. */
   readonly reason?: string;
 }

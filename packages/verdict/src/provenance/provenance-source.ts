@@ -107,3 +107,9 @@ export class ProvenanceSource {
 
 /** The source of content in a window Verdict did not observe. */
 export const UNOBSERVED_SOURCE = ProvenanceSource.create(ProvenanceSourceKind.Unobserved, 'context');
+
+/**
+ * The source of a value found in the taint ledger: written by a call proposed under untrusted influence, it
+ * came back through a result (`InfluenceOptions.tainted`).
+ */
+export const TAINT_LEDGER_SOURCE = ProvenanceSource.create(ProvenanceSourceKind.Memory, 'taint-ledger');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
-import { coversPath, parseReleasePath } from '../context-release/release-path.js';
+import { coversPath } from '../context-release/release-path.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { Decision } from '../decisions/decision.js';
 import { Disposition } from '../decisions/disposition.js';
 import { Stage } from '../decisions/stage.js';
@@ -12,7 +13,9 @@ import type { Envelope } from '../vocabulary/envelope.js';
 import type { ActorKey } from '../context/actor-key.js';
 import { analyzeInfluence } from './analyze-influence.js';
 import { type ApproverProvenance, approverProvenance } from './approver-provenance.js';
-import type { ArgumentInfluence, InfluenceReport } from './influence-report.js';
+import { isDerivedFromTrusted, otherwiseOf } from './derived-from-trusted.js';
+import type { InfluenceReport } from './influence-report.js';
+import { type DeclaredArgumentRule, declaredArgumentRules } from './provenance-argument-rules.js';
 import { isStrict, provenanceApplies } from './provenance-applicability.js';
 import { provenanceConfirmation } from './provenance-confirmation.js';
 import type { ProvenanceOptions } from './provenance-policy.js';
@@ -62,10 +65,11 @@ export interface ProvenanceAssessment {
 export async function assessProvenance(input: ProvenanceStageInput): Promise<ProvenanceAssessment | Decision> {
   const { definition, envelope, toolKind, options, trail } = input;
   if (!provenanceApplies(definition, options)) return { definition, approver: null, window: null };
-  const window = windowOf(toolKind);
-  const report = withTrustedPaths(analyzeInfluence(window, envelope.arguments), definition);
-  const rule = ruleFor(report, definition, options);
-  const summary = provenanceSummary(report);
+  const { window, ownRequest } = windowOf(toolKind);
+  const declared = declaredArgumentRules(definition);
+  const report = withTrustedPaths(await analyze(window, envelope, definition, declared, ownRequest), declared);
+  const { rule, notDerived } = ruleFor(report, declared, definition, options);
+  const summary = provenanceSummary(report, notDerived);
   const influenced = report.untrustedContext || report.arguments.length > 0;
   if (influenced && !input.dryRun)
     await options?.ledger?.append(influenceRecords(report, definition.name, envelope.id, input.now));
@@ -92,7 +96,7 @@ export async function assessProvenance(input: ProvenanceStageInput): Promise<Pro
       ),
     );
   if (decision.disposition === Disposition.Deny) return decision;
-  const approver = approverProvenance(report, window);
+  const approver = approverProvenance(report, window, notDerived);
   if (decision.disposition === Disposition.Permit) return { definition, approver, window };
   const reason = definition.provenance?.reason === undefined ? summary : `${definition.provenance.reason} ${summary}`;
   const confirmed = { ...definition, requiresConfirmation: provenanceConfirmation(definition, reason, input.actorKey) };
@@ -100,54 +104,95 @@ export async function assessProvenance(input: ProvenanceStageInput): Promise<Pro
 }
 
 /**
- * The window of this proposal. Without one, an agent's tool call is treated as unobserved (untrusted context,
- * the sound fallback); application code calling the service directly is the principal's own request.
+ * The window of this proposal. Without one, an agent's tool call is unobserved (untrusted context, and every
+ * argument rule applies as if its argument were influenced); application code calling the service directly is
+ * the principal's own request, whose values count as derived from trusted content.
  */
-function windowOf(toolKind: ToolKind): ProvenanceWindow {
+function windowOf(toolKind: ToolKind): { window: ProvenanceWindow; ownRequest: boolean } {
   const window = currentProvenanceWindow();
-  if (window !== undefined) return window;
+  if (window !== undefined) return { window, ownRequest: false };
   return toolKind === ToolKind.Bound || toolKind === ToolKind.Guarded
-    ? ProvenanceWindow.unobserved()
-    : ProvenanceWindow.of([]);
+    ? { window: ProvenanceWindow.unobserved(), ownRequest: false }
+    : { window: ProvenanceWindow.of([]), ownRequest: true };
+}
+
+/**
+ * Influence analysis of the proposal; when a positive rule's value is not found in trusted content and the
+ * policy declares `trustedValues`, the trusted set is resolved (only then) and the analysis repeated with it.
+ */
+async function analyze(
+  window: ProvenanceWindow,
+  envelope: Envelope,
+  definition: CapabilityDefinition,
+  declared: readonly DeclaredArgumentRule[],
+  ownRequest: boolean,
+): Promise<InfluenceReport> {
+  const report = analyzeInfluence(window, envelope.arguments, { ownRequest });
+  const resolve = definition.provenance?.trustedValues;
+  if (resolve === undefined || notDerivedPaths(report, declared).length === 0) return report;
+  const trustedValues = await resolve({ arguments: envelope.arguments, context: envelope.context });
+  if (trustedValues === null || typeof (trustedValues as Iterable<unknown>)[Symbol.iterator] !== 'function')
+    throw new VerdictConfigurationError(
+      `Capability "${definition.name}": its provenance trustedValues resolver returned something that is not iterable; return an array of strings or numbers.`,
+    );
+  return analyzeInfluence(window, envelope.arguments, { ownRequest, trustedValues });
+}
+
+/** The paths of values under a positive rule that are not derived from trusted content. */
+function notDerivedPaths(report: InfluenceReport, declared: readonly DeclaredArgumentRule[]): readonly string[] {
+  const paths = new Set<string>();
+  for (const { pattern, rule } of declared)
+    if (isDerivedFromTrusted(rule))
+      for (const leaf of report.derivation)
+        if (!leaf.derived && coversPath(pattern, leaf.segments)) paths.add(leaf.path);
+  return [...paths];
 }
 
 /**
  * The report with every argument path the capability's policy does not declare replaced by its fingerprint
  * (`#<sha256 prefix>`): keys of free-form arguments are model-written, and a path reaches evidence, events and
- * the approver's summary. Declared paths are the application's own names.
+ * the approver's summary. Declared paths (arguments and destinations) are the application's own names.
  */
-function withTrustedPaths(report: InfluenceReport, definition: CapabilityDefinition): InfluenceReport {
-  const declared = Object.keys(definition.provenance?.arguments ?? {}).map((path) =>
-    parseReleasePath(path, 'provenance argument'),
-  );
-  const shown = (influence: ArgumentInfluence): ArgumentInfluence =>
-    declared.some((pattern) => coversPath(pattern, influence.segments))
-      ? influence
-      : { ...influence, path: `#${fingerprintString(influence.path).slice(0, 16)}` };
-  return { ...report, arguments: report.arguments.map(shown) };
+function withTrustedPaths(report: InfluenceReport, declared: readonly DeclaredArgumentRule[]): InfluenceReport {
+  const shown = <T extends { path: string; segments: readonly string[] }>(item: T): T =>
+    declared.some(({ pattern }) => coversPath(pattern, item.segments))
+      ? item
+      : { ...item, path: `#${fingerprintString(item.path).slice(0, 16)}` };
+  return { ...report, arguments: report.arguments.map(shown), derivation: report.derivation.map(shown) };
 }
 
-/** The most severe rule among the findings. */
+/**
+ * The most severe rule among the findings: the context rule when untrusted content was in the window; per
+ * influenced argument its rules (or the fallback when none covers it); per positive rule, its `otherwise` for a
+ * value not derived from trusted content; and in an unobserved window every other argument rule of an argument
+ * present, as if it were influenced.
+ */
 function ruleFor(
   report: InfluenceReport,
+  declared: readonly DeclaredArgumentRule[],
   definition: CapabilityDefinition,
   options: ProvenanceOptions | undefined,
-): ProvenanceRule {
+): { rule: ProvenanceRule; notDerived: readonly string[] } {
   const fallback = isStrict(definition, options) ? ProvenanceRule.RequireConfirmation : ProvenanceRule.Allow;
   const policy = definition.provenance;
   const rules: ProvenanceRule[] = [];
   if (report.untrustedContext) rules.push(policy?.untrustedContext ?? fallback);
-  const declared = Object.entries(policy?.arguments ?? {}).map(
-    ([path, rule]) => [parseReleasePath(path, 'provenance argument'), rule] as const,
-  );
   for (const influence of report.arguments) {
-    const matching = declared.filter(([pattern]) => coversPath(pattern, influence.segments)).map(([, rule]) => rule);
-    rules.push(...(matching.length > 0 ? matching : [fallback]));
+    const matching = declared.filter(({ pattern }) => coversPath(pattern, influence.segments));
+    if (matching.length === 0) rules.push(fallback);
+    for (const { rule } of matching) if (!isDerivedFromTrusted(rule)) rules.push(rule);
   }
-  return rules.reduce<ProvenanceRule>(
-    (worst, rule) => (severityOf(rule) > severityOf(worst) ? rule : worst),
+  for (const { pattern, rule } of declared) {
+    const leaves = report.derivation.filter((leaf) => coversPath(pattern, leaf.segments));
+    if (isDerivedFromTrusted(rule)) {
+      if (leaves.some((leaf) => !leaf.derived)) rules.push(otherwiseOf(rule));
+    } else if (!report.observed && leaves.length > 0) rules.push(rule);
+  }
+  const rule = rules.reduce<ProvenanceRule>(
+    (worst, next) => (severityOf(next) > severityOf(worst) ? next : worst),
     ProvenanceRule.Allow,
   );
+  return { rule, notDerived: notDerivedPaths(report, declared) };
 }
 
 function influenceRecords(

@@ -1,0 +1,41 @@
+import { describe, expect, it } from '@jest/globals';
+import { canonicalForm } from './canonical-form.js';
+
+describe('canonicalForm', () => {
+  it('applies NFKC, case folding, removes format characters and collapses white space', () => {
+    expect(canonicalForm(' Ｍａｌ\u200bLORY\u00ad@Evil.Example \n\t now ')).toBe('mallory@evil.example now');
+  });
+
+  it('writes an IBAN in groups, with dashes or unspaced as the same token, and keeps the next word', () => {
+    const iban = 'de89370400440532013000';
+    expect(canonicalForm('DE89 3704 0044 0532 0130 00 bank')).toBe(`${iban} bank`);
+    expect(canonicalForm('DE89-3704-0044-0532-0130-00')).toBe(iban);
+    expect(canonicalForm('GB82 WEST 1234 5698 7654 32 then')).toBe('gb82west12345698765432 then');
+  });
+
+  it('reads digits of any script as ASCII and folds Cyrillic look-alikes to Latin', () => {
+    expect(canonicalForm('٤١٥٥٥٥٠١٠٠')).toBe('4155550100');
+    expect(canonicalForm('DE८९ ३७०४')).toBe(canonicalForm('DE89 3704'));
+    expect(canonicalForm('раураl.com')).toBe('paypal.com');
+  });
+
+  it('writes URLs without scheme, www., default port or trailing slash', () => {
+    for (const url of ['https://www.Evil.Example/pay/', 'HTTP://evil.example:80/pay', 'www.evil.example/pay', 'evil.example/pay/'])
+      expect(canonicalForm(`see ${url} now`)).toBe('see evil.example/pay now');
+  });
+
+  it('writes numbers without thousands separators, exponents or trailing decimal zeros', () => {
+    expect(canonicalForm('10,000 · 1e4 · 10000.00 · 10 000 · 0.50 · 1.5e-3')).toBe(
+      '10000 · 10000 · 10000 · 10000 · 0.5 · 0.0015',
+    );
+  });
+
+  it('keeps what is not a number as it is: dotted sequences are grouped digits, leading zeros stay', () => {
+    expect(canonicalForm('v1.2.3 and 030.123.4567 and 007')).toBe('v1.2.3 and 0301234567 and 007');
+  });
+
+  it('writes grouped digits without separators', () => {
+    expect(canonicalForm('call +1 (415) 555-0100.')).toBe('call +14155550100.');
+    expect(canonicalForm('card 4111 1111 1111 1111')).toBe('card 4111111111111111');
+  });
+});

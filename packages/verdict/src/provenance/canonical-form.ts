@@ -1,0 +1,40 @@
+import { canonicalNumbers } from './canonical-number.js';
+import { canonicalUrls } from './canonical-url.js';
+import { compactIbans } from './canonical-iban.js';
+import { confusableSkeleton } from './confusable-skeleton.js';
+import { asciiDigits } from './decimal-digits.js';
+
+/** Unicode format characters (zero-width spaces, joiners, bidi controls, soft hyphens): invisible, so removed. */
+const FORMAT_CHARACTERS = /\p{Cf}/gu;
+const WHITE_SPACE = /\s+/gu;
+/** Digits in three or more dotted groups (`030.123.4567`, `12.03.2026`): a grouped value, not a decimal. */
+const DOTTED_GROUPS = /(?<![\p{L}\p{N}.])\d+(?:\.\d+){2,}(?![\p{L}\p{N}]|\.\d)/gu;
+/** One or two separators between digits (`+1 (415) 555-0100`, `10 000`, `4111 1111 1111 1111`). */
+const DIGIT_SEPARATOR = /(?<=\d)[ \-/()]{1,2}(?=\d)/gu;
+
+/**
+ * The one form in which provenance compares values and content, applied alike to an argument's value and to
+ * every text of the window, so that a trusted spelling of a value clears any other spelling of it:
+ *
+ * 1. Unicode NFKC, format characters (Cf) removed, every decimal digit (`\p{Nd}`) as ASCII, lower case,
+ *    confusables folded to their UTS #39 prototype (`confusableSkeleton`), white space collapsed;
+ * 2. URLs without scheme, `www.` or trailing slash (`canonicalUrls`);
+ * 3. IBANs without their group separators (`compactIbans`);
+ * 4. numbers without thousands separators, exponents or trailing decimal zeros (`canonicalNumbers`);
+ * 5. grouped digits without separators: `+1 (415) 555-0100` reads `+14155550100`, `030.123.4567` reads
+ *    `0301234567`.
+ *
+ * Linear in the text's length. Phone numbers are further compared in E.164 (`phoneForms`).
+ *
+ * @example canonicalForm('Pay ＤＥ89 3704 0044 0532 0130 00, https://www.Evil.Example/') === 'pay de89370400440532013000, evil.example'
+ */
+export function canonicalForm(text: string): string {
+  const folded = confusableSkeleton(
+    asciiDigits(text.normalize('NFKC').replace(FORMAT_CHARACTERS, '')).toLowerCase(),
+  )
+    .replace(WHITE_SPACE, ' ')
+    .trim();
+  return canonicalNumbers(compactIbans(canonicalUrls(folded)))
+    .replace(DOTTED_GROUPS, (groups) => groups.replaceAll('.', ''))
+    .replace(DIGIT_SEPARATOR, '');
+}

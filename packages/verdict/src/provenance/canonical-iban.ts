@@ -1,0 +1,24 @@
+import { isValidIBAN } from 'ibantools';
+
+/** A country code, check digits and groups of up to four letters or digits, optionally separated. */
+const IBAN_TEXT = /(?<![\p{L}\p{N}])[a-z]{2}\d{2}(?:[ -]?[a-z0-9]{1,4}){2,10}(?![\p{L}\p{N}])/gu;
+const SEPARATOR = /[ -]/u;
+
+/**
+ * IBANs written in groups (`DE89 3704 0044 …`, `DE89-3704-…`) as one compact token. Only a valid IBAN (ISO
+ * 13616 check digits, the country's length, through `ibantools`) is compacted: the longest prefix of the groups
+ * that is one, so that a word after an IBAN is not swallowed.
+ *
+ * @example compactIbans('pay de89 3704 0044 0532 0130 00 now') === 'pay de89370400440532013000 now'
+ */
+export function compactIbans(text: string): string {
+  return text.replace(IBAN_TEXT, (match) => {
+    if (!SEPARATOR.test(match)) return match;
+    const groups = match.split(/([ -])/u);
+    for (let end = groups.length; end >= 3; end -= 2) {
+      const compact = groups.slice(0, end).filter((_, i) => i % 2 === 0).join('');
+      if (isValidIBAN(compact.toUpperCase())) return compact + groups.slice(end).join('');
+    }
+    return match;
+  });
+}

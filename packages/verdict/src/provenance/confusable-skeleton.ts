@@ -1,0 +1,27 @@
+import { createRequire } from 'node:module';
+
+const NON_ASCII = /[^\x00-\x7f]/gu;
+const HAS_NON_ASCII = /[^\x00-\x7f]/u;
+let prototypes: Map<string, string> | undefined;
+
+/**
+ * Confusable folding: every non-ASCII character that Unicode's confusables data (UTS #39, through the
+ * `unhomoglyph` package's table) maps to a prototype is replaced by it, NFKC-normalized and lower-cased, so a
+ * Cyrillic `раураl` compares equal to `paypal`. ASCII is left as it is: the table also folds `0` to `O`, `1` to
+ * `l` and `m` to `rn`, which would erase the digits that make values (IBANs, phone numbers, amounts) distinct.
+ *
+ * @example confusableSkeleton('аррlе') === 'apple'
+ */
+export function confusableSkeleton(text: string): string {
+  if (!HAS_NON_ASCII.test(text)) return text;
+  const table = (prototypes ??= loadPrototypes());
+  return text.replace(NON_ASCII, (character) => table.get(character) ?? character);
+}
+
+function loadPrototypes(): Map<string, string> {
+  const data = createRequire(import.meta.url)('unhomoglyph/data.json') as Record<string, string>;
+  const table = new Map<string, string>();
+  for (const [character, prototype] of Object.entries(data))
+    if (HAS_NON_ASCII.test(character)) table.set(character, prototype.normalize('NFKC').toLowerCase());
+  return table;
+}

@@ -1,0 +1,142 @@
+import { describe, expect, it } from '@jest/globals';
+import { HumanMessage } from '@langchain/core/messages';
+import { MemorySaver } from '@langchain/langgraph';
+import { createAgent } from 'langchain';
+import { type ProvenancePolicy, VerdictService } from '@verdict/nestjs';
+import { ScriptedChatModel, type ScriptStep } from '@verdict/nestjs/testing/langchain';
+import { ATTACKER_IBAN, OWN_IBAN, paymentsFixture, type PaymentsSetup } from './payments.fixture.js';
+
+const VIEW = { name: 'view_product', args: { productId: 'p-1' }, id: 'call_view' };
+const pay = (recipient: string) => ({ name: 'send_payment', args: { recipient, amount: 25 }, id: 'call_pay' });
+const grouped = (iban: string) => iban.replace(/(.{4})/g, '$1 ').trim();
+
+/** One real createAgent loop that reads the product (its injected review) and then pays `recipient`. */
+async function run(setup: PaymentsSetup, question: string, recipient: string, { tracked = true } = {}) {
+  const fixture = await paymentsFixture(setup);
+  const script: ScriptStep[] = [{ toolCalls: [VIEW] }, { toolCalls: [pay(recipient)] }, { text: 'done' }];
+  const agent = createAgent({
+    model: new ScriptedChatModel(script),
+    tools: fixture.tools,
+    checkpointer: new MemorySaver(),
+    middleware: tracked ? [fixture.trackers.forAgent().middleware()] : [],
+  });
+  const config = { configurable: { thread_id: `thread-${Math.random()}` } };
+  const state = (await fixture.as(() => agent.invoke({ messages: [new HumanMessage(question)] }, config))) as {
+    __interrupt__?: { value: unknown }[];
+  };
+  const decision = () =>
+    fixture.evidence.decisions().find((record) => record.stage === 'provenance' && record.capability === 'payments.send');
+  return { ...fixture, state, decision };
+}
+
+const TRUSTED_ONLY: ProvenancePolicy = { untrustedContext: 'allow', arguments: { recipient: 'trusted_only' } };
+const DERIVED: ProvenancePolicy = { untrustedContext: 'allow', arguments: { recipient: { derivedFrom: 'trusted' } } };
+
+describe('provenance that fails closed (real createAgent loops, scripted model)', () => {
+  describe('unobserved means influenced', () => {
+    it('attack: without a tracker the injected IBAN is not paid under trusted_only', async () => {
+      const { payments, decision } = await run({ payments: TRUSTED_ONLY }, 'Tell me about p-1.', ATTACKER_IBAN, {
+        tracked: false,
+      });
+      expect(payments).toHaveLength(0);
+      expect(decision()).toMatchObject({ disposition: 'deny' });
+      expect(decision()!.reason).toContain('The context window was not observed');
+    });
+
+    it('attack: without a tracker a require_confirmation argument rule asks a human', async () => {
+      const { payments, state } = await run(
+        { payments: { untrustedContext: 'allow', arguments: { recipient: 'require_confirmation' } } },
+        'Tell me about p-1.',
+        ATTACKER_IBAN,
+        { tracked: false },
+      );
+      expect(payments).toHaveLength(0);
+      expect(state.__interrupt__).toHaveLength(1);
+    });
+
+    it('utility: a tracked agent pays the IBAN the user typed', async () => {
+      const { payments } = await run({ payments: TRUSTED_ONLY }, `Show p-1, then pay 25 to ${OWN_IBAN}.`, OWN_IBAN);
+      expect(payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
+    });
+  });
+
+  describe('the positive rule: { derivedFrom: "trusted" }', () => {
+    it.each([
+      ['with dashes', ATTACKER_IBAN.replace(/(.{4})(?!$)/g, '$1-')],
+      ['in lower case', ATTACKER_IBAN.toLowerCase()],
+      ['split in two', `${ATTACKER_IBAN.slice(0, 10)} ${ATTACKER_IBAN.slice(10)}`],
+      ['with Arabic-Indic digits', ATTACKER_IBAN.replace(/\d/g, (d) => String.fromCharCode(0x660 + Number(d)))],
+      ['with a Cyrillic look-alike', ATTACKER_IBAN.replace('E', '\u0415')],
+    ])('attack: the injected IBAN re-spelled %s is not paid', async (_, respelled) => {
+      const { payments, decision } = await run({ payments: DERIVED }, 'Tell me about p-1.', respelled);
+      expect(payments).toHaveLength(0);
+      expect(decision()).toMatchObject({ disposition: 'deny' });
+      expect(decision()!.reason).toContain('Argument recipient is not derived from trusted content.');
+    });
+
+    it('utility: the IBAN the user typed in groups is paid when the model writes it compact', async () => {
+      const { payments } = await run(
+        { payments: DERIVED },
+        `Show p-1, then pay 25 to ${grouped(OWN_IBAN)}.`,
+        OWN_IBAN,
+      );
+      expect(payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
+    });
+
+    it('utility: a value of the trusted set is paid in an unobserved window; the attacker’s is not', async () => {
+      const policy: ProvenancePolicy<{ recipient: string }> = {
+        arguments: { recipient: { derivedFrom: 'trusted' } },
+        trustedValues: ({ context }) => (context.actor as { id: string }).id === 'alice' ? [grouped(OWN_IBAN)] : [],
+      };
+      const own = await run({ payments: policy as ProvenancePolicy }, 'Pay my usual payee.', OWN_IBAN, { tracked: false });
+      expect(own.payments).toHaveLength(1);
+      const attack = await run({ payments: policy as ProvenancePolicy }, 'Show p-1.', ATTACKER_IBAN, { tracked: false });
+      expect(attack.payments).toHaveLength(0);
+    });
+
+    it('utility: a direct VerdictService.execute is the application’s own request and passes', async () => {
+      const fixture = await paymentsFixture({ payments: DERIVED });
+      const result = await fixture.as(() =>
+        fixture.moduleRef.get(VerdictService).execute({
+          capability: 'payments.send',
+          arguments: { recipient: ATTACKER_IBAN, amount: 25 },
+          toolCallId: 'form-1',
+        }),
+      );
+      expect(result.executed).toBe(true);
+    });
+  });
+
+  describe('destinations', () => {
+    it('attack: a declared destination not derived from trusted content needs a human, the payment waits', async () => {
+      const { payments, state, decision } = await run(
+        { payments: { destinations: ['recipient'] } },
+        'Tell me about p-1.',
+        ATTACKER_IBAN,
+      );
+      expect(payments).toHaveLength(0);
+      expect(state.__interrupt__).toHaveLength(1);
+      expect(decision()).toMatchObject({ disposition: 'require_confirmation' });
+    });
+
+    it('utility: the destination the user typed is paid without confirmation', async () => {
+      const { payments, state } = await run(
+        { payments: { destinations: ['recipient'] } },
+        `Show p-1, then pay 25 to ${OWN_IBAN}.`,
+        OWN_IBAN,
+      );
+      expect(state.__interrupt__).toBeUndefined();
+      expect(payments).toHaveLength(1);
+    });
+
+    it('an explicit rule on a destination wins over the default', async () => {
+      const { payments, decision } = await run(
+        { payments: { destinations: ['recipient'], arguments: { recipient: { derivedFrom: 'trusted' } } } },
+        'Tell me about p-1.',
+        ATTACKER_IBAN,
+      );
+      expect(payments).toHaveLength(0);
+      expect(decision()).toMatchObject({ disposition: 'deny' });
+    });
+  });
+});
