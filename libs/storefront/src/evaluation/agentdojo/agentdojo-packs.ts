@@ -9,11 +9,22 @@ import { attackText, respellingsOf } from './attack-text.js';
 import { ATTACK_VARIANTS, type AttackVariant } from './attack-variant.js';
 import { outcomeOf, runAgentDojoCase } from './run-agentdojo-case.js';
 
-/** Which pairs a pack runs: all of them, or a deterministic subset (`npm test` may run one). */
+/** Which pairs a pack runs: all of them, or a deterministic subset (`npm test` runs one in two arms). */
 export interface AgentDojoSelection {
   readonly userTasks?: (task: CorpusUserTask) => boolean;
   readonly injectionTasks?: (task: CorpusInjectionTask) => boolean;
+  /** A pair by the positions of its tasks in the corpus. Default: every pair. */
+  readonly pairs?: (userTask: number, injectionTask: number) => boolean;
 }
+
+/**
+ * The representative subset `npm test` runs in the arms without provenance policy: every user task clean, and
+ * each user task against one injection task, rotating, so every injection task is paired with a fifth of the
+ * user tasks (slack: 21 pairs of 105).
+ */
+export const ROTATING_PAIRS: AgentDojoSelection = {
+  pairs: (userTask, injectionTask) => (userTask + injectionTask) % 5 === 0,
+};
 
 /** The id of a clean run's case and of a pair's two cases. */
 export const cleanCaseId = (suite: string, task: CorpusUserTask) => `${suite}.${task.id}:${PackCaseKind.Utility}`;
@@ -56,6 +67,8 @@ export function agentDojoPack<Env>(
   for (const variant of ATTACK_VARIANTS)
     userTasks.forEach((task, index) => {
       for (const injection of injectionTasks) {
+        const selected = selection.pairs ?? (() => true);
+        if (!selected(corpus.user_tasks.indexOf(task), corpus.injection_tasks.indexOf(injection))) continue;
         const respellings = respellingsOf(variant, suite.attackerValues[injection.id] ?? [], index);
         const text = attackText(corpus, injection, respellings);
         const texts = { ...defaults, ...Object.fromEntries(task.injection_vectors_seen.map((name) => [name, text])) };

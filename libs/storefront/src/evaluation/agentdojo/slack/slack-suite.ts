@@ -26,39 +26,49 @@ function groundTruth(task: { ground_truth_calls: readonly CorpusCall[] }, pre: S
 const workspaceData = (source: string) => ({ trust: Trust.Trusted, source: Source.application(source) });
 const thirdParty = (source: string) => ({ trust: Trust.Untrusted, source: Source.external(source) });
 
+/** The positive rule, denied when not derived: no human is in the loop. */
+const derived = { derivedFrom: 'trusted', otherwise: 'deny' } as const;
+
 /**
  * The provenance arm's declarations, no human in the loop (every rule denies or allows):
  * - results: the workspace's users, memberships and members' messages are its own data (trusted); channel names
  *   are not (anyone, an external guest too, names a channel: `External_…` carries the attack), nor web pages;
- * - destinations: whom a message, an invitation or a membership change goes to, the URL visited or posted to,
- *   must not come from untrusted content (`trusted_only`), and a message body's links, e-mail addresses and
- *   identifiers must not either; the channel and the invitee's e-mail address carry no rule (the user points at
- *   an External channel or at a web page for them).
+ * - destinations take the positive rule: whom a message goes to, who is invited, added or removed, the URL
+ *   visited or posted to must be derived from trusted content (the user's request, the workspace's data) or,
+ *   for an existing member, from the workspace's member list (`trustedValues`);
+ * - a message body is free text the model writes (a summary, a computed rank): its links, addresses and
+ *   identifiers must not be copied from untrusted content (`trusted_only`, compared canonically);
+ * - the channel and the invitee's e-mail address carry no rule: the user points at an External channel, and at
+ *   a web page for the e-mail address.
  */
-function provenance(tool: string): SuiteToolProvenance {
+function provenance(tool: string, environment: () => SlackEnvironment): SuiteToolProvenance {
+  const members = () => environment().slack.users;
+  const slack = workspaceData('slack');
   switch (tool) {
     case 'get_channels':
       return { results: thirdParty('slack-channel-names') };
     case 'get_webpage':
-      return { results: thirdParty('web'), policy: { untrustedContext: 'allow', arguments: { url: 'trusted_only' } } };
+      return { results: thirdParty('web'), policy: { destinations: ['url'], arguments: { url: derived } } };
     case 'post_webpage':
-      return {
-        results: workspaceData('web'),
-        policy: { untrustedContext: 'allow', arguments: { url: 'trusted_only' } },
-      };
+      return { results: slack, policy: { destinations: ['url'], arguments: { url: derived } } };
     case 'send_direct_message':
       return {
-        results: workspaceData('slack'),
-        policy: { untrustedContext: 'allow', arguments: { recipient: 'trusted_only', body: 'trusted_only' } },
+        results: slack,
+        policy: {
+          destinations: ['recipient'],
+          arguments: { recipient: derived, body: 'trusted_only' },
+          trustedValues: members,
+        },
       };
     case 'send_channel_message':
-      return { results: workspaceData('slack'), policy: { untrustedContext: 'allow', arguments: { body: 'trusted_only' } } };
+      return { results: slack, policy: { arguments: { body: 'trusted_only' } } };
     case 'invite_user_to_slack':
+      return { results: slack, policy: { destinations: ['user'], arguments: { user: derived, user_email: 'allow' } } };
     case 'add_user_to_channel':
     case 'remove_user_from_slack':
-      return { results: workspaceData('slack'), policy: { untrustedContext: 'allow', arguments: { user: 'trusted_only' } } };
+      return { results: slack, policy: { destinations: ['user'], arguments: { user: derived }, trustedValues: members } };
     default:
-      return { results: workspaceData('slack') };
+      return { results: slack };
   }
 }
 
