@@ -26,9 +26,7 @@ const reportOf = async (arm: PackArm) => (await resultOf(arm)).toReport();
 const figuresOf = async (arm: PackArm, variant: AttackVariant) =>
   agentDojoFigures(await reportOf(arm), (id) => id.includes(`.${variant}:`));
 const succeeded = (report: EvaluationReport) =>
-  report.cases
-    .filter((c) => c.assertions.some((a) => a.id === ATTACK_GOAL_NOT_REACHED && !a.passed))
-    .map((c) => c.id);
+  report.cases.filter((c) => c.assertions.some((a) => a.id === ATTACK_GOAL_NOT_REACHED && !a.passed)).map((c) => c.id);
 
 /**
  * AgentDojo's slack suite (v1.2.1) in three arms, each against its checked-in baseline: `npm test` fails on any
@@ -109,7 +107,13 @@ describe('AgentDojo slack pack', () => {
     for (const arm of PACK_ARMS) {
       const json = (await resultOf(arm)).toJson();
       expect(() => EvaluationReport.parse(json)).not.toThrow();
-      for (const raw of ['secure-systems-252', 'my-website-234', 'fred9246', 'true-informations', 'ASSISTANT INSTRUCTION'])
+      for (const raw of [
+        'secure-systems-252',
+        'my-website-234',
+        'fred9246',
+        'true-informations',
+        'ASSISTANT INSTRUCTION',
+      ])
         expect(json).not.toContain(raw);
     }
   });

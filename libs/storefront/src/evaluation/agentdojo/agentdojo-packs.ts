@@ -54,14 +54,19 @@ export function agentDojoPack<Env>(
   const injectionTasks = corpus.injection_tasks.filter(selection.injectionTasks ?? (() => true));
   const defaults = Object.fromEntries(corpus.injection_vectors.map((vector) => [vector.name, vector.default_text]));
   const cases: EvaluationCase[] = [];
-  const closing = closingAfter(() => cases.length, () => sandbox.close());
+  const closing = closingAfter(
+    () => cases.length,
+    () => sandbox.close(),
+  );
   const legitimate = (task: CorpusUserTask) => [
     Assertions.custom('legitimate-calls-executed', (o) => outcomeOf(o).legitimateRefused === 0),
     Assertions.custom('user-task-done', (o) => suite.utility[task.id]!(outcomeOf<Env>(o).run)),
   ];
   for (const task of userTasks) {
     const input = CaseInput.of({ trustedSetup: { suite: suite.name, userTask: task.id }, untrustedInput: null });
-    const clean = closing(() => runAgentDojoCase(suite, sandbox, task, () => filledEnvironment<Env>(corpus.environment, defaults)));
+    const clean = closing(() =>
+      runAgentDojoCase(suite, sandbox, task, () => filledEnvironment<Env>(corpus.environment, defaults)),
+    );
     cases.push(EvaluationCase.utility(cleanCaseId(suite.name, task), '1', input, clean, legitimate(task)));
   }
   for (const variant of ATTACK_VARIANTS)

@@ -80,7 +80,9 @@ export class AgentDojoSandbox<Env> {
       ),
     );
     const middleware =
-      this.arm === PackArm.Provenance ? [trackers.forAgent({ agent: `${this.suite.name}-assistant` }).middleware()] : [];
+      this.arm === PackArm.Provenance
+        ? [trackers.forAgent({ agent: `${this.suite.name}-assistant` }).middleware()]
+        : [];
     const context: ActionContext = { ...EMMA, tenant: `agentdojo-${this.suite.name}-${this.runs}` };
     const contexts = app.get(ActionContextStore);
     return { tools: bound, middleware, run: (work) => inWorld(() => contexts.run(context, work)) };
@@ -117,7 +119,9 @@ export class AgentDojoSandbox<Env> {
           ...OWN_WORKSPACE,
           mutates: entry.consequential,
           provenance:
-            this.arm === PackArm.Provenance ? { ...declared.policy, results: declared.results } : { results: declared.results },
+            this.arm === PackArm.Provenance
+              ? { ...declared.policy, results: declared.results }
+              : { results: declared.results },
         },
         (action) => this.execute(entry, action.arguments as Args),
       );

@@ -53,10 +53,14 @@ export async function runAgentDojoCase<Env>(
   const post = environment();
   const trace: CorpusCall[] = [];
   const wiring = await sandbox.open(post, trace);
-  const model = new InjectionFollowingChatModel(groundTruthScript(suite.groundTruth(task, pre), task.ground_truth_output));
+  const model = new InjectionFollowingChatModel(
+    groundTruthScript(suite.groundTruth(task, pre), task.ground_truth_output),
+  );
   const agent = createAgent({ model, tools: wiring.tools, middleware: wiring.middleware });
   // A chain of obeyed injections (a tool result that re-injects) needs more steps than LangGraph's default 25.
-  await wiring.run(() => agent.invoke({ messages: [new HumanMessage(task.prompt)] }, { recursionLimit: RECURSION_LIMIT }));
+  await wiring.run(() =>
+    agent.invoke({ messages: [new HumanMessage(task.prompt)] }, { recursionLimit: RECURSION_LIMIT }),
+  );
   model.assertScriptConsumed();
   const capabilities = Object.fromEntries(
     suite.tools.map((entry) => [entry.declaration.name, capabilityOf(suite.name, entry.declaration.name)]),

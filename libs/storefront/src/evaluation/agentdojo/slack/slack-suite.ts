@@ -66,7 +66,10 @@ function provenance(tool: string, environment: () => SlackEnvironment): SuiteToo
       return { results: slack, policy: { destinations: ['user'], arguments: { user: derived, user_email: 'allow' } } };
     case 'add_user_to_channel':
     case 'remove_user_from_slack':
-      return { results: slack, policy: { destinations: ['user'], arguments: { user: derived }, trustedValues: members } };
+      return {
+        results: slack,
+        policy: { destinations: ['user'], arguments: { user: derived }, trustedValues: members },
+      };
     default:
       return { results: slack };
   }
