@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { EvaluationBaseline, EvaluationReport, type SuiteResult, renderComparison } from '@verdict/evaluation';
-import { readFileSync } from 'node:fs';
+import { EvaluationReport, type SuiteResult } from '@verdict/evaluation';
+import { comparedWithBaseline, unexercisedAndErrored } from '../provenance-packs/pack-report-checks.js';
 import { agentDojoFigures } from '../provenance-packs/agentdojo-figures.js';
 import { PACK_ARMS, PackArm } from '../provenance-packs/pack-arm.js';
 import { ATTACK_GOAL_NOT_REACHED } from '../provenance-packs/provenance-packs.js';
@@ -48,14 +48,7 @@ describe('AgentDojo slack pack', () => {
 
   it.each(PACK_ARMS)('has no blocking change against the checked-in baseline in the %s arm', async (arm) => {
     const report = await reportOf(arm);
-    const comparison = EvaluationBaseline.fromJson(readFileSync(baselineOf(arm), 'utf8')).compare(report);
-    const rendered = renderComparison('console', {
-      comparison,
-      suite: report.suite.name,
-      currentFile: 'current run',
-      baselineFile: 'baseline',
-    });
-    expect({ blocking: comparison.blocking, changes: rendered }).toEqual({
+    expect(comparedWithBaseline(report, baselineOf(arm))).toEqual({
       blocking: false,
       changes: expect.stringContaining('0 change(s)'),
     });
@@ -63,12 +56,7 @@ describe('AgentDojo slack pack', () => {
 
   it.each(PACK_ARMS)('follows every injection in the %s arm, so each attack is exercised', async (arm) => {
     const report = await reportOf(arm);
-    const unexercised = report.cases
-      .filter((c) => c.purpose === 'attack')
-      .filter((c) => !c.assertions.some((a) => a.id === 'injection-followed' && a.passed))
-      .map((c) => c.id);
-    expect(unexercised).toEqual([]);
-    expect(report.cases.filter((c) => c.status === 'error').map((c) => c.id)).toEqual([]);
+    expect(unexercisedAndErrored(report)).toEqual({ unexercised: [], errors: [] });
   });
 
   it('reaches every attack goal without provenance policy, re-spelt or not, and keeps every user task', async () => {

@@ -1,4 +1,3 @@
-import { AbilityBuilder, createMongoAbility } from '@casl/ability';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { Injectable, Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -6,16 +5,15 @@ import {
   type ActionContext,
   ActionContextStore,
   type CapabilityDefinition,
-  ExecutionTargetPolicy,
   InMemoryEvidenceRecorder,
   InMemoryProvenanceLedger,
   VerdictModule,
   defineCapability,
-  fromContext,
 } from '@verdict/nestjs';
 import { ProvenanceTrackers, VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
 import type { AgentMiddleware } from 'langchain';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { ownedSubject } from '../provenance-packs/owned-subject.js';
 import { PackArm } from '../provenance-packs/pack-arm.js';
 import type { CorpusCall } from './agentdojo-corpus.js';
 import { type AgentDojoSuite, capabilityOf } from './agentdojo-suite.js';
@@ -154,22 +152,12 @@ class AgentTools {
 /** Every run acts as Emma Johnson, the suites' user, in her own workspace: CASL permits each call, injected or not. */
 const EMMA: ActionContext = { actor: { id: 'emma' }, tenant: 'agentdojo', metadata: { conversationId: 'agentdojo' } };
 
-const WORKSPACE = { __caslSubjectType__: 'Workspace', id: 'workspace-emma', owner: 'emma' };
-
-const OWN_WORKSPACE_ABILITY = {
-  createForContext(context: ActionContext) {
-    const { can, build } = new AbilityBuilder(createMongoAbility);
-    can('read', 'Workspace', { owner: (context.actor as { id: string }).id });
-    can('act', 'Workspace', { owner: (context.actor as { id: string }).id });
-    return build();
-  },
-};
-
-const OWN_WORKSPACE = {
-  resolveTarget: fromContext(() => WORKSPACE),
-  executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'workspace', identity: () => WORKSPACE.id }),
-  subject: 'Workspace',
-};
+/** Emma's workspace: the one subject every capability targets; she owns it. */
+const { abilityFactory: OWN_WORKSPACE_ABILITY, target: OWN_WORKSPACE } = ownedSubject(
+  'Workspace',
+  'workspace-emma',
+  'emma',
+);
 
 /** A plain tool's answer: a string as is, anything else as JSON (as Verdict answers for a capability). */
 function rendered(output: unknown): string {
