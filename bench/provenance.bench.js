@@ -1,10 +1,25 @@
-// Influence analysis (the provenance stage's argument and context levels) per proposal over 10 KB, 100 KB and
-// 1 MB of untrusted context, next to a baseline measured in the same run: a plain String.prototype.includes scan
-// of the same raw text for the same argument values. The window's text is normalized once, when it enters the
-// window (labelContent); that cost is reported separately, per ingested item. Targets (issue 11): cost grows
-// linearly with the untrusted text; <= 1 ms per proposal at 100 KB. Numbers are reported, not asserted.
-import { ProvenanceSource, ProvenanceWindow, Trust, analyzeInfluence, labelContent } from '@verdict/nestjs';
+// Provenance (issue 20, item 11), with ratios measured in one run:
+// 1. influence analysis per proposal over 10 KB, 100 KB and 1 MB of untrusted text with 10 candidate values, next
+//    to a baseline in the same run (a plain String.prototype.includes scan of the raw text for the same values);
+//    target: <= 1 ms per proposal at 100 KB;
+// 2. labelling (labelContent: the canonical form, computed once when a text enters a window) per byte at 100 KB
+//    and at 10 MB; target: linear, per-byte cost at 10 MB <= 1.5x that at 100 KB;
+// 3. the heap a window of 10 MB of text holds (its text included), after garbage collection; target <= 3x the text.
+// Figures are printed with whether each target is met; they are not asserted.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import {
+  ProvenanceSource,
+  ProvenanceWindow,
+  Trust,
+  analyzeInfluence,
+  argumentCandidates,
+  labelContent,
+} from '@verdict/nestjs';
 import { fmt, median } from './stats.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc');
 
 const SIZES = [10_000, 100_000, 1_000_000];
 const ROUNDS = 25;
@@ -38,46 +53,49 @@ function untrustedText(bytes) {
 }
 
 const TRUSTED = 'Show me the kettle and pay 25 to GB82WEST12345698765432, reference invoice 4711.';
+/** Ten argument values, each a candidate of the analysis. */
 const ARGS = {
   recipient: 'DE89370400440532013000',
-  amount: 25,
-  note: 'invoice 4711, receipt to mallory@evil.example',
+  email: 'mallory@evil.example',
+  url: 'https://evil.example/pay',
+  phone: '+1 415 555 0199',
+  invoice: 'INV-4711',
+  order: 'ORD-99812',
+  amount: 10_000,
+  name: 'Mallory Evilson',
+  account: 'acct-77812',
+  code: 'X7Q9-22AB',
 };
-/** The values the baseline looks for: the analysis's candidate values (the amount is too short to be one), raw. */
-const VALUES = ['DE89370400440532013000', '4711', 'mallory@evil.example'];
+const VALUES = Object.values(ARGS).map(String);
+const CANDIDATES = argumentCandidates(ARGS).length;
 
 function time(fn, calls) {
   const start = process.hrtime.bigint();
   for (let i = 0; i < calls; i++) fn();
   return Number(process.hrtime.bigint() - start) / 1e6 / calls;
 }
+const verdictOf = (met) => (met ? 'met' : 'NOT MET');
 
 // Warm up the JIT on a small window, so that the first size is not measured cold.
 {
   const warm = ProvenanceWindow.of([
     labelContent(untrustedText(10_000), ProvenanceSource.tool('warmup'), Trust.Untrusted),
   ]);
-  for (let i = 0; i < 3000; i++) analyzeInfluence(warm, ARGS);
-  for (let i = 0; i < 3000; i++) for (const value of VALUES) untrustedText.name.includes(value);
+  for (let i = 0; i < 2000; i++) analyzeInfluence(warm, ARGS);
 }
-console.log('size      | influence analysis | includes baseline | ratio | per KB (analysis) | labelContent (once)');
-const perKb = [];
+
+console.log(`1. influence analysis, ${CANDIDATES} candidate values per proposal`);
+console.log('size      | influence analysis | includes baseline | ratio | per KB (analysis)');
+const perProposal = new Map();
 for (const size of SIZES) {
   const text = untrustedText(size);
-  const ingest = [];
-  let window;
-  for (let r = 0; r < 5; r++) {
-    const start = process.hrtime.bigint();
-    const items = [
-      labelContent(TRUSTED, ProvenanceSource.user('principal'), Trust.Trusted),
-      labelContent(text, ProvenanceSource.tool('products.view'), Trust.Untrusted),
-    ];
-    ingest.push(Number(process.hrtime.bigint() - start) / 1e6);
-    window = ProvenanceWindow.of(items);
-  }
+  const window = ProvenanceWindow.of([
+    labelContent(TRUSTED, ProvenanceSource.user('principal'), Trust.Trusted),
+    labelContent(text, ProvenanceSource.tool('products.view'), Trust.Untrusted),
+  ]);
   const report = analyzeInfluence(window, ARGS);
   if (!report.arguments.some((a) => a.path === 'recipient')) throw new Error('the injected IBAN was not found');
-  const calls = Math.max(50, Math.round(20_000_000 / size));
+  const calls = Math.max(20, Math.round(20_000_000 / size));
   let sink = 0;
   const analysis = [];
   const baseline = [];
@@ -91,12 +109,55 @@ for (const size of SIZES) {
   }
   const a = median(analysis);
   const b = median(baseline);
-  perKb.push(a / (size / 1000));
+  perProposal.set(size, a);
   console.log(
-    `${String(size / 1000).padStart(5)} KB  | ${fmt(a * 1000, 1).padStart(12)} µs    | ${fmt(b * 1000, 1).padStart(12)} µs   | ${fmt(a / b, 2).padStart(5)}x | ${fmt((a * 1000) / (size / 1000), 3).padStart(10)} µs/KB | ${fmt(median(ingest), 2)} ms`,
+    `${String(size / 1000).padStart(5)} KB  | ${fmt(a * 1000, 1).padStart(12)} µs    | ${fmt(b * 1000, 1).padStart(12)} µs   | ${fmt(a / b, 2).padStart(5)}x | ${fmt((a * 1000) / (size / 1000), 3).padStart(10)} µs/KB`,
   );
   if (sink < 0) console.log(sink);
 }
+const at100 = perProposal.get(100_000);
+console.log(`   target <= 1 ms per proposal at 100 KB: ${fmt(at100, 3)} ms, ${verdictOf(at100 <= 1)}`);
+
+console.log('2. labelling (labelContent, once per text)');
+const perByte = new Map();
+for (const [size, rounds] of [
+  [100_000, 40],
+  [10_000_000, 5],
+]) {
+  const text = untrustedText(size);
+  const samples = [];
+  for (let r = 0; r < rounds; r++) {
+    gc();
+    const start = process.hrtime.bigint();
+    labelContent(text, ProvenanceSource.tool('products.view'), Trust.Untrusted);
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  const ms = median(samples);
+  perByte.set(size, ms / text.length);
+  console.log(
+    `   ${fmt(size / 1e6, 1).padStart(5)} MB: ${fmt(ms, 2).padStart(8)} ms, ${fmt((ms * 1e6) / text.length, 2)} ns/byte`,
+  );
+}
+const linearity = perByte.get(10_000_000) / perByte.get(100_000);
 console.log(
-  `linearity: cost per KB at 1 MB / at 100 KB = ${fmt(perKb[2] / perKb[1], 2)}x (1.00x is linear; at 10 KB the fixed per-proposal cost of reading the arguments dominates); target at 100 KB <= 1 ms per proposal`,
+  `   target per-byte cost at 10 MB <= 1.5x that at 100 KB: ${fmt(linearity, 2)}x, ${verdictOf(linearity <= 1.5)}`,
 );
+
+console.log('3. heap of a window (its text included)');
+const WINDOW_BYTES = 10_000_000;
+gc();
+const before = process.memoryUsage().heapUsed;
+const held = (() => {
+  const text = untrustedText(WINDOW_BYTES);
+  return {
+    bytes: text.length,
+    window: ProvenanceWindow.of([labelContent(text, ProvenanceSource.tool('products.view'), Trust.Untrusted)]),
+  };
+})();
+gc();
+const heap = process.memoryUsage().heapUsed - before;
+const ratio = heap / held.bytes;
+console.log(
+  `   ${fmt(held.bytes / 1e6, 1)} MB of text: the window holds ${fmt(heap / 1e6, 1)} MB, ${fmt(ratio, 2)}x its text; target <= 3x: ${verdictOf(ratio <= 3)}`,
+);
+if (held.window.items.length !== 1) throw new Error('the window lost its item');

@@ -25,7 +25,9 @@ async function run(setup: PaymentsSetup, question: string, recipient: string, { 
     __interrupt__?: { value: unknown }[];
   };
   const decision = () =>
-    fixture.evidence.decisions().find((record) => record.stage === 'provenance' && record.capability === 'payments.send');
+    fixture.evidence
+      .decisions()
+      .find((record) => record.stage === 'provenance' && record.capability === 'payments.send');
   return { ...fixture, state, decision };
 }
 
@@ -75,22 +77,22 @@ describe('provenance that fails closed (real createAgent loops, scripted model)'
     });
 
     it('utility: the IBAN the user typed in groups is paid when the model writes it compact', async () => {
-      const { payments } = await run(
-        { payments: DERIVED },
-        `Show p-1, then pay 25 to ${grouped(OWN_IBAN)}.`,
-        OWN_IBAN,
-      );
+      const { payments } = await run({ payments: DERIVED }, `Show p-1, then pay 25 to ${grouped(OWN_IBAN)}.`, OWN_IBAN);
       expect(payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
     });
 
     it('utility: a value of the trusted set is paid in an unobserved window; the attacker’s is not', async () => {
       const policy: ProvenancePolicy<{ recipient: string }> = {
         arguments: { recipient: { derivedFrom: 'trusted' } },
-        trustedValues: ({ context }) => (context.actor as { id: string }).id === 'alice' ? [grouped(OWN_IBAN)] : [],
+        trustedValues: ({ context }) => ((context.actor as { id: string }).id === 'alice' ? [grouped(OWN_IBAN)] : []),
       };
-      const own = await run({ payments: policy as ProvenancePolicy }, 'Pay my usual payee.', OWN_IBAN, { tracked: false });
+      const own = await run({ payments: policy as ProvenancePolicy }, 'Pay my usual payee.', OWN_IBAN, {
+        tracked: false,
+      });
       expect(own.payments).toHaveLength(1);
-      const attack = await run({ payments: policy as ProvenancePolicy }, 'Show p-1.', ATTACKER_IBAN, { tracked: false });
+      const attack = await run({ payments: policy as ProvenancePolicy }, 'Show p-1.', ATTACKER_IBAN, {
+        tracked: false,
+      });
       expect(attack.payments).toHaveLength(0);
     });
 

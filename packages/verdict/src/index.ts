@@ -361,10 +361,23 @@ export { ProvenanceSource, ProvenanceSourceKind } from './provenance/provenance-
 export { type ProvenanceLabel, describeLabel } from './provenance/provenance-label.js';
 export { labelContent, type LabelledContent } from './provenance/labelled-content.js';
 export { normalizeText, compactText } from './provenance/normalize-text.js';
+export { canonicalForm } from './provenance/canonical-form.js';
+export {
+  argumentCandidates,
+  argumentLeaves,
+  candidateFingerprint,
+  MIN_CANDIDATE_LENGTH,
+  MIN_CANDIDATE_NUMBER,
+  type ArgumentCandidate,
+  type ArgumentLeaf,
+} from './provenance/argument-candidates.js';
+export { type PhoneForms, phoneForms } from './provenance/phone-forms.js';
+export type { InfluenceOptions } from './provenance/influence-options.js';
+export { type DerivedFromTrusted, isDerivedFromTrusted } from './provenance/derived-from-trusted.js';
 export { ProvenanceWindow } from './provenance/provenance-window.js';
 export { withProvenance, currentProvenanceWindow } from './provenance/provenance-scope.js';
 export { analyzeInfluence } from './provenance/analyze-influence.js';
-export type { InfluenceReport, ArgumentInfluence } from './provenance/influence-report.js';
+export type { InfluenceReport, ArgumentInfluence, ArgumentDerivation } from './provenance/influence-report.js';
 export { provenanceSummary } from './provenance/provenance-summary.js';
 export {
   type ApproverProvenance,
@@ -382,7 +395,13 @@ export {
   UntrustedContentStatus,
 } from './provenance/untrusted-content-release.js';
 export { ProvenanceRule, isProvenanceRule } from './provenance/provenance-rule.js';
-export type { ProvenancePolicy, ProvenanceOptions, ArgumentProvenanceRule } from './provenance/provenance-policy.js';
+export type {
+  ProvenancePolicy,
+  ProvenanceOptions,
+  ArgumentProvenanceRule,
+  TrustedValuesInput,
+  TrustedValuesResolver,
+} from './provenance/provenance-policy.js';
 export type { ResultProvenance, ResultLabel } from './provenance/result-provenance.js';
 export { labelResult } from './provenance/label-result.js';
 export { ProvenanceLabels, DEFAULT_PROVENANCE_CAPACITY } from './provenance/provenance-labels.js';

@@ -105,7 +105,9 @@ describe('analyzeInfluence: derived from trusted content (the positive rule)', (
   });
 
   it('utility: a value of the trusted set is derived, also in an unobserved window', () => {
-    expect(derived(ProvenanceWindow.unobserved(), { to: OWN }, { trustedValues: ['gb82 west 1234 5698 7654 32'] })).toEqual({
+    expect(
+      derived(ProvenanceWindow.unobserved(), { to: OWN }, { trustedValues: ['gb82 west 1234 5698 7654 32'] }),
+    ).toEqual({
       to: true,
     });
     expect(derived(ProvenanceWindow.unobserved(), { to: ATTACKER }, { trustedValues: [OWN] })).toEqual({ to: false });

@@ -1,5 +1,10 @@
 import { Trust } from '../context-release/trust.js';
-import { type ArgumentCandidate, type ArgumentLeaf, argumentLeaves, candidateFingerprint } from './argument-candidates.js';
+import {
+  type ArgumentCandidate,
+  type ArgumentLeaf,
+  argumentLeaves,
+  candidateFingerprint,
+} from './argument-candidates.js';
 import { canonicalForm } from './canonical-form.js';
 import { occursIn } from './candidate-occurrence.js';
 import type { ArgumentDerivation, ArgumentInfluence, InfluenceReport } from './influence-report.js';
@@ -51,7 +56,10 @@ export function analyzeInfluence(
     if (untrusted.length === 0) continue;
     const hits = untrusted.filter((item) => occursIn(item.canonical, candidate));
     if (hits.length > 0 && !trusted.some((item) => occursIn(item.canonical, candidate)))
-      note(candidate, hits.map(({ label }) => label));
+      note(
+        candidate,
+        hits.map(({ label }) => label),
+      );
   }
   const derived = (leaf: ArgumentLeaf): boolean =>
     leaf.value !== null &&

@@ -20,7 +20,12 @@ describe('canonicalForm', () => {
   });
 
   it('writes URLs without scheme, www., default port or trailing slash', () => {
-    for (const url of ['https://www.Evil.Example/pay/', 'HTTP://evil.example:80/pay', 'www.evil.example/pay', 'evil.example/pay/'])
+    for (const url of [
+      'https://www.Evil.Example/pay/',
+      'HTTP://evil.example:80/pay',
+      'www.evil.example/pay',
+      'evil.example/pay/',
+    ])
       expect(canonicalForm(`see ${url} now`)).toBe('see evil.example/pay now');
   });
 
@@ -37,5 +42,17 @@ describe('canonicalForm', () => {
   it('writes grouped digits without separators', () => {
     expect(canonicalForm('call +1 (415) 555-0100.')).toBe('call +14155550100.');
     expect(canonicalForm('card 4111 1111 1111 1111')).toBe('card 4111111111111111');
+  });
+});
+
+describe('canonicalForm of a long text', () => {
+  it('reads a text of several chunks as it reads each of its lines', () => {
+    const lines = Array.from(
+      { length: 4000 },
+      (_, i) =>
+        `Line ${i}: pay DE89 3704 0044 0532 0130 00, call +1 (415) 555-${String(i).padStart(4, '0')}, https://www.evil.example/${i}/ kettle`,
+    );
+    expect(lines.join('\n').length).toBeGreaterThan(3 * 65_536);
+    expect(canonicalForm(lines.join('\n'))).toBe(lines.map(canonicalForm).join(' '));
   });
 });

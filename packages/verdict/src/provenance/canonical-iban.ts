@@ -16,7 +16,10 @@ export function compactIbans(text: string): string {
     if (!SEPARATOR.test(match)) return match;
     const groups = match.split(/([ -])/u);
     for (let end = groups.length; end >= 3; end -= 2) {
-      const compact = groups.slice(0, end).filter((_, i) => i % 2 === 0).join('');
+      const compact = groups
+        .slice(0, end)
+        .filter((_, i) => i % 2 === 0)
+        .join('');
       if (isValidIBAN(compact.toUpperCase())) return compact + groups.slice(end).join('');
     }
     return match;

@@ -15,7 +15,8 @@ const TRAILING_SLASH = /(?<=[\p{L}\p{N}])\/+(?=[\s)\]>"',;!?]|\.(?:\s|$)|$)/gu;
  * @example canonicalUrls('see https://www.evil.example/pay/ now') === 'see evil.example/pay now'
  */
 export function canonicalUrls(text: string): string {
-  return text.replace(URL_TEXT, canonicalUrl).replace(TRAILING_SLASH, '');
+  const urls = text.includes('://') || text.includes('www.') ? text.replace(URL_TEXT, canonicalUrl) : text;
+  return urls.includes('/') ? urls.replace(TRAILING_SLASH, '') : urls;
 }
 
 function canonicalUrl(match: string): string {
@@ -28,7 +29,8 @@ function canonicalUrl(match: string): string {
   let host = authorityEnd === -1 ? schemeless : schemeless.slice(0, authorityEnd);
   try {
     const parsed = new URL(scheme === '' ? `http://${url}` : url);
-    if (parsed.hostname !== '') host = `${domainToUnicode(parsed.hostname) || parsed.hostname}${parsed.port ? `:${parsed.port}` : ''}`;
+    if (parsed.hostname !== '')
+      host = `${domainToUnicode(parsed.hostname) || parsed.hostname}${parsed.port ? `:${parsed.port}` : ''}`;
   } catch {
     // Not a URL the parser accepts: compared as written, without its scheme.
   }

@@ -18,7 +18,9 @@ export interface DerivedFromTrusted {
 export function isDerivedFromTrusted(rule: unknown): rule is DerivedFromTrusted {
   if (typeof rule !== 'object' || rule === null || (rule as DerivedFromTrusted).derivedFrom !== 'trusted') return false;
   const { otherwise } = rule as DerivedFromTrusted;
-  return otherwise === undefined || otherwise === ProvenanceRule.Deny || otherwise === ProvenanceRule.RequireConfirmation;
+  return (
+    otherwise === undefined || otherwise === ProvenanceRule.Deny || otherwise === ProvenanceRule.RequireConfirmation
+  );
 }
 
 /** The outcome of a positive rule whose value is not derived from trusted content. */

@@ -56,6 +56,9 @@ export function isWord(text: string, at: number): boolean {
   if (at < 0 || at >= text.length) return false;
   const code = text.codePointAt(at)!;
   // A low surrogate: read the whole code point it ends.
-  const character = code >= 0xdc00 && code <= 0xdfff && at > 0 ? String.fromCodePoint(text.codePointAt(at - 1)!) : String.fromCodePoint(code);
+  const character =
+    code >= 0xdc00 && code <= 0xdfff && at > 0
+      ? String.fromCodePoint(text.codePointAt(at - 1)!)
+      : String.fromCodePoint(code);
   return WORD.test(character);
 }

@@ -1,2 +1,101 @@
+import { z } from 'zod';
+import { isZodSchema } from '../capabilities/argument-schema.js';
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
-export function assertRulesCanSeeCandidates(_definition: CapabilityDefinition, _fail: (message: string) => void): void {}
+import { WILDCARD, parseReleasePath } from '../context-release/release-path.js';
+import { MIN_CANDIDATE_LENGTH, MIN_CANDIDATE_NUMBER } from './argument-candidates.js';
+import { declaredArgumentRules } from './provenance-argument-rules.js';
+import { ProvenanceRule } from './provenance-rule.js';
+
+type JsonSchema = Readonly<Record<string, unknown>>;
+
+/**
+ * Boot-time check that every argument rule (and destination) of a zod-typed capability names an argument whose
+ * schema can yield a value provenance can trace: a rule on a boolean, on strings shorter than four characters (an
+ * enum of short codes, a `max(3)`), or on numbers below 1,000 would never see a candidate and so be inert (the
+ * positive rule: always fail). An `allow` rule, a path the schema does not name, and a DTO class's schema are not
+ * checked.
+ */
+export function assertRulesCanSeeCandidates(definition: CapabilityDefinition, fail: (message: string) => void): void {
+  if (!isZodSchema(definition.arguments)) return;
+  let root: JsonSchema;
+  try {
+    root = z.toJSONSchema(definition.arguments, { unrepresentable: 'any', io: 'output' }) as JsonSchema;
+  } catch {
+    return;
+  }
+  for (const { path, rule } of declaredArgumentRules(definition)) {
+    if (rule === ProvenanceRule.Allow) continue;
+    const schemas = resolve(root, parseReleasePath(path, 'provenance argument').segments);
+    if (schemas.length > 0 && !schemas.some(canYieldCandidate))
+      fail(
+        `has a provenance rule for argument "${path}", whose schema never yields a value provenance can trace (a boolean, strings of fewer than ${MIN_CANDIDATE_LENGTH} characters, numbers below ${MIN_CANDIDATE_NUMBER}): remove the rule, or widen the argument.`,
+      );
+  }
+}
+
+/** The subschemas a path addresses (`*`: every property or item); none when the schema does not name it. */
+function resolve(schema: JsonSchema, segments: readonly string[]): JsonSchema[] {
+  const branches = alternatives(schema);
+  if (segments.length === 0) return branches;
+  const [head, ...rest] = segments;
+  return branches.flatMap((branch) => {
+    const properties = (branch.properties ?? {}) as Record<string, JsonSchema>;
+    const children: JsonSchema[] = [];
+    if (branch.items !== undefined && (head === WILDCARD || /^\d+$/u.test(head!)))
+      children.push(branch.items as JsonSchema);
+    if (head === WILDCARD) children.push(...Object.values(properties));
+    else if (properties[head!] !== undefined) children.push(properties[head!]!);
+    if (typeof branch.additionalProperties === 'object' && properties[head!] === undefined)
+      children.push(branch.additionalProperties as JsonSchema);
+    return children.flatMap((child) => resolve(child, rest));
+  });
+}
+
+function alternatives(schema: JsonSchema): JsonSchema[] {
+  const union = [schema.anyOf, schema.oneOf, schema.allOf].find(Array.isArray) as JsonSchema[] | undefined;
+  return union === undefined ? [schema] : union.flatMap(alternatives);
+}
+
+/** Whether a value of this schema (or of its subtree) can be a candidate (`argumentLeaves`). */
+function canYieldCandidate(schema: JsonSchema): boolean {
+  const values = schema.enum ?? (schema.const !== undefined ? [schema.const] : undefined);
+  if (Array.isArray(values)) return values.some((value) => isCandidateValue(value));
+  const types = Array.isArray(schema.type)
+    ? (schema.type as string[])
+    : schema.type === undefined
+      ? []
+      : [schema.type as string];
+  if (types.length === 0) {
+    const branches = alternatives(schema);
+    if (branches.length > 1) return branches.some(canYieldCandidate);
+    if (schema.properties !== undefined)
+      return Object.values(schema.properties as Record<string, JsonSchema>).some(canYieldCandidate);
+    return true;
+  }
+  return types.some((type) => {
+    if (type === 'string') return typeof schema.maxLength !== 'number' || schema.maxLength >= MIN_CANDIDATE_LENGTH;
+    if (type === 'number' || type === 'integer') return numberCanBeCandidate(schema);
+    if (type === 'array') return schema.items === undefined || canYieldCandidate(schema.items as JsonSchema);
+    if (type === 'object')
+      return (
+        typeof schema.additionalProperties === 'object' ||
+        Object.values((schema.properties ?? {}) as Record<string, JsonSchema>).some(canYieldCandidate)
+      );
+    return false;
+  });
+}
+
+function numberCanBeCandidate(schema: JsonSchema): boolean {
+  const max = Math.min(num(schema.maximum, Infinity), num(schema.exclusiveMaximum, Infinity));
+  const min = Math.max(num(schema.minimum, -Infinity), num(schema.exclusiveMinimum, -Infinity));
+  return max >= MIN_CANDIDATE_NUMBER || min <= -MIN_CANDIDATE_NUMBER;
+}
+
+function num(value: unknown, fallback: number): number {
+  return typeof value === 'number' ? value : fallback;
+}
+
+function isCandidateValue(value: unknown): boolean {
+  if (typeof value === 'string') return value.trim().length >= MIN_CANDIDATE_LENGTH;
+  return typeof value === 'number' && Math.abs(value) >= MIN_CANDIDATE_NUMBER;
+}

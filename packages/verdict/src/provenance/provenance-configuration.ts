@@ -49,7 +49,8 @@ export function assertProvenanceConfigured(
   if (policy?.trustedValues !== undefined && typeof policy.trustedValues !== 'function')
     fail('has a provenance trustedValues that is not a function ({ arguments, context }) => values.');
   if (Array.isArray(destinations) && destinations.every((path) => typeof path === 'string'))
-    for (const { rule } of declaredArgumentRules(definition)) if (isDerivedFromTrusted(rule)) rules.push(otherwiseOf(rule));
+    for (const { rule } of declaredArgumentRules(definition))
+      if (isDerivedFromTrusted(rule)) rules.push(otherwiseOf(rule));
   assertRulesCanSeeCandidates(definition, fail);
   const results = policy?.results;
   if (results !== undefined) {
