@@ -113,6 +113,15 @@ describe('analyzeInfluence: derived from trusted content (the positive rule)', (
     expect(derived(ProvenanceWindow.unobserved(), { to: ATTACKER }, { trustedValues: [OWN] })).toEqual({ to: false });
   });
 
+  it('utility: a boolean or null beside the value carries nothing to trace', () => {
+    expect(derived(window, { to: OWN, express: true, cc: null })).toEqual({ to: true, express: true, cc: true });
+  });
+
+  it('utility: a value of the trusted set that an untrusted text repeats is not flagged as copied from it', () => {
+    expect(paths(windowOf(`Pay ${OWN}`), { to: OWN })).toEqual(['to']);
+    expect(analyzeInfluence(windowOf(`Pay ${OWN}`), { to: OWN }, { trustedValues: [OWN] }).arguments).toEqual([]);
+  });
+
   it('utility: the application’s own request is derived', () => {
     expect(derived(ProvenanceWindow.of([]), { to: ATTACKER }, { ownRequest: true })).toEqual({ to: true });
   });

@@ -55,17 +55,18 @@ export function analyzeInfluence(
     }
     if (untrusted.length === 0) continue;
     const hits = untrusted.filter((item) => occursIn(item.canonical, candidate));
-    if (hits.length > 0 && !trusted.some((item) => occursIn(item.canonical, candidate)))
+    if (hits.length > 0 && !inTrusted(candidate))
       note(
         candidate,
         hits.map(({ label }) => label),
       );
   }
+  // A boolean or `null` carries no value to trace: the positive rule reads strings and numbers only.
   const derived = (leaf: ArgumentLeaf): boolean =>
-    leaf.value !== null &&
-    !leaf.candidates.some((candidate) => tainted.has(candidate.needle)) &&
-    !tainted.has(leaf.value.needle) &&
-    (options.ownRequest === true || inTrusted(leaf.value));
+    leaf.value === null ||
+    (!leaf.candidates.some((candidate) => tainted.has(candidate.needle)) &&
+      !tainted.has(leaf.value.needle) &&
+      (options.ownRequest === true || inTrusted(leaf.value)));
   const derivation: ArgumentDerivation[] = leaves.map((leaf) => ({
     path: leaf.path,
     segments: leaf.segments,

@@ -9,7 +9,13 @@ export function occursIn(text: string, candidate: Pick<ArgumentCandidate, 'needl
   if (candidate.phone !== null) return phoneOccursIn(text, candidate.phone);
   const { needle } = candidate;
   if (needle === '') return false;
-  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1))
-    if (!isWord(text, at - 1) && !isWord(text, at + needle.length)) return true;
+  // Searched from its first character that is not a lower-case ASCII letter (a digit, `@`, `.`, `-`): such
+  // characters are rare in prose, so the scan skips ahead quickly; each hit is then checked as the whole needle.
+  const offset = Math.max(0, needle.search(/[^a-z]/u));
+  const anchor = needle.slice(offset);
+  for (let at = text.indexOf(anchor, offset); at !== -1; at = text.indexOf(anchor, at + 1)) {
+    const start = at - offset;
+    if (text.startsWith(needle, start) && !isWord(text, start - 1) && !isWord(text, start + needle.length)) return true;
+  }
   return false;
 }

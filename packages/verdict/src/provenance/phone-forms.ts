@@ -1,9 +1,11 @@
 import { createRequire } from 'node:module';
 
 // The package's CommonJS build: its ESM build imports JSON without an import attribute, which Node's ESM loaders warn about.
-const { parsePhoneNumberFromString } = createRequire(import.meta.url)(
+const { getCountries, getCountryCallingCode } = createRequire(import.meta.url)(
   'libphonenumber-js/min',
 ) as typeof import('libphonenumber-js/min');
+
+let callingCodes: ReadonlySet<string> | undefined;
 
 /**
  * The forms a phone number may be written in elsewhere. A number given in E.164 (`+14155550100`) also occurs as
@@ -21,16 +23,21 @@ const PHONE = /^(?:\+|00)?\d{7,15}$/u;
 
 /**
  * The phone forms of a canonical one-token value, or `null` when it is not a phone number: 7 to 15 digits,
- * optionally after `+` or `00`. An international number is read in E.164 by `libphonenumber-js`.
+ * optionally after `+` or `00`. An international number is split into its country calling code (from
+ * `libphonenumber-js`'s metadata) and national number, as E.164 reads it.
  *
  * @example phoneForms('+14155550100') // { national: '4155550100', country: '1' }
  */
 export function phoneForms(token: string): PhoneForms | null {
   if (!PHONE.test(token)) return null;
   if (token.startsWith('+') || token.startsWith('00')) {
-    const parsed = parsePhoneNumberFromString(`+${token.replace(/^\+|^00/u, '')}`);
-    if (parsed === undefined) return null;
-    return { national: parsed.nationalNumber, country: parsed.countryCallingCode };
+    const digits = token.replace(/^\+|^00/u, '');
+    // Country calling codes are prefix-free (ITU-T E.164): the one that starts the number is the country's.
+    const codes = (callingCodes ??= new Set(getCountries().map((country) => getCountryCallingCode(country))));
+    for (let length = 1; length <= 3; length++)
+      if (codes.has(digits.slice(0, length)) && digits.length - length >= 4)
+        return { national: digits.slice(length), country: digits.slice(0, length) };
+    return null;
   }
   return { national: token.replace(/^0(?=\d)/u, ''), country: null };
 }
