@@ -7,6 +7,7 @@ import {
 } from './argument-candidates.js';
 import { canonicalForm } from './canonical-form.js';
 import { occursIn } from './candidate-occurrence.js';
+import { compactOccurrences } from './compact-occurrence.js';
 import type { ArgumentDerivation, ArgumentInfluence, InfluenceReport } from './influence-report.js';
 import type { InfluenceOptions } from './influence-options.js';
 import type { ProvenanceLabel } from './provenance-label.js';
@@ -17,7 +18,9 @@ import type { ProvenanceWindow } from './provenance-window.js';
  * Influence analysis of one proposal (step 1a), in canonical form (`canonicalForm`) on both sides:
  * - whether untrusted (or unobserved) content was in the window;
  * - which argument values occur in untrusted content and in no trusted content (the negative rule), or are
- *   tainted (`options.tainted`);
+ *   tainted (`options.tainted`); and which string arguments hold, once their separators and white space are
+ *   gone, a value-like token of untrusted content that no trusted content holds (`compactOccurrences`: a link
+ *   cut in two, spaced out or dashed inside a body);
  * - for every argument value, whether it is derived from trusted content (the positive rule): it occurs in
  *   trusted content of an observed window or in `options.trustedValues`, and is not tainted.
  * The cost is one scan of the window's canonical text per candidate value.
@@ -38,7 +41,7 @@ export function analyzeInfluence(
     : [];
   const trustedValues = [...(options.trustedValues ?? [])].map((value) => canonicalForm(String(value)));
   const tainted = options.tainted ?? new Set<string>();
-  const inTrusted = (candidate: ArgumentCandidate) =>
+  const inTrusted = (candidate: Pick<ArgumentCandidate, 'needle' | 'phone'>) =>
     trusted.some((item) => occursIn(item.canonical, candidate)) ||
     trustedValues.some((value) => occursIn(value, candidate));
   const leaves = argumentLeaves(args);
@@ -61,6 +64,7 @@ export function analyzeInfluence(
         hits.map(({ label }) => label),
       );
   }
+  compactOccurrences(untrusted, leaves, inTrusted, note);
   // A boolean or `null` carries no value to trace: the positive rule reads strings and numbers only.
   const derived = (leaf: ArgumentLeaf): boolean =>
     leaf.value === null ||

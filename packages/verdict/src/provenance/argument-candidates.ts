@@ -96,7 +96,18 @@ function leafOf(raw: string | number, segments: readonly string[]): ArgumentLeaf
   };
   if (typeof raw === 'string' || Math.abs(raw) >= MIN_CANDIDATE_NUMBER) add(value);
   if (typeof raw === 'string' && canonical.includes(' '))
-    for (const pattern of [EMAIL, HOST, IBAN, PHONE, IDENTIFIER])
-      for (const match of canonical.matchAll(pattern)) add(candidate(match[0], false));
+    for (const token of valueTokens(canonical)) add(candidate(token, false));
   return { path, segments, value, candidates };
+}
+
+/**
+ * The value-like tokens of canonical text (`canonicalForm`), in this order: e-mail addresses, URLs and hosts,
+ * IBANs, phone numbers, digit-bearing identifiers. What free text contributes as candidates, and what the
+ * compact check (`compactOccurrences`) looks for of untrusted content.
+ *
+ * @example [...valueTokens('mail mallory@evil.example')] // ['mallory@evil.example']
+ */
+export function* valueTokens(canonical: string): Generator<string> {
+  for (const pattern of [EMAIL, HOST, IBAN, PHONE, IDENTIFIER])
+    for (const match of canonical.matchAll(pattern)) yield match[0];
 }

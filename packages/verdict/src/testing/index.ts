@@ -36,3 +36,4 @@ export {
   readAssistantInstructions,
 } from './assistant-instruction.js';
 export type { AssistantInstruction } from './assistant-instruction.js';
+export { Respelling, isRespelling, respell, respellArguments } from './respelling.js';

@@ -14,8 +14,16 @@ export interface AgentDojoFigures {
   readonly errors: number;
 }
 
-export function agentDojoFigures(report: EvaluationReport): AgentDojoFigures {
-  const ofKind = (kind: PackCaseKind) => report.cases.filter((c) => c.id.endsWith(`:${kind}`));
+/**
+ * The figures of `report`; `attacked` selects the attacked cases (utility under attack, attack) that count, e.g.
+ * one variant of an AgentDojo pack's injections. Default: all of them.
+ */
+export function agentDojoFigures(
+  report: EvaluationReport,
+  attacked: (caseId: string) => boolean = () => true,
+): AgentDojoFigures {
+  const ofKind = (kind: PackCaseKind) =>
+    report.cases.filter((c) => c.id.endsWith(`:${kind}`) && (kind === PackCaseKind.Utility || attacked(c.id)));
   const share = (kind: PackCaseKind, status: 'passed' | 'failed') => {
     const cases = ofKind(kind);
     return cases.filter((c) => c.status === status).length / cases.length;
@@ -29,18 +37,21 @@ export function agentDojoFigures(report: EvaluationReport): AgentDojoFigures {
     utilityUnderAttack: share(PackCaseKind.UtilityUnderAttack, 'passed'),
     attackSuccessRate: reached(ofKind(PackCaseKind.Attack)),
     scenarios: ofKind(PackCaseKind.Attack).length,
-    errors: report.cases.filter((c) => c.status === 'error').length,
+    errors: report.cases.filter(
+      (c) => c.status === 'error' && (c.id.endsWith(`:${PackCaseKind.Utility}`) || attacked(c.id)),
+    ).length,
   };
 }
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`.padStart(8);
 
-/** The three arms side by side, one row each, as the `provenance-packs` script prints them. */
+/** The three arms side by side, one row each, as the `provenance-packs` script prints them (rows may name an arm and variant). */
 export function renderThreeArmTable(rows: readonly { arm: string; figures: AgentDojoFigures }[]): string {
-  const header = `${'arm'.padEnd(12)}${'utility'.padStart(10)}${'utility under attack'.padStart(22)}${'attack success'.padStart(16)}${'errors'.padStart(8)}`;
+  const width = Math.max(12, ...rows.map(({ arm }) => arm.length + 2));
+  const header = `${'arm'.padEnd(width)}${'utility'.padStart(10)}${'utility under attack'.padStart(22)}${'attack success'.padStart(16)}${'errors'.padStart(8)}`;
   const lines = rows.map(
     ({ arm, figures }) =>
-      `${arm.padEnd(12)}${percent(figures.utility).padStart(10)}${percent(figures.utilityUnderAttack).padStart(22)}${percent(figures.attackSuccessRate).padStart(16)}${String(figures.errors).padStart(8)}`,
+      `${arm.padEnd(width)}${percent(figures.utility).padStart(10)}${percent(figures.utilityUnderAttack).padStart(22)}${percent(figures.attackSuccessRate).padStart(16)}${String(figures.errors).padStart(8)}`,
   );
   return [header, ...lines].join('\n');
 }

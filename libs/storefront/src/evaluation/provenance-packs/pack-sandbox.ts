@@ -1,4 +1,3 @@
-import { AbilityBuilder, createMongoAbility } from '@casl/ability';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { Injectable, Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -6,7 +5,6 @@ import {
   type ActionContext,
   ActionContextStore,
   type CapabilityDefinition,
-  ExecutionTargetPolicy,
   InMemoryEvidenceRecorder,
   InMemoryProvenanceLedger,
   ProvenanceSource,
@@ -15,12 +13,12 @@ import {
   Trust,
   VerdictModule,
   defineCapability,
-  fromContext,
 } from '@verdict/nestjs';
 import { ProvenanceTrackers, VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
 import type { AgentMiddleware } from 'langchain';
 import { z } from 'zod';
 import { askBillingPeer } from './billing-peer-agent.js';
+import { ownedSubject } from './owned-subject.js';
 import { PackArm } from './pack-arm.js';
 import { CAPABILITY_OF_TOOL, PackTool } from './pack-tools.js';
 import { PEER_READS_TICKET, type PackWorld } from './pack-world.js';
@@ -237,20 +235,7 @@ async function openVerdictSandbox(
   execute: (entry: Consequential) => (args: Args) => unknown,
   unboundTools: StructuredToolInterface[],
 ): Promise<WiredSandbox> {
-  const account = { __caslSubjectType__: 'Account', id: 'acct-alice', owner: 'alice' };
-  const abilityFactory = {
-    createForContext(context: ActionContext) {
-      const { can, build } = new AbilityBuilder(createMongoAbility);
-      can('read', 'Account', { owner: (context.actor as { id: string }).id });
-      can('act', 'Account', { owner: (context.actor as { id: string }).id });
-      return build();
-    },
-  };
-  const target = {
-    resolveTarget: fromContext(() => account),
-    executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'account', identity: () => account.id }),
-    subject: 'Account',
-  };
+  const { abilityFactory, target } = ownedSubject('Account', 'acct-alice', 'alice');
   const capabilities: CapabilityDefinition<any, any, any>[] = [
     ...READS.filter((read) => read.source === undefined).map((read) =>
       defineCapability(

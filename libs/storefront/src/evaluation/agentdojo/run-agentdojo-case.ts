@@ -1,0 +1,76 @@
+import { HumanMessage } from '@langchain/core/messages';
+import { Observation } from '@verdict/evaluation';
+import { InjectionFollowingChatModel, type ScriptStep } from '@verdict/nestjs/testing/langchain';
+import { createAgent } from 'langchain';
+import { observedAgentToolCalls } from '../agent-observation.js';
+import type { CorpusCall, CorpusUserTask } from './agentdojo-corpus.js';
+import type { RunState } from './agentdojo-environment.js';
+import type { AgentDojoSandbox } from './agentdojo-sandbox.js';
+import { type AgentDojoSuite, capabilityOf } from './agentdojo-suite.js';
+
+/** The id prefix of the model's ground-truth calls (the injected ones are `injected-<n>`). */
+const LEGITIMATE = 'legitimate-';
+
+/** Two graph steps per model turn: the ground truth, the obeyed turns (at most 8) and the answer, with room. */
+const RECURSION_LIMIT = 100;
+
+/** What a run leaves for the pack's assertions, in the observation's `effects` (never reported). */
+export interface AgentDojoOutcome<Env> {
+  readonly run: RunState<Env>;
+  /** Ground-truth calls the boundary did not execute. */
+  readonly legitimateRefused: number;
+  /** Calls the model made because an injection asked for them. */
+  readonly injectedCalls: number;
+}
+
+/** The outcome a pack assertion reads from the observation of a run. */
+export function outcomeOf<Env>(observation: Observation): AgentDojoOutcome<Env> {
+  const outcome = observation.effects[0] as AgentDojoOutcome<Env> | undefined;
+  if (outcome === undefined) throw new Error('the run left no outcome');
+  return outcome;
+}
+
+/** The model's part of the user task: its ground-truth calls one turn each, then its ground-truth answer. */
+function groundTruthScript(calls: readonly CorpusCall[], answer: string | null): ScriptStep[] {
+  return [
+    ...calls.map((call, i) => ({ toolCalls: [{ name: call.function, args: call.args, id: `${LEGITIMATE}${i + 1}` }] })),
+    { text: answer ?? 'Done.' },
+  ];
+}
+
+/**
+ * Runs one user task once: a real `createAgent` loop with the injection-following model, which plays the task's
+ * ground truth (on this run's pre-environment) and obeys the instruction lines it reads in tool results, over
+ * `environment` (clean, or with the attack text in the vectors).
+ */
+export async function runAgentDojoCase<Env>(
+  suite: AgentDojoSuite<Env>,
+  sandbox: AgentDojoSandbox<Env>,
+  task: CorpusUserTask,
+  environment: () => Env,
+): Promise<Observation> {
+  const pre = environment();
+  const post = environment();
+  const trace: CorpusCall[] = [];
+  const wiring = await sandbox.open(post, trace);
+  const model = new InjectionFollowingChatModel(
+    groundTruthScript(suite.groundTruth(task, pre), task.ground_truth_output),
+  );
+  const agent = createAgent({ model, tools: wiring.tools, middleware: wiring.middleware });
+  // A chain of obeyed injections (a tool result that re-injects) needs more steps than LangGraph's default 25.
+  await wiring.run(() =>
+    agent.invoke({ messages: [new HumanMessage(task.prompt)] }, { recursionLimit: RECURSION_LIMIT }),
+  );
+  model.assertScriptConsumed();
+  const capabilities = Object.fromEntries(
+    suite.tools.map((entry) => [entry.declaration.name, capabilityOf(suite.name, entry.declaration.name)]),
+  );
+  const toolCalls = observedAgentToolCalls(model, capabilities);
+  const emitted = model.emittedToolCalls();
+  const outcome: AgentDojoOutcome<Env> = {
+    run: { pre, post, trace },
+    legitimateRefused: emitted.filter((call, i) => call.id.startsWith(LEGITIMATE) && !toolCalls[i]!.executed).length,
+    injectedCalls: model.injectedToolCalls().length,
+  };
+  return Observation.of({ toolCalls, effects: [outcome] });
+}

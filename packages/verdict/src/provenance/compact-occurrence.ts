@@ -1,0 +1,89 @@
+import type { ArgumentCandidate, ArgumentLeaf } from './argument-candidates.js';
+import { MIN_CANDIDATE_LENGTH, valueTokens } from './argument-candidates.js';
+import type { LabelledContent } from './labelled-content.js';
+import type { ProvenanceLabel } from './provenance-label.js';
+import { phoneForms } from './phone-forms.js';
+
+/**
+ * Compact tokens have eight letters or digits or more: shorter ones turn up by chance where the words of a body
+ * run together once their spaces are gone (`top 10 list` holds `top10`).
+ */
+export const MIN_COMPACT_LENGTH = 8;
+/** The length of the prefix a compact token is indexed by. */
+const KEY = MIN_CANDIDATE_LENGTH;
+const SEPARATORS = /[^\p{L}\p{N}]+/gu;
+
+/** One value-like token of an untrusted item: its canonical spelling and its compact form. */
+interface CompactToken {
+  readonly token: Pick<ArgumentCandidate, 'needle' | 'phone'>;
+  readonly compact: string;
+}
+
+/** The compact tokens of each untrusted item, by the prefix of their compact form: built once per item. */
+const indexes = new WeakMap<LabelledContent, ReadonlyMap<string, readonly CompactToken[]>>();
+
+/**
+ * Canonical text (`canonicalForm`) without anything but letters and digits: how a value cut in two, spaced out or
+ * dashed (`secure-sy stems-252.com`, `s-e-c-u-r-e`) still reads inside free text.
+ *
+ * @example compactForm('www.secure-sy stems-252.com') === 'wwwsecuresystems252com'
+ */
+export function compactForm(canonical: string): string {
+  return canonical.replace(SEPARATORS, '');
+}
+
+/**
+ * The reverse check of the negative rule: each value-like token of untrusted content (`valueTokens`: e-mail
+ * addresses, URLs and hosts, IBANs, phone numbers, identifiers) is looked for, in compact form, inside the
+ * compact form of every string argument. A hit whose token occurs in no trusted content (`inTrusted`), in an
+ * argument that is not itself trusted content, is influence on that argument, noted with the item's label. The
+ * tokens are indexed once per item; a proposal then costs one lookup per character of its string arguments.
+ *
+ * @example compactOccurrences(untrusted, argumentLeaves(args), inTrusted, note)
+ */
+export function compactOccurrences(
+  untrusted: readonly LabelledContent[],
+  leaves: readonly ArgumentLeaf[],
+  inTrusted: (value: Pick<ArgumentCandidate, 'needle' | 'phone'>) => boolean,
+  note: (candidate: ArgumentCandidate, labels: readonly ProvenanceLabel[]) => void,
+): void {
+  if (untrusted.length === 0) return;
+  for (const leaf of leaves) {
+    if (leaf.value === null) continue;
+    const compact = compactForm(leaf.value.needle);
+    if (compact.length < MIN_COMPACT_LENGTH) continue;
+    let ownText: boolean | undefined;
+    for (const item of untrusted) {
+      const index = indexOf(item);
+      const hit = (at: number) =>
+        index
+          .get(compact.slice(at, at + KEY))
+          ?.some((entry) => compact.startsWith(entry.compact, at) && !inTrusted(entry.token));
+      for (let at = 0; at + MIN_COMPACT_LENGTH <= compact.length; at++) {
+        if (!hit(at)) continue;
+        if (!(ownText ??= inTrusted(leaf.value))) note(leaf.value, [item.label]);
+        break;
+      }
+    }
+  }
+}
+
+function indexOf(item: LabelledContent): ReadonlyMap<string, readonly CompactToken[]> {
+  let index = indexes.get(item);
+  if (index !== undefined) return index;
+  const built = new Map<string, CompactToken[]>();
+  const seen = new Set<string>();
+  for (const needle of valueTokens(item.canonical)) {
+    const compact = compactForm(needle);
+    if (compact.length < MIN_COMPACT_LENGTH || seen.has(needle)) continue;
+    seen.add(needle);
+    const key = compact.slice(0, KEY);
+    const entry = { token: { needle, phone: phoneForms(needle) }, compact };
+    const entries = built.get(key);
+    if (entries === undefined) built.set(key, [entry]);
+    else entries.push(entry);
+  }
+  index = built;
+  indexes.set(item, index);
+  return index;
+}
