@@ -19,9 +19,9 @@ import {
   sixtyPercentTarget,
   SLICES,
   summarize,
-  target,
   WRITERS,
 } from './database-bench.js';
+import { table, target } from './report.js';
 import { fmt } from './stats.js';
 
 const CAPABILITY = 'bench.receipt';
@@ -141,10 +141,9 @@ await forEachEngine(async (engine, admin) => {
 });
 
 if (rows.length > 0) {
-  console.log(
-    `\nApproval receipts: TypeOrmApprovalReceiptStore vs a single-statement baseline in the same run (${SLICES} × 1 s slices each, alternating)`,
-  );
-  console.table(
+  table(
+    `Approval receipts: TypeOrmApprovalReceiptStore vs a single-statement baseline in the same run (${SLICES} × 1 s slices each, alternating)`,
+
     rows.map(({ engine, operation, writers, verdict, baseline, prepared, baselineName }) => ({
       engine,
       operation,
