@@ -2,8 +2,8 @@
 // concurrent connections, next to a baseline measured in the same run: pgbench running the comparable
 // single statement (PostgreSQL) — for consumption, the same single-row conditional UPDATE on a scratch copy
 // of the table — in its default simple protocol and, for reference, with `-M prepared`; and the very
-// statement Verdict sent through bare mysql2 connections (MariaDB). Targets (issue 3): consumption is one
-// round trip; >= 60% of pgbench's rate at 20 connections.
+// statement Verdict sent through bare mysql2 connections (MariaDB). Targets: consumption is one round trip
+// (issue 3); issue, validation and consumption >= 0.8 of the baseline at 1, 5 and 20 connections (issue 22).
 //
 // Needs VERDICT_TEST_POSTGRES_URL and/or VERDICT_TEST_MARIADB_URL; an engine without its URL is skipped.
 // Verdict and its baseline run in alternating one-second slices (BENCH_SLICES of each, default 5), so
@@ -16,12 +16,11 @@ import {
   openWriters,
   pgbench,
   run,
-  sixtyPercentTarget,
   SLICES,
   summarize,
-  target,
   WRITERS,
 } from './database-bench.js';
+import { table, target } from './report.js';
 import { fmt } from './stats.js';
 
 const CAPABILITY = 'bench.receipt';
@@ -78,6 +77,9 @@ const operations = {
       i.expiresAt,
       i.now,
       i.now,
+      null, // principal_fingerprint: no pending-receipt limits
+      null, // conversation_fingerprint
+      null, // provenance: not analysed
     ],
     rawCheck: (result) => result.affectedRows === 1,
     pgbench: () =>
@@ -141,10 +143,9 @@ await forEachEngine(async (engine, admin) => {
 });
 
 if (rows.length > 0) {
-  console.log(
-    `\nApproval receipts: TypeOrmApprovalReceiptStore vs a single-statement baseline in the same run (${SLICES} × 1 s slices each, alternating)`,
-  );
-  console.table(
+  table(
+    `Approval receipts: TypeOrmApprovalReceiptStore vs a single-statement baseline in the same run (${SLICES} × 1 s slices each, alternating)`,
+
     rows.map(({ engine, operation, writers, verdict, baseline, prepared, baselineName }) => ({
       engine,
       operation,
@@ -155,18 +156,29 @@ if (rows.length > 0) {
     })),
   );
   for (const engine of new Set(rows.map((row) => row.engine))) {
-    const of = (writers) =>
-      rows.find((row) => row.engine === engine && row.operation === 'consume' && row.writers === writers);
-    const statements = Math.max(...WRITERS.map((writers) => of(writers).verdict.statementsPerOp));
-    const twenty = of(20);
+    const of = (operation, writers) =>
+      rows.find((row) => row.engine === engine && row.operation === operation && row.writers === writers);
+    const statements = Math.max(...WRITERS.map((writers) => of('consume', writers).verdict.statementsPerOp));
     console.log(
       `${engine} consume: ` +
-        [
-          target(`one round trip (${fmt(statements, 2)} statements per call)`, statements === 1),
-          sixtyPercentTarget(twenty, 'connections'),
-        ].join('; ') +
+        target(`${engine} consume is one round trip (${fmt(statements, 2)} statements per call)`, statements === 1) +
         (engine === 'mariadb' ? ' (MariaDB has no UPDATE … RETURNING: the consumed row is read back)' : ''),
     );
+    // Issue 22: every operation at >= 80% of the baseline's rate, at every connection count.
+    for (const operation of Object.keys(operations)) {
+      const ratios = WRITERS.map((writers) => of(operation, writers)).map(
+        (row) => `${row.writers}: ${fmt(row.verdict.opsPerSecond / row.baseline, 2)}`,
+      );
+      const worst = Math.min(
+        ...WRITERS.map((writers) => of(operation, writers).verdict.opsPerSecond / of(operation, writers).baseline),
+      );
+      console.log(
+        target(
+          `${engine} ${operation} >= 0.80 of ${of(operation, 1).baselineName} at 1, 5 and 20 connections (${ratios.join(', ')})`,
+          worst >= 0.8,
+        ),
+      );
+    }
   }
 }
 
@@ -177,14 +189,15 @@ if (rows.length > 0) {
  */
 async function measure(engine, admin, spec, writers, receipts) {
   const { dataSources, connections, statements, close } = await openWriters(engine, admin, writers);
-  // Receipts to prepare before a slice: twice what the last slice of the same kind used.
+  // Receipts to prepare before a slice: four times what the last slice of the same kind used (a slice that
+  // runs out fails: rates swing widely on a shared machine).
   const rates = { verdict: FIRST_RATE, raw: FIRST_RATE, simple: FIRST_RATE, prepared: FIRST_RATE };
-  const refill = async (pool, rate) => spec.consumesPrepared && (await pool.refill(Math.ceil(2 * rate)));
+  const refill = async (pool, rate) => spec.consumesPrepared && (await pool.refill(Math.ceil(4 * rate)));
   try {
     const stores = dataSources.map((dataSource) => new TypeOrmApprovalReceiptStore(dataSource));
     const verdictCall = (store) => spec.call(store, spec.input(receipts.verdict));
     await refill(receipts.verdict, rates.verdict / 2);
-    await run(stores, 0.5, verdictCall);
+    rates.verdict = 2 * (await run(stores, 0.5, verdictCall)).opsPerSecond;
     statements.reset();
     // The first statement Verdict sent (captured by its logger), with the same inputs, through bare mysql2.
     const rawCall = async (connection) => {
@@ -194,13 +207,22 @@ async function measure(engine, admin, spec, writers, receipts) {
       const [result] = await connection.query(sql, spec.rawParameters(spec.input(receipts.raw)));
       if (!spec.rawCheck(result)) throw new Error('the raw statement did not do what Verdict did');
     };
+    // pgbench's clients each consume their own reserved receipts; a slice that ran faster than its
+    // reservation (the rate is a guess from the previous slice, and swings widely on a shared machine)
+    // exhausts a client's receipts, and its further UPDATEs match nothing. Such a slice is measured
+    // again with four times the reservation; any other mismatch is an error.
     const pgbenchRun = async (mode) => {
-      const offset = spec.consumesPrepared
-        ? await receipts.pgbench.reserve(writers, Math.ceil((2 * rates[mode]) / writers) + 100)
-        : 0;
-      const { tps, processed } = pgbench(admin, spec.pgbench(), writers, ['-M', mode, '-D', `n=${offset}`]);
-      if (spec.consumesPrepared) await receipts.pgbench.check(processed);
-      return (rates[mode] = tps);
+      for (let factor = 2; ; factor *= 4) {
+        const perClient = Math.ceil((factor * rates[mode]) / writers) + 100;
+        const offset = spec.consumesPrepared ? await receipts.pgbench.reserve(writers, perClient) : 0;
+        const { tps, processed } = pgbench(admin, spec.pgbench(), writers, ['-M', mode, '-D', `n=${offset}`]);
+        if (spec.consumesPrepared && (await receipts.pgbench.check(processed, writers)) === 'exhausted') {
+          console.log(`pgbench -M ${mode} × ${writers} outran its ${perClient} receipts per client: measured again`);
+          rates[mode] = Math.max(rates[mode], tps);
+          continue;
+        }
+        return (rates[mode] = tps);
+      }
     };
     const samples = [];
     let elapsed = 0;
@@ -284,11 +306,22 @@ function pgbenchPool(admin) {
       await prepare({ name: 'postgres' }, admin, SCRATCH, 'c', keys);
       return offset;
     },
-    async check(processed) {
+    /**
+     * `'consumed'` when the run consumed exactly one receipt per transaction; `'exhausted'` when some
+     * client had no receipt left (the reservation was too small: the caller measures again); throws otherwise.
+     */
+    async check(processed, clients) {
       const [{ count }] = await admin.query(`SELECT count(*) AS count FROM ${SCRATCH} WHERE status = 'consumed'`);
-      if (Number(count) - consumed !== processed)
-        throw new Error(`pgbench ran ${processed} transactions but consumed ${Number(count) - consumed} receipts`);
+      const now = Number(count) - consumed;
       consumed = Number(count);
+      // A client ran out when its last reserved receipt was consumed.
+      const [{ starved }] = await admin.query(
+        `SELECT count(*) AS starved FROM ${SCRATCH} WHERE status = 'consumed' AND tool_call_id IN ` +
+          `(SELECT 'c' || (client * ${CLIENT_STRIDE} + ${reserved}) FROM generate_series(0, ${clients - 1}) AS c(client))`,
+      );
+      if (Number(starved) > 0) return 'exhausted';
+      if (now !== processed) throw new Error(`pgbench ran ${processed} transactions but consumed ${now} receipts`);
+      return 'consumed';
     },
   };
 }

@@ -18,9 +18,9 @@ import {
   sixtyPercentTarget,
   SLICES,
   summarize,
-  target,
   WRITERS,
 } from './database-bench.js';
+import { table, target } from './report.js';
 import { fmt } from './stats.js';
 
 const BUCKETS = Array.from({ length: 10_000 }, () => randomBytes(32).toString('hex'));
@@ -86,10 +86,9 @@ await forEachEngine(async (engine, admin) => {
 });
 
 if (rows.length > 0) {
-  console.log(
-    `\nClaims and rate limits: Verdict's TypeORM stores vs a single-statement baseline in the same run (${SLICES} × 1 s slices each, alternating)`,
-  );
-  console.table(
+  table(
+    `Claims and rate limits: Verdict's TypeORM stores vs a single-statement baseline in the same run (${SLICES} × 1 s slices each, alternating)`,
+
     rows.map(({ engine, gate, writers, verdict, baseline, baselineName }) => ({
       engine,
       gate,

@@ -14,6 +14,7 @@ import {
   Source,
   Trust,
 } from '@verdict/nestjs';
+import { table, target } from './report.js';
 import { fmt, median } from './stats.js';
 
 const TARGET_BYTES = 10_000_000;
@@ -194,10 +195,9 @@ const baseline = ms[names[0]];
 const handBaseline = ms[names[1]];
 const variant1 = ms[names[2]];
 
-console.log(
-  `\nContext release of ${fmt(megabytes, 2)} MB (${customers.length} customers; projection ${fmt(Buffer.byteLength(v1) / 1e6, 2)} MB), median of ${RUNS} runs after 1 warm-up; in-memory evidence`,
-);
-console.table(
+table(
+  `Context release of ${fmt(megabytes, 2)} MB (${customers.length} customers; projection ${fmt(Buffer.byteLength(v1) / 1e6, 2)} MB), median of ${RUNS} runs after 1 warm-up; in-memory evidence`,
+
   Object.fromEntries(
     names.map((name) => [
       name,
@@ -219,5 +219,8 @@ console.log(
   `variant 1 vs the hand projection: ${fmt(handBaseline / variant1, 2)}x its throughput (+${fmt(variant1 - handBaseline)} ms for checks, canonical order and evidence)`,
 );
 console.log(
-  `target: variant 1 >= 0.50x JSON baseline throughput -> ${baseline / variant1 >= 0.5 ? 'PASS' : 'FAIL'} (${fmt(baseline / variant1, 2)}x)`,
+  target(
+    `variant 1 >= 0.50x the JSON baseline's throughput (${fmt(baseline / variant1, 2)}x)`,
+    baseline / variant1 >= 0.5,
+  ),
 );

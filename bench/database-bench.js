@@ -11,6 +11,7 @@ import mysql from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { dropDataSource, openDataSource } from '@verdict/testing-kit';
+import { skipped, target } from './report.js';
 import { fmt, percentile } from './stats.js';
 
 /** One-second slices of Verdict and of its baseline, alternating. */
@@ -36,7 +37,7 @@ const engines = [
 export async function forEachEngine(bench) {
   for (const engine of engines) {
     if (!engine.url) {
-      console.log(`${engine.name}: skipped (${engine.variable} is not set)`);
+      skipped(engine.name, `${engine.variable} is not set`);
       continue;
     }
     const admin = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
@@ -173,9 +174,6 @@ export function comparisonColumns(verdict, baseline, baselineName) {
     ratio: fmt(verdict.opsPerSecond / baseline, 2),
   };
 }
-
-/** One target line: `label -> met` or `label -> MISSED`. */
-export const target = (label, met) => `${label} -> ${met ? 'met' : 'MISSED'}`;
 
 /** The ">= 60% of the baseline at 20 writers" target of row `twenty`. */
 export function sixtyPercentTarget(twenty, clients) {

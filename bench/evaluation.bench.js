@@ -13,6 +13,7 @@ import {
   evaluateForbiddenState,
 } from '@verdict/evaluation';
 import { Disposition, Stage, compileStateModel } from '@verdict/nestjs';
+import { table, target } from './report.js';
 import { fmt, median } from './stats.js';
 
 const CASES = 10_000;
@@ -226,10 +227,10 @@ const cost = (ms, n, unit) => ({
   [`${unit}_per_item`]: fmt(((unit === 'us' ? 1e3 : 1e6) * ms) / n, unit === 'us' ? 2 : 1),
 });
 const versus = (ms, hand, n, unit) => ({ ...cost(ms, n, unit), by_hand_ms: fmt(hand), ratio: fmt(ms / hand, 2) });
-console.log(
-  `\nSuite pipeline, ${CASES} cases (median of ${REPS} after a warm-up; by hand = the same SHA-256s and checks, JSON.stringify/parse, a Map diff)`,
+table(
+  `Suite pipeline, ${CASES} cases (median of ${REPS} after a warm-up; by hand = the same SHA-256s and checks, JSON.stringify/parse, a Map diff)`,
+  Object.fromEntries(stages.map(([name, verdict, hand]) => [name, versus(verdict, hand, CASES, 'us')])),
 );
-console.table(Object.fromEntries(stages.map(([name, verdict, hand]) => [name, versus(verdict, hand, CASES, 'us')])));
 console.log(
   `(define ${fmt(suite.define)} ms + run ${fmt(suite.run)} ms; the comparison finds ${sample.changes.length} changes: ${[...kinds].join(', ')})`,
 );
@@ -368,19 +369,21 @@ const trace = await medians(
   3,
 );
 
-console.log(
-  `\nTrajectory fold, 6 rules, 2 forbidden predicates, 7 effect kinds (median of ${REPS} after a warm-up; recorded trace: of 3)`,
+table(
+  `Trajectory fold, 6 rules, 2 forbidden predicates, 7 effect kinds (median of ${REPS} after a warm-up; recorded trace: of 3)`,
+  {
+    ...Object.fromEntries(sizes.map((n) => [`step + firstViolation, ${n}`, versus(fold[n], fold[-n], n, 'ns')])),
+    ...Object.fromEntries(
+      [250_000, MAX].map((n) => [`evaluateForbiddenState, ${n}`, versus(trace[n], fold[-n], n, 'ns')]),
+    ),
+  },
 );
-console.table({
-  ...Object.fromEntries(sizes.map((n) => [`step + firstViolation, ${n}`, versus(fold[n], fold[-n], n, 'ns')])),
-  ...Object.fromEntries(
-    [250_000, MAX].map((n) => [`evaluateForbiddenState, ${n}`, versus(trace[n], fold[-n], n, 'ns')]),
-  ),
-});
 const linearity = fold[MAX] / MAX / (fold[250_000] / 250_000);
-const verdict = (ok) => (ok ? 'PASS' : 'FAIL');
-console.log(`targets: suite pipeline < 2 s -> ${verdict(suiteTotal < 2000)} (${fmt(suiteTotal)} ms)`);
-console.log(`         1M-effect fold < 1 s -> ${verdict(fold[MAX] < 1000)} (${fmt(fold[MAX])} ms)`);
+console.log(target(`suite pipeline < 2 s (${fmt(suiteTotal)} ms)`, suiteTotal < 2000));
+console.log(target(`1M-effect fold < 1 s (${fmt(fold[MAX])} ms)`, fold[MAX] < 1000));
 console.log(
-  `         fold linear (ns/effect at 1M ÷ at 250k within 0.75-1.33) -> ${verdict(linearity > 0.75 && linearity < 1.33)} (${fmt(linearity, 2)})`,
+  target(
+    `fold linear: ns/effect at 1M ÷ at 250k within 0.75-1.33 (${fmt(linearity, 2)})`,
+    linearity > 0.75 && linearity < 1.33,
+  ),
 );

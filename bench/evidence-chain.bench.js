@@ -21,7 +21,8 @@ import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
 import { chainHash, decisionRecord, EvidenceKind, GENESIS_HASH } from '@verdict/nestjs';
 import { DecisionRecordEntity, TypeOrmEvidenceRecorder } from '@verdict/nestjs/typeorm';
-import { forEachEngine, run, SLICES, summarize, target, WRITERS } from './database-bench.js';
+import { forEachEngine, run, SLICES, summarize, WRITERS } from './database-bench.js';
+import { table, target } from './report.js';
 import { fmt } from './stats.js';
 
 const record = (stream) =>
@@ -146,8 +147,8 @@ await forEachEngine(async (engine, admin) => {
 });
 
 if (rows.length > 0) {
-  console.log('\nEvidence appends to one stream, one DataSource (ops/s over all writers; ratio to unchained)');
-  console.table(
+  table(
+    'Evidence appends to one stream, one DataSource (ops/s over all writers; ratio to unchained)',
     rows.map((row) => ({
       engine: row.engine,
       writers: row.writers,
@@ -158,8 +159,8 @@ if (rows.length > 0) {
       ratio: fmt(row.ratio, 2),
     })),
   );
-  console.log('\nSealed: records still unchained at the end of each slice, and time for the seal to catch up');
-  console.table(
+  table(
+    'Sealed: records still unchained at the end of each slice, and time for the seal to catch up',
     lags.map((lag) => ({
       engine: lag.engine,
       writers: lag.writers,

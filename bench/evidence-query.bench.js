@@ -6,13 +6,14 @@ import 'reflect-metadata';
 import { fingerprintString } from '@verdict/nestjs';
 import { TypeOrmEvidenceQuery, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { dropDataSource, openDataSource, seedTrafficShapedEvidence } from '@verdict/testing-kit';
+import { skipped, table, target } from './report.js';
 import { fmt, percentile, timeCalls } from './stats.js';
 
 const ROWS = Number(process.env.BENCH_EVIDENCE_ROWS ?? 1_000_000);
 const CALLS = Number(process.env.BENCH_EVIDENCE_CALLS ?? 30);
 const url = process.env.VERDICT_TEST_POSTGRES_URL;
 if (!url) {
-  console.log('postgres: skipped (VERDICT_TEST_POSTGRES_URL is not set)');
+  skipped('postgres', 'VERDICT_TEST_POSTGRES_URL is not set');
   process.exit(0);
 }
 
@@ -48,16 +49,30 @@ try {
   };
   const indexed = [];
   for (const [, , filterOf] of cases) indexed.push(await measure(filterOf));
-  console.log(`\nEvidenceQuery.list on PostgreSQL, ${ROWS} rows, ${CALLS} calls each (ms)`);
-  console.log('filter                  indexed p50/p95     without its index p50/p95   ratio (p50)');
+  const rows = {};
+  const targets = [];
   for (const [i, [name, index, filterOf]] of cases.entries()) {
     await dataSource.query(`DROP INDEX "${index}"`);
     const scanned = await measure(filterOf);
     const { p50, p95 } = indexed[i];
-    console.log(
-      `${name.padEnd(22)}  ${`${fmt(p50, 2)} / ${fmt(p95, 2)}`.padEnd(18)}  ${`${fmt(scanned.p50, 1)} / ${fmt(scanned.p95, 1)}`.padEnd(26)}  ${fmt(scanned.p50 / p50, 0)}x`,
+    rows[name] = {
+      indexed_p50_ms: fmt(p50, 2),
+      indexed_p95_ms: fmt(p95, 2),
+      without_index_p50_ms: fmt(scanned.p50, 1),
+      without_index_p95_ms: fmt(scanned.p95, 1),
+      'ratio (p50)': fmt(scanned.p50 / p50, 0),
+    };
+    // A fingerprint lookup without its index is a sequential scan: the index must make it at least 10x faster.
+    const floor = i < 2 ? 10 : 1;
+    targets.push(
+      target(
+        `${name}: with its index >= ${floor}x faster at p50 (${fmt(scanned.p50 / p50, 1)}x)`,
+        scanned.p50 / p50 >= floor,
+      ),
     );
   }
+  table(`EvidenceQuery.list on PostgreSQL, ${ROWS} rows, ${CALLS} calls each (ms)`, rows);
+  for (const line of targets) console.log(line);
 } finally {
   await dropDataSource(dataSource);
 }

@@ -38,7 +38,8 @@ import {
   TypeOrmExecutionClaimStore,
   TypeOrmRateLimitStore,
 } from '@verdict/nestjs/typeorm';
-import { forEachEngine, target } from './database-bench.js';
+import { forEachEngine } from './database-bench.js';
+import { table, target } from './report.js';
 import { fmt, percentile } from './stats.js';
 
 const CALLS = Number(process.env.BENCH_GATED_CALLS ?? 400);
@@ -202,10 +203,9 @@ await forEachEngine(async (engine, admin) => {
 });
 
 if (rows.length > 0) {
-  console.log(
-    `\nFully gated approved call (${CALLS} calls per row) vs the same number of bare INSERTs, same DataSource`,
-  );
-  console.table(
+  table(
+    `Fully gated approved call (${CALLS} calls per row) vs the same number of bare INSERTs, same DataSource`,
+
     rows.map((row) => ({
       engine: row.engine,
       variant: row.variant,

@@ -16,6 +16,7 @@ import {
   argumentCandidates,
   labelContent,
 } from '@verdict/nestjs';
+import { target } from './report.js';
 import { fmt, median } from './stats.js';
 
 setFlagsFromString('--expose-gc');
@@ -74,7 +75,6 @@ function time(fn, calls) {
   for (let i = 0; i < calls; i++) fn();
   return Number(process.hrtime.bigint() - start) / 1e6 / calls;
 }
-const verdictOf = (met) => (met ? 'met' : 'NOT MET');
 
 // Warm up the JIT on a small window, so that the first size is not measured cold.
 {
@@ -116,7 +116,7 @@ for (const size of SIZES) {
   if (sink < 0) console.log(sink);
 }
 const at100 = perProposal.get(100_000);
-console.log(`   target <= 1 ms per proposal at 100 KB: ${fmt(at100, 3)} ms, ${verdictOf(at100 <= 1)}`);
+console.log(`   ${target(`<= 1 ms per proposal at 100 KB (${fmt(at100, 3)} ms)`, at100 <= 1)}`);
 
 console.log('2. labelling (labelContent, once per text)');
 const perByte = new Map();
@@ -140,7 +140,7 @@ for (const [size, rounds] of [
 }
 const linearity = perByte.get(10_000_000) / perByte.get(100_000);
 console.log(
-  `   target per-byte cost at 10 MB <= 1.5x that at 100 KB: ${fmt(linearity, 2)}x, ${verdictOf(linearity <= 1.5)}`,
+  `   ${target(`labelling per-byte cost at 10 MB <= 1.5x that at 100 KB (${fmt(linearity, 2)}x)`, linearity <= 1.5)}`,
 );
 
 console.log('3. heap of a window (its text included)');
@@ -158,6 +158,6 @@ gc();
 const heap = process.memoryUsage().heapUsed - before;
 const ratio = heap / held.bytes;
 console.log(
-  `   ${fmt(held.bytes / 1e6, 1)} MB of text: the window holds ${fmt(heap / 1e6, 1)} MB, ${fmt(ratio, 2)}x its text; target <= 3x: ${verdictOf(ratio <= 3)}`,
+  `   ${fmt(held.bytes / 1e6, 1)} MB of text: the window holds ${fmt(heap / 1e6, 1)} MB, ${fmt(ratio, 2)}x its text; ${target(`a window's heap <= 3x its text (${fmt(ratio, 2)}x)`, ratio <= 3)}`,
 );
 if (held.window.items.length !== 1) throw new Error('the window lost its item');

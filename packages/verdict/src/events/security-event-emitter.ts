@@ -51,6 +51,11 @@ export interface ObservedRun {
   readonly context: ActionContext;
   /** `null` when the arguments never validated. */
   readonly argumentsFingerprint: string | null;
+  /**
+   * The actor's fingerprint when the caller already computed it (the pipeline does, once a run); `null` for an
+   * actor without a usable key. Omitted: computed here.
+   */
+  readonly actorFingerprint?: string | null;
 }
 
 /**
@@ -76,9 +81,9 @@ export class SecurityEventEmitter {
    * Raises the events of one run: its decision's, and `ToolLoopDetected` when the same proposal recurs.
    * A containment rule that fails is logged; the run's result stands.
    */
-  async observe(run: ObservedRun, decision: Decision): Promise<void> {
+  observe(run: ObservedRun, decision: Decision): Promise<void> | void {
     const { capability, correlationId, context } = run;
-    const actor = this.actorFingerprint(context);
+    const actor = run.actorFingerprint === undefined ? this.actorFingerprint(context) : run.actorFingerprint;
     const tenant = tenantFingerprintOf(context);
     const now = this.clock();
     const raised: SecurityEvent[] = [];
@@ -87,6 +92,12 @@ export class SecurityEventEmitter {
     const loop = this.loopOf(run, actor, tenant);
     if (loop !== null)
       raised.push(new ToolLoopDetected(capability, decision.stage, correlationId, actor, tenant, now, ...loop));
+    // Nothing raised (most permitted runs): no promise, no turn of the microtask queue.
+    if (raised.length === 0) return;
+    return this.raise(capability, raised);
+  }
+
+  private async raise(capability: string, raised: readonly SecurityEvent[]): Promise<void> {
     for (const event of raised) {
       this.events?.emit((event.constructor as unknown as { event: string }).event, event);
       try {

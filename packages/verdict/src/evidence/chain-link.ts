@@ -1,4 +1,5 @@
-import { fingerprint } from '../fingerprints/fingerprint.js';
+import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
+import { flatCanonicalJson } from '../fingerprints/flat-canonical-json.js';
 
 /** Which evidence a chain links: decision records or release records (each kind chains on its own). */
 export const EvidenceKind = { Decision: 'decision', Release: 'release' } as const;
@@ -28,6 +29,14 @@ export function chainHash(
   record: object,
   link: Pick<ChainLink, 'sequence' | 'previousHash'>,
 ): string {
+  // Records are flat (facts and fingerprints): their canonical text is built directly, the same bytes the
+  // general canonicalizer gives; anything else takes the general path.
+  const flat =
+    Number.isSafeInteger(link.sequence) && /^[0-9a-f]{64}$/.test(link.previousHash) && flatCanonicalJson(record);
+  if (flat)
+    return fingerprintString(
+      `{"kind":${JSON.stringify(kind)},"previousHash":"${link.previousHash}","record":${flat},"sequence":${link.sequence}}`,
+    );
   return fingerprint({ kind, sequence: link.sequence, previousHash: link.previousHash, record: chainForm(record) });
 }
 

@@ -53,8 +53,11 @@ export class EvidenceTrail {
     this.facts = { ...this.facts, ...facts };
   }
 
-  /** Records one decision (written by the next {@link beforeMutation} or {@link close}). */
-  async record(decision: Decision, facts: DecisionFacts = {}): Promise<void> {
+  /**
+   * Records one decision (written by the next {@link beforeMutation} or {@link close}). Synchronous: it only
+   * buffers, so the call path awaits nothing for it (ADR 0053).
+   */
+  record(decision: Decision, facts?: DecisionFacts): void {
     const { capability, correlationId, toolKind, stream } = this;
     this.pending.push(
       decisionRecord(
@@ -70,7 +73,7 @@ export class EvidenceTrail {
           reason: decision.reason,
           recordedAt: this.clock(),
         },
-        { ...this.facts, ...facts },
+        facts === undefined ? this.facts : { ...this.facts, ...facts },
       ),
     );
   }

@@ -39,6 +39,11 @@ export class InMemoryEvidenceRecorder implements EvidenceRecorder, EvidenceChain
     this.decisionChain.append(Object.freeze(decisionRecord(record, record)));
   }
 
+  /** A run's records in one call (ADR 0022), chained in order as {@link recordDecision} chains each. */
+  async recordDecisions(records: readonly DecisionRecord[]): Promise<void> {
+    for (const record of records) this.decisionChain.append(Object.freeze(decisionRecord(record, record)));
+  }
+
   async recordRelease(record: ReleaseRecord): Promise<void> {
     this.releaseChain.append(Object.freeze(releaseRecord(record)));
   }
@@ -76,7 +81,9 @@ export class InMemoryEvidenceRecorder implements EvidenceRecorder, EvidenceChain
 
 /** One kind's records: a bounded list in write order, chained per stream. */
 class MemoryChain<T extends { readonly stream: string; readonly recordedAt: Date }> {
+  /** Kept entries are `entries[start..]`; dropped ones are cut off in chunks, not one shift per append. */
   private entries: Array<Chained<T>> = [];
+  private start = 0;
   private readonly heads = new Map<string, Pick<ChainLink, 'sequence' | 'hash'>>();
   private readonly anchors = new Map<string, ChainLink>();
 
@@ -89,11 +96,15 @@ class MemoryChain<T extends { readonly stream: string; readonly recordedAt: Date
     const [link] = linkAfter(this.kind, record.stream, this.heads.get(record.stream) ?? GENESIS_HEAD, [record]);
     this.heads.set(record.stream, link!);
     this.entries.push({ record, link: link! });
-    if (this.entries.length > this.capacity) this.drop(1);
+    if (this.entries.length - this.start > this.capacity) this.drop(1);
   }
 
   records(): T[] {
-    return this.entries.map((entry) => entry.record);
+    return this.kept().map((entry) => entry.record);
+  }
+
+  private kept(): Array<Chained<T>> {
+    return this.start === 0 ? this.entries : this.entries.slice(this.start);
   }
 
   verify(options: ChainVerifyOptions): ChainVerification[] {
@@ -107,28 +118,37 @@ class MemoryChain<T extends { readonly stream: string; readonly recordedAt: Date
         undefined,
         witnessOf(options, this.kind, stream),
       );
-      for (const { record, link } of this.entries) if (link.stream === stream && !verifier.accept(record, link)) break;
+      for (const { record, link } of this.kept()) if (link.stream === stream && !verifier.accept(record, link)) break;
       return verifier.finish(0);
     });
   }
 
   prune(before: Date): PruneReport {
     // Write order is chain order per stream, so a stream's old records are a prefix of its entries.
-    const old = this.entries.findIndex((entry) => entry.record.recordedAt >= before);
-    const count = old === -1 ? this.entries.length : old;
-    const streams = new Set(this.entries.slice(0, count).map((entry) => entry.link.stream));
+    const kept = this.kept();
+    const old = kept.findIndex((entry) => entry.record.recordedAt >= before);
+    const count = old === -1 ? kept.length : old;
+    const streams = new Set(kept.slice(0, count).map((entry) => entry.link.stream));
     this.drop(count);
     return { pruned: count, anchored: streams.size };
   }
 
   clear(): void {
     this.entries = [];
+    this.start = 0;
     this.heads.clear();
     this.anchors.clear();
   }
 
   private drop(count: number): void {
-    for (const { link } of this.entries.splice(0, count)) this.anchors.set(link.stream, link);
+    const end = this.start + count;
+    for (let i = this.start; i < end; i++) this.anchors.set(this.entries[i]!.link.stream, this.entries[i]!.link);
+    this.start = end;
+    // Cut the dropped prefix off once it is as long as what is kept: amortized O(1) per dropped entry.
+    if (this.start >= this.entries.length - this.start) {
+      this.entries = this.entries.slice(this.start);
+      this.start = 0;
+    }
   }
 }
 

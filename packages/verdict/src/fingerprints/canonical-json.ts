@@ -10,51 +10,69 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export const MAX_CANONICAL_DEPTH = 128;
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const child = (path: string, key: string): string =>
-  IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+/** The JSONPath-like path of the keys and indexes walked so far: built only for an error message. */
+const pathOf = (trail: ReadonlyArray<string | number>): string =>
+  trail.reduce<string>(
+    (path, step) =>
+      typeof step === 'number'
+        ? `${path}[${step}]`
+        : IDENTIFIER.test(step)
+          ? `${path}.${step}`
+          : `${path}[${JSON.stringify(step)}]`,
+    '$',
+  );
 
-function assertString(value: string, path: string): void {
-  if (LONE_SURROGATE.test(value)) throw new NonCanonicalValueError(path, 'string contains a lone surrogate');
+/** Whether `value` has no lone surrogate (`String.prototype.isWellFormed`, ES2024, where the runtime has it). */
+const isWellFormed: (value: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
+    ? (value) => (value as string & { isWellFormed(): boolean }).isWellFormed()
+    : (value) => !LONE_SURROGATE.test(value);
+
+function assertString(value: string, trail: ReadonlyArray<string | number>): void {
+  if (!isWellFormed(value)) throw new NonCanonicalValueError(pathOf(trail), 'string contains a lone surrogate');
 }
 
-function assertJson(value: unknown, path: string, ancestors: Set<object>): asserts value is JsonValue {
+function assertJson(value: unknown, trail: Array<string | number>, ancestors: Set<object>): asserts value is JsonValue {
   switch (typeof value) {
     case 'boolean':
       return;
     case 'string':
-      return assertString(value, path);
+      return assertString(value, trail);
     case 'number':
-      if (!Number.isFinite(value)) throw new NonCanonicalValueError(path, `${value} is not a finite number`);
+      if (!Number.isFinite(value)) throw new NonCanonicalValueError(pathOf(trail), `${value} is not a finite number`);
       return;
     case 'object':
       if (value === null) return;
       break;
     default:
-      throw new NonCanonicalValueError(path, `${typeof value} is not JSON`);
+      throw new NonCanonicalValueError(pathOf(trail), `${typeof value} is not JSON`);
   }
-  if (ancestors.has(value)) throw new NonCanonicalValueError(path, 'cycle');
+  if (ancestors.has(value)) throw new NonCanonicalValueError(pathOf(trail), 'cycle');
   if (ancestors.size >= MAX_CANONICAL_DEPTH)
-    throw new NonCanonicalValueError(path, `nested deeper than ${MAX_CANONICAL_DEPTH} levels`);
+    throw new NonCanonicalValueError(pathOf(trail), `nested deeper than ${MAX_CANONICAL_DEPTH} levels`);
   ancestors.add(value);
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      if (!(i in value)) throw new NonCanonicalValueError(`${path}[${i}]`, 'sparse array hole');
-      assertJson(value[i], `${path}[${i}]`, ancestors);
+      trail.push(i);
+      if (!(i in value)) throw new NonCanonicalValueError(pathOf(trail), 'sparse array hole');
+      assertJson(value[i], trail, ancestors);
+      trail.pop();
     }
   } else {
     if (!isPlainObject(value)) {
       throw new NonCanonicalValueError(
-        path,
+        pathOf(trail),
         `${Object.getPrototypeOf(value)?.constructor?.name ?? 'exotic'} instance is not a plain object`,
       );
     }
     if (Object.getOwnPropertySymbols(value).length > 0)
-      throw new NonCanonicalValueError(path, 'symbol keys are not JSON');
+      throw new NonCanonicalValueError(pathOf(trail), 'symbol keys are not JSON');
     for (const key of Object.keys(value)) {
-      const at = child(path, key);
-      if (FORBIDDEN_KEYS.has(key)) throw new NonCanonicalValueError(at, `key "${key}" is refused`);
-      assertString(key, at);
-      assertJson((value as Record<string, unknown>)[key], at, ancestors);
+      trail.push(key);
+      if (FORBIDDEN_KEYS.has(key)) throw new NonCanonicalValueError(pathOf(trail), `key "${key}" is refused`);
+      assertString(key, trail);
+      assertJson((value as Record<string, unknown>)[key], trail, ancestors);
+      trail.pop();
     }
   }
   ancestors.delete(value);
@@ -62,7 +80,7 @@ function assertJson(value: unknown, path: string, ancestors: Set<object>): asser
 
 /** Asserts that `value` is plain JSON as ADR 0002 defines it; throws {@link NonCanonicalValueError} naming the path. */
 export function assertCanonicalJson(value: unknown): asserts value is JsonValue {
-  assertJson(value, '$', new Set());
+  assertJson(value, [], new Set());
 }
 
 /** Whether `value` is plain JSON as ADR 0002 defines it (never throws for bad input). */

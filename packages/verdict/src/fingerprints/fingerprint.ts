@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 
 /**
@@ -6,7 +6,7 @@ import { canonicalJson } from './canonical-json.js';
  * A fingerprint of a guessable value is a pseudonym, not anonymization.
  */
 export function fingerprintString(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 /** SHA-256 (hex) over the RFC 8785 canonical JSON of `value`. @throws NonCanonicalValueError */

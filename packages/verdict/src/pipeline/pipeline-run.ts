@@ -21,6 +21,8 @@ export class PipelineRun {
   challenge: ApprovalChallenge | undefined;
   /** The server-side action context, once step 0 has read it. */
   context: ActionContext | undefined;
+  /** The actor's fingerprint (`ActorAttribution`), computed once at step 0 for the records and the run's events. */
+  actorFingerprint: string | null | undefined;
   /** `sha256(JCS(arguments))`, once step 1 has validated them. */
   argumentsFingerprint: string | null = null;
   /** What the provenance stage (step 1a) found, once it ran: shown to an approver or reviewer of this run. */

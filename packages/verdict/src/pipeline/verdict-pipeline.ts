@@ -31,6 +31,7 @@ import { reportLateEvidenceFailure } from '../evidence/late-evidence-failure.js'
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
 import type { Proposal } from '../vocabulary/proposal.js';
 import { type InvocationOptions, PipelineRun } from './pipeline-run.js';
+import { isThenable } from '../shared/is-thenable.js';
 import { withToolCallSpan } from '../telemetry/tool-call-span.js';
 import { ApprovalPhase } from '../approvals/approval-phase.js';
 import type { ReceiptKey } from '../approvals/approval-receipt-store.interface.js';
@@ -209,10 +210,7 @@ export class VerdictPipeline {
     const { definition, envelope, proposalTarget } = admissible;
     // Review lane: a guarded tool's own handler cannot be parked and re-run by a worker (also a boot error).
     if (definition.requiresReview !== undefined)
-      return this.notExecuted(
-        run,
-        await this.decided(run.trail, Decision.deny(Stage.Review, 'review needs a bound tool')),
-      );
+      return this.notExecuted(run, this.decided(run.trail, Decision.deny(Stage.Review, 'review needs a bound tool')));
     const admitted = await this.passDurableGates(definition, envelope, proposalTarget, run, null);
     if (admitted instanceof Decision) return this.notExecuted(run, admitted);
     await run.trail.beforeMutation();
@@ -332,10 +330,11 @@ export class VerdictPipeline {
     // Invariant: from here on, nothing is derived from `proposalTarget`.
     let executionTarget: unknown;
     try {
-      executionTarget =
+      const refreshed =
         policy.strategy === TargetStrategy.Refresh
-          ? await policy.refresh!(proposalTarget, context, definition.host)
+          ? policy.refresh!(proposalTarget, context, definition.host)
           : proposalTarget;
+      executionTarget = isThenable(refreshed) ? await refreshed : refreshed;
     } catch (error) {
       if (!(error instanceof TargetNotResolvable)) throw error;
       return this.decided(trail, Decision.deny(Stage.TargetRefresh, `refresh: ${error.message}`));
@@ -351,12 +350,13 @@ export class VerdictPipeline {
           'resource substitution: execution target identity differs from the proposal target',
           SecuritySignal.ResourceSubstitutionDetected,
         );
-    await trail.record(refreshed);
+    trail.record(refreshed);
     if (!refreshed.permitted) return refreshed;
     // 9. Authorize again, against the execution target, with a freshly built ability.
-    const ability = await this.options.abilityFactory.createForContext(context);
+    const built = this.options.abilityFactory.createForContext(context);
+    const ability = isThenable(built) ? await built : built;
     const executable = this.authorizeAt(ability, definition, executionTarget, envelope, Stage.Execution);
-    await trail.record(executable);
+    trail.record(executable);
     if (!executable.permitted) return executable;
     return { ...admissible, executionTarget };
   }
@@ -371,14 +371,17 @@ export class VerdictPipeline {
     const context = this.contexts.require(proposal.capability);
     run.context = context;
     // Who proposed: every record carries the fingerprint of the actor's key, never the actor; the kill switch's too.
-    trail.establish({ actorFingerprint: this.actors.of(context) });
+    run.actorFingerprint = this.actors.of(context);
+    trail.establish({ actorFingerprint: run.actorFingerprint });
     // 0. Containment: an engaged kill switch for the capability, the actor or the tenant denies before anything else.
-    const contained = await this.containment.check(trail.capability, context);
+    const contained =
+      this.options.containment === undefined ? null : await this.containment.check(trail.capability, context);
     if (contained !== null) return this.decided(trail, contained);
     const definition = this.registry.find(proposal.capability);
     if (definition === undefined) return this.decided(trail, Decision.deny(Stage.Proposal, 'unknown capability'));
     // 1. Build the envelope from validated arguments; invalid → deny.
-    const validation = await validateArguments(definition.arguments, proposal.arguments);
+    const validating = validateArguments(definition.arguments, proposal.arguments);
+    const validation = isThenable(validating) ? await validating : validating;
     if (!validation.valid)
       return this.decided(trail, Decision.deny(Stage.Proposal, `invalid arguments: ${validation.problems}`));
     try {
@@ -419,22 +422,24 @@ export class VerdictPipeline {
     let proposalTarget: unknown;
     try {
       const { resolveTarget, host } = definition;
-      proposalTarget =
+      const resolved =
         resolveTarget.from === 'proposal'
-          ? await resolveTarget.resolve(envelope, host)
-          : await resolveTarget.resolve(context, host);
+          ? resolveTarget.resolve(envelope, host)
+          : resolveTarget.resolve(context, host);
+      proposalTarget = isThenable(resolved) ? await resolved : resolved;
     } catch (error) {
       if (!(error instanceof TargetNotResolvable)) throw error;
       return this.decided(trail, Decision.deny(Stage.Proposal, error.message));
     }
     // 3. Authorize the proposal target with the actor's CASL ability.
-    const ability = await this.options.abilityFactory.createForContext(context);
+    const built = this.options.abilityFactory.createForContext(context);
+    const ability = isThenable(built) ? await built : built;
     const authorized = this.authorizeAt(ability, definition, proposalTarget, envelope, Stage.Proposal);
     if (!authorized.permitted) return this.decided(trail, authorized);
     // 4. Require an executor (the execution-target policy is checked at registration).
     if (requireExecutor && definition.executor === null)
       return this.decided(trail, Decision.deny(Stage.Proposal, 'capability has no executor'));
-    await trail.record(authorized);
+    trail.record(authorized);
     return { definition: effective.definition, envelope, proposalTarget };
   }
 
@@ -565,30 +570,38 @@ export class VerdictPipeline {
     return new PipelineRun(trail, toolKind, subject, explicitApproval, issueReceipts, deferred);
   }
 
-  private async decided(trail: EvidenceTrail, decision: Decision): Promise<Decision> {
-    await trail.record(decision);
+  private decided(trail: EvidenceTrail, decision: Decision): Decision {
+    trail.record(decision);
     return decision;
   }
 
   private async executed<T>(run: PipelineRun, stage: Stage, output: T): Promise<ExecutionResult<T>> {
     const { trail } = run;
     const decision = Decision.permit(stage);
-    await this.observe(run, decision);
+    const observed = this.observe(run, decision);
+    if (observed !== undefined) await observed;
     return { executed: true, capability: trail.capability, correlationId: trail.correlationId, decision, output };
   }
 
   private async notExecuted(run: PipelineRun, decision: Decision): Promise<ExecutionResult<never>> {
     const { trail, challenge } = run;
-    await this.observe(run, decision);
+    const observed = this.observe(run, decision);
+    if (observed !== undefined) await observed;
     return { executed: false, capability: trail.capability, correlationId: trail.correlationId, decision, challenge };
   }
 
   /** Security events of a finished run (docs/evidence.md); a dry run raises none. */
-  private async observe(run: PipelineRun, decision: Decision): Promise<void> {
-    const { trail, context, argumentsFingerprint } = run;
+  private observe(run: PipelineRun, decision: Decision): Promise<void> | void {
+    const { trail, context, argumentsFingerprint, actorFingerprint } = run;
     if (context === undefined || run.toolKind === ToolKind.Evaluation) return;
-    await this.securityEvents.observe(
-      { capability: trail.capability, correlationId: trail.correlationId, context, argumentsFingerprint },
+    return this.securityEvents.observe(
+      {
+        capability: trail.capability,
+        correlationId: trail.correlationId,
+        context,
+        argumentsFingerprint,
+        actorFingerprint,
+      },
       decision,
     );
   }
