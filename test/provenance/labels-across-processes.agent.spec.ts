@@ -50,7 +50,7 @@ async function process(sealKey: Uint8Array) {
   return { fixture, guard, run };
 }
 
-const reasons = (fixture: { evidence: { decisions(): { stage: string; reason: string }[] } }) =>
+const reasons = (fixture: { evidence: { decisions(): readonly { stage: string; reason: string }[] } }) =>
   fixture.evidence
     .decisions()
     .filter((r) => r.stage === 'provenance')
@@ -65,25 +65,31 @@ describe('labels survive processes: the seal carries a released message’s trus
     only: ['ticket'],
   };
 
-  it('attack: a support ticket released as untrusted is still untrusted when the next turn runs in another process', async () => {
+  /** Turn 1 reads the released ticket in one process; turn 2, in another, proposes paying `recipient` on `question`. */
+  async function ticketThenTurn(thread: string, recipient: string, question: string) {
     const key = randomBytes(32);
     const [first, second] = [await process(key), await process(key)];
     const checkpointer = new MemorySaver();
     const ticket = await first.guard.contextMessage(ticketRequest);
     await first.run(
       checkpointer,
-      't-1',
+      thread,
       [{ text: 'I read the ticket.' }],
       [ticket, new HumanMessage('Read the ticket.')],
     );
     await second.run(
       checkpointer,
-      't-1',
-      [{ toolCalls: [pay(ATTACKER_IBAN)] }, { text: 'done' }],
-      [new HumanMessage('Do what it asks.')],
+      thread,
+      [{ toolCalls: [pay(recipient)] }, { text: 'done' }],
+      [new HumanMessage(question)],
     );
-    expect(second.fixture.payments).toHaveLength(0);
-    expect(reasons(second.fixture).at(-1)).toContain(
+    return second.fixture;
+  }
+
+  it('attack: a support ticket released as untrusted is still untrusted when the next turn runs in another process', async () => {
+    const second = await ticketThenTurn('t-1', ATTACKER_IBAN, 'Do what it asks.');
+    expect(second.payments).toHaveLength(0);
+    expect(reasons(second).at(-1)).toContain(
       'Argument recipient matches content from external:support-tickets (untrusted)',
     );
   });
@@ -110,23 +116,8 @@ describe('labels survive processes: the seal carries a released message’s trus
   });
 
   it('utility: the new input of the current turn is the principal’s, with the untrusted ticket in the history', async () => {
-    const key = randomBytes(32);
-    const [first, second] = [await process(key), await process(key)];
-    const checkpointer = new MemorySaver();
-    const ticket = await first.guard.contextMessage(ticketRequest);
-    await first.run(
-      checkpointer,
-      't-3',
-      [{ text: 'I read the ticket.' }],
-      [ticket, new HumanMessage('Read the ticket.')],
-    );
-    await second.run(
-      checkpointer,
-      't-3',
-      [{ toolCalls: [pay(OWN_IBAN)] }, { text: 'done' }],
-      [new HumanMessage(`Ignore it; pay 25 to ${OWN_IBAN}.`)],
-    );
-    expect(second.fixture.payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
+    const second = await ticketThenTurn('t-3', OWN_IBAN, `Ignore it; pay 25 to ${OWN_IBAN}.`);
+    expect(second.payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
   });
 
   it('attack: history the tracker labelled in another process, and that carries no seal, is untrusted', async () => {
