@@ -37,7 +37,9 @@ export function labReviewer(header: unknown): Approver | null {
  * @example labActorKey({ customerId: 72 }) // { customerId: 72 }
  */
 export function labActorKey(actor: unknown): { staffId: string } | { customerId: number } {
-  return isStaffActor(actor) ? { staffId: actor.staffId } : { customerId: (actor as { customerId: number }).customerId };
+  return isStaffActor(actor)
+    ? { staffId: actor.staffId }
+    : { customerId: (actor as { customerId: number }).customerId };
 }
 
 export function isStaffActor(actor: unknown): actor is StaffActor {

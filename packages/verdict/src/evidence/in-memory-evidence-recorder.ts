@@ -41,6 +41,11 @@ export class InMemoryEvidenceRecorder implements EvidenceRecorder, EvidenceChain
 
   /** A run's records in one call (ADR 0022), chained in order as {@link recordDecision} chains each. */
   async recordDecisions(records: readonly DecisionRecord[]): Promise<void> {
+    // A subclass that overrides recordDecision (a failing or filtering recorder) is honoured record by record.
+    if (this.recordDecision !== InMemoryEvidenceRecorder.prototype.recordDecision) {
+      for (const record of records) await this.recordDecision(record);
+      return;
+    }
     for (const record of records) this.decisionChain.append(Object.freeze(decisionRecord(record, record)));
   }
 

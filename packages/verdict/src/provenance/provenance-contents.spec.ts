@@ -31,8 +31,8 @@ describe('ProvenanceContents', () => {
 
   it('keeps nothing of an item labelContent did not make (no text is known)', async () => {
     const contents = new ProvenanceContents();
-    const { label, normalized, compact } = review('copied');
-    await contents.keep([{ label, normalized, compact }], NOW);
+    const { label, canonical } = review('copied');
+    await contents.keep([{ label, canonical }], NOW);
     expect(await contents.text(label.fingerprint)).toBeUndefined();
   });
 });

@@ -135,10 +135,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
         ]),
         (rows) => {
           if (head.sequence <= Number(rows[0]?.pinned ?? 0)) return 0;
-          return then(
-            this.insertCheckpoint(query, key, kind, { stream, ...head }, CheckpointPurpose.Seal),
-            () => 1,
-          );
+          return then(this.insertCheckpoint(query, key, kind, { stream, ...head }, CheckpointPurpose.Seal), () => 1);
         },
       ),
     );
