@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { InMemoryProvenanceContentStore } from '@verdict/nestjs';
 import { describeProvenanceContentStoreContract } from '@verdict/nestjs/testing';
 import { TypeOrmProvenanceContentStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import { CreateProvenanceContents1797000400000 } from '../../packages/verdict/src/typeorm/migrations/1797000400000-create-provenance-contents.js';
 import { databaseEngines, dropDataSource, openDataSource, withDataSource } from '@verdict/testing-kit';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
@@ -30,7 +31,7 @@ for (const engine of databaseEngines()) {
           'kept_at',
           'text',
         ]);
-        await dataSource.undoLastMigration();
+        await new CreateProvenanceContents1797000400000().down(runner);
         expect(await runner.hasTable('verdict_provenance_contents')).toBe(false);
         await runner.release();
       });

@@ -42,12 +42,13 @@ export function chainHash(
 
 /** The record as JSON values: instants as ISO text, `undefined` dropped. */
 function chainForm(record: object): Record<string, unknown> {
-  const form: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) {
-    if (value === undefined) continue;
-    form[key] = value instanceof Date ? value.toISOString() : value;
-  }
-  return form;
+  // Built as data properties (never by assignment, which would turn a `__proto__` key into a prototype and
+  // drop it from the hash): a key the canonicalizer refuses reaches it and throws.
+  return Object.fromEntries(
+    Object.entries(record)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value]),
+  );
 }
 
 /** Links `records` (in chain order) after `head`: the links a sealer writes. */
