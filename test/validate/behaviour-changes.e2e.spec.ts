@@ -3,15 +3,21 @@ import { type INestApplicationContext, type LoggerService, Module } from '@nestj
 import { NestFactory } from '@nestjs/core';
 import {
   type ApprovalEndpointHooks,
+  ExecutionTargetPolicy,
   FindingCode,
   InMemoryApprovalReceiptStore,
   InMemoryEvidenceRecorder,
+  type ProvenanceOptions,
+  type ProvenancePolicy,
   Severity,
   VerdictAuditModule,
   VerdictModule,
   WiringAudit,
+  defineCapability,
+  fromProposal,
 } from '@verdict/nestjs';
 import { AbilityBuilder, createMongoAbility } from '@casl/ability';
+import { z } from 'zod';
 
 const apps: INestApplicationContext[] = [];
 afterEach(async () => {
@@ -37,8 +43,34 @@ const approver: ApprovalEndpointHooks['approver'] = () => ({
   context: { actor: { id: 'staff:7' }, tenant: 'acme' },
 });
 
-/** An application's approval hooks as written before the `requester` hook existed, or with it. */
-async function boot(approvalEndpoint: ApprovalEndpointHooks) {
+/** A payout whose IBAN must come from trusted content, or (`undefined`) none: the provenance policy under test. */
+function payout(provenance: ProvenancePolicy | undefined) {
+  return defineCapability(
+    {
+      name: 'payouts.send',
+      description: 'Send a payout',
+      action: 'send',
+      subject: 'Payout',
+      arguments: z.object({ iban: z.string(), amount: z.number() }),
+      resolveTarget: fromProposal(({ arguments: args }: { arguments: { iban: string } }) => ({ iban: args.iban })),
+      executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot<{ iban: string }>({
+        name: 'iban',
+        identity: (target) => target.iban,
+      }),
+      provenance,
+    },
+    () => 'sent',
+  );
+}
+
+/**
+ * An application as written before a behaviour change, or after: its approval hooks, its module provenance
+ * options and one payout capability's provenance policy.
+ */
+async function boot(
+  approvalEndpoint: ApprovalEndpointHooks,
+  provenance: { module?: ProvenanceOptions; capability?: ProvenancePolicy } = {},
+) {
   @Module({
     imports: [
       VerdictModule.forRoot({
@@ -46,6 +78,8 @@ async function boot(approvalEndpoint: ApprovalEndpointHooks) {
         evidence: new InMemoryEvidenceRecorder(),
         approvals: new InMemoryApprovalReceiptStore(),
         approvalEndpoint,
+        provenance: provenance.module,
+        capabilities: [payout(provenance.capability)],
       }),
       VerdictAuditModule,
     ],
@@ -88,5 +122,46 @@ describe('behaviour changes an upgraded application is told about', () => {
       expect(warnings.filter((warning) => warning.includes('approvalEndpoint.requester'))).toEqual([]);
       expect(changes).toEqual([]);
     }
+  });
+
+  const withRequester: ApprovalEndpointHooks = {
+    approver,
+    requester: (self) => self.context,
+    canAccessToolCall: (_approver, _toolCallId, _context, who) => who.tenant === 'acme',
+  };
+  const ibanRule: ProvenancePolicy = { arguments: { iban: 'trusted_only' } };
+
+  it('warns at boot, and validate reports, argument rules no acknowledgement covers: unobserved calls and unlabelled history now refuse', async () => {
+    for (const capability of [ibanRule, { destinations: ['iban'] }]) {
+      const { warnings, changes } = await boot(withRequester, { capability });
+
+      expect(changes.map((change) => change.subject)).toEqual(['provenance.unobserved', 'provenance.unlabelledHistory']);
+      expect(changes.every((change) => change.severity === Severity.Medium)).toBe(true);
+      const unobserved = warnings.filter((warning) => warning.startsWith('provenance.unobserved:'));
+      expect(unobserved).toHaveLength(1);
+      expect(unobserved[0]).toMatch(/"payouts\.send".*trusted_only and deny refuse.*trackers\.forAgent\(\)\.middleware\(\)/);
+      const history = warnings.filter((warning) => warning.startsWith('provenance.unlabelledHistory:'));
+      expect(history).toHaveLength(1);
+      expect(history[0]).toMatch(/"payouts\.send".*guard\.contextMessage.*unlabelledHistory: 'untrusted'/);
+    }
+  });
+
+  it('says nothing of provenance once both changes are acknowledged, or without argument rules (control)', async () => {
+    const acknowledged = { unobserved: 'influenced', unlabelledHistory: 'untrusted' } as const;
+    for (const provenance of [
+      { module: acknowledged, capability: ibanRule },
+      { capability: { untrustedContext: 'require_confirmation' } as const },
+      { capability: undefined },
+    ]) {
+      const { warnings, changes } = await boot(withRequester, provenance);
+      expect(warnings.filter((warning) => warning.startsWith('provenance.'))).toEqual([]);
+      expect(changes).toEqual([]);
+    }
+  });
+
+  it('names only the acknowledgement still missing', async () => {
+    const { changes } = await boot(withRequester, { module: { unobserved: 'influenced' }, capability: ibanRule });
+
+    expect(changes.map((change) => change.subject)).toEqual(['provenance.unlabelledHistory']);
   });
 });

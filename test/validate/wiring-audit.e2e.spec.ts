@@ -30,6 +30,8 @@ describe('verdict validate: the wiring audit', () => {
       [
         `${FindingCode.AgentToolNotGuarded} support/delete_tickets`,
         `${FindingCode.BehaviourChange} approvalEndpoint.requester`,
+        `${FindingCode.BehaviourChange} provenance.unlabelledHistory`,
+        `${FindingCode.BehaviourChange} provenance.unobserved`,
         `${FindingCode.ConfirmationWithoutApprovalEndpoint} tickets.refund`,
         `${FindingCode.InMemoryStore} approvals`,
         `${FindingCode.InMemoryStore} containment.store`,

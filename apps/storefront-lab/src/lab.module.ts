@@ -85,7 +85,13 @@ export class LabModule {
             rateLimits: new TypeOrmRateLimitStore(dataSource),
             approvals: new TypeOrmApprovalReceiptStore(dataSource),
             trajectories: new TypeOrmTrajectoryStore(dataSource),
-            provenance: { ledger: new TypeOrmProvenanceLedger(dataSource) },
+            // Every lab agent that proposes the payout has a tracker, and a session's history stays in this
+            // process's label memory: both provenance behaviour changes are acknowledged (ADR 0039, 0041).
+            provenance: {
+              ledger: new TypeOrmProvenanceLedger(dataSource),
+              unobserved: 'influenced',
+              unlabelledHistory: 'untrusted',
+            },
             publicMessage: 'I cannot do that for you.',
             // The inbox's approver stands in for an auth guard; the conversation a tool call was proposed in is
             // this session's own record, and an approver only sees conversations of their own tenant (CASL then

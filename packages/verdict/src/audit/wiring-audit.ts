@@ -77,7 +77,7 @@ export class WiringAudit {
       ...this.agentFindings(),
       ...this.releaseFindings(localZones),
       ...this.mutationFindings(definitions),
-      ...this.behaviourChangeFindings(),
+      ...this.behaviourChangeFindings(definitions),
       ...resultFormatFindings(definitions),
     ];
     for (const dataSource of dataSourcesOf(this.stores()))
@@ -167,8 +167,8 @@ export class WiringAudit {
     }));
   }
 
-  private behaviourChangeFindings(): WiringFinding[] {
-    return behaviourChanges(this.options).map((change) => ({
+  private behaviourChangeFindings(definitions: readonly CapabilityDefinition[]): WiringFinding[] {
+    return behaviourChanges(this.options, definitions).map((change) => ({
       code: FindingCode.BehaviourChange,
       severity: Severity.Medium,
       subject: change.option,

@@ -90,4 +90,18 @@ export interface ProvenanceOptions {
    * (`TypeOrmProvenanceContentStore`) when another process may decide the call. Default: this process's memory.
    */
   readonly contents?: ProvenanceContentStore;
+  /**
+   * What a window Verdict did not observe means: `'influenced'`, the only value (ADR 0039). A bound or guarded
+   * tool's call made without the provenance tracker has every argument rule applied as if its argument were
+   * influenced. Setting it acknowledges the change and silences its boot warning and `verdict validate` finding
+   * once every agent that proposes capabilities with argument rules has a tracker. Default: unset (`'influenced'`).
+   */
+  readonly unobserved?: 'influenced';
+  /**
+   * What a human message of the history that the module never labelled is: `'untrusted'`, the only value
+   * (`unobserved:history`, ADR 0041). Setting it acknowledges the change and silences its boot warning and
+   * `verdict validate` finding once earlier turns are released with `guard.contextMessage` or labelled with
+   * `tracker.label`. Default: unset (`'untrusted'`).
+   */
+  readonly unlabelledHistory?: 'untrusted';
 }

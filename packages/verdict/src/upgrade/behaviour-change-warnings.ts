@@ -1,22 +1,28 @@
-import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import { behaviourChanges } from './behaviour-changes.js';
 
 /**
  * Warns at boot, through Nest's `Logger` (context `Verdict`), of each behaviour change that applies to the
- * module's options ({@link behaviourChanges}): an upgraded application that compiles and boots unchanged is
- * told which option to set before the new behaviour refuses its users.
+ * module's options and capabilities ({@link behaviourChanges}): an upgraded application that compiles and boots
+ * unchanged is told which option to set before the new behaviour refuses its users. It runs once every module
+ * has initialised, so the capabilities of providers are registered.
  *
  * @internal Provided by the core module.
  */
 @Injectable()
-export class BehaviourChangeWarnings implements OnModuleInit {
+export class BehaviourChangeWarnings implements OnApplicationBootstrap {
   private readonly logger = new Logger('Verdict');
 
-  constructor(@Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions) {}
+  constructor(
+    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    private readonly capabilities: CapabilityRegistry,
+  ) {}
 
-  onModuleInit(): void {
-    for (const change of behaviourChanges(this.options)) this.logger.warn(`${change.option}: ${change.message}`);
+  onApplicationBootstrap(): void {
+    for (const change of behaviourChanges(this.options, this.capabilities.all()))
+      this.logger.warn(`${change.option}: ${change.message}`);
   }
 }
