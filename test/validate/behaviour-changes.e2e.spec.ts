@@ -135,11 +135,16 @@ describe('behaviour changes an upgraded application is told about', () => {
     for (const capability of [ibanRule, { destinations: ['iban'] }]) {
       const { warnings, changes } = await boot(withRequester, { capability });
 
-      expect(changes.map((change) => change.subject)).toEqual(['provenance.unobserved', 'provenance.unlabelledHistory']);
+      expect(changes.map((change) => change.subject)).toEqual([
+        'provenance.unobserved',
+        'provenance.unlabelledHistory',
+      ]);
       expect(changes.every((change) => change.severity === Severity.Medium)).toBe(true);
       const unobserved = warnings.filter((warning) => warning.startsWith('provenance.unobserved:'));
       expect(unobserved).toHaveLength(1);
-      expect(unobserved[0]).toMatch(/"payouts\.send".*trusted_only and deny refuse.*trackers\.forAgent\(\)\.middleware\(\)/);
+      expect(unobserved[0]).toMatch(
+        /"payouts\.send".*trusted_only and deny refuse.*trackers\.forAgent\(\)\.middleware\(\)/,
+      );
       const history = warnings.filter((warning) => warning.startsWith('provenance.unlabelledHistory:'));
       expect(history).toHaveLength(1);
       expect(history[0]).toMatch(/"payouts\.send".*guard\.contextMessage.*unlabelledHistory: 'untrusted'/);

@@ -43,7 +43,8 @@ export function behaviourChanges(
     });
   const ruled = capabilities.filter(hasArgumentRules).map((definition) => `"${definition.name}"`);
   if (ruled.length === 0) return changes;
-  const named = ruled.length > NAMED ? `${ruled.slice(0, NAMED).join(', ')} and ${ruled.length - NAMED} more` : ruled.join(', ');
+  const named =
+    ruled.length > NAMED ? `${ruled.slice(0, NAMED).join(', ')} and ${ruled.length - NAMED} more` : ruled.join(', ');
   if (options.provenance?.unobserved === undefined)
     changes.push({
       option: 'provenance.unobserved',
