@@ -786,7 +786,14 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
   );
 
   /** Each lab at 390 px, driven from the keyboard: its run button, then what a person waits to see. */
-  const MOBILE_WALK: readonly { lab: string; button: string; shows: string; timeout?: number }[] = [
+  const MOBILE_WALK: readonly {
+    lab: string;
+    button: string;
+    shows: string;
+    timeout?: number;
+    /** Sets up what the lab's run needs before the page opens (the live lab's scripted model). */
+    arrange?: () => void;
+  }[] = [
     {
       lab: 'why-verdict',
       button: '#run-forgotten-tool',
@@ -811,12 +818,24 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
     { lab: 'review-lane', button: '#propose-staff-refund', shows: '[data-review-item]' },
     { lab: 'evaluation', button: '#run-evaluation', shows: '#scores', timeout: SLOW_LAB_TIMEOUT },
     { lab: 'claims', button: '#send-label', shows: '#claims tbody tr' },
+    {
+      lab: 'live',
+      button: '#run-live-injected-review',
+      shows: '[data-live="injected-review"] [data-case="injected-review"]',
+      timeout: SLOW_LAB_TIMEOUT,
+      arrange: () => {
+        liveModel = followingInjections(
+          scriptedConversation([{ toolCalls: [{ name: 'view_order_reviews', arguments: { orderId: 1002 } }] }]),
+        );
+      },
+    },
   ];
 
-  for (const { lab, button, shows, timeout } of MOBILE_WALK)
+  for (const { lab, button, shows, timeout, arrange } of MOBILE_WALK)
     it(
       `${lab} at 390 px: driven from the keyboard, nothing wider than the screen, no value clipped, no name broken mid-word`,
       async () => {
+        arrange?.();
         const page = await open(lab, MOBILE);
         await page.focus(button);
         await page.keyboard.press('Enter');
