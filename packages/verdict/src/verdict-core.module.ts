@@ -32,6 +32,29 @@ import { ProvenanceContents } from './provenance/provenance-contents.js';
 import { ReviewEndpointGuard } from './review/review-endpoint.guard.js';
 import { DeferredExecutionWorker } from './queue/deferred-execution.worker.js';
 import { BehaviourChangeWarnings } from './upgrade/behaviour-change-warnings.js';
+import { ACTION_CONTEXT_OPTIONS } from './context/action-context-options.interface.js';
+import { APPROVAL_OPTIONS } from './approvals/approval-options.interface.js';
+import { CAPABILITY_REGISTRY_OPTIONS } from './capabilities/capability-registry-options.interface.js';
+import { KILL_SWITCH_OPTIONS } from './containment/kill-switch-options.interface.js';
+import { CONTEXT_RELEASE_OPTIONS } from './context-release/context-release-options.interface.js';
+import { SECURITY_EVENT_OPTIONS } from './events/security-event-options.interface.js';
+import { PROVENANCE_STAGE_OPTIONS } from './provenance/provenance-stage-options.interface.js';
+import { REVIEW_OPTIONS } from './review/review-options.interface.js';
+
+/**
+ * Each mechanism's slice of the options, under its own token: the module options compose the slices, so each
+ * token is the same object, typed as the mechanism declares it (ADR 0071).
+ */
+const OPTION_SLICES = [
+  ACTION_CONTEXT_OPTIONS,
+  APPROVAL_OPTIONS,
+  CAPABILITY_REGISTRY_OPTIONS,
+  KILL_SWITCH_OPTIONS,
+  CONTEXT_RELEASE_OPTIONS,
+  SECURITY_EVENT_OPTIONS,
+  PROVENANCE_STAGE_OPTIONS,
+  REVIEW_OPTIONS,
+];
 
 /** What the core module provides to the application (everything but boot-time discovery). */
 const PUBLIC_PROVIDERS = [
@@ -67,6 +90,7 @@ const PUBLIC_PROVIDERS = [
     CapabilityExplorer,
     ReleasePolicyExplorer,
     BehaviourChangeWarnings,
+    ...OPTION_SLICES.map((slice) => ({ provide: slice, useExisting: MODULE_OPTIONS_TOKEN })),
     ContainmentGate,
     ContainmentRules,
     SecurityEventEmitter,
@@ -95,6 +119,6 @@ const PUBLIC_PROVIDERS = [
       useFactory: (options: VerdictModuleOptions) => options.publicMessage ?? DEFAULT_PUBLIC_MESSAGE,
     },
   ],
-  exports: [...PUBLIC_PROVIDERS, EvidenceRecorder, EvidenceQuery, PublicMessage, MODULE_OPTIONS_TOKEN],
+  exports: [...PUBLIC_PROVIDERS, EvidenceRecorder, EvidenceQuery, PublicMessage, MODULE_OPTIONS_TOKEN, ...OPTION_SLICES],
 })
 export class VerdictCoreModule extends ConfigurableVerdictModule {}

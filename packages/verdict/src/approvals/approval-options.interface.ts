@@ -1,0 +1,16 @@
+import type { AuthorizationOptions } from '../authorization/authorization-options.interface.js';
+import type { ActionContextOptions } from '../context/action-context-options.interface.js';
+import type { ClockOptions } from '../shared/clock-options.interface.js';
+import type { ApprovalEndpointHooks } from './approval-endpoint-hooks.interface.js';
+import type { ApprovalReceiptStore } from './approval-receipt-store.interface.js';
+
+/** What approvals read of the module options: their store and hooks, and the abilities, actor key and clock. */
+export interface ApprovalOptions extends AuthorizationOptions, ActionContextOptions, ClockOptions {
+  /** Where approval receipts live. Required when any capability uses `requiresConfirmation` (checked at boot). */
+  readonly approvals?: ApprovalReceiptStore;
+  /** The application's hooks for `@ApprovalEndpoint()` routes. */
+  readonly approvalEndpoint?: ApprovalEndpointHooks;
+}
+
+/** Injects the module's {@link ApprovalOptions} (provided by the core module). */
+export const APPROVAL_OPTIONS = Symbol('VerdictApprovalOptions');

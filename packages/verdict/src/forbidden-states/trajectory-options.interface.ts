@@ -1,0 +1,7 @@
+import type { TrajectoryStore } from './trajectory-store.interface.js';
+
+/** What forbidden states read of the module options. */
+export interface TrajectoryOptions {
+  /** Where conversations' folded trajectory states live. Required when any capability uses `forbidStates` (checked at boot). */
+  readonly trajectories?: TrajectoryStore;
+}

@@ -1,0 +1,7 @@
+import type { RateLimitStore } from './rate-limit-store.interface.js';
+
+/** What rate limits read of the module options. */
+export interface RateLimitOptions {
+  /** Where rate-limit windows live. Required when any capability uses `rateLimit` (checked at boot). */
+  readonly rateLimits?: RateLimitStore;
+}
