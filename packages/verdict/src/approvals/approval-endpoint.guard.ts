@@ -8,9 +8,8 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { ActionContext } from '../context/action-context.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { APPROVAL_OPTIONS, type ApprovalOptions } from './approval-options.interface.js';
 import type { ApprovalChallenge } from './approval-challenge.js';
 import type { Approver } from './approval-endpoint-hooks.interface.js';
 import { ApprovalService } from './approval.service.js';
@@ -45,7 +44,7 @@ export class ApprovalEndpointGuard implements CanActivate {
   constructor(
     private readonly approvals: ApprovalService,
     private readonly containment: DecisionContainment,
-    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(APPROVAL_OPTIONS) private readonly options: ApprovalOptions,
   ) {
     const hooks = options.approvalEndpoint;
     // A requester hook scopes the lookup to someone else's conversation; an access check written before it

@@ -12,8 +12,7 @@ import { ToolKind } from '../evidence/tool-kind.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { VerdictError } from '../errors/verdict.error.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { APPROVAL_OPTIONS, type ApprovalOptions } from './approval-options.interface.js';
 import { type ApprovalChallenge, challengeOf } from './approval-challenge.js';
 import { ApprovalPhase } from './approval-phase.js';
 import type { ApprovalReceiptStore, ReceiptTransition } from './approval-receipt-store.interface.js';
@@ -84,7 +83,7 @@ export type ApprovalTransition = ReceiptTransition | { readonly outcome: 'contai
 @Injectable()
 export class ApprovalService {
   constructor(
-    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(APPROVAL_OPTIONS) private readonly options: ApprovalOptions,
     @Inject(EvidenceRecorder) private readonly evidence: EvidenceRecorder,
     private readonly registry: CapabilityRegistry,
     private readonly releases: ContextReleaseService,

@@ -1,4 +1,4 @@
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import type { ActionContextOptions } from '../context/action-context-options.interface.js';
 import type { CapabilityDefinition } from './capability-definition.js';
 
 /**
@@ -8,7 +8,7 @@ import type { CapabilityDefinition } from './capability-definition.js';
  */
 export function withModuleActorKey(
   definition: CapabilityDefinition,
-  options: Pick<VerdictModuleOptions, 'actorKey'>,
+  options: Pick<ActionContextOptions, 'actorKey'>,
 ): CapabilityDefinition {
   const confirmation = definition.requiresConfirmation;
   if (confirmation === undefined || confirmation.actorKey !== undefined || options.actorKey === undefined)

@@ -1,7 +1,6 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
 import { Observable, from, switchMap } from 'rxjs';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { ACTION_CONTEXT_OPTIONS, type ActionContextOptions } from './action-context-options.interface.js';
 import { ActionContextStore } from './action-context.store.js';
 
 /**
@@ -16,7 +15,7 @@ import { ActionContextStore } from './action-context.store.js';
 export class ActionContextInterceptor implements NestInterceptor {
   constructor(
     private readonly contexts: ActionContextStore,
-    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(ACTION_CONTEXT_OPTIONS) private readonly options: ActionContextOptions,
   ) {}
 
   intercept(executionContext: ExecutionContext, next: CallHandler): Observable<unknown> {
