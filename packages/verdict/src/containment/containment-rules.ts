@@ -4,8 +4,7 @@ import { fingerprint } from '../fingerprints/fingerprint.js';
 import { windowStartOf } from '../rate-limits/fixed-window.js';
 import { InMemoryRateLimitStore } from '../rate-limits/in-memory-rate-limit-store.js';
 import type { RateLimitStore } from '../rate-limits/rate-limit-store.interface.js';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { KILL_SWITCH_OPTIONS, type KillSwitchOptions } from './kill-switch-options.interface.js';
 import { ContainmentService } from './containment.service.js';
 import { Stage } from '../decisions/stage.js';
 
@@ -21,7 +20,7 @@ export class ContainmentRules {
   private readonly counters: RateLimitStore;
 
   constructor(
-    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(KILL_SWITCH_OPTIONS) private readonly options: KillSwitchOptions,
     private readonly containment: ContainmentService,
   ) {
     this.counters = options.containment?.ruleCounters ?? new InMemoryRateLimitStore();

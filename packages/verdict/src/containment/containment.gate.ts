@@ -4,8 +4,7 @@ import type { ActionContext } from '../context/action-context.js';
 import { actorFingerprint, tenantFingerprintOf } from '../context/actor-key.js';
 import { Decision } from '../decisions/decision.js';
 import { Stage } from '../decisions/stage.js';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { KILL_SWITCH_OPTIONS, type KillSwitchOptions } from './kill-switch-options.interface.js';
 import type { Containment, ContainmentKey } from './containment.js';
 import { DEFAULT_CONTAINMENT_CACHE_TTL_MS } from './containment-options.interface.js';
 import { ContainmentScope } from './containment-scope.js';
@@ -26,7 +25,7 @@ export class ContainmentGate {
   private reading: { readonly startedAt: number; readonly snapshot: Promise<Snapshot> } | null = null;
   private generation = 0;
 
-  constructor(@Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions) {}
+  constructor(@Inject(KILL_SWITCH_OPTIONS) private readonly options: KillSwitchOptions) {}
 
   /** The deny for `capability` in `context`, or `null` when no switch applies (or containment is not configured). */
   async check(capability: string, context: ActionContext): Promise<Decision | null> {

@@ -11,8 +11,7 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { EvidenceWriteFailedError } from '../errors/evidence-write-failed.error.js';
 import { ContainmentEngaged } from '../events/containment-engaged.event.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { KILL_SWITCH_OPTIONS, type KillSwitchOptions } from './kill-switch-options.interface.js';
 import type { Containment, ContainmentKey } from './containment.js';
 import { ContainmentGate } from './containment.gate.js';
 import { ContainmentScope, isContainmentScope } from './containment-scope.js';
@@ -44,7 +43,7 @@ export interface ContainmentCommand {
 @Injectable()
 export class ContainmentService {
   constructor(
-    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(KILL_SWITCH_OPTIONS) private readonly options: KillSwitchOptions,
     @Inject(EvidenceRecorder) private readonly evidence: EvidenceRecorder,
     private readonly registry: CapabilityRegistry,
     private readonly gate: ContainmentGate,

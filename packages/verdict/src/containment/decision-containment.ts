@@ -4,8 +4,7 @@ import type { ActionContext } from '../context/action-context.js';
 import { actorFingerprint, tenantFingerprintOf } from '../context/actor-key.js';
 import type { Decision } from '../decisions/decision.js';
 import { CapabilityDenied } from '../events/capability-denied.event.js';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { KILL_SWITCH_OPTIONS, type KillSwitchOptions } from './kill-switch-options.interface.js';
 import type { ContainmentKey } from './containment.js';
 import { ContainmentGate } from './containment.gate.js';
 import { ContainmentScope } from './containment-scope.js';
@@ -39,7 +38,7 @@ export interface HumanDecision {
 @Injectable()
 export class DecisionContainment {
   constructor(
-    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(KILL_SWITCH_OPTIONS) private readonly options: KillSwitchOptions,
     private readonly gate: ContainmentGate,
     @Optional() private readonly events?: EventEmitter2,
   ) {}
