@@ -9,8 +9,7 @@ import { Disposition } from '../decisions/disposition.js';
 import { SecuritySignal } from '../decisions/security-signal.js';
 import { Stage } from '../decisions/stage.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { SECURITY_EVENT_OPTIONS, type SecurityEventOptions } from './security-event-options.interface.js';
 import { ApprovalArgumentsChanged } from './approval-arguments-changed.event.js';
 import { ApprovalReplayDetected } from './approval-replay-detected.event.js';
 import { CapabilityDenied } from './capability-denied.event.js';
@@ -69,7 +68,7 @@ export class SecurityEventEmitter {
   private readonly clock: () => Date;
 
   constructor(
-    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(SECURITY_EVENT_OPTIONS) private readonly options: SecurityEventOptions,
     private readonly rules: ContainmentRules,
     @Optional() private readonly events?: EventEmitter2,
   ) {
