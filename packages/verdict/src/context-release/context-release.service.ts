@@ -1,8 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { CONTEXT_RELEASE_OPTIONS, type ContextReleaseOptions } from './context-release-options.interface.js';
 import { ContextReleaser } from './context-releaser.js';
 import { checkedDetectors } from './release-policy.js';
 import { ReleasePolicyRegistry } from './release-policy-registry.js';
@@ -22,7 +21,7 @@ export class ContextReleaseService extends ContextReleaser {
   constructor(
     registry: ReleasePolicyRegistry,
     @Inject(EvidenceRecorder) recorder: EvidenceRecorder,
-    @Inject(MODULE_OPTIONS_TOKEN) options: VerdictModuleOptions,
+    @Inject(CONTEXT_RELEASE_OPTIONS) options: ContextReleaseOptions,
     @Optional() events?: EventEmitter2,
   ) {
     super({

@@ -1,8 +1,7 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { CONTEXT_RELEASE_OPTIONS, type ContextReleaseOptions } from './context-release-options.interface.js';
 import { ReleasePoliciesMarker, type ReleasePolicyProvider } from './release-policies.decorator.js';
 import { ReleasePolicyRegistry } from './release-policy-registry.js';
 
@@ -12,7 +11,7 @@ export class ReleasePolicyExplorer implements OnModuleInit {
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly registry: ReleasePolicyRegistry,
-    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(CONTEXT_RELEASE_OPTIONS) private readonly options: ContextReleaseOptions,
   ) {}
 
   onModuleInit(): void {
