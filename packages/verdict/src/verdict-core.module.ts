@@ -40,6 +40,7 @@ import { CONTEXT_RELEASE_OPTIONS } from './context-release/context-release-optio
 import { SECURITY_EVENT_OPTIONS } from './events/security-event-options.interface.js';
 import { PROVENANCE_STAGE_OPTIONS } from './provenance/provenance-stage-options.interface.js';
 import { REVIEW_OPTIONS } from './review/review-options.interface.js';
+import { EXECUTION_CLAIM_OPTIONS } from './execution-claims/execution-claim-options.interface.js';
 
 /**
  * Each mechanism's slice of the options, under its own token: the module options compose the slices, so each
@@ -51,6 +52,7 @@ const OPTION_SLICES = [
   CAPABILITY_REGISTRY_OPTIONS,
   KILL_SWITCH_OPTIONS,
   CONTEXT_RELEASE_OPTIONS,
+  EXECUTION_CLAIM_OPTIONS,
   SECURITY_EVENT_OPTIONS,
   PROVENANCE_STAGE_OPTIONS,
   REVIEW_OPTIONS,

@@ -6,8 +6,7 @@ import { decisionRecord } from '../evidence/decision-record.js';
 import { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { ToolKind } from '../evidence/tool-kind.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { EXECUTION_CLAIM_OPTIONS, type ExecutionClaimOptions } from './execution-claim-options.interface.js';
 import type { ClaimResolution, ExecutionClaimStore } from './execution-claim-store.interface.js';
 import type { ExecutionClaim } from './execution-claim.js';
 import { ExecutionClaimStatus } from './execution-claim-status.js';
@@ -49,7 +48,7 @@ export type ClaimResolutionChoice = 'completed' | 'retryable';
 @Injectable()
 export class ExecutionClaimsService {
   constructor(
-    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(EXECUTION_CLAIM_OPTIONS) private readonly options: ExecutionClaimOptions,
     @Inject(EvidenceRecorder) private readonly evidence: EvidenceRecorder,
   ) {}
 
