@@ -22,8 +22,7 @@ import type { ReviewLaneOptions } from '../review/review-lane-options.interface.
 import { ReviewPhase } from '../review/review-phase.js';
 import { DEFERRED_CLAIM_POLICY, deferredItemClaimFingerprint } from '../review/review.gate.js';
 import { newClaimId } from '../execution-claims/execution-claim.gate.js';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { REVIEW_OPTIONS, type ReviewOptions } from '../review/review-options.interface.js';
 import type { DeferredJob, DeferredJobOutcome } from './deferred-job.js';
 import { configuredReviewLane } from '../review/configured-review-lane.js';
 
@@ -41,7 +40,7 @@ import { configuredReviewLane } from '../review/configured-review-lane.js';
 @Injectable()
 export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
-    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(REVIEW_OPTIONS) private readonly options: ReviewOptions,
     @Inject(EvidenceRecorder) private readonly evidence: EvidenceRecorder,
     private readonly pipeline: VerdictPipeline,
     private readonly contexts: ActionContextStore,

@@ -1,5 +1,5 @@
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import type { ReviewOptions } from './review-options.interface.js';
 import type { ReviewLaneOptions } from './review-lane-options.interface.js';
 
 const resolved = new WeakMap<ReviewLaneOptions, ReviewLaneOptions>();
@@ -10,7 +10,7 @@ const resolved = new WeakMap<ReviewLaneOptions, ReviewLaneOptions>();
  *
  * @throws VerdictConfigurationError when no review lane is configured.
  */
-export function configuredReviewLane(options: Pick<VerdictModuleOptions, 'review' | 'actorKey'>): ReviewLaneOptions {
+export function configuredReviewLane(options: Pick<ReviewOptions, 'review' | 'actorKey'>): ReviewLaneOptions {
   const lane = options.review;
   if (lane === undefined)
     throw new VerdictConfigurationError('No review lane is configured: pass `review` to VerdictModule.forRoot.');

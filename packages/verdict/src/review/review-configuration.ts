@@ -1,5 +1,5 @@
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import type { ReviewOptions } from './review-options.interface.js';
 
 const isPositiveInteger = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 
@@ -10,7 +10,7 @@ const isPositiveInteger = (value: unknown) => typeof value === 'number' && Numbe
  */
 export function assertReviewConfigured(
   definition: CapabilityDefinition,
-  options: VerdictModuleOptions,
+  options: ReviewOptions,
   fail: (message: string) => never,
 ): void {
   const policy = definition.requiresReview;

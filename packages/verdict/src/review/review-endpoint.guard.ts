@@ -9,8 +9,7 @@ import {
 } from '@nestjs/common';
 import type { Approver } from '../approvals/approval-endpoint-hooks.interface.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { REVIEW_OPTIONS, type ReviewOptions } from './review-options.interface.js';
 import { type PendingReview, pendingReviewOf } from './pending-review.js';
 import { ReviewService } from './review.service.js';
 
@@ -34,7 +33,7 @@ export const REVIEW_REQUEST = Symbol('VerdictReviewRequest');
 export class ReviewEndpointGuard implements CanActivate {
   constructor(
     private readonly reviews: ReviewService,
-    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(REVIEW_OPTIONS) private readonly options: ReviewOptions,
   ) {}
 
   async canActivate(executionContext: ExecutionContext): Promise<boolean> {

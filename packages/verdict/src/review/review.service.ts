@@ -15,8 +15,7 @@ import { DecisionContainment, type HumanDecision } from '../containment/decision
 import { deciderRefusal } from '../containment/decider-refusal.js';
 import { decisionTrail } from '../evidence/decision-trail.js';
 import type { EvidenceTrail } from '../evidence/evidence-trail.js';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { REVIEW_OPTIONS, type ReviewOptions } from './review-options.interface.js';
 import { type PendingReview, pendingReviewOf } from './pending-review.js';
 import { reviewActorKey } from './review-binding.js';
 import type { ReviewItem } from './review-item.js';
@@ -101,7 +100,7 @@ export type ReviewContentRelease =
 @Injectable()
 export class ReviewService {
   constructor(
-    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(REVIEW_OPTIONS) private readonly options: ReviewOptions,
     @Inject(EvidenceRecorder) private readonly evidence: EvidenceRecorder,
     private readonly registry: CapabilityRegistry,
     private readonly containment: DecisionContainment,
