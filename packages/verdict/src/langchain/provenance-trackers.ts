@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { ProvenanceLabels } from '../provenance/provenance-labels.js';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { PROVENANCE_STAGE_OPTIONS, type ProvenanceStageOptions } from '../provenance/provenance-stage-options.interface.js';
 import { ProvenanceTracker, type ProvenanceTrackerOptions } from './provenance-tracker.js';
 
 /** Makes {@link ProvenanceTracker}s wired to the module's capabilities, provenance ledger and shared labels. */
@@ -11,7 +10,7 @@ export class ProvenanceTrackers {
   constructor(
     private readonly registry: CapabilityRegistry,
     private readonly labels: ProvenanceLabels,
-    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(PROVENANCE_STAGE_OPTIONS) private readonly options: ProvenanceStageOptions,
   ) {}
 
   /** A tracker for one agent; every tracker of the module shares what it saw, so labels follow text across agents. */

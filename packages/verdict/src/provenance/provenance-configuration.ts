@@ -2,7 +2,7 @@ import type { CapabilityDefinition } from '../capabilities/capability-definition
 import { parseReleasePath } from '../context-release/release-path.js';
 import { isTrust } from '../context-release/trust.js';
 import { VerdictError } from '../errors/verdict.error.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import type { ProvenanceStageOptions } from './provenance-stage-options.interface.js';
 import { isStrict } from './provenance-applicability.js';
 import { isDerivedFromTrusted, otherwiseOf } from './derived-from-trusted.js';
 import { declaredArgumentRules } from './provenance-argument-rules.js';
@@ -18,7 +18,7 @@ import { retentionDaysOf } from './taint/taint.gate.js';
  */
 export function assertProvenanceConfigured(
   definition: CapabilityDefinition,
-  options: VerdictModuleOptions,
+  options: ProvenanceStageOptions,
   fail: (message: string) => void,
 ): void {
   const policy = definition.provenance;

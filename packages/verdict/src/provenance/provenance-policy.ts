@@ -68,7 +68,7 @@ export interface ProvenancePolicy<TArgs = unknown, TContext extends AnyActionCon
   readonly reason?: string;
 }
 
-/** Module-wide provenance options (`VerdictModuleOptions.provenance`). */
+/** Module-wide provenance options (the module option `provenance`). */
 export interface ProvenanceOptions {
   /**
    * Strict mode: every consequential capability (`consequential`, default its `mutates`) under untrusted
