@@ -1,8 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { CAPABILITY_REGISTRY_OPTIONS, type CapabilityRegistryOptions } from './capability-registry-options.interface.js';
 import { discoverableCapability } from './capability.decorator.js';
 import { CapabilityRegistry } from './capability-registry.js';
 import { defineCapability } from './define-capability.js';
@@ -14,7 +13,7 @@ export class CapabilityExplorer implements OnModuleInit, OnApplicationBootstrap 
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly registry: CapabilityRegistry,
-    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(CAPABILITY_REGISTRY_OPTIONS) private readonly options: CapabilityRegistryOptions,
   ) {}
 
   onModuleInit(): void {

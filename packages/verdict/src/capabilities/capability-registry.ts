@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { CAPABILITY_REGISTRY_OPTIONS, type CapabilityRegistryOptions } from './capability-registry-options.interface.js';
 import type { CapabilityDefinition } from './capability-definition.js';
 import { assertWellFormed } from './definition-checks.js';
 import { assertGatesConfigured } from './gate-configuration.js';
@@ -26,7 +25,7 @@ export class CapabilityRegistry {
   private readonly toolBindings: ToolBinding[] = [];
   private booted = false;
 
-  constructor(@Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions) {}
+  constructor(@Inject(CAPABILITY_REGISTRY_OPTIONS) private readonly options: CapabilityRegistryOptions) {}
 
   /**
    * Adds a definition.

@@ -1,5 +1,5 @@
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import type { CapabilityRegistryOptions } from './capability-registry-options.interface.js';
 import type { CapabilityDefinition } from './capability-definition.js';
 import { isForbiddenStatesPolicy } from '../forbidden-states/forbid-states.js';
 import { isTrajectoryScope } from '../forbidden-states/trajectory-scope.js';
@@ -13,7 +13,7 @@ const isName = (value: unknown) => typeof value === 'string' && value.trim() !==
  * Boot-time checks of a capability's durable gates: well-formed policies, and a store for each gate it
  * uses. A gate without a store would otherwise fail open or fail at the first tool call.
  */
-export function assertGatesConfigured(definition: CapabilityDefinition, options: VerdictModuleOptions): void {
+export function assertGatesConfigured(definition: CapabilityDefinition, options: CapabilityRegistryOptions): void {
   const where = `Capability "${definition.name}" (${definition.declaredAt})`;
   const fail = (message: string): never => {
     throw new VerdictConfigurationError(`${where} ${message}`, { capability: definition.name });
