@@ -41,12 +41,16 @@ import { SECURITY_EVENT_OPTIONS } from './events/security-event-options.interfac
 import { PROVENANCE_STAGE_OPTIONS } from './provenance/provenance-stage-options.interface.js';
 import { REVIEW_OPTIONS } from './review/review-options.interface.js';
 import { EXECUTION_CLAIM_OPTIONS } from './execution-claims/execution-claim-options.interface.js';
+import { AUDITED_OPTIONS } from './audit/audited-options.interface.js';
+import { BEHAVIOUR_CHANGE_OPTIONS } from './upgrade/behaviour-change-options.interface.js';
 
 /**
  * Each mechanism's slice of the options, under its own token: the module options compose the slices, so each
  * token is the same object, typed as the mechanism declares it (ADR 0071).
  */
 const OPTION_SLICES = [
+  AUDITED_OPTIONS,
+  BEHAVIOUR_CHANGE_OPTIONS,
   ACTION_CONTEXT_OPTIONS,
   APPROVAL_OPTIONS,
   CAPABILITY_REGISTRY_OPTIONS,

@@ -13,8 +13,7 @@ import { InMemoryTrajectoryStore } from '../forbidden-states/in-memory-trajector
 import { InMemoryRateLimitStore } from '../rate-limits/in-memory-rate-limit-store.js';
 import { InMemoryContainmentStore } from '../containment/in-memory-containment-store.js';
 import { InMemoryTaintLedger } from '../provenance/taint/in-memory-taint-ledger.js';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { AUDITED_OPTIONS, type AuditedOptions } from './audited-options.interface.js';
 import { approvalEndpoints } from './approval-endpoints.js';
 import type { CapabilityWiring } from './capability-wiring.js';
 import { FindingCode } from './finding-code.js';
@@ -55,7 +54,7 @@ const FAULT_MIDDLEWARE_NOTE =
 @Injectable()
 export class WiringAudit {
   constructor(
-    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(AUDITED_OPTIONS) private readonly options: AuditedOptions,
     private readonly capabilities: CapabilityRegistry,
     private readonly releasePolicies: ReleasePolicyRegistry,
     private readonly agents: VerdictAgents,

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { PROVENANCE_STAGE_OPTIONS, type ProvenanceStageOptions } from '../provenance/provenance-stage-options.interface.js';
 import { type CliStreams, fail, processStreams } from './cli-output.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import type { CliCommandRunner } from './cli-program.js';
@@ -10,7 +9,7 @@ import type { CliCommandRunner } from './cli-program.js';
 @Injectable()
 export class TaintPruneCommand implements CliCommandRunner {
   constructor(
-    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(PROVENANCE_STAGE_OPTIONS) private readonly options: ProvenanceStageOptions,
     @Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams,
   ) {}
 

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
-import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import { BEHAVIOUR_CHANGE_OPTIONS, type BehaviourChangeOptions } from './behaviour-change-options.interface.js';
 import { behaviourChanges } from './behaviour-changes.js';
 
 /**
@@ -17,7 +16,7 @@ export class BehaviourChangeWarnings implements OnApplicationBootstrap {
   private readonly logger = new Logger('Verdict');
 
   constructor(
-    @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
+    @Inject(BEHAVIOUR_CHANGE_OPTIONS) private readonly options: BehaviourChangeOptions,
     private readonly capabilities: CapabilityRegistry,
   ) {}
 

@@ -1,5 +1,5 @@
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
-import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
+import type { BehaviourChangeOptions } from './behaviour-change-options.interface.js';
 
 /**
  * A behaviour change of a release that can silently refuse what used to work, as it applies to this
@@ -26,7 +26,7 @@ const NAMED = 3;
  * // [{ option: 'approvalEndpoint.requester', adr: '0015', message: '…' }]
  */
 export function behaviourChanges(
-  options: Pick<VerdictModuleOptions, 'approvalEndpoint' | 'provenance'>,
+  options: BehaviourChangeOptions,
   capabilities: readonly CapabilityDefinition[] = [],
 ): readonly BehaviourChange[] {
   const changes: BehaviourChange[] = [];
