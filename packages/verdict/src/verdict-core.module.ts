@@ -125,6 +125,13 @@ const PUBLIC_PROVIDERS = [
       useFactory: (options: VerdictModuleOptions) => options.publicMessage ?? DEFAULT_PUBLIC_MESSAGE,
     },
   ],
-  exports: [...PUBLIC_PROVIDERS, EvidenceRecorder, EvidenceQuery, PublicMessage, MODULE_OPTIONS_TOKEN, ...OPTION_SLICES],
+  exports: [
+    ...PUBLIC_PROVIDERS,
+    EvidenceRecorder,
+    EvidenceQuery,
+    PublicMessage,
+    MODULE_OPTIONS_TOKEN,
+    ...OPTION_SLICES,
+  ],
 })
 export class VerdictCoreModule extends ConfigurableVerdictModule {}

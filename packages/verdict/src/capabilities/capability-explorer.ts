@@ -1,7 +1,10 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
-import { CAPABILITY_REGISTRY_OPTIONS, type CapabilityRegistryOptions } from './capability-registry-options.interface.js';
+import {
+  CAPABILITY_REGISTRY_OPTIONS,
+  type CapabilityRegistryOptions,
+} from './capability-registry-options.interface.js';
 import { discoverableCapability } from './capability.decorator.js';
 import { CapabilityRegistry } from './capability-registry.js';
 import { defineCapability } from './define-capability.js';

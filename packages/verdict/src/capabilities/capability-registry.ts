@@ -1,6 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
-import { CAPABILITY_REGISTRY_OPTIONS, type CapabilityRegistryOptions } from './capability-registry-options.interface.js';
+import {
+  CAPABILITY_REGISTRY_OPTIONS,
+  type CapabilityRegistryOptions,
+} from './capability-registry-options.interface.js';
 import type { CapabilityDefinition } from './capability-definition.js';
 import { assertWellFormed } from './definition-checks.js';
 import { assertGatesConfigured } from './gate-configuration.js';

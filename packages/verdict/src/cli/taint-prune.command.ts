@@ -1,6 +1,9 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
-import { PROVENANCE_STAGE_OPTIONS, type ProvenanceStageOptions } from '../provenance/provenance-stage-options.interface.js';
+import {
+  PROVENANCE_STAGE_OPTIONS,
+  type ProvenanceStageOptions,
+} from '../provenance/provenance-stage-options.interface.js';
 import { type CliStreams, fail, processStreams } from './cli-output.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import type { CliCommandRunner } from './cli-program.js';

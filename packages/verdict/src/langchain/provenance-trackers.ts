@@ -1,7 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { ProvenanceLabels } from '../provenance/provenance-labels.js';
-import { PROVENANCE_STAGE_OPTIONS, type ProvenanceStageOptions } from '../provenance/provenance-stage-options.interface.js';
+import {
+  PROVENANCE_STAGE_OPTIONS,
+  type ProvenanceStageOptions,
+} from '../provenance/provenance-stage-options.interface.js';
 import { ProvenanceTracker, type ProvenanceTrackerOptions } from './provenance-tracker.js';
 
 /** Makes {@link ProvenanceTracker}s wired to the module's capabilities, provenance ledger and shared labels. */
