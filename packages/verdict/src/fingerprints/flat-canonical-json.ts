@@ -27,6 +27,25 @@ function keyOrder(keys: readonly string[]): KeyOrder {
 
 const isWellFormed = (value: string): boolean => (value as string & { isWellFormed(): boolean }).isWellFormed();
 
+/** A value the flat path cannot take: the general path must judge it. */
+const NOT_FLAT = Symbol('not flat');
+
+/** One value of a flat record as its JSON scalar (an instant as its ISO-8601 text), or {@link NOT_FLAT}. */
+function flatScalar(value: unknown): string | number | boolean | null | undefined | typeof NOT_FLAT {
+  if (value === undefined || value === null) return value;
+  if (value instanceof Date) value = value.toISOString();
+  switch (typeof value) {
+    case 'string':
+      return isWellFormed(value) ? value : NOT_FLAT;
+    case 'number':
+      return Number.isFinite(value) ? value : NOT_FLAT;
+    case 'boolean':
+      return value;
+    default:
+      return NOT_FLAT;
+  }
+}
+
 /**
  * RFC 8785 canonical JSON of a flat record — every value a string, finite number, boolean, `null` or
  * `Date` (as its ISO-8601 text), `undefined` values dropped — the same text `canonicalJson` gives for the
@@ -42,26 +61,21 @@ export function flatCanonicalJson(record: object): string | undefined {
   if (order.unusual) return undefined;
   let text = '';
   for (const [key, prefix] of order.sorted) {
-    let value = values[key];
-    if (value === undefined) continue;
-    if (value === null) {
-      text += `,${prefix}null`;
-      continue;
-    }
-    if (value instanceof Date) value = value.toISOString();
-    switch (typeof value) {
-      case 'string':
-        if (!isWellFormed(value)) return undefined;
-        break;
-      case 'number':
-        if (!Number.isFinite(value)) return undefined;
-        break;
-      case 'boolean':
-        break;
-      default:
-        return undefined;
-    }
-    text += `,${prefix}${JSON.stringify(value)}`;
+    const value = flatScalar(values[key]);
+    if (value === NOT_FLAT) return undefined;
+    if (value !== undefined) text += `,${prefix}${value === null ? 'null' : JSON.stringify(value)}`;
   }
   return `{${text.slice(1)}}`;
+}
+
+/**
+ * Whether {@link flatCanonicalJson} gives `record` its text (it is flat), checked without building the text.
+ * An invalid instant throws here as it does there.
+ */
+export function isFlatCanonical(record: object): boolean {
+  const values = record as Record<string, unknown>;
+  const order = keyOrder(Object.keys(record));
+  if (order.unusual) return false;
+  for (const [key] of order.sorted) if (flatScalar(values[key]) === NOT_FLAT) return false;
+  return true;
 }
