@@ -1,3 +1,5 @@
+import { isPlainObject } from '../shared/is-plain-object.js';
+
 /** Keys the general canonicalizer refuses; a flat object holding one takes the general path (which throws). */
 const REFUSED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -9,7 +11,7 @@ interface KeyOrder {
   readonly unusual: boolean;
 }
 
-/** The last key orders seen: decision and release records each have one shape. */
+/** The last key orders seen: decision and release records each have one shape, and so do most arguments and identities. */
 const orders: KeyOrder[] = [];
 
 function keyOrder(keys: readonly string[]): KeyOrder {
@@ -21,29 +23,34 @@ function keyOrder(keys: readonly string[]): KeyOrder {
     unusual: keys.some((key) => REFUSED_KEYS.has(key) || !isWellFormed(key)),
   };
   orders.unshift(order);
-  orders.length = Math.min(orders.length, 4);
+  orders.length = Math.min(orders.length, 8);
   return order;
 }
 
 const isWellFormed = (value: string): boolean => (value as string & { isWellFormed(): boolean }).isWellFormed();
 
+/** Whether `value` is a JSON scalar canonical JSON takes as it is: a well-formed string, a finite number, a boolean or null. */
+function isScalar(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+      return isWellFormed(value);
+    case 'number':
+      return Number.isFinite(value);
+    case 'boolean':
+      return true;
+    default:
+      return value === null;
+  }
+}
+
 /** A value the flat path cannot take: the general path must judge it. */
 const NOT_FLAT = Symbol('not flat');
 
 /** One value of a flat record as its JSON scalar (an instant as its ISO-8601 text), or {@link NOT_FLAT}. */
-function flatScalar(value: unknown): string | number | boolean | null | undefined | typeof NOT_FLAT {
-  if (value === undefined || value === null) return value;
-  if (value instanceof Date) value = value.toISOString();
-  switch (typeof value) {
-    case 'string':
-      return isWellFormed(value) ? value : NOT_FLAT;
-    case 'number':
-      return Number.isFinite(value) ? value : NOT_FLAT;
-    case 'boolean':
-      return value;
-    default:
-      return NOT_FLAT;
-  }
+function flatScalar(value: unknown): unknown {
+  if (value === undefined) return value;
+  const scalar = value instanceof Date ? value.toISOString() : value;
+  return isScalar(scalar) ? scalar : NOT_FLAT;
 }
 
 /**
@@ -78,4 +85,32 @@ export function isFlatCanonical(record: object): boolean {
   if (order.unusual) return false;
   for (const [key] of order.sorted) if (flatScalar(values[key]) === NOT_FLAT) return false;
   return true;
+}
+
+/**
+ * RFC 8785 canonical JSON of a plain object whose values are JSON scalars or plain objects of JSON scalars
+ * (arguments, identities, actor keys) — exactly the text `canonicalJson` gives it, without its general walk.
+ * `undefined` for anything else, which `canonicalJson` judges itself (and canonicalizes or refuses).
+ *
+ * @example shallowCanonicalJson({ b: 1, a: { d: null, c: 'x' } }) // '{"a":{"c":"x","d":null},"b":1}'
+ */
+export function shallowCanonicalJson(value: unknown, nested = false): string | undefined {
+  if (!isPlainObject(value) || Object.getOwnPropertySymbols(value).length > 0) return undefined;
+  const order = keyOrder(Object.keys(value));
+  if (order.unusual) return undefined;
+  let text = '';
+  for (const [key, prefix] of order.sorted) {
+    const field = value[key];
+    const part =
+      typeof field === 'object' && field !== null
+        ? nested
+          ? undefined
+          : shallowCanonicalJson(field, true)
+        : isScalar(field)
+          ? JSON.stringify(field)
+          : undefined;
+    if (part === undefined) return undefined;
+    text += `,${prefix}${part}`;
+  }
+  return `{${text.slice(1)}}`;
 }
