@@ -23,7 +23,7 @@ export async function timeCalls(fn, calls) {
 
 /**
  * Runs the variants in interleaved rounds (so machine noise hits all of them alike) and returns the
- * median per-call time of each, in microseconds.
+ * median, p95 and mean per-call time of each, in microseconds.
  */
 export async function compare(variants, { rounds = 15, callsPerRound = 400, warmup = 2000 } = {}) {
   for (const fn of Object.values(variants)) await timeCalls(fn, warmup);
@@ -32,7 +32,10 @@ export async function compare(variants, { rounds = 15, callsPerRound = 400, warm
     for (const [name, fn] of Object.entries(variants)) samples[name].push(...(await timeCalls(fn, callsPerRound)));
   }
   return Object.fromEntries(
-    Object.entries(samples).map(([name, values]) => [name, { median: median(values), p95: percentile(values, 95) }]),
+    Object.entries(samples).map(([name, values]) => [
+      name,
+      { median: median(values), p95: percentile(values, 95), mean: values.reduce((a, b) => a + b, 0) / values.length },
+    ]),
   );
 }
 
