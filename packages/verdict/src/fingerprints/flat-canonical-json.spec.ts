@@ -46,6 +46,36 @@ describe('flatCanonicalJson', () => {
     );
   });
 
+  it('gives each record of a sequence its own text: repeated values, a Date changed in place, a value refused later', () => {
+    const at = new Date(0);
+    const records = [
+      { a: 'same', b: 1, at, c: null },
+      { a: 'same', b: 2, at, c: 'x' },
+      { a: 'same', b: 2, at, c: undefined },
+      { a: 'same\uD800', b: 2, at, c: 'x' },
+    ];
+    const texts = records.map((record, i) => {
+      if (i === 2) at.setTime(1_000);
+      return flatCanonicalJson(record);
+    });
+    expect(texts).toEqual([
+      '{"a":"same","at":"1970-01-01T00:00:00.000Z","b":1,"c":null}',
+      '{"a":"same","at":"1970-01-01T00:00:00.000Z","b":2,"c":"x"}',
+      '{"a":"same","at":"1970-01-01T00:00:01.000Z","b":2}',
+      undefined,
+    ]);
+    fc.assert(
+      // Few keys, so that shapes recur and values repeat from one record to the next.
+      fc.property(fc.array(fc.dictionary(fc.constantFrom('a', 'b', 'c'), flatValue), { maxLength: 8 }), (sequence) => {
+        for (const record of sequence) {
+          const flat = flatCanonicalJson(record);
+          if (flat !== undefined) expect(flat).toBe(canonicalJson(asJson(record)));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('takes ordinary records itself, and declines nested values, lone surrogates and refused keys', () => {
     expect(flatCanonicalJson({ b: 1, a: new Date(0), c: null, d: undefined })).toBe(
       '{"a":"1970-01-01T00:00:00.000Z","b":1,"c":null}',

@@ -9,6 +9,12 @@ interface KeyOrder {
   readonly sorted: ReadonlyArray<readonly [key: string, prefix: string]>;
   /** A key the general path must judge (refused, or a lone surrogate). */
   readonly unusual: boolean;
+  /**
+   * Per sorted key, the last primitive value {@link flatCanonicalJson} wrote for it and its `,"key":value` text:
+   * the records of one run share most of their values (correlation id, stream, fingerprints).
+   */
+  readonly last: unknown[];
+  readonly lastText: string[];
 }
 
 /** The last key orders seen: decision and release records each have one shape, and so do most arguments and identities. */
@@ -21,6 +27,8 @@ function keyOrder(keys: readonly string[]): KeyOrder {
     keys,
     sorted: [...keys].sort().map((key) => [key, `${JSON.stringify(key)}:`] as const),
     unusual: keys.some((key) => REFUSED_KEYS.has(key) || !isWellFormed(key)),
+    last: [],
+    lastText: [],
   };
   orders.unshift(order);
   orders.length = Math.min(orders.length, 8);
@@ -66,11 +74,25 @@ export function flatCanonicalJson(record: object): string | undefined {
   const values = record as Record<string, unknown>;
   const order = keyOrder(Object.keys(record));
   if (order.unusual) return undefined;
+  const { sorted, last, lastText } = order;
   let text = '';
-  for (const [key, prefix] of order.sorted) {
-    const value = flatScalar(values[key]);
+  for (let i = 0; i < sorted.length; i++) {
+    const [key, prefix] = sorted[i]!;
+    const field = values[key];
+    // The same primitive as last time has the same text, already checked (an object, a Date, may have changed).
+    if (field === last[i] && typeof field !== 'object' && field !== undefined) {
+      text += lastText[i];
+      continue;
+    }
+    const value = flatScalar(field);
     if (value === NOT_FLAT) return undefined;
-    if (value !== undefined) text += `,${prefix}${value === null ? 'null' : JSON.stringify(value)}`;
+    if (value === undefined) continue;
+    const part = `,${prefix}${value === null ? 'null' : JSON.stringify(value)}`;
+    if (typeof field !== 'object') {
+      last[i] = field;
+      lastText[i] = part;
+    }
+    text += part;
   }
   return `{${text.slice(1)}}`;
 }
