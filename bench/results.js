@@ -95,6 +95,7 @@ export function renderBench(results, bench) {
       }._`,
   ];
   if (run.status !== 'completed') lines.push('', `**The script did not complete (exit code ${run.exitCode}).**`);
+  for (const warning of run.warnings ?? []) lines.push('', `_Warning: ${warning}._`);
   for (const table of run.tables) {
     lines.push('', `**${table.title.trim()}**`, '', row(table.columns), row(table.columns.map(() => '---')));
     for (const cells of table.rows) lines.push(row(cells));

@@ -22,17 +22,27 @@ export async function timeCalls(fn, calls) {
 }
 
 /**
- * Runs the variants in interleaved rounds (so machine noise hits all of them alike) and returns the
- * median per-call time of each, in microseconds.
+ * Runs the variants in interleaved rounds (so machine noise hits all of them alike) and returns, per variant,
+ * the median and p95 per-call time and the process CPU time per call (user + system, every thread: what a
+ * call costs in total, including work it leaves for later in the same loop), in microseconds.
  */
 export async function compare(variants, { rounds = 15, callsPerRound = 400, warmup = 2000 } = {}) {
   for (const fn of Object.values(variants)) await timeCalls(fn, warmup);
   const samples = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+  const cpu = Object.fromEntries(Object.keys(variants).map((name) => [name, 0]));
   for (let round = 0; round < rounds; round++) {
-    for (const [name, fn] of Object.entries(variants)) samples[name].push(...(await timeCalls(fn, callsPerRound)));
+    for (const [name, fn] of Object.entries(variants)) {
+      const before = process.cpuUsage();
+      samples[name].push(...(await timeCalls(fn, callsPerRound)));
+      const used = process.cpuUsage(before);
+      cpu[name] += used.user + used.system;
+    }
   }
   return Object.fromEntries(
-    Object.entries(samples).map(([name, values]) => [name, { median: median(values), p95: percentile(values, 95) }]),
+    Object.entries(samples).map(([name, values]) => [
+      name,
+      { median: median(values), p95: percentile(values, 95), cpu: cpu[name] / values.length },
+    ]),
   );
 }
 

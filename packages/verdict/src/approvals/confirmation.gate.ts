@@ -63,7 +63,7 @@ export async function validateConfirmation(
     facts: { outcome: string; receipt?: ApprovalReceipt | null },
     challenge?: ApprovalChallenge,
   ): Promise<ConfirmationOutcome> => {
-    await trail.record(decision, {
+    trail.record(decision, {
       approvalPhase: phase,
       approvalOutcome: facts.outcome,
       receiptFingerprint: facts.receipt ? fingerprintString(facts.receipt.id) : null,
@@ -111,7 +111,7 @@ export async function validateConfirmation(
           challengeOf(check.receipt!),
         );
       }
-      await trail.record(Decision.permit(Stage.Approval), {
+      trail.record(Decision.permit(Stage.Approval), {
         approvalPhase: phase,
         approvalOutcome: check.outcome,
         receiptFingerprint: fingerprintString(check.receipt!.id),
@@ -188,7 +188,7 @@ export async function consumeConfirmation(
           // Lost the race to consume it: another call already spent this approval.
           check.outcome === 'consumed' ? SecuritySignal.ApprovalReplayDetected : undefined,
         );
-  await trail.record(decision, {
+  trail.record(decision, {
     approvalPhase: phase,
     approvalOutcome: check.outcome === 'approved' ? 'consumed' : check.outcome,
     receiptFingerprint: check.receipt ? fingerprintString(check.receipt.id) : null,

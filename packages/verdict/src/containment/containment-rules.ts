@@ -26,6 +26,11 @@ export class ContainmentRules {
     this.counters = options.containment?.ruleCounters ?? new InMemoryRateLimitStore();
   }
 
+  /** Whether any rule is configured: without one, {@link observe} has nothing to do. */
+  get configured(): boolean {
+    return (this.options.containment?.rules?.length ?? 0) > 0;
+  }
+
   /** Counts `event` for every rule that listens to its type; contains the subjects that reach a threshold. */
   async observe(event: SecurityEvent): Promise<void> {
     for (const rule of this.options.containment?.rules ?? []) {

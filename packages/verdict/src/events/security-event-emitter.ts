@@ -91,14 +91,23 @@ export class SecurityEventEmitter {
     const loop = this.loopOf(run, actor, tenant);
     if (loop !== null)
       raised.push(new ToolLoopDetected(capability, decision.stage, correlationId, actor, tenant, now, ...loop));
-    // Nothing raised (most permitted runs): no promise, no turn of the microtask queue.
+    // Nothing raised (most permitted runs), or no containment rule to hand the events to: no promise, no turn of
+    // the microtask queue.
     if (raised.length === 0) return;
+    if (!this.rules.configured) {
+      for (const event of raised) this.emit(event);
+      return;
+    }
     return this.raise(capability, raised);
+  }
+
+  private emit(event: SecurityEvent): void {
+    this.events?.emit((event.constructor as unknown as { event: string }).event, event);
   }
 
   private async raise(capability: string, raised: readonly SecurityEvent[]): Promise<void> {
     for (const event of raised) {
-      this.events?.emit((event.constructor as unknown as { event: string }).event, event);
+      this.emit(event);
       try {
         await this.rules.observe(event);
       } catch (error) {

@@ -1,5 +1,6 @@
 import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
-import { flatCanonicalJson } from '../fingerprints/flat-canonical-json.js';
+import { canonicalJson } from '../fingerprints/canonical-json.js';
+import { flatCanonicalJson, isFlatCanonical } from '../fingerprints/flat-canonical-json.js';
 
 /** Which evidence a chain links: decision records or release records (each kind chains on its own). */
 export const EvidenceKind = { Decision: 'decision', Release: 'release' } as const;
@@ -40,6 +41,15 @@ export function chainHash(
   return fingerprint({ kind, sequence: link.sequence, previousHash: link.previousHash, record: chainForm(record) });
 }
 
+/**
+ * Throws now what {@link chainHash} would throw for `record` (a value that is not canonical JSON), without
+ * hashing it: a recorder that links its records later refuses a record when it is written, as one that
+ * links at once does (ADR 0075).
+ */
+export function assertChainable(record: object): void {
+  if (!isFlatCanonical(record)) canonicalJson(chainForm(record));
+}
+
 /** The record as JSON values: instants as ISO text, `undefined` dropped. */
 function chainForm(record: object): Record<string, unknown> {
   // Built as data properties (never by assignment, which would turn a `__proto__` key into a prototype and
@@ -62,10 +72,10 @@ export function linkAfter(
   let previous = head;
   for (const record of records) {
     const sequence = previous.sequence + 1;
-    const link = { stream, sequence, previousHash: previous.hash, hash: '' };
-    const sealed = { ...link, hash: chainHash(kind, record, link) };
-    links.push(sealed);
-    previous = sealed;
+    const previousHash = previous.hash;
+    const link = { stream, sequence, previousHash, hash: chainHash(kind, record, { sequence, previousHash }) };
+    links.push(link);
+    previous = link;
   }
   return links;
 }

@@ -39,8 +39,8 @@ export class EvidenceTrail {
    * writes what was recorded so far, and a write failure stops the action (`EvidenceWriteFailedError`)
    * before anything is spent.
    */
-  async beforeMutation(): Promise<void> {
-    if (!this.mutated) await this.flush();
+  beforeMutation(): Promise<void> {
+    return this.mutated ? Promise.resolve() : this.flush();
   }
 
   /** A mutating gate has run: from now on a write failure is reported, and the action's result stands. */
@@ -82,8 +82,8 @@ export class EvidenceTrail {
    * The run ended: writes what is pending. Before any mutating gate a write failure stops the action
    * (`EvidenceWriteFailedError`); after one, it is reported as an `EvidenceWriteFailed` event.
    */
-  async close(): Promise<void> {
-    await this.flush();
+  close(): Promise<void> {
+    return this.flush();
   }
 
   /** The run ended with an exception: writes what is pending, and reports a write failure, never masking the exception. */

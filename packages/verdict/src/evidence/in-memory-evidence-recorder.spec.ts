@@ -2,21 +2,23 @@ import { describe, expect, it } from '@jest/globals';
 import { decisionRecord } from './decision-record.js';
 import { InMemoryEvidenceRecorder } from './in-memory-evidence-recorder.js';
 
-const record = (n: number) =>
+const record = (n: number, reason = 'r', recordedAt = new Date(n)) =>
   decisionRecord(
     {
       id: `r${n}`,
       correlationId: 'c',
       sequence: n,
+      stream: n % 2 === 0 ? 'tenant:even' : 'tenant:odd',
       capability: 'x',
       toolKind: 'service',
       stage: 'proposal',
       disposition: 'deny',
-      reason: 'r',
-      recordedAt: new Date(n),
+      reason,
+      recordedAt,
     },
     {},
   );
+const idle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('InMemoryEvidenceRecorder', () => {
   it('keeps the most recent records, oldest first, once over capacity', async () => {
@@ -29,5 +31,46 @@ describe('InMemoryEvidenceRecorder', () => {
     const recorder = new InMemoryEvidenceRecorder();
     await recorder.recordDecision(record(1));
     expect(Object.isFrozen(recorder.decisions()[0])).toBe(true);
+  });
+
+  describe('linking off the call path (ADR 0075)', () => {
+    it('links in write order into the chain linking each record at once gives, across idle turns and batches', async () => {
+      const recorder = new InMemoryEvidenceRecorder();
+      const written = Array.from({ length: 600 }, (_, i) => record(i + 1));
+      for (const [i, each] of written.entries()) {
+        await recorder.recordDecision(each);
+        if (i % 97 === 0) await idle();
+      }
+      const verified = await recorder.verify();
+      expect(verified.map(({ stream, intact, records }) => ({ stream, intact, records }))).toEqual([
+        { stream: 'tenant:even', intact: true, records: 300 },
+        { stream: 'tenant:odd', intact: true, records: 300 },
+      ]);
+      // Intact from genesis over the same records in the same order: the chain eager linking gives (hashes are deterministic).
+      expect(recorder.decisions().map((kept) => kept.id)).toEqual(written.map((each) => each.id));
+    });
+
+    it('still verifies what it keeps after dropping records it had not linked yet', async () => {
+      const recorder = new InMemoryEvidenceRecorder(3);
+      await recorder.recordDecisions(Array.from({ length: 10 }, (_, i) => record(i + 1)));
+      expect(recorder.decisions().map((kept) => kept.id)).toEqual(['r8', 'r9', 'r10']);
+      expect((await recorder.verify()).every((stream) => stream.intact)).toBe(true);
+    });
+
+    it('refuses a record that cannot be hashed when it is written, not later', async () => {
+      const recorder = new InMemoryEvidenceRecorder();
+      await expect(recorder.recordDecision(record(1, 'lone \uD800 surrogate'))).rejects.toThrow('lone surrogate');
+      await expect(recorder.recordDecision(record(2, 'plain reason'))).resolves.toBeUndefined();
+      expect(recorder.decisions().map((kept) => kept.id)).toEqual(['r2']);
+    });
+
+    it("keeps its own instants: a caller's later change to its Date neither reaches evidence nor breaks the chain", async () => {
+      const recorder = new InMemoryEvidenceRecorder();
+      const shared = new Date(1_000);
+      await recorder.recordDecision(record(1, 'r', shared));
+      shared.setTime(2_000);
+      expect(recorder.decisions()[0]!.recordedAt.getTime()).toBe(1_000);
+      expect((await recorder.verify()).every((stream) => stream.intact)).toBe(true);
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { type ChainLink, EvidenceKind, GENESIS_HASH, GENESIS_HEAD, linkAfter } from './chain-link.js';
+import { type ChainLink, EvidenceKind, GENESIS_HASH, GENESIS_HEAD, assertChainable, linkAfter } from './chain-link.js';
 import { ChainVerifier, type ChainVerification } from './chain-verification.js';
 import { type DecisionRecord, decisionRecord } from './decision-record.js';
 import { CheckpointPurpose, type EvidenceCheckpoint } from './evidence-checkpoint.js';
@@ -12,17 +12,32 @@ import {
 import type { EvidenceRecorder } from './evidence-recorder.interface.js';
 import { type ReleaseRecord, releaseRecord } from './release-record.js';
 
-/** A kept record and its place in its stream's chain. */
+/** A kept record and its place in its stream's chain, once linked. */
 interface Chained<T> {
   readonly record: T;
-  readonly link: ChainLink;
+  link: ChainLink | undefined;
+}
+
+/** The most records left unlinked: a write that reaches it links them all (ADR 0075). */
+const LINK_BATCH = 256;
+
+/** `record` frozen, with its own copy of every instant: a caller's later change to its Date cannot reach evidence. */
+function withOwnInstants<T extends object>(record: T): T {
+  const values = record as Record<string, unknown>;
+  for (const key of Object.keys(values)) {
+    const value = values[key];
+    if (value instanceof Date) values[key] = new Date(value.getTime());
+  }
+  return Object.freeze(record);
 }
 
 /**
  * Keeps the most recent `capacity` records of each kind (decisions, releases) in process memory
- * (default 10,000 each), oldest dropped first. Each record is chained in its stream as it is written
- * (one process, no seal needed); a dropped record leaves its link as the stream's anchor, so what is
- * kept still verifies. No checkpoint key: in-memory evidence is not tamper-evident against its own process.
+ * (default 10,000 each), oldest dropped first. Each record is chained in its stream in write order (one
+ * process, no seal needed), off the call path (ADR 0075): a write only checks that the record can be
+ * hashed, and the records are linked in batches — when the process is next idle, when 256 wait, or before
+ * any read, verify or prune — into the same chain linking each at once would give. A dropped record leaves
+ * its link as the stream's anchor, so what is kept still verifies. No checkpoint key: in-memory evidence is not tamper-evident against its own process.
  * For tests and local development only: it is not durable and not tenant-separated.
  */
 export class InMemoryEvidenceRecorder implements EvidenceRecorder, EvidenceChain {
@@ -36,7 +51,7 @@ export class InMemoryEvidenceRecorder implements EvidenceRecorder, EvidenceChain
 
   async recordDecision(record: DecisionRecord): Promise<void> {
     // Only the declared fields: whatever else a caller attached never lands in evidence.
-    this.decisionChain.append(Object.freeze(decisionRecord(record, record)));
+    this.decisionChain.append(withOwnInstants(decisionRecord(record, record)));
   }
 
   /** A run's records in one call (ADR 0022), chained in order as {@link recordDecision} chains each. */
@@ -46,11 +61,11 @@ export class InMemoryEvidenceRecorder implements EvidenceRecorder, EvidenceChain
       for (const record of records) await this.recordDecision(record);
       return;
     }
-    for (const record of records) this.decisionChain.append(Object.freeze(decisionRecord(record, record)));
+    for (const record of records) this.decisionChain.append(withOwnInstants(decisionRecord(record, record)));
   }
 
   async recordRelease(record: ReleaseRecord): Promise<void> {
-    this.releaseChain.append(Object.freeze(releaseRecord(record)));
+    this.releaseChain.append(withOwnInstants(releaseRecord(record)));
   }
 
   /** The kept decision records, oldest first. */
@@ -89,6 +104,10 @@ class MemoryChain<T extends { readonly stream: string; readonly recordedAt: Date
   /** Kept entries are `entries[start..]`; dropped ones are cut off in chunks, not one shift per append. */
   private entries: Array<Chained<T>> = [];
   private start = 0;
+  /** `entries[linked..]` are not linked yet. */
+  private linked = 0;
+  /** The idle turn that links them, when one is scheduled. */
+  private idle: ReturnType<typeof setImmediate> | undefined;
   private readonly heads = new Map<string, Pick<ChainLink, 'sequence' | 'hash'>>();
   private readonly anchors = new Map<string, ChainLink>();
 
@@ -97,14 +116,30 @@ class MemoryChain<T extends { readonly stream: string; readonly recordedAt: Date
     private readonly capacity: number,
   ) {}
 
+  /** Keeps `record` (frozen, its own instants); it is linked later, in write order. @throws what hashing it would */
   append(record: T): void {
-    const [link] = linkAfter(this.kind, record.stream, this.heads.get(record.stream) ?? GENESIS_HEAD, [record]);
-    this.heads.set(record.stream, link!);
-    this.entries.push({ record, link: link! });
+    assertChainable(record);
+    this.entries.push({ record, link: undefined });
+    if (this.entries.length - this.linked >= LINK_BATCH) this.link();
+    else this.idle ??= setImmediate(() => this.link());
     if (this.entries.length - this.start > this.capacity) this.drop(1);
   }
 
+  /** Links every record not linked yet, in write order: each after its stream's head. */
+  link(): void {
+    if (this.idle !== undefined) clearImmediate(this.idle);
+    this.idle = undefined;
+    for (; this.linked < this.entries.length; this.linked++) {
+      const entry = this.entries[this.linked]!;
+      const { stream } = entry.record;
+      const [link] = linkAfter(this.kind, stream, this.heads.get(stream) ?? GENESIS_HEAD, [entry.record]);
+      this.heads.set(stream, link!);
+      entry.link = link;
+    }
+  }
+
   records(): T[] {
+    this.link();
     return this.kept().map((entry) => entry.record);
   }
 
@@ -113,6 +148,7 @@ class MemoryChain<T extends { readonly stream: string; readonly recordedAt: Date
   }
 
   verify(options: ChainVerifyOptions): ChainVerification[] {
+    this.link();
     const witnessed = (options.witness ?? []).filter((entry) => entry.kind === this.kind).map((entry) => entry.stream);
     return [...new Set([...this.heads.keys(), ...witnessed])].sort().map((stream) => {
       const anchor = this.anchors.get(stream);
@@ -123,35 +159,41 @@ class MemoryChain<T extends { readonly stream: string; readonly recordedAt: Date
         undefined,
         witnessOf(options, this.kind, stream),
       );
-      for (const { record, link } of this.kept()) if (link.stream === stream && !verifier.accept(record, link)) break;
+      for (const { record, link } of this.kept()) if (link!.stream === stream && !verifier.accept(record, link!)) break;
       return verifier.finish(0);
     });
   }
 
   prune(before: Date): PruneReport {
     // Write order is chain order per stream, so a stream's old records are a prefix of its entries.
+    this.link();
     const kept = this.kept();
     const old = kept.findIndex((entry) => entry.record.recordedAt >= before);
     const count = old === -1 ? kept.length : old;
-    const streams = new Set(kept.slice(0, count).map((entry) => entry.link.stream));
+    const streams = new Set(kept.slice(0, count).map((entry) => entry.record.stream));
     this.drop(count);
     return { pruned: count, anchored: streams.size };
   }
 
   clear(): void {
+    if (this.idle !== undefined) clearImmediate(this.idle);
+    this.idle = undefined;
     this.entries = [];
     this.start = 0;
+    this.linked = 0;
     this.heads.clear();
     this.anchors.clear();
   }
 
   private drop(count: number): void {
     const end = this.start + count;
-    for (let i = this.start; i < end; i++) this.anchors.set(this.entries[i]!.link.stream, this.entries[i]!.link);
+    if (this.linked < end) this.link();
+    for (let i = this.start; i < end; i++) this.anchors.set(this.entries[i]!.record.stream, this.entries[i]!.link!);
     this.start = end;
     // Cut the dropped prefix off once it is as long as what is kept: amortized O(1) per dropped entry.
     if (this.start >= this.entries.length - this.start) {
       this.entries = this.entries.slice(this.start);
+      this.linked -= this.start;
       this.start = 0;
     }
   }

@@ -1,6 +1,7 @@
 import canonicalize from 'canonicalize';
 import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
+import { shallowCanonicalJson } from './flat-canonical-json.js';
 import type { JsonValue } from './json-value.js';
 
 /** Keys that mutate prototypes when copied naively; refused anywhere in a fingerprinted value. */
@@ -101,6 +102,8 @@ export function isCanonicalJson(value: unknown): boolean {
  *   class instances, lone surrogates and the keys `__proto__`, `constructor`, `prototype`.
  */
 export function canonicalJson(value: unknown): string {
+  const shallow = shallowCanonicalJson(value);
+  if (shallow !== undefined) return shallow;
   assertCanonicalJson(value);
   return canonicalize(value) as string;
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
+import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { chainHash, EvidenceKind } from '../evidence/chain-link.js';
 import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
-import { canonicalJson } from './canonical-json.js';
+import { assertCanonicalJson, canonicalJson } from './canonical-json.js';
 import { fingerprint } from './fingerprint.js';
-import { flatCanonicalJson } from './flat-canonical-json.js';
+import { flatCanonicalJson, shallowCanonicalJson } from './flat-canonical-json.js';
 
 /** The record as the general path canonicalizes it: instants as ISO text, `undefined` dropped. */
 const asJson = (record: Record<string, unknown>): Record<string, unknown> =>
@@ -45,6 +46,36 @@ describe('flatCanonicalJson', () => {
     );
   });
 
+  it('gives each record of a sequence its own text: repeated values, a Date changed in place, a value refused later', () => {
+    const at = new Date(0);
+    const records = [
+      { a: 'same', b: 1, at, c: null },
+      { a: 'same', b: 2, at, c: 'x' },
+      { a: 'same', b: 2, at, c: undefined },
+      { a: 'same\uD800', b: 2, at, c: 'x' },
+    ];
+    const texts = records.map((record, i) => {
+      if (i === 2) at.setTime(1_000);
+      return flatCanonicalJson(record);
+    });
+    expect(texts).toEqual([
+      '{"a":"same","at":"1970-01-01T00:00:00.000Z","b":1,"c":null}',
+      '{"a":"same","at":"1970-01-01T00:00:00.000Z","b":2,"c":"x"}',
+      '{"a":"same","at":"1970-01-01T00:00:01.000Z","b":2}',
+      undefined,
+    ]);
+    fc.assert(
+      // Few keys, so that shapes recur and values repeat from one record to the next.
+      fc.property(fc.array(fc.dictionary(fc.constantFrom('a', 'b', 'c'), flatValue), { maxLength: 8 }), (sequence) => {
+        for (const record of sequence) {
+          const flat = flatCanonicalJson(record);
+          if (flat !== undefined) expect(flat).toBe(canonicalJson(asJson(record)));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('takes ordinary records itself, and declines nested values, lone surrogates and refused keys', () => {
     expect(flatCanonicalJson({ b: 1, a: new Date(0), c: null, d: undefined })).toBe(
       '{"a":"1970-01-01T00:00:00.000Z","b":1,"c":null}',
@@ -76,5 +107,58 @@ describe('chainHash', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('shallowCanonicalJson', () => {
+  /** What canonicalJson gives without any shortcut: the ADR 0002 check, then the RFC 8785 library. */
+  const general = (value: unknown): string | undefined => {
+    try {
+      assertCanonicalJson(value);
+    } catch (error) {
+      if (!(error instanceof NonCanonicalValueError)) throw error;
+      return undefined;
+    }
+    return canonicalize(value) as string;
+  };
+  const key = fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom('__proto__', 'constructor', '10', '9', 'toJSON'));
+  const leaf = fc.oneof(
+    fc.string({ unit: 'binary' }),
+    fc.double(),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.date(),
+    fc.constant([1]),
+  );
+  const inner = fc.dictionary(key, leaf, { maxKeys: 6 });
+  const value = fc.oneof(
+    fc.dictionary(key, fc.oneof(leaf, inner, fc.dictionary(key, inner, { maxKeys: 2 })), { maxKeys: 8 }),
+    leaf,
+  );
+
+  it('gives the bytes the general path gives, or leaves the value to it (which then refuses what it refuses)', () => {
+    fc.assert(
+      fc.property(value, (candidate) => {
+        const shallow = shallowCanonicalJson(candidate);
+        const expected = general(candidate);
+        if (expected === undefined) expect(shallow).toBeUndefined();
+        else if (shallow !== undefined) expect(shallow).toBe(expected);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('takes arguments and identities itself; leaves arrays, instants, undefined and deeper nesting to the general path', () => {
+    expect(shallowCanonicalJson({ orderId: 1002 })).toBe('{"orderId":1002}');
+    expect(shallowCanonicalJson({ capability: 'a', identity: { type: 'order', id: 1 } })).toBe(
+      '{"capability":"a","identity":{"id":1,"type":"order"}}',
+    );
+    expect(shallowCanonicalJson({ ids: [1] })).toBeUndefined();
+    expect(shallowCanonicalJson({ at: new Date(0) })).toBeUndefined();
+    expect(shallowCanonicalJson({ a: undefined })).toBeUndefined();
+    expect(shallowCanonicalJson({ a: { b: { c: 1 } } })).toBeUndefined();
+    expect(() => canonicalJson({ a: undefined })).toThrow(NonCanonicalValueError);
   });
 });

@@ -47,6 +47,6 @@ export async function admitTrajectory(
   const decision = outcome.admitted
     ? Decision.permit(Stage.Execution, 'trajectory: no forbidden state')
     : Decision.deny(Stage.Execution, `forbidden state: ${outcome.violation}`, SecuritySignal.ForbiddenStateRefused);
-  await trail.record(decision);
+  trail.record(decision);
   return decision;
 }

@@ -64,8 +64,14 @@ interface Authorized extends Admissible {
 
 type Outcome<T> = T | Decision;
 
+/** The execution claims the durable gates admitted (step 13), `null` where none applies. */
+interface Claims {
+  readonly claimId: string | null;
+  readonly itemClaimId: string | null;
+}
+
 /** The durable gates' answer for a capability that uses none of them. */
-const NO_CLAIM = Object.freeze({ claimId: null, itemClaimId: null });
+const NO_CLAIM: Claims = Object.freeze({ claimId: null, itemClaimId: null });
 
 /**
  * The bound-tool pipeline of docs/architecture.md. The order of the steps is a security property: read
@@ -153,7 +159,8 @@ export class VerdictPipeline {
       if (!reviewed.permitted) return this.notExecuted(run, reviewed);
     }
     // 10a, 11–13. The durable gates, most recoverable first; nothing below reads the proposal snapshot.
-    const admitted = await this.passDurableGates(definition, envelope, executionTarget, run, receipt);
+    const gated = this.passDurableGates(definition, envelope, executionTarget, run, receipt);
+    const admitted = isThenable(gated) ? await gated : gated;
     if (admitted instanceof Decision) return this.notExecuted(run, admitted);
     // 14. Run the executor with the AuthorizedAction (the evidence so far written first); 15. finalize its claim.
     await run.trail.beforeMutation();
@@ -165,6 +172,8 @@ export class VerdictPipeline {
       context: envelope.context,
       executionIdentity: claimId ?? envelope.id,
     };
+    if (claimId === null && itemClaimId === null)
+      return this.executed(run, Stage.Execution, await definition.executor!(action));
     const execute = async () => definition.executor!(action);
     const once = claimId === null ? execute : () => this.finalize(definition, claimId, execute);
     const output = itemClaimId === null ? await once() : await this.finalize(definition, itemClaimId, once);
@@ -211,7 +220,8 @@ export class VerdictPipeline {
     // Review lane: a guarded tool's own handler cannot be parked and re-run by a worker (also a boot error).
     if (definition.requiresReview !== undefined)
       return this.notExecuted(run, this.decided(run.trail, Decision.deny(Stage.Review, 'review needs a bound tool')));
-    const admitted = await this.passDurableGates(definition, envelope, proposalTarget, run, null);
+    const gated = this.passDurableGates(definition, envelope, proposalTarget, run, null);
+    const admitted = isThenable(gated) ? await gated : gated;
     if (admitted instanceof Decision) return this.notExecuted(run, admitted);
     await run.trail.beforeMutation();
     const { claimId } = admitted;
@@ -224,15 +234,16 @@ export class VerdictPipeline {
 
   /**
    * Steps 10a and 11–13, the durable gates, most recoverable first: each commits on its own, independent
-   * of any outer transaction. Store failures propagate; they are never decisions.
+   * of any outer transaction. Store failures propagate; they are never decisions. A capability that uses
+   * none of them is answered at once, without a promise.
    */
-  private async passDurableGates(
+  private passDurableGates(
     definition: CapabilityDefinition,
     envelope: Envelope,
     target: unknown,
     run: PipelineRun,
     receipt: ReceiptKey | null,
-  ): Promise<Outcome<{ claimId: string | null; itemClaimId: string | null }>> {
+  ): Outcome<Claims> | Promise<Outcome<Claims>> {
     if (
       definition.rateLimit === undefined &&
       receipt === null &&
@@ -241,6 +252,17 @@ export class VerdictPipeline {
       definition.forbidStates === undefined
     )
       return NO_CLAIM;
+    return this.passSomeDurableGates(definition, envelope, target, run, receipt);
+  }
+
+  /** {@link passDurableGates} for a capability that uses at least one of them. */
+  private async passSomeDurableGates(
+    definition: CapabilityDefinition,
+    envelope: Envelope,
+    target: unknown,
+    run: PipelineRun,
+    receipt: ReceiptKey | null,
+  ): Promise<Outcome<Claims>> {
     const { trail } = run;
     // 10a. Fold the call's effects onto its trajectory's state (the policy's scope): deny if a forbidden state would follow.
     if (definition.forbidStates !== undefined) {
@@ -405,7 +427,7 @@ export class VerdictPipeline {
     // 1a. Provenance: influence analysis of the validated arguments and the context window, then the
     // capability's provenance policy. Deny stops here; require_confirmation hands steps 5, 10 and 12 a
     // definition whose confirmation carries the provenance summary (docs/provenance.md, ADR 0025).
-    const effective = await assessProvenance({
+    const assessing = assessProvenance({
       definition,
       envelope,
       toolKind: trail.toolKind,
@@ -416,6 +438,7 @@ export class VerdictPipeline {
       actorKey: this.options.actorKey?.bind(this.options),
       dryRun: trail.toolKind === ToolKind.Evaluation,
     });
+    const effective = isThenable(assessing) ? await assessing : assessing;
     if (effective instanceof Decision) return effective;
     run.provenance = effective;
     // 2. Resolve the proposal-stage target. Only TargetNotResolvable is a policy outcome.
@@ -575,19 +598,37 @@ export class VerdictPipeline {
     return decision;
   }
 
-  private async executed<T>(run: PipelineRun, stage: Stage, output: T): Promise<ExecutionResult<T>> {
+  /** The result of a run that executed; a promise only while its security events are still being handled. */
+  private executed<T>(run: PipelineRun, stage: Stage, output: T): ExecutionResult<T> | Promise<ExecutionResult<T>> {
     const { trail } = run;
     const decision = Decision.permit(stage);
-    const observed = this.observe(run, decision);
-    if (observed !== undefined) await observed;
-    return { executed: true, capability: trail.capability, correlationId: trail.correlationId, decision, output };
+    const result = {
+      executed: true,
+      capability: trail.capability,
+      correlationId: trail.correlationId,
+      decision,
+      output,
+    };
+    return this.afterObserving(run, decision, result as ExecutionResult<T>);
   }
 
-  private async notExecuted(run: PipelineRun, decision: Decision): Promise<ExecutionResult<never>> {
+  /** The result of a run that did not execute; a promise only while its security events are still being handled. */
+  private notExecuted(run: PipelineRun, decision: Decision): ExecutionResult<never> | Promise<ExecutionResult<never>> {
     const { trail, challenge } = run;
+    const result = {
+      executed: false,
+      capability: trail.capability,
+      correlationId: trail.correlationId,
+      decision,
+      challenge,
+    };
+    return this.afterObserving(run, decision, result as ExecutionResult<never>);
+  }
+
+  /** `result`, once the run's security events are handled: at once when none was raised. */
+  private afterObserving<R>(run: PipelineRun, decision: Decision, result: R): R | Promise<R> {
     const observed = this.observe(run, decision);
-    if (observed !== undefined) await observed;
-    return { executed: false, capability: trail.capability, correlationId: trail.correlationId, decision, challenge };
+    return observed === undefined ? result : observed.then(() => result);
   }
 
   /** Security events of a finished run (docs/evidence.md); a dry run raises none. */

@@ -63,9 +63,18 @@ export interface ProvenanceAssessment {
  * without rules (and outside strict mode) skip the stage. A dry run's analysis leaves no ledger record and
  * raises no event: only its decision record.
  */
-export async function assessProvenance(input: ProvenanceStageInput): Promise<ProvenanceAssessment | Decision> {
-  const { definition, envelope, toolKind, options, trail } = input;
+export function assessProvenance(
+  input: ProvenanceStageInput,
+): ProvenanceAssessment | Decision | Promise<ProvenanceAssessment | Decision> {
+  const { definition, options } = input;
+  // Without a policy or context window the stage has nothing to do: answered at once, nothing awaited.
   if (!provenanceApplies(definition, options)) return { definition, approver: null, window: null };
+  return assessApplicable(input);
+}
+
+/** {@link assessProvenance} for a capability its policy applies to. */
+async function assessApplicable(input: ProvenanceStageInput): Promise<ProvenanceAssessment | Decision> {
+  const { definition, envelope, toolKind, options, trail } = input;
   const { window, ownRequest } = windowOf(toolKind);
   const declared = declaredArgumentRules(definition);
   const analysis = (tainted: ReadonlySet<string>) =>
@@ -87,7 +96,7 @@ export async function assessProvenance(input: ProvenanceStageInput): Promise<Pro
         ? `provenance requires confirmation, which a guarded tool cannot carry: ${summary}`
         : `provenance: ${summary}`,
     );
-  await trail.record(decision);
+  trail.record(decision);
   if (influenced && !input.dryRun)
     input.emit(
       new UntrustedInfluenceDetected(

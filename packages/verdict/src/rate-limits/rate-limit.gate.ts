@@ -41,7 +41,7 @@ export async function consumeRateLimit(
   const decision = consumption.allowed
     ? Decision.permit(Stage.RateLimit)
     : Decision.of(Disposition.Throttle, Stage.RateLimit, policy.reason);
-  await trail.record(decision, {
+  trail.record(decision, {
     rateLimitKeyFingerprint: bucketFingerprint,
     rateLimitLimit: limit,
     rateLimitRemaining: consumption.remaining,

@@ -97,7 +97,7 @@ export async function parkForReview(request: ParkRequest): Promise<{ decision: D
     request.approved === true && item.status === ReviewItemStatus.Approved && !isReviewItemExpired(item, now)
       ? Decision.permit(Stage.Review, 'enqueued for deferred execution')
       : parkedDecision(item, now, policy?.reason ?? 'enqueued for deferred execution');
-  await trail.record(decision, facts(item));
+  trail.record(decision, facts(item));
   return { decision, item };
 }
 
@@ -135,7 +135,7 @@ export async function verifyReviewed(
               'the reviewed operation changed: the target, the arguments or the requester differ from what was reviewed',
             )
           : Decision.permit(Stage.Review);
-  await trail.record(decision, {
+  trail.record(decision, {
     approvalPhase: ReviewPhase.Execution,
     approvalOutcome: decision.permitted ? 'matched' : 'refused',
     receiptFingerprint: reviewItemFingerprint(item.id),

@@ -218,7 +218,7 @@ export class ReviewService {
             ? 'expired'
             : 'requeued';
     const trail = this.trail(item?.capability ?? 'review', ToolKind.Operator, ReviewPhase.Requeue, itemId);
-    await trail.record(
+    trail.record(
       outcome === 'requeued'
         ? Decision.permit(Stage.Review, `requeued by ${operator.by}`)
         : Decision.deny(Stage.Review, `requeue by ${operator.by} refused: ${outcome}`),
@@ -249,20 +249,20 @@ export class ReviewService {
     const decision = item === null ? null : this.humanDecision(verdict, item, reviewer);
     const contained = decision === null ? null : await this.containment.check(decision);
     if (contained !== null) {
-      await trail.record(contained, { approvalOutcome: 'contained' });
+      trail.record(contained, { approvalOutcome: 'contained' });
       await trail.close();
       this.containment.report(decision!, contained, trail.correlationId, now);
       return { outcome: 'contained', itemId };
     }
     if (!checked.allowed) {
-      await trail.record(Decision.deny(Stage.Review, `${verdict} by ${reviewer.id} refused: ${checked.outcome}`), {
+      trail.record(Decision.deny(Stage.Review, `${verdict} by ${reviewer.id} refused: ${checked.outcome}`), {
         approvalOutcome: checked.outcome,
       });
       await trail.close();
       return { outcome: checked.outcome, itemId };
     }
     // Evidence before the transition: a reviewer's decision nobody could record leaves the item pending.
-    await trail.record(Decision.permit(Stage.Review, `${verdict} by ${reviewer.id}: reviewer authorized`), {
+    trail.record(Decision.permit(Stage.Review, `${verdict} by ${reviewer.id}: reviewer authorized`), {
       approvalOutcome: 'authorized',
     });
     await trail.beforeMutation();
@@ -271,7 +271,7 @@ export class ReviewService {
     const applied = transition.outcome === 'approved' || transition.outcome === 'rejected';
     // Decided: nothing is left to show a reviewer, so the window's texts go (ADR 0042).
     if (applied) await this.contents.forget(item?.provenance);
-    await trail.record(
+    trail.record(
       applied
         ? Decision.permit(Stage.Review, `${transition.outcome} by ${reviewer.id}`)
         : Decision.deny(Stage.Review, `${verdict} by ${reviewer.id} refused: ${transition.outcome}`),

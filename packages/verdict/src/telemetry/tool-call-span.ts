@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, type Tracer, type TracerProvider, trace } from '@opentelemetry/api';
 import type { ToolKind } from '../evidence/tool-kind.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
 
@@ -39,6 +39,19 @@ export interface ToolCallSubject {
   readonly toolCallFingerprint: string | null;
 }
 
+/** The tracer of the global provider it was taken from: taken again only when that provider is replaced. */
+let current: { readonly provider: TracerProvider; readonly tracer: Tracer } | undefined;
+
+/**
+ * Verdict's tracer, once per global tracer provider rather than once per call. The global provider stays the
+ * same object while an SDK registers behind it (its tracers delegate once one does); `trace.disable()` replaces it.
+ */
+function verdictTracer(): Tracer {
+  const provider = trace.getTracerProvider();
+  if (current?.provider !== provider) current = { provider, tracer: provider.getTracer(VERDICT_TRACER_NAME) };
+  return current.tracer;
+}
+
 /**
  * Runs one pass through the pipeline inside an active `execute_tool <capability>` span (INTERNAL): the decision's
  * stage and disposition are set when it returns; an exception (an application fault) sets status ERROR and
@@ -57,16 +70,18 @@ export function withToolCallSpan<T extends ExecutionResult<unknown>>(
     [A.correlationId]: subject.correlationId,
     ...(subject.toolCallFingerprint === null ? {} : { [A.toolCallId]: subject.toolCallFingerprint }),
   };
-  return trace
-    .getTracer(VERDICT_TRACER_NAME)
-    .startActiveSpan(`execute_tool ${subject.capability}`, { kind: SpanKind.INTERNAL, attributes }, async (span) => {
+  return verdictTracer().startActiveSpan(
+    `execute_tool ${subject.capability}`,
+    { kind: SpanKind.INTERNAL, attributes },
+    async (span) => {
       try {
         const result = await run();
-        span.setAttributes({
-          [A.stage]: result.decision.stage,
-          [A.disposition]: result.decision.disposition,
-          [A.executed]: result.executed,
-        });
+        if (span.isRecording())
+          span.setAttributes({
+            [A.stage]: result.decision.stage,
+            [A.disposition]: result.decision.disposition,
+            [A.executed]: result.executed,
+          });
         return result;
       } catch (error) {
         span.setAttribute(A.errorType, error instanceof Error ? error.constructor.name : typeof error);
@@ -75,5 +90,6 @@ export function withToolCallSpan<T extends ExecutionResult<unknown>>(
       } finally {
         span.end();
       }
-    });
+    },
+  );
 }
