@@ -35,6 +35,12 @@ describe('canonicalForm', () => {
     );
   });
 
+  it('keeps currency signs as they are, so the number after one is still read as a number', () => {
+    expect(canonicalForm('€10,000 · ¥10,000 · ₹10,000.00 · US$10,000 · 10,000 €')).toBe(
+      '€10000 · ¥10000 · ₹10000 · us$10000 · 10000 €',
+    );
+  });
+
   it('keeps what is not a number as it is: dotted sequences are grouped digits, leading zeros stay', () => {
     expect(canonicalForm('v1.2.3 and 030.123.4567 and 007')).toBe('v1.2.3 and 0301234567 and 007');
   });
