@@ -53,7 +53,9 @@ function numberingPlans(): NumberingPlans {
     const code = getCountryCallingCode(country);
     codes.add(code);
     metadata.selectNumberingPlan(country);
-    const trunk = metadata.numberingPlan?.nationalPrefix();
+    // The typings omit the numbering plan's methods; `nationalPrefix()` is its trunk prefix (`0`, `8`, `06`).
+    const plan = metadata.numberingPlan as { nationalPrefix(): string | undefined } | undefined;
+    const trunk = plan?.nationalPrefix();
     if (trunk === undefined || trunk === '') continue;
     if (!trunks.has(code)) trunks.set(code, new Set());
     trunks.get(code)!.add(trunk);
