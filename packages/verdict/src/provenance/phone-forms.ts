@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 
 // The package's CommonJS build: its ESM build imports JSON without an import attribute, which Node's ESM loaders warn about.
-const { getCountries, getCountryCallingCode, isPossiblePhoneNumber, Metadata } = createRequire(import.meta.url)(
+const { getCountries, getCountryCallingCode, Metadata } = createRequire(import.meta.url)(
   'libphonenumber-js/min',
 ) as typeof import('libphonenumber-js/min');
 
@@ -38,6 +38,8 @@ interface NumberingPlans {
   readonly trunks: ReadonlyMap<string, ReadonlySet<string>>;
   /** The country calling codes whose regions dial a trunk prefix, e.g. `8` → `7`, `375`, `993`. */
   readonly countriesOfTrunk: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The possible lengths of a country calling code's national numbers, e.g. `1` → 10, `36` → 8, 9. */
+  readonly nationalLengths: ReadonlyMap<string, ReadonlySet<number>>;
 }
 
 let plans: NumberingPlans | undefined;
@@ -49,20 +51,29 @@ function numberingPlans(): NumberingPlans {
   const codes = new Set<string>();
   const trunks = new Map<string, Set<string>>();
   const countriesOfTrunk = new Map<string, Set<string>>();
+  const nationalLengths = new Map<string, Set<number>>();
   for (const country of getCountries()) {
     const code = getCountryCallingCode(country);
     codes.add(code);
     metadata.selectNumberingPlan(country);
-    // The typings omit the numbering plan's methods; `nationalPrefix()` is its trunk prefix (`0`, `8`, `06`).
-    const plan = metadata.numberingPlan as { nationalPrefix(): string | undefined } | undefined;
-    const trunk = plan?.nationalPrefix();
+    // The typings omit the numbering plan's methods: `nationalPrefix()` is its trunk prefix (`0`, `8`, `06`),
+    // `possibleLengths()` its national numbers' lengths.
+    const plan = metadata.numberingPlan as unknown as NumberingPlan;
+    if (!nationalLengths.has(code)) nationalLengths.set(code, new Set());
+    for (const length of plan.possibleLengths()) nationalLengths.get(code)!.add(length);
+    const trunk = plan.nationalPrefix();
     if (trunk === undefined || trunk === '') continue;
     if (!trunks.has(code)) trunks.set(code, new Set());
     trunks.get(code)!.add(trunk);
     if (!countriesOfTrunk.has(trunk)) countriesOfTrunk.set(trunk, new Set());
     countriesOfTrunk.get(trunk)!.add(code);
   }
-  return (plans = { codes, trunks, countriesOfTrunk });
+  return (plans = { codes, trunks, countriesOfTrunk, nationalLengths });
+}
+
+interface NumberingPlan {
+  nationalPrefix(): string | undefined;
+  possibleLengths(): readonly number[];
 }
 
 const PHONE = /^(?:\+|00)?\d{7,15}$/u;
@@ -77,13 +88,14 @@ const MIN_NATIONAL = 4;
  *   reads it (country calling codes are prefix-free);
  * - a number without `+` is read as a bare national number (any country); after a trunk prefix of some region
  *   (`0`, `1`, `8`, `06`, from `libphonenumber-js`'s metadata), as the national number of the countries that dial
- *   it; and when `+` before it is a possible number (`isPossiblePhoneNumber`), as that international number.
+ *   it; and when it starts with a country calling code followed by as many digits as that code's numbering plan
+ *   allows a national number, as that international number.
  *
  * @example phoneForms('+14155550100') // { national: '4155550100', country: '1', readings: [{ national: '4155550100', countries: Set {'1'} }] }
  */
 export function phoneForms(token: string): PhoneForms | null {
   if (!PHONE.test(token)) return null;
-  const { codes, countriesOfTrunk } = numberingPlans();
+  const { codes, countriesOfTrunk, nationalLengths } = numberingPlans();
   if (token.startsWith('+') || token.startsWith('00')) {
     const digits = token.replace(/^\+|^00/u, '');
     for (let length = 1; length <= 3; length++) {
@@ -95,35 +107,52 @@ export function phoneForms(token: string): PhoneForms | null {
     }
     return null;
   }
-  const readings: PhoneReading[] = [{ national: token, countries: null }];
+  // One reading per national number: the countries of its trunk-prefix and country-code readings together.
+  const byNational = new Map<string, ReadonlySet<string>>();
+  const add = (national: string, countries: ReadonlySet<string>) => {
+    const known = byNational.get(national);
+    byNational.set(national, known === undefined ? countries : new Set([...known, ...countries]));
+  };
   for (const [trunk, countries] of countriesOfTrunk)
     if (token.startsWith(trunk) && token.length - trunk.length >= MIN_NATIONAL)
-      readings.push({ national: token.slice(trunk.length), countries });
-  if (isPossiblePhoneNumber(`+${token}`))
-    for (let length = 1; length <= 3; length++)
-      if (codes.has(token.slice(0, length)))
-        readings.push({ national: token.slice(length), countries: new Set([token.slice(0, length)]) });
+      add(token.slice(trunk.length), countries);
+  for (let length = 1; length <= 3; length++) {
+    const code = token.slice(0, length);
+    if (codes.has(code) && nationalLengths.get(code)?.has(token.length - length) === true)
+      add(token.slice(length), new Set([code]));
+  }
+  const readings: PhoneReading[] = [{ national: token, countries: null }];
+  for (const [national, countries] of byNational) if (national !== token) readings.push({ national, countries });
   return { national: token.replace(/^0(?=\d)/u, ''), country: null, readings };
 }
 
 /** Whether a phone number of these forms occurs, as a whole number, in canonical text. */
-export function phoneOccursIn(text: string, forms: PhoneForms): boolean {
-  return forms.readings.some((reading) => readingOccursIn(text, reading));
-}
-
-function readingOccursIn(text: string, { national, countries }: PhoneReading): boolean {
-  for (let at = text.indexOf(national); at !== -1; at = text.indexOf(national, at + 1)) {
-    if (isWord(text, at + national.length)) continue;
-    // The digits written before the national number: nothing, a country code (after `+`, `00` or alone) or a
-    // trunk prefix.
-    let start = at;
-    while (start > 0 && isDigit(text, start - 1)) start--;
-    const prefix = text.slice(start, at);
-    const plus = text[start - 1] === '+';
-    if (isWord(text, start - 1)) continue;
-    if (prefix === '' ? !plus : prefixMatches(prefix, plus, countries)) return true;
+export function phoneOccursIn(text: string, { readings }: PhoneForms): boolean {
+  // Every reading's national number is a suffix of the token, so all end in the shortest: one scan for it, and
+  // each hit is checked for every reading.
+  const shortest = readings.reduce((a, b) => (b.national.length < a.national.length ? b : a)).national;
+  for (let at = text.indexOf(shortest); at !== -1; at = text.indexOf(shortest, at + 1)) {
+    const end = at + shortest.length;
+    if (isWord(text, end)) continue;
+    for (const { national, countries } of readings) {
+      const start = end - national.length;
+      if (start >= 0 && text.startsWith(national, start) && prefixAllows(text, start, countries)) return true;
+    }
   }
   return false;
+}
+
+/**
+ * Whether what is written before a national number at `at` makes it this reading's number: nothing, a country
+ * code of the reading (after `+`, `00` or alone) or a trunk prefix of one of its countries.
+ */
+function prefixAllows(text: string, at: number, countries: ReadonlySet<string> | null): boolean {
+  let start = at;
+  while (start > 0 && isDigit(text, start - 1)) start--;
+  if (isWord(text, start - 1)) return false;
+  const prefix = text.slice(start, at);
+  const plus = text[start - 1] === '+';
+  return prefix === '' ? !plus : prefixMatches(prefix, plus, countries);
 }
 
 function prefixMatches(prefix: string, plus: boolean, countries: ReadonlySet<string> | null): boolean {
