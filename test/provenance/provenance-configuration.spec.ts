@@ -20,14 +20,14 @@ const ARGUMENTS = z.object({
   lines: z.array(z.object({ sku: z.string().max(3), note: z.string() })),
 });
 
-function boot(provenance: ProvenancePolicy, { approvals = true } = {}) {
+function boot(provenance: ProvenancePolicy, { approvals = true } = {}, schema: z.ZodType = ARGUMENTS) {
   const capability = defineCapability(
     {
       name: 'payments.send',
       description: 'Send a payment',
       action: 'pay',
       subject: 'Account',
-      arguments: ARGUMENTS,
+      arguments: schema,
       resolveTarget: fromContext(() => ({ __caslSubjectType__: 'Account', id: 'a' })),
       executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'account', identity: () => 'a' }),
       mutates: true,
@@ -49,19 +49,26 @@ function boot(provenance: ProvenancePolicy, { approvals = true } = {}) {
 }
 
 describe('provenance policy at boot', () => {
+  const NO_CANDIDATE = /never yields a value provenance can trace/;
+  const NOT_NAMED = /which its argument schema does not name/;
+
   it.each([
-    ['a boolean', { express: 'trusted_only' }],
-    ['an enum of short codes', { currency: { derivedFrom: 'trusted' } }],
-    ['a number limited below 1,000', { quantity: 'deny' }],
-    ['strings of at most three characters', { 'lines.*.sku': 'require_confirmation' }],
-  ] as const)('refuses a rule on %s, which never yields a candidate', async (_, rules) => {
+    ['a boolean, which never yields a candidate', { express: 'trusted_only' }, NO_CANDIDATE],
+    ['an enum of short codes, which never yields a candidate', { currency: { derivedFrom: 'trusted' } }, NO_CANDIDATE],
+    ['a number limited below 1,000, which never yields a candidate', { quantity: 'deny' }, NO_CANDIDATE],
+    ['strings of at most three characters', { 'lines.*.sku': 'require_confirmation' }, NO_CANDIDATE],
+    ['a path its schema does not name (a typo)', { recipent: 'trusted_only' }, NOT_NAMED],
+    ['a nested path its schema does not name', { 'lines.*.nte': 'deny' }, NOT_NAMED],
+    ['a path its schema does not name, even for allow', { expres: 'allow' }, NOT_NAMED],
+  ] as const)('refuses a rule on %s', async (_, rules, message) => {
     const booting = boot({ arguments: rules as ProvenancePolicy['arguments'] });
     await expect(booting).rejects.toThrow(VerdictConfigurationError);
-    await expect(booting).rejects.toThrow(/never yields a value provenance can trace/);
+    await expect(booting).rejects.toThrow(message);
   });
 
-  it('refuses a declared destination that never yields a candidate', async () => {
-    await expect(boot({ destinations: ['express'] })).rejects.toThrow(/never yields a value provenance can trace/);
+  it('refuses a declared destination that never yields a candidate, or that its schema does not name', async () => {
+    await expect(boot({ destinations: ['express'] })).rejects.toThrow(NO_CANDIDATE);
+    await expect(boot({ destinations: ['recipent'] })).rejects.toThrow(NOT_NAMED);
   });
 
   it('utility: boots with rules on a string, an unbounded number, a subtree with free text, and allow anywhere', async () => {
@@ -70,6 +77,16 @@ describe('provenance policy at boot', () => {
         destinations: ['recipient'],
         arguments: { amount: 'trusted_only', lines: { derivedFrom: 'trusted' }, express: 'allow' },
       }),
+    ).resolves.toBeDefined();
+  });
+
+  it('utility: boots with rules on paths the schema names, by index, by wildcard or below an open value', async () => {
+    await expect(
+      boot(
+        { arguments: { 'lines.0.note': 'deny', 'lines.*': 'trusted_only', 'meta.payee.iban': 'deny' } },
+        {},
+        z.object({ ...ARGUMENTS.shape, meta: z.unknown() }),
+      ),
     ).resolves.toBeDefined();
   });
 

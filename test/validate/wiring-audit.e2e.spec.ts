@@ -42,6 +42,7 @@ describe('verdict validate: the wiring audit', () => {
         `${FindingCode.PendingMigrations} DataSource (better-sqlite3)`,
         `${FindingCode.PiiToRemoteZone} application:ticket->gpt@public-cloud`,
         `${FindingCode.ResultPathsWithoutFormat} tickets.view`,
+        `${FindingCode.ProvenanceRulesUnchecked} tickets.reassign`,
         `${FindingCode.VerdictMigrationsNotRegistered} DataSource (better-sqlite3)`,
       ].sort(),
     );
@@ -67,6 +68,21 @@ describe('verdict validate: the wiring audit', () => {
           "Capability \"tickets.view\" labels its results per path but declares no results.format: a result that does not parse as JSON is untrusted as a whole. Declare results.format ('json' or 'yaml').",
       },
     ]);
+  });
+
+  it('names a capability whose provenance rules sit on a DTO class it cannot read, with the paths', async () => {
+    const report = await audit(miswiredAppModule());
+
+    expect(report.findings.filter((f) => f.code === FindingCode.ProvenanceRulesUnchecked)).toEqual([
+      {
+        code: FindingCode.ProvenanceRulesUnchecked,
+        severity: Severity.Low,
+        subject: 'tickets.reassign',
+        message:
+          'Capability "tickets.reassign" has provenance rules for arguments "assigne", "assignee", but its arguments are a DTO class whose schema Verdict cannot read: whether each path names an argument that can yield a value provenance can trace is not checked, and a rule that cannot is inert. Check the paths by hand, or declare the arguments with zod.',
+      },
+    ]);
+    // Utility: rules on zod schemas are checked at boot and not reported (the lab's `iban: 'trusted_only'`, below).
   });
 
   it('lists every capability with its gates, policies and tools', async () => {
@@ -99,6 +115,15 @@ describe('verdict validate: the wiring audit', () => {
         policies: { executionTarget: 'accept_stale_snapshot ticket-id' },
         mutates: false,
         tools: ['view_ticket (bound)'],
+      },
+      {
+        name: 'tickets.reassign',
+        action: 'reassign',
+        subject: 'Ticket',
+        gates: ['validation', 'target', 'casl'],
+        policies: { executionTarget: 'accept_stale_snapshot ticket-id' },
+        mutates: false,
+        tools: [],
       },
     ]);
     expect(report.agents).toEqual([{ name: 'support', tools: ['view_ticket', 'delete_tickets'] }]);

@@ -374,7 +374,7 @@ export {
   type ArgumentCandidate,
   type ArgumentLeaf,
 } from './provenance/argument-candidates.js';
-export { type PhoneForms, phoneForms } from './provenance/phone-forms.js';
+export { type PhoneForms, type PhoneReading, phoneForms } from './provenance/phone-forms.js';
 export type { InfluenceOptions } from './provenance/influence-options.js';
 export { type DerivedFromTrusted, isDerivedFromTrusted } from './provenance/derived-from-trusted.js';
 export { ProvenanceWindow } from './provenance/provenance-window.js';

@@ -20,6 +20,8 @@ export const FindingCode = {
   BehaviourChange: 'behaviour-change',
   /** A capability labels its results per path without declaring `results.format`. */
   ResultPathsWithoutFormat: 'result-paths-without-format',
+  /** A capability with provenance argument rules has a DTO class schema, which the boot check cannot read. */
+  ProvenanceRulesUnchecked: 'provenance-rules-unchecked',
 } as const;
 
 export type FindingCode = (typeof FindingCode)[keyof typeof FindingCode];

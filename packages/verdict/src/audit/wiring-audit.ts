@@ -21,6 +21,7 @@ import { behaviourChanges } from '../upgrade/behaviour-changes.js';
 import { dataSourcesOf, migrationFindings } from './migration-check.js';
 import { resultFormatFindings } from './result-format-findings.js';
 import { Severity, isAtLeast } from './severity.js';
+import { uncheckedProvenanceRuleFindings } from './unchecked-provenance-rule-findings.js';
 import { VerdictAgents } from './verdict-agents.js';
 import { DEFAULT_LOCAL_TRUST_ZONES, type WiringAuditOptions } from './wiring-audit-options.js';
 import type { WiringAuditReport } from './wiring-audit-report.js';
@@ -78,6 +79,7 @@ export class WiringAudit {
       ...this.mutationFindings(definitions),
       ...this.behaviourChangeFindings(definitions),
       ...resultFormatFindings(definitions),
+      ...uncheckedProvenanceRuleFindings(definitions),
     ];
     for (const dataSource of dataSourcesOf(this.stores()))
       findings.push(...(await migrationFindings(dataSource, notes)));

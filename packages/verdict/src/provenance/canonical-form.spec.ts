@@ -35,8 +35,31 @@ describe('canonicalForm', () => {
     );
   });
 
+  it('keeps currency signs as they are, so the number after one is still read as a number', () => {
+    expect(canonicalForm('€10,000 · ¥10,000 · ₹10,000.00 · US$10,000 · 10,000 €')).toBe(
+      '€10000 · ¥10000 · ₹10000 · us$10000 · 10000 €',
+    );
+  });
+
   it('keeps what is not a number as it is: dotted sequences are grouped digits, leading zeros stay', () => {
     expect(canonicalForm('v1.2.3 and 030.123.4567 and 007')).toBe('v1.2.3 and 0301234567 and 007');
+  });
+
+  it('reads the unambiguous locale forms of a number as the number', () => {
+    expect(canonicalForm("10.000,00 · 10 000,50 · 10'000 · 10’000.50 · 1.000.000,00")).toBe(
+      '10000 · 10000.5 · 10000 · 10000.5 · 1000000',
+    );
+  });
+
+  it('keeps ambiguous and non-number forms as they are: 10.000 is ten in English, 1,5 may be a list', () => {
+    expect(canonicalForm("10.000 · 1,5 · v1.2.3 · the 90's · 1'23")).toBe("10 · 1,5 · v1.2.3 · the 90's · 1'23");
+  });
+
+  it('writes IBANs grouped with dots or underscores, and digits grouped with underscores, as one token', () => {
+    expect(canonicalForm('DE89.3704.0044.0532.0130.00. Then DE89_3704_0044_0532_0130_00')).toBe(
+      'de89370400440532013000. then de89370400440532013000',
+    );
+    expect(canonicalForm('card 4111_1111_1111_1111')).toBe('card 4111111111111111');
   });
 
   it('writes grouped digits without separators', () => {

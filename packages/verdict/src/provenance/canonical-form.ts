@@ -10,8 +10,8 @@ const FORMAT_CHARACTERS = /\p{Cf}/gu;
 const WHITE_SPACE = /[^\S ]\s*| \s+/gu;
 /** Digits in three or more dotted groups (`030.123.4567`, `12.03.2026`): a grouped value, not a decimal. */
 const DOTTED_GROUPS = /(?<![\p{L}\p{N}.])\d+(?:\.\d+){2,}(?![\p{L}\p{N}]|\.\d)/gu;
-/** One or two separators between digits (`+1 (415) 555-0100`, `10 000`, `4111 1111 1111 1111`). */
-const DIGIT_SEPARATOR = /(?<=\d)[ \-/()]{1,2}(?=\d)/gu;
+/** One or two separators between digits (`+1 (415) 555-0100`, `10 000`, `4111 1111 1111 1111`, `4111_1111`). */
+const DIGIT_SEPARATOR = /(?<=\d)[ \-/()_]{1,2}(?=\d)/gu;
 
 const CHUNK = 1 << 16;
 const SPLIT = /(?<=\s)[A-Za-z]{5,}(?=\s)/g;
@@ -23,10 +23,11 @@ const SPLIT = /(?<=\s)[A-Za-z]{5,}(?=\s)/g;
  * 1. Unicode NFKC, format characters (Cf) removed, every decimal digit (`\p{Nd}`) as ASCII, lower case,
  *    confusables folded to their UTS #39 prototype (`confusableSkeleton`), white space collapsed;
  * 2. URLs without scheme, `www.` or trailing slash (`canonicalUrls`);
- * 3. IBANs without their group separators (`compactIbans`);
- * 4. numbers without thousands separators, exponents or trailing decimal zeros (`canonicalNumbers`);
+ * 3. IBANs without their group separators (`compactIbans`): spaces, dashes, dots or underscores;
+ * 4. numbers without thousands separators, exponents or trailing decimal zeros (`canonicalNumbers`), also in the
+ *    unambiguous locale forms `10.000,50`, `10 000,50` and `10'000.50`;
  * 5. grouped digits without separators: `+1 (415) 555-0100` reads `+14155550100`, `030.123.4567` reads
- *    `0301234567`.
+ *    `0301234567`, `4111_1111` reads `41111111`.
  *
  * Linear in the text's length. Phone numbers are further compared in E.164 (`phoneForms`).
  *

@@ -3,17 +3,34 @@
  * dotted sequence (`1.2.3`, a date, an address) or glued to letters is not one.
  */
 const NUMBER = /(?<![\p{L}\p{N}.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[+-]?\d{1,2})?(?![\p{L}\p{N}]|[.,]\d)/gu;
+/**
+ * A number in a locale's grouping that English never writes: groups of three after dots or spaces, then a decimal
+ * comma (`10.000,50`, `10 000,50`); or groups after apostrophes (`10'000`, `10’000.50`). A dotted number without
+ * a decimal comma (`10.000`) is left to be read as a decimal: it is ten in English and ten thousand in German.
+ */
+const LOCALE_NUMBER =
+  /(?<![\p{L}\p{N}.,'’])(?:\d{1,3}([. ])\d{3}(?:\1\d{3})*,\d+|\d{1,3}(?:['’]\d{3})+(?:\.\d+)?)(?![\p{L}\p{N}]|[.,'’]\d)/gu;
 const PARTS = /^(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/u;
 
 /**
  * Numbers written with thousands separators, decimals or exponents, as one plain decimal: `10,000`, `10000.00`
  * and `1e4` all read `10000`; `0.50` reads `0.5`. Plain integers are left as they are (a leading zero is part of
- * a phone number or an account id).
+ * a phone number or an account id). Numbers in a locale's unambiguous grouping are read alike: `10.000,00`,
+ * `10 000,00` and `10'000` all read `10000`.
  *
  * @example canonicalNumbers('pay 10,000.00 or 1e4') === 'pay 10000 or 10000'
  */
 export function canonicalNumbers(text: string): string {
-  return text.replace(NUMBER, (number) => (/[.,e]/u.test(number) ? plainDecimal(number.replaceAll(',', '')) : number));
+  const locale = /\d[.' ’]\d{3}/u.test(text) ? text.replace(LOCALE_NUMBER, localeDecimal) : text;
+  return locale.replace(NUMBER, (number) =>
+    /[.,e]/u.test(number) ? plainDecimal(number.replaceAll(',', '')) : number,
+  );
+}
+
+function localeDecimal(number: string, groupSeparator: string | undefined): string {
+  return groupSeparator === undefined
+    ? plainDecimal(number.replace(/['’]/gu, ''))
+    : plainDecimal(number.replaceAll(groupSeparator, '').replace(',', '.'));
 }
 
 function plainDecimal(number: string): string {

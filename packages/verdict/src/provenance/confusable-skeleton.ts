@@ -2,6 +2,8 @@ import { createRequire } from 'node:module';
 
 const NON_ASCII = /[^\x00-\x7f]/gu;
 const HAS_NON_ASCII = /[^\x00-\x7f]/u;
+/** Currency signs (`€`, `¥`, `₽`): the table folds them to letters (`ꞓ`, `y̵`, `ք`), which would glue them to the amount. */
+const CURRENCY_SIGN = /^\p{Sc}$/u;
 let prototypes: Map<string, string> | undefined;
 
 /**
@@ -9,6 +11,8 @@ let prototypes: Map<string, string> | undefined;
  * `unhomoglyph` package's table) maps to a prototype is replaced by it, NFKC-normalized and lower-cased, so a
  * Cyrillic `раураl` compares equal to `paypal`. ASCII is left as it is: the table also folds `0` to `O`, `1` to
  * `l` and `m` to `rn`, which would erase the digits that make values (IBANs, phone numbers, amounts) distinct.
+ * Currency signs (`\p{Sc}`) are left as they are too: folded to letters (`€` to `ꞓ`), they would turn
+ * `€10,000` into a word, and the amount in it would no longer be read as a number.
  *
  * @example confusableSkeleton('аррlе') === 'apple'
  */
@@ -22,6 +26,7 @@ function loadPrototypes(): Map<string, string> {
   const data = createRequire(import.meta.url)('unhomoglyph/data.json') as Record<string, string>;
   const table = new Map<string, string>();
   for (const [character, prototype] of Object.entries(data))
-    if (HAS_NON_ASCII.test(character)) table.set(character, prototype.normalize('NFKC').toLowerCase());
+    if (HAS_NON_ASCII.test(character) && !CURRENCY_SIGN.test(character))
+      table.set(character, prototype.normalize('NFKC').toLowerCase());
   return table;
 }

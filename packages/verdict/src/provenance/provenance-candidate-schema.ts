@@ -9,11 +9,12 @@ import { ProvenanceRule } from './provenance-rule.js';
 type JsonSchema = Readonly<Record<string, unknown>>;
 
 /**
- * Boot-time check that every argument rule (and destination) of a zod-typed capability names an argument whose
- * schema can yield a value provenance can trace: a rule on a boolean, on strings shorter than four characters (an
- * enum of short codes, a `max(3)`), or on numbers below 1,000 would never see a candidate and so be inert (the
- * positive rule: always fail). An `allow` rule, a path the schema does not name, and a DTO class's schema are not
- * checked.
+ * Boot-time check that every argument rule (and destination) of a zod-typed capability names an argument of its
+ * schema, and one that can yield a value provenance can trace. A path the schema does not name (a typo,
+ * `recipent`) would never match an argument, so the rule would be silently skipped; a rule on a boolean, on strings
+ * shorter than four characters (an enum of short codes, a `max(3)`), or on numbers below 1,000 would never see a
+ * candidate and so be inert (the positive rule: always fail). An `allow` rule is only checked for its path. A DTO
+ * class's schema cannot be read: `verdict validate` reports such rules as unchecked (`provenance-rules-unchecked`).
  */
 export function assertRulesCanSeeCandidates(definition: CapabilityDefinition, fail: (message: string) => void): void {
   if (!isZodSchema(definition.arguments)) return;
@@ -24,21 +25,28 @@ export function assertRulesCanSeeCandidates(definition: CapabilityDefinition, fa
     return;
   }
   for (const { path, rule } of declaredArgumentRules(definition)) {
-    if (rule === ProvenanceRule.Allow) continue;
     const schemas = resolve(root, parseReleasePath(path, 'provenance argument').segments);
-    if (schemas.length > 0 && !schemas.some(canYieldCandidate))
+    if (schemas.length === 0)
+      fail(
+        `has a provenance rule for argument "${path}", which its argument schema does not name: the rule would never apply. Correct the path.`,
+      );
+    else if (rule !== ProvenanceRule.Allow && !schemas.some(canYieldCandidate))
       fail(
         `has a provenance rule for argument "${path}", whose schema never yields a value provenance can trace (a boolean, strings of fewer than ${MIN_CANDIDATE_LENGTH} characters, numbers below ${MIN_CANDIDATE_NUMBER}): remove the rule, or widen the argument.`,
       );
   }
 }
 
-/** The subschemas a path addresses (`*`: every property or item); none when the schema does not name it. */
+/**
+ * The subschemas a path addresses (`*`: every property or item); none when the schema does not name it. A schema
+ * that constrains nothing (`z.unknown()`, `z.any()`) names every path below it.
+ */
 function resolve(schema: JsonSchema, segments: readonly string[]): JsonSchema[] {
   const branches = alternatives(schema);
   if (segments.length === 0) return branches;
   const [head, ...rest] = segments;
   return branches.flatMap((branch) => {
+    if (isUnconstrained(branch)) return [branch];
     const properties = (branch.properties ?? {}) as Record<string, JsonSchema>;
     const children: JsonSchema[] = [];
     if (branch.items !== undefined && (head === WILDCARD || /^\d+$/u.test(head!)))
@@ -49,6 +57,21 @@ function resolve(schema: JsonSchema, segments: readonly string[]): JsonSchema[] 
       children.push(branch.additionalProperties as JsonSchema);
     return children.flatMap((child) => resolve(child, rest));
   });
+}
+
+function isUnconstrained(schema: JsonSchema): boolean {
+  return [
+    'type',
+    'properties',
+    'items',
+    'additionalProperties',
+    'enum',
+    'const',
+    'anyOf',
+    'oneOf',
+    'allOf',
+    'not',
+  ].every((keyword) => schema[keyword] === undefined);
 }
 
 function alternatives(schema: JsonSchema): JsonSchema[] {
