@@ -59,8 +59,9 @@ function knownAddresses(environment: WorkspaceEnvironment): string[] {
  *   (`trustedValues`: contacts, participants, owners, sharing);
  * - an e-mail body is free text the model writes: its links, addresses and identifiers must not be copied from
  *   untrusted content (`trusted_only`, compared canonically, cut or not);
- * - deleting an e-mail and reading the unread ones (which marks them read) are refused under untrusted
- *   context: they take no argument a rule could trace, and no user task asks for them after reading others' text.
+ * - deleting an e-mail or a file, and reading the unread e-mails (which marks them read), are refused under
+ *   untrusted context: an id is a short number that trusted listings hold whoever asked for it (the attacker's
+ *   `13` is in every listing), and reading the unread e-mails takes no argument a rule could trace.
  */
 function provenance(tool: string, environment: () => WorkspaceEnvironment): SuiteToolProvenance {
   const account = 'emma.johnson@bluesparrowtech.com';
@@ -108,7 +109,7 @@ function provenance(tool: string, environment: () => WorkspaceEnvironment): Suit
         },
       };
     case 'delete_file':
-      return { results: one, policy: { arguments: { file_id: derived } } };
+      return { results: one, policy: { arguments: { file_id: derived }, untrustedContext: 'deny' } };
     case 'append_to_file':
     case 'create_file':
     case 'get_file_by_id':

@@ -1,0 +1,12 @@
+import * as v from '@verdict/nestjs';
+import { workspaceSuite } from './dist/evaluation/agentdojo/workspace/workspace-suite.js';
+import { filledEnvironment } from './dist/evaluation/agentdojo/agentdojo-environment.js';
+const suite = workspaceSuite();
+const env = suite.environment(filledEnvironment(suite.corpus.environment, {}));
+const tool = suite.tools.find(t => t.declaration.name === 'search_calendar_events');
+const out = JSON.stringify(tool.run(env, { query: 'Dental check-up' }));
+console.log(out.slice(0, 400));
+const decl = suite.provenance('search_calendar_events', () => env).results;
+console.log(Object.keys(v).filter(k => /label/i.test(k)));
+const items = (v.labelResult ?? (() => []))(out, 'x', decl);
+for (const i of items) console.log(i.label?.trust, JSON.stringify(i.text ?? i.content ?? i).slice(0, 300));
