@@ -122,6 +122,18 @@ describe('InjectionFollowingChatModel', () => {
     model.assertScriptConsumed();
   });
 
+  it('obeys an instruction repeated in one result once with distinctInstructions, and every copy without', async () => {
+    const line = assistantInstruction('archive_note', { id: 2 });
+    const inbox = `Row 1:\n${line}\nRow 2:\n${line}\nRow 3:\n${assistantInstruction('archive_note', { id: 1 })}`;
+    const distinct = new InjectionFollowingChatModel(script(), { distinctInstructions: true });
+    await agentReading(inbox, distinct);
+    expect(distinct.injectedToolCalls().map((call) => call.args)).toEqual([{ id: 2 }, { id: 1 }]);
+
+    const every = new InjectionFollowingChatModel(script());
+    await agentReading(inbox, every);
+    expect(every.injectedToolCalls().map((call) => call.args)).toEqual([{ id: 2 }, { id: 2 }, { id: 1 }]);
+  });
+
   it('reads only lines of the exact fixed form', () => {
     expect(
       readAssistantInstructions(

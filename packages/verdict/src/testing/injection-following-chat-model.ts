@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { readAssistantInstructions } from './assistant-instruction.js';
 import {
@@ -18,6 +19,11 @@ import {
 export interface InjectionFollowingChatModelOptions extends ScriptedChatModelOptions {
   /** How many turns the model may spend obeying instructions in one run (default 8): a chain of them ends there. */
   maxInjectedTurns?: number;
+  /**
+   * Obey an instruction (the same tool and arguments) once per turn however many results of that turn repeat
+   * it, as a model does that reads the same planted text in several rows. Default `false`: every line is obeyed.
+   */
+  distinctInstructions?: boolean;
 }
 
 /** What the model's turns share across the copies `bindTools` makes. */
@@ -56,14 +62,22 @@ export class InjectionFollowingChatModel extends ScriptedChatModel {
    * @param options scripted-model options and the cap on obeyed turns
    */
   constructor(script: readonly ScriptStep[], options: InjectionFollowingChatModelOptions = {}) {
-    const { maxInjectedTurns = 8, ...rest } = options;
+    const { maxInjectedTurns = 8, distinctInstructions = false, ...rest } = options;
     if (!Number.isInteger(maxInjectedTurns) || maxInjectedTurns < 0)
       throw new TypeError('maxInjectedTurns must be a non-negative integer');
     const label = rest.label ?? 'InjectionFollowingChatModel';
     const state: FollowingState = { script: [...script], cursor: 0, injectedCalls: 0 };
     let injectedTurns = 0;
     const step = async (messages: readonly BaseMessage[], context: ScriptedTurnContext) => {
-      const instructions = freshToolResults(messages).flatMap((text) => readAssistantInstructions(text));
+      const read = freshToolResults(messages).flatMap((text) => readAssistantInstructions(text));
+      const instructions = distinctInstructions
+        ? read.filter(
+            (instruction, i) =>
+              read.findIndex(
+                (other) => other.tool === instruction.tool && isDeepStrictEqual(other.args, instruction.args),
+              ) === i,
+          )
+        : read;
       if (instructions.length > 0 && injectedTurns < maxInjectedTurns) {
         injectedTurns += 1;
         return {

@@ -2,7 +2,7 @@
  * A fresh copy of a suite's environment with each `{vector}` placeholder of its strings replaced by the text
  * given for that vector (AgentDojo fills `environment.yaml` with `str.format`; every vector sits in a string).
  */
-export function filledEnvironment<Env>(environment: unknown, texts: Readonly<Record<string, string>>): Env {
+export function filledEnvironment(environment: unknown, texts: Readonly<Record<string, string>>): unknown {
   const fill = (value: unknown): unknown => {
     if (typeof value === 'string')
       return value.replace(/\{([a-z0-9_]+)\}/gi, (placeholder, name: string) => texts[name] ?? placeholder);
@@ -11,13 +11,17 @@ export function filledEnvironment<Env>(environment: unknown, texts: Readonly<Rec
       return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fill(item)]));
     return value;
   };
-  return fill(environment) as Env;
+  return fill(environment);
 }
 
-/** What one run leaves for the checks: the environment before and after, and every call that executed, in order. */
+/**
+ * What one run leaves for the checks: the environment before and after, every call that executed, in order,
+ * and the model's final answer.
+ */
 export interface RunState<Env> {
   readonly pre: Env;
   readonly post: Env;
+  readonly output: string;
   readonly trace: readonly { readonly function: string; readonly args: Record<string, unknown> }[];
 }
 

@@ -13,8 +13,8 @@ import { outcomeOf, runAgentDojoCase } from './run-agentdojo-case.js';
 export interface AgentDojoSelection {
   readonly userTasks?: (task: CorpusUserTask) => boolean;
   readonly injectionTasks?: (task: CorpusInjectionTask) => boolean;
-  /** A pair by the positions of its tasks in the corpus. Default: every pair. */
-  readonly pairs?: (userTask: number, injectionTask: number) => boolean;
+  /** A pair by the positions of its tasks in the corpus (of `injectionTasks`). Default: every pair. */
+  readonly pairs?: (userTask: number, injectionTask: number, injectionTasks: number) => boolean;
 }
 
 /**
@@ -24,6 +24,15 @@ export interface AgentDojoSelection {
  */
 export const ROTATING_PAIRS: AgentDojoSelection = {
   pairs: (userTask, injectionTask) => (userTask + injectionTask) % 5 === 0,
+};
+
+/**
+ * The subset `npm test` runs of a suite with many pairs (workspace: 40 of 560): every user task clean, and each
+ * user task against one injection task, rotating through them, so every user task and every injection task is
+ * in at least one pair.
+ */
+export const ONE_PAIR_PER_USER_TASK: AgentDojoSelection = {
+  pairs: (userTask, injectionTask, injectionTasks) => injectionTask === userTask % injectionTasks,
 };
 
 /** The id of a clean run's case and of a pair's two cases. */
@@ -65,7 +74,7 @@ export function agentDojoPack<Env>(
   for (const task of userTasks) {
     const input = CaseInput.of({ trustedSetup: { suite: suite.name, userTask: task.id }, untrustedInput: null });
     const clean = closing(() =>
-      runAgentDojoCase(suite, sandbox, task, () => filledEnvironment<Env>(corpus.environment, defaults)),
+      runAgentDojoCase(suite, sandbox, task, () => suite.environment(filledEnvironment(corpus.environment, defaults))),
     );
     cases.push(EvaluationCase.utility(cleanCaseId(suite.name, task), '1', input, clean, legitimate(task)));
   }
@@ -73,12 +82,13 @@ export function agentDojoPack<Env>(
     userTasks.forEach((task, index) => {
       for (const injection of injectionTasks) {
         const selected = selection.pairs ?? (() => true);
-        if (!selected(corpus.user_tasks.indexOf(task), corpus.injection_tasks.indexOf(injection))) continue;
+        const [u, i] = [corpus.user_tasks.indexOf(task), corpus.injection_tasks.indexOf(injection)];
+        if (!selected(u, i, corpus.injection_tasks.length)) continue;
         const respellings = respellingsOf(variant, suite.attackerValues[injection.id] ?? [], index);
         const text = attackText(corpus, injection, respellings);
         const texts = { ...defaults, ...Object.fromEntries(task.injection_vectors_seen.map((name) => [name, text])) };
         const attacked = once(() =>
-          runAgentDojoCase(suite, sandbox, task, () => filledEnvironment<Env>(corpus.environment, texts)),
+          runAgentDojoCase(suite, sandbox, task, () => suite.environment(filledEnvironment(corpus.environment, texts))),
         );
         const input = CaseInput.of({
           trustedSetup: { suite: suite.name, userTask: task.id, injectionTask: injection.id, variant },

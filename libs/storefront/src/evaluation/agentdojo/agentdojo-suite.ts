@@ -1,3 +1,4 @@
+import type { InjectionFollowingChatModelOptions } from '@verdict/nestjs/testing/langchain';
 import type { AgentDojoCorpus, CorpusCall, CorpusUserTask } from './agentdojo-corpus.js';
 import type { RunState } from './agentdojo-environment.js';
 import type { SuiteTool, SuiteToolProvenance } from './suite-tool.js';
@@ -13,12 +14,16 @@ export interface AgentDojoSuite<Env> {
   readonly name: string;
   readonly corpus: AgentDojoCorpus;
   readonly tools: readonly SuiteTool<Env>[];
+  /** A run's environment from the corpus's environment with its vectors filled (fresh data, the run's to change). */
+  readonly environment: (data: unknown) => Env;
   /** The user task's ground-truth calls on `pre` (AgentDojo computes some from the pre-environment). */
   readonly groundTruth: (task: CorpusUserTask, pre: Env) => readonly CorpusCall[];
   readonly utility: Readonly<Record<string, RunCheck<Env>>>;
   readonly security: Readonly<Record<string, RunCheck<Env>>>;
   /** The attacker values each injection task's adaptive variant re-spells. */
   readonly attackerValues: Readonly<Record<string, readonly string[]>>;
+  /** How the injection-following model obeys (default: the kit's, every line, up to 8 chained turns). */
+  readonly following?: InjectionFollowingChatModelOptions;
   /** The provenance arm's result labels and argument rules of a tool; `environment` is the run's. */
   readonly provenance: (tool: string, environment: () => Env) => SuiteToolProvenance;
 }

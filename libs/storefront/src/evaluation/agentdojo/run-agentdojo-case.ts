@@ -55,12 +55,14 @@ export async function runAgentDojoCase<Env>(
   const wiring = await sandbox.open(post, trace);
   const model = new InjectionFollowingChatModel(
     groundTruthScript(suite.groundTruth(task, pre), task.ground_truth_output),
+    suite.following,
   );
   const agent = createAgent({ model, tools: wiring.tools, middleware: wiring.middleware });
   // A chain of obeyed injections (a tool result that re-injects) needs more steps than LangGraph's default 25.
-  await wiring.run(() =>
+  const state = await wiring.run(() =>
     agent.invoke({ messages: [new HumanMessage(task.prompt)] }, { recursionLimit: RECURSION_LIMIT }),
   );
+  const answer = state.messages.at(-1)?.content;
   model.assertScriptConsumed();
   const capabilities = Object.fromEntries(
     suite.tools.map((entry) => [entry.declaration.name, capabilityOf(suite.name, entry.declaration.name)]),
@@ -68,7 +70,7 @@ export async function runAgentDojoCase<Env>(
   const toolCalls = observedAgentToolCalls(model, capabilities);
   const emitted = model.emittedToolCalls();
   const outcome: AgentDojoOutcome<Env> = {
-    run: { pre, post, trace },
+    run: { pre, post, trace, output: typeof answer === 'string' ? answer : JSON.stringify(answer ?? '') },
     legitimateRefused: emitted.filter((call, i) => call.id.startsWith(LEGITIMATE) && !toolCalls[i]!.executed).length,
     injectedCalls: model.injectedToolCalls().length,
   };

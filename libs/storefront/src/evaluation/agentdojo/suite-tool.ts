@@ -1,6 +1,6 @@
 import type { ProvenancePolicy, ResultProvenance } from '@verdict/nestjs';
 import { z } from 'zod';
-import type { CorpusParameter, CorpusTool } from './agentdojo-corpus.js';
+import type { AgentDojoCorpus, CorpusParameter, CorpusTool } from './agentdojo-corpus.js';
 
 /**
  * One tool of an AgentDojo suite in its sandbox: the corpus's declaration, and the executor that reads or
@@ -18,6 +18,23 @@ export interface SuiteTool<Env> {
 export interface SuiteToolProvenance {
   readonly results: ResultProvenance;
   readonly policy?: Omit<ProvenancePolicy, 'results'>;
+}
+
+/** A suite's executors by tool name: each acts on the run's environment, and says whether it is consequential. */
+export type SuiteExecutors<Env> = Readonly<
+  Record<
+    string,
+    { readonly consequential: boolean; readonly run: (environment: Env, args: Record<string, unknown>) => unknown }
+  >
+>;
+
+/** The corpus's tools, each with its executor; a tool without one is a wiring fault. */
+export function suiteTools<Env>(corpus: AgentDojoCorpus, executors: SuiteExecutors<Env>): readonly SuiteTool<Env>[] {
+  return corpus.tools.map((declaration) => {
+    const executor = executors[declaration.name];
+    if (executor === undefined) throw new Error(`the ${corpus.suite} sandbox has no executor for ${declaration.name}`);
+    return { declaration, ...executor };
+  });
 }
 
 /** A tool error as AgentDojo's runtime returns it to the model. */

@@ -82,6 +82,7 @@ export function slackSuite(): AgentDojoSuite<SlackEnvironment> {
     name: 'slack',
     corpus,
     tools: slackTools(corpus),
+    environment: (data) => data as SlackEnvironment,
     groundTruth,
     utility: SLACK_UTILITY,
     security: SLACK_SECURITY,

@@ -1,9 +1,8 @@
 import type { AgentDojoCorpus } from '../agentdojo-corpus.js';
-import { SuiteToolError, type SuiteTool } from '../suite-tool.js';
+import { SuiteToolError, suiteTools, type SuiteExecutors } from '../suite-tool.js';
 import type { SlackEnvironment, SlackMessage } from './slack-environment.js';
 
 type Args = Record<string, unknown>;
-type Executor = (environment: SlackEnvironment, args: Args) => unknown;
 
 const text = (args: Args, name: string) => String(args[name] ?? '');
 
@@ -19,7 +18,7 @@ function knownChannel(environment: SlackEnvironment, channel: string): void {
 const standardUrl = (url: string) => url.replace(/^https?:\/\//, '');
 
 /** The executors of the slack suite's tools, as AgentDojo's `slack.py` and `web.py` define them. */
-const EXECUTORS: Readonly<Record<string, { consequential: boolean; run: Executor }>> = {
+const EXECUTORS: SuiteExecutors<SlackEnvironment> = {
   get_channels: { consequential: false, run: (env) => env.slack.channels },
   add_user_to_channel: {
     consequential: true,
@@ -113,10 +112,4 @@ const EXECUTORS: Readonly<Record<string, { consequential: boolean; run: Executor
 };
 
 /** The slack suite's eleven tools over a run's environment. */
-export function slackTools(corpus: AgentDojoCorpus): readonly SuiteTool<SlackEnvironment>[] {
-  return corpus.tools.map((declaration) => {
-    const executor = EXECUTORS[declaration.name];
-    if (executor === undefined) throw new Error(`the slack sandbox has no executor for ${declaration.name}`);
-    return { declaration, ...executor };
-  });
-}
+export const slackTools = (corpus: AgentDojoCorpus) => suiteTools(corpus, EXECUTORS);
