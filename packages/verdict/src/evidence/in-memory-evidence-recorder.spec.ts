@@ -72,5 +72,15 @@ describe('InMemoryEvidenceRecorder', () => {
       expect(recorder.decisions()[0]!.recordedAt.getTime()).toBe(1_000);
       expect((await recorder.verify()).every((stream) => stream.intact)).toBe(true);
     });
+
+    it("keeps its own copy of a nested value: a caller's edit before linking neither reaches evidence nor the hash", async () => {
+      const recorder = new InMemoryEvidenceRecorder();
+      const reason = { note: 'original' };
+      // Past the types: records are flat, but a nested value must not stay the caller's to edit until linked.
+      await recorder.recordDecision(record(1, reason as unknown as string));
+      reason.note = 'changed before linking';
+      expect(recorder.decisions()[0]!.reason).toEqual({ note: 'original' });
+      expect((await recorder.verify()).every((stream) => stream.intact)).toBe(true);
+    });
   });
 });

@@ -27,8 +27,18 @@ function withOwnInstants<T extends object>(record: T): T {
   for (const key of Object.keys(values)) {
     const value = values[key];
     if (value instanceof Date) values[key] = new Date(value.getTime());
+    // Records are flat; a nested value (only reachable past the types) is copied too, so an edit the caller makes
+    // before the record is linked cannot reach the hash.
+    else if (typeof value === 'object' && value !== null) values[key] = frozenCopy(value);
   }
   return Object.freeze(record);
+}
+
+/** A frozen copy of the arrays and plain objects in `value` (anything else as is: the chain check judges it). */
+function frozenCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy));
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  return Object.freeze(Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, frozenCopy(inner)])));
 }
 
 /**

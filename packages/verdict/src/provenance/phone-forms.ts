@@ -126,8 +126,11 @@ export function phoneForms(token: string): PhoneForms | null {
   return { national: token.replace(/^0(?=\d)/u, ''), country: null, readings };
 }
 
+/** A bare run of digits in a text counts as a number given in international form from this length on. */
+const BARE_NATIONAL = 7;
+
 /** Whether a phone number of these forms occurs, as a whole number, in canonical text. */
-export function phoneOccursIn(text: string, { readings }: PhoneForms): boolean {
+export function phoneOccursIn(text: string, { readings, country }: PhoneForms): boolean {
   // Every reading's national number is a suffix of the token, so all end in the shortest: one scan for it, and
   // each hit is checked for every reading.
   const shortest = readings.reduce((a, b) => (b.national.length < a.national.length ? b : a)).national;
@@ -136,23 +139,28 @@ export function phoneOccursIn(text: string, { readings }: PhoneForms): boolean {
     if (isWord(text, end)) continue;
     for (const { national, countries } of readings) {
       const start = end - national.length;
-      if (start >= 0 && text.startsWith(national, start) && prefixAllows(text, start, countries)) return true;
+      // Digits with nothing before them are a reading's number only when it is the whole token, or the national
+      // number of a value given in international form (the user typed it without country code) that is long
+      // enough to be a phone: a reading the value only may mean (after a trunk prefix or a country code it might
+      // start with) needs that prefix in the text too, or any order number, postcode or year would clear it.
+      const bare = countries === null || (country !== null && national.length >= BARE_NATIONAL);
+      if (start >= 0 && text.startsWith(national, start) && prefixAllows(text, start, countries, bare)) return true;
     }
   }
   return false;
 }
 
 /**
- * Whether what is written before a national number at `at` makes it this reading's number: nothing, a country
- * code of the reading (after `+`, `00` or alone) or a trunk prefix of one of its countries.
+ * Whether what is written before a national number at `at` makes it this reading's number: nothing (when `bare`
+ * allows it), a country code of the reading (after `+`, `00` or alone) or a trunk prefix of one of its countries.
  */
-function prefixAllows(text: string, at: number, countries: ReadonlySet<string> | null): boolean {
+function prefixAllows(text: string, at: number, countries: ReadonlySet<string> | null, bare: boolean): boolean {
   let start = at;
   while (start > 0 && isDigit(text, start - 1)) start--;
   if (isWord(text, start - 1)) return false;
   const prefix = text.slice(start, at);
   const plus = text[start - 1] === '+';
-  return prefix === '' ? !plus : prefixMatches(prefix, plus, countries);
+  return prefix === '' ? bare && !plus : prefixMatches(prefix, plus, countries);
 }
 
 function prefixMatches(prefix: string, plus: boolean, countries: ReadonlySet<string> | null): boolean {
