@@ -52,7 +52,7 @@ const bottomZone = {
   message: 'The vocabulary, fingerprints, errors and shared helpers sit below every mechanism (ADR 0071).',
 };
 const moduleZone = {
-  target: [...folders([...BOTTOM, ...MECHANISMS]), `${source}/langchain`],
+  target: [...folders([...BOTTOM, ...MECHANISMS]), `${source}/langchain`, `${source}/mcp`],
   from: MODULE_FILES,
   message: 'A mechanism receives its own options slice from the core module; it never imports the module (ADR 0071).',
 };

@@ -42,6 +42,7 @@ import { PROVENANCE_STAGE_OPTIONS } from './provenance/provenance-stage-options.
 import { REVIEW_OPTIONS } from './review/review-options.interface.js';
 import { EXECUTION_CLAIM_OPTIONS } from './execution-claims/execution-claim-options.interface.js';
 import { AUDITED_OPTIONS } from './audit/audited-options.interface.js';
+import { AUTHORIZATION_OPTIONS } from './authorization/authorization-options.interface.js';
 import { BEHAVIOUR_CHANGE_OPTIONS } from './upgrade/behaviour-change-options.interface.js';
 
 /**
@@ -53,6 +54,7 @@ const OPTION_SLICES = [
   BEHAVIOUR_CHANGE_OPTIONS,
   ACTION_CONTEXT_OPTIONS,
   APPROVAL_OPTIONS,
+  AUTHORIZATION_OPTIONS,
   CAPABILITY_REGISTRY_OPTIONS,
   KILL_SWITCH_OPTIONS,
   CONTEXT_RELEASE_OPTIONS,

@@ -5,3 +5,6 @@ export interface AuthorizationOptions {
   /** Returns the actor's CASL ability for an action context. Required. */
   readonly abilityFactory: AbilityFactory;
 }
+
+/** Injects the module's {@link AuthorizationOptions} (provided by the core module). */
+export const AUTHORIZATION_OPTIONS = Symbol('VerdictAuthorizationOptions');

@@ -1,8 +1,10 @@
-/** How a proposal reached Verdict: a bound tool, a guarded (migration bridge) tool, `VerdictService.execute`, or a dry-run evaluation. */
+/** How a proposal reached Verdict: a bound tool, a guarded (migration bridge) tool, `VerdictService.execute`, an MCP client, or a dry-run evaluation. */
 export const ToolKind = {
   Bound: 'bound',
   Guarded: 'guarded',
   Service: 'service',
+  /** A `tools/call` of an MCP client through `@verdict/nestjs/mcp` (docs/mcp.md): an agent's call, its window unseen. */
+  Mcp: 'mcp',
   /** `evaluate()`: a dry run, nothing was executed or spent. */
   Evaluation: 'evaluation',
   /** An operator's reconciliation of an execution claim, or engagement or release of a kill switch (CLI or admin screen). */

@@ -116,14 +116,14 @@ async function assessApplicable(input: ProvenanceStageInput): Promise<Provenance
 }
 
 /**
- * The window of this proposal. Without one, an agent's tool call is unobserved (untrusted context, and every
+ * The window of this proposal. Without one, an agent's tool call (bound, guarded or from an MCP client) is unobserved (untrusted context, and every
  * argument rule applies as if its argument were influenced); application code calling the service directly is
  * the principal's own request, whose values count as derived from trusted content.
  */
 function windowOf(toolKind: ToolKind): { window: ProvenanceWindow; ownRequest: boolean } {
   const window = currentProvenanceWindow();
   if (window !== undefined) return { window, ownRequest: false };
-  return toolKind === ToolKind.Bound || toolKind === ToolKind.Guarded
+  return toolKind === ToolKind.Bound || toolKind === ToolKind.Guarded || toolKind === ToolKind.Mcp
     ? { window: ProvenanceWindow.unobserved(), ownRequest: false }
     : { window: ProvenanceWindow.of([]), ownRequest: true };
 }

@@ -1,0 +1,23 @@
+/**
+ * `_meta` key of a pending result: what a client needs to have the call approved (never the receipt id).
+ * @see McpPendingApproval
+ */
+export const MCP_APPROVAL_META = 'verdict/approval';
+
+/** `_meta` key of a `tools/call` that resumes an approved call: the tool-call id the pending result named. */
+export const MCP_TOOL_CALL_ID_META = 'verdict/toolCallId';
+
+/** Under `_meta["verdict/approval"]` of a pending `tools/call` result. */
+export interface McpPendingApproval {
+  /** Pass it back as `_meta["verdict/toolCallId"]` once a human approved the call. */
+  readonly toolCallId: string;
+  readonly capability: string;
+  /** The capability's reason for asking (application text). */
+  readonly reason: string;
+  /** The application's description of this call, or `null`. */
+  readonly description: string | null;
+  /** ISO 8601. */
+  readonly expiresAt: string;
+  /** The application's approval page (`approvalUrl`), or `null`. */
+  readonly url: string | null;
+}

@@ -1,0 +1,119 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { AnyAbility } from '@casl/ability';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  type ListToolsResult,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import { randomBytes } from 'node:crypto';
+import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from '../authorization/authorization-options.interface.js';
+import { validateArguments } from '../capabilities/argument-validator.js';
+import type { ActionContext } from '../context/action-context.js';
+import { ActionContextStore } from '../context/action-context.store.js';
+import { ToolKind } from '../evidence/tool-kind.js';
+import { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
+import { PublicMessage } from '../public-message.js';
+import { MCP_TOOL_CALL_ID_META } from './mcp-meta.js';
+import { type McpTool, McpToolCatalog } from './mcp-tool-catalog.js';
+import { mcpToolResult } from './mcp-tool-result.js';
+import { VERDICT_MCP_OPTIONS, type VerdictMcpOptions } from './verdict-mcp-options.interface.js';
+
+/** The longest tool-call id a client may pass back. */
+const MAX_TOOL_CALL_ID_LENGTH = 200;
+
+/**
+ * Makes the MCP server of one authenticated request: `tools/list` shows the tools the principal's ability may
+ * use, and `tools/call` runs the capability's pipeline in the principal's action context (ADR 0066).
+ */
+@Injectable()
+export class McpServerFactory {
+  private readonly logger = new Logger('VerdictMcp');
+
+  constructor(
+    private readonly catalog: McpToolCatalog,
+    private readonly pipeline: VerdictPipeline,
+    private readonly contexts: ActionContextStore,
+    @Inject(AUTHORIZATION_OPTIONS) private readonly authorization: AuthorizationOptions,
+    @Inject(PublicMessage) private readonly publicMessage: string,
+    @Inject(VERDICT_MCP_OPTIONS) private readonly options: VerdictMcpOptions,
+  ) {}
+
+  /** A server whose every tool call acts as `context` (the principal `authenticate` answered). */
+  create(context: ActionContext): Server {
+    const { name, version } = this.options.serverInfo ?? { name: 'verdict', version: '1.0.0' };
+    const server = new Server({ name, version }, { capabilities: { tools: {} } });
+    let visible: Promise<ReadonlyMap<string, McpTool>> | undefined;
+    const tools = () => (visible ??= this.visibleTo(context));
+    server.setRequestHandler(ListToolsRequestSchema, async () => this.faultsHidden(() => this.list(tools())));
+    server.setRequestHandler(CallToolRequestSchema, async (request) =>
+      this.faultsHidden(() => this.call(context, request, tools())),
+    );
+    return server;
+  }
+
+  private async visibleTo(context: ActionContext): Promise<ReadonlyMap<string, McpTool>> {
+    const ability: AnyAbility = await this.authorization.abilityFactory.createForContext(context);
+    return this.catalog.visibleTo(ability);
+  }
+
+  private async list(visible: Promise<ReadonlyMap<string, McpTool>>): Promise<ListToolsResult> {
+    const tools = [...(await visible).values()].map(({ name, description, inputSchema }) => ({
+      name,
+      description,
+      inputSchema,
+    }));
+    return { tools };
+  }
+
+  private async call(
+    context: ActionContext,
+    request: CallToolRequest,
+    visible: Promise<ReadonlyMap<string, McpTool>>,
+  ): Promise<CallToolResult> {
+    const { name, arguments: args = {}, _meta: meta } = request.params;
+    // A tool the principal may not use is answered as one that does not exist.
+    const tool = (await visible).get(name);
+    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    // Malformed arguments are the client's typed error: nothing is resolved, spent, recorded or executed.
+    const validating = validateArguments(tool.definition.arguments, args);
+    if (!(await validating).valid)
+      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for tool ${name}: see its inputSchema`);
+    const resumed = meta?.[MCP_TOOL_CALL_ID_META];
+    if (resumed !== undefined && !isToolCallId(resumed))
+      throw new McpError(ErrorCode.InvalidParams, `_meta["${MCP_TOOL_CALL_ID_META}"] must be a non-blank string`);
+    const proposal = { capability: tool.definition.name, arguments: args, toolCallId: resumed ?? newToolCallId() };
+    // Passing back the tool-call id of a pending result asks to run that call as approved: its receipt decides.
+    const result = await this.contexts.run(context, () =>
+      this.pipeline.execute(proposal, ToolKind.Mcp, { explicitApproval: resumed !== undefined }),
+    );
+    return mcpToolResult(result, this.publicMessage, this.options.approvalUrl);
+  }
+
+  /** An application fault fails the request with a generic JSON-RPC error; its message stays in the server's log. */
+  private async faultsHidden<T>(handle: () => Promise<T>): Promise<T> {
+    try {
+      return await handle();
+    } catch (error) {
+      if (error instanceof McpError) throw error;
+      this.logger.error(
+        'An MCP request failed with an application fault',
+        error instanceof Error ? error.stack : error,
+      );
+      throw new McpError(ErrorCode.InternalError, 'Internal error');
+    }
+  }
+}
+
+function isToolCallId(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== '' && value.length <= MAX_TOOL_CALL_ID_LENGTH;
+}
+
+/** A tool-call id for a call whose client gave none: transport metadata, never the identity of an operation. */
+function newToolCallId(): string {
+  return `mcp:${randomBytes(16).toString('base64url')}`;
+}
