@@ -1,0 +1,235 @@
+import { describe, expect, it } from '@jest/globals';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_PUBLIC_MESSAGE, readNotExecutedMessage } from '@verdict/nestjs';
+import { MCP_APPROVAL_META, MCP_TOOL_CALL_ID_META, type McpPendingApproval } from '@verdict/nestjs/mcp';
+import { TokenAuthority, startShop } from './mcp-shop.fixture.js';
+
+/** The text of a tool result's single content item. */
+function textOf(result: unknown): string {
+  const { content } = result as CallToolResult;
+  expect(content).toHaveLength(1);
+  const [item] = content;
+  if (item.type !== 'text') throw new Error(`expected text content, got ${item.type}`);
+  return item.text;
+}
+
+/** What a rejected promise of the MCP client was rejected with. */
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected the call to be rejected');
+    },
+    (error: unknown) => error,
+  );
+}
+
+/** A JSON-RPC `tools/call` POSTed by hand, with `authorization` as the bearer. */
+function postToolCall(base: string, authorization: string, name: string, args: object): Promise<Response> {
+  return fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  });
+}
+
+describe('VerdictMcpModule', () => {
+  describe('tools/list', () => {
+    it('lists only the tools the principal may use: an auditor sees view; a customer sees view, cancel and refund (control)', async () => {
+      const shop = await startShop();
+      const auditor = await shop.connect(await shop.tokens.issue('carol', 'acme', 'auditor'));
+      const customer = await shop.connect(await shop.tokens.issue('alice', 'acme'));
+
+      expect((await auditor.listTools()).tools.map((tool) => tool.name)).toEqual(['orders.view']);
+      const listed = (await customer.listTools()).tools;
+      expect(listed.map((tool) => tool.name)).toEqual(['orders.view', 'orders.cancel', 'refund_order']);
+      expect(listed[0]).toMatchObject({
+        description: 'View one of your orders',
+        inputSchema: { type: 'object', properties: { orderId: { type: 'integer' } }, required: ['orderId'] },
+      });
+      await shop.close();
+    });
+  });
+
+  describe('tools/call', () => {
+    it('refuses a tool the principal does not see as an unknown tool, and cancels nothing; the customer cancels (control)', async () => {
+      const shop = await startShop();
+      const auditor = await shop.connect(await shop.tokens.issue('carol', 'acme', 'auditor'));
+      const customer = await shop.connect(await shop.tokens.issue('alice', 'acme'));
+
+      const refused = await rejection(auditor.callTool({ name: 'orders.cancel', arguments: { orderId: 1 } }));
+      expect(refused).toBeInstanceOf(McpError);
+      expect((refused as McpError).code).toBe(ErrorCode.InvalidParams);
+      const unknown = await rejection(auditor.callTool({ name: 'orders.delete', arguments: { orderId: 1 } }));
+      expect((unknown as McpError).message).toBe(
+        (refused as McpError).message.replace('orders.cancel', 'orders.delete'),
+      );
+      expect(shop.effects.cancellations).toEqual([]);
+      expect(shop.evidence.decisions()).toEqual([]);
+
+      const cancelled = await customer.callTool({ name: 'orders.cancel', arguments: { orderId: 1 } });
+      expect(cancelled.isError).toBeFalsy();
+      expect(JSON.parse(textOf(cancelled))).toEqual({ id: 1, status: 'cancelled' });
+      expect(shop.effects.cancellations).toEqual([1]);
+      // The evidence of the call says it came from an MCP client.
+      expect(new Set(shop.evidence.decisions().map((record) => record.toolKind))).toEqual(new Set(['mcp']));
+      await shop.close();
+    });
+
+    it("gives another tenant's principal the fixed public refusal for a tenant's order, never a reason; its owner reads it (control)", async () => {
+      const shop = await startShop();
+      const bob = await shop.connect(await shop.tokens.issue('bob', 'globex'));
+      const alice = await shop.connect(await shop.tokens.issue('alice', 'acme'));
+
+      for (const name of ['orders.view', 'orders.cancel']) {
+        const refused = await bob.callTool({ name, arguments: { orderId: 1 } });
+        expect(refused.isError).toBe(true);
+        expect(JSON.parse(textOf(refused))).toEqual({
+          status: 'not_executed',
+          capability: name,
+          decision: 'deny',
+          message: DEFAULT_PUBLIC_MESSAGE,
+        });
+      }
+      expect(shop.effects.cancellations).toEqual([]);
+      expect(shop.orders[0].status).toBe('placed');
+
+      const viewed = await alice.callTool({ name: 'orders.view', arguments: { orderId: 1 } });
+      expect(JSON.parse(textOf(viewed))).toEqual({ id: 1, status: 'placed' });
+      await shop.close();
+    });
+
+    it('answers a malformed call with InvalidParams and changes nothing: no decision recorded, nothing cancelled', async () => {
+      const shop = await startShop();
+      const alice = await shop.connect(await shop.tokens.issue('alice', 'acme'));
+
+      for (const args of [{ orderId: 'one' }, {}, { orderId: -1 }]) {
+        const error = await rejection(alice.callTool({ name: 'orders.cancel', arguments: args }));
+        expect(error).toBeInstanceOf(McpError);
+        expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
+      }
+      const badId = await rejection(
+        alice.callTool({ name: 'orders.cancel', arguments: { orderId: 1 }, _meta: { [MCP_TOOL_CALL_ID_META]: 42 } }),
+      );
+      expect((badId as McpError).code).toBe(ErrorCode.InvalidParams);
+      expect(shop.evidence.decisions()).toEqual([]);
+      expect(shop.effects.cancellations).toEqual([]);
+      expect(shop.orders[0].status).toBe('placed');
+      await shop.close();
+    });
+
+    it('executes a retried call once: the retry and a concurrent duplicate get the refusal (execution claim)', async () => {
+      const shop = await startShop();
+      const alice = await shop.connect(await shop.tokens.issue('alice', 'acme'));
+      const call = () => alice.callTool({ name: 'orders.cancel', arguments: { orderId: 1 } });
+
+      const [first, duplicate] = await Promise.all([call(), call()]);
+      const retried = await call();
+      const outcomes = [first, duplicate, retried].map(
+        (result) => readNotExecutedMessage(textOf(result))?.decision ?? 'executed',
+      );
+      expect(outcomes.sort()).toEqual(['deny', 'deny', 'executed']);
+      expect([first, duplicate, retried].filter((result) => result.isError === true)).toHaveLength(2);
+      expect(shop.effects.cancellations).toEqual([1]);
+      await shop.close();
+    });
+  });
+
+  describe('confirmation', () => {
+    it('answers a pending result naming the approval; approved over HTTP, the call resumed with its tool-call id executes once', async () => {
+      const shop = await startShop();
+      const aliceToken = await shop.tokens.issue('alice', 'acme');
+      const alice = await shop.connect(aliceToken);
+      const args = { orderId: 1, amountCents: 500 };
+
+      const pending = await alice.callTool({ name: 'refund_order', arguments: args });
+      expect(pending.isError).toBeFalsy();
+      expect(readNotExecutedMessage(textOf(pending))?.decision).toBe('require_confirmation');
+      const approval = pending._meta?.[MCP_APPROVAL_META] as McpPendingApproval;
+      expect(approval).toMatchObject({
+        capability: 'orders.refund',
+        reason: 'Refunds move money.',
+        description: 'Refund 500 cents on order 1',
+        url: `/approvals/${encodeURIComponent(approval.toolCallId)}/approve`,
+      });
+      expect(Object.keys(approval).sort()).toEqual([
+        'capability',
+        'description',
+        'expiresAt',
+        'reason',
+        'toolCallId',
+        'url',
+      ]);
+      const resume = { [MCP_TOOL_CALL_ID_META]: approval.toolCallId };
+
+      // Resumed before anyone approved: still pending, nothing refunded.
+      const early = await alice.callTool({ name: 'refund_order', arguments: args, _meta: resume });
+      expect(readNotExecutedMessage(textOf(early))?.decision).toBe('require_confirmation');
+      // Another tenant's customer cannot approve it.
+      const bobToken = await shop.tokens.issue('bob', 'globex');
+      const foreign = await fetch(`${shop.base}${approval.url}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bobToken}` },
+      });
+      expect(foreign.status).not.toBe(201);
+      expect(shop.effects.refunds).toEqual([]);
+
+      const approved = await fetch(`${shop.base}${approval.url}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${aliceToken}` },
+      });
+      expect(approved.status).toBe(201);
+      // Other arguments under the approved tool-call id do not ride on the approval.
+      const edited = await alice.callTool({
+        name: 'refund_order',
+        arguments: { ...args, amountCents: 90_000 },
+        _meta: resume,
+      });
+      expect(readNotExecutedMessage(textOf(edited))?.decision).toBe('require_confirmation');
+      expect(shop.effects.refunds).toEqual([]);
+
+      const executed = await alice.callTool({ name: 'refund_order', arguments: args, _meta: resume });
+      expect(JSON.parse(textOf(executed))).toEqual({ refunded: 500 });
+      const replayed = await alice.callTool({ name: 'refund_order', arguments: args, _meta: resume });
+      expect(replayed.isError).toBe(true);
+      expect(readNotExecutedMessage(textOf(replayed))?.decision).toBe('deny');
+      expect(shop.effects.refunds).toEqual([{ orderId: 1, amountCents: 500 }]);
+      await shop.close();
+    });
+  });
+
+  describe('authentication', () => {
+    it('answers 401 to an expired, tampered, foreign-key or missing token and runs nothing; a valid token connects (control)', async () => {
+      const shop = await startShop();
+      const valid = await shop.tokens.issue('alice', 'acme');
+      const expired = await shop.tokens.issue('alice', 'acme', 'customer', Math.floor(Date.now() / 1000) - 60);
+      const [header, payload, signature] = (await shop.tokens.issue('carol', 'acme', 'auditor')).split('.');
+      const claims = { ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: 'alice', role: 'customer' };
+      const tampered = [header, Buffer.from(JSON.stringify(claims)).toString('base64url'), signature].join('.');
+      const otherAuthority = await TokenAuthority.create();
+      const foreignKey = await otherAuthority.issue('alice', 'acme');
+
+      for (const token of [expired, tampered, foreignKey]) {
+        const error = await rejection(shop.connect(token));
+        expect(error).toBeInstanceOf(StreamableHTTPError);
+        expect((error as StreamableHTTPError).code).toBe(401);
+        const response = await postToolCall(shop.base, `Bearer ${token}`, 'orders.cancel', { orderId: 1 });
+        expect(response.status).toBe(401);
+        expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      }
+      expect((await postToolCall(shop.base, '', 'orders.cancel', { orderId: 1 })).status).toBe(401);
+      expect(shop.effects.cancellations).toEqual([]);
+      expect(shop.evidence.decisions()).toEqual([]);
+
+      const response = await postToolCall(shop.base, `Bearer ${valid}`, 'orders.cancel', { orderId: 1 });
+      expect(response.status).toBe(200);
+      expect(shop.effects.cancellations).toEqual([1]);
+      await shop.close();
+    });
+  });
+});
