@@ -45,9 +45,9 @@ describe('VerdictMcpModule', () => {
       const auditor = await shop.connect(await shop.tokens.issue('carol', 'acme', 'auditor'));
       const customer = await shop.connect(await shop.tokens.issue('alice', 'acme'));
 
-      expect((await auditor.listTools()).tools.map((tool) => tool.name)).toEqual(['orders.view']);
+      expect((await auditor.listTools()).tools.map((tool) => tool.name)).toEqual(['orders.view', 'orders.share']);
       const listed = (await customer.listTools()).tools;
-      expect(listed.map((tool) => tool.name)).toEqual(['orders.view', 'orders.cancel', 'refund_order']);
+      expect(listed.map((tool) => tool.name)).toEqual(['orders.view', 'orders.cancel', 'refund_order', 'orders.share']);
       expect(listed[0]).toMatchObject({
         description: 'View one of your orders',
         inputSchema: { type: 'object', properties: { orderId: { type: 'integer' } }, required: ['orderId'] },
@@ -136,6 +136,44 @@ describe('VerdictMcpModule', () => {
       expect(outcomes.sort()).toEqual(['deny', 'deny', 'executed']);
       expect([first, duplicate, retried].filter((result) => result.isError === true)).toHaveLength(2);
       expect(shop.effects.cancellations).toEqual([1]);
+      await shop.close();
+    });
+  });
+
+  describe('faults and provenance', () => {
+    it("answers an application fault with a generic InternalError, never the fault's message; other calls go on (control)", async () => {
+      const shop = await startShop();
+      const alice = await shop.connect(await shop.tokens.issue('alice', 'acme'));
+
+      const fault = await rejection(alice.callTool({ name: 'orders.view', arguments: { orderId: 13 } }));
+      expect(fault).toBeInstanceOf(McpError);
+      expect((fault as McpError).code).toBe(ErrorCode.InternalError);
+      expect((fault as McpError).message).not.toMatch(/orders-db|5432|refused/);
+      const viewed = await alice.callTool({ name: 'orders.view', arguments: { orderId: 1 } });
+      expect(JSON.parse(textOf(viewed))).toEqual({ id: 1, status: 'placed' });
+      await shop.close();
+    });
+
+    it("treats an MCP call's window as unobserved: an untrustedContext rule denies it; the principal's own request passes (control)", async () => {
+      const shop = await startShop();
+      const alice = await shop.connect(await shop.tokens.issue('alice', 'acme'));
+
+      const refused = await alice.callTool({ name: 'orders.share', arguments: { orderId: 1 } });
+      expect(refused.isError).toBe(true);
+      expect(readNotExecutedMessage(textOf(refused))?.decision).toBe('deny');
+      expect(shop.evidence.decisions().at(-1)).toMatchObject({
+        toolKind: 'mcp',
+        stage: 'provenance',
+        disposition: 'deny',
+      });
+      expect(shop.effects.shares).toEqual([]);
+
+      const context = { actor: { id: 'alice', role: 'customer' }, tenant: 'acme' };
+      const own = await shop.contexts.run(context, () =>
+        shop.verdict.execute({ capability: 'orders.share', arguments: { orderId: 1 } }),
+      );
+      expect(own.executed).toBe(true);
+      expect(shop.effects.shares).toEqual([1]);
       await shop.close();
     });
   });

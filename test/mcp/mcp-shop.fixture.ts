@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   type ActionContext,
+  ActionContextStore,
   ApprovalEndpoint,
   ApprovalRequest,
   ApprovalService,
@@ -16,6 +17,7 @@ import {
   TargetNotResolvable,
   type VerifiedApprovalRequest,
   VerdictModule,
+  VerdictService,
   atMostOnce,
   defineCapability,
   fromProposal,
@@ -128,11 +130,20 @@ export async function startShop() {
     { id: 1, tenantId: 'acme', customerId: 'alice', status: 'placed' },
     { id: 2, tenantId: 'globex', customerId: 'bob', status: 'placed' },
   ];
-  const effects = { cancellations: [] as number[], refunds: [] as { orderId: number; amountCents: number }[] };
+  const effects = {
+    cancellations: [] as number[],
+    shares: [] as number[],
+    refunds: [] as { orderId: number; amountCents: number }[],
+  };
   const evidence = new InMemoryEvidenceRecorder();
-  const findOrder = (id: number, tenant: string | null): Order =>
-    orders.find((order) => order.id === id && order.tenantId === tenant) ??
-    TargetNotResolvable.throw('no such order in the tenant');
+  const findOrder = (id: number, tenant: string | null): Order => {
+    // Order 13 stands for a database that fails: an application fault, never a decision.
+    if (id === 13) throw new Error('connection to orders-db.internal:5432 refused');
+    return (
+      orders.find((order) => order.id === id && order.tenantId === tenant) ??
+      TargetNotResolvable.throw('no such order in the tenant')
+    );
+  };
   const inTenant = fromProposal(orderId, ({ arguments: a, context }) => findOrder(a.orderId, context.tenant));
   const byId = ExecutionTargetPolicy.refresh({
     name: 'order-by-id',
@@ -187,6 +198,22 @@ export async function startShop() {
       return { refunded: a.amountCents };
     },
   );
+  // Sending an order's receipt is refused under untrusted (or unobserved) context: over MCP the window is unseen.
+  const share = defineCapability(
+    {
+      ...common,
+      name: 'orders.share',
+      description: "E-mail one of your orders' receipt",
+      action: 'view',
+      arguments: orderId,
+      consequential: true,
+      provenance: { untrustedContext: 'deny' },
+    },
+    ({ target }) => {
+      effects.shares.push(target.id);
+      return { shared: target.id };
+    },
+  );
   const abilityFactory = {
     createForContext({ actor, tenant }: ActionContext) {
       const { id, role } = actor as ShopActor;
@@ -210,7 +237,7 @@ export async function startShop() {
     imports: [
       VerdictModule.forRoot({
         abilityFactory,
-        capabilities: [view, cancel, refundOrder],
+        capabilities: [view, cancel, refundOrder, share],
         evidence,
         approvals: new InMemoryApprovalReceiptStore(),
         executionClaims: new InMemoryExecutionClaimStore(),
@@ -228,7 +255,7 @@ export async function startShop() {
         },
       }),
       VerdictMcpModule.forRoot({
-        tools: ['orders.view', 'orders.cancel', { capability: 'orders.refund', name: 'refund_order' }],
+        tools: ['orders.view', 'orders.cancel', { capability: 'orders.refund', name: 'refund_order' }, 'orders.share'],
         authenticate: (request: IncomingMessage) => tokens.principalOf(request.headers.authorization),
         approvalUrl: (toolCallId) => `/approvals/${encodeURIComponent(toolCallId)}/approve`,
       }),
@@ -254,5 +281,15 @@ export async function startShop() {
     await Promise.all(clients.map((client) => client.close()));
     await app.close();
   };
-  return { base, tokens, orders, effects, evidence, connect, close };
+  return {
+    base,
+    tokens,
+    orders,
+    effects,
+    evidence,
+    connect,
+    close,
+    verdict: moduleRef.get(VerdictService),
+    contexts: moduleRef.get(ActionContextStore),
+  };
 }
