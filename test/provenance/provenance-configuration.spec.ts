@@ -1,9 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { z } from 'zod';
 import {
   ExecutionTargetPolicy,
   InMemoryApprovalReceiptStore,
+  type ProvenanceOptions,
   type ProvenancePolicy,
   VerdictConfigurationError,
   VerdictModule,
@@ -20,7 +22,20 @@ const ARGUMENTS = z.object({
   lines: z.array(z.object({ sku: z.string().max(3), note: z.string() })),
 });
 
-function boot(provenance: ProvenancePolicy, { approvals = true } = {}, schema: z.ZodType = ARGUMENTS) {
+/** What started: an application provider's bootstrap hook records it, so a refused boot leaves this empty. */
+const started: string[] = [];
+@Injectable()
+class StartedProbe implements OnApplicationBootstrap {
+  onApplicationBootstrap(): void {
+    started.push('application');
+  }
+}
+
+function boot(
+  provenance: ProvenancePolicy,
+  { approvals = true, module }: { approvals?: boolean; module?: ProvenanceOptions } = {},
+  schema: z.ZodType = ARGUMENTS,
+) {
   const capability = defineCapability(
     {
       name: 'payments.send',
@@ -41,8 +56,10 @@ function boot(provenance: ProvenancePolicy, { approvals = true } = {}, schema: z
         abilityFactory: { createForContext: () => ({ can: () => true }) as never },
         capabilities: [capability],
         ...(approvals ? { approvals: new InMemoryApprovalReceiptStore() } : {}),
+        ...(module === undefined ? {} : { provenance: module }),
       }),
     ],
+    providers: [StartedProbe],
   })
     .compile()
     .then((moduleRef) => moduleRef.init());
@@ -104,6 +121,41 @@ describe('provenance policy at boot', () => {
     await expect(
       boot({ destinations: ['recipient'], arguments: { recipient: { derivedFrom: 'trusted' } } }, { approvals: false }),
     ).resolves.toBeDefined();
+  });
+});
+
+describe('behaviour-change acknowledgements at boot', () => {
+  const rule: ProvenancePolicy = { arguments: { recipient: 'trusted_only' } };
+
+  it.each([
+    ['unobserved', 'trusted', /provenance\.unobserved takes only 'influenced'.*not 'trusted'/],
+    ['unobserved', true, /provenance\.unobserved takes only 'influenced'.*not boolean true/],
+    ['unlabelledHistory', 'trusted', /provenance\.unlabelledHistory takes only 'untrusted'.*not 'trusted'/],
+    ['unlabelledHistory', 'Untrusted', /provenance\.unlabelledHistory takes only 'untrusted'.*not 'Untrusted'/],
+  ] as const)('refuses provenance.%s set to %p: a typed error, and nothing starts', async (option, value, message) => {
+    started.length = 0;
+    for (const policy of [rule, {}]) {
+      const booting = boot(policy, { module: { [option]: value } as never });
+      await expect(booting).rejects.toThrow(VerdictConfigurationError);
+      await expect(booting).rejects.toThrow(message);
+      await expect(booting).rejects.toMatchObject({
+        code: 'VERDICT_CONFIGURATION',
+        context: { option: `provenance.${option}` },
+      });
+    }
+    expect(started).toEqual([]);
+  });
+
+  it('utility: boots with each acknowledgement at its value, both, or neither', async () => {
+    started.length = 0;
+    for (const module of [
+      { unobserved: 'influenced' },
+      { unlabelledHistory: 'untrusted' },
+      { unobserved: 'influenced', unlabelledHistory: 'untrusted' },
+      {},
+    ] as const)
+      await expect(boot(rule, { module })).resolves.toBeDefined();
+    expect(started).toHaveLength(4);
   });
 });
 

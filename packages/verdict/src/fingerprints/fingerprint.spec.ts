@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
 import { canonicalJson } from './canonical-json.js';
@@ -39,6 +40,19 @@ describe('fingerprints', () => {
 
     it('hashes raw strings such as tool-call ids directly', () => {
       expect(fingerprintString('call_abc123')).toBe('3d62e741fff284a85680946d79e7eb46d77c57d62ed12a76052ec09014fabfe1');
+    });
+
+    it('hashes a long string in slices to the digest of the whole, surrogate pairs and lone halves included', () => {
+      const whole = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+      const pair = '😀';
+      for (const text of [
+        'kettle '.repeat(40_000),
+        'a'.repeat(65_535) + pair + 'b'.repeat(70_000),
+        'a'.repeat(65_535) + '\ud83d' + 'b'.repeat(70_000),
+        pair.repeat(70_000),
+        'é'.repeat(200_000) + '\udc00',
+      ])
+        expect(fingerprintString(text)).toBe(whole(text));
     });
 
     const cyclic: Record<string, unknown> = { a: 1 };

@@ -68,6 +68,26 @@ describe('canonicalForm', () => {
   });
 });
 
+describe('canonicalForm: digit groups end at a line break', () => {
+  it('never joins digits across a line break, a tab or a paragraph separator', () => {
+    expect(canonicalForm('id 42\n10000')).toBe('id 42 10000');
+    expect(canonicalForm('5\r\n2026\t10 000\u2029 7\u2028 8\f9\v1')).toBe('5 2026 10000 7 8 9 1');
+    expect(canonicalForm('- 1000\n- 2000\n- 3000')).toBe('- 1000 - 2000 - 3000');
+    expect(canonicalForm('+1 415\n555 0100')).toBe('+1415 5550100');
+  });
+
+  it('utility: groups written on one line still read as one value, beside a line break', () => {
+    expect(canonicalForm('amount 10 000\nid 42')).toBe('amount 10000 id 42');
+    expect(canonicalForm('id 42\nDE89 3704 0044 0532 0130 00\n7')).toBe('id 42 de89370400440532013000 7');
+    expect(canonicalForm('7\ncall +1 415 555 0100\n8')).toBe('7 call +14155550100 8');
+    expect(canonicalForm('10 000,50\n10\u00a0000')).toBe('10000.5 10000');
+  });
+
+  it('utility: an IBAN wrapped across a line still reads as one, its check digits and length say where it ends', () => {
+    expect(canonicalForm('pay DE89 3704 0044\n0532 0130 00\n12')).toBe('pay de89370400440532013000 12');
+  });
+});
+
 describe('canonicalForm of a long text', () => {
   it('reads a text of several chunks as it reads each of its lines', () => {
     const lines = Array.from(

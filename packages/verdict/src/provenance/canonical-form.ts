@@ -6,8 +6,14 @@ import { asciiDigits } from './decimal-digits.js';
 
 /** Unicode format characters (zero-width spaces, joiners, bidi controls, soft hyphens): invisible, so removed. */
 const FORMAT_CHARACTERS = /\p{Cf}/gu;
-/** White space other than one plain space: runs of it read as one space. */
+/** White space other than one plain space: a run of it reads as one space, or as a hard break (below). */
 const WHITE_SPACE = /[^\S ]\s*| \s+/gu;
+/**
+ * A line break, a tab or a paragraph separator: a run of white space holding one is a hard break, which no group
+ * of digits crosses (an id on one line and an amount on the next are two values).
+ */
+const HARD_BREAK = /[\t-\r\u0085\u2028\u2029]/u;
+const NON_ASCII = /[^\x00-\x7f]/u;
 /** Digits in three or more dotted groups (`030.123.4567`, `12.03.2026`): a grouped value, not a decimal. */
 const DOTTED_GROUPS = /(?<![\p{L}\p{N}.])\d+(?:\.\d+){2,}(?![\p{L}\p{N}]|\.\d)/gu;
 /** One or two separators between digits (`+1 (415) 555-0100`, `10 000`, `4111 1111 1111 1111`, `4111_1111`). */
@@ -21,13 +27,15 @@ const SPLIT = /(?<=\s)[A-Za-z]{5,}(?=\s)/g;
  * every text of the window, so that a trusted spelling of a value clears any other spelling of it:
  *
  * 1. Unicode NFKC, format characters (Cf) removed, every decimal digit (`\p{Nd}`) as ASCII, lower case,
- *    confusables folded to their UTS #39 prototype (`confusableSkeleton`), white space collapsed;
+ *    confusables folded to their UTS #39 prototype (`confusableSkeleton`), white space collapsed; a line break, tab
+ *    or paragraph separator is a hard break that no grouped value crosses (below), except an IBAN's groups;
  * 2. URLs without scheme, `www.` or trailing slash (`canonicalUrls`);
- * 3. IBANs without their group separators (`compactIbans`): spaces, dashes, dots or underscores;
+ * 3. IBANs without their group separators (`compactIbans`): spaces, dashes, dots or underscores, or a line break
+ *    where a valid IBAN wraps (its check digits and its country's length say where it ends);
  * 4. numbers without thousands separators, exponents or trailing decimal zeros (`canonicalNumbers`), also in the
  *    unambiguous locale forms `10.000,50`, `10 000,50` and `10'000.50`;
  * 5. grouped digits without separators: `+1 (415) 555-0100` reads `+14155550100`, `030.123.4567` reads
- *    `0301234567`, `4111_1111` reads `41111111`.
+ *    `0301234567`, `4111_1111` reads `41111111`; on one line only: `id 42⏎10000` reads `id 42 10000`.
  *
  * Linear in the text's length. Phone numbers are further compared in E.164 (`phoneForms`).
  *
@@ -53,10 +61,29 @@ export function canonicalForm(text: string): string {
 }
 
 function canonicalChunk(text: string): string {
-  const folded = confusableSkeleton(asciiDigits(text.normalize('NFKC').replace(FORMAT_CHARACTERS, '')).toLowerCase())
-    .replace(WHITE_SPACE, ' ')
-    .trim();
-  return canonicalNumbers(compactIbans(canonicalUrls(folded)))
+  // ASCII is its own NFKC form: skipping it spares a copy of most texts.
+  const normalized = NON_ASCII.test(text) ? text.normalize('NFKC') : text;
+  let hardBreaks = false;
+  // A hard break reads `\n` while the passes run (they join groups across spaces, never across `\n`), then one
+  // space. Groups join across one separator at most besides the white space, so only a hard break next to a
+  // digit (or to what may fold to one) can end a group; any other reads one space at once, and most texts need
+  // no last pass. White space goes before confusables: the table folds the line and paragraph separators to a space.
+  const spaced = asciiDigits(normalized.replace(FORMAT_CHARACTERS, '')).replace(
+    WHITE_SPACE,
+    (run: string, at: number, whole: string) => {
+      if (!HARD_BREAK.test(run) || !(mayBeDigit(whole, at - 1) || mayBeDigit(whole, at + run.length))) return ' ';
+      hardBreaks = true;
+      return '\n';
+    },
+  );
+  const grouped = canonicalNumbers(compactIbans(canonicalUrls(confusableSkeleton(spaced.toLowerCase()).trim())))
     .replace(DOTTED_GROUPS, (groups) => groups.replaceAll('.', ''))
     .replace(DIGIT_SEPARATOR, '');
+  return hardBreaks ? grouped.replaceAll('\n', ' ') : grouped;
+}
+
+/** Whether the character at `at` is a digit, or outside ASCII (a confusable may fold it to a digit). */
+function mayBeDigit(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  return (code >= 0x30 && code <= 0x39) || code >= 0x80;
 }

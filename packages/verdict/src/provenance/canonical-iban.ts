@@ -1,8 +1,11 @@
 import { isValidIBAN } from 'ibantools';
 
-/** A country code, check digits and groups of up to four letters or digits, optionally separated. */
-const IBAN_TEXT = /(?<![\p{L}\p{N}])[a-z]{2}\d{2}(?:[ ._-]?[a-z0-9]{1,4}){2,10}(?![\p{L}\p{N}])/gu;
-const SEPARATOR = /[ ._-]/u;
+/**
+ * A country code, check digits and groups of up to four letters or digits, optionally separated; a line break
+ * (`\n`, the canonical form's hard break) may separate groups too, where an IBAN wraps.
+ */
+const IBAN_TEXT = /(?<![\p{L}\p{N}])[a-z]{2}\d{2}(?:[ ._\n-]?[a-z0-9]{1,4}){2,10}(?![\p{L}\p{N}])/gu;
+const SEPARATOR = /[ ._\n-]/u;
 
 /**
  * IBANs written in groups (`DE89 3704 0044 …`, `DE89-3704-…`, `DE89.3704.…`, `DE89_3704_…`) as one compact token. Only a valid IBAN (ISO
@@ -14,7 +17,7 @@ const SEPARATOR = /[ ._-]/u;
 export function compactIbans(text: string): string {
   return text.replace(IBAN_TEXT, (match) => {
     if (!SEPARATOR.test(match)) return match;
-    const groups = match.split(/([ ._-])/u);
+    const groups = match.split(/([ ._\n-])/u);
     for (let end = groups.length; end >= 3; end -= 2) {
       const compact = groups
         .slice(0, end)

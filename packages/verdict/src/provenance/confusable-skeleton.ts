@@ -27,6 +27,7 @@ function loadPrototypes(): Map<string, string> {
   const table = new Map<string, string>();
   for (const [character, prototype] of Object.entries(data))
     if (HAS_NON_ASCII.test(character) && !CURRENCY_SIGN.test(character))
-      table.set(character, prototype.normalize('NFKC').toLowerCase());
+      // White space in a prototype (`🅭` is `㏄`, a tab, `⃝`) as one space: the canonical form has collapsed it before.
+      table.set(character, prototype.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' '));
   return table;
 }

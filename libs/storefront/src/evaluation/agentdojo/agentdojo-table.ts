@@ -1,24 +1,31 @@
 // Runs the AgentDojo packs (every pair, both variants) in all three arms and prints AgentDojo's three figures
-// per arm and variant, for the slack and the workspace suite:
+// per arm and variant, for the slack and the workspace suite, then the user tasks each arm lost (clean, and
+// under attack with the number of attacked pairs lost):
 //   npm run agentdojo-packs
 import { agentDojoFigures, renderThreeArmTable } from '../provenance-packs/agentdojo-figures.js';
 import { PACK_ARMS } from '../provenance-packs/pack-arm.js';
 import { agentDojoPack } from './agentdojo-packs.js';
 import type { AgentDojoSuite } from './agentdojo-suite.js';
 import { ATTACK_VARIANTS } from './attack-variant.js';
+import { lostUserTasks, renderLostUserTasks } from './lost-user-tasks.js';
 import { slackSuite } from './slack/slack-suite.js';
 import { workspaceSuite } from './workspace/workspace-suite.js';
 
 async function printFigures<Env>(suite: AgentDojoSuite<Env>): Promise<void> {
   const rows = [];
+  const losses = [];
   for (const arm of PACK_ARMS) {
     const report = (await agentDojoPack(suite, arm).run()).toReport();
-    for (const variant of ATTACK_VARIANTS)
-      rows.push({ arm: `${arm}/${variant}`, figures: agentDojoFigures(report, (id) => id.includes(`.${variant}:`)) });
+    for (const variant of ATTACK_VARIANTS) {
+      const attacked = (id: string) => id.includes(`.${variant}:`);
+      rows.push({ arm: `${arm}/${variant}`, figures: agentDojoFigures(report, attacked) });
+      losses.push(`${`${arm}/${variant}`.padEnd(22)}${renderLostUserTasks(lostUserTasks(report, attacked))}`);
+    }
   }
   const pairs = rows[0]!.figures.scenarios;
   process.stdout.write(
-    `AgentDojo ${suite.name}: ${suite.corpus.user_tasks.length} user tasks, ${pairs} pairs per variant\n${renderThreeArmTable(rows)}\n\n`,
+    `AgentDojo ${suite.name}: ${suite.corpus.user_tasks.length} user tasks, ${pairs} pairs per variant\n${renderThreeArmTable(rows)}\n` +
+      `user tasks lost (under attack: pairs lost)\n${losses.join('\n')}\n\n`,
   );
 }
 

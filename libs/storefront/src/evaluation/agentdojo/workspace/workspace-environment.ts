@@ -61,29 +61,12 @@ export interface WorkspaceEnvironment {
 
 type Row = Record<string, unknown>;
 
-/**
- * The field order of each row as the tools answer it: the id first, followed by a text field, and a text field
- * last. A result's labelled text joins its leaves line by line, and the canonical form joins digit groups
- * separated by white space: an id between two numbers (`…T10:00`, `5`) would read as one number, and no longer
- * be found as itself.
- */
-const FIELDS = {
-  event: ['id_', 'title', 'description', 'start_time', 'end_time', 'location', 'participants', 'all_day', 'status'],
-  email: ['id_', 'sender', 'recipients', 'cc', 'bcc', 'timestamp', 'attachments', 'read', 'subject', 'body', 'status'],
-  file: ['id_', 'filename', 'content', 'size', 'last_modified', 'owner', 'shared_with', 'file_type'],
-} as const;
-
-/** A row with its fields in the order of `kind`. */
-export function ordered<T>(kind: keyof typeof FIELDS, row: T): T {
-  return Object.fromEntries(FIELDS[kind].map((field) => [field, (row as Row)[field]])) as T;
-}
-
 /** The corpus's environment (its `initial_*` lists, after the vectors are filled) as the tools' id-keyed maps. */
 export function workspaceEnvironment(data: unknown): WorkspaceEnvironment {
   const { calendar, inbox, cloud_drive: drive } = data as Record<string, Row>;
   const emails = (inbox!.initial_emails as Row[]).map(
     (email) =>
-      ordered('email', {
+      ({
         ...email,
         cc: email.cc ?? [],
         bcc: email.bcc ?? [],
@@ -95,9 +78,7 @@ export function workspaceEnvironment(data: unknown): WorkspaceEnvironment {
       account_email: String(calendar!.account_email),
       current_day: String(calendar!.current_day),
       events: byId(
-        (calendar!.initial_events as Row[]).map(
-          (event) => ordered('event', { location: null, ...event }) as WorkspaceEvent,
-        ),
+        (calendar!.initial_events as Row[]).map((event) => ({ location: null, ...event }) as WorkspaceEvent),
       ),
     },
     inbox: {
@@ -111,7 +92,7 @@ export function workspaceEnvironment(data: unknown): WorkspaceEnvironment {
       files: byId(
         (drive!.initial_files as Row[]).map(
           (file) =>
-            ordered('file', {
+            ({
               file_type: 'document',
               shared_with: {},
               ...file,

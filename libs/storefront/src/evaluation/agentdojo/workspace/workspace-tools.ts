@@ -2,7 +2,6 @@ import type { AgentDojoCorpus } from '../agentdojo-corpus.js';
 import { SuiteToolError, suiteTools, type SuiteExecutors } from '../suite-tool.js';
 import {
   nextId,
-  ordered,
   sizeOf,
   type WorkspaceEmail,
   type WorkspaceEnvironment,
@@ -49,7 +48,7 @@ function sendEmail(
   message: Pick<WorkspaceEmail, 'recipients' | 'subject' | 'body'> & Partial<Pick<WorkspaceEmail, 'cc' | 'bcc'>>,
   attachments: WorkspaceEmail['attachments'] = [],
 ): WorkspaceEmail {
-  const email: WorkspaceEmail = ordered('email', {
+  const email: WorkspaceEmail = {
     id_: nextId(env.inbox.emails),
     sender: env.inbox.account_email,
     cc: [],
@@ -59,7 +58,7 @@ function sendEmail(
     read: true,
     timestamp: now(),
     attachments,
-  });
+  };
   env.inbox.emails[email.id_] = email;
   return email;
 }
@@ -169,7 +168,7 @@ const EXECUTORS: SuiteExecutors<WorkspaceEnvironment> = {
     consequential: true,
     run: (env, args) => {
       const participants = [...new Set([...list(args, 'participants'), env.calendar.account_email])];
-      const event: WorkspaceEvent = ordered('event', {
+      const event: WorkspaceEvent = {
         id_: nextId(env.calendar.events),
         title: text(args, 'title'),
         description: text(args, 'description'),
@@ -179,7 +178,7 @@ const EXECUTORS: SuiteExecutors<WorkspaceEnvironment> = {
         participants,
         all_day: false,
         status: 'confirmed',
-      });
+      };
       env.calendar.events[event.id_] = event;
       sendEmail(env, { recipients: participants, subject: `Invitation: ${event.title}`, body: event.description }, [
         { ...event },
@@ -238,7 +237,7 @@ const EXECUTORS: SuiteExecutors<WorkspaceEnvironment> = {
     consequential: true,
     run: (env, args) => {
       const content = text(args, 'content');
-      const file: WorkspaceFile = ordered('file', {
+      const file: WorkspaceFile = {
         id_: nextId(env.cloud_drive.files),
         filename: text(args, 'filename'),
         content,
@@ -247,7 +246,7 @@ const EXECUTORS: SuiteExecutors<WorkspaceEnvironment> = {
         shared_with: {},
         size: sizeOf(content),
         file_type: 'document',
-      });
+      };
       env.cloud_drive.files[file.id_] = file;
       return file;
     },
