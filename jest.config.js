@@ -27,5 +27,6 @@ export default {
   // long-lived process accumulates every file's module graph (ESM modules are never unloaded) and ends
   // in a heap exhaustion.
   maxWorkers: 2,
+  testSequencer: '<rootDir>/jest.sequencer.js',
   workerIdleMemoryLimit: '1536MB',
 };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { type ApprovalReceipt, fingerprint } from '@verdict/nestjs';
+import { type ApprovalReceipt, type PendingReceiptLimits, fingerprint } from '@verdict/nestjs';
 import { TypeOrmApprovalReceiptStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { dropDataSource, externalCopiesModel, openDataSource, startGateWorkers } from '@verdict/testing-kit';
 import type {
@@ -12,6 +12,7 @@ import type {
   GateWorkers,
   ReceiptConsumeReply,
   ReceiptDecisionReply,
+  ReceiptIssueReply,
   TrajectoryAdvanceReply,
 } from '@verdict/testing-kit';
 import { type SoakViolations, noViolations } from './soak-tally.js';
@@ -21,6 +22,8 @@ const LIMIT = 3;
 const WINDOW_SECONDS = 3_600;
 const TTL_MS = 3_600_000;
 const COPIES = externalCopiesModel(LIMIT);
+/** The two conversations the per-conversation race issues in, alternating by worker. */
+const CONVERSATIONS = [fingerprint('soak-thread-a'), fingerprint('soak-thread-b')];
 
 /** One durable gate under soak: how a batch of fresh keys is set up and how one key's replies are judged. */
 interface SoakGate {
@@ -51,7 +54,8 @@ export interface GateSoakOptions {
 
 /**
  * `rounds` contended rounds of each durable gate on `engine`, `processes` OS processes calling every key:
- * execution claim admission, approval receipt consumption, approve-vs-reject, rate limit, trajectory advance.
+ * execution claim admission, approval receipt consumption, approve-vs-reject, the pending-receipt caps (a
+ * principal's `maxPending`, one pending receipt per tool call and conversation), rate limit, trajectory advance.
  */
 export async function soakGates(engine: DatabaseEngine, options: GateSoakOptions): Promise<GateSoakResult[]> {
   const dataSource = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
@@ -119,20 +123,32 @@ function countExactly(
 
 function durableGates(engine: DatabaseEngine, operator: TypeOrmApprovalReceiptStore): SoakGate[] {
   const key = (name: string) => fingerprint({ soak: name, engine: engine.name });
+  /** A pending receipt's issue for the binding `name` and `toolCallId`, with a candidate id of its own. */
+  const pendingReceipt = (name: string, toolCallId: string, now: Date) => ({
+    toolCallId,
+    capability: 'orders.cancel',
+    bindingFingerprint: key(name),
+    candidateId: randomBytes(32).toString('base64url'),
+    reason: 'Cancelling an order cannot be undone.',
+    description: null,
+    subject: null,
+    expiresAt: new Date(now.getTime() + TTL_MS),
+    now,
+  });
+  /** Every worker issues, for each key, a receipt with a binding of its own under what `issue(key, worker)` says. */
+  const racingIssues =
+    (issue: (name: string, index: number) => { toolCallId: string; limits: PendingReceiptLimits }) =>
+    async (keys: readonly string[]) => {
+      const now = new Date();
+      return (index: number): GateRequest[] =>
+        keys.map((name) => {
+          const { toolCallId, limits } = issue(name, index);
+          return { gate: 'issueReceipt', ...pendingReceipt(`${name}:${index}`, toolCallId, now), limits };
+        });
+    };
   /** Issues a pending receipt for `name` as the operator would. */
   const issue = async (name: string) => {
-    const now = new Date();
-    const receipt = await operator.issue({
-      toolCallId: `call_${name}`,
-      capability: 'orders.cancel',
-      bindingFingerprint: key(name),
-      candidateId: randomBytes(32).toString('base64url'),
-      reason: 'Cancelling an order cannot be undone.',
-      description: null,
-      subject: null,
-      expiresAt: new Date(now.getTime() + TTL_MS),
-      now,
-    });
+    const receipt = await operator.issue(pendingReceipt(name, `call_${name}`, new Date()));
     if (receipt === null) throw new Error(`The operator could not issue a receipt for ${name}.`);
     return receipt;
   };
@@ -222,6 +238,43 @@ function durableGates(engine: DatabaseEngine, operator: TypeOrmApprovalReceiptSt
         violations.otherViolations += transitions.filter(
           (reply) => !applied.includes(reply) && reply.outcome !== 'invalid_state',
         ).length;
+      },
+    },
+    {
+      name: 'pending receipt cap',
+      // Every worker issues a receipt of its own (its own tool call) for the key's principal: the cap lets LIMIT through.
+      arrange: racingIssues((name, index) => ({
+        toolCallId: `call_${name}:${index}`,
+        limits: { principalFingerprint: key(name), maxPending: LIMIT },
+      })),
+      judge: (replies, violations) => {
+        const issued = (replies as ReceiptIssueReply[]).filter((reply) => reply.receipt !== null);
+        countExactly(issued.length, LIMIT, violations, 'overAdmissions');
+      },
+    },
+    {
+      name: 'one pending receipt per tool call and conversation',
+      // Every worker issues for the key's one tool call, each with a binding of its own, in one of two conversations.
+      arrange: racingIssues((name, index) => ({
+        toolCallId: `call_${name}`,
+        limits: {
+          principalFingerprint: key(name),
+          maxPending: Number.MAX_SAFE_INTEGER,
+          conversationFingerprint: CONVERSATIONS[index % CONVERSATIONS.length]!,
+        },
+      })),
+      judge: (replies, violations) => {
+        const issued = (replies as ReceiptIssueReply[]).flatMap((reply) =>
+          reply.receipt === null ? [] : [reply.receipt],
+        );
+        // With fewer workers than conversations, a conversation nobody issued in expects nothing.
+        for (const conversation of CONVERSATIONS.slice(0, replies.length))
+          countExactly(
+            issued.filter((receipt) => receipt.conversationFingerprint === conversation).length,
+            1,
+            violations,
+            'overAdmissions',
+          );
       },
     },
     {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { DataSource } from 'typeorm';
@@ -8,133 +8,149 @@ import type { DatabaseEngine, GateWorkers } from '@verdict/testing-kit';
 import type { ApprovalReceipt } from '../../packages/verdict/src/approvals/approval-receipt.js';
 import { fingerprint } from '../../packages/verdict/src/fingerprints/fingerprint.js';
 
-const PROCESSES = 16;
-const ROUNDS = 50;
+/** Racing OS processes: enough that every round is a real race on this two-core machine, few enough to start once per engine. */
+const PROCESSES = 8;
+/**
+ * Rounds of each race. A store that reads and then writes loses these races within a few rounds on every
+ * engine (ADR 0056); `npm run soak` races each gate 10,000 times.
+ */
+const ROUNDS = 20;
 /** Rounds of each pending-receipt cap race, and the cap they race for. */
-const CAP_ROUNDS = 25;
+const CAP_ROUNDS = 10;
 const MAX_PENDING = 3;
 const TTL_MS = 900_000;
+/** Forking the workers and opening their connections, on a loaded machine: a budget, never a synchronization. */
+const POOL_START_TIMEOUT_MS = 180_000;
 
 /**
- * Single use and a single decision across real OS processes, each with its own connection. Every round
- * has a fresh receipt: all processes consume one approved receipt at once (exactly one may consume it,
- * the others see a replay), or half approve and half reject one pending receipt at once (exactly one
- * decision may apply, and the row must keep it).
+ * Single use, a single decision and the pending-receipt caps across real OS processes, each with its own
+ * connection. One database and one pool of workers per engine, started once and shared by the races; every
+ * round has keys of its own (a fresh receipt, a fresh principal), so no race sees another's rows.
  */
 for (const engine of databaseEngines()) {
   describe(`Approval receipts across ${PROCESSES} OS processes [${engine.name}]`, () => {
+    let shared: Awaited<ReturnType<typeof startWorkers>> | undefined;
+    beforeAll(async () => {
+      shared = await startWorkers(engine);
+    }, POOL_START_TIMEOUT_MS);
+    afterAll(async () => {
+      await shared?.close();
+    });
+    /** The engine's shared operator store and workers. */
+    const setup = () => {
+      if (shared === undefined) throw new Error('The gate workers did not start.');
+      return shared;
+    };
+
+    /** All processes consume one approved receipt at once: exactly one may consume it, the others see a replay. */
     it(`lets exactly one process consume an approved receipt in each of ${ROUNDS} rounds; the others see it consumed`, async () => {
-      await withWorkers(engine, async ({ operator, workers }) => {
-        const consumers: number[] = [];
-        const winners = new Set<number>();
-        const violations: string[] = [];
-        const started = performance.now();
+      const { operator, workers } = setup();
+      const consumers: number[] = [];
+      const winners = new Set<number>();
+      const violations: string[] = [];
+      const started = performance.now();
 
-        for (let round = 0; round < ROUNDS; round++) {
-          const pending = await operator.issue(issueRequest(engine, round));
-          const approval = await operator.approve({
-            receiptId: pending.id,
-            toolCallId: pending.toolCallId,
-            by: 'customer:72',
-            now: new Date(),
-          });
-          if (approval.outcome !== 'approved')
-            throw new Error(`round ${round}: the operator's approval answered ${approval.outcome}`);
-
-          const now = new Date();
-          const checks = await workers.consumeReceiptAll({ ...keyOf(pending), now });
-          const consumed = checks.flatMap((check, index) => (check.outcome === 'approved' ? [index] : []));
-          consumers.push(consumed.length);
-          consumed.forEach((index) => winners.add(index));
-          // The winner and every replay answer with the row as the winner left it; the row stays so.
-          const expected = { ...approval.receipt, status: 'consumed', consumedAt: now, updatedAt: now };
-          checks.forEach((check, index) => {
-            if (!['approved', 'consumed'].includes(check.outcome) || !sameData(check.receipt, expected)) {
-              violations.push(`round ${round} process ${index}: ${check.outcome} ${JSON.stringify(check.receipt)}`);
-            }
-          });
-          const stored = await operator.find(pending.id);
-          if (!sameData(stored, expected)) violations.push(`round ${round}: the row is ${JSON.stringify(stored)}`);
-        }
-
-        const seconds = (performance.now() - started) / 1000;
-        console.info(
-          `[${engine.name}] approval receipt consumption: ${PROCESSES} processes × ${ROUNDS} rounds in ${seconds.toFixed(1)} s; ` +
-            `${winners.size} different processes won a round`,
-        );
-        expect({ rounds: consumers.length, notExactlyOne: offRounds(consumers) }).toEqual({
-          rounds: ROUNDS,
-          notExactlyOne: [],
+      for (let round = 0; round < ROUNDS; round++) {
+        const pending = await operator.issue(issueRequest(engine, `consume_${round}`));
+        const approval = await operator.approve({
+          receiptId: pending.id,
+          toolCallId: pending.toolCallId,
+          by: 'customer:72',
+          now: new Date(),
         });
-        expect(violations).toEqual([]);
-      });
-    });
+        if (approval.outcome !== 'approved')
+          throw new Error(`round ${round}: the operator's approval answered ${approval.outcome}`);
 
-    it(`applies exactly one of ${PROCESSES / 2} approvals and ${PROCESSES / 2} rejections of a pending receipt in each of ${ROUNDS} rounds`, async () => {
-      await withWorkers(engine, async ({ operator, workers }) => {
-        const applied: number[] = [];
-        const wins = { approved: 0, rejected: 0 };
-        const violations: string[] = [];
-        const started = performance.now();
-
-        for (let round = 0; round < ROUNDS; round++) {
-          const pending = await operator.issue(issueRequest(engine, round));
-          const now = new Date();
-          // Alternating, so that neither decision is always sent first.
-          const replies = await workers.decideReceiptAll(
-            { receiptId: pending.id, toolCallId: pending.toolCallId, now },
-            (index) => (index % 2 === 0 ? 'approve' : 'reject'),
-          );
-
-          const winners = replies.flatMap((reply, index) => ('receipt' in reply ? [{ reply, index }] : []));
-          applied.push(winners.length);
-          if (winners.length !== 1) continue;
-          const [{ reply: winner, index }] = winners;
-          const by = `approver:${index}`;
-          const expected =
-            winner.decision === 'approve'
-              ? { ...pending, status: 'approved', approvedBy: by, approvedAt: now, updatedAt: now }
-              : { ...pending, status: 'rejected', rejectedBy: by, rejectedAt: now, updatedAt: now };
-          wins[winner.outcome]++;
-          if (winner.outcome !== expected.status)
-            violations.push(`round ${round}: a ${winner.decision} answered ${winner.outcome}`);
-          if (!sameData(winner.receipt, expected))
-            violations.push(`round ${round}: the winner answered ${JSON.stringify(winner.receipt)}`);
-          const stored = await operator.find(pending.id);
-          if (!sameData(stored, expected))
-            violations.push(
-              `round ${round}: the row ${JSON.stringify(stored)} does not keep the ${winner.decision} by ${by}`,
-            );
-          for (const [loser, reply] of replies.entries()) {
-            if (loser !== index && reply.outcome !== 'invalid_state')
-              violations.push(`round ${round} process ${loser}: ${reply.decision} answered ${reply.outcome}`);
+        const now = new Date();
+        const checks = await workers.consumeReceiptAll({ ...keyOf(pending), now });
+        const consumed = checks.flatMap((check, index) => (check.outcome === 'approved' ? [index] : []));
+        consumers.push(consumed.length);
+        consumed.forEach((index) => winners.add(index));
+        // The winner and every replay answer with the row as the winner left it; the row stays so.
+        const expected = { ...approval.receipt, status: 'consumed', consumedAt: now, updatedAt: now };
+        checks.forEach((check, index) => {
+          if (!['approved', 'consumed'].includes(check.outcome) || !sameData(check.receipt, expected)) {
+            violations.push(`round ${round} process ${index}: ${check.outcome} ${JSON.stringify(check.receipt)}`);
           }
-        }
-
-        const seconds = (performance.now() - started) / 1000;
-        console.info(
-          `[${engine.name}] approval receipt decisions: ${PROCESSES} processes × ${ROUNDS} rounds in ${seconds.toFixed(1)} s; ` +
-            `approvals won ${wins.approved} rounds, rejections ${wins.rejected}`,
-        );
-        expect({ rounds: applied.length, notExactlyOne: offRounds(applied) }).toEqual({
-          rounds: ROUNDS,
-          notExactlyOne: [],
         });
-        expect(violations).toEqual([]);
-      });
-    });
-  });
-}
+        const stored = await operator.find(pending.id);
+        if (!sameData(stored, expected)) violations.push(`round ${round}: the row is ${JSON.stringify(stored)}`);
+      }
 
-/**
- * The pending-receipt caps (ADR 0015) across real OS processes: every round a fresh principal, and all
- * processes issue for it at once behind the pool's start barrier. At most the caps are ever issued, and
- * (the caps being reachable) exactly that many; the database holds no more pending rows than were issued.
- */
-for (const engine of databaseEngines()) {
-  describe(`Pending receipt caps across ${PROCESSES} OS processes [${engine.name}]`, () => {
-    it(`issues exactly ${MAX_PENDING} of ${PROCESSES} racing receipts of one actor and capability (maxPending ${MAX_PENDING}) in each of ${CAP_ROUNDS} rounds`, async () => {
-      await withWorkers(engine, async ({ operator, workers }) => {
+      const seconds = (performance.now() - started) / 1000;
+      console.info(
+        `[${engine.name}] approval receipt consumption: ${PROCESSES} processes × ${ROUNDS} rounds in ${seconds.toFixed(1)} s; ` +
+          `${winners.size} different processes won a round`,
+      );
+      expect({ rounds: consumers.length, notExactlyOne: offRounds(consumers) }).toEqual({
+        rounds: ROUNDS,
+        notExactlyOne: [],
+      });
+      expect(violations).toEqual([]);
+    });
+
+    /** Half approve and half reject one pending receipt at once: exactly one decision may apply, and the row must keep it. */
+    it(`applies exactly one of ${PROCESSES / 2} approvals and ${PROCESSES / 2} rejections of a pending receipt in each of ${ROUNDS} rounds`, async () => {
+      const { operator, workers } = setup();
+      const applied: number[] = [];
+      const wins = { approved: 0, rejected: 0 };
+      const violations: string[] = [];
+      const started = performance.now();
+
+      for (let round = 0; round < ROUNDS; round++) {
+        const pending = await operator.issue(issueRequest(engine, `decide_${round}`));
+        const now = new Date();
+        // Alternating, so that neither decision is always sent first.
+        const replies = await workers.decideReceiptAll(
+          { receiptId: pending.id, toolCallId: pending.toolCallId, now },
+          (index) => (index % 2 === 0 ? 'approve' : 'reject'),
+        );
+
+        const winners = replies.flatMap((reply, index) => ('receipt' in reply ? [{ reply, index }] : []));
+        applied.push(winners.length);
+        if (winners.length !== 1) continue;
+        const [{ reply: winner, index }] = winners;
+        const by = `approver:${index}`;
+        const expected =
+          winner.decision === 'approve'
+            ? { ...pending, status: 'approved', approvedBy: by, approvedAt: now, updatedAt: now }
+            : { ...pending, status: 'rejected', rejectedBy: by, rejectedAt: now, updatedAt: now };
+        wins[winner.outcome]++;
+        if (winner.outcome !== expected.status)
+          violations.push(`round ${round}: a ${winner.decision} answered ${winner.outcome}`);
+        if (!sameData(winner.receipt, expected))
+          violations.push(`round ${round}: the winner answered ${JSON.stringify(winner.receipt)}`);
+        const stored = await operator.find(pending.id);
+        if (!sameData(stored, expected))
+          violations.push(
+            `round ${round}: the row ${JSON.stringify(stored)} does not keep the ${winner.decision} by ${by}`,
+          );
+        for (const [loser, reply] of replies.entries()) {
+          if (loser !== index && reply.outcome !== 'invalid_state')
+            violations.push(`round ${round} process ${loser}: ${reply.decision} answered ${reply.outcome}`);
+        }
+      }
+
+      const seconds = (performance.now() - started) / 1000;
+      console.info(
+        `[${engine.name}] approval receipt decisions: ${PROCESSES} processes × ${ROUNDS} rounds in ${seconds.toFixed(1)} s; ` +
+          `approvals won ${wins.approved} rounds, rejections ${wins.rejected}`,
+      );
+      expect({ rounds: applied.length, notExactlyOne: offRounds(applied) }).toEqual({
+        rounds: ROUNDS,
+        notExactlyOne: [],
+      });
+      expect(violations).toEqual([]);
+    });
+
+    /**
+     * The pending-receipt caps (ADR 0015): every round a fresh principal, and all processes issue for it at
+     * once behind the pool's start barrier. At most the caps are ever issued, and (the caps being reachable)
+     * exactly that many; the database holds no more pending rows than were issued.
+     */
+    describe('pending receipt caps', () => {
+      it(`issues exactly ${MAX_PENDING} of ${PROCESSES} racing receipts of one actor and capability (maxPending ${MAX_PENDING}) in each of ${CAP_ROUNDS} rounds`, async () => {
+        const { operator, workers } = setup();
         const violations: string[] = [];
         for (let round = 0; round < CAP_ROUNDS; round++) {
           const limits = {
@@ -145,7 +161,7 @@ for (const engine of databaseEngines()) {
             maxPending: MAX_PENDING,
           };
           const replies = await workers.issueReceiptAll((index) => ({
-            ...issueRequest(engine, round, `call_${round}_${index}`),
+            ...issueRequest(engine, `cap_${round}_${index}`),
             limits,
           }));
           const issued = replies.filter((receipt) => receipt !== null);
@@ -156,10 +172,9 @@ for (const engine of databaseEngines()) {
         }
         expect(violations).toEqual([]);
       });
-    });
 
-    it(`issues exactly one of ${PROCESSES} racing receipts of one actor for one tool call per conversation (two conversations), each with another binding, in each of ${CAP_ROUNDS} rounds`, async () => {
-      await withWorkers(engine, async ({ operator, workers }) => {
+      it(`issues exactly one of ${PROCESSES} racing receipts of one actor for one tool call per conversation (two conversations), each with another binding, in each of ${CAP_ROUNDS} rounds`, async () => {
+        const { operator, workers } = setup();
         const violations: string[] = [];
         const conversations = [fingerprint('thread-a'), fingerprint('thread-b')];
         for (let round = 0; round < CAP_ROUNDS; round++) {
@@ -169,7 +184,7 @@ for (const engine of databaseEngines()) {
           });
           const toolCallId = `call_${randomBytes(8).toString('hex')}`;
           const replies = await workers.issueReceiptAll((index) => ({
-            ...issueRequest(engine, round * PROCESSES + index, toolCallId),
+            ...issueRequest(engine, `conversation_${round}_${index}`, toolCallId),
             limits: { principalFingerprint, maxPending: PROCESSES, conversationFingerprint: conversations[index % 2]! },
           }));
           const issued = replies.filter((receipt) => receipt !== null);
@@ -189,11 +204,10 @@ for (const engine of databaseEngines()) {
   });
 }
 
-/** A fresh database on `engine`, an operator store in this process and `PROCESSES` gate workers on it. */
-async function withWorkers(
+/** A fresh database on `engine`, an operator store in this process and `PROCESSES` gate workers on it; `close` drops it all. */
+async function startWorkers(
   engine: DatabaseEngine,
-  test: (setup: { operator: TypeOrmApprovalReceiptStore; workers: GateWorkers }) => Promise<void>,
-): Promise<void> {
+): Promise<{ operator: TypeOrmApprovalReceiptStore; workers: GateWorkers; close(): Promise<void> }> {
   const dataSource: DataSource = await openDataSource(engine, {
     entities: verdictEntities,
     migrations: verdictMigrations,
@@ -202,12 +216,17 @@ async function withWorkers(
     await dropDataSource(dataSource);
     throw error;
   });
-  try {
-    await test({ operator: new TypeOrmApprovalReceiptStore(dataSource), workers });
-  } finally {
-    await workers.close();
-    await dropDataSource(dataSource);
-  }
+  return {
+    operator: new TypeOrmApprovalReceiptStore(dataSource),
+    workers,
+    close: async () => {
+      try {
+        await workers.close();
+      } finally {
+        await dropDataSource(dataSource);
+      }
+    },
+  };
 }
 
 /** The rounds in which not exactly one process succeeded, as `round r: n succeeded`. */
@@ -233,7 +252,8 @@ function keyOf({ toolCallId, capability, bindingFingerprint }: ApprovalReceipt) 
   return { toolCallId, capability, bindingFingerprint };
 }
 
-function issueRequest(engine: DatabaseEngine, round: number, toolCallId = `call_${round}`) {
+/** A receipt request whose key (tool call and binding) is `name`'s: names are unique in an engine's shared database. */
+function issueRequest(engine: DatabaseEngine, name: string, toolCallId = `call_${name}`) {
   const now = new Date();
   return {
     toolCallId,
@@ -241,13 +261,13 @@ function issueRequest(engine: DatabaseEngine, round: number, toolCallId = `call_
     bindingFingerprint: fingerprint({
       capability: 'orders.cancel',
       execution_target_policy: 'refresh',
-      arguments: { round },
+      arguments: { name },
       binding: { engine: engine.name },
     }),
     candidateId: randomBytes(32).toString('base64url'),
     reason: 'Cancelling an order cannot be undone.',
-    description: `Order #${round}`,
-    subject: { ownerId: 'customer:72', orderId: `order:${round}` },
+    description: `Order ${name}`,
+    subject: { ownerId: 'customer:72', orderId: `order:${name}` },
     expiresAt: new Date(now.getTime() + TTL_MS),
     now,
   };

@@ -12,6 +12,9 @@ import ts from 'typescript';
  *   Any other block is `block-<line>.ts`.
  * - Each document is one program: its blocks are separate modules, and a `declare module` augmentation
  *   (VerdictTypes) in one block types the document's other blocks, never another document's.
+ * - What is reported is every diagnostic of the blocks themselves, and the program's global and option ones; the
+ *   workspace's sources the blocks import are checked by `npm run typecheck` (ADR 0056). The workspace's files
+ *   are parsed once and shared by the documents' programs.
  * - ADRs (docs/adr/) are not checked: they record decisions, and their code may show the API as it was.
  */
 export interface DocBlock {
@@ -91,7 +94,8 @@ export function checkDocument(doc: string, blocks: readonly DocBlock[], root = r
   }
   const options = compilerOptions(root);
   const host = ts.createCompilerHost(options, true);
-  const { fileExists, readFile, getSourceFile, directoryExists } = host;
+  const { fileExists, readFile, directoryExists } = host;
+  const getSourceFile = sharedSourceFiles(host, root);
   const directories = new Set([...virtual.keys()].flatMap((path) => ancestors(path)));
   host.fileExists = (path) => virtual.has(path) || fileExists.call(host, path);
   host.directoryExists = (path) =>
@@ -100,11 +104,22 @@ export function checkDocument(doc: string, blocks: readonly DocBlock[], root = r
   host.getSourceFile = (path, language, onError, create) => {
     const block = virtual.get(path);
     return block === undefined
-      ? getSourceFile.call(host, path, language, onError, create)
+      ? getSourceFile(path, language, onError, create)
       : ts.createSourceFile(path, block.code, language, true);
   };
   const program = ts.createProgram([...virtual.keys()], options, host);
-  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
+  // The blocks' own diagnostics: whatever a block gets wrong is reported in the block. The workspace's sources
+  // are type-checked by `npm run typecheck`, as a user's compiler with skipLibCheck never checks a package's.
+  const diagnostics = [
+    ...program.getConfigFileParsingDiagnostics(),
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...[...virtual.keys()].flatMap((path) => {
+      const file = program.getSourceFile(path)!;
+      return [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)];
+    }),
+  ];
+  return ts.sortAndDeduplicateDiagnostics(diagnostics).map((diagnostic) => {
     const block = diagnostic.file === undefined ? undefined : virtual.get(diagnostic.file.fileName);
     const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
     if (diagnostic.file === undefined || block === undefined) {
@@ -114,6 +129,24 @@ export function checkDocument(doc: string, blocks: readonly DocBlock[], root = r
     // The opening fence is at block.line; the block's first line is the next one.
     return `${relative(root, doc)}:${block.line + 1 + line}:${character + 1} (block at line ${block.line}): TS${diagnostic.code} ${message}`;
   });
+}
+
+/**
+ * Source files outside the blocks, parsed once per test file and shared by every document's program (as a
+ * language service shares them): each program still binds and checks on its own, so one document's
+ * augmentation never types another's blocks. Keyed by path and language version; the workspace's files do
+ * not change while the spec runs.
+ */
+const parsedFiles = new Map<string, ts.SourceFile | undefined>();
+
+function sharedSourceFiles(host: ts.CompilerHost, root: string): ts.CompilerHost['getSourceFile'] {
+  const parse = host.getSourceFile.bind(host);
+  return (path, language, onError, create) => {
+    const version = typeof language === 'object' ? language.languageVersion : language;
+    const key = `${root}\0${version}\0${path}`;
+    if (!parsedFiles.has(key)) parsedFiles.set(key, parse(path, language, onError, create));
+    return parsedFiles.get(key);
+  };
 }
 
 function ancestors(path: string): string[] {

@@ -21,14 +21,14 @@ import {
   fromProposal,
   requiresConfirmation,
 } from '@verdict/nestjs';
-import {
-  Order,
-  StorefrontAbilityFactory,
-  StorefrontCapabilities,
-  StorefrontCapability,
-  StorefrontContexts,
-  openSqliteStorefront,
-} from '@verdict/storefront';
+// The storefront's modules themselves, not its entry point: that one loads the LangChain tools and the
+// evaluation packs too, which this spec never uses.
+import { StorefrontAbilityFactory } from '../../libs/storefront/src/authorization/storefront-ability.factory.js';
+import { StorefrontContexts } from '../../libs/storefront/src/authorization/storefront-contexts.js';
+import { StorefrontCapabilities } from '../../libs/storefront/src/capabilities/storefront.capabilities.js';
+import { StorefrontCapability } from '../../libs/storefront/src/capabilities/storefront-capability.js';
+import { Order } from '../../libs/storefront/src/entities/order.entity.js';
+import { openSqliteStorefront } from '../../libs/storefront/src/seed/open-sqlite-storefront.js';
 import { DataSource } from 'typeorm';
 import { Document, alice, documentsFixture } from './documents.fixture.js';
 import { InterleavingAbilityFactory } from './interleaving-ability-factory.js';

@@ -8,16 +8,14 @@ import {
   VerdictService,
 } from '@verdict/nestjs';
 import { TypeOrmApprovalReceiptStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import {
-  Order,
-  RefundCapabilities,
-  StorefrontAbilityFactory,
-  StorefrontCapability,
-  StorefrontContexts,
-  seedStorefront,
-  storefrontEntities,
-  storefrontMigrations,
-} from '@verdict/storefront';
+import { StorefrontAbilityFactory } from '../../libs/storefront/src/authorization/storefront-ability.factory.js';
+import { StorefrontContexts } from '../../libs/storefront/src/authorization/storefront-contexts.js';
+import { RefundCapabilities } from '../../libs/storefront/src/capabilities/refund.capabilities.js';
+import { StorefrontCapability } from '../../libs/storefront/src/capabilities/storefront-capability.js';
+import { Order } from '../../libs/storefront/src/entities/order.entity.js';
+import { storefrontEntities } from '../../libs/storefront/src/entities/storefront-entities.js';
+import { storefrontMigrations } from '../../libs/storefront/src/migrations/storefront-migrations.js';
+import { seedStorefront } from '../../libs/storefront/src/seed/seed-storefront.js';
 import { type DatabaseEngine, databaseEngines, dropDataSource, openDataSource } from '@verdict/testing-kit';
 import { DataSource } from 'typeorm';
 import { InterleavingAbilityFactory } from './interleaving-ability-factory.js';

@@ -13,14 +13,12 @@ import {
   defineCapability,
   fromProposal,
 } from '@verdict/nestjs';
-import {
-  Customer,
-  type Order,
-  StorefrontAbilityFactory,
-  StorefrontContexts,
-  findOrderInTenant,
-  openSqliteStorefront,
-} from '@verdict/storefront';
+import { StorefrontAbilityFactory } from '../../libs/storefront/src/authorization/storefront-ability.factory.js';
+import { StorefrontContexts } from '../../libs/storefront/src/authorization/storefront-contexts.js';
+import { Customer } from '../../libs/storefront/src/entities/customer.entity.js';
+import { type Order } from '../../libs/storefront/src/entities/order.entity.js';
+import { findOrderInTenant } from '../../libs/storefront/src/orders/find-order-in-tenant.js';
+import { openSqliteStorefront } from '../../libs/storefront/src/seed/open-sqlite-storefront.js';
 import type { DataSource } from 'typeorm';
 
 // The CASL subject-type check (docs/architecture.md step 3): a target must be detected as the capability's subject.

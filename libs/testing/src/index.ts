@@ -32,6 +32,8 @@ export type {
   ReceiptConsumeRequest,
   ReceiptDecisionReply,
   ReceiptDecisionRequest,
+  ReceiptIssueReply,
+  ReceiptIssueRequest,
   TrajectoryAdvanceReply,
   TrajectoryAdvanceRequest,
 } from './processes/gate-protocol.js';
