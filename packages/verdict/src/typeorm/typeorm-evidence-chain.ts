@@ -27,8 +27,8 @@ import { StoreConnection } from './store-connection.js';
 
 /** Records linked per statement, each batch with its checkpoint; a longer list is linked in several batches. */
 const SEAL_BATCH = LAST_SEAL_GRACE.links;
-/** Links read per page while verifying. */
-const VERIFY_PAGE = 1000;
+/** Links read per page while verifying (keyset pagination by sequence). */
+const VERIFY_PAGE = 5000;
 const LINKS = 'verdict_evidence_links';
 const CHECKPOINTS = 'verdict_evidence_checkpoints';
 const TABLES = {
@@ -73,6 +73,8 @@ interface NativeSqlite {
  */
 export class TypeOrmEvidenceChain implements EvidenceChain {
   private readonly connection: StoreConnection;
+  /** The entity columns of each kind's records, looked up once. */
+  private readonly columns: Partial<Record<EvidenceKind, ReturnType<DataSource['getMetadata']>['columns']>> = {};
 
   constructor(
     private readonly dataSource: DataSource,
@@ -465,7 +467,11 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     let after = 0;
     for (;;) {
       const rows: Row[] = await this.dataSource.query(
-        `SELECT l.sequence AS link_sequence, l.previous_hash AS link_previous_hash, l.hash AS link_hash, r.* FROM ${LINKS} l LEFT JOIN ${table} r ON r.id = l.record_id WHERE l.kind = ${p(1)} AND l.stream = ${p(2)} AND l.sequence > ${p(3)} ORDER BY l.sequence LIMIT ${VERIFY_PAGE}`,
+        this.connection.dialect === 'postgres'
+          ? // A page of links, then each one's record by its primary key: whatever the statistics, no page reads the
+            // record table whole (a hash join per page would make a verification quadratic).
+            `SELECT l.sequence AS link_sequence, l.previous_hash AS link_previous_hash, l.hash AS link_hash, r.* FROM (SELECT sequence, previous_hash, hash, record_id FROM ${LINKS} WHERE kind = $1 AND stream = $2 AND sequence > $3 ORDER BY sequence LIMIT ${VERIFY_PAGE}) l LEFT JOIN LATERAL (SELECT * FROM ${table} WHERE id = l.record_id LIMIT 1) r ON true ORDER BY l.sequence`
+          : `SELECT l.sequence AS link_sequence, l.previous_hash AS link_previous_hash, l.hash AS link_hash, r.* FROM ${LINKS} l LEFT JOIN ${table} r ON r.id = l.record_id WHERE l.kind = ${p(1)} AND l.stream = ${p(2)} AND l.sequence > ${p(3)} ORDER BY l.sequence LIMIT ${VERIFY_PAGE}`,
         [kind, stream, after],
       );
       let going = true;
@@ -507,10 +513,11 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
 
   /** The record a row holds, converted as TypeORM reads the entity, so it hashes as the record that was written. */
   private hydrate(kind: EvidenceKind, row: Row): Linkable & Row {
-    const metadata = this.dataSource.getMetadata(TABLES[kind].entity);
+    const columns = (this.columns[kind] ??= this.dataSource.getMetadata(TABLES[kind].entity).columns);
+    const { driver } = this.dataSource;
     const record: Row = {};
-    for (const column of metadata.columns)
-      record[column.propertyName] = this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column);
+    for (const column of columns)
+      record[column.propertyName] = driver.prepareHydratedValue(row[column.databaseName], column);
     return record as Linkable & Row;
   }
 
