@@ -37,6 +37,7 @@ for (const engine of databaseEngines()) {
           expect(await indexNames(queryRunner, 'verdict_decision_records')).toEqual([
             'idx_verdict_decision_records_capability_time',
             'idx_verdict_decision_records_correlation',
+            'idx_verdict_decision_records_link_pending',
           ]);
           expect(await indexNames(queryRunner, 'verdict_approval_receipts')).not.toContain(
             'idx_verdict_approval_receipts_expires_at',
@@ -47,6 +48,7 @@ for (const engine of databaseEngines()) {
               ...ADDED_DECISION_INDEXES,
               'idx_verdict_decision_records_capability_time',
               'idx_verdict_decision_records_correlation',
+              'idx_verdict_decision_records_link_pending',
             ].sort(),
           );
           expect(await indexNames(queryRunner, 'verdict_approval_receipts')).toContain(

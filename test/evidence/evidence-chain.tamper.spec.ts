@@ -131,6 +131,7 @@ for (const engine of databaseEngines()) {
         // The attacker edits record 4 and relinks 4..10 without the key, so that every hash matches again.
         await sql(`UPDATE ${TABLE} SET reason = 'rewritten' WHERE id = $1`, [await idAt(4)]);
         await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence >= 4`);
+        await sql(`UPDATE ${TABLE} SET link_pending = 1 WHERE stream = $1`);
         await new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' }).seal();
         expect(await verdict()).toMatchObject({
           intact: false,

@@ -6,6 +6,8 @@ export interface StatementCounter {
   readonly dataSource: DataSource;
   /** Runs `action` and returns how many statements were sent while it ran. */
   during(action: () => Promise<unknown>): Promise<number>;
+  /** The statements the last `during` sent, in order, with their parameters. */
+  readonly sent: ReadonlyArray<{ readonly sql: string; readonly parameters: readonly unknown[] }>;
 }
 
 /**
@@ -18,8 +20,12 @@ export interface StatementCounter {
  */
 export async function countingStatements(dataSource: DataSource): Promise<StatementCounter> {
   let count = 0;
+  const sent: Array<{ sql: string; parameters: unknown[] }> = [];
   const logger: Logger = {
-    logQuery: () => void count++,
+    logQuery: (sql, parameters) => {
+      count++;
+      sent.push({ sql, parameters: Array.isArray(parameters) ? [...parameters] : [] });
+    },
     logQueryError: () => {},
     logQuerySlow: () => {},
     logSchemaBuild: () => {},
@@ -29,8 +35,10 @@ export async function countingStatements(dataSource: DataSource): Promise<Statem
   const counted = await new DataSource({ ...dataSource.options, migrations: [], logger }).initialize();
   return {
     dataSource: counted,
+    sent,
     async during(action: () => Promise<unknown>): Promise<number> {
       count = 0;
+      sent.length = 0;
       await action();
       return count;
     },

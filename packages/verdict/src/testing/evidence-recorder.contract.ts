@@ -367,9 +367,13 @@ function fullRecord(correlationId: string): DecisionRecord {
   );
 }
 
+/** Columns an adapter keeps for itself that hold nothing of the record: the seal's pending mark (ADR 0062). */
+const BOOKKEEPING_COLUMNS = new Set(['link_pending']);
+
 /** A stored row's columns as record fields. */
 function recordColumns(row: object | undefined): string[] {
   return Object.keys(row ?? {})
+    .filter((column) => !BOOKKEEPING_COLUMNS.has(column))
     .map(camelCase)
     .sort();
 }

@@ -27,13 +27,21 @@ import { StoreConnection } from './store-connection.js';
 
 /** Records linked per statement, each batch with its checkpoint; a longer list is linked in several batches. */
 const SEAL_BATCH = LAST_SEAL_GRACE.links;
-/** Links read per page while verifying. */
-const VERIFY_PAGE = 1000;
+/** Links read per page while verifying (keyset pagination by sequence). */
+const VERIFY_PAGE = 5000;
 const LINKS = 'verdict_evidence_links';
 const CHECKPOINTS = 'verdict_evidence_checkpoints';
 const TABLES = {
-  [EvidenceKind.Decision]: { table: 'verdict_decision_records', entity: DecisionRecordEntity },
-  [EvidenceKind.Release]: { table: 'verdict_release_records', entity: ReleaseRecordEntity },
+  [EvidenceKind.Decision]: {
+    table: 'verdict_decision_records',
+    entity: DecisionRecordEntity,
+    pendingIndex: 'idx_verdict_decision_records_link_pending',
+  },
+  [EvidenceKind.Release]: {
+    table: 'verdict_release_records',
+    entity: ReleaseRecordEntity,
+    pendingIndex: 'idx_verdict_release_records_link_pending',
+  },
 } as const;
 
 type Row = Record<string, unknown>;
@@ -65,6 +73,8 @@ interface NativeSqlite {
  */
 export class TypeOrmEvidenceChain implements EvidenceChain {
   private readonly connection: StoreConnection;
+  /** The entity columns of each kind's records, looked up once. */
+  private readonly columns: Partial<Record<EvidenceKind, ReturnType<DataSource['getMetadata']>['columns']>> = {};
 
   constructor(
     private readonly dataSource: DataSource,
@@ -86,36 +96,80 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     return { sealed, checkpoints };
   }
 
-  /** Links every record no seal linked yet (a process that stopped before its seal, records from before the chains). */
+  /**
+   * Links every record no seal linked yet (a process that stopped before its seal, records from before the
+   * chains, records a background seal left): the streams with records marked pending, then every stream's
+   * head is pinned. Each batch reads its records from the pending index (ADR 0062), so its cost does not grow
+   * with the records already linked.
+   */
   async seal(): Promise<SealReport> {
     let sealed = 0;
     let checkpoints = 0;
     for (const kind of Object.values(EvidenceKind)) {
-      const rows: Array<{ stream: string }> = await this.dataSource.query(
-        `SELECT DISTINCT stream FROM ${TABLES[kind].table}`,
+      const pending: Row[] = await this.dataSource.query(
+        `SELECT DISTINCT r.stream FROM ${TABLES[kind].table} r${this.pendingHint(kind)} WHERE r.link_pending = 1`,
       );
-      for (const { stream } of rows) {
-        for (;;) {
-          const report = await this.locked(kind, stream, (query) =>
-            then(
-              query(this.unlinkedSql(kind, `r.*`, `ORDER BY r.recorded_at, r.id LIMIT ${SEAL_BATCH}`), [stream, kind]),
-              (unlinked) =>
-                this.linkBatch(
-                  kind,
-                  stream,
-                  unlinked.map((row) => this.hydrate(kind, row)),
-                  query,
-                ),
-            ),
-          );
-          sealed += report.sealed;
-          checkpoints += report.checkpoints;
-          if (report.sealed === 0) break;
-        }
-        checkpoints += await this.locked(kind, stream, (query) => this.pinHead(kind, stream, query));
+      for (const row of pending) {
+        const report = await this.sealStream(kind, String(row.stream));
+        sealed += report.sealed;
+        checkpoints += report.checkpoints;
       }
+      if (this.key === undefined || !canSign(this.key)) continue;
+      for (const stream of await this.linkedStreams(kind))
+        checkpoints += await this.locked(kind, stream, (query) => this.pinHead(kind, stream, query));
     }
     return { sealed, checkpoints };
+  }
+
+  /**
+   * Links the records of `stream` still marked pending, oldest first, a batch per transaction under the
+   * stream's lock, until none is left: what a background seal does for a stream whose writes outran it.
+   */
+  async sealStream(kind: EvidenceKind, stream: string): Promise<SealReport> {
+    let sealed = 0;
+    let checkpoints = 0;
+    for (;;) {
+      const { report, read } = await this.locked(kind, stream, (query) =>
+        then(
+          query(
+            `SELECT r.* FROM ${TABLES[kind].table} r${this.pendingHint(kind)} WHERE r.link_pending = 1 AND r.stream = ${this.connection.param(1)} ORDER BY r.recorded_at, r.id LIMIT ${SEAL_BATCH}`,
+            [stream],
+          ),
+          (rows) =>
+            then(
+              this.linkBatch(
+                kind,
+                stream,
+                rows.map((row) => this.hydrate(kind, row)),
+                query,
+              ),
+              (report) => ({ report, read: rows.length }),
+            ),
+        ),
+      );
+      sealed += report.sealed;
+      checkpoints += report.checkpoints;
+      if (read < SEAL_BATCH) return { sealed, checkpoints };
+    }
+  }
+
+  /** MySQL/MariaDB's hint to read pending records by their index, whatever the statistics say. */
+  private pendingHint(kind: EvidenceKind): string {
+    return this.connection.dialect === 'mysql' ? ` FORCE INDEX (${TABLES[kind].pendingIndex})` : '';
+  }
+
+  /**
+   * The streams with links of `kind`, one index probe per stream (a loose index scan written out), so
+   * listing them does not read every link.
+   */
+  private async linkedStreams(kind: EvidenceKind): Promise<string[]> {
+    const p = (index: number) => this.connection.param(index);
+    const postgres = this.connection.dialect === 'postgres';
+    const rows: Row[] = await this.dataSource.query(
+      `WITH RECURSIVE s (stream) AS (SELECT MIN(stream) FROM ${LINKS} WHERE kind = ${p(1)} UNION ALL SELECT (SELECT l.stream FROM ${LINKS} l WHERE l.kind = ${postgres ? p(1) : p(2)} AND l.stream > s.stream ORDER BY l.stream LIMIT 1) FROM s WHERE s.stream IS NOT NULL) SELECT stream FROM s WHERE stream IS NOT NULL`,
+      postgres ? [kind] : [kind, kind],
+    );
+    return rows.map((row) => String(row.stream));
   }
 
   /**
@@ -171,21 +225,32 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     return { pruned, anchored };
   }
 
-  /** Inside the stream's lock: read the head, skip records already linked, insert the links of the rest in one statement. */
+  /**
+   * Inside the stream's lock: read the head, skip records already linked, insert the links of the rest in one
+   * statement, clear the pending marks of them all. Records are looked up one index probe per id whatever the
+   * statistics say (PostgreSQL: a lateral subquery per id, which only a unique index serves; the marks are
+   * cleared by the row addresses it found; MySQL/MariaDB: a forced index), so a batch costs the same on a fresh schema and at any size of the stream.
+   */
   private linkBatch(kind: EvidenceKind, stream: string, records: readonly Linkable[], query: Query): Sync<SealReport> {
     if (records.length === 0) return { sealed: 0, checkpoints: 0 };
     const p = (index: number) => this.connection.param(index);
     const ids = records.map((record) => record.id);
     return then(this.headOf(kind, stream, query), (head) =>
       then(
-        query(
-          `SELECT record_id FROM ${LINKS} WHERE kind = ${p(1)} AND record_id IN (${ids.map((_, i) => p(i + 2)).join(', ')})`,
-          [kind, ...ids],
-        ),
+        this.connection.dialect === 'postgres'
+          ? query(
+              `SELECT l.record_id FROM unnest($2::varchar[]) AS u(id) CROSS JOIN LATERAL (SELECT record_id FROM ${LINKS} WHERE kind = $1 AND record_id = u.id LIMIT 1) l`,
+              [kind, ids],
+            )
+          : query(
+              `SELECT record_id FROM ${LINKS}${this.connection.dialect === 'mysql' ? ' FORCE INDEX (uq_verdict_evidence_links_record)' : ''} WHERE kind = ${p(1)} AND record_id IN (${ids.map((_, i) => p(i + 2)).join(', ')})`,
+              [kind, ...ids],
+            ),
         (linked) => {
           const done = new Set(linked.map((row) => String(row.record_id)));
           const fresh = records.filter((record) => !done.has(record.id));
-          if (fresh.length === 0) return { sealed: 0, checkpoints: 0 };
+          if (fresh.length === 0)
+            return then(this.clearPending(kind, ids, query), () => ({ sealed: 0, checkpoints: 0 }));
           const links = linkAfter(kind, stream, head, fresh);
           const parameters = links.flatMap((link, i) => [
             kind,
@@ -198,22 +263,39 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
           const values = links
             .map((_, i) => `(${[1, 2, 3, 4, 5, 6].map((column) => p(i * 6 + column)).join(', ')})`)
             .join(', ');
-          return then(
+          // The links first, then the marks: a MySQL/MariaDB sealer (autocommitted statements) stopped between
+          // them leaves records marked pending that are linked, which the next seal unmarks.
+          const inserted = then(
             query(
               `INSERT INTO ${LINKS} (kind, stream, sequence, record_id, previous_hash, hash) VALUES ${values}`,
               parameters,
             ),
-            () => {
-              const last = links[links.length - 1]!;
-              if (this.key === undefined || !canSign(this.key)) return { sealed: links.length, checkpoints: 0 };
-              return then(this.insertCheckpoint(query, this.key, kind, last, CheckpointPurpose.Seal), () => ({
-                sealed: links.length,
-                checkpoints: 1,
-              }));
-            },
+            () => this.clearPending(kind, ids, query),
           );
+          return then(inserted, () => {
+            const last = links[links.length - 1]!;
+            if (this.key === undefined || !canSign(this.key)) return { sealed: links.length, checkpoints: 0 };
+            return then(this.insertCheckpoint(query, this.key, kind, last, CheckpointPurpose.Seal), () => ({
+              sealed: links.length,
+              checkpoints: 1,
+            }));
+          });
         },
       ),
+    );
+  }
+
+  /** Clears the pending mark of the records `ids` (linked now, or found linked already). */
+  private clearPending(kind: EvidenceKind, ids: readonly string[], query: Query): Sync<unknown> {
+    const p = (index: number) => this.connection.param(index);
+    if (this.connection.dialect === 'postgres')
+      return query(
+        `UPDATE ${TABLES[kind].table} SET link_pending = NULL WHERE ctid = ANY (ARRAY(SELECT r.ctid FROM unnest($1::varchar[]) AS u(id) CROSS JOIN LATERAL (SELECT ctid FROM ${TABLES[kind].table} WHERE id = u.id LIMIT 1) r))`,
+        [ids],
+      );
+    return query(
+      `UPDATE ${TABLES[kind].table} SET link_pending = NULL WHERE id IN (${ids.map((_, i) => p(i + 1)).join(', ')})`,
+      ids,
     );
   }
 
@@ -385,7 +467,11 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     let after = 0;
     for (;;) {
       const rows: Row[] = await this.dataSource.query(
-        `SELECT l.sequence AS link_sequence, l.previous_hash AS link_previous_hash, l.hash AS link_hash, r.* FROM ${LINKS} l LEFT JOIN ${table} r ON r.id = l.record_id WHERE l.kind = ${p(1)} AND l.stream = ${p(2)} AND l.sequence > ${p(3)} ORDER BY l.sequence LIMIT ${VERIFY_PAGE}`,
+        this.connection.dialect === 'postgres'
+          ? // A page of links, then each one's record by its primary key: whatever the statistics, no page reads the
+            // record table whole (a hash join per page would make a verification quadratic).
+            `SELECT l.sequence AS link_sequence, l.previous_hash AS link_previous_hash, l.hash AS link_hash, r.* FROM (SELECT sequence, previous_hash, hash, record_id FROM ${LINKS} WHERE kind = $1 AND stream = $2 AND sequence > $3 ORDER BY sequence LIMIT ${VERIFY_PAGE}) l LEFT JOIN LATERAL (SELECT * FROM ${table} WHERE id = l.record_id LIMIT 1) r ON true ORDER BY l.sequence`
+          : `SELECT l.sequence AS link_sequence, l.previous_hash AS link_previous_hash, l.hash AS link_hash, r.* FROM ${LINKS} l LEFT JOIN ${table} r ON r.id = l.record_id WHERE l.kind = ${p(1)} AND l.stream = ${p(2)} AND l.sequence > ${p(3)} ORDER BY l.sequence LIMIT ${VERIFY_PAGE}`,
         [kind, stream, after],
       );
       let going = true;
@@ -427,10 +513,11 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
 
   /** The record a row holds, converted as TypeORM reads the entity, so it hashes as the record that was written. */
   private hydrate(kind: EvidenceKind, row: Row): Linkable & Row {
-    const metadata = this.dataSource.getMetadata(TABLES[kind].entity);
+    const columns = (this.columns[kind] ??= this.dataSource.getMetadata(TABLES[kind].entity).columns);
+    const { driver } = this.dataSource;
     const record: Row = {};
-    for (const column of metadata.columns)
-      record[column.propertyName] = this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column);
+    for (const column of columns)
+      record[column.propertyName] = driver.prepareHydratedValue(row[column.databaseName], column);
     return record as Linkable & Row;
   }
 

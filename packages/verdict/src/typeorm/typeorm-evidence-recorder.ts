@@ -59,7 +59,10 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
   private readonly sealAfterWrite: boolean;
   private readonly sealDelayMs: number;
   /** Records written by this process and not linked yet, per kind and stream, in write order. */
-  private readonly unlinked = new Map<string, { kind: EvidenceKind; stream: string; records: Array<{ id: string }> }>();
+  private readonly unlinked = new Map<
+    string,
+    { kind: EvidenceKind; stream: string; records: Array<{ id: string }>; overflowed: boolean }
+  >();
   private sealing: Promise<void> | null = null;
 
   constructor(
@@ -128,9 +131,11 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
     for (const record of records) {
       const key = `${kind}\u0000${record.stream}`;
       let pending = this.unlinked.get(key);
-      if (pending === undefined) this.unlinked.set(key, (pending = { kind, stream: record.stream, records: [] }));
-      // Bounded: past it, records wait for the next `seal()` (which finds every unlinked record).
+      if (pending === undefined)
+        this.unlinked.set(key, (pending = { kind, stream: record.stream, records: [], overflowed: false }));
+      // Bounded: past it, the seal links the stream's pending records from the database (ADR 0062).
       if (pending.records.length < MAX_UNLINKED) pending.records.push(record);
+      else pending.overflowed = true;
     }
     this.kick();
   }
@@ -152,11 +157,12 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
       await new Promise<void>((resolve) => setTimeout(resolve, this.sealDelayMs).unref());
       const streams = [...this.unlinked.values()];
       this.unlinked.clear();
-      for (const { kind, stream, records } of streams) {
+      for (const { kind, stream, records, overflowed } of streams) {
         // A DataSource closed meanwhile: what is unlinked stays so, for a later `seal()`.
         if (!this.dataSource.isInitialized) return this.unlinked.clear();
         try {
           await this.chain.link(kind, stream, records);
+          if (overflowed) await this.chain.sealStream(kind, stream);
         } catch (error) {
           // The records stay unlinked (verify counts them) until `seal()` links them.
           if (this.dataSource.isInitialized)

@@ -18,6 +18,7 @@ import { ChainEvidenceCheckpoints1796000250034 } from './1796000250034-chain-evi
 import { AddApproverProvenance1796000330033 } from './1796000330033-add-approver-provenance.js';
 import { CreateProvenanceContents1797000400000 } from './1797000400000-create-provenance-contents.js';
 import { CreateTaintEntries1797000430000 } from './1797000430000-create-taint-entries.js';
+import { QueueUnlinkedEvidence1797000500000 } from './1797000500000-queue-unlinked-evidence.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -46,4 +47,5 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   AddApproverProvenance1796000330033,
   CreateProvenanceContents1797000400000,
   CreateTaintEntries1797000430000,
+  QueueUnlinkedEvidence1797000500000,
 ];

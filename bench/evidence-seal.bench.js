@@ -1,0 +1,173 @@
+// What a seal costs as a stream grows, and how long writers leave records unlinked (issue 22, target 4;
+// ADR 0062). On a fresh schema (never analyzed: the statements must not depend on statistics), one stream is
+// bulk-loaded with linked records (a generated series: the seal reads only the stream's head, so the links
+// carry placeholder hashes), first BENCH_SEAL_SMALL (default 10,000), deleted after it is measured, and then BENCH_SEAL_LARGE (default
+// 200,000; 1,000,000 is what the target names, and loads in minutes rather than seconds). At each size,
+// BENCH_SEAL_ROUNDS rounds (default 7) write one batch of 500 records and time `seal()` (with a checkpoint
+// key: every batch also signs a checkpoint), and time a `seal()` with nothing to link. For reference, the
+// statement the seal used before ADR 0062 (an anti-join of the stream's records with the links) is timed once
+// at each size. Targets: a batch at the large size within ±20% of one at the small size; at 20 writers
+// appending flat out for BENCH_SEAL_SECONDS (default 5) with the background seal, no record found unlinked
+// (sampled every 50 ms) longer than the documented bound after its write returned (1 s at the default
+// `sealDelayMs`).
+//
+// Needs VERDICT_TEST_POSTGRES_URL and/or VERDICT_TEST_MARIADB_URL; an engine without its URL is skipped.
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { DataSource } from 'typeorm';
+import { TypeOrmEvidenceRecorder } from '@verdict/nestjs/typeorm';
+import { seedLinkedStream, streamDecision } from '@verdict/testing-kit';
+import { forEachEngine } from './database-bench.js';
+import { table, target } from './report.js';
+import { fmt, median } from './stats.js';
+
+const SMALL = Number(process.env.BENCH_SEAL_SMALL ?? 10_000);
+const LARGE = Number(process.env.BENCH_SEAL_LARGE ?? 200_000);
+const ROUNDS = Number(process.env.BENCH_SEAL_ROUNDS ?? 7);
+const SECONDS = Number(process.env.BENCH_SEAL_SECONDS ?? 5);
+const BATCH = 500;
+const WRITERS = 20;
+/** The documented bound on how long a record stays unlinked at the default `sealDelayMs` (docs/evidence.md). */
+const UNLINKED_BOUND_MS = 1000;
+const KEY = { algorithm: 'hmac-sha256', keyId: 'bench', secret: 'bench secret' };
+
+/** The statement the seal found unlinked records with before ADR 0062, timed once (ms). */
+async function antiJoin(dataSource, engine, stream) {
+  const p = engine.name === 'postgres' ? '$1' : '?';
+  const started = performance.now();
+  await dataSource.query(
+    `SELECT r.id FROM verdict_decision_records r WHERE r.stream = ${p} AND NOT EXISTS (SELECT 1 FROM verdict_evidence_links l WHERE l.kind = 'decision' AND l.record_id = r.id) ORDER BY r.recorded_at, r.id LIMIT ${BATCH}`,
+    [stream],
+  );
+  return performance.now() - started;
+}
+
+/** Median ms of a `seal()` linking one batch of 500, and of a `seal()` with nothing to link. */
+async function sealCosts(recorder, stream) {
+  const batch = [];
+  const idle = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    await recorder.recordDecisions(Array.from({ length: BATCH }, (_, i) => streamDecision(stream, `record ${i}`)));
+    let started = performance.now();
+    const report = await recorder.seal();
+    batch.push(performance.now() - started);
+    if (report.sealed !== BATCH) throw new Error(`the seal linked ${report.sealed} records, not ${BATCH}`);
+    started = performance.now();
+    await recorder.seal();
+    idle.push(performance.now() - started);
+  }
+  return { batch: median(batch), idle: median(idle) };
+}
+
+/** 20 writers appending flat out with the background seal: how long records stayed unlinked. */
+async function unlinkedUnderLoad(admin, engine) {
+  const dataSource = await new DataSource({ ...admin.options, migrations: [], poolSize: WRITERS + 3 }).initialize();
+  try {
+    const stream = `bench:${randomUUID()}`;
+    const recorder = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY });
+    const p = engine.name === 'postgres' ? '$1' : '?';
+    let written = 0;
+    let maxUnlinked = 0;
+    // When each write returned, and the last sample that still found its record unlinked: the record's unlinked
+    // time is the difference (a write's own latency under load is not counted against the seal).
+    const returned = new Map();
+    const lastSeen = new Map();
+    const deadline = performance.now() + SECONDS * 1000;
+    const writers = Array.from({ length: WRITERS }, async () => {
+      while (performance.now() < deadline) {
+        const record = streamDecision(stream, `record ${written++}`);
+        await recorder.recordDecision(record);
+        returned.set(record.id, performance.now());
+      }
+    });
+    const sample = async () => {
+      const rows = await dataSource.query(
+        `SELECT id FROM verdict_decision_records WHERE link_pending = 1 AND stream = ${p}`,
+        [stream],
+      );
+      const now = performance.now();
+      for (const { id } of rows) lastSeen.set(id, now);
+      maxUnlinked = Math.max(maxUnlinked, rows.length);
+      return rows.length;
+    };
+    const sampler = (async () => {
+      while (performance.now() < deadline) {
+        await sample();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    await Promise.all([...writers, sampler]);
+    const started = performance.now();
+    // Until the seal has caught up, samples go on: a record still unlinked after the writers stopped counts too.
+    while ((await sample()) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    await recorder.whenSealed();
+    const catchUpMs = performance.now() - started;
+    let maxAgeMs = 0;
+    for (const [id, seen] of lastSeen) maxAgeMs = Math.max(maxAgeMs, seen - (returned.get(id) ?? seen));
+    const [verdict] = (await recorder.verify()).filter((v) => v.stream === stream);
+    if (!verdict?.intact || verdict.unsealed !== 0)
+      throw new Error(`the stream does not verify: ${JSON.stringify(verdict)}`);
+    return { written, rate: written / SECONDS, maxAgeMs, maxUnlinked, catchUpMs };
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+const costs = [];
+const loads = [];
+await forEachEngine(async (engine, admin) => {
+  const recorder = new TypeOrmEvidenceRecorder(admin, { seal: 'manual', checkpointKey: KEY });
+  for (const size of [SMALL, LARGE]) {
+    // A stream of its own per size, loaded with `size` linked records; the table holds the smaller one too.
+    const stream = `bench:${randomUUID()}`;
+    const started = performance.now();
+    await seedLinkedStream(admin, stream, size);
+    console.log(`${engine.name}: loaded ${size} linked records in ${fmt((performance.now() - started) / 1000, 1)} s`);
+    const { batch, idle } = await sealCosts(recorder, stream);
+    costs.push({ engine: engine.name, backlog: size, batch, idle, antiJoin: await antiJoin(admin, engine, stream) });
+    // One stream at a time: a seal also pins each stream's head, a cost per stream, not per record.
+    for (const table of ['verdict_evidence_checkpoints', 'verdict_evidence_links', 'verdict_decision_records'])
+      await admin.query(`DELETE FROM ${table} WHERE stream = ${engine.name === 'postgres' ? '$1' : '?'}`, [stream]);
+  }
+  loads.push({ engine: engine.name, ...(await unlinkedUnderLoad(admin, engine)) });
+});
+
+if (costs.length > 0) {
+  table(
+    `seal() of one batch of ${BATCH} records on a fresh schema, by records already in the stream (median of ${ROUNDS}; ms)`,
+    costs.map((row) => ({
+      engine: row.engine,
+      backlog: row.backlog,
+      batch_ms: fmt(row.batch, 1),
+      nothing_to_link_ms: fmt(row.idle, 1),
+      'anti-join before ADR 0062 (ms)': fmt(row.antiJoin, 1),
+    })),
+  );
+  table(
+    `${WRITERS} writers appending flat out to one stream for ${SECONDS} s with the background seal`,
+    loads.map((row) => ({
+      engine: row.engine,
+      'records/s': fmt(row.rate, 0),
+      max_unlinked: row.maxUnlinked,
+      longest_unlinked_ms: fmt(row.maxAgeMs, 0),
+      catch_up_ms: fmt(row.catchUpMs, 0),
+    })),
+  );
+  for (const engine of [...new Set(costs.map((row) => row.engine))]) {
+    const [small, large] = costs.filter((row) => row.engine === engine);
+    const ratio = large.batch / small.batch;
+    console.log(
+      target(
+        `${engine} seal batch at ${large.backlog} records within ±20% of one at ${small.backlog} (${fmt(ratio, 2)}x)`,
+        ratio >= 0.8 && ratio <= 1.2,
+      ),
+    );
+  }
+  for (const row of loads)
+    console.log(
+      target(
+        `${row.engine} longest a record stayed unlinked at ${WRITERS} writers <= ${UNLINKED_BOUND_MS} ms (${fmt(row.maxAgeMs, 0)} ms)`,
+        row.maxAgeMs <= UNLINKED_BOUND_MS,
+      ),
+    );
+}
