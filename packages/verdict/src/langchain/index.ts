@@ -22,3 +22,4 @@ export {
 } from './provenance-tracker.js';
 export { ProvenanceTrackers } from './provenance-trackers.js';
 export { LabelledRetriever } from './labelled-retriever.js';
+export { pinnedMcpTools, type PinnedMcpTools, type RefusedMcpTool } from './pinned-mcp-tools.js';
