@@ -1,6 +1,7 @@
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { toJSONSchema } from 'zod';
 import { isZodSchema } from '../capabilities/argument-schema.js';
+import { McpToolRefused } from '../events/mcp-tool-refused.event.js';
 import type { JsonObject } from '../fingerprints/json-value.js';
 import { ProvenanceSource } from '../provenance/provenance-source.js';
 import { type McpPinStatus, McpPinStatus as Status, type McpToolPin, pinOf, pinStatus } from '../mcp/mcp-tool-pin.js';
@@ -12,44 +13,95 @@ export interface RefusedMcpTool {
   readonly status: Exclude<McpPinStatus, 'pinned'>;
 }
 
+/** Where {@link McpToolRefused} goes: an `EventEmitter2` fits. */
+export interface McpEventSink {
+  emit(event: string, value: unknown): unknown;
+}
+
+/** Options of {@link pinnedMcpTools}. */
+export interface PinnedMcpToolsOptions {
+  /** The reviewed pins: the lockfile's `tools` (`readLockfile('verdict-mcp.lock.json')`). */
+  readonly pins: readonly McpToolPin[];
+  /**
+   * Tools of this server whose results the application trusts (say, a server it runs itself). Default: none — every
+   * result of an MCP tool is untrusted content.
+   */
+  readonly trusted?: readonly string[];
+  /** Receives {@link McpToolRefused} for each refused tool. */
+  readonly events?: McpEventSink;
+  /** Default: `() => new Date()`. */
+  readonly clock?: () => Date;
+}
+
 /** What {@link pinnedMcpTools} answers. */
 export interface PinnedMcpTools {
   /** The tools whose description and schema are as pinned: give these to the agent. */
   readonly tools: readonly StructuredToolInterface[];
   readonly refused: readonly RefusedMcpTool[];
-  /** For `ProvenanceTracker` `tools`: every result of these tools is labelled `mcp:<server>`, untrusted. */
+  /** For `ProvenanceTracker` `tools`: every result of these tools is labelled `mcp:<server>`. */
   readonly sources: Readonly<Record<string, ProvenanceSource>>;
-  /** The pins of every listed tool as it is now (for `verdict mcp pin`). */
+  /** For `ProvenanceTracker` `trustedTools`: the handed-over tools named in `trusted` (the others are untrusted). */
+  readonly trustedTools: readonly string[];
+  /** The pins of every listed tool as it is now (what `verdict mcp pin` writes). */
   readonly current: readonly McpToolPin[];
 }
 
 /**
  * Keeps the tools of one MCP server (as `@langchain/mcp-adapters` made them) whose description and input schema
- * are exactly as pinned, and refuses the others: unpinned, rug-pulled description, changed schema (ADR 0067, draft).
+ * are exactly as pinned, and refuses the others — unpinned, rug-pulled description, changed schema — emitting
+ * {@link McpToolRefused} for each (ADR 0067). A refused tool is never given to the agent, so its description never
+ * reaches the model.
  *
  * @example
- * const { tools, sources } = pinnedMcpTools('files', await client.getTools('files'), lockfile.tools);
+ * const files = pinnedMcpTools('files', await client.getTools('files'), { pins: (await readLockfile(path)).tools, events });
+ * const tracker = trackers.forAgent({ tools: files.sources, trustedTools: files.trustedTools });
  */
 export function pinnedMcpTools(
   server: string,
   listed: readonly StructuredToolInterface[],
-  pins: readonly McpToolPin[],
+  options: PinnedMcpToolsOptions,
 ): PinnedMcpTools {
+  const clock = options.clock ?? (() => new Date());
   const tools: StructuredToolInterface[] = [];
   const refused: RefusedMcpTool[] = [];
-  const current: McpToolPin[] = [];
-  for (const tool of listed) {
-    const pin = pinOf(server, { name: tool.name, description: tool.description, inputSchema: jsonSchemaOf(tool) });
-    current.push(pin);
-    const status = pinStatus(pins, pin);
-    if (status === Status.Pinned) tools.push(tool);
-    else refused.push({ server, tool: tool.name, status });
-  }
+  const current = listed.map((tool) => mcpToolPin(server, tool));
+  listed.forEach((tool, index) => {
+    const pin = current[index]!;
+    const status = pinStatus(options.pins, pin);
+    if (status === Status.Pinned) return void tools.push(tool);
+    refused.push({ server, tool: tool.name, status });
+    const pinned = options.pins.find((each) => each.server === server && each.tool === tool.name);
+    options.events?.emit(
+      McpToolRefused.event,
+      new McpToolRefused(
+        server,
+        tool.name,
+        status,
+        pinned?.descriptionFingerprint ?? null,
+        pin.descriptionFingerprint,
+        clock(),
+      ),
+    );
+  });
   const source = ProvenanceSource.mcp(server);
-  return { tools, refused, current, sources: Object.fromEntries(tools.map((tool) => [tool.name, source])) };
+  const trusted = new Set(options.trusted ?? []);
+  return {
+    tools,
+    refused,
+    current,
+    sources: Object.fromEntries(tools.map((tool) => [tool.name, source])),
+    trustedTools: tools.filter((tool) => trusted.has(tool.name)).map((tool) => tool.name),
+  };
 }
 
-/** The schema the model is shown: JSON Schema as the adapter made it, or a zod schema converted. */
+/**
+ * The pin of an MCP tool as `@langchain/mcp-adapters` made it: its description and the schema the model is shown
+ * (the adapter's JSON Schema, or a zod schema converted). `verdict mcp pin` pins through this very function.
+ */
+export function mcpToolPin(server: string, tool: StructuredToolInterface): McpToolPin {
+  return pinOf(server, { name: tool.name, description: tool.description, inputSchema: jsonSchemaOf(tool) });
+}
+
 function jsonSchemaOf(tool: StructuredToolInterface): JsonObject {
   const schema: unknown = tool.schema;
   if (isZodSchema(schema)) return toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject;

@@ -2,6 +2,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { type McpPinStatus, McpPinStatus as Status, type McpToolPin, pinStatus } from './mcp-tool-pin.js';
 
+/** Where the lockfile is kept by default, relative to the working directory. */
+export const DEFAULT_MCP_LOCKFILE = 'verdict-mcp.lock.json';
+
 /** The lockfile kept in the repository (`verdict-mcp.lock.json`): the reviewed pins, sorted by server and tool. */
 export interface McpLockfile {
   readonly version: 1;
