@@ -28,7 +28,7 @@ describe('verdict mcp pin|diff (a real SDK server on loopback)', () => {
     expect((await readLockfile(lockfile)).tools.map((pin) => pin.tool)).toEqual(['list_files', 'read_file']);
 
     expect(await mcp('diff')).toEqual({ code: 0, stdout: 'no changes: every listed tool is as pinned', stderr: '' });
-    const { pins } = { pins: (await readLockfile(lockfile)).tools };
+    const pins = (await readLockfile(lockfile)).tools;
     const loaded = pinnedMcpTools('files', await files.listTools(), { pins });
     expect(loaded.tools.map((tool) => tool.name).sort()).toEqual(['list_files', 'read_file']);
     // Without --module: `mcp` needs no application.
