@@ -15,6 +15,8 @@ describe('MCP lockfile', () => {
     expect(await readLockfile(path)).toEqual({ version: 1, tools: [] });
     await writeLockfile(path, lockfileOf([read, list]));
     expect((await readLockfile(path)).tools.map((pin) => pin.tool)).toEqual(['list_files', 'read_file']);
+    await writeFile(path, '{"version": 1, "tools": [');
+    await expect(readLockfile(path)).rejects.toBeInstanceOf(VerdictConfigurationError);
     await writeFile(path, JSON.stringify({ version: 2, tools: [] }));
     await expect(readLockfile(path)).rejects.toBeInstanceOf(VerdictConfigurationError);
     expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({ version: 2, tools: [] });

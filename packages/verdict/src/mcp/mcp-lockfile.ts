@@ -65,8 +65,8 @@ export async function readLockfile(path: string): Promise<McpLockfile> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return lockfileOf([]);
     throw error;
   }
-  const parsed = JSON.parse(text) as Partial<McpLockfile>;
-  if (parsed.version !== 1 || !Array.isArray(parsed.tools) || !parsed.tools.every(isPin))
+  const parsed = parseJson(text);
+  if (parsed?.version !== 1 || !Array.isArray(parsed.tools) || !parsed.tools.every(isPin))
     throw new VerdictConfigurationError(
       `${path} is not a Verdict MCP lockfile (version 1): re-pin with \`verdict mcp pin\`.`,
     );
@@ -76,6 +76,14 @@ export async function readLockfile(path: string): Promise<McpLockfile> {
 /** Writes the lockfile as stable, reviewable JSON. */
 export async function writeLockfile(path: string, lock: McpLockfile): Promise<void> {
   await writeFile(path, `${JSON.stringify(lockfileOf(lock.tools), null, 2)}\n`, 'utf8');
+}
+
+function parseJson(text: string): Partial<McpLockfile> | null {
+  try {
+    return JSON.parse(text) as Partial<McpLockfile> | null;
+  } catch {
+    return null;
+  }
 }
 
 function isPin(value: unknown): value is McpToolPin {
