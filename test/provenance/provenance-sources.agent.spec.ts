@@ -20,7 +20,7 @@ import {
   labelContent,
   withProvenance,
 } from '@verdict/nestjs';
-import { ModelInputGuards } from '@verdict/nestjs/langchain';
+import { ModelInputGuards, type ProvenanceTrackerOptions } from '@verdict/nestjs/langchain';
 import { ScriptedChatModel, type ScriptStep } from '@verdict/nestjs/testing/langchain';
 import { ATTACKER_IBAN, OWN_IBAN, PRODUCT, paymentsFixture } from './payments.fixture.js';
 
@@ -46,23 +46,36 @@ class FixedRetriever extends BaseRetriever {
 }
 
 describe('provenance sources (a real createAgent loop, scripted model)', () => {
-  it("labels an unbound MCP tool's result untrusted, under the MCP server's name", async () => {
+  /** The agent reads an MCP-served invoice, then pays the IBAN it names; what the tracker makes of the result. */
+  async function payAfterReadingInvoice(trackerOptions: ProvenanceTrackerOptions) {
     const fixture = await paymentsFixture({ payments: TRUSTED_ONLY });
     const model = new ScriptedChatModel([
       { toolCalls: [{ name: 'read_file', args: { path: 'invoice.txt' }, id: 'call_read' }] },
       { toolCalls: [pay(ATTACKER_IBAN)] },
       { text: 'done' },
     ]);
-    const tracker = fixture.trackers.forAgent({ tools: { read_file: ProvenanceSource.mcp('files') } });
     const agent = createAgent({
       model,
       tools: [...fixture.tools, readFile] as StructuredToolInterface[],
-      middleware: [tracker.middleware()],
+      middleware: [fixture.trackers.forAgent(trackerOptions).middleware()],
     });
     await fixture.as(() => agent.invoke({ messages: [new HumanMessage('Pay the invoice.')] }, thread()));
+    return fixture;
+  }
+
+  it("labels an unbound MCP tool's result untrusted, under the MCP server's name", async () => {
+    const fixture = await payAfterReadingInvoice({ tools: { read_file: ProvenanceSource.mcp('files') } });
     expect(fixture.payments).toHaveLength(0);
     const [decision] = fixture.evidence.decisions().filter((r) => r.stage === 'provenance');
     expect(decision!.reason).toContain('Argument recipient matches content from mcp:files (untrusted)');
+  });
+
+  it('per-tool override: an MCP tool the application trusts (trustedTools) labels its result trusted, the call passes', async () => {
+    const fixture = await payAfterReadingInvoice({
+      tools: { read_file: ProvenanceSource.mcp('files') },
+      trustedTools: ['read_file'],
+    });
+    expect(fixture.payments).toHaveLength(1);
   });
 
   it('labels the messages a tool puts in the state with a Command untrusted, a human message included', async () => {

@@ -424,3 +424,15 @@ export { InMemoryTaintLedger } from './provenance/taint/in-memory-taint-ledger.j
 export { taintTenantKey } from './provenance/taint/taint-tenant-key.js';
 export { type TaintOptions, DEFAULT_TAINT_RETENTION_DAYS } from './provenance/taint/taint-options.js';
 export { UntrustedInfluenceDetected } from './events/untrusted-influence-detected.event.js';
+// The guarded MCP client: pinned tool descriptions and schemas (ADR 0067; pinnedMcpTools in ./langchain).
+export { McpPinStatus, type McpToolPin, type ListedMcpTool, pinOf, pinStatus } from './mcp/mcp-tool-pin.js';
+export {
+  type McpLockfile,
+  type McpPinChange,
+  DEFAULT_MCP_LOCKFILE,
+  diffLockfile,
+  lockfileOf,
+  readLockfile,
+  writeLockfile,
+} from './mcp/mcp-lockfile.js';
+export { McpToolRefused } from './events/mcp-tool-refused.event.js';

@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { USAGE_ERROR_EXIT_CODE } from './cli-program.js';
 import { type CliStreams, processStreams } from './cli-output.js';
+import { MCP_CLI_COMMANDS } from './mcp-cli-commands.js';
 import { VerdictCliModule } from './verdict-cli.module.js';
 import { runVerdictCli } from './verdict-cli.program.js';
 
@@ -15,6 +16,9 @@ export interface VerdictBinArguments {
   /** The operator command and its options, as `runVerdictCli` takes them. */
   readonly rest: readonly string[];
 }
+
+/** The module `verdict mcp …` runs on without `--module`: the two commands and nothing else. */
+const MCP_BIN_MODULE: DynamicModule = { module: class VerdictMcpBinModule {}, providers: [...MCP_CLI_COMMANDS] };
 
 /**
  * Splits the bin's own leading options from the command: `--module <file>` / `--module=<file>` and
@@ -56,6 +60,8 @@ export async function runVerdictBin(
   };
   const wantsHelp = rest.length === 0 || rest.some((arg) => arg === '--help' || arg === '-h' || arg === 'help');
   if (module === undefined || module === '') {
+    // `mcp pin|diff` read MCP servers and the lockfile only: no application to start.
+    if (rest[0] === 'mcp') return runVerdictCli(MCP_BIN_MODULE, { argv: rest });
     if (wantsHelp) return runVerdictCli(VerdictCliModule, { argv: rest.length === 0 ? ['--help'] : rest });
     return usage(
       'pass --module <file>: your compiled module that imports VerdictModule.forRoot (or set VERDICT_CLI_MODULE), e.g. npx verdict --module ./dist/verdict-cli.module.js evidence verify',

@@ -14,6 +14,7 @@ import { EvidencePruneCommand } from './evidence-prune.command.js';
 import { EvidenceSealCommand } from './evidence-seal.command.js';
 import { EvidenceVerifyCommand } from './evidence-verify.command.js';
 import { VerdictAuditModule } from '../audit/verdict-audit.module.js';
+import { MCP_CLI_COMMANDS } from './mcp-cli-commands.js';
 import { OPERATOR_IDENTITY, type OperatorIdentity } from './operator-identity.js';
 
 /** Options of {@link VerdictCliModule.forRoot}. */
@@ -49,6 +50,7 @@ export interface VerdictCliOptions {
     EvidenceVerifyCommand,
     EvidenceSealCommand,
     EvidencePruneCommand,
+    ...MCP_CLI_COMMANDS,
   ],
 })
 export class VerdictCliModule {

@@ -19,8 +19,12 @@ import {
 import { EvidencePruneCommand } from './evidence-prune.command.js';
 import { EvidenceSealCommand } from './evidence-seal.command.js';
 import { EvidenceVerifyCommand } from './evidence-verify.command.js';
+import { headerOption } from './listed-mcp-pins.js';
+import { McpDiffCommand } from './mcp-diff.command.js';
+import { McpPinCommand } from './mcp-pin.command.js';
 
 const json = { flags: '--json', description: 'Print JSON for scripts' };
+const mcpLockfile = { flags: '--lockfile <file>', description: 'The MCP lockfile (default: verdict-mcp.lock.json)' };
 const attribution = [
   { flags: '--by <id>', description: 'Opaque id of the operator (e.g. operator:7), never PII' },
   { flags: '--reason <text>', description: 'Why (an incident number, not personal data): recorded in evidence' },
@@ -47,7 +51,7 @@ const switches = (
   { name: 'tenant', arguments: '<id>', description: `${verb} one tenant`, options: attribution, runner: runners[2] },
 ];
 
-/** The operator commands: `claims list|resolve`, `evidence list|show|verify|seal|prune`, `rate-limits prune`, `taint prune`, `contain …|list`, `release …`, `validate`. */
+/** The operator commands: `claims list|resolve`, `evidence list|show|verify|seal|prune`, `rate-limits prune`, `taint prune`, `contain …|list`, `release …`, `mcp pin|diff`, `validate`. */
 export const VERDICT_CLI: CliProgramSpec = {
   name: 'verdict',
   description:
@@ -175,6 +179,26 @@ export const VERDICT_CLI: CliProgramSpec = {
       name: 'release',
       description: 'Release an engaged kill switch',
       subcommands: switches('Release', [ReleaseCapabilityCommand, ReleaseActorCommand, ReleaseTenantCommand]),
+    },
+    {
+      name: 'mcp',
+      description: 'Review the tools of the MCP servers agents use: pin their descriptions and schemas, diff them',
+      subcommands: [
+        {
+          name: 'pin',
+          arguments: '<server> <url>',
+          description: "Write the server's listed tools (description and schema fingerprints) to the lockfile",
+          options: [mcpLockfile, headerOption, json],
+          runner: McpPinCommand,
+        },
+        {
+          name: 'diff',
+          arguments: '<server> <url>',
+          description: 'Show what the server lists now against the lockfile; exit 1 when something changed',
+          options: [mcpLockfile, headerOption, json],
+          runner: McpDiffCommand,
+        },
+      ],
     },
     {
       name: 'validate',

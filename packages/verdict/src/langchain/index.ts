@@ -22,3 +22,11 @@ export {
 } from './provenance-tracker.js';
 export { ProvenanceTrackers } from './provenance-trackers.js';
 export { LabelledRetriever } from './labelled-retriever.js';
+export {
+  mcpToolPin,
+  pinnedMcpTools,
+  type McpEventSink,
+  type PinnedMcpTools,
+  type PinnedMcpToolsOptions,
+  type RefusedMcpTool,
+} from './pinned-mcp-tools.js';

@@ -34,6 +34,11 @@ export interface ProvenanceTrackerOptions {
    * @example tools: { read_file: ProvenanceSource.mcp('files'), search_docs: ProvenanceSource.retrieval('help-center') }
    */
   readonly tools?: Readonly<Record<string, ProvenanceSource>>;
+  /**
+   * Unbound tools whose results the application trusts, by name (a per-tool override: say, an MCP server it runs
+   * itself; `pinnedMcpTools(...).trustedTools`). Their results are labelled trusted under their source. Default: none.
+   */
+  readonly trustedTools?: readonly string[];
 }
 
 /** What a tracker needs from the module: shared labels, the capabilities' result provenance, the ledger. */
@@ -186,7 +191,7 @@ export class ProvenanceTracker {
     let items =
       capability !== undefined
         ? labelResult(text, capability, this.wiring.resultProvenance(capability))
-        : [labelContent(text, this.options.tools?.[name] ?? toolSource(name), Trust.Untrusted)];
+        : [labelContent(text, this.options.tools?.[name] ?? toolSource(name), this.unboundTrust(name))];
     const tainting = carried.filter((item) => item.label.trust === Trust.Untrusted);
     let edges: ProvenanceRecord[] = [];
     if (tainting.length > 0) {
@@ -199,6 +204,11 @@ export class ProvenanceTracker {
       );
     }
     this.byMessage.set(result, await this.remember(text, items, edges));
+  }
+
+  /** An unbound tool's result is untrusted unless the application named the tool in `trustedTools`. */
+  private unboundTrust(name: string): Trust {
+    return this.options.trustedTools?.includes(name) === true ? Trust.Trusted : Trust.Untrusted;
   }
 
   /**

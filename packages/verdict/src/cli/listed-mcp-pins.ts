@@ -1,0 +1,96 @@
+import { mcpToolPin } from '../langchain/pinned-mcp-tools.js';
+import {
+  DEFAULT_MCP_LOCKFILE,
+  diffLockfile,
+  type McpLockfile,
+  type McpPinChange,
+  readLockfile,
+} from '../mcp/mcp-lockfile.js';
+import type { McpToolPin } from '../mcp/mcp-tool-pin.js';
+import { type CliStreams, fail } from './cli-output.js';
+
+/** Where `verdict mcp pin|diff` reads a server's tools: its name, its Streamable HTTP URL, request headers. */
+export interface McpServerAddress {
+  readonly server: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** The flags of `verdict mcp pin|diff`. */
+export interface McpCommandOptions {
+  readonly lockfile?: string;
+  readonly header?: readonly string[];
+  readonly json?: boolean;
+}
+
+/** `--header <name:value>`, repeatable: a header of every request to the server (say, a bearer for a reviewer). */
+export const headerOption = {
+  flags: '--header <name:value>',
+  description: 'A request header, repeatable (e.g. "Authorization: Bearer …")',
+  parse: (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+};
+
+/** The headers of `--header name:value` flags; a flag without a colon is a usage error. */
+export function headersOf(flags: readonly string[] = []): Record<string, string> | string {
+  const headers: Record<string, string> = {};
+  for (const flag of flags) {
+    const colon = flag.indexOf(':');
+    if (colon <= 0) return `--header must be name:value, not "${flag}"`;
+    headers[flag.slice(0, colon).trim()] = flag.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+/**
+ * The pins of every tool `address` lists now, read through `@langchain/mcp-adapters` exactly as an agent loads them
+ * (so a pin written here is the pin `pinnedMcpTools` checks). The adapter is an optional peer, imported on use.
+ */
+export async function listedMcpPins(address: McpServerAddress): Promise<McpToolPin[]> {
+  const { MultiServerMCPClient } = await import('@langchain/mcp-adapters');
+  const client = new MultiServerMCPClient({
+    [address.server]: { transport: 'http', url: address.url, headers: { ...address.headers } },
+  });
+  try {
+    const tools = await client.getTools(address.server);
+    return tools.map((tool) => mcpToolPin(address.server, tool));
+  } finally {
+    await client.close();
+  }
+}
+
+/** One server against the lockfile: what `verdict mcp pin|diff` act on. */
+export interface McpServerReview {
+  readonly server: string;
+  readonly path: string;
+  readonly lock: McpLockfile;
+  /** The pins of every tool the server lists now. */
+  readonly current: readonly McpToolPin[];
+  /** What changed against this server's pins. */
+  readonly changes: readonly McpPinChange[];
+  readonly json: boolean;
+}
+
+/**
+ * Reads the lockfile and the server's tools and hands the comparison to `act`; a malformed `--header` is a usage
+ * error (exit 2), a lockfile or server that cannot be read exits 1 naming why (`verb`: `pin`, `diff`).
+ */
+export async function reviewMcpServer(
+  streams: CliStreams,
+  [server, url]: readonly string[],
+  options: McpCommandOptions,
+  verb: string,
+  act: (review: McpServerReview) => Promise<void> | void,
+): Promise<void> {
+  const json = options.json === true;
+  const headers = headersOf(options.header);
+  if (typeof headers === 'string') return fail(streams, json, headers, 2);
+  const path = options.lockfile ?? DEFAULT_MCP_LOCKFILE;
+  try {
+    const lock = await readLockfile(path);
+    const current = await listedMcpPins({ server: server!, url: url!, headers });
+    const changes = diffLockfile({ ...lock, tools: lock.tools.filter((pin) => pin.server === server) }, current);
+    await act({ server: server!, path, lock, current, changes, json });
+  } catch (error) {
+    fail(streams, json, `cannot ${verb} ${server}: ${(error as Error).message}`);
+  }
+}

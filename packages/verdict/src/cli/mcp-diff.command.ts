@@ -1,0 +1,36 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { McpPinChange } from '../mcp/mcp-lockfile.js';
+import { type CliStreams, processStreams } from './cli-output.js';
+import type { CliCommandRunner } from './cli-program.js';
+import { CLI_STREAMS } from './cli-streams.token.js';
+import { type McpCommandOptions, reviewMcpServer } from './listed-mcp-pins.js';
+
+/**
+ * `mcp diff <server> <url> [--lockfile <file>] [--header <name:value>...] [--json]`: what the server lists now
+ * against its pins in the lockfile — new tools, removed ones, changed schemas and changed descriptions (both texts).
+ * Exits 1 when something changed or the server cannot be listed, 0 when it is as pinned, 2 on a usage error: a CI
+ * step that catches a rug pull before an agent does.
+ */
+@Injectable()
+export class McpDiffCommand implements CliCommandRunner {
+  constructor(@Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams) {}
+
+  run(params: string[], options: McpCommandOptions = {}): Promise<void> {
+    return reviewMcpServer(this.streams, params, options, 'diff', ({ server, path, changes, json }) => {
+      this.streams.out(json ? JSON.stringify({ lockfile: path, server, changes }) : changesText(changes));
+      process.exitCode = changes.length === 0 ? 0 : 1;
+    });
+  }
+}
+
+/** The changes for a reviewer: one line each, a changed description with both texts. */
+export function changesText(changes: readonly McpPinChange[]): string {
+  if (changes.length === 0) return 'no changes: every listed tool is as pinned';
+  return changes
+    .map((change) => {
+      const head = `${change.server}/${change.tool}: ${change.change}`;
+      if (change.change !== 'description_changed') return head;
+      return `${head}\n  - pinned:  ${JSON.stringify(change.pinnedDescription)}\n  + current: ${JSON.stringify(change.currentDescription)}`;
+    })
+    .join('\n');
+}

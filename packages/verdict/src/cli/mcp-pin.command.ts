@@ -1,0 +1,35 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { lockfileOf, writeLockfile } from '../mcp/mcp-lockfile.js';
+import { type CliStreams, processStreams } from './cli-output.js';
+import type { CliCommandRunner } from './cli-program.js';
+import { CLI_STREAMS } from './cli-streams.token.js';
+import { type McpCommandOptions, reviewMcpServer } from './listed-mcp-pins.js';
+import { changesText } from './mcp-diff.command.js';
+
+/**
+ * `mcp pin <server> <url> [--lockfile <file>] [--header <name:value>...] [--json]`: lists the server's tools and
+ * writes their pins to the lockfile (default `verdict-mcp.lock.json`), replacing that server's pins and keeping the
+ * other servers'. Prints what it re-pinned, so the operator sees what they approve; commit the lockfile for review.
+ * Exits 1 when the server cannot be listed (nothing is written), 2 on a usage error.
+ */
+@Injectable()
+export class McpPinCommand implements CliCommandRunner {
+  constructor(@Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams) {}
+
+  run(params: string[], options: McpCommandOptions = {}): Promise<void> {
+    return reviewMcpServer(
+      this.streams,
+      params,
+      options,
+      'pin',
+      async ({ server, path, lock, current, changes, json }) => {
+        await writeLockfile(path, lockfileOf([...lock.tools.filter((pin) => pin.server !== server), ...current]));
+        this.streams.out(
+          json
+            ? JSON.stringify({ lockfile: path, server, pinned: current.length, changes })
+            : `${changesText(changes)}\npinned ${current.length} tool(s) of ${server} in ${path}`,
+        );
+      },
+    );
+  }
+}

@@ -1,0 +1,23 @@
+import type { McpPinStatus } from '../mcp/mcp-tool-pin.js';
+
+/**
+ * Emitted (through @nestjs/event-emitter, event name {@link McpToolRefused.event}) when a tool an MCP server lists
+ * is not handed to the agent: never pinned, or its description or input schema is no longer the pinned one (a
+ * rug pull). Carries fingerprints only, never the description text. The tool stays refused until an operator
+ * reviews it and re-pins it (`verdict mcp diff`, `verdict mcp pin`).
+ */
+export class McpToolRefused {
+  static readonly event = 'verdict.mcp_tool_refused';
+
+  constructor(
+    /** The server's name, as the application named it (`mcp:<server>`). */
+    readonly server: string,
+    readonly tool: string,
+    readonly status: Exclude<McpPinStatus, 'pinned'>,
+    /** `sha256(JCS(description))` of the pinned tool, `null` for a tool never pinned. */
+    readonly pinnedDescriptionFingerprint: string | null,
+    /** `sha256(JCS(description))` of the tool as it is listed now. */
+    readonly currentDescriptionFingerprint: string,
+    readonly occurredAt: Date,
+  ) {}
+}

@@ -1,0 +1,109 @@
+import type { StructuredToolInterface } from '@langchain/core/tools';
+import { toJSONSchema } from 'zod';
+import { isZodSchema } from '../capabilities/argument-schema.js';
+import { McpToolRefused } from '../events/mcp-tool-refused.event.js';
+import type { JsonObject } from '../fingerprints/json-value.js';
+import { ProvenanceSource } from '../provenance/provenance-source.js';
+import { type McpPinStatus, McpPinStatus as Status, type McpToolPin, pinOf, pinStatus } from '../mcp/mcp-tool-pin.js';
+
+/** A tool of an MCP server that was not handed to the agent, and why. */
+export interface RefusedMcpTool {
+  readonly server: string;
+  readonly tool: string;
+  readonly status: Exclude<McpPinStatus, 'pinned'>;
+}
+
+/** Where {@link McpToolRefused} goes: an `EventEmitter2` fits. */
+export interface McpEventSink {
+  emit(event: string, value: unknown): unknown;
+}
+
+/** Options of {@link pinnedMcpTools}. */
+export interface PinnedMcpToolsOptions {
+  /** The reviewed pins: the lockfile's `tools` (`readLockfile('verdict-mcp.lock.json')`). */
+  readonly pins: readonly McpToolPin[];
+  /**
+   * Tools of this server whose results the application trusts (say, a server it runs itself). Default: none — every
+   * result of an MCP tool is untrusted content.
+   */
+  readonly trusted?: readonly string[];
+  /** Receives {@link McpToolRefused} for each refused tool. */
+  readonly events?: McpEventSink;
+  /** Default: `() => new Date()`. */
+  readonly clock?: () => Date;
+}
+
+/** What {@link pinnedMcpTools} answers. */
+export interface PinnedMcpTools {
+  /** The tools whose description and schema are as pinned: give these to the agent. */
+  readonly tools: readonly StructuredToolInterface[];
+  readonly refused: readonly RefusedMcpTool[];
+  /** For `ProvenanceTracker` `tools`: every result of these tools is labelled `mcp:<server>`. */
+  readonly sources: Readonly<Record<string, ProvenanceSource>>;
+  /** For `ProvenanceTracker` `trustedTools`: the handed-over tools named in `trusted` (the others are untrusted). */
+  readonly trustedTools: readonly string[];
+  /** The pins of every listed tool as it is now (what `verdict mcp pin` writes). */
+  readonly current: readonly McpToolPin[];
+}
+
+/**
+ * Keeps the tools of one MCP server (as `@langchain/mcp-adapters` made them) whose description and input schema
+ * are exactly as pinned, and refuses the others — unpinned, rug-pulled description, changed schema — emitting
+ * {@link McpToolRefused} for each (ADR 0067). A refused tool is never given to the agent, so its description never
+ * reaches the model.
+ *
+ * @example
+ * const files = pinnedMcpTools('files', await client.getTools('files'), { pins: (await readLockfile(path)).tools, events });
+ * const tracker = trackers.forAgent({ tools: files.sources, trustedTools: files.trustedTools });
+ */
+export function pinnedMcpTools(
+  server: string,
+  listed: readonly StructuredToolInterface[],
+  options: PinnedMcpToolsOptions,
+): PinnedMcpTools {
+  const clock = options.clock ?? (() => new Date());
+  const tools: StructuredToolInterface[] = [];
+  const refused: RefusedMcpTool[] = [];
+  const current = listed.map((tool) => mcpToolPin(server, tool));
+  listed.forEach((tool, index) => {
+    const pin = current[index]!;
+    const status = pinStatus(options.pins, pin);
+    if (status === Status.Pinned) return void tools.push(tool);
+    refused.push({ server, tool: tool.name, status });
+    const pinned = options.pins.find((each) => each.server === server && each.tool === tool.name);
+    options.events?.emit(
+      McpToolRefused.event,
+      new McpToolRefused(
+        server,
+        tool.name,
+        status,
+        pinned?.descriptionFingerprint ?? null,
+        pin.descriptionFingerprint,
+        clock(),
+      ),
+    );
+  });
+  const source = ProvenanceSource.mcp(server);
+  const trusted = new Set(options.trusted ?? []);
+  return {
+    tools,
+    refused,
+    current,
+    sources: Object.fromEntries(tools.map((tool) => [tool.name, source])),
+    trustedTools: tools.filter((tool) => trusted.has(tool.name)).map((tool) => tool.name),
+  };
+}
+
+/**
+ * The pin of an MCP tool as `@langchain/mcp-adapters` made it: its description and the schema the model is shown
+ * (the adapter's JSON Schema, or a zod schema converted). `verdict mcp pin` pins through this very function.
+ */
+export function mcpToolPin(server: string, tool: StructuredToolInterface): McpToolPin {
+  return pinOf(server, { name: tool.name, description: tool.description, inputSchema: jsonSchemaOf(tool) });
+}
+
+function jsonSchemaOf(tool: StructuredToolInterface): JsonObject {
+  const schema: unknown = tool.schema;
+  if (isZodSchema(schema)) return toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject;
+  return JSON.parse(JSON.stringify(schema ?? {})) as JsonObject;
+}

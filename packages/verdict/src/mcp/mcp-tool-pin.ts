@@ -1,0 +1,54 @@
+import { fingerprint } from '../fingerprints/fingerprint.js';
+import type { JsonObject, JsonValue } from '../fingerprints/json-value.js';
+
+/** An MCP server's tool as `tools/list` describes it: what an agent's model reads and what it fills in. */
+export interface ListedMcpTool {
+  readonly name: string;
+  readonly description?: string;
+  readonly inputSchema: JsonObject;
+}
+
+/**
+ * One reviewed tool of one MCP server, as the lockfile keeps it: the fingerprints decide; the description is kept
+ * so that `verdict mcp diff` can show a reviewer what changed.
+ */
+export interface McpToolPin {
+  readonly server: string;
+  readonly tool: string;
+  /** `sha256(JCS(description))` (the empty string when the server gave none). */
+  readonly descriptionFingerprint: string;
+  /** `sha256(JCS(inputSchema))`. */
+  readonly inputSchemaFingerprint: string;
+  readonly description: string;
+}
+
+/** The pin of a listed tool. */
+export function pinOf(server: string, tool: ListedMcpTool): McpToolPin {
+  const description = tool.description ?? '';
+  return {
+    server,
+    tool: tool.name,
+    descriptionFingerprint: fingerprint(description),
+    inputSchemaFingerprint: fingerprint(tool.inputSchema as JsonValue),
+    description,
+  };
+}
+
+/** How a listed tool stands against the lockfile. */
+export const McpPinStatus = {
+  Pinned: 'pinned',
+  /** Never reviewed: refused until an operator pins it. */
+  Unpinned: 'unpinned',
+  DescriptionChanged: 'description_changed',
+  SchemaChanged: 'schema_changed',
+} as const;
+export type McpPinStatus = (typeof McpPinStatus)[keyof typeof McpPinStatus];
+
+/** The status of `current` against the pins of a lockfile; only `pinned` may be used. */
+export function pinStatus(pins: readonly McpToolPin[], current: McpToolPin): McpPinStatus {
+  const pinned = pins.find((pin) => pin.server === current.server && pin.tool === current.tool);
+  if (pinned === undefined) return McpPinStatus.Unpinned;
+  if (pinned.descriptionFingerprint !== current.descriptionFingerprint) return McpPinStatus.DescriptionChanged;
+  if (pinned.inputSchemaFingerprint !== current.inputSchemaFingerprint) return McpPinStatus.SchemaChanged;
+  return McpPinStatus.Pinned;
+}
