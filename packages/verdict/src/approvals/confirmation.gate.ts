@@ -1,16 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
+import type { GateRequest } from '../capabilities/gate-request.js';
 import { Decision } from '../decisions/decision.js';
 import { Disposition } from '../decisions/disposition.js';
 import { SecuritySignal } from '../decisions/security-signal.js';
 import { Stage } from '../decisions/stage.js';
 import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
-import type { Envelope } from '../vocabulary/envelope.js';
-import type { EvidenceTrail } from '../evidence/evidence-trail.js';
 import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 import { type ApprovalChallenge, challengeOf } from './approval-challenge.js';
-import type { ApprovalPhase } from './approval-phase.js';
-import type { ApprovalReceiptStore, ReceiptKey } from './approval-receipt-store.interface.js';
+import { ApprovalPhase } from './approval-phase.js';
+import type { ApprovalOptions } from './approval-options.interface.js';
+import type { ReceiptKey } from './approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
 import { receiptPrincipal } from './receipt-principal.js';
 import { ReceiptStatus } from './receipt-status.js';
@@ -31,33 +30,31 @@ export type ConfirmationOutcome =
   | { readonly proceed: false; readonly decision: Decision; readonly challenge?: ApprovalChallenge };
 
 /** How a validation may act: `execute` issues a pending receipt when none fits; `evaluate` changes nothing. */
-export interface ConfirmationContext {
-  readonly store: ApprovalReceiptStore;
-  readonly definition: CapabilityDefinition & { readonly requiresConfirmation: ConfirmationPolicy };
-  readonly envelope: Envelope;
+export interface ConfirmationAsk {
   /** The resuming agent (or caller) explicitly approved this tool-call id. */
   readonly explicitApproval: boolean;
   readonly issueReceipts: boolean;
-  readonly now: Date;
-  readonly trail: EvidenceTrail;
   /** What the approver is shown of the proposal's provenance, stored with a receipt issued now. */
-  readonly provenance?: ApproverProvenance | null;
+  readonly provenance: ApproverProvenance | null;
 }
 
 /**
- * Steps 5 and 10: validate, without consuming, that a human approved this exact proposal against
- * `target` (the proposal target at 5, the execution target at 10), asked by this actor in this tenant
+ * Steps 5 and 10: validate, without consuming, that a human approved this exact proposal (`requiresConfirmation`)
+ * against the request's target (the proposal target at 5, the execution target at 10), asked by this actor in this tenant
  * and conversation. When no receipt fits the binding — none yet, or the arguments, the bound state or
  * who asks changed since approval — a pending receipt is issued and the answer is
  * `require_confirmation`, unless the pending-receipt caps refuse one: then `throttle`, nothing issued.
  */
 export async function validateConfirmation(
-  context: ConfirmationContext,
-  target: unknown,
+  { approvals }: Pick<ApprovalOptions, 'approvals'>,
+  { definition, envelope, target, clock, trail }: GateRequest,
+  ask: ConfirmationAsk,
   phase: ApprovalPhase,
 ): Promise<ConfirmationOutcome> {
-  const { store, definition, envelope, explicitApproval, now, trail } = context;
-  const policy = definition.requiresConfirmation;
+  const now = clock();
+  const store = approvals!;
+  const { explicitApproval } = ask;
+  const policy: ConfirmationPolicy = definition.requiresConfirmation!;
   const stop = async (
     decision: Decision,
     facts: { outcome: string; receipt?: ApprovalReceipt | null },
@@ -119,7 +116,7 @@ export async function validateConfirmation(
       return { proceed: true, key };
     case 'not_found':
     case 'mismatch': {
-      if (!context.issueReceipts)
+      if (!ask.issueReceipts)
         return stop(Decision.of(Disposition.RequireConfirmation, Stage.Approval, policy.reason, changed), check);
       const ttl = policy.ttlSeconds ?? DEFAULT_CONFIRMATION_TTL_SECONDS;
       const receipt = await store.issue({
@@ -128,7 +125,7 @@ export async function validateConfirmation(
         reason: policy.reason,
         description: policy.describe?.(envelope, target) ?? null,
         subject: policy.subject?.(envelope, target) ?? null,
-        provenance: context.provenance ?? null,
+        provenance: ask.provenance,
         expiresAt: new Date(now.getTime() + ttl * 1000),
         now,
         limits: {
@@ -168,16 +165,15 @@ export async function validateConfirmation(
   }
 }
 
-/** Step 12: atomically consume the receipt. Of racing callers exactly one proceeds. */
+/** Step 12: atomically consume the receipt steps 5 and 10 validated. Of racing callers exactly one proceeds. */
 export async function consumeConfirmation(
-  store: ApprovalReceiptStore,
+  { approvals }: Pick<ApprovalOptions, 'approvals'>,
   key: ReceiptKey,
-  now: Date,
-  trail: EvidenceTrail,
-  phase: ApprovalPhase,
+  { clock, trail }: Pick<GateRequest, 'clock' | 'trail'>,
 ): Promise<Decision> {
+  const now = clock();
   await trail.beforeMutation();
-  const check = await store.consume(key, now);
+  const check = await approvals!.consume(key, now);
   trail.markMutated();
   const decision =
     check.outcome === 'approved'
@@ -189,7 +185,7 @@ export async function consumeConfirmation(
           check.outcome === 'consumed' ? SecuritySignal.ApprovalReplayDetected : undefined,
         );
   trail.record(decision, {
-    approvalPhase: phase,
+    approvalPhase: ApprovalPhase.Consumption,
     approvalOutcome: check.outcome === 'approved' ? 'consumed' : check.outcome,
     receiptFingerprint: check.receipt ? fingerprintString(check.receipt.id) : null,
   });

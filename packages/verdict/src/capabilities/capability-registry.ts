@@ -93,6 +93,14 @@ export class CapabilityRegistry {
     return this.booted;
   }
 
+  /** @throws VerdictConfigurationError until boot-time discovery has finished: no proposal runs before it. */
+  assertBooted(): void {
+    if (!this.booted)
+      throw new VerdictConfigurationError(
+        'Verdict has not finished booting: initialise the application (app.init() / moduleRef.init()) before proposals run.',
+      );
+  }
+
   /**
    * @internal Used by `VerdictTools`.
    * Checks that a tool may be bound to `capability`: known and, for a bound tool, with an executor. Before boot completes

@@ -6,7 +6,9 @@ import { ClaimResolvedOutOfBandError } from '../errors/claim-resolved-out-of-ban
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import type { Envelope } from '../vocabulary/envelope.js';
 import type { EvidenceTrail } from '../evidence/evidence-trail.js';
+import type { GateRequest } from '../capabilities/gate-request.js';
 import type { AtMostOncePolicy } from './at-most-once.js';
+import type { ExecutionClaimOptions } from './execution-claim-options.interface.js';
 import type { ExecutionClaimStore } from './execution-claim-store.interface.js';
 import { ExecutionClaimStatus } from './execution-claim-status.js';
 
@@ -73,7 +75,7 @@ export async function finalizeExecutionClaim<T>(
   store: ExecutionClaimStore,
   capability: string,
   claimId: string,
-  run: () => Promise<T>,
+  run: () => T | Promise<T>,
   clock: () => Date,
 ): Promise<T> {
   let output: T;
@@ -93,4 +95,34 @@ export async function finalizeExecutionClaim<T>(
   }
   if (!(await store.complete(claimId, clock()))) throw new ClaimResolvedOutOfBandError(capability, claimId, output);
   return output;
+}
+
+/** The execution claims step 13 admitted for a run, `null` where none applies. */
+export interface AdmittedClaims {
+  /** The operation's claim (its `executionIdentity`): the capability's `atMostOnce`, else a deferred run's item. */
+  readonly claimId: string | null;
+  /** A deferred run's review-item claim, when the capability's own `atMostOnce` claim is `claimId`. */
+  readonly itemClaimId: string | null;
+}
+
+/** Step 13's answer for a run that claims nothing. */
+export const NO_CLAIMS: AdmittedClaims = Object.freeze({ claimId: null, itemClaimId: null });
+
+/**
+ * Step 13 for one run, the last gate: a deferred run first claims its review item (`item`: its job may be delivered
+ * more than once, docs/review-lane.md), then the capability's `atMostOnce` claims the operation. Answers the claim
+ * ids, or the first refusal.
+ */
+export async function admitExecutionClaims(
+  { executionClaims }: Pick<ExecutionClaimOptions, 'executionClaims'>,
+  { definition, envelope, target, clock, trail }: GateRequest,
+  item: AtMostOncePolicy | null,
+): Promise<Decision | AdmittedClaims> {
+  const claim = (policy: AtMostOncePolicy) =>
+    admitExecutionClaim(executionClaims!, policy, definition.name, envelope, target, clock(), trail);
+  const itemClaimed = item === null ? null : await claim(item);
+  if (itemClaimed instanceof Decision) return itemClaimed;
+  if (definition.atMostOnce === undefined) return { claimId: itemClaimed, itemClaimId: null };
+  const claimed = await claim(definition.atMostOnce);
+  return claimed instanceof Decision ? claimed : { claimId: claimed, itemClaimId: itemClaimed };
 }

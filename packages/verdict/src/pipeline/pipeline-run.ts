@@ -1,10 +1,22 @@
+import type { EventEmitter2 } from '@nestjs/event-emitter';
+import { randomUUID } from 'node:crypto';
 import type { ApprovalChallenge } from '../approvals/approval-challenge.js';
 import type { ActionContext } from '../context/action-context.js';
-import type { EvidenceTrail } from '../evidence/evidence-trail.js';
-import type { ToolKind } from '../evidence/tool-kind.js';
+import { Decision } from '../decisions/decision.js';
+import type { Stage } from '../decisions/stage.js';
+import type { SecurityEventEmitter } from '../events/security-event-emitter.js';
+import type { EvidenceLevel } from '../evidence/evidence-level.js';
+import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
+import { evidenceStreamOf } from '../evidence/evidence-stream.js';
+import { EvidenceTrail } from '../evidence/evidence-trail.js';
+import { reportLateEvidenceFailure } from '../evidence/late-evidence-failure.js';
+import { ToolKind } from '../evidence/tool-kind.js';
+import { fingerprintString } from '../fingerprints/fingerprint.js';
 import type { DeferredRun } from '../review/review.gate.js';
 import type { ToolCallSubject } from '../telemetry/tool-call-span.js';
 import type { ProvenanceAssessment } from '../provenance/provenance.stage.js';
+import type { ExecutionResult } from '../vocabulary/execution-result.js';
+import type { Proposal } from '../vocabulary/proposal.js';
 
 /** How a caller invokes the pipeline. */
 export interface InvocationOptions {
@@ -15,7 +27,37 @@ export interface InvocationOptions {
   readonly explicitApproval?: boolean;
 }
 
-/** The state of one proposal's way through the pipeline. */
+/** What every run of one pipeline shares: where its evidence goes, its clock, and who observes its outcome. */
+export interface PipelineRunSetting {
+  readonly evidence: EvidenceRecorder;
+  readonly clock: () => Date;
+  readonly evidenceLevel: EvidenceLevel | undefined;
+  readonly events: EventEmitter2 | undefined;
+  readonly securityEvents: SecurityEventEmitter;
+  /** Whether a capability of that name is registered: an unknown name is recorded by its fingerprint only. */
+  readonly isRegistered: (capability: string) => boolean;
+  /** The tenant of the current action context, if any: it names the run's evidence stream. */
+  readonly currentTenant: () => string | null | undefined;
+}
+
+/** Which entry mode a run is: `execute`, `evaluate`, `guard`, `enqueue`, or a worker's deferred run. */
+export interface RunMode {
+  readonly toolKind: ToolKind;
+  readonly explicitApproval: boolean;
+  /** `false` for `evaluate` and `guard`: a dry run issues no receipt and parks nothing. */
+  readonly issueReceipts: boolean;
+  /** Set on a worker's re-run of an approved review item (docs/review-lane.md). */
+  readonly deferred?: DeferredRun;
+}
+
+/** The entry modes whose settings are fixed; `execute` takes its tool kind, approval and deferred run from its caller. */
+export const RunMode = {
+  Evaluate: { toolKind: ToolKind.Evaluation, explicitApproval: false, issueReceipts: false },
+  Guard: { toolKind: ToolKind.Guarded, explicitApproval: false, issueReceipts: false },
+  Enqueue: { toolKind: ToolKind.Service, explicitApproval: false, issueReceipts: true },
+} as const satisfies Record<string, RunMode>;
+
+/** The state of one proposal's way through the pipeline, and how its result is answered. */
 export class PipelineRun {
   /** Set when the run stops for a human: what the application needs to ask for approval. */
   challenge: ApprovalChallenge | undefined;
@@ -28,15 +70,128 @@ export class PipelineRun {
   /** What the provenance stage (step 1a) found, once it ran: shown to an approver or reviewer of this run. */
   provenance: ProvenanceAssessment | undefined;
 
-  constructor(
+  private constructor(
+    private readonly setting: PipelineRunSetting,
     readonly trail: EvidenceTrail,
-    readonly toolKind: ToolKind,
     /** What the run's `execute_tool` span names. */
     readonly subject: ToolCallSubject,
-    readonly explicitApproval: boolean,
-    /** `false` for `evaluate`: a dry run issues no receipt. */
-    readonly issueReceipts: boolean,
-    /** Set on a worker's re-run of an approved review item (docs/review-lane.md). */
-    readonly deferred?: DeferredRun,
+    private readonly mode: RunMode,
   ) {}
+
+  /** Starts the run of one proposal: its evidence trail, and what its span names. */
+  static begin(setting: PipelineRunSetting, proposal: Proposal, mode: RunMode): PipelineRun {
+    // An unknown name is model-written text: evidence and spans keep its fingerprint, never the text itself.
+    const name = String(proposal.capability);
+    const capability = setting.isRegistered(name) ? name : `unknown:${fingerprintString(name)}`;
+    const toolCallFingerprint =
+      proposal.toolCallId === undefined ? null : fingerprintString(String(proposal.toolCallId));
+    const { toolKind } = mode;
+    const trail = new EvidenceTrail(
+      setting.evidence,
+      setting.clock,
+      randomUUID(),
+      capability,
+      toolKind,
+      (failure) => reportLateEvidenceFailure(setting.events, failure),
+      evidenceStreamOf(setting.currentTenant()),
+      setting.evidenceLevel,
+    );
+    if (toolCallFingerprint !== null) trail.establish({ toolCallFingerprint });
+    const subject = { capability, toolKind, correlationId: trail.correlationId, toolCallFingerprint };
+    return new PipelineRun(setting, trail, subject, mode);
+  }
+
+  get toolKind(): ToolKind {
+    return this.mode.toolKind;
+  }
+
+  get explicitApproval(): boolean {
+    return this.mode.explicitApproval;
+  }
+
+  get issueReceipts(): boolean {
+    return this.mode.issueReceipts;
+  }
+
+  get deferred(): DeferredRun | undefined {
+    return this.mode.deferred;
+  }
+
+  /** Step 0: who proposed. Every record carries the fingerprint of the actor's key, never the actor. */
+  attribute(context: ActionContext, actorFingerprint: string | null): void {
+    this.context = context;
+    this.actorFingerprint = actorFingerprint;
+    this.trail.establish({ actorFingerprint });
+  }
+
+  /** Records `decision` on the trail and answers it. */
+  decided(decision: Decision): Decision {
+    this.trail.record(decision);
+    return decision;
+  }
+
+  /**
+   * Runs `steps` and then writes the run's remaining evidence: a write failure before any mutating gate
+   * stops the action; on an exception the write is attempted and the exception propagates unchanged.
+   */
+  async conclude<T>(steps: () => Promise<T>): Promise<T> {
+    let result: T;
+    try {
+      result = await steps();
+    } catch (error) {
+      await this.trail.closeAfterFault();
+      throw error;
+    }
+    await this.trail.close();
+    return result;
+  }
+
+  /** The result of a run that executed; a promise only while its security events are still being handled. */
+  executed<T>(stage: Stage, output: T): ExecutionResult<T> | Promise<ExecutionResult<T>> {
+    const { trail } = this;
+    const decision = Decision.permit(stage);
+    const result = {
+      executed: true,
+      capability: trail.capability,
+      correlationId: trail.correlationId,
+      decision,
+      output,
+    };
+    return this.afterObserving(decision, result as ExecutionResult<T>);
+  }
+
+  /** The result of a run that did not execute; a promise only while its security events are still being handled. */
+  notExecuted(decision: Decision): ExecutionResult<never> | Promise<ExecutionResult<never>> {
+    const { trail, challenge } = this;
+    const result = {
+      executed: false,
+      capability: trail.capability,
+      correlationId: trail.correlationId,
+      decision,
+      challenge,
+    };
+    return this.afterObserving(decision, result as ExecutionResult<never>);
+  }
+
+  /** `result`, once the run's security events are handled: at once when none was raised. */
+  private afterObserving<R>(decision: Decision, result: R): R | Promise<R> {
+    const observed = this.observe(decision);
+    return observed === undefined ? result : observed.then(() => result);
+  }
+
+  /** Security events of a finished run (docs/evidence.md); a dry run raises none. */
+  private observe(decision: Decision): Promise<void> | void {
+    const { trail, context, argumentsFingerprint, actorFingerprint } = this;
+    if (context === undefined || this.toolKind === ToolKind.Evaluation) return;
+    return this.setting.securityEvents.observe(
+      {
+        capability: trail.capability,
+        correlationId: trail.correlationId,
+        context,
+        argumentsFingerprint,
+        actorFingerprint,
+      },
+      decision,
+    );
+  }
 }

@@ -1,4 +1,5 @@
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
+import type { GateRequest } from '../capabilities/gate-request.js';
 import { conversationIdOf } from '../context/conversation-id.js';
 import { Decision } from '../decisions/decision.js';
 import { Disposition } from '../decisions/disposition.js';
@@ -101,6 +102,13 @@ export async function parkForReview(request: ParkRequest): Promise<{ decision: D
   return { decision, item };
 }
 
+/** Step 5 of a dry run (`evaluate`): the `require_review` parking would answer, recorded; nothing is parked. */
+export function wouldParkForReview(definition: CapabilityDefinition, trail: EvidenceTrail): Decision {
+  const decision = Decision.of(Disposition.RequireReview, Stage.Review, definition.requiresReview!.reason);
+  trail.record(decision);
+  return decision;
+}
+
 function parkedDecision(item: ReviewItem, now: Date, reason: string): Decision {
   if (isReviewItemExpired(item, now)) return Decision.deny(Stage.Review, 'the review item expired');
   if (item.status === ReviewItemStatus.Pending || item.status === ReviewItemStatus.Approved)
@@ -117,13 +125,10 @@ function parkedDecision(item: ReviewItem, now: Date, reason: string): Decision {
  */
 export async function verifyReviewed(
   lane: ReviewLaneOptions,
-  definition: CapabilityDefinition,
-  envelope: Envelope,
-  target: unknown,
+  { definition, envelope, target, clock, trail }: GateRequest,
   { item }: DeferredRun,
-  now: Date,
-  trail: EvidenceTrail,
 ): Promise<Decision> {
+  const now = clock();
   const decision =
     item.status !== ReviewItemStatus.Approved
       ? Decision.deny(Stage.Review, `the review item is ${item.status}, not approved`)

@@ -1,0 +1,43 @@
+import type { GateRequest } from '../capabilities/gate-request.js';
+import type { AuthorizedAction } from '../vocabulary/authorized-action.js';
+import type { ExecutionClaimOptions } from './execution-claim-options.interface.js';
+import { type AdmittedClaims, finalizeExecutionClaim } from './execution-claim.gate.js';
+
+/**
+ * Steps 14 and 15 of a bound tool: hand the capability's executor the `AuthorizedAction` — the execution target, the
+ * validated arguments, the context, and as its execution identity the operation's claim id (else the envelope id)
+ * — within the run's claims.
+ */
+export function executeAuthorized(
+  options: Pick<ExecutionClaimOptions, 'executionClaims'>,
+  request: GateRequest,
+  claims: AdmittedClaims,
+): unknown {
+  const { definition, envelope, target } = request;
+  const action: AuthorizedAction = {
+    capability: definition.name,
+    target,
+    arguments: envelope.arguments,
+    context: envelope.context,
+    executionIdentity: claims.claimId ?? envelope.id,
+  };
+  return executeWithinClaims(options, request, claims, () => definition.executor!(action));
+}
+
+/**
+ * Steps 14 and 15: run the executor (or a guarded tool's own handler) within the run's claims, each finalized
+ * `completed`, or `indeterminate` when it throws (the original error is rethrown); a deferred run's item claim
+ * wraps the operation's. Without a claim it runs directly, awaited by the caller alone (ADR 0075).
+ */
+export function executeWithinClaims<T>(
+  { executionClaims }: Pick<ExecutionClaimOptions, 'executionClaims'>,
+  { definition, clock }: Pick<GateRequest, 'definition' | 'clock'>,
+  { claimId, itemClaimId }: AdmittedClaims,
+  execute: () => T | Promise<T>,
+): T | Promise<T> {
+  if (claimId === null && itemClaimId === null) return execute();
+  const finalized = (id: string, run: () => T | Promise<T>) =>
+    finalizeExecutionClaim(executionClaims!, definition.name, id, run, clock);
+  const once = claimId === null ? execute : () => finalized(claimId, execute);
+  return itemClaimId === null ? once() : finalized(itemClaimId, once);
+}
