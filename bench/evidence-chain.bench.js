@@ -20,28 +20,23 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
-import { chainHash, decisionRecord, EvidenceKind, GENESIS_HASH } from '@verdict/nestjs';
+import { chainHash, EvidenceKind, GENESIS_HASH } from '@verdict/nestjs';
+import { streamDecision } from '@verdict/testing-kit';
 import { DecisionRecordEntity, TypeOrmEvidenceRecorder } from '@verdict/nestjs/typeorm';
 import { forEachEngine, run, SLICES, summarize, WRITERS } from './database-bench.js';
 import { table, target } from './report.js';
 import { fmt } from './stats.js';
 
 const record = (stream) =>
-  decisionRecord(
-    {
-      id: randomUUID(),
-      correlationId: randomUUID(),
-      sequence: 0,
-      stream,
-      capability: 'orders.refund',
-      toolKind: 'bound',
-      stage: 'execution_claim',
-      disposition: 'permit',
-      reason: 'permitted',
-      recordedAt: new Date(),
+  streamDecision(stream, 'permitted', new Date(), {
+    stage: 'execution_claim',
+    facts: {
+      argumentsFingerprint: 'a'.repeat(64),
+      claimFingerprint: 'c'.repeat(64),
+      claimStatus: 'claimed',
+      claimAttempt: 1,
     },
-    { argumentsFingerprint: 'a'.repeat(64), claimFingerprint: 'c'.repeat(64), claimStatus: 'claimed', claimAttempt: 1 },
-  );
+  });
 
 /** The locked-head candidate: lock the stream, read its head, insert the record and its link, in one transaction. */
 function lockedHeadAppender(dataSource, engine) {

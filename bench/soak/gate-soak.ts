@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { type ApprovalReceipt, type PendingReceiptLimits, fingerprint } from '@verdict/nestjs';
 import { TypeOrmApprovalReceiptStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { dropDataSource, externalCopiesModel, openDataSource, startGateWorkers } from '@verdict/testing-kit';
+import {
+  approvePending,
+  dropDataSource,
+  externalCopiesModel,
+  openDataSource,
+  startGateWorkers,
+} from '@verdict/testing-kit';
 import type {
   AdmitReply,
   BatchReply,
@@ -181,14 +187,7 @@ function durableGates(engine: DatabaseEngine, operator: TypeOrmApprovalReceiptSt
         const receipts: ApprovalReceipt[] = [];
         for (const name of keys) {
           const pending = await issue(name);
-          const approval = await operator.approve({
-            receiptId: pending.id,
-            toolCallId: pending.toolCallId,
-            by: 'customer:72',
-            now: new Date(),
-          });
-          if (approval.outcome !== 'approved')
-            throw new Error(`The operator's approval of ${name} answered ${approval.outcome}.`);
+          await approvePending(operator, pending, name);
           receipts.push(pending);
         }
         const now = new Date();

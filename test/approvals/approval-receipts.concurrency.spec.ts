@@ -3,7 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { DataSource } from 'typeorm';
 import { TypeOrmApprovalReceiptStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, openDataSource, startGateWorkers } from '@verdict/testing-kit';
+import {
+  approvePending,
+  databaseEngines,
+  dropDataSource,
+  openDataSource,
+  startGateWorkers,
+} from '@verdict/testing-kit';
 import type { DatabaseEngine, GateWorkers } from '@verdict/testing-kit';
 import type { ApprovalReceipt } from '../../packages/verdict/src/approvals/approval-receipt.js';
 import { fingerprint } from '../../packages/verdict/src/fingerprints/fingerprint.js';
@@ -52,14 +58,7 @@ for (const engine of databaseEngines()) {
 
       for (let round = 0; round < ROUNDS; round++) {
         const pending = await operator.issue(issueRequest(engine, `consume_${round}`));
-        const approval = await operator.approve({
-          receiptId: pending.id,
-          toolCallId: pending.toolCallId,
-          by: 'customer:72',
-          now: new Date(),
-        });
-        if (approval.outcome !== 'approved')
-          throw new Error(`round ${round}: the operator's approval answered ${approval.outcome}`);
+        const approved = await approvePending(operator, pending, `round ${round}`);
 
         const now = new Date();
         const checks = await workers.consumeReceiptAll({ ...keyOf(pending), now });
@@ -67,7 +66,7 @@ for (const engine of databaseEngines()) {
         consumers.push(consumed.length);
         consumed.forEach((index) => winners.add(index));
         // The winner and every replay answer with the row as the winner left it; the row stays so.
-        const expected = { ...approval.receipt, status: 'consumed', consumedAt: now, updatedAt: now };
+        const expected = { ...approved, status: 'consumed', consumedAt: now, updatedAt: now };
         checks.forEach((check, index) => {
           if (!['approved', 'consumed'].includes(check.outcome) || !sameData(check.receipt, expected)) {
             violations.push(`round ${round} process ${index}: ${check.outcome} ${JSON.stringify(check.receipt)}`);

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CheckpointKey, decisionRecord } from '@verdict/nestjs';
+import type { CheckpointKey } from '@verdict/nestjs';
 import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, withDataSource } from '@verdict/testing-kit';
+import { databaseEngines, streamDecision, withDataSource } from '@verdict/testing-kit';
 import type { DataSource } from 'typeorm';
 import { inProcessCli } from './in-process-cli.js';
 
@@ -31,21 +31,7 @@ async function recordSealed(
   from = 0,
 ) {
   const records = Array.from({ length: count }, (_, i) =>
-    decisionRecord(
-      {
-        id: randomUUID(),
-        correlationId: randomUUID(),
-        sequence: 0,
-        stream,
-        capability: 'orders.refund',
-        toolKind: 'bound',
-        stage: 'execution',
-        disposition: 'permit',
-        reason: `refund ${from + i}`,
-        recordedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, from + i)),
-      },
-      {},
-    ),
+    streamDecision(stream, `refund ${from + i}`, new Date(Date.UTC(2026, 0, 1, 0, 0, from + i))),
   );
   await recorder.recordDecisions(records);
   await recorder.seal();
@@ -91,23 +77,7 @@ for (const engine of databaseEngines()) {
         expect(Number(remaining)).toBe(2);
 
         // Later records keep chaining after the anchor, and the whole stream verifies.
-        await recorder.recordDecision(
-          decisionRecord(
-            {
-              id: randomUUID(),
-              correlationId: randomUUID(),
-              sequence: 0,
-              stream,
-              capability: 'orders.refund',
-              toolKind: 'bound',
-              stage: 'execution',
-              disposition: 'permit',
-              reason: 'after the prune',
-              recordedAt: new Date(),
-            },
-            {},
-          ),
-        );
+        await recorder.recordDecision(streamDecision(stream, 'after the prune'));
         await recorder.seal();
         const verified = await cli(recorder, 'evidence', 'verify', '--json');
         expect(verified.code).toBe(0);

@@ -1,15 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import {
-  ChainProblem,
-  type ChainVerification,
-  chainHash,
-  type CheckpointKey,
-  decisionRecord,
-  EvidenceKind,
-} from '@verdict/nestjs';
+import { ChainProblem, type ChainVerification, chainHash, type CheckpointKey, EvidenceKind } from '@verdict/nestjs';
 import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, withDataSource } from '@verdict/testing-kit';
+import { databaseEngines, streamDecision, withDataSource } from '@verdict/testing-kit';
 import type { DataSource } from 'typeorm';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
@@ -160,19 +153,7 @@ for (const engine of databaseEngines()) {
 
 /** A permitted refund's execution record in `stream`. */
 function refund(stream: string, reason: string, at: number, claimAttempt: number | null) {
-  return decisionRecord(
-    {
-      id: randomUUID(),
-      correlationId: randomUUID(),
-      sequence: 0,
-      stream,
-      capability: 'orders.refund',
-      toolKind: 'bound',
-      stage: 'execution',
-      disposition: 'permit',
-      reason,
-      recordedAt: new Date(at),
-    },
-    claimAttempt === null ? {} : { identityMatch: true, claimAttempt },
-  );
+  return streamDecision(stream, reason, new Date(at), {
+    facts: claimAttempt === null ? {} : { identityMatch: true, claimAttempt },
+  });
 }

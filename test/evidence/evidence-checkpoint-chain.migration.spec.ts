@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { ChainProblem, type CheckpointKey, decisionRecord, EvidenceKind, signCheckpoint } from '@verdict/nestjs';
+import { ChainProblem, type CheckpointKey, EvidenceKind, signCheckpoint } from '@verdict/nestjs';
 import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, withDataSource } from '@verdict/testing-kit';
+import { databaseEngines, streamDecision, withDataSource } from '@verdict/testing-kit';
 import { ChainEvidenceCheckpoints1796000250034 } from '../../packages/verdict/src/typeorm/migrations/1796000250034-chain-evidence-checkpoints.js';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
@@ -16,22 +16,7 @@ for (const engine of databaseEngines()) {
         const migration = new ChainEvidenceCheckpoints1796000250034();
         const queryRunner = dataSource.createQueryRunner();
         const stream = `tenant:${randomUUID()}`;
-        const record = (i: number) =>
-          decisionRecord(
-            {
-              id: randomUUID(),
-              correlationId: randomUUID(),
-              sequence: 0,
-              stream,
-              capability: 'orders.refund',
-              toolKind: 'bound',
-              stage: 'execution',
-              disposition: 'permit',
-              reason: `refund ${i}`,
-              recordedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
-            },
-            {},
-          );
+        const record = (i: number) => streamDecision(stream, `refund ${i}`, new Date(Date.UTC(2026, 0, 1, 0, 0, i)));
         try {
           // Before the migration: four linked records and a checkpoint signed without chain fields.
           await migration.down(queryRunner);

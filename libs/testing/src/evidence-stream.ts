@@ -1,15 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { decisionRecord, type DecisionRecord } from '@verdict/nestjs';
+import { type DecisionFacts, decisionRecord, type DecisionRecord } from '@verdict/nestjs';
 import type { DataSource } from 'typeorm';
 
 /**
  * A permitted `orders.refund` decision record of `stream` (a fresh id and correlation id), told apart by
- * `reason`: what the evidence chain specs and benches append.
+ * `reason`: what the evidence chain specs and benches append. It is an `execution` record without facts
+ * unless `extra` names another stage or the facts it carries.
  *
  * @example
  * await recorder.recordDecision(streamDecision('tenant:acme', 'refund 1'));
+ * await recorder.recordDecision(streamDecision('tenant:acme', 'refund 2', new Date(), { facts: { claimAttempt: 2 } }));
  */
-export function streamDecision(stream: string, reason: string, recordedAt: Date = new Date()): DecisionRecord {
+export function streamDecision(
+  stream: string,
+  reason: string,
+  recordedAt: Date = new Date(),
+  extra: { readonly stage?: DecisionRecord['stage']; readonly facts?: DecisionFacts } = {},
+): DecisionRecord {
   return decisionRecord(
     {
       id: randomUUID(),
@@ -18,12 +25,12 @@ export function streamDecision(stream: string, reason: string, recordedAt: Date 
       stream,
       capability: 'orders.refund',
       toolKind: 'bound',
-      stage: 'execution',
+      stage: extra.stage ?? 'execution',
       disposition: 'permit',
       reason,
       recordedAt,
     },
-    {},
+    extra.facts ?? {},
   );
 }
 

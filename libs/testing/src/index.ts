@@ -3,6 +3,7 @@ export { testRedisUrl, uniqueRedisPrefix } from './redis-matrix.js';
 export { countingStatements } from './statement-counter.js';
 export { seedTrafficShapedEvidence } from './evidence-seed.js';
 export { seedLinkedStream, streamDecision } from './evidence-stream.js';
+export { approvePending } from './operator-approval.js';
 export type { StatementCounter } from './statement-counter.js';
 export type { DatabaseEngine, DatabaseEngineName, TestDataSourceOptions } from './database-matrix.js';
 export { WorkerPool } from './processes/worker-pool.js';

@@ -2,12 +2,11 @@
 // TypeOrmEvidenceRecorder from the built package that seals after each write, as an application node does.
 // Run as compiled JS (the pool refuses a build older than the sources), never imported.
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { decisionRecord } from '@verdict/nestjs';
 import { TypeOrmEvidenceRecorder, verdictEntities } from '@verdict/nestjs/typeorm';
 import type { AppendReply, AppendRequest, EvidenceWorkerInit } from './evidence-protocol.js';
 import { serveParent } from './worker-runtime.js';
+import { streamDecision } from '../evidence-stream.js';
 
 serveParent<EvidenceWorkerInit, AppendRequest, AppendReply>(async ({ dataSource: options, checkpointKey }) => {
   const dataSource = await new DataSource({ ...options, entities: verdictEntities, migrations: [] }).initialize();
@@ -15,21 +14,7 @@ serveParent<EvidenceWorkerInit, AppendRequest, AppendReply>(async ({ dataSource:
   return {
     prepare: async ({ stream, count, worker }) => {
       const records = Array.from({ length: count }, (_, i) =>
-        decisionRecord(
-          {
-            id: randomUUID(),
-            correlationId: randomUUID(),
-            sequence: 0,
-            stream,
-            capability: 'orders.refund',
-            toolKind: 'bound',
-            stage: 'execution',
-            disposition: 'permit',
-            reason: `worker ${worker} record ${i}`,
-            recordedAt: new Date(),
-          },
-          { claimAttempt: i },
-        ),
+        streamDecision(stream, `worker ${worker} record ${i}`, new Date(), { facts: { claimAttempt: i } }),
       );
       return async () => {
         for (const record of records) await recorder.recordDecision(record);
