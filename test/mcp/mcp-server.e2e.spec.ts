@@ -141,14 +141,17 @@ describe('VerdictMcpModule', () => {
   });
 
   describe('faults and provenance', () => {
-    it("answers an application fault with a generic InternalError, never the fault's message; other calls go on (control)", async () => {
+    it("answers an application fault with a generic InternalError, never the fault's message, even one that is an McpError (never relabelled InvalidParams); other calls go on (control)", async () => {
       const shop = await startShop();
       const alice = await shop.connect(await shop.tokens.issue('alice', 'acme'));
 
-      const fault = await rejection(alice.callTool({ name: 'orders.view', arguments: { orderId: 13 } }));
-      expect(fault).toBeInstanceOf(McpError);
-      expect((fault as McpError).code).toBe(ErrorCode.InternalError);
-      expect((fault as McpError).message).not.toMatch(/orders-db|5432|refused/);
+      // Order 13: a plain Error; order 14: a downstream MCP client's McpError (InvalidParams).
+      for (const orderId of [13, 14]) {
+        const fault = await rejection(alice.callTool({ name: 'orders.view', arguments: { orderId } }));
+        expect(fault).toBeInstanceOf(McpError);
+        expect((fault as McpError).code).toBe(ErrorCode.InternalError);
+        expect((fault as McpError).message).not.toMatch(/orders-db|5432|refused|rejected/);
+      }
       const viewed = await alice.callTool({ name: 'orders.view', arguments: { orderId: 1 } });
       expect(JSON.parse(textOf(viewed))).toEqual({ id: 1, status: 'placed' });
       await shop.close();
