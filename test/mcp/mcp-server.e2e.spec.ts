@@ -232,6 +232,10 @@ describe('VerdictMcpModule', () => {
         _meta: resume,
       });
       expect(readNotExecutedMessage(textOf(edited))?.decision).toBe('require_confirmation');
+      // Another principal of the tenant passing back Alice's approved tool-call id does not ride on it either.
+      const dave = await shop.connect(await shop.tokens.issue('dave', 'acme'));
+      const stolen = await dave.callTool({ name: 'refund_order', arguments: args, _meta: resume });
+      expect(readNotExecutedMessage(textOf(stolen))).not.toBeNull();
       expect(shop.effects.refunds).toEqual([]);
 
       const executed = await alice.callTool({ name: 'refund_order', arguments: args, _meta: resume });
