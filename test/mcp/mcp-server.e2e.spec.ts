@@ -249,6 +249,34 @@ describe('VerdictMcpModule', () => {
   });
 
   describe('authentication', () => {
+    it('answers 500 and runs nothing when authenticate answers a principal without its tenant; with it, the call runs (control)', async () => {
+      const shop = await startShop();
+      const partial = await postToolCall(
+        shop.base,
+        `Bearer ${await shop.tokens.issue('partial', 'acme')}`,
+        'orders.cancel',
+        {
+          orderId: 1,
+        },
+      );
+      expect(partial.status).toBe(500);
+      expect(await partial.text()).not.toMatch(/tenant|action context/);
+      expect(shop.effects.cancellations).toEqual([]);
+      expect(shop.evidence.decisions()).toEqual([]);
+
+      const whole = await postToolCall(
+        shop.base,
+        `Bearer ${await shop.tokens.issue('alice', 'acme')}`,
+        'orders.cancel',
+        {
+          orderId: 1,
+        },
+      );
+      expect(whole.status).toBe(200);
+      expect(shop.effects.cancellations).toEqual([1]);
+      await shop.close();
+    });
+
     it('answers 401 to an expired, tampered, foreign-key or missing token and runs nothing; a valid token connects (control)', async () => {
       const shop = await startShop();
       const valid = await shop.tokens.issue('alice', 'acme');
