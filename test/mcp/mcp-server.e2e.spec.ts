@@ -251,27 +251,15 @@ describe('VerdictMcpModule', () => {
   describe('authentication', () => {
     it('answers 500 and runs nothing when authenticate answers a principal without its tenant; with it, the call runs (control)', async () => {
       const shop = await startShop();
-      const partial = await postToolCall(
-        shop.base,
-        `Bearer ${await shop.tokens.issue('partial', 'acme')}`,
-        'orders.cancel',
-        {
-          orderId: 1,
-        },
-      );
+      const cancelAs = async (sub: string) =>
+        postToolCall(shop.base, `Bearer ${await shop.tokens.issue(sub, 'acme')}`, 'orders.cancel', { orderId: 1 });
+      const partial = await cancelAs('partial');
       expect(partial.status).toBe(500);
       expect(await partial.text()).not.toMatch(/tenant|action context/);
       expect(shop.effects.cancellations).toEqual([]);
       expect(shop.evidence.decisions()).toEqual([]);
 
-      const whole = await postToolCall(
-        shop.base,
-        `Bearer ${await shop.tokens.issue('alice', 'acme')}`,
-        'orders.cancel',
-        {
-          orderId: 1,
-        },
-      );
+      const whole = await cancelAs('alice');
       expect(whole.status).toBe(200);
       expect(shop.effects.cancellations).toEqual([1]);
       await shop.close();
