@@ -141,14 +141,17 @@ describe('VerdictMcpModule', () => {
   });
 
   describe('faults and provenance', () => {
-    it("answers an application fault with a generic InternalError, never the fault's message; other calls go on (control)", async () => {
+    it("answers an application fault with a generic InternalError, never the fault's message, even one that is an McpError (never relabelled InvalidParams); other calls go on (control)", async () => {
       const shop = await startShop();
       const alice = await shop.connect(await shop.tokens.issue('alice', 'acme'));
 
-      const fault = await rejection(alice.callTool({ name: 'orders.view', arguments: { orderId: 13 } }));
-      expect(fault).toBeInstanceOf(McpError);
-      expect((fault as McpError).code).toBe(ErrorCode.InternalError);
-      expect((fault as McpError).message).not.toMatch(/orders-db|5432|refused/);
+      // Order 13: a plain Error; order 14: a downstream MCP client's McpError (InvalidParams).
+      for (const orderId of [13, 14]) {
+        const fault = await rejection(alice.callTool({ name: 'orders.view', arguments: { orderId } }));
+        expect(fault).toBeInstanceOf(McpError);
+        expect((fault as McpError).code).toBe(ErrorCode.InternalError);
+        expect((fault as McpError).message).not.toMatch(/orders-db|5432|refused|rejected/);
+      }
       const viewed = await alice.callTool({ name: 'orders.view', arguments: { orderId: 1 } });
       expect(JSON.parse(textOf(viewed))).toEqual({ id: 1, status: 'placed' });
       await shop.close();
@@ -229,6 +232,10 @@ describe('VerdictMcpModule', () => {
         _meta: resume,
       });
       expect(readNotExecutedMessage(textOf(edited))?.decision).toBe('require_confirmation');
+      // Another principal of the tenant passing back Alice's approved tool-call id does not ride on it either.
+      const dave = await shop.connect(await shop.tokens.issue('dave', 'acme'));
+      const stolen = await dave.callTool({ name: 'refund_order', arguments: args, _meta: resume });
+      expect(readNotExecutedMessage(textOf(stolen))).not.toBeNull();
       expect(shop.effects.refunds).toEqual([]);
 
       const executed = await alice.callTool({ name: 'refund_order', arguments: args, _meta: resume });
@@ -242,6 +249,22 @@ describe('VerdictMcpModule', () => {
   });
 
   describe('authentication', () => {
+    it('answers 500 and runs nothing when authenticate answers a principal without its tenant; with it, the call runs (control)', async () => {
+      const shop = await startShop();
+      const cancelAs = async (sub: string) =>
+        postToolCall(shop.base, `Bearer ${await shop.tokens.issue(sub, 'acme')}`, 'orders.cancel', { orderId: 1 });
+      const partial = await cancelAs('partial');
+      expect(partial.status).toBe(500);
+      expect(await partial.text()).not.toMatch(/tenant|action context/);
+      expect(shop.effects.cancellations).toEqual([]);
+      expect(shop.evidence.decisions()).toEqual([]);
+
+      const whole = await cancelAs('alice');
+      expect(whole.status).toBe(200);
+      expect(shop.effects.cancellations).toEqual([1]);
+      await shop.close();
+    });
+
     it('answers 401 to an expired, tampered, foreign-key or missing token and runs nothing; a valid token connects (control)', async () => {
       const shop = await startShop();
       const valid = await shop.tokens.issue('alice', 'acme');

@@ -4,6 +4,7 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Test } from '@nestjs/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
   type ActionContext,
   ActionContextStore,
@@ -139,6 +140,8 @@ export async function startShop() {
   const findOrder = (id: number, tenant: string | null): Order => {
     // Order 13 stands for a database that fails: an application fault, never a decision.
     if (id === 13) throw new Error('connection to orders-db.internal:5432 refused');
+    // Order 14: the orders service is itself reached over MCP, and its client throws the SDK's own error.
+    if (id === 14) throw new McpError(ErrorCode.InvalidParams, 'orders-db.internal:5432 rejected the query');
     return (
       orders.find((order) => order.id === id && order.tenantId === tenant) ??
       TargetNotResolvable.throw('no such order in the tenant')
@@ -256,7 +259,12 @@ export async function startShop() {
       }),
       VerdictMcpModule.forRoot({
         tools: ['orders.view', 'orders.cancel', { capability: 'orders.refund', name: 'refund_order' }, 'orders.share'],
-        authenticate: (request: IncomingMessage) => tokens.principalOf(request.headers.authorization),
+        authenticate: async (request: IncomingMessage) => {
+          const principal = await tokens.principalOf(request.headers.authorization);
+          // Subject `partial` stands for a hook that forgot the tenant: an application fault, never a principal.
+          if ((principal?.actor as ShopActor | undefined)?.id !== 'partial') return principal;
+          return { actor: principal!.actor } as ActionContext;
+        },
         approvalUrl: (toolCallId) => `/approvals/${encodeURIComponent(toolCallId)}/approve`,
       }),
       ShopModule,

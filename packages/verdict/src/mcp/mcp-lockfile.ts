@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { fingerprint } from '../fingerprints/fingerprint.js';
 import { type McpPinStatus, McpPinStatus as Status, type McpToolPin, pinStatus } from './mcp-tool-pin.js';
 
 /** Where the lockfile is kept by default, relative to the working directory. */
@@ -56,7 +57,10 @@ export function diffLockfile(lock: McpLockfile, current: readonly McpToolPin[]):
   return changes;
 }
 
-/** Reads a lockfile; a missing file is an empty lockfile (every tool unpinned), a malformed one a configuration error. */
+/**
+ * Reads a lockfile; a missing file is an empty lockfile (every tool unpinned), a malformed one a configuration error,
+ * and so is a pin whose description is not the text its fingerprint pins (what a reviewer reads is what is pinned).
+ */
 export async function readLockfile(path: string): Promise<McpLockfile> {
   let text: string;
   try {
@@ -89,7 +93,9 @@ function parseJson(text: string): Partial<McpLockfile> | null {
 function isPin(value: unknown): value is McpToolPin {
   if (typeof value !== 'object' || value === null) return false;
   const pin = value as Record<string, unknown>;
-  return ['server', 'tool', 'descriptionFingerprint', 'inputSchemaFingerprint', 'description'].every(
-    (key) => typeof pin[key] === 'string',
+  return (
+    ['server', 'tool', 'descriptionFingerprint', 'inputSchemaFingerprint', 'description'].every(
+      (key) => typeof pin[key] === 'string',
+    ) && pin.descriptionFingerprint === fingerprint(pin.description as string)
   );
 }

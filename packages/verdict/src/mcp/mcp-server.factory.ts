@@ -78,14 +78,13 @@ export class McpServerFactory {
     const { name, arguments: args = {}, _meta: meta } = request.params;
     // A tool the principal may not use is answered as one that does not exist.
     const tool = (await visible).get(name);
-    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (tool === undefined) throw invalidParams(`Unknown tool: ${name}`);
     // Malformed arguments are the client's typed error: nothing is resolved, spent, recorded or executed.
     const validating = validateArguments(tool.definition.arguments, args);
-    if (!(await validating).valid)
-      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for tool ${name}: see its inputSchema`);
+    if (!(await validating).valid) throw invalidParams(`Invalid arguments for tool ${name}: see its inputSchema`);
     const resumed = meta?.[MCP_TOOL_CALL_ID_META];
     if (resumed !== undefined && !isToolCallId(resumed))
-      throw new McpError(ErrorCode.InvalidParams, `_meta["${MCP_TOOL_CALL_ID_META}"] must be a non-blank string`);
+      throw invalidParams(`_meta["${MCP_TOOL_CALL_ID_META}"] must be a non-blank string`);
     const proposal = { capability: tool.definition.name, arguments: args, toolCallId: resumed ?? newToolCallId() };
     // Passing back the tool-call id of a pending result asks to run that call as approved: its receipt decides.
     const result = await this.contexts.run(context, () =>
@@ -94,12 +93,16 @@ export class McpServerFactory {
     return mcpToolResult(result, this.publicMessage, this.options.approvalUrl);
   }
 
-  /** An application fault fails the request with a generic JSON-RPC error; its message stays in the server's log. */
+  /**
+   * An application fault fails the request with a generic JSON-RPC error; its message stays in the server's log.
+   * Only the client errors this server raised pass: an `McpError` from the application (say, its own MCP client's)
+   * is a fault like any other.
+   */
   private async faultsHidden<T>(handle: () => Promise<T>): Promise<T> {
     try {
       return await handle();
     } catch (error) {
-      if (error instanceof McpError) throw error;
+      if (error instanceof McpError && clientErrors.has(error)) throw error;
       this.logger.error(
         'An MCP request failed with an application fault',
         error instanceof Error ? error.stack : error,
@@ -107,6 +110,15 @@ export class McpServerFactory {
       throw new McpError(ErrorCode.InternalError, 'Internal error');
     }
   }
+}
+
+/** The `InvalidParams` errors this server raised about the client's request, and no other. */
+const clientErrors = new WeakSet<McpError>();
+
+function invalidParams(message: string): McpError {
+  const error = new McpError(ErrorCode.InvalidParams, message);
+  clientErrors.add(error);
+  return error;
 }
 
 function isToolCallId(value: unknown): value is string {

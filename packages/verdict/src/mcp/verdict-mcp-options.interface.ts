@@ -18,7 +18,7 @@ export interface McpToolDeclaration {
  * VerdictMcpModule.forRoot({
  *   tools: ['orders.view', 'orders.cancel'],
  *   authenticate: async (request) => principalOf(request.headers.authorization), // null → 401
- *   approvalUrl: (toolCallId) => `https://shop.example/approvals/${toolCallId}`,
+ *   approvalUrl: (toolCallId) => `https://shop.example/approvals/${encodeURIComponent(toolCallId)}`,
  * })
  */
 export interface VerdictMcpOptions {
@@ -32,7 +32,8 @@ export interface VerdictMcpOptions {
   readonly authenticate: (request: IncomingMessage) => ActionContext | null | Promise<ActionContext | null>;
   /**
    * Where a human approves a call that requires confirmation, given its tool-call id: shown to the client in
-   * the pending result's `_meta["verdict/approval"].url`. Default: no URL (the client learns the tool-call id only).
+   * the pending result's `_meta["verdict/approval"].url`. The id may be the client's own (`_meta["verdict/toolCallId"]`
+   * on a first call): encode it (`encodeURIComponent`). Default: no URL (the client learns the tool-call id only).
    */
   readonly approvalUrl?: (toolCallId: string) => string;
   /** The server's name and version in the MCP handshake. Default: `{ name: 'verdict', version: '1.0.0' }`. */
