@@ -76,6 +76,13 @@ describe('canonicalForm: digit groups end at a line break', () => {
     expect(canonicalForm('+1 415\n555 0100')).toBe('+1415 5550100');
   });
 
+  it('never joins digits across a line break with a separator on each side of it', () => {
+    // A slash before the break reads as part of the white space: the break alone must still end the group.
+    expect(canonicalForm('id 42/\n-10000')).toBe('id 42 -10000');
+    expect(canonicalForm('batch 7/\t(300)')).toBe('batch 7 (300)');
+    expect(canonicalForm('1/\u2028/0')).toBe('1 /0');
+  });
+
   it('utility: groups written on one line still read as one value, beside a line break', () => {
     expect(canonicalForm('amount 10 000\nid 42')).toBe('amount 10000 id 42');
     expect(canonicalForm('id 42\nDE89 3704 0044 0532 0130 00\n7')).toBe('id 42 de89370400440532013000 7');

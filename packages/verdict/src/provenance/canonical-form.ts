@@ -65,25 +65,16 @@ function canonicalChunk(text: string): string {
   const normalized = NON_ASCII.test(text) ? text.normalize('NFKC') : text;
   let hardBreaks = false;
   // A hard break reads `\n` while the passes run (they join groups across spaces, never across `\n`), then one
-  // space. Groups join across one separator at most besides the white space, so only a hard break next to a
-  // digit (or to what may fold to one) can end a group; any other reads one space at once, and most texts need
-  // no last pass. White space goes before confusables: the table folds the line and paragraph separators to a space.
-  const spaced = asciiDigits(normalized.replace(FORMAT_CHARACTERS, '')).replace(
-    WHITE_SPACE,
-    (run: string, at: number, whole: string) => {
-      if (!HARD_BREAK.test(run) || !(mayBeDigit(whole, at - 1) || mayBeDigit(whole, at + run.length))) return ' ';
-      hardBreaks = true;
-      return '\n';
-    },
-  );
+  // space; texts without one need no last pass. Every hard break, not only one beside a digit: a pass may drop a
+  // separator beside it (`42/` then `-10000` on the next line would read `4210000`). White space goes before
+  // confusables: the table folds the line and paragraph separators to a space.
+  const spaced = asciiDigits(normalized.replace(FORMAT_CHARACTERS, '')).replace(WHITE_SPACE, (run: string) => {
+    if (!HARD_BREAK.test(run)) return ' ';
+    hardBreaks = true;
+    return '\n';
+  });
   const grouped = canonicalNumbers(compactIbans(canonicalUrls(confusableSkeleton(spaced.toLowerCase()).trim())))
     .replace(DOTTED_GROUPS, (groups) => groups.replaceAll('.', ''))
     .replace(DIGIT_SEPARATOR, '');
   return hardBreaks ? grouped.replaceAll('\n', ' ') : grouped;
-}
-
-/** Whether the character at `at` is a digit, or outside ASCII (a confusable may fold it to a digit). */
-function mayBeDigit(text: string, at: number): boolean {
-  const code = text.charCodeAt(at);
-  return (code >= 0x30 && code <= 0x39) || code >= 0x80;
 }

@@ -160,11 +160,19 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
 
   /**
    * The streams with links of `kind`, one index probe per stream (a loose index scan written out), so
-   * listing them does not read every link.
+   * listing them does not read every link; on MySQL/MariaDB a DISTINCT over the primary key (a recursive query
+   * there stops at `max_recursive_iterations`, 1,000 by default, and would list only the first 1,001 streams).
    */
   private async linkedStreams(kind: EvidenceKind): Promise<string[]> {
     const p = (index: number) => this.connection.param(index);
     const postgres = this.connection.dialect === 'postgres';
+    // MySQL/MariaDB stop a recursive query after 1,000 iterations by default (MariaDB silently, with a warning),
+    // which would leave every stream after the 1,001st unpinned; their loose index scan reads the primary key's
+    // (kind, stream) prefix once per stream for a DISTINCT anyway.
+    if (this.connection.dialect === 'mysql')
+      return (
+        await this.dataSource.query(`SELECT DISTINCT stream FROM ${LINKS} FORCE INDEX (PRIMARY) WHERE kind = ?`, [kind])
+      ).map((row: Row) => String(row.stream));
     const rows: Row[] = await this.dataSource.query(
       `WITH RECURSIVE s (stream) AS (SELECT MIN(stream) FROM ${LINKS} WHERE kind = ${p(1)} UNION ALL SELECT (SELECT l.stream FROM ${LINKS} l WHERE l.kind = ${postgres ? p(1) : p(2)} AND l.stream > s.stream ORDER BY l.stream LIMIT 1) FROM s WHERE s.stream IS NOT NULL) SELECT stream FROM s WHERE stream IS NOT NULL`,
       postgres ? [kind] : [kind, kind],
