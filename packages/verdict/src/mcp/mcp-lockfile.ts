@@ -72,7 +72,7 @@ export async function readLockfile(path: string): Promise<McpLockfile> {
   const parsed = parseJson(text);
   if (parsed?.version !== 1 || !Array.isArray(parsed.tools) || !parsed.tools.every(isPin))
     throw new VerdictConfigurationError(
-      `${path} is not a Verdict MCP lockfile (version 1): re-pin with \`verdict mcp pin\`.`,
+      `${path} is not a Verdict MCP lockfile (version 1), or a pin in it is not what its fingerprint pins: restore it from version control or remove it, then re-pin with \`verdict mcp pin\` (pin refuses to write over it).`,
     );
   return lockfileOf(parsed.tools);
 }
