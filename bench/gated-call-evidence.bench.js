@@ -71,23 +71,31 @@ const refund = defineCapability(
 
 /** What the DataSource sent: every statement, and the evidence INSERTs among them. */
 function statementLogger() {
-  const counts = { all: 0, evidence: 0, kinds: {} };
+  const counts = { all: 0, evidence: 0, kinds: {}, ms: {} };
+  // The statement's verb and first table: the per-call profile of the gated-call comparison.
+  const kindOf = (query) => {
+    const kind = /^\s*(\w+)\b.*?\b(?:FROM|INTO|UPDATE)\s+(?:[`"]?\w+[`"]?\.)?[`"]?(\w+)/is.exec(query);
+    return kind ? `${kind[1].toUpperCase()} ${kind[2]}` : query.slice(0, 24);
+  };
   const logger = {
     logQuery: (query) => {
       counts.all++;
       if (/^INSERT INTO \S*verdict_decision_records/i.test(query)) counts.evidence++;
-      // The statement's verb and first table: the per-call profile of the gated-call comparison.
-      const kind = /^\s*(\w+)\b.*?\b(?:FROM|INTO|UPDATE)\s+[`"]?(\w+)/is.exec(query);
-      const name = kind ? `${kind[1].toUpperCase()} ${kind[2]}` : query.slice(0, 24);
+      const name = kindOf(query);
       counts.kinds[name] = (counts.kinds[name] ?? 0) + 1;
     },
     logQueryError: () => {},
-    logQuerySlow: () => {},
+    // With `maxQueryExecutionTime` near zero TypeORM reports every statement's time (whole milliseconds,
+    // the pool wait excluded) here: summed per kind.
+    logQuerySlow: (time, query) => {
+      const name = kindOf(query);
+      counts.ms[name] = (counts.ms[name] ?? 0) + time;
+    },
     logSchemaBuild: () => {},
     logMigration: () => {},
     log: () => {},
   };
-  return { counts, logger, reset: () => Object.assign(counts, { all: 0, evidence: 0, kinds: {} }) };
+  return { counts, logger, reset: () => Object.assign(counts, { all: 0, evidence: 0, kinds: {}, ms: {} }) };
 }
 
 /** Without `recordDecisions`: the trail writes one INSERT per record. */
@@ -332,6 +340,7 @@ await forEachEngine(async (engine, admin) => {
     ...admin.options,
     migrations: [],
     poolSize: 25,
+    maxQueryExecutionTime: Number.MIN_VALUE,
     logger: statements.logger,
   }).initialize();
   const p = (i) => (engine.name === 'postgres' ? `$${i}` : '?');
@@ -392,7 +401,7 @@ await forEachEngine(async (engine, admin) => {
     for (const concurrency of CONCURRENCY) {
       const measured = { verdict: [], unsealed: [], hand: [] };
       const counts = { verdict: 0, unsealed: 0, hand: 0 };
-      const kinds = {};
+      const kinds = { verdict: {}, hand: {} };
       for (let round = 0; round < ROUNDS; round++) {
         for (const [name, call] of [
           ['verdict', verdictCall],
@@ -402,17 +411,27 @@ await forEachEngine(async (engine, admin) => {
           statements.reset();
           measured[name].push(...(await timed(take(CALLS / ROUNDS).map(call), concurrency)));
           counts[name] += statements.counts.all;
-          if (name === 'verdict')
-            for (const [kind, count] of Object.entries(statements.counts.kinds))
-              kinds[kind] = (kinds[kind] ?? 0) + count / CALLS;
+          if (name in kinds)
+            for (const [kind, count] of Object.entries(statements.counts.kinds)) {
+              const entry = (kinds[name][kind] ??= { count: 0, ms: 0 });
+              entry.count += count / CALLS;
+              entry.ms += (statements.counts.ms[kind] ?? 0) / CALLS;
+            }
           if (name === 'unsealed') await manual.seal();
         }
       }
       table(
-        `${engine.name}, ${concurrency} caller(s): what the gated call sent, per call (background seal included)`,
-        Object.entries(kinds)
-          .sort(([, a], [, b]) => b - a)
-          .map(([statement, perCall]) => ({ statement, 'per call': fmt(perCall, 2) })),
+        `${engine.name}, ${concurrency} caller(s): statements per call and their database time (ms per call, TypeORM's timing; background seal included)`,
+        Object.entries({ ...kinds.verdict, ...kinds.hand })
+          .map(([statement]) => [statement, kinds.verdict[statement], kinds.hand[statement]])
+          .sort(([, a], [, b]) => (b?.ms ?? 0) - (a?.ms ?? 0))
+          .map(([statement, verdict, hand]) => ({
+            statement,
+            'gated call: per call': fmt(verdict?.count ?? 0, 2),
+            'gated call: ms per call': fmt(verdict?.ms ?? 0, 2),
+            'hand-written: per call': fmt(hand?.count ?? 0, 2),
+            'hand-written: ms per call': fmt(hand?.ms ?? 0, 2),
+          })),
       );
       gated.push({
         engine: engine.name,
