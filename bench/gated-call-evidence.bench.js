@@ -74,7 +74,7 @@ function statementLogger() {
   const counts = { all: 0, evidence: 0, kinds: {}, ms: {} };
   // The statement's verb and first table: the per-call profile of the gated-call comparison.
   const kindOf = (query) => {
-    const kind = /^\s*(\w+)\b.*?\b(?:FROM|INTO|UPDATE)\s+(?:[`"]?\w+[`"]?\.)?[`"]?(\w+)/is.exec(query);
+    const kind = /^\s*(\w+)\s+(?:.*?\b(?:FROM|INTO)\s+)?(?:[`"]?\w+[`"]?\.)?[`"]?(\w+)/is.exec(query);
     return kind ? `${kind[1].toUpperCase()} ${kind[2]}` : query.slice(0, 24);
   };
   const logger = {
