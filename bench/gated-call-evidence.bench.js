@@ -153,16 +153,22 @@ async function timed(calls, concurrency) {
   return samples;
 }
 
-const rows = [];
-await forEachEngine(async (engine, admin) => {
+/** A DataSource of 25 connections on `admin`'s schema whose statements `statements` counts; `p(i)`: the engine's placeholder. */
+async function openLogged(engine, admin, options = {}) {
   const statements = statementLogger();
   const dataSource = await new DataSource({
     ...admin.options,
     migrations: [],
     poolSize: 25,
+    ...options,
     logger: statements.logger,
   }).initialize();
-  const p = (i) => (engine.name === 'postgres' ? `$${i}` : '?');
+  return { statements, dataSource, p: (i) => (engine.name === 'postgres' ? `$${i}` : '?') };
+}
+
+const rows = [];
+await forEachEngine(async (engine, admin) => {
+  const { statements, dataSource, p } = await openLogged(engine, admin);
   await dataSource.query('CREATE TABLE bench_rows (id varchar(64) PRIMARY KEY, v varchar(64))');
   const batched = new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' });
   try {
@@ -335,15 +341,7 @@ async function handWrittenCall(dataSource, sql, engine, orderId) {
 
 const gated = [];
 await forEachEngine(async (engine, admin) => {
-  const statements = statementLogger();
-  const dataSource = await new DataSource({
-    ...admin.options,
-    migrations: [],
-    poolSize: 25,
-    maxQueryExecutionTime: Number.MIN_VALUE,
-    logger: statements.logger,
-  }).initialize();
-  const p = (i) => (engine.name === 'postgres' ? `$${i}` : '?');
+  const { statements, dataSource, p } = await openLogged(engine, admin, { maxQueryExecutionTime: Number.MIN_VALUE });
   const key = engine.name === 'postgres' ? 'varchar(64)' : 'varchar(64) CHARACTER SET ascii';
   const instant = engine.name === 'postgres' ? 'timestamptz' : 'datetime(3)';
   await dataSource.query(`CREATE TABLE bench_orders (id ${key} PRIMARY KEY, tenant varchar(32), status varchar(16))`);
