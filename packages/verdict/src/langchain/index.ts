@@ -22,6 +22,9 @@ export {
 } from './provenance-tracker.js';
 export { ProvenanceTrackers } from './provenance-trackers.js';
 export { LabelledRetriever } from './labelled-retriever.js';
+export { QuarantinedReaders } from './quarantined-readers.js';
+export { QuarantinedReading, type QuarantinedReadingOptions } from './quarantined-reading.js';
+export { QUARANTINE_SOURCE } from './quarantine-extract-tool.js';
 export {
   mcpToolPin,
   pinnedMcpTools,

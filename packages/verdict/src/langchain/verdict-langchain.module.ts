@@ -3,9 +3,10 @@ import { ModelInputGuards } from './model-input-guards.js';
 import { VerdictTools } from './verdict-tools.js';
 import { ProvenanceTrackers } from './provenance-trackers.js';
 import { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { QuarantinedReaders } from './quarantined-readers.js';
 
 /**
- * Provides {@link VerdictTools}, {@link ModelInputGuards} and {@link ProvenanceTrackers}. Import it next to `VerdictModule.forRoot(...)`.
+ * Provides {@link VerdictTools}, {@link ModelInputGuards}, {@link ProvenanceTrackers} and {@link QuarantinedReaders}. Import it next to `VerdictModule.forRoot(...)`.
  *
  * @example
  * \@Module({ imports: [VerdictModule.forRoot(options), VerdictLangChainModule] })
@@ -15,8 +16,9 @@ import { ProvenanceLabels } from '../provenance/provenance-labels.js';
     VerdictTools,
     ModelInputGuards,
     ProvenanceTrackers,
+    QuarantinedReaders,
     { provide: ProvenanceLabels, useFactory: () => new ProvenanceLabels() },
   ],
-  exports: [VerdictTools, ModelInputGuards, ProvenanceTrackers],
+  exports: [VerdictTools, ModelInputGuards, ProvenanceTrackers, QuarantinedReaders],
 })
 export class VerdictLangChainModule {}

@@ -1,0 +1,63 @@
+import { type StructuredToolInterface, tool } from '@langchain/core/tools';
+import { type ZodType, z } from 'zod';
+import { Trust } from '../context-release/trust.js';
+import { QuarantineExtractionError } from '../errors/quarantine-extraction.error.js';
+import { labelContent } from '../provenance/labelled-content.js';
+import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { ProvenanceSource } from '../provenance/provenance-source.js';
+import type { QuarantineService } from '../quarantine/quarantine.service.js';
+
+/** The source of what Verdict itself writes into the window for quarantined reading: handles, failures. */
+export const QUARANTINE_SOURCE = ProvenanceSource.application('quarantine');
+
+const extractTools = new WeakSet<object>();
+
+/** Whether `tool` is a quarantine extract tool: its results carry the labels of the content they were read from. */
+export function isQuarantineExtractTool(candidate: unknown): boolean {
+  return typeof candidate === 'object' && candidate !== null && extractTools.has(candidate);
+}
+
+/** Labels `text` as Verdict's own (trusted) text in the window, wherever it enters one. */
+export function rememberOwnText(labels: ProvenanceLabels, text: string): string {
+  labels.remember(text, [labelContent(text, QUARANTINE_SOURCE, Trust.Trusted)]);
+  return text;
+}
+
+/**
+ * The tool the deciding model reads quarantined content with: `{ handle, schema, instruction? }`, where `schema`
+ * names one of the application's schemas. It answers the value as JSON, labelled untrusted under the handle's
+ * sources, or a fixed failure (`No <schema> value (<failure>).`) — never the quarantined model's text.
+ */
+export function quarantineExtractTool(
+  quarantine: QuarantineService,
+  labels: ProvenanceLabels,
+  schemas: Readonly<Record<string, ZodType>>,
+  name: string,
+): StructuredToolInterface {
+  const names = Object.keys(schemas);
+  const extract = tool(
+    async ({ handle, schema, instruction }: { handle: string; schema: string; instruction?: string }) => {
+      try {
+        const extraction = await quarantine.extract(handle, schemas[schema]!, { instruction });
+        labels.remember(extraction.text, extraction.content);
+        return extraction.text;
+      } catch (error) {
+        if (!(error instanceof QuarantineExtractionError)) throw error;
+        return rememberOwnText(labels, `No ${schema} value (${error.failure}).`);
+      }
+    },
+    {
+      name,
+      description:
+        `Read typed values from quarantined content (a handle a tool answered with). schema: one of ${names.join(', ')}. ` +
+        'instruction: what to look for, in words.',
+      schema: z.object({
+        handle: z.string().describe('The handle, as the tool answered it'),
+        schema: z.enum(names as [string, ...string[]]),
+        instruction: z.string().optional(),
+      }),
+    },
+  );
+  extractTools.add(extract);
+  return extract;
+}
