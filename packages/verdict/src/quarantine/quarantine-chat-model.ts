@@ -1,5 +1,5 @@
 /** One message of the quarantined model's prompt, as a LangChain chat model accepts it: `[role, text]`. */
-export type QuarantinePromptMessage = readonly ['system' | 'human', string];
+export type QuarantinePromptMessage = ['system' | 'human', string];
 
 /**
  * The quarantined model: any LangChain chat model (`ChatOpenAI`, `ChatAnthropic`, a cheaper one in practice)
