@@ -1,10 +1,10 @@
 import { type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
-import { MemorySaver } from '@langchain/langgraph';
+import { Command, MemorySaver } from '@langchain/langgraph';
 import { createAgent } from 'langchain';
 import { z } from 'zod';
 import { ProvenanceSource } from '@verdict/nestjs';
-import { QuarantinedReaders } from '@verdict/nestjs/langchain';
+import { PlanModes, QuarantinedReaders } from '@verdict/nestjs/langchain';
 import { ScriptedChatModel, type ScriptStep, type ScriptedTurn } from '@verdict/nestjs/testing/langchain';
 import { type PaymentsSetup, paymentsFixture } from '../provenance/payments.fixture.js';
 
@@ -73,21 +73,23 @@ export async function billFixture(answers: (string | ScriptedTurn)[], setup: Pay
   });
   const readers = app.moduleRef.get(QuarantinedReaders);
 
-  /** One turn of a real createAgent loop: quarantined reading before the tracker. */
-  async function turn(question: string, script: ScriptStep[]) {
+  /** One turn of a real createAgent loop: plan mode (when asked), quarantined reading, then the tracker. */
+  async function turn(question: string, script: ScriptStep[], options: { plan?: boolean } = {}) {
     const model = new ScriptedChatModel(script, { label: 'deciding' });
     const reading = readers.forAgent({ schemas: { bill: billSchema } });
     const tracker = app.trackers.forAgent({ tools: { read_file: ProvenanceSource.mcp('files') } });
+    const plans = options.plan === true ? [app.moduleRef.get(PlanModes).forAgent().middleware()] : [];
     const agent = createAgent({
       model,
       tools: [readFile, ...app.tools],
       checkpointer: new MemorySaver(),
-      middleware: [reading.middleware(), tracker.middleware()],
+      middleware: [...plans, reading.middleware(), tracker.middleware()],
     });
-    const state = await app.as(() =>
-      agent.invoke({ messages: [new HumanMessage(question)] }, { configurable: { thread_id: `t-${Math.random()}` } }),
-    );
-    return { model, state };
+    const config = { configurable: { thread_id: `t-${Math.random()}` } };
+    const state = await app.as(() => agent.invoke({ messages: [new HumanMessage(question)] }, config));
+    /** Resumes the paused run with `value` (a plan change's answer). */
+    const resume = (value: unknown) => app.as(() => agent.invoke(new Command({ resume: value }), config));
+    return { model, state, resume };
   }
   return { ...app, quarantined, turn };
 }

@@ -380,6 +380,7 @@ export { type DerivedFromTrusted, isDerivedFromTrusted } from './provenance/deri
 export { ProvenanceWindow } from './provenance/provenance-window.js';
 export { extractedContent, passagesOf } from './provenance/extraction-passages.js';
 export { QuarantineService, type ExtractOptions } from './quarantine/quarantine.service.js';
+export { type Plan, type PlanStep, planFingerprint, planSchema, withPlan } from './plans/plan.js';
 export type { QuarantineHandle } from './quarantine/quarantine-handle.js';
 export type { Extraction } from './quarantine/extraction.js';
 export type { QuarantineChatModel, QuarantinePromptMessage } from './quarantine/quarantine-chat-model.js';
@@ -435,6 +436,7 @@ export { taintTenantKey } from './provenance/taint/taint-tenant-key.js';
 export { type TaintOptions, DEFAULT_TAINT_RETENTION_DAYS } from './provenance/taint/taint-options.js';
 export { UntrustedInfluenceDetected } from './events/untrusted-influence-detected.event.js';
 export { QuarantinedExtraction } from './events/quarantined-extraction.event.js';
+export { PlanRecorded } from './events/plan-recorded.event.js';
 // The guarded MCP client: pinned tool descriptions and schemas (ADR 0067; pinnedMcpTools in ./langchain).
 export { McpPinStatus, type McpToolPin, type ListedMcpTool, pinOf, pinStatus } from './mcp/mcp-tool-pin.js';
 export {

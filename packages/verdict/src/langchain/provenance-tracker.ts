@@ -18,7 +18,7 @@ import type { BaseRetrieverInterface } from '@langchain/core/retrievers';
 import { RELEASE_SEAL_KEY } from './release-seal.js';
 import { toolCallOf } from './tool-call-of.js';
 import { textOf } from './message-text.js';
-import { isQuarantineExtractTool } from './quarantine-extract-tool.js';
+import { isOwnLabelledTool } from './own-labelled-tool.js';
 
 /** Human messages in an agent's input that nobody labelled: restored history, or text the tracker forgot. */
 const UNLABELLED_HISTORY = ProvenanceSource.create(ProvenanceSourceKind.Unobserved, 'history');
@@ -193,8 +193,8 @@ export class ProvenanceTracker {
     let items =
       capability !== undefined
         ? labelResult(text, capability, this.wiring.resultProvenance(capability))
-        : isQuarantineExtractTool(tool)
-          ? // A quarantined extraction's value keeps the labels of the content it was read from (docs/quarantine.md).
+        : isOwnLabelledTool(tool)
+          ? // Verdict's own tools label their results: an extracted value keeps its source's (docs/quarantine.md).
             (this.wiring.labels.recall(text) ?? [labelContent(text, toolSource(name), Trust.Untrusted)])
           : [labelContent(text, this.options.tools?.[name] ?? toolSource(name), this.unboundTrust(name))];
     const tainting = carried.filter((item) => item.label.trust === Trust.Untrusted);

@@ -1,27 +1,13 @@
 import { type StructuredToolInterface, tool } from '@langchain/core/tools';
 import { type ZodType, z } from 'zod';
-import { Trust } from '../context-release/trust.js';
 import { QuarantineExtractionError } from '../errors/quarantine-extraction.error.js';
-import { labelContent } from '../provenance/labelled-content.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import { ProvenanceSource } from '../provenance/provenance-source.js';
 import type { QuarantineService } from '../quarantine/quarantine.service.js';
+import { labelsOwnResults, rememberOwnText } from './own-labelled-tool.js';
 
 /** The source of what Verdict itself writes into the window for quarantined reading: handles, failures. */
 export const QUARANTINE_SOURCE = ProvenanceSource.application('quarantine');
-
-const extractTools = new WeakSet<object>();
-
-/** Whether `tool` is a quarantine extract tool: its results carry the labels of the content they were read from. */
-export function isQuarantineExtractTool(candidate: unknown): boolean {
-  return typeof candidate === 'object' && candidate !== null && extractTools.has(candidate);
-}
-
-/** Labels `text` as Verdict's own (trusted) text in the window, wherever it enters one. */
-export function rememberOwnText(labels: ProvenanceLabels, text: string): string {
-  labels.remember(text, [labelContent(text, QUARANTINE_SOURCE, Trust.Trusted)]);
-  return text;
-}
 
 /**
  * The tool the deciding model reads quarantined content with: `{ handle, schema, instruction? }`, where `schema`
@@ -43,7 +29,7 @@ export function quarantineExtractTool(
         return extraction.text;
       } catch (error) {
         if (!(error instanceof QuarantineExtractionError)) throw error;
-        return rememberOwnText(labels, `No ${schema} value (${error.failure}).`);
+        return rememberOwnText(labels, QUARANTINE_SOURCE, `No ${schema} value (${error.failure}).`);
       }
     },
     {
@@ -58,6 +44,5 @@ export function quarantineExtractTool(
       }),
     },
   );
-  extractTools.add(extract);
-  return extract;
+  return labelsOwnResults(extract);
 }

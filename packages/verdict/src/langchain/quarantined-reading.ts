@@ -10,7 +10,8 @@ import { ProvenanceSource, ProvenanceSourceKind } from '../provenance/provenance
 import { readNotExecutedMessage } from '../public-answer.js';
 import type { QuarantineService } from '../quarantine/quarantine.service.js';
 import { textOf } from './message-text.js';
-import { isQuarantineExtractTool, quarantineExtractTool, rememberOwnText } from './quarantine-extract-tool.js';
+import { QUARANTINE_SOURCE, quarantineExtractTool } from './quarantine-extract-tool.js';
+import { isOwnLabelledTool, rememberOwnText } from './own-labelled-tool.js';
 
 /** Options of {@link QuarantinedReading}. */
 export interface QuarantinedReadingOptions {
@@ -54,7 +55,7 @@ export class QuarantinedReading {
       tools: [this.tool],
       wrapToolCall: async (request, handler) => {
         const result = await handler(request);
-        if (!ToolMessage.isInstance(result) || isQuarantineExtractTool(request.tool)) return result;
+        if (!ToolMessage.isInstance(result) || isOwnLabelledTool(request.tool)) return result;
         const text = textOf(result);
         // Verdict's own fixed answer for a call it did not execute holds nothing to quarantine.
         if (text === '' || readNotExecutedMessage(text) !== null) return result;
@@ -65,6 +66,7 @@ export class QuarantinedReading {
         const handle = this.quarantine.quarantineContent(text, items);
         const shown = rememberOwnText(
           this.labels,
+          QUARANTINE_SOURCE,
           JSON.stringify({
             quarantined: handle.id,
             sources: handle.sources.map((source) => source.toString()),

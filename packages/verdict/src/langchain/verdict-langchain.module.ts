@@ -4,9 +4,10 @@ import { VerdictTools } from './verdict-tools.js';
 import { ProvenanceTrackers } from './provenance-trackers.js';
 import { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import { QuarantinedReaders } from './quarantined-readers.js';
+import { PlanModes } from './plan-modes.js';
 
 /**
- * Provides {@link VerdictTools}, {@link ModelInputGuards}, {@link ProvenanceTrackers} and {@link QuarantinedReaders}. Import it next to `VerdictModule.forRoot(...)`.
+ * Provides {@link VerdictTools}, {@link ModelInputGuards}, {@link ProvenanceTrackers}, {@link QuarantinedReaders} and {@link PlanModes}. Import it next to `VerdictModule.forRoot(...)`.
  *
  * @example
  * \@Module({ imports: [VerdictModule.forRoot(options), VerdictLangChainModule] })
@@ -17,8 +18,9 @@ import { QuarantinedReaders } from './quarantined-readers.js';
     ModelInputGuards,
     ProvenanceTrackers,
     QuarantinedReaders,
+    PlanModes,
     { provide: ProvenanceLabels, useFactory: () => new ProvenanceLabels() },
   ],
-  exports: [VerdictTools, ModelInputGuards, ProvenanceTrackers, QuarantinedReaders],
+  exports: [VerdictTools, ModelInputGuards, ProvenanceTrackers, QuarantinedReaders, PlanModes],
 })
 export class VerdictLangChainModule {}
