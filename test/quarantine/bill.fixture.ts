@@ -1,7 +1,7 @@
 import { type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { Command, MemorySaver } from '@langchain/langgraph';
-import { createAgent } from 'langchain';
+import { type AgentMiddleware, createAgent } from 'langchain';
 import { z } from 'zod';
 import { ProvenanceSource } from '@verdict/nestjs';
 import { PlanModes, QuarantinedReaders } from '@verdict/nestjs/langchain';
@@ -78,12 +78,13 @@ export async function billFixture(answers: (string | ScriptedTurn)[], setup: Pay
     const model = new ScriptedChatModel(script, { label: 'deciding' });
     const reading = readers.forAgent({ schemas: { bill: billSchema } });
     const tracker = app.trackers.forAgent({ tools: { read_file: ProvenanceSource.mcp('files') } });
-    const plans = options.plan === true ? [app.moduleRef.get(PlanModes).forAgent().middleware()] : [];
+    const middleware: AgentMiddleware[] = [reading.middleware(), tracker.middleware()];
+    if (options.plan === true) middleware.unshift(app.moduleRef.get(PlanModes).forAgent().middleware());
     const agent = createAgent({
       model,
       tools: [readFile, ...app.tools],
       checkpointer: new MemorySaver(),
-      middleware: [...plans, reading.middleware(), tracker.middleware()],
+      middleware,
     });
     const config = { configurable: { thread_id: `t-${Math.random()}` } };
     const state = await app.as(() => agent.invoke({ messages: [new HumanMessage(question)] }, config));
