@@ -9,6 +9,7 @@ import type { EvidenceOptions } from './evidence/evidence-options.interface.js';
 import type { ExecutionClaimOptions } from './execution-claims/execution-claim-options.interface.js';
 import type { TrajectoryOptions } from './forbidden-states/trajectory-options.interface.js';
 import type { ProvenanceStageOptions } from './provenance/provenance-stage-options.interface.js';
+import type { QuarantineOptions } from './quarantine/quarantine-options.interface.js';
 import type { RateLimitOptions } from './rate-limits/rate-limit-options.interface.js';
 import type { ReviewOptions } from './review/review-options.interface.js';
 import type { ClockOptions } from './shared/clock-options.interface.js';
@@ -35,7 +36,8 @@ export interface VerdictModuleOptions
     ContextReleaseOptions,
     KillSwitchOptions,
     SecurityEventOptions,
-    ProvenanceStageOptions {
+    ProvenanceStageOptions,
+    QuarantineOptions {
   /** What the model is told when a proposal is not executed. Default: {@link DEFAULT_PUBLIC_MESSAGE}. Internal reasons never reach the model. */
   readonly publicMessage?: string;
 }

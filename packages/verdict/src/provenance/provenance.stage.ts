@@ -26,6 +26,8 @@ import { ProvenanceWindow } from './provenance-window.js';
 import type { ProvenanceLabel } from './provenance-label.js';
 import { analyzeInfluence } from './analyze-influence.js';
 import { analyzeWithTaint } from './taint/taint.gate.js';
+import { currentPlan } from '../plans/plan.js';
+import { planRefusal } from '../plans/plan-check.js';
 
 /** What the provenance stage needs from the pipeline. */
 export interface ProvenanceStageInput {
@@ -68,7 +70,9 @@ export function assessProvenance(
 ): ProvenanceAssessment | Decision | Promise<ProvenanceAssessment | Decision> {
   const { definition, options } = input;
   // Without a policy or context window the stage has nothing to do: answered at once, nothing awaited.
-  if (!provenanceApplies(definition, options)) return { definition, approver: null, window: null };
+  // Plan mode (docs/quarantine.md, "Plans") checks every proposal made under it, with or without a policy.
+  if (!provenanceApplies(definition, options) && currentPlan() === undefined)
+    return { definition, approver: null, window: null };
   return assessApplicable(input);
 }
 
@@ -79,7 +83,15 @@ async function assessApplicable(input: ProvenanceStageInput): Promise<Provenance
   const declared = declaredArgumentRules(definition);
   const analysis = (tainted: ReadonlySet<string>) =>
     analyze(window, envelope, definition, declared, ownRequest, tainted);
-  const report = withTrustedPaths(await analyzeWithTaint({ ...input, window, ownRequest }, analysis), declared);
+  const analysed = await analyzeWithTaint({ ...input, window, ownRequest }, analysis);
+  const plan = currentPlan();
+  const outsidePlan = plan === undefined ? undefined : planRefusal(plan, definition.name, analysed);
+  if (outsidePlan !== undefined) {
+    const refused = Decision.deny(Stage.Provenance, outsidePlan);
+    trail.record(refused);
+    return refused;
+  }
+  const report = withTrustedPaths(analysed, declared);
   const { rule, notDerived } = ruleFor(report, declared, definition, options);
   const summary = provenanceSummary(report, notDerived);
   const influenced = report.untrustedContext || report.arguments.length > 0;
