@@ -26,6 +26,7 @@ export {
   mcpToolPin,
   pinnedMcpTools,
   type McpEventSink,
+  type McpToolRoute,
   type PinnedMcpTools,
   type PinnedMcpToolsOptions,
   type RefusedMcpTool,
