@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readLockfile } from '@verdict/nestjs';
 import { pinnedMcpTools } from '@verdict/nestjs/langchain';
 import { runVerdictBin } from '@verdict/nestjs/cli';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,5 +88,38 @@ describe('verdict mcp pin|diff (a real SDK server on loopback)', () => {
     expect(down.stderr).toContain('error: cannot pin files');
     expect(await readFile(lockfile, 'utf8')).toBe(before);
     expect(await mcp('diff', '--header', 'no-colon')).toMatchObject({ code: 2 });
+  });
+
+  it('attack: never prints a --header value, even when the server echoes it in its error; the reason still shows (control)', async () => {
+    const token = 's3cr3t-token-0f9e8d7c';
+    // A server that answers every request 401 quoting the headers it received (a misconfigured proxy does).
+    const echo = createServer((request, response) =>
+      response.writeHead(401, { 'content-type': 'text/plain' }).end(`denied: ${request.headers.authorization}`),
+    );
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/mcp`;
+    for (const json of [[], ['--json']]) {
+      const answer = await inProcessCli(
+        {},
+        'mcp',
+        'diff',
+        'files',
+        url,
+        '--lockfile',
+        lockfile,
+        ...json,
+        '--header',
+        `Authorization: Bearer ${token}`,
+      );
+      expect(answer.code).toBe(1);
+      expect(answer.stdout + answer.stderr).not.toContain(token);
+      expect(answer.stdout + answer.stderr).toContain('cannot diff files');
+      // What the server said is still shown, the token in it replaced.
+      expect(answer.stdout + answer.stderr).toContain('denied: [redacted]');
+    }
+    const pasted = await mcp('diff', '--header', `Bearer${token}`);
+    expect(pasted.code).toBe(2);
+    expect(pasted.stdout + pasted.stderr).not.toContain(token);
+    await new Promise((resolve) => echo.close(resolve));
   });
 });

@@ -35,7 +35,8 @@ export function headersOf(flags: readonly string[] = []): Record<string, string>
   const headers: Record<string, string> = {};
   for (const flag of flags) {
     const colon = flag.indexOf(':');
-    if (colon <= 0) return `--header must be name:value, not "${flag}"`;
+    // The flag itself is not echoed: a value pasted without its name may be a credential.
+    if (colon <= 0) return '--header must be name:value (a --header without a name was given)';
     headers[flag.slice(0, colon).trim()] = flag.slice(colon + 1).trim();
   }
   return headers;
@@ -91,6 +92,26 @@ export async function reviewMcpServer(
     const changes = diffLockfile({ ...lock, tools: lock.tools.filter((pin) => pin.server === server) }, current);
     await act({ server: server!, path, lock, current, changes, json });
   } catch (error) {
-    fail(streams, json, `cannot ${verb} ${server}: ${(error as Error).message}`);
+    // The adapter's message may quote the request or a server's answer echoing it: header values never print.
+    fail(
+      streams,
+      json,
+      `cannot ${verb} ${server}: ${redactedHeaderValues(String((error as Error)?.message), headers)}`,
+    );
   }
+}
+
+/** What replaces a header value in a printed message. */
+export const REDACTED = '[redacted]';
+
+/**
+ * `message` with every `--header` value replaced by {@link REDACTED}: the whole value, its URL-encoded form, and
+ * each of its words of four characters or more (a bearer token is quoted without its scheme).
+ */
+export function redactedHeaderValues(message: string, headers: Readonly<Record<string, string>>): string {
+  const secrets = Object.values(headers)
+    .flatMap((value) => [value, encodeURIComponent(value), ...value.split(/\s+/).filter((word) => word.length >= 4)])
+    .filter((secret) => secret.length > 0)
+    .sort((a, b) => b.length - a.length);
+  return secrets.reduce((text, secret) => text.split(secret).join(REDACTED), message);
 }
