@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readLockfile } from '@verdict/nestjs';
+import { readLockfile, serverPins } from '@verdict/nestjs';
 import { pinnedMcpTools } from '@verdict/nestjs/langchain';
 import { runVerdictBin } from '@verdict/nestjs/cli';
 import { createServer } from 'node:http';
@@ -26,7 +26,8 @@ describe('verdict mcp pin|diff (a real SDK server on loopback)', () => {
     const pinned = await mcp('pin');
     expect(pinned).toMatchObject({ code: 0, stderr: '' });
     expect(pinned.stdout).toContain('files/list_files: unpinned');
-    expect(pinned.stdout).toContain(`pinned 2 tool(s) of files in ${lockfile}`);
+    expect(pinned.stdout).toContain(`pinned 2 tool(s) of files from ${files.url} in ${lockfile}`);
+    expect((await readLockfile(lockfile)).servers).toEqual({ files: { url: files.url } });
     expect((await readLockfile(lockfile)).tools.map((pin) => pin.tool)).toEqual(['list_files', 'read_file']);
 
     expect(await mcp('diff')).toEqual({ code: 0, stdout: 'no changes: every listed tool is as pinned', stderr: '' });
@@ -121,5 +122,23 @@ describe('verdict mcp pin|diff (a real SDK server on loopback)', () => {
     expect(pasted.code).toBe(2);
     expect(pasted.stdout + pasted.stderr).not.toContain(token);
     await new Promise((resolve) => echo.close(resolve));
+  });
+
+  it('attack: pins recorded from one URL are not reused for another server given the same name; diff exits 1 (the recorded URL is the control)', async () => {
+    await mcp('pin');
+    const impostor = await startFilesServer();
+    const lock = await readLockfile(lockfile);
+    const refused = pinnedMcpTools('files', await impostor.listTools(), {
+      pins: serverPins(lock, 'files', impostor.url),
+    });
+    expect(refused.tools).toEqual([]);
+    expect(refused.refused.map((tool) => tool.status)).toEqual(['unpinned', 'unpinned']);
+    const diff = await inProcessCli({}, 'mcp', 'diff', 'files', impostor.url, '--lockfile', lockfile);
+    expect(diff.code).toBe(1);
+    expect(diff.stdout).toContain(`files: url changed: pinned from "${files.url}", read now from "${impostor.url}"`);
+
+    const kept = pinnedMcpTools('files', await files.listTools(), { pins: serverPins(lock, 'files', files.url) });
+    expect(kept.tools.map((tool) => tool.name).sort()).toEqual(['list_files', 'read_file']);
+    await impostor.close();
   });
 });

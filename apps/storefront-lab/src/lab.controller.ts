@@ -32,9 +32,16 @@ import { AttackPackScenario } from './evaluation/attack-pack.scenario.js';
 import { LiveLabProvider } from './live/live-lab-provider.js';
 import { LiveLabScenarios } from './live/live-lab.scenarios.js';
 import { InjectedReviewScenario } from './provenance/injected-review.scenario.js';
-import { type McpListingView, McpSessionScenario } from './mcp/mcp-session.scenario.js';
+import { McpSessionScenario } from './mcp/mcp-session.scenario.js';
 import { DestinationReleaseScenario } from './releases/destination-release.scenario.js';
-import type { ApprovalAnswer, ClaimRow, LabSessionView, LiveModeView, ReviewAnswer } from './runs/lab-run.js';
+import type {
+  ApprovalAnswer,
+  ClaimRow,
+  LabSessionView,
+  LiveModeView,
+  McpListingView,
+  ReviewAnswer,
+} from './runs/lab-run.js';
 import { LAB_REVIEWERS } from './review-lane/lab-reviewers.js';
 import { ReviewLaneScenario } from './review-lane/review-lane.scenario.js';
 import { LAB_OPTIONS, type LabOptions } from './lab-options.js';

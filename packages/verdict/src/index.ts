@@ -428,6 +428,8 @@ export { UntrustedInfluenceDetected } from './events/untrusted-influence-detecte
 export { McpPinStatus, type McpToolPin, type ListedMcpTool, pinOf, pinStatus } from './mcp/mcp-tool-pin.js';
 export {
   type McpLockfile,
+  type McpServerIdentity,
+  serverPins,
   type McpPinChange,
   DEFAULT_MCP_LOCKFILE,
   diffLockfile,

@@ -4,6 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { ActionContext } from '@verdict/nestjs';
 import { McpServerFactory } from '@verdict/nestjs/mcp';
 import { labReviewer } from '../review-lane/lab-reviewers.js';
+import type { McpListingView } from '../runs/lab-run.js';
 
 /** The storefront capabilities the lab serves as MCP tools (`POST /api/mcp`). */
 export const LAB_MCP_TOOLS = ['orders.view', 'orders.cancel', { capability: 'orders.refund', name: 'refund_order' }];
@@ -14,12 +15,6 @@ export const LAB_MCP_USER_HEADER = 'x-lab-mcp-user';
 /** The principal a lab MCP request names (a customer or a staff member of `LAB_REVIEWERS`), or `null` (→ 401). */
 export function labMcpPrincipal(header: unknown): ActionContext | null {
   return labReviewer(header)?.context ?? null;
-}
-
-/** What one user's MCP client session listed. */
-export interface McpListingView {
-  readonly user: string;
-  readonly tools: readonly { readonly name: string; readonly description: string }[];
 }
 
 /**

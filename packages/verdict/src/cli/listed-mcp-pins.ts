@@ -68,6 +68,9 @@ export interface McpServerReview {
   readonly current: readonly McpToolPin[];
   /** What changed against this server's pins. */
   readonly changes: readonly McpPinChange[];
+  /** The URL read now, and the one the lockfile records for this server when it is another (`null` otherwise). */
+  readonly url: string;
+  readonly urlChange: { readonly pinned: string; readonly current: string } | null;
   readonly json: boolean;
 }
 
@@ -90,7 +93,10 @@ export async function reviewMcpServer(
     const lock = await readLockfile(path);
     const current = await listedMcpPins({ server: server!, url: url!, headers });
     const changes = diffLockfile({ ...lock, tools: lock.tools.filter((pin) => pin.server === server) }, current);
-    await act({ server: server!, path, lock, current, changes, json });
+    const recorded =
+      lock.servers !== undefined && Object.hasOwn(lock.servers, server!) ? lock.servers[server!] : undefined;
+    const urlChange = recorded !== undefined && recorded.url !== url ? { pinned: recorded.url, current: url! } : null;
+    await act({ server: server!, path, lock, current, changes, url: url!, urlChange, json });
   } catch (error) {
     // The adapter's message may quote the request or a server's answer echoing it: header values never print.
     fail(
@@ -114,4 +120,10 @@ export function redactedHeaderValues(message: string, headers: Readonly<Record<s
     .filter((secret) => secret.length > 0)
     .sort((a, b) => b.length - a.length);
   return secrets.reduce((text, secret) => text.split(secret).join(REDACTED), message);
+}
+
+/** The line that says a server's pins were recorded from another URL (`verdict mcp pin|diff`). */
+export function urlChangeText(server: string, change: McpServerReview['urlChange']): string {
+  if (change === null) return '';
+  return `${server}: url changed: pinned from ${JSON.stringify(change.pinned)}, read now from ${JSON.stringify(change.current)}\n`;
 }
