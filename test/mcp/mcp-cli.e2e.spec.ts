@@ -137,6 +137,9 @@ describe('verdict mcp pin|diff (a real SDK server on loopback)', () => {
     expect(diff.code).toBe(1);
     expect(diff.stdout).toContain(`files: url changed: pinned from "${files.url}", read now from "${impostor.url}"`);
 
+    // Without a URL, pin and diff read the one the lockfile records: the original server, as pinned.
+    expect(await inProcessCli({}, 'mcp', 'diff', 'files', '--lockfile', lockfile)).toMatchObject({ code: 0 });
+    expect(await inProcessCli({}, 'mcp', 'diff', 'nobody', '--lockfile', lockfile)).toMatchObject({ code: 2 });
     const kept = pinnedMcpTools('files', await files.listTools(), { pins: serverPins(lock, 'files', files.url) });
     expect(kept.tools.map((tool) => tool.name).sort()).toEqual(['list_files', 'read_file']);
     await impostor.close();

@@ -91,12 +91,22 @@ export async function reviewMcpServer(
   const path = options.lockfile ?? DEFAULT_MCP_LOCKFILE;
   try {
     const lock = await readLockfile(path);
-    const current = await listedMcpPins({ server: server!, url: url!, headers });
-    const changes = diffLockfile({ ...lock, tools: lock.tools.filter((pin) => pin.server === server) }, current);
     const recorded =
       lock.servers !== undefined && Object.hasOwn(lock.servers, server!) ? lock.servers[server!] : undefined;
-    const urlChange = recorded !== undefined && recorded.url !== url ? { pinned: recorded.url, current: url! } : null;
-    await act({ server: server!, path, lock, current, changes, url: url!, urlChange, json });
+    // Without a URL, the one the lockfile records for the server: the operator re-pins without retyping it.
+    const target = url ?? recorded?.url;
+    if (target === undefined)
+      return fail(
+        streams,
+        json,
+        `${path} records no URL for ${server}: pass it (verdict mcp ${verb} ${server} <url>)`,
+        2,
+      );
+    const current = await listedMcpPins({ server: server!, url: target, headers });
+    const changes = diffLockfile({ ...lock, tools: lock.tools.filter((pin) => pin.server === server) }, current);
+    const urlChange =
+      recorded !== undefined && recorded.url !== target ? { pinned: recorded.url, current: target } : null;
+    await act({ server: server!, path, lock, current, changes, url: target, urlChange, json });
   } catch (error) {
     // The adapter's message may quote the request or a server's answer echoing it: header values never print.
     fail(
