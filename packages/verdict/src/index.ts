@@ -441,6 +441,8 @@ export { PlanRecorded } from './events/plan-recorded.event.js';
 export { McpPinStatus, type McpToolPin, type ListedMcpTool, pinOf, pinStatus } from './mcp/mcp-tool-pin.js';
 export {
   type McpLockfile,
+  type McpServerIdentity,
+  serverPins,
   type McpPinChange,
   DEFAULT_MCP_LOCKFILE,
   diffLockfile,

@@ -31,6 +31,7 @@ export {
   mcpToolPin,
   pinnedMcpTools,
   type McpEventSink,
+  type McpToolRoute,
   type PinnedMcpTools,
   type PinnedMcpToolsOptions,
   type RefusedMcpTool,

@@ -32,12 +32,14 @@ export interface ProvenanceTrackerOptions {
   readonly agent?: string;
   /**
    * The sources of tools that are not bound to a capability, by tool name: an MCP server, a retriever, a
-   * memory store. Their results are untrusted whatever the source. Default: `tool:<tool name>`.
+   * memory store. Their results are untrusted whatever the source. Default: `tool:<tool name>`. A bound tool
+   * named here (an MCP tool routed through a capability) is labelled the same way: its result is the source's,
+   * not what its capability declares.
    * @example tools: { read_file: ProvenanceSource.mcp('files'), search_docs: ProvenanceSource.retrieval('help-center') }
    */
   readonly tools?: Readonly<Record<string, ProvenanceSource>>;
   /**
-   * Unbound tools whose results the application trusts, by name (a per-tool override: say, an MCP server it runs
+   * Tools named in `tools` whose results the application trusts, by name (a per-tool override: say, an MCP server it runs
    * itself; `pinnedMcpTools(...).trustedTools`). Their results are labelled trusted under their source. Default: none.
    */
   readonly trustedTools?: readonly string[];
@@ -190,8 +192,11 @@ export class ProvenanceTracker {
   ): Promise<void> {
     const text = textOf(result);
     const capability = tool instanceof VerdictTool ? tool.capability : undefined;
+    // A tool named in `tools` answers with its source's content, bound or not: a routed MCP tool's result is the
+    // remote server's, whatever its capability declares (ADR 0083).
+    const named = this.options.tools !== undefined && Object.hasOwn(this.options.tools, name);
     let items =
-      capability !== undefined
+      capability !== undefined && !named
         ? labelResult(text, capability, this.wiring.resultProvenance(capability))
         : isOwnLabelledTool(tool)
           ? // Verdict's own tools label their results: an extracted value keeps its source's (docs/quarantine.md).
