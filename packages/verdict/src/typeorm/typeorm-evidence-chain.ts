@@ -301,8 +301,10 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
         `UPDATE ${TABLES[kind].table} SET link_pending = NULL WHERE ctid = ANY (ARRAY(SELECT r.ctid FROM unnest($1::varchar[]) AS u(id) CROSS JOIN LATERAL (SELECT ctid FROM ${TABLES[kind].table} WHERE id = u.id LIMIT 1) r))`,
         [ids],
       );
+    // MySQL/MariaDB: by primary key, one row lock per id. Left to the optimizer, a small table was scanned, and at
+    // REPEATABLE READ a scan locks every row and gap it passes: a concurrent multi-row evidence INSERT deadlocked.
     return query(
-      `UPDATE ${TABLES[kind].table} SET link_pending = NULL WHERE id IN (${ids.map((_, i) => p(i + 1)).join(', ')})`,
+      `UPDATE ${TABLES[kind].table}${this.connection.dialect === 'mysql' ? ' FORCE INDEX (PRIMARY)' : ''} SET link_pending = NULL WHERE id IN (${ids.map((_, i) => p(i + 1)).join(', ')})`,
       ids,
     );
   }

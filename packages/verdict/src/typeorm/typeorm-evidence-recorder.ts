@@ -13,6 +13,7 @@ import type {
 import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { type ReleaseRecord, releaseRecord } from '../evidence/release-record.js';
 import { DecisionRecordEntity } from './decision-record.entity.js';
+import { retryDeadlockVictim } from './deadlock-retry.js';
 import { ReleaseRecordEntity } from './release-record.entity.js';
 import { TypeOrmEvidenceChain } from './typeorm-evidence-chain.js';
 
@@ -45,7 +46,8 @@ export interface TypeOrmEvidenceRecorderOptions {
 /**
  * Writes each decision record as one row of `verdict_decision_records`, and each release record as one
  * row of `verdict_release_records`: a single INSERT (one multi-row INSERT for a batch), no read-back, no
- * transaction of its own. A failed write rejects, so the pipeline can stop the action and a release
+ * transaction of its own. An INSERT the server rolled back as a deadlock victim is sent again, at most three
+ * times in all (nothing of it was written). A failed write rejects, so the pipeline can stop the action and a release
  * releases nothing. Records are appended unchained and linked into their stream's hash chain by a seal
  * (ADR 0021), which by default runs in the background after each write.
  * The DataSource needs `verdictEntities` and `verdictMigrations`; on MySQL/MariaDB it must use
@@ -116,14 +118,17 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
     entity: typeof DecisionRecordEntity | typeof ReleaseRecordEntity,
     rows: object[],
   ): Promise<void> {
-    await this.dataSource
-      .createQueryBuilder()
-      .insert()
-      .into(entity)
-      .values(rows)
-      .updateEntity(false)
-      .callListeners(false)
-      .execute();
+    // One autocommitted statement: a deadlock victim's rows were rolled back, so it is sent again (ADR 0097).
+    await retryDeadlockVictim(() =>
+      this.dataSource
+        .createQueryBuilder()
+        .insert()
+        .into(entity)
+        .values(rows)
+        .updateEntity(false)
+        .callListeners(false)
+        .execute(),
+    );
   }
 
   private written(kind: EvidenceKind, records: ReadonlyArray<{ readonly id: string; readonly stream: string }>): void {
