@@ -9,7 +9,7 @@ const KEY: CheckpointKey = {
   keyId: 'many-streams',
   secret: 'a secret only the application has',
 };
-/** More streams than MariaDB's default `max_recursive_iterations` (1000) lets a recursive query list. */
+/** More streams than MariaDB's default `max_recursive_iterations` (1000) lets one recursive query list, and more than two walks of 500. */
 const STREAMS = 1002;
 const mariadb = databaseEngines().find((engine) => engine.name === 'mariadb');
 

@@ -27,6 +27,8 @@ import { StoreConnection } from './store-connection.js';
 
 /** Records linked per statement, each batch with its checkpoint; a longer list is linked in several batches. */
 const SEAL_BATCH = LAST_SEAL_GRACE.links;
+/** Streams one statement of {@link TypeOrmEvidenceChain.linkedStreams} walks: below MySQL/MariaDB's recursion limit. */
+const STREAMS_PER_WALK = 500;
 /** Links read per page while verifying (keyset pagination by sequence). */
 const VERIFY_PAGE = 5000;
 const LINKS = 'verdict_evidence_links';
@@ -159,25 +161,27 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
   }
 
   /**
-   * The streams with links of `kind`, one index probe per stream (a loose index scan written out), so
-   * listing them does not read every link; on MySQL/MariaDB a DISTINCT over the primary key (a recursive query
-   * there stops at `max_recursive_iterations`, 1,000 by default, and would list only the first 1,001 streams).
+   * The streams with links of `kind`, one index probe per stream (a loose index scan written out as a recursive
+   * query), so listing them costs the same however many links each stream has. The walk goes
+   * {@link STREAMS_PER_WALK} streams per statement and the next statement resumes after the last stream found:
+   * MySQL/MariaDB stop a recursive query at `max_recursive_iterations` (1,000 by default, MariaDB silently), which
+   * would leave every stream after the 1,001st unpinned (ADR 0079).
    */
   private async linkedStreams(kind: EvidenceKind): Promise<string[]> {
-    const p = (index: number) => this.connection.param(index);
-    const postgres = this.connection.dialect === 'postgres';
-    // MySQL/MariaDB stop a recursive query after 1,000 iterations by default (MariaDB silently, with a warning),
-    // which would leave every stream after the 1,001st unpinned; their loose index scan reads the primary key's
-    // (kind, stream) prefix once per stream for a DISTINCT anyway.
-    if (this.connection.dialect === 'mysql')
-      return (
-        await this.dataSource.query(`SELECT DISTINCT stream FROM ${LINKS} FORCE INDEX (PRIMARY) WHERE kind = ?`, [kind])
-      ).map((row: Row) => String(row.stream));
-    const rows: Row[] = await this.dataSource.query(
-      `WITH RECURSIVE s (stream) AS (SELECT MIN(stream) FROM ${LINKS} WHERE kind = ${p(1)} UNION ALL SELECT (SELECT l.stream FROM ${LINKS} l WHERE l.kind = ${postgres ? p(1) : p(2)} AND l.stream > s.stream ORDER BY l.stream LIMIT 1) FROM s WHERE s.stream IS NOT NULL) SELECT stream FROM s WHERE stream IS NOT NULL`,
-      postgres ? [kind] : [kind, kind],
-    );
-    return rows.map((row) => String(row.stream));
+    const streams: string[] = [];
+    for (let after: string | null = null; ;) {
+      const parameters: unknown[] = [];
+      const bind = (value: unknown) => this.connection.param(parameters.push(value));
+      // Bound in the order the placeholders appear (MySQL/MariaDB's are positional).
+      const first = `kind = ${bind(kind)} AND ${after === null ? 'stream IS NOT NULL' : `stream > ${bind(after)}`}`;
+      const rows: Row[] = await this.dataSource.query(
+        `WITH RECURSIVE s (stream, walked) AS (SELECT (SELECT MIN(stream) FROM ${LINKS} WHERE ${first}), 1 UNION ALL SELECT (SELECT l.stream FROM ${LINKS} l WHERE l.kind = ${bind(kind)} AND l.stream > s.stream ORDER BY l.stream LIMIT 1), s.walked + 1 FROM s WHERE s.stream IS NOT NULL AND s.walked < ${STREAMS_PER_WALK}) SELECT stream FROM s WHERE stream IS NOT NULL`,
+        parameters,
+      );
+      streams.push(...rows.map((row) => String(row.stream)));
+      if (rows.length < STREAMS_PER_WALK) return streams;
+      after = streams[streams.length - 1]!;
+    }
   }
 
   /**
@@ -271,15 +275,17 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
           const values = links
             .map((_, i) => `(${[1, 2, 3, 4, 5, 6].map((column) => p(i * 6 + column)).join(', ')})`)
             .join(', ');
+          const insert = `INSERT INTO ${LINKS} (kind, stream, sequence, record_id, previous_hash, hash) VALUES ${values}`;
           // The links first, then the marks: a MySQL/MariaDB sealer (autocommitted statements) stopped between
-          // them leaves records marked pending that are linked, which the next seal unmarks.
-          const inserted = then(
-            query(
-              `INSERT INTO ${LINKS} (kind, stream, sequence, record_id, previous_hash, hash) VALUES ${values}`,
-              parameters,
-            ),
-            () => this.clearPending(kind, ids, query),
-          );
+          // them leaves records marked pending that are linked, which the next seal unmarks. PostgreSQL writes
+          // both in one statement (one round trip less while the stream is locked).
+          const inserted =
+            this.connection.dialect === 'postgres'
+              ? query(`WITH linked AS (${insert}) ${this.clearPendingSql(kind, parameters.length + 1)}`, [
+                  ...parameters,
+                  ids,
+                ])
+              : then(query(insert, parameters), () => this.clearPending(kind, ids, query));
           return then(inserted, () => {
             const last = links[links.length - 1]!;
             if (this.key === undefined || !canSign(this.key)) return { sealed: links.length, checkpoints: 0 };
@@ -296,15 +302,17 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
   /** Clears the pending mark of the records `ids` (linked now, or found linked already). */
   private clearPending(kind: EvidenceKind, ids: readonly string[], query: Query): Sync<unknown> {
     const p = (index: number) => this.connection.param(index);
-    if (this.connection.dialect === 'postgres')
-      return query(
-        `UPDATE ${TABLES[kind].table} SET link_pending = NULL WHERE ctid = ANY (ARRAY(SELECT r.ctid FROM unnest($1::varchar[]) AS u(id) CROSS JOIN LATERAL (SELECT ctid FROM ${TABLES[kind].table} WHERE id = u.id LIMIT 1) r))`,
-        [ids],
-      );
+    if (this.connection.dialect === 'postgres') return query(this.clearPendingSql(kind, 1), [ids]);
     return query(
       `UPDATE ${TABLES[kind].table} SET link_pending = NULL WHERE id IN (${ids.map((_, i) => p(i + 1)).join(', ')})`,
       ids,
     );
+  }
+
+  /** PostgreSQL: clears the pending marks of the ids in parameter `$index` (an array) by the rows' addresses. */
+  private clearPendingSql(kind: EvidenceKind, index: number): string {
+    const { table } = TABLES[kind];
+    return `UPDATE ${table} SET link_pending = NULL WHERE ctid = ANY (ARRAY(SELECT r.ctid FROM unnest($${index}::varchar[]) AS u(id) CROSS JOIN LATERAL (SELECT ctid FROM ${table} WHERE id = u.id LIMIT 1) r))`;
   }
 
   /** The stream's last link, or its prune anchor, whichever is later; the genesis head for a new stream. */
