@@ -22,13 +22,12 @@ import { OuterTransactionError } from '../errors/outer-transaction.error.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { DecisionRecordEntity } from './decision-record.entity.js';
 import { withNamedLock } from './named-lock.js';
+import { PostgresChainReader } from './postgres-chain-reader.js';
 import { ReleaseRecordEntity } from './release-record.entity.js';
 import { StoreConnection } from './store-connection.js';
 
 /** Records linked per statement, each batch with its checkpoint; a longer list is linked in several batches. */
 const SEAL_BATCH = LAST_SEAL_GRACE.links;
-/** Streams one statement of {@link TypeOrmEvidenceChain.linkedStreams} walks: below MySQL/MariaDB's recursion limit. */
-const STREAMS_PER_WALK = 500;
 /** Links read per page while verifying (keyset pagination by sequence). */
 const VERIFY_PAGE = 5000;
 const LINKS = 'verdict_evidence_links';
@@ -77,6 +76,8 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
   private readonly connection: StoreConnection;
   /** The entity columns of each kind's records, looked up once. */
   private readonly columns: Partial<Record<EvidenceKind, ReturnType<DataSource['getMetadata']>['columns']>> = {};
+  /** PostgreSQL's verify readers, one per kind, built once. */
+  private readonly readers: Partial<Record<EvidenceKind, PostgresChainReader>> = {};
 
   constructor(
     private readonly dataSource: DataSource,
@@ -161,27 +162,32 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
   }
 
   /**
-   * The streams with links of `kind`, one index probe per stream (a loose index scan written out as a recursive
-   * query), so listing them costs the same however many links each stream has. The walk goes
-   * {@link STREAMS_PER_WALK} streams per statement and the next statement resumes after the last stream found:
-   * MySQL/MariaDB stop a recursive query at `max_recursive_iterations` (1,000 by default, MariaDB silently), which
-   * would leave every stream after the 1,001st unpinned (ADR 0079).
+   * The streams with links of `kind`, one index probe per stream (a loose index scan written out), so listing
+   * them costs the same however many links each stream has. PostgreSQL and SQLite walk the streams in one
+   * recursive query. MySQL/MariaDB take one statement per stream (ADR 0079): their recursive queries stop at
+   * `max_recursive_iterations` (1,000 by default, MariaDB silently, which would leave every stream after the
+   * 1,001st unpinned), MariaDB does not seek the index for a bound that comes from the recursion (it read every
+   * link of the kind per step), and a DISTINCT over the primary key reads every link too.
    */
   private async linkedStreams(kind: EvidenceKind): Promise<string[]> {
-    const streams: string[] = [];
-    for (let after: string | null = null; ;) {
-      const parameters: unknown[] = [];
-      const bind = (value: unknown) => this.connection.param(parameters.push(value));
-      // Bound in the order the placeholders appear (MySQL/MariaDB's are positional).
-      const first = `kind = ${bind(kind)} AND ${after === null ? 'stream IS NOT NULL' : `stream > ${bind(after)}`}`;
-      const rows: Row[] = await this.dataSource.query(
-        `WITH RECURSIVE s (stream, walked) AS (SELECT (SELECT MIN(stream) FROM ${LINKS} WHERE ${first}), 1 UNION ALL SELECT (SELECT l.stream FROM ${LINKS} l WHERE l.kind = ${bind(kind)} AND l.stream > s.stream ORDER BY l.stream LIMIT 1), s.walked + 1 FROM s WHERE s.stream IS NOT NULL AND s.walked < ${STREAMS_PER_WALK}) SELECT stream FROM s WHERE stream IS NOT NULL`,
-        parameters,
-      );
-      streams.push(...rows.map((row) => String(row.stream)));
-      if (rows.length < STREAMS_PER_WALK) return streams;
-      after = streams[streams.length - 1]!;
+    const p = (index: number) => this.connection.param(index);
+    if (this.connection.dialect === 'mysql') {
+      const streams: string[] = [];
+      for (let after: string | null = null; ;) {
+        const [row]: Row[] = await this.dataSource.query(
+          `SELECT MIN(stream) AS stream FROM ${LINKS} WHERE kind = ?${after === null ? '' : ' AND stream > ?'}`,
+          after === null ? [kind] : [kind, after],
+        );
+        if (row?.stream === null || row?.stream === undefined) return streams;
+        streams.push((after = String(row.stream)));
+      }
     }
+    const postgres = this.connection.dialect === 'postgres';
+    const rows: Row[] = await this.dataSource.query(
+      `WITH RECURSIVE s (stream) AS (SELECT MIN(stream) FROM ${LINKS} WHERE kind = ${p(1)} UNION ALL SELECT (SELECT l.stream FROM ${LINKS} l WHERE l.kind = ${postgres ? p(1) : p(2)} AND l.stream > s.stream ORDER BY l.stream LIMIT 1) FROM s WHERE s.stream IS NOT NULL) SELECT stream FROM s WHERE stream IS NOT NULL`,
+      postgres ? [kind] : [kind, kind],
+    );
+    return rows.map((row) => String(row.stream));
   }
 
   /**
@@ -480,35 +486,49 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
       )
     ).map(checkpointOf);
     const verifier = new ChainVerifier(kind, stream, checkpoints, this.key, witness);
-    let after = 0;
-    for (;;) {
-      const rows: Row[] = await this.dataSource.query(
-        this.connection.dialect === 'postgres'
-          ? // A page of links, then each one's record by its primary key: whatever the statistics, no page reads the
-            // record table whole (a hash join per page would make a verification quadratic).
-            `SELECT l.sequence AS link_sequence, l.previous_hash AS link_previous_hash, l.hash AS link_hash, r.* FROM (SELECT sequence, previous_hash, hash, record_id FROM ${LINKS} WHERE kind = $1 AND stream = $2 AND sequence > $3 ORDER BY sequence LIMIT ${VERIFY_PAGE}) l LEFT JOIN LATERAL (SELECT * FROM ${table} WHERE id = l.record_id LIMIT 1) r ON true ORDER BY l.sequence`
-          : `SELECT l.sequence AS link_sequence, l.previous_hash AS link_previous_hash, l.hash AS link_hash, r.* FROM ${LINKS} l LEFT JOIN ${table} r ON r.id = l.record_id WHERE l.kind = ${p(1)} AND l.stream = ${p(2)} AND l.sequence > ${p(3)} ORDER BY l.sequence LIMIT ${VERIFY_PAGE}`,
-        [kind, stream, after],
-      );
-      let going = true;
-      for (const row of rows) {
-        const link = {
-          stream,
-          sequence: Number(row.link_sequence),
-          previousHash: String(row.link_previous_hash),
-          hash: String(row.link_hash),
-        };
-        going = verifier.accept(row.id === null || row.id === undefined ? null : this.hydrate(kind, row), link);
-        if (!going) break;
-      }
-      if (!going || rows.length < VERIFY_PAGE) break;
-      after = Number(rows[rows.length - 1]!.link_sequence);
-    }
-    const [{ unsealed }] = await this.dataSource.query(this.unlinkedSql(kind, 'COUNT(*) AS unsealed', ''), [
+    // Counted on a connection of its own while the chain is read (ADR 0081): records unlinked when verification
+    // began, so a record linked meanwhile is counted rather than missed.
+    const unsealed: Promise<Row[]> = this.dataSource.query(this.unlinkedSql(kind, 'COUNT(*) AS unsealed', ''), [
       stream,
       kind,
     ]);
-    return verifier.finish(Number(unsealed));
+    unsealed.catch(() => undefined);
+    if (this.connection.dialect === 'postgres') {
+      const reader = (this.readers[kind] ??= new PostgresChainReader(
+        this.dataSource,
+        kind,
+        table,
+        this.columnsOf(kind),
+        VERIFY_PAGE,
+      ));
+      await reader.read(stream, ({ link, recordId, record }) =>
+        record === 'stored-form'
+          ? this.dataSource
+              .query(`SELECT * FROM ${table} WHERE id = $1`, [recordId])
+              .then((rows: Row[]) => verifier.accept(rows[0] === undefined ? null : this.hydrate(kind, rows[0]), link))
+          : verifier.acceptHashed(link, record),
+      );
+    } else
+      for (let after = 0; ;) {
+        const rows: Row[] = await this.dataSource.query(
+          `SELECT l.sequence AS link_sequence, l.previous_hash AS link_previous_hash, l.hash AS link_hash, r.* FROM ${LINKS} l LEFT JOIN ${table} r ON r.id = l.record_id WHERE l.kind = ${p(1)} AND l.stream = ${p(2)} AND l.sequence > ${p(3)} ORDER BY l.sequence LIMIT ${VERIFY_PAGE}`,
+          [kind, stream, after],
+        );
+        let going = true;
+        for (const row of rows) {
+          const link = {
+            stream,
+            sequence: Number(row.link_sequence),
+            previousHash: String(row.link_previous_hash),
+            hash: String(row.link_hash),
+          };
+          going = verifier.accept(row.id === null || row.id === undefined ? null : this.hydrate(kind, row), link);
+          if (!going) break;
+        }
+        if (!going || rows.length < VERIFY_PAGE) break;
+        after = Number(rows[rows.length - 1]!.link_sequence);
+      }
+    return verifier.finish(Number((await unsealed)[0]?.unsealed ?? 0));
   }
 
   /** Records of a stream (`$1`) of `kind` (`$2`) that no link names. */
@@ -527,12 +547,16 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     return [...new Set(rows.map((row) => row.stream))].sort();
   }
 
+  /** The entity columns of `kind`'s records, looked up once. */
+  private columnsOf(kind: EvidenceKind): ReturnType<DataSource['getMetadata']>['columns'] {
+    return (this.columns[kind] ??= this.dataSource.getMetadata(TABLES[kind].entity).columns);
+  }
+
   /** The record a row holds, converted as TypeORM reads the entity, so it hashes as the record that was written. */
   private hydrate(kind: EvidenceKind, row: Row): Linkable & Row {
-    const columns = (this.columns[kind] ??= this.dataSource.getMetadata(TABLES[kind].entity).columns);
     const { driver } = this.dataSource;
     const record: Row = {};
-    for (const column of columns)
+    for (const column of this.columnsOf(kind))
       record[column.propertyName] = driver.prepareHydratedValue(row[column.databaseName], column);
     return record as Linkable & Row;
   }
