@@ -486,7 +486,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
       )
     ).map(checkpointOf);
     const verifier = new ChainVerifier(kind, stream, checkpoints, this.key, witness);
-    // Counted on a connection of its own while the chain is read (ADR 0081): records unlinked when verification
+    // Counted on a connection of its own while the chain is read (ADR 0080): records unlinked when verification
     // began, so a record linked meanwhile is counted rather than missed.
     const unsealed: Promise<Row[]> = this.dataSource.query(this.unlinkedSql(kind, 'COUNT(*) AS unsealed', ''), [
       stream,
