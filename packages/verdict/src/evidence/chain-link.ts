@@ -32,13 +32,31 @@ export function chainHash(
 ): string {
   // Records are flat (facts and fingerprints): their canonical text is built directly, the same bytes the
   // general canonicalizer gives; anything else takes the general path.
-  const flat =
-    Number.isSafeInteger(link.sequence) && /^[0-9a-f]{64}$/.test(link.previousHash) && flatCanonicalJson(record);
-  if (flat)
-    return fingerprintString(
-      `{"kind":${JSON.stringify(kind)},"previousHash":"${link.previousHash}","record":${flat},"sequence":${link.sequence}}`,
-    );
+  const flat = isPlainLink(link) && flatCanonicalJson(record);
+  if (flat) return chainHashOfCanonical(kind, flat, link);
   return fingerprint({ kind, sequence: link.sequence, previousHash: link.previousHash, record: chainForm(record) });
+}
+
+/**
+ * Whether {@link chainHashOfCanonical} may hash a record at `link`: a safe integer sequence and a previous hash of
+ * 64 lowercase hex digits (what every sealer writes); anything else must go through {@link chainHash}.
+ */
+export function isPlainLink(link: Pick<ChainLink, 'sequence' | 'previousHash'>): boolean {
+  return Number.isSafeInteger(link.sequence) && /^[0-9a-f]{64}$/.test(link.previousHash);
+}
+
+/**
+ * {@link chainHash} of a record given as its RFC 8785 canonical JSON text (a flat record: instants as ISO-8601
+ * text), at a link {@link isPlainLink} accepts: what a verifier that builds that text from stored columns hashes.
+ */
+export function chainHashOfCanonical(
+  kind: EvidenceKind,
+  canonicalRecord: string,
+  link: Pick<ChainLink, 'sequence' | 'previousHash'>,
+): string {
+  return fingerprintString(
+    `{"kind":${JSON.stringify(kind)},"previousHash":"${link.previousHash}","record":${canonicalRecord},"sequence":${link.sequence}}`,
+  );
 }
 
 /**

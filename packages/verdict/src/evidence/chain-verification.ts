@@ -148,6 +148,19 @@ export class ChainVerifier {
 
   /** Checks the next link and its record (`null`: the record is gone); `false` once the chain has failed (stop feeding it). */
   accept(record: object | null, link: ChainLink): boolean {
+    return this.acceptHashed(
+      link,
+      record === null
+        ? null
+        : { hash: () => chainHash(this.kind, record, link), recordedAt: () => recordedAtOf(record) },
+    );
+  }
+
+  /**
+   * {@link accept} for a reader that hashes the record itself (from its stored form): `record.hash()` is its
+   * {@link chainHash} at `link`, `record.recordedAt()` when it was recorded (ms); `null`: the record is gone.
+   */
+  acceptHashed(link: ChainLink, record: { hash(): string; recordedAt(): number } | null): boolean {
     if (this.failure !== null) return false;
     if (link.sequence < this.expected) return true; // at or before the prune anchor: already vouched for
     if (this.fault !== null && link.sequence >= this.fault.sequence) return this.fail(this.fault);
@@ -155,8 +168,7 @@ export class ChainVerifier {
     if (record === null) return this.fail({ sequence: link.sequence, problem: ChainProblem.Missing });
     if (link.previousHash !== this.previousHash)
       return this.fail({ sequence: link.sequence, problem: ChainProblem.BrokenLink });
-    if (chainHash(this.kind, record, link) !== link.hash)
-      return this.fail({ sequence: link.sequence, problem: ChainProblem.Modified });
+    if (record.hash() !== link.hash) return this.fail({ sequence: link.sequence, problem: ChainProblem.Modified });
     const checkpoint = this.pinned.get(link.sequence);
     if (checkpoint !== undefined && checkpoint.hash !== link.hash)
       return this.fail({
@@ -166,7 +178,7 @@ export class ChainVerifier {
       });
     if (link.sequence > this.lastPinned) {
       this.unpinned++;
-      this.oldestUnpinned = Math.min(this.oldestUnpinned, recordedAtOf(record));
+      this.oldestUnpinned = Math.min(this.oldestUnpinned, record.recordedAt());
     }
     this.records++;
     this.expected++;
@@ -222,7 +234,11 @@ export class ChainVerifier {
 /** When a chained record was recorded, in ms; a record without a readable time is as old as can be. */
 function recordedAtOf(record: object): number {
   const { recordedAt } = record as { recordedAt?: unknown };
-  const time = recordedAt instanceof Date ? recordedAt.getTime() : Number.NaN;
+  return instantMs(recordedAt instanceof Date ? recordedAt.getTime() : Number.NaN);
+}
+
+/** A time in ms, or -Infinity (as old as can be) for one that could not be read. */
+export function instantMs(time: number): number {
   return Number.isNaN(time) ? -Infinity : time;
 }
 

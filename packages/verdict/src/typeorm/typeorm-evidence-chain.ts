@@ -22,6 +22,7 @@ import { OuterTransactionError } from '../errors/outer-transaction.error.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { DecisionRecordEntity } from './decision-record.entity.js';
 import { withNamedLock } from './named-lock.js';
+import { PostgresChainReader } from './postgres-chain-reader.js';
 import { ReleaseRecordEntity } from './release-record.entity.js';
 import { StoreConnection } from './store-connection.js';
 
@@ -75,6 +76,8 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
   private readonly connection: StoreConnection;
   /** The entity columns of each kind's records, looked up once. */
   private readonly columns: Partial<Record<EvidenceKind, ReturnType<DataSource['getMetadata']>['columns']>> = {};
+  /** PostgreSQL's verify readers, one per kind, built once. */
+  private readonly readers: Partial<Record<EvidenceKind, PostgresChainReader>> = {};
 
   constructor(
     private readonly dataSource: DataSource,
@@ -159,20 +162,27 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
   }
 
   /**
-   * The streams with links of `kind`, one index probe per stream (a loose index scan written out), so
-   * listing them does not read every link; on MySQL/MariaDB a DISTINCT over the primary key (a recursive query
-   * there stops at `max_recursive_iterations`, 1,000 by default, and would list only the first 1,001 streams).
+   * The streams with links of `kind`, one index probe per stream (a loose index scan written out), so listing
+   * them costs the same however many links each stream has. PostgreSQL and SQLite walk the streams in one
+   * recursive query. MySQL/MariaDB take one statement per stream (ADR 0079): their recursive queries stop at
+   * `max_recursive_iterations` (1,000 by default, MariaDB silently, which would leave every stream after the
+   * 1,001st unpinned), MariaDB does not seek the index for a bound that comes from the recursion (it read every
+   * link of the kind per step), and a DISTINCT over the primary key reads every link too.
    */
   private async linkedStreams(kind: EvidenceKind): Promise<string[]> {
     const p = (index: number) => this.connection.param(index);
+    if (this.connection.dialect === 'mysql') {
+      const streams: string[] = [];
+      for (let after: string | null = null; ;) {
+        const [row]: Row[] = await this.dataSource.query(
+          `SELECT MIN(stream) AS stream FROM ${LINKS} WHERE kind = ?${after === null ? '' : ' AND stream > ?'}`,
+          after === null ? [kind] : [kind, after],
+        );
+        if (row?.stream === null || row?.stream === undefined) return streams;
+        streams.push((after = String(row.stream)));
+      }
+    }
     const postgres = this.connection.dialect === 'postgres';
-    // MySQL/MariaDB stop a recursive query after 1,000 iterations by default (MariaDB silently, with a warning),
-    // which would leave every stream after the 1,001st unpinned; their loose index scan reads the primary key's
-    // (kind, stream) prefix once per stream for a DISTINCT anyway.
-    if (this.connection.dialect === 'mysql')
-      return (
-        await this.dataSource.query(`SELECT DISTINCT stream FROM ${LINKS} FORCE INDEX (PRIMARY) WHERE kind = ?`, [kind])
-      ).map((row: Row) => String(row.stream));
     const rows: Row[] = await this.dataSource.query(
       `WITH RECURSIVE s (stream) AS (SELECT MIN(stream) FROM ${LINKS} WHERE kind = ${p(1)} UNION ALL SELECT (SELECT l.stream FROM ${LINKS} l WHERE l.kind = ${postgres ? p(1) : p(2)} AND l.stream > s.stream ORDER BY l.stream LIMIT 1) FROM s WHERE s.stream IS NOT NULL) SELECT stream FROM s WHERE stream IS NOT NULL`,
       postgres ? [kind] : [kind, kind],
@@ -271,15 +281,17 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
           const values = links
             .map((_, i) => `(${[1, 2, 3, 4, 5, 6].map((column) => p(i * 6 + column)).join(', ')})`)
             .join(', ');
+          const insert = `INSERT INTO ${LINKS} (kind, stream, sequence, record_id, previous_hash, hash) VALUES ${values}`;
           // The links first, then the marks: a MySQL/MariaDB sealer (autocommitted statements) stopped between
-          // them leaves records marked pending that are linked, which the next seal unmarks.
-          const inserted = then(
-            query(
-              `INSERT INTO ${LINKS} (kind, stream, sequence, record_id, previous_hash, hash) VALUES ${values}`,
-              parameters,
-            ),
-            () => this.clearPending(kind, ids, query),
-          );
+          // them leaves records marked pending that are linked, which the next seal unmarks. PostgreSQL writes
+          // both in one statement (one round trip less while the stream is locked).
+          const inserted =
+            this.connection.dialect === 'postgres'
+              ? query(`WITH linked AS (${insert}) ${this.clearPendingSql(kind, parameters.length + 1)}`, [
+                  ...parameters,
+                  ids,
+                ])
+              : then(query(insert, parameters), () => this.clearPending(kind, ids, query));
           return then(inserted, () => {
             const last = links[links.length - 1]!;
             if (this.key === undefined || !canSign(this.key)) return { sealed: links.length, checkpoints: 0 };
@@ -296,17 +308,19 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
   /** Clears the pending mark of the records `ids` (linked now, or found linked already). */
   private clearPending(kind: EvidenceKind, ids: readonly string[], query: Query): Sync<unknown> {
     const p = (index: number) => this.connection.param(index);
-    if (this.connection.dialect === 'postgres')
-      return query(
-        `UPDATE ${TABLES[kind].table} SET link_pending = NULL WHERE ctid = ANY (ARRAY(SELECT r.ctid FROM unnest($1::varchar[]) AS u(id) CROSS JOIN LATERAL (SELECT ctid FROM ${TABLES[kind].table} WHERE id = u.id LIMIT 1) r))`,
-        [ids],
-      );
+    if (this.connection.dialect === 'postgres') return query(this.clearPendingSql(kind, 1), [ids]);
     // MySQL/MariaDB: by primary key, one row lock per id. Left to the optimizer, a small table was scanned, and at
     // REPEATABLE READ a scan locks every row and gap it passes: a concurrent multi-row evidence INSERT deadlocked.
     return query(
       `UPDATE ${TABLES[kind].table}${this.connection.dialect === 'mysql' ? ' FORCE INDEX (PRIMARY)' : ''} SET link_pending = NULL WHERE id IN (${ids.map((_, i) => p(i + 1)).join(', ')})`,
       ids,
     );
+  }
+
+  /** PostgreSQL: clears the pending marks of the ids in parameter `$index` (an array) by the rows' addresses. */
+  private clearPendingSql(kind: EvidenceKind, index: number): string {
+    const { table } = TABLES[kind];
+    return `UPDATE ${table} SET link_pending = NULL WHERE ctid = ANY (ARRAY(SELECT r.ctid FROM unnest($${index}::varchar[]) AS u(id) CROSS JOIN LATERAL (SELECT ctid FROM ${table} WHERE id = u.id LIMIT 1) r))`;
   }
 
   /** The stream's last link, or its prune anchor, whichever is later; the genesis head for a new stream. */
@@ -474,35 +488,49 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
       )
     ).map(checkpointOf);
     const verifier = new ChainVerifier(kind, stream, checkpoints, this.key, witness);
-    let after = 0;
-    for (;;) {
-      const rows: Row[] = await this.dataSource.query(
-        this.connection.dialect === 'postgres'
-          ? // A page of links, then each one's record by its primary key: whatever the statistics, no page reads the
-            // record table whole (a hash join per page would make a verification quadratic).
-            `SELECT l.sequence AS link_sequence, l.previous_hash AS link_previous_hash, l.hash AS link_hash, r.* FROM (SELECT sequence, previous_hash, hash, record_id FROM ${LINKS} WHERE kind = $1 AND stream = $2 AND sequence > $3 ORDER BY sequence LIMIT ${VERIFY_PAGE}) l LEFT JOIN LATERAL (SELECT * FROM ${table} WHERE id = l.record_id LIMIT 1) r ON true ORDER BY l.sequence`
-          : `SELECT l.sequence AS link_sequence, l.previous_hash AS link_previous_hash, l.hash AS link_hash, r.* FROM ${LINKS} l LEFT JOIN ${table} r ON r.id = l.record_id WHERE l.kind = ${p(1)} AND l.stream = ${p(2)} AND l.sequence > ${p(3)} ORDER BY l.sequence LIMIT ${VERIFY_PAGE}`,
-        [kind, stream, after],
-      );
-      let going = true;
-      for (const row of rows) {
-        const link = {
-          stream,
-          sequence: Number(row.link_sequence),
-          previousHash: String(row.link_previous_hash),
-          hash: String(row.link_hash),
-        };
-        going = verifier.accept(row.id === null || row.id === undefined ? null : this.hydrate(kind, row), link);
-        if (!going) break;
-      }
-      if (!going || rows.length < VERIFY_PAGE) break;
-      after = Number(rows[rows.length - 1]!.link_sequence);
-    }
-    const [{ unsealed }] = await this.dataSource.query(this.unlinkedSql(kind, 'COUNT(*) AS unsealed', ''), [
+    // Counted on a connection of its own while the chain is read (ADR 0080): records unlinked when verification
+    // began, so a record linked meanwhile is counted rather than missed.
+    const unsealed: Promise<Row[]> = this.dataSource.query(this.unlinkedSql(kind, 'COUNT(*) AS unsealed', ''), [
       stream,
       kind,
     ]);
-    return verifier.finish(Number(unsealed));
+    unsealed.catch(() => undefined);
+    if (this.connection.dialect === 'postgres') {
+      const reader = (this.readers[kind] ??= new PostgresChainReader(
+        this.dataSource,
+        kind,
+        table,
+        this.columnsOf(kind),
+        VERIFY_PAGE,
+      ));
+      await reader.read(stream, ({ link, recordId, record }) =>
+        record === 'stored-form'
+          ? this.dataSource
+              .query(`SELECT * FROM ${table} WHERE id = $1`, [recordId])
+              .then((rows: Row[]) => verifier.accept(rows[0] === undefined ? null : this.hydrate(kind, rows[0]), link))
+          : verifier.acceptHashed(link, record),
+      );
+    } else
+      for (let after = 0; ;) {
+        const rows: Row[] = await this.dataSource.query(
+          `SELECT l.sequence AS link_sequence, l.previous_hash AS link_previous_hash, l.hash AS link_hash, r.* FROM ${LINKS} l LEFT JOIN ${table} r ON r.id = l.record_id WHERE l.kind = ${p(1)} AND l.stream = ${p(2)} AND l.sequence > ${p(3)} ORDER BY l.sequence LIMIT ${VERIFY_PAGE}`,
+          [kind, stream, after],
+        );
+        let going = true;
+        for (const row of rows) {
+          const link = {
+            stream,
+            sequence: Number(row.link_sequence),
+            previousHash: String(row.link_previous_hash),
+            hash: String(row.link_hash),
+          };
+          going = verifier.accept(row.id === null || row.id === undefined ? null : this.hydrate(kind, row), link);
+          if (!going) break;
+        }
+        if (!going || rows.length < VERIFY_PAGE) break;
+        after = Number(rows[rows.length - 1]!.link_sequence);
+      }
+    return verifier.finish(Number((await unsealed)[0]?.unsealed ?? 0));
   }
 
   /** Records of a stream (`$1`) of `kind` (`$2`) that no link names. */
@@ -521,12 +549,16 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     return [...new Set(rows.map((row) => row.stream))].sort();
   }
 
+  /** The entity columns of `kind`'s records, looked up once. */
+  private columnsOf(kind: EvidenceKind): ReturnType<DataSource['getMetadata']>['columns'] {
+    return (this.columns[kind] ??= this.dataSource.getMetadata(TABLES[kind].entity).columns);
+  }
+
   /** The record a row holds, converted as TypeORM reads the entity, so it hashes as the record that was written. */
   private hydrate(kind: EvidenceKind, row: Row): Linkable & Row {
-    const columns = (this.columns[kind] ??= this.dataSource.getMetadata(TABLES[kind].entity).columns);
     const { driver } = this.dataSource;
     const record: Row = {};
-    for (const column of columns)
+    for (const column of this.columnsOf(kind))
       record[column.propertyName] = driver.prepareHydratedValue(row[column.databaseName], column);
     return record as Linkable & Row;
   }

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { ChainVerification } from '../evidence/chain-verification.js';
@@ -66,6 +67,8 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
     { kind: EvidenceKind; stream: string; records: Array<{ id: string }>; overflowed: boolean }
   >();
   private sealing: Promise<void> | null = null;
+  /** When the oldest record in {@link unlinked} was written (ms, monotonic); `null` while none waits. */
+  private oldestUnlinkedAt: number | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -133,6 +136,7 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
 
   private written(kind: EvidenceKind, records: ReadonlyArray<{ readonly id: string; readonly stream: string }>): void {
     if (!this.sealAfterWrite) return;
+    this.oldestUnlinkedAt ??= performance.now();
     for (const record of records) {
       const key = `${kind}\u0000${record.stream}`;
       let pending = this.unlinked.get(key);
@@ -156,15 +160,23 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
 
   private async drain(): Promise<void> {
     while (this.unlinked.size > 0) {
-      // Every seal waits `sealDelayMs` first, the next one too: a busy stream is linked in few large batches
-      // rather than back to back in many small ones, each a transaction under the stream's lock. An unref'd
-      // timer: a process about to exit does not wait for it (`seal()` links what it left).
-      await new Promise<void>((resolve) => setTimeout(resolve, this.sealDelayMs).unref());
+      // A seal starts once the oldest record waiting has waited `sealDelayMs` (ADR 0079): after a quiet spell
+      // it waits the whole delay, so what arrives meanwhile is linked in one batch; under load, whatever
+      // arrived during the previous seal has waited that long already, and the next seal starts at once
+      // rather than waiting the delay again on top of it. An unref'd timer: a process about to exit does not
+      // wait for it (`seal()` links what it left).
+      const waited = performance.now() - (this.oldestUnlinkedAt ?? performance.now());
+      if (waited < this.sealDelayMs)
+        await new Promise<void>((resolve) => setTimeout(resolve, this.sealDelayMs - waited).unref());
       const streams = [...this.unlinked.values()];
       this.unlinked.clear();
+      this.oldestUnlinkedAt = null;
       for (const { kind, stream, records, overflowed } of streams) {
         // A DataSource closed meanwhile: what is unlinked stays so, for a later `seal()`.
-        if (!this.dataSource.isInitialized) return this.unlinked.clear();
+        if (!this.dataSource.isInitialized) {
+          this.oldestUnlinkedAt = null;
+          return this.unlinked.clear();
+        }
         try {
           await this.chain.link(kind, stream, records);
           if (overflowed) await this.chain.sealStream(kind, stream);
