@@ -135,6 +135,7 @@ export function documentsFixture() {
       | 'capabilities'
       | 'executionClaims'
       | 'rateLimits'
+      | 'budgets'
       | 'approvals'
       | 'trajectories'
       | 'clock'

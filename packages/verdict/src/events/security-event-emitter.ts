@@ -18,6 +18,7 @@ import { DuplicateExecutionRefused } from './duplicate-execution-refused.event.j
 import { ExecutionRateExceeded } from './execution-rate-exceeded.event.js';
 import { ForbiddenStateRefused } from './forbidden-state-refused.event.js';
 import { ResourceSubstitutionDetected } from './resource-substitution-detected.event.js';
+import { SpendBudgetExceeded } from './spend-budget-exceeded.event.js';
 import type { SecurityEvent } from './security-event.js';
 import { ToolLoopCounter } from './tool-loop-counter.js';
 import { ToolLoopDetected } from './tool-loop-detected.event.js';
@@ -39,6 +40,7 @@ const BY_SIGNAL: Readonly<Record<SecuritySignal, DecisionEventType>> = {
 function eventTypeOf(decision: Decision): DecisionEventType | null {
   if (decision.signal !== undefined) return BY_SIGNAL[decision.signal];
   if (decision.disposition === Disposition.Throttle && decision.stage === Stage.RateLimit) return ExecutionRateExceeded;
+  if (decision.disposition === Disposition.Throttle && decision.stage === Stage.Budget) return SpendBudgetExceeded;
   if (decision.disposition !== Disposition.Deny) return null;
   return decision.stage === Stage.ExecutionClaim ? DuplicateExecutionRefused : CapabilityDenied;
 }

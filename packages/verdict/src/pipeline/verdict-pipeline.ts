@@ -23,6 +23,8 @@ import { handOverToApprover } from '../provenance/approver-handover.js';
 import { ProvenanceContents } from '../provenance/provenance-contents.js';
 import { assessProvenance } from '../provenance/provenance.stage.js';
 import { consumeRateLimit } from '../rate-limits/rate-limit.gate.js';
+import { holdingReservation, reserveBudget, spendingReservation } from '../budgets/budget.gate.js';
+import type { BudgetReservation } from '../budgets/budget-store.interface.js';
 import { configuredReviewLane } from '../review/configured-review-lane.js';
 import {
   type DeferredRun,
@@ -43,8 +45,13 @@ import { type InvocationOptions, PipelineRun, type PipelineRunSetting, RunMode }
 
 type Outcome<T> = T | Decision;
 
-/** What the durable gates answer: the execution claims they admitted, or the decision that stops the run. */
-type Gated = Outcome<AdmittedClaims>;
+/** What the durable gates admitted: the execution claims, and the spend budget's reservation when there is one. */
+interface Admitted extends AdmittedClaims {
+  readonly reservation?: BudgetReservation;
+}
+
+/** What the durable gates answer: what they admitted, or the decision that stops the run. */
+type Gated = Outcome<Admitted>;
 
 /**
  * The bound-tool pipeline of docs/architecture.md: the table of contents. Each step is one call into the gate of
@@ -110,7 +117,11 @@ export class VerdictPipeline {
       if (claims instanceof Decision) return run.notExecuted(claims);
       // 14. Run the executor with the AuthorizedAction (the evidence so far written first); 15. finalize its claims.
       await run.trail.beforeMutation();
-      return run.executed(Stage.Execution, await executeAuthorized(this.options, at, claims));
+      const admitted = claims;
+      return run.executed(
+        Stage.Execution,
+        await this.spending(at, admitted, () => executeAuthorized(this.options, at, admitted)),
+      );
     });
   }
 
@@ -141,7 +152,10 @@ export class VerdictPipeline {
       if (isThenable(claims)) claims = await claims;
       if (claims instanceof Decision) return run.notExecuted(claims);
       await run.trail.beforeMutation();
-      const output = await executeWithinClaims(this.options, at, claims, () => handler(at.envelope.arguments));
+      const admitted = claims;
+      const output = await this.spending(at, admitted, () =>
+        executeWithinClaims(this.options, at, admitted, () => handler(at.envelope.arguments)),
+      );
       return run.executed(Stage.Proposal, output);
     });
   }
@@ -244,8 +258,8 @@ export class VerdictPipeline {
    * is answered at once, without a promise.
    */
   private passDurableGates(run: PipelineRun, at: GateRequest, receipt: ReceiptKey | null): Gated | Promise<Gated> {
-    const { rateLimit, atMostOnce, forbidStates } = at.definition;
-    const none = rateLimit === undefined && atMostOnce === undefined && forbidStates === undefined;
+    const { rateLimit, budget, atMostOnce, forbidStates } = at.definition;
+    const none = rateLimit === undefined && budget === undefined && atMostOnce === undefined && forbidStates === undefined;
     if (none && receipt === null && run.deferred === undefined) return NO_CLAIMS;
     return this.passSomeDurableGates(run, at, receipt);
   }
@@ -263,6 +277,24 @@ export class VerdictPipeline {
       const metered = await consumeRateLimit(this.options, at);
       if (!metered.permitted) return metered;
     }
+    // 11a. Reserve the spend budget's amount; a refusal or a fault of the later gates releases it.
+    if (definition.budget !== undefined) {
+      const reservation = await reserveBudget(this.options, at);
+      if (reservation instanceof Decision) return reservation;
+      const admitted = await holdingReservation(
+        this.options.budgets!,
+        reservation,
+        definition.name,
+        () => this.admitLastGates(run, at, receipt),
+        (gated) => gated instanceof Decision,
+      );
+      return admitted instanceof Decision ? admitted : { ...admitted, reservation };
+    }
+    return this.admitLastGates(run, at, receipt);
+  }
+
+  /** Steps 12 and 13: consume the approval receipt, then admit the execution claims. */
+  private async admitLastGates(run: PipelineRun, at: GateRequest, receipt: ReceiptKey | null): Promise<Gated> {
     // 12. Atomically consume the approval receipt.
     if (receipt !== null) {
       const consumed = await consumeConfirmation(this.options, receipt, at);
@@ -270,6 +302,12 @@ export class VerdictPipeline {
     }
     // 13. Atomically admit the execution claims: the last gate (a deferred run claims its review item first).
     return admitExecutionClaims(this.options, at, run.deferred === undefined ? null : deferredItemClaim(run.deferred));
+  }
+
+  /** Steps 14 and 15 within the spend budget's reservation, if any: committed on a result, released on a fault. */
+  private spending<T>(at: GateRequest, { reservation }: Admitted, execute: () => T | Promise<T>): T | Promise<T> {
+    if (reservation === undefined) return execute();
+    return spendingReservation(this.options.budgets!, reservation, at.definition.name, execute);
   }
 
   /** Steps 5 and 10: the receipt's key when this exact proposal was approved, or the decision that stops the run. */

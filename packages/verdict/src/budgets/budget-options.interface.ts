@@ -1,0 +1,7 @@
+import type { BudgetStore } from './budget-store.interface.js';
+
+/** What spend budgets read of the module options. */
+export interface BudgetOptions {
+  /** Where spend-budget windows live. Required when any capability declares a `budget` (checked at boot). */
+  readonly budgets?: BudgetStore;
+}
