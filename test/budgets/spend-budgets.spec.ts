@@ -90,7 +90,10 @@ async function setup(budget: Partial<SpendBudget<Purchase, Document>> = {}, boot
   let call = 0;
   const buy = (context: ActionContext, amountCents: number, note = `order ${++call}`) =>
     contexts.run(context, () =>
-      verdict.execute({ capability: 'documents.purchase', arguments: { id: context === bob ? 2 : 1, amountCents, note } }),
+      verdict.execute({
+        capability: 'documents.purchase',
+        arguments: { id: context === bob ? 2 : 1, amountCents, note },
+      }),
     );
   const outcomes = (results: { executed: boolean; decision: { disposition: string; stage: string } }[]) =>
     results.map((r) => (r.executed ? 'executed' : `${r.decision.disposition}@${r.decision.stage}`));

@@ -23,7 +23,9 @@ export function assertBudgetConfigured(
   if (budget.name !== undefined && !(typeof budget.name === 'string' && budget.name.trim() !== ''))
     fail('has a budget whose name is blank: leave it out (the capability name) or name the shared budget.');
   if (budget.per === BudgetScope.Actor && typeof options.actorKey !== 'function')
-    fail("has a budget per actor, but the module has no actorKey: pass `actorKey` to VerdictModule.forRoot.");
+    fail('has a budget per actor, but the module has no actorKey: pass `actorKey` to VerdictModule.forRoot.');
   if (options.budgets === undefined)
-    fail('has a budget, but no budget store is configured: pass `budgets` to VerdictModule.forRoot (TypeOrmBudgetStore).');
+    fail(
+      'has a budget, but no budget store is configured: pass `budgets` to VerdictModule.forRoot (TypeOrmBudgetStore).',
+    );
 }

@@ -133,6 +133,9 @@ async function settle(
     if (!(await store[how](reservation)))
       new Logger('Verdict').warn(`A spend-budget reservation to ${how} was not held any more (${capability})`);
   } catch (error) {
-    new Logger('Verdict').error(`Could not ${how} a spend-budget reservation (${capability}); it stays reserved`, error);
+    new Logger('Verdict').error(
+      `Could not ${how} a spend-budget reservation (${capability}); it stays reserved`,
+      error,
+    );
   }
 }
