@@ -13,8 +13,10 @@ import {
   databaseEngines,
   dropDataSource,
   openDataSource,
+  remigrate,
   withDataSource,
 } from '@verdict/testing-kit';
+import { CreateBudgetWindows1797004000000 } from '../../packages/verdict/src/typeorm/migrations/1797004000000-create-budget-windows.js';
 
 const TABLE = 'verdict_budget_windows';
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
@@ -99,6 +101,20 @@ for (const engine of databaseEngines()) {
         });
       });
     }
+  });
+
+  describe(`CreateBudgetWindows migration [${engine.name}]`, () => {
+    it('drops the table on down, and up creates it again with its key and index', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const table = await remigrate(dataSource, new CreateBudgetWindows1797004000000(), TABLE);
+        expect(table.primaryColumns.map((column) => column.name).sort()).toEqual([
+          'bucket_fingerprint',
+          'window_start',
+        ]);
+        expect(table.indices.map((index) => index.name)).toEqual(['idx_verdict_budget_windows_expires_at']);
+        expect(await new TypeOrmBudgetStore(dataSource).reserve(spend())).toMatchObject({ reserved: true });
+      });
+    });
   });
 }
 

@@ -1,3 +1,4 @@
+import { pruneEnded } from '../shared/prune-ended.js';
 import type {
   BudgetReservation,
   BudgetReservationAnswer,
@@ -34,14 +35,7 @@ export class InMemoryBudgetStore implements BudgetStore {
   }
 
   async prune(now: Date): Promise<number> {
-    let pruned = 0;
-    for (const [key, window] of this.windows) {
-      if (window.endsAt <= now.getTime()) {
-        this.windows.delete(key);
-        pruned++;
-      }
-    }
-    return pruned;
+    return pruneEnded(this.windows, now);
   }
 
   /** Takes the reservation off `reserved` and adds `spent` to the window's spend. */

@@ -11,7 +11,9 @@ export class MissingBudgetScopeError extends VerdictError {
   constructor(capability: string, per: string) {
     super(
       `Capability "${capability}" has a spend budget per ${per}, but this call has no ${per} key` +
-        (per === 'conversation' ? ': set metadata.conversationId in resolveContext, or budget per actor or tenant.' : '.'),
+        (per === 'conversation'
+          ? ': set metadata.conversationId in resolveContext, or budget per actor or tenant.'
+          : '.'),
       { capability, scope: per },
     );
   }

@@ -259,7 +259,8 @@ export class VerdictPipeline {
    */
   private passDurableGates(run: PipelineRun, at: GateRequest, receipt: ReceiptKey | null): Gated | Promise<Gated> {
     const { rateLimit, budget, atMostOnce, forbidStates } = at.definition;
-    const none = rateLimit === undefined && budget === undefined && atMostOnce === undefined && forbidStates === undefined;
+    const none =
+      rateLimit === undefined && budget === undefined && atMostOnce === undefined && forbidStates === undefined;
     if (none && receipt === null && run.deferred === undefined) return NO_CLAIMS;
     return this.passSomeDurableGates(run, at, receipt);
   }
