@@ -136,6 +136,7 @@ export function documentsFixture() {
       | 'executionClaims'
       | 'rateLimits'
       | 'budgets'
+      | 'callCeilings'
       | 'approvals'
       | 'trajectories'
       | 'clock'

@@ -127,6 +127,8 @@ export {
 export type { BudgetOptions } from './budgets/budget-options.interface.js';
 export { InMemoryBudgetStore } from './budgets/in-memory-budget-store.js';
 export { BUDGET_EXHAUSTED } from './budgets/budget.gate.js';
+export { type CallCeilings, type CallCeilingOptions, DEFAULT_CALL_CEILING_WINDOW } from './budgets/call-ceilings.js';
+export { TOOL_CALL_CEILING, DENIED_PROPOSAL_CEILING } from './budgets/call-ceiling.gate.js';
 export { EvidenceWriteFailed } from './events/evidence-write-failed.event.js';
 
 // Approvals
@@ -256,6 +258,8 @@ export { foldEffects } from './forbidden-states/fold-effects.js';
 export { MissingTrajectoryError } from './errors/missing-trajectory.error.js';
 export { MissingBudgetScopeError } from './errors/missing-budget-scope.error.js';
 export { InvalidBudgetAmountError } from './errors/invalid-budget-amount.error.js';
+export { CallCeilingReachedError } from './errors/call-ceiling-reached.error.js';
+export { RunStoppingError } from './errors/run-stopping.error.js';
 export { TrajectoryContentionError } from './errors/trajectory-contention.error.js';
 export { UnreleasedContextError } from './errors/unreleased-context.error.js';
 

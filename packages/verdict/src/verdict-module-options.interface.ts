@@ -10,6 +10,7 @@ import type { ExecutionClaimOptions } from './execution-claims/execution-claim-o
 import type { TrajectoryOptions } from './forbidden-states/trajectory-options.interface.js';
 import type { ProvenanceStageOptions } from './provenance/provenance-stage-options.interface.js';
 import type { BudgetOptions } from './budgets/budget-options.interface.js';
+import type { CallCeilingOptions } from './budgets/call-ceilings.js';
 import type { RateLimitOptions } from './rate-limits/rate-limit-options.interface.js';
 import type { ReviewOptions } from './review/review-options.interface.js';
 import type { ClockOptions } from './shared/clock-options.interface.js';
@@ -33,6 +34,7 @@ export interface VerdictModuleOptions
     ExecutionClaimOptions,
     RateLimitOptions,
     BudgetOptions,
+    CallCeilingOptions,
     TrajectoryOptions,
     ContextReleaseOptions,
     KillSwitchOptions,

@@ -103,6 +103,34 @@ export class SecurityEventEmitter {
     return this.raise(capability, raised);
   }
 
+  /**
+   * Raises `ToolLoopDetected` for a conversation that a refused proposal just stopped (its `deniedProposals` call
+   * ceiling): the agent is stuck in a loop of refused calls, whatever their arguments. `repetitions` is how many
+   * refusals it collected.
+   */
+  conversationStopped(
+    run: ObservedRun,
+    decision: Decision,
+    conversationFingerprint: string,
+    repetitions: number,
+  ): Promise<void> | void {
+    const { capability, correlationId, context } = run;
+    const actor = run.actorFingerprint === undefined ? this.actorFingerprint(context) : run.actorFingerprint;
+    const event = new ToolLoopDetected(
+      capability,
+      decision.stage,
+      correlationId,
+      actor,
+      tenantFingerprintOf(context),
+      this.clock(),
+      run.argumentsFingerprint ?? fingerprint(null),
+      conversationFingerprint,
+      repetitions,
+    );
+    if (!this.rules.configured) return this.emit(event);
+    return this.raise(capability, [event]);
+  }
+
   private emit(event: SecurityEvent): void {
     this.events?.emit((event.constructor as unknown as { event: string }).event, event);
   }

@@ -23,6 +23,7 @@ import { handOverToApprover } from '../provenance/approver-handover.js';
 import { ProvenanceContents } from '../provenance/provenance-contents.js';
 import { assessProvenance } from '../provenance/provenance.stage.js';
 import { consumeRateLimit } from '../rate-limits/rate-limit.gate.js';
+import { CallCeilingGate } from '../budgets/call-ceiling.gate.js';
 import { holdingReservation, reserveBudget, spendingReservation } from '../budgets/budget.gate.js';
 import type { BudgetReservation } from '../budgets/budget-store.interface.js';
 import { configuredReviewLane } from '../review/configured-review-lane.js';
@@ -63,6 +64,7 @@ export class VerdictPipeline {
   private readonly clock: () => Date;
   private readonly actors: ActorAttribution;
   private readonly setting: PipelineRunSetting;
+  private readonly ceilings: CallCeilingGate;
 
   constructor(
     private readonly registry: CapabilityRegistry,
@@ -70,12 +72,13 @@ export class VerdictPipeline {
     @Inject(EvidenceRecorder) evidence: EvidenceRecorder,
     @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
     private readonly containment: ContainmentGate,
-    securityEvents: SecurityEventEmitter,
+    private readonly securityEvents: SecurityEventEmitter,
     private readonly contents: ProvenanceContents,
     @Optional() private readonly events?: EventEmitter2,
   ) {
     const clock = (this.clock = options.clock ?? (() => new Date()));
     this.actors = new ActorAttribution(options.actorKey?.bind(options));
+    this.ceilings = new CallCeilingGate(options);
     this.setting = {
       evidence,
       clock,
@@ -185,6 +188,12 @@ export class VerdictPipeline {
     const contained =
       this.options.containment === undefined ? null : await this.containment.check(trail.capability, context);
     if (contained !== null) return run.decided(contained);
+    // 0a. Call ceilings: a conversation stopped by its refused proposals, or past its tool-call ceiling (a dry run
+    // counts nothing).
+    if (this.ceilings.configured && run.toolKind !== ToolKind.Evaluation) {
+      const ceiling = await this.ceilings.admit(context, trail.capability, this.clock(), trail);
+      if (ceiling !== null) return run.decided(ceiling);
+    }
     const definition = this.registry.find(proposal.capability);
     if (definition === undefined) return run.decided(Decision.deny(Stage.Proposal, 'unknown capability'));
     // 1. Build the envelope from validated arguments; invalid → deny.
@@ -337,6 +346,27 @@ export class VerdictPipeline {
     steps: (run: PipelineRun) => Promise<R>,
   ): Promise<R> {
     const run = PipelineRun.begin(this.setting, proposal, mode);
-    return withToolCallSpan(run.subject, () => run.conclude(() => steps(run)));
+    const result = withToolCallSpan(run.subject, () => run.conclude(() => steps(run)));
+    if (!this.ceilings.configured || mode.toolKind === ToolKind.Evaluation) return result;
+    return result.then(async (answered) => {
+      await this.countRefusal(run, answered);
+      return answered;
+    });
+  }
+
+  /** After a refused run: count the refusal in its conversation; `ToolLoopDetected` when it stopped it. */
+  private async countRefusal(run: PipelineRun, { executed, decision }: ExecutionResult<unknown>): Promise<void> {
+    const { context, trail } = run;
+    if (executed || context === undefined) return;
+    const stopped = await this.ceilings.countRefusal(context, trail.capability, decision, this.clock());
+    if (stopped === null) return;
+    const { capability, correlationId } = trail;
+    const { argumentsFingerprint, actorFingerprint } = run;
+    await this.securityEvents.conversationStopped(
+      { capability, correlationId, context, argumentsFingerprint, actorFingerprint },
+      decision,
+      stopped.conversationFingerprint,
+      stopped.refusals,
+    );
   }
 }
