@@ -189,8 +189,8 @@ export class VerdictPipeline {
       this.options.containment === undefined ? null : await this.containment.check(trail.capability, context);
     if (contained !== null) return run.decided(contained);
     // 0a. Call ceilings: a conversation stopped by its refused proposals, or past its tool-call ceiling (a dry run
-    // counts nothing).
-    if (this.ceilings.configured && run.toolKind !== ToolKind.Evaluation) {
+    // counts nothing; a worker's deferred run was counted when it was proposed).
+    if (this.ceilings.configured && run.toolKind !== ToolKind.Evaluation && run.deferred === undefined) {
       const ceiling = await this.ceilings.admit(context, trail.capability, this.clock(), trail);
       if (ceiling !== null) return run.decided(ceiling);
     }
@@ -347,7 +347,8 @@ export class VerdictPipeline {
   ): Promise<R> {
     const run = PipelineRun.begin(this.setting, proposal, mode);
     const result = withToolCallSpan(run.subject, () => run.conclude(() => steps(run)));
-    if (!this.ceilings.configured || mode.toolKind === ToolKind.Evaluation) return result;
+    if (!this.ceilings.configured || mode.toolKind === ToolKind.Evaluation || mode.deferred !== undefined)
+      return result;
     return result.then(async (answered) => {
       await this.countRefusal(run, answered);
       return answered;
