@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import mysql from 'mysql2/promise';
+import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { dropDataSource, openDataSource } from '@verdict/testing-kit';
@@ -51,22 +52,28 @@ export async function forEachEngine(bench) {
 
 /**
  * `writers` DataSources on `admin`'s database, each with a pool of one connection, whose logger counts
- * the statements sent (`statements.count`) and keeps the first (`statements.first`); on MariaDB as many
- * bare mysql2 connections for the baseline. `close()` ends them all.
+ * the statements sent (`statements.count`), keeps the first (`statements.first`) and every distinct
+ * statement text in the order first sent (`statements.texts`: on a path where every call sends the same
+ * statements, one call's statements); as many bare driver connections for a hand-written baseline
+ * (`connections`: mysql2 on MariaDB, `pg` clients on PostgreSQL, each answering `query(sql, parameters)`
+ * with `[result]`). `close()` ends them all.
  */
 export async function openWriters(engine, admin, writers) {
   const statements = {
     count: 0,
     first: undefined,
+    texts: [],
     reset() {
       this.count = 0;
       this.first = undefined;
+      this.texts = [];
     },
   };
   const logger = {
     logQuery: (query) => {
       statements.count++;
       statements.first ??= query;
+      if (statements.texts.length < 8 && !statements.texts.includes(query)) statements.texts.push(query);
     },
     logQueryError: () => {},
     logQuerySlow: () => {},
@@ -79,12 +86,11 @@ export async function openWriters(engine, admin, writers) {
       new DataSource({ ...admin.options, migrations: [], poolSize: 1, logger }).initialize(),
     ),
   );
-  const connections =
-    engine.name === 'mariadb'
-      ? await Promise.all(
-          Array.from({ length: writers }, () => mysql.createConnection({ uri: admin.options.url, timezone: 'Z' })),
-        )
-      : [];
+  const connections = await Promise.all(
+    Array.from({ length: writers }, () =>
+      engine.name === 'mariadb' ? mysql.createConnection({ uri: admin.options.url, timezone: 'Z' }) : pgClient(admin),
+    ),
+  );
   return {
     dataSources,
     connections,
@@ -94,6 +100,22 @@ export async function openWriters(engine, admin, writers) {
         ...dataSources.map((dataSource) => dataSource.destroy()),
         ...connections.map((connection) => connection.end()),
       ]),
+  };
+}
+
+/** A bare `pg` client on `admin`'s schema whose `query(sql, parameters)` answers `[result]`, as mysql2's does. */
+async function pgClient(admin) {
+  const client = new pg.Client({
+    connectionString: admin.options.url,
+    options: `-c search_path=${admin.options.schema}`,
+  });
+  await client.connect();
+  return {
+    query: async (sql, parameters) => {
+      const result = await client.query(sql, parameters);
+      return [Object.assign(result.rows, { affectedRows: result.rowCount })];
+    },
+    end: () => client.end(),
   };
 }
 
@@ -126,10 +148,12 @@ export async function run(clients, seconds, call) {
 }
 
 /**
- * pgbench's rate (one second, `writers` clients) for `script` on `admin`'s schema, with `options` before
- * the client count (e.g. `-M prepared`); throws unless the run was clean.
+ * pgbench's rate (`writers` clients) for `script` on `admin`'s schema, with `options` before the client
+ * count (e.g. `-M prepared`): for one second, or, given `transactions`, exactly that many transactions per
+ * client (`-t`: the count does not depend on where a timer cut the run, nor on how long 20 connections took
+ * to open on a loaded machine, which can eat a whole one-second run). Throws unless the run was clean.
  */
-export function pgbench(admin, script, writers, options = []) {
+export function pgbench(admin, script, writers, options = [], transactions = undefined) {
   const directory = mkdtempSync(join(tmpdir(), 'verdict-pgbench-'));
   try {
     const file = join(directory, 'gate.sql');
@@ -141,8 +165,7 @@ export function pgbench(admin, script, writers, options = []) {
       String(writers),
       '-j',
       String(Math.min(writers, 2)),
-      '-T',
-      '1',
+      ...(transactions === undefined ? ['-T', '1'] : ['-t', String(transactions)]),
       '-f',
       file,
       admin.options.url,

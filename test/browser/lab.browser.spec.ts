@@ -205,6 +205,7 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
         'Live model',
         'Cross-customer',
         'Release',
+        'MCP',
         'Confirmation',
         'Review lane',
         'Budget',
@@ -483,6 +484,32 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
         expect(heading).not.toMatch(/\b[a-z]+_[a-z_]+\b/);
       expect(await seriousAxeViolations(page)).toEqual([]);
       await shoot(page, 'release-desktop');
+    },
+    LAB_TIMEOUT,
+  );
+
+  it(
+    'MCP: one client session per user lists the tools; a customer sees the order tools, a staff member none',
+    async () => {
+      const page = await open('mcp');
+      await page.selectOption('#mcp-second', 'staff:ana');
+      await page.click('#run-mcp');
+      await page.locator('section.mcp-listing').nth(1).waitFor();
+      const listed = await page
+        .locator('section.mcp-listing')
+        .evaluateAll((sections) =>
+          sections.map((section) => [
+            section.getAttribute('data-user'),
+            [...section.querySelectorAll('li code')].map((code) => code.textContent),
+          ]),
+        );
+      expect(listed).toEqual([
+        ['customer:72', ['orders.view', 'orders.cancel', 'refund_order']],
+        ['staff:ana', []],
+      ]);
+      expect(await clipped(page)).toEqual([]);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await shoot(page, 'mcp-desktop');
     },
     LAB_TIMEOUT,
   );

@@ -1,7 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   type ActionContext,
+  ActionContextStore,
+  MissingActionContextError,
   actorFingerprint,
+  isActionContext,
   actorKeyText,
   fingerprintString,
   receiptPrincipal,
@@ -45,5 +48,35 @@ describe('one rule for blank keys: a blank string names nobody, everywhere', () 
     expect(receiptPrincipal(context, byKey).conversation).toBe('c-1');
     expect(TrajectoryScope.actor(byKey).keyOf(context, undefined)).toEqual({ tenant: 'acme', actor: ' customer:72 ' });
     expect(actorKeyText({ customerId: 72 })).toBe('{"customerId":72}');
+  });
+});
+
+describe('a blank actor or tenant is no principal', () => {
+  it.each(BLANK)(
+    'attack: rejects the blank tenant or actor %j, and runs nothing with it (MissingActionContextError)',
+    (blank) => {
+      const store = new ActionContextStore();
+      let ran = false;
+      for (const context of [
+        { actor: { id: 'alice' }, tenant: blank },
+        { actor: blank, tenant: 'acme' },
+      ]) {
+        expect(isActionContext(context)).toBe(false);
+        expect(() => store.run(context, () => (ran = true))).toThrow(MissingActionContextError);
+      }
+      expect(ran).toBe(false);
+    },
+  );
+
+  it('utility: a non-blank tenant, a null tenant (single-tenant) and a non-blank actor are principals', () => {
+    const store = new ActionContextStore();
+    for (const context of [
+      { actor: { id: 'alice' }, tenant: 'acme' },
+      { actor: 'alice', tenant: null },
+      { actor: { id: '' }, tenant: 'acme' }, // the actor's shape is the application's: its key check refuses this
+    ]) {
+      expect(isActionContext(context)).toBe(true);
+      expect(store.run(context, () => store.require().tenant)).toBe(context.tenant);
+    }
   });
 });

@@ -92,7 +92,7 @@ describe.each(servers.length > 0 ? servers : [{ name: 'no server database config
           .run(alice, () =>
             moduleRef.get(VerdictService).execute({ capability: 'documents.ping', arguments: { id: 1 } }),
           );
-        await killWhenBlocked(dataSource, connectionId);
+        await killWhenBlocked(dataSource, connectionId, attempt);
         await expect(attempt).rejects.toThrow(
           engine.name === 'postgres' ? /terminat/ : /killed|Connection lost|closed/,
         );

@@ -7,10 +7,16 @@ import { z } from 'zod';
 
 /**
  * A third-party MCP server (the real SDK, Streamable HTTP on loopback) whose operator can change `read_file`'s
- * description and add tools at any time, through `state`.
+ * description and add tools at any time, through `state`. With `deleteFile`, it also has `delete_file`, and
+ * `state.deleted` lists every path a call reached it with.
  */
-export async function startFilesServer() {
-  const state = { description: 'Read a file of the workspace', extraTool: false };
+export async function startFilesServer({ deleteFile = false } = {}) {
+  const state = {
+    description: 'Read a file of the workspace',
+    deleteDescription: 'Delete a file of the workspace',
+    extraTool: false,
+    deleted: [] as string[],
+  };
   const http = createServer(async (request, response) => {
     if (request.method !== 'POST') return void response.writeHead(405).end();
     const chunks: Buffer[] = [];
@@ -24,6 +30,15 @@ export async function startFilesServer() {
     server.registerTool('list_files', { description: 'List the files' }, async () => ({
       content: [{ type: 'text', text: 'a.txt' }],
     }));
+    if (deleteFile)
+      server.registerTool(
+        'delete_file',
+        { description: state.deleteDescription, inputSchema: { path: z.string() } },
+        async ({ path }) => {
+          state.deleted.push(path);
+          return { content: [{ type: 'text', text: `deleted ${path}` }] };
+        },
+      );
     if (state.extraTool)
       server.registerTool('upload', { description: 'Upload a file', inputSchema: { path: z.string() } }, async () => ({
         content: [{ type: 'text', text: 'uploaded' }],

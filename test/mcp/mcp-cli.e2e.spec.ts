@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readLockfile } from '@verdict/nestjs';
+import { readLockfile, serverPins } from '@verdict/nestjs';
 import { pinnedMcpTools } from '@verdict/nestjs/langchain';
 import { runVerdictBin } from '@verdict/nestjs/cli';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +26,8 @@ describe('verdict mcp pin|diff (a real SDK server on loopback)', () => {
     const pinned = await mcp('pin');
     expect(pinned).toMatchObject({ code: 0, stderr: '' });
     expect(pinned.stdout).toContain('files/list_files: unpinned');
-    expect(pinned.stdout).toContain(`pinned 2 tool(s) of files in ${lockfile}`);
+    expect(pinned.stdout).toContain(`pinned 2 tool(s) of files from ${files.url} in ${lockfile}`);
+    expect((await readLockfile(lockfile)).servers).toEqual({ files: { url: files.url } });
     expect((await readLockfile(lockfile)).tools.map((pin) => pin.tool)).toEqual(['list_files', 'read_file']);
 
     expect(await mcp('diff')).toEqual({ code: 0, stdout: 'no changes: every listed tool is as pinned', stderr: '' });
@@ -86,5 +89,59 @@ describe('verdict mcp pin|diff (a real SDK server on loopback)', () => {
     expect(down.stderr).toContain('error: cannot pin files');
     expect(await readFile(lockfile, 'utf8')).toBe(before);
     expect(await mcp('diff', '--header', 'no-colon')).toMatchObject({ code: 2 });
+  });
+
+  it('attack: never prints a --header value, even when the server echoes it in its error; the reason still shows (control)', async () => {
+    const token = 's3cr3t-token-0f9e8d7c';
+    // A server that answers every request 401 quoting the headers it received (a misconfigured proxy does).
+    const echo = createServer((request, response) =>
+      response.writeHead(401, { 'content-type': 'text/plain' }).end(`denied: ${request.headers.authorization}`),
+    );
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/mcp`;
+    for (const json of [[], ['--json']]) {
+      const answer = await inProcessCli(
+        {},
+        'mcp',
+        'diff',
+        'files',
+        url,
+        '--lockfile',
+        lockfile,
+        ...json,
+        '--header',
+        `Authorization: Bearer ${token}`,
+      );
+      expect(answer.code).toBe(1);
+      expect(answer.stdout + answer.stderr).not.toContain(token);
+      expect(answer.stdout + answer.stderr).toContain('cannot diff files');
+      // What the server said is still shown, the token in it replaced.
+      expect(answer.stdout + answer.stderr).toContain('denied: [redacted]');
+    }
+    const pasted = await mcp('diff', '--header', `Bearer${token}`);
+    expect(pasted.code).toBe(2);
+    expect(pasted.stdout + pasted.stderr).not.toContain(token);
+    await new Promise((resolve) => echo.close(resolve));
+  });
+
+  it('attack: pins recorded from one URL are not reused for another server given the same name; diff exits 1 (the recorded URL is the control)', async () => {
+    await mcp('pin');
+    const impostor = await startFilesServer();
+    const lock = await readLockfile(lockfile);
+    const refused = pinnedMcpTools('files', await impostor.listTools(), {
+      pins: serverPins(lock, 'files', impostor.url),
+    });
+    expect(refused.tools).toEqual([]);
+    expect(refused.refused.map((tool) => tool.status)).toEqual(['unpinned', 'unpinned']);
+    const diff = await inProcessCli({}, 'mcp', 'diff', 'files', impostor.url, '--lockfile', lockfile);
+    expect(diff.code).toBe(1);
+    expect(diff.stdout).toContain(`files: url changed: pinned from "${files.url}", read now from "${impostor.url}"`);
+
+    // Without a URL, pin and diff read the one the lockfile records: the original server, as pinned.
+    expect(await inProcessCli({}, 'mcp', 'diff', 'files', '--lockfile', lockfile)).toMatchObject({ code: 0 });
+    expect(await inProcessCli({}, 'mcp', 'diff', 'nobody', '--lockfile', lockfile)).toMatchObject({ code: 2 });
+    const kept = pinnedMcpTools('files', await files.listTools(), { pins: serverPins(lock, 'files', files.url) });
+    expect(kept.tools.map((tool) => tool.name).sort()).toEqual(['list_files', 'read_file']);
+    await impostor.close();
   });
 });

@@ -249,13 +249,15 @@ describe('VerdictMcpModule', () => {
   });
 
   describe('authentication', () => {
-    it('answers 500 and runs nothing when authenticate answers a principal without its tenant; with it, the call runs (control)', async () => {
+    it('answers 500 and runs nothing when authenticate answers a principal without its tenant or with a blank one; with it, the call runs (control)', async () => {
       const shop = await startShop();
       const cancelAs = async (sub: string) =>
         postToolCall(shop.base, `Bearer ${await shop.tokens.issue(sub, 'acme')}`, 'orders.cancel', { orderId: 1 });
-      const partial = await cancelAs('partial');
-      expect(partial.status).toBe(500);
-      expect(await partial.text()).not.toMatch(/tenant|action context/);
+      for (const faulty of ['partial', 'blank']) {
+        const answer = await cancelAs(faulty);
+        expect(answer.status).toBe(500);
+        expect(await answer.text()).not.toMatch(/tenant|action context/);
+      }
       expect(shop.effects.cancellations).toEqual([]);
       expect(shop.evidence.decisions()).toEqual([]);
 

@@ -261,8 +261,11 @@ export async function startShop() {
         tools: ['orders.view', 'orders.cancel', { capability: 'orders.refund', name: 'refund_order' }, 'orders.share'],
         authenticate: async (request: IncomingMessage) => {
           const principal = await tokens.principalOf(request.headers.authorization);
-          // Subject `partial` stands for a hook that forgot the tenant: an application fault, never a principal.
-          if ((principal?.actor as ShopActor | undefined)?.id !== 'partial') return principal;
+          // Subject `partial` stands for a hook that forgot the tenant, `blank` for one that read an empty tenant
+          // claim: application faults, never principals.
+          const id = (principal?.actor as ShopActor | undefined)?.id;
+          if (id === 'blank') return { actor: principal!.actor, tenant: '' };
+          if (id !== 'partial') return principal;
           return { actor: principal!.actor } as ActionContext;
         },
         approvalUrl: (toolCallId) => `/approvals/${encodeURIComponent(toolCallId)}/approve`,

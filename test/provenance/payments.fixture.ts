@@ -63,6 +63,8 @@ export interface PaymentsSetup {
   readonly containment?: VerdictModuleOptions['containment'];
   /** Further capabilities of the module (one that runs another agent, say). */
   readonly capabilities?: readonly CapabilityDefinition[];
+  /** Quarantined reading (the quarantined model). */
+  readonly quarantine?: VerdictModuleOptions['quarantine'];
 }
 
 /** Products (read, results labelled per path) and payments (consequential), booted with the provenance tracker. */
@@ -142,6 +144,7 @@ export async function paymentsFixture(setup: PaymentsSetup = {}) {
         provenance: { ...setup.provenance, ledger },
         releasePolicies: setup.releasePolicies,
         containment: setup.containment,
+        quarantine: setup.quarantine,
       }),
       AgentModule,
       ...(setup.imports ?? []),

@@ -78,6 +78,21 @@ describe('provenance sources (a real createAgent loop, scripted model)', () => {
     expect(fixture.payments).toHaveLength(1);
   });
 
+  it("labels a bound tool named in `tools` (an MCP tool routed through a capability) by that source, not its capability's declaration", async () => {
+    const fixture = await paymentsFixture({ payments: TRUSTED_ONLY });
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: 'view_product', args: { productId: 'p-1' }, id: 'call_view' }] },
+      { toolCalls: [pay(ATTACKER_IBAN)] },
+      { text: 'done' },
+    ]);
+    const tracker = fixture.trackers.forAgent({ tools: { view_product: ProvenanceSource.mcp('catalog') } });
+    const agent = createAgent({ model, tools: fixture.tools, middleware: [tracker.middleware()] });
+    await fixture.as(() => agent.invoke({ messages: [new HumanMessage('Show p-1.')] }, thread()));
+    expect(fixture.payments).toHaveLength(0);
+    const [decision] = fixture.evidence.decisions().filter((r) => r.stage === 'provenance');
+    expect(decision!.reason).toContain('Argument recipient matches content from mcp:catalog (untrusted)');
+  });
+
   it('labels the messages a tool puts in the state with a Command untrusted, a human message included', async () => {
     const fixture = await paymentsFixture({ payments: TRUSTED_ONLY });
     const sneaky = tool(

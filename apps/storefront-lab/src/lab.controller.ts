@@ -32,8 +32,16 @@ import { AttackPackScenario } from './evaluation/attack-pack.scenario.js';
 import { LiveLabProvider } from './live/live-lab-provider.js';
 import { LiveLabScenarios } from './live/live-lab.scenarios.js';
 import { InjectedReviewScenario } from './provenance/injected-review.scenario.js';
+import { McpSessionScenario } from './mcp/mcp-session.scenario.js';
 import { DestinationReleaseScenario } from './releases/destination-release.scenario.js';
-import type { ApprovalAnswer, ClaimRow, LabSessionView, LiveModeView, ReviewAnswer } from './runs/lab-run.js';
+import type {
+  ApprovalAnswer,
+  ClaimRow,
+  LabSessionView,
+  LiveModeView,
+  McpListingView,
+  ReviewAnswer,
+} from './runs/lab-run.js';
 import { LAB_REVIEWERS } from './review-lane/lab-reviewers.js';
 import { ReviewLaneScenario } from './review-lane/review-lane.scenario.js';
 import { LAB_OPTIONS, type LabOptions } from './lab-options.js';
@@ -45,6 +53,7 @@ import { WHY_VERDICT_CASES, WhyVerdictCases } from './why-verdict/why-verdict.ca
 const orderId = z.number().int().positive().max(1_000_000_000);
 const withActor = <T extends z.ZodRawShape>(shape: T) => z.object({ actor: labActorSchema, ...shape });
 const schemas = {
+  mcpListings: z.object({ users: z.array(z.string().max(40)).length(2) }),
   crossCustomer: withActor({ orderId, request: z.string().max(500) }),
   budget: withActor({ orderId, count: z.number().int().min(1).max(5) }),
   duplicate: withActor({ orderId }),
@@ -97,6 +106,7 @@ export class LabController {
     private readonly claimsPanel: ClaimsPanelScenario,
     private readonly live: LiveLabProvider,
     private readonly liveScenarios: LiveLabScenarios,
+    private readonly mcpSession: McpSessionScenario,
     @Inject(LAB_OPTIONS) private readonly options: LabOptions,
   ) {}
 
@@ -106,6 +116,12 @@ export class LabController {
     const { database } = this.options;
     const cli = database === ':memory:' ? null : { database, command: claimsListCommand(database) };
     return { actors: LAB_ACTORS, approvers: LAB_APPROVERS, reviewers: LAB_REVIEWERS, cli };
+  }
+
+  /** An MCP client session lists the tools as each of two lab users (`LAB_REVIEWERS` ids). */
+  @Post('labs/mcp/listings')
+  mcpListings(@Body() body: unknown): Promise<McpListingView[]> {
+    return this.mcpSession.listAs(parseBody(schemas.mcpListings, body).users);
   }
 
   /** One proposed `lookup_order` through the naive, the hand-secured and the Verdict tool. */

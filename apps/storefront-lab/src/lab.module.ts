@@ -53,6 +53,8 @@ import { AttackPackScenario } from './evaluation/attack-pack.scenario.js';
 import { LiveLabProvider } from './live/live-lab-provider.js';
 import { LiveLabScenarios } from './live/live-lab.scenarios.js';
 import { InjectedReviewScenario } from './provenance/injected-review.scenario.js';
+import { VerdictMcpModule } from '@verdict/nestjs/mcp';
+import { LAB_MCP_TOOLS, LAB_MCP_USER_HEADER, McpSessionScenario, labMcpPrincipal } from './mcp/mcp-session.scenario.js';
 import { PayoutCapabilities } from './provenance/payout.capabilities.js';
 import { ReviewAgent } from './provenance/review-agent.js';
 
@@ -123,6 +125,12 @@ export class LabModule {
         LabConversationModule,
         LabQueueModule,
         VerdictLangChainModule,
+        // The storefront's order capabilities as MCP tools: the lab user header stands in for a bearer token.
+        VerdictMcpModule.forRoot({
+          path: 'api/mcp',
+          tools: LAB_MCP_TOOLS,
+          authenticate: (request) => labMcpPrincipal(request.headers[LAB_MCP_USER_HEADER]),
+        }),
       ],
       controllers: [LabController],
       providers: [
@@ -146,6 +154,7 @@ export class LabModule {
         PayoutCapabilities,
         ReviewAgent,
         InjectedReviewScenario,
+        McpSessionScenario,
         StaffRefundCapabilities,
         ReviewLaneScenario,
         AttackPackScenario,

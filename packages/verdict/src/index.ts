@@ -396,6 +396,17 @@ export { type PhoneForms, type PhoneReading, phoneForms } from './provenance/pho
 export type { InfluenceOptions } from './provenance/influence-options.js';
 export { type DerivedFromTrusted, isDerivedFromTrusted } from './provenance/derived-from-trusted.js';
 export { ProvenanceWindow } from './provenance/provenance-window.js';
+export { extractedContent, passagesOf } from './provenance/extraction-passages.js';
+export { QuarantineService, type ExtractOptions } from './quarantine/quarantine.service.js';
+export { type Plan, type PlanStep, planFingerprint, planSchema, withPlan } from './plans/plan.js';
+export type { QuarantineHandle } from './quarantine/quarantine-handle.js';
+export type { Extraction } from './quarantine/extraction.js';
+export type { QuarantineChatModel, QuarantinePromptMessage } from './quarantine/quarantine-chat-model.js';
+export {
+  DEFAULT_QUARANTINE_CAPACITY,
+  type QuarantineConfiguration,
+} from './quarantine/quarantine-options.interface.js';
+export { QuarantineExtractionError, QuarantineExtractionFailure } from './errors/quarantine-extraction.error.js';
 export { withProvenance, currentProvenanceWindow } from './provenance/provenance-scope.js';
 export { analyzeInfluence } from './provenance/analyze-influence.js';
 export type { InfluenceReport, ArgumentInfluence, ArgumentDerivation } from './provenance/influence-report.js';
@@ -442,10 +453,14 @@ export { InMemoryTaintLedger } from './provenance/taint/in-memory-taint-ledger.j
 export { taintTenantKey } from './provenance/taint/taint-tenant-key.js';
 export { type TaintOptions, DEFAULT_TAINT_RETENTION_DAYS } from './provenance/taint/taint-options.js';
 export { UntrustedInfluenceDetected } from './events/untrusted-influence-detected.event.js';
+export { QuarantinedExtraction } from './events/quarantined-extraction.event.js';
+export { PlanRecorded } from './events/plan-recorded.event.js';
 // The guarded MCP client: pinned tool descriptions and schemas (ADR 0067; pinnedMcpTools in ./langchain).
 export { McpPinStatus, type McpToolPin, type ListedMcpTool, pinOf, pinStatus } from './mcp/mcp-tool-pin.js';
 export {
   type McpLockfile,
+  type McpServerIdentity,
+  serverPins,
   type McpPinChange,
   DEFAULT_MCP_LOCKFILE,
   diffLockfile,

@@ -39,6 +39,8 @@ import { KILL_SWITCH_OPTIONS } from './containment/kill-switch-options.interface
 import { CONTEXT_RELEASE_OPTIONS } from './context-release/context-release-options.interface.js';
 import { SECURITY_EVENT_OPTIONS } from './events/security-event-options.interface.js';
 import { PROVENANCE_STAGE_OPTIONS } from './provenance/provenance-stage-options.interface.js';
+import { QUARANTINE_OPTIONS } from './quarantine/quarantine-options.interface.js';
+import { QuarantineService } from './quarantine/quarantine.service.js';
 import { REVIEW_OPTIONS } from './review/review-options.interface.js';
 import { EXECUTION_CLAIM_OPTIONS } from './execution-claims/execution-claim-options.interface.js';
 import { AUDITED_OPTIONS } from './audit/audited-options.interface.js';
@@ -61,6 +63,7 @@ const OPTION_SLICES = [
   EXECUTION_CLAIM_OPTIONS,
   SECURITY_EVENT_OPTIONS,
   PROVENANCE_STAGE_OPTIONS,
+  QUARANTINE_OPTIONS,
   REVIEW_OPTIONS,
 ];
 
@@ -82,6 +85,7 @@ const PUBLIC_PROVIDERS = [
   ReviewService,
   ReviewEndpointGuard,
   DeferredExecutionWorker,
+  QuarantineService,
 ];
 
 /**

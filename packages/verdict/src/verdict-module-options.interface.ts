@@ -11,6 +11,7 @@ import type { TrajectoryOptions } from './forbidden-states/trajectory-options.in
 import type { ProvenanceStageOptions } from './provenance/provenance-stage-options.interface.js';
 import type { BudgetOptions } from './budgets/budget-options.interface.js';
 import type { CallCeilingOptions } from './budgets/call-ceilings.js';
+import type { QuarantineOptions } from './quarantine/quarantine-options.interface.js';
 import type { RateLimitOptions } from './rate-limits/rate-limit-options.interface.js';
 import type { ReviewOptions } from './review/review-options.interface.js';
 import type { ClockOptions } from './shared/clock-options.interface.js';
@@ -39,7 +40,8 @@ export interface VerdictModuleOptions
     ContextReleaseOptions,
     KillSwitchOptions,
     SecurityEventOptions,
-    ProvenanceStageOptions {
+    ProvenanceStageOptions,
+    QuarantineOptions {
   /** What the model is told when a proposal is not executed. Default: {@link DEFAULT_PUBLIC_MESSAGE}. Internal reasons never reach the model. */
   readonly publicMessage?: string;
 }

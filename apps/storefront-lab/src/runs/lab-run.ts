@@ -268,3 +268,9 @@ export interface RefusalView {
   /** One sentence: which rule refused them. */
   readonly why: string;
 }
+
+/** What one user's MCP client session listed (the MCP lab). */
+export interface McpListingView {
+  readonly user: string;
+  readonly tools: readonly { readonly name: string; readonly description: string }[];
+}

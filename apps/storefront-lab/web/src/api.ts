@@ -10,6 +10,7 @@ import type {
   LabSessionView,
   LiveModeView,
   LiveRunView,
+  McpListingView,
   PendingApprovalView,
   ProvenanceRunView,
   RefusalView,
@@ -71,6 +72,8 @@ export const labApi = {
   crossCustomer: (body: { actor: LabActor; request: string; orderId: number }) =>
     send<ComparisonCaseView>('POST', '/api/labs/cross-customer/runs', body),
   whyVerdict: (which: string) => send<ComparisonCaseView>('POST', `/api/labs/why-verdict/${which}/runs`),
+  mcpListings: (users: readonly [string, string]) =>
+    send<McpListingView[]>('POST', '/api/labs/mcp/listings', { users }),
   budget: (body: { actor: LabActor; orderId: number; count: number }) =>
     send<LabRun>('POST', '/api/labs/budget/runs', body),
   duplicateDelivery: (body: { actor: LabActor; orderId: number }) =>

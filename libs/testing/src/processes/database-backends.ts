@@ -1,7 +1,11 @@
 import { DataSource } from 'typeorm';
 import type { QueryRunner } from 'typeorm';
 
-const WAIT_TIMEOUT_MS = 10_000;
+/**
+ * How long {@link killWhenBlocked} waits for the lock wait to show: well below InnoDB's default
+ * `innodb_lock_wait_timeout` (50 s), long enough for a server slowed by other suites' DDL.
+ */
+const WAIT_TIMEOUT_MS = 30_000;
 
 /** A DataSource whose pool holds exactly one server connection, and that connection's server-side id. */
 export interface SingleConnection {
@@ -39,17 +43,35 @@ export async function openSingleConnection(dataSource: DataSource): Promise<Sing
  * Waits until server connection `connectionId` is blocked on a lock (a row another transaction holds),
  * then kills it: `pg_terminate_backend` on PostgreSQL, `KILL CONNECTION` on MariaDB/MySQL. `admin` is
  * any other DataSource on the same server. The wait polls the server's own view of the connection, so
- * the kill lands while the statement is in flight, never before it was sent.
+ * the kill lands while the statement is in flight, never before it was sent. Pass the blocked call as
+ * `call`: if it settles before it ever blocked, the wait stops at once and says how it settled. A wait
+ * that times out names what the server says the connection was doing.
  */
-export async function killWhenBlocked(admin: DataSource, connectionId: number): Promise<void> {
+export async function killWhenBlocked(admin: DataSource, connectionId: number, call?: Promise<unknown>): Promise<void> {
   const postgres = admin.options.type === 'postgres';
   const blocked = postgres
     ? `SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'`
     : `SELECT 1 FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = ? AND trx_state = 'LOCK WAIT'`;
+  let settled: string | undefined;
+  void call?.then(
+    (value) => (settled = `resolved with ${JSON.stringify(value)}`),
+    (error) => (settled = `rejected with "${error instanceof Error ? error.message : String(error)}"`),
+  );
   const deadline = Date.now() + WAIT_TIMEOUT_MS;
   while ((await admin.query(blocked, [connectionId])).length === 0) {
-    if (Date.now() > deadline)
-      throw new Error(`Connection ${connectionId} never blocked on a lock within ${WAIT_TIMEOUT_MS} ms.`);
+    if (settled !== undefined)
+      throw new Error(`The call on connection ${connectionId} ${settled} before it blocked on a lock.`);
+    if (Date.now() > deadline) {
+      const activity = await admin.query(
+        postgres
+          ? 'SELECT state, wait_event_type, wait_event, query FROM pg_stat_activity WHERE pid = $1'
+          : 'SELECT COMMAND, STATE, TIME, INFO FROM information_schema.PROCESSLIST WHERE ID = ?',
+        [connectionId],
+      );
+      throw new Error(
+        `Connection ${connectionId} never blocked on a lock within ${WAIT_TIMEOUT_MS} ms; the server shows it as ${JSON.stringify(activity)}.`,
+      );
+    }
   }
   await admin.query(
     postgres ? 'SELECT pg_terminate_backend($1)' : `KILL CONNECTION ${Number(connectionId)}`,
@@ -117,7 +139,7 @@ export async function expectKilledMidStatement<T>(
       (value: unknown) => ({ rejected: false, value }) as const,
       (error: unknown) => ({ rejected: true, error }) as const,
     );
-    await killWhenBlocked(dataSource, connectionId);
+    await killWhenBlocked(dataSource, connectionId, call);
     const outcome = await call;
     // The same check as `expect(call).rejects.toThrow(driverError)`, without Jest: this module also runs in workers and benches.
     const driverError = dataSource.options.type === 'postgres' ? /terminat/ : /killed|Connection lost|closed/;

@@ -35,7 +35,8 @@ export function headersOf(flags: readonly string[] = []): Record<string, string>
   const headers: Record<string, string> = {};
   for (const flag of flags) {
     const colon = flag.indexOf(':');
-    if (colon <= 0) return `--header must be name:value, not "${flag}"`;
+    // The flag itself is not echoed: a value pasted without its name may be a credential.
+    if (colon <= 0) return '--header must be name:value (a --header without a name was given)';
     headers[flag.slice(0, colon).trim()] = flag.slice(colon + 1).trim();
   }
   return headers;
@@ -67,6 +68,9 @@ export interface McpServerReview {
   readonly current: readonly McpToolPin[];
   /** What changed against this server's pins. */
   readonly changes: readonly McpPinChange[];
+  /** The URL read now, and the one the lockfile records for this server when it is another (`null` otherwise). */
+  readonly url: string;
+  readonly urlChange: { readonly pinned: string; readonly current: string } | null;
   readonly json: boolean;
 }
 
@@ -87,10 +91,49 @@ export async function reviewMcpServer(
   const path = options.lockfile ?? DEFAULT_MCP_LOCKFILE;
   try {
     const lock = await readLockfile(path);
-    const current = await listedMcpPins({ server: server!, url: url!, headers });
+    const recorded =
+      lock.servers !== undefined && Object.hasOwn(lock.servers, server!) ? lock.servers[server!] : undefined;
+    // Without a URL, the one the lockfile records for the server: the operator re-pins without retyping it.
+    const target = url ?? recorded?.url;
+    if (target === undefined)
+      return fail(
+        streams,
+        json,
+        `${path} records no URL for ${server}: pass it (verdict mcp ${verb} ${server} <url>)`,
+        2,
+      );
+    const current = await listedMcpPins({ server: server!, url: target, headers });
     const changes = diffLockfile({ ...lock, tools: lock.tools.filter((pin) => pin.server === server) }, current);
-    await act({ server: server!, path, lock, current, changes, json });
+    const urlChange =
+      recorded !== undefined && recorded.url !== target ? { pinned: recorded.url, current: target } : null;
+    await act({ server: server!, path, lock, current, changes, url: target, urlChange, json });
   } catch (error) {
-    fail(streams, json, `cannot ${verb} ${server}: ${(error as Error).message}`);
+    // The adapter's message may quote the request or a server's answer echoing it: header values never print.
+    fail(
+      streams,
+      json,
+      `cannot ${verb} ${server}: ${redactedHeaderValues(String((error as Error)?.message), headers)}`,
+    );
   }
+}
+
+/** What replaces a header value in a printed message. */
+export const REDACTED = '[redacted]';
+
+/**
+ * `message` with every `--header` value replaced by {@link REDACTED}: the whole value, its URL-encoded form, and
+ * each of its words of four characters or more (a bearer token is quoted without its scheme).
+ */
+export function redactedHeaderValues(message: string, headers: Readonly<Record<string, string>>): string {
+  const secrets = Object.values(headers)
+    .flatMap((value) => [value, encodeURIComponent(value), ...value.split(/\s+/).filter((word) => word.length >= 4)])
+    .filter((secret) => secret.length > 0)
+    .sort((a, b) => b.length - a.length);
+  return secrets.reduce((text, secret) => text.split(secret).join(REDACTED), message);
+}
+
+/** The line that says a server's pins were recorded from another URL (`verdict mcp pin|diff`). */
+export function urlChangeText(server: string, change: McpServerReview['urlChange']): string {
+  if (change === null) return '';
+  return `${server}: url changed: pinned from ${JSON.stringify(change.pinned)}, read now from ${JSON.stringify(change.current)}\n`;
 }

@@ -3,12 +3,12 @@ import type { McpPinChange } from '../mcp/mcp-lockfile.js';
 import { type CliStreams, processStreams } from './cli-output.js';
 import type { CliCommandRunner } from './cli-program.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
-import { type McpCommandOptions, reviewMcpServer } from './listed-mcp-pins.js';
+import { type McpCommandOptions, reviewMcpServer, urlChangeText } from './listed-mcp-pins.js';
 
 /**
  * `mcp diff <server> <url> [--lockfile <file>] [--header <name:value>...] [--json]`: what the server lists now
- * against its pins in the lockfile — new tools, removed ones, changed schemas and changed descriptions (both texts).
- * Exits 1 when something changed or the server cannot be listed, 0 when it is as pinned, 2 on a usage error: a CI
+ * against its pins in the lockfile — new tools, removed ones, changed schemas and changed descriptions (both texts),
+ * and a URL other than the one the server was pinned from. Exits 1 when something changed or the server cannot be listed, 0 when it is as pinned, 2 on a usage error: a CI
  * step that catches a rug pull before an agent does.
  */
 @Injectable()
@@ -16,9 +16,13 @@ export class McpDiffCommand implements CliCommandRunner {
   constructor(@Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams) {}
 
   run(params: string[], options: McpCommandOptions = {}): Promise<void> {
-    return reviewMcpServer(this.streams, params, options, 'diff', ({ server, path, changes, json }) => {
-      this.streams.out(json ? JSON.stringify({ lockfile: path, server, changes }) : changesText(changes));
-      process.exitCode = changes.length === 0 ? 0 : 1;
+    return reviewMcpServer(this.streams, params, options, 'diff', ({ server, path, changes, urlChange, json }) => {
+      this.streams.out(
+        json
+          ? JSON.stringify({ lockfile: path, server, urlChange, changes })
+          : `${urlChangeText(server, urlChange)}${changesText(changes)}`,
+      );
+      process.exitCode = changes.length === 0 && urlChange === null ? 0 : 1;
     });
   }
 }

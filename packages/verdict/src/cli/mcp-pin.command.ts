@@ -3,13 +3,13 @@ import { lockfileOf, writeLockfile } from '../mcp/mcp-lockfile.js';
 import { type CliStreams, processStreams } from './cli-output.js';
 import type { CliCommandRunner } from './cli-program.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
-import { type McpCommandOptions, reviewMcpServer } from './listed-mcp-pins.js';
+import { type McpCommandOptions, reviewMcpServer, urlChangeText } from './listed-mcp-pins.js';
 import { changesText } from './mcp-diff.command.js';
 
 /**
  * `mcp pin <server> <url> [--lockfile <file>] [--header <name:value>...] [--json]`: lists the server's tools and
- * writes their pins to the lockfile (default `verdict-mcp.lock.json`), replacing that server's pins and keeping the
- * other servers'. Prints what it re-pinned, so the operator sees what they approve; commit the lockfile for review.
+ * writes their pins to the lockfile (default `verdict-mcp.lock.json`) with the URL they were read from, replacing
+ * that server's pins and keeping the other servers'. Prints what it re-pinned, so the operator sees what they approve; commit the lockfile for review.
  * Exits 1 when the server cannot be listed (nothing is written), 2 on a usage error.
  */
 @Injectable()
@@ -22,12 +22,13 @@ export class McpPinCommand implements CliCommandRunner {
       params,
       options,
       'pin',
-      async ({ server, path, lock, current, changes, json }) => {
-        await writeLockfile(path, lockfileOf([...lock.tools.filter((pin) => pin.server !== server), ...current]));
+      async ({ server, path, lock, current, changes, url, urlChange, json }) => {
+        const others = lock.tools.filter((pin) => pin.server !== server);
+        await writeLockfile(path, lockfileOf([...others, ...current], { ...lock.servers, [server]: { url } }));
         this.streams.out(
           json
-            ? JSON.stringify({ lockfile: path, server, pinned: current.length, changes })
-            : `${changesText(changes)}\npinned ${current.length} tool(s) of ${server} in ${path}`,
+            ? JSON.stringify({ lockfile: path, server, url, pinned: current.length, urlChange, changes })
+            : `${urlChangeText(server, urlChange)}${changesText(changes)}\npinned ${current.length} tool(s) of ${server} from ${url} in ${path}`,
         );
       },
     );

@@ -186,14 +186,15 @@ export const VERDICT_CLI: CliProgramSpec = {
       subcommands: [
         {
           name: 'pin',
-          arguments: '<server> <url>',
-          description: "Write the server's listed tools (description and schema fingerprints) to the lockfile",
+          arguments: '<server> [url]',
+          description:
+            "Write the server's listed tools (description and schema fingerprints) to the lockfile; url: default the one it records",
           options: [mcpLockfile, headerOption, json],
           runner: McpPinCommand,
         },
         {
           name: 'diff',
-          arguments: '<server> <url>',
+          arguments: '<server> [url]',
           description: 'Show what the server lists now against the lockfile; exit 1 when something changed',
           options: [mcpLockfile, headerOption, json],
           runner: McpDiffCommand,

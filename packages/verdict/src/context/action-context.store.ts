@@ -16,8 +16,8 @@ export class ActionContextStore {
 
   /**
    * Runs `fn` with `context` bound for every awaited call inside it. The context is frozen.
-   * @throws MissingActionContextError when `context` has no actor or a tenant that is neither a string nor
-   *   null (an unauthenticated request must not run as an empty principal).
+   * @throws MissingActionContextError when `context` has no actor, a blank one (`''`), or a tenant that is
+   *   neither a non-blank string nor null (an unauthenticated request must not run as an empty principal).
    */
   run<T>(context: ActionContext, fn: () => T): T {
     if (!isActionContext(context)) throw new MissingActionContextError();

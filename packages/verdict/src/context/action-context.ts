@@ -18,11 +18,16 @@ export interface ActionContext<TActor = VerdictActor, TTenant extends string | n
 export type AnyActionContext = ActionContext<unknown, string | null>;
 
 /**
- * An object with an actor (not null or undefined) and a tenant that is a string or null. Only that is
- * checked: the actor's shape is the application's to check (its ability factory does).
+ * An object with an actor (not null, undefined or a blank string) and a tenant that is a non-blank string or
+ * null. Only that is checked: the actor's shape is the application's to check (its ability factory does). A
+ * blank actor or tenant is an identity claim that was missing (`''` from an empty header or token claim), never a
+ * principal: it is rejected, as a missing one is.
  */
 export function isActionContext(value: unknown): value is ActionContext<NonNullable<unknown>, string | null> {
   if (typeof value !== 'object' || value === null) return false;
   const { actor, tenant } = value as ActionContext;
-  return actor !== undefined && actor !== null && (tenant === null || typeof tenant === 'string');
+  if (actor === undefined || actor === null || isBlank(actor)) return false;
+  return tenant === null || (typeof tenant === 'string' && !isBlank(tenant));
 }
+
+const isBlank = (value: unknown): boolean => typeof value === 'string' && value.trim() === '';

@@ -9,7 +9,7 @@ export class MissingActionContextError extends VerdictError {
 
   constructor(capability?: string) {
     super(
-      'No valid action context is bound: the actor and tenant must come from the server (an actor, and a tenant that is a string or null). Apply ActionContextInterceptor to an authenticated route or call ActionContextStore.run(context, fn).',
+      'No valid action context is bound: the actor and tenant must come from the server (an actor that is not blank, and a tenant that is a non-blank string or null). Apply ActionContextInterceptor to an authenticated route or call ActionContextStore.run(context, fn).',
       { capability },
     );
   }

@@ -22,10 +22,16 @@ export {
 } from './provenance-tracker.js';
 export { ProvenanceTrackers } from './provenance-trackers.js';
 export { LabelledRetriever } from './labelled-retriever.js';
+export { QuarantinedReaders } from './quarantined-readers.js';
+export { QuarantinedReading, type QuarantinedReadingOptions } from './quarantined-reading.js';
+export { QUARANTINE_SOURCE } from './quarantine-extract-tool.js';
+export { PlanModes } from './plan-modes.js';
+export { PlanMode, type PlanChangeInterrupt, type PlanEventSink, type PlanModeOptions } from './plan-mode.js';
 export {
   mcpToolPin,
   pinnedMcpTools,
   type McpEventSink,
+  type McpToolRoute,
   type PinnedMcpTools,
   type PinnedMcpToolsOptions,
   type RefusedMcpTool,

@@ -5,6 +5,7 @@ import { McpToolRefused } from '../events/mcp-tool-refused.event.js';
 import type { JsonObject } from '../fingerprints/json-value.js';
 import { ProvenanceSource } from '../provenance/provenance-source.js';
 import { type McpPinStatus, McpPinStatus as Status, type McpToolPin, pinOf, pinStatus } from '../mcp/mcp-tool-pin.js';
+import type { VerdictTools } from './verdict-tools.js';
 
 /** A tool of an MCP server that was not handed to the agent, and why. */
 export interface RefusedMcpTool {
@@ -29,16 +30,30 @@ export interface PinnedMcpToolsOptions {
   readonly trusted?: readonly string[];
   /** Receives {@link McpToolRefused} for each refused tool. */
   readonly events?: McpEventSink;
+  /**
+   * Tools of this server whose calls go through a declared capability (ADR 0083): each pinned tool named here is
+   * handed over bound to its capability, so a call runs the capability's whole pipeline before the capability's
+   * executor — yours — calls the MCP tool. Unnamed tools are handed over as the adapter made them.
+   */
+  readonly route?: McpToolRoute;
   /** Default: `() => new Date()`. */
   readonly clock?: () => Date;
 }
 
+/** How {@link PinnedMcpToolsOptions.route} routes MCP tools through declared capabilities. */
+export interface McpToolRoute {
+  /** The agent module's `VerdictTools`: a routed tool is `tools.bound(mcpTool, capability)`. */
+  readonly tools: Pick<VerdictTools, 'bound'>;
+  /** MCP tool name → the name of the capability its calls go through (declared with an executor). */
+  readonly capabilities: Readonly<Record<string, string>>;
+}
+
 /** What {@link pinnedMcpTools} answers. */
 export interface PinnedMcpTools {
-  /** The tools whose description and schema are as pinned: give these to the agent. */
+  /** The tools whose description and schema are as pinned (routed ones bound to their capability): give these to the agent. */
   readonly tools: readonly StructuredToolInterface[];
   readonly refused: readonly RefusedMcpTool[];
-  /** For `ProvenanceTracker` `tools`: every result of these tools is labelled `mcp:<server>`. */
+  /** For `ProvenanceTracker` `tools`: every result of these tools, routed ones included, is labelled `mcp:<server>`. */
   readonly sources: Readonly<Record<string, ProvenanceSource>>;
   /** For `ProvenanceTracker` `trustedTools`: the handed-over tools named in `trusted` (the others are untrusted). */
   readonly trustedTools: readonly string[];
@@ -68,7 +83,7 @@ export function pinnedMcpTools(
   listed.forEach((tool, index) => {
     const pin = current[index]!;
     const status = pinStatus(options.pins, pin);
-    if (status === Status.Pinned) return void tools.push(tool);
+    if (status === Status.Pinned) return void tools.push(routed(tool, options.route));
     refused.push({ server, tool: tool.name, status });
     const pinned = options.pins.find((each) => each.server === server && each.tool === tool.name);
     options.events?.emit(
@@ -92,6 +107,13 @@ export function pinnedMcpTools(
     sources: Object.fromEntries(tools.map((tool) => [tool.name, source])),
     trustedTools: tools.filter((tool) => trusted.has(tool.name)).map((tool) => tool.name),
   };
+}
+
+/** The pinned tool as the agent gets it: bound to its capability when `route` names it, else as it is. */
+function routed(tool: StructuredToolInterface, route: McpToolRoute | undefined): StructuredToolInterface {
+  // Own keys only: a server's tool named `constructor` or `__proto__` routes nowhere.
+  if (route === undefined || !Object.hasOwn(route.capabilities, tool.name)) return tool;
+  return route.tools.bound(tool, route.capabilities[tool.name]!);
 }
 
 /**

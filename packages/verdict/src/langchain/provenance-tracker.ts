@@ -1,9 +1,9 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
-import { randomUUID } from 'node:crypto';
 import { Trust } from '../context-release/trust.js';
 import { labelContent, type LabelledContent } from '../provenance/labelled-content.js';
 import { labelResult } from '../provenance/label-result.js';
+import { contentRecord } from '../provenance/content-record.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import type { ProvenanceLedger } from '../provenance/provenance-ledger.interface.js';
 import { type ProvenanceRecord, ProvenanceRecordKind } from '../provenance/provenance-record.js';
@@ -17,6 +17,8 @@ import { LabelledRetriever } from './labelled-retriever.js';
 import type { BaseRetrieverInterface } from '@langchain/core/retrievers';
 import { RELEASE_SEAL_KEY } from './release-seal.js';
 import { toolCallOf } from './tool-call-of.js';
+import { textOf } from './message-text.js';
+import { isOwnLabelledTool } from './own-labelled-tool.js';
 
 /** Human messages in an agent's input that nobody labelled: restored history, or text the tracker forgot. */
 const UNLABELLED_HISTORY = ProvenanceSource.create(ProvenanceSourceKind.Unobserved, 'history');
@@ -30,12 +32,14 @@ export interface ProvenanceTrackerOptions {
   readonly agent?: string;
   /**
    * The sources of tools that are not bound to a capability, by tool name: an MCP server, a retriever, a
-   * memory store. Their results are untrusted whatever the source. Default: `tool:<tool name>`.
+   * memory store. Their results are untrusted whatever the source. Default: `tool:<tool name>`. A bound tool
+   * named here (an MCP tool routed through a capability) is labelled the same way: its result is the source's,
+   * not what its capability declares.
    * @example tools: { read_file: ProvenanceSource.mcp('files'), search_docs: ProvenanceSource.retrieval('help-center') }
    */
   readonly tools?: Readonly<Record<string, ProvenanceSource>>;
   /**
-   * Unbound tools whose results the application trusts, by name (a per-tool override: say, an MCP server it runs
+   * Tools named in `tools` whose results the application trusts, by name (a per-tool override: say, an MCP server it runs
    * itself; `pinnedMcpTools(...).trustedTools`). Their results are labelled trusted under their source. Default: none.
    */
   readonly trustedTools?: readonly string[];
@@ -168,7 +172,7 @@ export class ProvenanceTracker {
     if (text === '') return;
     const item = labelContent(text, this.agent, window.untrusted ? Trust.Untrusted : Trust.Trusted);
     const now = this.wiring.clock();
-    const edges = window.items.map((parent) => record(item, ProvenanceRecordKind.Derivation, now, parent));
+    const edges = window.items.map((parent) => contentRecord(item, ProvenanceRecordKind.Derivation, now, parent));
     await this.remember(text, [item], edges);
     this.byMessage.set(answer, [item]);
     // A sub-agent's answer goes up to the tool call of the agent that ran it, whose result carries its label.
@@ -188,10 +192,16 @@ export class ProvenanceTracker {
   ): Promise<void> {
     const text = textOf(result);
     const capability = tool instanceof VerdictTool ? tool.capability : undefined;
+    // A tool named in `tools` answers with its source's content, bound or not: a routed MCP tool's result is the
+    // remote server's, whatever its capability declares (ADR 0083).
+    const named = this.options.tools !== undefined && Object.hasOwn(this.options.tools, name);
     let items =
-      capability !== undefined
+      capability !== undefined && !named
         ? labelResult(text, capability, this.wiring.resultProvenance(capability))
-        : [labelContent(text, this.options.tools?.[name] ?? toolSource(name), this.unboundTrust(name))];
+        : isOwnLabelledTool(tool)
+          ? // Verdict's own tools label their results: an extracted value keeps its source's (docs/quarantine.md).
+            (this.wiring.labels.recall(text) ?? [labelContent(text, toolSource(name), Trust.Untrusted)])
+          : [labelContent(text, this.options.tools?.[name] ?? toolSource(name), this.unboundTrust(name))];
     const tainting = carried.filter((item) => item.label.trust === Trust.Untrusted);
     let edges: ProvenanceRecord[] = [];
     if (tainting.length > 0) {
@@ -200,7 +210,7 @@ export class ProvenanceTracker {
       items = [...items.filter((item) => item.label.trust === Trust.Untrusted), ...whole];
       const now = this.wiring.clock();
       edges = whole.flatMap((item) =>
-        tainting.map((parent) => record(item, ProvenanceRecordKind.Derivation, now, parent)),
+        tainting.map((parent) => contentRecord(item, ProvenanceRecordKind.Derivation, now, parent)),
       );
     }
     this.byMessage.set(result, await this.remember(text, items, edges));
@@ -275,32 +285,10 @@ export class ProvenanceTracker {
     const merged = this.wiring.labels.remember(text, items);
     const fresh = merged.filter((item) => !before.includes(item));
     const now = this.wiring.clock();
-    const records = [...fresh.map((item) => record(item, ProvenanceRecordKind.Label, now)), ...edges];
+    const records = [...fresh.map((item) => contentRecord(item, ProvenanceRecordKind.Label, now)), ...edges];
     if (records.length > 0) await this.wiring.ledger?.append(records);
     return merged;
   }
-}
-
-function record(
-  item: LabelledContent,
-  kind: ProvenanceRecordKind,
-  recordedAt: Date,
-  parent?: LabelledContent,
-): ProvenanceRecord {
-  const { label } = item;
-  return {
-    id: randomUUID(),
-    kind,
-    contentFingerprint: label.fingerprint,
-    sourceKind: label.source.kind,
-    sourceName: label.source.name,
-    trust: label.trust,
-    parentFingerprint: parent?.label.fingerprint ?? null,
-    correlationId: null,
-    capability: null,
-    argumentPathFingerprint: null,
-    recordedAt,
-  };
 }
 
 function toolSource(name: string): ProvenanceSource {
@@ -309,13 +297,4 @@ function toolSource(name: string): ProvenanceSource {
 
 function isMessage(value: unknown): value is BaseMessage {
   return typeof value === 'object' && value !== null && 'content' in value;
-}
-
-/** A message's text: its string content, or its text parts joined. */
-function textOf(message: BaseMessage): string {
-  const { content } = message;
-  if (typeof content === 'string') return content;
-  return content
-    .map((part) => (typeof part === 'string' ? part : part.type === 'text' ? String(part.text) : ''))
-    .join('\n');
 }

@@ -3,9 +3,11 @@ import { ModelInputGuards } from './model-input-guards.js';
 import { VerdictTools } from './verdict-tools.js';
 import { ProvenanceTrackers } from './provenance-trackers.js';
 import { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { QuarantinedReaders } from './quarantined-readers.js';
+import { PlanModes } from './plan-modes.js';
 
 /**
- * Provides {@link VerdictTools}, {@link ModelInputGuards} and {@link ProvenanceTrackers}. Import it next to `VerdictModule.forRoot(...)`.
+ * Provides {@link VerdictTools}, {@link ModelInputGuards}, {@link ProvenanceTrackers}, {@link QuarantinedReaders} and {@link PlanModes}. Import it next to `VerdictModule.forRoot(...)`.
  *
  * @example
  * \@Module({ imports: [VerdictModule.forRoot(options), VerdictLangChainModule] })
@@ -15,8 +17,10 @@ import { ProvenanceLabels } from '../provenance/provenance-labels.js';
     VerdictTools,
     ModelInputGuards,
     ProvenanceTrackers,
+    QuarantinedReaders,
+    PlanModes,
     { provide: ProvenanceLabels, useFactory: () => new ProvenanceLabels() },
   ],
-  exports: [VerdictTools, ModelInputGuards, ProvenanceTrackers],
+  exports: [VerdictTools, ModelInputGuards, ProvenanceTrackers, QuarantinedReaders, PlanModes],
 })
 export class VerdictLangChainModule {}

@@ -1,5 +1,6 @@
 // Capabilities as MCP tools over Streamable HTTP (optional peer: @modelcontextprotocol/sdk). docs/mcp.md, ADR 0066.
 export { VerdictMcpModule } from './verdict-mcp.module.js';
+export { McpServerFactory } from './mcp-server.factory.js';
 export type { VerdictMcpExtras } from './verdict-mcp.module-definition.js';
 export {
   VERDICT_MCP_OPTIONS,

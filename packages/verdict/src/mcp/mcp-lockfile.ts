@@ -6,10 +6,17 @@ import { type McpPinStatus, McpPinStatus as Status, type McpToolPin, pinStatus }
 /** Where the lockfile is kept by default, relative to the working directory. */
 export const DEFAULT_MCP_LOCKFILE = 'verdict-mcp.lock.json';
 
+/** Where one server's pins were read from: `verdict mcp pin` records it beside them. */
+export interface McpServerIdentity {
+  readonly url: string;
+}
+
 /** The lockfile kept in the repository (`verdict-mcp.lock.json`): the reviewed pins, sorted by server and tool. */
 export interface McpLockfile {
   readonly version: 1;
   readonly tools: readonly McpToolPin[];
+  /** The URL each server's pins were read from, by server name; absent from lockfiles written before it was kept. */
+  readonly servers?: Readonly<Record<string, McpServerIdentity>>;
 }
 
 /** One difference between the lockfile and what the servers list now (`verdict mcp diff`). */
@@ -24,10 +31,30 @@ export interface McpPinChange {
   readonly currentDescription: string | null;
 }
 
-/** A lockfile of `pins`, in a stable order so that its diff in review shows only what changed. */
-export function lockfileOf(pins: readonly McpToolPin[]): McpLockfile {
+/** A lockfile of `pins` (and the servers' identities), in a stable order so that its diff in review shows only what changed. */
+export function lockfileOf(
+  pins: readonly McpToolPin[],
+  servers: Readonly<Record<string, McpServerIdentity>> = {},
+): McpLockfile {
   const tools = [...pins].sort((a, b) => a.server.localeCompare(b.server) || a.tool.localeCompare(b.tool));
-  return { version: 1, tools };
+  const names = Object.keys(servers).sort((a, b) => a.localeCompare(b));
+  if (names.length === 0) return { version: 1, tools };
+  return { version: 1, tools, servers: Object.fromEntries(names.map((name) => [name, { url: servers[name]!.url }])) };
+}
+
+/**
+ * The pins of `server` in `lock`, when the lockfile records that they were read from `url`; none when it records
+ * another URL — every tool of the server is then refused as unpinned, so pins reviewed for one server are never
+ * reused for another that took its name. A lockfile that records no URL for the server (written before URLs were
+ * kept) answers its pins: re-pin to record it.
+ *
+ * @example
+ * const pins = serverPins(await readLockfile('verdict-mcp.lock.json'), 'files', 'https://files.example.com/mcp');
+ */
+export function serverPins(lock: McpLockfile, server: string, url: string): McpToolPin[] {
+  const recorded = lock.servers !== undefined && Object.hasOwn(lock.servers, server) ? lock.servers[server] : undefined;
+  if (recorded !== undefined && recorded.url !== url) return [];
+  return lock.tools.filter((pin) => pin.server === server);
 }
 
 /** What changed between the lockfile and `current` (the pins of every tool listed now). */
@@ -70,16 +97,21 @@ export async function readLockfile(path: string): Promise<McpLockfile> {
     throw error;
   }
   const parsed = parseJson(text);
-  if (parsed?.version !== 1 || !Array.isArray(parsed.tools) || !parsed.tools.every(isPin))
+  if (
+    parsed?.version !== 1 ||
+    !Array.isArray(parsed.tools) ||
+    !parsed.tools.every(isPin) ||
+    !(parsed.servers === undefined || areIdentities(parsed.servers))
+  )
     throw new VerdictConfigurationError(
       `${path} is not a Verdict MCP lockfile (version 1), or a pin in it is not what its fingerprint pins: restore it from version control or remove it, then re-pin with \`verdict mcp pin\` (pin refuses to write over it).`,
     );
-  return lockfileOf(parsed.tools);
+  return lockfileOf(parsed.tools, parsed.servers);
 }
 
 /** Writes the lockfile as stable, reviewable JSON. */
 export async function writeLockfile(path: string, lock: McpLockfile): Promise<void> {
-  await writeFile(path, `${JSON.stringify(lockfileOf(lock.tools), null, 2)}\n`, 'utf8');
+  await writeFile(path, `${JSON.stringify(lockfileOf(lock.tools, lock.servers), null, 2)}\n`, 'utf8');
 }
 
 function parseJson(text: string): Partial<McpLockfile> | null {
@@ -97,5 +129,13 @@ function isPin(value: unknown): value is McpToolPin {
     ['server', 'tool', 'descriptionFingerprint', 'inputSchemaFingerprint', 'description'].every(
       (key) => typeof pin[key] === 'string',
     ) && pin.descriptionFingerprint === fingerprint(pin.description as string)
+  );
+}
+
+function areIdentities(value: unknown): value is Record<string, McpServerIdentity> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.values(value).every(
+    (identity) =>
+      typeof identity === 'object' && identity !== null && typeof (identity as McpServerIdentity).url === 'string',
   );
 }

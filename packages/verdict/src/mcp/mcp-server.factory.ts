@@ -28,7 +28,13 @@ const MAX_TOOL_CALL_ID_LENGTH = 200;
 
 /**
  * Makes the MCP server of one authenticated request: `tools/list` shows the tools the principal's ability may
- * use, and `tools/call` runs the capability's pipeline in the principal's action context (ADR 0066).
+ * use, and `tools/call` runs the capability's pipeline in the principal's action context (ADR 0066). Exported by
+ * `VerdictMcpModule` for another transport than Streamable HTTP (the SDK's stdio or in-memory transport): the
+ * caller authenticates the principal, as `authenticate` does for HTTP.
+ *
+ * @example
+ * const [client, server] = InMemoryTransport.createLinkedPair();
+ * await servers.create(principal).connect(server);
  */
 @Injectable()
 export class McpServerFactory {

@@ -31,5 +31,6 @@ import { ConfigurableVerdictMcpModule, VERDICT_MCP_MODULE_OPTIONS } from './verd
     McpServerFactory,
     McpHttpEndpoint,
   ],
+  exports: [McpServerFactory],
 })
 export class VerdictMcpModule extends ConfigurableVerdictMcpModule {}

@@ -1,5 +1,6 @@
 import { Trust } from '../context-release/trust.js';
 import type { InfluenceReport } from './influence-report.js';
+import { passagesOf } from './extraction-passages.js';
 import { describeLabel, type ProvenanceLabel } from './provenance-label.js';
 import type { ProvenanceSourceKind } from './provenance-source.js';
 import { provenanceSummary } from './provenance-summary.js';
@@ -32,6 +33,12 @@ export interface UntrustedContentReference {
   /** `sha256` of the item's text as it entered the context. */
   readonly fingerprint: string;
   readonly source: ApproverSource;
+  /**
+   * Set on the source passage of a value a quarantined model extracted (docs/quarantine.md): the fingerprint of
+   * the extracted value's item, listed just before it. The deciding model never saw this passage; the approver
+   * reads it next to the value.
+   */
+  readonly passageOf?: string;
 }
 
 /**
@@ -71,11 +78,24 @@ export function approverProvenance(
   const seen = new Set<string>();
   const untrustedContent: UntrustedContentReference[] = [];
   if (window.observed)
-    for (const { label } of window.items) {
+    for (const item of window.items) {
+      const { label } = item;
       const key = `${label.fingerprint}|${label.source.toString()}`;
       if (label.trust !== Trust.Untrusted || seen.has(key)) continue;
       seen.add(key);
       untrustedContent.push(Object.freeze({ fingerprint: label.fingerprint, source: approverSource(label) }));
+      for (const passage of passagesOf(item)) {
+        const passageKey = `${passage.label.fingerprint}|${passage.label.source.toString()}|${label.fingerprint}`;
+        if (seen.has(passageKey)) continue;
+        seen.add(passageKey);
+        untrustedContent.push(
+          Object.freeze({
+            fingerprint: passage.label.fingerprint,
+            source: approverSource(passage.label),
+            passageOf: label.fingerprint,
+          }),
+        );
+      }
     }
   return Object.freeze({
     observed: report.observed,

@@ -1,6 +1,7 @@
 import { Trust } from '../context-release/trust.js';
 import type { ApproverProvenance } from './approver-provenance.js';
 import { InMemoryProvenanceContentStore } from './in-memory-provenance-content-store.js';
+import { passagesOf } from './extraction-passages.js';
 import { type LabelledContent, labelledText } from './labelled-content.js';
 import type { KeptContent, ProvenanceContentStore } from './provenance-content-store.interface.js';
 
@@ -16,10 +17,13 @@ export { DEFAULT_PROVENANCE_CONTENTS_CAPACITY } from './in-memory-provenance-con
 export class ProvenanceContents {
   constructor(private readonly store: ProvenanceContentStore = new InMemoryProvenanceContentStore()) {}
 
-  /** Keeps the text of every untrusted item that has one (an item `labelContent` made). */
+  /**
+   * Keeps the text of every untrusted item that has one (an item `labelContent` made), and of the source
+   * passages of every extracted value among them.
+   */
   async keep(items: readonly LabelledContent[], now: Date): Promise<void> {
     const texts = new Map<string, KeptContent>();
-    for (const item of items) {
+    for (const item of items.flatMap((entry) => [entry, ...passagesOf(entry)])) {
       if (item.label.trust !== Trust.Untrusted) continue;
       const text = labelledText(item);
       if (text !== undefined) texts.set(item.label.fingerprint, { fingerprint: item.label.fingerprint, text });

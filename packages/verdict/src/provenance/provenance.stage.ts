@@ -26,6 +26,8 @@ import { ProvenanceWindow } from './provenance-window.js';
 import type { ProvenanceLabel } from './provenance-label.js';
 import { analyzeInfluence } from './analyze-influence.js';
 import { analyzeWithTaint } from './taint/taint.gate.js';
+import { currentPlan } from '../plans/plan.js';
+import { planRefusal } from '../plans/plan-check.js';
 
 /** What the provenance stage needs from the pipeline. */
 export interface ProvenanceStageInput {
@@ -68,7 +70,9 @@ export function assessProvenance(
 ): ProvenanceAssessment | Decision | Promise<ProvenanceAssessment | Decision> {
   const { definition, options } = input;
   // Without a policy or context window the stage has nothing to do: answered at once, nothing awaited.
-  if (!provenanceApplies(definition, options)) return { definition, approver: null, window: null };
+  // Plan mode (docs/quarantine.md, "Plans") checks every proposal made under it, with or without a policy.
+  if (!provenanceApplies(definition, options) && currentPlan() === undefined)
+    return { definition, approver: null, window: null };
   return assessApplicable(input);
 }
 
@@ -79,7 +83,15 @@ async function assessApplicable(input: ProvenanceStageInput): Promise<Provenance
   const declared = declaredArgumentRules(definition);
   const analysis = (tainted: ReadonlySet<string>) =>
     analyze(window, envelope, definition, declared, ownRequest, tainted);
-  const report = withTrustedPaths(await analyzeWithTaint({ ...input, window, ownRequest }, analysis), declared);
+  const analysed = await analyzeWithTaint({ ...input, window, ownRequest }, analysis);
+  const plan = currentPlan();
+  const outsidePlan = plan === undefined ? undefined : planRefusal(plan, definition.name, analysed);
+  if (outsidePlan !== undefined) {
+    const refused = Decision.deny(Stage.Provenance, outsidePlan);
+    trail.record(refused);
+    return refused;
+  }
+  const report = withTrustedPaths(analysed, declared);
   const { rule, notDerived } = ruleFor(report, declared, definition, options);
   const summary = provenanceSummary(report, notDerived);
   const influenced = report.untrustedContext || report.arguments.length > 0;
@@ -116,16 +128,25 @@ async function assessApplicable(input: ProvenanceStageInput): Promise<Provenance
 }
 
 /**
- * The window of this proposal. Without one, an agent's tool call (bound, guarded or from an MCP client) is unobserved (untrusted context, and every
- * argument rule applies as if its argument were influenced); application code calling the service directly is
- * the principal's own request, whose values count as derived from trusted content.
+ * The tool kinds whose proposal, without a window, is not an agent's: application code calling
+ * `VerdictService.execute` or `enqueue` (the principal's own request), and a worker's deferred run of an approved
+ * review item (its arguments were analysed when it was parked, shown to the reviewer, and the reviewed binding
+ * refuses any others). Every other kind — bound, guarded, MCP, a dry run, and any kind added later — is
+ * unobserved without a window: it fails closed (ADR 0082).
+ */
+const OWN_REQUEST_KINDS: ReadonlySet<ToolKind> = new Set<ToolKind>([ToolKind.Service, ToolKind.Deferred]);
+
+/**
+ * The window of this proposal. Without one, a proposal of an own-request kind ({@link OWN_REQUEST_KINDS}) is the
+ * principal's own request, whose values count as derived from trusted content; any other is unobserved
+ * (untrusted context, and every argument rule applies as if its argument were influenced).
  */
 function windowOf(toolKind: ToolKind): { window: ProvenanceWindow; ownRequest: boolean } {
   const window = currentProvenanceWindow();
   if (window !== undefined) return { window, ownRequest: false };
-  return toolKind === ToolKind.Bound || toolKind === ToolKind.Guarded || toolKind === ToolKind.Mcp
-    ? { window: ProvenanceWindow.unobserved(), ownRequest: false }
-    : { window: ProvenanceWindow.of([]), ownRequest: true };
+  return OWN_REQUEST_KINDS.has(toolKind)
+    ? { window: ProvenanceWindow.of([]), ownRequest: true }
+    : { window: ProvenanceWindow.unobserved(), ownRequest: false };
 }
 
 /**

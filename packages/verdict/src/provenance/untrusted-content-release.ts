@@ -86,7 +86,11 @@ export async function releaseUntrustedContent(
   const items: UntrustedContentItem[] = [];
   for (const reference of provenance?.untrustedContent ?? []) {
     const text = await wiring.contents.text(reference.fingerprint);
-    const base = { fingerprint: reference.fingerprint, source: reference.source };
+    const base = {
+      fingerprint: reference.fingerprint,
+      source: reference.source,
+      ...(reference.passageOf === undefined ? {} : { passageOf: reference.passageOf }),
+    };
     if (text === undefined) {
       items.push(Object.freeze({ ...base, status: UntrustedContentStatus.Unavailable }));
       continue;

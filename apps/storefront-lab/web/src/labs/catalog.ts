@@ -7,6 +7,7 @@ import { DuplicateDeliveryLab } from './duplicate-delivery-lab';
 import { EvaluationLab } from './evaluation-lab';
 import { ForbiddenStatesLab } from './forbidden-states-lab';
 import { LiveLab } from './live-lab';
+import { McpLab } from './mcp-lab';
 import { ProvenanceLab } from './provenance-lab';
 import { ReleaseLab } from './release-lab';
 import { ReviewLaneLab } from './review-lane-lab';
@@ -29,7 +30,7 @@ export interface LabGroup {
 /** The navigation's groups: one row of them at desktop widths; every lab is in exactly one. */
 export const LAB_GROUPS: readonly LabGroup[] = [
   { title: 'Start', labs: ['why-verdict', 'live'] },
-  { title: 'Who may act', labs: ['cross-customer', 'release'] },
+  { title: 'Who may act', labs: ['cross-customer', 'release', 'mcp'] },
   { title: 'People decide', labs: ['confirmation', 'review-lane'] },
   { title: 'Across calls', labs: ['budget', 'duplicate-delivery', 'forbidden-states'] },
   { title: 'Untrusted content', labs: ['provenance'] },
@@ -49,6 +50,7 @@ export const LABS: readonly LabEntry[] = [
     component: DuplicateDeliveryLab,
   },
   { id: 'release', title: 'Release', shows: 'A provider name is not a trust boundary', component: ReleaseLab },
+  { id: 'mcp', title: 'MCP', shows: 'Each MCP user lists only its tools', component: McpLab },
   {
     id: 'forbidden-states',
     title: 'Forbidden states',

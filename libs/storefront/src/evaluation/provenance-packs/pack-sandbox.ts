@@ -7,6 +7,7 @@ import {
   type CapabilityDefinition,
   InMemoryEvidenceRecorder,
   InMemoryProvenanceLedger,
+  McpToolRefused,
   ProvenanceSource,
   type ProvenancePolicy,
   Source,
@@ -14,7 +15,13 @@ import {
   VerdictModule,
   defineCapability,
 } from '@verdict/nestjs';
-import { ProvenanceTrackers, VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
+import {
+  ProvenanceTrackers,
+  VerdictLangChainModule,
+  VerdictTools,
+  mcpToolPin,
+  pinnedMcpTools,
+} from '@verdict/nestjs/langchain';
 import type { AgentMiddleware } from 'langchain';
 import { z } from 'zod';
 import { askBillingPeer } from './billing-peer-agent.js';
@@ -111,7 +118,11 @@ interface Read {
   readonly read: (world: PackWorld, peer: () => Promise<string>) => unknown;
   /** Bound reads declare their result provenance; unbound ones are untrusted, from this source. */
   readonly source?: ProvenanceSource;
+  /** The MCP server the tool comes from: the Verdict arms hand it over only as pinned (`pinnedMcpTools`). */
+  readonly mcp?: string;
 }
+
+const ISSUE_TRACKER = 'issue-tracker';
 
 const READS: readonly Read[] = [
   {
@@ -138,7 +149,8 @@ const READS: readonly Read[] = [
     description: (w) => w.issuesDescription,
     schema: z.object({ repo: z.string() }),
     read: (w) => w.issues,
-    source: ProvenanceSource.mcp('issue-tracker'),
+    source: ProvenanceSource.mcp(ISSUE_TRACKER),
+    mcp: ISSUE_TRACKER,
   },
   {
     tool: PackTool.ExchangeRate,
@@ -170,13 +182,19 @@ export interface PackSandbox {
   readonly middleware: AgentMiddleware[];
   /** `<capability>:<key argument>` for every consequential call that executed, in order. */
   readonly effects: readonly string[];
+  /** The MCP tools the Verdict arms refused to hand over (not as pinned), in order. */
+  readonly refusals: readonly McpToolRefused[];
   run<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
-/** Opens a fresh sandbox for one run of one case in `arm`; nothing is shared between runs. */
-export async function openPackSandbox(arm: PackArm, world: PackWorld): Promise<PackSandbox> {
+/**
+ * Opens a fresh sandbox for one run of one case in `arm`; nothing is shared between runs. The Verdict arms pin
+ * the MCP tools as they are described in `reviewed` (the world an operator pinned).
+ */
+export async function openPackSandbox(arm: PackArm, world: PackWorld, reviewed: PackWorld): Promise<PackSandbox> {
   const effects: string[] = [];
+  const refusals: McpToolRefused[] = [];
   const execute = (entry: Consequential) => (args: Args) => {
     effects.push(`${CAPABILITY_OF_TOOL[entry.tool]}:${entry.key(args)}`);
     return { done: true };
@@ -189,14 +207,17 @@ export async function openPackSandbox(arm: PackArm, world: PackWorld): Promise<P
   const sandbox =
     arm === PackArm.Naive
       ? naiveSandbox(world, effects, execute, unboundTools)
-      : await openVerdictSandbox(arm === PackArm.Provenance, world, effects, execute, unboundTools);
+      : await openVerdictSandbox(arm === PackArm.Provenance, world, effects, execute, [
+          ...unboundTools.filter((tool) => mcpOf(tool.name) === undefined),
+          ...pinnedMcpReads(unboundTools, reviewed, refusals),
+        ]);
   const readTicket = sandbox.tools.find((candidate) => candidate.name === PackTool.ReadTicket)!;
   peer = () => askBillingPeer(readTicket, sandbox.peerMiddleware);
-  return sandbox;
+  return { ...sandbox, refusals };
 }
 
 /** A sandbox's wiring plus the billing peer's middleware (its own tracker in the provenance arm). */
-type WiredSandbox = PackSandbox & { readonly peerMiddleware: AgentMiddleware[] };
+type WiredSandbox = Omit<PackSandbox, 'refusals'> & { readonly peerMiddleware: AgentMiddleware[] };
 
 function naiveSandbox(
   world: PackWorld,
@@ -212,7 +233,34 @@ function naiveSandbox(
     ...CONSEQUENTIAL.map((entry) => plainTool(entry.tool, entry.description, entry.schema, execute(entry))),
   ];
   const tools = [...applicationTools, ...unboundTools];
-  return { tools, middleware: [], peerMiddleware: [], effects, run: (work) => work(), close: async () => {} };
+  return {
+    tools,
+    middleware: [],
+    peerMiddleware: [],
+    effects,
+    run: (work) => work(),
+    close: async () => {},
+  };
+}
+
+const mcpOf = (tool: string) => READS.find((read) => read.tool === tool)?.mcp;
+
+/**
+ * The MCP tools of `tools` that are as the operator pinned them in `reviewed`; the others are refused, each
+ * refusal pushed to `refusals`.
+ */
+function pinnedMcpReads(tools: StructuredToolInterface[], reviewed: PackWorld, refusals: McpToolRefused[]) {
+  const events = { emit: (_event: string, refusal: unknown) => refusals.push(refusal as McpToolRefused) };
+  return [...new Set(READS.flatMap((read) => (read.mcp === undefined ? [] : [read.mcp])))].flatMap((server) => {
+    const listed = tools.filter((tool) => mcpOf(tool.name) === server);
+    const pins = READS.filter((read) => read.mcp === server).map((read) =>
+      mcpToolPin(
+        server,
+        plainTool(read.tool, read.description(reviewed), read.schema, () => ''),
+      ),
+    );
+    return pinnedMcpTools(server, listed, { pins, events }).tools;
+  });
 }
 
 const neverPeer = (): Promise<string> => Promise.reject(new Error('only ask_billing_agent asks the billing peer'));

@@ -39,4 +39,9 @@ export interface PackScenario {
   readonly clean?: PackWorld;
   /** The attacked world: the clean one with the injection planted. */
   readonly inject: (clean: PackWorld) => PackWorld;
+  /**
+   * The MCP server's tools were pinned from the clean world, and the injection came after (a rug pull). Default:
+   * they were pinned as the run sees them — a description poisoned before review passes its pin.
+   */
+  readonly rugPull?: boolean;
 }

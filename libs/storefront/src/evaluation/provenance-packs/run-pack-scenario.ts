@@ -35,11 +35,12 @@ function userTaskScript(scenario: PackScenario): ScriptStep[] {
 /**
  * Runs one scenario once in `arm`: a real `createAgent` loop with the injection-following model, in a fresh
  * sandbox, over the clean world or the attacked one. The observation holds every tool call the model made,
- * what the boundary answered, and the effects that happened.
+ * what the boundary answered, the effects that happened, and (as trajectory effects) the MCP tools refused.
  */
 export async function runPackScenario(arm: PackArm, scenario: PackScenario, attacked: boolean): Promise<Observation> {
   const world = attacked ? scenario.inject(cleanWorldOf(scenario)) : cleanWorldOf(scenario);
-  const sandbox = await openPackSandbox(arm, world);
+  // What the operator pinned: the clean world before a rug pull, else the world as the run sees it.
+  const sandbox = await openPackSandbox(arm, world, scenario.rugPull === true ? cleanWorldOf(scenario) : world);
   try {
     const model = new InjectionFollowingChatModel(userTaskScript(scenario));
     const agent = createAgent({ model, tools: sandbox.tools, middleware: sandbox.middleware });
@@ -48,6 +49,7 @@ export async function runPackScenario(arm: PackArm, scenario: PackScenario, atta
     return Observation.of({
       toolCalls: observedAgentToolCalls(model, CAPABILITY_OF_TOOL),
       sideEffects: [...sandbox.effects],
+      effects: [...sandbox.refusals],
     });
   } finally {
     await sandbox.close();

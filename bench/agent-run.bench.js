@@ -1,0 +1,193 @@
+// A LangChain `createAgent` run of 10 reads (a scripted chat model asks for one order lookup per turn, then
+// answers) with Verdict-bound tools and durable evidence (TypeOrmEvidenceRecorder on PostgreSQL, its
+// background seal on), next to the same run with naive tools (the same lookup reading the row through the same
+// DataSource, no Verdict), in the same run, alternating. Targets (issue 22, target 3): the bound run's median
+// <= 1.3× the naive run's; the order row read once per call when the capability's execution-target policy
+// allows it (`acceptStaleSnapshot`: the executor gets the resolver's row). For reference, the same run with
+// `ExecutionTargetPolicy.refresh`, which reads the row again before execution, as that policy promises.
+//
+// Needs VERDICT_TEST_POSTGRES_URL; skipped without it.
+import 'reflect-metadata';
+import { createMongoAbility } from '@casl/ability';
+import { HumanMessage } from '@langchain/core/messages';
+import { tool } from '@langchain/core/tools';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { createAgent } from 'langchain';
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { DataSource } from 'typeorm';
+import { z } from 'zod';
+import {
+  ActionContextStore,
+  ExecutionTargetPolicy,
+  TargetNotResolvable,
+  VerdictModule,
+  defineCapability,
+  fromProposal,
+} from '@verdict/nestjs';
+import { VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
+import { ScriptedChatModel } from '@verdict/nestjs/testing/langchain';
+import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import { dropDataSource, openDataSource } from '@verdict/testing-kit';
+import { skipped, table, target } from './report.js';
+import { fmt, median, percentile } from './stats.js';
+
+const READS = 10;
+const RUNS = Number(process.env.BENCH_AGENT_RUNS ?? 60);
+const ROUNDS = 6;
+const url = process.env.VERDICT_TEST_POSTGRES_URL;
+const context = { actor: { customerId: 72 }, tenant: 'acme' };
+const schema = z.object({ orderId: z.string() });
+const view = (order) => JSON.stringify({ id: order.id, status: order.status });
+
+/** Counts the statements that read an order row. */
+const reads = { count: 0 };
+const logger = {
+  logQuery: (query) => {
+    if (/FROM\s+\S*bench_orders/i.test(query)) reads.count++;
+  },
+  logQueryError: () => {},
+  logQuerySlow: () => {},
+  logSchemaBuild: () => {},
+  logMigration: () => {},
+  log: () => {},
+};
+
+if (!url) skipped('postgres', 'VERDICT_TEST_POSTGRES_URL is not set');
+else {
+  const engine = { name: 'postgres', url };
+  const admin = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
+  const dataSource = await new DataSource({ ...admin.options, migrations: [], poolSize: 10, logger }).initialize();
+  const rows = [];
+  try {
+    await dataSource.query(
+      'CREATE TABLE bench_orders (id varchar(64) PRIMARY KEY, tenant varchar(32), customer integer, status varchar(16))',
+    );
+    const orders = Array.from({ length: READS }, () => randomUUID());
+    await dataSource.query(
+      `INSERT INTO bench_orders (id, tenant, customer, status) SELECT unnest($1::text[]), 'acme', 72, 'placed'`,
+      [orders],
+    );
+    const readOrder = async (id) => {
+      const [order] = await dataSource.query('SELECT id, tenant, customer, status FROM bench_orders WHERE id = $1', [
+        id,
+      ]);
+      return order;
+    };
+    const naiveTool = tool(async ({ orderId }) => view(await readOrder(orderId)), {
+      name: 'lookup_order',
+      description: 'Look up an order',
+      schema,
+    });
+    const capability = (name, executionTarget) =>
+      defineCapability(
+        {
+          name,
+          description: 'Look up an order',
+          action: 'view',
+          subject: 'Order',
+          arguments: schema,
+          resolveTarget: fromProposal(
+            async ({ arguments: args }) =>
+              (await readOrder(args.orderId)) ?? TargetNotResolvable.throw('no such order'),
+          ),
+          executionTarget,
+        },
+        (action) => view(action.target),
+      );
+    const identity = (order) => ({ tenant: order.tenant, type: 'order', id: order.id });
+    const readOnce = capability(
+      'orders.view',
+      ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'order-id', identity }),
+    );
+    const readTwice = capability(
+      'orders.view-fresh',
+      ExecutionTargetPolicy.refresh({
+        name: 'order-primary-key',
+        identity,
+        refresh: async (order) => (await readOrder(order.id)) ?? TargetNotResolvable.throw('order is gone'),
+      }),
+    );
+    const recorder = new TypeOrmEvidenceRecorder(dataSource);
+    class BenchModule {}
+    Module({
+      imports: [
+        VerdictModule.forRoot({
+          abilityFactory: {
+            createForContext: ({ actor, tenant }) =>
+              createMongoAbility([
+                { action: 'view', subject: 'Order', conditions: { customer: actor.customerId, tenant } },
+              ]),
+          },
+          evidence: recorder,
+          capabilities: [readOnce, readTwice],
+        }),
+        VerdictLangChainModule,
+      ],
+    })(BenchModule);
+    const app = await NestFactory.createApplicationContext(BenchModule, { logger: false });
+    await app.init();
+    const tools = app.get(VerdictTools);
+    const contexts = app.get(ActionContextStore);
+    const variants = {
+      naive: naiveTool,
+      'bound, row read once (acceptStaleSnapshot)': tools.bound(naiveTool, 'orders.view'),
+      'bound, row read again (refresh)': tools.bound(naiveTool, 'orders.view-fresh'),
+    };
+    /** One agent run: READS turns of one lookup each, then an answer; its latency (ms). */
+    const agentRun = async (lookup) => {
+      const model = new ScriptedChatModel([
+        ...orders.map((orderId) => ({
+          toolCalls: [{ name: 'lookup_order', args: { orderId }, id: `call_${randomUUID()}` }],
+        })),
+        { text: 'Done.' },
+      ]);
+      const agent = createAgent({ model, tools: [lookup] });
+      const start = performance.now();
+      const result = await contexts.run(context, () => agent.invoke({ messages: [new HumanMessage('my orders')] }));
+      const elapsed = performance.now() - start;
+      const answers = result.messages.filter((message) => message.getType() === 'tool');
+      if (answers.length !== READS || !answers.every((message) => String(message.content).includes('"placed"')))
+        throw new Error('a lookup did not answer the order: the bench is not measuring permitted reads');
+      return elapsed;
+    };
+    for (const lookup of Object.values(variants)) for (let i = 0; i < 5; i++) await agentRun(lookup); // warm-up
+    const samples = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+    const readsPerCall = Object.fromEntries(Object.keys(variants).map((name) => [name, 0]));
+    for (let round = 0; round < ROUNDS; round++)
+      for (const [name, lookup] of Object.entries(variants)) {
+        reads.count = 0;
+        for (let i = 0; i < Math.floor(RUNS / ROUNDS); i++) samples[name].push(await agentRun(lookup));
+        readsPerCall[name] += reads.count;
+      }
+    await recorder.whenSealed();
+    await app.close();
+    const naive = median(samples.naive);
+    for (const name of Object.keys(variants))
+      rows.push({
+        variant: name,
+        median_ms: fmt(median(samples[name]), 2),
+        p95_ms: fmt(percentile(samples[name], 95), 2),
+        'row reads/call': fmt(readsPerCall[name] / (ROUNDS * Math.floor(RUNS / ROUNDS) * READS), 2),
+        'ratio (median)': fmt(median(samples[name]) / naive, 2),
+      });
+    table(
+      `createAgent run of ${READS} reads (${RUNS} runs per variant, alternating in ${ROUNDS} rounds): Verdict-bound tools with TypeORM PostgreSQL evidence vs naive tools`,
+      rows,
+    );
+    const once = 'bound, row read once (acceptStaleSnapshot)';
+    const ratio = median(samples[once]) / naive;
+    const calls = ROUNDS * Math.floor(RUNS / ROUNDS) * READS;
+    console.log(target(`bound run <= 1.3× the naive run (${fmt(ratio, 2)}×)`, ratio <= 1.3));
+    console.log(
+      target(
+        `the row read once per call under acceptStaleSnapshot (${readsPerCall[once]} reads in ${calls} calls)`,
+        readsPerCall[once] === calls,
+      ),
+    );
+  } finally {
+    await dataSource.destroy();
+    await dropDataSource(admin);
+  }
+}

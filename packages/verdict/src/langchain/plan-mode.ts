@@ -1,0 +1,125 @@
+import { interrupt } from '@langchain/langgraph';
+import { type StructuredToolInterface, tool } from '@langchain/core/tools';
+import { createMiddleware } from 'langchain';
+import { PlanRecorded } from '../events/plan-recorded.event.js';
+import { fingerprintString } from '../fingerprints/fingerprint.js';
+import { type Plan, planFingerprint, planSchema, withPlan } from '../plans/plan.js';
+import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { currentProvenanceWindow } from '../provenance/provenance-scope.js';
+import { ProvenanceSource } from '../provenance/provenance-source.js';
+import { rememberBounded } from '../shared/remember-bounded.js';
+import { labelsOwnResults, rememberOwnText } from './own-labelled-tool.js';
+import { threadOf } from './thread-of.js';
+
+/** The source of Verdict's answers to the plan tool. */
+const PLAN_SOURCE = ProvenanceSource.application('plan');
+/** How many threads' plans one {@link PlanMode} keeps. */
+const PLAN_CAPACITY = 10_000;
+
+/** The interrupt a plan change raises: the user approves the new plan (resume with `{ approved: true }`) or not. */
+export interface PlanChangeInterrupt {
+  readonly type: 'verdict_plan_change';
+  readonly planFingerprint: string;
+  readonly previousFingerprint: string;
+  /** The proposed plan, as the model wrote it: capabilities and source names, for the user to read. */
+  readonly plan: Plan;
+}
+
+/** Where {@link PlanRecorded} goes: an `EventEmitter2` fits. */
+export interface PlanEventSink {
+  emit(event: string, payload: PlanRecorded): unknown;
+}
+
+/** Options of {@link PlanMode}. */
+export interface PlanModeOptions {
+  /** The plan tool's name. Default `'verdict_plan'`. */
+  readonly toolName?: string;
+  /** Receives {@link PlanRecorded}. */
+  readonly events?: PlanEventSink;
+  readonly clock?: () => Date;
+}
+
+/**
+ * Plan mode for one `createAgent` agent (docs/quarantine.md, "Plans"): the model first proposes a plan with the
+ * plan tool — the capabilities it will call and, per argument, the untrusted sources its value may be read from —
+ * while its window holds trusted input only. Every bound call of the run is then checked against it at stage
+ * `provenance`: a capability outside the plan, or a value from a source the plan did not name, is refused, as is
+ * every call before a plan. A second plan in the same thread pauses the run for the user (a LangGraph interrupt,
+ * {@link PlanChangeInterrupt}). Place its middleware first, before quarantined reading and the tracker.
+ *
+ * @example
+ * const plans = new PlanMode(labels);
+ * const agent = createAgent({ model, tools, checkpointer, middleware: [plans.middleware(), reading.middleware(), tracker.middleware()] });
+ */
+export class PlanMode {
+  readonly tool: StructuredToolInterface;
+  private readonly plans = new Map<string, Plan>();
+
+  constructor(
+    private readonly labels: ProvenanceLabels,
+    private readonly options: PlanModeOptions = {},
+  ) {
+    this.tool = labelsOwnResults(
+      tool(
+        async (proposed: Plan, config: { configurable?: { thread_id?: unknown } }) => this.propose(proposed, config),
+        {
+          name: options.toolName ?? 'verdict_plan',
+          description:
+            'Propose the plan before reading anything untrusted: each capability you will call and, per argument, the ' +
+            'untrusted sources (kind:name, as handles name them) its value may come from. Values the user gave need no source.',
+          schema: planSchema,
+        },
+      ),
+    );
+  }
+
+  /** The agent middleware: offers the plan tool and runs every other tool call under the thread's plan. */
+  middleware() {
+    return createMiddleware({
+      name: 'VerdictPlanMode',
+      tools: [this.tool],
+      wrapToolCall: async (request, handler) => {
+        if (request.tool === this.tool) return handler(request);
+        return withPlan(this.plans.get(threadKey(request.runtime)) ?? null, () => handler(request));
+      },
+    });
+  }
+
+  private async propose(proposed: Plan, config: { configurable?: { thread_id?: unknown } }): Promise<string> {
+    const thread = threadKey(config);
+    const previous = this.plans.get(thread);
+    const fingerprint = planFingerprint(proposed);
+    if (previous === undefined) {
+      const window = currentProvenanceWindow();
+      if (window === undefined || window.untrusted)
+        return this.answer('Plan refused: a plan is made from trusted input only, before untrusted content is read.');
+    } else if (planFingerprint(previous) !== fingerprint) {
+      const decision = interrupt<PlanChangeInterrupt, { approved?: unknown } | undefined>({
+        type: 'verdict_plan_change',
+        planFingerprint: fingerprint,
+        previousFingerprint: planFingerprint(previous),
+        plan: proposed,
+      });
+      if (decision?.approved !== true) return this.answer('Plan change rejected by the user: the previous plan stays.');
+    }
+    rememberBounded(this.plans, thread, proposed, PLAN_CAPACITY);
+    this.options.events?.emit(
+      PlanRecorded.event,
+      new PlanRecorded(
+        fingerprint,
+        previous === undefined ? null : planFingerprint(previous),
+        fingerprintString(thread),
+        (this.options.clock ?? (() => new Date()))(),
+      ),
+    );
+    return this.answer(`Plan accepted (${fingerprint.slice(0, 16)}).`);
+  }
+
+  private answer(text: string): string {
+    return rememberOwnText(this.labels, PLAN_SOURCE, text);
+  }
+}
+
+function threadKey(runtime: { configurable?: { thread_id?: unknown } } | undefined): string {
+  return threadOf(runtime) ?? '';
+}

@@ -1,0 +1,18 @@
+import { Injectable } from '@nestjs/common';
+import { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { QuarantineService } from '../quarantine/quarantine.service.js';
+import { QuarantinedReading, type QuarantinedReadingOptions } from './quarantined-reading.js';
+
+/** Makes {@link QuarantinedReading}s wired to the module's quarantine and the trackers' shared labels. */
+@Injectable()
+export class QuarantinedReaders {
+  constructor(
+    private readonly quarantine: QuarantineService,
+    private readonly labels: ProvenanceLabels,
+  ) {}
+
+  /** Quarantined reading for one agent, with the schemas its model may ask values for. */
+  forAgent(options: QuarantinedReadingOptions): QuarantinedReading {
+    return new QuarantinedReading(this.quarantine, this.labels, options);
+  }
+}

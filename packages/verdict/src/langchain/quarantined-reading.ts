@@ -1,0 +1,86 @@
+import { ToolMessage } from '@langchain/core/messages';
+import type { StructuredToolInterface } from '@langchain/core/tools';
+import { createMiddleware } from 'langchain';
+import type { ZodType } from 'zod';
+import { Trust } from '../context-release/trust.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { labelContent } from '../provenance/labelled-content.js';
+import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { ProvenanceSource, ProvenanceSourceKind } from '../provenance/provenance-source.js';
+import { readNotExecutedMessage } from '../public-answer.js';
+import type { QuarantineService } from '../quarantine/quarantine.service.js';
+import { textOf } from './message-text.js';
+import { QUARANTINE_SOURCE, quarantineExtractTool } from './quarantine-extract-tool.js';
+import { isOwnLabelledTool, rememberOwnText } from './own-labelled-tool.js';
+
+/** Options of {@link QuarantinedReading}. */
+export interface QuarantinedReadingOptions {
+  /**
+   * The schemas the deciding model may ask values for, by name (the extract tool's `schema` argument).
+   * @example schemas: { bill: z.object({ iban: z.string(), amount: z.number().positive() }) }
+   */
+  readonly schemas: Readonly<Record<string, ZodType>>;
+  /** The extract tool's name. Default `'quarantine_extract'`. */
+  readonly toolName?: string;
+}
+
+/**
+ * Quarantined reading for one `createAgent` agent (docs/quarantine.md): every tool result that carries untrusted
+ * content — as the provenance tracker labelled it — reaches the model as a handle instead of its text, and the
+ * agent gets an extract tool that asks the module's quarantined model for a schema-typed value. Place its
+ * middleware before the tracker's (it reads the labels the tracker gives the result):
+ *
+ * @example
+ * const reading = readers.forAgent({ schemas: { bill: z.object({ iban: z.string(), amount: z.number() }) } });
+ * const agent = createAgent({ model, tools, middleware: [reading.middleware(), tracker.middleware()] });
+ */
+export class QuarantinedReading {
+  /** The extract tool (the middleware offers it to the agent). */
+  readonly tool: StructuredToolInterface;
+
+  constructor(
+    private readonly quarantine: QuarantineService,
+    private readonly labels: ProvenanceLabels,
+    options: QuarantinedReadingOptions,
+  ) {
+    if (Object.keys(options.schemas).length === 0)
+      throw new VerdictConfigurationError('Quarantined reading needs at least one schema to extract.');
+    this.tool = quarantineExtractTool(quarantine, labels, options.schemas, options.toolName ?? 'quarantine_extract');
+  }
+
+  /** The agent middleware: swaps untrusted tool results for handles and offers the extract tool. */
+  middleware() {
+    return createMiddleware({
+      name: 'VerdictQuarantinedReading',
+      tools: [this.tool],
+      wrapToolCall: async (request, handler) => {
+        const result = await handler(request);
+        if (!ToolMessage.isInstance(result) || isOwnLabelledTool(request.tool)) return result;
+        const text = textOf(result);
+        // Verdict's own fixed answer for a call it did not execute holds nothing to quarantine.
+        if (text === '' || readNotExecutedMessage(text) !== null) return result;
+        const items = this.labels.recall(text) ?? [
+          labelContent(text, ProvenanceSource.named(ProvenanceSourceKind.Tool, request.toolCall.name), Trust.Untrusted),
+        ];
+        if (!items.some((item) => item.label.trust === Trust.Untrusted)) return result;
+        const handle = this.quarantine.quarantineContent(text, items);
+        const shown = rememberOwnText(
+          this.labels,
+          QUARANTINE_SOURCE,
+          JSON.stringify({
+            quarantined: handle.id,
+            sources: handle.sources.map((source) => source.toString()),
+            read_with: this.tool.name,
+          }),
+        );
+        return new ToolMessage({
+          content: shown,
+          tool_call_id: result.tool_call_id,
+          name: result.name,
+          status: result.status,
+          id: result.id,
+        });
+      },
+    });
+  }
+}

@@ -1,0 +1,62 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { z } from 'zod';
+import { fingerprint } from '../fingerprints/fingerprint.js';
+
+/**
+ * One call a plan allows: the capability and, per argument path (dot paths with `*`), the untrusted sources
+ * (`kind:name`, e.g. `mcp:files`) its value may be read from through quarantined reading. A value derived from
+ * trusted content is always within the plan; an argument the step does not name may take only such a value.
+ *
+ * @example { capability: 'payments.send', arguments: { recipient: ['mcp:files'], amount: ['mcp:files'] } }
+ */
+export interface PlanStep {
+  readonly capability: string;
+  readonly arguments?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** A plan (docs/quarantine.md, "Plans"): the calls a run may make, proposed from trusted input only. */
+export interface Plan {
+  readonly steps: readonly PlanStep[];
+}
+
+/** The zod schema of a plan, as the plan tool takes it from the model. */
+export const planSchema = z.object({
+  steps: z
+    .array(
+      z.object({
+        capability: z.string().min(1),
+        arguments: z.record(z.string().min(1), z.array(z.string().regex(/^[a-z_]+:.+$/))).optional(),
+      }),
+    )
+    .min(1),
+});
+
+/** `sha256(JCS(plan))`: what evidence and events name a plan by. */
+export function planFingerprint(plan: Plan): string {
+  return fingerprint({
+    steps: plan.steps.map((step) => ({ capability: step.capability, arguments: step.arguments ?? {} })),
+  });
+}
+
+/** A plan in force, with its fingerprint. */
+export interface PlanInForce {
+  readonly plan: Plan;
+  readonly fingerprint: string;
+}
+
+const plans = new AsyncLocalStorage<PlanInForce | null>();
+
+/**
+ * Runs `fn` under `plan`: every proposal made inside it outside the plan is refused at stage `provenance`.
+ * `null` is plan mode before any plan was accepted: every proposal is refused.
+ *
+ * @example await withPlan(plan, () => verdict.execute({ capability: 'payments.send', arguments, toolCallId }));
+ */
+export function withPlan<T>(plan: Plan | null, fn: () => T): T {
+  return plans.run(plan === null ? null : Object.freeze({ plan, fingerprint: planFingerprint(plan) }), fn);
+}
+
+/** The plan in force: `undefined` outside plan mode, `null` in plan mode before any plan. */
+export function currentPlan(): PlanInForce | null | undefined {
+  return plans.getStore();
+}

@@ -1,0 +1,13 @@
+/** One message of the quarantined model's prompt, as a LangChain chat model accepts it: `[role, text]`. */
+export type QuarantinePromptMessage = ['system' | 'human', string];
+
+/**
+ * The quarantined model: any LangChain chat model (`ChatOpenAI`, `ChatAnthropic`, a cheaper one in practice)
+ * satisfies it. Verdict only ever calls `invoke` with a system and a human message, and never binds tools: an
+ * answer that asks for a tool call is refused (`QuarantineExtractionError`, reason `tool_call`), never run.
+ *
+ * @example const quarantine = { model: new ChatOpenAI({ model: 'gpt-4.1-mini' }) };
+ */
+export interface QuarantineChatModel {
+  invoke(input: QuarantinePromptMessage[]): Promise<{ readonly content: unknown; readonly tool_calls?: unknown }>;
+}

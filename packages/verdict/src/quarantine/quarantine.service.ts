@@ -1,0 +1,207 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { randomUUID } from 'node:crypto';
+import type { ZodType, z } from 'zod';
+import { ActionContextStore } from '../context/action-context.store.js';
+import type { ActionContext } from '../context/action-context.js';
+import { actorFingerprint, tenantFingerprintOf } from '../context/actor-key.js';
+import { Trust } from '../context-release/trust.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { QuarantineExtractionError, QuarantineExtractionFailure } from '../errors/quarantine-extraction.error.js';
+import { QuarantinedExtraction } from '../events/quarantined-extraction.event.js';
+import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
+import { extractedContent } from '../provenance/extraction-passages.js';
+import { labelContent, type LabelledContent } from '../provenance/labelled-content.js';
+import { contentRecord } from '../provenance/content-record.js';
+import { type ProvenanceRecord, ProvenanceRecordKind } from '../provenance/provenance-record.js';
+import type { ProvenanceSource } from '../provenance/provenance-source.js';
+import { rememberBounded } from '../shared/remember-bounded.js';
+import type { Extraction } from './extraction.js';
+import { answerText, extractionPrompt, extractionSchema, parseAnswer } from './extraction-prompt.js';
+import type { QuarantineHandle } from './quarantine-handle.js';
+import {
+  DEFAULT_QUARANTINE_CAPACITY,
+  QUARANTINE_OPTIONS,
+  type QuarantineOptions,
+} from './quarantine-options.interface.js';
+
+/** What a handle stands for: the text the quarantined model reads, its untrusted items, whose it is. */
+interface Quarantined {
+  readonly text: string;
+  readonly passages: readonly LabelledContent[];
+  readonly handle: QuarantineHandle;
+  readonly owner: string;
+}
+
+/** Options of one extraction. */
+export interface ExtractOptions {
+  /** What to look for, in words (`the IBAN and amount due`): passed to the quarantined model with the schema. */
+  readonly instruction?: string;
+}
+
+/**
+ * Quarantined reading (docs/quarantine.md): untrusted content is held here and the deciding model gets a
+ * {@link QuarantineHandle} instead; {@link extract} asks the module's quarantined model — no tools, never the
+ * deciding model's context — for a schema-typed value, which keeps the label of its source. One extra model
+ * call per extraction. Handles live in this process's memory (bounded), for the actor and tenant that made them.
+ *
+ * @example
+ * const handle = quarantine.quarantine(billText, ProvenanceSource.mcp('files'));
+ * const { value, content } = await quarantine.extract(handle, z.object({ iban: z.string(), amount: z.number() }));
+ */
+@Injectable()
+export class QuarantineService {
+  private readonly held = new Map<string, Quarantined>();
+  private readonly clock: () => Date;
+
+  constructor(
+    @Inject(QUARANTINE_OPTIONS) private readonly options: QuarantineOptions,
+    private readonly contexts: ActionContextStore,
+    @Optional() private readonly events?: EventEmitter2,
+  ) {
+    this.clock = options.clock ?? (() => new Date());
+  }
+
+  /**
+   * Holds `text` from `source` as untrusted content and returns its handle: what the deciding model may see.
+   * @example const handle = quarantine.quarantine(document.pageContent, ProvenanceSource.retrieval('inbox'));
+   */
+  quarantine(text: string, source: ProvenanceSource): QuarantineHandle {
+    return this.quarantineContent(text, [labelContent(text, source, Trust.Untrusted)]);
+  }
+
+  /**
+   * Holds `text`, whose labelled items are `items` (a tool result as the provenance tracker labelled it: the
+   * whole text, or its untrusted paths), and returns its handle. The untrusted items are the source passages an
+   * approver is shown next to a value extracted from it.
+   * @throws VerdictConfigurationError when no item is untrusted: quarantine is for content nobody vouches for.
+   */
+  quarantineContent(text: string, items: readonly LabelledContent[]): QuarantineHandle {
+    const passages = items.filter((item) => item.label.trust === Trust.Untrusted);
+    if (passages.length === 0)
+      throw new VerdictConfigurationError('Only untrusted content is quarantined: label it untrusted first.');
+    const sources = new Map(passages.map(({ label }) => [label.source.toString(), label.source]));
+    const handle: QuarantineHandle = Object.freeze({
+      id: `q-${randomUUID()}`,
+      sources: Object.freeze([...sources.values()]),
+    });
+    rememberBounded(
+      this.held,
+      handle.id,
+      Object.freeze({
+        text,
+        passages: Object.freeze([...passages]),
+        handle,
+        owner: this.ownerOf(this.contexts.current()),
+      }),
+      this.options.quarantine?.capacity ?? DEFAULT_QUARANTINE_CAPACITY,
+    );
+    return handle;
+  }
+
+  /**
+   * Asks the quarantined model for a value of `schema` from the handle's content. The value's
+   * {@link Extraction.content} is untrusted under the handle's sources: put it in the window of any call that
+   * uses the value, and provenance treats the value as derived from them.
+   * @throws QuarantineExtractionError when no value fits the schema (the answer is never returned as text), or
+   *   the handle is unknown here (another process, another actor or tenant, forgotten).
+   * @throws VerdictConfigurationError when the module has no `quarantine.model`.
+   */
+  async extract<S extends ZodType>(
+    handle: QuarantineHandle | string,
+    schema: S,
+    options: ExtractOptions = {},
+  ): Promise<Extraction<z.output<S>>> {
+    const model = this.options.quarantine?.model;
+    if (model === undefined)
+      throw new VerdictConfigurationError('QuarantineService.extract needs the module option quarantine: { model }.');
+    const id = typeof handle === 'string' ? handle : handle.id;
+    const jsonSchema = extractionSchema(schema);
+    const facts = { handleFingerprint: fingerprintString(id), schemaFingerprint: fingerprint(jsonSchema) };
+    const context = this.contexts.current();
+    const held = this.held.get(id);
+    if (held === undefined || held.owner !== this.ownerOf(context))
+      throw this.failed(QuarantineExtractionFailure.UnknownHandle, facts, undefined, context);
+    const answer = await model.invoke(extractionPrompt(held.text, jsonSchema, options.instruction));
+    if (Array.isArray(answer.tool_calls) && answer.tool_calls.length > 0)
+      throw this.failed(QuarantineExtractionFailure.ToolCall, facts, held, context);
+    const parsed = parseAnswer(answerText(answer.content));
+    if (parsed === undefined) throw this.failed(QuarantineExtractionFailure.NotJson, facts, held, context);
+    const result = schema.safeParse(parsed.value);
+    if (!result.success)
+      throw this.failed(
+        QuarantineExtractionFailure.SchemaMismatch,
+        facts,
+        held,
+        context,
+        result.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.code}`),
+      );
+    const text = JSON.stringify(result.data) ?? 'null';
+    const content = extractedContent(text, held.passages);
+    await this.record(content, held.passages);
+    this.emit('extracted', facts, held, context, fingerprintString(text));
+    return Object.freeze({ value: result.data as z.output<S>, text, content });
+  }
+
+  /** Labels and derivation edges (value → each passage) to the provenance ledger: fingerprints only. */
+  private async record(content: readonly LabelledContent[], passages: readonly LabelledContent[]): Promise<void> {
+    const ledger = this.options.provenance?.ledger;
+    if (ledger === undefined) return;
+    const now = this.clock();
+    const records: ProvenanceRecord[] = content.flatMap((item) => [
+      contentRecord(item, ProvenanceRecordKind.Label, now),
+      ...passages
+        .filter((passage) => passage.label.source.toString() === item.label.source.toString())
+        .map((passage) => contentRecord(item, ProvenanceRecordKind.Derivation, now, passage)),
+    ]);
+    await ledger.append(records);
+  }
+
+  private failed(
+    failure: QuarantineExtractionFailure,
+    facts: { readonly handleFingerprint: string; readonly schemaFingerprint: string },
+    held: Quarantined | undefined,
+    context: ActionContext | undefined,
+    issues: readonly string[] = [],
+  ): QuarantineExtractionError {
+    this.emit(failure, facts, held, context, null);
+    return new QuarantineExtractionError(failure, facts.handleFingerprint, issues);
+  }
+
+  private emit(
+    outcome: QuarantinedExtraction['outcome'],
+    facts: { readonly handleFingerprint: string; readonly schemaFingerprint: string },
+    held: Quarantined | undefined,
+    context: ActionContext | undefined,
+    valueFingerprint: string | null,
+  ): void {
+    this.events?.emit(
+      QuarantinedExtraction.event,
+      new QuarantinedExtraction(
+        outcome,
+        facts.handleFingerprint,
+        held?.handle.sources.map((source) => source.toString()) ?? [],
+        [...new Set(held?.passages.map(({ label }) => label.fingerprint) ?? [])],
+        facts.schemaFingerprint,
+        valueFingerprint,
+        context === undefined ? null : this.actorFingerprintOf(context),
+        context === undefined ? null : tenantFingerprintOf(context),
+        this.clock(),
+      ),
+    );
+  }
+
+  /** Whose a handle is: the actor's and the tenant's fingerprints; `''` outside any action context. */
+  private ownerOf(context: ActionContext | undefined): string {
+    if (context === undefined) return '';
+    return JSON.stringify([this.actorFingerprintOf(context), tenantFingerprintOf(context)]);
+  }
+
+  private actorFingerprintOf(context: ActionContext): string | null {
+    try {
+      return actorFingerprint(context, this.options.actorKey?.bind(this.options));
+    } catch {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from '@jest/globals';
+import { EventEmitter2, EventEmitterModule } from '@nestjs/event-emitter';
+import { PlanRecorded } from '@verdict/nestjs';
+import type { ScriptStep } from '@verdict/nestjs/testing/langchain';
+import { BILL_IBAN, TYPED_IBAN, billFixture, payTheBill } from './bill.fixture.js';
+
+const BILL_ANSWER = JSON.stringify({ iban: BILL_IBAN, amount: 120 });
+const allow = { untrustedContext: 'allow', arguments: { recipient: 'allow' } } as const;
+/** The plan "pay the bill in the file": the recipient and the amount come from the file (`mcp:files`). */
+const payFromFile = { capability: 'payments.send', arguments: { recipient: ['mcp:files'], amount: ['mcp:files'] } };
+
+function plan(steps: unknown[], id = 'call_plan'): ScriptStep {
+  return { toolCalls: [{ name: 'verdict_plan', args: { steps }, id }] };
+}
+
+async function planned(answers = [BILL_ANSWER]) {
+  const app = await billFixture(answers, { payments: allow, imports: [EventEmitterModule.forRoot()] });
+  const recorded: PlanRecorded[] = [];
+  app.moduleRef.get(EventEmitter2).on(PlanRecorded.event, (event: PlanRecorded) => recorded.push(event));
+  return { ...app, recorded };
+}
+
+describe('plan mode: a plan made from trusted input binds the run', () => {
+  it('utility: the bill is paid within a plan that names the file as the source of recipient and amount', async () => {
+    const app = await planned();
+    const { model } = await app.turn('Pay the bill in bill.txt.', [plan([payFromFile]), ...payTheBill()], {
+      plan: true,
+    });
+
+    expect(model.toolMessages()[0]?.content).toMatch(/^Plan accepted \([0-9a-f]{16}\)\.$/);
+    expect(app.payments.map((payment) => payment.arguments)).toEqual([{ recipient: BILL_IBAN, amount: 120 }]);
+    expect(app.recorded).toEqual([
+      expect.objectContaining({ planFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), previousFingerprint: null }),
+    ]);
+  });
+
+  it('attack: a value from a source the plan did not name is refused; control: the value the user typed passes', async () => {
+    const userOnly = { capability: 'payments.send', arguments: { amount: ['mcp:files'] } };
+    const attacked = await planned();
+    await attacked.turn('Pay the bill in bill.txt.', [plan([userOnly]), ...payTheBill()], { plan: true });
+    expect(attacked.payments).toEqual([]);
+    expect(attacked.evidence.decisions()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          capability: 'payments.send',
+          stage: 'provenance',
+          disposition: 'deny',
+          reason: expect.stringMatching(
+            /^plan [0-9a-f]{16}: argument #[0-9a-f]{16} comes from a source the plan did not name$/,
+          ),
+        }),
+      ]),
+    );
+
+    const typed = await planned();
+    await typed.turn(`Pay the bill in bill.txt to ${TYPED_IBAN}.`, [plan([userOnly]), ...payTheBill(TYPED_IBAN)], {
+      plan: true,
+    });
+    expect(typed.payments.map((payment) => payment.arguments)).toEqual([{ recipient: TYPED_IBAN, amount: 120 }]);
+  });
+
+  it('attack: a capability outside the plan is refused, and so is every call before a plan', async () => {
+    const outside = await planned();
+    await outside.turn(
+      'Show me product p-1, then pay the bill.',
+      [plan([{ capability: 'products.view' }]), ...payTheBill()],
+      { plan: true },
+    );
+    expect(outside.payments).toEqual([]);
+    expect(outside.evidence.decisions().map((d) => d.reason)).toContainEqual(
+      expect.stringMatching(/^plan [0-9a-f]{16}: capability payments.send is not in the plan$/),
+    );
+
+    const none = await planned();
+    await none.turn('Pay the bill in bill.txt.', payTheBill(), { plan: true });
+    expect(none.payments).toEqual([]);
+    expect(none.evidence.decisions().map((d) => d.reason)).toContain('plan mode: no plan was accepted for this run');
+  });
+
+  it('attack: a plan proposed after untrusted content was read is refused', async () => {
+    const app = await planned();
+    const [read, extract, , done] = payTheBill();
+    const pay: ScriptStep = {
+      toolCalls: [{ name: 'send_payment', args: { recipient: BILL_IBAN, amount: 120 }, id: 'call_pay' }],
+    };
+    const { model } = await app.turn('Pay the bill in bill.txt.', [read!, extract!, plan([payFromFile]), pay, done!], {
+      plan: true,
+    });
+
+    expect(model.toolMessages()[2]?.content).toBe(
+      'Plan refused: a plan is made from trusted input only, before untrusted content is read.',
+    );
+    expect(app.payments).toEqual([]);
+    expect(app.recorded).toEqual([]);
+  });
+
+  it('a plan change asks the user again: approved, the new plan binds; rejected, the previous one stays', async () => {
+    const viewOnly = [{ capability: 'products.view' }];
+    const script = (): ScriptStep[] => [plan(viewOnly), plan([payFromFile], 'call_replan'), ...payTheBill()];
+
+    const approved = await planned();
+    const first = await approved.turn('Pay the bill in bill.txt.', script(), { plan: true });
+    const paused = (first.state as { __interrupt__?: { value: unknown }[] }).__interrupt__;
+    expect(paused?.[0]?.value).toMatchObject({ type: 'verdict_plan_change', plan: { steps: [payFromFile] } });
+    await first.resume({ approved: true });
+    expect(approved.payments.map((payment) => payment.arguments)).toEqual([{ recipient: BILL_IBAN, amount: 120 }]);
+    expect(approved.recorded.map((event) => event.previousFingerprint === null)).toEqual([true, false]);
+
+    const rejected = await planned();
+    const second = await rejected.turn('Pay the bill in bill.txt.', script(), { plan: true });
+    await second.resume({ approved: false });
+    expect(second.model.toolMessages()[1]?.content).toBe('Plan change rejected by the user: the previous plan stays.');
+    expect(rejected.payments).toEqual([]);
+  });
+});

@@ -1,0 +1,125 @@
+import { describe, expect, it } from '@jest/globals';
+import { EventEmitter2, EventEmitterModule } from '@nestjs/event-emitter';
+import {
+  type ActionContextStore,
+  ActionContextStore as Contexts,
+  ProvenanceSource,
+  ProvenanceWindow,
+  QuarantineExtractionError,
+  QuarantineService,
+  QuarantinedExtraction,
+  Trust,
+  VerdictService,
+  labelContent,
+  withProvenance,
+} from '@verdict/nestjs';
+import { z } from 'zod';
+import { alice, paymentsFixture } from '../provenance/payments.fixture.js';
+import { BILL, BILL_IBAN, TYPED_IBAN, billFixture, billSchema } from './bill.fixture.js';
+
+const BILL_ANSWER = JSON.stringify({ iban: BILL_IBAN, amount: 120 });
+const trustedOnly = { untrustedContext: 'allow', arguments: { recipient: 'trusted_only' } } as const;
+
+/** The application's own code: a Nest service that quarantines a file and pays from what it extracts. */
+async function application(answers: string[]) {
+  const app = await billFixture(answers, { payments: trustedOnly, imports: [EventEmitterModule.forRoot()] });
+  const quarantine = app.moduleRef.get(QuarantineService);
+  const verdict = app.moduleRef.get(VerdictService);
+  const contexts: ActionContextStore = app.moduleRef.get(Contexts);
+  const events: QuarantinedExtraction[] = [];
+  app.moduleRef
+    .get(EventEmitter2)
+    .on(QuarantinedExtraction.event, (event: QuarantinedExtraction) => events.push(event));
+  /** Pays `recipient` on behalf of an agent whose window held the user's request and the extraction. */
+  const pay = (request: string, extracted: readonly ReturnType<typeof labelContent>[], recipient: string) =>
+    withProvenance(
+      ProvenanceWindow.of([labelContent(request, ProvenanceSource.user('chat'), Trust.Trusted), ...extracted]),
+      () =>
+        verdict.execute({ capability: 'payments.send', arguments: { recipient, amount: 120 }, toolCallId: 'app-1' }),
+    );
+  return { ...app, quarantine, contexts, events, pay };
+}
+
+describe('QuarantineService from application code', () => {
+  it('utility: extracts a schema-typed value whose content carries the file’s label; a typed IBAN is paid', async () => {
+    const app = await application([BILL_ANSWER]);
+    const extraction = await app.as(async () => {
+      const handle = app.quarantine.quarantine(BILL, ProvenanceSource.mcp('files'));
+      return app.quarantine.extract(handle, billSchema, { instruction: 'the IBAN and amount due' });
+    });
+
+    expect(extraction.value).toEqual({ iban: BILL_IBAN, amount: 120 });
+    expect(extraction.content.map(({ label }) => [label.source.toString(), label.trust])).toEqual([
+      ['mcp:files', 'untrusted'],
+    ]);
+    const paid = await app.as(() => app.pay(`Pay my bill to ${TYPED_IBAN}.`, extraction.content, TYPED_IBAN));
+    expect(paid.executed).toBe(true);
+  });
+
+  it('attack: the extracted IBAN in a trusted_only argument is refused', async () => {
+    const app = await application([BILL_ANSWER]);
+    const refused = await app.as(async () => {
+      const handle = app.quarantine.quarantine(BILL, ProvenanceSource.mcp('files'));
+      const { value, content } = await app.quarantine.extract(handle, billSchema);
+      return app.pay('Pay the bill in bill.txt.', content, value.iban);
+    });
+
+    expect(refused).toMatchObject({ executed: false, decision: { stage: 'provenance', disposition: 'deny' } });
+    expect(app.payments).toEqual([]);
+  });
+
+  it('attack: output that does not fit the schema is a typed error carrying failed checks, never the answer', async () => {
+    const app = await application([JSON.stringify({ iban: BILL_IBAN, amount: 'everything' })]);
+    const handle = await app.as(async () => app.quarantine.quarantine(BILL, ProvenanceSource.mcp('files')));
+    const failure = await app.as(() => app.quarantine.extract(handle, billSchema)).catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(QuarantineExtractionError);
+    expect(failure).toMatchObject({ failure: 'schema_mismatch', issues: ['amount: invalid_type'] });
+    expect((failure as Error).message).not.toContain(BILL_IBAN);
+  });
+
+  it('attack: a handle is another actor’s, or another tenant’s, for nobody else', async () => {
+    const app = await application([BILL_ANSWER]);
+    const handle = await app.as(async () => app.quarantine.quarantine(BILL, ProvenanceSource.mcp('files')));
+    const asBob = app.contexts.run({ ...alice, actor: { id: 'bob' } }, () =>
+      app.quarantine.extract(handle, z.object({ iban: z.string() })),
+    );
+    const otherTenant = app.contexts.run({ ...alice, tenant: 'globex' }, () =>
+      app.quarantine.extract(handle.id, z.object({ iban: z.string() })),
+    );
+
+    await expect(asBob).rejects.toMatchObject({ failure: 'unknown_handle' });
+    await expect(otherTenant).rejects.toMatchObject({ failure: 'unknown_handle' });
+    expect(app.quarantined.callCount).toBe(0);
+  });
+
+  it('events: each extraction raises QuarantinedExtraction with fingerprints only', async () => {
+    const app = await application([BILL_ANSWER, 'no JSON here']);
+    const handle = await app.as(async () => app.quarantine.quarantine(BILL, ProvenanceSource.mcp('files')));
+    await app.as(() => app.quarantine.extract(handle, billSchema));
+    await app.as(() => app.quarantine.extract(handle, billSchema)).catch(() => undefined);
+
+    expect(app.events).toEqual([
+      expect.objectContaining({
+        outcome: 'extracted',
+        sources: ['mcp:files'],
+        passageFingerprints: [expect.stringMatching(/^[0-9a-f]{64}$/)],
+        valueFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+        tenantFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+      }),
+      expect.objectContaining({ outcome: 'not_json', valueFingerprint: null }),
+    ]);
+    const published = JSON.stringify(app.events);
+    for (const secret of [handle.id, BILL_IBAN, 'Hydro', BILL_ANSWER]) expect(published).not.toContain(secret);
+  });
+
+  it('bad input: quarantining trusted content, or extracting without a quarantined model, is a configuration error', async () => {
+    const app = await application([]);
+    expect(() =>
+      app.quarantine.quarantineContent('x', [labelContent('x', ProvenanceSource.user('chat'), Trust.Trusted)]),
+    ).toThrow('Only untrusted content is quarantined');
+    const bare = await paymentsFixture();
+    const service = bare.moduleRef.get(QuarantineService);
+    await expect(service.extract('q-1', billSchema)).rejects.toThrow('quarantine: { model }');
+  });
+});
