@@ -5,3 +5,6 @@ export interface BudgetOptions {
   /** Where spend-budget windows live. Required when any capability declares a `budget` (checked at boot). */
   readonly budgets?: BudgetStore;
 }
+
+/** Injects the module's {@link BudgetOptions} (provided by the core module). */
+export const BUDGET_OPTIONS = Symbol('VerdictBudgetOptions');
