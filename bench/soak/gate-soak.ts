@@ -19,12 +19,15 @@ import type {
   ReceiptConsumeReply,
   ReceiptDecisionReply,
   ReceiptIssueReply,
+  ReserveBudgetReply,
   TrajectoryAdvanceReply,
 } from '@verdict/testing-kit';
 import { type SoakViolations, noViolations } from './soak-tally.js';
 
-/** What a limited gate lets through per key: rate-limit units, trajectory steps. */
+/** What a limited gate lets through per key: rate-limit units, trajectory steps, spend-budget amounts. */
 const LIMIT = 3;
+/** What one spend-budget reservation takes: a key's budget is LIMIT of them. */
+const AMOUNT = 250;
 const WINDOW_SECONDS = 3_600;
 const TTL_MS = 3_600_000;
 const COPIES = externalCopiesModel(LIMIT);
@@ -55,13 +58,16 @@ export interface GateSoakOptions {
   readonly rounds: number;
   /** Fresh keys per start barrier; every worker calls each of them, in the same order. */
   readonly batch: number;
+  /** The names of the gates to soak (as the report prints them); empty: every gate. */
+  readonly gates: readonly string[];
   readonly report: (result: GateSoakResult) => void;
 }
 
 /**
  * `rounds` contended rounds of each durable gate on `engine`, `processes` OS processes calling every key:
  * execution claim admission, approval receipt consumption, approve-vs-reject, the pending-receipt caps (a
- * principal's `maxPending`, one pending receipt per tool call and conversation), rate limit, trajectory advance.
+ * principal's `maxPending`, one pending receipt per tool call and conversation), rate limit, spend-budget
+ * reservation (each committed), trajectory advance.
  */
 export async function soakGates(engine: DatabaseEngine, options: GateSoakOptions): Promise<GateSoakResult[]> {
   const dataSource = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
@@ -69,7 +75,11 @@ export async function soakGates(engine: DatabaseEngine, options: GateSoakOptions
   try {
     workers = await startGateWorkers({ count: options.processes, dataSource });
     const results: GateSoakResult[] = [];
-    for (const gate of durableGates(engine, new TypeOrmApprovalReceiptStore(dataSource))) {
+    const gates = durableGates(engine, new TypeOrmApprovalReceiptStore(dataSource));
+    const unknown = options.gates.filter((name) => !gates.some((gate) => gate.name === name));
+    if (unknown.length > 0)
+      throw new Error(`No durable gate is named ${unknown.join(', ')}: ${gates.map((gate) => gate.name).join(', ')}.`);
+    for (const gate of gates.filter(({ name }) => options.gates.length === 0 || options.gates.includes(name))) {
       const result = await soakGate(engine, gate, workers, options);
       options.report(result);
       results.push(result);
@@ -295,6 +305,31 @@ function durableGates(engine: DatabaseEngine, operator: TypeOrmApprovalReceiptSt
           (replies as ConsumeReply[])
             .flatMap((reply) => reply.consumptions)
             .filter((consumption) => consumption.allowed).length,
+          LIMIT,
+          violations,
+          'overAdmissions',
+        ),
+    },
+    {
+      name: 'spend budget',
+      arrange: async (keys) => {
+        const windowStart = new Date(Math.floor(Date.now() / (WINDOW_SECONDS * 1000)) * WINDOW_SECONDS * 1000);
+        return () =>
+          keys.map((name) => ({
+            gate: 'reserveBudget',
+            bucketFingerprint: key(name),
+            windowStart,
+            windowSeconds: WINDOW_SECONDS,
+            limit: LIMIT * AMOUNT,
+            amount: AMOUNT,
+            times: 1,
+            settle: 'commit',
+          }));
+      },
+      judge: (replies, violations) =>
+        countExactly(
+          (replies as ReserveBudgetReply[]).flatMap((reply) => reply.reservations).filter((answer) => answer.reserved)
+            .length,
           LIMIT,
           violations,
           'overAdmissions',

@@ -6,7 +6,7 @@ export interface SoakViolations {
   doubleConsumptions: number;
   /** More than one of racing approvals and rejections applied to one pending receipt. */
   doubleDecisions: number;
-  /** More rate-limit units or trajectory steps admitted than the limit allows. */
+  /** More rate-limit units, spend-budget amounts or trajectory steps admitted than the limit allows. */
   overAdmissions: number;
   /** Fewer admitted than the gate must admit (a round no process won, a limit not reached). */
   underAdmissions: number;

@@ -1,6 +1,6 @@
 // `npm run soak`: the durable gates and the proposal pipeline far beyond what `npm test` can afford.
-// Every durable gate (claim admission, receipt consumption, approve-vs-reject, rate limit, trajectory
-// advance) on every configured engine, each round one fresh key raced by every worker process; then
+// Every durable gate (claim admission, receipt consumption, approve-vs-reject, rate limit, spend budget,
+// trajectory advance) on every configured engine, each round one fresh key raced by every worker process; then
 // random proposals through the property test's world. Prints every violation count (all must be 0) and
 // the wall time; exits 1 if any count is not 0.
 //
@@ -10,6 +10,7 @@
 //   --processes N   VERDICT_SOAK_PROCESSES   racing OS processes                    (8)
 //   --batch N       VERDICT_SOAK_BATCH       fresh keys per start barrier           (250)
 //   --seed N        VERDICT_SOAK_SEED        the proposals' seed                    (random)
+//   --gates A,B     VERDICT_SOAK_GATES       only these gates, by reported name     (all)
 // Engines: SQLite always; PostgreSQL and MariaDB when VERDICT_TEST_POSTGRES_URL / VERDICT_TEST_MARIADB_URL
 // are set (VERDICT_TEST_REQUIRE_DATABASES=1 makes a missing one an error), as for the tests.
 import { performance } from 'node:perf_hooks';
@@ -26,6 +27,7 @@ const { values: flags } = parseArgs({
     processes: { type: 'string' },
     batch: { type: 'string' },
     seed: { type: 'string' },
+    gates: { type: 'string' },
   },
 });
 
@@ -44,6 +46,10 @@ const proposals = setting(flags.proposals, 'VERDICT_SOAK_PROPOSALS', 100_000);
 const processes = setting(flags.processes, 'VERDICT_SOAK_PROCESSES', 8);
 const batch = Math.max(1, setting(flags.batch, 'VERDICT_SOAK_BATCH', 250));
 const seed = setting(flags.seed, 'VERDICT_SOAK_SEED', Math.floor(Math.random() * 2 ** 31));
+const gates = (flags.gates ?? process.env.VERDICT_SOAK_GATES ?? '')
+  .split(',')
+  .map((name) => name.trim())
+  .filter((name) => name !== '');
 const engines = databaseEngines();
 
 const started = performance.now();
@@ -61,6 +67,7 @@ for (const engine of engines) {
       processes,
       rounds,
       batch,
+      gates,
       report: (result) =>
         console.log(
           `  [${result.engine}] ${result.gate}: ${result.rounds} rounds in ${seconds(result.seconds)}; ${describeViolations(result.violations)}`,

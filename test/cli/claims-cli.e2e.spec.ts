@@ -4,6 +4,8 @@ import {
   DecisionRecordEntity,
   ExecutionClaimEntity,
   RateLimitWindowEntity,
+  BudgetWindowEntity,
+  TypeOrmBudgetStore,
   TypeOrmRateLimitStore,
   verdictEntities,
   verdictMigrations,
@@ -284,6 +286,21 @@ describe('operator CLI: execution claims', () => {
     expect(pruned.code).toBe(0);
     expect(JSON.parse(pruned.stdout)).toEqual({ pruned: 1 });
     const left = await dataSource.getRepository(RateLimitWindowEntity).find();
+    expect(left.map((window) => window.windowStart.getTime())).toEqual([current.getTime()]);
+  });
+
+  it('prunes budget windows that have ended, and only those', async () => {
+    const { cli, dataSource } = await setup();
+    const store = new TypeOrmBudgetStore(dataSource);
+    const hour = 3600;
+    const ended = windowStartOf(new Date(Date.now() - 2 * hour * 1000), hour);
+    const current = windowStartOf(new Date(), hour);
+    for (const windowStart of [ended, current])
+      await store.reserve({ bucketFingerprint: 'b'.repeat(64), windowStart, windowSeconds: hour, limit: 5, amount: 2 });
+    const pruned = await cli('budgets', 'prune', '--json');
+    expect(pruned.code).toBe(0);
+    expect(JSON.parse(pruned.stdout)).toEqual({ pruned: 1 });
+    const left = await dataSource.getRepository(BudgetWindowEntity).find();
     expect(left.map((window) => window.windowStart.getTime())).toEqual([current.getTime()]);
   });
 });

@@ -135,6 +135,8 @@ export function documentsFixture() {
       | 'capabilities'
       | 'executionClaims'
       | 'rateLimits'
+      | 'budgets'
+      | 'callCeilings'
       | 'approvals'
       | 'trajectories'
       | 'clock'

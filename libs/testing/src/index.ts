@@ -29,6 +29,8 @@ export type {
   BatchRequest,
   GateRequest,
   ConsumeReply,
+  ReserveBudgetReply,
+  ReserveBudgetRequest,
   ConsumeRequest,
   ReceiptConsumeReply,
   ReceiptConsumeRequest,

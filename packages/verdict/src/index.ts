@@ -116,6 +116,19 @@ export {
   type RateLimitRequest,
 } from './rate-limits/rate-limit-store.interface.js';
 export { InMemoryRateLimitStore } from './rate-limits/in-memory-rate-limit-store.js';
+export { BudgetScope, type SpendBudget } from './budgets/spend-budget.js';
+export {
+  BudgetStore,
+  type BudgetWindow,
+  type BudgetReservation,
+  type BudgetReservationAnswer,
+  type BudgetReservationRequest,
+} from './budgets/budget-store.interface.js';
+export type { BudgetOptions } from './budgets/budget-options.interface.js';
+export { InMemoryBudgetStore } from './budgets/in-memory-budget-store.js';
+export { BUDGET_EXHAUSTED } from './budgets/budget.gate.js';
+export { type CallCeilings, type CallCeilingOptions, DEFAULT_CALL_CEILING_WINDOW } from './budgets/call-ceilings.js';
+export { TOOL_CALL_CEILING, DENIED_PROPOSAL_CEILING } from './budgets/call-ceiling.gate.js';
 export { EvidenceWriteFailed } from './events/evidence-write-failed.event.js';
 
 // Approvals
@@ -243,6 +256,10 @@ export {
 export { InMemoryTrajectoryStore } from './forbidden-states/in-memory-trajectory-store.js';
 export { foldEffects } from './forbidden-states/fold-effects.js';
 export { MissingTrajectoryError } from './errors/missing-trajectory.error.js';
+export { MissingBudgetScopeError } from './errors/missing-budget-scope.error.js';
+export { InvalidBudgetAmountError } from './errors/invalid-budget-amount.error.js';
+export { CallCeilingReachedError } from './errors/call-ceiling-reached.error.js';
+export { RunStoppingError } from './errors/run-stopping.error.js';
 export { TrajectoryContentionError } from './errors/trajectory-contention.error.js';
 export { UnreleasedContextError } from './errors/unreleased-context.error.js';
 
@@ -335,6 +352,7 @@ export { ResourceSubstitutionDetected } from './events/resource-substitution-det
 export { ApprovalReplayDetected } from './events/approval-replay-detected.event.js';
 export { ApprovalArgumentsChanged } from './events/approval-arguments-changed.event.js';
 export { ExecutionRateExceeded } from './events/execution-rate-exceeded.event.js';
+export { SpendBudgetExceeded } from './events/spend-budget-exceeded.event.js';
 export { DuplicateExecutionRefused } from './events/duplicate-execution-refused.event.js';
 export { ForbiddenStateRefused } from './events/forbidden-state-refused.event.js';
 export { ToolLoopDetected } from './events/tool-loop-detected.event.js';

@@ -43,6 +43,7 @@ import { QUARANTINE_OPTIONS } from './quarantine/quarantine-options.interface.js
 import { QuarantineService } from './quarantine/quarantine.service.js';
 import { REVIEW_OPTIONS } from './review/review-options.interface.js';
 import { EXECUTION_CLAIM_OPTIONS } from './execution-claims/execution-claim-options.interface.js';
+import { BUDGET_OPTIONS } from './budgets/budget-options.interface.js';
 import { AUDITED_OPTIONS } from './audit/audited-options.interface.js';
 import { AUTHORIZATION_OPTIONS } from './authorization/authorization-options.interface.js';
 import { BEHAVIOUR_CHANGE_OPTIONS } from './upgrade/behaviour-change-options.interface.js';
@@ -61,6 +62,7 @@ const OPTION_SLICES = [
   KILL_SWITCH_OPTIONS,
   CONTEXT_RELEASE_OPTIONS,
   EXECUTION_CLAIM_OPTIONS,
+  BUDGET_OPTIONS,
   SECURITY_EVENT_OPTIONS,
   PROVENANCE_STAGE_OPTIONS,
   QUARANTINE_OPTIONS,

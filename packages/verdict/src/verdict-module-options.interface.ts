@@ -9,6 +9,8 @@ import type { EvidenceOptions } from './evidence/evidence-options.interface.js';
 import type { ExecutionClaimOptions } from './execution-claims/execution-claim-options.interface.js';
 import type { TrajectoryOptions } from './forbidden-states/trajectory-options.interface.js';
 import type { ProvenanceStageOptions } from './provenance/provenance-stage-options.interface.js';
+import type { BudgetOptions } from './budgets/budget-options.interface.js';
+import type { CallCeilingOptions } from './budgets/call-ceilings.js';
 import type { QuarantineOptions } from './quarantine/quarantine-options.interface.js';
 import type { RateLimitOptions } from './rate-limits/rate-limit-options.interface.js';
 import type { ReviewOptions } from './review/review-options.interface.js';
@@ -32,6 +34,8 @@ export interface VerdictModuleOptions
     ReviewOptions,
     ExecutionClaimOptions,
     RateLimitOptions,
+    BudgetOptions,
+    CallCeilingOptions,
     TrajectoryOptions,
     ContextReleaseOptions,
     KillSwitchOptions,

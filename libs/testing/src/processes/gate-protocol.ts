@@ -1,6 +1,8 @@
 import type { DataSourceOptions } from 'typeorm';
 import type {
   ApprovalReceipt,
+  BudgetReservationAnswer,
+  BudgetReservationRequest,
   Effect,
   ReceiptCheck,
   ReceiptDecision,
@@ -34,6 +36,14 @@ export interface ConsumeRequest {
   readonly times: number;
 }
 
+/** `times` spend-budget reservations of `amount` in one window, one after another; `commit` settles each admitted one. */
+export interface ReserveBudgetRequest extends BudgetReservationRequest {
+  readonly gate: 'reserveBudget';
+  readonly times: number;
+  /** What happens to each reservation once made: committed (as after an executor's result) or released. */
+  readonly settle: 'commit' | 'release';
+}
+
 /** One consumption of the approval receipt for `key` at `now`. */
 export interface ReceiptConsumeRequest extends ReceiptKey {
   readonly gate: 'consumeReceipt';
@@ -64,6 +74,7 @@ export interface TrajectoryAdvanceRequest {
 export type GateRequest =
   | AdmitRequest
   | ConsumeRequest
+  | ReserveBudgetRequest
   | ReceiptIssueRequest
   | ReceiptConsumeRequest
   | ReceiptDecisionRequest
@@ -95,6 +106,11 @@ export interface ConsumeReply {
   }>;
 }
 
+/** A worker's reservations, in order: the store's answers, unchanged. */
+export interface ReserveBudgetReply {
+  readonly reservations: readonly BudgetReservationAnswer[];
+}
+
 /** A worker's receipt issue: the store's answer, `null` when a cap refused it. */
 export interface ReceiptIssueReply {
   readonly receipt: ApprovalReceipt | null;
@@ -122,4 +138,10 @@ export interface BatchReply {
 }
 
 export type GateReply =
-  AdmitReply | ConsumeReply | ReceiptIssueReply | ReceiptConsumeReply | ReceiptDecisionReply | TrajectoryAdvanceReply;
+  | AdmitReply
+  | ConsumeReply
+  | ReserveBudgetReply
+  | ReceiptIssueReply
+  | ReceiptConsumeReply
+  | ReceiptDecisionReply
+  | TrajectoryAdvanceReply;

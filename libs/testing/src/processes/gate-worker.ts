@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { VerdictError, compileStateModel, foldEffects } from '@verdict/nestjs';
 import {
   TypeOrmApprovalReceiptStore,
+  TypeOrmBudgetStore,
   TypeOrmExecutionClaimStore,
   TypeOrmRateLimitStore,
   TypeOrmTrajectoryStore,
@@ -23,6 +24,7 @@ import type {
   GateWorkerInit,
   ReceiptConsumeReply,
   ReceiptDecisionReply,
+  ReserveBudgetReply,
   ReceiptIssueReply,
   TrajectoryAdvanceReply,
 } from './gate-protocol.js';
@@ -34,6 +36,7 @@ serveParent<GateWorkerInit, GateRequest | BatchRequest, GateReply | BatchReply>(
   const rateLimits = new TypeOrmRateLimitStore(dataSource);
   const receipts = new TypeOrmApprovalReceiptStore(dataSource);
   const trajectories = new TypeOrmTrajectoryStore(dataSource);
+  const budgets = new TypeOrmBudgetStore(dataSource);
 
   /** Everything but the gate call: arguments built, state model compiled, candidate id drawn. */
   const call = (request: GateRequest): (() => Promise<GateReply>) => {
@@ -46,6 +49,18 @@ serveParent<GateWorkerInit, GateRequest | BatchRequest, GateReply | BatchReply>(
         for (let i = 0; i < times; i++)
           outcomes.push(await trajectories.advance({ trajectoryFingerprint, initial: machine.initial, advance, now }));
         return { outcomes } satisfies TrajectoryAdvanceReply;
+      };
+    }
+    if (request.gate === 'reserveBudget') {
+      const { gate: _gate, times, settle, ...reservation } = request;
+      return async () => {
+        const reservations = [];
+        for (let i = 0; i < times; i++) {
+          const answer = await budgets.reserve(reservation);
+          if (answer.reserved) await budgets[settle](reservation);
+          reservations.push(answer);
+        }
+        return { reservations } satisfies ReserveBudgetReply;
       };
     }
     if (request.gate === 'issueReceipt') {

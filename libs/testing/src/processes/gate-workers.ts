@@ -16,6 +16,8 @@ import type {
   ReceiptDecisionRequest,
   ReceiptIssueReply,
   ReceiptIssueRequest,
+  ReserveBudgetReply,
+  ReserveBudgetRequest,
   TrajectoryAdvanceReply,
   TrajectoryAdvanceRequest,
 } from './gate-protocol.js';
@@ -38,6 +40,8 @@ export interface GateWorkers {
   issueReceiptAll(
     request: (index: number) => Omit<ReceiptIssueRequest, 'gate'>,
   ): Promise<Array<ApprovalReceipt | null>>;
+  /** Every worker makes `times` reservations in the same budget window at once; replies in worker order. */
+  reserveBudgetAll(request: Omit<ReserveBudgetRequest, 'gate'>): Promise<ReserveBudgetReply[]>;
   /** Every worker consumes the same approval receipt at once; replies in worker order. */
   consumeReceiptAll(request: Omit<ReceiptConsumeRequest, 'gate'>): Promise<ReceiptConsumeReply[]>;
   /**
@@ -95,6 +99,8 @@ export async function startGateWorkers({
       ((await pool.broadcast((index) => ({ gate: 'issueReceipt', ...request(index) }))) as ReceiptIssueReply[]).map(
         (reply) => reply.receipt,
       ),
+    reserveBudgetAll: (request) =>
+      pool.broadcast({ gate: 'reserveBudget', ...request }) as Promise<ReserveBudgetReply[]>,
     consumeReceiptAll: (request) =>
       pool.broadcast({ gate: 'consumeReceipt', ...request }) as Promise<ReceiptConsumeReply[]>,
     decideReceiptAll: (request, decision) =>

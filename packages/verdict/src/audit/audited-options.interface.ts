@@ -1,3 +1,4 @@
+import type { BudgetOptions } from '../budgets/budget-options.interface.js';
 import type { ApprovalOptions } from '../approvals/approval-options.interface.js';
 import type { KillSwitchOptions } from '../containment/kill-switch-options.interface.js';
 import type { EvidenceOptions } from '../evidence/evidence-options.interface.js';
@@ -12,6 +13,7 @@ export interface AuditedOptions
     EvidenceOptions,
     ApprovalOptions,
     ExecutionClaimOptions,
+    BudgetOptions,
     TrajectoryOptions,
     KillSwitchOptions,
     ProvenanceStageOptions,

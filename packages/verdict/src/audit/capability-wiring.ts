@@ -5,7 +5,7 @@ export interface CapabilityWiring {
   readonly subject: string;
   /** The gates its proposals pass, in pipeline order (`validation`, `target`, `casl`, ...). */
   readonly gates: readonly string[];
-  /** The named policies of those gates: `executionTarget`, `rateLimit`, `atMostOnce`, `requiresConfirmation`, `requiresReview`, `forbidStates`. */
+  /** The named policies of those gates: `executionTarget`, `rateLimit`, `budget`, `atMostOnce`, `requiresConfirmation`, `requiresReview`, `forbidStates`. */
   readonly policies: Readonly<Record<string, string>>;
   /** Whether it declared `mutates: true`. */
   readonly mutates: boolean;

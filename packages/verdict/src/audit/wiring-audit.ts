@@ -11,6 +11,7 @@ import { NullEvidenceRecorder } from '../evidence/null-evidence-recorder.js';
 import { InMemoryExecutionClaimStore } from '../execution-claims/in-memory-execution-claim-store.js';
 import { InMemoryTrajectoryStore } from '../forbidden-states/in-memory-trajectory-store.js';
 import { InMemoryRateLimitStore } from '../rate-limits/in-memory-rate-limit-store.js';
+import { InMemoryBudgetStore } from '../budgets/in-memory-budget-store.js';
 import { InMemoryContainmentStore } from '../containment/in-memory-containment-store.js';
 import { InMemoryTaintLedger } from '../provenance/taint/in-memory-taint-ledger.js';
 import { AUDITED_OPTIONS, type AuditedOptions } from './audited-options.interface.js';
@@ -32,6 +33,7 @@ const IN_MEMORY_STORES = [
   ['approvals', InMemoryApprovalReceiptStore],
   ['executionClaims', InMemoryExecutionClaimStore],
   ['rateLimits', InMemoryRateLimitStore],
+  ['budgets', InMemoryBudgetStore],
   ['trajectories', InMemoryTrajectoryStore],
 ] as const;
 
@@ -95,12 +97,14 @@ export class WiringAudit {
   }
 
   private stores(): unknown[] {
-    const { evidence, approvals, executionClaims, rateLimits, trajectories, containment, provenance } = this.options;
+    const { evidence, approvals, executionClaims, rateLimits, budgets, trajectories, containment, provenance } =
+      this.options;
     return [
       evidence,
       approvals,
       executionClaims,
       rateLimits,
+      budgets,
       trajectories,
       containment?.store,
       provenance?.taint?.ledger,
@@ -226,6 +230,11 @@ export class WiringAudit {
     if (rateLimit !== undefined) {
       gates.push('rateLimit');
       policies.rateLimit = `${rateLimit.name} ${rateLimit.limit}/${rateLimit.windowSeconds}s`;
+    }
+    if (definition.budget !== undefined) {
+      const { name, limit, per, window } = definition.budget;
+      gates.push('budget');
+      policies.budget = `${name ?? definition.name} ${limit}/${window}s per ${per}`;
     }
     if (requiresConfirmation !== undefined) {
       gates.push('requiresConfirmation');

@@ -1,3 +1,4 @@
+import type { SpendBudget } from '../budgets/spend-budget.js';
 import type { AnyActionContext } from '../context/action-context.js';
 import type { ConfirmationPolicy } from '../approvals/requires-confirmation.js';
 import type { ReviewPolicy } from '../review/requires-review.js';
@@ -66,6 +67,13 @@ export interface CapabilityOptions<TArgs = any, TTarget = any, TContext extends 
    * authorizations; denials and pending confirmations consume nothing. Needs a `RateLimitStore`.
    */
   readonly rateLimit?: FixedWindowPolicy<TArgs, TTarget, TContext>;
+  /**
+   * A spend budget (step 11a, docs/budgets.md): `amountOf` what each call spends, at most `limit` per `window` seconds
+   * `per` actor, tenant or conversation. Reserved before the executor, committed when it returns, released on a later
+   * refusal or a fault; over the limit is `throttle` at stage `budget`. Needs a `BudgetStore`.
+   * @example budget: { amountOf: ({ arguments: args }) => args.amountCents, limit: 50_000, per: 'actor', window: 86_400 }
+   */
+  readonly budget?: SpendBudget<TArgs, TTarget, TContext>;
   /**
    * Admits one logical operation to the executor at most once with `atMostOnce({...})` (step 13, the
    * last gate). Needs an `ExecutionClaimStore`.

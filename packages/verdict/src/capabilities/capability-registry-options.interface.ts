@@ -4,6 +4,7 @@ import type { ActionContextOptions } from '../context/action-context-options.int
 import type { ExecutionClaimOptions } from '../execution-claims/execution-claim-options.interface.js';
 import type { TrajectoryOptions } from '../forbidden-states/trajectory-options.interface.js';
 import type { ProvenanceStageOptions } from '../provenance/provenance-stage-options.interface.js';
+import type { BudgetOptions } from '../budgets/budget-options.interface.js';
 import type { RateLimitOptions } from '../rate-limits/rate-limit-options.interface.js';
 import type { ReviewOptions } from '../review/review-options.interface.js';
 import type { CapabilityDefinition } from './capability-definition.js';
@@ -19,6 +20,7 @@ export interface CapabilityRegistryOptions
     Pick<ApprovalOptions, 'approvals'>,
     ExecutionClaimOptions,
     RateLimitOptions,
+    BudgetOptions,
     TrajectoryOptions,
     Pick<ReviewOptions, 'review'>,
     Pick<ProvenanceStageOptions, 'provenance'> {

@@ -5,6 +5,7 @@ import { isForbiddenStatesPolicy } from '../forbidden-states/forbid-states.js';
 import { isTrajectoryScope } from '../forbidden-states/trajectory-scope.js';
 import { assertProvenanceConfigured } from '../provenance/provenance-configuration.js';
 import { assertReviewConfigured } from '../review/review-configuration.js';
+import { assertBudgetConfigured } from '../budgets/budget-configuration.js';
 
 const isPositiveInteger = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 const isName = (value: unknown) => typeof value === 'string' && value.trim() !== '';
@@ -18,7 +19,7 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
   const fail = (message: string): never => {
     throw new VerdictConfigurationError(`${where} ${message}`, { capability: definition.name });
   };
-  const { rateLimit, atMostOnce, requiresConfirmation, forbidStates } = definition;
+  const { rateLimit, budget, atMostOnce, requiresConfirmation, forbidStates } = definition;
   assertProvenanceConfigured(definition, options, fail);
   assertReviewConfigured(definition, options, fail);
   if (requiresConfirmation !== undefined) {
@@ -45,6 +46,7 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
         'uses rateLimit, but no rate-limit store is configured: pass `rateLimits` to VerdictModule.forRoot (TypeOrmRateLimitStore).',
       );
   }
+  if (budget !== undefined) assertBudgetConfigured(budget, options, fail);
   if (atMostOnce !== undefined) {
     if (!isName(atMostOnce.name) || typeof atMostOnce.key !== 'function')
       fail('has an atMostOnce policy without a name or key: use atMostOnce({ name, key }).');

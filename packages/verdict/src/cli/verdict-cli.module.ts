@@ -6,6 +6,7 @@ import { ClaimsResolveCommand } from './claims-resolve.command.js';
 import { EvidenceListCommand } from './evidence-list.command.js';
 import { EvidenceShowCommand } from './evidence-show.command.js';
 import { RateLimitsPruneCommand } from './rate-limits-prune.command.js';
+import { BudgetsPruneCommand } from './budgets-prune.command.js';
 import { TaintPruneCommand } from './taint-prune.command.js';
 import { ValidateCommand } from './validate.command.js';
 import { ContainListCommand } from './contain-list.command.js';
@@ -43,6 +44,7 @@ export interface VerdictCliOptions {
     EvidenceListCommand,
     EvidenceShowCommand,
     RateLimitsPruneCommand,
+    BudgetsPruneCommand,
     TaintPruneCommand,
     ValidateCommand,
     ContainListCommand,

@@ -5,6 +5,7 @@ import { EvidenceListCommand } from './evidence-list.command.js';
 import { EvidenceShowCommand } from './evidence-show.command.js';
 import { type CliCommandSpec, type CliProgramSpec, runCli, type RunCliOptions } from './cli-program.js';
 import { RateLimitsPruneCommand } from './rate-limits-prune.command.js';
+import { BudgetsPruneCommand } from './budgets-prune.command.js';
 import { TaintPruneCommand } from './taint-prune.command.js';
 import { ValidateCommand } from './validate.command.js';
 import { ContainListCommand } from './contain-list.command.js';
@@ -51,7 +52,7 @@ const switches = (
   { name: 'tenant', arguments: '<id>', description: `${verb} one tenant`, options: attribution, runner: runners[2] },
 ];
 
-/** The operator commands: `claims list|resolve`, `evidence list|show|verify|seal|prune`, `rate-limits prune`, `taint prune`, `contain …|list`, `release …`, `mcp pin|diff`, `validate`. */
+/** The operator commands: `claims list|resolve`, `evidence list|show|verify|seal|prune`, `rate-limits prune`, `budgets prune`, `taint prune`, `contain …|list`, `release …`, `mcp pin|diff`, `validate`. */
 export const VERDICT_CLI: CliProgramSpec = {
   name: 'verdict',
   description:
@@ -147,6 +148,18 @@ export const VERDICT_CLI: CliProgramSpec = {
           description: 'Delete rate-limit windows that have ended',
           options: [json],
           runner: RateLimitsPruneCommand,
+        },
+      ],
+    },
+    {
+      name: 'budgets',
+      description: 'Maintain spend-budget and call-ceiling windows',
+      subcommands: [
+        {
+          name: 'prune',
+          description: 'Delete budget windows that have ended',
+          options: [json],
+          runner: BudgetsPruneCommand,
         },
       ],
     },

@@ -10,6 +10,10 @@ export const Stage = {
   TargetRefresh: 'target_refresh',
   Execution: 'execution',
   RateLimit: 'rate_limit',
+  /** Step 11a: a spend budget's reservation (docs/budgets.md); a refusal here is `throttle`, like a rate limit's. */
+  Budget: 'budget',
+  /** Step 0a: a conversation's call ceiling (docs/budgets.md, "Call ceilings"). */
+  CallCeiling: 'call_ceiling',
   ExecutionClaim: 'execution_claim',
 } as const;
 

@@ -1,4 +1,4 @@
-import { VerdictError } from './verdict.error.js';
+import { RunStoppingError } from './run-stopping.error.js';
 
 /**
  * An application fault (a resolver's database error, a missing action context, an evidence write that
@@ -21,7 +21,7 @@ import { VerdictError } from './verdict.error.js';
  *   if (error instanceof ApplicationFaultError) logger.error('tool fault', error.cause);
  * }
  */
-export class ApplicationFaultError extends VerdictError {
+export class ApplicationFaultError extends RunStoppingError {
   readonly code = 'VERDICT_APPLICATION_FAULT';
 
   constructor(capability: string, tool: string, cause: unknown) {
@@ -30,15 +30,5 @@ export class ApplicationFaultError extends VerdictError {
       { capability },
       { cause },
     );
-  }
-
-  /** Throws this error: it never becomes model-facing text. */
-  override toString(): never {
-    throw this;
-  }
-
-  /** Throws this error (template literals, `+` and `String()` convert through here). */
-  [Symbol.toPrimitive](): never {
-    throw this;
   }
 }

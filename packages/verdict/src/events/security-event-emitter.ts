@@ -18,6 +18,7 @@ import { DuplicateExecutionRefused } from './duplicate-execution-refused.event.j
 import { ExecutionRateExceeded } from './execution-rate-exceeded.event.js';
 import { ForbiddenStateRefused } from './forbidden-state-refused.event.js';
 import { ResourceSubstitutionDetected } from './resource-substitution-detected.event.js';
+import { SpendBudgetExceeded } from './spend-budget-exceeded.event.js';
 import type { SecurityEvent } from './security-event.js';
 import { ToolLoopCounter } from './tool-loop-counter.js';
 import { ToolLoopDetected } from './tool-loop-detected.event.js';
@@ -39,6 +40,7 @@ const BY_SIGNAL: Readonly<Record<SecuritySignal, DecisionEventType>> = {
 function eventTypeOf(decision: Decision): DecisionEventType | null {
   if (decision.signal !== undefined) return BY_SIGNAL[decision.signal];
   if (decision.disposition === Disposition.Throttle && decision.stage === Stage.RateLimit) return ExecutionRateExceeded;
+  if (decision.disposition === Disposition.Throttle && decision.stage === Stage.Budget) return SpendBudgetExceeded;
   if (decision.disposition !== Disposition.Deny) return null;
   return decision.stage === Stage.ExecutionClaim ? DuplicateExecutionRefused : CapabilityDenied;
 }
@@ -99,6 +101,34 @@ export class SecurityEventEmitter {
       return;
     }
     return this.raise(capability, raised);
+  }
+
+  /**
+   * Raises `ToolLoopDetected` for a conversation that a refused proposal just stopped (its `deniedProposals` call
+   * ceiling): the agent is stuck in a loop of refused calls, whatever their arguments. `repetitions` is how many
+   * refusals it collected.
+   */
+  conversationStopped(
+    run: ObservedRun,
+    decision: Decision,
+    conversationFingerprint: string,
+    repetitions: number,
+  ): Promise<void> | void {
+    const { capability, correlationId, context } = run;
+    const actor = run.actorFingerprint === undefined ? this.actorFingerprint(context) : run.actorFingerprint;
+    const event = new ToolLoopDetected(
+      capability,
+      decision.stage,
+      correlationId,
+      actor,
+      tenantFingerprintOf(context),
+      this.clock(),
+      run.argumentsFingerprint ?? fingerprint(null),
+      conversationFingerprint,
+      repetitions,
+    );
+    if (!this.rules.configured) return this.emit(event);
+    return this.raise(capability, [event]);
   }
 
   private emit(event: SecurityEvent): void {

@@ -1,6 +1,7 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { isGraphBubbleUp } from '@langchain/langgraph';
 import { ApplicationFaultError } from '../errors/application-fault.error.js';
+import { CallCeilingReachedError } from '../errors/call-ceiling-reached.error.js';
 
 /** LangGraph's own signals (interrupts, commands) travel as exceptions: they are not faults. */
 function isGraphSignal(error: unknown): boolean {
@@ -20,6 +21,8 @@ export function faultForAgent(
   tool: string,
 ): unknown {
   const toolCall = (config as { toolCall?: unknown } | undefined)?.toolCall;
+  // A call ceiling ends the run as itself: a policy stop, not a fault of the application.
+  if (error instanceof CallCeilingReachedError) return error;
   if (isGraphSignal(error) || typeof toolCall !== 'object' || toolCall === null) return error;
   if (config?.signal?.aborted === true) return error;
   return new ApplicationFaultError(capability, tool, error);

@@ -23,6 +23,9 @@ import { handOverToApprover } from '../provenance/approver-handover.js';
 import { ProvenanceContents } from '../provenance/provenance-contents.js';
 import { assessProvenance } from '../provenance/provenance.stage.js';
 import { consumeRateLimit } from '../rate-limits/rate-limit.gate.js';
+import { CallCeilingGate } from '../budgets/call-ceiling.gate.js';
+import { holdingReservation, reserveBudget, spendingReservation } from '../budgets/budget.gate.js';
+import type { BudgetReservation } from '../budgets/budget-store.interface.js';
 import { configuredReviewLane } from '../review/configured-review-lane.js';
 import {
   type DeferredRun,
@@ -43,8 +46,13 @@ import { type InvocationOptions, PipelineRun, type PipelineRunSetting, RunMode }
 
 type Outcome<T> = T | Decision;
 
-/** What the durable gates answer: the execution claims they admitted, or the decision that stops the run. */
-type Gated = Outcome<AdmittedClaims>;
+/** What the durable gates admitted: the execution claims, and the spend budget's reservation when there is one. */
+interface Admitted extends AdmittedClaims {
+  readonly reservation?: BudgetReservation;
+}
+
+/** What the durable gates answer: what they admitted, or the decision that stops the run. */
+type Gated = Outcome<Admitted>;
 
 /**
  * The bound-tool pipeline of docs/architecture.md: the table of contents. Each step is one call into the gate of
@@ -56,6 +64,7 @@ export class VerdictPipeline {
   private readonly clock: () => Date;
   private readonly actors: ActorAttribution;
   private readonly setting: PipelineRunSetting;
+  private readonly ceilings: CallCeilingGate;
 
   constructor(
     private readonly registry: CapabilityRegistry,
@@ -63,12 +72,13 @@ export class VerdictPipeline {
     @Inject(EvidenceRecorder) evidence: EvidenceRecorder,
     @Inject(MODULE_OPTIONS_TOKEN) private readonly options: VerdictModuleOptions,
     private readonly containment: ContainmentGate,
-    securityEvents: SecurityEventEmitter,
+    private readonly securityEvents: SecurityEventEmitter,
     private readonly contents: ProvenanceContents,
     @Optional() private readonly events?: EventEmitter2,
   ) {
     const clock = (this.clock = options.clock ?? (() => new Date()));
     this.actors = new ActorAttribution(options.actorKey?.bind(options));
+    this.ceilings = new CallCeilingGate(options);
     this.setting = {
       evidence,
       clock,
@@ -110,7 +120,11 @@ export class VerdictPipeline {
       if (claims instanceof Decision) return run.notExecuted(claims);
       // 14. Run the executor with the AuthorizedAction (the evidence so far written first); 15. finalize its claims.
       await run.trail.beforeMutation();
-      return run.executed(Stage.Execution, await executeAuthorized(this.options, at, claims));
+      const admitted = claims;
+      return run.executed(
+        Stage.Execution,
+        await this.spending(at, admitted, () => executeAuthorized(this.options, at, admitted)),
+      );
     });
   }
 
@@ -141,7 +155,10 @@ export class VerdictPipeline {
       if (isThenable(claims)) claims = await claims;
       if (claims instanceof Decision) return run.notExecuted(claims);
       await run.trail.beforeMutation();
-      const output = await executeWithinClaims(this.options, at, claims, () => handler(at.envelope.arguments));
+      const admitted = claims;
+      const output = await this.spending(at, admitted, () =>
+        executeWithinClaims(this.options, at, admitted, () => handler(at.envelope.arguments)),
+      );
       return run.executed(Stage.Proposal, output);
     });
   }
@@ -171,6 +188,12 @@ export class VerdictPipeline {
     const contained =
       this.options.containment === undefined ? null : await this.containment.check(trail.capability, context);
     if (contained !== null) return run.decided(contained);
+    // 0a. Call ceilings: a conversation stopped by its refused proposals, or past its tool-call ceiling (a dry run
+    // counts nothing; a worker's deferred run was counted when it was proposed).
+    if (this.ceilings.configured && run.toolKind !== ToolKind.Evaluation && run.deferred === undefined) {
+      const ceiling = await this.ceilings.admit(context, trail.capability, this.clock(), trail);
+      if (ceiling !== null) return run.decided(ceiling);
+    }
     const definition = this.registry.find(proposal.capability);
     if (definition === undefined) return run.decided(Decision.deny(Stage.Proposal, 'unknown capability'));
     // 1. Build the envelope from validated arguments; invalid → deny.
@@ -244,8 +267,9 @@ export class VerdictPipeline {
    * is answered at once, without a promise.
    */
   private passDurableGates(run: PipelineRun, at: GateRequest, receipt: ReceiptKey | null): Gated | Promise<Gated> {
-    const { rateLimit, atMostOnce, forbidStates } = at.definition;
-    const none = rateLimit === undefined && atMostOnce === undefined && forbidStates === undefined;
+    const { rateLimit, budget, atMostOnce, forbidStates } = at.definition;
+    const none =
+      rateLimit === undefined && budget === undefined && atMostOnce === undefined && forbidStates === undefined;
     if (none && receipt === null && run.deferred === undefined) return NO_CLAIMS;
     return this.passSomeDurableGates(run, at, receipt);
   }
@@ -263,6 +287,24 @@ export class VerdictPipeline {
       const metered = await consumeRateLimit(this.options, at);
       if (!metered.permitted) return metered;
     }
+    // 11a. Reserve the spend budget's amount; a refusal or a fault of the later gates releases it.
+    if (definition.budget !== undefined) {
+      const reservation = await reserveBudget(this.options, at);
+      if (reservation instanceof Decision) return reservation;
+      const admitted = await holdingReservation(
+        this.options.budgets!,
+        reservation,
+        definition.name,
+        () => this.admitLastGates(run, at, receipt),
+        (gated) => gated instanceof Decision,
+      );
+      return admitted instanceof Decision ? admitted : { ...admitted, reservation };
+    }
+    return this.admitLastGates(run, at, receipt);
+  }
+
+  /** Steps 12 and 13: consume the approval receipt, then admit the execution claims. */
+  private async admitLastGates(run: PipelineRun, at: GateRequest, receipt: ReceiptKey | null): Promise<Gated> {
     // 12. Atomically consume the approval receipt.
     if (receipt !== null) {
       const consumed = await consumeConfirmation(this.options, receipt, at);
@@ -270,6 +312,12 @@ export class VerdictPipeline {
     }
     // 13. Atomically admit the execution claims: the last gate (a deferred run claims its review item first).
     return admitExecutionClaims(this.options, at, run.deferred === undefined ? null : deferredItemClaim(run.deferred));
+  }
+
+  /** Steps 14 and 15 within the spend budget's reservation, if any: committed on a result, released on a fault. */
+  private spending<T>(at: GateRequest, { reservation }: Admitted, execute: () => T | Promise<T>): T | Promise<T> {
+    if (reservation === undefined) return execute();
+    return spendingReservation(this.options.budgets!, reservation, at.definition.name, execute);
   }
 
   /** Steps 5 and 10: the receipt's key when this exact proposal was approved, or the decision that stops the run. */
@@ -298,6 +346,28 @@ export class VerdictPipeline {
     steps: (run: PipelineRun) => Promise<R>,
   ): Promise<R> {
     const run = PipelineRun.begin(this.setting, proposal, mode);
-    return withToolCallSpan(run.subject, () => run.conclude(() => steps(run)));
+    const result = withToolCallSpan(run.subject, () => run.conclude(() => steps(run)));
+    if (!this.ceilings.configured || mode.toolKind === ToolKind.Evaluation || mode.deferred !== undefined)
+      return result;
+    return result.then(async (answered) => {
+      await this.countRefusal(run, answered);
+      return answered;
+    });
+  }
+
+  /** After a refused run: count the refusal in its conversation; `ToolLoopDetected` when it stopped it. */
+  private async countRefusal(run: PipelineRun, { executed, decision }: ExecutionResult<unknown>): Promise<void> {
+    const { context, trail } = run;
+    if (executed || context === undefined) return;
+    const stopped = await this.ceilings.countRefusal(context, trail.capability, decision, this.clock());
+    if (stopped === null) return;
+    const { capability, correlationId } = trail;
+    const { argumentsFingerprint, actorFingerprint } = run;
+    await this.securityEvents.conversationStopped(
+      { capability, correlationId, context, argumentsFingerprint, actorFingerprint },
+      decision,
+      stopped.conversationFingerprint,
+      stopped.refusals,
+    );
   }
 }

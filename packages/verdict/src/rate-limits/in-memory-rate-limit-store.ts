@@ -1,3 +1,4 @@
+import { pruneEnded } from '../shared/prune-ended.js';
 import type { RateLimitConsumption, RateLimitRequest, RateLimitStore } from './rate-limit-store.interface.js';
 
 /** Fixed-window counters in process memory: for tests and single-process development only. */
@@ -20,13 +21,6 @@ export class InMemoryRateLimitStore implements RateLimitStore {
   }
 
   async prune(now: Date): Promise<number> {
-    let pruned = 0;
-    for (const [key, window] of this.windows) {
-      if (window.endsAt <= now.getTime()) {
-        this.windows.delete(key);
-        pruned++;
-      }
-    }
-    return pruned;
+    return pruneEnded(this.windows, now);
   }
 }

@@ -10,6 +10,8 @@ export { describeExecutionClaimStoreContract } from './execution-claim-store.con
 export type { ExecutionClaimStoreHarness } from './execution-claim-store.contract.js';
 export { describeRateLimitStoreContract } from './rate-limit-store.contract.js';
 export type { RateLimitStoreHarness } from './rate-limit-store.contract.js';
+export { describeBudgetStoreContract } from './budget-store.contract.js';
+export type { BudgetStoreHarness } from './budget-store.contract.js';
 export { describeTrajectoryStoreContract } from './trajectory-store.contract.js';
 export type { TrajectoryStoreHarness } from './trajectory-store.contract.js';
 export { describeProvenanceLedgerContract } from './provenance-ledger.contract.js';

@@ -11,6 +11,7 @@ import type { ExecutionResult } from '../vocabulary/execution-result.js';
 import type { InvocationOptions } from '../pipeline/pipeline-run.js';
 import type { Proposal } from '../vocabulary/proposal.js';
 import { InMemoryRateLimitStore } from '../rate-limits/in-memory-rate-limit-store.js';
+import { InMemoryBudgetStore } from '../budgets/in-memory-budget-store.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import { VerdictModule } from '../verdict.module.js';
 import { VerdictService } from '../verdict.service.js';
@@ -29,7 +30,7 @@ type ModuleImport = Type<unknown> | DynamicModule | Promise<DynamicModule> | For
  */
 export interface VerdictTestingModuleOptions extends Omit<
   VerdictModuleOptions,
-  'evidence' | 'approvals' | 'executionClaims' | 'rateLimits' | 'trajectories'
+  'evidence' | 'approvals' | 'executionClaims' | 'rateLimits' | 'budgets' | 'trajectories'
 > {
   /** Providers of the application under test: `@Capability` hosts and what they inject. */
   readonly providers?: readonly Provider[];
@@ -50,6 +51,7 @@ export interface VerdictTestingStores {
   readonly approvals: InMemoryApprovalReceiptStore;
   readonly executionClaims: InMemoryExecutionClaimStore;
   readonly rateLimits: InMemoryRateLimitStore;
+  readonly budgets: InMemoryBudgetStore;
   readonly trajectories: InMemoryTrajectoryStore;
   /** The provenance ledger (`provenance.ledger`): labels, derivation edges and influences. */
   readonly provenance: InMemoryProvenanceLedger;
@@ -123,6 +125,7 @@ export async function createVerdictTestingModule(options: VerdictTestingModuleOp
     approvals: new InMemoryApprovalReceiptStore(),
     executionClaims: new InMemoryExecutionClaimStore(),
     rateLimits: new InMemoryRateLimitStore(),
+    budgets: new InMemoryBudgetStore(),
     trajectories: new InMemoryTrajectoryStore(),
     provenance: new InMemoryProvenanceLedger(),
   };
@@ -134,6 +137,7 @@ export async function createVerdictTestingModule(options: VerdictTestingModuleOp
         approvals: stores.approvals,
         executionClaims: stores.executionClaims,
         rateLimits: stores.rateLimits,
+        budgets: stores.budgets,
         trajectories: stores.trajectories,
         provenance: { ...verdictOptions.provenance, ledger: stores.provenance },
       }),

@@ -11,6 +11,8 @@ export { TypeOrmEvidenceRecorder, type TypeOrmEvidenceRecorderOptions } from './
 export { TypeOrmEvidenceQuery } from './typeorm-evidence-query.js';
 export { TypeOrmExecutionClaimStore } from './typeorm-execution-claim-store.js';
 export { TypeOrmRateLimitStore } from './typeorm-rate-limit-store.js';
+export { BudgetWindowEntity } from './budget-window.entity.js';
+export { TypeOrmBudgetStore } from './typeorm-budget-store.js';
 export { TypeOrmApprovalReceiptStore } from './typeorm-approval-receipt-store.js';
 export { TypeOrmTrajectoryStore, TRAJECTORY_ADVANCE_ATTEMPTS } from './typeorm-trajectory-store.js';
 export { TypeOrmContainmentStore } from './typeorm-containment-store.js';

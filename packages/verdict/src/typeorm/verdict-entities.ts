@@ -9,6 +9,7 @@ import { ProvenanceRecordEntity } from './provenance-record.entity.js';
 import { ReviewItemEntity } from './review-item.entity.js';
 import { ProvenanceContentEntity } from './provenance-content.entity.js';
 import { TaintEntryEntity } from './taint-entry.entity.js';
+import { BudgetWindowEntity } from './budget-window.entity.js';
 
 /**
  * Every Verdict entity. Add them to your DataSource's `entities` (or `TypeOrmModule.forRoot`).
@@ -20,6 +21,7 @@ export const verdictEntities: Array<new () => object> = [
   DecisionRecordEntity,
   ExecutionClaimEntity,
   RateLimitWindowEntity,
+  BudgetWindowEntity,
   ApprovalReceiptEntity,
   ReleaseRecordEntity,
   TrajectoryStateEntity,

@@ -19,6 +19,7 @@ import { AddApproverProvenance1796000330033 } from './1796000330033-add-approver
 import { CreateProvenanceContents1797000400000 } from './1797000400000-create-provenance-contents.js';
 import { CreateTaintEntries1797000430000 } from './1797000430000-create-taint-entries.js';
 import { QueueUnlinkedEvidence1797000500000 } from './1797000500000-queue-unlinked-evidence.js';
+import { CreateBudgetWindows1797004000000 } from './1797004000000-create-budget-windows.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -48,4 +49,5 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   CreateProvenanceContents1797000400000,
   CreateTaintEntries1797000430000,
   QueueUnlinkedEvidence1797000500000,
+  CreateBudgetWindows1797004000000,
 ];

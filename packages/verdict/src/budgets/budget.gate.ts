@@ -1,0 +1,141 @@
+import { Logger } from '@nestjs/common';
+import type { GateRequest } from '../capabilities/gate-request.js';
+import type { ActionContextOptions } from '../context/action-context-options.interface.js';
+import { Decision } from '../decisions/decision.js';
+import { Disposition } from '../decisions/disposition.js';
+import { Stage } from '../decisions/stage.js';
+import { ClaimResolvedOutOfBandError } from '../errors/claim-resolved-out-of-band.error.js';
+import { InvalidBudgetAmountError } from '../errors/invalid-budget-amount.error.js';
+import { MissingBudgetScopeError } from '../errors/missing-budget-scope.error.js';
+import { fingerprint } from '../fingerprints/fingerprint.js';
+import { TrajectoryScope } from '../forbidden-states/trajectory-scope.js';
+import { windowStartOf } from '../rate-limits/fixed-window.js';
+import type { BudgetOptions } from './budget-options.interface.js';
+import type { BudgetReservation, BudgetStore } from './budget-store.interface.js';
+import { BudgetScope } from './spend-budget.js';
+
+/** The reason recorded when a budget without a `reason` of its own refuses. */
+export const BUDGET_EXHAUSTED = 'spend budget exhausted';
+
+/** The scopes' keys are the trajectory scopes' (`{ tenant, actor }`, `{ tenant }`, `{ tenant, conversation }`). */
+const SCOPES = {
+  [BudgetScope.Actor]: TrajectoryScope.actor(),
+  [BudgetScope.Tenant]: TrajectoryScope.tenant(),
+  [BudgetScope.Conversation]: TrajectoryScope.conversation(),
+} as const;
+
+/**
+ * Step 11a: reserve the call's amount (`budget.amountOf`) in its scope's window, or `throttle` at stage `budget` when
+ * the window would pass its limit (nothing is reserved then). A missing scope key or an invalid amount is a fault of
+ * the application and throws before anything is reserved; a store failure propagates (never a `throttle`). The
+ * reservation is recorded with its bucket fingerprint, limit, what remains and when the window resets.
+ */
+export async function reserveBudget(
+  { budgets, actorKey }: BudgetOptions & Pick<ActionContextOptions, 'actorKey'>,
+  { definition, envelope, target, clock, trail }: GateRequest,
+): Promise<Decision | BudgetReservation> {
+  const now = clock();
+  const budget = definition.budget!;
+  const binding = SCOPES[budget.per].keyOf(envelope.context, target, actorKey);
+  if (binding === null || binding === undefined) throw new MissingBudgetScopeError(definition.name, budget.per);
+  const amount = budget.amountOf(envelope, target);
+  if (!Number.isSafeInteger(amount) || amount < 0) throw new InvalidBudgetAmountError(definition.name, amount);
+  const bucketFingerprint = fingerprint({
+    budget: budget.name ?? definition.name,
+    per: budget.per,
+    window_seconds: budget.window,
+    binding,
+  });
+  const windowStart = windowStartOf(now, budget.window);
+  await trail.beforeMutation();
+  const answer = await budgets!.reserve({
+    bucketFingerprint,
+    windowStart,
+    windowSeconds: budget.window,
+    limit: budget.limit,
+    amount,
+  });
+  if (answer.reserved) trail.markMutated();
+  const decision = answer.reserved
+    ? Decision.permit(Stage.Budget, 'spend reserved')
+    : Decision.of(Disposition.Throttle, Stage.Budget, budget.reason ?? BUDGET_EXHAUSTED);
+  trail.record(decision, {
+    rateLimitKeyFingerprint: bucketFingerprint,
+    rateLimitLimit: budget.limit,
+    rateLimitRemaining: answer.remaining,
+    rateLimitResetAt: answer.resetAt,
+  });
+  return answer.reserved ? { bucketFingerprint, windowStart, amount } : decision;
+}
+
+/** What becomes of a reservation once the steps within it answered: `hold` keeps it for the executor. */
+type Settlement = 'commit' | 'release' | 'hold';
+
+/**
+ * Steps 12 and 13 within a reservation: a refusal (`refused(result)`) or a fault of the later gates releases the
+ * amount; an admission holds it for the executor.
+ */
+export function holdingReservation<T>(
+  store: BudgetStore,
+  reservation: BudgetReservation,
+  capability: string,
+  gates: () => Promise<T>,
+  refused: (result: T) => boolean,
+): Promise<T> {
+  return within(store, reservation, capability, gates, (result) => (refused(result) ? 'release' : 'hold'), 'release');
+}
+
+/**
+ * Steps 14 and 15 within a reservation: the executor's result commits the amount, as does
+ * `ClaimResolvedOutOfBandError` (its effect happened); any other fault releases it.
+ */
+export function spendingReservation<T>(
+  store: BudgetStore,
+  reservation: BudgetReservation,
+  capability: string,
+  execute: () => T | Promise<T>,
+): Promise<T> {
+  return within(store, reservation, capability, execute, () => 'commit', 'release');
+}
+
+/**
+ * Runs `steps` and settles the reservation as `settled(result)` says, or on a fault as `faulted` says. A commit or
+ * release that fails is logged and leaves the amount reserved (it still counts against the limit): the run's own
+ * outcome stands.
+ */
+async function within<T>(
+  store: BudgetStore,
+  reservation: BudgetReservation,
+  capability: string,
+  steps: () => T | Promise<T>,
+  settled: (result: T) => Settlement,
+  faulted: Settlement,
+): Promise<T> {
+  let result: T;
+  try {
+    result = await steps();
+  } catch (error) {
+    await settle(store, reservation, capability, error instanceof ClaimResolvedOutOfBandError ? 'commit' : faulted);
+    throw error;
+  }
+  await settle(store, reservation, capability, settled(result));
+  return result;
+}
+
+async function settle(
+  store: BudgetStore,
+  reservation: BudgetReservation,
+  capability: string,
+  how: Settlement,
+): Promise<void> {
+  if (how === 'hold') return;
+  try {
+    if (!(await store[how](reservation)))
+      new Logger('Verdict').warn(`A spend-budget reservation to ${how} was not held any more (${capability})`);
+  } catch (error) {
+    new Logger('Verdict').error(
+      `Could not ${how} a spend-budget reservation (${capability}); it stays reserved`,
+      error,
+    );
+  }
+}

@@ -1,0 +1,126 @@
+import type { ActionContext } from '../context/action-context.js';
+import { conversationIdOf } from '../context/conversation-id.js';
+import { Decision } from '../decisions/decision.js';
+import { Disposition } from '../decisions/disposition.js';
+import { Stage } from '../decisions/stage.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import type { EvidenceTrail } from '../evidence/evidence-trail.js';
+import { fingerprint } from '../fingerprints/fingerprint.js';
+import { windowStartOf } from '../rate-limits/fixed-window.js';
+import type { BudgetOptions } from './budget-options.interface.js';
+import type { BudgetStore } from './budget-store.interface.js';
+import { type CallCeilingOptions, type CallCeilings, DEFAULT_CALL_CEILING_WINDOW } from './call-ceilings.js';
+
+/** The reason of a proposal past the conversation's tool-call ceiling. */
+export const TOOL_CALL_CEILING = 'conversation tool-call ceiling reached';
+/** The reason of a proposal in a conversation stopped by its refused-proposal ceiling. */
+export const DENIED_PROPOSAL_CEILING = 'conversation stopped: refused-proposal ceiling reached';
+
+/** The conversation a refused proposal was counted in, when that refusal reached the ceiling. */
+export interface ConversationStopped {
+  readonly conversationFingerprint: string;
+  /** How many refused proposals the conversation has collected. */
+  readonly refusals: number;
+}
+
+/**
+ * Step 0a and the count after a refused run: the conversation's call ceilings, counted in the budget store (one
+ * window row per conversation and counter). A context without a conversation id is not counted.
+ */
+export class CallCeilingGate {
+  private readonly ceilings: CallCeilings | undefined;
+  private readonly window: number;
+  private readonly store: BudgetStore | undefined;
+
+  constructor({ callCeilings, budgets }: CallCeilingOptions & BudgetOptions) {
+    this.ceilings = callCeilings;
+    this.window = callCeilings?.window ?? DEFAULT_CALL_CEILING_WINDOW;
+    this.store = budgets;
+    if (callCeilings === undefined) return;
+    const { toolCalls, deniedProposals } = callCeilings;
+    const fail = (message: string): never => {
+      throw new VerdictConfigurationError(`callCeilings ${message}`);
+    };
+    for (const [name, value] of Object.entries({ toolCalls, deniedProposals }))
+      if (value !== undefined && !(Number.isSafeInteger(value) && value > 0))
+        fail(`.${name} must be a positive integer (got ${String(value)}).`);
+    if (!(Number.isSafeInteger(this.window) && this.window > 0))
+      fail('.window must be a positive whole number of seconds.');
+    if (budgets === undefined)
+      fail('need a budget store: pass `budgets` to VerdictModule.forRoot (TypeOrmBudgetStore), which counts them.');
+  }
+
+  get configured(): boolean {
+    return this.ceilings !== undefined;
+  }
+
+  /**
+   * Step 0a: `deny` at `call_ceiling` when the conversation was stopped by its refused proposals, or when this
+   * proposal would pass its tool-call ceiling (each admitted proposal is counted); `null` to go on.
+   */
+  async admit(context: ActionContext, capability: string, now: Date, trail: EvidenceTrail): Promise<Decision | null> {
+    const counters = this.countersOf(context, capability, now);
+    if (counters === null) return null;
+    const { toolCalls, deniedProposals } = this.ceilings!;
+    if (deniedProposals !== undefined) {
+      // An amount of 0 fits while fewer than `deniedProposals` refusals are counted.
+      const open = await this.store!.reserve({ ...counters.refusals, limit: deniedProposals - 1, amount: 0 });
+      if (!open.reserved) return Decision.deny(Stage.CallCeiling, DENIED_PROPOSAL_CEILING);
+    }
+    if (toolCalls !== undefined) {
+      await trail.beforeMutation();
+      const call = { ...counters.calls, limit: toolCalls, amount: 1 };
+      const counted = await this.store!.reserve(call);
+      if (!counted.reserved) return Decision.deny(Stage.CallCeiling, TOOL_CALL_CEILING);
+      trail.markMutated();
+      await this.store!.commit(call);
+    }
+    return null;
+  }
+
+  /**
+   * After a run: counts a refused proposal (`deny` or `throttle`, not the ceiling's own) of the conversation; the
+   * conversation it stopped when this refusal reached `deniedProposals`, else `null`.
+   */
+  async countRefusal(
+    context: ActionContext,
+    capability: string,
+    decision: Decision,
+    now: Date,
+  ): Promise<ConversationStopped | null> {
+    const limit = this.ceilings?.deniedProposals;
+    const refused = decision.disposition === Disposition.Deny || decision.disposition === Disposition.Throttle;
+    if (limit === undefined || !refused || decision.stage === Stage.CallCeiling) return null;
+    const counters = this.countersOf(context, capability, now);
+    if (counters === null) return null;
+    const refusal = { ...counters.refusals, limit, amount: 1 };
+    const counted = await this.store!.reserve(refusal);
+    if (!counted.reserved) return null;
+    await this.store!.commit(refusal);
+    return counted.remaining === 0
+      ? { conversationFingerprint: counters.conversationFingerprint, refusals: limit }
+      : null;
+  }
+
+  /** The conversation's two counters in the current window, or `null` without ceilings or a conversation id. */
+  private countersOf(context: ActionContext, capability: string, now: Date) {
+    if (this.ceilings === undefined) return null;
+    const conversation = conversationIdOf(context, capability);
+    if (conversation === null) return null;
+    const windowStart = windowStartOf(now, this.window);
+    const counter = (name: string) => ({
+      bucketFingerprint: fingerprint({
+        ceiling: name,
+        window_seconds: this.window,
+        binding: { tenant: context.tenant, conversation },
+      }),
+      windowStart,
+      windowSeconds: this.window,
+    });
+    return {
+      conversationFingerprint: fingerprint(conversation),
+      calls: counter('tool_calls'),
+      refusals: counter('denied_proposals'),
+    };
+  }
+}

@@ -1,0 +1,53 @@
+import { pruneEnded } from '../shared/prune-ended.js';
+import type {
+  BudgetReservation,
+  BudgetReservationAnswer,
+  BudgetReservationRequest,
+  BudgetStore,
+} from './budget-store.interface.js';
+
+/** Spend-budget windows in process memory: for tests and single-process development only. */
+export class InMemoryBudgetStore implements BudgetStore {
+  private readonly windows = new Map<string, { spent: number; reserved: number; endsAt: number }>();
+
+  async reserve({
+    bucketFingerprint,
+    windowStart,
+    windowSeconds,
+    limit,
+    amount,
+  }: BudgetReservationRequest): Promise<BudgetReservationAnswer> {
+    const resetAt = new Date(windowStart.getTime() + windowSeconds * 1000);
+    const key = keyOf({ bucketFingerprint, windowStart });
+    const window = this.windows.get(key) ?? { spent: 0, reserved: 0, endsAt: resetAt.getTime() };
+    const used = window.spent + window.reserved + amount;
+    if (used > limit) return { reserved: false, remaining: 0, resetAt };
+    this.windows.set(key, { ...window, reserved: window.reserved + amount });
+    return { reserved: true, remaining: limit - used, resetAt };
+  }
+
+  async commit(reservation: BudgetReservation): Promise<boolean> {
+    return this.settle(reservation, reservation.amount);
+  }
+
+  async release(reservation: BudgetReservation): Promise<boolean> {
+    return this.settle(reservation, 0);
+  }
+
+  async prune(now: Date): Promise<number> {
+    return pruneEnded(this.windows, now);
+  }
+
+  /** Takes the reservation off `reserved` and adds `spent` to the window's spend. */
+  private settle(reservation: BudgetReservation, spent: number): boolean {
+    const key = keyOf(reservation);
+    const window = this.windows.get(key);
+    if (window === undefined || window.reserved < reservation.amount) return false;
+    this.windows.set(key, { ...window, spent: window.spent + spent, reserved: window.reserved - reservation.amount });
+    return true;
+  }
+}
+
+function keyOf({ bucketFingerprint, windowStart }: { bucketFingerprint: string; windowStart: Date }): string {
+  return `${bucketFingerprint}@${windowStart.getTime()}`;
+}

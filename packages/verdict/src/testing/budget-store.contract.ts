@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { BudgetReservationRequest, BudgetStore } from '../budgets/budget-store.interface.js';
+import { fingerprint } from '../fingerprints/fingerprint.js';
+import { type ContractSuiteOptions, suiteHooks } from './contract-runner.js';
+import { expect } from './expect.js';
+
+/** A budget store under test. */
+export interface BudgetStoreHarness {
+  readonly store: BudgetStore;
+  close(): Promise<void>;
+}
+
+const WINDOW_SECONDS = 3600;
+/** A window start aligned to the epoch (`floor(t / w) * w`); the window math itself is the caller's. */
+const WINDOW = new Date(Date.UTC(2024, 1, 29, 23, 0, 0));
+const NEXT_WINDOW = new Date(WINDOW.getTime() + WINDOW_SECONDS * 1000);
+
+/**
+ * The behaviour every {@link BudgetStore} adapter must share (docs/budgets.md): reservations up to the limit (spent and
+ * reserved both count), refusal without a change, commit and release of a held reservation only, a fresh window per
+ * window start, buckets isolated by fingerprint, and pruning of ended windows only. `setup` runs once before the suite
+ * and `close` once after it; each test uses buckets of its own. Concurrency across OS processes is proven
+ * separately, with real processes.
+ *
+ * @example
+ * describeBudgetStoreContract('memory', async () => ({ store: new InMemoryBudgetStore(), close: async () => {} }));
+ */
+export function describeBudgetStoreContract(
+  engineLabel: string,
+  setup: () => Promise<BudgetStoreHarness>,
+  options: ContractSuiteOptions = {},
+): void {
+  const { describe, it, beforeAll, afterAll } = suiteHooks(options);
+  describe(`BudgetStore contract [${engineLabel}]`, () => {
+    let harness: BudgetStoreHarness;
+    beforeAll(async () => {
+      harness = await setup();
+    });
+    afterAll(async () => {
+      await harness?.close();
+    });
+    const reserve = (request: BudgetReservationRequest) => harness.store.reserve(request);
+    const held = ({ bucketFingerprint, windowStart, amount }: BudgetReservationRequest) => ({
+      bucketFingerprint,
+      windowStart,
+      amount,
+    });
+
+    describe('reserve', () => {
+      it('reserves amounts up to the limit, then refuses without a change', async () => {
+        const request = spend({ limit: 1_000, amount: 400 });
+        const resetAt = NEXT_WINDOW;
+
+        expect([await reserve(request), await reserve(request), await reserve(request)]).toEqual([
+          { reserved: true, remaining: 600, resetAt },
+          { reserved: true, remaining: 200, resetAt },
+          { reserved: false, remaining: 0, resetAt },
+        ]);
+        expect(await reserve({ ...request, amount: 200 })).toEqual({ reserved: true, remaining: 0, resetAt });
+      });
+
+      it('refuses an amount above the limit in an empty window, and reserves 0 in a full one', async () => {
+        const request = spend({ limit: 10, amount: 11 });
+        expect(await reserve(request)).toMatchObject({ reserved: false });
+        expect(await reserve({ ...request, amount: 10 })).toMatchObject({ reserved: true, remaining: 0 });
+        expect(await reserve({ ...request, amount: 0 })).toMatchObject({ reserved: true, remaining: 0 });
+        expect(await reserve({ ...request, amount: 1 })).toMatchObject({ reserved: false });
+      });
+
+      it('starts every window afresh and isolates buckets by fingerprint', async () => {
+        const request = spend({ limit: 5, amount: 5 });
+        await reserve(request);
+        expect(await reserve({ ...request, windowStart: NEXT_WINDOW })).toMatchObject({ reserved: true });
+        expect(await reserve(spend({ limit: 5, amount: 5 }))).toMatchObject({ reserved: true });
+        expect(await reserve(request)).toMatchObject({ reserved: false });
+      });
+
+      it('reserves exactly what fits of 30 concurrent reservations', async () => {
+        const request = spend({ limit: 1_000, amount: 70 });
+        const results = await Promise.all(Array.from({ length: 30 }, () => reserve(request)));
+        expect(results.filter((result) => result.reserved)).toHaveLength(14);
+      });
+    });
+
+    describe('commit and release', () => {
+      it('a committed amount stays spent; a released one can be reserved again', async () => {
+        const request = spend({ limit: 100, amount: 60 });
+        await reserve(request);
+        expect(await harness.store.release(held(request))).toBe(true);
+        expect(await reserve(request)).toMatchObject({ reserved: true, remaining: 40 });
+        expect(await harness.store.commit(held(request))).toBe(true);
+        expect(await reserve(request)).toMatchObject({ reserved: false });
+        expect(await reserve({ ...request, amount: 40 })).toMatchObject({ reserved: true, remaining: 0 });
+      });
+
+      it('settles only what is held: a second release, or one in another window, changes nothing', async () => {
+        const request = spend({ limit: 100, amount: 60 });
+        await reserve(request);
+        expect(await harness.store.release(held(request))).toBe(true);
+        expect(await harness.store.release(held(request))).toBe(false);
+        expect(await harness.store.commit({ ...held(request), windowStart: NEXT_WINDOW })).toBe(false);
+        expect(await reserve({ ...request, amount: 100 })).toMatchObject({ reserved: true, remaining: 0 });
+      });
+    });
+
+    describe('prune', () => {
+      it('deletes the windows that have ended, and only those', async () => {
+        // Earlier than every other test's windows, so that nothing else has ended by `now`.
+        const windowSeconds = 60;
+        const ended = spend({ windowStart: new Date(Date.UTC(2000, 0, 1, 0, 0, 0)), windowSeconds, limit: 5 });
+        const current = { ...ended, windowStart: new Date(Date.UTC(2000, 0, 1, 0, 1, 0)) };
+        await reserve(ended);
+        await reserve(current);
+        const now = current.windowStart;
+
+        expect(await harness.store.prune(now)).toBe(1);
+        expect(await harness.store.prune(now)).toBe(0);
+        expect(await reserve({ ...current, amount: 5 })).toMatchObject({ reserved: false });
+        expect(await reserve({ ...ended, amount: 5 })).toMatchObject({ reserved: true });
+      });
+    });
+  });
+}
+
+function spend(overrides: Partial<BudgetReservationRequest> = {}): BudgetReservationRequest {
+  const windowSeconds = overrides.windowSeconds ?? WINDOW_SECONDS;
+  const bucketFingerprint = fingerprint({
+    budget: 'refunds',
+    per: 'actor',
+    window_seconds: windowSeconds,
+    binding: { actor: randomUUID() },
+  });
+  return { bucketFingerprint, windowStart: WINDOW, windowSeconds, limit: 3, amount: 1, ...overrides };
+}
