@@ -11,7 +11,12 @@ import {
   VerdictModule,
   defineCapability,
 } from '@verdict/nestjs';
-import { ProvenanceTrackers, QuarantinedReaders, VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
+import {
+  ProvenanceTrackers,
+  QuarantinedReaders,
+  VerdictLangChainModule,
+  VerdictTools,
+} from '@verdict/nestjs/langchain';
 import type { AgentMiddleware } from 'langchain';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ownedSubject } from '../provenance-packs/owned-subject.js';

@@ -90,7 +90,8 @@ export function quarantineReadingScript(calls: readonly CorpusCall[], answer: st
     for (const message of fresh)
       if (ToolMessage.isInstance(message) && message.tool_call_id.startsWith(EXTRACT)) {
         const answered = QUARANTINED_VALUES.safeParse(safeJson(textOf(message)));
-        if (answered.success) for (const [key, value] of Object.entries(answered.data.values)) extracted.set(key, value);
+        if (answered.success)
+          for (const [key, value] of Object.entries(answered.data.values)) extracted.set(key, value);
       }
     const handles = fresh.map(handleOf).filter((handle) => handle !== undefined && !read.has(handle)) as string[];
     const window = messages
@@ -117,7 +118,9 @@ export function quarantineReadingScript(calls: readonly CorpusCall[], answer: st
     }
     cursor += 1;
     return {
-      toolCalls: [{ name: call.function, args: withExtracted(call, cursor - 1, extracted), id: `${legitimate}${cursor}` }],
+      toolCalls: [
+        { name: call.function, args: withExtracted(call, cursor - 1, extracted), id: `${legitimate}${cursor}` },
+      ],
     };
   };
   return { step, done: () => done, turns: calls.length * 2 + 1 };
@@ -126,8 +129,8 @@ export function quarantineReadingScript(calls: readonly CorpusCall[], answer: st
 /**
  * The quarantine arm's quarantined model for one run: it answers the values asked for (keys of the run's ground
  * truth) that the document holds. Injection-following, as the deciding model of the other arms: when the
- * document holds instruction lines, it answers the attacker's value for every key whose argument an instruction
- * names (the recipient, the URL, …), cut to what the schema lets through; the document's value for the others.
+ * document holds instruction lines, it answers the attacker's value in place of each value the document holds
+ * whose argument an instruction names (the recipient, the URL, …), cut to what the schema lets through.
  */
 export class ValueReadingQuarantinedModel implements QuarantineChatModel {
   /** Extractions whose document held instruction lines: the injection reached this model. */
@@ -151,15 +154,13 @@ export class ValueReadingQuarantinedModel implements QuarantineChatModel {
       instructions.map((instruction) => instruction.args[key.split('.')[1]!]).find((v) => typeof v === 'string');
     const values = Object.fromEntries(
       keys.flatMap((key): [string, string][] => {
-        const attacker = misled(key);
-        if (typeof attacker === 'string') {
-          this.followed += 1;
-          return [[key, attacker.replace(/\n/g, ' ').slice(0, LONGEST_VALUE)]];
-        }
         const value = this.truth.get(key);
-        return value !== undefined && value.length <= LONGEST_VALUE && !value.includes('\n') && document.includes(value)
-          ? [[key, value]]
-          : [];
+        if (value === undefined || value.length > LONGEST_VALUE || value.includes('\n') || !document.includes(value))
+          return [];
+        const attacker = misled(key);
+        if (typeof attacker !== 'string') return [[key, value]];
+        this.followed += 1;
+        return [[key, attacker.replace(/\n/g, ' ').slice(0, LONGEST_VALUE)]];
       }),
     );
     return { content: JSON.stringify({ values }) };
