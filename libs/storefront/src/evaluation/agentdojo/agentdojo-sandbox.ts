@@ -7,16 +7,23 @@ import {
   type CapabilityDefinition,
   InMemoryEvidenceRecorder,
   InMemoryProvenanceLedger,
+  type QuarantineChatModel,
   VerdictModule,
   defineCapability,
 } from '@verdict/nestjs';
-import { ProvenanceTrackers, VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
+import {
+  ProvenanceTrackers,
+  QuarantinedReaders,
+  VerdictLangChainModule,
+  VerdictTools,
+} from '@verdict/nestjs/langchain';
 import type { AgentMiddleware } from 'langchain';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ownedSubject } from '../provenance-packs/owned-subject.js';
 import { PackArm } from '../provenance-packs/pack-arm.js';
 import type { CorpusCall } from './agentdojo-corpus.js';
 import { type AgentDojoSuite, capabilityOf } from './agentdojo-suite.js';
+import { QUARANTINED_VALUES, VALUES_SCHEMA } from './quarantined-values.js';
 import { answerOf, schemaOf, type SuiteTool } from './suite-tool.js';
 
 type Args = Record<string, unknown>;
@@ -25,6 +32,8 @@ type Args = Record<string, unknown>;
 interface RunWorld<Env> {
   readonly environment: Env;
   readonly trace: CorpusCall[];
+  /** The quarantine arm's quarantined model for this run. */
+  readonly quarantined?: QuarantineChatModel;
 }
 
 /** One run's wiring: the tools and middleware its agent gets, and the runner that puts the run in context. */
@@ -47,12 +56,15 @@ export class AgentDojoSandbox<Env> {
 
   constructor(
     private readonly suite: AgentDojoSuite<Env>,
-    private readonly arm: PackArm,
+    readonly arm: PackArm,
   ) {}
 
-  /** The run over `environment`; its executed calls are appended to `trace`. */
-  async open(environment: Env, trace: CorpusCall[]): Promise<AgentDojoRun> {
-    const world: RunWorld<Env> = { environment, trace };
+  /**
+   * The run over `environment`; its executed calls are appended to `trace`. In the quarantine arm, `quarantined`
+   * is the run's quarantined model.
+   */
+  async open(environment: Env, trace: CorpusCall[], quarantined?: QuarantineChatModel): Promise<AgentDojoRun> {
+    const world: RunWorld<Env> = { environment, trace, quarantined };
     const inWorld = <T>(work: () => Promise<T>) => this.world.run(world, work);
     this.runs += 1;
     if (this.arm === PackArm.Naive) {
@@ -66,7 +78,7 @@ export class AgentDojoSandbox<Env> {
       return { tools, middleware: [], run: inWorld };
     }
     const app = await (this.app ??= this.boot());
-    const { tools, trackers } = app.get(AgentTools);
+    const { tools, trackers, readers } = app.get(AgentTools);
     const bound = this.suite.tools.map((entry) =>
       tools.bound(
         tool(async () => 'never', {
@@ -77,10 +89,13 @@ export class AgentDojoSandbox<Env> {
         capabilityOf(this.suite.name, entry.declaration.name),
       ),
     );
+    const tracking = [trackers.forAgent({ agent: `${this.suite.name}-assistant` }).middleware()];
     const middleware =
       this.arm === PackArm.Provenance
-        ? [trackers.forAgent({ agent: `${this.suite.name}-assistant` }).middleware()]
-        : [];
+        ? tracking
+        : this.arm === PackArm.Quarantine
+          ? [readers.forAgent({ schemas: { [VALUES_SCHEMA]: QUARANTINED_VALUES } }).middleware(), ...tracking]
+          : [];
     const context: ActionContext = { ...EMMA, tenant: `agentdojo-${this.suite.name}-${this.runs}` };
     const contexts = app.get(ActionContextStore);
     return { tools: bound, middleware, run: (work) => inWorld(() => contexts.run(context, work)) };
@@ -91,6 +106,12 @@ export class AgentDojoSandbox<Env> {
     const app = this.app;
     this.app = undefined;
     if (app !== undefined) await (await app).close();
+  }
+
+  private quarantinedModel(): QuarantineChatModel {
+    const model = this.world.getStore()?.quarantined;
+    if (model === undefined) throw new Error('an extraction ran outside a run of the quarantine arm');
+    return model;
   }
 
   private execute(entry: SuiteTool<Env>, args: Args): unknown {
@@ -117,7 +138,7 @@ export class AgentDojoSandbox<Env> {
           ...OWN_WORKSPACE,
           mutates: entry.consequential,
           provenance:
-            this.arm === PackArm.Provenance
+            this.arm === PackArm.Provenance || this.arm === PackArm.Quarantine
               ? { ...declared.policy, results: declared.results }
               : { results: declared.results },
         },
@@ -131,6 +152,8 @@ export class AgentDojoSandbox<Env> {
           evidence: new InMemoryEvidenceRecorder(),
           capabilities,
           provenance: { ledger: new InMemoryProvenanceLedger() },
+          // One module for every run: each extraction goes to the quarantined model of the run in progress.
+          quarantine: { model: { invoke: (input) => this.quarantinedModel().invoke(input) } },
         }),
         VerdictLangChainModule,
       ],
@@ -146,6 +169,7 @@ class AgentTools {
   constructor(
     readonly tools: VerdictTools,
     readonly trackers: ProvenanceTrackers,
+    readonly readers: QuarantinedReaders,
   ) {}
 }
 

@@ -1,9 +1,9 @@
-// Runs the AgentDojo packs (every pair, both variants) in all three arms and prints AgentDojo's three figures
+// Runs the AgentDojo packs (every pair, both variants) in all four arms and prints AgentDojo's three figures
 // per arm and variant, for the slack and the workspace suite, then the user tasks each arm lost (clean, and
 // under attack with the number of attacked pairs lost):
 //   npm run agentdojo-packs
 import { agentDojoFigures, renderThreeArmTable } from '../provenance-packs/agentdojo-figures.js';
-import { PACK_ARMS } from '../provenance-packs/pack-arm.js';
+import { AGENTDOJO_ARMS } from '../provenance-packs/pack-arm.js';
 import { agentDojoPack } from './agentdojo-packs.js';
 import type { AgentDojoSuite } from './agentdojo-suite.js';
 import { ATTACK_VARIANTS } from './attack-variant.js';
@@ -14,7 +14,7 @@ import { workspaceSuite } from './workspace/workspace-suite.js';
 async function printFigures<Env>(suite: AgentDojoSuite<Env>): Promise<void> {
   const rows = [];
   const losses = [];
-  for (const arm of PACK_ARMS) {
+  for (const arm of AGENTDOJO_ARMS) {
     const report = (await agentDojoPack(suite, arm).run()).toReport();
     for (const variant of ATTACK_VARIANTS) {
       const attacked = (id: string) => id.includes(`.${variant}:`);
