@@ -3,6 +3,7 @@ import type { Tool } from 'ai';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
 import { PublicMessage } from '../public-message.js';
+import { CapabilityToolRunner } from '../runtimes/capability-tool-runner.js';
 import { aiSdkBoundTool } from './ai-sdk-bound-tool.js';
 
 /** How a bound AI SDK tool presents itself. */
@@ -38,14 +39,15 @@ export class VerdictAiSdkTools {
     const name = options.name ?? capability;
     this.registry.requireBindable(capability, name);
     const { pipeline, registry, publicMessage } = this;
-    const made = aiSdkBoundTool({
+    const runner = new CapabilityToolRunner({
       capability,
       name,
-      description: options.description,
+      runtime: 'an AI SDK tool',
       pipeline,
       registry,
       publicMessage,
     });
+    const made = aiSdkBoundTool(runner, options.description);
     this.registry.recordTool(made, { tool: name, capability, kind: 'bound' });
     return made;
   }
