@@ -1,49 +1,31 @@
 import { describe, expect, it } from '@jest/globals';
 import { type ModelMessage, generateText, stepCountIs } from 'ai';
-import { Injectable, Module } from '@nestjs/common';
-import {
-  type ActionContext,
-  ActionContextStore,
-  ApplicationFaultError,
-  ApprovalService,
-  type AuthorizedAction,
-  InMemoryApprovalReceiptStore,
-  readNotExecutedMessage,
-} from '@verdict/nestjs';
+import { type ActionContext, ApplicationFaultError, readNotExecutedMessage } from '@verdict/nestjs';
 import { VerdictAiSdkModule, VerdictAiSdkTools } from '@verdict/nestjs/ai-sdk';
-import { alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
-import { archiveCapability } from '../approvals/archive.fixture.js';
+import { alice, bob } from '../pipeline/documents.fixture.js';
+import { bootWithRuntime, notExecuted } from '../runtimes/runtime.fixture.js';
 import { type ScriptedTurn, scriptedLanguageModel } from './scripted-language-model.js';
 
 async function setup() {
-  const fixture = documentsFixture();
-  const archived: AuthorizedAction[] = [];
-  @Injectable()
-  class AgentTools {
-    constructor(readonly tools: VerdictAiSdkTools) {}
-  }
-  @Module({ imports: [VerdictAiSdkModule], providers: [AgentTools] })
-  class AgentModule {}
-  const { moduleRef } = await fixture.boot({
-    capabilities: [archiveCapability(fixture, archived)],
-    approvals: new InMemoryApprovalReceiptStore(),
-    imports: [AgentModule],
-  });
-  const aiTools = moduleRef.get(AgentTools).tools;
+  const {
+    fixture,
+    archived,
+    tools: aiTools,
+    contexts,
+    approveInVerdict,
+  } = await bootWithRuntime(VerdictAiSdkModule, VerdictAiSdkTools);
   const tools = {
     rename_document: aiTools.bound('documents.rename', { name: 'rename_document' }),
     archive_document: aiTools.bound('documents.archive', { name: 'archive_document' }),
     read_document: aiTools.bound('documents.read', { name: 'read_document' }),
   };
-  const contexts = moduleRef.get(ActionContextStore);
-  const approvals = moduleRef.get(ApprovalService);
   /** One `generateText` tool loop as `who`, the model answering `turns`. */
   const generate = (who: ActionContext, messages: ModelMessage[], turns: ScriptedTurn[]) => {
     const model = scriptedLanguageModel(turns);
     const result = contexts.run(who, () => generateText({ model, tools, messages, stopWhen: stepCountIs(4) }));
     return { model, result };
   };
-  return { fixture, archived, generate, approvals };
+  return { fixture, archived, generate, approveInVerdict };
 }
 
 /** The tool results in a prompt the model received (what it read back). */
@@ -68,12 +50,7 @@ describe('AI SDK tools bound to capabilities, in a real generateText loop', () =
     const call = { name: 'rename_document', input: { id: 1, title: 'mine now' }, id: 'call_cross' };
     const { result } = generate(bob, ask('rename document 1'), [{ toolCalls: [call] }, { text: 'sorry' }]);
     const [answer] = toolOutputs(await result);
-    expect(readNotExecutedMessage(answer as string)).toEqual({
-      status: 'not_executed',
-      capability: 'documents.rename',
-      decision: 'deny',
-      message: 'Not done.',
-    });
+    expect(readNotExecutedMessage(answer as string)).toEqual(notExecuted('documents.rename', 'deny'));
     expect(fixture.executions).toHaveLength(0);
   });
 
@@ -118,14 +95,6 @@ describe('AI SDK tool approval backed by Verdict receipts', () => {
     return { answered, history };
   }
 
-  async function approveInVerdict(approvals: ApprovalService) {
-    const challenge = await approvals.challengeForToolCall(CALL.id, alice);
-    expect(challenge).not.toBeNull();
-    expect(await approvals.approve(challenge!.receiptId, CALL.id, 'customer:alice')).toMatchObject({
-      outcome: 'approved',
-    });
-  }
-
   /** Resumes Alice's generation with `messages`; answers what the model then read as the tool's result. */
   const resume = async (env: Awaited<ReturnType<typeof setup>>, messages: ModelMessage[], who = alice) => {
     const { model, result } = env.generate(who, messages, [{ text: 'done' }]);
@@ -136,7 +105,7 @@ describe('AI SDK tool approval backed by Verdict receipts', () => {
   it('executes the approved call once its receipt is approved (control)', async () => {
     const env = await setup();
     const { answered } = await pause(env);
-    await approveInVerdict(env.approvals);
+    await env.approveInVerdict(CALL.id, alice);
     expect(await resume(env, answered())).toEqual(['archived 1']);
     expect(env.archived).toHaveLength(1);
   });
@@ -152,7 +121,7 @@ describe('AI SDK tool approval backed by Verdict receipts', () => {
   it('refuses an approval moved to changed arguments', async () => {
     const env = await setup();
     const { answered, history } = await pause(env);
-    await approveInVerdict(env.approvals);
+    await env.approveInVerdict(CALL.id, alice);
     const changed = history.map((message) =>
       message.role !== 'assistant' || typeof message.content === 'string'
         ? message
@@ -171,7 +140,7 @@ describe('AI SDK tool approval backed by Verdict receipts', () => {
   it('refuses an approval resumed by another actor', async () => {
     const env = await setup();
     const { answered } = await pause(env);
-    await approveInVerdict(env.approvals);
+    await env.approveInVerdict(CALL.id, alice);
     const [answer] = await resume(env, answered(), bob);
     expect(readNotExecutedMessage(answer as string)).not.toBeNull();
     expect(env.archived).toHaveLength(0);
@@ -180,7 +149,7 @@ describe('AI SDK tool approval backed by Verdict receipts', () => {
   it('refuses a replayed approval: the receipt is single-use', async () => {
     const env = await setup();
     const { answered } = await pause(env);
-    await approveInVerdict(env.approvals);
+    await env.approveInVerdict(CALL.id, alice);
     expect(await resume(env, answered())).toEqual(['archived 1']);
     const [replayed] = await resume(env, answered());
     expect(readNotExecutedMessage(replayed as string)?.decision).toBe('deny');
@@ -190,7 +159,7 @@ describe('AI SDK tool approval backed by Verdict receipts', () => {
   it('executes a duplicated delivery of the approval once', async () => {
     const env = await setup();
     const { answered } = await pause(env);
-    await approveInVerdict(env.approvals);
+    await env.approveInVerdict(CALL.id, alice);
     const outputs = (await Promise.all([resume(env, answered()), resume(env, answered())])).flat();
     expect(outputs.filter((output) => output === 'archived 1')).toHaveLength(1);
     expect(env.archived).toHaveLength(1);
