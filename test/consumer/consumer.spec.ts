@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { copyFile, cp, lstat, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { copyFile, cp, lstat, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,8 @@ import { promisify } from 'node:util';
  * directory outside the workspace, installed from the tarballs and the registry with `--strict-peer-deps` and
  * `engine-strict` (its .npmrc), compiled with `skipLibCheck: false`, and its e2e run: a bound tool in a createAgent
  * loop driven by ScriptedChatModel, a CASL deny, an approval through an `@ApprovalEndpoint()` route over HTTP, and
- * the resumed call executed once.
+ * the resumed call executed once; on Node 22 or later, also an OpenAI Agents function tool (the optional peer
+ * `@openai/agents`, see RUNTIMES) refusing another customer's ticket.
  *
  * The install needs the npm registry (from the local cache when it can: `--prefer-offline`). Without it the suite
  * is skipped, unless `CI` or `VERDICT_TEST_REQUIRE_REGISTRY=1` (set by .ci/run) makes it required.
@@ -25,6 +26,11 @@ const run = promisify(execFile);
 /** The version both packages are released at. */
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'packages/verdict/package.json'), 'utf8')) as { version: string })
   .version;
+/**
+ * The runtimes' peers need Node 22 or later (`ai` 7 itself, `@openai/agents` through `openai` 7), and the fixture
+ * installs with `engine-strict`: only there is `@openai/agents` added and its e2e (src/agents.e2e.test.ts) copied.
+ */
+const RUNTIMES = Number(process.versions.node.split('.')[0]) >= 22;
 const required =
   process.env.VERDICT_TEST_REQUIRE_REGISTRY === '1' || !['', '0', 'false', undefined].includes(process.env.CI);
 
@@ -103,8 +109,17 @@ if (!available)
       await copyFile(file, join(tarballs, `${name.slice(1).replace('/', '-')}.tgz`));
     await cp(FIXTURE, app, {
       recursive: true,
-      filter: (source) => !/(^|[\\/])(node_modules|dist|package-lock\.json)$/.test(relative(FIXTURE, source)),
+      filter: (source) =>
+        !/(^|[\\/])(node_modules|dist|package-lock\.json)$/.test(relative(FIXTURE, source)) &&
+        (RUNTIMES || !source.endsWith('agents.e2e.test.ts')),
     });
+    if (RUNTIMES) {
+      const manifest = JSON.parse(await readFile(join(app, 'package.json'), 'utf8')) as {
+        dependencies: Record<string, string>;
+      };
+      manifest.dependencies['@openai/agents'] = '^0.20.0';
+      await writeFile(join(app, 'package.json'), JSON.stringify(manifest, null, 2));
+    }
     installLog = (
       await shWithStderr(
         'npm',
@@ -150,6 +165,7 @@ if (!available)
     });
     await sh(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '-p', '.'], app);
     expect((await readdir(join(app, 'dist'))).sort()).toEqual([
+      ...(RUNTIMES ? ['agents.e2e.test.js'] : []),
       'app.e2e.test.js',
       'app.module.js',
       'tickets.js',
@@ -157,7 +173,7 @@ if (!available)
     ]);
   }, 120_000);
 
-  it('passes its own e2e: bound tool, CASL deny, approval through the guarded endpoint, one execution', async () => {
+  it('passes its own e2e: bound tool, CASL deny, approval through the guarded endpoint, one execution; an OpenAI Agents tool', async () => {
     const stdout = await sh(process.execPath, ['--test', '--test-reporter=tap', 'dist/'], app, 120_000);
     const count = (name: string) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(stdout)?.[1]);
     expect({
@@ -167,8 +183,8 @@ if (!available)
       skipped: count('skipped'),
       todo: count('todo'),
     }).toEqual({
-      tests: 2,
-      pass: 2,
+      tests: RUNTIMES ? 3 : 2,
+      pass: RUNTIMES ? 3 : 2,
       fail: 0,
       skipped: 0,
       todo: 0,

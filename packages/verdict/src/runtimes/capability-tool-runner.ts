@@ -1,0 +1,82 @@
+import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
+import type { CapabilityRegistry } from '../capabilities/capability-registry.js';
+import { ApplicationFaultError } from '../errors/application-fault.error.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { ToolKind } from '../evidence/tool-kind.js';
+import type { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
+import { publicAnswer } from '../public-answer.js';
+import type { ExecutionResult } from '../vocabulary/execution-result.js';
+
+/** What a tool of another agent runtime (AI SDK, OpenAI Agents) made from a capability runs on. */
+export interface RuntimeToolBinding {
+  readonly capability: string;
+  /** The tool's name as the runtime knows it (boot errors and faults name it). */
+  readonly name: string;
+  /** What the runtime is, for boot errors: `'an AI SDK tool'`. */
+  readonly runtime: string;
+  readonly pipeline: VerdictPipeline;
+  readonly registry: CapabilityRegistry;
+  readonly publicMessage: string;
+}
+
+/**
+ * The runtime-neutral half of a bound tool in an agent runtime whose approvals are a yes/no question asked
+ * before execution (`needsApproval`) and whose execution follows an approval (ADR 0089):
+ *
+ * - {@link needsApproval}: for a capability that requires confirmation, the pipeline runs without an explicit
+ *   approval, which never executes: it issues (or finds) the pending receipt of the tool call, and the runtime
+ *   asks a human only when one awaits them. A refusal asks no one.
+ * - {@link answer}: the execution the runtime runs after an approval (or when none was needed). For a
+ *   confirming capability it carries the explicit approval, so the receipt decides — approved by a human, bound
+ *   to these arguments, this actor, tenant and conversation, unexpired, consumed once — never the runtime's
+ *   own approval flag, which a client may forge or replay.
+ *
+ * Any fault becomes an {@link ApplicationFaultError} (unless the run was aborted): never model-facing text.
+ */
+export class CapabilityToolRunner {
+  constructor(private readonly binding: RuntimeToolBinding) {}
+
+  /** The bound capability's definition; a configuration error when it is not (yet) declared. */
+  definition(): CapabilityDefinition {
+    const { registry, capability, name, runtime } = this.binding;
+    const found = registry.find(capability);
+    if (found === undefined)
+      throw new VerdictConfigurationError(
+        `Tool "${name}" (${runtime}) is bound to unknown capability "${capability}". Declare it with @Capability or defineCapability, and build the tool once the application has booted.`,
+        { capability },
+      );
+    return found;
+  }
+
+  /** Whether the runtime must ask a human: a Verdict receipt awaits a decision on this tool call. */
+  async needsApproval(input: unknown, toolCallId: string): Promise<boolean> {
+    if (!this.confirms()) return false;
+    const asked = await this.run(input, toolCallId, false, undefined);
+    return !asked.executed && asked.challenge !== undefined;
+  }
+
+  /** Runs the call; the executor's output, or the public `not_executed` answer. */
+  async answer(input: unknown, toolCallId: string, signal: AbortSignal | undefined): Promise<string> {
+    const result = await this.run(input, toolCallId, this.confirms(), signal);
+    return publicAnswer(result, this.binding.publicMessage);
+  }
+
+  private confirms(): boolean {
+    return this.definition().requiresConfirmation !== undefined;
+  }
+
+  private async run(
+    input: unknown,
+    toolCallId: string,
+    explicitApproval: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<ExecutionResult> {
+    const { capability, name, pipeline } = this.binding;
+    try {
+      return await pipeline.execute({ capability, arguments: input, toolCallId }, ToolKind.Bound, { explicitApproval });
+    } catch (error) {
+      if (signal?.aborted === true) throw error;
+      throw new ApplicationFaultError(capability, name, error);
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import 'reflect-metadata';
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type INestApplicationContext, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import {
+  Agent,
+  type AgentOutputItem,
+  type Model,
+  type ModelResponse,
+  Runner,
+  Usage,
+  setTracingDisabled,
+} from '@openai/agents';
+import { ActionContextStore, InMemoryEvidenceRecorder } from '@verdict/nestjs';
+import { VerdictAgentsModule, VerdictAgentsTools } from '@verdict/nestjs/openai-agents';
+import { ScriptedChatModel } from '@verdict/nestjs/testing/langchain';
+import { AppModule } from './app.module.js';
+
+// Copied into the consumer, and `@openai/agents` installed, only on Node 22 or later (consumer.spec.ts): the
+// SDK's `openai` dependency requires it.
+setTracingDisabled(true);
+
+/** A model asking for ticket 2 (Bob's), then ticket 1 (Alice's own), then answering. */
+class ScriptedAgentsModel implements Model {
+  private readonly turns: AgentOutputItem[][] = [
+    [
+      {
+        type: 'function_call',
+        callId: 'call_2',
+        name: 'view_ticket',
+        arguments: '{"ticketId":2}',
+        status: 'completed',
+      },
+    ],
+    [
+      {
+        type: 'function_call',
+        callId: 'call_1',
+        name: 'view_ticket',
+        arguments: '{"ticketId":1}',
+        status: 'completed',
+      },
+    ],
+    [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Done.' }] }],
+  ];
+
+  async getResponse(): Promise<ModelResponse> {
+    return { usage: new Usage(), output: this.turns.shift() ?? [] };
+  }
+
+  getStreamedResponse(): AsyncIterable<never> {
+    throw new Error('the scripted model does not stream');
+  }
+}
+
+describe('OpenAI Agents function tools on the packed @verdict/nestjs', () => {
+  let app: INestApplicationContext;
+
+  before(async () => {
+    const options = { model: new ScriptedChatModel([]), evidence: new InMemoryEvidenceRecorder() };
+    // The helpdesk as it is, with the Agents tools next to it.
+    @Module({ imports: [AppModule.register(options), VerdictAgentsModule] })
+    class HelpdeskWithAgents {}
+    app = await NestFactory.createApplicationContext(HelpdeskWithAgents, { logger: false });
+  });
+  after(() => app.close());
+
+  it('refuses another customer’s ticket with the public answer and shows the customer’s own', async () => {
+    const tools = app.get(VerdictAgentsTools, { strict: false });
+    const agent = new Agent({
+      name: 'Helpdesk',
+      instructions: 'Help customers with their tickets.',
+      model: new ScriptedAgentsModel(),
+      tools: [tools.bound('tickets.view', { name: 'view_ticket' })],
+    });
+    const alice = {
+      actor: { id: 'alice', role: 'customer' as const },
+      tenant: 'acme' as const,
+      metadata: { conversationId: 'c-a' },
+    };
+    const result = await app
+      .get(ActionContextStore, { strict: false })
+      .run(alice, () => new Runner().run(agent, 'Show me ticket 2, then ticket 1'));
+    const outputs = result.newItems
+      .filter((item) => item.type === 'tool_call_output_item')
+      .map((item) => String((item as unknown as { output: unknown }).output));
+    assert.equal(outputs.length, 2);
+    assert.deepEqual(JSON.parse(outputs[0]!), {
+      status: 'not_executed',
+      capability: 'tickets.view',
+      decision: 'deny',
+      message: 'That is not possible here.',
+    });
+    assert.deepEqual(JSON.parse(outputs[1]!), { id: 1, title: 'Printer on fire', status: 'open', viewer: 'alice' });
+  });
+});
