@@ -1,5 +1,6 @@
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import type { CapabilityRegistry } from '../capabilities/capability-registry.js';
+import { stopAtCallCeiling } from '../budgets/call-ceiling-stop.js';
 import { ApplicationFaultError } from '../errors/application-fault.error.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { ToolKind } from '../evidence/tool-kind.js';
@@ -55,9 +56,13 @@ export class CapabilityToolRunner {
     return !asked.executed && asked.challenge !== undefined;
   }
 
-  /** Runs the call; the executor's output, or the public `not_executed` answer. */
+  /**
+   * Runs the call; the executor's output, or the public `not_executed` answer. A conversation that reached a call
+   * ceiling is not answered: `CallCeilingReachedError` ends the agent run.
+   */
   async answer(input: unknown, toolCallId: string, signal: AbortSignal | undefined): Promise<string> {
     const result = await this.run(input, toolCallId, this.confirms(), signal);
+    stopAtCallCeiling(result, this.binding.capability, this.binding.name);
     return publicAnswer(result, this.binding.publicMessage);
   }
 
