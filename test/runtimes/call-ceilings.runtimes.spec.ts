@@ -7,12 +7,15 @@ import {
   type ActionContext,
   ActionContextStore,
   CallCeilingReachedError,
+  type CallCeilings,
+  InMemoryApprovalReceiptStore,
   InMemoryBudgetStore,
   InMemoryEvidenceRecorder,
 } from '@verdict/nestjs';
 import { VerdictAiSdkModule, VerdictAiSdkTools } from '@verdict/nestjs/ai-sdk';
 import { VerdictAgentsModule, VerdictAgentsTools } from '@verdict/nestjs/openai-agents';
-import { alice, documentsFixture } from '../pipeline/documents.fixture.js';
+import { alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
+import { archiveCapability } from '../approvals/archive.fixture.js';
 import { scriptedLanguageModel } from '../ai-sdk/scripted-language-model.js';
 import { ScriptedAgentsModel } from '../openai-agents/scripted-agents-model.js';
 
@@ -28,12 +31,14 @@ const inConversation = (id: string): ActionContext => ({ ...alice, metadata: { c
 const rename = (n: number) => ({ name: 'rename_document', input: { id: 1, title: `title ${n}` }, id: `call_${n}` });
 
 /** The documents fixture with a tool-call ceiling of 2 per conversation, and one runtime's module. */
-async function boot<T>(runtimeModule: Type, tools: Type<T>) {
+async function boot<T>(runtimeModule: Type, tools: Type<T>, callCeilings: CallCeilings = { toolCalls: 2 }) {
   const fixture = documentsFixture();
   const evidence = new InMemoryEvidenceRecorder();
   const { moduleRef } = await fixture.boot({
+    capabilities: [archiveCapability(fixture, [])],
+    approvals: new InMemoryApprovalReceiptStore(),
     budgets: new InMemoryBudgetStore(),
-    callCeilings: { toolCalls: 2 },
+    callCeilings,
     evidence,
     imports: [runtimeModule],
   });
@@ -111,5 +116,25 @@ describe('call ceilings end the agent run in the other runtimes too', () => {
     const result = await contexts.run(inConversation('c-agents-ok'), () => new Runner().run(agent, 'rename'));
     expect(result.finalOutput).toBe('done');
     expect(fixture.executions).toHaveLength(2);
+  });
+
+  it('attack: a refused call of a confirming capability (asked needsApproval, then run) counts as one refused proposal, not two', async () => {
+    const { fixture, contexts, factory } = await boot(VerdictAiSdkModule, VerdictAiSdkTools, { deniedProposals: 2 });
+    const tools = {
+      archive_document: factory.bound('documents.archive', { name: 'archive_document' }),
+      rename_document: factory.bound('documents.rename', { name: 'rename_document' }),
+    };
+    // Bob may not archive Alice's document 1 (deny before confirmation); his rename of his own document 2 is fine.
+    const model = scriptedLanguageModel([
+      { toolCalls: [{ name: 'archive_document', input: { id: 1 }, id: 'call_archive' }] },
+      { toolCalls: [{ name: 'rename_document', input: { id: 2, title: 'mine' }, id: 'call_rename' }] },
+      { text: 'done' },
+    ]);
+    const messages = [{ role: 'user' as const, content: 'archive document 1, then rename mine' }];
+    const result = await contexts.run({ ...bob, metadata: { conversationId: 'c-confirming' } }, () =>
+      generateText({ model, tools, messages, stopWhen: stepCountIs(6) }),
+    );
+    expect(result.text).toBe('done');
+    expect(fixture.executions).toHaveLength(1);
   });
 });
