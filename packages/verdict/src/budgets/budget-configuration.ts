@@ -1,4 +1,6 @@
+import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import type { CapabilityRegistryOptions } from '../capabilities/capability-registry-options.interface.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { BudgetScope, type SpendBudget } from './spend-budget.js';
 
 const SCOPES: readonly unknown[] = Object.values(BudgetScope);
@@ -28,4 +30,30 @@ export function assertBudgetConfigured(
     fail(
       'has a budget, but no budget store is configured: pass `budgets` to VerdictModule.forRoot (TypeOrmBudgetStore).',
     );
+}
+
+/**
+ * Capabilities whose budgets carry one name (`budget.name`, else the capability's name) share its windows only when
+ * they declare it alike: a looser `limit` elsewhere would let the shared window pass the tighter one, and another
+ * `per` or `window` would silently make two budgets of one. So every declaration of a name must agree on all three.
+ *
+ * @throws VerdictConfigurationError naming both capabilities when `definition`'s budget differs from one declared earlier.
+ */
+export function assertOneBudgetPerName(
+  definition: CapabilityDefinition,
+  declared: Iterable<CapabilityDefinition>,
+): void {
+  const budget = definition.budget;
+  if (budget === undefined) return;
+  const name = budget.name ?? definition.name;
+  for (const other of declared) {
+    const otherBudget = other.budget;
+    if (otherBudget === undefined || (otherBudget.name ?? other.name) !== name) continue;
+    if (otherBudget.limit === budget.limit && otherBudget.per === budget.per && otherBudget.window === budget.window)
+      continue;
+    throw new VerdictConfigurationError(
+      `Capability "${definition.name}" (${definition.declaredAt}) declares the budget "${name}" with limit ${budget.limit}, per ${budget.per}, window ${budget.window}, but "${other.name}" declares it with limit ${otherBudget.limit}, per ${otherBudget.per}, window ${otherBudget.window}: a shared budget needs the same limit, scope and window everywhere (or give each its own name).`,
+      { capability: definition.name },
+    );
+  }
 }

@@ -38,8 +38,8 @@ export interface SpendBudget<TArgs = any, TTarget = any, TContext extends AnyAct
   /** The window's length in seconds; windows are aligned to the epoch (`floor(t / w) * w`), as rate limits are. */
   readonly window: number;
   /**
-   * The budget's name: capabilities that declare the same name (with the same limit, scope and window) share one
-   * budget. Default: the capability's name.
+   * The budget's name: capabilities that declare the same name share one budget, and must declare the same limit,
+   * scope and window (checked at boot). Default: the capability's name.
    */
   readonly name?: string;
   /** The internal reason recorded when the budget refuses (never shown to the model). Default: `spend budget exhausted`. */

@@ -7,6 +7,7 @@ import {
 import type { CapabilityDefinition } from './capability-definition.js';
 import { assertWellFormed } from './definition-checks.js';
 import { assertGatesConfigured } from './gate-configuration.js';
+import { assertOneBudgetPerName } from '../budgets/budget-configuration.js';
 import { withModuleActorKey } from './module-actor-key.js';
 
 /** A tool `VerdictTools` made: its model-facing name, its capability, and whether it is bound or guarded. */
@@ -49,6 +50,7 @@ export class CapabilityRegistry {
     }
     assertGatesConfigured(definition, this.options);
     this.assertOneScopePerModel(definition);
+    assertOneBudgetPerName(definition, this.definitions.values());
     this.definitions.set(name, withModuleActorKey(definition, this.options));
   }
 

@@ -1,9 +1,10 @@
 import { RunStoppingError } from './run-stopping.error.js';
 
 /**
- * Thrown by a LangChain tool of Verdict when the conversation reached a call ceiling (`deny` at `call_ceiling`, which
- * is recorded): it ends the agent run instead of answering the model, which would only propose again. Not an
- * application fault, and never wrapped as one; like one, it refuses to become text (`RunStoppingError`).
+ * Thrown by an agent tool of Verdict (LangChain, AI SDK, OpenAI Agents) when the conversation reached a call ceiling
+ * (`deny` at `call_ceiling`, which is recorded): it ends the agent run instead of answering the model, which would
+ * only propose again. Not an application fault, and never wrapped as one; like one, it refuses to become text
+ * (`RunStoppingError`).
  */
 export class CallCeilingReachedError extends RunStoppingError {
   readonly code = 'VERDICT_CALL_CEILING_REACHED';

@@ -4,8 +4,7 @@ import { StructuredTool, type StructuredToolInterface } from '@langchain/core/to
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
 import type { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
 import { publicAnswer } from '../public-answer.js';
-import { Stage } from '../decisions/stage.js';
-import { CallCeilingReachedError } from '../errors/call-ceiling-reached.error.js';
+import { stopAtCallCeiling } from '../budgets/call-ceiling-stop.js';
 import { faultForAgent } from './application-fault-propagation.js';
 import { callWithMalformedInputFallback } from './malformed-input-fallback.js';
 import { toolCallIdOf } from './tool-output.js';
@@ -69,8 +68,7 @@ export abstract class VerdictTool extends StructuredTool {
    * reached a call ceiling is not answered: `CallCeilingReachedError` ends the agent run.
    */
   protected answer(result: ExecutionResult): string {
-    if (!result.executed && result.decision.stage === Stage.CallCeiling)
-      throw new CallCeilingReachedError(this.capability, this.name);
+    stopAtCallCeiling(result, this.capability, this.name);
     return publicAnswer(result, this.publicMessage);
   }
 }

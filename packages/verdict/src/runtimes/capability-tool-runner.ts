@@ -1,11 +1,17 @@
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import type { CapabilityRegistry } from '../capabilities/capability-registry.js';
+import { stopAtCallCeiling } from '../budgets/call-ceiling-stop.js';
+import { Disposition } from '../decisions/disposition.js';
+import { fingerprint } from '../fingerprints/fingerprint.js';
 import { ApplicationFaultError } from '../errors/application-fault.error.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { ToolKind } from '../evidence/tool-kind.js';
 import type { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
 import { publicAnswer } from '../public-answer.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
+
+/** How many refusals of `needsApproval` a tool keeps for the executions that follow them. */
+const REMEMBERED_REFUSALS = 1_000;
 
 /** What a tool of another agent runtime (AI SDK, OpenAI Agents) made from a capability runs on. */
 export interface RuntimeToolBinding {
@@ -25,7 +31,8 @@ export interface RuntimeToolBinding {
  *
  * - {@link needsApproval}: for a capability that requires confirmation, the pipeline runs without an explicit
  *   approval, which never executes: it issues (or finds) the pending receipt of the tool call, and the runtime
- *   asks a human only when one awaits them. A refusal asks no one.
+ *   asks a human only when one awaits them. A refusal asks no one, and is what the execution that follows
+ *   answers: the call is not run (nor counted by call ceilings) twice.
  * - {@link answer}: the execution the runtime runs after an approval (or when none was needed). For a
  *   confirming capability it carries the explicit approval, so the receipt decides — approved by a human, bound
  *   to these arguments, this actor, tenant and conversation, unexpired, consumed once — never the runtime's
@@ -34,6 +41,13 @@ export interface RuntimeToolBinding {
  * Any fault becomes an {@link ApplicationFaultError} (unless the run was aborted): never model-facing text.
  */
 export class CapabilityToolRunner {
+  /**
+   * The refusals (`deny`, `throttle`) {@link needsApproval} answered, by tool call: the execution the runtime runs
+   * next answers them as they were instead of running the call a second time (which call ceilings would count as
+   * two proposals, two refusals). A refusal is never turned into an execution this way.
+   */
+  private readonly refusals = new Map<string, { readonly input: string; readonly result: ExecutionResult }>();
+
   constructor(private readonly binding: RuntimeToolBinding) {}
 
   /** The bound capability's definition; a configuration error when it is not (yet) declared. */
@@ -52,13 +66,31 @@ export class CapabilityToolRunner {
   async needsApproval(input: unknown, toolCallId: string): Promise<boolean> {
     if (!this.confirms()) return false;
     const asked = await this.run(input, toolCallId, false, undefined);
+    const { disposition } = asked.decision;
+    const refused = disposition === Disposition.Deny || disposition === Disposition.Throttle;
+    if (!asked.executed && refused && toolCallId !== '') this.rememberRefusal(toolCallId, input, asked);
     return !asked.executed && asked.challenge !== undefined;
   }
 
-  /** Runs the call; the executor's output, or the public `not_executed` answer. */
+  /**
+   * Runs the call; the executor's output, or the public `not_executed` answer. A conversation that reached a call
+   * ceiling is not answered: `CallCeilingReachedError` ends the agent run.
+   */
   async answer(input: unknown, toolCallId: string, signal: AbortSignal | undefined): Promise<string> {
-    const result = await this.run(input, toolCallId, this.confirms(), signal);
+    const refused = this.refusals.get(toolCallId);
+    this.refusals.delete(toolCallId);
+    const result =
+      refused !== undefined && refused.input === fingerprint(input)
+        ? refused.result
+        : await this.run(input, toolCallId, this.confirms(), signal);
+    stopAtCallCeiling(result, this.binding.capability, this.binding.name);
     return publicAnswer(result, this.binding.publicMessage);
+  }
+
+  /** Keeps the refusal for the execution that follows; the oldest goes once too many were never followed. */
+  private rememberRefusal(toolCallId: string, input: unknown, result: ExecutionResult): void {
+    if (this.refusals.size >= REMEMBERED_REFUSALS) this.refusals.delete(this.refusals.keys().next().value!);
+    this.refusals.set(toolCallId, { input: fingerprint(input), result });
   }
 
   private confirms(): boolean {
