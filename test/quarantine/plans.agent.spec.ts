@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { EventEmitter2, EventEmitterModule } from '@nestjs/event-emitter';
 import { PlanRecorded } from '@verdict/nestjs';
+import { PlanModes } from '@verdict/nestjs/langchain';
 import type { ScriptStep } from '@verdict/nestjs/testing/langchain';
 import { BILL_IBAN, TYPED_IBAN, billFixture, payTheBill } from './bill.fixture.js';
 
@@ -111,5 +112,29 @@ describe('plan mode: a plan made from trusted input binds the run', () => {
     await second.resume({ approved: false });
     expect(second.model.toolMessages()[1]?.content).toBe('Plan change rejected by the user: the previous plan stays.');
     expect(rejected.payments).toEqual([]);
+  });
+
+  it('attack: a plan accepted in a run without thread id binds no other run; control: each thread has its own plan', async () => {
+    const app = await planned([BILL_ANSWER, BILL_ANSWER]);
+    const planMode = app.moduleRef.get(PlanModes).forAgent();
+    const first = await app.turn('Pay the bill in bill.txt.', [plan([payFromFile]), ...payTheBill()], {
+      plan: planMode,
+      threadless: true,
+    });
+    expect(first.model.toolMessages()[0]?.content).toBe(
+      "Plan refused: plan mode needs the run's thread id (configurable.thread_id) to keep a plan.",
+    );
+    await app.turn('Pay the bill in bill.txt.', payTheBill(), { plan: planMode, threadless: true });
+    expect(app.payments).toEqual([]);
+    expect(app.recorded).toEqual([]);
+
+    const threaded = await planned([BILL_ANSWER, BILL_ANSWER]);
+    const shared = threaded.moduleRef.get(PlanModes).forAgent();
+    await threaded.turn('Pay the bill in bill.txt.', [plan([payFromFile]), ...payTheBill()], { plan: shared });
+    await threaded.turn('Pay the bill in bill.txt.', payTheBill(), { plan: shared });
+    expect(threaded.payments.map((payment) => payment.arguments)).toEqual([{ recipient: BILL_IBAN, amount: 120 }]);
+    expect(threaded.evidence.decisions().map((d) => d.reason)).toContain(
+      'plan mode: no plan was accepted for this run',
+    );
   });
 });
