@@ -15,7 +15,7 @@ import {
 } from '@verdict/nestjs';
 import { z } from 'zod';
 import { alice, paymentsFixture } from '../provenance/payments.fixture.js';
-import { BILL, BILL_IBAN, TYPED_IBAN, billFixture, billSchema } from './bill.fixture.js';
+import { BILL, BILL_IBAN, INJECTION, TYPED_IBAN, billFixture, billSchema } from './bill.fixture.js';
 
 const BILL_ANSWER = JSON.stringify({ iban: BILL_IBAN, amount: 120 });
 const trustedOnly = { untrustedContext: 'allow', arguments: { recipient: 'trusted_only' } } as const;
@@ -76,6 +76,19 @@ describe('QuarantineService from application code', () => {
     expect(failure).toBeInstanceOf(QuarantineExtractionError);
     expect(failure).toMatchObject({ failure: 'schema_mismatch', issues: ['amount: invalid_type'] });
     expect((failure as Error).message).not.toContain(BILL_IBAN);
+  });
+
+  it('attack: a key the quarantined model wrote is never a failed check’s path; control: the schema’s own names are', async () => {
+    const fees = z.object({ total: z.number(), fees: z.record(z.string(), z.number()) });
+    const app = await application([JSON.stringify({ total: 'all', fees: { [INJECTION]: 'everything' } })]);
+    const handle = await app.as(async () => app.quarantine.quarantine(BILL, ProvenanceSource.mcp('files')));
+    const failure = await app.as(() => app.quarantine.extract(handle, fees)).catch((error: unknown) => error);
+
+    expect(failure).toMatchObject({
+      failure: 'schema_mismatch',
+      issues: ['total: invalid_type', expect.stringMatching(/^fees\.#[0-9a-f]{16}: invalid_type$/)],
+    });
+    expect((failure as Error).message).not.toContain('SYSTEM NOTE');
   });
 
   it('attack: a handle is another actor’s, or another tenant’s, for nobody else', async () => {

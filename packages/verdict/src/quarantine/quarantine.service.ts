@@ -134,7 +134,7 @@ export class QuarantineService {
         facts,
         held,
         context,
-        result.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.code}`),
+        issuePaths(result.error.issues, jsonSchema),
       );
     const text = JSON.stringify(result.data) ?? 'null';
     const content = extractedContent(text, held.passages);
@@ -204,4 +204,30 @@ export class QuarantineService {
       return null;
     }
   }
+}
+
+/**
+ * `path: code` of each failed check. A path segment is shown when it is an index or a property name the schema
+ * declares; any other (a record key the quarantined model wrote) as `#<sha256 prefix>`: never the answer's text.
+ */
+function issuePaths(
+  issues: readonly { readonly path: readonly PropertyKey[]; readonly code: string }[],
+  jsonSchema: Record<string, unknown>,
+): string[] {
+  const named = new Set<string>();
+  const collect = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(collect);
+    if (typeof node !== 'object' || node === null) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'properties' && typeof value === 'object' && value !== null)
+        Object.keys(value).forEach((property) => named.add(property));
+      collect(value);
+    }
+  };
+  collect(jsonSchema);
+  const shown = (segment: PropertyKey): string =>
+    typeof segment === 'number' || named.has(String(segment))
+      ? String(segment)
+      : `#${fingerprintString(String(segment)).slice(0, 16)}`;
+  return issues.map((issue) => `${issue.path.map(shown).join('.') || '(root)'}: ${issue.code}`);
 }
