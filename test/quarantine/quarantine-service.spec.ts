@@ -106,6 +106,21 @@ describe('QuarantineService from application code', () => {
     expect(app.quarantined.callCount).toBe(0);
   });
 
+  it('attack: an actor without a stable key holds no handle another such actor could read; control: alice’s is hers', async () => {
+    const app = await application([BILL_ANSWER]);
+    const keyless = (id: string) => ({ ...alice, actor: { id, seen: new Date(0) } });
+    const held = () =>
+      app.contexts.run(keyless('mallory'), () => app.quarantine.quarantine(BILL, ProvenanceSource.mcp('files')));
+    expect(held).toThrow(/plain JSON|canonical|actorKey/i);
+    const mine = await app.as(async () => app.quarantine.quarantine(BILL, ProvenanceSource.mcp('files')));
+    const asKeyless = app.contexts.run(keyless('eve'), () => app.quarantine.extract(mine, billSchema));
+    await expect(asKeyless).rejects.toThrow(/plain JSON|canonical|actorKey/i);
+    expect(app.quarantined.callCount).toBe(0);
+    await expect(app.as(() => app.quarantine.extract(mine, billSchema))).resolves.toMatchObject({
+      value: { iban: BILL_IBAN, amount: 120 },
+    });
+  });
+
   it('events: each extraction raises QuarantinedExtraction with fingerprints only', async () => {
     const app = await application([BILL_ANSWER, 'no JSON here']);
     const handle = await app.as(async () => app.quarantine.quarantine(BILL, ProvenanceSource.mcp('files')));

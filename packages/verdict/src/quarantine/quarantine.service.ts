@@ -74,7 +74,8 @@ export class QuarantineService {
    * Holds `text`, whose labelled items are `items` (a tool result as the provenance tracker labelled it: the
    * whole text, or its untrusted paths), and returns its handle. The untrusted items are the source passages an
    * approver is shown next to a value extracted from it.
-   * @throws VerdictConfigurationError when no item is untrusted: quarantine is for content nobody vouches for.
+   * @throws VerdictConfigurationError when no item is untrusted: quarantine is for content nobody vouches for, or
+   *   the actor has no stable key (`actorKey`).
    */
   quarantineContent(text: string, items: readonly LabelledContent[]): QuarantineHandle {
     const passages = items.filter((item) => item.label.trust === Trust.Untrusted);
@@ -191,10 +192,14 @@ export class QuarantineService {
     );
   }
 
-  /** Whose a handle is: the actor's and the tenant's fingerprints; `''` outside any action context. */
+  /**
+   * Whose a handle is: the actor's and the tenant's fingerprints; `''` outside any action context. An actor
+   * without a stable key throws (as `actorFingerprint` does): a shared fallback would make such actors one.
+   */
   private ownerOf(context: ActionContext | undefined): string {
     if (context === undefined) return '';
-    return JSON.stringify([this.actorFingerprintOf(context), tenantFingerprintOf(context)]);
+    const actor = actorFingerprint(context, this.options.actorKey?.bind(this.options));
+    return JSON.stringify([actor, tenantFingerprintOf(context)]);
   }
 
   private actorFingerprintOf(context: ActionContext): string | null {
