@@ -146,6 +146,16 @@ describe('AI SDK tool approval backed by Verdict receipts', () => {
     expect(env.archived).toHaveLength(0);
   });
 
+  it('refuses an approval resumed in another conversation of the same actor', async () => {
+    const env = await setup();
+    const { answered } = await pause(env);
+    await env.approveInVerdict(CALL.id, alice);
+    const [answer] = await resume(env, answered(), { ...alice, metadata: { conversationId: 'c-elsewhere' } });
+    expect(readNotExecutedMessage(answer as string)).not.toBeNull();
+    expect(env.archived).toHaveLength(0);
+    expect(await resume(env, answered())).toEqual(['archived 1']);
+  });
+
   it('refuses a replayed approval: the receipt is single-use', async () => {
     const env = await setup();
     const { answered } = await pause(env);
