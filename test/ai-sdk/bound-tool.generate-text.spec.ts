@@ -1,6 +1,11 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { type ModelMessage, generateText, stepCountIs } from 'ai';
-import { type ActionContext, ApplicationFaultError, readNotExecutedMessage } from '@verdict/nestjs';
+import {
+  type ActionContext,
+  ApplicationFaultError,
+  InMemoryApprovalReceiptStore,
+  readNotExecutedMessage,
+} from '@verdict/nestjs';
 import { VerdictAiSdkModule, VerdictAiSdkTools } from '@verdict/nestjs/ai-sdk';
 import { alice, bob } from '../pipeline/documents.fixture.js';
 import { bootWithRuntime, notExecuted } from '../runtimes/runtime.fixture.js';
@@ -76,6 +81,21 @@ describe('AI SDK tools bound to capabilities, in a real generateText loop', () =
 });
 
 describe('AI SDK tool approval backed by Verdict receipts', () => {
+  it('rejects the generation with an ApplicationFaultError when asking whether to approve faults', async () => {
+    const { archived, generate } = await setup();
+    const fault = new Error('receipt store unreachable');
+    const validate = jest.spyOn(InMemoryApprovalReceiptStore.prototype, 'validate').mockRejectedValue(fault);
+    try {
+      const call = { name: 'archive_document', input: { id: 1 }, id: 'call_fault' };
+      const { model, result } = generate(alice, ask('archive document 1'), [{ toolCalls: [call] }, { text: 'oops' }]);
+      await expect(result).rejects.toMatchObject({ constructor: ApplicationFaultError, cause: fault });
+      expect(model.doGenerateCalls).toHaveLength(1);
+      expect(archived).toHaveLength(0);
+    } finally {
+      validate.mockRestore();
+    }
+  });
+
   const CALL = { name: 'archive_document', input: { id: 1 }, id: 'call_archive_1' };
 
   /** Alice's generation pauses on the approval request; returns the messages to resume with. */

@@ -1,9 +1,10 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { Agent, RunState, Runner, setTracingDisabled } from '@openai/agents';
 import {
   type ActionContext,
   ApplicationFaultError,
   ExecutionTargetPolicy,
+  InMemoryApprovalReceiptStore,
   VerdictConfigurationError,
   TargetNotResolvable,
   defineCapability,
@@ -91,6 +92,23 @@ function causes(error: unknown): { cause?: unknown }[] {
 describe('OpenAI Agents run interruptions backed by Verdict receipts, across RunState serialization', () => {
   const CALL = { name: 'documents_archive', input: { id: 1 }, id: 'call_archive_1' };
 
+  it('fails the run with the ApplicationFaultError when asking whether to approve faults', async () => {
+    const { archived, agentFor, runAs } = await setup();
+    const fault = new Error('receipt store unreachable');
+    const validate = jest.spyOn(InMemoryApprovalReceiptStore.prototype, 'validate').mockRejectedValue(fault);
+    try {
+      const { agent, model } = agentFor([{ toolCalls: [CALL] }, { text: 'oops' }]);
+      const failure = await runAs(alice, (runner) => runner.run(agent, 'archive document 1')).catch(
+        (error: unknown) => error,
+      );
+      expect(causes(failure).find((error) => error instanceof ApplicationFaultError)?.cause).toBe(fault);
+      expect(model.requests).toHaveLength(1);
+      expect(archived).toHaveLength(0);
+    } finally {
+      validate.mockRestore();
+    }
+  });
+
   /** Alice's run interrupts on the approval; answers the serialized state, as stored between requests. */
   async function pause(env: Awaited<ReturnType<typeof setup>>): Promise<string> {
     const { agent } = env.agentFor([{ toolCalls: [CALL] }]);
@@ -172,7 +190,7 @@ describe('OpenAI Agents run interruptions backed by Verdict receipts, across Run
         action: 'read',
         subject: 'Document',
         arguments: z.object({ id: z.number().int() }),
-        resolveTarget: fromContext(() => TargetNotResolvable.throw('no archive')),
+        resolveTarget: fromContext((): object => TargetNotResolvable.throw('no archive')),
         executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({
           name: 'none',
           identity: () => ({ type: 'none' }),
