@@ -59,14 +59,17 @@ export function payTheBill(recipient?: string): ScriptStep[] {
   ];
 }
 
-/** The payments fixture with quarantined reading, whose quarantined model answers `answers` in turn. */
-export async function billFixture(answers: (string | ScriptedTurn)[], setup: PaymentsSetup = {}) {
+/**
+ * The payments fixture with quarantined reading, whose quarantined model answers `answers` in turn; `read_file`
+ * answers `file` (the bill).
+ */
+export async function billFixture(answers: (string | ScriptedTurn)[], setup: PaymentsSetup = {}, file = BILL) {
   const quarantined = new ScriptedChatModel(
     answers.map((answer) => (typeof answer === 'string' ? { text: answer } : answer)),
     { label: 'quarantined' },
   );
   const app = await paymentsFixture({ ...setup, quarantine: { model: quarantined } });
-  const readFile = tool(async () => BILL, {
+  const readFile = tool(async () => file, {
     name: 'read_file',
     description: 'Read a file',
     schema: z.object({ path: z.string() }),
