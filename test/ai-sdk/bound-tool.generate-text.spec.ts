@@ -1,6 +1,11 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { type ModelMessage, generateText, stepCountIs } from 'ai';
-import { type ActionContext, ApplicationFaultError, readNotExecutedMessage } from '@verdict/nestjs';
+import {
+  type ActionContext,
+  ApplicationFaultError,
+  InMemoryApprovalReceiptStore,
+  readNotExecutedMessage,
+} from '@verdict/nestjs';
 import { VerdictAiSdkModule, VerdictAiSdkTools } from '@verdict/nestjs/ai-sdk';
 import { alice, bob } from '../pipeline/documents.fixture.js';
 import { bootWithRuntime, notExecuted } from '../runtimes/runtime.fixture.js';
@@ -76,6 +81,21 @@ describe('AI SDK tools bound to capabilities, in a real generateText loop', () =
 });
 
 describe('AI SDK tool approval backed by Verdict receipts', () => {
+  it('rejects the generation with an ApplicationFaultError when asking whether to approve faults', async () => {
+    const { archived, generate } = await setup();
+    const fault = new Error('receipt store unreachable');
+    const validate = jest.spyOn(InMemoryApprovalReceiptStore.prototype, 'validate').mockRejectedValue(fault);
+    try {
+      const call = { name: 'archive_document', input: { id: 1 }, id: 'call_fault' };
+      const { model, result } = generate(alice, ask('archive document 1'), [{ toolCalls: [call] }, { text: 'oops' }]);
+      await expect(result).rejects.toMatchObject({ constructor: ApplicationFaultError, cause: fault });
+      expect(model.doGenerateCalls).toHaveLength(1);
+      expect(archived).toHaveLength(0);
+    } finally {
+      validate.mockRestore();
+    }
+  });
+
   const CALL = { name: 'archive_document', input: { id: 1 }, id: 'call_archive_1' };
 
   /** Alice's generation pauses on the approval request; returns the messages to resume with. */
@@ -144,6 +164,16 @@ describe('AI SDK tool approval backed by Verdict receipts', () => {
     const [answer] = await resume(env, answered(), bob);
     expect(readNotExecutedMessage(answer as string)).not.toBeNull();
     expect(env.archived).toHaveLength(0);
+  });
+
+  it('refuses an approval resumed in another conversation of the same actor', async () => {
+    const env = await setup();
+    const { answered } = await pause(env);
+    await env.approveInVerdict(CALL.id, alice);
+    const [answer] = await resume(env, answered(), { ...alice, metadata: { conversationId: 'c-elsewhere' } });
+    expect(readNotExecutedMessage(answer as string)).not.toBeNull();
+    expect(env.archived).toHaveLength(0);
+    expect(await resume(env, answered())).toEqual(['archived 1']);
   });
 
   it('refuses a replayed approval: the receipt is single-use', async () => {

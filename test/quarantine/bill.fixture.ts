@@ -4,7 +4,7 @@ import { Command, MemorySaver } from '@langchain/langgraph';
 import { type AgentMiddleware, createAgent } from 'langchain';
 import { z } from 'zod';
 import { ProvenanceSource } from '@verdict/nestjs';
-import { PlanModes, QuarantinedReaders } from '@verdict/nestjs/langchain';
+import { type PlanMode, PlanModes, QuarantinedReaders } from '@verdict/nestjs/langchain';
 import { ScriptedChatModel, type ScriptStep, type ScriptedTurn } from '@verdict/nestjs/testing/langchain';
 import { type PaymentsSetup, paymentsFixture } from '../provenance/payments.fixture.js';
 
@@ -59,34 +59,45 @@ export function payTheBill(recipient?: string): ScriptStep[] {
   ];
 }
 
-/** The payments fixture with quarantined reading, whose quarantined model answers `answers` in turn. */
-export async function billFixture(answers: (string | ScriptedTurn)[], setup: PaymentsSetup = {}) {
+/**
+ * The payments fixture with quarantined reading, whose quarantined model answers `answers` in turn; `read_file`
+ * answers `file` (the bill).
+ */
+export async function billFixture(answers: (string | ScriptedTurn)[], setup: PaymentsSetup = {}, file = BILL) {
   const quarantined = new ScriptedChatModel(
     answers.map((answer) => (typeof answer === 'string' ? { text: answer } : answer)),
     { label: 'quarantined' },
   );
   const app = await paymentsFixture({ ...setup, quarantine: { model: quarantined } });
-  const readFile = tool(async () => BILL, {
+  const readFile = tool(async () => file, {
     name: 'read_file',
     description: 'Read a file',
     schema: z.object({ path: z.string() }),
   });
   const readers = app.moduleRef.get(QuarantinedReaders);
 
-  /** One turn of a real createAgent loop: plan mode (when asked), quarantined reading, then the tracker. */
-  async function turn(question: string, script: ScriptStep[], options: { plan?: boolean } = {}) {
+  /**
+   * One turn of a real createAgent loop: plan mode (when asked: `true` for a new one, or the agent's own), quarantined
+   * reading, then the tracker. `threadless` runs it without checkpointer and thread id.
+   */
+  async function turn(
+    question: string,
+    script: ScriptStep[],
+    options: { plan?: boolean | PlanMode; threadless?: boolean } = {},
+  ) {
     const model = new ScriptedChatModel(script, { label: 'deciding' });
     const reading = readers.forAgent({ schemas: { bill: billSchema } });
     const tracker = app.trackers.forAgent({ tools: { read_file: ProvenanceSource.mcp('files') } });
     const middleware: AgentMiddleware[] = [reading.middleware(), tracker.middleware()];
     if (options.plan === true) middleware.unshift(app.moduleRef.get(PlanModes).forAgent().middleware());
+    else if (options.plan) middleware.unshift(options.plan.middleware());
     const agent = createAgent({
       model,
       tools: [readFile, ...app.tools],
-      checkpointer: new MemorySaver(),
+      ...(options.threadless === true ? {} : { checkpointer: new MemorySaver() }),
       middleware,
     });
-    const config = { configurable: { thread_id: `t-${Math.random()}` } };
+    const config = options.threadless === true ? {} : { configurable: { thread_id: `t-${Math.random()}` } };
     const state = await app.as(() => agent.invoke({ messages: [new HumanMessage(question)] }, config));
     /** Resumes the paused run with `value` (a plan change's answer). */
     const resume = (value: unknown) => app.as(() => agent.invoke(new Command({ resume: value }), config));

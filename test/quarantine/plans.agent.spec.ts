@@ -1,8 +1,19 @@
 import { describe, expect, it } from '@jest/globals';
 import { EventEmitter2, EventEmitterModule } from '@nestjs/event-emitter';
-import { PlanRecorded } from '@verdict/nestjs';
+import {
+  type Plan,
+  PlanRecorded,
+  ProvenanceSource,
+  ProvenanceWindow,
+  Trust,
+  VerdictService,
+  labelContent,
+  withPlan,
+  withProvenance,
+} from '@verdict/nestjs';
+import { PlanModes } from '@verdict/nestjs/langchain';
 import type { ScriptStep } from '@verdict/nestjs/testing/langchain';
-import { BILL_IBAN, TYPED_IBAN, billFixture, payTheBill } from './bill.fixture.js';
+import { BILL, BILL_IBAN, TYPED_IBAN, billFixture, payTheBill } from './bill.fixture.js';
 
 const BILL_ANSWER = JSON.stringify({ iban: BILL_IBAN, amount: 120 });
 const allow = { untrustedContext: 'allow', arguments: { recipient: 'allow' } } as const;
@@ -111,5 +122,57 @@ describe('plan mode: a plan made from trusted input binds the run', () => {
     await second.resume({ approved: false });
     expect(second.model.toolMessages()[1]?.content).toBe('Plan change rejected by the user: the previous plan stays.');
     expect(rejected.payments).toEqual([]);
+  });
+
+  it('attack: a plan accepted in a run without thread id binds no other run; control: each thread has its own plan', async () => {
+    const app = await planned([BILL_ANSWER, BILL_ANSWER]);
+    const planMode = app.moduleRef.get(PlanModes).forAgent();
+    const first = await app.turn('Pay the bill in bill.txt.', [plan([payFromFile]), ...payTheBill()], {
+      plan: planMode,
+      threadless: true,
+    });
+    expect(first.model.toolMessages()[0]?.content).toBe(
+      "Plan refused: plan mode needs the run's thread id (configurable.thread_id) to keep a plan.",
+    );
+    await app.turn('Pay the bill in bill.txt.', payTheBill(), { plan: planMode, threadless: true });
+    expect(app.payments).toEqual([]);
+    expect(app.recorded).toEqual([]);
+
+    const threaded = await planned([BILL_ANSWER, BILL_ANSWER]);
+    const shared = threaded.moduleRef.get(PlanModes).forAgent();
+    await threaded.turn('Pay the bill in bill.txt.', [plan([payFromFile]), ...payTheBill()], { plan: shared });
+    await threaded.turn('Pay the bill in bill.txt.', payTheBill(), { plan: shared });
+    expect(threaded.payments.map((payment) => payment.arguments)).toEqual([{ recipient: BILL_IBAN, amount: 120 }]);
+    expect(threaded.evidence.decisions().map((d) => d.reason)).toContain(
+      'plan mode: no plan was accepted for this run',
+    );
+  });
+
+  it('attack: a plan naming the unobserved source covers no unobserved window; control: a named source is within', async () => {
+    const app = await planned();
+    const verdict = app.moduleRef.get(VerdictService);
+    const pay = (plan: Plan, window: ProvenanceWindow) =>
+      app.as(() =>
+        withPlan(plan, () =>
+          withProvenance(window, () =>
+            verdict.execute({
+              capability: 'payments.send',
+              arguments: { recipient: BILL_IBAN, amount: 120 },
+              toolCallId: 'app-plan',
+            }),
+          ),
+        ),
+      );
+    const everything = ['unobserved:context', 'mcp:files'];
+    const wide = { steps: [{ capability: 'payments.send', arguments: { recipient: everything, amount: everything } }] };
+    const unseen = await pay(wide, ProvenanceWindow.unobserved());
+    expect(unseen.executed).toBe(false);
+    expect(app.evidence.decisions().map((d) => d.reason)).toContainEqual(
+      expect.stringMatching(/^plan [0-9a-f]{16}: argument recipient comes from a source the plan did not name$/),
+    );
+
+    const read = ProvenanceWindow.of([labelContent(BILL, ProvenanceSource.mcp('files'), Trust.Untrusted)]);
+    expect((await pay(wide, read)).executed).toBe(true);
+    expect(app.payments).toHaveLength(1);
   });
 });

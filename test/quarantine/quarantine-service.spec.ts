@@ -15,7 +15,7 @@ import {
 } from '@verdict/nestjs';
 import { z } from 'zod';
 import { alice, paymentsFixture } from '../provenance/payments.fixture.js';
-import { BILL, BILL_IBAN, TYPED_IBAN, billFixture, billSchema } from './bill.fixture.js';
+import { BILL, BILL_IBAN, INJECTION, TYPED_IBAN, billFixture, billSchema } from './bill.fixture.js';
 
 const BILL_ANSWER = JSON.stringify({ iban: BILL_IBAN, amount: 120 });
 const trustedOnly = { untrustedContext: 'allow', arguments: { recipient: 'trusted_only' } } as const;
@@ -78,6 +78,19 @@ describe('QuarantineService from application code', () => {
     expect((failure as Error).message).not.toContain(BILL_IBAN);
   });
 
+  it('attack: a key the quarantined model wrote is never a failed check’s path; control: the schema’s own names are', async () => {
+    const fees = z.object({ total: z.number(), fees: z.record(z.string(), z.number()) });
+    const app = await application([JSON.stringify({ total: 'all', fees: { [INJECTION]: 'everything' } })]);
+    const handle = await app.as(async () => app.quarantine.quarantine(BILL, ProvenanceSource.mcp('files')));
+    const failure = await app.as(() => app.quarantine.extract(handle, fees)).catch((error: unknown) => error);
+
+    expect(failure).toMatchObject({
+      failure: 'schema_mismatch',
+      issues: ['total: invalid_type', expect.stringMatching(/^fees\.#[0-9a-f]{16}: invalid_type$/)],
+    });
+    expect((failure as Error).message).not.toContain('SYSTEM NOTE');
+  });
+
   it('attack: a handle is another actor’s, or another tenant’s, for nobody else', async () => {
     const app = await application([BILL_ANSWER]);
     const handle = await app.as(async () => app.quarantine.quarantine(BILL, ProvenanceSource.mcp('files')));
@@ -91,6 +104,21 @@ describe('QuarantineService from application code', () => {
     await expect(asBob).rejects.toMatchObject({ failure: 'unknown_handle' });
     await expect(otherTenant).rejects.toMatchObject({ failure: 'unknown_handle' });
     expect(app.quarantined.callCount).toBe(0);
+  });
+
+  it('attack: an actor without a stable key holds no handle another such actor could read; control: alice’s is hers', async () => {
+    const app = await application([BILL_ANSWER]);
+    const keyless = (id: string) => ({ ...alice, actor: { id, seen: new Date(0) } });
+    const held = () =>
+      app.contexts.run(keyless('mallory'), () => app.quarantine.quarantine(BILL, ProvenanceSource.mcp('files')));
+    expect(held).toThrow(/plain JSON|canonical|actorKey/i);
+    const mine = await app.as(async () => app.quarantine.quarantine(BILL, ProvenanceSource.mcp('files')));
+    const asKeyless = app.contexts.run(keyless('eve'), () => app.quarantine.extract(mine, billSchema));
+    await expect(asKeyless).rejects.toThrow(/plain JSON|canonical|actorKey/i);
+    expect(app.quarantined.callCount).toBe(0);
+    await expect(app.as(() => app.quarantine.extract(mine, billSchema))).resolves.toMatchObject({
+      value: { iban: BILL_IBAN, amount: 120 },
+    });
   });
 
   it('events: each extraction raises QuarantinedExtraction with fingerprints only', async () => {

@@ -5,6 +5,7 @@ import {
   ActionContextStore,
   ApprovalService,
   type AuthorizedAction,
+  type CapabilityDefinition,
   InMemoryApprovalReceiptStore,
 } from '@verdict/nestjs';
 import { archiveCapability } from '../approvals/archive.fixture.js';
@@ -12,13 +13,13 @@ import { documentsFixture } from '../pipeline/documents.fixture.js';
 
 /**
  * The documents fixture (and `documents.archive`, which requires confirmation) booted with one runtime's
- * Verdict module; `tools` is that module's tool factory.
+ * Verdict module (and `more` capabilities); `tools` is that module's tool factory.
  */
-export async function bootWithRuntime<T>(runtimeModule: Type, toolsOf: Type<T>) {
+export async function bootWithRuntime<T>(runtimeModule: Type, toolsOf: Type<T>, more: CapabilityDefinition[] = []) {
   const fixture = documentsFixture();
   const archived: AuthorizedAction[] = [];
   const { moduleRef } = await fixture.boot({
-    capabilities: [archiveCapability(fixture, archived)],
+    capabilities: [archiveCapability(fixture, archived), ...more],
     approvals: new InMemoryApprovalReceiptStore(),
     imports: [runtimeModule],
   });

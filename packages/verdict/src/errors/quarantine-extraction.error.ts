@@ -26,7 +26,10 @@ export class QuarantineExtractionError extends VerdictError {
   constructor(
     readonly failure: QuarantineExtractionFailure,
     readonly handleFingerprint: string,
-    /** For `schema_mismatch`: `path: code` of each failed check (`amount: invalid_type`). */
+    /**
+     * For `schema_mismatch`: `path: code` of each failed check (`amount: invalid_type`); a path segment the schema
+     * does not name (a record key the answer wrote) is `#<sha256 prefix>`.
+     */
     readonly issues: readonly string[] = [],
   ) {
     super(

@@ -44,7 +44,7 @@ export interface PlanModeOptions {
  * plan tool — the capabilities it will call and, per argument, the untrusted sources its value may be read from —
  * while its window holds trusted input only. Every bound call of the run is then checked against it at stage
  * `provenance`: a capability outside the plan, or a value from a source the plan did not name, is refused, as is
- * every call before a plan. A second plan in the same thread pauses the run for the user (a LangGraph interrupt,
+ * every call before a plan, and every call of a run without thread id (`configurable.thread_id`). A second plan in the same thread pauses the run for the user (a LangGraph interrupt,
  * {@link PlanChangeInterrupt}). Place its middleware first, before quarantined reading and the tracker.
  *
  * @example
@@ -80,13 +80,17 @@ export class PlanMode {
       tools: [this.tool],
       wrapToolCall: async (request, handler) => {
         if (request.tool === this.tool) return handler(request);
-        return withPlan(this.plans.get(threadKey(request.runtime)) ?? null, () => handler(request));
+        const thread = threadOf(request.runtime);
+        return withPlan((thread === undefined ? undefined : this.plans.get(thread)) ?? null, () => handler(request));
       },
     });
   }
 
   private async propose(proposed: Plan, config: { configurable?: { thread_id?: unknown } }): Promise<string> {
-    const thread = threadKey(config);
+    const thread = threadOf(config);
+    // Without a thread id, a kept plan would bind every other run without one: there is no plan to keep.
+    if (thread === undefined)
+      return this.answer("Plan refused: plan mode needs the run's thread id (configurable.thread_id) to keep a plan.");
     const previous = this.plans.get(thread);
     const fingerprint = planFingerprint(proposed);
     if (previous === undefined) {
@@ -118,8 +122,4 @@ export class PlanMode {
   private answer(text: string): string {
     return rememberOwnText(this.labels, PLAN_SOURCE, text);
   }
-}
-
-function threadKey(runtime: { configurable?: { thread_id?: unknown } } | undefined): string {
-  return threadOf(runtime) ?? '';
 }

@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { PublicMessage } from '../public-message.js';
 import { QuarantineService } from '../quarantine/quarantine.service.js';
 import { QuarantinedReading, type QuarantinedReadingOptions } from './quarantined-reading.js';
 
@@ -9,10 +11,15 @@ export class QuarantinedReaders {
   constructor(
     private readonly quarantine: QuarantineService,
     private readonly labels: ProvenanceLabels,
+    private readonly registry: CapabilityRegistry,
+    @Inject(PublicMessage) private readonly publicMessage: string,
   ) {}
 
   /** Quarantined reading for one agent, with the schemas its model may ask values for. */
   forAgent(options: QuarantinedReadingOptions): QuarantinedReading {
-    return new QuarantinedReading(this.quarantine, this.labels, options);
+    return new QuarantinedReading(this.quarantine, this.labels, options, {
+      registry: this.registry,
+      publicMessage: this.publicMessage,
+    });
   }
 }

@@ -1,4 +1,5 @@
 import { ToolMessage } from '@langchain/core/messages';
+import type { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { createMiddleware } from 'langchain';
 import type { ZodType } from 'zod';
@@ -42,6 +43,11 @@ export class QuarantinedReading {
     private readonly quarantine: QuarantineService,
     private readonly labels: ProvenanceLabels,
     options: QuarantinedReadingOptions,
+    /**
+     * Tells Verdict's own refusals (from a tool Verdict made for that capability, with the public message), which
+     * pass as they are; without it, every result is quarantined.
+     */
+    private readonly own?: { readonly registry: CapabilityRegistry; readonly publicMessage: string },
   ) {
     if (Object.keys(options.schemas).length === 0)
       throw new VerdictConfigurationError('Quarantined reading needs at least one schema to extract.');
@@ -57,8 +63,9 @@ export class QuarantinedReading {
         const result = await handler(request);
         if (!ToolMessage.isInstance(result) || isOwnLabelledTool(request.tool)) return result;
         const text = textOf(result);
-        // Verdict's own fixed answer for a call it did not execute holds nothing to quarantine.
-        if (text === '' || readNotExecutedMessage(text) !== null) return result;
+        // Verdict's own fixed answer for a call it did not execute holds nothing to quarantine — only from a tool
+        // Verdict made: any other tool's text shaped like one (a file, a web page) is quarantined like the rest.
+        if (text === '' || this.isVerdictRefusal(request.tool, text)) return result;
         const items = this.labels.recall(text) ?? [
           labelContent(text, ProvenanceSource.named(ProvenanceSourceKind.Tool, request.toolCall.name), Trust.Untrusted),
         ];
@@ -82,5 +89,17 @@ export class QuarantinedReading {
         });
       },
     });
+  }
+
+  private isVerdictRefusal(tool: unknown, text: string): boolean {
+    if (this.own === undefined || typeof tool !== 'object' || tool === null) return false;
+    const binding = this.own.registry.bindingOf(tool);
+    const answer = readNotExecutedMessage(text);
+    return (
+      binding !== undefined &&
+      answer !== null &&
+      answer.capability === binding.capability &&
+      answer.message === this.own.publicMessage
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FunctionTool } from '@openai/agents';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
 import { PublicMessage } from '../public-message.js';
 import { CapabilityToolRunner } from '../runtimes/capability-tool-runner.js';
@@ -8,7 +9,10 @@ import { agentsBoundTool } from './agents-bound-tool.js';
 
 /** How a bound OpenAI Agents tool presents itself. */
 export interface AgentsToolOptions {
-  /** The function tool's name. Default: the capability name with every character outside `[A-Za-z0-9_-]` as `_`. */
+  /**
+   * The function tool's name. Default: the capability name with every character outside `[A-Za-z0-9_-]` as `_`
+   * (a configuration error when it would name another declared capability's tool too: name it here).
+   */
   readonly name?: string;
   /** Default: the capability's description. */
   readonly description?: string;
@@ -36,8 +40,8 @@ export class VerdictAgentsTools {
    * capability that requires confirmation interrupts the run for approval, decided by its receipt.
    */
   bound(capability: string, options: AgentsToolOptions = {}): FunctionTool {
-    const name = options.name ?? capability.replace(/[^A-Za-z0-9_-]/g, '_');
     this.registry.assertBooted();
+    const name = options.name ?? this.defaultName(capability);
     this.registry.requireBindable(capability, name);
     const { pipeline, registry, publicMessage } = this;
     const runtime = 'an OpenAI Agents tool';
@@ -46,4 +50,27 @@ export class VerdictAgentsTools {
     this.registry.recordTool(made, { tool: name, capability, kind: 'bound' });
     return made;
   }
+
+  /**
+   * The capability name with every character outside `[A-Za-z0-9_-]` as `_`; when that changed it, a configuration
+   * error if another declared capability reads the same (`orders.cancel` beside `orders_cancel`): the model would
+   * call one tool name for two capabilities, and the runtime would run whichever it finds first.
+   */
+  private defaultName(capability: string): string {
+    const name = toolName(capability);
+    if (name === capability) return name;
+    const other = this.registry
+      .all()
+      .find((definition) => definition.name !== capability && toolName(definition.name) === name);
+    if (other !== undefined)
+      throw new VerdictConfigurationError(
+        `Capabilities "${capability}" and "${other.name}" both make the OpenAI Agents tool name "${name}": pass { name } to VerdictAgentsTools.bound.`,
+        { capability },
+      );
+    return name;
+  }
+}
+
+function toolName(capability: string): string {
+  return capability.replace(/[^A-Za-z0-9_-]/g, '_');
 }

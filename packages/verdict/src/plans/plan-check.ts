@@ -1,13 +1,15 @@
 import { coversPath, parseReleasePath } from '../context-release/release-path.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import type { InfluenceReport } from '../provenance/influence-report.js';
+import { ProvenanceSourceKind } from '../provenance/provenance-source.js';
 import type { PlanInForce } from './plan.js';
 
 /**
  * Why a proposal is outside the plan in force, or `undefined` when it is within it: its capability is in no step,
  * or one of its values is not derived from trusted content and is found in a source no step names for its path
  * (a value found in no untrusted content — a short number, a computed value — counts as from every untrusted
- * source of the window, the unobserved one included). The reason names the
+ * source of the window, the unobserved one included; the unobserved source is never named, even when a plan
+ * lists it). The reason names the
  * plan by fingerprint and paths the plan names; any other path as `#<sha256 prefix>`.
  */
 export function planRefusal(
@@ -28,8 +30,11 @@ export function planRefusal(
         .flatMap(([, sources]) => sources);
       // A value found in untrusted content must be found only in named sources; one found nowhere (a short
       // number, a value the model computed) only when every untrusted source in the window is named for it.
+      // Content Verdict did not see is no source a plan can name: an unobserved window is never within a plan.
       const origins = found.length > 0 ? found : report.untrustedSources;
-      return origins.every((label) => named.includes(label.source.toString()));
+      return origins.every(
+        (label) => label.source.kind !== ProvenanceSourceKind.Unobserved && named.includes(label.source.toString()),
+      );
     });
     if (!within) {
       const path = steps.some((step) => Object.keys(step.arguments ?? {}).some((p) => covers(p, leaf.segments)))

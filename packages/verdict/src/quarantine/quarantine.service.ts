@@ -74,7 +74,8 @@ export class QuarantineService {
    * Holds `text`, whose labelled items are `items` (a tool result as the provenance tracker labelled it: the
    * whole text, or its untrusted paths), and returns its handle. The untrusted items are the source passages an
    * approver is shown next to a value extracted from it.
-   * @throws VerdictConfigurationError when no item is untrusted: quarantine is for content nobody vouches for.
+   * @throws VerdictConfigurationError when no item is untrusted: quarantine is for content nobody vouches for, or
+   *   the actor has no stable key (`actorKey`).
    */
   quarantineContent(text: string, items: readonly LabelledContent[]): QuarantineHandle {
     const passages = items.filter((item) => item.label.trust === Trust.Untrusted);
@@ -134,7 +135,7 @@ export class QuarantineService {
         facts,
         held,
         context,
-        result.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.code}`),
+        issuePaths(result.error.issues, jsonSchema),
       );
     const text = JSON.stringify(result.data) ?? 'null';
     const content = extractedContent(text, held.passages);
@@ -191,10 +192,14 @@ export class QuarantineService {
     );
   }
 
-  /** Whose a handle is: the actor's and the tenant's fingerprints; `''` outside any action context. */
+  /**
+   * Whose a handle is: the actor's and the tenant's fingerprints; `''` outside any action context. An actor
+   * without a stable key throws (as `actorFingerprint` does): a shared fallback would make such actors one.
+   */
   private ownerOf(context: ActionContext | undefined): string {
     if (context === undefined) return '';
-    return JSON.stringify([this.actorFingerprintOf(context), tenantFingerprintOf(context)]);
+    const actor = actorFingerprint(context, this.options.actorKey?.bind(this.options));
+    return JSON.stringify([actor, tenantFingerprintOf(context)]);
   }
 
   private actorFingerprintOf(context: ActionContext): string | null {
@@ -204,4 +209,30 @@ export class QuarantineService {
       return null;
     }
   }
+}
+
+/**
+ * `path: code` of each failed check. A path segment is shown when it is an index or a property name the schema
+ * declares; any other (a record key the quarantined model wrote) as `#<sha256 prefix>`: never the answer's text.
+ */
+function issuePaths(
+  issues: readonly { readonly path: readonly PropertyKey[]; readonly code: string }[],
+  jsonSchema: Record<string, unknown>,
+): string[] {
+  const named = new Set<string>();
+  const collect = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(collect);
+    if (typeof node !== 'object' || node === null) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'properties' && typeof value === 'object' && value !== null)
+        Object.keys(value).forEach((property) => named.add(property));
+      collect(value);
+    }
+  };
+  collect(jsonSchema);
+  const shown = (segment: PropertyKey): string =>
+    typeof segment === 'number' || named.has(String(segment))
+      ? String(segment)
+      : `#${fingerprintString(String(segment)).slice(0, 16)}`;
+  return issues.map((issue) => `${issue.path.map(shown).join('.') || '(root)'}: ${issue.code}`);
 }
