@@ -154,9 +154,34 @@ export {
   type ReceiptOutcome,
   type ReceiptPruneReport,
   type ReceiptTransition,
+  type ReceiptBatchMembership,
+  type ReceiptBatchDecision,
+  type ReceiptBatchItemDecision,
+  type ReceiptBatchTransition,
 } from './approvals/approval-receipt-store.interface.js';
 export { receiptTombstone } from './approvals/receipt-tombstone.js';
-export { checkReceipt, exceedsPendingLimits, refusedTransition, isExpired } from './approvals/receipt-rules.js';
+export {
+  checkReceipt,
+  exceedsPendingLimits,
+  refusedTransition,
+  isExpired,
+  refusedBatchDecision,
+  decidedInBatch,
+} from './approvals/receipt-rules.js';
+export { ApprovalBatchService } from './approvals/approval-batch.service.js';
+export type {
+  ApprovalBatch,
+  ApprovalBatchItem,
+  ApprovalBatchItemDecision,
+  ApprovalBatchOutcome,
+  ApprovalBatchRead,
+  DecidedBatchItem,
+} from './approvals/approval-batch.js';
+export { approvalBatchId, type ApprovalBatchTurn } from './approvals/approval-batch-id.js';
+export {
+  ApprovalBatchDecisionError,
+  type ApprovalBatchDecisionProblem,
+} from './approvals/approval-batch-decision.error.js';
 export { InMemoryApprovalReceiptStore } from './approvals/in-memory-approval-receipt-store.js';
 export {
   ApprovalService,

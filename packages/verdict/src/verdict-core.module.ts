@@ -18,6 +18,7 @@ import { DEFAULT_PUBLIC_MESSAGE } from './verdict-module-options.interface.js';
 import { VerdictService } from './verdict.service.js';
 import { ExecutionClaimsService } from './execution-claims/execution-claims.service.js';
 import { ApprovalService } from './approvals/approval.service.js';
+import { ApprovalBatchService } from './approvals/approval-batch.service.js';
 import { ApprovalEndpointGuard } from './approvals/approval-endpoint.guard.js';
 import { ContextReleaseService } from './context-release/context-release.service.js';
 import { ReleasePolicyExplorer } from './context-release/release-policy-explorer.js';
@@ -78,6 +79,7 @@ const PUBLIC_PROVIDERS = [
   VerdictService,
   ExecutionClaimsService,
   ApprovalService,
+  ApprovalBatchService,
   ApprovalEndpointGuard,
   // The endpoint guards' kill-switch check: resolved in the application's module, so exported.
   DecisionContainment,
