@@ -65,6 +65,7 @@ export async function batchFixture(approvals: ApprovalReceiptStore) {
       requiresConfirmation: requiresConfirmation<{ id: number }, Doc>({
         bind: (_envelope, doc) => ({ doc: doc.id }),
         reason: 'Archiving hides the document.',
+        maxPending: 1000, // the stores are shared by every test of an engine
         describe: (_envelope, doc) => `Archive document ${doc.id}`,
         subject: (_envelope, doc) => ({ owner: doc.owner, tenant: doc.tenant }),
       }),

@@ -100,7 +100,8 @@ export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
   }
 
   async decideBatch({ batchId, items, by, now }: ReceiptBatchDecision): Promise<ReceiptBatchTransition> {
-    const ofBatch = await this.inBatch(batchId);
+    // Read and write in one synchronous step: of racing decisions exactly one applies.
+    const ofBatch = [...this.receipts.values()].filter((r) => r.batchId === batchId);
     const refused = refusedBatchDecision(ofBatch, { items, now });
     if (refused !== null) return refused;
     const receipts = items.map((item) =>
