@@ -41,7 +41,9 @@ async function setup(turns = [{ toolCalls: TURN }, { text: 'done' }]) {
   type State = { __interrupt__?: { value: unknown }[] };
   const interrupts = (state: unknown) => ((state as State).__interrupt__ ?? []).map((i) => i.value);
   const start = async () =>
-    interrupts(await fixture.as(alice, () => agent.invoke({ messages: [new HumanMessage('archive 1, 2 and 3')] }, config)));
+    interrupts(
+      await fixture.as(alice, () => agent.invoke({ messages: [new HumanMessage('archive 1, 2 and 3')] }, config)),
+    );
   const resume = async (value: unknown) =>
     interrupts(await fixture.as(alice, () => agent.invoke(new Command({ resume: value }), config)));
   /** The approver decides the batch of `pause` through the service; the run resumes with what was decided. */
@@ -77,7 +79,12 @@ describe('batch approvals with createAgent (a scripted model proposes three conf
     );
     expect(after).toEqual([]);
     expect([...fixture.archived].sort()).toEqual([1, 2, 3]);
-    expect(model.toolMessages().map((m) => m.content).sort()).toEqual(['archived 1', 'archived 2', 'archived 3']);
+    expect(
+      model
+        .toolMessages()
+        .map((m) => m.content)
+        .sort(),
+    ).toEqual(['archived 1', 'archived 2', 'archived 3']);
     model.assertScriptConsumed();
   });
 

@@ -3,7 +3,8 @@ import { ApprovalBatchDecisionError, type ApprovalBatchItemDecision, approvalBat
 import { type ReceiptStoreBackend, receiptStoreBackends } from './receipt-stores.fixture.js';
 import { alice, batchFixture, bob, intern, otherSupport, support } from './batch.fixture.js';
 
-const approveAll = (ids: string[]): ApprovalBatchItemDecision[] => ids.map((toolCallId) => ({ toolCallId, decision: 'approve' }));
+const approveAll = (ids: string[]): ApprovalBatchItemDecision[] =>
+  ids.map((toolCallId) => ({ toolCallId, decision: 'approve' }));
 
 describe.each(receiptStoreBackends())('ApprovalBatchService [%s]', (_engine, open) => {
   let backend: ReceiptStoreBackend;
@@ -139,18 +140,46 @@ describe.each(receiptStoreBackends())('ApprovalBatchService [%s]', (_engine, ope
     });
 
     it.each([
-      ['an item not in the batch', (ids: string[]) => [...approveAll(ids), { toolCallId: 'call_elsewhere', decision: 'approve' }], 'not_in_batch'],
+      [
+        'an item not in the batch',
+        (ids: string[]) => [...approveAll(ids), { toolCallId: 'call_elsewhere', decision: 'approve' }],
+        'not_in_batch',
+      ],
       ['an item left out', (ids: string[]) => approveAll(ids.slice(0, 2)), 'missing_item'],
-      ['an item named twice', (ids: string[]) => [...approveAll(ids), { toolCallId: ids[0], decision: 'reject' }], 'duplicate_item'],
-      ['changed arguments without an edit', (ids: string[]) => [{ toolCallId: ids[0], decision: 'approve', arguments: { id: 9 } }, ...approveAll(ids.slice(1))], 'arguments_without_edit'],
-      ['edited arguments the schema refuses', (ids: string[]) => [{ toolCallId: ids[0], decision: 'edit', arguments: { id: 'x' } }, ...approveAll(ids.slice(1))], 'invalid_arguments'],
-      ['an unknown decision', (ids: string[]) => [{ toolCallId: ids[0], decision: 'approve_all' }, ...approveAll(ids.slice(1))], 'unknown_decision'],
+      [
+        'an item named twice',
+        (ids: string[]) => [...approveAll(ids), { toolCallId: ids[0], decision: 'reject' }],
+        'duplicate_item',
+      ],
+      [
+        'changed arguments without an edit',
+        (ids: string[]) => [
+          { toolCallId: ids[0], decision: 'approve', arguments: { id: 9 } },
+          ...approveAll(ids.slice(1)),
+        ],
+        'arguments_without_edit',
+      ],
+      [
+        'edited arguments the schema refuses',
+        (ids: string[]) => [
+          { toolCallId: ids[0], decision: 'edit', arguments: { id: 'x' } },
+          ...approveAll(ids.slice(1)),
+        ],
+        'invalid_arguments',
+      ],
+      [
+        'an unknown decision',
+        (ids: string[]) => [{ toolCallId: ids[0], decision: 'approve_all' }, ...approveAll(ids.slice(1))],
+        'unknown_decision',
+      ],
     ])('fails with a typed error on %s, and changes nothing', async (_name, decisions, problem) => {
       const { batches, batchId, ids, evidence, close } = await setup();
       const recorded = evidence.decisions().length;
       const attempt = batches.decide(batchId, decisions(ids) as ApprovalBatchItemDecision[], support, alice);
       await expect(attempt).rejects.toBeInstanceOf(ApprovalBatchDecisionError);
-      await expect(batches.decide(batchId, decisions(ids) as ApprovalBatchItemDecision[], support, alice)).rejects.toMatchObject({ problem });
+      await expect(
+        batches.decide(batchId, decisions(ids) as ApprovalBatchItemDecision[], support, alice),
+      ).rejects.toMatchObject({ problem });
       expect(evidence.decisions()).toHaveLength(recorded);
       expect((await batches.pending(batchId, alice))?.items).toHaveLength(3);
       await close();

@@ -87,7 +87,13 @@ export async function batchFixture(approvals: ApprovalReceiptStore) {
   const evidence = new InMemoryEvidenceRecorder();
   const moduleRef = await Test.createTestingModule({
     imports: [
-      VerdictModule.forRoot({ abilityFactory, evidence, publicMessage: 'Not done.', capabilities: [archive], approvals }),
+      VerdictModule.forRoot({
+        abilityFactory,
+        evidence,
+        publicMessage: 'Not done.',
+        capabilities: [archive],
+        approvals,
+      }),
       VerdictLangChainModule,
     ],
   }).compile();

@@ -127,7 +127,12 @@ export class ApprovalBatchService {
       if (contained === null) continue;
       await trails[index].record(contained, { approvalOutcome: 'contained' });
       await trails[index].close();
-      this.containment.report(this.humanDecision(item, approver, requester), contained, trails[index].correlationId, now);
+      this.containment.report(
+        this.humanDecision(item, approver, requester),
+        contained,
+        trails[index].correlationId,
+        now,
+      );
       return { outcome: 'contained' };
     }
     // Evidence before the transition: a batch nobody could record is not decided.
@@ -155,7 +160,10 @@ export class ApprovalBatchService {
           ? Decision.deny(Stage.Approval, `batch ${decision.decision} by ${approver.id} refused: ${transition.outcome}`)
           : decision.decision === 'approve'
             ? Decision.permit(Stage.Approval, `approved by ${approver.id} in a batch`)
-            : Decision.deny(Stage.Approval, `${decision.decision === 'edit' ? 'edited' : 'rejected'} by ${approver.id} in a batch`);
+            : Decision.deny(
+                Stage.Approval,
+                `${decision.decision === 'edit' ? 'edited' : 'rejected'} by ${approver.id} in a batch`,
+              );
       const outcome =
         transition.outcome !== 'decided'
           ? transition.outcome
@@ -183,12 +191,14 @@ export class ApprovalBatchService {
       if (!['approve', 'reject', 'edit'].includes(decision.decision))
         throw new ApprovalBatchDecisionError('unknown_decision', receipt.capability);
       const edit = decision.decision === 'edit';
-      if (!edit && 'arguments' in decision) throw new ApprovalBatchDecisionError('arguments_without_edit', receipt.capability);
+      if (!edit && 'arguments' in decision)
+        throw new ApprovalBatchDecisionError('arguments_without_edit', receipt.capability);
       if (edit) {
         const definition = this.registry.find(receipt.capability);
         const args = (decision as { arguments?: unknown }).arguments;
         const isObject = typeof args === 'object' && args !== null && !Array.isArray(args);
-        const validation = definition === undefined || !isObject ? null : await validateArguments(definition.arguments, args);
+        const validation =
+          definition === undefined || !isObject ? null : await validateArguments(definition.arguments, args);
         if (validation?.valid !== true) throw new ApprovalBatchDecisionError('invalid_arguments', receipt.capability);
       }
       decided.push({ receipt, decision });

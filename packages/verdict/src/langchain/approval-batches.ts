@@ -61,7 +61,9 @@ export class ApprovalBatches {
     if (batch === null && !(await this.batches.isDecided(plan.batchId, requester)))
       return { [APPROVAL_BATCH_STATE_KEY]: null };
     const resume = interrupt(
-      batch === null ? { type: 'verdict.approval_batch_required', batchId: plan.batchId, items: [] } : approvalBatchInterrupt(batch),
+      batch === null
+        ? { type: 'verdict.approval_batch_required', batchId: plan.batchId, items: [] }
+        : approvalBatchInterrupt(batch),
     );
     const decided = batchResumeItems(resume, plan.batchId);
     // Not this batch's decisions: nothing runs, and the model reads the calls' `require_confirmation` answers.

@@ -27,11 +27,7 @@ export { QuarantinedReading, type QuarantinedReadingOptions } from './quarantine
 export { QUARANTINE_SOURCE } from './quarantine-extract-tool.js';
 export { PlanModes } from './plan-modes.js';
 export { ApprovalBatches } from './approval-batches.js';
-export {
-  resumeApprovalBatch,
-  type ApprovalBatchInterrupt,
-  type ApprovalBatchResume,
-} from './approval-batch-resume.js';
+export { resumeApprovalBatch, type ApprovalBatchInterrupt, type ApprovalBatchResume } from './approval-batch-resume.js';
 export { PlanMode, type PlanChangeInterrupt, type PlanEventSink, type PlanModeOptions } from './plan-mode.js';
 export {
   mcpToolPin,

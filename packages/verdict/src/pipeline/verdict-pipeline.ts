@@ -99,7 +99,13 @@ export class VerdictPipeline {
     deferred?: DeferredRun,
   ): Promise<ExecutionResult> {
     const { approvalBatch } = options;
-    const mode = { toolKind, explicitApproval: options.explicitApproval === true, issueReceipts: true, deferred, approvalBatch };
+    const mode = {
+      toolKind,
+      explicitApproval: options.explicitApproval === true,
+      issueReceipts: true,
+      deferred,
+      approvalBatch,
+    };
     return this.run(proposal, mode, async (run) => {
       const at = await this.authorize(proposal, run);
       if (at instanceof Decision) return run.notExecuted(at);

@@ -137,7 +137,12 @@ export class StoreConnection {
     return database;
   }
 
-  private writeSqlite(gate: string, sql: string, parameters: readonly unknown[], inOwnTransaction = false): StatementResult {
+  private writeSqlite(
+    gate: string,
+    sql: string,
+    parameters: readonly unknown[],
+    inOwnTransaction = false,
+  ): StatementResult {
     const database = inOwnTransaction
       ? (this.dataSource.driver as unknown as { databaseConnection: NativeSqlite }).databaseConnection
       : this.nativeSqlite(gate);

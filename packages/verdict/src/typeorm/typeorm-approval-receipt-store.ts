@@ -297,7 +297,12 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
       if (affected !== 1) throw new Error('Approval batch decision changed a receipt it had not locked as pending.');
     }
     const receipts = items.map((item) =>
-      decidedInBatch(ofBatch.find((r) => r.id === item.receiptId)!, item.verdict, by, now),
+      decidedInBatch(
+        ofBatch.find((r) => r.id === item.receiptId)!,
+        item.verdict,
+        by,
+        now,
+      ),
     );
     return { outcome: 'decided', receipts };
   }
