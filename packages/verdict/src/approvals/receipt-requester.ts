@@ -11,7 +11,6 @@ import { receiptPrincipal } from './receipt-principal.js';
  * fingerprints match. Unknown capabilities and receipts without fingerprints match nobody; so does a requester
  * for whom the capability's `actorKey` names nobody (a colliding receipt of another capability is not theirs).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the module's actorKey takes the application's actor type.
 export function askedBy(
   receipt: ApprovalReceipt,
   requester: ActionContext,

@@ -1,6 +1,9 @@
-import type { ApprovalBatch, ApprovalBatchOutcome, DecidedBatchItem } from '../approvals/approval-batch.js';
-import type { ApproverProvenance } from '../provenance/approver-provenance.js';
-import type { JsonObject, JsonValue } from '../fingerprints/json-value.js';
+import type {
+  ApprovalBatch,
+  ApprovalBatchItem,
+  ApprovalBatchOutcome,
+  DecidedBatchItem,
+} from '../approvals/approval-batch.js';
 
 /**
  * The one interrupt an agent run raises when a model turn's calls need approval (docs/approvals.md "Batch
@@ -10,16 +13,8 @@ import type { JsonObject, JsonValue } from '../fingerprints/json-value.js';
 export interface ApprovalBatchInterrupt {
   readonly type: 'verdict.approval_batch_required';
   readonly batchId: string;
-  readonly items: ReadonlyArray<{
-    readonly toolCallId: string;
-    readonly capability: string;
-    readonly reason: string;
-    readonly description: string | null;
-    readonly target: JsonObject | null;
-    readonly arguments: JsonValue | null;
-    readonly expiresAt: string;
-    readonly provenance: ApproverProvenance | null;
-  }>;
+  /** The batch's pending items, as `ApprovalBatchService.pending` reads them; the expiry as an ISO string. */
+  readonly items: ReadonlyArray<Omit<ApprovalBatchItem, 'expiresAt'> & { readonly expiresAt: string }>;
 }
 
 /** The resume value of a decided batch: what `ApprovalBatchService.decide` decided, item by item. */
