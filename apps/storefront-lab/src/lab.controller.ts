@@ -3,6 +3,7 @@ import {
   Controller,
   Get,
   Header,
+  Headers,
   HttpCode,
   Inject,
   NotFoundException,
@@ -24,6 +25,7 @@ import { ExecutionClaimEntity } from '@verdict/nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { z } from 'zod';
 import { ConfirmationScenario } from './approvals/confirmation.scenario.js';
+import { BatchApprovalScenario } from './approvals/batch-approval.scenario.js';
 import { CrossCustomerComparison } from './comparison/cross-customer.comparison.js';
 import { ExfiltrationChainScenario } from './forbidden-states/exfiltration-chain.scenario.js';
 import { GateScenarios } from './gates/gate-scenarios.js';
@@ -61,6 +63,26 @@ const schemas = {
   chain: withActor({ externalHost: z.string().min(1).max(253), recipient: z.string().min(3).max(254) }),
   refund: withActor({ orderId, amountCents: z.number().int().positive().max(10_000_000) }),
   resume: z.object({ orderId, amountCents: z.number().int().positive().max(10_000_000) }),
+  batchRefunds: withActor({
+    refunds: z
+      .array(z.object({ orderId, amountCents: z.number().int().positive().max(10_000_000) }))
+      .min(2)
+      .max(5),
+  }),
+  batchDecisions: z.object({
+    decisions: z
+      .array(
+        z.union([
+          z.object({ toolCallId: z.string().max(100), decision: z.enum(['approve', 'reject']) }).strict(),
+          z.object({
+            toolCallId: z.string().max(100),
+            decision: z.literal('edit'),
+            arguments: z.object({ orderId, amountCents: z.number().int().positive().max(10_000_000) }),
+          }),
+        ]),
+      )
+      .max(10),
+  }),
   whyVerdict: z.enum(WHY_VERDICT_CASES),
   label: withActor({ orderId }),
   resolveClaim: z.object({
@@ -94,6 +116,7 @@ export class LabController {
     private readonly crossCustomer: CrossCustomerComparison,
     private readonly gates: GateScenarios,
     private readonly confirmation: ConfirmationScenario,
+    private readonly batchApproval: BatchApprovalScenario,
     private readonly destinationRelease: DestinationReleaseScenario,
     private readonly chain: ExfiltrationChainScenario,
     private readonly whyVerdict: WhyVerdictCases,
@@ -207,6 +230,30 @@ export class LabController {
   @HttpCode(200)
   resumeRefund(@Param('toolCallId') toolCallId: string, @Body() body: unknown) {
     return this.confirmation.resume(toolCallId, parseBody(schemas.resume, body));
+  }
+
+  /** The model proposes several refunds in one turn: each asks for confirmation, in one batch. */
+  @Post('labs/batch-approval/proposals')
+  @HttpCode(200)
+  proposeBatch(@Body() body: unknown) {
+    return this.batchApproval.propose(parseBody(schemas.batchRefunds, body));
+  }
+
+  /** The batch, for the signed-in approver (`x-lab-approver`): every pending item, or why not. */
+  @Get('approvals/batches/:batchId')
+  readBatch(@Param('batchId') batchId: string, @Headers('x-lab-approver') approver: string | undefined) {
+    return this.batchApproval.read(batchId, approver);
+  }
+
+  /** The signed-in approver decides every item of the batch at once; the calls then resume. */
+  @Post('approvals/batches/:batchId/decisions')
+  @HttpCode(200)
+  decideBatch(
+    @Param('batchId') batchId: string,
+    @Headers('x-lab-approver') approver: string | undefined,
+    @Body() body: unknown,
+  ) {
+    return this.batchApproval.decide(batchId, parseBody(schemas.batchDecisions, body).decisions, approver);
   }
 
   /** The approval inbox: pending approvals this session's conversation asked for. */

@@ -28,6 +28,7 @@ import { DataSource } from 'typeorm';
 import { CrossCustomerComparison } from './comparison/cross-customer.comparison.js';
 import { GateScenarios } from './gates/gate-scenarios.js';
 import { ConfirmationScenario } from './approvals/confirmation.scenario.js';
+import { BatchApprovalScenario } from './approvals/batch-approval.scenario.js';
 import { LabController } from './lab.controller.js';
 import { LAB_OPTIONS, type LabOptions } from './lab-options.js';
 import { LabSeeder } from './lab-seeder.js';
@@ -144,6 +145,7 @@ export class LabModule {
         CrossCustomerComparison,
         GateScenarios,
         ConfirmationScenario,
+        BatchApprovalScenario,
         LabReleasePolicies,
         DestinationReleaseScenario,
         RecordsCapabilities,

@@ -117,6 +117,19 @@ export interface PendingApprovalView {
   readonly expiresAt: string;
 }
 
+/** The model's turn in the batch-approval lab: the batch asked, and each call's way through the pipeline. */
+export interface BatchProposalView {
+  readonly batchId: string;
+  readonly calls: CallView[];
+}
+
+/** What a batch decision did, and each call as the run resumed it (`nextBatchId`: the edited calls' new batch). */
+export interface BatchDecisionView {
+  readonly outcome: string;
+  readonly nextBatchId: string | null;
+  readonly calls: CallView[];
+}
+
 /** The answer of the guarded approval endpoint. */
 export interface ApprovalAnswer {
   readonly outcome: string;
