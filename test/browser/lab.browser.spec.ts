@@ -406,6 +406,47 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
   );
 
   it(
+    'batch approvals: three refunds of one turn are shown together; another customer sees nothing; approve, reject and edit each; the edit asks again on its own and then runs',
+    async () => {
+      const page = await open('confirmation');
+      await page.click('#propose-batch');
+      const items = page.locator('#batch-items [data-batch-item]');
+      await items.nth(2).waitFor();
+      expect(await items.allTextContents()).toEqual([
+        expect.stringContaining('Refund 500 cents on order 1002'),
+        expect.stringContaining('Refund 300 cents on order 1004'),
+        expect.stringContaining('Refund 200 cents on order 1002'),
+      ]);
+      expect(await outcomes(page, '#batch-calls')).toEqual(Array(3).fill('require_confirmation'));
+
+      await page.locator('#batch-approver').selectOption('customer:91');
+      await page.locator('#batch-refusal').waitFor();
+      expect(await page.locator('#batch-refusal').textContent()).toContain('forbidden');
+      await page.locator('#batch-approver').selectOption('customer:72');
+      await items.nth(2).waitFor();
+
+      const ids = await items.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-batch-item')!));
+      await page.getByLabel(`Decision for ${ids[1]}`).selectOption('reject');
+      await page.getByLabel(`Decision for ${ids[2]}`).selectOption('edit');
+      await page.getByLabel(`Edited amount for ${ids[2]}`).fill('150');
+      await page.click('#decide-batch');
+      await page.locator('#batch-answer', { hasText: 'batch decided' }).waitFor();
+      await page.locator('#batch-calls article').nth(5).waitFor();
+      expect((await outcomes(page, '#batch-calls')).slice(3)).toEqual(['executed', 'deny', 'require_confirmation']);
+      // The edited refund waits alone, in a batch of its own, with the edited amount.
+      await items.filter({ hasText: 'Refund 150 cents on order 1002' }).waitFor();
+      expect(await items.count()).toBe(1);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await shoot(page, 'batch-approvals-desktop');
+
+      await page.click('#decide-batch');
+      await page.locator('#batch-calls article').nth(6).waitFor();
+      expect((await outcomes(page, '#batch-calls')).slice(6)).toEqual(['executed']);
+    },
+    LAB_TIMEOUT,
+  );
+
+  it(
     'budget: two refreshes executed, the third throttled, each call credited with its own carrier request; the budget stays spent, is per browser session, and reset restores it',
     async () => {
       const page = await open('budget');

@@ -3,13 +3,12 @@ import {
   type ActionContext,
   ApprovalBatchDecisionError,
   type ApprovalBatchItemDecision,
-  type ApprovalBatchRead,
   ApprovalBatchService,
   approvalBatchId,
 } from '@verdict/nestjs';
 import { StorefrontCapability } from '@verdict/storefront';
 import { LabCalls } from '../runs/lab-calls.js';
-import type { BatchDecisionView, BatchProposalView, LabActor } from '../runs/lab-run.js';
+import type { BatchDecisionView, BatchProposalView, BatchReadView, LabActor } from '../runs/lab-run.js';
 import { LAB_CONVERSATION, labApprover, labContext } from '../session/lab-actors.js';
 import { LabConversation } from '../session/lab-conversation.js';
 
@@ -57,9 +56,22 @@ export class BatchApprovalScenario {
   }
 
   /** The batch as the signed-in approver (the `x-lab-approver` header) may see it. */
-  read(batchId: string, approverHeader: unknown): Promise<ApprovalBatchRead> {
+  async read(batchId: string, approverHeader: unknown): Promise<BatchReadView> {
     const { approver, asked } = this.parties(batchId, approverHeader);
-    return this.approvalBatches.read(batchId, approver, asked.requester);
+    const read = await this.approvalBatches.read(batchId, approver, asked.requester);
+    if (!read.allowed) return read;
+    return {
+      allowed: true,
+      batchId,
+      items: read.items.map(({ toolCallId, capability, reason, description, expiresAt, ...item }) => ({
+        toolCallId,
+        capability,
+        reason,
+        description,
+        arguments: item.arguments as { orderId: number; amountCents: number },
+        expiresAt: expiresAt.toISOString(),
+      })),
+    };
   }
 
   /** The approver decides every item; the lab then resumes the calls as an agent would. */

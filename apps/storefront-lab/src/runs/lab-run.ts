@@ -123,6 +123,22 @@ export interface BatchProposalView {
   readonly calls: CallView[];
 }
 
+/** A batch as the signed-in approver may see it: its pending items, or why not (`not_found`, `forbidden`, `contained`). */
+export type BatchReadView =
+  | {
+      readonly allowed: true;
+      readonly batchId: string;
+      readonly items: ReadonlyArray<{
+        readonly toolCallId: string;
+        readonly capability: string;
+        readonly reason: string;
+        readonly description: string | null;
+        readonly arguments: { readonly orderId: number; readonly amountCents: number };
+        readonly expiresAt: string;
+      }>;
+    }
+  | { readonly allowed: false; readonly outcome: string };
+
 /** What a batch decision did, and each call as the run resumed it (`nextBatchId`: the edited calls' new batch). */
 export interface BatchDecisionView {
   readonly outcome: string;
