@@ -101,9 +101,15 @@ export class BatchApprovalScenario {
       };
       calls.push(
         item.decision === 'edit'
-          ? await this.call(item.toolCallId, asked.requester, item.arguments as typeof proposed, {
-              approvalBatch: nextBatchId!,
-            })
+          ? await this.call(
+              item.toolCallId,
+              asked.requester,
+              item.arguments as typeof proposed,
+              {
+                approvalBatch: nextBatchId!,
+              },
+              true,
+            )
           : await this.call(item.toolCallId, asked.requester, proposed, { explicitApproval: true }),
       );
     }
@@ -129,6 +135,7 @@ export class BatchApprovalScenario {
     context: ActionContext,
     { orderId, amountCents }: { orderId: number; amountCents: number },
     options: { approvalBatch?: string; explicitApproval?: boolean },
+    edited = false,
   ) {
     return this.calls.viaVerdict(
       {
@@ -138,7 +145,9 @@ export class BatchApprovalScenario {
         context,
         untrustedInput: options.explicitApproval
           ? `The agent resumes ${toolCallId} after the batch was decided`
-          : `"Refund ${amountCents} cents on order ${orderId}, please."`,
+          : edited
+            ? `The approver edited ${toolCallId}: the edit is a new proposal`
+            : `"Refund ${amountCents} cents on order ${orderId}, please."`,
         observe: () => (options.explicitApproval ? 'resumed after the batch decision' : 'asked in the batch'),
       },
       options,

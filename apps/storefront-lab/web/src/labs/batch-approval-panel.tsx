@@ -135,6 +135,9 @@ export function BatchApprovalPanel({
             if (decided === undefined) return;
             setAnswer(`batch ${decided.outcome}`);
             setCalls((previous) => [...previous, ...decided.calls]);
+            // A new batch starts undecided: its items are asked afresh.
+            setChoices({});
+            setEdits({});
             if (decided.nextBatchId !== null) setBatchId(decided.nextBatchId);
             else reload();
           })
