@@ -36,6 +36,8 @@ export type {
   ReceiptConsumeRequest,
   ReceiptDecisionReply,
   ReceiptDecisionRequest,
+  ReceiptBatchDecisionReply,
+  ReceiptBatchDecisionRequest,
   ReceiptIssueReply,
   ReceiptIssueRequest,
   TrajectoryAdvanceReply,
