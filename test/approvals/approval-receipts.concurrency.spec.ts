@@ -152,7 +152,7 @@ for (const engine of databaseEngines()) {
       const violations: string[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         const batchId = fingerprint({ batch: round, nonce: randomBytes(8).toString('hex') });
-        const receipts = [];
+        const receipts: ApprovalReceipt[] = [];
         for (const item of [0, 1, 2])
           receipts.push(
             await operator.issue({
