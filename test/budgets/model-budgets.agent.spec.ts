@@ -17,7 +17,7 @@ import {
   ModelBudgetGate,
   type ModelCallBudgets,
   UnpricedModelError,
-  fingerprint,
+  fingerprintString,
 } from '@verdict/nestjs';
 import { ModelBudgets, VerdictLangChainModule, estimateInputTokens } from '@verdict/nestjs/langchain';
 import { ScriptedChatModel, type ScriptStep } from '../../libs/testing/src/scripted-chat-model.js';
@@ -132,8 +132,8 @@ describe('model budgets on a createAgent agent', () => {
       model: 'scripted-small',
       limit: 250,
       requested: 100,
-      actorFingerprint: fingerprint('alice'),
-      tenantFingerprint: fingerprint('acme'),
+      actorFingerprint: fingerprintString('alice'),
+      tenantFingerprint: fingerprintString('acme'),
     });
     // Fingerprints and facts only: no message text, no actor id.
     expect(JSON.stringify(exceeded[0])).not.toMatch(/alice|plan/);
