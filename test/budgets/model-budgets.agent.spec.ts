@@ -48,9 +48,7 @@ async function setup(modelBudgets: ModelCallBudgets, { estimate = true } = {}) {
   moduleRef.get(EventEmitter2).on(ModelBudgetExceeded.event, (event: ModelBudgetExceeded) => exceeded.push(event));
   const contexts = moduleRef.get(ActionContextStore);
   const gate = moduleRef.get(ModelBudgetGate);
-  const budget = moduleRef
-    .get(ModelBudgets)
-    .forAgent(estimate ? { estimateInputTokens: () => INPUT_ESTIMATE } : {});
+  const budget = moduleRef.get(ModelBudgets).forAgent(estimate ? { estimateInputTokens: () => INPUT_ESTIMATE } : {});
   const remaining = async (context: ActionContext) =>
     Object.fromEntries((await gate.standing(context)).map((standing) => [standing.name, standing.remaining]));
   /** A real agent on a scripted model named `model`, run in `context`. */
@@ -231,9 +229,9 @@ describe('model budgets on a createAgent agent', () => {
 
   it('does not boot with model budgets but no store, or a malformed budget; forAgent needs modelBudgets', async () => {
     const fixture = documentsFixture();
-    await expect(fixture.boot({ modelBudgets: tokensPerActor(10), actorKey: (a: { id: string }) => a.id })).rejects.toThrow(
-      /need a budget store/,
-    );
+    await expect(
+      fixture.boot({ modelBudgets: tokensPerActor(10), actorKey: (a: { id: string }) => a.id }),
+    ).rejects.toThrow(/need a budget store/);
     await expect(
       fixture.boot({ modelBudgets: tokensPerActor(10), budgets: new InMemoryBudgetStore() }),
     ).rejects.toThrow(/counts per actor, but the module has no actorKey/);

@@ -127,6 +127,7 @@ export {
 export type { BudgetOptions } from './budgets/budget-options.interface.js';
 export { InMemoryBudgetStore } from './budgets/in-memory-budget-store.js';
 export { BUDGET_EXHAUSTED } from './budgets/budget.gate.js';
+export { spendBudgetStanding, spendBudgetWindowOf } from './budgets/spend-budget-window.js';
 export { type CallCeilings, type CallCeilingOptions, DEFAULT_CALL_CEILING_WINDOW } from './budgets/call-ceilings.js';
 export { TOOL_CALL_CEILING, DENIED_PROPOSAL_CEILING } from './budgets/call-ceiling.gate.js';
 export {

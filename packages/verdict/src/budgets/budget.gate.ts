@@ -6,12 +6,9 @@ import { Disposition } from '../decisions/disposition.js';
 import { Stage } from '../decisions/stage.js';
 import { ClaimResolvedOutOfBandError } from '../errors/claim-resolved-out-of-band.error.js';
 import { InvalidBudgetAmountError } from '../errors/invalid-budget-amount.error.js';
-import { MissingBudgetScopeError } from '../errors/missing-budget-scope.error.js';
-import { fingerprint } from '../fingerprints/fingerprint.js';
-import { windowStartOf } from '../rate-limits/fixed-window.js';
 import type { BudgetOptions } from './budget-options.interface.js';
 import type { BudgetReservation, BudgetStore } from './budget-store.interface.js';
-import { budgetScopeKeyOf } from './budget-scope-key.js';
+import { spendBudgetWindowOf } from './spend-budget-window.js';
 
 /** The reason recorded when a budget without a `reason` of its own refuses. */
 export const BUDGET_EXHAUSTED = 'spend budget exhausted';
@@ -28,17 +25,15 @@ export async function reserveBudget(
 ): Promise<Decision | BudgetReservation> {
   const now = clock();
   const budget = definition.budget!;
-  const binding = budgetScopeKeyOf(budget.per, envelope.context, actorKey);
-  if (binding === null) throw new MissingBudgetScopeError(definition.name, budget.per);
+  const { bucketFingerprint, windowStart } = spendBudgetWindowOf(
+    definition.name,
+    budget,
+    envelope.context,
+    now,
+    actorKey,
+  );
   const amount = budget.amountOf(envelope, target);
   if (!Number.isSafeInteger(amount) || amount < 0) throw new InvalidBudgetAmountError(definition.name, amount);
-  const bucketFingerprint = fingerprint({
-    budget: budget.name ?? definition.name,
-    per: budget.per,
-    window_seconds: budget.window,
-    binding,
-  });
-  const windowStart = windowStartOf(now, budget.window);
   await trail.beforeMutation();
   const answer = await budgets!.reserve({
     bucketFingerprint,

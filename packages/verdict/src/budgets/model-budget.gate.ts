@@ -140,7 +140,11 @@ export class ModelBudgetGate {
     const now = this.clock();
     return Promise.all(
       config.budgets.map(async (budget) => {
-        const answer = await this.store().reserve({ ...this.windowOf(budget, context, now), limit: budget.limit, amount: 0 });
+        const answer = await this.store().reserve({
+          ...this.windowOf(budget, context, now),
+          limit: budget.limit,
+          amount: 0,
+        });
         const { name, measure, per, limit } = budget;
         return { name, measure, per, limit, remaining: answer.remaining, resetAt: answer.resetAt };
       }),
@@ -158,14 +162,18 @@ export class ModelBudgetGate {
     const committed = Math.min(spent, reservation.amount);
     try {
       if (committed > 0) await store.commit({ ...reservation, amount: committed });
-      if (reservation.amount > committed) await store.release({ ...reservation, amount: reservation.amount - committed });
+      if (reservation.amount > committed)
+        await store.release({ ...reservation, amount: reservation.amount - committed });
       if (spent > reservation.amount) {
         const excess = { ...reservation, amount: spent - reservation.amount };
         const window = { windowSeconds: budget.window, limit: UNBOUNDED };
         if ((await store.reserve({ ...excess, ...window })).reserved) await store.commit(excess);
       }
     } catch (error) {
-      new Logger('Verdict').error(`Could not ${how} a model-budget reservation (${budget.name}); it stays reserved`, error);
+      new Logger('Verdict').error(
+        `Could not ${how} a model-budget reservation (${budget.name}); it stays reserved`,
+        error,
+      );
     }
   }
 
@@ -249,5 +257,7 @@ function ownEntry<T>(table: Readonly<Record<string, T>> | undefined, key: string
 
 function assertTokenCount(value: number, what: string): void {
   if (!(Number.isSafeInteger(value) && value >= 0))
-    throw new VerdictConfigurationError(`A model call's ${what} must be a non-negative safe integer (got ${String(value)}).`);
+    throw new VerdictConfigurationError(
+      `A model call's ${what} must be a non-negative safe integer (got ${String(value)}).`,
+    );
 }
