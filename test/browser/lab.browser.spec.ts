@@ -468,7 +468,7 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       expect(await goodwill.locator('[data-testid="used"]').textContent()).toBe('€16.00');
       expect(await goodwill.locator('[data-testid="remaining"]').textContent()).toBe('€4.00');
 
-      await page.fill('input[inputmode="numeric"] >> nth=3', '10');
+      await page.fill('#assistant-times', '10');
       await page.click('#run-assistant');
       await page.locator('#assistant-runs li').first().waitFor();
       await page.locator('#run-assistant:enabled').waitFor();

@@ -75,7 +75,12 @@ export function SpendAndTokensLab() {
         </label>
         <label>
           Times
-          <input inputMode="numeric" value={questions} onChange={(event) => setQuestions(event.target.value)} />
+          <input
+            id="assistant-times"
+            inputMode="numeric"
+            value={questions}
+            onChange={(event) => setQuestions(event.target.value)}
+          />
         </label>
         <button type="submit" id="run-assistant" disabled={loading}>
           Ask the assistant
@@ -152,7 +157,8 @@ function AssistantRuns({ runs }: { runs: readonly AssistantRunView[] }) {
           ) : (
             <>
               <code>{run.stoppedBy?.code}</code> ({run.stoppedBy?.budget}): the estimate of {run.reservedTokens} tokens
-              did not fit, so the model was called {run.modelCalls} times and nothing was spent.
+              did not fit, so the run stopped before the model call (model calls: {run.modelCalls}) and nothing was
+              spent.
             </>
           )}
         </li>
