@@ -1,7 +1,6 @@
 import { createMiddleware } from 'langchain';
 import type { ModelBudgetGate, ModelUsage } from '../budgets/model-budget.gate.js';
 import type { ActionContextStore } from '../context/action-context.store.js';
-import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { modelFactsOf } from './model-facts.js';
 import { estimateInputTokens, type ModelInput } from './model-input-tokens.js';
 import { usageOf } from './model-usage.js';
@@ -45,10 +44,6 @@ export class ModelCallBudget {
         const facts = modelFactsOf(request.model);
         const input = { systemMessage: request.systemMessage, messages: request.messages, tools: request.tools };
         const inputTokens = this.options.estimateInputTokens?.(input) ?? estimateInputTokens(input);
-        if (!(Number.isSafeInteger(inputTokens) && inputTokens >= 0))
-          throw new VerdictConfigurationError(
-            `ModelCallBudget: estimateInputTokens returned ${String(inputTokens)}; it must return a non-negative safe integer.`,
-          );
         const hold = await this.gate.reserve(context, { ...facts, inputTokens });
         let usage: ModelUsage | null = null;
         try {
