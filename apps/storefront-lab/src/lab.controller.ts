@@ -9,6 +9,7 @@ import {
   NotFoundException,
   Param,
   Post,
+  Query,
   UseFilters,
 } from '@nestjs/common';
 import {
@@ -29,6 +30,7 @@ import { BatchApprovalScenario } from './approvals/batch-approval.scenario.js';
 import { CrossCustomerComparison } from './comparison/cross-customer.comparison.js';
 import { ExfiltrationChainScenario } from './forbidden-states/exfiltration-chain.scenario.js';
 import { GateScenarios } from './gates/gate-scenarios.js';
+import { BudgetPageScenario } from './budgets/budget-page.scenario.js';
 import { ClaimsPanelScenario } from './claims/claims-panel.scenario.js';
 import { AttackPackScenario } from './evaluation/attack-pack.scenario.js';
 import { LiveLabProvider } from './live/live-lab-provider.js';
@@ -58,6 +60,13 @@ const schemas = {
   mcpListings: z.object({ users: z.array(z.string().max(40)).length(2) }),
   crossCustomer: withActor({ orderId, request: z.string().max(500) }),
   budget: withActor({ orderId, count: z.number().int().min(1).max(5) }),
+  budgetStanding: z.object({ customerId: z.coerce.number().int(), tenant: z.string() }).pipe(labActorSchema),
+  goodwill: withActor({
+    orderId,
+    amountCents: z.number().int().positive().max(100_000),
+    count: z.number().int().min(1).max(5),
+  }),
+  assistant: withActor({ question: z.string().trim().min(1).max(500), count: z.number().int().min(1).max(10) }),
   duplicate: withActor({ orderId }),
   release: withActor({}),
   chain: withActor({ externalHost: z.string().min(1).max(253), recipient: z.string().min(3).max(254) }),
@@ -130,6 +139,7 @@ export class LabController {
     private readonly live: LiveLabProvider,
     private readonly liveScenarios: LiveLabScenarios,
     private readonly mcpSession: McpSessionScenario,
+    private readonly budgets: BudgetPageScenario,
     @Inject(LAB_OPTIONS) private readonly options: LabOptions,
   ) {}
 
@@ -160,6 +170,28 @@ export class LabController {
   runBudget(@Body() body: unknown) {
     const { actor, orderId, count } = parseBody(schemas.budget, body);
     return this.gates.permissionIsNotABudget(actor, orderId, count);
+  }
+
+  /** Where the actor's spend and model budgets stand (`?customerId=72&tenant=acme`). */
+  @Get('labs/budgets')
+  budgetStanding(@Query() query: unknown) {
+    return this.budgets.view(parseBody(schemas.budgetStanding, query));
+  }
+
+  /** `count` goodwill credits against the capability's spend budget (€20 per customer per day). */
+  @Post('labs/budgets/credits')
+  @HttpCode(200)
+  runGoodwillCredits(@Body() body: unknown) {
+    const { actor, orderId, amountCents, count } = parseBody(schemas.goodwill, body);
+    return this.budgets.grantCredit(actor, orderId, amountCents, count);
+  }
+
+  /** `count` questions to the lab assistant against its token and cost budgets. */
+  @Post('labs/budgets/assistant')
+  @HttpCode(200)
+  runAssistant(@Body() body: unknown) {
+    const { actor, question, count } = parseBody(schemas.assistant, body);
+    return this.budgets.askAssistant(actor, question, count);
   }
 
   /** One escalation delivered under two tool-call ids. */

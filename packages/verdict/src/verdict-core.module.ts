@@ -45,6 +45,8 @@ import { QuarantineService } from './quarantine/quarantine.service.js';
 import { REVIEW_OPTIONS } from './review/review-options.interface.js';
 import { EXECUTION_CLAIM_OPTIONS } from './execution-claims/execution-claim-options.interface.js';
 import { BUDGET_OPTIONS } from './budgets/budget-options.interface.js';
+import { MODEL_BUDGET_OPTIONS } from './budgets/model-budget-options.interface.js';
+import { ModelBudgetGate } from './budgets/model-budget.gate.js';
 import { AUDITED_OPTIONS } from './audit/audited-options.interface.js';
 import { AUTHORIZATION_OPTIONS } from './authorization/authorization-options.interface.js';
 import { BEHAVIOUR_CHANGE_OPTIONS } from './upgrade/behaviour-change-options.interface.js';
@@ -64,6 +66,7 @@ const OPTION_SLICES = [
   CONTEXT_RELEASE_OPTIONS,
   EXECUTION_CLAIM_OPTIONS,
   BUDGET_OPTIONS,
+  MODEL_BUDGET_OPTIONS,
   SECURITY_EVENT_OPTIONS,
   PROVENANCE_STAGE_OPTIONS,
   QUARANTINE_OPTIONS,
@@ -90,6 +93,7 @@ const PUBLIC_PROVIDERS = [
   ReviewEndpointGuard,
   DeferredExecutionWorker,
   QuarantineService,
+  ModelBudgetGate,
 ];
 
 /**

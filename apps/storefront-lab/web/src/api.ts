@@ -3,6 +3,7 @@ import type {
   BatchDecisionView,
   BatchProposalView,
   BatchReadView,
+  BudgetPageView,
   CallView,
   ClaimResolutionView,
   ClaimRow,
@@ -84,6 +85,15 @@ export const labApi = {
     send<McpListingView[]>('POST', '/api/labs/mcp/listings', { users }),
   budget: (body: { actor: LabActor; orderId: number; count: number }) =>
     send<LabRun>('POST', '/api/labs/budget/runs', body),
+  budgets: (actor: LabActor) =>
+    send<BudgetPageView>(
+      'GET',
+      `/api/labs/budgets?customerId=${actor.customerId}&tenant=${encodeURIComponent(actor.tenant)}`,
+    ),
+  goodwillCredits: (body: { actor: LabActor; orderId: number; amountCents: number; count: number }) =>
+    send<BudgetPageView>('POST', '/api/labs/budgets/credits', body),
+  askAssistant: (body: { actor: LabActor; question: string; count: number }) =>
+    send<BudgetPageView>('POST', '/api/labs/budgets/assistant', body),
   duplicateDelivery: (body: { actor: LabActor; orderId: number }) =>
     send<LabRun>('POST', '/api/labs/duplicate-delivery/runs', body),
   release: (body: { actor: LabActor }) =>

@@ -24,6 +24,7 @@ import { labelContent } from '../provenance/labelled-content.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import { ProvenanceSource } from '../provenance/provenance-source.js';
 import { statedLabelOf, withSealedLabel } from './sealed-label.js';
+import { isStructuredAnswer } from './structured-answer.js';
 
 /** How one tool's results are released: everything of a release request but the payload and destination. */
 export type ToolResultRoute = Omit<ReleaseRequest, 'payload' | 'destination'>;
@@ -339,16 +340,4 @@ function assertPlainPrompt(text: unknown): void {
     throw new VerdictConfigurationError(
       'ModelInputGuard: a system prompt must be plain text, without structured data or invisible characters; release data with contextMessage.',
     );
-}
-
-/** A model call's structured answer (`responseFormat`): `{ structuredResponse, messages }`. */
-function isStructuredAnswer(
-  response: unknown,
-): response is { structuredResponse: unknown; messages: readonly unknown[] } {
-  return (
-    typeof response === 'object' &&
-    response !== null &&
-    'structuredResponse' in response &&
-    Array.isArray((response as { messages?: unknown }).messages)
-  );
 }
