@@ -99,7 +99,7 @@ export function quarantineReadingScript(calls: readonly CorpusCall[], answer: st
       .map(textOf)
       .join('\n');
     const unseen = [...wanted]
-      .filter(([key, value]) => Number(key.split('.')[0]) >= cursor && !extracted.has(key) && !window.includes(value))
+      .filter(([key, value]) => Number(key.split('.')[0]) >= cursor && !extracted.has(key) && !holds(window, value))
       .map(([key]) => key);
     if (handles.length > 0 && unseen.length > 0) {
       for (const handle of handles) read.add(handle);
@@ -174,6 +174,15 @@ export class ValueReadingQuarantinedModel implements QuarantineChatModel {
     );
     return { content: JSON.stringify({ values }) };
   }
+}
+
+/**
+ * Whether `text` holds `value` as a whole (not inside a longer word or number): the event id `24` is not in the
+ * date `2024-05-15` the user typed, and a model that read the date does not know the id.
+ */
+function holds(text: string, value: string): boolean {
+  const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, 'u').test(text);
 }
 
 function safeJson(text: string): unknown {
