@@ -80,12 +80,12 @@ export async function billFixture(answers: (string | ScriptedTurn)[], setup: Pay
   /**
    * One turn of a real createAgent loop: plan mode (when asked: `true` for a new one, or the agent's own), quarantined
    * reading, then the tracker. `threadless` runs it without checkpointer and thread id; `thread` names the thread
-   * (default: a fresh one); `as` runs it as another principal (default: alice).
+   * (default: a fresh one); `as` runs it as another principal (default: alice; `null`: outside any action context).
    */
   async function turn(
     question: string,
     script: ScriptStep[],
-    options: { plan?: boolean | PlanMode; threadless?: boolean; thread?: string; as?: ActionContext } = {},
+    options: { plan?: boolean | PlanMode; threadless?: boolean; thread?: string; as?: ActionContext | null } = {},
   ) {
     const model = new ScriptedChatModel(script, { label: 'deciding' });
     const reading = readers.forAgent({ schemas: { bill: billSchema } });
@@ -101,7 +101,8 @@ export async function billFixture(answers: (string | ScriptedTurn)[], setup: Pay
     });
     const config =
       options.threadless === true ? {} : { configurable: { thread_id: options.thread ?? `t-${Math.random()}` } };
-    const as = <T>(fn: () => Promise<T>) => (options.as === undefined ? app.as(fn) : contexts.run(options.as, fn));
+    const as = <T>(fn: () => Promise<T>) =>
+      options.as === undefined ? app.as(fn) : options.as === null ? fn() : contexts.run(options.as, fn);
     const state = await as(() => agent.invoke({ messages: [new HumanMessage(question)] }, config));
     /** Resumes the paused run with `value` (a plan change's answer). */
     const resume = (value: unknown) => as(() => agent.invoke(new Command({ resume: value }), config));

@@ -177,6 +177,20 @@ describe('plan mode: a plan made from trusted input binds the run', () => {
     expect(app.payments.map((payment) => payment.arguments)).toEqual([{ recipient: BILL_IBAN, amount: 120 }]);
   });
 
+  it('attack: a run outside any action context keeps no plan another principal could run under', async () => {
+    const app = await planned();
+    const shared = app.moduleRef.get(PlanModes).forAgent();
+    const { model } = await app.turn('Pay the bill in bill.txt.', [plan([payFromFile]), { text: 'planned' }], {
+      plan: shared,
+      thread: 'thread-9',
+      as: null,
+    });
+    expect(model.toolMessages()[0]?.content).toBe(
+      "Plan refused: plan mode needs the run's action context (actor and tenant) to keep a plan.",
+    );
+    expect(app.recorded).toEqual([]);
+  });
+
   it('attack: a plan naming the unobserved source covers no unobserved window; control: a named source is within', async () => {
     const app = await planned();
     const verdict = app.moduleRef.get(VerdictService);
