@@ -3,7 +3,7 @@ import { tool } from '@langchain/core/tools';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { type AgentMiddleware, createAgent } from 'langchain';
 import { z } from 'zod';
-import { ProvenanceSource } from '@verdict/nestjs';
+import { type ActionContext, ActionContextStore, ProvenanceSource } from '@verdict/nestjs';
 import { type PlanMode, PlanModes, QuarantinedReaders } from '@verdict/nestjs/langchain';
 import { ScriptedChatModel, type ScriptStep, type ScriptedTurn } from '@verdict/nestjs/testing/langchain';
 import { type PaymentsSetup, paymentsFixture } from '../provenance/payments.fixture.js';
@@ -75,15 +75,17 @@ export async function billFixture(answers: (string | ScriptedTurn)[], setup: Pay
     schema: z.object({ path: z.string() }),
   });
   const readers = app.moduleRef.get(QuarantinedReaders);
+  const contexts = app.moduleRef.get(ActionContextStore);
 
   /**
    * One turn of a real createAgent loop: plan mode (when asked: `true` for a new one, or the agent's own), quarantined
-   * reading, then the tracker. `threadless` runs it without checkpointer and thread id.
+   * reading, then the tracker. `threadless` runs it without checkpointer and thread id; `thread` names the thread
+   * (default: a fresh one); `as` runs it as another principal (default: alice; `null`: outside any action context).
    */
   async function turn(
     question: string,
     script: ScriptStep[],
-    options: { plan?: boolean | PlanMode; threadless?: boolean } = {},
+    options: { plan?: boolean | PlanMode; threadless?: boolean; thread?: string; as?: ActionContext | null } = {},
   ) {
     const model = new ScriptedChatModel(script, { label: 'deciding' });
     const reading = readers.forAgent({ schemas: { bill: billSchema } });
@@ -97,10 +99,13 @@ export async function billFixture(answers: (string | ScriptedTurn)[], setup: Pay
       ...(options.threadless === true ? {} : { checkpointer: new MemorySaver() }),
       middleware,
     });
-    const config = options.threadless === true ? {} : { configurable: { thread_id: `t-${Math.random()}` } };
-    const state = await app.as(() => agent.invoke({ messages: [new HumanMessage(question)] }, config));
+    const config =
+      options.threadless === true ? {} : { configurable: { thread_id: options.thread ?? `t-${Math.random()}` } };
+    const as = <T>(fn: () => Promise<T>) =>
+      options.as === undefined ? app.as(fn) : options.as === null ? fn() : contexts.run(options.as, fn);
+    const state = await as(() => agent.invoke({ messages: [new HumanMessage(question)] }, config));
     /** Resumes the paused run with `value` (a plan change's answer). */
-    const resume = (value: unknown) => app.as(() => agent.invoke(new Command({ resume: value }), config));
+    const resume = (value: unknown) => as(() => agent.invoke(new Command({ resume: value }), config));
     return { model, state, resume };
   }
   return { ...app, quarantined, turn };

@@ -13,6 +13,7 @@ import {
 } from '@verdict/nestjs';
 import { PlanModes } from '@verdict/nestjs/langchain';
 import type { ScriptStep } from '@verdict/nestjs/testing/langchain';
+import { alice } from '../provenance/payments.fixture.js';
 import { BILL, BILL_IBAN, TYPED_IBAN, billFixture, payTheBill } from './bill.fixture.js';
 
 const BILL_ANSWER = JSON.stringify({ iban: BILL_IBAN, amount: 120 });
@@ -146,6 +147,48 @@ describe('plan mode: a plan made from trusted input binds the run', () => {
     expect(threaded.evidence.decisions().map((d) => d.reason)).toContain(
       'plan mode: no plan was accepted for this run',
     );
+  });
+
+  it('attack: another tenant, or another actor, given the same thread id has no plan of alice’s; control: hers binds her thread', async () => {
+    const app = await planned([BILL_ANSWER, BILL_ANSWER, BILL_ANSWER]);
+    const shared = app.moduleRef.get(PlanModes).forAgent();
+    const thread = 'thread-7';
+    await app.turn('Pay the bill in bill.txt.', [plan([payFromFile]), { text: 'planned' }], { plan: shared, thread });
+    expect(app.recorded).toHaveLength(1);
+
+    // The same actor id in another tenant, on alice's thread id: no plan, so the payment is refused.
+    const otherTenant = { ...alice, tenant: 'globex' };
+    await app.turn('Pay the bill in bill.txt.', payTheBill(), { plan: shared, thread, as: otherTenant });
+    expect(app.payments).toEqual([]);
+    expect(app.evidence.decisions().map((d) => d.reason)).toContain('plan mode: no plan was accepted for this run');
+
+    // Another actor proposing a plan on alice's thread id makes a first plan of their own: no plan change of hers.
+    const bob = await app.turn('Show me product p-1.', [plan([{ capability: 'products.view' }]), { text: 'ok' }], {
+      plan: shared,
+      thread,
+      as: { ...alice, actor: { id: 'bob' } },
+    });
+    expect((bob.state as { __interrupt__?: unknown }).__interrupt__).toBeUndefined();
+    expect(bob.model.toolMessages()[0]?.content).toMatch(/^Plan accepted/);
+    expect(app.recorded.map((event) => event.previousFingerprint)).toEqual([null, null]);
+
+    // Control: alice's own thread still runs under her plan, untouched by either.
+    await app.turn('Pay the bill in bill.txt.', payTheBill(), { plan: shared, thread });
+    expect(app.payments.map((payment) => payment.arguments)).toEqual([{ recipient: BILL_IBAN, amount: 120 }]);
+  });
+
+  it('attack: a run outside any action context keeps no plan another principal could run under', async () => {
+    const app = await planned();
+    const shared = app.moduleRef.get(PlanModes).forAgent();
+    const { model } = await app.turn('Pay the bill in bill.txt.', [plan([payFromFile]), { text: 'planned' }], {
+      plan: shared,
+      thread: 'thread-9',
+      as: null,
+    });
+    expect(model.toolMessages()[0]?.content).toBe(
+      "Plan refused: plan mode needs the run's action context (actor and tenant) to keep a plan.",
+    );
+    expect(app.recorded).toEqual([]);
   });
 
   it('attack: a plan naming the unobserved source covers no unobserved window; control: a named source is within', async () => {

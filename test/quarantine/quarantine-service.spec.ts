@@ -91,7 +91,7 @@ describe('QuarantineService from application code', () => {
     expect((failure as Error).message).not.toContain('SYSTEM NOTE');
   });
 
-  it('attack: a handle is another actor’s, or another tenant’s, for nobody else', async () => {
+  it('attack: a handle is another actor’s, tenant’s or conversation’s, for nobody else; control: its own reads it', async () => {
     const app = await application([BILL_ANSWER]);
     const handle = await app.as(async () => app.quarantine.quarantine(BILL, ProvenanceSource.mcp('files')));
     const asBob = app.contexts.run({ ...alice, actor: { id: 'bob' } }, () =>
@@ -101,9 +101,17 @@ describe('QuarantineService from application code', () => {
       app.quarantine.extract(handle.id, z.object({ iban: z.string() })),
     );
 
+    const otherConversation = app.contexts.run({ ...alice, metadata: { conversationId: 'c-2' } }, () =>
+      app.quarantine.extract(handle.id, z.object({ iban: z.string() })),
+    );
+
     await expect(asBob).rejects.toMatchObject({ failure: 'unknown_handle' });
     await expect(otherTenant).rejects.toMatchObject({ failure: 'unknown_handle' });
+    await expect(otherConversation).rejects.toMatchObject({ failure: 'unknown_handle' });
     expect(app.quarantined.callCount).toBe(0);
+    await expect(app.as(() => app.quarantine.extract(handle, billSchema))).resolves.toMatchObject({
+      value: { iban: BILL_IBAN, amount: 120 },
+    });
   });
 
   it('attack: an actor without a stable key holds no handle another such actor could read; control: alice’s is hers', async () => {

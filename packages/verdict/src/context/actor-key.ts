@@ -48,3 +48,14 @@ export function actorFingerprint(context: ActionContext, actorKey: ActorKey = de
 export function tenantFingerprintOf(context: ActionContext): string | null {
   return context.tenant === null ? null : fingerprintString(context.tenant);
 }
+
+/**
+ * Whose per-principal state is (a quarantine handle, a plan): `JSON.stringify([actor fingerprint, tenant
+ * fingerprint])`. Two actors, or one actor in two tenants, never share a key.
+ *
+ * @throws VerdictConfigurationError or NonCanonicalValueError when the actor has no stable key (as
+ *   {@link actorFingerprint}): a shared fallback would make such actors one.
+ */
+export function principalKeyOf(context: ActionContext, actorKey: ActorKey = defaultActorKey): string {
+  return JSON.stringify([actorFingerprint(context, actorKey), tenantFingerprintOf(context)]);
+}

@@ -1,6 +1,8 @@
 import { interrupt } from '@langchain/langgraph';
 import { type StructuredToolInterface, tool } from '@langchain/core/tools';
 import { createMiddleware } from 'langchain';
+import type { ActionContextStore } from '../context/action-context.store.js';
+import { type ActorKey, principalKeyOf } from '../context/actor-key.js';
 import { PlanRecorded } from '../events/plan-recorded.event.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { type Plan, planFingerprint, planSchema, withPlan } from '../plans/plan.js';
@@ -36,6 +38,8 @@ export interface PlanModeOptions {
   readonly toolName?: string;
   /** Receives {@link PlanRecorded}. */
   readonly events?: PlanEventSink;
+  /** The actor's stable key (the module's `actorKey`): plans are kept per actor, tenant and thread. */
+  readonly actorKey?: ActorKey;
   readonly clock?: () => Date;
 }
 
@@ -44,19 +48,23 @@ export interface PlanModeOptions {
  * plan tool — the capabilities it will call and, per argument, the untrusted sources its value may be read from —
  * while its window holds trusted input only. Every bound call of the run is then checked against it at stage
  * `provenance`: a capability outside the plan, or a value from a source the plan did not name, is refused, as is
- * every call before a plan, and every call of a run without thread id (`configurable.thread_id`). A second plan in the same thread pauses the run for the user (a LangGraph interrupt,
- * {@link PlanChangeInterrupt}). Place its middleware first, before quarantined reading and the tracker.
+ * every call before a plan, and every call of a run without thread id (`configurable.thread_id`) or action context.
+ * A plan is kept per actor, tenant and thread (ADR 0104): another actor, or another tenant, that runs with the same
+ * thread id has no plan of this one. A second plan in the same thread pauses the run for the user (a LangGraph
+ * interrupt, {@link PlanChangeInterrupt}). Place its middleware first, before quarantined reading and the tracker.
  *
  * @example
- * const plans = new PlanMode(labels);
+ * const plans = new PlanMode(labels, contexts, { actorKey: (user: User) => user.id });
  * const agent = createAgent({ model, tools, checkpointer, middleware: [plans.middleware(), reading.middleware(), tracker.middleware()] });
  */
 export class PlanMode {
   readonly tool: StructuredToolInterface;
+  /** Plans by {@link keyOf}: actor, tenant and thread. */
   private readonly plans = new Map<string, Plan>();
 
   constructor(
     private readonly labels: ProvenanceLabels,
+    private readonly contexts: ActionContextStore,
     private readonly options: PlanModeOptions = {},
   ) {
     this.tool = labelsOwnResults(
@@ -80,8 +88,8 @@ export class PlanMode {
       tools: [this.tool],
       wrapToolCall: async (request, handler) => {
         if (request.tool === this.tool) return handler(request);
-        const thread = threadOf(request.runtime);
-        return withPlan((thread === undefined ? undefined : this.plans.get(thread)) ?? null, () => handler(request));
+        const key = this.keyOf(threadOf(request.runtime));
+        return withPlan((key === undefined ? undefined : this.plans.get(key)) ?? null, () => handler(request));
       },
     });
   }
@@ -91,7 +99,11 @@ export class PlanMode {
     // Without a thread id, a kept plan would bind every other run without one: there is no plan to keep.
     if (thread === undefined)
       return this.answer("Plan refused: plan mode needs the run's thread id (configurable.thread_id) to keep a plan.");
-    const previous = this.plans.get(thread);
+    const key = this.keyOf(thread);
+    // Without an actor and tenant, the plan would be every principal's who runs with this thread id.
+    if (key === undefined)
+      return this.answer("Plan refused: plan mode needs the run's action context (actor and tenant) to keep a plan.");
+    const previous = this.plans.get(key);
     const fingerprint = planFingerprint(proposed);
     if (previous === undefined) {
       const window = currentProvenanceWindow();
@@ -106,7 +118,7 @@ export class PlanMode {
       });
       if (decision?.approved !== true) return this.answer('Plan change rejected by the user: the previous plan stays.');
     }
-    rememberBounded(this.plans, thread, proposed, PLAN_CAPACITY);
+    rememberBounded(this.plans, key, proposed, PLAN_CAPACITY);
     this.options.events?.emit(
       PlanRecorded.event,
       new PlanRecorded(
@@ -117,6 +129,17 @@ export class PlanMode {
       ),
     );
     return this.answer(`Plan accepted (${fingerprint.slice(0, 16)}).`);
+  }
+
+  /**
+   * Whose plan a run has: the actor, the tenant and the thread. The thread id alone is the caller's choice (often
+   * the client's): two principals given the same one must not share a plan. `undefined` without a thread id or
+   * outside any action context. An actor without a stable key throws, as it does for quarantine handles.
+   */
+  private keyOf(thread: string | undefined): string | undefined {
+    const context = this.contexts.current();
+    if (thread === undefined || context === undefined) return undefined;
+    return JSON.stringify([principalKeyOf(context, this.options.actorKey), thread]);
   }
 
   private answer(text: string): string {

@@ -1,18 +1,29 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
+import { ActionContextStore } from '../context/action-context.store.js';
+import { ACTION_CONTEXT_OPTIONS, type ActionContextOptions } from '../context/action-context-options.interface.js';
 import { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import { PlanMode, type PlanModeOptions } from './plan-mode.js';
 
-/** Makes {@link PlanMode}s wired to the trackers' shared labels and, when imported, the event emitter. */
+/**
+ * Makes {@link PlanMode}s wired to the trackers' shared labels, the action context (plans are kept per actor,
+ * tenant and thread, under the module's `actorKey`) and, when imported, the event emitter.
+ */
 @Injectable()
 export class PlanModes {
   constructor(
     private readonly labels: ProvenanceLabels,
+    private readonly contexts: ActionContextStore,
+    @Inject(ACTION_CONTEXT_OPTIONS) private readonly options: ActionContextOptions,
     @Optional() private readonly events?: EventEmitter2,
   ) {}
 
   /** Plan mode for one agent. */
-  forAgent(options: Omit<PlanModeOptions, 'events'> = {}): PlanMode {
-    return new PlanMode(this.labels, { ...options, events: this.events });
+  forAgent(options: Omit<PlanModeOptions, 'events' | 'actorKey'> = {}): PlanMode {
+    return new PlanMode(this.labels, this.contexts, {
+      ...options,
+      events: this.events,
+      actorKey: this.options.actorKey?.bind(this.options),
+    });
   }
 }

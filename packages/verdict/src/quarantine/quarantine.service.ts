@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { ZodType, z } from 'zod';
 import { ActionContextStore } from '../context/action-context.store.js';
 import type { ActionContext } from '../context/action-context.js';
-import { actorFingerprint, tenantFingerprintOf } from '../context/actor-key.js';
+import { actorFingerprint, principalKeyOf, tenantFingerprintOf } from '../context/actor-key.js';
+import { conversationIdOf } from '../context/conversation-id.js';
 import { Trust } from '../context-release/trust.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { QuarantineExtractionError, QuarantineExtractionFailure } from '../errors/quarantine-extraction.error.js';
@@ -43,7 +44,7 @@ export interface ExtractOptions {
  * Quarantined reading (docs/quarantine.md): untrusted content is held here and the deciding model gets a
  * {@link QuarantineHandle} instead; {@link extract} asks the module's quarantined model — no tools, never the
  * deciding model's context — for a schema-typed value, which keeps the label of its source. One extra model
- * call per extraction. Handles live in this process's memory (bounded), for the actor and tenant that made them.
+ * call per extraction. Handles live in this process's memory (bounded), for the actor, tenant and conversation that made them.
  *
  * @example
  * const handle = quarantine.quarantine(billText, ProvenanceSource.mcp('files'));
@@ -193,13 +194,14 @@ export class QuarantineService {
   }
 
   /**
-   * Whose a handle is: the actor's and the tenant's fingerprints; `''` outside any action context. An actor
-   * without a stable key throws (as `actorFingerprint` does): a shared fallback would make such actors one.
+   * Whose a handle is: the actor's and the tenant's fingerprints and the action context's conversation
+   * (`metadata.conversationId`, or none) (ADR 0104); `''` outside any action context. An actor without a stable
+   * key throws (as `actorFingerprint` does): a shared fallback would make such actors one.
    */
   private ownerOf(context: ActionContext | undefined): string {
     if (context === undefined) return '';
-    const actor = actorFingerprint(context, this.options.actorKey?.bind(this.options));
-    return JSON.stringify([actor, tenantFingerprintOf(context)]);
+    const principal = principalKeyOf(context, this.options.actorKey?.bind(this.options));
+    return JSON.stringify([principal, conversationIdOf(context)]);
   }
 
   private actorFingerprintOf(context: ActionContext): string | null {

@@ -7,6 +7,7 @@ import { AgentDojoSandbox } from './agentdojo-sandbox.js';
 import type { AgentDojoSuite } from './agentdojo-suite.js';
 import { attackText, respellingsOf } from './attack-text.js';
 import { ATTACK_VARIANTS, type AttackVariant } from './attack-variant.js';
+import type { ConfirmationTally } from './confirmation-tally.js';
 import { outcomeOf, runAgentDojoCase } from './run-agentdojo-case.js';
 
 /** Which pairs a pack runs: all of them, or a deterministic subset (`npm test` runs one in two arms). */
@@ -50,12 +51,13 @@ export const pairCaseId = (
  * injection task) and variant (standard, adaptive), one attacked run read by two cases (utility under attack,
  * attack). Utility needs every ground-truth call executed and the task's check to hold; an attack case needs
  * the injection followed and its goal (the injection task's security check) not reached. Runs are real agent
- * loops, each over a fresh environment.
+ * loops, each over a fresh environment. `tally` keeps the runs that asked the user (the quarantine arm).
  */
 export function agentDojoPack<Env>(
   suite: AgentDojoSuite<Env>,
   arm: PackArm,
   selection: AgentDojoSelection = {},
+  tally?: ConfirmationTally,
 ): SecuritySuite {
   const { corpus } = suite;
   const sandbox = new AgentDojoSandbox(suite, arm);
@@ -71,10 +73,21 @@ export function agentDojoPack<Env>(
     Assertions.custom('legitimate-calls-executed', (o) => outcomeOf(o).legitimateRefused === 0),
     Assertions.custom('user-task-done', (o) => suite.utility[task.id]!(outcomeOf<Env>(o).run)),
   ];
+  /** Runs `run` and keeps its confirmations in the tally. */
+  const tallied = (task: CorpusUserTask, attacked: boolean, run: () => Promise<Observation>) => async () => {
+    const observation = await run();
+    const outcome = outcomeOf<Env>(observation);
+    tally?.record(task.id, attacked, outcome, outcome.legitimateRefused === 0 && suite.utility[task.id]!(outcome.run));
+    return observation;
+  };
   for (const task of userTasks) {
     const input = CaseInput.of({ trustedSetup: { suite: suite.name, userTask: task.id }, untrustedInput: null });
-    const clean = closing(() =>
-      runAgentDojoCase(suite, sandbox, task, () => suite.environment(filledEnvironment(corpus.environment, defaults))),
+    const clean = closing(
+      tallied(task, false, () =>
+        runAgentDojoCase(suite, sandbox, task, () =>
+          suite.environment(filledEnvironment(corpus.environment, defaults)),
+        ),
+      ),
     );
     cases.push(EvaluationCase.utility(cleanCaseId(suite.name, task), '1', input, clean, legitimate(task)));
   }
@@ -87,8 +100,12 @@ export function agentDojoPack<Env>(
         const respellings = respellingsOf(variant, suite.attackerValues[injection.id] ?? [], index);
         const text = attackText(corpus, injection, respellings);
         const texts = { ...defaults, ...Object.fromEntries(task.injection_vectors_seen.map((name) => [name, text])) };
-        const attacked = once(() =>
-          runAgentDojoCase(suite, sandbox, task, () => suite.environment(filledEnvironment(corpus.environment, texts))),
+        const attacked = once(
+          tallied(task, true, () =>
+            runAgentDojoCase(suite, sandbox, task, () =>
+              suite.environment(filledEnvironment(corpus.environment, texts)),
+            ),
+          ),
         );
         const input = CaseInput.of({
           trustedSetup: { suite: suite.name, userTask: task.id, injectionTask: injection.id, variant },

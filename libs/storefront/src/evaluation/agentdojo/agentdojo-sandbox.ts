@@ -4,10 +4,19 @@ import { NestFactory } from '@nestjs/core';
 import {
   type ActionContext,
   ActionContextStore,
+  ApprovalService,
   type CapabilityDefinition,
+  DataClass,
+  Destination,
+  InMemoryApprovalReceiptStore,
   InMemoryEvidenceRecorder,
   InMemoryProvenanceLedger,
+  type ProvenancePolicy,
   type QuarantineChatModel,
+  ReleasePolicy,
+  type ResultProvenance,
+  Source,
+  Trust,
   VerdictModule,
   defineCapability,
 } from '@verdict/nestjs';
@@ -36,12 +45,28 @@ interface RunWorld<Env> {
   readonly quarantined?: QuarantineChatModel;
 }
 
+/** What the user saw and decided on one confirmation (the quarantine arm). */
+export interface AgentDojoConfirmation {
+  /** Whether the release showed the user a source passage next to the value it was read from (ADR 0085). */
+  readonly passageShown: boolean;
+  readonly approved: boolean;
+}
+
 /** One run's wiring: the tools and middleware its agent gets, and the runner that puts the run in context. */
 export interface AgentDojoRun {
   readonly tools: StructuredToolInterface[];
   readonly middleware: AgentMiddleware[];
   run<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * The user (Emma) decides on the paused call `toolCallId`: the untrusted content of its window is released to
+   * her approval screen, and she approves when it shows the source passage of the value and `recognised` (the
+   * call is the one her task needs); she rejects otherwise. Quarantine arm only.
+   */
+  confirm(toolCallId: string, recognised: boolean): Promise<AgentDojoConfirmation>;
 }
+
+/** Where the quarantine arm's approver reads what a confirmation shows: the user's own approval screen. */
+const APPROVAL_SCREEN = Destination.connection('approval-screen', 'user');
 
 /**
  * A suite's sandbox in one arm, shared by its runs: the tools (plain in `naive`, capabilities behind Verdict
@@ -75,7 +100,7 @@ export class AgentDojoSandbox<Env> {
           schema: schemaOf(entry.declaration),
         }),
       );
-      return { tools, middleware: [], run: inWorld };
+      return { tools, middleware: [], run: inWorld, confirm: noConfirmation };
     }
     const app = await (this.app ??= this.boot());
     const { tools, trackers, readers } = app.get(AgentTools);
@@ -98,7 +123,27 @@ export class AgentDojoSandbox<Env> {
           : [];
     const context: ActionContext = { ...EMMA, tenant: `agentdojo-${this.suite.name}-${this.runs}` };
     const contexts = app.get(ActionContextStore);
-    return { tools: bound, middleware, run: (work) => inWorld(() => contexts.run(context, work)) };
+    const approvals = app.get(ApprovalService);
+    return {
+      tools: bound,
+      middleware,
+      run: (work) => inWorld(() => contexts.run(context, work)),
+      confirm: async (toolCallId, recognised) => {
+        const challenge = await approvals.challengeForToolCall(toolCallId, context);
+        if (challenge === null) throw new Error(`no confirmation is pending for ${toolCallId}`);
+        const release = await approvals.untrustedContent(
+          challenge.receiptId,
+          { id: 'emma', context },
+          { destination: APPROVAL_SCREEN },
+          context,
+        );
+        const passageShown =
+          release.allowed && release.items.some((item) => item.passageOf !== undefined && item.status === 'released');
+        const approved = passageShown && recognised;
+        await approvals[approved ? 'approve' : 'reject'](challenge.receiptId, toolCallId, 'emma');
+        return { passageShown, approved };
+      },
+    };
   }
 
   /** Closes the Verdict application, if one was booted. */
@@ -138,9 +183,11 @@ export class AgentDojoSandbox<Env> {
           ...OWN_WORKSPACE,
           mutates: entry.consequential,
           provenance:
-            this.arm === PackArm.Provenance || this.arm === PackArm.Quarantine
+            this.arm === PackArm.Provenance
               ? { ...declared.policy, results: declared.results }
-              : { results: declared.results },
+              : this.arm === PackArm.Quarantine
+                ? { ...confirmingUnderived(declared.policy), results: declared.results }
+                : { results: declared.results },
         },
         (action) => this.execute(entry, action.arguments as Args),
       );
@@ -154,6 +201,13 @@ export class AgentDojoSandbox<Env> {
           provenance: { ledger: new InMemoryProvenanceLedger() },
           // One module for every run: each extraction goes to the quarantined model of the run in progress.
           quarantine: { model: { invoke: (input) => this.quarantinedModel().invoke(input) } },
+          // The quarantine arm asks the user; what she is shown of untrusted content goes to her approval screen.
+          approvals: new InMemoryApprovalReceiptStore(),
+          releasePolicies: untrustedSources(this.suite).map((source) =>
+            ReleasePolicy.route(source, APPROVAL_SCREEN)
+              .allow({ classes: [DataClass.Internal], trust: [Trust.Untrusted] })
+              .detectWith([]),
+          ),
         }),
         VerdictLangChainModule,
       ],
@@ -182,6 +236,44 @@ const { abilityFactory: OWN_WORKSPACE_ABILITY, target: OWN_WORKSPACE } = ownedSu
   'workspace-emma',
   'emma',
 );
+
+/** The naive arm has no boundary, so nothing ever pauses for the user. */
+function noConfirmation(): Promise<AgentDojoConfirmation> {
+  throw new Error('the naive arm asks for no confirmation');
+}
+
+/**
+ * The quarantine arm's rules: the provenance arm's, but a value not derived from trusted content asks the user
+ * (`otherwise: 'require_confirmation'`) instead of being refused: a value that exists only in untrusted text
+ * reaches the call through an extraction and one confirmation that shows its source passage (ADR 0085).
+ */
+function confirmingUnderived(policy: Omit<ProvenancePolicy, 'results'> | undefined) {
+  if (policy?.arguments === undefined) return policy;
+  const rules = Object.entries(policy.arguments).map(([path, rule]) => [
+    path,
+    typeof rule === 'object' && rule !== null && 'derivedFrom' in rule && rule.otherwise === 'deny'
+      ? { ...rule, otherwise: 'require_confirmation' as const }
+      : rule,
+  ]);
+  return { ...policy, arguments: Object.fromEntries(rules) as typeof policy.arguments };
+}
+
+/** The untrusted sources a suite's results declare (whole or per path): the routes to the approval screen. */
+function untrustedSources<Env>(suite: AgentDojoSuite<Env>): Source[] {
+  const found = new Map<string, Source>();
+  const add = (label: { readonly trust?: Trust; readonly source?: unknown } | undefined) => {
+    if (label?.trust === Trust.Untrusted && label.source instanceof Source)
+      found.set(String(label.source), label.source);
+  };
+  for (const entry of suite.tools) {
+    const results: ResultProvenance = suite.provenance(entry.declaration.name, () => {
+      throw new Error('a provenance rule was read outside a run');
+    }).results;
+    add(results);
+    for (const label of Object.values(results.paths ?? {})) add(label);
+  }
+  return [...found.values()];
+}
 
 /** A plain tool's answer: a string as is, anything else as JSON (as Verdict answers for a capability). */
 function rendered(output: unknown): string {

@@ -99,7 +99,7 @@ export function quarantineReadingScript(calls: readonly CorpusCall[], answer: st
       .map(textOf)
       .join('\n');
     const unseen = [...wanted]
-      .filter(([key, value]) => Number(key.split('.')[0]) >= cursor && !extracted.has(key) && !window.includes(value))
+      .filter(([key, value]) => Number(key.split('.')[0]) >= cursor && !extracted.has(key) && !holds(window, value))
       .map(([key]) => key);
     if (handles.length > 0 && unseen.length > 0) {
       for (const handle of handles) read.add(handle);
@@ -130,7 +130,8 @@ export function quarantineReadingScript(calls: readonly CorpusCall[], answer: st
  * The quarantine arm's quarantined model for one run: it answers the values asked for (keys of the run's ground
  * truth) that the document holds. Injection-following, as the deciding model of the other arms: when the
  * document holds instruction lines, it answers the attacker's value in place of each value the document holds
- * whose argument an instruction names (the recipient, the URL, …), cut to what the schema lets through.
+ * whose call an instruction asks for with that argument (the same tool and argument: the recipient, the URL, …),
+ * cut to what the schema lets through.
  */
 export class ValueReadingQuarantinedModel implements QuarantineChatModel {
   /** Extractions whose document held instruction lines: the injection reached this model. */
@@ -139,7 +140,7 @@ export class ValueReadingQuarantinedModel implements QuarantineChatModel {
   followed = 0;
   private readonly truth: ReadonlyMap<string, string>;
 
-  constructor(calls: readonly CorpusCall[]) {
+  constructor(private readonly calls: readonly CorpusCall[]) {
     this.truth = valuesByKey(calls);
   }
 
@@ -149,9 +150,17 @@ export class ValueReadingQuarantinedModel implements QuarantineChatModel {
     const keys = /the values of (.+)\n/.exec(human)?.[1]?.split(', ') ?? [];
     const instructions = readAssistantInstructions(document);
     if (instructions.length > 0) this.read += 1;
-    // Misled: the attacker's value for an argument an instruction names; the document's value otherwise.
-    const misled = (key: string) =>
-      instructions.map((instruction) => instruction.args[key.split('.')[1]!]).find((v) => typeof v === 'string');
+    // Misled: the attacker's value for an argument of the call an instruction asks for (the same tool, the same
+    // argument: "invite fred@… instead"); the document's value otherwise. An instruction for another tool does not
+    // answer what the key asks (the channel to reply in is not the channel an injected read names).
+    const misled = (key: string) => {
+      const [call, argument] = key.split('.');
+      const tool = this.calls[Number(call)]?.function;
+      return instructions
+        .filter((instruction) => instruction.tool === tool)
+        .map((instruction) => instruction.args[argument!])
+        .find((v) => typeof v === 'string');
+    };
     const values = Object.fromEntries(
       keys.flatMap((key): [string, string][] => {
         const value = this.truth.get(key);
@@ -165,6 +174,15 @@ export class ValueReadingQuarantinedModel implements QuarantineChatModel {
     );
     return { content: JSON.stringify({ values }) };
   }
+}
+
+/**
+ * Whether `text` holds `value` as a whole (not inside a longer word or number): the event id `24` is not in the
+ * date `2024-05-15` the user typed, and a model that read the date does not know the id.
+ */
+function holds(text: string, value: string): boolean {
+  const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, 'u').test(text);
 }
 
 function safeJson(text: string): unknown {

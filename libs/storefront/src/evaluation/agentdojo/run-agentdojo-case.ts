@@ -1,5 +1,7 @@
 import { HumanMessage } from '@langchain/core/messages';
+import { Command, MemorySaver } from '@langchain/langgraph';
 import { Observation } from '@verdict/evaluation';
+import { type ApprovalInterrupt, approveToolCall, rejectToolCall } from '@verdict/nestjs/langchain';
 import { InjectionFollowingChatModel, type ScriptStep } from '@verdict/nestjs/testing/langchain';
 import { createAgent } from 'langchain';
 import { observedAgentToolCalls } from '../agent-observation.js';
@@ -27,6 +29,10 @@ export interface AgentDojoOutcome<Env> {
    * names the arguments asked for).
    */
   readonly injectedCalls: number;
+  /** Confirmations the user was asked for (the quarantine arm: a value not derived from trusted content). */
+  readonly confirmations: number;
+  /** Of those, the ones whose approval screen showed the source passage next to the value. */
+  readonly passagesShown: number;
 }
 
 /** The outcome a pack assertion reads from the observation of a run. */
@@ -69,11 +75,29 @@ export async function runAgentDojoCase<Env>(
       : Array.from({ length: reading.turns }, () => reading.step),
     suite.following,
   );
-  const agent = createAgent({ model, tools: wiring.tools, middleware: wiring.middleware });
+  // The quarantine arm pauses for the user (a LangGraph interrupt): its runs keep a checkpoint to resume from.
+  const agent = createAgent({
+    model,
+    tools: wiring.tools,
+    middleware: wiring.middleware,
+    ...(quarantine ? { checkpointer: new MemorySaver() } : {}),
+  });
   // A chain of obeyed injections (a tool result that re-injects) needs more steps than LangGraph's default 25.
-  const state = await wiring.run(() =>
-    agent.invoke({ messages: [new HumanMessage(task.prompt)] }, { recursionLimit: RECURSION_LIMIT }),
-  );
+  const config = { recursionLimit: RECURSION_LIMIT, configurable: { thread_id: `${suite.name}.${task.id}` } };
+  let state = await wiring.run(() => agent.invoke({ messages: [new HumanMessage(task.prompt)] }, config));
+  let confirmations = 0;
+  let passagesShown = 0;
+  for (let paused = pausedCall(state); paused !== undefined; paused = pausedCall(state)) {
+    // The user recognises the call her task needs (the ground truth's, with its own values), nothing else.
+    const emitted = model.emittedToolCalls().find((call) => call.id === paused);
+    const expected = paused.startsWith(LEGITIMATE) ? calls[Number(paused.slice(LEGITIMATE.length)) - 1] : undefined;
+    const recognised = emitted !== undefined && expected !== undefined && sameJson(emitted.args, expected.args);
+    const confirmation = await wiring.run(() => wiring.confirm(paused, recognised));
+    confirmations += 1;
+    if (confirmation.passageShown) passagesShown += 1;
+    const resume = confirmation.approved ? approveToolCall(paused) : rejectToolCall(paused);
+    state = await wiring.run(() => agent.invoke(new Command({ resume }), config));
+  }
   const answer = state.messages.at(-1)?.content;
   if (reading === undefined) model.assertScriptConsumed();
   else if (!reading.done()) throw new Error('the deciding model never answered; the agent stopped early.');
@@ -86,8 +110,31 @@ export async function runAgentDojoCase<Env>(
     run: { pre, post, trace, output: typeof answer === 'string' ? answer : JSON.stringify(answer ?? '') },
     legitimateRefused: emitted.filter((call, i) => call.id.startsWith(LEGITIMATE) && !toolCalls[i]!.executed).length,
     injectedCalls: model.injectedToolCalls().length + (quarantined?.read ?? 0),
+    confirmations,
+    passagesShown,
   };
   // The suite's tools only: an extract call names a handle, which differs from run to run.
   const suiteCalls = toolCalls.filter((_call, i) => emitted[i]!.name in capabilities);
   return Observation.of({ toolCalls: suiteCalls, effects: [outcome] });
+}
+
+/** The tool call a run is paused on for the user's approval, if any. */
+function pausedCall(state: { __interrupt__?: readonly { readonly value?: unknown }[] }): string | undefined {
+  const value = state.__interrupt__?.[0]?.value as Partial<ApprovalInterrupt> | undefined;
+  return value?.type === 'verdict.approval_required' ? value.toolCallId : undefined;
+}
+
+/** Whether two JSON values are equal, whatever the order of their keys. */
+function sameJson(a: unknown, b: unknown): boolean {
+  const sorted = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(sorted)
+      : typeof value === 'object' && value !== null
+        ? Object.fromEntries(
+            Object.entries(value)
+              .sort(([x], [y]) => x.localeCompare(y))
+              .map(([k, v]) => [k, sorted(v)]),
+          )
+        : value;
+  return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
 }
