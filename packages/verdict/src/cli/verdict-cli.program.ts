@@ -92,7 +92,10 @@ export const VERDICT_CLI: CliProgramSpec = {
           description: 'List decision records, newest first',
           options: [
             { flags: '--capability <name>', description: 'Only this capability' },
-            { flags: '--disposition <disposition>', description: 'Only this disposition (permit, deny, would_deny, ...)' },
+            {
+              flags: '--disposition <disposition>',
+              description: 'Only this disposition (permit, deny, would_deny, ...)',
+            },
             { flags: '--shadow', description: 'Only what shadow mode did not enforce (would_deny, would_confirm)' },
             { flags: '--stage <stage>', description: 'Only this stage (proposal, execution, ...)' },
             {

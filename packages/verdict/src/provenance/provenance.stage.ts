@@ -233,7 +233,8 @@ function ruleFor(
   for (const influence of report.arguments) {
     const matching = declared.filter(({ pattern }) => coversPath(pattern, influence.segments));
     if (matching.length === 0) rules.push(fallback);
-    for (const { rule, enforced } of matching) if (!isDerivedFromTrusted(rule)) (enforced ? rules : shadowed).push(rule);
+    for (const { rule, enforced } of matching)
+      if (!isDerivedFromTrusted(rule)) (enforced ? rules : shadowed).push(rule);
   }
   for (const { pattern, rule, enforced } of declared) {
     const leaves = report.derivation.filter((leaf) => coversPath(pattern, leaf.segments));
