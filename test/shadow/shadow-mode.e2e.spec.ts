@@ -6,6 +6,7 @@ import {
   ActionContextStore,
   ContainmentService,
   EvidenceQuery,
+  type InMemoryEvidenceRecorder,
   ShadowDecisionRecorded,
   VerdictService,
   atMostOnce,
@@ -200,3 +201,36 @@ for (const engine of databaseEngines()) {
     });
   });
 }
+
+describe('shadow mode: what the target is stays enforced', () => {
+  it('attack: a resolver answering another subject type is refused, although CASL is in shadow mode', async () => {
+    const fixture = documentsFixture();
+    const ran: number[] = [];
+    // A resolver bug an application could ship: an Order capability that answers a Document.
+    const asOrder = defineCapability(
+      {
+        name: 'orders.view_record',
+        description: 'View an order by record id',
+        action: 'read',
+        subject: 'Order',
+        arguments: z.object({ id: z.number().int() }),
+        resolveTarget: fromProposal<{ id: number }, Document>(({ arguments: args, context }) =>
+          fixture.load(context.tenant, args.id),
+        ),
+        executionTarget: fixture.refreshPolicy,
+        enforce: false,
+      },
+      (action) => void ran.push(action.target.id),
+    );
+    const { moduleRef, evidence } = await fixture.boot({ capabilities: [asOrder] });
+    cleanups.push(() => moduleRef.close());
+    const result = await moduleRef
+      .get(ActionContextStore)
+      .run(alice, () =>
+        moduleRef.get(VerdictService).execute({ capability: 'orders.view_record', arguments: { id: 1 } }),
+      );
+    expect(outcome(result)).toBe('deny@proposal');
+    expect(ran).toEqual([]);
+    expect((evidence as InMemoryEvidenceRecorder).decisions().map((record) => record.disposition)).toEqual(['deny']);
+  });
+});

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Decision } from '../decisions/decision.js';
 import { isShadowDisposition, shadowOf } from '../decisions/shadow-disposition.js';
+import { isAlwaysEnforced } from '../decisions/always-enforced.js';
 import { type DecisionFacts, type DecisionRecord, decisionRecord } from './decision-record.js';
 import type { EvidenceRecorder } from './evidence-recorder.interface.js';
 import { EvidenceLevel } from './evidence-level.js';
@@ -92,7 +93,7 @@ export class EvidenceTrail {
   shade(decision: Decision): boolean {
     const last = this.pending.length - 1;
     const disposition = shadowOf(decision.disposition);
-    if (decision !== this.latest || last < 0 || disposition === null) return false;
+    if (decision !== this.latest || last < 0 || disposition === null || isAlwaysEnforced(decision)) return false;
     this.pending[last] = { ...this.pending[last]!, disposition };
     this.latest = undefined;
     this.shaded = true;
