@@ -233,4 +233,33 @@ describe('shadow mode: what the target is stays enforced', () => {
     expect(ran).toEqual([]);
     expect((evidence as InMemoryEvidenceRecorder).decisions().map((record) => record.disposition)).toEqual(['deny']);
   });
+
+  it('keeps every shadow record at the minimal evidence level, next to the latest record of each write', async () => {
+    const fixture = documentsFixture();
+    const peek = defineCapability(
+      {
+        name: 'documents.peek',
+        description: 'Show the title of a document',
+        action: 'read',
+        subject: 'Document',
+        arguments: z.object({ id: z.number().int() }),
+        resolveTarget: fromProposal<{ id: number }, Document>(({ arguments: args, context }) =>
+          fixture.load(context.tenant, args.id),
+        ),
+        executionTarget: fixture.refreshPolicy,
+        enforce: false,
+      },
+      (action) => action.target.title,
+    );
+    const { moduleRef, evidence } = await fixture.boot({ capabilities: [peek], evidenceLevel: 'minimal' });
+    cleanups.push(() => moduleRef.close());
+    const result = await moduleRef
+      .get(ActionContextStore)
+      .run(alice, () => moduleRef.get(VerdictService).execute({ capability: 'documents.peek', arguments: { id: 2 } }));
+    expect(outcome(result)).toBe('executed');
+    // Minimal drops target_refresh's permit, never what enforcement would have refused.
+    expect(
+      (evidence as InMemoryEvidenceRecorder).decisions().map((record) => `${record.stage}:${record.disposition}`),
+    ).toEqual(['proposal:would_deny', 'execution:would_deny']);
+  });
 });
