@@ -26,6 +26,9 @@ import { McpDiffCommand } from './mcp-diff.command.js';
 import { McpPinCommand } from './mcp-pin.command.js';
 
 const json = { flags: '--json', description: 'Print JSON for scripts' };
+const onlyCapability = { flags: '--capability <name>', description: 'Only this capability' };
+const since = { flags: '--since <instant>', description: 'Recorded at or after (ISO 8601, e.g. 2031-01-01T00:00:00Z)' };
+const until = { flags: '--until <instant>', description: 'Recorded before (ISO 8601)' };
 const mcpLockfile = { flags: '--lockfile <file>', description: 'The MCP lockfile (default: verdict-mcp.lock.json)' };
 const attribution = [
   { flags: '--by <id>', description: 'Opaque id of the operator (e.g. operator:7), never PII' },
@@ -91,7 +94,7 @@ export const VERDICT_CLI: CliProgramSpec = {
           name: 'list',
           description: 'List decision records, newest first',
           options: [
-            { flags: '--capability <name>', description: 'Only this capability' },
+            onlyCapability,
             {
               flags: '--disposition <disposition>',
               description: 'Only this disposition (permit, deny, would_deny, ...)',
@@ -103,8 +106,8 @@ export const VERDICT_CLI: CliProgramSpec = {
               description: "Only this actor's fingerprint: actorFingerprint(context), sha256 of the actor key",
             },
             { flags: '--tool-call <fingerprint>', description: 'Only this tool-call fingerprint (sha256 of the id)' },
-            { flags: '--since <instant>', description: 'Recorded at or after (ISO 8601, e.g. 2031-01-01T00:00:00Z)' },
-            { flags: '--until <instant>', description: 'Recorded before (ISO 8601)' },
+            since,
+            until,
             { flags: '--limit <n>', description: 'At most n records (default 100, at most 1000)' },
             json,
           ],
@@ -120,12 +123,7 @@ export const VERDICT_CLI: CliProgramSpec = {
         {
           name: 'shadow-summary',
           description: 'What enforcement would have refused in shadow mode, per capability and reason, with counts',
-          options: [
-            { flags: '--capability <name>', description: 'Only this capability' },
-            { flags: '--since <instant>', description: 'Recorded at or after (ISO 8601, e.g. 2031-01-01T00:00:00Z)' },
-            { flags: '--until <instant>', description: 'Recorded before (ISO 8601)' },
-            json,
-          ],
+          options: [onlyCapability, since, until, json],
           runner: EvidenceShadowSummaryCommand,
         },
         {

@@ -208,46 +208,22 @@ export function describeEvidenceQueryContract(
         ids([r[3], r[1], r[0]]),
       );
       assert.ok(harness.query.shadowSummary !== undefined, 'the adapter summarizes shadow records');
-      expect(await harness.query.shadowSummary({ since, until })).toEqual(
-        [
-          {
-            capability: refund,
-            stage: Stage.Proposal,
-            disposition: 'would_deny',
-            reason: 'proposal would_deny',
-            calls: 2,
-            records: 2,
-          },
-          {
-            capability: refund,
-            stage: Stage.Execution,
-            disposition: 'would_deny',
-            reason: 'execution would_deny',
-            calls: 1,
-            records: 1,
-          },
-          {
-            capability: send,
-            stage: Stage.Provenance,
-            disposition: 'would_confirm',
-            reason: 'provenance would_confirm',
-            calls: 1,
-            records: 1,
-          },
-        ].sort(
-          (a, b) => b.calls - a.calls || a.capability.localeCompare(b.capability) || a.stage.localeCompare(b.stage),
-        ),
-      );
-      expect(await harness.query.shadowSummary({ capability: send })).toEqual([
-        {
-          capability: send,
-          stage: Stage.Provenance,
-          disposition: 'would_confirm',
-          reason: 'provenance would_confirm',
-          calls: 1,
-          records: 1,
-        },
+      const row = (capability: string, stage: Stage, disposition: RecordedDisposition, calls: number) => ({
+        capability,
+        stage,
+        disposition,
+        reason: `${stage} ${disposition}`,
+        calls,
+        records: calls,
+      });
+      const confirmSend = row(send, Stage.Provenance, ShadowDisposition.WouldConfirm, 1);
+      // Most calls first; ties by capability, then stage.
+      expect(await harness.query.shadowSummary({ since, until })).toEqual([
+        row(refund, Stage.Proposal, ShadowDisposition.WouldDeny, 2),
+        row(refund, Stage.Execution, ShadowDisposition.WouldDeny, 1),
+        confirmSend,
       ]);
+      expect(await harness.query.shadowSummary({ capability: send })).toEqual([confirmSend]);
       expect(await harness.query.shadowSummary({ since: at(4), until })).toEqual([]);
       await assert.rejects(
         harness.query.list({ shadow: true, disposition: Disposition.Deny }),
