@@ -474,7 +474,7 @@ export const shadowedCapability = defineCapability(
   },
   () => 'viewed',
 );
-declare const result: ExecutionResult<string>;
-expectType<Equal<typeof result.decision.disposition, Disposition>>();
-declare const record: DecisionRecord;
-expectType<Equal<typeof record.disposition, Disposition | ShadowDisposition>>();
+declare const _result: ExecutionResult<string>;
+expectType<Equal<typeof _result.decision.disposition, Disposition>>();
+declare const _record: DecisionRecord;
+expectType<Equal<typeof _record.disposition, Disposition | ShadowDisposition>>();
