@@ -38,6 +38,7 @@ const MECHANISMS = [
   'queue',
   'rate-limits',
   'review',
+  'shadow',
   'targets',
   'telemetry',
   'trajectory',

@@ -52,6 +52,8 @@ export interface PaymentsSetup {
   readonly payments?: ProvenancePolicy;
   /** Whether payments declare `requiresConfirmation` themselves. */
   readonly confirmPayments?: boolean;
+  /** The payments capability's `enforce` (shadow mode). Default: unset (enforced). */
+  readonly enforcePayments?: boolean;
   readonly provenance?: Omit<ProvenanceOptions, 'ledger'>;
   /** Context release routes of the module. */
   readonly releasePolicies?: readonly ReleasePolicy[];
@@ -111,6 +113,7 @@ export async function paymentsFixture(setup: PaymentsSetup = {}) {
       executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'account', identity: () => account.id }),
       mutates: true,
       provenance: setup.payments,
+      ...(setup.enforcePayments === undefined ? {} : { enforce: setup.enforcePayments }),
       ...(setup.confirmPayments
         ? { requiresConfirmation: { bind: () => ({ account: account.id }), reason: 'Payments leave your account.' } }
         : {}),

@@ -11,8 +11,13 @@ import {
   type ApprovalService,
   type AuthorizedAction,
   Capability,
+  type DecisionRecord,
+  type Disposition,
   type Envelope,
+  type ExecutionResult,
   ExecutionTargetPolicy,
+  type ProvenancePolicy,
+  type ShadowDisposition,
   type VerdictActor,
   atMostOnce,
   defineCapability,
@@ -444,3 +449,32 @@ export const listings = () => [
   // @ts-expect-error nor is `undefined` a requester
   approvals.pending(['call_1'], undefined),
 ];
+
+// Shadow mode (ADR 0098): `enforce` is a boolean; a provenance argument rule in shadow mode wraps a rule it could take
+// bare, and a run's own decision is never a shadow disposition.
+export const shadowedRules: ProvenancePolicy = {
+  arguments: {
+    iban: { rule: 'trusted_only', enforce: false },
+    recipient: { rule: { derivedFrom: 'trusted', otherwise: 'require_confirmation' }, enforce: false },
+    // @ts-expect-error a rule shadow mode wraps is still one of the rules
+    note: { rule: 'trusted_everywhere', enforce: false },
+  },
+};
+export const shadowedCapability = defineCapability(
+  {
+    name: 'orders.shadow-view',
+    description: 'View an order',
+    action: 'view',
+    subject: 'Order',
+    arguments: orderArguments,
+    resolveTarget: fromProposal(orderArguments, ({ arguments: a }) => lookup(a.orderId)),
+    executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'order', identity: (order) => order.id }),
+    // @ts-expect-error enforce is a boolean, not a string from the environment
+    enforce: 'false',
+  },
+  () => 'viewed',
+);
+declare const _result: ExecutionResult<string>;
+expectType<Equal<typeof _result.decision.disposition, Disposition>>();
+declare const _record: DecisionRecord;
+expectType<Equal<typeof _record.disposition, Disposition | ShadowDisposition>>();

@@ -43,6 +43,7 @@ describe('verdict validate: the wiring audit', () => {
         `${FindingCode.PiiToRemoteZone} application:ticket->gpt@public-cloud`,
         `${FindingCode.ResultPathsWithoutFormat} tickets.view`,
         `${FindingCode.ProvenanceRulesUnchecked} tickets.reassign`,
+        `${FindingCode.ShadowMode} tickets.view`,
         `${FindingCode.VerdictMigrationsNotRegistered} DataSource (better-sqlite3)`,
       ].sort(),
     );

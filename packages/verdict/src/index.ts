@@ -41,6 +41,14 @@ export { ActionContextInterceptor } from './context/action-context.interceptor.j
 // Pipeline
 export { Decision } from './decisions/decision.js';
 export { Disposition } from './decisions/disposition.js';
+export {
+  ShadowDisposition,
+  type RecordedDisposition,
+  isShadowDisposition,
+  shadowOf,
+} from './decisions/shadow-disposition.js';
+export { type ShadowSummaryFilter, type ShadowSummaryRow } from './evidence/shadow-summary.js';
+export { type ShadowedPolicies, shadowedPolicies } from './shadow/shadowed-policies.js';
 export { Stage } from './decisions/stage.js';
 export type { Proposal } from './vocabulary/proposal.js';
 export type { Envelope } from './vocabulary/envelope.js';
@@ -397,6 +405,7 @@ export { ApprovalArgumentsChanged } from './events/approval-arguments-changed.ev
 export { ExecutionRateExceeded } from './events/execution-rate-exceeded.event.js';
 export { SpendBudgetExceeded } from './events/spend-budget-exceeded.event.js';
 export { ModelBudgetExceeded } from './events/model-budget-exceeded.event.js';
+export { ShadowDecisionRecorded } from './events/shadow-decision-recorded.event.js';
 export { DuplicateExecutionRefused } from './events/duplicate-execution-refused.event.js';
 export { ForbiddenStateRefused } from './events/forbidden-state-refused.event.js';
 export { ToolLoopDetected } from './events/tool-loop-detected.event.js';
@@ -439,6 +448,7 @@ export {
 export { type PhoneForms, type PhoneReading, phoneForms } from './provenance/phone-forms.js';
 export type { InfluenceOptions } from './provenance/influence-options.js';
 export { type DerivedFromTrusted, isDerivedFromTrusted } from './provenance/derived-from-trusted.js';
+export { type ShadowedArgumentRule, isShadowedArgumentRule } from './provenance/shadowed-argument-rule.js';
 export { ProvenanceWindow } from './provenance/provenance-window.js';
 export { extractedContent, passagesOf } from './provenance/extraction-passages.js';
 export { QuarantineService, type ExtractOptions } from './quarantine/quarantine.service.js';

@@ -33,6 +33,7 @@ import { ProvenanceContents } from './provenance/provenance-contents.js';
 import { ReviewEndpointGuard } from './review/review-endpoint.guard.js';
 import { DeferredExecutionWorker } from './queue/deferred-execution.worker.js';
 import { BehaviourChangeWarnings } from './upgrade/behaviour-change-warnings.js';
+import { ShadowModeWarning } from './shadow/shadow-mode-warning.js';
 import { ACTION_CONTEXT_OPTIONS } from './context/action-context-options.interface.js';
 import { APPROVAL_OPTIONS } from './approvals/approval-options.interface.js';
 import { CAPABILITY_REGISTRY_OPTIONS } from './capabilities/capability-registry-options.interface.js';
@@ -110,6 +111,7 @@ const PUBLIC_PROVIDERS = [
     CapabilityExplorer,
     ReleasePolicyExplorer,
     BehaviourChangeWarnings,
+    ShadowModeWarning,
     ...OPTION_SLICES.map((slice) => ({ provide: slice, useExisting: MODULE_OPTIONS_TOKEN })),
     ContainmentGate,
     ContainmentRules,

@@ -21,6 +21,8 @@ const DISPOSITIONS: Readonly<Record<string, string>> = {
   require_confirmation: 'needs confirmation',
   require_review: 'parked for review',
   throttle: 'over budget',
+  would_deny: 'would be denied (shadow mode: it ran)',
+  would_confirm: 'would need confirmation (shadow mode: it ran)',
 };
 
 /** Internal codes the evidence records, in words: review phases, release reasons and other snake_case reasons. */

@@ -23,6 +23,7 @@ import { dataSourcesOf, migrationFindings } from './migration-check.js';
 import { resultFormatFindings } from './result-format-findings.js';
 import { Severity, isAtLeast } from './severity.js';
 import { uncheckedProvenanceRuleFindings } from './unchecked-provenance-rule-findings.js';
+import { shadowModeFindings } from './shadow-mode-findings.js';
 import { VerdictAgents } from './verdict-agents.js';
 import { DEFAULT_LOCAL_TRUST_ZONES, type WiringAuditOptions } from './wiring-audit-options.js';
 import type { WiringAuditReport } from './wiring-audit-report.js';
@@ -82,6 +83,7 @@ export class WiringAudit {
       ...this.behaviourChangeFindings(definitions),
       ...resultFormatFindings(definitions),
       ...uncheckedProvenanceRuleFindings(definitions),
+      ...shadowModeFindings(definitions),
     ];
     for (const dataSource of dataSourcesOf(this.stores()))
       findings.push(...(await migrationFindings(dataSource, notes)));

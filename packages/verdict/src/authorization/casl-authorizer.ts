@@ -1,5 +1,6 @@
 import type { AnyAbility } from '@casl/ability';
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
+import { alwaysEnforced } from '../decisions/always-enforced.js';
 import { Decision } from '../decisions/decision.js';
 import type { Stage } from '../decisions/stage.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
@@ -31,11 +32,15 @@ export function authorizeTarget(
   args: unknown,
   stage: Stage,
 ): Decision {
-  if (typeof target !== 'object' || target === null) return Decision.deny(stage, 'target is not an object');
+  // What the target is, is integrity, not policy: shadow mode never softens these two (ADR 0098).
+  if (typeof target !== 'object' || target === null)
+    return alwaysEnforced(Decision.deny(stage, 'target is not an object'));
   const subject = subjectOf(definition.subject, target);
   const detected = ability.detectSubjectType(subject as never);
   if (detected !== definition.subject)
-    return Decision.deny(stage, `target is a ${String(detected)}, capability expects a ${definition.subject}`);
+    return alwaysEnforced(
+      Decision.deny(stage, `target is a ${String(detected)}, capability expects a ${definition.subject}`),
+    );
   const { action } = definition;
   if (!ability.can(action, subject as never))
     return denied(ability, stage, action, subject, undefined, `${action} ${definition.subject} denied`);

@@ -97,4 +97,14 @@ export interface CapabilityOptions<TArgs = any, TTarget = any, TContext extends 
    * true. Needs a `TrajectoryStore`.
    */
   readonly forbidStates?: ForbiddenStatesPolicy<TArgs, TTarget, TContext>;
+  /**
+   * `false` runs the capability's policies in shadow mode (docs/shadow-mode.md, ADR 0098): where CASL (steps 3 and 9),
+   * its provenance policy (1a), confirmation (5, 10, 12), forbidden states (10a), its rate limit (11) or its spend
+   * budget (11a) would refuse, the refusal is recorded as `would_deny` / `would_confirm`, `ShadowDecisionRecorded` is
+   * raised, and the call goes on. Never softened: containment, call ceilings, bad input, an unknown or unresolvable
+   * target, resource substitution, the review lane, plans, execution claims and application faults. Boot warns and
+   * `verdict validate` reports every capability in shadow mode. Default: `true`.
+   * @example enforce: process.env.REFUND_POLICY_ENFORCED === 'true'
+   */
+  readonly enforce?: boolean;
 }

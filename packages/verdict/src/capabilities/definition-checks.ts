@@ -44,6 +44,8 @@ export function assertWellFormed(definition: CapabilityDefinition): void {
   ) {
     fail('needs resolveTarget: fromProposal(...) or fromContext(...).');
   }
+  if (definition.enforce !== undefined && typeof definition.enforce !== 'boolean')
+    fail('has an `enforce` that is not a boolean: `enforce: false` runs it in shadow mode (docs/shadow-mode.md).');
   assertAuthorizedFieldsExist(definition, fail);
 }
 

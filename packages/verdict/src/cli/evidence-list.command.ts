@@ -11,6 +11,7 @@ import { evidenceJson } from './evidence-json.js';
 interface ListOptions {
   readonly capability?: string;
   readonly disposition?: string;
+  readonly shadow?: boolean;
   readonly stage?: string;
   readonly actor?: string;
   readonly toolCall?: string;
@@ -23,9 +24,10 @@ interface ListOptions {
 const COLUMNS = ['recorded_at', 'correlation_id', 'seq', 'capability', 'tool_kind', 'stage', 'disposition'] as const;
 
 /**
- * `evidence list [--capability <name>] [--disposition <d>] [--stage <s>] [--actor <fingerprint>]
+ * `evidence list [--capability <name>] [--disposition <d>] [--shadow] [--stage <s>] [--actor <fingerprint>]
  * [--tool-call <fingerprint>] [--since <ISO 8601>] [--until <ISO 8601>] [--limit <n>] [--json]`: decision records,
- * newest first (default 100, at most 1000). A filter it cannot answer exits 2 and reads nothing.
+ * newest first (default 100, at most 1000); `--shadow` keeps only what shadow mode did not enforce (`would_deny`,
+ * `would_confirm`). A filter it cannot answer exits 2 and reads nothing.
  */
 @Injectable()
 export class EvidenceListCommand implements CliCommandRunner {
@@ -50,6 +52,7 @@ function filterOf(options: ListOptions): EvidenceFilter {
   return {
     capability: options.capability,
     disposition: options.disposition as EvidenceFilter['disposition'],
+    shadow: options.shadow === true ? true : undefined,
     stage: options.stage as EvidenceFilter['stage'],
     actorFingerprint: options.actor,
     toolCallFingerprint: options.toolCall,
@@ -59,7 +62,8 @@ function filterOf(options: ListOptions): EvidenceFilter {
   };
 }
 
-function instant(flag: string, value: string | undefined): Date | undefined {
+/** An ISO 8601 flag as a `Date`. @throws InvalidEvidenceFilterError */
+export function instant(flag: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const date = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(value) ? new Date(value) : new Date(NaN);
   if (Number.isNaN(date.getTime()))

@@ -5,6 +5,7 @@ import { ClaimsListCommand } from './claims-list.command.js';
 import { ClaimsResolveCommand } from './claims-resolve.command.js';
 import { EvidenceListCommand } from './evidence-list.command.js';
 import { EvidenceShowCommand } from './evidence-show.command.js';
+import { EvidenceShadowSummaryCommand } from './evidence-shadow-summary.command.js';
 import { RateLimitsPruneCommand } from './rate-limits-prune.command.js';
 import { BudgetsPruneCommand } from './budgets-prune.command.js';
 import { TaintPruneCommand } from './taint-prune.command.js';
@@ -43,6 +44,7 @@ export interface VerdictCliOptions {
     ClaimsResolveCommand,
     EvidenceListCommand,
     EvidenceShowCommand,
+    EvidenceShadowSummaryCommand,
     RateLimitsPruneCommand,
     BudgetsPruneCommand,
     TaintPruneCommand,

@@ -3,6 +3,7 @@ import { ClaimsListCommand } from './claims-list.command.js';
 import { ClaimsResolveCommand } from './claims-resolve.command.js';
 import { EvidenceListCommand } from './evidence-list.command.js';
 import { EvidenceShowCommand } from './evidence-show.command.js';
+import { EvidenceShadowSummaryCommand } from './evidence-shadow-summary.command.js';
 import { type CliCommandSpec, type CliProgramSpec, runCli, type RunCliOptions } from './cli-program.js';
 import { RateLimitsPruneCommand } from './rate-limits-prune.command.js';
 import { BudgetsPruneCommand } from './budgets-prune.command.js';
@@ -25,6 +26,9 @@ import { McpDiffCommand } from './mcp-diff.command.js';
 import { McpPinCommand } from './mcp-pin.command.js';
 
 const json = { flags: '--json', description: 'Print JSON for scripts' };
+const onlyCapability = { flags: '--capability <name>', description: 'Only this capability' };
+const since = { flags: '--since <instant>', description: 'Recorded at or after (ISO 8601, e.g. 2031-01-01T00:00:00Z)' };
+const until = { flags: '--until <instant>', description: 'Recorded before (ISO 8601)' };
 const mcpLockfile = { flags: '--lockfile <file>', description: 'The MCP lockfile (default: verdict-mcp.lock.json)' };
 const attribution = [
   { flags: '--by <id>', description: 'Opaque id of the operator (e.g. operator:7), never PII' },
@@ -52,7 +56,7 @@ const switches = (
   { name: 'tenant', arguments: '<id>', description: `${verb} one tenant`, options: attribution, runner: runners[2] },
 ];
 
-/** The operator commands: `claims list|resolve`, `evidence list|show|verify|seal|prune`, `rate-limits prune`, `budgets prune`, `taint prune`, `contain …|list`, `release …`, `mcp pin|diff`, `validate`. */
+/** The operator commands: `claims list|resolve`, `evidence list|show|shadow-summary|verify|seal|prune`, `rate-limits prune`, `budgets prune`, `taint prune`, `contain …|list`, `release …`, `mcp pin|diff`, `validate`. */
 export const VERDICT_CLI: CliProgramSpec = {
   name: 'verdict',
   description:
@@ -90,16 +94,20 @@ export const VERDICT_CLI: CliProgramSpec = {
           name: 'list',
           description: 'List decision records, newest first',
           options: [
-            { flags: '--capability <name>', description: 'Only this capability' },
-            { flags: '--disposition <disposition>', description: 'Only this disposition (permit, deny, ...)' },
+            onlyCapability,
+            {
+              flags: '--disposition <disposition>',
+              description: 'Only this disposition (permit, deny, would_deny, ...)',
+            },
+            { flags: '--shadow', description: 'Only what shadow mode did not enforce (would_deny, would_confirm)' },
             { flags: '--stage <stage>', description: 'Only this stage (proposal, execution, ...)' },
             {
               flags: '--actor <fingerprint>',
               description: "Only this actor's fingerprint: actorFingerprint(context), sha256 of the actor key",
             },
             { flags: '--tool-call <fingerprint>', description: 'Only this tool-call fingerprint (sha256 of the id)' },
-            { flags: '--since <instant>', description: 'Recorded at or after (ISO 8601, e.g. 2031-01-01T00:00:00Z)' },
-            { flags: '--until <instant>', description: 'Recorded before (ISO 8601)' },
+            since,
+            until,
             { flags: '--limit <n>', description: 'At most n records (default 100, at most 1000)' },
             json,
           ],
@@ -111,6 +119,12 @@ export const VERDICT_CLI: CliProgramSpec = {
           description: "One proposal's records as a stage timeline",
           options: [json],
           runner: EvidenceShowCommand,
+        },
+        {
+          name: 'shadow-summary',
+          description: 'What enforcement would have refused in shadow mode, per capability and reason, with counts',
+          options: [onlyCapability, since, until, json],
+          runner: EvidenceShadowSummaryCommand,
         },
         {
           name: 'verify',

@@ -1,3 +1,4 @@
+import { alwaysEnforced, isAlwaysEnforced } from './always-enforced.js';
 import { Disposition } from './disposition.js';
 import type { SecuritySignal } from './security-signal.js';
 import { Stage } from './stage.js';
@@ -34,9 +35,10 @@ export class Decision {
     return new Decision(disposition, stage, reason, signal);
   }
 
-  /** This decision, raising `signal`. */
+  /** This decision, raising `signal` (still {@link alwaysEnforced} if it was). */
   signalling(signal: SecuritySignal): Decision {
-    return new Decision(this.disposition, this.stage, this.reason, signal);
+    const signalled = new Decision(this.disposition, this.stage, this.reason, signal);
+    return isAlwaysEnforced(this) ? alwaysEnforced(signalled) : signalled;
   }
 
   get permitted(): boolean {

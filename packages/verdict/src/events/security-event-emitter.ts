@@ -19,6 +19,8 @@ import { ExecutionRateExceeded } from './execution-rate-exceeded.event.js';
 import { ForbiddenStateRefused } from './forbidden-state-refused.event.js';
 import { ResourceSubstitutionDetected } from './resource-substitution-detected.event.js';
 import { SpendBudgetExceeded } from './spend-budget-exceeded.event.js';
+import { ShadowDecisionRecorded } from './shadow-decision-recorded.event.js';
+import { shadowOf } from '../decisions/shadow-disposition.js';
 import type { SecurityEvent } from './security-event.js';
 import { ToolLoopCounter } from './tool-loop-counter.js';
 import { ToolLoopDetected } from './tool-loop-detected.event.js';
@@ -79,15 +81,17 @@ export class SecurityEventEmitter {
   }
 
   /**
-   * Raises the events of one run: its decision's, and `ToolLoopDetected` when the same proposal recurs.
-   * A containment rule that fails is logged; the run's result stands.
+   * Raises the events of one run: `ShadowDecisionRecorded` for each refusal shadow mode went on past (`shadowed`), its
+   * decision's, and `ToolLoopDetected` when the same proposal recurs. A containment rule that fails is logged; the
+   * run's result stands.
    */
-  observe(run: ObservedRun, decision: Decision): Promise<void> | void {
+  observe(run: ObservedRun, decision: Decision, shadowed?: readonly Decision[]): Promise<void> | void {
     const { capability, correlationId, context } = run;
     const actor = run.actorFingerprint === undefined ? this.actorFingerprint(context) : run.actorFingerprint;
     const tenant = tenantFingerprintOf(context);
     const now = this.clock();
     const raised: SecurityEvent[] = [];
+    if (shadowed !== undefined) raised.push(...shadowEvents(run, actor, tenant, now, shadowed));
     const type = eventTypeOf(decision);
     if (type !== null) raised.push(new type(capability, decision.stage, correlationId, actor, tenant, now));
     const loop = this.loopOf(run, actor, tenant);
@@ -129,6 +133,17 @@ export class SecurityEventEmitter {
     );
     if (!this.rules.configured) return this.emit(event);
     return this.raise(capability, [event]);
+  }
+
+  /** Raises `ShadowDecisionRecorded` for the shadowed refusals of a run that ended with an application fault. */
+  observeShadowed(run: ObservedRun, shadowed: readonly Decision[]): Promise<void> | void {
+    const actor = run.actorFingerprint === undefined ? this.actorFingerprint(run.context) : run.actorFingerprint;
+    const raised = shadowEvents(run, actor, tenantFingerprintOf(run.context), this.clock(), shadowed);
+    if (!this.rules.configured) {
+      for (const event of raised) this.emit(event);
+      return;
+    }
+    return this.raise(run.capability, raised);
   }
 
   private emit(event: SecurityEvent): void {
@@ -180,4 +195,27 @@ export class SecurityEventEmitter {
       return null; // an actor without a usable key: the event still fires, attributed to no one
     }
   }
+}
+
+/** One `ShadowDecisionRecorded` per refusal shadow mode went on past. */
+function shadowEvents(
+  { capability, correlationId }: ObservedRun,
+  actor: string | null,
+  tenant: string | null,
+  now: Date,
+  shadowed: readonly Decision[],
+): ShadowDecisionRecorded[] {
+  return shadowed.map(
+    (refusal) =>
+      new ShadowDecisionRecorded(
+        capability,
+        refusal.stage,
+        correlationId,
+        actor,
+        tenant,
+        now,
+        shadowOf(refusal.disposition)!,
+        refusal.signal ?? null,
+      ),
+  );
 }

@@ -1,4 +1,4 @@
-import type { Disposition } from '../decisions/disposition.js';
+import type { RecordedDisposition } from '../decisions/shadow-disposition.js';
 import type { Stage } from '../decisions/stage.js';
 import type { ToolKind } from './tool-kind.js';
 import { DEFAULT_EVIDENCE_STREAM } from './evidence-stream.js';
@@ -22,7 +22,8 @@ export interface DecisionRecord {
   readonly capability: string;
   readonly toolKind: ToolKind;
   readonly stage: Stage;
-  readonly disposition: Disposition;
+  /** The decision's disposition; `would_deny` / `would_confirm` for a refusal shadow mode did not enforce (docs/shadow-mode.md). */
+  readonly disposition: RecordedDisposition;
   readonly reason: string;
   readonly argumentsFingerprint: string | null;
   readonly toolCallFingerprint: string | null;

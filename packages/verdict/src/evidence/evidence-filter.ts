@@ -1,4 +1,5 @@
 import { Disposition } from '../decisions/disposition.js';
+import { type RecordedDisposition, ShadowDisposition, isShadowDisposition } from '../decisions/shadow-disposition.js';
 import { Stage } from '../decisions/stage.js';
 import { InvalidEvidenceFilterError } from '../errors/invalid-evidence-filter.error.js';
 
@@ -14,7 +15,9 @@ export const EVIDENCE_LIST_LIMIT = { default: 100, max: 1000 } as const;
  */
 export interface EvidenceFilter {
   readonly capability?: string;
-  readonly disposition?: Disposition;
+  readonly disposition?: RecordedDisposition;
+  /** `true`: only shadow records (`would_deny`, `would_confirm`: docs/shadow-mode.md). Default: every record. */
+  readonly shadow?: boolean;
   readonly stage?: Stage;
   /** A record's `actorFingerprint` (`actorFingerprint(context)`: sha256 of the actor key), never the actor itself. */
   readonly actorFingerprint?: string;
@@ -35,7 +38,7 @@ const FINGERPRINT = /^[0-9a-f]{64}$/;
 
 /** Checks `filter` for both adapters alike. @throws InvalidEvidenceFilterError */
 export function checkedEvidenceFilter(filter: EvidenceFilter): CheckedEvidenceFilter {
-  const { capability, disposition, stage, actorFingerprint, toolCallFingerprint, since, until } = filter;
+  const { capability, disposition, shadow, stage, actorFingerprint, toolCallFingerprint, since, until } = filter;
   const fail = (message: string): never => {
     throw new InvalidEvidenceFilterError(message);
   };
@@ -44,7 +47,10 @@ export function checkedEvidenceFilter(filter: EvidenceFilter): CheckedEvidenceFi
     (typeof capability !== 'string' || capability.length === 0 || capability.length > 255)
   )
     fail('capability must be a capability name of 1 to 255 characters');
-  oneOf('disposition', disposition, Object.values(Disposition), fail);
+  oneOf('disposition', disposition, [...Object.values(Disposition), ...Object.values(ShadowDisposition)], fail);
+  if (shadow !== undefined && typeof shadow !== 'boolean') fail('shadow must be a boolean');
+  if (shadow === true && disposition !== undefined && !isShadowDisposition(disposition))
+    fail(`shadow records are would_deny or would_confirm: they never have disposition "${disposition}"`);
   oneOf('stage', stage, Object.values(Stage), fail);
   for (const [name, value] of [
     ['actorFingerprint', actorFingerprint],
@@ -63,7 +69,7 @@ export function checkedEvidenceFilter(filter: EvidenceFilter): CheckedEvidenceFi
   const limit = filter.limit ?? EVIDENCE_LIST_LIMIT.default;
   if (!Number.isInteger(limit) || limit < 1 || limit > EVIDENCE_LIST_LIMIT.max)
     fail(`limit must be an integer from 1 to ${EVIDENCE_LIST_LIMIT.max}`);
-  return { capability, disposition, stage, actorFingerprint, toolCallFingerprint, since, until, limit };
+  return { capability, disposition, shadow, stage, actorFingerprint, toolCallFingerprint, since, until, limit };
 }
 
 /** Checks a correlation id for `EvidenceQuery.run`. @throws InvalidEvidenceFilterError */

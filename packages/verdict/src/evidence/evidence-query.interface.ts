@@ -1,5 +1,6 @@
 import type { DecisionRecord } from './decision-record.js';
 import type { EvidenceFilter } from './evidence-filter.js';
+import type { ShadowSummaryFilter, ShadowSummaryRow } from './shadow-summary.js';
 
 /**
  * Reads decision evidence back, for operators (`verdict evidence list|show`) and for applications that build
@@ -17,6 +18,12 @@ export interface EvidenceQuery {
   list(filter?: EvidenceFilter): Promise<DecisionRecord[]>;
   /** Every record of one proposal (one correlation id), in pipeline order; `[]` when there is none. */
   run(correlationId: string): Promise<DecisionRecord[]>;
+  /**
+   * What enforcement would have refused (docs/shadow-mode.md): the shadow records (`would_deny`, `would_confirm`)
+   * counted per capability, stage, disposition and reason, most calls first. Both adapters implement it; an adapter of
+   * the application's own without it cannot serve `verdict evidence shadow-summary`.
+   */
+  shadowSummary?(filter?: ShadowSummaryFilter): Promise<ShadowSummaryRow[]>;
 }
 
 /** Injection token of the configured {@link EvidenceQuery}. */

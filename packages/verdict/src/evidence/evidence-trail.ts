@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Decision } from '../decisions/decision.js';
+import { isShadowDisposition, shadowOf } from '../decisions/shadow-disposition.js';
+import { isAlwaysEnforced } from '../decisions/always-enforced.js';
 import { type DecisionFacts, type DecisionRecord, decisionRecord } from './decision-record.js';
 import type { EvidenceRecorder } from './evidence-recorder.interface.js';
 import { EvidenceLevel } from './evidence-level.js';
@@ -15,13 +17,17 @@ import { EvidenceWriteFailed } from '../events/evidence-write-failed.event.js';
  * Records are buffered and written in at most two batches (ADR 0022): {@link beforeMutation} writes
  * what the run recorded before its first mutating step (a durable gate or the executor), and
  * {@link close} writes the rest when the run ends. A run that mutates nothing writes once, at its end.
- * At `EvidenceLevel.Minimal` each write keeps only its latest record.
+ * At `EvidenceLevel.Minimal` each write keeps only its latest record, and every shadow record (docs/shadow-mode.md).
  */
 export class EvidenceTrail {
   private facts: DecisionFacts = {};
   private sequence = 0;
   private mutated = false;
   private pending: DecisionRecord[] = [];
+  /** The decision of the latest record: the only one {@link shade} may re-label. */
+  private latest: Decision | undefined;
+  /** Whether a record was shaded: a minimal write keeps those too. */
+  private shaded = false;
 
   constructor(
     private readonly recorder: EvidenceRecorder,
@@ -59,6 +65,7 @@ export class EvidenceTrail {
    */
   record(decision: Decision, facts?: DecisionFacts): void {
     const { capability, correlationId, toolKind, stream } = this;
+    this.latest = decision;
     this.pending.push(
       decisionRecord(
         {
@@ -79,6 +86,21 @@ export class EvidenceTrail {
   }
 
   /**
+   * Shadow mode (docs/shadow-mode.md): re-labels the record of `decision` — the latest recorded, not written yet —
+   * with its shadow disposition (`would_deny` for `deny` and `throttle`, `would_confirm` for `require_confirmation`).
+   * Answers whether it did; a run goes on past a refusal only when its record says so.
+   */
+  shade(decision: Decision): boolean {
+    const last = this.pending.length - 1;
+    const disposition = shadowOf(decision.disposition);
+    if (decision !== this.latest || last < 0 || disposition === null || isAlwaysEnforced(decision)) return false;
+    this.pending[last] = { ...this.pending[last]!, disposition };
+    this.latest = undefined;
+    this.shaded = true;
+    return true;
+  }
+
+  /**
    * The run ended: writes what is pending. Before any mutating gate a write failure stops the action
    * (`EvidenceWriteFailedError`); after one, it is reported as an `EvidenceWriteFailed` event.
    */
@@ -96,7 +118,7 @@ export class EvidenceTrail {
     const recorded = this.pending;
     if (recorded.length === 0) return;
     this.pending = [];
-    const batch = this.level === EvidenceLevel.Minimal ? recorded.slice(-1) : recorded;
+    const batch = this.level === EvidenceLevel.Minimal ? minimal(recorded, this.shaded) : recorded;
     let current = batch[0]!;
     try {
       if (this.recorder.recordDecisions !== undefined) await this.recorder.recordDecisions(batch);
@@ -111,4 +133,11 @@ export class EvidenceTrail {
       this.onLateFailure(new EvidenceWriteFailed(this.capability, this.correlationId, stage, error));
     }
   }
+}
+
+/** What a minimal write keeps: the latest record, and each shadow record before it (what enforcement would have refused). */
+function minimal(recorded: readonly DecisionRecord[], shaded: boolean): DecisionRecord[] {
+  const latest = recorded[recorded.length - 1]!;
+  if (!shaded) return [latest];
+  return recorded.filter((record) => record === latest || isShadowDisposition(record.disposition));
 }

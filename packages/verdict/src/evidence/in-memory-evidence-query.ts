@@ -1,3 +1,4 @@
+import { isShadowDisposition } from '../decisions/shadow-disposition.js';
 import type { DecisionRecord } from './decision-record.js';
 import {
   type CheckedEvidenceFilter,
@@ -7,6 +8,12 @@ import {
 } from './evidence-filter.js';
 import type { EvidenceQuery } from './evidence-query.interface.js';
 import type { InMemoryEvidenceRecorder } from './in-memory-evidence-recorder.js';
+import {
+  type ShadowSummaryFilter,
+  type ShadowSummaryRow,
+  checkedShadowSummaryFilter,
+  summarizeShadowRecords,
+} from './shadow-summary.js';
 
 /**
  * {@link EvidenceQuery} over the records an {@link InMemoryEvidenceRecorder} still keeps (it drops the oldest
@@ -28,6 +35,11 @@ export class InMemoryEvidenceQuery implements EvidenceQuery {
       .slice(0, checked.limit);
   }
 
+  async shadowSummary(filter: ShadowSummaryFilter = {}): Promise<ShadowSummaryRow[]> {
+    const checked = checkedEvidenceFilter(checkedShadowSummaryFilter(filter));
+    return summarizeShadowRecords(this.recorder.decisions().filter((record) => matches(record, checked)));
+  }
+
   async run(correlationId: string): Promise<DecisionRecord[]> {
     const id = checkedCorrelationId(correlationId);
     return this.recorder
@@ -42,6 +54,7 @@ function matches(record: DecisionRecord, filter: CheckedEvidenceFilter): boolean
   return (
     (filter.capability === undefined || record.capability === filter.capability) &&
     (filter.disposition === undefined || record.disposition === filter.disposition) &&
+    (filter.shadow !== true || isShadowDisposition(record.disposition)) &&
     (filter.stage === undefined || record.stage === filter.stage) &&
     (filter.actorFingerprint === undefined || record.actorFingerprint === filter.actorFingerprint) &&
     (filter.toolCallFingerprint === undefined || record.toolCallFingerprint === filter.toolCallFingerprint) &&

@@ -1,5 +1,6 @@
 import type { DecisionRecord } from './decision-record.js';
 import type { EvidenceQuery } from './evidence-query.interface.js';
+import type { ShadowSummaryRow } from './shadow-summary.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 
 /** The `EvidenceQuery` of a module that configured none its recorder could serve: every read is a wiring fault. */
@@ -9,6 +10,10 @@ export class UnconfiguredEvidenceQuery implements EvidenceQuery {
   }
 
   async run(): Promise<DecisionRecord[]> {
+    return this.fail();
+  }
+
+  async shadowSummary(): Promise<ShadowSummaryRow[]> {
     return this.fail();
   }
 

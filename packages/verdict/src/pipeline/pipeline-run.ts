@@ -1,6 +1,7 @@
 import type { EventEmitter2 } from '@nestjs/event-emitter';
 import { randomUUID } from 'node:crypto';
 import type { ApprovalChallenge } from '../approvals/approval-challenge.js';
+import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import type { ActionContext } from '../context/action-context.js';
 import { Decision } from '../decisions/decision.js';
 import type { Stage } from '../decisions/stage.js';
@@ -76,6 +77,8 @@ export class PipelineRun {
   argumentsFingerprint: string | null = null;
   /** What the provenance stage (step 1a) found, once it ran: shown to an approver or reviewer of this run. */
   provenance: ProvenanceAssessment | undefined;
+  /** The refusals shadow mode recorded as `would_deny` / `would_confirm` and went on past; `undefined` while none. */
+  shadowed: Decision[] | undefined;
 
   private constructor(
     private readonly setting: PipelineRunSetting,
@@ -142,6 +145,24 @@ export class PipelineRun {
   }
 
   /**
+   * Shadow mode (docs/shadow-mode.md): whether the run goes on past `refusal`, the answer of a step that shadow mode
+   * may soften, because its capability is declared `enforce: false`. Only when its record was re-labelled
+   * `would_deny` / `would_confirm` ({@link EvidenceTrail.shade}); `ShadowDecisionRecorded` is raised with the run's
+   * events. The pipeline asks only at the steps ADR 0098 names, and only after a refusal: an enforced capability
+   * pays nothing.
+   */
+  proceedsPast(definition: CapabilityDefinition, refusal: Decision): boolean {
+    if (definition.enforce !== false || !this.trail.shade(refusal)) return false;
+    this.noteShadowed(refusal);
+    return true;
+  }
+
+  /** A refusal recorded in shadow mode by the step itself (a provenance rule declared `enforce: false`). */
+  noteShadowed(decision: Decision): void {
+    (this.shadowed ??= []).push(decision);
+  }
+
+  /**
    * Runs `steps` and then writes the run's remaining evidence: a write failure before any mutating gate
    * stops the action; on an exception the write is attempted and the exception propagates unchanged.
    */
@@ -151,6 +172,7 @@ export class PipelineRun {
       result = await steps();
     } catch (error) {
       await this.trail.closeAfterFault();
+      if (this.shadowed !== undefined) await this.observeShadowed();
       throw error;
     }
     await this.trail.close();
@@ -190,7 +212,7 @@ export class PipelineRun {
     return observed === undefined ? result : observed.then(() => result);
   }
 
-  /** Security events of a finished run (docs/evidence.md); a dry run raises none. */
+  /** Security events of a finished run (docs/evidence.md), with those of its shadowed refusals; a dry run raises none. */
   private observe(decision: Decision): Promise<void> | void {
     const { trail, context, argumentsFingerprint, actorFingerprint } = this;
     if (context === undefined || this.toolKind === ToolKind.Evaluation) return;
@@ -203,6 +225,22 @@ export class PipelineRun {
         actorFingerprint,
       },
       decision,
+      this.shadowed,
     );
+  }
+
+  /** The events of the shadowed refusals of a run that ended with an application fault (which propagates unchanged). */
+  private async observeShadowed(): Promise<void> {
+    const { trail, context, argumentsFingerprint, actorFingerprint } = this;
+    if (context === undefined || this.toolKind === ToolKind.Evaluation) return;
+    const { capability, correlationId } = trail;
+    try {
+      await this.setting.securityEvents.observeShadowed(
+        { capability, correlationId, context, argumentsFingerprint, actorFingerprint },
+        this.shadowed!,
+      );
+    } catch {
+      // The fault is the run's answer: a listener's failure must not replace it.
+    }
   }
 }

@@ -114,7 +114,7 @@ export class VerdictPipeline {
       if (at.definition.requiresConfirmation !== undefined) {
         const confirmed = await this.confirm(run, at, ApprovalPhase.ExecutionValidation);
         if (confirmed instanceof Decision) return run.notExecuted(confirmed);
-        receipt = confirmed;
+        receipt = confirmed; // null in shadow mode: nothing approved, nothing to consume at step 12
       }
       // 10. Review lane (deferred run): the fresh execution target and the requester must bind as reviewed.
       if (run.deferred !== undefined) {
@@ -211,7 +211,8 @@ export class VerdictPipeline {
     run.argumentsFingerprint = enveloped.argumentsFingerprint;
     // 1a. Provenance: influence analysis of the arguments and the context window, then the capability's policy.
     // Deny stops here; require_confirmation hands steps 5, 10 and 12 a definition whose confirmation carries the
-    // provenance summary (docs/provenance.md, ADR 0025).
+    // provenance summary (docs/provenance.md, ADR 0025). A policy or rule in shadow mode records its refusal as
+    // would_deny / would_confirm and goes on (ADR 0098); a plan's refusal is never softened.
     let assessed = assessProvenance({
       definition,
       envelope,
@@ -225,20 +226,21 @@ export class VerdictPipeline {
     });
     if (isThenable(assessed)) assessed = await assessed;
     if (assessed instanceof Decision) return assessed;
+    if (assessed.shadowed !== undefined) run.noteShadowed(assessed.shadowed);
     run.provenance = assessed;
     // 2. Resolve the proposal-stage target. Only TargetNotResolvable is a policy outcome.
     let resolved = resolveProposalTarget(definition, envelope, trail);
     if (isThenable(resolved)) resolved = await resolved;
     if (resolved instanceof Decision) return resolved;
     const { target } = resolved;
-    // 3. Authorize the proposal target with the actor's CASL ability.
+    // 3. Authorize the proposal target with the actor's CASL ability (shadow mode: recorded would_deny, and on).
     let authorized = authorizeAt(this.options, { definition, envelope, target }, Stage.Proposal);
     if (isThenable(authorized)) authorized = await authorized;
-    if (!authorized.permitted) return run.decided(authorized);
+    if (!authorized.permitted && !run.proceedsPast(definition, run.decided(authorized))) return authorized;
     // 4. Require an executor (the execution-target policy is checked at registration).
     if (requireExecutor && definition.executor === null)
       return run.decided(Decision.deny(Stage.Proposal, 'capability has no executor'));
-    trail.record(authorized);
+    if (authorized.permitted) trail.record(authorized);
     return { definition: assessed.definition, envelope, target, clock: this.clock, trail };
   }
 
@@ -265,7 +267,7 @@ export class VerdictPipeline {
     let executable = authorizeAt(this.options, executing, Stage.Execution);
     if (isThenable(executable)) executable = await executable;
     trail.record(executable);
-    return executable.permitted ? executing : executable;
+    return executable.permitted || run.proceedsPast(definition, executable) ? executing : executable;
   }
 
   /**
@@ -285,19 +287,21 @@ export class VerdictPipeline {
   private async passSomeDurableGates(run: PipelineRun, at: GateRequest, receipt: ReceiptKey | null): Promise<Gated> {
     const { definition } = at;
     // 10a. Fold the call's effects onto its trajectory's state: deny if a forbidden state would follow.
+    // Shadow mode softens 10a, 11, 11a and 12 (recorded would_deny, and on; nothing was spent); never 13.
     if (definition.forbidStates !== undefined) {
       const folded = await admitTrajectory(this.options, at);
-      if (!folded.permitted) return folded;
+      if (!folded.permitted && !run.proceedsPast(definition, folded)) return folded;
     }
     // 11. Consume one semantic rate-limit unit.
     if (definition.rateLimit !== undefined) {
       const metered = await consumeRateLimit(this.options, at);
-      if (!metered.permitted) return metered;
+      if (!metered.permitted && !run.proceedsPast(definition, metered)) return metered;
     }
     // 11a. Reserve the spend budget's amount; a refusal or a fault of the later gates releases it.
     if (definition.budget !== undefined) {
       const reservation = await reserveBudget(this.options, at);
-      if (reservation instanceof Decision) return reservation;
+      if (reservation instanceof Decision)
+        return run.proceedsPast(definition, reservation) ? this.admitLastGates(run, at, receipt) : reservation;
       const admitted = await holdingReservation(
         this.options.budgets!,
         reservation,
@@ -315,7 +319,7 @@ export class VerdictPipeline {
     // 12. Atomically consume the approval receipt.
     if (receipt !== null) {
       const consumed = await consumeConfirmation(this.options, receipt, at);
-      if (!consumed.permitted) return consumed;
+      if (!consumed.permitted && !run.proceedsPast(at.definition, consumed)) return consumed;
     }
     // 13. Atomically admit the execution claims: the last gate (a deferred run claims its review item first).
     return admitExecutionClaims(this.options, at, run.deferred === undefined ? null : deferredItemClaim(run.deferred));
@@ -327,12 +331,21 @@ export class VerdictPipeline {
     return spendingReservation(this.options.budgets!, reservation, at.definition.name, execute);
   }
 
-  /** Steps 5 and 10: the receipt's key when this exact proposal was approved, or the decision that stops the run. */
-  private async confirm(run: PipelineRun, at: GateRequest, phase: ApprovalPhase): Promise<Decision | ReceiptKey> {
-    const { explicitApproval, issueReceipts, provenance, approvalBatch } = run;
+  /**
+   * Steps 5 and 10: the receipt's key when this exact proposal was approved, or the decision that stops the run. In
+   * shadow mode no receipt is issued, and a refusal is recorded would_confirm / would_deny: `null`, nothing to consume.
+   */
+  private async confirm(
+    run: PipelineRun,
+    at: GateRequest,
+    phase: ApprovalPhase,
+  ): Promise<Decision | ReceiptKey | null> {
+    const { explicitApproval, provenance, approvalBatch } = run;
+    const issueReceipts = run.issueReceipts && at.definition.enforce !== false;
     const asked = { explicitApproval, issueReceipts, provenance: provenance?.approver ?? null, approvalBatch };
     const outcome = await validateConfirmation(this.options, at, asked, phase);
     if (outcome.proceed) return outcome.key;
+    if (run.proceedsPast(at.definition, outcome.decision)) return null;
     if (outcome.challenge !== undefined) await handOverToApprover(this.contents, provenance, this.clock);
     run.challenge = outcome.challenge;
     return outcome.decision;

@@ -1,13 +1,17 @@
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import { type ReleasePath, coversPath, parseReleasePath } from '../context-release/release-path.js';
 import { DESTINATION_RULE } from './derived-from-trusted.js';
-import type { ArgumentProvenanceRule } from './provenance-policy.js';
+import type { DerivedFromTrusted } from './derived-from-trusted.js';
+import type { ProvenanceRule } from './provenance-rule.js';
+import { isShadowedArgumentRule } from './shadowed-argument-rule.js';
 
-/** An argument rule of a capability's policy, with its parsed path. */
+/** An argument rule of a capability's policy, with its parsed path and whether it is enforced. */
 export interface DeclaredArgumentRule {
   readonly path: string;
   readonly pattern: ReleasePath;
-  readonly rule: ArgumentProvenanceRule;
+  readonly rule: ProvenanceRule | DerivedFromTrusted;
+  /** `false` for a rule declared `{ rule, enforce: false }` (shadow mode, docs/shadow-mode.md). */
+  readonly enforced: boolean;
 }
 
 /**
@@ -16,13 +20,19 @@ export interface DeclaredArgumentRule {
  */
 export function declaredArgumentRules(definition: CapabilityDefinition): readonly DeclaredArgumentRule[] {
   const policy = definition.provenance;
-  const explicit = Object.entries(policy?.arguments ?? {}).map(([path, rule]) => ({
+  const explicit = Object.entries(policy?.arguments ?? {}).map(([path, declared]) => ({
     path,
     pattern: parseReleasePath(path, 'provenance argument'),
-    rule,
+    rule: isShadowedArgumentRule(declared) ? declared.rule : declared,
+    enforced: !isShadowedArgumentRule(declared) || declared.enforce,
   }));
   const destinations = (policy?.destinations ?? [])
-    .map((path) => ({ path, pattern: parseReleasePath(path, 'provenance destination'), rule: DESTINATION_RULE }))
+    .map((path) => ({
+      path,
+      pattern: parseReleasePath(path, 'provenance destination'),
+      rule: DESTINATION_RULE,
+      enforced: true,
+    }))
     .filter(({ pattern }) => !explicit.some((declared) => coversPath(declared.pattern, pattern.segments)));
   return [...explicit, ...destinations];
 }

@@ -10,6 +10,7 @@ import { assertRulesCanSeeCandidates } from './provenance-candidate-schema.js';
 import { isProvenanceRule, ProvenanceRule } from './provenance-rule.js';
 import { isResultFormat } from './result-provenance.js';
 import { retentionDaysOf } from './taint/taint.gate.js';
+import { isShadowedArgumentRule } from './shadowed-argument-rule.js';
 
 /**
  * Boot-time checks of a capability's provenance policy: known rules, parseable paths, no argument rule on a value
@@ -34,13 +35,16 @@ export function assertProvenanceConfigured(
       fail("has a provenance untrustedContext rule that is not 'allow', 'require_confirmation' or 'deny'.");
     rules.push(policy.untrustedContext);
   }
-  for (const [path, rule] of Object.entries(policy?.arguments ?? {})) {
+  for (const [path, declared] of Object.entries(policy?.arguments ?? {})) {
     checkPath(path, 'provenance argument', fail);
-    if (isDerivedFromTrusted(rule)) rules.push(otherwiseOf(rule));
-    else if (isProvenanceRule(rule)) rules.push(rule);
+    // A rule in shadow mode never asks for confirmation: it needs no approval receipt store.
+    const shadowed = isShadowedArgumentRule(declared) && !declared.enforce;
+    const rule = isShadowedArgumentRule(declared) ? declared.rule : declared;
+    if (isDerivedFromTrusted(rule)) rules.push(shadowed ? ProvenanceRule.Allow : otherwiseOf(rule));
+    else if (isProvenanceRule(rule)) rules.push(shadowed ? ProvenanceRule.Allow : rule);
     else
       fail(
-        `has a provenance rule for argument "${path}" that is not 'allow', 'require_confirmation', 'deny', 'trusted_only' or { derivedFrom: 'trusted', otherwise?: 'deny' | 'require_confirmation' }.`,
+        `has a provenance rule for argument "${path}" that is not 'allow', 'require_confirmation', 'deny', 'trusted_only', { derivedFrom: 'trusted', otherwise?: 'deny' | 'require_confirmation' } or { rule: <one of those>, enforce: boolean }.`,
       );
   }
   const destinations: unknown = policy?.destinations;
@@ -52,8 +56,8 @@ export function assertProvenanceConfigured(
   if (policy?.trustedValues !== undefined && typeof policy.trustedValues !== 'function')
     fail('has a provenance trustedValues that is not a function ({ arguments, context }) => values.');
   if (Array.isArray(destinations) && destinations.every((path) => typeof path === 'string'))
-    for (const { rule } of declaredArgumentRules(definition))
-      if (isDerivedFromTrusted(rule)) rules.push(otherwiseOf(rule));
+    for (const { rule, enforced } of declaredArgumentRules(definition))
+      if (enforced && isDerivedFromTrusted(rule)) rules.push(otherwiseOf(rule));
   assertRulesCanSeeCandidates(definition, fail);
   const results = policy?.results;
   if (results !== undefined) {
@@ -67,7 +71,10 @@ export function assertProvenanceConfigured(
       if (label.when !== undefined && typeof label.when !== 'function')
         fail(`has a result provenance path "${path}" whose \`when\` is not a function of the row.`);
   }
-  const confirms = isStrict(definition, options.provenance) || rules.includes(ProvenanceRule.RequireConfirmation);
+  // A capability in shadow mode never asks for confirmation because of provenance either.
+  const confirms =
+    definition.enforce !== false &&
+    (isStrict(definition, options.provenance) || rules.includes(ProvenanceRule.RequireConfirmation));
   if (confirms && options.approvals === undefined)
     fail(
       'can require confirmation because of provenance, but no approval receipt store is configured: pass `approvals` to VerdictModule.forRoot (TypeOrmApprovalReceiptStore).',

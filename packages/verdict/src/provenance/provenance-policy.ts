@@ -4,13 +4,15 @@ import type { ProvenanceLedger } from './provenance-ledger.interface.js';
 import type { ProvenanceContentStore } from './provenance-content-store.interface.js';
 import type { ProvenanceRule } from './provenance-rule.js';
 import type { ResultProvenance } from './result-provenance.js';
+import type { ShadowedArgumentRule } from './shadowed-argument-rule.js';
 import type { TaintOptions } from './taint/taint-options.js';
 
 /**
  * The rules an argument may take: the positive rule (`{ derivedFrom: 'trusted' }`: the value must be derived
- * from trusted content), or a rule for a value found in untrusted content (`trusted_only` refuses it).
+ * from trusted content), or a rule for a value found in untrusted content (`trusted_only` refuses it); either one
+ * may run in shadow mode as `{ rule, enforce: false }` (docs/shadow-mode.md).
  */
-export type ArgumentProvenanceRule = ProvenanceRule | DerivedFromTrusted;
+export type ArgumentProvenanceRule = ProvenanceRule | DerivedFromTrusted | ShadowedArgumentRule;
 
 /** What a `trustedValues` resolver is given: the proposal's validated arguments and its server-side context. */
 export interface TrustedValuesInput<TArgs = unknown, TContext extends AnyActionContext = ActionContext> {

@@ -55,6 +55,11 @@ export interface ProvenanceAssessment {
   readonly approver: ApproverProvenance | null;
   /** The window the proposal was analysed in (its untrusted texts are kept for approvers); `null` likewise. */
   readonly window: ProvenanceWindow | null;
+  /**
+   * Shadow mode (docs/shadow-mode.md): the refusal a policy or rule declared `enforce: false` would have made, recorded
+   * as `would_deny` / `would_confirm`; absent when there is none.
+   */
+  readonly shadowed?: Decision;
 }
 
 /**
@@ -92,22 +97,22 @@ async function assessApplicable(input: ProvenanceStageInput): Promise<Provenance
     return refused;
   }
   const report = withTrustedPaths(analysed, declared);
-  const { rule, notDerived } = ruleFor(report, declared, definition, options);
+  const found = ruleFor(report, declared, definition, options);
+  const { notDerived } = found;
   const summary = provenanceSummary(report, notDerived);
   const influenced = report.untrustedContext || report.arguments.length > 0;
   if (influenced && !input.dryRun)
     await options?.ledger?.append(influenceRecords(report, definition.name, envelope.id, input.now));
-  let decision: Decision;
-  if (rule === ProvenanceRule.Allow) decision = Decision.permit(Stage.Provenance, `provenance: ${summary}`);
-  else if (rule === ProvenanceRule.RequireConfirmation && toolKind !== ToolKind.Guarded)
-    decision = Decision.of(Disposition.RequireConfirmation, Stage.Provenance, `provenance: ${summary}`);
-  else
-    decision = Decision.deny(
-      Stage.Provenance,
-      rule === ProvenanceRule.RequireConfirmation
-        ? `provenance requires confirmation, which a guarded tool cannot carry: ${summary}`
-        : `provenance: ${summary}`,
-    );
+  // Shadow mode (ADR 0098): a capability declared `enforce: false` enforces none of its rules; otherwise the rules
+  // declared `enforce: false` are shadowed where they are more severe than the enforced ones.
+  const rule = definition.enforce === false ? ProvenanceRule.Allow : found.enforced;
+  let shadowed: Decision | undefined;
+  if (severityOf(found.all) > severityOf(rule)) {
+    shadowed = decisionOf(found.all, toolKind, summary);
+    trail.record(shadowed);
+    trail.shade(shadowed);
+  }
+  const decision = decisionOf(rule, toolKind, summary);
   trail.record(decision);
   if (influenced && !input.dryRun)
     input.emit(
@@ -121,10 +126,23 @@ async function assessApplicable(input: ProvenanceStageInput): Promise<Provenance
     );
   if (decision.disposition === Disposition.Deny) return decision;
   const approver = approverProvenance(report, window, notDerived);
-  if (decision.disposition === Disposition.Permit) return { definition, approver, window };
+  if (decision.disposition === Disposition.Permit) return { definition, approver, window, shadowed };
   const reason = definition.provenance?.reason === undefined ? summary : `${definition.provenance.reason} ${summary}`;
   const confirmed = { ...definition, requiresConfirmation: provenanceConfirmation(definition, reason, input.actorKey) };
-  return { definition: confirmed, approver, window };
+  return { definition: confirmed, approver, window, shadowed };
+}
+
+/** The stage's decision for `rule`: a guarded tool cannot carry confirmation, so there it is a deny. */
+function decisionOf(rule: ProvenanceRule, toolKind: ToolKind, summary: string): Decision {
+  if (rule === ProvenanceRule.Allow) return Decision.permit(Stage.Provenance, `provenance: ${summary}`);
+  if (rule === ProvenanceRule.RequireConfirmation && toolKind !== ToolKind.Guarded)
+    return Decision.of(Disposition.RequireConfirmation, Stage.Provenance, `provenance: ${summary}`);
+  return Decision.deny(
+    Stage.Provenance,
+    rule === ProvenanceRule.RequireConfirmation
+      ? `provenance requires confirmation, which a guarded tool cannot carry: ${summary}`
+      : `provenance: ${summary}`,
+  );
 }
 
 /**
@@ -196,37 +214,44 @@ function withTrustedPaths(report: InfluenceReport, declared: readonly DeclaredAr
 }
 
 /**
- * The most severe rule among the findings: the context rule when untrusted content was in the window; per
- * influenced argument its rules (or the fallback when none covers it); per positive rule, its `otherwise` for a
- * value not derived from trusted content; and in an unobserved window every other argument rule of an argument
- * present, as if it were influenced.
+ * The most severe rule among the findings — of the enforced rules, and of all of them (with those in shadow mode):
+ * the context rule when untrusted content was in the window; per influenced argument its rules (or the fallback when
+ * none covers it); per positive rule, its `otherwise` for a value not derived from trusted content; and in an
+ * unobserved window every other argument rule of an argument present, as if it were influenced.
  */
 function ruleFor(
   report: InfluenceReport,
   declared: readonly DeclaredArgumentRule[],
   definition: CapabilityDefinition,
   options: ProvenanceOptions | undefined,
-): { rule: ProvenanceRule; notDerived: readonly string[] } {
+): { enforced: ProvenanceRule; all: ProvenanceRule; notDerived: readonly string[] } {
   const fallback = isStrict(definition, options) ? ProvenanceRule.RequireConfirmation : ProvenanceRule.Allow;
   const policy = definition.provenance;
   const rules: ProvenanceRule[] = [];
+  const shadowed: ProvenanceRule[] = [];
   if (report.untrustedContext) rules.push(policy?.untrustedContext ?? fallback);
   for (const influence of report.arguments) {
     const matching = declared.filter(({ pattern }) => coversPath(pattern, influence.segments));
     if (matching.length === 0) rules.push(fallback);
-    for (const { rule } of matching) if (!isDerivedFromTrusted(rule)) rules.push(rule);
+    for (const { rule, enforced } of matching)
+      if (!isDerivedFromTrusted(rule)) (enforced ? rules : shadowed).push(rule);
   }
-  for (const { pattern, rule } of declared) {
+  for (const { pattern, rule, enforced } of declared) {
     const leaves = report.derivation.filter((leaf) => coversPath(pattern, leaf.segments));
+    const found = enforced ? rules : shadowed;
     if (isDerivedFromTrusted(rule)) {
-      if (leaves.some((leaf) => !leaf.derived)) rules.push(otherwiseOf(rule));
-    } else if (!report.observed && leaves.length > 0) rules.push(rule);
+      if (leaves.some((leaf) => !leaf.derived)) found.push(otherwiseOf(rule));
+    } else if (!report.observed && leaves.length > 0) found.push(rule);
   }
-  const rule = rules.reduce<ProvenanceRule>(
+  const enforced = mostSevere(rules);
+  return { enforced, all: mostSevere([enforced, ...shadowed]), notDerived: notDerivedPaths(report, declared) };
+}
+
+function mostSevere(rules: readonly ProvenanceRule[]): ProvenanceRule {
+  return rules.reduce<ProvenanceRule>(
     (worst, next) => (severityOf(next) > severityOf(worst) ? next : worst),
     ProvenanceRule.Allow,
   );
-  return { rule, notDerived: notDerivedPaths(report, declared) };
 }
 
 function influenceRecords(

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Disposition } from '../decisions/disposition.js';
+import { type RecordedDisposition, ShadowDisposition } from '../decisions/shadow-disposition.js';
 import { Stage } from '../decisions/stage.js';
 import { type DecisionFacts, type DecisionRecord, decisionRecord } from '../evidence/decision-record.js';
 import type { EvidenceFilter } from '../evidence/evidence-filter.js';
@@ -173,6 +174,64 @@ export function describeEvidenceQueryContract(
       expect(await harness.query.run(randomUUID())).toEqual([]);
     });
 
+    it('lists only shadow records with shadow: true, and summarizes them per capability, stage and reason', async () => {
+      const { since, until, at } = window();
+      const refund = `orders.refund.${randomUUID()}`;
+      const send = `payments.send.${randomUUID()}`;
+      const [first, second, third] = [randomUUID(), randomUUID(), randomUUID()];
+      const shadow = (
+        capability: string,
+        stage: Stage,
+        disposition: RecordedDisposition,
+        minute: number,
+        correlationId: string,
+        sequence: number,
+      ) => record(capability, stage, disposition, at(minute), {}, correlationId, sequence);
+      const r = [
+        // Two calls CASL would have refused at steps 3 and 9; both went on and ran.
+        shadow(refund, Stage.Proposal, ShadowDisposition.WouldDeny, 1, first, 0),
+        shadow(refund, Stage.Execution, ShadowDisposition.WouldDeny, 1, first, 1),
+        shadow(refund, Stage.Execution, Disposition.Permit, 1, first, 2),
+        shadow(refund, Stage.Proposal, ShadowDisposition.WouldDeny, 2, second, 0),
+        shadow(refund, Stage.Execution, Disposition.Permit, 2, second, 1),
+        // A call a shadowed provenance rule would have held for confirmation.
+        shadow(send, Stage.Provenance, ShadowDisposition.WouldConfirm, 3, third, 0),
+        shadow(send, Stage.Execution, Disposition.Permit, 3, third, 1),
+      ];
+      await write(r);
+
+      expect(ids(await harness.query.list({ since, until, shadow: true }))).toEqual(ids([r[5], r[3], r[1], r[0]]));
+      expect(
+        ids(await harness.query.list({ since, until, shadow: true, disposition: ShadowDisposition.WouldConfirm })),
+      ).toEqual(ids([r[5]]));
+      expect(ids(await harness.query.list({ since, until, disposition: ShadowDisposition.WouldDeny }))).toEqual(
+        ids([r[3], r[1], r[0]]),
+      );
+      assert.ok(harness.query.shadowSummary !== undefined, 'the adapter summarizes shadow records');
+      const row = (capability: string, stage: Stage, disposition: RecordedDisposition, calls: number) => ({
+        capability,
+        stage,
+        disposition,
+        reason: `${stage} ${disposition}`,
+        calls,
+        records: calls,
+      });
+      const confirmSend = row(send, Stage.Provenance, ShadowDisposition.WouldConfirm, 1);
+      // Most calls first; ties by capability, then stage.
+      expect(await harness.query.shadowSummary({ since, until })).toEqual([
+        row(refund, Stage.Proposal, ShadowDisposition.WouldDeny, 2),
+        row(refund, Stage.Execution, ShadowDisposition.WouldDeny, 1),
+        confirmSend,
+      ]);
+      expect(await harness.query.shadowSummary({ capability: send })).toEqual([confirmSend]);
+      expect(await harness.query.shadowSummary({ since: at(4), until })).toEqual([]);
+      await assert.rejects(
+        harness.query.list({ shadow: true, disposition: Disposition.Deny }),
+        /shadow records are would_deny or would_confirm/,
+      );
+      await assert.rejects(harness.query.shadowSummary({ capability: '' }), InvalidEvidenceFilterError);
+    });
+
     it('refuses a filter it cannot answer, naming what is wrong', async () => {
       const refused: Array<[EvidenceFilter, RegExp]> = [
         [{ disposition: 'allow' as Disposition }, /disposition must be one of/],
@@ -200,10 +259,10 @@ export function describeEvidenceQueryContract(
 function record(
   capability: string,
   stage: Stage,
-  disposition: Disposition,
+  disposition: RecordedDisposition,
   recordedAt: Date,
   facts: DecisionFacts = {},
-  correlationId = randomUUID(),
+  correlationId: string = randomUUID(),
   sequence = 0,
 ): DecisionRecord {
   return decisionRecord(

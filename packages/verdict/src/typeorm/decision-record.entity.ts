@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import type { Disposition } from '../decisions/disposition.js';
+import type { RecordedDisposition } from '../decisions/shadow-disposition.js';
 import type { Stage } from '../decisions/stage.js';
 import type { DecisionRecord } from '../evidence/decision-record.js';
 import type { ToolKind } from '../evidence/tool-kind.js';
@@ -49,7 +49,7 @@ export class DecisionRecordEntity implements DecisionRecord {
   stage!: Stage;
 
   @Column({ name: 'disposition', type: 'varchar', length: 32 })
-  disposition!: Disposition;
+  disposition!: RecordedDisposition;
 
   @Column({ name: 'reason', type: 'text' })
   reason!: string;

@@ -1,4 +1,5 @@
 import type { DataSource, SelectQueryBuilder } from 'typeorm';
+import { ShadowDisposition } from '../decisions/shadow-disposition.js';
 import { type DecisionRecord, decisionRecord } from '../evidence/decision-record.js';
 import {
   type CheckedEvidenceFilter,
@@ -8,6 +9,13 @@ import {
 } from '../evidence/evidence-filter.js';
 import type { EvidenceQuery } from '../evidence/evidence-query.interface.js';
 import { DecisionRecordEntity } from './decision-record.entity.js';
+import type { Stage } from '../decisions/stage.js';
+import {
+  type ShadowSummaryFilter,
+  type ShadowSummaryRow,
+  byMostCalls,
+  checkedShadowSummaryFilter,
+} from '../evidence/shadow-summary.js';
 
 /**
  * {@link EvidenceQuery} over `verdict_decision_records`: one SELECT per call, each filter served by an index of
@@ -27,6 +35,54 @@ export class TypeOrmEvidenceQuery implements EvidenceQuery {
   async run(correlationId: string): Promise<DecisionRecord[]> {
     return plain(await evidenceRunQuery(this.dataSource, checkedCorrelationId(correlationId)).getMany());
   }
+
+  async shadowSummary(filter: ShadowSummaryFilter = {}): Promise<ShadowSummaryRow[]> {
+    const rows = await shadowSummaryQuery(this.dataSource, checkedShadowSummaryFilter(filter)).getRawMany<RawRow>();
+    return rows
+      .map((row) => ({
+        capability: row.capability,
+        stage: row.stage,
+        disposition: row.disposition,
+        reason: row.reason,
+        calls: Number(row.calls),
+        records: Number(row.records),
+      }))
+      .sort(byMostCalls);
+  }
+}
+
+/** One group of {@link shadowSummaryQuery}, as the driver returns it (counts may be strings). */
+interface RawRow {
+  capability: string;
+  stage: Stage;
+  disposition: ShadowDisposition;
+  reason: string;
+  calls: number | string;
+  records: number | string;
+}
+
+/**
+ * The SELECT behind {@link TypeOrmEvidenceQuery.shadowSummary}: one GROUP BY over the shadow records, served by the
+ * disposition and time index.
+ */
+export function shadowSummaryQuery(
+  dataSource: DataSource,
+  filter: ShadowSummaryFilter,
+): SelectQueryBuilder<DecisionRecordEntity> {
+  const query = dataSource
+    .getRepository(DecisionRecordEntity)
+    .createQueryBuilder('r')
+    .select('r.capability', 'capability')
+    .addSelect('r.stage', 'stage')
+    .addSelect('r.disposition', 'disposition')
+    .addSelect('r.reason', 'reason')
+    .addSelect('COUNT(DISTINCT r.correlationId)', 'calls')
+    .addSelect('COUNT(*)', 'records')
+    .where('r.disposition IN (:...shadow)', { shadow: Object.values(ShadowDisposition) });
+  if (filter.capability !== undefined) query.andWhere('r.capability = :capability', { capability: filter.capability });
+  if (filter.since !== undefined) query.andWhere('r.recordedAt >= :since', { since: filter.since });
+  if (filter.until !== undefined) query.andWhere('r.recordedAt < :until', { until: filter.until });
+  return query.groupBy('r.capability').addGroupBy('r.stage').addGroupBy('r.disposition').addGroupBy('r.reason');
 }
 
 /** The SELECT behind {@link TypeOrmEvidenceQuery.run} (internal; the index tests EXPLAIN it). */
@@ -56,6 +112,8 @@ export function evidenceListQuery(
   ] as const;
   for (const [field, value] of equal)
     if (value !== undefined) query.andWhere(`r.${field} = :${field}`, { [field]: value });
+  if (filter.shadow === true && filter.disposition === undefined)
+    query.andWhere('r.disposition IN (:...shadow)', { shadow: Object.values(ShadowDisposition) });
   if (filter.since !== undefined) query.andWhere('r.recordedAt >= :since', { since: filter.since });
   if (filter.until !== undefined) query.andWhere('r.recordedAt < :until', { until: filter.until });
   return query

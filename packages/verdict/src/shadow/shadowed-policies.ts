@@ -1,0 +1,33 @@
+import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
+import { declaredArgumentRules } from '../provenance/provenance-argument-rules.js';
+
+/** What runs in shadow mode (docs/shadow-mode.md): whole capabilities, and single provenance argument rules. */
+export interface ShadowedPolicies {
+  /** Capabilities declared `enforce: false`. */
+  readonly capabilities: readonly string[];
+  /** Provenance argument rules declared `{ rule, enforce: false }` on capabilities that are otherwise enforced. */
+  readonly rules: readonly { readonly capability: string; readonly path: string }[];
+}
+
+/** Every capability and provenance argument rule of `definitions` that runs in shadow mode. */
+export function shadowedPolicies(definitions: readonly CapabilityDefinition[]): ShadowedPolicies {
+  const capabilities = definitions.filter((definition) => definition.enforce === false).map(({ name }) => name);
+  const rules = definitions
+    .filter((definition) => definition.enforce !== false && definition.provenance?.arguments !== undefined)
+    .flatMap((definition) =>
+      declaredArgumentRules(definition)
+        .filter(({ enforced }) => !enforced)
+        .map(({ path }) => ({ capability: definition.name, path })),
+    );
+  return { capabilities, rules };
+}
+
+/** `shadowed` in words for a boot warning or a finding; `null` when nothing runs in shadow mode. */
+export function describeShadowedPolicies({ capabilities, rules }: ShadowedPolicies): string | null {
+  const named = [
+    ...capabilities.map((name) => `capability "${name}"`),
+    ...rules.map(({ capability, path }) => `provenance rule for argument "${path}" of "${capability}"`),
+  ];
+  if (named.length === 0) return null;
+  return `Shadow mode: not enforced: ${named.join('; ')}. Where they would refuse, the refusal is recorded as would_deny or would_confirm and the call proceeds (docs/shadow-mode.md); \`verdict evidence shadow-summary\` shows what enforcement would have refused. Set enforce: true once the data says so.`;
+}
