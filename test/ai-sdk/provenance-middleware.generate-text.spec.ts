@@ -109,7 +109,7 @@ describe('the provenance tracker as AI SDK language-model middleware (generateTe
     await env.generate(scriptedLanguageModel(readAndPay(OWN_IBAN)), ask(`Show me p-1, then pay 25 to ${OWN_IBAN}.`));
     expect(env.payments).toHaveLength(0);
     expect(env.provenanceDecisions()[0]).toMatchObject({ disposition: 'deny' });
-    expect(env.provenanceDecisions()[0]!.reason).toContain('unobserved');
+    expect(env.provenanceDecisions()[0]!.reason).toContain('not observed');
   });
 
   it('attack: arguments changed after the model proposed them find no window (unobserved), even with the tracker', async () => {
@@ -139,7 +139,7 @@ describe('the provenance tracker as AI SDK language-model middleware (generateTe
     });
     await env.generate(model, ask(`Pay 25 to ${OWN_IBAN}.`));
     expect(env.payments).toHaveLength(0);
-    expect(env.provenanceDecisions()[0]!.reason).toContain('unobserved');
+    expect(env.provenanceDecisions()[0]!.reason).toContain('not observed');
   });
 });
 
@@ -174,7 +174,7 @@ describe('the provenance window survives an approval in the same conversation', 
     const messages = ask(question);
     const first = await env.generate(
       wrapLanguageModel({
-        model: scriptedLanguageModel(readAndPay(recipient).slice(0, 2)),
+        model: scriptedLanguageModel(readAndPay(recipient)),
         middleware: tracker.middleware(),
       }),
       messages,
@@ -237,6 +237,23 @@ describe('the model-input guard as AI SDK language-model middleware', () => {
     const read = JSON.stringify(inner.doGenerateCalls[1]!.prompt);
     expect(read).toContain('Kettle');
     expect(read).not.toContain('IMPORTANT');
+    expect(env.payments).toHaveLength(1);
+  });
+
+  it('control: a streamed loop runs on the answers the guard sealed in the stream, and releases each result', async () => {
+    const env = await setup({ payments: TRUSTED_ONLY, releasePolicies: [catalogPolicy] });
+    const inner = scriptedStreamingModel(readAndPay(OWN_IBAN));
+    const guard = guardFor(env, {
+      view_product: { ...route, only: ['name', 'price'] },
+      send_payment: { ...route, only: ['paid'] },
+    });
+    const model = wrapLanguageModel({
+      model: inner,
+      middleware: [env.trackers.forAgent().middleware(), guard.middleware()],
+    });
+    await env.stream(model, ask(`Show me p-1, then pay 25 to ${OWN_IBAN}.`));
+    expect(inner.doStreamCalls).toHaveLength(3);
+    expect(JSON.stringify(inner.doStreamCalls[2]!.prompt)).not.toContain('IMPORTANT');
     expect(env.payments).toHaveLength(1);
   });
 
