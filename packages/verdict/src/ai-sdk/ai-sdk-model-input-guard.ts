@@ -3,9 +3,8 @@ import type { ReleaseRequest } from '../context-release/release-request.js';
 import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
-import { labelContent } from '../provenance/labelled-content.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
-import { ProvenanceSource } from '../provenance/provenance-source.js';
+import { releaseContext } from '../runtimes/released-context.js';
 import { ContentSeal } from '../runtimes/content-seal.js';
 import { isPlainText } from '../runtimes/structured-text.js';
 import { ToolResultRelease, type ToolResultReleaseOptions } from '../runtimes/tool-result-release.js';
@@ -87,13 +86,7 @@ export class AiSdkModelInputGuard {
 
   /** Releases structured context for this destination as a sealed user message for the generation's `messages`. */
   async contextMessage(request: Omit<ReleaseRequest, 'destination'>): Promise<UserModelMessage> {
-    const { json: content } = await this.options.releaser.requireRelease({
-      ...request,
-      destination: this.options.destination,
-    });
-    this.options.provenanceLabels?.remember(content, [
-      labelContent(content, ProvenanceSource.of(request.source), request.trust),
-    ]);
+    const content = await releaseContext(this.options, request);
     return {
       role: 'user',
       content: [{ type: 'text', text: content }],

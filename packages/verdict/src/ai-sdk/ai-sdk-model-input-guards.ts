@@ -7,6 +7,7 @@ import { conversationIdOf } from '../context/conversation-id.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import { PublicMessage } from '../public-message.js';
+import { moduleGuardWiring } from '../runtimes/module-guard-wiring.js';
 import { AiSdkModelInputGuard, type AiSdkModelInputGuardOptions } from './ai-sdk-model-input-guard.js';
 
 /**
@@ -40,11 +41,8 @@ export class AiSdkModelInputGuards {
     };
     return new AiSdkModelInputGuard({
       ...options,
-      releaser: this.releases,
+      ...moduleGuardWiring(this.releases, this.registry, this.publicMessage, this.provenanceLabels),
       destination,
-      publicMessage: this.publicMessage,
-      isCapability: (name) => this.registry.find(name) !== undefined,
-      provenanceLabels: this.provenanceLabels,
       conversation,
     });
   }

@@ -1,7 +1,5 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
-import type { ContextReleaser } from '../context-release/context-releaser.js';
-import type { Destination } from '../context-release/destination.js';
 import type { PlaceholderVault } from '../context-release/detectors/index.js';
 import type { ReleaseRequest } from '../context-release/release-request.js';
 import { Decision } from '../decisions/decision.js';
@@ -15,7 +13,12 @@ import { MessageAdmission, type UnsealedHistory } from './message-admission.js';
 import { notExecutedMessage } from './not-executed-message.js';
 import { type PlaceholderRestoration, PlaceholderRestorations } from './placeholder-restoration.js';
 import { ReleaseSeal } from './release-seal.js';
-import { ToolResultRelease, type ToolResultRoute } from '../runtimes/tool-result-release.js';
+import { releaseContext } from '../runtimes/released-context.js';
+import {
+  ToolResultRelease,
+  type ToolResultReleaseOptions,
+  type ToolResultRoute,
+} from '../runtimes/tool-result-release.js';
 import { isPlainText } from '../runtimes/structured-text.js';
 import { VerdictTool } from './verdict-tool.js';
 import { threadOf } from './thread-of.js';
@@ -27,23 +30,7 @@ import { statedLabelOf, withSealedLabel } from './sealed-label.js';
 export type { ToolResultRoute };
 
 /** Options of a {@link ModelInputGuard}. */
-export interface ModelInputGuardOptions {
-  readonly releaser: Pick<ContextReleaser, 'requireRelease'>;
-  /** The one connection and trust zone this agent's model runs in. */
-  readonly destination: Destination;
-  /** The release route of each tool's results, by tool name. A tool without one cannot answer the model. */
-  readonly toolResults: Readonly<Record<string, ToolResultRoute>>;
-  /**
-   * Verdict's fixed public message: a tool's `not_executed` answer carrying it passes unreleased (it holds no
-   * data), re-serialized by `publicAnswer` — never as the tool's own text.
-   */
-  readonly publicMessage: string;
-  /**
-   * Whether a `not_executed` answer names a registered capability (`ModelInputGuards` asks the registry); from a
-   * bound or guarded tool it must name that tool's own capability. Without it no `not_executed` answer passes
-   * unreleased: route those tools too.
-   */
-  readonly isCapability?: (name: string) => boolean;
+export interface ModelInputGuardOptions extends ToolResultReleaseOptions {
   /** The vault of the routes that scan with `tokenize`: its `<EMAIL_1>`-style placeholders restore where `restore` declares. */
   readonly vault?: PlaceholderVault;
   /**
@@ -141,12 +128,8 @@ export class ModelInputGuard {
 
   /** Releases structured context for this destination and wraps it in a sealed message for the agent's input. */
   async contextMessage(request: Omit<ReleaseRequest, 'destination'>): Promise<HumanMessage> {
-    const { json: content } = await this.options.releaser.requireRelease({
-      ...request,
-      destination: this.options.destination,
-    });
+    const content = await releaseContext(this.options, request);
     const source = ProvenanceSource.of(request.source);
-    this.options.provenanceLabels?.remember(content, [labelContent(content, source, request.trust)]);
     // The label travels inside the seal: another process, or this one once its label memory forgot the text,
     // reads the ticket as what it was released as (ADR 0041).
     return this.seal.sealMessage(withSealedLabel(new HumanMessage({ content }), { source, trust: request.trust }));

@@ -3,9 +3,8 @@ import type { ReleaseRequest } from '../context-release/release-request.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
 import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
-import { labelContent } from '../provenance/labelled-content.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
-import { ProvenanceSource } from '../provenance/provenance-source.js';
+import { releaseContext } from '../runtimes/released-context.js';
 import { isPlainText } from '../runtimes/structured-text.js';
 import { ToolResultRelease, type ToolResultReleaseOptions } from '../runtimes/tool-result-release.js';
 import { admitsUserText } from '../runtimes/unsealed-text.js';
@@ -71,13 +70,7 @@ export class AgentsModelInputGuard {
    * exact text through (in this process).
    */
   async contextMessage(request: Omit<ReleaseRequest, 'destination'>): Promise<UserMessageItem> {
-    const { json: content } = await this.options.releaser.requireRelease({
-      ...request,
-      destination: this.options.destination,
-    });
-    this.options.provenanceLabels?.remember(content, [
-      labelContent(content, ProvenanceSource.of(request.source), request.trust),
-    ]);
+    const content = await releaseContext(this.options, request);
     rememberBounded(this.context, fingerprintString(content), true, REMEMBERED);
     return { role: 'user', content };
   }

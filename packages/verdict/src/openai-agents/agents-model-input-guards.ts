@@ -4,6 +4,7 @@ import { ContextReleaseService } from '../context-release/context-release.servic
 import type { Destination } from '../context-release/destination.js';
 import { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import { PublicMessage } from '../public-message.js';
+import { moduleGuardWiring } from '../runtimes/module-guard-wiring.js';
 import { AgentsModelInputGuard, type AgentsModelInputGuardOptions } from './agents-model-input-guard.js';
 
 /**
@@ -32,11 +33,8 @@ export class AgentsModelInputGuards {
   ): AgentsModelInputGuard {
     return new AgentsModelInputGuard({
       ...options,
-      releaser: this.releases,
+      ...moduleGuardWiring(this.releases, this.registry, this.publicMessage, this.provenanceLabels),
       destination,
-      publicMessage: this.publicMessage,
-      isCapability: (name) => this.registry.find(name) !== undefined,
-      provenanceLabels: this.provenanceLabels,
     });
   }
 }

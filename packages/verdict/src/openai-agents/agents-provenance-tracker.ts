@@ -1,4 +1,4 @@
-import type { AgentOutputItem, Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents';
+import type { AgentOutputItem, Model, ModelRequest, StreamEvent } from '@openai/agents';
 import type { Trust } from '../context-release/trust.js';
 import type { ActionContext } from '../context/action-context.js';
 import type { ContextLabeller } from '../provenance/context-labeller.js';

@@ -13,9 +13,20 @@ export type ToolResultRoute = Omit<ReleaseRequest, 'payload' | 'destination'>;
 /** What a {@link ToolResultRelease} needs: the model-input guard's options of every runtime. */
 export interface ToolResultReleaseOptions {
   readonly releaser: Pick<ContextReleaser, 'requireRelease'>;
+  /** The one connection and trust zone this agent's model runs in. */
   readonly destination: Destination;
+  /** The release route of each tool's results, by tool name. A tool without one cannot answer the model. */
   readonly toolResults: Readonly<Record<string, ToolResultRoute>>;
+  /**
+   * Verdict's fixed public message: a tool's `not_executed` answer carrying it passes unreleased (it holds no
+   * data), re-serialized by `publicAnswer` — never as the tool's own text.
+   */
   readonly publicMessage: string;
+  /**
+   * Whether a `not_executed` answer names a registered capability (`ModelInputGuards` asks the registry); from a
+   * bound or guarded tool it must name that tool's own capability. Without it no `not_executed` answer passes
+   * unreleased: route those tools too.
+   */
   readonly isCapability?: (name: string) => boolean;
 }
 
