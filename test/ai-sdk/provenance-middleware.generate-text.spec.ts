@@ -167,16 +167,20 @@ describe('the provenance tracker as AI SDK language-model middleware (streamText
 });
 
 describe('the provenance window survives an approval in the same conversation', () => {
-  /** A payment that requires confirmation: Alice's generation pauses, she approves in Verdict, it resumes. */
+  /**
+   * A payment that requires confirmation: Alice's generation pauses, she approves in Verdict, it resumes — with the
+   * tracker and the guard around both generations (the resumed prompt carries the answers the guard sealed).
+   */
   async function payWithApproval(question: string, recipient: string) {
-    const env = await setup({ payments: TRUSTED_ONLY, confirmPayments: true });
+    const env = await setup({ payments: TRUSTED_ONLY, confirmPayments: true, releasePolicies: [catalogPolicy] });
     const tracker = env.trackers.forAgent();
+    const guard = env.guards.forDestination(local, {
+      toolResults: { view_product: route, send_payment: { ...route, only: ['paid'] } },
+    });
+    const middleware = [tracker.middleware(), guard.middleware()];
     const messages = ask(question);
     const first = await env.generate(
-      wrapLanguageModel({
-        model: scriptedLanguageModel(readAndPay(recipient)),
-        middleware: tracker.middleware(),
-      }),
+      wrapLanguageModel({ model: scriptedLanguageModel(readAndPay(recipient)), middleware }),
       messages,
     );
     const request = first.content.find((part) => part.type === 'tool-approval-request');
@@ -188,10 +192,7 @@ describe('the provenance window survives an approval in the same conversation', 
         ...first.response.messages,
         { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] },
       ];
-      await env.generate(
-        wrapLanguageModel({ model: scriptedLanguageModel([{ text: 'paid' }]), middleware: tracker.middleware() }),
-        resumed,
-      );
+      await env.generate(wrapLanguageModel({ model: scriptedLanguageModel([{ text: 'paid' }]), middleware }), resumed);
     }
     return { env, asked: request !== undefined };
   }
