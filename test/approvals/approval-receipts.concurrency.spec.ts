@@ -143,6 +143,55 @@ for (const engine of databaseEngines()) {
     });
 
     /**
+     * Batch approvals (ADR 0102): each process decides the same batch of three receipts at once, half approving all,
+     * half rejecting all. Exactly one decision applies, to every item: the rows never mix the two.
+     */
+    it(`applies exactly one of ${PROCESSES} racing decisions of an approval batch, to every item, in each of ${ROUNDS} rounds`, async () => {
+      const { operator, workers } = setup();
+      const applied: number[] = [];
+      const violations: string[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const batchId = fingerprint({ batch: round, nonce: randomBytes(8).toString('hex') });
+        const receipts: ApprovalReceipt[] = [];
+        for (const item of [0, 1, 2])
+          receipts.push(
+            await operator.issue({
+              ...issueRequest(engine, `batch_${batchId.slice(0, 12)}_${item}`),
+              batch: { id: batchId, arguments: { item } },
+            }),
+          );
+        const now = new Date();
+        const replies = await workers.decideReceiptBatchAll((index) => ({
+          batchId,
+          items: receipts.map((r) => ({
+            receiptId: r.id,
+            toolCallId: r.toolCallId,
+            verdict: index % 2 === 0 ? ('approve' as const) : ('reject' as const),
+          })),
+          by: `approver:${index}`,
+          now,
+        }));
+        const winners = replies.flatMap((reply, index) => (reply.outcome === 'decided' ? [index] : []));
+        applied.push(winners.length);
+        for (const [index, reply] of replies.entries())
+          if (reply.outcome !== 'decided' && reply.outcome !== 'invalid_state')
+            violations.push(`round ${round} process ${index}: ${reply.outcome}`);
+        if (winners.length !== 1) continue;
+        const status = winners[0] % 2 === 0 ? 'approved' : 'rejected';
+        const stored = await operator.inBatch(batchId);
+        if (stored.some((r) => r.status !== status || r.arguments !== null))
+          violations.push(
+            `round ${round}: the rows ${JSON.stringify(stored.map((r) => r.status))} are not all ${status}`,
+          );
+      }
+      expect({ rounds: applied.length, notExactlyOne: offRounds(applied) }).toEqual({
+        rounds: ROUNDS,
+        notExactlyOne: [],
+      });
+      expect(violations).toEqual([]);
+    });
+
+    /**
      * The pending-receipt caps (ADR 0015): every round a fresh principal, and all processes issue for it at
      * once behind the pool's start barrier. At most the caps are ever issued, and (the caps being reachable)
      * exactly that many; the database holds no more pending rows than were issued.

@@ -25,6 +25,7 @@ import { CreateApprovalReceipts1795996093417 } from '../../packages/verdict/src/
 import { AddApprovalReceiptPrincipals1796000104000 } from '../../packages/verdict/src/typeorm/migrations/1796000104000-add-approval-receipt-principals.js';
 import { AddApprovalReceiptConversations1796000110300 } from '../../packages/verdict/src/typeorm/migrations/1796000110300-add-approval-receipt-conversations.js';
 import { AddApproverProvenance1796000330033 } from '../../packages/verdict/src/typeorm/migrations/1796000330033-add-approver-provenance.js';
+import { AddApprovalReceiptBatches1797010000000 } from '../../packages/verdict/src/typeorm/migrations/1797010000000-add-approval-receipt-batches.js';
 
 const TABLE = 'verdict_approval_receipts';
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
@@ -196,11 +197,13 @@ for (const engine of databaseEngines()) {
   describe(`CreateApprovalReceipts migration [${engine.name}]`, () => {
     it('drops the table on down, and up creates it again with its unique key', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const [principals, conversations, provenance] = [
+        const [principals, conversations, provenance, batches] = [
           new AddApprovalReceiptPrincipals1796000104000(),
           new AddApprovalReceiptConversations1796000110300(),
           new AddApproverProvenance1796000330033(),
+          new AddApprovalReceiptBatches1797010000000(),
         ];
+        await onOwnRunner(dataSource, (queryRunner) => batches.down(queryRunner));
         await onOwnRunner(dataSource, (queryRunner) => provenance.down(queryRunner));
         await onOwnRunner(dataSource, (queryRunner) => conversations.down(queryRunner));
         await onOwnRunner(dataSource, (queryRunner) => principals.down(queryRunner));
@@ -212,6 +215,7 @@ for (const engine of databaseEngines()) {
         await onOwnRunner(dataSource, (queryRunner) => principals.up(queryRunner));
         await onOwnRunner(dataSource, (queryRunner) => conversations.up(queryRunner));
         await onOwnRunner(dataSource, (queryRunner) => provenance.up(queryRunner));
+        await onOwnRunner(dataSource, (queryRunner) => batches.up(queryRunner));
         const request = issueRequest();
         expect(await new TypeOrmApprovalReceiptStore(dataSource).issue(request)).toMatchObject({
           id: request.candidateId,
@@ -234,6 +238,7 @@ for (const engine of databaseEngines()) {
           expect(before.columns.map((column) => column.name)).not.toContain('principal_fingerprint');
           // The expiry index is a later migration's (ADR 0023), untouched by this one.
           expect(before.indices.map((index) => index.name).sort()).toEqual([
+            'idx_verdict_approval_receipts_batch',
             'idx_verdict_approval_receipts_expires_at',
             'uq_verdict_approval_receipts_key',
           ]);
@@ -244,6 +249,7 @@ for (const engine of databaseEngines()) {
           expect(
             after.indices.map((index) => [index.name, index.isUnique, [...index.columnNames].sort()]).sort(),
           ).toEqual([
+            ['idx_verdict_approval_receipts_batch', false, ['batch_id']],
             ['idx_verdict_approval_receipts_expires_at', false, ['expires_at']],
             ['idx_verdict_approval_receipts_principal', false, ['capability', 'expires_at', 'principal_fingerprint']],
             ['uq_verdict_approval_receipts_key', true, ['binding_fingerprint', 'capability', 'tool_call_id']],

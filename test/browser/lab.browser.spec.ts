@@ -209,6 +209,7 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
         'Confirmation',
         'Review lane',
         'Budget',
+        'Spend & tokens',
         'Duplicate delivery',
         'Forbidden states',
         'Provenance',
@@ -406,6 +407,47 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
   );
 
   it(
+    'batch approvals: three refunds of one turn are shown together; another customer sees nothing; approve, reject and edit each; the edit asks again on its own and then runs',
+    async () => {
+      const page = await open('confirmation');
+      await page.click('#propose-batch');
+      const items = page.locator('#batch-items [data-batch-item]');
+      await items.nth(2).waitFor();
+      expect(await items.allTextContents()).toEqual([
+        expect.stringContaining('Refund 500 cents on order 1002'),
+        expect.stringContaining('Refund 300 cents on order 1004'),
+        expect.stringContaining('Refund 200 cents on order 1002'),
+      ]);
+      expect(await outcomes(page, '#batch-calls')).toEqual(Array(3).fill('require_confirmation'));
+
+      await page.locator('#batch-approver').selectOption('customer:91');
+      await page.locator('#batch-refusal').waitFor();
+      expect(await page.locator('#batch-refusal').textContent()).toContain('forbidden');
+      await page.locator('#batch-approver').selectOption('customer:72');
+      await items.nth(2).waitFor();
+
+      const ids = await items.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-batch-item')!));
+      await page.getByLabel(`Decision for ${ids[1]}`).selectOption('reject');
+      await page.getByLabel(`Decision for ${ids[2]}`).selectOption('edit');
+      await page.getByLabel(`Edited amount for ${ids[2]}`).fill('150');
+      await page.click('#decide-batch');
+      await page.locator('#batch-answer', { hasText: 'batch decided' }).waitFor();
+      await page.locator('#batch-calls article').nth(5).waitFor();
+      expect((await outcomes(page, '#batch-calls')).slice(3)).toEqual(['executed', 'deny', 'require_confirmation']);
+      // The edited refund waits alone, in a batch of its own, with the edited amount.
+      await items.filter({ hasText: 'Refund 150 cents on order 1002' }).waitFor();
+      expect(await items.count()).toBe(1);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await shoot(page, 'batch-approvals-desktop');
+
+      await page.click('#decide-batch');
+      await page.locator('#batch-calls article').nth(6).waitFor();
+      expect((await outcomes(page, '#batch-calls')).slice(6)).toEqual(['executed']);
+    },
+    LAB_TIMEOUT,
+  );
+
+  it(
     'budget: two refreshes executed, the third throttled, each call credited with its own carrier request; the budget stays spent, is per browser session, and reset restores it',
     async () => {
       const page = await open('budget');
@@ -435,6 +477,66 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       await page.locator('#reset-done').waitFor();
       expect(await page.locator('[data-testid="summary"]').count()).toBe(0);
       expect(await run()).toEqual(['executed', 'executed', 'throttle']);
+    },
+    LAB_TIMEOUT,
+  );
+
+  it(
+    'spend and tokens: every budget of the customer with what is left; goodwill credit past €20 is throttled, and the assistant is stopped before the model call once its tokens run out',
+    async () => {
+      const page = await open('spend-and-tokens');
+      const rows = page.locator('#budgets tbody tr');
+      const remaining = () =>
+        rows.evaluateAll((list) =>
+          list.map((row) => [row.getAttribute('data-budget'), row.getAttribute('data-remaining')]),
+        );
+      await rows.first().waitFor();
+      expect(await remaining()).toEqual([
+        ['orders.goodwill_credit', '2000'],
+        ['assistant tokens', '600'],
+        ['assistant cost', '1000'],
+      ]);
+      expect(await rows.first().locator('td').last().textContent()).toContain('refused before the capability runs');
+
+      await page.click('#run-goodwill');
+      await page.locator('[data-testid="summary"]').waitFor();
+      await page.locator('#run-goodwill:enabled').waitFor();
+      expect(await outcomes(page, '.run')).toEqual(['executed', 'executed', 'throttle']);
+      expect(await page.locator('[data-testid="summary"]').textContent()).toBe(
+        '€16.00 of credit granted for 3 proposal(s) of €8.00',
+      );
+      const goodwill = page.locator('tr[data-budget="orders.goodwill_credit"]');
+      expect(await goodwill.locator('[data-testid="used"]').textContent()).toBe('€16.00');
+      expect(await goodwill.locator('[data-testid="remaining"]').textContent()).toBe('€4.00');
+
+      await page.fill('#assistant-times', '10');
+      await page.click('#run-assistant');
+      await page.locator('#assistant-runs li').first().waitFor();
+      await page.locator('#run-assistant:enabled').waitFor();
+      const runs = await page
+        .locator('#assistant-runs li')
+        .evaluateAll((items) => items.map((item) => item.getAttribute('data-outcome')));
+      expect(runs).toHaveLength(10);
+      const answered = runs.indexOf('stopped');
+      expect(answered).toBeGreaterThan(0);
+      expect(runs).toEqual([...Array(answered).fill('answered'), ...Array(10 - answered).fill('stopped')]);
+      expect(await page.locator('#assistant-runs li[data-outcome="stopped"]').first().textContent()).toContain(
+        'VERDICT_MODEL_BUDGET_EXCEEDED',
+      );
+      expect(await page.locator('#assistant-runs li[data-outcome="answered"]').first().textContent()).toMatch(
+        /reserved \d+ tokens, the provider reported \d+: \d+ spent, \d+ released/,
+      );
+      const tokens = page.locator('tr[data-budget="assistant tokens"]');
+      expect(Number(await tokens.getAttribute('data-remaining'))).toBeLessThan(600);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await shoot(page, 'spend-and-tokens-desktop');
+
+      // Another browser session is another lab: its budgets are untouched.
+      const other = await open('spend-and-tokens');
+      await other.locator('#budgets tbody tr').first().waitFor();
+      expect(await other.locator('tr[data-budget="orders.goodwill_credit"]').getAttribute('data-remaining')).toBe(
+        '2000',
+      );
     },
     LAB_TIMEOUT,
   );
@@ -833,6 +935,7 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
     },
     { lab: 'confirmation', button: '#propose-refund', shows: '#confirmation-calls [data-testid="outcome"]' },
     { lab: 'budget', button: '#run-budget', shows: '[data-testid="summary"]' },
+    { lab: 'spend-and-tokens', button: '#run-assistant', shows: '#assistant-runs li' },
     { lab: 'duplicate-delivery', button: '#run-duplicate-delivery', shows: '[data-testid="summary"]' },
     { lab: 'release', button: '#run-release', shows: 'article.release >> nth=1' },
     { lab: 'forbidden-states', button: '#run-forbidden-states', shows: '#chain-steps > li >> nth=4' },

@@ -137,6 +137,7 @@ export function documentsFixture() {
       | 'rateLimits'
       | 'budgets'
       | 'callCeilings'
+      | 'modelBudgets'
       | 'approvals'
       | 'trajectories'
       | 'clock'

@@ -3,11 +3,13 @@ import {
   Controller,
   Get,
   Header,
+  Headers,
   HttpCode,
   Inject,
   NotFoundException,
   Param,
   Post,
+  Query,
   UseFilters,
 } from '@nestjs/common';
 import {
@@ -24,9 +26,11 @@ import { ExecutionClaimEntity } from '@verdict/nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { z } from 'zod';
 import { ConfirmationScenario } from './approvals/confirmation.scenario.js';
+import { BatchApprovalScenario } from './approvals/batch-approval.scenario.js';
 import { CrossCustomerComparison } from './comparison/cross-customer.comparison.js';
 import { ExfiltrationChainScenario } from './forbidden-states/exfiltration-chain.scenario.js';
 import { GateScenarios } from './gates/gate-scenarios.js';
+import { BudgetPageScenario } from './budgets/budget-page.scenario.js';
 import { ClaimsPanelScenario } from './claims/claims-panel.scenario.js';
 import { AttackPackScenario } from './evaluation/attack-pack.scenario.js';
 import { LiveLabProvider } from './live/live-lab-provider.js';
@@ -56,11 +60,38 @@ const schemas = {
   mcpListings: z.object({ users: z.array(z.string().max(40)).length(2) }),
   crossCustomer: withActor({ orderId, request: z.string().max(500) }),
   budget: withActor({ orderId, count: z.number().int().min(1).max(5) }),
+  budgetStanding: z.object({ customerId: z.coerce.number().int(), tenant: z.string() }).pipe(labActorSchema),
+  goodwill: withActor({
+    orderId,
+    amountCents: z.number().int().positive().max(100_000),
+    count: z.number().int().min(1).max(5),
+  }),
+  assistant: withActor({ question: z.string().trim().min(1).max(500), count: z.number().int().min(1).max(10) }),
   duplicate: withActor({ orderId }),
   release: withActor({}),
   chain: withActor({ externalHost: z.string().min(1).max(253), recipient: z.string().min(3).max(254) }),
   refund: withActor({ orderId, amountCents: z.number().int().positive().max(10_000_000) }),
   resume: z.object({ orderId, amountCents: z.number().int().positive().max(10_000_000) }),
+  batchRefunds: withActor({
+    refunds: z
+      .array(z.object({ orderId, amountCents: z.number().int().positive().max(10_000_000) }))
+      .min(2)
+      .max(5),
+  }),
+  batchDecisions: z.object({
+    decisions: z
+      .array(
+        z.union([
+          z.object({ toolCallId: z.string().max(100), decision: z.enum(['approve', 'reject']) }).strict(),
+          z.object({
+            toolCallId: z.string().max(100),
+            decision: z.literal('edit'),
+            arguments: z.object({ orderId, amountCents: z.number().int().positive().max(10_000_000) }),
+          }),
+        ]),
+      )
+      .max(10),
+  }),
   whyVerdict: z.enum(WHY_VERDICT_CASES),
   label: withActor({ orderId }),
   resolveClaim: z.object({
@@ -94,6 +125,7 @@ export class LabController {
     private readonly crossCustomer: CrossCustomerComparison,
     private readonly gates: GateScenarios,
     private readonly confirmation: ConfirmationScenario,
+    private readonly batchApproval: BatchApprovalScenario,
     private readonly destinationRelease: DestinationReleaseScenario,
     private readonly chain: ExfiltrationChainScenario,
     private readonly whyVerdict: WhyVerdictCases,
@@ -107,6 +139,7 @@ export class LabController {
     private readonly live: LiveLabProvider,
     private readonly liveScenarios: LiveLabScenarios,
     private readonly mcpSession: McpSessionScenario,
+    private readonly budgets: BudgetPageScenario,
     @Inject(LAB_OPTIONS) private readonly options: LabOptions,
   ) {}
 
@@ -137,6 +170,28 @@ export class LabController {
   runBudget(@Body() body: unknown) {
     const { actor, orderId, count } = parseBody(schemas.budget, body);
     return this.gates.permissionIsNotABudget(actor, orderId, count);
+  }
+
+  /** Where the actor's spend and model budgets stand (`?customerId=72&tenant=acme`). */
+  @Get('labs/budgets')
+  budgetStanding(@Query() query: unknown) {
+    return this.budgets.view(parseBody(schemas.budgetStanding, query));
+  }
+
+  /** `count` goodwill credits against the capability's spend budget (€20 per customer per day). */
+  @Post('labs/budgets/credits')
+  @HttpCode(200)
+  runGoodwillCredits(@Body() body: unknown) {
+    const { actor, orderId, amountCents, count } = parseBody(schemas.goodwill, body);
+    return this.budgets.grantCredit(actor, orderId, amountCents, count);
+  }
+
+  /** `count` questions to the lab assistant against its token and cost budgets. */
+  @Post('labs/budgets/assistant')
+  @HttpCode(200)
+  runAssistant(@Body() body: unknown) {
+    const { actor, question, count } = parseBody(schemas.assistant, body);
+    return this.budgets.askAssistant(actor, question, count);
   }
 
   /** One escalation delivered under two tool-call ids. */
@@ -207,6 +262,30 @@ export class LabController {
   @HttpCode(200)
   resumeRefund(@Param('toolCallId') toolCallId: string, @Body() body: unknown) {
     return this.confirmation.resume(toolCallId, parseBody(schemas.resume, body));
+  }
+
+  /** The model proposes several refunds in one turn: each asks for confirmation, in one batch. */
+  @Post('labs/batch-approval/proposals')
+  @HttpCode(200)
+  proposeBatch(@Body() body: unknown) {
+    return this.batchApproval.propose(parseBody(schemas.batchRefunds, body));
+  }
+
+  /** The batch, for the signed-in approver (`x-lab-approver`): every pending item, or why not. */
+  @Get('approvals/batches/:batchId')
+  readBatch(@Param('batchId') batchId: string, @Headers('x-lab-approver') approver: string | undefined) {
+    return this.batchApproval.read(batchId, approver);
+  }
+
+  /** The signed-in approver decides every item of the batch at once; the calls then resume. */
+  @Post('approvals/batches/:batchId/decisions')
+  @HttpCode(200)
+  decideBatch(
+    @Param('batchId') batchId: string,
+    @Headers('x-lab-approver') approver: string | undefined,
+    @Body() body: unknown,
+  ) {
+    return this.batchApproval.decide(batchId, parseBody(schemas.batchDecisions, body).decisions, approver);
   }
 
   /** The approval inbox: pending approvals this session's conversation asked for. */

@@ -4,6 +4,7 @@ import { InProcessDeferredQueue, VerdictModule } from '@verdict/nestjs';
 import { VerdictLangChainModule } from '@verdict/nestjs/langchain';
 import {
   TypeOrmApprovalReceiptStore,
+  TypeOrmBudgetStore,
   TypeOrmEvidenceQuery,
   TypeOrmEvidenceRecorder,
   TypeOrmExecutionClaimStore,
@@ -28,6 +29,7 @@ import { DataSource } from 'typeorm';
 import { CrossCustomerComparison } from './comparison/cross-customer.comparison.js';
 import { GateScenarios } from './gates/gate-scenarios.js';
 import { ConfirmationScenario } from './approvals/confirmation.scenario.js';
+import { BatchApprovalScenario } from './approvals/batch-approval.scenario.js';
 import { LabController } from './lab.controller.js';
 import { LAB_OPTIONS, type LabOptions } from './lab-options.js';
 import { LabSeeder } from './lab-seeder.js';
@@ -57,6 +59,9 @@ import { VerdictMcpModule } from '@verdict/nestjs/mcp';
 import { LAB_MCP_TOOLS, LAB_MCP_USER_HEADER, McpSessionScenario, labMcpPrincipal } from './mcp/mcp-session.scenario.js';
 import { PayoutCapabilities } from './provenance/payout.capabilities.js';
 import { ReviewAgent } from './provenance/review-agent.js';
+import { BudgetPageScenario } from './budgets/budget-page.scenario.js';
+import { GoodwillCreditCapabilities } from './budgets/goodwill-credit.capabilities.js';
+import { LAB_MODEL_BUDGETS } from './budgets/lab-model-budgets.js';
 
 /**
  * One lab session: the synthetic storefront on its own embedded SQLite database, Verdict with TypeORM
@@ -87,6 +92,11 @@ export class LabModule {
             rateLimits: new TypeOrmRateLimitStore(dataSource),
             approvals: new TypeOrmApprovalReceiptStore(dataSource),
             trajectories: new TypeOrmTrajectoryStore(dataSource),
+            // The budget page: the goodwill credit's spend budget and the assistant's token and cost budgets,
+            // per customer (the same key the review lane uses: a customer's id, whatever session they come from).
+            budgets: new TypeOrmBudgetStore(dataSource),
+            modelBudgets: LAB_MODEL_BUDGETS,
+            actorKey: labActorKey,
             // Every lab agent that proposes the payout has a tracker, and a session's history stays in this
             // process's label memory: both provenance behaviour changes are acknowledged (ADR 0039, 0041).
             provenance: {
@@ -144,6 +154,7 @@ export class LabModule {
         CrossCustomerComparison,
         GateScenarios,
         ConfirmationScenario,
+        BatchApprovalScenario,
         LabReleasePolicies,
         DestinationReleaseScenario,
         RecordsCapabilities,
@@ -160,6 +171,8 @@ export class LabModule {
         AttackPackScenario,
         CarrierLabelCapabilities,
         ClaimsPanelScenario,
+        GoodwillCreditCapabilities,
+        BudgetPageScenario,
         { provide: LAB_OPTIONS, useValue: options },
         { provide: LiveLabProvider, useValue: options.live ?? LiveLabProvider.fromEnv({}) },
         LiveLabScenarios,

@@ -17,6 +17,8 @@ export type * from './processes/review-lane-protocol.js';
 export { externalCopiesModel } from './processes/external-copies.model.js';
 export type { GateWorkers } from './processes/gate-workers.js';
 export { startContainmentWorkers } from './processes/containment-workers.js';
+export { startModelBudgetWorkers } from './processes/model-budget-workers.js';
+export type { ModelBudgetWorkers } from './processes/model-budget-workers.js';
 export type { ContainmentWorkers } from './processes/containment-workers.js';
 export type { PingReply, SwitchReply, SwitchRequest } from './processes/containment-protocol.js';
 export { startEvidenceWorkers } from './processes/evidence-workers.js';
@@ -36,6 +38,8 @@ export type {
   ReceiptConsumeRequest,
   ReceiptDecisionReply,
   ReceiptDecisionRequest,
+  ReceiptBatchDecisionReply,
+  ReceiptBatchDecisionRequest,
   ReceiptIssueReply,
   ReceiptIssueRequest,
   TrajectoryAdvanceReply,

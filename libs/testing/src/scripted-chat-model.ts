@@ -18,5 +18,6 @@ export type {
   ScriptedTurnContext,
   ScriptedTurnFactory,
   ScriptedTurnRecord,
+  ScriptedUsage,
   ShownToolMessage,
 } from '@verdict/nestjs/testing/langchain';

@@ -127,8 +127,23 @@ export {
 export type { BudgetOptions } from './budgets/budget-options.interface.js';
 export { InMemoryBudgetStore } from './budgets/in-memory-budget-store.js';
 export { BUDGET_EXHAUSTED } from './budgets/budget.gate.js';
+export { spendBudgetStanding, spendBudgetWindowOf } from './budgets/spend-budget-window.js';
 export { type CallCeilings, type CallCeilingOptions, DEFAULT_CALL_CEILING_WINDOW } from './budgets/call-ceilings.js';
 export { TOOL_CALL_CEILING, DENIED_PROPOSAL_CEILING } from './budgets/call-ceiling.gate.js';
+export {
+  ModelBudgetMeasure,
+  type ModelBudget,
+  type ModelCallBudgets,
+  type ModelPrice,
+} from './budgets/model-budget.js';
+export type { ModelBudgetOptions } from './budgets/model-budget-options.interface.js';
+export {
+  ModelBudgetGate,
+  type ModelBudgetHold,
+  type ModelBudgetStanding,
+  type ModelCallEstimate,
+  type ModelUsage,
+} from './budgets/model-budget.gate.js';
 export { EvidenceWriteFailed } from './events/evidence-write-failed.event.js';
 
 // Approvals
@@ -154,9 +169,34 @@ export {
   type ReceiptOutcome,
   type ReceiptPruneReport,
   type ReceiptTransition,
+  type ReceiptBatchMembership,
+  type ReceiptBatchDecision,
+  type ReceiptBatchItemDecision,
+  type ReceiptBatchTransition,
 } from './approvals/approval-receipt-store.interface.js';
 export { receiptTombstone } from './approvals/receipt-tombstone.js';
-export { checkReceipt, exceedsPendingLimits, refusedTransition, isExpired } from './approvals/receipt-rules.js';
+export {
+  checkReceipt,
+  exceedsPendingLimits,
+  refusedTransition,
+  isExpired,
+  refusedBatchDecision,
+  decidedInBatch,
+} from './approvals/receipt-rules.js';
+export { ApprovalBatchService } from './approvals/approval-batch.service.js';
+export type {
+  ApprovalBatch,
+  ApprovalBatchItem,
+  ApprovalBatchItemDecision,
+  ApprovalBatchOutcome,
+  ApprovalBatchRead,
+  DecidedBatchItem,
+} from './approvals/approval-batch.js';
+export { approvalBatchId, type ApprovalBatchTurn } from './approvals/approval-batch-id.js';
+export {
+  ApprovalBatchDecisionError,
+  type ApprovalBatchDecisionProblem,
+} from './approvals/approval-batch-decision.error.js';
 export { InMemoryApprovalReceiptStore } from './approvals/in-memory-approval-receipt-store.js';
 export {
   ApprovalService,
@@ -258,6 +298,9 @@ export { foldEffects } from './forbidden-states/fold-effects.js';
 export { MissingTrajectoryError } from './errors/missing-trajectory.error.js';
 export { MissingBudgetScopeError } from './errors/missing-budget-scope.error.js';
 export { InvalidBudgetAmountError } from './errors/invalid-budget-amount.error.js';
+export { ModelBudgetExceededError } from './errors/model-budget-exceeded.error.js';
+export { UnpricedModelError } from './errors/unpriced-model.error.js';
+export { MissingModelBudgetScopeError } from './errors/missing-model-budget-scope.error.js';
 export { CallCeilingReachedError } from './errors/call-ceiling-reached.error.js';
 export { RunStoppingError } from './errors/run-stopping.error.js';
 export { TrajectoryContentionError } from './errors/trajectory-contention.error.js';
@@ -353,6 +396,7 @@ export { ApprovalReplayDetected } from './events/approval-replay-detected.event.
 export { ApprovalArgumentsChanged } from './events/approval-arguments-changed.event.js';
 export { ExecutionRateExceeded } from './events/execution-rate-exceeded.event.js';
 export { SpendBudgetExceeded } from './events/spend-budget-exceeded.event.js';
+export { ModelBudgetExceeded } from './events/model-budget-exceeded.event.js';
 export { DuplicateExecutionRefused } from './events/duplicate-execution-refused.event.js';
 export { ForbiddenStateRefused } from './events/forbidden-state-refused.event.js';
 export { ToolLoopDetected } from './events/tool-loop-detected.event.js';

@@ -18,6 +18,7 @@ import { DEFAULT_PUBLIC_MESSAGE } from './verdict-module-options.interface.js';
 import { VerdictService } from './verdict.service.js';
 import { ExecutionClaimsService } from './execution-claims/execution-claims.service.js';
 import { ApprovalService } from './approvals/approval.service.js';
+import { ApprovalBatchService } from './approvals/approval-batch.service.js';
 import { ApprovalEndpointGuard } from './approvals/approval-endpoint.guard.js';
 import { ContextReleaseService } from './context-release/context-release.service.js';
 import { ReleasePolicyExplorer } from './context-release/release-policy-explorer.js';
@@ -44,6 +45,8 @@ import { QuarantineService } from './quarantine/quarantine.service.js';
 import { REVIEW_OPTIONS } from './review/review-options.interface.js';
 import { EXECUTION_CLAIM_OPTIONS } from './execution-claims/execution-claim-options.interface.js';
 import { BUDGET_OPTIONS } from './budgets/budget-options.interface.js';
+import { MODEL_BUDGET_OPTIONS } from './budgets/model-budget-options.interface.js';
+import { ModelBudgetGate } from './budgets/model-budget.gate.js';
 import { AUDITED_OPTIONS } from './audit/audited-options.interface.js';
 import { AUTHORIZATION_OPTIONS } from './authorization/authorization-options.interface.js';
 import { BEHAVIOUR_CHANGE_OPTIONS } from './upgrade/behaviour-change-options.interface.js';
@@ -63,6 +66,7 @@ const OPTION_SLICES = [
   CONTEXT_RELEASE_OPTIONS,
   EXECUTION_CLAIM_OPTIONS,
   BUDGET_OPTIONS,
+  MODEL_BUDGET_OPTIONS,
   SECURITY_EVENT_OPTIONS,
   PROVENANCE_STAGE_OPTIONS,
   QUARANTINE_OPTIONS,
@@ -78,6 +82,7 @@ const PUBLIC_PROVIDERS = [
   VerdictService,
   ExecutionClaimsService,
   ApprovalService,
+  ApprovalBatchService,
   ApprovalEndpointGuard,
   // The endpoint guards' kill-switch check: resolved in the application's module, so exported.
   DecisionContainment,
@@ -88,6 +93,7 @@ const PUBLIC_PROVIDERS = [
   ReviewEndpointGuard,
   DeferredExecutionWorker,
   QuarantineService,
+  ModelBudgetGate,
 ];
 
 /**

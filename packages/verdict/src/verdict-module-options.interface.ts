@@ -11,6 +11,7 @@ import type { TrajectoryOptions } from './forbidden-states/trajectory-options.in
 import type { ProvenanceStageOptions } from './provenance/provenance-stage-options.interface.js';
 import type { BudgetOptions } from './budgets/budget-options.interface.js';
 import type { CallCeilingOptions } from './budgets/call-ceilings.js';
+import type { ModelBudgetOptions } from './budgets/model-budget-options.interface.js';
 import type { QuarantineOptions } from './quarantine/quarantine-options.interface.js';
 import type { RateLimitOptions } from './rate-limits/rate-limit-options.interface.js';
 import type { ReviewOptions } from './review/review-options.interface.js';
@@ -36,6 +37,7 @@ export interface VerdictModuleOptions
     RateLimitOptions,
     BudgetOptions,
     CallCeilingOptions,
+    ModelBudgetOptions,
     TrajectoryOptions,
     ContextReleaseOptions,
     KillSwitchOptions,

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import {
   type ActionContext,
+  type InvocationOptions,
   ActionContextStore,
   PublicMessage,
   VerdictService,
@@ -47,7 +48,7 @@ export class LabCalls {
   }
 
   /** Straight through `VerdictService.execute` (a capability name as the tool), e.g. to resume an approved call. */
-  async viaVerdict(call: LabCall, options: { explicitApproval?: boolean } = {}): Promise<CallView> {
+  async viaVerdict(call: LabCall, options: InvocationOptions = {}): Promise<CallView> {
     const result = await this.contexts.run(call.context, () =>
       this.verdict.execute(
         { capability: call.tool, arguments: { ...call.arguments }, toolCallId: call.toolCallId },

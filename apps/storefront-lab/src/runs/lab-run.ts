@@ -117,6 +117,35 @@ export interface PendingApprovalView {
   readonly expiresAt: string;
 }
 
+/** The model's turn in the batch-approval lab: the batch asked, and each call's way through the pipeline. */
+export interface BatchProposalView {
+  readonly batchId: string;
+  readonly calls: CallView[];
+}
+
+/** A batch as the signed-in approver may see it: its pending items, or why not (`not_found`, `forbidden`, `contained`). */
+export type BatchReadView =
+  | {
+      readonly allowed: true;
+      readonly batchId: string;
+      readonly items: ReadonlyArray<{
+        readonly toolCallId: string;
+        readonly capability: string;
+        readonly reason: string;
+        readonly description: string | null;
+        readonly arguments: { readonly orderId: number; readonly amountCents: number };
+        readonly expiresAt: string;
+      }>;
+    }
+  | { readonly allowed: false; readonly outcome: string };
+
+/** What a batch decision did, and each call as the run resumed it (`nextBatchId`: the edited calls' new batch). */
+export interface BatchDecisionView {
+  readonly outcome: string;
+  readonly nextBatchId: string | null;
+  readonly calls: CallView[];
+}
+
 /** The answer of the guarded approval endpoint. */
 export interface ApprovalAnswer {
   readonly outcome: string;
@@ -273,4 +302,48 @@ export interface RefusalView {
 export interface McpListingView {
   readonly user: string;
   readonly tools: readonly { readonly name: string; readonly description: string }[];
+}
+
+/** One budget on the budget page: its limit, what the current window used and what is left. */
+export interface BudgetStandingView {
+  readonly name: string;
+  /** `spend` (a capability's spend budget), `tokens` or `cost` (model budgets). */
+  readonly measure: 'spend' | 'tokens' | 'cost';
+  /** The unit of `limit`, `used` and `remaining` (`cents`, `tokens`, `millicents`). */
+  readonly unit: string;
+  /** Whose budget it is: `actor`, `tenant` or `conversation`. */
+  readonly per: string;
+  readonly limit: number;
+  readonly used: number;
+  readonly remaining: number;
+  /** When the window ends (ISO 8601). */
+  readonly resetAt: string;
+  /** What happens to a call that would pass the limit. */
+  readonly whenExceeded: string;
+}
+
+/** One question to the lab assistant under its model budgets. */
+export interface AssistantRunView {
+  readonly question: string;
+  /** `answered`, or `stopped`: a model budget had no room, and the model was not called. */
+  readonly outcome: 'answered' | 'stopped';
+  readonly answer: string | null;
+  /** The tokens reserved before the call: the input estimate plus the model's maximum output. */
+  readonly reservedTokens: number;
+  /** The tokens the provider reported (committed; the rest of the reservation was released), `null` when stopped. */
+  readonly usedTokens: number | null;
+  /** How often the model was called (0 when the budget stopped the run first). */
+  readonly modelCalls: number;
+  /** The typed error that ended a stopped run (`VERDICT_MODEL_BUDGET_EXCEEDED`) and its budget, else `null`. */
+  readonly stoppedBy: { readonly code: string; readonly budget: string } | null;
+}
+
+/** The budget page: every budget's standing for the actor, and the run that changed it. */
+export interface BudgetPageView {
+  readonly actor: LabActor;
+  readonly budgets: readonly BudgetStandingView[];
+  /** Goodwill credits through the spend-budgeted capability, when that was the run. */
+  readonly credits: LabRun | null;
+  /** Questions to the assistant under the model budgets, when that was the run. */
+  readonly assistant: readonly AssistantRunView[] | null;
 }

@@ -1,5 +1,9 @@
 import type {
   ApprovalAnswer,
+  BatchDecisionView,
+  BatchProposalView,
+  BatchReadView,
+  BudgetPageView,
   CallView,
   ClaimResolutionView,
   ClaimRow,
@@ -65,6 +69,11 @@ async function send<T>(method: 'GET' | 'POST', path: string, body?: unknown, hea
   return parsed as T;
 }
 
+/** One item's decision in the batch-approval panel: approve, reject, or edit to these arguments. */
+export type BatchDecisionInput =
+  | { toolCallId: string; decision: 'approve' | 'reject' }
+  | { toolCallId: string; decision: 'edit'; arguments: { orderId: number; amountCents: number } };
+
 /** The lab's typed API client: every state change is a POST, every GET only reads. */
 export const labApi = {
   session: () => send<LabSessionView>('GET', '/api/session'),
@@ -76,6 +85,15 @@ export const labApi = {
     send<McpListingView[]>('POST', '/api/labs/mcp/listings', { users }),
   budget: (body: { actor: LabActor; orderId: number; count: number }) =>
     send<LabRun>('POST', '/api/labs/budget/runs', body),
+  budgets: (actor: LabActor) =>
+    send<BudgetPageView>(
+      'GET',
+      `/api/labs/budgets?customerId=${actor.customerId}&tenant=${encodeURIComponent(actor.tenant)}`,
+    ),
+  goodwillCredits: (body: { actor: LabActor; orderId: number; amountCents: number; count: number }) =>
+    send<BudgetPageView>('POST', '/api/labs/budgets/credits', body),
+  askAssistant: (body: { actor: LabActor; question: string; count: number }) =>
+    send<BudgetPageView>('POST', '/api/labs/budgets/assistant', body),
   duplicateDelivery: (body: { actor: LabActor; orderId: number }) =>
     send<LabRun>('POST', '/api/labs/duplicate-delivery/runs', body),
   release: (body: { actor: LabActor }) =>
@@ -95,6 +113,19 @@ export const labApi = {
     send<ApprovalAnswer>('POST', `/api/approvals/${encodeURIComponent(toolCallId)}/${verb}`, undefined, {
       'x-lab-approver': approverId,
     }),
+  proposeBatch: (body: { actor: LabActor; refunds: Array<{ orderId: number; amountCents: number }> }) =>
+    send<BatchProposalView>('POST', '/api/labs/batch-approval/proposals', body),
+  readBatch: (batchId: string, approverId: string) =>
+    send<BatchReadView>('GET', `/api/approvals/batches/${encodeURIComponent(batchId)}`, undefined, {
+      'x-lab-approver': approverId,
+    }),
+  decideBatch: (batchId: string, decisions: BatchDecisionInput[], approverId: string) =>
+    send<BatchDecisionView>(
+      'POST',
+      `/api/approvals/batches/${encodeURIComponent(batchId)}/decisions`,
+      { decisions },
+      { 'x-lab-approver': approverId },
+    ),
   provenance: (body: { actor: LabActor; orderId: number; amountCents: number; review: string; ownIban: string }) =>
     send<ProvenanceRunView>('POST', '/api/labs/provenance/runs', body),
   proposeStaffRefund: (body: { actor: LabActor; orderId: number; amountCents: number }) =>

@@ -9,6 +9,8 @@ import type {
   ReceiptIssue,
   ReceiptKey,
   ReceiptTransition,
+  ReceiptBatchDecision,
+  ReceiptBatchTransition,
   TrajectoryOutcome,
 } from '@verdict/nestjs';
 
@@ -61,6 +63,11 @@ export interface ReceiptDecisionRequest extends ReceiptDecision {
   readonly decision: 'approve' | 'reject';
 }
 
+/** One decision of a whole approval batch (ADR 0102). */
+export interface ReceiptBatchDecisionRequest extends ReceiptBatchDecision {
+  readonly gate: 'decideReceiptBatch';
+}
+
 /** `times` advances of one trajectory under `stateModel` (compiled by the worker), each folding `effect`. */
 export interface TrajectoryAdvanceRequest {
   readonly gate: 'advanceTrajectory';
@@ -78,6 +85,7 @@ export type GateRequest =
   | ReceiptIssueRequest
   | ReceiptConsumeRequest
   | ReceiptDecisionRequest
+  | ReceiptBatchDecisionRequest
   | TrajectoryAdvanceRequest;
 
 /** Many gate calls behind one start barrier, made one after another in the order given; each answered on its own. */
@@ -122,6 +130,9 @@ export type ReceiptConsumeReply = ReceiptCheck;
 /** A worker's approval or rejection: the store's answer, and which of the two the worker asked for. */
 export type ReceiptDecisionReply = ReceiptTransition & { readonly decision: 'approve' | 'reject' };
 
+/** A worker's batch decision: the store's answer, unchanged. */
+export type ReceiptBatchDecisionReply = ReceiptBatchTransition;
+
 /** A worker's trajectory advances, in order: the store's answers, unchanged. */
 export interface TrajectoryAdvanceReply {
   readonly outcomes: readonly TrajectoryOutcome[];
@@ -144,4 +155,5 @@ export type GateReply =
   | ReceiptIssueReply
   | ReceiptConsumeReply
   | ReceiptDecisionReply
+  | ReceiptBatchDecisionReply
   | TrajectoryAdvanceReply;

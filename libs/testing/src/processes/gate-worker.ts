@@ -24,6 +24,7 @@ import type {
   GateWorkerInit,
   ReceiptConsumeReply,
   ReceiptDecisionReply,
+  ReceiptBatchDecisionReply,
   ReserveBudgetReply,
   ReceiptIssueReply,
   TrajectoryAdvanceReply,
@@ -74,6 +75,10 @@ serveParent<GateWorkerInit, GateRequest | BatchRequest, GateReply | BatchReply>(
     if (request.gate === 'decideReceipt') {
       const { gate: _gate, decision, ...receipt } = request;
       return async () => ({ decision, ...(await receipts[decision](receipt)) }) satisfies ReceiptDecisionReply;
+    }
+    if (request.gate === 'decideReceiptBatch') {
+      const { gate: _gate, ...decision } = request;
+      return async () => (await receipts.decideBatch!(decision)) satisfies ReceiptBatchDecisionReply;
     }
     if (request.gate === 'admit') {
       const candidateId = randomBytes(32).toString('base64url');

@@ -14,6 +14,8 @@ import type {
   ReceiptConsumeRequest,
   ReceiptDecisionReply,
   ReceiptDecisionRequest,
+  ReceiptBatchDecisionReply,
+  ReceiptBatchDecisionRequest,
   ReceiptIssueReply,
   ReceiptIssueRequest,
   ReserveBudgetReply,
@@ -52,6 +54,10 @@ export interface GateWorkers {
     request: Omit<ReceiptDecisionRequest, 'gate' | 'decision' | 'by'>,
     decision: (index: number) => ReceiptDecisionRequest['decision'],
   ): Promise<ReceiptDecisionReply[]>;
+  /** Every worker decides the same approval batch at once, as `request(index)` says; replies in worker order. */
+  decideReceiptBatchAll(
+    request: (index: number) => Omit<ReceiptBatchDecisionRequest, 'gate'>,
+  ): Promise<ReceiptBatchDecisionReply[]>;
   /** Every worker advances the same trajectory `times` times at once; replies in worker order. */
   advanceTrajectoryAll(request: Omit<TrajectoryAdvanceRequest, 'gate'>): Promise<TrajectoryAdvanceReply[]>;
   /**
@@ -110,6 +116,10 @@ export async function startGateWorkers({
         decision: decision(index),
         by: `approver:${index}`,
       })) as Promise<ReceiptDecisionReply[]>,
+    decideReceiptBatchAll: (request) =>
+      pool.broadcast((index) => ({ gate: 'decideReceiptBatch', ...request(index) })) as Promise<
+        ReceiptBatchDecisionReply[]
+      >,
     advanceTrajectoryAll: (request) =>
       pool.broadcast({ gate: 'advanceTrajectory', ...request }) as Promise<TrajectoryAdvanceReply[]>,
     batchAll: (requests) =>

@@ -7,3 +7,4 @@ export { AiSdkModelInputGuard, type AiSdkModelInputGuardOptions } from './ai-sdk
 export { AiSdkModelInputGuards } from './ai-sdk-model-input-guards.js';
 export type { ToolResultRoute } from '../runtimes/tool-result-release.js';
 export type { ProvenanceTrackerOptions } from '../provenance/context-labeller.js';
+export { aiSdkModelBudget, type AiSdkModelBudgetOptions } from './ai-sdk-model-budget.js';

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../fingerprints/json-value.js';
+import type { JsonObject, JsonValue } from '../fingerprints/json-value.js';
 import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
 
@@ -45,7 +45,43 @@ export interface ReceiptIssue extends ReceiptKey {
    * returned unchanged. Unset: no caps (the row is not counted by later limited issues either).
    */
   readonly limits?: PendingReceiptLimits;
+  /** When set, the receipt joins this approval batch and keeps the validated arguments for its approver (ADR 0102). */
+  readonly batch?: ReceiptBatchMembership;
 }
+
+/** The approval batch a new receipt joins, and what its approver is shown of the proposal. */
+export interface ReceiptBatchMembership {
+  /** The batch id (a fingerprint of the model turn). */
+  readonly id: string;
+  /** The proposal's validated arguments. */
+  readonly arguments: JsonValue;
+}
+
+/** One item of a batch decision: the receipt (by id and tool call) and what becomes of it. */
+export interface ReceiptBatchItemDecision {
+  readonly receiptId: string;
+  readonly toolCallId: string;
+  /** `approve` → `approved`; `reject` (also an edit: the edited call is a new proposal) → `rejected`. */
+  readonly verdict: 'approve' | 'reject';
+}
+
+/** A decision of a whole batch: one item per pending receipt of the batch, each exactly once. */
+export interface ReceiptBatchDecision {
+  readonly batchId: string;
+  readonly items: readonly ReceiptBatchItemDecision[];
+  readonly by: string;
+  readonly now: Date;
+}
+
+/**
+ * What a batch decision did: every item decided (`decided`, the receipts as left), or nothing changed because the
+ * batch has no receipt (`not_found`), one of its items expired (`expired`), or the items are not exactly the
+ * batch's pending receipts — a batch decided before, an item decided on its own, an item of another batch
+ * (`invalid_state`).
+ */
+export type ReceiptBatchTransition =
+  | { readonly outcome: 'decided'; readonly receipts: readonly ApprovalReceipt[] }
+  | { readonly outcome: 'not_found' | 'expired' | 'invalid_state' };
 
 /**
  * Validation and consumption outcomes, in the order they are decided (docs/approvals.md):
@@ -98,6 +134,13 @@ export interface ApprovalReceiptStore {
   approve(decision: ReceiptDecision): Promise<ReceiptTransition>;
   /** `pending → rejected`, likewise. */
   reject(decision: ReceiptDecision): Promise<ReceiptTransition>;
+  /** The receipts of an approval batch, in any state, oldest first (ADR 0102). Optional: stores without it have no batches. */
+  inBatch?(batchId: string): Promise<ApprovalReceipt[]>;
+  /**
+   * Decides every pending receipt of a batch at once, atomically: either each item's transition applies and the
+   * batch's arguments are cleared, or nothing changes ({@link ReceiptBatchTransition}). Optional, as `inBatch`.
+   */
+  decideBatch?(decision: ReceiptBatchDecision): Promise<ReceiptBatchTransition>;
   /** Read-only check of the receipt for `key` at `now`. */
   validate(key: ReceiptKey, now: Date): Promise<ReceiptCheck>;
   /** `approved → consumed` for `key`, atomically: of racing callers exactly one gets `approved`. */

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../fingerprints/json-value.js';
+import type { JsonObject, JsonValue } from '../fingerprints/json-value.js';
 import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 import type { ReceiptStatus } from './receipt-status.js';
 
@@ -51,4 +51,14 @@ export interface ApprovalReceipt {
    * store that does not keep it. Never content: `ApprovalService.untrustedContent` releases that.
    */
   readonly provenance?: ApproverProvenance | null;
+  /**
+   * The approval batch the receipt was issued in (docs/approvals.md, "Batch approvals"; ADR 0102): a fingerprint of
+   * the model turn, never a tool-call id; `null` for a receipt asked on its own, or in a store that does not keep it.
+   */
+  readonly batchId?: string | null;
+  /**
+   * The validated arguments of a batched proposal, for the approver who decides the batch (and may edit them);
+   * cleared when the batch is decided. `null` for a receipt asked on its own. Never written to evidence.
+   */
+  readonly arguments?: JsonValue | null;
 }

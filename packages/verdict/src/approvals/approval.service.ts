@@ -10,14 +10,13 @@ import { Stage } from '../decisions/stage.js';
 import { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { ToolKind } from '../evidence/tool-kind.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
-import { VerdictError } from '../errors/verdict.error.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { APPROVAL_OPTIONS, type ApprovalOptions } from './approval-options.interface.js';
 import { type ApprovalChallenge, challengeOf } from './approval-challenge.js';
 import { ApprovalPhase } from './approval-phase.js';
 import type { ApprovalReceiptStore, ReceiptTransition } from './approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
-import { receiptPrincipal } from './receipt-principal.js';
+import { askedBy } from './receipt-requester.js';
 import { isExpired } from './receipt-rules.js';
 import { ReceiptStatus } from './receipt-status.js';
 import { UnknownApprovalReceiptError } from './unknown-approval-receipt.error.js';
@@ -288,26 +287,9 @@ export class ApprovalService {
     return transition;
   }
 
-  /** Whether `requester` is who asked for `receipt`, in the conversation it was asked in. Unknown capabilities and receipts without fingerprints match nobody. */
+  /** Whether `requester` is who asked for `receipt`, in the conversation it was asked in (`askedBy`). */
   private askedBy(receipt: ApprovalReceipt, requester: ActionContext): boolean {
-    const definition = this.registry.find(receipt.capability);
-    if (definition === undefined || receipt.principalFingerprint == null || receipt.conversationFingerprint == null)
-      return false;
-    let principal;
-    try {
-      // A capability without its own policy is confirmed for provenance with the module's actorKey (ADR 0025).
-      const actorKey = definition.requiresConfirmation?.actorKey ?? this.options.actorKey?.bind(this.options);
-      principal = receiptPrincipal(requester, actorKey, receipt.capability);
-    } catch (error) {
-      // Another capability's actorKey may name nobody for this requester (a staff key on a customer): then the
-      // receipt is not theirs. A colliding id of that capability must not make the requester's own lookup fail.
-      if (error instanceof VerdictError) return false;
-      throw error;
-    }
-    return (
-      principal.fingerprint === receipt.principalFingerprint &&
-      principal.conversationFingerprint === receipt.conversationFingerprint
-    );
+    return askedBy(receipt, requester, this.registry, this.options.actorKey?.bind(this.options));
   }
 
   private store(): ApprovalReceiptStore {

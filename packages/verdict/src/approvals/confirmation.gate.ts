@@ -5,6 +5,7 @@ import { Disposition } from '../decisions/disposition.js';
 import { SecuritySignal } from '../decisions/security-signal.js';
 import { Stage } from '../decisions/stage.js';
 import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
+import type { JsonValue } from '../fingerprints/json-value.js';
 import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 import { type ApprovalChallenge, challengeOf } from './approval-challenge.js';
 import { ApprovalPhase } from './approval-phase.js';
@@ -36,6 +37,8 @@ export interface ConfirmationAsk {
   readonly issueReceipts: boolean;
   /** What the approver is shown of the proposal's provenance, stored with a receipt issued now. */
   readonly provenance: ApproverProvenance | null;
+  /** The approval batch a receipt issued now joins, with the proposal's validated arguments (ADR 0102). */
+  readonly approvalBatch?: string;
 }
 
 /**
@@ -126,6 +129,11 @@ export async function validateConfirmation(
         description: policy.describe?.(envelope, target) ?? null,
         subject: policy.subject?.(envelope, target) ?? null,
         provenance: ask.provenance,
+        // Only a store that keeps batches gets one: elsewhere the receipt is asked on its own.
+        batch:
+          ask.approvalBatch === undefined || store.decideBatch === undefined
+            ? undefined
+            : { id: ask.approvalBatch, arguments: envelope.arguments as JsonValue },
         expiresAt: new Date(now.getTime() + ttl * 1000),
         now,
         limits: {

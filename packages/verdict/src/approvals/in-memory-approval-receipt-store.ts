@@ -1,6 +1,8 @@
 import type {
   ApprovalReceiptStore,
   PendingReceiptLimits,
+  ReceiptBatchDecision,
+  ReceiptBatchTransition,
   ReceiptCheck,
   ReceiptDecision,
   ReceiptIssue,
@@ -9,7 +11,14 @@ import type {
   ReceiptTransition,
 } from './approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
-import { checkReceipt, exceedsPendingLimits, isExpired, refusedTransition } from './receipt-rules.js';
+import {
+  checkReceipt,
+  decidedInBatch,
+  exceedsPendingLimits,
+  isExpired,
+  refusedBatchDecision,
+  refusedTransition,
+} from './receipt-rules.js';
 import { ReceiptStatus } from './receipt-status.js';
 import { isPrunable, receiptTombstone } from './receipt-tombstone.js';
 
@@ -61,6 +70,8 @@ export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
       principalFingerprint: limits?.principalFingerprint ?? null,
       conversationFingerprint: limits?.conversationFingerprint ?? null,
       provenance: request.provenance ?? null,
+      batchId: request.batch?.id ?? null,
+      arguments: request.batch?.arguments ?? null,
     });
     this.receipts.set(receipt.id, receipt);
     return receipt;
@@ -82,6 +93,21 @@ export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
 
   async reject({ receiptId, toolCallId, by, now }: ReceiptDecision): Promise<ReceiptTransition> {
     return this.decide(receiptId, toolCallId, now, { status: ReceiptStatus.Rejected, rejectedBy: by, rejectedAt: now });
+  }
+
+  async inBatch(batchId: string): Promise<ApprovalReceipt[]> {
+    return [...this.receipts.values()].filter((r) => r.batchId === batchId);
+  }
+
+  async decideBatch({ batchId, items, by, now }: ReceiptBatchDecision): Promise<ReceiptBatchTransition> {
+    // Read and write in one synchronous step: of racing decisions exactly one applies.
+    const ofBatch = [...this.receipts.values()].filter((r) => r.batchId === batchId);
+    const refused = refusedBatchDecision(ofBatch, { items, now });
+    if (refused !== null) return refused;
+    const receipts = items.map((item) =>
+      this.save(decidedInBatch(this.receipts.get(item.receiptId)!, item.verdict, by, now)),
+    );
+    return { outcome: 'decided', receipts };
   }
 
   async validate(key: ReceiptKey, now: Date): Promise<ReceiptCheck> {

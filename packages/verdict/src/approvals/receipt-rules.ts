@@ -1,5 +1,7 @@
 import type {
   PendingReceiptLimits,
+  ReceiptBatchDecision,
+  ReceiptBatchTransition,
   ReceiptCheck,
   ReceiptIssue,
   ReceiptKey,
@@ -60,4 +62,40 @@ export function exceedsPendingLimits(
     (conversationFingerprint === undefined || r.conversationFingerprint === conversationFingerprint);
   if (pending.some(sameCall)) return true;
   return pending.filter((r) => r.capability === request.capability).length >= request.limits.maxPending;
+}
+
+/**
+ * Why a batch decision must change nothing, given every receipt of the batch (read under the adapter's lock), or
+ * `null` when it applies: no receipt (`not_found`); an item that is not a pending receipt of the batch with its
+ * tool call, an item named twice, or a pending receipt left undecided (`invalid_state`: decided before, or not the
+ * batch the approver saw); an item expired (`expired`). Shared by every adapter (ADR 0102).
+ */
+export function refusedBatchDecision(
+  ofBatch: readonly ApprovalReceipt[],
+  { items, now }: Pick<ReceiptBatchDecision, 'items' | 'now'>,
+): Exclude<ReceiptBatchTransition, { outcome: 'decided' }> | null {
+  if (ofBatch.length === 0) return { outcome: 'not_found' };
+  const pending = ofBatch.filter((r) => r.status === ReceiptStatus.Pending);
+  const named = new Set(items.map((item) => item.receiptId));
+  const exact =
+    named.size === items.length &&
+    pending.length === items.length &&
+    items.every((item) => pending.some((r) => r.id === item.receiptId && r.toolCallId === item.toolCallId));
+  if (!exact) return { outcome: 'invalid_state' };
+  if (pending.some((r) => isExpired(r, now))) return { outcome: 'expired' };
+  return null;
+}
+
+/** The receipt `item` leaves behind when its batch is decided: decided by `by` at `now`, its arguments cleared. */
+export function decidedInBatch(
+  receipt: ApprovalReceipt,
+  verdict: 'approve' | 'reject',
+  by: string,
+  now: Date,
+): ApprovalReceipt {
+  const change =
+    verdict === 'approve'
+      ? { status: ReceiptStatus.Approved, approvedBy: by, approvedAt: now }
+      : { status: ReceiptStatus.Rejected, rejectedBy: by, rejectedAt: now };
+  return Object.freeze({ ...receipt, ...change, arguments: null, updatedAt: now });
 }

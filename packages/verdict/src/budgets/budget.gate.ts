@@ -6,23 +6,12 @@ import { Disposition } from '../decisions/disposition.js';
 import { Stage } from '../decisions/stage.js';
 import { ClaimResolvedOutOfBandError } from '../errors/claim-resolved-out-of-band.error.js';
 import { InvalidBudgetAmountError } from '../errors/invalid-budget-amount.error.js';
-import { MissingBudgetScopeError } from '../errors/missing-budget-scope.error.js';
-import { fingerprint } from '../fingerprints/fingerprint.js';
-import { TrajectoryScope } from '../forbidden-states/trajectory-scope.js';
-import { windowStartOf } from '../rate-limits/fixed-window.js';
 import type { BudgetOptions } from './budget-options.interface.js';
 import type { BudgetReservation, BudgetStore } from './budget-store.interface.js';
-import { BudgetScope } from './spend-budget.js';
+import { spendBudgetWindowOf } from './spend-budget-window.js';
 
 /** The reason recorded when a budget without a `reason` of its own refuses. */
 export const BUDGET_EXHAUSTED = 'spend budget exhausted';
-
-/** The scopes' keys are the trajectory scopes' (`{ tenant, actor }`, `{ tenant }`, `{ tenant, conversation }`). */
-const SCOPES = {
-  [BudgetScope.Actor]: TrajectoryScope.actor(),
-  [BudgetScope.Tenant]: TrajectoryScope.tenant(),
-  [BudgetScope.Conversation]: TrajectoryScope.conversation(),
-} as const;
 
 /**
  * Step 11a: reserve the call's amount (`budget.amountOf`) in its scope's window, or `throttle` at stage `budget` when
@@ -36,17 +25,15 @@ export async function reserveBudget(
 ): Promise<Decision | BudgetReservation> {
   const now = clock();
   const budget = definition.budget!;
-  const binding = SCOPES[budget.per].keyOf(envelope.context, target, actorKey);
-  if (binding === null || binding === undefined) throw new MissingBudgetScopeError(definition.name, budget.per);
+  const { bucketFingerprint, windowStart } = spendBudgetWindowOf(
+    definition.name,
+    budget,
+    envelope.context,
+    now,
+    actorKey,
+  );
   const amount = budget.amountOf(envelope, target);
   if (!Number.isSafeInteger(amount) || amount < 0) throw new InvalidBudgetAmountError(definition.name, amount);
-  const bucketFingerprint = fingerprint({
-    budget: budget.name ?? definition.name,
-    per: budget.per,
-    window_seconds: budget.window,
-    binding,
-  });
-  const windowStart = windowStartOf(now, budget.window);
   await trail.beforeMutation();
   const answer = await budgets!.reserve({
     bucketFingerprint,

@@ -26,6 +26,11 @@ export { QuarantinedReaders } from './quarantined-readers.js';
 export { QuarantinedReading, type QuarantinedReadingOptions } from './quarantined-reading.js';
 export { QUARANTINE_SOURCE } from './quarantine-extract-tool.js';
 export { PlanModes } from './plan-modes.js';
+export { ApprovalBatches } from './approval-batches.js';
+export { resumeApprovalBatch, type ApprovalBatchInterrupt, type ApprovalBatchResume } from './approval-batch-resume.js';
+export { ModelBudgets } from './model-budgets.js';
+export { ModelCallBudget, type ModelCallBudgetOptions } from './model-call-budget.js';
+export { estimateInputTokens, type ModelInput } from './model-input-tokens.js';
 export { PlanMode, type PlanChangeInterrupt, type PlanEventSink, type PlanModeOptions } from './plan-mode.js';
 export {
   mcpToolPin,

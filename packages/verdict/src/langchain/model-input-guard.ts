@@ -26,6 +26,7 @@ import { labelContent } from '../provenance/labelled-content.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import { ProvenanceSource } from '../provenance/provenance-source.js';
 import { statedLabelOf, withSealedLabel } from './sealed-label.js';
+import { isStructuredAnswer } from './structured-answer.js';
 
 export type { ToolResultRoute };
 
@@ -278,16 +279,4 @@ function assertPlainPrompt(text: unknown): void {
     throw new VerdictConfigurationError(
       'ModelInputGuard: a system prompt must be plain text, without structured data or invisible characters; release data with contextMessage.',
     );
-}
-
-/** A model call's structured answer (`responseFormat`): `{ structuredResponse, messages }`. */
-function isStructuredAnswer(
-  response: unknown,
-): response is { structuredResponse: unknown; messages: readonly unknown[] } {
-  return (
-    typeof response === 'object' &&
-    response !== null &&
-    'structuredResponse' in response &&
-    Array.isArray((response as { messages?: unknown }).messages)
-  );
 }

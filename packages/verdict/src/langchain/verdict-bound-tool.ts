@@ -1,4 +1,7 @@
+import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manager';
+import type { RunnableConfig } from '@langchain/core/runnables';
 import { interrupt, isGraphInterrupt } from '@langchain/langgraph';
+import { approvalBatchStateOf } from './approval-batch-state.js';
 import { ToolKind } from '../evidence/tool-kind.js';
 import type { Proposal } from '../vocabulary/proposal.js';
 import { approvalInterrupt, isExplicitApproval } from './approval-resume.js';
@@ -13,10 +16,26 @@ import { VerdictTool } from './verdict-tool.js';
  * approves this tool-call id (`approveToolCall(id)`) and the receipt validates and is consumed.
  */
 export class VerdictBoundTool extends VerdictTool {
-  protected async run(args: unknown, toolCallId: string | undefined): Promise<string> {
+  protected async run(
+    args: unknown,
+    toolCallId: string | undefined,
+    _runManager?: CallbackManagerForToolRun,
+    config?: RunnableConfig,
+  ): Promise<string> {
     const proposal: Proposal = { capability: this.capability, arguments: args, toolCallId };
-    const result = await this.pipeline.execute(proposal, ToolKind.Bound);
+    // With the approval-batch middleware, a call of a turn of several is asked in the turn's batch (ADR 0102).
+    const batch = toolCallId === undefined ? null : approvalBatchStateOf(config?.configurable);
+    const batched = batch !== null && batch.deferred.includes(toolCallId!);
+    const result = await this.pipeline.execute(
+      proposal,
+      ToolKind.Bound,
+      batched ? { approvalBatch: batch.batchId } : {},
+    );
     if (result.executed || result.challenge === undefined || toolCallId === undefined) return this.answer(result);
+    if (batch?.approved.includes(toolCallId))
+      return this.answer(await this.pipeline.execute(proposal, ToolKind.Bound, { explicitApproval: true }));
+    // Left for the batch: the middleware pauses the run once for the turn, before the model reads this answer.
+    if (batched) return this.answer(result);
     const resume = this.pauseForApproval(result.challenge);
     if (!isExplicitApproval(resume, toolCallId)) return this.answer(result);
     return this.answer(await this.pipeline.execute(proposal, ToolKind.Bound, { explicitApproval: true }));

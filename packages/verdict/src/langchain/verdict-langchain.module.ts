@@ -5,9 +5,11 @@ import { ProvenanceTrackers } from './provenance-trackers.js';
 import { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import { QuarantinedReaders } from './quarantined-readers.js';
 import { PlanModes } from './plan-modes.js';
+import { ApprovalBatches } from './approval-batches.js';
+import { ModelBudgets } from './model-budgets.js';
 
 /**
- * Provides {@link VerdictTools}, {@link ModelInputGuards}, {@link ProvenanceTrackers}, {@link QuarantinedReaders} and {@link PlanModes}. Import it next to `VerdictModule.forRoot(...)`.
+ * Provides {@link VerdictTools}, {@link ModelInputGuards}, {@link ProvenanceTrackers}, {@link QuarantinedReaders}, {@link PlanModes}, {@link ApprovalBatches} and {@link ModelBudgets}. Import it next to `VerdictModule.forRoot(...)`.
  *
  * @example
  * \@Module({ imports: [VerdictModule.forRoot(options), VerdictLangChainModule] })
@@ -19,8 +21,18 @@ import { PlanModes } from './plan-modes.js';
     ProvenanceTrackers,
     QuarantinedReaders,
     PlanModes,
+    ApprovalBatches,
+    ModelBudgets,
     { provide: ProvenanceLabels, useFactory: () => new ProvenanceLabels() },
   ],
-  exports: [VerdictTools, ModelInputGuards, ProvenanceTrackers, QuarantinedReaders, PlanModes],
+  exports: [
+    VerdictTools,
+    ModelInputGuards,
+    ProvenanceTrackers,
+    QuarantinedReaders,
+    PlanModes,
+    ApprovalBatches,
+    ModelBudgets,
+  ],
 })
 export class VerdictLangChainModule {}

@@ -42,7 +42,7 @@ export abstract class VerdictTool extends StructuredTool {
           () => super.call(arg as never, configArg, tags),
           arg,
           configArg,
-          (raw, toolCallId) => this.run(raw, toolCallId),
+          (raw, toolCallId) => this.run(raw, toolCallId, undefined, configArg),
         ),
       );
     } catch (error) {
@@ -53,7 +53,7 @@ export abstract class VerdictTool extends StructuredTool {
   }
 
   protected _call(args: unknown, runManager?: CallbackManagerForToolRun, config?: RunnableConfig): Promise<string> {
-    return this.run(args, toolCallIdOf(config), runManager);
+    return this.run(args, toolCallIdOf(config), runManager, config);
   }
 
   /** Runs the proposal through the pipeline; returns the model-facing answer. */
@@ -61,6 +61,7 @@ export abstract class VerdictTool extends StructuredTool {
     args: unknown,
     toolCallId: string | undefined,
     runManager?: CallbackManagerForToolRun,
+    config?: RunnableConfig,
   ): Promise<string>;
 
   /**

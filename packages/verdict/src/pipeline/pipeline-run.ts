@@ -25,6 +25,11 @@ export interface InvocationOptions {
    * id. Without it an approved receipt is never consumed. "Approve all" decisions do not count.
    */
   readonly explicitApproval?: boolean;
+  /**
+   * The approval batch a receipt issued by this run joins (docs/approvals.md "Batch approvals", ADR 0102): the id
+   * `approvalBatchId` derives for the model turn. Unset: the receipt is asked on its own.
+   */
+  readonly approvalBatch?: string;
 }
 
 /** What every run of one pipeline shares: where its evidence goes, its clock, and who observes its outcome. */
@@ -48,6 +53,8 @@ export interface RunMode {
   readonly issueReceipts: boolean;
   /** Set on a worker's re-run of an approved review item (docs/review-lane.md). */
   readonly deferred?: DeferredRun;
+  /** The approval batch a receipt issued by the run joins ({@link InvocationOptions.approvalBatch}). */
+  readonly approvalBatch?: string;
 }
 
 /** The entry modes whose settings are fixed; `execute` takes its tool kind, approval and deferred run from its caller. */
@@ -111,6 +118,10 @@ export class PipelineRun {
 
   get issueReceipts(): boolean {
     return this.mode.issueReceipts;
+  }
+
+  get approvalBatch(): string | undefined {
+    return this.mode.approvalBatch;
   }
 
   get deferred(): DeferredRun | undefined {

@@ -98,7 +98,14 @@ export class VerdictPipeline {
     /** Review lane: a worker's re-run of an approved review item (`DeferredExecutionWorker`). */
     deferred?: DeferredRun,
   ): Promise<ExecutionResult> {
-    const mode = { toolKind, explicitApproval: options.explicitApproval === true, issueReceipts: true, deferred };
+    const { approvalBatch } = options;
+    const mode = {
+      toolKind,
+      explicitApproval: options.explicitApproval === true,
+      issueReceipts: true,
+      deferred,
+      approvalBatch,
+    };
     return this.run(proposal, mode, async (run) => {
       const at = await this.authorize(proposal, run);
       if (at instanceof Decision) return run.notExecuted(at);
@@ -322,8 +329,8 @@ export class VerdictPipeline {
 
   /** Steps 5 and 10: the receipt's key when this exact proposal was approved, or the decision that stops the run. */
   private async confirm(run: PipelineRun, at: GateRequest, phase: ApprovalPhase): Promise<Decision | ReceiptKey> {
-    const { explicitApproval, issueReceipts, provenance } = run;
-    const asked = { explicitApproval, issueReceipts, provenance: provenance?.approver ?? null };
+    const { explicitApproval, issueReceipts, provenance, approvalBatch } = run;
+    const asked = { explicitApproval, issueReceipts, provenance: provenance?.approver ?? null, approvalBatch };
     const outcome = await validateConfirmation(this.options, at, asked, phase);
     if (outcome.proceed) return outcome.key;
     if (outcome.challenge !== undefined) await handOverToApprover(this.contents, provenance, this.clock);

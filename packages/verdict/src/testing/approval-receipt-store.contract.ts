@@ -75,6 +75,103 @@ export function describeApprovalReceiptStoreContract(
     };
     type State = keyof typeof given;
 
+    describe('batches (ADR 0102; stores with inBatch and decideBatch)', () => {
+      /** Three pending receipts of a new batch, each with its arguments. */
+      const batchOf = async () => {
+        const batchId = newFingerprint();
+        const receipts = [];
+        for (const n of [1, 2, 3])
+          receipts.push(await given.pending({ batch: { id: batchId, arguments: { n, note: 'ü' } } }));
+        return { batchId, receipts };
+      };
+      const items = (receipts: readonly ApprovalReceipt[], verdicts: Array<'approve' | 'reject'>) =>
+        receipts.map((r, index) => ({ receiptId: r.id, toolCallId: r.toolCallId, verdict: verdicts[index] }));
+      const decideBatch = (request: Parameters<NonNullable<ApprovalReceiptStore['decideBatch']>>[0]) =>
+        store().decideBatch!(request);
+      const supported = () => store().decideBatch !== undefined && store().inBatch !== undefined;
+
+      it('keeps the batch id and the arguments of each receipt issued in it', async () => {
+        if (!supported()) return;
+        const { batchId, receipts } = await batchOf();
+        expect(receipts.map((r) => [r.batchId, r.arguments])).toEqual(
+          [1, 2, 3].map((n) => [batchId, { n, note: 'ü' }]),
+        );
+        expect(byId(await store().inBatch!(batchId))).toEqual(byId(receipts));
+      });
+
+      it('decides every item at once, clearing the arguments', async () => {
+        if (!supported()) return;
+        const { batchId, receipts } = await batchOf();
+        const transition = await decideBatch({
+          batchId,
+          items: items(receipts, ['approve', 'reject', 'reject']),
+          by: 'staff:1',
+          now: at(60),
+        });
+        expect(transition.outcome).toBe('decided');
+        const stored = byId(await store().inBatch!(batchId));
+        expect(stored.map((r) => r.status).sort()).toEqual([Approved, Rejected, Rejected]);
+        expect(stored.every((r) => r.arguments === null)).toBe(true);
+        expect(byId([...(transition.outcome === 'decided' ? transition.receipts : [])])).toEqual(stored);
+        expect(await store().consume(keyOf(receipts[0]), at(61))).toMatchObject({ outcome: 'approved' });
+      });
+
+      it('refuses a batch decided before, changing nothing', async () => {
+        if (!supported()) return;
+        const { batchId, receipts } = await batchOf();
+        const request = { batchId, items: items(receipts, ['reject', 'reject', 'reject']), by: 'staff:1', now: at(60) };
+        expect((await decideBatch(request)).outcome).toBe('decided');
+        const after = byId(await store().inBatch!(batchId));
+        expect(await decideBatch({ ...request, items: items(receipts, ['approve', 'approve', 'approve']) })).toEqual({
+          outcome: 'invalid_state',
+        });
+        expect(byId(await store().inBatch!(batchId))).toEqual(after);
+      });
+
+      it('refuses items that are not exactly the pending receipts of the batch, changing nothing', async () => {
+        if (!supported()) return;
+        const { batchId, receipts } = await batchOf();
+        const other = await given.pending();
+        const now = at(60);
+        const by = 'staff:1';
+        const all = items(receipts, ['approve', 'approve', 'approve']);
+        for (const wrong of [
+          all.slice(0, 2),
+          [...all, { receiptId: other.id, toolCallId: other.toolCallId, verdict: 'approve' as const }],
+          [...all.slice(0, 2), all[1]],
+          [{ ...all[0], toolCallId: other.toolCallId }, ...all.slice(1)],
+        ])
+          expect(await decideBatch({ batchId, items: wrong, by, now })).toEqual({ outcome: 'invalid_state' });
+        expect((await store().inBatch!(batchId)).every((r) => r.status === Pending)).toBe(true);
+        expect(await store().find(other.id)).toEqual(other);
+      });
+
+      it('answers expired for a batch with an expired item, and not_found for an unknown batch', async () => {
+        if (!supported()) return;
+        const { batchId, receipts } = await batchOf();
+        const all = items(receipts, ['approve', 'approve', 'approve']);
+        expect(await decideBatch({ batchId, items: all, by: 'staff:1', now: at(EXPIRES) })).toEqual({
+          outcome: 'expired',
+        });
+        expect((await store().inBatch!(batchId)).every((r) => r.status === Pending)).toBe(true);
+        expect(await decideBatch({ batchId: newFingerprint(), items: all, by: 'staff:1', now: at(60) })).toEqual({
+          outcome: 'not_found',
+        });
+      });
+
+      it('of racing decisions of one batch exactly one applies', async () => {
+        if (!supported()) return;
+        const { batchId, receipts } = await batchOf();
+        const outcomes = await Promise.all(
+          (['approve', 'reject', 'approve', 'reject'] as const).map((verdict) =>
+            decideBatch({ batchId, items: items(receipts, [verdict, verdict, verdict]), by: 'staff:1', now: at(60) }),
+          ),
+        );
+        expect(outcomes.filter((o) => o.outcome === 'decided')).toHaveLength(1);
+        expect(new Set((await store().inBatch!(batchId)).map((r) => r.status)).size).toBe(1);
+      });
+    });
+
     describe('issue', () => {
       it('issues a pending receipt with the candidate id, reason, description, subject and expiry, and no decision', async () => {
         const request = issueRequest();
@@ -100,6 +197,8 @@ export function describeApprovalReceiptStoreContract(
           principalFingerprint: null,
           conversationFingerprint: null,
           provenance: null,
+          // Stores that keep batches (ADR 0102) say so of a receipt asked on its own; others need not.
+          ...(store().decideBatch === undefined ? {} : { batchId: null, arguments: null }),
         });
         expect(await store().find(request.candidateId)).toEqual(receipt);
       });

@@ -4,6 +4,7 @@ import {
   type BaseChatModelCallOptions,
   type BaseChatModelParams,
   type BindToolsInput,
+  type LangSmithParams,
 } from '@langchain/core/language_models/chat_models';
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
@@ -33,6 +34,19 @@ export interface ScriptedToolCall {
 export interface ScriptedToolCallTurn {
   toolCalls: ScriptedToolCall[];
   text?: string;
+  /** The usage the "provider" reports for this turn (`usage_metadata`); none when omitted. */
+  usage?: ScriptedUsage;
+}
+
+/**
+ * Token usage a scripted turn reports, as a provider would (`AIMessage.usage_metadata`).
+ *
+ * @example
+ * const turn: ScriptedTextTurn = { text: 'Done.', usage: { input: 120, output: 8 } };
+ */
+export interface ScriptedUsage {
+  input: number;
+  output: number;
 }
 
 /**
@@ -44,6 +58,8 @@ export interface ScriptedToolCallTurn {
 export interface ScriptedTextTurn {
   text: string;
   toolCalls?: undefined;
+  /** The usage the "provider" reports for this turn (`usage_metadata`); none when omitted. */
+  usage?: ScriptedUsage;
 }
 
 /**
@@ -158,6 +174,10 @@ export interface EmittedToolCall extends ScriptedToolCall {
 export interface ScriptedChatModelOptions extends BaseChatModelParams {
   /** Label used in error messages, handy when one test drives several models. */
   label?: string;
+  /** The model name it reports (`ls_model_name`), as a provider's chat model does; none when omitted. */
+  model?: string;
+  /** The most output tokens it declares (`ls_max_tokens`), as `maxTokens` of a provider's chat model; none when omitted. */
+  maxTokens?: number;
 }
 
 /**
@@ -189,6 +209,8 @@ export class ScriptExhaustedError extends Error {
 interface SharedState {
   readonly script: readonly ScriptStep[];
   readonly label: string;
+  readonly model: string | undefined;
+  readonly maxTokens: number | undefined;
   cursor: number;
   readonly turns: ScriptedTurnRecord[];
   readonly bindings: BoundToolInfo[][];
@@ -229,12 +251,17 @@ export class ScriptedChatModel extends BaseChatModel {
    * @param options base chat model params plus an optional `label` for error messages
    */
   constructor(script: readonly ScriptStep[], options: ScriptedChatModelOptions = {}) {
-    const { label = 'ScriptedChatModel', ...params } = options;
+    const { label = 'ScriptedChatModel', model, maxTokens, ...params } = options;
     super(params);
     script.forEach((step, index) => {
       if (typeof step !== 'function') validateTurn(step, index, label);
     });
-    this.shared = { script: [...script], label, cursor: 0, turns: [], bindings: [] };
+    this.shared = { script: [...script], label, model, maxTokens, cursor: 0, turns: [], bindings: [] };
+  }
+
+  /** LangChain's tracing facts, with the `model` name and `maxTokens` given to the constructor. */
+  override getLsParams(options: this['ParsedCallOptions']): LangSmithParams {
+    return { ...super.getLsParams(options), ls_model_name: this.shared.model, ls_max_tokens: this.shared.maxTokens };
   }
 
   static override lc_name(): string {
@@ -374,7 +401,20 @@ export class ScriptedChatModel extends BaseChatModel {
       type: 'tool_call' as const,
     }));
     const text = scripted.text ?? '';
-    const message = new AIMessage({ content: text, tool_calls: toolCalls });
+    const usage = scripted.usage;
+    const message = new AIMessage({
+      content: text,
+      tool_calls: toolCalls,
+      ...(usage === undefined
+        ? {}
+        : {
+            usage_metadata: {
+              input_tokens: usage.input,
+              output_tokens: usage.output,
+              total_tokens: usage.input + usage.output,
+            },
+          }),
+    });
     record.response = message;
     return { generations: [{ text, message }] };
   }

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { ApprovalReceipt } from '../approvals/approval-receipt.js';
-import type { JsonObject } from '../fingerprints/json-value.js';
+import type { JsonObject, JsonValue } from '../fingerprints/json-value.js';
 import type { ReceiptStatus } from '../approvals/receipt-status.js';
 import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 
@@ -17,6 +17,7 @@ import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 @Index('uq_verdict_approval_receipts_key', ['toolCallId', 'capability', 'bindingFingerprint'], { unique: true })
 @Index('idx_verdict_approval_receipts_principal', ['principalFingerprint', 'capability', 'expiresAt'])
 @Index('idx_verdict_approval_receipts_expires_at', ['expiresAt'])
+@Index('idx_verdict_approval_receipts_batch', ['batchId'])
 export class ApprovalReceiptEntity implements ApprovalReceipt {
   /** 256 random bits, base64url (43 characters). */
   @PrimaryColumn({ name: 'id', type: 'varchar', length: 64 })
@@ -79,4 +80,12 @@ export class ApprovalReceiptEntity implements ApprovalReceipt {
   /** JSON text: what the approver is shown of the proposal's provenance (trusted data only); `null` when not analysed. */
   @Column({ name: 'provenance', type: 'simple-json', nullable: true })
   provenance!: ApproverProvenance | null;
+
+  /** The approval batch (a fingerprint of the model turn) the receipt was asked in; `null` when asked on its own. */
+  @Column({ name: 'batch_id', type: 'varchar', length: 64, nullable: true })
+  batchId!: string | null;
+
+  /** JSON text: a batched proposal's validated arguments, for its approver; cleared when the batch is decided. */
+  @Column({ name: 'arguments', type: 'simple-json', nullable: true })
+  arguments!: JsonValue | null;
 }

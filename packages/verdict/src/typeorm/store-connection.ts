@@ -16,6 +16,15 @@ export interface StatementResult {
   readonly insertId: number;
 }
 
+/** One statement of a transaction: its SQL and parameters. */
+export type Statement = readonly [sql: string, parameters: readonly unknown[]];
+
+/**
+ * The statements of one transaction, as a generator: it yields each statement, receives its result, and returns
+ * the transaction's answer. Written once, it runs synchronously on better-sqlite3 and awaited elsewhere.
+ */
+export type TransactionSteps<T> = Generator<Statement, T, StatementResult>;
+
 /** better-sqlite3's native database handle, as far as the stores use it. */
 interface NativeSqlite {
   readonly inTransaction: boolean;
@@ -81,12 +90,62 @@ export class StoreConnection {
     }
   }
 
-  private writeSqlite(gate: string, sql: string, parameters: readonly unknown[]): StatementResult {
+  /**
+   * Runs `steps` in one transaction of its own: READ COMMITTED on a pooled connection of its own (PostgreSQL,
+   * MySQL/MariaDB; `SELECT … FOR UPDATE` in the steps locks their rows), or `BEGIN IMMEDIATE` on better-sqlite3's
+   * native handle with every statement run synchronously, so no other statement of this process lands inside it.
+   * A throw from the steps or a database failure rolls everything back and rejects.
+   */
+  async transaction<T>(gate: string, steps: TransactionSteps<T>): Promise<T> {
+    if (this.dialect === 'sqlite') {
+      const database = this.nativeSqlite(gate);
+      prepared(database, 'BEGIN IMMEDIATE').run();
+      try {
+        let step = steps.next();
+        while (!step.done) step = steps.next(this.writeSqlite(gate, step.value[0], step.value[1], true));
+        prepared(database, 'COMMIT').run();
+        return step.value;
+      } catch (error) {
+        if (database.inTransaction) prepared(database, 'ROLLBACK').run();
+        throw error;
+      }
+    }
+    const runner = this.dataSource.createQueryRunner('master');
+    try {
+      await runner.startTransaction('READ COMMITTED');
+      let step = steps.next();
+      while (!step.done) {
+        const result = await runner.query(step.value[0], [...step.value[1]], true);
+        step = steps.next({ rows: result.records ?? [], affected: result.affected ?? 0, insertId: 0 });
+      }
+      await runner.commitTransaction();
+      return step.value;
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private nativeSqlite(gate: string): NativeSqlite {
     const database = (this.dataSource.driver as unknown as { databaseConnection?: NativeSqlite }).databaseConnection;
     if (!this.dataSource.isInitialized || database === undefined)
       throw new Error(`${gate} needs an initialized DataSource.`);
     // Check and statement in one synchronous step (see the class comment).
     if (database.inTransaction) throw new OuterTransactionError(gate);
+    return database;
+  }
+
+  private writeSqlite(
+    gate: string,
+    sql: string,
+    parameters: readonly unknown[],
+    inOwnTransaction = false,
+  ): StatementResult {
+    const database = inOwnTransaction
+      ? (this.dataSource.driver as unknown as { databaseConnection: NativeSqlite }).databaseConnection
+      : this.nativeSqlite(gate);
     try {
       const statement = prepared(database, sql);
       if (statement.reader) {

@@ -2,6 +2,8 @@ import type { DataSource } from 'typeorm';
 import type {
   ApprovalReceiptStore,
   PendingReceiptLimits,
+  ReceiptBatchDecision,
+  ReceiptBatchTransition,
   ReceiptCheck,
   ReceiptDecision,
   ReceiptIssue,
@@ -10,19 +12,26 @@ import type {
   ReceiptTransition,
 } from '../approvals/approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from '../approvals/approval-receipt.js';
-import { checkReceipt, exceedsPendingLimits, isExpired, refusedTransition } from '../approvals/receipt-rules.js';
+import {
+  checkReceipt,
+  decidedInBatch,
+  exceedsPendingLimits,
+  isExpired,
+  refusedBatchDecision,
+  refusedTransition,
+} from '../approvals/receipt-rules.js';
 import { ReceiptStatus } from '../approvals/receipt-status.js';
 import { receiptTombstone } from '../approvals/receipt-tombstone.js';
 import { ApprovalReceiptEntity } from './approval-receipt.entity.js';
 import { type LockedQuery, withNamedLock } from './named-lock.js';
-import { StoreConnection } from './store-connection.js';
+import { StoreConnection, type TransactionSteps } from './store-connection.js';
 
 const TABLE = 'verdict_approval_receipts';
 const TOMBSTONES = 'verdict_approval_receipt_tombstones';
 const COLUMNS =
-  'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, approved_by, approved_at, rejected_by, rejected_at, consumed_at, created_at, updated_at, principal_fingerprint, conversation_fingerprint, provenance';
+  'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, approved_by, approved_at, rejected_by, rejected_at, consumed_at, created_at, updated_at, principal_fingerprint, conversation_fingerprint, provenance, batch_id, arguments';
 const INSERTED =
-  'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, created_at, updated_at, principal_fingerprint, conversation_fingerprint, provenance';
+  'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, created_at, updated_at, principal_fingerprint, conversation_fingerprint, provenance, batch_id, arguments';
 const { Pending, Approved, Rejected, Consumed } = ReceiptStatus;
 
 /**
@@ -75,6 +84,9 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
   private readonly insertTombstoneSql: string;
   private readonly prunableSql: string;
   private readonly pruneSql: string;
+  private readonly batchSql: string;
+  private readonly lockBatchSql: string;
+  private readonly batchDecisionSql: Record<'approve' | 'reject', string>;
 
   constructor(private readonly dataSource: DataSource) {
     this.connection = new StoreConnection(dataSource, 'TypeOrmApprovalReceiptStore');
@@ -86,7 +98,7 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
       : `ON CONFLICT (tool_call_id, capability, binding_fingerprint) DO NOTHING${returning}`;
     this.issueSql =
       `INSERT INTO ${TABLE} (${INSERTED}) ` +
-      `VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, '${Pending}', ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)}) ` +
+      `VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, '${Pending}', ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)}, ${p(14)}, ${p(15)}) ` +
       // Only the key's conflict is absorbed; any other failure (on MySQL a taken id, see `issue`) surfaces.
       onKeyConflict;
     const pendingOf = (principal: string, now: string) =>
@@ -94,7 +106,7 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
     // SQLite only (`?` placeholders): the caps and the insert in one writing statement. No conversation
     // fingerprint in the limits (`NULL`) counts the principal's receipts of the tool call in any conversation.
     this.cappedIssueSql =
-      `INSERT INTO ${TABLE} (${INSERTED}) SELECT ?, ?, ?, ?, '${Pending}', ?, ?, ?, ?, ?, ?, ?, ?, ? ` +
+      `INSERT INTO ${TABLE} (${INSERTED}) SELECT ?, ?, ?, ?, '${Pending}', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? ` +
       `WHERE NOT EXISTS (SELECT 1 FROM ${TABLE} WHERE tool_call_id = ? AND (? IS NULL OR conversation_fingerprint = ?) AND ${pendingOf('?', '?')}) ` +
       `AND (SELECT COUNT(*) FROM ${TABLE} WHERE capability = ? AND ${pendingOf('?', '?')}) < ? ${onKeyConflict}`;
     this.principalPendingSql = `SELECT ${COLUMNS} FROM ${TABLE} WHERE ${pendingOf(p(1), p(2))}`;
@@ -123,6 +135,16 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
       `(status IN ('${Pending}', '${Approved}') AND expires_at < ${p(2)})`;
     this.prunableSql = `${select} ${prunable}`;
     this.pruneSql = `DELETE FROM ${TABLE} WHERE ${prunable}`;
+    this.batchSql = `${select} batch_id = ${p(1)} ORDER BY created_at, id`;
+    // SQLite locks the database with BEGIN IMMEDIATE instead: no row locks there.
+    this.lockBatchSql = this.connection.dialect === 'sqlite' ? this.batchSql : `${this.batchSql} FOR UPDATE`;
+    const inBatch = (status: ReceiptStatus, by: string, at: string) =>
+      `UPDATE ${TABLE} SET status = '${status}', ${by} = ${p(1)}, ${at} = ${p(2)}, arguments = NULL, updated_at = ${p(3)} ` +
+      `WHERE id = ${p(4)} AND tool_call_id = ${p(5)} AND status = '${Pending}'`;
+    this.batchDecisionSql = {
+      approve: inBatch(Approved, 'approved_by', 'approved_at'),
+      reject: inBatch(Rejected, 'rejected_by', 'rejected_at'),
+    };
   }
 
   issue(request: ReceiptIssue & { readonly limits: PendingReceiptLimits }): Promise<ApprovalReceipt | null>;
@@ -201,6 +223,8 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
         limits?.principalFingerprint ?? null,
         limits?.conversationFingerprint ?? null,
         request.provenance == null ? null : JSON.stringify(request.provenance),
+        request.batch?.id ?? null,
+        request.batch === undefined ? null : JSON.stringify(request.batch.arguments),
       ],
     ];
   }
@@ -245,6 +269,42 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
 
   async validate(key: ReceiptKey, now: Date): Promise<ReceiptCheck> {
     return this.check(key, now);
+  }
+
+  async inBatch(batchId: string): Promise<ApprovalReceipt[]> {
+    return this.read(this.batchSql, [batchId]);
+  }
+
+  /**
+   * One transaction (ADR 0102): the batch's rows are read under lock (`SELECT … FOR UPDATE` in a READ COMMITTED
+   * transaction on PostgreSQL and MySQL/MariaDB; `BEGIN IMMEDIATE` with synchronous statements on better-sqlite3),
+   * the shared rule `refusedBatchDecision` applied, and each item updated from `pending`; a refusal writes nothing,
+   * and a failure rolls every item back.
+   */
+  decideBatch(decision: ReceiptBatchDecision): Promise<ReceiptBatchTransition> {
+    return this.connection.transaction('Approval batch decision', this.batchDecision(decision));
+  }
+
+  private *batchDecision(decision: ReceiptBatchDecision): TransactionSteps<ReceiptBatchTransition> {
+    const { batchId, items, by, now } = decision;
+    const at = this.connection.instant(now);
+    const ofBatch = (yield [this.lockBatchSql, [batchId]]).rows.map((row) => this.hydrate(row));
+    const refused = refusedBatchDecision(ofBatch, decision);
+    if (refused !== null) return refused;
+    for (const item of items) {
+      const { affected } = yield [this.batchDecisionSql[item.verdict], [by, at, at, item.receiptId, item.toolCallId]];
+      // Read under lock as pending: anything else is a broken lock, and the whole batch rolls back.
+      if (affected !== 1) throw new Error('Approval batch decision changed a receipt it had not locked as pending.');
+    }
+    const receipts = items.map((item) =>
+      decidedInBatch(
+        ofBatch.find((r) => r.id === item.receiptId)!,
+        item.verdict,
+        by,
+        now,
+      ),
+    );
+    return { outcome: 'decided', receipts };
   }
 
   /**
@@ -356,5 +416,7 @@ function toReceipt(row: ApprovalReceiptEntity): ApprovalReceipt {
     principalFingerprint: row.principalFingerprint ?? null,
     conversationFingerprint: row.conversationFingerprint ?? null,
     provenance: row.provenance ?? null,
+    batchId: row.batchId ?? null,
+    arguments: row.arguments ?? null,
   });
 }

@@ -11,6 +11,7 @@ import { McpLab } from './mcp-lab';
 import { ProvenanceLab } from './provenance-lab';
 import { ReleaseLab } from './release-lab';
 import { ReviewLaneLab } from './review-lane-lab';
+import { SpendAndTokensLab } from './spend-and-tokens-lab';
 import { WhyVerdictLab } from './why-verdict-lab';
 
 /** One lab in the navigation: its route, its title, one line on what it shows, and its component. */
@@ -32,7 +33,7 @@ export const LAB_GROUPS: readonly LabGroup[] = [
   { title: 'Start', labs: ['why-verdict', 'live'] },
   { title: 'Who may act', labs: ['cross-customer', 'release', 'mcp'] },
   { title: 'People decide', labs: ['confirmation', 'review-lane'] },
-  { title: 'Across calls', labs: ['budget', 'duplicate-delivery', 'forbidden-states'] },
+  { title: 'Across calls', labs: ['budget', 'spend-and-tokens', 'duplicate-delivery', 'forbidden-states'] },
   { title: 'Untrusted content', labs: ['provenance'] },
   { title: 'Operate', labs: ['claims', 'evaluation'] },
 ];
@@ -43,6 +44,12 @@ export const LABS: readonly LabEntry[] = [
   { id: 'cross-customer', title: 'Cross-customer', shows: "Another customer's order", component: CrossCustomerLab },
   { id: 'confirmation', title: 'Confirmation', shows: 'Approve exactly this refund, once', component: ConfirmationLab },
   { id: 'budget', title: 'Budget', shows: 'A permission is not a budget', component: BudgetLab },
+  {
+    id: 'spend-and-tokens',
+    title: 'Spend & tokens',
+    shows: 'What each budget has left, and past it',
+    component: SpendAndTokensLab,
+  },
   {
     id: 'duplicate-delivery',
     title: 'Duplicate delivery',

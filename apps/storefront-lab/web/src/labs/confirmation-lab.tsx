@@ -6,6 +6,7 @@ import { CallRow } from '../components/call-row';
 import { CodeView } from '../components/code-view';
 import { Status } from '../components/status';
 import { useAction } from '../use-action';
+import { BatchApprovalPanel } from './batch-approval-panel';
 
 const APPROVERS = [
   { id: 'customer:72', label: 'Customer 72 at acme (on their phone)' },
@@ -83,6 +84,7 @@ export function ConfirmationLab() {
           <CodeView title="The Verdict capability: orders.refund" source={refundSource} from="  @Capability({" />
         </aside>
       </div>
+      <BatchApprovalPanel actor={actor} approvers={APPROVERS} />
     </>
   );
 }

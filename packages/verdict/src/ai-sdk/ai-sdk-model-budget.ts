@@ -1,0 +1,86 @@
+import type { LanguageModelMiddleware } from 'ai';
+import type { ModelBudgetGate, ModelBudgetHold, ModelUsage } from '../budgets/model-budget.gate.js';
+import { inputTokenBound } from '../budgets/input-token-bound.js';
+import type { ActionContextStore } from '../context/action-context.store.js';
+
+type WrapGenerate = NonNullable<LanguageModelMiddleware['wrapGenerate']>;
+type CallParams = Parameters<WrapGenerate>[0]['params'];
+type CallModel = Parameters<WrapGenerate>[0]['model'];
+type ReportedUsage = Awaited<ReturnType<Parameters<WrapGenerate>[0]['doGenerate']>>['usage'];
+
+/** Options of {@link aiSdkModelBudget}. */
+export interface AiSdkModelBudgetOptions {
+  /**
+   * Your own count of a call's input tokens (the prompt and the tool definitions), a non-negative safe integer.
+   * Default: an upper bound from their UTF-8 bytes.
+   */
+  readonly estimateInputTokens?: (params: CallParams) => number;
+}
+
+/**
+ * The module's token and cost budgets (`modelBudgets`, docs/budgets.md) as a Vercel AI SDK language-model middleware:
+ * before each call its estimate (the prompt's tokens plus the call's `maxOutputTokens`, else the configured
+ * maximum) is reserved in every budget of the action context's actor, tenant or conversation; a call without room
+ * never reaches the provider, and `ModelBudgetExceededError` rejects `generateText` / `streamText`. The usage the
+ * provider reports is committed and the rest released; without usage, or when the call fails, the estimate is
+ * kept. A stream is settled when it finishes; one abandoned before its end keeps its estimate. The model's name is
+ * its `modelId`.
+ *
+ * @example
+ * const model = wrapLanguageModel({ model: openai('gpt-4o-mini'), middleware: aiSdkModelBudget(gate, contexts) });
+ * await contexts.run(context, () => generateText({ model, prompt, maxOutputTokens: 512 }));
+ */
+export function aiSdkModelBudget(
+  gate: ModelBudgetGate,
+  contexts: ActionContextStore,
+  options: AiSdkModelBudgetOptions = {},
+): LanguageModelMiddleware {
+  const reserve = (params: CallParams, model: CallModel): Promise<ModelBudgetHold> =>
+    gate.reserve(contexts.require(), {
+      model: model.modelId,
+      inputTokens: options.estimateInputTokens?.(params) ?? inputTokenBound(params.prompt, params.tools ?? []),
+      maxOutputTokens: params.maxOutputTokens,
+    });
+  return {
+    wrapGenerate: async ({ doGenerate, params, model }) => {
+      const hold = await reserve(params, model);
+      let usage: ModelUsage | null = null;
+      try {
+        const result = await doGenerate();
+        usage = usageOf(result.usage);
+        return result;
+      } finally {
+        await gate.settle(hold, usage);
+      }
+    },
+    wrapStream: async ({ doStream, params, model }) => {
+      const hold = await reserve(params, model);
+      let result: Awaited<ReturnType<typeof doStream>>;
+      try {
+        result = await doStream();
+      } catch (error) {
+        await gate.settle(hold, null);
+        throw error;
+      }
+      let usage: ModelUsage | null = null;
+      const stream = result.stream.pipeThrough(
+        new TransformStream({
+          transform(part, controller) {
+            if (part.type === 'finish') usage = usageOf(part.usage);
+            controller.enqueue(part);
+          },
+          flush: () => gate.settle(hold, usage),
+        }),
+      );
+      return { ...result, stream };
+    },
+  };
+}
+
+/** The provider's reported totals, or `null` when either is missing or not a token count. */
+function usageOf(usage: ReportedUsage | undefined): ModelUsage | null {
+  const input = usage?.inputTokens.total;
+  const output = usage?.outputTokens.total;
+  const isCount = (value: number | undefined): value is number => Number.isSafeInteger(value) && value! >= 0;
+  return isCount(input) && isCount(output) ? { inputTokens: input, outputTokens: output } : null;
+}

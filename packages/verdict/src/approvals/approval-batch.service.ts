@@ -1,0 +1,309 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { CapabilityRegistry } from '../capabilities/capability-registry.js';
+import { validateArguments } from '../capabilities/argument-validator.js';
+import type { ActionContext } from '../context/action-context.js';
+import { actorFingerprint, tenantFingerprintOf } from '../context/actor-key.js';
+import { type DeciderRefusal, deciderRefusal } from '../containment/decider-refusal.js';
+import { DecisionContainment, type HumanDecision } from '../containment/decision-containment.js';
+import { Decision } from '../decisions/decision.js';
+import { Stage } from '../decisions/stage.js';
+import { decisionTrail } from '../evidence/decision-trail.js';
+import { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
+import type { EvidenceTrail } from '../evidence/evidence-trail.js';
+import { ToolKind } from '../evidence/tool-kind.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { fingerprintString } from '../fingerprints/fingerprint.js';
+import { ProvenanceContents } from '../provenance/provenance-contents.js';
+import type { Approver } from './approval-endpoint-hooks.interface.js';
+import {
+  type ApprovalBatch,
+  type ApprovalBatchItemDecision,
+  type ApprovalBatchOutcome,
+  type ApprovalBatchRead,
+  type DecidedBatchItem,
+} from './approval-batch.js';
+import { ApprovalBatchDecisionError } from './approval-batch-decision.error.js';
+import { APPROVAL_OPTIONS, type ApprovalOptions } from './approval-options.interface.js';
+import { ApprovalPhase } from './approval-phase.js';
+import type { ApprovalReceiptStore } from './approval-receipt-store.interface.js';
+import type { ApprovalReceipt } from './approval-receipt.js';
+import { approvalSubject } from './approval-subject.js';
+import { askedBy } from './receipt-requester.js';
+import { isExpired } from './receipt-rules.js';
+import { ReceiptStatus } from './receipt-status.js';
+
+/** An item's decision with the receipt it decides. */
+interface Decided {
+  readonly receipt: ApprovalReceipt;
+  readonly decision: ApprovalBatchItemDecision;
+}
+
+/**
+ * Batch approvals (docs/approvals.md "Batch approvals", ADR 0102): the receipts one model turn asked for are read
+ * and decided together, each item approved, rejected or edited. The approver is checked as for one receipt: the
+ * batch must be the requester's (actor, tenant and conversation) and the approver of the requester's tenant, with
+ * CASL `approve` on every item's `'Approval'` subject and no kill switch engaged for them; an approval is refused
+ * while a switch holds the capability or the requester. A submission decides every pending item at once on the
+ * receipt store, or nothing.
+ *
+ * @example
+ * const batch = await batches.read(batchId, approver, requester);
+ * const outcome = await batches.decide(batchId, [{ toolCallId: 'call_1', decision: 'approve' }, { toolCallId: 'call_2', decision: 'edit', arguments: { id: 3 } }], approver, requester);
+ */
+@Injectable()
+export class ApprovalBatchService {
+  constructor(
+    @Inject(APPROVAL_OPTIONS) private readonly options: ApprovalOptions,
+    @Inject(EvidenceRecorder) private readonly evidence: EvidenceRecorder,
+    private readonly registry: CapabilityRegistry,
+    private readonly contents: ProvenanceContents,
+    private readonly containment: DecisionContainment,
+    @Optional() private readonly events?: EventEmitter2,
+  ) {}
+
+  /**
+   * The pending items of the batch that `requester` asked for, for the application (an interrupt, a notification):
+   * trusted data and the proposal's arguments, no receipt id, no approver check. `null` when none is pending.
+   */
+  async pending(batchId: string, requester: ActionContext): Promise<ApprovalBatch | null> {
+    const pending = (await this.requesters(batchId, requester)).filter((r) => this.isPending(r));
+    return pending.length === 0 ? null : batchOf(batchId, pending);
+  }
+
+  /** Whether some receipt of the batch that `requester` asked for was decided (approved, rejected or consumed). */
+  async isDecided(batchId: string, requester: ActionContext): Promise<boolean> {
+    return (await this.requesters(batchId, requester)).some((r) => r.status !== ReceiptStatus.Pending);
+  }
+
+  /**
+   * The batch for an approver who may decide it: its pending items; `not_found` when `requester` has no pending
+   * item in it or the approver is of another tenant, `forbidden` / `contained` as {@link decide} refuses.
+   *
+   * @param requester The action context the calls were proposed in (what `@ApprovalEndpoint()`'s `requester` hook builds).
+   */
+  async read(batchId: string, approver: Approver, requester: ActionContext): Promise<ApprovalBatchRead> {
+    checkedCall('read', batchId, approver, requester);
+    const pending = (await this.requesters(batchId, requester)).filter((r) => this.isPending(r));
+    if (pending.length === 0 || approver.context.tenant !== requester.tenant)
+      return { allowed: false, outcome: 'not_found' };
+    const refusal = await this.approverRefusal(approver, pending);
+    if (refusal !== null) return { allowed: false, outcome: refusal };
+    return { allowed: true, ...batchOf(batchId, pending) };
+  }
+
+  /**
+   * Decides every pending item of the batch at once: `approve` (the call runs when its run resumes), `reject` (it
+   * never runs), `edit` (it never runs as proposed: the receipt is closed as rejected, and the answer hands back the
+   * edited arguments to propose again — the whole pipeline, and a receipt of their own if they need one; an edit
+   * approves nothing). Recorded per item (`tool_kind: approver`, `approval_outcome` approved / rejected /
+   * superseded) before the store changes.
+   *
+   * @throws ApprovalBatchDecisionError when `decisions` do not name each pending item exactly once with approve,
+   * reject or edit, carry arguments on anything but an edit, or an edit's arguments fail the capability's schema:
+   * nothing is recorded or changed.
+   * @throws VerdictConfigurationError without a batch id, an approver with an id, or a requester.
+   */
+  async decide(
+    batchId: string,
+    decisions: readonly ApprovalBatchItemDecision[],
+    approver: Approver,
+    requester: ActionContext,
+  ): Promise<ApprovalBatchOutcome> {
+    checkedCall('decide', batchId, approver, requester);
+    const store = this.store();
+    const now = this.now();
+    const ofRequester = await this.requesters(batchId, requester);
+    if (ofRequester.length === 0 || approver.context.tenant !== requester.tenant) return { outcome: 'not_found' };
+    const pending = ofRequester.filter((r) => r.status === ReceiptStatus.Pending);
+    if (pending.length === 0) return { outcome: 'invalid_state' };
+    if (pending.some((r) => isExpired(r, now))) return { outcome: 'expired' };
+    const decided = await this.matched(pending, decisions);
+    const refusal = await this.approverRefusal(approver, pending);
+    if (refusal !== null) return { outcome: refusal };
+    const trails = decided.map(({ receipt }) => this.trailOf(receipt));
+    for (const [index, item] of decided.entries()) {
+      const contained = await this.containment.check(this.humanDecision(item, approver, requester));
+      if (contained === null) continue;
+      await trails[index].record(contained, { approvalOutcome: 'contained' });
+      await trails[index].close();
+      this.containment.report(
+        this.humanDecision(item, approver, requester),
+        contained,
+        trails[index].correlationId,
+        now,
+      );
+      return { outcome: 'contained' };
+    }
+    // Evidence before the transition: a batch nobody could record is not decided.
+    for (const [index, { decision }] of decided.entries()) {
+      const verb = decision.decision;
+      await trails[index].record(Decision.permit(Stage.Approval, `${verb} by ${approver.id}: approver authorized`), {
+        approvalOutcome: 'authorized',
+      });
+      await trails[index].beforeMutation();
+    }
+    const transition = await store.decideBatch!({
+      batchId,
+      items: decided.map(({ receipt, decision }) => ({
+        receiptId: receipt.id,
+        toolCallId: receipt.toolCallId,
+        verdict: decision.decision === 'approve' ? 'approve' : 'reject',
+      })),
+      by: approver.id,
+      now,
+    });
+    trails.forEach((trail) => trail.markMutated());
+    for (const [index, { receipt, decision }] of decided.entries()) {
+      const recorded =
+        transition.outcome !== 'decided'
+          ? Decision.deny(Stage.Approval, `batch ${decision.decision} by ${approver.id} refused: ${transition.outcome}`)
+          : decision.decision === 'approve'
+            ? Decision.permit(Stage.Approval, `approved by ${approver.id} in a batch`)
+            : Decision.deny(
+                Stage.Approval,
+                `${decision.decision === 'edit' ? 'edited' : 'rejected'} by ${approver.id} in a batch`,
+              );
+      const outcome =
+        transition.outcome !== 'decided'
+          ? transition.outcome
+          : { approve: 'approved', reject: 'rejected', edit: 'superseded' }[decision.decision];
+      await trails[index].record(recorded, { approvalOutcome: outcome });
+      await trails[index].close();
+      if (transition.outcome === 'decided') await this.contents.forget(receipt.provenance);
+    }
+    if (transition.outcome !== 'decided') return { outcome: transition.outcome };
+    return { outcome: 'decided', batchId, items: decided.map(decidedItem) };
+  }
+
+  /** The decisions matched to the pending receipts, each exactly once; edits validated against the schema. */
+  private async matched(
+    pending: readonly ApprovalReceipt[],
+    decisions: readonly ApprovalBatchItemDecision[],
+  ): Promise<Decided[]> {
+    if (!Array.isArray(decisions)) throw new ApprovalBatchDecisionError('missing_item');
+    const decided: Decided[] = [];
+    for (const decision of decisions) {
+      const receipt = pending.find((r) => r.toolCallId === decision?.toolCallId);
+      if (receipt === undefined) throw new ApprovalBatchDecisionError('not_in_batch');
+      if (decided.some((d) => d.receipt === receipt))
+        throw new ApprovalBatchDecisionError('duplicate_item', receipt.capability);
+      if (!['approve', 'reject', 'edit'].includes(decision.decision))
+        throw new ApprovalBatchDecisionError('unknown_decision', receipt.capability);
+      const edit = decision.decision === 'edit';
+      if (!edit && 'arguments' in decision)
+        throw new ApprovalBatchDecisionError('arguments_without_edit', receipt.capability);
+      if (edit) {
+        const definition = this.registry.find(receipt.capability);
+        const args = (decision as { arguments?: unknown }).arguments;
+        const isObject = typeof args === 'object' && args !== null && !Array.isArray(args);
+        const validation =
+          definition === undefined || !isObject ? null : await validateArguments(definition.arguments, args);
+        if (validation?.valid !== true) throw new ApprovalBatchDecisionError('invalid_arguments', receipt.capability);
+      }
+      decided.push({ receipt, decision });
+    }
+    if (decided.length !== pending.length) throw new ApprovalBatchDecisionError('missing_item');
+    return decided;
+  }
+
+  /** `forbidden` without CASL `approve` on some item's subject, `contained` while the approver's own switch is engaged. */
+  private async approverRefusal(approver: Approver, items: readonly ApprovalReceipt[]): Promise<DeciderRefusal | null> {
+    for (const receipt of items) {
+      const refusal = await deciderRefusal(approver.context, 'approve', approvalSubject(receipt), {
+        abilityFactory: this.options.abilityFactory,
+        containment: this.containment,
+      });
+      if (refusal !== null) return refusal;
+    }
+    return null;
+  }
+
+  private humanDecision({ receipt, decision }: Decided, approver: Approver, requester: ActionContext): HumanDecision {
+    return {
+      capability: receipt.capability,
+      verdict: decision.decision === 'approve' ? 'approve' : 'reject',
+      decider: approver.context,
+      requester: {
+        actorFingerprint: actorFingerprint(requester, this.options.actorKey),
+        tenantFingerprint: tenantFingerprintOf(requester),
+      },
+    };
+  }
+
+  private trailOf(receipt: ApprovalReceipt): EvidenceTrail {
+    const trail = decisionTrail({
+      evidence: this.evidence,
+      clock: () => this.now(),
+      capability: receipt.capability,
+      toolKind: ToolKind.Approver,
+      events: this.events,
+    });
+    trail.establish({
+      approvalPhase: ApprovalPhase.Decision,
+      receiptFingerprint: fingerprintString(receipt.id),
+      toolCallFingerprint: fingerprintString(receipt.toolCallId),
+    });
+    return trail;
+  }
+
+  /** The batch's receipts that `requester` asked for (any state). */
+  private async requesters(batchId: string, requester: ActionContext): Promise<ApprovalReceipt[]> {
+    const store = this.store();
+    const actorKey = this.options.actorKey?.bind(this.options);
+    return (await store.inBatch!(batchId)).filter((r) => askedBy(r, requester, this.registry, actorKey));
+  }
+
+  private isPending(receipt: ApprovalReceipt): boolean {
+    return receipt.status === ReceiptStatus.Pending && !isExpired(receipt, this.now());
+  }
+
+  private store(): ApprovalReceiptStore {
+    const store = this.options.approvals;
+    if (store?.inBatch === undefined || store.decideBatch === undefined)
+      throw new VerdictConfigurationError(
+        'Batch approvals need a receipt store that keeps batches (InMemoryApprovalReceiptStore, TypeOrmApprovalReceiptStore): pass it as `approvals` to VerdictModule.forRoot.',
+      );
+    return store;
+  }
+
+  private now(): Date {
+    return (this.options.clock ?? (() => new Date()))();
+  }
+}
+
+function batchOf(batchId: string, receipts: readonly ApprovalReceipt[]): ApprovalBatch {
+  return {
+    batchId,
+    items: receipts.map((r) => ({
+      toolCallId: r.toolCallId,
+      capability: r.capability,
+      reason: r.reason,
+      description: r.description,
+      target: r.subject,
+      arguments: r.arguments ?? null,
+      expiresAt: r.expiresAt,
+      provenance: r.provenance ?? null,
+    })),
+  };
+}
+
+function decidedItem({ receipt, decision }: Decided): DecidedBatchItem {
+  const item = { toolCallId: receipt.toolCallId, capability: receipt.capability, decision: decision.decision };
+  return decision.decision === 'edit' ? { ...item, arguments: decision.arguments } : item;
+}
+
+function checkedCall(verb: string, batchId: string, approver: Approver, requester: ActionContext): void {
+  const approverId = approver?.id;
+  if (
+    typeof batchId !== 'string' ||
+    batchId.trim() === '' ||
+    typeof approverId !== 'string' ||
+    approverId.trim() === '' ||
+    approver.context === undefined ||
+    requester === undefined
+  )
+    throw new VerdictConfigurationError(
+      `ApprovalBatchService.${verb} needs a non-blank batch id, an approver with a non-blank id and context, and the requester's action context.`,
+    );
+}

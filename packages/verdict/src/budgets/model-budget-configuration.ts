@@ -1,0 +1,52 @@
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { BudgetScope } from './spend-budget.js';
+import { ModelBudgetMeasure, type ModelCallBudgets } from './model-budget.js';
+import type { ModelBudgetOptions } from './model-budget-options.interface.js';
+
+const SCOPES: readonly unknown[] = Object.values(BudgetScope);
+const MEASURES: readonly unknown[] = Object.values(ModelBudgetMeasure);
+
+const isCount = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/**
+ * Boot-time checks of `modelBudgets`: at least one budget, each with a unique non-blank name, a known measure and
+ * scope (`actor` needs the module's `actorKey`), a non-negative safe-integer limit and a positive whole window;
+ * prices and output maxima as non-negative safe integers; and a budget store to count them in.
+ *
+ * @throws VerdictConfigurationError naming what to fix.
+ */
+export function assertModelBudgetsConfigured(
+  config: ModelCallBudgets,
+  options: Pick<ModelBudgetOptions, 'budgets' | 'actorKey'>,
+): void {
+  const fail = (message: string): never => {
+    throw new VerdictConfigurationError(`modelBudgets ${message}`);
+  };
+  if (!Array.isArray(config.budgets) || config.budgets.length === 0)
+    fail('needs at least one budget: budgets: [{ name, measure, limit, per, window }].');
+  const names = new Set<string>();
+  for (const budget of config.budgets) {
+    const { name, measure, limit, per, window } = budget;
+    if (!(typeof name === 'string' && name.trim() !== '')) fail('has a budget without a name.');
+    const where = `budget "${name}"`;
+    if (names.has(name)) fail(`declares ${where} twice: give each budget its own name.`);
+    names.add(name);
+    if (!MEASURES.includes(measure)) fail(`${where} must measure one of ${MEASURES.join(', ')}.`);
+    if (!SCOPES.includes(per)) fail(`${where} must count per one of ${SCOPES.join(', ')}.`);
+    if (!isCount(limit)) fail(`${where} needs a limit that is a non-negative safe integer.`);
+    if (!(Number.isSafeInteger(window) && window > 0))
+      fail(`${where} needs a window that is a positive whole number of seconds.`);
+    if (per === BudgetScope.Actor && typeof options.actorKey !== 'function')
+      fail(`${where} counts per actor, but the module has no actorKey: pass \`actorKey\` to VerdictModule.forRoot.`);
+  }
+  for (const [model, price] of Object.entries(config.prices ?? {})) {
+    if (!(isCount(price?.input) && isCount(price?.output)))
+      fail(`price of "${model}" needs input and output per million tokens as non-negative safe integers.`);
+    if (price.maxOutputTokens !== undefined && !isCount(price.maxOutputTokens))
+      fail(`price of "${model}" has a maxOutputTokens that is not a non-negative safe integer.`);
+  }
+  if (config.maxOutputTokens !== undefined && !isCount(config.maxOutputTokens))
+    fail('.maxOutputTokens must be a non-negative safe integer.');
+  if (options.budgets === undefined)
+    fail('need a budget store: pass `budgets` to VerdictModule.forRoot (TypeOrmBudgetStore), which counts them.');
+}

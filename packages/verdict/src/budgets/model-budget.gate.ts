@@ -1,0 +1,263 @@
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import type { ActionContext } from '../context/action-context.js';
+import { actorFingerprint, tenantFingerprintOf } from '../context/actor-key.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { MissingModelBudgetScopeError } from '../errors/missing-model-budget-scope.error.js';
+import { ModelBudgetExceededError } from '../errors/model-budget-exceeded.error.js';
+import { UnpricedModelError } from '../errors/unpriced-model.error.js';
+import { ModelBudgetExceeded } from '../events/model-budget-exceeded.event.js';
+import { fingerprint } from '../fingerprints/fingerprint.js';
+import { windowStartOf } from '../rate-limits/fixed-window.js';
+import type { BudgetReservation, BudgetStore } from './budget-store.interface.js';
+import { budgetScopeKeyOf } from './budget-scope-key.js';
+import { assertModelBudgetsConfigured } from './model-budget-configuration.js';
+import { type ModelBudget, ModelBudgetMeasure, type ModelCallBudgets, type ModelPrice } from './model-budget.js';
+import { MODEL_BUDGET_OPTIONS, type ModelBudgetOptions } from './model-budget-options.interface.js';
+
+/** What a model call is estimated to use before it is made. */
+export interface ModelCallEstimate {
+  /** The model's name (LangChain's `ls_model_name`), `undefined` when it reports none. */
+  readonly model: string | undefined;
+  /** An upper bound of the call's input tokens. */
+  readonly inputTokens: number;
+  /** The most output the model itself allows (`ls_max_tokens`), `undefined` when it declares no maximum. */
+  readonly maxOutputTokens: number | undefined;
+}
+
+/** The usage a provider reported for one model call. */
+export interface ModelUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/** The reservations one model call holds until it is settled. */
+export interface ModelBudgetHold {
+  readonly tokens: ModelUsage;
+  readonly price: ModelPrice | undefined;
+  readonly reservations: ReadonlyArray<{ readonly budget: ModelBudget; readonly reservation: BudgetReservation }>;
+}
+
+/** Where one model budget stands for a context: what the lab and operators show. */
+export interface ModelBudgetStanding {
+  readonly name: string;
+  readonly measure: ModelBudget['measure'];
+  readonly per: ModelBudget['per'];
+  readonly limit: number;
+  /** What is left in the current window (spent and held reservations both count). */
+  readonly remaining: number;
+  readonly resetAt: Date;
+}
+
+/** Headroom for usage past the estimate: what was spent is recorded even when it passes the limit. */
+const UNBOUNDED = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Token and cost budgets on model calls (docs/budgets.md, "Token and cost budgets"), runtime-neutral: the agent
+ * middlewares estimate a call and read its usage; this gate reserves the estimate in every configured budget's
+ * window of the budget store (one atomic statement each) before the call, and settles it after: the reported usage
+ * is committed and the rest released; without usage the estimate is kept. A call that does not fit a budget throws
+ * {@link ModelBudgetExceededError} (after giving back what it reserved in the others) and emits
+ * {@link ModelBudgetExceeded}.
+ */
+@Injectable()
+export class ModelBudgetGate {
+  private readonly config: ModelCallBudgets | undefined;
+  private readonly clock: () => Date;
+
+  /** @throws VerdictConfigurationError at boot for a malformed `modelBudgets` or one without a budget store. */
+  constructor(
+    @Inject(MODEL_BUDGET_OPTIONS) private readonly options: ModelBudgetOptions,
+    @Optional() private readonly events?: EventEmitter2,
+  ) {
+    this.config = options.modelBudgets;
+    this.clock = options.clock ?? (() => new Date());
+    if (this.config !== undefined) assertModelBudgetsConfigured(this.config, options);
+  }
+
+  get configured(): boolean {
+    return this.config !== undefined;
+  }
+
+  /**
+   * Reserves the call's estimate — `inputTokens` plus the output the model allows, or the configured
+   * `maxOutputTokens` — in every budget, in tokens or in cost.
+   *
+   * @throws ModelBudgetExceededError when a budget has no room (nothing stays reserved).
+   * @throws UnpricedModelError when a cost budget counts the call and the model has no price.
+   * @throws MissingModelBudgetScopeError when the context has no key for a budget's scope.
+   */
+  async reserve(context: ActionContext, estimate: ModelCallEstimate): Promise<ModelBudgetHold> {
+    const config = this.requireConfig();
+    const price = estimate.model === undefined ? undefined : ownEntry(config.prices, estimate.model);
+    if (price === undefined && config.budgets.some(({ measure }) => measure === ModelBudgetMeasure.Cost))
+      throw new UnpricedModelError(estimate.model);
+    const outputTokens = estimate.maxOutputTokens ?? price?.maxOutputTokens ?? config.maxOutputTokens;
+    if (outputTokens === undefined)
+      throw new VerdictConfigurationError(
+        `Model ${estimate.model === undefined ? '(unnamed)' : `"${estimate.model}"`} declares no maximum output, so its calls cannot be estimated: set maxTokens on the model, or maxOutputTokens in modelBudgets (or in its price).`,
+      );
+    assertTokenCount(estimate.inputTokens, 'estimated input tokens');
+    const tokens = { inputTokens: estimate.inputTokens, outputTokens };
+    const now = this.clock();
+    const held: Array<ModelBudgetHold['reservations'][number]> = [];
+    try {
+      for (const budget of config.budgets) {
+        const window = this.windowOf(budget, context, now);
+        const amount = amountOf(budget, tokens, price);
+        const answer = await this.store().reserve({ ...window, limit: budget.limit, amount });
+        if (!answer.reserved) {
+          this.emitExceeded(budget, window.bucketFingerprint, estimate.model, amount, context, answer.resetAt, now);
+          throw new ModelBudgetExceededError(budget.name, budget.measure, budget.per, answer.resetAt);
+        }
+        held.push({ budget, reservation: { ...window, amount } });
+      }
+    } catch (error) {
+      await Promise.all(held.map(({ budget, reservation }) => this.settleOne(budget, reservation, 0, 'release')));
+      throw error;
+    }
+    return { tokens, price, reservations: held };
+  }
+
+  /**
+   * After the call: commits what `usage` says was used and releases the rest of each reservation; `null` (no usage
+   * reported, or the call failed) keeps the whole estimate. Usage past the estimate is committed too, even past the
+   * limit: it was spent. A store failure is logged and leaves the amount reserved (still counted).
+   */
+  async settle(hold: ModelBudgetHold, usage: ModelUsage | null): Promise<void> {
+    if (usage === null)
+      new Logger('Verdict').warn('A model call reported no usage: its model-budget estimate is kept as spent');
+    await Promise.all(
+      hold.reservations.map(({ budget, reservation }) =>
+        this.settleOne(budget, reservation, amountOf(budget, usage ?? hold.tokens, hold.price), 'commit'),
+      ),
+    );
+  }
+
+  /** Where each budget stands for `context` now (reads by reserving nothing). */
+  async standing(context: ActionContext): Promise<ModelBudgetStanding[]> {
+    const config = this.requireConfig();
+    const now = this.clock();
+    return Promise.all(
+      config.budgets.map(async (budget) => {
+        const answer = await this.store().reserve({
+          ...this.windowOf(budget, context, now),
+          limit: budget.limit,
+          amount: 0,
+        });
+        const { name, measure, per, limit } = budget;
+        return { name, measure, per, limit, remaining: answer.remaining, resetAt: answer.resetAt };
+      }),
+    );
+  }
+
+  /** Moves `spent` of the reservation to spent (past its amount: the excess too) and gives the rest back. */
+  private async settleOne(
+    budget: ModelBudget,
+    reservation: BudgetReservation,
+    spent: number,
+    how: 'commit' | 'release',
+  ): Promise<void> {
+    const store = this.store();
+    const committed = Math.min(spent, reservation.amount);
+    try {
+      if (committed > 0) await store.commit({ ...reservation, amount: committed });
+      if (reservation.amount > committed)
+        await store.release({ ...reservation, amount: reservation.amount - committed });
+      if (spent > reservation.amount) {
+        const excess = { ...reservation, amount: spent - reservation.amount };
+        const window = { windowSeconds: budget.window, limit: UNBOUNDED };
+        if ((await store.reserve({ ...excess, ...window })).reserved) await store.commit(excess);
+      }
+    } catch (error) {
+      new Logger('Verdict').error(
+        `Could not ${how} a model-budget reservation (${budget.name}); it stays reserved`,
+        error,
+      );
+    }
+  }
+
+  private windowOf(budget: ModelBudget, context: ActionContext, now: Date) {
+    const binding = budgetScopeKeyOf(budget.per, context, this.options.actorKey);
+    if (binding === null) throw new MissingModelBudgetScopeError(budget.name, budget.per);
+    return {
+      bucketFingerprint: fingerprint({
+        model_budget: budget.name,
+        measure: budget.measure,
+        per: budget.per,
+        window_seconds: budget.window,
+        binding,
+      }),
+      windowStart: windowStartOf(now, budget.window),
+      windowSeconds: budget.window,
+    };
+  }
+
+  private emitExceeded(
+    budget: ModelBudget,
+    bucketFingerprint: string,
+    model: string | undefined,
+    requested: number,
+    context: ActionContext,
+    resetAt: Date,
+    now: Date,
+  ): void {
+    let actor: string | null;
+    try {
+      actor = actorFingerprint(context, this.options.actorKey);
+    } catch {
+      actor = null; // an actor without a usable key: the event still fires, attributed to no one
+    }
+    this.events?.emit(
+      ModelBudgetExceeded.event,
+      new ModelBudgetExceeded(
+        budget.name,
+        budget.measure,
+        budget.per,
+        bucketFingerprint,
+        model ?? null,
+        budget.limit,
+        requested,
+        actor,
+        tenantFingerprintOf(context),
+        resetAt,
+        now,
+      ),
+    );
+  }
+
+  private requireConfig(): ModelCallBudgets {
+    if (this.config === undefined)
+      throw new VerdictConfigurationError(
+        'Model budgets are not configured: pass `modelBudgets` (and `budgets`) to VerdictModule.forRoot.',
+      );
+    return this.config;
+  }
+
+  private store(): BudgetStore {
+    return this.options.budgets!;
+  }
+}
+
+/** What `tokens` amount to in `budget`'s measure: their count, or their cost rounded up (input and output each). */
+function amountOf(budget: ModelBudget, tokens: ModelUsage, price: ModelPrice | undefined): number {
+  if (budget.measure === ModelBudgetMeasure.Tokens) return tokens.inputTokens + tokens.outputTokens;
+  return costOf(tokens.inputTokens, price!.input) + costOf(tokens.outputTokens, price!.output);
+}
+
+/** `ceil(tokens × pricePerMillion / 1,000,000)` in exact integer arithmetic. */
+function costOf(tokens: number, pricePerMillion: number): number {
+  const cost = (BigInt(tokens) * BigInt(pricePerMillion) + 999_999n) / 1_000_000n;
+  return Number(cost);
+}
+
+function ownEntry<T>(table: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return table !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+function assertTokenCount(value: number, what: string): void {
+  if (!(Number.isSafeInteger(value) && value >= 0))
+    throw new VerdictConfigurationError(
+      `A model call's ${what} must be a non-negative safe integer (got ${String(value)}).`,
+    );
+}

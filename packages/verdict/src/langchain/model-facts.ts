@@ -1,0 +1,22 @@
+/** What a LangChain chat model says of itself: its name and the most output it allows, when it declares them. */
+export interface ModelFacts {
+  readonly model: string | undefined;
+  readonly maxOutputTokens: number | undefined;
+}
+
+/**
+ * The model's name and maximum output as LangChain's tracing reads them (`getLsParams`: `ls_model_name`,
+ * `ls_max_tokens`; `ChatOpenAI`'s `model` and `maxTokens`, `ChatAnthropic`'s alike). A model that answers neither
+ * declares nothing.
+ */
+export function modelFactsOf(model: unknown): ModelFacts {
+  const read = (model as { getLsParams?: (options: object) => Record<string, unknown> } | null)?.getLsParams;
+  let params: Record<string, unknown> = {};
+  if (typeof read === 'function') params = read.call(model, {}) ?? {};
+  const name = params.ls_model_name;
+  const max = params.ls_max_tokens;
+  return {
+    model: typeof name === 'string' && name.trim() !== '' ? name : undefined,
+    maxOutputTokens: Number.isSafeInteger(max) && (max as number) > 0 ? (max as number) : undefined,
+  };
+}

@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import type { TestingModule } from '@nestjs/testing';
+import { generateText, simulateReadableStream, streamText, wrapLanguageModel } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import {
+  ActionContextStore,
+  type ActionContext,
+  InMemoryBudgetStore,
+  ModelBudgetExceededError,
+  ModelBudgetGate,
+  UnpricedModelError,
+} from '@verdict/nestjs';
+import { aiSdkModelBudget } from '@verdict/nestjs/ai-sdk';
+import { alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
+
+const booted: TestingModule[] = [];
+afterEach(async () => {
+  await Promise.all(booted.splice(0).map((moduleRef) => moduleRef.close()));
+});
+
+/** Every call is estimated at 60 input tokens and asks for 40 output tokens at most: 100 reserved. */
+const MAX_OUTPUT = 40;
+
+type Usage = { input: number; output: number } | null;
+const reported = (usage: Usage) => ({
+  inputTokens: { total: usage?.input, noCache: usage?.input, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: usage?.output, text: usage?.output, reasoning: undefined },
+});
+
+async function setup(limit: number, measure: 'tokens' | 'cost' = 'tokens') {
+  const { moduleRef } = await documentsFixture().boot({
+    budgets: new InMemoryBudgetStore(),
+    actorKey: (actor: { id: string }) => actor.id,
+    modelBudgets: {
+      prices: { 'mock-small': { input: 1_000_000, output: 1_000_000 } },
+      budgets: [{ name: 'tokens', measure, limit, per: 'actor', window: 3_600 }],
+    },
+  });
+  booted.push(moduleRef);
+  const contexts = moduleRef.get(ActionContextStore);
+  const gate = moduleRef.get(ModelBudgetGate);
+  const middleware = aiSdkModelBudget(gate, contexts, { estimateInputTokens: () => 60 });
+  const remaining = async (context: ActionContext) => (await gate.standing(context))[0]!.remaining;
+  /** One `generateText` as `who`, the provider reporting `usage`. */
+  const generate = (who: ActionContext, usage: Usage, modelId = 'mock-small') => {
+    const mock = new MockLanguageModelV4({
+      modelId,
+      doGenerate: {
+        content: [{ type: 'text', text: 'Answered.' }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: reported(usage),
+        warnings: [],
+      },
+    });
+    const model = wrapLanguageModel({ model: mock, middleware });
+    const result = contexts.run(who, () => generateText({ model, prompt: 'Hello', maxOutputTokens: MAX_OUTPUT }));
+    return { mock, result };
+  };
+  /** One `streamText` as `who`, read to its end. */
+  const stream = async (who: ActionContext, usage: Usage) => {
+    const mock = new MockLanguageModelV4({
+      modelId: 'mock-small',
+      doStream: {
+        stream: simulateReadableStream({
+          chunks: [
+            { type: 'text-start', id: 't' },
+            { type: 'text-delta', id: 't', delta: 'Streamed.' },
+            { type: 'text-end', id: 't' },
+            { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: reported(usage) },
+          ],
+        }),
+      },
+    });
+    const model = wrapLanguageModel({ model: mock, middleware });
+    return contexts.run(who, async () => {
+      const result = streamText({ model, prompt: 'Hello', maxOutputTokens: MAX_OUTPUT });
+      return result.text;
+    });
+  };
+  return { generate, stream, remaining };
+}
+
+describe('model budgets as AI SDK language-model middleware', () => {
+  it('control: a call under budget completes, and only the reported usage is spent', async () => {
+    const { generate, remaining } = await setup(1_000);
+    expect((await generate(alice, { input: 20, output: 5 }).result).text).toBe('Answered.');
+    expect(await remaining(alice)).toBe(975);
+  });
+
+  it('attack: a call without room never reaches the provider; another actor is unaffected', async () => {
+    const { generate, remaining } = await setup(150);
+    await generate(alice, { input: 60, output: 40 }).result;
+    const refused = generate(alice, { input: 1, output: 1 });
+    await expect(refused.result).rejects.toBeInstanceOf(ModelBudgetExceededError);
+    expect(refused.mock.doGenerateCalls).toHaveLength(0);
+    expect(await remaining(alice)).toBe(50);
+    expect((await generate(bob, { input: 60, output: 40 }).result).text).toBe('Answered.');
+  });
+
+  it('keeps the estimate when the provider reports no usage', async () => {
+    const { generate, remaining } = await setup(1_000);
+    await generate(alice, null).result;
+    expect(await remaining(alice)).toBe(900);
+  });
+
+  it('refuses a model missing from the price table under a cost budget', async () => {
+    const { generate, remaining } = await setup(1_000, 'cost');
+    const refused = generate(alice, { input: 1, output: 1 }, 'mock-large');
+    await expect(refused.result).rejects.toBeInstanceOf(UnpricedModelError);
+    expect(refused.mock.doGenerateCalls).toHaveLength(0);
+    expect(await remaining(alice)).toBe(1_000);
+  });
+
+  it('settles a stream at its end: usage committed, the rest released; without usage the estimate is kept', async () => {
+    const { stream, remaining } = await setup(1_000);
+    expect(await stream(alice, { input: 10, output: 3 })).toBe('Streamed.');
+    expect(await remaining(alice)).toBe(987);
+    await stream(bob, null);
+    expect(await remaining(bob)).toBe(900);
+  });
+});

@@ -1,0 +1,250 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { HumanMessage } from '@langchain/core/messages';
+import { tool } from '@langchain/core/tools';
+import { Module } from '@nestjs/common';
+import { EventEmitter2, EventEmitterModule } from '@nestjs/event-emitter';
+import type { TestingModule } from '@nestjs/testing';
+import { createAgent } from 'langchain';
+import { z } from 'zod';
+import {
+  ActionContextStore,
+  type ActionContext,
+  InMemoryBudgetStore,
+  MissingActionContextError,
+  MissingModelBudgetScopeError,
+  ModelBudgetExceeded,
+  ModelBudgetExceededError,
+  ModelBudgetGate,
+  type ModelCallBudgets,
+  UnpricedModelError,
+  fingerprintString,
+} from '@verdict/nestjs';
+import { ModelBudgets, VerdictLangChainModule, estimateInputTokens } from '@verdict/nestjs/langchain';
+import { ScriptedChatModel, type ScriptStep } from '../../libs/testing/src/scripted-chat-model.js';
+import { alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
+
+const booted: TestingModule[] = [];
+afterEach(async () => {
+  await Promise.all(booted.splice(0).map((moduleRef) => moduleRef.close()));
+});
+
+/** Every call is estimated at 60 input tokens; the model declares 40 output tokens at most: 100 reserved. */
+const INPUT_ESTIMATE = 60;
+const MAX_OUTPUT = 40;
+const PRICES = { 'scripted-small': { input: 1_000_000, output: 2_000_000 } }; // 1 and 2 units a token
+
+async function setup(modelBudgets: ModelCallBudgets, { estimate = true } = {}) {
+  const fixture = documentsFixture();
+  @Module({ imports: [VerdictLangChainModule] })
+  class AssistantModule {}
+  const { moduleRef } = await fixture.boot({
+    imports: [AssistantModule, EventEmitterModule.forRoot()],
+    budgets: new InMemoryBudgetStore(),
+    actorKey: (actor: { id: string }) => actor.id,
+    modelBudgets,
+  });
+  booted.push(moduleRef);
+  const exceeded: ModelBudgetExceeded[] = [];
+  moduleRef.get(EventEmitter2).on(ModelBudgetExceeded.event, (event: ModelBudgetExceeded) => exceeded.push(event));
+  const contexts = moduleRef.get(ActionContextStore);
+  const gate = moduleRef.get(ModelBudgetGate);
+  const budget = moduleRef.get(ModelBudgets).forAgent(estimate ? { estimateInputTokens: () => INPUT_ESTIMATE } : {});
+  const remaining = async (context: ActionContext) =>
+    Object.fromEntries((await gate.standing(context)).map((standing) => [standing.name, standing.remaining]));
+  /** A real agent on a scripted model named `model`, run in `context`. */
+  const run = (context: ActionContext, script: ScriptStep[], model = 'scripted-small') => {
+    const chat = new ScriptedChatModel(script, { model, maxTokens: MAX_OUTPUT });
+    const invoked = contexts
+      .run(context, () =>
+        createAgent({ model: chat, tools: [lookUp], middleware: [budget.middleware()] }).invoke({
+          messages: [new HumanMessage('What is in my plan?')],
+        }),
+      )
+      .catch(unwrap);
+    return { chat, invoked };
+  };
+  return { run, remaining, exceeded, contexts, budget };
+}
+
+const lookUp = tool(async () => 'The plan has three steps.', {
+  name: 'look_up_plan',
+  description: 'Look up the plan',
+  schema: z.object({}),
+});
+
+/** LangChain wraps a middleware's error in its MiddlewareError: the typed error is its cause. */
+const unwrap = (error: unknown): never => {
+  throw (error as { cause?: unknown }).cause ?? error;
+};
+
+const tokensPerActor = (limit: number): ModelCallBudgets => ({
+  prices: PRICES,
+  budgets: [{ name: 'tokens', measure: 'tokens', limit, per: 'actor', window: 3_600 }],
+});
+
+describe('model budgets on a createAgent agent', () => {
+  it('control: a run under budget completes, and only the usage the provider reported is spent', async () => {
+    const { run, remaining } = await setup({
+      prices: PRICES,
+      budgets: [
+        { name: 'tokens', measure: 'tokens', limit: 1_000, per: 'actor', window: 3_600 },
+        { name: 'cost', measure: 'cost', limit: 1_000, per: 'tenant', window: 3_600 },
+      ],
+    });
+    const { invoked } = run(alice, [{ text: 'Your plan is ready.', usage: { input: 30, output: 12 } }]);
+    expect((await invoked).messages.at(-1)?.content).toBe('Your plan is ready.');
+    // 42 tokens; 30 × 1 + 12 × 2 = 54 units.
+    expect(await remaining(alice)).toEqual({ tokens: 958, cost: 946 });
+  });
+
+  it('reconciliation: the estimate is held during the call, and what the usage did not take is released', async () => {
+    const { run, remaining } = await setup(tokensPerActor(1_000));
+    const during: Array<Record<string, number>> = [];
+    const { invoked } = run(alice, [
+      async () => {
+        during.push(await remaining(alice));
+        return { text: 'Short answer.', usage: { input: 20, output: 5 } };
+      },
+    ]);
+    await invoked;
+    expect(during).toEqual([{ tokens: 1_000 - (INPUT_ESTIMATE + MAX_OUTPUT) }]);
+    expect(await remaining(alice)).toEqual({ tokens: 975 });
+  });
+
+  it('attack: a run over budget stops before the model call, with ModelBudgetExceededError and the event', async () => {
+    const { run, remaining, exceeded } = await setup(tokensPerActor(250));
+    // Two runs fit (100 reserved, 100 spent each); the third estimate (100) does not fit the 50 left.
+    const { chat, invoked } = run(alice, [{ text: 'one', usage: { input: 60, output: 40 } }]);
+    await invoked;
+    await run(alice, [{ text: 'two', usage: { input: 60, output: 40 } }]).invoked;
+    const again = run(alice, [{ text: 'never said', usage: { input: 1, output: 1 } }]);
+    const error = await again.invoked.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelBudgetExceededError);
+    expect(error).toMatchObject({ budget: 'tokens', measure: 'tokens', per: 'actor' });
+    expect(again.chat.callCount).toBe(0);
+    expect(chat.callCount).toBe(1);
+    expect(await remaining(alice)).toEqual({ tokens: 50 });
+    expect(exceeded).toHaveLength(1);
+    expect(exceeded[0]).toMatchObject({
+      budget: 'tokens',
+      model: 'scripted-small',
+      limit: 250,
+      requested: 100,
+      actorFingerprint: fingerprintString('alice'),
+      tenantFingerprint: fingerprintString('acme'),
+    });
+    // Fingerprints and facts only: no message text, no actor id.
+    expect(JSON.stringify(exceeded[0])).not.toMatch(/alice|plan/);
+  });
+
+  it('attack: a long agent run is stopped mid-run, before the turn that would pass the budget', async () => {
+    const { run } = await setup(tokensPerActor(250));
+    const turn = { text: 'thinking', usage: { input: 60, output: 40 } };
+    const { chat, invoked } = run(alice, [
+      { toolCalls: [{ name: 'look_up_plan', args: {}, id: 'call_1' }], usage: turn.usage },
+      { toolCalls: [{ name: 'look_up_plan', args: {}, id: 'call_2' }], usage: turn.usage },
+      turn,
+    ]);
+    await expect(invoked).rejects.toBeInstanceOf(ModelBudgetExceededError);
+    expect(chat.callCount).toBe(2);
+    expect(chat.toolMessages().map((message) => message.content)).toEqual(['The plan has three steps.']);
+  });
+
+  it('keeps the whole estimate when the provider reports no usage (fail closed)', async () => {
+    const { run, remaining } = await setup(tokensPerActor(1_000));
+    await run(alice, [{ text: 'No usage reported.' }]).invoked;
+    expect(await remaining(alice)).toEqual({ tokens: 900 });
+  });
+
+  it('keeps the estimate of a model call that failed', async () => {
+    const { run, remaining } = await setup(tokensPerActor(1_000));
+    const { invoked } = run(alice, [
+      () => {
+        throw new Error('provider unavailable');
+      },
+    ]);
+    await expect(invoked).rejects.toThrow('provider unavailable');
+    expect(await remaining(alice)).toEqual({ tokens: 900 });
+  });
+
+  it('refuses a model missing from the price table with UnpricedModelError, before calling it and reserving anything', async () => {
+    const { run, remaining } = await setup({
+      prices: PRICES,
+      budgets: [
+        { name: 'tokens', measure: 'tokens', limit: 1_000, per: 'actor', window: 3_600 },
+        { name: 'cost', measure: 'cost', limit: 1_000, per: 'actor', window: 3_600 },
+      ],
+    });
+    const { chat, invoked } = run(alice, [{ text: 'free?', usage: { input: 1, output: 1 } }], 'scripted-large');
+    await expect(invoked).rejects.toBeInstanceOf(UnpricedModelError);
+    expect(chat.callCount).toBe(0);
+    expect(await remaining(alice)).toEqual({ tokens: 1_000, cost: 1_000 });
+  });
+
+  it("per actor: one actor's exhausted budget leaves another actor's untouched", async () => {
+    const { run, remaining } = await setup(tokensPerActor(150));
+    await run(alice, [{ text: 'one', usage: { input: 60, output: 40 } }]).invoked;
+    await expect(run(alice, [{ text: 'two' }]).invoked).rejects.toBeInstanceOf(ModelBudgetExceededError);
+    expect(await remaining(bob)).toEqual({ tokens: 150 });
+    const bobs = run(bob, [{ text: "Bob's answer.", usage: { input: 60, output: 40 } }]);
+    expect((await bobs.invoked).messages.at(-1)?.content).toBe("Bob's answer.");
+    expect(await remaining(alice)).toEqual({ tokens: 50 });
+  });
+
+  it('per conversation: a call without a conversation id is a wiring fault, not a free call', async () => {
+    const { run } = await setup({
+      budgets: [{ name: 'chat', measure: 'tokens', limit: 1_000, per: 'conversation', window: 3_600 }],
+    });
+    const { chat, invoked } = run(alice, [{ text: 'hi' }]);
+    await expect(invoked).rejects.toBeInstanceOf(MissingModelBudgetScopeError);
+    expect(chat.callCount).toBe(0);
+    const inConversation = { ...alice, metadata: { conversationId: 'c-1' } };
+    await expect(run(inConversation, [{ text: 'hi', usage: { input: 1, output: 1 } }]).invoked).resolves.toBeDefined();
+  });
+
+  it('refuses a model call outside any action context', async () => {
+    const { budget } = await setup(tokensPerActor(1_000));
+    const chat = new ScriptedChatModel([{ text: 'hi' }], { model: 'scripted-small', maxTokens: MAX_OUTPUT });
+    const agent = createAgent({ model: chat, tools: [], middleware: [budget.middleware()] });
+    await expect(agent.invoke({ messages: [new HumanMessage('hi')] }).catch(unwrap)).rejects.toBeInstanceOf(
+      MissingActionContextError,
+    );
+    expect(chat.callCount).toBe(0);
+  });
+
+  it('estimates input generously by default: the reservation covers what the provider counts', async () => {
+    const { run, remaining } = await setup(tokensPerActor(10_000), { estimate: false });
+    const held: number[] = [];
+    await run(alice, [
+      async () => {
+        held.push(10_000 - (await remaining(alice)).tokens!);
+        return { text: 'ok', usage: { input: 9, output: 1 } };
+      },
+    ]).invoked;
+    const question = 'What is in my plan?';
+    expect(held[0]).toBeGreaterThanOrEqual(new TextEncoder().encode(question).length + MAX_OUTPUT);
+    expect(estimateInputTokens({ messages: [new HumanMessage(question)], tools: [] })).toBeGreaterThan(question.length);
+    expect(await remaining(alice)).toEqual({ tokens: 9_990 });
+  });
+
+  it('does not boot with model budgets but no store, or a malformed budget; forAgent needs modelBudgets', async () => {
+    const fixture = documentsFixture();
+    await expect(
+      fixture.boot({ modelBudgets: tokensPerActor(10), actorKey: (a: { id: string }) => a.id }),
+    ).rejects.toThrow(/need a budget store/);
+    await expect(
+      fixture.boot({ modelBudgets: tokensPerActor(10), budgets: new InMemoryBudgetStore() }),
+    ).rejects.toThrow(/counts per actor, but the module has no actorKey/);
+    await expect(
+      fixture.boot({
+        budgets: new InMemoryBudgetStore(),
+        modelBudgets: { budgets: [{ name: 'x', measure: 'tokens', limit: -1, per: 'tenant', window: 60 }] },
+      }),
+    ).rejects.toThrow(/non-negative safe integer/);
+    @Module({ imports: [VerdictLangChainModule] })
+    class AssistantModule {}
+    const { moduleRef } = await fixture.boot({ imports: [AssistantModule] });
+    booted.push(moduleRef);
+    expect(() => moduleRef.get(ModelBudgets).forAgent()).toThrow(/no modelBudgets/);
+  });
+});
