@@ -57,3 +57,4 @@ export type { RefundActor, RefundArguments, RefundLedger, RefundOrder } from './
 export * from './scripted-chat-model.js';
 export { asrhFixturesDirectory } from './peer-fixtures.js';
 export * from './chat-completions/index.js';
+export { type AgentsTurn, ScriptedAgentsModel } from './scripted-agents-model.js';

@@ -4,6 +4,7 @@ import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
 import { PublicMessage } from '../public-message.js';
 import { CapabilityToolRunner } from '../runtimes/capability-tool-runner.js';
+import { RuntimeProvenance } from '../runtimes/runtime-provenance.js';
 import { aiSdkBoundTool } from './ai-sdk-bound-tool.js';
 
 /** How a bound AI SDK tool presents itself. */
@@ -28,6 +29,7 @@ export class VerdictAiSdkTools {
     private readonly pipeline: VerdictPipeline,
     private readonly registry: CapabilityRegistry,
     @Inject(PublicMessage) private readonly publicMessage: string,
+    private readonly provenance: RuntimeProvenance,
   ) {}
 
   /**
@@ -39,6 +41,7 @@ export class VerdictAiSdkTools {
     const name = options.name ?? capability;
     this.registry.requireBindable(capability, name);
     const { pipeline, registry, publicMessage } = this;
+    const { windows, labeller } = this.provenance;
     const runner = new CapabilityToolRunner({
       capability,
       name,
@@ -46,6 +49,7 @@ export class VerdictAiSdkTools {
       pipeline,
       registry,
       publicMessage,
+      provenance: { windows, labeller },
     });
     const made = aiSdkBoundTool(runner, options.description);
     this.registry.recordTool(made, { tool: name, capability, kind: 'bound' });

@@ -1,11 +1,25 @@
 import { Module } from '@nestjs/common';
+import { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { RuntimeProvenance } from '../runtimes/runtime-provenance.js';
+import { AiSdkProvenanceTrackers } from './ai-sdk-provenance-trackers.js';
+import { AiSdkModelInputGuards } from './ai-sdk-model-input-guards.js';
 import { VerdictAiSdkTools } from './verdict-ai-sdk-tools.js';
 
 /**
- * Provides {@link VerdictAiSdkTools}. Import it next to `VerdictModule.forRoot(...)`.
+ * Provides {@link VerdictAiSdkTools}, {@link AiSdkProvenanceTrackers} and {@link AiSdkModelInputGuards}. Import
+ * it next to `VerdictModule.forRoot(...)`.
  *
  * @example
  * \@Module({ imports: [VerdictModule.forRoot(options), VerdictAiSdkModule] })
  */
-@Module({ providers: [VerdictAiSdkTools], exports: [VerdictAiSdkTools] })
+@Module({
+  providers: [
+    VerdictAiSdkTools,
+    AiSdkProvenanceTrackers,
+    AiSdkModelInputGuards,
+    RuntimeProvenance,
+    { provide: ProvenanceLabels, useFactory: () => new ProvenanceLabels() },
+  ],
+  exports: [VerdictAiSdkTools, AiSdkProvenanceTrackers, AiSdkModelInputGuards],
+})
 export class VerdictAiSdkModule {}

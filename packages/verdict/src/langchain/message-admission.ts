@@ -1,7 +1,7 @@
 import { AIMessage, type BaseMessage, type MessageContent, ToolMessage } from '@langchain/core/messages';
 import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
 import type { ReleaseSeal } from './release-seal.js';
-import { hidesEncodedData, isJsonDocument, isPlainText } from './structured-text.js';
+import { admitsUserText, carriesNoData, isPlainProse } from '../runtimes/unsealed-text.js';
 
 const SYSTEM_REMEDY =
   'Register the application’s own prompt (ModelInputGuard systemPrompts) or seal it (guard.systemPrompt(text)); release data with contextMessage.';
@@ -61,16 +61,15 @@ export class MessageAdmission {
   private admitsUnsealed(message: BaseMessage): boolean {
     const texts = textBlocks(message.content);
     if (texts === null) return false;
-    const all = [...texts, texts.join('')];
     switch (message.type) {
       case 'human':
-        return !all.some(hidesEncodedData) && !all.some(isJsonDocument) && carriesNoData(message);
+        return admitsUserText(texts) && kwargsCarryNoData(message);
       case 'system':
         return BLANK.test(texts.join('')) || this.systemPrompts.has(texts.join(''));
       case 'ai': {
         const ai = message as AIMessage;
         const calls = (ai.tool_calls ?? []).length + (ai.invalid_tool_calls ?? []).length;
-        return this.unsealedHistory === 'prose' && calls === 0 && all.every(isPlainText) && carriesNoData(message);
+        return this.unsealedHistory === 'prose' && calls === 0 && isPlainProse(texts) && kwargsCarryNoData(message);
       }
       default:
         return false;
@@ -96,13 +95,6 @@ function textBlocks(content: MessageContent): string[] | null {
 }
 
 /** `additional_kwargs` hold nothing a provider could send as data: no object, array or text that is not plain (an invalid seal included). */
-function carriesNoData(message: BaseMessage): boolean {
-  return Object.values(message.additional_kwargs ?? {}).every(
-    (value) =>
-      value === null ||
-      value === undefined ||
-      typeof value === 'boolean' ||
-      typeof value === 'number' ||
-      (typeof value === 'string' && isPlainText(value)),
-  );
+function kwargsCarryNoData(message: BaseMessage): boolean {
+  return carriesNoData(Object.values(message.additional_kwargs ?? {}));
 }

@@ -1,23 +1,25 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
-import type { ContextReleaser } from '../context-release/context-releaser.js';
-import type { Destination } from '../context-release/destination.js';
 import type { PlaceholderVault } from '../context-release/detectors/index.js';
 import type { ReleaseRequest } from '../context-release/release-request.js';
 import { Decision } from '../decisions/decision.js';
-import { publicAnswer } from '../public-answer.js';
 import { Stage } from '../decisions/stage.js';
 import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { NullEvidenceRecorder } from '../evidence/null-evidence-recorder.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
-import { isPlainObject } from '../shared/is-plain-object.js';
 import { recordGuardDecision } from './guard-decision.js';
 import { MessageAdmission, type UnsealedHistory } from './message-admission.js';
-import { type NotExecutedAnswer, notExecutedMessage, readNotExecutedMessage } from './not-executed-message.js';
+import { notExecutedMessage } from './not-executed-message.js';
 import { type PlaceholderRestoration, PlaceholderRestorations } from './placeholder-restoration.js';
 import { ReleaseSeal } from './release-seal.js';
-import { isPlainText } from './structured-text.js';
+import { releaseContext } from '../runtimes/released-context.js';
+import {
+  ToolResultRelease,
+  type ToolResultReleaseOptions,
+  type ToolResultRoute,
+} from '../runtimes/tool-result-release.js';
+import { isPlainText } from '../runtimes/structured-text.js';
 import { VerdictTool } from './verdict-tool.js';
 import { threadOf } from './thread-of.js';
 import { labelContent } from '../provenance/labelled-content.js';
@@ -26,27 +28,10 @@ import { ProvenanceSource } from '../provenance/provenance-source.js';
 import { statedLabelOf, withSealedLabel } from './sealed-label.js';
 import { isStructuredAnswer } from './structured-answer.js';
 
-/** How one tool's results are released: everything of a release request but the payload and destination. */
-export type ToolResultRoute = Omit<ReleaseRequest, 'payload' | 'destination'>;
+export type { ToolResultRoute };
 
 /** Options of a {@link ModelInputGuard}. */
-export interface ModelInputGuardOptions {
-  readonly releaser: Pick<ContextReleaser, 'requireRelease'>;
-  /** The one connection and trust zone this agent's model runs in. */
-  readonly destination: Destination;
-  /** The release route of each tool's results, by tool name. A tool without one cannot answer the model. */
-  readonly toolResults: Readonly<Record<string, ToolResultRoute>>;
-  /**
-   * Verdict's fixed public message: a tool's `not_executed` answer carrying it passes unreleased (it holds no
-   * data), re-serialized by `publicAnswer` — never as the tool's own text.
-   */
-  readonly publicMessage: string;
-  /**
-   * Whether a `not_executed` answer names a registered capability (`ModelInputGuards` asks the registry); from a
-   * bound or guarded tool it must name that tool's own capability. Without it no `not_executed` answer passes
-   * unreleased: route those tools too.
-   */
-  readonly isCapability?: (name: string) => boolean;
+export interface ModelInputGuardOptions extends ToolResultReleaseOptions {
   /** The vault of the routes that scan with `tokenize`: its `<EMAIL_1>`-style placeholders restore where `restore` declares. */
   readonly vault?: PlaceholderVault;
   /**
@@ -119,6 +104,7 @@ export class ModelInputGuard {
   private readonly restorations: PlaceholderRestorations;
   private readonly recorder: EvidenceRecorder;
   private readonly admission: MessageAdmission;
+  private readonly release: ToolResultRelease;
 
   /** @throws VerdictConfigurationError for a malformed `restore` declaration, or one without a `vault`. */
   constructor(private readonly options: ModelInputGuardOptions) {
@@ -130,6 +116,7 @@ export class ModelInputGuard {
         'ModelInputGuard: `restore` declares placeholder restorations but no `vault` holds their values.',
       );
     this.recorder = options.recorder ?? new NullEvidenceRecorder();
+    this.release = new ToolResultRelease(options);
     const prompts = options.systemPrompts ?? [];
     prompts.forEach((prompt) => assertPlainPrompt(prompt));
     this.admission = new MessageAdmission(
@@ -142,12 +129,8 @@ export class ModelInputGuard {
 
   /** Releases structured context for this destination and wraps it in a sealed message for the agent's input. */
   async contextMessage(request: Omit<ReleaseRequest, 'destination'>): Promise<HumanMessage> {
-    const { json: content } = await this.options.releaser.requireRelease({
-      ...request,
-      destination: this.options.destination,
-    });
+    const content = await releaseContext(this.options, request);
     const source = ProvenanceSource.of(request.source);
-    this.options.provenanceLabels?.remember(content, [labelContent(content, source, request.trust)]);
     // The label travels inside the seal: another process, or this one once its label memory forgot the text,
     // reads the ticket as what it was released as (ADR 0041).
     return this.seal.sealMessage(withSealedLabel(new HumanMessage({ content }), { source, trust: request.trust }));
@@ -270,26 +253,7 @@ export class ModelInputGuard {
     thread: string | undefined,
   ): Promise<ToolMessage> {
     const text = typeof message.content === 'string' ? message.content : null;
-    const answer = text === null ? null : this.notExecutedAnswer(text, capability);
-    let content: string;
-    if (answer !== null) {
-      const decision = Decision.of(answer.decision, Stage.Proposal, 'not_executed');
-      content = publicAnswer(
-        { executed: false, capability: answer.capability, correlationId: '', decision },
-        this.options.publicMessage,
-      );
-    } else {
-      const route = Object.hasOwn(this.options.toolResults, name) ? this.options.toolResults[name] : undefined;
-      if (route === undefined || text === null)
-        throw new UnreleasedContextError(`The result of tool "${name}"`, this.destinationName);
-      content = (
-        await this.options.releaser.requireRelease({
-          ...route,
-          payload: payloadOf(text),
-          destination: this.options.destination,
-        })
-      ).json;
-    }
+    const content = await this.release.release(text, name, capability);
     return this.sealedToolMessage(content, toolCallId, name, thread, message.status);
   }
 
@@ -302,36 +266,11 @@ export class ModelInputGuard {
   ): ToolMessage {
     return this.seal.sealMessage(new ToolMessage({ content, tool_call_id: toolCallId, name, status }), thread);
   }
-
-  /**
-   * Verdict's own refusal: its exact shape, the fixed public message and a registered capability — the called
-   * tool's own when it is bound or guarded — else `null`.
-   */
-  private notExecutedAnswer(text: string, bound: string | undefined): NotExecutedAnswer | null {
-    const answer = readNotExecutedMessage(text);
-    if (answer === null || answer.message !== this.options.publicMessage) return null;
-    if (bound !== undefined && answer.capability !== bound) return null;
-    return (this.options.isCapability?.(answer.capability) ?? false) ? answer : null;
-  }
 }
 
 /** The capability a bound or guarded tool runs (`undefined` for any other tool). */
 function boundCapability(tool: unknown): string | undefined {
   return tool instanceof VerdictTool ? tool.capability : undefined;
-}
-
-/** A tool result as a release payload: its JSON object, or `{ result }` for any other JSON value or plain text. */
-function payloadOf(text: string): Record<string, unknown> {
-  const parsed = parseJson(text);
-  return isPlainObject(parsed) ? (parsed as Record<string, unknown>) : { result: parsed === undefined ? text : parsed };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A prompt registered or sealed as the application's own is plain text: data goes through `contextMessage`. */

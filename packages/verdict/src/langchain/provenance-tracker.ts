@@ -1,16 +1,12 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
-import { Trust } from '../context-release/trust.js';
-import { labelContent, type LabelledContent } from '../provenance/labelled-content.js';
-import { labelResult } from '../provenance/label-result.js';
-import { contentRecord } from '../provenance/content-record.js';
-import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
-import type { ProvenanceLedger } from '../provenance/provenance-ledger.interface.js';
-import { type ProvenanceRecord, ProvenanceRecordKind } from '../provenance/provenance-record.js';
+import type { Trust } from '../context-release/trust.js';
+import type { LabelledContent } from '../provenance/labelled-content.js';
 import { carryAnswer, enclosingToolCallWindow, withToolCallProvenance } from '../provenance/provenance-scope.js';
-import { ProvenanceSource, ProvenanceSourceKind } from '../provenance/provenance-source.js';
+import { ProvenanceSource } from '../provenance/provenance-source.js';
 import { ProvenanceWindow } from '../provenance/provenance-window.js';
-import type { ResultProvenance } from '../provenance/result-provenance.js';
+import { ContextLabeller, type ProvenanceTrackerOptions, type WindowRole } from '../provenance/context-labeller.js';
+import type { ProvenanceTrackerWiring } from '../provenance/provenance-tracker-wiring.js';
 import { VerdictTool } from './verdict-tool.js';
 import { threadOf } from './thread-of.js';
 import { LabelledRetriever } from './labelled-retriever.js';
@@ -20,38 +16,7 @@ import { toolCallOf } from './tool-call-of.js';
 import { textOf } from './message-text.js';
 import { isOwnLabelledTool } from './own-labelled-tool.js';
 
-/** Human messages in an agent's input that nobody labelled: restored history, or text the tracker forgot. */
-const UNLABELLED_HISTORY = ProvenanceSource.create(ProvenanceSourceKind.Unobserved, 'history');
-const PRINCIPAL = ProvenanceSource.user('principal');
-/** A sub-agent's input, written by the agent whose tool call started it. */
-const CALLER = ProvenanceSource.agent('caller');
-
-/** Options of a {@link ProvenanceTracker}. */
-export interface ProvenanceTrackerOptions {
-  /** This agent's name: its answers are labelled `agent:<name>`, derived from their window. Default `'agent'`. */
-  readonly agent?: string;
-  /**
-   * The sources of tools that are not bound to a capability, by tool name: an MCP server, a retriever, a
-   * memory store. Their results are untrusted whatever the source. Default: `tool:<tool name>`. A bound tool
-   * named here (an MCP tool routed through a capability) is labelled the same way: its result is the source's,
-   * not what its capability declares.
-   * @example tools: { read_file: ProvenanceSource.mcp('files'), search_docs: ProvenanceSource.retrieval('help-center') }
-   */
-  readonly tools?: Readonly<Record<string, ProvenanceSource>>;
-  /**
-   * Tools named in `tools` whose results the application trusts, by name (a per-tool override: say, an MCP server it runs
-   * itself; `pinnedMcpTools(...).trustedTools`). Their results are labelled trusted under their source. Default: none.
-   */
-  readonly trustedTools?: readonly string[];
-}
-
-/** What a tracker needs from the module: shared labels, the capabilities' result provenance, the ledger. */
-export interface ProvenanceTrackerWiring {
-  readonly labels: ProvenanceLabels;
-  readonly resultProvenance: (capability: string) => ResultProvenance | undefined;
-  readonly ledger?: ProvenanceLedger;
-  readonly clock: () => Date;
-}
+export type { ProvenanceTrackerOptions, ProvenanceTrackerWiring };
 
 /**
  * Labels everything that enters an agent's context, without the application threading labels by hand
@@ -74,15 +39,12 @@ export interface ProvenanceTrackerWiring {
  * const agent = createAgent({ model, tools, middleware: [tracker.middleware(), guard.middleware()] });
  */
 export class ProvenanceTracker {
-  private readonly agent: ProvenanceSource;
+  private readonly labeller: ContextLabeller;
   private readonly byMessage = new WeakMap<BaseMessage, readonly LabelledContent[]>();
   private readonly windowsByAnswer = new WeakMap<BaseMessage, ProvenanceWindow>();
 
-  constructor(
-    private readonly wiring: ProvenanceTrackerWiring,
-    private readonly options: ProvenanceTrackerOptions = {},
-  ) {
-    this.agent = ProvenanceSource.agent(options.agent ?? 'agent');
+  constructor(wiring: ProvenanceTrackerWiring, options: ProvenanceTrackerOptions = {}) {
+    this.labeller = new ContextLabeller(wiring, options);
   }
 
   /**
@@ -92,7 +54,7 @@ export class ProvenanceTracker {
    * @example await tracker.label(document.pageContent, ProvenanceSource.retrieval('help-center'), Trust.Untrusted);
    */
   async label(text: string, source: ProvenanceSource, trust: Trust): Promise<void> {
-    await this.remember(text, [labelContent(text, source, trust)]);
+    await this.labeller.label(text, source, trust);
   }
 
   /**
@@ -126,7 +88,7 @@ export class ProvenanceTracker {
         const thread = threadOf(request.runtime);
         const window =
           this.windowOfCall(request.state as { messages?: unknown }, id) ??
-          (thread === undefined ? undefined : this.wiring.labels.window(thread, id)) ??
+          (thread === undefined ? undefined : this.labeller.wiring.labels.window(thread, id)) ??
           ProvenanceWindow.unobserved();
         const call = toolCallOf((request.runtime as { configurable?: unknown } | undefined)?.configurable, id);
         const { result, carried } = await withToolCallProvenance(window, call, () => handler(request));
@@ -149,16 +111,8 @@ export class ProvenanceTracker {
     const caller = enclosingToolCallWindow();
     for (let i = list.length - 1; i >= 0 && HumanMessage.isInstance(list[i]); i--) {
       const message = list[i]!;
-      const text = textOf(message);
-      if (text === '' || message.additional_kwargs?.[RELEASE_SEAL_KEY] !== undefined) continue;
-      // A sub-agent's input was written by the calling agent's model: it is as trusted as the caller's window.
-      if (caller?.untrusted === true)
-        await this.remember(
-          text,
-          caller.untrustedSources().map(({ source }) => labelContent(text, source, Trust.Untrusted)),
-        );
-      else if (this.wiring.labels.recall(text) === undefined)
-        await this.remember(text, [labelContent(text, caller === undefined ? PRINCIPAL : CALLER, Trust.Trusted)]);
+      if (message.additional_kwargs?.[RELEASE_SEAL_KEY] !== undefined) continue;
+      await this.labeller.labelInput(textOf(message), caller);
     }
   }
 
@@ -167,58 +121,27 @@ export class ProvenanceTracker {
     this.windowsByAnswer.set(answer, window);
     if (thread !== undefined)
       for (const call of answer.tool_calls ?? [])
-        if (call.id !== undefined) this.wiring.labels.rememberWindow(thread, call.id, window);
-    const text = textOf(answer);
-    if (text === '') return;
-    const item = labelContent(text, this.agent, window.untrusted ? Trust.Untrusted : Trust.Trusted);
-    const now = this.wiring.clock();
-    const edges = window.items.map((parent) => contentRecord(item, ProvenanceRecordKind.Derivation, now, parent));
-    await this.remember(text, [item], edges);
+        if (call.id !== undefined) this.labeller.wiring.labels.rememberWindow(thread, call.id, window);
+    const item = await this.labeller.labelAnswer(textOf(answer), window);
+    if (item === undefined) return;
     this.byMessage.set(answer, [item]);
     // A sub-agent's answer goes up to the tool call of the agent that ran it, whose result carries its label.
     carryAnswer(item);
   }
 
-  /**
-   * A tool answered. When an agent that ran inside the call answered from untrusted content (or an agent without
-   * a tracker made a bound call there), the result is untrusted under that agent's source, whatever the tool's
-   * declared labels: the answer it carries is derived from a window the tool's declaration knows nothing of.
-   */
+  /** A tool answered: labelled by the shared rules ({@link ContextLabeller.labelToolResult}). */
   private async toolAnswered(
     result: ToolMessage,
     tool: unknown,
     name: string,
     carried: readonly LabelledContent[],
   ): Promise<void> {
-    const text = textOf(result);
     const capability = tool instanceof VerdictTool ? tool.capability : undefined;
-    // A tool named in `tools` answers with its source's content, bound or not: a routed MCP tool's result is the
-    // remote server's, whatever its capability declares (ADR 0083).
-    const named = this.options.tools !== undefined && Object.hasOwn(this.options.tools, name);
-    let items =
-      capability !== undefined && !named
-        ? labelResult(text, capability, this.wiring.resultProvenance(capability))
-        : isOwnLabelledTool(tool)
-          ? // Verdict's own tools label their results: an extracted value keeps its source's (docs/quarantine.md).
-            (this.wiring.labels.recall(text) ?? [labelContent(text, toolSource(name), Trust.Untrusted)])
-          : [labelContent(text, this.options.tools?.[name] ?? toolSource(name), this.unboundTrust(name))];
-    const tainting = carried.filter((item) => item.label.trust === Trust.Untrusted);
-    let edges: ProvenanceRecord[] = [];
-    if (tainting.length > 0) {
-      const sources = new Map(tainting.map(({ label }) => [label.source.toString(), label.source]));
-      const whole = [...sources.values()].map((source) => labelContent(text, source, Trust.Untrusted));
-      items = [...items.filter((item) => item.label.trust === Trust.Untrusted), ...whole];
-      const now = this.wiring.clock();
-      edges = whole.flatMap((item) =>
-        tainting.map((parent) => contentRecord(item, ProvenanceRecordKind.Derivation, now, parent)),
-      );
-    }
-    this.byMessage.set(result, await this.remember(text, items, edges));
-  }
-
-  /** An unbound tool's result is untrusted unless the application named the tool in `trustedTools`. */
-  private unboundTrust(name: string): Trust {
-    return this.options.trustedTools?.includes(name) === true ? Trust.Trusted : Trust.Untrusted;
+    const ownLabelled = isOwnLabelledTool(tool);
+    this.byMessage.set(
+      result,
+      await this.labeller.labelToolResult(textOf(result), name, { capability, ownLabelled }, carried),
+    );
   }
 
   /**
@@ -228,14 +151,13 @@ export class ProvenanceTracker {
   private async commandAnswered(result: unknown, name: string): Promise<void> {
     const update = (result as { update?: { messages?: unknown } } | undefined)?.update;
     const messages = Array.isArray(update?.messages) ? (update.messages as unknown[]) : [];
-    const source = this.options.tools?.[name] ?? toolSource(name);
     for (const message of messages) {
       const text = isMessage(message)
         ? textOf(message)
         : typeof message === 'string'
           ? message
           : JSON.stringify(message);
-      if (text !== '') await this.remember(text, [labelContent(text, source, Trust.Untrusted)]);
+      await this.labeller.labelToolOutput(text, name);
     }
   }
 
@@ -254,45 +176,22 @@ export class ProvenanceTracker {
   private async itemsOf(message: BaseMessage): Promise<readonly LabelledContent[]> {
     const known = this.byMessage.get(message);
     if (known !== undefined) return known;
-    const text = textOf(message);
-    if (text === '') return [];
-    const recalled = this.wiring.labels.recall(text);
-    if (recalled !== undefined) {
-      this.byMessage.set(message, recalled);
-      return recalled;
-    }
-    let item: LabelledContent;
-    if (SystemMessage.isInstance(message))
-      item = labelContent(text, ProvenanceSource.application('system-prompt'), Trust.Trusted);
-    // A human message is the principal's when it is this turn's input (labelled at `beforeAgent`); one nobody
-    // labelled — restored history, or forgotten — may hold anything (ADR 0041).
-    else if (HumanMessage.isInstance(message)) item = labelContent(text, UNLABELLED_HISTORY, Trust.Untrusted);
-    else if (ToolMessage.isInstance(message))
-      item = labelContent(text, toolSource(message.name ?? 'unknown'), Trust.Untrusted);
-    // A model answer Verdict did not see produced (history from before the tracker) may hold anything.
-    else item = labelContent(text, ProvenanceSource.agent('unobserved'), Trust.Untrusted);
-    const items = await this.remember(text, [item]);
-    this.byMessage.set(message, items);
+    const items = await this.labeller.itemsOf(
+      roleOf(message),
+      textOf(message),
+      ToolMessage.isInstance(message) ? (message.name ?? 'unknown') : undefined,
+    );
+    if (items.length > 0) this.byMessage.set(message, items);
     return items;
-  }
-
-  private async remember(
-    text: string,
-    items: readonly LabelledContent[],
-    edges: readonly ProvenanceRecord[] = [],
-  ): Promise<readonly LabelledContent[]> {
-    const before = this.wiring.labels.recall(text) ?? [];
-    const merged = this.wiring.labels.remember(text, items);
-    const fresh = merged.filter((item) => !before.includes(item));
-    const now = this.wiring.clock();
-    const records = [...fresh.map((item) => contentRecord(item, ProvenanceRecordKind.Label, now)), ...edges];
-    if (records.length > 0) await this.wiring.ledger?.append(records);
-    return merged;
   }
 }
 
-function toolSource(name: string): ProvenanceSource {
-  return ProvenanceSource.named(ProvenanceSourceKind.Tool, name);
+/** A message's role in the window; any message that is not system, human or tool counts as a model answer. */
+function roleOf(message: BaseMessage): WindowRole {
+  if (SystemMessage.isInstance(message)) return 'system';
+  if (HumanMessage.isInstance(message)) return 'user';
+  if (ToolMessage.isInstance(message)) return 'tool';
+  return 'assistant';
 }
 
 function isMessage(value: unknown): value is BaseMessage {

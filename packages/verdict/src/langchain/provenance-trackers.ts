@@ -5,6 +5,7 @@ import {
   PROVENANCE_STAGE_OPTIONS,
   type ProvenanceStageOptions,
 } from '../provenance/provenance-stage-options.interface.js';
+import { provenanceTrackerWiring } from '../provenance/provenance-tracker-wiring.js';
 import { ProvenanceTracker, type ProvenanceTrackerOptions } from './provenance-tracker.js';
 
 /** Makes {@link ProvenanceTracker}s wired to the module's capabilities, provenance ledger and shared labels. */
@@ -18,15 +19,6 @@ export class ProvenanceTrackers {
 
   /** A tracker for one agent; every tracker of the module shares what it saw, so labels follow text across agents. */
   forAgent(options: ProvenanceTrackerOptions = {}): ProvenanceTracker {
-    const { registry, labels } = this;
-    return new ProvenanceTracker(
-      {
-        labels,
-        resultProvenance: (capability) => registry.find(capability)?.provenance?.results,
-        ledger: this.options.provenance?.ledger,
-        clock: this.options.clock ?? (() => new Date()),
-      },
-      options,
-    );
+    return new ProvenanceTracker(provenanceTrackerWiring(this.registry, this.labels, this.options), options);
   }
 }

@@ -1,7 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
-
-const SEAL = /^[0-9a-f]{64}$/;
+import { ContentSeal } from '../runtimes/content-seal.js';
 
 /** Where a message released for the model carries its seal. */
 export const RELEASE_SEAL_KEY = 'verdict_release';
@@ -12,18 +10,7 @@ export const RELEASE_SEAL_KEY = 'verdict_release';
  * but cannot make one for other content, another role, another tool call or another destination. The
  * seal holds no data.
  */
-export class ReleaseSeal {
-  private readonly key: Buffer;
-
-  /** `key`: share one across processes that resume each other's runs (≥ 32 bytes); default: random per guard. */
-  constructor(
-    private readonly destination: string,
-    key?: Uint8Array,
-  ) {
-    if (key !== undefined && key.length < 32) throw new RangeError('A release seal key needs at least 32 bytes.');
-    this.key = key === undefined ? randomBytes(32) : Buffer.from(key);
-  }
-
+export class ReleaseSeal extends ContentSeal {
   /**
    * The seal of `message` as it is now (any seal it already carries is not covered). A model answer or tool
    * result is bound to `thread` (the run's LangGraph `thread_id`; none outside a thread).
@@ -41,15 +28,6 @@ export class ReleaseSeal {
   /** Whether `message` carries a valid seal of this guard for exactly its role, tool call, content and kwargs, and (model answers, tool results) `thread`. */
   verifyMessage(message: BaseMessage, thread?: string): boolean {
     return this.verify(sealedView(message, thread), message.additional_kwargs?.[RELEASE_SEAL_KEY]);
-  }
-
-  seal(content: string): string {
-    return createHmac('sha256', this.key).update(this.destination).update('\0').update(content).digest('hex');
-  }
-
-  verify(content: string, seal: unknown): boolean {
-    if (typeof seal !== 'string' || !SEAL.test(seal)) return false;
-    return timingSafeEqual(Buffer.from(this.seal(content), 'hex'), Buffer.from(seal, 'hex'));
   }
 }
 

@@ -5,6 +5,7 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
 import { PublicMessage } from '../public-message.js';
 import { CapabilityToolRunner } from '../runtimes/capability-tool-runner.js';
+import { RuntimeProvenance } from '../runtimes/runtime-provenance.js';
 import { agentsBoundTool } from './agents-bound-tool.js';
 
 /** How a bound OpenAI Agents tool presents itself. */
@@ -32,6 +33,7 @@ export class VerdictAgentsTools {
     private readonly pipeline: VerdictPipeline,
     private readonly registry: CapabilityRegistry,
     @Inject(PublicMessage) private readonly publicMessage: string,
+    private readonly provenance: RuntimeProvenance,
   ) {}
 
   /**
@@ -45,7 +47,17 @@ export class VerdictAgentsTools {
     this.registry.requireBindable(capability, name);
     const { pipeline, registry, publicMessage } = this;
     const runtime = 'an OpenAI Agents tool';
-    const runner = new CapabilityToolRunner({ capability, name, runtime, pipeline, registry, publicMessage });
+    const { windows, labeller } = this.provenance;
+    const provenance = { windows, labeller };
+    const runner = new CapabilityToolRunner({
+      capability,
+      name,
+      runtime,
+      pipeline,
+      registry,
+      publicMessage,
+      provenance,
+    });
     const made = agentsBoundTool(runner, name, options.description);
     this.registry.recordTool(made, { tool: name, capability, kind: 'bound' });
     return made;

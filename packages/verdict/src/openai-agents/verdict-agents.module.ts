@@ -1,11 +1,25 @@
 import { Module } from '@nestjs/common';
+import { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { RuntimeProvenance } from '../runtimes/runtime-provenance.js';
+import { AgentsModelInputGuards } from './agents-model-input-guards.js';
+import { AgentsProvenanceTrackers } from './agents-provenance-trackers.js';
 import { VerdictAgentsTools } from './verdict-agents-tools.js';
 
 /**
- * Provides {@link VerdictAgentsTools}. Import it next to `VerdictModule.forRoot(...)`.
+ * Provides {@link VerdictAgentsTools}, {@link AgentsProvenanceTrackers} and {@link AgentsModelInputGuards}. Import
+ * it next to `VerdictModule.forRoot(...)`.
  *
  * @example
  * \@Module({ imports: [VerdictModule.forRoot(options), VerdictAgentsModule] })
  */
-@Module({ providers: [VerdictAgentsTools], exports: [VerdictAgentsTools] })
+@Module({
+  providers: [
+    VerdictAgentsTools,
+    AgentsProvenanceTrackers,
+    AgentsModelInputGuards,
+    RuntimeProvenance,
+    { provide: ProvenanceLabels, useFactory: () => new ProvenanceLabels() },
+  ],
+  exports: [VerdictAgentsTools, AgentsProvenanceTrackers, AgentsModelInputGuards],
+})
 export class VerdictAgentsModule {}

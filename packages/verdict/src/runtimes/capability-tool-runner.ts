@@ -9,6 +9,10 @@ import { ToolKind } from '../evidence/tool-kind.js';
 import type { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
 import { publicAnswer } from '../public-answer.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
+import type { ContextLabeller } from '../provenance/context-labeller.js';
+import { withProvenance } from '../provenance/provenance-scope.js';
+import type { ProvenanceWindow } from '../provenance/provenance-window.js';
+import type { RuntimeCallWindows } from './runtime-call-windows.js';
 
 /** How many refusals of `needsApproval` a tool keeps for the executions that follow them. */
 const REMEMBERED_REFUSALS = 1_000;
@@ -23,6 +27,11 @@ export interface RuntimeToolBinding {
   readonly pipeline: VerdictPipeline;
   readonly registry: CapabilityRegistry;
   readonly publicMessage: string;
+  /**
+   * Where the runtime's provenance tracker leaves each call's window, and the labeller that labels a result of a
+   * call it saw (ADR 0106). A call no tracker saw is unobserved.
+   */
+  readonly provenance?: { readonly windows: RuntimeCallWindows; readonly labeller: ContextLabeller };
 }
 
 /**
@@ -65,7 +74,7 @@ export class CapabilityToolRunner {
   /** Whether the runtime must ask a human: a Verdict receipt awaits a decision on this tool call. */
   async needsApproval(input: unknown, toolCallId: string): Promise<boolean> {
     if (!this.confirms()) return false;
-    const asked = await this.run(input, toolCallId, false, undefined);
+    const asked = await this.run(input, toolCallId, false, undefined, this.windowOf(input, toolCallId));
     const { disposition } = asked.decision;
     const refused = disposition === Disposition.Deny || disposition === Disposition.Throttle;
     if (!asked.executed && refused && toolCallId !== '') this.rememberRefusal(toolCallId, input, asked);
@@ -79,12 +88,30 @@ export class CapabilityToolRunner {
   async answer(input: unknown, toolCallId: string, signal: AbortSignal | undefined): Promise<string> {
     const refused = this.refusals.get(toolCallId);
     this.refusals.delete(toolCallId);
+    const window = this.windowOf(input, toolCallId);
     const result =
       refused !== undefined && refused.input === fingerprint(input)
         ? refused.result
-        : await this.run(input, toolCallId, this.confirms(), signal);
+        : await this.run(input, toolCallId, this.confirms(), signal, window);
     stopAtCallCeiling(result, this.binding.capability, this.binding.name);
-    return publicAnswer(result, this.binding.publicMessage);
+    const answer = publicAnswer(result, this.binding.publicMessage);
+    // The result of a call a tracker saw carries its capability's declared labels into the next window.
+    if (window !== undefined) await this.labelAnswer(answer);
+    return answer;
+  }
+
+  private async labelAnswer(answer: string): Promise<void> {
+    const { capability, name, provenance } = this.binding;
+    try {
+      await provenance?.labeller.labelToolResult(answer, name, { capability }, []);
+    } catch (error) {
+      throw new ApplicationFaultError(capability, name, error);
+    }
+  }
+
+  /** The window the runtime's tracker saw this call proposed in; `undefined` (unobserved) without one. */
+  private windowOf(input: unknown, toolCallId: string): ProvenanceWindow | undefined {
+    return this.binding.provenance?.windows.windowOf({ id: toolCallId, input });
   }
 
   /** Keeps the refusal for the execution that follows; the oldest goes once too many were never followed. */
@@ -102,10 +129,13 @@ export class CapabilityToolRunner {
     toolCallId: string,
     explicitApproval: boolean,
     signal: AbortSignal | undefined,
+    window: ProvenanceWindow | undefined,
   ): Promise<ExecutionResult> {
     const { capability, name, pipeline } = this.binding;
+    const execute = () =>
+      pipeline.execute({ capability, arguments: input, toolCallId }, ToolKind.Bound, { explicitApproval });
     try {
-      return await pipeline.execute({ capability, arguments: input, toolCallId }, ToolKind.Bound, { explicitApproval });
+      return await (window === undefined ? execute() : withProvenance(window, execute));
     } catch (error) {
       if (signal?.aborted === true) throw error;
       throw new ApplicationFaultError(capability, name, error);

@@ -1,0 +1,308 @@
+import type { LanguageModelMiddleware, SystemModelMessage, UserModelMessage } from 'ai';
+import type { ReleaseRequest } from '../context-release/release-request.js';
+import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
+import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { releaseContext } from '../runtimes/released-context.js';
+import { ContentSeal } from '../runtimes/content-seal.js';
+import { isPlainText } from '../runtimes/structured-text.js';
+import { ToolResultRelease, type ToolResultReleaseOptions } from '../runtimes/tool-result-release.js';
+import { admitsUserText, carriesNoData, isPlainProse } from '../runtimes/unsealed-text.js';
+import { rememberBounded } from '../shared/remember-bounded.js';
+import { type AiSdkMessage, type AiSdkPrompt, partsText, toolResultText } from './ai-sdk-prompt.js';
+
+type GenerateOptions = Parameters<NonNullable<LanguageModelMiddleware['wrapGenerate']>>[0];
+type GenerateResult = Awaited<ReturnType<GenerateOptions['doGenerate']>>;
+type StreamPart =
+  Awaited<ReturnType<GenerateOptions['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
+type ProviderOptions = Record<string, Record<string, string>>;
+
+/** Where the guard's seal travels: the `verdict` entry of a part's provider metadata / options. */
+const SEAL_NAMESPACE = 'verdict';
+/** How many released tool results a guard keeps, so that the same result is released once, not every step. */
+const REMEMBERED_RELEASES = 1_000;
+
+const SYSTEM_REMEDY =
+  'Register the application’s own prompt (systemPrompts) or seal it (guard.systemPrompt(text)); release data with contextMessage.';
+const ANSWER_REMEDY =
+  'The guard seals every answer the model gives; history from before the guard passes only with acceptUnsealedHistory: "prose", and only as plain prose without tool calls.';
+const TOOL_REMEDY =
+  'A tool result must answer, once, a tool call the model made through this guard (the latest model message that issued its id).';
+
+/** Options of an {@link AiSdkModelInputGuard}: those of the LangChain guard that apply to the AI SDK. */
+export interface AiSdkModelInputGuardOptions extends ToolResultReleaseOptions {
+  /**
+   * The seal key, shared by processes that resume each other's generations (≥ 32 bytes); default random per
+   * guard. Seals of model answers are bound to the conversation (tenant and `metadata.conversationId` of the
+   * action context; none without one).
+   */
+  readonly sealKey?: Uint8Array;
+  /** The application's own system prompts, as plain text: a system message passes unsealed only when it is exactly one of these (or empty). */
+  readonly systemPrompts?: readonly string[];
+  /** Unsealed assistant messages in the prompt: `'none'` (default) refuses them; `'prose'` lets plain prose through. */
+  readonly acceptUnsealedHistory?: 'none' | 'prose';
+  /** Where the labels of released context go, so that a provenance tracker labels a `contextMessage` by its release. */
+  readonly provenanceLabels?: ProvenanceLabels;
+  /** The conversation a model call runs in (what answers' seals are bound to); default none. */
+  readonly conversation?: () => string | null;
+}
+
+/**
+ * The model-input guard as an AI SDK language-model middleware (docs/runtimes/ai-sdk.md, ADR 0107): the same
+ * routes, public message and seal rules as the LangChain `ModelInputGuard` (docs/context-release.md), applied to
+ * the prompt of every `generateText` / `streamText` step before the provider is called.
+ * - Every tool result in the prompt is released through its tool's route (`toolResults`), or passes as
+ *   Verdict's own `not_executed` answer re-serialized; a tool without a route, or a refused release, rejects the
+ *   generation (`UnreleasedContextError`, `ContextReleaseRefusedError`). A result is released once per guard and
+ *   call, not at every step.
+ * - Every message must carry the guard's seal or pass the unsealed rules: user prose (text only, no structured
+ *   data or hidden encodings), a registered or empty system prompt, and only with `acceptUnsealedHistory:
+ *   'prose'` assistant prose. The model's answers (text, reasoning and tool calls) are sealed as they come back,
+ *   in their provider metadata (`providerMetadata.verdict`), which the SDK carries into the next step's prompt.
+ *   A tool result must answer, once, a tool call of the latest assistant message that issued its id.
+ * Not in this form: placeholder restoration (`vault`, `restore`), which needs a tool-call hook the middleware
+ * does not have.
+ *
+ * @example
+ * const guard = guards.forDestination(Destination.connection('openai', 'eu'), { toolResults: { lookup_order: orderRoute } });
+ * const model = wrapLanguageModel({ model: base, middleware: [tracker.middleware(), guard.middleware()] });
+ */
+export class AiSdkModelInputGuard {
+  private readonly seal: ContentSeal;
+  private readonly destinationName: string;
+  private readonly release: ToolResultRelease;
+  private readonly prompts: ReadonlySet<string>;
+  private readonly released = new Map<string, string>();
+
+  constructor(private readonly options: AiSdkModelInputGuardOptions) {
+    this.destinationName = options.destination.toString();
+    this.seal = new ContentSeal(this.destinationName, options.sealKey);
+    this.release = new ToolResultRelease(options);
+    const prompts = options.systemPrompts ?? [];
+    prompts.forEach(assertPlainPrompt);
+    this.prompts = new Set(prompts);
+  }
+
+  /** Releases structured context for this destination as a sealed user message for the generation's `messages`. */
+  async contextMessage(request: Omit<ReleaseRequest, 'destination'>): Promise<UserModelMessage> {
+    const content = await releaseContext(this.options, request);
+    return {
+      role: 'user',
+      content: [{ type: 'text', text: content }],
+      providerOptions: this.sealed(['user', content]),
+    };
+  }
+
+  /**
+   * The application's own system prompt, sealed, for a prompt built per run: pass it as `generateText({ system })`.
+   * @throws VerdictConfigurationError when `text` holds structured data.
+   */
+  systemPrompt(text: string): SystemModelMessage {
+    assertPlainPrompt(text);
+    return { role: 'system', content: text, providerOptions: this.sealed(['system', text]) };
+  }
+
+  /** The language-model middleware. */
+  middleware(): LanguageModelMiddleware {
+    return {
+      specificationVersion: 'v4',
+      transformParams: async ({ params }) => ({
+        ...params,
+        prompt: (await this.admit(params.prompt as AiSdkPrompt, this.conversation())) as typeof params.prompt,
+      }),
+      wrapGenerate: async ({ doGenerate }) => {
+        const conversation = this.conversation();
+        const result = await doGenerate();
+        return { ...result, content: result.content.map((part) => this.sealAnswerPart(part, conversation)) };
+      },
+      wrapStream: async ({ doStream }) => {
+        const conversation = this.conversation();
+        const { stream, ...rest } = await doStream();
+        const texts = new Map<string, string>();
+        const sealed = stream.pipeThrough(
+          new TransformStream<StreamPart, StreamPart>({
+            transform: (part, controller) => controller.enqueue(this.sealStreamPart(part, texts, conversation)),
+          }),
+        );
+        return { ...rest, stream: sealed };
+      },
+    };
+  }
+
+  /** The prompt with every tool result released. @throws UnreleasedContextError for the first message that may not go. */
+  private async admit(prompt: AiSdkPrompt, conversation: string | null): Promise<AiSdkPrompt> {
+    const pending = new Map<string, boolean>();
+    const admitted: AiSdkMessage[] = [];
+    for (const [index, message] of prompt.entries()) {
+      const what = `Message ${index} (${message.role})`;
+      switch (message.role) {
+        case 'system':
+          if (!this.admitsSystem(message.content, message.providerOptions))
+            throw new UnreleasedContextError(what, this.destinationName, SYSTEM_REMEDY);
+          break;
+        case 'user':
+          if (!this.admitsUser(message)) throw new UnreleasedContextError(what, this.destinationName);
+          break;
+        case 'assistant':
+          if (!this.admitsAnswer(message, conversation))
+            throw new UnreleasedContextError(what, this.destinationName, ANSWER_REMEDY);
+          for (const part of message.content) if (part.type === 'tool-call') pending.set(part.toolCallId, false);
+          break;
+        case 'tool': {
+          const content = [];
+          for (const part of message.content) {
+            if (part.type !== 'tool-result') {
+              if (part.reason !== undefined && !isPlainText(part.reason))
+                throw new UnreleasedContextError(what, this.destinationName, TOOL_REMEDY);
+              content.push(part);
+              continue;
+            }
+            if (pending.get(part.toolCallId) !== false)
+              throw new UnreleasedContextError(what, this.destinationName, TOOL_REMEDY);
+            pending.set(part.toolCallId, true);
+            content.push({ ...part, output: await this.releasedOutput(part) });
+          }
+          admitted.push({ ...message, content });
+          continue;
+        }
+      }
+      admitted.push(message);
+    }
+    return admitted;
+  }
+
+  private admitsSystem(content: string, providerOptions: unknown): boolean {
+    if (this.verify(['system', content], providerOptions)) return true;
+    return (/^\p{White_Space}*$/u.test(content) || this.prompts.has(content)) && optionsCarryNoData(providerOptions);
+  }
+
+  private admitsUser(message: Extract<AiSdkMessage, { role: 'user' }>): boolean {
+    if (message.content.some((part) => part.type !== 'text')) return false;
+    const texts = message.content.map((part) => (part as { text: string }).text);
+    if (this.verify(['user', texts.join('')], message.providerOptions)) return true;
+    return (
+      admitsUserText(texts) &&
+      optionsCarryNoData(message.providerOptions) &&
+      message.content.every((part) => optionsCarryNoData(part.providerOptions))
+    );
+  }
+
+  /** An assistant message: every part sealed by this guard, or — with `acceptUnsealedHistory: 'prose'` — plain prose. */
+  private admitsAnswer(message: Extract<AiSdkMessage, { role: 'assistant' }>, conversation: string | null): boolean {
+    const sealed = message.content.every((part) => {
+      const view = answerView(part, conversation);
+      return view !== undefined && this.verify(view, part.providerOptions);
+    });
+    if (sealed) return true;
+    if (this.options.acceptUnsealedHistory !== 'prose') return false;
+    if (message.content.some((part) => part.type !== 'text')) return false;
+    return isPlainProse([partsText(message.content)]) && optionsCarryNoData(message.providerOptions);
+  }
+
+  /** What the model reads of a tool result: released once per tool call and result. */
+  private async releasedOutput(part: {
+    toolCallId: string;
+    toolName: string;
+    output: Parameters<typeof toolResultText>[0];
+  }) {
+    if (part.output.type === 'execution-denied') return { type: 'execution-denied' as const };
+    const text = toolResultText(part.output);
+    const key = fingerprint([part.toolName, part.toolCallId, fingerprintString(text)]);
+    let value = this.released.get(key);
+    if (value === undefined) {
+      value = await this.release.release(text, part.toolName, undefined);
+      rememberBounded(this.released, key, value, REMEMBERED_RELEASES);
+    }
+    return { type: 'text' as const, value };
+  }
+
+  private sealAnswerPart<P extends GenerateResult['content'][number]>(part: P, conversation: string | null): P {
+    const view = answerView(part, conversation);
+    if (view === undefined) return part;
+    return { ...part, providerMetadata: { ...part.providerMetadata, ...this.sealed(view) } };
+  }
+
+  /** A streamed part, with the seal on each completed text, reasoning and tool call. */
+  private sealStreamPart(part: StreamPart, texts: Map<string, string>, conversation: string | null): StreamPart {
+    switch (part.type) {
+      case 'text-delta':
+      case 'reasoning-delta':
+        texts.set(`${part.type}:${part.id}`, (texts.get(`${part.type}:${part.id}`) ?? '') + part.delta);
+        return part;
+      case 'text-end':
+      case 'reasoning-end': {
+        const type = part.type === 'text-end' ? 'text' : 'reasoning';
+        const text = texts.get(`${type}-delta:${part.id}`) ?? '';
+        const view = answerView({ type, text }, conversation)!;
+        return { ...part, providerMetadata: { ...part.providerMetadata, ...this.sealed(view) } };
+      }
+      case 'tool-call':
+        return this.sealAnswerPart(part, conversation);
+      default:
+        return part;
+    }
+  }
+
+  private sealed(view: unknown): ProviderOptions {
+    return { [SEAL_NAMESPACE]: { seal: this.seal.seal(JSON.stringify(view)) } };
+  }
+
+  private verify(view: unknown, providerOptions: unknown): boolean {
+    const seal = (providerOptions as ProviderOptions | undefined)?.[SEAL_NAMESPACE]?.seal;
+    return this.seal.verify(JSON.stringify(view), seal);
+  }
+
+  private conversation(): string | null {
+    return this.options.conversation?.() ?? null;
+  }
+}
+
+/**
+ * What a seal of a model answer's part covers: its kind, the conversation, and its text or — for a tool call —
+ * its id, tool and arguments (canonical JSON, whether the SDK holds them as text or parsed). `undefined` for a
+ * part the guard never seals (files, sources, provider-executed results).
+ */
+function answerView(part: { type: string; text?: unknown }, conversation: string | null): unknown[] | undefined {
+  if (part.type === 'text' || part.type === 'reasoning') return ['assistant', conversation, part.type, part.text];
+  if (part.type !== 'tool-call') return undefined;
+  const call = part as unknown as { toolCallId: string; toolName: string; input: unknown; providerExecuted?: boolean };
+  if (call.providerExecuted === true) return undefined;
+  return ['assistant', conversation, 'tool-call', call.toolCallId, call.toolName, canonicalInput(call.input)];
+}
+
+/** A tool call's arguments as canonical JSON: the model's text parsed (`{}` when empty), or the SDK's parsed value. */
+function canonicalInput(input: unknown): string | null {
+  let value = input;
+  if (typeof input === 'string') {
+    if (input.trim() === '') value = {};
+    else
+      try {
+        value = JSON.parse(input) as unknown;
+      } catch {
+        return null;
+      }
+  }
+  try {
+    return fingerprint(value);
+  } catch {
+    return null;
+  }
+}
+
+/** Provider options hold nothing a provider could send as data (the guard's own seal aside). */
+function optionsCarryNoData(options: unknown): boolean {
+  if (options === undefined || options === null) return true;
+  if (typeof options !== 'object') return false;
+  return Object.entries(options as ProviderOptions).every(
+    ([name, entry]) =>
+      name !== SEAL_NAMESPACE && typeof entry === 'object' && entry !== null && carriesNoData(Object.values(entry)),
+  );
+}
+
+function assertPlainPrompt(text: unknown): void {
+  if (typeof text !== 'string' || !isPlainText(text))
+    throw new VerdictConfigurationError(
+      'AiSdkModelInputGuard: a system prompt must be plain text, without structured data or invisible characters; release data with contextMessage.',
+    );
+}

@@ -1,0 +1,49 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CapabilityRegistry } from '../capabilities/capability-registry.js';
+import { ContextReleaseService } from '../context-release/context-release.service.js';
+import type { Destination } from '../context-release/destination.js';
+import { ActionContextStore } from '../context/action-context.store.js';
+import { conversationIdOf } from '../context/conversation-id.js';
+import { fingerprint } from '../fingerprints/fingerprint.js';
+import { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { PublicMessage } from '../public-message.js';
+import { moduleGuardWiring } from '../runtimes/module-guard-wiring.js';
+import { AiSdkModelInputGuard, type AiSdkModelInputGuardOptions } from './ai-sdk-model-input-guard.js';
+
+/**
+ * Makes {@link AiSdkModelInputGuard}s wired to the module's context release, public message, capabilities and
+ * provenance labels; answers are sealed to the conversation of the action context the model call runs in.
+ *
+ * @example
+ * const guard = guards.forDestination(Destination.connection('openai', 'eu'), { toolResults: { lookup_order: orderRoute } });
+ */
+@Injectable()
+export class AiSdkModelInputGuards {
+  constructor(
+    private readonly releases: ContextReleaseService,
+    private readonly registry: CapabilityRegistry,
+    @Inject(PublicMessage) private readonly publicMessage: string,
+    private readonly provenanceLabels: ProvenanceLabels,
+    private readonly contexts: ActionContextStore,
+  ) {}
+
+  /** A guard for generations whose model runs at `destination`. */
+  forDestination(
+    destination: Destination,
+    options: Omit<
+      AiSdkModelInputGuardOptions,
+      'releaser' | 'destination' | 'publicMessage' | 'isCapability' | 'provenanceLabels' | 'conversation'
+    >,
+  ): AiSdkModelInputGuard {
+    const conversation = () => {
+      const context = this.contexts.current();
+      return context === undefined ? null : fingerprint([context.tenant, conversationIdOf(context)]);
+    };
+    return new AiSdkModelInputGuard({
+      ...options,
+      ...moduleGuardWiring(this.releases, this.registry, this.publicMessage, this.provenanceLabels),
+      destination,
+      conversation,
+    });
+  }
+}

@@ -1,0 +1,142 @@
+import type { LanguageModelMiddleware } from 'ai';
+import type { Trust } from '../context-release/trust.js';
+import type { ActionContext } from '../context/action-context.js';
+import type { ContextLabeller, WindowRole } from '../provenance/context-labeller.js';
+import type { LabelledContent } from '../provenance/labelled-content.js';
+import { enclosingToolCallWindow } from '../provenance/provenance-scope.js';
+import type { ProvenanceSource } from '../provenance/provenance-source.js';
+import { ProvenanceWindow } from '../provenance/provenance-window.js';
+import type { RuntimeCallWindows } from '../runtimes/runtime-call-windows.js';
+import { type AiSdkMessage, type AiSdkPrompt, partsText, toolResultText } from './ai-sdk-prompt.js';
+
+type GenerateOptions = Parameters<NonNullable<LanguageModelMiddleware['wrapGenerate']>>[0];
+type GenerateResult = Awaited<ReturnType<GenerateOptions['doGenerate']>>;
+type StreamPart =
+  Awaited<ReturnType<GenerateOptions['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
+
+/**
+ * Labels everything that enters an AI SDK model call's prompt and hands every tool call the model proposes the
+ * window it was proposed in (docs/runtimes/ai-sdk.md, ADR 0106): a language-model middleware for
+ * `wrapLanguageModel({ model, middleware: [tracker.middleware(), guard.middleware()] })`, for `generateText` and
+ * `streamText` alike. Labels are those of the LangChain tracker (docs/provenance.md §1), from the same shared
+ * rules:
+ * - the system prompt is the application's, trusted; the user messages at the end of the prompt (after the last
+ *   assistant or tool message) are this turn's input, the principal's, trusted; any other user message the
+ *   module never labelled (history from another process) is untrusted;
+ * - a bound tool's result carries its capability's declared `provenance.results` (the bound tool labels it as it
+ *   answers a call this tracker saw); any other tool's result is untrusted, `tool:<name>` or its source in `tools`;
+ * - a model answer is derived from its whole prompt: untrusted when anything in it was.
+ * Bound tools made by `VerdictAiSdkTools` find the window of their call; a call no tracker saw is unobserved.
+ *
+ * @example
+ * const model = wrapLanguageModel({ model: provider('gpt-4.1'), middleware: [trackers.forAgent().middleware()] });
+ * await contexts.run(requester, () => generateText({ model, tools, messages, stopWhen: stepCountIs(5) }));
+ */
+export class AiSdkProvenanceTracker {
+  constructor(
+    private readonly labeller: ContextLabeller,
+    private readonly windows: RuntimeCallWindows,
+  ) {}
+
+  /**
+   * Labels content the application puts into the prompt itself (a retrieved document, a memory): wherever
+   * exactly this text enters a tracked window, it carries this label.
+   *
+   * @example await tracker.label(document, ProvenanceSource.retrieval('help-center'), Trust.Untrusted);
+   */
+  async label(text: string, source: ProvenanceSource, trust: Trust): Promise<void> {
+    await this.labeller.label(text, source, trust);
+  }
+
+  /** The language-model middleware. */
+  middleware(): LanguageModelMiddleware {
+    return {
+      specificationVersion: 'v4',
+      wrapGenerate: async ({ doGenerate, params }) => {
+        const context = this.windows.current();
+        const window = await this.windowOf(params.prompt as AiSdkPrompt);
+        const result = await doGenerate();
+        await this.answered(result.content, window, context);
+        return result;
+      },
+      wrapStream: async ({ doStream, params }) => {
+        const context = this.windows.current();
+        const window = await this.windowOf(params.prompt as AiSdkPrompt);
+        const { stream, ...rest } = await doStream();
+        const texts: string[] = [];
+        const tracked = stream.pipeThrough(
+          new TransformStream<StreamPart, StreamPart>({
+            transform: (part, controller) => {
+              // Remembered before the part goes on: the SDK runs the tool once it reads the call.
+              if (part.type === 'tool-call') this.proposed(part, window, context);
+              else if (part.type === 'text-delta') texts.push(part.delta);
+              controller.enqueue(part);
+            },
+            flush: async () => {
+              await this.labeller.labelAnswer(texts.join(''), window);
+            },
+          }),
+        );
+        return { ...rest, stream: tracked };
+      },
+    };
+  }
+
+  /** The window of one model call: every message of its prompt, labelled. */
+  private async windowOf(prompt: AiSdkPrompt): Promise<ProvenanceWindow> {
+    const lastAnswer = prompt.findLastIndex(({ role }) => role === 'assistant' || role === 'tool');
+    const caller = enclosingToolCallWindow();
+    for (const message of prompt.slice(lastAnswer + 1))
+      if (message.role === 'user') await this.labeller.labelInput(partsText(message.content), caller);
+    const items: LabelledContent[] = [];
+    for (const message of prompt) items.push(...(await this.itemsOf(message)));
+    return ProvenanceWindow.of(items);
+  }
+
+  private async itemsOf(message: AiSdkMessage): Promise<readonly LabelledContent[]> {
+    if (message.role === 'system') return this.labeller.itemsOf('system', message.content);
+    if (message.role !== 'tool') return this.labeller.itemsOf(message.role as WindowRole, partsText(message.content));
+    const items: LabelledContent[] = [];
+    for (const part of message.content) {
+      if (part.type !== 'tool-result') continue;
+      const text = toolResultText(part.output);
+      // A tool named in `tools` answers with its source's content, bound or not (ADR 0083).
+      if (this.labeller.names(part.toolName))
+        items.push(...(await this.labeller.labelToolResult(text, part.toolName, {}, [])));
+      else items.push(...(await this.labeller.itemsOf('tool', text, part.toolName)));
+    }
+    return items;
+  }
+
+  /** The model answered: its tool calls keep the window, its text is labelled as derived from it. */
+  private async answered(
+    content: GenerateResult['content'],
+    window: ProvenanceWindow,
+    context: ActionContext | undefined,
+  ): Promise<void> {
+    const texts: string[] = [];
+    for (const part of content) {
+      if (part.type === 'tool-call') this.proposed(part, window, context);
+      else if (part.type === 'text') texts.push(part.text);
+    }
+    await this.labeller.labelAnswer(texts.join(''), window);
+  }
+
+  private proposed(
+    call: { toolCallId: string; input: string },
+    window: ProvenanceWindow,
+    context: ActionContext | undefined,
+  ): void {
+    this.windows.remember({ id: call.toolCallId, input: parseInput(call.input) }, window, context);
+  }
+}
+
+/** A tool call's input as the SDK parses it (an empty input is `{}`); text that is not JSON stays text. */
+function parseInput(input: string): unknown {
+  if (input.trim() === '') return {};
+  try {
+    return JSON.parse(input) as unknown;
+  } catch {
+    return input;
+  }
+}

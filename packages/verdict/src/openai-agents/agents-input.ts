@@ -1,0 +1,57 @@
+import type { AgentInputItem, ModelRequest } from '@openai/agents';
+import type { WindowRole } from '../provenance/context-labeller.js';
+
+/** One text of an Agents model request, with the role it plays in the window. */
+export interface AgentsWindowText {
+  readonly role: WindowRole;
+  readonly text: string;
+  /** For a tool result: the function's name. */
+  readonly toolName?: string;
+}
+
+/** The request's input as items (a run's first input may be a plain string: the user's). */
+export function inputItems(request: ModelRequest): AgentInputItem[] {
+  return typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input;
+}
+
+/**
+ * The text an input item puts into the model's window, by role. A function call's arguments are the model's own
+ * words, not a text of the window; any item this version does not know (hosted tool calls and their results,
+ * reasoning) is read as its whole JSON, as a model answer nobody labelled (untrusted).
+ */
+export function windowTextOf(item: AgentInputItem): AgentsWindowText | undefined {
+  const any = item as { role?: string; type?: string; content?: unknown; output?: unknown; name?: string };
+  if (any.type === 'function_call') return undefined;
+  if (any.type === 'function_call_result') return { role: 'tool', text: outputText(any.output), toolName: any.name };
+  if (any.role === 'system') return { role: 'system', text: contentText(any.content) };
+  if (any.role === 'user') return { role: 'user', text: contentText(any.content) };
+  if (any.role === 'assistant') return { role: 'assistant', text: contentText(any.content) };
+  return { role: 'assistant', text: JSON.stringify(item) };
+}
+
+/** A message's content: its string, or its text parts (`input_text`, `output_text`) joined. */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part: { type?: string; text?: unknown }) =>
+      (part.type === 'input_text' || part.type === 'output_text') && typeof part.text === 'string' ? part.text : '',
+    )
+    .join('');
+}
+
+/** A function result's output as the model reads it: its string, its text, or its whole JSON. */
+export function outputText(output: unknown): string {
+  if (typeof output === 'string') return output;
+  const text = output as { type?: string; text?: unknown } | undefined;
+  if (text?.type === 'text' && typeof text.text === 'string') return text.text;
+  return JSON.stringify(output ?? null);
+}
+
+/** Whether every content part of a user message is text. */
+export function isTextOnly(content: unknown): boolean {
+  return (
+    typeof content === 'string' ||
+    (Array.isArray(content) && content.every((part: { type?: string }) => part.type === 'input_text'))
+  );
+}

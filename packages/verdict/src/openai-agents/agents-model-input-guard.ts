@@ -1,0 +1,147 @@
+import type { AgentInputItem, Model, ModelRequest, UserMessageItem } from '@openai/agents';
+import type { ReleaseRequest } from '../context-release/release-request.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
+import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
+import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { releaseContext } from '../runtimes/released-context.js';
+import { isPlainText } from '../runtimes/structured-text.js';
+import { ToolResultRelease, type ToolResultReleaseOptions } from '../runtimes/tool-result-release.js';
+import { admitsUserText } from '../runtimes/unsealed-text.js';
+import { rememberBounded } from '../shared/remember-bounded.js';
+import { contentText, inputItems, isTextOnly, outputText } from './agents-input.js';
+
+/** How many released tool results and context messages a guard keeps. */
+const REMEMBERED = 1_000;
+
+const SYSTEM_REMEDY =
+  'Register the agent’s instructions (systemPrompts); release data with contextMessage, not in instructions.';
+const TOOL_REMEDY = 'A function result must answer, once, a function call of the model that precedes it in the input.';
+
+/** Options of an {@link AgentsModelInputGuard}: those of the LangChain guard that apply to OpenAI Agents. */
+export interface AgentsModelInputGuardOptions extends ToolResultReleaseOptions {
+  /** The agents' own instructions, as plain text: a model call passes only with one of these (or none). Default: none. */
+  readonly systemPrompts?: readonly string[];
+  /** Where the labels of released context go, so that a provenance tracker labels a `contextMessage` by its release. */
+  readonly provenanceLabels?: ProvenanceLabels;
+}
+
+/**
+ * The model-input guard for OpenAI Agents JS, as a wrapper around an agent's `Model` (docs/runtimes/openai-agents.md,
+ * ADR 0107): the routes and public message of the LangChain `ModelInputGuard`, applied to every model call's
+ * input before the provider is called.
+ * - Every function result in the input is released through its function's route (`toolResults`), or passes as
+ *   Verdict's own `not_executed` answer re-serialized; a function without a route, or a refused release, fails the
+ *   run (`UnreleasedContextError`, `ContextReleaseRefusedError`). A result is released once per guard, not at
+ *   every turn. A function result must answer, once, a function call that precedes it.
+ * - The instructions must be a registered prompt (`systemPrompts`) or none; a user message must be text-only prose
+ *   (no structured data, no hidden encodings) unless it is a `contextMessage` this guard released.
+ * What the SDK's design leaves out: the history (model answers, function calls) lives in the application's
+ * `RunState` and the model's items carry no field the guard could seal without it being sent to the provider; the
+ * guard does not tell the model's own answers from items a client wrote into a state. Keep `RunState` strings on
+ * the server (never round-trip them through a browser); placeholder restoration (`vault`, `restore`) is not
+ * offered in this form.
+ *
+ * @example
+ * const guard = guards.forDestination(Destination.connection('openai', 'eu'), { toolResults: { orders_view: orderRoute }, systemPrompts: [instructions] });
+ * const agent = new Agent({ name: 'Support', instructions, model: tracker.model(guard.model(base)), tools });
+ */
+export class AgentsModelInputGuard {
+  private readonly destinationName: string;
+  private readonly release: ToolResultRelease;
+  private readonly prompts: ReadonlySet<string>;
+  private readonly released = new Map<string, string>();
+  private readonly context = new Map<string, true>();
+
+  constructor(private readonly options: AgentsModelInputGuardOptions) {
+    this.destinationName = options.destination.toString();
+    this.release = new ToolResultRelease(options);
+    const prompts = options.systemPrompts ?? [];
+    for (const prompt of prompts)
+      if (!isPlainText(prompt))
+        throw new VerdictConfigurationError(
+          'AgentsModelInputGuard: instructions must be plain text, without structured data or invisible characters; release data with contextMessage.',
+        );
+    this.prompts = new Set(prompts);
+  }
+
+  /**
+   * Releases structured context for this destination as a user message for the run's input; this guard lets its
+   * exact text through (in this process).
+   */
+  async contextMessage(request: Omit<ReleaseRequest, 'destination'>): Promise<UserMessageItem> {
+    const content = await releaseContext(this.options, request);
+    rememberBounded(this.context, fingerprintString(content), true, REMEMBERED);
+    return { role: 'user', content };
+  }
+
+  /** `inner`, guarded: each call's input is admitted and its function results released before `inner` sees it. */
+  model(inner: Model): Model {
+    return {
+      getResponse: async (request) => inner.getResponse(await this.admit(request)),
+      getStreamedResponse: (request) => this.streamed(inner, request),
+    };
+  }
+
+  private async *streamed(inner: Model, request: ModelRequest) {
+    yield* inner.getStreamedResponse(await this.admit(request));
+  }
+
+  /** The request with every function result released. @throws UnreleasedContextError for the first item that may not go. */
+  private async admit(request: ModelRequest): Promise<ModelRequest> {
+    const instructions = request.systemInstructions;
+    if (instructions !== undefined && instructions.trim() !== '' && !this.prompts.has(instructions))
+      throw new UnreleasedContextError('The instructions', this.destinationName, SYSTEM_REMEDY);
+    const pending = new Map<string, boolean>();
+    const admitted: AgentInputItem[] = [];
+    for (const [index, item] of inputItems(request).entries()) {
+      const any = item as {
+        role?: string;
+        type?: string;
+        content?: unknown;
+        callId?: string;
+        output?: unknown;
+        name?: string;
+      };
+      const what = `Input item ${index} (${any.type ?? any.role})`;
+      if (any.role === 'system') {
+        const text = contentText(any.content);
+        if (text.trim() !== '' && !this.prompts.has(text))
+          throw new UnreleasedContextError(what, this.destinationName, SYSTEM_REMEDY);
+      } else if (any.role === 'user') {
+        if (!this.admitsUser(any.content)) throw new UnreleasedContextError(what, this.destinationName);
+      } else if (any.type === 'function_call' && any.callId !== undefined) pending.set(any.callId, false);
+      else if (any.type === 'function_call_result') {
+        if (any.callId === undefined || pending.get(any.callId) !== false)
+          throw new UnreleasedContextError(what, this.destinationName, TOOL_REMEDY);
+        pending.set(any.callId, true);
+        const value = await this.releasedOutput(any.name ?? '', any.callId, outputText(any.output));
+        admitted.push({
+          ...item,
+          output: typeof any.output === 'string' ? value : { type: 'text', text: value },
+        } as AgentInputItem);
+        continue;
+      }
+      admitted.push(item);
+    }
+    return { ...request, input: admitted };
+  }
+
+  private admitsUser(content: unknown): boolean {
+    if (!isTextOnly(content)) return false;
+    const text = contentText(content);
+    if (this.context.has(fingerprintString(text))) return true;
+    const texts = typeof content === 'string' ? [content] : (content as { text: string }[]).map((part) => part.text);
+    return admitsUserText(texts);
+  }
+
+  private async releasedOutput(name: string, callId: string, text: string): Promise<string> {
+    const key = fingerprint([name, callId, fingerprintString(text)]);
+    let value = this.released.get(key);
+    if (value === undefined) {
+      value = await this.release.release(text, name, undefined);
+      rememberBounded(this.released, key, value, REMEMBERED);
+    }
+    return value;
+  }
+}

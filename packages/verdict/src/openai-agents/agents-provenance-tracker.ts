@@ -1,0 +1,112 @@
+import type { AgentOutputItem, Model, ModelRequest, StreamEvent } from '@openai/agents';
+import type { Trust } from '../context-release/trust.js';
+import type { ActionContext } from '../context/action-context.js';
+import type { ContextLabeller } from '../provenance/context-labeller.js';
+import type { LabelledContent } from '../provenance/labelled-content.js';
+import { enclosingToolCallWindow } from '../provenance/provenance-scope.js';
+import type { ProvenanceSource } from '../provenance/provenance-source.js';
+import { ProvenanceWindow } from '../provenance/provenance-window.js';
+import type { RuntimeCallWindows } from '../runtimes/runtime-call-windows.js';
+import { contentText, inputItems, windowTextOf } from './agents-input.js';
+
+/**
+ * Labels everything that enters an OpenAI Agents model call and hands every function call the model proposes
+ * the window it was proposed in (docs/runtimes/openai-agents.md, ADR 0106): a wrapper around the agent's
+ * `Model` (the SDK's one hook that sees both a call's input and its output; input guardrails and run hooks see
+ * neither the window of each call nor its calls' ids). Labels are the LangChain tracker's (docs/provenance.md §1):
+ * the agent's instructions are the application's; the user items at the end of the input (after the last model
+ * output or tool result) are this turn's input, the principal's; a bound tool's result carries its capability's
+ * declared labels; any other tool's result, hosted tool item or history nobody labelled is untrusted; a model
+ * answer is derived from its whole window.
+ *
+ * A handoff keeps both the actor (the run's action context) and the window: the next agent's model reads the
+ * same history, whose labels the module remembers, so a value that came from an untrusted result is still
+ * untrusted after it (give every agent of the run a tracked model).
+ *
+ * @example
+ * const agent = new Agent({ name: 'Support', model: tracker.model(new OpenAIResponsesModel(client, 'gpt-4.1')), tools });
+ */
+export class AgentsProvenanceTracker {
+  constructor(
+    private readonly labeller: ContextLabeller,
+    private readonly windows: RuntimeCallWindows,
+  ) {}
+
+  /** Labels content the application puts into the input itself: wherever exactly this text enters, it carries this label. */
+  async label(text: string, source: ProvenanceSource, trust: Trust): Promise<void> {
+    await this.labeller.label(text, source, trust);
+  }
+
+  /** `inner`, tracked: every call's window is labelled, and its function calls find it. */
+  model(inner: Model): Model {
+    const tracked: Model = {
+      getResponse: async (request) => {
+        const context = this.windows.current();
+        const window = await this.windowOf(request);
+        const response = await inner.getResponse(request);
+        await this.answered(response.output, window, context);
+        return response;
+      },
+      getStreamedResponse: (request) => this.streamed(inner, request),
+    };
+    return tracked;
+  }
+
+  private async *streamed(inner: Model, request: ModelRequest): AsyncIterable<StreamEvent> {
+    const context = this.windows.current();
+    const window = await this.windowOf(request);
+    for await (const event of inner.getStreamedResponse(request)) {
+      // The runner runs the calls once the response is done: the window is left before the event goes on.
+      if (event.type === 'response_done')
+        await this.answered(event.response.output as unknown as AgentOutputItem[], window, context);
+      yield event;
+    }
+  }
+
+  private async windowOf(request: ModelRequest): Promise<ProvenanceWindow> {
+    const items = inputItems(request);
+    const lastAnswer = items.findLastIndex((item) => windowTextOf(item)?.role !== 'user');
+    const caller = enclosingToolCallWindow();
+    for (const item of items.slice(lastAnswer + 1)) {
+      const text = windowTextOf(item);
+      if (text?.role === 'user') await this.labeller.labelInput(text.text, caller);
+    }
+    const labelled: LabelledContent[] = [];
+    if (request.systemInstructions !== undefined)
+      labelled.push(...(await this.labeller.itemsOf('system', request.systemInstructions)));
+    for (const item of items) {
+      const text = windowTextOf(item);
+      if (text === undefined) continue;
+      // A tool named in `tools` answers with its source's content, bound or not (ADR 0083).
+      if (text.role === 'tool' && this.labeller.names(text.toolName ?? ''))
+        labelled.push(...(await this.labeller.labelToolResult(text.text, text.toolName!, {}, [])));
+      else labelled.push(...(await this.labeller.itemsOf(text.role, text.text, text.toolName)));
+    }
+    return ProvenanceWindow.of(labelled);
+  }
+
+  private async answered(
+    output: readonly AgentOutputItem[],
+    window: ProvenanceWindow,
+    context: ActionContext | undefined,
+  ): Promise<void> {
+    const texts: string[] = [];
+    for (const item of output) {
+      const any = item as { type?: string; callId?: string; arguments?: string; role?: string; content?: unknown };
+      if (any.type === 'function_call' && any.callId !== undefined)
+        this.windows.remember({ id: any.callId, input: parseArguments(any.arguments ?? '') }, window, context);
+      else if (any.role === 'assistant') texts.push(contentText(any.content));
+    }
+    await this.labeller.labelAnswer(texts.join(''), window);
+  }
+}
+
+/** Function-call arguments as the SDK parses them for the tool (empty: `{}`); text that is not JSON stays text. */
+function parseArguments(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}

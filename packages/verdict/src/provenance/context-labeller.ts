@@ -1,0 +1,184 @@
+import { Trust } from '../context-release/trust.js';
+import { contentRecord } from './content-record.js';
+import { labelContent, type LabelledContent } from './labelled-content.js';
+import { labelResult } from './label-result.js';
+import { type ProvenanceRecord, ProvenanceRecordKind } from './provenance-record.js';
+import { ProvenanceSource, ProvenanceSourceKind } from './provenance-source.js';
+import type { ProvenanceWindow } from './provenance-window.js';
+import type { ProvenanceTrackerWiring } from './provenance-tracker-wiring.js';
+
+/** Human messages in an agent's input that nobody labelled: restored history, or text the tracker forgot. */
+const UNLABELLED_HISTORY = ProvenanceSource.create(ProvenanceSourceKind.Unobserved, 'history');
+const PRINCIPAL = ProvenanceSource.user('principal');
+/** A sub-agent's input, written by the agent whose tool call started it. */
+const CALLER = ProvenanceSource.agent('caller');
+
+/** Options of a provenance tracker, whatever the agent runtime. */
+export interface ProvenanceTrackerOptions {
+  /** This agent's name: its answers are labelled `agent:<name>`, derived from their window. Default `'agent'`. */
+  readonly agent?: string;
+  /**
+   * The sources of tools that are not bound to a capability, by tool name: an MCP server, a retriever, a
+   * memory store. Their results are untrusted whatever the source. Default: `tool:<tool name>`. A bound tool
+   * named here (an MCP tool routed through a capability) is labelled the same way: its result is the source's,
+   * not what its capability declares.
+   * @example tools: { read_file: ProvenanceSource.mcp('files'), search_docs: ProvenanceSource.retrieval('help-center') }
+   */
+  readonly tools?: Readonly<Record<string, ProvenanceSource>>;
+  /**
+   * Tools named in `tools` whose results the application trusts, by name (a per-tool override: say, an MCP server it runs
+   * itself; `pinnedMcpTools(...).trustedTools`). Their results are labelled trusted under their source. Default: none.
+   */
+  readonly trustedTools?: readonly string[];
+}
+
+/** The role of a message of a window, as every runtime has them. */
+export type WindowRole = 'system' | 'user' | 'tool' | 'assistant';
+
+/** How a tool that answered was made: bound to a capability, one of Verdict's own labelling tools, or neither. */
+export interface AnsweringTool {
+  /** The capability a bound or guarded tool runs. */
+  readonly capability?: string;
+  /** Verdict's own tools (quarantined extraction) that label their results themselves. */
+  readonly ownLabelled?: boolean;
+}
+
+/**
+ * The runtime-neutral half of every provenance tracker (LangChain middleware, AI SDK language-model middleware,
+ * OpenAI Agents model): which label each text of an agent's window gets, and what goes to the module's shared
+ * labels and provenance ledger (docs/provenance.md §1). Each runtime's tracker reads its own message shapes and
+ * asks this class for the labels.
+ */
+export class ContextLabeller {
+  /** `agent:<name>`: the source of this agent's answers. */
+  readonly agent: ProvenanceSource;
+
+  constructor(
+    readonly wiring: ProvenanceTrackerWiring,
+    private readonly options: ProvenanceTrackerOptions = {},
+  ) {
+    this.agent = ProvenanceSource.agent(options.agent ?? 'agent');
+  }
+
+  /** Labels text the application puts into an agent's input itself. */
+  async label(text: string, source: ProvenanceSource, trust: Trust): Promise<void> {
+    await this.remember(text, [labelContent(text, source, trust)]);
+  }
+
+  /**
+   * The principal's input of this turn (ADR 0041): trusted `user:principal`, unless the module already labelled
+   * the text. An agent started inside another agent's tool call (`caller`: the window that call was proposed
+   * in) reads input the calling agent's model wrote: as trusted as that window.
+   */
+  async labelInput(text: string, caller: ProvenanceWindow | undefined): Promise<void> {
+    if (text === '') return;
+    if (caller?.untrusted === true)
+      await this.remember(
+        text,
+        caller.untrustedSources().map(({ source }) => labelContent(text, source, Trust.Untrusted)),
+      );
+    else if (this.wiring.labels.recall(text) === undefined)
+      await this.remember(text, [labelContent(text, caller === undefined ? PRINCIPAL : CALLER, Trust.Trusted)]);
+  }
+
+  /**
+   * The model answered `text` from `window`: labelled `agent:<name>`, untrusted when anything in the window was,
+   * with a derivation edge to every item of the window. `undefined` for an empty answer.
+   */
+  async labelAnswer(text: string, window: ProvenanceWindow): Promise<LabelledContent | undefined> {
+    if (text === '') return undefined;
+    const item = labelContent(text, this.agent, window.untrusted ? Trust.Untrusted : Trust.Trusted);
+    const now = this.wiring.clock();
+    const edges = window.items.map((parent) => contentRecord(item, ProvenanceRecordKind.Derivation, now, parent));
+    await this.remember(text, [item], edges);
+    return item;
+  }
+
+  /**
+   * A tool answered `text`. A bound tool's result carries its capability's declared labels (unless the tool is
+   * named in `tools`: then it is its source's, ADR 0083); Verdict's own tools keep the labels they gave; any
+   * other tool's result is its source's, untrusted unless named in `trustedTools`. When an agent that ran inside
+   * the call answered from untrusted content (`carried`), the result is untrusted under that agent's source,
+   * whatever the tool declares (ADR 0040).
+   */
+  async labelToolResult(
+    text: string,
+    name: string,
+    tool: AnsweringTool,
+    carried: readonly LabelledContent[],
+  ): Promise<readonly LabelledContent[]> {
+    const named = this.names(name);
+    let items =
+      tool.capability !== undefined && !named
+        ? labelResult(text, tool.capability, this.wiring.resultProvenance(tool.capability))
+        : tool.ownLabelled === true
+          ? (this.wiring.labels.recall(text) ?? [labelContent(text, toolSource(name), Trust.Untrusted)])
+          : [labelContent(text, this.options.tools?.[name] ?? toolSource(name), this.unboundTrust(name))];
+    const tainting = carried.filter((item) => item.label.trust === Trust.Untrusted);
+    let edges: ProvenanceRecord[] = [];
+    if (tainting.length > 0) {
+      const sources = new Map(tainting.map(({ label }) => [label.source.toString(), label.source]));
+      const whole = [...sources.values()].map((source) => labelContent(text, source, Trust.Untrusted));
+      items = [...items.filter((item) => item.label.trust === Trust.Untrusted), ...whole];
+      const now = this.wiring.clock();
+      edges = whole.flatMap((item) =>
+        tainting.map((parent) => contentRecord(item, ProvenanceRecordKind.Derivation, now, parent)),
+      );
+    }
+    return this.remember(text, items, edges);
+  }
+
+  /** Text a tool put into the agent's state as a message of any role: the tool's output, hence untrusted. */
+  async labelToolOutput(text: string, name: string): Promise<void> {
+    if (text !== '')
+      await this.remember(text, [labelContent(text, this.options.tools?.[name] ?? toolSource(name), Trust.Untrusted)]);
+  }
+
+  /** Whether `name` is one of the tools the application named a source for. */
+  names(name: string): boolean {
+    return this.options.tools !== undefined && Object.hasOwn(this.options.tools, name);
+  }
+
+  /**
+   * The labels of a text of the window that no step of this tracker labelled as it entered: the labels the
+   * module remembers for it, else by role — the system prompt is the application's (trusted); a user message
+   * nobody labelled (history) may hold anything (ADR 0041); a tool result is its tool's, untrusted; a model
+   * answer Verdict did not see produced is untrusted.
+   */
+  async itemsOf(role: WindowRole, text: string, toolName = 'unknown'): Promise<readonly LabelledContent[]> {
+    if (text === '') return [];
+    const recalled = this.wiring.labels.recall(text);
+    if (recalled !== undefined) return recalled;
+    let item: LabelledContent;
+    if (role === 'system') item = labelContent(text, ProvenanceSource.application('system-prompt'), Trust.Trusted);
+    else if (role === 'user') item = labelContent(text, UNLABELLED_HISTORY, Trust.Untrusted);
+    else if (role === 'tool') item = labelContent(text, toolSource(toolName), Trust.Untrusted);
+    else item = labelContent(text, ProvenanceSource.agent('unobserved'), Trust.Untrusted);
+    return this.remember(text, [item]);
+  }
+
+  /** Remembers labels (and derivation edges) of a text; fresh labels and the edges go to the ledger. */
+  async remember(
+    text: string,
+    items: readonly LabelledContent[],
+    edges: readonly ProvenanceRecord[] = [],
+  ): Promise<readonly LabelledContent[]> {
+    const before = this.wiring.labels.recall(text) ?? [];
+    const merged = this.wiring.labels.remember(text, items);
+    const fresh = merged.filter((item) => !before.includes(item));
+    const now = this.wiring.clock();
+    const records = [...fresh.map((item) => contentRecord(item, ProvenanceRecordKind.Label, now)), ...edges];
+    if (records.length > 0) await this.wiring.ledger?.append(records);
+    return merged;
+  }
+
+  /** An unbound tool's result is untrusted unless the application named the tool in `trustedTools`. */
+  private unboundTrust(name: string): Trust {
+    return this.options.trustedTools?.includes(name) === true ? Trust.Trusted : Trust.Untrusted;
+  }
+}
+
+/** `tool:<name>`. */
+export function toolSource(name: string): ProvenanceSource {
+  return ProvenanceSource.named(ProvenanceSourceKind.Tool, name);
+}

@@ -1,0 +1,40 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CapabilityRegistry } from '../capabilities/capability-registry.js';
+import { ActionContextStore } from '../context/action-context.store.js';
+import { ContextLabeller, type ProvenanceTrackerOptions } from '../provenance/context-labeller.js';
+import { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import {
+  PROVENANCE_STAGE_OPTIONS,
+  type ProvenanceStageOptions,
+} from '../provenance/provenance-stage-options.interface.js';
+import { type ProvenanceTrackerWiring, provenanceTrackerWiring } from '../provenance/provenance-tracker-wiring.js';
+import { RuntimeCallWindows } from './runtime-call-windows.js';
+
+/**
+ * What the tools and the provenance trackers of one agent-runtime module (AI SDK, OpenAI Agents) share: the
+ * module's labels, the windows trackers leave for bound tools, and the wiring to the capabilities and ledger
+ * (ADR 0106). Provided by that runtime's module.
+ */
+@Injectable()
+export class RuntimeProvenance {
+  readonly windows: RuntimeCallWindows;
+  readonly wiring: ProvenanceTrackerWiring;
+  /** Labels bound tools' results (no tracker options: a tracker adds what its `tools` names). */
+  readonly labeller: ContextLabeller;
+
+  constructor(
+    registry: CapabilityRegistry,
+    labels: ProvenanceLabels,
+    contexts: ActionContextStore,
+    @Inject(PROVENANCE_STAGE_OPTIONS) options: ProvenanceStageOptions,
+  ) {
+    this.windows = new RuntimeCallWindows(labels, () => contexts.current());
+    this.wiring = provenanceTrackerWiring(registry, labels, options);
+    this.labeller = new ContextLabeller(this.wiring);
+  }
+
+  /** A labeller for one tracked agent. */
+  labellerFor(options: ProvenanceTrackerOptions = {}): ContextLabeller {
+    return new ContextLabeller(this.wiring, options);
+  }
+}
