@@ -7,8 +7,6 @@ import { type ContractCall, type ContractTurn, type RuntimeDriver, causesOf } fr
 /** One behaviour every runtime must show, written once: `run` drives it through `driver` in a fresh `app`. */
 export interface ContractScenario {
   readonly title: string;
-  /** Part of the subset run on the loopback server with the real provider clients. */
-  readonly onLoopback: boolean;
   run(driver: RuntimeDriver, app: ContractApp): Promise<void>;
 }
 
@@ -63,7 +61,6 @@ function sendAfterComments(driver: RuntimeDriver, app: ContractApp, message: str
 export const CONTRACT_SCENARIOS: readonly ContractScenario[] = [
   {
     title: 'cross-customer: another customer’s document is refused; the model reads only the public answer (attack)',
-    onLoopback: true,
     async run(driver, app) {
       const { run } = await converse(driver, app, bob, 'Show me document 1.', [
         call('read_document', { id: 1 }, 'call_cross'),
@@ -76,7 +73,6 @@ export const CONTRACT_SCENARIOS: readonly ContractScenario[] = [
   },
   {
     title: 'cross-customer control: the customer’s own document is read',
-    onLoopback: true,
     async run(driver, app) {
       const { run } = await converse(driver, app, bob, 'Show me document 2.', [
         call('read_document', { id: 2 }, 'call_own'),
@@ -88,7 +84,6 @@ export const CONTRACT_SCENARIOS: readonly ContractScenario[] = [
   },
   {
     title: 'an approval delivered with changed arguments is refused: nothing runs (attack)',
-    onLoopback: true,
     async run(driver, app) {
       const paused = await pausedArchive(driver, app);
       const resumed = await paused.resume(alice, { id: 1, note: 'and the rest' });
@@ -99,7 +94,6 @@ export const CONTRACT_SCENARIOS: readonly ContractScenario[] = [
   },
   {
     title: 'approval control: the approved call with the same arguments runs once',
-    onLoopback: true,
     async run(driver, app) {
       const paused = await pausedArchive(driver, app);
       const resumed = await paused.resume(alice);
@@ -109,7 +103,6 @@ export const CONTRACT_SCENARIOS: readonly ContractScenario[] = [
   },
   {
     title: 'a replayed approval is refused: the receipt is single-use (attack)',
-    onLoopback: true,
     async run(driver, app) {
       const paused = await pausedArchive(driver, app);
       expect((await paused.resume(alice)).toolAnswers).toEqual(['archived 1']);
@@ -120,7 +113,6 @@ export const CONTRACT_SCENARIOS: readonly ContractScenario[] = [
   },
   {
     title: 'a duplicated delivery of the approval executes once (attack)',
-    onLoopback: true,
     async run(driver, app) {
       const paused = await pausedArchive(driver, app);
       const deliveries = await Promise.all([paused.resume(alice), paused.resume(alice)]);
@@ -134,7 +126,6 @@ export const CONTRACT_SCENARIOS: readonly ContractScenario[] = [
     // Holds with or without a provenance window: an observed window shows the recipient came from the injected
     // comment; an unobserved one is taken as influenced (ADR 0082).
     title: 'a value injected by third-party content is refused by provenance (attack)',
-    onLoopback: true,
     async run(driver, app) {
       const { run } = await sendAfterComments(driver, app, 'Read me the comments on document 1.', [
         call('send_document', { id: 1, recipient: ATTACKER_ACCOUNT }, 'call_send'),
@@ -151,7 +142,6 @@ export const CONTRACT_SCENARIOS: readonly ContractScenario[] = [
     // serves the customer. Turning `observesProvenance` on for a driver (once its tracker is wired) makes the
     // stronger control apply to it.
     title: 'provenance control: the value the customer typed is sent',
-    onLoopback: false,
     async run(driver, app) {
       const own = { id: 1, recipient: OWN_ACCOUNT };
       const message = `Send document 1 to my account ${OWN_ACCOUNT}, after reading me its comments.`;
@@ -172,7 +162,6 @@ export const CONTRACT_SCENARIOS: readonly ContractScenario[] = [
   },
   {
     title: 'an application fault fails the run and is never shown to the model',
-    onLoopback: true,
     async run(driver, app) {
       const fault = new Error('connection to db-primary:5432 refused');
       app.fixture.hooks.onResolve = () => {
