@@ -5,7 +5,6 @@ import {
   ActionContextStore,
   ApprovalService,
   type AuthorizedAction,
-  ExecutionTargetPolicy,
   InMemoryApprovalReceiptStore,
   InMemoryEvidenceRecorder,
   InMemoryProvenanceLedger,
@@ -62,30 +61,21 @@ const RECIPIENT_TRUSTED_ONLY: ProvenancePolicy = {
   arguments: { recipient: 'trusted_only' },
 };
 
-/** A capability that sends a document to an account: `documents.send` (with `provenance`) or `documents.forward`. */
-function sendCapability(
+/** A capability on one of the fixture's documents (by `id`), which its owner may use. */
+function documentCapability<A extends { id: number }>(
   fixture: ReturnType<typeof documentsFixture>,
-  name: string,
-  sent: AuthorizedAction[],
-  provenance?: ProvenancePolicy,
+  definition: { name: string; description: string; arguments: z.ZodType<A>; provenance?: ProvenancePolicy },
+  executor: (action: AuthorizedAction<A, Document>) => unknown,
 ) {
   return defineCapability(
     {
-      name,
-      description: 'Send a document to an account',
+      ...definition,
       action: 'read',
       subject: 'Document',
-      arguments: sendArguments,
-      resolveTarget: fromProposal<{ id: number }, Document>(({ arguments: args, context }) =>
-        fixture.load(context.tenant, args.id),
-      ),
+      resolveTarget: fromProposal<A, Document>(({ arguments: args, context }) => fixture.load(context.tenant, args.id)),
       executionTarget: fixture.refreshPolicy,
-      provenance,
     },
-    (action) => {
-      sent.push(action);
-      return `sent ${action.target.id}`;
-    },
+    executor,
   );
 }
 
@@ -99,20 +89,12 @@ export async function bootContractApp() {
   const fixture = documentsFixture();
   const archived: AuthorizedAction[] = [];
   const sent: AuthorizedAction[] = [];
-  const comments = defineCapability(
+  const comments = documentCapability(
+    fixture,
     {
       name: 'documents.comments',
       description: 'Read the comments on a document',
-      action: 'read',
-      subject: 'Document',
       arguments: documentId,
-      resolveTarget: fromProposal<{ id: number }, Document>(({ arguments: args, context }) =>
-        fixture.load(context.tenant, args.id),
-      ),
-      executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot<Document>({
-        name: 'document-comments',
-        identity: (doc) => ({ tenant: doc.tenant, type: 'document', id: doc.id }),
-      }),
       provenance: {
         results: {
           trust: Trust.Trusted,
@@ -122,13 +104,23 @@ export async function bootContractApp() {
     },
     (action) => ({ id: action.target.id, comments: COMMENTS }),
   );
+  /** `documents.send` (its recipient `trusted_only`) or `documents.forward` (no rule): the document to an account. */
+  const send = (name: string, provenance?: ProvenancePolicy) =>
+    documentCapability(
+      fixture,
+      { name, description: 'Send a document to an account', arguments: sendArguments, provenance },
+      (action) => {
+        sent.push(action);
+        return `sent ${action.target.id}`;
+      },
+    );
   const evidence = new InMemoryEvidenceRecorder();
   const { moduleRef } = await fixture.boot({
     capabilities: [
       archiveCapability(fixture, archived),
       comments,
-      sendCapability(fixture, 'documents.send', sent, RECIPIENT_TRUSTED_ONLY),
-      sendCapability(fixture, 'documents.forward', sent),
+      send('documents.send', RECIPIENT_TRUSTED_ONLY),
+      send('documents.forward'),
     ],
     approvals: new InMemoryApprovalReceiptStore(),
     provenance: { ledger: new InMemoryProvenanceLedger() },

@@ -156,17 +156,7 @@ function LiveScenarios({ mode }: { mode: LiveModeView }) {
 
 /** A live run: a provider error, no proposal, or the proposal and the comparison that replayed it. */
 function LiveResult({ result }: { result: LiveRunView }) {
-  if (result.outcome === 'provider_error')
-    return (
-      <p
-        className="status provider-error"
-        role="alert"
-        data-testid="provider-error"
-        data-error-class={result.errorClass}
-      >
-        {result.message}
-      </p>
-    );
+  if (result.outcome === 'provider_error') return <ProviderError result={result} />;
   return (
     <div className="live-result" data-outcome={result.outcome}>
       <p className="muted" data-testid="live-message">
@@ -187,17 +177,7 @@ function LiveResult({ result }: { result: LiveRunView }) {
 
 /** A run through a runtime: a provider error, or each call with Verdict's decision, what the model read, its answer. */
 function LiveRuntimeResult({ result }: { result: LiveRuntimeRunView }) {
-  if (result.outcome === 'provider_error')
-    return (
-      <p
-        className="status provider-error"
-        role="alert"
-        data-testid="runtime-provider-error"
-        data-error-class={result.errorClass}
-      >
-        {result.message}
-      </p>
-    );
+  if (result.outcome === 'provider_error') return <ProviderError result={result} />;
   return (
     <div className="live-result" data-outcome={result.outcome} data-runtime={result.runtime}>
       <p className="muted" data-testid="live-runtime-message">
@@ -233,5 +213,14 @@ function LiveRuntimeResult({ result }: { result: LiveRuntimeRunView }) {
         </p>
       )}
     </div>
+  );
+}
+
+/** A provider error: its class and the lab's fixed description, neither a pass nor a failure. */
+function ProviderError({ result }: { result: { errorClass: string | null; message: string } }) {
+  return (
+    <p className="status provider-error" role="alert" data-testid="provider-error" data-error-class={result.errorClass}>
+      {result.message}
+    </p>
   );
 }
