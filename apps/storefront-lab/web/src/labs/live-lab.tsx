@@ -184,28 +184,30 @@ function LiveRuntimeResult({ result }: { result: LiveRuntimeRunView }) {
         {result.message}
       </p>
       {result.calls.length > 0 && (
-        <table className="calls">
-          <thead>
-            <tr>
-              <th>Call</th>
-              <th>Verdict</th>
-              <th>The model read</th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.calls.map((call, index) => (
-              <tr key={index} data-decision={call.decision}>
-                <td>
-                  <code>{call.tool}</code> <Json value={call.arguments} label="the call's arguments" />
-                </td>
-                <td>{call.decision}</td>
-                <td>
-                  <code>{call.modelRead}</code>
-                </td>
+        <div className="table-scroll" tabIndex={0} role="region" aria-label="The runtime's calls">
+          <table className="calls">
+            <thead>
+              <tr>
+                <th>Call</th>
+                <th>Verdict</th>
+                <th>The model read</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {result.calls.map((call, index) => (
+                <tr key={index} data-decision={call.decision}>
+                  <td>
+                    <code>{call.tool}</code> <Json value={call.arguments} label="the call's arguments" />
+                  </td>
+                  <td>{call.decision}</td>
+                  <td>
+                    <code>{call.modelRead}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {result.answer !== '' && (
         <p data-testid="live-runtime-answer">
