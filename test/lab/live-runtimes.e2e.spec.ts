@@ -48,6 +48,14 @@ describe.each(LIVE_RUNTIMES)(
       expect(String(read!.content)).toContain('One synthetic rain jacket, size M');
       expect(String(read!.content)).not.toContain('not_executed');
     });
+
+    it('a model that only calls tools, turn after turn, gives no answer: the run says nothing about the gate', async () => {
+      const lookup = { toolCalls: [{ name: 'lookup_order', arguments: { orderId: 1002 } }] };
+      const { http } = await liveLab(scriptedConversation([lookup, lookup, lookup, lookup, lookup]));
+      const { body } = await runThrough(http, runtime, 'Show me my order 1002.').expect(200);
+      expect(body).toMatchObject({ outcome: 'no_answer', answer: '', errorClass: null });
+      expect(body.message).toContain('says nothing about the gate');
+    });
   },
 );
 

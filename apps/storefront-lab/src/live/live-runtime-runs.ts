@@ -1,6 +1,7 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { ConflictException, Injectable } from '@nestjs/common';
-import { Agent, Runner } from '@openai/agents';
+import { GraphRecursionError } from '@langchain/langgraph';
+import { Agent, MaxTurnsExceededError, Runner } from '@openai/agents';
 import { ActionContextStore, readNotExecutedMessage } from '@verdict/nestjs';
 import { VerdictAiSdkTools } from '@verdict/nestjs/ai-sdk';
 import { VerdictTools, applicationFaultMiddleware } from '@verdict/nestjs/langchain';
@@ -21,13 +22,13 @@ import { PROVIDER_ERRORS } from './provider-error-descriptions.js';
 const MAX_MODEL_TURNS = 3;
 /** The tool the model is offered: the storefront's order lookup, bound to `orders.view` in each runtime. */
 const LOOKUP_ORDER = 'lookup_order';
-/** What the runtimes throw when the model used every turn without answering. */
-const OUT_OF_TURNS = new Set(['GraphRecursionError', 'MaxTurnsExceededError']);
 
 /** A call the model made and the tool's answer, before the view reads the decision off the answer. */
 type Answered = { readonly tool: string; readonly arguments: Record<string, unknown>; readonly modelRead: string };
-/** What a runtime's loop gave: the calls in order and the model's final text. */
-type RuntimeOutcome = { readonly calls: readonly Answered[]; readonly answer: string };
+/** What a runtime's loop gave: the calls in order and the model's final text (`null`: its turns ran out first). */
+type RuntimeOutcome = { readonly calls: readonly Answered[]; readonly answer: string | null };
+/** Every turn went to tool calls: the runtime stopped the loop before the model answered. */
+const OUT_OF_TURNS: RuntimeOutcome = { calls: [], answer: null };
 
 /**
  * The live lab through an agent runtime: the customer's request for an order goes to the configured model inside
@@ -75,12 +76,6 @@ export class LiveRuntimeRuns {
       outcome = await this.contexts.run(labContext(actor), () => this.through(runtime, provider, request));
     } catch (thrown) {
       if (thrown instanceof LiveSuiteError) throw new ConflictException(thrown.message);
-      if (OUT_OF_TURNS.has((thrown as Error | null)?.name ?? ''))
-        return {
-          ...base,
-          outcome: 'no_answer',
-          message: `The model gave no answer within ${MAX_MODEL_TURNS} turns. The run says nothing about the gate.`,
-        };
       const errorClass = providerErrorClassOf(thrown);
       if (errorClass === null) throw thrown;
       return {
@@ -94,6 +89,13 @@ export class LiveRuntimeRuns {
       ...call,
       decision: readNotExecutedMessage(call.modelRead)?.decision ?? 'executed',
     }));
+    if (outcome.answer === null)
+      return {
+        ...base,
+        outcome: 'no_answer',
+        calls,
+        message: `The model gave no answer within ${MAX_MODEL_TURNS} turns. The run says nothing about the gate.`,
+      };
     return {
       ...base,
       outcome: 'answered',
@@ -119,12 +121,18 @@ export class LiveRuntimeRuns {
       systemPrompt: LIVE_SYSTEM_PROMPT,
       middleware: [applicationFaultMiddleware()],
     });
-    // A model turn and a tool turn per step, and the last model turn.
-    const state = await agent.invoke(
-      { messages: [new HumanMessage(request)] },
-      { recursionLimit: 2 * MAX_MODEL_TURNS + 1 },
-    );
-    const messages: BaseMessage[] = state.messages;
+    let messages: BaseMessage[];
+    try {
+      // Each model turn but the last is followed by a tool turn.
+      const state = await agent.invoke(
+        { messages: [new HumanMessage(request)] },
+        { recursionLimit: 2 * MAX_MODEL_TURNS - 1 },
+      );
+      messages = state.messages;
+    } catch (thrown) {
+      if (thrown instanceof GraphRecursionError) return OUT_OF_TURNS;
+      throw thrown;
+    }
     const answers = new Map(
       messages
         .filter((message) => ToolMessage.isInstance(message))
@@ -165,7 +173,7 @@ export class LiveRuntimeRuns {
         modelRead: String(step.toolResults.find((done) => done.toolCallId === call.toolCallId)?.output ?? ''),
       })),
     );
-    return { calls, answer: result.text };
+    return { calls, answer: result.finishReason === 'tool-calls' ? null : result.text };
   }
 
   private async agents(provider: LiveProvider, request: string): Promise<RuntimeOutcome> {
@@ -181,7 +189,13 @@ export class LiveRuntimeRuns {
         ...(maxOutputTokens === null ? {} : { maxTokens: maxOutputTokens }),
       },
     });
-    const result = await new Runner({ tracingDisabled: true }).run(agent, request, { maxTurns: MAX_MODEL_TURNS });
+    const result = await new Runner({ tracingDisabled: true })
+      .run(agent, request, { maxTurns: MAX_MODEL_TURNS })
+      .catch((thrown: unknown) => {
+        if (thrown instanceof MaxTurnsExceededError) return null;
+        throw thrown;
+      });
+    if (result === null) return OUT_OF_TURNS;
     const outputs = new Map<string, string>();
     for (const item of result.newItems)
       if (item.type === 'tool_call_output_item') {
