@@ -867,6 +867,36 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
   );
 
   it(
+    'live model through a chosen runtime: OpenAI Agents runs the request, Verdict denies another customer’s order in it',
+    async () => {
+      liveModel = scriptedConversation([
+        { toolCalls: [{ name: 'lookup_order', arguments: { orderId: 1001 } }] },
+        { text: 'I cannot show you that order.' },
+      ]);
+      const page = await open('live');
+      await page.locator('#live-provider', { hasText: 'scripted-lab-model' }).waitFor();
+      await page.selectOption('#live-runtime', 'openai-agents');
+      await page.click('#run-live-runtime');
+      const run = page.locator('[data-live="runtime"] [data-runtime="openai-agents"]');
+      await run.waitFor();
+      expect(
+        await run.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-decision'))),
+      ).toEqual(['deny']);
+      expect(await run.locator('[data-testid="live-runtime-answer"]').textContent()).toContain(
+        'I cannot show you that order.',
+      );
+      expect(await page.content()).not.toContain(LIVE_KEY);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.setViewportSize(MOBILE);
+      expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        MOBILE.width,
+      );
+      await shoot(page, 'live-runtime-mobile');
+    },
+    SLOW_LAB_TIMEOUT,
+  );
+
+  it(
     'live model without a provider: the page says so and how to configure one, with no run button',
     async () => {
       const unconfigured = await createLabServer({ webRoot: join(WEB, 'dist'), env: {} });

@@ -1,36 +1,9 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
-import {
-  type ChatCompletionHandler,
-  type ChatCompletionsServer,
-  followingInjections,
-  scriptedConversation,
-  startChatCompletionsServer,
-} from '@verdict/testing-kit';
+import { describe, expect, it } from '@jest/globals';
+import { followingInjections, scriptedConversation } from '@verdict/testing-kit';
 import request from 'supertest';
-import { LiveLabProvider } from '../../apps/storefront-lab/src/live/live-lab-provider.js';
 import { ATTACKER_IBAN, INJECTED_REVIEW } from '../../apps/storefront-lab/src/provenance/injected-review.scenario.js';
 import { CUSTOMER_72, bootLab } from './lab-app.fixture.js';
-
-const KEY = 'sk-lab-live-test-key-0123456789';
-const servers: ChatCompletionsServer[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-/** The lab with the live provider pointed at a scripted OpenAI-compatible server on loopback (no retries). */
-async function liveLab(handler: ChatCompletionHandler) {
-  const server = await startChatCompletionsServer(handler);
-  servers.push(server);
-  const live = LiveLabProvider.fromEnv({
-    VERDICT_LIVE_PROVIDER: 'openai',
-    VERDICT_LIVE_MODEL: 'scripted-lab-model',
-    VERDICT_LIVE_BASE_URL: server.baseUrl,
-    VERDICT_LIVE_API_KEY: KEY,
-    VERDICT_LIVE_MAX_RETRIES: '0',
-  });
-  const { app } = await bootLab({ live });
-  return { http: request(app.getHttpServer()), server };
-}
+import { LIVE_KEY as KEY, liveLab } from './live-lab.fixture.js';
 
 const injectedReviewRun = { actor: CUSTOMER_72, orderId: 1002, amountCents: 500, review: INJECTED_REVIEW };
 const lookup = (orderId: number) =>

@@ -147,6 +147,7 @@ export function documentsFixture() {
       | 'toolLoopThreshold'
       | 'evidenceQuery'
       | 'evidenceLevel'
+      | 'provenance'
     > = {},
   ) {
     const { evidence = new InMemoryEvidenceRecorder(), providers = [], imports = [], ...verdictOptions } = options;

@@ -35,6 +35,8 @@ import { ClaimsPanelScenario } from './claims/claims-panel.scenario.js';
 import { AttackPackScenario } from './evaluation/attack-pack.scenario.js';
 import { LiveLabProvider } from './live/live-lab-provider.js';
 import { LiveLabScenarios } from './live/live-lab.scenarios.js';
+import { LiveRuntimeRuns } from './live/live-runtime-runs.js';
+import { LIVE_RUNTIMES, type LiveRuntime } from './live/live-runtime.js';
 import { InjectedReviewScenario } from './provenance/injected-review.scenario.js';
 import { McpSessionScenario } from './mcp/mcp-session.scenario.js';
 import { DestinationReleaseScenario } from './releases/destination-release.scenario.js';
@@ -108,6 +110,10 @@ const schemas = {
     ownIban: z.string().max(64),
   }),
   liveCrossCustomer: withActor({ request: z.string().trim().min(1).max(500) }),
+  liveRuntimeCrossCustomer: withActor({
+    request: z.string().trim().min(1).max(500),
+    runtime: z.enum(LIVE_RUNTIMES as [LiveRuntime, ...LiveRuntime[]]),
+  }),
   liveInjectedReview: withActor({
     orderId,
     amountCents: z.number().int().positive().max(10_000_000),
@@ -138,6 +144,7 @@ export class LabController {
     private readonly claimsPanel: ClaimsPanelScenario,
     private readonly live: LiveLabProvider,
     private readonly liveScenarios: LiveLabScenarios,
+    private readonly liveRuntimeRuns: LiveRuntimeRuns,
     private readonly mcpSession: McpSessionScenario,
     private readonly budgets: BudgetPageScenario,
     @Inject(LAB_OPTIONS) private readonly options: LabOptions,
@@ -241,6 +248,16 @@ export class LabController {
   @HttpCode(200)
   runLiveCrossCustomer(@Body() body: unknown) {
     return this.liveScenarios.runCrossCustomer(parseBody(schemas.liveCrossCustomer, body));
+  }
+
+  /**
+   * The customer's request through the chosen agent runtime (`langchain`, `ai-sdk`, `openai-agents`): the configured
+   * model drives that runtime's loop and Verdict's tool for it decides every `lookup_order` call.
+   */
+  @Post('labs/live/cross-customer/runtime-runs')
+  @HttpCode(200)
+  runLiveRuntimeCrossCustomer(@Body() body: unknown) {
+    return this.liveRuntimeRuns.runCrossCustomer(parseBody(schemas.liveRuntimeCrossCustomer, body));
   }
 
   /** The configured model reads the reviews (one may be injected) and proposes a refund; the proposal goes through the three paths. */

@@ -1,7 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { InProcessDeferredQueue, VerdictModule } from '@verdict/nestjs';
+import { VerdictAiSdkModule } from '@verdict/nestjs/ai-sdk';
 import { VerdictLangChainModule } from '@verdict/nestjs/langchain';
+import { VerdictAgentsModule } from '@verdict/nestjs/openai-agents';
 import {
   TypeOrmApprovalReceiptStore,
   TypeOrmBudgetStore,
@@ -54,6 +56,7 @@ import { ClaimsPanelScenario } from './claims/claims-panel.scenario.js';
 import { AttackPackScenario } from './evaluation/attack-pack.scenario.js';
 import { LiveLabProvider } from './live/live-lab-provider.js';
 import { LiveLabScenarios } from './live/live-lab.scenarios.js';
+import { LiveRuntimeRuns } from './live/live-runtime-runs.js';
 import { InjectedReviewScenario } from './provenance/injected-review.scenario.js';
 import { VerdictMcpModule } from '@verdict/nestjs/mcp';
 import { LAB_MCP_TOOLS, LAB_MCP_USER_HEADER, McpSessionScenario, labMcpPrincipal } from './mcp/mcp-session.scenario.js';
@@ -135,6 +138,9 @@ export class LabModule {
         LabConversationModule,
         LabQueueModule,
         VerdictLangChainModule,
+        // The live lab runs its scenario through any of the three runtimes (LiveRuntimeRuns).
+        VerdictAiSdkModule,
+        VerdictAgentsModule,
         // The storefront's order capabilities as MCP tools: the lab user header stands in for a bearer token.
         VerdictMcpModule.forRoot({
           path: 'api/mcp',
@@ -176,6 +182,7 @@ export class LabModule {
         { provide: LAB_OPTIONS, useValue: options },
         { provide: LiveLabProvider, useValue: options.live ?? LiveLabProvider.fromEnv({}) },
         LiveLabScenarios,
+        LiveRuntimeRuns,
       ],
     };
   }

@@ -1,7 +1,6 @@
 import { ToolInputParsingException } from '@langchain/core/tools';
 import { Injectable } from '@nestjs/common';
 import { ActionContextStore } from '@verdict/nestjs';
-import { ProviderErrorClass } from '@verdict/evaluation/live';
 import { createLookupOrderTool, definitionOnlyTool, orderIdArguments } from '@verdict/storefront';
 import { DataSource } from 'typeorm';
 import type { z } from 'zod';
@@ -20,20 +19,11 @@ import { labContext } from '../session/lab-actors.js';
 import { naivePayoutTools } from '../why-verdict/hand-secured-tools.js';
 import { type LiveProposal, type LiveToolCall, askLiveModel } from './live-proposal.js';
 import { LiveLabProvider } from './live-lab-provider.js';
+import { PROVIDER_ERRORS } from './provider-error-descriptions.js';
 
 /** The system prompt the live model gets in every live scenario. */
 export const LIVE_SYSTEM_PROMPT =
   "You are the storefront's support assistant. Act for the signed-in customer with the tools you have.";
-
-/** What each provider error class means, for the page (never the provider's own message). */
-const PROVIDER_ERRORS: Record<ProviderErrorClass, string> = {
-  [ProviderErrorClass.Timeout]: 'the client gave up waiting (its timeout)',
-  [ProviderErrorClass.ServerError]: "the provider answered 5xx after the client's retries",
-  [ProviderErrorClass.RateLimit]: "the provider answered 429 (rate limit) after the client's retries",
-  [ProviderErrorClass.ClientError]: 'the provider refused the request (4xx: key, model id or request)',
-  [ProviderErrorClass.Connection]: 'the endpoint could not be reached',
-  [ProviderErrorClass.MalformedToolCall]: 'the model proposed a tool call whose arguments are not JSON',
-};
 
 /**
  * The live lab: the configured chat model proposes the call, and the lab replays that proposal through the

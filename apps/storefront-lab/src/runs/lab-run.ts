@@ -282,6 +282,34 @@ export interface LiveRunView {
   readonly message: string;
 }
 
+/** One tool call the model made in a live runtime run, what Verdict decided, and what the model read back. */
+export interface LiveRuntimeCallView {
+  readonly tool: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** `executed`, or the decision of the public `not_executed` answer (`deny`, `require_confirmation`, …). */
+  readonly decision: string;
+  /** The tool's answer as the model read it: the output, or the public `not_executed` answer. */
+  readonly modelRead: string;
+}
+
+/**
+ * One live run of a scenario through an agent runtime (LangChain, Vercel AI SDK, OpenAI Agents): the configured
+ * model drives that runtime's loop, and Verdict's tool for that runtime decides every call. A provider error is
+ * neither a pass nor a failure; a model that gave no answer within the lab's turns is `no_answer`.
+ */
+export interface LiveRuntimeRunView {
+  readonly scenario: string;
+  readonly runtime: string;
+  readonly provider: { readonly kind: string; readonly model: string };
+  readonly outcome: 'answered' | 'no_answer' | 'provider_error';
+  readonly calls: readonly LiveRuntimeCallView[];
+  /** The model's final text. */
+  readonly answer: string;
+  readonly errorClass: string | null;
+  /** One line on what happened. */
+  readonly message: string;
+}
+
 /**
  * Why a guarded approval or review endpoint refused the signed-in person: an expected refusal, which the page
  * shows as Verdict working, not as a fault. The lab's own words beside the endpoint's status; the endpoint

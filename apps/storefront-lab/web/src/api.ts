@@ -14,6 +14,7 @@ import type {
   LabSessionView,
   LiveModeView,
   LiveRunView,
+  LiveRuntimeRunView,
   McpListingView,
   PendingApprovalView,
   ProvenanceRunView,
@@ -145,6 +146,8 @@ export const labApi = {
   liveMode: () => send<LiveModeView>('GET', '/api/labs/live'),
   liveCrossCustomer: (body: { actor: LabActor; request: string }) =>
     send<LiveRunView>('POST', '/api/labs/live/cross-customer/runs', body),
+  liveRuntimeCrossCustomer: (body: { actor: LabActor; request: string; runtime: string }) =>
+    send<LiveRuntimeRunView>('POST', '/api/labs/live/cross-customer/runtime-runs', body),
   liveInjectedReview: (body: { actor: LabActor; orderId: number; amountCents: number; review: string }) =>
     send<LiveRunView>('POST', '/api/labs/live/injected-review/runs', body),
 };

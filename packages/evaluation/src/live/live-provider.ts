@@ -1,4 +1,6 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { OpenAIProvider as AiSdkOpenAIProvider } from '@ai-sdk/openai';
+import type { Model as AgentsModel } from '@openai/agents';
 import { fingerprintString } from '@verdict/nestjs';
 import { LiveSuiteError } from './live-suite.error.js';
 
@@ -177,6 +179,43 @@ export class LiveProvider {
       timeout: this.timeoutMs,
       maxRetries: this.maxRetries,
     });
+  }
+  /**
+   * A new Vercel AI SDK language model for one run: the `@ai-sdk/openai` provider's chat-completions model on this
+   * endpoint. Sampling, timeout and retries are call settings in the AI SDK: pass {@link sampling},
+   * {@link timeoutMs} and {@link maxRetries} to `generateText`. The provider package is an optional peer.
+   * @throws LiveSuiteError for a provider that is not OpenAI-compatible, or when `@ai-sdk/openai` is not installed
+   */
+  async createAiSdkModel(): Promise<ReturnType<AiSdkOpenAIProvider['chat']>> {
+    this.requireOpenAICompatible('the Vercel AI SDK');
+    const { createOpenAI } = await importProvider<typeof import('@ai-sdk/openai')>('@ai-sdk/openai');
+    return createOpenAI({ apiKey: this.#apiKey, ...(this.baseUrl === null ? {} : { baseURL: this.baseUrl }) }).chat(
+      this.model,
+    );
+  }
+
+  /**
+   * A new OpenAI Agents model for one run: the SDK's OpenAI chat-completions model on this endpoint (the OpenAI
+   * client's own timeout and retries). Sampling settings go in the agent's `modelSettings`. `@openai/agents` is
+   * an optional peer.
+   * @throws LiveSuiteError for a provider that is not OpenAI-compatible, or when `@openai/agents` is not installed
+   */
+  async createAgentsModel(): Promise<AgentsModel> {
+    this.requireOpenAICompatible('OpenAI Agents');
+    const { OpenAIProvider } = await importProvider<typeof import('@openai/agents')>('@openai/agents');
+    const provider = new OpenAIProvider({
+      apiKey: this.#apiKey,
+      useResponses: false,
+      ...(this.baseUrl === null ? {} : { baseURL: this.baseUrl }),
+    });
+    return provider.getModel(this.model);
+  }
+
+  private requireOpenAICompatible(runtime: string): void {
+    if (this.kind !== LiveProviderKind.OpenAICompatible)
+      throw new LiveSuiteError(
+        `${runtime} runs need an OpenAI-compatible provider: set ${LIVE_ENV.provider}=openai (it is ${this.kind})`,
+      );
   }
 }
 

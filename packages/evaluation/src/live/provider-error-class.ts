@@ -24,8 +24,9 @@ const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EA
 
 /**
  * The provider error class of a thrown value, or `null` when it is not a provider error (an application
- * fault or a harness bug). Reads the OpenAI and Anthropic SDK errors (and LangChain's wrappers of them):
- * their `status`, `lc_error_code`, class and `name` — never the message.
+ * fault or a harness bug). Reads the OpenAI and Anthropic SDK errors (and LangChain's wrappers of them) and the
+ * Vercel AI SDK's (`APICallError.statusCode`, `RetryError.lastError`): their status, `lc_error_code`, class and
+ * `name` — never the message.
  */
 export function providerErrorClassOf(thrown: unknown): ProviderErrorClass | null {
   if (typeof thrown !== 'object' || thrown === null) return null;
@@ -35,8 +36,13 @@ export function providerErrorClassOf(thrown: unknown): ProviderErrorClass | null
     lc_error_code?: unknown;
     code?: unknown;
     cause?: unknown;
+    statusCode?: unknown;
+    lastError?: unknown;
   };
   const className = (thrown as { constructor?: { name?: unknown } }).constructor?.name;
+  if (error.status === undefined && typeof error.statusCode === 'number')
+    return providerErrorClassOf({ status: error.statusCode });
+  if (error.name === 'AI_RetryError' && error.lastError !== undefined) return providerErrorClassOf(error.lastError);
   if (error.name === 'TimeoutError' || className === 'APIConnectionTimeoutError') return ProviderErrorClass.Timeout;
   if (error.lc_error_code === 'MODEL_RATE_LIMIT' || error.status === 429) return ProviderErrorClass.RateLimit;
   if (typeof error.status === 'number' && error.status >= 500) return ProviderErrorClass.ServerError;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { LiveModeView, LiveRunView } from '../api';
+import type { LiveModeView, LiveRunView, LiveRuntimeRunView } from '../api';
 import { labApi } from '../api';
 import { ActorPicker, CUSTOMER_72 } from '../components/actor-picker';
 import { Comparison } from '../components/comparison';
@@ -58,11 +58,20 @@ ${v.provider}=anthropic ${v.model}=claude-sonnet-4-5 ${v.apiKey}=… npm start`}
   );
 }
 
+/** The runtimes the live lab can drive (the server's `LiveRuntime`). */
+const RUNTIMES = [
+  { value: 'langchain', label: 'LangChain createAgent' },
+  { value: 'ai-sdk', label: 'Vercel AI SDK generateText' },
+  { value: 'openai-agents', label: 'OpenAI Agents Runner' },
+] as const;
+
 function LiveScenarios({ mode }: { mode: LiveModeView }) {
   const [actor, setActor] = useState(CUSTOMER_72);
   const [request, setRequest] = useState('Show me order 1001, please.');
   const [review, setReview] = useState(INJECTED_REVIEW);
+  const [runtime, setRuntime] = useState<string>(RUNTIMES[0].value);
   const cross = useAction(labApi.liveCrossCustomer);
+  const throughRuntime = useAction(labApi.liveRuntimeCrossCustomer);
   const injected = useAction(labApi.liveInjectedReview);
   return (
     <>
@@ -91,6 +100,36 @@ function LiveScenarios({ mode }: { mode: LiveModeView }) {
         <Status loading={cross.loading} error={cross.error} />
         {cross.data !== undefined && <LiveResult result={cross.data} />}
       </section>
+      <section className="case" aria-labelledby="live-runtime-title" data-live="runtime">
+        <h3 id="live-runtime-title">The same request through an agent runtime</h3>
+        <p className="muted">
+          The model drives the chosen runtime's own loop, and <code>lookup_order</code> is Verdict's tool for that
+          runtime: Verdict decides each call there, and the model reads the order or the public answer.
+        </p>
+        <form
+          className="controls"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void throughRuntime.run({ actor, request, runtime });
+          }}
+        >
+          <label>
+            Runtime
+            <select id="live-runtime" value={runtime} onChange={(event) => setRuntime(event.target.value)}>
+              {RUNTIMES.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" id="run-live-runtime" disabled={throughRuntime.loading}>
+            Run the customer's request through it
+          </button>
+        </form>
+        <Status loading={throughRuntime.loading} error={throughRuntime.error} />
+        {throughRuntime.data !== undefined && <LiveRuntimeResult result={throughRuntime.data} />}
+      </section>
       <section className="case" aria-labelledby="live-review-title" data-live="injected-review">
         <h3 id="live-review-title">Injected review: the model reads the reviews and proposes a refund</h3>
         <form
@@ -117,17 +156,7 @@ function LiveScenarios({ mode }: { mode: LiveModeView }) {
 
 /** A live run: a provider error, no proposal, or the proposal and the comparison that replayed it. */
 function LiveResult({ result }: { result: LiveRunView }) {
-  if (result.outcome === 'provider_error')
-    return (
-      <p
-        className="status provider-error"
-        role="alert"
-        data-testid="provider-error"
-        data-error-class={result.errorClass}
-      >
-        {result.message}
-      </p>
-    );
+  if (result.outcome === 'provider_error') return <ProviderError result={result} />;
   return (
     <div className="live-result" data-outcome={result.outcome}>
       <p className="muted" data-testid="live-message">
@@ -143,5 +172,57 @@ function LiveResult({ result }: { result: LiveRunView }) {
       )}
       {result.comparison !== null && <Comparison result={result.comparison} titled />}
     </div>
+  );
+}
+
+/** A run through a runtime: a provider error, or each call with Verdict's decision, what the model read, its answer. */
+function LiveRuntimeResult({ result }: { result: LiveRuntimeRunView }) {
+  if (result.outcome === 'provider_error') return <ProviderError result={result} />;
+  return (
+    <div className="live-result" data-outcome={result.outcome} data-runtime={result.runtime}>
+      <p className="muted" data-testid="live-runtime-message">
+        {result.message}
+      </p>
+      {result.calls.length > 0 && (
+        <div className="table-scroll" tabIndex={0} role="region" aria-label="The runtime's calls">
+          <table className="calls">
+            <thead>
+              <tr>
+                <th>Call</th>
+                <th>Verdict</th>
+                <th>The model read</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.calls.map((call, index) => (
+                <tr key={index} data-decision={call.decision}>
+                  <td>
+                    <code>{call.tool}</code> <Json value={call.arguments} label="the call's arguments" />
+                  </td>
+                  <td>{call.decision}</td>
+                  <td>
+                    <code>{call.modelRead}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {result.answer !== '' && (
+        <p data-testid="live-runtime-answer">
+          The model answered: <q>{result.answer}</q>
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A provider error: its class and the lab's fixed description, neither a pass nor a failure. */
+function ProviderError({ result }: { result: { errorClass: string | null; message: string } }) {
+  return (
+    <p className="status provider-error" role="alert" data-testid="provider-error" data-error-class={result.errorClass}>
+      {result.message}
+    </p>
   );
 }
