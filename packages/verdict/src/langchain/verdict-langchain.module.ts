@@ -8,6 +8,17 @@ import { PlanModes } from './plan-modes.js';
 import { ApprovalBatches } from './approval-batches.js';
 import { ModelBudgets } from './model-budgets.js';
 
+/** The LangChain mechanisms this module provides and exports. */
+const mechanisms = [
+  VerdictTools,
+  ModelInputGuards,
+  ProvenanceTrackers,
+  QuarantinedReaders,
+  PlanModes,
+  ApprovalBatches,
+  ModelBudgets,
+];
+
 /**
  * Provides {@link VerdictTools}, {@link ModelInputGuards}, {@link ProvenanceTrackers}, {@link QuarantinedReaders}, {@link PlanModes}, {@link ApprovalBatches} and {@link ModelBudgets}. Import it next to `VerdictModule.forRoot(...)`.
  *
@@ -15,24 +26,7 @@ import { ModelBudgets } from './model-budgets.js';
  * \@Module({ imports: [VerdictModule.forRoot(options), VerdictLangChainModule] })
  */
 @Module({
-  providers: [
-    VerdictTools,
-    ModelInputGuards,
-    ProvenanceTrackers,
-    QuarantinedReaders,
-    PlanModes,
-    ApprovalBatches,
-    ModelBudgets,
-    { provide: ProvenanceLabels, useFactory: () => new ProvenanceLabels() },
-  ],
-  exports: [
-    VerdictTools,
-    ModelInputGuards,
-    ProvenanceTrackers,
-    QuarantinedReaders,
-    PlanModes,
-    ApprovalBatches,
-    ModelBudgets,
-  ],
+  providers: [...mechanisms, { provide: ProvenanceLabels, useFactory: () => new ProvenanceLabels() }],
+  exports: mechanisms,
 })
 export class VerdictLangChainModule {}
