@@ -20,6 +20,7 @@ import { CreateProvenanceContents1797000400000 } from './1797000400000-create-pr
 import { CreateTaintEntries1797000430000 } from './1797000430000-create-taint-entries.js';
 import { QueueUnlinkedEvidence1797000500000 } from './1797000500000-queue-unlinked-evidence.js';
 import { CreateBudgetWindows1797004000000 } from './1797004000000-create-budget-windows.js';
+import { IndexEvidenceStreams1797011000000 } from './1797011000000-index-evidence-streams.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -50,4 +51,5 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   CreateTaintEntries1797000430000,
   QueueUnlinkedEvidence1797000500000,
   CreateBudgetWindows1797004000000,
+  IndexEvidenceStreams1797011000000,
 ];
