@@ -38,6 +38,7 @@ for (const engine of databaseEngines()) {
             'idx_verdict_decision_records_capability_time',
             'idx_verdict_decision_records_correlation',
             'idx_verdict_decision_records_link_pending',
+            'idx_verdict_decision_records_stream',
           ]);
           expect(await indexNames(queryRunner, 'verdict_approval_receipts')).not.toContain(
             'idx_verdict_approval_receipts_expires_at',
@@ -49,6 +50,7 @@ for (const engine of databaseEngines()) {
               'idx_verdict_decision_records_capability_time',
               'idx_verdict_decision_records_correlation',
               'idx_verdict_decision_records_link_pending',
+              'idx_verdict_decision_records_stream',
             ].sort(),
           );
           expect(await indexNames(queryRunner, 'verdict_approval_receipts')).toContain(

@@ -27,9 +27,15 @@ function deferred() {
   return { promise, resolve };
 }
 
-async function setup(options: { rateLimits?: RateLimitStore; evidence?: InMemoryEvidenceRecorder } = {}) {
+async function setup(
+  options: {
+    rateLimits?: RateLimitStore;
+    evidence?: InMemoryEvidenceRecorder;
+    claims?: InMemoryExecutionClaimStore;
+  } = {},
+) {
   const fixture = documentsFixture();
-  const claims = new InMemoryExecutionClaimStore();
+  const claims = options.claims ?? new InMemoryExecutionClaimStore();
   const rateLimits = options.rateLimits ?? new InMemoryRateLimitStore();
   let now = new Date('2026-01-01T10:00:00.000Z');
   const published: AuthorizedAction<{ id: number; channel: string; note?: string }, Document>[] = [];
@@ -211,6 +217,50 @@ describe('durable gates in the pipeline', () => {
       );
       expect(error).toBeInstanceOf(ClaimResolvedOutOfBandError);
       expect(error).toMatchObject({ claimId: claim.id, output: 'published 1' });
+    });
+
+    it('sends the completion while the evidence of the gates passed is being written (ADR 0111)', async () => {
+      const written = deferred();
+      let writing = false;
+      class HeldWrite extends InMemoryEvidenceRecorder {
+        override async recordDecisions(records: readonly DecisionRecord[]) {
+          if (records.some((record) => record.stage === 'execution_claim')) {
+            writing = true;
+            await written.promise;
+          }
+          return super.recordDecisions(records);
+        }
+      }
+      let writingAtCompletion: boolean | null = null;
+      class SeesTheWrite extends InMemoryExecutionClaimStore {
+        override async complete(claimId: string, now: Date) {
+          writingAtCompletion = writing;
+          written.resolve();
+          return super.complete(claimId, now);
+        }
+      }
+      const { publishAs, claims, records } = await setup({ evidence: new HeldWrite(), claims: new SeesTheWrite() });
+      expect((await publishAs(alice, { id: 1, channel: 'web' }, 'c1')).executed).toBe(true);
+      expect(writingAtCompletion).toBe(true);
+      expect(await claims.unresolved()).toHaveLength(0);
+      expect(records().map((r) => `${r.disposition}@${r.stage}`)).toContain('permit@execution_claim');
+    });
+
+    it('keeps the evidence and refuses the operation again when the completion fails after the executor ran', async () => {
+      class CompletionFails extends InMemoryExecutionClaimStore {
+        override complete(): Promise<boolean> {
+          return Promise.reject(new Error('connection terminated'));
+        }
+      }
+      const { publishAs, claims, published, records } = await setup({ claims: new CompletionFails() });
+      await expect(publishAs(alice, { id: 1, channel: 'web' }, 'c1')).rejects.toThrow('connection terminated');
+      expect(published).toHaveLength(1);
+      expect(records().map((r) => `${r.disposition}@${r.stage}`)).toContain('permit@execution_claim');
+      // The claim stays `claimed`: a redelivery is refused, never executed a second time.
+      expect(await claims.unresolved()).toMatchObject([{ status: 'claimed' }]);
+      const again = await publishAs(alice, { id: 1, channel: 'web' }, 'c2');
+      expect(dispositions([again])).toEqual(['deny@execution_claim']);
+      expect(published).toHaveLength(1);
     });
 
     it('spends no claim on a proposal that authorization denies', async () => {

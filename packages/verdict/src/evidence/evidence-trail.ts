@@ -108,6 +108,15 @@ export class EvidenceTrail {
     return this.flush();
   }
 
+  /**
+   * After a mutating gate: writes what is recorded so far now, alongside the step that follows (the claim's
+   * completion, ADR 0111), rather than when the run ends. A write failure is reported as an `EvidenceWriteFailed`
+   * event, as any write after a mutation; before one it stops the action as {@link beforeMutation} does.
+   */
+  writeNow(): Promise<void> {
+    return this.flush();
+  }
+
   /** The run ended with an exception: writes what is pending, and reports a write failure, never masking the exception. */
   async closeAfterFault(): Promise<void> {
     this.mutated = true;

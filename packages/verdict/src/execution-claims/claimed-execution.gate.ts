@@ -31,13 +31,13 @@ export function executeAuthorized(
  */
 export function executeWithinClaims<T>(
   { executionClaims }: Pick<ExecutionClaimOptions, 'executionClaims'>,
-  { definition, clock }: Pick<GateRequest, 'definition' | 'clock'>,
+  { definition, clock, trail }: Pick<GateRequest, 'definition' | 'clock' | 'trail'>,
   { claimId, itemClaimId }: AdmittedClaims,
   execute: () => T | Promise<T>,
 ): T | Promise<T> {
   if (claimId === null && itemClaimId === null) return execute();
   const finalized = (id: string, run: () => T | Promise<T>) =>
-    finalizeExecutionClaim(executionClaims!, definition.name, id, run, clock);
+    finalizeExecutionClaim(executionClaims!, definition.name, id, run, clock, trail);
   const once = claimId === null ? execute : () => finalized(claimId, execute);
   return itemClaimId === null ? once() : finalized(itemClaimId, once);
 }

@@ -69,7 +69,9 @@ export async function admitExecutionClaim(
 /**
  * Step 15: finalize the claim after the executor. A throwing executor leaves the claim `indeterminate`
  * and its original error is rethrown; a claim resolved by an operator while the executor ran is
- * reported with the executor's output.
+ * reported with the executor's output. The completion is sent together with the run's evidence recorded since
+ * its first mutating gate (ADR 0111): one round trip of the call, not two; either may commit first, and
+ * neither decides whether the operation can run again (its admitted claim does).
  */
 export async function finalizeExecutionClaim<T>(
   store: ExecutionClaimStore,
@@ -77,6 +79,7 @@ export async function finalizeExecutionClaim<T>(
   claimId: string,
   run: () => T | Promise<T>,
   clock: () => Date,
+  trail: EvidenceTrail,
 ): Promise<T> {
   let output: T;
   try {
@@ -93,7 +96,15 @@ export async function finalizeExecutionClaim<T>(
     }
     throw error;
   }
-  if (!(await store.complete(claimId, clock()))) throw new ClaimResolvedOutOfBandError(capability, claimId, output);
+  const written = trail.writeNow();
+  let completed: boolean;
+  try {
+    completed = await store.complete(claimId, clock());
+  } finally {
+    // Never rejects: the claim was admitted, so a write failure is reported as an event.
+    await written;
+  }
+  if (!completed) throw new ClaimResolvedOutOfBandError(capability, claimId, output);
   return output;
 }
 

@@ -26,6 +26,7 @@ const FINGERPRINT = 64;
 @Index('idx_verdict_decision_records_actor_time', ['actorFingerprint', 'recordedAt'])
 @Index('idx_verdict_decision_records_tool_call', ['toolCallFingerprint'])
 @Index('idx_verdict_decision_records_time', ['recordedAt'])
+@Index('idx_verdict_decision_records_stream', ['stream'])
 export class DecisionRecordEntity implements DecisionRecord {
   @PrimaryColumn({ name: 'id', type: 'varchar', length: 64 })
   id!: string;

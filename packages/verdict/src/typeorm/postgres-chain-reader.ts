@@ -18,8 +18,9 @@ export interface ReadLink {
   readonly record: { hash(): string; recordedAt(): number } | null | 'stored-form';
 }
 
-/** The subset of `pg`'s client a reader uses: one query in rows-as-arrays mode, every value as its text. */
+/** The subset of `pg`'s client a reader uses: queries in rows-as-arrays mode, every value as its text. */
 interface PgClient {
+  query(text: string): Promise<unknown>;
   query(config: {
     text: string;
     values: unknown[];
@@ -53,6 +54,12 @@ export class PostgresChainReader {
   private readonly columns: ReadonlyArray<{ readonly prefix: string; readonly form: Form }>;
   /** Position of `recordedAt` among the record columns. */
   private readonly recordedAt: number;
+  /** Position of `stream` among the record columns. */
+  private readonly stream: number;
+  /** The stream's records (`$1`), counted from its index. */
+  private readonly countRecords: string;
+  /** The records of the stream (`$2`) linked after sequence `$3` of its chain (of kind `$1`). */
+  private readonly countLinkedAfter: string;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -68,6 +75,9 @@ export class PostgresChainReader {
       form: column.type === Date ? 'instant' : 'string',
     }));
     this.recordedAt = sorted.findIndex((column) => column.propertyName === 'recordedAt');
+    this.stream = sorted.findIndex((column) => column.propertyName === 'stream');
+    this.countRecords = `SELECT COUNT(*) FROM ${table} WHERE stream = $1`;
+    this.countLinkedAfter = `SELECT COUNT(*) FROM verdict_evidence_links l JOIN ${table} r ON r.id = l.record_id WHERE l.kind = $1 AND l.stream = $2 AND l.sequence > $3 AND r.stream = $2`;
     // An instant is sent as toISOString's text for years 1-9999; any other instant as '' (the general path).
     const expressions = sorted.map((column) =>
       column.type === Date
@@ -79,33 +89,56 @@ export class PostgresChainReader {
 
   /**
    * Feeds every link of `stream`, in sequence order, to `accept` until it answers `false`, a page at a time, one
-   * page read ahead (`accept` answers a promise only for a record it hashes the general way).
+   * page read ahead (`accept` answers a promise only for a record it hashes the general way), and answers how many
+   * of the stream's records no link of the stream names (ADR 0110). Everything is read in one snapshot (a
+   * read-only repeatable-read transaction): the stream's records counted from their index, less those its links
+   * found (a record is found once at most: a record id is linked once per kind), less those linked after the link
+   * that stopped `accept`.
    */
-  async read(stream: string, accept: (read: ReadLink) => boolean | Promise<boolean>): Promise<void> {
+  async read(stream: string, accept: (read: ReadLink) => boolean | Promise<boolean>): Promise<{ unsealed: number }> {
     const runner: QueryRunner = this.dataSource.createQueryRunner('master');
     let ahead: Promise<Page> | null = null;
+    let open = false;
     try {
       const client = (await runner.connect()) as PgClient;
-      const fetch = (after: number): Promise<Page> =>
-        client.query({ text: this.select, values: [this.kind, stream, after], rowMode: 'array', types: AS_TEXT });
+      const rows = (text: string, values: unknown[]): Promise<Page> =>
+        client.query({ text, values, rowMode: 'array', types: AS_TEXT });
+      const fetch = (after: number): Promise<Page> => rows(this.select, [this.kind, stream, after]);
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      open = true;
+      const records = rows(this.countRecords, [stream]);
+      records.catch(() => undefined);
+      let linked = 0;
+      let last = 0;
       let next = fetch(0);
       ahead = next;
-      for (;;) {
+      reading: for (;;) {
         const page = await next;
         ahead = null;
-        const { rows } = page;
-        const full = rows.length === this.pageSize;
-        if (full) ahead = next = fetch(Number(rows[rows.length - 1]![0]));
+        const full = page.rows.length === this.pageSize;
+        if (full) ahead = next = fetch(Number(page.rows[page.rows.length - 1]![0]));
         const forms = this.formsOf(page);
-        for (const row of rows) {
+        for (const row of page.rows) {
+          last = Number(row[0]);
+          if (row[4] === 't' && row[this.stream + RECORD_OFFSET] === stream) linked += 1;
           const going = accept(this.readLink(stream, row, forms));
-          if (!(going instanceof Promise ? await going : going)) return;
+          if (!(going instanceof Promise ? await going : going)) {
+            if (ahead !== null) await ahead.catch(() => undefined);
+            ahead = null;
+            linked += Number((await rows(this.countLinkedAfter, [this.kind, stream, last])).rows[0]![0]);
+            break reading;
+          }
         }
-        if (!full) return;
+        if (!full) break;
       }
+      const unsealed = Number((await records).rows[0]![0]) - linked;
+      await client.query('COMMIT');
+      open = false;
+      return { unsealed };
     } finally {
-      // A page read ahead and not wanted (the chain failed before it): let it finish before the connection goes back.
+      // A page read ahead and not wanted (a failure before it): let it finish before the connection goes back.
       if (ahead !== null) await ahead.catch(() => undefined);
+      if (open) await runner.query('ROLLBACK').catch(() => undefined);
       await runner.release();
     }
   }

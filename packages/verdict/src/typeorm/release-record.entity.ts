@@ -16,6 +16,7 @@ const IDENTIFIER = 128;
 @Entity('verdict_release_records')
 @Index('idx_verdict_release_records_correlation', ['correlationId'])
 @Index('idx_verdict_release_records_destination_time', ['destinationConnection', 'destinationTrustZone', 'recordedAt'])
+@Index('idx_verdict_release_records_stream', ['stream'])
 export class ReleaseRecordEntity implements ReleaseRecord {
   @PrimaryColumn({ name: 'id', type: 'varchar', length: 64 })
   id!: string;

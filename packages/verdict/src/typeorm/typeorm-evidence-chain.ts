@@ -161,31 +161,43 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     return this.connection.dialect === 'mysql' ? ` FORCE INDEX (${TABLES[kind].pendingIndex})` : '';
   }
 
+  /** The streams with links of `kind`: what a seal pins. */
+  private linkedStreams(kind: EvidenceKind): Promise<string[]> {
+    return this.distinctStreams(LINKS, kind);
+  }
+
   /**
-   * The streams with links of `kind`, one index probe per stream (a loose index scan written out), so listing
-   * them costs the same however many links each stream has. PostgreSQL and SQLite walk the streams in one
-   * recursive query. MySQL/MariaDB take one statement per stream (ADR 0079): their recursive queries stop at
-   * `max_recursive_iterations` (1,000 by default, MariaDB silently, which would leave every stream after the
-   * 1,001st unpinned), MariaDB does not seek the index for a bound that comes from the recursion (it read every
-   * link of the kind per step), and a DISTINCT over the primary key reads every link too.
+   * The distinct streams of `table` (of `kind`, when the table holds several kinds), one index probe per stream
+   * (a loose index scan written out), so listing them costs the same however many rows each stream has (ADR 0110:
+   * the record tables have an index on `stream`, the links and checkpoints one that leads with `kind`, `stream`).
+   * PostgreSQL and SQLite walk the streams in one recursive query. MySQL/MariaDB take one statement per stream
+   * (ADR 0079): their recursive queries stop at `max_recursive_iterations` (1,000 by default, MariaDB silently,
+   * which would leave every stream after the 1,001st out), MariaDB does not seek the index for a bound that comes
+   * from the recursion (it read every row per step), and a DISTINCT reads every row too.
    */
-  private async linkedStreams(kind: EvidenceKind): Promise<string[]> {
+  private async distinctStreams(table: string, kind: EvidenceKind | null): Promise<string[]> {
     const p = (index: number) => this.connection.param(index);
     if (this.connection.dialect === 'mysql') {
       const streams: string[] = [];
       for (let after: string | null = null; ;) {
+        const conditions: string[] = [
+          ...(kind === null ? [] : ['kind = ?']),
+          ...(after === null ? [] : ['stream > ?']),
+        ];
         const [row]: Row[] = await this.dataSource.query(
-          `SELECT MIN(stream) AS stream FROM ${LINKS} WHERE kind = ?${after === null ? '' : ' AND stream > ?'}`,
-          after === null ? [kind] : [kind, after],
+          `SELECT MIN(stream) AS stream FROM ${table}${conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`}`,
+          [...(kind === null ? [] : [kind]), ...(after === null ? [] : [after])],
         );
         if (row?.stream === null || row?.stream === undefined) return streams;
         streams.push((after = String(row.stream)));
       }
     }
     const postgres = this.connection.dialect === 'postgres';
+    // SQLite numbers its parameters by position of use; PostgreSQL reuses $1.
+    const ofKind = (index: number) => (kind === null ? '' : `kind = ${postgres ? p(1) : p(index)} AND `);
     const rows: Row[] = await this.dataSource.query(
-      `WITH RECURSIVE s (stream) AS (SELECT MIN(stream) FROM ${LINKS} WHERE kind = ${p(1)} UNION ALL SELECT (SELECT l.stream FROM ${LINKS} l WHERE l.kind = ${postgres ? p(1) : p(2)} AND l.stream > s.stream ORDER BY l.stream LIMIT 1) FROM s WHERE s.stream IS NOT NULL) SELECT stream FROM s WHERE stream IS NOT NULL`,
-      postgres ? [kind] : [kind, kind],
+      `WITH RECURSIVE s (stream) AS (SELECT MIN(stream) FROM ${table}${kind === null ? '' : ` WHERE kind = ${p(1)}`} UNION ALL SELECT (SELECT t.stream FROM ${table} t WHERE ${ofKind(2)}t.stream > s.stream ORDER BY t.stream LIMIT 1) FROM s WHERE s.stream IS NOT NULL) SELECT stream FROM s WHERE stream IS NOT NULL`,
+      kind === null ? [] : postgres ? [kind] : [kind, kind],
     );
     return rows.map((row) => String(row.stream));
   }
@@ -488,13 +500,6 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
       )
     ).map(checkpointOf);
     const verifier = new ChainVerifier(kind, stream, checkpoints, this.key, witness);
-    // Counted on a connection of its own while the chain is read (ADR 0080): records unlinked when verification
-    // began, so a record linked meanwhile is counted rather than missed.
-    const unsealed: Promise<Row[]> = this.dataSource.query(this.unlinkedSql(kind, 'COUNT(*) AS unsealed', ''), [
-      stream,
-      kind,
-    ]);
-    unsealed.catch(() => undefined);
     if (this.connection.dialect === 'postgres') {
       const reader = (this.readers[kind] ??= new PostgresChainReader(
         this.dataSource,
@@ -503,33 +508,41 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
         this.columnsOf(kind),
         VERIFY_PAGE,
       ));
-      await reader.read(stream, ({ link, recordId, record }) =>
+      const { unsealed } = await reader.read(stream, ({ link, recordId, record }) =>
         record === 'stored-form'
           ? this.dataSource
               .query(`SELECT * FROM ${table} WHERE id = $1`, [recordId])
               .then((rows: Row[]) => verifier.accept(rows[0] === undefined ? null : this.hydrate(kind, rows[0]), link))
           : verifier.acceptHashed(link, record),
       );
-    } else
-      for (let after = 0; ;) {
-        const rows: Row[] = await this.dataSource.query(
-          `SELECT l.sequence AS link_sequence, l.previous_hash AS link_previous_hash, l.hash AS link_hash, r.* FROM ${LINKS} l LEFT JOIN ${table} r ON r.id = l.record_id WHERE l.kind = ${p(1)} AND l.stream = ${p(2)} AND l.sequence > ${p(3)} ORDER BY l.sequence LIMIT ${VERIFY_PAGE}`,
-          [kind, stream, after],
-        );
-        let going = true;
-        for (const row of rows) {
-          const link = {
-            stream,
-            sequence: Number(row.link_sequence),
-            previousHash: String(row.link_previous_hash),
-            hash: String(row.link_hash),
-          };
-          going = verifier.accept(row.id === null || row.id === undefined ? null : this.hydrate(kind, row), link);
-          if (!going) break;
-        }
-        if (!going || rows.length < VERIFY_PAGE) break;
-        after = Number(rows[rows.length - 1]!.link_sequence);
+      return verifier.finish(unsealed);
+    }
+    // Counted on a connection of its own while the chain is read (ADR 0080): records unlinked when verification
+    // began, so a record linked meanwhile is counted rather than missed.
+    const unsealed: Promise<Row[]> = this.dataSource.query(this.unlinkedSql(kind, 'COUNT(*) AS unsealed', ''), [
+      stream,
+      kind,
+    ]);
+    unsealed.catch(() => undefined);
+    for (let after = 0; ;) {
+      const rows: Row[] = await this.dataSource.query(
+        `SELECT l.sequence AS link_sequence, l.previous_hash AS link_previous_hash, l.hash AS link_hash, r.* FROM ${LINKS} l LEFT JOIN ${table} r ON r.id = l.record_id WHERE l.kind = ${p(1)} AND l.stream = ${p(2)} AND l.sequence > ${p(3)} ORDER BY l.sequence LIMIT ${VERIFY_PAGE}`,
+        [kind, stream, after],
+      );
+      let going = true;
+      for (const row of rows) {
+        const link = {
+          stream,
+          sequence: Number(row.link_sequence),
+          previousHash: String(row.link_previous_hash),
+          hash: String(row.link_hash),
+        };
+        going = verifier.accept(row.id === null || row.id === undefined ? null : this.hydrate(kind, row), link);
+        if (!going) break;
       }
+      if (!going || rows.length < VERIFY_PAGE) break;
+      after = Number(rows[rows.length - 1]!.link_sequence);
+    }
     return verifier.finish(Number((await unsealed)[0]?.unsealed ?? 0));
   }
 
@@ -539,14 +552,14 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     return `SELECT ${select} FROM ${TABLES[kind].table} r WHERE r.stream = ${p(1)} AND NOT EXISTS (SELECT 1 FROM ${LINKS} l WHERE l.kind = ${p(2)} AND l.record_id = r.id) ${tail}`;
   }
 
+  /** The streams of `kind` with records, links or checkpoints. */
   private async streams(kind: EvidenceKind): Promise<string[]> {
-    const p = (index: number) => this.connection.param(index);
-    const rows: Array<{ stream: string }> = [
-      ...(await this.dataSource.query(`SELECT DISTINCT stream FROM ${TABLES[kind].table}`)),
-      ...(await this.dataSource.query(`SELECT DISTINCT stream FROM ${LINKS} WHERE kind = ${p(1)}`, [kind])),
-      ...(await this.dataSource.query(`SELECT DISTINCT stream FROM ${CHECKPOINTS} WHERE kind = ${p(1)}`, [kind])),
+    const lists = [
+      await this.distinctStreams(TABLES[kind].table, null),
+      await this.distinctStreams(LINKS, kind),
+      await this.distinctStreams(CHECKPOINTS, kind),
     ];
-    return [...new Set(rows.map((row) => row.stream))].sort();
+    return [...new Set(lists.flat())].sort();
   }
 
   /** The entity columns of `kind`'s records, looked up once. */

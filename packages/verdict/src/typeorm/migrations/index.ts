@@ -21,6 +21,7 @@ import { CreateTaintEntries1797000430000 } from './1797000430000-create-taint-en
 import { QueueUnlinkedEvidence1797000500000 } from './1797000500000-queue-unlinked-evidence.js';
 import { CreateBudgetWindows1797004000000 } from './1797004000000-create-budget-windows.js';
 import { AddApprovalReceiptBatches1797010000000 } from './1797010000000-add-approval-receipt-batches.js';
+import { IndexEvidenceStreams1797011000000 } from './1797011000000-index-evidence-streams.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -52,4 +53,5 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   QueueUnlinkedEvidence1797000500000,
   CreateBudgetWindows1797004000000,
   AddApprovalReceiptBatches1797010000000,
+  IndexEvidenceStreams1797011000000,
 ];
