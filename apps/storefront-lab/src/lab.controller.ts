@@ -35,6 +35,7 @@ import { ClaimsPanelScenario } from './claims/claims-panel.scenario.js';
 import { AttackPackScenario } from './evaluation/attack-pack.scenario.js';
 import { LiveLabProvider } from './live/live-lab-provider.js';
 import { LiveLabScenarios } from './live/live-lab.scenarios.js';
+import { PayBillInFileScenario } from './quarantine/pay-bill-in-file.scenario.js';
 import { InjectedReviewScenario } from './provenance/injected-review.scenario.js';
 import { McpSessionScenario } from './mcp/mcp-session.scenario.js';
 import { DestinationReleaseScenario } from './releases/destination-release.scenario.js';
@@ -107,6 +108,7 @@ const schemas = {
     review: z.string().max(2000),
     ownIban: z.string().max(64),
   }),
+  payBill: withActor({ file: z.string().max(2000), quarantinedModelMisled: z.boolean().default(false) }),
   liveCrossCustomer: withActor({ request: z.string().trim().min(1).max(500) }),
   liveInjectedReview: withActor({
     orderId,
@@ -140,6 +142,7 @@ export class LabController {
     private readonly liveScenarios: LiveLabScenarios,
     private readonly mcpSession: McpSessionScenario,
     private readonly budgets: BudgetPageScenario,
+    private readonly payBill: PayBillInFileScenario,
     @Inject(LAB_OPTIONS) private readonly options: LabOptions,
   ) {}
 
@@ -221,6 +224,13 @@ export class LabController {
   @HttpCode(200)
   runWhyVerdict(@Param('case') which: string) {
     return this.whyVerdict.run(parseBody(schemas.whyVerdict, which));
+  }
+
+  /** The assistant pays the bill in an uploaded file, without and then with quarantine (the file may be injected). */
+  @Post('labs/quarantine/runs')
+  @HttpCode(200)
+  runPayBill(@Body() body: unknown) {
+    return this.payBill.run(parseBody(schemas.payBill, body));
   }
 
   /** The model reads the order's reviews (one may be injected) and proposes refunds to bank accounts. */
