@@ -16,6 +16,7 @@ import type {
   LiveRunView,
   McpListingView,
   PendingApprovalView,
+  PayBillLabView,
   ProvenanceRunView,
   RefusalView,
   ReleaseView,
@@ -126,6 +127,8 @@ export const labApi = {
       { decisions },
       { 'x-lab-approver': approverId },
     ),
+  payBill: (body: { actor: LabActor; file: string; quarantinedModelMisled: boolean }) =>
+    send<PayBillLabView>('POST', '/api/labs/quarantine/runs', body),
   provenance: (body: { actor: LabActor; orderId: number; amountCents: number; review: string; ownIban: string }) =>
     send<ProvenanceRunView>('POST', '/api/labs/provenance/runs', body),
   proposeStaffRefund: (body: { actor: LabActor; orderId: number; amountCents: number }) =>
