@@ -157,7 +157,7 @@ export class PayBillInFileScenario {
     );
     const shown = release.allowed
       ? release.items.map((item) => ({
-          text: item.status === 'released' ? item.text : `(${item.status})`,
+          text: item.status === 'released' ? item.text : `(not released to this screen: ${item.status})`,
           passage: item.passageOf !== undefined,
         }))
       : [];

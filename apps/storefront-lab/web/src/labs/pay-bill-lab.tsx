@@ -51,6 +51,7 @@ function BillRun({ run }: { run: BillRunView }) {
             <strong>The customer's approval screen</strong>: pay {String(confirmation.arguments.amountCents)} cents to{' '}
             {String(confirmation.arguments.iban)}?
           </p>
+          <p className="muted">Verdict asked because: {confirmation.reason}</p>
           {confirmation.shown.map((item, index) => (
             <pre key={index} className={item.passage ? 'passage' : undefined}>
               {item.passage ? 'Read from this passage:\n' : 'Untrusted text in the assistant’s context:\n'}
@@ -133,7 +134,7 @@ export function PayBillLab() {
           <CodeView
             title="orders.pay_bill: the provenance rule"
             source={billSource}
-            from="/**\n * Where the money goes"
+            from={'/**\n * Where the money goes'}
             to={'/**\n * The quarantine lab'}
           />
           <CodeView
