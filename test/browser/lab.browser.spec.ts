@@ -213,6 +213,7 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
         'Duplicate delivery',
         'Forbidden states',
         'Provenance',
+        'Quarantine',
         'Claims',
         'Evaluation',
       ]);
@@ -702,6 +703,41 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
   );
 
   it(
+    'quarantine: without it the assistant reads the file and proposes the injected IBAN, which the customer rejects; with it the assistant reads a handle, and the customer approves the bill once next to its passage',
+    async () => {
+      const page = await open('quarantine');
+      await page.click('#run-pay-bill');
+      await page.locator('[data-testid="bill-summary-with"]').waitFor();
+      const without = page.locator('[data-testid="bill-run-without"]');
+      const quarantined = page.locator('[data-testid="bill-run-with"]');
+      expect(await without.locator('[data-testid="bill-read-without"]').textContent()).toContain(
+        "held the file's text",
+      );
+      expect(await without.textContent()).toContain(
+        "(the model obeyed the file's instruction): rejected by the customer",
+      );
+      expect(await without.locator('[data-testid="bill-confirmation-without"]').count()).toBe(2);
+      expect(await quarantined.locator('[data-testid="bill-read-with"]').textContent()).toContain(
+        'held no line of the file',
+      );
+      const confirmations = quarantined.locator('[data-testid="bill-confirmation-with"]');
+      expect(await confirmations.count()).toBe(1);
+      expect(await confirmations.locator('pre.passage').first().textContent()).toContain(
+        'IBAN: GB33BUKB20201555555555',
+      );
+      expect(await confirmations.textContent()).toContain('The customer approved');
+      expect(await page.locator('[data-testid="bill-summary-with"]').textContent()).toContain(
+        'Paid 4850 cents to Northwind Repairs Ltd (GB33BUKB20201555555555).',
+      );
+      expect(await page.locator('[data-testid="bill-summary-with"]').textContent()).not.toContain('DE89');
+      expect(await clipped(page)).toEqual([]);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await shoot(page, 'quarantine-desktop');
+    },
+    SLOW_LAB_TIMEOUT,
+  );
+
+  it(
     'review lane: the requester, a customer and another tenant are shown refused with the rule; staff approve, the worker refunds once and the refund is credited to the parked call; a rejected one never runs',
     async () => {
       const page = await open('review-lane', DESKTOP, [/403/, /404/]);
@@ -973,6 +1009,12 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       lab: 'provenance',
       button: '#run-provenance',
       shows: '[data-testid="summary"]',
+      timeout: SLOW_LAB_TIMEOUT,
+    },
+    {
+      lab: 'quarantine',
+      button: '#run-pay-bill',
+      shows: '[data-testid="bill-summary-with"]',
       timeout: SLOW_LAB_TIMEOUT,
     },
     { lab: 'review-lane', button: '#propose-staff-refund', shows: '[data-review-item]' },

@@ -37,6 +37,7 @@ import { LiveLabProvider } from './live/live-lab-provider.js';
 import { LiveLabScenarios } from './live/live-lab.scenarios.js';
 import { LiveRuntimeRuns } from './live/live-runtime-runs.js';
 import { LIVE_RUNTIMES, type LiveRuntime } from './live/live-runtime.js';
+import { PayBillInFileScenario } from './quarantine/pay-bill-in-file.scenario.js';
 import { InjectedReviewScenario } from './provenance/injected-review.scenario.js';
 import { McpSessionScenario } from './mcp/mcp-session.scenario.js';
 import { DestinationReleaseScenario } from './releases/destination-release.scenario.js';
@@ -109,6 +110,7 @@ const schemas = {
     review: z.string().max(2000),
     ownIban: z.string().max(64),
   }),
+  payBill: withActor({ file: z.string().max(2000), quarantinedModelMisled: z.boolean().default(false) }),
   liveCrossCustomer: withActor({ request: z.string().trim().min(1).max(500) }),
   liveRuntimeCrossCustomer: withActor({
     request: z.string().trim().min(1).max(500),
@@ -147,6 +149,7 @@ export class LabController {
     private readonly liveRuntimeRuns: LiveRuntimeRuns,
     private readonly mcpSession: McpSessionScenario,
     private readonly budgets: BudgetPageScenario,
+    private readonly payBill: PayBillInFileScenario,
     @Inject(LAB_OPTIONS) private readonly options: LabOptions,
   ) {}
 
@@ -228,6 +231,13 @@ export class LabController {
   @HttpCode(200)
   runWhyVerdict(@Param('case') which: string) {
     return this.whyVerdict.run(parseBody(schemas.whyVerdict, which));
+  }
+
+  /** The assistant pays the bill in an uploaded file, without and then with quarantine (the file may be injected). */
+  @Post('labs/quarantine/runs')
+  @HttpCode(200)
+  runPayBill(@Body() body: unknown) {
+    return this.payBill.run(parseBody(schemas.payBill, body));
   }
 
   /** The model reads the order's reviews (one may be injected) and proposes refunds to bank accounts. */

@@ -65,6 +65,10 @@ import { ReviewAgent } from './provenance/review-agent.js';
 import { BudgetPageScenario } from './budgets/budget-page.scenario.js';
 import { GoodwillCreditCapabilities } from './budgets/goodwill-credit.capabilities.js';
 import { LAB_MODEL_BUDGETS } from './budgets/lab-model-budgets.js';
+import { BillPaymentCapabilities } from './quarantine/bill-payment.capabilities.js';
+import { BillReadingQuarantinedModel } from './quarantine/bill-reading-quarantined-model.js';
+import { BillReleasePolicies } from './quarantine/bill-release-policies.js';
+import { PayBillInFileScenario } from './quarantine/pay-bill-in-file.scenario.js';
 
 /**
  * One lab session: the synthetic storefront on its own embedded SQLite database, Verdict with TypeORM
@@ -73,6 +77,8 @@ import { LAB_MODEL_BUDGETS } from './budgets/lab-model-budgets.js';
 @Module({})
 export class LabModule {
   static forRoot(options: LabOptions): DynamicModule {
+    // The quarantine lab's quarantined model: one per session, the lab sets whether the file misleads it.
+    const quarantinedModel = new BillReadingQuarantinedModel();
     return {
       module: LabModule,
       imports: [
@@ -107,6 +113,8 @@ export class LabModule {
               unobserved: 'influenced',
               unlabelledHistory: 'untrusted',
             },
+            // The "pay the bill in a file" lab reads the file through a handle: a scripted stand-in with no tools.
+            quarantine: { model: quarantinedModel },
             publicMessage: 'I cannot do that for you.',
             // The inbox's approver stands in for an auth guard; the conversation a tool call was proposed in is
             // this session's own record, and an approver only sees conversations of their own tenant (CASL then
@@ -179,6 +187,10 @@ export class LabModule {
         ClaimsPanelScenario,
         GoodwillCreditCapabilities,
         BudgetPageScenario,
+        BillPaymentCapabilities,
+        BillReleasePolicies,
+        PayBillInFileScenario,
+        { provide: BillReadingQuarantinedModel, useValue: quarantinedModel },
         { provide: LAB_OPTIONS, useValue: options },
         { provide: LiveLabProvider, useValue: options.live ?? LiveLabProvider.fromEnv({}) },
         LiveLabScenarios,

@@ -375,3 +375,54 @@ export interface BudgetPageView {
   /** Questions to the assistant under the model budgets, when that was the run. */
   readonly assistant: readonly AssistantRunView[] | null;
 }
+
+/** One confirmation the customer was asked for in the "pay the bill in a file" lab, and what they decided. */
+export interface BillConfirmationView {
+  readonly toolCallId: string;
+  /** The payment the customer was asked to approve. */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** Why Verdict asked (the provenance stage's reason: argument paths and sources, never values). */
+  readonly reason: string;
+  /** The untrusted text released to the customer's approval screen; `passage`: the source passage of an extracted value. */
+  readonly shown: readonly { readonly text: string; readonly passage: boolean }[];
+  readonly decision: 'approved' | 'rejected';
+  /** The customer's decision, in words. */
+  readonly why: string;
+}
+
+/** One tool call of a "pay the bill in a file" run. */
+export interface BillCallView {
+  readonly toolCallId: string;
+  /** Whether the deciding model made this call because an instruction in the file asked for it. */
+  readonly obeyedInjection: boolean;
+  readonly proposal: { readonly tool: string; readonly arguments: Readonly<Record<string, unknown>> };
+  /** `executed`, `confirmed by the customer, executed`, `rejected by the customer`, or the disposition that stopped it. */
+  readonly outcome: string;
+  /** Exactly what the deciding model read back (a handle, with quarantine). */
+  readonly modelSaw: string;
+}
+
+/** One run of the lab assistant on the bill: without or with quarantine. */
+export interface BillRunView {
+  readonly mode: 'without quarantine' | 'with quarantine';
+  readonly calls: readonly BillCallView[];
+  /** Every message the deciding model was given, joined: with quarantine, no line of the file. */
+  readonly decidingModelInput: string;
+  readonly decidingModelReadTheFile: boolean;
+  /** Calls to the quarantined model (one per extraction). */
+  readonly extractions: number;
+  readonly confirmations: readonly BillConfirmationView[];
+  readonly payments: readonly { readonly payee: string; readonly iban: string; readonly amountCents: number }[];
+  /** What happened, in words. */
+  readonly summary: string;
+}
+
+/** The "pay the bill in a file" lab: the same request and file, without and with quarantine. */
+export interface PayBillLabView {
+  readonly customerMessage: string;
+  readonly file: string;
+  /** The bill the customer expects to pay (the repair shop's). */
+  readonly expected: { readonly payee: string; readonly iban: string; readonly amountCents: number };
+  readonly without: BillRunView;
+  readonly with: BillRunView;
+}

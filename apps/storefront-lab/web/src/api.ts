@@ -17,6 +17,7 @@ import type {
   LiveRuntimeRunView,
   McpListingView,
   PendingApprovalView,
+  PayBillLabView,
   ProvenanceRunView,
   RefusalView,
   ReleaseView,
@@ -127,6 +128,8 @@ export const labApi = {
       { decisions },
       { 'x-lab-approver': approverId },
     ),
+  payBill: (body: { actor: LabActor; file: string; quarantinedModelMisled: boolean }) =>
+    send<PayBillLabView>('POST', '/api/labs/quarantine/runs', body),
   provenance: (body: { actor: LabActor; orderId: number; amountCents: number; review: string; ownIban: string }) =>
     send<ProvenanceRunView>('POST', '/api/labs/provenance/runs', body),
   proposeStaffRefund: (body: { actor: LabActor; orderId: number; amountCents: number }) =>

@@ -8,6 +8,7 @@ import { EvaluationLab } from './evaluation-lab';
 import { ForbiddenStatesLab } from './forbidden-states-lab';
 import { LiveLab } from './live-lab';
 import { McpLab } from './mcp-lab';
+import { PayBillLab } from './pay-bill-lab';
 import { ProvenanceLab } from './provenance-lab';
 import { ReleaseLab } from './release-lab';
 import { ReviewLaneLab } from './review-lane-lab';
@@ -34,7 +35,7 @@ export const LAB_GROUPS: readonly LabGroup[] = [
   { title: 'Who may act', labs: ['cross-customer', 'release', 'mcp'] },
   { title: 'People decide', labs: ['confirmation', 'review-lane'] },
   { title: 'Across calls', labs: ['budget', 'spend-and-tokens', 'duplicate-delivery', 'forbidden-states'] },
-  { title: 'Untrusted content', labs: ['provenance'] },
+  { title: 'Untrusted content', labs: ['provenance', 'quarantine'] },
   { title: 'Operate', labs: ['claims', 'evaluation'] },
 ];
 
@@ -69,6 +70,12 @@ export const LABS: readonly LabEntry[] = [
     title: 'Provenance',
     shows: 'An injected review steering a refund',
     component: ProvenanceLab,
+  },
+  {
+    id: 'quarantine',
+    title: 'Quarantine',
+    shows: 'Pay the bill in a file, with and without quarantine',
+    component: PayBillLab,
   },
   { id: 'review-lane', title: 'Review lane', shows: 'Staff approve a large refund', component: ReviewLaneLab },
   { id: 'evaluation', title: 'Evaluation', shows: 'The attack pack, scored', component: EvaluationLab },
