@@ -1,6 +1,6 @@
 import { Agent, type Model, OpenAIProvider, RunState, Runner } from '@openai/agents';
 import type { ActionContext } from '@verdict/nestjs';
-import { VerdictAgentsTools } from '@verdict/nestjs/openai-agents';
+import { AgentsProvenanceTrackers, VerdictAgentsTools } from '@verdict/nestjs/openai-agents';
 import { ScriptedAgentsModel } from '../../openai-agents/scripted-agents-model.js';
 import { CONTRACT_TOOLS, type ContractApp } from './contract-app.js';
 import { LOOPBACK_KEY, LOOPBACK_MODEL, loopbackModel } from './loopback-models.js';
@@ -41,11 +41,11 @@ function toolAnswersIn(result: Ran): string[] {
 export function agentsDriver(models: ModelSource<Model>, label: string): RuntimeDriver {
   return {
     name: `OpenAI Agents Runner (${label})`,
-    // Today no tracker observes an Agents run: a provenance rule applies as if the arguments were influenced.
-    observesProvenance: false,
+    observesProvenance: true,
     async conversation(app: ContractApp, turns): Promise<Conversation> {
       const agentsTools = app.moduleRef.get(VerdictAgentsTools, { strict: false });
-      const { model, inputs } = await models(turns);
+      const { model: base, inputs } = await models(turns);
+      const model = app.moduleRef.get(AgentsProvenanceTrackers, { strict: false }).forAgent().model(base);
       /** A fresh agent, as a new process would build it. */
       const agent = () =>
         new Agent({
