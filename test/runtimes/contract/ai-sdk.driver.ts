@@ -1,9 +1,9 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { type LanguageModel, type ModelMessage, generateText, stepCountIs, wrapLanguageModel } from 'ai';
 import type { ActionContext } from '@verdict/nestjs';
-import { AiSdkProvenanceTrackers, VerdictAiSdkTools } from '@verdict/nestjs/ai-sdk';
+import { AiSdkModelInputGuards, AiSdkProvenanceTrackers, VerdictAiSdkTools } from '@verdict/nestjs/ai-sdk';
 import { scriptedLanguageModel } from '../../ai-sdk/scripted-language-model.js';
-import { CONTRACT_TOOLS, type ContractApp } from './contract-app.js';
+import { CONTRACT_DESTINATION, CONTRACT_ROUTES, CONTRACT_TOOLS, type ContractApp } from './contract-app.js';
 import { LOOPBACK_KEY, LOOPBACK_MODEL, loopbackModel } from './loopback-models.js';
 import type { ContractRun, Conversation, ModelSource, RuntimeDriver } from './runtime-driver.js';
 
@@ -45,6 +45,8 @@ export function aiSdkDriver(models: ModelSource<ModelObject>, label: string): Ru
   return {
     name: `Vercel AI SDK generateText (${label})`,
     observesProvenance: true,
+    // The guard seals every answer in provider metadata: an edited history fails the next step.
+    sealsHistory: true,
     async conversation(app: ContractApp, turns): Promise<Conversation> {
       const aiTools = app.moduleRef.get(VerdictAiSdkTools, { strict: false });
       const tools = Object.fromEntries(
@@ -52,9 +54,11 @@ export function aiSdkDriver(models: ModelSource<ModelObject>, label: string): Ru
       );
       const { model: base, inputs } = await models(turns);
       const trackers = app.moduleRef.get(AiSdkProvenanceTrackers, { strict: false });
+      const guards = app.moduleRef.get(AiSdkModelInputGuards, { strict: false });
+      const guard = guards.forDestination(CONTRACT_DESTINATION, { toolResults: CONTRACT_ROUTES });
       const model = wrapLanguageModel({
         model: base,
-        middleware: [trackers.forAgent().middleware()],
+        middleware: [trackers.forAgent().middleware(), guard.middleware()],
       });
 
       const invoke = async (who: ActionContext, messages: ModelMessage[]): Promise<ContractRun> => {
