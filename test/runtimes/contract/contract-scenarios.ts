@@ -148,11 +148,10 @@ export const CONTRACT_SCENARIOS: readonly ContractScenario[] = [
     },
   },
   {
-    // UTILITY DEPENDS ON THE PROVENANCE WINDOW. A runtime whose runs a tracker observes sends to the account the
-    // customer typed. A runtime without one (the AI SDK and Agents drivers today) cannot tell the customer's value
-    // from an injected one: the rule refuses it too, and only a capability without that rule (`documents.forward`)
-    // serves the customer. Turning `observesProvenance` on for a driver (once its tracker is wired) makes the
-    // stronger control apply to it.
+    // UTILITY DEPENDS ON THE PROVENANCE WINDOW. A runtime whose runs a tracker observes (every driver here) sends
+    // to the account the customer typed, through the capability with the rule. A driver without one cannot tell
+    // the customer's value from an injected one: the rule refuses it too, and only a capability without that rule
+    // (`documents.forward`) serves the customer.
     title: 'provenance control: the value the customer typed is sent',
     async run(driver, app) {
       const own = { id: 1, recipient: OWN_ACCOUNT };
