@@ -148,6 +148,7 @@ export function documentsFixture() {
       | 'evidenceQuery'
       | 'evidenceLevel'
       | 'provenance'
+      | 'releasePolicies'
     > = {},
   ) {
     const { evidence = new InMemoryEvidenceRecorder(), providers = [], imports = [], ...verdictOptions } = options;

@@ -5,15 +5,19 @@ import {
   ActionContextStore,
   ApprovalService,
   type AuthorizedAction,
+  DataClass,
+  Destination,
   InMemoryApprovalReceiptStore,
   InMemoryEvidenceRecorder,
   InMemoryProvenanceLedger,
   type ProvenancePolicy,
+  ReleasePolicy,
   Source,
   Trust,
   defineCapability,
   fromProposal,
 } from '@verdict/nestjs';
+import type { ToolResultRoute } from '@verdict/nestjs/ai-sdk';
 import { VerdictAiSdkModule } from '@verdict/nestjs/ai-sdk';
 import { VerdictLangChainModule } from '@verdict/nestjs/langchain';
 import { VerdictAgentsModule } from '@verdict/nestjs/openai-agents';
@@ -54,6 +58,27 @@ export const CONTRACT_TOOLS = {
 } as const;
 
 export type ContractToolName = keyof typeof CONTRACT_TOOLS;
+
+/** Where the contract's model runs, for the model-input guards: the provider clients on loopback, or in process. */
+export const CONTRACT_DESTINATION = Destination.connection('loopback', 'local-machine');
+/** The application's documents service, the source of every contract tool's result. */
+const DOCUMENTS = Source.application('documents');
+/** What each contract tool's result may carry to the model: all of it, routed as untrusted public text. */
+export const CONTRACT_ROUTES: Readonly<Record<string, ToolResultRoute>> = Object.fromEntries(
+  Object.keys(CONTRACT_TOOLS).map((name) => [
+    name,
+    {
+      source: DOCUMENTS,
+      trust: Trust.Untrusted,
+      classification: DataClass.Public,
+      only: ['id', 'title', 'comments', 'result'],
+    },
+  ]),
+);
+/** The route the guards release the tools' results through (no detectors: the projection decides). */
+const DOCUMENTS_RELEASE = ReleasePolicy.route(DOCUMENTS, CONTRACT_DESTINATION)
+  .allow({ classes: [DataClass.Public], trust: [Trust.Untrusted] })
+  .detectWith([]);
 
 /** `documents.send`'s rule: the recipient must come from trusted content (the customer's own words). */
 const RECIPIENT_TRUSTED_ONLY: ProvenancePolicy = {
@@ -124,6 +149,7 @@ export async function bootContractApp() {
     ],
     approvals: new InMemoryApprovalReceiptStore(),
     provenance: { ledger: new InMemoryProvenanceLedger() },
+    releasePolicies: [DOCUMENTS_RELEASE],
     evidence,
     imports: [VerdictLangChainModule, VerdictAiSdkModule, VerdictAgentsModule],
   });

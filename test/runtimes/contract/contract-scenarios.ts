@@ -1,5 +1,10 @@
 import { expect } from '@jest/globals';
-import { type ActionContext, ApplicationFaultError, readNotExecutedMessage } from '@verdict/nestjs';
+import {
+  type ActionContext,
+  ApplicationFaultError,
+  UnreleasedContextError,
+  readNotExecutedMessage,
+} from '@verdict/nestjs';
 import { alice, bob } from '../../pipeline/documents.fixture.js';
 import { ATTACKER_ACCOUNT, type ContractApp, OWN_ACCOUNT } from './contract-app.js';
 import { type ContractCall, type ContractTurn, type RuntimeDriver, causesOf } from './runtime-driver.js';
@@ -87,7 +92,10 @@ export const CONTRACT_SCENARIOS: readonly ContractScenario[] = [
     async run(driver, app) {
       const paused = await pausedArchive(driver, app);
       const resumed = await paused.resume(alice, { id: 1, note: 'and the rest' });
-      expect(resumed.failure).toBeUndefined();
+      // The changed call answers `require_confirmation`; where a guard seals the history, the edited history then
+      // fails the next model call too.
+      if (driver.sealsHistory) expect(resumed.failure).toBeInstanceOf(UnreleasedContextError);
+      else expect(resumed.failure).toBeUndefined();
       expect(resumed.toolAnswers.map(decisionOf)).toEqual(['require_confirmation']);
       expect(app.archived).toHaveLength(0);
     },
@@ -131,16 +139,19 @@ export const CONTRACT_SCENARIOS: readonly ContractScenario[] = [
         call('send_document', { id: 1, recipient: ATTACKER_ACCOUNT }, 'call_send'),
       ]);
       expect(run.toolAnswers.map(decisionOf)).toEqual([undefined, 'deny']);
-      expect(app.decisions('documents.send').at(-1)).toMatchObject({ stage: 'provenance', disposition: 'deny' });
+      const refused = app.decisions('documents.send').at(-1);
+      expect(refused).toMatchObject({ stage: 'provenance', disposition: 'deny' });
+      // An observed window names where the recipient came from: the comments' declared source.
+      if (driver.observesProvenance)
+        expect(refused?.reason).toContain('Argument recipient matches content from external:document-comments');
       expect(app.sent).toHaveLength(0);
     },
   },
   {
-    // UTILITY DEPENDS ON THE PROVENANCE WINDOW. A runtime whose runs a tracker observes sends to the account the
-    // customer typed. A runtime without one (the AI SDK and Agents drivers today) cannot tell the customer's value
-    // from an injected one: the rule refuses it too, and only a capability without that rule (`documents.forward`)
-    // serves the customer. Turning `observesProvenance` on for a driver (once its tracker is wired) makes the
-    // stronger control apply to it.
+    // UTILITY DEPENDS ON THE PROVENANCE WINDOW. A runtime whose runs a tracker observes (every driver here) sends
+    // to the account the customer typed, through the capability with the rule. A driver without one cannot tell
+    // the customer's value from an injected one: the rule refuses it too, and only a capability without that rule
+    // (`documents.forward`) serves the customer.
     title: 'provenance control: the value the customer typed is sent',
     async run(driver, app) {
       const own = { id: 1, recipient: OWN_ACCOUNT };

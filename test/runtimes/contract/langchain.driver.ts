@@ -56,6 +56,8 @@ export function langChainDriver(models: ModelSource<BaseChatModel>, label: strin
   return {
     name: `LangChain createAgent (${label})`,
     observesProvenance: true,
+    // No model-input guard in this driver: nothing seals the checkpointed history.
+    sealsHistory: false,
     async conversation(app: ContractApp, turns): Promise<Conversation> {
       const verdictTools = app.moduleRef.get(VerdictTools, { strict: false });
       const trackers = app.moduleRef.get(ProvenanceTrackers, { strict: false });

@@ -1,8 +1,8 @@
 import { Agent, type Model, OpenAIProvider, RunState, Runner } from '@openai/agents';
 import type { ActionContext } from '@verdict/nestjs';
-import { VerdictAgentsTools } from '@verdict/nestjs/openai-agents';
+import { AgentsModelInputGuards, AgentsProvenanceTrackers, VerdictAgentsTools } from '@verdict/nestjs/openai-agents';
 import { ScriptedAgentsModel } from '../../openai-agents/scripted-agents-model.js';
-import { CONTRACT_TOOLS, type ContractApp } from './contract-app.js';
+import { CONTRACT_DESTINATION, CONTRACT_ROUTES, CONTRACT_TOOLS, type ContractApp } from './contract-app.js';
 import { LOOPBACK_KEY, LOOPBACK_MODEL, loopbackModel } from './loopback-models.js';
 import type { ContractRun, Conversation, ModelSource, RuntimeDriver } from './runtime-driver.js';
 
@@ -17,6 +17,9 @@ export const loopbackAgentsModels: ModelSource<Model> = (turns) =>
   loopbackModel(turns, (baseURL) =>
     new OpenAIProvider({ baseURL, apiKey: LOOPBACK_KEY, useResponses: false }).getModel(LOOPBACK_MODEL),
   );
+
+/** The agent's instructions (registered with the model-input guard). */
+const INSTRUCTIONS = 'Help the customer with their documents.';
 
 /** What the contract reads of a run's result. */
 interface Ran {
@@ -41,16 +44,21 @@ function toolAnswersIn(result: Ran): string[] {
 export function agentsDriver(models: ModelSource<Model>, label: string): RuntimeDriver {
   return {
     name: `OpenAI Agents Runner (${label})`,
-    // Today no tracker observes an Agents run: a provenance rule applies as if the arguments were influenced.
-    observesProvenance: false,
+    observesProvenance: true,
+    // The Agents guard cannot seal the model's items in a RunState (docs/runtimes/openai-agents.md).
+    sealsHistory: false,
     async conversation(app: ContractApp, turns): Promise<Conversation> {
       const agentsTools = app.moduleRef.get(VerdictAgentsTools, { strict: false });
-      const { model, inputs } = await models(turns);
+      const { model: base, inputs } = await models(turns);
+      const guard = app.moduleRef
+        .get(AgentsModelInputGuards, { strict: false })
+        .forDestination(CONTRACT_DESTINATION, { toolResults: CONTRACT_ROUTES, systemPrompts: [INSTRUCTIONS] });
+      const model = app.moduleRef.get(AgentsProvenanceTrackers, { strict: false }).forAgent().model(guard.model(base));
       /** A fresh agent, as a new process would build it. */
       const agent = () =>
         new Agent({
           name: 'Support',
-          instructions: 'Help the customer with their documents.',
+          instructions: INSTRUCTIONS,
           model,
           tools: Object.entries(CONTRACT_TOOLS).map(([name, { capability }]) =>
             agentsTools.bound(capability, { name }),

@@ -49,6 +49,12 @@ export interface RuntimeDriver {
    * inputs). Without one, a provenance rule applies as if the arguments were influenced (ADR 0082).
    */
   readonly observesProvenance: boolean;
+  /**
+   * Whether a model-input guard seals the model's answers in the history the client keeps: a history a client
+   * edited (a paused call's arguments changed) then fails the next model call with `UnreleasedContextError`, before
+   * the provider is called. Without a seal, the edited history reaches the model.
+   */
+  readonly sealsHistory: boolean;
   /** A conversation in `app` whose model answers `turns` in order. */
   conversation(app: ContractApp, turns: readonly ContractTurn[]): Promise<Conversation>;
 }
