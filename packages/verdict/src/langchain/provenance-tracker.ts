@@ -7,6 +7,7 @@ import { ProvenanceSource } from '../provenance/provenance-source.js';
 import { ProvenanceWindow } from '../provenance/provenance-window.js';
 import { ContextLabeller, type ProvenanceTrackerOptions, type WindowRole } from '../provenance/context-labeller.js';
 import type { ProvenanceTrackerWiring } from '../provenance/provenance-tracker-wiring.js';
+import { type CallWindowKey, callWindowKey } from '../provenance/call-window-key.js';
 import { VerdictTool } from './verdict-tool.js';
 import { threadOf } from './thread-of.js';
 import { LabelledRetriever } from './labelled-retriever.js';
@@ -85,10 +86,10 @@ export class ProvenanceTracker {
       },
       wrapToolCall: async (request, handler) => {
         const id = request.toolCall.id ?? '';
-        const thread = threadOf(request.runtime);
+        const key = this.windowKey(threadOf(request.runtime), id, request.toolCall.args);
         const window =
           this.windowOfCall(request.state as { messages?: unknown }, id) ??
-          (thread === undefined ? undefined : this.labeller.wiring.labels.window(thread, id)) ??
+          (key === undefined ? undefined : this.labeller.wiring.labels.window(key.thread, key.call)) ??
           ProvenanceWindow.unobserved();
         const call = toolCallOf((request.runtime as { configurable?: unknown } | undefined)?.configurable, id);
         const { result, carried } = await withToolCallProvenance(window, call, () => handler(request));
@@ -119,9 +120,10 @@ export class ProvenanceTracker {
   /** The model answered: its tool calls keep the window, its text is labelled as derived from it. */
   private async answered(answer: AIMessage, window: ProvenanceWindow, thread: string | undefined): Promise<void> {
     this.windowsByAnswer.set(answer, window);
-    if (thread !== undefined)
-      for (const call of answer.tool_calls ?? [])
-        if (call.id !== undefined) this.labeller.wiring.labels.rememberWindow(thread, call.id, window);
+    for (const call of answer.tool_calls ?? []) {
+      const key = this.windowKey(thread, call.id ?? '', call.args);
+      if (key !== undefined) this.labeller.wiring.labels.rememberWindow(key.thread, key.call, window);
+    }
     const item = await this.labeller.labelAnswer(textOf(answer), window);
     if (item === undefined) return;
     this.byMessage.set(answer, [item]);
@@ -170,6 +172,16 @@ export class ProvenanceTracker {
         return this.windowsByAnswer.get(message);
     }
     return undefined;
+  }
+
+  /**
+   * Where a call's window is kept for a run resumed from its checkpoint: the current principal, the thread, the
+   * call id and its arguments (ADR 0106). `undefined` without a thread id or outside any action context.
+   */
+  private windowKey(thread: string | undefined, id: string, args: unknown): CallWindowKey | undefined {
+    const context = this.labeller.wiring.context();
+    if (thread === undefined || context === undefined) return undefined;
+    return callWindowKey(this.labeller.wiring.principal(context), thread, { id, input: args });
   }
 
   /** The labelled items of one message of the window. */

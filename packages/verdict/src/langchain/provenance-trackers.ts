@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
+import { ActionContextStore } from '../context/action-context.store.js';
+import { ACTION_CONTEXT_OPTIONS, type ActionContextOptions } from '../context/action-context-options.interface.js';
 import { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import {
   PROVENANCE_STAGE_OPTIONS,
@@ -15,10 +17,14 @@ export class ProvenanceTrackers {
     private readonly registry: CapabilityRegistry,
     private readonly labels: ProvenanceLabels,
     @Inject(PROVENANCE_STAGE_OPTIONS) private readonly options: ProvenanceStageOptions,
+    private readonly contexts: ActionContextStore,
+    @Inject(ACTION_CONTEXT_OPTIONS) private readonly contextOptions: ActionContextOptions,
   ) {}
 
   /** A tracker for one agent; every tracker of the module shares what it saw, so labels follow text across agents. */
   forAgent(options: ProvenanceTrackerOptions = {}): ProvenanceTracker {
-    return new ProvenanceTracker(provenanceTrackerWiring(this.registry, this.labels, this.options), options);
+    const actorKey = this.contextOptions.actorKey?.bind(this.contextOptions);
+    const wiring = provenanceTrackerWiring(this.registry, this.labels, this.options, this.contexts, actorKey);
+    return new ProvenanceTracker(wiring, options);
   }
 }

@@ -12,6 +12,12 @@ const UNLABELLED_HISTORY = ProvenanceSource.create(ProvenanceSourceKind.Unobserv
 const PRINCIPAL = ProvenanceSource.user('principal');
 /** A sub-agent's input, written by the agent whose tool call started it. */
 const CALLER = ProvenanceSource.agent('caller');
+/** Sources whose labels say who wrote a text (a principal, a model), never what a tool returned. */
+const SPOKEN: ReadonlySet<string> = new Set([
+  ProvenanceSourceKind.User,
+  ProvenanceSourceKind.Agent,
+  ProvenanceSourceKind.Unobserved,
+]);
 
 /** Options of a provenance tracker, whatever the agent runtime. */
 export interface ProvenanceTrackerOptions {
@@ -141,14 +147,18 @@ export class ContextLabeller {
 
   /**
    * The labels of a text of the window that no step of this tracker labelled as it entered: the labels the
-   * module remembers for it, else by role — the system prompt is the application's (trusted); a user message
-   * nobody labelled (history) may hold anything (ADR 0041); a tool result is its tool's, untrusted; a model
-   * answer Verdict did not see produced is untrusted.
+   * module remembers for it (for a tool result, not when only principals or agents gave them), else by role — the
+   * system prompt is the application's (trusted); a user message nobody labelled (history) may hold anything (ADR
+   * 0041); a tool result is its tool's, untrusted; a model answer Verdict did not see produced is untrusted.
    */
   async itemsOf(role: WindowRole, text: string, toolName = 'unknown'): Promise<readonly LabelledContent[]> {
     if (text === '') return [];
     const recalled = this.wiring.labels.recall(text);
-    if (recalled !== undefined) return recalled;
+    // Labels are the module's, by text: what a principal typed or an agent answered says who wrote the same text
+    // elsewhere (another actor, say), not what this tool returned. A tool result keeps them only next to a label a
+    // tool's result was given (a bound tool's declared labels, a source the application named).
+    if (recalled !== undefined && (role !== 'tool' || recalled.some(({ label }) => !SPOKEN.has(label.source.kind))))
+      return recalled;
     let item: LabelledContent;
     if (role === 'system') item = labelContent(text, ProvenanceSource.application('system-prompt'), Trust.Trusted);
     else if (role === 'user') item = labelContent(text, UNLABELLED_HISTORY, Trust.Untrusted);

@@ -9,7 +9,8 @@ export const DEFAULT_PROVENANCE_CAPACITY = 10_000;
 /**
  * What the provenance trackers of one process remember: the labels of every text that entered an agent's
  * context (so a label follows its text into another agent's window), and the window each tool call was
- * proposed in, by thread and tool-call id (so a run resumed after an approval finds it again). In process
+ * proposed in, by principal, thread and tool call (`callWindowKey`: so a run resumed after an approval finds it
+ * again, and no other principal's run can leave it). In process
  * memory, bounded: a forgotten window is unobserved, which the provenance stage treats as untrusted.
  */
 export class ProvenanceLabels {

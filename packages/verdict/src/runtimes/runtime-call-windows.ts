@@ -1,7 +1,8 @@
 import type { ActionContext } from '../context/action-context.js';
 import { conversationIdOf } from '../context/conversation-id.js';
-import { fingerprint } from '../fingerprints/fingerprint.js';
+import { type CallWindowKey, callWindowKey } from '../provenance/call-window-key.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import type { ProvenanceTrackerWiring } from '../provenance/provenance-tracker-wiring.js';
 import type { ProvenanceWindow } from '../provenance/provenance-window.js';
 
 /**
@@ -17,8 +18,8 @@ export interface RuntimeToolCall {
  * Where the provenance tracker of an agent runtime whose tools run outside its model middleware (AI SDK,
  * OpenAI Agents) leaves the window of each tool call the model proposed, and where the bound tool finds it
  * (ADR 0106). A window is kept in the module's {@link ProvenanceLabels} (process memory, bounded) under the
- * conversation it was proposed in — tenant and `metadata.conversationId`, or this very action context when the
- * context names no conversation — the call's id and the fingerprint of its arguments: a call
+ * principal (actor and tenant) and the conversation it was proposed in — `metadata.conversationId`, or this very
+ * action context when the context names no conversation — the call's id and the fingerprint of its arguments: a call
  * resumed after an approval in the same conversation finds it again, and a call whose arguments were changed on
  * the way does not. What is not found is unobserved (the provenance stage treats it as untrusted).
  */
@@ -28,47 +29,37 @@ export class RuntimeCallWindows {
 
   constructor(
     private readonly labels: ProvenanceLabels,
-    private readonly context: () => ActionContext | undefined,
+    private readonly wiring: Pick<ProvenanceTrackerWiring, 'context' | 'principal'>,
   ) {}
 
   /**
    * Remembers the window the model proposed `call` in, in `context` (default: the current action context; a
    * stream's parts may be read outside it, so a streaming tracker passes the one its model call ran in).
    */
-  remember(call: RuntimeToolCall, window: ProvenanceWindow, context = this.context()): void {
+  remember(call: RuntimeToolCall, window: ProvenanceWindow, context = this.wiring.context()): void {
     const key = this.keyOf(call, context);
     if (key !== undefined) this.labels.rememberWindow(key.thread, key.call, window);
   }
 
-  /** The window `call` was proposed in, if a tracker saw it in this conversation. */
+  /** The window `call` was proposed in, if a tracker saw it in this principal's conversation. */
   windowOf(call: RuntimeToolCall): ProvenanceWindow | undefined {
-    const key = this.keyOf(call, this.context());
+    const key = this.keyOf(call, this.wiring.context());
     return key === undefined ? undefined : this.labels.window(key.thread, key.call);
   }
 
   /** The current action context. */
   current(): ActionContext | undefined {
-    return this.context();
+    return this.wiring.context();
   }
 
-  private keyOf(
-    call: RuntimeToolCall,
-    context: ActionContext | undefined,
-  ): { thread: string; call: string } | undefined {
-    if (context === undefined || call.id === '') return undefined;
-    let input: string;
-    try {
-      input = fingerprint(call.input);
-    } catch {
-      // Arguments that are not plain JSON are refused by the pipeline; no window is needed to refuse them.
-      return undefined;
-    }
-    return { thread: this.threadOf(context), call: JSON.stringify(['runtime', call.id, input]) };
+  private keyOf(call: RuntimeToolCall, context: ActionContext | undefined): CallWindowKey | undefined {
+    if (context === undefined) return undefined;
+    return callWindowKey(this.wiring.principal(context), this.threadOf(context), call);
   }
 
   private threadOf(context: ActionContext): string {
     const conversation = conversationIdOf(context);
-    if (conversation !== null) return JSON.stringify(['conversation', context.tenant, conversation]);
+    if (conversation !== null) return JSON.stringify(['conversation', conversation]);
     let own = this.unnamed.get(context);
     if (own === undefined) this.unnamed.set(context, (own = `context-${this.nextUnnamed++}`));
     return JSON.stringify(['context', own]);

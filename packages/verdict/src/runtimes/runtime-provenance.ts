@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { ActionContextStore } from '../context/action-context.store.js';
+import { ACTION_CONTEXT_OPTIONS, type ActionContextOptions } from '../context/action-context-options.interface.js';
 import { ContextLabeller, type ProvenanceTrackerOptions } from '../provenance/context-labeller.js';
 import { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import {
@@ -27,9 +28,11 @@ export class RuntimeProvenance {
     labels: ProvenanceLabels,
     contexts: ActionContextStore,
     @Inject(PROVENANCE_STAGE_OPTIONS) options: ProvenanceStageOptions,
+    @Inject(ACTION_CONTEXT_OPTIONS) contextOptions: ActionContextOptions,
   ) {
-    this.windows = new RuntimeCallWindows(labels, () => contexts.current());
-    this.wiring = provenanceTrackerWiring(registry, labels, options);
+    const actorKey = contextOptions.actorKey?.bind(contextOptions);
+    this.wiring = provenanceTrackerWiring(registry, labels, options, contexts, actorKey);
+    this.windows = new RuntimeCallWindows(labels, this.wiring);
     this.labeller = new ContextLabeller(this.wiring);
   }
 
