@@ -111,4 +111,52 @@ describe('shadow mode: provenance (a real createAgent loop, scripted model, prov
       'approval:would_confirm',
     ]);
   });
+
+  it('attack: a shadowed rule on an argument never lifts strict mode, whose fallback still asks for confirmation', async () => {
+    const { payments, records, state } = await run({
+      payments: { untrustedContext: 'allow', arguments: { recipient: { rule: 'trusted_only', enforce: false } } },
+      provenance: { strict: true },
+    });
+    expect(payments).toEqual([]);
+    expect(records()).toEqual([
+      'provenance:would_deny',
+      'provenance:require_confirmation',
+      'proposal:permit',
+      'approval:require_confirmation',
+    ]);
+    expect(state.__interrupt__).toHaveLength(1);
+  });
+
+  it('control: outside strict mode the same shadowed rule lets the payment run, recorded as would_deny', async () => {
+    const { payments, records } = await run({
+      payments: { untrustedContext: 'allow', arguments: { recipient: { rule: 'trusted_only', enforce: false } } },
+    });
+    expect(payments).toHaveLength(1);
+    expect(records()[0]).toBe('provenance:would_deny');
+  });
+
+  it("attack: a shadowed rule on a destination never drops the destination's enforced derived-from-trusted rule", async () => {
+    const { payments, records, state } = await run({
+      payments: {
+        untrustedContext: 'allow',
+        destinations: ['recipient'],
+        arguments: { recipient: { rule: 'trusted_only', enforce: false } },
+      },
+    });
+    expect(payments).toEqual([]);
+    expect(records()).toEqual([
+      'provenance:would_deny',
+      'provenance:require_confirmation',
+      'proposal:permit',
+      'approval:require_confirmation',
+    ]);
+    expect(state.__interrupt__).toHaveLength(1);
+  });
+
+  it('control: a destination with an enforced explicit rule of its own follows that rule', async () => {
+    const { payments } = await run({
+      payments: { untrustedContext: 'allow', destinations: ['recipient'], arguments: { recipient: 'allow' } },
+    });
+    expect(payments).toHaveLength(1);
+  });
 });
