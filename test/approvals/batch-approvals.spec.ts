@@ -238,6 +238,23 @@ describe.each(receiptStoreBackends())('ApprovalBatchService [%s]', (_engine, ope
       await close();
     });
 
+    it("of a single rejection racing the batch's approval of the same receipt exactly one applies", async () => {
+      const { batches, approvals, store, batchId, ids, runApproved, archived, close } = await setup();
+      const [first] = await store.inBatch!(batchId);
+      const [single, batch] = await Promise.all([
+        approvals.reject(first!.id, first!.toolCallId, support.id),
+        // Decided after the rejection, the batch no longer holds that item as pending: a typed refusal.
+        batches.decide(batchId, approveAll(ids), support, alice).catch((error: unknown) => {
+          if (error instanceof ApprovalBatchDecisionError) return { outcome: error.problem };
+          throw error;
+        }),
+      ]);
+      expect([single.outcome === 'rejected', batch.outcome === 'decided'].filter(Boolean)).toHaveLength(1);
+      await runApproved(0);
+      expect(archived).toEqual(single.outcome === 'rejected' ? [] : [1]);
+      await close();
+    });
+
     it('of two racing decisions of one batch exactly one applies', async () => {
       const { batches, batchId, ids, close } = await setup();
       const reject = ids.map((toolCallId) => ({ toolCallId, decision: 'reject' as const }));
