@@ -15,7 +15,8 @@ describe.each(receiptStoreBackends())('ApprovalBatchService [%s]', (_engine, ope
 
   /** Three confirming calls of one turn, proposed by alice in one batch (unique ids per test: stores are shared). */
   async function setup() {
-    const fixture = await batchFixture(backend.store());
+    const store = backend.store();
+    const fixture = await batchFixture(store);
     const turn = `${Math.random()}`;
     const batchId = approvalBatchId({ conversation: 'c-1', message: turn });
     const ids = [1, 2, 3].map((n) => `call_${turn}_${n}`);
@@ -25,7 +26,7 @@ describe.each(receiptStoreBackends())('ApprovalBatchService [%s]', (_engine, ope
     }
     const runApproved = (index: number, id = index + 1) =>
       fixture.propose(ids[index], id, { explicitApproval: true, approvalBatch: batchId });
-    return { ...fixture, batchId, ids, runApproved };
+    return { ...fixture, store, batchId, ids, runApproved };
   }
 
   describe('read', () => {
@@ -211,6 +212,46 @@ describe.each(receiptStoreBackends())('ApprovalBatchService [%s]', (_engine, ope
       const text = JSON.stringify(evidence.decisions());
       for (const id of ids) expect(text).not.toContain(id);
       expect(text).not.toMatch(/rcpt_|"id":5/);
+      await close();
+    });
+
+    it("a batched call decided on its own keeps no arguments; the batch's other items are then decided together", async () => {
+      const { batches, approvals, store, batchId, ids, runApproved, archived, close } = await setup();
+      const [first, second] = await store.inBatch!(batchId);
+      expect((await approvals.approve(first!.id, first!.toolCallId, support.id)).outcome).toBe('approved');
+      expect((await approvals.reject(second!.id, second!.toolCallId, support.id)).outcome).toBe('rejected');
+      const stored = await store.inBatch!(batchId);
+      expect(stored.map((r) => [r.toolCallId, r.status, r.arguments])).toEqual([
+        [ids[0], 'approved', null],
+        [ids[1], 'rejected', null],
+        [ids[2], 'pending', { id: 3 }],
+      ]);
+      await expect(batches.decide(batchId, approveAll(ids), support, alice)).rejects.toThrow(
+        ApprovalBatchDecisionError,
+      );
+      expect(await batches.decide(batchId, approveAll(ids.slice(2)), support, alice)).toMatchObject({
+        outcome: 'decided',
+      });
+      expect((await store.inBatch!(batchId)).map((r) => r.arguments)).toEqual([null, null, null]);
+      for (const index of [0, 1, 2]) await runApproved(index);
+      expect(archived).toEqual([1, 3]);
+      await close();
+    });
+
+    it("of a single rejection racing the batch's approval of the same receipt exactly one applies", async () => {
+      const { batches, approvals, store, batchId, ids, runApproved, archived, close } = await setup();
+      const [first] = await store.inBatch!(batchId);
+      const [single, batch] = await Promise.all([
+        approvals.reject(first!.id, first!.toolCallId, support.id),
+        // Decided after the rejection, the batch no longer holds that item as pending: a typed refusal.
+        batches.decide(batchId, approveAll(ids), support, alice).catch((error: unknown) => {
+          if (error instanceof ApprovalBatchDecisionError) return { outcome: error.problem };
+          throw error;
+        }),
+      ]);
+      expect([single.outcome === 'rejected', batch.outcome === 'decided'].filter(Boolean)).toHaveLength(1);
+      await runApproved(0);
+      expect(archived).toEqual(single.outcome === 'rejected' ? [] : [1]);
       await close();
     });
 

@@ -42,6 +42,18 @@ async function run(setup: PaymentsSetup) {
   return { ...fixture, model, state, events, records };
 }
 
+/** The enforced rule asked for confirmation: the shadowed one is recorded would_deny, nothing is paid, the run pauses. */
+function expectAskedBeforePaying({ payments, records, state }: Awaited<ReturnType<typeof run>>): void {
+  expect(payments).toEqual([]);
+  expect(records()).toEqual([
+    'provenance:would_deny',
+    'provenance:require_confirmation',
+    'proposal:permit',
+    'approval:require_confirmation',
+  ]);
+  expect(state.__interrupt__).toHaveLength(1);
+}
+
 const SHADOWED_RECIPIENT: ProvenancePolicy = {
   untrustedContext: 'allow',
   arguments: { recipient: { rule: 'trusted_only', enforce: false } },
@@ -110,5 +122,39 @@ describe('shadow mode: provenance (a real createAgent loop, scripted model, prov
       'approval:would_confirm',
       'approval:would_confirm',
     ]);
+  });
+
+  it('attack: a shadowed rule on an argument never lifts strict mode, whose fallback still asks for confirmation', async () => {
+    const asked = run({
+      payments: { untrustedContext: 'allow', arguments: { recipient: { rule: 'trusted_only', enforce: false } } },
+      provenance: { strict: true },
+    });
+    expectAskedBeforePaying(await asked);
+  });
+
+  it('control: outside strict mode the same shadowed rule lets the payment run, recorded as would_deny', async () => {
+    const { payments, records } = await run({
+      payments: { untrustedContext: 'allow', arguments: { recipient: { rule: 'trusted_only', enforce: false } } },
+    });
+    expect(payments).toHaveLength(1);
+    expect(records()[0]).toBe('provenance:would_deny');
+  });
+
+  it("attack: a shadowed rule on a destination never drops the destination's enforced derived-from-trusted rule", async () => {
+    const asked = run({
+      payments: {
+        untrustedContext: 'allow',
+        destinations: ['recipient'],
+        arguments: { recipient: { rule: 'trusted_only', enforce: false } },
+      },
+    });
+    expectAskedBeforePaying(await asked);
+  });
+
+  it('control: a destination with an enforced explicit rule of its own follows that rule', async () => {
+    const { payments } = await run({
+      payments: { untrustedContext: 'allow', destinations: ['recipient'], arguments: { recipient: 'allow' } },
+    });
+    expect(payments).toHaveLength(1);
   });
 });

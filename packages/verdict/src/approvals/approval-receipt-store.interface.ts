@@ -130,7 +130,10 @@ export interface ApprovalReceiptStore {
   pendingForToolCall(toolCallId: string, now: Date): Promise<ApprovalReceipt[]>;
   /** One receipt by its id, or `null`. */
   find(receiptId: string): Promise<ApprovalReceipt | null>;
-  /** `pending → approved`, only for the exact receipt id and tool-call id, before expiry. */
+  /**
+   * `pending → approved`, only for the exact receipt id and tool-call id, before expiry; a batched receipt's
+   * `arguments` are cleared (ADR 0102).
+   */
   approve(decision: ReceiptDecision): Promise<ReceiptTransition>;
   /** `pending → rejected`, likewise. */
   reject(decision: ReceiptDecision): Promise<ReceiptTransition>;

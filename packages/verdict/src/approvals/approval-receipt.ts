@@ -58,7 +58,8 @@ export interface ApprovalReceipt {
   readonly batchId?: string | null;
   /**
    * The validated arguments of a batched proposal, for the approver who decides the batch (and may edit them);
-   * cleared when the batch is decided. `null` for a receipt asked on its own. Never written to evidence.
+   * cleared when the receipt is decided, in its batch or on its own. `null` for a receipt asked on its own. Never
+   * written to evidence.
    */
   readonly arguments?: JsonValue | null;
 }

@@ -156,7 +156,8 @@ export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
     ) {
       return refusedTransition(receipt, toolCallId, now);
     }
-    return { outcome: change.status, receipt: this.save({ ...receipt, ...change, updatedAt: now }) };
+    // A decision clears a batched receipt's arguments, as a batch decision does.
+    return { outcome: change.status, receipt: this.save({ ...receipt, ...change, arguments: null, updatedAt: now }) };
   }
 
   private forCall(toolCallId: string, capability: string): ApprovalReceipt[] {

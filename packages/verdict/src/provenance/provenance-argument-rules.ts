@@ -16,7 +16,7 @@ export interface DeclaredArgumentRule {
 
 /**
  * The argument rules a capability's policy declares: its `arguments`, and for every declared destination without
- * an explicit rule (no `arguments` path covers it), the positive rule (`DESTINATION_RULE`).
+ * an enforced explicit rule (no enforced `arguments` path covers it), the positive rule (`DESTINATION_RULE`).
  */
 export function declaredArgumentRules(definition: CapabilityDefinition): readonly DeclaredArgumentRule[] {
   const policy = definition.provenance;
@@ -33,6 +33,10 @@ export function declaredArgumentRules(definition: CapabilityDefinition): readonl
       rule: DESTINATION_RULE,
       enforced: true,
     }))
-    .filter(({ pattern }) => !explicit.some((declared) => coversPath(declared.pattern, pattern.segments)));
+    // Only an enforced rule replaces a destination's: one in shadow mode never weakens it (ADR 0098).
+    .filter(
+      ({ pattern }) =>
+        !explicit.some((declared) => declared.enforced && coversPath(declared.pattern, pattern.segments)),
+    );
   return [...explicit, ...destinations];
 }

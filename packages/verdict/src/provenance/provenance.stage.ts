@@ -216,7 +216,7 @@ function withTrustedPaths(report: InfluenceReport, declared: readonly DeclaredAr
 /**
  * The most severe rule among the findings — of the enforced rules, and of all of them (with those in shadow mode):
  * the context rule when untrusted content was in the window; per influenced argument its rules (or the fallback when
- * none covers it); per positive rule, its `otherwise` for a value not derived from trusted content; and in an
+ * no enforced rule covers it); per positive rule, its `otherwise` for a value not derived from trusted content; and in an
  * unobserved window every other argument rule of an argument present, as if it were influenced.
  */
 function ruleFor(
@@ -232,7 +232,8 @@ function ruleFor(
   if (report.untrustedContext) rules.push(policy?.untrustedContext ?? fallback);
   for (const influence of report.arguments) {
     const matching = declared.filter(({ pattern }) => coversPath(pattern, influence.segments));
-    if (matching.length === 0) rules.push(fallback);
+    // A rule in shadow mode never stands in for the fallback: only an enforced rule replaces it.
+    if (!matching.some(({ enforced }) => enforced)) rules.push(fallback);
     for (const { rule, enforced } of matching)
       if (!isDerivedFromTrusted(rule)) (enforced ? rules : shadowed).push(rule);
   }

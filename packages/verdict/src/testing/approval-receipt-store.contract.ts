@@ -116,6 +116,31 @@ export function describeApprovalReceiptStoreContract(
         expect(await store().consume(keyOf(receipts[0]), at(61))).toMatchObject({ outcome: 'approved' });
       });
 
+      it('clears the arguments of a batched receipt approved or rejected on its own', async () => {
+        if (!supported()) return;
+        const { batchId, receipts } = await batchOf();
+        const decision = (r: ApprovalReceipt) => ({
+          receiptId: r.id,
+          toolCallId: r.toolCallId,
+          by: 'staff:1',
+          now: at(60),
+        });
+        expect(await store().approve(decision(receipts[0]))).toMatchObject({
+          outcome: 'approved',
+          receipt: { arguments: null },
+        });
+        expect(await store().reject(decision(receipts[1]))).toMatchObject({
+          outcome: 'rejected',
+          receipt: { arguments: null },
+        });
+        const stored = await store().inBatch!(batchId);
+        expect(Object.fromEntries(stored.map((r) => [r.id, r.arguments]))).toEqual({
+          [receipts[0].id]: null,
+          [receipts[1].id]: null,
+          [receipts[2].id]: { n: 3, note: 'ü' },
+        });
+      });
+
       it('refuses a batch decided before, changing nothing', async () => {
         if (!supported()) return;
         const { batchId, receipts } = await batchOf();

@@ -110,8 +110,9 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
       `WHERE NOT EXISTS (SELECT 1 FROM ${TABLE} WHERE tool_call_id = ? AND (? IS NULL OR conversation_fingerprint = ?) AND ${pendingOf('?', '?')}) ` +
       `AND (SELECT COUNT(*) FROM ${TABLE} WHERE capability = ? AND ${pendingOf('?', '?')}) < ? ${onKeyConflict}`;
     this.principalPendingSql = `SELECT ${COLUMNS} FROM ${TABLE} WHERE ${pendingOf(p(1), p(2))}`;
+    // A decision clears a batched receipt's arguments, as a batch decision does: its approver no longer needs them.
     const decide = (status: ReceiptStatus, by: string, at: string) =>
-      `UPDATE ${TABLE} SET status = '${status}', ${by} = ${p(1)}, ${at} = ${p(2)}, updated_at = ${p(3)} ` +
+      `UPDATE ${TABLE} SET status = '${status}', ${by} = ${p(1)}, ${at} = ${p(2)}, arguments = NULL, updated_at = ${p(3)} ` +
       `WHERE id = ${p(4)} AND tool_call_id = ${p(5)} AND status = '${Pending}' AND expires_at > ${p(6)}${returning}`;
     this.approveSql = decide(Approved, 'approved_by', 'approved_at');
     this.rejectSql = decide(Rejected, 'rejected_by', 'rejected_at');
