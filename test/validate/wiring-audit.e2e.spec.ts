@@ -152,6 +152,10 @@ describe('verdict validate: the wiring audit', () => {
 
     expect(report.findings).toEqual([]);
     expect(report.capabilities.length).toBeGreaterThan(0);
-    expect(report.releaseRoutes).toEqual(['application:customer-profile->ollama@local-machine [pii; trusted]']);
+    expect(report.releaseRoutes).toEqual([
+      'application:customer-profile->ollama@local-machine [pii; trusted]',
+      // The quarantine page's bill, shown to the customer who approves its payment.
+      'external:order-attachments->approval-screen@customer [internal; untrusted]',
+    ]);
   });
 });
