@@ -27,6 +27,9 @@ export function approvalBatchStateOf(configurable: unknown): ApprovalBatchState 
   const scratchpad = (configurable as { __pregel_scratchpad?: { currentTaskInput?: unknown } } | undefined)
     ?.__pregel_scratchpad;
   const input = scratchpad?.currentTaskInput as Record<string, unknown> | undefined;
-  const parsed = approvalBatchStateSchema.safeParse(input?.[APPROVAL_BATCH_STATE_KEY]);
+  const state = input?.[APPROVAL_BATCH_STATE_KEY];
+  // Without the middleware there is no state: no parse (and no error built) on every tool call.
+  if (state === undefined) return null;
+  const parsed = approvalBatchStateSchema.safeParse(state);
   return parsed.success ? parsed.data : null;
 }
