@@ -130,12 +130,12 @@ describe('verdict-eval', () => {
     expect(result.code).toBe(1);
   });
 
-  (ASRH === null ? it.skip : it)('asrh: the harness scenarios against their passing traces, as a table', async () => {
+  it('asrh: the harness scenarios against their passing traces, as a table', async () => {
     const result = await verdictEval([
       'asrh',
-      join(ASRH!, 'scenarios/goal_hijack/outbound_email_exfiltration_001.yaml'),
+      join(ASRH, 'scenarios/goal_hijack/outbound_email_exfiltration_001.yaml'),
       '--trace',
-      join(ASRH!, 'examples/traces/goal_hijack/outbound_email_exfiltration_001_pass.json'),
+      join(ASRH, 'examples/traces/goal_hijack/outbound_email_exfiltration_001_pass.json'),
     ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(

@@ -55,6 +55,6 @@ export type { KilledMidStatementSteps, SingleConnection } from './processes/data
 export { refundFixture } from './review-lane/refund-fixture.js';
 export type { RefundActor, RefundArguments, RefundLedger, RefundOrder } from './review-lane/refund-fixture.js';
 export * from './scripted-chat-model.js';
-export { asrhFixturesDirectory } from './peer-fixtures.js';
+export { asrhFixturesDirectory } from './asrh-fixtures.js';
 export * from './chat-completions/index.js';
 export { type AgentsTurn, ScriptedAgentsModel } from './scripted-agents-model.js';
