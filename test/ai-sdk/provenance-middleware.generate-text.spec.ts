@@ -9,17 +9,7 @@ import {
   wrapLanguageModel,
 } from 'ai';
 import { z } from 'zod';
-import {
-  ActionContextStore,
-  DataClass,
-  Destination,
-  type ProvenancePolicy,
-  ReleasePolicy,
-  Source,
-  Trust,
-  UnreleasedContextError,
-  readNotExecutedMessage,
-} from '@verdict/nestjs';
+import { ActionContextStore, UnreleasedContextError, readNotExecutedMessage } from '@verdict/nestjs';
 import {
   AiSdkModelInputGuards,
   AiSdkProvenanceTrackers,
@@ -28,23 +18,19 @@ import {
   VerdictAiSdkTools,
 } from '@verdict/nestjs/ai-sdk';
 import { ATTACKER_IBAN, OWN_IBAN, alice, paymentsFixture, type PaymentsSetup } from '../provenance/payments.fixture.js';
-import { type ScriptedTurn, scriptedLanguageModel, scriptedStreamingModel } from './scripted-language-model.js';
+import {
+  TRUSTED_ONLY,
+  catalogPolicy,
+  local,
+  pay,
+  productRoute,
+  readAndPay,
+} from '../provenance/payments-script.fixture.js';
+import type { MockLanguageModelV4 } from 'ai/test';
+import { scriptedLanguageModel, scriptedStreamingModel } from './scripted-language-model.js';
 
-const TRUSTED_ONLY: ProvenancePolicy = { untrustedContext: 'allow', arguments: { recipient: 'trusted_only' } };
-const VIEW = { name: 'view_product', input: { productId: 'p-1' }, id: 'call_view' };
-const pay = (recipient: string) => ({ name: 'send_payment', input: { recipient, amount: 25 }, id: 'call_pay' });
-const local = Destination.connection('ollama', 'local-machine');
-const catalog = Source.application('catalog');
-const route = {
-  source: catalog,
-  trust: Trust.Untrusted,
-  classification: DataClass.Public,
-  only: ['name', 'price', 'reviews.*.text'],
-};
-/** No PII detectors on this route: what the guard releases is decided by its projection. */
-const catalogPolicy = ReleasePolicy.route(catalog, local)
-  .allow({ classes: [DataClass.Public], trust: [Trust.Untrusted] })
-  .detectWith([]);
+/** The product route with the reviews' text too. */
+const route = { ...productRoute, only: ['name', 'price', 'reviews.*.text'] };
 
 /** The payments fixture with the AI SDK module: its tools, trackers and guards. */
 async function setup(setup: PaymentsSetup = { payments: TRUSTED_ONLY }) {
@@ -57,8 +43,6 @@ async function setup(setup: PaymentsSetup = { payments: TRUSTED_ONLY }) {
   const trackers = fixture.moduleRef.get(AiSdkProvenanceTrackers, { strict: false });
   const guards = fixture.moduleRef.get(AiSdkModelInputGuards, { strict: false });
   const contexts = fixture.moduleRef.get(ActionContextStore);
-  const provenanceDecisions = () =>
-    fixture.evidence.decisions().filter((r) => r.stage === 'provenance' && r.capability === 'payments.send');
   const generate = (model: LanguageModel, messages: ModelMessage[]) =>
     contexts.run(alice, () => generateText({ model, tools, messages, stopWhen: stepCountIs(5) }));
   const stream = (model: LanguageModel, messages: ModelMessage[]) =>
@@ -71,15 +55,10 @@ async function setup(setup: PaymentsSetup = { payments: TRUSTED_ONLY }) {
       });
       return { steps: await result.steps };
     });
-  return { ...fixture, tools, trackers, guards, contexts, provenanceDecisions, generate, stream };
+  return { ...fixture, tools, trackers, guards, contexts, generate, stream };
 }
 
 const ask = (text: string): ModelMessage[] => [{ role: 'user', content: text }];
-const readAndPay = (recipient: string): ScriptedTurn[] => [
-  { toolCalls: [VIEW] },
-  { toolCalls: [pay(recipient)] },
-  { text: 'done' },
-];
 
 /** What the tools answered, step by step. */
 function toolOutputs(result: { steps: readonly { toolResults: readonly { output: unknown }[] }[] }): unknown[] {
@@ -222,6 +201,15 @@ describe('the provenance window survives an approval in the same conversation', 
 describe('the model-input guard as AI SDK language-model middleware', () => {
   const guardFor = (env: Awaited<ReturnType<typeof setup>>, toolResults: Record<string, ToolResultRoute>) =>
     env.guards.forDestination(local, { toolResults });
+  /** `inner` behind the tracker and a guard that routes both tools' results (the product's name and price only). */
+  const trackedAndRouted = (env: Awaited<ReturnType<typeof setup>>, inner: MockLanguageModelV4) =>
+    wrapLanguageModel({
+      model: inner,
+      middleware: [
+        env.trackers.forAgent().middleware(),
+        guardFor(env, { view_product: productRoute, send_payment: { ...productRoute, only: ['paid'] } }).middleware(),
+      ],
+    });
 
   it('attack: a tool result without a release route rejects the generation before the provider reads it', async () => {
     const env = await setup({ payments: TRUSTED_ONLY, releasePolicies: [catalogPolicy] });
@@ -234,14 +222,7 @@ describe('the model-input guard as AI SDK language-model middleware', () => {
   it('control: a routed result reaches the model as its projection only, and the loop runs on sealed answers', async () => {
     const env = await setup({ payments: TRUSTED_ONLY, releasePolicies: [catalogPolicy] });
     const inner = scriptedLanguageModel(readAndPay(OWN_IBAN));
-    const guard = guardFor(env, {
-      view_product: { ...route, only: ['name', 'price'] },
-      send_payment: { ...route, only: ['paid'] },
-    });
-    const model = wrapLanguageModel({
-      model: inner,
-      middleware: [env.trackers.forAgent().middleware(), guard.middleware()],
-    });
+    const model = trackedAndRouted(env, inner);
     await env.generate(model, ask(`Show me p-1, then pay 25 to ${OWN_IBAN}.`));
     expect(inner.doGenerateCalls).toHaveLength(3);
     const read = JSON.stringify(inner.doGenerateCalls[1]!.prompt);
@@ -253,14 +234,7 @@ describe('the model-input guard as AI SDK language-model middleware', () => {
   it('control: a streamed loop runs on the answers the guard sealed in the stream, and releases each result', async () => {
     const env = await setup({ payments: TRUSTED_ONLY, releasePolicies: [catalogPolicy] });
     const inner = scriptedStreamingModel(readAndPay(OWN_IBAN));
-    const guard = guardFor(env, {
-      view_product: { ...route, only: ['name', 'price'] },
-      send_payment: { ...route, only: ['paid'] },
-    });
-    const model = wrapLanguageModel({
-      model: inner,
-      middleware: [env.trackers.forAgent().middleware(), guard.middleware()],
-    });
+    const model = trackedAndRouted(env, inner);
     await env.stream(model, ask(`Show me p-1, then pay 25 to ${OWN_IBAN}.`));
     expect(inner.doStreamCalls).toHaveLength(3);
     expect(JSON.stringify(inner.doStreamCalls[2]!.prompt)).not.toContain('IMPORTANT');
@@ -300,7 +274,7 @@ describe('the model-input guard as AI SDK language-model middleware', () => {
     const model = wrapLanguageModel({ model: inner, middleware: guard.middleware() });
     const data = { name: 'Kettle', price: 25 };
     await expect(env.generate(model, ask(JSON.stringify(data)))).rejects.toBeInstanceOf(UnreleasedContextError);
-    const released = await guard.contextMessage({ ...route, only: ['name', 'price'], payload: data });
+    const released = await guard.contextMessage({ ...productRoute, payload: data });
     const result = await env.generate(model, [released, ...ask('What does it cost?')]);
     expect(result.text).toBe('ok');
   });

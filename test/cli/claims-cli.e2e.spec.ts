@@ -10,18 +10,10 @@ import {
   verdictEntities,
   verdictMigrations,
 } from '@verdict/nestjs/typeorm';
-import { assertCurrentBuild, openDataSource, dropDataSource } from '@verdict/testing-kit';
-import { execFile, fork } from 'node:child_process';
+import { dropDataSource, openDataSource, runNodeScript, testingKitFixture } from '@verdict/testing-kit';
+import { fork } from 'node:child_process';
 import { userInfo } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import type { DataSource } from 'typeorm';
-
-/** A compiled CLI fixture; refuses a build older than the sources, which would test old code (StaleBuildError). */
-const fixture = (name: string) => {
-  const script = new URL(`../../libs/testing/dist/fixtures/${name}`, import.meta.url);
-  assertCurrentBuild(script);
-  return fileURLToPath(script);
-};
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -39,11 +31,7 @@ async function setup() {
   const cliOf =
     (entry: string, env: NodeJS.ProcessEnv = process.env) =>
     (...args: string[]) =>
-      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile(process.execPath, [fixture(entry), database, ...args], { env }, (error, stdout, stderr) =>
-          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-        );
-      });
+      runNodeScript(testingKitFixture(entry), [database, ...args], { env });
   /** The CLI with an operator-identity hook of its own (`sso:8812`). */
   const cliWithOperatorIdentity = cliOf('jobs-cli-with-operator-identity.js');
   /** The CLI whose operator-identity hook returns `JSON.parse(identityJson)`, or undefined without it. */
@@ -59,7 +47,7 @@ async function setup() {
 
 /** Starts a process that enters the `jobs.run` executor for `job`, and SIGKILLs it there. */
 async function killInsideExecutor(database: string, job: string): Promise<void> {
-  const child = fork(fixture('hanging-executor.js'), [database, job], { stdio: 'ignore' });
+  const child = fork(testingKitFixture('hanging-executor.js'), [database, job], { stdio: 'ignore' });
   await new Promise<void>((resolve, reject) => {
     child.once('message', (message) => (message === 'entered' ? resolve() : reject(new Error(String(message)))));
     child.once('exit', (code) => reject(new Error(`worker exited (${code}) before entering the executor`)));

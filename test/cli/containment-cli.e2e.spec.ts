@@ -2,18 +2,12 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { NestFactory } from '@nestjs/core';
 import { ActionContextStore, VerdictService, fingerprintString } from '@verdict/nestjs';
 import { ContainmentEntity, DecisionRecordEntity, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { assertCurrentBuild, dropDataSource, openDataSource } from '@verdict/testing-kit';
-import { execFile } from 'node:child_process';
+import { dropDataSource, openDataSource, runNodeScript, testingKitFixture } from '@verdict/testing-kit';
 import { userInfo } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { JOBS_RUN, jobsAppModule } from '../../libs/testing/src/fixtures/jobs-app.module.js';
 
 /** The compiled jobs CLI fixture; refuses a build older than the sources (StaleBuildError). */
-const JOBS_CLI = (() => {
-  const script = new URL('../../libs/testing/dist/fixtures/jobs-cli.js', import.meta.url);
-  assertCurrentBuild(script);
-  return fileURLToPath(script);
-})();
+const JOBS_CLI = testingKitFixture('jobs-cli.js');
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -28,12 +22,7 @@ async function setup() {
   cleanups.push(() => dropDataSource(dataSource));
   const database = dataSource.options.database as string;
   /** Runs the operator CLI in its own process; resolves with its exit code and output. */
-  const cli = (...args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [JOBS_CLI, database, ...args], (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      );
-    });
+  const cli = (...args: string[]) => runNodeScript(JOBS_CLI, [database, ...args]);
   // The application, in this process: every job it runs reads the switches the CLI process engages.
   const app = await NestFactory.createApplicationContext(
     jobsAppModule(database, async () => 'ran'),

@@ -2,9 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { NestFactory } from '@nestjs/core';
 import { ActionContextStore, VerdictService, actorFingerprint, fingerprintString } from '@verdict/nestjs';
 import { verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { assertCurrentBuild, dropDataSource, openDataSource } from '@verdict/testing-kit';
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { dropDataSource, openDataSource, runNodeScript, testingKitFixture } from '@verdict/testing-kit';
 import { JOBS_RUN, jobsAppModule } from '../../libs/testing/src/fixtures/jobs-app.module.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -43,14 +41,8 @@ async function setup() {
     await propose(alice, 'nightly-export', RAW_TOOL_CALL_IDS[1]),
     await propose(bob, 'weekly-export', RAW_TOOL_CALL_IDS[2]),
   ];
-  const script = new URL('../../libs/testing/dist/fixtures/jobs-cli.js', import.meta.url);
-  assertCurrentBuild(script);
-  const cli = (...args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [fileURLToPath(script), database, ...args], (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      );
-    });
+  const script = testingKitFixture('jobs-cli.js');
+  const cli = (...args: string[]) => runNodeScript(script, [database, ...args]);
   // The jobs app names actors by the module's actorKey, `worker:<id>`: the fingerprint the records carry.
   const workerKey = (actor: { id: string }) => `worker:${actor.id}`;
   return { cli, runs, alice: actorFingerprint(alice, workerKey), bob: actorFingerprint(bob, workerKey) };

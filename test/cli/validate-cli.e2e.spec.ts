@@ -1,30 +1,19 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { assertCurrentBuild } from '@verdict/testing-kit';
-import { execFile } from 'node:child_process';
+import { compiledScript, runNodeScript } from '@verdict/testing-kit';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 /** A compiled CLI entry; refuses a build older than the sources (StaleBuildError): `npm run build` first. */
-const compiled = (path: string) => {
-  const script = new URL(`../../${path}`, import.meta.url);
-  assertCurrentBuild(script);
-  return fileURLToPath(script);
-};
+const compiled = (path: string) => compiledScript(new URL(`../../${path}`, import.meta.url));
 
 const directory = mkdtempSync(join(tmpdir(), 'verdict-validate-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 /** Runs a compiled CLI in its own process (what `npm run verdict -- …` runs after building), outside a test environment. */
 const run = (entry: string, ...args: string[]) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      [compiled(entry), ...args],
-      { env: { ...process.env, NODE_ENV: 'production', LAB_DATABASE: join(directory, 'lab.sqlite') } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
+  runNodeScript(compiled(entry), args, {
+    env: { ...process.env, NODE_ENV: 'production', LAB_DATABASE: join(directory, 'lab.sqlite') },
   });
 
 const lab = (...args: string[]) => run('apps/storefront-lab/dist/cli.js', ...args);

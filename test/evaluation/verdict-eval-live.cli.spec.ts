@@ -1,19 +1,19 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { LiveReport } from '@verdict/evaluation/live';
-import { assertCurrentBuild, startChatCompletionsServer, type ChatCompletionHandler } from '@verdict/testing-kit';
-import { execFile } from 'node:child_process';
+import {
+  compiledScript,
+  runNodeScript,
+  startChatCompletionsServer,
+  type ChatCompletionHandler,
+} from '@verdict/testing-kit';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { storefrontLoopbackModel } from '../../libs/storefront/src/evaluation/live/loopback-scripts.js';
 
-const repo = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(repo, 'packages/evaluation/dist/cli/main.js');
-const SUITE = join(repo, 'libs/storefront/dist/evaluation/live/storefront-live-pack.suite.js');
 // The bin and the suite module run compiled: refuse a build older than the sources rather than test old code.
-assertCurrentBuild(new URL('../../packages/evaluation/dist/cli/main.js', import.meta.url));
-assertCurrentBuild(
+const BIN = compiledScript(new URL('../../packages/evaluation/dist/cli/main.js', import.meta.url));
+const SUITE = compiledScript(
   new URL('../../libs/storefront/dist/evaluation/live/storefront-live-pack.suite.js', import.meta.url),
 );
 const API_KEY = 'sk-cli-loopback-secret';
@@ -29,11 +29,7 @@ const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) 
 
 /** Runs the built `verdict-eval` bin in its own process. */
 const verdictEval = (args: string[], env: Record<string, string> = {}) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: work, env: { ...cleanEnv, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+  runNodeScript(BIN, args, { cwd: work, env: { ...cleanEnv, ...env } });
 
 /** A loopback server playing `handler`, and the variables that point the live run at it. */
 async function loopbackEnv(handler: ChatCompletionHandler, extra: Record<string, string> = {}) {

@@ -1,15 +1,13 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { asrhFixturesDirectory, assertCurrentBuild } from '@verdict/testing-kit';
+import { asrhFixturesDirectory, compiledScript, runNodeScript } from '@verdict/testing-kit';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(repo, 'packages/evaluation/dist/cli/main.js');
 // The bin runs the compiled package: refuse a build older than the sources (StaleBuildError) rather than test old code.
-assertCurrentBuild(new URL('../../packages/evaluation/dist/cli/main.js', import.meta.url));
+const BIN = compiledScript(new URL('../../packages/evaluation/dist/cli/main.js', import.meta.url));
 const SUITE = join(repo, 'test/fixtures/evaluation/sample-suite.mjs');
 const ASRH = asrhFixturesDirectory();
 const TRAJECTORY = join(repo, 'test/fixtures/trajectory');
@@ -18,14 +16,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** Runs the built `verdict-eval` bin in its own process. */
 const verdictEval = (args: string[], env: Record<string, string> = {}) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { cwd: work, env: { ...process.env, ...env } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+  runNodeScript(BIN, args, { cwd: work, env: { ...process.env, ...env } });
 
 describe('verdict-eval', () => {
   it('runs a suite, keeps its report as a baseline, and passes a compare without changes', async () => {

@@ -1,6 +1,5 @@
 import { afterEach } from '@jest/globals';
-import { assertCurrentBuild } from '@verdict/testing-kit';
-import { fileURLToPath } from 'node:url';
+import { compiledScript } from '@verdict/testing-kit';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,9 +11,7 @@ import type { LabOptions } from '../../apps/storefront-lab/src/lab-options.js';
 
 /** The compiled lab CLI (what `npm run verdict` runs after building); refuses a build older than the sources. */
 export function labCli(): string {
-  const script = new URL('../../apps/storefront-lab/dist/cli.js', import.meta.url);
-  assertCurrentBuild(script);
-  return fileURLToPath(script);
+  return compiledScript(new URL('../../apps/storefront-lab/dist/cli.js', import.meta.url));
 }
 
 /** The lab's default actor: customer 72 at acme. */

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { runNodeScript } from '@verdict/testing-kit';
 import { createLabServer } from '../../apps/storefront-lab/src/server/lab-server.js';
 import { CUSTOMER_72, labCli } from './lab-app.fixture.js';
 
@@ -32,15 +32,12 @@ async function labServer(sessions?: string) {
 }
 
 /** The lab CLI in its own process, in `cwd`, with `LAB_DATABASE` when given. */
-const cli = (cwd: string, database: string | undefined, ...args: string[]) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const env: Record<string, string | undefined> = { ...process.env, NODE_ENV: 'production' };
-    delete env.LAB_DATABASE;
-    if (database !== undefined) env.LAB_DATABASE = database;
-    execFile(process.execPath, [CLI, ...args], { cwd, env }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+const cli = (cwd: string, database: string | undefined, ...args: string[]) => {
+  const env: Record<string, string | undefined> = { ...process.env, NODE_ENV: 'production' };
+  delete env.LAB_DATABASE;
+  if (database !== undefined) env.LAB_DATABASE = database;
+  return runNodeScript(CLI, args, { cwd, env });
+};
 
 describe('storefront lab: the operator CLI sees what the page shows', () => {
   it("lists the claim the page shows, from the session's own database named by the page's command", async () => {

@@ -1,16 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Agent, type Model, Runner, handoff, setTracingDisabled } from '@openai/agents';
-import {
-  ActionContextStore,
-  DataClass,
-  Destination,
-  type ProvenancePolicy,
-  ReleasePolicy,
-  Source,
-  Trust,
-  UnreleasedContextError,
-  readNotExecutedMessage,
-} from '@verdict/nestjs';
+import { ActionContextStore, UnreleasedContextError, readNotExecutedMessage } from '@verdict/nestjs';
 import {
   AgentsModelInputGuards,
   AgentsProvenanceTrackers,
@@ -18,21 +8,21 @@ import {
   VerdictAgentsTools,
 } from '@verdict/nestjs/openai-agents';
 import { ATTACKER_IBAN, OWN_IBAN, alice, paymentsFixture, type PaymentsSetup } from '../provenance/payments.fixture.js';
+import {
+  TRUSTED_ONLY,
+  VIEW,
+  catalogPolicy,
+  local,
+  pay,
+  productRoute,
+  readAndPay,
+} from '../provenance/payments-script.fixture.js';
 import { type AgentsTurn, ScriptedAgentsModel } from './scripted-agents-model.js';
 
 // Traces would be exported to OpenAI's platform: nothing leaves the test.
 setTracingDisabled(true);
 
-const TRUSTED_ONLY: ProvenancePolicy = { untrustedContext: 'allow', arguments: { recipient: 'trusted_only' } };
-const VIEW = { name: 'view_product', input: { productId: 'p-1' }, id: 'call_view' };
-const pay = (recipient: string) => ({ name: 'send_payment', input: { recipient, amount: 25 }, id: 'call_pay' });
 const INSTRUCTIONS = 'Help the customer with products and payments.';
-const local = Destination.connection('ollama', 'local-machine');
-const catalog = Source.application('catalog');
-const route = { source: catalog, trust: Trust.Untrusted, classification: DataClass.Public, only: ['name', 'price'] };
-const catalogPolicy = ReleasePolicy.route(catalog, local)
-  .allow({ classes: [DataClass.Public], trust: [Trust.Untrusted] })
-  .detectWith([]);
 
 async function setup(setup: PaymentsSetup = { payments: TRUSTED_ONLY }) {
   const fixture = await paymentsFixture({ ...setup, imports: [VerdictAgentsModule] });
@@ -42,8 +32,6 @@ async function setup(setup: PaymentsSetup = { payments: TRUSTED_ONLY }) {
   const trackers = fixture.moduleRef.get(AgentsProvenanceTrackers, { strict: false });
   const guards = fixture.moduleRef.get(AgentsModelInputGuards, { strict: false });
   const contexts = fixture.moduleRef.get(ActionContextStore);
-  const provenanceDecisions = () =>
-    fixture.evidence.decisions().filter((r) => r.stage === 'provenance' && r.capability === 'payments.send');
   /** One agent with both tools, its scripted model wrapped by `wrap`. */
   const agent = (turns: AgentsTurn[], wrap: (model: Model) => Model = (model) => model) => {
     const model = new ScriptedAgentsModel(turns);
@@ -58,14 +46,8 @@ async function setup(setup: PaymentsSetup = { payments: TRUSTED_ONLY }) {
     };
   };
   const run = (start: Agent, input: string) => contexts.run(alice, () => new Runner().run(start, input));
-  return { ...fixture, viewProduct, sendPayment, trackers, guards, agent, run, provenanceDecisions };
+  return { ...fixture, viewProduct, sendPayment, trackers, guards, agent, run };
 }
-
-const readAndPay = (recipient: string): AgentsTurn[] => [
-  { toolCalls: [VIEW] },
-  { toolCalls: [pay(recipient)] },
-  { text: 'done' },
-];
 
 /** What the tools answered the model in a run. */
 function toolOutputs(result: { newItems: readonly { type: string }[] }): unknown[] {
@@ -147,7 +129,7 @@ describe('a handoff keeps the actor and the provenance window', () => {
 });
 
 describe('the model-input guard as an OpenAI Agents model wrapper', () => {
-  const guarded = (env: Awaited<ReturnType<typeof setup>>, toolResults: Record<string, typeof route>) => {
+  const guarded = (env: Awaited<ReturnType<typeof setup>>, toolResults: Record<string, typeof productRoute>) => {
     const guard = env.guards.forDestination(local, { toolResults, systemPrompts: [INSTRUCTIONS] });
     return (model: Model) => env.trackers.forAgent().model(guard.model(model));
   };
@@ -163,7 +145,7 @@ describe('the model-input guard as an OpenAI Agents model wrapper', () => {
     const env = await setup({ payments: TRUSTED_ONLY, releasePolicies: [catalogPolicy] });
     const { agent, model } = env.agent(
       readAndPay(OWN_IBAN),
-      guarded(env, { view_product: route, send_payment: { ...route, only: ['paid'] } }),
+      guarded(env, { view_product: productRoute, send_payment: { ...productRoute, only: ['paid'] } }),
     );
     await env.run(agent, `Show me p-1, then pay 25 to ${OWN_IBAN}.`);
     expect(model.requests).toHaveLength(3);
@@ -187,7 +169,7 @@ describe('the model-input guard as an OpenAI Agents model wrapper', () => {
     const { agent } = env.agent([{ text: 'ok' }], (inner) => guard.model(inner));
     const data = { name: 'Kettle', price: 25 };
     await expect(env.run(agent, JSON.stringify(data))).rejects.toBeInstanceOf(UnreleasedContextError);
-    const released = await guard.contextMessage({ ...route, payload: data });
+    const released = await guard.contextMessage({ ...productRoute, payload: data });
     const { agent: second } = env.agent([{ text: 'ok' }], (inner) => guard.model(inner));
     const contexts = env.moduleRef.get(ActionContextStore);
     const result = await contexts.run(alice, () =>

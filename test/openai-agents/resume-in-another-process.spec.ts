@@ -1,17 +1,11 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { readNotExecutedMessage } from '@verdict/nestjs';
 import { verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { assertCurrentBuild, dropDataSource, openDataSource } from '@verdict/testing-kit';
+import { dropDataSource, openDataSource, runNodeScript, testingKitFixture } from '@verdict/testing-kit';
 
 /** The compiled step script; refuses a build older than the sources (StaleBuildError). */
-const script = (() => {
-  const url = new URL('../../libs/testing/dist/fixtures/agents-resume.js', import.meta.url);
-  assertCurrentBuild(url);
-  return fileURLToPath(url);
-})();
+const script = testingKitFixture('agents-resume.js');
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -27,14 +21,11 @@ async function setup() {
   cleanups.push(() => dropDataSource(dataSource));
   const database = dataSource.options.database as string;
   /** Runs one step of the run in a new node process; resolves with the JSON it printed. */
-  const step = (...args: string[]) =>
-    new Promise<any>((resolve, reject) => {
-      execFile(process.execPath, [script, database, ...args], (error, stdout, stderr) =>
-        error
-          ? reject(new Error(`${args[0]} failed: ${stderr}`))
-          : resolve(JSON.parse(stdout.trim().split('\n').at(-1)!)),
-      );
-    });
+  const step = async (...args: string[]): Promise<any> => {
+    const { code, stdout, stderr } = await runNodeScript(script, [database, ...args]);
+    if (code !== 0) throw new Error(`${args[0]} failed: ${stderr}`);
+    return JSON.parse(stdout.trim().split('\n').at(-1)!);
+  };
   const executions = () =>
     existsSync(`${database}.executed`) ? readFileSync(`${database}.executed`, 'utf8').split('\n').filter(Boolean) : [];
   /**

@@ -182,6 +182,9 @@ export async function paymentsFixture(setup: PaymentsSetup = {}) {
     trackers,
     payments,
     evidence,
+    /** The provenance stage's decisions on payments, in the order they were recorded. */
+    provenanceDecisions: () =>
+      evidence.decisions().filter((record) => record.stage === 'provenance' && record.capability === 'payments.send'),
     ledger,
     approvals: moduleRef.get(ApprovalService),
     as: <T>(fn: () => Promise<T>) => contexts.run(alice, fn),

@@ -15,6 +15,7 @@ import {
 import { ModelInputGuard, approveToolCall } from '@verdict/nestjs/langchain';
 import { ScriptedChatModel, type ScriptStep } from '@verdict/nestjs/testing/langchain';
 import { ATTACKER_IBAN, OWN_IBAN, alice, paymentsFixture, type PaymentsSetup } from './payments.fixture.js';
+import { TRUSTED_ONLY } from './payments-script.fixture.js';
 
 const VIEW = { name: 'view_product', args: { productId: 'p-1' }, id: 'call_view' };
 const pay = (recipient: string) => ({ name: 'send_payment', args: { recipient, amount: 25 }, id: 'call_pay' });
@@ -37,14 +38,9 @@ async function run(setup: PaymentsSetup, question: string, recipient: string, re
     __interrupt__?: { value: unknown }[];
   };
   const resume = (value: unknown) => fixture.as(() => agent.invoke(new Command({ resume: value }), config));
-  const provenanceDecisions = () =>
-    fixture.evidence
-      .decisions()
-      .filter((record) => record.stage === 'provenance' && record.capability === 'payments.send');
-  return { ...fixture, model, state, resume, provenanceDecisions };
+  return { ...fixture, model, state, resume };
 }
 
-const TRUSTED_ONLY: ProvenancePolicy = { untrustedContext: 'allow', arguments: { recipient: 'trusted_only' } };
 const CONFIRM_RECIPIENT: ProvenancePolicy = {
   untrustedContext: 'allow',
   arguments: { recipient: 'require_confirmation' },

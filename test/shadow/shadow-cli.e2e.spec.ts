@@ -18,9 +18,7 @@ import {
   fromProposal,
 } from '@verdict/nestjs';
 import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { assertCurrentBuild, dropDataSource, openDataSource } from '@verdict/testing-kit';
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { dropDataSource, openDataSource, runNodeScript, testingKitFixture } from '@verdict/testing-kit';
 import { type Document, alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
 import { inProcessCli } from '../cli/in-process-cli.js';
 
@@ -83,15 +81,9 @@ async function setup() {
     [bob, 2],
   ]);
   const enforced = await peekAs(true, [[alice, 2]]);
-  const script = new URL('../../libs/testing/dist/fixtures/jobs-cli.js', import.meta.url);
-  assertCurrentBuild(script);
+  const script = testingKitFixture('jobs-cli.js');
   const database = dataSource.options.database as string;
-  const cli = (...args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [fileURLToPath(script), database, ...args], (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      );
-    });
+  const cli = (...args: string[]) => runNodeScript(script, [database, ...args]);
   return { cli, shadowed, enforced };
 }
 

@@ -8,6 +8,8 @@ export type { StatementCounter } from './statement-counter.js';
 export type { DatabaseEngine, DatabaseEngineName, TestDataSourceOptions } from './database-matrix.js';
 export { WorkerPool } from './processes/worker-pool.js';
 export { SourceTimeInTheFutureError, StaleBuildError, assertCurrentBuild } from './processes/current-build.js';
+export { compiledScript, runNodeScript, testingKitFixture } from './processes/node-script.js';
+export type { NodeScriptOptions, NodeScriptResult } from './processes/node-script.js';
 export type { WorkerExit, WorkerReplyMessage, WorkerRequestMessage } from './processes/worker-pool.js';
 export { serveParent } from './processes/worker-runtime.js';
 export type { WorkerHandler } from './processes/worker-runtime.js';
