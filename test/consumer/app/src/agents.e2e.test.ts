@@ -17,8 +17,7 @@ import { VerdictAgentsModule, VerdictAgentsTools } from '@verdict/nestjs/openai-
 import { ScriptedChatModel } from '@verdict/nestjs/testing/langchain';
 import { AppModule } from './app.module.js';
 
-// Copied into the consumer, and `@openai/agents` installed, only on Node 22 or later (consumer.spec.ts): the
-// SDK's `openai` dependency requires it.
+// `@openai/agents` is added by consumer.spec.ts's second install, with strict peers (see RUNTIME_PEERS there).
 setTracingDisabled(true);
 
 /** A model asking for ticket 2 (Bob's), then ticket 1 (Alice's own), then answering. */
