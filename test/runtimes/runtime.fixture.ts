@@ -18,7 +18,7 @@ import { documentsFixture } from '../pipeline/documents.fixture.js';
 export async function bootWithRuntime<T>(runtimeModule: Type, toolsOf: Type<T>, more: CapabilityDefinition[] = []) {
   const fixture = documentsFixture();
   const archived: AuthorizedAction[] = [];
-  const { moduleRef } = await fixture.boot({
+  const { moduleRef, evidence } = await fixture.boot({
     capabilities: [archiveCapability(fixture, archived), ...more],
     approvals: new InMemoryApprovalReceiptStore(),
     imports: [runtimeModule],
@@ -34,6 +34,7 @@ export async function bootWithRuntime<T>(runtimeModule: Type, toolsOf: Type<T>, 
   return {
     fixture,
     archived,
+    evidence,
     tools: moduleRef.get(toolsOf, { strict: false }),
     contexts: moduleRef.get(ActionContextStore),
     approveInVerdict,
