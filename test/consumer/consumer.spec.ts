@@ -214,6 +214,7 @@ if (!available)
       'ai-sdk.e2e.test.js',
       'app.e2e.test.js',
       'app.module.js',
+      'runtime-helpdesk.js',
       'tickets.js',
       'verdict-cli.module.js',
     ]);

@@ -150,7 +150,8 @@ describe('model budgets around OpenAI Agents models, in a real runner', () => {
     const { run, remaining } = await setup({ limit: 150 });
     expect((await run(alice, { input: 60, output: 40 }).result).finalOutput).toBe('Answered.');
     const refused = run(alice, { input: 1, output: 1 });
-    expect((await failureOf(refused.result)).some((error) => error instanceof ModelBudgetExceededError)).toBe(true);
+    // The run rejects with Verdict's typed error itself (the SDK does not wrap a model's error).
+    await expect(refused.result).rejects.toBeInstanceOf(ModelBudgetExceededError);
     expect(refused.inner.requests).toHaveLength(0);
     expect(await remaining(alice)).toBe(50);
     expect((await run(bob, { input: 60, output: 40 }).result).finalOutput).toBe('Answered.');
@@ -191,13 +192,15 @@ describe('model budgets around OpenAI Agents models, in a real runner', () => {
     expect(await remaining(inConversation)).toBe(995);
   });
 
-  it('counts a model the agent names through a wrapped ModelProvider, under that name', async () => {
+  it('counts a model the agent names through a wrapped ModelProvider, under that name; an unnamed default is unpriced', async () => {
     const { contexts, modelBudget, remaining } = await setup({ limit: 1_000, measure: 'cost' });
     const models: Record<string, UsageReportingModel> = {
       'mock-small': new UsageReportingModel([{ text: 'Answered.' }], { input: 7, output: 3 }),
       'mock-large': new UsageReportingModel([{ text: 'Answered.' }], { input: 7, output: 3 }),
     };
-    const runner = new Runner({ modelProvider: modelBudget.provider({ getModel: (name) => models[name!]! }) });
+    // The provider's default (for an agent naming no model) is the small model.
+    const provider = { getModel: (name?: string) => models[name || 'mock-small']! };
+    const runner = new Runner({ modelProvider: modelBudget.provider(provider) });
     const agent = (model: string) => new Agent({ name: 'Support', model, modelSettings: { maxTokens: MAX_OUTPUT } });
     const answered = await contexts.run(alice, () => runner.run(agent('mock-small'), 'Hello'));
     expect(answered.finalOutput).toBe('Answered.');
@@ -205,6 +208,12 @@ describe('model budgets around OpenAI Agents models, in a real runner', () => {
     const refused = contexts.run(alice, () => runner.run(agent('mock-large'), 'Hello'));
     expect((await failureOf(refused)).some((error) => error instanceof UnpricedModelError)).toBe(true);
     expect(models['mock-large']!.requests).toHaveLength(0);
+    // An agent naming no model gets the provider's default, which the budget cannot price: refused, not free.
+    const unnamed = new Agent({ name: 'Default', modelSettings: { maxTokens: MAX_OUTPUT } });
+    const defaulted = contexts.run(alice, () => runner.run(unnamed, 'Hello'));
+    expect((await failureOf(defaulted)).some((error) => error instanceof UnpricedModelError)).toBe(true);
+    expect(models['mock-small']!.requests).toHaveLength(1);
+    expect(await remaining(alice)).toBe(990);
   });
 
   it('settles a streamed call at its response_done; without usage the estimate is kept', async () => {

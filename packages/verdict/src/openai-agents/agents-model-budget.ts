@@ -18,7 +18,10 @@ export interface AgentsModelBudgetOptions {
 export interface AgentsModelBudget {
   /** `inner`, whose every call is counted against the budgets as model `name` (the price table's key). */
   model(inner: Model, name: string): Model;
-  /** `inner`, whose every model is counted against the budgets under the name the agent asked it by. */
+  /**
+   * `inner`, whose every model is counted against the budgets under the name the agent asked it by; the default
+   * model of an agent that names none is unnamed (a cost budget refuses it: `UnpricedModelError`).
+   */
   provider(inner: ModelProvider): ModelProvider;
 }
 
@@ -78,7 +81,8 @@ export function agentsModelBudget(
   return {
     model: (inner, name) => model(inner, name),
     provider: (inner) => ({
-      getModel: async (name) => model(await inner.getModel(name), name),
+      // The runner asks for '' (or nothing) when the agent names no model: the provider's default, unnamed here.
+      getModel: async (name) => model(await inner.getModel(name), name === '' ? undefined : name),
     }),
   };
 }

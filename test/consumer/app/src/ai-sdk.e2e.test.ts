@@ -1,14 +1,12 @@
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type INestApplicationContext, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { ActionContextStore, InMemoryEvidenceRecorder } from '@verdict/nestjs';
+import type { INestApplicationContext } from '@nestjs/common';
+import { ActionContextStore } from '@verdict/nestjs';
 import { VerdictAiSdkModule, VerdictAiSdkTools } from '@verdict/nestjs/ai-sdk';
-import { ScriptedChatModel } from '@verdict/nestjs/testing/langchain';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { AppModule } from './app.module.js';
+import { alice, assertBobsRefusedAlicesShown, helpdeskWith } from './runtime-helpdesk.js';
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV4['doGenerate']>>;
 
@@ -29,17 +27,13 @@ describe('Vercel AI SDK tools on the packed @verdict/nestjs', () => {
   let app: INestApplicationContext;
 
   before(async () => {
-    const options = { model: new ScriptedChatModel([]), evidence: new InMemoryEvidenceRecorder() };
-    // The helpdesk as it is, with the AI SDK tools next to it.
-    @Module({ imports: [AppModule.register(options), VerdictAiSdkModule] })
-    class HelpdeskWithAiSdk {}
-    app = await NestFactory.createApplicationContext(HelpdeskWithAiSdk, { logger: false });
+    app = await helpdeskWith(VerdictAiSdkModule);
   });
   after(() => app.close());
 
   it('refuses another customer’s ticket with the public answer and shows the customer’s own', async () => {
     const tools = { view_ticket: app.get(VerdictAiSdkTools, { strict: false }).bound('tickets.view') };
-    // A model asking for ticket 2 (Bob's), then ticket 1 (Alice's own), then answering: no network.
+    // The SDK's own mock model asking for ticket 2 (Bob's), then ticket 1 (Alice's own), then answering: no network.
     const done: GenerateResult = {
       content: [{ type: 'text', text: 'Done.' }],
       finishReason: { unified: 'stop', raw: 'stop' },
@@ -47,25 +41,12 @@ describe('Vercel AI SDK tools on the packed @verdict/nestjs', () => {
       warnings: [],
     };
     const model = new MockLanguageModelV4({ doGenerate: [viewTicket('call_2', 2), viewTicket('call_1', 1), done] });
-    const alice = {
-      actor: { id: 'alice', role: 'customer' as const },
-      tenant: 'acme' as const,
-      metadata: { conversationId: 'c-a' },
-    };
     const result = await app
       .get(ActionContextStore, { strict: false })
       .run(alice, () =>
         generateText({ model, tools, prompt: 'Show me ticket 2, then ticket 1', stopWhen: stepCountIs(5) }),
       );
-    const outputs = result.steps.flatMap((step) => step.toolResults.map((part) => String(part.output)));
-    assert.equal(outputs.length, 2);
-    assert.deepEqual(JSON.parse(outputs[0]!), {
-      status: 'not_executed',
-      capability: 'tickets.view',
-      decision: 'deny',
-      message: 'That is not possible here.',
-    });
-    assert.deepEqual(JSON.parse(outputs[1]!), { id: 1, title: 'Printer on fire', status: 'open', viewer: 'alice' });
+    assertBobsRefusedAlicesShown(result.steps.flatMap((step) => step.toolResults.map((part) => String(part.output))));
     assert.equal(result.text, 'Done.');
   });
 });
