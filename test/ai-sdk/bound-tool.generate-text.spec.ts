@@ -18,6 +18,7 @@ async function setup() {
     tools: aiTools,
     contexts,
     approveInVerdict,
+    evidence,
   } = await bootWithRuntime(VerdictAiSdkModule, VerdictAiSdkTools);
   const tools = {
     rename_document: aiTools.bound('documents.rename', { name: 'rename_document' }),
@@ -30,7 +31,7 @@ async function setup() {
     const result = contexts.run(who, () => generateText({ model, tools, messages, stopWhen: stepCountIs(4) }));
     return { model, result };
   };
-  return { fixture, archived, generate, approveInVerdict };
+  return { fixture, archived, generate, approveInVerdict, tools, contexts, evidence };
 }
 
 /** The tool results in a prompt the model received (what it read back). */
@@ -193,5 +194,57 @@ describe('AI SDK tool approval backed by Verdict receipts', () => {
     const outputs = (await Promise.all([resume(env, answered()), resume(env, answered())])).flat();
     expect(outputs.filter((output) => output === 'archived 1')).toHaveLength(1);
     expect(env.archived).toHaveLength(1);
+  });
+});
+
+describe('a refusal kept for the execution that follows is its own call’s', () => {
+  /**
+   * Two requests on one server, interleaved as the event loop may run them: Alice's step asked whether to approve
+   * her call `call_1` (archive Bob's document 2: refused, kept for the execution the SDK runs next), and before
+   * that execution Bob's own generation — whose provider numbered its call `call_1` too — resumes his approved
+   * archive of document 2. The SDK's own callbacks are called in that order.
+   */
+  async function interleaved() {
+    const env = await setup();
+    const call = { name: 'archive_document', input: { id: 2 }, id: 'call_1' };
+    const messages = ask('archive document 2');
+    const first = await env.generate(bob, messages, [{ toolCalls: [call] }]).result;
+    const [request] = first.content.filter((part) => part.type === 'tool-approval-request');
+    await env.approveInVerdict(call.id, bob);
+    const tool = env.tools.archive_document as unknown as {
+      needsApproval: (input: unknown, options: { toolCallId: string; messages: [] }) => Promise<boolean>;
+      execute: (input: unknown, options: { toolCallId: string; messages: [] }) => Promise<string>;
+    };
+    const options = { toolCallId: call.id, messages: [] as [] };
+    const resumed: ModelMessage[] = [
+      ...messages,
+      ...first.response.messages,
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }] },
+    ];
+    // Alice's step, in her action context: the approval check, then Bob's whole request, then her execution.
+    let bobRead: unknown[] = [];
+    const alices = await env.contexts.run(alice, async () => {
+      expect(await tool.needsApproval(call.input, options)).toBe(false);
+      const bobs = env.generate(bob, resumed, [{ text: 'done' }]);
+      await bobs.result;
+      bobRead = toolResultsRead(bobs.model.doGenerateCalls[0]!.prompt);
+      return tool.execute(call.input, options);
+    });
+    return { env, bobRead, alices };
+  }
+
+  it('attack: another actor’s call with the same id and arguments never reads it: Bob’s approved archive runs', async () => {
+    const { env, bobRead } = await interleaved();
+    expect(bobRead).toEqual(['archived 2']);
+    expect(env.archived).toHaveLength(1);
+  });
+
+  it('control: Alice’s own execution answers her refusal, without running the call again', async () => {
+    const { env, alices } = await interleaved();
+    expect(readNotExecutedMessage(alices)).toEqual(notExecuted('documents.archive', 'deny'));
+    const aliceDecisions = env.evidence
+      .decisions()
+      .filter((record) => record.capability === 'documents.archive' && record.disposition === 'deny');
+    expect(aliceDecisions).toHaveLength(1);
   });
 });

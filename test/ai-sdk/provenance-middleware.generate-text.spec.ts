@@ -267,6 +267,33 @@ describe('the model-input guard as AI SDK language-model middleware', () => {
     expect(inner.doGenerateCalls).toHaveLength(0);
   });
 
+  it('attack: history the guard sealed for one actor is refused for another in a conversation of the same id; its own actor resumes it (control)', async () => {
+    const env = await setup({ payments: TRUSTED_ONLY, releasePolicies: [catalogPolicy] });
+    const guard = guardFor(env, { view_product: { ...route, only: ['name', 'price'] } });
+    const first = await env.generate(
+      wrapLanguageModel({
+        model: scriptedLanguageModel([{ toolCalls: [VIEW] }, { text: 'It is a kettle.' }]),
+        middleware: guard.middleware(),
+      }),
+      ask('Tell me about p-1.'),
+    );
+    // Alice's sealed answers (a tool call and a text), as a client holds them between two requests.
+    const history: ModelMessage[] = [...ask('Tell me about p-1.'), ...first.response.messages, ...ask('And p-2?')];
+    const resume = (who: typeof alice) => {
+      const inner = scriptedLanguageModel([{ text: 'ok' }]);
+      const model = wrapLanguageModel({ model: inner, middleware: guard.middleware() });
+      const result = env.contexts.run(who, () => generateText({ model, tools: env.tools, messages: history }));
+      return { inner, result };
+    };
+    // Mallory names Alice's conversation id (a client's choice) and replays Alice's sealed history as her own.
+    const replayed = resume({ ...alice, actor: { id: 'mallory' } });
+    await expect(replayed.result).rejects.toBeInstanceOf(UnreleasedContextError);
+    expect(replayed.inner.doGenerateCalls).toHaveLength(0);
+    const resumed = resume(alice);
+    expect((await resumed.result).text).toBe('ok');
+    expect(resumed.inner.doGenerateCalls).toHaveLength(1);
+  });
+
   it('attack: structured data typed as a user message is refused; released through contextMessage it passes (control)', async () => {
     const env = await setup({ payments: TRUSTED_ONLY, releasePolicies: [catalogPolicy] });
     const guard = guardFor(env, {});

@@ -7,6 +7,7 @@ import {
   type AuthorizedAction,
   type CapabilityDefinition,
   InMemoryApprovalReceiptStore,
+  InMemoryEvidenceRecorder,
 } from '@verdict/nestjs';
 import { archiveCapability } from '../approvals/archive.fixture.js';
 import { documentsFixture } from '../pipeline/documents.fixture.js';
@@ -18,7 +19,9 @@ import { documentsFixture } from '../pipeline/documents.fixture.js';
 export async function bootWithRuntime<T>(runtimeModule: Type, toolsOf: Type<T>, more: CapabilityDefinition[] = []) {
   const fixture = documentsFixture();
   const archived: AuthorizedAction[] = [];
+  const evidence = new InMemoryEvidenceRecorder();
   const { moduleRef } = await fixture.boot({
+    evidence,
     capabilities: [archiveCapability(fixture, archived), ...more],
     approvals: new InMemoryApprovalReceiptStore(),
     imports: [runtimeModule],
@@ -34,6 +37,7 @@ export async function bootWithRuntime<T>(runtimeModule: Type, toolsOf: Type<T>, 
   return {
     fixture,
     archived,
+    evidence,
     tools: moduleRef.get(toolsOf, { strict: false }),
     contexts: moduleRef.get(ActionContextStore),
     approveInVerdict,

@@ -1,6 +1,7 @@
 import type { LanguageModelMiddleware } from 'ai';
 import type { ModelBudgetGate, ModelBudgetHold, ModelUsage } from '../budgets/model-budget.gate.js';
 import { inputTokenBound } from '../budgets/input-token-bound.js';
+import { reportedUsage } from '../budgets/reported-usage.js';
 import type { ActionContextStore } from '../context/action-context.store.js';
 
 type WrapGenerate = NonNullable<LanguageModelMiddleware['wrapGenerate']>;
@@ -79,8 +80,5 @@ export function aiSdkModelBudget(
 
 /** The provider's reported totals, or `null` when either is missing or not a token count. */
 function usageOf(usage: ReportedUsage | undefined): ModelUsage | null {
-  const input = usage?.inputTokens.total;
-  const output = usage?.outputTokens.total;
-  const isCount = (value: number | undefined): value is number => Number.isSafeInteger(value) && value! >= 0;
-  return isCount(input) && isCount(output) ? { inputTokens: input, outputTokens: output } : null;
+  return reportedUsage(usage?.inputTokens.total, usage?.outputTokens.total);
 }

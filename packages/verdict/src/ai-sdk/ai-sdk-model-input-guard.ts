@@ -34,8 +34,8 @@ const TOOL_REMEDY =
 export interface AiSdkModelInputGuardOptions extends ToolResultReleaseOptions {
   /**
    * The seal key, shared by processes that resume each other's generations (≥ 32 bytes); default random per
-   * guard. Seals of model answers are bound to the conversation (tenant and `metadata.conversationId` of the
-   * action context; none without one).
+   * guard. Seals of model answers are bound to `conversation` (from `AiSdkModelInputGuards`: the actor's key,
+   * the tenant and `metadata.conversationId` of the action context; none without one).
    */
   readonly sealKey?: Uint8Array;
   /** The application's own system prompts, as plain text: a system message passes unsealed only when it is exactly one of these (or empty). */
@@ -44,7 +44,10 @@ export interface AiSdkModelInputGuardOptions extends ToolResultReleaseOptions {
   readonly acceptUnsealedHistory?: 'none' | 'prose';
   /** Where the labels of released context go, so that a provenance tracker labels a `contextMessage` by its release. */
   readonly provenanceLabels?: ProvenanceLabels;
-  /** The conversation a model call runs in (what answers' seals are bound to); default none. */
+  /**
+   * Whose conversation a model call runs in — what answers' seals are bound to: `AiSdkModelInputGuards` binds the
+   * principal (actor key and tenant) and `metadata.conversationId`; default none (for a guard made by hand).
+   */
   readonly conversation?: () => string | null;
 }
 

@@ -3,6 +3,8 @@ import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { ContextReleaseService } from '../context-release/context-release.service.js';
 import type { Destination } from '../context-release/destination.js';
 import { ActionContextStore } from '../context/action-context.store.js';
+import { ACTION_CONTEXT_OPTIONS, type ActionContextOptions } from '../context/action-context-options.interface.js';
+import { principalKeyOf } from '../context/actor-key.js';
 import { conversationIdOf } from '../context/conversation-id.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import { ProvenanceLabels } from '../provenance/provenance-labels.js';
@@ -12,7 +14,10 @@ import { AiSdkModelInputGuard, type AiSdkModelInputGuardOptions } from './ai-sdk
 
 /**
  * Makes {@link AiSdkModelInputGuard}s wired to the module's context release, public message, capabilities and
- * provenance labels; answers are sealed to the conversation of the action context the model call runs in.
+ * provenance labels; answers are sealed to the principal (the module's `actorKey` of the actor, and the tenant) and
+ * the conversation of the action context the model call runs in: history sealed for one actor does not pass for
+ * another, even in a conversation of the same id. An actor without a stable key (no `actorKey`, and an actor that
+ * is not plain JSON) rejects the generation with the key's error rather than share seals with other such actors.
  *
  * @example
  * const guard = guards.forDestination(Destination.connection('openai', 'eu'), { toolResults: { lookup_order: orderRoute } });
@@ -25,6 +30,7 @@ export class AiSdkModelInputGuards {
     @Inject(PublicMessage) private readonly publicMessage: string,
     private readonly provenanceLabels: ProvenanceLabels,
     private readonly contexts: ActionContextStore,
+    @Inject(ACTION_CONTEXT_OPTIONS) private readonly contextOptions: ActionContextOptions,
   ) {}
 
   /** A guard for generations whose model runs at `destination`. */
@@ -35,9 +41,12 @@ export class AiSdkModelInputGuards {
       'releaser' | 'destination' | 'publicMessage' | 'isCapability' | 'provenanceLabels' | 'conversation'
     >,
   ): AiSdkModelInputGuard {
+    const actorKey = this.contextOptions.actorKey?.bind(this.contextOptions);
     const conversation = () => {
       const context = this.contexts.current();
-      return context === undefined ? null : fingerprint([context.tenant, conversationIdOf(context)]);
+      return context === undefined
+        ? null
+        : fingerprint([principalKeyOf(context, actorKey), context.tenant, conversationIdOf(context)]);
     };
     return new AiSdkModelInputGuard({
       ...options,

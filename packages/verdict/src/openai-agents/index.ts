@@ -7,3 +7,4 @@ export { AgentsModelInputGuard, type AgentsModelInputGuardOptions } from './agen
 export { AgentsModelInputGuards } from './agents-model-input-guards.js';
 export type { ToolResultRoute } from '../runtimes/tool-result-release.js';
 export type { ProvenanceTrackerOptions } from '../provenance/context-labeller.js';
+export { agentsModelBudget, type AgentsModelBudget, type AgentsModelBudgetOptions } from './agents-model-budget.js';

@@ -2,7 +2,6 @@ import type { CapabilityDefinition } from '../capabilities/capability-definition
 import type { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { stopAtCallCeiling } from '../budgets/call-ceiling-stop.js';
 import { Disposition } from '../decisions/disposition.js';
-import { fingerprint } from '../fingerprints/fingerprint.js';
 import { ApplicationFaultError } from '../errors/application-fault.error.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { ToolKind } from '../evidence/tool-kind.js';
@@ -51,11 +50,13 @@ export interface RuntimeToolBinding {
  */
 export class CapabilityToolRunner {
   /**
-   * The refusals (`deny`, `throttle`) {@link needsApproval} answered, by tool call: the execution the runtime runs
-   * next answers them as they were instead of running the call a second time (which call ceilings would count as
-   * two proposals, two refusals). A refusal is never turned into an execution this way.
+   * The refusals (`deny`, `throttle`) {@link needsApproval} answered, by tool call — its principal, conversation,
+   * id and arguments ({@link RuntimeCallWindows.scopeOf}): the execution the runtime runs next for that same call
+   * answers them as they were instead of running the call a second time (which call ceilings would count as two
+   * proposals, two refusals). A call id is the model's or the client's choice: another actor or run reusing it
+   * neither reads nor replaces a refusal it did not get. A refusal is never turned into an execution this way.
    */
-  private readonly refusals = new Map<string, { readonly input: string; readonly result: ExecutionResult }>();
+  private readonly refusals = new Map<string, ExecutionResult>();
 
   constructor(private readonly binding: RuntimeToolBinding) {}
 
@@ -77,7 +78,7 @@ export class CapabilityToolRunner {
     const asked = await this.run(input, toolCallId, false, undefined, this.windowOf(input, toolCallId));
     const { disposition } = asked.decision;
     const refused = disposition === Disposition.Deny || disposition === Disposition.Throttle;
-    if (!asked.executed && refused && toolCallId !== '') this.rememberRefusal(toolCallId, input, asked);
+    if (!asked.executed && refused) this.rememberRefusal(input, toolCallId, asked);
     return !asked.executed && asked.challenge !== undefined;
   }
 
@@ -86,13 +87,11 @@ export class CapabilityToolRunner {
    * ceiling is not answered: `CallCeilingReachedError` ends the agent run.
    */
   async answer(input: unknown, toolCallId: string, signal: AbortSignal | undefined): Promise<string> {
-    const refused = this.refusals.get(toolCallId);
-    this.refusals.delete(toolCallId);
+    const scope = this.scopeOf(input, toolCallId);
+    const refused = scope === undefined ? undefined : this.refusals.get(scope);
+    if (scope !== undefined) this.refusals.delete(scope);
     const window = this.windowOf(input, toolCallId);
-    const result =
-      refused !== undefined && refused.input === fingerprint(input)
-        ? refused.result
-        : await this.run(input, toolCallId, this.confirms(), signal, window);
+    const result = refused ?? (await this.run(input, toolCallId, this.confirms(), signal, window));
     stopAtCallCeiling(result, this.binding.capability, this.binding.name);
     const answer = publicAnswer(result, this.binding.publicMessage);
     // The result of a call a tracker saw carries its capability's declared labels into the next window.
@@ -114,10 +113,17 @@ export class CapabilityToolRunner {
     return this.binding.provenance?.windows.windowOf({ id: toolCallId, input });
   }
 
+  /** Where this call's refusal is kept; `undefined` (not kept: the execution runs the call again) without a scope. */
+  private scopeOf(input: unknown, toolCallId: string): string | undefined {
+    return this.binding.provenance?.windows.scopeOf({ id: toolCallId, input });
+  }
+
   /** Keeps the refusal for the execution that follows; the oldest goes once too many were never followed. */
-  private rememberRefusal(toolCallId: string, input: unknown, result: ExecutionResult): void {
+  private rememberRefusal(input: unknown, toolCallId: string, result: ExecutionResult): void {
+    const scope = this.scopeOf(input, toolCallId);
+    if (scope === undefined) return;
     if (this.refusals.size >= REMEMBERED_REFUSALS) this.refusals.delete(this.refusals.keys().next().value!);
-    this.refusals.set(toolCallId, { input: fingerprint(input), result });
+    this.refusals.set(scope, result);
   }
 
   private confirms(): boolean {

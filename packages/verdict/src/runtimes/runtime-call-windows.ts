@@ -47,6 +47,16 @@ export class RuntimeCallWindows {
     return key === undefined ? undefined : this.labels.window(key.thread, key.call);
   }
 
+  /**
+   * Where `call` belongs in the current action context — its principal, conversation (or this very context), id
+   * and arguments — or `undefined` outside one, for an actor without a stable key or an empty id. What a bound
+   * tool keeps per call is kept under it, so that another principal or run reusing a call id never reads it.
+   */
+  scopeOf(call: RuntimeToolCall): string | undefined {
+    const key = this.keyOf(call, this.wiring.context());
+    return key === undefined ? undefined : JSON.stringify([key.thread, key.call]);
+  }
+
   /** The current action context. */
   current(): ActionContext | undefined {
     return this.wiring.context();

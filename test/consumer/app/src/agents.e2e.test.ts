@@ -1,8 +1,6 @@
 import 'reflect-metadata';
-import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type INestApplicationContext, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import type { INestApplicationContext } from '@nestjs/common';
 import {
   Agent,
   type AgentOutputItem,
@@ -12,13 +10,11 @@ import {
   Usage,
   setTracingDisabled,
 } from '@openai/agents';
-import { ActionContextStore, InMemoryEvidenceRecorder } from '@verdict/nestjs';
+import { ActionContextStore } from '@verdict/nestjs';
 import { VerdictAgentsModule, VerdictAgentsTools } from '@verdict/nestjs/openai-agents';
-import { ScriptedChatModel } from '@verdict/nestjs/testing/langchain';
-import { AppModule } from './app.module.js';
+import { alice, assertBobsRefusedAlicesShown, helpdeskWith } from './runtime-helpdesk.js';
 
-// Copied into the consumer, and `@openai/agents` installed, only on Node 22 or later (consumer.spec.ts): the
-// SDK's `openai` dependency requires it.
+// `@openai/agents` is added by consumer.spec.ts's second install, with strict peers (see RUNTIME_PEERS there).
 setTracingDisabled(true);
 
 /** A model asking for ticket 2 (Bob's), then ticket 1 (Alice's own), then answering. */
@@ -58,11 +54,7 @@ describe('OpenAI Agents function tools on the packed @verdict/nestjs', () => {
   let app: INestApplicationContext;
 
   before(async () => {
-    const options = { model: new ScriptedChatModel([]), evidence: new InMemoryEvidenceRecorder() };
-    // The helpdesk as it is, with the Agents tools next to it.
-    @Module({ imports: [AppModule.register(options), VerdictAgentsModule] })
-    class HelpdeskWithAgents {}
-    app = await NestFactory.createApplicationContext(HelpdeskWithAgents, { logger: false });
+    app = await helpdeskWith(VerdictAgentsModule);
   });
   after(() => app.close());
 
@@ -74,24 +66,13 @@ describe('OpenAI Agents function tools on the packed @verdict/nestjs', () => {
       model: new ScriptedAgentsModel(),
       tools: [tools.bound('tickets.view', { name: 'view_ticket' })],
     });
-    const alice = {
-      actor: { id: 'alice', role: 'customer' as const },
-      tenant: 'acme' as const,
-      metadata: { conversationId: 'c-a' },
-    };
     const result = await app
       .get(ActionContextStore, { strict: false })
       .run(alice, () => new Runner().run(agent, 'Show me ticket 2, then ticket 1'));
-    const outputs = result.newItems
-      .filter((item) => item.type === 'tool_call_output_item')
-      .map((item) => String((item as unknown as { output: unknown }).output));
-    assert.equal(outputs.length, 2);
-    assert.deepEqual(JSON.parse(outputs[0]!), {
-      status: 'not_executed',
-      capability: 'tickets.view',
-      decision: 'deny',
-      message: 'That is not possible here.',
-    });
-    assert.deepEqual(JSON.parse(outputs[1]!), { id: 1, title: 'Printer on fire', status: 'open', viewer: 'alice' });
+    assertBobsRefusedAlicesShown(
+      result.newItems
+        .filter((item) => item.type === 'tool_call_output_item')
+        .map((item) => String((item as unknown as { output: unknown }).output)),
+    );
   });
 });
