@@ -15,6 +15,7 @@ import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.j
 import { type ReleaseRecord, releaseRecord } from '../evidence/release-record.js';
 import { DecisionRecordEntity } from './decision-record.entity.js';
 import { retryDeadlockVictim } from './deadlock-retry.js';
+import { EntityRowsInsert } from './entity-rows-insert.js';
 import { ReleaseRecordEntity } from './release-record.entity.js';
 import { TypeOrmEvidenceChain } from './typeorm-evidence-chain.js';
 
@@ -59,6 +60,8 @@ export interface TypeOrmEvidenceRecorderOptions {
  */
 export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain {
   private readonly chain: TypeOrmEvidenceChain;
+  private readonly decisions: EntityRowsInsert;
+  private readonly releases: EntityRowsInsert;
   private readonly sealAfterWrite: boolean;
   private readonly sealDelayMs: number;
   /** Records written by this process and not linked yet, per kind and stream, in write order. */
@@ -75,6 +78,8 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
     options: TypeOrmEvidenceRecorderOptions = {},
   ) {
     this.chain = new TypeOrmEvidenceChain(dataSource, options.checkpointKey);
+    this.decisions = new EntityRowsInsert(dataSource, DecisionRecordEntity);
+    this.releases = new EntityRowsInsert(dataSource, ReleaseRecordEntity);
     this.sealAfterWrite = (options.seal ?? 'after-write') === 'after-write';
     this.sealDelayMs = options.sealDelayMs ?? DEFAULT_SEAL_DELAY_MS;
   }
@@ -88,14 +93,14 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
     if (records.length === 0) return;
     // decisionRecord copies the declared fields only: a caller's object may carry more (raw arguments).
     const rows = records.map((record) => decisionRecord(record, record));
-    await this.insert(DecisionRecordEntity, rows);
+    await this.insert(this.decisions, rows);
     this.written(EvidenceKind.Decision, rows);
   }
 
   async recordRelease(record: ReleaseRecord): Promise<void> {
     // releaseRecord copies the declared fields only, as decisionRecord does for decisions.
     const row = releaseRecord(record);
-    await this.insert(ReleaseRecordEntity, [row]);
+    await this.insert(this.releases, [row]);
     this.written(EvidenceKind.Release, [row]);
   }
 
@@ -117,21 +122,10 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
     while (this.sealing !== null) await this.sealing;
   }
 
-  private async insert(
-    entity: typeof DecisionRecordEntity | typeof ReleaseRecordEntity,
-    rows: object[],
-  ): Promise<void> {
+  private async insert(into: EntityRowsInsert, rows: object[]): Promise<void> {
+    const [sql, parameters] = into.statement(rows);
     // One autocommitted statement: a deadlock victim's rows were rolled back, so it is sent again (ADR 0097).
-    await retryDeadlockVictim(() =>
-      this.dataSource
-        .createQueryBuilder()
-        .insert()
-        .into(entity)
-        .values(rows)
-        .updateEntity(false)
-        .callListeners(false)
-        .execute(),
-    );
+    await retryDeadlockVictim(() => this.dataSource.query(sql, parameters as unknown[]));
   }
 
   private written(kind: EvidenceKind, records: ReadonlyArray<{ readonly id: string; readonly stream: string }>): void {
