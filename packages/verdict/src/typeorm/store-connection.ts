@@ -50,7 +50,7 @@ interface PgPool {
 
 /** A connection of TypeORM's MySQL/MariaDB driver (mysql2), as far as the stores use it. */
 interface MysqlConnection {
-  promise(): { query(sql: string, parameters: unknown[]): Promise<[unknown, unknown]> };
+  query(sql: string, parameters: unknown[], callback: (error: Error | null, result: unknown) => void): void;
   release(): void;
 }
 
@@ -135,7 +135,10 @@ export class StoreConnection {
       }
       const connection = await driver.obtainMasterConnection();
       try {
-        const [raw] = await connection.promise().query(sql, parameters);
+        // The callback form: no promise wrapper built around the connection per statement.
+        const raw = await new Promise<unknown>((resolve, reject) =>
+          connection.query(sql, parameters, (error, result) => (error ? reject(error) : resolve(result))),
+        );
         const header = raw as { affectedRows?: number; insertId?: number };
         return Array.isArray(raw)
           ? { rows: raw as Array<Record<string, unknown>>, affected: 0, insertId: 0 }
