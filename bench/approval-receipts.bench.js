@@ -1,13 +1,17 @@
 // Approval receipt issue, validation and consumption through TypeOrmApprovalReceiptStore at 1, 5 and 20
-// concurrent connections, next to baselines measured in the same run. PostgreSQL: pgbench running the
-// comparable single statement — for consumption, the same single-row conditional UPDATE on a scratch copy
-// of the table — in its default simple protocol and, for reference, with `-M prepared`. Both engines: a
-// hand-written baseline, the very statements one Verdict call sent (captured by its logger: on MariaDB the
-// INSERT or UPDATE and the read of the row, as it has no RETURNING) with the same inputs, through bare
-// driver connections (`pg`, mysql2) in the same process. pgbench runs a fixed number of transactions per
-// client (`-t`), sized to about a second from its previous rate: the old one-second `-T` runs counted a
-// transaction the timer cut off as not processed although the server had committed it (a consumed receipt
-// more than pgbench reported), and on a loaded machine 20 connections could take the whole second to open.
+// concurrent connections, next to baselines measured in the same run. Every baseline is derived from the
+// statements one Verdict call sent (captured with their parameters by its logger; statement-template.js
+// traces each parameter to the input field it came from), so a change to the store's statements carries
+// over to the baselines, and a statement count or parameter the bench does not know fails it loudly.
+// PostgreSQL: pgbench running Verdict's statement with each parameter replaced by a server-side
+// expression — for consumption on a scratch copy of the table — in its default simple protocol and, for
+// reference, with `-M prepared`. Both engines: a hand-written baseline, Verdict's statements (on MariaDB
+// the INSERT or UPDATE and the read of the row, as it has no RETURNING) with inputs of the same kind,
+// through bare driver connections (`pg`, mysql2) in the same process. pgbench runs a fixed number of
+// transactions per client (`-t`), sized to about a second from its previous rate: the old one-second `-T`
+// runs counted a transaction the timer cut off as not processed although the server had committed it (a
+// consumed receipt more than pgbench reported), and on a loaded machine 20 connections could take the
+// whole second to open.
 // Targets: consumption is one round trip (two on MariaDB: issue 3); issue, validation and consumption >= 0.8
 // of the baseline (pgbench on PostgreSQL, the hand-written statements on MariaDB) at 1, 5 and 20
 // connections (issue 22).
@@ -28,6 +32,7 @@ import {
   WRITERS,
 } from './database-bench.js';
 import { table, target } from './report.js';
+import { inlinedSql, parametersOf, statementTemplates } from './statement-template.js';
 import { fmt } from './stats.js';
 
 const CAPABILITY = 'bench.receipt';
@@ -38,8 +43,7 @@ const FIRST_RATE = 30_000;
 /** pgbench client `c`'s `n`th consumption takes receipt `c * CLIENT_STRIDE + n`. */
 const CLIENT_STRIDE = 10_000_000;
 const SCRATCH = 'bench_receipts';
-const COLUMNS =
-  'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, approved_by, approved_at, rejected_by, rejected_at, consumed_at, created_at, updated_at';
+const TABLE = 'verdict_approval_receipts';
 
 /** The key of prepared receipt `n` (`c<n>` or `v<n>`, binding `n` zero-padded to 64 characters): the same formula in SQL. */
 const preparedKey = (prefix, n) => ({
@@ -48,10 +52,20 @@ const preparedKey = (prefix, n) => ({
   bindingFingerprint: String(n).padStart(64, '0'),
 });
 
+/** The fields of a receipt key, for operations whose input is `{ key, now }`. */
+const keyFields = {
+  toolCallId: (i) => i.key.toolCallId,
+  capability: (i) => i.key.capability,
+  bindingFingerprint: (i) => i.key.bindingFingerprint,
+  now: (i) => i.now,
+};
+
 /**
- * Each operation: Verdict's call, the raw-mysql2 parameters of the first statement it sends, and the
- * pgbench script of the comparable statement. Consumption takes each prepared approved receipt once,
- * so every call, Verdict's and the baseline's, is the success path.
+ * Each operation: Verdict's call and its input; `statements`, how many statements one call sends per
+ * engine (a change fails the bench); `fields`, the input's fields that Verdict's statements may bind
+ * (see statement-template.js: the baselines replay the statements Verdict sent, each parameter traced to
+ * its field); `pgbench`, the script's preamble and each field's SQL expression there. Consumption takes
+ * each prepared approved receipt once, so every call, Verdict's and the baselines', is the success path.
  */
 const operations = {
   issue: {
@@ -74,30 +88,29 @@ const operations = {
         throw new Error('a fresh key kept another receipt: the bench is not measuring issue');
     },
     // Verdict's INSERT; on MariaDB (no RETURNING) then its read of the key's row.
-    rawParameters: (i) => [
-      [
-        i.candidateId,
-        i.toolCallId,
-        i.capability,
-        i.bindingFingerprint,
-        i.reason,
-        i.description,
-        i.subject,
-        i.expiresAt,
-        i.now,
-        i.now,
-        null, // principal_fingerprint: no pending-receipt limits
-        null, // conversation_fingerprint
-        null, // provenance: not analysed
-      ],
-      [i.toolCallId, i.capability, i.bindingFingerprint],
-    ],
+    statements: { postgres: 1, mariadb: 2 },
+    fields: {
+      candidateId: (i) => i.candidateId,
+      toolCallId: (i) => i.toolCallId,
+      capability: (i) => i.capability,
+      bindingFingerprint: (i) => i.bindingFingerprint,
+      reason: (i) => i.reason,
+      expiresAt: (i) => i.expiresAt,
+      now: (i) => i.now,
+    },
     rawCheck: (result) => result.affectedRows === 1,
-    pgbench: () =>
-      `INSERT INTO verdict_approval_receipts (id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, created_at, updated_at) ` +
-      `VALUES (left(md5(random()::text) || md5(random()::text), 43), 'call_' || md5(random()::text), '${CAPABILITY}', md5(random()::text) || md5(random()::text), ` +
-      `'pending', 'Cancelling an order cannot be undone.', NULL, NULL, now() + interval '15 minutes', now(), now()) ` +
-      `ON CONFLICT (tool_call_id, capability, binding_fingerprint) DO NOTHING RETURNING ${COLUMNS};\n`,
+    pgbench: {
+      preamble: '',
+      expressions: {
+        candidateId: 'left(md5(random()::text) || md5(random()::text), 43)',
+        toolCallId: "'call_' || md5(random()::text)",
+        capability: `'${CAPABILITY}'`,
+        bindingFingerprint: 'md5(random()::text) || md5(random()::text)',
+        reason: "'Cancelling an order cannot be undone.'",
+        expiresAt: "now() + interval '15 minutes'",
+        now: 'now()',
+      },
+    },
   },
   validate: {
     input: () => ({ key: preparedKey('v', 1 + ((Math.random() * VALIDATE_POOL) | 0)), now: new Date() }),
@@ -105,11 +118,18 @@ const operations = {
       if ((await store.validate(key, now)).outcome !== 'approved')
         throw new Error('a prepared approved receipt did not validate');
     },
-    rawParameters: ({ key }) => [[key.toolCallId, key.capability]],
+    statements: { postgres: 1, mariadb: 1 },
+    fields: keyFields,
     rawCheck: (rows) => rows.length === 1,
-    pgbench: () =>
-      `\\set k random(1, ${VALIDATE_POOL})\n` +
-      `SELECT ${COLUMNS} FROM verdict_approval_receipts WHERE tool_call_id = 'v' || :k AND capability = '${CAPABILITY}';\n`,
+    pgbench: {
+      preamble: `\\set k random(1, ${VALIDATE_POOL})\n`,
+      expressions: {
+        toolCallId: "'v' || :k",
+        capability: `'${CAPABILITY}'`,
+        bindingFingerprint: "lpad(:k::text, 64, '0')",
+        now: 'now()',
+      },
+    },
   },
   consume: {
     consumesPrepared: true,
@@ -119,18 +139,20 @@ const operations = {
         throw new Error('a prepared approved receipt was not consumed');
     },
     // Verdict's UPDATE; on MariaDB (no RETURNING) then its read of the consumed row.
-    rawParameters: ({ key, now }) => [
-      [now, now, key.toolCallId, key.capability, key.bindingFingerprint, now],
-      [key.toolCallId, key.capability, key.bindingFingerprint],
-    ],
+    statements: { postgres: 1, mariadb: 2 },
+    fields: keyFields,
     rawCheck: (result) => result.affectedRows === 1,
-    // Verdict's statement; each client counts its own receipts (`:n` persists across a client's transactions).
-    // Each client consumes its own reserved receipts, exactly as many as it runs transactions (`-t`).
-    pgbench: () =>
-      `\\set n :n + 1\n\\set key :client_id * ${CLIENT_STRIDE} + :n\n` +
-      `UPDATE ${SCRATCH} SET status = 'consumed', consumed_at = now(), updated_at = now() ` +
-      `WHERE tool_call_id = 'c' || :key AND capability = '${CAPABILITY}' AND binding_fingerprint = lpad(:key::text, 64, '0') ` +
-      `AND status = 'approved' AND expires_at > now() RETURNING ${COLUMNS};\n`,
+    // Each client counts its own receipts (`:n` persists across a client's transactions) and consumes its
+    // own reserved receipts, exactly as many as it runs transactions (`-t`).
+    pgbench: {
+      preamble: `\\set n :n + 1\n\\set key :client_id * ${CLIENT_STRIDE} + :n\n`,
+      expressions: {
+        toolCallId: "'c' || :key",
+        capability: `'${CAPABILITY}'`,
+        bindingFingerprint: "lpad(:key::text, 64, '0')",
+        now: 'now()',
+      },
+    },
   },
 };
 
@@ -138,18 +160,18 @@ const rows = [];
 await forEachEngine(async (engine, admin) => {
   await admin.query(
     engine.name === 'postgres'
-      ? `CREATE TABLE ${SCRATCH} (LIKE verdict_approval_receipts INCLUDING ALL)`
-      : `CREATE TABLE ${SCRATCH} LIKE verdict_approval_receipts`,
+      ? `CREATE TABLE ${SCRATCH} (LIKE ${TABLE} INCLUDING ALL)`
+      : `CREATE TABLE ${SCRATCH} LIKE ${TABLE}`,
   );
-  await prepare(engine, admin, 'verdict_approval_receipts', 'v', range(engine, 1, VALIDATE_POOL));
+  await prepare(engine, admin, TABLE, 'v', range(engine, 1, VALIDATE_POOL));
   const receipts = {
-    verdict: receiptPool(engine, admin, 'verdict_approval_receipts', 'c'),
+    verdict: receiptPool(engine, admin, TABLE, 'c'),
     raw: receiptPool(engine, admin, SCRATCH, 'h'), // not pgbench's `c` keys on the same table
     pgbench: pgbenchPool(admin),
   };
   for (const [operation, spec] of Object.entries(operations)) {
     for (const writers of WRITERS) {
-      const result = await measure(engine, admin, spec, writers, receipts);
+      const result = await measure(engine, admin, operation, spec, writers, receipts);
       const baselineName = engine.name === 'postgres' ? 'pgbench' : 'hand-written mysql2';
       rows.push({ engine: engine.name, operation, writers, ...result, baselineName });
       console.log(
@@ -209,7 +231,7 @@ if (rows.length > 0) {
  * the operation; then the baselines with as many clients; alternating, `SLICES` times. Verdict's latency
  * is per call, as the application sees it; its logger counts the statements sent.
  */
-async function measure(engine, admin, spec, writers, receipts) {
+async function measure(engine, admin, operation, spec, writers, receipts) {
   const { dataSources, connections, statements, close } = await openWriters(engine, admin, writers);
   // Receipts to prepare before a slice: four times what the last slice of the same kind used (a slice that
   // runs out fails: rates swing widely on a shared machine).
@@ -221,19 +243,37 @@ async function measure(engine, admin, spec, writers, receipts) {
     await refill(receipts.verdict, rates.verdict / 2);
     statements.reset(); // what the DataSources sent when they opened
     rates.verdict = 2 * (await run(stores, 0.5, verdictCall)).opsPerSecond;
-    // The statements one call sends (every call here takes the same path), captured by the logger.
-    const sent = statements.texts.map((sql) =>
-      spec.consumesPrepared ? sql.replaceAll('verdict_approval_receipts', SCRATCH) : sql,
-    );
-    const parameterLists = spec.rawParameters(spec.input(receipts.verdict));
-    if (sent.length !== (engine.name === 'mariadb' ? parameterLists.length : 1))
-      throw new Error(`Verdict sent ${sent.length} distinct statements per call; the baseline replays another number`);
+    // The statements one call sends, with their parameters (every call here takes the same path), captured
+    // by the logger; the baselines replay them (for consume, on the scratch table).
+    const probe = spec.input(receipts.verdict);
     statements.reset();
-    // Hand-written: the statements Verdict sent, with the same inputs, through the bare driver.
+    await spec.call(stores[0], probe);
+    const what = `${engine.name} ${operation}`;
+    if (statements.sent.length !== spec.statements[engine.name])
+      throw new Error(
+        `${what}: Verdict sent ${statements.sent.length} statements in one call where the bench expects ` +
+          `${spec.statements[engine.name]}: the store changed; check the round-trip target and the baselines.\n` +
+          statements.sent.map(([sql]) => sql).join('\n'),
+      );
+    const templates = statementTemplates(
+      what,
+      statements.sent.map(([sql, parameters]) => [
+        spec.consumesPrepared ? sql.replaceAll(TABLE, SCRATCH) : sql,
+        parameters,
+      ]),
+      probe,
+      spec.fields,
+    );
+    const script =
+      engine.name === 'postgres'
+        ? `${spec.pgbench.preamble}${inlinedSql(what, templates[0], spec.pgbench.expressions)};\n`
+        : undefined;
+    statements.reset();
+    // Hand-written: the statements Verdict sent, with the same kind of inputs, through the bare driver.
     const rawCall = async (connection) => {
-      const lists = spec.rawParameters(spec.input(receipts.raw));
-      for (let i = 0; i < sent.length; i++) {
-        const [result] = await connection.query(sent[i], lists[i]);
+      const input = spec.input(receipts.raw);
+      for (let i = 0; i < templates.length; i++) {
+        const [result] = await connection.query(templates[i].sql, parametersOf(templates[i], input, spec.fields));
         if (i === 0 && !spec.rawCheck(result)) throw new Error('the raw statement did not do what Verdict did');
       }
     };
@@ -244,7 +284,7 @@ async function measure(engine, admin, spec, writers, receipts) {
     const pgbenchRun = async (mode) => {
       const perClient = Math.max(20, Math.ceil((pgbenchRates[mode] ?? 50 * writers) / writers));
       const offset = spec.consumesPrepared ? await receipts.pgbench.reserve(writers, perClient) : 0;
-      const { tps, processed } = pgbench(admin, spec.pgbench(), writers, ['-M', mode, '-D', `n=${offset}`], perClient);
+      const { tps, processed } = pgbench(admin, script, writers, ['-M', mode, '-D', `n=${offset}`], perClient);
       if (processed !== writers * perClient)
         throw new Error(`pgbench processed ${processed} of ${writers} × ${perClient} transactions`);
       if (spec.consumesPrepared) await receipts.pgbench.check(processed);
@@ -295,7 +335,13 @@ async function prepare(engine, admin, table, prefix, keys) {
       ? `'r${prefix}' || n, '${prefix}' || n, '${CAPABILITY}', lpad(n::text, 64, '0'), 'approved', 'bench', now() + interval '1 hour', 'bench:1', now(), now(), now()`
       : `CONCAT('r${prefix}', n), CONCAT('${prefix}', n), '${CAPABILITY}', LPAD(n, 64, '0'), 'approved', 'bench', ` +
         `UTC_TIMESTAMP(3) + INTERVAL 1 HOUR, 'bench:1', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), UTC_TIMESTAMP(3)`;
-  await admin.query(`INSERT INTO ${table} (${columns}) SELECT ${values} FROM ${keys}`);
+  try {
+    await admin.query(`INSERT INTO ${table} (${columns}) SELECT ${values} FROM ${keys}`);
+  } catch (error) {
+    throw new Error(
+      `Preparing approved receipts in ${table} failed: has the table gained a column the bench does not fill? ${error.message}`,
+    );
+  }
 }
 
 /** Prepared receipts `<prefix>1`, `<prefix>2`, … of `table`, each handed out once; `refill(count)` prepares `count` more. */

@@ -54,7 +54,8 @@ export async function forEachEngine(bench) {
  * `writers` DataSources on `admin`'s database, each with a pool of one connection, whose logger counts
  * the statements sent (`statements.count`), keeps the first (`statements.first`) and every distinct
  * statement text in the order first sent (`statements.texts`: on a path where every call sends the same
- * statements, one call's statements); as many bare driver connections for a hand-written baseline
+ * statements, one call's statements) and the first statements sent with their parameters
+ * (`statements.sent`, `[sql, parameters]` pairs: after a reset, one call's); as many bare driver connections for a hand-written baseline
  * (`connections`: mysql2 on MariaDB, `pg` clients on PostgreSQL, each answering `query(sql, parameters)`
  * with `[result]`). `close()` ends them all.
  */
@@ -63,15 +64,18 @@ export async function openWriters(engine, admin, writers) {
     count: 0,
     first: undefined,
     texts: [],
+    sent: [],
     reset() {
       this.count = 0;
       this.first = undefined;
       this.texts = [];
+      this.sent = [];
     },
   };
   const logger = {
-    logQuery: (query) => {
+    logQuery: (query, parameters) => {
       statements.count++;
+      if (statements.sent.length < 8) statements.sent.push([query, parameters]);
       statements.first ??= query;
       if (statements.texts.length < 8 && !statements.texts.includes(query)) statements.texts.push(query);
     },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { QueryFailedError } from 'typeorm';
 import type { DataSource } from 'typeorm';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
@@ -39,11 +40,38 @@ interface NativeStatement {
 
 const statements = new WeakMap<NativeSqlite, Map<string, NativeStatement>>();
 
+/** The pool of TypeORM's PostgreSQL driver (`pg.Pool`), as far as the stores use it. */
+interface PgPool {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{
+    rows?: Array<Record<string, unknown>>;
+    rowCount?: number | null;
+  }>;
+}
+
+/** A connection of TypeORM's MySQL/MariaDB driver (mysql2), as far as the stores use it. */
+interface MysqlConnection {
+  query(sql: string, parameters: unknown[], callback: (error: Error | null, result: unknown) => void): void;
+  release(): void;
+}
+
+/** The PostgreSQL prepared-statement name of each statement text (ADR 0113). */
+const statementNames = new Map<string, string>();
+
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (name === undefined)
+    statementNames.set(sql, (name = `verdict_${createHash('sha256').update(sql).digest('hex').slice(0, 40)}`));
+  return name;
+}
+
 /**
  * How Verdict's TypeORM stores run their one-statement gates, per engine, without ever joining an outer
  * application transaction:
  * - PostgreSQL, MySQL/MariaDB: each statement takes a pooled connection of its own and autocommits, so
- *   it never runs inside a transaction the application opened on another pooled connection.
+ *   it never runs inside a transaction the application opened on another pooled connection. It goes to
+ *   the driver's pool directly, logged through the DataSource's logger and failing as `QueryFailedError`
+ *   as TypeORM's query runner would, without a query runner per statement (ADR 0113); on PostgreSQL as a
+ *   named prepared statement, parsed and planned once per pooled connection.
  * - better-sqlite3: TypeORM shares one connection, so a transaction the application opened would swallow
  *   the write. The statement runs on the driver's native handle, synchronously, right after checking its
  *   `inTransaction` flag: no other statement of this process can begin a transaction in between, and an
@@ -77,9 +105,58 @@ export class StoreConnection {
    */
   async write(gate: string, sql: string, parameters: readonly unknown[]): Promise<StatementResult> {
     if (this.dialect === 'sqlite') return this.writeSqlite(gate, sql, parameters);
+    return this.pooled(sql, [...parameters]);
+  }
+
+  /**
+   * The rows of one read, on a pooled connection of its own (PostgreSQL, MySQL/MariaDB: as `write`);
+   * on better-sqlite3 through the DataSource, so a read inside an application transaction sees its writes.
+   */
+  async read(sql: string, parameters: readonly unknown[]): Promise<Array<Record<string, unknown>>> {
+    if (this.dialect === 'sqlite') return this.dataSource.query(sql, [...parameters]);
+    return (await this.pooled(sql, [...parameters])).rows;
+  }
+
+  /** One autocommitted statement on the driver's pool; a replicated DataSource (no single pool) goes through a query runner. */
+  private async pooled(sql: string, parameters: unknown[]): Promise<StatementResult> {
+    const driver = this.dataSource.driver as unknown as {
+      master?: PgPool;
+      pool?: unknown;
+      obtainMasterConnection(): Promise<MysqlConnection>;
+    };
+    const pool = this.dialect === 'postgres' ? driver.master : driver.pool;
+    if (pool === undefined) return this.onQueryRunner(sql, parameters);
+    const { logger } = this.dataSource;
+    logger.logQuery(sql, parameters);
+    try {
+      if (this.dialect === 'postgres') {
+        const result = await (pool as PgPool).query({ name: statementName(sql), text: sql, values: parameters });
+        return { rows: result.rows ?? [], affected: result.rowCount ?? 0, insertId: 0 };
+      }
+      const connection = await driver.obtainMasterConnection();
+      try {
+        // The callback form: no promise wrapper built around the connection per statement.
+        const raw = await new Promise<unknown>((resolve, reject) =>
+          connection.query(sql, parameters, (error, result) => (error ? reject(error) : resolve(result))),
+        );
+        const header = raw as { affectedRows?: number; insertId?: number };
+        return Array.isArray(raw)
+          ? { rows: raw as Array<Record<string, unknown>>, affected: 0, insertId: 0 }
+          : { rows: [], affected: header.affectedRows ?? 0, insertId: Number(header.insertId ?? 0) };
+      } finally {
+        connection.release();
+      }
+    } catch (error) {
+      logger.logQueryError(error as Error, sql, parameters);
+      // As TypeORM reports every driver's failure, so callers see one error type on every engine.
+      throw new QueryFailedError(sql, parameters, error as Error);
+    }
+  }
+
+  private async onQueryRunner(sql: string, parameters: unknown[]): Promise<StatementResult> {
     const runner = this.dataSource.createQueryRunner('master');
     try {
-      const result = await runner.query(sql, [...parameters], true);
+      const result = await runner.query(sql, parameters, true);
       return {
         rows: result.records ?? [],
         affected: result.affected ?? 0,

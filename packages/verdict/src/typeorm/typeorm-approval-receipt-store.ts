@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityMetadata } from 'typeorm';
 import type {
   ApprovalReceiptStore,
   PendingReceiptLimits,
@@ -70,6 +70,8 @@ const { Pending, Approved, Rejected, Consumed } = ReceiptStatus;
  */
 export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
   private readonly connection: StoreConnection;
+  /** The entity's columns, looked up on the first row hydrated (the DataSource may not be initialized before). */
+  private columns: EntityMetadata['columns'] | undefined;
   private readonly issueSql: string;
   private readonly approveSql: string;
   private readonly rejectSql: string;
@@ -331,7 +333,7 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
   private async check(key: ReceiptKey, now: Date): Promise<ReceiptCheck> {
     const candidates = await this.forCall(key);
     const tombstoned =
-      candidates.length === 0 && (await this.dataSource.query(this.tombstoneSql, [receiptTombstone(key)])).length > 0;
+      candidates.length === 0 && (await this.connection.read(this.tombstoneSql, [receiptTombstone(key)])).length > 0;
     return checkReceipt(candidates, key, now, tombstoned);
   }
 
@@ -374,19 +376,17 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
 
   /** A plain read on a pooled connection (validation runs twice per confirmed call: no query builder on that path). */
   private async read(sql: string, parameters: unknown[]): Promise<ApprovalReceipt[]> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(sql, parameters);
-    return rows.map((row) => this.hydrate(row));
+    return (await this.connection.read(sql, parameters)).map((row) => this.hydrate(row));
   }
 
   /** A raw row (selected or returned), converted column by column as TypeORM converts the rows it finds. */
   private hydrate(raw: Record<string, unknown>): ApprovalReceipt {
     const { driver } = this.dataSource;
-    const row = Object.fromEntries(
-      this.dataSource
-        .getMetadata(ApprovalReceiptEntity)
-        .columns.map((column) => [column.propertyName, driver.prepareHydratedValue(raw[column.databaseName], column)]),
-    );
-    return toReceipt(row as ApprovalReceiptEntity);
+    this.columns ??= this.dataSource.getMetadata(ApprovalReceiptEntity).columns;
+    const row: Record<string, unknown> = {};
+    for (const column of this.columns)
+      row[column.propertyName] = driver.prepareHydratedValue(raw[column.databaseName], column);
+    return toReceipt(row as unknown as ApprovalReceiptEntity);
   }
 }
 
