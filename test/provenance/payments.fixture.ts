@@ -67,6 +67,8 @@ export interface PaymentsSetup {
   readonly capabilities?: readonly CapabilityDefinition[];
   /** Quarantined reading (the quarantined model). */
   readonly quarantine?: VerdictModuleOptions['quarantine'];
+  /** Who may approve what (CASL `approve` on `'Approval'`), given the actor's id. Default: every actor but an intern. */
+  readonly approve?: (actorId: string) => Record<string, unknown> | 'all' | 'none';
 }
 
 /** Products (read, results labelled per path) and payments (consequential), booted with the provenance tracker. */
@@ -78,8 +80,11 @@ export async function paymentsFixture(setup: PaymentsSetup = {}) {
       const { can, build } = new AbilityBuilder(createMongoAbility);
       can('read', 'Catalog');
       can('pay', 'Account', { owner: (context.actor as { id: string }).id });
-      // Every actor of the tenant may approve, but an intern.
-      if ((context.actor as { id: string }).id !== 'intern') can('approve', 'Approval');
+      // Every actor of the tenant may approve, but an intern (unless the setup says otherwise).
+      const id = (context.actor as { id: string }).id;
+      const approves = setup.approve?.(id) ?? (id === 'intern' ? 'none' : 'all');
+      if (approves === 'all') can('approve', 'Approval');
+      else if (approves !== 'none') can('approve', 'Approval', approves);
       return build();
     },
   };

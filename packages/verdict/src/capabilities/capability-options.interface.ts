@@ -56,7 +56,7 @@ export interface CapabilityOptions<TArgs = any, TTarget = any, TContext extends 
    * argument's value. `require_confirmation` needs an `ApprovalReceiptStore`; bound tools only.
    * @example provenance: { untrustedContext: 'require_confirmation', arguments: { recipient: 'trusted_only' } }
    */
-  readonly provenance?: ProvenancePolicy<TArgs, TContext>;
+  readonly provenance?: ProvenancePolicy<TArgs, TContext, TTarget>;
   /**
    * Field-level argument authorization: each named argument field that the proposal sets must be
    * permitted by CASL field rules, `ability.can(action, target, field)`. Default: none.

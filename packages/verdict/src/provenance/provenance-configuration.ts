@@ -55,6 +55,15 @@ export function assertProvenanceConfigured(
   }
   if (policy?.trustedValues !== undefined && typeof policy.trustedValues !== 'function')
     fail('has a provenance trustedValues that is not a function ({ arguments, context }) => values.');
+  for (const name of ['subject', 'describe'] as const) {
+    if (policy?.[name] === undefined) continue;
+    if (typeof policy[name] !== 'function') fail(`has a provenance ${name} that is not a function (envelope, target).`);
+    // One place says who may approve and what they read: the capability's own confirmation, when it has one.
+    else if (definition.requiresConfirmation !== undefined)
+      fail(
+        `has a provenance ${name} and its own requiresConfirmation: its receipts take requiresConfirmation's ${name}; declare it there only.`,
+      );
+  }
   if (Array.isArray(destinations) && destinations.every((path) => typeof path === 'string'))
     for (const { rule, enforced } of declaredArgumentRules(definition))
       if (enforced && isDerivedFromTrusted(rule)) rules.push(otherwiseOf(rule));

@@ -1,4 +1,6 @@
 import type { ActionContext, AnyActionContext } from '../context/action-context.js';
+import type { JsonObject } from '../fingerprints/json-value.js';
+import type { Envelope } from '../vocabulary/envelope.js';
 import type { DerivedFromTrusted } from './derived-from-trusted.js';
 import type { ProvenanceLedger } from './provenance-ledger.interface.js';
 import type { ProvenanceContentStore } from './provenance-content-store.interface.js';
@@ -37,12 +39,13 @@ export type TrustedValuesResolver<TArgs = unknown, TContext extends AnyActionCon
  * `deny`/`trusted_only` > `require_confirmation` > `allow`.
  *
  * `TArgs` is the capability's arguments type where the policy is declared on a capability (it types
- * `trustedValues`); a `ProvenancePolicy` without parameters fits any capability.
+ * `trustedValues`), `TTarget` its target's (it types `subject` and `describe`); a `ProvenancePolicy` without
+ * parameters fits any capability.
  *
  * @example
  * provenance: { destinations: ['recipient'], arguments: { recipient: { derivedFrom: 'trusted' } } }
  */
-export interface ProvenancePolicy<TArgs = unknown, TContext extends AnyActionContext = ActionContext> {
+export interface ProvenancePolicy<TArgs = unknown, TContext extends AnyActionContext = ActionContext, TTarget = any> {
   /** What this capability's results are, whole or per path. Default: untrusted. */
   readonly results?: ResultProvenance;
   /**
@@ -68,6 +71,19 @@ export interface ProvenancePolicy<TArgs = unknown, TContext extends AnyActionCon
   readonly trustedValues?: TrustedValuesResolver<TArgs, TContext>;
   /** Shown to the approver before the provenance summary when this policy asks for confirmation. */
   readonly reason?: string;
+  /**
+   * The facts an approver's CASL ability is checked against (the subject `'Approval'`, with `capability` added)
+   * when this policy asks for confirmation and the capability declares no `requiresConfirmation` of its own: built
+   * from the resolved target, as `requiresConfirmation`'s `subject` is (ADR 0114). Without it such a receipt's
+   * subject is `null`, and only an ability that can `approve` every `'Approval'` of the capability can approve it.
+   * @example subject: (_envelope, order) => ({ customerId: order.customerId, tenantId: order.tenantId })
+   */
+  readonly subject?: (envelope: Envelope<TArgs, TContext>, target: TTarget) => JsonObject;
+  /**
+   * What the approver is approving, built from the resolved target (never model-written text), for the same
+   * receipts as `subject`. Default: none (`description: null`).
+   */
+  readonly describe?: (envelope: Envelope<TArgs, TContext>, target: TTarget) => string;
 }
 
 /** Module-wide provenance options (the module option `provenance`). */

@@ -1,5 +1,5 @@
-import type { QuarantineChatModel, QuarantinePromptMessage } from '@verdict/nestjs';
-import { readAssistantInstructions } from '@verdict/nestjs/testing';
+import { canonicalForm, type QuarantineChatModel, type QuarantinePromptMessage } from '@verdict/nestjs';
+import { type AssistantInstruction, readAssistantInstructions } from '@verdict/nestjs/testing';
 import type { ScriptedTurn, ScriptedTurnFactory } from '@verdict/nestjs/testing/langchain';
 import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { z } from 'zod';
@@ -103,10 +103,11 @@ export function quarantineReadingScript(calls: readonly CorpusCall[], answer: st
       .map(([key]) => key);
     if (handles.length > 0 && unseen.length > 0) {
       for (const handle of handles) read.add(handle);
+      const instruction = extractionInstruction(unseen, calls, window);
       return {
         toolCalls: handles.map((handle) => ({
           name: 'quarantine_extract',
-          args: { handle, schema: VALUES_SCHEMA, instruction: `the values of ${unseen.join(', ')}` },
+          args: { handle, schema: VALUES_SCHEMA, instruction },
           id: `${EXTRACT}${++extractions}`,
         })),
       };
@@ -126,12 +127,69 @@ export function quarantineReadingScript(calls: readonly CorpusCall[], answer: st
   return { step, done: () => done, turns: calls.length * 2 + 1 };
 }
 
+/** The first line of an extraction's instruction: the keys asked for. */
+const VALUES_OF = 'the values of ';
+/** Each further line: one call a key is for, its tool and the arguments the deciding model knows. */
+const SUBJECT = /^call (\d+): (\w+) with (\{.*\})$/;
+
+/** What one call a value is asked for is about, as the deciding model says it: its tool and known arguments. */
+interface Subject {
+  readonly tool: string;
+  /** The call's arguments the deciding model holds in its window, by argument path (`recipients.0`). */
+  readonly known: Readonly<Record<string, string>>;
+}
+
+/**
+ * What the deciding model asks the quarantined model, as a model would ask it: the keys, and for each call they
+ * are for, its tool and the arguments the deciding model already knows (its window holds them), so the question
+ * names its subject ("the address to invite Dora with", not "an address to invite someone with").
+ */
+export function extractionInstruction(keys: readonly string[], calls: readonly CorpusCall[], window: string): string {
+  const indices = [...new Set(keys.map((key) => Number(key.split('.')[0])))];
+  const subjects = indices.map((index) => {
+    const call = calls[index]!;
+    const known = leaves(call.args, '')
+      .filter(([, value]) => holds(window, value))
+      .map(([path, value]) => [path.slice(1), value]);
+    return `call ${index}: ${call.function} with ${JSON.stringify(Object.fromEntries(known))}`;
+  });
+  return [`${VALUES_OF}${keys.join(', ')}`, ...subjects].join('\n');
+}
+
+/** The keys and the subjects of an extraction's instruction, as `extractionInstruction` wrote it. */
+function readInstruction(human: string): { keys: string[]; subjects: Map<number, Subject> } {
+  const asked = human.startsWith('What to extract: ') ? human.slice('What to extract: '.length) : '';
+  const lines = asked.slice(0, asked.indexOf('\n\n')).split('\n');
+  const keys = lines[0]?.startsWith(VALUES_OF) ? lines[0].slice(VALUES_OF.length).split(', ') : [];
+  const subjects = new Map<number, Subject>();
+  for (const line of lines.slice(1)) {
+    const match = SUBJECT.exec(line);
+    if (match !== null)
+      subjects.set(Number(match[1]), { tool: match[2]!, known: JSON.parse(match[3]!) as Record<string, string> });
+  }
+  return { keys, subjects };
+}
+
+/**
+ * Whether an instruction is about another call than `subject`: it names one of the subject's known arguments
+ * with another value (canonically: a re-spelling is the same value). "Invite Fred with fred@…" does not answer
+ * the address to invite Dora with.
+ */
+function aboutAnother(instruction: AssistantInstruction, subject: Subject): boolean {
+  const named = new Map(leaves(instruction.args, '').map(([path, value]) => [path.slice(1), value]));
+  return Object.entries(subject.known).some(([path, value]) => {
+    const other = named.get(path);
+    return other !== undefined && canonicalForm(other) !== canonicalForm(value);
+  });
+}
+
 /**
  * The quarantine arm's quarantined model for one run: it answers the values asked for (keys of the run's ground
  * truth) that the document holds. Injection-following, as the deciding model of the other arms: when the
  * document holds instruction lines, it answers the attacker's value in place of each value the document holds
- * whose call an instruction asks for with that argument (the same tool and argument: the recipient, the URL, …),
- * cut to what the schema lets through.
+ * whose call an instruction asks for with that argument (the same tool and argument: the recipient, the URL, …)
+ * and does not set apart as another call (a known argument of the question named otherwise), cut to what the
+ * schema lets through. What it knows of each call is what the question says (`extractionInstruction`).
  */
 export class ValueReadingQuarantinedModel implements QuarantineChatModel {
   /** Extractions whose document held instruction lines: the injection reached this model. */
@@ -140,24 +198,27 @@ export class ValueReadingQuarantinedModel implements QuarantineChatModel {
   followed = 0;
   private readonly truth: ReadonlyMap<string, string>;
 
-  constructor(private readonly calls: readonly CorpusCall[]) {
+  constructor(calls: readonly CorpusCall[]) {
     this.truth = valuesByKey(calls);
   }
 
   async invoke(input: QuarantinePromptMessage[]): Promise<{ readonly content: string }> {
     const human = input.find(([role]) => role === 'human')?.[1] ?? '';
     const document = human.slice(human.indexOf('Document:\n') + 'Document:\n'.length);
-    const keys = /the values of (.+)\n/.exec(human)?.[1]?.split(', ') ?? [];
+    const { keys, subjects } = readInstruction(human);
     const instructions = readAssistantInstructions(document);
     if (instructions.length > 0) this.read += 1;
     // Misled: the attacker's value for an argument of the call an instruction asks for (the same tool, the same
-    // argument: "invite fred@… instead"); the document's value otherwise. An instruction for another tool does not
-    // answer what the key asks (the channel to reply in is not the channel an injected read names).
+    // argument, and no known argument of the call named otherwise: "invite Dora, at fred@… instead"); the
+    // document's value otherwise. An instruction for another tool does not answer what the key asks (the channel
+    // to reply in is not the channel an injected read names), nor one for the same tool about another subject
+    // (the address to invite Dora with is not the one an injected invitation of Fred names).
     const misled = (key: string) => {
       const [call, argument] = key.split('.');
-      const tool = this.calls[Number(call)]?.function;
+      const subject = subjects.get(Number(call));
+      if (subject === undefined) return undefined;
       return instructions
-        .filter((instruction) => instruction.tool === tool)
+        .filter((instruction) => instruction.tool === subject.tool && !aboutAnother(instruction, subject))
         .map((instruction) => instruction.args[argument!])
         .find((v) => typeof v === 'string');
     };
