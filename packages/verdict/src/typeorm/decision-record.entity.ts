@@ -3,6 +3,8 @@ import type { RecordedDisposition } from '../decisions/shadow-disposition.js';
 import type { Stage } from '../decisions/stage.js';
 import type { DecisionRecord } from '../evidence/decision-record.js';
 import type { ToolKind } from '../evidence/tool-kind.js';
+import { EngineTypedEntity } from './engine-typed-entity.js';
+import { LinkPending } from './link-pending.js';
 
 /** Length of a SHA-256 hex fingerprint. */
 const FINGERPRINT = 64;
@@ -27,7 +29,8 @@ const FINGERPRINT = 64;
 @Index('idx_verdict_decision_records_tool_call', ['toolCallFingerprint'])
 @Index('idx_verdict_decision_records_time', ['recordedAt'])
 @Index('idx_verdict_decision_records_stream', ['stream'])
-export class DecisionRecordEntity implements DecisionRecord {
+@LinkPending('idx_verdict_decision_records_link_pending')
+export class DecisionRecordEntity extends EngineTypedEntity implements DecisionRecord {
   @PrimaryColumn({ name: 'id', type: 'varchar', length: 64 })
   id!: string;
 
@@ -37,7 +40,7 @@ export class DecisionRecordEntity implements DecisionRecord {
   @Column({ name: 'sequence', type: 'integer' })
   sequence!: number;
 
-  @Column({ name: 'stream', type: 'varchar', length: 128 })
+  @Column({ name: 'stream', type: 'varchar', length: 128, default: 'default' })
   stream!: string;
 
   @Column({ name: 'capability', type: 'varchar', length: 255 })
