@@ -15,7 +15,9 @@ const FINGERPRINT = 64;
  *
  * Timestamps are declared as `Date` because that is the one column type every supported driver
  * converts as a UTC instant; the migration chooses the engine's millisecond type
- * (`timestamptz(3)` / `datetime(3)` / SQLite text).
+ * (`timestamptz(3)` / `datetime(3)` / SQLite text), which the column takes when a DataSource builds its
+ * metadata ({@link EngineTypedEntity}). `link_pending`, a seal's bookkeeping, is declared for TypeORM's
+ * schema builder only ({@link LinkPending}): it is no property of the record.
  *
  * @example
  * new DataSource({ type: 'better-sqlite3', database: 'verdict.sqlite', entities: verdictEntities, migrations: verdictMigrations });

@@ -3,7 +3,6 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { longTextType } from './migrations/long-text-type.js';
 import { utcInstantType } from './migrations/utc-instant-column.js';
 
-
 /** The properties declared {@link LongText}, per entity class. */
 const longTexts = new WeakMap<object, Set<string>>();
 /** The columns declared `Date` that took their engine's instant type. */
