@@ -1,5 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import type { DecisionRecord } from '@verdict/nestjs';
+import {
+  DecisionRecordEntity,
+  TypeOrmEvidenceRecorder,
+  verdictEntities,
+  verdictMigrations,
+} from '@verdict/nestjs/typeorm';
 import { databaseEngines, withDataSource, type DatabaseEngine } from '@verdict/testing-kit';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
@@ -28,8 +34,54 @@ for (const engine of databaseEngines().map(asMariaDb)) {
         expect(sql.upQueries.map((query) => query.query).join('\n')).toMatch(/verdict_trajectory_states.*version/s);
       });
     });
+
+    it('keeps link_pending out of the record: it reads back as written, marked pending by the column default', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        await new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' }).recordDecision(RECORD);
+
+        const stored = await dataSource.getRepository(DecisionRecordEntity).findOneByOrFail({ id: RECORD.id });
+        const [{ pending }] = (await dataSource.query(
+          `SELECT link_pending AS pending FROM verdict_decision_records WHERE id = '${RECORD.id}'`,
+        )) as Array<{ pending: unknown }>;
+
+        expect(Object.keys(stored)).not.toContain('linkPending');
+        expect({ ...stored }).toEqual(RECORD);
+        expect(Number(pending)).toBe(1);
+      });
+    });
   });
 }
+
+const RECORD: DecisionRecord = {
+  id: 'dec_entities_match_migrations',
+  correlationId: 'corr-1',
+  sequence: 0,
+  stream: 'tenant-a',
+  capability: 'orders.refund',
+  toolKind: 'bound',
+  stage: 'execution',
+  disposition: 'permit',
+  reason: 'permitted',
+  argumentsFingerprint: 'a'.repeat(64),
+  toolCallFingerprint: null,
+  actorFingerprint: 'b'.repeat(64),
+  targetPolicy: null,
+  targetStrategy: null,
+  proposalIdentityFingerprint: null,
+  executionIdentityFingerprint: null,
+  identityMatch: null,
+  approvalPhase: null,
+  approvalOutcome: null,
+  receiptFingerprint: null,
+  rateLimitKeyFingerprint: null,
+  rateLimitLimit: 10,
+  rateLimitRemaining: 9,
+  rateLimitResetAt: new Date('2024-02-29T23:59:59.987Z'),
+  claimFingerprint: null,
+  claimStatus: null,
+  claimAttempt: null,
+  recordedAt: new Date('2024-02-29T23:59:58.123Z'),
+};
 
 /** MariaDB as TypeORM's `mariadb` type: as `mysql`, TypeORM misreads MariaDB's `DEFAULT NULL` as a literal. */
 function asMariaDb(engine: DatabaseEngine): DatabaseEngine {
