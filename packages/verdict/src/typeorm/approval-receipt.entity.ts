@@ -3,6 +3,7 @@ import type { ApprovalReceipt } from '../approvals/approval-receipt.js';
 import type { JsonObject, JsonValue } from '../fingerprints/json-value.js';
 import type { ReceiptStatus } from '../approvals/receipt-status.js';
 import type { ApproverProvenance } from '../provenance/approver-provenance.js';
+import { EngineTypedEntity, LongText } from './engine-typed-entity.js';
 
 /**
  * One row of `verdict_approval_receipts`: an {@link ApprovalReceipt}, column for column. The unique key
@@ -18,7 +19,7 @@ import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 @Index('idx_verdict_approval_receipts_principal', ['principalFingerprint', 'capability', 'expiresAt'])
 @Index('idx_verdict_approval_receipts_expires_at', ['expiresAt'])
 @Index('idx_verdict_approval_receipts_batch', ['batchId'])
-export class ApprovalReceiptEntity implements ApprovalReceipt {
+export class ApprovalReceiptEntity extends EngineTypedEntity implements ApprovalReceipt {
   /** 256 random bits, base64url (43 characters). */
   @PrimaryColumn({ name: 'id', type: 'varchar', length: 64 })
   id!: string;
@@ -79,6 +80,7 @@ export class ApprovalReceiptEntity implements ApprovalReceipt {
 
   /** JSON text: what the approver is shown of the proposal's provenance (trusted data only); `null` when not analysed. */
   @Column({ name: 'provenance', type: 'simple-json', nullable: true })
+  @LongText()
   provenance!: ApproverProvenance | null;
 
   /** The approval batch (a fingerprint of the model turn) the receipt was asked in; `null` when asked on its own. */
@@ -87,5 +89,6 @@ export class ApprovalReceiptEntity implements ApprovalReceipt {
 
   /** JSON text: a batched proposal's validated arguments, for its approver; cleared when the batch is decided. */
   @Column({ name: 'arguments', type: 'simple-json', nullable: true })
+  @LongText()
   arguments!: JsonValue | null;
 }

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { EngineTypedEntity } from './engine-typed-entity.js';
 
 /** Reads a 64-bit total (a string on PostgreSQL and MySQL) as a number; totals stay within safe integers. */
 const bigintAsNumber = { to: (value: number) => value, from: (value: string | number) => Number(value) };
@@ -13,7 +14,7 @@ const bigintAsNumber = { to: (value: number) => value, from: (value: string | nu
  */
 @Entity('verdict_budget_windows')
 @Index('idx_verdict_budget_windows_expires_at', ['expiresAt'])
-export class BudgetWindowEntity {
+export class BudgetWindowEntity extends EngineTypedEntity {
   @PrimaryColumn({ name: 'bucket_fingerprint', type: 'varchar', length: 64 })
   bucketFingerprint!: string;
 

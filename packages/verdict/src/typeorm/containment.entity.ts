@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { EngineTypedEntity } from './engine-typed-entity.js';
 
 /**
  * One row of `verdict_containments`: an engaged kill switch (docs/containment.md), keyed by scope and
@@ -6,7 +7,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
  * row; engagements and releases are kept in evidence. The schema is owned by `verdictMigrations`.
  */
 @Entity('verdict_containments')
-export class ContainmentEntity {
+export class ContainmentEntity extends EngineTypedEntity {
   @PrimaryColumn({ name: 'scope', type: 'varchar', length: 16 })
   scope!: string;
 

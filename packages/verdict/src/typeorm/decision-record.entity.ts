@@ -3,6 +3,8 @@ import type { RecordedDisposition } from '../decisions/shadow-disposition.js';
 import type { Stage } from '../decisions/stage.js';
 import type { DecisionRecord } from '../evidence/decision-record.js';
 import type { ToolKind } from '../evidence/tool-kind.js';
+import { EngineTypedEntity } from './engine-typed-entity.js';
+import { LinkPending } from './link-pending.js';
 
 /** Length of a SHA-256 hex fingerprint. */
 const FINGERPRINT = 64;
@@ -13,7 +15,9 @@ const FINGERPRINT = 64;
  *
  * Timestamps are declared as `Date` because that is the one column type every supported driver
  * converts as a UTC instant; the migration chooses the engine's millisecond type
- * (`timestamptz(3)` / `datetime(3)` / SQLite text).
+ * (`timestamptz(3)` / `datetime(3)` / SQLite text), which the column takes when a DataSource builds its
+ * metadata ({@link EngineTypedEntity}). `link_pending`, a seal's bookkeeping, is declared for TypeORM's
+ * schema builder only ({@link LinkPending}): it is no property of the record.
  *
  * @example
  * new DataSource({ type: 'better-sqlite3', database: 'verdict.sqlite', entities: verdictEntities, migrations: verdictMigrations });
@@ -27,7 +31,8 @@ const FINGERPRINT = 64;
 @Index('idx_verdict_decision_records_tool_call', ['toolCallFingerprint'])
 @Index('idx_verdict_decision_records_time', ['recordedAt'])
 @Index('idx_verdict_decision_records_stream', ['stream'])
-export class DecisionRecordEntity implements DecisionRecord {
+@LinkPending('idx_verdict_decision_records_link_pending')
+export class DecisionRecordEntity extends EngineTypedEntity implements DecisionRecord {
   @PrimaryColumn({ name: 'id', type: 'varchar', length: 64 })
   id!: string;
 
@@ -37,7 +42,7 @@ export class DecisionRecordEntity implements DecisionRecord {
   @Column({ name: 'sequence', type: 'integer' })
   sequence!: number;
 
-  @Column({ name: 'stream', type: 'varchar', length: 128 })
+  @Column({ name: 'stream', type: 'varchar', length: 128, default: 'default' })
   stream!: string;
 
   @Column({ name: 'capability', type: 'varchar', length: 255 })

@@ -1,6 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { ExecutionClaim } from '../execution-claims/execution-claim.js';
 import type { ExecutionClaimStatus } from '../execution-claims/execution-claim-status.js';
+import { EngineTypedEntity } from './engine-typed-entity.js';
 
 /**
  * One row of `verdict_execution_claims`: an {@link ExecutionClaim}, column for column. The schema is
@@ -12,7 +13,7 @@ import type { ExecutionClaimStatus } from '../execution-claims/execution-claim-s
 @Entity('verdict_execution_claims')
 @Index('uq_verdict_execution_claims_binding', ['bindingFingerprint'], { unique: true })
 @Index('idx_verdict_execution_claims_status_claimed_at', ['status', 'claimedAt'])
-export class ExecutionClaimEntity implements ExecutionClaim {
+export class ExecutionClaimEntity extends EngineTypedEntity implements ExecutionClaim {
   /** 256 random bits, base64url (43 characters). */
   @PrimaryColumn({ name: 'id', type: 'varchar', length: 64 })
   id!: string;

@@ -1,6 +1,7 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import { type ChainLink, chainHashOfCanonical, type EvidenceKind, isPlainLink } from '../evidence/chain-link.js';
 import { instantMs } from '../evidence/chain-verification.js';
+import { isInstantColumn } from './engine-typed-entity.js';
 
 /** How one stored column is written in a record's canonical JSON; `general`: a type this reader leaves to hydration. */
 type Form = 'string' | 'number' | 'boolean' | 'instant' | 'general';
@@ -72,7 +73,7 @@ export class PostgresChainReader {
     const q = (name: string) => `r."${name.replace(/"/g, '""')}"`;
     this.columns = sorted.map((column) => ({
       prefix: `${JSON.stringify(column.propertyName)}:`,
-      form: column.type === Date ? 'instant' : 'string',
+      form: isInstantColumn(column) ? 'instant' : 'string',
     }));
     this.recordedAt = sorted.findIndex((column) => column.propertyName === 'recordedAt');
     this.stream = sorted.findIndex((column) => column.propertyName === 'stream');
@@ -80,7 +81,7 @@ export class PostgresChainReader {
     this.countLinkedAfter = `SELECT COUNT(*) FROM verdict_evidence_links l JOIN ${table} r ON r.id = l.record_id WHERE l.kind = $1 AND l.stream = $2 AND l.sequence > $3 AND r.stream = $2`;
     // An instant is sent as toISOString's text for years 1-9999; any other instant as '' (the general path).
     const expressions = sorted.map((column) =>
-      column.type === Date
+      isInstantColumn(column)
         ? `CASE WHEN ${q(column.databaseName)} IS NULL THEN NULL WHEN ${q(column.databaseName)} >= timestamptz '0001-01-01 00:00:00+00' AND ${q(column.databaseName)} < timestamptz '10000-01-01 00:00:00+00' THEN to_char(${q(column.databaseName)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') ELSE '' END`
         : q(column.databaseName),
     );

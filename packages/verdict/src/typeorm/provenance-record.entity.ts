@@ -2,6 +2,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { Trust } from '../context-release/trust.js';
 import type { ProvenanceRecord, ProvenanceRecordKind } from '../provenance/provenance-record.js';
 import type { ProvenanceSourceKind } from '../provenance/provenance-source.js';
+import { EngineTypedEntity } from './engine-typed-entity.js';
 
 /** Length of a SHA-256 hex fingerprint. */
 const FINGERPRINT = 64;
@@ -15,7 +16,7 @@ const IDENTIFIER = 128;
 @Entity('verdict_provenance_records')
 @Index('idx_verdict_provenance_records_content', ['contentFingerprint'])
 @Index('idx_verdict_provenance_records_correlation', ['correlationId'])
-export class ProvenanceRecordEntity implements ProvenanceRecord {
+export class ProvenanceRecordEntity extends EngineTypedEntity implements ProvenanceRecord {
   @PrimaryColumn({ name: 'id', type: 'varchar', length: 64 })
   id!: string;
 

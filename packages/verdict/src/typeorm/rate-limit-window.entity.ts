@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { EngineTypedEntity } from './engine-typed-entity.js';
 
 /**
  * One row of `verdict_rate_limit_windows`: the units consumed in one fixed window of one bucket. The
@@ -10,7 +11,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
  */
 @Entity('verdict_rate_limit_windows')
 @Index('idx_verdict_rate_limit_windows_expires_at', ['expiresAt'])
-export class RateLimitWindowEntity {
+export class RateLimitWindowEntity extends EngineTypedEntity {
   @PrimaryColumn({ name: 'bucket_fingerprint', type: 'varchar', length: 64 })
   bucketFingerprint!: string;
 

@@ -3,6 +3,8 @@ import type { DataClass } from '../context-release/data-class.js';
 import type { SourceKind } from '../context-release/source.js';
 import type { Trust } from '../context-release/trust.js';
 import type { ReleaseDisposition, ReleaseRecord } from '../evidence/release-record.js';
+import { EngineTypedEntity } from './engine-typed-entity.js';
+import { LinkPending } from './link-pending.js';
 
 /** Length of a SHA-256 hex fingerprint. */
 const FINGERPRINT = 64;
@@ -17,14 +19,15 @@ const IDENTIFIER = 128;
 @Index('idx_verdict_release_records_correlation', ['correlationId'])
 @Index('idx_verdict_release_records_destination_time', ['destinationConnection', 'destinationTrustZone', 'recordedAt'])
 @Index('idx_verdict_release_records_stream', ['stream'])
-export class ReleaseRecordEntity implements ReleaseRecord {
+@LinkPending('idx_verdict_release_records_link_pending')
+export class ReleaseRecordEntity extends EngineTypedEntity implements ReleaseRecord {
   @PrimaryColumn({ name: 'id', type: 'varchar', length: 64 })
   id!: string;
 
   @Column({ name: 'correlation_id', type: 'varchar', length: IDENTIFIER })
   correlationId!: string;
 
-  @Column({ name: 'stream', type: 'varchar', length: 128 })
+  @Column({ name: 'stream', type: 'varchar', length: 128, default: 'default' })
   stream!: string;
 
   @Column({ name: 'source_kind', type: 'varchar', length: 32 })

@@ -2,6 +2,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { JsonObject, JsonValue } from '../fingerprints/json-value.js';
 import type { ReviewItemStatus } from '../review/review-item-status.js';
 import type { ApproverProvenance } from '../provenance/approver-provenance.js';
+import { EngineTypedEntity, LongText } from './engine-typed-entity.js';
 
 /**
  * One row of `verdict_review_items`: a `ReviewItem`, column for column (`kind` holds `reviewed`:
@@ -11,7 +12,7 @@ import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 @Entity('verdict_review_items')
 @Index('uq_verdict_review_items_key', ['capability', 'requestKey', 'bindingFingerprint'], { unique: true })
 @Index('idx_verdict_review_items_queue', ['tenant', 'status', 'expiresAt'])
-export class ReviewItemEntity {
+export class ReviewItemEntity extends EngineTypedEntity {
   /** `rvw_` + 256 random bits, base64url. */
   @PrimaryColumn({ name: 'id', type: 'varchar', length: 64 })
   id!: string;
@@ -78,5 +79,6 @@ export class ReviewItemEntity {
 
   /** JSON text: what the reviewer is shown of the proposal's provenance (trusted data only); `null` when not analysed. */
   @Column({ name: 'provenance', type: 'simple-json', nullable: true })
+  @LongText()
   provenance!: ApproverProvenance | null;
 }

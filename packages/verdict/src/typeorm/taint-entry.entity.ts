@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { EngineTypedEntity } from './engine-typed-entity.js';
 
 /**
  * One row of `verdict_taint_entries`: a tainted value's fingerprint (`candidateFingerprint`) for one tenant
@@ -11,7 +12,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
  */
 @Entity('verdict_taint_entries')
 @Index('idx_verdict_taint_entries_expires_at', ['expiresAt'])
-export class TaintEntryEntity {
+export class TaintEntryEntity extends EngineTypedEntity {
   @PrimaryColumn({
     name: 'tenant_fingerprint',
     type: 'varchar',

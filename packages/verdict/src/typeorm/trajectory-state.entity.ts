@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { EngineTypedEntity } from './engine-typed-entity.js';
 
 /**
  * One row of `verdict_trajectory_states`: the folded state of one trajectory (a conversation under one
@@ -6,7 +7,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
  * compares and increments. The schema is owned by `verdictMigrations`; never `synchronize` it.
  */
 @Entity('verdict_trajectory_states')
-export class TrajectoryStateEntity {
+export class TrajectoryStateEntity extends EngineTypedEntity {
   @PrimaryColumn({ name: 'trajectory_fingerprint', type: 'varchar', length: 64 })
   trajectoryFingerprint!: string;
 

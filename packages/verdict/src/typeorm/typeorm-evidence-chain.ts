@@ -562,9 +562,11 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     return [...new Set(lists.flat())].sort();
   }
 
-  /** The entity columns of `kind`'s records, looked up once. */
+  /** The entity columns of `kind`'s records, looked up once: those TypeORM selects (not `link_pending`). */
   private columnsOf(kind: EvidenceKind): ReturnType<DataSource['getMetadata']>['columns'] {
-    return (this.columns[kind] ??= this.dataSource.getMetadata(TABLES[kind].entity).columns);
+    return (this.columns[kind] ??= this.dataSource
+      .getMetadata(TABLES[kind].entity)
+      .columns.filter((column) => column.isSelect));
   }
 
   /** The record a row holds, converted as TypeORM reads the entity, so it hashes as the record that was written. */

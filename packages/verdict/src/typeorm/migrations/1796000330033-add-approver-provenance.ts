@@ -1,5 +1,6 @@
 import { TableColumn } from 'typeorm';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { longTextType } from './long-text-type.js';
 
 const TABLES = ['verdict_approval_receipts', 'verdict_review_items'];
 
@@ -15,7 +16,7 @@ export class AddApproverProvenance1796000330033 implements MigrationInterface {
   name = 'AddApproverProvenance1796000330033';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const type = ['mysql', 'mariadb'].includes(queryRunner.connection.options.type) ? 'longtext' : 'text';
+    const type = longTextType(queryRunner.connection.options.type);
     for (const table of TABLES)
       await queryRunner.addColumn(table, new TableColumn({ name: 'provenance', type, isNullable: true }));
   }

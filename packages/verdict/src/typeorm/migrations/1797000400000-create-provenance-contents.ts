@@ -1,6 +1,7 @@
 import { TableIndex } from 'typeorm';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { createVerdictTable } from './verdict-table.js';
+import { longTextType } from './long-text-type.js';
 
 const TABLE = 'verdict_provenance_contents';
 
@@ -14,7 +15,7 @@ export class CreateProvenanceContents1797000400000 implements MigrationInterface
   name = 'CreateProvenanceContents1797000400000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const text = ['mysql', 'mariadb'].includes(queryRunner.connection.options.type) ? 'longtext' : 'text';
+    const text = longTextType(queryRunner.connection.options.type);
     await createVerdictTable(queryRunner, TABLE, (instant) => ({
       columns: [
         { name: 'fingerprint', type: 'varchar', length: '64', isPrimary: true },

@@ -1,5 +1,6 @@
 import { TableColumn, TableIndex } from 'typeorm';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { longTextType } from './long-text-type.js';
 
 const TABLE = 'verdict_approval_receipts';
 const INDEX = 'idx_verdict_approval_receipts_batch';
@@ -15,7 +16,7 @@ export class AddApprovalReceiptBatches1797010000000 implements MigrationInterfac
   name = 'AddApprovalReceiptBatches1797010000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const text = ['mysql', 'mariadb'].includes(queryRunner.connection.options.type) ? 'longtext' : 'text';
+    const text = longTextType(queryRunner.connection.options.type);
     await queryRunner.addColumn(
       TABLE,
       new TableColumn({ name: 'batch_id', type: 'varchar', length: '64', isNullable: true }),

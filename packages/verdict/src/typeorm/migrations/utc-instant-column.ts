@@ -1,13 +1,16 @@
 import type { TableColumnOptions } from 'typeorm';
 import { VerdictConfigurationError } from '../../errors/configuration.error.js';
 
+/** How an engine keeps a UTC instant: its column type, and the fractional-second digits when the type takes them. */
+export type UtcInstantType = Required<Pick<TableColumnOptions, 'type'>> & Pick<TableColumnOptions, 'precision'>;
+
 /**
- * A column type that keeps a UTC instant to the millisecond, for Verdict's migrations. PostgreSQL's
- * `timestamp` (without time zone) would store the Node process's local wall time, and MySQL's
- * `timestamp` converts through the session time zone and ends in 2038, so neither is used.
- * `table` only names the table in the error for an unsupported engine.
+ * The column type that keeps a UTC instant to the millisecond on `engine`, or `undefined` for an engine Verdict's
+ * migrations do not support. PostgreSQL's `timestamp` (without time zone) would store the Node process's local
+ * wall time, and MySQL's `timestamp` converts through the session time zone and ends in 2038, so neither is used.
+ * Verdict's entities take the same type (ADR 0116), so that TypeORM sees the column the migrations created.
  */
-export function utcInstantColumn(engine: string, table: string): Omit<TableColumnOptions, 'name'> {
+export function utcInstantType(engine: string): UtcInstantType | undefined {
   switch (engine) {
     case 'postgres':
     case 'aurora-postgres':
@@ -28,8 +31,19 @@ export function utcInstantColumn(engine: string, table: string): Omit<TableColum
       // SQLite keeps TypeORM's UTC text form, 'YYYY-MM-DD HH:MM:SS.SSS'.
       return { type: 'datetime' };
     default:
-      throw new VerdictConfigurationError(
-        `Verdict migrations support SQLite, PostgreSQL and MySQL/MariaDB, not "${engine}". Create ${table} with a migration of your own.`,
-      );
+      return undefined;
   }
+}
+
+/**
+ * {@link utcInstantType} for Verdict's migrations, which throws for an unsupported engine. `table` only names the
+ * table in the error.
+ */
+export function utcInstantColumn(engine: string, table: string): Omit<TableColumnOptions, 'name'> {
+  const instant = utcInstantType(engine);
+  if (instant === undefined)
+    throw new VerdictConfigurationError(
+      `Verdict migrations support SQLite, PostgreSQL and MySQL/MariaDB, not "${engine}". Create ${table} with a migration of your own.`,
+    );
+  return instant;
 }
