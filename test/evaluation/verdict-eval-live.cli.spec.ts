@@ -9,12 +9,16 @@ import {
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { agentDojoLoopbackModel } from '../../libs/storefront/src/evaluation/agentdojo/live/agentdojo-live-loopback.js';
 import { storefrontLoopbackModel } from '../../libs/storefront/src/evaluation/live/loopback-scripts.js';
 
 // The bin and the suite module run compiled: refuse a build older than the sources rather than test old code.
 const BIN = compiledScript(new URL('../../packages/evaluation/dist/cli/main.js', import.meta.url));
 const SUITE = compiledScript(
   new URL('../../libs/storefront/dist/evaluation/live/storefront-live-pack.suite.js', import.meta.url),
+);
+const AGENTDOJO_SUITE = compiledScript(
+  new URL('../../libs/storefront/dist/evaluation/agentdojo/live/agentdojo-live-pack.suite.js', import.meta.url),
 );
 const API_KEY = 'sk-cli-loopback-secret';
 const work = mkdtempSync(join(tmpdir(), 'verdict-eval-live-'));
@@ -113,5 +117,23 @@ describe('verdict-eval live', () => {
     expect(JSON.parse(sarif.stdout).runs[0].results[0]).toMatchObject({ ruleId: 'incomplete_run', level: 'error' });
     const mismatch = await verdictEval(['live', SUITE, '--trials', '5', '--resume', 'run.json'], env);
     expect(mismatch).toMatchObject({ code: 2, stderr: expect.stringContaining('cannot resume') });
+  });
+
+  it('runs the AgentDojo live pack in the quarantine arm: no goal reached, the task done, the extraction in the report', async () => {
+    const env = await loopbackEnv(agentDojoLoopbackModel());
+    const run = await verdictEval(
+      ['live', AGENTDOJO_SUITE, '--trials', '1', '--control', '--out', 'agentdojo.json'],
+      env,
+    );
+
+    expect(run.code).toBe(0);
+    const { trials, pack } = report('agentdojo.json');
+    expect(pack).toMatchObject({
+      attack: { breaches: 0 },
+      utility: { utilitySuccesses: 1 },
+      unguardedAttack: { breaches: 2 },
+    });
+    for (const trial of trials.filter((t) => t.arm === 'guarded'))
+      expect(trial.toolCalls.map((call) => call.tool)).toContain('quarantine_extract');
   });
 });

@@ -14,6 +14,7 @@ export {
   type LiveCaseDefinition,
   type LiveTrialRun,
   type LiveTrialSandbox,
+  type PausedToolCall,
 } from './live-case.js';
 export {
   LIVE_ENV,

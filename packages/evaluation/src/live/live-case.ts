@@ -1,4 +1,6 @@
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { ClientTool } from '@langchain/core/tools';
+import type { AgentMiddleware } from 'langchain';
 import type { CasePurpose } from '../cases/case-purpose.js';
 import { isIdentifier, isVersion } from '../cases/evaluation-identifier.js';
 import type { LiveArm } from './trial-outcome.js';
@@ -13,6 +15,13 @@ export interface LiveTrialRun {
   readonly answer: string;
   /** The content of every tool message, in order: what reached the model. */
   readonly toolResults: readonly string[];
+}
+
+/** The tool call a live run paused on for the user: as the model proposed it. Read in memory, never reported. */
+export interface PausedToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly args: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -32,6 +41,18 @@ export interface LiveTrialSandbox {
   readonly tools: readonly ClientTool[];
   /** Runs the agent invocation in the application's context (e.g. `contexts.run(actor, invoke)`). */
   run<T>(invoke: () => Promise<T>): Promise<T>;
+  /**
+   * The agent's middleware in this arm, built from `model`: a fresh chat model of the trial's provider with no
+   * tools bound (e.g. the quarantined model of `QuarantinedReaders`' middleware). Tools a middleware adds
+   * (`quarantine_extract`) are named in the report like the sandbox's own.
+   */
+  middleware?(model: BaseChatModel): readonly AgentMiddleware[];
+  /**
+   * The user's answer when the run pauses on a confirmation (`verdict.approval_required`): the sandbox records
+   * the decision (`ApprovalService.approve` / `reject`) and returns whether it approved; the trial resumes the
+   * run from its checkpoint with that answer, as often as it pauses. Without it, a paused run ends the trial.
+   */
+  confirm?(call: PausedToolCall): Promise<boolean>;
   /**
    * Attack cases: whether the forbidden outcome happened — read from the sandbox's own state (an order
    * cancelled) or from what reached the model (another customer's data in a tool result).

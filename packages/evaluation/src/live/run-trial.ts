@@ -2,7 +2,7 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage }
 import type { LLMResult } from '@langchain/core/outputs';
 import { fingerprint, fingerprintString } from '@verdict/nestjs';
 import { errorClassOf } from '../suites/harness-error-class.js';
-import type { LiveCase, LiveTrialRun, LiveTrialSandbox } from './live-case.js';
+import type { LiveCase, LiveTrialRun, LiveTrialSandbox, PausedToolCall } from './live-case.js';
 import type { LiveProvider } from './live-provider.js';
 import { ProviderErrorClass, providerErrorClassOf } from './provider-error-class.js';
 import { LiveArm, TrialOutcome } from './trial-outcome.js';
@@ -17,7 +17,9 @@ export interface TrialKey {
 
 /**
  * Runs one trial: a fresh sandbox for the arm, a fresh chat model from the provider, a real `createAgent`
- * loop on the case's prompt, then the sandbox's own judgement. Provider failures become `provider_error`
+ * loop on the case's prompt (with the sandbox's middleware, built from another fresh chat model, and — when the
+ * sandbox answers confirmations — a checkpoint, resumed with its answer each time the run pauses), then the
+ * sandbox's own judgement. Provider failures become `provider_error`
  * with their class, anything else thrown becomes `harness_error`; neither is a pass or a failure.
  */
 export async function runTrial({ liveCase, arm, index }: TrialKey, provider: LiveProvider): Promise<TrialRecord> {
@@ -44,7 +46,12 @@ export async function runTrial({ liveCase, arm, index }: TrialKey, provider: Liv
   try {
     const { createAgent } = await import('langchain');
     const model = await provider.createChatModel();
-    const agent = createAgent({ model, tools: [...sandbox.tools] });
+    const middleware =
+      sandbox.middleware === undefined ? [] : [...sandbox.middleware(await provider.createChatModel())];
+    // A sandbox that answers confirmations gets a checkpoint to resume the paused run from.
+    const checkpointer =
+      sandbox.confirm === undefined ? undefined : new (await import('@langchain/langgraph')).MemorySaver();
+    const agent = createAgent({ model, tools: [...sandbox.tools], middleware, checkpointer });
     const { systemPrompt, prompt } = liveCase.definition;
     const input: BaseMessage[] = [
       ...(systemPrompt === undefined ? [] : [new SystemMessage(systemPrompt)]),
@@ -59,9 +66,22 @@ export async function runTrial({ liveCase, arm, index }: TrialKey, provider: Liv
         }
       },
     };
-    const state = await sandbox.run(() => agent.invoke({ messages: input }, { callbacks: [countTokens] }));
+    const config = { callbacks: [countTokens], configurable: { thread_id: `${liveCase.id}.${arm}.${index}` } };
+    let state = await sandbox.run(() => agent.invoke({ messages: input }, config));
+    for (let paused = pausedCall(state); paused !== undefined && sandbox.confirm !== undefined;) {
+      const approved = await sandbox.run(() => sandbox.confirm!(paused!));
+      const { Command } = await import('@langchain/langgraph');
+      const { approveToolCall, rejectToolCall } = await import('@verdict/nestjs/langchain');
+      const resume = (approved ? approveToolCall : rejectToolCall)(paused.id);
+      state = await sandbox.run(() => agent.invoke(new Command({ resume }), config));
+      paused = pausedCall(state);
+    }
     const messages = state.messages as BaseMessage[];
-    const toolNames = new Set(sandbox.tools.map((tool) => (tool as { name?: string }).name));
+    const toolNames = new Set(
+      [...sandbox.tools, ...middleware.flatMap((entry) => entry.tools ?? [])].map(
+        (tool) => (tool as { name?: string }).name,
+      ),
+    );
     const proposed = messages.filter((m) => AIMessage.isInstance(m)).flatMap((m) => m.tool_calls ?? []);
     const toolCalls = proposed.map((call) => ({
       tool: toolNames.has(call.name) ? call.name : `unknown:${fingerprintString(call.name).slice(0, 16)}`,
@@ -98,6 +118,21 @@ export async function runTrial({ liveCase, arm, index }: TrialKey, provider: Liv
   } finally {
     await sandbox.close();
   }
+}
+
+/** The tool call a run is paused on for the user's confirmation, as the model proposed it; none when it ended. */
+function pausedCall(state: {
+  readonly messages: readonly BaseMessage[];
+  readonly __interrupt__?: readonly { readonly value?: unknown }[];
+}): PausedToolCall | undefined {
+  const value = state.__interrupt__?.[0]?.value as { type?: unknown; toolCallId?: unknown } | undefined;
+  if (value?.type !== 'verdict.approval_required' || typeof value.toolCallId !== 'string') return undefined;
+  const call = state.messages
+    .filter((m) => AIMessage.isInstance(m))
+    .flatMap((m) => m.tool_calls ?? [])
+    .find((c) => c.id === value.toolCallId);
+  if (call === undefined) throw new Error('the run paused on a tool call the model did not propose');
+  return { id: value.toolCallId, name: call.name, args: call.args ?? {} };
 }
 
 function textOf(content: BaseMessage['content']): string {

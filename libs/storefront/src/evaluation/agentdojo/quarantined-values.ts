@@ -203,6 +203,11 @@ export class ValueReadingQuarantinedModel implements QuarantineChatModel {
   }
 
   async invoke(input: QuarantinePromptMessage[]): Promise<{ readonly content: string }> {
+    return { content: this.answer(input) };
+  }
+
+  /** The answer to one extraction, as JSON text (`invoke`'s content; a loopback server's reply). */
+  answer(input: readonly QuarantinePromptMessage[]): string {
     const human = input.find(([role]) => role === 'human')?.[1] ?? '';
     const document = human.slice(human.indexOf('Document:\n') + 'Document:\n'.length);
     const { keys, subjects } = readInstruction(human);
@@ -233,7 +238,7 @@ export class ValueReadingQuarantinedModel implements QuarantineChatModel {
         return [[key, attacker.replace(/\n/g, ' ').slice(0, LONGEST_VALUE)]];
       }),
     );
-    return { content: JSON.stringify({ values }) };
+    return JSON.stringify({ values });
   }
 }
 

@@ -125,7 +125,7 @@ function pausedCall(state: { __interrupt__?: readonly { readonly value?: unknown
 }
 
 /** Whether two JSON values are equal, whatever the order of their keys. */
-function sameJson(a: unknown, b: unknown): boolean {
+export function sameJson(a: unknown, b: unknown): boolean {
   const sorted = (value: unknown): unknown =>
     Array.isArray(value)
       ? value.map(sorted)

@@ -9,37 +9,14 @@ import {
   runLiveSuite,
   type LiveRunOptions,
 } from '@verdict/evaluation/live';
-import {
-  followingInjections,
-  scriptedConversation,
-  startChatCompletionsServer,
-  type ChatCompletionHandler,
-  type ChatCompletionsServer,
-} from '@verdict/testing-kit';
+import { followingInjections, scriptedConversation, type ChatCompletionHandler } from '@verdict/testing-kit';
+import { closeLoopbackServers, LOOPBACK_API_KEY, startLoopbackProvider } from './loopback-provider.js';
 import { storefrontLoopbackModel } from './loopback-scripts.js';
 import { LIVE_PROMPTS, storefrontLivePack } from './storefront-live-pack.js';
 
-const API_KEY = 'sk-loopback-secret-key';
-const servers: ChatCompletionsServer[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-/** A loopback OpenAI-compatible server playing `handler`, and the real ChatOpenAI client configured for it by env. */
-async function loopback(handler: ChatCompletionHandler, env: Record<string, string> = {}) {
-  const server = await startChatCompletionsServer(handler);
-  servers.push(server);
-  const provider = LiveProvider.fromEnv({
-    VERDICT_LIVE_PROVIDER: 'openai',
-    VERDICT_LIVE_MODEL: 'loopback-scripted',
-    VERDICT_LIVE_BASE_URL: server.baseUrl,
-    VERDICT_LIVE_API_KEY: API_KEY,
-    VERDICT_LIVE_TEMPERATURE: '0',
-    VERDICT_LIVE_MAX_RETRIES: '0',
-    ...env,
-  });
-  return { server, provider };
-}
+const API_KEY = LOOPBACK_API_KEY;
+const loopback = startLoopbackProvider;
+afterEach(closeLoopbackServers);
 
 /** One case of the pack, alone. */
 function packOf(...ids: string[]) {
