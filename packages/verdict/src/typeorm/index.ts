@@ -24,3 +24,4 @@ export { ReviewItemEntity } from './review-item.entity.js';
 export { TypeOrmReviewItemStore } from './typeorm-review-item-store.js';
 export { TaintEntryEntity } from './taint-entry.entity.js';
 export { TypeOrmTaintLedger } from './typeorm-taint-ledger.js';
+export { useUnnamedStatements } from './unnamed-statements.js';

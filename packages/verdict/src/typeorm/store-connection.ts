@@ -3,6 +3,7 @@ import { QueryFailedError } from 'typeorm';
 import type { DataSource } from 'typeorm';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { OuterTransactionError } from '../errors/outer-transaction.error.js';
+import { usesUnnamedStatements } from './unnamed-statements.js';
 
 /** The SQL dialects Verdict's stores write. */
 export type SqlDialect = 'postgres' | 'sqlite' | 'mysql';
@@ -42,7 +43,7 @@ const statements = new WeakMap<NativeSqlite, Map<string, NativeStatement>>();
 
 /** The pool of TypeORM's PostgreSQL driver (`pg.Pool`), as far as the stores use it. */
 interface PgPool {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{
+  query(config: { name?: string; text: string; values: unknown[] }): Promise<{
     rows?: Array<Record<string, unknown>>;
     rowCount?: number | null;
   }>;
@@ -71,7 +72,8 @@ function statementName(sql: string): string {
  *   it never runs inside a transaction the application opened on another pooled connection. It goes to
  *   the driver's pool directly, logged through the DataSource's logger and failing as `QueryFailedError`
  *   as TypeORM's query runner would, without a query runner per statement (ADR 0113); on PostgreSQL as a
- *   named prepared statement, parsed and planned once per pooled connection.
+ *   named prepared statement, parsed and planned once per pooled connection, unless the DataSource was given to
+ *   {@link useUnnamedStatements} (a transaction-pooling PgBouncer): then unnamed, as TypeORM sends its own.
  * - better-sqlite3: TypeORM shares one connection, so a transaction the application opened would swallow
  *   the write. The statement runs on the driver's native handle, synchronously, right after checking its
  *   `inTransaction` flag: no other statement of this process can begin a transaction in between, and an
@@ -130,7 +132,11 @@ export class StoreConnection {
     logger.logQuery(sql, parameters);
     try {
       if (this.dialect === 'postgres') {
-        const result = await (pool as PgPool).query({ name: statementName(sql), text: sql, values: parameters });
+        const result = await (pool as PgPool).query(
+          usesUnnamedStatements(this.dataSource)
+            ? { text: sql, values: parameters }
+            : { name: statementName(sql), text: sql, values: parameters },
+        );
         return { rows: result.rows ?? [], affected: result.rowCount ?? 0, insertId: 0 };
       }
       const connection = await driver.obtainMasterConnection();
