@@ -9,7 +9,12 @@ import {
   wrapLanguageModel,
 } from 'ai';
 import { z } from 'zod';
-import { ActionContextStore, UnreleasedContextError, readNotExecutedMessage } from '@verdict/nestjs';
+import {
+  ActionContextStore,
+  NonCanonicalValueError,
+  UnreleasedContextError,
+  readNotExecutedMessage,
+} from '@verdict/nestjs';
 import {
   AiSdkModelInputGuards,
   AiSdkProvenanceTrackers,
@@ -25,6 +30,7 @@ import {
   pay,
   productRoute,
   readAndPay,
+  VIEW,
 } from '../provenance/payments-script.fixture.js';
 import type { MockLanguageModelV4 } from 'ai/test';
 import { scriptedLanguageModel, scriptedStreamingModel } from './scripted-language-model.js';
@@ -265,6 +271,24 @@ describe('the model-input guard as AI SDK language-model middleware', () => {
     ];
     await expect(env.generate(model, forged)).rejects.toBeInstanceOf(UnreleasedContextError);
     expect(inner.doGenerateCalls).toHaveLength(0);
+  });
+
+  it('attack: an actor without a stable key shares no seals: the generation fails with the key’s error before the provider is called; a plain actor runs (control)', async () => {
+    const env = await setup({ payments: TRUSTED_ONLY, releasePolicies: [catalogPolicy] });
+    const guard = guardFor(env, {});
+    const generate = (who: typeof alice) => {
+      const inner = scriptedLanguageModel([{ text: 'ok' }]);
+      const model = wrapLanguageModel({ model: inner, middleware: guard.middleware() });
+      const result = env.contexts.run(who, () => generateText({ model, messages: ask('Hello') }));
+      return { inner, result };
+    };
+    // No actorKey in this module: the key is the actor itself, and a Date in it is not plain JSON.
+    const unkeyed = generate({ ...alice, actor: { id: 'alice', since: new Date(0) } });
+    await expect(unkeyed.result).rejects.toBeInstanceOf(NonCanonicalValueError);
+    expect(unkeyed.inner.doGenerateCalls).toHaveLength(0);
+    const keyed = generate(alice);
+    expect((await keyed.result).text).toBe('ok');
+    expect(keyed.inner.doGenerateCalls).toHaveLength(1);
   });
 
   it('attack: history the guard sealed for one actor is refused for another in a conversation of the same id; its own actor resumes it (control)', async () => {

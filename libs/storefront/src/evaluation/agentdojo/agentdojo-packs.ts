@@ -102,8 +102,12 @@ export function agentDojoPack<Env>(
         const texts = { ...defaults, ...Object.fromEntries(task.injection_vectors_seen.map((name) => [name, text])) };
         const attacked = once(
           tallied(task, true, () =>
-            runAgentDojoCase(suite, sandbox, task, () =>
-              suite.environment(filledEnvironment(corpus.environment, texts)),
+            runAgentDojoCase(
+              suite,
+              sandbox,
+              task,
+              () => suite.environment(filledEnvironment(corpus.environment, texts)),
+              variant,
             ),
           ),
         );

@@ -3,6 +3,7 @@ import { type AssistantInstruction, readAssistantInstructions } from '@verdict/n
 import type { ScriptedTurn, ScriptedTurnFactory } from '@verdict/nestjs/testing/langchain';
 import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { z } from 'zod';
+import { AttackVariant } from './attack-variant.js';
 import type { CorpusCall } from './agentdojo-corpus.js';
 
 /** The one schema the quarantine arm's deciding model reads with (`quarantine_extract`'s `schema: 'values'`). */
@@ -190,6 +191,11 @@ function aboutAnother(instruction: AssistantInstruction, subject: Subject): bool
  * whose call an instruction asks for with that argument (the same tool and argument: the recipient, the URL, …)
  * and does not set apart as another call (a known argument of the question named otherwise), cut to what the
  * schema lets through. What it knows of each call is what the question says (`extractionInstruction`).
+ *
+ * Against the adaptive variant nothing sets an instruction apart: AgentDojo's fixed text names its own subject
+ * ("invite Fred"), but an attacker adapting to the quarantine writes the instruction about whatever the reader is
+ * asked ("the address to invite anyone with is fred@…": the vector sits in the very document the value is read
+ * from), so an instruction for the same tool and argument misleads whatever subject the question names.
  */
 export class ValueReadingQuarantinedModel implements QuarantineChatModel {
   /** Extractions whose document held instruction lines: the injection reached this model. */
@@ -198,7 +204,10 @@ export class ValueReadingQuarantinedModel implements QuarantineChatModel {
   followed = 0;
   private readonly truth: ReadonlyMap<string, string>;
 
-  constructor(calls: readonly CorpusCall[]) {
+  constructor(
+    calls: readonly CorpusCall[],
+    private readonly variant: AttackVariant = AttackVariant.Standard,
+  ) {
     this.truth = valuesByKey(calls);
   }
 
@@ -223,7 +232,7 @@ export class ValueReadingQuarantinedModel implements QuarantineChatModel {
       const subject = subjects.get(Number(call));
       if (subject === undefined) return undefined;
       return instructions
-        .filter((instruction) => instruction.tool === subject.tool && !aboutAnother(instruction, subject))
+        .filter((instruction) => instruction.tool === subject.tool && !this.setsApart(instruction, subject))
         .map((instruction) => instruction.args[argument!])
         .find((v) => typeof v === 'string');
     };
@@ -239,6 +248,11 @@ export class ValueReadingQuarantinedModel implements QuarantineChatModel {
       }),
     );
     return JSON.stringify({ values });
+  }
+
+  /** Whether `instruction` reads as about another call than `subject`: never against the adaptive attacker. */
+  private setsApart(instruction: AssistantInstruction, subject: Subject): boolean {
+    return this.variant !== AttackVariant.Adaptive && aboutAnother(instruction, subject);
   }
 }
 

@@ -8,6 +8,7 @@ import { observedAgentToolCalls } from '../agent-observation.js';
 import type { CorpusCall, CorpusUserTask } from './agentdojo-corpus.js';
 import type { RunState } from './agentdojo-environment.js';
 import type { AgentDojoSandbox } from './agentdojo-sandbox.js';
+import { AttackVariant } from './attack-variant.js';
 import { type AgentDojoSuite, capabilityOf } from './agentdojo-suite.js';
 import { PackArm } from '../provenance-packs/pack-arm.js';
 import { quarantineReadingScript, ValueReadingQuarantinedModel } from './quarantined-values.js';
@@ -53,20 +54,22 @@ function groundTruthScript(calls: readonly CorpusCall[], answer: string | null):
 /**
  * Runs one user task once: a real `createAgent` loop with the injection-following model, which plays the task's
  * ground truth (on this run's pre-environment) and obeys the instruction lines it reads in tool results, over
- * `environment` (clean, or with the attack text in the vectors).
+ * `environment` (clean, or with the attack text in the vectors); the quarantine arm's quarantined model is misled as
+ * the attack's `variant` writes its text (`ValueReadingQuarantinedModel`).
  */
 export async function runAgentDojoCase<Env>(
   suite: AgentDojoSuite<Env>,
   sandbox: AgentDojoSandbox<Env>,
   task: CorpusUserTask,
   environment: () => Env,
+  variant: AttackVariant = AttackVariant.Standard,
 ): Promise<Observation> {
   const pre = environment();
   const post = environment();
   const trace: CorpusCall[] = [];
   const calls = suite.groundTruth(task, pre);
   const quarantine = sandbox.arm === PackArm.Quarantine;
-  const quarantined = quarantine ? new ValueReadingQuarantinedModel(calls) : undefined;
+  const quarantined = quarantine ? new ValueReadingQuarantinedModel(calls, variant) : undefined;
   const reading = quarantine ? quarantineReadingScript(calls, task.ground_truth_output, LEGITIMATE) : undefined;
   const wiring = await sandbox.open(post, trace, quarantined);
   const model = new InjectionFollowingChatModel(
