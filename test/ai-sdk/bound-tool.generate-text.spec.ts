@@ -248,3 +248,37 @@ describe('a refusal kept for the execution that follows is its own call’s', ()
     expect(aliceDecisions).toHaveLength(1);
   });
 });
+
+describe('a kept refusal answers only the execution that follows its own asking', () => {
+  it('control: a call refused in a step that never executed, asked again and approved, runs', async () => {
+    const env = await setup();
+    // One conversation, so the second asking is the same call as the first: principal, conversation, id, arguments.
+    const inChat: ActionContext = { ...alice, metadata: { conversationId: 'chat-1' } };
+    const call = { name: 'archive_document', input: { id: 1 }, id: 'call_again' };
+    const tool = env.tools.archive_document as unknown as {
+      needsApproval: (input: unknown, options: { toolCallId: string; messages: [] }) => Promise<boolean>;
+    };
+    // Alice has lost her rights: asked whether to approve, the call is refused (and the refusal kept) — and the
+    // step is aborted, so the SDK never runs the execution that would have answered it.
+    env.fixture.revoked.add('alice');
+    await env.contexts.run(inChat, async () =>
+      expect(await tool.needsApproval(call.input, { toolCallId: call.id, messages: [] })).toBe(false),
+    );
+    // Her rights are back; the model proposes the same call again, and a human approves it in Verdict.
+    env.fixture.revoked.delete('alice');
+    const messages = ask('archive document 1');
+    const first = await env.generate(inChat, messages, [{ toolCalls: [call] }]).result;
+    const [request] = first.content.filter((part) => part.type === 'tool-approval-request');
+    expect(request).toBeDefined();
+    await env.approveInVerdict(call.id, inChat);
+    const resumed: ModelMessage[] = [
+      ...messages,
+      ...first.response.messages,
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }] },
+    ];
+    const { model, result } = env.generate(inChat, resumed, [{ text: 'done' }]);
+    await result;
+    expect(toolResultsRead(model.doGenerateCalls[0]!.prompt)).toEqual(['archived 1']);
+    expect(env.archived).toHaveLength(1);
+  });
+});

@@ -75,10 +75,14 @@ export class CapabilityToolRunner {
   /** Whether the runtime must ask a human: a Verdict receipt awaits a decision on this tool call. */
   async needsApproval(input: unknown, toolCallId: string): Promise<boolean> {
     if (!this.confirms()) return false;
+    // Only this answer is kept: a refusal kept for an earlier asking whose execution never came (an aborted step)
+    // must not answer the execution that follows this one.
+    const scope = this.scopeOf(input, toolCallId);
+    if (scope !== undefined) this.refusals.delete(scope);
     const asked = await this.run(input, toolCallId, false, undefined, this.windowOf(input, toolCallId));
     const { disposition } = asked.decision;
     const refused = disposition === Disposition.Deny || disposition === Disposition.Throttle;
-    if (!asked.executed && refused) this.rememberRefusal(input, toolCallId, asked);
+    if (!asked.executed && refused && scope !== undefined) this.rememberRefusal(scope, asked);
     return !asked.executed && asked.challenge !== undefined;
   }
 
@@ -119,9 +123,7 @@ export class CapabilityToolRunner {
   }
 
   /** Keeps the refusal for the execution that follows; the oldest goes once too many were never followed. */
-  private rememberRefusal(input: unknown, toolCallId: string, result: ExecutionResult): void {
-    const scope = this.scopeOf(input, toolCallId);
-    if (scope === undefined) return;
+  private rememberRefusal(scope: string, result: ExecutionResult): void {
     if (this.refusals.size >= REMEMBERED_REFUSALS) this.refusals.delete(this.refusals.keys().next().value!);
     this.refusals.set(scope, result);
   }
