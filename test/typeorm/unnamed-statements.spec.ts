@@ -1,9 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { DataSource, QueryFailedError } from 'typeorm';
-import { fingerprint, type RateLimitRequest } from '@verdict/nestjs';
+import { decisionRecord, fingerprint, type RateLimitRequest } from '@verdict/nestjs';
 import {
+  TypeOrmEvidenceRecorder,
   TypeOrmRateLimitStore,
+  TypeOrmTaintLedger,
   useUnnamedStatements,
   verdictEntities,
   verdictMigrations,
@@ -46,7 +48,47 @@ for (const engine of databaseEngines().filter(({ name }) => name === 'postgres')
         expect(await store.consume(request)).toMatchObject({ allowed: false, remaining: 0 });
       });
     });
+
+    it('prepares at most 64 texts per store: batches of every size do not pile up prepared statements', async () => {
+      await withOneConnection(engine, async (dataSource) => {
+        const ledger = new TypeOrmTaintLedger(dataSource);
+        const expiresAt = new Date(Date.now() + 60_000);
+        // 100 batch sizes, 100 statement texts: the first 64 named, the rest sent unnamed.
+        for (let size = 1; size <= 100; size++)
+          await ledger.record(
+            'acme',
+            Array.from({ length: size }, () => fingerprint(['taint', randomUUID()])),
+            expiresAt,
+          );
+        expect(await preparedNames(dataSource)).toHaveLength(64);
+
+        // Still recorded and found, named or not.
+        const late = Array.from({ length: 90 }, () => fingerprint(['taint', randomUUID()]));
+        await ledger.record('acme', late, expiresAt);
+        expect((await ledger.tainted('acme', late, new Date())).size).toBe(90);
+        // Another store names its own texts: the evidence recorder's INSERT is prepared.
+        await new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' }).recordDecisions([evidence()]);
+        expect(await preparedNames(dataSource)).toHaveLength(65);
+      });
+    });
   });
+}
+
+function evidence() {
+  return decisionRecord(
+    {
+      id: randomUUID(),
+      correlationId: randomUUID(),
+      sequence: 0,
+      capability: 'orders.cancel',
+      toolKind: 'bound',
+      stage: 'rate_limit',
+      disposition: 'permit',
+      reason: 'within the limit',
+      recordedAt: new Date(),
+    },
+    {},
+  );
 }
 
 /** A migrated DataSource on the test schema whose pool holds one connection, so raw SQL shares the stores' session. */

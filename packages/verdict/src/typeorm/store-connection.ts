@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { QueryFailedError } from 'typeorm';
 import type { DataSource } from 'typeorm';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
@@ -55,15 +56,13 @@ interface MysqlConnection {
   release(): void;
 }
 
-/** The PostgreSQL prepared-statement name of each statement text (ADR 0113). */
-const statementNames = new Map<string, string>();
-
-function statementName(sql: string): string {
-  let name = statementNames.get(sql);
-  if (name === undefined)
-    statementNames.set(sql, (name = `verdict_${createHash('sha256').update(sql).digest('hex').slice(0, 40)}`));
-  return name;
-}
+/**
+ * How many statement texts one store sends as named prepared statements on PostgreSQL (ADR 0113). A store whose
+ * text varies with a batch's size (the taint ledger's rows, the evidence recorder's records) would otherwise keep
+ * a prepared statement per size on every pooled connection, for the connection's life; past the bound its further
+ * texts are sent unnamed, as TypeORM sends its own.
+ */
+export const NAMED_STATEMENTS_PER_STORE = 64;
 
 /**
  * How Verdict's TypeORM stores run their one-statement gates, per engine, without ever joining an outer
@@ -81,6 +80,8 @@ function statementName(sql: string): string {
  */
 export class StoreConnection {
   readonly dialect: SqlDialect;
+  /** The PostgreSQL prepared-statement name of each statement text this store names. */
+  private readonly names = new Map<string, string>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -119,6 +120,15 @@ export class StoreConnection {
     return (await this.pooled(sql, [...parameters])).rows;
   }
 
+  /**
+   * One autocommitted append (the evidence recorder's INSERT): on a pooled connection of its own on PostgreSQL and
+   * MySQL/MariaDB, as `write`; on better-sqlite3 through the DataSource, as TypeORM's own statements run there.
+   */
+  async append(sql: string, parameters: readonly unknown[]): Promise<void> {
+    if (this.dialect === 'sqlite') await this.dataSource.query(sql, [...parameters]);
+    else await this.pooled(sql, [...parameters]);
+  }
+
   /** One autocommitted statement on the driver's pool; a replicated DataSource (no single pool) goes through a query runner. */
   private async pooled(sql: string, parameters: unknown[]): Promise<StatementResult> {
     const driver = this.dataSource.driver as unknown as {
@@ -130,13 +140,15 @@ export class StoreConnection {
     if (pool === undefined) return this.onQueryRunner(sql, parameters);
     const { logger } = this.dataSource;
     logger.logQuery(sql, parameters);
+    const started = performance.now();
     try {
       if (this.dialect === 'postgres') {
         const result = await (pool as PgPool).query(
           usesUnnamedStatements(this.dataSource)
             ? { text: sql, values: parameters }
-            : { name: statementName(sql), text: sql, values: parameters },
+            : { name: this.statementName(sql), text: sql, values: parameters },
         );
+        this.reportSlow(started, sql, parameters);
         return { rows: result.rows ?? [], affected: result.rowCount ?? 0, insertId: 0 };
       }
       const connection = await driver.obtainMasterConnection();
@@ -145,6 +157,7 @@ export class StoreConnection {
         const raw = await new Promise<unknown>((resolve, reject) =>
           connection.query(sql, parameters, (error, result) => (error ? reject(error) : resolve(result))),
         );
+        this.reportSlow(started, sql, parameters);
         const header = raw as { affectedRows?: number; insertId?: number };
         return Array.isArray(raw)
           ? { rows: raw as Array<Record<string, unknown>>, affected: 0, insertId: 0 }
@@ -157,6 +170,22 @@ export class StoreConnection {
       // As TypeORM reports every driver's failure, so callers see one error type on every engine.
       throw new QueryFailedError(sql, parameters, error as Error);
     }
+  }
+
+  /** As TypeORM's query runners do: a statement slower than the DataSource's `maxQueryExecutionTime` is logged as slow. */
+  private reportSlow(started: number, sql: string, parameters: unknown[]): void {
+    const { maxQueryExecutionTime } = this.dataSource.options;
+    const time = performance.now() - started;
+    if (maxQueryExecutionTime && time > maxQueryExecutionTime)
+      this.dataSource.logger.logQuerySlow(time, sql, parameters);
+  }
+
+  /** The name `sql` is prepared under; `undefined` (sent unnamed) once the store named as many texts as it may. */
+  private statementName(sql: string): string | undefined {
+    let name = this.names.get(sql);
+    if (name === undefined && this.names.size < NAMED_STATEMENTS_PER_STORE)
+      this.names.set(sql, (name = `verdict_${createHash('sha256').update(sql).digest('hex').slice(0, 40)}`));
+    return name;
   }
 
   private async onQueryRunner(sql: string, parameters: unknown[]): Promise<StatementResult> {

@@ -17,6 +17,7 @@ import { DecisionRecordEntity } from './decision-record.entity.js';
 import { retryDeadlockVictim } from './deadlock-retry.js';
 import { EntityRowsInsert } from './entity-rows-insert.js';
 import { ReleaseRecordEntity } from './release-record.entity.js';
+import { StoreConnection } from './store-connection.js';
 import { TypeOrmEvidenceChain } from './typeorm-evidence-chain.js';
 
 /** Records one process keeps waiting for its background seal, per stream. */
@@ -60,6 +61,7 @@ export interface TypeOrmEvidenceRecorderOptions {
  */
 export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain {
   private readonly chain: TypeOrmEvidenceChain;
+  private readonly connection: StoreConnection;
   private readonly decisions: EntityRowsInsert;
   private readonly releases: EntityRowsInsert;
   private readonly sealAfterWrite: boolean;
@@ -78,6 +80,7 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
     options: TypeOrmEvidenceRecorderOptions = {},
   ) {
     this.chain = new TypeOrmEvidenceChain(dataSource, options.checkpointKey);
+    this.connection = new StoreConnection(dataSource, 'TypeOrmEvidenceRecorder');
     this.decisions = new EntityRowsInsert(dataSource, DecisionRecordEntity);
     this.releases = new EntityRowsInsert(dataSource, ReleaseRecordEntity);
     this.sealAfterWrite = (options.seal ?? 'after-write') === 'after-write';
@@ -124,8 +127,9 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
 
   private async insert(into: EntityRowsInsert, rows: object[]): Promise<void> {
     const [sql, parameters] = into.statement(rows);
-    // One autocommitted statement: a deadlock victim's rows were rolled back, so it is sent again (ADR 0097).
-    await retryDeadlockVictim(() => this.dataSource.query(sql, parameters as unknown[]));
+    // One autocommitted statement (on PostgreSQL a named prepared statement, ADR 0113): a deadlock victim's rows
+    // were rolled back, so it is sent again (ADR 0097).
+    await retryDeadlockVictim(() => this.connection.append(sql, parameters));
   }
 
   private written(kind: EvidenceKind, records: ReadonlyArray<{ readonly id: string; readonly stream: string }>): void {
