@@ -5,7 +5,7 @@ import { chainHash, EvidenceKind } from '../evidence/chain-link.js';
 import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
 import { assertCanonicalJson, canonicalJson } from './canonical-json.js';
 import { fingerprint } from './fingerprint.js';
-import { flatCanonicalJson, shallowCanonicalJson } from './flat-canonical-json.js';
+import { flatCanonicalJson, isFlatCanonical, shallowCanonicalJson } from './flat-canonical-json.js';
 
 /** The record as the general path canonicalizes it: instants as ISO text, `undefined` dropped. */
 const asJson = (record: Record<string, unknown>): Record<string, unknown> =>
@@ -83,6 +83,28 @@ describe('flatCanonicalJson', () => {
     expect(flatCanonicalJson({ a: { nested: 1 } })).toBeUndefined();
     expect(flatCanonicalJson({ a: '\uD800' })).toBeUndefined();
     expect(flatCanonicalJson(JSON.parse('{"__proto__":1}'))).toBeUndefined();
+  });
+});
+
+describe('isFlatCanonical', () => {
+  it('answers whether flatCanonicalJson takes each record of a sequence, repeated values and instants included', () => {
+    fc.assert(
+      // Few keys, so that shapes recur and values repeat from one record to the next.
+      fc.property(fc.array(fc.dictionary(fc.constantFrom('a', 'b', 'c'), flatValue), { maxLength: 8 }), (sequence) => {
+        for (const record of sequence) expect(isFlatCanonical(record)).toBe(flatCanonicalJson(record) !== undefined);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('throws for an invalid instant, and judges an instant with its own text as flatCanonicalJson does', () => {
+    expect(isFlatCanonical({ a: 'x', at: new Date(0) })).toBe(true);
+    expect(() => isFlatCanonical({ a: 'x', at: new Date(Number.NaN) })).toThrow(RangeError);
+    // A value seen flat before, then a lone surrogate under the same key: declined.
+    expect(isFlatCanonical({ a: 'x\uD800', at: new Date(0) })).toBe(false);
+    const odd = Object.assign(new Date(0), { toISOString: () => '\uD800' });
+    expect(isFlatCanonical({ a: 'x', at: odd })).toBe(flatCanonicalJson({ a: 'x', at: odd }) !== undefined);
+    expect(isFlatCanonical({ a: 'x', at: odd })).toBe(false);
   });
 });
 
