@@ -64,6 +64,18 @@ describe('InMemoryEvidenceRecorder', () => {
       expect(recorder.decisions().map((kept) => kept.id)).toEqual(['r2']);
     });
 
+    it('refuses, when written, an invalid instant, a non-finite number and a nested value it cannot hash', async () => {
+      const recorder = new InMemoryEvidenceRecorder();
+      await expect(recorder.recordDecision(record(1, 'r', new Date(Number.NaN)))).rejects.toThrow(RangeError);
+      const infinite = { ...record(2), sequence: Number.POSITIVE_INFINITY };
+      await expect(recorder.recordDecision(infinite)).rejects.toThrow();
+      const nested = record(3, { note: 'lone \uD800' } as unknown as string);
+      await expect(recorder.recordDecision(nested)).rejects.toThrow('lone surrogate');
+      await recorder.recordDecision(record(4));
+      expect(recorder.decisions().map((kept) => kept.id)).toEqual(['r4']);
+      expect((await recorder.verify()).every((stream) => stream.intact)).toBe(true);
+    });
+
     it("keeps its own instants: a caller's later change to its Date neither reaches evidence nor breaks the chain", async () => {
       const recorder = new InMemoryEvidenceRecorder();
       const shared = new Date(1_000);

@@ -1,6 +1,7 @@
 import { type ChainLink, EvidenceKind, GENESIS_HASH, GENESIS_HEAD, assertChainable, linkAfter } from './chain-link.js';
 import { ChainVerifier, type ChainVerification } from './chain-verification.js';
 import { type DecisionRecord, decisionRecord } from './decision-record.js';
+import { isFlatValue } from '../fingerprints/flat-canonical-json.js';
 import { CheckpointPurpose, type EvidenceCheckpoint } from './evidence-checkpoint.js';
 import {
   type ChainVerifyOptions,
@@ -21,16 +22,24 @@ interface Chained<T> {
 /** The most records left unlinked: a write that reaches it links them all (ADR 0075). */
 const LINK_BATCH = 256;
 
-/** `record` frozen, with its own copy of every instant: a caller's later change to its Date cannot reach evidence. */
-function withOwnInstants<T extends object>(record: T): T {
+/**
+ * `record` — a {@link decisionRecord} or {@link releaseRecord}: its declared keys only — frozen, with its own copy of
+ * every instant (a caller's later change to its Date cannot reach evidence), and refused as hashing it would refuse
+ * it (ADR 0075). The values are checked in the same walk as they are copied; only a record holding a value the flat
+ * canonical form does not take goes through the general check, which throws for what it cannot hash.
+ */
+function owned<T extends object>(record: T): T {
   const values = record as Record<string, unknown>;
+  let flat = true;
   for (const key of Object.keys(values)) {
     const value = values[key];
     if (value instanceof Date) values[key] = new Date(value.getTime());
     // Records are flat; a nested value (only reachable past the types) is copied too, so an edit the caller makes
     // before the record is linked cannot reach the hash.
     else if (typeof value === 'object' && value !== null) values[key] = frozenCopy(value);
+    if (flat && !isFlatValue(values[key])) flat = false;
   }
+  if (!flat) assertChainable(record);
   return Object.freeze(record);
 }
 
@@ -61,7 +70,7 @@ export class InMemoryEvidenceRecorder implements EvidenceRecorder, EvidenceChain
 
   async recordDecision(record: DecisionRecord): Promise<void> {
     // Only the declared fields: whatever else a caller attached never lands in evidence.
-    this.decisionChain.append(withOwnInstants(decisionRecord(record, record)));
+    this.decisionChain.append(owned(decisionRecord(record, record)));
   }
 
   /** A run's records in one call (ADR 0022), chained in order as {@link recordDecision} chains each. */
@@ -71,11 +80,11 @@ export class InMemoryEvidenceRecorder implements EvidenceRecorder, EvidenceChain
       for (const record of records) await this.recordDecision(record);
       return;
     }
-    for (const record of records) this.decisionChain.append(withOwnInstants(decisionRecord(record, record)));
+    for (const record of records) this.decisionChain.append(owned(decisionRecord(record, record)));
   }
 
   async recordRelease(record: ReleaseRecord): Promise<void> {
-    this.releaseChain.append(withOwnInstants(releaseRecord(record)));
+    this.releaseChain.append(owned(releaseRecord(record)));
   }
 
   /** The kept decision records, oldest first. */
@@ -126,9 +135,8 @@ class MemoryChain<T extends { readonly stream: string; readonly recordedAt: Date
     private readonly capacity: number,
   ) {}
 
-  /** Keeps `record` (frozen, its own instants); it is linked later, in write order. @throws what hashing it would */
+  /** Keeps `record`, as {@link owned} made it (checked, frozen, its own instants); it is linked later, in write order. */
   append(record: T): void {
-    assertChainable(record);
     this.entries.push({ record, link: undefined });
     if (this.entries.length - this.linked >= LINK_BATCH) this.link();
     else this.idle ??= setImmediate(() => this.link());

@@ -54,6 +54,15 @@ function isScalar(value: unknown): boolean {
   }
 }
 
+/**
+ * Whether {@link flatCanonicalJson} takes `value`, a record's value, as it is: a JSON scalar (a well-formed string,
+ * a finite number, a boolean, null), `undefined` (dropped), or a valid instant whose ISO text is Date's own.
+ */
+export function isFlatValue(value: unknown): boolean {
+  if (value instanceof Date) return value.toISOString === Date.prototype.toISOString && !Number.isNaN(value.getTime());
+  return value === undefined || isScalar(value);
+}
+
 /** A value the flat path cannot take: the general path must judge it. */
 const NOT_FLAT = Symbol('not flat');
 
