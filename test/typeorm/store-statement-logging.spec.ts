@@ -51,6 +51,31 @@ for (const engine of databaseEngines().filter(({ name }) => name !== 'sqlite')) 
         }
       });
     });
+
+    it('logs none as slow within maxQueryExecutionTime', async () => {
+      await withDataSource(engine, SCHEMA, async (migrated) => {
+        const slow: string[] = [];
+        const logger: Logger = {
+          logQuery: () => {},
+          logQuerySlow: (_time, query) => void slow.push(query),
+          logQueryError: () => {},
+          logSchemaBuild: () => {},
+          logMigration: () => {},
+          log: () => {},
+        };
+        const dataSource = await new DataSource({
+          ...migrated.options,
+          logger,
+          maxQueryExecutionTime: 60_000,
+        }).initialize();
+        try {
+          await new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' }).recordDecisions([record()]);
+        } finally {
+          await dataSource.destroy();
+        }
+        expect(slow).toEqual([]);
+      });
+    });
   });
 }
 

@@ -11,6 +11,7 @@ import {
   verdictMigrations,
 } from '@verdict/nestjs/typeorm';
 import { databaseEngines, withDataSource } from '@verdict/testing-kit';
+import { NAMED_STATEMENTS_PER_DATA_SOURCE } from '../../packages/verdict/src/typeorm/store-connection.js';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 
@@ -49,26 +50,27 @@ for (const engine of databaseEngines().filter(({ name }) => name === 'postgres')
       });
     });
 
-    it('prepares at most 64 texts per store: batches of every size do not pile up prepared statements', async () => {
+    it('sends a statement that varies with its batch size unnamed, and names at most 256 texts per DataSource', async () => {
       await withOneConnection(engine, async (dataSource) => {
         const ledger = new TypeOrmTaintLedger(dataSource);
         const expiresAt = new Date(Date.now() + 60_000);
-        // 100 batch sizes, 100 statement texts: the first 64 named, the rest sent unnamed.
-        for (let size = 1; size <= 100; size++)
-          await ledger.record(
-            'acme',
-            Array.from({ length: size }, () => fingerprint(['taint', randomUUID()])),
-            expiresAt,
-          );
-        expect(await preparedNames(dataSource)).toHaveLength(64);
+        // 100 batch sizes, 100 statement texts: none prepared, every one recorded and found.
+        const recorded: string[] = [];
+        for (let size = 1; size <= 100; size++) {
+          const batch = Array.from({ length: size }, () => fingerprint(['taint', randomUUID()]));
+          await ledger.record('acme', batch, expiresAt);
+          recorded.push(...batch);
+        }
+        expect(await preparedNames(dataSource)).toEqual([]);
+        expect((await ledger.tainted('acme', recorded, new Date())).size).toBe(recorded.length);
 
-        // Still recorded and found, named or not.
-        const late = Array.from({ length: 90 }, () => fingerprint(['taint', randomUUID()]));
-        await ledger.record('acme', late, expiresAt);
-        expect((await ledger.tainted('acme', late, new Date())).size).toBe(90);
-        // Another store names its own texts: the evidence recorder's INSERT is prepared.
-        await new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' }).recordDecisions([evidence()]);
-        expect(await preparedNames(dataSource)).toHaveLength(65);
+        // The evidence recorder's INSERT has one text per record count: named up to the DataSource's bound.
+        const recorder = new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' });
+        for (let count = 1; count <= NAMED_STATEMENTS_PER_DATA_SOURCE + 4; count++)
+          await recorder.recordDecisions(Array.from({ length: count }, evidence));
+        expect(await preparedNames(dataSource)).toHaveLength(NAMED_STATEMENTS_PER_DATA_SOURCE);
+        const [{ stored }] = await dataSource.query('SELECT count(*)::int AS stored FROM verdict_decision_records');
+        expect(stored).toBe(((NAMED_STATEMENTS_PER_DATA_SOURCE + 4) * (NAMED_STATEMENTS_PER_DATA_SOURCE + 5)) / 2);
       });
     });
   });

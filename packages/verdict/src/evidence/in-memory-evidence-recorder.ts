@@ -1,7 +1,7 @@
+import { isFlatValue } from '../fingerprints/flat-canonical-json.js';
 import { type ChainLink, EvidenceKind, GENESIS_HASH, GENESIS_HEAD, assertChainable, linkAfter } from './chain-link.js';
 import { ChainVerifier, type ChainVerification } from './chain-verification.js';
 import { type DecisionRecord, decisionRecord } from './decision-record.js';
-import { isFlatValue } from '../fingerprints/flat-canonical-json.js';
 import { CheckpointPurpose, type EvidenceCheckpoint } from './evidence-checkpoint.js';
 import {
   type ChainVerifyOptions,
@@ -28,8 +28,8 @@ const LINK_BATCH = 256;
  * it (ADR 0075). The values are checked in the same walk as they are copied; only a record holding a value the flat
  * canonical form does not take goes through the general check, which throws for what it cannot hash.
  */
-function owned<T extends object>(record: T): T {
-  const values = record as Record<string, unknown>;
+function owned<T extends DecisionRecord | ReleaseRecord>(record: T): T {
+  const values = record as unknown as Record<string, unknown>;
   let flat = true;
   for (const key of Object.keys(values)) {
     const value = values[key];

@@ -5,7 +5,7 @@ import { chainHash, EvidenceKind } from '../evidence/chain-link.js';
 import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
 import { assertCanonicalJson, canonicalJson } from './canonical-json.js';
 import { fingerprint } from './fingerprint.js';
-import { flatCanonicalJson, isFlatCanonical, shallowCanonicalJson } from './flat-canonical-json.js';
+import { flatCanonicalJson, isFlatCanonical, isFlatValue, shallowCanonicalJson } from './flat-canonical-json.js';
 
 /** The record as the general path canonicalizes it: instants as ISO text, `undefined` dropped. */
 const asJson = (record: Record<string, unknown>): Record<string, unknown> =>
@@ -105,6 +105,33 @@ describe('isFlatCanonical', () => {
     const odd = Object.assign(new Date(0), { toISOString: () => '\uD800' });
     expect(isFlatCanonical({ a: 'x', at: odd })).toBe(flatCanonicalJson({ a: 'x', at: odd }) !== undefined);
     expect(isFlatCanonical({ a: 'x', at: odd })).toBe(false);
+  });
+});
+
+describe('isFlatValue', () => {
+  it('takes what flatCanonicalJson writes as it is, and nothing else', () => {
+    fc.assert(
+      fc.property(flatValue, (value) => {
+        expect(isFlatValue(value)).toBe(flatCanonicalJson({ value }) !== undefined);
+      }),
+      { numRuns: 1000 },
+    );
+    const invalid = new Date(Number.NaN);
+    const claimsValid = Object.assign(new Date(Number.NaN), { getTime: () => 0 });
+    const ownText = Object.assign(new Date(0), { toISOString: () => 'not an instant' });
+    for (const value of [
+      invalid,
+      claimsValid,
+      ownText,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      'x\uD800',
+      { a: 1 },
+      [1],
+      1n,
+    ])
+      expect(isFlatValue(value)).toBe(false);
+    for (const value of [new Date(0), 'x', -0, 0.5, true, null, undefined]) expect(isFlatValue(value)).toBe(true);
   });
 });
 

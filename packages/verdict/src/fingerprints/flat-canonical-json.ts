@@ -15,8 +15,6 @@ interface KeyOrder {
    */
   readonly last: unknown[];
   readonly lastText: string[];
-  /** Per sorted key, the last primitive value {@link isFlatCanonical} found flat for it. */
-  readonly checked: unknown[];
 }
 
 /** The last key orders seen: decision and release records each have one shape, and so do most arguments and identities. */
@@ -31,7 +29,6 @@ function keyOrder(keys: readonly string[]): KeyOrder {
     unusual: keys.some((key) => REFUSED_KEYS.has(key) || !isWellFormed(key)),
     last: [],
     lastText: [],
-    checked: [],
   };
   orders.unshift(order);
   orders.length = Math.min(orders.length, 8);
@@ -59,7 +56,10 @@ function isScalar(value: unknown): boolean {
  * a finite number, a boolean, null), `undefined` (dropped), or a valid instant whose ISO text is Date's own.
  */
 export function isFlatValue(value: unknown): boolean {
-  if (value instanceof Date) return value.toISOString === Date.prototype.toISOString && !Number.isNaN(value.getTime());
+  if (value instanceof Date)
+    return (
+      value.toISOString === Date.prototype.toISOString && !Number.isNaN(Date.prototype.getTime.call(value) as number)
+    );
   return value === undefined || isScalar(value);
 }
 
@@ -117,19 +117,7 @@ export function isFlatCanonical(record: object): boolean {
   const values = record as Record<string, unknown>;
   const order = keyOrder(Object.keys(record));
   if (order.unusual) return false;
-  const { sorted, checked } = order;
-  for (let i = 0; i < sorted.length; i++) {
-    const field = values[sorted[i]![0]];
-    // The same primitive as last time was flat (the records of a run share most values); a plain instant is
-    // flat when valid: an invalid one throws from toISOString, as it does in flatCanonicalJson.
-    if (field === checked[i] && typeof field !== 'object' && field !== undefined) continue;
-    if (field instanceof Date && field.toISOString === Date.prototype.toISOString) {
-      if (Number.isNaN(field.getTime())) field.toISOString();
-      continue;
-    }
-    if (flatScalar(field) === NOT_FLAT) return false;
-    if (typeof field !== 'object') checked[i] = field;
-  }
+  for (const [key] of order.sorted) if (flatScalar(values[key]) === NOT_FLAT) return false;
   return true;
 }
 

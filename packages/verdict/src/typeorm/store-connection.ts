@@ -44,7 +44,7 @@ const statements = new WeakMap<NativeSqlite, Map<string, NativeStatement>>();
 
 /** The pool of TypeORM's PostgreSQL driver (`pg.Pool`), as far as the stores use it. */
 interface PgPool {
-  query(config: { name?: string; text: string; values: unknown[] }): Promise<{
+  query(config: { name: string | undefined; text: string; values: unknown[] }): Promise<{
     rows?: Array<Record<string, unknown>>;
     rowCount?: number | null;
   }>;
@@ -52,17 +52,24 @@ interface PgPool {
 
 /** A connection of TypeORM's MySQL/MariaDB driver (mysql2), as far as the stores use it. */
 interface MysqlConnection {
-  query(sql: string, parameters: unknown[], callback: (error: Error | null, result: unknown) => void): void;
+  query(
+    sql: string | { sql: string; timeout: number },
+    parameters: unknown[],
+    callback: (error: Error | null, result: unknown) => void,
+  ): void;
   release(): void;
 }
 
 /**
- * How many statement texts one store sends as named prepared statements on PostgreSQL (ADR 0113). A store whose
- * text varies with a batch's size (the taint ledger's rows, the evidence recorder's records) would otherwise keep
- * a prepared statement per size on every pooled connection, for the connection's life; past the bound its further
- * texts are sent unnamed, as TypeORM sends its own.
+ * How many statement texts the stores on one DataSource send as named prepared statements on PostgreSQL (ADR 0113,
+ * ADR 0120): each is prepared on every pooled connection for the connection's life. The stores' fixed statements
+ * are far fewer; a statement whose text varies with a batch's size is sent unnamed (`write(..., { named: false })`),
+ * and past the bound any further text is sent unnamed too, as TypeORM sends its own.
  */
-export const NAMED_STATEMENTS_PER_STORE = 64;
+export const NAMED_STATEMENTS_PER_DATA_SOURCE = 256;
+
+/** The prepared-statement name of each statement text named so far, per DataSource. */
+const statementNames = new WeakMap<DataSource, Map<string, string>>();
 
 /**
  * How Verdict's TypeORM stores run their one-statement gates, per engine, without ever joining an outer
@@ -80,8 +87,6 @@ export const NAMED_STATEMENTS_PER_STORE = 64;
  */
 export class StoreConnection {
   readonly dialect: SqlDialect;
-  /** The PostgreSQL prepared-statement name of each statement text this store names. */
-  private readonly names = new Map<string, string>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -106,9 +111,14 @@ export class StoreConnection {
    * `QueryFailedError` on every engine (never as a refusal); an open transaction on better-sqlite3's
    * shared connection rejects with `OuterTransactionError` before anything is written.
    */
-  async write(gate: string, sql: string, parameters: readonly unknown[]): Promise<StatementResult> {
+  async write(
+    gate: string,
+    sql: string,
+    parameters: readonly unknown[],
+    { named = true }: { readonly named?: boolean } = {},
+  ): Promise<StatementResult> {
     if (this.dialect === 'sqlite') return this.writeSqlite(gate, sql, parameters);
-    return this.pooled(sql, [...parameters]);
+    return this.pooled(sql, [...parameters], named);
   }
 
   /**
@@ -129,8 +139,11 @@ export class StoreConnection {
     else await this.pooled(sql, [...parameters]);
   }
 
-  /** One autocommitted statement on the driver's pool; a replicated DataSource (no single pool) goes through a query runner. */
-  private async pooled(sql: string, parameters: unknown[]): Promise<StatementResult> {
+  /**
+   * One autocommitted statement on the driver's pool (named on PostgreSQL unless `named` is false); a replicated
+   * MySQL/MariaDB DataSource (no single pool) goes through a query runner.
+   */
+  private async pooled(sql: string, parameters: unknown[], named = true): Promise<StatementResult> {
     const driver = this.dataSource.driver as unknown as {
       master?: PgPool;
       pool?: unknown;
@@ -140,22 +153,27 @@ export class StoreConnection {
     if (pool === undefined) return this.onQueryRunner(sql, parameters);
     const { logger } = this.dataSource;
     logger.logQuery(sql, parameters);
-    const started = performance.now();
     try {
       if (this.dialect === 'postgres') {
-        const result = await (pool as PgPool).query(
-          usesUnnamedStatements(this.dataSource)
-            ? { text: sql, values: parameters }
-            : { name: this.statementName(sql), text: sql, values: parameters },
-        );
+        // Timed from the pool's checkout: `pg.Pool.query` takes a connection and sends in one call.
+        const started = performance.now();
+        const name = named && !usesUnnamedStatements(this.dataSource) ? this.statementName(sql) : undefined;
+        const result = await (pool as PgPool).query({ name, text: sql, values: parameters });
         this.reportSlow(started, sql, parameters);
         return { rows: result.rows ?? [], affected: result.rowCount ?? 0, insertId: 0 };
       }
       const connection = await driver.obtainMasterConnection();
       try {
+        const { enableQueryTimeout, maxQueryExecutionTime } = this.dataSource.options as {
+          enableQueryTimeout?: boolean;
+          maxQueryExecutionTime?: number;
+        };
+        // As TypeORM's MySQL query runner: the statement times out past maxQueryExecutionTime when asked to.
+        const query = enableQueryTimeout && maxQueryExecutionTime ? { sql, timeout: maxQueryExecutionTime } : sql;
+        const started = performance.now();
         // The callback form: no promise wrapper built around the connection per statement.
         const raw = await new Promise<unknown>((resolve, reject) =>
-          connection.query(sql, parameters, (error, result) => (error ? reject(error) : resolve(result))),
+          connection.query(query, parameters, (error, result) => (error ? reject(error) : resolve(result))),
         );
         this.reportSlow(started, sql, parameters);
         const header = raw as { affectedRows?: number; insertId?: number };
@@ -180,11 +198,13 @@ export class StoreConnection {
       this.dataSource.logger.logQuerySlow(time, sql, parameters);
   }
 
-  /** The name `sql` is prepared under; `undefined` (sent unnamed) once the store named as many texts as it may. */
+  /** The name `sql` is prepared under; `undefined` (sent unnamed) once the DataSource's stores named as many as they may. */
   private statementName(sql: string): string | undefined {
-    let name = this.names.get(sql);
-    if (name === undefined && this.names.size < NAMED_STATEMENTS_PER_STORE)
-      this.names.set(sql, (name = `verdict_${createHash('sha256').update(sql).digest('hex').slice(0, 40)}`));
+    let names = statementNames.get(this.dataSource);
+    if (names === undefined) statementNames.set(this.dataSource, (names = new Map()));
+    let name = names.get(sql);
+    if (name === undefined && names.size < NAMED_STATEMENTS_PER_DATA_SOURCE)
+      names.set(sql, (name = `verdict_${createHash('sha256').update(sql).digest('hex').slice(0, 40)}`));
     return name;
   }
 

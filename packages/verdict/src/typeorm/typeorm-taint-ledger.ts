@@ -34,10 +34,12 @@ export class TypeOrmTaintLedger implements TaintLedger {
   async record(tenant: string, fingerprints: readonly string[], expiresAt: Date): Promise<void> {
     const expiry = this.connection.instant(expiresAt);
     for (const batch of batches([...new Set(fingerprints)], RECORD_BATCH))
+      // One text per batch size: sent unnamed, so sizes do not pile up prepared statements (ADR 0120).
       await this.connection.write(
         'Taint recording',
         this.recordSql(batch.length),
         batch.flatMap((fingerprint) => [tenant, fingerprint, expiry]),
+        { named: false },
       );
   }
 
