@@ -1,6 +1,6 @@
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { canonicalJson } from '../fingerprints/canonical-json.js';
-import { fingerprintString } from '../fingerprints/fingerprint.js';
+import { identityFingerprint } from '../fingerprints/identity-fingerprint.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
 import { isMissingKey } from '../shared/is-missing-key.js';
 import type { ActionContext } from './action-context.js';
@@ -41,12 +41,12 @@ export function actorKeyText(key: unknown): string {
  * @throws NonCanonicalValueError when the key is not plain JSON: set `actorKey`.
  */
 export function actorFingerprint(context: ActionContext, actorKey: ActorKey = defaultActorKey): string {
-  return fingerprintString(actorKeyText(actorKey(context.actor)));
+  return identityFingerprint(actorKeyText(actorKey(context.actor)));
 }
 
 /** `sha256(tenant)`, or `null` for a context without a tenant. */
 export function tenantFingerprintOf(context: ActionContext): string | null {
-  return context.tenant === null ? null : fingerprintString(context.tenant);
+  return context.tenant === null ? null : identityFingerprint(context.tenant);
 }
 
 /**
