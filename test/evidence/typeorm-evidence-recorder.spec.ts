@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { randomUUID } from 'node:crypto';
-import { InMemoryEvidenceRecorder, decisionRecord, type DecisionRecord } from '@verdict/nestjs';
+import { InMemoryEvidenceRecorder, type DecisionRecord } from '@verdict/nestjs';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { describeEvidenceRecorderContract } from '@verdict/nestjs/testing';
 import {
@@ -10,6 +9,7 @@ import {
   verdictEntities,
   verdictMigrations,
 } from '@verdict/nestjs/typeorm';
+import { sampleDecision } from './sample-decision.fixture.js';
 import { databaseEngines, dropDataSource, openDataSource, remigrate, withDataSource } from '@verdict/testing-kit';
 import type { DatabaseEngine } from '@verdict/testing-kit';
 import { CreateDecisionRecords1795987325470 } from '../../packages/verdict/src/typeorm/migrations/1795987325470-create-decision-records.js';
@@ -65,7 +65,7 @@ for (const engine of databaseEngines()) {
   describe(`TypeOrmEvidenceRecorder [${engine.name}]`, () => {
     it('stores only the declared fields of a record that carries more', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const record = sampleRecord();
+        const record = sampleDecision();
         const overloaded = { ...record, arguments: { cardNumber: '4111111111111111' }, toolCallId: 'call_raw_id' };
         await new TypeOrmEvidenceRecorder(dataSource).recordDecision(overloaded);
 
@@ -78,7 +78,7 @@ for (const engine of databaseEngines()) {
 
     it('stores recorded_at as UTC, to the millisecond, in the database itself', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const record = sampleRecord();
+        const record = sampleDecision();
         await new TypeOrmEvidenceRecorder(dataSource).recordDecision(record);
 
         const [row] = await dataSource.query(utcTextQuery(engine), [record.id]);
@@ -89,7 +89,7 @@ for (const engine of databaseEngines()) {
     it('rejects a write the database refuses, so the pipeline can stop the action', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
         const recorder = new TypeOrmEvidenceRecorder(dataSource);
-        const record = sampleRecord();
+        const record = sampleDecision();
         await recorder.recordDecision(record);
 
         await expect(recorder.recordDecision({ ...record, reason: 'same id again' })).rejects.toThrow();
@@ -113,7 +113,7 @@ for (const engine of databaseEngines()) {
         ]);
         await onOwnRunner(dataSource, (queryRunner) => actors.up(queryRunner));
         await onOwnRunner(dataSource, (queryRunner) => chains.up(queryRunner));
-        const record = sampleRecord();
+        const record = sampleDecision();
         await new TypeOrmEvidenceRecorder(dataSource).recordDecision(record);
         expect(await readRecords(dataSource, record.correlationId)).toEqual([record]);
       });
@@ -147,21 +147,4 @@ function utcTextQuery(engine: DatabaseEngine): string {
     case 'mariadb':
       return `SELECT LEFT(DATE_FORMAT(recorded_at, '%Y-%m-%d %H:%i:%s.%f'), 23) AS utc FROM ${TABLE} WHERE id = ?`;
   }
-}
-
-function sampleRecord(): DecisionRecord {
-  return decisionRecord(
-    {
-      id: randomUUID(),
-      correlationId: randomUUID(),
-      sequence: 0,
-      capability: 'orders.cancel',
-      toolKind: 'bound',
-      stage: 'execution',
-      disposition: 'permit',
-      reason: 'authorized',
-      recordedAt: new Date('2024-02-29T23:59:59.987Z'),
-    },
-    { identityMatch: true },
-  );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type Logger } from 'typeorm';
-import { decisionRecord, fingerprint } from '@verdict/nestjs';
+import { fingerprint } from '@verdict/nestjs';
 import {
   TypeOrmEvidenceRecorder,
   TypeOrmRateLimitStore,
@@ -9,6 +9,7 @@ import {
   verdictMigrations,
 } from '@verdict/nestjs/typeorm';
 import { databaseEngines, withDataSource } from '@verdict/testing-kit';
+import { sampleDecision } from '../evidence/sample-decision.fixture.js';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 
@@ -18,16 +19,7 @@ for (const engine of databaseEngines().filter(({ name }) => name !== 'sqlite')) 
   describe(`Store statements in the DataSource's logger [${engine.name}]`, () => {
     it('logs the rate limit and the evidence INSERT, and each as slow past maxQueryExecutionTime', async () => {
       await withDataSource(engine, SCHEMA, async (migrated) => {
-        const logged: string[] = [];
-        const slow: string[] = [];
-        const logger: Logger = {
-          logQuery: (query) => void logged.push(query),
-          logQuerySlow: (_time, query) => void slow.push(query),
-          logQueryError: () => {},
-          logSchemaBuild: () => {},
-          logMigration: () => {},
-          log: () => {},
-        };
+        const { logger, logged, slow } = recordingLogger();
         const dataSource = await new DataSource({
           ...migrated.options,
           logger,
@@ -40,7 +32,7 @@ for (const engine of databaseEngines().filter(({ name }) => name !== 'sqlite')) 
             windowSeconds: 60,
             limit: 1,
           });
-          await new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' }).recordDecisions([record()]);
+          await new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' }).recordDecisions([sampleDecision()]);
         } finally {
           await dataSource.destroy();
         }
@@ -54,22 +46,14 @@ for (const engine of databaseEngines().filter(({ name }) => name !== 'sqlite')) 
 
     it('logs none as slow within maxQueryExecutionTime', async () => {
       await withDataSource(engine, SCHEMA, async (migrated) => {
-        const slow: string[] = [];
-        const logger: Logger = {
-          logQuery: () => {},
-          logQuerySlow: (_time, query) => void slow.push(query),
-          logQueryError: () => {},
-          logSchemaBuild: () => {},
-          logMigration: () => {},
-          log: () => {},
-        };
+        const { logger, slow } = recordingLogger();
         const dataSource = await new DataSource({
           ...migrated.options,
           logger,
           maxQueryExecutionTime: 60_000,
         }).initialize();
         try {
-          await new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' }).recordDecisions([record()]);
+          await new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' }).recordDecisions([sampleDecision()]);
         } finally {
           await dataSource.destroy();
         }
@@ -79,19 +63,17 @@ for (const engine of databaseEngines().filter(({ name }) => name !== 'sqlite')) 
   });
 }
 
-function record() {
-  return decisionRecord(
-    {
-      id: randomUUID(),
-      correlationId: randomUUID(),
-      sequence: 0,
-      capability: 'orders.cancel',
-      toolKind: 'bound',
-      stage: 'rate_limit',
-      disposition: 'permit',
-      reason: 'within the limit',
-      recordedAt: new Date(),
-    },
-    {},
-  );
+/** A logger that keeps the statements logged, and those logged as slow. */
+function recordingLogger() {
+  const logged: string[] = [];
+  const slow: string[] = [];
+  const logger: Logger = {
+    logQuery: (query) => void logged.push(query),
+    logQuerySlow: (_time, query) => void slow.push(query),
+    logQueryError: () => {},
+    logSchemaBuild: () => {},
+    logMigration: () => {},
+    log: () => {},
+  };
+  return { logger, logged, slow };
 }

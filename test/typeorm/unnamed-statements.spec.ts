@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { DataSource, QueryFailedError } from 'typeorm';
-import { decisionRecord, fingerprint, type RateLimitRequest } from '@verdict/nestjs';
+import { fingerprint, type RateLimitRequest } from '@verdict/nestjs';
 import {
   TypeOrmEvidenceRecorder,
   TypeOrmRateLimitStore,
@@ -11,6 +11,7 @@ import {
   verdictMigrations,
 } from '@verdict/nestjs/typeorm';
 import { databaseEngines, withDataSource } from '@verdict/testing-kit';
+import { sampleDecision } from '../evidence/sample-decision.fixture.js';
 import { NAMED_STATEMENTS_PER_DATA_SOURCE } from '../../packages/verdict/src/typeorm/store-connection.js';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
@@ -67,30 +68,13 @@ for (const engine of databaseEngines().filter(({ name }) => name === 'postgres')
         // The evidence recorder's INSERT has one text per record count: named up to the DataSource's bound.
         const recorder = new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' });
         for (let count = 1; count <= NAMED_STATEMENTS_PER_DATA_SOURCE + 4; count++)
-          await recorder.recordDecisions(Array.from({ length: count }, evidence));
+          await recorder.recordDecisions(Array.from({ length: count }, sampleDecision));
         expect(await preparedNames(dataSource)).toHaveLength(NAMED_STATEMENTS_PER_DATA_SOURCE);
         const [{ stored }] = await dataSource.query('SELECT count(*)::int AS stored FROM verdict_decision_records');
         expect(stored).toBe(((NAMED_STATEMENTS_PER_DATA_SOURCE + 4) * (NAMED_STATEMENTS_PER_DATA_SOURCE + 5)) / 2);
       });
     });
   });
-}
-
-function evidence() {
-  return decisionRecord(
-    {
-      id: randomUUID(),
-      correlationId: randomUUID(),
-      sequence: 0,
-      capability: 'orders.cancel',
-      toolKind: 'bound',
-      stage: 'rate_limit',
-      disposition: 'permit',
-      reason: 'within the limit',
-      recordedAt: new Date(),
-    },
-    {},
-  );
 }
 
 /** A migrated DataSource on the test schema whose pool holds one connection, so raw SQL shares the stores' session. */
