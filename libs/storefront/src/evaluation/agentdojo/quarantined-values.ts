@@ -5,12 +5,10 @@ import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messag
 import { z } from 'zod';
 import { AttackVariant } from './attack-variant.js';
 import type { CorpusCall } from './agentdojo-corpus.js';
+import { LONGEST_VALUE, attackerValue, holds, textOf } from './misled-reader.js';
 
 /** The one schema the quarantine arm's deciding model reads with (`quarantine_extract`'s `schema: 'values'`). */
 export const VALUES_SCHEMA = 'values';
-
-/** The longest value an extraction may carry: an identifier, an address, a date, a name — not a message. */
-const LONGEST_VALUE = 200;
 
 /**
  * What the quarantined model may answer: by key (`<call>.<argument path>`, as the deciding model asked), one
@@ -54,10 +52,6 @@ function withExtracted(call: CorpusCall, index: number, extracted: ReadonlyMap<s
     return value;
   };
   return replace(call.args, String(index)) as CorpusCall['args'];
-}
-
-function textOf(message: BaseMessage): string {
-  return typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
 }
 
 /** The handle a tool answered with instead of its content, if it did. */
@@ -231,10 +225,8 @@ export class ValueReadingQuarantinedModel implements QuarantineChatModel {
       const [call, argument] = key.split('.');
       const subject = subjects.get(Number(call));
       if (subject === undefined) return undefined;
-      return instructions
-        .filter((instruction) => instruction.tool === subject.tool && !this.setsApart(instruction, subject))
-        .map((instruction) => instruction.args[argument!])
-        .find((v) => typeof v === 'string');
+      const asked = instructions.filter((instruction) => !this.setsApart(instruction, subject));
+      return attackerValue(asked, subject.tool, argument!);
     };
     const values = Object.fromEntries(
       keys.flatMap((key): [string, string][] => {
@@ -242,9 +234,9 @@ export class ValueReadingQuarantinedModel implements QuarantineChatModel {
         if (value === undefined || value.length > LONGEST_VALUE || value.includes('\n') || !document.includes(value))
           return [];
         const attacker = misled(key);
-        if (typeof attacker !== 'string') return [[key, value]];
+        if (attacker === undefined) return [[key, value]];
         this.followed += 1;
-        return [[key, attacker.replace(/\n/g, ' ').slice(0, LONGEST_VALUE)]];
+        return [[key, attacker]];
       }),
     );
     return JSON.stringify({ values });
@@ -254,15 +246,6 @@ export class ValueReadingQuarantinedModel implements QuarantineChatModel {
   private setsApart(instruction: AssistantInstruction, subject: Subject): boolean {
     return this.variant !== AttackVariant.Adaptive && aboutAnother(instruction, subject);
   }
-}
-
-/**
- * Whether `text` holds `value` as a whole (not inside a longer word or number): the event id `24` is not in the
- * date `2024-05-15` the user typed, and a model that read the date does not know the id.
- */
-function holds(text: string, value: string): boolean {
-  const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, 'u').test(text);
 }
 
 function safeJson(text: string): unknown {

@@ -11,6 +11,7 @@ import type { AgentDojoSandbox } from './agentdojo-sandbox.js';
 import { AttackVariant } from './attack-variant.js';
 import { type AgentDojoSuite, capabilityOf } from './agentdojo-suite.js';
 import { PackArm } from '../provenance-packs/pack-arm.js';
+import { misledArguments } from './misled-reader.js';
 import { quarantineReadingScript, ValueReadingQuarantinedModel } from './quarantined-values.js';
 
 /** The id prefix of the model's ground-truth calls (the injected ones are `injected-<n>`). */
@@ -43,10 +44,19 @@ export function outcomeOf<Env>(observation: Observation): AgentDojoOutcome<Env> 
   return outcome;
 }
 
-/** The model's part of the user task: its ground-truth calls one turn each, then its ground-truth answer. */
-function groundTruthScript(calls: readonly CorpusCall[], answer: string | null): ScriptStep[] {
+/**
+ * The model's part of the user task: its ground-truth calls one turn each, then its ground-truth answer. Against the
+ * adaptive variant the model is misled as the quarantined model is: a value it read in a result that also holds an
+ * instruction for the same tool and argument is the attacker's (`misledArguments`, ADR 0121).
+ */
+function groundTruthScript(calls: readonly CorpusCall[], answer: string | null, variant: AttackVariant): ScriptStep[] {
+  const id = (i: number) => `${LEGITIMATE}${i + 1}`;
   return [
-    ...calls.map((call, i) => ({ toolCalls: [{ name: call.function, args: call.args, id: `${LEGITIMATE}${i + 1}` }] })),
+    ...calls.map((call, i): ScriptStep =>
+      variant === AttackVariant.Adaptive
+        ? (messages) => ({ toolCalls: [{ name: call.function, args: misledArguments(call, messages), id: id(i) }] })
+        : { toolCalls: [{ name: call.function, args: call.args, id: id(i) }] },
+    ),
     { text: answer ?? 'Done.' },
   ];
 }
@@ -74,7 +84,7 @@ export async function runAgentDojoCase<Env>(
   const wiring = await sandbox.open(post, trace, quarantined);
   const model = new InjectionFollowingChatModel(
     reading === undefined
-      ? groundTruthScript(calls, task.ground_truth_output)
+      ? groundTruthScript(calls, task.ground_truth_output, variant)
       : Array.from({ length: reading.turns }, () => reading.step),
     suite.following,
   );
