@@ -1,4 +1,4 @@
-import { fingerprintString } from '../fingerprints/fingerprint.js';
+import { identityFingerprint } from '../fingerprints/identity-fingerprint.js';
 
 /** The stream of evidence written outside any tenant (and of context releases). */
 export const DEFAULT_EVIDENCE_STREAM = 'default';
@@ -12,5 +12,5 @@ export const DEFAULT_EVIDENCE_STREAM = 'default';
  * evidenceStreamOf('acme'); // 'tenant:5b8e…'
  */
 export function evidenceStreamOf(tenant: string | null | undefined): string {
-  return tenant === null || tenant === undefined ? DEFAULT_EVIDENCE_STREAM : `tenant:${fingerprintString(tenant)}`;
+  return tenant === null || tenant === undefined ? DEFAULT_EVIDENCE_STREAM : `tenant:${identityFingerprint(tenant)}`;
 }

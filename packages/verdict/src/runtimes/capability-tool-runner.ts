@@ -77,9 +77,9 @@ export class CapabilityToolRunner {
     if (!this.confirms()) return false;
     // Only this answer is kept: a refusal kept for an earlier asking whose execution never came (an aborted step)
     // must not answer the execution that follows this one.
-    const scope = this.scopeOf(input, toolCallId);
+    const { scope, window } = this.placeOf(input, toolCallId);
     if (scope !== undefined) this.refusals.delete(scope);
-    const asked = await this.run(input, toolCallId, false, undefined, this.windowOf(input, toolCallId));
+    const asked = await this.run(input, toolCallId, false, undefined, window);
     const { disposition } = asked.decision;
     const refused = disposition === Disposition.Deny || disposition === Disposition.Throttle;
     if (!asked.executed && refused && scope !== undefined) this.rememberRefusal(scope, asked);
@@ -91,10 +91,9 @@ export class CapabilityToolRunner {
    * ceiling is not answered: `CallCeilingReachedError` ends the agent run.
    */
   async answer(input: unknown, toolCallId: string, signal: AbortSignal | undefined): Promise<string> {
-    const scope = this.scopeOf(input, toolCallId);
+    const { scope, window } = this.placeOf(input, toolCallId);
     const refused = scope === undefined ? undefined : this.refusals.get(scope);
     if (scope !== undefined) this.refusals.delete(scope);
-    const window = this.windowOf(input, toolCallId);
     const result = refused ?? (await this.run(input, toolCallId, this.confirms(), signal, window));
     stopAtCallCeiling(result, this.binding.capability, this.binding.name);
     const answer = publicAnswer(result, this.binding.publicMessage);
@@ -112,14 +111,12 @@ export class CapabilityToolRunner {
     }
   }
 
-  /** The window the runtime's tracker saw this call proposed in; `undefined` (unobserved) without one. */
-  private windowOf(input: unknown, toolCallId: string): ProvenanceWindow | undefined {
-    return this.binding.provenance?.windows.windowOf({ id: toolCallId, input });
-  }
-
-  /** Where this call's refusal is kept; `undefined` (not kept: the execution runs the call again) without a scope. */
-  private scopeOf(input: unknown, toolCallId: string): string | undefined {
-    return this.binding.provenance?.windows.scopeOf({ id: toolCallId, input });
+  /**
+   * Where this call's refusal is kept (`scope`; `undefined`: not kept, the execution runs the call again) and the
+   * window the runtime's tracker saw it proposed in (`window`; `undefined`: unobserved).
+   */
+  private placeOf(input: unknown, toolCallId: string): { scope?: string; window?: ProvenanceWindow } {
+    return this.binding.provenance?.windows.placeOf({ id: toolCallId, input }) ?? {};
   }
 
   /** Keeps the refusal for the execution that follows; the oldest goes once too many were never followed. */

@@ -43,8 +43,7 @@ export class RuntimeCallWindows {
 
   /** The window `call` was proposed in, if a tracker saw it in this principal's conversation. */
   windowOf(call: RuntimeToolCall): ProvenanceWindow | undefined {
-    const key = this.keyOf(call, this.wiring.context());
-    return key === undefined ? undefined : this.labels.window(key.thread, key.call);
+    return this.placeOf(call)?.window;
   }
 
   /**
@@ -53,8 +52,16 @@ export class RuntimeCallWindows {
    * tool keeps per call is kept under it, so that another principal or run reusing a call id never reads it.
    */
   scopeOf(call: RuntimeToolCall): string | undefined {
+    return this.placeOf(call)?.scope;
+  }
+
+  /** {@link scopeOf} and {@link windowOf} at once: the call's arguments fingerprinted once. */
+  placeOf(
+    call: RuntimeToolCall,
+  ): { readonly scope: string; readonly window: ProvenanceWindow | undefined } | undefined {
     const key = this.keyOf(call, this.wiring.context());
-    return key === undefined ? undefined : JSON.stringify([key.thread, key.call]);
+    if (key === undefined) return undefined;
+    return { scope: JSON.stringify([key.thread, key.call]), window: this.labels.window(key.thread, key.call) };
   }
 
   /** The current action context. */
