@@ -4,7 +4,9 @@
 // DataSource, no Verdict), in the same run, alternating. Targets (issue 22, target 3): the bound run's median
 // <= 1.3× the naive run's; the order row read once per call when the capability's execution-target policy
 // allows it (`acceptStaleSnapshot`: the executor gets the resolver's row). For reference, the same run with
-// `ExecutionTargetPolicy.refresh`, which reads the row again before execution, as that policy promises.
+// `ExecutionTargetPolicy.refresh`, which reads the row again before execution, as that policy promises; the naive
+// tool with one awaited audit INSERT per call (what any durable record per call costs); and the bound tool with
+// in-memory evidence (what the pipeline costs without a durable write).
 //
 // Needs VERDICT_TEST_POSTGRES_URL; skipped without it.
 import 'reflect-metadata';
@@ -21,6 +23,7 @@ import { z } from 'zod';
 import {
   ActionContextStore,
   ExecutionTargetPolicy,
+  InMemoryEvidenceRecorder,
   TargetNotResolvable,
   VerdictModule,
   defineCapability,
@@ -80,6 +83,17 @@ else {
       description: 'Look up an order',
       schema,
     });
+    // For reference: the naive tool with one awaited, autocommitted audit INSERT per call, the least a durable
+    // record of each call costs, whoever writes it.
+    await dataSource.query('CREATE TABLE bench_audit (id varchar(64) PRIMARY KEY, order_id varchar(64))');
+    const auditedTool = tool(
+      async ({ orderId }) => {
+        const order = await readOrder(orderId);
+        await dataSource.query('INSERT INTO bench_audit (id, order_id) VALUES ($1, $2)', [randomUUID(), orderId]);
+        return view(order);
+      },
+      { name: 'lookup_order', description: 'Look up an order', schema },
+    );
     const capability = (name, executionTarget) =>
       defineCapability(
         {
@@ -109,32 +123,47 @@ else {
         refresh: async (order) => (await readOrder(order.id)) ?? TargetNotResolvable.throw('order is gone'),
       }),
     );
+    /** An application of the two capabilities whose evidence goes to `evidence`. */
+    const boot = async (evidence) => {
+      class BenchModule {}
+      Module({
+        imports: [
+          VerdictModule.forRoot({
+            abilityFactory: {
+              createForContext: ({ actor, tenant }) =>
+                createMongoAbility([
+                  { action: 'view', subject: 'Order', conditions: { customer: actor.customerId, tenant } },
+                ]),
+            },
+            evidence,
+            capabilities: [readOnce, readTwice],
+          }),
+          VerdictLangChainModule,
+        ],
+      })(BenchModule);
+      const app = await NestFactory.createApplicationContext(BenchModule, { logger: false });
+      await app.init();
+      return app;
+    };
     const recorder = new TypeOrmEvidenceRecorder(dataSource);
-    class BenchModule {}
-    Module({
-      imports: [
-        VerdictModule.forRoot({
-          abilityFactory: {
-            createForContext: ({ actor, tenant }) =>
-              createMongoAbility([
-                { action: 'view', subject: 'Order', conditions: { customer: actor.customerId, tenant } },
-              ]),
-          },
-          evidence: recorder,
-          capabilities: [readOnce, readTwice],
-        }),
-        VerdictLangChainModule,
-      ],
-    })(BenchModule);
-    const app = await NestFactory.createApplicationContext(BenchModule, { logger: false });
-    await app.init();
+    const app = await boot(recorder);
+    // For reference: the same bound tool with in-memory evidence, what the pipeline costs without a durable write.
+    const inMemory = await boot(new InMemoryEvidenceRecorder());
     const tools = app.get(VerdictTools);
-    const contexts = app.get(ActionContextStore);
     const variants = {
       naive: naiveTool,
       'bound, row read once (acceptStaleSnapshot)': tools.bound(naiveTool, 'orders.view'),
       'bound, row read again (refresh)': tools.bound(naiveTool, 'orders.view-fresh'),
+      'naive + one audit INSERT per call (reference)': auditedTool,
+      'bound, row read once, in-memory evidence (reference)': inMemory
+        .get(VerdictTools)
+        .bound(naiveTool, 'orders.view'),
     };
+    /** Each bound tool runs in the action context of the application that made it. */
+    const contexts = new Map([
+      [variants['bound, row read once, in-memory evidence (reference)'], inMemory.get(ActionContextStore)],
+    ]);
+    const contextsOf = (lookup) => contexts.get(lookup) ?? app.get(ActionContextStore);
     /** One agent run: READS turns of one lookup each, then an answer; its latency (ms). */
     const agentRun = async (lookup) => {
       const model = new ScriptedChatModel([
@@ -145,7 +174,9 @@ else {
       ]);
       const agent = createAgent({ model, tools: [lookup] });
       const start = performance.now();
-      const result = await contexts.run(context, () => agent.invoke({ messages: [new HumanMessage('my orders')] }));
+      const result = await contextsOf(lookup).run(context, () =>
+        agent.invoke({ messages: [new HumanMessage('my orders')] }),
+      );
       const elapsed = performance.now() - start;
       const answers = result.messages.filter((message) => message.getType() === 'tool');
       if (answers.length !== READS || !answers.every((message) => String(message.content).includes('"placed"')))
@@ -163,6 +194,7 @@ else {
       }
     await recorder.whenSealed();
     await app.close();
+    await inMemory.close();
     const naive = median(samples.naive);
     for (const name of Object.keys(variants))
       rows.push({
