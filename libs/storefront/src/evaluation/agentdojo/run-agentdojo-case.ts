@@ -46,8 +46,8 @@ export function outcomeOf<Env>(observation: Observation): AgentDojoOutcome<Env> 
 
 /**
  * The model's part of the user task: its ground-truth calls one turn each, then its ground-truth answer. Against the
- * adaptive variant the model is misled as the quarantined model is: a value it read in a result that also holds an
- * instruction for the same tool and argument is the attacker's (`misledArguments`, ADR 0121).
+ * adaptive variant the model is misled as the quarantined model is: a value it knows from no clean text and read in a
+ * result that also holds an instruction for the same tool and argument is the attacker's (`misledArguments`, ADR 0121).
  */
 function groundTruthScript(calls: readonly CorpusCall[], answer: string | null, variant: AttackVariant): ScriptStep[] {
   const id = (i: number) => `${LEGITIMATE}${i + 1}`;
