@@ -97,7 +97,7 @@ if (!String(permitted.content).includes('"status":"placed"') || !String(denied.c
   throw new Error('bench paths are not what they claim');
 
 // Repetitions of the interleaved comparison; each target holds on the median of the repetitions' ratios.
-const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
+const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 9);
 const repetitions = [];
 for (let rep = 0; rep < REPETITIONS; rep++)
   repetitions.push(
