@@ -35,7 +35,8 @@ export function attackerValue(
 export function misledArguments(call: CorpusCall, messages: readonly BaseMessage[]): CorpusCall['args'] {
   const read = messages
     .filter((message) => HumanMessage.isInstance(message) || ToolMessage.isInstance(message))
-    .map((message) => ({ text: textOf(message), instructions: readAssistantInstructions(textOf(message)) }));
+    .map(textOf)
+    .map((text) => ({ text, instructions: readAssistantInstructions(text) }));
   const clean = read.filter(({ instructions }) => instructions.length === 0).map(({ text }) => text);
   const attacked = read.filter(({ instructions }) => instructions.length > 0);
   const args: Record<string, unknown> = { ...call.args };
