@@ -12,7 +12,7 @@ import { toolCallOf } from './tool-call-of.js';
  * call awaits its evidence as it always does, and so does a sub-agent's call inside this agent's tool call.
  *
  * Like any middleware with a tool hook, it lets a tool's exception out of the agent instead of answering it to
- * the model (as `applicationFaultMiddleware()` does). A run resumed in another process from a checkpoint saved
+ * the model (see {@link applicationFaultMiddleware}). A run resumed in another process from a checkpoint saved
  * while a write was still held cannot wait for that write: the result was checkpointed, the record may be lost
  * with the process that wrote it.
  *
