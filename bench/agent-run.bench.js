@@ -3,12 +3,10 @@
 // background seal on), next to the same run with naive tools (the same lookup reading the row through the same
 // DataSource, no Verdict), in the same run, alternating. Targets (issue 22, target 3): the bound run's median
 // <= 1.3× the naive run's; the order row read once per call when the capability's execution-target policy
-// allows it (`acceptStaleSnapshot`: the executor gets the resolver's row). The capability is declared `readOnly` and
-// the agent has the `evidenceBarrier()` middleware: each call's evidence write is held back to the next model call
-// (ADR 0122) rather than awaited inside the call. For reference, the same call awaiting its write inside the call (no
-// barrier); the same run with `ExecutionTargetPolicy.refresh`, which reads the row again before execution, as that
-// policy promises; the naive tool with one awaited audit INSERT per call (what any durable record per call costs,
-// awaited in the call); and the bound tool with in-memory evidence (what the pipeline costs without a durable write).
+// allows it (`acceptStaleSnapshot`: the executor gets the resolver's row). For reference, the same run with
+// `ExecutionTargetPolicy.refresh`, which reads the row again before execution, as that policy promises; the naive
+// tool with one awaited audit INSERT per call (what any durable record per call costs); and the bound tool with
+// in-memory evidence (what the pipeline costs without a durable write).
 //
 // Needs VERDICT_TEST_POSTGRES_URL; skipped without it.
 import 'reflect-metadata';
@@ -31,7 +29,7 @@ import {
   defineCapability,
   fromProposal,
 } from '@verdict/nestjs';
-import { VerdictLangChainModule, VerdictTools, evidenceBarrier } from '@verdict/nestjs/langchain';
+import { VerdictLangChainModule, VerdictTools } from '@verdict/nestjs/langchain';
 import { ScriptedChatModel } from '@verdict/nestjs/testing/langchain';
 import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { dropDataSource, openDataSource } from '@verdict/testing-kit';
@@ -109,7 +107,6 @@ else {
               (await readOrder(args.orderId)) ?? TargetNotResolvable.throw('no such order'),
           ),
           executionTarget,
-          readOnly: true,
         },
         (action) => view(action.target),
       );
@@ -153,51 +150,46 @@ else {
     // For reference: the same bound tool with in-memory evidence, what the pipeline costs without a durable write.
     const inMemory = await boot(new InMemoryEvidenceRecorder());
     const tools = app.get(VerdictTools);
-    const once = 'bound, row read once (acceptStaleSnapshot), evidence held to the next model call (evidenceBarrier)';
-    /** Each variant: its tool, the agent's middleware, and the action context of the application that made the tool. */
     const variants = {
-      naive: { lookup: naiveTool },
-      [once]: { lookup: tools.bound(naiveTool, 'orders.view'), middleware: [evidenceBarrier()], app },
-      'bound, row read once, evidence awaited in the call (reference)': {
-        lookup: tools.bound(naiveTool, 'orders.view'),
-        app,
-      },
-      'bound, row read again (refresh), evidence awaited in the call (reference)': {
-        lookup: tools.bound(naiveTool, 'orders.view-fresh'),
-        app,
-      },
-      'naive + one audit INSERT per call (reference)': { lookup: auditedTool },
-      'bound, row read once, in-memory evidence (reference)': {
-        lookup: inMemory.get(VerdictTools).bound(naiveTool, 'orders.view'),
-        app: inMemory,
-      },
+      naive: naiveTool,
+      'bound, row read once (acceptStaleSnapshot)': tools.bound(naiveTool, 'orders.view'),
+      'bound, row read again (refresh)': tools.bound(naiveTool, 'orders.view-fresh'),
+      'naive + one audit INSERT per call (reference)': auditedTool,
+      'bound, row read once, in-memory evidence (reference)': inMemory
+        .get(VerdictTools)
+        .bound(naiveTool, 'orders.view'),
     };
+    /** Each bound tool runs in the action context of the application that made it. */
+    const contexts = new Map([
+      [variants['bound, row read once, in-memory evidence (reference)'], inMemory.get(ActionContextStore)],
+    ]);
+    const contextsOf = (lookup) => contexts.get(lookup) ?? app.get(ActionContextStore);
     /** One agent run: READS turns of one lookup each, then an answer; its latency (ms). */
-    const agentRun = async ({ lookup, middleware = [], app: owner = app }) => {
+    const agentRun = async (lookup) => {
       const model = new ScriptedChatModel([
         ...orders.map((orderId) => ({
           toolCalls: [{ name: 'lookup_order', args: { orderId }, id: `call_${randomUUID()}` }],
         })),
         { text: 'Done.' },
       ]);
-      const agent = createAgent({ model, tools: [lookup], middleware });
+      const agent = createAgent({ model, tools: [lookup] });
       const start = performance.now();
-      const result = await owner
-        .get(ActionContextStore)
-        .run(context, () => agent.invoke({ messages: [new HumanMessage('my orders')] }));
+      const result = await contextsOf(lookup).run(context, () =>
+        agent.invoke({ messages: [new HumanMessage('my orders')] }),
+      );
       const elapsed = performance.now() - start;
       const answers = result.messages.filter((message) => message.getType() === 'tool');
       if (answers.length !== READS || !answers.every((message) => String(message.content).includes('"placed"')))
         throw new Error('a lookup did not answer the order: the bench is not measuring permitted reads');
       return elapsed;
     };
-    for (const variant of Object.values(variants)) for (let i = 0; i < 5; i++) await agentRun(variant); // warm-up
+    for (const lookup of Object.values(variants)) for (let i = 0; i < 5; i++) await agentRun(lookup); // warm-up
     const samples = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
     const readsPerCall = Object.fromEntries(Object.keys(variants).map((name) => [name, 0]));
     for (let round = 0; round < ROUNDS; round++)
-      for (const [name, variant] of Object.entries(variants)) {
+      for (const [name, lookup] of Object.entries(variants)) {
         reads.count = 0;
-        for (let i = 0; i < Math.floor(RUNS / ROUNDS); i++) samples[name].push(await agentRun(variant));
+        for (let i = 0; i < Math.floor(RUNS / ROUNDS); i++) samples[name].push(await agentRun(lookup));
         readsPerCall[name] += reads.count;
       }
     await recorder.whenSealed();
@@ -216,6 +208,7 @@ else {
       `createAgent run of ${READS} reads (${RUNS} runs per variant, alternating in ${ROUNDS} rounds): Verdict-bound tools with TypeORM PostgreSQL evidence vs naive tools`,
       rows,
     );
+    const once = 'bound, row read once (acceptStaleSnapshot)';
     const ratio = median(samples[once]) / naive;
     const calls = ROUNDS * Math.floor(RUNS / ROUNDS) * READS;
     console.log(target(`bound run <= 1.3× the naive run (${fmt(ratio, 2)}×)`, ratio <= 1.3));

@@ -51,15 +51,6 @@ export interface CapabilityOptions<TArgs = any, TTarget = any, TContext extends 
    */
   readonly consequential?: boolean;
   /**
-   * Declares that the executor only reads: it changes no state and sends nothing out of the process. Under the
-   * LangChain `evidenceBarrier()` middleware, a call that passed no mutating gate runs its executor before its
-   * evidence is written, and returns without waiting for the write; the barrier waits for it before the result
-   * reaches the next model call, and a failed write fails the run there with `EvidenceWriteFailedError`
-   * (docs/evidence.md, ADR 0122). Without the barrier the evidence is written before the executor, as for every
-   * capability. Cannot be combined with `mutates: true` or `consequential: true` (a boot error). Default: `false`.
-   */
-  readonly readOnly?: boolean;
-  /**
    * The provenance policy (docs/provenance.md, step 1a): what the capability's results are, and `allow`,
    * `require_confirmation` or `deny` when untrusted content was in the proposal's context or supplied an
    * argument's value. `require_confirmation` needs an `ApprovalReceiptStore`; bound tools only.

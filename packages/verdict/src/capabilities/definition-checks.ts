@@ -46,12 +46,6 @@ export function assertWellFormed(definition: CapabilityDefinition): void {
   }
   if (definition.enforce !== undefined && typeof definition.enforce !== 'boolean')
     fail('has an `enforce` that is not a boolean: `enforce: false` runs it in shadow mode (docs/shadow-mode.md).');
-  if (definition.readOnly !== undefined && typeof definition.readOnly !== 'boolean')
-    fail('has a `readOnly` that is not a boolean.');
-  if (definition.readOnly === true && (definition.mutates === true || definition.consequential === true))
-    fail(
-      'declares `readOnly: true` with `mutates: true` or `consequential: true`: a read-only executor neither changes state nor sends data out.',
-    );
   assertAuthorizedFieldsExist(definition, fail);
 }
 

@@ -18,7 +18,6 @@ import { EvidenceWriteFailed } from '../events/evidence-write-failed.event.js';
  * what the run recorded before its first mutating step (a durable gate or the executor), and
  * {@link close} writes the rest when the run ends. A run that mutates nothing writes once, at its end.
  * At `EvidenceLevel.Minimal` each write keeps only its latest record, and every shadow record (docs/shadow-mode.md).
- * A read-only call under an evidence barrier writes once, at its end, and the barrier holds that write (ADR 0122).
  */
 export class EvidenceTrail {
   private facts: DecisionFacts = {};
@@ -29,8 +28,6 @@ export class EvidenceTrail {
   private latest: Decision | undefined;
   /** Whether a record was shaded: a minimal write keeps those too. */
   private shaded = false;
-  /** Set by {@link holdUntilEgress}: where {@link close} hands its write instead of awaiting it. */
-  private held: ((write: Promise<void>) => void) | undefined;
 
   constructor(
     private readonly recorder: EvidenceRecorder,
@@ -50,16 +47,6 @@ export class EvidenceTrail {
    */
   beforeMutation(): Promise<void> {
     return this.mutated ? Promise.resolve() : this.flush();
-  }
-
-  /**
-   * A read-only call's executor is about to run under an evidence barrier (ADR 0122): while nothing has mutated,
-   * nothing is written now; {@link close} writes everything and hands the write to `hold` without awaiting it, and
-   * the barrier awaits it before the result reaches a model (a failure there is `EvidenceWriteFailedError`). After
-   * a mutating gate the evidence so far is already written and the run ends as any other.
-   */
-  holdUntilEgress(hold: (write: Promise<void>) => void): void {
-    if (!this.mutated) this.held = hold;
   }
 
   /** A mutating gate has run: from now on a write failure is reported, and the action's result stands. */
@@ -118,9 +105,7 @@ export class EvidenceTrail {
    * (`EvidenceWriteFailedError`); after one, it is reported as an `EvidenceWriteFailed` event.
    */
   close(): Promise<void> {
-    if (this.held === undefined) return this.flush();
-    this.held(this.flush());
-    return Promise.resolve();
+    return this.flush();
   }
 
   /**

@@ -4,7 +4,6 @@ export { VerdictBoundTool } from './verdict-bound-tool.js';
 export { VerdictGuardedTool } from './verdict-guarded-tool.js';
 export { notExecutedMessage, readNotExecutedMessage, type NotExecutedAnswer } from './not-executed-message.js';
 export { applicationFaultMiddleware } from './application-fault.middleware.js';
-export { evidenceBarrier } from './evidence-barrier.js';
 export {
   approveToolCall,
   rejectToolCall,

@@ -42,7 +42,6 @@ import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
 import type { Proposal } from '../vocabulary/proposal.js';
-import { evidenceHoldOfCurrentCall } from '../evidence/held-evidence.js';
 import { type InvocationOptions, PipelineRun, type PipelineRunSetting, RunMode } from './pipeline-run.js';
 
 type Outcome<T> = T | Decision;
@@ -126,11 +125,8 @@ export class VerdictPipeline {
       let claims = this.passDurableGates(run, at, receipt);
       if (isThenable(claims)) claims = await claims;
       if (claims instanceof Decision) return run.notExecuted(claims);
-      // 14. Run the executor with the AuthorizedAction (the evidence so far written first, unless a read-only call's
-      // write is held for an evidence barrier, ADR 0122); 15. finalize its claims.
-      const hold = at.definition.readOnly === true ? evidenceHoldOfCurrentCall() : undefined;
-      if (hold === undefined) await run.trail.beforeMutation();
-      else run.trail.holdUntilEgress(hold);
+      // 14. Run the executor with the AuthorizedAction (the evidence so far written first); 15. finalize its claims.
+      await run.trail.beforeMutation();
       const admitted = claims;
       return run.executed(
         Stage.Execution,

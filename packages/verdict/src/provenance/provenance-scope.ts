@@ -106,12 +106,6 @@ export function currentProvenanceWindow(): ProvenanceWindow | undefined {
   return ProvenanceWindow.unobserved();
 }
 
-/** The agent's tool call whose bound or guarded tool is running ({@link asToolCall}), if any. */
-export function currentToolCall(): ProvenanceToolCall | undefined {
-  return invocations.getStore();
-}
-
-/** Whether `a` and `b` are one tool call of one agent run (the same task and id). */
-export function sameCall(a: ProvenanceToolCall, b: ProvenanceToolCall): boolean {
+function sameCall(a: ProvenanceToolCall, b: ProvenanceToolCall): boolean {
   return a.run !== undefined && a.run === b.run && a.id === b.id;
 }
