@@ -5,8 +5,9 @@
 // <= 1.3× the naive run's; the order row read once per call when the capability's execution-target policy
 // allows it (`acceptStaleSnapshot`: the executor gets the resolver's row). For reference, the same run with
 // `ExecutionTargetPolicy.refresh`, which reads the row again before execution, as that policy promises; the naive
-// tool with one awaited audit INSERT per call (what any durable record per call costs); and the bound tool with
-// in-memory evidence (what the pipeline costs without a durable write).
+// tool with one awaited audit INSERT per call (what any durable record per call costs); the bound tool whose
+// recorder links its chain only when `seal()` is called (`seal: 'manual'`, what the background seal costs the run);
+// and the bound tool with in-memory evidence (what the pipeline costs without a durable write).
 //
 // Needs VERDICT_TEST_POSTGRES_URL; skipped without it.
 import 'reflect-metadata';
@@ -147,6 +148,8 @@ else {
     };
     const recorder = new TypeOrmEvidenceRecorder(dataSource);
     const app = await boot(recorder);
+    // For reference: the same evidence with its chain linked by a scheduled `seal()` instead of the background seal.
+    const manualSeal = await boot(new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' }));
     // For reference: the same bound tool with in-memory evidence, what the pipeline costs without a durable write.
     const inMemory = await boot(new InMemoryEvidenceRecorder());
     const tools = app.get(VerdictTools);
@@ -155,12 +158,14 @@ else {
       'bound, row read once (acceptStaleSnapshot)': tools.bound(naiveTool, 'orders.view'),
       'bound, row read again (refresh)': tools.bound(naiveTool, 'orders.view-fresh'),
       'naive + one audit INSERT per call (reference)': auditedTool,
+      "bound, row read once, seal: 'manual' (reference)": manualSeal.get(VerdictTools).bound(naiveTool, 'orders.view'),
       'bound, row read once, in-memory evidence (reference)': inMemory
         .get(VerdictTools)
         .bound(naiveTool, 'orders.view'),
     };
     /** Each bound tool runs in the action context of the application that made it. */
     const contexts = new Map([
+      [variants["bound, row read once, seal: 'manual' (reference)"], manualSeal.get(ActionContextStore)],
       [variants['bound, row read once, in-memory evidence (reference)'], inMemory.get(ActionContextStore)],
     ]);
     const contextsOf = (lookup) => contexts.get(lookup) ?? app.get(ActionContextStore);
@@ -194,6 +199,7 @@ else {
       }
     await recorder.whenSealed();
     await app.close();
+    await manualSeal.close();
     await inMemory.close();
     const naive = median(samples.naive);
     for (const name of Object.keys(variants))
