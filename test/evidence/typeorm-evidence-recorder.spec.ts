@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { InMemoryEvidenceRecorder, type DecisionRecord } from '@verdict/nestjs';
+import { InMemoryEvidenceRecorder, OuterTransactionError, type DecisionRecord } from '@verdict/nestjs';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { describeEvidenceRecorderContract } from '@verdict/nestjs/testing';
 import {
@@ -96,6 +96,44 @@ for (const engine of databaseEngines()) {
         expect(await readRecords(dataSource, record.correlationId)).toEqual([record]);
       });
     });
+
+    if (engine.name === 'sqlite') {
+      it('refuses to write inside an open application transaction, whose rollback would take the records with it', async () => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          const recorder = new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' });
+          const inside = sampleDecision();
+          const queryRunner = dataSource.createQueryRunner();
+          await queryRunner.startTransaction();
+          try {
+            await expect(recorder.recordDecision(inside)).rejects.toThrow(OuterTransactionError);
+          } finally {
+            await queryRunner.rollbackTransaction();
+            await queryRunner.release();
+          }
+          expect(await readRecords(dataSource, inside.correlationId)).toEqual([]);
+
+          const outside = sampleDecision();
+          await recorder.recordDecision(outside);
+          expect(await readRecords(dataSource, outside.correlationId)).toEqual([outside]);
+        });
+      });
+    } else {
+      it('keeps its records when an application transaction on the same DataSource rolls back', async () => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          const recorder = new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' });
+          const record = sampleDecision();
+          const queryRunner = dataSource.createQueryRunner();
+          await queryRunner.startTransaction();
+          try {
+            await recorder.recordDecision(record);
+          } finally {
+            await queryRunner.rollbackTransaction();
+            await queryRunner.release();
+          }
+          expect(await readRecords(dataSource, record.correlationId)).toEqual([record]);
+        });
+      });
+    }
   });
 
   describe(`CreateDecisionRecords migration [${engine.name}]`, () => {

@@ -131,15 +131,6 @@ export class StoreConnection {
   }
 
   /**
-   * One autocommitted append (the evidence recorder's INSERT): on a pooled connection of its own on PostgreSQL and
-   * MySQL/MariaDB, as `write`; on better-sqlite3 through the DataSource, as TypeORM's own statements run there.
-   */
-  async append(sql: string, parameters: readonly unknown[]): Promise<void> {
-    if (this.dialect === 'sqlite') await this.dataSource.query(sql, [...parameters]);
-    else await this.pooled(sql, [...parameters]);
-  }
-
-  /**
    * One autocommitted statement on the driver's pool (named on PostgreSQL unless `named` is false); a replicated
    * MySQL/MariaDB DataSource (no single pool) goes through a query runner.
    */
@@ -278,6 +269,8 @@ export class StoreConnection {
     const database = inOwnTransaction
       ? (this.dataSource.driver as unknown as { databaseConnection: NativeSqlite }).databaseConnection
       : this.nativeSqlite(gate);
+    // Logged as the pooled statements are (ADR 0113): the DataSource's logger sees every statement of the stores.
+    this.dataSource.logger.logQuery(sql, [...parameters]);
     try {
       const statement = prepared(database, sql);
       if (statement.reader) {

@@ -52,7 +52,10 @@ export interface TypeOrmEvidenceRecorderOptions {
  * transaction of its own. An INSERT the server rolled back as a deadlock victim is sent again, at most three
  * times in all (nothing of it was written). A failed write rejects, so the pipeline can stop the action and a release
  * releases nothing. Records are appended unchained and linked into their stream's hash chain by a seal
- * (ADR 0021), which by default runs in the background after each write.
+ * (ADR 0021), which by default runs in the background after each write. Writes never join an application
+ * transaction: on PostgreSQL and MySQL/MariaDB they run on a pooled connection of their own; on better-sqlite3,
+ * whose one connection TypeORM shares, a write while a transaction is open rejects with `OuterTransactionError` and
+ * writes nothing, since a rollback would take the records with it (ADR 0123).
  * The DataSource needs `verdictEntities` and `verdictMigrations`; on MySQL/MariaDB it must use
  * `timezone: 'Z'` so timestamps are stored as UTC.
  *
@@ -127,9 +130,10 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
 
   private async insert(into: EntityRowsInsert, rows: object[]): Promise<void> {
     const [sql, parameters] = into.statement(rows);
-    // One autocommitted statement (on PostgreSQL a named prepared statement, ADR 0113): a deadlock victim's rows
+    // One autocommitted statement (on PostgreSQL a named prepared statement, ADR 0113; on better-sqlite3 never inside
+    // an application transaction, whose rollback would take the records with it, ADR 0123): a deadlock victim's rows
     // were rolled back, so it is sent again (ADR 0097).
-    await retryDeadlockVictim(() => this.connection.append(sql, parameters));
+    await retryDeadlockVictim(() => this.connection.write('Evidence write', sql, parameters));
   }
 
   private written(kind: EvidenceKind, records: ReadonlyArray<{ readonly id: string; readonly stream: string }>): void {
