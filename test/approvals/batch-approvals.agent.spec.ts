@@ -101,6 +101,8 @@ describe('batch approvals with createAgent (a scripted model proposes three conf
     expect(next).toHaveLength(1);
     expect(next[0].batchId).not.toBe(pause.batchId);
     expect(next[0].items.map((i) => [i.toolCallId, i.arguments])).toEqual([['call_3', { id: 5 }]]);
+    // The approver's edit is not the requester changing an approved call's arguments (ADR 0124).
+    expect(fixture.argumentsChanged).toEqual([]);
 
     const after = await decideAndResume(next[0], [{ toolCallId: 'call_3', decision: 'approve' }]);
     expect(after).toEqual([]);

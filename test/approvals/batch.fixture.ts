@@ -1,7 +1,9 @@
 import { AbilityBuilder, createMongoAbility } from '@casl/ability';
 import { Test } from '@nestjs/testing';
+import { EventEmitter2, EventEmitterModule } from '@nestjs/event-emitter';
 import { z } from 'zod';
 import {
+  ApprovalArgumentsChanged,
   type ActionContext,
   ActionContextStore,
   ApprovalBatchService,
@@ -96,14 +98,21 @@ export async function batchFixture(approvals: ApprovalReceiptStore) {
         approvals,
       }),
       VerdictLangChainModule,
+      EventEmitterModule.forRoot(),
     ],
   }).compile();
   await moduleRef.init();
+  /** Every `ApprovalArgumentsChanged` security event raised. */
+  const argumentsChanged: ApprovalArgumentsChanged[] = [];
+  moduleRef
+    .get(EventEmitter2)
+    .on(ApprovalArgumentsChanged.event, (event: ApprovalArgumentsChanged) => argumentsChanged.push(event));
   const contexts = moduleRef.get(ActionContextStore);
   const verdict = moduleRef.get(VerdictService);
   return {
     archived,
     evidence,
+    argumentsChanged,
     batches: moduleRef.get(ApprovalBatchService),
     approvals: moduleRef.get(ApprovalService),
     middleware: () => moduleRef.get(ApprovalBatches).middleware(),

@@ -148,7 +148,7 @@ export class ApprovalBatchService {
       items: decided.map(({ receipt, decision }) => ({
         receiptId: receipt.id,
         toolCallId: receipt.toolCallId,
-        verdict: decision.decision === 'approve' ? 'approve' : 'reject',
+        verdict: ({ approve: 'approve', reject: 'reject', edit: 'supersede' } as const)[decision.decision],
       })),
       by: approver.id,
       now,

@@ -61,8 +61,11 @@ export interface ReceiptBatchMembership {
 export interface ReceiptBatchItemDecision {
   readonly receiptId: string;
   readonly toolCallId: string;
-  /** `approve` → `approved`; `reject` (also an edit: the edited call is a new proposal) → `rejected`. */
-  readonly verdict: 'approve' | 'reject';
+  /**
+   * `approve` → `approved`; `reject` → `rejected`; `supersede` (an edit: the edited call is a new proposal) →
+   * `superseded`, closed by `by` as a rejection is (`rejectedBy`, `rejectedAt`).
+   */
+  readonly verdict: 'approve' | 'reject' | 'supersede';
 }
 
 /** A decision of a whole batch: one item per pending receipt of the batch, each exactly once. */
@@ -85,8 +88,9 @@ export type ReceiptBatchTransition =
 
 /**
  * Validation and consumption outcomes, in the order they are decided (docs/approvals.md):
- * `not_found` (no receipt for this tool call and capability) → `mismatch` (receipts exist, none with
- * this binding) → `expired` → `invalid_state` (pending or rejected) → `approved` | `consumed`.
+ * `not_found` (no receipt for this tool call and capability, or only superseded ones of other bindings) →
+ * `mismatch` (other receipts exist, none with this binding) → `expired` → `invalid_state` (pending, rejected or
+ * superseded) → `approved` | `consumed`.
  */
 export type ReceiptOutcome = 'not_found' | 'mismatch' | 'expired' | 'invalid_state' | 'approved' | 'consumed';
 

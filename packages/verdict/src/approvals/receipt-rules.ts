@@ -1,6 +1,7 @@
 import type {
   PendingReceiptLimits,
   ReceiptBatchDecision,
+  ReceiptBatchItemDecision,
   ReceiptBatchTransition,
   ReceiptCheck,
   ReceiptIssue,
@@ -30,9 +31,18 @@ export function checkReceipt(
   // A pruned consumed receipt left only its tombstone: its replay is still a replay.
   if (forCall.length === 0) return { outcome: tombstoned ? 'consumed' : 'not_found', receipt: null };
   const receipt = forCall.find((r) => r.bindingFingerprint === key.bindingFingerprint);
-  if (receipt === undefined) return { outcome: 'mismatch', receipt: null };
+  if (receipt === undefined) {
+    // An approver's edit closed the call's receipt (ADR 0124): the edited proposal's other arguments are not a
+    // changed approval.
+    const edited = forCall.every((r) => r.status === ReceiptStatus.Superseded);
+    return { outcome: edited ? 'not_found' : 'mismatch', receipt: null };
+  }
   if (isExpired(receipt, now)) return { outcome: 'expired', receipt };
-  if (receipt.status === ReceiptStatus.Pending || receipt.status === ReceiptStatus.Rejected)
+  if (
+    receipt.status === ReceiptStatus.Pending ||
+    receipt.status === ReceiptStatus.Rejected ||
+    receipt.status === ReceiptStatus.Superseded
+  )
     return { outcome: 'invalid_state', receipt };
   return { outcome: receipt.status === ReceiptStatus.Consumed ? 'consumed' : 'approved', receipt };
 }
@@ -89,13 +99,17 @@ export function refusedBatchDecision(
 /** The receipt `item` leaves behind when its batch is decided: decided by `by` at `now`, its arguments cleared. */
 export function decidedInBatch(
   receipt: ApprovalReceipt,
-  verdict: 'approve' | 'reject',
+  verdict: ReceiptBatchItemDecision['verdict'],
   by: string,
   now: Date,
 ): ApprovalReceipt {
   const change =
     verdict === 'approve'
       ? { status: ReceiptStatus.Approved, approvedBy: by, approvedAt: now }
-      : { status: ReceiptStatus.Rejected, rejectedBy: by, rejectedAt: now };
+      : {
+          status: verdict === 'supersede' ? ReceiptStatus.Superseded : ReceiptStatus.Rejected,
+          rejectedBy: by,
+          rejectedAt: now,
+        };
   return Object.freeze({ ...receipt, ...change, arguments: null, updatedAt: now });
 }

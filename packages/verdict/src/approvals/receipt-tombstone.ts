@@ -13,10 +13,13 @@ export function receiptTombstone({ toolCallId, capability, bindingFingerprint }:
 }
 
 /**
- * Whether `prune(before)` removes `receipt`: consumed or rejected before `before`, or pending or approved
- * and expired before it (such a receipt can never be consumed again).
+ * Whether `prune(before)` removes `receipt`: consumed, rejected or superseded before `before`, or pending or
+ * approved and expired before it (such a receipt can never be consumed again).
  */
 export function isPrunable(receipt: ApprovalReceipt, before: Date): boolean {
-  const decided = receipt.status === ReceiptStatus.Consumed || receipt.status === ReceiptStatus.Rejected;
+  const decided =
+    receipt.status === ReceiptStatus.Consumed ||
+    receipt.status === ReceiptStatus.Rejected ||
+    receipt.status === ReceiptStatus.Superseded;
   return decided ? receipt.updatedAt < before : receipt.expiresAt < before;
 }

@@ -21,7 +21,7 @@ export interface ApprovalReceiptStoreHarness {
   close(): Promise<void>;
 }
 
-const { Pending, Approved, Rejected, Consumed } = ReceiptStatus;
+const { Pending, Approved, Rejected, Superseded, Consumed } = ReceiptStatus;
 /** Every receipt of the suite is issued at `at(0)` and expires at `at(EXPIRES)`, unless a test says otherwise. */
 const EXPIRES = 900;
 
@@ -84,7 +84,7 @@ export function describeApprovalReceiptStoreContract(
           receipts.push(await given.pending({ batch: { id: batchId, arguments: { n, note: 'ü' } } }));
         return { batchId, receipts };
       };
-      const items = (receipts: readonly ApprovalReceipt[], verdicts: Array<'approve' | 'reject'>) =>
+      const items = (receipts: readonly ApprovalReceipt[], verdicts: Array<'approve' | 'reject' | 'supersede'>) =>
         receipts.map((r, index) => ({ receiptId: r.id, toolCallId: r.toolCallId, verdict: verdicts[index] }));
       const decideBatch = (request: Parameters<NonNullable<ApprovalReceiptStore['decideBatch']>>[0]) =>
         store().decideBatch!(request);
@@ -114,6 +114,28 @@ export function describeApprovalReceiptStoreContract(
         expect(stored.every((r) => r.arguments === null)).toBe(true);
         expect(byId([...(transition.outcome === 'decided' ? transition.receipts : [])])).toEqual(stored);
         expect(await store().consume(keyOf(receipts[0]), at(61))).toMatchObject({ outcome: 'approved' });
+      });
+
+      it('supersedes an edited item: another binding of its call is not found, its own is refused (ADR 0124)', async () => {
+        if (!supported()) return;
+        const { batchId, receipts } = await batchOf();
+        const transition = await decideBatch({
+          batchId,
+          items: items(receipts, ['supersede', 'reject', 'approve']),
+          by: 'staff:1',
+          now: at(60),
+        });
+        expect(transition.outcome).toBe('decided');
+        const [edited, rejected] = receipts;
+        const stored = byId(await store().inBatch!(batchId)).find((r) => r.id === edited!.id)!;
+        expect(stored).toMatchObject({ status: Superseded, rejectedBy: 'staff:1', arguments: null });
+        // The edited call, proposed again with the approver's arguments: a new proposal, not changed arguments.
+        const editedKey = { ...keyOf(edited!), bindingFingerprint: newFingerprint() };
+        expect(await store().validate(editedKey, at(61))).toEqual({ outcome: 'not_found', receipt: null });
+        expect(await store().consume(keyOf(edited!), at(61))).toMatchObject({ outcome: 'invalid_state' });
+        // A rejected call proposed with other arguments is still a changed approval.
+        const rejectedKey = { ...keyOf(rejected!), bindingFingerprint: newFingerprint() };
+        expect(await store().validate(rejectedKey, at(61))).toEqual({ outcome: 'mismatch', receipt: null });
       });
 
       it('clears the arguments of a batched receipt approved or rejected on its own', async () => {

@@ -3,6 +3,7 @@ import type {
   ApprovalReceiptStore,
   PendingReceiptLimits,
   ReceiptBatchDecision,
+  ReceiptBatchItemDecision,
   ReceiptBatchTransition,
   ReceiptCheck,
   ReceiptDecision,
@@ -32,7 +33,7 @@ const COLUMNS =
   'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, approved_by, approved_at, rejected_by, rejected_at, consumed_at, created_at, updated_at, principal_fingerprint, conversation_fingerprint, provenance, batch_id, arguments';
 const INSERTED =
   'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, created_at, updated_at, principal_fingerprint, conversation_fingerprint, provenance, batch_id, arguments';
-const { Pending, Approved, Rejected, Consumed } = ReceiptStatus;
+const { Pending, Approved, Rejected, Superseded, Consumed } = ReceiptStatus;
 
 /**
  * Approval receipts in `verdict_approval_receipts`, shared by every process and node on the database.
@@ -88,7 +89,7 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
   private readonly pruneSql: string;
   private readonly batchSql: string;
   private readonly lockBatchSql: string;
-  private readonly batchDecisionSql: Record<'approve' | 'reject', string>;
+  private readonly batchDecisionSql: Record<ReceiptBatchItemDecision['verdict'], string>;
 
   constructor(private readonly dataSource: DataSource) {
     this.connection = new StoreConnection(dataSource, 'TypeOrmApprovalReceiptStore');
@@ -134,7 +135,7 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
       `${insertIgnore} INTO ${TOMBSTONES} (key_fingerprint, consumed_at) VALUES (${p(1)}, ${p(2)})` +
       (this.connection.dialect === 'postgres' ? ' ON CONFLICT (key_fingerprint) DO NOTHING' : '');
     const prunable =
-      `(status IN ('${Consumed}', '${Rejected}') AND updated_at < ${p(1)}) OR ` +
+      `(status IN ('${Consumed}', '${Rejected}', '${Superseded}') AND updated_at < ${p(1)}) OR ` +
       `(status IN ('${Pending}', '${Approved}') AND expires_at < ${p(2)})`;
     this.prunableSql = `${select} ${prunable}`;
     this.pruneSql = `DELETE FROM ${TABLE} WHERE ${prunable}`;
@@ -147,6 +148,7 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
     this.batchDecisionSql = {
       approve: inBatch(Approved, 'approved_by', 'approved_at'),
       reject: inBatch(Rejected, 'rejected_by', 'rejected_at'),
+      supersede: inBatch(Superseded, 'rejected_by', 'rejected_at'),
     };
   }
 
