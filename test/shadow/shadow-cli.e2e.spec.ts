@@ -105,6 +105,10 @@ describe('operator CLI: shadow mode', () => {
     const text = await cli('evidence', 'list', '--shadow');
     expect(text.code).toBe(0);
     expect(text.stdout.trim().split('\n')).toHaveLength(2 + 4);
+    // Each would-be refusal with its reason: what enforcement would have refused, and why.
+    expect(text.stdout.split('\n')[0]).toMatch(/\breason\b/);
+    for (const record of JSON.parse(listed.stdout) as Array<{ reason: string }>)
+      expect(text.stdout).toContain(record.reason);
     expect(text.stdout).not.toMatch(/\bpermit\b|\bdeny\b/);
 
     const all = JSON.parse((await cli('evidence', 'list', '--json')).stdout) as Array<{ disposition: string }>;

@@ -91,6 +91,40 @@ describe('shadow mode: provenance (a real createAgent loop, scripted model, prov
     );
   });
 
+  it('control: a shadowed context rule lets the payment run, recorded as would_deny', async () => {
+    const { payments, records, events } = await run({
+      payments: { untrustedContext: { rule: 'deny', enforce: false } },
+    });
+    expect(payments.map((payment) => payment.arguments.recipient)).toEqual([ATTACKER_IBAN]);
+    expect(records()).toEqual([
+      'provenance:would_deny',
+      'provenance:permit',
+      'proposal:permit',
+      'target_refresh:permit',
+      'execution:permit',
+    ]);
+    expect(events.map((event) => [event.capability, event.stage, event.disposition])).toEqual([
+      ['payments.send', 'provenance', 'would_deny'],
+    ]);
+  });
+
+  it('attack: the same context rule enforced refuses the payment', async () => {
+    const { payments, records, events } = await run({
+      payments: { untrustedContext: { rule: 'deny', enforce: true } },
+    });
+    expect(payments).toEqual([]);
+    expect(records()).toEqual(['provenance:deny']);
+    expect(events).toEqual([]);
+  });
+
+  it('attack: a shadowed context rule never lifts strict mode, whose fallback still asks for confirmation', async () => {
+    const outcome = await run({
+      payments: { untrustedContext: { rule: 'deny', enforce: false } },
+      provenance: { strict: true },
+    });
+    expectAskedBeforePaying(outcome);
+  });
+
   it('control: the same rule enforced refuses the payment', async () => {
     const { payments, records } = await run({
       payments: { untrustedContext: 'allow', arguments: { recipient: { rule: 'trusted_only', enforce: true } } },

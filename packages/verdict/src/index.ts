@@ -487,6 +487,7 @@ export type {
   ProvenancePolicy,
   ProvenanceOptions,
   ArgumentProvenanceRule,
+  ContextProvenanceRule,
   TrustedValuesInput,
   TrustedValuesResolver,
 } from './provenance/provenance-policy.js';

@@ -22,12 +22,14 @@ interface ListOptions {
 }
 
 const COLUMNS = ['recorded_at', 'correlation_id', 'seq', 'capability', 'tool_kind', 'stage', 'disposition'] as const;
+/** With `--shadow`, each record's reason too: what enforcement would have refused, and why. */
+const SHADOW_COLUMNS = [...COLUMNS, 'reason'] as const;
 
 /**
  * `evidence list [--capability <name>] [--disposition <d>] [--shadow] [--stage <s>] [--actor <fingerprint>]
  * [--tool-call <fingerprint>] [--since <ISO 8601>] [--until <ISO 8601>] [--limit <n>] [--json]`: decision records,
  * newest first (default 100, at most 1000); `--shadow` keeps only what shadow mode did not enforce (`would_deny`,
- * `would_confirm`). A filter it cannot answer exits 2 and reads nothing.
+ * `would_confirm`), with each record's reason. A filter it cannot answer exits 2 and reads nothing.
  */
 @Injectable()
 export class EvidenceListCommand implements CliCommandRunner {
@@ -40,7 +42,8 @@ export class EvidenceListCommand implements CliCommandRunner {
     const json = options.json === true;
     try {
       const records = await this.evidence.list(filterOf(options));
-      this.streams.out(json ? JSON.stringify(records.map(evidenceJson)) : table(records.map(row), COLUMNS));
+      const columns = options.shadow === true ? SHADOW_COLUMNS : COLUMNS;
+      this.streams.out(json ? JSON.stringify(records.map(evidenceJson)) : table(records.map(row), columns));
     } catch (error) {
       fail(this.streams, json, (error as Error).message, error instanceof InvalidEvidenceFilterError ? 2 : 1);
     }
@@ -80,5 +83,6 @@ function row(record: DecisionRecord): Record<string, string | number> {
     tool_kind: record.toolKind,
     stage: record.stage,
     disposition: record.disposition,
+    reason: record.reason,
   };
 }

@@ -28,12 +28,15 @@ export function assertProvenanceConfigured(
     fail('has a `consequential` that is not a boolean.');
   const rules: unknown[] = [];
   if (policy?.untrustedContext !== undefined) {
-    if (
-      (policy.untrustedContext as unknown) === ProvenanceRule.TrustedOnly ||
-      !isProvenanceRule(policy.untrustedContext)
-    )
-      fail("has a provenance untrustedContext rule that is not 'allow', 'require_confirmation' or 'deny'.");
-    rules.push(policy.untrustedContext);
+    const declared: unknown = policy.untrustedContext;
+    const shadowable = isShadowedArgumentRule(declared);
+    const rule = shadowable ? declared.rule : declared;
+    if (rule === ProvenanceRule.TrustedOnly || !isProvenanceRule(rule))
+      fail(
+        "has a provenance untrustedContext rule that is not 'allow', 'require_confirmation', 'deny' or { rule: <one of those>, enforce: boolean }.",
+      );
+    // A rule in shadow mode never asks for confirmation: it needs no approval receipt store.
+    rules.push(shadowable && !declared.enforce ? ProvenanceRule.Allow : rule);
   }
   for (const [path, declared] of Object.entries(policy?.arguments ?? {})) {
     checkPath(path, 'provenance argument', fail);

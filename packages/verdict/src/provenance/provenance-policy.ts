@@ -16,6 +16,14 @@ import type { TaintOptions } from './taint/taint-options.js';
  */
 export type ArgumentProvenanceRule = ProvenanceRule | DerivedFromTrusted | ShadowedArgumentRule;
 
+/**
+ * The rule for a call proposed in a window that held untrusted content: `allow`, `require_confirmation` or `deny`,
+ * or one of them in shadow mode as `{ rule, enforce: false }` (docs/shadow-mode.md).
+ */
+export type ContextProvenanceRule =
+  | Exclude<ProvenanceRule, 'trusted_only'>
+  | { readonly rule: Exclude<ProvenanceRule, 'trusted_only'>; readonly enforce: boolean };
+
 /** What a `trustedValues` resolver is given: the proposal's validated arguments and its server-side context. */
 export interface TrustedValuesInput<TArgs = unknown, TContext extends AnyActionContext = ActionContext> {
   readonly arguments: TArgs;
@@ -52,7 +60,7 @@ export interface ProvenancePolicy<TArgs = unknown, TContext extends AnyActionCon
    * When untrusted content was in the context window that proposed the call (sound and coarse). Default:
    * `allow`, or `require_confirmation` for a consequential capability under the module's strict mode.
    */
-  readonly untrustedContext?: Exclude<ProvenanceRule, 'trusted_only'>;
+  readonly untrustedContext?: ContextProvenanceRule;
   /**
    * Per argument path (dot paths with `*`, covering their subtree). The positive rule
    * `{ derivedFrom: 'trusted', otherwise }` applies to every value under the path; the other rules apply when the

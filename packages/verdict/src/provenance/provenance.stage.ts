@@ -20,6 +20,7 @@ import { provenanceConfirmation } from './provenance-confirmation.js';
 import type { ProvenanceOptions } from './provenance-policy.js';
 import { type ProvenanceRecord, ProvenanceRecordKind } from './provenance-record.js';
 import { ProvenanceRule, severityOf } from './provenance-rule.js';
+import { isShadowedArgumentRule } from './shadowed-argument-rule.js';
 import { currentProvenanceWindow } from './provenance-scope.js';
 import { provenanceSummary } from './provenance-summary.js';
 import { ProvenanceWindow } from './provenance-window.js';
@@ -229,7 +230,14 @@ function ruleFor(
   const policy = definition.provenance;
   const rules: ProvenanceRule[] = [];
   const shadowed: ProvenanceRule[] = [];
-  if (report.untrustedContext) rules.push(policy?.untrustedContext ?? fallback);
+  if (report.untrustedContext) {
+    const context = policy?.untrustedContext;
+    // A context rule in shadow mode never stands in for the fallback, as an argument rule does not.
+    if (isShadowedArgumentRule(context)) {
+      rules.push(context.enforce ? (context.rule as ProvenanceRule) : fallback);
+      if (!context.enforce) shadowed.push(context.rule as ProvenanceRule);
+    } else rules.push(context ?? fallback);
+  }
   for (const influence of report.arguments) {
     const matching = declared.filter(({ pattern }) => coversPath(pattern, influence.segments));
     // A rule in shadow mode never stands in for the fallback: only an enforced rule replaces it.
