@@ -98,7 +98,7 @@ export class AiSdkModelInputGuard {
   }
 
   /**
-   * The application's own system prompt, sealed, for a prompt built per run: pass it as `generateText({ system })`.
+   * The application's own system prompt, sealed, for a prompt built per run: pass it as `generateText({ instructions })`.
    * @throws VerdictConfigurationError when `text` holds structured data.
    */
   systemPrompt(text: string): SystemModelMessage {
