@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { copyFile, cp, lstat, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -97,6 +97,8 @@ if (!available)
   let app: string;
   let installLog: string;
   let runtimeInstallLog: string;
+  /** Before the runtime peers are added: whether any was installed, and the TAP output of the core e2e. */
+  let withoutRuntimes: { installed: string[]; tap: string };
   let sums: string;
 
   beforeAll(async () => {
@@ -135,6 +137,26 @@ if (!available)
         240_000,
       );
     installLog = (await install()).stderr;
+    // The runtimes are optional peers: before they are added, the root, LangChain and CLI entry points compile
+    // (declarations checked) and the application's own e2e passes without them.
+    await writeFile(
+      join(app, 'tsconfig.core.json'),
+      JSON.stringify({
+        extends: './tsconfig.json',
+        compilerOptions: { outDir: 'dist-core' },
+        include: ['src/app.e2e.test.ts', 'src/app.module.ts', 'src/tickets.ts', 'src/verdict-cli.module.ts'],
+      }),
+    );
+    await sh(
+      process.execPath,
+      [join(app, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.core.json'],
+      app,
+      300_000,
+    );
+    withoutRuntimes = {
+      installed: RUNTIME_PEERS.filter((name) => existsSync(join(app, 'node_modules', name))),
+      tap: await sh(process.execPath, ['--test', '--test-reporter=tap', 'dist-core/'], app, 120_000),
+    };
     // The runtime peers at the ranges @verdict/nestjs declares for them.
     const manifestPath = join(app, 'package.json');
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { dependencies: Record<string, string> };
@@ -146,7 +168,7 @@ if (!available)
     for (const name of RUNTIME_PEERS) manifest.dependencies[name] = peers[name]!;
     await writeFile(manifestPath, JSON.stringify(manifest, null, 2));
     runtimeInstallLog = (await install(...(BELOW_22 ? ['--engine-strict=false'] : []))).stderr;
-  }, 300_000);
+  }, 720_000);
 
   afterAll(async () => {
     if (work !== undefined && process.env.VERDICT_TEST_KEEP_CONSUMER !== '1')
@@ -174,6 +196,11 @@ if (!available)
     expect(installLog.split('\n').filter((line) => /^npm warn/i.test(line))).toEqual([]);
     // ELSPROBLEMS (a missing or invalid peer) makes `npm ls` exit non-zero.
     await sh('npm', ['ls', '--all'], app);
+  });
+
+  it('compiles and passes its own e2e before the optional runtime peers are installed', () => {
+    expect(withoutRuntimes.installed).toEqual([]);
+    expect(tapCounts(withoutRuntimes.tap)).toEqual({ tests: 2, pass: 2, fail: 0, skipped: 0, todo: 0 });
   });
 
   it('adds the runtime peers with strict peers; engine checks relaxed only for the runtimes that ask for Node 22', async () => {
@@ -222,14 +249,7 @@ if (!available)
 
   it('passes its own e2e: bound tool, CASL deny, approval through the guarded endpoint, one execution; an AI SDK tool and an OpenAI Agents tool', async () => {
     const stdout = await sh(process.execPath, ['--test', '--test-reporter=tap', 'dist/'], app, 120_000);
-    const count = (name: string) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(stdout)?.[1]);
-    expect({
-      tests: count('tests'),
-      pass: count('pass'),
-      fail: count('fail'),
-      skipped: count('skipped'),
-      todo: count('todo'),
-    }).toEqual({
+    expect(tapCounts(stdout)).toEqual({
       tests: 4,
       pass: 4,
       fail: 0,
@@ -271,3 +291,15 @@ if (!available)
     expect(await sh(join(app, 'node_modules/.bin/verdict-eval'), ['--help'], app)).toMatch(/Usage: verdict-eval/);
   });
 });
+
+/** The summary counts of a `node --test` TAP report. */
+function tapCounts(tap: string) {
+  const count = (name: string) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(tap)?.[1]);
+  return {
+    tests: count('tests'),
+    pass: count('pass'),
+    fail: count('fail'),
+    skipped: count('skipped'),
+    todo: count('todo'),
+  };
+}
