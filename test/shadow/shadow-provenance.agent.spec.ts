@@ -54,6 +54,15 @@ function expectAskedBeforePaying({ payments, records, state }: Awaited<ReturnTyp
   expect(state.__interrupt__).toHaveLength(1);
 }
 
+/** The records of a payment a shadowed provenance rule would have refused: the would-be refusal, then the run. */
+const PAID_AFTER_WOULD_DENY = [
+  'provenance:would_deny',
+  'provenance:permit',
+  'proposal:permit',
+  'target_refresh:permit',
+  'execution:permit',
+];
+
 const SHADOWED_RECIPIENT: ProvenancePolicy = {
   untrustedContext: 'allow',
   arguments: { recipient: { rule: 'trusted_only', enforce: false } },
@@ -63,13 +72,7 @@ describe('shadow mode: provenance (a real createAgent loop, scripted model, prov
   it('control: a shadowed trusted_only rule lets the payment run, recorded as would_deny naming the path, never the value', async () => {
     const { payments, records, events, evidence } = await run({ payments: SHADOWED_RECIPIENT });
     expect(payments.map((payment) => payment.arguments.recipient)).toEqual([ATTACKER_IBAN]);
-    expect(records()).toEqual([
-      'provenance:would_deny',
-      'provenance:permit',
-      'proposal:permit',
-      'target_refresh:permit',
-      'execution:permit',
-    ]);
+    expect(records()).toEqual(PAID_AFTER_WOULD_DENY);
     const [shadowed] = evidence.decisions().filter((record) => record.disposition === 'would_deny');
     expect(shadowed!.reason).toContain('Argument recipient matches content from external:product-reviews (untrusted)');
     expect(JSON.stringify(evidence.decisions())).not.toMatch(/de89/i);
@@ -96,13 +99,7 @@ describe('shadow mode: provenance (a real createAgent loop, scripted model, prov
       payments: { untrustedContext: { rule: 'deny', enforce: false } },
     });
     expect(payments.map((payment) => payment.arguments.recipient)).toEqual([ATTACKER_IBAN]);
-    expect(records()).toEqual([
-      'provenance:would_deny',
-      'provenance:permit',
-      'proposal:permit',
-      'target_refresh:permit',
-      'execution:permit',
-    ]);
+    expect(records()).toEqual(PAID_AFTER_WOULD_DENY);
     expect(events.map((event) => [event.capability, event.stage, event.disposition])).toEqual([
       ['payments.send', 'provenance', 'would_deny'],
     ]);
