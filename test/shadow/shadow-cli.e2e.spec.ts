@@ -178,7 +178,7 @@ function capturingLogger(): LoggerService & { readonly warnings: string[] } {
 }
 
 /** A payout whose IBAN rule runs in shadow mode, next to `documents.peek`. */
-function payout(enforceIban: boolean): CapabilityDefinition {
+function payout(enforceIban: boolean, enforceContext = true): CapabilityDefinition {
   return defineCapability(
     {
       name: 'payouts.send',
@@ -191,7 +191,10 @@ function payout(enforceIban: boolean): CapabilityDefinition {
         name: 'iban',
         identity: (target) => target.iban,
       }),
-      provenance: { arguments: { iban: { rule: 'trusted_only', enforce: enforceIban } } },
+      provenance: {
+        untrustedContext: { rule: 'deny', enforce: enforceContext },
+        arguments: { iban: { rule: 'trusted_only', enforce: enforceIban } },
+      },
     },
     () => 'sent',
   );
@@ -256,6 +259,17 @@ describe('shadow mode is visible at boot and in verdict validate', () => {
       'high',
     );
     expect(high.code).toBe(0);
+  });
+
+  it('names a provenance context rule in shadow mode at boot and as a finding', async () => {
+    const { app, warnings } = await boot([payout(true, false)]);
+    const shadow = warnings.filter((warning) => warning.startsWith('Shadow mode:'));
+    expect(shadow).toHaveLength(1);
+    expect(shadow[0]).toContain('provenance context rule (untrustedContext) of "payouts.send"');
+    const report = await app.get(WiringAudit).run({ testEnvironment: true });
+    const findings = report.findings.filter((finding) => finding.code === FindingCode.ShadowMode);
+    expect(findings.map((finding) => [finding.subject, finding.severity])).toEqual([['payouts.send', Severity.Medium]]);
+    expect(findings[0]!.message).toContain('untrustedContext');
   });
 
   it('control: an enforced application gets no warning and no finding', async () => {

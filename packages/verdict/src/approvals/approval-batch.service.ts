@@ -71,7 +71,7 @@ export class ApprovalBatchService {
     return pending.length === 0 ? null : batchOf(batchId, pending);
   }
 
-  /** Whether some receipt of the batch that `requester` asked for was decided (approved, rejected or consumed). */
+  /** Whether some receipt of the batch that `requester` asked for was decided (approved, rejected, superseded or consumed). */
   async isDecided(batchId: string, requester: ActionContext): Promise<boolean> {
     return (await this.requesters(batchId, requester)).some((r) => r.status !== ReceiptStatus.Pending);
   }
@@ -94,7 +94,7 @@ export class ApprovalBatchService {
 
   /**
    * Decides every pending item of the batch at once: `approve` (the call runs when its run resumes), `reject` (it
-   * never runs), `edit` (it never runs as proposed: the receipt is closed as rejected, and the answer hands back the
+   * never runs), `edit` (it never runs as proposed: the receipt is closed as `superseded` (ADR 0124), and the answer hands back the
    * edited arguments to propose again — the whole pipeline, and a receipt of their own if they need one; an edit
    * approves nothing). Recorded per item (`tool_kind: approver`, `approval_outcome` approved / rejected /
    * superseded) before the store changes.

@@ -160,7 +160,7 @@ export class ApprovalService {
    * @param requester The action context the tool call was proposed in (what `@ApprovalEndpoint()` hands the
    * route). Default: the approver's own (approvers read only what they asked for themselves).
    * @throws UnknownApprovalReceiptError when no pending, unexpired receipt has `receiptId` (nothing is released):
-   * once approved, rejected, consumed or expired there is nothing left to decide on.
+   * once approved, rejected, superseded, consumed or expired there is nothing left to decide on.
    * @throws VerdictConfigurationError without a receipt id or an approver with a non-blank id.
    * @throws InvalidReleaseRequestError without a `Destination`.
    * @example

@@ -158,7 +158,15 @@ export async function validateConfirmation(
     }
     case 'invalid_state':
       if (check.receipt!.status === ReceiptStatus.Pending) return pendingAnswer(check.receipt!);
-      return stop(Decision.deny(Stage.Approval, 'the approver rejected this proposal'), check);
+      return stop(
+        Decision.deny(
+          Stage.Approval,
+          check.receipt!.status === ReceiptStatus.Superseded
+            ? 'the approver edited this proposal: its original arguments never run'
+            : 'the approver rejected this proposal',
+        ),
+        check,
+      );
     case 'expired':
       return stop(Decision.deny(Stage.Approval, 'the approval expired before execution'), check);
     case 'consumed':

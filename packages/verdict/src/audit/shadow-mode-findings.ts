@@ -12,7 +12,7 @@ import type { WiringFinding } from './wiring-finding.js';
  * `verdict validate --fail-on medium` should stop such a release.
  */
 export function shadowModeFindings(definitions: readonly CapabilityDefinition[]): WiringFinding[] {
-  const { capabilities, rules } = shadowedPolicies(definitions);
+  const { capabilities, rules, contextRules } = shadowedPolicies(definitions);
   const byCapability = capabilities.map((name) => ({
     code: FindingCode.ShadowMode,
     severity: Severity.Medium,
@@ -27,5 +27,11 @@ export function shadowModeFindings(definitions: readonly CapabilityDefinition[])
     subject: name,
     message: `Capability "${name}" has provenance rules in shadow mode for arguments ${paths.map((path) => `"${path}"`).join(', ')}: where they would refuse or ask for confirmation, the call is recorded as would_deny / would_confirm and runs as its enforced rules decide. Read \`verdict evidence shadow-summary\`, then drop enforce: false.`,
   }));
-  return [...byCapability, ...byRule];
+  const byContextRule = contextRules.map((name) => ({
+    code: FindingCode.ShadowMode,
+    severity: Severity.Medium,
+    subject: name,
+    message: `Capability "${name}" has its provenance context rule (untrustedContext) in shadow mode: where untrusted content in the window would make it refuse or ask for confirmation, the call is recorded as would_deny / would_confirm and runs as its enforced rules decide. Read \`verdict evidence shadow-summary\`, then drop enforce: false.`,
+  }));
+  return [...byCapability, ...byRule, ...byContextRule];
 }

@@ -279,6 +279,7 @@ export class StoreConnection {
       }
       return { rows: [], affected: statement.run(...parameters).changes, insertId: 0 };
     } catch (error) {
+      this.dataSource.logger.logQueryError(error as Error, sql, [...parameters]);
       // As TypeORM reports every driver's failure, so callers see one error type on every engine.
       throw new QueryFailedError(sql, [...parameters], error as Error);
     }
