@@ -20,7 +20,7 @@ import { provenanceConfirmation } from './provenance-confirmation.js';
 import type { ProvenanceOptions } from './provenance-policy.js';
 import { type ProvenanceRecord, ProvenanceRecordKind } from './provenance-record.js';
 import { ProvenanceRule, severityOf } from './provenance-rule.js';
-import { isShadowedArgumentRule } from './shadowed-argument-rule.js';
+import { declaredContextRule } from './declared-context-rule.js';
 import { currentProvenanceWindow } from './provenance-scope.js';
 import { provenanceSummary } from './provenance-summary.js';
 import { ProvenanceWindow } from './provenance-window.js';
@@ -227,16 +227,13 @@ function ruleFor(
   options: ProvenanceOptions | undefined,
 ): { enforced: ProvenanceRule; all: ProvenanceRule; notDerived: readonly string[] } {
   const fallback = isStrict(definition, options) ? ProvenanceRule.RequireConfirmation : ProvenanceRule.Allow;
-  const policy = definition.provenance;
   const rules: ProvenanceRule[] = [];
   const shadowed: ProvenanceRule[] = [];
   if (report.untrustedContext) {
-    const context = policy?.untrustedContext;
+    const context = declaredContextRule(definition);
     // A context rule in shadow mode never stands in for the fallback, as an argument rule does not.
-    if (isShadowedArgumentRule(context)) {
-      rules.push(context.enforce ? (context.rule as ProvenanceRule) : fallback);
-      if (!context.enforce) shadowed.push(context.rule as ProvenanceRule);
-    } else rules.push(context ?? fallback);
+    rules.push(context?.enforced === true ? context.rule : fallback);
+    if (context?.enforced === false) shadowed.push(context.rule);
   }
   for (const influence of report.arguments) {
     const matching = declared.filter(({ pattern }) => coversPath(pattern, influence.segments));

@@ -1,6 +1,6 @@
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import { declaredArgumentRules } from '../provenance/provenance-argument-rules.js';
-import { isShadowedArgumentRule } from '../provenance/shadowed-argument-rule.js';
+import { declaredContextRule } from '../provenance/declared-context-rule.js';
 
 /** What runs in shadow mode (docs/shadow-mode.md): whole capabilities, and single provenance rules. */
 export interface ShadowedPolicies {
@@ -23,10 +23,7 @@ export function shadowedPolicies(definitions: readonly CapabilityDefinition[]): 
         .map(({ path }) => ({ capability: definition.name, path })),
     );
   const contextRules = definitions
-    .filter((definition) => {
-      const context = definition.provenance?.untrustedContext;
-      return definition.enforce !== false && isShadowedArgumentRule(context) && !context.enforce;
-    })
+    .filter((definition) => definition.enforce !== false && declaredContextRule(definition)?.enforced === false)
     .map(({ name }) => name);
   return { capabilities, rules, contextRules };
 }
