@@ -261,7 +261,12 @@ if (rows.length > 0) {
 // idempotency key records that the call finished) and one audit INSERT holding a fingerprint of the
 // arguments. Each call has its own order (so its own claim and bucket). The two run in alternating batches
 // (ROUNDS of each per concurrency) so that machine noise hits both alike; the target is p50 and p95 <= 1.3×
-// the hand-written call's, with 1 and with 20 concurrent callers.
+// the hand-written call's, with 1 and with 20 concurrent callers. For reference, two more figures per row:
+// the hand-written call with one more INSERT before its rate limit (the write-ahead record Verdict writes before
+// the first mutating gate, so that a crash after the spend still leaves the decision on record), and the
+// process's own CPU time per call (user and system, every thread: the statements' encoding and socket writes,
+// the pipeline, the seal's hashing) with the share of the batch's wall time it kept the process busy. With
+// the database server on the same cores, a call that needs more client CPU waits longer at 20 callers.
 const ROUNDS = Number(process.env.BENCH_GATED_ROUNDS ?? 4);
 const WARMUP = 100;
 
@@ -314,11 +319,21 @@ function handWrittenSql(engine, p) {
 }
 
 /** One hand-written gated call: what a careful developer writes without Verdict. */
-async function handWrittenCall(dataSource, sql, engine, orderId) {
+async function handWrittenCall(dataSource, sql, engine, orderId, writeAhead = false) {
   const [order] = await dataSource.query(sql.read, [orderId]);
   if (!order) throw new Error('no such order');
   if (!createMongoAbility(rules).can('cancel', subject('Order', { ...order }))) throw new Error('denied');
   const sha = (value) => createHash('sha256').update(value).digest('hex');
+  if (writeAhead)
+    await dataSource.query(sql.audit, [
+      randomUUID(),
+      new Date(),
+      'user:72',
+      'orders.cancel',
+      order.id,
+      'permitted',
+      sha(JSON.stringify({ orderId })),
+    ]);
   const window = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
   const rate = await dataSource.query(sql.rate, [sha(`cancellations:${orderId}`), window, 1_000_000_000]);
   if (engine.name === 'postgres' ? rate.length !== 1 : rate.insertId === 0) throw new Error('rate limited');
@@ -355,7 +370,7 @@ await forEachEngine(async (engine, admin) => {
     `CREATE TABLE bench_audit (id ${key} PRIMARY KEY, at ${instant}, actor varchar(64), action varchar(64), ` +
       `target varchar(64), outcome varchar(16), arguments_fingerprint varchar(64))`,
   );
-  const orders = Array.from({ length: 3 * (CALLS * CONCURRENCY.length + WARMUP) }, () => randomUUID());
+  const orders = Array.from({ length: 4 * (CALLS * CONCURRENCY.length + WARMUP) }, () => randomUUID());
   for (let i = 0; i < orders.length; i += 500) {
     const batch = orders.slice(i, i + 500);
     await dataSource.query(
@@ -364,7 +379,11 @@ await forEachEngine(async (engine, admin) => {
     );
   }
   let nextOrder = 0;
-  const take = (count) => orders.slice(nextOrder, (nextOrder += count));
+  const take = (count) => {
+    const taken = orders.slice(nextOrder, (nextOrder += count));
+    if (taken.length !== count) throw new Error('the bench ran out of orders: each call needs one of its own');
+    return taken;
+  };
   const sql = handWrittenSql(engine, p);
   const app = await boot(dataSource, new TypeOrmEvidenceRecorder(dataSource), [cancel(dataSource, p)]);
   // For the profile: the same call with its recorder sealing only between batches (untimed), so the
@@ -391,23 +410,34 @@ await forEachEngine(async (engine, admin) => {
   const verdictCall = gatedCall(app);
   const unsealedCall = gatedCall(unsealed);
   const handCall = (orderId) => () => handWrittenCall(dataSource, sql, engine, orderId);
+  const writeAheadCall = (orderId) => () => handWrittenCall(dataSource, sql, engine, orderId, true);
   try {
     await timed(take(WARMUP).map(verdictCall), 5);
     await timed(take(WARMUP).map(unsealedCall), 5);
     await timed(take(WARMUP).map(handCall), 5);
+    await timed(take(WARMUP).map(writeAheadCall), 5);
     await manual.seal();
     for (const concurrency of CONCURRENCY) {
-      const measured = { verdict: [], unsealed: [], hand: [] };
-      const counts = { verdict: 0, unsealed: 0, hand: 0 };
+      const measured = { verdict: [], unsealed: [], hand: [], writeAhead: [] };
+      const counts = { verdict: 0, unsealed: 0, hand: 0, writeAhead: 0 };
+      /** The process's CPU time and the wall time of each variant's batches (ms). */
+      const busy = { verdict: { cpu: 0, wall: 0 }, hand: { cpu: 0, wall: 0 } };
       const kinds = { verdict: {}, hand: {} };
       for (let round = 0; round < ROUNDS; round++) {
         for (const [name, call] of [
           ['verdict', verdictCall],
           ['unsealed', unsealedCall],
           ['hand', handCall],
+          ['writeAhead', writeAheadCall],
         ]) {
           statements.reset();
+          const [cpu, wall] = [process.cpuUsage(), performance.now()];
           measured[name].push(...(await timed(take(CALLS / ROUNDS).map(call), concurrency)));
+          if (name in busy) {
+            const used = process.cpuUsage(cpu);
+            busy[name].cpu += (used.user + used.system) / 1000;
+            busy[name].wall += performance.now() - wall;
+          }
           counts[name] += statements.counts.all;
           if (name in kinds)
             for (const [kind, count] of Object.entries(statements.counts.kinds)) {
@@ -437,6 +467,8 @@ await forEachEngine(async (engine, admin) => {
         verdict: measured.verdict,
         unsealed: measured.unsealed,
         hand: measured.hand,
+        writeAhead: measured.writeAhead,
+        busy,
         statements: {
           verdict: counts.verdict / CALLS,
           unsealed: counts.unsealed / CALLS,
@@ -472,6 +504,12 @@ if (gated.length > 0) {
       'seal between batches: statements/call': fmt(row.statements.unsealed, 2),
       'seal between batches: p50 ratio': fmt(at(row.unsealed, 50) / at(row.hand, 50), 2),
       'seal between batches: p95 ratio': fmt(at(row.unsealed, 95) / at(row.hand, 95), 2),
+      'hand-written + write-ahead INSERT: p50 ratio': fmt(at(row.writeAhead, 50) / at(row.hand, 50), 2),
+      'hand-written + write-ahead INSERT: p95 ratio': fmt(at(row.writeAhead, 95) / at(row.hand, 95), 2),
+      'client CPU ms/call': fmt(row.busy.verdict.cpu / CALLS, 3),
+      'hand-written client CPU ms/call': fmt(row.busy.hand.cpu / CALLS, 3),
+      'client busy': fmt(row.busy.verdict.cpu / row.busy.verdict.wall, 2),
+      'hand-written client busy': fmt(row.busy.hand.cpu / row.busy.hand.wall, 2),
     })),
   );
   for (const row of gated) {
