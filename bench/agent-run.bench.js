@@ -7,7 +7,9 @@
 // `ExecutionTargetPolicy.refresh`, which reads the row again before execution, as that policy promises; the naive
 // tool with one awaited audit INSERT per call (what any durable record per call costs); the bound tool whose
 // recorder links its chain only when `seal()` is called (`seal: 'manual'`, what the background seal costs the run);
-// and the bound tool with in-memory evidence (what the pipeline costs without a durable write).
+// and the bound tool with in-memory evidence (what the pipeline costs without a durable write). Each row also shows
+// the process's own CPU time per run (user and system, every thread) and the share of the wall time it kept the
+// process busy: the agent loop is CPU-bound, so what a variant adds in CPU it adds in time.
 //
 // Needs VERDICT_TEST_POSTGRES_URL; skipped without it.
 import 'reflect-metadata';
@@ -191,10 +193,16 @@ else {
     for (const lookup of Object.values(variants)) for (let i = 0; i < 5; i++) await agentRun(lookup); // warm-up
     const samples = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
     const readsPerCall = Object.fromEntries(Object.keys(variants).map((name) => [name, 0]));
+    /** Each variant's process CPU time and wall time over its runs (ms). */
+    const busy = Object.fromEntries(Object.keys(variants).map((name) => [name, { cpu: 0, wall: 0 }]));
     for (let round = 0; round < ROUNDS; round++)
       for (const [name, lookup] of Object.entries(variants)) {
         reads.count = 0;
+        const [cpu, wall] = [process.cpuUsage(), performance.now()];
         for (let i = 0; i < Math.floor(RUNS / ROUNDS); i++) samples[name].push(await agentRun(lookup));
+        const used = process.cpuUsage(cpu);
+        busy[name].cpu += (used.user + used.system) / 1000;
+        busy[name].wall += performance.now() - wall;
         readsPerCall[name] += reads.count;
       }
     await recorder.whenSealed();
@@ -209,6 +217,8 @@ else {
         p95_ms: fmt(percentile(samples[name], 95), 2),
         'row reads/call': fmt(readsPerCall[name] / (ROUNDS * Math.floor(RUNS / ROUNDS) * READS), 2),
         'ratio (median)': fmt(median(samples[name]) / naive, 2),
+        'client CPU ms/run': fmt(busy[name].cpu / samples[name].length, 2),
+        'client busy': fmt(busy[name].cpu / busy[name].wall, 2),
       });
     table(
       `createAgent run of ${READS} reads (${RUNS} runs per variant, alternating in ${ROUNDS} rounds): Verdict-bound tools with TypeORM PostgreSQL evidence vs naive tools`,
