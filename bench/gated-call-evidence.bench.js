@@ -324,16 +324,17 @@ async function handWrittenCall(dataSource, sql, engine, orderId, writeAhead = fa
   if (!order) throw new Error('no such order');
   if (!createMongoAbility(rules).can('cancel', subject('Order', { ...order }))) throw new Error('denied');
   const sha = (value) => createHash('sha256').update(value).digest('hex');
-  if (writeAhead)
-    await dataSource.query(sql.audit, [
+  const audit = (outcome) =>
+    dataSource.query(sql.audit, [
       randomUUID(),
       new Date(),
       'user:72',
       'orders.cancel',
       order.id,
-      'permitted',
+      outcome,
       sha(JSON.stringify({ orderId })),
     ]);
+  if (writeAhead) await audit('permitted');
   const window = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
   const rate = await dataSource.query(sql.rate, [sha(`cancellations:${orderId}`), window, 1_000_000_000]);
   if (engine.name === 'postgres' ? rate.length !== 1 : rate.insertId === 0) throw new Error('rate limited');
@@ -342,15 +343,7 @@ async function handWrittenCall(dataSource, sql, engine, orderId, writeAhead = fa
   if ((engine.name === 'postgres' ? claimed.length : claimed.affectedRows) !== 1) throw new Error('already done');
   const result = { cancelled: order.id };
   await dataSource.query(sql.finish, [key]);
-  await dataSource.query(sql.audit, [
-    randomUUID(),
-    new Date(),
-    'user:72',
-    'orders.cancel',
-    order.id,
-    'executed',
-    sha(JSON.stringify({ orderId })),
-  ]);
+  await audit('executed');
   return result;
 }
 
