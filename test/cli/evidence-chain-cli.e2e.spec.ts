@@ -183,6 +183,11 @@ for (const engine of databaseEngines()) {
         const badDate = await cli(unkeyed, 'evidence', 'prune', '--before', 'last tuesday');
         expect(badDate.code).toBe(2);
         expect(badDate.stderr).toContain('--before needs an ISO 8601 date');
+        // Dates JavaScript would still read: another format, and an instant without a zone (the process's local time).
+        for (const loose of ['Jan 1 2030 00:00:00 GMT', '2030', '2030-01-01T00:00:00']) {
+          const refused = await cli(unkeyed, 'evidence', 'prune', '--before', loose);
+          expect({ loose, code: refused.code }).toEqual({ loose, code: 2 });
+        }
         const noKey = await cli(unkeyed, 'evidence', 'prune', '--before', '2030-01-01T00:00:00Z', '--json');
         expect(noKey.code).toBe(1);
         expect(JSON.parse(noKey.stderr).error).toContain('checkpointKey');

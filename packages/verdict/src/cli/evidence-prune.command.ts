@@ -5,11 +5,14 @@ import { CLI_STREAMS } from './cli-streams.token.js';
 import type { CliCommandRunner } from './cli-program.js';
 import { USAGE_ERROR_EXIT_CODE } from './cli-program.js';
 import { configuredEvidenceChain } from './configured-evidence-chain.js';
+import { instant } from './evidence-list.command.js';
 
 /**
- * `evidence prune --before <date> [--json]`: deletes chained evidence recorded before `<date>` (ISO 8601),
- * stream by stream, and leaves a signed prune checkpoint so what remains still verifies. Needs a
- * checkpoint key that can sign; a date that does not parse is a usage error (exit 2) and deletes nothing.
+ * `evidence prune --before <date> [--json]`: deletes chained evidence recorded before `<date>` (an ISO 8601 date,
+ * read as UTC midnight, or an instant with its zone), stream by stream, and leaves a signed prune checkpoint so what
+ * remains still verifies. Needs a checkpoint key that can sign. Anything else as the date (another format, an instant
+ * without a zone, which would be read in the process's own time zone) is a usage error (exit 2) and deletes nothing,
+ * as for `evidence list --since`.
  */
 @Injectable()
 export class EvidencePruneCommand implements CliCommandRunner {
@@ -20,12 +23,17 @@ export class EvidencePruneCommand implements CliCommandRunner {
 
   async run(_params: string[], options: { json?: boolean; before?: string } = {}): Promise<void> {
     const json = options.json === true;
-    const before = new Date(options.before ?? '');
-    if (options.before === undefined || Number.isNaN(before.getTime()))
+    let before: Date | undefined;
+    try {
+      before = instant('--before', options.before);
+    } catch {
+      before = undefined;
+    }
+    if (before === undefined)
       return fail(
         this.streams,
         json,
-        `--before needs an ISO 8601 date (e.g. 2026-01-01T00:00:00Z), not "${options.before ?? ''}"`,
+        `--before needs an ISO 8601 date or instant with a zone (e.g. 2026-01-01 or 2026-01-01T00:00:00Z), not "${options.before ?? ''}"`,
         USAGE_ERROR_EXIT_CODE,
       );
     try {
