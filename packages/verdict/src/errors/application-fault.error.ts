@@ -13,8 +13,8 @@ import { RunStoppingError } from './run-stopping.error.js';
  * never show either to a model. A `catch` that builds a log line by conversion (`` `failed: ${error}` ``)
  * throws this error from the `catch`: read `error.message` or `error.cause` there instead. Code that
  * catches it and answers the model with `error.message` (an error-catching middleware,
- * `toolRetryMiddleware`'s default `onFailure: 'continue'`) shows the model the fixed message only, and
- * the run carries on.
+ * `toolRetryMiddleware`'s default `onFailure: 'continue'`, whose text names only the error's class) shows the model
+ * no more than the fixed message, never the fault, and the run carries on.
  *
  * @example
  * try { await agent.invoke(input); } catch (error) {
