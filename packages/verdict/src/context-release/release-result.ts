@@ -10,7 +10,7 @@ export interface ReleaseResult {
   readonly payload: JsonObject;
   /** `payload` as RFC 8785 canonical JSON text (what the payload fingerprint covers): send this rather than serializing again. */
   readonly json: string;
-  /** `released`, or a denial reason such as `route_not_registered` or `detector_fired:email`. */
+  /** `released`, or a denial reason such as `route_not_registered` or `detector_fired:EMAIL`. */
   readonly reason: string;
   /** The id of the release record written for this release. */
   readonly recordId: string;
