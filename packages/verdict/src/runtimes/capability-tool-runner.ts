@@ -40,7 +40,10 @@ export interface RuntimeToolBinding {
  * - {@link needsApproval}: for a capability that requires confirmation, the pipeline runs without an explicit
  *   approval, which never executes: it issues (or finds) the pending receipt of the tool call, and the runtime
  *   asks a human only when one awaits them. A refusal asks no one, and is what the execution that follows
- *   answers: the call is not run (nor counted by call ceilings) twice.
+ *   answers: the call is not run (nor counted by call ceilings) twice. A capability in shadow mode
+ *   (`enforce: false`) asks no one and runs no asking pipeline: its confirmation does not stop a run, so that
+ *   run would execute the call, and the execution that follows would execute it again; the execution records
+ *   `would_confirm` and runs the call once.
  * - {@link answer}: the execution the runtime runs after an approval (or when none was needed). For a
  *   confirming capability it carries the explicit approval, so the receipt decides — approved by a human, bound
  *   to these arguments, this actor, tenant and conversation, unexpired, consumed once — never the runtime's
@@ -74,7 +77,7 @@ export class CapabilityToolRunner {
 
   /** Whether the runtime must ask a human: a Verdict receipt awaits a decision on this tool call. */
   async needsApproval(input: unknown, toolCallId: string): Promise<boolean> {
-    if (!this.confirms()) return false;
+    if (!this.confirms() || this.definition().enforce === false) return false;
     // Only this answer is kept: a refusal kept for an earlier asking whose execution never came (an aborted step)
     // must not answer the execution that follows this one.
     const { scope, window } = this.placeOf(input, toolCallId);
