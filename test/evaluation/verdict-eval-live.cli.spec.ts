@@ -59,6 +59,17 @@ describe('verdict-eval live', () => {
     expect(existsSync(join(work, 'refused.json'))).toBe(false);
   });
 
+  it('refuses an --out it cannot write before any trial, so no token is spent (exit 2)', async () => {
+    let requests = 0;
+    const env = await loopbackEnv(() => {
+      requests++;
+      return { text: 'no' };
+    });
+    const run = await verdictEval(['live', SUITE, '--out', join('no-such-folder', 'live.json')], env);
+    expect(run).toMatchObject({ code: 2, stderr: expect.stringContaining('cannot write') });
+    expect(requests).toBe(0);
+  });
+
   it('runs the storefront live pack with its control arm, prints the figures and writes a report without the key', async () => {
     const env = await loopbackEnv(storefrontLoopbackModel());
     const run = await verdictEval(['live', SUITE, '--trials', '3', '--control', '--out', 'live.json'], env);

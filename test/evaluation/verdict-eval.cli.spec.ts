@@ -30,6 +30,16 @@ describe('verdict-eval', () => {
     expect(compare).toMatchObject({ code: 0, stdout: expect.stringContaining('OK: no blocking change') });
   });
 
+  it('refuses a report it could not write before running the suite (exit 2), and writes to a folder that exists (control)', async () => {
+    const missing = await verdictEval(['run', SUITE, '--out', join('no-such-folder', 'report.json')]);
+    expect(missing).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('cannot write') });
+    const folder = await verdictEval(['run', SUITE, '--out', work]);
+    expect(folder).toMatchObject({ code: 2, stderr: expect.stringContaining('is a directory') });
+
+    expect((await verdictEval(['run', SUITE, '--out', join(work, 'written.json')])).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(work, 'written.json'), 'utf8'))).toHaveProperty('cases');
+  });
+
   it('exits 1 on a blocking change, in every format', async () => {
     await verdictEval(['run', SUITE, '--out', 'good.json']);
     await verdictEval(['baseline', 'write', 'good.json', 'good-baseline.json']);

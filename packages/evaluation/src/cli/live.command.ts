@@ -5,6 +5,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { LiveReport as LiveReportType } from '../live/live-report.js';
 import type { ArmStatistics } from '../live/live-statistics.js';
 import { loadLiveSuite } from './load-live-suite.js';
+import { unwritableOutput } from './writable-output.js';
 
 /** The options of `verdict-eval live`, as commander parses them. */
 export interface LiveCommandOptions {
@@ -25,7 +26,8 @@ export interface LiveCommandOptions {
  * the chat model the `VERDICT_LIVE_*` environment variables configure (it refuses to start without them),
  * writes the `verdict.live-report.v1` report after every trial (so a stopped run can be resumed) and
  * prints the figures per case and for the pack. Exit code 2 when the configuration, the suite or the
- * partial report is unusable; case outcomes are results (exit 0): gate merges with `compare`.
+ * partial report is unusable, or the report cannot be written where `--out` says (checked before any trial, which
+ * would spend tokens); case outcomes are results (exit 0): gate merges with `compare`.
  */
 @Injectable()
 export class LiveCommand implements CliCommandRunner {
@@ -34,6 +36,8 @@ export class LiveCommand implements CliCommandRunner {
   async run([file]: string[], options: LiveCommandOptions = {}): Promise<void> {
     const { LiveProvider, LiveReport, runLiveSuite } = await import('../live/index.js');
     const out = options.out ?? options.resume ?? 'verdict-live-report.json';
+    const unwritable = unwritableOutput(out);
+    if (unwritable !== null) return fail(this.streams, false, unwritable, 2);
     let provider;
     let resume: LiveReportType | null = null;
     try {

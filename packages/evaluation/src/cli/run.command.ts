@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { CASE_PURPOSES } from '../cases/case-purpose.js';
 import type { EvaluationReport } from '../reports/evaluation-report.js';
 import { loadSuite } from './load-suite.js';
+import { unwritableOutput } from './writable-output.js';
 
 /** Suites at least this long get a progress bar (on an interactive terminal). */
 const PROGRESS_BAR_FROM = 20;
@@ -12,7 +13,8 @@ const PROGRESS_BAR_FROM = 20;
 /**
  * `run <suite module> [--out <file>]`: runs a suite module (see `loadSuite`), prints a table per purpose
  * and writes the `verdict.evaluation-report.v1` report (default `verdict-report.json`). Case failures are
- * results, not command failures: gate merges with `compare`. Exit code 2 when the suite cannot be loaded.
+ * results, not command failures: gate merges with `compare`. Exit code 2 when the suite cannot be loaded or the
+ * report cannot be written where `--out` says (checked before the suite runs).
  */
 @Injectable()
 export class RunCommand implements CliCommandRunner {
@@ -20,6 +22,8 @@ export class RunCommand implements CliCommandRunner {
 
   async run([file]: string[], options: { out?: string } = {}): Promise<void> {
     const out = options.out ?? 'verdict-report.json';
+    const unwritable = unwritableOutput(out);
+    if (unwritable !== null) return fail(this.streams, false, unwritable, 2);
     let loaded;
     try {
       loaded = await loadSuite(file);

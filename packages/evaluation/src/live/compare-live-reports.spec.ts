@@ -79,6 +79,14 @@ describe('compareLiveReports', () => {
     expect(compareLiveReports(report, reportWith(0))).toMatchObject({ changes: [], blocking: false });
   });
 
+  it('refuses a complete report that says it was stopped, and reads a stopped partial one (control)', () => {
+    const edited = { ...reportWith(0), stoppedBy: 'max_trials' };
+    expect(() => LiveReport.parse(LiveReport.toJson(edited as LiveReport))).toThrow(/stoppedBy/);
+    const partial = reportWith(0, { trials: 10 });
+    expect(partial).toMatchObject({ complete: false, stoppedBy: 'max_trials' });
+    expect(() => LiveReport.parse(LiveReport.toJson(partial))).not.toThrow();
+  });
+
   it('blocks a rise of the upper bound over the threshold, for the case and the pack', () => {
     // 0/30 → 0.116; 2/30 → 0.221: a rise of 0.105.
     const current = reportWith(2);

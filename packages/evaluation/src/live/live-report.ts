@@ -169,6 +169,7 @@ function consistencyProblems(report: LiveReport): string[] {
     ['cases', 'the case figures'],
     ['pack', 'the pack figures'],
     ['complete', 'complete'],
+    ['stoppedBy', 'stoppedBy (a complete run stopped for nothing)'],
     ['budget', 'budget.tokensUsed'],
   ] as const)
     if (JSON.stringify(rebuilt[field]) !== JSON.stringify(report[field]))
