@@ -183,8 +183,9 @@ for (const engine of databaseEngines()) {
         const badDate = await cli(unkeyed, 'evidence', 'prune', '--before', 'last tuesday');
         expect(badDate.code).toBe(2);
         expect(badDate.stderr).toContain('--before needs an ISO 8601 date');
-        // Dates JavaScript would still read: another format, and an instant without a zone (the process's local time).
-        for (const loose of ['Jan 1 2030 00:00:00 GMT', '2030', '2030-01-01T00:00:00']) {
+        // Dates JavaScript would still read: another format, an instant without a zone (the process's local time),
+        // and a day the calendar does not have (read as 3 March).
+        for (const loose of ['Jan 1 2030 00:00:00 GMT', '2030', '2030-01-01T00:00:00', '2030-02-31']) {
           const refused = await cli(unkeyed, 'evidence', 'prune', '--before', loose);
           expect({ loose, code: refused.code }).toEqual({ loose, code: 2 });
         }

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assertCurrentBuild } from '@verdict/testing-kit';
 
 /**
  * What each entry point of `@verdict/nestjs` loads when an application imports it, read from the built files the
@@ -12,6 +13,8 @@ import { fileURLToPath } from 'node:url';
  * `@verdict/nestjs/ai-sdk` must not need `@openai/agents`, nor the root entry point `typeorm`.
  */
 const PACKAGE = fileURLToPath(new URL('../../packages/verdict/', import.meta.url));
+// The built files are what is read: refuse a build older than the sources rather than check old code.
+assertCurrentBuild(new URL('../../packages/verdict/dist/index.js', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')) as {
   exports: Record<string, { default: string }>;
   dependencies: Record<string, string>;

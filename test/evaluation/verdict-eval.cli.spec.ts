@@ -35,6 +35,8 @@ describe('verdict-eval', () => {
     expect(missing).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('cannot write') });
     const folder = await verdictEval(['run', SUITE, '--out', work]);
     expect(folder).toMatchObject({ code: 2, stderr: expect.stringContaining('is a directory') });
+    const newFolder = await verdictEval(['run', SUITE, '--out', 'reports/']);
+    expect(newFolder).toMatchObject({ code: 2, stderr: expect.stringContaining('is a directory') });
 
     expect((await verdictEval(['run', SUITE, '--out', join(work, 'written.json')])).code).toBe(0);
     expect(JSON.parse(readFileSync(join(work, 'written.json'), 'utf8'))).toHaveProperty('cases');
