@@ -5,7 +5,7 @@ import { CLI_STREAMS } from './cli-streams.token.js';
 import type { CliCommandRunner } from './cli-program.js';
 import { USAGE_ERROR_EXIT_CODE } from './cli-program.js';
 import { configuredEvidenceChain } from './configured-evidence-chain.js';
-import { instant } from './evidence-list.command.js';
+import { instant } from './iso-instant.js';
 
 /**
  * `evidence prune --before <date> [--json]`: deletes chained evidence recorded before `<date>` (an ISO 8601 date,

@@ -6,7 +6,7 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { type CliStreams, fail, processStreams, table } from './cli-output.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import type { CliCommandRunner } from './cli-program.js';
-import { instant } from './evidence-list.command.js';
+import { instant } from './iso-instant.js';
 
 interface SummaryOptions {
   readonly capability?: string;

@@ -77,7 +77,8 @@ export class CapabilityToolRunner {
 
   /** Whether the runtime must ask a human: a Verdict receipt awaits a decision on this tool call. */
   async needsApproval(input: unknown, toolCallId: string): Promise<boolean> {
-    if (!this.confirms() || this.definition().enforce === false) return false;
+    const definition = this.definition();
+    if (definition.requiresConfirmation === undefined || definition.enforce === false) return false;
     // Only this answer is kept: a refusal kept for an earlier asking whose execution never came (an aborted step)
     // must not answer the execution that follows this one.
     const { scope, window } = this.placeOf(input, toolCallId);
