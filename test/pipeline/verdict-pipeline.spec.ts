@@ -4,10 +4,16 @@ import {
   type DecisionRecord,
   EvidenceWriteFailedError,
   InMemoryEvidenceRecorder,
+  InMemoryRateLimitStore,
   MissingActionContextError,
   VerdictService,
+  defineCapability,
   fingerprintString,
+  fixedWindow,
+  fromProposal,
 } from '@verdict/nestjs';
+import { z } from 'zod';
+import { VerdictPipeline } from '../../packages/verdict/src/pipeline/verdict-pipeline.js';
 import { Document, alice, bob, documentsFixture } from './documents.fixture.js';
 
 async function setup(options: Parameters<ReturnType<typeof documentsFixture>['boot']>[0] = {}) {
@@ -309,6 +315,69 @@ describe('VerdictPipeline', () => {
       expect(permitted).toMatchObject({ executed: false, decision: { disposition: 'permit', stage: 'execution' } });
       expect(denied).toMatchObject({ executed: false, decision: { disposition: 'deny', stage: 'proposal' } });
       expect(executions).toHaveLength(0);
+    });
+  });
+
+  describe('ask (a runtime asking whether a tool call needs approval, ADR 0127)', () => {
+    /** `documents.read` with a rate limit of one call per hour: a spent unit is visible to the next run. */
+    const limitedRead = (fixture: ReturnType<typeof documentsFixture>) =>
+      defineCapability(
+        {
+          name: 'documents.limited-read',
+          description: 'Read a document, once an hour',
+          action: 'read',
+          subject: 'Document',
+          arguments: z.object({ id: z.number().int() }),
+          resolveTarget: fromProposal(({ arguments: args, context }) =>
+            fixture.load(context.tenant, (args as { id: number }).id),
+          ),
+          executionTarget: fixture.refreshPolicy,
+          rateLimit: fixedWindow({
+            name: 'hourly',
+            limit: 1,
+            windowSeconds: 3600,
+            key: () => ({}),
+            reason: 'once an hour',
+          }),
+        },
+        (action) => {
+          fixture.executions.push(action);
+          return { id: action.target.id };
+        },
+      );
+
+    async function asking() {
+      const fixture = documentsFixture();
+      const { moduleRef } = await fixture.boot({
+        capabilities: [limitedRead(fixture)],
+        rateLimits: new InMemoryRateLimitStore(),
+      });
+      const pipeline = moduleRef.get(VerdictPipeline);
+      const as = <T>(fn: () => Promise<T>) => moduleRef.get(ActionContextStore).run(alice, fn);
+      const proposal = { capability: 'documents.limited-read', arguments: { id: 1 }, toolCallId: 'call_read' };
+      return { ...fixture, pipeline, as, proposal };
+    }
+
+    it('attack: asking about a permitted call neither executes it nor spends its rate limit', async () => {
+      const { pipeline, as, proposal, executions } = await asking();
+
+      const asked = await as(() => pipeline.ask(proposal));
+      await as(() => pipeline.ask(proposal));
+
+      expect(asked).toMatchObject({ executed: false, decision: { disposition: 'permit', stage: 'execution' } });
+      expect(executions).toHaveLength(0);
+      // The unit is still there: the execution that follows the asking runs.
+      expect(await as(() => pipeline.execute(proposal))).toMatchObject({ executed: true });
+    });
+
+    it('control: executing the call twice spends the unit, and the second is throttled', async () => {
+      const { pipeline, as, proposal, executions } = await asking();
+
+      await as(() => pipeline.execute(proposal));
+      const second = await as(() => pipeline.execute(proposal));
+
+      expect(executions).toHaveLength(1);
+      expect(second).toMatchObject({ executed: false, decision: { disposition: 'throttle', stage: 'rate_limit' } });
     });
   });
 

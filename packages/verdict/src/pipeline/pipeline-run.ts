@@ -46,7 +46,7 @@ export interface PipelineRunSetting {
   readonly currentTenant: () => string | null | undefined;
 }
 
-/** Which entry mode a run is: `execute`, `evaluate`, `guard`, `enqueue`, or a worker's deferred run. */
+/** Which entry mode a run is: `execute`, `evaluate`, `ask`, `guard`, `enqueue`, or a worker's deferred run. */
 export interface RunMode {
   readonly toolKind: ToolKind;
   readonly explicitApproval: boolean;
@@ -61,6 +61,8 @@ export interface RunMode {
 /** The entry modes whose settings are fixed; `execute` takes its tool kind, approval and deferred run from its caller. */
 export const RunMode = {
   Evaluate: { toolKind: ToolKind.Evaluation, explicitApproval: false, issueReceipts: false },
+  /** A runtime's asking whether a bound tool's call needs approval (ADR 0127): receipts issued, nothing approved. */
+  Ask: { toolKind: ToolKind.Bound, explicitApproval: false, issueReceipts: true },
   Guard: { toolKind: ToolKind.Guarded, explicitApproval: false, issueReceipts: false },
   Enqueue: { toolKind: ToolKind.Service, explicitApproval: false, issueReceipts: true },
 } as const satisfies Record<string, RunMode>;

@@ -21,6 +21,7 @@ import { type AdmittedClaims, admitExecutionClaims, NO_CLAIMS } from '../executi
 import { admitTrajectory } from '../forbidden-states/forbidden-state.gate.js';
 import { handOverToApprover } from '../provenance/approver-handover.js';
 import { ProvenanceContents } from '../provenance/provenance-contents.js';
+import { provenanceWouldConfirm } from '../provenance/provenance-forecast.js';
 import { assessProvenance } from '../provenance/provenance.stage.js';
 import { consumeRateLimit } from '../rate-limits/rate-limit.gate.js';
 import { CallCeilingGate } from '../budgets/call-ceiling.gate.js';
@@ -137,9 +138,33 @@ export class VerdictPipeline {
 
   /** Runs steps 0–9 and reports the decision without executing anything or spending any gate; one span. */
   async evaluate(proposal: Proposal): Promise<ExecutionResult<never>> {
-    return this.run(proposal, RunMode.Evaluate, async (run) => {
-      const at = await this.authorize(proposal, run);
-      return run.notExecuted(at instanceof Decision ? at : Decision.permit(Stage.Execution));
+    return this.untilDurableGates(proposal, RunMode.Evaluate);
+  }
+
+  /**
+   * A runtime's asking whether a bound tool's call needs approval (ADR 0127): steps 0–9 as `execute` runs them, without
+   * an explicit approval — a confirmation issues (or finds) the call's pending receipt, and its challenge is the
+   * question — stopping before the first durable gate, so it never spends a gate nor executes; one span.
+   */
+  async ask(proposal: Proposal): Promise<ExecutionResult<never>> {
+    return this.untilDurableGates(proposal, RunMode.Ask);
+  }
+
+  /**
+   * Whether the provenance policy of a capability without confirmation of its own would ask a human to confirm
+   * `proposal` in the current provenance window (ADR 0127): steps 1 and 1a as a dry run that records nothing, appends
+   * nothing to the ledger and raises no event. A runtime that asks before executing asks only then.
+   */
+  async provenanceConfirms(proposal: Proposal): Promise<boolean> {
+    const definition = this.registry.find(proposal.capability);
+    if (definition === undefined || definition.requiresConfirmation !== undefined) return false;
+    return provenanceWouldConfirm({
+      definition,
+      proposal,
+      context: this.contexts.require(proposal.capability),
+      clock: this.clock,
+      options: this.options.provenance,
+      actorKey: this.options.actorKey?.bind(this.options),
     });
   }
 
@@ -182,6 +207,14 @@ export class VerdictPipeline {
       const { decision, item } = await this.park(run, at, true);
       if (decision.permitted) await configuredReviewLane(this.options).queue.enqueue({ itemId: item.id });
       return run.notExecuted(decision);
+    });
+  }
+
+  /** Steps 0–9 of a run that executes nothing: the decision they reach, or a `permit` at `execution`. */
+  private untilDurableGates(proposal: Proposal, mode: RunMode): Promise<ExecutionResult<never>> {
+    return this.run(proposal, mode, async (run) => {
+      const at = await this.authorize(proposal, run);
+      return run.notExecuted(at instanceof Decision ? at : Decision.permit(Stage.Execution));
     });
   }
 

@@ -37,17 +37,16 @@ export interface RuntimeToolBinding {
  * The runtime-neutral half of a bound tool in an agent runtime whose approvals are a yes/no question asked
  * before execution (`needsApproval`) and whose execution follows an approval (ADR 0089):
  *
- * - {@link needsApproval}: for a capability that requires confirmation, the pipeline runs without an explicit
- *   approval, which never executes: it issues (or finds) the pending receipt of the tool call, and the runtime
- *   asks a human only when one awaits them. A refusal asks no one, and is what the execution that follows
- *   answers: the call is not run (nor counted by call ceilings) twice. A capability in shadow mode
- *   (`enforce: false`) asks no one and runs no asking pipeline: its confirmation does not stop a run, so that
- *   run would execute the call, and the execution that follows would execute it again; the execution records
- *   `would_confirm` and runs the call once.
- * - {@link answer}: the execution the runtime runs after an approval (or when none was needed). For a
- *   confirming capability it carries the explicit approval, so the receipt decides — approved by a human, bound
- *   to these arguments, this actor, tenant and conversation, unexpired, consumed once — never the runtime's
- *   own approval flag, which a client may forge or replay.
+ * - {@link needsApproval}: for a call that requires confirmation — its capability's own, or one its provenance policy
+ *   requires in the call's window (ADR 0127) — the pipeline's asking run (`VerdictPipeline.ask`) issues (or finds) the
+ *   pending receipt of the tool call and stops before the first durable gate: it never executes. The runtime asks a
+ *   human only when a receipt awaits them. A refusal asks no one, and is what the execution that follows answers:
+ *   the call is not run (nor counted by call ceilings) twice. A capability in shadow mode (`enforce: false`) asks no
+ *   one: its execution records `would_confirm` and runs the call once.
+ * - {@link answer}: the execution the runtime runs after an approval (or when none was needed). It carries the
+ *   explicit approval, so a receipt decides — approved by a human, bound to these arguments, this actor, tenant and
+ *   conversation, unexpired, consumed once — never the runtime's own approval flag, which a client may forge or
+ *   replay. A call that needs no confirmation has no receipt to consume, and the approval changes nothing.
  *
  * Any fault becomes an {@link ApplicationFaultError} (unless the run was aborted): never model-facing text.
  */
@@ -78,12 +77,18 @@ export class CapabilityToolRunner {
   /** Whether the runtime must ask a human: a Verdict receipt awaits a decision on this tool call. */
   async needsApproval(input: unknown, toolCallId: string): Promise<boolean> {
     const definition = this.definition();
-    if (definition.requiresConfirmation === undefined || definition.enforce === false) return false;
+    if (definition.enforce === false) return false;
     // Only this answer is kept: a refusal kept for an earlier asking whose execution never came (an aborted step)
     // must not answer the execution that follows this one.
     const { scope, window } = this.placeOf(input, toolCallId);
     if (scope !== undefined) this.refusals.delete(scope);
-    const asked = await this.run(input, toolCallId, false, undefined, window);
+    const proposal = { capability: this.binding.capability, arguments: input, toolCallId };
+    const { pipeline } = this.binding;
+    if (definition.requiresConfirmation === undefined) {
+      const confirms = await this.within(window, undefined, () => pipeline.provenanceConfirms(proposal));
+      if (!confirms) return false;
+    }
+    const asked = await this.within(window, undefined, () => pipeline.ask(proposal));
     const { disposition } = asked.decision;
     const refused = disposition === Disposition.Deny || disposition === Disposition.Throttle;
     if (!asked.executed && refused && scope !== undefined) this.rememberRefusal(scope, asked);
@@ -98,7 +103,10 @@ export class CapabilityToolRunner {
     const { scope, window } = this.placeOf(input, toolCallId);
     const refused = scope === undefined ? undefined : this.refusals.get(scope);
     if (scope !== undefined) this.refusals.delete(scope);
-    const result = refused ?? (await this.run(input, toolCallId, this.confirms(), signal, window));
+    const { capability, pipeline } = this.binding;
+    const execute = () =>
+      pipeline.execute({ capability, arguments: input, toolCallId }, ToolKind.Bound, { explicitApproval: true });
+    const result = refused ?? (await this.within(window, signal, execute));
     stopAtCallCeiling(result, this.binding.capability, this.binding.name);
     const answer = publicAnswer(result, this.binding.publicMessage);
     // The result of a call a tracker saw carries its capability's declared labels into the next window.
@@ -129,22 +137,15 @@ export class CapabilityToolRunner {
     this.refusals.set(scope, result);
   }
 
-  private confirms(): boolean {
-    return this.definition().requiresConfirmation !== undefined;
-  }
-
-  private async run(
-    input: unknown,
-    toolCallId: string,
-    explicitApproval: boolean,
-    signal: AbortSignal | undefined,
+  /** Runs `step` of this tool's call in its provenance window; a fault becomes an {@link ApplicationFaultError}. */
+  private async within<T>(
     window: ProvenanceWindow | undefined,
-  ): Promise<ExecutionResult> {
-    const { capability, name, pipeline } = this.binding;
-    const execute = () =>
-      pipeline.execute({ capability, arguments: input, toolCallId }, ToolKind.Bound, { explicitApproval });
+    signal: AbortSignal | undefined,
+    step: () => Promise<T>,
+  ): Promise<T> {
+    const { capability, name } = this.binding;
     try {
-      return await (window === undefined ? execute() : withProvenance(window, execute));
+      return await (window === undefined ? step() : withProvenance(window, step));
     } catch (error) {
       if (signal?.aborted === true) throw error;
       throw new ApplicationFaultError(capability, name, error);
