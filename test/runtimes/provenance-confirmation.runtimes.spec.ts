@@ -131,6 +131,24 @@ async function paymentsOn(runtime: 'ai-sdk' | 'openai-agents') {
         runs.set(record.correlationId, `${record.stage}:${record.disposition}`);
     return [...runs.values()];
   };
+  /** The correlation ids of the payment's pipeline runs, in the evidence. */
+  const correlationIds = () => [
+    ...new Set(
+      fixture.evidence
+        .decisions()
+        .filter((r) => r.capability === 'payments.send')
+        .map((r) => r.correlationId),
+    ),
+  ];
+  /** The correlation ids the provenance ledger's influence records of the payment name. */
+  const influencedRuns = () => [
+    ...new Set(
+      fixture.ledger
+        .records()
+        .filter((record) => record.capability === 'payments.send')
+        .map((record) => record.correlationId),
+    ),
+  ];
   /** A human decides, in Verdict, the pending receipt of Alice's payment call. */
   const decideInVerdict = async (approve: boolean) => {
     const challenge = await fixture.as(() => fixture.approvals.challengeForToolCall('call_pay', alice));
@@ -140,7 +158,7 @@ async function paymentsOn(runtime: 'ai-sdk' | 'openai-agents') {
       : await fixture.approvals.reject(challenge!.receiptId, 'call_pay', 'alice');
     expect(decided).toMatchObject({ outcome: approve ? 'approved' : 'rejected' });
   };
-  return { ...fixture, turn, paymentRuns, decideInVerdict };
+  return { ...fixture, turn, paymentRuns, correlationIds, influencedRuns, decideInVerdict };
 }
 
 for (const runtime of ['ai-sdk', 'openai-agents'] as const) {
@@ -152,8 +170,10 @@ for (const runtime of ['ai-sdk', 'openai-agents'] as const) {
 
       expect(paused.asked).toBe(1);
       expect(env.payments).toHaveLength(0);
-      // One pipeline run of the payment: the asking, stopped at the receipt the human is to decide.
+      // One pipeline run of the payment: the asking, stopped at the receipt the human is to decide. The forecast that
+      // decided to ask left nothing: the ledger's influence records of the payment are the asking's alone.
       expect(env.paymentRuns()).toEqual(['approval:require_confirmation']);
+      expect(env.influencedRuns()).toEqual(env.correlationIds());
       const challenge = await env.as(() => env.approvals.challengeForToolCall('call_pay', alice));
       expect(challenge?.provenance?.untrustedSources.map(({ kind, name }) => `${kind}:${name}`)).toEqual([
         'external:product-reviews',

@@ -7,8 +7,9 @@ import type { CapabilityToolRunner } from '../runtimes/capability-tool-runner.js
  * schema are the capability's (read when the model is first called, after boot). Malformed input reaches the
  * pipeline, which refuses it (ADR 0004): the schema is shown to the model, never enforced by the SDK alone.
  *
- * Approval (`needsApproval`) is the capability's `requiresConfirmation`, decided by Verdict receipts
- * ({@link CapabilityToolRunner}, ADR 0089). A fault rejects the generation: the SDK turns a tool's error into
+ * Approval (`needsApproval`) is asked for the capability's `requiresConfirmation`, or for a confirmation its
+ * provenance policy requires of the call, decided by Verdict receipts ({@link CapabilityToolRunner}, ADR 0089,
+ * ADR 0127). A fault rejects the generation: the SDK turns a tool's error into
  * text for the model, and an `ApplicationFaultError` refuses to become text.
  */
 export function aiSdkBoundTool(runner: CapabilityToolRunner, description: string | undefined): Tool<unknown, string> {

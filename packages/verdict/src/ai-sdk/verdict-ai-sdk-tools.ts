@@ -35,7 +35,8 @@ export class VerdictAiSdkTools {
   /**
    * An AI SDK tool running `capability`'s full pipeline and executor. A refusal is the tool's result (the
    * public `not_executed` answer); an application fault rejects the generation with an `ApplicationFaultError`;
-   * a capability that requires confirmation asks for approval (`needsApproval`), decided by its receipt.
+   * a call that requires confirmation (the capability's own, or its provenance policy's) asks for approval
+   * (`needsApproval`), decided by its receipt.
    */
   bound(capability: string, options: AiSdkToolOptions = {}): Tool<unknown, string> {
     const name = options.name ?? capability;

@@ -39,7 +39,8 @@ export class VerdictAgentsTools {
   /**
    * A function tool running `capability`'s full pipeline and executor. A refusal is the tool's output (the
    * public `not_executed` answer); an application fault fails the run with an `ApplicationFaultError`; a
-   * capability that requires confirmation interrupts the run for approval, decided by its receipt.
+   * call that requires confirmation (the capability's own, or its provenance policy's) interrupts the run for
+   * approval, decided by its receipt.
    */
   bound(capability: string, options: AgentsToolOptions = {}): FunctionTool {
     this.registry.assertBooted();

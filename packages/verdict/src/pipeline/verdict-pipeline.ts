@@ -21,6 +21,7 @@ import { type AdmittedClaims, admitExecutionClaims, NO_CLAIMS } from '../executi
 import { admitTrajectory } from '../forbidden-states/forbidden-state.gate.js';
 import { handOverToApprover } from '../provenance/approver-handover.js';
 import { ProvenanceContents } from '../provenance/provenance-contents.js';
+import { provenanceApplies } from '../provenance/provenance-applicability.js';
 import { provenanceWouldConfirm } from '../provenance/provenance-forecast.js';
 import { assessProvenance } from '../provenance/provenance.stage.js';
 import { consumeRateLimit } from '../rate-limits/rate-limit.gate.js';
@@ -158,6 +159,7 @@ export class VerdictPipeline {
   async provenanceConfirms(proposal: Proposal): Promise<boolean> {
     const definition = this.registry.find(proposal.capability);
     if (definition === undefined || definition.requiresConfirmation !== undefined) return false;
+    if (!provenanceApplies(definition, this.options.provenance)) return false;
     return provenanceWouldConfirm({
       definition,
       proposal,

@@ -9,7 +9,6 @@ import { EvidenceTrail } from '../evidence/evidence-trail.js';
 import { ToolKind } from '../evidence/tool-kind.js';
 import { isThenable } from '../shared/is-thenable.js';
 import type { Proposal } from '../vocabulary/proposal.js';
-import { provenanceApplies } from './provenance-applicability.js';
 import type { ProvenanceOptions } from './provenance-policy.js';
 import { assessProvenance } from './provenance.stage.js';
 
@@ -30,14 +29,13 @@ export interface ProvenanceForecastInput {
 }
 
 /**
- * Whether the provenance stage (step 1a) would ask a human to confirm the proposal of a bound tool, in the
- * current provenance window: steps 1 and 1a as a dry run whose records are discarded, which appends nothing to the
+ * Whether the provenance stage (step 1a) would ask a human to confirm the proposal of a bound tool of a capability
+ * the stage applies to (`provenanceApplies`), in the current provenance window: steps 1 and 1a as a dry run whose records are discarded, which appends nothing to the
  * provenance ledger and raises no event (ADR 0127). Invalid arguments and refusals answer `false`: the run that
  * follows decides them, and records them.
  */
 export async function provenanceWouldConfirm(input: ProvenanceForecastInput): Promise<boolean> {
   const { definition, proposal, context, clock, options, actorKey } = input;
-  if (!provenanceApplies(definition, options)) return false;
   const trail = new EvidenceTrail(UNWRITTEN, clock, randomUUID(), definition.name, ToolKind.Bound, () => {});
   let enveloped = buildEnvelope(definition, proposal, { context, id: trail.correlationId, clock, trail });
   if (isThenable(enveloped)) enveloped = await enveloped;
