@@ -131,24 +131,14 @@ async function paymentsOn(runtime: 'ai-sdk' | 'openai-agents') {
         runs.set(record.correlationId, `${record.stage}:${record.disposition}`);
     return [...runs.values()];
   };
+  /** The distinct correlation ids of `records` of the payment. */
+  const paymentRunsOf = (records: readonly { capability: string | null; correlationId: string | null }[]) => [
+    ...new Set(records.filter((record) => record.capability === 'payments.send').map((r) => r.correlationId)),
+  ];
   /** The correlation ids of the payment's pipeline runs, in the evidence. */
-  const correlationIds = () => [
-    ...new Set(
-      fixture.evidence
-        .decisions()
-        .filter((r) => r.capability === 'payments.send')
-        .map((r) => r.correlationId),
-    ),
-  ];
+  const correlationIds = () => paymentRunsOf(fixture.evidence.decisions());
   /** The correlation ids the provenance ledger's influence records of the payment name. */
-  const influencedRuns = () => [
-    ...new Set(
-      fixture.ledger
-        .records()
-        .filter((record) => record.capability === 'payments.send')
-        .map((record) => record.correlationId),
-    ),
-  ];
+  const influencedRuns = () => paymentRunsOf(fixture.ledger.records());
   /** A human decides, in Verdict, the pending receipt of Alice's payment call. */
   const decideInVerdict = async (approve: boolean) => {
     const challenge = await fixture.as(() => fixture.approvals.challengeForToolCall('call_pay', alice));
