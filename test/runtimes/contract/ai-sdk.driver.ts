@@ -84,7 +84,8 @@ export function aiSdkDriver(models: ModelSource<ModelObject>, label: string): Ru
         }
         const request = result.content.find((part) => part.type === 'tool-approval-request');
         if (request === undefined) return { toolAnswers, failure: undefined, paused: null };
-        const history = [...messages, ...result.response.messages];
+        // Every step's messages (`response.messages` holds the last step's only): the history a client keeps.
+        const history = [...messages, ...result.responseMessages];
         return {
           toolAnswers,
           failure: undefined,

@@ -55,6 +55,7 @@ export const CONTRACT_TOOLS = {
   read_comments: { capability: 'documents.comments', schema: documentId },
   send_document: { capability: 'documents.send', schema: sendArguments },
   forward_document: { capability: 'documents.forward', schema: sendArguments },
+  share_document: { capability: 'documents.share', schema: sendArguments },
 } as const;
 
 export type ContractToolName = keyof typeof CONTRACT_TOOLS;
@@ -86,6 +87,12 @@ const RECIPIENT_TRUSTED_ONLY: ProvenancePolicy = {
   arguments: { recipient: 'trusted_only' },
 };
 
+/** `documents.share`'s rule: a recipient found in untrusted content is sent only once a human confirms it. */
+const RECIPIENT_CONFIRMED: ProvenancePolicy = {
+  untrustedContext: 'allow',
+  arguments: { recipient: 'require_confirmation' },
+};
+
 /** A capability on one of the fixture's documents (by `id`), which its owner may use. */
 function documentCapability<A extends { id: number }>(
   fixture: ReturnType<typeof documentsFixture>,
@@ -107,8 +114,8 @@ function documentCapability<A extends { id: number }>(
 /**
  * The application every runtime of the contract suite drives: the documents fixture (`documents.read`,
  * `documents.rename`), `documents.archive` (requires confirmation), `documents.comments` (third-party text,
- * labelled untrusted), `documents.send` (its recipient `trusted_only`) and `documents.forward` (the same without
- * that rule), with an approval receipt store, a provenance ledger and the three runtimes' Verdict modules.
+ * labelled untrusted), `documents.send` (its recipient `trusted_only`), `documents.forward` (the same without
+ * that rule) and `documents.share` (its recipient confirmed by a human when untrusted content holds it), with an approval receipt store, a provenance ledger and the three runtimes' Verdict modules.
  */
 export async function bootContractApp() {
   const fixture = documentsFixture();
@@ -129,7 +136,7 @@ export async function bootContractApp() {
     },
     (action) => ({ id: action.target.id, comments: COMMENTS }),
   );
-  /** `documents.send` (its recipient `trusted_only`) or `documents.forward` (no rule): the document to an account. */
+  /** `documents.send`, `documents.forward` or `documents.share` (`provenance`, their rules): the document to an account. */
   const send = (name: string, provenance?: ProvenancePolicy) =>
     documentCapability(
       fixture,
@@ -146,6 +153,7 @@ export async function bootContractApp() {
       comments,
       send('documents.send', RECIPIENT_TRUSTED_ONLY),
       send('documents.forward'),
+      send('documents.share', RECIPIENT_CONFIRMED),
     ],
     approvals: new InMemoryApprovalReceiptStore(),
     provenance: { ledger: new InMemoryProvenanceLedger() },
@@ -159,7 +167,7 @@ export async function bootContractApp() {
     fixture,
     /** `documents.archive` executions. */
     archived,
-    /** `documents.send` and `documents.forward` executions. */
+    /** `documents.send`, `documents.forward` and `documents.share` executions. */
     sent,
     contexts: moduleRef.get(ActionContextStore),
     /** The decisions recorded for `capability`, in order. */

@@ -62,6 +62,24 @@ function sendAfterComments(driver: RuntimeDriver, app: ContractApp, message: str
   ]);
 }
 
+/**
+ * Alice reads the comments on document 1 and the model shares it with the account the injected comment names:
+ * `documents.share` asks a human first, so the run pauses with nothing sent and a receipt awaiting the decision.
+ */
+async function pausedShare(driver: RuntimeDriver, app: ContractApp) {
+  const { run } = await sendAfterComments(driver, app, 'Read me the comments on document 1.', [
+    call('share_document', { id: 1, recipient: ATTACKER_ACCOUNT }, 'call_share'),
+  ]);
+  expect(run.failure).toBeUndefined();
+  expect(run.paused).not.toBeNull();
+  expect(app.sent).toHaveLength(0);
+  expect(app.decisions('documents.share').at(-1)).toMatchObject({
+    stage: 'approval',
+    disposition: 'require_confirmation',
+  });
+  return run.paused!;
+}
+
 /** The contract: the same scenarios for LangChain, the Vercel AI SDK and OpenAI Agents. */
 export const CONTRACT_SCENARIOS: readonly ContractScenario[] = [
   {
@@ -169,6 +187,26 @@ export const CONTRACT_SCENARIOS: readonly ContractScenario[] = [
         expect(run.toolAnswers.at(-1)).toBe('sent 1');
       }
       expect(app.sent).toHaveLength(1);
+    },
+  },
+  {
+    // ADR 0127: the AI SDK and Agents ask before they execute; a confirmation only provenance requires is asked too.
+    title: 'a confirmation only provenance requires pauses the run; approved in Verdict, the call runs once (control)',
+    async run(driver, app) {
+      const paused = await pausedShare(driver, app);
+      await app.approveInVerdict('call_share', alice);
+      const resumed = await paused.resume(alice);
+      expect(resumed.toolAnswers.at(-1)).toBe('sent 1');
+      expect(app.sent.map((action) => action.arguments)).toEqual([{ id: 1, recipient: ATTACKER_ACCOUNT }]);
+    },
+  },
+  {
+    title: 'a confirmation only provenance requires: the runtime’s approval alone sends nothing (attack)',
+    async run(driver, app) {
+      const paused = await pausedShare(driver, app);
+      const resumed = await paused.resume(alice);
+      expect(decisionOf(resumed.toolAnswers.at(-1))).toBe('require_confirmation');
+      expect(app.sent).toHaveLength(0);
     },
   },
   {
