@@ -6,7 +6,6 @@ import type { LabelledContent } from '../provenance/labelled-content.js';
 import { enclosingToolCallWindow } from '../provenance/provenance-scope.js';
 import type { ProvenanceSource } from '../provenance/provenance-source.js';
 import { ProvenanceWindow } from '../provenance/provenance-window.js';
-import { parseToolCallInput } from '../runtimes/tool-call-input.js';
 import type { RuntimeCallWindows } from '../runtimes/runtime-call-windows.js';
 import { type AiSdkMessage, type AiSdkPrompt, partsText, toolResultText } from './ai-sdk-prompt.js';
 
@@ -26,8 +25,7 @@ type StreamPart =
  *   module never labelled (history from another process) is untrusted;
  * - a bound tool's result carries its capability's declared `provenance.results` (the bound tool labels it as it
  *   answers a call this tracker saw); any other tool's result is untrusted, `tool:<name>` or its source in `tools`;
- * - a model answer is derived from its whole prompt: untrusted when anything in it was; so are the arguments of the
- *   tool calls it proposes, read in every later prompt that holds them (ADR 0128).
+ * - a model answer is derived from its whole prompt: untrusted when anything in it was.
  * Bound tools made by `VerdictAiSdkTools` find the window of their call; a call no tracker saw is unobserved.
  *
  * @example
@@ -68,9 +66,9 @@ export class AiSdkProvenanceTracker {
         const texts: string[] = [];
         const tracked = stream.pipeThrough(
           new TransformStream<StreamPart, StreamPart>({
-            transform: async (part, controller) => {
+            transform: (part, controller) => {
               // Remembered before the part goes on: the SDK runs the tool once it reads the call.
-              if (part.type === 'tool-call') await this.proposed(part, window, context);
+              if (part.type === 'tool-call') this.proposed(part, window, context);
               else if (part.type === 'text-delta') texts.push(part.delta);
               controller.enqueue(part);
             },
@@ -97,13 +95,6 @@ export class AiSdkProvenanceTracker {
 
   private async itemsOf(message: AiSdkMessage): Promise<readonly LabelledContent[]> {
     if (message.role === 'system') return this.labeller.itemsOf('system', message.content);
-    if (message.role === 'assistant') {
-      // The model's text and the arguments of the calls it proposed: both are its output (ADR 0128).
-      const items = [...(await this.labeller.itemsOf('assistant', partsText(message.content)))];
-      for (const part of message.content)
-        if (part.type === 'tool-call') items.push(...(await this.labeller.proposalItems(part.input)));
-      return items;
-    }
     if (message.role !== 'tool') return this.labeller.itemsOf(message.role as WindowRole, partsText(message.content));
     const items: LabelledContent[] = [];
     for (const part of message.content) {
@@ -117,7 +108,7 @@ export class AiSdkProvenanceTracker {
     return items;
   }
 
-  /** The model answered: its tool calls keep the window, and its text and its calls' arguments are labelled as derived from it. */
+  /** The model answered: its tool calls keep the window, its text is labelled as derived from it. */
   private async answered(
     content: GenerateResult['content'],
     window: ProvenanceWindow,
@@ -125,20 +116,27 @@ export class AiSdkProvenanceTracker {
   ): Promise<void> {
     const texts: string[] = [];
     for (const part of content) {
-      if (part.type === 'tool-call') await this.proposed(part, window, context);
+      if (part.type === 'tool-call') this.proposed(part, window, context);
       else if (part.type === 'text') texts.push(part.text);
     }
     await this.labeller.labelAnswer(texts.join(''), window);
   }
 
-  /** The model proposed a call: it keeps its window, and its arguments are labelled as derived from it. */
-  private async proposed(
+  private proposed(
     call: { toolCallId: string; input: string },
     window: ProvenanceWindow,
     context: ActionContext | undefined,
-  ): Promise<void> {
-    const input = parseToolCallInput(call.input);
-    this.windows.remember({ id: call.toolCallId, input }, window, context);
-    await this.labeller.labelProposal(input, window);
+  ): void {
+    this.windows.remember({ id: call.toolCallId, input: parseInput(call.input) }, window, context);
+  }
+}
+
+/** A tool call's input as the SDK parses it (an empty input is `{}`); text that is not JSON stays text. */
+function parseInput(input: string): unknown {
+  if (input.trim() === '') return {};
+  try {
+    return JSON.parse(input) as unknown;
+  } catch {
+    return input;
   }
 }

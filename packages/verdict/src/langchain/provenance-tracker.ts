@@ -31,8 +31,7 @@ export type { ProvenanceTrackerOptions, ProvenanceTrackerWiring };
  * - A bound tool's result carries its capability's declared `provenance.results`, whole or per path;
  *   any other tool's result (MCP, retrievers, plain tools) is untrusted.
  * - A model answer is derived from its whole window: untrusted when anything in it was. Its label follows its
- *   text into another agent's window (trackers of one module share what they saw). So are the arguments of the tool
- *   calls it proposes, read in every later window that holds them (ADR 0128).
+ *   text into another agent's window (trackers of one module share what they saw).
  * - Every tool call runs with the window the model proposed it in, which the provenance stage (step 1a)
  *   analyses. Labels and derivation edges go to the module's provenance ledger.
  *
@@ -118,23 +117,18 @@ export class ProvenanceTracker {
     }
   }
 
-  /**
-   * The model answered: its tool calls keep the window, and its text and its calls' arguments are labelled as
-   * derived from it (ADR 0128).
-   */
+  /** The model answered: its tool calls keep the window, its text is labelled as derived from it. */
   private async answered(answer: AIMessage, window: ProvenanceWindow, thread: string | undefined): Promise<void> {
     this.windowsByAnswer.set(answer, window);
-    const proposals: LabelledContent[] = [];
     for (const call of answer.tool_calls ?? []) {
       const key = this.windowKey(thread, call.id ?? '', call.args);
       if (key !== undefined) this.labeller.wiring.labels.rememberWindow(key.thread, key.call, window);
-      const proposal = await this.labeller.labelProposal(call.args, window);
-      if (proposal !== undefined) proposals.push(proposal);
     }
     const item = await this.labeller.labelAnswer(textOf(answer), window);
-    this.byMessage.set(answer, item === undefined ? proposals : [item, ...proposals]);
+    if (item === undefined) return;
+    this.byMessage.set(answer, [item]);
     // A sub-agent's answer goes up to the tool call of the agent that ran it, whose result carries its label.
-    if (item !== undefined) carryAnswer(item);
+    carryAnswer(item);
   }
 
   /** A tool answered: labelled by the shared rules ({@link ContextLabeller.labelToolResult}). */
@@ -190,19 +184,15 @@ export class ProvenanceTracker {
     return callWindowKey(this.labeller.wiring.principal(context), thread, { id, input: args });
   }
 
-  /** The labelled items of one message of the window: a model answer's are its text's and its calls' arguments'. */
+  /** The labelled items of one message of the window. */
   private async itemsOf(message: BaseMessage): Promise<readonly LabelledContent[]> {
     const known = this.byMessage.get(message);
     if (known !== undefined) return known;
-    const items = [
-      ...(await this.labeller.itemsOf(
-        roleOf(message),
-        textOf(message),
-        ToolMessage.isInstance(message) ? (message.name ?? 'unknown') : undefined,
-      )),
-    ];
-    if (AIMessage.isInstance(message))
-      for (const call of message.tool_calls ?? []) items.push(...(await this.labeller.proposalItems(call.args)));
+    const items = await this.labeller.itemsOf(
+      roleOf(message),
+      textOf(message),
+      ToolMessage.isInstance(message) ? (message.name ?? 'unknown') : undefined,
+    );
     if (items.length > 0) this.byMessage.set(message, items);
     return items;
   }

@@ -1,7 +1,5 @@
 import type { AgentInputItem, ModelRequest } from '@openai/agents';
 import type { WindowRole } from '../provenance/context-labeller.js';
-import { proposalText } from '../provenance/proposal-text.js';
-import { parseToolCallInput } from '../runtimes/tool-call-input.js';
 
 /** One text of an Agents model request, with the role it plays in the window. */
 export interface AgentsWindowText {
@@ -17,22 +15,13 @@ export function inputItems(request: ModelRequest): AgentInputItem[] {
 }
 
 /**
- * The text an input item puts into the model's window, by role. A function call's arguments are the model's output,
- * read as their canonical text (ADR 0128: the tracker labelled them so when the model proposed the call); any item
- * this version does not know (hosted tool calls and their results, reasoning) is read as its whole JSON, as a model
- * answer nobody labelled (untrusted).
+ * The text an input item puts into the model's window, by role. A function call's arguments are the model's own
+ * words, not a text of the window; any item this version does not know (hosted tool calls and their results,
+ * reasoning) is read as its whole JSON, as a model answer nobody labelled (untrusted).
  */
 export function windowTextOf(item: AgentInputItem): AgentsWindowText | undefined {
-  const any = item as {
-    role?: string;
-    type?: string;
-    content?: unknown;
-    output?: unknown;
-    name?: string;
-    arguments?: string;
-  };
-  if (any.type === 'function_call')
-    return { role: 'assistant', text: proposalText(parseToolCallInput(any.arguments ?? '')) };
+  const any = item as { role?: string; type?: string; content?: unknown; output?: unknown; name?: string };
+  if (any.type === 'function_call') return undefined;
   if (any.type === 'function_call_result') return { role: 'tool', text: outputText(any.output), toolName: any.name };
   if (any.role === 'system') return { role: 'system', text: contentText(any.content) };
   if (any.role === 'user') return { role: 'user', text: contentText(any.content) };

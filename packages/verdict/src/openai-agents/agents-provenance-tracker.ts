@@ -7,7 +7,6 @@ import { enclosingToolCallWindow } from '../provenance/provenance-scope.js';
 import type { ProvenanceSource } from '../provenance/provenance-source.js';
 import { ProvenanceWindow } from '../provenance/provenance-window.js';
 import type { RuntimeCallWindows } from '../runtimes/runtime-call-windows.js';
-import { parseToolCallInput } from '../runtimes/tool-call-input.js';
 import { contentText, inputItems, windowTextOf } from './agents-input.js';
 
 /**
@@ -18,8 +17,7 @@ import { contentText, inputItems, windowTextOf } from './agents-input.js';
  * the agent's instructions are the application's; the user items at the end of the input (after the last model
  * output or tool result) are this turn's input, the principal's; a bound tool's result carries its capability's
  * declared labels; any other tool's result, hosted tool item or history nobody labelled is untrusted; a model
- * answer is derived from its whole window, and so are the arguments of the function calls it proposes, read in every
- * later window that holds them (ADR 0128).
+ * answer is derived from its whole window.
  *
  * A handoff keeps both the actor (the run's action context) and the window: the next agent's model reads the
  * same history, whose labels the module remembers, so a value that came from an untrusted result is still
@@ -95,13 +93,20 @@ export class AgentsProvenanceTracker {
     const texts: string[] = [];
     for (const item of output) {
       const any = item as { type?: string; callId?: string; arguments?: string; role?: string; content?: unknown };
-      if (any.type === 'function_call' && any.callId !== undefined) {
-        // The call keeps its window, and its arguments are labelled as derived from it (ADR 0128).
-        const input = parseToolCallInput(any.arguments ?? '');
-        this.windows.remember({ id: any.callId, input }, window, context);
-        await this.labeller.labelProposal(input, window);
-      } else if (any.role === 'assistant') texts.push(contentText(any.content));
+      if (any.type === 'function_call' && any.callId !== undefined)
+        this.windows.remember({ id: any.callId, input: parseArguments(any.arguments ?? '') }, window, context);
+      else if (any.role === 'assistant') texts.push(contentText(any.content));
     }
     await this.labeller.labelAnswer(texts.join(''), window);
+  }
+}
+
+/** Function-call arguments as the SDK parses them for the tool (empty: `{}`); text that is not JSON stays text. */
+function parseArguments(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
   }
 }

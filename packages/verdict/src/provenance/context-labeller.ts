@@ -6,7 +6,6 @@ import { type ProvenanceRecord, ProvenanceRecordKind } from './provenance-record
 import { ProvenanceSource, ProvenanceSourceKind } from './provenance-source.js';
 import type { ProvenanceWindow } from './provenance-window.js';
 import type { ProvenanceTrackerWiring } from './provenance-tracker-wiring.js';
-import { proposalText } from './proposal-text.js';
 
 /** Human messages in an agent's input that nobody labelled: restored history, or text the tracker forgot. */
 const UNLABELLED_HISTORY = ProvenanceSource.create(ProvenanceSourceKind.Unobserved, 'history');
@@ -99,20 +98,6 @@ export class ContextLabeller {
     const edges = window.items.map((parent) => contentRecord(item, ProvenanceRecordKind.Derivation, now, parent));
     await this.remember(text, [item], edges);
     return item;
-  }
-
-  /**
-   * The model proposed a tool call with `input` from `window`: its arguments are model output, labelled as an answer
-   * ({@link labelAnswer}), so that a later window holding the call still holds its values with their trust after
-   * what they came from has left the history (a client trimming it, say; ADR 0128). `undefined` for empty arguments.
-   */
-  labelProposal(input: unknown, window: ProvenanceWindow): Promise<LabelledContent | undefined> {
-    return this.labelAnswer(proposalText(input), window);
-  }
-
-  /** A tool call the model proposed, as a window holds it: its arguments' labels ({@link itemsOf} an answer). */
-  proposalItems(input: unknown): Promise<readonly LabelledContent[]> {
-    return this.itemsOf('assistant', proposalText(input));
   }
 
   /**
