@@ -9,8 +9,8 @@ import type { CapabilityToolRunner } from '../runtimes/capability-tool-runner.js
  *
  * Approval (`needsApproval`) is asked for the capability's `requiresConfirmation`, or for a confirmation its
  * provenance policy requires of the call, decided by Verdict receipts ({@link CapabilityToolRunner}, ADR 0089,
- * ADR 0127). A fault rejects the generation: the SDK turns a tool's error into
- * text for the model, and an `ApplicationFaultError` refuses to become text.
+ * ADR 0127). A fault rejects the generation: the SDK turns a tool's error into text for the model, and an
+ * `ApplicationFaultError` refuses to become text.
  */
 export function aiSdkBoundTool(runner: CapabilityToolRunner, description: string | undefined): Tool<unknown, string> {
   return {

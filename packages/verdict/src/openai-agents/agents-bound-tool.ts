@@ -8,9 +8,9 @@ import type { CapabilityToolRunner } from '../runtimes/capability-tool-runner.js
  *
  * Approval (`needsApproval`) is asked for the capability's `requiresConfirmation`, or for a confirmation its
  * provenance policy requires of the call, decided by Verdict receipts ({@link CapabilityToolRunner}, ADR 0090,
- * ADR 0127): a run interruption is resolved by the receipt, which survives
- * `RunState` serialization because it lives in the receipt store, not in the state. `errorFunction: null`
- * makes a fault fail the run instead of becoming a message for the model.
+ * ADR 0127): a run interruption is resolved by the receipt, which survives `RunState` serialization because it
+ * lives in the receipt store, not in the state. `errorFunction: null` makes a fault fail the run instead of becoming
+ * a message for the model.
  */
 export function agentsBoundTool(
   runner: CapabilityToolRunner,

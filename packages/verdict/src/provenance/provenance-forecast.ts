@@ -30,9 +30,9 @@ export interface ProvenanceForecastInput {
 
 /**
  * Whether the provenance stage (step 1a) would ask a human to confirm the proposal of a bound tool of a capability
- * the stage applies to (`provenanceApplies`), in the current provenance window: steps 1 and 1a as a dry run whose records are discarded, which appends nothing to the
- * provenance ledger and raises no event (ADR 0127). Invalid arguments and refusals answer `false`: the run that
- * follows decides them, and records them.
+ * the stage applies to (`provenanceApplies`), in the current provenance window: steps 1 and 1a as a dry run whose
+ * records are discarded, which appends nothing to the provenance ledger and raises no event (ADR 0127). Invalid
+ * arguments and refusals answer `false`: the run that follows decides them, and records them.
  */
 export async function provenanceWouldConfirm(input: ProvenanceForecastInput): Promise<boolean> {
   const { definition, proposal, context, clock, options, actorKey } = input;
