@@ -183,7 +183,7 @@ describe('the provenance window survives an approval in the same conversation', 
       await env.approvals.approve(challenge!.receiptId, 'call_pay', 'alice');
       const resumed: ModelMessage[] = [
         ...messages,
-        ...first.response.messages,
+        ...first.responseMessages,
         { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] },
       ];
       await env.generate(wrapLanguageModel({ model: scriptedLanguageModel([{ text: 'paid' }]), middleware }), resumed);
@@ -302,7 +302,7 @@ describe('the model-input guard as AI SDK language-model middleware', () => {
       ask('Tell me about p-1.'),
     );
     // Alice's sealed answers (a tool call and a text), as a client holds them between two requests.
-    const history: ModelMessage[] = [...ask('Tell me about p-1.'), ...first.response.messages, ...ask('And p-2?')];
+    const history: ModelMessage[] = [...ask('Tell me about p-1.'), ...first.responseMessages, ...ask('And p-2?')];
     const resume = (who: typeof alice) => {
       const inner = scriptedLanguageModel([{ text: 'ok' }]);
       const model = wrapLanguageModel({ model: inner, middleware: guard.middleware() });

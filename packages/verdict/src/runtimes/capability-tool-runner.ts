@@ -103,24 +103,18 @@ export class CapabilityToolRunner {
     const { scope, window } = this.placeOf(input, toolCallId);
     const refused = scope === undefined ? undefined : this.refusals.get(scope);
     if (scope !== undefined) this.refusals.delete(scope);
-    const { capability, pipeline } = this.binding;
+    const { capability, name, pipeline, provenance, publicMessage } = this.binding;
     const execute = () =>
       pipeline.execute({ capability, arguments: input, toolCallId }, ToolKind.Bound, { explicitApproval: true });
     const result = refused ?? (await this.within(window, signal, execute));
-    stopAtCallCeiling(result, this.binding.capability, this.binding.name);
-    const answer = publicAnswer(result, this.binding.publicMessage);
+    stopAtCallCeiling(result, capability, name);
+    const answer = publicAnswer(result, publicMessage);
     // The result of a call a tracker saw carries its capability's declared labels into the next window.
-    if (window !== undefined) await this.labelAnswer(answer);
+    if (window !== undefined)
+      await this.within(undefined, undefined, () =>
+        provenance!.labeller.labelToolResult(answer, name, { capability }, []),
+      );
     return answer;
-  }
-
-  private async labelAnswer(answer: string): Promise<void> {
-    const { capability, name, provenance } = this.binding;
-    try {
-      await provenance?.labeller.labelToolResult(answer, name, { capability }, []);
-    } catch (error) {
-      throw new ApplicationFaultError(capability, name, error);
-    }
   }
 
   /**
