@@ -46,6 +46,28 @@ describe('plan mode: a plan made from trusted input binds the run', () => {
     ]);
   });
 
+  it('utility: a second payment within the plan passes while the first payment’s call is in its window', async () => {
+    // The first call's recipient came from the file: later windows hold it under `mcp:files`, a source the plan
+    // names, and the amount (found nowhere) comes from the window's untrusted sources, all named (ADR 0128).
+    const app = await planned();
+    const steps = payTheBill();
+    const again: ScriptStep = {
+      toolCalls: [{ name: 'send_payment', args: { recipient: BILL_IBAN, amount: 120 }, id: 'call_pay_again' }],
+    };
+    await app.turn(
+      'Pay the bill in bill.txt twice.',
+      [plan([payFromFile]), ...steps.slice(0, -1), again, ...steps.slice(-1)],
+      {
+        plan: true,
+      },
+    );
+
+    expect(app.payments.map((payment) => payment.arguments)).toEqual([
+      { recipient: BILL_IBAN, amount: 120 },
+      { recipient: BILL_IBAN, amount: 120 },
+    ]);
+  });
+
   it('attack: a value from a source the plan did not name is refused; control: the value the user typed passes', async () => {
     const userOnly = { capability: 'payments.send', arguments: { amount: ['mcp:files'] } };
     const attacked = await planned();

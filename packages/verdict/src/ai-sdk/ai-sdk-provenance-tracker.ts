@@ -1,7 +1,7 @@
 import type { LanguageModelMiddleware } from 'ai';
 import type { Trust } from '../context-release/trust.js';
 import type { ActionContext } from '../context/action-context.js';
-import type { ContextLabeller, WindowRole } from '../provenance/context-labeller.js';
+import type { ContextLabeller } from '../provenance/context-labeller.js';
 import type { LabelledContent } from '../provenance/labelled-content.js';
 import { enclosingToolCallWindow } from '../provenance/provenance-scope.js';
 import type { ProvenanceSource } from '../provenance/provenance-source.js';
@@ -95,7 +95,20 @@ export class AiSdkProvenanceTracker {
 
   private async itemsOf(message: AiSdkMessage): Promise<readonly LabelledContent[]> {
     if (message.role === 'system') return this.labeller.itemsOf('system', message.content);
-    if (message.role !== 'tool') return this.labeller.itemsOf(message.role as WindowRole, partsText(message.content));
+    if (message.role === 'user') return this.labeller.itemsOf('user', partsText(message.content));
+    if (message.role === 'assistant') {
+      const items = [...(await this.labeller.itemsOf('assistant', partsText(message.content)))];
+      // A call the model proposed earlier carries what its window made untrusted (ADR 0128).
+      for (const part of message.content)
+        if (part.type === 'tool-call')
+          items.push(
+            ...(await this.labeller.proposedCall(
+              part.input,
+              this.windows.windowOf({ id: part.toolCallId, input: part.input }),
+            )),
+          );
+      return items;
+    }
     const items: LabelledContent[] = [];
     for (const part of message.content) {
       if (part.type !== 'tool-result') continue;

@@ -10,6 +10,7 @@ import type { ProvenanceTrackerWiring } from '../provenance/provenance-tracker-w
 import { type CallWindowKey, callWindowKey } from '../provenance/call-window-key.js';
 import { VerdictTool } from './verdict-tool.js';
 import { threadOf } from './thread-of.js';
+import { conversationIdOf } from '../context/conversation-id.js';
 import { LabelledRetriever } from './labelled-retriever.js';
 import type { BaseRetrieverInterface } from '@langchain/core/retrievers';
 import { RELEASE_SEAL_KEY } from './release-seal.js';
@@ -78,18 +79,21 @@ export class ProvenanceTracker {
         const response = await handler(request);
         // Labelled after the call: the model-input guard, inside it, has read the labels its seals vouch for.
         const messages = [request.systemMessage, ...request.messages];
+        const thread = this.windowThread(request.runtime);
         const items: LabelledContent[] = [];
-        for (const message of messages) items.push(...(await this.itemsOf(message)));
+        for (const message of messages) {
+          items.push(...(await this.itemsOf(message)));
+          if (AIMessage.isInstance(message)) items.push(...(await this.proposedBy(message, thread)));
+        }
         const window = ProvenanceWindow.of(items);
-        if (AIMessage.isInstance(response)) await this.answered(response, window, threadOf(request.runtime));
+        if (AIMessage.isInstance(response)) await this.answered(response, window, thread);
         return response;
       },
       wrapToolCall: async (request, handler) => {
         const id = request.toolCall.id ?? '';
-        const key = this.windowKey(threadOf(request.runtime), id, request.toolCall.args);
         const window =
           this.windowOfCall(request.state as { messages?: unknown }, id) ??
-          (key === undefined ? undefined : this.labeller.wiring.labels.window(key.thread, key.call)) ??
+          this.rememberedWindow(this.windowThread(request.runtime), id, request.toolCall.args) ??
           ProvenanceWindow.unobserved();
         const call = toolCallOf((request.runtime as { configurable?: unknown } | undefined)?.configurable, id);
         const { result, carried } = await withToolCallProvenance(window, call, () => handler(request));
@@ -120,8 +124,8 @@ export class ProvenanceTracker {
   /** The model answered: its tool calls keep the window, its text is labelled as derived from it. */
   private async answered(answer: AIMessage, window: ProvenanceWindow, thread: string | undefined): Promise<void> {
     this.windowsByAnswer.set(answer, window);
-    for (const call of answer.tool_calls ?? []) {
-      const key = this.windowKey(thread, call.id ?? '', call.args);
+    for (const call of proposalsOf(answer)) {
+      const key = this.windowKey(thread, call.id, call.args);
       if (key !== undefined) this.labeller.wiring.labels.rememberWindow(key.thread, key.call, window);
     }
     const item = await this.labeller.labelAnswer(textOf(answer), window);
@@ -175,8 +179,41 @@ export class ProvenanceTracker {
   }
 
   /**
-   * Where a call's window is kept for a run resumed from its checkpoint: the current principal, the thread, the
-   * call id and its arguments (ADR 0106). `undefined` without a thread id or outside any action context.
+   * What the calls of an earlier answer in the window carry (ADR 0128): the values their windows made untrusted.
+   * An answer's window is found by the answer itself, else where the window of each of its calls is kept.
+   */
+  private async proposedBy(answer: AIMessage, thread: string | undefined): Promise<readonly LabelledContent[]> {
+    const window = this.windowsByAnswer.get(answer);
+    const items: LabelledContent[] = [];
+    for (const call of proposalsOf(answer))
+      items.push(
+        ...(await this.labeller.proposedCall(call.args, window ?? this.rememberedWindow(thread, call.id, call.args))),
+      );
+    return items;
+  }
+
+  /**
+   * Where the windows of a run's calls are kept: its LangGraph thread, else the action context's conversation
+   * (`metadata.conversationId`). `undefined` when it has neither (its calls' windows are found by their answers).
+   */
+  private windowThread(runtime: Parameters<typeof threadOf>[0]): string | undefined {
+    const thread = threadOf(runtime);
+    if (thread !== undefined) return JSON.stringify(['thread', thread]);
+    const context = this.labeller.wiring.context();
+    const conversation = context === undefined ? null : conversationIdOf(context);
+    return conversation === null ? undefined : JSON.stringify(['conversation', conversation]);
+  }
+
+  /** The window kept for a call (ADR 0106), if any. */
+  private rememberedWindow(thread: string | undefined, id: string, args: unknown): ProvenanceWindow | undefined {
+    const key = this.windowKey(thread, id, args);
+    return key === undefined ? undefined : this.labeller.wiring.labels.window(key.thread, key.call);
+  }
+
+  /**
+   * Where a call's window is kept for a run resumed from its checkpoint or a later turn of its conversation: the
+   * current principal, the thread (see {@link windowThread}), the call id and its arguments (ADR 0106). `undefined`
+   * without a thread or outside any action context.
    */
   private windowKey(thread: string | undefined, id: string, args: unknown): CallWindowKey | undefined {
     const context = this.labeller.wiring.context();
@@ -204,6 +241,17 @@ function roleOf(message: BaseMessage): WindowRole {
   if (HumanMessage.isInstance(message)) return 'user';
   if (ToolMessage.isInstance(message)) return 'tool';
   return 'assistant';
+}
+
+/**
+ * The calls an answer proposed: its tool calls, and the calls the model wrote that did not parse (their raw
+ * arguments, as the model wrote them).
+ */
+function proposalsOf(answer: AIMessage): readonly { readonly id: string; readonly args: unknown }[] {
+  return [
+    ...(answer.tool_calls ?? []).map((call) => ({ id: call.id ?? '', args: call.args })),
+    ...(answer.invalid_tool_calls ?? []).map((call) => ({ id: call.id ?? '', args: call.args ?? '' })),
+  ];
 }
 
 function isMessage(value: unknown): value is BaseMessage {

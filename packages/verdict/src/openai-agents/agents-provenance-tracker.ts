@@ -6,7 +6,7 @@ import type { LabelledContent } from '../provenance/labelled-content.js';
 import { enclosingToolCallWindow } from '../provenance/provenance-scope.js';
 import type { ProvenanceSource } from '../provenance/provenance-source.js';
 import { ProvenanceWindow } from '../provenance/provenance-window.js';
-import type { RuntimeCallWindows } from '../runtimes/runtime-call-windows.js';
+import type { RuntimeCallWindows, RuntimeToolCall } from '../runtimes/runtime-call-windows.js';
 import { contentText, inputItems, windowTextOf } from './agents-input.js';
 
 /**
@@ -75,6 +75,10 @@ export class AgentsProvenanceTracker {
     if (request.systemInstructions !== undefined)
       labelled.push(...(await this.labeller.itemsOf('system', request.systemInstructions)));
     for (const item of items) {
+      const call = functionCallOf(item);
+      // A call the model proposed earlier carries what its window made untrusted (ADR 0128).
+      if (call !== undefined)
+        labelled.push(...(await this.labeller.proposedCall(call.input, this.windows.windowOf(call))));
       const text = windowTextOf(item);
       if (text === undefined) continue;
       // A tool named in `tools` answers with its source's content, bound or not (ADR 0083).
@@ -92,13 +96,20 @@ export class AgentsProvenanceTracker {
   ): Promise<void> {
     const texts: string[] = [];
     for (const item of output) {
-      const any = item as { type?: string; callId?: string; arguments?: string; role?: string; content?: unknown };
-      if (any.type === 'function_call' && any.callId !== undefined)
-        this.windows.remember({ id: any.callId, input: parseArguments(any.arguments ?? '') }, window, context);
-      else if (any.role === 'assistant') texts.push(contentText(any.content));
+      const call = functionCallOf(item);
+      if (call !== undefined) this.windows.remember(call, window, context);
+      else if ((item as { role?: string }).role === 'assistant')
+        texts.push(contentText((item as { content?: unknown }).content));
     }
     await this.labeller.labelAnswer(texts.join(''), window);
   }
+}
+
+/** A function call of the model's, as its tool gets it: its id and parsed arguments. */
+function functionCallOf(item: unknown): RuntimeToolCall | undefined {
+  const call = item as { type?: string; callId?: string; arguments?: string };
+  if (call.type !== 'function_call' || call.callId === undefined) return undefined;
+  return { id: call.callId, input: parseArguments(call.arguments ?? '') };
 }
 
 /** Function-call arguments as the SDK parses them for the tool (empty: `{}`); text that is not JSON stays text. */

@@ -2,6 +2,8 @@ import { Trust } from '../context-release/trust.js';
 import { contentRecord } from './content-record.js';
 import { labelContent, type LabelledContent } from './labelled-content.js';
 import { labelResult } from './label-result.js';
+import { proposedCallValues } from './proposed-call-values.js';
+import { fingerprint } from '../fingerprints/fingerprint.js';
 import { type ProvenanceRecord, ProvenanceRecordKind } from './provenance-record.js';
 import { ProvenanceSource, ProvenanceSourceKind } from './provenance-source.js';
 import type { ProvenanceWindow } from './provenance-window.js';
@@ -58,6 +60,8 @@ export interface AnsweringTool {
 export class ContextLabeller {
   /** `agent:<name>`: the source of this agent's answers. */
   readonly agent: ProvenanceSource;
+  /** {@link proposedCall}'s answers, by the window a call was proposed in and the fingerprint of its arguments. */
+  private readonly proposals = new WeakMap<ProvenanceWindow, Map<string, readonly LabelledContent[]>>();
 
   constructor(
     readonly wiring: ProvenanceTrackerWiring,
@@ -98,6 +102,45 @@ export class ContextLabeller {
     const edges = window.items.map((parent) => contentRecord(item, ProvenanceRecordKind.Derivation, now, parent));
     await this.remember(text, [item], edges);
     return item;
+  }
+
+  /**
+   * What a tool call the model proposed carries into a later window that shows it (`proposedCallValues`, ADR
+   * 0128): the values the negative rule found in untrusted content of `proposedIn`, the window it was proposed in,
+   * untrusted under their sources. Nothing when that window is not known (another process's call, or one the
+   * module forgot: the positive rule still refuses its values), nor for arguments that are not plain JSON. Kept
+   * with the call's window, never by text: another conversation's identical call carries nothing from it. The
+   * first time, the labels and a derivation edge to each untrusted item of that window under their source go to
+   * the ledger.
+   */
+  async proposedCall(args: unknown, proposedIn: ProvenanceWindow | undefined): Promise<readonly LabelledContent[]> {
+    if (proposedIn === undefined || !proposedIn.untrusted) return [];
+    let key: string;
+    try {
+      key = fingerprint(args);
+    } catch {
+      return [];
+    }
+    const known = this.proposals.get(proposedIn) ?? new Map<string, readonly LabelledContent[]>();
+    this.proposals.set(proposedIn, known);
+    const cached = known.get(key);
+    if (cached !== undefined) return cached;
+    const items = proposedCallValues(args, proposedIn);
+    known.set(key, items);
+    if (items.length > 0 && this.wiring.ledger !== undefined) {
+      const now = this.wiring.clock();
+      const parents = (item: LabelledContent) =>
+        proposedIn.items.filter(
+          ({ label }) => label.trust === Trust.Untrusted && label.source.toString() === item.label.source.toString(),
+        );
+      await this.wiring.ledger.append(
+        items.flatMap((item) => [
+          contentRecord(item, ProvenanceRecordKind.Label, now),
+          ...parents(item).map((parent) => contentRecord(item, ProvenanceRecordKind.Derivation, now, parent)),
+        ]),
+      );
+    }
+    return items;
   }
 
   /**

@@ -396,7 +396,9 @@ export class ScriptedChatModel extends BaseChatModel {
 
     const toolCalls = (scripted.toolCalls ?? []).map((call) => ({
       name: call.name,
-      args: structuredClone(call.args),
+      // A copy, parsed as a provider's tool call is: plain JSON of this realm (`structuredClone` makes objects of
+      // Node's main realm, which are not plain objects inside a vm context such as a test runner's).
+      args: JSON.parse(JSON.stringify(call.args)) as Record<string, unknown>,
       id: call.id,
       type: 'tool_call' as const,
     }));
