@@ -3,7 +3,7 @@ import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import { Agent, type AgentInputItem, Runner, setTracingDisabled } from '@openai/agents';
-import { type ActionContext, ActionContextStore, type ProvenancePolicy } from '@verdict/nestjs';
+import { type ActionContext, ActionContextStore, type ProvenancePolicy, Trust } from '@verdict/nestjs';
 import { AgentsProvenanceTrackers, VerdictAgentsModule, VerdictAgentsTools } from '@verdict/nestjs/openai-agents';
 import { AiSdkProvenanceTrackers, VerdictAiSdkModule, VerdictAiSdkTools } from '@verdict/nestjs/ai-sdk';
 import { ScriptedChatModel } from '@verdict/nestjs/testing/langchain';
@@ -29,14 +29,31 @@ const DERIVED_FROM_TRUSTED = {
   untrustedContext: 'allow',
   arguments: { recipient: { derivedFrom: 'trusted' } },
 } as const;
+/**
+ * The context rule with the negative rule: no payment while anything untrusted is in the window. Payments answer
+ * what they paid, the application's own data (trusted), so a window holding only a payment call and its answer is
+ * clean unless the call carries something untrusted.
+ */
+const CLEAN_CONTEXT: ProvenancePolicy = {
+  untrustedContext: 'deny',
+  arguments: { recipient: 'trusted_only' },
+  results: { trust: Trust.Trusted },
+};
+
 /** The model pays 25 to `recipient` with call `id`. */
 const pay = (recipient: string, id: string) => ({ name: 'send_payment', input: { recipient, amount: 25 }, id });
+
+/** What a trimming client keeps besides the first payment call and its result: the first message, the last answer. */
+interface Keep {
+  readonly question: boolean;
+  readonly answer: boolean;
+}
 
 /** One conversation with an agent on `runtime`: a turn takes the history the client kept and returns it whole. */
 interface Chat {
   turn(turns: Turn[], history: readonly unknown[], text: string): Promise<unknown[]>;
-  /** What a client keeping the model's context short keeps: from the first payment call on (and the first message). */
-  trimmed(history: readonly unknown[], keepQuestion: boolean): unknown[];
+  /** What a client keeping the model's context short keeps: from the first payment call on (see {@link Keep}). */
+  trimmed(history: readonly unknown[], keep: Keep): unknown[];
 }
 
 /** A conversation of `context` with the payments fixture's tools bound to `runtime`, its provenance tracker around the model. */
@@ -45,9 +62,9 @@ function chatOn(runtime: Runtime, fixture: Fixture, context: ActionContext): Cha
   const as = <T>(fn: () => Promise<T>) => contexts.run(context, fn);
   const paysIn = (calls: readonly { name?: string; toolName?: string }[]) =>
     calls.some((call) => (call.name ?? call.toolName) === 'send_payment');
-  const fromPayment = <T>(history: readonly T[], isPayment: (item: T) => boolean, keepQuestion: boolean) => [
-    ...(keepQuestion ? history.slice(0, 1) : []),
-    ...history.slice(history.findIndex(isPayment)),
+  const fromPayment = <T>(history: readonly T[], isPayment: (item: T) => boolean, keep: Keep) => [
+    ...(keep.question ? history.slice(0, 1) : []),
+    ...history.slice(history.findIndex(isPayment), keep.answer ? undefined : -1),
   ];
   if (runtime === 'ai-sdk') {
     const aiTools = fixture.moduleRef.get(VerdictAiSdkTools, { strict: false });
@@ -69,14 +86,14 @@ function chatOn(runtime: Runtime, fixture: Fixture, context: ActionContext): Cha
         );
         return [...messages, ...responseMessages];
       },
-      trimmed: (history, keepQuestion) =>
+      trimmed: (history, keep) =>
         fromPayment(
           history as ModelMessage[],
           (message) =>
             message.role === 'assistant' &&
             typeof message.content !== 'string' &&
             paysIn(message.content.filter((part) => part.type === 'tool-call')),
-          keepQuestion,
+          keep,
         ),
     };
   }
@@ -99,11 +116,11 @@ function chatOn(runtime: Runtime, fixture: Fixture, context: ActionContext): Cha
         const result = await as(() => new Runner().run(agentOf(turns), input));
         return result.history;
       },
-      trimmed: (history, keepQuestion) =>
+      trimmed: (history, keep) =>
         fromPayment(
           history as AgentInputItem[],
           (item) => item.type === 'function_call' && paysIn([item as { name?: string }]),
-          keepQuestion,
+          keep,
         ),
     };
   }
@@ -126,11 +143,11 @@ function chatOn(runtime: Runtime, fixture: Fixture, context: ActionContext): Cha
       return state.messages;
     },
     // The client keeps the messages as fresh objects (what a store gives back), and runs without a thread id.
-    trimmed: (history, keepQuestion) =>
+    trimmed: (history, keep) =>
       fromPayment(
         history as BaseMessage[],
         (message) => AIMessage.isInstance(message) && paysIn(message.tool_calls ?? []),
-        keepQuestion,
+        keep,
       ).map((message) =>
         AIMessage.isInstance(message)
           ? new AIMessage({ content: message.content, tool_calls: message.tool_calls })
@@ -153,6 +170,8 @@ interface Trimming {
   readonly recipient: string;
   readonly again: string;
   readonly keepQuestion?: boolean;
+  /** Whether the client keeps the model's last answer of the first turn. Default: `true`. */
+  readonly keepAnswer?: boolean;
   readonly view?: boolean;
 }
 
@@ -164,11 +183,11 @@ async function firstTurn(chat: Chat, { question, recipient, view = true }: Trimm
 async function secondTurn(
   chat: Chat,
   history: readonly unknown[],
-  { recipient, again, keepQuestion = false }: Trimming,
+  { recipient, again, keepQuestion = false, keepAnswer = true }: Trimming,
 ) {
   await chat.turn(
     [{ toolCalls: [pay(recipient, 'call_pay_again')] }, { text: 'done' }],
-    chat.trimmed(history, keepQuestion),
+    chat.trimmed(history, { question: keepQuestion, answer: keepAnswer }),
     again,
   );
 }
@@ -281,6 +300,31 @@ for (const runtime of ['langchain', 'ai-sdk', 'openai-agents'] as const) {
         const { payments, dispositions } = outcome(fixture);
         expect(dispositions).toEqual(['permit', 'deny', 'permit']);
         expect(payments).toEqual([ATTACKER_IBAN, ATTACKER_IBAN]);
+      });
+    });
+
+    describe('the context rule', () => {
+      it('attack: a history trimmed to the refused call still holds what the review supplied', async () => {
+        const { payments, dispositions } = await payAgainAfterTrimming(runtime, CLEAN_CONTEXT, {
+          ...INJECTED,
+          keepAnswer: false,
+        });
+
+        expect(payments).toEqual([]);
+        expect(dispositions).toEqual(['deny', 'deny']);
+      });
+
+      it('control: a history trimmed to a call the customer asked for is clean, and the payment goes through', async () => {
+        const { payments, dispositions } = await payAgainAfterTrimming(runtime, CLEAN_CONTEXT, {
+          question: `Pay 25 to ${OWN_IBAN}.`,
+          recipient: OWN_IBAN,
+          again: 'Pay the same again, please.',
+          view: false,
+          keepAnswer: false,
+        });
+
+        expect(payments).toEqual([OWN_IBAN, OWN_IBAN]);
+        expect(dispositions).toEqual(['permit', 'permit']);
       });
     });
   });

@@ -76,10 +76,11 @@ export class ProvenanceTracker {
         return undefined;
       },
       wrapModelCall: async (request, handler) => {
+        // Before the call: a malformed conversation id stops the run before the model is paid for.
+        const thread = this.windowThread(request.runtime);
         const response = await handler(request);
         // Labelled after the call: the model-input guard, inside it, has read the labels its seals vouch for.
         const messages = [request.systemMessage, ...request.messages];
-        const thread = this.windowThread(request.runtime);
         const items: LabelledContent[] = [];
         for (const message of messages) {
           items.push(...(await this.itemsOf(message)));

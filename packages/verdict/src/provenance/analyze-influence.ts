@@ -13,6 +13,7 @@ import type { InfluenceOptions } from './influence-options.js';
 import type { ProvenanceLabel } from './provenance-label.js';
 import { TAINT_LEDGER_SOURCE } from './provenance-source.js';
 import type { ProvenanceWindow } from './provenance-window.js';
+import type { LabelledContent } from './labelled-content.js';
 
 /**
  * Influence analysis of one proposal (step 1a), in canonical form (`canonicalForm`) on both sides:
@@ -32,39 +33,15 @@ export function analyzeInfluence(
   args: unknown,
   options: InfluenceOptions = {},
 ): InfluenceReport {
-  const untrusted = window.items.filter((item) => item.label.trust === Trust.Untrusted);
-  // A text that entered the window untrusted is never trusted content, whatever else it was seen as: otherwise
-  // anyone could first send an attacker's page as their own message and so clear it for every other agent.
-  const seenUntrusted = new Set(untrusted.map((item) => item.label.fingerprint));
-  const trusted = window.observed
-    ? window.items.filter((item) => item.label.trust !== Trust.Untrusted && !seenUntrusted.has(item.label.fingerprint))
-    : [];
-  const trustedValues = [...(options.trustedValues ?? [])].map((value) => canonicalForm(String(value)));
+  const { untrusted, inTrusted } = contentOf(window, options.trustedValues);
   const tainted = options.tainted ?? new Set<string>();
-  const inTrusted = (candidate: Pick<ArgumentCandidate, 'needle' | 'phone'>) =>
-    trusted.some((item) => occursIn(item.canonical, candidate)) ||
-    trustedValues.some((value) => occursIn(value, candidate));
   const leaves = argumentLeaves(args);
   const influenced = new Map<string, { segments: readonly string[]; sources: Map<string, ProvenanceLabel> }>();
-  const note = (candidate: ArgumentCandidate, labels: readonly ProvenanceLabel[]) => {
+  findInfluence(untrusted, leaves, inTrusted, tainted, (candidate, labels) => {
     const entry = influenced.get(candidate.path) ?? { segments: candidate.segments, sources: new Map() };
     for (const label of labels) entry.sources.set(label.source.toString(), label);
     influenced.set(candidate.path, entry);
-  };
-  for (const candidate of leaves.flatMap((leaf) => leaf.candidates)) {
-    if (tainted.has(candidate.needle)) {
-      note(candidate, [taintLabel(candidate)]);
-      continue;
-    }
-    if (untrusted.length === 0) continue;
-    const hits = untrusted.filter((item) => occursIn(item.canonical, candidate));
-    if (hits.length > 0 && !inTrusted(candidate))
-      note(
-        candidate,
-        hits.map(({ label }) => label),
-      );
-  }
-  compactOccurrences(untrusted, leaves, inTrusted, note);
+  });
   // A boolean or `null` carries no value to trace: the positive rule reads strings and numbers only.
   const derived = (leaf: ArgumentLeaf): boolean =>
     leaf.value === null ||
@@ -88,6 +65,71 @@ export function analyzeInfluence(
     arguments: argumentsInfluenced,
     derivation,
   };
+}
+
+/**
+ * The values of `args` the negative rule finds in `window` (ADR 0128), each as untrusted content holds it — a
+ * candidate's canonical value, or the token of untrusted content found cut inside an argument — with the labels of
+ * the items holding it: values found in trusted content too, or found nowhere, are not among them. What a tool
+ * call the model proposed in `window` carries into the later windows that show it.
+ */
+export function influencingValues(
+  window: ProvenanceWindow,
+  args: unknown,
+): ReadonlyMap<string, readonly ProvenanceLabel[]> {
+  const { untrusted, inTrusted } = contentOf(window);
+  const found = new Map<string, ProvenanceLabel[]>();
+  findInfluence(untrusted, argumentLeaves(args), inTrusted, new Set(), (_, labels, value) => {
+    const known = found.get(value) ?? [];
+    found.set(value, [...known, ...labels.filter((label) => !known.includes(label))]);
+  });
+  return found;
+}
+
+/**
+ * The untrusted items of `window`, and whether a value occurs in its trusted content or in `trustedValues`. A
+ * text that entered the window untrusted is never trusted content, whatever else it was seen as: otherwise anyone
+ * could first send an attacker's page as their own message and so clear it for every other agent.
+ */
+function contentOf(window: ProvenanceWindow, trustedValues: Iterable<string | number> = []) {
+  const untrusted = window.items.filter((item) => item.label.trust === Trust.Untrusted);
+  const seenUntrusted = new Set(untrusted.map((item) => item.label.fingerprint));
+  const trusted = window.observed
+    ? window.items.filter((item) => item.label.trust !== Trust.Untrusted && !seenUntrusted.has(item.label.fingerprint))
+    : [];
+  const values = [...trustedValues].map((value) => canonicalForm(String(value)));
+  const inTrusted = (candidate: Pick<ArgumentCandidate, 'needle' | 'phone'>) =>
+    trusted.some((item) => occursIn(item.canonical, candidate)) || values.some((value) => occursIn(value, candidate));
+  return { untrusted, inTrusted };
+}
+
+/**
+ * The negative rule's findings, each noted with the labels of what holds it and the value as found there: a tainted
+ * candidate; a candidate that occurs in untrusted content and in no trusted content; a value-like token of
+ * untrusted content found cut, spaced or dashed inside a string argument (`compactOccurrences`).
+ */
+function findInfluence(
+  untrusted: readonly LabelledContent[],
+  leaves: readonly ArgumentLeaf[],
+  inTrusted: (candidate: Pick<ArgumentCandidate, 'needle' | 'phone'>) => boolean,
+  tainted: ReadonlySet<string>,
+  note: (candidate: ArgumentCandidate, labels: readonly ProvenanceLabel[], value: string) => void,
+): void {
+  for (const candidate of leaves.flatMap((leaf) => leaf.candidates)) {
+    if (tainted.has(candidate.needle)) {
+      note(candidate, [taintLabel(candidate)], candidate.needle);
+      continue;
+    }
+    if (untrusted.length === 0) continue;
+    const hits = untrusted.filter((item) => occursIn(item.canonical, candidate));
+    if (hits.length > 0 && !inTrusted(candidate))
+      note(
+        candidate,
+        hits.map(({ label }) => label),
+        candidate.needle,
+      );
+  }
+  compactOccurrences(untrusted, leaves, inTrusted, note);
 }
 
 /** The label of a value found in the taint ledger: its fingerprint, never the value. */

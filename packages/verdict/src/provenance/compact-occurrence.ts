@@ -36,7 +36,8 @@ export function compactForm(canonical: string): string {
  * The reverse check of the negative rule: each value-like token of untrusted content (`valueTokens`: e-mail
  * addresses, URLs and hosts, IBANs, phone numbers, identifiers) is looked for, in compact form, inside the
  * compact form of every string argument. A hit whose token occurs in no trusted content (`inTrusted`), in an
- * argument that is not itself trusted content, is influence on that argument, noted with the item's label. The
+ * argument that is not itself trusted content, is influence on that argument, noted with the item's label and the
+ * token (in canonical form) as untrusted content holds it. The
  * tokens are indexed once per item; a proposal then costs one lookup per character of its string arguments.
  *
  * @example compactOccurrences(untrusted, argumentLeaves(args), inTrusted, note)
@@ -45,7 +46,7 @@ export function compactOccurrences(
   untrusted: readonly LabelledContent[],
   leaves: readonly ArgumentLeaf[],
   inTrusted: (value: Pick<ArgumentCandidate, 'needle' | 'phone'>) => boolean,
-  note: (candidate: ArgumentCandidate, labels: readonly ProvenanceLabel[]) => void,
+  note: (candidate: ArgumentCandidate, labels: readonly ProvenanceLabel[], token: string) => void,
 ): void {
   if (untrusted.length === 0) return;
   for (const leaf of leaves) {
@@ -58,10 +59,11 @@ export function compactOccurrences(
       const hit = (at: number) =>
         index
           .get(compact.slice(at, at + KEY))
-          ?.some((entry) => compact.startsWith(entry.compact, at) && !inTrusted(entry.token));
+          ?.find((entry) => compact.startsWith(entry.compact, at) && !inTrusted(entry.token));
       for (let at = 0; at + MIN_COMPACT_LENGTH <= compact.length; at++) {
-        if (!hit(at)) continue;
-        if (!(ownText ??= inTrusted(leaf.value))) note(leaf.value, [item.label]);
+        const entry = hit(at);
+        if (entry === undefined) continue;
+        if (!(ownText ??= inTrusted(leaf.value))) note(leaf.value, [item.label], entry.token.needle);
         break;
       }
     }

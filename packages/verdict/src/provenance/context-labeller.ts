@@ -21,6 +21,12 @@ const SPOKEN: ReadonlySet<string> = new Set([
   ProvenanceSourceKind.Unobserved,
 ]);
 
+/**
+ * {@link ContextLabeller.proposedCall}'s answers, by the window a call was proposed in (which belongs to one module)
+ * and the fingerprint of its arguments: computed, and recorded in the ledger, once, whichever tracker asks.
+ */
+const carried = new WeakMap<ProvenanceWindow, Map<string, readonly LabelledContent[]>>();
+
 /** Options of a provenance tracker, whatever the agent runtime. */
 export interface ProvenanceTrackerOptions {
   /** This agent's name: its answers are labelled `agent:<name>`, derived from their window. Default `'agent'`. */
@@ -60,8 +66,6 @@ export interface AnsweringTool {
 export class ContextLabeller {
   /** `agent:<name>`: the source of this agent's answers. */
   readonly agent: ProvenanceSource;
-  /** {@link proposedCall}'s answers, by the window a call was proposed in and the fingerprint of its arguments. */
-  private readonly proposals = new WeakMap<ProvenanceWindow, Map<string, readonly LabelledContent[]>>();
 
   constructor(
     readonly wiring: ProvenanceTrackerWiring,
@@ -121,8 +125,8 @@ export class ContextLabeller {
     } catch {
       return [];
     }
-    const known = this.proposals.get(proposedIn) ?? new Map<string, readonly LabelledContent[]>();
-    this.proposals.set(proposedIn, known);
+    const known = carried.get(proposedIn) ?? new Map<string, readonly LabelledContent[]>();
+    carried.set(proposedIn, known);
     const cached = known.get(key);
     if (cached !== undefined) return cached;
     const items = proposedCallValues(args, proposedIn);

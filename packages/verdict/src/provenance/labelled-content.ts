@@ -30,6 +30,21 @@ export function labelContent(text: string, source: ProvenanceSource, trust: Trus
   return item;
 }
 
+/**
+ * Labels values a tool call the model proposed carries out of its window (ADR 0128): analysed as `values`, and
+ * fingerprinted as `origin` (a text no message is), so that it never shares its fingerprint with a message that
+ * holds one of the values alone — a text seen untrusted is never trusted content, and a customer typing the value
+ * back must stay trusted.
+ */
+export function labelCarried(values: string, origin: string, source: ProvenanceSource, trust: Trust): LabelledContent {
+  const item: LabelledContent = Object.freeze({
+    label: Object.freeze({ source, trust, fingerprint: fingerprintString(origin) }),
+    canonical: canonicalForm(values),
+  });
+  texts.set(item, values);
+  return item;
+}
+
 /** The text each item was labelled from, for as long as the item lives: never a property, so never serialized. */
 const texts = new WeakMap<LabelledContent, string>();
 
