@@ -77,3 +77,35 @@ describe('windows of resumed calls belong to the principal (real createAgent loo
     expect(payments.map((p) => p.arguments.recipient)).toEqual([ATTACKER_IBAN]);
   });
 });
+
+describe('the conversation a LangChain run keeps its windows under', () => {
+  it('a malformed conversation id stops the run before the model is called; control: a well-formed one runs', async () => {
+    const fixture = await paymentsFixture();
+    const contexts = fixture.moduleRef.get(ActionContextStore);
+    const run = async (conversationId: unknown) => {
+      let calls = 0;
+      const model = new ScriptedChatModel([
+        () => {
+          calls += 1;
+          return { text: 'Hello.' };
+        },
+      ]);
+      const agent = createAgent({
+        model,
+        tools: fixture.tools,
+        middleware: [fixture.trackers.forAgent().middleware()],
+      });
+      const outcome = await contexts
+        .run({ ...alice, metadata: { conversationId } }, () => agent.invoke({ messages: [new HumanMessage('Hi')] }))
+        .then(
+          () => 'answered',
+          // LangChain wraps a middleware's error; its cause is Verdict's.
+          (error: { cause?: unknown }) => (error.cause as Error).constructor.name,
+        );
+      return { outcome, calls };
+    };
+
+    expect(await run(' ')).toEqual({ outcome: 'VerdictConfigurationError', calls: 0 });
+    expect(await run('c-7')).toEqual({ outcome: 'answered', calls: 1 });
+  });
+});

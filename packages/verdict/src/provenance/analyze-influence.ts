@@ -4,6 +4,7 @@ import {
   type ArgumentLeaf,
   argumentLeaves,
   candidateFingerprint,
+  valueTokens,
 } from './argument-candidates.js';
 import { canonicalForm } from './canonical-form.js';
 import { occursIn } from './candidate-occurrence.js';
@@ -79,10 +80,11 @@ export function influencingValues(
 ): ReadonlyMap<string, readonly ProvenanceLabel[]> {
   const { untrusted, inTrusted } = contentOf(window);
   const found = new Map<string, ProvenanceLabel[]>();
-  findInfluence(untrusted, argumentLeaves(args), inTrusted, new Set(), (_, labels, value) => {
+  const note = (_: ArgumentCandidate, labels: readonly ProvenanceLabel[], value: string) => {
     const known = found.get(value) ?? [];
     found.set(value, [...known, ...labels.filter((label) => !known.includes(label))]);
-  });
+  };
+  findInfluence(untrusted, argumentLeaves(args), inTrusted, new Set(), note, true);
   return found;
 }
 
@@ -91,22 +93,24 @@ export function influencingValues(
  * text that entered the window untrusted is never trusted content, whatever else it was seen as: otherwise anyone
  * could first send an attacker's page as their own message and so clear it for every other agent.
  */
-function contentOf(window: ProvenanceWindow, trustedValues: Iterable<string | number> = []) {
+function contentOf(window: ProvenanceWindow, trustedValues: Iterable<string | number> | undefined = undefined) {
   const untrusted = window.items.filter((item) => item.label.trust === Trust.Untrusted);
   const seenUntrusted = new Set(untrusted.map((item) => item.label.fingerprint));
   const trusted = window.observed
     ? window.items.filter((item) => item.label.trust !== Trust.Untrusted && !seenUntrusted.has(item.label.fingerprint))
     : [];
-  const values = [...trustedValues].map((value) => canonicalForm(String(value)));
+  const values = [...(trustedValues ?? [])].map((value) => canonicalForm(String(value)));
   const inTrusted = (candidate: Pick<ArgumentCandidate, 'needle' | 'phone'>) =>
     trusted.some((item) => occursIn(item.canonical, candidate)) || values.some((value) => occursIn(value, candidate));
   return { untrusted, inTrusted };
 }
 
 /**
- * The negative rule's findings, each noted with the labels of what holds it and the value as found there: a tainted
- * candidate; a candidate that occurs in untrusted content and in no trusted content; a value-like token of
- * untrusted content found cut, spaced or dashed inside a string argument (`compactOccurrences`).
+ * The negative rule's findings, each noted with the labels of what holds it and the value: a tainted candidate; a
+ * candidate that occurs in untrusted content and in no trusted content; a value-like token of untrusted content found
+ * cut, spaced or dashed inside a string argument (`compactOccurrences`). With `every`, each value as untrusted
+ * content holds it (a phone number in its item's form, every cut token); else the first finding per path and item
+ * is enough.
  */
 function findInfluence(
   untrusted: readonly LabelledContent[],
@@ -114,6 +118,7 @@ function findInfluence(
   inTrusted: (candidate: Pick<ArgumentCandidate, 'needle' | 'phone'>) => boolean,
   tainted: ReadonlySet<string>,
   note: (candidate: ArgumentCandidate, labels: readonly ProvenanceLabel[], value: string) => void,
+  every = false,
 ): void {
   for (const candidate of leaves.flatMap((leaf) => leaf.candidates)) {
     if (tainted.has(candidate.needle)) {
@@ -122,14 +127,23 @@ function findInfluence(
     }
     if (untrusted.length === 0) continue;
     const hits = untrusted.filter((item) => occursIn(item.canonical, candidate));
-    if (hits.length > 0 && !inTrusted(candidate))
+    if (hits.length === 0 || inTrusted(candidate)) continue;
+    if (!every || candidate.phone === null)
       note(
         candidate,
         hits.map(({ label }) => label),
         candidate.needle,
       );
+    // A phone number occurs in other forms than the argument's (`+49 151…` for `0151…`): each as its item holds it.
+    else for (const item of hits) for (const form of phoneFormsIn(item, candidate)) note(candidate, [item.label], form);
   }
-  compactOccurrences(untrusted, leaves, inTrusted, note);
+  compactOccurrences(untrusted, leaves, inTrusted, note, every);
+}
+
+/** The value-like tokens of `item` in which the phone number `candidate` occurs; its own spelling if none does. */
+function phoneFormsIn(item: LabelledContent, candidate: ArgumentCandidate): readonly string[] {
+  const forms = [...new Set(valueTokens(item.canonical))].filter((token) => occursIn(token, candidate));
+  return forms.length > 0 ? forms : [candidate.needle];
 }
 
 /** The label of a value found in the taint ledger: its fingerprint, never the value. */

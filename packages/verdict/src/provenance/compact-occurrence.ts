@@ -37,7 +37,8 @@ export function compactForm(canonical: string): string {
  * addresses, URLs and hosts, IBANs, phone numbers, identifiers) is looked for, in compact form, inside the
  * compact form of every string argument. A hit whose token occurs in no trusted content (`inTrusted`), in an
  * argument that is not itself trusted content, is influence on that argument, noted with the item's label and the
- * token (in canonical form) as untrusted content holds it. The
+ * token (in canonical form) as untrusted content holds it: the first token found in each item, or with `every`, each
+ * one. The
  * tokens are indexed once per item; a proposal then costs one lookup per character of its string arguments.
  *
  * @example compactOccurrences(untrusted, argumentLeaves(args), inTrusted, note)
@@ -47,6 +48,7 @@ export function compactOccurrences(
   leaves: readonly ArgumentLeaf[],
   inTrusted: (value: Pick<ArgumentCandidate, 'needle' | 'phone'>) => boolean,
   note: (candidate: ArgumentCandidate, labels: readonly ProvenanceLabel[], token: string) => void,
+  every = false,
 ): void {
   if (untrusted.length === 0) return;
   for (const leaf of leaves) {
@@ -63,8 +65,10 @@ export function compactOccurrences(
       for (let at = 0; at + MIN_COMPACT_LENGTH <= compact.length; at++) {
         const entry = hit(at);
         if (entry === undefined) continue;
-        if (!(ownText ??= inTrusted(leaf.value))) note(leaf.value, [item.label], entry.token.needle);
-        break;
+        if ((ownText ??= inTrusted(leaf.value)) === true) break;
+        note(leaf.value, [item.label], entry.token.needle);
+        if (!every) break;
+        at += entry.compact.length - 1;
       }
     }
   }

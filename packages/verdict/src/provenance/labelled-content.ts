@@ -12,7 +12,10 @@ import type { ProvenanceSource } from './provenance-source.js';
  */
 export interface LabelledContent {
   readonly label: ProvenanceLabel;
-  /** `canonicalForm` of the item's text: what argument values are looked for in. */
+  /**
+   * `canonicalForm` of the item's text: what argument values are looked for in. For a value carried out of a
+   * proposed call (`labelCarried`), the value alone.
+   */
   readonly canonical: string;
 }
 
@@ -30,18 +33,22 @@ export function labelContent(text: string, source: ProvenanceSource, trust: Trus
   return item;
 }
 
+/** What the text of a value carried out of a proposed call starts with: no message reads that way. */
+const CARRIED = 'A value of a tool call the model proposed earlier: ';
+
 /**
- * Labels values a tool call the model proposed carries out of its window (ADR 0128): analysed as `values`, and
- * fingerprinted as `origin` (a text no message is), so that it never shares its fingerprint with a message that
- * holds one of the values alone — a text seen untrusted is never trusted content, and a customer typing the value
- * back must stay trusted.
+ * Labels one value a tool call the model proposed carries out of its window (ADR 0128), already in canonical form
+ * as untrusted content holds it. Its text names it for what it is (so that its fingerprint is never a message's
+ * that holds the value alone: a text seen untrusted is never trusted content, and a customer typing the value back
+ * must stay trusted); it is analysed as the value alone, so that no word of that name is ever found in it.
  */
-export function labelCarried(values: string, origin: string, source: ProvenanceSource, trust: Trust): LabelledContent {
+export function labelCarried(value: string, source: ProvenanceSource, trust: Trust): LabelledContent {
+  const text = `${CARRIED}${value}`;
   const item: LabelledContent = Object.freeze({
-    label: Object.freeze({ source, trust, fingerprint: fingerprintString(origin) }),
-    canonical: canonicalForm(values),
+    label: Object.freeze({ source, trust, fingerprint: fingerprintString(text) }),
+    canonical: value,
   });
-  texts.set(item, values);
+  texts.set(item, text);
   return item;
 }
 
