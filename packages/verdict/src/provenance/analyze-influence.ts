@@ -70,9 +70,10 @@ export function analyzeInfluence(
 
 /**
  * The values of `args` the negative rule finds in `window` (ADR 0128), each as untrusted content holds it — a
- * candidate's canonical value, or the token of untrusted content found cut inside an argument — with the labels of
- * the items holding it: values found in trusted content too, or found nowhere, are not among them. What a tool
- * call the model proposed in `window` carries into the later windows that show it.
+ * candidate's canonical value, a phone number in the form its item holds, every token of untrusted content found cut
+ * inside an argument — with the labels of the items holding it: values found in trusted content too, or found
+ * nowhere, are not among them. What a tool call the model proposed in `window` carries into the later windows that
+ * show it.
  */
 export function influencingValues(
   window: ProvenanceWindow,
@@ -93,7 +94,7 @@ export function influencingValues(
  * text that entered the window untrusted is never trusted content, whatever else it was seen as: otherwise anyone
  * could first send an attacker's page as their own message and so clear it for every other agent.
  */
-function contentOf(window: ProvenanceWindow, trustedValues: Iterable<string | number> | undefined = undefined) {
+function contentOf(window: ProvenanceWindow, trustedValues?: Iterable<string | number>) {
   const untrusted = window.items.filter((item) => item.label.trust === Trust.Untrusted);
   const seenUntrusted = new Set(untrusted.map((item) => item.label.fingerprint));
   const trusted = window.observed

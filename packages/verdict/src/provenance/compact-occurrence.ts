@@ -38,8 +38,7 @@ export function compactForm(canonical: string): string {
  * compact form of every string argument. A hit whose token occurs in no trusted content (`inTrusted`), in an
  * argument that is not itself trusted content, is influence on that argument, noted with the item's label and the
  * token (in canonical form) as untrusted content holds it: the first token found in each item, or with `every`, each
- * one. The
- * tokens are indexed once per item; a proposal then costs one lookup per character of its string arguments.
+ * one. The tokens are indexed once per item; a proposal then costs one lookup per character of its string arguments.
  *
  * @example compactOccurrences(untrusted, argumentLeaves(args), inTrusted, note)
  */
