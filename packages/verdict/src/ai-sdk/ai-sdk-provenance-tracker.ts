@@ -7,6 +7,7 @@ import { enclosingToolCallWindow } from '../provenance/provenance-scope.js';
 import type { ProvenanceSource } from '../provenance/provenance-source.js';
 import { ProvenanceWindow } from '../provenance/provenance-window.js';
 import type { RuntimeCallWindows } from '../runtimes/runtime-call-windows.js';
+import { toolCallInput } from '../runtimes/tool-call-input.js';
 import { type AiSdkMessage, type AiSdkPrompt, partsText, toolResultText } from './ai-sdk-prompt.js';
 
 type GenerateOptions = Parameters<NonNullable<LanguageModelMiddleware['wrapGenerate']>>[0];
@@ -140,16 +141,6 @@ export class AiSdkProvenanceTracker {
     window: ProvenanceWindow,
     context: ActionContext | undefined,
   ): void {
-    this.windows.remember({ id: call.toolCallId, input: parseInput(call.input) }, window, context);
-  }
-}
-
-/** A tool call's input as the SDK parses it (an empty input is `{}`); text that is not JSON stays text. */
-function parseInput(input: string): unknown {
-  if (input.trim() === '') return {};
-  try {
-    return JSON.parse(input) as unknown;
-  } catch {
-    return input;
+    this.windows.remember({ id: call.toolCallId, input: toolCallInput(call.input) }, window, context);
   }
 }

@@ -7,10 +7,9 @@ import { ProvenanceSource } from '../provenance/provenance-source.js';
 import { ProvenanceWindow } from '../provenance/provenance-window.js';
 import { ContextLabeller, type ProvenanceTrackerOptions, type WindowRole } from '../provenance/context-labeller.js';
 import type { ProvenanceTrackerWiring } from '../provenance/provenance-tracker-wiring.js';
-import { type CallWindowKey, callWindowKey } from '../provenance/call-window-key.js';
+import { type CallWindowKey, callWindowKey, conversationThread } from '../provenance/call-window-key.js';
 import { VerdictTool } from './verdict-tool.js';
 import { threadOf } from './thread-of.js';
-import { conversationIdOf } from '../context/conversation-id.js';
 import { LabelledRetriever } from './labelled-retriever.js';
 import type { BaseRetrieverInterface } from '@langchain/core/retrievers';
 import { RELEASE_SEAL_KEY } from './release-seal.js';
@@ -201,8 +200,7 @@ export class ProvenanceTracker {
     const thread = threadOf(runtime);
     if (thread !== undefined) return JSON.stringify(['thread', thread]);
     const context = this.labeller.wiring.context();
-    const conversation = context === undefined ? null : conversationIdOf(context);
-    return conversation === null ? undefined : JSON.stringify(['conversation', conversation]);
+    return context === undefined ? undefined : conversationThread(context);
   }
 
   /** The window kept for a call (ADR 0106), if any. */

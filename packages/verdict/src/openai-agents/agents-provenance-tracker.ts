@@ -7,6 +7,7 @@ import { enclosingToolCallWindow } from '../provenance/provenance-scope.js';
 import type { ProvenanceSource } from '../provenance/provenance-source.js';
 import { ProvenanceWindow } from '../provenance/provenance-window.js';
 import type { RuntimeCallWindows, RuntimeToolCall } from '../runtimes/runtime-call-windows.js';
+import { toolCallInput } from '../runtimes/tool-call-input.js';
 import { contentText, inputItems, windowTextOf } from './agents-input.js';
 
 /**
@@ -109,15 +110,5 @@ export class AgentsProvenanceTracker {
 function functionCallOf(item: unknown): RuntimeToolCall | undefined {
   const call = item as { type?: string; callId?: string; arguments?: string };
   if (call.type !== 'function_call' || call.callId === undefined) return undefined;
-  return { id: call.callId, input: parseArguments(call.arguments ?? '') };
-}
-
-/** Function-call arguments as the SDK parses them for the tool (empty: `{}`); text that is not JSON stays text. */
-function parseArguments(text: string): unknown {
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
+  return { id: call.callId, input: toolCallInput(call.arguments ?? '') };
 }

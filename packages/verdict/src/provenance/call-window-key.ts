@@ -1,3 +1,5 @@
+import type { ActionContext } from '../context/action-context.js';
+import { conversationIdOf } from '../context/conversation-id.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 
 /** Where a tool call's window is kept in {@link ProvenanceLabels}: its principal and thread, its call. */
@@ -27,4 +29,15 @@ export function callWindowKey(
     return undefined;
   }
   return { thread: JSON.stringify([principal, thread]), call: JSON.stringify([call.id, input]) };
+}
+
+/**
+ * The thread of the conversation `context` names (`metadata.conversationId`), where every runtime's tracker keeps the
+ * windows of its calls so that a later request of the conversation finds them; `undefined` when it names none.
+ *
+ * @throws VerdictConfigurationError for a malformed conversation id (`conversationIdOf`).
+ */
+export function conversationThread(context: ActionContext): string | undefined {
+  const conversation = conversationIdOf(context);
+  return conversation === null ? undefined : JSON.stringify(['conversation', conversation]);
 }

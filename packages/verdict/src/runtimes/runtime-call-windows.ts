@@ -1,6 +1,5 @@
 import type { ActionContext } from '../context/action-context.js';
-import { conversationIdOf } from '../context/conversation-id.js';
-import { type CallWindowKey, callWindowKey } from '../provenance/call-window-key.js';
+import { type CallWindowKey, callWindowKey, conversationThread } from '../provenance/call-window-key.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import type { ProvenanceTrackerWiring } from '../provenance/provenance-tracker-wiring.js';
 import type { ProvenanceWindow } from '../provenance/provenance-window.js';
@@ -75,8 +74,8 @@ export class RuntimeCallWindows {
   }
 
   private threadOf(context: ActionContext): string {
-    const conversation = conversationIdOf(context);
-    if (conversation !== null) return JSON.stringify(['conversation', conversation]);
+    const conversation = conversationThread(context);
+    if (conversation !== undefined) return conversation;
     let own = this.unnamed.get(context);
     if (own === undefined) this.unnamed.set(context, (own = `context-${this.nextUnnamed++}`));
     return JSON.stringify(['context', own]);
