@@ -9,6 +9,7 @@ import {
   ModelBudgetExceededError,
   ModelBudgetGate,
   UnpricedModelError,
+  VerdictConfigurationError,
 } from '@verdict/nestjs';
 import { aiSdkModelBudget } from '@verdict/nestjs/ai-sdk';
 import { alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
@@ -77,7 +78,7 @@ async function setup(limit: number, measure: 'tokens' | 'cost' = 'tokens') {
       return result.text;
     });
   };
-  return { generate, stream, remaining };
+  return { generate, stream, remaining, gate };
 }
 
 describe('model budgets as AI SDK language-model middleware', () => {
@@ -95,6 +96,17 @@ describe('model budgets as AI SDK language-model middleware', () => {
     expect(refused.mock.doGenerateCalls).toHaveLength(0);
     expect(await remaining(alice)).toBe(50);
     expect((await generate(bob, { input: 60, output: 40 }).result).text).toBe('Answered.');
+  });
+
+  it('fails closed on a maximum output that is not a token count (NaN, negative): typed error, nothing reserved; a count reserves (control)', async () => {
+    const { gate, remaining } = await setup(1_000);
+    for (const maxOutputTokens of [Number.NaN, -500, 2.5])
+      await expect(gate.reserve(alice, { model: 'mock-small', inputTokens: 60, maxOutputTokens })).rejects.toThrow(
+        VerdictConfigurationError,
+      );
+    expect(await remaining(alice)).toBe(1_000);
+    await gate.reserve(alice, { model: 'mock-small', inputTokens: 60, maxOutputTokens: MAX_OUTPUT });
+    expect(await remaining(alice)).toBe(900);
   });
 
   it('keeps the estimate when the provider reports no usage', async () => {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   ActionContextStore,
   type ActionContext,
+  type ExecutionClaimStore,
   InMemoryBudgetStore,
   InMemoryEvidenceRecorder,
   InMemoryExecutionClaimStore,
@@ -35,7 +36,10 @@ afterEach(async () => {
   await Promise.all(booted.splice(0).map((moduleRef) => moduleRef.close()));
 });
 
-async function setup(budget: Partial<SpendBudget<Purchase, Document>> = {}, boot: { budgets?: false } = {}) {
+async function setup(
+  budget: Partial<SpendBudget<Purchase, Document>> = {},
+  boot: { budgets?: false; claims?: ExecutionClaimStore } = {},
+) {
   const fixture = documentsFixture();
   const budgets = new InMemoryBudgetStore();
   let now = new Date('2026-01-01T10:00:00.000Z');
@@ -78,7 +82,7 @@ async function setup(budget: Partial<SpendBudget<Purchase, Document>> = {}, boot
   const { moduleRef } = await fixture.boot({
     capabilities: [purchase],
     budgets: boot.budgets === false ? undefined : budgets,
-    executionClaims: new InMemoryExecutionClaimStore(),
+    executionClaims: boot.claims ?? new InMemoryExecutionClaimStore(),
     actorKey: (actor) => (actor as Actor).id,
     clock: () => now,
     evidence,
@@ -167,6 +171,26 @@ describe('spend budgets', () => {
     executor.fail = undefined;
     expect(outcomes([await buy(alice, 1_000)])).toEqual(['executed']);
     // Committed this time: the window is full.
+    expect(outcomes([await buy(alice, 1)])).toEqual(['throttle@budget']);
+  });
+
+  it('attack: an executor that returned keeps its amount spent when its claim cannot be completed (the failed execution above is the control)', async () => {
+    const unreachable = new Error('claim store unreachable');
+    /** Completes every claim but the first, whose completion fails once the executor has returned. */
+    class FailingOnce extends InMemoryExecutionClaimStore {
+      private failed = false;
+      override async complete(claimId: string, now: Date): Promise<boolean> {
+        if (!this.failed) {
+          this.failed = true;
+          throw unreachable;
+        }
+        return super.complete(claimId, now);
+      }
+    }
+    const { buy, outcomes, bought } = await setup({}, { claims: new FailingOnce() });
+    await expect(buy(alice, 1_000)).rejects.toBe(unreachable);
+    expect(bought).toEqual([1_000]);
+    // The purchase happened: its amount stays spent, so the window is full.
     expect(outcomes([await buy(alice, 1)])).toEqual(['throttle@budget']);
   });
 

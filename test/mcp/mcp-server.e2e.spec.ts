@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_PUBLIC_MESSAGE, readNotExecutedMessage } from '@verdict/nestjs';
 import { MCP_APPROVAL_META, MCP_TOOL_CALL_ID_META, type McpPendingApproval } from '@verdict/nestjs/mcp';
@@ -154,6 +156,25 @@ describe('VerdictMcpModule', () => {
       }
       const viewed = await alice.callTool({ name: 'orders.view', arguments: { orderId: 1 } });
       expect(JSON.parse(textOf(viewed))).toEqual({ id: 1, status: 'placed' });
+      await shop.close();
+    });
+
+    it('asks the ability per request on a lasting in-memory connection: a fault fails that request alone, the next lists the tools (control)', async () => {
+      const shop = await startShop();
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await shop.servers.create({ actor: { id: 'alice', role: 'customer' }, tenant: 'acme' }).connect(serverSide);
+      const client = new Client({ name: 'in-memory-client', version: '1.0.0' });
+      await client.connect(clientSide);
+
+      shop.abilityFaults.next = new Error('ability store unreachable');
+      const fault = await rejection(client.listTools());
+      expect(fault).toBeInstanceOf(McpError);
+      expect((fault as McpError).code).toBe(ErrorCode.InternalError);
+      const listed = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(listed).toEqual(['orders.view', 'orders.cancel', 'refund_order', 'orders.share']);
+      const viewed = await client.callTool({ name: 'orders.view', arguments: { orderId: 1 } });
+      expect(JSON.parse(textOf(viewed))).toEqual({ id: 1, status: 'placed' });
+      await client.close();
       await shop.close();
     });
 

@@ -24,7 +24,7 @@ import {
   fromProposal,
   requiresConfirmation,
 } from '@verdict/nestjs';
-import { VerdictMcpModule } from '@verdict/nestjs/mcp';
+import { McpServerFactory, VerdictMcpModule } from '@verdict/nestjs/mcp';
 import { type GenerateKeyPairResult, type JWTPayload, SignJWT, generateKeyPair, jwtVerify } from 'jose';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -217,8 +217,13 @@ export async function startShop() {
       return { shared: target.id };
     },
   );
+  /** A fault the next ability creation throws, once (a database blip behind the application's ability factory). */
+  const abilityFaults: { next?: Error } = {};
   const abilityFactory = {
     createForContext({ actor, tenant }: ActionContext) {
+      const fault = abilityFaults.next;
+      abilityFaults.next = undefined;
+      if (fault !== undefined) throw fault;
       const { id, role } = actor as ShopActor;
       const { can, build } = new AbilityBuilder(createMongoAbility);
       if (role === 'auditor') can('view', 'Order', { tenantId: tenant });
@@ -302,5 +307,8 @@ export async function startShop() {
     close,
     verdict: moduleRef.get(VerdictService),
     contexts: moduleRef.get(ActionContextStore),
+    /** The factory of a server for another transport than HTTP (stdio, in-memory). */
+    servers: moduleRef.get(McpServerFactory),
+    abilityFaults,
   };
 }

@@ -4,8 +4,8 @@ import type { ActionContextOptions } from '../context/action-context-options.int
 import { Decision } from '../decisions/decision.js';
 import { Disposition } from '../decisions/disposition.js';
 import { Stage } from '../decisions/stage.js';
-import { ClaimResolvedOutOfBandError } from '../errors/claim-resolved-out-of-band.error.js';
 import { InvalidBudgetAmountError } from '../errors/invalid-budget-amount.error.js';
+import { raisedAfterEffect } from '../execution-claims/execution-claim.gate.js';
 import type { BudgetOptions } from './budget-options.interface.js';
 import type { BudgetReservation, BudgetStore } from './budget-store.interface.js';
 import { spendBudgetWindowOf } from './spend-budget-window.js';
@@ -73,8 +73,9 @@ export function holdingReservation<T>(
 }
 
 /**
- * Steps 14 and 15 within a reservation: the executor's result commits the amount, as does
- * `ClaimResolvedOutOfBandError` (its effect happened); any other fault releases it.
+ * Steps 14 and 15 within a reservation: the executor's result commits the amount, as does a fault raised after the
+ * executor returned (`raisedAfterEffect`: its claim resolved out of band, or its completion not written); any other
+ * fault releases it.
  */
 export function spendingReservation<T>(
   store: BudgetStore,
@@ -102,7 +103,7 @@ async function within<T>(
   try {
     result = await steps();
   } catch (error) {
-    await settle(store, reservation, capability, error instanceof ClaimResolvedOutOfBandError ? 'commit' : faulted);
+    await settle(store, reservation, capability, raisedAfterEffect(error) ? 'commit' : faulted);
     throw error;
   }
   await settle(store, reservation, capability, settled(result));

@@ -98,6 +98,9 @@ export class ModelBudgetGate {
         `Model ${estimate.model === undefined ? '(unnamed)' : `"${estimate.model}"`} declares no maximum output, so its calls cannot be estimated: set maxTokens on the model, or maxOutputTokens in modelBudgets (or in its price).`,
       );
     assertTokenCount(estimate.inputTokens, 'estimated input tokens');
+    // A runtime passes the model's own setting (maxTokens, maxOutputTokens) through: NaN or a negative count would
+    // reserve nothing, or give budget back.
+    assertTokenCount(outputTokens, 'maximum output tokens');
     const tokens = { inputTokens: estimate.inputTokens, outputTokens };
     const now = this.clock();
     const held: Array<ModelBudgetHold['reservations'][number]> = [];

@@ -21,7 +21,10 @@ export interface McpEventSink {
 
 /** Options of {@link pinnedMcpTools}. */
 export interface PinnedMcpToolsOptions {
-  /** The reviewed pins: the lockfile's `tools` (`readLockfile('verdict-mcp.lock.json')`). */
+  /**
+   * The reviewed pins of this server: `serverPins(await readLockfile('verdict-mcp.lock.json'), server, url)`, which
+   * answers none when the lockfile recorded them from another URL (the lockfile's whole `tools` would skip that check).
+   */
   readonly pins: readonly McpToolPin[];
   /**
    * Tools of this server whose results the application trusts (say, a server it runs itself). Default: none — every
@@ -68,7 +71,8 @@ export interface PinnedMcpTools {
  * reaches the model.
  *
  * @example
- * const files = pinnedMcpTools('files', await client.getTools('files'), { pins: (await readLockfile(path)).tools, events });
+ * const pins = serverPins(await readLockfile(path), 'files', url);
+ * const files = pinnedMcpTools('files', await client.getTools('files'), { pins, events });
  * const tracker = trackers.forAgent({ tools: files.sources, trustedTools: files.trustedTools });
  */
 export function pinnedMcpTools(

@@ -53,8 +53,9 @@ export class McpServerFactory {
   create(context: ActionContext): Server {
     const { name, version } = this.options.serverInfo ?? { name: 'verdict', version: '1.0.0' };
     const server = new Server({ name, version }, { capabilities: { tools: {} } });
-    let visible: Promise<ReadonlyMap<string, McpTool>> | undefined;
-    const tools = () => (visible ??= this.visibleTo(context));
+    // Asked per request, never kept for the server's life: a stdio or in-memory connection lasts, and the ability
+    // may change (a grant, a revocation) or fail once (a database blip) while it does.
+    const tools = () => this.visibleTo(context);
     server.setRequestHandler(ListToolsRequestSchema, async () => this.faultsHidden(() => this.list(tools())));
     server.setRequestHandler(CallToolRequestSchema, async (request) =>
       this.faultsHidden(() => this.call(context, request, tools())),
