@@ -115,6 +115,12 @@ describe('model budgets as AI SDK language-model middleware', () => {
     expect(await remaining(alice)).toBe(900);
   });
 
+  it('attack: a provider or proxy that reports zero tokens spends the estimate, not nothing (the first test is the control)', async () => {
+    const { generate, remaining } = await setup(1_000);
+    await generate(alice, { input: 0, output: 0 }).result;
+    expect(await remaining(alice)).toBe(900);
+  });
+
   it('refuses a model missing from the price table under a cost budget', async () => {
     const { generate, remaining } = await setup(1_000, 'cost');
     const refused = generate(alice, { input: 1, output: 1 }, 'mock-large');

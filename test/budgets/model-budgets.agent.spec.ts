@@ -156,6 +156,12 @@ describe('model budgets on a createAgent agent', () => {
     expect(await remaining(alice)).toEqual({ tokens: 900 });
   });
 
+  it('attack: a provider or proxy that reports zero tokens spends the estimate, not nothing; reported usage is spent as reported (control above)', async () => {
+    const { run, remaining } = await setup(tokensPerActor(1_000));
+    await run(alice, [{ text: 'Zeros reported.', usage: { input: 0, output: 0 } }]).invoked;
+    expect(await remaining(alice)).toEqual({ tokens: 900 });
+  });
+
   it('keeps the estimate of a model call that failed', async () => {
     const { run, remaining } = await setup(tokensPerActor(1_000));
     const { invoked } = run(alice, [

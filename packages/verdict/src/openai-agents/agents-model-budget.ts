@@ -96,11 +96,7 @@ function requestTokenBound(request: ModelRequest): number {
   return inputTokenBound(messages, tools);
 }
 
-/**
- * The reported totals, or `null` when either is not a token count or no input was counted: every call sends
- * input, and the SDK's models report zeros when the provider reported no usage.
- */
+/** The reported totals, as {@link reportedUsage} reads them (the SDK's models report zeros when the provider reported none). */
 function usageOf(usage: { inputTokens?: unknown; outputTokens?: unknown } | undefined): ModelUsage | null {
-  const reported = reportedUsage(usage?.inputTokens, usage?.outputTokens);
-  return reported !== null && reported.inputTokens > 0 ? reported : null;
+  return reportedUsage(usage?.inputTokens, usage?.outputTokens);
 }
