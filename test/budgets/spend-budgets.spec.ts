@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   ActionContextStore,
   type ActionContext,
+  ClaimResolvedOutOfBandError,
   type ExecutionClaimStore,
   InMemoryBudgetStore,
   InMemoryEvidenceRecorder,
@@ -174,25 +175,32 @@ describe('spend budgets', () => {
     expect(outcomes([await buy(alice, 1)])).toEqual(['throttle@budget']);
   });
 
-  it('attack: an executor that returned keeps its amount spent when its claim cannot be completed (the failed execution above is the control)', async () => {
-    const unreachable = new Error('claim store unreachable');
-    /** Completes every claim but the first, whose completion fails once the executor has returned. */
-    class FailingOnce extends InMemoryExecutionClaimStore {
-      private failed = false;
-      override async complete(claimId: string, now: Date): Promise<boolean> {
-        if (!this.failed) {
+  it.each([
+    ['cannot be completed (the claim store fails)', 'fail'],
+    ['was resolved out of band meanwhile', 'resolved'],
+  ] as const)(
+    'attack: an executor that returned keeps its amount spent when its claim %s (the failed execution above is the control)',
+    async (_, how) => {
+      const unreachable = new Error('claim store unreachable');
+      /** Completes every claim but the first, whose completion fails or finds the claim resolved already. */
+      class FirstCompletionFails extends InMemoryExecutionClaimStore {
+        private failed = false;
+        override async complete(claimId: string, now: Date): Promise<boolean> {
+          if (this.failed) return super.complete(claimId, now);
           this.failed = true;
-          throw unreachable;
+          if (how === 'fail') throw unreachable;
+          return false;
         }
-        return super.complete(claimId, now);
       }
-    }
-    const { buy, outcomes, bought } = await setup({}, { claims: new FailingOnce() });
-    await expect(buy(alice, 1_000)).rejects.toBe(unreachable);
-    expect(bought).toEqual([1_000]);
-    // The purchase happened: its amount stays spent, so the window is full.
-    expect(outcomes([await buy(alice, 1)])).toEqual(['throttle@budget']);
-  });
+      const { buy, outcomes, bought } = await setup({}, { claims: new FirstCompletionFails() });
+      const refused = buy(alice, 1_000);
+      if (how === 'fail') await expect(refused).rejects.toBe(unreachable);
+      else await expect(refused).rejects.toBeInstanceOf(ClaimResolvedOutOfBandError);
+      expect(bought).toEqual([1_000]);
+      // The purchase happened: its amount stays spent, so the window is full.
+      expect(outcomes([await buy(alice, 1)])).toEqual(['throttle@budget']);
+    },
+  );
 
   it('releases the reservation when a later gate refuses (a duplicate order)', async () => {
     const { buy, outcomes } = await setup();

@@ -5,7 +5,6 @@ import { Decision } from '../decisions/decision.js';
 import { Disposition } from '../decisions/disposition.js';
 import { Stage } from '../decisions/stage.js';
 import { InvalidBudgetAmountError } from '../errors/invalid-budget-amount.error.js';
-import { raisedAfterEffect } from '../execution-claims/execution-claim.gate.js';
 import type { BudgetOptions } from './budget-options.interface.js';
 import type { BudgetReservation, BudgetStore } from './budget-store.interface.js';
 import { spendBudgetWindowOf } from './spend-budget-window.js';
@@ -73,9 +72,9 @@ export function holdingReservation<T>(
 }
 
 /**
- * Steps 14 and 15 within a reservation: the executor's result commits the amount, as does a fault raised after the
- * executor returned (`raisedAfterEffect`: its claim resolved out of band, or its completion not written); any other
- * fault releases it.
+ * Step 14 within a reservation: the executor's result commits the amount, its fault releases it. It runs inside the
+ * execution claims, so what step 15 meets after the executor returned (a claim resolved out of band, a completion
+ * that cannot be written) never gives back an amount whose effect happened.
  */
 export function spendingReservation<T>(
   store: BudgetStore,
@@ -103,7 +102,7 @@ async function within<T>(
   try {
     result = await steps();
   } catch (error) {
-    await settle(store, reservation, capability, raisedAfterEffect(error) ? 'commit' : faulted);
+    await settle(store, reservation, capability, faulted);
     throw error;
   }
   await settle(store, reservation, capability, settled(result));

@@ -3,15 +3,19 @@ import type { AuthorizedAction } from '../vocabulary/authorized-action.js';
 import type { ExecutionClaimOptions } from './execution-claim-options.interface.js';
 import { type AdmittedClaims, finalizeExecutionClaim } from './execution-claim.gate.js';
 
+/** Runs one executor call as step 14 needs it (within the call's spend-budget reservation, if any). */
+export type ExecutorCall = <T>(execute: () => T | Promise<T>) => T | Promise<T>;
+
 /**
  * Steps 14 and 15 of a bound tool: hand the capability's executor the `AuthorizedAction` — the execution target, the
  * validated arguments, the context, and as its execution identity the operation's claim id (else the envelope id)
- * — within the run's claims.
+ * — through `call`, within the run's claims.
  */
 export function executeAuthorized(
   options: Pick<ExecutionClaimOptions, 'executionClaims'>,
   request: GateRequest,
   claims: AdmittedClaims,
+  call: ExecutorCall,
 ): unknown {
   const { definition, envelope, target } = request;
   const action: AuthorizedAction = {
@@ -21,7 +25,7 @@ export function executeAuthorized(
     context: envelope.context,
     executionIdentity: claims.claimId ?? envelope.id,
   };
-  return executeWithinClaims(options, request, claims, () => definition.executor!(action));
+  return executeWithinClaims(options, request, claims, () => call(() => definition.executor!(action)));
 }
 
 /**

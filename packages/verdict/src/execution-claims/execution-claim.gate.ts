@@ -66,25 +66,10 @@ export async function admitExecutionClaim(
   return admission.claimId;
 }
 
-/** Errors `finalizeExecutionClaim` rethrew after the executor returned: the claim's completion could not be written. */
-const raisedAfterTheEffect = new WeakSet<object>();
-
-/**
- * Whether `error` was raised after a claimed executor returned, so its effect happened: its claim was resolved out
- * of band, or its completion could not be written. A spend budget commits its reservation for it.
- */
-export function raisedAfterEffect(error: unknown): boolean {
-  return (
-    error instanceof ClaimResolvedOutOfBandError ||
-    (typeof error === 'object' && error !== null && raisedAfterTheEffect.has(error))
-  );
-}
-
 /**
  * Step 15: finalize the claim after the executor. A throwing executor leaves the claim `indeterminate`
  * and its original error is rethrown; a claim resolved by an operator while the executor ran is
- * reported with the executor's output; a completion that cannot be written rethrows its error, marked as
- * {@link raisedAfterEffect}. The completion is sent together with the run's evidence recorded since
+ * reported with the executor's output. The completion is sent together with the run's evidence recorded since
  * its first mutating gate (ADR 0111): one round trip of the call, not two; either may commit first, and
  * neither decides whether the operation can run again (its admitted claim does).
  */
@@ -115,10 +100,6 @@ export async function finalizeExecutionClaim<T>(
   let completed: boolean;
   try {
     completed = await store.complete(claimId, clock());
-  } catch (error) {
-    // The executor returned: its effect happened although the claim could not record it.
-    if (typeof error === 'object' && error !== null) raisedAfterTheEffect.add(error);
-    throw error;
   } finally {
     // Never rejects: the claim was admitted, so a write failure is reported as an event.
     await written;

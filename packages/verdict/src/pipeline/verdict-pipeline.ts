@@ -132,7 +132,7 @@ export class VerdictPipeline {
       const admitted = claims;
       return run.executed(
         Stage.Execution,
-        await this.spending(at, admitted, () => executeAuthorized(this.options, at, admitted)),
+        await executeAuthorized(this.options, at, admitted, (execute) => this.spending(at, admitted, execute)),
       );
     });
   }
@@ -190,8 +190,8 @@ export class VerdictPipeline {
       if (claims instanceof Decision) return run.notExecuted(claims);
       await run.trail.beforeMutation();
       const admitted = claims;
-      const output = await this.spending(at, admitted, () =>
-        executeWithinClaims(this.options, at, admitted, () => handler(at.envelope.arguments)),
+      const output = await executeWithinClaims(this.options, at, admitted, () =>
+        this.spending(at, admitted, () => handler(at.envelope.arguments)),
       );
       return run.executed(Stage.Proposal, output);
     });
@@ -360,7 +360,7 @@ export class VerdictPipeline {
     return admitExecutionClaims(this.options, at, run.deferred === undefined ? null : deferredItemClaim(run.deferred));
   }
 
-  /** Steps 14 and 15 within the spend budget's reservation, if any: committed on a result, released on a fault. */
+  /** Step 14 within the spend budget's reservation, if any: committed on a result, released on a fault. */
   private spending<T>(at: GateRequest, { reservation }: Admitted, execute: () => T | Promise<T>): T | Promise<T> {
     if (reservation === undefined) return execute();
     return spendingReservation(this.options.budgets!, reservation, at.definition.name, execute);
