@@ -91,10 +91,22 @@ async function setup(engine: DatabaseEngine, enforce: boolean) {
     moduleRef
       .get(ActionContextStore)
       .run(context, () => moduleRef.get(VerdictService).execute({ capability: 'documents.peek', arguments: args }));
+  const evaluate = (context: ActionContext, args: unknown) =>
+    moduleRef
+      .get(ActionContextStore)
+      .run(context, () => moduleRef.get(VerdictService).evaluate({ capability: 'documents.peek', arguments: args }));
   const evidence = moduleRef.get<EvidenceQuery>(EvidenceQuery);
   const timeline = async (correlationId: string) =>
     (await evidence.run(correlationId)).map((record) => `${record.stage}:${record.disposition}`);
-  return { peeked, propose, evidence, timeline, shadowEvents, containment: moduleRef.get(ContainmentService) };
+  return {
+    peeked,
+    propose,
+    evaluate,
+    evidence,
+    timeline,
+    shadowEvents,
+    containment: moduleRef.get(ContainmentService),
+  };
 }
 
 const outcome = (result: { executed: boolean; decision: { disposition: string; stage: string } }) =>
@@ -137,6 +149,25 @@ for (const engine of databaseEngines()) {
           disposition: 'would_deny',
           calls: 1,
         }),
+      ]);
+    });
+
+    it('attack: dry runs are not calls that went on: evaluate() of the refused peek adds nothing to the summary', async () => {
+      const { peeked, propose, evaluate, evidence } = await setup(engine, false);
+      // An application asking "may alice peek?" before showing a button: three dry runs, nothing executed.
+      for (let i = 0; i < 3; i++) expect((await evaluate(alice, { id: 2, request: 'r-1' })).executed).toBe(false);
+      expect(peeked).toEqual([]);
+      const dryRuns = await evidence.list({ shadow: true });
+      expect(dryRuns.length).toBeGreaterThan(0);
+      expect(dryRuns.every((record) => record.toolKind === 'evaluation')).toBe(true);
+      expect(await evidence.shadowSummary!()).toEqual([]);
+      // The control: the one peek that ran is counted once, next to the dry runs.
+      expect(outcome(await propose(alice, { id: 2, request: 'r-1' }))).toBe('executed');
+      expect(
+        (await evidence.shadowSummary!()).map((row) => [row.stage, row.disposition, row.calls, row.records]),
+      ).toEqual([
+        ['execution', 'would_deny', 1, 1],
+        ['proposal', 'would_deny', 1, 1],
       ]);
     });
 

@@ -198,14 +198,21 @@ export function describeEvidenceQueryContract(
         shadow(send, Stage.Provenance, ShadowDisposition.WouldConfirm, 3, third, 0),
         shadow(send, Stage.Execution, Disposition.Permit, 3, third, 1),
       ];
-      await write(r);
+      // A dry run (`evaluate`) of the refund CASL would refuse: listed, never summarized, since nothing went on.
+      const dryRun = {
+        ...shadow(refund, Stage.Proposal, ShadowDisposition.WouldDeny, 4, randomUUID(), 0),
+        toolKind: ToolKind.Evaluation,
+      };
+      await write([...r, dryRun]);
 
-      expect(ids(await harness.query.list({ since, until, shadow: true }))).toEqual(ids([r[5], r[3], r[1], r[0]]));
+      expect(ids(await harness.query.list({ since, until, shadow: true }))).toEqual(
+        ids([dryRun, r[5], r[3], r[1], r[0]]),
+      );
       expect(
         ids(await harness.query.list({ since, until, shadow: true, disposition: ShadowDisposition.WouldConfirm })),
       ).toEqual(ids([r[5]]));
       expect(ids(await harness.query.list({ since, until, disposition: ShadowDisposition.WouldDeny }))).toEqual(
-        ids([r[3], r[1], r[0]]),
+        ids([dryRun, r[3], r[1], r[0]]),
       );
       assert.ok(harness.query.shadowSummary !== undefined, 'the adapter summarizes shadow records');
       const row = (capability: string, stage: Stage, disposition: RecordedDisposition, calls: number) => ({
@@ -224,6 +231,7 @@ export function describeEvidenceQueryContract(
         confirmSend,
       ]);
       expect(await harness.query.shadowSummary({ capability: send })).toEqual([confirmSend]);
+      // Only the dry run is this recent.
       expect(await harness.query.shadowSummary({ since: at(4), until })).toEqual([]);
       await assert.rejects(
         harness.query.list({ shadow: true, disposition: Disposition.Deny }),

@@ -1,6 +1,7 @@
 import type { DataSource, SelectQueryBuilder } from 'typeorm';
 import { ShadowDisposition } from '../decisions/shadow-disposition.js';
 import { type DecisionRecord, decisionRecord } from '../evidence/decision-record.js';
+import { ToolKind } from '../evidence/tool-kind.js';
 import {
   type CheckedEvidenceFilter,
   type EvidenceFilter,
@@ -78,7 +79,9 @@ export function shadowSummaryQuery(
     .addSelect('r.reason', 'reason')
     .addSelect('COUNT(DISTINCT r.correlationId)', 'calls')
     .addSelect('COUNT(*)', 'records')
-    .where('r.disposition IN (:...shadow)', { shadow: Object.values(ShadowDisposition) });
+    .where('r.disposition IN (:...shadow)', { shadow: Object.values(ShadowDisposition) })
+    // As `isSummarizedShadowRecord`: a dry run went on past nothing.
+    .andWhere('r.toolKind <> :dryRun', { dryRun: ToolKind.Evaluation });
   if (filter.capability !== undefined) query.andWhere('r.capability = :capability', { capability: filter.capability });
   if (filter.since !== undefined) query.andWhere('r.recordedAt >= :since', { since: filter.since });
   if (filter.until !== undefined) query.andWhere('r.recordedAt < :until', { until: filter.until });
