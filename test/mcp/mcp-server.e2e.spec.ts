@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_PUBLIC_MESSAGE, readNotExecutedMessage } from '@verdict/nestjs';
+import { DEFAULT_PUBLIC_MESSAGE, ProvenanceWindow, readNotExecutedMessage, withProvenance } from '@verdict/nestjs';
 import { MCP_APPROVAL_META, MCP_TOOL_CALL_ID_META, type McpPendingApproval } from '@verdict/nestjs/mcp';
 import { TokenAuthority, startShop } from './mcp-shop.fixture.js';
 
@@ -198,6 +198,37 @@ describe('VerdictMcpModule', () => {
       );
       expect(own.executed).toBe(true);
       expect(shop.effects.shares).toEqual([1]);
+      await shop.close();
+    });
+    it("attack: a call over an in-memory connection made inside the application's window is still unobserved; the application's own call there runs (control)", async () => {
+      const shop = await startShop();
+      const context = { actor: { id: 'alice', role: 'customer' }, tenant: 'acme' };
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await shop.servers.create(context).connect(serverSide);
+      const client = new Client({ name: 'in-memory-client', version: '1.0.0' });
+      await client.connect(clientSide);
+      // A window with nothing untrusted in it, which the caller (an agent's tool, a request handler) runs under.
+      const clean = ProvenanceWindow.of([]);
+
+      const refused = await withProvenance(clean, () =>
+        client.callTool({ name: 'orders.share', arguments: { orderId: 1 } }),
+      );
+      expect(readNotExecutedMessage(textOf(refused))?.decision).toBe('deny');
+      expect(shop.evidence.decisions().at(-1)).toMatchObject({
+        toolKind: 'mcp',
+        stage: 'provenance',
+        disposition: 'deny',
+      });
+      expect(shop.effects.shares).toEqual([]);
+
+      const own = await withProvenance(clean, () =>
+        shop.contexts.run(context, () =>
+          shop.verdict.execute({ capability: 'orders.share', arguments: { orderId: 1 } }),
+        ),
+      );
+      expect(own.executed).toBe(true);
+      expect(shop.effects.shares).toEqual([1]);
+      await client.close();
       await shop.close();
     });
   });

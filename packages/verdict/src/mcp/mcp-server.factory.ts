@@ -18,6 +18,7 @@ import { ActionContextStore } from '../context/action-context.store.js';
 import { ToolKind } from '../evidence/tool-kind.js';
 import { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
 import { PublicMessage } from '../public-message.js';
+import { outsideProvenance } from '../provenance/provenance-scope.js';
 import { MCP_TOOL_CALL_ID_META } from './mcp-meta.js';
 import { type McpTool, McpToolCatalog } from './mcp-tool-catalog.js';
 import { mcpToolResult } from './mcp-tool-result.js';
@@ -94,8 +95,12 @@ export class McpServerFactory {
       throw invalidParams(`_meta["${MCP_TOOL_CALL_ID_META}"] must be a non-blank string`);
     const proposal = { capability: tool.definition.name, arguments: args, toolCallId: resumed ?? newToolCallId() };
     // Passing back the tool-call id of a pending result asks to run that call as approved: its receipt decides.
-    const result = await this.contexts.run(context, () =>
-      this.pipeline.execute(proposal, ToolKind.Mcp, { explicitApproval: resumed !== undefined }),
+    // Outside the caller's window: on an in-memory connection the caller's async context reaches this handler, and
+    // the client's agent's window is never the server's to see (unobserved, as over HTTP).
+    const result = await outsideProvenance(() =>
+      this.contexts.run(context, () =>
+        this.pipeline.execute(proposal, ToolKind.Mcp, { explicitApproval: resumed !== undefined }),
+      ),
     );
     return mcpToolResult(result, this.publicMessage, this.options.approvalUrl);
   }

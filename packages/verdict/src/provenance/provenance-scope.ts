@@ -40,6 +40,15 @@ export function withProvenance<T>(window: ProvenanceWindow, fn: () => T): T {
   return scopes.run(new ProvenanceScope(window, undefined), fn);
 }
 
+/**
+ * Runs `fn` outside its caller's window and tool call: proposals made inside it have no window, so every kind but
+ * the principal's own request is unobserved. An MCP server's request runs this way; over an in-memory connection
+ * its handler would otherwise inherit the async context of whoever called the client (ADR 0131).
+ */
+export function outsideProvenance<T>(fn: () => T): T {
+  return scopes.exit(() => invocations.exit(fn));
+}
+
 /** What a tracked tool call handed back up: its result, and the answers of the agents that ran inside it. */
 export interface ToolCallOutcome<T> {
   readonly result: T;
