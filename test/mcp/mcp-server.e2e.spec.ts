@@ -26,6 +26,14 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
+/** `orders.share` (an `untrustedContext: 'deny'` capability) was refused over MCP at provenance, and nothing shared. */
+function expectSharingRefused(shop: Awaited<ReturnType<typeof startShop>>, result: unknown): void {
+  expect((result as CallToolResult).isError).toBe(true);
+  expect(readNotExecutedMessage(textOf(result))?.decision).toBe('deny');
+  expect(shop.evidence.decisions().at(-1)).toMatchObject({ toolKind: 'mcp', stage: 'provenance', disposition: 'deny' });
+  expect(shop.effects.shares).toEqual([]);
+}
+
 /** A JSON-RPC `tools/call` POSTed by hand, with `authorization` as the bearer. */
 function postToolCall(base: string, authorization: string, name: string, args: object): Promise<Response> {
   return fetch(`${base}/mcp`, {
@@ -182,15 +190,7 @@ describe('VerdictMcpModule', () => {
       const shop = await startShop();
       const alice = await shop.connect(await shop.tokens.issue('alice', 'acme'));
 
-      const refused = await alice.callTool({ name: 'orders.share', arguments: { orderId: 1 } });
-      expect(refused.isError).toBe(true);
-      expect(readNotExecutedMessage(textOf(refused))?.decision).toBe('deny');
-      expect(shop.evidence.decisions().at(-1)).toMatchObject({
-        toolKind: 'mcp',
-        stage: 'provenance',
-        disposition: 'deny',
-      });
-      expect(shop.effects.shares).toEqual([]);
+      expectSharingRefused(shop, await alice.callTool({ name: 'orders.share', arguments: { orderId: 1 } }));
 
       const context = { actor: { id: 'alice', role: 'customer' }, tenant: 'acme' };
       const own = await shop.contexts.run(context, () =>
@@ -200,6 +200,7 @@ describe('VerdictMcpModule', () => {
       expect(shop.effects.shares).toEqual([1]);
       await shop.close();
     });
+
     it("attack: a call over an in-memory connection made inside the application's window is still unobserved; the application's own call there runs (control)", async () => {
       const shop = await startShop();
       const context = { actor: { id: 'alice', role: 'customer' }, tenant: 'acme' };
@@ -210,16 +211,10 @@ describe('VerdictMcpModule', () => {
       // A window with nothing untrusted in it, which the caller (an agent's tool, a request handler) runs under.
       const clean = ProvenanceWindow.of([]);
 
-      const refused = await withProvenance(clean, () =>
-        client.callTool({ name: 'orders.share', arguments: { orderId: 1 } }),
+      expectSharingRefused(
+        shop,
+        await withProvenance(clean, () => client.callTool({ name: 'orders.share', arguments: { orderId: 1 } })),
       );
-      expect(readNotExecutedMessage(textOf(refused))?.decision).toBe('deny');
-      expect(shop.evidence.decisions().at(-1)).toMatchObject({
-        toolKind: 'mcp',
-        stage: 'provenance',
-        disposition: 'deny',
-      });
-      expect(shop.effects.shares).toEqual([]);
 
       const own = await withProvenance(clean, () =>
         shop.contexts.run(context, () =>
