@@ -184,6 +184,7 @@ export {
 } from './approvals/approval-receipt-store.interface.js';
 export { receiptTombstone } from './approvals/receipt-tombstone.js';
 export {
+  asksTombstone,
   checkReceipt,
   exceedsPendingLimits,
   refusedTransition,

@@ -12,6 +12,7 @@ import type {
 } from './approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
 import {
+  asksTombstone,
   checkReceipt,
   decidedInBatch,
   exceedsPendingLimits,
@@ -138,7 +139,8 @@ export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
 
   private check(key: ReceiptKey, now: Date): ReceiptCheck {
     const candidates = this.forCall(key.toolCallId, key.capability);
-    return checkReceipt(candidates, key, now, candidates.length === 0 && this.tombstones.has(receiptTombstone(key)));
+    const tombstoned = asksTombstone(candidates, key) && this.tombstones.has(receiptTombstone(key));
+    return checkReceipt(candidates, key, now, tombstoned);
   }
 
   private decide(

@@ -19,7 +19,7 @@ export function isExpired(receipt: Pick<ApprovalReceipt, 'expiresAt'>, now: Date
 /**
  * The outcome of checking `key` against the receipts of its tool call and capability, in docs/approvals.md
  * order. Shared by every adapter: validation reads, and consumption classifies a refused update with it.
- * `tombstoned`: the key's consumed receipt was pruned (only asked when no receipt of the call is left).
+ * `tombstoned`: the key's consumed receipt was pruned (asked only when {@link asksTombstone} says so).
  */
 export function checkReceipt(
   candidates: readonly ApprovalReceipt[],
@@ -28,14 +28,15 @@ export function checkReceipt(
   tombstoned = false,
 ): ReceiptCheck {
   const forCall = candidates.filter((r) => r.toolCallId === key.toolCallId && r.capability === key.capability);
-  // A pruned consumed receipt left only its tombstone: its replay is still a replay.
-  if (forCall.length === 0) return { outcome: tombstoned ? 'consumed' : 'not_found', receipt: null };
   const receipt = forCall.find((r) => r.bindingFingerprint === key.bindingFingerprint);
   if (receipt === undefined) {
+    // A pruned consumed receipt left only its tombstone: its replay is still a replay, whatever other receipts its
+    // tool call has (another binding, or another principal's call under a reused id).
+    if (tombstoned) return { outcome: 'consumed', receipt: null };
     // An approver's edit closed the call's receipt (ADR 0124): the edited proposal's other arguments are not a
     // changed approval.
     const edited = forCall.every((r) => r.status === ReceiptStatus.Superseded);
-    return { outcome: edited ? 'not_found' : 'mismatch', receipt: null };
+    return { outcome: forCall.length === 0 || edited ? 'not_found' : 'mismatch', receipt: null };
   }
   if (isExpired(receipt, now)) return { outcome: 'expired', receipt };
   if (
@@ -45,6 +46,19 @@ export function checkReceipt(
   )
     return { outcome: 'invalid_state', receipt };
   return { outcome: receipt.status === ReceiptStatus.Consumed ? 'consumed' : 'approved', receipt };
+}
+
+/**
+ * Whether {@link checkReceipt} needs to know if `key` was tombstoned: no receipt of its tool call and capability
+ * has its binding, so it may have been consumed and pruned.
+ */
+export function asksTombstone(candidates: readonly ApprovalReceipt[], key: ReceiptKey): boolean {
+  return !candidates.some(
+    (r) =>
+      r.toolCallId === key.toolCallId &&
+      r.capability === key.capability &&
+      r.bindingFingerprint === key.bindingFingerprint,
+  );
 }
 
 /** Why an approve/reject of `receipt` (found by id, or `null`) did not apply. */

@@ -774,6 +774,11 @@ export function describeApprovalReceiptStoreContract(
         const consumed = await given.consumed();
         const rejected = await given.rejected();
         const live = await given.approved({ expiresAt: new Date('2099-01-01T00:00:00.000Z') });
+        // Another binding of the consumed call's id (a provider reusing ids), still pending after the prune.
+        const sameCall = await given.pending({
+          toolCallId: consumed.toolCallId,
+          expiresAt: new Date('2099-01-01T00:00:00.000Z'),
+        });
 
         const report = await prune(at(100_000));
         expect(report.tombstones > 0).toBe(true);
@@ -782,6 +787,9 @@ export function describeApprovalReceiptStoreContract(
         // The replay of the pruned consumed receipt is still refused, by validation and by consumption.
         expect(await store().validate(keyOf(consumed), at(100_001))).toEqual({ outcome: 'consumed', receipt: null });
         expect(await store().consume(keyOf(consumed), at(100_001))).toEqual({ outcome: 'consumed', receipt: null });
+        // Whatever other receipts its tool call still has.
+        expect(await store().find(sameCall.id)).toEqual(sameCall);
+        expect(sameCall.bindingFingerprint).not.toBe(consumed.bindingFingerprint);
         // Control: an unexpired approved receipt stays consumable, and a key never seen is still not_found.
         expect(await store().find(live.id)).toEqual(live);
         expect((await store().consume(keyOf(live), at(100_001))).outcome).toBe('approved');

@@ -14,6 +14,7 @@ import type {
 } from '../approvals/approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from '../approvals/approval-receipt.js';
 import {
+  asksTombstone,
   checkReceipt,
   decidedInBatch,
   exceedsPendingLimits,
@@ -331,11 +332,12 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
     return { pruned: affected, tombstones };
   }
 
-  /** checkReceipt over the call's receipts; the tombstone is read only when none is left. */
+  /** checkReceipt over the call's receipts; the tombstone is read only when none of them has the key's binding. */
   private async check(key: ReceiptKey, now: Date): Promise<ReceiptCheck> {
     const candidates = await this.forCall(key);
     const tombstoned =
-      candidates.length === 0 && (await this.connection.read(this.tombstoneSql, [receiptTombstone(key)])).length > 0;
+      asksTombstone(candidates, key) &&
+      (await this.connection.read(this.tombstoneSql, [receiptTombstone(key)])).length > 0;
     return checkReceipt(candidates, key, now, tombstoned);
   }
 
