@@ -122,10 +122,10 @@ export class AiSdkModelInputGuard {
       wrapStream: async ({ doStream }) => {
         const conversation = this.conversation();
         const { stream, ...rest } = await doStream();
-        const texts = new Map<string, string>();
+        const parts = new Map<string, StreamedPart>();
         const sealed = stream.pipeThrough(
           new TransformStream<StreamPart, StreamPart>({
-            transform: (part, controller) => controller.enqueue(this.sealStreamPart(part, texts, conversation)),
+            transform: (part, controller) => controller.enqueue(this.sealStreamPart(part, parts, conversation)),
           }),
         );
         return { ...rest, stream: sealed };
@@ -135,7 +135,8 @@ export class AiSdkModelInputGuard {
 
   /** The prompt with every tool result released. @throws UnreleasedContextError for the first message that may not go. */
   private async admit(prompt: AiSdkPrompt, conversation: string | null): Promise<AiSdkPrompt> {
-    const pending = new Map<string, boolean>();
+    /** Each sealed tool call of the prompt by id: its tool's name, and whether a result answered it. */
+    const pending = new Map<string, { readonly toolName: string; answered: boolean }>();
     const admitted: AiSdkMessage[] = [];
     for (const [index, message] of prompt.entries()) {
       const what = `Message ${index} (${message.role})`;
@@ -150,7 +151,8 @@ export class AiSdkModelInputGuard {
         case 'assistant':
           if (!this.admitsAnswer(message, conversation))
             throw new UnreleasedContextError(what, this.destinationName, ANSWER_REMEDY);
-          for (const part of message.content) if (part.type === 'tool-call') pending.set(part.toolCallId, false);
+          for (const part of message.content)
+            if (part.type === 'tool-call') pending.set(part.toolCallId, { toolName: part.toolName, answered: false });
           break;
         case 'tool': {
           const content = [];
@@ -161,12 +163,17 @@ export class AiSdkModelInputGuard {
               content.push(part);
               continue;
             }
-            if (pending.get(part.toolCallId) !== false)
+            // The result of a sealed call not answered yet, under that call's name: a result renamed after another
+            // tool would be released through that tool's route.
+            const call = pending.get(part.toolCallId);
+            if (call === undefined || call.answered || call.toolName !== part.toolName)
               throw new UnreleasedContextError(what, this.destinationName, TOOL_REMEDY);
-            pending.set(part.toolCallId, true);
-            content.push({ ...part, output: await this.releasedOutput(part) });
+            call.answered = true;
+            // Only what the route released goes: provider options a provider would send beside it are dropped.
+            const { type, toolCallId, toolName } = part;
+            content.push({ type, toolCallId, toolName, output: await this.releasedOutput(part) });
           }
-          admitted.push({ ...message, content });
+          admitted.push({ role: 'tool', content });
           continue;
         }
       }
@@ -176,19 +183,17 @@ export class AiSdkModelInputGuard {
   }
 
   private admitsSystem(content: string, providerOptions: unknown): boolean {
-    if (this.verify(['system', content], providerOptions)) return true;
+    if (this.verify(['system', content], providerOptions)) return othersCarryNoData(providerOptions);
     return (/^\p{White_Space}*$/u.test(content) || this.prompts.has(content)) && optionsCarryNoData(providerOptions);
   }
 
   private admitsUser(message: Extract<AiSdkMessage, { role: 'user' }>): boolean {
     if (message.content.some((part) => part.type !== 'text')) return false;
     const texts = message.content.map((part) => (part as { text: string }).text);
-    if (this.verify(['user', texts.join('')], message.providerOptions)) return true;
-    return (
-      admitsUserText(texts) &&
-      optionsCarryNoData(message.providerOptions) &&
-      message.content.every((part) => optionsCarryNoData(part.providerOptions))
-    );
+    const partsCarryNoData = message.content.every((part) => optionsCarryNoData(part.providerOptions));
+    if (this.verify(['user', texts.join('')], message.providerOptions))
+      return othersCarryNoData(message.providerOptions) && partsCarryNoData;
+    return admitsUserText(texts) && optionsCarryNoData(message.providerOptions) && partsCarryNoData;
   }
 
   /** An assistant message: every part sealed by this guard, or — with `acceptUnsealedHistory: 'prose'` — plain prose. */
@@ -197,7 +202,8 @@ export class AiSdkModelInputGuard {
       const view = answerView(part, conversation);
       return view !== undefined && this.verify(view, part.providerOptions);
     });
-    if (sealed) return true;
+    // The seal covers the parts: options on the message itself (a provider may send them, as a name) are not sealed.
+    if (sealed) return optionsCarryNoData(message.providerOptions);
     if (this.options.acceptUnsealedHistory !== 'prose') return false;
     if (message.content.some((part) => part.type !== 'text')) return false;
     return isPlainProse([partsText(message.content)]) && optionsCarryNoData(message.providerOptions);
@@ -226,19 +232,30 @@ export class AiSdkModelInputGuard {
     return { ...part, providerMetadata: { ...part.providerMetadata, ...this.sealed(view) } };
   }
 
-  /** A streamed part, with the seal on each completed text, reasoning and tool call. */
-  private sealStreamPart(part: StreamPart, texts: Map<string, string>, conversation: string | null): StreamPart {
+  /**
+   * A streamed part, with the seal on each completed text, reasoning and tool call. The AI SDK gives a text or
+   * reasoning the provider metadata of its end part, so the end part carries what its start and deltas carried (a
+   * thinking signature, an item id) beside the seal.
+   */
+  private sealStreamPart(part: StreamPart, parts: Map<string, StreamedPart>, conversation: string | null): StreamPart {
     switch (part.type) {
+      case 'text-start':
+      case 'reasoning-start':
       case 'text-delta':
-      case 'reasoning-delta':
-        texts.set(`${part.type}:${part.id}`, (texts.get(`${part.type}:${part.id}`) ?? '') + part.delta);
+      case 'reasoning-delta': {
+        const key = `${part.type.startsWith('text') ? 'text' : 'reasoning'}:${part.id}`;
+        const streamed = parts.get(key) ?? { text: '', metadata: {} };
+        const delta = part.type.endsWith('delta') ? (part as { delta: string }).delta : '';
+        parts.set(key, { text: streamed.text + delta, metadata: { ...streamed.metadata, ...part.providerMetadata } });
         return part;
+      }
       case 'text-end':
       case 'reasoning-end': {
         const type = part.type === 'text-end' ? 'text' : 'reasoning';
-        const text = texts.get(`${type}-delta:${part.id}`) ?? '';
-        const view = answerView({ type, text }, conversation)!;
-        return { ...part, providerMetadata: { ...part.providerMetadata, ...this.sealed(view) } };
+        const streamed = parts.get(`${type}:${part.id}`) ?? { text: '', metadata: {} };
+        parts.delete(`${type}:${part.id}`);
+        const view = answerView({ type, text: streamed.text }, conversation)!;
+        return { ...part, providerMetadata: { ...streamed.metadata, ...part.providerMetadata, ...this.sealed(view) } };
       }
       case 'tool-call':
         return this.sealAnswerPart(part, conversation);
@@ -301,6 +318,20 @@ function optionsCarryNoData(options: unknown): boolean {
     ([name, entry]) =>
       name !== SEAL_NAMESPACE && typeof entry === 'object' && entry !== null && carriesNoData(Object.values(entry)),
   );
+}
+
+/** A text or reasoning being streamed: its text so far, and the provider metadata its parts carried. */
+interface StreamedPart {
+  readonly text: string;
+  readonly metadata: NonNullable<Extract<StreamPart, { type: 'text-end' }>['providerMetadata']>;
+}
+
+/** {@link optionsCarryNoData} of every namespace but the guard's own seal. */
+function othersCarryNoData(options: unknown): boolean {
+  if (options === undefined || options === null) return true;
+  if (typeof options !== 'object') return false;
+  const { [SEAL_NAMESPACE]: _seal, ...others } = options as ProviderOptions;
+  return optionsCarryNoData(others);
 }
 
 function assertPlainPrompt(text: unknown): void {
