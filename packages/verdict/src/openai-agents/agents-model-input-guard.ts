@@ -7,7 +7,7 @@ import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import { releaseContext } from '../runtimes/released-context.js';
 import { isPlainText } from '../runtimes/structured-text.js';
 import { ToolResultRelease, type ToolResultReleaseOptions } from '../runtimes/tool-result-release.js';
-import { admitsUserText } from '../runtimes/unsealed-text.js';
+import { admitsUserText, carriesNoData } from '../runtimes/unsealed-text.js';
 import { rememberBounded } from '../shared/remember-bounded.js';
 import { contentText, inputItems, isTextOnly, outputText } from './agents-input.js';
 
@@ -16,7 +16,25 @@ const REMEMBERED = 1_000;
 
 const SYSTEM_REMEDY =
   'Register the agent’s instructions (systemPrompts); release data with contextMessage, not in instructions.';
-const TOOL_REMEDY = 'A function result must answer, once, a function call of the model that precedes it in the input.';
+const TOOL_REMEDY =
+  'A function result must answer, once, a function call of the model that precedes it in the input, under its name.';
+const ITEM_REMEDY =
+  'Only function results have release routes: run shell, apply-patch and computer tools as function tools, or outside a guarded model.';
+
+/**
+ * Items the model or the provider wrote (answers, reasoning, calls, compacted history, hosted tools' calls and
+ * results): they pass. A user or system message is checked, a function result released; any other item — the
+ * output of a shell, apply-patch or computer tool run in the application, or a type this guard does not know —
+ * holds data no route released and fails the run.
+ */
+const MODEL_ITEMS: ReadonlySet<string> = new Set([
+  'reasoning',
+  'compaction',
+  'hosted_tool_call',
+  'computer_call',
+  'shell_call',
+  'apply_patch_call',
+]);
 
 /** Options of an {@link AgentsModelInputGuard}: those of the LangChain guard that apply to OpenAI Agents. */
 export interface AgentsModelInputGuardOptions extends ToolResultReleaseOptions {
@@ -92,7 +110,8 @@ export class AgentsModelInputGuard {
     const instructions = request.systemInstructions;
     if (instructions !== undefined && instructions.trim() !== '' && !this.prompts.has(instructions))
       throw new UnreleasedContextError('The instructions', this.destinationName, SYSTEM_REMEDY);
-    const pending = new Map<string, boolean>();
+    /** Each function call of the input by id: its function's name, and whether a result answered it. */
+    const pending = new Map<string, { readonly name: string | undefined; answered: boolean }>();
     const admitted: AgentInputItem[] = [];
     for (const [index, item] of inputItems(request).entries()) {
       const any = item as {
@@ -102,26 +121,35 @@ export class AgentsModelInputGuard {
         callId?: string;
         output?: unknown;
         name?: string;
+        providerData?: unknown;
       };
       const what = `Input item ${index} (${any.type ?? any.role})`;
       if (any.role === 'system') {
         const text = contentText(any.content);
-        if (text.trim() !== '' && !this.prompts.has(text))
+        if ((text.trim() !== '' && !this.prompts.has(text)) || !providerDataCarriesNoData(any.providerData))
           throw new UnreleasedContextError(what, this.destinationName, SYSTEM_REMEDY);
       } else if (any.role === 'user') {
-        if (!this.admitsUser(any.content)) throw new UnreleasedContextError(what, this.destinationName);
-      } else if (any.type === 'function_call' && any.callId !== undefined) pending.set(any.callId, false);
-      else if (any.type === 'function_call_result') {
-        if (any.callId === undefined || pending.get(any.callId) !== false)
+        // The Responses converter sends a message's providerData fields with it.
+        if (!this.admitsUser(any.content) || !providerDataCarriesNoData(any.providerData))
+          throw new UnreleasedContextError(what, this.destinationName);
+      } else if (any.type === 'function_call') {
+        if (any.callId === undefined) throw new UnreleasedContextError(what, this.destinationName, TOOL_REMEDY);
+        pending.set(any.callId, { name: any.name, answered: false });
+      } else if (any.type === 'function_call_result') {
+        // A result renamed after another function would be released through that function's route.
+        const call = any.callId === undefined ? undefined : pending.get(any.callId);
+        if (call === undefined || call.answered || call.name !== any.name)
           throw new UnreleasedContextError(what, this.destinationName, TOOL_REMEDY);
-        pending.set(any.callId, true);
-        const value = await this.releasedOutput(any.name ?? '', any.callId, outputText(any.output));
+        call.answered = true;
+        const value = await this.releasedOutput(any.name ?? '', any.callId!, outputText(any.output));
+        const { providerData: _forwarded, ...result } = item as typeof any;
         admitted.push({
-          ...item,
+          ...result,
           output: typeof any.output === 'string' ? value : { type: 'text', text: value },
         } as AgentInputItem);
         continue;
-      }
+      } else if (any.role !== 'assistant' && !MODEL_ITEMS.has(any.type ?? ''))
+        throw new UnreleasedContextError(what, this.destinationName, ITEM_REMEDY);
       admitted.push(item);
     }
     return { ...request, input: admitted };
@@ -144,4 +172,10 @@ export class AgentsModelInputGuard {
     }
     return value;
   }
+}
+
+/** Whether a message's `providerData`, which the Responses converter sends with it, holds no data. */
+function providerDataCarriesNoData(providerData: unknown): boolean {
+  if (providerData === undefined || providerData === null) return true;
+  return typeof providerData === 'object' && carriesNoData(Object.values(providerData));
 }
