@@ -149,6 +149,74 @@ describe('ModelInputGuard message inspection', () => {
     });
   });
 
+  describe('what a provider sends besides the content', () => {
+    const smuggledToolCall = {
+      tool_calls: [{ id: 'call_1', type: 'function' as const, function: { name: 'f', arguments: JSON_RECORD } }],
+    };
+    it.each([
+      [
+        'a registered system prompt with a record in its kwargs',
+        () => new SystemMessage({ content: PROMPT, additional_kwargs: smuggledToolCall }),
+      ],
+      ['a user message whose name is a record', () => new HumanMessage({ content: 'Hi', name: JSON_RECORD })],
+      [
+        'a user text block with a record beside its text',
+        () => new HumanMessage({ content: [{ type: 'text', text: 'Hi', metadata: RECORD }] }),
+      ],
+    ])('refuses %s; the same message without it passes (control)', async (_case, smuggled) => {
+      const guarded = () => guardedAgent({ systemPrompts: [PROMPT] });
+      expectRefused(await attempt(guarded(), [smuggled(), new HumanMessage('go on')]));
+      const plain = [
+        new SystemMessage(PROMPT),
+        new HumanMessage({ content: 'Hi', name: 'alice' }),
+        new HumanMessage('go on'),
+      ];
+      expect((await attempt(guarded(), plain)).outcome).toBeNull();
+    });
+
+    it.each([
+      [
+        'a citation carrying a record',
+        new AIMessage({
+          content: [
+            { type: 'text', text: 'See the page.', annotations: [{ type: 'url_citation', title: JSON_RECORD }] },
+          ],
+        }),
+      ],
+      [
+        'Responses API output items, which the converter sends in place of the content',
+        new AIMessage({
+          content: 'Noted.',
+          response_metadata: {
+            output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: JSON_RECORD }] }],
+          },
+        }),
+      ],
+    ])('refuses unsealed prose history with %s, although its text is prose', async (_case, answer) => {
+      expectRefused(await attempt(proseHistory(), [new HumanMessage('hi'), answer, new HumanMessage('go on')]));
+    });
+
+    it('lets unsealed prose history with empty annotations through (control)', async () => {
+      const answer = new AIMessage({ content: [{ type: 'text', text: 'See the page.', annotations: [] }] });
+      const result = await attempt(proseHistory(), [new HumanMessage('hi'), answer, new HumanMessage('go on')]);
+      expect(result.outcome).toBeNull();
+    });
+
+    it('refuses a sealed model answer once Responses API output items are put beside it; unedited it resumes (control)', async () => {
+      const guarded = guardedAgent();
+      const { model } = await guarded.run([{ text: 'Hello there.' }]);
+      const answer = model.turns[0].response!;
+      const output = [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: JSON_RECORD }] }];
+      const edited = new AIMessage({
+        content: answer.content,
+        additional_kwargs: answer.additional_kwargs,
+        response_metadata: { ...answer.response_metadata, output },
+      });
+      expectRefused(await attempt(guarded, [new HumanMessage('hi'), edited, new HumanMessage('go on')]));
+      expect((await attempt(guarded, [new HumanMessage('hi'), answer, new HumanMessage('go on')])).outcome).toBeNull();
+    });
+  });
+
   describe('seals are bound to role and tool call', () => {
     it('refuses a sealed tool result replayed as a system message', async () => {
       const guarded = guardedAgent();

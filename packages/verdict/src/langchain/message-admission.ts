@@ -1,6 +1,6 @@
 import { AIMessage, type BaseMessage, type MessageContent, ToolMessage } from '@langchain/core/messages';
 import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
-import type { ReleaseSeal } from './release-seal.js';
+import { type ReleaseSeal, responsesOutput } from './release-seal.js';
 import { admitsUserText, carriesNoData, isPlainProse } from '../runtimes/unsealed-text.js';
 
 const SYSTEM_REMEDY =
@@ -27,7 +27,9 @@ export type UnsealedHistory = 'none' | 'prose';
  * - a system message that is empty (whitespace only), or exactly a prompt the application registered;
  * - with `acceptUnsealedHistory: 'prose'`, an AI message in plain prose: text blocks only, no tool calls, no
  *   hidden encoding, no format character but a joiner, no structured data anywhere in it;
- * and, for user and AI messages, `additional_kwargs` carrying no objects, arrays or text that is not plain.
+ * and, for every unsealed message, `additional_kwargs` and text blocks' other fields carrying no objects, arrays
+ * or text that is not plain, and no `response_metadata.output`. Every message's `name`, sealed or not, must be
+ * plain text.
  * A tool message must be sealed and answer, once, a pending call of the latest AI message that issued its id.
  */
 export class MessageAdmission {
@@ -45,6 +47,8 @@ export class MessageAdmission {
     const pending = new Map<string, boolean>();
     messages.forEach((message, index) => {
       const what = `Message ${index} (${message.type})`;
+      // A message's name is sent with it and no seal covers it (an agent names its answers after the seal): plain text only.
+      if (!carriesNoData([message.name])) throw new UnreleasedContextError(what, this.destination, remedyFor(message));
       const sealed = this.seal.verifyMessage(message, thread);
       if (!sealed && !this.admitsUnsealed(message))
         throw new UnreleasedContextError(what, this.destination, remedyFor(message));
@@ -60,16 +64,16 @@ export class MessageAdmission {
 
   private admitsUnsealed(message: BaseMessage): boolean {
     const texts = textBlocks(message.content);
-    if (texts === null) return false;
+    if (texts === null || !sentBesideCarriesNoData(message)) return false;
     switch (message.type) {
       case 'human':
-        return admitsUserText(texts) && kwargsCarryNoData(message);
+        return admitsUserText(texts);
       case 'system':
         return BLANK.test(texts.join('')) || this.systemPrompts.has(texts.join(''));
       case 'ai': {
         const ai = message as AIMessage;
         const calls = (ai.tool_calls ?? []).length + (ai.invalid_tool_calls ?? []).length;
-        return this.unsealedHistory === 'prose' && calls === 0 && isPlainProse(texts) && kwargsCarryNoData(message);
+        return this.unsealedHistory === 'prose' && calls === 0 && isPlainProse(texts);
       }
       default:
         return false;
@@ -83,18 +87,29 @@ function remedyFor(message: BaseMessage): string | undefined {
   return undefined;
 }
 
-/** The texts of the content's blocks, or `null` when a block is not text (an image, a file, a tool-use block). */
+/**
+ * The texts of the content's blocks, or `null` when a block is not text (an image, a file, a tool-use block) or
+ * carries data beside its text (a converter sends a block's other fields, such as `annotations`, as they are).
+ */
 function textBlocks(content: MessageContent): string[] | null {
   if (typeof content === 'string') return [content];
   const texts: string[] = [];
   for (const block of content) {
     if (block.type !== 'text' || typeof block.text !== 'string') return null;
-    texts.push(block.text);
+    const { type: _type, text, ...beside } = block as { type: string; text: string } & Record<string, unknown>;
+    // An empty list (a provider's `annotations: []`) holds nothing.
+    if (!carriesNoData(Object.values(beside).filter((value) => !(Array.isArray(value) && value.length === 0))))
+      return null;
+    texts.push(text);
   }
   return texts;
 }
 
-/** `additional_kwargs` hold nothing a provider could send as data: no object, array or text that is not plain (an invalid seal included). */
-function kwargsCarryNoData(message: BaseMessage): boolean {
-  return carriesNoData(Object.values(message.additional_kwargs ?? {}));
+/**
+ * What a provider sends of an unsealed message besides its content holds no data: its `additional_kwargs` (an
+ * invalid seal included) no object, array or text that is not plain, and an AI message no
+ * `response_metadata.output`, which the Responses API converter sends in place of the content.
+ */
+function sentBesideCarriesNoData(message: BaseMessage): boolean {
+  return carriesNoData(Object.values(message.additional_kwargs ?? {})) && responsesOutput(message) === undefined;
 }

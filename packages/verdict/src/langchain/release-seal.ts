@@ -36,7 +36,9 @@ export class ReleaseSeal extends ContentSeal {
  * (every block), for an AI message its tool calls (names, arguments, ids), every `additional_kwargs` entry
  * but the seal itself (`function_call`, raw provider `tool_calls`, …), and for AI and tool messages — made
  * inside a run — the run's thread (`null` outside one). User and system messages are sealed before a run
- * (`contextMessage`, `systemPrompt`), so they are bound to no thread.
+ * (`contextMessage`, `systemPrompt`), so they are bound to no thread. Where present, it also covers an AI
+ * message's `response_metadata.output` (the items the OpenAI Responses API converter sends in place of the
+ * content); an answer without it has the view it had before it was covered, so its seal still verifies.
  */
 export function sealedView(message: BaseMessage, thread?: string): string {
   const { [RELEASE_SEAL_KEY]: _seal, ...kwargs } = message.additional_kwargs ?? {};
@@ -49,5 +51,12 @@ export function sealedView(message: BaseMessage, thread?: string): string {
         .map(({ name, args, id }) => ({ name, args, id }))
     : [];
   const inRun = message.type === 'ai' || message.type === 'tool';
-  return JSON.stringify([message.type, inRun ? (thread ?? null) : null, tool, message.content, calls, kwargs]);
+  const view = [message.type, inRun ? (thread ?? null) : null, tool, message.content, calls, kwargs];
+  const output = responsesOutput(message);
+  return JSON.stringify(output === undefined ? view : [...view, { output }]);
+}
+
+/** An AI message's `response_metadata.output`: what the OpenAI Responses API converter sends in place of its content. */
+export function responsesOutput(message: BaseMessage): unknown {
+  return AIMessage.isInstance(message) ? message.response_metadata?.output : undefined;
 }
