@@ -10,7 +10,7 @@ import { ContextReleaser } from './context-releaser.js';
 import type { ContextTransformer } from './context-transformer.interface.js';
 import { DataClass } from './data-class.js';
 import { Destination } from './destination.js';
-import { type PiiDetector, PlaceholderVault } from './detectors/index.js';
+import { type PiiDetector, PlaceholderVault, paymentCardDetector } from './detectors/index.js';
 import { InvalidReleaseIdentifierError } from './invalid-release-identifier.error.js';
 import { InvalidReleaseRequestError } from './invalid-release-request.error.js';
 import { ReleaseEvidenceWriteFailedError } from './release-evidence-write-failed.error.js';
@@ -314,6 +314,14 @@ describe('ContextReleaser', () => {
         .only(['tags'])
         .to(local);
       expect(inKey.reason).toBe('detector_fired:SECRET');
+    });
+
+    it('checks an integer as its digits: a card number stored as a JSON number is refused, as its text is; other numbers pass (control)', async () => {
+      const { base } = setup([piiToLocal], [paymentCardDetector]);
+      for (const card of [4111111111111111, '4111111111111111'])
+        expect((await base({ card }).only(['card']).to(local)).reason).toBe('detector_fired:CARD');
+      const figures = { total: 1764800000000, quantity: 4, price: 12.5, id: 4111111111111112 };
+      expect((await base(figures).only(['total', 'quantity', 'price', 'id']).to(local)).permitted).toBe(true);
     });
 
     it('refuses what a transformer reintroduces', async () => {

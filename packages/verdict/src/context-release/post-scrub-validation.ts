@@ -4,9 +4,9 @@ import type { DetectedSpan, PiiDetector } from './detectors/index.js';
 
 /**
  * The first detection in the final payload whose data class the route does not allow, or `undefined`.
- * Every string is checked, keys as well as values, in document order, by each detector on its own (so a
- * span that `detect()` would drop in favour of a longer overlapping one still counts). A miss proves
- * nothing: detectors find what their patterns describe, never all personal data.
+ * Every string is checked, keys as well as values, and every integer as its digits, in document order, by each
+ * detector on its own (so a span that `detect()` would drop in favour of a longer overlapping one still counts).
+ * A miss proves nothing: detectors find what their patterns describe, never all personal data.
  */
 export function firstDisallowedDetection(
   payload: JsonValue,
@@ -32,6 +32,8 @@ export function firstDisallowedDetection(
   };
   const walk = (value: JsonValue): DetectedSpan | undefined => {
     if (typeof value === 'string') return check(value);
+    // A card or phone number stored as a JSON number is the same number: its digits are checked as text.
+    if (typeof value === 'number') return Number.isSafeInteger(value) ? check(String(value)) : undefined;
     if (typeof value !== 'object' || value === null) return undefined;
     if (Array.isArray(value)) {
       for (const item of value) {
