@@ -15,6 +15,7 @@ import {
   VerdictConfigurationError,
   VerdictModule,
   VerdictService,
+  atMostOnce,
   defineCapability,
   fingerprintString,
   publicAnswer,
@@ -26,6 +27,20 @@ import { type RefundArguments, type RefundOrder, refundFixture } from '@verdict/
 
 const T0 = new Date('2026-03-01T09:00:00.000Z');
 const PUBLIC = 'This action was not performed.';
+
+/** The unreviewed refund, at most once per order (the capability's own claim, next to each item's). */
+const refundOnce = (resend: ReturnType<typeof refundFixture>['resend']) =>
+  defineCapability(
+    {
+      ...(resend as ReturnType<typeof defineCapability<RefundArguments, RefundOrder, string>>),
+      name: 'orders.refund-once',
+      atMostOnce: atMostOnce<RefundArguments, RefundOrder>({
+        name: 'one-refund',
+        key: (_e, order) => ({ order: order.id }),
+      }),
+    },
+    resend.executor as never,
+  );
 
 async function setup({ work = true }: { work?: boolean } = {}) {
   const refunds: AuthorizedAction<RefundArguments, RefundOrder>[] = [];
@@ -40,7 +55,7 @@ async function setup({ work = true }: { work?: boolean } = {}) {
       EventEmitterModule.forRoot(),
       VerdictModule.forRoot({
         abilityFactory: fixture.abilityFactory,
-        capabilities: [fixture.refund, fixture.resend],
+        capabilities: [fixture.refund, fixture.resend, refundOnce(fixture.resend)],
         evidence,
         executionClaims: claims,
         clock: () => now,
@@ -406,6 +421,25 @@ describe('the review lane', () => {
       await queue.idle();
       expect(refunds).toHaveLength(1);
       expect(outcomes).toEqual([expect.any(ReviewedOperationExecuted)]);
+    });
+
+    it('settles an item the capability’s own claim refuses as refused, and tells the conversation; the first runs (control)', async () => {
+      const { contexts, verdict, as, queue, refunds, outcomes, claims } = await setup();
+      const enqueue = (amount: number, toolCallId: string) =>
+        contexts.run(as('customer:72'), () =>
+          verdict.enqueue({ capability: 'orders.refund-once', arguments: { orderId: 1002, amount }, toolCallId }),
+        );
+      await enqueue(5, 'call_a');
+      await queue.idle();
+      await enqueue(7, 'call_b');
+      await queue.idle();
+      expect(refunds.map((refund) => refund.arguments.amount)).toEqual([5]);
+      expect(outcomes.map((outcome) => outcome.constructor)).toEqual([
+        ReviewedOperationExecuted,
+        ReviewedOperationRefused,
+      ]);
+      // No claim is left looking like a worker that died mid-executor.
+      expect(await claims.unresolved()).toEqual([]);
     });
 
     it('refuses now what the actor may not do, and queues nothing', async () => {

@@ -122,7 +122,9 @@ export const NO_CLAIMS: AdmittedClaims = Object.freeze({ claimId: null, itemClai
 /**
  * Step 13 for one run, the last gate: a deferred run first claims its review item (`item`: its job may be delivered
  * more than once, docs/review-lane.md), then the capability's `atMostOnce` claims the operation. Answers the claim
- * ids, or the first refusal.
+ * ids, or the first refusal. When the operation's claim refuses a run that holds its item's claim, nothing ran: the
+ * item's claim is released, so that the worker settles the item `refused` (a duplicate delivery still finds the
+ * claim of the run that holds it).
  */
 export async function admitExecutionClaims(
   { executionClaims }: Pick<ExecutionClaimOptions, 'executionClaims'>,
@@ -135,5 +137,15 @@ export async function admitExecutionClaims(
   if (itemClaimed instanceof Decision) return itemClaimed;
   if (definition.atMostOnce === undefined) return { claimId: itemClaimed, itemClaimId: null };
   const claimed = await claim(definition.atMostOnce);
-  return claimed instanceof Decision ? claimed : { claimId: claimed, itemClaimId: itemClaimed };
+  if (!(claimed instanceof Decision)) return { claimId: claimed, itemClaimId: itemClaimed };
+  if (itemClaimed !== null)
+    await executionClaims!.resolve({
+      claimId: itemClaimed,
+      to: ExecutionClaimStatus.Released,
+      by: 'verdict:deferred',
+      reason: `the operation's own claim refused the run: ${claimed.reason}`,
+      force: true,
+      now: clock(),
+    });
+  return claimed;
 }

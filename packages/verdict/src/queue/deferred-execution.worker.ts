@@ -107,8 +107,9 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
       );
       return { itemId, executed: true };
     }
-    // A duplicate delivery: the run holding the claim settles the item and reports.
-    if (result.decision.stage === Stage.ExecutionClaim) return { itemId, executed: false };
+    // Refused, at any stage: the item's claim decides who settles it. A duplicate delivery finds the claim of the run
+    // that holds it, and that run settles the item and reports; a run the operation's own claim refused released the
+    // item's claim, so this run takes it and settles.
     await this.settleRefused(item, result.decision);
     return { itemId, executed: false };
   }
