@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { z } from 'zod';
 import { EventEmitter2, EventEmitterModule } from '@nestjs/event-emitter';
 import { Test } from '@nestjs/testing';
 import {
@@ -42,6 +43,23 @@ const refundOnce = (resend: ReturnType<typeof refundFixture>['resend']) =>
     resend.executor as never,
   );
 
+/** The unreviewed refund taking euros and refunding cents: its schema transforms what it parsed. */
+const refundInCents = (resend: ReturnType<typeof refundFixture>['resend']) =>
+  defineCapability(
+    {
+      ...(resend as ReturnType<typeof defineCapability<RefundArguments, RefundOrder, string>>),
+      name: 'orders.refund-cents',
+      arguments: z.object({
+        orderId: z.number().int(),
+        amount: z
+          .number()
+          .positive()
+          .transform((euros) => Math.round(euros * 100)),
+      }) as never,
+    },
+    resend.executor as never,
+  );
+
 async function setup({ work = true }: { work?: boolean } = {}) {
   const refunds: AuthorizedAction<RefundArguments, RefundOrder>[] = [];
   const fixture = refundFixture({ record: async (action) => void refunds.push(action) });
@@ -55,7 +73,7 @@ async function setup({ work = true }: { work?: boolean } = {}) {
       EventEmitterModule.forRoot(),
       VerdictModule.forRoot({
         abilityFactory: fixture.abilityFactory,
-        capabilities: [fixture.refund, fixture.resend, refundOnce(fixture.resend)],
+        capabilities: [fixture.refund, fixture.resend, refundOnce(fixture.resend), refundInCents(fixture.resend)],
         evidence,
         executionClaims: claims,
         clock: () => now,
@@ -440,6 +458,24 @@ describe('the review lane', () => {
       ]);
       // No claim is left looking like a worker that died mid-executor.
       expect(await claims.unresolved()).toEqual([]);
+    });
+
+    it('names a schema that transforms what it parsed before parking anything: the worker could never run it', async () => {
+      const { contexts, verdict, as, queue, refunds, outcomes } = await setup();
+      const enqueue = (capability: string) =>
+        contexts.run(as('customer:72'), () =>
+          verdict.enqueue({ capability, arguments: { orderId: 1002, amount: 1.5 }, toolCallId: `call_${capability}` }),
+        );
+      await expect(enqueue('orders.refund-cents')).rejects.toThrow(
+        /argument schema changes the arguments it already parsed/,
+      );
+      await queue.idle();
+      expect(refunds).toHaveLength(0);
+      expect(outcomes).toEqual([]);
+      // The control: the same refund with a schema that parses its own output unchanged runs.
+      expect((await enqueue('orders.refund-unreviewed')).decision).toMatchObject({ disposition: 'permit' });
+      await queue.idle();
+      expect(refunds.map((refund) => refund.arguments.amount)).toEqual([1.5]);
     });
 
     it('refuses now what the actor may not do, and queues nothing', async () => {

@@ -18,6 +18,9 @@ import { ReviewItemStatus } from './review-item-status.js';
 import { DEFAULT_REVIEW_TTL_SECONDS } from './requires-review.js';
 import { reviewItemFingerprint } from './review-item-fingerprint.js';
 import { claimBindingFingerprint } from '../execution-claims/execution-claim.gate.js';
+import { validateArguments } from '../capabilities/argument-validator.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { fingerprint } from '../fingerprints/fingerprint.js';
 
 /** A pipeline run on a worker: the approved item it re-runs. */
 export interface DeferredRun {
@@ -72,6 +75,7 @@ export async function parkForReview(request: ParkRequest): Promise<{ decision: D
   });
   const ttl = policy?.ttlSeconds ?? DEFAULT_REVIEW_TTL_SECONDS;
   const subject = policy?.reviewer?.subject?.(envelope, target) ?? null;
+  await assertReproposable(definition, envelope.arguments);
   // Parking is a write a reviewer acts on: the run's evidence so far is written first (a failure stops it here).
   await trail.beforeMutation();
   const item = await lane.items.park(
@@ -100,6 +104,21 @@ export async function parkForReview(request: ParkRequest): Promise<{ decision: D
       : parkedDecision(item, now, policy?.reason ?? 'enqueued for deferred execution');
   trail.record(decision, facts(item));
   return { decision, item };
+}
+
+/**
+ * The worker proposes the stored arguments again, and its run must bind to what was parked: the capability's schema
+ * must parse them to themselves. A schema that transforms a parsed value again (euros to cents, say) would refuse every
+ * deferred run at `review`; it is the application's fault, named before anything is parked.
+ * @throws VerdictConfigurationError
+ */
+async function assertReproposable(definition: CapabilityDefinition, parsed: unknown): Promise<void> {
+  const stored = JSON.parse(JSON.stringify(parsed)) as unknown;
+  const again = await validateArguments(definition.arguments, stored);
+  if (again.valid && fingerprint(JSON.parse(JSON.stringify(again.value))) === fingerprint(stored)) return;
+  throw new VerdictConfigurationError(
+    `Capability ${definition.name} cannot run deferred: its argument schema changes the arguments it already parsed (a transform), so the worker could never propose what was parked. Parse to a form the schema accepts unchanged, or convert in the executor.`,
+  );
 }
 
 /** Step 5 of a dry run (`evaluate`): the `require_review` parking would answer, recorded; nothing is parked. */
