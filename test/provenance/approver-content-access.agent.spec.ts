@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { HumanMessage } from '@langchain/core/messages';
-import { MemorySaver } from '@langchain/langgraph';
+import { Command, MemorySaver } from '@langchain/langgraph';
 import { createAgent } from 'langchain';
 import {
   type ActionContext,
@@ -16,6 +16,7 @@ import {
   Trust,
   fingerprintString,
 } from '@verdict/nestjs';
+import { approveToolCall } from '@verdict/nestjs/langchain';
 import { ScriptedChatModel } from '@verdict/nestjs/testing/langchain';
 import { ATTACKER_IBAN, PRODUCT, alice, paymentsFixture } from './payments.fixture.js';
 
@@ -52,12 +53,13 @@ async function parkedInOneProcess() {
     checkpointer: new MemorySaver(),
     middleware: [first.trackers.forAgent().middleware()],
   });
-  await first.as(() =>
-    agent.invoke({ messages: [new HumanMessage('Tell me about p-1.')] }, { configurable: { thread_id: 't' } }),
-  );
+  const config = { configurable: { thread_id: 't' } };
+  await first.as(() => agent.invoke({ messages: [new HumanMessage('Tell me about p-1.')] }, config));
   const challenge = (await first.approvals.challengeForToolCall('call_pay', alice))!;
   const second = await paymentsFixture(setup);
-  return { first, second, challenge, contents };
+  /** The paused run resumed in the first process with the approval of its payment. */
+  const resume = () => first.as(() => agent.invoke(new Command({ resume: approveToolCall('call_pay') }), config));
+  return { first, second, challenge, contents, resume };
 }
 
 describe('ApprovalService.untrustedContent checks the approver, in any process (ADR 0042)', () => {
@@ -131,6 +133,15 @@ describe('ApprovalService.untrustedContent checks the approver, in any process (
     const { second, challenge, contents } = await parkedInOneProcess();
     expect(await contents.text(fingerprintString(REVIEWS_TEXT))).toBe(REVIEWS_TEXT);
     await second.approvals.reject(challenge.receiptId, 'call_pay', 'staff:7');
+    expect(await contents.text(fingerprintString(REVIEWS_TEXT))).toBeUndefined();
+  });
+
+  it('keeps the texts deleted when the approved payment is resumed and runs', async () => {
+    const { first, second, challenge, contents, resume } = await parkedInOneProcess();
+    await second.approvals.approve(challenge.receiptId, 'call_pay', 'staff:7');
+    expect(await contents.text(fingerprintString(REVIEWS_TEXT))).toBeUndefined();
+    await resume();
+    expect(first.payments.map((payment) => payment.arguments.recipient)).toEqual([ATTACKER_IBAN]);
     expect(await contents.text(fingerprintString(REVIEWS_TEXT))).toBeUndefined();
   });
 });

@@ -28,7 +28,13 @@ export function newReceiptId(): string {
 /** The outcome of validating confirmation: proceed with the receipt's key, or stop with a decision. */
 export type ConfirmationOutcome =
   | { readonly proceed: true; readonly key: ReceiptKey }
-  | { readonly proceed: false; readonly decision: Decision; readonly challenge?: ApprovalChallenge };
+  | {
+      readonly proceed: false;
+      readonly decision: Decision;
+      readonly challenge?: ApprovalChallenge;
+      /** The challenge's receipt is pending: an approver is asked (an approved one only awaits its explicit resume). */
+      readonly asksApprover?: boolean;
+    };
 
 /** How a validation may act: `execute` issues a pending receipt when none fits; `evaluate` changes nothing. */
 export interface ConfirmationAsk {
@@ -68,7 +74,7 @@ export async function validateConfirmation(
       approvalOutcome: facts.outcome,
       receiptFingerprint: facts.receipt ? fingerprintString(facts.receipt.id) : null,
     });
-    return { proceed: false, decision, challenge };
+    return { proceed: false, decision, challenge, asksApprover: facts.receipt?.status === ReceiptStatus.Pending };
   };
   if (envelope.toolCallId === null)
     return stop(Decision.deny(Stage.Approval, 'confirmation needs the tool-call id of the proposal'), {

@@ -381,7 +381,9 @@ export class VerdictPipeline {
     const outcome = await validateConfirmation(this.options, at, asked, phase);
     if (outcome.proceed) return outcome.key;
     if (run.proceedsPast(at.definition, outcome.decision)) return null;
-    if (outcome.challenge !== undefined) await handOverToApprover(this.contents, provenance, this.clock);
+    // Only for an approver still to decide: the texts are deleted once the receipt is decided, and an approved call's
+    // resume without its explicit approval keeps none again.
+    if (outcome.asksApprover === true) await handOverToApprover(this.contents, provenance, this.clock);
     run.challenge = outcome.challenge;
     return outcome.decision;
   }
