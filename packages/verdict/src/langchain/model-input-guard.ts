@@ -9,6 +9,7 @@ import { NullEvidenceRecorder } from '../evidence/null-evidence-recorder.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
 import { recordGuardDecision } from './guard-decision.js';
+import { recordedCapability } from '../evidence/recorded-capability.js';
 import { MessageAdmission, type UnsealedHistory } from './message-admission.js';
 import { notExecutedMessage } from './not-executed-message.js';
 import { type PlaceholderRestoration, PlaceholderRestorations } from './placeholder-restoration.js';
@@ -223,17 +224,20 @@ export class ModelInputGuard {
     const args = JSON.parse(JSON.stringify(call.args ?? {})) as unknown;
     const outcome = this.restorations.apply(vault, call.name, args);
     if (outcome.kind === 'untouched') return undefined;
+    // Evidence names a tool the guard was told about; a name the model made up only as a fingerprint.
+    const declared = call.name in (this.options.toolResults ?? {}) || call.name in (this.options.restore ?? {});
+    const recorded = { id: call.id, name: recordedCapability(call.name, declared) };
     if (outcome.kind === 'restored') {
       await recordGuardDecision(
         this.recorder,
-        call,
+        recorded,
         Decision.permit(Stage.Proposal, 'placeholders_restored'),
         outcome.args,
       );
       return outcome.args as Record<string, unknown>;
     }
     const decision = Decision.deny(Stage.Proposal, outcome.reason);
-    await recordGuardDecision(this.recorder, call, decision, args);
+    await recordGuardDecision(this.recorder, recorded, decision, args);
     const content = notExecutedMessage(
       { executed: false, capability: call.name, correlationId: '', decision },
       this.options.publicMessage,

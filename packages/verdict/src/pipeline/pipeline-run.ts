@@ -18,6 +18,7 @@ import type { ToolCallSubject } from '../telemetry/tool-call-span.js';
 import type { ProvenanceAssessment } from '../provenance/provenance.stage.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
 import type { Proposal } from '../vocabulary/proposal.js';
+import { recordedCapability } from '../evidence/recorded-capability.js';
 
 /** How a caller invokes the pipeline. */
 export interface InvocationOptions {
@@ -94,7 +95,7 @@ export class PipelineRun {
   static begin(setting: PipelineRunSetting, proposal: Proposal, mode: RunMode): PipelineRun {
     // An unknown name is model-written text: evidence and spans keep its fingerprint, never the text itself.
     const name = String(proposal.capability);
-    const capability = setting.isRegistered(name) ? name : `unknown:${fingerprintString(name)}`;
+    const capability = recordedCapability(name, setting.isRegistered(name));
     const toolCallFingerprint =
       proposal.toolCallId === undefined ? null : fingerprintString(String(proposal.toolCallId));
     const { toolKind } = mode;
