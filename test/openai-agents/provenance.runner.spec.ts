@@ -247,6 +247,25 @@ describe('the model-input guard as an OpenAI Agents model wrapper', () => {
       }
     });
 
+    it('attack: a record in a stored prompt’s variables fails the run; a plain variable passes (control)', async () => {
+      const env = await setup({ payments: TRUSTED_ONLY, releasePolicies: [catalogPolicy] });
+      const guard = env.guards.forDestination(local, { toolResults: {}, systemPrompts: [INSTRUCTIONS] });
+      const run = (customer: string) => {
+        const model = new ScriptedAgentsModel([{ text: 'ok' }]);
+        const agent = new Agent({
+          name: 'Support',
+          instructions: INSTRUCTIONS,
+          prompt: { promptId: 'pmpt_support', variables: { customer } },
+          model: guard.model(model),
+        });
+        return { model, result: env.run(agent, 'hello') };
+      };
+      const smuggled = run(record);
+      await expect(smuggled.result).rejects.toBeInstanceOf(UnreleasedContextError);
+      expect(smuggled.model.requests).toHaveLength(0);
+      expect((await run('Ada').result).finalOutput).toBe('ok');
+    });
+
     it('attack: data in a user message’s providerData (sent with it) fails the run; the same text alone passes (control)', async () => {
       const smuggled = await resumed([{ role: 'user', content: 'hello', providerData: { metadata: record } }]);
       await expect(smuggled.run).rejects.toBeInstanceOf(UnreleasedContextError);

@@ -110,6 +110,10 @@ export class AgentsModelInputGuard {
     const instructions = request.systemInstructions;
     if (instructions !== undefined && instructions.trim() !== '' && !this.prompts.has(instructions))
       throw new UnreleasedContextError('The instructions', this.destinationName, SYSTEM_REMEDY);
+    // A stored prompt's variables are sent with it: plain text only, as a user would type it.
+    const variables = Object.values(request.prompt?.variables ?? {});
+    if (!variables.every((value) => typeof value === 'string' && carriesNoData([value])))
+      throw new UnreleasedContextError('The prompt variables', this.destinationName, SYSTEM_REMEDY);
     /** Each function call of the input by id: its function's name, and whether a result answered it. */
     const pending = new Map<string, { readonly name: string | undefined; answered: boolean }>();
     const admitted: AgentInputItem[] = [];
