@@ -156,7 +156,8 @@ export class ModelInputGuard {
       wrapToolCall: async (request, handler) => {
         const called = request.toolCall.name;
         const thread = threadOf(request.runtime);
-        const args = await this.restorePlaceholders(request.toolCall, thread);
+        // A tool the agent declared is the application's; a call of no tool names what the model wrote.
+        const args = await this.restorePlaceholders(request.toolCall, thread, request.tool !== undefined);
         if (ToolMessage.isInstance(args)) return args;
         const result = await handler(
           args === undefined ? request : { ...request, toolCall: { ...request.toolCall, args } },
@@ -217,6 +218,7 @@ export class ModelInputGuard {
   private async restorePlaceholders(
     call: { name: string; id?: string; args: unknown },
     thread: string | undefined,
+    agentTool: boolean,
   ): Promise<Record<string, unknown> | ToolMessage | undefined> {
     const { vault } = this.options;
     if (vault === undefined) return undefined;
@@ -224,8 +226,9 @@ export class ModelInputGuard {
     const args = JSON.parse(JSON.stringify(call.args ?? {})) as unknown;
     const outcome = this.restorations.apply(vault, call.name, args);
     if (outcome.kind === 'untouched') return undefined;
-    // Evidence names a tool the guard was told about; a name the model made up only as a fingerprint.
-    const declared = call.name in (this.options.toolResults ?? {}) || call.name in (this.options.restore ?? {});
+    // Evidence names a tool the agent or the guard was told about; a name the model made up only as a fingerprint.
+    const declared =
+      agentTool || call.name in (this.options.toolResults ?? {}) || call.name in (this.options.restore ?? {});
     const recorded = { id: call.id, name: recordedCapability(call.name, declared) };
     if (outcome.kind === 'restored') {
       await recordGuardDecision(
