@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { ChainProblem, type ChainVerification, type CheckpointKey, EvidenceKind } from '@verdict/nestjs';
+import {
+  ChainProblem,
+  type ChainVerification,
+  type CheckpointKey,
+  EvidenceChainBrokenError,
+  EvidenceKind,
+} from '@verdict/nestjs';
 import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { databaseEngines, streamDecision, withDataSource } from '@verdict/testing-kit';
 import type { DataSource } from 'typeorm';
@@ -279,6 +285,84 @@ for (const engine of databaseEngines()) {
         await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence <= 4`);
         await sql(`DELETE FROM ${CHECKPOINTS} WHERE stream = $1 AND checkpoint_sequence = 1`, [stream]);
         expect(await verdict()).toMatchObject({ intact: false, firstBadSequence: 1 });
+      });
+    });
+
+    describe('what a routine seal or prune must not absorb', () => {
+      /** The records of the links after `sequence`, as SQL selecting their ids. */
+      const linkedAfter = (sequence: number) =>
+        `SELECT record_id FROM ${LINKS} WHERE stream = $1 AND sequence > ${sequence}`;
+      const at = (second: number) => new Date(LONG_AGO + second * 1000);
+
+      it('names records rewritten, unlinked and sealed again under a sequence an earlier checkpoint pins, also against a witness', async () => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          const { recorder, sql, verdict } = await setup(dataSource);
+          const witness = await verdict();
+          // The insider rewrites records 9–10 and hands them back to the seal: it links them again and signs.
+          await sql(`UPDATE ${TABLE} SET reason = 'forged', link_pending = 1 WHERE id IN (${linkedAfter(8)})`);
+          await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence > 8`);
+          await recorder.seal();
+          for (const after of [await verdict(), await verdict(witness)])
+            expect(after).toMatchObject({
+              intact: false,
+              problem: ChainProblem.CheckpointMismatch,
+              firstBadSequence: 10,
+            });
+        });
+      });
+
+      it('prunes nothing while a stream does not verify: neither an edit nor records deleted after the cutoff', async () => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          for (const tamper of ['edit', 'delete'] as const) {
+            const { recorder, sql, verdict, editAndRelink, stream } = await setup(dataSource);
+            if (tamper === 'edit') await editAndRelink(6);
+            else
+              await sql(
+                `DELETE FROM ${TABLE} WHERE id IN (SELECT record_id FROM ${LINKS} WHERE stream = $1 AND sequence BETWEEN 4 AND 6)`,
+              );
+            const broken = await verdict();
+            expect(broken.intact).toBe(false);
+            const count = async () =>
+              (await sql(`SELECT COUNT(*) AS n FROM ${TABLE} WHERE stream = $1`, [stream])).map((row: { n: unknown }) =>
+                Number(row.n),
+              );
+            const before = await count();
+            await expect(recorder.prune(at(3))).rejects.toBeInstanceOf(EvidenceChainBrokenError);
+            expect(await verdict()).toMatchObject({
+              problem: broken.problem,
+              firstBadSequence: broken.firstBadSequence,
+            });
+            expect(await count()).toEqual(before);
+            await sql(`DELETE FROM ${TABLE} WHERE stream = $1`, [stream]);
+            await sql(`DELETE FROM ${LINKS} WHERE stream = $1`, [stream]);
+            await sql(`DELETE FROM ${CHECKPOINTS} WHERE stream = $1`, [stream]);
+          }
+        });
+      });
+
+      it('names a record linked at or below the start of the chain, where the chain is not read', async () => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          const { recorder, sql, verdict, stream } = await setup(dataSource);
+          expect(await recorder.prune(at(3))).toMatchObject({ pruned: 3 });
+          for (const sequence of [0, 2]) {
+            await recorder.recordDecision(refund(stream, `forged at ${sequence}`, LONG_AGO + 60_000));
+            const [{ id }] = await sql(`SELECT id FROM ${TABLE} WHERE stream = $1 AND reason = $2`, [
+              stream,
+              `forged at ${sequence}`,
+            ]);
+            await sql(
+              `INSERT INTO ${LINKS} (kind, stream, sequence, record_id, previous_hash, hash) VALUES ('decision', $1, $2, $3, $4, $5)`,
+              [stream, sequence, id, '0'.repeat(64), '0'.repeat(64)],
+            );
+            await sql(`UPDATE ${TABLE} SET link_pending = NULL WHERE id = $1`, [id]);
+            expect(await verdict()).toMatchObject({
+              intact: false,
+              problem: ChainProblem.BrokenLink,
+              firstBadSequence: sequence,
+            });
+            await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence = $2`, [stream, sequence]);
+          }
+        });
       });
     });
 

@@ -375,6 +375,7 @@ export { TargetNotResolvable } from './errors/target-not-resolvable.error.js';
 export { NonCanonicalValueError } from './errors/non-canonical-value.error.js';
 export { MissingActionContextError } from './errors/missing-action-context.error.js';
 export { EvidenceWriteFailedError } from './errors/evidence-write-failed.error.js';
+export { EvidenceChainBrokenError } from './evidence/evidence-chain-broken.error.js';
 export { OuterTransactionError } from './errors/outer-transaction.error.js';
 export { ClaimResolvedOutOfBandError } from './errors/claim-resolved-out-of-band.error.js';
 export { GuardedToolSchemaMismatchError } from './errors/guarded-tool-schema-mismatch.error.js';

@@ -99,7 +99,10 @@ export class ChainVerifier {
   private previousHash: string;
   private records = 0;
   private failure: Fault | null = null;
-  private readonly pinned = new Map<number, EvidenceCheckpoint>();
+  /** Every checkpoint but the anchor, by the record sequence it pins: two can pin one (a re-seal after tampering). */
+  private readonly pinned = new Map<number, EvidenceCheckpoint[]>();
+  /** The first sequence of the chain: 1, or the one after the prune anchor. */
+  private readonly start: number;
   private readonly fault: Fault | null;
   private readonly head: CheckpointHead | null;
   /** The last record sequence a checkpoint (the anchor included) pins, 0 when none does. */
@@ -119,7 +122,10 @@ export class ChainVerifier {
     const anchor = latestAnchor(checkpoints);
     this.expected = (anchor?.sequence ?? GENESIS_HEAD.sequence) + 1;
     this.previousHash = anchor?.hash ?? GENESIS_HEAD.hash;
-    for (const checkpoint of checkpoints) if (checkpoint !== anchor) this.pinned.set(checkpoint.sequence, checkpoint);
+    this.start = this.expected;
+    for (const checkpoint of checkpoints)
+      if (checkpoint !== anchor)
+        this.pinned.set(checkpoint.sequence, [...(this.pinned.get(checkpoint.sequence) ?? []), checkpoint]);
     const walked = walkCheckpoints(checkpoints, anchor, witness ?? null);
     this.head = walked.head;
     const unsigned =
@@ -146,6 +152,16 @@ export class ChainVerifier {
       };
   }
 
+  /**
+   * The lowest sequence any link of the stream has (`null`: none), read apart from the links fed in order: a link
+   * below the chain's start (at or before sequence 0, or at or before the prune anchor, whose prune removed every
+   * such link with its record) was never sealed into the chain, so the record it names was inserted.
+   */
+  linksStartAt(lowest: number | null): void {
+    if (this.failure === null && lowest !== null && lowest < this.start)
+      this.failure = { sequence: lowest, problem: ChainProblem.BrokenLink, checkpoint: null };
+  }
+
   /** Checks the next link and its record (`null`: the record is gone); `false` once the chain has failed (stop feeding it). */
   accept(record: object | null, link: ChainLink): boolean {
     return this.acceptHashed(
@@ -169,8 +185,8 @@ export class ChainVerifier {
     if (link.previousHash !== this.previousHash)
       return this.fail({ sequence: link.sequence, problem: ChainProblem.BrokenLink });
     if (record.hash() !== link.hash) return this.fail({ sequence: link.sequence, problem: ChainProblem.Modified });
-    const checkpoint = this.pinned.get(link.sequence);
-    if (checkpoint !== undefined && checkpoint.hash !== link.hash)
+    const checkpoint = this.pinned.get(link.sequence)?.find((pinning) => pinning.hash !== link.hash);
+    if (checkpoint !== undefined)
       return this.fail({
         sequence: link.sequence,
         problem: ChainProblem.CheckpointMismatch,
@@ -190,7 +206,7 @@ export class ChainVerifier {
   finish(unsealed: number): ChainVerification {
     if (this.failure === null) {
       const last = this.expected - 1;
-      const beyond = [...this.pinned.values()].filter((checkpoint) => checkpoint.sequence > last);
+      const beyond = [...this.pinned.values()].flat().filter((checkpoint) => checkpoint.sequence > last);
       if (this.fault !== null) this.fail(this.fault);
       else if (beyond.length > 0)
         this.fail({

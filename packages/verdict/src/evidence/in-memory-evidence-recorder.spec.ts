@@ -57,6 +57,24 @@ describe('InMemoryEvidenceRecorder', () => {
       expect((await recorder.verify()).every((stream) => stream.intact)).toBe(true);
     });
 
+    it('verifies against a witness taken before later records were dropped or pruned: a drop is not a rollback', async () => {
+      const dropping = new InMemoryEvidenceRecorder(5);
+      for (let n = 1; n <= 6; n++) await dropping.recordDecision(record(n));
+      const witness = await dropping.verify();
+      await dropping.recordDecision(record(7));
+      await dropping.recordDecision(record(8));
+      expect((await dropping.verify({ witness })).map(({ intact, problem }) => ({ intact, problem }))).toEqual([
+        { intact: true, problem: null },
+        { intact: true, problem: null },
+      ]);
+      const pruning = new InMemoryEvidenceRecorder();
+      for (let n = 1; n <= 8; n++) await pruning.recordDecision(record(n));
+      await pruning.prune(new Date(3));
+      const pruned = await pruning.verify();
+      await pruning.prune(new Date(6));
+      expect((await pruning.verify({ witness: pruned })).every((stream) => stream.intact)).toBe(true);
+    });
+
     it('refuses a record that cannot be hashed when it is written, not later', async () => {
       const recorder = new InMemoryEvidenceRecorder();
       await expect(recorder.recordDecision(record(1, 'lone \uD800 surrogate'))).rejects.toThrow('lone surrogate');

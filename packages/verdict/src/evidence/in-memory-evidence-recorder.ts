@@ -128,7 +128,8 @@ class MemoryChain<T extends { readonly stream: string; readonly recordedAt: Date
   /** The idle turn that links them, when one is scheduled. */
   private idle: ReturnType<typeof setImmediate> | undefined;
   private readonly heads = new Map<string, Pick<ChainLink, 'sequence' | 'hash'>>();
-  private readonly anchors = new Map<string, ChainLink>();
+  /** Per stream: the link of its last dropped record, and how many drops anchored it (the anchor's place in its checkpoint chain). */
+  private readonly anchors = new Map<string, { readonly link: ChainLink; readonly generation: number }>();
 
   constructor(
     private readonly kind: EvidenceKind,
@@ -173,7 +174,7 @@ class MemoryChain<T extends { readonly stream: string; readonly recordedAt: Date
       const verifier = new ChainVerifier(
         this.kind,
         stream,
-        anchor === undefined ? [] : [anchorCheckpoint(this.kind, anchor)],
+        anchor === undefined ? [] : [anchorCheckpoint(this.kind, anchor.link, anchor.generation)],
         undefined,
         witnessOf(options, this.kind, stream),
       );
@@ -206,7 +207,11 @@ class MemoryChain<T extends { readonly stream: string; readonly recordedAt: Date
   private drop(count: number): void {
     const end = this.start + count;
     if (this.linked < end) this.link();
-    for (let i = this.start; i < end; i++) this.anchors.set(this.entries[i]!.record.stream, this.entries[i]!.link!);
+    const dropped = new Map<string, ChainLink>();
+    for (let i = this.start; i < end; i++) dropped.set(this.entries[i]!.record.stream, this.entries[i]!.link!);
+    // Each drop anchors a stream anew, later in its checkpoint chain: a witness of an earlier anchor was pruned past.
+    for (const [stream, link] of dropped)
+      this.anchors.set(stream, { link, generation: (this.anchors.get(stream)?.generation ?? 0) + 1 });
     this.start = end;
     // Cut the dropped prefix off once it is as long as what is kept: amortized O(1) per dropped entry.
     if (this.start >= this.entries.length - this.start) {
@@ -217,15 +222,18 @@ class MemoryChain<T extends { readonly stream: string; readonly recordedAt: Date
   }
 }
 
-/** The in-process anchor a dropped record leaves, as the prune checkpoint a durable store would sign. */
-function anchorCheckpoint(kind: EvidenceKind, link: ChainLink): EvidenceCheckpoint {
+/**
+ * The in-process anchor a dropped record leaves, as the prune checkpoint a durable store would sign; `generation`,
+ * how many drops anchored its stream, is its place in the stream's checkpoint chain.
+ */
+function anchorCheckpoint(kind: EvidenceKind, link: ChainLink, generation: number): EvidenceCheckpoint {
   return {
     id: `memory-anchor:${link.stream}`,
     kind,
     stream: link.stream,
     sequence: link.sequence,
     hash: link.hash,
-    checkpointSequence: 1,
+    checkpointSequence: generation,
     previousCheckpointHash: GENESIS_HASH,
     purpose: CheckpointPurpose.Prune,
     algorithm: 'hmac-sha256',

@@ -22,6 +22,7 @@ import { OuterTransactionError } from '../errors/outer-transaction.error.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { DecisionRecordEntity } from './decision-record.entity.js';
 import { withNamedLock } from './named-lock.js';
+import { EvidenceChainBrokenError } from '../evidence/evidence-chain-broken.error.js';
 import { PostgresChainReader } from './postgres-chain-reader.js';
 import { ReleaseRecordEntity } from './release-record.entity.js';
 import { StoreConnection } from './store-connection.js';
@@ -243,6 +244,9 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
         'Pruning evidence leaves a signed checkpoint: give the recorder a checkpointKey that can sign (an HMAC secret or an Ed25519 private key).',
       );
     await this.seal();
+    // A prune deletes records and signs an anchor over what is left: never over a stream that does not verify.
+    const broken = (await this.verify()).filter((verdict) => !verdict.intact);
+    if (broken.length > 0) throw new EvidenceChainBrokenError(broken);
     let pruned = 0;
     let anchored = 0;
     for (const kind of Object.values(EvidenceKind)) {
@@ -500,6 +504,12 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
       )
     ).map(checkpointOf);
     const verifier = new ChainVerifier(kind, stream, checkpoints, this.key, witness);
+    // The readers feed links after sequence 0 in order; a link below the chain's start is found here (one index probe).
+    const [{ lowest = null } = {}] = (await this.dataSource.query(
+      `SELECT MIN(sequence) AS lowest FROM ${LINKS} WHERE kind = ${p(1)} AND stream = ${p(2)}`,
+      [kind, stream],
+    )) as Array<{ lowest?: unknown }>;
+    verifier.linksStartAt(lowest === null ? null : Number(lowest));
     if (this.connection.dialect === 'postgres') {
       const reader = (this.readers[kind] ??= new PostgresChainReader(
         this.dataSource,
