@@ -72,6 +72,17 @@ for (const engine of databaseEngines()) {
       await unchanged();
     });
 
+    it.each(['complete', 'released', 'Completed', ''])(
+      'refuses a choice that is neither completed nor retryable (%j) with a typed error, before anything changes: a typo never re-opens the operation',
+      async (choice) => {
+        const { claimId, claims, unchanged } = await setup();
+        await expect(
+          claims.resolve(claimId, choice as 'completed', 'operator:7', 'carrier confirmed delivery'),
+        ).rejects.toBeInstanceOf(VerdictConfigurationError);
+        await unchanged();
+      },
+    );
+
     it('keeps --by and the operator identity apart in the evidence, whatever --by says', async () => {
       const { claimId, claims, evidence } = await setup();
       await claims.resolve(

@@ -82,7 +82,17 @@ export class ExecutionClaimsService {
     }
     checkedOperatorField('--by', by);
     if (operatorIdentity !== undefined) checkedOperatorField('operator identity', operatorIdentity);
-    const to = choice === 'completed' ? ExecutionClaimStatus.Completed : ExecutionClaimStatus.Released;
+    // An admin screen may pass any string: only the two choices resolve, and a typo never re-opens the operation.
+    const to =
+      choice === 'completed'
+        ? ExecutionClaimStatus.Completed
+        : choice === 'retryable'
+          ? ExecutionClaimStatus.Released
+          : undefined;
+    if (to === undefined)
+      throw new VerdictConfigurationError(
+        `Resolving a claim needs a choice of completed or retryable, not ${JSON.stringify(String(choice))}.`,
+      );
     const now = (this.options.clock ?? (() => new Date()))();
     const resolution = await this.store().resolve({
       claimId,
