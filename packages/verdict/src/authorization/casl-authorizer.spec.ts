@@ -50,6 +50,18 @@ describe('authorizeTarget', () => {
       });
     });
 
+    it('comes from its class, not from a constructor its data carries', () => {
+      const { authorize } = setup();
+      // JSON hydrated onto an entity: an own `constructor` property naming the capability's subject.
+      const ticket = Object.assign(new SupportTicket(5, 72), JSON.parse('{"constructor":{"name":"Order"}}'));
+      expect(authorize(ticket)).toMatchObject({
+        disposition: 'deny',
+        reason: 'target is a SupportTicket, capability expects a Order',
+      });
+      const order = Object.assign(new Order(1002, 72), JSON.parse('{"constructor":{"name":"SupportTicket"}}'));
+      expect(authorize(order)).toMatchObject({ disposition: 'permit' });
+    });
+
     it('still authorizes an instance of the right class by its own rules (control)', () => {
       const { authorize } = setup();
       expect(authorize(new Order(1002, 72))).toMatchObject({ disposition: 'permit' });

@@ -20,8 +20,8 @@ function setBySubjectHelper(tag: PropertyDescriptor): boolean {
  * carries, perhaps copied from model input, is dropped — and so is a row that already carried the tag as
  * data when the resolver called `subject()`, since CASL then leaves it as it is: strip such a column, or
  * map the row to an entity class), and a class instance keeps the type of its
- * class: a tag the instance's data carries is left out of a copy with the same prototype, so it cannot
- * name another type.
+ * class: a tag or a `constructor` the instance's data carries is left out of a copy with the same prototype, so
+ * it cannot name another type.
  *
  * @example
  * subjectOf('Order', Object.assign(new SupportTicket(), { __caslSubjectType__: 'Order' })); // still a SupportTicket
@@ -35,7 +35,8 @@ export function subjectOf(subjectType: string, target: object): object {
     const { [SUBJECT_TYPE_FIELD]: _tag, ...plain } = target;
     return withSubjectType(subjectType, plain);
   }
-  if (tag === undefined) return target;
-  const { [SUBJECT_TYPE_FIELD]: _dataTag, ...own } = Object.getOwnPropertyDescriptors(target);
+  // CASL reads a class instance's type from `constructor`: an own one is data (hydrated JSON), never the class.
+  if (tag === undefined && !Object.hasOwn(target, 'constructor')) return target;
+  const { [SUBJECT_TYPE_FIELD]: _dataTag, constructor: _dataType, ...own } = Object.getOwnPropertyDescriptors(target);
   return Object.create(Object.getPrototypeOf(target) as object, own) as object;
 }
