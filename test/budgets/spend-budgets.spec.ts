@@ -10,6 +10,7 @@ import {
   InMemoryBudgetStore,
   InMemoryEvidenceRecorder,
   InMemoryExecutionClaimStore,
+  InMemoryRateLimitStore,
   InvalidBudgetAmountError,
   MissingBudgetScopeError,
   type SpendBudget,
@@ -18,6 +19,7 @@ import {
   VerdictService,
   atMostOnce,
   defineCapability,
+  fixedWindow,
   fromProposal,
 } from '@verdict/nestjs';
 import { type Actor, type Document, alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
@@ -39,7 +41,7 @@ afterEach(async () => {
 
 async function setup(
   budget: Partial<SpendBudget<Purchase, Document>> = {},
-  boot: { budgets?: false; claims?: ExecutionClaimStore } = {},
+  boot: { budgets?: false; claims?: ExecutionClaimStore; purchasesPerDay?: number } = {},
 ) {
   const fixture = documentsFixture();
   const budgets = new InMemoryBudgetStore();
@@ -65,6 +67,17 @@ async function setup(
         reason: 'print budget exhausted',
         ...budget,
       },
+      ...(boot.purchasesPerDay === undefined
+        ? {}
+        : {
+            rateLimit: fixedWindow<Purchase, Document>({
+              name: 'purchases',
+              limit: boot.purchasesPerDay,
+              windowSeconds: DAY,
+              key: ({ context }) => ({ actor: (context.actor as Actor).id }),
+              reason: 'purchase rate exceeded',
+            }),
+          }),
       // A purchase with the same note is the same order: its duplicate is refused after the reservation.
       atMostOnce: atMostOnce<Purchase, Document>({
         name: 'purchase-once',
@@ -84,6 +97,7 @@ async function setup(
     capabilities: [purchase],
     budgets: boot.budgets === false ? undefined : budgets,
     executionClaims: boot.claims ?? new InMemoryExecutionClaimStore(),
+    rateLimits: new InMemoryRateLimitStore(),
     actorKey: (actor) => (actor as Actor).id,
     clock: () => now,
     evidence,
@@ -230,6 +244,18 @@ describe('spend budgets', () => {
     expect(bought).toEqual([]);
     expect(outcomes([await buy(alice, 1_000)])).toEqual(['executed']);
     expect(outcomes([await buy(alice, 1)])).toEqual(['throttle@budget']);
+  });
+
+  it('throws on an invalid amount before any gate spends: a faulty call uses no rate-limit unit', async () => {
+    const { buy, outcomes, bought } = await setup({}, { purchasesPerDay: 2 });
+    for (const amount of [-1, -500]) await expect(buy(alice, amount)).rejects.toBeInstanceOf(InvalidBudgetAmountError);
+    // The control: both units of the day are still there.
+    expect(outcomes([await buy(alice, 10), await buy(alice, 20), await buy(alice, 30)])).toEqual([
+      'executed',
+      'executed',
+      'throttle@rate_limit',
+    ]);
+    expect(bought).toEqual([10, 20]);
   });
 
   it('fails closed on a call without its scope key: a budget per conversation needs a conversation id', async () => {

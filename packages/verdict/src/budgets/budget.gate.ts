@@ -13,26 +13,33 @@ import { spendBudgetWindowOf } from './spend-budget-window.js';
 export const BUDGET_EXHAUSTED = 'spend budget exhausted';
 
 /**
- * Step 11a: reserve the call's amount (`budget.amountOf`) in its scope's window, or `throttle` at stage `budget` when
- * the window would pass its limit (nothing is reserved then). A missing scope key or an invalid amount is a fault of
- * the application and throws before anything is reserved; a store failure propagates (never a `throttle`). The
+ * What step 11a reserves: the call's amount (`budget.amountOf`) and its scope's window. Computed before any durable
+ * gate spends anything (step 10a): a missing scope key or an invalid amount is a fault of the application and
+ * throws then, so a faulty call never uses a rate-limit unit or advances its trajectory.
+ */
+export function budgetReservationOf(
+  { actorKey }: Pick<ActionContextOptions, 'actorKey'>,
+  { definition, envelope, target, clock }: GateRequest,
+): BudgetReservation {
+  const budget = definition.budget!;
+  const window = spendBudgetWindowOf(definition.name, budget, envelope.context, clock(), actorKey);
+  const amount = budget.amountOf(envelope, target);
+  if (!Number.isSafeInteger(amount) || amount < 0) throw new InvalidBudgetAmountError(definition.name, amount);
+  return { ...window, amount };
+}
+
+/**
+ * Step 11a: reserve `spend` (from {@link budgetReservationOf}) in its window, or `throttle` at stage `budget` when the
+ * window would pass its limit (nothing is reserved then). A store failure propagates (never a `throttle`). The
  * reservation is recorded with its bucket fingerprint, limit, what remains and when the window resets.
  */
 export async function reserveBudget(
-  { budgets, actorKey }: BudgetOptions & Pick<ActionContextOptions, 'actorKey'>,
-  { definition, envelope, target, clock, trail }: GateRequest,
+  { budgets }: BudgetOptions,
+  { definition, trail }: GateRequest,
+  spend: BudgetReservation,
 ): Promise<Decision | BudgetReservation> {
-  const now = clock();
   const budget = definition.budget!;
-  const { bucketFingerprint, windowStart } = spendBudgetWindowOf(
-    definition.name,
-    budget,
-    envelope.context,
-    now,
-    actorKey,
-  );
-  const amount = budget.amountOf(envelope, target);
-  if (!Number.isSafeInteger(amount) || amount < 0) throw new InvalidBudgetAmountError(definition.name, amount);
+  const { bucketFingerprint, windowStart, amount } = spend;
   await trail.beforeMutation();
   const answer = await budgets!.reserve({
     bucketFingerprint,

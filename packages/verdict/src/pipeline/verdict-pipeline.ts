@@ -26,7 +26,7 @@ import { provenanceWouldConfirm } from '../provenance/provenance-forecast.js';
 import { assessProvenance } from '../provenance/provenance.stage.js';
 import { consumeRateLimit } from '../rate-limits/rate-limit.gate.js';
 import { CallCeilingGate } from '../budgets/call-ceiling.gate.js';
-import { holdingReservation, reserveBudget, spendingReservation } from '../budgets/budget.gate.js';
+import { budgetReservationOf, holdingReservation, reserveBudget, spendingReservation } from '../budgets/budget.gate.js';
 import type { BudgetReservation } from '../budgets/budget-store.interface.js';
 import { configuredReviewLane } from '../review/configured-review-lane.js';
 import {
@@ -321,6 +321,8 @@ export class VerdictPipeline {
   /** {@link passDurableGates} for a capability that uses at least one of them. */
   private async passSomeDurableGates(run: PipelineRun, at: GateRequest, receipt: ReceiptKey | null): Promise<Gated> {
     const { definition } = at;
+    // The spend budget's scope and amount first: a fault of the application throws before any gate spends anything.
+    const spend = definition.budget === undefined ? undefined : budgetReservationOf(this.options, at);
     // 10a. Fold the call's effects onto its trajectory's state: deny if a forbidden state would follow.
     // Shadow mode softens 10a, 11, 11a and 12 (recorded would_deny, and on; nothing was spent); never 13.
     if (definition.forbidStates !== undefined) {
@@ -333,8 +335,8 @@ export class VerdictPipeline {
       if (!metered.permitted && !run.proceedsPast(definition, metered)) return metered;
     }
     // 11a. Reserve the spend budget's amount; a refusal or a fault of the later gates releases it.
-    if (definition.budget !== undefined) {
-      const reservation = await reserveBudget(this.options, at);
+    if (spend !== undefined) {
+      const reservation = await reserveBudget(this.options, at, spend);
       if (reservation instanceof Decision)
         return run.proceedsPast(definition, reservation) ? this.admitLastGates(run, at, receipt) : reservation;
       const admitted = await holdingReservation(
