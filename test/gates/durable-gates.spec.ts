@@ -219,6 +219,36 @@ describe('durable gates in the pipeline', () => {
       expect(error).toMatchObject({ claimId: claim.id, output: 'published 1' });
     });
 
+    it('never lets an executor of a released attempt finish the attempt admitted after it', async () => {
+      const { publishAs, executor, claims } = await setup();
+      const [first, second] = [deferred(), deferred()];
+      executor.hold = first.promise;
+      const stale = publishAs(alice, { id: 1, channel: 'web' }, 'c1');
+      const [claim] = await waitForUnresolved(claims);
+      // The operator releases the attempt that looks stuck; the operation is admitted again while it still runs.
+      await claims.resolve({
+        claimId: claim.id,
+        to: 'released',
+        by: 'operator:7',
+        reason: 'stuck',
+        force: true,
+        now: new Date(),
+      });
+      executor.hold = second.promise;
+      const live = publishAs(alice, { id: 1, channel: 'web' }, 'c2');
+      while ((await claims.find(claim.id))?.status !== 'claimed') await new Promise((resolve) => setImmediate(resolve));
+      first.resolve();
+      const error = await stale.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ClaimResolvedOutOfBandError);
+      expect(await claims.find(claim.id)).toMatchObject({ status: 'claimed', attempt: 2 });
+      second.resolve();
+      expect(await live).toMatchObject({ executed: true });
+      expect(await claims.find(claim.id)).toMatchObject({ status: 'completed', attempt: 2 });
+    });
+
     it('sends the completion while the evidence of the gates passed is being written (ADR 0111)', async () => {
       const written = deferred();
       let writing = false;

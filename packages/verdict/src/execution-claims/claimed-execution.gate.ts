@@ -1,7 +1,7 @@
 import type { GateRequest } from '../capabilities/gate-request.js';
 import type { AuthorizedAction } from '../vocabulary/authorized-action.js';
 import type { ExecutionClaimOptions } from './execution-claim-options.interface.js';
-import { type AdmittedClaims, finalizeExecutionClaim } from './execution-claim.gate.js';
+import { type AdmittedClaims, type ClaimAttempt, finalizeExecutionClaim } from './execution-claim.gate.js';
 
 /** Runs one executor call as step 14 needs it (within the call's spend-budget reservation, if any). */
 export type ExecutorCall = <T>(execute: () => T | Promise<T>) => T | Promise<T>;
@@ -23,7 +23,7 @@ export function executeAuthorized(
     target,
     arguments: envelope.arguments,
     context: envelope.context,
-    executionIdentity: claims.claimId ?? envelope.id,
+    executionIdentity: claims.claim?.id ?? envelope.id,
   };
   return executeWithinClaims(options, request, claims, () => call(() => definition.executor!(action)));
 }
@@ -36,12 +36,12 @@ export function executeAuthorized(
 export function executeWithinClaims<T>(
   { executionClaims }: Pick<ExecutionClaimOptions, 'executionClaims'>,
   { definition, clock, trail }: Pick<GateRequest, 'definition' | 'clock' | 'trail'>,
-  { claimId, itemClaimId }: AdmittedClaims,
+  { claim, itemClaim }: AdmittedClaims,
   execute: () => T | Promise<T>,
 ): T | Promise<T> {
-  if (claimId === null && itemClaimId === null) return execute();
-  const finalized = (id: string, run: () => T | Promise<T>) =>
-    finalizeExecutionClaim(executionClaims!, definition.name, id, run, clock, trail);
-  const once = claimId === null ? execute : () => finalized(claimId, execute);
-  return itemClaimId === null ? once() : finalized(itemClaimId, once);
+  if (claim === null && itemClaim === null) return execute();
+  const finalized = (admitted: ClaimAttempt, run: () => T | Promise<T>) =>
+    finalizeExecutionClaim(executionClaims!, definition.name, admitted, run, clock, trail);
+  const once = claim === null ? execute : () => finalized(claim, execute);
+  return itemClaim === null ? once() : finalized(itemClaim, once);
 }

@@ -49,10 +49,13 @@ export type ClaimResolution =
 export interface ExecutionClaimStore {
   /** Inserts a `claimed` row, or re-claims a `released` one (attempt + 1); refuses every other state. */
   admit(request: ClaimRequest): Promise<ClaimAdmission>;
-  /** `claimed → completed`. `false` when the claim was no longer `claimed` (resolved out of band). */
-  complete(claimId: string, now: Date): Promise<boolean>;
-  /** `claimed → indeterminate`. `false` when the claim was no longer `claimed`. */
-  markIndeterminate(claimId: string, now: Date): Promise<boolean>;
+  /**
+   * `claimed → completed`. `false` when the claim was no longer `claimed` (resolved out of band). With `attempt`,
+   * only that attempt: an executor of an attempt an operator released never finishes the claim's next attempt.
+   */
+  complete(claimId: string, now: Date, attempt?: number): Promise<boolean>;
+  /** `claimed → indeterminate`. `false` when the claim was no longer `claimed` (with `attempt`: in that attempt). */
+  markIndeterminate(claimId: string, now: Date, attempt?: number): Promise<boolean>;
   /** `claimed|indeterminate → completed|released` by an operator (`claimed` needs `force`). */
   resolve(request: ClaimResolutionRequest): Promise<ClaimResolution>;
   /** Claims still `claimed` or `indeterminate`, oldest first. */

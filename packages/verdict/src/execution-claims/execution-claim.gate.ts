@@ -30,9 +30,15 @@ export function claimBindingFingerprint(
   return fingerprint({ capability, policy: policy.name, binding: policy.key(envelope, target) });
 }
 
+/** An admitted claim: its id and which attempt of it this run holds. */
+export interface ClaimAttempt {
+  readonly id: string;
+  readonly attempt: number;
+}
+
 /**
  * Step 13, the last gate: admit the logical operation, or deny a duplicate at `execution_claim`.
- * Returns the claim id on admission.
+ * Returns the claim and the attempt admitted.
  */
 export async function admitExecutionClaim(
   store: ExecutionClaimStore,
@@ -42,7 +48,7 @@ export async function admitExecutionClaim(
   target: unknown,
   now: Date,
   trail: EvidenceTrail,
-): Promise<Decision | string> {
+): Promise<Decision | ClaimAttempt> {
   const bindingFingerprint = claimBindingFingerprint(capability, policy, envelope, target);
   await trail.beforeMutation();
   const admission = await store.admit({
@@ -63,7 +69,7 @@ export async function admitExecutionClaim(
     return denied;
   }
   await trail.record(Decision.permit(Stage.ExecutionClaim), { ...facts, claimStatus: ExecutionClaimStatus.Claimed });
-  return admission.claimId;
+  return { id: admission.claimId, attempt: admission.attempt };
 }
 
 /**
@@ -76,7 +82,7 @@ export async function admitExecutionClaim(
 export async function finalizeExecutionClaim<T>(
   store: ExecutionClaimStore,
   capability: string,
-  claimId: string,
+  { id: claimId, attempt }: ClaimAttempt,
   run: () => T | Promise<T>,
   clock: () => Date,
   trail: EvidenceTrail,
@@ -86,7 +92,7 @@ export async function finalizeExecutionClaim<T>(
     output = await run();
   } catch (error) {
     try {
-      await store.markIndeterminate(claimId, clock());
+      await store.markIndeterminate(claimId, clock(), attempt);
     } catch (storeError) {
       // The claim stays `claimed`, which still refuses duplicates; the executor's error is what the caller needs.
       new Logger('Verdict').error(
@@ -99,7 +105,7 @@ export async function finalizeExecutionClaim<T>(
   const written = trail.writeNow();
   let completed: boolean;
   try {
-    completed = await store.complete(claimId, clock());
+    completed = await store.complete(claimId, clock(), attempt);
   } finally {
     // Never rejects: the claim was admitted, so a write failure is reported as an event.
     await written;
@@ -110,14 +116,14 @@ export async function finalizeExecutionClaim<T>(
 
 /** The execution claims step 13 admitted for a run, `null` where none applies. */
 export interface AdmittedClaims {
-  /** The operation's claim (its `executionIdentity`): the capability's `atMostOnce`, else a deferred run's item. */
-  readonly claimId: string | null;
-  /** A deferred run's review-item claim, when the capability's own `atMostOnce` claim is `claimId`. */
-  readonly itemClaimId: string | null;
+  /** The operation's claim (its id is the `executionIdentity`): the capability's `atMostOnce`, else a deferred run's item. */
+  readonly claim: ClaimAttempt | null;
+  /** A deferred run's review-item claim, when the capability's own `atMostOnce` claim is `claim`. */
+  readonly itemClaim: ClaimAttempt | null;
 }
 
 /** Step 13's answer for a run that claims nothing. */
-export const NO_CLAIMS: AdmittedClaims = Object.freeze({ claimId: null, itemClaimId: null });
+export const NO_CLAIMS: AdmittedClaims = Object.freeze({ claim: null, itemClaim: null });
 
 /**
  * Step 13 for one run, the last gate: a deferred run first claims its review item (`item`: its job may be delivered
@@ -135,12 +141,12 @@ export async function admitExecutionClaims(
     admitExecutionClaim(executionClaims!, policy, definition.name, envelope, target, clock(), trail);
   const itemClaimed = item === null ? null : await claim(item);
   if (itemClaimed instanceof Decision) return itemClaimed;
-  if (definition.atMostOnce === undefined) return { claimId: itemClaimed, itemClaimId: null };
+  if (definition.atMostOnce === undefined) return { claim: itemClaimed, itemClaim: null };
   const claimed = await claim(definition.atMostOnce);
-  if (!(claimed instanceof Decision)) return { claimId: claimed, itemClaimId: itemClaimed };
+  if (!(claimed instanceof Decision)) return { claim: claimed, itemClaim: itemClaimed };
   if (itemClaimed !== null)
     await executionClaims!.resolve({
-      claimId: itemClaimed,
+      claimId: itemClaimed.id,
       to: ExecutionClaimStatus.Released,
       by: 'verdict:deferred',
       reason: `the operation's own claim refused the run: ${claimed.reason}`,

@@ -44,12 +44,12 @@ export class InMemoryExecutionClaimStore implements ExecutionClaimStore {
     return { admitted: true, claimId: existing.id, attempt };
   }
 
-  async complete(claimId: string, now: Date): Promise<boolean> {
-    return this.finish(claimId, ExecutionClaimStatus.Completed, now);
+  async complete(claimId: string, now: Date, attempt?: number): Promise<boolean> {
+    return this.finish(claimId, ExecutionClaimStatus.Completed, now, attempt);
   }
 
-  async markIndeterminate(claimId: string, now: Date): Promise<boolean> {
-    return this.finish(claimId, ExecutionClaimStatus.Indeterminate, now);
+  async markIndeterminate(claimId: string, now: Date, attempt?: number): Promise<boolean> {
+    return this.finish(claimId, ExecutionClaimStatus.Indeterminate, now, attempt);
   }
 
   async resolve(request: ClaimResolutionRequest): Promise<ClaimResolution> {
@@ -72,9 +72,10 @@ export class InMemoryExecutionClaimStore implements ExecutionClaimStore {
     return this.byId.get(claimId) ?? null;
   }
 
-  private finish(claimId: string, status: ExecutionClaimStatus, now: Date): boolean {
+  private finish(claimId: string, status: ExecutionClaimStatus, now: Date, attempt?: number): boolean {
     const claim = this.byId.get(claimId);
     if (claim?.status !== ExecutionClaimStatus.Claimed) return false;
+    if (attempt !== undefined && claim.attempt !== attempt) return false;
     this.save({ ...claim, status, updatedAt: now });
     return true;
   }

@@ -271,6 +271,19 @@ export function describeExecutionClaimStoreContract(
         });
       });
 
+      it('is finished only by its own attempt: the released attempt answers false and changes nothing', async () => {
+        const first = await claimed();
+        await store().markIndeterminate(first.candidateId, at(5));
+        await store().resolve(resolutionRequest(first.candidateId, Released));
+        await store().admit(claimRequest({ bindingFingerprint: first.bindingFingerprint, now: at(120) }));
+
+        expect(await store().complete(first.candidateId, at(121), 1)).toBe(false);
+        expect(await store().markIndeterminate(first.candidateId, at(121), 1)).toBe(false);
+        expect(await store().find(first.candidateId)).toMatchObject({ status: Claimed, attempt: 2 });
+        expect(await store().complete(first.candidateId, at(122), 2)).toBe(true);
+        expect(await store().find(first.candidateId)).toMatchObject({ status: Completed, attempt: 2 });
+      });
+
       it('counts attempts across releases: attempt 3 after a second release', async () => {
         const first = await claimed();
         for (const attempt of [2, 3]) {

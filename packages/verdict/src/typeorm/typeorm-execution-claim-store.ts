@@ -43,6 +43,7 @@ export class TypeOrmExecutionClaimStore implements ExecutionClaimStore {
   private readonly connection: StoreConnection;
   private readonly admitSql: string;
   private readonly finishSql: string;
+  private readonly finishAttemptSql: string;
   private readonly resolveSql: string;
 
   constructor(private readonly dataSource: DataSource) {
@@ -50,6 +51,7 @@ export class TypeOrmExecutionClaimStore implements ExecutionClaimStore {
     const p = (index: number) => this.connection.param(index);
     this.admitSql = this.connection.dialect === 'mysql' ? MYSQL_ADMIT : upsertAdmit(p);
     this.finishSql = `UPDATE ${TABLE} SET status = ${p(1)}, updated_at = ${p(2)} WHERE id = ${p(3)} AND status = '${Claimed}'`;
+    this.finishAttemptSql = `${this.finishSql} AND attempt = ${p(4)}`;
     this.resolveSql =
       `UPDATE ${TABLE} SET status = ${p(1)}, updated_at = ${p(2)}, resolved_by = ${p(3)}, operator_identity = ${p(4)}, resolution_reason = ${p(5)}, ` +
       `resolved_at = ${p(6)} WHERE id = ${p(7)} AND status = ${p(8)} AND attempt = ${p(9)}`;
@@ -80,12 +82,12 @@ export class TypeOrmExecutionClaimStore implements ExecutionClaimStore {
     return refusal(await this.byBinding(bindingFingerprint));
   }
 
-  async complete(claimId: string, now: Date): Promise<boolean> {
-    return this.finish('Execution claim completion', claimId, ExecutionClaimStatus.Completed, now);
+  async complete(claimId: string, now: Date, attempt?: number): Promise<boolean> {
+    return this.finish('Execution claim completion', claimId, ExecutionClaimStatus.Completed, now, attempt);
   }
 
-  async markIndeterminate(claimId: string, now: Date): Promise<boolean> {
-    return this.finish('Execution claim finalization', claimId, ExecutionClaimStatus.Indeterminate, now);
+  async markIndeterminate(claimId: string, now: Date, attempt?: number): Promise<boolean> {
+    return this.finish('Execution claim finalization', claimId, ExecutionClaimStatus.Indeterminate, now, attempt);
   }
 
   async resolve(request: ClaimResolutionRequest): Promise<ClaimResolution> {
@@ -119,12 +121,17 @@ export class TypeOrmExecutionClaimStore implements ExecutionClaimStore {
     return row === null ? null : toClaim(row);
   }
 
-  private async finish(gate: string, claimId: string, status: ExecutionClaimStatus, now: Date): Promise<boolean> {
-    const { affected } = await this.connection.write(gate, this.finishSql, [
-      status,
-      this.connection.instant(now),
-      claimId,
-    ]);
+  private async finish(
+    gate: string,
+    claimId: string,
+    status: ExecutionClaimStatus,
+    now: Date,
+    attempt?: number,
+  ): Promise<boolean> {
+    const parameters = [status, this.connection.instant(now), claimId];
+    const { affected } = await (attempt === undefined
+      ? this.connection.write(gate, this.finishSql, parameters)
+      : this.connection.write(gate, this.finishAttemptSql, [...parameters, attempt]));
     return affected === 1;
   }
 
