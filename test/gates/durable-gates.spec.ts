@@ -202,19 +202,9 @@ describe('durable gates in the pipeline', () => {
       executor.hold = gate.promise;
       const running = publishAs(alice, { id: 1, channel: 'web' }, 'c1');
       const [claim] = await waitForUnresolved(claims);
-      await claims.resolve({
-        claimId: claim.id,
-        to: 'completed',
-        by: 'operator:7',
-        reason: 'looked stuck',
-        force: true,
-        now: new Date(),
-      });
+      await forceResolve(claims, claim.id, 'completed');
       gate.resolve();
-      const error = await running.then(
-        () => null,
-        (e: unknown) => e,
-      );
+      const error = await rejectionOf(running);
       expect(error).toBeInstanceOf(ClaimResolvedOutOfBandError);
       expect(error).toMatchObject({ claimId: claim.id, output: 'published 1' });
     });
@@ -226,22 +216,12 @@ describe('durable gates in the pipeline', () => {
       const stale = publishAs(alice, { id: 1, channel: 'web' }, 'c1');
       const [claim] = await waitForUnresolved(claims);
       // The operator releases the attempt that looks stuck; the operation is admitted again while it still runs.
-      await claims.resolve({
-        claimId: claim.id,
-        to: 'released',
-        by: 'operator:7',
-        reason: 'stuck',
-        force: true,
-        now: new Date(),
-      });
+      await forceResolve(claims, claim.id, 'released');
       executor.hold = second.promise;
       const live = publishAs(alice, { id: 1, channel: 'web' }, 'c2');
       while ((await claims.find(claim.id))?.status !== 'claimed') await new Promise((resolve) => setImmediate(resolve));
       first.resolve();
-      const error = await stale.then(
-        () => null,
-        (e: unknown) => e,
-      );
+      const error = await rejectionOf(stale);
       expect(error).toBeInstanceOf(ClaimResolvedOutOfBandError);
       expect(await claims.find(claim.id)).toMatchObject({ status: 'claimed', attempt: 2 });
       second.resolve();
@@ -398,6 +378,19 @@ describe('durable gates in the pipeline', () => {
 });
 
 /** Polls the in-memory store until the running executor's claim shows up (no sleeping: each turn yields once). */
+/** An operator's forced resolution of a claim whose executor still runs. */
+function forceResolve(claims: InMemoryExecutionClaimStore, claimId: string, to: 'completed' | 'released') {
+  return claims.resolve({ claimId, to, by: 'operator:7', reason: 'looked stuck', force: true, now: new Date() });
+}
+
+/** What `promise` was rejected with, or `null` when it resolved. */
+function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
+}
+
 async function waitForUnresolved(claims: InMemoryExecutionClaimStore) {
   for (;;) {
     const open = await claims.unresolved();

@@ -98,16 +98,24 @@ describe('ModelInputGuard placeholder restoration', () => {
       expectNoRawValues(evidence.decisions());
     });
 
-    it('records a tool the model made up by its name’s fingerprint only: the name is model-written text', async () => {
-      const { afterLookup, evidence } = setup();
-      const madeUp = `mail_${REAL_ADDRESS.replace(/\W/g, '_')}`;
-      const { answer } = await afterLookup((placeholder) => turn(madeUp, { to: placeholder }));
-      expect(readNotExecutedMessage(answer ?? '')?.decision).toBe('deny');
-      expect(evidence.decisions()).toEqual([
-        expect.objectContaining({ capability: `unknown:${fingerprintString(madeUp)}`, toolKind: 'model_input_guard' }),
-      ]);
-      expect(JSON.stringify(evidence.decisions())).not.toContain(madeUp);
-    });
+    it.each([
+      ['a name holding data', `mail_${REAL_ADDRESS.replace(/\W/g, '_')}`],
+      ['a name every object has', 'constructor'],
+    ])(
+      'records a tool the model made up (%s) by its name’s fingerprint only: the name is model-written text',
+      async (_case, madeUp) => {
+        const { afterLookup, evidence } = setup();
+        const { answer } = await afterLookup((placeholder) => turn(madeUp, { to: placeholder }));
+        expect(readNotExecutedMessage(answer ?? '')?.decision).toBe('deny');
+        expect(evidence.decisions()).toEqual([
+          expect.objectContaining({
+            capability: `unknown:${fingerprintString(madeUp)}`,
+            toolKind: 'model_input_guard',
+          }),
+        ]);
+        expect(JSON.stringify(evidence.decisions())).not.toContain(`"${madeUp}"`);
+      },
+    );
 
     it('refuses a placeholder that is not the whole value of a declared argument', async () => {
       const { afterLookup, sent, evidence } = setup();

@@ -228,7 +228,9 @@ export class ModelInputGuard {
     if (outcome.kind === 'untouched') return undefined;
     // Evidence names a tool the agent or the guard was told about; a name the model made up only as a fingerprint.
     const declared =
-      agentTool || call.name in (this.options.toolResults ?? {}) || call.name in (this.options.restore ?? {});
+      agentTool ||
+      Object.hasOwn(this.options.toolResults ?? {}, call.name) ||
+      Object.hasOwn(this.options.restore ?? {}, call.name);
     const recorded = { id: call.id, name: recordedCapability(call.name, declared) };
     if (outcome.kind === 'restored') {
       await recordGuardDecision(
