@@ -428,6 +428,63 @@ describe('the model-input guard as AI SDK language-model middleware', () => {
     expect((await resumed.result).text).toBe('ok');
   });
 
+  it('attack: data put in a sealed part’s provider metadata (an encrypted reasoning, a signature) is refused; as the provider sent it, the answer resumes (control)', async () => {
+    const env = await setup({ payments: TRUSTED_ONLY, releasePolicies: [catalogPolicy] });
+    const guard = guardFor(env, {});
+    const usage = {
+      inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: 1, text: 1, reasoning: undefined },
+    };
+    // How the OpenAI Responses API returns reasoning: its item id and encrypted content, sent back with the part.
+    const inner = new MockLanguageModelV4({
+      doGenerate: async () => ({
+        content: [
+          {
+            type: 'reasoning' as const,
+            text: 'The customer asks about p-1.',
+            providerMetadata: { openai: { itemId: 'rs_1', reasoningEncryptedContent: 'ENC' } },
+          },
+          { type: 'text' as const, text: 'A kettle.', providerMetadata: { openai: { itemId: 'msg_1' } } },
+        ],
+        finishReason: { unified: 'stop' as const, raw: 'stop' },
+        usage,
+        warnings: [],
+      }),
+    });
+    const model = wrapLanguageModel({ model: inner, middleware: guard.middleware() });
+    const answered = await env.contexts.run(alice, async () => {
+      const result = await generateText({ model, messages: ask('Tell me about p-1.') });
+      return result.response.messages;
+    });
+    // The history as a client stored it, and as an attacker edited it.
+    const stored = JSON.parse(JSON.stringify(answered)) as ModelMessage[];
+    const edited = (change: (options: Record<string, Record<string, unknown>>) => void) =>
+      stored.map((message) => {
+        if (message.role !== 'assistant' || typeof message.content === 'string') return message;
+        return {
+          ...message,
+          content: message.content.map((part) => {
+            const copy = structuredClone(part) as typeof part & {
+              providerOptions: Record<string, Record<string, unknown>>;
+            };
+            if (part.type === 'reasoning') change(copy.providerOptions);
+            return copy;
+          }),
+        };
+      });
+    for (const tampered of [
+      edited((options) => (options.openai!.reasoningEncryptedContent = record)),
+      edited((options) => (options.anthropic = { signature: record })),
+    ]) {
+      const refused = resume(env, guard, tampered);
+      await expect(refused.result).rejects.toBeInstanceOf(UnreleasedContextError);
+      expect(refused.inner.doGenerateCalls).toHaveLength(0);
+    }
+    const resumed = resume(env, guard, stored);
+    expect((await resumed.result).text).toBe('ok');
+    expect(resumed.prompt()).toContain('ENC');
+  });
+
   it('attack: a system prompt neither registered nor sealed rejects the generation before the provider is called; a registered or sealed one passes (controls)', async () => {
     const env = await setup({ payments: TRUSTED_ONLY, releasePolicies: [catalogPolicy] });
     const guard = env.guards.forDestination(local, {

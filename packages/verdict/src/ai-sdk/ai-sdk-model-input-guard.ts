@@ -62,7 +62,8 @@ export interface AiSdkModelInputGuardOptions extends ToolResultReleaseOptions {
  * - Every message must carry the guard's seal or pass the unsealed rules: user prose (text only, no structured
  *   data or hidden encodings), a registered or empty system prompt, and only with `acceptUnsealedHistory:
  *   'prose'` assistant prose. The model's answers (text, reasoning and tool calls) are sealed as they come back,
- *   in their provider metadata (`providerMetadata.verdict`), which the SDK carries into the next step's prompt.
+ *   in their provider metadata (`providerMetadata.verdict`), which the SDK carries into the next step's prompt; a
+ *   part's seal covers the provider's own metadata of the part too (an encrypted reasoning, a signature).
  *   A tool result must answer, once, a tool call of the latest assistant message that issued its id.
  * Not in this form: placeholder restoration (`vault`, `restore`), which needs a tool-call hook the middleware
  * does not have.
@@ -199,7 +200,7 @@ export class AiSdkModelInputGuard {
   /** An assistant message: every part sealed by this guard, or — with `acceptUnsealedHistory: 'prose'` — plain prose. */
   private admitsAnswer(message: Extract<AiSdkMessage, { role: 'assistant' }>, conversation: string | null): boolean {
     const sealed = message.content.every((part) => {
-      const view = answerView(part, conversation);
+      const view = answerView(part, conversation, part.providerOptions);
       return view !== undefined && this.verify(view, part.providerOptions);
     });
     // The seal covers the parts: options on the message itself (a provider may send them, as a name) are not sealed.
@@ -227,7 +228,7 @@ export class AiSdkModelInputGuard {
   }
 
   private sealAnswerPart<P extends GenerateResult['content'][number]>(part: P, conversation: string | null): P {
-    const view = answerView(part, conversation);
+    const view = answerView(part, conversation, part.providerMetadata);
     if (view === undefined) return part;
     return { ...part, providerMetadata: { ...part.providerMetadata, ...this.sealed(view) } };
   }
@@ -254,8 +255,9 @@ export class AiSdkModelInputGuard {
         const type = part.type === 'text-end' ? 'text' : 'reasoning';
         const streamed = parts.get(`${type}:${part.id}`) ?? { text: '', metadata: {} };
         parts.delete(`${type}:${part.id}`);
-        const view = answerView({ type, text: streamed.text }, conversation)!;
-        return { ...part, providerMetadata: { ...streamed.metadata, ...part.providerMetadata, ...this.sealed(view) } };
+        const metadata = { ...streamed.metadata, ...part.providerMetadata };
+        const view = answerView({ type, text: streamed.text }, conversation, metadata);
+        return { ...part, providerMetadata: view === undefined ? metadata : { ...metadata, ...this.sealed(view) } };
       }
       case 'tool-call':
         return this.sealAnswerPart(part, conversation);
@@ -279,16 +281,47 @@ export class AiSdkModelInputGuard {
 }
 
 /**
- * What a seal of a model answer's part covers: its kind, the conversation, and its text or — for a tool call —
- * its id, tool and arguments (canonical JSON, whether the SDK holds them as text or parsed). `undefined` for a
- * part the guard never seals (files, sources, provider-executed results).
+ * What a seal of a model answer's part covers: its kind, the conversation, its text or — for a tool call — its id,
+ * tool and arguments (canonical JSON, whether the SDK holds them as text or parsed), and the provider's own
+ * metadata of the part (an encrypted reasoning, a thinking signature, an item id: it goes back to the provider
+ * with the part). `undefined` for a part the guard never seals (files, sources, provider-executed results).
  */
-function answerView(part: { type: string; text?: unknown }, conversation: string | null): unknown[] | undefined {
+function answerView(
+  part: { type: string; text?: unknown },
+  conversation: string | null,
+  providerMetadata: unknown,
+): unknown[] | undefined {
+  const view = partView(part, conversation);
+  if (view === undefined) return undefined;
+  const metadata = providerMetadataOf(providerMetadata);
+  if (metadata === null) return undefined;
+  // A part without provider metadata keeps the seal it had before metadata was covered.
+  return metadata === undefined ? view : [...view, metadata];
+}
+
+function partView(part: { type: string; text?: unknown }, conversation: string | null): unknown[] | undefined {
   if (part.type === 'text' || part.type === 'reasoning') return ['assistant', conversation, part.type, part.text];
   if (part.type !== 'tool-call') return undefined;
   const call = part as unknown as { toolCallId: string; toolName: string; input: unknown; providerExecuted?: boolean };
   if (call.providerExecuted === true) return undefined;
   return ['assistant', conversation, 'tool-call', call.toolCallId, call.toolName, canonicalInput(call.input)];
+}
+
+/**
+ * The canonical fingerprint of a part's provider metadata beside the guard's seal, as JSON keeps it (a stored
+ * history drops `undefined` members): `undefined` when there is none, `null` when it is no JSON (such a part is
+ * neither sealed nor admitted).
+ */
+function providerMetadataOf(metadata: unknown): string | null | undefined {
+  if (metadata === undefined || metadata === null) return undefined;
+  if (typeof metadata !== 'object') return null;
+  const { [SEAL_NAMESPACE]: _seal, ...others } = metadata as ProviderOptions;
+  if (Object.keys(others).length === 0) return undefined;
+  try {
+    return fingerprint(JSON.parse(JSON.stringify(others)));
+  } catch {
+    return null;
+  }
 }
 
 /** A tool call's arguments as canonical JSON: the model's text parsed (`{}` when empty), or the SDK's parsed value. */

@@ -92,6 +92,9 @@ export interface ModelInputGuardOptions extends ToolResultReleaseOptions {
  *   provider is called.
  * - Vault placeholders in tool arguments restore only where `restore` declares: tool, argument path and, when
  *   given, labels (ADR 0013). The recipient of a restored value is the capability's to check.
+ * - A call of a tool the agent does not have is answered with Verdict's sealed `not_executed` message (a recorded
+ *   `deny`, reason `unknown_tool`, the name as its fingerprint), so the model may call one that exists; langchain's
+ *   own error answer, which lists the agent's tools, never reaches it.
  * Denials and redactions are announced by the releaser (`ContextReleaseDenied`, `SensitiveDataRedacted`).
  *
  * @example
@@ -162,6 +165,16 @@ export class ModelInputGuard {
         const result = await handler(
           args === undefined ? request : { ...request, toolCall: { ...request.toolCall, args } },
         );
+        // A call of no tool the agent has gets langchain's error answer, which lists the agent's tools: the model
+        // reads Verdict's refusal instead, and may call a tool that exists.
+        if (request.tool === undefined && ToolMessage.isInstance(result) && result.status === 'error')
+          return this.refuse(
+            request.toolCall,
+            Decision.deny(Stage.Proposal, 'unknown_tool'),
+            request.toolCall.args,
+            thread,
+            false,
+          );
         // A Command can put any message in the state: nothing a tool returns reaches the model unreleased.
         if (!ToolMessage.isInstance(result))
           throw new UnreleasedContextError(`A Command returned by tool "${called}"`, this.destinationName);
@@ -226,28 +239,41 @@ export class ModelInputGuard {
     const args = JSON.parse(JSON.stringify(call.args ?? {})) as unknown;
     const outcome = this.restorations.apply(vault, call.name, args);
     if (outcome.kind === 'untouched') return undefined;
-    // Evidence names a tool the agent or the guard was told about; a name the model made up only as a fingerprint.
-    const declared =
-      agentTool ||
-      Object.hasOwn(this.options.toolResults ?? {}, call.name) ||
-      Object.hasOwn(this.options.restore ?? {}, call.name);
-    const recorded = { id: call.id, name: recordedCapability(call.name, declared) };
     if (outcome.kind === 'restored') {
       await recordGuardDecision(
         this.recorder,
-        recorded,
+        this.recordedCall(call, agentTool),
         Decision.permit(Stage.Proposal, 'placeholders_restored'),
         outcome.args,
       );
       return outcome.args as Record<string, unknown>;
     }
-    const decision = Decision.deny(Stage.Proposal, outcome.reason);
-    await recordGuardDecision(this.recorder, recorded, decision, args);
+    return this.refuse(call, Decision.deny(Stage.Proposal, outcome.reason), args, thread, agentTool);
+  }
+
+  /** Records the guard's refusal of a tool call, and answers the model with Verdict's sealed `not_executed` message. */
+  private async refuse(
+    call: { name: string; id?: string },
+    decision: Decision,
+    args: unknown,
+    thread: string | undefined,
+    agentTool: boolean,
+  ): Promise<ToolMessage> {
+    await recordGuardDecision(this.recorder, this.recordedCall(call, agentTool), decision, args);
     const content = notExecutedMessage(
       { executed: false, capability: call.name, correlationId: '', decision },
       this.options.publicMessage,
     );
     return this.sealedToolMessage(content, call.id ?? '', call.name, thread);
+  }
+
+  /** The call as evidence names it: a tool the agent or the guard was told about by name, any other by its name's fingerprint. */
+  private recordedCall(call: { name: string; id?: string }, agentTool: boolean) {
+    const declared =
+      agentTool ||
+      Object.hasOwn(this.options.toolResults ?? {}, call.name) ||
+      Object.hasOwn(this.options.restore ?? {}, call.name);
+    return { id: call.id, name: recordedCapability(call.name, declared) };
   }
 
   /**
