@@ -115,6 +115,52 @@ for (const engine of databaseEngines()) {
       expect(evidence.decisions()[0].reason).toContain(JSON.stringify(LONGEST));
     });
 
+    it('attack: a resolution whose evidence cannot be written does not happen: the claim stays indeterminate', async () => {
+      const { claimId, evidence } = await setup();
+      const failing = Object.assign(Object.create(evidence) as InMemoryEvidenceRecorder, {
+        recordDecision: () => Promise.reject(new Error('evidence database down')),
+      });
+      const claims = new ExecutionClaimsService({ executionClaims: store, clock: () => NOW } as never, failing);
+      await expect(claims.resolve(claimId, 'retryable', 'operator:7', 'the job never ran')).rejects.toThrow(
+        'evidence database down',
+      );
+      expect(await store.find(claimId)).toMatchObject({ status: 'indeterminate', resolvedBy: null });
+      // Control: once the evidence can be written, the same resolution goes through, recorded.
+      const working = new ExecutionClaimsService({ executionClaims: store, clock: () => NOW } as never, evidence);
+      expect((await working.resolve(claimId, 'retryable', 'operator:7', 'the job never ran')).outcome).toBe('resolved');
+      expect(evidence.decisions()).toEqual([
+        expect.objectContaining({ toolKind: 'operator', claimStatus: 'released', claimAttempt: 1 }),
+      ]);
+    });
+
+    it('records that a resolution did not apply when the claim finished between its read and its update', async () => {
+      const claimId = randomUUID();
+      await store.admit({
+        capability: 'jobs.run',
+        policy: 'once-per-job',
+        bindingFingerprint: fingerprintString(claimId),
+        candidateId: claimId,
+        now: NOW,
+      });
+      const evidence = new InMemoryEvidenceRecorder();
+      // The executor completes the claim right after the operator's read.
+      const racing = Object.assign(Object.create(store) as TypeOrmExecutionClaimStore, {
+        find: async (id: string) => {
+          const found = await store.find(id);
+          await store.complete(id, NOW);
+          return found;
+        },
+      });
+      const claims = new ExecutionClaimsService({ executionClaims: racing, clock: () => NOW } as never, evidence);
+      const resolution = await claims.resolve(claimId, 'retryable', 'operator:7', 'looks stuck', true);
+      expect(resolution.outcome).toBe('invalid_state');
+      expect(await store.find(claimId)).toMatchObject({ status: 'completed', resolvedBy: null });
+      expect(evidence.decisions().map((record) => [record.reason, record.claimStatus])).toEqual([
+        ['operator "operator:7" resolved claimed as retryable: looks stuck', 'released'],
+        ['operator "operator:7"\'s resolution of claimed did not apply: the claim is completed', 'completed'],
+      ]);
+    });
+
     it('records no identity when the caller (an admin screen without one) passes none (control)', async () => {
       const { claimId, claims, evidence } = await setup();
       await claims.resolve(claimId, 'completed', 'operator:7', 'export file found');

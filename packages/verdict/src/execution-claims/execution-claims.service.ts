@@ -94,6 +94,13 @@ export class ExecutionClaimsService {
         `Resolving a claim needs a choice of completed or retryable, not ${JSON.stringify(String(choice))}.`,
       );
     const now = (this.options.clock ?? (() => new Date()))();
+    // JSON strings: a --by that reads "operator:7 (run by sso:ceo)" stays one quoted value.
+    const operator = `operator ${JSON.stringify(by)}${operatorIdentity === undefined ? '' : ` (run by ${JSON.stringify(operatorIdentity)})`}`;
+    // The evidence first: a resolution that cannot be recorded does not happen.
+    const current = await this.store().find(claimId);
+    const expected = current !== null && resolvable(current, force) ? current : null;
+    if (expected !== null)
+      await this.record({ ...expected, status: to }, resolutionDecision(operator, expected.status, to, reason), now);
     const resolution = await this.store().resolve({
       claimId,
       to,
@@ -103,33 +110,44 @@ export class ExecutionClaimsService {
       force,
       now,
     });
+    if (expected === null) return resolution;
+    // The claim moved between the read and the update (its executor finished, another operator resolved it):
+    // what happened instead is recorded too.
     if (resolution.outcome === 'resolved') {
-      const { claim, from } = resolution;
-      // JSON strings: a --by that reads "operator:7 (run by sso:ceo)" stays one quoted value.
-      const operator = `operator ${JSON.stringify(by)}${operatorIdentity === undefined ? '' : ` (run by ${JSON.stringify(operatorIdentity)})`}`;
-      // Released: the operation may be admitted once more; completed: it never will be.
-      const decision =
-        to === ExecutionClaimStatus.Released
-          ? Decision.permit(Stage.ExecutionClaim, `${operator} resolved ${from} as retryable: ${reason}`)
-          : Decision.deny(Stage.ExecutionClaim, `${operator} resolved ${from} as completed: ${reason}`);
-      await this.evidence.recordDecision(
-        decisionRecord(
-          {
-            id: randomUUID(),
-            correlationId: randomUUID(),
-            sequence: 0,
-            capability: claim.capability,
-            toolKind: ToolKind.Operator,
-            stage: decision.stage,
-            disposition: decision.disposition,
-            reason: decision.reason,
-            recordedAt: now,
-          },
-          { claimFingerprint: claim.bindingFingerprint, claimStatus: claim.status, claimAttempt: claim.attempt },
+      if (resolution.from !== expected.status || resolution.claim.attempt !== expected.attempt)
+        await this.record(resolution.claim, resolutionDecision(operator, resolution.from, to, reason), now);
+    } else {
+      const found = resolution.outcome === 'not_found' ? 'gone' : resolution.claim.status;
+      await this.record(
+        resolution.outcome === 'not_found' ? expected : resolution.claim,
+        Decision.deny(
+          Stage.ExecutionClaim,
+          `${operator}'s resolution of ${expected.status} did not apply: the claim is ${found}`,
         ),
+        now,
       );
     }
     return resolution;
+  }
+
+  /** One operator record about `claim` (as it is, or will be once resolved): its binding as a fingerprint, its status and attempt; never its id. */
+  private async record(claim: ExecutionClaim, decision: Decision, now: Date): Promise<void> {
+    await this.evidence.recordDecision(
+      decisionRecord(
+        {
+          id: randomUUID(),
+          correlationId: randomUUID(),
+          sequence: 0,
+          capability: claim.capability,
+          toolKind: ToolKind.Operator,
+          stage: decision.stage,
+          disposition: decision.disposition,
+          reason: decision.reason,
+          recordedAt: now,
+        },
+        { claimFingerprint: claim.bindingFingerprint, claimStatus: claim.status, claimAttempt: claim.attempt },
+      ),
+    );
   }
 
   /** Deletes rate-limit windows that have ended; returns how many. */
@@ -150,4 +168,23 @@ export class ExecutionClaimsService {
       );
     return store;
   }
+}
+
+/** Whether the store resolves `claim` as it stands: an `indeterminate` claim, or a `claimed` one with `force`. */
+function resolvable(claim: ExecutionClaim, force: boolean): boolean {
+  return (
+    claim.status === ExecutionClaimStatus.Indeterminate || (claim.status === ExecutionClaimStatus.Claimed && force)
+  );
+}
+
+/** An operator's resolution as a decision: released, the operation may be admitted once more; completed, it never will be. */
+function resolutionDecision(
+  operator: string,
+  from: ExecutionClaimStatus,
+  to: ExecutionClaimStatus,
+  reason: string,
+): Decision {
+  return to === ExecutionClaimStatus.Released
+    ? Decision.permit(Stage.ExecutionClaim, `${operator} resolved ${from} as retryable: ${reason}`)
+    : Decision.deny(Stage.ExecutionClaim, `${operator} resolved ${from} as completed: ${reason}`);
 }
