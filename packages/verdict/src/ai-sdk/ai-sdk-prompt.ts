@@ -18,7 +18,10 @@ export function partsText(content: readonly { type: string }[]): string {
     .join('');
 }
 
-/** What the model reads of a tool result, as text: its text, its JSON, or its content's text parts. */
+/**
+ * What the model reads of a tool result, as text: its text, its JSON, or its content's text parts and inline text
+ * files (an image or a file by bytes or URL has no text: the result is labelled all the same).
+ */
 export function toolResultText(output: AiSdkToolOutput): string {
   switch (output.type) {
     case 'text':
@@ -28,7 +31,13 @@ export function toolResultText(output: AiSdkToolOutput): string {
     case 'error-json':
       return JSON.stringify(output.value);
     case 'content':
-      return partsText(output.value);
+      return output.value
+        .map((part) => {
+          if (part.type === 'text') return part.text;
+          const data = part.type === 'file' ? (part.data as { type?: string; text?: unknown }) : undefined;
+          return data?.type === 'text' && typeof data.text === 'string' ? data.text : '';
+        })
+        .join('');
     case 'execution-denied':
       return output.reason ?? '';
     default:

@@ -1,4 +1,4 @@
-import type { LanguageModelMiddleware } from 'ai';
+import type { LanguageModelMiddleware, ToolExecutionOptions, ToolSet } from 'ai';
 import type { Trust } from '../context-release/trust.js';
 import type { ActionContext } from '../context/action-context.js';
 import type { ContextLabeller } from '../provenance/context-labeller.js';
@@ -49,6 +49,31 @@ export class AiSdkProvenanceTracker {
     await this.labeller.label(text, source, trust);
   }
 
+  /**
+   * `tools`, each run in the window the tracker saw its call proposed in, for that call only: an agent an
+   * application's tool starts (a sub-agent with a tracked model of its own) reads its input — which this agent's
+   * model wrote — as trusted as that window, unobserved (untrusted) when the tracker did not see the call, and an
+   * untracked agent's bound calls inside it are unobserved. Bound tools of `VerdictAiSdkTools` do this themselves.
+   * A tool whose `execute` returns a stream runs its stream outside the window.
+   *
+   * @example await generateText({ model, tools: tracker.tools({ delegate, lookup }), messages });
+   */
+  tools<T extends ToolSet>(tools: T): T {
+    const wrapped = Object.entries(tools).map(([name, tool]) => {
+      const execute = tool.execute;
+      if (execute === undefined) return [name, tool];
+      return [
+        name,
+        {
+          ...tool,
+          execute: (input: unknown, options: ToolExecutionOptions<never>) =>
+            this.windows.within({ id: options.toolCallId, input }, async () => execute(input, options)),
+        },
+      ];
+    });
+    return Object.fromEntries(wrapped) as T;
+  }
+
   /** The language-model middleware. */
   middleware(): LanguageModelMiddleware {
     return {
@@ -89,12 +114,20 @@ export class AiSdkProvenanceTracker {
     const caller = enclosingToolCallWindow();
     for (const message of prompt.slice(lastAnswer + 1))
       if (message.role === 'user') await this.labeller.labelInput(partsText(message.content), caller);
+    // Each call's arguments, by id: a tool result is found by the call that returned it.
+    const inputs = new Map<string, unknown>();
+    for (const message of prompt)
+      if (message.role === 'assistant')
+        for (const part of message.content) if (part.type === 'tool-call') inputs.set(part.toolCallId, part.input);
     const items: LabelledContent[] = [];
-    for (const message of prompt) items.push(...(await this.itemsOf(message)));
+    for (const message of prompt) items.push(...(await this.itemsOf(message, inputs)));
     return ProvenanceWindow.of(items);
   }
 
-  private async itemsOf(message: AiSdkMessage): Promise<readonly LabelledContent[]> {
+  private async itemsOf(
+    message: AiSdkMessage,
+    inputs: ReadonlyMap<string, unknown>,
+  ): Promise<readonly LabelledContent[]> {
     if (message.role === 'system') return this.labeller.itemsOf('system', message.content);
     if (message.role === 'user') return this.labeller.itemsOf('user', partsText(message.content));
     if (message.role === 'assistant') {
@@ -114,10 +147,13 @@ export class AiSdkProvenanceTracker {
     for (const part of message.content) {
       if (part.type !== 'tool-result') continue;
       const text = toolResultText(part.output);
-      // A tool named in `tools` answers with its source's content, bound or not (ADR 0083).
-      if (this.labeller.names(part.toolName))
-        items.push(...(await this.labeller.labelToolResult(text, part.toolName, {}, [])));
-      else items.push(...(await this.labeller.itemsOf('tool', text, part.toolName)));
+      items.push(
+        ...(await this.labeller.toolResultOf(
+          text,
+          part.toolName,
+          this.windows.resultOf({ id: part.toolCallId, input: inputs.get(part.toolCallId) }, text),
+        )),
+      );
     }
     return items;
   }

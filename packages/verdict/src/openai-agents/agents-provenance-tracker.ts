@@ -1,4 +1,4 @@
-import type { AgentOutputItem, Model, ModelRequest, StreamEvent } from '@openai/agents';
+import type { AgentOutputItem, Model, ModelRequest, StreamEvent, Tool } from '@openai/agents';
 import type { Trust } from '../context-release/trust.js';
 import type { ActionContext } from '../context/action-context.js';
 import type { ContextLabeller } from '../provenance/context-labeller.js';
@@ -9,6 +9,9 @@ import { ProvenanceWindow } from '../provenance/provenance-window.js';
 import type { RuntimeCallWindows, RuntimeToolCall } from '../runtimes/runtime-call-windows.js';
 import { toolCallInput } from '../runtimes/tool-call-input.js';
 import { contentText, inputItems, windowTextOf } from './agents-input.js';
+
+/** Function tools whose `invoke` a tracker already runs in its call's window. */
+const wrapped = new WeakSet<object>();
 
 /**
  * Labels everything that enters an OpenAI Agents model call and hands every function call the model proposes
@@ -36,6 +39,29 @@ export class AgentsProvenanceTracker {
   /** Labels content the application puts into the input itself: wherever exactly this text enters, it carries this label. */
   async label(text: string, source: ProvenanceSource, trust: Trust): Promise<void> {
     await this.labeller.label(text, source, trust);
+  }
+
+  /**
+   * `tools`, each function tool run in the window the tracker saw its call proposed in, for that call only: an agent
+   * a tool runs — `agent.asTool()`, with a tracked model of its own — reads its input, which this agent's model wrote,
+   * as trusted as that window (unobserved, hence untrusted, when the tracker did not see the call), and an untracked
+   * agent's bound calls inside it are unobserved. Each function tool's `invoke` is wrapped in place, once (the SDK
+   * knows an agent tool by its object); bound tools of `VerdictAgentsTools` do this themselves, and hosted tools are
+   * left as they are.
+   *
+   * @example new Agent({ name: 'Support', model: tracker.model(base), tools: tracker.tools([payer.asTool({ toolName: 'pay', toolDescription: 'Pays' })]) });
+   */
+  tools<T extends Tool<any>>(tools: readonly T[]): T[] {
+    for (const tool of tools) {
+      if (tool.type !== 'function' || wrapped.has(tool)) continue;
+      const invoke = tool.invoke.bind(tool);
+      tool.invoke = (runContext, input, details) =>
+        this.windows.within({ id: details?.toolCall?.callId ?? '', input: toolCallInput(input) }, () =>
+          invoke(runContext, input, details),
+        );
+      wrapped.add(tool);
+    }
+    return [...tools];
   }
 
   /** `inner`, tracked: every call's window is labelled, and its function calls find it. */
@@ -75,6 +101,12 @@ export class AgentsProvenanceTracker {
     const labelled: LabelledContent[] = [];
     if (request.systemInstructions !== undefined)
       labelled.push(...(await this.labeller.itemsOf('system', request.systemInstructions)));
+    // Each call by id: a function result is found by the call that returned it.
+    const calls = new Map<string, RuntimeToolCall>();
+    for (const item of items) {
+      const call = functionCallOf(item);
+      if (call !== undefined) calls.set(call.id, call);
+    }
     for (const item of items) {
       const call = functionCallOf(item);
       // A call the model proposed earlier carries what its window made untrusted (ADR 0128).
@@ -82,10 +114,13 @@ export class AgentsProvenanceTracker {
         labelled.push(...(await this.labeller.proposedCall(call.input, this.windows.windowOf(call))));
       const text = windowTextOf(item);
       if (text === undefined) continue;
-      // A tool named in `tools` answers with its source's content, bound or not (ADR 0083).
-      if (text.role === 'tool' && this.labeller.names(text.toolName ?? ''))
-        labelled.push(...(await this.labeller.labelToolResult(text.text, text.toolName!, {}, [])));
-      else labelled.push(...(await this.labeller.itemsOf(text.role, text.text, text.toolName)));
+      if (text.role !== 'tool') {
+        labelled.push(...(await this.labeller.itemsOf(text.role, text.text)));
+        continue;
+      }
+      const answered = calls.get((item as { callId?: string }).callId ?? '');
+      const bound = answered === undefined ? undefined : this.windows.resultOf(answered, text.text);
+      labelled.push(...(await this.labeller.toolResultOf(text.text, text.toolName, bound)));
     }
     return ProvenanceWindow.of(labelled);
   }

@@ -181,6 +181,21 @@ export class ContextLabeller {
     return this.remember(text, items, edges);
   }
 
+  /**
+   * A tool result read from a runtime's prompt (AI SDK, OpenAI Agents), whose tools run outside the tracker: the
+   * labels a bound tool gave it, found by the call that returned it (`bound`), else its tool's, as
+   * {@link labelToolResult} labels an unbound tool's result — untrusted unless the tool is named in `tools` or
+   * `trustedTools`, whatever labels the module remembers for the same text (another principal's bound tool may
+   * have returned it).
+   */
+  async toolResultOf(
+    text: string,
+    toolName: string | undefined,
+    bound: readonly LabelledContent[] | undefined,
+  ): Promise<readonly LabelledContent[]> {
+    return bound ?? this.labelToolResult(text, toolName ?? 'unknown', {}, []);
+  }
+
   /** Text a tool put into the agent's state as a message of any role: the tool's output, hence untrusted. */
   async labelToolOutput(text: string, name: string): Promise<void> {
     if (text !== '')

@@ -10,12 +10,14 @@ export const DEFAULT_PROVENANCE_CAPACITY = 10_000;
  * What the provenance trackers of one process remember: the labels of every text that entered an agent's
  * context (so a label follows its text into another agent's window), and the window each tool call was
  * proposed in, by principal, thread and tool call (`callWindowKey`: so a run resumed after an approval finds it
- * again, and no other principal's run can leave it). In process
+ * again, and no other principal's run can leave it), and on the AI SDK and OpenAI Agents the labels of each bound
+ * tool's result by the same key (another principal's tool returning the same text never finds them). In process
  * memory, bounded: a forgotten window is unobserved, which the provenance stage treats as untrusted.
  */
 export class ProvenanceLabels {
   private readonly texts = new Map<string, readonly LabelledContent[]>();
   private readonly windows = new Map<string, ProvenanceWindow>();
+  private readonly results = new Map<string, BoundResult>();
 
   constructor(private readonly capacity = DEFAULT_PROVENANCE_CAPACITY) {}
 
@@ -41,6 +43,27 @@ export class ProvenanceLabels {
   rememberWindow(thread: string, toolCallId: string, window: ProvenanceWindow): void {
     rememberBounded(this.windows, windowKey(thread, toolCallId), window, this.capacity);
   }
+
+  /** The labels a bound tool's result was given, by the call that returned it, if it returned exactly `text`. */
+  result(thread: string, toolCallId: string, text: string): readonly LabelledContent[] | undefined {
+    const found = this.results.get(windowKey(thread, toolCallId));
+    return found?.text === fingerprintString(text) ? found.items : undefined;
+  }
+
+  rememberResult(thread: string, toolCallId: string, text: string, items: readonly LabelledContent[]): void {
+    rememberBounded(
+      this.results,
+      windowKey(thread, toolCallId),
+      { text: fingerprintString(text), items },
+      this.capacity,
+    );
+  }
+}
+
+/** A bound tool's result as a call returned it: the fingerprint of its text, and its labels. */
+interface BoundResult {
+  readonly text: string;
+  readonly items: readonly LabelledContent[];
 }
 
 function sameLabel(a: LabelledContent, b: LabelledContent): boolean {

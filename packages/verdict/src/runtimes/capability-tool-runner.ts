@@ -9,7 +9,8 @@ import type { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
 import { publicAnswer } from '../public-answer.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
 import type { ContextLabeller } from '../provenance/context-labeller.js';
-import { withProvenance } from '../provenance/provenance-scope.js';
+import type { LabelledContent } from '../provenance/labelled-content.js';
+import { asToolCall, withToolCallProvenance } from '../provenance/provenance-scope.js';
 import type { ProvenanceWindow } from '../provenance/provenance-window.js';
 import type { RuntimeCallWindows } from './runtime-call-windows.js';
 
@@ -85,10 +86,12 @@ export class CapabilityToolRunner {
     const proposal = { capability: this.binding.capability, arguments: input, toolCallId };
     const { pipeline } = this.binding;
     if (definition.requiresConfirmation === undefined) {
-      const confirms = await this.within(window, undefined, () => pipeline.provenanceConfirms(proposal));
+      const { result: confirms } = await this.within(window, toolCallId, undefined, () =>
+        pipeline.provenanceConfirms(proposal),
+      );
       if (!confirms) return false;
     }
-    const asked = await this.within(window, undefined, () => pipeline.ask(proposal));
+    const { result: asked } = await this.within(window, toolCallId, undefined, () => pipeline.ask(proposal));
     const { disposition } = asked.decision;
     const refused = disposition === Disposition.Deny || disposition === Disposition.Throttle;
     if (!asked.executed && refused && scope !== undefined) this.rememberRefusal(scope, asked);
@@ -106,14 +109,19 @@ export class CapabilityToolRunner {
     const { capability, name, pipeline, provenance, publicMessage } = this.binding;
     const execute = () =>
       pipeline.execute({ capability, arguments: input, toolCallId }, ToolKind.Bound, { explicitApproval: true });
-    const result = refused ?? (await this.within(window, signal, execute));
+    const { result, carried } =
+      refused === undefined ? await this.within(window, toolCallId, signal, execute) : { result: refused, carried: [] };
     stopAtCallCeiling(result, capability, name);
     const answer = publicAnswer(result, publicMessage);
-    // The result of a call a tracker saw carries its capability's declared labels into the next window.
-    if (window !== undefined)
-      await this.within(undefined, undefined, () =>
-        provenance!.labeller.labelToolResult(answer, name, { capability }, []),
+    // The result of a call a tracker saw carries its capability's declared labels into the next window (untrusted
+    // when an agent inside it read untrusted content, ADR 0040), found there by the call: another tool returning the
+    // same text is its own tool's.
+    if (window !== undefined) {
+      const items = await this.faultsOf(signal, () =>
+        provenance!.labeller.labelToolResult(answer, name, { capability }, carried),
       );
+      provenance!.windows.rememberResult({ id: toolCallId, input }, answer, items);
+    }
     return answer;
   }
 
@@ -131,15 +139,33 @@ export class CapabilityToolRunner {
     this.refusals.set(scope, result);
   }
 
-  /** Runs `step` of this tool's call in its provenance window; a fault becomes an {@link ApplicationFaultError}. */
-  private async within<T>(
+  /**
+   * Runs `step` of this tool's call in the window the call was proposed in, for this call only (as the LangChain
+   * tracker runs a tool call): an agent inside it — a sub-agent in the executor — never proposes in it. Its bound
+   * calls are unobserved unless its own tracker saw them, and a tracked one reads its input as trusted as this
+   * window. Without a window (no tracker saw the call) the call is unobserved, whatever window encloses it. What
+   * the agents inside handed back (`carried`) comes with the result.
+   */
+  private within<T>(
     window: ProvenanceWindow | undefined,
+    toolCallId: string,
     signal: AbortSignal | undefined,
     step: () => Promise<T>,
-  ): Promise<T> {
+  ): Promise<{ readonly result: T; readonly carried: readonly LabelledContent[] }> {
+    // A call of its own, whatever id a provider numbered it with: no other tool call is the same.
+    const call = { run: {}, id: toolCallId };
+    return this.faultsOf(signal, async () =>
+      window === undefined
+        ? { result: await asToolCall(call, step), carried: [] }
+        : withToolCallProvenance(window, call, () => asToolCall(call, step)),
+    );
+  }
+
+  /** `step`, with any fault but an abort as an {@link ApplicationFaultError}: never model-facing text. */
+  private async faultsOf<T>(signal: AbortSignal | undefined, step: () => Promise<T>): Promise<T> {
     const { capability, name } = this.binding;
     try {
-      return await (window === undefined ? step() : withProvenance(window, step));
+      return await step();
     } catch (error) {
       if (signal?.aborted === true) throw error;
       throw new ApplicationFaultError(capability, name, error);

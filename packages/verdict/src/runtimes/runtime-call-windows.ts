@@ -1,8 +1,10 @@
 import type { ActionContext } from '../context/action-context.js';
 import { type CallWindowKey, callWindowKey, conversationThread } from '../provenance/call-window-key.js';
+import type { LabelledContent } from '../provenance/labelled-content.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import type { ProvenanceTrackerWiring } from '../provenance/provenance-tracker-wiring.js';
-import type { ProvenanceWindow } from '../provenance/provenance-window.js';
+import { asToolCall, withToolCallProvenance } from '../provenance/provenance-scope.js';
+import { ProvenanceWindow } from '../provenance/provenance-window.js';
 
 /**
  * The tool call a window is remembered for: the runtime's call id and its parsed input (not the tool's name: an AI
@@ -38,6 +40,33 @@ export class RuntimeCallWindows {
   remember(call: RuntimeToolCall, window: ProvenanceWindow, context = this.wiring.context()): void {
     const key = this.keyOf(call, context);
     if (key !== undefined) this.labels.rememberWindow(key.thread, key.call, window);
+  }
+
+  /** Remembers the labels a bound tool gave `call`'s result `text` (a tracker finds them by the call, not the text). */
+  rememberResult(call: RuntimeToolCall, text: string, items: readonly LabelledContent[]): void {
+    const key = this.keyOf(call, this.wiring.context());
+    if (key !== undefined) this.labels.rememberResult(key.thread, key.call, text, items);
+  }
+
+  /**
+   * The labels of `call`'s result, if a bound tool returned exactly `text` for it in this principal's conversation;
+   * `undefined` for any other tool's result, or one the module forgot.
+   */
+  resultOf(call: RuntimeToolCall, text: string): readonly LabelledContent[] | undefined {
+    const key = this.keyOf(call, this.wiring.context());
+    return key === undefined ? undefined : this.labels.result(key.thread, key.call, text);
+  }
+
+  /**
+   * Runs a tool's `call` in the window it was proposed in, for that call only, as the LangChain tracker runs every
+   * tool call (ADR 0040): an agent started inside it reads its input as trusted as that window (unobserved, hence
+   * untrusted, when no tracker saw the call), and an untracked agent's bound calls inside it are unobserved.
+   */
+  async within<T>(call: RuntimeToolCall, fn: () => Promise<T>): Promise<T> {
+    const window = this.windowOf(call) ?? ProvenanceWindow.unobserved();
+    // A call of its own, whatever id a provider numbered it with: no other tool call is the same.
+    const scoped = { run: {}, id: call.id };
+    return (await withToolCallProvenance(window, scoped, () => asToolCall(scoped, fn))).result;
   }
 
   /** The window `call` was proposed in, if a tracker saw it in this principal's conversation. */
