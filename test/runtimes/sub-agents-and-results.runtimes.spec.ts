@@ -11,7 +11,7 @@ import {
 } from '@verdict/nestjs';
 import { AgentsProvenanceTrackers, VerdictAgentsModule, VerdictAgentsTools } from '@verdict/nestjs/openai-agents';
 import { AiSdkProvenanceTrackers, VerdictAiSdkModule, VerdictAiSdkTools } from '@verdict/nestjs/ai-sdk';
-import { generateText, stepCountIs, tool as aiTool, wrapLanguageModel } from 'ai';
+import { type ToolSet, generateText, stepCountIs, tool as aiTool, wrapLanguageModel } from 'ai';
 import { z } from 'zod';
 import { scriptedLanguageModel } from '../ai-sdk/scripted-language-model.js';
 import { ScriptedAgentsModel } from '../openai-agents/scripted-agents-model.js';
@@ -115,7 +115,7 @@ function agentsOn(runtime: Runtime, fixture: Fixture): RunAgent {
           value: [{ type: 'file', data: { type: 'text', text: output }, mediaType: 'text/plain' }],
         }),
       }),
-    } as Record<string, ReturnType<typeof aiTool>>;
+    } as Record<string, ToolSet[string]>;
     return async (turns, names, { tracked, input }) => {
       const tools = Object.fromEntries(
         names.map((name) => [name, bound[name] ? aiTools.bound(bound[name], { name }) : plain[name]]),

@@ -6,16 +6,18 @@ import {
   candidateFingerprint,
   valueTokens,
 } from './argument-candidates.js';
-import { canonicalForm } from './canonical-form.js';
 import { occursIn } from './candidate-occurrence.js';
 import { compactOccurrences } from './compact-occurrence.js';
 import type { ArgumentDerivation, ArgumentInfluence, InfluenceReport } from './influence-report.js';
 import type { InfluenceOptions } from './influence-options.js';
 import type { ProvenanceLabel } from './provenance-label.js';
-import { TAINT_LEDGER_SOURCE } from './provenance-source.js';
+import { ProvenanceSource, TAINT_LEDGER_SOURCE } from './provenance-source.js';
 import type { ProvenanceWindow } from './provenance-window.js';
-import type { LabelledContent } from './labelled-content.js';
+import { type LabelledContent, labelContent } from './labelled-content.js';
+import { literallyIn } from './literal-occurrence.js';
 
+/** What `InfluenceOptions.trustedValues` are, as content: the application's own. */
+const TRUSTED_VALUE = ProvenanceSource.application('trusted-values');
 /**
  * Influence analysis of one proposal (step 1a), in canonical form (`canonicalForm`) on both sides:
  * - whether untrusted (or unobserved) content was in the window;
@@ -100,9 +102,10 @@ function contentOf(window: ProvenanceWindow, trustedValues?: Iterable<string | n
   const trusted = window.observed
     ? window.items.filter((item) => item.label.trust !== Trust.Untrusted && !seenUntrusted.has(item.label.fingerprint))
     : [];
-  const values = [...(trustedValues ?? [])].map((value) => canonicalForm(String(value)));
-  const inTrusted = (candidate: Pick<ArgumentCandidate, 'needle' | 'phone'>) =>
-    trusted.some((item) => occursIn(item.canonical, candidate)) || values.some((value) => occursIn(value, candidate));
+  const values = [...(trustedValues ?? [])].map((value) => labelContent(String(value), TRUSTED_VALUE, Trust.Trusted));
+  // A value folding changed (a Cyrillic lookalike) is in trusted content only as its own code points spell it.
+  const inTrusted = (candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal'>) =>
+    [...trusted, ...values].some((item) => occursIn(item.canonical, candidate) && literallyIn(item, candidate));
   return { untrusted, inTrusted };
 }
 
@@ -116,7 +119,7 @@ function contentOf(window: ProvenanceWindow, trustedValues?: Iterable<string | n
 function findInfluence(
   untrusted: readonly LabelledContent[],
   leaves: readonly ArgumentLeaf[],
-  inTrusted: (candidate: Pick<ArgumentCandidate, 'needle' | 'phone'>) => boolean,
+  inTrusted: (candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal'>) => boolean,
   tainted: ReadonlySet<string>,
   note: (candidate: ArgumentCandidate, labels: readonly ProvenanceLabel[], value: string) => void,
   every = false,

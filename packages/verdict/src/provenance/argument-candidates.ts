@@ -1,7 +1,7 @@
 import { renderPath } from '../context-release/release-path.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
-import { canonicalForm } from './canonical-form.js';
+import { canonicalForm, literalForm } from './canonical-form.js';
 import { type PhoneForms, phoneForms } from './phone-forms.js';
 
 /** A value of an argument that influence analysis looks for in the window. */
@@ -16,6 +16,12 @@ export interface ArgumentCandidate {
   readonly whole: boolean;
   /** For a phone number: the forms it may be written in elsewhere (E.164, national). */
   readonly phone: PhoneForms | null;
+  /**
+   * When confusable folding changed the value (`раураl.com` reads `paypal.com`): the value as its own code points
+   * spell it (`literalForm`), or `null` for a value found inside folded free text, whose spelling is not known.
+   * Absent when folding changed nothing.
+   */
+  readonly literal?: string | null;
 }
 
 /** One string or number of the arguments: its whole value, and the candidates influence analysis looks for. */
@@ -41,6 +47,7 @@ const PHONE = /(?<![\p{L}\p{N}+])(?:\+|00)?\d{7,15}(?![\p{L}\p{N}])/gu;
 /** A token with a digit (order numbers, account ids, codes). */
 const IDENTIFIER = /[\p{L}\p{N}_-]*\p{N}[\p{L}\p{N}_-]*/gu;
 const EDGE_PUNCTUATION = /^[^\p{L}\p{N}+]+|[^\p{L}\p{N}]+$/gu;
+const NON_ASCII = /[^\x00-\x7f]/u;
 
 /**
  * Every string and number leaf of validated arguments. A leaf's whole value, in canonical form, is a candidate
@@ -79,14 +86,16 @@ export function candidateFingerprint(candidate: Pick<ArgumentCandidate, 'needle'
 function leafOf(raw: string | number, segments: readonly string[]): ArgumentLeaf {
   const path = renderPath(segments);
   const canonical = canonicalForm(String(raw));
-  const candidate = (needle: string, whole: boolean): ArgumentCandidate => ({
+  const literal = typeof raw === 'string' && NON_ASCII.test(raw) ? literalForm(raw) : canonical;
+  const candidate = (needle: string, whole: boolean, spelled?: string | null): ArgumentCandidate => ({
     path,
     segments,
     needle,
     whole,
     phone: needle.includes(' ') ? null : phoneForms(needle),
+    ...(spelled === undefined || spelled === needle ? {} : { literal: spelled }),
   });
-  const value = candidate(canonical.replace(EDGE_PUNCTUATION, ''), true);
+  const value = candidate(canonical.replace(EDGE_PUNCTUATION, ''), true, literal.replace(EDGE_PUNCTUATION, ''));
   const candidates: ArgumentCandidate[] = [];
   const seen = new Set<string>();
   const add = (found: ArgumentCandidate) => {
@@ -96,7 +105,9 @@ function leafOf(raw: string | number, segments: readonly string[]): ArgumentLeaf
   };
   if (typeof raw === 'string' || Math.abs(raw) >= MIN_CANDIDATE_NUMBER) add(value);
   if (typeof raw === 'string' && canonical.includes(' '))
-    for (const token of valueTokens(canonical)) add(candidate(token, false));
+    for (const token of valueTokens(canonical))
+      // A token folding made (not in the literal text) has no known spelling of its own.
+      add(candidate(token, false, literal === canonical || literal.includes(token) ? undefined : null));
   return { path, segments, value, candidates };
 }
 

@@ -42,7 +42,22 @@ const SPLIT = /(?<=\s)[A-Za-z]{5,}(?=\s)/g;
  * @example canonicalForm('Pay ＤＥ89 3704 0044 0532 0130 00, https://www.Evil.Example/') === 'pay de89370400440532013000, evil.example'
  */
 export function canonicalForm(text: string): string {
-  if (text.length <= 2 * CHUNK) return canonicalChunk(text);
+  return formOf(text, true);
+}
+
+/**
+ * {@link canonicalForm} without the confusable folding: a value as its own code points spell it, so that a Cyrillic
+ * `раураl.com` is not the `paypal.com` a customer typed. What a value found in trusted content by its canonical form
+ * must also match there when folding changed it (`literallyIn`).
+ *
+ * @example literalForm('раураl.com') !== literalForm('paypal.com')
+ */
+export function literalForm(text: string): string {
+  return formOf(text, false);
+}
+
+function formOf(text: string, fold: boolean): string {
+  if (text.length <= 2 * CHUNK) return canonicalChunk(text, fold);
   // A long text is read in chunks of about 64 KB, so that every pass works on a string the processor's caches
   // hold: the cost per byte stays the same at 10 MB as at 100 KB. A chunk ends after a word of five ASCII letters
   // between white space, which no pass joins with what follows (grouped values have groups of four or digits).
@@ -53,14 +68,14 @@ export function canonicalForm(text: string): string {
     const split = SPLIT.exec(text);
     if (split === null) break;
     const end = split.index + split[0].length;
-    parts.push(canonicalChunk(text.slice(start, end)));
+    parts.push(canonicalChunk(text.slice(start, end), fold));
     start = end;
   }
-  parts.push(canonicalChunk(text.slice(start)));
+  parts.push(canonicalChunk(text.slice(start), fold));
   return parts.filter((part) => part !== '').join(' ');
 }
 
-function canonicalChunk(text: string): string {
+function canonicalChunk(text: string, fold: boolean): string {
   // ASCII is its own NFKC form: skipping it spares a copy of most texts.
   const normalized = NON_ASCII.test(text) ? text.normalize('NFKC') : text;
   let hardBreaks = false;
@@ -73,7 +88,8 @@ function canonicalChunk(text: string): string {
     hardBreaks = true;
     return '\n';
   });
-  const grouped = canonicalNumbers(compactIbans(canonicalUrls(confusableSkeleton(spaced.toLowerCase()).trim())))
+  const lower = spaced.toLowerCase();
+  const grouped = canonicalNumbers(compactIbans(canonicalUrls((fold ? confusableSkeleton(lower) : lower).trim())))
     .replace(DOTTED_GROUPS, (groups) => groups.replaceAll('.', ''))
     .replace(DIGIT_SEPARATOR, '');
   return hardBreaks ? grouped.replaceAll('\n', ' ') : grouped;
