@@ -31,9 +31,9 @@ export function lastToolAnswer(messages: readonly BaseMessage[]): Record<string,
  * The deciding model's script for "pay the bill in bill.txt": read the file, extract the bill through the
  * handle it is given, pay the IBAN the extraction answered (or `recipient`, when given: what the user typed).
  */
-export function payTheBill(recipient?: string): ScriptStep[] {
+export function payTheBill(recipient?: string, path = 'bill.txt'): ScriptStep[] {
   return [
-    { toolCalls: [{ name: 'read_file', args: { path: 'bill.txt' }, id: 'call_read' }] },
+    { toolCalls: [{ name: 'read_file', args: { path }, id: 'call_read' }] },
     (messages) => ({
       toolCalls: [
         {
@@ -61,15 +61,19 @@ export function payTheBill(recipient?: string): ScriptStep[] {
 
 /**
  * The payments fixture with quarantined reading, whose quarantined model answers `answers` in turn; `read_file`
- * answers `file` (the bill).
+ * answers `file` (the bill), or what `file` answers for the path read.
  */
-export async function billFixture(answers: (string | ScriptedTurn)[], setup: PaymentsSetup = {}, file = BILL) {
+export async function billFixture(
+  answers: (string | ScriptedTurn)[],
+  setup: PaymentsSetup = {},
+  file: string | ((path: string) => string) = BILL,
+) {
   const quarantined = new ScriptedChatModel(
     answers.map((answer) => (typeof answer === 'string' ? { text: answer } : answer)),
     { label: 'quarantined' },
   );
   const app = await paymentsFixture({ ...setup, quarantine: { model: quarantined } });
-  const readFile = tool(async () => file, {
+  const readFile = tool(async ({ path }) => (typeof file === 'string' ? file : file(path)), {
     name: 'read_file',
     description: 'Read a file',
     schema: z.object({ path: z.string() }),

@@ -79,8 +79,9 @@ describe('plan mode: a plan made from trusted input binds the run', () => {
           capability: 'payments.send',
           stage: 'provenance',
           disposition: 'deny',
+          // recipient is a path the capability's provenance policy declares: shown in clear.
           reason: expect.stringMatching(
-            /^plan [0-9a-f]{16}: argument #[0-9a-f]{16} comes from a source the plan did not name$/,
+            /^plan [0-9a-f]{16}: argument recipient comes from a source the plan did not name$/,
           ),
         }),
       ]),

@@ -6,6 +6,7 @@ import { type ActorKey, principalKeyOf } from '../context/actor-key.js';
 import { PlanRecorded } from '../events/plan-recorded.event.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { type Plan, planFingerprint, planSchema, withPlan } from '../plans/plan.js';
+import { planProblem } from '../plans/plan-validation.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import { currentProvenanceWindow } from '../provenance/provenance-scope.js';
 import { ProvenanceSource } from '../provenance/provenance-source.js';
@@ -38,6 +39,11 @@ export interface PlanModeOptions {
   readonly toolName?: string;
   /** Receives {@link PlanRecorded}. */
   readonly events?: PlanEventSink;
+  /**
+   * Whether a capability of this name exists (`PlanModes` asks the module's registry): a plan naming another is
+   * refused as proposed. Default: any name is taken.
+   */
+  readonly isCapability?: (name: string) => boolean;
   /** The actor's stable key (the module's `actorKey`): plans are kept per actor, tenant and thread. */
   readonly actorKey?: ActorKey;
   readonly clock?: () => Date;
@@ -69,7 +75,8 @@ export class PlanMode {
   ) {
     this.tool = labelsOwnResults(
       tool(
-        async (proposed: Plan, config: { configurable?: { thread_id?: unknown } }) => this.propose(proposed, config),
+        async (proposed: Plan, config: { configurable?: { thread_id?: unknown }; toolCall?: { args?: unknown } }) =>
+          this.propose(proposed, config),
         {
           name: options.toolName ?? 'verdict_plan',
           description:
@@ -94,7 +101,18 @@ export class PlanMode {
     });
   }
 
-  private async propose(proposed: Plan, config: { configurable?: { thread_id?: unknown } }): Promise<string> {
+  private async propose(
+    proposed: Plan,
+    config: { configurable?: { thread_id?: unknown }; toolCall?: { args?: unknown } },
+  ): Promise<string> {
+    // Checked as the model wrote it (the schema drops a `__proto__` key): a plan that would refuse every call it
+    // was meant to allow is refused now, neither kept nor recorded.
+    const written = config.toolCall?.args;
+    const problem = planProblem(
+      typeof written === 'object' && written !== null ? written : proposed,
+      this.options.isCapability,
+    );
+    if (problem !== undefined) return this.answer(problem);
     const thread = threadOf(config);
     // Without a thread id, a kept plan would bind every other run without one: there is no plan to keep.
     if (thread === undefined)

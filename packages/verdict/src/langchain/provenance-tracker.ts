@@ -15,7 +15,7 @@ import type { BaseRetrieverInterface } from '@langchain/core/retrievers';
 import { RELEASE_SEAL_KEY } from './release-seal.js';
 import { toolCallOf } from './tool-call-of.js';
 import { textOf } from './message-text.js';
-import { isOwnLabelledTool } from './own-labelled-tool.js';
+import { isOwnLabelledTool, ownResultItems, withOwnResultLabels } from './own-labelled-tool.js';
 
 export type { ProvenanceTrackerOptions, ProvenanceTrackerWiring };
 
@@ -96,9 +96,12 @@ export class ProvenanceTracker {
           this.rememberedWindow(this.windowThread(request.runtime), id, request.toolCall.args) ??
           ProvenanceWindow.unobserved();
         const call = toolCallOf((request.runtime as { configurable?: unknown } | undefined)?.configurable, id);
-        const { result, carried } = await withToolCallProvenance(window, call, () => handler(request));
+        const {
+          result: { result, own },
+          carried,
+        } = await withToolCallProvenance(window, call, () => withOwnResultLabels(async () => handler(request)));
         if (ToolMessage.isInstance(result))
-          await this.toolAnswered(result, request.tool, request.toolCall.name, carried);
+          await this.toolAnswered(result, request.tool, request.toolCall.name, carried, own);
         else await this.commandAnswered(result, request.toolCall.name);
         return result;
       },
@@ -141,12 +144,16 @@ export class ProvenanceTracker {
     tool: unknown,
     name: string,
     carried: readonly LabelledContent[],
+    own: Parameters<typeof ownResultItems>[0],
   ): Promise<void> {
     const capability = tool instanceof VerdictTool ? tool.capability : undefined;
     const ownLabelled = isOwnLabelledTool(tool);
+    // Verdict's own tool handed this call's labels (an extraction's items, with its passages): those, not the
+    // module's labels of the same text, which another principal's identical result shares.
+    const items = ownLabelled && carried.length === 0 ? ownResultItems(own, textOf(result)) : undefined;
     this.byMessage.set(
       result,
-      await this.labeller.labelToolResult(textOf(result), name, { capability, ownLabelled }, carried),
+      items ?? (await this.labeller.labelToolResult(textOf(result), name, { capability, ownLabelled }, carried)),
     );
   }
 

@@ -4,7 +4,7 @@ import { QuarantineExtractionError } from '../errors/quarantine-extraction.error
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import { ProvenanceSource } from '../provenance/provenance-source.js';
 import type { QuarantineService } from '../quarantine/quarantine.service.js';
-import { labelsOwnResults, rememberOwnText } from './own-labelled-tool.js';
+import { labelOwnResult, labelsOwnResults, rememberOwnText } from './own-labelled-tool.js';
 
 /** The source of what Verdict itself writes into the window for quarantined reading: handles, failures. */
 export const QUARANTINE_SOURCE = ProvenanceSource.application('quarantine');
@@ -25,8 +25,10 @@ export function quarantineExtractTool(
     async ({ handle, schema, instruction }: { handle: string; schema: string; instruction?: string }) => {
       try {
         const extraction = await quarantine.extract(handle, schemas[schema]!, { instruction });
+        // The module's labels keep the value's label (without passages: another principal's identical value
+        // shares them); this call's result carries the extraction's own items, with its source passages.
         labels.remember(extraction.text, extraction.content);
-        return extraction.text;
+        return labelOwnResult(extraction.text, extraction.content);
       } catch (error) {
         if (!(error instanceof QuarantineExtractionError)) throw error;
         return rememberOwnText(labels, QUARANTINE_SOURCE, `No ${schema} value (${error.failure}).`);

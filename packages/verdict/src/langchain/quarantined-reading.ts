@@ -5,6 +5,7 @@ import { createMiddleware } from 'langchain';
 import type { ZodType } from 'zod';
 import { Trust } from '../context-release/trust.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
 import { labelContent } from '../provenance/labelled-content.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import { ProvenanceSource, ProvenanceSourceKind } from '../provenance/provenance-source.js';
@@ -13,6 +14,13 @@ import type { QuarantineService } from '../quarantine/quarantine.service.js';
 import { textOf } from './message-text.js';
 import { QUARANTINE_SOURCE, quarantineExtractTool } from './quarantine-extract-tool.js';
 import { isOwnLabelledTool, rememberOwnText } from './own-labelled-tool.js';
+
+/** Where a result quarantined reading cannot hold would have gone. */
+const DECIDING_MODEL = 'the deciding model (quarantined reading)';
+const COMMAND_REMEDY =
+  'Quarantined reading holds text: a tool whose results are quarantined answers a ToolMessage, never a Command.';
+const NON_TEXT_REMEDY =
+  'Quarantined reading holds text: the quarantined model cannot read an image or a file. Answer text, or give this tool to an agent without quarantined reading.';
 
 /** Options of {@link QuarantinedReading}. */
 export interface QuarantinedReadingOptions {
@@ -61,15 +69,29 @@ export class QuarantinedReading {
       tools: [this.tool],
       wrapToolCall: async (request, handler) => {
         const result = await handler(request);
-        if (!ToolMessage.isInstance(result) || isOwnLabelledTool(request.tool)) return result;
+        if (isOwnLabelledTool(request.tool)) return result;
+        const called = request.toolCall.name;
+        // A Command puts whatever messages it holds into the state: the tool's output, untrusted, and no handle
+        // can stand for it. It never reaches the deciding model.
+        if (!ToolMessage.isInstance(result))
+          throw new UnreleasedContextError(`A Command returned by tool "${called}"`, DECIDING_MODEL, COMMAND_REMEDY);
         const text = textOf(result);
+        const nonText = hasNonTextPart(result);
         // Verdict's own fixed answer for a call it did not execute holds nothing to quarantine — only from a tool
         // Verdict made: any other tool's text shaped like one (a file, a web page) is quarantined like the rest.
-        if (text === '' || this.isVerdictRefusal(request.tool, text)) return result;
+        if ((text === '' && !nonText) || this.isVerdictRefusal(request.tool, text)) return result;
         const items = this.labels.recall(text) ?? [
-          labelContent(text, ProvenanceSource.named(ProvenanceSourceKind.Tool, request.toolCall.name), Trust.Untrusted),
+          labelContent(text, ProvenanceSource.named(ProvenanceSourceKind.Tool, called), Trust.Untrusted),
         ];
         if (!items.some((item) => item.label.trust === Trust.Untrusted)) return result;
+        // The quarantined model reads text only: a part it cannot read (an image, a file) may not be swapped for a
+        // handle that does not hold it, nor reach the deciding model as it is.
+        if (nonText)
+          throw new UnreleasedContextError(
+            `A result with a part that is not text from tool "${called}"`,
+            DECIDING_MODEL,
+            NON_TEXT_REMEDY,
+          );
         const handle = this.quarantine.quarantineContent(text, items);
         const shown = rememberOwnText(
           this.labels,
@@ -102,4 +124,13 @@ export class QuarantinedReading {
       answer.message === this.own.publicMessage
     );
   }
+}
+
+/** Whether a tool message has a content part that is not text (an image, a file, a provider block). */
+function hasNonTextPart(message: ToolMessage): boolean {
+  const { content } = message;
+  return (
+    Array.isArray(content) &&
+    content.some((part: unknown) => typeof part !== 'string' && (part as { type?: unknown }).type !== 'text')
+  );
 }

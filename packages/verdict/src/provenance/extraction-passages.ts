@@ -1,5 +1,5 @@
 import { Trust } from '../context-release/trust.js';
-import { labelContent, type LabelledContent } from './labelled-content.js';
+import { labelContent, type LabelledContent, labelledText } from './labelled-content.js';
 
 /** The passages each extracted value was read from, for as long as the value's item lives: never serialized. */
 const passages = new WeakMap<LabelledContent, readonly LabelledContent[]>();
@@ -28,4 +28,14 @@ export function extractedContent(text: string, sources: readonly LabelledContent
 /** The passages `item` was extracted from; empty for an item that is not an extracted value. */
 export function passagesOf(item: LabelledContent): readonly LabelledContent[] {
   return passages.get(item) ?? [];
+}
+
+/**
+ * `item` as the module's shared labels keep it (by text, for every principal): an extracted value's label without
+ * its passages, which are the extraction's own — another tenant's identical value, read from another document,
+ * must never show an approver this one's passage. Any other item as it is.
+ */
+export function withoutPassages(item: LabelledContent): LabelledContent {
+  const text = passages.has(item) ? labelledText(item) : undefined;
+  return text === undefined ? item : labelContent(text, item.label.source, item.label.trust);
 }

@@ -56,7 +56,8 @@ describe('labelResult', () => {
     };
     expect(labelled(result, declared)).toEqual([
       'external:bank untrusted: pay DE89\nurgent',
-      'external:other untrusted: rent\nhome',
+      // The row the predicate gave the other source is that source's whole: its keys and its boolean too.
+      'external:other untrusted: incoming\nfalse\nsubject\nrent\ntags\nhome',
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { rememberBounded } from '../shared/remember-bounded.js';
+import { withoutPassages } from './extraction-passages.js';
 import type { LabelledContent } from './labelled-content.js';
 import type { ProvenanceWindow } from './provenance-window.js';
 
@@ -26,11 +27,16 @@ export class ProvenanceLabels {
     return this.texts.get(fingerprintString(text));
   }
 
-  /** Remembers labelled items for a text; a text seen under several labels keeps them all. */
+  /**
+   * Remembers labelled items for a text; a text seen under several labels keeps them all. An extracted value's
+   * item is kept without its source passages (`withoutPassages`): they are its extraction's own, and what is
+   * remembered here is every principal's who meets the same text.
+   */
   remember(text: string, items: readonly LabelledContent[]): readonly LabelledContent[] {
     const key = fingerprintString(text);
     const known = this.texts.get(key) ?? [];
-    const merged = [...known, ...items.filter((item) => !known.some((k) => sameLabel(k, item)))];
+    const fresh = items.filter((item) => !known.some((k) => sameLabel(k, item))).map(withoutPassages);
+    const merged = [...known, ...fresh];
     rememberBounded(this.texts, key, merged, this.capacity);
     return merged;
   }

@@ -90,14 +90,14 @@ async function assessApplicable(input: ProvenanceStageInput): Promise<Provenance
   const analysis = (tainted: ReadonlySet<string>) =>
     analyze(window, envelope, definition, declared, ownRequest, tainted);
   const analysed = await analyzeWithTaint({ ...input, window, ownRequest }, analysis);
+  const report = withTrustedPaths(analysed, declared);
   const plan = currentPlan();
-  const outsidePlan = plan === undefined ? undefined : planRefusal(plan, definition.name, analysed);
+  const outsidePlan = plan === undefined ? undefined : planRefusal(plan, definition.name, report);
   if (outsidePlan !== undefined) {
     const refused = Decision.deny(Stage.Provenance, outsidePlan);
     trail.record(refused);
     return refused;
   }
-  const report = withTrustedPaths(analysed, declared);
   const found = ruleFor(report, declared, definition, options);
   const { notDerived } = found;
   const summary = provenanceSummary(report, notDerived);

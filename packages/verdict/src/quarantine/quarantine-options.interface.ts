@@ -11,7 +11,8 @@ export interface QuarantineConfiguration {
   readonly model: QuarantineChatModel;
   /**
    * How many handles this process keeps (in memory, bounded; an extraction from a forgotten handle is an
-   * `unknown_handle` error). Default {@link DEFAULT_QUARANTINE_CAPACITY}.
+   * `unknown_handle` error). A positive integer (anything else is a `VerdictConfigurationError` at boot). Default
+   * {@link DEFAULT_QUARANTINE_CAPACITY}.
    */
   readonly capacity?: number;
 }

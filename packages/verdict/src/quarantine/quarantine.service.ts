@@ -61,6 +61,10 @@ export class QuarantineService {
     @Optional() private readonly events?: EventEmitter2,
   ) {
     this.clock = options.clock ?? (() => new Date());
+    const capacity = options.quarantine?.capacity;
+    // 0 would forget every handle as it is made; NaN or Infinity would never forget one.
+    if (capacity !== undefined && !(Number.isSafeInteger(capacity) && capacity > 0))
+      throw new VerdictConfigurationError('quarantine.capacity must be a positive integer (the handles kept).');
   }
 
   /**
