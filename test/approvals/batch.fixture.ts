@@ -10,11 +10,13 @@ import {
   ApprovalService,
   type ApprovalReceiptStore,
   type Approver,
+  CapabilityDenied,
   ExecutionTargetPolicy,
   InMemoryEvidenceRecorder,
   TargetNotResolvable,
   VerdictModule,
   VerdictService,
+  type VerdictModuleOptions,
   defineCapability,
   fromProposal,
   requiresConfirmation,
@@ -43,8 +45,12 @@ export const otherSupport = staff('oz', 'globex', 'support');
 /**
  * `documents.archive` (requires confirmation; the approver sees owner and tenant) over documents 1–5 of alice and 9 of
  * bob in tenant acme, with a receipt store of the test's choice; the actor may archive only their own documents.
+ * `options`: kill switches and the actor key, for the tests that need them.
  */
-export async function batchFixture(approvals: ApprovalReceiptStore) {
+export async function batchFixture(
+  approvals: ApprovalReceiptStore,
+  options: Pick<VerdictModuleOptions, 'containment' | 'actorKey'> = {},
+) {
   const documents = new Map<number, Doc>([1, 2, 3, 4, 5].map((id) => [id, { id, tenant: 'acme', owner: 'alice' }]));
   documents.set(9, { id: 9, tenant: 'acme', owner: 'bob' });
   const archived: number[] = [];
@@ -96,6 +102,7 @@ export async function batchFixture(approvals: ApprovalReceiptStore) {
         publicMessage: 'Not done.',
         capabilities: [archive],
         approvals,
+        ...options,
       }),
       VerdictLangChainModule,
       EventEmitterModule.forRoot(),
@@ -107,12 +114,17 @@ export async function batchFixture(approvals: ApprovalReceiptStore) {
   moduleRef
     .get(EventEmitter2)
     .on(ApprovalArgumentsChanged.event, (event: ApprovalArgumentsChanged) => argumentsChanged.push(event));
+  /** Every `CapabilityDenied` security event raised. */
+  const denied: CapabilityDenied[] = [];
+  moduleRef.get(EventEmitter2).on(CapabilityDenied.event, (event: CapabilityDenied) => denied.push(event));
   const contexts = moduleRef.get(ActionContextStore);
   const verdict = moduleRef.get(VerdictService);
   return {
+    moduleRef,
     archived,
     evidence,
     argumentsChanged,
+    denied,
     batches: moduleRef.get(ApprovalBatchService),
     approvals: moduleRef.get(ApprovalService),
     middleware: () => moduleRef.get(ApprovalBatches).middleware(),

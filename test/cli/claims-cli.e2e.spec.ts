@@ -224,6 +224,8 @@ describe('operator CLI: execution claims', () => {
 
   it.each([
     [['claims', 'resolve', 'some-id', 'completed', '--reason', 'x'], 2, '--by'],
+    [['claims', 'resolve', 'some-id', 'completed', '--by', '  ', '--reason', 'x'], 2, '--by'],
+    [['claims', 'resolve', 'some-id', 'completed', '--by', 'operator:7', '--reason', ' '], 2, '--reason'],
     [['claims', 'resolve', 'some-id', 'maybe', '--by', 'operator:7', '--reason', 'x'], 2, 'completed or retryable'],
     [
       ['claims', 'resolve', 'no-such-claim', 'retryable', '--by', 'operator:7', '--reason', 'x'],

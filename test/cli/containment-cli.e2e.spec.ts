@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { NestFactory } from '@nestjs/core';
 import { ActionContextStore, VerdictService, fingerprintString } from '@verdict/nestjs';
-import { ContainmentEntity, DecisionRecordEntity, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import {
+  ContainmentEntity,
+  DecisionRecordEntity,
+  TypeOrmContainmentStore,
+  verdictEntities,
+  verdictMigrations,
+} from '@verdict/nestjs/typeorm';
 import { dropDataSource, openDataSource, runNodeScript, testingKitFixture } from '@verdict/testing-kit';
 import { userInfo } from 'node:os';
 import { JOBS_RUN, jobsAppModule } from '../../libs/testing/src/fixtures/jobs-app.module.js';
@@ -23,6 +29,15 @@ async function setup() {
   const database = dataSource.options.database as string;
   /** Runs the operator CLI in its own process; resolves with its exit code and output. */
   const cli = (...args: string[]) => runNodeScript(JOBS_CLI, [database, ...args]);
+  /** The CLI whose operator-identity hook returns `JSON.parse(identityJson)`, or undefined without it. */
+  const cliWithHookReturning =
+    (identityJson?: string) =>
+    (...args: string[]) => {
+      const { VERDICT_TEST_OPERATOR_IDENTITY: _, ...env } = process.env;
+      return runNodeScript(testingKitFixture('jobs-cli-with-operator-identity-from-env.js'), [database, ...args], {
+        env: identityJson === undefined ? env : { ...env, VERDICT_TEST_OPERATOR_IDENTITY: identityJson },
+      });
+    };
   // The application, in this process: every job it runs reads the switches the CLI process engages.
   const app = await NestFactory.createApplicationContext(
     jobsAppModule(database, async () => 'ran'),
@@ -37,7 +52,9 @@ async function setup() {
       );
     return result.executed ? 'executed' : `${result.decision.disposition}@${result.decision.stage}`;
   };
-  return { dataSource, cli, runJob };
+  const switches = () => dataSource.getRepository(ContainmentEntity).find();
+  const containmentRecords = () => dataSource.getRepository(DecisionRecordEntity).findBy({ stage: 'containment' });
+  return { dataSource, cli, cliWithHookReturning, runJob, switches, containmentRecords };
 }
 
 const attribution = ['--by', 'operator:7', '--reason', 'INC-4411'];
@@ -118,5 +135,96 @@ describe('operator CLI: containment', () => {
     expect(unexplained.stderr).toContain('--reason');
     expect(await dataSource.getRepository(ContainmentEntity).count()).toBe(0);
     expect(await runJob('c')).toBe('executed');
+  });
+
+  it('refuses an operator-identity hook that names nobody: exit 1, nothing contained or released, nothing recorded', async () => {
+    const { cli, cliWithHookReturning, runJob, switches, containmentRecords } = await setup();
+    const nobody = cliWithHookReturning();
+    const contained = await nobody('contain', 'capability', JOBS_RUN, ...attribution);
+    expect(contained.code).toBe(1);
+    expect(contained.stderr).toContain('operator-identity hook named nobody (got undefined)');
+    expect(await switches()).toEqual([]);
+    expect(await runJob('a')).toBe('executed');
+
+    expect((await cli('contain', 'capability', JOBS_RUN, ...attribution)).code).toBe(0);
+    const released = await nobody('release', 'capability', JOBS_RUN, ...attribution, '--json');
+    expect(released.code).toBe(1);
+    expect(JSON.parse(released.stderr).error).toContain('named nobody');
+    expect(await switches()).toHaveLength(1);
+    expect(await runJob('b')).toBe('deny@containment');
+    expect((await containmentRecords()).filter((r) => r.toolKind === 'operator')).toHaveLength(1);
+
+    // Control: a hook that names someone is recorded as who ran the command.
+    const sso = cliWithHookReturning(JSON.stringify('sso:8812'));
+    expect((await sso('release', 'capability', JOBS_RUN, ...attribution)).code).toBe(0);
+    expect((await sso('contain', 'tenant', 'acme', ...attribution)).code).toBe(0);
+    expect(await switches()).toEqual([expect.objectContaining({ scope: 'tenant', operatorIdentity: 'sso:8812' })]);
+  });
+
+  it('release of an actor or a tenant prints its fingerprint, never the key or id, in text and --json, on success and failure', async () => {
+    const { cli } = await setup();
+    const mallory = fingerprintString('worker:mallory');
+    const acme = fingerprintString('acme');
+    const outputs: string[] = [];
+    const run = async (...args: string[]) => {
+      const result = await cli(...args);
+      outputs.push(result.stdout, result.stderr);
+      return result;
+    };
+    expect((await run('contain', 'actor', 'worker:mallory', ...attribution)).code).toBe(0);
+    const released = await run('release', 'actor', 'worker:mallory', ...attribution, '--json');
+    expect(released.code).toBe(0);
+    expect(JSON.parse(released.stdout)).toEqual({ scope: 'actor', released: true, subject: mallory });
+    const again = await run('release', 'actor', 'worker:mallory', ...attribution);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`no kill switch is engaged for actor ${mallory}`);
+
+    expect((await run('contain', 'tenant', 'acme', ...attribution)).code).toBe(0);
+    const tenant = await run('release', 'tenant', 'acme', ...attribution);
+    expect(tenant).toMatchObject({ code: 0, stdout: `released the tenant kill switch for ${acme}\n` });
+    expect((await run('release', 'tenant', 'acme', ...attribution, '--json')).code).toBe(1);
+    expect(outputs.join('\n')).not.toMatch(/worker:mallory|\bacme\b/);
+
+    // Control: a capability is named as it is.
+    expect((await cli('contain', 'capability', JOBS_RUN, ...attribution)).code).toBe(0);
+    expect((await cli('release', 'capability', JOBS_RUN, ...attribution)).stdout).toContain(
+      `released the capability kill switch for ${JOBS_RUN}`,
+    );
+  });
+
+  it('releases the kill switch of a capability the application no longer registers; containing one stays refused', async () => {
+    const { dataSource, cli, switches } = await setup();
+    // Engaged while jobs.retired was registered; this application version no longer has it.
+    await new TypeOrmContainmentStore(dataSource).engage({
+      scope: 'capability',
+      subject: 'jobs.retired',
+      reason: 'INC-4400',
+      engagedBy: 'operator:7',
+      operatorIdentity: null,
+      engagedAt: new Date('2026-01-01T10:00:00.000Z'),
+    });
+    const released = await cli('release', 'capability', 'jobs.retired', ...attribution);
+    expect(released).toMatchObject({ code: 0, stdout: 'released the capability kill switch for jobs.retired\n' });
+    expect(await switches()).toEqual([]);
+    const contained = await cli('contain', 'capability', 'jobs.retired', ...attribution);
+    expect(contained.code).toBe(1);
+    expect(contained.stderr).toContain('No capability "jobs.retired"');
+    expect(await switches()).toEqual([]);
+  });
+
+  it.each([
+    ['contain', '--by', '  '],
+    ['contain', '--reason', ' '],
+    ['release', '--by', '\t'],
+    ['release', '--reason', '   '],
+  ])('%s with a blank %s is a usage error (exit 2) and changes nothing', async (verb, flag, blank) => {
+    const { cli, switches, containmentRecords } = await setup();
+    if (verb === 'release') expect((await cli('contain', 'actor', 'worker:mallory', ...attribution)).code).toBe(0);
+    const before = { switches: await switches(), records: (await containmentRecords()).length };
+    const options = { '--by': 'operator:7', '--reason': 'INC-4411', [flag]: blank };
+    const result = await cli(verb, 'actor', 'worker:mallory', ...Object.entries(options).flat());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--by <opaque operator id> and --reason <text> are required');
+    expect({ switches: await switches(), records: (await containmentRecords()).length }).toEqual(before);
   });
 });

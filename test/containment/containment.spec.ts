@@ -8,6 +8,7 @@ import {
   ContainmentService,
   CrossTenantResourceRequested,
   type DecisionRecord,
+  EvidenceWriteFailedError,
   ExecutionTargetPolicy,
   InMemoryContainmentStore,
   InMemoryEvidenceRecorder,
@@ -83,6 +84,7 @@ async function setup() {
     ...fixture,
     moduleRef,
     store,
+    evidence,
     engagedEvents,
     propose,
     outcome,
@@ -179,7 +181,8 @@ describe('containment', () => {
       const { containment, records, store, engagedEvents } = await setup();
       const before = records().length;
       await containment.engage({ scope: 'actor', subject: 'customer:alice', ...operator });
-      await containment.engage({ scope: 'actor', subject: 'customer:alice', ...operator }); // already on: nothing recorded
+      // Already on, engaged again by another operator: nothing recorded.
+      await containment.engage({ scope: 'actor', subject: 'customer:alice', ...operator, by: 'operator:8' });
       await containment.release({ scope: 'actor', subject: 'customer:alice', ...operator, reason: 'INC-4411 closed' });
       const fingerprinted = fingerprintString('customer:alice');
       expect(
@@ -236,7 +239,134 @@ describe('containment', () => {
     });
   });
 
+  describe('operators: defects', () => {
+    const refunds = { scope: 'capability', subject: 'documents.read' } as const;
+
+    it('attack: a release that read the switch before another operator released it and a third engaged it again leaves the new engagement on, and its evidence says it did not apply', async () => {
+      const { containment, store, outcome, records, advance } = await setup();
+      await containment.engage({ ...refunds, ...operator });
+      const read = store.active.bind(store);
+      // Between operator:7's read of the switches and its release, operator:8 releases and operator:9 engages again.
+      store.active = async () => {
+        const snapshot = await read();
+        store.active = read;
+        advance(1_000);
+        expect(await containment.release({ ...refunds, ...operator, by: 'operator:8', reason: 'INC-4411 fixed' })).toBe(
+          true,
+        );
+        advance(1_000);
+        await containment.engage({ ...refunds, ...operator, by: 'operator:9', reason: 'INC-4412: abused again' });
+        return snapshot;
+      };
+      const before = records().length;
+
+      expect(await containment.release({ ...refunds, ...operator, reason: 'INC-4411 fixed (late)' })).toBe(false);
+      expect(await containment.list()).toEqual([
+        expect.objectContaining({ ...refunds, engagedBy: 'operator:9', reason: 'INC-4412: abused again' }),
+      ]);
+      expect(await outcome(alice, 1)).toBe('deny@containment');
+      const late = records()
+        .slice(before)
+        .filter((r) => r.reason.includes('INC-4411 fixed (late)'));
+      expect(late.map(({ disposition, sequence }) => ({ disposition, sequence }))).toEqual([
+        { disposition: 'permit', sequence: 0 },
+        { disposition: 'deny', sequence: 1 },
+      ]);
+      expect(late[1]!.correlationId).toBe(late[0]!.correlationId);
+      expect(late[1]!.reason).toContain('did not apply');
+
+      // Control: released by someone who read the current engagement, the capability executes again.
+      expect(await containment.release({ ...refunds, ...operator, by: 'operator:9' })).toBe(true);
+      expect(await outcome(alice, 1)).toBe('executed');
+    });
+
+    it('an engagement whose record failed stays on; repeating the same command records it once evidence is back', async () => {
+      const { containment, evidence, outcome, records, engagedEvents } = await setup();
+      const engagements = () => records().filter((r) => r.stage === 'containment' && r.toolKind === 'operator');
+      const recordDecision = evidence.recordDecision.bind(evidence);
+      evidence.recordDecision = async () => {
+        throw new Error('evidence store is down');
+      };
+      await expect(containment.engage({ ...refunds, ...operator })).rejects.toBeInstanceOf(EvidenceWriteFailedError);
+      evidence.recordDecision = recordDecision;
+      // Fail closed: the switch is on although nothing recorded it.
+      expect(await outcome(alice, 1)).toBe('deny@containment');
+      expect(engagements()).toEqual([]);
+
+      expect(await containment.engage({ ...refunds, ...operator })).toMatchObject({ engaged: false });
+      const [engaged] = (await containment.list()).map((c) => c.engagedAt.toISOString());
+      expect(engagements()).toEqual([
+        expect.objectContaining({
+          disposition: 'deny',
+          capability: 'documents.read',
+          reason: `"operator:7" (run by "sso:8812") engaged the capability kill switch for documents.read (a repeat of its engagement at ${engaged}): INC-4411: refunds abused`,
+        }),
+      ]);
+      expect(engagedEvents).toEqual([expect.objectContaining({ subject: 'documents.read', engagedBy: 'operator:7' })]);
+
+      // Control: another operator's engagement of the engaged switch changes and records nothing.
+      expect(await containment.engage({ ...refunds, ...operator, by: 'operator:8' })).toMatchObject({ engaged: false });
+      expect(engagements()).toHaveLength(1);
+      expect(engagedEvents).toHaveLength(1);
+    });
+
+    it('contains, and releases, an actor whose key or a tenant whose id is longer than 255 characters: only its fingerprint is stored', async () => {
+      const { containment, store, records } = await setup();
+      const longKey = `customer:${'7'.repeat(300)}`;
+      const longTenant = `tenant-${'x'.repeat(300)}`;
+      expect(await containment.engage({ scope: 'actor', subject: longKey, ...operator })).toMatchObject({
+        engaged: true,
+      });
+      expect(await containment.engage({ scope: 'tenant', subject: longTenant, ...operator })).toMatchObject({
+        engaged: true,
+      });
+      expect((await store.active()).map((c) => c.subject)).toEqual([
+        fingerprintString(longKey),
+        fingerprintString(longTenant),
+      ]);
+      expect(JSON.stringify(records())).not.toContain(longKey);
+      expect(await containment.release({ scope: 'actor', subject: longKey, ...operator })).toBe(true);
+      // Control: a capability name is stored as it is, so the column's limit still holds for it.
+      await expect(
+        containment.engage({ scope: 'capability', subject: `documents.${'x'.repeat(250)}`, ...operator }),
+      ).rejects.toBeInstanceOf(VerdictConfigurationError);
+    });
+
+    it('releases the switch of a capability no longer registered; still refuses to contain one', async () => {
+      const { containment, store } = await setup();
+      // Engaged while documents.retired was registered; the application no longer registers it.
+      await store.engage({
+        scope: 'capability',
+        subject: 'documents.retired',
+        reason: 'INC-4400',
+        engagedBy: 'operator:7',
+        operatorIdentity: null,
+        engagedAt: new Date('2025-12-31T10:00:00.000Z'),
+      });
+      expect(await containment.release({ scope: 'capability', subject: 'documents.retired', ...operator })).toBe(true);
+      expect(await store.active()).toEqual([]);
+      await expect(
+        containment.engage({ scope: 'capability', subject: 'documents.retired', ...operator }),
+      ).rejects.toThrow(/No capability "documents.retired"/);
+      expect(await store.active()).toEqual([]);
+    });
+  });
+
   describe('rules', () => {
+    it('refuses two rules of one name at boot: they would share one count', async () => {
+      const rule = (name: string, threshold: number) =>
+        containmentRule({ name, on: CrossTenantResourceRequested, threshold, windowSeconds: 600 });
+      const boot = (rules: ReturnType<typeof rule>[]) =>
+        documentsFixture().boot({ containment: { store: new InMemoryContainmentStore(), rules } });
+      await expect(boot([rule(PROBING, 3), rule(PROBING, 10)])).rejects.toThrow(
+        new VerdictConfigurationError(
+          `Two containment rules are named "${PROBING}": a rule's name keys its event counts, so give each rule its own name.`,
+        ),
+      );
+      // Control: two names, two counts.
+      await expect(boot([rule(PROBING, 3), rule(`${PROBING}-slow`, 10)])).resolves.toBeDefined();
+    });
+
     it('contains the actor whose runs raised the events, never the subject the model named', async () => {
       const { propose, outcome, containment, records, engagedEvents } = await setup();
       // Attack: alice's model probes another tenant's document "on behalf of" bob, naming him everywhere it can.

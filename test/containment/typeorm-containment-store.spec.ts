@@ -1,5 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { InMemoryContainmentStore, OuterTransactionError, fingerprintString } from '@verdict/nestjs';
+import {
+  type ContainmentStore,
+  InMemoryContainmentStore,
+  OuterTransactionError,
+  fingerprintString,
+} from '@verdict/nestjs';
 import { describeContainmentStoreContract } from '@verdict/nestjs/testing';
 import {
   ContainmentEntity,
@@ -26,11 +31,41 @@ describeContainmentStoreContract('memory', async () => ({
   close: async () => {},
 }));
 
+/** Release given the `engagedAt` of the engagement that was read (what `ContainmentService.release` passes). */
+function describeConditionalRelease(
+  label: string,
+  withStore: (use: (store: ContainmentStore) => Promise<void>) => Promise<void>,
+) {
+  describe(`ContainmentStore.release with engagedAt [${label}]`, () => {
+    it('attack: a release of an engagement read before the switch was released and engaged again keeps the newer engagement', async () => {
+      await withStore(async (store) => {
+        const read = engagement();
+        await store.engage(read);
+        await store.release(read);
+        const newer = { ...read, engagedBy: 'operator:9', engagedAt: new Date(read.engagedAt.getTime() + 1) };
+        await store.engage(newer);
+        expect(await store.release(read, read.engagedAt)).toBe(false);
+        expect((await store.active()).filter((c) => c.subject === read.subject)).toEqual([newer]);
+        // Control: the engagement as read back now is released.
+        const [current] = (await store.active()).filter((c) => c.subject === read.subject);
+        expect(await store.release(current!, current!.engagedAt)).toBe(true);
+        expect((await store.active()).filter((c) => c.subject === read.subject)).toEqual([]);
+      });
+    });
+  });
+}
+
+describeConditionalRelease('memory', (use) => use(new InMemoryContainmentStore()));
+
 for (const engine of databaseEngines()) {
   describeContainmentStoreContract(engine.name, async () => {
     const dataSource = await openDataSource(engine, SCHEMA);
     return { store: new TypeOrmContainmentStore(dataSource), close: () => dropDataSource(dataSource) };
   });
+
+  describeConditionalRelease(engine.name, (use) =>
+    withDataSource(engine, SCHEMA, (dataSource) => use(new TypeOrmContainmentStore(dataSource))),
+  );
 
   describe(`TypeOrmContainmentStore [${engine.name}]`, () => {
     it('keeps one row per switch however often it is engaged', async () => {

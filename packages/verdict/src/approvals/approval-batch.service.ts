@@ -119,8 +119,9 @@ export class ApprovalBatchService {
     if (pending.length === 0) return { outcome: 'invalid_state' };
     if (pending.some((r) => isExpired(r, now))) return { outcome: 'expired' };
     const decided = await this.matched(pending, decisions);
-    const refusal = await this.approverRefusal(approver, pending);
-    if (refusal !== null) return { outcome: refusal };
+    // A contained approver is refused by the kill-switch check below, which records and reports the refusal
+    // (stage containment, approvalOutcome contained, CapabilityDenied) as for one receipt.
+    if ((await this.approverRefusal(approver, pending)) === 'forbidden') return { outcome: 'forbidden' };
     const trails = decided.map(({ receipt }) => this.trailOf(receipt));
     for (const [index, item] of decided.entries()) {
       const contained = await this.containment.check(this.humanDecision(item, approver, requester));
@@ -207,16 +208,21 @@ export class ApprovalBatchService {
     return decided;
   }
 
-  /** `forbidden` without CASL `approve` on some item's subject, `contained` while the approver's own switch is engaged. */
+  /**
+   * `forbidden` without CASL `approve` on some item's subject, else `contained` while the approver's own switch is
+   * engaged. Every item's CASL is checked: a `contained` answer never leaves an item unchecked.
+   */
   private async approverRefusal(approver: Approver, items: readonly ApprovalReceipt[]): Promise<DeciderRefusal | null> {
+    let contained = false;
     for (const receipt of items) {
       const refusal = await deciderRefusal(approver.context, 'approve', approvalSubject(receipt), {
         abilityFactory: this.options.abilityFactory,
         containment: this.containment,
       });
-      if (refusal !== null) return refusal;
+      if (refusal === 'forbidden') return refusal;
+      contained ||= refusal === 'contained';
     }
-    return null;
+    return contained ? 'contained' : null;
   }
 
   private humanDecision({ receipt, decision }: Decided, approver: Approver, requester: ActionContext): HumanDecision {

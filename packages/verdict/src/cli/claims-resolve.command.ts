@@ -36,7 +36,8 @@ export class ClaimsResolveCommand implements CliCommandRunner {
     const json = options.json === true;
     if (!CHOICES.includes(choice as ClaimResolutionChoice))
       return fail(this.streams, json, `resolution must be completed or retryable, not "${choice}"`, 2);
-    if (!options.by || !options.reason)
+    // A blank --by or --reason is a missing one: a usage error, and nothing runs.
+    if (!options.by?.trim() || !options.reason?.trim())
       return fail(this.streams, json, '--by <opaque operator id> and --reason <text> are required', 2);
     try {
       // The hook must name someone: a blank, missing or over-long identity fails before anything changes.

@@ -1,6 +1,8 @@
 import { Inject, Injectable, Optional, type Type } from '@nestjs/common';
 import { ContainmentScope } from '../containment/containment-scope.js';
 import { ContainmentService } from '../containment/containment.service.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { type CliStreams, fail, processStreams } from './cli-output.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import type { CliCommandRunner } from './cli-program.js';
@@ -16,7 +18,8 @@ interface SwitchOptions {
  * The runner of `contain <scope> <subject>` or `release <scope> <subject>` with `--by <opaque id>
  * --reason <text> [--json]`: engages or releases one kill switch through {@link ContainmentService}.
  * Who ran the command (the {@link OperatorIdentity} hook; default: the OS user) is recorded next to
- * `--by`. Engaging an engaged switch succeeds and changes nothing; releasing one that is off fails.
+ * `--by`; a hook that names nobody fails the command before anything changes. Engaging an engaged switch succeeds
+ * and changes nothing; releasing one that is off fails. An actor key or tenant id is printed only as its fingerprint.
  */
 function containmentSwitchCommand(scope: ContainmentScope, action: 'contain' | 'release'): Type<CliCommandRunner> {
   @Injectable()
@@ -29,31 +32,43 @@ function containmentSwitchCommand(scope: ContainmentScope, action: 'contain' | '
 
     async run([subject]: string[], options: SwitchOptions = {}): Promise<void> {
       const json = options.json === true;
-      if (!options.by || !options.reason)
+      // A blank --by or --reason is a missing one: a usage error, and nothing runs.
+      if (!options.by?.trim() || !options.reason?.trim())
         return fail(this.streams, json, '--by <opaque operator id> and --reason <text> are required', 2);
+      // What is printed of the subject: a capability's name; an actor key or tenant id only as its fingerprint.
+      const shown = scope === ContainmentScope.Capability ? subject! : fingerprintString(subject!);
       try {
         const command = {
           scope,
           subject: subject!,
           reason: options.reason,
           by: options.by,
-          operatorIdentity: await this.operatorIdentity(),
+          operatorIdentity: operatorIdentityOf(await this.operatorIdentity()),
         };
         const report = (facts: Record<string, unknown>, text: string) =>
           this.streams.out(json ? JSON.stringify({ scope, ...facts }) : text);
         if (action === 'release') {
           if (!(await this.containment.release(command)))
-            return fail(this.streams, json, `no kill switch is engaged for ${scope} ${subject}`);
-          return report({ released: true }, `released the ${scope} kill switch for ${subject}`);
+            return fail(
+              this.streams,
+              json,
+              `no kill switch is engaged for ${scope} ${shown}: nothing was released (if contain list shows one, another operator engaged it again meanwhile)`,
+            );
+          return report({ released: true, subject: shown }, `released the ${scope} kill switch for ${shown}`);
         }
         const { engaged, containment } = await this.containment.engage(command);
         const { subject: stored, engagedBy, engagedAt } = containment;
         const facts = { engaged, subject: stored, engagedBy, engagedAt: engagedAt.toISOString() };
+        // The service records a repeat of the kept engagement again (ADR 0133): say so.
+        const repeat =
+          engagedBy === command.by &&
+          containment.operatorIdentity === command.operatorIdentity &&
+          containment.reason === command.reason;
         report(
           facts,
           engaged
             ? `contained ${scope} ${stored} (by ${engagedBy}, run by ${command.operatorIdentity})`
-            : `${scope} ${stored} was already contained (by ${engagedBy} at ${facts.engagedAt}): nothing changed`,
+            : `${scope} ${stored} was already contained (by ${engagedBy} at ${facts.engagedAt}): ${repeat ? 'the switch is unchanged; its engagement was recorded again' : 'nothing changed'}`,
         );
       } catch (error) {
         fail(this.streams, json, (error as Error).message);
@@ -63,6 +78,19 @@ function containmentSwitchCommand(scope: ContainmentScope, action: 'contain' | '
   const name = `${action === 'contain' ? 'Contain' : 'Release'}${scope[0]!.toUpperCase()}${scope.slice(1)}Command`;
   Object.defineProperty(ContainmentSwitchCommand, 'name', { value: name });
   return ContainmentSwitchCommand;
+}
+
+/**
+ * What the operator-identity hook answered, when it names someone: a hook that returns `undefined`, a non-string or a
+ * blank string fails the command (`ContainmentService` checks the length), so no engagement or release is attributed
+ * to nobody.
+ */
+function operatorIdentityOf(identity: unknown): string {
+  if (typeof identity !== 'string' || identity.trim() === '')
+    throw new VerdictConfigurationError(
+      `The CLI's operator-identity hook named nobody (got ${typeof identity === 'string' ? 'a blank string' : String(identity)}): fix the operatorIdentity passed to VerdictCliModule.forRoot; nothing changed.`,
+    );
+  return identity;
 }
 
 /** `contain capability <name> --by <id> --reason <text> [--json]`. */

@@ -7,7 +7,8 @@ import { type McpCommandOptions, reviewMcpServer, urlChangeText } from './listed
 
 /**
  * `mcp diff <server> <url> [--lockfile <file>] [--header <name:value>...] [--json]`: what the server lists now
- * against its pins in the lockfile — new tools, removed ones, changed schemas and changed descriptions (both texts),
+ * against its pins in the lockfile — new tools, removed ones, changed schemas and changed descriptions (both texts;
+ * a tool whose description and schema both changed is `description_and_schema_changed`, with both texts),
  * and a URL other than the one the server was pinned from. Exits 1 when something changed or the server cannot be listed, 0 when it is as pinned, 2 on a usage error: a CI
  * step that catches a rug pull before an agent does.
  */
@@ -33,7 +34,7 @@ export function changesText(changes: readonly McpPinChange[]): string {
   return changes
     .map((change) => {
       const head = `${change.server}/${change.tool}: ${change.change}`;
-      if (change.change !== 'description_changed') return head;
+      if (change.change !== 'description_changed' && change.change !== 'description_and_schema_changed') return head;
       return `${head}\n  - pinned:  ${JSON.stringify(change.pinnedDescription)}\n  + current: ${JSON.stringify(change.currentDescription)}`;
     })
     .join('\n');

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import type { SecurityEvent } from '../events/security-event.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import { windowStartOf } from '../rate-limits/fixed-window.js';
@@ -13,7 +14,8 @@ import { Stage } from '../decisions/stage.js';
  * subject in fixed windows (a `RateLimitStore` bucket per rule and subject, refused at the threshold) and
  * contains the subject when the count reaches its threshold. The subject is the event's actor or tenant
  * fingerprint, which Verdict took from the server-side action context: nothing the model wrote can name
- * it. An event without that fingerprint counts for no one.
+ * it. An event without that fingerprint counts for no one. Two rules of one name fail the module at boot
+ * (`VerdictConfigurationError`): the name keys the counts.
  */
 @Injectable()
 export class ContainmentRules {
@@ -24,6 +26,15 @@ export class ContainmentRules {
     private readonly containment: ContainmentService,
   ) {
     this.counters = options.containment?.ruleCounters ?? new InMemoryRateLimitStore();
+    // A rule's name keys its counters: two rules of one name would count into one bucket.
+    const names = new Set<string>();
+    for (const rule of options.containment?.rules ?? []) {
+      if (names.has(rule.name))
+        throw new VerdictConfigurationError(
+          `Two containment rules are named "${rule.name}": a rule's name keys its event counts, so give each rule its own name.`,
+        );
+      names.add(rule.name);
+    }
   }
 
   /** Whether any rule is configured: without one, {@link observe} has nothing to do. */

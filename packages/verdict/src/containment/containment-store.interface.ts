@@ -8,15 +8,24 @@ export interface ContainmentEngagement {
 
 /**
  * Where kill switches live (docs/containment.md): one row per engaged switch, shared by every process and
- * node on the store. Engaging an engaged switch changes nothing; releasing removes it. Adapters:
+ * node on the store. Engaging an engaged switch changes nothing; releasing removes it (only the engagement that
+ * was read, when the caller says which: see {@link ContainmentStore.release}). Adapters:
  * `InMemoryContainmentStore` (tests, one process), `TypeOrmContainmentStore` (`@verdict/nestjs/typeorm`).
  * Store failures reject; they are never read as "not contained".
  */
 export interface ContainmentStore {
   /** Engages `containment` atomically, or keeps the switch already engaged for its key. */
   engage(containment: Containment): Promise<ContainmentEngagement>;
-  /** Releases the switch for `key`; `false` when none was engaged. */
-  release(key: ContainmentKey): Promise<boolean>;
+  /**
+   * Releases the switch for `key`; `false` when none was engaged. With `engagedAt` (the {@link Containment.engagedAt}
+   * of the engagement the caller read), only that engagement is released, atomically: a switch released and engaged
+   * again since (another engagement, another instant) is kept, and the answer is `false`. `ContainmentService`
+   * always passes it. Optional so that stores written before it keep compiling; such a store releases whatever is
+   * engaged for `key`, and a release racing a re-engagement may then remove the newer one.
+   *
+   * @example await store.release({ scope: 'capability', subject: 'orders.refund' }, read.engagedAt);
+   */
+  release(key: ContainmentKey, engagedAt?: Date): Promise<boolean>;
   /** Every engaged switch, oldest first. */
   active(): Promise<Containment[]>;
 }

@@ -17,7 +17,7 @@ import { ContainmentGate } from './containment.gate.js';
 import { ContainmentScope, isContainmentScope } from './containment-scope.js';
 import type { ContainmentEngagement, ContainmentStore } from './containment-store.interface.js';
 
-/** The longest `by`, operator identity or subject a containment row holds (`varchar(255)` on every engine). */
+/** The longest `by`, operator identity or capability name a containment row holds (`varchar(255)` on every engine). */
 const FIELD_MAX_LENGTH = 255;
 
 /** An operator's engagement or release of one kill switch. */
@@ -51,13 +51,17 @@ export class ContainmentService {
   ) {}
 
   /**
-   * Engages a kill switch. Engaging one that is on changes nothing and records nothing (`engaged: false`).
+   * Engages a kill switch. Engaging one that is on changes nothing (`engaged: false`, the kept engagement). Records
+   * nothing then, except for a repeat of the kept engagement itself (the same `by`, operator identity and reason):
+   * that is the retry of an engagement whose record could not be written, so the engagement is recorded (and
+   * `ContainmentEngaged` emitted) again (ADR 0133).
    *
-   * @throws VerdictConfigurationError for an unknown scope or capability, a blank subject, reason or `by`, or an over-long field: nothing changes.
+   * @throws VerdictConfigurationError for an unknown scope or capability, a blank subject, reason or `by`, or an over-long `by`, operator identity or capability name: nothing changes.
+   * @throws EvidenceWriteFailedError when the engagement cannot be recorded: the switch stays engaged (the safe direction); repeat the command once evidence is back to record it.
    * @example await containment.engage({ scope: 'capability', subject: 'orders.refund', reason: 'INC-4411', by: 'operator:7' });
    */
   async engage(command: ContainmentCommand): Promise<ContainmentEngagement> {
-    const key = this.keyOf(command);
+    const key = this.keyOf(command, 'engage');
     return this.engageKey(key, {
       reason: command.reason,
       engagedBy: command.by,
@@ -67,19 +71,45 @@ export class ContainmentService {
   }
 
   /**
-   * Releases a kill switch; `false` (nothing recorded) when none was engaged for it.
+   * Releases a kill switch; `false` when none was engaged for it. A capability switch may be released after its
+   * capability was unregistered. The release is recorded first (a release that cannot be recorded does not happen),
+   * then only the engagement that was read is released: should another operator release the switch, or release it
+   * and engage it again, in between, nothing is released, a second record (same correlation id, `deny`) says the
+   * release did not apply, and the answer is `false`.
    *
-   * @throws VerdictConfigurationError as {@link engage} does.
+   * @throws VerdictConfigurationError as {@link engage} does (but for an unregistered capability).
+   * @throws EvidenceWriteFailedError when the release cannot be recorded: the switch stays engaged.
    */
   async release(command: ContainmentCommand): Promise<boolean> {
-    const key = this.keyOf(command);
+    const key = this.keyOf(command, 'release');
     const store = this.store();
-    const engaged = (await store.active()).some((c) => c.scope === key.scope && c.subject === key.subject);
-    if (!engaged) return false;
+    const engaged = (await store.active()).find((c) => c.scope === key.scope && c.subject === key.subject);
+    if (engaged === undefined) return false;
+    const operatorIdentity = command.operatorIdentity ?? null;
     // Evidence first: releasing is the unsafe direction, so a release nobody could record does not happen.
-    await this.record(key, 'released', command.reason, command.by, command.operatorIdentity ?? null, ToolKind.Operator);
-    const released = await store.release(key);
+    const correlationId = await this.record(key, {
+      what: 'released',
+      reason: command.reason,
+      by: command.by,
+      operatorIdentity,
+      toolKind: ToolKind.Operator,
+    });
+    // Only the engagement that was read: a stale release never removes a switch engaged again since.
+    const released = await store.release(key, engaged.engagedAt);
     this.gate.invalidate();
+    if (!released)
+      await this.record(
+        key,
+        {
+          what: 'did_not_release',
+          reason: command.reason,
+          by: command.by,
+          operatorIdentity,
+          toolKind: ToolKind.Operator,
+          engagedAt: engaged.engagedAt,
+        },
+        correlationId,
+      );
     return released;
   }
 
@@ -115,38 +145,69 @@ export class ContainmentService {
       engagedAt,
     });
     this.gate.invalidate();
-    if (!engagement.engaged) return engagement;
+    const kept = engagement.containment;
+    // An operator repeating the kept engagement may be retrying one whose record failed: record it again (ADR 0133).
+    const repeat =
+      !engagement.engaged &&
+      by.toolKind === ToolKind.Operator &&
+      kept.engagedBy === by.engagedBy &&
+      kept.operatorIdentity === by.operatorIdentity &&
+      kept.reason === by.reason;
+    if (!engagement.engaged && !repeat) return engagement;
     // The switch is on whatever happens next: a missing record is reported, never a reason to leave it off.
-    const correlationId = await this.record(key, 'engaged', by.reason, by.engagedBy, by.operatorIdentity, by.toolKind);
+    const correlationId = await this.record(key, {
+      what: 'engaged',
+      reason: by.reason,
+      by: by.engagedBy,
+      operatorIdentity: by.operatorIdentity,
+      toolKind: by.toolKind,
+      ...(repeat ? { engagedAt: kept.engagedAt } : {}),
+    });
     this.events?.emit(
       ContainmentEngaged.event,
-      new ContainmentEngaged(correlationId, key.scope, key.subject, by.engagedBy, engagedAt),
+      new ContainmentEngaged(correlationId, key.scope, key.subject, by.engagedBy, kept.engagedAt),
     );
     return engagement;
   }
 
+  /**
+   * One containment record: `what` an operator or a rule did (`did_not_release`: a release recorded under
+   * `correlationId` that found the switch released, or engaged again, since it was read). `engagedAt`: the instant of
+   * the engagement a repeat or a failed release was about. Returns the record's correlation id.
+   */
   private async record(
     { scope, subject }: ContainmentKey,
-    what: 'engaged' | 'released',
-    reason: string,
-    by: string,
-    operatorIdentity: string | null,
-    toolKind: ToolKind,
+    act: {
+      what: 'engaged' | 'released' | 'did_not_release';
+      reason: string;
+      by: string;
+      operatorIdentity: string | null;
+      toolKind: ToolKind;
+      engagedAt?: Date;
+    },
+    correlationId?: string,
   ): Promise<string> {
-    const correlationId = randomUUID();
+    const { what, reason, by, operatorIdentity, toolKind, engagedAt } = act;
+    const correlation = correlationId ?? randomUUID();
     // JSON strings: a --by that reads "operator:7 (run by sso:ceo)" stays one quoted value.
     const who = `${JSON.stringify(by)}${operatorIdentity === null ? '' : ` (run by ${JSON.stringify(operatorIdentity)})`}`;
-    const text = `${who} ${what} the ${scope} kill switch for ${subject}: ${reason}`;
+    const theSwitch = `the ${scope} kill switch for ${subject}`;
+    const text =
+      what === 'did_not_release'
+        ? `${who}'s release of ${theSwitch} (engaged at ${engagedAt!.toISOString()}) did not apply: it was released, or released and engaged again, since it was read: ${reason}`
+        : what === 'engaged' && engagedAt !== undefined
+          ? `${who} engaged ${theSwitch} (a repeat of its engagement at ${engagedAt.toISOString()}): ${reason}`
+          : `${who} ${what} ${theSwitch}: ${reason}`;
     const decision =
-      what === 'engaged' ? Decision.deny(Stage.Containment, text) : Decision.permit(Stage.Containment, text);
+      what === 'released' ? Decision.permit(Stage.Containment, text) : Decision.deny(Stage.Containment, text);
     const capability = scope === ContainmentScope.Capability ? subject : '*';
     try {
       await this.evidence.recordDecision(
         decisionRecord(
           {
             id: randomUUID(),
-            correlationId,
-            sequence: 0,
+            correlationId: correlation,
+            sequence: correlationId === undefined ? 0 : 1,
             capability,
             toolKind,
             stage: decision.stage,
@@ -160,11 +221,19 @@ export class ContainmentService {
     } catch (error) {
       throw new EvidenceWriteFailedError(capability, Stage.Containment, error);
     }
-    return correlationId;
+    return correlation;
   }
 
-  /** The store key of an operator's command: capability names as they are, actor keys and tenant ids fingerprinted. */
-  private keyOf({ scope, subject, reason, by, operatorIdentity }: ContainmentCommand): ContainmentKey {
+  /**
+   * The store key of an operator's command: capability names as they are, actor keys and tenant ids fingerprinted
+   * (a fingerprint always fits the store's column, so only a capability name is held to its length). A capability
+   * must be registered to be contained; any engaged capability switch may be released, even of one no longer
+   * registered.
+   */
+  private keyOf(
+    { scope, subject, reason, by, operatorIdentity }: ContainmentCommand,
+    action: 'engage' | 'release',
+  ): ContainmentKey {
     if (!isContainmentScope(scope))
       throw new VerdictConfigurationError(
         `A kill switch's scope is capability, actor or tenant, not "${String(scope)}".`,
@@ -177,7 +246,7 @@ export class ContainmentService {
       if (typeof value !== 'string' || value.trim() === '')
         throw new VerdictConfigurationError(`Containment needs a non-blank ${name}.`);
     for (const [name, value] of [
-      ['subject', subject],
+      ['capability name', scope === ContainmentScope.Capability ? subject : undefined],
       ['by', by],
       ['operator identity', operatorIdentity],
     ] as const)
@@ -186,7 +255,7 @@ export class ContainmentService {
           `The ${name} of a containment is a non-blank string of at most ${FIELD_MAX_LENGTH} characters.`,
         );
     if (scope !== ContainmentScope.Capability) return { scope, subject: fingerprintString(subject) };
-    if (this.registry.find(subject) === undefined)
+    if (action === 'engage' && this.registry.find(subject) === undefined)
       throw new VerdictConfigurationError(
         `No capability "${subject}" is registered: check the name (verdict validate lists them); nothing was contained.`,
       );

@@ -12,7 +12,10 @@ export class InMemoryContainmentStore implements ContainmentStore {
     return { engaged: true, containment: { ...containment } };
   }
 
-  async release(key: ContainmentKey): Promise<boolean> {
+  async release(key: ContainmentKey, engagedAt?: Date): Promise<boolean> {
+    const kept = this.switches.get(keyOf(key));
+    if (kept === undefined || (engagedAt !== undefined && kept.engagedAt.getTime() !== engagedAt.getTime()))
+      return false;
     return this.switches.delete(keyOf(key));
   }
 

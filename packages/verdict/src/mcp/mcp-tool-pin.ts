@@ -39,16 +39,26 @@ export const McpPinStatus = {
   Pinned: 'pinned',
   /** Never reviewed: refused until an operator pins it. */
   Unpinned: 'unpinned',
+  /** The description changed; the input schema is as pinned. */
   DescriptionChanged: 'description_changed',
+  /** The input schema changed; the description is as pinned. */
   SchemaChanged: 'schema_changed',
+  /** Both changed: a reviewer must read the new description and the new schema. */
+  DescriptionAndSchemaChanged: 'description_and_schema_changed',
 } as const;
 export type McpPinStatus = (typeof McpPinStatus)[keyof typeof McpPinStatus];
 
-/** The status of `current` against the pins of a lockfile; only `pinned` may be used. */
+/**
+ * The status of `current` against the pins of a lockfile; only `pinned` may be used. A tool whose description and
+ * schema both changed is `description_and_schema_changed`: neither change hides the other.
+ */
 export function pinStatus(pins: readonly McpToolPin[], current: McpToolPin): McpPinStatus {
   const pinned = pins.find((pin) => pin.server === current.server && pin.tool === current.tool);
   if (pinned === undefined) return McpPinStatus.Unpinned;
-  if (pinned.descriptionFingerprint !== current.descriptionFingerprint) return McpPinStatus.DescriptionChanged;
-  if (pinned.inputSchemaFingerprint !== current.inputSchemaFingerprint) return McpPinStatus.SchemaChanged;
+  const description = pinned.descriptionFingerprint !== current.descriptionFingerprint;
+  const schema = pinned.inputSchemaFingerprint !== current.inputSchemaFingerprint;
+  if (description && schema) return McpPinStatus.DescriptionAndSchemaChanged;
+  if (description) return McpPinStatus.DescriptionChanged;
+  if (schema) return McpPinStatus.SchemaChanged;
   return McpPinStatus.Pinned;
 }

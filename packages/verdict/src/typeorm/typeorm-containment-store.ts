@@ -9,7 +9,8 @@ const COLUMNS = 'scope, subject, reason, engaged_by, operator_identity, engaged_
 
 /**
  * Kill switches in `verdict_containments`, shared by every process and node on the database. Engaging
- * is one insert that does nothing on conflict (the kept row is read back); releasing is one delete.
+ * is one insert that does nothing on conflict (the kept row is read back); releasing is one delete, of the
+ * engagement made at `engagedAt` when it is given (a switch engaged again since is kept).
  * Writes never join an application transaction (see `StoreConnection`). Database failures reject.
  *
  * @example
@@ -20,6 +21,7 @@ export class TypeOrmContainmentStore implements ContainmentStore {
   private readonly insertSql: string;
   private readonly readSql: string;
   private readonly deleteSql: string;
+  private readonly deleteEngagementSql: string;
   private readonly activeSql: string;
 
   constructor(dataSource: DataSource) {
@@ -32,6 +34,7 @@ export class TypeOrmContainmentStore implements ContainmentStore {
         : `${insert} ON CONFLICT (scope, subject) DO NOTHING`;
     this.readSql = `SELECT ${COLUMNS} FROM ${TABLE} WHERE scope = ${p(1)} AND subject = ${p(2)}`;
     this.deleteSql = `DELETE FROM ${TABLE} WHERE scope = ${p(1)} AND subject = ${p(2)}`;
+    this.deleteEngagementSql = `${this.deleteSql} AND engaged_at = ${p(3)}`;
     this.activeSql = `SELECT ${COLUMNS} FROM ${TABLE} ORDER BY engaged_at, scope, subject`;
   }
 
@@ -45,8 +48,12 @@ export class TypeOrmContainmentStore implements ContainmentStore {
     return { engaged: false, containment: this.containmentOf(rows[0]) };
   }
 
-  async release({ scope, subject }: ContainmentKey): Promise<boolean> {
-    return (await this.connection.write('Containment release', this.deleteSql, [scope, subject])).affected > 0;
+  async release({ scope, subject }: ContainmentKey, engagedAt?: Date): Promise<boolean> {
+    const [sql, parameters] =
+      engagedAt === undefined
+        ? [this.deleteSql, [scope, subject]]
+        : [this.deleteEngagementSql, [scope, subject, this.connection.instant(engagedAt)]];
+    return (await this.connection.write('Containment release', sql, parameters)).affected > 0;
   }
 
   async active(): Promise<Containment[]> {
