@@ -54,21 +54,24 @@ export class AiSdkProvenanceTracker {
    * application's tool starts (a sub-agent with a tracked model of its own) reads its input — which this agent's
    * model wrote — as trusted as that window, unobserved (untrusted) when the tracker did not see the call, and an
    * untracked agent's bound calls inside it are unobserved. Bound tools of `VerdictAiSdkTools` do this themselves.
-   * A tool whose `execute` returns a stream runs its stream outside the window.
+   * A streaming tool (an `async function*` execute) is left as it is: an agent it starts is not seen.
    *
    * @example await generateText({ model, tools: tracker.tools({ delegate, lookup }), messages });
    */
   tools<T extends ToolSet>(tools: T): T {
     const wrapped = Object.entries(tools).map(([name, tool]) => {
       const execute = tool.execute;
-      if (execute === undefined) return [name, tool];
+      // A streaming tool (an async generator) yields outside any call: it is left as it is.
+      if (execute === undefined || isAsyncGenerator(execute)) return [name, tool];
+      const tracked = (input: unknown, options: ToolExecutionOptions<never>) =>
+        this.windows.within({ id: options.toolCallId, input }, async () => execute(input, options));
+      // Every property of the tool kept as it is (some are not enumerable), but its `execute`.
       return [
         name,
-        {
-          ...tool,
-          execute: (input: unknown, options: ToolExecutionOptions<never>) =>
-            this.windows.within({ id: options.toolCallId, input }, async () => execute(input, options)),
-        },
+        Object.create(Object.getPrototypeOf(tool) as object | null, {
+          ...Object.getOwnPropertyDescriptors(tool),
+          execute: { value: tracked, enumerable: true, writable: true, configurable: true },
+        }) as typeof tool,
       ];
     });
     return Object.fromEntries(wrapped) as T;
@@ -114,20 +117,12 @@ export class AiSdkProvenanceTracker {
     const caller = enclosingToolCallWindow();
     for (const message of prompt.slice(lastAnswer + 1))
       if (message.role === 'user') await this.labeller.labelInput(partsText(message.content), caller);
-    // Each call's arguments, by id: a tool result is found by the call that returned it.
-    const inputs = new Map<string, unknown>();
-    for (const message of prompt)
-      if (message.role === 'assistant')
-        for (const part of message.content) if (part.type === 'tool-call') inputs.set(part.toolCallId, part.input);
     const items: LabelledContent[] = [];
-    for (const message of prompt) items.push(...(await this.itemsOf(message, inputs)));
+    for (const message of prompt) items.push(...(await this.itemsOf(message)));
     return ProvenanceWindow.of(items);
   }
 
-  private async itemsOf(
-    message: AiSdkMessage,
-    inputs: ReadonlyMap<string, unknown>,
-  ): Promise<readonly LabelledContent[]> {
+  private async itemsOf(message: AiSdkMessage): Promise<readonly LabelledContent[]> {
     if (message.role === 'system') return this.labeller.itemsOf('system', message.content);
     if (message.role === 'user') return this.labeller.itemsOf('user', partsText(message.content));
     if (message.role === 'assistant') {
@@ -145,15 +140,11 @@ export class AiSdkProvenanceTracker {
     }
     const items: LabelledContent[] = [];
     for (const part of message.content) {
-      if (part.type !== 'tool-result') continue;
+      // A human's denial of an approval is the application's answer, not the tool's: it holds nothing to label.
+      if (part.type !== 'tool-result' || part.output.type === 'execution-denied') continue;
       const text = toolResultText(part.output);
-      items.push(
-        ...(await this.labeller.toolResultOf(
-          text,
-          part.toolName,
-          this.windows.resultOf({ id: part.toolCallId, input: inputs.get(part.toolCallId) }, text),
-        )),
-      );
+      const bound = this.windows.resultOf(part.toolCallId, text);
+      items.push(...(await this.labeller.toolResultOf(text, part.toolName, bound)));
     }
     return items;
   }
@@ -179,4 +170,12 @@ export class AiSdkProvenanceTracker {
   ): void {
     this.windows.remember({ id: call.toolCallId, input: toolCallInput(call.input) }, window, context);
   }
+}
+
+/** Whether `fn` is an `async function*`, whose calls return a stream rather than a promise. */
+function isAsyncGenerator(fn: unknown): boolean {
+  return (
+    typeof fn === 'function' &&
+    (fn as { [Symbol.toStringTag]?: string })[Symbol.toStringTag] === 'AsyncGeneratorFunction'
+  );
 }

@@ -97,20 +97,31 @@ export class ExecutionClaimsService {
     // JSON strings: a --by that reads "operator:7 (run by sso:ceo)" stays one quoted value.
     const operator = `operator ${JSON.stringify(by)}${operatorIdentity === undefined ? '' : ` (run by ${JSON.stringify(operatorIdentity)})`}`;
     // The evidence first: a resolution that cannot be recorded does not happen.
-    const current = await this.store().find(claimId);
-    const expected = current !== null && resolvable(current, force) ? current : null;
-    if (expected !== null)
-      await this.record({ ...expected, status: to }, resolutionDecision(operator, expected.status, to, reason), now);
-    const resolution = await this.store().resolve({
-      claimId,
-      to,
-      by,
-      operatorIdentity: operatorIdentity ?? null,
-      reason,
-      force,
-      now,
-    });
-    if (expected === null) return resolution;
+    const expected = await this.store().find(claimId);
+    // Refused as the claim stands: nothing is resolved, so nothing is recorded.
+    if (expected === null) return { outcome: 'not_found' };
+    if (expected.status === ExecutionClaimStatus.Claimed && !force)
+      return { outcome: 'force_required', claim: expected };
+    if (!resolvable(expected, force)) return { outcome: 'invalid_state', claim: expected };
+    await this.record({ ...expected, status: to }, resolutionDecision(operator, expected.status, to, reason), now);
+    let resolution: ClaimResolution;
+    try {
+      resolution = await this.store().resolve({
+        claimId,
+        to,
+        by,
+        operatorIdentity: operatorIdentity ?? null,
+        reason,
+        force,
+        now,
+      });
+    } catch (error) {
+      // The store failed after the record: say it may not have applied, then report the fault as it is.
+      await this.record(expected, notApplied(operator, expected.status, 'unknown: the store failed'), now).catch(
+        () => undefined,
+      );
+      throw error;
+    }
     // The claim moved between the read and the update (its executor finished, another operator resolved it):
     // what happened instead is recorded too.
     if (resolution.outcome === 'resolved') {
@@ -120,10 +131,7 @@ export class ExecutionClaimsService {
       const found = resolution.outcome === 'not_found' ? 'gone' : resolution.claim.status;
       await this.record(
         resolution.outcome === 'not_found' ? expected : resolution.claim,
-        Decision.deny(
-          Stage.ExecutionClaim,
-          `${operator}'s resolution of ${expected.status} did not apply: the claim is ${found}`,
-        ),
+        notApplied(operator, expected.status, found),
         now,
       );
     }
@@ -187,4 +195,12 @@ function resolutionDecision(
   return to === ExecutionClaimStatus.Released
     ? Decision.permit(Stage.ExecutionClaim, `${operator} resolved ${from} as retryable: ${reason}`)
     : Decision.deny(Stage.ExecutionClaim, `${operator} resolved ${from} as completed: ${reason}`);
+}
+
+/** A resolution that did not apply, the claim being `found` instead. */
+function notApplied(operator: string, from: ExecutionClaimStatus, found: string): Decision {
+  return Decision.deny(
+    Stage.ExecutionClaim,
+    `${operator}'s resolution of ${from} did not apply: the claim is ${found}`,
+  );
 }

@@ -167,7 +167,7 @@ export class ModelInputGuard {
         );
         // A call of no tool the agent has gets langchain's error answer, which lists the agent's tools: the model
         // reads Verdict's refusal instead, and may call a tool that exists.
-        if (request.tool === undefined && ToolMessage.isInstance(result) && result.status === 'error')
+        if (request.tool === undefined && ToolMessage.isInstance(result) && isInvalidToolAnswer(result, called))
           return this.refuse(
             request.toolCall,
             Decision.deny(Stage.Proposal, 'unknown_tool'),
@@ -301,6 +301,19 @@ export class ModelInputGuard {
   ): ToolMessage {
     return this.seal.sealMessage(new ToolMessage({ content, tool_call_id: toolCallId, name, status }), thread);
   }
+}
+
+/**
+ * Whether `result` is langchain's own answer to a call of a tool the agent does not have (`Error: <name> is not a valid
+ * tool, try one of [...]`), not the error of a tool a middleware supplied for that name, which is released as any
+ * result is.
+ */
+function isInvalidToolAnswer(result: ToolMessage, name: string): boolean {
+  return (
+    result.status === 'error' &&
+    typeof result.content === 'string' &&
+    result.content.startsWith(`Error: ${name} is not a valid tool, try one of [`)
+  );
 }
 
 /** The capability a bound or guarded tool runs (`undefined` for any other tool). */

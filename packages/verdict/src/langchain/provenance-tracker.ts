@@ -2,7 +2,7 @@ import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage }
 import { createMiddleware } from 'langchain';
 import type { Trust } from '../context-release/trust.js';
 import type { LabelledContent } from '../provenance/labelled-content.js';
-import { carryAnswer, enclosingToolCallWindow, withToolCallProvenance } from '../provenance/provenance-scope.js';
+import { enclosingToolCallWindow, withToolCallProvenance } from '../provenance/provenance-scope.js';
 import { ProvenanceSource } from '../provenance/provenance-source.js';
 import { ProvenanceWindow } from '../provenance/provenance-window.js';
 import { ContextLabeller, type ProvenanceTrackerOptions, type WindowRole } from '../provenance/context-labeller.js';
@@ -134,8 +134,6 @@ export class ProvenanceTracker {
     const item = await this.labeller.labelAnswer(textOf(answer), window);
     if (item === undefined) return;
     this.byMessage.set(answer, [item]);
-    // A sub-agent's answer goes up to the tool call of the agent that ran it, whose result carries its label.
-    carryAnswer(item);
   }
 
   /** A tool answered: labelled by the shared rules ({@link ContextLabeller.labelToolResult}). */

@@ -80,18 +80,18 @@ export class QuarantinedReading {
         // Verdict's own fixed answer for a call it did not execute holds nothing to quarantine — only from a tool
         // Verdict made: any other tool's text shaped like one (a file, a web page) is quarantined like the rest.
         if ((text === '' && !nonText) || this.isVerdictRefusal(request.tool, text)) return result;
-        const items = this.labels.recall(text) ?? [
-          labelContent(text, ProvenanceSource.named(ProvenanceSourceKind.Tool, called), Trust.Untrusted),
-        ];
-        if (!items.some((item) => item.label.trust === Trust.Untrusted)) return result;
         // The quarantined model reads text only: a part it cannot read (an image, a file) may not be swapped for a
-        // handle that does not hold it, nor reach the deciding model as it is.
+        // handle that does not hold it, nor reach the deciding model as it is — whatever labels its text has.
         if (nonText)
           throw new UnreleasedContextError(
             `A result with a part that is not text from tool "${called}"`,
             DECIDING_MODEL,
             NON_TEXT_REMEDY,
           );
+        const items = this.labels.recall(text) ?? [
+          labelContent(text, ProvenanceSource.named(ProvenanceSourceKind.Tool, called), Trust.Untrusted),
+        ];
+        if (!items.some((item) => item.label.trust === Trust.Untrusted)) return result;
         const handle = this.quarantine.quarantineContent(text, items);
         const shown = rememberOwnText(
           this.labels,

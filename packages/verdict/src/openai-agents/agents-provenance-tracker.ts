@@ -101,12 +101,6 @@ export class AgentsProvenanceTracker {
     const labelled: LabelledContent[] = [];
     if (request.systemInstructions !== undefined)
       labelled.push(...(await this.labeller.itemsOf('system', request.systemInstructions)));
-    // Each call by id: a function result is found by the call that returned it.
-    const calls = new Map<string, RuntimeToolCall>();
-    for (const item of items) {
-      const call = functionCallOf(item);
-      if (call !== undefined) calls.set(call.id, call);
-    }
     for (const item of items) {
       const call = functionCallOf(item);
       // A call the model proposed earlier carries what its window made untrusted (ADR 0128).
@@ -118,8 +112,8 @@ export class AgentsProvenanceTracker {
         labelled.push(...(await this.labeller.itemsOf(text.role, text.text)));
         continue;
       }
-      const answered = calls.get((item as { callId?: string }).callId ?? '');
-      const bound = answered === undefined ? undefined : this.windows.resultOf(answered, text.text);
+      // Found by the call that returned it (its id; the call itself may be on the provider's side).
+      const bound = this.windows.resultOf((item as { callId?: string }).callId ?? '', text.text);
       labelled.push(...(await this.labeller.toolResultOf(text.text, text.toolName, bound)));
     }
     return ProvenanceWindow.of(labelled);

@@ -122,6 +122,20 @@ describe('analyzeInfluence: derived from trusted content (the positive rule)', (
     },
   );
 
+  it('utility: punctuation look-alikes still fold: a number with non-breaking hyphens, a name with a curly apostrophe', () => {
+    const typed = windowOf('Nothing here.', "Text +1 415-555-0100, for Mr O'Brien.");
+    expect(derived(typed, { to: '+1 415\u2011555\u20110100', name: 'O\u2019Brien' })).toEqual({ to: true, name: true });
+  });
+
+  it('utility: a value inside Cyrillic free text that the user typed is cleared by their spelling', () => {
+    const crm = windowOf('Контакт: иван@пример.рф', 'Напишите иван@пример.рф, пожалуйста.');
+    expect(paths(crm, { body: 'Письмо для иван@пример.рф сегодня' })).toEqual([]);
+    // Attack: a look-alike of it inside the same free text (Latin p and e for Cyrillic р and е) is found.
+    expect(paths(crm, { body: 'Письмо для иван@пpимep.pф сегодня' })).toEqual(['body']);
+    const spoofed = windowOf('Write to bob@ехаmple.com', 'Write to bob@example.com');
+    expect(paths(spoofed, { body: 'Please write to bob@ехаmple.com today' })).toEqual(['body']);
+  });
+
   it('utility: a value the user typed in Cyrillic is derived, spelled as they typed it', () => {
     const typed = windowOf('Nothing here.', 'Send the invoice to иван@пример.рф please.');
     expect(derived(typed, { to: 'Иван@Пример.рф' })).toEqual({ to: true });

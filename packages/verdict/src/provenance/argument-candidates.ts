@@ -17,11 +17,10 @@ export interface ArgumentCandidate {
   /** For a phone number: the forms it may be written in elsewhere (E.164, national). */
   readonly phone: PhoneForms | null;
   /**
-   * When confusable folding changed the value (`раураl.com` reads `paypal.com`): the value as its own code points
-   * spell it (`literalForm`), or `null` for a value found inside folded free text, whose spelling is not known.
-   * Absent when folding changed nothing.
+   * When confusable folding changed the value's letters (`раураl.com` reads `paypal.com`): the value as its letters
+   * spell it (`literalForm`). Absent when folding changed nothing.
    */
-  readonly literal?: string | null;
+  readonly literal?: string;
 }
 
 /** One string or number of the arguments: its whole value, and the candidates influence analysis looks for. */
@@ -87,7 +86,7 @@ function leafOf(raw: string | number, segments: readonly string[]): ArgumentLeaf
   const path = renderPath(segments);
   const canonical = canonicalForm(String(raw));
   const literal = typeof raw === 'string' && NON_ASCII.test(raw) ? literalForm(raw) : canonical;
-  const candidate = (needle: string, whole: boolean, spelled?: string | null): ArgumentCandidate => ({
+  const candidate = (needle: string, whole: boolean, spelled?: string): ArgumentCandidate => ({
     path,
     segments,
     needle,
@@ -99,15 +98,18 @@ function leafOf(raw: string | number, segments: readonly string[]): ArgumentLeaf
   const candidates: ArgumentCandidate[] = [];
   const seen = new Set<string>();
   const add = (found: ArgumentCandidate) => {
-    if (found.needle.length < MIN_CANDIDATE_LENGTH || seen.has(found.needle)) return;
-    seen.add(found.needle);
+    // A look-alike and the value it imitates are two candidates: each is spelled its own way.
+    const key = `${found.needle}\u0000${found.literal ?? ''}`;
+    if (found.needle.length < MIN_CANDIDATE_LENGTH || seen.has(key)) return;
+    seen.add(key);
     candidates.push(found);
   };
   if (typeof raw === 'string' || Math.abs(raw) >= MIN_CANDIDATE_NUMBER) add(value);
-  if (typeof raw === 'string' && canonical.includes(' '))
-    for (const token of valueTokens(canonical))
-      // A token folding made (not in the literal text) has no known spelling of its own.
-      add(candidate(token, false, literal === canonical || literal.includes(token) ? undefined : null));
+  if (typeof raw === 'string' && canonical.includes(' ')) {
+    if (literal === canonical) for (const token of valueTokens(canonical)) add(candidate(token, false));
+    // Folded free text: each token as its letters spell it (`иван@пример.рф`), found by what it folds to.
+    else for (const spelled of valueTokens(literal)) add(candidate(canonicalForm(spelled), false, spelled));
+  }
   return { path, segments, value, candidates };
 }
 

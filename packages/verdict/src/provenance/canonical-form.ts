@@ -1,7 +1,7 @@
 import { canonicalNumbers } from './canonical-number.js';
 import { canonicalUrls } from './canonical-url.js';
 import { compactIbans } from './canonical-iban.js';
-import { confusableSkeleton } from './confusable-skeleton.js';
+import { confusableSkeleton, confusableSkeletonOfNonLetters } from './confusable-skeleton.js';
 import { asciiDigits } from './decimal-digits.js';
 
 /** Unicode format characters (zero-width spaces, joiners, bidi controls, soft hyphens): invisible, so removed. */
@@ -46,8 +46,9 @@ export function canonicalForm(text: string): string {
 }
 
 /**
- * {@link canonicalForm} without the confusable folding: a value as its own code points spell it, so that a Cyrillic
- * `раураl.com` is not the `paypal.com` a customer typed. What a value found in trusted content by its canonical form
+ * {@link canonicalForm} with letters as they are spelled (punctuation look-alikes still fold): so that a Cyrillic
+ * `раураl.com` is not the `paypal.com` a customer typed, while `415‑555‑0100` with non-breaking hyphens still is
+ * `415-555-0100`. What a value found in trusted content by its canonical form
  * must also match there when folding changed it (`literallyIn`).
  *
  * @example literalForm('раураl.com') !== literalForm('paypal.com')
@@ -89,7 +90,8 @@ function canonicalChunk(text: string, fold: boolean): string {
     return '\n';
   });
   const lower = spaced.toLowerCase();
-  const grouped = canonicalNumbers(compactIbans(canonicalUrls((fold ? confusableSkeleton(lower) : lower).trim())))
+  const folded = fold ? confusableSkeleton(lower) : confusableSkeletonOfNonLetters(lower);
+  const grouped = canonicalNumbers(compactIbans(canonicalUrls(folded.trim())))
     .replace(DOTTED_GROUPS, (groups) => groups.replaceAll('.', ''))
     .replace(DIGIT_SEPARATOR, '');
   return hardBreaks ? grouped.replaceAll('\n', ' ') : grouped;

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 
 const NON_ASCII = /[^\x00-\x7f]/gu;
 const HAS_NON_ASCII = /[^\x00-\x7f]/u;
+const LETTER = /^\p{L}$/u;
 /** Currency signs (`€`, `¥`, `₽`): the table folds them to letters (`ꞓ`, `y̵`, `ք`), which would glue them to the amount. */
 const CURRENCY_SIGN = /^\p{Sc}$/u;
 let prototypes: Map<string, string> | undefined;
@@ -20,6 +21,21 @@ export function confusableSkeleton(text: string): string {
   if (!HAS_NON_ASCII.test(text)) return text;
   const table = (prototypes ??= loadPrototypes());
   return text.replace(NON_ASCII, (character) => table.get(character) ?? character);
+}
+
+/**
+ * {@link confusableSkeleton} of everything but letters: dashes, apostrophes and other punctuation fold as there, a
+ * letter stays as it is spelled. How a value is compared where a look-alike must not pass for the letters it imitates
+ * (`раураl` stays Cyrillic) while `415‑555` (a non-breaking hyphen) still reads `415-555`.
+ *
+ * @example confusableSkeletonOfNonLetters('O’Brien раураl') === "O'Brien раураl"
+ */
+export function confusableSkeletonOfNonLetters(text: string): string {
+  if (!HAS_NON_ASCII.test(text)) return text;
+  const table = (prototypes ??= loadPrototypes());
+  return text.replace(NON_ASCII, (character) =>
+    LETTER.test(character) ? character : (table.get(character) ?? character),
+  );
 }
 
 function loadPrototypes(): Map<string, string> {

@@ -7,6 +7,7 @@ import { fingerprint } from '../fingerprints/fingerprint.js';
 import { type ProvenanceRecord, ProvenanceRecordKind } from './provenance-record.js';
 import { ProvenanceSource, ProvenanceSourceKind } from './provenance-source.js';
 import type { ProvenanceWindow } from './provenance-window.js';
+import { carryAnswer } from './provenance-scope.js';
 import type { ProvenanceTrackerWiring } from './provenance-tracker-wiring.js';
 
 /** Human messages in an agent's input that nobody labelled: restored history, or text the tracker forgot. */
@@ -97,7 +98,8 @@ export class ContextLabeller {
 
   /**
    * The model answered `text` from `window`: labelled `agent:<name>`, untrusted when anything in the window was,
-   * with a derivation edge to every item of the window. `undefined` for an empty answer.
+   * with a derivation edge to every item of the window, and handed up to the tool call the agent runs inside, if any
+   * (a sub-agent's answer: that call's result carries its label, ADR 0040). `undefined` for an empty answer.
    */
   async labelAnswer(text: string, window: ProvenanceWindow): Promise<LabelledContent | undefined> {
     if (text === '') return undefined;
@@ -105,6 +107,7 @@ export class ContextLabeller {
     const now = this.wiring.clock();
     const edges = window.items.map((parent) => contentRecord(item, ProvenanceRecordKind.Derivation, now, parent));
     await this.remember(text, [item], edges);
+    carryAnswer(item);
     return item;
   }
 
@@ -183,17 +186,24 @@ export class ContextLabeller {
 
   /**
    * A tool result read from a runtime's prompt (AI SDK, OpenAI Agents), whose tools run outside the tracker: the
-   * labels a bound tool gave it, found by the call that returned it (`bound`), else its tool's, as
+   * labels a bound tool gave it, found by the call that returned it (`bound`), else its tool's label, as
    * {@link labelToolResult} labels an unbound tool's result — untrusted unless the tool is named in `tools` or
-   * `trustedTools`, whatever labels the module remembers for the same text (another principal's bound tool may
-   * have returned it).
+   * `trustedTools` — beside any other labels the module remembers for the same text. Those cannot clear it: a text
+   * also seen untrusted is never trusted content. A text that already carries its tool's label (an earlier step) is
+   * not read again.
    */
   async toolResultOf(
     text: string,
     toolName: string | undefined,
     bound: readonly LabelledContent[] | undefined,
   ): Promise<readonly LabelledContent[]> {
-    return bound ?? this.labelToolResult(text, toolName ?? 'unknown', {}, []);
+    if (bound !== undefined) return bound;
+    const name = toolName ?? 'unknown';
+    const source = (this.options.tools?.[name] ?? toolSource(name)).toString();
+    const trust = this.unboundTrust(name);
+    const recalled = this.wiring.labels.recall(text);
+    if (recalled?.some(({ label }) => label.trust === trust && label.source.toString() === source)) return recalled;
+    return this.labelToolResult(text, name, {}, []);
   }
 
   /** Text a tool put into the agent's state as a message of any role: the tool's output, hence untrusted. */

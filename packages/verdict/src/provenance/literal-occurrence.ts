@@ -9,16 +9,15 @@ const literals = new WeakMap<LabelledContent, string>();
 /**
  * Whether a candidate that `item` holds in canonical form is there as its own code points spell it. Confusable
  * folding lets an untrusted spelling of a value match its trusted one (the negative rule finds a Cyrillic
- * `раураl.com` in a review that quotes `paypal.com`), but a value whose spelling folding changed is not the trusted
- * value it folds to: it counts as occurring in trusted content only where that content spells it alike. A value
- * inside folded free text (`literal: null`), or an item whose text is not known (a carried value), never does.
+ * `раураl.com` in a review that quotes `paypal.com`), but a value whose letters folding changed is not the trusted
+ * value it folds to: it counts as occurring in trusted content only where that content spells it alike. An item
+ * whose text is not known (a carried value) never holds it so.
  *
  * @example literallyIn(customerMessageItem, candidateOf('раураl.com')) === false // the customer typed paypal.com
  */
 export function literallyIn(item: LabelledContent, candidate: Pick<ArgumentCandidate, 'literal'>): boolean {
   const { literal } = candidate;
   if (literal === undefined) return true;
-  if (literal === null) return false;
   let text = literals.get(item);
   if (text === undefined) {
     const raw = labelledText(item);

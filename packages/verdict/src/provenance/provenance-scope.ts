@@ -74,6 +74,22 @@ export async function withToolCallProvenance<T>(
 }
 
 /**
+ * Runs one tool call of a runtime whose tools run outside its tracker (AI SDK, OpenAI Agents) as a call of its own
+ * (a fresh call object: no other tool call is the same, whatever id a provider numbered it with): in `window` for that
+ * call only, as {@link withToolCallProvenance} runs a LangChain call, or, without a window, unobserved whatever window
+ * encloses it. An agent started inside never proposes in the enclosing window.
+ */
+export async function runToolCall<T>(
+  window: ProvenanceWindow | undefined,
+  id: string,
+  fn: () => Promise<T>,
+): Promise<ToolCallOutcome<T>> {
+  const call: ProvenanceToolCall = { run: {}, id };
+  if (window === undefined) return { result: await asToolCall(call, fn), carried: [] };
+  return withToolCallProvenance(window, call, () => asToolCall(call, fn));
+}
+
+/**
  * Runs a bound or guarded tool's own invocation: proposals made inside it belong to `call`. Inside another
  * tool call's window it is an untracked sub-agent's call: that call's result is then untrusted.
  */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
-import { coversPath } from '../context-release/release-path.js';
+import { WILDCARD, coversPath } from '../context-release/release-path.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { Decision } from '../decisions/decision.js';
 import { Disposition } from '../decisions/disposition.js';
@@ -29,6 +29,9 @@ import { analyzeInfluence } from './analyze-influence.js';
 import { analyzeWithTaint } from './taint/taint.gate.js';
 import { currentPlan } from '../plans/plan.js';
 import { planRefusal } from '../plans/plan-check.js';
+
+/** An array index in an argument path: no key the model wrote. */
+const ARRAY_INDEX = /^\d+$/;
 
 /** What the provenance stage needs from the pipeline. */
 export interface ProvenanceStageInput {
@@ -202,13 +205,17 @@ function notDerivedPaths(report: InfluenceReport, declared: readonly DeclaredArg
 }
 
 /**
- * The report with every argument path the capability's policy does not declare replaced by its fingerprint
- * (`#<sha256 prefix>`): keys of free-form arguments are model-written, and a path reaches evidence, events and
- * the approver's summary. Declared paths (arguments and destinations) are the application's own names.
+ * The report with every argument path the capability's policy does not name replaced by its fingerprint
+ * (`#<sha256 prefix>`): keys of free-form arguments are model-written (a record keyed by IBAN), and a path reaches
+ * evidence, events and the approver's summary. A path is named when a declared pattern (arguments, destinations)
+ * spells each of its keys — the application's own names — and any other segment is an array index.
  */
 function withTrustedPaths(report: InfluenceReport, declared: readonly DeclaredArgumentRule[]): InfluenceReport {
+  const named = (pattern: DeclaredArgumentRule['pattern'], segments: readonly string[]) =>
+    coversPath(pattern, segments) &&
+    segments.every((segment, i) => (pattern.segments[i] ?? WILDCARD) !== WILDCARD || ARRAY_INDEX.test(segment));
   const shown = <T extends { path: string; segments: readonly string[] }>(item: T): T =>
-    declared.some(({ pattern }) => coversPath(pattern, item.segments))
+    declared.some(({ pattern }) => named(pattern, item.segments))
       ? item
       : { ...item, path: `#${fingerprintString(item.path).slice(0, 16)}` };
   return { ...report, arguments: report.arguments.map(shown), derivation: report.derivation.map(shown) };

@@ -9,8 +9,7 @@ import type { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
 import { publicAnswer } from '../public-answer.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
 import type { ContextLabeller } from '../provenance/context-labeller.js';
-import type { LabelledContent } from '../provenance/labelled-content.js';
-import { asToolCall, withToolCallProvenance } from '../provenance/provenance-scope.js';
+import { type ToolCallOutcome, runToolCall } from '../provenance/provenance-scope.js';
 import type { ProvenanceWindow } from '../provenance/provenance-window.js';
 import type { RuntimeCallWindows } from './runtime-call-windows.js';
 
@@ -120,7 +119,7 @@ export class CapabilityToolRunner {
       const items = await this.faultsOf(signal, () =>
         provenance!.labeller.labelToolResult(answer, name, { capability }, carried),
       );
-      provenance!.windows.rememberResult({ id: toolCallId, input }, answer, items);
+      provenance!.windows.rememberResult(toolCallId, answer, items);
     }
     return answer;
   }
@@ -151,14 +150,8 @@ export class CapabilityToolRunner {
     toolCallId: string,
     signal: AbortSignal | undefined,
     step: () => Promise<T>,
-  ): Promise<{ readonly result: T; readonly carried: readonly LabelledContent[] }> {
-    // A call of its own, whatever id a provider numbered it with: no other tool call is the same.
-    const call = { run: {}, id: toolCallId };
-    return this.faultsOf(signal, async () =>
-      window === undefined
-        ? { result: await asToolCall(call, step), carried: [] }
-        : withToolCallProvenance(window, call, () => asToolCall(call, step)),
-    );
+  ): Promise<ToolCallOutcome<T>> {
+    return this.faultsOf(signal, () => runToolCall(window, toolCallId, step));
   }
 
   /** `step`, with any fault but an abort as an {@link ApplicationFaultError}: never model-facing text. */

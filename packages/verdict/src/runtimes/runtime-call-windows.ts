@@ -3,7 +3,7 @@ import { type CallWindowKey, callWindowKey, conversationThread } from '../proven
 import type { LabelledContent } from '../provenance/labelled-content.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import type { ProvenanceTrackerWiring } from '../provenance/provenance-tracker-wiring.js';
-import { asToolCall, withToolCallProvenance } from '../provenance/provenance-scope.js';
+import { runToolCall } from '../provenance/provenance-scope.js';
 import { ProvenanceWindow } from '../provenance/provenance-window.js';
 
 /**
@@ -42,18 +42,22 @@ export class RuntimeCallWindows {
     if (key !== undefined) this.labels.rememberWindow(key.thread, key.call, window);
   }
 
-  /** Remembers the labels a bound tool gave `call`'s result `text` (a tracker finds them by the call, not the text). */
-  rememberResult(call: RuntimeToolCall, text: string, items: readonly LabelledContent[]): void {
-    const key = this.keyOf(call, this.wiring.context());
+  /**
+   * Remembers the labels a bound tool gave the result `text` of the call `toolCallId` (a tracker finds them by the
+   * call, not the text). By id alone: a runtime that keeps the conversation on the provider's side sends a result
+   * without its call, and the result's text binds it.
+   */
+  rememberResult(toolCallId: string, text: string, items: readonly LabelledContent[]): void {
+    const key = this.keyOf({ id: toolCallId, input: null }, this.wiring.context());
     if (key !== undefined) this.labels.rememberResult(key.thread, key.call, text, items);
   }
 
   /**
-   * The labels of `call`'s result, if a bound tool returned exactly `text` for it in this principal's conversation;
-   * `undefined` for any other tool's result, or one the module forgot.
+   * The labels of the result of call `toolCallId`, if a bound tool returned exactly `text` for it in this principal's
+   * conversation; `undefined` for any other tool's result, or one the module forgot.
    */
-  resultOf(call: RuntimeToolCall, text: string): readonly LabelledContent[] | undefined {
-    const key = this.keyOf(call, this.wiring.context());
+  resultOf(toolCallId: string, text: string): readonly LabelledContent[] | undefined {
+    const key = this.keyOf({ id: toolCallId, input: null }, this.wiring.context());
     return key === undefined ? undefined : this.labels.result(key.thread, key.call, text);
   }
 
@@ -63,10 +67,7 @@ export class RuntimeCallWindows {
    * untrusted, when no tracker saw the call), and an untracked agent's bound calls inside it are unobserved.
    */
   async within<T>(call: RuntimeToolCall, fn: () => Promise<T>): Promise<T> {
-    const window = this.windowOf(call) ?? ProvenanceWindow.unobserved();
-    // A call of its own, whatever id a provider numbered it with: no other tool call is the same.
-    const scoped = { run: {}, id: call.id };
-    return (await withToolCallProvenance(window, scoped, () => asToolCall(scoped, fn))).result;
+    return (await runToolCall(this.windowOf(call) ?? ProvenanceWindow.unobserved(), call.id, fn)).result;
   }
 
   /** The window `call` was proposed in, if a tracker saw it in this principal's conversation. */
