@@ -55,9 +55,11 @@ function lockedHeadAppender(dataSource, engine) {
       const r = record(stream);
       const link = { sequence: head ? Number(head.sequence) + 1 : 1, previousHash: head ? head.hash : GENESIS_HASH };
       await runner.manager.insert(DecisionRecordEntity, r);
+      // Hashed as stored: the chain covers the record as a reader gets it back.
+      const stored = await runner.manager.findOneByOrFail(DecisionRecordEntity, { id: r.id });
       await runner.query(
         `INSERT INTO verdict_evidence_links (kind, stream, sequence, record_id, previous_hash, hash) VALUES ('decision', ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)})`,
-        [stream, link.sequence, r.id, link.previousHash, chainHash(EvidenceKind.Decision, r, link)],
+        [stream, link.sequence, r.id, link.previousHash, chainHash(EvidenceKind.Decision, stored, link)],
       );
       await runner.commitTransaction();
       if (!postgres) await runner.query('SELECT RELEASE_LOCK(?)', [stream]);
