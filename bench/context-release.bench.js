@@ -18,7 +18,7 @@ import { table, target } from './report.js';
 import { fmt, median } from './stats.js';
 
 const TARGET_BYTES = 10_000_000;
-const RUNS = 5;
+const RUNS = 11;
 
 // Deterministic data: mulberry32, seeded.
 function prng(seed) {

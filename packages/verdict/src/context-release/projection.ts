@@ -35,6 +35,10 @@ export interface Projection {
 interface Trie {
   whole: boolean;
   readonly children: Map<string, Trie>;
+  /** Built on first use, as the projection visits every element and object alike: `[this]`, `[children['*']]` (or none), and the named children's keys in RFC 8785 order. */
+  alone?: readonly Trie[];
+  anyOnly?: readonly Trie[];
+  named?: readonly string[];
 }
 
 const MISSING = Symbol('missing');
@@ -94,6 +98,15 @@ const trieRoots = (paths: readonly ReleasePath[]): readonly Trie[] => (paths.len
 /** The trie nodes `key` leads to from `nodes`: the exact key and the wildcard. */
 function advance(nodes: readonly Trie[], key: string): readonly Trie[] {
   if (nodes.length === 0) return NONE;
+  if (nodes.length === 1) {
+    // The common case, once per element of a large payload: answered without allocating.
+    const [node] = nodes;
+    const exact = node!.children.get(key);
+    const any = node!.children.get(WILDCARD);
+    if (exact === undefined) return (node!.anyOnly ??= any === undefined ? NONE : (any.alone ??= [any]));
+    if (any === undefined) return (exact.alone ??= [exact]);
+    return [exact, any];
+  }
   let next: Trie[] | undefined;
   for (const node of nodes) {
     const exact = node.children.get(key);
@@ -114,17 +127,19 @@ interface Reach {
 }
 
 const COVERED: Reach = Object.freeze({ nodes: NONE, covered: true });
+const UNREACHED: Reach = Object.freeze({ nodes: NONE, covered: false });
 
 /** The reach of a redaction or scan list at the child `key`: once covered, covered all the way down. */
 function reach(from: Reach, key: string): Reach {
   if (from.covered) return COVERED;
   const nodes = advance(from.nodes, key);
+  if (nodes === NONE) return UNREACHED;
   return covers(nodes) ? COVERED : { nodes, covered: false };
 }
 
 /** A plain object or an array: the only values projection descends into. */
 export function isContainer(value: unknown): value is Record<string, unknown> | unknown[] {
-  return Array.isArray(value) || isPlainObject(value);
+  return typeof value === 'object' && value !== null && (Array.isArray(value) || isPlainObject(value));
 }
 
 class ProjectionRun {
@@ -288,6 +303,10 @@ class ProjectionRun {
    */
   private selectedKeysOf(value: Record<string, unknown>, only: readonly Trie[]): string[] {
     if (only.some((node) => node.children.has(WILDCARD))) return this.keysOf(value);
+    if (only.length === 1) {
+      const named = (only[0]!.named ??= [...only[0]!.children.keys()].sort());
+      return this.checkedKeys(named.filter((key) => Object.hasOwn(value, key)));
+    }
     const named = new Set<string>();
     for (const node of only) for (const key of node.children.keys()) if (Object.hasOwn(value, key)) named.add(key);
     return this.checkedKeys([...named].sort());
