@@ -72,6 +72,11 @@ describe('operator CLI: containment', () => {
     const again = await cli('contain', 'capability', JOBS_RUN, ...attribution);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('was already contained');
+    expect(again.stdout).toContain('its engagement was recorded again'); // the same command: a repeat (ADR 0133)
+    const another = await cli('contain', 'capability', JOBS_RUN, '--by', 'operator:8', '--reason', 'INC-4411');
+    expect(another.code).toBe(0);
+    expect(another.stdout).toContain('was already contained (by operator:7');
+    expect(another.stdout).toContain('nothing changed');
 
     const listed = JSON.parse((await cli('contain', 'list', '--json')).stdout);
     const operatorIdentity = `os:${userInfo().username}`;

@@ -308,6 +308,10 @@ describe('containment', () => {
       expect(await containment.engage({ ...refunds, ...operator, by: 'operator:8' })).toMatchObject({ engaged: false });
       expect(engagements()).toHaveLength(1);
       expect(engagedEvents).toHaveLength(1);
+      // What the CLI asks to tell the two apart.
+      const [kept] = await containment.list();
+      expect(containment.repeatsEngagement({ ...refunds, ...operator }, kept!)).toBe(true);
+      expect(containment.repeatsEngagement({ ...refunds, ...operator, by: 'operator:8' }, kept!)).toBe(false);
     });
 
     it('contains, and releases, an actor whose key or a tenant whose id is longer than 255 characters: only its fingerprint is stored', async () => {

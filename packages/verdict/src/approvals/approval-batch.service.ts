@@ -209,8 +209,10 @@ export class ApprovalBatchService {
   }
 
   /**
-   * `forbidden` without CASL `approve` on some item's subject, else `contained` while the approver's own switch is
-   * engaged. Every item's CASL is checked: a `contained` answer never leaves an item unchecked.
+   * Why the approver may not decide `items`: `forbidden` at the first item whose subject CASL refuses `approve`; else
+   * `contained` when the approver's own actor switch is engaged (checked with each item, so a `contained` answer comes
+   * only once every item's CASL passed); else `null`. {@link read} answers either refusal; {@link decide} acts on
+   * `forbidden` only, and leaves a contained approver to its per-item kill-switch check, which records the refusal.
    */
   private async approverRefusal(approver: Approver, items: readonly ApprovalReceipt[]): Promise<DeciderRefusal | null> {
     let contained = false;

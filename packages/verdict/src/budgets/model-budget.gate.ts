@@ -14,6 +14,7 @@ import { budgetScopeKeyOf } from './budget-scope-key.js';
 import { assertModelBudgetsConfigured } from './model-budget-configuration.js';
 import { type ModelBudget, ModelBudgetMeasure, type ModelCallBudgets, type ModelPrice } from './model-budget.js';
 import { MODEL_BUDGET_OPTIONS, type ModelBudgetOptions } from './model-budget-options.interface.js';
+import { emitSafely } from '../events/emit-safely.js';
 
 /** What a model call is estimated to use before it is made. */
 export interface ModelCallEstimate {
@@ -211,7 +212,8 @@ export class ModelBudgetGate {
     } catch {
       actor = null; // an actor without a usable key: the event still fires, attributed to no one
     }
-    this.events?.emit(
+    emitSafely(
+      this.events,
       ModelBudgetExceeded.event,
       new ModelBudgetExceeded(
         budget.name,

@@ -60,10 +60,7 @@ function containmentSwitchCommand(scope: ContainmentScope, action: 'contain' | '
         const { subject: stored, engagedBy, engagedAt } = containment;
         const facts = { engaged, subject: stored, engagedBy, engagedAt: engagedAt.toISOString() };
         // The service records a repeat of the kept engagement again (ADR 0133): say so.
-        const repeat =
-          engagedBy === command.by &&
-          containment.operatorIdentity === command.operatorIdentity &&
-          containment.reason === command.reason;
+        const repeat = this.containment.repeatsEngagement(command, containment);
         report(
           facts,
           engaged

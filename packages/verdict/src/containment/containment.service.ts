@@ -10,6 +10,7 @@ import { Stage } from '../decisions/stage.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { EvidenceWriteFailedError } from '../errors/evidence-write-failed.error.js';
 import { ContainmentEngaged } from '../events/containment-engaged.event.js';
+import { emitSafely } from '../events/emit-safely.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { KILL_SWITCH_OPTIONS, type KillSwitchOptions } from './kill-switch-options.interface.js';
 import type { Containment, ContainmentKey } from './containment.js';
@@ -113,6 +114,18 @@ export class ContainmentService {
     return released;
   }
 
+  /**
+   * Whether `command` repeats the engagement `kept` (the same `by`, operator identity and reason): what {@link engage}
+   * records again when it finds that engagement on, as the retry of one whose record could not be written (ADR 0133).
+   */
+  repeatsEngagement(command: ContainmentCommand, kept: Containment): boolean {
+    return sameEngagement(kept, {
+      engagedBy: command.by,
+      operatorIdentity: command.operatorIdentity ?? null,
+      reason: command.reason,
+    });
+  }
+
   /** Every engaged kill switch, oldest first. Actor and tenant subjects are fingerprints. */
   list(): Promise<Containment[]> {
     return this.store().active();
@@ -147,12 +160,7 @@ export class ContainmentService {
     this.gate.invalidate();
     const kept = engagement.containment;
     // An operator repeating the kept engagement may be retrying one whose record failed: record it again (ADR 0133).
-    const repeat =
-      !engagement.engaged &&
-      by.toolKind === ToolKind.Operator &&
-      kept.engagedBy === by.engagedBy &&
-      kept.operatorIdentity === by.operatorIdentity &&
-      kept.reason === by.reason;
+    const repeat = !engagement.engaged && by.toolKind === ToolKind.Operator && sameEngagement(kept, by);
     if (!engagement.engaged && !repeat) return engagement;
     // The switch is on whatever happens next: a missing record is reported, never a reason to leave it off.
     const correlationId = await this.record(key, {
@@ -163,7 +171,8 @@ export class ContainmentService {
       toolKind: by.toolKind,
       ...(repeat ? { engagedAt: kept.engagedAt } : {}),
     });
-    this.events?.emit(
+    emitSafely(
+      this.events,
       ContainmentEngaged.event,
       new ContainmentEngaged(correlationId, key.scope, key.subject, by.engagedBy, kept.engagedAt),
     );
@@ -274,4 +283,12 @@ export class ContainmentService {
   private now(): Date {
     return (this.options.clock ?? (() => new Date()))();
   }
+}
+
+/** Whether `kept` was engaged by the same `by`, operator identity and reason as `by`. */
+function sameEngagement(
+  kept: Containment,
+  by: { readonly engagedBy: string; readonly operatorIdentity: string | null; readonly reason: string },
+): boolean {
+  return kept.engagedBy === by.engagedBy && kept.operatorIdentity === by.operatorIdentity && kept.reason === by.reason;
 }

@@ -4,6 +4,7 @@ import type { ActionContext } from '../context/action-context.js';
 import { actorFingerprint, tenantFingerprintOf } from '../context/actor-key.js';
 import type { Decision } from '../decisions/decision.js';
 import { CapabilityDenied } from '../events/capability-denied.event.js';
+import { emitSafely } from '../events/emit-safely.js';
 import { KILL_SWITCH_OPTIONS, type KillSwitchOptions } from './kill-switch-options.interface.js';
 import type { ContainmentKey } from './containment.js';
 import { ContainmentGate } from './containment.gate.js';
@@ -61,8 +62,10 @@ export class DecisionContainment {
 
   /** Raises `CapabilityDenied` (stage `containment`) for a refused decision, with the decider's fingerprints. */
   report(decision: HumanDecision, refusal: Decision, correlationId: string, occurredAt: Date): void {
+    if (this.events === undefined) return;
     const { decider } = decision;
-    this.events?.emit(
+    emitSafely(
+      this.events,
       CapabilityDenied.event,
       new CapabilityDenied(
         decision.capability,

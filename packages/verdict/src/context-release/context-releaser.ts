@@ -24,6 +24,7 @@ import type { ReleaseRequest } from './release-request.js';
 import type { ReleaseResult } from './release-result.js';
 import { routeKey } from './release-route.js';
 import { ScanMode } from './release-request.js';
+import { emitSafely } from '../events/emit-safely.js';
 
 /** Where release events go: an `EventEmitter2` fits. */
 export interface ReleaseEventSink {
@@ -171,7 +172,8 @@ export class ContextReleaser {
     };
     const result = await this.conclude(plan, outcome, vault);
     if (projection.redactedCount + projection.scannedCount > 0) {
-      this.events?.emit(
+      emitSafely(
+        this.events,
         SensitiveDataRedacted.event,
         new SensitiveDataRedacted(
           result.recordId,
@@ -229,7 +231,8 @@ export class ContextReleaser {
       throw new ReleaseEvidenceWriteFailedError(routeKey(plan.source, plan.destination), error);
     }
     if (!permitted) {
-      this.events?.emit(
+      emitSafely(
+        this.events,
         ContextReleaseDenied.event,
         new ContextReleaseDenied(
           record.id,

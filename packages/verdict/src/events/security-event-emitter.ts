@@ -9,6 +9,7 @@ import { Disposition } from '../decisions/disposition.js';
 import { SecuritySignal } from '../decisions/security-signal.js';
 import { Stage } from '../decisions/stage.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
+import { emitSafely } from './emit-safely.js';
 import { SECURITY_EVENT_OPTIONS, type SecurityEventOptions } from './security-event-options.interface.js';
 import { ApprovalArgumentsChanged } from './approval-arguments-changed.event.js';
 import { ApprovalReplayDetected } from './approval-replay-detected.event.js';
@@ -82,8 +83,8 @@ export class SecurityEventEmitter {
 
   /**
    * Raises the events of one run: `ShadowDecisionRecorded` for each refusal shadow mode went on past (`shadowed`), its
-   * decision's, and `ToolLoopDetected` when the same proposal recurs. A containment rule that fails is logged; the
-   * run's result stands.
+   * decision's, and `ToolLoopDetected` when the same proposal recurs. A listener or a containment rule that fails is
+   * logged; the run's result stands, and its other events are raised.
    */
   observe(run: ObservedRun, decision: Decision, shadowed?: readonly Decision[]): Promise<void> | void {
     const { capability, correlationId, context } = run;
@@ -147,7 +148,7 @@ export class SecurityEventEmitter {
   }
 
   private emit(event: SecurityEvent): void {
-    this.events?.emit((event.constructor as unknown as { event: string }).event, event);
+    emitSafely(this.events, (event.constructor as unknown as { event: string }).event, event);
   }
 
   private async raise(capability: string, raised: readonly SecurityEvent[]): Promise<void> {

@@ -6,6 +6,7 @@ import type { JsonObject } from '../fingerprints/json-value.js';
 import { ProvenanceSource } from '../provenance/provenance-source.js';
 import { type McpPinStatus, McpPinStatus as Status, type McpToolPin, pinOf, pinStatus } from '../mcp/mcp-tool-pin.js';
 import type { VerdictTools } from './verdict-tools.js';
+import { emitSafely } from '../events/emit-safely.js';
 
 /** A tool of an MCP server that was not handed to the agent, and why. */
 export interface RefusedMcpTool {
@@ -90,7 +91,8 @@ export function pinnedMcpTools(
     if (status === Status.Pinned) return void tools.push(routed(tool, options.route));
     refused.push({ server, tool: tool.name, status });
     const pinned = options.pins.find((each) => each.server === server && each.tool === tool.name);
-    options.events?.emit(
+    emitSafely(
+      options.events,
       McpToolRefused.event,
       new McpToolRefused(
         server,

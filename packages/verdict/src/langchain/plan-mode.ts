@@ -13,6 +13,7 @@ import { ProvenanceSource } from '../provenance/provenance-source.js';
 import { rememberBounded } from '../shared/remember-bounded.js';
 import { labelsOwnResults, rememberOwnText } from './own-labelled-tool.js';
 import { threadOf } from './thread-of.js';
+import { emitSafely } from '../events/emit-safely.js';
 
 /** The source of Verdict's answers to the plan tool. */
 const PLAN_SOURCE = ProvenanceSource.application('plan');
@@ -137,7 +138,8 @@ export class PlanMode {
       if (decision?.approved !== true) return this.answer('Plan change rejected by the user: the previous plan stays.');
     }
     rememberBounded(this.plans, key, proposed, PLAN_CAPACITY);
-    this.options.events?.emit(
+    emitSafely(
+      this.options.events,
       PlanRecorded.event,
       new PlanRecorded(
         fingerprint,

@@ -45,6 +45,7 @@ import type { VerdictModuleOptions } from '../verdict-module-options.interface.j
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
 import type { Proposal } from '../vocabulary/proposal.js';
 import { type InvocationOptions, PipelineRun, type PipelineRunSetting, RunMode } from './pipeline-run.js';
+import { emitSafely } from '../events/emit-safely.js';
 
 type Outcome<T> = T | Decision;
 
@@ -255,7 +256,7 @@ export class VerdictPipeline {
       options: this.options.provenance,
       trail,
       now: envelope.createdAt,
-      emit: (event) => this.events?.emit(UntrustedInfluenceDetected.event, event),
+      emit: (event) => emitSafely(this.events, UntrustedInfluenceDetected.event, event),
       actorKey: this.options.actorKey?.bind(this.options),
       dryRun: trail.toolKind === ToolKind.Evaluation,
     });

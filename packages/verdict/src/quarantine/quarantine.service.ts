@@ -25,6 +25,7 @@ import {
   QUARANTINE_OPTIONS,
   type QuarantineOptions,
 } from './quarantine-options.interface.js';
+import { emitSafely } from '../events/emit-safely.js';
 
 /** What a handle stands for: the text the quarantined model reads, its untrusted items, whose it is. */
 interface Quarantined {
@@ -181,7 +182,8 @@ export class QuarantineService {
     context: ActionContext | undefined,
     valueFingerprint: string | null,
   ): void {
-    this.events?.emit(
+    emitSafely(
+      this.events,
       QuarantinedExtraction.event,
       new QuarantinedExtraction(
         outcome,

@@ -25,6 +25,7 @@ import { newClaimId } from '../execution-claims/execution-claim.gate.js';
 import { REVIEW_OPTIONS, type ReviewOptions } from '../review/review-options.interface.js';
 import type { DeferredJob, DeferredJobOutcome } from './deferred-job.js';
 import { configuredReviewLane } from '../review/configured-review-lane.js';
+import { emitSafely } from '../events/emit-safely.js';
 
 /**
  * Runs delivered jobs of the review lane (docs/review-lane.md). For each job it reads the item from the
@@ -94,7 +95,8 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
     );
     if (result.executed) {
       await lane.items.settle({ id: item.id, outcome: 'executed', now: this.now() });
-      this.events?.emit(
+      emitSafely(
+        this.events,
         ReviewedOperationExecuted.event,
         new ReviewedOperationExecuted(
           reviewItemFingerprint(item.id),
@@ -174,7 +176,7 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
   }
 
   private emitRefused(item: ReviewItem, decision: Decision): void {
-    this.events?.emit(ReviewedOperationRefused.event, ReviewedOperationRefused.of(item, decision));
+    emitSafely(this.events, ReviewedOperationRefused.event, ReviewedOperationRefused.of(item, decision));
   }
 
   private lane(): ReviewLaneOptions {

@@ -34,6 +34,7 @@ import {
   releaseUntrustedContent,
 } from '../provenance/untrusted-content-release.js';
 import { isMissingKey } from '../shared/is-missing-key.js';
+import { emitSafely } from '../events/emit-safely.js';
 
 /**
  * What a reviewer's approve or reject did. `own_request`: the reviewer is the requester; `forbidden`: their
@@ -312,7 +313,7 @@ export class ReviewService {
 
   private refused(item: ReviewItem, decision: Decision): void {
     if (item.status !== ReviewItemStatus.Rejected) return;
-    this.events?.emit(ReviewedOperationRefused.event, ReviewedOperationRefused.of(item, decision));
+    emitSafely(this.events, ReviewedOperationRefused.event, ReviewedOperationRefused.of(item, decision));
   }
 
   private lane(): ReviewLaneOptions {
