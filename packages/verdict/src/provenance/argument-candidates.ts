@@ -47,6 +47,8 @@ const PHONE = /(?<![\p{L}\p{N}+])(?:\+|00)?\d{7,15}(?![\p{L}\p{N}])/gu;
 const IDENTIFIER = /[\p{L}\p{N}_-]*\p{N}[\p{L}\p{N}_-]*/gu;
 const EDGE_PUNCTUATION = /^[^\p{L}\p{N}+]+|[^\p{L}\p{N}]+$/gu;
 const NON_ASCII = /[^\x00-\x7f]/u;
+/** A punycode label, which the canonical form decodes to the Unicode letters it spells (`unicodeHosts`). */
+const PUNYCODE = /xn--/iu;
 
 /**
  * Every string and number leaf of validated arguments. A leaf's whole value, in canonical form, is a candidate
@@ -85,7 +87,11 @@ export function candidateFingerprint(candidate: Pick<ArgumentCandidate, 'needle'
 function leafOf(raw: string | number, segments: readonly string[]): ArgumentLeaf {
   const path = renderPath(segments);
   const canonical = canonicalForm(String(raw));
-  const literal = typeof raw === 'string' && NON_ASCII.test(raw) ? literalForm(raw) : canonical;
+  // A value in ASCII is its own literal form, but for a punycode host, whose decoded letters folding may change.
+  const literal =
+    typeof raw === 'string' && (NON_ASCII.test(raw) || (raw.includes('--') && PUNYCODE.test(raw)))
+      ? literalForm(raw)
+      : canonical;
   const candidate = (needle: string, whole: boolean, spelled?: string): ArgumentCandidate => ({
     path,
     segments,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { canonicalForm } from './canonical-form.js';
+import { canonicalForm, literalForm } from './canonical-form.js';
 
 describe('canonicalForm', () => {
   it('applies NFKC, case folding, removes format characters and collapses white space', () => {
@@ -27,6 +27,37 @@ describe('canonicalForm', () => {
       'evil.example/pay/',
     ])
       expect(canonicalForm(`see ${url} now`)).toBe('see evil.example/pay now');
+  });
+
+  it('reads a host spelled in punycode, in any case, as its Unicode spelling: bare, in a URL, in an e-mail address', () => {
+    expect(canonicalForm('pay XN--BCHER-KVA.example/pay now')).toBe('pay bücher.example/pay now');
+    expect(canonicalForm('see https://www.Xn--Bcher-Kva.Example:443/pay/')).toBe('see bücher.example/pay');
+    expect(canonicalForm('mail billing@xn--bcher-kva.example.')).toBe('mail billing@bücher.example.');
+    expect(canonicalForm('xn--e1afmkfd.xn--p1ai')).toBe(canonicalForm('пример.рф'));
+  });
+
+  it('keeps punycode that does not decode, a label inside a longer one and an e-mail local part as written', () => {
+    expect(canonicalForm('xn--zz.example xn--.example foo-xn--bcher-kva.example')).toBe(
+      'xn--zz.example xn--.example foo-xn--bcher-kva.example',
+    );
+    expect(canonicalForm('xn--bcher-kva@example.com')).toBe('xn--bcher-kva@example.com');
+  });
+
+  it('decodes only the one A-label of a Unicode label: a punycode the decoder reads as ASCII is another host', () => {
+    // The decoder reads `xn--paypal-` as `paypal`, but it is not `paypal.com`'s spelling: DNS tells them apart.
+    expect(canonicalForm('xn--paypal-.com')).toBe('xn--paypal-.com');
+  });
+
+  it('reads punycode written with look-alike hyphens as punycode', () => {
+    expect(canonicalForm('pay xn\u2010\u2010bcher-kva.example')).toBe('pay bücher.example');
+  });
+
+  it('decodes punycode before folding confusables: a decoded look-alike folds, its literal form keeps its letters', () => {
+    // `xn--l-7sba6dbr.com` is `раураl.com` with Cyrillic `р`, `а` and `у`.
+    for (const lookalike of ['xn--l-7sba6dbr.com', 'https://XN--L-7SBA6DBR.com/pay', 'раураl.com'])
+      expect(canonicalForm(lookalike).replace('/pay', '')).toBe('paypal.com');
+    expect(literalForm('xn--l-7sba6dbr.com')).toBe('раураl.com');
+    expect(literalForm('https://xn--l-7sba6dbr.com/pay')).toBe('раураl.com/pay');
   });
 
   it('writes numbers without thousands separators, exponents or trailing decimal zeros', () => {

@@ -1,5 +1,5 @@
 import { canonicalNumbers } from './canonical-number.js';
-import { canonicalUrls } from './canonical-url.js';
+import { canonicalUrls, unicodeHosts } from './canonical-url.js';
 import { compactIbans } from './canonical-iban.js';
 import { confusableSkeleton, confusableSkeletonOfNonLetters } from './confusable-skeleton.js';
 import { asciiDigits } from './decimal-digits.js';
@@ -27,9 +27,11 @@ const SPLIT = /(?<=\s)[A-Za-z]{5,}(?=\s)/g;
  * every text of the window, so that a trusted spelling of a value clears any other spelling of it:
  *
  * 1. Unicode NFKC, format characters (Cf) removed, every decimal digit (`\p{Nd}`) as ASCII, lower case,
- *    confusables folded to their UTS #39 prototype (`confusableSkeleton`), white space collapsed; a line break, tab
- *    or paragraph separator is a hard break that no grouped value crosses (below), except an IBAN's groups;
- * 2. URLs without scheme, `www.` or trailing slash (`canonicalUrls`);
+ *    confusables folded to their UTS #39 prototype (`confusableSkeleton`), a host's punycode labels in Unicode and
+ *    folded alike (`unicodeHosts`: `xn--bcher-kva.example` reads `bücher.example`), white space collapsed; a line
+ *    break, tab or paragraph separator is a hard break that no grouped value crosses (below), except an IBAN's
+ *    groups;
+ * 2. URLs without scheme, `www.` or trailing slash (`canonicalUrls`), their host in Unicode;
  * 3. IBANs without their group separators (`compactIbans`): spaces, dashes, dots or underscores, or a line break
  *    where a valid IBAN wraps (its check digits and its country's length say where it ends);
  * 4. numbers without thousands separators, exponents or trailing decimal zeros (`canonicalNumbers`), also in the
@@ -76,6 +78,15 @@ function formOf(text: string, fold: boolean): string {
   return parts.filter((part) => part !== '').join(' ');
 }
 
+/**
+ * A host's label `domainToUnicode` decoded, through the steps of {@link canonicalChunk} its letters go through had it
+ * been spelled in Unicode: NFKC, format characters removed, digits as ASCII, lower case, confusables folded.
+ */
+function spellLabel(label: string, fold: boolean): string {
+  const lower = asciiDigits(label.normalize('NFKC').replace(FORMAT_CHARACTERS, '')).toLowerCase();
+  return fold ? confusableSkeleton(lower) : confusableSkeletonOfNonLetters(lower);
+}
+
 function canonicalChunk(text: string, fold: boolean): string {
   // ASCII is its own NFKC form: skipping it spares a copy of most texts.
   const normalized = NON_ASCII.test(text) ? text.normalize('NFKC') : text;
@@ -90,7 +101,12 @@ function canonicalChunk(text: string, fold: boolean): string {
     return '\n';
   });
   const lower = spaced.toLowerCase();
-  const folded = fold ? confusableSkeleton(lower) : confusableSkeletonOfNonLetters(lower);
+  // A host's punycode labels are decoded after punctuation folds (`xn‐‐` with Unicode hyphens is `xn--` too), each
+  // then spelled as its Unicode would have been: a decoded look-alike (`раураl`) folds as one typed in Cyrillic does
+  // in the canonical form, and keeps its letters in `literalForm`.
+  const folded = unicodeHosts(fold ? confusableSkeleton(lower) : confusableSkeletonOfNonLetters(lower), (label) =>
+    spellLabel(label, fold),
+  );
   const grouped = canonicalNumbers(compactIbans(canonicalUrls(folded.trim())))
     .replace(DOTTED_GROUPS, (groups) => groups.replaceAll('.', ''))
     .replace(DIGIT_SEPARATOR, '');

@@ -1,4 +1,4 @@
-import { domainToUnicode } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 
 /** A URL with a scheme (`https://`), or starting with `www.`, up to white space or a quote. */
 const URL_TEXT = /(?<![\p{L}\p{N}@.+-])(?:[a-z][a-z0-9+.-]*:\/\/|www\.)[^\s<>"'`]+/gu;
@@ -6,6 +6,48 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//u;
 const TRAILING_PUNCTUATION = /[.,;:!?)\]]+$/u;
 /** A slash that ends a URL's path: before white space, closing punctuation, a sentence's end or the text's end. */
 const TRAILING_SLASH = /(?<=[\p{L}\p{N}])\/+(?=[\s)\]>"',;!?]|\.(?:\s|$)|$)/gu;
+/**
+ * A host name in lower-case text with a punycode label (`xn--`): labels of letters, marks, digits and hyphens, each
+ * starting with a letter, mark or digit, joined by single dots. It starts where its run does (not after a letter,
+ * digit or `_`, nor after hyphens or a dot that follow one: `foo-xn--bar.example` is one label), and is not followed
+ * by another label, `_` or `@` (the local part of an e-mail address is not a host). Each run is scanned once.
+ */
+const PUNYCODE_HOST =
+  /(?=[\p{L}\p{M}\p{N}])(?<![\p{L}\p{M}\p{N}_]-*|[\p{L}\p{M}\p{N}_-]\.)(?:[\p{L}\p{M}\p{N}][\p{L}\p{M}\p{N}-]*\.)*xn--[\p{L}\p{M}\p{N}-]*(?:\.[\p{L}\p{M}\p{N}][\p{L}\p{M}\p{N}-]*)*(?![\p{L}\p{M}\p{N}_@-]|\.[\p{L}\p{M}\p{N}])/gu;
+const NON_ASCII = /[^\x00-\x7f]/u;
+
+/**
+ * The punycode labels (`xn--`) of hosts in lower-case text, in Unicode as `domainToUnicode` (UTS #46) decodes them,
+ * each then spelled by `spell` (the canonical form's own steps, confusable folding among them): so that
+ * `xn--bcher-kva.example/pay`, `billing@xn--bcher-kva.example` and `https://xn--bcher-kva.example` read as their
+ * Unicode spellings `bücher.example/pay`, `billing@bücher.example` and `https://bücher.example` do. A bare host, a
+ * URL's host and an e-mail address's domain alike; a single label too. A label is decoded only when it is the
+ * A-label of what it decodes to (`domainToASCII` gives it back, and it is not ASCII): one that does not decode
+ * (`xn--zz`) or is not the one spelling of its Unicode (`xn--abc-`, which the decoder reads `abc`) stays as written,
+ * so two hosts DNS tells apart never read alike. Only a text holding `xn--` is searched.
+ *
+ * @example unicodeHosts('pay xn--bcher-kva.example', (label) => label) === 'pay bücher.example'
+ */
+export function unicodeHosts(lower: string, spell: (label: string) => string): string {
+  if (!lower.includes('xn--')) return lower;
+  // Each label decoded once per text: a host a text repeats costs one decoding.
+  const decoded = new Map<string, string>();
+  const unicodeLabel = (label: string): string => {
+    let spelled = decoded.get(label);
+    if (spelled === undefined) {
+      const unicode = domainToUnicode(label);
+      const aLabel = NON_ASCII.test(unicode) && !unicode.includes('.') && domainToASCII(unicode) === label;
+      decoded.set(label, (spelled = aLabel ? spell(unicode) : label));
+    }
+    return spelled;
+  };
+  return lower.replace(PUNYCODE_HOST, (host) =>
+    host
+      .split('.')
+      .map((label) => (label.startsWith('xn--') ? unicodeLabel(label) : label))
+      .join('.'),
+  );
+}
 
 /**
  * URLs as a host and a path: without scheme, `www.` or trailing slash, the host as the WHATWG URL parser reads
