@@ -10,6 +10,8 @@ describe('canonicalForm', () => {
     const iban = 'de89370400440532013000';
     expect(canonicalForm('DE89 3704 0044 0532 0130 00 bank')).toBe(`${iban} bank`);
     expect(canonicalForm('DE89-3704-0044-0532-0130-00')).toBe(iban);
+    expect(canonicalForm('IBAN DE 89 3704 0044 0532 0130 00')).toBe(`iban ${iban}`);
+    expect(canonicalForm('de 89 3704 0044 0532 0130 01')).toBe('de 89370400440532013001'); // not a valid IBAN
     expect(canonicalForm('GB82 WEST 1234 5698 7654 32 then')).toBe('gb82west12345698765432 then');
   });
 
@@ -79,6 +81,12 @@ describe('canonicalForm', () => {
   it('reads the unambiguous locale forms of a number as the number', () => {
     expect(canonicalForm("10.000,00 · 10 000,50 · 10'000 · 10’000.50 · 1.000.000,00")).toBe(
       '10000 · 10000.5 · 10000 · 10000.5 · 1000000',
+    );
+  });
+
+  it('reads a decimal comma beside a currency sign as a decimal, and without one keeps it', () => {
+    expect(canonicalForm('1234,56 € · €1234,56 · 12,5 $ · orders 1234,56 · €1,234')).toBe(
+      '1234.56 € · €1234.56 · 12.5 $ · orders 1234,56 · €1234',
     );
   });
 

@@ -1,14 +1,14 @@
 import { isValidIBAN } from 'ibantools';
 
 /**
- * A country code, check digits and groups of up to four letters or digits, optionally separated; a line break
- * (`\n`, the canonical form's hard break) may separate groups too, where an IBAN wraps.
+ * A country code, check digits (`DE89`, or `DE 89`) and groups of up to four letters or digits, optionally
+ * separated; a line break (`\n`, the canonical form's hard break) may separate groups too, where an IBAN wraps.
  */
-const IBAN_TEXT = /(?<![\p{L}\p{N}])[a-z]{2}\d{2}(?:[ ._\n-]?[a-z0-9]{1,4}){2,10}(?![\p{L}\p{N}])/gu;
+const IBAN_TEXT = /(?<![\p{L}\p{N}])[a-z]{2}[ ._-]?\d{2}(?:[ ._\n-]?[a-z0-9]{1,4}){2,10}(?![\p{L}\p{N}])/gu;
 const SEPARATOR = /[ ._\n-]/u;
 
 /**
- * IBANs written in groups (`DE89 3704 0044 …`, `DE89-3704-…`, `DE89.3704.…`, `DE89_3704_…`) as one compact token. Only a valid IBAN (ISO
+ * IBANs written in groups (`DE89 3704 0044 …`, `DE 89 3704 …`, `DE89-3704-…`, `DE89.3704.…`, `DE89_3704_…`) as one compact token. Only a valid IBAN (ISO
  * 13616 check digits, the country's length, through `ibantools`) is compacted: the longest prefix of the groups
  * that is one, so that a word after an IBAN is not swallowed.
  *

@@ -10,18 +10,28 @@ const NUMBER = /(?<![\p{L}\p{N}.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[+-]?
  */
 const LOCALE_NUMBER =
   /(?<![\p{L}\p{N}.,'’])(?:\d{1,3}([. ])\d{3}(?:\1\d{3})*,\d+|\d{1,3}(?:['’]\d{3})+(?:\.\d+)?)(?![\p{L}\p{N}]|[.,'’]\d)/gu;
+/**
+ * A decimal comma without grouping, one or two digits after it, beside a currency sign (`1234,56 €`, `€12,5`):
+ * money, so a decimal. Without the sign it stays as written: `1,5` may be a list.
+ */
+const DECIMAL_COMMA =
+  /(?<=\p{Sc} ?)\d+,\d{1,2}(?![\p{L}\p{N}]|[.,'’]\d)|(?<![\p{L}\p{N}.,'’])\d+,\d{1,2}(?= ?\p{Sc})/gu;
 const PARTS = /^(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/u;
 
 /**
  * Numbers written with thousands separators, decimals or exponents, as one plain decimal: `10,000`, `10000.00`
  * and `1e4` all read `10000`; `0.50` reads `0.5`. Plain integers are left as they are (a leading zero is part of
  * a phone number or an account id). Numbers in a locale's unambiguous grouping are read alike: `10.000,00`,
- * `10 000,00` and `10'000` all read `10000`.
+ * `10 000,00` and `10'000` all read `10000`; so is a decimal comma with one or two digits after it beside a currency
+ * sign (`1234,50 €` reads `1234.5 €`).
  *
  * @example canonicalNumbers('pay 10,000.00 or 1e4') === 'pay 10000 or 10000'
  */
 export function canonicalNumbers(text: string): string {
-  const locale = /\d[.' ’]\d{3}/u.test(text) ? text.replace(LOCALE_NUMBER, localeDecimal) : text;
+  const grouped = /\d[.' ’]\d{3}/u.test(text) ? text.replace(LOCALE_NUMBER, localeDecimal) : text;
+  const locale = grouped.includes(',')
+    ? grouped.replace(DECIMAL_COMMA, (number) => plainDecimal(number.replace(',', '.')))
+    : grouped;
   return locale.replace(NUMBER, (number) =>
     /[.,e]/u.test(number) ? plainDecimal(number.replaceAll(',', '')) : number,
   );

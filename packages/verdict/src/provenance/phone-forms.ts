@@ -95,14 +95,21 @@ const MIN_NATIONAL = 4;
  */
 export function phoneForms(token: string): PhoneForms | null {
   if (!PHONE.test(token)) return null;
-  const { codes, countriesOfTrunk, nationalLengths } = numberingPlans();
+  const { codes, trunks, countriesOfTrunk, nationalLengths } = numberingPlans();
   if (token.startsWith('+') || token.startsWith('00')) {
     const digits = token.replace(/^\+|^00/u, '');
     for (let length = 1; length <= 3; length++) {
       const code = digits.slice(0, length);
       if (codes.has(code) && digits.length - length >= MIN_NATIONAL) {
         const national = digits.slice(length);
-        return { national, country: code, readings: [{ national, countries: new Set([code]) }] };
+        const countries = new Set([code]);
+        // `+49 (0) 30 …`: the trunk prefix written after the country code, which is not dialled from abroad.
+        const trunk = [...(trunks.get(code) ?? [])].find(
+          (prefix) => national.startsWith(prefix) && national.length - prefix.length >= MIN_NATIONAL,
+        );
+        const readings = [{ national, countries }];
+        if (trunk !== undefined) readings.push({ national: national.slice(trunk.length), countries });
+        return { national, country: code, readings };
       }
     }
     return null;
@@ -166,10 +173,21 @@ function prefixAllows(text: string, at: number, countries: ReadonlySet<string> |
 function prefixMatches(prefix: string, plus: boolean, countries: ReadonlySet<string> | null): boolean {
   const { codes, trunks, countriesOfTrunk } = numberingPlans();
   const isCountry = (code: string) => (countries === null ? codes.has(code) : countries.has(code));
-  if (plus) return isCountry(prefix);
+  if (plus) return isCountry(prefix) || afterCountry(prefix, countries);
   if (isCountry(prefix) || (prefix.startsWith('00') && isCountry(prefix.slice(2)))) return true;
   if (countries === null) return countriesOfTrunk.has(prefix);
   return [...countries].some((code) => trunks.get(code)?.has(prefix) === true);
+}
+
+/** `490` of `+49 (0) 30 …`: a country calling code of the reading, then that country's trunk prefix. */
+function afterCountry(prefix: string, countries: ReadonlySet<string> | null): boolean {
+  const { codes, trunks } = numberingPlans();
+  for (let length = 1; length <= 3 && length < prefix.length; length++) {
+    const code = prefix.slice(0, length);
+    if ((countries === null ? codes.has(code) : countries.has(code)) && trunks.get(code)?.has(prefix.slice(length)))
+      return true;
+  }
+  return false;
 }
 
 function isDigit(text: string, at: number): boolean {
