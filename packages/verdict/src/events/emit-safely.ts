@@ -10,7 +10,8 @@ interface EventSink<E> {
  * Emits `event` as `name` to `events` when there is one; a listener never changes what the caller answers. A
  * listener that throws, or whose promise rejects, is logged (the event's name, never its facts) and the caller goes
  * on. Listeners are called at once, in order, as `emit` calls them; EventEmitter2 calls none of the event's later
- * listeners once one has thrown synchronously.
+ * listeners once one has thrown synchronously. A listener registered with `{ async: true }` runs later, and
+ * EventEmitter2 drops its promise: its failure is its own to catch.
  */
 export function emitSafely<E extends object>(events: EventSink<E> | undefined, name: string, event: E): void {
   if (events === undefined) return;

@@ -87,9 +87,10 @@ export function candidateFingerprint(candidate: Pick<ArgumentCandidate, 'needle'
 function leafOf(raw: string | number, segments: readonly string[]): ArgumentLeaf {
   const path = renderPath(segments);
   const canonical = canonicalForm(String(raw));
-  // A value in ASCII is its own literal form, but for a punycode host, whose decoded letters folding may change.
+  // A value in ASCII is its own literal form, but for a punycode host or a URL's percent-escaped host, whose
+  // decoded letters folding may change.
   const literal =
-    typeof raw === 'string' && (NON_ASCII.test(raw) || (raw.includes('--') && PUNYCODE.test(raw)))
+    typeof raw === 'string' && (NON_ASCII.test(raw) || (raw.includes('--') && PUNYCODE.test(raw)) || raw.includes('%'))
       ? literalForm(raw)
       : canonical;
   const candidate = (needle: string, whole: boolean, spelled?: string): ArgumentCandidate => ({

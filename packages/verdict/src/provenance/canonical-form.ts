@@ -104,10 +104,9 @@ function canonicalChunk(text: string, fold: boolean): string {
   // A host's punycode labels are decoded after punctuation folds (`xn‐‐` with Unicode hyphens is `xn--` too), each
   // then spelled as its Unicode would have been: a decoded look-alike (`раураl`) folds as one typed in Cyrillic does
   // in the canonical form, and keeps its letters in `literalForm`.
-  const folded = unicodeHosts(fold ? confusableSkeleton(lower) : confusableSkeletonOfNonLetters(lower), (label) =>
-    spellLabel(label, fold),
-  );
-  const grouped = canonicalNumbers(compactIbans(canonicalUrls(folded.trim())))
+  const spell = (label: string) => spellLabel(label, fold);
+  const folded = unicodeHosts(fold ? confusableSkeleton(lower) : confusableSkeletonOfNonLetters(lower), spell);
+  const grouped = canonicalNumbers(compactIbans(canonicalUrls(folded.trim(), spell)))
     .replace(DOTTED_GROUPS, (groups) => groups.replaceAll('.', ''))
     .replace(DIGIT_SEPARATOR, '');
   return hardBreaks ? grouped.replaceAll('\n', ' ') : grouped;

@@ -51,17 +51,21 @@ export function unicodeHosts(lower: string, spell: (label: string) => string): s
 
 /**
  * URLs as a host and a path: without scheme, `www.` or trailing slash, the host as the WHATWG URL parser reads
- * it (lower case, default port dropped, Unicode rather than punycode). `HTTPS://www.Evil.Example:443/pay/`,
- * `evil.example/pay` and `www.evil.example/pay` all read `evil.example/pay`.
+ * it (lower case, default port dropped, percent-escapes decoded), its punycode labels in Unicode as
+ * {@link unicodeHosts} decodes and `spell`s them (only a label that is its Unicode's one A-label).
+ * `HTTPS://www.Evil.Example:443/pay/`, `evil.example/pay` and `www.evil.example/pay` all read `evil.example/pay`.
  *
  * @example canonicalUrls('see https://www.evil.example/pay/ now') === 'see evil.example/pay now'
  */
-export function canonicalUrls(text: string): string {
-  const urls = text.includes('://') || text.includes('www.') ? text.replace(URL_TEXT, canonicalUrl) : text;
+export function canonicalUrls(text: string, spell: (label: string) => string = (label) => label): string {
+  const urls =
+    text.includes('://') || text.includes('www.')
+      ? text.replace(URL_TEXT, (match) => canonicalUrl(match, spell))
+      : text;
   return urls.includes('/') ? urls.replace(TRAILING_SLASH, '') : urls;
 }
 
-function canonicalUrl(match: string): string {
+function canonicalUrl(match: string, spell: (label: string) => string): string {
   const trailing = TRAILING_PUNCTUATION.exec(match)?.[0] ?? '';
   const url = match.slice(0, match.length - trailing.length);
   const scheme = SCHEME.exec(url)?.[0] ?? '';
@@ -72,7 +76,8 @@ function canonicalUrl(match: string): string {
   try {
     const parsed = new URL(scheme === '' ? `http://${url}` : url);
     if (parsed.hostname !== '')
-      host = `${domainToUnicode(parsed.hostname) || parsed.hostname}${parsed.port ? `:${parsed.port}` : ''}`;
+      // The parser writes a host's Unicode (typed, or percent-escaped) in punycode: decoded as a bare host is.
+      host = `${unicodeHosts(parsed.hostname, spell)}${parsed.port ? `:${parsed.port}` : ''}`;
   } catch {
     // Not a URL the parser accepts: compared as written, without its scheme.
   }

@@ -93,30 +93,7 @@ export class ContextLabeller {
         caller.untrustedSources().map(({ source }) => labelContent(text, source, Trust.Untrusted)),
       );
     else if (this.wiring.labels.recall(text) === undefined)
-      await this.remember(
-        text,
-        this.around(text, (rest) => labelContent(rest, caller === undefined ? PRINCIPAL : CALLER, Trust.Trusted)),
-      );
-  }
-
-  /**
-   * The items of a text the application composed (a principal's input, a system prompt): every untrusted text the
-   * module remembers found inside it keeps its own labels — a document the application labelled and wrapped in a
-   * template, a tool's result pasted into a message, one content part of several — and `own` labels what is left
-   * around them, each found text cut out by a line break (ADR 0135).
-   */
-  private around(text: string, own: (rest: string) => LabelledContent): readonly LabelledContent[] {
-    const inside = this.wiring.labels.untrustedWithin(text);
-    if (inside.length === 0) return [own(text)];
-    let rest = '';
-    let at = 0;
-    for (const { start, length } of inside) {
-      rest += `${text.slice(at, start)}\n`;
-      at = start + length;
-    }
-    rest += text.slice(at);
-    const found = [...new Set(inside.flatMap(({ items }) => items))];
-    return rest.trim() === '' ? found : [own(rest), ...found];
+      await this.remember(text, [labelContent(text, caller === undefined ? PRINCIPAL : CALLER, Trust.Trusted)]);
   }
 
   /**
@@ -243,8 +220,7 @@ export class ContextLabeller {
   /**
    * The labels of a text of the window that no step of this tracker labelled as it entered: the labels the
    * module remembers for it (for a tool result, not when only principals or agents gave them), else by role — the
-   * system prompt is the application's (trusted), but for the untrusted texts the module remembers inside it
-   * (ADR 0135); a user message nobody labelled (history) may hold anything (ADR
+   * system prompt is the application's (trusted); a user message nobody labelled (history) may hold anything (ADR
    * 0041); a tool result is its tool's, untrusted; a model answer Verdict did not see produced is untrusted.
    */
   async itemsOf(role: WindowRole, text: string, toolName = 'unknown'): Promise<readonly LabelledContent[]> {
@@ -256,12 +232,8 @@ export class ContextLabeller {
     if (recalled !== undefined && (role !== 'tool' || recalled.some(({ label }) => !SPOKEN.has(label.source.kind))))
       return recalled;
     let item: LabelledContent;
-    if (role === 'system')
-      return this.remember(
-        text,
-        this.around(text, (rest) => labelContent(rest, ProvenanceSource.application('system-prompt'), Trust.Trusted)),
-      );
-    if (role === 'user') item = labelContent(text, UNLABELLED_HISTORY, Trust.Untrusted);
+    if (role === 'system') item = labelContent(text, ProvenanceSource.application('system-prompt'), Trust.Trusted);
+    else if (role === 'user') item = labelContent(text, UNLABELLED_HISTORY, Trust.Untrusted);
     else if (role === 'tool') item = labelContent(text, toolSource(toolName), Trust.Untrusted);
     else item = labelContent(text, ProvenanceSource.agent('unobserved'), Trust.Untrusted);
     return this.remember(text, [item]);

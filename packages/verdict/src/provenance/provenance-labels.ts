@@ -1,34 +1,11 @@
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { rememberBounded } from '../shared/remember-bounded.js';
-import { Trust } from '../context-release/trust.js';
 import { withoutPassages } from './extraction-passages.js';
-import { type LabelledContent, labelledText } from './labelled-content.js';
+import type { LabelledContent } from './labelled-content.js';
 import type { ProvenanceWindow } from './provenance-window.js';
 
 /** Default number of remembered texts and windows: 10,000 each, oldest forgotten first. */
 export const DEFAULT_PROVENANCE_CAPACITY = 10_000;
-
-/**
- * How long an untrusted text must be to be looked for inside other texts, and how much of its start is indexed: 8
- * characters. Shorter texts (`OK`, a status) would be found by chance in what a principal types.
- */
-const CONTAINED_MIN = 8;
-/** Untrusted texts kept per 8-character start, newest first: texts sharing a start (JSON results) stay cheap. */
-const PER_ANCHOR = 16;
-
-/** An untrusted text the module remembers, found inside another text: where, and its untrusted labels. */
-export interface ContainedContent {
-  readonly start: number;
-  readonly length: number;
-  readonly items: readonly LabelledContent[];
-}
-
-/** A remembered text with untrusted labels, as {@link ProvenanceLabels.untrustedWithin} looks for it. */
-interface UntrustedText {
-  readonly fingerprint: string;
-  readonly length: number;
-  readonly items: readonly LabelledContent[];
-}
 
 /**
  * What the provenance trackers of one process remember: the labels of every text that entered an agent's
@@ -42,8 +19,6 @@ export class ProvenanceLabels {
   private readonly texts = new Map<string, readonly LabelledContent[]>();
   private readonly windows = new Map<string, ProvenanceWindow>();
   private readonly results = new Map<string, BoundResult>();
-  /** Texts with untrusted labels by their first {@link CONTAINED_MIN} characters: {@link untrustedWithin}'s index. */
-  private readonly untrustedByStart = new Map<string, readonly UntrustedText[]>();
 
   constructor(private readonly capacity = DEFAULT_PROVENANCE_CAPACITY) {}
 
@@ -63,41 +38,7 @@ export class ProvenanceLabels {
     const fresh = items.filter((item) => !known.some((k) => sameLabel(k, item))).map(withoutPassages);
     const merged = [...known, ...fresh];
     rememberBounded(this.texts, key, merged, this.capacity);
-    const untrusted = fresh.filter((item) => item.label.trust === Trust.Untrusted);
-    if (untrusted.length > 0) {
-      // The text as it entered, and each untrusted part of it (a result's untrusted paths) on its own.
-      this.indexUntrusted(text, key, untrusted);
-      for (const item of untrusted) {
-        const own = labelledText(item);
-        if (own !== undefined && own !== text) this.indexUntrusted(own, item.label.fingerprint, [item]);
-      }
-    }
     return merged;
-  }
-
-  /**
-   * The untrusted items the module remembers whose own text occurs inside `text` (ADR 0135): a document the
-   * application labelled and then wrapped in a template, a tool's result pasted into a message, one content part of
-   * several. Earliest first, without overlaps; at one position the longest. Exact text, as labels are.
-   */
-  untrustedWithin(text: string): readonly ContainedContent[] {
-    if (this.untrustedByStart.size === 0) return [];
-    const found: ContainedContent[] = [];
-    for (let start = 0; start + CONTAINED_MIN <= text.length;) {
-      let best: ContainedContent | undefined;
-      for (const known of this.untrustedByStart.get(text.slice(start, start + CONTAINED_MIN)) ?? []) {
-        const { length } = known;
-        if (start + length > text.length || (best !== undefined && best.length >= length)) continue;
-        if (fingerprintString(text.slice(start, start + length)) === known.fingerprint)
-          best = { start, length, items: known.items };
-      }
-      if (best === undefined) start++;
-      else {
-        found.push(best);
-        start += best.length;
-      }
-    }
-    return found;
   }
 
   /** The window a tool call was proposed in. */
@@ -122,17 +63,6 @@ export class ProvenanceLabels {
       { text: fingerprintString(text), items },
       this.capacity,
     );
-  }
-
-  private indexUntrusted(text: string, fingerprint: string, items: readonly LabelledContent[]): void {
-    if (text.length < CONTAINED_MIN) return;
-    const start = text.slice(0, CONTAINED_MIN);
-    const known = this.untrustedByStart.get(start) ?? [];
-    const same = known.find((k) => k.fingerprint === fingerprint);
-    const kept = same?.items ?? [];
-    const entry = { fingerprint, length: text.length, items: [...kept, ...items.filter((i) => !kept.includes(i))] };
-    const others = known.filter((k) => k !== same);
-    rememberBounded(this.untrustedByStart, start, [entry, ...others].slice(0, PER_ANCHOR), this.capacity);
   }
 }
 
