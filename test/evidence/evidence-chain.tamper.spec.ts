@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { ChainProblem, type ChainVerification, chainHash, type CheckpointKey, EvidenceKind } from '@verdict/nestjs';
 import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, streamDecision, withDataSource } from '@verdict/testing-kit';
+import { databaseEngines, markPending, streamDecision, withDataSource } from '@verdict/testing-kit';
 import type { DataSource } from 'typeorm';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
@@ -120,11 +120,11 @@ for (const engine of databaseEngines()) {
 
     it('catches a chain rewritten with recomputed hashes at its signed checkpoint', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const { sql, verdict, idAt } = await setup(dataSource);
+        const { sql, verdict, idAt, stream } = await setup(dataSource);
         // The attacker edits record 4 and relinks 4..10 without the key, so that every hash matches again.
         await sql(`UPDATE ${TABLE} SET reason = 'rewritten' WHERE id = $1`, [await idAt(4)]);
         await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence >= 4`);
-        await sql(`UPDATE ${TABLE} SET link_pending = 1 WHERE stream = $1`);
+        await markPending(dataSource, 'stream = $1', [stream], true);
         await new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' }).seal();
         expect(await verdict()).toMatchObject({
           intact: false,

@@ -8,7 +8,7 @@ import {
   EvidenceKind,
 } from '@verdict/nestjs';
 import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, streamDecision, withDataSource } from '@verdict/testing-kit';
+import { databaseEngines, markPending, streamDecision, withDataSource } from '@verdict/testing-kit';
 import type { DataSource } from 'typeorm';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
@@ -296,10 +296,11 @@ for (const engine of databaseEngines()) {
 
       it('names records rewritten, unlinked and sealed again under a sequence an earlier checkpoint pins, also against a witness', async () => {
         await withDataSource(engine, SCHEMA, async (dataSource) => {
-          const { recorder, sql, verdict } = await setup(dataSource);
+          const { recorder, sql, verdict, stream } = await setup(dataSource);
           const witness = await verdict();
           // The insider rewrites records 9–10 and hands them back to the seal: it links them again and signs.
-          await sql(`UPDATE ${TABLE} SET reason = 'forged', link_pending = 1 WHERE id IN (${linkedAfter(8)})`);
+          await sql(`UPDATE ${TABLE} SET reason = 'forged' WHERE id IN (${linkedAfter(8)})`);
+          await markPending(dataSource, `id IN (${linkedAfter(8)})`, [stream], true);
           await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence > 8`);
           await recorder.seal();
           for (const after of [await verdict(), await verdict(witness)])
@@ -354,7 +355,7 @@ for (const engine of databaseEngines()) {
               `INSERT INTO ${LINKS} (kind, stream, sequence, record_id, previous_hash, hash) VALUES ('decision', $1, $2, $3, $4, $5)`,
               [stream, sequence, id, '0'.repeat(64), '0'.repeat(64)],
             );
-            await sql(`UPDATE ${TABLE} SET link_pending = NULL WHERE id = $1`, [id]);
+            await markPending(dataSource, 'id = $1', [id], false);
             expect(await verdict()).toMatchObject({
               intact: false,
               problem: ChainProblem.BrokenLink,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { DataClass, decisionRecord, fingerprint, releaseRecord, type DecisionRecord } from '@verdict/nestjs';
+import { decisionRecord, fingerprint, type DecisionRecord } from '@verdict/nestjs';
 import {
   DecisionRecordEntity,
   ReleaseRecordEntity,
@@ -9,7 +9,7 @@ import {
   verdictEntities,
   verdictMigrations,
 } from '@verdict/nestjs/typeorm';
-import { databaseEngines, withDataSource } from '@verdict/testing-kit';
+import { databaseEngines, streamRelease, withDataSource } from '@verdict/testing-kit';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 
@@ -95,25 +95,7 @@ function bare(): DecisionRecord {
 }
 
 function release() {
-  return releaseRecord({
-    id: randomUUID(),
-    correlationId: randomUUID(),
-    sourceKind: 'application',
-    sourceName: 'customer-profile',
-    destinationConnection: 'support-model',
-    destinationTrustZone: 'vendor',
-    classification: DataClass.Pii,
-    trust: 'trusted',
-    disposition: 'permit',
-    reason: 'released',
-    requestedPathsFingerprint: fingerprint(['requested']),
-    releasedPathsFingerprint: fingerprint(['released']),
-    transformedPathsFingerprint: fingerprint(['transformed']),
-    transformNamesFingerprint: fingerprint(['redact']),
-    transformationCount: 2,
-    payloadFingerprint: fingerprint(['payload']),
-    recordedAt: new Date(Date.UTC(2026, 1, 28, 23, 59, 59, 999)),
-  });
+  return streamRelease('default', new Date(Date.UTC(2026, 1, 28, 23, 59, 59, 999)));
 }
 
 /** The write before ADR 0112. */

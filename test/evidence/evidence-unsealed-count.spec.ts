@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, streamDecision, withDataSource } from '@verdict/testing-kit';
+import { databaseEngines, markPending, streamDecision, withDataSource } from '@verdict/testing-kit';
 import type { QueryRunner } from 'typeorm';
 import { IndexEvidenceStreams1797011000000 } from '../../packages/verdict/src/typeorm/migrations/1797011000000-index-evidence-streams.js';
 
@@ -20,7 +20,6 @@ for (const engine of databaseEngines()) {
   describe(`verify's unsealed count [${engine.name}]`, () => {
     it('counts the records no seal linked, also a record whose pending mark was cleared and a stream with no link at all', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const p = (index: number) => (engine.name === 'postgres' ? `$${index}` : '?');
         const sealedStream = `tenant:${randomUUID()}`;
         const loneStream = `tenant:${randomUUID()}`;
         const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i));
@@ -37,10 +36,7 @@ for (const engine of databaseEngines()) {
         // Attack: someone who can write the table clears the marks of two new records, so no seal links them.
         await recorder.recordDecisions([3, 4].map((i) => streamDecision(sealedStream, `refund ${i}`, at(i))));
         await recorder.recordDecision(streamDecision(loneStream, 'refund lone', at(5)));
-        await dataSource.query(
-          `UPDATE verdict_decision_records SET link_pending = NULL WHERE stream IN (${p(1)}, ${p(2)})`,
-          [sealedStream, loneStream],
-        );
+        await markPending(dataSource, 'stream IN ($1, $2)', [sealedStream, loneStream], false);
         expect(await recorder.seal()).toMatchObject({ sealed: 0 });
         const verdicts = await recorder.verify();
         // An unlinked record is not tamper-evident, so it does not break the chain: it is reported.
@@ -62,9 +58,7 @@ for (const engine of databaseEngines()) {
         await recorder.recordDecisions([0, 1, 2, 3, 4].map((i) => streamDecision(stream, `refund ${i}`, at(i))));
         await recorder.seal();
         await recorder.recordDecisions([5, 6].map((i) => streamDecision(stream, `refund ${i}`, at(i))));
-        await dataSource.query(`UPDATE verdict_decision_records SET link_pending = NULL WHERE stream = ${p(1)}`, [
-          stream,
-        ]);
+        await markPending(dataSource, 'stream = $1', [stream], false);
         await dataSource.query(
           `UPDATE verdict_decision_records SET reason = ${p(1)} WHERE stream = ${p(2)} AND reason = ${p(3)}`,
           ['refund 100', stream, 'refund 1'],

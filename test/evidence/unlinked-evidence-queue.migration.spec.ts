@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { databaseEngines, streamDecision, withDataSource } from '@verdict/testing-kit';
 import { QueueUnlinkedEvidence1797000500000 } from '../../packages/verdict/src/typeorm/migrations/1797000500000-queue-unlinked-evidence.js';
+import { QueuePendingEvidenceInATable1797012000000 } from '../../packages/verdict/src/typeorm/migrations/1797012000000-queue-pending-evidence-in-a-table.js';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 
@@ -14,6 +15,8 @@ for (const engine of databaseEngines()) {
         const stream = `tenant:${randomUUID()}`;
         const record = (i: number) => streamDecision(stream, `refund ${i}`, new Date(Date.UTC(2026, 0, 1, 0, 0, i)));
         const migration = new QueueUnlinkedEvidence1797000500000();
+        // On PostgreSQL the later migration moves the marks into a queue table; it is undone first, redone after.
+        const later = new QueuePendingEvidenceInATable1797012000000();
         const queryRunner = dataSource.createQueryRunner();
         const recorder = new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' });
         try {
@@ -21,15 +24,19 @@ for (const engine of databaseEngines()) {
           await recorder.recordDecisions([0, 1, 2].map(record));
           await recorder.seal();
           await recorder.recordDecisions([3, 4].map(record));
+          await later.down(queryRunner);
           await migration.down(queryRunner);
           await migration.up(queryRunner);
+          await later.up(queryRunner);
         } finally {
           await queryRunner.release();
         }
         const marked = async () =>
           (
             await dataSource.query(
-              `SELECT reason FROM verdict_decision_records WHERE stream = ${p(1)} AND link_pending = 1 ORDER BY reason`,
+              engine.name === 'postgres'
+                ? `SELECT r.reason FROM verdict_evidence_pending q JOIN verdict_decision_records r ON r.id = q.record_id WHERE q.stream = $1 ORDER BY r.reason`
+                : `SELECT reason FROM verdict_decision_records WHERE stream = ${p(1)} AND link_pending = 1 ORDER BY reason`,
               [stream],
             )
           ).map((row: { reason: string }) => row.reason);
@@ -43,12 +50,13 @@ for (const engine of databaseEngines()) {
           unsealed: 0,
         });
 
-        // A record written after the migration is marked by the column's default, with nothing more sent.
+        // A record written after the migration is marked (PostgreSQL: queued), with nothing more sent.
         await recorder.recordDecision(record(5));
         expect(await marked()).toEqual(['refund 5']);
 
         const downRunner = dataSource.createQueryRunner();
         try {
+          await later.down(downRunner);
           await migration.down(downRunner);
           expect(
             (await downRunner.getTable('verdict_decision_records'))?.findColumnByName('link_pending'),
@@ -57,6 +65,7 @@ for (const engine of databaseEngines()) {
             (await downRunner.getTable('verdict_release_records'))?.findColumnByName('link_pending'),
           ).toBeUndefined();
           await migration.up(downRunner);
+          await later.up(downRunner);
         } finally {
           await downRunner.release();
         }

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type DecisionFacts, decisionRecord, type DecisionRecord } from '@verdict/nestjs';
+import {
+  DataClass,
+  type DecisionFacts,
+  decisionRecord,
+  type DecisionRecord,
+  fingerprint,
+  releaseRecord,
+  type ReleaseRecord,
+} from '@verdict/nestjs';
 import type { DataSource } from 'typeorm';
 
 /**
@@ -35,6 +43,36 @@ export function streamDecision(
 }
 
 /**
+ * A release record of `stream` (a fresh id and correlation id): customer profile data released, redacted, to a
+ * vendor model, recorded at `recordedAt`.
+ *
+ * @example
+ * await recorder.recordRelease(streamRelease('tenant:acme'));
+ */
+export function streamRelease(stream: string, recordedAt: Date = new Date()): ReleaseRecord {
+  return releaseRecord({
+    id: randomUUID(),
+    correlationId: randomUUID(),
+    stream,
+    sourceKind: 'application',
+    sourceName: 'customer-profile',
+    destinationConnection: 'support-model',
+    destinationTrustZone: 'vendor',
+    classification: DataClass.Pii,
+    trust: 'trusted',
+    disposition: 'permit',
+    reason: 'released',
+    requestedPathsFingerprint: fingerprint(['requested']),
+    releasedPathsFingerprint: fingerprint(['released']),
+    transformedPathsFingerprint: fingerprint(['transformed']),
+    transformNamesFingerprint: fingerprint(['redact']),
+    transformationCount: 2,
+    payloadFingerprint: fingerprint(['payload']),
+    recordedAt,
+  });
+}
+
+/**
  * Appends `count` linked decision records to `stream` on PostgreSQL or MySQL/MariaDB in two statements (a
  * generated series of records, one millisecond apart from 2026-01-01T00:00:00Z, and their links), without
  * ANALYZE. The links carry placeholder hashes: a seal reads only the stream's head, so the stream does not
@@ -62,5 +100,37 @@ export async function seedLinkedStream(dataSource: DataSource, stream: string, c
     `INSERT INTO verdict_evidence_links (kind, stream, sequence, record_id, previous_hash, hash)
      SELECT 'decision', ${p}, ${i}, ${id}, '${'0'.repeat(64)}', '${'1'.repeat(64)}' FROM ${series}`,
     [stream],
+  );
+  // PostgreSQL queued the records as it inserted them (ADR 0135): they are linked already.
+  if (postgres)
+    await dataSource.query(`DELETE FROM verdict_evidence_pending WHERE kind = 'decision' AND stream = $1`, [stream]);
+}
+
+/**
+ * Marks the decision records that `where` (a condition on `verdict_decision_records`, `$n` placeholders on every
+ * engine, with `parameters`) selects as
+ * pending (`pending: true`: a seal links them) or not (a seal leaves them), as a seal's bookkeeping keeps it on the
+ * DataSource's engine: PostgreSQL's queue table, the `link_pending` column elsewhere. What someone who can write the
+ * tables does, for tamper tests.
+ *
+ * @example
+ * await markPending(dataSource, 'stream = $1', [stream], false);
+ */
+export async function markPending(
+  dataSource: DataSource,
+  where: string,
+  parameters: readonly unknown[],
+  pending: boolean,
+): Promise<void> {
+  if (dataSource.options.type !== 'postgres')
+    return void (await dataSource.query(
+      `UPDATE verdict_decision_records SET link_pending = ${pending ? '1' : 'NULL'} WHERE ${where.replaceAll(/\$\d+/g, '?')}`,
+      [...parameters],
+    ));
+  await dataSource.query(
+    pending
+      ? `INSERT INTO verdict_evidence_pending (kind, stream, recorded_at, record_id) SELECT 'decision', stream, recorded_at, id FROM verdict_decision_records WHERE ${where} ON CONFLICT DO NOTHING`
+      : `DELETE FROM verdict_evidence_pending WHERE kind = 'decision' AND record_id IN (SELECT id FROM verdict_decision_records WHERE ${where})`,
+    [...parameters],
   );
 }

@@ -2,7 +2,7 @@ export { databaseEngines, dropDataSource, openDataSource, remigrate, withDataSou
 export { testRedisUrl, uniqueRedisPrefix } from './redis-matrix.js';
 export { countingStatements } from './statement-counter.js';
 export { seedTrafficShapedEvidence } from './evidence-seed.js';
-export { seedLinkedStream, streamDecision } from './evidence-stream.js';
+export { markPending, seedLinkedStream, streamDecision, streamRelease } from './evidence-stream.js';
 export { approvePending } from './operator-approval.js';
 export type { StatementCounter } from './statement-counter.js';
 export type { DatabaseEngine, DatabaseEngineName, TestDataSourceOptions } from './database-matrix.js';

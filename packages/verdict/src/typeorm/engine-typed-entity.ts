@@ -1,5 +1,6 @@
 import type { ColumnType, DataSource, ValueTransformer } from 'typeorm';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { LINK_PENDING } from './link-pending.js';
 import { longTextType } from './migrations/long-text-type.js';
 import { utcInstantType } from './migrations/utc-instant-column.js';
 
@@ -53,6 +54,8 @@ function takeEngineTypes(dataSource: DataSource, entity: object): void {
         if (column.type === 'simple-json') column.transformer = jsonText;
         column.type = longText;
       }
+      // PostgreSQL queues pending records in a table of their own (ADR 0135): `link_pending` has no default there.
+      if (column.databaseName === LINK_PENDING && engine === 'postgres') column.default = undefined;
     }
 }
 

@@ -23,6 +23,7 @@ import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { DecisionRecordEntity } from './decision-record.entity.js';
 import { withNamedLock } from './named-lock.js';
 import { EvidenceChainBrokenError } from '../evidence/evidence-chain-broken.error.js';
+import { PENDING_EVIDENCE } from './migrations/1797012000000-queue-pending-evidence-in-a-table.js';
 import { PostgresChainReader } from './postgres-chain-reader.js';
 import { ReleaseRecordEntity } from './release-record.entity.js';
 import { StoreConnection } from './store-connection.js';
@@ -69,7 +70,8 @@ interface NativeSqlite {
  * (PostgreSQL: an advisory transaction lock; MySQL/MariaDB: `GET_LOCK`; SQLite: `BEGIN IMMEDIATE` on the
  * file). Across processes and nodes a stream stays one chain: the head is read and the next sequences
  * assigned while no other sealer of that stream can, and the primary key (`kind`, `stream`, `sequence`)
- * refuses a fork even if a lock were bypassed. Checkpoints chain to each other under the same lock
+ * refuses a fork even if a lock were bypassed. Records still to link wait in a queue: marked on their row (SQLite,
+ * MySQL/MariaDB, ADR 0062), in `verdict_evidence_pending` on PostgreSQL (ADR 0135). Checkpoints chain to each other under the same lock
  * (ADR 0034): each names the next checkpoint sequence and its predecessor's hash, and the unique
  * (`kind`, `stream`, `checkpoint_sequence`) refuses a forked checkpoint chain.
  */
@@ -102,19 +104,24 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
 
   /**
    * Links every record no seal linked yet (a process that stopped before its seal, records from before the
-   * chains, records a background seal left): the streams with records marked pending, then every stream's
-   * head is pinned. Each batch reads its records from the pending index (ADR 0062), so its cost does not grow
+   * chains, records a background seal left): the streams with records queued, then every stream's
+   * head is pinned. Each batch reads its records from the queue (ADR 0062, ADR 0135), so its cost does not grow
    * with the records already linked.
    */
   async seal(): Promise<SealReport> {
     let sealed = 0;
     let checkpoints = 0;
     for (const kind of Object.values(EvidenceKind)) {
-      const pending: Row[] = await this.dataSource.query(
-        `SELECT DISTINCT r.stream FROM ${TABLES[kind].table} r${this.pendingHint(kind)} WHERE r.link_pending = 1`,
-      );
-      for (const row of pending) {
-        const report = await this.sealStream(kind, String(row.stream));
+      const pending =
+        this.connection.dialect === 'postgres'
+          ? await this.distinctStreams(PENDING_EVIDENCE, kind)
+          : (
+              (await this.dataSource.query(
+                `SELECT DISTINCT r.stream FROM ${TABLES[kind].table} r${this.pendingHint(kind)} WHERE r.link_pending = 1`,
+              )) as Row[]
+            ).map((row) => String(row.stream));
+      for (const stream of pending) {
+        const report = await this.sealStream(kind, stream);
         sealed += report.sealed;
         checkpoints += report.checkpoints;
       }
@@ -126,7 +133,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
   }
 
   /**
-   * Links the records of `stream` still marked pending, oldest first, a batch per transaction under the
+   * Links the records of `stream` still queued, oldest first, a batch per transaction under the
    * stream's lock, until none is left: what a background seal does for a stream whose writes outran it.
    */
   async sealStream(kind: EvidenceKind, stream: string): Promise<SealReport> {
@@ -134,27 +141,54 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     let checkpoints = 0;
     for (;;) {
       const { report, read } = await this.locked(kind, stream, (query) =>
-        then(
-          query(
-            `SELECT r.* FROM ${TABLES[kind].table} r${this.pendingHint(kind)} WHERE r.link_pending = 1 AND r.stream = ${this.connection.param(1)} ORDER BY r.recorded_at, r.id LIMIT ${SEAL_BATCH}`,
-            [stream],
-          ),
-          (rows) =>
-            then(
-              this.linkBatch(
-                kind,
-                stream,
-                rows.map((row) => this.hydrate(kind, row)),
-                query,
-              ),
-              (report) => ({ report, read: rows.length }),
+        then(this.readPending(kind, stream, query), (rows) =>
+          then(
+            this.linkBatch(
+              kind,
+              stream,
+              rows.filter((row) => row.id !== null).map((row) => this.hydrate(kind, row)),
+              query,
             ),
+            (report) => then(this.dequeue(kind, stream, rows, query), () => ({ report, read: rows.length })),
+          ),
         ),
       );
       sealed += report.sealed;
       checkpoints += report.checkpoints;
       if (read < SEAL_BATCH) return { sealed, checkpoints };
     }
+  }
+
+  /**
+   * The next batch of `stream`'s pending records, oldest first. PostgreSQL reads its queue table (ADR 0135) and each
+   * record by one index probe; a row comes back with its queue key (for {@link dequeue}), and with a NULL `id` when
+   * its record is gone (an older sealer linked it, then a prune deleted it). SQLite and MySQL/MariaDB read the marked
+   * records from their pending index.
+   */
+  private readPending(kind: EvidenceKind, stream: string, query: Query): Sync<Row[]> {
+    const { table } = TABLES[kind];
+    if (this.connection.dialect === 'postgres')
+      return query(
+        `SELECT p.recorded_at AS queued_at, p.record_id AS queued_id, r.* FROM (SELECT recorded_at, record_id FROM ${PENDING_EVIDENCE} WHERE kind = $1 AND stream = $2 ORDER BY recorded_at, record_id LIMIT ${SEAL_BATCH}) p LEFT JOIN LATERAL (SELECT * FROM ${table} WHERE id = p.record_id LIMIT 1) r ON true ORDER BY p.recorded_at, p.record_id`,
+        [kind, stream],
+      );
+    return query(
+      `SELECT r.* FROM ${table} r${this.pendingHint(kind)} WHERE r.link_pending = 1 AND r.stream = ${this.connection.param(1)} ORDER BY r.recorded_at, r.id LIMIT ${SEAL_BATCH}`,
+      [stream],
+    );
+  }
+
+  /**
+   * PostgreSQL: deletes the queue rows `rows` were read from, by their queue keys, whatever became of their records:
+   * linked now or before, gone, or no longer keyed as queued (a record edited since), none of which may be read
+   * again by the next batch.
+   */
+  private dequeue(kind: EvidenceKind, stream: string, rows: readonly Row[], query: Query): Sync<unknown> {
+    if (this.connection.dialect !== 'postgres' || rows.length === 0) return null;
+    return query(
+      `DELETE FROM ${PENDING_EVIDENCE} WHERE ctid = ANY (ARRAY(SELECT q.ctid FROM unnest($3::timestamptz[], $4::varchar[]) AS u(at, id) CROSS JOIN LATERAL (SELECT ctid FROM ${PENDING_EVIDENCE} WHERE kind = $1 AND stream = $2 AND recorded_at = u.at AND record_id = u.id LIMIT 1) q))`,
+      [kind, stream, rows.map((row) => row.queued_at), rows.map((row) => row.queued_id)],
+    );
   }
 
   /** MySQL/MariaDB's hint to read pending records by their index, whatever the statistics say. */
@@ -261,9 +295,9 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
 
   /**
    * Inside the stream's lock: read the head, skip records already linked, insert the links of the rest in one
-   * statement, clear the pending marks of them all. Records are looked up one index probe per id whatever the
-   * statistics say (PostgreSQL: a lateral subquery per id, which only a unique index serves; the marks are
-   * cleared by the row addresses it found; MySQL/MariaDB: a forced index), so a batch costs the same on a fresh schema and at any size of the stream.
+   * statement, take them all out of the queue. Records are looked up one index probe per id whatever the
+   * statistics say (PostgreSQL: a lateral subquery per id, which only a unique index serves; the queue rows are
+   * deleted by the row addresses it found; MySQL/MariaDB: a forced index), so a batch costs the same on a fresh schema and at any size of the stream.
    */
   private linkBatch(kind: EvidenceKind, stream: string, records: readonly Linkable[], query: Query): Sync<SealReport> {
     if (records.length === 0) return { sealed: 0, checkpoints: 0 };
@@ -298,7 +332,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
             .map((_, i) => `(${[1, 2, 3, 4, 5, 6].map((column) => p(i * 6 + column)).join(', ')})`)
             .join(', ');
           const insert = `INSERT INTO ${LINKS} (kind, stream, sequence, record_id, previous_hash, hash) VALUES ${values}`;
-          // The links first, then the marks: a MySQL/MariaDB sealer (autocommitted statements) stopped between
+          // The links first, then the queue: a MySQL/MariaDB sealer (autocommitted statements) stopped between
           // them leaves records marked pending that are linked, which the next seal unmarks. PostgreSQL writes
           // both in one statement (one round trip less while the stream is locked).
           const inserted =
@@ -321,10 +355,10 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     );
   }
 
-  /** Clears the pending mark of the records `ids` (linked now, or found linked already). */
+  /** Takes the records `ids` (linked now, or found linked already) out of the queue. */
   private clearPending(kind: EvidenceKind, ids: readonly string[], query: Query): Sync<unknown> {
     const p = (index: number) => this.connection.param(index);
-    if (this.connection.dialect === 'postgres') return query(this.clearPendingSql(kind, 1), [ids]);
+    if (this.connection.dialect === 'postgres') return query(this.clearPendingSql(kind, 2), [kind, ids]);
     // MySQL/MariaDB: by primary key, one row lock per id. Left to the optimizer, a small table was scanned, and at
     // REPEATABLE READ a scan locks every row and gap it passes: a concurrent multi-row evidence INSERT deadlocked.
     return query(
@@ -333,10 +367,14 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     );
   }
 
-  /** PostgreSQL: clears the pending marks of the ids in parameter `$index` (an array) by the rows' addresses. */
+  /**
+   * PostgreSQL: deletes the queue rows of the records whose ids are in parameter `$index` (an array), of kind `$1`,
+   * by their addresses: each record's queue key is read from the record (one index probe), then its queue row (one
+   * more), whatever the statistics say.
+   */
   private clearPendingSql(kind: EvidenceKind, index: number): string {
     const { table } = TABLES[kind];
-    return `UPDATE ${table} SET link_pending = NULL WHERE ctid = ANY (ARRAY(SELECT r.ctid FROM unnest($${index}::varchar[]) AS u(id) CROSS JOIN LATERAL (SELECT ctid FROM ${table} WHERE id = u.id LIMIT 1) r))`;
+    return `DELETE FROM ${PENDING_EVIDENCE} WHERE ctid = ANY (ARRAY(SELECT q.ctid FROM unnest($${index}::varchar[]) AS u(id) CROSS JOIN LATERAL (SELECT stream, recorded_at FROM ${table} WHERE id = u.id LIMIT 1) r CROSS JOIN LATERAL (SELECT ctid FROM ${PENDING_EVIDENCE} WHERE kind = $1 AND stream = r.stream AND recorded_at = r.recorded_at AND record_id = u.id LIMIT 1) q))`;
   }
 
   /** The stream's last link, or its prune anchor, whichever is later; the genesis head for a new stream. */

@@ -22,6 +22,7 @@ import { QueueUnlinkedEvidence1797000500000 } from './1797000500000-queue-unlink
 import { CreateBudgetWindows1797004000000 } from './1797004000000-create-budget-windows.js';
 import { AddApprovalReceiptBatches1797010000000 } from './1797010000000-add-approval-receipt-batches.js';
 import { IndexEvidenceStreams1797011000000 } from './1797011000000-index-evidence-streams.js';
+import { QueuePendingEvidenceInATable1797012000000 } from './1797012000000-queue-pending-evidence-in-a-table.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -54,4 +55,5 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   CreateBudgetWindows1797004000000,
   AddApprovalReceiptBatches1797010000000,
   IndexEvidenceStreams1797011000000,
+  QueuePendingEvidenceInATable1797012000000,
 ];
