@@ -65,10 +65,12 @@ async function unlinkedUnderLoad(admin, engine) {
   try {
     const stream = `bench:${randomUUID()}`;
     const recorder = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY });
-    const p = engine.name === 'postgres' ? '$1' : '?';
-    // The pending index, named on MariaDB (as the seal does): a sample that scanned the table would last longer
-    // and stamp what it saw later than it saw it.
-    const pending = engine.name === 'postgres' ? '' : ' FORCE INDEX (idx_verdict_decision_records_link_pending)';
+    // The queue as the seal reads it: PostgreSQL's queue table, MariaDB's pending index named (a sample that scanned
+    // the table would last longer and stamp what it saw later than it saw it).
+    const pending =
+      engine.name === 'postgres'
+        ? `SELECT record_id AS id FROM verdict_evidence_pending WHERE kind = 'decision' AND stream = $1`
+        : `SELECT id FROM verdict_decision_records FORCE INDEX (idx_verdict_decision_records_link_pending) WHERE link_pending = 1 AND stream = ?`;
     let written = 0;
     let maxUnlinked = 0;
     // When each write returned, and the last sample that still found its record unlinked: the record's unlinked
@@ -84,10 +86,7 @@ async function unlinkedUnderLoad(admin, engine) {
       }
     });
     const sample = async () => {
-      const rows = await dataSource.query(
-        `SELECT id FROM verdict_decision_records${pending} WHERE link_pending = 1 AND stream = ${p}`,
-        [stream],
-      );
+      const rows = await dataSource.query(pending, [stream]);
       const now = performance.now();
       for (const { id } of rows) lastSeen.set(id, now);
       maxUnlinked = Math.max(maxUnlinked, rows.length);

@@ -28,26 +28,30 @@ for (const engine of databaseEngines()) {
     it('drops actor_fingerprint and the query indexes on down; up adds them again and an actor filter finds its records', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
         const migration = new AddDecisionRecordActorsAndQueryIndexes1796000130000();
-        // The indexes the migration leaves; PostgreSQL queues pending records in a table (no link_pending index).
-        const KEPT_INDEXES = [
-          'idx_verdict_decision_records_capability_time',
-          'idx_verdict_decision_records_correlation',
-          ...(engine.name === 'postgres' ? [] : ['idx_verdict_decision_records_link_pending']),
-          'idx_verdict_decision_records_stream',
-        ];
         const queryRunner = dataSource.createQueryRunner();
         try {
           await migration.down(queryRunner);
           expect(
             (await queryRunner.getTable('verdict_decision_records'))?.findColumnByName('actor_fingerprint'),
           ).toBeUndefined();
-          expect(await indexNames(queryRunner, 'verdict_decision_records')).toEqual(KEPT_INDEXES);
+          expect(await indexNames(queryRunner, 'verdict_decision_records')).toEqual([
+            'idx_verdict_decision_records_capability_time',
+            'idx_verdict_decision_records_correlation',
+            'idx_verdict_decision_records_link_pending',
+            'idx_verdict_decision_records_stream',
+          ]);
           expect(await indexNames(queryRunner, 'verdict_approval_receipts')).not.toContain(
             'idx_verdict_approval_receipts_expires_at',
           );
           await migration.up(queryRunner);
           expect(await indexNames(queryRunner, 'verdict_decision_records')).toEqual(
-            [...ADDED_DECISION_INDEXES, ...KEPT_INDEXES].sort(),
+            [
+              ...ADDED_DECISION_INDEXES,
+              'idx_verdict_decision_records_capability_time',
+              'idx_verdict_decision_records_correlation',
+              'idx_verdict_decision_records_link_pending',
+              'idx_verdict_decision_records_stream',
+            ].sort(),
           );
           expect(await indexNames(queryRunner, 'verdict_approval_receipts')).toContain(
             'idx_verdict_approval_receipts_expires_at',

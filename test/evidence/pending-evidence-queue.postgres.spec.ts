@@ -32,7 +32,7 @@ const verdictOf = async (recorder: TypeOrmEvidenceRecorder, stream: string) =>
   (await recorder.verify()).find((v) => v.kind === EvidenceKind.Decision && v.stream === stream);
 
 (postgres === undefined ? describe.skip : describe)('pending evidence queue [postgres]', () => {
-  it('moves the marks into the queue, so the next seal links them; the mark, its default and its index are gone', async () => {
+  it('moves the marks into the queue, so the next seal links them; the marks and their default are gone, their index kept for an older sealer', async () => {
     await withDataSource(postgres!, SCHEMA, async (dataSource) => {
       const stream = `tenant:${randomUUID()}`;
       const recorder = new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' });
@@ -58,7 +58,7 @@ const verdictOf = async (recorder: TypeOrmEvidenceRecorder, stream: string) =>
       const indexes: Array<{ name: string }> = await dataSource.query(
         `SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'verdict_decision_records'`,
       );
-      expect(indexes.map((index) => index.name)).not.toContain('idx_verdict_decision_records_link_pending');
+      expect(indexes.map((index) => index.name)).toContain('idx_verdict_decision_records_link_pending');
 
       expect(await recorder.seal()).toEqual({ sealed: 2, checkpoints: 0 });
       expect(await queued(dataSource, stream)).toEqual([]);
@@ -93,7 +93,7 @@ const verdictOf = async (recorder: TypeOrmEvidenceRecorder, stream: string) =>
     });
   });
 
-  it('links the records queued behind more than a batch of rows an older sealer or a prune left (linked, or their record gone)', async () => {
+  it('links the records queued behind more than a batch of rows an older sealer or a prune left (linked, or their record gone), and records edited while queued in their stream', async () => {
     await withDataSource(postgres!, SCHEMA, async (dataSource) => {
       const stream = `tenant:${randomUUID()}`;
       const recorder = new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' });
@@ -106,15 +106,44 @@ const verdictOf = async (recorder: TypeOrmEvidenceRecorder, stream: string) =>
         `INSERT INTO verdict_evidence_pending (kind, stream, recorded_at, record_id) SELECT 'decision', $1, timestamptz '2025-01-01 00:00:00+00' + i * interval '1 millisecond', 'pruned-' || i FROM generate_series(1, 600) AS s(i)`,
         [stream],
       );
-      await recorder.recordDecisions([3, 4].map((i) => streamDecision(stream, `refund ${i}`, at(i))));
+      await recorder.recordDecisions([3, 4, 5, 6].map((i) => streamDecision(stream, `refund ${i}`, at(i))));
+      // Two queued records edited before any seal: one moved to another stream, one to another time.
+      const moved = `tenant:${randomUUID()}`;
+      await dataSource.query(
+        `UPDATE verdict_decision_records SET stream = $1 WHERE stream = $2 AND reason = 'refund 5'`,
+        [moved, stream],
+      );
+      await dataSource.query(
+        `UPDATE verdict_decision_records SET recorded_at = $1 WHERE stream = $2 AND reason = 'refund 6'`,
+        [at(60), stream],
+      );
 
-      expect(await recorder.seal()).toEqual({ sealed: 2, checkpoints: 0 });
+      expect(await recorder.seal()).toEqual({ sealed: 3, checkpoints: 0 });
+      // The record moved is queued in its stream now, after that seal listed the streams: the next seal links it.
+      expect(await recorder.seal()).toEqual({ sealed: 1, checkpoints: 0 });
       const [{ left }] = await dataSource.query(
-        `SELECT COUNT(*) AS left FROM verdict_evidence_pending WHERE stream = $1`,
-        [stream],
+        `SELECT COUNT(*) AS left FROM verdict_evidence_pending WHERE stream IN ($1, $2)`,
+        [stream, moved],
       );
       expect(Number(left)).toBe(0);
-      expect(await verdictOf(recorder, stream)).toMatchObject({ intact: true, records: 5, unsealed: 0 });
+      expect(await verdictOf(recorder, stream)).toMatchObject({ intact: true, records: 6, unsealed: 0 });
+      expect(await verdictOf(recorder, moved)).toMatchObject({ intact: true, records: 1, unsealed: 0 });
+    });
+  });
+
+  it('takes a record written again after it was deleted by hand while queued: the write does not fail, the seal links it', async () => {
+    await withDataSource(postgres!, SCHEMA, async (dataSource) => {
+      const stream = `tenant:${randomUUID()}`;
+      const recorder = new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' });
+      const record = streamDecision(stream, 'refund 1', at(1));
+      await recorder.recordDecision(record);
+      await dataSource.query(`DELETE FROM verdict_decision_records WHERE id = $1`, [record.id]);
+
+      await recorder.recordDecision(record);
+
+      expect(await queued(dataSource, stream)).toEqual(['refund 1']);
+      expect(await recorder.seal()).toEqual({ sealed: 1, checkpoints: 0 });
+      expect(await verdictOf(recorder, stream)).toMatchObject({ intact: true, records: 1, unsealed: 0 });
     });
   });
 

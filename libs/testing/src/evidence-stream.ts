@@ -107,8 +107,8 @@ export async function seedLinkedStream(dataSource: DataSource, stream: string, c
 }
 
 /**
- * Marks the decision records that `where` (a condition on `verdict_decision_records`, `$n` placeholders on every
- * engine, with `parameters`) selects as
+ * Marks the decision records that `where` (a condition on `verdict_decision_records`, with `parameters`: `$1`, `$2`, …
+ * on every engine, each used once and in order) selects as
  * pending (`pending: true`: a seal links them) or not (a seal leaves them), as a seal's bookkeeping keeps it on the
  * DataSource's engine: PostgreSQL's queue table, the `link_pending` column elsewhere. What someone who can write the
  * tables does, for tamper tests.

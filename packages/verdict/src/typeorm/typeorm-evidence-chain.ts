@@ -146,10 +146,18 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
             this.linkBatch(
               kind,
               stream,
-              rows.filter((row) => row.id !== null).map((row) => this.hydrate(kind, row)),
+              rows.filter((row) => !isStray(stream, row)).map((row) => this.hydrate(kind, row)),
               query,
             ),
-            (report) => then(this.dequeue(kind, stream, rows, query), () => ({ report, read: rows.length })),
+            (report) => {
+              const strays = rows.filter((row) => isStray(stream, row));
+              // A record queued again under its own time in this stream is read by a next batch.
+              const again = strays.some((row) => row.id !== null && String(row.stream) === stream);
+              return then(this.dequeue(kind, stream, strays, query), () => ({
+                report,
+                read: again ? SEAL_BATCH : rows.length,
+              }));
+            },
           ),
         ),
       );
@@ -161,15 +169,15 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
 
   /**
    * The next batch of `stream`'s pending records, oldest first. PostgreSQL reads its queue table (ADR 0135) and each
-   * record by one index probe; a row comes back with its queue key (for {@link dequeue}), and with a NULL `id` when
-   * its record is gone (an older sealer linked it, then a prune deleted it). SQLite and MySQL/MariaDB read the marked
-   * records from their pending index.
+   * record by one index probe; each row comes back with its queue row's address and key (`queued_*`), and with a NULL
+   * `id` when its record is gone (an older sealer linked it, then a prune deleted it). SQLite and MySQL/MariaDB read
+   * the marked records from their pending index.
    */
   private readPending(kind: EvidenceKind, stream: string, query: Query): Sync<Row[]> {
     const { table } = TABLES[kind];
     if (this.connection.dialect === 'postgres')
       return query(
-        `SELECT p.recorded_at AS queued_at, p.record_id AS queued_id, r.* FROM (SELECT recorded_at, record_id FROM ${PENDING_EVIDENCE} WHERE kind = $1 AND stream = $2 ORDER BY recorded_at, record_id LIMIT ${SEAL_BATCH}) p LEFT JOIN LATERAL (SELECT * FROM ${table} WHERE id = p.record_id LIMIT 1) r ON true ORDER BY p.recorded_at, p.record_id`,
+        `SELECT p.ctid AS queued_ctid, p.recorded_at AS queued_at, p.record_id AS queued_id, r.* FROM (SELECT ctid, recorded_at, record_id FROM ${PENDING_EVIDENCE} WHERE kind = $1 AND stream = $2 ORDER BY recorded_at, record_id LIMIT ${SEAL_BATCH}) p LEFT JOIN LATERAL (SELECT * FROM ${table} WHERE id = p.record_id LIMIT 1) r ON true ORDER BY p.recorded_at, p.record_id`,
         [kind, stream],
       );
     return query(
@@ -179,15 +187,25 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
   }
 
   /**
-   * PostgreSQL: deletes the queue rows `rows` were read from, by their queue keys, whatever became of their records:
-   * linked now or before, gone, or no longer keyed as queued (a record edited since), none of which may be read
-   * again by the next batch.
+   * PostgreSQL, inside the stream's lock: takes out of the queue the rows a batch read that it did not link (see
+   * {@link isStray}), by the addresses it read them at, so the next batch does not read them again; a record still
+   * there but of another stream now is queued under its own stream and time, for that stream's seal.
    */
-  private dequeue(kind: EvidenceKind, stream: string, rows: readonly Row[], query: Query): Sync<unknown> {
-    if (this.connection.dialect !== 'postgres' || rows.length === 0) return null;
-    return query(
-      `DELETE FROM ${PENDING_EVIDENCE} WHERE ctid = ANY (ARRAY(SELECT q.ctid FROM unnest($3::timestamptz[], $4::varchar[]) AS u(at, id) CROSS JOIN LATERAL (SELECT ctid FROM ${PENDING_EVIDENCE} WHERE kind = $1 AND stream = $2 AND recorded_at = u.at AND record_id = u.id LIMIT 1) q))`,
-      [kind, stream, rows.map((row) => row.queued_at), rows.map((row) => row.queued_id)],
+  private dequeue(kind: EvidenceKind, stream: string, strays: readonly Row[], query: Query): Sync<unknown> {
+    if (strays.length === 0) return null;
+    const moved = strays.filter((row) => row.id !== null).map((row) => String(row.id));
+    return then(
+      moved.length === 0
+        ? null
+        : query(
+            `INSERT INTO ${PENDING_EVIDENCE} (kind, stream, recorded_at, record_id) SELECT $1, r.stream, r.recorded_at, r.id FROM unnest($2::varchar[]) AS u(id) CROSS JOIN LATERAL (SELECT stream, recorded_at, id FROM ${TABLES[kind].table} WHERE id = u.id LIMIT 1) r ON CONFLICT DO NOTHING`,
+            [kind, moved],
+          ),
+      () =>
+        query(
+          `DELETE FROM ${PENDING_EVIDENCE} WHERE ctid = ANY ($3::tid[]) AND kind = $1 AND stream = $2 AND record_id = ANY ($4::varchar[])`,
+          [kind, stream, strays.map((row) => row.queued_ctid), strays.map((row) => row.queued_id)],
+        ),
     );
   }
 
@@ -657,6 +675,18 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
       throw error;
     }
   }
+}
+
+/**
+ * Whether a row PostgreSQL's seal read from its queue is one it does not link and must take out of the queue itself:
+ * its record is gone, is of another stream now, or was recorded at another time than queued (edited since), so the
+ * deletion keyed by the record, in the statement that links, would not find its queue row. Never so for a marked
+ * row (SQLite, MySQL/MariaDB), which has no queue key.
+ */
+function isStray(stream: string, row: Row): boolean {
+  if (row.queued_id === undefined) return false;
+  if (row.id === null) return true;
+  return String(row.stream) !== stream || (row.recorded_at as Date).getTime() !== (row.queued_at as Date).getTime();
 }
 
 /** A value now (SQLite's synchronous statements) or later (the server engines'). */
