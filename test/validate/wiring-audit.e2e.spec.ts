@@ -43,6 +43,7 @@ describe('verdict validate: the wiring audit', () => {
         `${FindingCode.PiiToRemoteZone} application:ticket->gpt@public-cloud`,
         `${FindingCode.ResultPathsWithoutFormat} tickets.view`,
         `${FindingCode.ProvenanceRulesUnchecked} tickets.reassign`,
+        `${FindingCode.ProvenanceRecordKeys} tickets.payout`,
         `${FindingCode.ShadowMode} tickets.view`,
         `${FindingCode.VerdictMigrationsNotRegistered} DataSource (better-sqlite3)`,
       ].sort(),
@@ -120,6 +121,15 @@ describe('verdict validate: the wiring audit', () => {
       {
         name: 'tickets.reassign',
         action: 'reassign',
+        subject: 'Ticket',
+        gates: ['validation', 'target', 'casl'],
+        policies: { executionTarget: 'accept_stale_snapshot ticket-id' },
+        mutates: false,
+        tools: [],
+      },
+      {
+        name: 'tickets.payout',
+        action: 'payout',
         subject: 'Ticket',
         gates: ['validation', 'target', 'casl'],
         policies: { executionTarget: 'accept_stale_snapshot ticket-id' },

@@ -22,6 +22,8 @@ export const FindingCode = {
   ResultPathsWithoutFormat: 'result-paths-without-format',
   /** A capability with provenance argument rules has a DTO class schema, which the boot check cannot read. */
   ProvenanceRulesUnchecked: 'provenance-rules-unchecked',
+  /** A provenance argument rule reaches a record whose keys the model writes: the keys are not traced. */
+  ProvenanceRecordKeys: 'provenance-record-keys',
   /** A capability or a provenance argument rule runs in shadow mode (`enforce: false`): its refusals are not enforced. */
   ShadowMode: 'shadow-mode',
 } as const;

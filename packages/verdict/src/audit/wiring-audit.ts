@@ -22,6 +22,7 @@ import { behaviourChanges } from '../upgrade/behaviour-changes.js';
 import { dataSourcesOf, migrationFindings } from './migration-check.js';
 import { resultFormatFindings } from './result-format-findings.js';
 import { Severity, isAtLeast } from './severity.js';
+import { recordKeyedRuleFindings } from './record-keyed-rule-findings.js';
 import { uncheckedProvenanceRuleFindings } from './unchecked-provenance-rule-findings.js';
 import { shadowModeFindings } from './shadow-mode-findings.js';
 import { VerdictAgents } from './verdict-agents.js';
@@ -83,6 +84,7 @@ export class WiringAudit {
       ...this.behaviourChangeFindings(definitions),
       ...resultFormatFindings(definitions),
       ...uncheckedProvenanceRuleFindings(definitions),
+      ...recordKeyedRuleFindings(definitions),
       ...shadowModeFindings(definitions),
     ];
     for (const dataSource of dataSourcesOf(this.stores()))

@@ -17,13 +17,8 @@ type JsonSchema = Readonly<Record<string, unknown>>;
  * class's schema cannot be read: `verdict validate` reports such rules as unchecked (`provenance-rules-unchecked`).
  */
 export function assertRulesCanSeeCandidates(definition: CapabilityDefinition, fail: (message: string) => void): void {
-  if (!isZodSchema(definition.arguments)) return;
-  let root: JsonSchema;
-  try {
-    root = z.toJSONSchema(definition.arguments, { unrepresentable: 'any', io: 'output' }) as JsonSchema;
-  } catch {
-    return;
-  }
+  const root = argumentJsonSchema(definition);
+  if (root === null) return;
   for (const { path, rule } of declaredArgumentRules(definition)) {
     const schemas = resolve(root, parseReleasePath(path, 'provenance argument').segments);
     if (schemas.length === 0)
@@ -38,25 +33,81 @@ export function assertRulesCanSeeCandidates(definition: CapabilityDefinition, fa
 }
 
 /**
+ * The argument paths of `definition`'s provenance rules (but `allow` rules) that reach, or lie under, a record whose
+ * keys the model writes (`z.record(z.string(), …)`, a loose object): provenance traces the values there, never the
+ * keys, so a value copied from untrusted content into a key escapes the rule. None for a DTO class's arguments,
+ * which Verdict cannot read, or a schema that does not convert.
+ */
+export function recordKeyedRulePaths(definition: CapabilityDefinition): readonly string[] {
+  const root = argumentJsonSchema(definition);
+  if (root === null) return [];
+  return declaredArgumentRules(definition)
+    .filter(({ rule }) => rule !== ProvenanceRule.Allow)
+    .map(({ path }) => path)
+    .filter((path) =>
+      trail(root, parseReleasePath(path, 'provenance argument').segments).some(
+        ({ schema, viaRecord }) => viaRecord || hasModelWrittenKeys(schema),
+      ),
+    );
+}
+
+/** The JSON schema of a zod-typed capability's validated arguments; `null` for a DTO class or a schema that does not convert. */
+function argumentJsonSchema(definition: CapabilityDefinition): JsonSchema | null {
+  if (!isZodSchema(definition.arguments)) return null;
+  try {
+    return z.toJSONSchema(definition.arguments, { unrepresentable: 'any', io: 'output' }) as JsonSchema;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The subschemas a path addresses (`*`: every property or item); none when the schema does not name it. A schema
  * that constrains nothing (`z.unknown()`, `z.any()`) names every path below it.
  */
 function resolve(schema: JsonSchema, segments: readonly string[]): JsonSchema[] {
+  return trail(schema, segments).map(({ schema: addressed }) => addressed);
+}
+
+/** {@link resolve}'s subschemas, each with whether the path reached it through a key the model writes. */
+function trail(
+  schema: JsonSchema,
+  segments: readonly string[],
+  viaRecord = false,
+): Array<{ readonly schema: JsonSchema; readonly viaRecord: boolean }> {
   const branches = alternatives(schema);
-  if (segments.length === 0) return branches;
+  if (segments.length === 0) return branches.map((branch) => ({ schema: branch, viaRecord }));
   const [head, ...rest] = segments;
   return branches.flatMap((branch) => {
-    if (isUnconstrained(branch)) return [branch];
+    if (isUnconstrained(branch)) return [{ schema: branch, viaRecord }];
     const properties = (branch.properties ?? {}) as Record<string, JsonSchema>;
-    const children: JsonSchema[] = [];
+    const children: Array<[JsonSchema, boolean]> = [];
     if (branch.items !== undefined && (head === WILDCARD || /^\d+$/u.test(head!)))
-      children.push(branch.items as JsonSchema);
-    if (head === WILDCARD) children.push(...Object.values(properties));
-    else if (properties[head!] !== undefined) children.push(properties[head!]!);
+      children.push([branch.items as JsonSchema, viaRecord]);
+    if (head === WILDCARD)
+      children.push(...Object.values(properties).map((child): [JsonSchema, boolean] => [child, viaRecord]));
+    else if (properties[head!] !== undefined) children.push([properties[head!]!, viaRecord]);
     if (typeof branch.additionalProperties === 'object' && properties[head!] === undefined)
-      children.push(branch.additionalProperties as JsonSchema);
-    return children.flatMap((child) => resolve(child, rest));
+      children.push([branch.additionalProperties as JsonSchema, viaRecord || opensKeys(branch)]);
+    return children.flatMap(([child, via]) => trail(child, rest, via));
   });
+}
+
+/** Whether an object of this schema may have keys the model chose: any name beside its properties, no enum of names. */
+function opensKeys(schema: JsonSchema): boolean {
+  const names = schema.propertyNames as JsonSchema | undefined;
+  return typeof schema.additionalProperties === 'object' && names?.enum === undefined && names?.const === undefined;
+}
+
+/** Whether an object of this schema, or of its subtree, may have keys the model chose ({@link opensKeys}). */
+function hasModelWrittenKeys(schema: JsonSchema): boolean {
+  const children = [
+    ...alternatives(schema).filter((branch) => branch !== schema),
+    ...Object.values((schema.properties ?? {}) as Record<string, JsonSchema>),
+    ...(typeof schema.additionalProperties === 'object' ? [schema.additionalProperties as JsonSchema] : []),
+    ...(typeof schema.items === 'object' && schema.items !== null ? [schema.items as JsonSchema] : []),
+  ];
+  return opensKeys(schema) || children.some(hasModelWrittenKeys);
 }
 
 function isUnconstrained(schema: JsonSchema): boolean {
