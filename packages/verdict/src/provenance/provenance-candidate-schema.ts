@@ -6,7 +6,8 @@ import { MIN_CANDIDATE_LENGTH, MIN_CANDIDATE_NUMBER } from './argument-candidate
 import { declaredArgumentRules } from './provenance-argument-rules.js';
 import { ProvenanceRule } from './provenance-rule.js';
 
-type JsonSchema = Readonly<Record<string, unknown>>;
+/** A JSON schema, as `z.toJSONSchema` writes it. */
+export type JsonSchema = Readonly<Record<string, unknown>>;
 
 /**
  * Boot-time check that every argument rule (and destination) of a zod-typed capability names an argument of its
@@ -32,27 +33,8 @@ export function assertRulesCanSeeCandidates(definition: CapabilityDefinition, fa
   }
 }
 
-/**
- * The argument paths of `definition`'s provenance rules (but `allow` rules) that reach, or lie under, a record whose
- * keys the model writes (`z.record(z.string(), …)`, a loose object): provenance traces the values there, never the
- * keys, so a value copied from untrusted content into a key escapes the rule. None for a DTO class's arguments,
- * which Verdict cannot read, or a schema that does not convert.
- */
-export function recordKeyedRulePaths(definition: CapabilityDefinition): readonly string[] {
-  const root = argumentJsonSchema(definition);
-  if (root === null) return [];
-  return declaredArgumentRules(definition)
-    .filter(({ rule }) => rule !== ProvenanceRule.Allow)
-    .map(({ path }) => path)
-    .filter((path) =>
-      trail(root, parseReleasePath(path, 'provenance argument').segments).some(
-        ({ schema, viaRecord }) => viaRecord || hasModelWrittenKeys(schema),
-      ),
-    );
-}
-
 /** The JSON schema of a zod-typed capability's validated arguments; `null` for a DTO class or a schema that does not convert. */
-function argumentJsonSchema(definition: CapabilityDefinition): JsonSchema | null {
+export function argumentJsonSchema(definition: CapabilityDefinition): JsonSchema | null {
   if (!isZodSchema(definition.arguments)) return null;
   try {
     return z.toJSONSchema(definition.arguments, { unrepresentable: 'any', io: 'output' }) as JsonSchema;
@@ -66,51 +48,25 @@ function argumentJsonSchema(definition: CapabilityDefinition): JsonSchema | null
  * that constrains nothing (`z.unknown()`, `z.any()`) names every path below it.
  */
 function resolve(schema: JsonSchema, segments: readonly string[]): JsonSchema[] {
-  return trail(schema, segments).map(({ schema: addressed }) => addressed);
-}
-
-/** {@link resolve}'s subschemas, each with whether the path reached it through a key the model writes. */
-function trail(
-  schema: JsonSchema,
-  segments: readonly string[],
-  viaRecord = false,
-): Array<{ readonly schema: JsonSchema; readonly viaRecord: boolean }> {
   const branches = alternatives(schema);
-  if (segments.length === 0) return branches.map((branch) => ({ schema: branch, viaRecord }));
+  if (segments.length === 0) return branches;
   const [head, ...rest] = segments;
   return branches.flatMap((branch) => {
-    if (isUnconstrained(branch)) return [{ schema: branch, viaRecord }];
+    if (isUnconstrained(branch)) return [branch];
     const properties = (branch.properties ?? {}) as Record<string, JsonSchema>;
-    const children: Array<[JsonSchema, boolean]> = [];
+    const children: JsonSchema[] = [];
     if (branch.items !== undefined && (head === WILDCARD || /^\d+$/u.test(head!)))
-      children.push([branch.items as JsonSchema, viaRecord]);
-    if (head === WILDCARD)
-      children.push(...Object.values(properties).map((child): [JsonSchema, boolean] => [child, viaRecord]));
-    else if (properties[head!] !== undefined) children.push([properties[head!]!, viaRecord]);
+      children.push(branch.items as JsonSchema);
+    if (head === WILDCARD) children.push(...Object.values(properties));
+    else if (properties[head!] !== undefined) children.push(properties[head!]!);
     if (typeof branch.additionalProperties === 'object' && properties[head!] === undefined)
-      children.push([branch.additionalProperties as JsonSchema, viaRecord || opensKeys(branch)]);
-    return children.flatMap(([child, via]) => trail(child, rest, via));
+      children.push(branch.additionalProperties as JsonSchema);
+    return children.flatMap((child) => resolve(child, rest));
   });
 }
 
-/** Whether an object of this schema may have keys the model chose: any name beside its properties, no enum of names. */
-function opensKeys(schema: JsonSchema): boolean {
-  const names = schema.propertyNames as JsonSchema | undefined;
-  return typeof schema.additionalProperties === 'object' && names?.enum === undefined && names?.const === undefined;
-}
-
-/** Whether an object of this schema, or of its subtree, may have keys the model chose ({@link opensKeys}). */
-function hasModelWrittenKeys(schema: JsonSchema): boolean {
-  const children = [
-    ...alternatives(schema).filter((branch) => branch !== schema),
-    ...Object.values((schema.properties ?? {}) as Record<string, JsonSchema>),
-    ...(typeof schema.additionalProperties === 'object' ? [schema.additionalProperties as JsonSchema] : []),
-    ...(typeof schema.items === 'object' && schema.items !== null ? [schema.items as JsonSchema] : []),
-  ];
-  return opensKeys(schema) || children.some(hasModelWrittenKeys);
-}
-
-function isUnconstrained(schema: JsonSchema): boolean {
+/** Whether a schema constrains nothing (`z.unknown()`, `z.any()`, what JSON Schema cannot represent). */
+export function isUnconstrained(schema: JsonSchema): boolean {
   return [
     'type',
     'properties',
@@ -125,7 +81,8 @@ function isUnconstrained(schema: JsonSchema): boolean {
   ].every((keyword) => schema[keyword] === undefined);
 }
 
-function alternatives(schema: JsonSchema): JsonSchema[] {
+/** The branches of a union or intersection, flattened; the schema itself when it is neither. */
+export function alternatives(schema: JsonSchema): JsonSchema[] {
   const union = [schema.anyOf, schema.oneOf, schema.allOf].find(Array.isArray) as JsonSchema[] | undefined;
   return union === undefined ? [schema] : union.flatMap(alternatives);
 }
