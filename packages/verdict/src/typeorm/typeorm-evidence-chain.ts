@@ -140,7 +140,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     let sealed = 0;
     let checkpoints = 0;
     for (;;) {
-      const { report, read } = await this.locked(kind, stream, (query) =>
+      const { report, more } = await this.locked(kind, stream, (query) =>
         then(this.readPending(kind, stream, query), (rows) =>
           then(
             this.linkBatch(
@@ -151,19 +151,17 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
             ),
             (report) => {
               const strays = rows.filter((row) => isStray(stream, row));
-              // A record queued again under its own time in this stream is read by a next batch.
-              const again = strays.some((row) => row.id !== null && String(row.stream) === stream);
-              return then(this.dequeue(kind, stream, strays, query), () => ({
-                report,
-                read: again ? SEAL_BATCH : rows.length,
-              }));
+              // A full batch may have more behind it; a record queued again under its own time in this stream too.
+              const more =
+                rows.length === SEAL_BATCH || strays.some((row) => row.id !== null && String(row.stream) === stream);
+              return then(this.dequeue(kind, stream, strays, query), () => ({ report, more }));
             },
           ),
         ),
       );
       sealed += report.sealed;
       checkpoints += report.checkpoints;
-      if (read < SEAL_BATCH) return { sealed, checkpoints };
+      if (!more) return { sealed, checkpoints };
     }
   }
 
