@@ -39,20 +39,33 @@ export async function withNamedLock<T>(
   }
 }
 
+/**
+ * A READ COMMITTED transaction that takes the advisory lock in its first round trip: both statements in one
+ * simple-protocol message (the lock's keys are integers computed here, never input), then `work`, then COMMIT. On any
+ * failure it rolls back; a connection whose rollback failed too is released broken, so the pool drops it rather than
+ * lend it out inside a transaction.
+ */
 async function advisoryLocked<T>(runner: QueryRunner, fingerprint: string, work: () => Promise<T>): Promise<T> {
-  await runner.startTransaction('READ COMMITTED');
+  const key = Number.parseInt(fingerprint.slice(0, 8), 16) | 0;
   try {
-    await runner.query('SELECT pg_advisory_xact_lock($1, $2)', [
-      POSTGRES_LOCK_CLASS,
-      Number.parseInt(fingerprint.slice(0, 8), 16) | 0,
-    ]);
+    await runner.query(
+      `START TRANSACTION ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(${POSTGRES_LOCK_CLASS}, ${key})`,
+    );
     const result = await work();
-    await runner.commitTransaction();
+    await runner.query('COMMIT');
     return result;
   } catch (error) {
-    if (runner.isTransactionActive) await runner.rollbackTransaction();
+    // Outside a transaction (the first statement failed, or COMMIT did and ended it) ROLLBACK only warns.
+    await runner.query('ROLLBACK').catch((rollbackError: unknown) => releaseBroken(runner, rollbackError));
     throw error;
   }
+}
+
+/** Gives `runner`'s connection back to the pool as broken (node-postgres then closes it instead of reusing it). */
+function releaseBroken(runner: QueryRunner, error: unknown): Promise<void> {
+  const release = (runner as QueryRunner & { releasePostgresConnection?(error: unknown): Promise<void> })
+    .releasePostgresConnection;
+  return release === undefined ? runner.release() : release.call(runner, error);
 }
 
 async function namedLocked<T>(runner: QueryRunner, fingerprint: string, work: () => Promise<T>): Promise<T> {

@@ -262,7 +262,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     const key = this.key;
     if (key === undefined || !canSign(key)) return 0;
     const p = (index: number) => this.connection.param(index);
-    return then(this.headOf(kind, stream, query), (head) =>
+    return then(this.headOf(kind, stream, query), ({ head }) =>
       then(
         query(`SELECT MAX(sequence) AS pinned FROM ${CHECKPOINTS} WHERE kind = ${p(1)} AND stream = ${p(2)}`, [
           kind,
@@ -310,65 +310,52 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
   }
 
   /**
-   * Inside the stream's lock: read the head, skip records already linked, insert the links of the rest in one
-   * statement, take them all out of the queue. Records are looked up one index probe per id whatever the
-   * statistics say (PostgreSQL: a lateral subquery per id, which only a unique index serves; the queue rows are
-   * deleted by the row addresses it found; MySQL/MariaDB: a forced index), so a batch costs the same on a fresh schema and at any size of the stream.
+   * Inside the stream's lock: read the head and which records are linked already (one statement), insert the links
+   * of the rest in one statement, take them all out of the queue. Records are looked up one index probe per id
+   * whatever the statistics say (PostgreSQL: a lateral subquery per id, which only a unique index serves; the queue
+   * rows are deleted by the row addresses it found; MySQL/MariaDB: a forced index), so a batch costs the same on a
+   * fresh schema and at any size of the stream.
    */
   private linkBatch(kind: EvidenceKind, stream: string, records: readonly Linkable[], query: Query): Sync<SealReport> {
     if (records.length === 0) return { sealed: 0, checkpoints: 0 };
     const p = (index: number) => this.connection.param(index);
     const ids = records.map((record) => record.id);
-    return then(this.headOf(kind, stream, query), (head) =>
-      then(
+    return then(this.headOf(kind, stream, query, ids), ({ head, linked }) => {
+      const done = new Set(linked);
+      const fresh = records.filter((record) => !done.has(record.id));
+      if (fresh.length === 0) return then(this.clearPending(kind, ids, query), () => ({ sealed: 0, checkpoints: 0 }));
+      const links = linkAfter(kind, stream, head, fresh);
+      const parameters = links.flatMap((link, i) => [
+        kind,
+        stream,
+        link.sequence,
+        fresh[i]!.id,
+        link.previousHash,
+        link.hash,
+      ]);
+      const values = links
+        .map((_, i) => `(${[1, 2, 3, 4, 5, 6].map((column) => p(i * 6 + column)).join(', ')})`)
+        .join(', ');
+      const insert = `INSERT INTO ${LINKS} (kind, stream, sequence, record_id, previous_hash, hash) VALUES ${values}`;
+      // The links first, then the queue: a MySQL/MariaDB sealer (autocommitted statements) stopped between
+      // them leaves records marked pending that are linked, which the next seal unmarks. PostgreSQL writes
+      // both in one statement (one round trip less while the stream is locked).
+      const inserted =
         this.connection.dialect === 'postgres'
-          ? query(
-              `SELECT l.record_id FROM unnest($2::varchar[]) AS u(id) CROSS JOIN LATERAL (SELECT record_id FROM ${LINKS} WHERE kind = $1 AND record_id = u.id LIMIT 1) l`,
-              [kind, ids],
-            )
-          : query(
-              `SELECT record_id FROM ${LINKS}${this.connection.dialect === 'mysql' ? ' FORCE INDEX (uq_verdict_evidence_links_record)' : ''} WHERE kind = ${p(1)} AND record_id IN (${ids.map((_, i) => p(i + 2)).join(', ')})`,
-              [kind, ...ids],
-            ),
-        (linked) => {
-          const done = new Set(linked.map((row) => String(row.record_id)));
-          const fresh = records.filter((record) => !done.has(record.id));
-          if (fresh.length === 0)
-            return then(this.clearPending(kind, ids, query), () => ({ sealed: 0, checkpoints: 0 }));
-          const links = linkAfter(kind, stream, head, fresh);
-          const parameters = links.flatMap((link, i) => [
-            kind,
-            stream,
-            link.sequence,
-            fresh[i]!.id,
-            link.previousHash,
-            link.hash,
-          ]);
-          const values = links
-            .map((_, i) => `(${[1, 2, 3, 4, 5, 6].map((column) => p(i * 6 + column)).join(', ')})`)
-            .join(', ');
-          const insert = `INSERT INTO ${LINKS} (kind, stream, sequence, record_id, previous_hash, hash) VALUES ${values}`;
-          // The links first, then the queue: a MySQL/MariaDB sealer (autocommitted statements) stopped between
-          // them leaves records marked pending that are linked, which the next seal unmarks. PostgreSQL writes
-          // both in one statement (one round trip less while the stream is locked).
-          const inserted =
-            this.connection.dialect === 'postgres'
-              ? query(`WITH linked AS (${insert}) ${this.clearPendingSql(kind, parameters.length + 1)}`, [
-                  ...parameters,
-                  ids,
-                ])
-              : then(query(insert, parameters), () => this.clearPending(kind, ids, query));
-          return then(inserted, () => {
-            const last = links[links.length - 1]!;
-            if (this.key === undefined || !canSign(this.key)) return { sealed: links.length, checkpoints: 0 };
-            return then(this.insertCheckpoint(query, this.key, kind, last, CheckpointPurpose.Seal), () => ({
-              sealed: links.length,
-              checkpoints: 1,
-            }));
-          });
-        },
-      ),
-    );
+          ? query(`WITH linked AS (${insert}) ${this.clearPendingSql(kind, parameters.length + 1)}`, [
+              ...parameters,
+              ids,
+            ])
+          : then(query(insert, parameters), () => this.clearPending(kind, ids, query));
+      return then(inserted, () => {
+        const last = links[links.length - 1]!;
+        if (this.key === undefined || !canSign(this.key)) return { sealed: links.length, checkpoints: 0 };
+        return then(this.insertCheckpoint(query, this.key, kind, last, CheckpointPurpose.Seal), () => ({
+          sealed: links.length,
+          checkpoints: 1,
+        }));
+      });
+    });
   }
 
   /** Takes the records `ids` (linked now, or found linked already) out of the queue. */
@@ -393,26 +380,45 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     return `DELETE FROM ${PENDING_EVIDENCE} WHERE ctid = ANY (ARRAY(SELECT q.ctid FROM unnest($${index}::varchar[]) AS u(id) CROSS JOIN LATERAL (SELECT stream, recorded_at FROM ${table} WHERE id = u.id LIMIT 1) r CROSS JOIN LATERAL (SELECT ctid FROM ${PENDING_EVIDENCE} WHERE kind = $1 AND stream = r.stream AND recorded_at = r.recorded_at AND record_id = u.id LIMIT 1) q))`;
   }
 
-  /** The stream's last link, or its prune anchor, whichever is later; the genesis head for a new stream. */
-  private headOf(kind: EvidenceKind, stream: string, query: Query): Sync<Pick<ChainLink, 'sequence' | 'hash'>> {
+  /**
+   * The stream's last link, or its prune anchor, whichever is later (the genesis head for a new stream), and which of
+   * the records `ids` are linked already: one statement, so a seal reads both in one round trip under its lock.
+   */
+  private headOf(
+    kind: EvidenceKind,
+    stream: string,
+    query: Query,
+    ids: readonly string[] = [],
+  ): Sync<{ head: Pick<ChainLink, 'sequence' | 'hash'>; linked: string[] }> {
     const p = (index: number) => this.connection.param(index);
-    return then(
-      query(
-        `SELECT sequence, hash FROM ${LINKS} WHERE kind = ${p(1)} AND stream = ${p(2)} ORDER BY sequence DESC LIMIT 1`,
-        [kind, stream],
-      ),
-      (heads) =>
-        then(
-          query(
-            `SELECT sequence, hash FROM ${CHECKPOINTS} WHERE kind = ${p(1)} AND stream = ${p(2)} AND purpose = ${p(3)} ORDER BY sequence DESC LIMIT 1`,
-            [kind, stream, CheckpointPurpose.Prune],
-          ),
-          (anchors) =>
-            [...heads, ...anchors]
-              .map((row) => ({ sequence: Number(row.sequence), hash: String(row.hash) }))
-              .sort((a, b) => b.sequence - a.sequence)[0] ?? GENESIS_HEAD,
-        ),
-    );
+    const last = (table: string, where: string) =>
+      `SELECT sequence, hash FROM ${table} WHERE ${where} ORDER BY sequence DESC LIMIT 1`;
+    const heads = [
+      `SELECT h.sequence, h.hash, NULL AS record_id FROM (${last(LINKS, `kind = ${p(1)} AND stream = ${p(2)}`)}) h`,
+      `SELECT a.sequence, a.hash, NULL FROM (${last(CHECKPOINTS, `kind = ${p(3)} AND stream = ${p(4)} AND purpose = ${p(5)}`)}) a`,
+    ];
+    const parameters: unknown[] = [kind, stream, kind, stream, CheckpointPurpose.Prune];
+    if (ids.length > 0) {
+      // One index probe per id: a lateral subquery on PostgreSQL (only the unique index serves it), a forced index on
+      // MySQL/MariaDB.
+      if (this.connection.dialect === 'postgres')
+        heads.push(
+          `SELECT NULL, NULL, l.record_id FROM unnest($7::varchar[]) AS u(id) CROSS JOIN LATERAL (SELECT record_id FROM ${LINKS} WHERE kind = $6 AND record_id = u.id LIMIT 1) l`,
+        );
+      else
+        heads.push(
+          `SELECT NULL, NULL, record_id FROM ${LINKS}${this.connection.dialect === 'mysql' ? ' FORCE INDEX (uq_verdict_evidence_links_record)' : ''} WHERE kind = ${p(6)} AND record_id IN (${ids.map((_, i) => p(i + 7)).join(', ')})`,
+        );
+      parameters.push(kind, ...(this.connection.dialect === 'postgres' ? [ids] : ids));
+    }
+    return then(query(heads.join(' UNION ALL '), parameters), (rows) => {
+      const linked: string[] = [];
+      const tops: Array<Pick<ChainLink, 'sequence' | 'hash'>> = [];
+      for (const row of rows)
+        if (row.record_id !== null && row.record_id !== undefined) linked.push(String(row.record_id));
+        else tops.push({ sequence: Number(row.sequence), hash: String(row.hash) });
+      return { head: tops.sort((a, b) => b.sequence - a.sequence)[0] ?? GENESIS_HEAD, linked };
+    });
   }
 
   private pruneStream(

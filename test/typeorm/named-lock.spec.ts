@@ -1,0 +1,118 @@
+import { describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { databaseEngines, withDataSource } from '@verdict/testing-kit';
+import { withNamedLock } from '../../packages/verdict/src/typeorm/named-lock.js';
+
+// The lock every seal and receipt issue holds (PostgreSQL: a transaction that takes an advisory lock in its first
+// round trip; MySQL/MariaDB: GET_LOCK). On one pooled connection, so what a locked section leaves behind is what the
+// next statement meets.
+for (const engine of databaseEngines().filter(({ name }) => name !== 'sqlite')) {
+  const dialect = engine.name === 'postgres' ? 'postgres' : 'mysql';
+  const name = () => randomUUID().replaceAll('-', '');
+
+  describe(`withNamedLock [${engine.name}]`, () => {
+    it("commits the section's writes and frees the lock for the next holder", async () => {
+      await withOneConnection(engine, async (dataSource) => {
+        const lock = name();
+        await dataSource.query('CREATE TABLE lock_notes (id varchar(64) PRIMARY KEY)');
+        const answer = await withNamedLock(dataSource, dialect, lock, async (query) => {
+          await query(`INSERT INTO lock_notes (id) VALUES (${engine.name === 'postgres' ? '$1' : '?'})`, ['kept']);
+          return 'done';
+        });
+
+        expect(answer).toBe('done');
+        expect(await dataSource.query('SELECT id FROM lock_notes')).toEqual([{ id: 'kept' }]);
+        expect(await withNamedLock(dataSource, dialect, lock, async () => 'again')).toBe('again');
+        expect(await openTransactions(dataSource, dialect)).toBe(0);
+      });
+    });
+
+    it('rolls a failed section back, rethrows its own error and leaves the connection outside any transaction', async () => {
+      await withOneConnection(engine, async (dataSource) => {
+        const lock = name();
+        await dataSource.query('CREATE TABLE lock_notes (id varchar(64) PRIMARY KEY)');
+        const failure = new Error('the work failed');
+
+        const section = withNamedLock(dataSource, dialect, lock, async (query) => {
+          await query(`INSERT INTO lock_notes (id) VALUES (${engine.name === 'postgres' ? '$1' : '?'})`, ['undone']);
+          throw failure;
+        });
+
+        await expect(section).rejects.toBe(failure);
+        // PostgreSQL rolled the insert back; MySQL/MariaDB's statements autocommit under GET_LOCK, as documented.
+        expect(await dataSource.query('SELECT id FROM lock_notes')).toEqual(
+          engine.name === 'postgres' ? [] : [{ id: 'undone' }],
+        );
+        expect(await openTransactions(dataSource, dialect)).toBe(0);
+        expect(await withNamedLock(dataSource, dialect, lock, async () => 'free')).toBe('free');
+      });
+    });
+
+    it('fails a section whose statement fails as QueryFailedError, and the next section runs', async () => {
+      await withOneConnection(engine, async (dataSource) => {
+        const lock = name();
+        const section = withNamedLock(dataSource, dialect, lock, (query) => query('SELECT * FROM no_such_table', []));
+
+        await expect(section).rejects.toBeInstanceOf(QueryFailedError);
+        expect(await openTransactions(dataSource, dialect)).toBe(0);
+        expect(await withNamedLock(dataSource, dialect, lock, async (query) => query('SELECT 1 AS one', []))).toEqual([
+          { one: 1 },
+        ]);
+      });
+    });
+
+    if (engine.name === 'postgres')
+      it('drops a connection that died inside the section: the error stands and the pool opens another', async () => {
+        await withOneConnection(engine, async (dataSource) => {
+          const section = withNamedLock(dataSource, dialect, name(), async (query) => {
+            const [{ pid }] = await query('SELECT pg_backend_pid() AS pid', []);
+            await (await killer(dataSource)).query('SELECT pg_terminate_backend($1)', [pid]).finally(() => undefined);
+            return query('SELECT 1', []);
+          });
+
+          await expect(section).rejects.toBeInstanceOf(QueryFailedError);
+          expect(await dataSource.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+          expect(await openTransactions(dataSource, dialect)).toBe(0);
+        });
+      });
+  });
+}
+
+/** Whether the DataSource's only pooled connection is inside a transaction (PostgreSQL: begun before this statement). */
+async function openTransactions(dataSource: DataSource, dialect: 'postgres' | 'mysql'): Promise<number> {
+  const [{ open }] = await dataSource.query(
+    dialect === 'postgres'
+      ? 'SELECT (now() <> statement_timestamp())::int AS open'
+      : 'SELECT COUNT(*) AS open FROM information_schema.innodb_trx WHERE trx_mysql_thread_id = CONNECTION_ID()',
+  );
+  return Number(open);
+}
+
+/** A connection of its own, to end another session from outside. */
+async function killer(dataSource: DataSource): Promise<DataSource> {
+  const other = await new DataSource(onePooledConnection(dataSource.options)).initialize();
+  killers.push(other);
+  return other;
+}
+const killers: DataSource[] = [];
+
+/** `options` with a pool of one connection (`poolSize` on every server driver). */
+function onePooledConnection(options: DataSource['options']): DataSource['options'] {
+  return { ...options, poolSize: 1 } as DataSource['options'];
+}
+
+async function withOneConnection(
+  engine: ReturnType<typeof databaseEngines>[number],
+  test: (dataSource: DataSource) => Promise<void>,
+): Promise<void> {
+  await withDataSource(engine, { entities: [], migrations: [] }, async (schema) => {
+    const dataSource = await new DataSource(onePooledConnection(schema.options)).initialize();
+    try {
+      await test(dataSource);
+    } finally {
+      await dataSource.destroy();
+      for (const other of killers.splice(0)) await other.destroy();
+    }
+  });
+}
