@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { type BeforeQueryEvent, DataSource, type EntitySubscriberInterface, QueryFailedError } from 'typeorm';
 import { databaseEngines, withDataSource } from '@verdict/testing-kit';
 import { withNamedLock } from '../../packages/verdict/src/typeorm/named-lock.js';
 
@@ -62,21 +62,91 @@ for (const engine of databaseEngines().filter(({ name }) => name !== 'sqlite')) 
       });
     });
 
-    if (engine.name === 'postgres')
-      it('drops a connection that died inside the section: the error stands and the pool opens another', async () => {
+    it('lets one holder of a name in at a time: the second waits until the first is done', async () => {
+      await withOneConnection(engine, async (dataSource) => {
+        const lock = name();
+        const other = await killer(dataSource);
+        const entered: string[] = [];
+        let finish!: () => void;
+        const holding = new Promise<void>((resolve) => (finish = resolve));
+        let held!: () => void;
+        const isHeld = new Promise<void>((resolve) => (held = resolve));
+        const first = withNamedLock(dataSource, dialect, lock, async () => {
+          entered.push('first');
+          held();
+          await holding;
+          entered.push('first done');
+        });
+        await isHeld;
+        const second = withNamedLock(other, dialect, lock, async () => void entered.push('second'));
+        // The second holder's session is seen waiting on the lock before the first lets go.
+        const observer = await killer(dataSource);
+        while (!(await waitingOnLock(observer, dialect))) await new Promise((resolve) => setImmediate(resolve));
+        expect(entered).toEqual(['first']);
+
+        finish();
+        await Promise.all([first, second]);
+        expect(entered).toEqual(['first', 'first done', 'second']);
+      });
+    });
+
+    if (engine.name === 'postgres') {
+      it('drops a connection whose ROLLBACK failed instead of lending it out inside the transaction', async () => {
+        await withOneConnection(engine, async (dataSource) => {
+          const failure = new Error('the work failed');
+          let pid: unknown;
+          failRollback.on = true;
+          const section = withNamedLock(dataSource, dialect, name(), async (query) => {
+            [{ pid }] = await query('SELECT pg_backend_pid() AS pid', []);
+            throw failure;
+          });
+
+          await expect(section).rejects.toBe(failure);
+          failRollback.on = false;
+          const [{ next }] = await dataSource.query('SELECT pg_backend_pid() AS next');
+          expect(next).not.toBe(pid);
+          expect(await openTransactions(dataSource, dialect)).toBe(0);
+        });
+      });
+
+      it('drops a connection that died inside the section: the section fails and the pool opens another', async () => {
         await withOneConnection(engine, async (dataSource) => {
           const section = withNamedLock(dataSource, dialect, name(), async (query) => {
             const [{ pid }] = await query('SELECT pg_backend_pid() AS pid', []);
-            await (await killer(dataSource)).query('SELECT pg_terminate_backend($1)', [pid]).finally(() => undefined);
+            await (await killer(dataSource)).query('SELECT pg_terminate_backend($1)', [pid]);
             return query('SELECT 1', []);
           });
 
-          await expect(section).rejects.toBeInstanceOf(QueryFailedError);
+          // Which error depends on whether the server's goodbye arrived before the next statement was sent.
+          await expect(section).rejects.toThrow(
+            expect.objectContaining({
+              name: expect.stringMatching(/^(QueryFailedError|QueryRunnerAlreadyReleasedError)$/),
+            }),
+          );
           expect(await dataSource.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
           expect(await openTransactions(dataSource, dialect)).toBe(0);
         });
       });
+    }
   });
+}
+
+/** A ROLLBACK that fails before it reaches the server while `on`: the connection stays inside its transaction. */
+const failRollback = { on: false };
+class FailingRollback implements EntitySubscriberInterface {
+  beforeQuery(event: BeforeQueryEvent): void {
+    if (failRollback.on && event.query === 'ROLLBACK') throw new Error('ROLLBACK failed');
+  }
+}
+
+/** Whether some session waits for a Verdict named lock (PostgreSQL advisory lock, MySQL/MariaDB GET_LOCK). */
+async function waitingOnLock(dataSource: DataSource, dialect: 'postgres' | 'mysql'): Promise<boolean> {
+  const [{ waiting }] = await dataSource.query(
+    dialect === 'postgres'
+      ? "SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+      : "SELECT COUNT(*) AS waiting FROM information_schema.processlist WHERE state = 'User lock'",
+  );
+  return Number(waiting) > 0;
 }
 
 /** Whether the DataSource's only pooled connection is inside a transaction (PostgreSQL: begun before this statement). */
@@ -108,6 +178,7 @@ async function withOneConnection(
 ): Promise<void> {
   await withDataSource(engine, { entities: [], migrations: [] }, async (schema) => {
     const dataSource = await new DataSource(onePooledConnection(schema.options)).initialize();
+    dataSource.subscribers.push(new FailingRollback());
     try {
       await test(dataSource);
     } finally {

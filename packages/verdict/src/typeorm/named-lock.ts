@@ -55,13 +55,17 @@ async function advisoryLocked<T>(runner: QueryRunner, fingerprint: string, work:
     await runner.query('COMMIT');
     return result;
   } catch (error) {
-    // Outside a transaction (the first statement failed, or COMMIT did and ended it) ROLLBACK only warns.
+    // Ends a transaction the section left open or aborted (the lock's statement failed, `work` threw); where there is
+    // none (START failed, or COMMIT did and ended it) ROLLBACK only warns.
     await runner.query('ROLLBACK').catch((rollbackError: unknown) => releaseBroken(runner, rollbackError));
     throw error;
   }
 }
 
-/** Gives `runner`'s connection back to the pool as broken (node-postgres then closes it instead of reusing it). */
+/**
+ * Gives `runner`'s connection back to the pool as broken: node-postgres closes it instead of reusing it. Through
+ * TypeORM's PostgreSQL query runner's `releasePostgresConnection(error)`, which test/typeorm/named-lock.spec.ts pins.
+ */
 function releaseBroken(runner: QueryRunner, error: unknown): Promise<void> {
   const release = (runner as QueryRunner & { releasePostgresConnection?(error: unknown): Promise<void> })
     .releasePostgresConnection;
