@@ -1,13 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { type BeforeQueryEvent, DataSource, type EntitySubscriberInterface, QueryFailedError } from 'typeorm';
-import { databaseEngines, withDataSource } from '@verdict/testing-kit';
+import { type DataSource, QueryFailedError } from 'typeorm';
 import { withNamedLock } from '../../packages/verdict/src/typeorm/named-lock.js';
+import { openTransactions, otherConnection, serverEngines, withOneConnection } from './one-connection.fixture.js';
 
 // The lock every seal and receipt issue holds (PostgreSQL: a transaction that takes an advisory lock in its first
 // round trip; MySQL/MariaDB: GET_LOCK). On one pooled connection, so what a locked section leaves behind is what the
 // next statement meets.
-for (const engine of databaseEngines().filter(({ name }) => name !== 'sqlite')) {
+for (const engine of serverEngines()) {
   const dialect = engine.name === 'postgres' ? 'postgres' : 'mysql';
   const name = () => randomUUID().replaceAll('-', '');
 
@@ -65,7 +65,7 @@ for (const engine of databaseEngines().filter(({ name }) => name !== 'sqlite')) 
     it('lets one holder of a name in at a time: the second waits until the first is done', async () => {
       await withOneConnection(engine, async (dataSource) => {
         const lock = name();
-        const other = await killer(dataSource);
+        const other = await otherConnection(dataSource);
         const entered: string[] = [];
         let finish!: () => void;
         const holding = new Promise<void>((resolve) => (finish = resolve));
@@ -80,7 +80,7 @@ for (const engine of databaseEngines().filter(({ name }) => name !== 'sqlite')) 
         await isHeld;
         const second = withNamedLock(other, dialect, lock, async () => void entered.push('second'));
         // The second holder's session is seen waiting on the lock before the first lets go.
-        const observer = await killer(dataSource);
+        const observer = await otherConnection(dataSource);
         while (!(await waitingOnLock(observer, dialect))) await new Promise((resolve) => setImmediate(resolve));
         expect(entered).toEqual(['first']);
 
@@ -91,29 +91,11 @@ for (const engine of databaseEngines().filter(({ name }) => name !== 'sqlite')) 
     });
 
     if (engine.name === 'postgres') {
-      it('drops a connection whose ROLLBACK failed instead of lending it out inside the transaction', async () => {
-        await withOneConnection(engine, async (dataSource) => {
-          const failure = new Error('the work failed');
-          let pid: unknown;
-          failRollback.on = true;
-          const section = withNamedLock(dataSource, dialect, name(), async (query) => {
-            [{ pid }] = await query('SELECT pg_backend_pid() AS pid', []);
-            throw failure;
-          });
-
-          await expect(section).rejects.toBe(failure);
-          failRollback.on = false;
-          const [{ next }] = await dataSource.query('SELECT pg_backend_pid() AS next');
-          expect(next).not.toBe(pid);
-          expect(await openTransactions(dataSource, dialect)).toBe(0);
-        });
-      });
-
       it('drops a connection that died inside the section: the section fails and the pool opens another', async () => {
         await withOneConnection(engine, async (dataSource) => {
           const section = withNamedLock(dataSource, dialect, name(), async (query) => {
             const [{ pid }] = await query('SELECT pg_backend_pid() AS pid', []);
-            await (await killer(dataSource)).query('SELECT pg_terminate_backend($1)', [pid]);
+            await (await otherConnection(dataSource)).query('SELECT pg_terminate_backend($1)', [pid]);
             return query('SELECT 1', []);
           });
 
@@ -131,14 +113,6 @@ for (const engine of databaseEngines().filter(({ name }) => name !== 'sqlite')) 
   });
 }
 
-/** A ROLLBACK that fails before it reaches the server while `on`: the connection stays inside its transaction. */
-const failRollback = { on: false };
-class FailingRollback implements EntitySubscriberInterface {
-  beforeQuery(event: BeforeQueryEvent): void {
-    if (failRollback.on && event.query === 'ROLLBACK') throw new Error('ROLLBACK failed');
-  }
-}
-
 /** Whether some session waits for a Verdict named lock (PostgreSQL advisory lock, MySQL/MariaDB GET_LOCK). */
 async function waitingOnLock(dataSource: DataSource, dialect: 'postgres' | 'mysql'): Promise<boolean> {
   const [{ waiting }] = await dataSource.query(
@@ -147,43 +121,4 @@ async function waitingOnLock(dataSource: DataSource, dialect: 'postgres' | 'mysq
       : "SELECT COUNT(*) AS waiting FROM information_schema.processlist WHERE state = 'User lock'",
   );
   return Number(waiting) > 0;
-}
-
-/** Whether the DataSource's only pooled connection is inside a transaction (PostgreSQL: begun before this statement). */
-async function openTransactions(dataSource: DataSource, dialect: 'postgres' | 'mysql'): Promise<number> {
-  const [{ open }] = await dataSource.query(
-    dialect === 'postgres'
-      ? 'SELECT (now() <> statement_timestamp())::int AS open'
-      : 'SELECT COUNT(*) AS open FROM information_schema.innodb_trx WHERE trx_mysql_thread_id = CONNECTION_ID()',
-  );
-  return Number(open);
-}
-
-/** A connection of its own, to end another session from outside. */
-async function killer(dataSource: DataSource): Promise<DataSource> {
-  const other = await new DataSource(onePooledConnection(dataSource.options)).initialize();
-  killers.push(other);
-  return other;
-}
-const killers: DataSource[] = [];
-
-/** `options` with a pool of one connection (`poolSize` on every server driver). */
-function onePooledConnection(options: DataSource['options']): DataSource['options'] {
-  return { ...options, poolSize: 1 } as DataSource['options'];
-}
-
-async function withOneConnection(
-  engine: ReturnType<typeof databaseEngines>[number],
-  test: (dataSource: DataSource) => Promise<void>,
-): Promise<void> {
-  await withDataSource(engine, { entities: [], migrations: [] }, async (schema) => {
-    const dataSource = await new DataSource(onePooledConnection(schema.options)).initialize();
-    dataSource.subscribers.push(new FailingRollback());
-    try {
-      await test(dataSource);
-    } finally {
-      await dataSource.destroy();
-      for (const other of killers.splice(0)) await other.destroy();
-    }
-  });
 }

@@ -1,4 +1,5 @@
 import type { DataSource, QueryRunner } from 'typeorm';
+import { inOwnTransaction } from './own-transaction.js';
 
 /** How long a MySQL/MariaDB issuer waits for another's named lock before the store fails: 30 seconds. */
 const MYSQL_LOCK_TIMEOUT_SECONDS = 30;
@@ -40,36 +41,12 @@ export async function withNamedLock<T>(
 }
 
 /**
- * A READ COMMITTED transaction that takes the advisory lock in its first round trip: both statements in one
- * simple-protocol message (the lock's keys are integers computed here, never input), then `work`, then COMMIT. On any
- * failure it rolls back; a connection whose rollback failed too is released broken, so the pool drops it rather than
- * lend it out inside a transaction.
+ * A READ COMMITTED transaction of its own that takes the advisory lock in its first round trip, then `work`: the
+ * lock's keys are integers computed here, never input, so the begin and the lock go in one message.
  */
-async function advisoryLocked<T>(runner: QueryRunner, fingerprint: string, work: () => Promise<T>): Promise<T> {
+function advisoryLocked<T>(runner: QueryRunner, fingerprint: string, work: () => Promise<T>): Promise<T> {
   const key = Number.parseInt(fingerprint.slice(0, 8), 16) | 0;
-  try {
-    await runner.query(
-      `START TRANSACTION ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(${POSTGRES_LOCK_CLASS}, ${key})`,
-    );
-    const result = await work();
-    await runner.query('COMMIT');
-    return result;
-  } catch (error) {
-    // Ends a transaction the section left open or aborted (the lock's statement failed, `work` threw); where there is
-    // none (START failed, or COMMIT did and ended it) ROLLBACK only warns.
-    await runner.query('ROLLBACK').catch((rollbackError: unknown) => releaseBroken(runner, rollbackError));
-    throw error;
-  }
-}
-
-/**
- * Gives `runner`'s connection back to the pool as broken: node-postgres closes it instead of reusing it. Through
- * TypeORM's PostgreSQL query runner's `releasePostgresConnection(error)`, which test/typeorm/named-lock.spec.ts pins.
- */
-function releaseBroken(runner: QueryRunner, error: unknown): Promise<void> {
-  const release = (runner as QueryRunner & { releasePostgresConnection?(error: unknown): Promise<void> })
-    .releasePostgresConnection;
-  return release === undefined ? runner.release() : release.call(runner, error);
+  return inOwnTransaction(runner, 'postgres', work, `SELECT pg_advisory_xact_lock(${POSTGRES_LOCK_CLASS}, ${key})`);
 }
 
 async function namedLocked<T>(runner: QueryRunner, fingerprint: string, work: () => Promise<T>): Promise<T> {

@@ -4,6 +4,7 @@ import { QueryFailedError } from 'typeorm';
 import type { DataSource } from 'typeorm';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { OuterTransactionError } from '../errors/outer-transaction.error.js';
+import { inOwnTransaction } from './own-transaction.js';
 import { usesUnnamedStatements } from './unnamed-statements.js';
 
 /** The SQL dialects Verdict's stores write. */
@@ -235,17 +236,14 @@ export class StoreConnection {
     }
     const runner = this.dataSource.createQueryRunner('master');
     try {
-      await runner.startTransaction('READ COMMITTED');
-      let step = steps.next();
-      while (!step.done) {
-        const result = await runner.query(step.value[0], [...step.value[1]], true);
-        step = steps.next({ rows: result.records ?? [], affected: result.affected ?? 0, insertId: 0 });
-      }
-      await runner.commitTransaction();
-      return step.value;
-    } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction();
-      throw error;
+      return await inOwnTransaction(runner, this.dialect, async () => {
+        let step = steps.next();
+        while (!step.done) {
+          const result = await runner.query(step.value[0], [...step.value[1]], true);
+          step = steps.next({ rows: result.records ?? [], affected: result.affected ?? 0, insertId: 0 });
+        }
+        return step.value;
+      });
     } finally {
       await runner.release();
     }
