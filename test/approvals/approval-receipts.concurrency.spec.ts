@@ -9,6 +9,7 @@ import {
   dropDataSource,
   openDataSource,
   startGateWorkers,
+  WorkerKeeper,
 } from '@verdict/testing-kit';
 import type { DatabaseEngine, GateWorkers } from '@verdict/testing-kit';
 import type { ApprovalReceipt } from '../../packages/verdict/src/approvals/approval-receipt.js';
@@ -33,6 +34,10 @@ const POOL_START_TIMEOUT_MS = 180_000;
  * connection. One database and one pool of workers per engine, started once and shared by the races; every
  * round has keys of its own (a fresh receipt, a fresh principal), so no race sees another's rows.
  */
+/** The worker processes, started once and given each engine's database in turn. */
+const keeper = new WorkerKeeper();
+afterAll(() => keeper.close());
+
 for (const engine of databaseEngines()) {
   describe(`Approval receipts across ${PROCESSES} OS processes [${engine.name}]`, () => {
     let shared: Awaited<ReturnType<typeof startWorkers>> | undefined;
@@ -260,7 +265,7 @@ async function startWorkers(
     entities: verdictEntities,
     migrations: verdictMigrations,
   });
-  const workers = await startGateWorkers({ count: PROCESSES, dataSource }).catch(async (error: unknown) => {
+  const workers = await startGateWorkers({ count: PROCESSES, dataSource, keeper }).catch(async (error: unknown) => {
     await dropDataSource(dataSource);
     throw error;
   });

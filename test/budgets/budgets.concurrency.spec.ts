@@ -1,8 +1,8 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { performance } from 'node:perf_hooks';
 import { fingerprint } from '@verdict/nestjs';
 import { verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, openDataSource, startGateWorkers } from '@verdict/testing-kit';
+import { databaseEngines, dropDataSource, openDataSource, startGateWorkers, WorkerKeeper } from '@verdict/testing-kit';
 
 const PROCESSES = 8;
 const ROUNDS = 40;
@@ -15,6 +15,10 @@ const WINDOW_SECONDS = 3_600;
  * A spend budget across real OS processes, each with its own connection: every round, all processes reserve three
  * amounts of the same fresh budget window at once (24 × 100 against a limit of 1,000).
  */
+/** The worker processes, started once and given each engine's database in turn. */
+const keeper = new WorkerKeeper();
+afterAll(() => keeper.close());
+
 for (const engine of databaseEngines()) {
   describe(`Spend budgets across ${PROCESSES} OS processes [${engine.name}]`, () => {
     const windowStart = new Date(Math.floor(Date.now() / (WINDOW_SECONDS * 1000)) * WINDOW_SECONDS * 1000);
@@ -23,7 +27,7 @@ for (const engine of databaseEngines()) {
 
     it(`attack: committed spends never pass the limit — exactly ${LIMIT / AMOUNT} of ${PROCESSES * ATTEMPTS_PER_PROCESS} reservations in each of ${ROUNDS} windows; control: released ones give the budget back`, async () => {
       const dataSource = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
-      const workers = await startGateWorkers({ count: PROCESSES, dataSource }).catch(async (error: unknown) => {
+      const workers = await startGateWorkers({ count: PROCESSES, dataSource, keeper }).catch(async (error: unknown) => {
         await dropDataSource(dataSource);
         throw error;
       });

@@ -1,7 +1,13 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { ModelBudgetGate, type ModelBudget } from '@verdict/nestjs';
 import { TypeOrmBudgetStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, openDataSource, startModelBudgetWorkers } from '@verdict/testing-kit';
+import {
+  databaseEngines,
+  dropDataSource,
+  openDataSource,
+  startModelBudgetWorkers,
+  WorkerKeeper,
+} from '@verdict/testing-kit';
 
 const PROCESSES = 8;
 const ROUNDS = 4;
@@ -17,13 +23,17 @@ const MAX_TOKENS = 40;
  * Token budgets across real OS processes, each with its own connection: every round, all processes run three agents
  * at once under the same fresh budget (24 model calls of 100 reserved against 1,000 tokens).
  */
+/** The worker processes, started once and given each engine's database in turn. */
+const keeper = new WorkerKeeper();
+afterAll(() => keeper.close());
+
 for (const engine of databaseEngines()) {
   describe(`Model budgets across ${PROCESSES} OS processes [${engine.name}]`, () => {
     it(
       `attack: racing agents never spend past the limit — exactly ${LIMIT / (INPUT_TOKENS + MAX_TOKENS)} calls when usage meets the estimate; control: what usage leaves unused is released, never held`,
       async () => {
         const dataSource = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
-        const workers = await startModelBudgetWorkers({ count: PROCESSES, dataSource }).catch(
+        const workers = await startModelBudgetWorkers({ count: PROCESSES, dataSource, keeper }).catch(
           async (error: unknown) => {
             await dropDataSource(dataSource);
             throw error;

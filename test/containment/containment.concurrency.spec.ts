@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import {
   type ContainmentWorkers,
@@ -7,6 +7,7 @@ import {
   dropDataSource,
   openDataSource,
   startContainmentWorkers,
+  WorkerKeeper,
 } from '@verdict/testing-kit';
 
 const PROCESSES = 6;
@@ -51,6 +52,10 @@ const everyWorker = (workers: ContainmentWorkers, actor: string) =>
  * starts at least `cacheTtlMs` after the engagement committed is refused (the documented bound). The
  * engaging process refuses at once.
  */
+/** The worker processes, started once and given each engine's database in turn. */
+const keeper = new WorkerKeeper();
+afterAll(() => keeper.close());
+
 for (const engine of databaseEngines()) {
   describe(`Containment across ${PROCESSES} OS processes [${engine.name}]`, () => {
     it(`refuses on every process within the ${CACHE_TTL_MS} ms cache bound, and executes again after release`, async () => {
@@ -58,6 +63,7 @@ for (const engine of databaseEngines()) {
       const workers = await startContainmentWorkers({
         count: PROCESSES,
         dataSource,
+        keeper,
         cacheTtlMs: CACHE_TTL_MS,
       }).catch(async (error: unknown) => {
         await dropDataSource(dataSource);

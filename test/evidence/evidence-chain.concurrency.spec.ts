@@ -1,8 +1,14 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { type CheckpointKey, EvidenceKind } from '@verdict/nestjs';
 import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, openDataSource, startEvidenceWorkers } from '@verdict/testing-kit';
+import {
+  databaseEngines,
+  dropDataSource,
+  openDataSource,
+  startEvidenceWorkers,
+  WorkerKeeper,
+} from '@verdict/testing-kit';
 
 const PROCESSES = 8;
 const RECORDS_PER_PROCESS = 40;
@@ -13,11 +19,15 @@ const KEY: CheckpointKey = { algorithm: 'hmac-sha256', keyId: 'concurrency', sec
  * node does: the stream must end as one chain (no fork: one record per sequence), without a gap
  * (sequences 1..N), holding every record exactly once, and verify with every checkpoint's signature.
  */
+/** The worker processes, started once and given each engine's database in turn. */
+const keeper = new WorkerKeeper();
+afterAll(() => keeper.close());
+
 for (const engine of databaseEngines()) {
   describe(`Evidence chain across ${PROCESSES} OS processes [${engine.name}]`, () => {
     it(`keeps one gapless chain of ${PROCESSES * RECORDS_PER_PROCESS} records appended concurrently, and it verifies`, async () => {
       const dataSource = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
-      const workers = await startEvidenceWorkers({ count: PROCESSES, dataSource, checkpointKey: KEY }).catch(
+      const workers = await startEvidenceWorkers({ count: PROCESSES, dataSource, keeper, checkpointKey: KEY }).catch(
         async (error: unknown) => {
           await dropDataSource(dataSource);
           throw error;

@@ -1,8 +1,8 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import { TypeOrmExecutionClaimStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, openDataSource, startGateWorkers } from '@verdict/testing-kit';
+import { databaseEngines, dropDataSource, openDataSource, startGateWorkers, WorkerKeeper } from '@verdict/testing-kit';
 import type { AdmitReply } from '@verdict/testing-kit';
 import { fingerprint } from '../../packages/verdict/src/fingerprints/fingerprint.js';
 
@@ -14,11 +14,15 @@ const ROUNDS = 50;
  * processes admit the same new operation at once (exactly one may win, attempt 1), then an operator
  * releases it and all of them retry at once (exactly one may win, attempt 2, the same claim id).
  */
+/** The worker processes, started once and given each engine's database in turn. */
+const keeper = new WorkerKeeper();
+afterAll(() => keeper.close());
+
 for (const engine of databaseEngines()) {
   describe(`Execution claims across ${PROCESSES} OS processes [${engine.name}]`, () => {
     it(`admits exactly one process per operation in each of ${ROUNDS} rounds, first claims and retries alike`, async () => {
       const dataSource = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
-      const workers = await startGateWorkers({ count: PROCESSES, dataSource }).catch(async (error: unknown) => {
+      const workers = await startGateWorkers({ count: PROCESSES, dataSource, keeper }).catch(async (error: unknown) => {
         await dropDataSource(dataSource);
         throw error;
       });

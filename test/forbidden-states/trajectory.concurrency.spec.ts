@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { performance } from 'node:perf_hooks';
 import { fingerprint } from '@verdict/nestjs';
 import { verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
@@ -8,6 +8,7 @@ import {
   externalCopiesModel,
   openDataSource,
   startGateWorkers,
+  WorkerKeeper,
 } from '@verdict/testing-kit';
 
 const PROCESSES = 8;
@@ -23,11 +24,15 @@ const COPIES = externalCopiesModel(ALLOWED);
  * admitted, at positions 1, 2 and 3; every other call is refused with the predicate: the check and the
  * write of the folded state are one atomic step, so no two calls pass on the same state.
  */
+/** The worker processes, started once and given each engine's database in turn. */
+const keeper = new WorkerKeeper();
+afterAll(() => keeper.close());
+
 for (const engine of databaseEngines()) {
   describe(`Trajectory states across ${PROCESSES} OS processes [${engine.name}]`, () => {
     it(`admits exactly ${ALLOWED} of ${PROCESSES * ATTEMPTS_PER_PROCESS} simultaneous calls in each of ${ROUNDS} trajectories`, async () => {
       const dataSource = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
-      const workers = await startGateWorkers({ count: PROCESSES, dataSource }).catch(async (error: unknown) => {
+      const workers = await startGateWorkers({ count: PROCESSES, dataSource, keeper }).catch(async (error: unknown) => {
         await dropDataSource(dataSource);
         throw error;
       });

@@ -1,7 +1,7 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { performance } from 'node:perf_hooks';
 import { verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, openDataSource, startGateWorkers } from '@verdict/testing-kit';
+import { databaseEngines, dropDataSource, openDataSource, startGateWorkers, WorkerKeeper } from '@verdict/testing-kit';
 import { fingerprint } from '../../packages/verdict/src/fingerprints/fingerprint.js';
 
 const PROCESSES = 8;
@@ -15,11 +15,15 @@ const WINDOW_SECONDS = 60;
  * processes spend two units of the same fresh bucket at once (16 attempts); exactly `LIMIT` may be
  * admitted, counted 1, 2 and 3, and every refusal reports the window full.
  */
+/** The worker processes, started once and given each engine's database in turn. */
+const keeper = new WorkerKeeper();
+afterAll(() => keeper.close());
+
 for (const engine of databaseEngines()) {
   describe(`Rate limits across ${PROCESSES} OS processes [${engine.name}]`, () => {
     it(`admits exactly ${LIMIT} of ${PROCESSES * ATTEMPTS_PER_PROCESS} simultaneous attempts in each of ${ROUNDS} windows`, async () => {
       const dataSource = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
-      const workers = await startGateWorkers({ count: PROCESSES, dataSource }).catch(async (error: unknown) => {
+      const workers = await startGateWorkers({ count: PROCESSES, dataSource, keeper }).catch(async (error: unknown) => {
         await dropDataSource(dataSource);
         throw error;
       });

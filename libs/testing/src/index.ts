@@ -7,6 +7,7 @@ export { approvePending } from './operator-approval.js';
 export type { StatementCounter } from './statement-counter.js';
 export type { DatabaseEngine, DatabaseEngineName, TestDataSourceOptions } from './database-matrix.js';
 export { WorkerPool } from './processes/worker-pool.js';
+export { WorkerKeeper } from './processes/worker-keeper.js';
 export { SourceTimeInTheFutureError, StaleBuildError, assertCurrentBuild } from './processes/current-build.js';
 export { compiledScript, runNodeScript, testingKitFixture } from './processes/node-script.js';
 export type { NodeScriptOptions, NodeScriptResult } from './processes/node-script.js';

@@ -9,6 +9,7 @@ import type {
   SwitchRequest,
 } from './containment-protocol.js';
 import { workerOptions } from './gate-workers.js';
+import type { WorkerKeeper } from './worker-keeper.js';
 import { WorkerPool } from './worker-pool.js';
 
 /** Compiled by `tsc -b`; the same relative path from `src/processes` and `dist/processes`. The pool refuses a stale build. */
@@ -37,16 +38,20 @@ export async function startContainmentWorkers({
   count,
   dataSource,
   cacheTtlMs,
+  keeper,
 }: {
   count: number;
   dataSource: DataSource;
   cacheTtlMs: number;
+  /** Keeps the processes across engines: `close()` leaves them to the keeper for the next start (see {@link WorkerKeeper}). */
+  keeper?: WorkerKeeper;
 }): Promise<ContainmentWorkers> {
   if (dataSource.options.type === 'better-sqlite3') await dataSource.query('PRAGMA journal_mode = WAL');
   const pool = await WorkerPool.start<ContainmentWorkerInit, ContainmentWorkerRequest, ContainmentWorkerReply>(
     CONTAINMENT_WORKER,
     count,
     { dataSource: workerOptions(dataSource.options), cacheTtlMs },
+    keeper,
   );
   return {
     size: pool.size,

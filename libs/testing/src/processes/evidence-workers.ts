@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { CheckpointKey } from '@verdict/nestjs';
 import type { AppendReply, AppendRequest, EvidenceWorkerInit } from './evidence-protocol.js';
 import { workerOptions } from './gate-workers.js';
+import type { WorkerKeeper } from './worker-keeper.js';
 import { WorkerPool } from './worker-pool.js';
 
 /** Compiled by `tsc -b`; the same relative path from `src/processes` and `dist/processes`. The pool refuses a stale build. */
@@ -27,16 +28,24 @@ export async function startEvidenceWorkers({
   count,
   dataSource,
   checkpointKey,
+  keeper,
 }: {
   count: number;
   dataSource: DataSource;
   checkpointKey?: CheckpointKey;
+  /** Keeps the processes across engines: `close()` leaves them to the keeper for the next start (see {@link WorkerKeeper}). */
+  keeper?: WorkerKeeper;
 }): Promise<EvidenceWorkers> {
   if (dataSource.options.type === 'better-sqlite3') await dataSource.query('PRAGMA journal_mode = WAL');
-  const pool = await WorkerPool.start<EvidenceWorkerInit, AppendRequest, AppendReply>(EVIDENCE_WORKER, count, {
-    dataSource: workerOptions(dataSource.options),
-    checkpointKey,
-  });
+  const pool = await WorkerPool.start<EvidenceWorkerInit, AppendRequest, AppendReply>(
+    EVIDENCE_WORKER,
+    count,
+    {
+      dataSource: workerOptions(dataSource.options),
+      checkpointKey,
+    },
+    keeper,
+  );
   return {
     size: pool.size,
     appendAll: async (stream, records) =>

@@ -23,6 +23,7 @@ import type {
   TrajectoryAdvanceReply,
   TrajectoryAdvanceRequest,
 } from './gate-protocol.js';
+import type { WorkerKeeper } from './worker-keeper.js';
 import { WorkerPool } from './worker-pool.js';
 
 /** Compiled by `tsc -b` (npm's `pretest`); the same relative path from `src/processes` and `dist/processes`. The pool refuses a stale build. */
@@ -85,17 +86,19 @@ export interface GateWorkers {
 export async function startGateWorkers({
   count,
   dataSource,
+  keeper,
 }: {
   count: number;
   dataSource: DataSource;
+  /** Keeps the processes across engines: `close()` leaves them to the keeper for the next start (see {@link WorkerKeeper}). */
+  keeper?: WorkerKeeper;
 }): Promise<GateWorkers> {
   if (dataSource.options.type === 'better-sqlite3') await dataSource.query('PRAGMA journal_mode = WAL');
   const pool = await WorkerPool.start<GateWorkerInit, GateRequest | BatchRequest, GateReply | BatchReply>(
     GATE_WORKER,
     count,
-    {
-      dataSource: workerOptions(dataSource.options),
-    },
+    { dataSource: workerOptions(dataSource.options) },
+    keeper,
   );
   return {
     size: pool.size,

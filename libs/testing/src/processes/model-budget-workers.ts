@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { ModelBudgetRunReply, ModelBudgetRunRequest, ModelBudgetWorkerInit } from './model-budget-protocol.js';
 import { workerOptions } from './gate-workers.js';
+import type { WorkerKeeper } from './worker-keeper.js';
 import { WorkerPool } from './worker-pool.js';
 
 /** Compiled by `tsc -b`; the same relative path from `src/processes` and `dist/processes`. The pool refuses a stale build. */
@@ -25,15 +26,19 @@ export interface ModelBudgetWorkers {
 export async function startModelBudgetWorkers({
   count,
   dataSource,
+  keeper,
 }: {
   count: number;
   dataSource: DataSource;
+  /** Keeps the processes across engines: `close()` leaves them to the keeper for the next start (see {@link WorkerKeeper}). */
+  keeper?: WorkerKeeper;
 }): Promise<ModelBudgetWorkers> {
   if (dataSource.options.type === 'better-sqlite3') await dataSource.query('PRAGMA journal_mode = WAL');
   const pool = await WorkerPool.start<ModelBudgetWorkerInit, ModelBudgetRunRequest, ModelBudgetRunReply>(
     MODEL_BUDGET_WORKER,
     count,
     { dataSource: workerOptions(dataSource.options) },
+    keeper,
   );
   return {
     size: pool.size,

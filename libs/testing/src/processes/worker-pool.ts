@@ -2,14 +2,17 @@ import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { assertCurrentBuild } from './current-build.js';
+import type { WorkerKeeper } from './worker-keeper.js';
 
 /**
- * Parent → worker. Sequence 0 carries the worker's init payload. A request either runs at once, or (with
- * `prepare`) is only prepared and answered `'ready'`; a later `go` naming its sequence runs it.
+ * Parent → worker. Sequence 0, and any message marked `init`, carries an init payload: the worker closes what an
+ * earlier init opened and starts anew. `reset` closes it and waits for the next init. A request either runs at once,
+ * or (with `prepare`) is only prepared and answered `'ready'`; a later `go` naming its sequence runs it.
  */
 export type WorkerRequestMessage<T> =
-  | { readonly sequence: number; readonly payload: T; readonly prepare?: true }
-  | { readonly sequence: number; readonly go: number };
+  | { readonly sequence: number; readonly payload: T; readonly prepare?: true; readonly init?: true }
+  | { readonly sequence: number; readonly go: number }
+  | { readonly sequence: number; readonly reset: true };
 
 /** Worker → parent: the reply to one request, or its error. */
 export type WorkerReplyMessage<T> =
@@ -39,7 +42,8 @@ export interface WorkerExit {
  * ({@link assertCurrentBuild}), so a test never passes on code that is no longer in the repository.
  * {@link WorkerPool.broadcast} is a start barrier: every worker prepares its call, and only when all of
  * them are ready does any of them run it. A worker that exits rejects its pending requests instead of
- * hanging the test.
+ * hanging the test. Started with a {@link WorkerKeeper}, the processes outlive `close` and serve the next `start`
+ * of the same script and size with a new init (another engine's database), so a file pays for their start-up once.
  *
  * @example
  * const pool = await WorkerPool.start<Init, Request, Reply>(new URL('../../dist/processes/gate-worker.js', import.meta.url), 8, init);
@@ -51,7 +55,11 @@ export class WorkerPool<TRequest, TReply> {
   private readonly pending: Array<Map<number, Pending>>;
   private readonly exits: Array<Promise<WorkerExit>>;
 
-  private constructor(private readonly children: ChildProcess[]) {
+  private constructor(
+    private readonly children: ChildProcess[],
+    private readonly script: URL,
+    private readonly keeper: WorkerKeeper | undefined,
+  ) {
     this.pending = children.map(() => new Map());
     this.exits = children.map(
       (child, index) =>
@@ -68,7 +76,8 @@ export class WorkerPool<TRequest, TReply> {
   }
 
   /**
-   * Forks `count` workers running `script` and waits until each has accepted `init`.
+   * Forks `count` workers running `script` and waits until each has accepted `init`. With `keeper`, takes the
+   * processes it kept for `script` and `count` instead, when it has them, and gives them `init`.
    *
    * @throws StaleBuildError, before forking, when `script`'s build is older than its sources.
    */
@@ -76,8 +85,19 @@ export class WorkerPool<TRequest, TReply> {
     script: URL,
     count: number,
     init: TInit,
+    keeper?: WorkerKeeper,
   ): Promise<WorkerPool<TRequest, TReply>> {
     assertCurrentBuild(script);
+    const kept = keeper?.take(script, count) as WorkerPool<TRequest, TReply> | undefined;
+    if (kept !== undefined) {
+      try {
+        await kept.initAll(init, true);
+      } catch (error) {
+        await kept.stop();
+        throw error;
+      }
+      return kept;
+    }
     const children = Array.from({ length: count }, () =>
       // No inherited execArgv: Jest's --experimental-vm-modules has no business in a plain worker.
       fork(fileURLToPath(script), [], {
@@ -86,14 +106,23 @@ export class WorkerPool<TRequest, TReply> {
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       }),
     );
-    const pool = new WorkerPool<TRequest, TReply>(children);
+    const pool = new WorkerPool<TRequest, TReply>(children, script, keeper);
     try {
-      await Promise.all(children.map((_, index) => pool.request(index, { sequence: 0, payload: init })));
+      await pool.initAll(init, false);
     } catch (error) {
-      await pool.close();
+      await pool.stop();
       throw error;
     }
     return pool;
+  }
+
+  /** Gives every worker `init` (after its first, as a new init that replaces what the last one opened). */
+  private async initAll(init: unknown, again: boolean): Promise<void> {
+    await Promise.all(
+      this.children.map((_, index) =>
+        this.request(index, { sequence: again ? ++this.sequence : 0, payload: init, init: true }),
+      ),
+    );
   }
 
   get size(): number {
@@ -133,8 +162,27 @@ export class WorkerPool<TRequest, TReply> {
     return this.exits[index]!;
   }
 
-  /** Disconnects every worker so it can close its resources and exit; kills any still alive after `graceMs`. */
+  /**
+   * Started with a keeper and with every worker still running: each worker closes what its init opened, and the
+   * keeper keeps the processes for the next `start`. Otherwise as {@link WorkerPool.stop}.
+   */
   async close(graceMs = 10_000): Promise<void> {
+    if (this.keeper !== undefined && this.children.every((child) => child.connected)) {
+      try {
+        await Promise.all(
+          this.children.map((_, index) => this.request(index, { sequence: ++this.sequence, reset: true })),
+        );
+        await this.keeper.keep(this.script, this.size, this as WorkerPool<unknown, unknown>);
+        return;
+      } catch {
+        // A worker that could not close its resources is not reused: the processes end below.
+      }
+    }
+    await this.stop(graceMs);
+  }
+
+  /** Disconnects every worker so it can close its resources and exit; kills any still alive after `graceMs`. */
+  async stop(graceMs = 10_000): Promise<void> {
     const deadline = setTimeout(
       () =>
         this.children.forEach((child) => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')),

@@ -15,7 +15,8 @@ export interface WorkerHandler<TRequest, TReply> {
 /**
  * The worker side of {@link WorkerPool}: the first message (sequence 0) is the init payload given to
  * `start`; every later one is a request for the handler it returned, run at once, or prepared and
- * answered `'ready'` until the pool's `go` for it arrives (the start barrier of `broadcast`). When the
+ * answered `'ready'` until the pool's `go` for it arrives (the start barrier of `broadcast`). A later init
+ * (a kept pool started again) closes the handler and starts another; a reset closes it. When the
  * parent disconnects, the handler is closed and the process exits.
  *
  * @example
@@ -32,6 +33,14 @@ export function serveParent<TInit, TRequest, TReply>(
     return handler;
   };
 
+  /** Closes what the last init opened, if anything, and forgets its prepared calls. */
+  const closeHandler = async (): Promise<void> => {
+    const closing = handler;
+    handler = undefined;
+    prepared.clear();
+    if (closing !== undefined) await (await closing).close();
+  };
+
   process.on('message', async (incoming: WorkerRequestMessage<unknown>) => {
     const { sequence } = incoming;
     try {
@@ -41,7 +50,11 @@ export function serveParent<TInit, TRequest, TReply>(
           throw new Error(`The worker received go for request ${incoming.go}, which it never prepared.`);
         prepared.delete(incoming.go);
         reply({ sequence, reply: await call() });
-      } else if (sequence === 0) {
+      } else if ('reset' in incoming) {
+        await closeHandler();
+        reply({ sequence, reply: 'ready' });
+      } else if (sequence === 0 || incoming.init) {
+        await closeHandler();
         handler = start(incoming.payload as TInit);
         await handler;
         reply({ sequence, reply: 'ready' });
