@@ -16,6 +16,7 @@ import {
   startReviewLaneWorkers,
   testRedisUrl,
   uniqueRedisPrefix,
+  WorkerKeeper,
 } from '@verdict/testing-kit';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
@@ -72,6 +73,10 @@ async function bullmq() {
 
 const withRedis = redis === undefined ? it.skip : it;
 
+/** The worker processes, started once and given each engine's database in turn. */
+const keeper = new WorkerKeeper();
+afterAll(() => keeper.close());
+
 for (const engine of databaseEngines()) {
   describe(`The review lane across OS processes [${engine.name}]`, () => {
     let dataSource: DataSource;
@@ -84,6 +89,7 @@ for (const engine of databaseEngines()) {
       ({ dataSource, ledgerTable } = await openWithLedger(engine));
       lane = await bullmq();
       pool = await startReviewLaneWorkers({
+        keeper,
         count: DECIDERS,
         dataSource,
         ledgerTable,
@@ -140,6 +146,7 @@ for (const engine of databaseEngines()) {
         // A queue of its own: the shared pool's queue holds the decision race's approved items.
         const lane = (await bullmq())!;
         const doomed = await startReviewLaneWorkers({
+          keeper,
           count: 1,
           dataSource,
           ledgerTable,
@@ -162,6 +169,7 @@ for (const engine of databaseEngines()) {
           expect(await doomed.kill(0)).toEqual({ code: null, signal: 'SIGKILL' });
 
           survivor = await startReviewLaneWorkers({
+            keeper,
             count: 1,
             dataSource,
             ledgerTable,

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { ReviewLaneReply, ReviewLaneRequest, ReviewLaneWorkerInit } from './review-lane-protocol.js';
 import { workerOptions } from './gate-workers.js';
+import type { WorkerKeeper } from './worker-keeper.js';
 import { WorkerPool } from './worker-pool.js';
 
 /** Compiled by `tsc -b`; the same relative path from `src/processes` and `dist/processes`. */
@@ -18,13 +19,22 @@ const REVIEW_LANE_WORKER = new URL('../../dist/processes/review-lane-worker.js',
 export async function startReviewLaneWorkers({
   count,
   dataSource,
+  keeper,
   ...init
-}: Omit<ReviewLaneWorkerInit, 'dataSource'> & { readonly count: number; readonly dataSource: DataSource }): Promise<
-  WorkerPool<ReviewLaneRequest, ReviewLaneReply>
-> {
+}: Omit<ReviewLaneWorkerInit, 'dataSource'> & {
+  readonly count: number;
+  readonly dataSource: DataSource;
+  /** Keeps the processes across engines: `close()` leaves them to the keeper for the next start (see {@link WorkerKeeper}). */
+  readonly keeper?: WorkerKeeper;
+}): Promise<WorkerPool<ReviewLaneRequest, ReviewLaneReply>> {
   if (dataSource.options.type === 'better-sqlite3') await dataSource.query('PRAGMA journal_mode = WAL');
-  return WorkerPool.start<ReviewLaneWorkerInit, ReviewLaneRequest, ReviewLaneReply>(REVIEW_LANE_WORKER, count, {
-    ...init,
-    dataSource: workerOptions(dataSource.options),
-  });
+  return WorkerPool.start<ReviewLaneWorkerInit, ReviewLaneRequest, ReviewLaneReply>(
+    REVIEW_LANE_WORKER,
+    count,
+    {
+      ...init,
+      dataSource: workerOptions(dataSource.options),
+    },
+    keeper,
+  );
 }
