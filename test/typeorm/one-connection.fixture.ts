@@ -9,11 +9,14 @@ export function serverEngines(): ServerEngine[] {
   return databaseEngines().filter(({ name }) => name !== 'sqlite');
 }
 
-/** A ROLLBACK that fails before it reaches the server while `on`: the connection stays inside its transaction. */
-export const failRollback = { on: false };
-class FailingRollback implements EntitySubscriberInterface {
+/** While `statement` is set, that statement fails before it reaches the server (the connection stays as it was). */
+export const failing: { statement?: 'ROLLBACK' | 'COMMIT' } = {};
+/** The statements the test's DataSource sent through TypeORM's query runners, in order; a test clears it. */
+export const sent: string[] = [];
+class StatementHooks implements EntitySubscriberInterface {
   beforeQuery(event: BeforeQueryEvent): void {
-    if (failRollback.on && event.query === 'ROLLBACK') throw new Error('ROLLBACK failed');
+    sent.push(event.query);
+    if (failing.statement === event.query) throw new Error(`${event.query} failed`);
   }
 }
 
@@ -51,7 +54,7 @@ function onePooledConnection(options: DataSource['options']): DataSource['option
 
 /**
  * Runs `test` with a DataSource of one pooled connection on a schema of its own, so what one section leaves behind is
- * what the next statement meets; ROLLBACK fails on it while `failRollback.on`.
+ * what the next statement meets; `failing` and `sent` apply to it.
  */
 export async function withOneConnection(
   engine: ServerEngine,
@@ -59,11 +62,12 @@ export async function withOneConnection(
 ): Promise<void> {
   await withDataSource(engine, { entities: [], migrations: [] }, async (schema) => {
     const dataSource = await new DataSource(onePooledConnection(schema.options)).initialize();
-    dataSource.subscribers.push(new FailingRollback());
+    dataSource.subscribers.push(new StatementHooks());
     try {
       await test(dataSource);
     } finally {
-      failRollback.on = false;
+      failing.statement = undefined;
+      sent.length = 0;
       await dataSource.destroy();
       for (const other of others.splice(0)) await other.destroy();
     }

@@ -3,7 +3,8 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import { VerdictConfigurationError } from '@verdict/nestjs';
 import { inOwnTransaction } from '../../packages/verdict/src/typeorm/own-transaction.js';
 import {
-  failRollback,
+  failing,
+  sent,
   openTransactions,
   otherConnection,
   serverEngines,
@@ -38,6 +39,7 @@ for (const engine of serverEngines()) {
       await withOneConnection(engine, async (dataSource) => {
         await dataSource.query('CREATE TABLE notes (id varchar(64) PRIMARY KEY)');
         const outside = await otherConnection(dataSource);
+        sent.length = 0;
 
         const seen = await section(
           dataSource,
@@ -52,6 +54,13 @@ for (const engine of serverEngines()) {
           insert('begun'),
         );
 
+        // PostgreSQL begins with the statement sent along in one message (one round trip).
+        expect(sent.slice(0, dialect === 'postgres' ? 1 : 3)).toEqual(
+          dialect === 'postgres'
+            ? [`START TRANSACTION ISOLATION LEVEL READ COMMITTED; ${insert('begun')}`]
+            : ['SET TRANSACTION ISOLATION LEVEL READ COMMITTED', 'START TRANSACTION', insert('begun')],
+        );
+        expect(sent.at(-1)).toBe('COMMIT');
         // A second read in the same transaction sees a row committed after the first: not a snapshot of the first.
         expect(seen).toEqual({ before: ['begun', 'work'], after: ['begun', 'outside', 'work'] });
         expect(await notes(outside)).toEqual(['begun', 'outside', 'work']);
@@ -79,12 +88,28 @@ for (const engine of serverEngines()) {
       });
     });
 
+    it('rolls back when COMMIT fails, rethrows that failure and keeps the connection', async () => {
+      await withOneConnection(engine, async (dataSource) => {
+        await dataSource.query('CREATE TABLE notes (id varchar(64) PRIMARY KEY)');
+        const before = await sessionId(dataSource, dialect);
+        failing.statement = 'COMMIT';
+
+        const failed = section(dataSource, (runner) => runner.query(insert('work')));
+
+        await expect(failed).rejects.toThrow('COMMIT failed');
+        failing.statement = undefined;
+        expect(await notes(dataSource)).toEqual([]);
+        expect(await openTransactions(dataSource, dialect)).toBe(0);
+        expect(await sessionId(dataSource, dialect)).toBe(before);
+      });
+    });
+
     it('drops a connection whose ROLLBACK failed instead of lending it out inside the transaction', async () => {
       await withOneConnection(engine, async (dataSource) => {
         await dataSource.query('CREATE TABLE notes (id varchar(64) PRIMARY KEY)');
         const failure = new Error('the work failed');
         let inside: number | undefined;
-        failRollback.on = true;
+        failing.statement = 'ROLLBACK';
 
         const failed = section(dataSource, async (runner) => {
           await runner.query(insert('work'));
@@ -95,7 +120,7 @@ for (const engine of serverEngines()) {
         });
 
         await expect(failed).rejects.toBe(failure);
-        failRollback.on = false;
+        failing.statement = undefined;
         expect(await sessionId(dataSource, dialect)).not.toBe(Number(inside));
         expect(await openTransactions(dataSource, dialect)).toBe(0);
         // The dropped session's transaction ended with it: its row was never committed.

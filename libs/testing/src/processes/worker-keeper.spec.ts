@@ -35,12 +35,22 @@ describe('WorkerKeeper', () => {
     await probe(pool);
     await pool.close();
     const again = await start(keeper, second);
+    cleanups.push(() => again.stop());
     await probe(again);
 
     expect(again).toBe(pool);
-    // Each init's calls went to its own directory: the second init replaced the first.
-    expect(readdirSync(first).sort()).toEqual(['0', '1', '2']);
-    expect(readdirSync(second).sort()).toEqual(['0', '1', '2']);
+    // Each init's calls went to its own directory: the second init replaced the first, which every worker closed
+    // when its pool was closed; the second is still open.
+    const closed = (path: string) => readdirSync(path).filter((name) => name.startsWith('closed-'));
+    const markers = (path: string) => readdirSync(path).filter((name) => !name.startsWith('closed-'));
+    expect({ markers: markers(first).sort(), closed: closed(first).length }).toEqual({
+      markers: ['0', '1', '2'],
+      closed: WORKERS,
+    });
+    expect({ markers: markers(second).sort(), closed: closed(second).length }).toEqual({
+      markers: ['0', '1', '2'],
+      closed: 0,
+    });
   });
 
   it('forks new processes for a pool that lost a worker, and for another size', async () => {
@@ -63,6 +73,31 @@ describe('WorkerKeeper', () => {
 
     expect(replaced).not.toBe(pool);
     expect(other).not.toBe(replaced);
+  });
+
+  it('forks new processes when a kept worker died before the next start', async () => {
+    const keeper = new WorkerKeeper();
+    cleanups.push(() => keeper.close());
+
+    const pool = await start(keeper, directory());
+    await pool.close();
+    await pool.kill(2);
+    const replaced = await start(keeper, directory());
+    cleanups.push(() => replaced.stop());
+
+    expect(replaced).not.toBe(pool);
+    expect(await probe(replaced)).toHaveLength(WORKERS);
+    await expect(pool.send(0, { index: 0, count: 1 })).rejects.toThrow('Worker 0 is not running.');
+  });
+
+  it('stops a pool closed after the keeper was, instead of keeping it', async () => {
+    const keeper = new WorkerKeeper();
+    const pool = await start(keeper, directory());
+    await keeper.close();
+
+    await pool.close();
+
+    await expect(pool.send(0, { index: 0, count: 1 })).rejects.toThrow('Worker 0 is not running.');
   });
 
   it('ends every kept process when it closes', async () => {

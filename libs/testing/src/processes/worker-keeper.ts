@@ -13,6 +13,7 @@ import type { WorkerPool } from './worker-pool.js';
  */
 export class WorkerKeeper {
   private readonly kept = new Map<string, WorkerPool<unknown, unknown>>();
+  private closed = false;
 
   /** The pool kept for `script` and `count`, which is no longer kept; `undefined` when there is none. */
   take(script: URL, count: number): WorkerPool<unknown, unknown> | undefined {
@@ -22,16 +23,21 @@ export class WorkerKeeper {
     return pool;
   }
 
-  /** Keeps `pool`, whose workers have closed their resources; a pool already kept for the same key is stopped. */
+  /**
+   * Keeps `pool`, whose workers have closed their resources; a pool already kept for the same key is stopped. Once the
+   * keeper is closed (a test outlived its file's `afterAll`), `pool` is stopped instead.
+   */
   async keep(script: URL, count: number, pool: WorkerPool<unknown, unknown>): Promise<void> {
+    if (this.closed) return pool.stop();
     const key = keyOf(script, count);
     const previous = this.kept.get(key);
     this.kept.set(key, pool);
-    if (previous !== undefined) await previous.stop();
+    if (previous !== undefined && previous !== pool) await previous.stop();
   }
 
   /** Ends every kept process. */
   async close(): Promise<void> {
+    this.closed = true;
     const pools = [...this.kept.values()];
     this.kept.clear();
     await Promise.all(pools.map((pool) => pool.stop()));

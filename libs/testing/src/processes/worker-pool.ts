@@ -52,6 +52,8 @@ export interface WorkerExit {
  */
 export class WorkerPool<TRequest, TReply> {
   private sequence = 0;
+  /** Closed and kept by the keeper, until a `start` takes it again. */
+  private parked = false;
   private readonly pending: Array<Map<number, Pending>>;
   private readonly exits: Array<Promise<WorkerExit>>;
 
@@ -89,7 +91,10 @@ export class WorkerPool<TRequest, TReply> {
   ): Promise<WorkerPool<TRequest, TReply>> {
     assertCurrentBuild(script);
     const kept = keeper?.take(script, count) as WorkerPool<TRequest, TReply> | undefined;
-    if (kept !== undefined) {
+    // A kept worker that died meanwhile: the survivors end and new processes are forked.
+    if (kept !== undefined && !kept.running) await kept.stop();
+    else if (kept !== undefined) {
+      kept.parked = false;
       try {
         await kept.initAll(init, true);
       } catch (error) {
@@ -129,6 +134,11 @@ export class WorkerPool<TRequest, TReply> {
     return this.children.length;
   }
 
+  /** Whether every worker is still connected. */
+  private get running(): boolean {
+    return this.children.every((child) => child.connected);
+  }
+
   /**
    * Races one request on every worker (a function gets the worker's index); replies in worker order.
    * A start barrier: each worker first prepares the call (its handler's `prepare`: statement, arguments,
@@ -163,19 +173,29 @@ export class WorkerPool<TRequest, TReply> {
   }
 
   /**
-   * Started with a keeper and with every worker still running: each worker closes what its init opened, and the
-   * keeper keeps the processes for the next `start`. Otherwise as {@link WorkerPool.stop}.
+   * Started with a keeper and with every worker still running: each worker closes what its init opened (within
+   * `graceMs`), and the keeper keeps the processes for the next `start`; closing it again before then does nothing.
+   * Otherwise, or when a worker fails or outlasts `graceMs` closing, as {@link WorkerPool.stop}.
    */
   async close(graceMs = 10_000): Promise<void> {
-    if (this.keeper !== undefined && this.children.every((child) => child.connected)) {
+    if (this.parked) return;
+    if (this.keeper !== undefined && this.running) {
+      let deadline: NodeJS.Timeout | undefined;
       try {
-        await Promise.all(
-          this.children.map((_, index) => this.request(index, { sequence: ++this.sequence, reset: true })),
-        );
+        await Promise.race([
+          Promise.all(this.children.map((_, index) => this.request(index, { sequence: ++this.sequence, reset: true }))),
+          new Promise((_, reject) => {
+            deadline = setTimeout(() => reject(new Error(`The workers did not close within ${graceMs} ms.`)), graceMs);
+          }),
+        ]);
+        this.parked = true;
         await this.keeper.keep(this.script, this.size, this as WorkerPool<unknown, unknown>);
         return;
       } catch {
         // A worker that could not close its resources is not reused: the processes end below.
+        this.parked = false;
+      } finally {
+        clearTimeout(deadline);
       }
     }
     await this.stop(graceMs);

@@ -38,7 +38,9 @@ export function serveParent<TInit, TRequest, TReply>(
     const closing = handler;
     handler = undefined;
     prepared.clear();
-    if (closing !== undefined) await (await closing).close();
+    // An init that failed opened nothing to close.
+    const started = await closing?.catch(() => undefined);
+    await started?.close();
   };
 
   process.on('message', async (incoming: WorkerRequestMessage<unknown>) => {
