@@ -14,7 +14,7 @@ import {
   fromProposal,
 } from '@verdict/nestjs';
 import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, streamDecision, withDataSource } from '@verdict/testing-kit';
+import { databaseEngines, streamDecision, whenBlocked, withDataSource } from '@verdict/testing-kit';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 /** Concurrent callers, each writing a call's evidence as a fully gated call does: two records, then one. */
@@ -122,16 +122,7 @@ const mariadb = databaseEngines().find((engine) => engine.name === 'mariadb');
 
         // The evidence INSERT writes `first`, then waits for the gap of `second`.
         const write = recorder.recordDecisions([first, second]);
-        const waiting = async () =>
-          Number(
-            (
-              await dataSource.query(
-                `SELECT COUNT(*) AS waiting FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT' AND trx_query LIKE ?`,
-                [`%${second.id}%`],
-              )
-            )[0].waiting,
-          ) > 0;
-        while (!(await waiting()));
+        await whenBlocked(dataSource, { statementContaining: second.id }, write);
 
         // The blocker now waits for `first`: a deadlock. The server rolls the INSERT back (nothing of it stays),
         // so the blocker gets its lock; the INSERT, sent again, waits until the blocker ends.

@@ -1,4 +1,4 @@
-import { type BeforeQueryEvent, DataSource, type EntitySubscriberInterface } from 'typeorm';
+import { type BeforeQueryEvent, DataSource, type EntitySubscriberInterface, type QueryRunner } from 'typeorm';
 import { databaseEngines, withDataSource } from '@verdict/testing-kit';
 
 /** A server engine of the tests: PostgreSQL or MySQL/MariaDB. */
@@ -31,9 +31,9 @@ export async function openTransactions(dataSource: DataSource, dialect: 'postgre
   return Number(open);
 }
 
-/** The server's id of the session a statement runs on. */
-export async function sessionId(dataSource: DataSource, dialect: 'postgres' | 'mysql'): Promise<number> {
-  const [{ id }] = await dataSource.query(
+/** The server's id of the session a statement runs on (the DataSource's next pooled one, or the query runner's). */
+export async function sessionId(on: DataSource | QueryRunner, dialect: 'postgres' | 'mysql'): Promise<number> {
+  const [{ id }] = await on.query(
     dialect === 'postgres' ? 'SELECT pg_backend_pid() AS id' : 'SELECT CONNECTION_ID() AS id',
   );
   return Number(id);

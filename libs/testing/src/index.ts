@@ -51,10 +51,11 @@ export type {
 export {
   expectKilledMidStatement,
   killWhenBlocked,
+  whenBlocked,
   onceReconnected,
   openSingleConnection,
 } from './processes/database-backends.js';
-export type { KilledMidStatementSteps, SingleConnection } from './processes/database-backends.js';
+export type { BlockedSession, KilledMidStatementSteps, SingleConnection } from './processes/database-backends.js';
 export { refundFixture } from './review-lane/refund-fixture.js';
 export type { RefundActor, RefundArguments, RefundLedger, RefundOrder } from './review-lane/refund-fixture.js';
 export * from './scripted-chat-model.js';

@@ -1,8 +1,9 @@
 import { DataSource } from 'typeorm';
 import type { QueryRunner } from 'typeorm';
+import { setTimeout } from 'node:timers/promises';
 
 /**
- * How long {@link killWhenBlocked} waits for the lock wait to show: well below InnoDB's default
+ * How long {@link whenBlocked} waits for the lock wait to show: well below InnoDB's default
  * `innodb_lock_wait_timeout` (50 s), long enough for a server slowed by other suites' DDL.
  */
 const WAIT_TIMEOUT_MS = 30_000;
@@ -39,40 +40,75 @@ export async function openSingleConnection(dataSource: DataSource): Promise<Sing
   }
 }
 
+/** A session a test waits to see blocked on a lock: by its server id, or by text its statement contains. */
+export type BlockedSession = { readonly connectionId: number } | { readonly statementContaining: string };
+
 /**
- * Waits until server connection `connectionId` is blocked on a lock (a row another transaction holds),
- * then kills it: `pg_terminate_backend` on PostgreSQL, `KILL CONNECTION` on MariaDB/MySQL. `admin` is
- * any other DataSource on the same server. The wait polls the server's own view of the connection, so
- * the kill lands while the statement is in flight, never before it was sent. Pass the blocked call as
- * `call`: if it settles before it ever blocked, the wait stops at once and says how it settled. A wait
- * that times out names what the server says the connection was doing.
+ * InnoDB refreshes what `information_schema.INNODB_TRX` shows only once nobody has read it for 100 ms: a poll that
+ * reads it more often keeps seeing the snapshot it first read, and would never see a wait that began after it.
  */
-export async function killWhenBlocked(admin: DataSource, connectionId: number, call?: Promise<unknown>): Promise<void> {
+const INNODB_TRX_IDLE_MS = 150;
+
+/**
+ * Resolves once `session` is blocked on a lock (a row or gap another transaction holds), as the server itself shows
+ * it: `pg_stat_activity` on PostgreSQL, `information_schema.INNODB_TRX` on MariaDB/MySQL (read at most every
+ * 150 ms, so its cached snapshot is refreshed). `admin` is any other DataSource on the same server. Pass the call
+ * that should block as `call`: if it settles before it ever blocked, the wait stops at once and says how it settled.
+ * A wait that times out names what the server says the session was doing.
+ *
+ * @example
+ * const write = recorder.recordDecisions(records);
+ * await whenBlocked(dataSource, { statementContaining: records[1].id }, write);
+ */
+export async function whenBlocked(admin: DataSource, session: BlockedSession, call?: Promise<unknown>): Promise<void> {
   const postgres = admin.options.type === 'postgres';
+  const [column, value] =
+    'connectionId' in session
+      ? [postgres ? 'pid' : 'trx_mysql_thread_id', session.connectionId]
+      : [postgres ? 'query' : 'trx_query', `%${session.statementContaining}%`];
+  const match = 'connectionId' in session ? '=' : 'LIKE';
   const blocked = postgres
-    ? `SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'`
-    : `SELECT 1 FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = ? AND trx_state = 'LOCK WAIT'`;
+    ? `SELECT 1 FROM pg_stat_activity WHERE ${column} ${match} $1 AND wait_event_type = 'Lock'`
+    : `SELECT 1 FROM information_schema.INNODB_TRX WHERE ${column} ${match} ? AND trx_state = 'LOCK WAIT'`;
   let settled: string | undefined;
   void call?.then(
-    (value) => (settled = `resolved with ${JSON.stringify(value)}`),
+    (result) => (settled = `resolved with ${JSON.stringify(result)}`),
     (error) => (settled = `rejected with "${error instanceof Error ? error.message : String(error)}"`),
   );
   const deadline = Date.now() + WAIT_TIMEOUT_MS;
-  while ((await admin.query(blocked, [connectionId])).length === 0) {
+  while ((await admin.query(blocked, [value])).length === 0) {
     if (settled !== undefined)
-      throw new Error(`The call on connection ${connectionId} ${settled} before it blocked on a lock.`);
+      throw new Error(`The call of ${describe(session)} ${settled} before it blocked on a lock.`);
     if (Date.now() > deadline) {
       const activity = await admin.query(
         postgres
-          ? 'SELECT state, wait_event_type, wait_event, query FROM pg_stat_activity WHERE pid = $1'
-          : 'SELECT COMMAND, STATE, TIME, INFO FROM information_schema.PROCESSLIST WHERE ID = ?',
-        [connectionId],
+          ? `SELECT state, wait_event_type, wait_event, query FROM pg_stat_activity WHERE ${column} ${match} $1`
+          : `SELECT COMMAND, STATE, TIME, INFO FROM information_schema.PROCESSLIST WHERE ${'connectionId' in session ? 'ID' : 'INFO'} ${match} ? AND ID <> CONNECTION_ID()`,
+        [value],
       );
       throw new Error(
-        `Connection ${connectionId} never blocked on a lock within ${WAIT_TIMEOUT_MS} ms; the server shows it as ${JSON.stringify(activity)}.`,
+        `${describe(session)} never blocked on a lock within ${WAIT_TIMEOUT_MS} ms; the server shows ${JSON.stringify(activity)}.`,
       );
     }
+    if (!postgres) await setTimeout(INNODB_TRX_IDLE_MS);
   }
+}
+
+function describe(session: BlockedSession): string {
+  return 'connectionId' in session
+    ? `Connection ${session.connectionId}`
+    : `The statement containing "${session.statementContaining}"`;
+}
+
+/**
+ * Waits until server connection `connectionId` is blocked on a lock ({@link whenBlocked}), then kills it:
+ * `pg_terminate_backend` on PostgreSQL, `KILL CONNECTION` on MariaDB/MySQL. `admin` is any other DataSource on the
+ * same server. The kill lands while the statement is in flight, never before it was sent. Pass the blocked call as
+ * `call`: if it settles before it ever blocked, the wait stops at once and says how it settled.
+ */
+export async function killWhenBlocked(admin: DataSource, connectionId: number, call?: Promise<unknown>): Promise<void> {
+  await whenBlocked(admin, { connectionId }, call);
+  const postgres = admin.options.type === 'postgres';
   await admin.query(
     postgres ? 'SELECT pg_terminate_backend($1)' : `KILL CONNECTION ${Number(connectionId)}`,
     postgres ? [connectionId] : [],

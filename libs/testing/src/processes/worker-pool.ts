@@ -95,12 +95,7 @@ export class WorkerPool<TRequest, TReply> {
     if (kept !== undefined && !kept.running) await kept.stop();
     else if (kept !== undefined) {
       kept.parked = false;
-      try {
-        await kept.initAll(init, true);
-      } catch (error) {
-        await kept.stop();
-        throw error;
-      }
+      await kept.initAll(init, true);
       return kept;
     }
     const children = Array.from({ length: count }, () =>
@@ -112,22 +107,25 @@ export class WorkerPool<TRequest, TReply> {
       }),
     );
     const pool = new WorkerPool<TRequest, TReply>(children, script, keeper);
-    try {
-      await pool.initAll(init, false);
-    } catch (error) {
-      await pool.stop();
-      throw error;
-    }
+    await pool.initAll(init, false);
     return pool;
   }
 
-  /** Gives every worker `init` (after its first, as a new init that replaces what the last one opened). */
+  /**
+   * Gives every worker `init` (after its first, as a new init that replaces what the last one opened). When one
+   * refuses it, every process ends and its error is rethrown.
+   */
   private async initAll(init: unknown, again: boolean): Promise<void> {
-    await Promise.all(
-      this.children.map((_, index) =>
-        this.request(index, { sequence: again ? ++this.sequence : 0, payload: init, init: true }),
-      ),
-    );
+    try {
+      await Promise.all(
+        this.children.map((_, index) =>
+          this.request(index, { sequence: again ? ++this.sequence : 0, payload: init, init: true }),
+        ),
+      );
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
   }
 
   get size(): number {
