@@ -3,8 +3,13 @@
 // bulk-loaded with linked records (a generated series: the seal reads only the stream's head, so the links
 // carry placeholder hashes), first BENCH_SEAL_SMALL (default 10,000), deleted after it is measured, and then BENCH_SEAL_LARGE (default
 // 200,000; 1,000,000 is what the target names, and loads in minutes rather than seconds). At each size,
-// BENCH_SEAL_ROUNDS rounds (default 7) write one batch of 500 records and time `seal()` (with a checkpoint
-// key: every batch also signs a checkpoint), and time a `seal()` with nothing to link. For reference, the
+// BENCH_SEAL_ROUNDS rounds (default 15) write one batch of 500 records and time `seal()` (with a checkpoint
+// key: every batch also signs a checkpoint), and time a `seal()` with nothing to link. A backlog built over months
+// is not one loaded a second ago, so before the rounds each size's load settles: on PostgreSQL the loaded tables
+// are vacuumed, as autovacuum does to tables grown by inserts (never analyzed: autovacuum is off on the bench's
+// own tables, so no background ANALYZE gives them statistics and no background VACUUM lands in a timed batch), and
+// a CHECKPOINT writes the load's pages out; on MariaDB the buffer pool's dirty pages are flushed; then `sync`. Then
+// BENCH_SEAL_WARMUP untimed batches (default 8) run at the size, as the timed ones do. For reference, the
 // statement the seal used before ADR 0062 (an anti-join of the stream's records with the links) is timed once
 // at each size. Targets: a batch at the large size within ±20% of one at the small size; at 20 writers
 // appending flat out for BENCH_SEAL_SECONDS (default 5) with the background seal, no record found unlinked
@@ -12,6 +17,7 @@
 // returned (1 s at the default `sealDelayMs`: the delay plus two seal rounds, ADR 0079).
 //
 // Needs VERDICT_TEST_POSTGRES_URL and/or VERDICT_TEST_MARIADB_URL; an engine without its URL is skipped.
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
@@ -23,7 +29,8 @@ import { fmt, median } from './stats.js';
 
 const SMALL = Number(process.env.BENCH_SEAL_SMALL ?? 10_000);
 const LARGE = Number(process.env.BENCH_SEAL_LARGE ?? 200_000);
-const ROUNDS = Number(process.env.BENCH_SEAL_ROUNDS ?? 7);
+const ROUNDS = Number(process.env.BENCH_SEAL_ROUNDS ?? 15);
+const WARMUP = Number(process.env.BENCH_SEAL_WARMUP ?? 8);
 const SECONDS = Number(process.env.BENCH_SEAL_SECONDS ?? 5);
 const BATCH = 500;
 const WRITERS = 20;
@@ -42,8 +49,57 @@ async function antiJoin(dataSource, engine, stream) {
   return performance.now() - started;
 }
 
-/** Median ms of a `seal()` linking one batch of 500, and of a `seal()` with nothing to link. */
+/** The tables a load fills (PostgreSQL's trigger queues each record, and the load takes them out of the queue). */
+const LOADED = ['verdict_decision_records', 'verdict_evidence_links', 'verdict_evidence_pending'];
+
+/**
+ * Turns autovacuum off (or on again) on the bench's own tables (PostgreSQL): the timed batches run on a never-analyzed
+ * schema, the writers under load as in production.
+ */
+async function autovacuum(admin, engine, enabled) {
+  if (engine.name !== 'postgres') return;
+  for (const loaded of [...LOADED, 'verdict_evidence_checkpoints'])
+    await admin.query(`ALTER TABLE ${loaded} SET (autovacuum_enabled = ${enabled})`);
+}
+
+/**
+ * What a backlog grown over time has and a load of a second ago has not: on PostgreSQL, the loaded tables vacuumed
+ * (dead queue rows and index entries gone, hint bits and visibility map set) and the load's pages written out by a
+ * CHECKPOINT; on MariaDB, the buffer pool's dirty pages flushed (`innodb_max_dirty_pages_pct` at 0 until they are,
+ * then set back); on both, the operating system's cache written to disk (`sync`). Answers the seconds it took.
+ */
+async function settle(admin, engine) {
+  const started = performance.now();
+  if (engine.name === 'postgres') {
+    await admin.query(`VACUUM ${LOADED.join(', ')}`);
+    await admin.query('CHECKPOINT');
+  } else {
+    const [{ pct }] = await admin.query('SELECT @@GLOBAL.innodb_max_dirty_pages_pct AS pct');
+    await admin.query('SET GLOBAL innodb_max_dirty_pages_pct = 0');
+    try {
+      const deadline = performance.now() + 300_000;
+      for (;;) {
+        const [{ Value: dirty }] = await admin.query("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'");
+        if (Number(dirty) < 100) break;
+        if (performance.now() > deadline) throw new Error(`${dirty} dirty pages left after 300 s of flushing`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    } finally {
+      await admin.query(`SET GLOBAL innodb_max_dirty_pages_pct = ${Number(pct)}`);
+    }
+  }
+  // The servers' files written through the operating system's cache to disk, so its write-back of the load does not
+  // hold up the timed batches' commits.
+  execFileSync('sync');
+  return (performance.now() - started) / 1000;
+}
+
+/** Median ms of a `seal()` linking one batch of 500, and of a `seal()` with nothing to link, after WARMUP untimed batches. */
 async function sealCosts(recorder, stream) {
+  for (let round = 0; round < WARMUP; round++) {
+    await recorder.recordDecisions(Array.from({ length: BATCH }, (_, i) => streamDecision(stream, `warm-up ${i}`)));
+    await recorder.seal();
+  }
   const batch = [];
   const idle = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -119,18 +175,23 @@ const costs = [];
 const loads = [];
 await forEachEngine(async (engine, admin) => {
   const recorder = new TypeOrmEvidenceRecorder(admin, { seal: 'manual', checkpointKey: KEY });
+  await autovacuum(admin, engine, false);
   for (const size of [SMALL, LARGE]) {
     // A stream of its own per size, loaded with `size` linked records; the table holds the smaller one too.
     const stream = `bench:${randomUUID()}`;
     const started = performance.now();
     await seedLinkedStream(admin, stream, size);
-    console.log(`${engine.name}: loaded ${size} linked records in ${fmt((performance.now() - started) / 1000, 1)} s`);
+    console.log(
+      `${engine.name}: loaded ${size} linked records in ${fmt((performance.now() - started) / 1000, 1)} s, settled in ${fmt(await settle(admin, engine), 1)} s`,
+    );
     const { batch, idle } = await sealCosts(recorder, stream);
     costs.push({ engine: engine.name, backlog: size, batch, idle, antiJoin: await antiJoin(admin, engine, stream) });
     // One stream at a time: a seal also pins each stream's head, a cost per stream, not per record.
     for (const table of ['verdict_evidence_checkpoints', 'verdict_evidence_links', 'verdict_decision_records'])
       await admin.query(`DELETE FROM ${table} WHERE stream = ${engine.name === 'postgres' ? '$1' : '?'}`, [stream]);
   }
+  // The writers run as in production: with autovacuum.
+  await autovacuum(admin, engine, true);
   loads.push({ engine: engine.name, ...(await unlinkedUnderLoad(admin, engine)) });
 });
 
