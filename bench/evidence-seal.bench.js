@@ -1,20 +1,24 @@
 // What a seal costs as a stream grows, and how long writers leave records unlinked (issue 22, target 4;
-// ADR 0062). On a fresh schema (never analyzed: the statements must not depend on statistics), one stream is
-// bulk-loaded with linked records (a generated series: the seal reads only the stream's head, so the links
-// carry placeholder hashes), first BENCH_SEAL_SMALL (default 10,000), deleted after it is measured, and then BENCH_SEAL_LARGE (default
-// 200,000; 1,000,000 is what the target names, and loads in minutes rather than seconds). At each size,
-// BENCH_SEAL_ROUNDS rounds (default 15) write one batch of 500 records and time `seal()` (with a checkpoint
-// key: every batch also signs a checkpoint), and time a `seal()` with nothing to link. A backlog built over months
-// is not one loaded a second ago, so before the rounds each size's load settles: on PostgreSQL the loaded tables
-// are vacuumed, as autovacuum does to tables grown by inserts (never analyzed: autovacuum is off on the bench's
-// own tables, so no background ANALYZE gives them statistics and no background VACUUM lands in a timed batch), and
-// a CHECKPOINT writes the load's pages out; on MariaDB the buffer pool's dirty pages are flushed; then `sync`. Then
-// BENCH_SEAL_WARMUP untimed batches (default 8) run at the size, as the timed ones do. For reference, the
-// statement the seal used before ADR 0062 (an anti-join of the stream's records with the links) is timed once
-// at each size. Targets: a batch at the large size within ±20% of one at the small size; at 20 writers
-// appending flat out for BENCH_SEAL_SECONDS (default 5) with the background seal, no record found unlinked
-// (sampled every 50 ms, each sample stamped when it returned) longer than the documented bound after its write
-// returned (1 s at the default `sealDelayMs`: the delay plus two seal rounds, ADR 0079).
+// ADR 0062). On a fresh schema (never analyzed: the statements must not depend on statistics), a stream is
+// bulk-loaded with BENCH_SEAL_SMALL linked records (default 10,000; a generated series: the seal reads only the
+// stream's head, so the links carry placeholder hashes) and measured alone, for reference; then a second stream with
+// BENCH_SEAL_LARGE (default 200,000; 1,000,000 is what the target names, and loads in minutes rather than seconds),
+// and the two streams are measured taking turns, round by round, so that both see the same tables and the same
+// machine. A measurement is BENCH_SEAL_WARMUP untimed rounds (default 8) and BENCH_SEAL_ROUNDS timed ones (default
+// 15), each writing one batch of 500 records to the stream and timing `seal()` (with a checkpoint key: every batch
+// also signs a checkpoint), then a `seal()` with nothing to link.
+//
+// A backlog built over months is not one loaded a second ago, so each load settles first: on PostgreSQL the loaded
+// tables are vacuumed, as autovacuum does to tables grown by inserts (but never analyzed: autovacuum is off on the
+// bench's own tables while the seals are timed, so no background ANALYZE gives them statistics and no background
+// VACUUM lands in a timed batch), and a CHECKPOINT writes the load's pages out; on MariaDB the buffer pool's dirty
+// pages are flushed; then `sync`. For reference, the statement the seal used before ADR 0062 (an anti-join of the
+// stream's records with the links) is timed once per row.
+//
+// Targets: a batch of the large stream within ±20% of one of the small stream in the same rounds; at 20 writers
+// appending flat out for BENCH_SEAL_SECONDS (default 5) with the background seal (and autovacuum on), no record
+// found unlinked (sampled every 50 ms, each sample stamped when it returned) longer than the documented bound after
+// its write returned (1 s at the default `sealDelayMs`: the delay plus two seal rounds, ADR 0079).
 //
 // Needs VERDICT_TEST_POSTGRES_URL and/or VERDICT_TEST_MARIADB_URL; an engine without its URL is skipped.
 import { execFileSync } from 'node:child_process';
@@ -94,25 +98,31 @@ async function settle(admin, engine) {
   return (performance.now() - started) / 1000;
 }
 
-/** Median ms of a `seal()` linking one batch of 500, and of a `seal()` with nothing to link, after WARMUP untimed batches. */
-async function sealCosts(recorder, stream) {
-  for (let round = 0; round < WARMUP; round++) {
-    await recorder.recordDecisions(Array.from({ length: BATCH }, (_, i) => streamDecision(stream, `warm-up ${i}`)));
-    await recorder.seal();
-  }
-  const batch = [];
-  const idle = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    await recorder.recordDecisions(Array.from({ length: BATCH }, (_, i) => streamDecision(stream, `record ${i}`)));
-    let started = performance.now();
-    const report = await recorder.seal();
-    batch.push(performance.now() - started);
-    if (report.sealed !== BATCH) throw new Error(`the seal linked ${report.sealed} records, not ${BATCH}`);
-    started = performance.now();
-    await recorder.seal();
-    idle.push(performance.now() - started);
-  }
-  return { batch: median(batch), idle: median(idle) };
+/**
+ * For each of `streams`: the median ms of a `seal()` linking one batch of 500 and of a `seal()` with nothing to link,
+ * after WARMUP untimed batches. The streams take turns, round by round, so the machine's state is the same for each.
+ */
+async function sealCosts(recorder, streams) {
+  const write = (stream, label) =>
+    recorder.recordDecisions(Array.from({ length: BATCH }, (_, i) => streamDecision(stream, `${label} ${i}`)));
+  for (let round = 0; round < WARMUP; round++)
+    for (const stream of streams) {
+      await write(stream, 'warm-up');
+      await recorder.seal();
+    }
+  const costs = streams.map(() => ({ batch: [], idle: [] }));
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [i, stream] of streams.entries()) {
+      await write(stream, 'record');
+      let started = performance.now();
+      const report = await recorder.seal();
+      costs[i].batch.push(performance.now() - started);
+      if (report.sealed !== BATCH) throw new Error(`the seal linked ${report.sealed} records, not ${BATCH}`);
+      started = performance.now();
+      await recorder.seal();
+      costs[i].idle.push(performance.now() - started);
+    }
+  return costs.map(({ batch, idle }) => ({ batch: median(batch), idle: median(idle) }));
 }
 
 /** 20 writers appending flat out with the background seal: how long records stayed unlinked. */
@@ -176,20 +186,31 @@ const loads = [];
 await forEachEngine(async (engine, admin) => {
   const recorder = new TypeOrmEvidenceRecorder(admin, { seal: 'manual', checkpointKey: KEY });
   await autovacuum(admin, engine, false);
-  for (const size of [SMALL, LARGE]) {
-    // A stream of its own per size, loaded with `size` linked records; the table holds the smaller one too.
+  /** Loads a stream of its own with `size` linked records and lets the load settle. */
+  const loaded = async (size) => {
     const stream = `bench:${randomUUID()}`;
     const started = performance.now();
     await seedLinkedStream(admin, stream, size);
+    const loading = (performance.now() - started) / 1000;
     console.log(
-      `${engine.name}: loaded ${size} linked records in ${fmt((performance.now() - started) / 1000, 1)} s, settled in ${fmt(await settle(admin, engine), 1)} s`,
+      `${engine.name}: loaded ${size} linked records in ${fmt(loading, 1)} s, settled in ${fmt(await settle(admin, engine), 1)} s`,
     );
-    const { batch, idle } = await sealCosts(recorder, stream);
-    costs.push({ engine: engine.name, backlog: size, batch, idle, antiJoin: await antiJoin(admin, engine, stream) });
-    // One stream at a time: a seal also pins each stream's head, a cost per stream, not per record.
+    return stream;
+  };
+  const row = async (stream, backlog, tables, cost) => {
+    costs.push({ engine: engine.name, backlog, tables, ...cost, antiJoin: await antiJoin(admin, engine, stream) });
+  };
+  // The small stream alone in its tables (for reference), then beside the large one: the two take turns.
+  const small = await loaded(SMALL);
+  const [alone] = await sealCosts(recorder, [small]);
+  await row(small, SMALL, SMALL, alone);
+  const large = await loaded(LARGE);
+  const [beside, largeCost] = await sealCosts(recorder, [small, large]);
+  await row(small, SMALL, SMALL + LARGE, beside);
+  await row(large, LARGE, SMALL + LARGE, largeCost);
+  for (const stream of [small, large])
     for (const table of ['verdict_evidence_checkpoints', 'verdict_evidence_links', 'verdict_decision_records'])
       await admin.query(`DELETE FROM ${table} WHERE stream = ${engine.name === 'postgres' ? '$1' : '?'}`, [stream]);
-  }
   // The writers run as in production: with autovacuum.
   await autovacuum(admin, engine, true);
   loads.push({ engine: engine.name, ...(await unlinkedUnderLoad(admin, engine)) });
@@ -197,10 +218,11 @@ await forEachEngine(async (engine, admin) => {
 
 if (costs.length > 0) {
   table(
-    `seal() of one batch of ${BATCH} records on a fresh schema, by records already in the stream (median of ${ROUNDS}; ms)`,
+    `seal() of one batch of ${BATCH} records on a fresh schema, by records already in the stream (median of ${ROUNDS}; ms; the last two rows took turns)`,
     costs.map((row) => ({
       engine: row.engine,
-      backlog: row.backlog,
+      'records loaded in the stream': row.backlog,
+      'in its tables': row.tables,
       batch_ms: fmt(row.batch, 1),
       nothing_to_link_ms: fmt(row.idle, 1),
       'anti-join before ADR 0062 (ms)': fmt(row.antiJoin, 1),
@@ -217,7 +239,8 @@ if (costs.length > 0) {
     })),
   );
   for (const engine of [...new Set(costs.map((row) => row.engine))]) {
-    const [small, large] = costs.filter((row) => row.engine === engine);
+    // The large stream against the small one measured in the same rounds (the tables hold both).
+    const [, small, large] = costs.filter((row) => row.engine === engine);
     const ratio = large.batch / small.batch;
     console.log(
       target(
