@@ -122,7 +122,8 @@ const mariadb = databaseEngines().find((engine) => engine.name === 'mariadb');
 
         // The evidence INSERT writes `first`, then waits for the gap of `second`.
         const write = recorder.recordDecisions([first, second]);
-        await whenBlocked(dataSource, { statementContaining: second.id }, write);
+        // `first` comes before `second` in the statement's text, well within what the server keeps of it.
+        await whenBlocked(dataSource, { statementContaining: first.id }, write);
 
         // The blocker now waits for `first`: a deadlock. The server rolls the INSERT back (nothing of it stays),
         // so the blocker gets its lock; the INSERT, sent again, waits until the blocker ends.

@@ -44,32 +44,34 @@ export async function openSingleConnection(dataSource: DataSource): Promise<Sing
 export type BlockedSession = { readonly connectionId: number } | { readonly statementContaining: string };
 
 /**
- * InnoDB refreshes what `information_schema.INNODB_TRX` shows only once nobody has read it for 100 ms: a poll that
- * reads it more often keeps seeing the snapshot it first read, and would never see a wait that began after it.
+ * InnoDB refreshes what `information_schema.INNODB_TRX` shows only once nobody on the server has read it for 100 ms:
+ * a poll that reads it more often keeps seeing the snapshot it first read, and would never see a wait that began
+ * after it.
  */
 const INNODB_TRX_IDLE_MS = 150;
 
 /**
  * Resolves once `session` is blocked on a lock (a row or gap another transaction holds), as the server itself shows
- * it: `pg_stat_activity` on PostgreSQL, `information_schema.INNODB_TRX` on MariaDB/MySQL (read at most every
- * 150 ms, so its cached snapshot is refreshed). `admin` is any other DataSource on the same server. Pass the call
- * that should block as `call`: if it settles before it ever blocked, the wait stops at once and says how it settled.
- * A wait that times out names what the server says the session was doing.
+ * it: `pg_stat_activity` on PostgreSQL, `information_schema.INNODB_TRX` on MariaDB/MySQL (read every 150–300 ms, so
+ * its cached snapshot is refreshed). A statement is found by text in its first 1,024 characters (what both servers
+ * keep of it by default), so pass text that is there and in no other session's statement. `admin` is any other
+ * DataSource on the same server. Pass the call that should block as `call`: if it settles before it ever blocked, the
+ * wait stops at once and says how it settled. A wait that times out names what the server says the session was doing.
  *
  * @example
  * const write = recorder.recordDecisions(records);
- * await whenBlocked(dataSource, { statementContaining: records[1].id }, write);
+ * await whenBlocked(dataSource, { statementContaining: records[0].id }, write);
  */
 export async function whenBlocked(admin: DataSource, session: BlockedSession, call?: Promise<unknown>): Promise<void> {
   const postgres = admin.options.type === 'postgres';
-  const [column, value] =
-    'connectionId' in session
-      ? [postgres ? 'pid' : 'trx_mysql_thread_id', session.connectionId]
-      : [postgres ? 'query' : 'trx_query', `%${session.statementContaining}%`];
-  const match = 'connectionId' in session ? '=' : 'LIKE';
+  const byId = 'connectionId' in session;
+  const value = byId ? session.connectionId : session.statementContaining;
+  /** `column` holds the session's id, or a statement with the text in it (found as it is: no LIKE wildcards). */
+  const matches = (column: string) =>
+    byId ? `${column} = ${postgres ? '$1' : '?'}` : postgres ? `strpos(${column}, $1) > 0` : `INSTR(${column}, ?) > 0`;
   const blocked = postgres
-    ? `SELECT 1 FROM pg_stat_activity WHERE ${column} ${match} $1 AND wait_event_type = 'Lock'`
-    : `SELECT 1 FROM information_schema.INNODB_TRX WHERE ${column} ${match} ? AND trx_state = 'LOCK WAIT'`;
+    ? `SELECT 1 FROM pg_stat_activity WHERE ${matches(byId ? 'pid' : 'query')} AND wait_event_type = 'Lock'`
+    : `SELECT 1 FROM information_schema.INNODB_TRX WHERE ${matches(byId ? 'trx_mysql_thread_id' : 'trx_query')} AND trx_state = 'LOCK WAIT'`;
   let settled: string | undefined;
   void call?.then(
     (result) => (settled = `resolved with ${JSON.stringify(result)}`),
@@ -82,15 +84,16 @@ export async function whenBlocked(admin: DataSource, session: BlockedSession, ca
     if (Date.now() > deadline) {
       const activity = await admin.query(
         postgres
-          ? `SELECT state, wait_event_type, wait_event, query FROM pg_stat_activity WHERE ${column} ${match} $1`
-          : `SELECT COMMAND, STATE, TIME, INFO FROM information_schema.PROCESSLIST WHERE ${'connectionId' in session ? 'ID' : 'INFO'} ${match} ? AND ID <> CONNECTION_ID()`,
+          ? `SELECT state, wait_event_type, wait_event, query FROM pg_stat_activity WHERE ${matches(byId ? 'pid' : 'query')}`
+          : `SELECT COMMAND, STATE, TIME, INFO FROM information_schema.PROCESSLIST WHERE ${matches(byId ? 'ID' : 'INFO')} AND ID <> CONNECTION_ID()`,
         [value],
       );
       throw new Error(
         `${describe(session)} never blocked on a lock within ${WAIT_TIMEOUT_MS} ms; the server shows ${JSON.stringify(activity)}.`,
       );
     }
-    if (!postgres) await setTimeout(INNODB_TRX_IDLE_MS);
+    // Jittered: two pollers of one server in step would keep each other's reads under 100 ms apart.
+    if (!postgres) await setTimeout(INNODB_TRX_IDLE_MS * (1 + Math.random()));
   }
 }
 
