@@ -1,32 +1,29 @@
 // What a seal costs as a stream grows, and how long writers leave records unlinked (issue 22, target 4;
-// ADR 0062). On a fresh schema (never analyzed: the statements must not depend on statistics), a stream is
-// bulk-loaded with BENCH_SEAL_SMALL linked records (default 10,000; a generated series: the seal reads only the
-// stream's head, so the links carry placeholder hashes) and measured alone, for reference; then a second stream with
-// BENCH_SEAL_LARGE (default 200,000; 1,000,000 is what the target names, and loads in minutes rather than seconds),
-// and the two streams are measured taking turns, round by round, so that both see the same tables and the same
-// machine. A measurement is BENCH_SEAL_WARMUP untimed rounds (default 8) and BENCH_SEAL_ROUNDS timed ones (default
-// 15), each writing one batch of 500 records to the stream and timing `seal()` (with a checkpoint key: every batch
-// also signs a checkpoint), then a `seal()` with nothing to link.
+// ADR 0062, ADR 0140). Two fresh schemas, never analyzed nor vacuumed (the statements must not depend on
+// statistics; autovacuum is off on their seal tables while seals are timed), each bulk-loaded with one stream of linked
+// records (a generated series with ids spread over the key space as random UUIDs are; the seal reads only the
+// stream's head, so the links carry placeholder hashes, and the records are not queued): BENCH_SEAL_SMALL (default
+// 10,000) in one, BENCH_SEAL_LARGE (default 200,000; 1,000,000 is what the target names, about half a minute's load
+// per engine here) in the other. A backlog grown over months is not one loaded a second ago, so each load settles
+// first: PostgreSQL a CHECKPOINT, MariaDB its dirty pages flushed, then `sync`. The two are then measured taking
+// turns, in alternating order round by round, so both see the same machine: BENCH_SEAL_WARMUP untimed rounds (default
+// 10) and BENCH_SEAL_ROUNDS timed ones (default 15), each writing one batch of 500 records to the stream and timing
+// `seal()` (with a checkpoint key: every batch also signs a checkpoint), then a `seal()` with nothing to link. For
+// reference, the statement the seal used before ADR 0062 (an anti-join of the stream's records with the links) is
+// timed once per size.
 //
-// A backlog built over months is not one loaded a second ago, so each load settles first: on PostgreSQL the loaded
-// tables are vacuumed, as autovacuum does to tables grown by inserts (but never analyzed: autovacuum is off on the
-// bench's own tables while the seals are timed, so no background ANALYZE gives them statistics and no background
-// VACUUM lands in a timed batch), and a CHECKPOINT writes the load's pages out; on MariaDB the buffer pool's dirty
-// pages are flushed; then `sync`. For reference, the statement the seal used before ADR 0062 (an anti-join of the
-// stream's records with the links) is timed once per row.
-//
-// Targets: a batch of the large stream within ±20% of one of the small stream in the same rounds; at 20 writers
-// appending flat out for BENCH_SEAL_SECONDS (default 5) with the background seal (and autovacuum on), no record
-// found unlinked (sampled every 50 ms, each sample stamped when it returned) longer than the documented bound after
-// its write returned (1 s at the default `sealDelayMs`: the delay plus two seal rounds, ADR 0079).
+// Targets: a batch at the large size within ±20% of one at the small size; at 20 writers appending flat out to one
+// stream of the small schema for BENCH_SEAL_SECONDS (default 5) with the background seal (and autovacuum on), no
+// record found unlinked (sampled every 50 ms, each sample stamped when it returned) longer than the documented bound
+// after its write returned (1 s at the default `sealDelayMs`: the delay plus two seal rounds, ADR 0079).
 //
 // Needs VERDICT_TEST_POSTGRES_URL and/or VERDICT_TEST_MARIADB_URL; an engine without its URL is skipped.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
-import { TypeOrmEvidenceRecorder } from '@verdict/nestjs/typeorm';
-import { seedLinkedStream, streamDecision } from '@verdict/testing-kit';
+import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import { dropDataSource, openDataSource, seedLinkedStream, streamDecision } from '@verdict/testing-kit';
 import { forEachEngine } from './database-bench.js';
 import { table, target } from './report.js';
 import { fmt, median } from './stats.js';
@@ -34,7 +31,7 @@ import { fmt, median } from './stats.js';
 const SMALL = Number(process.env.BENCH_SEAL_SMALL ?? 10_000);
 const LARGE = Number(process.env.BENCH_SEAL_LARGE ?? 200_000);
 const ROUNDS = Number(process.env.BENCH_SEAL_ROUNDS ?? 15);
-const WARMUP = Number(process.env.BENCH_SEAL_WARMUP ?? 8);
+const WARMUP = Number(process.env.BENCH_SEAL_WARMUP ?? 10);
 const SECONDS = Number(process.env.BENCH_SEAL_SECONDS ?? 5);
 const BATCH = 500;
 const WRITERS = 20;
@@ -53,33 +50,37 @@ async function antiJoin(dataSource, engine, stream) {
   return performance.now() - started;
 }
 
-/** The tables a load fills (PostgreSQL's trigger queues each record, and the load takes them out of the queue). */
-const LOADED = ['verdict_decision_records', 'verdict_evidence_links', 'verdict_evidence_pending'];
+/** The seal's tables. */
+const SEALED = [
+  'verdict_decision_records',
+  'verdict_evidence_links',
+  'verdict_evidence_pending',
+  'verdict_evidence_checkpoints',
+];
 
 /**
- * Turns autovacuum off (or on again) on the bench's own tables (PostgreSQL): the timed batches run on a never-analyzed
- * schema, the writers under load as in production.
+ * Turns autovacuum off (or on again) on the seal's tables of a bench schema (PostgreSQL): the timed batches run on a
+ * schema never analyzed nor vacuumed, the writers under load as in production.
  */
-async function autovacuum(admin, engine, enabled) {
+async function autovacuum(dataSource, engine, enabled) {
   if (engine.name !== 'postgres') return;
-  for (const loaded of [...LOADED, 'verdict_evidence_checkpoints'])
-    await admin.query(`ALTER TABLE ${loaded} SET (autovacuum_enabled = ${enabled})`);
+  for (const sealed of SEALED) await dataSource.query(`ALTER TABLE ${sealed} SET (autovacuum_enabled = ${enabled})`);
 }
 
 /**
- * What a backlog grown over time has and a load of a second ago has not: on PostgreSQL, the loaded tables vacuumed
- * (dead queue rows and index entries gone, hint bits and visibility map set) and the load's pages written out by a
- * CHECKPOINT; on MariaDB, the buffer pool's dirty pages flushed (`innodb_max_dirty_pages_pct` at 0 until they are,
- * then set back); on both, the operating system's cache written to disk (`sync`). Answers the seconds it took.
+ * What a backlog grown over time has and a load of a second ago has not: its pages written out. PostgreSQL: a
+ * CHECKPOINT. MariaDB: the buffer pool's dirty pages flushed (`innodb_max_dirty_pages_pct` and its low-water mark at
+ * 0 until they are, then set back). Both: the operating system's cache written to disk (`sync`). Answers the seconds
+ * it took.
  */
 async function settle(admin, engine) {
   const started = performance.now();
-  if (engine.name === 'postgres') {
-    await admin.query(`VACUUM ${LOADED.join(', ')}`);
-    await admin.query('CHECKPOINT');
-  } else {
-    const [{ pct }] = await admin.query('SELECT @@GLOBAL.innodb_max_dirty_pages_pct AS pct');
-    await admin.query('SET GLOBAL innodb_max_dirty_pages_pct = 0');
+  if (engine.name === 'postgres') await admin.query('CHECKPOINT');
+  else {
+    const [{ pct, lwm }] = await admin.query(
+      'SELECT @@GLOBAL.innodb_max_dirty_pages_pct AS pct, @@GLOBAL.innodb_max_dirty_pages_pct_lwm AS lwm',
+    );
+    await admin.query('SET GLOBAL innodb_max_dirty_pages_pct_lwm = 0, GLOBAL innodb_max_dirty_pages_pct = 0');
     try {
       const deadline = performance.now() + 300_000;
       for (;;) {
@@ -89,37 +90,40 @@ async function settle(admin, engine) {
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     } finally {
-      await admin.query(`SET GLOBAL innodb_max_dirty_pages_pct = ${Number(pct)}`);
+      await admin.query(
+        `SET GLOBAL innodb_max_dirty_pages_pct = ${Number(pct)}, GLOBAL innodb_max_dirty_pages_pct_lwm = ${Number(lwm)}`,
+      );
     }
   }
-  // The servers' files written through the operating system's cache to disk, so its write-back of the load does not
-  // hold up the timed batches' commits.
+  // So the operating system's write-back of the load does not hold up the timed batches' commits.
   execFileSync('sync');
   return (performance.now() - started) / 1000;
 }
 
 /**
- * For each of `streams`: the median ms of a `seal()` linking one batch of 500 and of a `seal()` with nothing to link,
- * after WARMUP untimed batches. The streams take turns, round by round, so the machine's state is the same for each.
+ * For each of `sides` (a recorder and its stream): the median ms of a `seal()` linking one batch of 500 and of a
+ * `seal()` with nothing to link, after WARMUP untimed rounds. The sides take turns, in alternating order round by
+ * round, so the machine's state is the same for each.
  */
-async function sealCosts(recorder, streams) {
-  const write = (stream, label) =>
+async function sealCosts(sides) {
+  const write = ({ recorder, stream }, label) =>
     recorder.recordDecisions(Array.from({ length: BATCH }, (_, i) => streamDecision(stream, `${label} ${i}`)));
+  const order = (round) => (round % 2 === 0 ? [...sides.entries()] : [...sides.entries()].reverse());
   for (let round = 0; round < WARMUP; round++)
-    for (const stream of streams) {
-      await write(stream, 'warm-up');
-      await recorder.seal();
+    for (const [, side] of order(round)) {
+      await write(side, 'warm-up');
+      await side.recorder.seal();
     }
-  const costs = streams.map(() => ({ batch: [], idle: [] }));
+  const costs = sides.map(() => ({ batch: [], idle: [] }));
   for (let round = 0; round < ROUNDS; round++)
-    for (const [i, stream] of streams.entries()) {
-      await write(stream, 'record');
+    for (const [i, side] of order(round)) {
+      await write(side, 'record');
       let started = performance.now();
-      const report = await recorder.seal();
+      const report = await side.recorder.seal();
       costs[i].batch.push(performance.now() - started);
       if (report.sealed !== BATCH) throw new Error(`the seal linked ${report.sealed} records, not ${BATCH}`);
       started = performance.now();
-      await recorder.seal();
+      await side.recorder.seal();
       costs[i].idle.push(performance.now() - started);
     }
   return costs.map(({ batch, idle }) => ({ batch: median(batch), idle: median(idle) }));
@@ -184,45 +188,47 @@ async function unlinkedUnderLoad(admin, engine) {
 const costs = [];
 const loads = [];
 await forEachEngine(async (engine, admin) => {
-  const recorder = new TypeOrmEvidenceRecorder(admin, { seal: 'manual', checkpointKey: KEY });
-  await autovacuum(admin, engine, false);
-  /** Loads a stream of its own with `size` linked records and lets the load settle. */
-  const loaded = async (size) => {
-    const stream = `bench:${randomUUID()}`;
-    const started = performance.now();
-    await seedLinkedStream(admin, stream, size);
-    const loading = (performance.now() - started) / 1000;
-    console.log(
-      `${engine.name}: loaded ${size} linked records in ${fmt(loading, 1)} s, settled in ${fmt(await settle(admin, engine), 1)} s`,
-    );
-    return stream;
-  };
-  const row = async (stream, backlog, tables, cost) => {
-    costs.push({ engine: engine.name, backlog, tables, ...cost, antiJoin: await antiJoin(admin, engine, stream) });
-  };
-  // The small stream alone in its tables (for reference), then beside the large one: the two take turns.
-  const small = await loaded(SMALL);
-  const [alone] = await sealCosts(recorder, [small]);
-  await row(small, SMALL, SMALL, alone);
-  const large = await loaded(LARGE);
-  const [beside, largeCost] = await sealCosts(recorder, [small, large]);
-  await row(small, SMALL, SMALL + LARGE, beside);
-  await row(large, LARGE, SMALL + LARGE, largeCost);
-  for (const stream of [small, large])
-    for (const table of ['verdict_evidence_checkpoints', 'verdict_evidence_links', 'verdict_decision_records'])
-      await admin.query(`DELETE FROM ${table} WHERE stream = ${engine.name === 'postgres' ? '$1' : '?'}`, [stream]);
-  // The writers run as in production: with autovacuum.
-  await autovacuum(admin, engine, true);
-  loads.push({ engine: engine.name, ...(await unlinkedUnderLoad(admin, engine)) });
+  // The small backlog in a schema of its own, the large one in the bench's: each in tables of its size.
+  const smallSchema = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
+  try {
+    const sides = [];
+    for (const [dataSource, size] of [
+      [smallSchema, SMALL],
+      [admin, LARGE],
+    ]) {
+      await autovacuum(dataSource, engine, false);
+      const stream = `bench:${randomUUID()}`;
+      const started = performance.now();
+      await seedLinkedStream(dataSource, stream, size);
+      const loading = (performance.now() - started) / 1000;
+      console.log(
+        `${engine.name}: loaded ${size} linked records in ${fmt(loading, 1)} s, settled in ${fmt(await settle(dataSource, engine), 1)} s`,
+      );
+      const recorder = new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual', checkpointKey: KEY });
+      sides.push({ dataSource, size, stream, recorder });
+    }
+    const measured = await sealCosts(sides);
+    for (const [i, { dataSource, size, stream }] of sides.entries())
+      costs.push({
+        engine: engine.name,
+        backlog: size,
+        ...measured[i],
+        antiJoin: await antiJoin(dataSource, engine, stream),
+      });
+    // The writers run in the small schema's tables, as in production: with autovacuum.
+    await autovacuum(smallSchema, engine, true);
+    loads.push({ engine: engine.name, ...(await unlinkedUnderLoad(smallSchema, engine)) });
+  } finally {
+    await dropDataSource(smallSchema);
+  }
 });
 
 if (costs.length > 0) {
   table(
-    `seal() of one batch of ${BATCH} records on a fresh schema, by records already in the stream (median of ${ROUNDS}; ms; the last two rows took turns)`,
+    `seal() of one batch of ${BATCH} records on a fresh schema, by records already in the stream (median of ${ROUNDS}; ms; the two sizes took turns)`,
     costs.map((row) => ({
       engine: row.engine,
-      'records loaded in the stream': row.backlog,
-      'in its tables': row.tables,
+      backlog: row.backlog,
       batch_ms: fmt(row.batch, 1),
       nothing_to_link_ms: fmt(row.idle, 1),
       'anti-join before ADR 0062 (ms)': fmt(row.antiJoin, 1),
@@ -239,8 +245,7 @@ if (costs.length > 0) {
     })),
   );
   for (const engine of [...new Set(costs.map((row) => row.engine))]) {
-    // The large stream against the small one measured in the same rounds (the tables hold both).
-    const [, small, large] = costs.filter((row) => row.engine === engine);
+    const [small, large] = costs.filter((row) => row.engine === engine);
     const ratio = large.batch / small.batch;
     console.log(
       target(

@@ -74,9 +74,11 @@ export function streamRelease(stream: string, recordedAt: Date = new Date()): Re
 
 /**
  * Appends `count` linked decision records to `stream` on PostgreSQL or MySQL/MariaDB in two statements (a
- * generated series of records, one millisecond apart from 2026-01-01T00:00:00Z, and their links), without
- * ANALYZE. The links carry placeholder hashes: a seal reads only the stream's head, so the stream does not
- * verify, and a seal links after it as after any head.
+ * generated series of records, one millisecond apart from 2026-01-01T00:00:00Z, with ids spread over the key space
+ * as random UUIDs are, and their links), without ANALYZE. Linked already, they are never queued: on PostgreSQL the
+ * queue's trigger is off for the seed, inside its transaction, so no other session sees it off and the queue gets no
+ * rows (nor dead ones) from it. The links carry placeholder hashes: a seal reads only the stream's head, so the stream
+ * does not verify, and a seal links after it as after any head.
  *
  * @example
  * await seedLinkedStream(dataSource, 'tenant:acme', 200_000);
@@ -86,24 +88,29 @@ export async function seedLinkedStream(dataSource: DataSource, stream: string, c
   const series = postgres ? `generate_series(1, ${count}) AS s(i)` : `seq_1_to_${count} AS s`;
   const i = postgres ? 'i' : 's.seq';
   const prefix = `${stream.slice(-8)}-`;
-  const id = postgres ? `'${prefix}' || ${i}::text` : `CONCAT('${prefix}', CAST(${i} AS CHAR))`;
+  // Ids spread over the key space as Verdict's random UUIDs are, so the records' and links' indexes hold them as they
+  // would hold a backlog grown in production (in one block, new records would land beside it, never among it).
+  const id = postgres ? `md5('${prefix}' || ${i}::text)` : `MD5(CONCAT('${prefix}', CAST(${i} AS CHAR)))`;
   const at = postgres
     ? `timestamptz '2026-01-01 00:00:00+00' + ${i} * interval '1 millisecond'`
     : `TIMESTAMP '2026-01-01 00:00:00' + INTERVAL ${i} * 1000 MICROSECOND`;
   const p = postgres ? '$1' : '?';
-  await dataSource.query(
-    `INSERT INTO verdict_decision_records (id, correlation_id, sequence, stream, capability, tool_kind, stage, disposition, reason, recorded_at, link_pending)
-     SELECT ${id}, ${id}, 0, ${p}, 'orders.refund', 'bound', 'execution', 'permit', 'seeded', ${at}, NULL FROM ${series}`,
-    [stream],
-  );
-  await dataSource.query(
-    `INSERT INTO verdict_evidence_links (kind, stream, sequence, record_id, previous_hash, hash)
-     SELECT 'decision', ${p}, ${i}, ${id}, '${'0'.repeat(64)}', '${'1'.repeat(64)}' FROM ${series}`,
-    [stream],
-  );
-  // PostgreSQL queued the records as it inserted them (ADR 0135): they are linked already.
-  if (postgres)
-    await dataSource.query(`DELETE FROM verdict_evidence_pending WHERE kind = 'decision' AND stream = $1`, [stream]);
+  // The trigger that queues what is inserted (ADR 0135).
+  const queueing = 'verdict_decision_records DISABLE TRIGGER trg_verdict_decision_records_pending';
+  await dataSource.transaction(async (manager) => {
+    if (postgres) await manager.query(`ALTER TABLE ${queueing}`);
+    await manager.query(
+      `INSERT INTO verdict_decision_records (id, correlation_id, sequence, stream, capability, tool_kind, stage, disposition, reason, recorded_at, link_pending)
+       SELECT ${id}, ${id}, 0, ${p}, 'orders.refund', 'bound', 'execution', 'permit', 'seeded', ${at}, NULL FROM ${series}`,
+      [stream],
+    );
+    if (postgres) await manager.query(`ALTER TABLE ${queueing.replace('DISABLE', 'ENABLE')}`);
+    await manager.query(
+      `INSERT INTO verdict_evidence_links (kind, stream, sequence, record_id, previous_hash, hash)
+       SELECT 'decision', ${p}, ${i}, ${id}, '${'0'.repeat(64)}', '${'1'.repeat(64)}' FROM ${series}`,
+      [stream],
+    );
+  });
 }
 
 /**
