@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { v7 } from 'uuid';
 import {
   DataClass,
   type DecisionFacts,
@@ -27,8 +27,8 @@ export function streamDecision(
 ): DecisionRecord {
   return decisionRecord(
     {
-      id: randomUUID(),
-      correlationId: randomUUID(),
+      id: v7(),
+      correlationId: v7(),
       sequence: 0,
       stream,
       capability: 'orders.refund',
@@ -51,8 +51,8 @@ export function streamDecision(
  */
 export function streamRelease(stream: string, recordedAt: Date = new Date()): ReleaseRecord {
   return releaseRecord({
-    id: randomUUID(),
-    correlationId: randomUUID(),
+    id: v7(),
+    correlationId: v7(),
     stream,
     sourceKind: 'application',
     sourceName: 'customer-profile',
@@ -74,8 +74,8 @@ export function streamRelease(stream: string, recordedAt: Date = new Date()): Re
 
 /**
  * Appends `count` linked decision records to `stream` on PostgreSQL or MySQL/MariaDB in two statements (a
- * generated series of records, one millisecond apart from 2026-01-01T00:00:00Z, with ids spread over the key space
- * as random UUIDs are, and their links), without ANALYZE. Linked already, they are never queued: on PostgreSQL the
+ * generated series of records, one millisecond apart from 2026-01-01T00:00:00Z, with ids laid out as Verdict's
+ * UUIDv7 ids are, and their links), without ANALYZE. Linked already, they are never queued: on PostgreSQL the
  * queue's trigger is off for the seed, inside its transaction, so no other session sees it off and the queue gets no
  * rows (nor dead ones) from it. The links carry placeholder hashes: a seal reads only the stream's head, so the stream
  * does not verify, and a seal links after it as after any head.
@@ -88,9 +88,19 @@ export async function seedLinkedStream(dataSource: DataSource, stream: string, c
   const series = postgres ? `generate_series(1, ${count}) AS s(i)` : `seq_1_to_${count} AS s`;
   const i = postgres ? 'i' : 's.seq';
   const prefix = `${stream.slice(-8)}-`;
-  // Ids spread over the key space as Verdict's random UUIDs are, so the records' and links' indexes hold them as they
-  // would hold a backlog grown in production (in one block, new records would land beside it, never among it).
-  const id = postgres ? `md5('${prefix}' || ${i}::text)` : `MD5(CONCAT('${prefix}', CAST(${i} AS CHAR)))`;
+  // Ids laid out as Verdict's are (UUIDv7: the record's time in milliseconds, then random bits), so the backlog sorts
+  // before every record written now, as one grown over time does.
+  const millis = `${Date.UTC(2026, 0, 1)} + ${i}`;
+  const time = postgres ? `lpad(to_hex(${millis}), 12, '0')` : `LOWER(LPAD(HEX(${millis}), 12, '0'))`;
+  const random = postgres ? `md5('${prefix}' || ${i}::text)` : `MD5(CONCAT('${prefix}', CAST(${i} AS CHAR)))`;
+  const parts = [
+    [time, 1, 8],
+    [time, 9, 4],
+    [random, 1, 4],
+    [random, 5, 4],
+    [random, 9, 12],
+  ].map(([of, from, length]) => `SUBSTRING(${of}, ${from}, ${length})`);
+  const id = postgres ? parts.join(` || '-' || `) : `CONCAT_WS('-', ${parts.join(', ')})`;
   const at = postgres
     ? `timestamptz '2026-01-01 00:00:00+00' + ${i} * interval '1 millisecond'`
     : `TIMESTAMP '2026-01-01 00:00:00' + INTERVAL ${i} * 1000 MICROSECOND`;

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { randomUUID } from 'node:crypto';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { Decision } from '../decisions/decision.js';
 import { decisionRecord } from '../evidence/decision-record.js';
@@ -17,6 +16,7 @@ import type { Containment, ContainmentKey } from './containment.js';
 import { ContainmentGate } from './containment.gate.js';
 import { ContainmentScope, isContainmentScope } from './containment-scope.js';
 import type { ContainmentEngagement, ContainmentStore } from './containment-store.interface.js';
+import { evidenceId } from '../evidence/evidence-id.js';
 
 /** The longest `by`, operator identity or capability name a containment row holds (`varchar(255)` on every engine). */
 const FIELD_MAX_LENGTH = 255;
@@ -197,7 +197,7 @@ export class ContainmentService {
     correlationId?: string,
   ): Promise<string> {
     const { what, reason, by, operatorIdentity, toolKind, engagedAt } = act;
-    const correlation = correlationId ?? randomUUID();
+    const correlation = correlationId ?? evidenceId();
     // JSON strings: a --by that reads "operator:7 (run by sso:ceo)" stays one quoted value.
     const who = `${JSON.stringify(by)}${operatorIdentity === null ? '' : ` (run by ${JSON.stringify(operatorIdentity)})`}`;
     const theSwitch = `the ${scope} kill switch for ${subject}`;
@@ -214,7 +214,7 @@ export class ContainmentService {
       await this.evidence.recordDecision(
         decisionRecord(
           {
-            id: randomUUID(),
+            id: evidenceId(),
             correlationId: correlation,
             sequence: correlationId === undefined ? 0 : 1,
             capability,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Disposition } from '../decisions/disposition.js';
 import { ContextReleaseDenied } from '../events/context-release-denied.event.js';
 import { SensitiveDataRedacted } from '../events/sensitive-data-redacted.event.js';
@@ -25,6 +24,7 @@ import type { ReleaseResult } from './release-result.js';
 import { routeKey } from './release-route.js';
 import { ScanMode } from './release-request.js';
 import { emitSafely } from '../events/emit-safely.js';
+import { evidenceId } from '../evidence/evidence-id.js';
 
 /** Where release events go: an `EventEmitter2` fits. */
 export interface ReleaseEventSink {
@@ -207,7 +207,7 @@ export class ContextReleaser {
     const payload = permitted ? outcome.payload : {};
     const json = outcome.canonicalOrder ? JSON.stringify(payload) : canonicalJson(payload);
     const record = releaseRecord({
-      id: randomUUID(),
+      id: evidenceId(),
       correlationId: plan.correlationId,
       sourceKind: plan.source.kind,
       sourceName: plan.source.name,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import type { ContextTransformer } from './context-transformer.interface.js';
 import { DataClass } from './data-class.js';
@@ -11,6 +10,7 @@ import { DEFAULT_RELEASE_REDACTION, type ReleaseRequest, ScanMode } from './rele
 import { Source } from './source.js';
 import { Trust, isTrust } from './trust.js';
 import { UnreachableRedactionError } from './unreachable-redaction.error.js';
+import { evidenceId } from '../evidence/evidence-id.js';
 
 /** A checked {@link ReleaseRequest}: parsed paths, defaults filled in, the names of the transforms it will run. */
 export interface ReleasePlan {
@@ -86,7 +86,7 @@ export function planRelease(request: ReleaseRequest): ReleasePlan {
     transformNames.push(transformer.name);
   }
   const correlationId =
-    request.correlationId === undefined ? randomUUID() : releaseIdentifier(request.correlationId, 'correlation id');
+    request.correlationId === undefined ? evidenceId() : releaseIdentifier(request.correlationId, 'correlation id');
 
   return {
     payload: request.payload,

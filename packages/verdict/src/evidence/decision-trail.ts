@@ -1,9 +1,9 @@
 import type { EventEmitter2 } from '@nestjs/event-emitter';
-import { randomUUID } from 'node:crypto';
 import type { EvidenceRecorder } from './evidence-recorder.interface.js';
 import { EvidenceTrail } from './evidence-trail.js';
 import { reportLateEvidenceFailure } from './late-evidence-failure.js';
 import type { ToolKind } from './tool-kind.js';
+import { evidenceId } from './evidence-id.js';
 
 /**
  * The evidence trail of one decision made outside a pipeline run — a reviewer's or an approver's decision, an
@@ -19,7 +19,7 @@ export function decisionTrail(request: {
   readonly events?: EventEmitter2;
 }): EvidenceTrail {
   const { evidence, clock, capability, toolKind, events } = request;
-  return new EvidenceTrail(evidence, clock, randomUUID(), capability, toolKind, (failure) =>
+  return new EvidenceTrail(evidence, clock, evidenceId(), capability, toolKind, (failure) =>
     reportLateEvidenceFailure(events, failure),
   );
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Decision } from '../decisions/decision.js';
 import { isShadowDisposition, shadowOf } from '../decisions/shadow-disposition.js';
 import { isAlwaysEnforced } from '../decisions/always-enforced.js';
@@ -9,6 +8,7 @@ import { DEFAULT_EVIDENCE_STREAM } from './evidence-stream.js';
 import type { ToolKind } from './tool-kind.js';
 import { EvidenceWriteFailedError } from '../errors/evidence-write-failed.error.js';
 import { EvidenceWriteFailed } from '../events/evidence-write-failed.event.js';
+import { evidenceId } from './evidence-id.js';
 
 /**
  * The evidence of one proposal: every record shares the correlation id, and each carries the facts the
@@ -69,7 +69,7 @@ export class EvidenceTrail {
     this.pending.push(
       decisionRecord(
         {
-          id: randomUUID(),
+          id: evidenceId(),
           correlationId,
           sequence: this.sequence++,
           stream,

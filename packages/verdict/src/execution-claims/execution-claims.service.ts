@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { Decision } from '../decisions/decision.js';
 import { Stage } from '../decisions/stage.js';
 import { decisionRecord } from '../evidence/decision-record.js';
@@ -10,6 +9,7 @@ import { EXECUTION_CLAIM_OPTIONS, type ExecutionClaimOptions } from './execution
 import type { ClaimResolution, ExecutionClaimStore } from './execution-claim-store.interface.js';
 import type { ExecutionClaim } from './execution-claim.js';
 import { ExecutionClaimStatus } from './execution-claim-status.js';
+import { evidenceId } from '../evidence/evidence-id.js';
 
 /** The longest `by` or operator identity a claim row holds (`varchar(255)` on every engine). */
 export const OPERATOR_FIELD_MAX_LENGTH = 255;
@@ -143,8 +143,8 @@ export class ExecutionClaimsService {
     await this.evidence.recordDecision(
       decisionRecord(
         {
-          id: randomUUID(),
-          correlationId: randomUUID(),
+          id: evidenceId(),
+          correlationId: evidenceId(),
           sequence: 0,
           capability: claim.capability,
           toolKind: ToolKind.Operator,

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { Decision } from '../decisions/decision.js';
 import { decisionRecord } from '../evidence/decision-record.js';
 import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { ToolKind } from '../evidence/tool-kind.js';
 import { EvidenceWriteFailedError } from '../errors/evidence-write-failed.error.js';
 import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
+import { evidenceId } from '../evidence/evidence-id.js';
 
 /** The tool call a guard decision is about, as the model made it. */
 export interface GuardedToolCall {
@@ -28,8 +28,8 @@ export async function recordGuardDecision(
 ): Promise<void> {
   const record = decisionRecord(
     {
-      id: randomUUID(),
-      correlationId: randomUUID(),
+      id: evidenceId(),
+      correlationId: evidenceId(),
       sequence: 0,
       capability: call.name,
       toolKind: ToolKind.ModelInputGuard,

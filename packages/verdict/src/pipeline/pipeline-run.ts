@@ -1,5 +1,4 @@
 import type { EventEmitter2 } from '@nestjs/event-emitter';
-import { randomUUID } from 'node:crypto';
 import type { ApprovalChallenge } from '../approvals/approval-challenge.js';
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import type { ActionContext } from '../context/action-context.js';
@@ -19,6 +18,7 @@ import type { ProvenanceAssessment } from '../provenance/provenance.stage.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
 import type { Proposal } from '../vocabulary/proposal.js';
 import { recordedCapability } from '../evidence/recorded-capability.js';
+import { evidenceId } from '../evidence/evidence-id.js';
 
 /** How a caller invokes the pipeline. */
 export interface InvocationOptions {
@@ -102,7 +102,7 @@ export class PipelineRun {
     const trail = new EvidenceTrail(
       setting.evidence,
       setting.clock,
-      randomUUID(),
+      evidenceId(),
       capability,
       toolKind,
       (failure) => reportLateEvidenceFailure(setting.events, failure),

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { Decision } from '../decisions/decision.js';
 import { decisionRecord } from '../evidence/decision-record.js';
 import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import type { ToolKind } from '../evidence/tool-kind.js';
 import type { ReviewPhase } from './review-phase.js';
 import { reviewItemFingerprint } from './review-item-fingerprint.js';
+import { evidenceId } from '../evidence/evidence-id.js';
 
 /**
  * Records one review-lane decision made outside a pipeline run (a reviewer's decision, a worker's
@@ -26,8 +26,8 @@ export async function recordReviewDecision(
   await evidence.recordDecision(
     decisionRecord(
       {
-        id: randomUUID(),
-        correlationId: randomUUID(),
+        id: evidenceId(),
+        correlationId: evidenceId(),
         sequence: 0,
         capability: record.capability,
         toolKind: record.toolKind,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { type ChainLink, EvidenceKind, GENESIS_HASH, GENESIS_HEAD, linkAfter } from '../evidence/chain-link.js';
 import { ChainVerifier, type ChainVerification, LAST_SEAL_GRACE } from '../evidence/chain-verification.js';
@@ -27,6 +26,7 @@ import { PENDING_EVIDENCE } from './migrations/1797012000000-queue-pending-evide
 import { PostgresChainReader } from './postgres-chain-reader.js';
 import { ReleaseRecordEntity } from './release-record.entity.js';
 import { StoreConnection } from './store-connection.js';
+import { evidenceId } from '../evidence/evidence-id.js';
 
 /** Records linked per statement, each batch with its checkpoint; a longer list is linked in several batches. */
 const SEAL_BATCH = LAST_SEAL_GRACE.links;
@@ -525,7 +525,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
           previousCheckpointHash: head === null ? GENESIS_HASH : checkpointHash(head),
           purpose,
         });
-        const checkpoint: EvidenceCheckpoint = { ...signed, id: randomUUID(), createdAt: new Date() };
+        const checkpoint: EvidenceCheckpoint = { ...signed, id: evidenceId(), createdAt: new Date() };
         return then(
           query(
             `INSERT INTO ${CHECKPOINTS} (id, kind, stream, sequence, hash, checkpoint_sequence, previous_checkpoint_hash, purpose, algorithm, key_id, signature, created_at) VALUES (${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map(p).join(', ')})`,
