@@ -93,13 +93,14 @@ export async function seedLinkedStream(dataSource: DataSource, stream: string, c
   const millis = `${Date.UTC(2026, 0, 1)} + ${i}`;
   const time = postgres ? `lpad(to_hex(${millis}), 12, '0')` : `LOWER(LPAD(HEX(${millis}), 12, '0'))`;
   const random = postgres ? `md5('${prefix}' || ${i}::text)` : `MD5(CONCAT('${prefix}', CAST(${i} AS CHAR)))`;
+  // time_high-time_mid-version '7' and 12 random bits-variant '8' and 12 random bits-48 random bits.
   const parts = [
-    [time, 1, 8],
-    [time, 9, 4],
-    [random, 1, 4],
-    [random, 5, 4],
-    [random, 9, 12],
-  ].map(([of, from, length]) => `SUBSTRING(${of}, ${from}, ${length})`);
+    `SUBSTRING(${time}, 1, 8)`,
+    `SUBSTRING(${time}, 9, 4)`,
+    postgres ? `'7' || SUBSTRING(${random}, 1, 3)` : `CONCAT('7', SUBSTRING(${random}, 1, 3))`,
+    postgres ? `'8' || SUBSTRING(${random}, 4, 3)` : `CONCAT('8', SUBSTRING(${random}, 4, 3))`,
+    `SUBSTRING(${random}, 7, 12)`,
+  ];
   const id = postgres ? parts.join(` || '-' || `) : `CONCAT_WS('-', ${parts.join(', ')})`;
   const at = postgres
     ? `timestamptz '2026-01-01 00:00:00+00' + ${i} * interval '1 millisecond'`
