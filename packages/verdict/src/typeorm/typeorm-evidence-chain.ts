@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import { type ChainLink, EvidenceKind, GENESIS_HASH, GENESIS_HEAD, linkAfter } from '../evidence/chain-link.js';
 import { ChainVerifier, type ChainVerification, LAST_SEAL_GRACE } from '../evidence/chain-verification.js';
@@ -30,6 +31,8 @@ import { evidenceId } from '../evidence/evidence-id.js';
 
 /** Records linked per statement, each batch with its checkpoint; a longer list is linked in several batches. */
 const SEAL_BATCH = LAST_SEAL_GRACE.links;
+/** Records a seal hashes between two turns of the event loop (ADR 0142). */
+const HASH_CHUNK = 32;
 /** Links read per page while verifying (keyset pagination by sequence). */
 const VERIFY_PAGE = 5000;
 const LINKS = 'verdict_evidence_links';
@@ -324,38 +327,62 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
       const done = new Set(linked);
       const fresh = records.filter((record) => !done.has(record.id));
       if (fresh.length === 0) return then(this.clearPending(kind, ids, query), () => ({ sealed: 0, checkpoints: 0 }));
-      const links = linkAfter(kind, stream, head, fresh);
-      const parameters = links.flatMap((link, i) => [
-        kind,
-        stream,
-        link.sequence,
-        fresh[i]!.id,
-        link.previousHash,
-        link.hash,
-      ]);
-      const values = links
-        .map((_, i) => `(${[1, 2, 3, 4, 5, 6].map((column) => p(i * 6 + column)).join(', ')})`)
-        .join(', ');
-      const insert = `INSERT INTO ${LINKS} (kind, stream, sequence, record_id, previous_hash, hash) VALUES ${values}`;
-      // The links first, then the queue: a MySQL/MariaDB sealer (autocommitted statements) stopped between
-      // them leaves records marked pending that are linked, which the next seal unmarks. PostgreSQL writes
-      // both in one statement (one round trip less while the stream is locked).
-      const inserted =
-        this.connection.dialect === 'postgres'
-          ? query(`WITH linked AS (${insert}) ${this.clearPendingSql(kind, parameters.length + 1)}`, [
-              ...parameters,
-              ids,
-            ])
-          : then(query(insert, parameters), () => this.clearPending(kind, ids, query));
-      return then(inserted, () => {
-        const last = links[links.length - 1]!;
-        if (this.key === undefined || !canSign(this.key)) return { sealed: links.length, checkpoints: 0 };
-        return then(this.insertCheckpoint(query, this.key, kind, last, CheckpointPurpose.Seal), () => ({
-          sealed: links.length,
-          checkpoints: 1,
-        }));
+      return then(this.linksAfter(kind, stream, head, fresh), (links) => {
+        const parameters = links.flatMap((link, i) => [
+          kind,
+          stream,
+          link.sequence,
+          fresh[i]!.id,
+          link.previousHash,
+          link.hash,
+        ]);
+        const values = links
+          .map((_, i) => `(${[1, 2, 3, 4, 5, 6].map((column) => p(i * 6 + column)).join(', ')})`)
+          .join(', ');
+        const insert = `INSERT INTO ${LINKS} (kind, stream, sequence, record_id, previous_hash, hash) VALUES ${values}`;
+        // The links first, then the queue: a MySQL/MariaDB sealer (autocommitted statements) stopped between
+        // them leaves records marked pending that are linked, which the next seal unmarks. PostgreSQL writes
+        // both in one statement (one round trip less while the stream is locked).
+        const inserted =
+          this.connection.dialect === 'postgres'
+            ? query(`WITH linked AS (${insert}) ${this.clearPendingSql(kind, parameters.length + 1)}`, [
+                ...parameters,
+                ids,
+              ])
+            : then(query(insert, parameters), () => this.clearPending(kind, ids, query));
+        return then(inserted, () => {
+          const last = links[links.length - 1]!;
+          if (this.key === undefined || !canSign(this.key)) return { sealed: links.length, checkpoints: 0 };
+          return then(this.insertCheckpoint(query, this.key, kind, last, CheckpointPurpose.Seal), () => ({
+            sealed: links.length,
+            checkpoints: 1,
+          }));
+        });
       });
     });
+  }
+
+  /**
+   * The links of `records` after `head`. Off SQLite, whose seal runs in one synchronous turn, they are hashed
+   * {@link HASH_CHUNK} records at a time, and the event loop runs between chunks (ADR 0142): a batch of 500 hashed in
+   * one go held up everything else the process does (the application's requests, its writers' replies) for
+   * milliseconds.
+   */
+  private linksAfter(
+    kind: EvidenceKind,
+    stream: string,
+    head: Pick<ChainLink, 'sequence' | 'hash'>,
+    records: readonly Linkable[],
+  ): Sync<ChainLink[]> {
+    if (this.connection.dialect === 'sqlite') return linkAfter(kind, stream, head, records);
+    return (async () => {
+      const links: ChainLink[] = [];
+      for (let start = 0; start < records.length; start += HASH_CHUNK) {
+        if (start > 0) await setImmediate();
+        links.push(...linkAfter(kind, stream, links.at(-1) ?? head, records.slice(start, start + HASH_CHUNK)));
+      }
+      return links;
+    })();
   }
 
   /** Takes the records `ids` (linked now, or found linked already) out of the queue. */
@@ -364,8 +391,11 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     if (this.connection.dialect === 'postgres') return query(this.clearPendingSql(kind, 2), [kind, ids]);
     // MySQL/MariaDB: by primary key, one row lock per id. Left to the optimizer, a small table was scanned, and at
     // REPEATABLE READ a scan locks every row and gap it passes: a concurrent multi-row evidence INSERT deadlocked.
+    // The mark goes to 0 there, as wide as 1, so InnoDB rewrites it in place; a NULL takes no room in the row, which
+    // InnoDB then writes anew (ADR 0142).
+    const mysql = this.connection.dialect === 'mysql';
     return query(
-      `UPDATE ${TABLES[kind].table}${this.connection.dialect === 'mysql' ? ' FORCE INDEX (PRIMARY)' : ''} SET link_pending = NULL WHERE id IN (${ids.map((_, i) => p(i + 1)).join(', ')})`,
+      `UPDATE ${TABLES[kind].table}${mysql ? ' FORCE INDEX (PRIMARY)' : ''} SET link_pending = ${mysql ? '0' : 'NULL'} WHERE id IN (${ids.map((_, i) => p(i + 1)).join(', ')})`,
       ids,
     );
   }
