@@ -7,6 +7,9 @@ import { TypeOrmEvidenceChain } from '../../packages/verdict/src/typeorm/typeorm
 
 const KEY: CheckpointKey = { algorithm: 'hmac-sha256', keyId: 'background-seal', secret: 'the application key' };
 
+/** More records than a seal hashes between two turns of the event loop (32), so the chunks must chain on. */
+const BATCH = 70;
+
 /**
  * A background seal links the records its process just wrote. When another sealer (`verdict evidence seal`, a seal
  * racing it) linked one of them meanwhile, the batch links only the rest, after the stream's head: each record ends
@@ -14,9 +17,6 @@ const KEY: CheckpointKey = { algorithm: 'hmac-sha256', keyId: 'background-seal',
  * records are linked and lets the links table's record key refuse such a batch: every race then leaves a failed
  * statement in the logs.)
  */
-/** More records than a seal hashes between two turns of the event loop (32), so the chunks must chain on. */
-const BATCH = 70;
-
 for (const engine of databaseEngines()) {
   describe(`A background seal's batch [${engine.name}]`, () => {
     /** Runs `work` on a fresh schema with a recorder that leaves sealing to the test, the chain, and a new stream. */

@@ -10,8 +10,7 @@ const LINKS = 'verdict_evidence_links';
  * Marks the evidence records no seal has linked yet (ADR 0062) on SQLite, PostgreSQL and MySQL/MariaDB:
  * adds `link_pending` to the decision and release records (`1` until a seal links the record, then
  * `NULL`, or `0` on MySQL/MariaDB since ADR 0142; a new row gets `1` from the column default, so writers send
- * nothing more) and an index a seal
- * reads its next batch from: on PostgreSQL and SQLite a partial index (`stream`, `recorded_at`, `id`) of
+ * nothing more) and an index a seal reads its next batch from: on PostgreSQL and SQLite a partial index (`stream`, `recorded_at`, `id`) of
  * the pending rows only; on MySQL/MariaDB, which have no partial indexes, (`link_pending`, `stream`,
  * `recorded_at`, `id`). Records written before it are marked pending when no link names them. The
  * column is Verdict's, not an entity column, as `verdict_evidence_links` is not an entity. `down` drops
