@@ -91,5 +91,49 @@ for (const engine of databaseEngines()) {
             expect(verdict).toMatchObject({ intact: true, records: BATCH, verifiedThrough: BATCH, unsealed: 0 });
           }));
       });
+
+    // SQLite's seal runs in one synchronous turn inside BEGIN IMMEDIATE; the server engines' seals wait on the network.
+    if (engine.name !== 'sqlite')
+      it(`lets the event loop run between the hash chunks of a batch of ${BATCH}, not only while it waits on the database`, () =>
+        sealing(false, async (recorder, chain, stream, links) => {
+          const records = Array.from({ length: BATCH }, (_, i) => streamDecision(stream, `call ${i}`));
+          await recorder.recordDecisions(records);
+          // A ticker the event loop runs once per turn, and the turn each record was first hashed in (read off its
+          // `reason`, which hashing reads).
+          let turns = 0;
+          let ticking = true;
+          const tick = () => {
+            turns++;
+            if (ticking) setImmediate(tick);
+          };
+          const hashedIn: Array<number | undefined> = Array.from({ length: BATCH }, () => undefined);
+          for (const [i, record] of records.entries()) {
+            const { reason } = record;
+            Object.defineProperty(record, 'reason', {
+              enumerable: true,
+              get: () => {
+                hashedIn[i] ??= turns;
+                return reason;
+              },
+            });
+          }
+          setImmediate(tick);
+          try {
+            await expect(chain.link(EvidenceKind.Decision, stream, records)).resolves.toEqual({
+              sealed: BATCH,
+              checkpoints: 0,
+            });
+          } finally {
+            ticking = false;
+          }
+
+          expect(hashedIn.filter((turn) => turn === undefined)).toEqual([]);
+          // Chunks of 32: the loop turned between records 31 and 32 and between 63 and 64, with no database reply
+          // to wait for in between; within a chunk, it did not.
+          expect(hashedIn[32]!).toBeGreaterThan(hashedIn[31]!);
+          expect(hashedIn[64]!).toBeGreaterThan(hashedIn[63]!);
+          expect(new Set(hashedIn.slice(0, 32)).size).toBe(1);
+          expect(await links()).toEqual(records.map((record, i) => [record.id, i + 1]));
+        }));
   });
 }

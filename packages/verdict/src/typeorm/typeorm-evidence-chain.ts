@@ -321,45 +321,54 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
    */
   private linkBatch(kind: EvidenceKind, stream: string, records: readonly Linkable[], query: Query): Sync<SealReport> {
     if (records.length === 0) return { sealed: 0, checkpoints: 0 };
-    const p = (index: number) => this.connection.param(index);
     const ids = records.map((record) => record.id);
     return then(this.headOf(kind, stream, query, ids), ({ head, linked }) => {
       const done = new Set(linked);
       const fresh = records.filter((record) => !done.has(record.id));
       if (fresh.length === 0) return then(this.clearPending(kind, ids, query), () => ({ sealed: 0, checkpoints: 0 }));
-      return then(this.linksAfter(kind, stream, head, fresh), (links) => {
-        const parameters = links.flatMap((link, i) => [
-          kind,
-          stream,
-          link.sequence,
-          fresh[i]!.id,
-          link.previousHash,
-          link.hash,
-        ]);
-        const values = links
-          .map((_, i) => `(${[1, 2, 3, 4, 5, 6].map((column) => p(i * 6 + column)).join(', ')})`)
-          .join(', ');
-        const insert = `INSERT INTO ${LINKS} (kind, stream, sequence, record_id, previous_hash, hash) VALUES ${values}`;
-        // The links first, then the queue: a MySQL/MariaDB sealer (autocommitted statements) stopped between
-        // them leaves records marked pending that are linked, which the next seal unmarks. PostgreSQL writes
-        // both in one statement (one round trip less while the stream is locked).
-        const inserted =
-          this.connection.dialect === 'postgres'
-            ? query(`WITH linked AS (${insert}) ${this.clearPendingSql(kind, parameters.length + 1)}`, [
-                ...parameters,
-                ids,
-              ])
-            : then(query(insert, parameters), () => this.clearPending(kind, ids, query));
-        return then(inserted, () => {
+      return then(this.linksAfter(kind, stream, head, fresh), (links) =>
+        then(this.insertLinks(kind, links, fresh, ids, query), () => {
           const last = links[links.length - 1]!;
           if (this.key === undefined || !canSign(this.key)) return { sealed: links.length, checkpoints: 0 };
           return then(this.insertCheckpoint(query, this.key, kind, last, CheckpointPurpose.Seal), () => ({
             sealed: links.length,
             checkpoints: 1,
           }));
-        });
-      });
+        }),
+      );
     });
+  }
+
+  /**
+   * Inserts `links` (one per record of `linked`, in order) in one statement and takes the records `ids` out of the
+   * queue. The links go first: a MySQL/MariaDB sealer (autocommitted statements) stopped between the two leaves
+   * records marked pending that are linked, which the next seal unmarks. PostgreSQL writes both in one statement (one
+   * round trip less while the stream is locked).
+   */
+  private insertLinks(
+    kind: EvidenceKind,
+    links: readonly ChainLink[],
+    linked: readonly Linkable[],
+    ids: readonly string[],
+    query: Query,
+  ): Sync<unknown> {
+    const p = (index: number) => this.connection.param(index);
+    const parameters = links.flatMap((link, i) => [
+      kind,
+      link.stream,
+      link.sequence,
+      linked[i]!.id,
+      link.previousHash,
+      link.hash,
+    ]);
+    const values = links.map((_, i) => `(${[1, 2, 3, 4, 5, 6].map((column) => p(i * 6 + column)).join(', ')})`);
+    const insert = `INSERT INTO ${LINKS} (kind, stream, sequence, record_id, previous_hash, hash) VALUES ${values.join(', ')}`;
+    if (this.connection.dialect === 'postgres')
+      return query(`WITH linked AS (${insert}) ${this.clearPendingSql(kind, parameters.length + 1)}`, [
+        ...parameters,
+        ids,
+      ]);
+    return then(query(insert, parameters), () => this.clearPending(kind, ids, query));
   }
 
   /**
