@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { TestingModule } from '@nestjs/testing';
-import { generateText, simulateReadableStream, streamText, wrapLanguageModel } from 'ai';
+import { type LanguageModelMiddleware, generateText, simulateReadableStream, streamText, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import {
   ActionContextStore,
@@ -22,11 +22,39 @@ afterEach(async () => {
 /** Every call is estimated at 60 input tokens and asks for 40 output tokens at most: 100 reserved. */
 const MAX_OUTPUT = 40;
 
-type Usage = { input: number; output: number } | null;
-const reported = (usage: Usage) => ({
+/** The tokens the provider reports (`null`: none), or `'empty'`: `usage: {}`, as a proxy may answer whatever the type says. */
+type Usage = { input: number; output: number } | null | 'empty';
+type Reported = { input: number; output: number } | null;
+const counts = (usage: Reported) => ({
   inputTokens: { total: usage?.input, noCache: usage?.input, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: usage?.output, text: usage?.output, reasoning: undefined },
 });
+const reported = (usage: Usage) => (usage === 'empty' ? ({} as ReturnType<typeof counts>) : counts(usage));
+
+/**
+ * The application's own middleware outside the budget, filling in the counts a proxy left out: the SDK's
+ * `generateText` and `streamText` read both. The budget's middleware sees the provider's `usage: {}` as it came.
+ */
+const fillMissingUsage: LanguageModelMiddleware = {
+  wrapGenerate: async ({ doGenerate }) => {
+    const result = await doGenerate();
+    return { ...result, usage: { ...counts(null), ...result.usage } };
+  },
+  wrapStream: async ({ doStream }) => {
+    const result = await doStream();
+    const stream = result.stream.pipeThrough(
+      new TransformStream({
+        transform(part, controller) {
+          controller.enqueue(part.type === 'finish' ? { ...part, usage: { ...counts(null), ...part.usage } } : part);
+        },
+      }),
+    );
+    return { ...result, stream };
+  },
+};
+/** The budget around the provider's model; a provider answering `usage: {}` sits behind `fillMissingUsage`. */
+const middlewareFor = (usage: Usage, budget: LanguageModelMiddleware) =>
+  usage === 'empty' ? [fillMissingUsage, budget] : budget;
 
 async function setup(limit: number, measure: 'tokens' | 'cost' = 'tokens') {
   const { moduleRef } = await documentsFixture().boot({
@@ -53,7 +81,7 @@ async function setup(limit: number, measure: 'tokens' | 'cost' = 'tokens') {
         warnings: [],
       },
     });
-    const model = wrapLanguageModel({ model: mock, middleware });
+    const model = wrapLanguageModel({ model: mock, middleware: middlewareFor(usage, middleware) });
     const result = contexts.run(who, () => generateText({ model, prompt: 'Hello', maxOutputTokens: MAX_OUTPUT }));
     return { mock, result };
   };
@@ -72,7 +100,7 @@ async function setup(limit: number, measure: 'tokens' | 'cost' = 'tokens') {
         }),
       },
     });
-    const model = wrapLanguageModel({ model: mock, middleware });
+    const model = wrapLanguageModel({ model: mock, middleware: middlewareFor(usage, middleware) });
     return contexts.run(who, async () => {
       const result = streamText({ model, prompt: 'Hello', maxOutputTokens: MAX_OUTPUT });
       return result.text;
@@ -115,6 +143,14 @@ describe('model budgets as AI SDK language-model middleware', () => {
     expect(await remaining(alice)).toBe(900);
   });
 
+  it('attack: a provider or proxy answering `usage: {}` still answers the caller, and the estimate is kept as spent; reported figures are committed (control)', async () => {
+    const { generate, remaining } = await setup(1_000);
+    expect((await generate(alice, 'empty').result).text).toBe('Answered.');
+    expect(await remaining(alice)).toBe(900);
+    expect((await generate(bob, { input: 20, output: 5 }).result).text).toBe('Answered.');
+    expect(await remaining(bob)).toBe(975);
+  });
+
   it('attack: a provider or proxy that reports zero tokens spends the estimate, not nothing (the first test is the control)', async () => {
     const { generate, remaining } = await setup(1_000);
     await generate(alice, { input: 0, output: 0 }).result;
@@ -135,5 +171,11 @@ describe('model budgets as AI SDK language-model middleware', () => {
     expect(await remaining(alice)).toBe(987);
     await stream(bob, null);
     expect(await remaining(bob)).toBe(900);
+  });
+
+  it('attack: a stream whose finish part carries `usage: {}` reaches its end, and the estimate is kept as spent (reported figures: the control above)', async () => {
+    const { stream, remaining } = await setup(1_000);
+    expect(await stream(alice, 'empty')).toBe('Streamed.');
+    expect(await remaining(alice)).toBe(900);
   });
 });

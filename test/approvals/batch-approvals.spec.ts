@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ApprovalBatchDecisionError, type ApprovalBatchItemDecision, approvalBatchId } from '@verdict/nestjs';
+import {
+  ApprovalBatchDecisionError,
+  type ApprovalBatchItemDecision,
+  approvalBatchId,
+  VerdictConfigurationError,
+} from '@verdict/nestjs';
 import { type ReceiptStoreBackend, receiptStoreBackends } from './receipt-stores.fixture.js';
 import { alice, batchFixture, bob, intern, otherSupport, support } from './batch.fixture.js';
 
@@ -28,6 +33,25 @@ describe.each(receiptStoreBackends())('ApprovalBatchService [%s]', (_engine, ope
       fixture.propose(ids[index], id, { explicitApproval: true, approvalBatch: batchId });
     return { ...fixture, store, batchId, ids, runApproved };
   }
+
+  describe('propose', () => {
+    it('refuses a blank or non-string approvalBatch with VerdictConfigurationError, and asks for nothing', async () => {
+      const store = backend.store();
+      const { propose, evidence, close } = await batchFixture(store);
+      const turn = `${Math.random()}`;
+      for (const [n, approvalBatch] of ['', '   ', 42, { id: 'batch' }].entries())
+        await expect(propose(`call_${turn}_bad_${n}`, 1, { approvalBatch: approvalBatch as string })).rejects.toThrow(
+          VerdictConfigurationError,
+        );
+      // No receipt was asked and no decision recorded: nothing a batch could never decide is left pending.
+      expect(evidence.decisions()).toEqual([]);
+      // Control: a batch id from approvalBatchId is asked for as before.
+      await expect(
+        propose(`call_${turn}_ok`, 1, { approvalBatch: approvalBatchId({ conversation: 'c-1', message: turn }) }),
+      ).resolves.toMatchObject({ executed: false, decision: { disposition: 'require_confirmation' } });
+      await close();
+    });
+  });
 
   describe('read', () => {
     it('shows the approver every pending item with capability, arguments and target, and no receipt id', async () => {

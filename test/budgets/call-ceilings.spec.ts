@@ -56,6 +56,8 @@ async function setup(callCeilings: CallCeilings) {
   const verdict = moduleRef.get(VerdictService);
   const readAs = (context: ActionContext, id: number) =>
     contexts.run(context, () => verdict.execute({ capability: 'documents.read', arguments: { id } }));
+  const evaluateAs = (context: ActionContext, id: number) =>
+    contexts.run(context, () => verdict.evaluate({ capability: 'documents.read', arguments: { id } }));
   const outcome = (result: { executed: boolean; decision: { disposition: string; stage: string } }) =>
     result.executed ? 'executed' : `${result.decision.disposition}@${result.decision.stage}`;
   /** An agent whose model proposes `ids` one turn after another, then answers. */
@@ -68,7 +70,7 @@ async function setup(callCeilings: CallCeilings) {
       createAgent({ model, tools }).invoke({ messages: [new HumanMessage('read the documents')] }),
     );
   };
-  return { readAs, outcome, agent, loops, evidence };
+  return { readAs, evaluateAs, outcome, agent, loops, evidence };
 }
 
 describe('call ceilings', () => {
@@ -104,6 +106,27 @@ describe('call ceilings', () => {
       'deny@call_ceiling',
     ]);
     expect(outcome(await readAs(inConversation('c-2'), 1))).toBe('executed');
+  });
+
+  it('evaluate answers as execute would at a ceiling, and counts nothing', async () => {
+    const { readAs, evaluateAs, outcome } = await setup({ toolCalls: 2, deniedProposals: 2 });
+    // Under the tool-call ceiling: evaluating, however often, counts no call.
+    const c1 = inConversation('c-1');
+    for (let i = 0; i < 3; i++) expect(outcome(await evaluateAs(c1, 1))).toBe('permit@execution');
+    expect([await readAs(c1, 1), await readAs(c1, 1)].map(outcome)).toEqual(['executed', 'executed']);
+    // Past it: a UI evaluating before it offers the call is told what execute would answer.
+    expect(outcome(await evaluateAs(c1, 1))).toBe('deny@call_ceiling');
+    expect(outcome(await readAs(c1, 1))).toBe('deny@call_ceiling');
+
+    // A conversation stopped by its refused proposals: evaluating an allowed call is refused too.
+    const c2 = inConversation('c-2');
+    expect([await readAs(c2, 2), await readAs(c2, 2)].map(outcome)).toEqual(['deny@proposal', 'deny@proposal']);
+    expect(outcome(await evaluateAs(c2, 1))).toBe('deny@call_ceiling');
+    // Control: another conversation is not refused, and its evaluations counted nothing against it.
+    const c3 = inConversation('c-3');
+    expect(outcome(await evaluateAs(c3, 2))).toBe('deny@proposal');
+    expect(outcome(await evaluateAs(c3, 2))).toBe('deny@proposal');
+    expect(outcome(await readAs(c3, 1))).toBe('executed');
   });
 
   it('does not boot with ceilings but no budget store, or a ceiling that is not a positive integer', async () => {

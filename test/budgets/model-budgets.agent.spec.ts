@@ -17,6 +17,7 @@ import {
   ModelBudgetGate,
   type ModelCallBudgets,
   UnpricedModelError,
+  VerdictConfigurationError,
   fingerprintString,
 } from '@verdict/nestjs';
 import { ModelBudgets, VerdictLangChainModule, estimateInputTokens } from '@verdict/nestjs/langchain';
@@ -33,14 +34,22 @@ const INPUT_ESTIMATE = 60;
 const MAX_OUTPUT = 40;
 const PRICES = { 'scripted-small': { input: 1_000_000, output: 2_000_000 } }; // 1 and 2 units a token
 
-async function setup(modelBudgets: ModelCallBudgets, { estimate = true } = {}) {
+/** The module's `actorKey` written as a method of its options, reading them through `this`. */
+const methodActorKey = {
+  actorPrefix: 'customer:',
+  actorKey(actor: unknown) {
+    return this.actorPrefix + (actor as { id: string }).id;
+  },
+};
+
+async function setup(modelBudgets: ModelCallBudgets, { estimate = true, keyAsMethod = false } = {}) {
   const fixture = documentsFixture();
   @Module({ imports: [VerdictLangChainModule] })
   class AssistantModule {}
   const { moduleRef } = await fixture.boot({
     imports: [AssistantModule, EventEmitterModule.forRoot()],
     budgets: new InMemoryBudgetStore(),
-    actorKey: (actor: { id: string }) => actor.id,
+    ...(keyAsMethod ? methodActorKey : { actorKey: (actor: { id: string }) => actor.id }),
     modelBudgets,
   });
   booted.push(moduleRef);
@@ -51,9 +60,9 @@ async function setup(modelBudgets: ModelCallBudgets, { estimate = true } = {}) {
   const budget = moduleRef.get(ModelBudgets).forAgent(estimate ? { estimateInputTokens: () => INPUT_ESTIMATE } : {});
   const remaining = async (context: ActionContext) =>
     Object.fromEntries((await gate.standing(context)).map((standing) => [standing.name, standing.remaining]));
-  /** A real agent on a scripted model named `model`, run in `context`. */
-  const run = (context: ActionContext, script: ScriptStep[], model = 'scripted-small') => {
-    const chat = new ScriptedChatModel(script, { model, maxTokens: MAX_OUTPUT });
+  /** A real agent on a scripted model named `model` declaring `maxTokens`, run in `context`. */
+  const run = (context: ActionContext, script: ScriptStep[], model = 'scripted-small', maxTokens = MAX_OUTPUT) => {
+    const chat = new ScriptedChatModel(script, { model, maxTokens });
     const invoked = contexts
       .run(context, () =>
         createAgent({ model: chat, tools: [lookUp], middleware: [budget.middleware()] }).invoke({
@@ -197,6 +206,19 @@ describe('model budgets on a createAgent agent', () => {
     expect(await remaining(alice)).toEqual({ tokens: 50 });
   });
 
+  it('per actor with a module actorKey written as a method that reads its options: the run completes and spends, and each actor keeps a window of their own', async () => {
+    const { run, remaining } = await setup(tokensPerActor(150), { keyAsMethod: true });
+    const alices = run(alice, [{ text: 'one', usage: { input: 60, output: 40 } }]);
+    expect((await alices.invoked).messages.at(-1)?.content).toBe('one');
+    expect(await remaining(alice)).toEqual({ tokens: 50 });
+    await expect(run(alice, [{ text: 'two' }]).invoked).rejects.toBeInstanceOf(ModelBudgetExceededError);
+    // The control: the key is really the actor's, not one window for all.
+    expect(await remaining(bob)).toEqual({ tokens: 150 });
+    expect(
+      (await run(bob, [{ text: "Bob's answer.", usage: { input: 60, output: 40 } }]).invoked).messages.at(-1)?.content,
+    ).toBe("Bob's answer.");
+  });
+
   it('per conversation: a call without a conversation id is a wiring fault, not a free call', async () => {
     const { run } = await setup({
       budgets: [{ name: 'chat', measure: 'tokens', limit: 1_000, per: 'conversation', window: 3_600 }],
@@ -207,6 +229,47 @@ describe('model budgets on a createAgent agent', () => {
     const inConversation = { ...alice, metadata: { conversationId: 'c-1' } };
     await expect(run(inConversation, [{ text: 'hi', usage: { input: 1, output: 1 } }]).invoked).resolves.toBeDefined();
   });
+
+  it.each([-1, 0.5, Number.NaN])(
+    'attack: a model declaring a maximum output (ls_max_tokens) of %p is refused with VerdictConfigurationError, not given the configured maximum; nothing is reserved',
+    async (declared) => {
+      const { run, remaining } = await setup({ ...tokensPerActor(10_000), maxOutputTokens: 1_024 });
+      const { chat, invoked } = run(
+        alice,
+        [{ text: 'never said', usage: { input: 1, output: 1 } }],
+        'scripted-small',
+        declared,
+      );
+      await expect(invoked).rejects.toBeInstanceOf(VerdictConfigurationError);
+      expect(chat.callCount).toBe(0);
+      expect(await remaining(alice)).toEqual({ tokens: 10_000 });
+    },
+  );
+
+  it.each([
+    [MAX_OUTPUT, MAX_OUTPUT],
+    [0, 0],
+  ])(
+    'control: a model declaring a maximum output of %p reserves %p output tokens, whatever the configured maximum',
+    async (declared, reserved) => {
+      const { run, remaining } = await setup({ ...tokensPerActor(10_000), maxOutputTokens: 1_024 });
+      const held: Array<Record<string, number>> = [];
+      const { invoked } = run(
+        alice,
+        [
+          async () => {
+            held.push(await remaining(alice));
+            return { text: 'ok', usage: { input: 9, output: 1 } };
+          },
+        ],
+        'scripted-small',
+        declared,
+      );
+      expect((await invoked).messages.at(-1)?.content).toBe('ok');
+      expect(held).toEqual([{ tokens: 10_000 - (INPUT_ESTIMATE + reserved) }]);
+      expect(await remaining(alice)).toEqual({ tokens: 9_990 });
+    },
+  );
 
   it('refuses a model call outside any action context', async () => {
     const { budget } = await setup(tokensPerActor(1_000));

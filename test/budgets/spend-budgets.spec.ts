@@ -34,6 +34,13 @@ function deferred() {
 }
 
 const DAY = 86_400;
+/** The module's `actorKey` written as a method of its options, reading them through `this`. */
+const methodActorKey = {
+  actorPrefix: 'customer:',
+  actorKey(actor: unknown) {
+    return this.actorPrefix + (actor as Actor).id;
+  },
+};
 const booted: TestingModule[] = [];
 afterEach(async () => {
   await Promise.all(booted.splice(0).map((moduleRef) => moduleRef.close()));
@@ -41,7 +48,7 @@ afterEach(async () => {
 
 async function setup(
   budget: Partial<SpendBudget<Purchase, Document>> = {},
-  boot: { budgets?: false; claims?: ExecutionClaimStore; purchasesPerDay?: number } = {},
+  boot: { budgets?: false; claims?: ExecutionClaimStore; purchasesPerDay?: number; methodActorKey?: true } = {},
 ) {
   const fixture = documentsFixture();
   const budgets = new InMemoryBudgetStore();
@@ -98,7 +105,7 @@ async function setup(
     budgets: boot.budgets === false ? undefined : budgets,
     executionClaims: boot.claims ?? new InMemoryExecutionClaimStore(),
     rateLimits: new InMemoryRateLimitStore(),
-    actorKey: (actor) => (actor as Actor).id,
+    ...(boot.methodActorKey ? methodActorKey : { actorKey: (actor) => (actor as Actor).id }),
     clock: () => now,
     evidence,
     imports: [EventEmitterModule.forRoot()],
@@ -230,6 +237,14 @@ describe('spend budgets', () => {
     expect(outcomes([await buy(alice, 1), await buy(bob, 1_000)])).toEqual(['throttle@budget', 'executed']);
     advance(DAY);
     expect(outcomes([await buy(alice, 1_000)])).toEqual(['executed']);
+  });
+
+  it('counts per actor with a module actorKey written as a method that reads its options: spent, and each actor keeps a window of their own', async () => {
+    const { buy, outcomes, bought } = await setup({}, { methodActorKey: true });
+    expect(outcomes([await buy(alice, 1_000), await buy(alice, 1)])).toEqual(['executed', 'throttle@budget']);
+    // The control: the key is really the actor's, not one window for all.
+    expect(outcomes([await buy(bob, 1_000)])).toEqual(['executed']);
+    expect(bought).toEqual([1_000, 1_000]);
   });
 
   it('counts per tenant across its actors', async () => {

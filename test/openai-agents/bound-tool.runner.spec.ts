@@ -47,6 +47,24 @@ function toolOutputs(result: { newItems: readonly { type: string }[] }): unknown
     .map((item) => (item as unknown as { output: unknown }).output);
 }
 
+/** A capability named `name` that restores an archived document: a twin whose tool name may clash with another's. */
+const restore = (name: string) =>
+  defineCapability(
+    {
+      name,
+      description: 'Restore an archived document',
+      action: 'read',
+      subject: 'Document',
+      arguments: z.object({ id: z.number().int() }),
+      resolveTarget: fromContext((): object => TargetNotResolvable.throw('no archive')),
+      executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({
+        name: 'none',
+        identity: () => ({ type: 'none' }),
+      }),
+    },
+    () => 'restored',
+  );
+
 describe('OpenAI Agents function tools bound to capabilities, in a real runner', () => {
   it('refuses another customer’s document with the public answer as the tool output (attack)', async () => {
     const { fixture, agentFor, runAs } = await setup();
@@ -183,22 +201,7 @@ describe('OpenAI Agents run interruptions backed by Verdict receipts, across Run
   });
 
   it('refuses to make two capabilities one default tool name (attack); a chosen name tells them apart (control)', async () => {
-    const unarchive = defineCapability(
-      {
-        name: 'documents_archive',
-        description: 'Restore an archived document',
-        action: 'read',
-        subject: 'Document',
-        arguments: z.object({ id: z.number().int() }),
-        resolveTarget: fromContext((): object => TargetNotResolvable.throw('no archive')),
-        executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({
-          name: 'none',
-          identity: () => ({ type: 'none' }),
-        }),
-      },
-      () => 'restored',
-    );
-    const { tools } = await bootWithRuntime(VerdictAgentsModule, VerdictAgentsTools, [unarchive]);
+    const { tools } = await bootWithRuntime(VerdictAgentsModule, VerdictAgentsTools, [restore('documents_archive')]);
     expect(() => tools.bound('documents.archive')).toThrow(VerdictConfigurationError);
     expect(() => tools.bound('documents.archive')).toThrow(
       'Capabilities "documents.archive" and "documents_archive" both make the OpenAI Agents tool name "documents_archive"',
@@ -207,5 +210,19 @@ describe('OpenAI Agents run interruptions backed by Verdict receipts, across Run
     const named = [tools.bound('documents.archive', { name: 'archive_document' }), tools.bound('documents_archive')];
     expect(named.map((made) => made.name)).toEqual(['archive_document', 'documents_archive']);
     expect(tools.bound('documents.rename').name).toBe('documents_rename');
+  });
+
+  it("spells names as the SDK's tool() does, so a hyphen cannot hide a twin (attack); a given name keeps that spelling (control)", async () => {
+    const { tools } = await bootWithRuntime(VerdictAgentsModule, VerdictAgentsTools, [
+      restore('documents-restore'),
+      restore('documents_restore'),
+    ]);
+    // The SDK would name both tools documents_restore and keep one of them.
+    expect(() => tools.bound('documents-restore')).toThrow(
+      'Capabilities "documents-restore" and "documents_restore" both make the OpenAI Agents tool name "documents_restore"',
+    );
+
+    const named = [tools.bound('documents-restore', { name: 'restore-document' }), tools.bound('documents_restore')];
+    expect(named.map((made) => made.name)).toEqual(['restore_document', 'documents_restore']);
   });
 });

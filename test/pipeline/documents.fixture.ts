@@ -10,8 +10,10 @@ import {
   InMemoryEvidenceRecorder,
   type EvidenceRecorder,
   type VerdictModuleOptions,
+  type CapabilityDefinition,
   TargetNotResolvable,
   VerdictModule,
+  defineCapability,
   fromContext,
   fromProposal,
 } from '@verdict/nestjs';
@@ -165,7 +167,40 @@ export function documentsFixture() {
     return { moduleRef, evidence };
   }
 
-  return { documents, revoked, executions, hooks, abilityFactory, boot, DocumentCapabilities, load, refreshPolicy };
+  /**
+   * A capability of the test's own over one document by `id` (read again before it runs), CASL `read` on `Document`
+   * unless `declared` says otherwise.
+   */
+  const documentCapability = <R>(
+    declared: { name: string; description: string; action?: string; subject?: string; enforce?: boolean },
+    executor: (action: AuthorizedAction<{ id: number }, Document>) => R,
+  ): CapabilityDefinition =>
+    defineCapability(
+      {
+        action: 'read',
+        subject: 'Document',
+        ...declared,
+        arguments: z.object({ id: z.number().int() }),
+        resolveTarget: fromProposal<{ id: number }, Document>(({ arguments: args, context }) =>
+          load(context.tenant, args.id),
+        ),
+        executionTarget: refreshPolicy,
+      },
+      executor,
+    );
+
+  return {
+    documents,
+    revoked,
+    executions,
+    hooks,
+    abilityFactory,
+    boot,
+    DocumentCapabilities,
+    load,
+    refreshPolicy,
+    documentCapability,
+  };
 }
 
 export const alice: ActionContext = { actor: { id: 'alice' }, tenant: 'acme' };

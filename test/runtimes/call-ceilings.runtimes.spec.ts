@@ -6,6 +6,7 @@ import { Agent, Runner, setTracingDisabled } from '@openai/agents';
 import {
   type ActionContext,
   ActionContextStore,
+  ApplicationFaultError,
   CallCeilingReachedError,
   type CallCeilings,
   InMemoryApprovalReceiptStore,
@@ -28,14 +29,28 @@ afterEach(async () => {
 });
 
 const inConversation = (id: string): ActionContext => ({ ...alice, metadata: { conversationId: id } });
+/** A scripted model turn of either runtime. */
+type Turn = { toolCalls: Array<{ name: string; input: object; id: string }> } | { text: string };
 const rename = (n: number) => ({ name: 'rename_document', input: { id: 1, title: `title ${n}` }, id: `call_${n}` });
 
-/** The documents fixture with a tool-call ceiling of 2 per conversation, and one runtime's module. */
-async function boot<T>(runtimeModule: Type, tools: Type<T>, callCeilings: CallCeilings = { toolCalls: 2 }) {
+/**
+ * The documents fixture with a tool-call ceiling of 2 per conversation, and one runtime's module; `documents.delegate`
+ * runs `delegate` (another agent, say) in its executor, in the caller's action context.
+ */
+async function boot<T>(
+  runtimeModule: Type,
+  tools: Type<T>,
+  callCeilings: CallCeilings = { toolCalls: 2 },
+  delegate: () => Promise<unknown> = async () => 'nothing to do',
+) {
   const fixture = documentsFixture();
   const evidence = new InMemoryEvidenceRecorder();
+  const delegation = fixture.documentCapability(
+    { name: 'documents.delegate', description: 'Hand a document to the assistant agent' },
+    async () => ({ done: await delegate() }),
+  );
   const { moduleRef } = await fixture.boot({
-    capabilities: [archiveCapability(fixture, [])],
+    capabilities: [archiveCapability(fixture, [])].concat(delegation),
     approvals: new InMemoryApprovalReceiptStore(),
     budgets: new InMemoryBudgetStore(),
     callCeilings,
@@ -116,6 +131,88 @@ describe('call ceilings end the agent run in the other runtimes too', () => {
     const result = await contexts.run(inConversation('c-agents-ok'), () => new Runner().run(agent, 'rename'));
     expect(result.finalOutput).toBe('done');
     expect(fixture.executions).toHaveLength(2);
+  });
+
+  describe.each([
+    ['an AI SDK generateText loop', 'ai-sdk'],
+    ['an OpenAI Agents run', 'openai-agents'],
+  ] as const)('a sub-agent inside a bound executor, in %s', (_runtime, runtime) => {
+    /** The outer agent hands document 1 over; the agent `inner` scripts renames it, in the same conversation. */
+    async function delegated(inner: Turn[]) {
+      const agents: { run?: (turns: typeof inner) => Promise<unknown> } = {};
+      const setup =
+        runtime === 'ai-sdk'
+          ? await boot(VerdictAiSdkModule, VerdictAiSdkTools, { toolCalls: 2 }, () => agents.run!(inner))
+          : await boot(VerdictAgentsModule, VerdictAgentsTools, { toolCalls: 2 }, () => agents.run!(inner));
+      const delegateCall = { name: 'delegate_document', input: { id: 1 }, id: 'call_delegate' };
+      const outer: Turn[] = [{ toolCalls: [delegateCall] }, { text: 'handed over' }];
+      if (runtime === 'ai-sdk') {
+        const factory = setup.factory as VerdictAiSdkTools;
+        const tools = {
+          rename_document: factory.bound('documents.rename', { name: 'rename_document' }),
+          delegate_document: factory.bound('documents.delegate', { name: 'delegate_document' }),
+        };
+        const messages = [{ role: 'user' as const, content: 'hand document 1 over' }];
+        const run = (turns: typeof inner) =>
+          generateText({ model: scriptedLanguageModel(turns), tools, messages, stopWhen: stepCountIs(6) });
+        agents.run = run;
+        return { ...setup, outer: setup.contexts.run(inConversation(`c-sub-${runtime}`), () => run(outer)) };
+      }
+      const factory = setup.factory as VerdictAgentsTools;
+      const tools = [
+        factory.bound('documents.rename', { name: 'rename_document' }),
+        factory.bound('documents.delegate', { name: 'delegate_document' }),
+      ];
+      const run = (turns: typeof inner) =>
+        new Runner().run(
+          new Agent({
+            name: 'Support',
+            instructions: 'Help with documents.',
+            model: new ScriptedAgentsModel(turns),
+            tools,
+          }),
+          'hand document 1 over',
+        );
+      agents.run = run;
+      return { ...setup, outer: setup.contexts.run(inConversation(`c-sub-${runtime}`), () => run(outer)) };
+    }
+
+    it('attack: its call past the conversation’s ceiling ends the outer run with CallCeilingReachedError, not as an application fault', async () => {
+      // The outer call is the first of two; the sub-agent's first rename the second; its next one is past the ceiling.
+      const { fixture, ceilings, outer } = await delegated([
+        { toolCalls: [rename(1)] },
+        { toolCalls: [rename(2)] },
+        { text: 'renamed' },
+      ]);
+      await expect(outer).rejects.toBeInstanceOf(CallCeilingReachedError);
+      await expect(outer).rejects.not.toBeInstanceOf(ApplicationFaultError);
+      expect(fixture.executions).toHaveLength(1);
+      expect(ceilings()).toHaveLength(1);
+    });
+
+    it('control: a sub-agent under the ceiling lets the outer run answer', async () => {
+      const { fixture, outer } = await delegated([{ toolCalls: [rename(1)] }, { text: 'renamed' }]);
+      await expect(outer).resolves.toBeDefined();
+      expect(fixture.executions).toHaveLength(1);
+    });
+  });
+
+  it('control: any other fault of an executor still ends an AI SDK run as an ApplicationFaultError', async () => {
+    const fault = new Error('the archive service is down');
+    const { contexts, factory } = await boot(VerdictAiSdkModule, VerdictAiSdkTools, { toolCalls: 2 }, async () => {
+      throw fault;
+    });
+    const tools = { delegate_document: factory.bound('documents.delegate', { name: 'delegate_document' }) };
+    const model = scriptedLanguageModel([
+      { toolCalls: [{ name: 'delegate_document', input: { id: 1 }, id: 'call_delegate' }] },
+      { text: 'handed over' },
+    ]);
+    const messages = [{ role: 'user' as const, content: 'hand document 1 over' }];
+    const run = contexts.run(inConversation('c-fault'), () =>
+      generateText({ model, tools, messages, stopWhen: stepCountIs(6) }),
+    );
+    await expect(run).rejects.toBeInstanceOf(ApplicationFaultError);
+    await expect(run).rejects.toMatchObject({ cause: fault });
   });
 
   it('attack: a refused call of a confirming capability (asked needsApproval, then run) counts as one refused proposal, not two', async () => {

@@ -19,7 +19,7 @@ import {
 } from '@verdict/nestjs';
 import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { dropDataSource, openDataSource, runNodeScript, testingKitFixture } from '@verdict/testing-kit';
-import { type Document, alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
+import { alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
 import { inProcessCli } from '../cli/in-process-cli.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -29,19 +29,8 @@ afterEach(async () => {
 
 /** `documents.peek` (CASL: only your own documents) in shadow mode or enforced. */
 function peekCapability(fixture: ReturnType<typeof documentsFixture>, enforce: boolean) {
-  return defineCapability(
-    {
-      name: 'documents.peek',
-      description: 'Show the title of a document',
-      action: 'read',
-      subject: 'Document',
-      arguments: z.object({ id: z.number().int() }),
-      resolveTarget: fromProposal<{ id: number }, Document>(({ arguments: args, context }) =>
-        fixture.load(context.tenant, args.id),
-      ),
-      executionTarget: fixture.refreshPolicy,
-      enforce,
-    },
+  return fixture.documentCapability(
+    { name: 'documents.peek', description: 'Show the title of a document', enforce },
     (action) => action.target.title,
   );
 }

@@ -78,7 +78,12 @@ export function aiSdkModelBudget(
   };
 }
 
-/** The provider's reported totals, or `null` when either is missing or not a token count. */
+/**
+ * The provider's reported totals, or `null` when either is missing or not a token count: a provider or proxy may
+ * answer without `inputTokens` or `outputTokens` whatever the SDK's type says, and its answer must still reach the
+ * caller.
+ */
 function usageOf(usage: ReportedUsage | undefined): ModelUsage | null {
-  return reportedUsage(usage?.inputTokens.total, usage?.outputTokens.total);
+  const reported = usage as Partial<NonNullable<ReportedUsage>> | null | undefined;
+  return reportedUsage(reported?.inputTokens?.total, reported?.outputTokens?.total);
 }

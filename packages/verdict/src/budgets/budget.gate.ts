@@ -18,10 +18,12 @@ export const BUDGET_EXHAUSTED = 'spend budget exhausted';
  * throws then, so a faulty call never uses a rate-limit unit or advances its trajectory.
  */
 export function budgetReservationOf(
-  { actorKey }: Pick<ActionContextOptions, 'actorKey'>,
+  options: Pick<ActionContextOptions, 'actorKey'>,
   { definition, envelope, target, clock }: GateRequest,
 ): BudgetReservation {
   const budget = definition.budget!;
+  // Called as the module's own method, as everywhere else: an `actorKey(actor) { return this… }` reads the options.
+  const actorKey = options.actorKey?.bind(options);
   const window = spendBudgetWindowOf(definition.name, budget, envelope.context, clock(), actorKey);
   const amount = budget.amountOf(envelope, target);
   if (!Number.isSafeInteger(amount) || amount < 0) throw new InvalidBudgetAmountError(definition.name, amount);

@@ -8,7 +8,7 @@ import type { EvidenceTrail } from '../evidence/evidence-trail.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import { windowStartOf } from '../rate-limits/fixed-window.js';
 import type { BudgetOptions } from './budget-options.interface.js';
-import type { BudgetStore } from './budget-store.interface.js';
+import type { BudgetReservationRequest, BudgetStore } from './budget-store.interface.js';
 import { type CallCeilingOptions, type CallCeilings, DEFAULT_CALL_CEILING_WINDOW } from './call-ceilings.js';
 
 /** The reason of a proposal past the conversation's tool-call ceiling. */
@@ -56,18 +56,27 @@ export class CallCeilingGate {
 
   /**
    * Step 0a: `deny` at `call_ceiling` when the conversation was stopped by its refused proposals, or when this
-   * proposal would pass its tool-call ceiling (each admitted proposal is counted); `null` to go on.
+   * proposal would pass its tool-call ceiling (each admitted proposal is counted); `null` to go on. A dry run
+   * (`evaluate`) answers the same and counts nothing.
    */
-  async admit(context: ActionContext, capability: string, now: Date, trail: EvidenceTrail): Promise<Decision | null> {
+  async admit(
+    context: ActionContext,
+    capability: string,
+    now: Date,
+    trail: EvidenceTrail,
+    dryRun = false,
+  ): Promise<Decision | null> {
     const counters = this.countersOf(context, capability, now);
     if (counters === null) return null;
     const { toolCalls, deniedProposals } = this.ceilings!;
-    if (deniedProposals !== undefined) {
-      // An amount of 0 fits while fewer than `deniedProposals` refusals are counted.
-      const open = await this.store!.reserve({ ...counters.refusals, limit: deniedProposals - 1, amount: 0 });
-      if (!open.reserved) return Decision.deny(Stage.CallCeiling, DENIED_PROPOSAL_CEILING);
-    }
-    if (toolCalls !== undefined) {
+    // An amount of 0 fits while fewer than `ceiling` are counted, and counts nothing.
+    const below = async (counter: Omit<BudgetReservationRequest, 'limit' | 'amount'>, ceiling: number) =>
+      (await this.store!.reserve({ ...counter, limit: ceiling - 1, amount: 0 })).reserved;
+    if (deniedProposals !== undefined && !(await below(counters.refusals, deniedProposals)))
+      return Decision.deny(Stage.CallCeiling, DENIED_PROPOSAL_CEILING);
+    if (toolCalls !== undefined && dryRun) {
+      if (!(await below(counters.calls, toolCalls))) return Decision.deny(Stage.CallCeiling, TOOL_CALL_CEILING);
+    } else if (toolCalls !== undefined) {
       await trail.beforeMutation();
       const call = { ...counters.calls, limit: toolCalls, amount: 1 };
       const counted = await this.store!.reserve(call);

@@ -65,6 +65,8 @@ const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 export class ModelBudgetGate {
   private readonly config: ModelCallBudgets | undefined;
   private readonly clock: () => Date;
+  /** The module's `actorKey`, called as its method. */
+  private readonly actorKey: ModelBudgetOptions['actorKey'];
 
   /** @throws VerdictConfigurationError at boot for a malformed `modelBudgets` or one without a budget store. */
   constructor(
@@ -73,6 +75,7 @@ export class ModelBudgetGate {
   ) {
     this.config = options.modelBudgets;
     this.clock = options.clock ?? (() => new Date());
+    this.actorKey = options.actorKey?.bind(options);
     if (this.config !== undefined) assertModelBudgetsConfigured(this.config, options);
   }
 
@@ -182,7 +185,7 @@ export class ModelBudgetGate {
   }
 
   private windowOf(budget: ModelBudget, context: ActionContext, now: Date) {
-    const binding = budgetScopeKeyOf(budget.per, context, this.options.actorKey);
+    const binding = budgetScopeKeyOf(budget.per, context, this.actorKey);
     if (binding === null) throw new MissingModelBudgetScopeError(budget.name, budget.per);
     return {
       bucketFingerprint: fingerprint({
@@ -208,7 +211,7 @@ export class ModelBudgetGate {
   ): void {
     let actor: string | null;
     try {
-      actor = actorFingerprint(context, this.options.actorKey);
+      actor = actorFingerprint(context, this.actorKey);
     } catch {
       actor = null; // an actor without a usable key: the event still fires, attributed to no one
     }

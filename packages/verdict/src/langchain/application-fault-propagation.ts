@@ -1,7 +1,7 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { isGraphBubbleUp } from '@langchain/langgraph';
-import { ApplicationFaultError } from '../errors/application-fault.error.js';
 import { CallCeilingReachedError } from '../errors/call-ceiling-reached.error.js';
+import { toolFault } from '../errors/tool-fault.js';
 
 /** LangGraph's own signals (interrupts, commands) travel as exceptions: they are not faults. */
 function isGraphSignal(error: unknown): boolean {
@@ -25,5 +25,5 @@ export function faultForAgent(
   if (error instanceof CallCeilingReachedError) return error;
   if (isGraphSignal(error) || typeof toolCall !== 'object' || toolCall === null) return error;
   if (config?.signal?.aborted === true) return error;
-  return new ApplicationFaultError(capability, tool, error);
+  return toolFault(capability, tool, error);
 }

@@ -17,6 +17,8 @@ export function modelFactsOf(model: unknown): ModelFacts {
   const max = params.ls_max_tokens;
   return {
     model: typeof name === 'string' && name.trim() !== '' ? name : undefined,
-    maxOutputTokens: Number.isSafeInteger(max) && (max as number) > 0 ? (max as number) : undefined,
+    // Declared, it is what the call reserves: anything but a non-negative safe integer is refused by the gate
+    // (VerdictConfigurationError), as the AI SDK's and the Agents' own settings are, never taken for no maximum.
+    maxOutputTokens: max === undefined || max === null ? undefined : (max as number),
   };
 }

@@ -4,6 +4,7 @@ import { inputTokenBound } from '../budgets/input-token-bound.js';
 import { reportedUsage } from '../budgets/reported-usage.js';
 import type { ActionContextStore } from '../context/action-context.store.js';
 import { inputItems } from './agents-input.js';
+import { wrappedModel } from './wrapped-model.js';
 
 /** Options of {@link agentsModelBudget}. */
 export interface AgentsModelBudgetOptions {
@@ -51,20 +52,21 @@ export function agentsModelBudget(
       inputTokens: options.estimateInputTokens?.(request) ?? requestTokenBound(request),
       maxOutputTokens: request.modelSettings.maxTokens,
     });
-  const model = (inner: Model, name: string | undefined): Model => ({
-    getResponse: async (request) => {
-      const hold = await reserve(request, name);
-      let usage: ModelUsage | null = null;
-      try {
-        const response = await inner.getResponse(request);
-        usage = usageOf(response.usage);
-        return response;
-      } finally {
-        await gate.settle(hold, usage);
-      }
-    },
-    getStreamedResponse: (request) => streamed(inner, request, name),
-  });
+  const model = (inner: Model, name: string | undefined): Model =>
+    wrappedModel(inner, {
+      getResponse: async (request) => {
+        const hold = await reserve(request, name);
+        let usage: ModelUsage | null = null;
+        try {
+          const response = await inner.getResponse(request);
+          usage = usageOf(response.usage);
+          return response;
+        } finally {
+          await gate.settle(hold, usage);
+        }
+      },
+      getStreamedResponse: (request) => streamed(inner, request, name),
+    });
   async function* streamed(inner: Model, request: ModelRequest, name: string | undefined): AsyncIterable<StreamEvent> {
     const hold = await reserve(request, name);
     let usage: ModelUsage | null = null;

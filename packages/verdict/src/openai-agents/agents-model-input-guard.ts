@@ -10,6 +10,7 @@ import { ToolResultRelease, type ToolResultReleaseOptions } from '../runtimes/to
 import { admitsUserText, carriesNoData } from '../runtimes/unsealed-text.js';
 import { rememberBounded } from '../shared/remember-bounded.js';
 import { contentText, inputItems, isTextOnly, outputText } from './agents-input.js';
+import { wrappedModel } from './wrapped-model.js';
 
 /** How many released tool results and context messages a guard keeps. */
 const REMEMBERED = 1_000;
@@ -95,10 +96,10 @@ export class AgentsModelInputGuard {
 
   /** `inner`, guarded: each call's input is admitted and its function results released before `inner` sees it. */
   model(inner: Model): Model {
-    return {
+    return wrappedModel(inner, {
       getResponse: async (request) => inner.getResponse(await this.admit(request)),
       getStreamedResponse: (request) => this.streamed(inner, request),
-    };
+    });
   }
 
   private async *streamed(inner: Model, request: ModelRequest) {

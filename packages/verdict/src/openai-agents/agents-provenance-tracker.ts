@@ -9,6 +9,7 @@ import { ProvenanceWindow } from '../provenance/provenance-window.js';
 import type { RuntimeCallWindows, RuntimeToolCall } from '../runtimes/runtime-call-windows.js';
 import { toolCallInput } from '../runtimes/tool-call-input.js';
 import { contentText, inputItems, windowTextOf } from './agents-input.js';
+import { wrappedModel } from './wrapped-model.js';
 
 /** Function tools whose `invoke` a tracker already runs in its call's window. */
 const wrapped = new WeakSet<object>();
@@ -66,7 +67,7 @@ export class AgentsProvenanceTracker {
 
   /** `inner`, tracked: every call's window is labelled, and its function calls find it. */
   model(inner: Model): Model {
-    const tracked: Model = {
+    return wrappedModel(inner, {
       getResponse: async (request) => {
         const context = this.windows.current();
         const window = await this.windowOf(request);
@@ -75,8 +76,7 @@ export class AgentsProvenanceTracker {
         return response;
       },
       getStreamedResponse: (request) => this.streamed(inner, request),
-    };
-    return tracked;
+    });
   }
 
   private async *streamed(inner: Model, request: ModelRequest): AsyncIterable<StreamEvent> {

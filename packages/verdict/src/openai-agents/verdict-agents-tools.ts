@@ -11,8 +11,9 @@ import { agentsBoundTool } from './agents-bound-tool.js';
 /** How a bound OpenAI Agents tool presents itself. */
 export interface AgentsToolOptions {
   /**
-   * The function tool's name. Default: the capability name with every character outside `[A-Za-z0-9_-]` as `_`
-   * (a configuration error when it would name another declared capability's tool too: name it here).
+   * The function tool's name, spelled as the SDK spells it: every character outside `[A-Za-z0-9]` as `_`
+   * (`lookup-order` → `lookup_order`, the name the model sees and tool results carry). Default: the capability name,
+   * spelled so (a configuration error when it would name another declared capability's tool too: name it here).
    */
   readonly name?: string;
   /** Default: the capability's description. */
@@ -44,7 +45,7 @@ export class VerdictAgentsTools {
    */
   bound(capability: string, options: AgentsToolOptions = {}): FunctionTool {
     this.registry.assertBooted();
-    const name = options.name ?? this.defaultName(capability);
+    const name = options.name === undefined ? this.defaultName(capability) : toolName(options.name);
     this.registry.requireBindable(capability, name);
     const { pipeline, registry, publicMessage } = this;
     const runtime = 'an OpenAI Agents tool';
@@ -65,7 +66,7 @@ export class VerdictAgentsTools {
   }
 
   /**
-   * The capability name with every character outside `[A-Za-z0-9_-]` as `_`; when that changed it, a configuration
+   * The capability name as a tool name ({@link toolName}); when that changed it, a configuration
    * error if another declared capability reads the same (`orders.cancel` beside `orders_cancel`): the model would
    * call one tool name for two capabilities, and the runtime would run whichever it finds first.
    */
@@ -84,6 +85,10 @@ export class VerdictAgentsTools {
   }
 }
 
-function toolName(capability: string): string {
-  return capability.replace(/[^A-Za-z0-9_-]/g, '_');
+/**
+ * `name` as the SDK's `tool()` renames a function tool: every character outside `[A-Za-z0-9]` (hyphens and spaces too)
+ * as `_`. Spelled so here, the name Verdict records and checks is the one the model calls.
+ */
+function toolName(name: string): string {
+  return name.replace(/[^A-Za-z0-9]/g, '_');
 }

@@ -10,6 +10,7 @@ import type { GateRequest } from '../capabilities/gate-request.js';
 import { ContainmentGate } from '../containment/containment.gate.js';
 import { ActionContextStore } from '../context/action-context.store.js';
 import { Decision } from '../decisions/decision.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { Stage } from '../decisions/stage.js';
 import { SecurityEventEmitter } from '../events/security-event-emitter.js';
 import { UntrustedInfluenceDetected } from '../events/untrusted-influence-detected.event.js';
@@ -102,6 +103,11 @@ export class VerdictPipeline {
     deferred?: DeferredRun,
   ): Promise<ExecutionResult> {
     const { approvalBatch } = options;
+    if (approvalBatch !== undefined && (typeof approvalBatch !== 'string' || approvalBatch.trim() === ''))
+      throw new VerdictConfigurationError(
+        'An approvalBatch must be a non-blank batch id (approvalBatchId): a blank one could never be read or decided.',
+        { capability: proposal.capability },
+      );
     const mode = {
       toolKind,
       explicitApproval: options.explicitApproval === true,
@@ -232,9 +238,10 @@ export class VerdictPipeline {
       this.options.containment === undefined ? null : await this.containment.check(trail.capability, context);
     if (contained !== null) return run.decided(contained);
     // 0a. Call ceilings: a conversation stopped by its refused proposals, or past its tool-call ceiling (a dry run
-    // counts nothing; a worker's deferred run was counted when it was proposed).
-    if (this.ceilings.configured && run.toolKind !== ToolKind.Evaluation && run.deferred === undefined) {
-      const ceiling = await this.ceilings.admit(context, trail.capability, this.clock(), trail);
+    // is answered alike and counts nothing; a worker's deferred run was counted when it was proposed).
+    if (this.ceilings.configured && run.deferred === undefined) {
+      const dryRun = run.toolKind === ToolKind.Evaluation;
+      const ceiling = await this.ceilings.admit(context, trail.capability, this.clock(), trail, dryRun);
       if (ceiling !== null) return run.decided(ceiling);
     }
     const definition = this.registry.find(proposal.capability);

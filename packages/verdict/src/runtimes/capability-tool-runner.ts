@@ -2,7 +2,7 @@ import type { CapabilityDefinition } from '../capabilities/capability-definition
 import type { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { stopAtCallCeiling } from '../budgets/call-ceiling-stop.js';
 import { Disposition } from '../decisions/disposition.js';
-import { ApplicationFaultError } from '../errors/application-fault.error.js';
+import { toolFault } from '../errors/tool-fault.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { ToolKind } from '../evidence/tool-kind.js';
 import type { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
@@ -48,7 +48,8 @@ export interface RuntimeToolBinding {
  *   conversation, unexpired, consumed once — never the runtime's own approval flag, which a client may forge or
  *   replay. A call that needs no confirmation has no receipt to consume, and the approval changes nothing.
  *
- * Any fault becomes an {@link ApplicationFaultError} (unless the run was aborted): never model-facing text.
+ * Any fault becomes an `ApplicationFaultError` (unless the run was aborted, or it is a call ceiling a sub-agent
+ * reached): never model-facing text.
  */
 export class CapabilityToolRunner {
   /**
@@ -154,14 +155,17 @@ export class CapabilityToolRunner {
     return this.faultsOf(signal, () => runToolCall(window, toolCallId, step));
   }
 
-  /** `step`, with any fault but an abort as an {@link ApplicationFaultError}: never model-facing text. */
+  /**
+   * `step`, with any fault but an abort or a call ceiling (see {@link toolFault}) as an `ApplicationFaultError`:
+   * never model-facing text.
+   */
   private async faultsOf<T>(signal: AbortSignal | undefined, step: () => Promise<T>): Promise<T> {
     const { capability, name } = this.binding;
     try {
       return await step();
     } catch (error) {
       if (signal?.aborted === true) throw error;
-      throw new ApplicationFaultError(capability, name, error);
+      throw toolFault(capability, name, error);
     }
   }
 }

@@ -1,7 +1,8 @@
 /**
- * A tool call's arguments as the AI SDK and OpenAI Agents parse them for the tool: the JSON the model wrote, `{}` for
- * an empty text, and the text itself when it is not JSON (a call that did not parse). Where a tracker keeps a call's
- * window and where its bound tool looks for it must read the arguments alike (ADR 0106).
+ * A tool call's arguments as a tracker and its bound tool both read them: the JSON the model wrote, `{}` for an empty
+ * text (as the AI SDK parses it), and the text itself when it is not JSON (a call that did not parse, which neither
+ * SDK hands a tool: ADR 0089). Where a tracker keeps a call's window and where its bound tool looks for it must read
+ * the arguments alike (ADR 0106).
  */
 export function toolCallInput(text: string): unknown {
   if (text.trim() === '') return {};
