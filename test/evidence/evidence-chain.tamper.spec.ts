@@ -39,7 +39,17 @@ for (const engine of databaseEngines()) {
           (await sql(`SELECT record_id FROM ${LINKS} WHERE stream = $1 AND sequence = $2`, [stream, sequence]))[0]
             .record_id,
         );
-      return { recorder, stream, sql, verdict, idAt };
+      /** A permitted refund's record written straight into the table, as one with database access would: no link. */
+      const forge = async (reason: string, second: number, millisecond: number) => {
+        const forged = refund(stream, reason, Date.UTC(2026, 0, 1, 0, 0, second, millisecond), null);
+        const at = `2026-01-01 00:00:${String(second).padStart(2, '0')}.${String(millisecond).padStart(3, '0')}`;
+        await sql(
+          `INSERT INTO ${TABLE} (stream, id, correlation_id, sequence, capability, tool_kind, stage, disposition, reason, recorded_at) VALUES ($1, $2, $3, 0, 'orders.refund', 'bound', 'execution', 'permit', $4, $5)`,
+          [stream, forged.id, forged.correlationId, reason, engine.name === 'sqlite' ? at : forged.recordedAt],
+        );
+        return forged;
+      };
+      return { recorder, stream, sql, verdict, idAt, forge };
     }
 
     it('verifies an untouched chain, its checkpoint signature included (control)', async () => {
@@ -84,27 +94,37 @@ for (const engine of databaseEngines()) {
 
     it('names the record after one inserted with a correctly recomputed hash', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const { sql, verdict, stream } = await setup(dataSource);
+        const { sql, verdict, stream, forge } = await setup(dataSource);
         // Make room at 6 (two steps, so the primary key never sees a duplicate), then forge a record there.
         await sql(`UPDATE ${LINKS} SET sequence = sequence + 100 WHERE stream = $1 AND sequence >= 6`);
         await sql(`UPDATE ${LINKS} SET sequence = sequence - 99 WHERE stream = $1 AND sequence >= 100`);
         const [five] = await sql(`SELECT hash FROM ${LINKS} WHERE stream = $1 AND sequence = 5`);
-        const forged = refund(stream, 'forged refund', Date.UTC(2026, 0, 1, 0, 0, 5, 500), null);
-        await sql(
-          `INSERT INTO ${TABLE} (stream, id, correlation_id, sequence, capability, tool_kind, stage, disposition, reason, recorded_at) VALUES ($1, $2, $3, 0, 'orders.refund', 'bound', 'execution', 'permit', 'forged refund', $4)`,
-          [
-            stream,
-            forged.id,
-            forged.correlationId,
-            engine.name === 'sqlite' ? '2026-01-01 00:00:05.500' : forged.recordedAt,
-          ],
-        );
+        const forged = await forge('forged refund', 5, 500);
         const link = { sequence: 6, previousHash: String(five.hash) };
         await sql(
           `INSERT INTO ${LINKS} (kind, stream, sequence, record_id, previous_hash, hash) VALUES ('decision', $1, 6, $2, $3, $4)`,
           [stream, forged.id, link.previousHash, chainHash(EvidenceKind.Decision, forged, link)],
         );
         expect(await verdict()).toMatchObject({ intact: false, firstBadSequence: 7, problem: ChainProblem.BrokenLink });
+      });
+    });
+
+    it('names a record slipped in between two links at a fractional sequence', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const { sql, verdict, stream, forge } = await setup(dataSource);
+        const [three] = await sql(`SELECT hash FROM ${LINKS} WHERE stream = $1 AND sequence = 3`);
+        const forged = await forge('approved by operator:1', 3, 500);
+        // SQLite keeps 3.5 in the integer column; PostgreSQL and MariaDB refuse it or store a whole number, which
+        // the primary key refuses beside the link already there.
+        const inserted = await sql(
+          `INSERT INTO ${LINKS} (kind, stream, sequence, record_id, previous_hash, hash) VALUES ('decision', $1, 3.5, $2, $3, $4)`,
+          [stream, forged.id, String(three.hash), 'f'.repeat(64)],
+        ).then(
+          () => true,
+          () => false,
+        );
+        if (!inserted) return expect(engine.name).not.toBe('sqlite');
+        expect(await verdict()).toMatchObject({ intact: false, problem: ChainProblem.BrokenLink });
       });
     });
 

@@ -86,6 +86,23 @@ for (const engine of databaseEngines()) {
       });
     });
 
+    it('refuses a record it could not hash when it is written, as the in-memory recorder does; the next one is linked', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const recorder = new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' });
+        // Text an application supplied (a resolver's refusal, a CASL rule's reason) with a lone surrogate.
+        const unhashable = { ...sampleDecision(), reason: 'lone \uD800 surrogate' };
+        await expect(recorder.recordDecision(unhashable)).rejects.toThrow('lone surrogate');
+        await expect(recorder.recordDecisions([sampleDecision(), unhashable])).rejects.toThrow('lone surrogate');
+        expect(await readRecords(dataSource, unhashable.correlationId)).toEqual([]);
+
+        // Control: nothing of the refused writes is left to hold back a seal; a plain record is written and linked.
+        const plain = sampleDecision();
+        await recorder.recordDecision(plain);
+        await expect(recorder.seal()).resolves.toMatchObject({ sealed: 1 });
+        expect(await recorder.verify()).toEqual([expect.objectContaining({ intact: true, records: 1, unsealed: 0 })]);
+      });
+    });
+
     it('rejects a write the database refuses, so the pipeline can stop the action', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
         const recorder = new TypeOrmEvidenceRecorder(dataSource);

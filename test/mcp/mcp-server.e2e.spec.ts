@@ -3,9 +3,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_PUBLIC_MESSAGE, ProvenanceWindow, readNotExecutedMessage, withProvenance } from '@verdict/nestjs';
+import {
+  type ActionContext,
+  DEFAULT_PUBLIC_MESSAGE,
+  ProvenanceWindow,
+  VerdictConfigurationError,
+  readNotExecutedMessage,
+  withProvenance,
+} from '@verdict/nestjs';
 import { MCP_APPROVAL_META, MCP_TOOL_CALL_ID_META, type McpPendingApproval } from '@verdict/nestjs/mcp';
-import { TokenAuthority, startShop } from './mcp-shop.fixture.js';
+import { type ShopActor, TokenAuthority, startShop } from './mcp-shop.fixture.js';
 
 /** The text of a tool result's single content item. */
 function textOf(result: unknown): string {
@@ -32,6 +39,15 @@ function expectSharingRefused(shop: Awaited<ReturnType<typeof startShop>>, resul
   expect(readNotExecutedMessage(textOf(result))?.decision).toBe('deny');
   expect(shop.evidence.decisions().at(-1)).toMatchObject({ toolKind: 'mcp', stage: 'provenance', disposition: 'deny' });
   expect(shop.effects.shares).toEqual([]);
+}
+
+/** A client of `shop`'s MCP server for `principal`, over the SDK's in-memory transport. */
+async function connectInMemory(shop: Awaited<ReturnType<typeof startShop>>, principal: ActionContext): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await shop.servers.create(principal).connect(serverSide);
+  const client = new Client({ name: 'in-memory-client', version: '1.0.0' });
+  await client.connect(clientSide);
+  return client;
 }
 
 /** A JSON-RPC `tools/call` POSTed by hand, with `authorization` as the bearer. */
@@ -169,10 +185,7 @@ describe('VerdictMcpModule', () => {
 
     it('asks the ability per request on a lasting in-memory connection: a fault fails that request alone, the next lists the tools (control)', async () => {
       const shop = await startShop();
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await shop.servers.create({ actor: { id: 'alice', role: 'customer' }, tenant: 'acme' }).connect(serverSide);
-      const client = new Client({ name: 'in-memory-client', version: '1.0.0' });
-      await client.connect(clientSide);
+      const client = await connectInMemory(shop, { actor: { id: 'alice', role: 'customer' }, tenant: 'acme' });
 
       shop.abilityFaults.next = new Error('ability store unreachable');
       const fault = await rejection(client.listTools());
@@ -204,10 +217,7 @@ describe('VerdictMcpModule', () => {
     it("attack: a call over an in-memory connection made inside the application's window is still unobserved; the application's own call there runs (control)", async () => {
       const shop = await startShop();
       const context = { actor: { id: 'alice', role: 'customer' }, tenant: 'acme' };
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await shop.servers.create(context).connect(serverSide);
-      const client = new Client({ name: 'in-memory-client', version: '1.0.0' });
-      await client.connect(clientSide);
+      const client = await connectInMemory(shop, context);
       // A window with nothing untrusted in it, which the caller (an agent's tool, a request handler) runs under.
       const clean = ProvenanceWindow.of([]);
 
@@ -293,6 +303,21 @@ describe('VerdictMcpModule', () => {
       expect(shop.effects.refunds).toEqual([{ orderId: 1, amountCents: 500 }]);
       await shop.close();
     });
+
+    it("in strict mode the reason is the capability's own, then the provenance summary: no argument value, order or principal; nothing runs", async () => {
+      const shop = await startShop({ strict: true });
+      const alice = await shop.connect(await shop.tokens.issue('alice', 'acme'));
+      const reasonOf = (result: unknown) =>
+        ((result as CallToolResult)._meta?.[MCP_APPROVAL_META] as McpPendingApproval).reason;
+      const unobserved = 'The context window was not observed: it is treated as untrusted.';
+
+      const cancel = await alice.callTool({ name: 'orders.cancel', arguments: { orderId: 1 } });
+      expect(reasonOf(cancel)).toBe(unobserved);
+      const refund = await alice.callTool({ name: 'refund_order', arguments: { orderId: 1, amountCents: 48_213 } });
+      expect(reasonOf(refund)).toBe(`Refunds move money. ${unobserved}`);
+      expect(shop.effects).toEqual({ cancellations: [], shares: [], refunds: [] });
+      await shop.close();
+    });
   });
 
   describe('authentication', () => {
@@ -311,6 +336,45 @@ describe('VerdictMcpModule', () => {
       const whole = await cancelAs('alice');
       expect(whole.status).toBe(200);
       expect(shop.effects.cancellations).toEqual([1]);
+      await shop.close();
+    });
+
+    it('attack: servers.create refuses a principal that is not an action context, before any server exists; a whole principal lists and calls (control)', async () => {
+      const shop = await startShop();
+      const alice: ShopActor = { id: 'alice', role: 'customer' };
+      const faulty = [null, { actor: '', tenant: 'acme' }, { actor: alice, tenant: '' }, { actor: alice }];
+      for (const principal of faulty)
+        expect(() => shop.servers.create(principal as unknown as ActionContext)).toThrow(VerdictConfigurationError);
+      expect(shop.evidence.decisions()).toEqual([]);
+
+      const client = await connectInMemory(shop, { actor: alice, tenant: 'acme' });
+      const listed = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(listed).toEqual(['orders.view', 'orders.cancel', 'refund_order', 'orders.share']);
+      expect(JSON.parse(textOf(await client.callTool({ name: 'orders.cancel', arguments: { orderId: 1 } })))).toEqual({
+        id: 1,
+        status: 'cancelled',
+      });
+      await client.close();
+      await shop.close();
+    });
+
+    it("attack: replacing the principal's actor and tenant after servers.create does not change an open connection's principal; its own order still reads (control)", async () => {
+      const shop = await startShop();
+      const principal: { actor: ShopActor; tenant: string } = {
+        actor: { id: 'alice', role: 'customer' },
+        tenant: 'acme',
+      };
+      const client = await connectInMemory(shop, principal);
+
+      principal.actor = { id: 'bob', role: 'customer' };
+      principal.tenant = 'globex';
+      const foreign = await client.callTool({ name: 'orders.view', arguments: { orderId: 2 } });
+      expect(foreign.isError).toBe(true);
+      expect(readNotExecutedMessage(textOf(foreign))?.decision).toBe('deny');
+
+      const own = await client.callTool({ name: 'orders.view', arguments: { orderId: 1 } });
+      expect(JSON.parse(textOf(own))).toEqual({ id: 1, status: 'placed' });
+      await client.close();
       await shop.close();
     });
 

@@ -124,8 +124,9 @@ class ApprovalsController {
 /**
  * A shop on loopback: orders of two tenants, exposed as MCP tools (`orders.view`, `orders.cancel` at most once,
  * `orders.refund` after a human's approval) at POST /mcp, and the approval route POST /approvals/:toolCallId/approve.
+ * With `strict`, provenance's strict mode asks for confirmation of the consequential capabilities.
  */
-export async function startShop() {
+export async function startShop({ strict = false } = {}) {
   const tokens = await TokenAuthority.create();
   const orders: Order[] = [
     { id: 1, tenantId: 'acme', customerId: 'alice', status: 'placed' },
@@ -249,6 +250,7 @@ export async function startShop() {
         evidence,
         approvals: new InMemoryApprovalReceiptStore(),
         executionClaims: new InMemoryExecutionClaimStore(),
+        ...(strict ? { provenance: { strict } } : {}),
         actorKey: (actor) => (actor as ShopActor).id,
         approvalEndpoint: {
           approver: (context) => {

@@ -118,7 +118,8 @@ export class ChainVerifier {
     witness?: CheckpointHead | null,
     private readonly now: Date = new Date(),
   ) {
-    this.lastPinned = Math.max(0, ...checkpoints.map((checkpoint) => checkpoint.sequence));
+    // A loop, not Math.max(...): a busy stream has hundreds of thousands of checkpoints, past any argument list.
+    this.lastPinned = checkpoints.reduce((last, checkpoint) => Math.max(last, checkpoint.sequence), 0);
     const anchor = latestAnchor(checkpoints);
     this.expected = (anchor?.sequence ?? GENESIS_HEAD.sequence) + 1;
     this.previousHash = anchor?.hash ?? GENESIS_HEAD.hash;
@@ -178,6 +179,10 @@ export class ChainVerifier {
    */
   acceptHashed(link: ChainLink, record: { hash(): string; recordedAt(): number } | null): boolean {
     if (this.failure !== null) return false;
+    // No sealer writes another sequence; a column that stores one anyway (SQLite keeps 3.5 in a bigint column) must
+    // not hide a record between two links as "before the prune anchor".
+    if (!Number.isSafeInteger(link.sequence))
+      return this.fail({ sequence: this.expected, problem: ChainProblem.BrokenLink });
     if (link.sequence < this.expected) return true; // at or before the prune anchor: already vouched for
     if (this.fault !== null && link.sequence >= this.fault.sequence) return this.fail(this.fault);
     if (link.sequence > this.expected) return this.fail({ sequence: this.expected, problem: ChainProblem.Missing });
@@ -305,7 +310,7 @@ function walkCheckpoints(
     const prunedPast = start !== null && start > witness.checkpointSequence;
     if ((kept === undefined && !prunedPast) || (kept !== undefined && kept.checkpointHash !== witness.checkpointHash)) {
       const before = [...seen.values()].filter((entry) => entry.checkpointSequence < witness.checkpointSequence);
-      const vouched = Math.max(anchor?.sequence ?? 0, ...before.map((entry) => entry.sequence));
+      const vouched = before.reduce((last, entry) => Math.max(last, entry.sequence), anchor?.sequence ?? 0);
       return {
         fault: {
           sequence: vouched + 1,

@@ -184,14 +184,26 @@ class MemoryChain<T extends { readonly stream: string; readonly recordedAt: Date
   }
 
   prune(before: Date): PruneReport {
-    // Write order is chain order per stream, so a stream's old records are a prefix of its entries.
+    // Per stream, as a durable store prunes: a stream's records up to the first one recorded at or after `before`
+    // (write order is chain order within a stream; the streams interleave, and a run writes its records in batches,
+    // so one stream's newer record must not keep another stream's older ones).
     this.link();
     const kept = this.kept();
-    const old = kept.findIndex((entry) => entry.record.recordedAt >= before);
-    const count = old === -1 ? kept.length : old;
-    const streams = new Set(kept.slice(0, count).map((entry) => entry.record.stream));
-    this.drop(count);
-    return { pruned: count, anchored: streams.size };
+    const reached = new Set<string>();
+    const anchors = new Map<string, ChainLink>();
+    const remaining = kept.filter(({ record, link }) => {
+      if (!reached.has(record.stream) && record.recordedAt < before) {
+        anchors.set(record.stream, link!);
+        return false;
+      }
+      reached.add(record.stream);
+      return true;
+    });
+    for (const [stream, link] of anchors) this.anchor(stream, link);
+    this.entries = remaining;
+    this.start = 0;
+    this.linked = remaining.length;
+    return { pruned: kept.length - remaining.length, anchored: anchors.size };
   }
 
   clear(): void {
@@ -204,14 +216,20 @@ class MemoryChain<T extends { readonly stream: string; readonly recordedAt: Date
     this.anchors.clear();
   }
 
+  /**
+   * Anchors `stream` at `link`, its last dropped record: each drop anchors a stream anew, later in its checkpoint
+   * chain, so a witness of an earlier anchor was pruned past.
+   */
+  private anchor(stream: string, link: ChainLink): void {
+    this.anchors.set(stream, { link, generation: (this.anchors.get(stream)?.generation ?? 0) + 1 });
+  }
+
   private drop(count: number): void {
     const end = this.start + count;
     if (this.linked < end) this.link();
     const dropped = new Map<string, ChainLink>();
     for (let i = this.start; i < end; i++) dropped.set(this.entries[i]!.record.stream, this.entries[i]!.link!);
-    // Each drop anchors a stream anew, later in its checkpoint chain: a witness of an earlier anchor was pruned past.
-    for (const [stream, link] of dropped)
-      this.anchors.set(stream, { link, generation: (this.anchors.get(stream)?.generation ?? 0) + 1 });
+    for (const [stream, link] of dropped) this.anchor(stream, link);
     this.start = end;
     // Cut the dropped prefix off once it is as long as what is kept: amortized O(1) per dropped entry.
     if (this.start >= this.entries.length - this.start) {

@@ -37,7 +37,9 @@ export interface PinnedMcpToolsOptions {
   /**
    * Tools of this server whose calls go through a declared capability (ADR 0083): each pinned tool named here is
    * handed over bound to its capability, so a call runs the capability's whole pipeline before the capability's
-   * executor — yours — calls the MCP tool. Unnamed tools are handed over as the adapter made them.
+   * executor — yours — calls the MCP tool. Unnamed tools are handed over as the adapter made them. Every route's
+   * capability is checked, whether its tool is pinned, refused or not listed: an unknown capability, or one without an
+   * executor, is a `VerdictConfigurationError`.
    */
   readonly route?: McpToolRoute;
   /** Default: `() => new Date()`. */
@@ -46,8 +48,11 @@ export interface PinnedMcpToolsOptions {
 
 /** How {@link PinnedMcpToolsOptions.route} routes MCP tools through declared capabilities. */
 export interface McpToolRoute {
-  /** The agent module's `VerdictTools`: a routed tool is `tools.bound(mcpTool, capability)`. */
-  readonly tools: Pick<VerdictTools, 'bound'>;
+  /**
+   * The agent module's `VerdictTools`: a routed tool is `tools.bound(mcpTool, capability)`, and every route is
+   * checked with `tools.requireBindable`.
+   */
+  readonly tools: Pick<VerdictTools, 'bound' | 'requireBindable'>;
   /** MCP tool name → the name of the capability its calls go through (declared with an executor). */
   readonly capabilities: Readonly<Record<string, string>>;
 }
@@ -71,6 +76,8 @@ export interface PinnedMcpTools {
  * {@link McpToolRefused} for each (ADR 0067). A refused tool is never given to the agent, so its description never
  * reaches the model.
  *
+ * @throws VerdictConfigurationError when a route names an unknown capability, or one without an executor, whatever
+ *   its tool's pin status (ADR 0083).
  * @example
  * const pins = serverPins(await readLockfile(path), 'files', url);
  * const files = pinnedMcpTools('files', await client.getTools('files'), { pins, events });
@@ -82,13 +89,17 @@ export function pinnedMcpTools(
   options: PinnedMcpToolsOptions,
 ): PinnedMcpTools {
   const clock = options.clock ?? (() => new Date());
+  // Every route, before any tool is looked at: a typo'd capability is an error even while its tool is refused.
+  const { route } = options;
+  if (route !== undefined)
+    for (const [tool, capability] of Object.entries(route.capabilities)) route.tools.requireBindable(tool, capability);
   const tools: StructuredToolInterface[] = [];
   const refused: RefusedMcpTool[] = [];
   const current = listed.map((tool) => mcpToolPin(server, tool));
   listed.forEach((tool, index) => {
     const pin = current[index]!;
     const status = pinStatus(options.pins, pin);
-    if (status === Status.Pinned) return void tools.push(routed(tool, options.route));
+    if (status === Status.Pinned) return void tools.push(routed(tool, route));
     refused.push({ server, tool: tool.name, status });
     const pinned = options.pins.find((each) => each.server === server && each.tool === tool.name);
     emitSafely(

@@ -48,6 +48,16 @@ export class VerdictTools {
     return tool;
   }
 
+  /**
+   * Checks, without making a tool, what {@link bound} checks: that a tool named `tool` may be bound to `capability`
+   * (declared, with an executor). `pinnedMcpTools` checks every route this way, whether its tool is handed over or not.
+   * @throws VerdictConfigurationError for an unknown capability or one without an executor (before boot completes,
+   *   the check is made at boot).
+   */
+  requireBindable(tool: string, capability: string): void {
+    this.registry.requireBindable(capability, tool);
+  }
+
   /** Wraps an existing tool: `capability`'s proposal checks run before the tool's own handler (migration bridge). */
   guarded(tool: StructuredToolInterface, capability: string): VerdictGuardedTool {
     this.registry.requireBindable(capability, tool.name, false);

@@ -12,7 +12,13 @@ export interface McpPendingApproval {
   /** Pass it back as `_meta["verdict/toolCallId"]` once a human approved the call. */
   readonly toolCallId: string;
   readonly capability: string;
-  /** The capability's reason for asking (application text). */
+  /**
+   * Why the call waits for a human: the capability's `requiresConfirmation` reason (application text). When
+   * provenance asks — strict mode, or a provenance rule, and an MCP call's window is always unobserved — it is
+   * followed by the capability's `provenance.reason`, if any, and the provenance summary; a capability without
+   * `requiresConfirmation` has those alone. The summary names source labels and argument paths (a path the policy
+   * does not declare as `#<sha256 prefix>`), never an argument's value, an id or content.
+   */
   readonly reason: string;
   /** The application's description of this call, or `null`. */
   readonly description: string | null;

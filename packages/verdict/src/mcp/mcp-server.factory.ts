@@ -13,8 +13,9 @@ import {
 import { randomBytes } from 'node:crypto';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from '../authorization/authorization-options.interface.js';
 import { validateArguments } from '../capabilities/argument-validator.js';
-import type { ActionContext } from '../context/action-context.js';
+import { type ActionContext, isActionContext } from '../context/action-context.js';
 import { ActionContextStore } from '../context/action-context.store.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { ToolKind } from '../evidence/tool-kind.js';
 import { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
 import { PublicMessage } from '../public-message.js';
@@ -50,8 +51,20 @@ export class McpServerFactory {
     @Inject(VERDICT_MCP_OPTIONS) private readonly options: VerdictMcpOptions,
   ) {}
 
-  /** A server whose every tool call acts as `context` (the principal `authenticate` answered). */
-  create(context: ActionContext): Server {
+  /**
+   * A server whose every tool call acts as `principal` (the principal `authenticate` answered, or the one you
+   * authenticated for another transport). The server keeps a frozen copy: replacing the caller's `actor` or
+   * `tenant` afterwards does not change the principal of an open connection.
+   * @throws VerdictConfigurationError when `principal` is not an action context — null, no actor or a blank one, a
+   *   tenant that is neither a non-blank string nor null — before any server is made (a missing identity claim is
+   *   never a principal).
+   */
+  create(principal: ActionContext): Server {
+    if (!isActionContext(principal))
+      throw new VerdictConfigurationError(
+        'McpServerFactory.create: the principal is not an action context ({ actor, tenant }): an actor that is not blank, and a tenant that is a non-blank string or null.',
+      );
+    const context: ActionContext = Object.freeze({ ...principal });
     const { name, version } = this.options.serverInfo ?? { name: 'verdict', version: '1.0.0' };
     const server = new Server({ name, version }, { capabilities: { tools: {} } });
     // Asked per request, never kept for the server's life: a stdio or in-memory connection lasts, and the ability

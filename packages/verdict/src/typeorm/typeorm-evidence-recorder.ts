@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { ChainVerification } from '../evidence/chain-verification.js';
-import { EvidenceKind } from '../evidence/chain-link.js';
+import { EvidenceKind, assertChainable } from '../evidence/chain-link.js';
 import { type DecisionRecord, decisionRecord } from '../evidence/decision-record.js';
 import type { CheckpointKey } from '../evidence/evidence-checkpoint.js';
 import type {
@@ -99,6 +99,9 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
     if (records.length === 0) return;
     // decisionRecord copies the declared fields only: a caller's object may carry more (raw arguments).
     const rows = records.map((record) => decisionRecord(record, record));
+    // Refused now, as the in-memory recorder refuses it (ADR 0075): written, a record the seal cannot hash would hold
+    // back the link of every record of its batch.
+    for (const row of rows) assertChainable(row);
     await this.insert(this.decisions, rows);
     this.written(EvidenceKind.Decision, rows);
   }
@@ -106,6 +109,7 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
   async recordRelease(record: ReleaseRecord): Promise<void> {
     // releaseRecord copies the declared fields only, as decisionRecord does for decisions.
     const row = releaseRecord(record);
+    assertChainable(row);
     await this.insert(this.releases, [row]);
     this.written(EvidenceKind.Release, [row]);
   }
