@@ -230,7 +230,7 @@ describe('model budgets on a createAgent agent', () => {
     await expect(run(inConversation, [{ text: 'hi', usage: { input: 1, output: 1 } }]).invoked).resolves.toBeDefined();
   });
 
-  it.each([-1, 0.5, Number.NaN])(
+  it.each([-2, 0.5, Number.NaN])(
     'attack: a model declaring a maximum output (ls_max_tokens) of %p is refused with VerdictConfigurationError, not given the configured maximum; nothing is reserved',
     async (declared) => {
       const { run, remaining } = await setup({ ...tokensPerActor(10_000), maxOutputTokens: 1_024 });
@@ -249,27 +249,26 @@ describe('model budgets on a createAgent agent', () => {
   it.each([
     [MAX_OUTPUT, MAX_OUTPUT],
     [0, 0],
-  ])(
-    'control: a model declaring a maximum output of %p reserves %p output tokens, whatever the configured maximum',
-    async (declared, reserved) => {
-      const { run, remaining } = await setup({ ...tokensPerActor(10_000), maxOutputTokens: 1_024 });
-      const held: Array<Record<string, number>> = [];
-      const { invoked } = run(
-        alice,
-        [
-          async () => {
-            held.push(await remaining(alice));
-            return { text: 'ok', usage: { input: 9, output: 1 } };
-          },
-        ],
-        'scripted-small',
-        declared,
-      );
-      expect((await invoked).messages.at(-1)?.content).toBe('ok');
-      expect(held).toEqual([{ tokens: 10_000 - (INPUT_ESTIMATE + reserved) }]);
-      expect(await remaining(alice)).toEqual({ tokens: 9_990 });
-    },
-  );
+    // `-1` is "no limit" (Ollama's numPredict): no maximum declared, so the configured one is reserved.
+    [-1, 1_024],
+  ])('control: a model declaring a maximum output of %p reserves %p output tokens', async (declared, reserved) => {
+    const { run, remaining } = await setup({ ...tokensPerActor(10_000), maxOutputTokens: 1_024 });
+    const held: Array<Record<string, number>> = [];
+    const { invoked } = run(
+      alice,
+      [
+        async () => {
+          held.push(await remaining(alice));
+          return { text: 'ok', usage: { input: 9, output: 1 } };
+        },
+      ],
+      'scripted-small',
+      declared,
+    );
+    expect((await invoked).messages.at(-1)?.content).toBe('ok');
+    expect(held).toEqual([{ tokens: 10_000 - (INPUT_ESTIMATE + reserved) }]);
+    expect(await remaining(alice)).toEqual({ tokens: 9_990 });
+  });
 
   it('refuses a model call outside any action context', async () => {
     const { budget } = await setup(tokensPerActor(1_000));

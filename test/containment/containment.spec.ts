@@ -32,9 +32,10 @@ const PROBING = 'cross-tenant-probing';
 /**
  * The documents domain with kill switches in memory and one rule: three cross-tenant requests by one
  * actor within ten minutes contain that actor. `documents.peek` resolves any tenant's document (CASL
- * refuses the foreign ones) and takes a free-text `onBehalfOf` the model fills in.
+ * refuses the foreign ones) and takes a free-text `onBehalfOf` the model fills in. `methodKey`: the module's
+ * `actorKey` written as a method of its options, reading them through `this`.
  */
-async function setup() {
+async function setup({ methodKey = false }: { methodKey?: boolean } = {}) {
   const fixture = documentsFixture();
   fixture.documents.set(4, new Document(4, 'globex', 'gina', 'gina plan'));
   let now = new Date('2026-01-01T10:00:00.000Z');
@@ -61,7 +62,14 @@ async function setup() {
     capabilities: [peek],
     evidence,
     clock: () => now,
-    actorKey: (actor: Actor) => `customer:${actor.id}`,
+    ...(methodKey
+      ? {
+          actorPrefix: 'customer:',
+          actorKey(actor: Actor) {
+            return (this as unknown as { actorPrefix: string }).actorPrefix + actor.id;
+          },
+        }
+      : { actorKey: (actor: Actor) => `customer:${actor.id}` }),
     tenantOf: (target) => (target instanceof Document ? target.tenant : undefined),
     containment: {
       store,
@@ -133,6 +141,13 @@ describe('containment', () => {
       ]);
       await containment.engage({ scope: 'tenant', subject: 'acme', ...operator });
       expect([await outcome(bob, 2), await outcome(gina, 4)]).toEqual(['deny@containment', 'executed']);
+    });
+
+    it('contains an actor keyed by an actorKey written as a method of the options; no one else (control)', async () => {
+      const { containment, outcome } = await setup({ methodKey: true });
+      expect(await outcome(alice, 1)).toBe('executed');
+      await containment.engage({ scope: 'actor', subject: 'customer:alice', ...operator });
+      expect([await outcome(alice, 1), await outcome(bob, 2)]).toEqual(['deny@containment', 'executed']);
     });
 
     it('denies a contained actor at containment even for a capability name the model made up', async () => {

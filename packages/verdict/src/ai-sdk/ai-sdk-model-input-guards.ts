@@ -4,7 +4,7 @@ import { ContextReleaseService } from '../context-release/context-release.servic
 import type { Destination } from '../context-release/destination.js';
 import { ActionContextStore } from '../context/action-context.store.js';
 import { ACTION_CONTEXT_OPTIONS, type ActionContextOptions } from '../context/action-context-options.interface.js';
-import { principalKeyOf } from '../context/actor-key.js';
+import { principalKeyOf, moduleActorKey } from '../context/actor-key.js';
 import { conversationIdOf } from '../context/conversation-id.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import { ProvenanceLabels } from '../provenance/provenance-labels.js';
@@ -41,7 +41,7 @@ export class AiSdkModelInputGuards {
       'releaser' | 'destination' | 'publicMessage' | 'isCapability' | 'provenanceLabels' | 'conversation'
     >,
   ): AiSdkModelInputGuard {
-    const actorKey = this.contextOptions.actorKey?.bind(this.contextOptions);
+    const actorKey = moduleActorKey(this.contextOptions);
     const conversation = () => {
       const context = this.contexts.current();
       return context === undefined

@@ -3,7 +3,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { validateArguments } from '../capabilities/argument-validator.js';
 import type { ActionContext } from '../context/action-context.js';
-import { actorFingerprint, tenantFingerprintOf } from '../context/actor-key.js';
+import { actorFingerprint, tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
 import { type DeciderRefusal, deciderRefusal } from '../containment/decider-refusal.js';
 import { DecisionContainment, type HumanDecision } from '../containment/decision-containment.js';
 import { Decision } from '../decisions/decision.js';
@@ -233,7 +233,7 @@ export class ApprovalBatchService {
       verdict: decision.decision === 'approve' ? 'approve' : 'reject',
       decider: approver.context,
       requester: {
-        actorFingerprint: actorFingerprint(requester, this.options.actorKey),
+        actorFingerprint: actorFingerprint(requester, moduleActorKey(this.options)),
         tenantFingerprint: tenantFingerprintOf(requester),
       },
     };
@@ -258,7 +258,7 @@ export class ApprovalBatchService {
   /** The batch's receipts that `requester` asked for (any state). */
   private async requesters(batchId: string, requester: ActionContext): Promise<ApprovalReceipt[]> {
     const store = this.store();
-    const actorKey = this.options.actorKey?.bind(this.options);
+    const actorKey = moduleActorKey(this.options);
     return (await store.inBatch!(batchId)).filter((r) => askedBy(r, requester, this.registry, actorKey));
   }
 

@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import type { ActionContext } from '../context/action-context.js';
-import { actorFingerprint, tenantFingerprintOf } from '../context/actor-key.js';
+import { actorFingerprint, tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
 import { DecisionContainment, type HumanDecision } from '../containment/decision-containment.js';
 import { decisionTrail } from '../evidence/decision-trail.js';
 import { Decision } from '../decisions/decision.js';
@@ -249,7 +249,7 @@ export class ApprovalService {
         parties.requester === undefined
           ? undefined
           : {
-              actorFingerprint: actorFingerprint(parties.requester, this.options.actorKey),
+              actorFingerprint: actorFingerprint(parties.requester, moduleActorKey(this.options)),
               tenantFingerprint: tenantFingerprintOf(parties.requester),
             },
     };
@@ -289,7 +289,7 @@ export class ApprovalService {
 
   /** Whether `requester` is who asked for `receipt`, in the conversation it was asked in (`askedBy`). */
   private askedBy(receipt: ApprovalReceipt, requester: ActionContext): boolean {
-    return askedBy(receipt, requester, this.registry, this.options.actorKey?.bind(this.options));
+    return askedBy(receipt, requester, this.registry, moduleActorKey(this.options));
   }
 
   private store(): ApprovalReceiptStore {

@@ -1,3 +1,4 @@
+import { moduleActorKey } from '../context/actor-key.js';
 import { Logger } from '@nestjs/common';
 import type { GateRequest } from '../capabilities/gate-request.js';
 import type { ActionContextOptions } from '../context/action-context-options.interface.js';
@@ -22,9 +23,7 @@ export function budgetReservationOf(
   { definition, envelope, target, clock }: GateRequest,
 ): BudgetReservation {
   const budget = definition.budget!;
-  // Called as the module's own method, as everywhere else: an `actorKey(actor) { return this… }` reads the options.
-  const actorKey = options.actorKey?.bind(options);
-  const window = spendBudgetWindowOf(definition.name, budget, envelope.context, clock(), actorKey);
+  const window = spendBudgetWindowOf(definition.name, budget, envelope.context, clock(), moduleActorKey(options));
   const amount = budget.amountOf(envelope, target);
   if (!Number.isSafeInteger(amount) || amount < 0) throw new InvalidBudgetAmountError(definition.name, amount);
   return { ...window, amount };

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { ActionContext } from '../context/action-context.js';
-import { actorFingerprint, tenantFingerprintOf } from '../context/actor-key.js';
+import { actorFingerprint, tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { MissingModelBudgetScopeError } from '../errors/missing-model-budget-scope.error.js';
 import { ModelBudgetExceededError } from '../errors/model-budget-exceeded.error.js';
@@ -75,7 +75,7 @@ export class ModelBudgetGate {
   ) {
     this.config = options.modelBudgets;
     this.clock = options.clock ?? (() => new Date());
-    this.actorKey = options.actorKey?.bind(options);
+    this.actorKey = moduleActorKey(options);
     if (this.config !== undefined) assertModelBudgetsConfigured(this.config, options);
   }
 

@@ -1,3 +1,4 @@
+import { moduleActorKey } from '../context/actor-key.js';
 import type { ActionContextOptions } from '../context/action-context-options.interface.js';
 import type { CapabilityDefinition } from './capability-definition.js';
 
@@ -13,6 +14,6 @@ export function withModuleActorKey(
   const confirmation = definition.requiresConfirmation;
   if (confirmation === undefined || confirmation.actorKey !== undefined || options.actorKey === undefined)
     return definition;
-  const actorKey = options.actorKey.bind(options);
+  const actorKey = moduleActorKey(options)!;
   return Object.freeze({ ...definition, requiresConfirmation: Object.freeze({ ...confirmation, actorKey }) });
 }

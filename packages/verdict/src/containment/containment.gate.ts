@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import type { ActionContext } from '../context/action-context.js';
-import { actorFingerprint, tenantFingerprintOf } from '../context/actor-key.js';
+import { actorFingerprint, tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
 import { Decision } from '../decisions/decision.js';
 import { Stage } from '../decisions/stage.js';
 import { KILL_SWITCH_OPTIONS, type KillSwitchOptions } from './kill-switch-options.interface.js';
@@ -31,7 +31,7 @@ export class ContainmentGate {
   async check(capability: string, context: ActionContext): Promise<Decision | null> {
     if (this.options.containment === undefined) return null;
     // Derived on every call, engaged switches or not: an actor without a usable key is a wiring fault now, not in an incident.
-    const actor = actorFingerprint(context, this.options.actorKey);
+    const actor = actorFingerprint(context, moduleActorKey(this.options));
     const tenant = tenantFingerprintOf(context);
     return this.checkKeys([
       { scope: ContainmentScope.Capability, subject: capability },

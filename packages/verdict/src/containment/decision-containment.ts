@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { ActionContext } from '../context/action-context.js';
-import { actorFingerprint, tenantFingerprintOf } from '../context/actor-key.js';
+import { actorFingerprint, tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
 import type { Decision } from '../decisions/decision.js';
 import { CapabilityDenied } from '../events/capability-denied.event.js';
 import { emitSafely } from '../events/emit-safely.js';
@@ -56,7 +56,7 @@ export class DecisionContainment {
    */
   async isDeciderContained(decider: ActionContext): Promise<boolean> {
     if (this.options.containment === undefined) return false;
-    const actor = actorFingerprint(decider, this.options.actorKey);
+    const actor = actorFingerprint(decider, moduleActorKey(this.options));
     return (await this.gate.checkKeys([{ scope: ContainmentScope.Actor, subject: actor }])) !== null;
   }
 
@@ -71,7 +71,7 @@ export class DecisionContainment {
         decision.capability,
         refusal.stage,
         correlationId,
-        decider === undefined ? null : actorFingerprint(decider, this.options.actorKey),
+        decider === undefined ? null : actorFingerprint(decider, moduleActorKey(this.options)),
         decider === undefined ? null : tenantFingerprintOf(decider),
         occurredAt,
       ),
@@ -84,7 +84,7 @@ export class DecisionContainment {
       if (subject !== null && subject !== undefined) keys.push({ scope, subject });
     };
     // Derived whether or not a switch is engaged: a decider without a usable actor key is a wiring fault now.
-    if (decider !== undefined) add(ContainmentScope.Actor, actorFingerprint(decider, this.options.actorKey));
+    if (decider !== undefined) add(ContainmentScope.Actor, actorFingerprint(decider, moduleActorKey(this.options)));
     if (verdict === 'reject') return keys;
     add(ContainmentScope.Capability, capability);
     if (decider !== undefined) add(ContainmentScope.Tenant, tenantFingerprintOf(decider));

@@ -14,6 +14,14 @@ import type { ActionContext } from './action-context.js';
  */
 export type ActorKey<TActor = any> = (actor: TActor) => JsonValue;
 
+/**
+ * The module's `actorKey`, called as a method of the options it was given with (an `actorKey(actor) { return this… }`
+ * reads them), or `undefined` when none is configured. Every part of Verdict that calls the module's key takes it so.
+ */
+export function moduleActorKey(options: { readonly actorKey?: ActorKey }): ActorKey | undefined {
+  return options.actorKey?.bind(options);
+}
+
 /** The key of an actor when no {@link ActorKey} is configured: the actor itself (it must be plain JSON). */
 export function defaultActorKey(actor: unknown): JsonValue {
   return actor as JsonValue;

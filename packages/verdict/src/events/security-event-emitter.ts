@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { ActionContext } from '../context/action-context.js';
-import { actorFingerprint, tenantFingerprintOf } from '../context/actor-key.js';
+import { actorFingerprint, tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
 import { conversationIdOf } from '../context/conversation-id.js';
 import { ContainmentRules } from '../containment/containment-rules.js';
 import type { Decision } from '../decisions/decision.js';
@@ -191,7 +191,7 @@ export class SecurityEventEmitter {
 
   private actorFingerprint(context: ActionContext): string | null {
     try {
-      return actorFingerprint(context, this.options.actorKey);
+      return actorFingerprint(context, moduleActorKey(this.options));
     } catch {
       return null; // an actor without a usable key: the event still fires, attributed to no one
     }

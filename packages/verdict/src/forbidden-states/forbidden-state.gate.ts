@@ -1,3 +1,4 @@
+import { moduleActorKey } from '../context/actor-key.js';
 import { Decision } from '../decisions/decision.js';
 import { SecuritySignal } from '../decisions/security-signal.js';
 import { Stage } from '../decisions/stage.js';
@@ -19,16 +20,17 @@ const NOTHING_MODELLED = Decision.permit(Stage.Execution, 'trajectory: no modell
  * become stricter (ADR 0009).
  */
 export async function admitTrajectory(
-  { trajectories, actorKey: moduleActorKey }: TrajectoryOptions & Pick<ActionContextOptions, 'actorKey'>,
+  options: TrajectoryOptions & Pick<ActionContextOptions, 'actorKey'>,
   { definition, envelope, target, clock, trail }: GateRequest,
 ): Promise<Decision> {
+  const { trajectories } = options;
   const now = clock();
   const policy = definition.forbidStates!;
   const produced = policy.effectOf(envelope, target);
   const effects: readonly Effect[] = produced === null ? [] : Array.isArray(produced) ? produced : [produced as Effect];
   if (effects.length === 0) return NOTHING_MODELLED;
   const { scope } = policy;
-  const key = scope.keyOf(envelope.context, target, moduleActorKey);
+  const key = scope.keyOf(envelope.context, target, moduleActorKey(options));
   if (key === null || key === undefined) throw new MissingTrajectoryError(envelope.capability, scope.id);
   const trajectoryFingerprint = fingerprint({ model: policy.modelFingerprint, scope: scope.id, trajectory: key });
   const { machine } = policy;

@@ -18,7 +18,8 @@ export function modelFactsOf(model: unknown): ModelFacts {
   return {
     model: typeof name === 'string' && name.trim() !== '' ? name : undefined,
     // Declared, it is what the call reserves: anything but a non-negative safe integer is refused by the gate
-    // (VerdictConfigurationError), as the AI SDK's and the Agents' own settings are, never taken for no maximum.
-    maxOutputTokens: max === undefined || max === null ? undefined : (max as number),
+    // (VerdictConfigurationError), as the AI SDK's and the Agents' own settings are. `-1` is how some models (Ollama's
+    // `numPredict`) say "no limit": that declares no maximum, as an unset one does.
+    maxOutputTokens: max === undefined || max === null || max === -1 ? undefined : (max as number),
   };
 }

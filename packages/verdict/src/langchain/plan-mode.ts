@@ -2,7 +2,7 @@ import { interrupt } from '@langchain/langgraph';
 import { type StructuredToolInterface, tool } from '@langchain/core/tools';
 import { createMiddleware } from 'langchain';
 import type { ActionContextStore } from '../context/action-context.store.js';
-import { type ActorKey, principalKeyOf } from '../context/actor-key.js';
+import { type ActorKey, principalKeyOf, moduleActorKey } from '../context/actor-key.js';
 import { PlanRecorded } from '../events/plan-recorded.event.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { type Plan, planFingerprint, planSchema, withPlan } from '../plans/plan.js';
@@ -159,7 +159,7 @@ export class PlanMode {
   private keyOf(thread: string | undefined): string | undefined {
     const context = this.contexts.current();
     if (thread === undefined || context === undefined) return undefined;
-    return JSON.stringify([principalKeyOf(context, this.options.actorKey), thread]);
+    return JSON.stringify([principalKeyOf(context, moduleActorKey(this.options)), thread]);
   }
 
   private answer(text: string): string {

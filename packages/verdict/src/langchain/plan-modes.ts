@@ -1,3 +1,4 @@
+import { moduleActorKey } from '../context/actor-key.js';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
@@ -27,7 +28,7 @@ export class PlanModes {
       ...options,
       isCapability: (name) => this.registry.find(name) !== undefined,
       events: this.events,
-      actorKey: this.options.actorKey?.bind(this.options),
+      actorKey: moduleActorKey(this.options),
     });
   }
 }

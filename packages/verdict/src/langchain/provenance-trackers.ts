@@ -1,3 +1,4 @@
+import { moduleActorKey } from '../context/actor-key.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { ActionContextStore } from '../context/action-context.store.js';
@@ -23,7 +24,7 @@ export class ProvenanceTrackers {
 
   /** A tracker for one agent; every tracker of the module shares what it saw, so labels follow text across agents. */
   forAgent(options: ProvenanceTrackerOptions = {}): ProvenanceTracker {
-    const actorKey = this.contextOptions.actorKey?.bind(this.contextOptions);
+    const actorKey = moduleActorKey(this.contextOptions);
     const wiring = provenanceTrackerWiring(this.registry, this.labels, this.options, this.contexts, actorKey);
     return new ProvenanceTracker(wiring, options);
   }

@@ -53,7 +53,7 @@ export class McpServerFactory {
 
   /**
    * A server whose every tool call acts as `principal` (the principal `authenticate` answered, or the one you
-   * authenticated for another transport). The server keeps a frozen copy: replacing the caller's `actor` or
+   * authenticated for another transport). The server keeps a frozen copy (its metadata too): replacing the caller's `actor` or
    * `tenant` afterwards does not change the principal of an open connection.
    * @throws VerdictConfigurationError when `principal` is not an action context — null, no actor or a blank one, a
    *   tenant that is neither a non-blank string nor null — before any server is made (a missing identity claim is
@@ -64,7 +64,12 @@ export class McpServerFactory {
       throw new VerdictConfigurationError(
         'McpServerFactory.create: the principal is not an action context ({ actor, tenant }): an actor that is not blank, and a tenant that is a non-blank string or null.',
       );
-    const context: ActionContext = Object.freeze({ ...principal });
+    // Its metadata copied too: a conversation id changed afterwards must not move an open connection's call ceilings.
+    const { metadata } = principal;
+    const context: ActionContext = Object.freeze({
+      ...principal,
+      ...(metadata === undefined ? {} : { metadata: Object.freeze({ ...metadata }) }),
+    });
     const { name, version } = this.options.serverInfo ?? { name: 'verdict', version: '1.0.0' };
     const server = new Server({ name, version }, { capabilities: { tools: {} } });
     // Asked per request, never kept for the server's life: a stdio or in-memory connection lasts, and the ability

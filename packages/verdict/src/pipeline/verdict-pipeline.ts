@@ -1,3 +1,4 @@
+import { moduleActorKey } from '../context/actor-key.js';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { ApprovalPhase } from '../approvals/approval-phase.js';
@@ -81,7 +82,7 @@ export class VerdictPipeline {
     @Optional() private readonly events?: EventEmitter2,
   ) {
     const clock = (this.clock = options.clock ?? (() => new Date()));
-    this.actors = new ActorAttribution(options.actorKey?.bind(options));
+    this.actors = new ActorAttribution(moduleActorKey(options));
     this.ceilings = new CallCeilingGate(options);
     this.setting = {
       evidence,
@@ -173,7 +174,7 @@ export class VerdictPipeline {
       context: this.contexts.require(proposal.capability),
       clock: this.clock,
       options: this.options.provenance,
-      actorKey: this.options.actorKey?.bind(this.options),
+      actorKey: moduleActorKey(this.options),
     });
   }
 
@@ -264,7 +265,7 @@ export class VerdictPipeline {
       trail,
       now: envelope.createdAt,
       emit: (event) => emitSafely(this.events, UntrustedInfluenceDetected.event, event),
-      actorKey: this.options.actorKey?.bind(this.options),
+      actorKey: moduleActorKey(this.options),
       dryRun: trail.toolKind === ToolKind.Evaluation,
     });
     if (isThenable(assessed)) assessed = await assessed;

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { ZodType, z } from 'zod';
 import { ActionContextStore } from '../context/action-context.store.js';
 import type { ActionContext } from '../context/action-context.js';
-import { actorFingerprint, principalKeyOf, tenantFingerprintOf } from '../context/actor-key.js';
+import { actorFingerprint, principalKeyOf, tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
 import { conversationIdOf } from '../context/conversation-id.js';
 import { Trust } from '../context-release/trust.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
@@ -206,13 +206,13 @@ export class QuarantineService {
    */
   private ownerOf(context: ActionContext | undefined): string {
     if (context === undefined) return '';
-    const principal = principalKeyOf(context, this.options.actorKey?.bind(this.options));
+    const principal = principalKeyOf(context, moduleActorKey(this.options));
     return JSON.stringify([principal, conversationIdOf(context)]);
   }
 
   private actorFingerprintOf(context: ActionContext): string | null {
     try {
-      return actorFingerprint(context, this.options.actorKey?.bind(this.options));
+      return actorFingerprint(context, moduleActorKey(this.options));
     } catch {
       return null;
     }

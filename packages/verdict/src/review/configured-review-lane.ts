@@ -1,3 +1,4 @@
+import { moduleActorKey } from '../context/actor-key.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import type { ReviewOptions } from './review-options.interface.js';
 import type { ReviewLaneOptions } from './review-lane-options.interface.js';
@@ -17,7 +18,7 @@ export function configuredReviewLane(options: Pick<ReviewOptions, 'review' | 'ac
   if (lane.actorKey !== undefined || options.actorKey === undefined) return lane;
   let withKey = resolved.get(lane);
   if (withKey === undefined) {
-    const actorKey = options.actorKey.bind(options);
+    const actorKey = moduleActorKey(options)!;
     withKey = Object.freeze(Object.assign(Object.create(lane) as ReviewLaneOptions, { actorKey }));
     resolved.set(lane, withKey);
   }

@@ -1,3 +1,4 @@
+import { moduleActorKey } from '../context/actor-key.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { ActionContextStore } from '../context/action-context.store.js';
@@ -30,7 +31,7 @@ export class RuntimeProvenance {
     @Inject(PROVENANCE_STAGE_OPTIONS) options: ProvenanceStageOptions,
     @Inject(ACTION_CONTEXT_OPTIONS) contextOptions: ActionContextOptions,
   ) {
-    const actorKey = contextOptions.actorKey?.bind(contextOptions);
+    const actorKey = moduleActorKey(contextOptions);
     this.wiring = provenanceTrackerWiring(registry, labels, options, contexts, actorKey);
     this.windows = new RuntimeCallWindows(labels, this.wiring);
     this.labeller = new ContextLabeller(this.wiring);
