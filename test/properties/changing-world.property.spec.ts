@@ -319,10 +319,12 @@ describe('a world that changes between proposal and execution', () => {
       { numRuns: RUNS, seed: SEED },
     );
     // The generator is not vacuous: changes refused executions the proposal stage permitted, and unchanged
-    // or harmlessly changed worlds still executed.
-    expect(tally.refusedAfterChange).toBeGreaterThan(RUNS / 20);
-    expect(tally.executedUnchanged).toBeGreaterThan(RUNS / 20);
-    expect(tally.executedAfterHarmlessChange).toBeGreaterThan(RUNS / 20);
+    // or harmlessly changed worlds still executed. Each class comes up in about 6% (unchanged) to 10% of the
+    // runs, 175 to 300 of them; the floor of 1% sits more than ten standard deviations below, so no seed
+    // misses it by chance while a generator that stopped producing a class still fails.
+    expect(tally.refusedAfterChange).toBeGreaterThan(RUNS / 100);
+    expect(tally.executedUnchanged).toBeGreaterThan(RUNS / 100);
+    expect(tally.executedAfterHarmlessChange).toBeGreaterThan(RUNS / 100);
   });
 
   it.each<[string, Change, boolean]>([
