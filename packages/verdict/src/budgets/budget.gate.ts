@@ -1,7 +1,7 @@
-import { moduleActorKey } from '../context/actor-key.js';
 import { Logger } from '@nestjs/common';
 import type { GateRequest } from '../capabilities/gate-request.js';
 import type { ActionContextOptions } from '../context/action-context-options.interface.js';
+import { moduleActorKey } from '../context/actor-key.js';
 import { Decision } from '../decisions/decision.js';
 import { Disposition } from '../decisions/disposition.js';
 import { Stage } from '../decisions/stage.js';

@@ -74,16 +74,15 @@ export class CallCeilingGate {
       (await this.store!.reserve({ ...counter, limit: ceiling - 1, amount: 0 })).reserved;
     if (deniedProposals !== undefined && !(await below(counters.refusals, deniedProposals)))
       return Decision.deny(Stage.CallCeiling, DENIED_PROPOSAL_CEILING);
-    if (toolCalls !== undefined && dryRun) {
-      if (!(await below(counters.calls, toolCalls))) return Decision.deny(Stage.CallCeiling, TOOL_CALL_CEILING);
-    } else if (toolCalls !== undefined) {
-      await trail.beforeMutation();
-      const call = { ...counters.calls, limit: toolCalls, amount: 1 };
-      const counted = await this.store!.reserve(call);
-      if (!counted.reserved) return Decision.deny(Stage.CallCeiling, TOOL_CALL_CEILING);
-      trail.markMutated();
-      await this.store!.commit(call);
-    }
+    if (toolCalls === undefined) return null;
+    if (dryRun)
+      return (await below(counters.calls, toolCalls)) ? null : Decision.deny(Stage.CallCeiling, TOOL_CALL_CEILING);
+    await trail.beforeMutation();
+    const call = { ...counters.calls, limit: toolCalls, amount: 1 };
+    const counted = await this.store!.reserve(call);
+    if (!counted.reserved) return Decision.deny(Stage.CallCeiling, TOOL_CALL_CEILING);
+    trail.markMutated();
+    await this.store!.commit(call);
     return null;
   }
 

@@ -65,8 +65,6 @@ const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 export class ModelBudgetGate {
   private readonly config: ModelCallBudgets | undefined;
   private readonly clock: () => Date;
-  /** The module's `actorKey`, called as its method. */
-  private readonly actorKey: ModelBudgetOptions['actorKey'];
 
   /** @throws VerdictConfigurationError at boot for a malformed `modelBudgets` or one without a budget store. */
   constructor(
@@ -75,7 +73,6 @@ export class ModelBudgetGate {
   ) {
     this.config = options.modelBudgets;
     this.clock = options.clock ?? (() => new Date());
-    this.actorKey = moduleActorKey(options);
     if (this.config !== undefined) assertModelBudgetsConfigured(this.config, options);
   }
 
@@ -185,7 +182,7 @@ export class ModelBudgetGate {
   }
 
   private windowOf(budget: ModelBudget, context: ActionContext, now: Date) {
-    const binding = budgetScopeKeyOf(budget.per, context, this.actorKey);
+    const binding = budgetScopeKeyOf(budget.per, context, moduleActorKey(this.options));
     if (binding === null) throw new MissingModelBudgetScopeError(budget.name, budget.per);
     return {
       bucketFingerprint: fingerprint({
@@ -211,7 +208,7 @@ export class ModelBudgetGate {
   ): void {
     let actor: string | null;
     try {
-      actor = actorFingerprint(context, this.actorKey);
+      actor = actorFingerprint(context, moduleActorKey(this.options));
     } catch {
       actor = null; // an actor without a usable key: the event still fires, attributed to no one
     }

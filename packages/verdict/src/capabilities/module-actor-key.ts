@@ -1,5 +1,5 @@
-import { moduleActorKey } from '../context/actor-key.js';
 import type { ActionContextOptions } from '../context/action-context-options.interface.js';
+import { moduleActorKey } from '../context/actor-key.js';
 import type { CapabilityDefinition } from './capability-definition.js';
 
 /**

@@ -1,4 +1,3 @@
-import { moduleActorKey } from '../context/actor-key.js';
 import { Decision } from '../decisions/decision.js';
 import { SecuritySignal } from '../decisions/security-signal.js';
 import { Stage } from '../decisions/stage.js';
@@ -6,6 +5,7 @@ import { MissingTrajectoryError } from '../errors/missing-trajectory.error.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import type { GateRequest } from '../capabilities/gate-request.js';
 import type { ActionContextOptions } from '../context/action-context-options.interface.js';
+import { moduleActorKey } from '../context/actor-key.js';
 import type { Effect } from '../trajectory/index.js';
 import { foldEffects } from './fold-effects.js';
 import type { TrajectoryOptions } from './trajectory-options.interface.js';

@@ -1,9 +1,9 @@
-import { moduleActorKey } from '../context/actor-key.js';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { ActionContextStore } from '../context/action-context.store.js';
 import { ACTION_CONTEXT_OPTIONS, type ActionContextOptions } from '../context/action-context-options.interface.js';
+import { moduleActorKey } from '../context/actor-key.js';
 import { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import { PlanMode, type PlanModeOptions } from './plan-mode.js';
 

@@ -1,4 +1,3 @@
-import { moduleActorKey } from '../context/actor-key.js';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { ApprovalPhase } from '../approvals/approval-phase.js';
@@ -10,6 +9,7 @@ import { buildEnvelope } from '../capabilities/envelope.gate.js';
 import type { GateRequest } from '../capabilities/gate-request.js';
 import { ContainmentGate } from '../containment/containment.gate.js';
 import { ActionContextStore } from '../context/action-context.store.js';
+import { moduleActorKey } from '../context/actor-key.js';
 import { Decision } from '../decisions/decision.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { Stage } from '../decisions/stage.js';

@@ -1,8 +1,8 @@
-import { moduleActorKey } from '../context/actor-key.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { ActionContextStore } from '../context/action-context.store.js';
 import { ACTION_CONTEXT_OPTIONS, type ActionContextOptions } from '../context/action-context-options.interface.js';
+import { moduleActorKey } from '../context/actor-key.js';
 import { ContextLabeller, type ProvenanceTrackerOptions } from '../provenance/context-labeller.js';
 import { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import {
