@@ -1,9 +1,17 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { NestFactory } from '@nestjs/core';
-import { ActionContextStore, VerdictService, actorFingerprint, fingerprintString } from '@verdict/nestjs';
+import {
+  ActionContextStore,
+  InMemoryEvidenceQuery,
+  InMemoryEvidenceRecorder,
+  VerdictService,
+  actorFingerprint,
+  fingerprintString,
+} from '@verdict/nestjs';
 import { verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { dropDataSource, openDataSource, runNodeScript, testingKitFixture } from '@verdict/testing-kit';
+import { dropDataSource, openDataSource, runNodeScript, streamDecision, testingKitFixture } from '@verdict/testing-kit';
 import { JOBS_RUN, jobsAppModule } from '../../libs/testing/src/fixtures/jobs-app.module.js';
+import { inProcessCli } from './in-process-cli.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -141,5 +149,57 @@ describe('operator CLI: evidence', () => {
     const unknown = await cli('evidence', 'show', '00000000-0000-0000-0000-000000000000');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no evidence for correlation id');
+  });
+});
+
+/**
+ * Three decision records one second apart in memory, and `cli`: `verdict <argv>` run in this process over them,
+ * with the query's `list` spied on, so a test can tell whether anything was read.
+ */
+async function inMemoryEvidence() {
+  const recorder = new InMemoryEvidenceRecorder();
+  await recorder.recordDecisions(
+    [0, 1, 2].map((second) =>
+      streamDecision('tenant:acme', `refund ${second}`, new Date(Date.UTC(2026, 0, 1, 0, 0, second))),
+    ),
+  );
+  const evidenceQuery = new InMemoryEvidenceQuery(recorder);
+  const list = jest.spyOn(evidenceQuery, 'list');
+  const cli = (...argv: string[]) => inProcessCli({ evidence: recorder, evidenceQuery }, ...argv);
+  return { recorder, list, cli };
+}
+
+describe('operator CLI: evidence list --limit', () => {
+  it.each(['1e2', '0x10', '', ' 5', '5.0', '2.5', '-5', '0', '02'])(
+    'refuses --limit %j with exit 2, naming the flag, and reads nothing',
+    async (limit) => {
+      const { cli, list } = await inMemoryEvidence();
+      const refused = await cli('evidence', 'list', '--limit', limit, '--json');
+      expect(refused).toMatchObject({ code: 2, stdout: '' });
+      expect(JSON.parse(refused.stderr)).toEqual({
+        error: `--limit must be a positive integer in decimal digits (e.g. 100), not "${limit}"`,
+      });
+      expect(list).not.toHaveBeenCalled();
+    },
+  );
+
+  it('refuses a --limit no number holds exactly, naming the flag', async () => {
+    const { cli, list } = await inMemoryEvidence();
+    const limit = `${Number.MAX_SAFE_INTEGER}0`;
+    const refused = await cli('evidence', 'list', '--limit', limit);
+    expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining(`--limit must be at most`) });
+    expect(list).not.toHaveBeenCalled();
+  });
+
+  it('lists --limit 2 records, the newest (control)', async () => {
+    const { cli, list, recorder } = await inMemoryEvidence();
+    const listed = await cli('evidence', 'list', '--limit', '2', '--json');
+    expect(listed.code).toBe(0);
+    const newest = [...recorder.decisions()]
+      .sort((a, b) => b.recordedAt.getTime() - a.recordedAt.getTime())
+      .slice(0, 2)
+      .map((record) => record.id);
+    expect((JSON.parse(listed.stdout) as Array<{ id: string }>).map((record) => record.id)).toEqual(newest);
+    expect(list).toHaveBeenCalledWith(expect.objectContaining({ limit: 2 }));
   });
 });

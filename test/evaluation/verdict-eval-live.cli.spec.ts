@@ -70,6 +70,55 @@ describe('verdict-eval live', () => {
     expect(requests).toBe(0);
   });
 
+  it.each([
+    ['--trials', '1e0'],
+    ['--trials', ' 1'],
+    ['--concurrency', '0x1'],
+    ['--max-trials', '1.0'],
+    ['--max-tokens', ''],
+    ['--max-trials', '-1'],
+    ['--min-coverage', '8e-1'],
+    ['--min-utility', '.9'],
+  ])('refuses %s %j before reading anything: exit 2 naming the flag, no request, no report', async (flag, value) => {
+    let requests = 0;
+    const env = await loopbackEnv(() => {
+      requests++;
+      return { text: 'no' };
+    });
+    const run = await verdictEval(['live', SUITE, flag, value, '--out', 'bad-flag.json'], env);
+    expect(run).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining(`${flag} must be a `) });
+    expect(run.stderr).toContain(`not "${value}"`);
+    expect(requests).toBe(0);
+    expect(existsSync(join(work, 'bad-flag.json'))).toBe(false);
+  });
+
+  it('takes every numeric flag written in decimal (control), and runs the plan they set', async () => {
+    const env = await loopbackEnv(storefrontLoopbackModel());
+    const flags = { trials: 1, concurrency: 2, minCoverage: 0.5, minUtility: 0.75, maxTrials: 100, maxTokens: 1000000 };
+    const run = await verdictEval(
+      [
+        'live',
+        SUITE,
+        ...['--trials', String(flags.trials), '--concurrency', String(flags.concurrency)],
+        ...['--min-coverage', String(flags.minCoverage), '--min-utility', String(flags.minUtility)],
+        ...['--max-trials', String(flags.maxTrials), '--max-tokens', String(flags.maxTokens)],
+        ...['--out', 'decimal-flags.json'],
+      ],
+      env,
+    );
+    expect(run.code).toBe(0);
+    expect(report('decimal-flags.json')).toMatchObject({
+      complete: true,
+      plan: {
+        trialsPerCase: flags.trials,
+        concurrency: flags.concurrency,
+        minCoverage: flags.minCoverage,
+        minUtility: flags.minUtility,
+      },
+      budget: { maxTrials: flags.maxTrials, maxTokens: flags.maxTokens },
+    });
+  });
+
   it('runs the storefront live pack with its control arm, prints the figures and writes a report without the key', async () => {
     const env = await loopbackEnv(storefrontLoopbackModel());
     const run = await verdictEval(['live', SUITE, '--trials', '3', '--control', '--out', 'live.json'], env);

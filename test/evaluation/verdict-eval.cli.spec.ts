@@ -90,6 +90,21 @@ describe('verdict-eval', () => {
     expect(() => readFileSync(join(work, 'never.json'))).toThrow();
   });
 
+  it('refuses a --bound-threshold that is not a share written in decimal (exit 2), and takes 0.05 (control)', async () => {
+    await verdictEval(['run', SUITE, '--out', 'threshold.json']);
+    const compare = (threshold: string) =>
+      verdictEval(['compare', 'threshold.json', 'threshold.json', '--bound-threshold', threshold]);
+    for (const threshold of ['5e-2', '0x0', '.05', '-0', ' 0.05', '', '1.5'])
+      expect(await compare(threshold)).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: expect.stringContaining(
+          `--bound-threshold must be a share from 0 to 1 in decimal (e.g. 0.05), not "${threshold}"`,
+        ),
+      });
+    expect(await compare('0.05')).toMatchObject({ code: 0, stdout: expect.stringContaining('OK: no blocking change') });
+  });
+
   it('names itself verdict-eval in its help, and exits 0', async () => {
     const help = await verdictEval(['--help']);
     expect(help.code).toBe(0);

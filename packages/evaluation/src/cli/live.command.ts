@@ -4,6 +4,7 @@ import { SingleBar } from 'cli-progress';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { LiveReport as LiveReportType } from '../live/live-report.js';
 import type { ArmStatistics } from '../live/live-statistics.js';
+import { positiveInteger, share } from './decimal-flags.js';
 import { loadLiveSuite } from './load-live-suite.js';
 import { unwritableOutput } from './writable-output.js';
 
@@ -25,15 +26,22 @@ export interface LiveCommandOptions {
  * [--min-coverage S] [--min-utility S] [--resume partial.json] [--out file]`: runs a live suite against
  * the chat model the `VERDICT_LIVE_*` environment variables configure (it refuses to start without them),
  * writes the `verdict.live-report.v1` report after every trial (so a stopped run can be resumed) and
- * prints the figures per case and for the pack. Exit code 2 when the configuration, the suite or the
- * partial report is unusable, or the report cannot be written where `--out` says (checked before any trial, which
- * would spend tokens); case outcomes are results (exit 0): gate merges with `compare`.
+ * prints the figures per case and for the pack. Exit code 2 when a numeric flag is not written in decimal (counts:
+ * `[1-9][0-9]*`; shares: `0.8`, no exponent or sign; checked first, before anything is read), the configuration, the
+ * suite or the partial report is unusable, or the report cannot be written where `--out` says (checked before any
+ * trial, which would spend tokens); case outcomes are results (exit 0): gate merges with `compare`.
  */
 @Injectable()
 export class LiveCommand implements CliCommandRunner {
   constructor(@Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams) {}
 
   async run([file]: string[], options: LiveCommandOptions = {}): Promise<void> {
+    let numbers: NumericOptions;
+    try {
+      numbers = numericOptions(options);
+    } catch (error) {
+      return fail(this.streams, false, (error as Error).message, 2);
+    }
     const { LiveProvider, LiveReport, runLiveSuite } = await import('../live/index.js');
     const out = options.out ?? options.resume ?? 'verdict-live-report.json';
     const unwritable = unwritableOutput(out);
@@ -63,13 +71,8 @@ export class LiveCommand implements CliCommandRunner {
     try {
       const report = await runLiveSuite(loaded.suite, {
         provider,
-        trialsPerCase: integer(options.trials),
+        ...numbers,
         control: options.control === true,
-        concurrency: integer(options.concurrency),
-        minCoverage: share(options.minCoverage),
-        minUtility: share(options.minUtility),
-        maxTrials: integer(options.maxTrials),
-        maxTokens: integer(options.maxTokens),
         resume,
         onTrialFinished: ({ completed, total, report }) => {
           if (bar !== null && completed === 1) bar.start(total, 0);
@@ -93,12 +96,26 @@ export class LiveCommand implements CliCommandRunner {
   }
 }
 
-function integer(value: string | undefined): number | undefined {
-  return value === undefined ? undefined : Number(value);
+/** The run's numeric options, from the flags that set them. */
+interface NumericOptions {
+  readonly trialsPerCase?: number;
+  readonly concurrency?: number;
+  readonly minCoverage?: number;
+  readonly minUtility?: number;
+  readonly maxTrials?: number;
+  readonly maxTokens?: number;
 }
 
-function share(value: string | undefined): number | undefined {
-  return value === undefined ? undefined : Number(value);
+/** The numeric flags, parsed strictly (see `decimal-flags.ts`). @throws InvalidFlagError */
+function numericOptions(options: LiveCommandOptions): NumericOptions {
+  return {
+    trialsPerCase: positiveInteger('--trials', options.trials),
+    concurrency: positiveInteger('--concurrency', options.concurrency),
+    minCoverage: share('--min-coverage', options.minCoverage),
+    minUtility: share('--min-utility', options.minUtility),
+    maxTrials: positiveInteger('--max-trials', options.maxTrials),
+    maxTokens: positiveInteger('--max-tokens', options.maxTokens),
+  };
 }
 
 const percent = (value: number | null) => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);

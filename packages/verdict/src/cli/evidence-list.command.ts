@@ -4,6 +4,7 @@ import type { EvidenceFilter } from '../evidence/evidence-filter.js';
 import { EvidenceQuery } from '../evidence/evidence-query.interface.js';
 import { InvalidEvidenceFilterError } from '../errors/invalid-evidence-filter.error.js';
 import { instant } from './iso-instant.js';
+import { positiveInteger } from './decimal-integer.js';
 import { type CliStreams, fail, processStreams, table } from './cli-output.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import type { CliCommandRunner } from './cli-program.js';
@@ -30,7 +31,8 @@ const SHADOW_COLUMNS = [...COLUMNS, 'reason'] as const;
  * `evidence list [--capability <name>] [--disposition <d>] [--shadow] [--stage <s>] [--actor <fingerprint>]
  * [--tool-call <fingerprint>] [--since <ISO 8601>] [--until <ISO 8601>] [--limit <n>] [--json]`: decision records,
  * newest first (default 100, at most 1000); `--shadow` keeps only what shadow mode did not enforce (`would_deny`,
- * `would_confirm`), with each record's reason. A filter it cannot answer exits 2 and reads nothing.
+ * `would_confirm`), with each record's reason. A filter it cannot answer exits 2 and reads nothing, as does a
+ * `--limit` not written in decimal digits (`1e2`, `0x10`, `5.0`): it is never coerced.
  */
 @Injectable()
 export class EvidenceListCommand implements CliCommandRunner {
@@ -62,7 +64,7 @@ function filterOf(options: ListOptions): EvidenceFilter {
     toolCallFingerprint: options.toolCall,
     since: instant('--since', options.since),
     until: instant('--until', options.until),
-    limit: options.limit === undefined ? undefined : Number(options.limit),
+    limit: positiveInteger('--limit', options.limit),
   };
 }
 
