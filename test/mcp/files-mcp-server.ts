@@ -1,4 +1,5 @@
 import { MultiServerMCPClient } from '@langchain/mcp-adapters';
+import type { McpToolNaming } from '@verdict/nestjs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createServer } from 'node:http';
@@ -51,9 +52,12 @@ export async function startFilesServer({ deleteFile = false } = {}) {
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
   const clients: MultiServerMCPClient[] = [];
-  /** The tools a newly started agent process loads from the server (the adapter caches them per client). */
-  const listTools = () => {
-    const client = new MultiServerMCPClient({ files: { transport: 'http', url } });
+  /**
+   * The tools a newly started agent process loads from the server (the adapter caches them per client), named as
+   * its client's `naming` options say (default: as the server lists them).
+   */
+  const listTools = (naming: McpToolNaming = {}) => {
+    const client = new MultiServerMCPClient({ mcpServers: { files: { transport: 'http', url } }, ...naming });
     clients.push(client);
     return client.getTools('files');
   };

@@ -525,4 +525,5 @@ export {
   readLockfile,
   writeLockfile,
 } from './mcp/mcp-lockfile.js';
+export type { McpToolNaming } from './mcp/mcp-tool-naming.js';
 export { McpToolRefused } from './events/mcp-tool-refused.event.js';

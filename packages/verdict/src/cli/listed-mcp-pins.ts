@@ -6,18 +6,24 @@ import {
   type McpPinChange,
   readLockfile,
 } from '../mcp/mcp-lockfile.js';
+import { type McpToolNaming, recordedToolNaming } from '../mcp/mcp-tool-naming.js';
 import type { McpToolPin } from '../mcp/mcp-tool-pin.js';
 import { type CliStreams, fail } from './cli-output.js';
+import { namingOf } from './mcp-tool-naming-flags.js';
 
-/** Where `verdict mcp pin|diff` reads a server's tools: its name, its Streamable HTTP URL, request headers. */
+/**
+ * Where `verdict mcp pin|diff` reads a server's tools: its name, its Streamable HTTP URL, request headers, and the
+ * adapter's naming options the agent loads them with.
+ */
 export interface McpServerAddress {
   readonly server: string;
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  readonly toolNaming?: McpToolNaming;
 }
 
-/** The flags of `verdict mcp pin|diff`. */
-export interface McpCommandOptions {
+/** The flags of `verdict mcp pin|diff`; the naming flags are the adapter's options of the same names (ADR 0143). */
+export interface McpCommandOptions extends McpToolNaming {
   readonly lockfile?: string;
   readonly header?: readonly string[];
   readonly json?: boolean;
@@ -44,12 +50,14 @@ export function headersOf(flags: readonly string[] = []): Record<string, string>
 
 /**
  * The pins of every tool `address` lists now, read through `@langchain/mcp-adapters` exactly as an agent loads them
- * (so a pin written here is the pin `pinnedMcpTools` checks). The adapter is an optional peer, imported on use.
+ * and named by the adapter itself with the agent's naming options (so a pin written here is the pin `pinnedMcpTools`
+ * checks). The adapter is an optional peer, imported on use.
  */
 export async function listedMcpPins(address: McpServerAddress): Promise<McpToolPin[]> {
   const { MultiServerMCPClient } = await import('@langchain/mcp-adapters');
   const client = new MultiServerMCPClient({
-    [address.server]: { transport: 'http', url: address.url, headers: { ...address.headers } },
+    mcpServers: { [address.server]: { transport: 'http', url: address.url, headers: { ...address.headers } } },
+    ...recordedToolNaming(address.toolNaming),
   });
   try {
     const tools = await client.getTools(address.server);
@@ -71,6 +79,8 @@ export interface McpServerReview {
   /** The URL read now, and the one the lockfile records for this server when it is another (`null` otherwise). */
   readonly url: string;
   readonly urlChange: { readonly pinned: string; readonly current: string } | null;
+  /** The naming the tools were listed with (see {@link namingOf}); `undefined`: as the server lists them. */
+  readonly toolNaming: McpToolNaming | undefined;
   readonly json: boolean;
 }
 
@@ -102,11 +112,12 @@ export async function reviewMcpServer(
         `${path} records no URL for ${server}: pass it (verdict mcp ${verb} ${server} <url>)`,
         2,
       );
-    const current = await listedMcpPins({ server: server!, url: target, headers });
+    const toolNaming = namingOf(options, recorded?.toolNaming);
+    const current = await listedMcpPins({ server: server!, url: target, headers, toolNaming });
     const changes = diffLockfile({ ...lock, tools: lock.tools.filter((pin) => pin.server === server) }, current);
     const urlChange =
       recorded !== undefined && recorded.url !== target ? { pinned: recorded.url, current: target } : null;
-    await act({ server: server!, path, lock, current, changes, url: target, urlChange, json });
+    await act({ server: server!, path, lock, current, changes, url: target, toolNaming, urlChange, json });
   } catch (error) {
     // The adapter's message may quote the request or a server's answer echoing it: header values never print.
     fail(

@@ -6,10 +6,12 @@ import { CLI_STREAMS } from './cli-streams.token.js';
 import { type McpCommandOptions, reviewMcpServer, urlChangeText } from './listed-mcp-pins.js';
 
 /**
- * `mcp diff <server> <url> [--lockfile <file>] [--header <name:value>...] [--json]`: what the server lists now
- * against its pins in the lockfile — new tools, removed ones, changed schemas and changed descriptions (both texts;
- * a tool whose description and schema both changed is `description_and_schema_changed`, with both texts),
- * and a URL other than the one the server was pinned from. Exits 1 when something changed or the server cannot be listed, 0 when it is as pinned, 2 on a usage error: a CI
+ * `mcp diff <server> <url> [--lockfile <file>] [--header <name:value>...] [--prefix-tool-name-with-server-name]
+ * [--additional-tool-name-prefix <prefix>] [--json]`: what the server lists now — its tools named as the naming flags
+ * say, else as the lockfile records for the server (ADR 0143) — against its pins in the lockfile: new tools, removed
+ * ones, changed schemas and changed descriptions (both texts; a tool whose description and schema both changed is
+ * `description_and_schema_changed`, with both texts), and a URL other than the one the server was pinned from.
+ * Exits 1 when something changed or the server cannot be listed, 0 when it is as pinned, 2 on a usage error: a CI
  * step that catches a rug pull before an agent does.
  */
 @Injectable()
@@ -17,14 +19,20 @@ export class McpDiffCommand implements CliCommandRunner {
   constructor(@Optional() @Inject(CLI_STREAMS) private readonly streams: CliStreams = processStreams) {}
 
   run(params: string[], options: McpCommandOptions = {}): Promise<void> {
-    return reviewMcpServer(this.streams, params, options, 'diff', ({ server, path, changes, urlChange, json }) => {
-      this.streams.out(
-        json
-          ? JSON.stringify({ lockfile: path, server, urlChange, changes })
-          : `${urlChangeText(server, urlChange)}${changesText(changes)}`,
-      );
-      process.exitCode = changes.length === 0 && urlChange === null ? 0 : 1;
-    });
+    return reviewMcpServer(
+      this.streams,
+      params,
+      options,
+      'diff',
+      ({ server, path, changes, toolNaming, urlChange, json }) => {
+        this.streams.out(
+          json
+            ? JSON.stringify({ lockfile: path, server, toolNaming: toolNaming ?? {}, urlChange, changes })
+            : `${urlChangeText(server, urlChange)}${changesText(changes)}`,
+        );
+        process.exitCode = changes.length === 0 && urlChange === null ? 0 : 1;
+      },
+    );
   }
 }
 

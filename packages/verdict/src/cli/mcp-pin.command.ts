@@ -4,13 +4,16 @@ import { type CliStreams, processStreams } from './cli-output.js';
 import type { CliCommandRunner } from './cli-program.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import { type McpCommandOptions, reviewMcpServer, urlChangeText } from './listed-mcp-pins.js';
+import { toolNamingText } from './mcp-tool-naming-flags.js';
 import { changesText } from './mcp-diff.command.js';
 
 /**
- * `mcp pin <server> <url> [--lockfile <file>] [--header <name:value>...] [--json]`: lists the server's tools and
- * writes their pins to the lockfile (default `verdict-mcp.lock.json`) with the URL they were read from, replacing
- * that server's pins and keeping the other servers'. Prints what it re-pinned, so the operator sees what they approve; commit the lockfile for review.
- * Exits 1 when the server cannot be listed (nothing is written), 2 on a usage error.
+ * `mcp pin <server> <url> [--lockfile <file>] [--header <name:value>...] [--prefix-tool-name-with-server-name]
+ * [--additional-tool-name-prefix <prefix>] [--json]`: lists the server's tools, named as the agent's client names
+ * them, and writes their pins to the lockfile (default `verdict-mcp.lock.json`) with the URL they were read from and
+ * that naming (ADR 0143), replacing that server's pins and keeping the other servers'. Without naming flags, the
+ * naming the lockfile records for the server. Prints what it re-pinned, so the operator sees what they approve;
+ * commit the lockfile for review. Exits 1 when the server cannot be listed (nothing is written), 2 on a usage error.
  */
 @Injectable()
 export class McpPinCommand implements CliCommandRunner {
@@ -22,13 +25,22 @@ export class McpPinCommand implements CliCommandRunner {
       params,
       options,
       'pin',
-      async ({ server, path, lock, current, changes, url, urlChange, json }) => {
+      async ({ server, path, lock, current, changes, url, toolNaming, urlChange, json }) => {
         const others = lock.tools.filter((pin) => pin.server !== server);
-        await writeLockfile(path, lockfileOf([...others, ...current], { ...lock.servers, [server]: { url } }));
+        const identity = { url, toolNaming };
+        await writeLockfile(path, lockfileOf([...others, ...current], { ...lock.servers, [server]: identity }));
         this.streams.out(
           json
-            ? JSON.stringify({ lockfile: path, server, url, pinned: current.length, urlChange, changes })
-            : `${urlChangeText(server, urlChange)}${changesText(changes)}\npinned ${current.length} tool(s) of ${server} from ${url} in ${path}`,
+            ? JSON.stringify({
+                lockfile: path,
+                server,
+                url,
+                toolNaming: toolNaming ?? {},
+                pinned: current.length,
+                urlChange,
+                changes,
+              })
+            : `${urlChangeText(server, urlChange)}${changesText(changes)}\npinned ${current.length} tool(s) of ${server} from ${url} in ${path}${toolNamingText(toolNaming)}`,
         );
       },
     );

@@ -24,6 +24,7 @@ import { EvidenceVerifyCommand } from './evidence-verify.command.js';
 import { headerOption } from './listed-mcp-pins.js';
 import { McpDiffCommand } from './mcp-diff.command.js';
 import { McpPinCommand } from './mcp-pin.command.js';
+import { toolNamingOptions } from './mcp-tool-naming-flags.js';
 
 const json = { flags: '--json', description: 'Print JSON for scripts' };
 const onlyCapability = { flags: '--capability <name>', description: 'Only this capability' };
@@ -216,14 +217,14 @@ export const VERDICT_CLI: CliProgramSpec = {
           arguments: '<server> [url]',
           description:
             "Write the server's listed tools (description and schema fingerprints) to the lockfile; url: default the one it records",
-          options: [mcpLockfile, headerOption, json],
+          options: [mcpLockfile, headerOption, ...toolNamingOptions, json],
           runner: McpPinCommand,
         },
         {
           name: 'diff',
           arguments: '<server> [url]',
           description: 'Show what the server lists now against the lockfile; exit 1 when something changed',
-          options: [mcpLockfile, headerOption, json],
+          options: [mcpLockfile, headerOption, ...toolNamingOptions, json],
           runner: McpDiffCommand,
         },
       ],

@@ -63,4 +63,24 @@ describe('MCP lockfile', () => {
       },
     ]);
   });
+
+  it("keeps a server's tool naming, only what differs from the adapter's defaults; refuses a malformed one (ADR 0143)", async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'verdict-mcp-')), 'verdict-mcp.lock.json');
+    const url = 'https://files.example.com/mcp';
+    const defaults = { prefixToolNameWithServerName: false, additionalToolNamePrefix: '' };
+    await writeLockfile(path, lockfileOf([read], { files: { url, toolNaming: defaults } }));
+    expect(JSON.parse(await readFile(path, 'utf8')).servers).toEqual({ files: { url } });
+    const naming = { prefixToolNameWithServerName: true, additionalToolNamePrefix: 'mcp' };
+    await writeLockfile(path, lockfileOf([read], { files: { url, toolNaming: naming } }));
+    expect((await readLockfile(path)).servers).toEqual({ files: { url, toolNaming: naming } });
+    for (const toolNaming of [
+      { prefixToolNameWithServerName: 'yes' },
+      { additionalToolNamePrefix: 1 },
+      { other: 1 },
+      [],
+    ]) {
+      await writeFile(path, JSON.stringify({ version: 1, tools: [], servers: { files: { url, toolNaming } } }));
+      await expect(readLockfile(path)).rejects.toBeInstanceOf(VerdictConfigurationError);
+    }
+  });
 });

@@ -1,21 +1,30 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
+import { isToolNaming, type McpToolNaming, recordedToolNaming } from './mcp-tool-naming.js';
 import { type McpPinStatus, McpPinStatus as Status, type McpToolPin, pinStatus } from './mcp-tool-pin.js';
 
 /** Where the lockfile is kept by default, relative to the working directory. */
 export const DEFAULT_MCP_LOCKFILE = 'verdict-mcp.lock.json';
 
-/** Where one server's pins were read from: `verdict mcp pin` records it beside them. */
+/** Where one server's pins were read from, and how their tools were named: `verdict mcp pin` records it beside them. */
 export interface McpServerIdentity {
   readonly url: string;
+  /**
+   * The adapter's naming options the pins were listed with (ADR 0143); absent when the tools keep the names the
+   * server lists. `verdict mcp pin|diff` without naming flags list with these.
+   */
+  readonly toolNaming?: McpToolNaming;
 }
 
 /** The lockfile kept in the repository (`verdict-mcp.lock.json`): the reviewed pins, sorted by server and tool. */
 export interface McpLockfile {
   readonly version: 1;
   readonly tools: readonly McpToolPin[];
-  /** The URL each server's pins were read from, by server name; absent from lockfiles written before it was kept. */
+  /**
+   * The URL each server's pins were read from (and their tool naming), by server name; absent from lockfiles
+   * written before it was kept.
+   */
   readonly servers?: Readonly<Record<string, McpServerIdentity>>;
 }
 
@@ -39,7 +48,13 @@ export function lockfileOf(
   const tools = [...pins].sort((a, b) => a.server.localeCompare(b.server) || a.tool.localeCompare(b.tool));
   const names = Object.keys(servers).sort((a, b) => a.localeCompare(b));
   if (names.length === 0) return { version: 1, tools };
-  return { version: 1, tools, servers: Object.fromEntries(names.map((name) => [name, { url: servers[name]!.url }])) };
+  return { version: 1, tools, servers: Object.fromEntries(names.map((name) => [name, identityOf(servers[name]!)])) };
+}
+
+/** The identity as the lockfile keeps it: the URL, and the tool naming unless it is the adapter's default. */
+function identityOf({ url, toolNaming }: McpServerIdentity): McpServerIdentity {
+  const naming = recordedToolNaming(toolNaming);
+  return naming === undefined ? { url } : { url, toolNaming: naming };
 }
 
 /**
@@ -136,6 +151,10 @@ function areIdentities(value: unknown): value is Record<string, McpServerIdentit
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   return Object.values(value).every(
     (identity) =>
-      typeof identity === 'object' && identity !== null && typeof (identity as McpServerIdentity).url === 'string',
+      typeof identity === 'object' &&
+      identity !== null &&
+      typeof (identity as McpServerIdentity).url === 'string' &&
+      ((identity as McpServerIdentity).toolNaming === undefined ||
+        isToolNaming((identity as McpServerIdentity).toolNaming)),
   );
 }
