@@ -86,7 +86,7 @@ async function boot(dataSource: DataSource, recorder: TypeOrmEvidenceRecorder) {
 
 for (const engine of databaseEngines()) {
   describe(`evidence statements per call [${engine.name}]`, () => {
-    it('writes a fully gated approved call’s evidence in two INSERTs, and a call that stops in one', async () => {
+    it('writes a fully gated approved call’s evidence in two INSERTs, and a call that stops without mutating in one', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
         const counter = await countingStatements(dataSource);
         const inserts: string[] = [];
@@ -104,7 +104,8 @@ for (const engine of databaseEngines()) {
           const toolCallId = `call_${randomUUID()}`;
           const asked = await call('ord_1', toolCallId);
           expect(asked.decision.disposition).toBe('require_confirmation');
-          expect(inserts).toHaveLength(1); // not executed: one write, at its end
+          // Not executed, but a pending receipt was issued (a mutating step): written before it, and at its end.
+          expect(inserts).toHaveLength(2);
 
           if (asked.executed) throw new Error('a call needing confirmation executed');
           await approvals.approve(asked.challenge!.receiptId, toolCallId, 'customer:72');
@@ -125,7 +126,7 @@ for (const engine of databaseEngines()) {
           inserts.length = 0;
           const replay = await call('ord_1', toolCallId, true);
           expect(replay.executed).toBe(false);
-          expect(inserts).toHaveLength(1);
+          expect(inserts).toHaveLength(1); // refused, nothing mutated: one write, at its end
         } finally {
           await app.close();
           await counted.destroy();

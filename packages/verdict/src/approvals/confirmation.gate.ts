@@ -52,7 +52,9 @@ export interface ConfirmationAsk {
  * against the request's target (the proposal target at 5, the execution target at 10), asked by this actor in this tenant
  * and conversation. When no receipt fits the binding — none yet, or the arguments, the bound state or
  * who asks changed since approval — a pending receipt is issued and the answer is
- * `require_confirmation`, unless the pending-receipt caps refuse one: then `throttle`, nothing issued.
+ * `require_confirmation`, unless the pending-receipt caps refuse one: then `throttle`, nothing issued. The run's
+ * evidence so far is written before the receipt is issued: a write failure stops the run with
+ * `EvidenceWriteFailedError` and issues nothing.
  */
 export async function validateConfirmation(
   { approvals }: Pick<ApprovalOptions, 'approvals'>,
@@ -128,6 +130,9 @@ export async function validateConfirmation(
       if (!ask.issueReceipts)
         return stop(Decision.of(Disposition.RequireConfirmation, Stage.Approval, policy.reason, changed), check);
       const ttl = policy.ttlSeconds ?? DEFAULT_CONFIRMATION_TTL_SECONDS;
+      // A pending receipt is a write an approver acts on: the run's evidence so far is written first (a failure
+      // stops it here, nothing issued), as parking for review does.
+      await trail.beforeMutation();
       const receipt = await store.issue({
         ...key,
         candidateId: newReceiptId(),
@@ -148,6 +153,7 @@ export async function validateConfirmation(
           maxPending: policy.maxPending ?? DEFAULT_MAX_PENDING_RECEIPTS,
         },
       });
+      // Over a pending cap nothing was issued: the run has still mutated nothing.
       if (receipt === null) {
         return stop(
           Decision.of(
@@ -160,6 +166,7 @@ export async function validateConfirmation(
           },
         );
       }
+      trail.markMutated();
       return pendingAnswer(receipt);
     }
     case 'invalid_state':

@@ -10,6 +10,7 @@ import type { Proposal } from '../vocabulary/proposal.js';
 import type { ArgumentValidation } from './argument-schema.js';
 import { validateArguments } from './argument-validator.js';
 import type { CapabilityDefinition } from './capability-definition.js';
+import { proposedToolCallId } from './tool-call-id.js';
 
 /** Step 1's answer: the envelope, and its arguments' fingerprint (established on the trail for every later record). */
 export interface Enveloped {
@@ -28,8 +29,9 @@ export interface EnvelopeBinding {
 /**
  * Step 1: validate the proposal's arguments against the capability's schema (zod, or a class-validator DTO) and
  * fingerprint them, `sha256(JCS(arguments))`; invalid arguments, or arguments that are not plain JSON, are a
- * recorded `deny` at `proposal`. Then build the envelope: the validated arguments bound to the context, the id
- * and the time. A schema that validates synchronously is answered without a promise (ADR 0053).
+ * recorded `deny` at `proposal`, as is a malformed tool-call id (neither a string nor a finite number; `null` or a
+ * blank string is no id, {@link proposedToolCallId}). Then build the envelope: the validated arguments bound to the
+ * context, the id and the time. A schema that validates synchronously is answered without a promise (ADR 0053).
  */
 export function buildEnvelope(
   definition: CapabilityDefinition,
@@ -57,6 +59,8 @@ function envelopeOf(
   proposal: Proposal,
   { context, id, clock, trail }: EnvelopeBinding,
 ): Enveloped | Decision {
+  const toolCallId = proposedToolCallId(proposal.toolCallId);
+  if (!toolCallId.wellFormed) return denied(trail, `malformed tool-call id: ${toolCallId.problem}`);
   if (!validation.valid) return denied(trail, `invalid arguments: ${validation.problems}`);
   let argumentsFingerprint: string;
   try {
@@ -70,7 +74,7 @@ function envelopeOf(
     id,
     capability: definition.name,
     arguments: validation.value,
-    toolCallId: proposal.toolCallId === undefined ? null : String(proposal.toolCallId),
+    toolCallId: toolCallId.id,
     context,
     createdAt: clock(),
   };

@@ -1,6 +1,7 @@
 import type { EventEmitter2 } from '@nestjs/event-emitter';
 import type { ApprovalChallenge } from '../approvals/approval-challenge.js';
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
+import { proposedToolCallId } from '../capabilities/tool-call-id.js';
 import type { ActionContext } from '../context/action-context.js';
 import { Decision } from '../decisions/decision.js';
 import type { Stage } from '../decisions/stage.js';
@@ -97,8 +98,10 @@ export class PipelineRun {
     // An unknown name is model-written text: evidence and spans keep its fingerprint, never the text itself.
     const name = String(proposal.capability);
     const capability = recordedCapability(name, setting.isRegistered(name));
+    // No fingerprint of a missing (`null`, blank) or malformed id: the envelope refuses a malformed one.
+    const toolCallId = proposedToolCallId(proposal.toolCallId);
     const toolCallFingerprint =
-      proposal.toolCallId === undefined ? null : fingerprintString(String(proposal.toolCallId));
+      toolCallId.wellFormed && toolCallId.id !== null ? fingerprintString(toolCallId.id) : null;
     const { toolKind } = mode;
     const trail = new EvidenceTrail(
       setting.evidence,
