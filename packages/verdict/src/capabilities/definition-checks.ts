@@ -1,7 +1,14 @@
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { ExecutionTargetPolicy } from '../targets/execution-target-policy.js';
+import {
+  alternatives,
+  argumentJsonSchema,
+  isUnconstrained,
+  type JsonSchema,
+} from '../provenance/provenance-candidate-schema.js';
 import { isZodSchema } from './argument-schema.js';
 import type { CapabilityDefinition } from './capability-definition.js';
+import { dtoArgumentFields } from './dto-argument-fields.js';
 
 /** Limits of the evidence columns these names are stored in. */
 const MAX_CAPABILITY_NAME = 255;
@@ -49,15 +56,57 @@ export function assertWellFormed(definition: CapabilityDefinition): void {
   assertAuthorizedFieldsExist(definition, fail);
 }
 
-/** `authorizeFields` names top-level argument fields; a name the schema does not declare would never be checked. */
+/**
+ * `authorizeFields` names top-level fields of the validated arguments; a name the schema does not declare would
+ * never be checked, while the field meant goes unauthorized. The declared fields are read through any wrapper:
+ * see {@link declaredArgumentFields}. Arguments whose fields cannot be read fail closed.
+ */
 function assertAuthorizedFieldsExist(definition: CapabilityDefinition, fail: (message: string) => never): void {
-  const shape = isZodSchema(definition.arguments)
-    ? (definition.arguments as { shape?: Record<string, unknown> }).shape
-    : undefined;
-  for (const field of definition.authorizeFields ?? []) {
+  const fields = definition.authorizeFields ?? [];
+  if (fields.length === 0) return;
+  for (const field of fields) {
     if (typeof field !== 'string' || field === '' || field.includes('.'))
       fail(`authorizeFields entry ${JSON.stringify(field)} must be a top-level argument field name.`);
-    if (shape !== undefined && !Object.hasOwn(shape, field))
-      fail(`authorizeFields names "${field}", which its argument schema does not declare.`);
   }
+  const declared = declaredArgumentFields(definition);
+  if (declared === null)
+    fail(
+      `has authorizeFields ${fields.map((field) => `"${field}"`).join(', ')}, but which fields its validated arguments hold cannot be read from its argument schema (it constrains nothing, or a transform or preprocess makes it from arguments that are not an object; for a DTO class, class-validator cannot be loaded), so a misspelt name would never be checked: declare the arguments as z.object({...}) or pipe the result into one (.pipe(z.object({...}))).`,
+    );
+  for (const field of fields) {
+    if (!declared.has(field))
+      fail(
+        `authorizeFields names "${field}", which its argument schema does not declare (it declares ${describeFields(declared)}).`,
+      );
+  }
+}
+
+/**
+ * The top-level fields of a capability's validated arguments; `null` when they cannot be read. A zod schema is
+ * read through its wrappers (`.transform`, `.pipe`, `.optional`, `.default`, `z.lazy`, ...) by the JSON schema of
+ * its output, each branch of a union or intersection contributing its properties. Where the output cannot be read
+ * (a `.transform`'s result is the application's code), the fields are those of the object the transform receives.
+ * A DTO class declares the properties class-validator validates (see {@link dtoArgumentFields}).
+ */
+function declaredArgumentFields(definition: CapabilityDefinition): ReadonlySet<string> | null {
+  if (!isZodSchema(definition.arguments))
+    return dtoArgumentFields(definition.arguments as abstract new (...args: never[]) => object);
+  return (
+    topLevelFields(argumentJsonSchema(definition, 'output')) ?? topLevelFields(argumentJsonSchema(definition, 'input'))
+  );
+}
+
+/** The properties of each branch of `schema`; `null` when a branch constrains nothing (or there is no schema). */
+function topLevelFields(schema: JsonSchema | null): ReadonlySet<string> | null {
+  if (schema === null) return null;
+  const fields = new Set<string>();
+  for (const branch of alternatives(schema)) {
+    if (isUnconstrained(branch)) return null;
+    for (const field of Object.keys((branch.properties ?? {}) as Record<string, unknown>)) fields.add(field);
+  }
+  return fields;
+}
+
+function describeFields(fields: ReadonlySet<string>): string {
+  return fields.size === 0 ? 'no fields' : [...fields].map((field) => `"${field}"`).join(', ');
 }

@@ -39,6 +39,10 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
   if (rateLimit !== undefined) {
     if (!isName(rateLimit.name) || typeof rateLimit.key !== 'function')
       fail('has a rateLimit without a name or key: use fixedWindow({ name, limit, windowSeconds, key, reason }).');
+    if (!isName(rateLimit.reason))
+      fail(
+        'has a rateLimit without a reason (the internal reason recorded when it refuses): use fixedWindow({ name, limit, windowSeconds, key, reason }).',
+      );
     if (!isPositiveInteger(rateLimit.limit) || !isPositiveInteger(rateLimit.windowSeconds))
       fail('has a rateLimit whose limit and windowSeconds must be positive integers.');
     if (options.rateLimits === undefined)

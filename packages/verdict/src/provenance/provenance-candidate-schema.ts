@@ -33,11 +33,17 @@ export function assertRulesCanSeeCandidates(definition: CapabilityDefinition, fa
   }
 }
 
-/** The JSON schema of a zod-typed capability's validated arguments; `null` for a DTO class or a schema that does not convert. */
-export function argumentJsonSchema(definition: CapabilityDefinition): JsonSchema | null {
+/**
+ * The JSON schema of a zod-typed capability's validated arguments (`io: 'input'`: of the arguments it accepts);
+ * `null` for a DTO class or a schema that does not convert.
+ */
+export function argumentJsonSchema(
+  definition: CapabilityDefinition,
+  io: 'input' | 'output' = 'output',
+): JsonSchema | null {
   if (!isZodSchema(definition.arguments)) return null;
   try {
-    return z.toJSONSchema(definition.arguments, { unrepresentable: 'any', io: 'output' }) as JsonSchema;
+    return z.toJSONSchema(definition.arguments, { unrepresentable: 'any', io }) as JsonSchema;
   } catch {
     return null;
   }
