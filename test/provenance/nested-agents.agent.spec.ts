@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { type BaseMessage, HumanMessage } from '@langchain/core/messages';
 import { type StructuredToolInterface, tool } from '@langchain/core/tools';
-import { createAgent } from 'langchain';
+import { createAgent, toolStrategy } from 'langchain';
 import { z } from 'zod';
 import { ExecutionTargetPolicy, type ProvenancePolicy, Trust, defineCapability, fromContext } from '@verdict/nestjs';
 import { ScriptedChatModel, type ScriptStep } from '@verdict/nestjs/testing/langchain';
@@ -69,6 +69,21 @@ async function nested(payments: ProvenancePolicy) {
       return String(state.messages.at(-1)?.content);
     };
   };
+  /** An inner agent that answers only through structured output: a tool call, with no text. */
+  const structuredInner = (script: ScriptStep[]): Inner => {
+    const agent = createAgent({
+      model: new ScriptedChatModel(script),
+      tools: fixture.tools,
+      responseFormat: toolStrategy(z.object({ iban: z.string() }).meta({ title: 'Answer' })),
+      middleware: [fixture.trackers.forAgent({ agent: 'researcher' }).middleware()],
+    });
+    return async (question) => {
+      const state = (await agent.invoke({ messages: [new HumanMessage(question)] })) as {
+        structuredResponse: { iban: string };
+      };
+      return state.structuredResponse.iban;
+    };
+  };
   const runOuter = async (script: ScriptStep[], question: string) => {
     const outer = createAgent({
       model: new ScriptedChatModel(script),
@@ -82,7 +97,7 @@ async function nested(payments: ProvenancePolicy) {
       .decisions()
       .filter((r) => r.stage === 'provenance')
       .map((r) => r.reason);
-  return { fixture, holder, innerAgent, runOuter, provenanceReasons };
+  return { fixture, holder, innerAgent, structuredInner, runOuter, provenanceReasons };
 }
 
 describe('nested agents: a window belongs to one agent’s tool call (real createAgent loops, scripted models)', () => {
@@ -144,6 +159,27 @@ describe('nested agents: a window belongs to one agent’s tool call (real creat
       expect(provenanceReasons().at(-1)).toContain(
         'Argument recipient matches content from agent:researcher (untrusted)',
       );
+    });
+
+    it('attack: an inner answer given only as structured output (a tool call, no text) keeps its untrusted label', async () => {
+      const { fixture, holder, structuredInner, runOuter, provenanceReasons } = await nested(TRUSTED_ONLY);
+      const answer = { name: 'Answer', args: { iban: ATTACKER_IBAN }, id: 'call_1' };
+      holder.inner = structuredInner([{ toolCalls: [view] }, { toolCalls: [answer] }]);
+      await runOuter(askThenPay('Which account takes the deposit?', ATTACKER_IBAN), 'Handle p-1.');
+      expect(fixture.payments).toHaveLength(0);
+      expect(provenanceReasons().at(-1)).toContain(
+        'Argument recipient matches content from agent:researcher (untrusted)',
+      );
+    });
+
+    it('utility: an inner agent answering through structured output from trusted data leaves the outer call clean', async () => {
+      const { fixture, holder, structuredInner, runOuter } = await nested(CLEAN_ONLY);
+      holder.inner = structuredInner([{ toolCalls: [{ name: 'Answer', args: { iban: OWN_IBAN }, id: 'call_0' }] }]);
+      await runOuter(
+        askThenPay(`Check ${OWN_IBAN}.`, OWN_IBAN),
+        `Check ${OWN_IBAN} with the assistant, then pay 25 to it.`,
+      );
+      expect(fixture.payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
     });
 
     it('attack: an untracked inner agent’s bound call makes the carrying tool’s result untrusted', async () => {

@@ -9,14 +9,12 @@ import { type Plan, planFingerprint, planSchema, withPlan } from '../plans/plan.
 import { planProblem } from '../plans/plan-validation.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import { currentProvenanceWindow } from '../provenance/provenance-scope.js';
-import { ProvenanceSource } from '../provenance/provenance-source.js';
 import { rememberBounded } from '../shared/remember-bounded.js';
 import { labelsOwnResults, rememberOwnText } from './own-labelled-tool.js';
 import { threadOf } from './thread-of.js';
 import { emitSafely } from '../events/emit-safely.js';
+import { PLAN_SOURCE } from '../provenance/vouching-content.js';
 
-/** The source of Verdict's answers to the plan tool. */
-const PLAN_SOURCE = ProvenanceSource.application('plan');
 /** How many threads' plans one {@link PlanMode} keeps. */
 const PLAN_CAPACITY = 10_000;
 

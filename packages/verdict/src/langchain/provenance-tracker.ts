@@ -80,13 +80,15 @@ export class ProvenanceTracker {
         const response = await handler(request);
         // Labelled after the call: the model-input guard, inside it, has read the labels its seals vouch for.
         const messages = [request.systemMessage, ...request.messages];
+        const prompt = applicationPrompt(messages);
         const items: LabelledContent[] = [];
-        for (const message of messages) {
-          items.push(...(await this.itemsOf(message)));
+        for (const [index, message] of messages.entries()) {
+          items.push(...(await this.itemsOf(message, index < prompt)));
           if (AIMessage.isInstance(message)) items.push(...(await this.proposedBy(message, thread)));
         }
         const window = ProvenanceWindow.of(items);
-        if (AIMessage.isInstance(response)) await this.answered(response, window, thread);
+        const answer = answerOf(response);
+        if (answer !== undefined) await this.answered(answer, window, thread);
         return response;
       },
       wrapToolCall: async (request, handler) => {
@@ -225,18 +227,42 @@ export class ProvenanceTracker {
     return callWindowKey(this.labeller.wiring.principal(context), thread, { id, input: args });
   }
 
-  /** The labelled items of one message of the window. */
-  private async itemsOf(message: BaseMessage): Promise<readonly LabelledContent[]> {
+  /**
+   * The labelled items of one message of the window. A system message the module has no labels for is the
+   * application's only as part of the prompt (`prompt`); anywhere else it is history nobody labelled, which a
+   * tool's Command may have put there.
+   */
+  private async itemsOf(message: BaseMessage, prompt: boolean): Promise<readonly LabelledContent[]> {
     const known = this.byMessage.get(message);
     if (known !== undefined) return known;
+    const role = roleOf(message);
     const items = await this.labeller.itemsOf(
-      roleOf(message),
+      role === 'system' && !prompt ? 'user' : role,
       textOf(message),
       ToolMessage.isInstance(message) ? (message.name ?? 'unknown') : undefined,
     );
     if (items.length > 0) this.byMessage.set(message, items);
     return items;
   }
+}
+
+/**
+ * The model's answer in what a model call returned: the message itself, or, with structured output, the model's
+ * message among those the agent adds with the parsed response (a tool strategy's answer is a tool call, no text).
+ */
+function answerOf(response: unknown): AIMessage | undefined {
+  if (AIMessage.isInstance(response)) return response;
+  const messages = (response as { structuredResponse?: unknown; messages?: unknown } | null)?.messages;
+  return Array.isArray(messages) ? messages.find((message) => AIMessage.isInstance(message)) : undefined;
+}
+
+/**
+ * How many messages at the start of a model call's messages are the application's prompt: the agent's system
+ * message and the system messages the state begins with (passed in with the first input, before any other message).
+ */
+function applicationPrompt(messages: readonly BaseMessage[]): number {
+  const first = messages.findIndex((message, index) => index > 0 && !SystemMessage.isInstance(message));
+  return first === -1 ? messages.length : first;
 }
 
 /** A message's role in the window; any message that is not system, human or tool counts as a model answer. */

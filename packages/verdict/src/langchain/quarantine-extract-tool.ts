@@ -2,12 +2,11 @@ import { type StructuredToolInterface, tool } from '@langchain/core/tools';
 import { type ZodType, z } from 'zod';
 import { QuarantineExtractionError } from '../errors/quarantine-extraction.error.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
-import { ProvenanceSource } from '../provenance/provenance-source.js';
+import { QUARANTINE_SOURCE } from '../provenance/vouching-content.js';
 import type { QuarantineService } from '../quarantine/quarantine.service.js';
 import { labelOwnResult, labelsOwnResults, rememberOwnText } from './own-labelled-tool.js';
 
-/** The source of what Verdict itself writes into the window for quarantined reading: handles, failures. */
-export const QUARANTINE_SOURCE = ProvenanceSource.application('quarantine');
+export { QUARANTINE_SOURCE };
 
 /**
  * The tool the deciding model reads quarantined content with: `{ handle, schema, instruction? }`, where `schema`

@@ -6,7 +6,7 @@ import {
   candidateFingerprint,
   valueTokens,
 } from './argument-candidates.js';
-import { occursIn } from './candidate-occurrence.js';
+import { occursAsWordIn, occursIn, tokensAround } from './candidate-occurrence.js';
 import { compactOccurrences } from './compact-occurrence.js';
 import type { ArgumentDerivation, ArgumentInfluence, InfluenceReport } from './influence-report.js';
 import type { InfluenceOptions } from './influence-options.js';
@@ -15,6 +15,7 @@ import { ProvenanceSource, TAINT_LEDGER_SOURCE } from './provenance-source.js';
 import type { ProvenanceWindow } from './provenance-window.js';
 import { type LabelledContent, labelContent } from './labelled-content.js';
 import { literallyIn } from './literal-occurrence.js';
+import { vouchesForValues } from './vouching-content.js';
 
 /** What `InfluenceOptions.trustedValues` are, as content: the application's own. */
 const TRUSTED_VALUE = ProvenanceSource.application('trusted-values');
@@ -92,7 +93,8 @@ export function influencingValues(
 }
 
 /**
- * The untrusted items of `window`, and whether a value occurs in its trusted content or in `trustedValues`. A
+ * The untrusted items of `window`, and whether a value occurs in its trusted content that can vouch for values
+ * ({@link vouchesForValues}) or in `trustedValues`. A
  * text that entered the window untrusted is never trusted content, whatever else it was seen as: otherwise anyone
  * could first send an attacker's page as their own message and so clear it for every other agent.
  */
@@ -100,11 +102,14 @@ function contentOf(window: ProvenanceWindow, trustedValues?: Iterable<string | n
   const untrusted = window.items.filter((item) => item.label.trust === Trust.Untrusted);
   const seenUntrusted = new Set(untrusted.map((item) => item.label.fingerprint));
   const trusted = window.observed
-    ? window.items.filter((item) => item.label.trust !== Trust.Untrusted && !seenUntrusted.has(item.label.fingerprint))
+    ? window.items.filter(
+        (item) =>
+          item.label.trust !== Trust.Untrusted && !seenUntrusted.has(item.label.fingerprint) && vouchesForValues(item),
+      )
     : [];
   const values = [...(trustedValues ?? [])].map((value) => labelContent(String(value), TRUSTED_VALUE, Trust.Trusted));
   // A value folding changed (a Cyrillic lookalike) is in trusted content only as its own code points spell it.
-  const inTrusted = (candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal'>) =>
+  const inTrusted = (candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal' | 'minus'>) =>
     [...trusted, ...values].some((item) => occursIn(item.canonical, candidate) && literallyIn(item, candidate));
   return { untrusted, inTrusted };
 }
@@ -115,22 +120,30 @@ function contentOf(window: ProvenanceWindow, trustedValues?: Iterable<string | n
  * cut, spaced or dashed inside a string argument (`compactOccurrences`). With `every`, each value as untrusted
  * content holds it (a phone number in its item's form, every cut token); else the first finding per path and item
  * is enough.
+ *
+ * Untrusted content holds a value wherever no letter or digit is glued to it, also inside a longer token
+ * (`occursAsWordIn`); trusted content clears it only as a whole token (`inTrusted`), each test erring on the side
+ * that fails closed. An occurrence inside a longer token that trusted content holds whole is no value untrusted
+ * content brought (`explainedIn`): a link the user gave, quoted by a page, does not make its parts the page's.
  */
 function findInfluence(
   untrusted: readonly LabelledContent[],
   leaves: readonly ArgumentLeaf[],
-  inTrusted: (candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal'>) => boolean,
+  inTrusted: (candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal' | 'minus'>) => boolean,
   tainted: ReadonlySet<string>,
   note: (candidate: ArgumentCandidate, labels: readonly ProvenanceLabel[], value: string) => void,
   every = false,
 ): void {
+  const held = heldWhole(inTrusted);
   for (const candidate of leaves.flatMap((leaf) => leaf.candidates)) {
     if (tainted.has(candidate.needle)) {
       note(candidate, [taintLabel(candidate)], candidate.needle);
       continue;
     }
     if (untrusted.length === 0) continue;
-    const hits = untrusted.filter((item) => occursIn(item.canonical, candidate));
+    const hits = untrusted.filter(
+      (item) => occursAsWordIn(item.canonical, candidate) && !explainedIn(item, candidate, held),
+    );
     if (hits.length === 0 || inTrusted(candidate)) continue;
     if (!every || candidate.phone === null)
       note(
@@ -141,12 +154,38 @@ function findInfluence(
     // A phone number occurs in other forms than the argument's (`+49 151…` for `0151…`): each as its item holds it.
     else for (const item of hits) for (const form of phoneFormsIn(item, candidate)) note(candidate, [item.label], form);
   }
-  compactOccurrences(untrusted, leaves, inTrusted, note, every);
+  const clears = (value: Pick<ArgumentCandidate, 'needle' | 'phone'>, item?: LabelledContent) =>
+    inTrusted(value) || (item !== undefined && explainedIn(item, value, held));
+  compactOccurrences(untrusted, leaves, clears, note, every);
+}
+
+/** Whether trusted content holds a token of untrusted content whole (`inTrusted`), each token asked once. */
+function heldWhole(inTrusted: (value: Pick<ArgumentCandidate, 'needle' | 'phone'>) => boolean) {
+  const known = new Map<string, boolean>();
+  return (token: string): boolean => {
+    let held = known.get(token);
+    if (held === undefined) known.set(token, (held = inTrusted({ needle: token, phone: null })));
+    return held;
+  };
+}
+
+/**
+ * Whether every occurrence of `value` in untrusted `item` lies inside a whole token (`tokensAround`) that trusted
+ * content holds (`held`), and there is one: `desk-4471` in a page's `desk-4471@informations.example` that the user
+ * wrote too. Never for a phone number or a value whose letters folding changed: those are found by themselves.
+ */
+function explainedIn(
+  item: LabelledContent,
+  value: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal'>,
+  held: (token: string) => boolean,
+): boolean {
+  const tokens = tokensAround(item.canonical, value);
+  return tokens !== null && tokens.length > 0 && tokens.every(held);
 }
 
 /** The value-like tokens of `item` in which the phone number `candidate` occurs; its own spelling if none does. */
 function phoneFormsIn(item: LabelledContent, candidate: ArgumentCandidate): readonly string[] {
-  const forms = [...new Set(valueTokens(item.canonical))].filter((token) => occursIn(token, candidate));
+  const forms = [...new Set(valueTokens(item.canonical))].filter((token) => occursAsWordIn(token, candidate));
   return forms.length > 0 ? forms : [candidate.needle];
 }
 

@@ -21,6 +21,12 @@ export interface ArgumentCandidate {
    * spell it (`literalForm`). Absent when folding changed nothing.
    */
   readonly literal?: string;
+  /**
+   * When the value is a number written with a minus sign (`-5000`): the {@link needle} is its digits without the
+   * sign, as the negative rule looks for them in untrusted content and the taint ledger fingerprints them, but it
+   * occurs in trusted content only with its sign (`occursIn`): `-5000` is not derived from `5000`. Absent otherwise.
+   */
+  readonly minus?: true;
 }
 
 /** One string or number of the arguments: its whole value, and the candidates influence analysis looks for. */
@@ -46,6 +52,8 @@ const PHONE = /(?<![\p{L}\p{N}+])(?:\+|00)?\d{7,15}(?![\p{L}\p{N}])/gu;
 /** A token with a digit (order numbers, account ids, codes). */
 const IDENTIFIER = /[\p{L}\p{N}_-]*\p{N}[\p{L}\p{N}_-]*/gu;
 const EDGE_PUNCTUATION = /^[^\p{L}\p{N}+]+|[^\p{L}\p{N}]+$/gu;
+/** A minus sign before a number, after the leading punctuation {@link EDGE_PUNCTUATION} removes: `-5000`, `(-5000)`. */
+const MINUS = /^[^\p{L}\p{N}+]*(?<=-)\d/u;
 const NON_ASCII = /[^\x00-\x7f]/u;
 /** A punycode label, which the canonical form decodes to the Unicode letters it spells (`unicodeHosts`). */
 const PUNYCODE = /xn--/iu;
@@ -93,15 +101,21 @@ function leafOf(raw: string | number, segments: readonly string[]): ArgumentLeaf
     typeof raw === 'string' && (NON_ASCII.test(raw) || (raw.includes('--') && PUNYCODE.test(raw)) || raw.includes('%'))
       ? literalForm(raw)
       : canonical;
-  const candidate = (needle: string, whole: boolean, spelled?: string): ArgumentCandidate => ({
+  const candidate = (needle: string, whole: boolean, spelled?: string, minus = false): ArgumentCandidate => ({
     path,
     segments,
     needle,
     whole,
     phone: needle.includes(' ') ? null : phoneForms(needle),
     ...(spelled === undefined || spelled === needle ? {} : { literal: spelled }),
+    ...(minus ? { minus: true as const } : {}),
   });
-  const value = candidate(canonical.replace(EDGE_PUNCTUATION, ''), true, literal.replace(EDGE_PUNCTUATION, ''));
+  const value = candidate(
+    canonical.replace(EDGE_PUNCTUATION, ''),
+    true,
+    literal.replace(EDGE_PUNCTUATION, ''),
+    MINUS.test(canonical),
+  );
   const candidates: ArgumentCandidate[] = [];
   const seen = new Set<string>();
   const add = (found: ArgumentCandidate) => {

@@ -1,21 +1,79 @@
 import type { ArgumentCandidate } from './argument-candidates.js';
-import { isWord, phoneOccursIn } from './phone-forms.js';
+import { phoneOccursIn } from './phone-forms.js';
+import { TOKEN_EDGES, type TokenEdges, WORD_EDGES, trustedEdgesOf } from './token-edges.js';
 
 /**
- * Whether a candidate occurs in canonical text as a whole value: not as part of a longer word or number
- * (`acct-1234` does not occur in `acct-12345`). A phone number occurs in any of its forms (`phoneForms`).
+ * Whether a candidate occurs in canonical text as a whole value-like token, as trusted content must hold a value to
+ * derive it or to clear it (the positive rule; the negative rule's "and in no trusted content"): not as part of a
+ * longer word or number (`acct-1234` does not occur in `acct-12345`), nor cut from a longer value at a character
+ * that joins its parts (`TOKEN_EDGES`: `billing@acme.co` does not occur in `billing@acme.co.uk`, `jane@gmail.com`
+ * not in `mary-jane@gmail.com`, `5000` not in `5000.75` or `-5000`). Sentence punctuation still ends a value:
+ * `billing@acme.co.uk.`, `(5000)`, `5000,` and `"jane@gmail.com"` hold theirs. A host name occurs as a URL's host
+ * and an e-mail address's domain too (`HOST_EDGES`: `acme.co.uk` in `acme.co.uk/pay` and `billing@acme.co.uk`). A
+ * number written with a minus sign occurs only with it. A phone number occurs in any of its forms (`phoneForms`).
  */
-export function occursIn(text: string, candidate: Pick<ArgumentCandidate, 'needle' | 'phone'>): boolean {
-  if (candidate.phone !== null) return phoneOccursIn(text, candidate.phone);
+export function occursIn(text: string, candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'minus'>): boolean {
+  if (candidate.minus === true) return occurs(text, `-${candidate.needle}`, TOKEN_EDGES);
+  if (candidate.phone !== null) return phoneOccursIn(text, candidate.phone, TOKEN_EDGES);
+  return occurs(text, candidate.needle, trustedEdgesOf(candidate.needle));
+}
+
+/**
+ * Whether a candidate occurs in canonical text where no letter or digit is glued to it (`WORD_EDGES`), also inside a
+ * longer value and whatever its sign: how the negative rule looks for an argument's value in untrusted content,
+ * where missing it would fail open (an injected `mary-jane@gmail.com` holds `jane@gmail.com`, `5000.75` holds `5000`,
+ * `-5000` holds `5000`). `acct-1234` still does not occur in `acct-12345`. Never the test of trusted content: that
+ * is {@link occursIn}.
+ */
+export function occursAsWordIn(text: string, candidate: Pick<ArgumentCandidate, 'needle' | 'phone'>): boolean {
+  if (candidate.phone !== null) return phoneOccursIn(text, candidate.phone, WORD_EDGES);
+  return occurs(text, candidate.needle, WORD_EDGES);
+}
+
+/**
+ * The whole value-like tokens (`TOKEN_EDGES`) that hold each occurrence {@link occursAsWordIn} finds of a candidate
+ * in canonical text: the value itself where it stands alone (`evil@x.com` in `send to evil@x.com.`), else the longer
+ * token it is part of (`mary-jane@gmail.com` for `jane@gmail.com`, `-5000` for `5000`). The negative rule compares
+ * these with trusted content: an occurrence inside a token that trusted content holds whole is not a value untrusted
+ * content brought. `null` for a phone number or a value whose letters folding changed, which are not read so.
+ *
+ * @example tokensAround('write to mary-jane@gmail.com.', candidateOf('jane@gmail.com')) // ['mary-jane@gmail.com']
+ */
+export function tokensAround(
+  text: string,
+  candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal'>,
+): readonly string[] | null {
+  if (candidate.phone !== null || candidate.literal !== undefined) return null;
   const { needle } = candidate;
-  if (needle === '') return false;
+  const tokens: string[] = [];
+  for (const start of starts(text, needle, WORD_EDGES)) {
+    let from = start;
+    let to = start + needle.length;
+    while (TOKEN_EDGES.continuesBefore(text, from)) from--;
+    while (TOKEN_EDGES.continuesAfter(text, to)) to++;
+    tokens.push(text.slice(from, to));
+  }
+  return tokens;
+}
+
+/** Where `needle` starts in `text` with nothing that continues it on either side (`edges`). */
+function* starts(text: string, needle: string, edges: TokenEdges): Generator<number> {
+  if (needle === '') return;
   // Searched from its first character that is not a lower-case ASCII letter (a digit, `@`, `.`, `-`): such
   // characters are rare in prose, so the scan skips ahead quickly; each hit is then checked as the whole needle.
   const offset = Math.max(0, needle.search(/[^a-z]/u));
   const anchor = needle.slice(offset);
   for (let at = text.indexOf(anchor, offset); at !== -1; at = text.indexOf(anchor, at + 1)) {
     const start = at - offset;
-    if (text.startsWith(needle, start) && !isWord(text, start - 1) && !isWord(text, start + needle.length)) return true;
+    if (
+      text.startsWith(needle, start) &&
+      !edges.continuesBefore(text, start) &&
+      !edges.continuesAfter(text, start + needle.length)
+    )
+      yield start;
   }
-  return false;
+}
+
+function occurs(text: string, needle: string, edges: TokenEdges): boolean {
+  return starts(text, needle, edges).next().done !== true;
 }

@@ -35,7 +35,8 @@ export function compactForm(canonical: string): string {
 /**
  * The reverse check of the negative rule: each value-like token of untrusted content (`valueTokens`: e-mail
  * addresses, URLs and hosts, IBANs, phone numbers, identifiers) is looked for, in compact form, inside the
- * compact form of every string argument. A hit whose token occurs in no trusted content (`inTrusted`), in an
+ * compact form of every string argument. A hit whose token occurs in no trusted content (`inTrusted`, asked with the
+ * item that holds the token: a part of a longer token the user gave is theirs), in an
  * argument that is not itself trusted content, is influence on that argument, noted with the item's label and the
  * token (in canonical form) as untrusted content holds it: the first token found in each item, or with `every`, each
  * one. The tokens are indexed once per item; a proposal then costs one lookup per character of its string arguments.
@@ -45,7 +46,7 @@ export function compactForm(canonical: string): string {
 export function compactOccurrences(
   untrusted: readonly LabelledContent[],
   leaves: readonly ArgumentLeaf[],
-  inTrusted: (value: Pick<ArgumentCandidate, 'needle' | 'phone'>) => boolean,
+  inTrusted: (value: Pick<ArgumentCandidate, 'needle' | 'phone'>, item?: LabelledContent) => boolean,
   note: (candidate: ArgumentCandidate, labels: readonly ProvenanceLabel[], token: string) => void,
   every = false,
 ): void {
@@ -60,7 +61,7 @@ export function compactOccurrences(
       const hit = (at: number) =>
         index
           .get(compact.slice(at, at + KEY))
-          ?.find((entry) => compact.startsWith(entry.compact, at) && !inTrusted(entry.token));
+          ?.find((entry) => compact.startsWith(entry.compact, at) && !inTrusted(entry.token, item));
       for (let at = 0; at + MIN_COMPACT_LENGTH <= compact.length; at++) {
         const entry = hit(at);
         if (entry === undefined) continue;

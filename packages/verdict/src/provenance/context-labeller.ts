@@ -8,13 +8,12 @@ import { type ProvenanceRecord, ProvenanceRecordKind } from './provenance-record
 import { ProvenanceSource, ProvenanceSourceKind } from './provenance-source.js';
 import type { ProvenanceWindow } from './provenance-window.js';
 import { carryAnswer } from './provenance-scope.js';
+import { CALLER } from './vouching-content.js';
 import type { ProvenanceTrackerWiring } from './provenance-tracker-wiring.js';
 
 /** Human messages in an agent's input that nobody labelled: restored history, or text the tracker forgot. */
 const UNLABELLED_HISTORY = ProvenanceSource.create(ProvenanceSourceKind.Unobserved, 'history');
 const PRINCIPAL = ProvenanceSource.user('principal');
-/** A sub-agent's input, written by the agent whose tool call started it. */
-const CALLER = ProvenanceSource.agent('caller');
 /** Sources whose labels say who wrote a text (a principal, a model), never what a tool returned. */
 const SPOKEN: ReadonlySet<string> = new Set([
   ProvenanceSourceKind.User,
@@ -99,10 +98,15 @@ export class ContextLabeller {
   /**
    * The model answered `text` from `window`: labelled `agent:<name>`, untrusted when anything in the window was,
    * with a derivation edge to every item of the window, and handed up to the tool call the agent runs inside, if any
-   * (a sub-agent's answer: that call's result carries its label, ADR 0040). `undefined` for an empty answer.
+   * (a sub-agent's answer: that call's result carries its label, ADR 0040). `undefined` for an empty answer; an
+   * empty answer from an untrusted window still hands its label up, because a sub-agent may answer only through
+   * tool calls (structured output written as a tool call), and what its caller returns is then made of them.
    */
   async labelAnswer(text: string, window: ProvenanceWindow): Promise<LabelledContent | undefined> {
-    if (text === '') return undefined;
+    if (text === '') {
+      if (window.untrusted) carryAnswer(labelContent(text, this.agent, Trust.Untrusted));
+      return undefined;
+    }
     const item = labelContent(text, this.agent, window.untrusted ? Trust.Untrusted : Trust.Trusted);
     const now = this.wiring.clock();
     const edges = window.items.map((parent) => contentRecord(item, ProvenanceRecordKind.Derivation, now, parent));

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type { TokenEdges } from './token-edges.js';
 
 // The package's CommonJS build: its ESM build imports JSON without an import attribute, which Node's ESM loaders warn about.
 const { getCountries, getCountryCallingCode, Metadata } = createRequire(import.meta.url)(
@@ -136,14 +137,17 @@ export function phoneForms(token: string): PhoneForms | null {
 /** A bare run of digits in a text counts as a number given in international form from this length on. */
 const BARE_NATIONAL = 7;
 
-/** Whether a phone number of these forms occurs, as a whole number, in canonical text. */
-export function phoneOccursIn(text: string, { readings, country }: PhoneForms): boolean {
+/**
+ * Whether a phone number of these forms occurs, as a whole number, in canonical text: `edges` say what may stand
+ * before and after it (`TOKEN_EDGES` in trusted content, `WORD_EDGES` in untrusted content).
+ */
+export function phoneOccursIn(text: string, { readings, country }: PhoneForms, edges: TokenEdges): boolean {
   // Every reading's national number is a suffix of the token, so all end in the shortest: one scan for it, and
   // each hit is checked for every reading.
   const shortest = readings.reduce((a, b) => (b.national.length < a.national.length ? b : a)).national;
   for (let at = text.indexOf(shortest); at !== -1; at = text.indexOf(shortest, at + 1)) {
     const end = at + shortest.length;
-    if (isWord(text, end)) continue;
+    if (edges.continuesAfter(text, end)) continue;
     for (const { national, countries } of readings) {
       const start = end - national.length;
       // Digits with nothing before them are a reading's number only when it is the whole token, or the national
@@ -151,7 +155,8 @@ export function phoneOccursIn(text: string, { readings, country }: PhoneForms): 
       // enough to be a phone: a reading the value only may mean (after a trunk prefix or a country code it might
       // start with) needs that prefix in the text too, or any order number, postcode or year would clear it.
       const bare = countries === null || (country !== null && national.length >= BARE_NATIONAL);
-      if (start >= 0 && text.startsWith(national, start) && prefixAllows(text, start, countries, bare)) return true;
+      if (start >= 0 && text.startsWith(national, start) && prefixAllows(text, start, countries, bare, edges))
+        return true;
     }
   }
   return false;
@@ -161,10 +166,16 @@ export function phoneOccursIn(text: string, { readings, country }: PhoneForms): 
  * Whether what is written before a national number at `at` makes it this reading's number: nothing (when `bare`
  * allows it), a country code of the reading (after `+`, `00` or alone) or a trunk prefix of one of its countries.
  */
-function prefixAllows(text: string, at: number, countries: ReadonlySet<string> | null, bare: boolean): boolean {
+function prefixAllows(
+  text: string,
+  at: number,
+  countries: ReadonlySet<string> | null,
+  bare: boolean,
+  edges: TokenEdges,
+): boolean {
   let start = at;
   while (start > 0 && isDigit(text, start - 1)) start--;
-  if (isWord(text, start - 1)) return false;
+  if (edges.continuesBefore(text, start)) return false;
   const prefix = text.slice(start, at);
   const plus = text[start - 1] === '+';
   return prefix === '' ? bare && !plus : prefixMatches(prefix, plus, countries);
@@ -193,18 +204,4 @@ function afterCountry(prefix: string, countries: ReadonlySet<string> | null): bo
 function isDigit(text: string, at: number): boolean {
   const code = text.charCodeAt(at);
   return code >= 48 && code <= 57;
-}
-
-const WORD = /[\p{L}\p{N}]/u;
-
-/** Whether the character at `at` is a letter or digit (outside the text: not). */
-export function isWord(text: string, at: number): boolean {
-  if (at < 0 || at >= text.length) return false;
-  const code = text.codePointAt(at)!;
-  // A low surrogate: read the whole code point it ends.
-  const character =
-    code >= 0xdc00 && code <= 0xdfff && at > 0
-      ? String.fromCodePoint(text.codePointAt(at - 1)!)
-      : String.fromCodePoint(code);
-  return WORD.test(character);
 }
