@@ -42,10 +42,15 @@ export class VerdictService {
    * `permit` at stage `review` that was not executed yet; a capability with `requiresReview` answers
    * `require_review` and waits for its reviewer. Needs `review` and `executionClaims` in `forRoot`.
    *
+   * A capability that requires confirmation takes the same options as `execute`: without `{ explicitApproval: true }`
+   * the answer is `require_confirmation` with its challenge (a pending receipt, joining `approvalBatch` if given) and
+   * nothing is queued; with it, once a human approved this exact tool call, the receipt is validated and consumed
+   * now, before the item is parked, so the approval is spent exactly once and the worker does not ask again.
+   *
    * @example
    * const queued = await verdict.enqueue({ capability: 'exports.run', arguments: { reportId: 9 } });
    */
-  enqueue(proposal: Proposal): Promise<ExecutionResult<never>> {
-    return this.pipeline.enqueue(proposal);
+  enqueue(proposal: Proposal, options: InvocationOptions = {}): Promise<ExecutionResult<never>> {
+    return this.pipeline.enqueue(proposal, options);
   }
 }

@@ -269,5 +269,5 @@ export class WiringAudit {
 }
 
 function describeRoute(policy: ReleasePolicy): string {
-  return `${policy.key} [${[...policy.classes].join(',') || 'none'}; ${[...policy.trust].join(',') || 'none'}]`;
+  return `${policy.key} ${policy.allowanceText}`;
 }

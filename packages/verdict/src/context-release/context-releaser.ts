@@ -158,7 +158,7 @@ export class ContextReleaser {
       canonicalOrder = false;
     }
 
-    const fired = firstDisallowedDetection(payload, detectors, policy.classes);
+    const fired = firstDisallowedDetection(payload, detectors, policy.classesAt(plan.trust));
     if (fired !== undefined)
       return this.conclude(plan, { reason: `${ReleaseReason.DetectorFired}:${fired.label}`, ...NOTHING }, null);
 
@@ -255,12 +255,15 @@ export class ContextReleaser {
   }
 }
 
-/** The route-level refusal, if any, in order: unknown route, a route that permits nothing, trust, class. */
+/**
+ * The route-level refusal, if any, in order: unknown route, a route that permits nothing, a trust level it releases
+ * no class at, a class it does not release at that trust level (`ReleasePolicy.permits`: one `allow()` granted both).
+ */
 function admission(policy: ReleasePolicy | undefined, plan: ReleasePlan): string | undefined {
   if (policy === undefined) return ReleaseReason.RouteNotRegistered;
   if (policy.permitsNothing) return ReleaseReason.RoutePermitsNothing;
   if (!policy.trust.has(plan.trust)) return ReleaseReason.TrustNotAllowed;
-  if (!policy.classes.has(plan.classification)) return ReleaseReason.ClassNotAllowed;
+  if (!policy.permits(plan.classification, plan.trust)) return ReleaseReason.ClassNotAllowed;
   return undefined;
 }
 

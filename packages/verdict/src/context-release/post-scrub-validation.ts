@@ -3,7 +3,8 @@ import type { DataClass } from './data-class.js';
 import type { DetectedSpan, PiiDetector } from './detectors/index.js';
 
 /**
- * The first detection in the final payload whose data class the route does not allow, or `undefined`.
+ * The first detection in the final payload whose data class is not in `allowed` (the classes the route releases at
+ * the release's trust level), or `undefined`.
  * Every string is checked, keys as well as values, and every integer as its digits, in document order, by each
  * detector on its own (so a span that `detect()` would drop in favour of a longer overlapping one still counts).
  * A miss proves nothing: detectors find what their patterns describe, never all personal data.

@@ -23,9 +23,15 @@ describe('ReleasePolicy', () => {
   it('adds to what a route allows, and nothing else', () => {
     const policy = ReleasePolicy.route(profile, local)
       .allow({ classes: [DataClass.Public], trust: [Trust.Trusted] })
-      .allow({ classes: [DataClass.Internal], trust: [] });
-    expect([...policy.classes].sort()).toEqual([DataClass.Internal, DataClass.Public]);
-    expect([...policy.trust]).toEqual([Trust.Trusted]);
+      .allow({ classes: [DataClass.Internal], trust: [] })
+      .allow({ classes: [DataClass.Pii], trust: [Trust.Untrusted] });
+    expect([...policy.classes].sort()).toEqual([DataClass.Pii, DataClass.Public]);
+    expect([...policy.trust].sort()).toEqual([Trust.Trusted, Trust.Untrusted]);
+    expect(policy.permits(DataClass.Public, Trust.Trusted)).toBe(true);
+    expect(policy.permits(DataClass.Pii, Trust.Untrusted)).toBe(true);
+    expect(policy.permits(DataClass.Internal, Trust.Trusted)).toBe(false);
+    expect(policy.permits(DataClass.Pii, Trust.Trusted)).toBe(false);
+    expect(policy.permits(DataClass.Public, Trust.Untrusted)).toBe(false);
   });
 
   it.each([

@@ -6,7 +6,10 @@ import { routeKey } from './release-route.js';
 import { Source } from './source.js';
 import { Trust, isTrust } from './trust.js';
 
-/** What a route lets through. Both lists are required: nothing is implied. */
+/**
+ * What one `allow()` call lets through: every class of `classes` at every trust level of `trust`, and nothing
+ * else. Both lists are required: nothing is implied.
+ */
 export interface ReleaseAllowance {
   readonly classes: readonly DataClass[];
   readonly trust: readonly Trust[];
@@ -14,11 +17,15 @@ export interface ReleaseAllowance {
 
 const DATA_CLASSES: ReadonlySet<unknown> = new Set(Object.values(DataClass));
 
+/** For each trust level, the classes a route releases at it. */
+type Grants = ReadonlyMap<Trust, ReadonlySet<DataClass>>;
+
 /**
  * The policy of one exact route: a labelled source to a connection in a trust zone. A route starts by
- * permitting nothing; `allow` adds data classes and trust levels explicitly. Register one policy per
- * route (`VerdictModule.forRoot({ releasePolicies })` or a `@ReleasePolicies()` provider); a second
- * policy for the same route stops the application at boot.
+ * permitting nothing; each `allow` grants the (class, trust) combinations it names, and only those: two calls
+ * never combine one call's classes with the other's trust levels. Register one policy per route
+ * (`VerdictModule.forRoot({ releasePolicies })` or a `@ReleasePolicies()` provider); a second policy for the same
+ * route stops the application at boot.
  *
  * @example
  * ReleasePolicy.route(Source.application('customer-profile'), Destination.connection('ollama-local', 'local-machine'))
@@ -28,8 +35,7 @@ export class ReleasePolicy {
   private constructor(
     readonly source: Source,
     readonly destination: Destination,
-    readonly classes: ReadonlySet<DataClass>,
-    readonly trust: ReadonlySet<Trust>,
+    private readonly grants: Grants,
     /** The detectors of this route; `undefined` uses the module's (default: `DEFAULT_DETECTORS`). */
     readonly detectors: readonly PiiDetector[] | undefined,
   ) {
@@ -50,11 +56,13 @@ export class ReleasePolicy {
         'ReleasePolicy.route needs a Destination: Destination.connection(name, trustZone).',
       );
     }
-    return new ReleasePolicy(source, destination, new Set(), new Set(), undefined);
+    return new ReleasePolicy(source, destination, new Map(), undefined);
   }
 
   /**
-   * This route, also allowing `classes` and `trust` (added to what it already allows).
+   * This route, also releasing every class of `classes` at every trust level of `trust` (added to what it already
+   * releases). Each call grants its own combinations only: `.allow({ classes: [Pii], trust: [Trusted] })
+   * .allow({ classes: [Internal], trust: [Untrusted] })` does not release untrusted PII. An empty list grants nothing.
    * @throws VerdictConfigurationError for a value that is not a {@link DataClass} or {@link Trust}.
    */
   allow(allowance: ReleaseAllowance): ReleasePolicy {
@@ -73,13 +81,11 @@ export class ReleasePolicy {
       if (!isTrust(value))
         throw new VerdictConfigurationError(`Release route ${this.key}: "${String(value)}" is not a Trust level.`);
     }
-    return new ReleasePolicy(
-      this.source,
-      this.destination,
-      new Set([...this.classes, ...classes]),
-      new Set([...this.trust, ...trust]),
-      this.detectors,
-    );
+    const grants = new Map(this.grants);
+    if (classes.length > 0) {
+      for (const level of trust) grants.set(level, new Set([...(grants.get(level) ?? []), ...classes]));
+    }
+    return new ReleasePolicy(this.source, this.destination, grants, this.detectors);
   }
 
   /**
@@ -91,8 +97,7 @@ export class ReleasePolicy {
     return new ReleasePolicy(
       this.source,
       this.destination,
-      this.classes,
-      this.trust,
+      this.grants,
       checkedDetectors(detectors, `Release route ${this.key}`),
     );
   }
@@ -102,9 +107,47 @@ export class ReleasePolicy {
     return routeKey(this.source, this.destination);
   }
 
-  /** True when no release can ever pass this route: no class or no trust level is allowed. */
+  /** Whether the route releases data of class `dataClass` at trust level `trust`: one `allow()` granted both. */
+  permits(dataClass: DataClass, trust: Trust): boolean {
+    return this.grants.get(trust)?.has(dataClass) === true;
+  }
+
+  /** The classes the route releases at trust level `trust` (empty when none). */
+  classesAt(trust: Trust): ReadonlySet<DataClass> {
+    return new Set(this.grants.get(trust));
+  }
+
+  /**
+   * Every class the route releases at some trust level. An inventory, never a check: a release is allowed only by
+   * {@link permits}, since a class in this set need not be released at every level in {@link trust}.
+   */
+  get classes(): ReadonlySet<DataClass> {
+    return new Set([...this.grants.values()].flatMap((classes) => [...classes]));
+  }
+
+  /** Every trust level the route releases some class at. An inventory, never a check: see {@link classes}. */
+  get trust(): ReadonlySet<Trust> {
+    return new Set(this.grants.keys());
+  }
+
+  /** True when no release can ever pass this route: no `allow()` granted a class at a trust level. */
   get permitsNothing(): boolean {
-    return this.classes.size === 0 || this.trust.size === 0;
+    return this.grants.size === 0;
+  }
+
+  /**
+   * What the route releases, for reports: `[classes; trust levels]`, one group per set of trust levels that release
+   * the same classes, joined by ` | ` (`[pii,internal; trusted | internal; untrusted]`); `[none; none]` when nothing.
+   */
+  get allowanceText(): string {
+    if (this.permitsNothing) return '[none; none]';
+    const order = [...this.classes];
+    const groups = new Map<string, Trust[]>();
+    for (const [level, classes] of this.grants) {
+      const key = order.filter((dataClass) => classes.has(dataClass)).join(',');
+      groups.set(key, [...(groups.get(key) ?? []), level]);
+    }
+    return `[${[...groups].map(([classes, levels]) => `${classes}; ${levels.join(',')}`).join(' | ')}]`;
   }
 }
 

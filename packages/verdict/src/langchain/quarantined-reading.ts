@@ -10,6 +10,7 @@ import { labelContent } from '../provenance/labelled-content.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import { ProvenanceSource, ProvenanceSourceKind } from '../provenance/provenance-source.js';
 import { readNotExecutedMessage } from '../public-answer.js';
+import { assertJsonOutputSchema } from '../quarantine/json-output.js';
 import type { QuarantineService } from '../quarantine/quarantine.service.js';
 import { textOf } from './message-text.js';
 import { QUARANTINE_SOURCE, quarantineExtractTool } from './quarantine-extract-tool.js';
@@ -25,7 +26,9 @@ const NON_TEXT_REMEDY =
 /** Options of {@link QuarantinedReading}. */
 export interface QuarantinedReadingOptions {
   /**
-   * The schemas the deciding model may ask values for, by name (the extract tool's `schema` argument).
+   * The schemas the deciding model may ask values for, by name (the extract tool's `schema` argument). Each must
+   * output plain JSON: a schema whose output type is not (`z.coerce.bigint()`, `z.date()`) is a
+   * `VerdictConfigurationError` here.
    * @example schemas: { bill: z.object({ iban: z.string(), amount: z.number().positive() }) }
    */
   readonly schemas: Readonly<Record<string, ZodType>>;
@@ -59,6 +62,8 @@ export class QuarantinedReading {
   ) {
     if (Object.keys(options.schemas).length === 0)
       throw new VerdictConfigurationError('Quarantined reading needs at least one schema to extract.');
+    // A schema whose output is not plain JSON (a bigint, a Date) could never answer the deciding model: named now.
+    for (const [name, schema] of Object.entries(options.schemas)) assertJsonOutputSchema(schema, `"${name}"`);
     this.tool = quarantineExtractTool(quarantine, labels, options.schemas, options.toolName ?? 'quarantine_extract');
   }
 

@@ -7,6 +7,7 @@ import { Decision } from '../decisions/decision.js';
 import type { Stage } from '../decisions/stage.js';
 import type { SecurityEventEmitter } from '../events/security-event-emitter.js';
 import type { EvidenceLevel } from '../evidence/evidence-level.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { evidenceStreamOf } from '../evidence/evidence-stream.js';
 import { EvidenceTrail } from '../evidence/evidence-trail.js';
@@ -61,14 +62,43 @@ export interface RunMode {
   readonly approvalBatch?: string;
 }
 
-/** The entry modes whose settings are fixed; `execute` takes its tool kind, approval and deferred run from its caller. */
+/**
+ * The entry modes whose settings are fixed; `execute` takes its tool kind, approval and deferred run from its caller,
+ * and `enqueue` its approval.
+ */
 export const RunMode = {
   Evaluate: { toolKind: ToolKind.Evaluation, explicitApproval: false, issueReceipts: false },
   /** A runtime's asking whether a bound tool's call needs approval (ADR 0127): receipts issued, nothing approved. */
   Ask: { toolKind: ToolKind.Bound, explicitApproval: false, issueReceipts: true },
   Guard: { toolKind: ToolKind.Guarded, explicitApproval: false, issueReceipts: false },
-  Enqueue: { toolKind: ToolKind.Service, explicitApproval: false, issueReceipts: true },
 } as const satisfies Record<string, RunMode>;
+
+/**
+ * Refuses what cannot be a {@link Proposal}: anything but an object with a string `capability`. The application (or a
+ * Verdict runtime, from a declared binding) builds the proposal, so this is an application fault, thrown before the
+ * run reads a context or records anything (docs/architecture.md, step 1). What the model writes inside a
+ * well-formed proposal — an unknown capability name, arguments, a tool-call id — stays a recorded `deny` at
+ * `proposal`. The error names the type it got, never a value.
+ * @throws VerdictConfigurationError
+ */
+export function assertProposal(proposal: unknown): asserts proposal is Proposal {
+  const got = malformation(proposal);
+  if (got === undefined) return;
+  throw new VerdictConfigurationError(
+    `A proposal must be an object with a string capability, { capability: 'orders.cancel', arguments: { … } }; got ${got}. Nothing was recorded.`,
+  );
+}
+
+/** What is wrong with a would-be proposal, by type only; `undefined` when it has a string `capability`. */
+function malformation(proposal: unknown): string | undefined {
+  if (proposal === null || proposal === undefined) return String(proposal);
+  if (Array.isArray(proposal)) return 'an array';
+  if (typeof proposal !== 'object') return `a ${typeof proposal}`;
+  const { capability } = proposal as { readonly capability?: unknown };
+  if (typeof capability === 'string') return undefined;
+  if (capability === undefined) return 'an object without a capability';
+  return `an object whose capability is ${capability === null ? 'null' : `a ${typeof capability}`}`;
+}
 
 /** The state of one proposal's way through the pipeline, and how its result is answered. */
 export class PipelineRun {
@@ -93,8 +123,12 @@ export class PipelineRun {
     private readonly mode: RunMode,
   ) {}
 
-  /** Starts the run of one proposal: its evidence trail, and what its span names. */
+  /**
+   * Starts the run of one proposal: its evidence trail, and what its span names.
+   * @throws VerdictConfigurationError for a proposal that is not an object with a string `capability` ({@link assertProposal}).
+   */
   static begin(setting: PipelineRunSetting, proposal: Proposal, mode: RunMode): PipelineRun {
+    assertProposal(proposal);
     // An unknown name is model-written text: evidence and spans keep its fingerprint, never the text itself.
     const name = String(proposal.capability);
     const capability = recordedCapability(name, setting.isRegistered(name));

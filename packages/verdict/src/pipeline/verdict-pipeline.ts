@@ -34,6 +34,7 @@ import { configuredReviewLane } from '../review/configured-review-lane.js';
 import {
   type DeferredRun,
   deferredItemClaim,
+  assertReproposable,
   parkForReview,
   verifyReviewed,
   wouldParkForReview,
@@ -46,7 +47,13 @@ import { MODULE_OPTIONS_TOKEN } from '../verdict.module-definition.js';
 import type { VerdictModuleOptions } from '../verdict-module-options.interface.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
 import type { Proposal } from '../vocabulary/proposal.js';
-import { type InvocationOptions, PipelineRun, type PipelineRunSetting, RunMode } from './pipeline-run.js';
+import {
+  type InvocationOptions,
+  PipelineRun,
+  type PipelineRunSetting,
+  RunMode,
+  assertProposal,
+} from './pipeline-run.js';
 import { emitSafely } from '../events/emit-safely.js';
 
 type Outcome<T> = T | Decision;
@@ -103,20 +110,7 @@ export class VerdictPipeline {
     /** Review lane: a worker's re-run of an approved review item (`DeferredExecutionWorker`). */
     deferred?: DeferredRun,
   ): Promise<ExecutionResult> {
-    const { approvalBatch } = options;
-    if (approvalBatch !== undefined && (typeof approvalBatch !== 'string' || approvalBatch.trim() === ''))
-      throw new VerdictConfigurationError(
-        'An approvalBatch must be a non-blank batch id (approvalBatchId): a blank one could never be read or decided.',
-        { capability: proposal.capability },
-      );
-    const mode = {
-      toolKind,
-      explicitApproval: options.explicitApproval === true,
-      issueReceipts: true,
-      deferred,
-      approvalBatch,
-    };
-    return this.run(proposal, mode, async (run) => {
+    return this.run(proposal, invocationMode(proposal, toolKind, options, deferred), async (run) => {
       const at = await this.authorize(proposal, run);
       if (at instanceof Decision) return run.notExecuted(at);
       // 10. Confirmation again, against the execution target's binding.
@@ -165,6 +159,7 @@ export class VerdictPipeline {
    * nothing to the ledger and raises no event. A runtime that asks before executing asks only then.
    */
   async provenanceConfirms(proposal: Proposal): Promise<boolean> {
+    assertProposal(proposal);
     const definition = this.registry.find(proposal.capability);
     if (definition === undefined || definition.requiresConfirmation !== undefined) return false;
     if (!provenanceApplies(definition, this.options.provenance)) return false;
@@ -208,12 +203,19 @@ export class VerdictPipeline {
   /**
    * `VerdictService.enqueue`: steps 0–9 now, as the current actor; then the proposal is parked as an approved
    * review item and queued for a worker, which re-runs every step (docs/review-lane.md). A capability with
-   * `requiresReview` is parked for its reviewer instead (step 5), as by `execute`.
+   * `requiresReview` is parked for its reviewer instead (step 5), as by `execute`. A call that needs confirmation is
+   * queued only with its `explicitApproval`: steps 10 and 12 validate and consume the receipt here, before parking, so
+   * the approval is spent exactly once, by this run; the worker's run of the item does not ask for it again.
    */
-  async enqueue(proposal: Proposal): Promise<ExecutionResult<never>> {
-    return this.run(proposal, RunMode.Enqueue, async (run) => {
+  async enqueue(proposal: Proposal, options: InvocationOptions = {}): Promise<ExecutionResult<never>> {
+    return this.run(proposal, invocationMode(proposal, ToolKind.Service, options), async (run) => {
       const at = await this.authorize(proposal, run);
       if (at instanceof Decision) return run.notExecuted(at);
+      // 10 and 12. Confirmation against the execution target, then the receipt consumed: the approval becomes the item.
+      if (at.definition.requiresConfirmation !== undefined) {
+        const spent = await this.spendApprovalForQueue(run, at);
+        if (spent !== null) return run.notExecuted(spent);
+      }
       const { decision, item } = await this.park(run, at, true);
       if (decision.permitted) await configuredReviewLane(this.options).queue.enqueue({ itemId: item.id });
       return run.notExecuted(decision);
@@ -386,6 +388,9 @@ export class VerdictPipeline {
     at: GateRequest,
     phase: ApprovalPhase,
   ): Promise<Decision | ReceiptKey | null> {
+    // A worker's run of a directly enqueued item: its approval was consumed when `enqueue` parked it (a capability
+    // with `requiresReview` cannot require confirmation, a boot error): the item and its claim are what remain of it.
+    if (run.deferred !== undefined && !run.deferred.item.reviewed) return confirmedWhenQueued(at, phase);
     const { explicitApproval, provenance, approvalBatch } = run;
     const issueReceipts = run.issueReceipts && at.definition.enforce !== false;
     const asked = { explicitApproval, issueReceipts, provenance: provenance?.approver ?? null, approvalBatch };
@@ -397,6 +402,19 @@ export class VerdictPipeline {
     if (outcome.asksApprover === true) await handOverToApprover(this.contents, provenance, this.clock);
     run.challenge = outcome.challenge;
     return outcome.decision;
+  }
+
+  /**
+   * Steps 10 and 12 of `enqueue` for a call that needs confirmation: `null` once its approved receipt is consumed (or
+   * in shadow mode, where nothing was approved), else the decision that stops it. A schema the worker could never
+   * re-propose is named before the approval is spent.
+   */
+  private async spendApprovalForQueue(run: PipelineRun, at: GateRequest): Promise<Decision | null> {
+    const confirmed = await this.confirm(run, at, ApprovalPhase.ExecutionValidation);
+    if (confirmed === null || confirmed instanceof Decision) return confirmed;
+    await assertReproposable(at.definition, at.envelope.arguments);
+    const consumed = await consumeConfirmation(this.options, confirmed, at);
+    return consumed.permitted || run.proceedsPast(at.definition, consumed) ? null : consumed;
   }
 
   /** Step 5 of the review lane, and `enqueue` (`approved`): park the proposal as a review item. */
@@ -438,4 +456,43 @@ export class VerdictPipeline {
       stopped.refusals,
     );
   }
+}
+
+/**
+ * The run mode of `execute` and `enqueue`: the caller's approval and batch; a malformed batch throws
+ * `VerdictConfigurationError` before the run starts.
+ */
+function invocationMode(
+  proposal: Proposal,
+  toolKind: ToolKind,
+  options: InvocationOptions,
+  deferred?: DeferredRun,
+): RunMode {
+  assertProposal(proposal);
+  const { approvalBatch } = options;
+  if (approvalBatch !== undefined && (typeof approvalBatch !== 'string' || approvalBatch.trim() === ''))
+    throw new VerdictConfigurationError(
+      'An approvalBatch must be a non-blank batch id (approvalBatchId): a blank one could never be read or decided.',
+      { capability: proposal.capability },
+    );
+  return {
+    toolKind,
+    explicitApproval: options.explicitApproval === true,
+    issueReceipts: true,
+    deferred,
+    approvalBatch,
+  };
+}
+
+/**
+ * Steps 5 and 10 of a worker's run of a directly enqueued item: the human approval was consumed when the call was
+ * queued (`VerdictPipeline.enqueue`), and is recorded as such; `null`, nothing left to consume at step 12.
+ */
+function confirmedWhenQueued({ trail }: GateRequest, phase: ApprovalPhase): null {
+  trail.record(Decision.permit(Stage.Approval, 'the approval was consumed when the call was queued'), {
+    approvalPhase: phase,
+    approvalOutcome: 'consumed_when_queued',
+    receiptFingerprint: null,
+  });
+  return null;
 }

@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { z } from 'zod';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
+import { planProblem } from './plan-validation.js';
 
 /**
  * One call a plan allows: the capability and, per argument path (dot paths with `*`), the untrusted sources
@@ -50,10 +52,31 @@ const plans = new AsyncLocalStorage<PlanInForce | null>();
  * Runs `fn` under `plan`: every proposal made inside it outside the plan is refused at stage `provenance`.
  * `null` is plan mode before any plan was accepted: every proposal is refused.
  *
+ * @throws VerdictConfigurationError when `plan` is neither `null` nor a plan {@link planSchema} accepts, with argument
+ *   paths that parse (`undefined`, no `steps`, a step without a capability): `fn` is not run.
  * @example await withPlan(plan, () => verdict.execute({ capability: 'payments.send', arguments, toolCallId }));
  */
 export function withPlan<T>(plan: Plan | null, fn: () => T): T {
+  if (plan !== null) assertPlan(plan);
   return plans.run(plan === null ? null : Object.freeze({ plan, fingerprint: planFingerprint(plan) }), fn);
+}
+
+/**
+ * Throws unless `plan` is a plan as the plan tool takes one ({@link planSchema}, {@link planProblem}): the application
+ * wrote it, so a malformed one is a wiring mistake, named by the failed checks' paths (never a value).
+ * @throws VerdictConfigurationError
+ */
+function assertPlan(plan: unknown): asserts plan is Plan {
+  const parsed = planSchema.safeParse(plan);
+  const problem = parsed.success
+    ? planProblem(parsed.data)?.replace(/^Plan refused: /, '')
+    : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(plan)'}: ${issue.code}`).join(', ');
+  if (problem === undefined) return;
+  throw new VerdictConfigurationError(
+    `withPlan needs null or a plan { steps: [{ capability, arguments? }, …] } with at least one step; got ${
+      plan === undefined ? 'undefined' : problem
+    }.`,
+  );
 }
 
 /** The plan in force: `undefined` outside plan mode, `null` in plan mode before any plan. */

@@ -19,6 +19,7 @@ import type { ProvenanceSource } from '../provenance/provenance-source.js';
 import { rememberBounded } from '../shared/remember-bounded.js';
 import type { Extraction } from './extraction.js';
 import { answerText, extractionPrompt, extractionSchema, parseAnswer } from './extraction-prompt.js';
+import { assertJsonOutput, assertJsonOutputSchema } from './json-output.js';
 import type { QuarantineHandle } from './quarantine-handle.js';
 import {
   DEFAULT_QUARANTINE_CAPACITY,
@@ -112,7 +113,9 @@ export class QuarantineService {
    * uses the value, and provenance treats the value as derived from them.
    * @throws QuarantineExtractionError when no value fits the schema (the answer is never returned as text), or
    *   the handle is unknown here (another process, another actor or tenant, forgotten).
-   * @throws VerdictConfigurationError when the module has no `quarantine.model`.
+   * @throws VerdictConfigurationError when the module has no `quarantine.model`, or `schema` outputs something that
+   *   is not plain JSON (a bigint, a Date, a Map, a class instance: by its type before the model is asked, or a
+   *   transform's after parsing); nothing is recorded and no event is raised then.
    */
   async extract<S extends ZodType>(
     handle: QuarantineHandle | string,
@@ -125,6 +128,9 @@ export class QuarantineService {
     const id = typeof handle === 'string' ? handle : handle.id;
     const jsonSchema = extractionSchema(schema);
     const facts = { handleFingerprint: fingerprintString(id), schemaFingerprint: fingerprint(jsonSchema) };
+    // The application's schema must output plain JSON: named before the model is asked or anything is emitted.
+    const schemaName = `with schemaFingerprint ${facts.schemaFingerprint}`;
+    assertJsonOutputSchema(schema, schemaName);
     const context = this.contexts.current();
     const held = this.held.get(id);
     if (held === undefined || held.owner !== this.ownerOf(context))
@@ -143,7 +149,8 @@ export class QuarantineService {
         context,
         issuePaths(result.error.issues, jsonSchema),
       );
-    const text = JSON.stringify(result.data) ?? 'null';
+    // A transform's output is known only now: still the schema's fault, thrown before anything is recorded or emitted.
+    const text = assertJsonOutput(result.data, schemaName);
     const content = extractedContent(text, held.passages);
     await this.record(content, held.passages);
     this.emit('extracted', facts, held, context, fingerprintString(text));

@@ -32,7 +32,8 @@ export interface ReviewBinding {
 
 /**
  * The binding of `envelope` against `target`, by the receipt rules (ADR 0015): capability, execution-target
- * policy, the complete arguments, the policy's `bind` (or, for a direct enqueue, the target's identity)
+ * policy, the complete arguments, the policy's `bind` (or, for a direct enqueue, the target's identity, with the
+ * facts its `requiresConfirmation` binds, when it binds any: the worker's run meets the state the human approved)
  * and the principal (actor key within tenant). The conversation is not bound: the run happens outside it.
  */
 export function reviewBinding(
@@ -45,9 +46,7 @@ export function reviewBinding(
   const actorKey = reviewActorKey(definition, lane);
   const principal = receiptPrincipal({ ...envelope.context, metadata: {} }, actorKey, definition.name);
   const binding: JsonObject =
-    policy === undefined
-      ? { identity: definition.executionTarget.identity(target, envelope.context) as JsonValue }
-      : policy.bind(envelope, target);
+    policy === undefined ? enqueuedBinding(definition, envelope, target) : policy.bind(envelope, target);
   return {
     bindingFingerprint: fingerprint({
       capability: definition.name,
@@ -59,4 +58,14 @@ export function reviewBinding(
     principalFingerprint: principal.fingerprint,
     requesterKey: actorKey(envelope.context.actor),
   };
+}
+
+/**
+ * What a directly enqueued item binds: the target's identity and, for a capability that requires confirmation, the
+ * facts its policy binds (the state the approved receipt was bound to; none when `bind` returns `{}`).
+ */
+function enqueuedBinding(definition: CapabilityDefinition, envelope: Envelope, target: unknown): JsonObject {
+  const identity = definition.executionTarget.identity(target, envelope.context) as JsonValue;
+  const confirmed = definition.requiresConfirmation?.bind(envelope, target);
+  return confirmed === undefined || Object.keys(confirmed).length === 0 ? { identity } : { identity, confirmed };
 }

@@ -112,7 +112,7 @@ export async function parkForReview(request: ParkRequest): Promise<{ decision: D
  * deferred run at `review`; it is the application's fault, named before anything is parked.
  * @throws VerdictConfigurationError
  */
-async function assertReproposable(definition: CapabilityDefinition, parsed: unknown): Promise<void> {
+export async function assertReproposable(definition: CapabilityDefinition, parsed: unknown): Promise<void> {
   const stored = JSON.parse(JSON.stringify(parsed)) as unknown;
   const again = await validateArguments(definition.arguments, stored);
   if (again.valid && fingerprint(JSON.parse(JSON.stringify(again.value))) === fingerprint(stored)) return;

@@ -1,0 +1,65 @@
+import { describe, expect, it } from '@jest/globals';
+import { type Plan, VerdictConfigurationError, withPlan } from '@verdict/nestjs';
+import { currentPlan } from '../../packages/verdict/src/plans/plan.js';
+
+const PLAN: Plan = {
+  steps: [{ capability: 'payments.send', arguments: { recipient: ['mcp:files'], amount: ['mcp:files'] } }],
+};
+
+/** What `withPlan(plan, …)` threw, and whether its function ran. */
+function attempt(plan: unknown): { error: unknown; ran: boolean } {
+  let ran = false;
+  try {
+    withPlan(plan as Plan, () => {
+      ran = true;
+    });
+    return { error: undefined, ran };
+  } catch (error) {
+    return { error, ran };
+  }
+}
+
+describe('withPlan with a missing or malformed plan', () => {
+  it('attack: withPlan(undefined) is a VerdictConfigurationError, not a TypeError, and runs nothing', () => {
+    const { error, ran } = attempt(undefined);
+
+    expect(error).toBeInstanceOf(VerdictConfigurationError);
+    expect((error as Error).message).toMatch(/^withPlan needs null or a plan .* got undefined\.$/);
+    expect(ran).toBe(false);
+  });
+
+  for (const [name, plan] of [
+    ['no steps', {}],
+    ['steps that are not an array', { steps: 'payments.send' }],
+    ['no step at all', { steps: [] }],
+    ['a step without a capability', { steps: [{ arguments: { recipient: ['mcp:files'] } }] }],
+    [
+      'a source that is not kind:name',
+      { steps: [{ capability: 'payments.send', arguments: { recipient: ['files'] } }] },
+    ],
+    [
+      'an argument path that does not parse',
+      { steps: [{ capability: 'payments.send', arguments: { '__proto__.x': ['mcp:files'] } }] },
+    ],
+    ['a number', 7],
+  ] as const)
+    it(`attack: a plan with ${name} is a VerdictConfigurationError naming the failed check; nothing runs`, () => {
+      const { error, ran } = attempt(plan);
+
+      expect(error).toBeInstanceOf(VerdictConfigurationError);
+      expect((error as Error).message).toMatch(/^withPlan needs null or a plan/);
+      expect(ran).toBe(false);
+    });
+
+  it('attack: the error names the failed check by its path, never a value the plan holds', () => {
+    const { error } = attempt({ steps: [{ arguments: { recipient: ['mcp:files'] } }] });
+    expect((error as Error).message).toContain('steps.0.capability: invalid_type');
+    expect((error as Error).message).not.toContain('mcp:files');
+  });
+
+  it('control: a well-formed plan is put in force, and null is plan mode without a plan', () => {
+    expect(withPlan(PLAN, () => currentPlan()?.plan)).toBe(PLAN);
+    expect(withPlan(null, () => currentPlan())).toBeNull();
+    expect(currentPlan()).toBeUndefined();
+  });
+});

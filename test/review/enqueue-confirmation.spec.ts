@@ -1,0 +1,177 @@
+import { describe, expect, it } from '@jest/globals';
+import { Test } from '@nestjs/testing';
+import {
+  ActionContextStore,
+  ApprovalService,
+  type AuthorizedAction,
+  DeferredExecutionWorker,
+  type CapabilityDefinition,
+  InMemoryApprovalReceiptStore,
+  InMemoryEvidenceRecorder,
+  InMemoryExecutionClaimStore,
+  InMemoryReviewItemStore,
+  InProcessDeferredQueue,
+  VerdictConfigurationError,
+  VerdictModule,
+  VerdictService,
+  defineCapability,
+  requiresConfirmation,
+} from '@verdict/nestjs';
+import { type RefundArguments, type RefundOrder, refundFixture } from '@verdict/testing-kit';
+
+const T0 = new Date('2026-03-01T09:00:00.000Z');
+const CALL = 'call_refund_1';
+
+/**
+ * `VerdictService.enqueue` of a capability that requires confirmation (docs/review-lane.md §3): the human's approval
+ * is carried by `{ explicitApproval: true }`, consumed when the call is queued, and the worker runs it at most once.
+ */
+async function setup({ work = true }: { work?: boolean } = {}) {
+  const refunds: AuthorizedAction<RefundArguments, RefundOrder>[] = [];
+  const fixture = refundFixture({ record: async (action) => void refunds.push(action) });
+  /** The unreviewed refund, confirmed by the customer and bound to the order's version. */
+  const confirmed: CapabilityDefinition = defineCapability<RefundArguments, RefundOrder, string>(
+    {
+      ...(fixture.resend as ReturnType<typeof defineCapability<RefundArguments, RefundOrder, string>>),
+      name: 'orders.refund-confirmed',
+      requiresConfirmation: requiresConfirmation<RefundArguments, RefundOrder>({
+        bind: (_envelope, order) => ({ order: order.id, version: order.version }),
+        reason: 'Refunds are confirmed by the customer.',
+      }),
+    },
+    fixture.resend.executor as never,
+  );
+  const items = new InMemoryReviewItemStore();
+  const receipts = new InMemoryApprovalReceiptStore();
+  const queue = new InProcessDeferredQueue({ attempts: 1 });
+  const evidence = new InMemoryEvidenceRecorder();
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      VerdictModule.forRoot({
+        abilityFactory: fixture.abilityFactory,
+        capabilities: [confirmed],
+        evidence,
+        approvals: receipts,
+        executionClaims: new InMemoryExecutionClaimStore(),
+        clock: () => T0,
+        review: { items, queue, rehydrate: fixture.rehydrate, actorKey: fixture.actorKey, work },
+      }),
+    ],
+  }).compile();
+  await moduleRef.init();
+  const contexts = moduleRef.get(ActionContextStore);
+  const verdict = moduleRef.get(VerdictService);
+  const approvals = moduleRef.get(ApprovalService);
+  const customer = fixture.contextOf('customer:72', 'conversation-1');
+  const proposal = { capability: 'orders.refund-confirmed', arguments: { orderId: 1002, amount: 5 }, toolCallId: CALL };
+  const asCustomer = <T>(fn: () => Promise<T>) => contexts.run(customer, fn);
+  /** The customer asks (a pending receipt is issued), then approves that exact tool call. */
+  const approve = async () => {
+    const asked = await asCustomer(() => verdict.execute(proposal));
+    if (asked.executed) throw new Error('executed without confirmation');
+    expect(asked.decision.disposition).toBe('require_confirmation');
+    await approvals.approve(asked.challenge!.receiptId, CALL, 'customer:72');
+  };
+  const startWorker = () => {
+    const worker = moduleRef.get(DeferredExecutionWorker);
+    return queue.work((job) => worker.run(job));
+  };
+  return {
+    ...fixture,
+    verdict,
+    approvals,
+    receipts,
+    items,
+    queue,
+    evidence,
+    refunds,
+    proposal,
+    asCustomer,
+    approve,
+    startWorker,
+  };
+}
+
+describe('VerdictService.enqueue of a capability that requires confirmation', () => {
+  it('attack: an approved call is queued with its explicit approval, spent once; no replay queues or runs it again', async () => {
+    const { verdict, asCustomer, approve, proposal, queue, refunds, evidence } = await setup();
+    await approve();
+
+    const queued = await asCustomer(() => verdict.enqueue(proposal, { explicitApproval: true }));
+    expect(queued).toMatchObject({ executed: false, decision: { disposition: 'permit', stage: 'review' } });
+    await queue.idle();
+    expect(refunds.map((refund) => refund.arguments)).toEqual([{ orderId: 1002, amount: 5 }]);
+
+    // The approval was consumed when the call was queued: queuing it again, or executing it, is a replay.
+    for (const again of [
+      await asCustomer(() => verdict.enqueue(proposal, { explicitApproval: true })),
+      await asCustomer(() => verdict.execute(proposal, { explicitApproval: true })),
+    ])
+      expect(again.decision).toMatchObject({
+        disposition: 'deny',
+        stage: 'approval',
+        signal: 'approval_replay_detected',
+      });
+    await queue.idle();
+    expect(refunds).toHaveLength(1);
+    // The worker's run records that it did not ask again: the approval was spent by the enqueue.
+    const approvalRecords = evidence.decisions().filter((record) => record.stage === 'approval');
+    expect(approvalRecords.map((record) => [record.toolKind, record.approvalPhase, record.approvalOutcome])).toEqual(
+      expect.arrayContaining([
+        ['service', 'consumption', 'consumed'],
+        ['deferred', 'proposal_validation', 'consumed_when_queued'],
+        ['deferred', 'execution_validation', 'consumed_when_queued'],
+      ]),
+    );
+  });
+
+  it('attack: the worker meets the state the human approved — an order changed after the call was queued is refused', async () => {
+    const { verdict, asCustomer, approve, proposal, queue, refunds, bumpVersion, startWorker, evidence } = await setup({
+      work: false,
+    });
+    await approve();
+    const queued = await asCustomer(() => verdict.enqueue(proposal, { explicitApproval: true }));
+    expect(queued.decision).toMatchObject({ disposition: 'permit', stage: 'review' });
+
+    bumpVersion(1002);
+    await startWorker();
+    await queue.idle();
+
+    expect(refunds).toHaveLength(0);
+    expect(
+      evidence
+        .decisions()
+        .filter((record) => record.toolKind === 'deferred')
+        .at(-1),
+    ).toMatchObject({
+      stage: 'review',
+      disposition: 'deny',
+    });
+  });
+
+  it('control: without an explicit approval it is asked, as by execute, and nothing is queued', async () => {
+    const { verdict, asCustomer, approve, proposal, queue, refunds, items } = await setup();
+
+    const asked = await asCustomer(() => verdict.enqueue(proposal));
+    expect(asked).toMatchObject({ executed: false, decision: { disposition: 'require_confirmation' } });
+    expect(asked.executed ? undefined : asked.challenge).toMatchObject({
+      toolCallId: CALL,
+      capability: 'orders.refund-confirmed',
+    });
+    // Approved, but a model's repeat of the call carries no explicit approval: still asked, still nothing queued.
+    await approve();
+    const repeated = await asCustomer(() => verdict.enqueue(proposal));
+    expect(repeated.decision.disposition).toBe('require_confirmation');
+    await queue.idle();
+    expect(refunds).toHaveLength(0);
+    expect(await items.pending({ tenant: 'acme', now: T0 })).toEqual([]);
+  });
+
+  it('control: a malformed approvalBatch throws before any step runs, as for execute', async () => {
+    const { verdict, asCustomer, proposal, refunds } = await setup();
+    await expect(asCustomer(() => verdict.enqueue(proposal, { approvalBatch: ' ' }))).rejects.toThrow(
+      VerdictConfigurationError,
+    );
+    expect(refunds).toHaveLength(0);
+  });
+});
