@@ -26,7 +26,16 @@ const CALL = 'call_refund_1';
  * `VerdictService.enqueue` of a capability that requires confirmation (docs/review-lane.md §3): the human's approval
  * is carried by `{ explicitApproval: true }`, consumed when the call is queued, and the worker runs it at most once.
  */
-async function setup({ work = true }: { work?: boolean } = {}) {
+async function setup({
+  work = true,
+  enforce = true,
+  shared,
+}: {
+  work?: boolean;
+  enforce?: boolean;
+  /** The stores of another "process" of the same application, to share. */
+  shared?: { items: InMemoryReviewItemStore; receipts: InMemoryApprovalReceiptStore; queue: InProcessDeferredQueue };
+} = {}) {
   const refunds: AuthorizedAction<RefundArguments, RefundOrder>[] = [];
   const fixture = refundFixture({ record: async (action) => void refunds.push(action) });
   /** The unreviewed refund, confirmed by the customer and bound to the order's version. */
@@ -38,12 +47,13 @@ async function setup({ work = true }: { work?: boolean } = {}) {
         bind: (_envelope, order) => ({ order: order.id, version: order.version }),
         reason: 'Refunds are confirmed by the customer.',
       }),
+      enforce,
     },
     fixture.resend.executor as never,
   );
-  const items = new InMemoryReviewItemStore();
-  const receipts = new InMemoryApprovalReceiptStore();
-  const queue = new InProcessDeferredQueue({ attempts: 1 });
+  const items = shared?.items ?? new InMemoryReviewItemStore();
+  const receipts = shared?.receipts ?? new InMemoryApprovalReceiptStore();
+  const queue = shared?.queue ?? new InProcessDeferredQueue({ attempts: 1 });
   const evidence = new InMemoryEvidenceRecorder();
   const moduleRef = await Test.createTestingModule({
     imports: [
@@ -93,6 +103,34 @@ async function setup({ work = true }: { work?: boolean } = {}) {
 }
 
 describe('VerdictService.enqueue of a capability that requires confirmation', () => {
+  it('attack: a call queued in shadow mode, without an approval, is asked again once confirmation is enforced', async () => {
+    const shadow = await setup({ enforce: false, work: false });
+    const queued = await shadow.asCustomer(() => shadow.verdict.enqueue(shadow.proposal));
+    expect(queued.decision).toMatchObject({ disposition: 'permit', stage: 'review' });
+
+    // The rollout flips enforcement while the item waits; the enforcing process's worker runs it.
+    const { items, receipts, queue } = shadow;
+    const enforced = await setup({ shared: { items, receipts, queue } });
+    await queue.idle();
+
+    expect(shadow.refunds).toHaveLength(0);
+    expect(enforced.refunds).toHaveLength(0);
+    const deferred = enforced.evidence.decisions().filter((record) => record.toolKind === 'deferred');
+    expect(deferred.map((record) => record.approvalOutcome)).not.toContain('consumed_when_queued');
+    expect(deferred.at(-1)?.disposition).toBe('require_confirmation');
+  });
+
+  it('utility: a call queued in shadow mode runs in shadow mode, its confirmation recorded as would_confirm', async () => {
+    const { verdict, asCustomer, proposal, queue, refunds, evidence } = await setup({ enforce: false });
+    await asCustomer(() => verdict.enqueue(proposal));
+    await queue.idle();
+
+    expect(refunds).toHaveLength(1);
+    const deferred = evidence.decisions().filter((record) => record.toolKind === 'deferred');
+    expect(deferred.map((record) => record.disposition)).toContain('would_confirm');
+    expect(deferred.map((record) => record.approvalOutcome)).not.toContain('consumed_when_queued');
+  });
+
   it('attack: an approved call is queued with its explicit approval, spent once; no replay queues or runs it again', async () => {
     const { verdict, asCustomer, approve, proposal, queue, refunds, evidence } = await setup();
     await approve();
@@ -137,6 +175,7 @@ describe('VerdictService.enqueue of a capability that requires confirmation', ()
     await startWorker();
     await queue.idle();
 
+    // The approval covered the order as it was: the worker asks again, and nobody answers a worker.
     expect(refunds).toHaveLength(0);
     expect(
       evidence
@@ -144,8 +183,8 @@ describe('VerdictService.enqueue of a capability that requires confirmation', ()
         .filter((record) => record.toolKind === 'deferred')
         .at(-1),
     ).toMatchObject({
-      stage: 'review',
-      disposition: 'deny',
+      stage: 'approval',
+      disposition: 'require_confirmation',
     });
   });
 

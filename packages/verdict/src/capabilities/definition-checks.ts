@@ -85,15 +85,12 @@ function assertAuthorizedFieldsExist(definition: CapabilityDefinition, fail: (me
  * The top-level fields of a capability's validated arguments; `null` when they cannot be read. A zod schema is
  * read through its wrappers (`.transform`, `.pipe`, `.optional`, `.default`, `z.lazy`, ...) by the JSON schema of
  * its output, each branch of a union or intersection contributing its properties. Where the output cannot be read
- * (a `.transform`'s result is the application's code), the fields are those of the object the transform receives.
- * A DTO class declares the properties class-validator validates (see {@link dtoArgumentFields}).
+ * (a `.transform`'s result is the application's code, which may rename fields), they cannot be known: `null`. A DTO class declares the properties class-validator validates (see {@link dtoArgumentFields}).
  */
 function declaredArgumentFields(definition: CapabilityDefinition): ReadonlySet<string> | null {
   if (!isZodSchema(definition.arguments))
     return dtoArgumentFields(definition.arguments as abstract new (...args: never[]) => object);
-  return (
-    topLevelFields(argumentJsonSchema(definition, 'output')) ?? topLevelFields(argumentJsonSchema(definition, 'input'))
-  );
+  return topLevelFields(argumentJsonSchema(definition, 'output'));
 }
 
 /** The properties of each branch of `schema`; `null` when a branch constrains nothing (or there is no schema). */

@@ -1,11 +1,16 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
-import type { Trust } from '../context-release/trust.js';
+import { Trust } from '../context-release/trust.js';
 import type { LabelledContent } from '../provenance/labelled-content.js';
 import { enclosingToolCallWindow, withToolCallProvenance } from '../provenance/provenance-scope.js';
 import { ProvenanceSource } from '../provenance/provenance-source.js';
 import { ProvenanceWindow } from '../provenance/provenance-window.js';
-import { ContextLabeller, type ProvenanceTrackerOptions, type WindowRole } from '../provenance/context-labeller.js';
+import {
+  APPLICATION_PROMPT,
+  ContextLabeller,
+  type ProvenanceTrackerOptions,
+  type WindowRole,
+} from '../provenance/context-labeller.js';
 import type { ProvenanceTrackerWiring } from '../provenance/provenance-tracker-wiring.js';
 import { type CallWindowKey, callWindowKey, conversationThread } from '../provenance/call-window-key.js';
 import { VerdictTool } from './verdict-tool.js';
@@ -80,10 +85,9 @@ export class ProvenanceTracker {
         const response = await handler(request);
         // Labelled after the call: the model-input guard, inside it, has read the labels its seals vouch for.
         const messages = [request.systemMessage, ...request.messages];
-        const prompt = applicationPrompt(messages);
         const items: LabelledContent[] = [];
         for (const [index, message] of messages.entries()) {
-          items.push(...(await this.itemsOf(message, index < prompt)));
+          items.push(...(await this.itemsOf(message, index === 0)));
           if (AIMessage.isInstance(message)) items.push(...(await this.proposedBy(message, thread)));
         }
         const window = ProvenanceWindow.of(items);
@@ -118,6 +122,13 @@ export class ProvenanceTracker {
    */
   private async labelInput(messages: unknown): Promise<void> {
     const list = Array.isArray(messages) ? (messages as BaseMessage[]) : [];
+    // A new conversation (nothing but its input in the state): the system messages it begins with are the
+    // application's. In a conversation already under way they may be a tool Command's, and stay unlabelled.
+    if (list.every((message) => SystemMessage.isInstance(message) || HumanMessage.isInstance(message)))
+      for (const message of list) {
+        if (!SystemMessage.isInstance(message)) break;
+        await this.labeller.label(textOf(message), APPLICATION_PROMPT, Trust.Trusted);
+      }
     const caller = enclosingToolCallWindow();
     for (let i = list.length - 1; i >= 0 && HumanMessage.isInstance(list[i]); i--) {
       const message = list[i]!;
@@ -229,8 +240,8 @@ export class ProvenanceTracker {
 
   /**
    * The labelled items of one message of the window. A system message the module has no labels for is the
-   * application's only as part of the prompt (`prompt`); anywhere else it is history nobody labelled, which a
-   * tool's Command may have put there.
+   * application's only as the agent's own system prompt (`prompt`); in the state it is history nobody labelled,
+   * which a tool's Command may have put there (see {@link labelInput} for a new conversation's).
    */
   private async itemsOf(message: BaseMessage, prompt: boolean): Promise<readonly LabelledContent[]> {
     const known = this.byMessage.get(message);
@@ -254,15 +265,6 @@ function answerOf(response: unknown): AIMessage | undefined {
   if (AIMessage.isInstance(response)) return response;
   const messages = (response as { structuredResponse?: unknown; messages?: unknown } | null)?.messages;
   return Array.isArray(messages) ? messages.find((message) => AIMessage.isInstance(message)) : undefined;
-}
-
-/**
- * How many messages at the start of a model call's messages are the application's prompt: the agent's system
- * message and the system messages the state begins with (passed in with the first input, before any other message).
- */
-function applicationPrompt(messages: readonly BaseMessage[]): number {
-  const first = messages.findIndex((message, index) => index > 0 && !SystemMessage.isInstance(message));
-  return first === -1 ? messages.length : first;
 }
 
 /** A message's role in the window; any message that is not system, human or tool counts as a model answer. */

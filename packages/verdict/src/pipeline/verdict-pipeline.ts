@@ -36,6 +36,7 @@ import {
   deferredItemClaim,
   assertReproposable,
   parkForReview,
+  queuedApproved,
   verifyReviewed,
   wouldParkForReview,
 } from '../review/review.gate.js';
@@ -212,11 +213,13 @@ export class VerdictPipeline {
       const at = await this.authorize(proposal, run);
       if (at instanceof Decision) return run.notExecuted(at);
       // 10 and 12. Confirmation against the execution target, then the receipt consumed: the approval becomes the item.
+      let approvedWhenQueued = false;
       if (at.definition.requiresConfirmation !== undefined) {
         const spent = await this.spendApprovalForQueue(run, at);
-        if (spent !== null) return run.notExecuted(spent);
+        if (spent instanceof Decision) return run.notExecuted(spent);
+        approvedWhenQueued = spent;
       }
-      const { decision, item } = await this.park(run, at, true);
+      const { decision, item } = await this.park(run, at, true, approvedWhenQueued);
       if (decision.permitted) await configuredReviewLane(this.options).queue.enqueue({ itemId: item.id });
       return run.notExecuted(decision);
     });
@@ -388,9 +391,11 @@ export class VerdictPipeline {
     at: GateRequest,
     phase: ApprovalPhase,
   ): Promise<Decision | ReceiptKey | null> {
-    // A worker's run of a directly enqueued item: its approval was consumed when `enqueue` parked it (a capability
-    // with `requiresReview` cannot require confirmation, a boot error): the item and its claim are what remain of it.
-    if (run.deferred !== undefined && !run.deferred.item.reviewed) return confirmedWhenQueued(at, phase);
+    // A worker's run of an item `enqueue` parked with its approval consumed (a capability with `requiresReview` cannot
+    // require confirmation, a boot error): the item, bound as approved, and its claim are what remain of it. An item
+    // queued without one (in shadow mode) is asked again, as any call.
+    if (run.deferred !== undefined && queuedApproved(configuredReviewLane(this.options), at, run.deferred.item))
+      return confirmedWhenQueued(at, phase);
     const { explicitApproval, provenance, approvalBatch } = run;
     const issueReceipts = run.issueReceipts && at.definition.enforce !== false;
     const asked = { explicitApproval, issueReceipts, provenance: provenance?.approver ?? null, approvalBatch };
@@ -405,24 +410,34 @@ export class VerdictPipeline {
   }
 
   /**
-   * Steps 10 and 12 of `enqueue` for a call that needs confirmation: `null` once its approved receipt is consumed (or
-   * in shadow mode, where nothing was approved), else the decision that stops it. A schema the worker could never
-   * re-propose is named before the approval is spent.
+   * Steps 10 and 12 of `enqueue` for a call that needs confirmation: `true` once its approved receipt is consumed,
+   * `false` in shadow mode, where nothing was approved (the worker's run asks again), else the decision that stops
+   * it. A schema the worker could never re-propose is named before the approval is spent.
    */
-  private async spendApprovalForQueue(run: PipelineRun, at: GateRequest): Promise<Decision | null> {
+  private async spendApprovalForQueue(run: PipelineRun, at: GateRequest): Promise<Decision | boolean> {
     const confirmed = await this.confirm(run, at, ApprovalPhase.ExecutionValidation);
-    if (confirmed === null || confirmed instanceof Decision) return confirmed;
+    if (confirmed === null) return false;
+    if (confirmed instanceof Decision) return confirmed;
     await assertReproposable(at.definition, at.envelope.arguments);
     const consumed = await consumeConfirmation(this.options, confirmed, at);
-    return consumed.permitted || run.proceedsPast(at.definition, consumed) ? null : consumed;
+    if (consumed.permitted) return true;
+    return run.proceedsPast(at.definition, consumed) ? false : consumed;
   }
 
-  /** Step 5 of the review lane, and `enqueue` (`approved`): park the proposal as a review item. */
-  private async park(run: PipelineRun, { definition, envelope, target, trail }: GateRequest, approved: boolean) {
+  /**
+   * Step 5 of the review lane, and `enqueue` (`approved`): park the proposal as a review item; `approvedWhenQueued`
+   * when `enqueue` consumed the call's approval, which the item's binding then records.
+   */
+  private async park(
+    run: PipelineRun,
+    { definition, envelope, target, trail }: GateRequest,
+    approved: boolean,
+    approvedWhenQueued = false,
+  ) {
     const lane = configuredReviewLane(this.options);
     const now = this.clock();
     const provenance = await handOverToApprover(this.contents, run.provenance, this.clock);
-    return parkForReview({ lane, definition, envelope, target, now, trail, approved, provenance });
+    return parkForReview({ lane, definition, envelope, target, now, trail, approved, approvedWhenQueued, provenance });
   }
 
   /** One run of an entry mode: its evidence written when its steps end, in one `execute_tool` span. */

@@ -1,4 +1,5 @@
 import { Trust } from '../context-release/trust.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { contentRecord } from './content-record.js';
 import { labelContent, type LabelledContent } from './labelled-content.js';
 import { labelResult } from './label-result.js';
@@ -14,6 +15,8 @@ import type { ProvenanceTrackerWiring } from './provenance-tracker-wiring.js';
 /** Human messages in an agent's input that nobody labelled: restored history, or text the tracker forgot. */
 const UNLABELLED_HISTORY = ProvenanceSource.create(ProvenanceSourceKind.Unobserved, 'history');
 const PRINCIPAL = ProvenanceSource.user('principal');
+/** The application's own instructions: an agent's system prompt. */
+export const APPLICATION_PROMPT = ProvenanceSource.application('system-prompt');
 /** Sources whose labels say who wrote a text (a principal, a model), never what a tool returned. */
 const SPOKEN: ReadonlySet<string> = new Set([
   ProvenanceSourceKind.User,
@@ -72,6 +75,9 @@ export class ContextLabeller {
     private readonly options: ProvenanceTrackerOptions = {},
   ) {
     this.agent = ProvenanceSource.agent(options.agent ?? 'agent');
+    // `agent:caller` is the source of a sub-agent's input, which vouches for values: no agent answers under it.
+    if (this.agent.toString() === CALLER.toString())
+      throw new VerdictConfigurationError(`The agent name "${CALLER.name}" is reserved for a sub-agent's input.`);
   }
 
   /** Labels text the application puts into an agent's input itself. */
@@ -236,7 +242,7 @@ export class ContextLabeller {
     if (recalled !== undefined && (role !== 'tool' || recalled.some(({ label }) => !SPOKEN.has(label.source.kind))))
       return recalled;
     let item: LabelledContent;
-    if (role === 'system') item = labelContent(text, ProvenanceSource.application('system-prompt'), Trust.Trusted);
+    if (role === 'system') item = labelContent(text, APPLICATION_PROMPT, Trust.Trusted);
     else if (role === 'user') item = labelContent(text, UNLABELLED_HISTORY, Trust.Untrusted);
     else if (role === 'tool') item = labelContent(text, toolSource(toolName), Trust.Untrusted);
     else item = labelContent(text, ProvenanceSource.agent('unobserved'), Trust.Untrusted);

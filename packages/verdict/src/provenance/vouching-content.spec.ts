@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { Trust } from '../context-release/trust.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { analyzeInfluence } from './analyze-influence.js';
+import { ContextLabeller } from './context-labeller.js';
+import type { ProvenanceTrackerWiring } from './provenance-tracker-wiring.js';
 import { labelContent } from './labelled-content.js';
 import { ProvenanceSource } from './provenance-source.js';
 import { ProvenanceWindow } from './provenance-window.js';
@@ -35,5 +38,11 @@ describe('which trusted content vouches for a value (the positive rule)', () => 
     ['a trusted tool result', ProvenanceSource.tool('accounts.view')],
   ])('utility: a value in %s is derived', (_name, source) => {
     expect(derivedWith(source)).toBe(true);
+  });
+
+  it('attack: no agent answers under the sub-agent input’s source, agent:caller (its answers would vouch)', () => {
+    const wiring = {} as ProvenanceTrackerWiring;
+    expect(() => new ContextLabeller(wiring, { agent: 'caller' })).toThrow(VerdictConfigurationError);
+    expect(new ContextLabeller(wiring, { agent: 'researcher' }).agent.toString()).toBe('agent:researcher');
   });
 });

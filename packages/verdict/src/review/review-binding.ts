@@ -32,21 +32,25 @@ export interface ReviewBinding {
 
 /**
  * The binding of `envelope` against `target`, by the receipt rules (ADR 0015): capability, execution-target
- * policy, the complete arguments, the policy's `bind` (or, for a direct enqueue, the target's identity, with the
- * facts its `requiresConfirmation` binds, when it binds any: the worker's run meets the state the human approved)
- * and the principal (actor key within tenant). The conversation is not bound: the run happens outside it.
+ * policy, the complete arguments, the policy's `bind` (or, for a direct enqueue, the target's identity; when
+ * `enqueue` consumed the call's approval (`approvedWhenQueued`), also that mark and the facts its
+ * `requiresConfirmation` binds: the worker's run meets the state the human approved, and knows it was approved) and
+ * the principal (actor key within tenant). The conversation is not bound: the run happens outside it.
  */
 export function reviewBinding(
   definition: CapabilityDefinition,
   envelope: Envelope,
   target: unknown,
   lane: Pick<ReviewLaneOptions, 'actorKey'> | undefined,
+  approvedWhenQueued = false,
 ): ReviewBinding {
   const policy = definition.requiresReview;
   const actorKey = reviewActorKey(definition, lane);
   const principal = receiptPrincipal({ ...envelope.context, metadata: {} }, actorKey, definition.name);
   const binding: JsonObject =
-    policy === undefined ? enqueuedBinding(definition, envelope, target) : policy.bind(envelope, target);
+    policy === undefined
+      ? enqueuedBinding(definition, envelope, target, approvedWhenQueued)
+      : policy.bind(envelope, target);
   return {
     bindingFingerprint: fingerprint({
       capability: definition.name,
@@ -61,11 +65,16 @@ export function reviewBinding(
 }
 
 /**
- * What a directly enqueued item binds: the target's identity and, for a capability that requires confirmation, the
- * facts its policy binds (the state the approved receipt was bound to; none when `bind` returns `{}`).
+ * What a directly enqueued item binds: the target's identity and, when its approval was consumed as it was queued,
+ * the facts the confirmation policy binds (the state the approved receipt was bound to).
  */
-function enqueuedBinding(definition: CapabilityDefinition, envelope: Envelope, target: unknown): JsonObject {
+function enqueuedBinding(
+  definition: CapabilityDefinition,
+  envelope: Envelope,
+  target: unknown,
+  approvedWhenQueued: boolean,
+): JsonObject {
   const identity = definition.executionTarget.identity(target, envelope.context) as JsonValue;
   const confirmed = definition.requiresConfirmation?.bind(envelope, target);
-  return confirmed === undefined || Object.keys(confirmed).length === 0 ? { identity } : { identity, confirmed };
+  return approvedWhenQueued && confirmed !== undefined ? { identity, approvedWhenQueued, confirmed } : { identity };
 }

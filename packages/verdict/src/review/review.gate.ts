@@ -54,6 +54,8 @@ export interface ParkRequest {
   readonly trail: EvidenceTrail;
   /** `true` for `VerdictService.enqueue` of a capability without `requiresReview`: parked already approved. */
   readonly approved?: boolean;
+  /** `true` when `enqueue` consumed the call's confirmation: bound into the item, so the worker does not ask again. */
+  readonly approvedWhenQueued?: boolean;
   /** What the reviewer is shown of the proposal's provenance, stored with the item. */
   readonly provenance?: ApproverProvenance | null;
 }
@@ -67,7 +69,7 @@ export interface ParkRequest {
 export async function parkForReview(request: ParkRequest): Promise<{ decision: Decision; item: ReviewItem }> {
   const { lane, definition, envelope, target, now, trail } = request;
   const policy = definition.requiresReview;
-  const binding = reviewBinding(definition, envelope, target, lane);
+  const binding = reviewBinding(definition, envelope, target, lane, request.approvedWhenQueued === true);
   const facts = (item: ReviewItem) => ({
     approvalPhase: ReviewPhase.Park,
     approvalOutcome: item.status,
@@ -153,7 +155,7 @@ export async function verifyReviewed(
       ? Decision.deny(Stage.Review, `the review item is ${item.status}, not approved`)
       : isReviewItemExpired(item, now)
         ? Decision.deny(Stage.Review, 'the review item expired before execution')
-        : reviewBinding(definition, envelope, target, lane).bindingFingerprint !== item.bindingFingerprint
+        : !bindsAsParked(lane, { definition, envelope, target }, item)
           ? Decision.deny(
               Stage.Review,
               'the reviewed operation changed: the target, the arguments or the requester differ from what was reviewed',
@@ -165,4 +167,31 @@ export async function verifyReviewed(
     receiptFingerprint: reviewItemFingerprint(item.id),
   });
   return decision;
+}
+
+/**
+ * Whether a worker's run of a directly enqueued item binds as the item was parked with its confirmation consumed by
+ * `enqueue` (`VerdictPipeline.enqueue`): only then does the run not ask for the approval again.
+ */
+export function queuedApproved(
+  lane: ReviewLaneOptions,
+  { definition, envelope, target }: Pick<GateRequest, 'definition' | 'envelope' | 'target'>,
+  item: ReviewItem,
+): boolean {
+  return (
+    !item.reviewed &&
+    definition.requiresConfirmation !== undefined &&
+    reviewBinding(definition, envelope, target, lane, true).bindingFingerprint === item.bindingFingerprint
+  );
+}
+
+/** Whether the run binds as the item was parked: approved when queued, or not. */
+function bindsAsParked(
+  lane: ReviewLaneOptions,
+  at: Pick<GateRequest, 'definition' | 'envelope' | 'target'>,
+  item: ReviewItem,
+): boolean {
+  const { definition, envelope, target } = at;
+  const parked = reviewBinding(definition, envelope, target, lane).bindingFingerprint;
+  return parked === item.bindingFingerprint || queuedApproved(lane, at, item);
 }
