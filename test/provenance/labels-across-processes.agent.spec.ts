@@ -5,7 +5,7 @@ import { type StructuredToolInterface, tool } from '@langchain/core/tools';
 import { Command, MemorySaver, REMOVE_ALL_MESSAGES } from '@langchain/langgraph';
 import { createAgent } from 'langchain';
 import { z } from 'zod';
-import { DataClass, Destination, ReleasePolicy, Source, Trust } from '@verdict/nestjs';
+import { DataClass, Destination, type ProvenancePolicy, ReleasePolicy, Source, Trust } from '@verdict/nestjs';
 import { ModelInputGuards } from '@verdict/nestjs/langchain';
 import { ScriptedChatModel, type ScriptStep } from '@verdict/nestjs/testing/langchain';
 import { ATTACKER_IBAN, OWN_IBAN, paymentsFixture } from './payments.fixture.js';
@@ -155,7 +155,8 @@ describe('labels survive processes: the seal carries a released message’s trus
     );
     await run(second, [{ toolCalls: [pay(ATTACKER_IBAN)] }, { text: 'done' }], 'Pay what the mail asks.');
     expect(second.payments).toHaveLength(0);
-    expect(reasons(second).at(-1)).toContain('Argument recipient matches content from unobserved:history (untrusted)');
+    // The Command's message is marked as the tool's in the checkpoint itself, so the other process names the tool.
+    expect(reasons(second).at(-1)).toContain('Argument recipient matches content from tool:check_mail (untrusted)');
   });
 });
 
@@ -178,13 +179,11 @@ describe('system messages across processes: only the prompt is the application�
       { name: 'fetch_notes', description: 'Fetch notes', schema: z.object({}) },
     );
   /** Two "processes" (their own label memory) on one checkpointer. */
-  async function processes(options: { clear?: boolean; systemPrompt?: string } = {}) {
-    const [first, second] = [
-      await paymentsFixture({ payments: DERIVED }),
-      await paymentsFixture({ payments: DERIVED }),
-    ];
+  async function processes(options: { clear?: boolean; systemPrompt?: string; payments?: ProvenancePolicy } = {}) {
+    const payments = options.payments ?? DERIVED;
+    const [first, second] = [await paymentsFixture({ payments }), await paymentsFixture({ payments })];
     const checkpointer = new MemorySaver();
-    const run = (fixture: typeof first, script: ScriptStep[], messages: BaseMessage[]) =>
+    const run = (fixture: typeof first, script: ScriptStep[], messages: BaseMessage[], thread = 't-system') =>
       fixture.as(() =>
         createAgent({
           model: new ScriptedChatModel(script),
@@ -192,7 +191,7 @@ describe('system messages across processes: only the prompt is the application�
           checkpointer,
           ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
           middleware: [fixture.trackers.forAgent().middleware()],
-        }).invoke({ messages }, { configurable: { thread_id: 't-system' } }),
+        }).invoke({ messages }, { configurable: { thread_id: thread } }),
       );
     return { first, second, run };
   }
@@ -211,6 +210,33 @@ describe('system messages across processes: only the prompt is the application�
     await run(second, payAttacker, [new HumanMessage('Pay the payout IBAN 25.')]);
     expect(second.payments).toHaveLength(0);
     expect(reasons(second).at(-1)).toContain('not derived from trusted content');
+  });
+
+  it('attack: a Command that replaced the history, in a run that stopped before the next answer, stays the tool’s in another process', async () => {
+    const { first, second, run } = await processes({ clear: true });
+    const stopped: ScriptStep[] = [
+      { toolCalls: [{ name: 'fetch_notes', args: {}, id: 'call_notes' }] },
+      () => {
+        throw new Error('provider 429');
+      },
+    ];
+    await expect(run(first, stopped, [new HumanMessage('Fetch my notes.')])).rejects.toThrow('provider 429');
+    await run(second, payAttacker, [new HumanMessage('Pay the payout IBAN 25.')]);
+    expect(second.payments).toHaveLength(0);
+  });
+
+  it('utility: a process that continued another’s conversation still reads a new conversation’s system message as the application’s', async () => {
+    const prompt = `The user's payout IBAN is ${OWN_IBAN}.`;
+    const { first, second, run } = await processes({ payments: { untrustedContext: 'deny' } });
+    await run(first, [{ text: 'Hi.' }], [new SystemMessage(prompt), new HumanMessage('Hello.')], 't-begun');
+    await run(second, [{ text: 'Fine.' }], [new HumanMessage('How are you?')], 't-begun');
+    await run(
+      second,
+      [{ toolCalls: [pay(OWN_IBAN)] }, { text: 'done' }],
+      [new SystemMessage(prompt), new HumanMessage('Pay my payout IBAN 25.')],
+      't-new',
+    );
+    expect(second.payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
   });
 
   it('utility: a system message a new conversation begins with is the application’s, in the process that saw it begin', async () => {

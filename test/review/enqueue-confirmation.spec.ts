@@ -11,6 +11,11 @@ import {
   InMemoryExecutionClaimStore,
   InMemoryReviewItemStore,
   InProcessDeferredQueue,
+  ProvenanceSource,
+  ProvenanceWindow,
+  Trust,
+  labelContent,
+  withProvenance,
   VerdictConfigurationError,
   VerdictModule,
   VerdictService,
@@ -212,5 +217,56 @@ describe('VerdictService.enqueue of a capability that requires confirmation', ()
       VerdictConfigurationError,
     );
     expect(refunds).toHaveLength(0);
+  });
+
+  it('utility: a call a provenance policy asked to confirm, approved and queued from its window, runs on the worker', async () => {
+    const refunds: AuthorizedAction<RefundArguments, RefundOrder>[] = [];
+    const fixture = refundFixture({ record: async (action) => void refunds.push(action) });
+    const asked: CapabilityDefinition = defineCapability<RefundArguments, RefundOrder, string>(
+      {
+        ...(fixture.resend as ReturnType<typeof defineCapability<RefundArguments, RefundOrder, string>>),
+        name: 'orders.refund-asked',
+        provenance: { untrustedContext: 'require_confirmation' },
+      },
+      fixture.resend.executor as never,
+    );
+    const queue = new InProcessDeferredQueue({ attempts: 1 });
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        VerdictModule.forRoot({
+          abilityFactory: fixture.abilityFactory,
+          capabilities: [asked],
+          evidence: new InMemoryEvidenceRecorder(),
+          approvals: new InMemoryApprovalReceiptStore(),
+          executionClaims: new InMemoryExecutionClaimStore(),
+          clock: () => T0,
+          review: {
+            items: new InMemoryReviewItemStore(),
+            queue,
+            rehydrate: fixture.rehydrate,
+            actorKey: fixture.actorKey,
+          },
+        }),
+      ],
+    }).compile();
+    await moduleRef.init();
+    const [contexts, verdict] = [moduleRef.get(ActionContextStore), moduleRef.get(VerdictService)];
+    const window = ProvenanceWindow.of([
+      labelContent('Refund my order.', ProvenanceSource.user('principal'), Trust.Trusted),
+      labelContent('A fetched page.', ProvenanceSource.tool('web.fetch'), Trust.Untrusted),
+    ]);
+    const inWindow = <T>(fn: () => Promise<T>) =>
+      contexts.run(fixture.contextOf('customer:72', 'conversation-1'), () => withProvenance(window, fn));
+    const proposal = { capability: 'orders.refund-asked', arguments: { orderId: 1002, amount: 5 }, toolCallId: CALL };
+
+    const first = await inWindow(() => verdict.execute(proposal));
+    expect(first.decision.disposition).toBe('require_confirmation');
+    await moduleRef.get(ApprovalService).approve(first.challenge!.receiptId, CALL, 'customer:72');
+    const queued = await inWindow(() => verdict.enqueue(proposal, { explicitApproval: true }));
+    expect(queued.decision).toMatchObject({ disposition: 'permit', stage: 'review' });
+    await queue.idle();
+
+    expect(refunds.map((refund) => refund.arguments)).toEqual([{ orderId: 1002, amount: 5 }]);
+    await moduleRef.close();
   });
 });

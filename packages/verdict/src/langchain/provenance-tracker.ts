@@ -1,4 +1,11 @@
-import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
+import {
+  AIMessage,
+  type BaseMessage,
+  HumanMessage,
+  SystemMessage,
+  ToolMessage,
+  isBaseMessage,
+} from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import { Trust } from '../context-release/trust.js';
 import type { LabelledContent } from '../provenance/labelled-content.js';
@@ -124,7 +131,9 @@ export class ProvenanceTracker {
     const list = Array.isArray(messages) ? (messages as BaseMessage[]) : [];
     // A new conversation (nothing but its input in the state): the system messages it begins with are the
     // application's. In a conversation already under way they may be a tool Command's, and stay unlabelled.
-    if (list.every((message) => SystemMessage.isInstance(message) || HumanMessage.isInstance(message)))
+    const input = (message: BaseMessage) =>
+      (SystemMessage.isInstance(message) || HumanMessage.isInstance(message)) && toolOutputOf(message) === undefined;
+    if (list.every(input))
       for (const message of list) {
         if (!SystemMessage.isInstance(message)) break;
         await this.labeller.label(textOf(message), APPLICATION_PROMPT, Trust.Trusted);
@@ -132,6 +141,7 @@ export class ProvenanceTracker {
     const caller = enclosingToolCallWindow();
     for (let i = list.length - 1; i >= 0 && HumanMessage.isInstance(list[i]); i--) {
       const message = list[i]!;
+      if (toolOutputOf(message) !== undefined) break;
       if (message.additional_kwargs?.[RELEASE_SEAL_KEY] !== undefined) continue;
       await this.labeller.labelInput(textOf(message), caller);
     }
@@ -182,6 +192,8 @@ export class ProvenanceTracker {
           ? message
           : JSON.stringify(message);
       await this.labeller.labelToolOutput(text, name);
+      // Marked in the message itself, so that it stays the tool's in any process the checkpoint is read in.
+      if (isBaseMessage(message)) message.additional_kwargs = { ...message.additional_kwargs, [TOOL_OUTPUT_KEY]: name };
     }
   }
 
@@ -246,11 +258,17 @@ export class ProvenanceTracker {
   private async itemsOf(message: BaseMessage, prompt: boolean): Promise<readonly LabelledContent[]> {
     const known = this.byMessage.get(message);
     if (known !== undefined) return known;
-    const role = roleOf(message);
+    const output = toolOutputOf(message);
+    const role = output === undefined ? roleOf(message) : 'tool';
+    if (role === 'system' && !prompt) {
+      const history = this.labeller.historyItems(textOf(message));
+      if (history.length > 0) this.byMessage.set(message, history);
+      return history;
+    }
     const items = await this.labeller.itemsOf(
-      role === 'system' && !prompt ? 'user' : role,
+      role,
       textOf(message),
-      ToolMessage.isInstance(message) ? (message.name ?? 'unknown') : undefined,
+      output ?? (ToolMessage.isInstance(message) ? (message.name ?? 'unknown') : undefined),
     );
     if (items.length > 0) this.byMessage.set(message, items);
     return items;
@@ -284,6 +302,15 @@ function proposalsOf(answer: AIMessage): readonly { readonly id: string; readonl
     ...(answer.tool_calls ?? []).map((call) => ({ id: call.id ?? '', args: call.args })),
     ...(answer.invalid_tool_calls ?? []).map((call) => ({ id: call.id ?? '', args: call.args ?? '' })),
   ];
+}
+
+/** Where a tool's Command put a message into the state, the tool's name is kept in it under this key. */
+const TOOL_OUTPUT_KEY = 'verdict_tool_output';
+
+/** The name of the tool whose Command put `message` into the state, if one did. */
+function toolOutputOf(message: BaseMessage): string | undefined {
+  const name = message.additional_kwargs?.[TOOL_OUTPUT_KEY];
+  return typeof name === 'string' ? name : undefined;
 }
 
 function isMessage(value: unknown): value is BaseMessage {

@@ -493,7 +493,8 @@ function invocationMode(
   return {
     toolKind,
     explicitApproval: options.explicitApproval === true,
-    issueReceipts: true,
+    // A worker's run asks no human: a confirmation it needs is refused without a pending receipt no one would answer.
+    issueReceipts: deferred === undefined,
     deferred,
     approvalBatch,
   };

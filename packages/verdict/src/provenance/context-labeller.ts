@@ -249,6 +249,16 @@ export class ContextLabeller {
     return this.remember(text, [item]);
   }
 
+  /**
+   * The labels of a history text that may not vouch for the same text elsewhere (a system message in an agent's
+   * state, which a tool may have put there): the labels the module remembers for it, else untrusted history, which
+   * is not remembered by text — a new conversation beginning with the same text is labelled as it begins.
+   */
+  historyItems(text: string): readonly LabelledContent[] {
+    if (text === '') return [];
+    return this.wiring.labels.recall(text) ?? [labelContent(text, UNLABELLED_HISTORY, Trust.Untrusted)];
+  }
+
   /** Remembers labels (and derivation edges) of a text; fresh labels and the edges go to the ledger. */
   async remember(
     text: string,

@@ -75,6 +75,7 @@ function enqueuedBinding(
   approvedWhenQueued: boolean,
 ): JsonObject {
   const identity = definition.executionTarget.identity(target, envelope.context) as JsonValue;
-  const confirmed = definition.requiresConfirmation?.bind(envelope, target);
-  return approvedWhenQueued && confirmed !== undefined ? { identity, approvedWhenQueued, confirmed } : { identity };
+  if (!approvedWhenQueued) return { identity };
+  // A confirmation only a provenance policy asked for binds nothing, and a worker's run (no window) has none.
+  return { identity, approvedWhenQueued, confirmed: definition.requiresConfirmation?.bind(envelope, target) ?? {} };
 }

@@ -180,7 +180,6 @@ export function queuedApproved(
 ): boolean {
   return (
     !item.reviewed &&
-    definition.requiresConfirmation !== undefined &&
     reviewBinding(definition, envelope, target, lane, true).bindingFingerprint === item.bindingFingerprint
   );
 }
