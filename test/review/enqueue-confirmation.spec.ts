@@ -260,6 +260,7 @@ describe('VerdictService.enqueue of a capability that requires confirmation', ()
     const proposal = { capability: 'orders.refund-asked', arguments: { orderId: 1002, amount: 5 }, toolCallId: CALL };
 
     const first = await inWindow(() => verdict.execute(proposal));
+    if (first.executed) throw new Error('executed without confirmation');
     expect(first.decision.disposition).toBe('require_confirmation');
     await moduleRef.get(ApprovalService).approve(first.challenge!.receiptId, CALL, 'customer:72');
     const queued = await inWindow(() => verdict.enqueue(proposal, { explicitApproval: true }));
