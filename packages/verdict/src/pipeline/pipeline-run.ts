@@ -130,8 +130,7 @@ export class PipelineRun {
   static begin(setting: PipelineRunSetting, proposal: Proposal, mode: RunMode): PipelineRun {
     assertProposal(proposal);
     // An unknown name is model-written text: evidence and spans keep its fingerprint, never the text itself.
-    const name = String(proposal.capability);
-    const capability = recordedCapability(name, setting.isRegistered(name));
+    const capability = recordedCapability(proposal.capability, setting.isRegistered(proposal.capability));
     // No fingerprint of a missing (`null`, blank) or malformed id: the envelope refuses a malformed one.
     const toolCallId = proposedToolCallId(proposal.toolCallId);
     const toolCallFingerprint =

@@ -8,8 +8,6 @@ export const QUARANTINE_SOURCE = ProvenanceSource.application('quarantine');
 /** The source of Verdict's answers to the plan tool. */
 export const PLAN_SOURCE = ProvenanceSource.application('plan');
 
-const ECHOES: ReadonlySet<string> = new Set([QUARANTINE_SOURCE.toString(), PLAN_SOURCE.toString()]);
-
 /**
  * Whether a trusted item of a window can vouch for a value, for the positive rule and for the negative rule's "in no
  * trusted content": what a principal typed, what the application wrote, a trusted result, the trusted set. A model's
@@ -19,7 +17,7 @@ const ECHOES: ReadonlySet<string> = new Set([QUARANTINE_SOURCE.toString(), PLAN_
  * source named. A sub-agent's input (`agent:caller`) is its principal's message and vouches as one.
  */
 export function vouchesForValues(item: LabelledContent): boolean {
-  const source = item.label.source;
-  if (source.kind === ProvenanceSourceKind.Agent) return source.toString() === CALLER.toString();
-  return !ECHOES.has(source.toString());
+  const { kind, name } = item.label.source;
+  if (kind === ProvenanceSourceKind.Agent) return name === CALLER.name;
+  return kind !== ProvenanceSourceKind.Application || (name !== QUARANTINE_SOURCE.name && name !== PLAN_SOURCE.name);
 }
