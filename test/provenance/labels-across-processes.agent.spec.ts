@@ -160,6 +160,43 @@ describe('labels survive processes: the seal carries a released message’s trus
   });
 });
 
+describe('a principal’s earlier message, met as unlabelled history in another process', () => {
+  const request = `Please pay 25 to ${OWN_IBAN}.`;
+  async function continued() {
+    const [first, second] = [
+      await paymentsFixture({ payments: TRUSTED_ONLY }),
+      await paymentsFixture({ payments: TRUSTED_ONLY }),
+    ];
+    const checkpointer = new MemorySaver();
+    const run = (fixture: typeof first, script: ScriptStep[], question: string, thread: string) =>
+      fixture.as(() =>
+        createAgent({
+          model: new ScriptedChatModel(script),
+          tools: fixture.tools,
+          checkpointer,
+          middleware: [fixture.trackers.forAgent().middleware()],
+        }).invoke({ messages: [new HumanMessage(question)] }, { configurable: { thread_id: thread } }),
+      );
+    // The first process hears the request and answers; the second continues that conversation.
+    await run(first, [{ text: 'Shall I?' }], request, 't-old');
+    return { second, run };
+  }
+
+  it('attack: is untrusted history there, so it clears no value in the continued conversation', async () => {
+    const { second, run } = await continued();
+    await run(second, [{ toolCalls: [pay(OWN_IBAN)] }, { text: 'done' }], 'Yes.', 't-old');
+    expect(second.payments).toHaveLength(0);
+    expect(reasons(second).at(-1)).toContain('unobserved:history');
+  });
+
+  it('utility: the same text typed by the principal in a new conversation of that process is theirs', async () => {
+    const { second, run } = await continued();
+    await run(second, [{ text: 'Anything else?' }], 'Yes.', 't-old');
+    await run(second, [{ toolCalls: [pay(OWN_IBAN)] }, { text: 'done' }], request, 't-new');
+    expect(second.payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
+  });
+});
+
 describe('system messages across processes: only the prompt is the application’s', () => {
   const DERIVED = { untrustedContext: 'allow', arguments: { recipient: { derivedFrom: 'trusted' } } } as const;
   /** A tool whose Command adds a system message (fetched text): after the history's messages, or in place of them. */

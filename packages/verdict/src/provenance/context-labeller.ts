@@ -14,6 +14,8 @@ import type { ProvenanceTrackerWiring } from './provenance-tracker-wiring.js';
 
 /** Human messages in an agent's input that nobody labelled: restored history, or text the tracker forgot. */
 const UNLABELLED_HISTORY = ProvenanceSource.create(ProvenanceSourceKind.Unobserved, 'history');
+/** A model answer in the window that no step of this module saw produced. */
+const UNOBSERVED_ANSWER = ProvenanceSource.agent('unobserved');
 const PRINCIPAL = ProvenanceSource.user('principal');
 /** The application's own instructions: an agent's system prompt. */
 export const APPLICATION_PROMPT = ProvenanceSource.application('system-prompt');
@@ -241,12 +243,10 @@ export class ContextLabeller {
     // tool's result was given (a bound tool's declared labels, a source the application named).
     if (recalled !== undefined && (role !== 'tool' || recalled.some(({ label }) => !SPOKEN.has(label.source.kind))))
       return recalled;
-    let item: LabelledContent;
-    if (role === 'system') item = labelContent(text, APPLICATION_PROMPT, Trust.Trusted);
-    else if (role === 'user') item = labelContent(text, UNLABELLED_HISTORY, Trust.Untrusted);
-    else if (role === 'tool') item = labelContent(text, toolSource(toolName), Trust.Untrusted);
-    else item = labelContent(text, ProvenanceSource.agent('unobserved'), Trust.Untrusted);
-    return this.remember(text, [item]);
+    if (role === 'system') return this.remember(text, [labelContent(text, APPLICATION_PROMPT, Trust.Trusted)]);
+    if (role === 'tool') return this.remember(text, [labelContent(text, toolSource(toolName), Trust.Untrusted)]);
+    // Not remembered by text: the same text typed later by a principal (a new conversation, the next turn) is theirs.
+    return [labelContent(text, role === 'user' ? UNLABELLED_HISTORY : UNOBSERVED_ANSWER, Trust.Untrusted)];
   }
 
   /**
