@@ -64,6 +64,21 @@ describe('argument paths in evidence', () => {
     expect(recorded).toContain(`#${fingerprintString(`transfers.${ATTACKER_IBAN}`).slice(0, 16)}`);
   });
 
+  it('attack: a record key of digits only (a card number) is no array index: a fingerprint too', async () => {
+    const card = '4111111111119731';
+    const fixture = await paymentsFixture({ capabilities: [batch, payouts] });
+    const verdict = fixture.moduleRef.get(VerdictService);
+    const result = await fixture.as(() =>
+      withProvenance(window, () =>
+        verdict.execute({ capability: 'payments.batch', arguments: { transfers: { [card]: 99 } } }),
+      ),
+    );
+    expect(result.executed).toBe(false);
+    const recorded = JSON.stringify(fixture.evidence.decisions());
+    expect(recorded).not.toContain(card);
+    expect(recorded).toContain(`#${fingerprintString(`transfers.${card}`).slice(0, 16)}`);
+  });
+
   it('control: a path the policy spells, with array indices, is named in clear', async () => {
     const fixture = await paymentsFixture({ capabilities: [batch, payouts] });
     const verdict = fixture.moduleRef.get(VerdictService);

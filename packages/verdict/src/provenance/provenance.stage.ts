@@ -30,7 +30,7 @@ import { analyzeWithTaint } from './taint/taint.gate.js';
 import { currentPlan } from '../plans/plan.js';
 import { planRefusal } from '../plans/plan-check.js';
 
-/** An array index in an argument path: no key the model wrote. */
+/** An array index in an argument path: no key the model wrote (when what it indexes is an array). */
 const ARRAY_INDEX = /^\d+$/;
 
 /** What the provenance stage needs from the pipeline. */
@@ -93,7 +93,7 @@ async function assessApplicable(input: ProvenanceStageInput): Promise<Provenance
   const analysis = (tainted: ReadonlySet<string>) =>
     analyze(window, envelope, definition, declared, ownRequest, tainted);
   const analysed = await analyzeWithTaint({ ...input, window, ownRequest }, analysis);
-  const report = withTrustedPaths(analysed, declared);
+  const report = withTrustedPaths(analysed, declared, envelope.arguments);
   const plan = currentPlan();
   const outsidePlan = plan === undefined ? undefined : planRefusal(plan, definition.name, report);
   if (outsidePlan !== undefined) {
@@ -206,14 +206,25 @@ function notDerivedPaths(report: InfluenceReport, declared: readonly DeclaredArg
 
 /**
  * The report with every argument path the capability's policy does not name replaced by its fingerprint
- * (`#<sha256 prefix>`): keys of free-form arguments are model-written (a record keyed by IBAN), and a path reaches
- * evidence, events and the approver's summary. A path is named when a declared pattern (arguments, destinations)
- * spells each of its keys — the application's own names — and any other segment is an array index.
+ * (`#<sha256 prefix>`): keys of free-form arguments are model-written (a record keyed by IBAN, or by a card number),
+ * and a path reaches evidence, events and the approver's summary. A path is named when a declared pattern (arguments,
+ * destinations) spells each of its keys — the application's own names — and any other segment indexes an array.
  */
-function withTrustedPaths(report: InfluenceReport, declared: readonly DeclaredArgumentRule[]): InfluenceReport {
-  const named = (pattern: DeclaredArgumentRule['pattern'], segments: readonly string[]) =>
-    coversPath(pattern, segments) &&
-    segments.every((segment, i) => (pattern.segments[i] ?? WILDCARD) !== WILDCARD || ARRAY_INDEX.test(segment));
+function withTrustedPaths(
+  report: InfluenceReport,
+  declared: readonly DeclaredArgumentRule[],
+  args: unknown,
+): InfluenceReport {
+  const named = (pattern: DeclaredArgumentRule['pattern'], segments: readonly string[]) => {
+    if (!coversPath(pattern, segments)) return false;
+    let value = args;
+    for (const [i, segment] of segments.entries()) {
+      const spelled = (pattern.segments[i] ?? WILDCARD) !== WILDCARD;
+      if (!spelled && !(Array.isArray(value) && ARRAY_INDEX.test(segment))) return false;
+      value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[segment] : undefined;
+    }
+    return true;
+  };
   const shown = <T extends { path: string; segments: readonly string[] }>(item: T): T =>
     declared.some(({ pattern }) => named(pattern, item.segments))
       ? item
