@@ -13,6 +13,7 @@ import {
   ActionContextStore,
   NonCanonicalValueError,
   UnreleasedContextError,
+  fingerprintString,
   readNotExecutedMessage,
 } from '@verdict/nestjs';
 import {
@@ -134,6 +135,51 @@ describe('the provenance tracker as AI SDK language-model middleware (generateTe
     await env.generate(model, ask(`Pay 25 to ${OWN_IBAN}.`));
     expect(env.payments).toHaveLength(0);
     expect(env.provenanceDecisions()[0]!.reason).toContain('not observed');
+  });
+});
+
+describe('tool names in labels (AI SDK)', () => {
+  /** A file reader bound to no capability: its result is untrusted, under its own name. */
+  const readFile = tool({
+    description: 'Read a file',
+    inputSchema: z.object({ path: z.string() }),
+    execute: async () => 'Invoice text.',
+  });
+
+  /** The model calls `name`, then pays the IBAN the customer typed, under a policy refusing any untrusted context. */
+  async function callThenPay(name: string) {
+    const env = await setup({ payments: { untrustedContext: 'deny' } });
+    const model = wrapLanguageModel({
+      model: scriptedLanguageModel([
+        { toolCalls: [{ name, input: { path: 'invoice.txt' }, id: 'call_first' }] },
+        { toolCalls: [pay(OWN_IBAN)] },
+        { text: 'done' },
+      ]),
+      middleware: env.trackers.forAgent().middleware(),
+    });
+    await env.contexts.run(alice, () =>
+      generateText({
+        model,
+        tools: { ...env.tools, read_file: readFile },
+        messages: ask(`Pay 25 to ${OWN_IBAN}.`),
+        stopWhen: stepCountIs(5),
+      }),
+    );
+    return env;
+  }
+
+  it('attack: a tool name the model invented (a call to no tool) reaches no evidence or ledger record', async () => {
+    const invented = 'CANARY-TOOLNAME-5e1';
+    const env = await callThenPay(invented);
+    expect(env.payments).toHaveLength(0);
+    expect(env.provenanceDecisions()[0]!.reason).toContain(`tool:sha256-${fingerprintString(invented).slice(0, 16)}`);
+    expect(JSON.stringify([env.evidence.decisions(), env.ledger.records()])).not.toContain(invented);
+  });
+
+  it('control: a tool the model was offered, bound to no capability, is named in clear', async () => {
+    const env = await callThenPay('read_file');
+    expect(env.payments).toHaveLength(0);
+    expect(env.provenanceDecisions()[0]!.reason).toContain('tool:read_file (untrusted)');
   });
 });
 

@@ -17,6 +17,7 @@ import {
   Trust,
   UntrustedInfluenceDetected,
   VerdictService,
+  fingerprintString,
   labelContent,
   withProvenance,
 } from '@verdict/nestjs';
@@ -62,6 +63,37 @@ describe('provenance sources (a real createAgent loop, scripted model)', () => {
     await fixture.as(() => agent.invoke({ messages: [new HumanMessage('Pay the invoice.')] }, thread()));
     return fixture;
   }
+
+  it('attack: a tool name the model invented (a call to no tool) reaches no evidence, ledger record or event', async () => {
+    const invented = 'CANARY-TOOLNAME-5e1';
+    const fixture = await paymentsFixture({
+      payments: { untrustedContext: 'deny' },
+      imports: [EventEmitterModule.forRoot()],
+    });
+    const events = fixture.moduleRef.get(EventEmitter2);
+    const raised: unknown[] = [];
+    events.onAny((_name: unknown, event: unknown) => void raised.push(event));
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: invented, args: {}, id: 'call_invented' }] },
+      { toolCalls: [pay(OWN_IBAN)] },
+      { text: 'done' },
+    ]);
+    const agent = createAgent({ model, tools: fixture.tools, middleware: [fixture.trackers.forAgent().middleware()] });
+    await fixture.as(() => agent.invoke({ messages: [new HumanMessage(`Pay 25 to ${OWN_IBAN}.`)] }, thread()));
+    expect(fixture.payments).toHaveLength(0);
+    const [decision] = fixture.provenanceDecisions();
+    expect(decision!.reason).toContain(`tool:sha256-${fingerprintString(invented).slice(0, 16)} (untrusted)`);
+    expect(raised.some((event) => event instanceof UntrustedInfluenceDetected)).toBe(true);
+    const written = JSON.stringify([fixture.evidence.decisions(), fixture.ledger.records(), raised]);
+    expect(written).not.toContain(invented);
+  });
+
+  it('control: a tool the agent has, bound to no capability and named by no option, is named in clear', async () => {
+    const fixture = await payAfterReadingInvoice({});
+    expect(fixture.payments).toHaveLength(0);
+    const [decision] = fixture.evidence.decisions().filter((r) => r.stage === 'provenance');
+    expect(decision!.reason).toContain('Argument recipient matches content from tool:read_file (untrusted)');
+  });
 
   it("labels an unbound MCP tool's result untrusted, under the MCP server's name", async () => {
     const fixture = await payAfterReadingInvoice({ tools: { read_file: ProvenanceSource.mcp('files') } });

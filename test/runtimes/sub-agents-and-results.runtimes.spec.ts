@@ -281,6 +281,15 @@ describe.each(['ai-sdk', 'openai-agents'] as const)('sub-agents and tool results
   });
 });
 
+describe.each(['ai-sdk', 'openai-agents'] as const)('tool names in labels (%s)', (runtime) => {
+  it('control: a plain tool the model was offered is named in clear, as the application named it', async () => {
+    const { fixture, runAgent } = await setup(runtime, CLEAN_CONTEXT);
+    await callThenPay(fixture, runAgent, 'fetch_page', OWN_IBAN, `Fetch the page, then pay 25 to ${OWN_IBAN}.`);
+    expectRefused(fixture);
+    expect(fixture.provenanceDecisions()[0]!.reason).toContain('tool:fetch_page (untrusted)');
+  });
+});
+
 describe('a tool result without text (ai-sdk)', () => {
   it('attack: an attachment read as an inline text file puts its content in the window: the payment is refused', async () => {
     const { fixture, runAgent } = await setup('ai-sdk', CLEAN_CONTEXT);

@@ -83,14 +83,14 @@ export class AiSdkProvenanceTracker {
       specificationVersion: 'v4',
       wrapGenerate: async ({ doGenerate, params }) => {
         const context = this.windows.current();
-        const window = await this.windowOf(params.prompt as AiSdkPrompt);
+        const window = await this.windowOf(params.prompt as AiSdkPrompt, params.tools);
         const result = await doGenerate();
         await this.answered(result.content, window, context);
         return result;
       },
       wrapStream: async ({ doStream, params }) => {
         const context = this.windows.current();
-        const window = await this.windowOf(params.prompt as AiSdkPrompt);
+        const window = await this.windowOf(params.prompt as AiSdkPrompt, params.tools);
         const { stream, ...rest } = await doStream();
         const texts: string[] = [];
         const tracked = stream.pipeThrough(
@@ -111,8 +111,12 @@ export class AiSdkProvenanceTracker {
     };
   }
 
-  /** The window of one model call: every message of its prompt, labelled. */
-  private async windowOf(prompt: AiSdkPrompt): Promise<ProvenanceWindow> {
+  /** The window of one model call: every message of its prompt, labelled (the call's tools are the application's). */
+  private async windowOf(
+    prompt: AiSdkPrompt,
+    tools: readonly { readonly name: string }[] = [],
+  ): Promise<ProvenanceWindow> {
+    this.labeller.offer(tools.map(({ name }) => name));
     const lastAnswer = prompt.findLastIndex(({ role }) => role === 'assistant' || role === 'tool');
     const caller = enclosingToolCallWindow();
     for (const message of prompt.slice(lastAnswer + 1))

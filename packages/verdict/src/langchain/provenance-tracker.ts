@@ -89,6 +89,7 @@ export class ProvenanceTracker {
       wrapModelCall: async (request, handler) => {
         // Before the call: a malformed conversation id stops the run before the model is paid for.
         const thread = this.windowThread(request.runtime);
+        this.labeller.offer(request.tools.map((offered) => (offered as { name?: unknown }).name));
         const response = await handler(request);
         // Labelled after the call: the model-input guard, inside it, has read the labels its seals vouch for.
         const messages = [request.systemMessage, ...request.messages];
@@ -104,6 +105,7 @@ export class ProvenanceTracker {
       },
       wrapToolCall: async (request, handler) => {
         const id = request.toolCall.id ?? '';
+        if (request.tool !== undefined) this.labeller.offer([request.toolCall.name]);
         const window =
           this.windowOfCall(request.state as { messages?: unknown }, id) ??
           this.rememberedWindow(this.windowThread(request.runtime), id, request.toolCall.args) ??

@@ -91,6 +91,11 @@ export class AgentsProvenanceTracker {
   }
 
   private async windowOf(request: ModelRequest): Promise<ProvenanceWindow> {
+    // The tools and handoffs the model is offered are the application's; a result under any other name is not.
+    this.labeller.offer([
+      ...request.tools.map(({ name }) => name),
+      ...request.handoffs.map(({ toolName }) => toolName),
+    ]);
     const items = inputItems(request);
     const lastAnswer = items.findLastIndex((item) => windowTextOf(item)?.role !== 'user');
     const caller = enclosingToolCallWindow();

@@ -71,6 +71,8 @@ export interface AnsweringTool {
 export class ContextLabeller {
   /** `agent:<name>`: the source of this agent's answers. */
   readonly agent: ProvenanceSource;
+  /** The tool names the runtime offered its model ({@link offer}). */
+  private readonly offered = new Set<string>();
 
   constructor(
     readonly wiring: ProvenanceTrackerWiring,
@@ -180,8 +182,8 @@ export class ContextLabeller {
       tool.capability !== undefined && !named
         ? labelResult(text, tool.capability, this.wiring.resultProvenance(tool.capability))
         : tool.ownLabelled === true
-          ? (this.wiring.labels.recall(text) ?? [labelContent(text, toolSource(name), Trust.Untrusted)])
-          : [labelContent(text, this.options.tools?.[name] ?? toolSource(name), this.unboundTrust(name))];
+          ? (this.wiring.labels.recall(text) ?? [labelContent(text, this.toolSourceOf(name), Trust.Untrusted)])
+          : [labelContent(text, this.toolSourceOf(name), this.unboundTrust(name))];
     const tainting = carried.filter((item) => item.label.trust === Trust.Untrusted);
     let edges: ProvenanceRecord[] = [];
     if (tainting.length > 0) {
@@ -211,7 +213,7 @@ export class ContextLabeller {
   ): Promise<readonly LabelledContent[]> {
     if (bound !== undefined) return bound;
     const name = toolName ?? 'unknown';
-    const source = (this.options.tools?.[name] ?? toolSource(name)).toString();
+    const source = this.toolSourceOf(name).toString();
     const trust = this.unboundTrust(name);
     const recalled = this.wiring.labels.recall(text);
     if (recalled?.some(({ label }) => label.trust === trust && label.source.toString() === source)) return recalled;
@@ -220,8 +222,26 @@ export class ContextLabeller {
 
   /** Text a tool put into the agent's state as a message of any role: the tool's output, hence untrusted. */
   async labelToolOutput(text: string, name: string): Promise<void> {
-    if (text !== '')
-      await this.remember(text, [labelContent(text, this.options.tools?.[name] ?? toolSource(name), Trust.Untrusted)]);
+    if (text !== '') await this.remember(text, [labelContent(text, this.toolSourceOf(name), Trust.Untrusted)]);
+  }
+
+  /**
+   * The names of the tools a runtime offers its model (the application's tools): a result under any other name
+   * answered a call to no tool, and that name is text the model wrote ({@link toolSourceOf}).
+   */
+  offer(names: Iterable<unknown>): void {
+    for (const name of names) if (typeof name === 'string') this.offered.add(name);
+  }
+
+  /**
+   * The source of a tool's output: the source the application named for it (`tools`), else `tool:<name>` for a
+   * tool the runtime offers its model (or one named in `trustedTools`), else `tool:sha256-…`: a name the model
+   * invented reaches no label, evidence record or event (docs/provenance.md).
+   */
+  private toolSourceOf(name: string): ProvenanceSource {
+    if (this.names(name)) return this.options.tools![name]!;
+    const known = this.offered.has(name) || this.options.trustedTools?.includes(name) === true;
+    return known ? toolSource(name) : ProvenanceSource.fingerprinted(ProvenanceSourceKind.Tool, name);
   }
 
   /** Whether `name` is one of the tools the application named a source for. */
@@ -244,7 +264,7 @@ export class ContextLabeller {
     if (recalled !== undefined && (role !== 'tool' || recalled.some(({ label }) => !SPOKEN.has(label.source.kind))))
       return recalled;
     if (role === 'system') return this.remember(text, [labelContent(text, APPLICATION_PROMPT, Trust.Trusted)]);
-    if (role === 'tool') return this.remember(text, [labelContent(text, toolSource(toolName), Trust.Untrusted)]);
+    if (role === 'tool') return this.remember(text, [labelContent(text, this.toolSourceOf(toolName), Trust.Untrusted)]);
     // Not remembered by text: the same text typed later by a principal (a new conversation, the next turn) is theirs.
     return [labelContent(text, role === 'user' ? UNLABELLED_HISTORY : UNOBSERVED_ANSWER, Trust.Untrusted)];
   }

@@ -55,8 +55,15 @@ export class ProvenanceSource {
    * an identifier, else `sha256-` and the first 16 hex digits of its fingerprint, so that labelling never fails.
    */
   static named(kind: ProvenanceSourceKind, name: string): ProvenanceSource {
-    const safe = IDENTIFIER.test(name) ? name : `sha256-${fingerprintString(name).slice(0, 16)}`;
-    return new ProvenanceSource(kind, safe);
+    return IDENTIFIER.test(name) ? new ProvenanceSource(kind, name) : ProvenanceSource.fingerprinted(kind, name);
+  }
+
+  /**
+   * A source named by text the model wrote (a tool name no tool has): `sha256-` and the first 16 hex digits of its
+   * fingerprint, whatever the name, so that the text reaches no label, record or event.
+   */
+  static fingerprinted(kind: ProvenanceSourceKind, name: string): ProvenanceSource {
+    return new ProvenanceSource(kind, `sha256-${fingerprintString(name).slice(0, 16)}`);
   }
 
   static application(name: string): ProvenanceSource {
