@@ -1,4 +1,5 @@
-import { relative } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { checkDocument, documents, extractBlocks, readBlocks, repositoryRoot } from './code-blocks.js';
 
 /**
@@ -33,6 +34,29 @@ describe('TypeScript blocks in README.md and docs/', () => {
   });
 
   const docs = documents().filter((doc) => readBlocks(doc).length > 0);
+
+  /** The workspace packages an outside application can install: those that are not private. */
+  const published = ['packages', 'libs', 'apps'].flatMap((folder) =>
+    readdirSync(join(repositoryRoot, folder), { withFileTypes: true })
+      .map((entry) => join(repositoryRoot, folder, entry.name, 'package.json'))
+      .filter((path) => existsSync(path))
+      .map((path) => JSON.parse(readFileSync(path, 'utf8')) as { name: string; private?: boolean })
+      .filter((manifest) => manifest.private !== true)
+      .map((manifest) => manifest.name),
+  );
+
+  it('import only the workspace packages an application can install (none of the lab’s private libs)', () => {
+    expect(published).toEqual(expect.arrayContaining(['@verdict/nestjs', '@verdict/evaluation']));
+    const privateImports = docs.flatMap((doc) =>
+      readBlocks(doc).flatMap((block) =>
+        [...block.code.matchAll(/from '(@verdict\/[^/']+)/g)]
+          .map(([, name]) => name!)
+          .filter((name) => !published.includes(name))
+          .map((name) => `${relative(repositoryRoot, doc)}:${block.line} imports ${name}`),
+      ),
+    );
+    expect(privateImports).toEqual([]);
+  });
 
   it.each(docs.map((doc) => [relative(repositoryRoot, doc), doc]))('%s compiles', (_name, doc) => {
     expect(checkDocument(doc, readBlocks(doc))).toEqual([]);
