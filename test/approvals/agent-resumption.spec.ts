@@ -1,8 +1,8 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { HumanMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { Command, MemorySaver } from '@langchain/langgraph';
-import { Injectable, Module } from '@nestjs/common';
+import { Injectable, Logger, Module } from '@nestjs/common';
 import { createAgent } from 'langchain';
 import { z } from 'zod';
 import {
@@ -24,7 +24,7 @@ import { archiveCapability } from './archive.fixture.js';
 
 const CALL = { name: 'archive_document', args: { id: 1 }, id: 'call_archive_1' };
 
-async function setup() {
+async function setup({ checkpointer = true } = {}) {
   const fixture = documentsFixture();
   const archived: AuthorizedAction[] = [];
   const archive = archiveCapability(fixture, archived);
@@ -52,7 +52,7 @@ async function setup() {
   const agent = createAgent({
     model,
     tools: [bound],
-    checkpointer: new MemorySaver(),
+    ...(checkpointer ? { checkpointer: new MemorySaver() } : {}),
     middleware: [applicationFaultMiddleware()],
   });
   const config = { configurable: { thread_id: `thread-${Math.random()}` } };
@@ -143,5 +143,39 @@ describe('agent resumption with verified confirmation (langchain v1 createAgent,
     });
     expect(chunks.length).toBeGreaterThan(0);
     expect(archived).toHaveLength(1);
+  });
+});
+
+describe('a LangGraph run without a checkpointer', () => {
+  const warnings = () => {
+    const warned = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    return {
+      about: () => warned.mock.calls.map(([message]) => String(message)).filter((m) => m.includes('checkpointer')),
+      restore: () => warned.mockRestore(),
+    };
+  };
+
+  it('cannot pause: the call is not executed, the model is told so, and the setup mistake is logged', async () => {
+    const { startAndPause, archived, model } = await setup({ checkpointer: false });
+    const warned = warnings();
+    try {
+      expect(await startAndPause()).toEqual([]);
+      expect(archived).toHaveLength(0);
+      expect(model.toolMessages().map((m) => m.content)).toEqual([notExecuted('require_confirmation')]);
+      expect(warned.about()).toEqual([expect.stringContaining('documents.archive requires confirmation')]);
+    } finally {
+      warned.restore();
+    }
+  });
+
+  it('control: with a checkpointer the run pauses and nothing is logged about it', async () => {
+    const { startAndPause } = await setup();
+    const warned = warnings();
+    try {
+      expect(await startAndPause()).toHaveLength(1);
+      expect(warned.about()).toEqual([]);
+    } finally {
+      warned.restore();
+    }
   });
 });

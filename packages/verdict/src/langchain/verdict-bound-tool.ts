@@ -1,6 +1,7 @@
 import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manager';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { interrupt, isGraphInterrupt } from '@langchain/langgraph';
+import { Logger } from '@nestjs/common';
 import { approvalBatchStateOf } from './approval-batch-state.js';
 import { ToolKind } from '../evidence/tool-kind.js';
 import type { Proposal } from '../vocabulary/proposal.js';
@@ -16,6 +17,9 @@ import { VerdictTool } from './verdict-tool.js';
  * approves this tool-call id (`approveToolCall(id)`) and the receipt validates and is consumed.
  */
 export class VerdictBoundTool extends VerdictTool {
+  /** Whether the missing checkpointer was reported. */
+  private warned = false;
+
   protected async run(
     args: unknown,
     toolCallId: string | undefined,
@@ -43,13 +47,20 @@ export class VerdictBoundTool extends VerdictTool {
 
   /**
    * Raises the interrupt (the first time: LangGraph pauses the run) or returns the resume value (when
-   * the run resumes). Outside a LangGraph run there is no one to ask: the call simply is not executed.
+   * the run resumes). Outside a LangGraph run there is no one to ask: the call simply is not executed. Nor in a run
+   * without a checkpointer, which cannot pause: that is a setup mistake, logged (once per tool) as a warning.
    */
   private pauseForApproval(challenge: Parameters<typeof approvalInterrupt>[0]): unknown {
     try {
       return interrupt(approvalInterrupt(challenge));
     } catch (error) {
       if (isGraphInterrupt(error)) throw error;
+      if ((error as { lc_error_code?: unknown } | null)?.lc_error_code === 'MISSING_CHECKPOINTER' && !this.warned) {
+        this.warned = true;
+        new Logger('Verdict').warn(
+          `${this.capability} requires confirmation, but its LangGraph run has no checkpointer and cannot pause for approval: the call is not executed and the model is told so. Give the agent a checkpointer (docs/approvals.md, section 3).`,
+        );
+      }
       return undefined;
     }
   }
