@@ -50,33 +50,21 @@ const window = ProvenanceWindow.of([
 ]);
 
 describe('argument paths in evidence', () => {
-  it('attack: a record key the model wrote (an IBAN) reaches evidence only as a fingerprint of its path', async () => {
+  it.each([
+    ['an IBAN', ATTACKER_IBAN],
+    ['digits alone (a card number), no array index', '4111111111119731'],
+  ])('attack: a record key the model wrote (%s) reaches evidence only as a fingerprint of its path', async (_, key) => {
     const fixture = await paymentsFixture({ capabilities: [batch, payouts] });
     const verdict = fixture.moduleRef.get(VerdictService);
     const result = await fixture.as(() =>
       withProvenance(window, () =>
-        verdict.execute({ capability: 'payments.batch', arguments: { transfers: { [ATTACKER_IBAN]: 99 } } }),
+        verdict.execute({ capability: 'payments.batch', arguments: { transfers: { [key]: 99 } } }),
       ),
     );
     expect(result.executed).toBe(false);
     const recorded = JSON.stringify(fixture.evidence.decisions());
-    expect(recorded).not.toContain(ATTACKER_IBAN);
-    expect(recorded).toContain(`#${fingerprintString(`transfers.${ATTACKER_IBAN}`).slice(0, 16)}`);
-  });
-
-  it('attack: a record key of digits only (a card number) is no array index: a fingerprint too', async () => {
-    const card = '4111111111119731';
-    const fixture = await paymentsFixture({ capabilities: [batch, payouts] });
-    const verdict = fixture.moduleRef.get(VerdictService);
-    const result = await fixture.as(() =>
-      withProvenance(window, () =>
-        verdict.execute({ capability: 'payments.batch', arguments: { transfers: { [card]: 99 } } }),
-      ),
-    );
-    expect(result.executed).toBe(false);
-    const recorded = JSON.stringify(fixture.evidence.decisions());
-    expect(recorded).not.toContain(card);
-    expect(recorded).toContain(`#${fingerprintString(`transfers.${card}`).slice(0, 16)}`);
+    expect(recorded).not.toContain(key);
+    expect(recorded).toContain(`#${fingerprintString(`transfers.${key}`).slice(0, 16)}`);
   });
 
   it('control: a path the policy spells, with array indices, is named in clear', async () => {
