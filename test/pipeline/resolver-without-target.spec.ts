@@ -7,7 +7,12 @@ import { createVerdictTestingModule } from '@verdict/nestjs/testing';
 // docs/architecture.md, step 2: a resolver that answers no object resolved no target. The call is denied (fail
 // closed), in shadow mode too; it never runs the executor on a missing row.
 
-const orders = new Map([[1, { id: 1, tenant: 'acme' }]]);
+interface Order {
+  readonly id: number;
+  readonly tenant: string;
+}
+
+const orders = new Map<number, Order>([[1, { id: 1, tenant: 'acme' }]]);
 
 function lookup(enforce: boolean, executed: number[]) {
   return defineCapability(
@@ -18,7 +23,9 @@ function lookup(enforce: boolean, executed: number[]) {
       subject: 'Order',
       arguments: z.object({ orderId: z.number() }),
       // A findOne that found nothing answers null: no TargetNotResolvable thrown.
-      resolveTarget: fromProposal(({ arguments: a }) => orders.get(a.orderId) ?? null),
+      resolveTarget: fromProposal<{ orderId: number }, Order | null>(
+        ({ arguments: a }) => orders.get(a.orderId) ?? null,
+      ),
       executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'order-id', identity: (o) => o?.id ?? null }),
       enforce,
     },

@@ -93,9 +93,12 @@ export class QuarantinedReading {
             DECIDING_MODEL,
             NON_TEXT_REMEDY,
           );
-        const items = this.labels.recall(text) ?? [
-          labelContent(text, ProvenanceSource.named(ProvenanceSourceKind.Tool, called), Trust.Untrusted),
-        ];
+        // Under the name the model called only when the call reached a tool: an invented name is the model's text.
+        const source =
+          request.tool === undefined
+            ? ProvenanceSource.fingerprinted(ProvenanceSourceKind.Tool, called)
+            : ProvenanceSource.named(ProvenanceSourceKind.Tool, called);
+        const items = this.labels.recall(text) ?? [labelContent(text, source, Trust.Untrusted)];
         if (!items.some((item) => item.label.trust === Trust.Untrusted)) return result;
         const handle = this.quarantine.quarantineContent(text, items);
         const shown = rememberOwnText(

@@ -19,6 +19,8 @@ const UNOBSERVED_ANSWER = ProvenanceSource.agent('unobserved');
 const PRINCIPAL = ProvenanceSource.user('principal');
 /** The application's own instructions: an agent's system prompt. */
 export const APPLICATION_PROMPT = ProvenanceSource.application('system-prompt');
+/** What a principal or their agents said: remembered for that principal alone ({@link ContextLabeller.remember}). */
+const SAID: ReadonlySet<string> = new Set([ProvenanceSourceKind.User, ProvenanceSourceKind.Agent]);
 /** Sources whose labels say who wrote a text (a principal, a model), never what a tool returned. */
 const SPOKEN: ReadonlySet<string> = new Set([
   ProvenanceSourceKind.User,
@@ -71,8 +73,6 @@ export interface AnsweringTool {
 export class ContextLabeller {
   /** `agent:<name>`: the source of this agent's answers. */
   readonly agent: ProvenanceSource;
-  /** The tool names the runtime offered its model ({@link offer}). */
-  private readonly offered = new Set<string>();
 
   constructor(
     readonly wiring: ProvenanceTrackerWiring,
@@ -101,7 +101,7 @@ export class ContextLabeller {
         text,
         caller.untrustedSources().map(({ source }) => labelContent(text, source, Trust.Untrusted)),
       );
-    else if (this.wiring.labels.recall(text) === undefined)
+    else if (this.recall(text) === undefined)
       await this.remember(text, [labelContent(text, caller === undefined ? PRINCIPAL : CALLER, Trust.Trusted)]);
   }
 
@@ -182,7 +182,7 @@ export class ContextLabeller {
       tool.capability !== undefined && !named
         ? labelResult(text, tool.capability, this.wiring.resultProvenance(tool.capability))
         : tool.ownLabelled === true
-          ? (this.wiring.labels.recall(text) ?? [labelContent(text, this.toolSourceOf(name), Trust.Untrusted)])
+          ? (this.recall(text) ?? [labelContent(text, this.toolSourceOf(name), Trust.Untrusted)])
           : [labelContent(text, this.toolSourceOf(name), this.unboundTrust(name))];
     const tainting = carried.filter((item) => item.label.trust === Trust.Untrusted);
     let edges: ProvenanceRecord[] = [];
@@ -215,7 +215,7 @@ export class ContextLabeller {
     const name = toolName ?? 'unknown';
     const source = this.toolSourceOf(name).toString();
     const trust = this.unboundTrust(name);
-    const recalled = this.wiring.labels.recall(text);
+    const recalled = this.recall(text);
     if (recalled?.some(({ label }) => label.trust === trust && label.source.toString() === source)) return recalled;
     return this.labelToolResult(text, name, {}, []);
   }
@@ -230,7 +230,7 @@ export class ContextLabeller {
    * answered a call to no tool, and that name is text the model wrote ({@link toolSourceOf}).
    */
   offer(names: Iterable<unknown>): void {
-    for (const name of names) if (typeof name === 'string') this.offered.add(name);
+    for (const name of names) if (typeof name === 'string') this.wiring.labels.offer(name);
   }
 
   /**
@@ -240,7 +240,7 @@ export class ContextLabeller {
    */
   private toolSourceOf(name: string): ProvenanceSource {
     if (this.names(name)) return this.options.tools![name]!;
-    const known = this.offered.has(name) || this.options.trustedTools?.includes(name) === true;
+    const known = this.wiring.labels.isOffered(name) || this.options.trustedTools?.includes(name) === true;
     return known ? toolSource(name) : ProvenanceSource.fingerprinted(ProvenanceSourceKind.Tool, name);
   }
 
@@ -257,7 +257,7 @@ export class ContextLabeller {
    */
   async itemsOf(role: WindowRole, text: string, toolName = 'unknown'): Promise<readonly LabelledContent[]> {
     if (text === '') return [];
-    const recalled = this.wiring.labels.recall(text);
+    const recalled = this.recall(text);
     // Labels are the module's, by text: what a principal typed or an agent answered says who wrote the same text
     // elsewhere (another actor, say), not what this tool returned. A tool result keeps them only next to a label a
     // tool's result was given (a bound tool's declared labels, a source the application named).
@@ -276,22 +276,44 @@ export class ContextLabeller {
    */
   historyItems(text: string): readonly LabelledContent[] {
     if (text === '') return [];
-    return this.wiring.labels.recall(text) ?? [labelContent(text, UNLABELLED_HISTORY, Trust.Untrusted)];
+    return this.recall(text) ?? [labelContent(text, UNLABELLED_HISTORY, Trust.Untrusted)];
   }
 
-  /** Remembers labels (and derivation edges) of a text; fresh labels and the edges go to the ledger. */
+  /**
+   * Remembers labels (and derivation edges) of a text; fresh labels and the edges go to the ledger. What a principal
+   * said — what they typed, what their agents answered — is remembered for the current principal alone: the same
+   * text in another principal's window (their history, a tool result) is not theirs.
+   */
   async remember(
     text: string,
     items: readonly LabelledContent[],
     edges: readonly ProvenanceRecord[] = [],
   ): Promise<readonly LabelledContent[]> {
-    const before = this.wiring.labels.recall(text) ?? [];
-    const merged = this.wiring.labels.remember(text, items);
+    const before = this.recall(text) ?? [];
+    const principal = this.principal();
+    const spoken = (item: LabelledContent) => SAID.has(item.label.source.kind);
+    this.wiring.labels.remember(
+      text,
+      items.filter((item) => !spoken(item)),
+    );
+    this.wiring.labels.remember(text, items.filter(spoken), principal);
+    const merged = this.recall(text) ?? [];
     const fresh = merged.filter((item) => !before.includes(item));
     const now = this.wiring.clock();
     const records = [...fresh.map((item) => contentRecord(item, ProvenanceRecordKind.Label, now)), ...edges];
     if (records.length > 0) await this.wiring.ledger?.append(records);
     return merged;
+  }
+
+  /** The labels the module remembers for a text, as the current principal meets it. */
+  private recall(text: string): readonly LabelledContent[] | undefined {
+    return this.wiring.labels.recall(text, this.principal());
+  }
+
+  /** The current principal's key: `undefined` outside an action context, or for an actor without a stable key. */
+  private principal(): string | undefined {
+    const context = this.wiring.context();
+    return context === undefined ? undefined : this.wiring.principal(context);
   }
 
   /** An unbound tool's result is untrusted unless the application named the tool in `trustedTools`. */

@@ -17,28 +17,50 @@ export const DEFAULT_PROVENANCE_CAPACITY = 10_000;
  */
 export class ProvenanceLabels {
   private readonly texts = new Map<string, readonly LabelledContent[]>();
+  /** Labels remembered for one principal only, by principal and text. */
+  private readonly own = new Map<string, readonly LabelledContent[]>();
   private readonly windows = new Map<string, ProvenanceWindow>();
   private readonly results = new Map<string, BoundResult>();
+  /** The tool names runtimes offered their models: the application's tools. */
+  private readonly offered = new Map<string, true>();
 
   constructor(private readonly capacity = DEFAULT_PROVENANCE_CAPACITY) {}
 
-  /** The labelled items remembered for exactly this text. */
-  recall(text: string): readonly LabelledContent[] | undefined {
-    return this.texts.get(fingerprintString(text));
+  /**
+   * The labelled items remembered for exactly this text: every principal's, and with `principal`, also those
+   * remembered for that principal alone.
+   */
+  recall(text: string, principal?: string): readonly LabelledContent[] | undefined {
+    const key = fingerprintString(text);
+    const shared = this.texts.get(key);
+    const own = principal === undefined ? undefined : this.own.get(ownKey(principal, key));
+    if (own === undefined || shared === undefined) return own ?? shared;
+    return [...shared, ...own.filter((item) => !shared.some((known) => sameLabel(known, item)))];
   }
 
   /**
-   * Remembers labelled items for a text; a text seen under several labels keeps them all. An extracted value's
-   * item is kept without its source passages (`withoutPassages`): they are its extraction's own, and what is
-   * remembered here is every principal's who meets the same text.
+   * Remembers labelled items for a text — for every principal who meets the same text, or with `principal` for that
+   * principal alone; a text seen under several labels keeps them all. An extracted value's item is kept without its
+   * source passages (`withoutPassages`): they are its extraction's own.
    */
-  remember(text: string, items: readonly LabelledContent[]): readonly LabelledContent[] {
-    const key = fingerprintString(text);
-    const known = this.texts.get(key) ?? [];
+  remember(text: string, items: readonly LabelledContent[], principal?: string): readonly LabelledContent[] {
+    const textKey = fingerprintString(text);
+    const [memory, key] = principal === undefined ? [this.texts, textKey] : [this.own, ownKey(principal, textKey)];
+    const known = memory.get(key) ?? [];
     const fresh = items.filter((item) => !known.some((k) => sameLabel(k, item))).map(withoutPassages);
-    const merged = [...known, ...fresh];
-    rememberBounded(this.texts, key, merged, this.capacity);
-    return merged;
+    // Nothing to remember leaves no entry: an empty one would say the text has no label at all.
+    if (fresh.length > 0) rememberBounded(memory, key, [...known, ...fresh], this.capacity);
+    return this.recall(text, principal) ?? [];
+  }
+
+  /** Notes tool names a runtime offered its model. */
+  offer(name: string): void {
+    rememberBounded(this.offered, name, true, this.capacity);
+  }
+
+  /** Whether a runtime offered its model a tool of this name. */
+  isOffered(name: string): boolean {
+    return this.offered.has(name);
   }
 
   /** The window a tool call was proposed in. */
@@ -78,6 +100,10 @@ function sameLabel(a: LabelledContent, b: LabelledContent): boolean {
     a.label.trust === b.label.trust &&
     a.label.source.toString() === b.label.source.toString()
   );
+}
+
+function ownKey(principal: string, textKey: string): string {
+  return JSON.stringify([principal, textKey]);
 }
 
 function windowKey(thread: string, toolCallId: string): string {
