@@ -25,13 +25,9 @@ export interface NotExecutedAnswer {
  */
 export function publicAnswer(result: ExecutionResult, message: string): string {
   if (result.executed) return typeof result.output === 'string' ? result.output : JSON.stringify(result.output ?? null);
-  const answer: NotExecutedAnswer = {
-    status: 'not_executed',
-    capability: result.capability,
-    decision: result.decision.disposition,
-    message,
-  };
-  return JSON.stringify(answer);
+  // The text JSON.stringify gives the four fields in this order, written out: this answer is every refusal's.
+  const { capability, decision } = result;
+  return `{"status":"not_executed","capability":${JSON.stringify(capability)},"decision":${JSON.stringify(decision.disposition)},"message":${JSON.stringify(message)}}`;
 }
 
 /**

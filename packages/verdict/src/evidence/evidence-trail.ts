@@ -9,6 +9,7 @@ import type { ToolKind } from './tool-kind.js';
 import { EvidenceWriteFailedError } from '../errors/evidence-write-failed.error.js';
 import { EvidenceWriteFailed } from '../events/evidence-write-failed.event.js';
 import { evidenceId } from './evidence-id.js';
+import { SETTLED } from '../shared/settled.js';
 
 /**
  * The evidence of one proposal: every record shares the correlation id, and each carries the facts the
@@ -123,24 +124,36 @@ export class EvidenceTrail {
     await this.flush();
   }
 
-  private async flush(): Promise<void> {
+  private flush(): Promise<void> {
     const recorded = this.pending;
-    if (recorded.length === 0) return;
+    if (recorded.length === 0) return SETTLED;
     this.pending = [];
     const batch = this.level === EvidenceLevel.Minimal ? minimal(recorded, this.shaded) : recorded;
-    let current = batch[0]!;
+    if (this.recorder.recordDecisions === undefined) return this.eachRecord(batch);
+    // One promise for the batch (every run ends here): a recorder that throws rather than rejects fails alike.
+    let written: Promise<void>;
     try {
-      if (this.recorder.recordDecisions !== undefined) await this.recorder.recordDecisions(batch);
-      else
-        for (const record of batch) {
-          current = record;
-          await this.recorder.recordDecision(record);
-        }
+      written = this.recorder.recordDecisions(batch);
     } catch (error) {
-      const { stage } = current;
-      if (!this.mutated) throw new EvidenceWriteFailedError(this.capability, stage, error);
-      this.onLateFailure(new EvidenceWriteFailed(this.capability, this.correlationId, stage, error));
+      written = Promise.reject(error);
     }
+    return written.catch((error: unknown) => this.failed(batch[0]!, error));
+  }
+
+  /** A recorder without `recordDecisions`: one record at a time, a failure named by the record it failed on. */
+  private async eachRecord(batch: readonly DecisionRecord[]): Promise<void> {
+    for (const record of batch)
+      try {
+        await this.recorder.recordDecision(record);
+      } catch (error) {
+        return this.failed(record, error);
+      }
+  }
+
+  /** Before any mutating gate a failed write stops the action; after one it is reported. */
+  private failed({ stage }: DecisionRecord, error: unknown): void {
+    if (!this.mutated) throw new EvidenceWriteFailedError(this.capability, stage, error);
+    this.onLateFailure(new EvidenceWriteFailed(this.capability, this.correlationId, stage, error));
   }
 }
 

@@ -1,4 +1,5 @@
 import { isFlatValue } from '../fingerprints/flat-canonical-json.js';
+import { SETTLED } from '../shared/settled.js';
 import { type ChainLink, EvidenceKind, GENESIS_HASH, GENESIS_HEAD, assertChainable, linkAfter } from './chain-link.js';
 import { ChainVerifier, type ChainVerification } from './chain-verification.js';
 import { type DecisionRecord, decisionRecord } from './decision-record.js';
@@ -74,13 +75,20 @@ export class InMemoryEvidenceRecorder implements EvidenceRecorder, EvidenceChain
   }
 
   /** A run's records in one call (ADR 0022), chained in order as {@link recordDecision} chains each. */
-  async recordDecisions(records: readonly DecisionRecord[]): Promise<void> {
+  recordDecisions(records: readonly DecisionRecord[]): Promise<void> {
     // A subclass that overrides recordDecision (a failing or filtering recorder) is honoured record by record.
-    if (this.recordDecision !== InMemoryEvidenceRecorder.prototype.recordDecision) {
-      for (const record of records) await this.recordDecision(record);
-      return;
+    if (this.recordDecision !== InMemoryEvidenceRecorder.prototype.recordDecision) return this.eachDecision(records);
+    // Written at once, answered with one settled promise rather than an async function's own: every run ends here.
+    try {
+      for (const record of records) this.decisionChain.append(owned(decisionRecord(record, record)));
+    } catch (error) {
+      return Promise.reject(error);
     }
-    for (const record of records) this.decisionChain.append(owned(decisionRecord(record, record)));
+    return SETTLED;
+  }
+
+  private async eachDecision(records: readonly DecisionRecord[]): Promise<void> {
+    for (const record of records) await this.recordDecision(record);
   }
 
   async recordRelease(record: ReleaseRecord): Promise<void> {
@@ -141,7 +149,7 @@ class MemoryChain<T extends { readonly stream: string; readonly recordedAt: Date
     this.entries.push({ record, link: undefined });
     if (this.entries.length - this.linked >= LINK_BATCH) this.link();
     else this.idle ??= setImmediate(() => this.link());
-    if (this.entries.length - this.start > this.capacity) this.drop(1);
+    if (this.entries.length - this.start > this.capacity) this.drop();
   }
 
   /** Links every record not linked yet, in write order: each after its stream's head. */
@@ -224,13 +232,12 @@ class MemoryChain<T extends { readonly stream: string; readonly recordedAt: Date
     this.anchors.set(stream, { link, generation: (this.anchors.get(stream)?.generation ?? 0) + 1 });
   }
 
-  private drop(count: number): void {
-    const end = this.start + count;
-    if (this.linked < end) this.link();
-    const dropped = new Map<string, ChainLink>();
-    for (let i = this.start; i < end; i++) dropped.set(this.entries[i]!.record.stream, this.entries[i]!.link!);
-    for (const [stream, link] of dropped) this.anchor(stream, link);
-    this.start = end;
+  /** Drops the oldest kept record, anchoring its stream at its link. */
+  private drop(): void {
+    if (this.linked <= this.start) this.link();
+    const { link } = this.entries[this.start]!;
+    this.anchor(link!.stream, link!);
+    this.start += 1;
     // Cut the dropped prefix off once it is as long as what is kept: amortized O(1) per dropped entry.
     if (this.start >= this.entries.length - this.start) {
       this.entries = this.entries.slice(this.start);

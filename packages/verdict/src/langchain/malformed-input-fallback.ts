@@ -11,7 +11,7 @@ import { toolCallIdOf } from './tool-output.js';
  * JSON (hostile nesting, for one) never reaches LangChain's parser, whose error path would overflow
  * the stack serializing it.
  */
-export async function callWithMalformedInputFallback(
+export function callWithMalformedInputFallback(
   tool: StructuredToolInterface,
   call: () => Promise<unknown>,
   rawInput: unknown,
@@ -24,10 +24,15 @@ export async function callWithMalformedInputFallback(
     return toolCallId === undefined ? content : new ToolMessage({ content, tool_call_id: toolCallId, name: tool.name });
   };
   if (!isCanonicalJson(rawInput)) return decline();
+  // Every bound and guarded call comes through here: one promise for the answer, not an async function's two.
+  let called: Promise<unknown>;
   try {
-    return await call();
+    called = call();
   } catch (error) {
+    called = Promise.reject(error);
+  }
+  return called.catch((error: unknown) => {
     if (!(error instanceof ToolInputParsingException)) throw error;
     return decline();
-  }
+  });
 }

@@ -33,10 +33,11 @@ export abstract class VerdictTool extends StructuredTool {
     this.schema = definition.schema;
   }
 
-  override async call(arg: unknown, configArg?: RunnableConfig, tags?: string[]): Promise<any> {
+  override call(arg: unknown, configArg?: RunnableConfig, tags?: string[]): Promise<any> {
+    let answered: Promise<unknown>;
     try {
       // Proposals made here belong to this tool call: a window the tracker made for another call is not theirs.
-      return await asToolCall(ownCallOf(configArg), () =>
+      answered = asToolCall(ownCallOf(configArg), () =>
         callWithMalformedInputFallback(
           this,
           () => super.call(arg as never, configArg, tags),
@@ -46,10 +47,14 @@ export abstract class VerdictTool extends StructuredTool {
         ),
       );
     } catch (error) {
-      // An application fault fails the run by itself, as an ApplicationFaultError, with or without
-      // applicationFaultMiddleware; every middleware around the tool sees only that (ADR 0014).
-      throw faultForAgent(error, configArg, this.capability, this.name);
+      answered = Promise.reject(error);
     }
+    // An application fault fails the run by itself, as an ApplicationFaultError, with or without
+    // applicationFaultMiddleware; every middleware around the tool sees only that (ADR 0014). One promise for the
+    // answer, not an async function's two: every bound and guarded call comes through here.
+    return answered.catch((error: unknown) => {
+      throw faultForAgent(error, configArg, this.capability, this.name);
+    });
   }
 
   protected _call(args: unknown, runManager?: CallbackManagerForToolRun, config?: RunnableConfig): Promise<string> {

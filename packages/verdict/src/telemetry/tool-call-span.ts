@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode, type Tracer, type TracerProvider, trace } from '@opentelemetry/api';
+import { type Span, SpanKind, SpanStatusCode, type Tracer, type TracerProvider, trace } from '@opentelemetry/api';
 import type { ToolKind } from '../evidence/tool-kind.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
 
@@ -73,23 +73,37 @@ export function withToolCallSpan<T extends ExecutionResult<unknown>>(
   return verdictTracer().startActiveSpan(
     `execute_tool ${subject.capability}`,
     { kind: SpanKind.INTERNAL, attributes },
-    async (span) => {
+    // One promise, not an async function's two: this wraps every proposal.
+    (span) => {
+      let running: Promise<T>;
       try {
-        const result = await run();
-        if (span.isRecording())
-          span.setAttributes({
-            [A.stage]: result.decision.stage,
-            [A.disposition]: result.decision.disposition,
-            [A.executed]: result.executed,
-          });
-        return result;
+        running = run();
       } catch (error) {
-        span.setAttribute(A.errorType, error instanceof Error ? error.constructor.name : typeof error);
-        span.setStatus({ code: SpanStatusCode.ERROR });
-        throw error;
-      } finally {
-        span.end();
+        throw failed(span, error);
       }
+      return running.then(
+        (result) => {
+          if (span.isRecording())
+            span.setAttributes({
+              [A.stage]: result.decision.stage,
+              [A.disposition]: result.decision.disposition,
+              [A.executed]: result.executed,
+            });
+          span.end();
+          return result;
+        },
+        (error: unknown) => {
+          throw failed(span, error);
+        },
+      );
     },
   );
+}
+
+/** Marks the span of a run that threw (an application fault) and ends it; answers the error to rethrow unchanged. */
+function failed(span: Span, error: unknown): unknown {
+  span.setAttribute(A.errorType, error instanceof Error ? error.constructor.name : typeof error);
+  span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
+  return error;
 }
