@@ -79,7 +79,7 @@ export function withToolCallSpan<T extends ExecutionResult<unknown>>(
       try {
         running = run();
       } catch (error) {
-        throw failed(span, error);
+        return Promise.reject(failed(span, error));
       }
       return running.then(
         (result) => {
