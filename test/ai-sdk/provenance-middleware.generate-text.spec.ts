@@ -704,6 +704,22 @@ describe('what one principal typed is theirs alone', () => {
     ]);
   });
 
+  it('attack: nor does an actor without a stable key (no principal) typing it', async () => {
+    const env = await setup();
+    // An actor the module cannot key (not plain JSON): it has no windows, and no labels, of its own.
+    const keyless = {
+      actor: { id: 'anonymous', since: new Date(0) },
+      tenant: 'acme',
+      metadata: { conversationId: 'a-1' },
+    };
+    await types(env, keyless, PLANTED);
+    await continueAlice(env, PLANTED, ATTACKER_IBAN);
+    expect(env.payments).toHaveLength(0);
+    expect(env.provenanceDecisions()[0]!.reason).toContain(
+      'Argument recipient matches content from unobserved:history (untrusted)',
+    );
+  });
+
   it('control: what Alice typed herself in this process is hers when her conversation continues', async () => {
     const env = await setup();
     const request = `Please pay 25 to ${OWN_IBAN}.`;

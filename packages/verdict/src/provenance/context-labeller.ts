@@ -290,13 +290,14 @@ export class ContextLabeller {
     edges: readonly ProvenanceRecord[] = [],
   ): Promise<readonly LabelledContent[]> {
     const before = this.recall(text) ?? [];
-    const principal = this.principal();
     const spoken = (item: LabelledContent) => SAID.has(item.label.source.kind);
     this.wiring.labels.remember(
       text,
       items.filter((item) => !spoken(item)),
     );
-    this.wiring.labels.remember(text, items.filter(spoken), principal);
+    // An actor without a stable key is no principal: what it said is no one's, and vouches in no other window.
+    const principal = this.principal();
+    if (principal !== null) this.wiring.labels.remember(text, items.filter(spoken), principal);
     const merged = this.recall(text) ?? [];
     const fresh = merged.filter((item) => !before.includes(item));
     const now = this.wiring.clock();
@@ -307,13 +308,16 @@ export class ContextLabeller {
 
   /** The labels the module remembers for a text, as the current principal meets it. */
   private recall(text: string): readonly LabelledContent[] | undefined {
-    return this.wiring.labels.recall(text, this.principal());
+    return this.wiring.labels.recall(text, this.principal() ?? undefined);
   }
 
-  /** The current principal's key: `undefined` outside an action context, or for an actor without a stable key. */
-  private principal(): string | undefined {
+  /**
+   * The current principal's key; `undefined` outside any action context (everything is shared there), `null` for an
+   * actor without a stable key, which has no labels of its own.
+   */
+  private principal(): string | null | undefined {
     const context = this.wiring.context();
-    return context === undefined ? undefined : this.wiring.principal(context);
+    return context === undefined ? undefined : (this.wiring.principal(context) ?? null);
   }
 
   /** An unbound tool's result is untrusted unless the application named the tool in `trustedTools`. */
