@@ -289,16 +289,17 @@ export class ContextLabeller {
     items: readonly LabelledContent[],
     edges: readonly ProvenanceRecord[] = [],
   ): Promise<readonly LabelledContent[]> {
-    const before = this.recall(text) ?? [];
+    const principal = this.principal();
+    const labels = this.wiring.labels;
+    const before = labels.recall(text, principal ?? undefined) ?? [];
     const spoken = (item: LabelledContent) => SAID.has(item.label.source.kind);
-    this.wiring.labels.remember(
+    labels.remember(
       text,
       items.filter((item) => !spoken(item)),
     );
     // An actor without a stable key is no principal: what it said is no one's, and vouches in no other window.
-    const principal = this.principal();
-    if (principal !== null) this.wiring.labels.remember(text, items.filter(spoken), principal);
-    const merged = this.recall(text) ?? [];
+    const merged =
+      principal === null ? (labels.recall(text) ?? []) : labels.remember(text, items.filter(spoken), principal);
     const fresh = merged.filter((item) => !before.includes(item));
     const now = this.wiring.clock();
     const records = [...fresh.map((item) => contentRecord(item, ProvenanceRecordKind.Label, now)), ...edges];
