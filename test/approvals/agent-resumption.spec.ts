@@ -24,7 +24,7 @@ import { archiveCapability } from './archive.fixture.js';
 
 const CALL = { name: 'archive_document', args: { id: 1 }, id: 'call_archive_1' };
 
-async function setup({ checkpointer = true } = {}) {
+async function setup({ checkpointer = true, runs = 1 } = {}) {
   const fixture = documentsFixture();
   const archived: AuthorizedAction[] = [];
   const archive = archiveCapability(fixture, archived);
@@ -48,7 +48,9 @@ async function setup({ checkpointer = true } = {}) {
   const bound = moduleRef.get(AgentTools).tools.bound(definition, 'documents.archive');
   const contexts = moduleRef.get(ActionContextStore);
   const approvals = moduleRef.get(ApprovalService);
-  const model = new ScriptedChatModel([{ toolCalls: [CALL] }, { text: 'done' }]);
+  const model = new ScriptedChatModel(
+    Array.from({ length: runs }, () => [{ toolCalls: [CALL] }, { text: 'done' }]).flat(),
+  );
   const agent = createAgent({
     model,
     tools: [bound],
@@ -163,6 +165,19 @@ describe('a LangGraph run without a checkpointer', () => {
       expect(archived).toHaveLength(0);
       expect(model.toolMessages().map((m) => m.content)).toEqual([notExecuted('require_confirmation')]);
       expect(warned.about()).toEqual([expect.stringContaining('documents.archive requires confirmation')]);
+    } finally {
+      warned.restore();
+    }
+  });
+
+  it('logs it once per bound tool, however many runs meet it', async () => {
+    const { startAndPause, archived, model } = await setup({ checkpointer: false, runs: 3 });
+    const warned = warnings();
+    try {
+      for (let run = 0; run < 3; run++) expect(await startAndPause()).toEqual([]);
+      expect(archived).toHaveLength(0);
+      expect(model.toolMessages()).toHaveLength(3);
+      expect(warned.about()).toHaveLength(1);
     } finally {
       warned.restore();
     }

@@ -4,7 +4,6 @@ import { Decision } from '../decisions/decision.js';
 import { Disposition } from '../decisions/disposition.js';
 import { Stage } from '../decisions/stage.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
-import type { EvidenceTrail } from '../evidence/evidence-trail.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import { windowStartOf } from '../rate-limits/fixed-window.js';
 import type { BudgetOptions } from './budget-options.interface.js';
@@ -63,7 +62,6 @@ export class CallCeilingGate {
     context: ActionContext,
     capability: string,
     now: Date,
-    trail: EvidenceTrail,
     dryRun = false,
   ): Promise<Decision | null> {
     const counters = this.countersOf(context, capability, now);
@@ -77,11 +75,12 @@ export class CallCeilingGate {
     if (toolCalls === undefined) return null;
     if (dryRun)
       return (await below(counters.calls, toolCalls)) ? null : Decision.deny(Stage.CallCeiling, TOOL_CALL_CEILING);
-    await trail.beforeMutation();
+    // Counting is not a step the run's evidence answers for (nothing of it is recorded), so the run is not marked
+    // mutated: the evidence written before the first gate that is (a rate limit, a claim, the executor) still stops the
+    // action when it fails. A call counted and then stopped so stays counted, which only brings the ceiling nearer.
     const call = { ...counters.calls, limit: toolCalls, amount: 1 };
     const counted = await this.store!.reserve(call);
     if (!counted.reserved) return Decision.deny(Stage.CallCeiling, TOOL_CALL_CEILING);
-    trail.markMutated();
     await this.store!.commit(call);
     return null;
   }

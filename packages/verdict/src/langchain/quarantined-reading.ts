@@ -8,7 +8,7 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
 import { labelContent } from '../provenance/labelled-content.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
-import { ProvenanceSource, ProvenanceSourceKind } from '../provenance/provenance-source.js';
+import { calledToolSource } from '../provenance/provenance-source.js';
 import { readNotExecutedMessage } from '../public-answer.js';
 import { assertJsonOutputSchema } from '../quarantine/json-output.js';
 import type { QuarantineService } from '../quarantine/quarantine.service.js';
@@ -94,10 +94,7 @@ export class QuarantinedReading {
             NON_TEXT_REMEDY,
           );
         // Under the name the model called only when the call reached a tool: an invented name is the model's text.
-        const source =
-          request.tool === undefined
-            ? ProvenanceSource.fingerprinted(ProvenanceSourceKind.Tool, called)
-            : ProvenanceSource.named(ProvenanceSourceKind.Tool, called);
+        const source = calledToolSource(called, request.tool !== undefined);
         const items = this.labels.recall(text) ?? [labelContent(text, source, Trust.Untrusted)];
         if (!items.some((item) => item.label.trust === Trust.Untrusted)) return result;
         const handle = this.quarantine.quarantineContent(text, items);

@@ -247,7 +247,7 @@ export class VerdictPipeline {
     // is answered alike and counts nothing; a worker's deferred run was counted when it was proposed).
     if (this.ceilings.configured && run.deferred === undefined) {
       const dryRun = run.toolKind === ToolKind.Evaluation;
-      const ceiling = await this.ceilings.admit(context, trail.capability, this.clock(), trail, dryRun);
+      const ceiling = await this.ceilings.admit(context, trail.capability, this.clock(), dryRun);
       if (ceiling !== null) return run.decided(ceiling);
     }
     const definition = this.registry.find(proposal.capability);

@@ -6,7 +6,7 @@ import { labelResult } from './label-result.js';
 import { proposedCallValues } from './proposed-call-values.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import { type ProvenanceRecord, ProvenanceRecordKind } from './provenance-record.js';
-import { ProvenanceSource, ProvenanceSourceKind } from './provenance-source.js';
+import { calledToolSource, ProvenanceSource, ProvenanceSourceKind } from './provenance-source.js';
 import type { ProvenanceWindow } from './provenance-window.js';
 import { carryAnswer } from './provenance-scope.js';
 import { CALLER } from './vouching-content.js';
@@ -22,11 +22,7 @@ export const APPLICATION_PROMPT = ProvenanceSource.application('system-prompt');
 /** What a principal or their agents said: remembered for that principal alone ({@link ContextLabeller.remember}). */
 const SAID: ReadonlySet<string> = new Set([ProvenanceSourceKind.User, ProvenanceSourceKind.Agent]);
 /** Sources whose labels say who wrote a text (a principal, a model), never what a tool returned. */
-const SPOKEN: ReadonlySet<string> = new Set([
-  ProvenanceSourceKind.User,
-  ProvenanceSourceKind.Agent,
-  ProvenanceSourceKind.Unobserved,
-]);
+const SPOKEN: ReadonlySet<string> = new Set([...SAID, ProvenanceSourceKind.Unobserved]);
 
 /**
  * {@link ContextLabeller.proposedCall}'s answers, by the window a call was proposed in (which belongs to one module)
@@ -240,8 +236,10 @@ export class ContextLabeller {
    */
   private toolSourceOf(name: string): ProvenanceSource {
     if (this.names(name)) return this.options.tools![name]!;
-    const known = this.wiring.labels.isOffered(name) || this.options.trustedTools?.includes(name) === true;
-    return known ? toolSource(name) : ProvenanceSource.fingerprinted(ProvenanceSourceKind.Tool, name);
+    return calledToolSource(
+      name,
+      this.wiring.labels.isOffered(name) || this.options.trustedTools?.includes(name) === true,
+    );
   }
 
   /** Whether `name` is one of the tools the application named a source for. */
@@ -325,9 +323,4 @@ export class ContextLabeller {
   private unboundTrust(name: string): Trust {
     return this.options.trustedTools?.includes(name) === true ? Trust.Trusted : Trust.Untrusted;
   }
-}
-
-/** `tool:<name>`. */
-export function toolSource(name: string): ProvenanceSource {
-  return ProvenanceSource.named(ProvenanceSourceKind.Tool, name);
 }

@@ -120,3 +120,13 @@ export const UNOBSERVED_SOURCE = ProvenanceSource.create(ProvenanceSourceKind.Un
  * came back through a result (`InfluenceOptions.tainted`).
  */
 export const TAINT_LEDGER_SOURCE = ProvenanceSource.create(ProvenanceSourceKind.Memory, 'taint-ledger');
+
+/**
+ * The source of a result answered under a tool's name: `tool:<name>` when the call reached a tool the application
+ * has, else `tool:sha256-…`, for that name is text the model wrote (ADR 0145).
+ */
+export function calledToolSource(name: string, reached: boolean): ProvenanceSource {
+  return reached
+    ? ProvenanceSource.named(ProvenanceSourceKind.Tool, name)
+    : ProvenanceSource.fingerprinted(ProvenanceSourceKind.Tool, name);
+}
