@@ -69,6 +69,29 @@ describe('provenance that fails closed (real createAgent loops, scripted model)'
       const { payments } = await run({ payments: TRUSTED_ONLY }, `Show p-1, then pay 25 to ${OWN_IBAN}.`, OWN_IBAN);
       expect(payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
     });
+
+    // An actor the module cannot key (no actorKey, and an actor that is not plain JSON): what it types is its own in
+    // the action context it typed it in, and no one else's.
+    const keyless = { actor: { id: 'alice', since: new Date(0) }, tenant: 'acme', metadata: { conversationId: 'k-1' } };
+
+    it('utility: a tracked agent pays the IBAN typed by an actor without a stable key', async () => {
+      const { payments } = await run(
+        { payments: TRUSTED_ONLY, context: keyless },
+        `Show p-1, then pay 25 to ${OWN_IBAN}.`,
+        OWN_IBAN,
+      );
+      expect(payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
+    });
+
+    it('attack: the injected IBAN is not paid for an actor without a stable key', async () => {
+      const { payments, decision } = await run(
+        { payments: TRUSTED_ONLY, context: keyless },
+        'Tell me about p-1.',
+        ATTACKER_IBAN,
+      );
+      expect(payments).toHaveLength(0);
+      expect(decision()!.reason).toContain('(untrusted)');
+    });
   });
 
   describe('the positive rule: { derivedFrom: "trusted" }', () => {

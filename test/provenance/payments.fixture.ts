@@ -67,6 +67,8 @@ export interface PaymentsSetup {
   readonly capabilities?: readonly CapabilityDefinition[];
   /** Quarantined reading (the quarantined model). */
   readonly quarantine?: VerdictModuleOptions['quarantine'];
+  /** The action context `as` runs in. Default: {@link alice}. */
+  readonly context?: ActionContext;
   /** Who may approve what (CASL `approve` on `'Approval'`), given the actor's id. Default: every actor but an intern. */
   readonly approve?: (actorId: string) => Record<string, unknown> | 'all' | 'none';
 }
@@ -192,6 +194,6 @@ export async function paymentsFixture(setup: PaymentsSetup = {}) {
       evidence.decisions().filter((record) => record.stage === 'provenance' && record.capability === 'payments.send'),
     ledger,
     approvals: moduleRef.get(ApprovalService),
-    as: <T>(fn: () => Promise<T>) => contexts.run(alice, fn),
+    as: <T>(fn: () => Promise<T>) => contexts.run(setup.context ?? alice, fn),
   };
 }

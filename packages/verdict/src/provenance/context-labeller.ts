@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { ActionContext } from '../context/action-context.js';
 import { Trust } from '../context-release/trust.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { contentRecord } from './content-record.js';
@@ -23,6 +25,16 @@ export const APPLICATION_PROMPT = ProvenanceSource.application('system-prompt');
 const SAID: ReadonlySet<string> = new Set([ProvenanceSourceKind.User, ProvenanceSourceKind.Agent]);
 /** Sources whose labels say who wrote a text (a principal, a model), never what a tool returned. */
 const SPOKEN: ReadonlySet<string> = new Set([...SAID, ProvenanceSourceKind.Unobserved]);
+
+/** The keys of actors without a stable key, one per action context ({@link keylessPrincipal}). */
+const keyless = new WeakMap<ActionContext, string>();
+
+/** A key no principal key can be (those are JSON arrays of fingerprints), for one action context alone. */
+function keylessPrincipal(context: ActionContext): string {
+  let key = keyless.get(context);
+  if (key === undefined) keyless.set(context, (key = `context:${randomUUID()}`));
+  return key;
+}
 
 /**
  * {@link ContextLabeller.proposedCall}'s answers, by the window a call was proposed in (which belongs to one module)
@@ -289,15 +301,13 @@ export class ContextLabeller {
   ): Promise<readonly LabelledContent[]> {
     const principal = this.principal();
     const labels = this.wiring.labels;
-    const before = labels.recall(text, principal ?? undefined) ?? [];
+    const before = labels.recall(text, principal) ?? [];
     const spoken = (item: LabelledContent) => SAID.has(item.label.source.kind);
     labels.remember(
       text,
       items.filter((item) => !spoken(item)),
     );
-    // An actor without a stable key is no principal: what it said is no one's, and vouches in no other window.
-    const merged =
-      principal === null ? (labels.recall(text) ?? []) : labels.remember(text, items.filter(spoken), principal);
+    const merged = labels.remember(text, items.filter(spoken), principal);
     const fresh = merged.filter((item) => !before.includes(item));
     const now = this.wiring.clock();
     const records = [...fresh.map((item) => contentRecord(item, ProvenanceRecordKind.Label, now)), ...edges];
@@ -307,16 +317,17 @@ export class ContextLabeller {
 
   /** The labels the module remembers for a text, as the current principal meets it. */
   private recall(text: string): readonly LabelledContent[] | undefined {
-    return this.wiring.labels.recall(text, this.principal() ?? undefined);
+    return this.wiring.labels.recall(text, this.principal());
   }
 
   /**
-   * The current principal's key; `undefined` outside any action context (everything is shared there), `null` for an
-   * actor without a stable key, which has no labels of its own.
+   * The current principal's key; `undefined` outside any action context (everything is shared there). An actor
+   * without a stable key is keyed by its action context: what it types is its own in the run it typed it in, and
+   * vouches in no other (another request's context, another actor's).
    */
-  private principal(): string | null | undefined {
+  private principal(): string | undefined {
     const context = this.wiring.context();
-    return context === undefined ? undefined : (this.wiring.principal(context) ?? null);
+    return context === undefined ? undefined : (this.wiring.principal(context) ?? keylessPrincipal(context));
   }
 
   /** An unbound tool's result is untrusted unless the application named the tool in `trustedTools`. */
