@@ -41,7 +41,8 @@ export interface ReviewPolicy<TArgs = any, TTarget = any, TActor = any, TContext
   readonly reviewer?: ReviewerPolicy<TArgs, TTarget, TContext>;
   /**
    * The actor's stable identity: bound into the item, compared with the reviewer's (a requester never
-   * reviews their own item), and handed to the `rehydrate` hook. Default: the actor object itself (plain JSON).
+   * reviews their own item), and handed to the `rehydrate` hook. Default: the review lane's `actorKey`, else the
+   * module's; with no key anywhere the module does not boot (`VerdictConfigurationError`).
    *
    * @example actorKey: (actor: User) => actor.id
    */

@@ -8,7 +8,9 @@ import type { ReviewLaneOptions } from './review-lane-options.interface.js';
 
 /**
  * The actor key of the review lane for `definition`: its `requiresReview.actorKey`, else the lane's
- * `actorKey`, else the actor object itself (which must then be plain JSON).
+ * `actorKey` (the module's when the lane names none, `configuredReviewLane`), else the actor object itself (plain
+ * JSON): only `enqueue` of a capability without `requiresReview` gets there, a `requiresReview` capability with no
+ * key anywhere is a boot error.
  */
 export function reviewActorKey(
   definition: CapabilityDefinition,

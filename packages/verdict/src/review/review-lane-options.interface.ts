@@ -28,7 +28,7 @@ export interface ReviewLaneOptions {
   /**
    * The actor's stable identity for capabilities whose `requiresReview` names no `actorKey` (and for
    * `VerdictService.enqueue`): bound into items, compared with reviewers, handed to `rehydrate`.
-   * Default: the actor object itself (plain JSON).
+   * Default: the module's `actorKey`; a `requiresReview` capability with no key anywhere is a boot error.
    *
    * @example actorKey: (actor: User) => actor.id
    */
