@@ -58,12 +58,7 @@ export class CallCeilingGate {
    * proposal would pass its tool-call ceiling (each admitted proposal is counted); `null` to go on. A dry run
    * (`evaluate`) answers the same and counts nothing.
    */
-  async admit(
-    context: ActionContext,
-    capability: string,
-    now: Date,
-    dryRun = false,
-  ): Promise<Decision | null> {
+  async admit(context: ActionContext, capability: string, now: Date, dryRun = false): Promise<Decision | null> {
     const counters = this.countersOf(context, capability, now);
     if (counters === null) return null;
     const { toolCalls, deniedProposals } = this.ceilings!;
