@@ -39,6 +39,12 @@ describe.each([
     'DE89370400440532013000',
     'DE89370400440532013001',
   ],
+  [
+    'an IBAN in groups after two letters and a number (`of 25`), which read like a country code and check digits',
+    'A refund of 25 to GB82 WEST 1234 5698 7654 32 today.',
+    'GB82WEST12345698765432',
+    'GB82WEST12345698765433',
+  ],
 ])('%s', (_, text, same, other) => {
   it('utility: the model’s spelling of the value the user typed is derived from it', () => {
     expect(derived(text, same)).toBe(true);

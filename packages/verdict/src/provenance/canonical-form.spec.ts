@@ -12,6 +12,13 @@ describe('canonicalForm', () => {
     expect(canonicalForm('DE89-3704-0044-0532-0130-00')).toBe(iban);
     expect(canonicalForm('IBAN DE 89 3704 0044 0532 0130 00')).toBe(`iban ${iban}`);
     expect(canonicalForm('de 89 3704 0044 0532 0130 01')).toBe('de 89370400440532013001'); // not a valid IBAN
+    // Two letters and a number before it read like a country code and check digits: the IBAN after them is still one.
+    expect(canonicalForm('a refund of 25 to DE89 3704 0044 0532 0130 00 today')).toBe(
+      `a refund of 25 to ${iban} today`,
+    );
+    expect(canonicalForm('at 10 am pay DE89 3704 0044 0532 0130 00, then GB82 WEST 1234 5698 7654 32')).toBe(
+      `at 10 am pay ${iban}, then gb82west12345698765432`,
+    );
     expect(canonicalForm('GB82 WEST 1234 5698 7654 32 then')).toBe('gb82west12345698765432 then');
   });
 

@@ -10,21 +10,36 @@ const SEPARATOR = /[ ._\n-]/u;
 /**
  * IBANs written in groups (`DE89 3704 0044 …`, `DE 89 3704 …`, `DE89-3704-…`, `DE89.3704.…`, `DE89_3704_…`) as one compact token. Only a valid IBAN (ISO
  * 13616 check digits, the country's length, through `ibantools`) is compacted: the longest prefix of the groups
- * that is one, so that a word after an IBAN is not swallowed.
+ * that is one, so that a word after an IBAN is not swallowed. Where no prefix is one, the text is read again from the
+ * next word: a word of two letters and a number before an IBAN (`of 25 to DE89 …`) look like a country code and check
+ * digits, and must not hide the IBAN after them.
  *
  * @example compactIbans('pay de89 3704 0044 0532 0130 00 now') === 'pay de89370400440532013000 now'
  */
 export function compactIbans(text: string): string {
-  return text.replace(IBAN_TEXT, (match) => {
-    if (!SEPARATOR.test(match)) return match;
-    const groups = match.split(/([ ._\n-])/u);
-    for (let end = groups.length; end >= 3; end -= 2) {
-      const compact = groups
-        .slice(0, end)
-        .filter((_, i) => i % 2 === 0)
-        .join('');
-      if (isValidIBAN(compact.toUpperCase())) return compact + groups.slice(end).join('');
+  const pattern = new RegExp(IBAN_TEXT);
+  let compacted = '';
+  let copied = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    const iban = SEPARATOR.test(match[0]) ? validPrefix(match[0]) : undefined;
+    if (iban === undefined) {
+      // Not an IBAN from here: from the next word on, the groups may still hold one.
+      pattern.lastIndex = match.index + 1;
+      continue;
     }
-    return match;
-  });
+    compacted += text.slice(copied, match.index) + iban.compact;
+    copied = pattern.lastIndex = match.index + iban.length;
+  }
+  return compacted + text.slice(copied);
+}
+
+/** The longest prefix of `groups` (an {@link IBAN_TEXT} match) that is a valid IBAN: compact, and its length as written. */
+function validPrefix(match: string): { readonly compact: string; readonly length: number } | undefined {
+  const groups = match.split(/([ ._\n-])/u);
+  for (let end = groups.length; end >= 3; end -= 2) {
+    const written = groups.slice(0, end);
+    const compact = written.filter((_, i) => i % 2 === 0).join('');
+    if (isValidIBAN(compact.toUpperCase())) return { compact, length: written.join('').length };
+  }
+  return undefined;
 }
