@@ -18,6 +18,7 @@ const askThenPay = (question: string, recipient: string): ScriptStep[] => [
   { toolCalls: [pay(recipient, 'call_1')] },
   { text: 'done' },
 ];
+const grouped = (iban: string) => iban.replace(/(.{4})/g, '$1 ').trim();
 const thread = () => ({ configurable: { thread_id: `thread-${Math.random()}` } });
 const catalog = { __caslSubjectType__: 'Catalog', id: 'catalog' };
 
@@ -84,9 +85,10 @@ async function nested(payments: ProvenancePolicy) {
       return state.structuredResponse.iban;
     };
   };
-  const runOuter = async (script: ScriptStep[], question: string) => {
+  const runOuter = async (script: ScriptStep[], question: string, systemPrompt?: string) => {
     const outer = createAgent({
       model: new ScriptedChatModel(script),
+      ...(systemPrompt === undefined ? {} : { systemPrompt }),
       tools: [...fixture.tools, ask, delegate] as StructuredToolInterface[],
       middleware: [fixture.trackers.forAgent({ agent: 'outer' }).middleware()],
     });
@@ -98,6 +100,27 @@ async function nested(payments: ProvenancePolicy) {
       .filter((r) => r.stage === 'provenance')
       .map((r) => r.reason);
   return { fixture, holder, innerAgent, structuredInner, runOuter, provenanceReasons };
+}
+
+/** A tracked agent between the outer agent and `next`: whatever its task, it hands `next` the task `task`. */
+function middleAgent(fixture: Awaited<ReturnType<typeof paymentsFixture>>, task: string, next: Inner): Inner {
+  const handOn = tool(async ({ task: handed }) => next(handed), {
+    name: 'hand_on',
+    description: 'Hand a task to the payments agent',
+    schema: z.object({ task: z.string() }),
+  });
+  return async (question) => {
+    const agent = createAgent({
+      model: new ScriptedChatModel([
+        { toolCalls: [{ name: 'hand_on', args: { task }, id: 'call_0' }] },
+        { text: 'done' },
+      ]),
+      tools: [handOn],
+      middleware: [fixture.trackers.forAgent({ agent: 'middle' }).middleware()],
+    });
+    const state = (await agent.invoke({ messages: [new HumanMessage(question)] })) as { messages: BaseMessage[] };
+    return String(state.messages.at(-1)?.content);
+  };
 }
 
 describe('nested agents: a window belongs to one agent’s tool call (real createAgent loops, scripted models)', () => {
@@ -141,6 +164,80 @@ describe('nested agents: a window belongs to one agent’s tool call (real creat
           { text: 'done' },
         ],
         `Pay 25 to ${OWN_IBAN}.`,
+      );
+      expect(fixture.payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
+    });
+  });
+
+  describe('delegation: the task the outer model writes vouches only for what its window vouches for', () => {
+    /** The positive rule: the recipient must be found in content a principal, the application or a trusted result wrote. */
+    const DERIVED = { untrustedContext: 'allow', arguments: { recipient: { derivedFrom: 'trusted' } } } as const;
+    const delegating = (task: string): ScriptStep[] => [
+      { toolCalls: [{ name: 'delegate', args: { task }, id: 'call_0' }] },
+      { text: 'done' },
+    ];
+
+    it('control: the outer agent paying an IBAN its model only states is refused', async () => {
+      const { fixture, runOuter } = await nested(DERIVED);
+      await runOuter([{ toolCalls: [pay(ATTACKER_IBAN)] }, { text: 'done' }], 'Pay the supplier their deposit.');
+      expect(fixture.payments).toHaveLength(0);
+    });
+
+    it('attack: an IBAN the outer model only states, delegated in a task, is not derived in the inner agent', async () => {
+      const { fixture, holder, innerAgent, runOuter, provenanceReasons } = await nested(DERIVED);
+      holder.inner = innerAgent([{ toolCalls: [pay(ATTACKER_IBAN)] }, { text: 'done' }], true);
+      // Nothing untrusted in either window: the value comes from the outer model alone (computed, or read in a tool
+      // description no label covers).
+      await runOuter(delegating(`Pay 25 to ${ATTACKER_IBAN}.`), 'Pay the supplier their deposit.');
+      expect(fixture.payments).toHaveLength(0);
+      expect(provenanceReasons()).toContainEqual(expect.stringContaining('recipient'));
+    });
+
+    it('utility: an IBAN the user typed to the outer agent, delegated in the outer model’s own words, is paid', async () => {
+      const { fixture, holder, innerAgent, runOuter } = await nested(DERIVED);
+      holder.inner = innerAgent([{ toolCalls: [pay(OWN_IBAN)] }, { text: 'done' }], true);
+      await runOuter(
+        delegating(`Transfer the deposit of 25 to ${grouped(OWN_IBAN)} today.`),
+        `Please refund me: ${OWN_IBAN}.`,
+      );
+      expect(fixture.payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
+    });
+
+    it('attack: the same task written again from a window that does not hold the IBAN is not derived', async () => {
+      const { fixture, holder, innerAgent, runOuter } = await nested(DERIVED);
+      const task = `Pay 25 to ${OWN_IBAN}.`;
+      holder.inner = innerAgent([{ toolCalls: [pay(OWN_IBAN)] }, { text: 'done' }], true);
+      await runOuter(delegating(task), `Please refund me: ${OWN_IBAN}.`);
+      expect(fixture.payments).toHaveLength(1);
+      // Another conversation of the same principal: the outer model writes the identical task from nothing it was given.
+      holder.inner = innerAgent([{ toolCalls: [pay(OWN_IBAN)] }, { text: 'done' }], true);
+      await runOuter(delegating(task), 'Pay the supplier their deposit.');
+      expect(fixture.payments).toHaveLength(1);
+    });
+
+    it('utility: an IBAN the user typed passes through two delegations, each in the model’s own words', async () => {
+      const { fixture, holder, innerAgent, runOuter } = await nested(DERIVED);
+      const payments = innerAgent([{ toolCalls: [pay(OWN_IBAN)] }, { text: 'done' }], true, 'payments');
+      holder.inner = middleAgent(fixture, `Send 25 to ${OWN_IBAN} on the customer's behalf.`, payments);
+      await runOuter(delegating(`Refund 25 to ${grouped(OWN_IBAN)}.`), `Please refund me: ${OWN_IBAN}.`);
+      expect(fixture.payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
+    });
+
+    it('attack: an IBAN the middle agent’s model only states is not derived two delegations down', async () => {
+      const { fixture, holder, innerAgent, runOuter } = await nested(DERIVED);
+      const payments = innerAgent([{ toolCalls: [pay(ATTACKER_IBAN)] }, { text: 'done' }], true, 'payments');
+      holder.inner = middleAgent(fixture, `Send 25 to ${ATTACKER_IBAN}.`, payments);
+      await runOuter(delegating(`Refund 25 to ${grouped(OWN_IBAN)}.`), `Please refund me: ${OWN_IBAN}.`);
+      expect(fixture.payments).toHaveLength(0);
+    });
+
+    it('utility: an IBAN the application’s system prompt holds is paid through the delegation', async () => {
+      const { fixture, holder, innerAgent, runOuter } = await nested(DERIVED);
+      holder.inner = innerAgent([{ toolCalls: [pay(OWN_IBAN)] }, { text: 'done' }], true);
+      await runOuter(
+        delegating(`Pay 25 to ${OWN_IBAN}.`),
+        'Pay the house account.',
+        `The house account is ${OWN_IBAN}.`,
       );
       expect(fixture.payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
     });

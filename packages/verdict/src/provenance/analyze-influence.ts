@@ -15,7 +15,7 @@ import { ProvenanceSource, TAINT_LEDGER_SOURCE } from './provenance-source.js';
 import type { ProvenanceWindow } from './provenance-window.js';
 import { type LabelledContent, labelContent } from './labelled-content.js';
 import { literallyIn } from './literal-occurrence.js';
-import { vouchesForValues } from './vouching-content.js';
+import { vouchesThroughCallers, vouchingContent } from './vouching-content.js';
 
 /** What `InfluenceOptions.trustedValues` are, as content: the application's own. */
 const TRUSTED_VALUE = ProvenanceSource.application('trusted-values');
@@ -100,17 +100,14 @@ export function influencingValues(
  */
 function contentOf(window: ProvenanceWindow, trustedValues?: Iterable<string | number>) {
   const untrusted = window.items.filter((item) => item.label.trust === Trust.Untrusted);
-  const seenUntrusted = new Set(untrusted.map((item) => item.label.fingerprint));
-  const trusted = window.observed
-    ? window.items.filter(
-        (item) =>
-          item.label.trust !== Trust.Untrusted && !seenUntrusted.has(item.label.fingerprint) && vouchesForValues(item),
-      )
-    : [];
+  const trusted = vouchingContent(window);
   const values = [...(trustedValues ?? [])].map((value) => labelContent(String(value), TRUSTED_VALUE, Trust.Trusted));
-  // A value folding changed (a Cyrillic lookalike) is in trusted content only as its own code points spell it.
+  // A value folding changed (a Cyrillic lookalike) is in trusted content only as its own code points spell it. A
+  // sub-agent's input holds it only where the window its caller wrote it in does too (ADR 0146).
   const inTrusted = (candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal' | 'minus'>) =>
-    [...trusted, ...values].some((item) => occursIn(item.canonical, candidate) && literallyIn(item, candidate));
+    [...trusted, ...values].some((item) =>
+      vouchesThroughCallers(item, (each) => occursIn(each.canonical, candidate) && literallyIn(each, candidate)),
+    );
   return { untrusted, inTrusted };
 }
 

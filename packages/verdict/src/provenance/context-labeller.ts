@@ -11,7 +11,7 @@ import { type ProvenanceRecord, ProvenanceRecordKind } from './provenance-record
 import { calledToolSource, ProvenanceSource, ProvenanceSourceKind } from './provenance-source.js';
 import type { ProvenanceWindow } from './provenance-window.js';
 import { carryAnswer } from './provenance-scope.js';
-import { CALLER } from './vouching-content.js';
+import { CALLER, delegatedInput, delegateThrough } from './vouching-content.js';
 import type { ProvenanceTrackerWiring } from './provenance-tracker-wiring.js';
 
 /** Human messages in an agent's input that nobody labelled: restored history, or text the tracker forgot. */
@@ -109,8 +109,14 @@ export class ContextLabeller {
         text,
         caller.untrustedSources().map(({ source }) => labelContent(text, source, Trust.Untrusted)),
       );
-    else if (this.recall(text) === undefined)
-      await this.remember(text, [labelContent(text, caller === undefined ? PRINCIPAL : CALLER, Trust.Trusted)]);
+    else {
+      const recalled = this.recall(text);
+      if (recalled === undefined)
+        await this.remember(text, [
+          caller === undefined ? labelContent(text, PRINCIPAL, Trust.Trusted) : delegatedInput(text, caller),
+        ]);
+      else if (caller !== undefined) for (const item of recalled) delegateThrough(item, caller);
+    }
   }
 
   /**

@@ -7,7 +7,7 @@ import type { ProvenanceTrackerWiring } from './provenance-tracker-wiring.js';
 import { labelContent } from './labelled-content.js';
 import { ProvenanceSource } from './provenance-source.js';
 import { ProvenanceWindow } from './provenance-window.js';
-import { CALLER, PLAN_SOURCE, QUARANTINE_SOURCE } from './vouching-content.js';
+import { CALLER, PLAN_SOURCE, QUARANTINE_SOURCE, delegatedInput } from './vouching-content.js';
 
 const IBAN = 'DE89370400440532013000';
 const user = ProvenanceSource.user('principal');
@@ -33,11 +33,43 @@ describe('which trusted content vouches for a value (the positive rule)', () => 
 
   it.each([
     ['the user’s message', user],
-    ['a sub-agent’s input, written by its caller', CALLER],
     ['the application’s system prompt', ProvenanceSource.application('system-prompt')],
     ['a trusted tool result', ProvenanceSource.tool('accounts.view')],
   ])('utility: a value in %s is derived', (_name, source) => {
     expect(derivedWith(source)).toBe(true);
+  });
+
+  describe('a sub-agent’s input vouches for what the window its caller wrote it in vouches for (ADR 0146)', () => {
+    const task = `Send 25 to ${IBAN} today.`;
+    const derivedInSubAgent = (input: ReturnType<typeof labelContent>) =>
+      analyzeInfluence(ProvenanceWindow.of([input]), { recipient: IBAN }).derivation[0]!.derived;
+
+    it('utility: a value the user typed to the calling agent is derived', () => {
+      const caller = ProvenanceWindow.of([labelContent(`Refund me at ${IBAN}.`, user, Trust.Trusted)]);
+      expect(derivedInSubAgent(delegatedInput(task, caller))).toBe(true);
+    });
+
+    it('attack: a value only the calling model wrote is not derived', () => {
+      const caller = ProvenanceWindow.of([
+        labelContent('Pay the supplier their deposit.', user, Trust.Trusted),
+        labelContent(`The supplier's IBAN is ${IBAN}.`, ProvenanceSource.agent('assistant'), Trust.Trusted),
+      ]);
+      expect(derivedInSubAgent(delegatedInput(task, caller))).toBe(false);
+    });
+
+    it('attack: an input labelled agent:caller that nothing was delegated through vouches for nothing', () => {
+      expect(derivedInSubAgent(labelContent(task, CALLER, Trust.Trusted))).toBe(false);
+    });
+
+    it('attack: a caller window that vouches through its own sub-agent input, which holds the value, still needs its caller', () => {
+      const top = ProvenanceWindow.of([labelContent('Pay the supplier their deposit.', user, Trust.Trusted)]);
+      const middle = delegatedInput(`Pay ${IBAN}.`, top);
+      expect(derivedInSubAgent(delegatedInput(task, ProvenanceWindow.of([middle])))).toBe(false);
+      const typed = ProvenanceWindow.of([labelContent(`My IBAN: ${IBAN}`, user, Trust.Trusted)]);
+      expect(
+        derivedInSubAgent(delegatedInput(task, ProvenanceWindow.of([delegatedInput(`Pay ${IBAN}.`, typed)]))),
+      ).toBe(true);
+    });
   });
 
   it('attack: no agent answers under the sub-agent input’s source, agent:caller (its answers would vouch)', () => {
