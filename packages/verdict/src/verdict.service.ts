@@ -18,7 +18,7 @@ export class VerdictService {
   constructor(private readonly pipeline: VerdictPipeline) {}
 
   /**
-   * A dry run: decides (steps 1–9) without executing. Its only durable effect is its decision records
+   * A dry run: decides (steps 0–9) without executing. Its only durable effect is its decision records
    * (tool kind `evaluation`): it issues no receipt, spends no gate, appends nothing to the provenance
    * ledger and raises no security event.
    */
@@ -36,7 +36,7 @@ export class VerdictService {
   }
 
   /**
-   * Decides now (steps 1–9, as the bound actor) and, on `permit`, queues the proposal for a worker instead
+   * Decides now (steps 0–9, as the bound actor) and, on `permit`, queues the proposal for a worker instead
    * of running it: it is parked as an approved review item, and the worker rehydrates the actor and re-runs
    * every step against a fresh target before executing it at most once (docs/review-lane.md). Answers a
    * `permit` at stage `review` that was not executed yet; a capability with `requiresReview` answers
