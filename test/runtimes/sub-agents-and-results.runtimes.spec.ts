@@ -6,6 +6,7 @@ import {
   ExecutionTargetPolicy,
   type ProvenancePolicy,
   Trust,
+  VerdictService,
   defineCapability,
   fromContext,
 } from '@verdict/nestjs';
@@ -25,6 +26,8 @@ type Runtime = 'ai-sdk' | 'openai-agents';
 type Turn = { toolCalls: { name: string; input: Record<string, unknown>; id: string }[] } | { text: string };
 type Fixture = Awaited<ReturnType<typeof paymentsFixture>>;
 
+/** The strictest policy: nothing untrusted in the window, and the negative rule. */
+const CLEAN_ONLY: ProvenancePolicy = { untrustedContext: 'deny', arguments: { recipient: 'trusted_only' } };
 /** The context rule with the negative rule; payments answer what they paid (trusted). */
 const CLEAN_CONTEXT: ProvenancePolicy = {
   untrustedContext: 'deny',
@@ -216,6 +219,40 @@ describe.each(['ai-sdk', 'openai-agents'] as const)('sub-agents and tool results
     expect(fixture.provenanceDecisions().map((record) => record.disposition)).toEqual(['deny']);
   });
 
+  /** A tracked agent in `assistant.ask`'s executor that pays what its input names: `Pay 25 to <recipient>.` */
+  const payingAssistant = (recipient: string) => (run: RunAgent) =>
+    run([{ toolCalls: [pay(recipient, 'call_inner_pay')] }, { text: 'Paid.' }], ['send_payment'], {
+      tracked: true,
+      input: `Pay 25 to ${recipient}.`,
+    });
+
+  it('attack: a tracked agent run by an untracked agent’s bound call reads its input, which that model wrote, as unobserved', async () => {
+    const { fixture, runAgent } = await setup(runtime, CLEAN_ONLY, payingAssistant(ATTACKER_IBAN));
+    // The outer agent has no tracker: it reads the injected note, then asks the assistant to pay.
+    await as(fixture, alice, () =>
+      runAgent(
+        [
+          { toolCalls: [{ name: 'fetch_page', input: {}, id: 'call_page' }] },
+          { toolCalls: [{ name: 'ask_assistant', input: { question: 'Pay the deposit.' }, id: 'call_ask' }] },
+          { text: 'Asked.' },
+        ],
+        ['fetch_page', 'ask_assistant'],
+        { tracked: false, input: 'Read the page.' },
+      ),
+    );
+    expect(fixture.payments).toHaveLength(0);
+    expect(fixture.provenanceDecisions().map((record) => record.reason)).toEqual([
+      expect.stringContaining('unobserved'),
+    ]);
+  });
+
+  it('control: the same assistant run by the principal’s own request (VerdictService.execute) pays what its input names', async () => {
+    const { fixture } = await setup(runtime, CLEAN_ONLY, payingAssistant(OWN_IBAN));
+    const verdict = fixture.moduleRef.get(VerdictService);
+    await as(fixture, alice, () => verdict.execute({ capability: 'assistant.ask', arguments: { question: 'Pay.' } }));
+    expect(fixture.payments.map((payment) => payment.arguments.recipient)).toEqual([OWN_IBAN]);
+  });
+
   it('control: the outer agent pays the IBAN the customer typed, in the same setup', async () => {
     const { fixture, runAgent } = await setup(runtime, TRUSTED_ONLY);
     await as(fixture, alice, () =>
@@ -272,6 +309,63 @@ describe.each(['ai-sdk', 'openai-agents'] as const)('sub-agents and tool results
     // Alice's agent fetches a page holding the same text, and pays.
     await callThenPay(fixture, runAgent, 'fetch_page', ATTACKER_IBAN, 'What does the page say?');
     expectRefused(fixture);
+  });
+
+  /** The positive rule: the recipient must be found in content a principal, the application or a trusted result wrote. */
+  const DERIVED_ONLY: ProvenancePolicy = {
+    untrustedContext: 'allow',
+    arguments: { recipient: { derivedFrom: 'trusted' } },
+  };
+  const readNoteAs = (fixture: Fixture, runAgent: RunAgent, who: ActionContext) =>
+    as(fixture, who, () =>
+      runAgent([{ toolCalls: [{ name: 'read_note', input: {}, id: 'call_note' }] }, { text: 'Read.' }], ['read_note'], {
+        tracked: true,
+        input: 'Read my note.',
+      }),
+    );
+
+  it('attack: another tenant’s trusted result does not vouch for the same text written into a sub-agent’s task', async () => {
+    // The assistant's input is the planted note word for word, as if Alice's model had been told to write exactly it.
+    const { fixture, runAgent } = await setup(runtime, DERIVED_ONLY, (run) =>
+      run([{ toolCalls: [pay(ATTACKER_IBAN, 'call_inner_pay')] }, { text: 'Paid.' }], ['send_payment'], {
+        tracked: true,
+        input: PLANTED_NOTE,
+      }),
+    );
+    await readNoteAs(fixture, runAgent, mallory);
+    await as(fixture, alice, () =>
+      runAgent(
+        [
+          { toolCalls: [{ name: 'ask_assistant', input: { question: 'Deposit?' }, id: 'call_ask' }] },
+          { text: 'Asked.' },
+        ],
+        ['ask_assistant'],
+        { tracked: true, input: 'Pay the supplier their deposit.' },
+      ),
+    );
+    expect(fixture.payments).toHaveLength(0);
+    expect(fixture.provenanceDecisions().map((record) => record.reason)).toEqual([
+      expect.stringContaining('not derived from trusted content'),
+    ]);
+  });
+
+  it('control: for the note’s own reader, her note (a trusted result) vouches for the IBAN it names', async () => {
+    const { fixture, runAgent } = await setup(runtime, DERIVED_ONLY);
+    await as(fixture, mallory, () =>
+      runAgent(
+        [
+          { toolCalls: [{ name: 'read_note', input: {}, id: 'call_note' }] },
+          { toolCalls: [pay(ATTACKER_IBAN)] },
+          { text: 'Paid.' },
+        ],
+        ['read_note', 'send_payment'],
+        { tracked: true, input: 'Do what my note says.' },
+      ),
+    );
+    // The provenance stage passes it; the account is not hers, which CASL refuses after it.
+    expect(fixture.provenanceDecisions().map((record) => [record.disposition, record.reason])).toEqual([
+      ['permit', 'provenance: No untrusted content in context.'],
+    ]);
   });
 
   it('control: a bound result with trusted labels keeps them in the next window, found by its call', async () => {

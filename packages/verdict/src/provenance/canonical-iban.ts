@@ -1,10 +1,13 @@
-import { isValidIBAN } from 'ibantools';
+import { countrySpecs, isValidIBAN } from 'ibantools';
 
 /**
- * A country code, check digits (`DE89`, or `DE 89`) and groups of up to four letters or digits, optionally
- * separated; a line break (`\n`, the canonical form's hard break) may separate groups too, where an IBAN wraps.
+ * A country code, check digits (`DE89`, or `DE 89`) and runs of letters or digits, each after one separator; a line
+ * break (`\n`, the canonical form's hard break) may separate runs too, where an IBAN wraps. Each part can be read one
+ * way only (a run ends where a separator is), and runs are bounded, so that no text makes the search backtrack more
+ * than a few hundred steps at any position.
  */
-const IBAN_TEXT = /(?<![\p{L}\p{N}])[a-z]{2}[ ._-]?\d{2}(?:[ ._\n-]?[a-z0-9]{1,4}){2,10}(?![\p{L}\p{N}])/gu;
+const IBAN_TEXT =
+  /(?<![\p{L}\p{N}])[a-z]{2}[ ._-]?\d{2}[a-z0-9]{0,30}(?:[ ._\n-][a-z0-9]{1,30}){1,10}(?![\p{L}\p{N}])/gu;
 const SEPARATOR = /[ ._\n-]/u;
 
 /**
@@ -33,13 +36,22 @@ export function compactIbans(text: string): string {
   return compacted + text.slice(copied);
 }
 
-/** The longest prefix of `groups` (an {@link IBAN_TEXT} match) that is a valid IBAN: compact, and its length as written. */
+/**
+ * The longest prefix of `groups` (an {@link IBAN_TEXT} match) that is a valid IBAN: compact, and its length as written.
+ * Only a prefix as long as its country's IBANs is checked: two letters that are no IBAN country (`of 25 …`) cost one
+ * lookup.
+ */
 function validPrefix(match: string): { readonly compact: string; readonly length: number } | undefined {
+  const chars = (countrySpecs as Record<string, { readonly chars?: number } | undefined>)[
+    match.slice(0, 2).toUpperCase()
+  ]?.chars;
+  if (chars === undefined) return undefined;
   const groups = match.split(/([ ._\n-])/u);
   for (let end = groups.length; end >= 3; end -= 2) {
     const written = groups.slice(0, end);
     const compact = written.filter((_, i) => i % 2 === 0).join('');
-    if (isValidIBAN(compact.toUpperCase())) return { compact, length: written.join('').length };
+    if (compact.length === chars && isValidIBAN(compact.toUpperCase()))
+      return { compact, length: written.join('').length };
   }
   return undefined;
 }

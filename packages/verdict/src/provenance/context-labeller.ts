@@ -10,8 +10,8 @@ import { fingerprint } from '../fingerprints/fingerprint.js';
 import { type ProvenanceRecord, ProvenanceRecordKind } from './provenance-record.js';
 import { calledToolSource, ProvenanceSource, ProvenanceSourceKind } from './provenance-source.js';
 import type { ProvenanceWindow } from './provenance-window.js';
-import { carryAnswer } from './provenance-scope.js';
-import { CALLER, delegatedInput, delegateThrough } from './vouching-content.js';
+import { carryAnswer, enclosingToolCallWindow } from './provenance-scope.js';
+import { asDelegated, CALLER } from './vouching-content.js';
 import type { ProvenanceTrackerWiring } from './provenance-tracker-wiring.js';
 
 /** Human messages in an agent's input that nobody labelled: restored history, or text the tracker forgot. */
@@ -21,7 +21,7 @@ const UNOBSERVED_ANSWER = ProvenanceSource.agent('unobserved');
 const PRINCIPAL = ProvenanceSource.user('principal');
 /** The application's own instructions: an agent's system prompt. */
 export const APPLICATION_PROMPT = ProvenanceSource.application('system-prompt');
-/** What a principal or their agents said: remembered for that principal alone ({@link ContextLabeller.remember}). */
+/** What a principal or their agents said: remembered for that principal alone, trusted or not ({@link ContextLabeller.remember}). */
 const SAID: ReadonlySet<string> = new Set([ProvenanceSourceKind.User, ProvenanceSourceKind.Agent]);
 /** Sources whose labels say who wrote a text (a principal, a model), never what a tool returned. */
 const SPOKEN: ReadonlySet<string> = new Set([...SAID, ProvenanceSourceKind.Unobserved]);
@@ -100,7 +100,8 @@ export class ContextLabeller {
   /**
    * The principal's input of this turn (ADR 0041): trusted `user:principal`, unless the module already labelled
    * the text. An agent started inside another agent's tool call (`caller`: the window that call was proposed
-   * in) reads input the calling agent's model wrote: as trusted as that window.
+   * in) reads input the calling agent's model wrote: as trusted as that window, and vouching for a value only where
+   * that window's trusted content holds it too (`asDelegated`, ADR 0146).
    */
   async labelInput(text: string, caller: ProvenanceWindow | undefined): Promise<void> {
     if (text === '') return;
@@ -109,14 +110,8 @@ export class ContextLabeller {
         text,
         caller.untrustedSources().map(({ source }) => labelContent(text, source, Trust.Untrusted)),
       );
-    else {
-      const recalled = this.recall(text);
-      if (recalled === undefined)
-        await this.remember(text, [
-          caller === undefined ? labelContent(text, PRINCIPAL, Trust.Trusted) : delegatedInput(text, caller),
-        ]);
-      else if (caller !== undefined) for (const item of recalled) delegateThrough(item, caller);
-    }
+    else if (this.recall(text) === undefined)
+      await this.remember(text, [labelContent(text, caller === undefined ? PRINCIPAL : CALLER, Trust.Trusted)]);
   }
 
   /**
@@ -297,8 +292,10 @@ export class ContextLabeller {
 
   /**
    * Remembers labels (and derivation edges) of a text; fresh labels and the edges go to the ledger. What a principal
-   * said — what they typed, what their agents answered — is remembered for the current principal alone: the same
-   * text in another principal's window (their history, a tool result) is not theirs.
+   * said — what they typed, what their agents answered — and every trusted label (a result their tool declared
+   * trusted, their system prompt, a seal) are remembered for the current principal alone: the same text in another
+   * principal's window (their history, a tool result, their model's answer) is not theirs, and does not vouch there.
+   * What is untrusted is remembered for everyone: a text seen untrusted anywhere is never trusted content.
    */
   async remember(
     text: string,
@@ -308,12 +305,12 @@ export class ContextLabeller {
     const principal = this.principal();
     const labels = this.wiring.labels;
     const before = labels.recall(text, principal) ?? [];
-    const spoken = (item: LabelledContent) => SAID.has(item.label.source.kind);
+    const own = (item: LabelledContent) => SAID.has(item.label.source.kind) || item.label.trust !== Trust.Untrusted;
     labels.remember(
       text,
-      items.filter((item) => !spoken(item)),
+      items.filter((item) => !own(item)),
     );
-    const merged = labels.remember(text, items.filter(spoken), principal);
+    const merged = labels.remember(text, items.filter(own), principal);
     const fresh = merged.filter((item) => !before.includes(item));
     const now = this.wiring.clock();
     const records = [...fresh.map((item) => contentRecord(item, ProvenanceRecordKind.Label, now)), ...edges];
@@ -323,7 +320,9 @@ export class ContextLabeller {
 
   /** The labels the module remembers for a text, as the current principal meets it. */
   private recall(text: string): readonly LabelledContent[] | undefined {
-    return this.wiring.labels.recall(text, this.principal());
+    const recalled = this.wiring.labels.recall(text, this.principal());
+    // In a sub-agent, its input vouches through the window of the tool call it runs in (ADR 0146).
+    return recalled === undefined ? undefined : asDelegated(recalled, text, enclosingToolCallWindow());
   }
 
   /**

@@ -85,19 +85,24 @@ export async function runToolCall<T>(
   fn: () => Promise<T>,
 ): Promise<ToolCallOutcome<T>> {
   const call: ProvenanceToolCall = { run: {}, id };
-  if (window === undefined) return { result: await asToolCall(call, fn), carried: [] };
-  return withToolCallProvenance(window, call, () => asToolCall(call, fn));
+  if (window !== undefined) return withToolCallProvenance(window, call, () => asToolCall(call, fn));
+  const enclosing = scopes.getStore();
+  if (enclosing?.call !== undefined) enclosing.carriedUnobserved = true;
+  return withToolCallProvenance(ProvenanceWindow.unobserved(), call, () => asToolCall(call, fn));
 }
 
 /**
- * Runs a bound or guarded tool's own invocation: proposals made inside it belong to `call`. Inside another
- * tool call's window it is an untracked sub-agent's call: that call's result is then untrusted.
+ * Runs a bound or guarded tool's own invocation: proposals made inside it belong to `call`. A call no tracker made a
+ * window for (an agent without a tracker) runs in an unobserved window for that call: inside another tool call's
+ * window it is an untracked sub-agent's call, whose result is then untrusted, and an agent started in its executor
+ * reads its input, which that untracked model wrote, as unobserved.
  */
 export function asToolCall<T>(call: ProvenanceToolCall | undefined, fn: () => T): T {
   if (call === undefined) return fn();
   const scope = scopes.getStore();
-  if (scope?.call !== undefined && !sameCall(scope.call, call)) scope.carriedUnobserved = true;
-  return invocations.run(call, fn);
+  if (scope?.call !== undefined && sameCall(scope.call, call)) return invocations.run(call, fn);
+  if (scope?.call !== undefined) scope.carriedUnobserved = true;
+  return scopes.run(new ProvenanceScope(ProvenanceWindow.unobserved(), call), () => invocations.run(call, fn));
 }
 
 /**

@@ -25,11 +25,10 @@ export function vouchesForValues(item: LabelledContent): boolean {
   return kind !== ProvenanceSourceKind.Application || (name !== QUARANTINE_SOURCE.name && name !== PLAN_SOURCE.name);
 }
 
-/** How deep sub-agents may nest for a value to be traced through their inputs: deeper, it is not derived. */
-const DELEGATION_DEPTH = 16;
-
 /** The content each sub-agent input vouches through: what its caller's window vouches with (ADR 0146). */
 const delegations = new WeakMap<LabelledContent, readonly LabelledContent[]>();
+/** The sub-agent inputs made in each caller's window, by text: one item per caller window and text. */
+const inputsByCaller = new WeakMap<ProvenanceWindow, Map<string, LabelledContent>>();
 
 /**
  * The content of `window` that can vouch for a value: trusted, never seen untrusted in the window, and of a source
@@ -47,39 +46,53 @@ export function vouchingContent(window: ProvenanceWindow): readonly LabelledCont
 }
 
 /**
- * A sub-agent's input that the calling agent's model wrote in a clean window, `caller` (ADR 0146): trusted
- * `agent:caller`, but a value in it is derived only where the content of `caller` that vouches holds it too. A value
- * the calling model only stated — computed, or read in a tool description — is no more derived in the sub-agent
- * than in the calling agent; a value the user typed to the calling agent, its system prompt or a trusted result, is.
+ * A sub-agent's input as it stands in a window of a sub-agent run inside a tool call proposed in `caller` (ADR 0146):
+ * trusted `agent:caller`, but a value in it is trusted content only where the content of `caller` that vouches holds
+ * it too. A value the calling model only stated — computed, or read in a tool description — is no more derived in the
+ * sub-agent than in the calling agent; a value the user typed to the calling agent, its system prompt or a trusted
+ * result, is. One item per caller window and text: the same task written in another window vouches through that one.
  */
 export function delegatedInput(text: string, caller: ProvenanceWindow): LabelledContent {
-  const item = labelContent(text, CALLER, Trust.Trusted);
-  delegateThrough(item, caller);
+  let inputs = inputsByCaller.get(caller);
+  if (inputs === undefined) inputsByCaller.set(caller, (inputs = new Map()));
+  let item = inputs.get(text);
+  if (item === undefined) {
+    item = labelContent(text, CALLER, Trust.Trusted);
+    delegations.set(item, Object.freeze([...vouchingContent(caller)]));
+    inputs.set(text, item);
+  }
   return item;
 }
 
 /**
- * The same input written again from another clean window: it vouches through the latest one. A sub-agent input's
- * text is remembered for its principal, so the same task written from another window is the same item.
+ * `items` (the labels remembered for `text`) as they stand in a window built inside a tool call proposed in
+ * `caller`: each sub-agent input's label is the one delegated through `caller` ({@link delegatedInput}). Outside a
+ * tool call a sub-agent input's label vouches for nothing (it is no one's principal's message there).
  */
-export function delegateThrough(item: LabelledContent, caller: ProvenanceWindow): void {
-  if (!isDelegatedInput(item)) return;
-  delegations.set(item, Object.freeze(vouchingContent(caller).filter((parent) => parent !== item)));
+export function asDelegated(
+  items: readonly LabelledContent[],
+  text: string,
+  caller: ProvenanceWindow | undefined,
+): readonly LabelledContent[] {
+  if (caller === undefined || !items.some(isDelegatedInput)) return items;
+  return items.map((item) => (isDelegatedInput(item) ? delegatedInput(text, caller) : item));
 }
 
 /**
  * Whether `holds(item)` — a value occurs in `item` — holds through the sub-agent inputs it passes: for a sub-agent's
- * input, also in the content it vouches through, and so on up to {@link DELEGATION_DEPTH} callers. An input nothing
- * was delegated through vouches for nothing.
+ * input, also in some content of its caller's window that vouches, and so on up the callers. An input nothing was
+ * delegated through vouches for nothing. Each item is asked once per value.
  */
 export function vouchesThroughCallers(item: LabelledContent, holds: (item: LabelledContent) => boolean): boolean {
-  const through = (current: LabelledContent, depth: number): boolean => {
+  const asked = new Set<LabelledContent>();
+  const through = (current: LabelledContent): boolean => {
+    if (asked.has(current)) return false;
+    asked.add(current);
     if (!holds(current)) return false;
     if (!isDelegatedInput(current)) return true;
-    if (depth >= DELEGATION_DEPTH) return false;
-    return (delegations.get(current) ?? []).some((parent) => through(parent, depth + 1));
+    return (delegations.get(current) ?? []).some(through);
   };
-  return through(item, 0);
+  return through(item);
 }
 
 function isDelegatedInput(item: LabelledContent): boolean {
