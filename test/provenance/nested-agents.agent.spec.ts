@@ -241,6 +241,27 @@ describe('nested agents: a window belongs to one agent’s tool call (real creat
       expect(fixture.payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
     });
 
+    it('attack: a task worded as the principal typed it in another conversation vouches only through this one', async () => {
+      const { fixture, holder, innerAgent, runOuter } = await nested(DERIVED);
+      const sentence = `Pay 25 to ${OWN_IBAN}.`;
+      await runOuter([{ toolCalls: [pay(OWN_IBAN)] }, { text: 'done' }], sentence);
+      expect(fixture.payments).toHaveLength(1);
+      // Another conversation, whose window holds no IBAN: the outer model writes that very sentence as a task.
+      holder.inner = innerAgent([{ toolCalls: [pay(OWN_IBAN)] }, { text: 'done' }], true);
+      await runOuter(delegating(sentence), 'Pay the supplier their deposit.');
+      expect(fixture.payments).toHaveLength(1);
+    });
+
+    it('utility: the principal typing a sentence that was once a sub-agent’s task is paid what it names', async () => {
+      const { fixture, holder, innerAgent, runOuter } = await nested(DERIVED);
+      const task = `Pay 25 to ${OWN_IBAN}.`;
+      holder.inner = innerAgent([{ toolCalls: [pay(OWN_IBAN)] }, { text: 'done' }], true);
+      await runOuter(delegating(task), `Please refund me: ${OWN_IBAN}.`);
+      // Later, the principal types that very sentence to the agent, which pays it itself.
+      await runOuter([{ toolCalls: [pay(OWN_IBAN)] }, { text: 'done' }], task);
+      expect(fixture.payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN, OWN_IBAN]);
+    });
+
     it('utility: a task handed on word for word through a middle agent is paid', async () => {
       const { fixture, holder, innerAgent, runOuter } = await nested(DERIVED);
       const task = `Refund 25 to ${OWN_IBAN}.`;

@@ -16,6 +16,9 @@ describe('canonicalForm', () => {
     expect(canonicalForm('a refund of 25 to DE89 3704 0044 0532 0130 00 today')).toBe(
       `a refund of 25 to ${iban} today`,
     );
+    // A separator only between the country code and the check digits, at the end of the text or before a full stop.
+    expect(canonicalForm('My account: GB 82WEST12345698765432.')).toBe('my account: gb82west12345698765432.');
+    expect(canonicalForm('CH 9300762011623852957')).toBe('ch9300762011623852957');
     expect(canonicalForm('at 10 am pay DE89 3704 0044 0532 0130 00, then GB82 WEST 1234 5698 7654 32')).toBe(
       `at 10 am pay ${iban}, then gb82west12345698765432`,
     );

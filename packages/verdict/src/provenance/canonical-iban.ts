@@ -7,7 +7,7 @@ import { countrySpecs, isValidIBAN } from 'ibantools';
  * than a few hundred steps at any position.
  */
 const IBAN_TEXT =
-  /(?<![\p{L}\p{N}])[a-z]{2}[ ._-]?\d{2}[a-z0-9]{0,30}(?:[ ._\n-][a-z0-9]{1,30}){1,10}(?![\p{L}\p{N}])/gu;
+  /(?<![\p{L}\p{N}])[a-z]{2}[ ._-]?\d{2}[a-z0-9]{0,30}(?:[ ._\n-][a-z0-9]{1,30}){0,10}(?![\p{L}\p{N}])/gu;
 const SEPARATOR = /[ ._\n-]/u;
 
 /**

@@ -11,7 +11,7 @@ import { type ProvenanceRecord, ProvenanceRecordKind } from './provenance-record
 import { calledToolSource, ProvenanceSource, ProvenanceSourceKind } from './provenance-source.js';
 import type { ProvenanceWindow } from './provenance-window.js';
 import { carryAnswer, enclosingToolCallWindow } from './provenance-scope.js';
-import { asDelegated, CALLER } from './vouching-content.js';
+import { asDelegated, CALLER, isDelegatedInput } from './vouching-content.js';
 import type { ProvenanceTrackerWiring } from './provenance-tracker-wiring.js';
 
 /** Human messages in an agent's input that nobody labelled: restored history, or text the tracker forgot. */
@@ -21,7 +21,7 @@ const UNOBSERVED_ANSWER = ProvenanceSource.agent('unobserved');
 const PRINCIPAL = ProvenanceSource.user('principal');
 /** The application's own instructions: an agent's system prompt. */
 export const APPLICATION_PROMPT = ProvenanceSource.application('system-prompt');
-/** What a principal or their agents said: remembered for that principal alone, trusted or not ({@link ContextLabeller.remember}). */
+/** What a principal or their agents said: remembered for that principal alone ({@link ContextLabeller.remember}). */
 const SAID: ReadonlySet<string> = new Set([ProvenanceSourceKind.User, ProvenanceSourceKind.Agent]);
 /** Sources whose labels say who wrote a text (a principal, a model), never what a tool returned. */
 const SPOKEN: ReadonlySet<string> = new Set([...SAID, ProvenanceSourceKind.Unobserved]);
@@ -110,8 +110,19 @@ export class ContextLabeller {
         text,
         caller.untrustedSources().map(({ source }) => labelContent(text, source, Trust.Untrusted)),
       );
-    else if (this.recall(text) === undefined)
-      await this.remember(text, [labelContent(text, caller === undefined ? PRINCIPAL : CALLER, Trust.Trusted)]);
+    else {
+      const recalled = this.recall(text);
+      // A sub-agent's task always carries the mark: in its window it then vouches through its caller alone, whatever
+      // else the same text was (a sentence the principal once typed, another principal's trusted result).
+      if (caller !== undefined) {
+        if (recalled?.some(isDelegatedInput) !== true)
+          await this.remember(text, [labelContent(text, CALLER, Trust.Trusted)]);
+      }
+      // A text that was once a sub-agent's task, typed now by the principal: theirs as well (outside a tool call the
+      // task's mark vouches for nothing).
+      else if (recalled === undefined || recalled.every(isDelegatedInput))
+        await this.remember(text, [labelContent(text, PRINCIPAL, Trust.Trusted)]);
+    }
   }
 
   /**
@@ -292,10 +303,8 @@ export class ContextLabeller {
 
   /**
    * Remembers labels (and derivation edges) of a text; fresh labels and the edges go to the ledger. What a principal
-   * said — what they typed, what their agents answered — and every trusted label (a result their tool declared
-   * trusted, their system prompt, a seal) are remembered for the current principal alone: the same text in another
-   * principal's window (their history, a tool result, their model's answer) is not theirs, and does not vouch there.
-   * What is untrusted is remembered for everyone: a text seen untrusted anywhere is never trusted content.
+   * said — what they typed, what their agents answered — is remembered for the current principal alone: the same
+   * text in another principal's window (their history, a tool result) is not theirs.
    */
   async remember(
     text: string,
@@ -305,7 +314,7 @@ export class ContextLabeller {
     const principal = this.principal();
     const labels = this.wiring.labels;
     const before = labels.recall(text, principal) ?? [];
-    const own = (item: LabelledContent) => SAID.has(item.label.source.kind) || item.label.trust !== Trust.Untrusted;
+    const own = (item: LabelledContent) => SAID.has(item.label.source.kind);
     labels.remember(
       text,
       items.filter((item) => !own(item)),

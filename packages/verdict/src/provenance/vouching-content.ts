@@ -66,8 +66,9 @@ export function delegatedInput(text: string, caller: ProvenanceWindow): Labelled
 
 /**
  * `items` (the labels remembered for `text`) as they stand in a window built inside a tool call proposed in
- * `caller`: each sub-agent input's label is the one delegated through `caller` ({@link delegatedInput}). Outside a
- * tool call a sub-agent input's label vouches for nothing (it is no one's principal's message there).
+ * `caller`. A sub-agent's input there vouches through `caller` alone ({@link delegatedInput}): its other trusted labels
+ * (the same sentence the principal once typed, a result that was trusted elsewhere) are left out, its untrusted ones
+ * kept. Outside a tool call a sub-agent input's mark vouches for nothing (it is no one's principal's message there).
  */
 export function asDelegated(
   items: readonly LabelledContent[],
@@ -75,7 +76,7 @@ export function asDelegated(
   caller: ProvenanceWindow | undefined,
 ): readonly LabelledContent[] {
   if (caller === undefined || !items.some(isDelegatedInput)) return items;
-  return items.map((item) => (isDelegatedInput(item) ? delegatedInput(text, caller) : item));
+  return [...items.filter((item) => item.label.trust === Trust.Untrusted), delegatedInput(text, caller)];
 }
 
 /**
@@ -95,7 +96,8 @@ export function vouchesThroughCallers(item: LabelledContent, holds: (item: Label
   return through(item);
 }
 
-function isDelegatedInput(item: LabelledContent): boolean {
+/** Whether `item` is a sub-agent's input (`agent:caller`): a mark, or an item delegated through a caller's window. */
+export function isDelegatedInput(item: LabelledContent): boolean {
   const { kind, name } = item.label.source;
   return kind === ProvenanceSourceKind.Agent && name === CALLER.name;
 }
