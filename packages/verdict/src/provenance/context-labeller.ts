@@ -59,6 +59,14 @@ export interface ProvenanceTrackerOptions {
    * itself; `pinnedMcpTools(...).trustedTools`). Their results are labelled trusted under their source. Default: none.
    */
   readonly trustedTools?: readonly string[];
+  /**
+   * This agent only runs as another agent's sub-agent: its input is a calling model's text, never the principal's
+   * (ADR 0146). Inside the tool call that delegates to it, its input vouches through the caller's window as any
+   * sub-agent's does; outside it (a queued job, a LangGraph node of its own) its input is not labelled the principal's,
+   * so it is untrusted history unless the module knows the text. Default `false`: an agent started outside any tool
+   * call reads its input as the principal's message.
+   */
+  readonly subAgent?: boolean;
 }
 
 /** The role of a message of a window, as every runtime has them. */
@@ -119,8 +127,8 @@ export class ContextLabeller {
           await this.remember(text, [labelContent(text, CALLER, Trust.Trusted)]);
       }
       // A text that was once a sub-agent's task, typed now by the principal: theirs as well (outside a tool call the
-      // task's mark vouches for nothing).
-      else if (recalled === undefined || recalled.every(isDelegatedInput))
+      // task's mark vouches for nothing). A sub-agent run outside its caller's tool call has no principal's input.
+      else if (this.options.subAgent !== true && (recalled === undefined || recalled.every(isDelegatedInput)))
         await this.remember(text, [labelContent(text, PRINCIPAL, Trust.Trusted)]);
     }
   }
