@@ -85,6 +85,8 @@ export function asDelegated(
  * delegated through vouches for nothing. Each item is asked once per value.
  */
 export function vouchesThroughCallers(item: LabelledContent, holds: (item: LabelledContent) => boolean): boolean {
+  // Every trusted item of a window is asked for every candidate value: most are no sub-agent's input.
+  if (!isDelegatedInput(item)) return holds(item);
   const asked = new Set<LabelledContent>();
   const through = (current: LabelledContent): boolean => {
     if (asked.has(current)) return false;
