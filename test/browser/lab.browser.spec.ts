@@ -1039,6 +1039,8 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       async () => {
         arrange?.();
         const page = await open(lab, MOBILE);
+        // A lab loads its first view with its buttons disabled: Enter on a disabled button submits nothing.
+        await page.locator(`${button}:enabled`).waitFor();
         await page.focus(button);
         await page.keyboard.press('Enter');
         await page.locator(shows).first().waitFor();
