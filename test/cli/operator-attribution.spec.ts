@@ -2,8 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import {
+  type DecisionRecord,
+  type ExecutionClaimStore,
   ExecutionClaimsService,
   InMemoryEvidenceRecorder,
+  InMemoryExecutionClaimStore,
   VerdictConfigurationError,
   fingerprintString,
 } from '@verdict/nestjs';
@@ -158,6 +161,77 @@ for (const engine of databaseEngines()) {
       expect(evidence.decisions().map((record) => [record.reason, record.claimStatus])).toEqual([
         ['operator "operator:7" resolved claimed as retryable: looks stuck', 'released'],
         ['operator "operator:7"\'s resolution of claimed did not apply: the claim is completed', 'completed'],
+      ]);
+    });
+
+    /**
+     * A forced resolution of claim `claimId`, whose first evidence record lets `meanwhile` run first: what another
+     * operator and a redelivered call do between this operator's read and their update.
+     */
+    async function resolveWhile(claimStore: ExecutionClaimStore, claimId: string, meanwhile: () => Promise<void>) {
+      const evidence = new InMemoryEvidenceRecorder();
+      let raced = false;
+      const racing = Object.assign(Object.create(evidence) as InMemoryEvidenceRecorder, {
+        recordDecision: async (record: DecisionRecord) => {
+          if (!raced) await meanwhile();
+          raced = true;
+          return evidence.recordDecision(record);
+        },
+      });
+      const claims = new ExecutionClaimsService({ executionClaims: claimStore, clock: () => NOW } as never, racing);
+      const resolution = await claims.resolve(claimId, 'retryable', 'operator:B', 'stuck attempt 1', true);
+      return { resolution, evidence };
+    }
+
+    /** A stuck claim (`claimed`, attempt 1) in `claimStore`, and how to admit its operation again. */
+    async function stuck(claimStore: ExecutionClaimStore) {
+      const claimId = randomUUID();
+      const request = {
+        capability: 'jobs.run',
+        policy: 'once-per-job',
+        bindingFingerprint: fingerprintString(claimId),
+        candidateId: claimId,
+        now: NOW,
+      };
+      await claimStore.admit(request);
+      return { claimId, admit: () => claimStore.admit({ ...request, candidateId: randomUUID() }) };
+    }
+
+    it.each([
+      ['this engine', () => store],
+      ['memory', () => new InMemoryExecutionClaimStore()],
+    ])(
+      'attack (%s): a resolution never releases an attempt admitted after the operator read the claim (no second execution)',
+      async (_, claimStore) => {
+        const claims = claimStore();
+        const { claimId, admit } = await stuck(claims);
+        const { resolution, evidence } = await resolveWhile(claims, claimId, async () => {
+          // Operator A releases attempt 1; the redelivered call is admitted as attempt 2, whose executor now runs.
+          await claims.resolve({ claimId, to: 'released', by: 'operator:A', reason: 'retry', force: true, now: NOW });
+          expect(await admit()).toMatchObject({ admitted: true, attempt: 2 });
+        });
+        expect(resolution.outcome).toBe('invalid_state');
+        expect(await claims.find(claimId)).toMatchObject({ status: 'claimed', attempt: 2 });
+        // While attempt 2 runs, its operation is refused: it is never executed twice.
+        expect(await admit()).toMatchObject({ admitted: false, status: 'claimed', attempt: 2 });
+        expect(evidence.decisions().map((record) => [record.reason, record.claimAttempt])).toEqual([
+          ['operator "operator:B" resolved claimed as retryable: stuck attempt 1', 1],
+          ['operator "operator:B"\'s resolution of claimed did not apply: the claim is claimed', 2],
+        ]);
+      },
+    );
+
+    it.each([
+      ['this engine', () => store],
+      ['memory', () => new InMemoryExecutionClaimStore()],
+    ])('control (%s): a forced resolution of the attempt the operator read releases it', async (_, claimStore) => {
+      const claims = claimStore();
+      const { claimId, admit } = await stuck(claims);
+      const { resolution, evidence } = await resolveWhile(claims, claimId, async () => undefined);
+      expect(resolution).toMatchObject({ outcome: 'resolved', from: 'claimed', claim: { attempt: 1 } });
+      expect(await admit()).toMatchObject({ admitted: true, attempt: 2 });
+      expect(evidence.decisions().map((record) => record.reason)).toEqual([
+        'operator "operator:B" resolved claimed as retryable: stuck attempt 1',
       ]);
     });
 

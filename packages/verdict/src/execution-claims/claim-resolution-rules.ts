@@ -9,6 +9,13 @@ export function resolvableFrom(force: boolean): readonly ExecutionClaimStatus[] 
     : [ExecutionClaimStatus.Indeterminate];
 }
 
+/** Whether `request` may resolve `claim` as it stands: a resolvable status and, when given, the expected status and attempt. */
+export function resolvable(claim: ExecutionClaim, request: ClaimResolutionRequest): boolean {
+  if (!resolvableFrom(request.force).includes(claim.status)) return false;
+  const { expected } = request;
+  return expected === undefined || (expected.status === claim.status && expected.attempt === claim.attempt);
+}
+
 /** Why a resolution of `claim` was refused (for adapters whose conditional update matched nothing). */
 export function refusedResolution(claim: ExecutionClaim | null, request: ClaimResolutionRequest): ClaimResolution {
   if (claim === null) return { outcome: 'not_found' };

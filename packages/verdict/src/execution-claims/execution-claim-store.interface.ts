@@ -32,6 +32,13 @@ export interface ClaimResolutionRequest {
   /** Required to resolve a still-`claimed` claim (its executor may still be running). */
   readonly force: boolean;
   readonly now: Date;
+  /**
+   * The claim as the resolver read it: resolve only while it is still in this status and attempt (a claim released
+   * and admitted again since runs a new executor, which this resolution never releases); otherwise the claim is
+   * answered as it is (`invalid_state`, or `force_required`). Default: whatever status and attempt the claim has
+   * when the update runs.
+   */
+  readonly expected?: { readonly status: ExecutionClaimStatus; readonly attempt: number };
 }
 
 /** What happened to a resolution request. */

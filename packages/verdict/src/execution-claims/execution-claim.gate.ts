@@ -152,6 +152,7 @@ export async function admitExecutionClaims(
       reason: `the operation's own claim refused the run: ${claimed.reason}`,
       force: true,
       now: clock(),
+      expected: { status: ExecutionClaimStatus.Claimed, attempt: itemClaimed.attempt },
     });
   return claimed;
 }

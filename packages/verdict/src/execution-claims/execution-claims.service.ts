@@ -9,6 +9,7 @@ import { EXECUTION_CLAIM_OPTIONS, type ExecutionClaimOptions } from './execution
 import type { ClaimResolution, ExecutionClaimStore } from './execution-claim-store.interface.js';
 import type { ExecutionClaim } from './execution-claim.js';
 import { ExecutionClaimStatus } from './execution-claim-status.js';
+import { resolvableFrom } from './claim-resolution-rules.js';
 import { evidenceId } from '../evidence/evidence-id.js';
 
 /** The longest `by` or operator identity a claim row holds (`varchar(255)` on every engine). */
@@ -102,7 +103,7 @@ export class ExecutionClaimsService {
     if (expected === null) return { outcome: 'not_found' };
     if (expected.status === ExecutionClaimStatus.Claimed && !force)
       return { outcome: 'force_required', claim: expected };
-    if (!resolvable(expected, force)) return { outcome: 'invalid_state', claim: expected };
+    if (!resolvableFrom(force).includes(expected.status)) return { outcome: 'invalid_state', claim: expected };
     await this.record({ ...expected, status: to }, resolutionDecision(operator, expected.status, to, reason), now);
     let resolution: ClaimResolution;
     try {
@@ -114,6 +115,8 @@ export class ExecutionClaimsService {
         reason,
         force,
         now,
+        // Only the claim as it was read and recorded: one released and admitted again since runs a new executor.
+        expected: { status: expected.status, attempt: expected.attempt },
       });
     } catch (error) {
       // The store failed after the record: say it may not have applied, then report the fault as it is.
@@ -176,13 +179,6 @@ export class ExecutionClaimsService {
       );
     return store;
   }
-}
-
-/** Whether the store resolves `claim` as it stands: an `indeterminate` claim, or a `claimed` one with `force`. */
-function resolvable(claim: ExecutionClaim, force: boolean): boolean {
-  return (
-    claim.status === ExecutionClaimStatus.Indeterminate || (claim.status === ExecutionClaimStatus.Claimed && force)
-  );
 }
 
 /** An operator's resolution as a decision: released, the operation may be admitted once more; completed, it never will be. */

@@ -1,4 +1,4 @@
-import { refusedResolution, resolvableFrom, resolvedClaim } from './claim-resolution-rules.js';
+import { refusedResolution, resolvable, resolvedClaim } from './claim-resolution-rules.js';
 import type {
   ClaimAdmission,
   ClaimRequest,
@@ -54,8 +54,7 @@ export class InMemoryExecutionClaimStore implements ExecutionClaimStore {
 
   async resolve(request: ClaimResolutionRequest): Promise<ClaimResolution> {
     const claim = this.byId.get(request.claimId) ?? null;
-    if (claim === null || !resolvableFrom(request.force).includes(claim.status))
-      return refusedResolution(claim, request);
+    if (claim === null || !resolvable(claim, request)) return refusedResolution(claim, request);
     const resolved = resolvedClaim(claim, request);
     this.save(resolved);
     return { outcome: 'resolved', claim: resolved, from: claim.status };

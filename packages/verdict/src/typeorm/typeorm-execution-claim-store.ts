@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { In } from 'typeorm';
-import { refusedResolution, resolvableFrom, resolvedClaim } from '../execution-claims/claim-resolution-rules.js';
+import { refusedResolution, resolvable, resolvedClaim } from '../execution-claims/claim-resolution-rules.js';
 import type {
   ClaimAdmission,
   ClaimRequest,
@@ -93,11 +93,10 @@ export class TypeOrmExecutionClaimStore implements ExecutionClaimStore {
   async resolve(request: ClaimResolutionRequest): Promise<ClaimResolution> {
     const at = this.connection.instant(request.now);
     // Not a gate but an operator's command: each lost race means the claim moved on to a later
-    // (status, attempt), so the decision is taken again on what it has become.
+    // (status, attempt), so the decision is taken again on what it has become (with `expected`: refused).
     for (;;) {
       const claim = await this.find(request.claimId);
-      if (claim === null || !resolvableFrom(request.force).includes(claim.status))
-        return refusedResolution(claim, request);
+      if (claim === null || !resolvable(claim, request)) return refusedResolution(claim, request);
       const { affected } = await this.connection.write('Execution claim resolution', this.resolveSql, [
         ...[request.to, at, request.by, request.operatorIdentity ?? null, request.reason, at],
         ...[claim.id, claim.status, claim.attempt],
