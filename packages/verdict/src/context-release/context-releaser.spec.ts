@@ -10,7 +10,7 @@ import { ContextReleaser } from './context-releaser.js';
 import type { ContextTransformer } from './context-transformer.interface.js';
 import { DataClass } from './data-class.js';
 import { Destination } from './destination.js';
-import { type PiiDetector, PlaceholderVault, paymentCardDetector } from './detectors/index.js';
+import { DEFAULT_DETECTORS, type PiiDetector, PlaceholderVault, paymentCardDetector } from './detectors/index.js';
 import { InvalidReleaseIdentifierError } from './invalid-release-identifier.error.js';
 import { InvalidReleaseRequestError } from './invalid-release-request.error.js';
 import { ReleaseEvidenceWriteFailedError } from './release-evidence-write-failed.error.js';
@@ -245,6 +245,17 @@ describe('ContextReleaser', () => {
       expect(result.payload).toEqual({ first_name: 'A.' });
     });
 
+    it("returns a transformer's payload with its keys in RFC 8785 order, as json", async () => {
+      const { base } = setup();
+      const reordering: ContextTransformer = {
+        name: 'reordering',
+        transform: () => ({ locale: 'x', first_name: 'y' }),
+      };
+      const result = await base().only(['first_name', 'locale']).transform(reordering).to(local);
+      expect(Object.keys(result.payload)).toEqual(['first_name', 'locale']);
+      expect(result.json).toBe('{"first_name":"y","locale":"x"}');
+    });
+
     it('lets a transformer fault propagate; nothing is released or recorded', async () => {
       const { base, recorder } = setup();
       const failing: ContextTransformer = {
@@ -292,6 +303,76 @@ describe('ContextReleaser', () => {
       expect(result.payload).toEqual({ orders: [{ notes: 'code <SECRET_1> at door' }] });
       expect(result.vault).toBe(vault);
       expect(vault.restore(result.payload)).toEqual({ orders: [{ notes: 'code SECRET123 at door' }] });
+    });
+
+    it('attack: a redacted map keyed by data (e-mail addresses) is redacted whole, keys and all', async () => {
+      const { base } = setup([piiToLocal], [...DEFAULT_DETECTORS]);
+      const contacts = { 'ada@example.org': 'primary', 'bob@example.org': { since: 2020 } };
+      const result = await base({ contacts }).only(['contacts']).redact(['contacts']).to(local);
+      expect(result).toMatchObject({ permitted: true, payload: { contacts: '[REDACTED]' } });
+      expect(result.json).not.toContain('example.org');
+    });
+
+    it('control: a redacted object whose keys are no data keeps them, each value redacted', async () => {
+      const { base } = setup([piiToLocal], [...DEFAULT_DETECTORS]);
+      const address = { city: 'London', street: '1 Main St' };
+      const result = await base({ address }).only(['address']).redact(['address']).to(local);
+      expect(result.payload).toEqual({ address: { city: '[REDACTED]', street: '[REDACTED]' } });
+    });
+
+    describe('a tokenizing release that is refused or fails leaves nothing in the vault to restore', () => {
+      const payload = () => ({ note: 'code SECRET123', other: 'SECRET456' });
+      const tokenizing = (vault: PlaceholderVault) => (release: ReturnType<ReturnType<typeof setup>['base']>) =>
+        release.scan(['note'], { mode: 'tokenize', vault });
+      /** What a model writing the placeholder it guessed gets back from the vault. */
+      const restored = (vault: PlaceholderVault) => ({
+        size: vault.size,
+        listed: vault.placeholdersIn('to <SECRET_1>'),
+        to: vault.restore({ to: '<SECRET_1>' }).to,
+      });
+      const nothing = { size: 0, listed: [], to: '<SECRET_1>' };
+
+      it('attack: denied by post-scrub validation (another field still holds a value the route does not release)', async () => {
+        const { base } = setup();
+        const vault = new PlaceholderVault();
+        const result = await tokenizing(vault)(base(payload()).only(['note', 'other'])).to(local);
+        expect(result).toMatchObject({ permitted: false, reason: 'detector_fired:SECRET', vault: null });
+        expect(restored(vault)).toEqual(nothing);
+      });
+
+      it('attack: its record could not be written', async () => {
+        const recorder = Object.assign(new InMemoryEvidenceRecorder(), {
+          recordRelease: () => Promise.reject(new Error('evidence database down')),
+        });
+        const releaser = new ContextReleaser({ policies: [piiToLocal], recorder, detectors: [secretDetector()] });
+        const vault = new PlaceholderVault();
+        const release = releaser.release(payload()).source(profile).trust(Trust.Trusted).classify(DataClass.Pii);
+        await expect(tokenizing(vault)(release.only(['note'])).to(local)).rejects.toThrow(
+          ReleaseEvidenceWriteFailedError,
+        );
+        expect(restored(vault)).toEqual(nothing);
+      });
+
+      it('attack: a transformer after the scan threw', async () => {
+        const { base } = setup();
+        const vault = new PlaceholderVault();
+        const failing: ContextTransformer = { name: 'failing', transform: () => Promise.reject(new Error('bug')) };
+        await expect(
+          tokenizing(vault)(base(payload()).only(['note']))
+            .transform(failing)
+            .to(local),
+        ).rejects.toThrow('bug');
+        expect(restored(vault)).toEqual(nothing);
+      });
+
+      it('control: the same value released later is given the held placeholder and restores from then on', async () => {
+        const { base } = setup();
+        const vault = new PlaceholderVault();
+        await tokenizing(vault)(base(payload()).only(['note', 'other'])).to(local);
+        const result = await tokenizing(vault)(base(payload()).only(['note'])).to(local);
+        expect(result).toMatchObject({ permitted: true, payload: { note: 'code <SECRET_1>' } });
+        expect(restored(vault)).toEqual({ size: 1, listed: ['<SECRET_1>'], to: 'SECRET123' });
+      });
     });
 
     it('creates a vault for tokenization when none is given', async () => {

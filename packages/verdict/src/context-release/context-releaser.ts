@@ -10,6 +10,7 @@ import { applyTransformer } from './apply-transformer.js';
 import { ContextReleaseRefusedError } from './context-release-refused.error.js';
 import type { ReleaseFacts } from './context-transformer.interface.js';
 import { DEFAULT_DETECTORS, PlaceholderVault, type PiiDetector, detect, redactText } from './detectors/index.js';
+import { confirmHeld, tokenizeHeld } from './detectors/placeholder-vault.js';
 import { leafShapes } from './path-shapes.js';
 import { firstDisallowedDetection } from './post-scrub-validation.js';
 import { project } from './projection.js';
@@ -117,11 +118,13 @@ export class ContextReleaser {
     const detectors = policy.detectors ?? this.defaultDetectors;
     const labels = new Set<string>();
     const vault = plan.scan?.mode === ScanMode.Tokenize ? (plan.scan.vault ?? new PlaceholderVault()) : null;
+    // Held until the release is permitted and recorded: a refused or failed release leaves nothing to restore.
+    const placeholders = new Set<string>();
     const scrub = (text: string): string => {
       const spans = detect(text, detectors);
       if (spans.length === 0) return text;
       for (const span of spans) labels.add(span.label);
-      return vault !== null ? vault.tokenize(text, spans) : redactText(text, spans);
+      return vault !== null ? tokenizeHeld(vault, text, spans, placeholders) : redactText(text, spans);
     };
     const projection = project(plan.payload, {
       only: plan.only,
@@ -129,6 +132,7 @@ export class ContextReleaser {
       replacement: plan.replacement,
       scan: plan.scan?.paths ?? [],
       scrub,
+      detectsIn: (key) => detect(key, detectors).length > 0,
     });
     let payload = projection.payload as JsonObject;
     let { canonicalOrder, releasedShapes } = projection;
@@ -171,6 +175,7 @@ export class ContextReleaser {
       canonicalOrder,
     };
     const result = await this.conclude(plan, outcome, vault);
+    if (vault !== null) confirmHeld(vault, placeholders);
     if (projection.redactedCount + projection.scannedCount > 0) {
       emitSafely(
         this.events,
@@ -245,7 +250,8 @@ export class ContextReleaser {
     }
     return Object.freeze({
       permitted,
-      payload,
+      // A transformer's object comes back in RFC 8785 key order too (as far as an object's integer-like keys allow).
+      payload: outcome.canonicalOrder ? payload : (JSON.parse(json) as JsonObject),
       json,
       reason: outcome.reason,
       recordId: record.id,

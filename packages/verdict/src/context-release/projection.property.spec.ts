@@ -106,6 +106,7 @@ describe('project (property)', () => {
             replacement: '[REDACTED]',
             scan: [],
             scrub: (text) => text,
+            detectsIn: () => false,
           });
           const text = JSON.stringify(released.payload);
           const placed = releasedLeaves(released.payload);

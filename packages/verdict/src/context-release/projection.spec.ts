@@ -12,6 +12,7 @@ function setup(only: string[], options: { redact?: string[]; scan?: string[]; sc
       replacement: '[REDACTED]',
       scan: parseReleasePaths(options.scan ?? [], 'scan()'),
       scrub: options.scrub ?? ((text) => text),
+      detectsIn: (key) => key.includes('@'),
     });
 }
 
@@ -84,6 +85,21 @@ describe('project', () => {
       expect({ redactedShapes, redactedCount }).toEqual({
         redactedShapes: ['address.city', 'address.street', 'email', 'orders.*.card'],
         redactedCount: 5,
+      });
+    });
+
+    it('redacts an object whole when a detector finds data in one of its keys, at any depth under the path', () => {
+      const released = setup(['contacts'], { redact: ['contacts'] })({
+        contacts: { work: { 'ada@example.org': 'primary' }, home: { phone: '020 7946 0958' } },
+      });
+      expect(released.payload).toEqual({ contacts: { home: { phone: '[REDACTED]' }, work: '[REDACTED]' } });
+      expect(released.redactedShapes).toEqual(['contacts.home.phone', 'contacts.work']);
+      // The allowlist's wildcard selects the same keys: the same object, redacted whole.
+      const selected = setup(['contacts.*'], { redact: ['contacts'] })({ contacts: { 'ada@example.org': 'primary' } });
+      expect(selected.payload).toEqual({ contacts: '[REDACTED]' });
+      // Control: keys the allowlist names are the application's, kept, each value redacted.
+      expect(setup(['user.name'], { redact: ['user'] })({ user: { name: 'Ada' } }).payload).toEqual({
+        user: { name: '[REDACTED]' },
       });
     });
 

@@ -13,6 +13,8 @@ export interface ProjectionRules {
   readonly scan: readonly ReleasePath[];
   /** Scrubs one free-text field marked by `scan`; returns the text unchanged when nothing was found. */
   readonly scrub: (text: string) => string;
+  /** Whether a detector finds data in an object key: a redacted object with such a key is redacted whole. */
+  readonly detectsIn: (key: string) => boolean;
 }
 
 /** The projected, redacted and scanned payload, and the shapes of what was released and changed. */
@@ -176,9 +178,11 @@ class ProjectionRun {
       }
       return out.length === 0 ? MISSING : out;
     }
+    const keys = this.selectedKeysOf(source, only);
+    if (this.keysAreData(keys, redact)) return this.leaf(source, true, false, shape);
     const out: Record<string, unknown> = {};
     let released = 0;
-    for (const key of this.selectedKeysOf(source, only)) {
+    for (const key of keys) {
       const next = advance(only, key);
       if (next.length === 0) continue;
       const child = this.selected(source[key], next, redact, scan, key, key, this.shapes.key(shape, key));
@@ -220,6 +224,8 @@ class ProjectionRun {
   /** A released subtree, copied leaf by leaf so that redaction and scanning see every leaf's source path. */
   private whole(value: unknown, redact: Reach, scan: Reach, shape: PathShape): unknown {
     if (!isContainer(value)) return this.leaf(value, redact.covered, scan.covered, shape);
+    if (!Array.isArray(value) && this.keysAreData(this.keysOf(value), redact))
+      return this.leaf(value, true, false, shape);
     if (this.ancestors.has(value)) this.fail('cycle');
     if (this.outPath.length >= MAX_CANONICAL_DEPTH) this.fail(`nested deeper than ${MAX_CANONICAL_DEPTH} levels`);
     this.ancestors.add(value);
@@ -260,6 +266,16 @@ class ProjectionRun {
     const copy = this.whole(item, reach(redact, sourceKey), reach(scan, sourceKey), shape);
     this.outPath.pop();
     return copy;
+  }
+
+  /**
+   * Whether a redacted object is redacted whole: a detector finds data in one of the keys it would release (a map
+   * keyed by e-mail addresses). Other redacted objects keep their keys, each value redacted.
+   */
+  private keysAreData(keys: Iterable<string>, redact: Reach): boolean {
+    if (!redact.covered) return false;
+    for (const key of keys) if (this.rules.detectsIn(key)) return true;
+    return false;
   }
 
   /** A released leaf: redacted where the rules say (whatever it held: it never leaves), else checked as JSON and scanned. */

@@ -7,6 +7,31 @@ import { orderedSpans } from './ordered-spans.js';
 const PLACEHOLDER_SHAPE = /<[A-Z][A-Z0-9_]{0,79}>/g;
 const LABEL = /^[A-Z][A-Z0-9_]{0,47}$/;
 
+/** {@link tokenizeHeld} and {@link confirmHeld}, bound to the vault's private state by its static block. */
+let heldTokenize: (vault: PlaceholderVault, text: string, spans: readonly DetectedSpan[], used: Set<string>) => string;
+let heldConfirm: (vault: PlaceholderVault, used: ReadonlySet<string>) => void;
+
+/**
+ * A release's tokenization (the context releaser's `scan` in `tokenize` mode): like `vault.tokenize`, but the
+ * placeholders it issues anew are held — neither restored nor listed by `placeholdersIn`, nor counted by `size` —
+ * until {@link confirmHeld} confirms them once the release is permitted and recorded. A release that is denied or
+ * fails confirms nothing: the vault never restores a value that was never released. Every placeholder the text
+ * uses is added to `used`.
+ */
+export function tokenizeHeld(
+  vault: PlaceholderVault,
+  text: string,
+  spans: readonly DetectedSpan[],
+  used: Set<string>,
+): string {
+  return heldTokenize(vault, text, spans, used);
+}
+
+/** Confirms the placeholders a permitted and recorded release used ({@link tokenizeHeld}): they restore from now on. */
+export function confirmHeld(vault: PlaceholderVault, used: ReadonlySet<string>): void {
+  heldConfirm(vault, used);
+}
+
 /**
  * Server-side map between detected values and the placeholders that replace them, e.g. `ada@example.org` ⇄ `<EMAIL_1>`.
  * Use one vault per conversation or run and never send it anywhere: it holds the values in memory and grows with each
@@ -28,10 +53,18 @@ export class PlaceholderVault {
   readonly #values = new Map<string, string>(); // placeholder → value
   readonly #lastNumber = new Map<string, number>(); // label → highest number issued
   readonly #reserved = new Set<string>(); // placeholder-shaped input text this vault did not issue
+  readonly #held = new Set<string>(); // issued by a release not (yet) permitted and recorded: never restored
 
-  /** Number of placeholders issued (distinct label and value pairs). */
+  static {
+    heldTokenize = (vault, text, spans, used) => vault.#tokenize(text, spans, used);
+    heldConfirm = (vault, used) => {
+      for (const placeholder of used) vault.#held.delete(placeholder);
+    };
+  }
+
+  /** Number of placeholders issued (distinct label and value pairs); those of a release still undecided or refused are not counted. */
   get size(): number {
-    return this.#values.size;
+    return this.#values.size - this.#held.size;
   }
 
   /**
@@ -41,6 +74,11 @@ export class PlaceholderVault {
    * @throws DetectionInputError for bad spans or labels; the vault is left unchanged.
    */
   tokenize(text: string, spans: readonly DetectedSpan[]): string {
+    return this.#tokenize(text, spans);
+  }
+
+  /** {@link tokenize}; with `held`, new placeholders are held and every placeholder used is added to it. */
+  #tokenize(text: string, spans: readonly DetectedSpan[], held?: Set<string>): string {
     const ordered = orderedSpans(text, spans, 'PlaceholderVault.tokenize()');
     for (const span of ordered) {
       if (typeof span.label !== 'string' || !LABEL.test(span.label)) {
@@ -55,7 +93,7 @@ export class PlaceholderVault {
     let tokenized = '';
     let at = 0;
     for (const span of ordered) {
-      tokenized += text.slice(at, span.start) + this.#placeholderFor(span.label, text.slice(span.start, span.end));
+      tokenized += text.slice(at, span.start) + this.#placeholderFor(span.label, text.slice(span.start, span.end), held);
       at = span.end;
     }
     return tokenized + text.slice(at);
@@ -85,17 +123,27 @@ export class PlaceholderVault {
   placeholdersIn(text: string): string[] {
     return [...text.matchAll(new RegExp(PLACEHOLDER_SHAPE))]
       .map(([shape]) => shape)
-      .filter((shape) => this.#values.has(shape));
+      .filter((shape) => this.#issued(shape));
   }
 
-  #placeholderFor(label: string, value: string): string {
+  /** Whether this vault issued `shape` and a release (or `tokenize`) gave it out. */
+  #issued(shape: string): boolean {
+    return this.#values.has(shape) && !this.#held.has(shape);
+  }
+
+  /** The placeholder of `value` under `label`, issued if new; with `used`, a new one is held and each is added to it. */
+  #placeholderFor(label: string, value: string, used?: Set<string>): string {
     let byValue = this.#placeholders.get(label);
     if (byValue === undefined) {
       byValue = new Map();
       this.#placeholders.set(label, byValue);
     }
     const known = byValue.get(value);
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      if (used === undefined) this.#held.delete(known);
+      else used.add(known);
+      return known;
+    }
     let number = this.#lastNumber.get(label) ?? 0;
     let placeholder: string;
     do {
@@ -105,12 +153,18 @@ export class PlaceholderVault {
     this.#lastNumber.set(label, number);
     byValue.set(value, placeholder);
     this.#values.set(placeholder, value);
+    if (used !== undefined) {
+      this.#held.add(placeholder);
+      used.add(placeholder);
+    }
     return placeholder;
   }
 
   #restoreValue(value: unknown, ancestors: Set<object>): unknown {
     if (typeof value === 'string')
-      return value.replace(new RegExp(PLACEHOLDER_SHAPE), (shape) => this.#values.get(shape) ?? shape);
+      return value.replace(new RegExp(PLACEHOLDER_SHAPE), (shape) =>
+        this.#issued(shape) ? this.#values.get(shape)! : shape,
+      );
     if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
     if (!Array.isArray(value) && !isPlainObject(value)) {
       throw new DetectionInputError(
