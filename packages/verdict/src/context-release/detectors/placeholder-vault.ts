@@ -93,7 +93,8 @@ export class PlaceholderVault {
     let tokenized = '';
     let at = 0;
     for (const span of ordered) {
-      tokenized += text.slice(at, span.start) + this.#placeholderFor(span.label, text.slice(span.start, span.end), held);
+      tokenized +=
+        text.slice(at, span.start) + this.#placeholderFor(span.label, text.slice(span.start, span.end), held);
       at = span.end;
     }
     return tokenized + text.slice(at);
