@@ -167,7 +167,7 @@ describe('operator CLI: containment', () => {
   });
 
   it('release of an actor or a tenant prints its fingerprint, never the key or id, in text and --json, on success and failure', async () => {
-    const { cli } = await setup();
+    const { cli, cliWithHookReturning } = await setup();
     const mallory = fingerprintString('worker:mallory');
     const acme = fingerprintString('acme');
     const outputs: string[] = [];
@@ -188,6 +188,11 @@ describe('operator CLI: containment', () => {
     const tenant = await run('release', 'tenant', 'acme', ...attribution);
     expect(tenant).toMatchObject({ code: 0, stdout: `released the tenant kill switch for ${acme}\n` });
     expect((await run('release', 'tenant', 'acme', ...attribution, '--json')).code).toBe(1);
+    // A command that fails on the way (here the operator-identity hook) names the switch by its fingerprint too.
+    const failed = await cliWithHookReturning()('contain', 'actor', 'worker:mallory', ...attribution);
+    outputs.push(failed.stdout, failed.stderr);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(`actor ${mallory}: The CLI's operator-identity hook named nobody`);
     expect(outputs.join('\n')).not.toMatch(/worker:mallory|\bacme\b/);
 
     // Control: a capability is named as it is.

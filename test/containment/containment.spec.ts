@@ -5,6 +5,7 @@ import {
   type ActionContext,
   ActionContextStore,
   ContainmentEngaged,
+  type ContainmentRule,
   ContainmentService,
   CrossTenantResourceRequested,
   type DecisionRecord,
@@ -12,13 +13,16 @@ import {
   ExecutionTargetPolicy,
   InMemoryContainmentStore,
   InMemoryEvidenceRecorder,
+  InMemoryRateLimitStore,
   NonCanonicalValueError,
   PublicMessage,
+  type RateLimitStore,
   TargetNotResolvable,
   VerdictConfigurationError,
   VerdictService,
   containmentRule,
   defineCapability,
+  fingerprint,
   fingerprintString,
   fromProposal,
   publicAnswer,
@@ -35,7 +39,11 @@ const PROBING = 'cross-tenant-probing';
  * refuses the foreign ones) and takes a free-text `onBehalfOf` the model fills in. `methodKey`: the module's
  * `actorKey` written as a method of its options, reading them through `this`.
  */
-async function setup({ methodKey = false }: { methodKey?: boolean } = {}) {
+async function setup({
+  methodKey = false,
+  rules = [containmentRule({ name: PROBING, on: CrossTenantResourceRequested, threshold: 3, windowSeconds: 600 })],
+  ruleCounters,
+}: { methodKey?: boolean; rules?: ContainmentRule[]; ruleCounters?: RateLimitStore } = {}) {
   const fixture = documentsFixture();
   fixture.documents.set(4, new Document(4, 'globex', 'gina', 'gina plan'));
   let now = new Date('2026-01-01T10:00:00.000Z');
@@ -71,10 +79,7 @@ async function setup({ methodKey = false }: { methodKey?: boolean } = {}) {
         }
       : { actorKey: (actor: Actor) => `customer:${actor.id}` }),
     tenantOf: (target) => (target instanceof Document ? target.tenant : undefined),
-    containment: {
-      store,
-      rules: [containmentRule({ name: PROBING, on: CrossTenantResourceRequested, threshold: 3, windowSeconds: 600 })],
-    },
+    containment: { store, rules, ruleCounters },
     imports: [EventEmitterModule.forRoot()],
   });
   const engagedEvents: ContainmentEngaged[] = [];
@@ -295,6 +300,38 @@ describe('containment', () => {
       expect(await outcome(alice, 1)).toBe('executed');
     });
 
+    it('a release whose store fails is not recorded as done: a second record says it may not have applied', async () => {
+      const { containment, store, outcome, records } = await setup();
+      await containment.engage({ ...refunds, ...operator });
+      const release = store.release.bind(store);
+      store.release = () => Promise.reject(new Error('db down on delete'));
+      const before = records().length;
+      await expect(containment.release({ ...refunds, ...operator, reason: 'INC-4411 fixed' })).rejects.toThrow(
+        'db down on delete',
+      );
+      expect(await outcome(alice, 1)).toBe('deny@containment');
+      const attempt = records()
+        .slice(before)
+        .filter((r) => r.toolKind === 'operator');
+      expect(attempt.map(({ disposition, sequence }) => ({ disposition, sequence }))).toEqual([
+        { disposition: 'permit', sequence: 0 },
+        { disposition: 'deny', sequence: 1 },
+      ]);
+      expect(attempt[1]!.correlationId).toBe(attempt[0]!.correlationId);
+      expect(attempt[1]!.reason).toContain('may not have applied: the store failed');
+
+      // Control: once the store is back, the same release applies, recorded once.
+      store.release = release;
+      expect(await containment.release({ ...refunds, ...operator, reason: 'INC-4411 fixed' })).toBe(true);
+      expect(await outcome(alice, 1)).toBe('executed');
+      expect(
+        records()
+          .slice(before)
+          .filter((r) => r.toolKind === 'operator')
+          .map(({ disposition }) => disposition),
+      ).toEqual(['permit', 'deny', 'permit']);
+    });
+
     it('an engagement whose record failed stays on; repeating the same command records it once evidence is back', async () => {
       const { containment, evidence, outcome, records, engagedEvents } = await setup();
       const engagements = () => records().filter((r) => r.stage === 'containment' && r.toolKind === 'operator');
@@ -302,7 +339,10 @@ describe('containment', () => {
       evidence.recordDecision = async () => {
         throw new Error('evidence store is down');
       };
-      await expect(containment.engage({ ...refunds, ...operator })).rejects.toBeInstanceOf(EvidenceWriteFailedError);
+      const failure = containment.engage({ ...refunds, ...operator });
+      await expect(failure).rejects.toBeInstanceOf(EvidenceWriteFailedError);
+      // The operator is told what the switch is now, not that an action was stopped.
+      await expect(failure).rejects.toThrow('The kill switch is engaged, but its engagement could not be recorded');
       evidence.recordDecision = recordDecision;
       // Fail closed: the switch is on although nothing recorded it.
       expect(await outcome(alice, 1)).toBe('deny@containment');
@@ -408,6 +448,41 @@ describe('containment', () => {
           stage: 'containment',
           disposition: 'deny',
           reason: expect.stringContaining(`3 × CrossTenantResourceRequested within 600 s`),
+        }),
+      ]);
+    });
+
+    it('a rule whose counter fails keeps no other rule from counting the same event: the actor rule still contains', async () => {
+      const TENANT_RULE = 'tenant-probing';
+      // The tenant rule's counter store is down; the actor rule's works.
+      const counters = new InMemoryRateLimitStore();
+      const tenantBucket = fingerprint({
+        containment_rule: TENANT_RULE,
+        scope: 'tenant',
+        subject: fingerprintString('acme'),
+      });
+      const consume = counters.consume.bind(counters);
+      counters.consume = (request) =>
+        request.bucketFingerprint === tenantBucket ? Promise.reject(new Error('counter store down')) : consume(request);
+      const { propose, containment } = await setup({
+        rules: [
+          containmentRule({
+            name: TENANT_RULE,
+            on: CrossTenantResourceRequested,
+            contain: 'tenant',
+            threshold: 10,
+            windowSeconds: 600,
+          }),
+          containmentRule({ name: PROBING, on: CrossTenantResourceRequested, threshold: 3, windowSeconds: 600 }),
+        ],
+        ruleCounters: counters,
+      });
+      for (let i = 0; i < 3; i++) await propose(alice, 'documents.peek', { id: 4 });
+      expect(await containment.list()).toEqual([
+        expect.objectContaining({
+          scope: 'actor',
+          subject: fingerprintString('customer:alice'),
+          engagedBy: `rule:${PROBING}`,
         }),
       ]);
     });

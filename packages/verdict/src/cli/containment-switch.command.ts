@@ -68,7 +68,7 @@ function containmentSwitchCommand(scope: ContainmentScope, action: 'contain' | '
             : `${scope} ${stored} was already contained (by ${engagedBy} at ${facts.engagedAt}): ${repeat ? 'the switch is unchanged; its engagement was recorded again' : 'nothing changed'}`,
         );
       } catch (error) {
-        fail(this.streams, json, (error as Error).message);
+        fail(this.streams, json, `${scope} ${shown}: ${(error as Error).message}`);
       }
     }
   }

@@ -8,6 +8,7 @@ import type { RateLimitStore } from '../rate-limits/rate-limit-store.interface.j
 import { KILL_SWITCH_OPTIONS, type KillSwitchOptions } from './kill-switch-options.interface.js';
 import { ContainmentService } from './containment.service.js';
 import { Stage } from '../decisions/stage.js';
+import type { ContainmentRule } from './containment-rule.js';
 
 /**
  * Runs the module's containment rules on each security event a run raised. A rule counts events per
@@ -42,29 +43,40 @@ export class ContainmentRules {
     return (this.options.containment?.rules?.length ?? 0) > 0;
   }
 
-  /** Counts `event` for every rule that listens to its type; contains the subjects that reach a threshold. */
+  /**
+   * Counts `event` for every rule that listens to its type; contains the subjects that reach a threshold. A rule
+   * that fails (its counter store, its engagement's evidence) does not keep the others from counting: every rule
+   * runs, then the failures are thrown together (an `AggregateError` of them).
+   */
   async observe(event: SecurityEvent): Promise<void> {
+    const failures: unknown[] = [];
     for (const rule of this.options.containment?.rules ?? []) {
       if (!(event instanceof rule.on)) continue;
       // A refusal by a kill switch already engaged is not new evidence against anyone: counting it would let one
       // contained actor's retries contain their whole tenant.
       if (event.stage === Stage.Containment) continue;
-      const subject = rule.contain === 'actor' ? event.actorFingerprint : event.tenantFingerprint;
-      if (subject === null) continue;
-      const { windowSeconds, threshold } = rule;
-      const counted = await this.counters.consume({
-        bucketFingerprint: fingerprint({ containment_rule: rule.name, scope: rule.contain, subject }),
-        windowStart: windowStartOf(event.occurredAt, windowSeconds),
-        windowSeconds,
-        // Refused at the limit: the threshold-th event is the first one the bucket refuses.
-        limit: threshold - 1,
-      });
-      if (counted.allowed) continue;
-      await this.containment.engageByRule(
-        { scope: rule.contain, subject },
-        rule.name,
-        `${threshold} × ${rule.on.name} within ${windowSeconds} s`,
-      );
+      await this.apply(rule, event).catch((error: unknown) => failures.push(error));
     }
+    if (failures.length > 0) throw new AggregateError(failures, `${failures.length} containment rule(s) failed`);
+  }
+
+  /** Counts `event` for `rule`'s subject; contains the subject when the count reaches the threshold. */
+  private async apply(rule: ContainmentRule, event: SecurityEvent): Promise<void> {
+    const subject = rule.contain === 'actor' ? event.actorFingerprint : event.tenantFingerprint;
+    if (subject === null) return;
+    const { windowSeconds, threshold } = rule;
+    const counted = await this.counters.consume({
+      bucketFingerprint: fingerprint({ containment_rule: rule.name, scope: rule.contain, subject }),
+      windowStart: windowStartOf(event.occurredAt, windowSeconds),
+      windowSeconds,
+      // Refused at the limit: the threshold-th event is the first one the bucket refuses.
+      limit: threshold - 1,
+    });
+    if (counted.allowed) return;
+    await this.containment.engageByRule(
+      { scope: rule.contain, subject },
+      rule.name,
+      `${threshold} × ${rule.on.name} within ${windowSeconds} s`,
+    );
   }
 }

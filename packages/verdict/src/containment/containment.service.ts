@@ -41,6 +41,16 @@ export interface ContainmentCommand {
  * fingerprinted before they reach the store or the evidence. This process refuses at once; others
  * within the module's `containment.cacheTtlMs`.
  */
+/** What an operator is told when a containment record cannot be written: what the switch is now. */
+const UNRECORDED = {
+  engaged:
+    'The kill switch is engaged, but its engagement could not be recorded: repeat the same command once the evidence store is back.',
+  released: 'The kill switch stays engaged: its release could not be recorded. Check the evidence store.',
+  did_not_release:
+    'The release did not apply (the switch changed since it was read), and that could not be recorded. Check the evidence store.',
+  release_failed: 'The release may not have applied (the store failed), and that could not be recorded.',
+} as const;
+
 @Injectable()
 export class ContainmentService {
   constructor(
@@ -95,14 +105,11 @@ export class ContainmentService {
       operatorIdentity,
       toolKind: ToolKind.Operator,
     });
-    // Only the engagement that was read: a stale release never removes a switch engaged again since.
-    const released = await store.release(key, engaged.engagedAt);
-    this.gate.invalidate();
-    if (!released)
-      await this.record(
+    const notReleased = (what: 'did_not_release' | 'release_failed') =>
+      this.record(
         key,
         {
-          what: 'did_not_release',
+          what,
           reason: command.reason,
           by: command.by,
           operatorIdentity,
@@ -111,6 +118,18 @@ export class ContainmentService {
         },
         correlationId,
       );
+    // Only the engagement that was read: a stale release never removes a switch engaged again since.
+    let released: boolean;
+    try {
+      released = await store.release(key, engaged.engagedAt);
+    } catch (error) {
+      // The store failed after the record: say the release may not have applied, then report the fault as it is.
+      await notReleased('release_failed').catch(() => undefined);
+      throw error;
+    } finally {
+      this.gate.invalidate();
+    }
+    if (!released) await notReleased('did_not_release');
     return released;
   }
 
@@ -181,13 +200,14 @@ export class ContainmentService {
 
   /**
    * One containment record: `what` an operator or a rule did (`did_not_release`: a release recorded under
-   * `correlationId` that found the switch released, or engaged again, since it was read). `engagedAt`: the instant of
-   * the engagement a repeat or a failed release was about. Returns the record's correlation id.
+   * `correlationId` that found the switch released, or engaged again, since it was read; `release_failed`: one whose
+   * store failed, so it may not have applied). `engagedAt`: the instant of the engagement a repeat or a failed release
+   * was about. Returns the record's correlation id.
    */
   private async record(
     { scope, subject }: ContainmentKey,
     act: {
-      what: 'engaged' | 'released' | 'did_not_release';
+      what: 'engaged' | 'released' | 'did_not_release' | 'release_failed';
       reason: string;
       by: string;
       operatorIdentity: string | null;
@@ -204,9 +224,11 @@ export class ContainmentService {
     const text =
       what === 'did_not_release'
         ? `${who}'s release of ${theSwitch} (engaged at ${engagedAt!.toISOString()}) did not apply: it was released, or released and engaged again, since it was read: ${reason}`
-        : what === 'engaged' && engagedAt !== undefined
-          ? `${who} engaged ${theSwitch} (a repeat of its engagement at ${engagedAt.toISOString()}): ${reason}`
-          : `${who} ${what} ${theSwitch}: ${reason}`;
+        : what === 'release_failed'
+          ? `${who}'s release of ${theSwitch} (engaged at ${engagedAt!.toISOString()}) may not have applied: the store failed: ${reason}`
+          : what === 'engaged' && engagedAt !== undefined
+            ? `${who} engaged ${theSwitch} (a repeat of its engagement at ${engagedAt.toISOString()}): ${reason}`
+            : `${who} ${what} ${theSwitch}: ${reason}`;
     const decision =
       what === 'released' ? Decision.permit(Stage.Containment, text) : Decision.deny(Stage.Containment, text);
     const capability = scope === ContainmentScope.Capability ? subject : '*';
@@ -228,7 +250,7 @@ export class ContainmentService {
         ),
       );
     } catch (error) {
-      throw new EvidenceWriteFailedError(capability, Stage.Containment, error);
+      throw new EvidenceWriteFailedError(capability, Stage.Containment, error, UNRECORDED[what]);
     }
     return correlation;
   }
