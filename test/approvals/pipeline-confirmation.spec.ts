@@ -106,6 +106,25 @@ describe('verified confirmation in the pipeline', () => {
     expect(archived).toHaveLength(1);
   });
 
+  it('refuses a replay after the receipt expired as a replay, with its signal (control: an unconsumed approval past its expiry has expired)', async () => {
+    const { propose, proposeAndApprove, archived, advance } = await setup();
+    await proposeAndApprove({ id: 1 }, 'call_1');
+    await proposeAndApprove({ id: 1, note: 'later' }, 'call_2');
+    expect(await propose({ id: 1 }, 'call_1', true)).toMatchObject({ executed: true });
+    advance(86_400_000); // past both receipts' expiry, before any prune
+
+    expect((await propose({ id: 1 }, 'call_1', true)).decision).toMatchObject({
+      disposition: 'deny',
+      stage: 'approval',
+      reason: 'replay: this approval was already consumed',
+      signal: 'approval_replay_detected',
+    });
+    const late = (await propose({ id: 1, note: 'later' }, 'call_2', true)).decision;
+    expect(late).toMatchObject({ disposition: 'deny', reason: 'the approval expired before execution' });
+    expect(late.signal).toBeUndefined();
+    expect(archived).toHaveLength(1);
+  });
+
   it('never consumes an approved receipt for an invocation without explicit approval of its tool call', async () => {
     const { propose, proposeAndApprove, archived, receipts } = await setup();
     const challenge = await proposeAndApprove({ id: 1 }, 'call_1');

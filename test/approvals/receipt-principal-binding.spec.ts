@@ -273,6 +273,21 @@ describe.each(receiptStoreBackends())('receipt binding to who asked [%s]', (_eng
       await fixture.close();
     },
   );
+
+  it('fails the same way when a requester with that conversation id looks up a pending receipt: a wiring fault, never "nothing pending"', async () => {
+    const fixture = await setup();
+    const call = newToolCallId();
+    const ana = member(newActorId('ana'));
+    expect(await fixture.propose(ana, call, REFUND)).toMatchObject({
+      decision: { disposition: 'require_confirmation' },
+    });
+    const malformed: ActionContext = { ...ana, metadata: { conversationId: { id: 'conv-3' } } };
+    await expect(fixture.approvals.challengeForToolCall(call, malformed)).rejects.toThrow(VerdictConfigurationError);
+    await expect(fixture.approvals.pending([call], malformed)).rejects.toThrow(/conversationId/);
+    // Control: the requester's own context finds the receipt.
+    expect(await fixture.approvals.challengeForToolCall(call, ana)).toMatchObject({ toolCallId: call });
+    await fixture.close();
+  });
 });
 
 /** Tool calls of their own per test: the database stores are shared by the tests of an engine. */

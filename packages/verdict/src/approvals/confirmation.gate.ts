@@ -181,17 +181,22 @@ export async function validateConfirmation(
         check,
       );
     case 'expired':
+      // A consumed receipt past its expiry (stores answer expiry first) presented again is a replay, as it is before
+      // its expiry and once pruned to its tombstone.
+      if (check.receipt?.status === ReceiptStatus.Consumed) return stop(replay(), check);
       return stop(Decision.deny(Stage.Approval, 'the approval expired before execution'), check);
     case 'consumed':
-      return stop(
-        Decision.deny(
-          Stage.Approval,
-          'replay: this approval was already consumed',
-          SecuritySignal.ApprovalReplayDetected,
-        ),
-        check,
-      );
+      return stop(replay(), check);
   }
+}
+
+/** A consumed approval presented again. */
+function replay(): Decision {
+  return Decision.deny(
+    Stage.Approval,
+    'replay: this approval was already consumed',
+    SecuritySignal.ApprovalReplayDetected,
+  );
 }
 
 /** Step 12: atomically consume the receipt steps 5 and 10 validated. Of racing callers exactly one proceeds. */

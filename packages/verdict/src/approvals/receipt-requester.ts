@@ -1,7 +1,7 @@
 import type { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import type { ActionContext } from '../context/action-context.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
-import { VerdictError } from '../errors/verdict.error.js';
+import { isMissingKey } from '../shared/is-missing-key.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
 import { receiptPrincipal } from './receipt-principal.js';
 
@@ -10,6 +10,8 @@ import { receiptPrincipal } from './receipt-principal.js';
  * (actor key within tenant, by the receipt capability's `actorKey`, else the module's) and conversation
  * fingerprints match. Unknown capabilities and receipts without fingerprints match nobody; so does a requester
  * for whom the capability's `actorKey` names nobody (a colliding receipt of another capability is not theirs).
+ * @throws VerdictConfigurationError, NonCanonicalValueError for a requester context the proposal would refuse too
+ * (a malformed conversation id, an actor that is not plain JSON).
  */
 export function askedBy(
   receipt: ApprovalReceipt,
@@ -20,15 +22,12 @@ export function askedBy(
   const definition = registry.find(receipt.capability);
   if (definition === undefined || receipt.principalFingerprint == null || receipt.conversationFingerprint == null)
     return false;
-  let principal;
-  try {
-    // A capability without its own policy is confirmed for provenance with the module's actorKey (ADR 0025).
-    const actorKey = definition.requiresConfirmation?.actorKey ?? moduleActorKey;
-    principal = receiptPrincipal(requester, actorKey, receipt.capability);
-  } catch (error) {
-    if (error instanceof VerdictError) return false;
-    throw error;
-  }
+  // A capability without its own policy is confirmed for provenance with the module's actorKey (ADR 0025).
+  const actorKey = definition.requiresConfirmation?.actorKey ?? moduleActorKey;
+  if (actorKey !== undefined && isMissingKey(actorKey(requester.actor))) return false;
+  // Any other fault of the requester's context (a malformed conversation id, an actor that is not JSON) is a wiring
+  // fault, thrown as it is: never "nothing pending".
+  const principal = receiptPrincipal(requester, actorKey, receipt.capability);
   return (
     principal.fingerprint === receipt.principalFingerprint &&
     principal.conversationFingerprint === receipt.conversationFingerprint
