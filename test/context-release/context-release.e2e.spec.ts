@@ -209,6 +209,8 @@ describe('Context release in a Nest application', () => {
     it('fails at boot on a route registered twice in the options', async () => {
       const error = await bootError(boot({ releasePolicies: [piiToLocal, ReleasePolicy.route(profile, local)] }));
       expect(error).toBeInstanceOf(VerdictConfigurationError);
+      // Both places are named: which two entries to merge.
+      expect(error.message).toContain('at VerdictModule releasePolicies[0] and at VerdictModule releasePolicies[1]');
     });
 
     it('fails at boot on a @ReleasePolicies() provider without releasePolicies()', async () => {

@@ -89,7 +89,7 @@ export class ContextReleaser {
     if (options.policies instanceof ReleasePolicyRegistry) this.registry = options.policies;
     else {
       this.registry = new ReleasePolicyRegistry();
-      for (const policy of options.policies) this.registry.register(policy);
+      options.policies.forEach((policy, index) => this.registry.register(policy, `ContextReleaser policies[${index}]`));
     }
     this.recorder = options.recorder;
     this.defaultDetectors = options.detectors ?? DEFAULT_DETECTORS;

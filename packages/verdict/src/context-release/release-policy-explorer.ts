@@ -18,7 +18,7 @@ export class ReleasePolicyExplorer implements OnModuleInit {
     const configured = this.options.releasePolicies ?? [];
     if (!Array.isArray(configured))
       throw new VerdictConfigurationError('VerdictModule releasePolicies must be an array of ReleasePolicy.');
-    for (const policy of configured) this.registry.register(policy);
+    configured.forEach((policy, index) => this.registry.register(policy, `VerdictModule releasePolicies[${index}]`));
     for (const wrapper of this.discovery.getProviders({ metadataKey: ReleasePoliciesMarker.KEY })) {
       const declaredAt = String(wrapper.name);
       if (!wrapper.isDependencyTreeStatic()) {

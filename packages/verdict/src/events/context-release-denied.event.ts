@@ -13,7 +13,7 @@ export class ContextReleaseDenied {
     readonly source: string,
     /** `connection@trustZone`, e.g. `ollama-gpu@partner-cloud`. */
     readonly destination: string,
-    /** The internal reason (`route_not_registered`, `detector_fired:email`, …). */
+    /** The internal reason (`route_not_registered`, `detector_fired:EMAIL`, …). */
     readonly reason: string,
   ) {}
 }

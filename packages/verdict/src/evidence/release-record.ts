@@ -27,7 +27,7 @@ export interface ReleaseRecord {
   readonly classification: DataClass;
   readonly trust: Trust;
   readonly disposition: ReleaseDisposition;
-  /** `released`, or the internal denial reason (`route_not_registered`, `detector_fired:email`, …). */
+  /** `released`, or the internal denial reason (`route_not_registered`, `detector_fired:EMAIL`, …). */
   readonly reason: string;
   /** Fingerprint of the sorted `only()` paths, as written. */
   readonly requestedPathsFingerprint: string;
