@@ -123,6 +123,9 @@ describe('QuarantineService from application code', () => {
     const mine = await app.as(async () => app.quarantine.quarantine(BILL, ProvenanceSource.mcp('files')));
     const asKeyless = app.contexts.run(keyless('eve'), () => app.quarantine.extract(mine, billSchema));
     await expect(asKeyless).rejects.toThrow(/plain JSON|canonical|actorKey/i);
+    // A handle nobody holds answers such an actor the same way: whose they are is asked first.
+    const unknown = app.contexts.run(keyless('eve'), () => app.quarantine.extract(`q-${'0'.repeat(32)}`, billSchema));
+    await expect(unknown).rejects.toThrow(/plain JSON|canonical|actorKey/i);
     expect(app.quarantined.callCount).toBe(0);
     await expect(app.as(() => app.quarantine.extract(mine, billSchema))).resolves.toMatchObject({
       value: { iban: BILL_IBAN, amount: 120 },

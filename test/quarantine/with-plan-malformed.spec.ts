@@ -42,6 +42,11 @@ describe('withPlan with a missing or malformed plan', () => {
       { steps: [{ capability: 'payments.send', arguments: { '__proto__.x': ['mcp:files'] } }] },
     ],
     ['a number', 7],
+    // The schema's record drops a `__proto__` key: the fingerprint refuses it, named as the same wiring mistake.
+    [
+      'a __proto__ argument path',
+      JSON.parse('{"steps":[{"capability":"payments.send","arguments":{"__proto__":["mcp:files"]}}]}') as object,
+    ],
   ] as const)
     it(`attack: a plan with ${name} is a VerdictConfigurationError naming the failed check; nothing runs`, () => {
       const { error, ran } = attempt(plan);

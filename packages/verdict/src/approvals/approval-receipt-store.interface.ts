@@ -153,7 +153,7 @@ export interface ApprovalReceiptStore {
   /** `approved → consumed` for `key`, atomically: of racing callers exactly one gets `approved`. */
   consume(key: ReceiptKey, now: Date): Promise<ReceiptCheck>;
   /**
-   * Optional retention: deletes receipts consumed or rejected before `before`, and pending or approved
+   * Optional retention: deletes receipts consumed, rejected or superseded before `before`, and pending or approved
    * ones expired before it; a consumed one leaves a tombstone (the fingerprint of its key only), so
    * `validate` and `consume` of that key still answer `consumed`. Tombstones are kept.
    */

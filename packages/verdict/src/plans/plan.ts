@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { z } from 'zod';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import { planProblem } from './plan-validation.js';
 
@@ -57,8 +58,24 @@ const plans = new AsyncLocalStorage<PlanInForce | null>();
  * @example await withPlan(plan, () => verdict.execute({ capability: 'payments.send', arguments, toolCallId }));
  */
 export function withPlan<T>(plan: Plan | null, fn: () => T): T {
-  if (plan !== null) assertPlan(plan);
-  return plans.run(plan === null ? null : Object.freeze({ plan, fingerprint: planFingerprint(plan) }), fn);
+  return plans.run(plan === null ? null : planInForce(plan), fn);
+}
+
+/** `plan` checked and fingerprinted; a plan that is not plain JSON (a `__proto__` key the schema drops) is a wiring mistake too. */
+function planInForce(plan: Plan): PlanInForce {
+  assertPlan(plan);
+  try {
+    return Object.freeze({ plan, fingerprint: planFingerprint(plan) });
+  } catch (error) {
+    if (!(error instanceof NonCanonicalValueError)) throw error;
+    throw new VerdictConfigurationError(
+      `withPlan needs null or a plan of plain JSON; got ${error.message}`,
+      {},
+      {
+        cause: error,
+      },
+    );
+  }
 }
 
 /**

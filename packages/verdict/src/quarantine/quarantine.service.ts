@@ -132,8 +132,10 @@ export class QuarantineService {
     const schemaName = `with schemaFingerprint ${facts.schemaFingerprint}`;
     assertJsonOutputSchema(schema, schemaName);
     const context = this.contexts.current();
+    // Whose the caller is first: an actor without a stable key can read no handle (the key error), held or not.
+    const owner = this.ownerOf(context);
     const held = this.held.get(id);
-    if (held === undefined || held.owner !== this.ownerOf(context))
+    if (held === undefined || held.owner !== owner)
       throw this.failed(QuarantineExtractionFailure.UnknownHandle, facts, undefined, context);
     const answer = await model.invoke(extractionPrompt(held.text, jsonSchema, options.instruction));
     if (Array.isArray(answer.tool_calls) && answer.tool_calls.length > 0)
