@@ -311,6 +311,9 @@ describe('ContextReleaser', () => {
       const result = await base({ contacts }).only(['contacts']).redact(['contacts']).to(local);
       expect(result).toMatchObject({ permitted: true, payload: { contacts: '[REDACTED]' } });
       expect(result.json).not.toContain('example.org');
+      // Every value of the map redacted, the same.
+      const values = await base({ contacts }).only(['contacts']).redact(['contacts.*']).to(local);
+      expect(values.payload).toEqual({ contacts: '[REDACTED]' });
     });
 
     it('control: a redacted object whose keys are no data keeps them, each value redacted', async () => {
@@ -363,6 +366,44 @@ describe('ContextReleaser', () => {
             .to(local),
         ).rejects.toThrow('bug');
         expect(restored(vault)).toEqual(nothing);
+      });
+
+      it('attack: a transformer dropped the tokenized field: the release is permitted, its value never left', async () => {
+        const { base } = setup();
+        const vault = new PlaceholderVault();
+        const dropNote: ContextTransformer = {
+          name: 'drop-note',
+          transform: (released) => ({ other: released.other }),
+        };
+        const release = tokenizing(vault)(base({ note: 'code SECRET123', other: 'hello' }).only(['note', 'other']));
+        const result = await release.transform(dropNote).to(local);
+        expect(result).toMatchObject({ permitted: true, payload: { other: 'hello' } });
+        expect(restored(vault)).toEqual(nothing);
+      });
+
+      it('attack: input that spells a held placeholder is literal text, and restores to nothing later released', async () => {
+        const { base } = setup();
+        const vault = new PlaceholderVault();
+        await tokenizing(vault)(base(payload()).only(['note', 'other'])).to(local); // refused: <SECRET_1> held
+        const typed = { note: 'write to <SECRET_1> literally, code SECRET9' };
+        const result = await tokenizing(vault)(base(typed).only(['note'])).to(local);
+        expect(result.payload).toEqual({ note: 'write to <SECRET_1> literally, code <SECRET_2>' });
+        // The held value released now takes a placeholder of its own: the typed text never restores to it.
+        const later = await tokenizing(vault)(base({ note: 'code SECRET123' }).only(['note'])).to(local);
+        expect(later.payload).toEqual({ note: 'code <SECRET_3>' });
+        expect(vault.restore(result.payload)).toEqual({ note: 'write to <SECRET_1> literally, code SECRET9' });
+      });
+
+      it("control: a vault of the application's own (a wrapper with tokenize and restore) tokenizes as it always did", async () => {
+        const { base } = setup();
+        const inner = new PlaceholderVault();
+        const wrapper = {
+          tokenize: (text: string, spans: Parameters<PlaceholderVault['tokenize']>[1]) => inner.tokenize(text, spans),
+          restore: <T>(value: T) => inner.restore(value),
+        } as unknown as PlaceholderVault;
+        const result = await tokenizing(wrapper)(base({ note: 'code SECRET123' }).only(['note'])).to(local);
+        expect(result).toMatchObject({ permitted: true, payload: { note: 'code <SECRET_1>' } });
+        expect(restored(inner)).toEqual({ size: 1, listed: ['<SECRET_1>'], to: 'SECRET123' });
       });
 
       it('control: the same value released later is given the held placeholder and restores from then on', async () => {

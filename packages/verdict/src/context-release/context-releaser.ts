@@ -120,6 +120,7 @@ export class ContextReleaser {
     const vault = plan.scan?.mode === ScanMode.Tokenize ? (plan.scan.vault ?? new PlaceholderVault()) : null;
     // Held until the release is permitted and recorded: a refused or failed release leaves nothing to restore.
     const placeholders = new Set<string>();
+    const dataKeys = new Map<string, boolean>();
     const scrub = (text: string): string => {
       const spans = detect(text, detectors);
       if (spans.length === 0) return text;
@@ -132,7 +133,12 @@ export class ContextReleaser {
       replacement: plan.replacement,
       scan: plan.scan?.paths ?? [],
       scrub,
-      detectsIn: (key) => detect(key, detectors).length > 0,
+      detectsIn: (key) => {
+        // Keys repeat across the rows of a list: each is asked once.
+        let found = dataKeys.get(key);
+        if (found === undefined) dataKeys.set(key, (found = detect(key, detectors).length > 0));
+        return found;
+      },
     });
     let payload = projection.payload as JsonObject;
     let { canonicalOrder, releasedShapes } = projection;
@@ -175,7 +181,7 @@ export class ContextReleaser {
       canonicalOrder,
     };
     const result = await this.conclude(plan, outcome, vault);
-    if (vault !== null) confirmHeld(vault, placeholders);
+    if (vault !== null) confirmHeld(vault, placeholders, result.json);
     if (projection.redactedCount + projection.scannedCount > 0) {
       emitSafely(
         this.events,

@@ -179,7 +179,8 @@ class ProjectionRun {
       return out.length === 0 ? MISSING : out;
     }
     const keys = this.selectedKeysOf(source, only);
-    if (this.keysAreData(keys, redact)) return this.leaf(source, true, false, shape);
+    // The payload itself stays an object: its own keys are the application's field names.
+    if (shape !== this.shapes.root && this.keysAreData(keys, redact)) return this.leaf(source, true, false, shape);
     const out: Record<string, unknown> = {};
     let released = 0;
     for (const key of keys) {
@@ -269,12 +270,13 @@ class ProjectionRun {
   }
 
   /**
-   * Whether a redacted object is redacted whole: a detector finds data in one of the keys it would release (a map
-   * keyed by e-mail addresses). Other redacted objects keep their keys, each value redacted.
+   * Whether an object is redacted whole: a detector finds data in a key whose value is redacted (a map keyed by
+   * e-mail addresses, under `redact(['contacts'])` or `redact(['contacts.*'])`): the key would say what the value
+   * hides. Other objects keep their keys, each redacted value replaced.
    */
   private keysAreData(keys: Iterable<string>, redact: Reach): boolean {
-    if (!redact.covered) return false;
-    for (const key of keys) if (this.rules.detectsIn(key)) return true;
+    if (!redact.covered && redact.nodes.length === 0) return false;
+    for (const key of keys) if (reach(redact, key).covered && this.rules.detectsIn(key)) return true;
     return false;
   }
 

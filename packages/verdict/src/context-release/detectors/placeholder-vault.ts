@@ -9,14 +9,15 @@ const LABEL = /^[A-Z][A-Z0-9_]{0,47}$/;
 
 /** {@link tokenizeHeld} and {@link confirmHeld}, bound to the vault's private state by its static block. */
 let heldTokenize: (vault: PlaceholderVault, text: string, spans: readonly DetectedSpan[], used: Set<string>) => string;
-let heldConfirm: (vault: PlaceholderVault, used: ReadonlySet<string>) => void;
+let heldConfirm: (vault: PlaceholderVault, used: ReadonlySet<string>, released: string) => void;
 
 /**
  * A release's tokenization (the context releaser's `scan` in `tokenize` mode): like `vault.tokenize`, but the
  * placeholders it issues anew are held — neither restored nor listed by `placeholdersIn`, nor counted by `size` —
- * until {@link confirmHeld} confirms them once the release is permitted and recorded. A release that is denied or
- * fails confirms nothing: the vault never restores a value that was never released. Every placeholder the text
- * uses is added to `used`.
+ * until {@link confirmHeld} confirms those the released payload holds, once the release is permitted and recorded. A
+ * release that is denied or fails confirms nothing: the vault never restores a value that was never released. Every
+ * placeholder the text uses is added to `used`. A vault that is not a `PlaceholderVault` itself (an application's
+ * wrapper with `tokenize` and `restore`) tokenizes through its own `tokenize`, as it always did.
  */
 export function tokenizeHeld(
   vault: PlaceholderVault,
@@ -27,9 +28,12 @@ export function tokenizeHeld(
   return heldTokenize(vault, text, spans, used);
 }
 
-/** Confirms the placeholders a permitted and recorded release used ({@link tokenizeHeld}): they restore from now on. */
-export function confirmHeld(vault: PlaceholderVault, used: ReadonlySet<string>): void {
-  heldConfirm(vault, used);
+/**
+ * Confirms the placeholders of `used` ({@link tokenizeHeld}) that the permitted and recorded release holds in
+ * `released` (its canonical JSON): they restore from now on. One a transformer dropped stays held: its value never left.
+ */
+export function confirmHeld(vault: PlaceholderVault, used: ReadonlySet<string>, released: string): void {
+  heldConfirm(vault, used, released);
 }
 
 /**
@@ -56,9 +60,14 @@ export class PlaceholderVault {
   readonly #held = new Set<string>(); // issued by a release not (yet) permitted and recorded: never restored
 
   static {
-    heldTokenize = (vault, text, spans, used) => vault.#tokenize(text, spans, used);
-    heldConfirm = (vault, used) => {
-      for (const placeholder of used) vault.#held.delete(placeholder);
+    heldTokenize = (vault, text, spans, used) =>
+      #held in vault
+        ? vault.#tokenize(text, spans, used)
+        : (vault as Pick<PlaceholderVault, 'tokenize'>).tokenize(text, spans);
+    heldConfirm = (vault, used, released) => {
+      if (!(#held in vault)) return;
+      for (const [shape] of released.matchAll(new RegExp(PLACEHOLDER_SHAPE)))
+        if (used.has(shape)) vault.#held.delete(shape);
     };
   }
 
@@ -88,6 +97,9 @@ export class PlaceholderVault {
       }
     }
     for (const [shape] of text.matchAll(new RegExp(PLACEHOLDER_SHAPE))) {
+      // Input that spells a placeholder still held (issued by a release never given out) is literal text: the held
+      // value gives that placeholder up, and takes a new one when it is released.
+      if (this.#held.has(shape)) this.#forget(shape);
       if (!this.#values.has(shape)) this.#reserved.add(shape);
     }
     let tokenized = '';
@@ -125,6 +137,15 @@ export class PlaceholderVault {
     return [...text.matchAll(new RegExp(PLACEHOLDER_SHAPE))]
       .map(([shape]) => shape)
       .filter((shape) => this.#issued(shape));
+  }
+
+  /** Drops a held placeholder and its value: neither was ever given out. */
+  #forget(placeholder: string): void {
+    const value = this.#values.get(placeholder)!;
+    const label = placeholder.slice(1, placeholder.lastIndexOf('_'));
+    this.#placeholders.get(label)?.delete(value);
+    this.#values.delete(placeholder);
+    this.#held.delete(placeholder);
   }
 
   /** Whether this vault issued `shape` and a release (or `tokenize`) gave it out. */
