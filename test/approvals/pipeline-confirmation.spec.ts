@@ -125,6 +125,24 @@ describe('verified confirmation in the pipeline', () => {
     expect(archived).toHaveLength(1);
   });
 
+  it('signals a replay when a racing call consumed the approval and the receipt expired before this one consumed it', async () => {
+    const { propose, proposeAndApprove, archived, receipts } = await setup();
+    await proposeAndApprove({ id: 1 }, 'call_1');
+    const consume = receipts.consume.bind(receipts);
+    receipts.consume = async (key, now) => {
+      receipts.consume = consume;
+      expect(await consume(key, now)).toMatchObject({ outcome: 'approved' }); // the racing call spends it first
+      return consume(key, new Date(now.getTime() + 86_400_000)); // this one comes back after the expiry
+    };
+    expect((await propose({ id: 1 }, 'call_1', true)).decision).toMatchObject({
+      disposition: 'deny',
+      stage: 'approval',
+      reason: 'the approval could not be consumed: expired',
+      signal: 'approval_replay_detected',
+    });
+    expect(archived).toHaveLength(0);
+  });
+
   it('never consumes an approved receipt for an invocation without explicit approval of its tool call', async () => {
     const { propose, proposeAndApprove, archived, receipts } = await setup();
     const challenge = await proposeAndApprove({ id: 1 }, 'call_1');

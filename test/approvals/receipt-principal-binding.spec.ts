@@ -284,8 +284,11 @@ describe.each(receiptStoreBackends())('receipt binding to who asked [%s]', (_eng
     const malformed: ActionContext = { ...ana, metadata: { conversationId: { id: 'conv-3' } } };
     await expect(fixture.approvals.challengeForToolCall(call, malformed)).rejects.toThrow(VerdictConfigurationError);
     await expect(fixture.approvals.pending([call], malformed)).rejects.toThrow(/conversationId/);
-    // Control: the requester's own context finds the receipt.
+    // Control: the requester's own context finds the receipt; one whose actor the (default) key names nobody did not
+    // ask for it, and is answered so.
     expect(await fixture.approvals.challengeForToolCall(call, ana)).toMatchObject({ toolCallId: call });
+    const nobody = { ...ana, actor: '  ' } as unknown as ActionContext;
+    expect(await fixture.approvals.challengeForToolCall(call, nobody)).toBeNull();
     await fixture.close();
   });
 });

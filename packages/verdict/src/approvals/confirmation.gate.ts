@@ -10,7 +10,7 @@ import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 import { type ApprovalChallenge, challengeOf } from './approval-challenge.js';
 import { ApprovalPhase } from './approval-phase.js';
 import type { ApprovalOptions } from './approval-options.interface.js';
-import type { ReceiptKey } from './approval-receipt-store.interface.js';
+import type { ReceiptCheck, ReceiptKey } from './approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
 import { receiptPrincipal } from './receipt-principal.js';
 import { ReceiptStatus } from './receipt-status.js';
@@ -181,13 +181,21 @@ export async function validateConfirmation(
         check,
       );
     case 'expired':
-      // A consumed receipt past its expiry (stores answer expiry first) presented again is a replay, as it is before
-      // its expiry and once pruned to its tombstone.
-      if (check.receipt?.status === ReceiptStatus.Consumed) return stop(replay(), check);
+      if (isReplay(check)) return stop(replay(), check);
       return stop(Decision.deny(Stage.Approval, 'the approval expired before execution'), check);
     case 'consumed':
       return stop(replay(), check);
   }
+}
+
+/**
+ * Whether `check` found the approval consumed already: answered `consumed`, or `expired` for a consumed receipt past
+ * its expiry (stores answer expiry first). Either way a replay, as before its expiry and once pruned to its tombstone.
+ */
+function isReplay(check: ReceiptCheck): boolean {
+  return (
+    check.outcome === 'consumed' || (check.outcome === 'expired' && check.receipt?.status === ReceiptStatus.Consumed)
+  );
 }
 
 /** A consumed approval presented again. */
@@ -216,7 +224,7 @@ export async function consumeConfirmation(
           Stage.Approval,
           `the approval could not be consumed: ${check.outcome}`,
           // Lost the race to consume it: another call already spent this approval.
-          check.outcome === 'consumed' ? SecuritySignal.ApprovalReplayDetected : undefined,
+          isReplay(check) ? SecuritySignal.ApprovalReplayDetected : undefined,
         );
   trail.record(decision, {
     approvalPhase: ApprovalPhase.Consumption,

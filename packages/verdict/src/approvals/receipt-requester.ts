@@ -24,7 +24,7 @@ export function askedBy(
     return false;
   // A capability without its own policy is confirmed for provenance with the module's actorKey (ADR 0025).
   const actorKey = definition.requiresConfirmation?.actorKey ?? moduleActorKey;
-  if (actorKey !== undefined && isMissingKey(actorKey(requester.actor))) return false;
+  if (isMissingKey(actorKey === undefined ? requester.actor : actorKey(requester.actor))) return false;
   // Any other fault of the requester's context (a malformed conversation id, an actor that is not JSON) is a wiring
   // fault, thrown as it is: never "nothing pending".
   const principal = receiptPrincipal(requester, actorKey, receipt.capability);

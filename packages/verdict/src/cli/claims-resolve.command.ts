@@ -4,6 +4,7 @@ import {
   ExecutionClaimsService,
   checkedOperatorField,
 } from '../execution-claims/execution-claims.service.js';
+import { ExecutionClaimStatus } from '../execution-claims/execution-claim-status.js';
 import { type CliStreams, fail, processStreams } from './cli-output.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import type { CliCommandRunner } from './cli-program.js';
@@ -68,12 +69,18 @@ export class ClaimsResolveCommand implements CliCommandRunner {
             json,
             `claim ${claimId} is still claimed (its executor may be running): investigate, then repeat with --force`,
           );
-        case 'invalid_state':
+        case 'invalid_state': {
+          const { status, attempt } = resolution.claim;
+          // Still resolvable: the claim moved since it was read (another operator, a new attempt admitted).
+          const moved = status === ExecutionClaimStatus.Claimed || status === ExecutionClaimStatus.Indeterminate;
           return fail(
             this.streams,
             json,
-            `claim ${claimId} is ${resolution.claim.status}: only claimed or indeterminate claims can be resolved`,
+            moved
+              ? `claim ${claimId} changed since it was read (now ${status}, attempt ${attempt}): nothing was resolved; investigate it as it is, then repeat`
+              : `claim ${claimId} is ${status}: only claimed or indeterminate claims can be resolved`,
           );
+        }
       }
     } catch (error) {
       fail(this.streams, json, (error as Error).message);

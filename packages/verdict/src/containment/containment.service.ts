@@ -34,6 +34,16 @@ export interface ContainmentCommand {
   readonly operatorIdentity?: string;
 }
 
+/** What an operator is told when a containment record cannot be written: what the switch is now. */
+const UNRECORDED = {
+  engaged:
+    'The kill switch is engaged, but its engagement could not be recorded: an operator repeating the same command records it once the evidence store is back.',
+  released: 'The kill switch stays engaged: its release could not be recorded. Check the evidence store.',
+  did_not_release:
+    'The release did not apply (the switch changed since it was read), and that could not be recorded. Check the evidence store.',
+  release_failed: 'The release may not have applied (the store failed), and that could not be recorded.',
+} as const;
+
 /**
  * Kill switches for operators, admin screens and containment rules (docs/containment.md). Every
  * engagement and release is recorded as evidence (`stage: containment`, `tool_kind: operator` or
@@ -41,16 +51,6 @@ export interface ContainmentCommand {
  * fingerprinted before they reach the store or the evidence. This process refuses at once; others
  * within the module's `containment.cacheTtlMs`.
  */
-/** What an operator is told when a containment record cannot be written: what the switch is now. */
-const UNRECORDED = {
-  engaged:
-    'The kill switch is engaged, but its engagement could not be recorded: repeat the same command once the evidence store is back.',
-  released: 'The kill switch stays engaged: its release could not be recorded. Check the evidence store.',
-  did_not_release:
-    'The release did not apply (the switch changed since it was read), and that could not be recorded. Check the evidence store.',
-  release_failed: 'The release may not have applied (the store failed), and that could not be recorded.',
-} as const;
-
 @Injectable()
 export class ContainmentService {
   constructor(

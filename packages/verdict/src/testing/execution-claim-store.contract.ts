@@ -20,7 +20,7 @@ const { Claimed, Completed, Indeterminate, Released } = ExecutionClaimStatus;
 /**
  * The behaviour every {@link ExecutionClaimStore} adapter must share (docs/execution-claims-and-rate-limits.md): admission of a new
  * binding or a released claim only, refusals with the row's state, finalization only from `claimed`,
- * operator resolutions with `force` for a still-claimed claim, exactly one retry per release, and the
+ * operator resolutions with `force` for a still-claimed claim and only of the status and attempt they expect, exactly one retry per release, and the
  * unresolved list. `setup` runs once before the suite and `close` once after it; each test uses
  * bindings of its own. Concurrency across OS processes is proven separately, with real processes.
  *
@@ -243,6 +243,28 @@ export function describeExecutionClaimStoreContract(
       it('answers not_found for an unknown claim id', async () => {
         expect(await store().resolve(resolutionRequest(newClaimId(), Released, { force: true }))).toEqual({
           outcome: 'not_found',
+        });
+      });
+
+      it('resolves only the status and attempt it expects: a claim released and admitted again keeps its new attempt', async () => {
+        const first = await claimed();
+        const read = (await store().find(first.candidateId))!;
+        // Meanwhile another operator released attempt 1 and the call was admitted again: attempt 2 runs.
+        await store().resolve(resolutionRequest(first.candidateId, Released, { force: true, by: 'operator:8' }));
+        await store().admit(claimRequest({ bindingFingerprint: first.bindingFingerprint, now: at(120) }));
+        const running = await store().find(first.candidateId);
+        expect(running).toMatchObject({ status: Claimed, attempt: 2 });
+
+        const expected = { status: read.status, attempt: read.attempt };
+        const stale = { ...resolutionRequest(first.candidateId, Released, { force: true }), expected };
+        expect(await store().resolve(stale)).toEqual({ outcome: 'invalid_state', claim: running });
+        expect(await store().find(first.candidateId)).toEqual(running);
+        // Control: expecting what the claim is now, the resolution applies.
+        const current = { ...stale, expected: { status: Claimed, attempt: 2 } };
+        expect(await store().resolve(current)).toMatchObject({
+          outcome: 'resolved',
+          from: Claimed,
+          claim: { attempt: 2 },
         });
       });
     });
