@@ -12,6 +12,7 @@ import {
   InMemoryReviewItemStore,
   InProcessDeferredQueue,
   ProvenanceSource,
+  ReviewService,
   ProvenanceWindow,
   Trust,
   labelContent,
@@ -34,10 +35,16 @@ const CALL = 'call_refund_1';
 async function setup({
   work = true,
   enforce = true,
+  lane = true,
+  registered = true,
   shared,
 }: {
   work?: boolean;
   enforce?: boolean;
+  /** Whether the module has a review lane at all. */
+  lane?: boolean;
+  /** Whether this process registers the confirmed refund (a worker deployed without it does not). */
+  registered?: boolean;
   /** The stores of another "process" of the same application, to share. */
   shared?: { items: InMemoryReviewItemStore; receipts: InMemoryApprovalReceiptStore; queue: InProcessDeferredQueue };
 } = {}) {
@@ -64,12 +71,12 @@ async function setup({
     imports: [
       VerdictModule.forRoot({
         abilityFactory: fixture.abilityFactory,
-        capabilities: [confirmed],
+        capabilities: registered ? [confirmed] : [fixture.resend],
         evidence,
         approvals: receipts,
         executionClaims: new InMemoryExecutionClaimStore(),
         clock: () => T0,
-        review: { items, queue, rehydrate: fixture.rehydrate, actorKey: fixture.actorKey, work },
+        ...(lane ? { review: { items, queue, rehydrate: fixture.rehydrate, actorKey: fixture.actorKey, work } } : {}),
       }),
     ],
   }).compile();
@@ -95,6 +102,7 @@ async function setup({
     ...fixture,
     verdict,
     approvals,
+    reviews: moduleRef.get(ReviewService),
     receipts,
     items,
     queue,
@@ -108,6 +116,44 @@ async function setup({
 }
 
 describe('VerdictService.enqueue of a capability that requires confirmation', () => {
+  it('attack: without a review lane, enqueue fails before any step and the approval stays unspent (control: it executes)', async () => {
+    const app = await setup({ lane: false });
+    await app.approve();
+    await expect(app.asCustomer(() => app.verdict.enqueue(app.proposal, { explicitApproval: true }))).rejects.toThrow(
+      new VerdictConfigurationError('No review lane is configured: pass `review` to VerdictModule.forRoot.'),
+    );
+    expect(app.evidence.decisions().filter((record) => record.approvalPhase === 'consumption')).toEqual([]);
+    // The customer's approval still runs the call it approved, once.
+    const executed = await app.asCustomer(() => app.verdict.execute(app.proposal, { explicitApproval: true }));
+    expect(executed.executed).toBe(true);
+    expect(app.refunds).toHaveLength(1);
+  });
+
+  it('attack: a worker that does not register the capability fails the job: nothing recorded as a refusal, the item stays approved', async () => {
+    const web = await setup({ work: false });
+    await web.approve();
+    const { items, receipts, queue } = web;
+    expect(
+      (await web.asCustomer(() => web.verdict.enqueue(web.proposal, { explicitApproval: true }))).decision,
+    ).toMatchObject({
+      disposition: 'permit',
+      stage: 'review',
+    });
+    const worker = await setup({ registered: false, shared: { items, receipts, queue } });
+    await queue.idle();
+    expect(queue.failed.map(({ error }) => (error as Error).message)).toEqual([
+      expect.stringContaining('This worker does not register capability "orders.refund-confirmed"'),
+    ]);
+    expect(worker.evidence.decisions()).toEqual([]);
+    const { itemId } = queue.failed[0]!.job;
+    expect(await items.find(itemId)).toMatchObject({ status: 'approved' });
+    // Control: re-queued by an operator once a worker with the capability runs, it executes, once.
+    const complete = await setup({ registered: true, shared: { items, receipts, queue } });
+    expect(await complete.reviews.requeue(itemId, { by: 'operator:7' })).toMatchObject({ outcome: 'requeued' });
+    await queue.idle();
+    expect(complete.refunds).toHaveLength(1);
+  });
+
   it('attack: a call queued in shadow mode, without an approval, is asked again once confirmation is enforced', async () => {
     const shadow = await setup({ enforce: false, work: false });
     const queued = await shadow.asCustomer(() => shadow.verdict.enqueue(shadow.proposal));

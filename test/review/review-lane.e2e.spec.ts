@@ -203,6 +203,42 @@ describe('the review lane', () => {
       await expect(boot).rejects.toThrow(/no review lane is configured/);
     });
 
+    it.each([
+      ['no rehydrate hook', { rehydrate: undefined }, /needs rehydrate \(the requester lookup\)/],
+      ['no queue', { queue: undefined }, /needs queue \(a DeferredQueue\)/],
+      ['no execution-claim store', { claims: false }, /needs an execution-claim store/],
+    ] as const)(
+      'is refused at boot with a lane that has %s, even without a requiresReview capability',
+      async (_, missing, message) => {
+        const fixture = refundFixture({ record: async () => {} });
+        const lane = {
+          items: new InMemoryReviewItemStore(),
+          queue: new InProcessDeferredQueue({ attempts: 1 }),
+          rehydrate: fixture.rehydrate,
+          actorKey: fixture.actorKey,
+        };
+        const { claims, ...without } = { claims: true, ...missing };
+        const boot = (review: object, executionClaims: boolean) =>
+          Test.createTestingModule({
+            imports: [
+              VerdictModule.forRoot({
+                abilityFactory: fixture.abilityFactory,
+                capabilities: [fixture.resend],
+                ...(executionClaims ? { executionClaims: new InMemoryExecutionClaimStore() } : {}),
+                review: review as typeof lane,
+              }),
+            ],
+          })
+            .compile()
+            .then((moduleRef) => moduleRef.init());
+        const refused = boot({ ...lane, ...without }, claims);
+        await expect(refused).rejects.toThrow(VerdictConfigurationError);
+        await expect(refused).rejects.toThrow(message);
+        // Control: the whole lane boots.
+        await expect(boot(lane, true)).resolves.toBeDefined();
+      },
+    );
+
     describe('without an actor key anywhere (module, lane, capability)', () => {
       /** The fixture's refund with no `requiresReview.actorKey`, booted with the given keys, if any. */
       function bootKeyless(keys: { module?: boolean; lane?: boolean }) {

@@ -210,6 +210,8 @@ export class VerdictPipeline {
    */
   async enqueue(proposal: Proposal, options: InvocationOptions = {}): Promise<ExecutionResult<never>> {
     return this.run(proposal, invocationMode(proposal, ToolKind.Service, options), async (run) => {
+      // Before any step: without a lane, a receipt consumed for the queue would be spent on nothing.
+      const lane = configuredReviewLane(this.options);
       const at = await this.authorize(proposal, run);
       if (at instanceof Decision) return run.notExecuted(at);
       // 10 and 12. Confirmation against the execution target, then the receipt consumed: the approval becomes the item.
@@ -220,7 +222,7 @@ export class VerdictPipeline {
         approvedWhenQueued = spent;
       }
       const { decision, item } = await this.park(run, at, true, approvedWhenQueued);
-      if (decision.permitted) await configuredReviewLane(this.options).queue.enqueue({ itemId: item.id });
+      if (decision.permitted) await lane.queue.enqueue({ itemId: item.id });
       return run.notExecuted(decision);
     });
   }

@@ -25,6 +25,7 @@ import { newClaimId } from '../execution-claims/execution-claim.gate.js';
 import { REVIEW_OPTIONS, type ReviewOptions } from '../review/review-options.interface.js';
 import type { DeferredJob, DeferredJobOutcome } from './deferred-job.js';
 import { configuredReviewLane } from '../review/configured-review-lane.js';
+import { assertReviewLane } from '../review/review-configuration.js';
 import { emitSafely } from '../events/emit-safely.js';
 
 /**
@@ -47,7 +48,9 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
     private readonly contexts: ActionContextStore,
     private readonly registry: CapabilityRegistry,
     @Optional() private readonly events?: EventEmitter2,
-  ) {}
+  ) {
+    assertReviewLane(options);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     const lane = this.options.review;
@@ -64,10 +67,16 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
     const itemId = typeof job?.itemId === 'string' ? job.itemId : '';
     const item = itemId === '' ? null : await lane.items.find(itemId);
     const now = this.now();
-    if (item === null || this.registry.find(item.capability) === undefined) {
+    if (item === null) {
       await this.dispatch('review', itemId, Decision.deny(Stage.Review, 'no such review item'), 'not_found', now);
       return { itemId, executed: false };
     }
+    // A deployment fault, never a refusal: the job fails (the queue retries it) and the item stays as it is.
+    if (this.registry.find(item.capability) === undefined)
+      throw new VerdictConfigurationError(
+        `This worker does not register capability "${item.capability}", which a review item it was handed needs: run workers with every capability the lane queues.`,
+        { capability: item.capability },
+      );
     if (item.status !== ReviewItemStatus.Approved) {
       // Rejected, pending or settled already: nothing runs, and the item keeps the state it has.
       await this.dispatch(

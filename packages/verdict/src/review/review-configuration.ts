@@ -1,4 +1,5 @@
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import type { ReviewOptions } from './review-options.interface.js';
 
 const isPositiveInteger = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
@@ -39,5 +40,30 @@ export function assertReviewConfigured(
   if (options.executionClaims === undefined)
     fail(
       'uses requiresReview, but no execution-claim store is configured: a deferred run is admitted by an execution claim (pass `executionClaims`).',
+    );
+}
+
+/**
+ * Boot-time checks of the module's review lane, whenever `review` is given: its item store, its queue and the
+ * `rehydrate` hook (without one the module would boot, take approvals, then fail every job), and an execution-claim
+ * store (every deferred run's last gate, for `VerdictService.enqueue` as for `requiresReview`).
+ *
+ * @throws VerdictConfigurationError naming what is missing.
+ */
+export function assertReviewLane(options: ReviewOptions): void {
+  const lane = options.review;
+  if (lane === undefined) return;
+  const missing = [
+    typeof lane.items?.find !== 'function' && 'items (a ReviewItemStore)',
+    typeof lane.queue?.enqueue !== 'function' && 'queue (a DeferredQueue)',
+    typeof lane.rehydrate !== 'function' && 'rehydrate (the requester lookup)',
+  ].filter((name) => name !== false);
+  if (missing.length > 0)
+    throw new VerdictConfigurationError(
+      `The review lane needs ${missing.join(', ')}: pass review: { items, queue, rehydrate } to VerdictModule.forRoot.`,
+    );
+  if (options.executionClaims === undefined)
+    throw new VerdictConfigurationError(
+      'The review lane needs an execution-claim store: every deferred run is admitted by an execution claim (pass `executionClaims`).',
     );
 }
