@@ -1,7 +1,22 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FindingCode, Severity, VerdictAuditModule, WiringAudit, type WiringAuditReport } from '@verdict/nestjs';
+import { createMongoAbility } from '@casl/ability';
+import { DataSource } from 'typeorm';
+import {
+  FindingCode,
+  InMemoryEvidenceRecorder,
+  InMemoryExecutionClaimStore,
+  InMemoryReviewItemStore,
+  InProcessDeferredQueue,
+  Severity,
+  VerdictAuditModule,
+  VerdictModule,
+  WiringAudit,
+  type WiringAuditReport,
+} from '@verdict/nestjs';
+import { TypeOrmReviewItemStore } from '@verdict/nestjs/typeorm';
 import { LabModule } from '../../apps/storefront-lab/src/lab.module.js';
 import { miswiredAppModule } from '../../libs/testing/src/fixtures/miswired-app.module.js';
 
@@ -139,6 +154,53 @@ describe('verdict validate: the wiring audit', () => {
     ]);
     expect(report.agents).toEqual([{ name: 'support', tools: ['view_ticket', 'delete_tickets'] }]);
     expect(report.notes.some((note) => note.includes('ADR 0014'))).toBe(true);
+  });
+
+  it("reports the review lane's in-memory store, an in-process queue nobody works, and its TypeORM store's DataSource without Verdict's migrations", async () => {
+    const lane = (items: object, work = true) => ({
+      items,
+      queue: new InProcessDeferredQueue(),
+      rehydrate: () => null,
+      actorKey: (actor: { id: string }) => actor.id,
+      work,
+    });
+    const app = (review: ReturnType<typeof lane>) => {
+      @Module({})
+      class LaneAppModule {}
+      return {
+        module: LaneAppModule,
+        imports: [
+          VerdictModule.forRoot({
+            abilityFactory: { createForContext: () => createMongoAbility() },
+            evidence: new InMemoryEvidenceRecorder(),
+            executionClaims: new InMemoryExecutionClaimStore(),
+            review: review as never,
+          }),
+          VerdictAuditModule,
+        ],
+      };
+    };
+    const webOnly = codesOf(await audit(app(lane(new InMemoryReviewItemStore(), false))));
+    expect(webOnly).toEqual(
+      expect.arrayContaining([
+        `${FindingCode.InMemoryStore} review.items`,
+        `${FindingCode.InMemoryStore} review.queue`,
+      ]),
+    );
+    // Control: one process working its own in-process queue is a deployment of its own (the lab's).
+    expect(codesOf(await audit(app(lane(new InMemoryReviewItemStore()))))).not.toContain(
+      `${FindingCode.InMemoryStore} review.queue`,
+    );
+
+    const reviewDb = new DataSource({ type: 'better-sqlite3', database: ':memory:', migrations: [] });
+    await reviewDb.initialize();
+    try {
+      const durable = codesOf(await audit(app(lane(new TypeOrmReviewItemStore(reviewDb)))));
+      expect(durable).toContain(`${FindingCode.VerdictMigrationsNotRegistered} DataSource (better-sqlite3)`);
+      expect(durable).not.toContain(`${FindingCode.InMemoryStore} review.items`);
+    } finally {
+      await reviewDb.destroy();
+    }
   });
 
   it('does not report in-memory stores or the null recorder in a test environment, nor a zone declared local', async () => {

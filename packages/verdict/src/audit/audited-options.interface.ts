@@ -6,6 +6,7 @@ import type { ExecutionClaimOptions } from '../execution-claims/execution-claim-
 import type { TrajectoryOptions } from '../forbidden-states/trajectory-options.interface.js';
 import type { ProvenanceStageOptions } from '../provenance/provenance-stage-options.interface.js';
 import type { BehaviourChangeOptions } from '../upgrade/behaviour-change-options.interface.js';
+import type { ReviewOptions } from '../review/review-options.interface.js';
 
 /** What the wiring audit reads of the module options: every store, the approval hooks and the behaviour changes. */
 export interface AuditedOptions
@@ -17,7 +18,8 @@ export interface AuditedOptions
     TrajectoryOptions,
     KillSwitchOptions,
     ProvenanceStageOptions,
-    BehaviourChangeOptions {}
+    BehaviourChangeOptions,
+    Pick<ReviewOptions, 'review'> {}
 
 /** Injects the module's {@link AuditedOptions} (provided by the core module). */
 export const AUDITED_OPTIONS = Symbol('VerdictAuditedOptions');

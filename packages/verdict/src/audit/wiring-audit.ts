@@ -14,6 +14,8 @@ import { InMemoryRateLimitStore } from '../rate-limits/in-memory-rate-limit-stor
 import { InMemoryBudgetStore } from '../budgets/in-memory-budget-store.js';
 import { InMemoryContainmentStore } from '../containment/in-memory-containment-store.js';
 import { InMemoryTaintLedger } from '../provenance/taint/in-memory-taint-ledger.js';
+import { InMemoryReviewItemStore } from '../review/in-memory-review-item-store.js';
+import { InProcessDeferredQueue } from '../queue/in-process-deferred-queue.js';
 import { AUDITED_OPTIONS, type AuditedOptions } from './audited-options.interface.js';
 import { approvalEndpoints } from './approval-endpoints.js';
 import type { CapabilityWiring } from './capability-wiring.js';
@@ -101,7 +103,7 @@ export class WiringAudit {
   }
 
   private stores(): unknown[] {
-    const { evidence, approvals, executionClaims, rateLimits, budgets, trajectories, containment, provenance } =
+    const { evidence, approvals, executionClaims, rateLimits, budgets, trajectories, containment, provenance, review } =
       this.options;
     return [
       evidence,
@@ -112,6 +114,7 @@ export class WiringAudit {
       trajectories,
       containment?.store,
       provenance?.taint?.ledger,
+      review?.items,
     ];
   }
 
@@ -143,6 +146,26 @@ export class WiringAudit {
         subject: 'containment.store',
         message:
           '`containment.store` is an InMemoryContainmentStore: a kill switch engaged on one instance (or by the CLI) is never seen by the others, and a restart releases it. Use TypeOrmContainmentStore outside tests.',
+      });
+    }
+    if (this.options.review?.items instanceof InMemoryReviewItemStore) {
+      findings.push({
+        code: FindingCode.InMemoryStore,
+        severity: Severity.High,
+        subject: 'review.items',
+        message:
+          '`review.items` is an InMemoryReviewItemStore: items waiting for a reviewer or a worker are lost on restart, and other instances never see them. Use TypeOrmReviewItemStore outside tests.',
+      });
+    }
+    // One process that works its own in-process queue is a valid deployment (the items are durable, a lost job is
+    // re-queued); a web-only process with one queues jobs nobody will ever run.
+    if (this.options.review?.queue instanceof InProcessDeferredQueue && this.options.review.work === false) {
+      findings.push({
+        code: FindingCode.InMemoryStore,
+        severity: Severity.High,
+        subject: 'review.queue',
+        message:
+          '`review.queue` is an InProcessDeferredQueue in a process that does not work it (`review.work: false`): no other process can see its jobs, so approved items never run. Use the BullMQ queue (@verdict/nestjs/bullmq).',
       });
     }
     if (this.options.provenance?.taint?.ledger instanceof InMemoryTaintLedger) {
