@@ -4,9 +4,12 @@ import {
   ActionContextStore,
   DataClass,
   Destination,
+  InMemoryEvidenceRecorder,
   InMemoryExecutionClaimStore,
+  InMemoryProvenanceContentStore,
   InMemoryReviewItemStore,
   InProcessDeferredQueue,
+  type ProvenanceContentStore,
   ProvenanceSource,
   ProvenanceWindow,
   ReleasePolicy,
@@ -56,8 +59,10 @@ function itemStores(): Array<[string, () => Promise<{ store: ReviewItemStore; cl
 }
 
 /** Refunds reviewed by staff, with a provenance policy (`orderId` declared), parked by the pipeline. */
-async function setup(items: ReviewItemStore) {
+async function setup(items: ReviewItemStore, contents?: ProvenanceContentStore) {
   const fixture = refundFixture({ record: async () => {} });
+  const evidence = new InMemoryEvidenceRecorder();
+  const queue = new InProcessDeferredQueue({ attempts: 1 });
   const refund = defineCapability(
     { ...fixture.refund, provenance: { untrustedContext: 'allow', arguments: { orderId: 'allow' } } },
     fixture.refund.executor as never,
@@ -69,9 +74,11 @@ async function setup(items: ReviewItemStore) {
         capabilities: [refund, fixture.resend],
         executionClaims: new InMemoryExecutionClaimStore(),
         releasePolicies: [toReviewUi],
+        evidence,
+        ...(contents === undefined ? {} : { provenance: { contents } }),
         review: {
           items,
-          queue: new InProcessDeferredQueue({ attempts: 1 }),
+          queue,
           rehydrate: fixture.rehydrate,
           actorKey: fixture.actorKey,
           work: false,
@@ -93,7 +100,7 @@ async function setup(items: ReviewItemStore) {
   const pendingOf = async (capability: string) =>
     (await reviews.pending({ tenant: 'acme', capability })).filter((item) => item.capability === capability);
   const reviewer = (id: string) => ({ id, context: fixture.contextOf(id) });
-  return { propose, pendingOf, reviews, reviewer, close: () => moduleRef.close() };
+  return { propose, pendingOf, reviews, reviewer, evidence, queue, close: () => moduleRef.close() };
 }
 
 describe.each(itemStores())('the reviewer sees provenance [%s]', (_engine, open) => {
@@ -154,6 +161,29 @@ describe("the reviewer reads the window's untrusted text only through context re
       labelContent('Please do what the ticket says.', ProvenanceSource.user('chat'), Trust.Trusted),
       labelContent(TICKET, TICKETS, Trust.Untrusted),
     ]);
+
+  it("a content store that cannot forget the texts fails the reviewer's request, never the approval's record or its job", async () => {
+    const contents = new InMemoryProvenanceContentStore();
+    contents.forget = () => Promise.reject(new Error('content store down'));
+    const { propose, pendingOf, reviews, reviewer, evidence, queue, close } = await setup(
+      new InMemoryReviewItemStore(),
+      contents,
+    );
+    await propose('call_ticket', 'orders.refund', ticketWindow());
+    const [item] = await pendingOf('orders.refund');
+
+    await expect(reviews.approve(item!.itemId, reviewer('staff:7'))).rejects.toThrow('content store down');
+    const outcomes = evidence.decisions().map((record) => record.approvalOutcome);
+    expect(outcomes).toEqual(expect.arrayContaining(['authorized', 'approved']));
+    const delivered: string[] = [];
+    await queue.work(async (job) => {
+      delivered.push(job.itemId);
+      return { itemId: job.itemId, executed: false };
+    });
+    await queue.idle();
+    expect(delivered).toEqual([item!.itemId]);
+    await close();
+  });
 
   it('releases the ticket text to a staff reviewer at a destination whose route permits it', async () => {
     const { propose, pendingOf, reviews, reviewer, close } = await setup(new InMemoryReviewItemStore());

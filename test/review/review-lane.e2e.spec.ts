@@ -208,7 +208,7 @@ describe('the review lane', () => {
       ['no queue', { queue: undefined }, /needs queue \(a DeferredQueue\)/],
       ['no execution-claim store', { claims: false }, /needs an execution-claim store/],
     ] as const)(
-      'is refused at boot with a lane that has %s, even without a requiresReview capability',
+      'is refused at boot with a working lane that has %s, even without a requiresReview capability',
       async (_, missing, message) => {
         const fixture = refundFixture({ record: async () => {} });
         const lane = {
@@ -234,8 +234,9 @@ describe('the review lane', () => {
         const refused = boot({ ...lane, ...without }, claims);
         await expect(refused).rejects.toThrow(VerdictConfigurationError);
         await expect(refused).rejects.toThrow(message);
-        // Control: the whole lane boots.
+        // Controls: the whole lane boots; so does a web-only process's lane without rehydrate or claims (it runs no job).
         await expect(boot(lane, true)).resolves.toBeDefined();
+        await expect(boot({ ...lane, rehydrate: undefined, work: false }, false)).resolves.toBeDefined();
       },
     );
 

@@ -1,4 +1,11 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown, Optional } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  Optional,
+} from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import type { ActionContext } from '../context/action-context.js';
@@ -61,6 +68,21 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
     await this.options.review?.queue.close();
   }
 
+  /**
+   * A deployment fault, never a refusal: a worker handed an approved item of a capability it does not register fails
+   * the job (the queue retries it) and logs why; the item stays `approved` for a worker that has it, or an operator's
+   * re-queue.
+   */
+  private assertRegistered(item: ReviewItem): void {
+    if (this.registry.find(item.capability) !== undefined) return;
+    const error = new VerdictConfigurationError(
+      `This worker does not register capability "${item.capability}", which a review item it was handed needs: run workers with every capability the lane queues.`,
+      { capability: item.capability },
+    );
+    new Logger('Verdict').error(`${error.message} (review item ${reviewItemFingerprint(item.id)})`);
+    throw error;
+  }
+
   /** Runs one job. Refusals are answered (`executed: false`) and recorded; application faults reject. */
   async run(job: DeferredJob): Promise<DeferredJobOutcome> {
     const lane = this.lane();
@@ -71,12 +93,6 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
       await this.dispatch('review', itemId, Decision.deny(Stage.Review, 'no such review item'), 'not_found', now);
       return { itemId, executed: false };
     }
-    // A deployment fault, never a refusal: the job fails (the queue retries it) and the item stays as it is.
-    if (this.registry.find(item.capability) === undefined)
-      throw new VerdictConfigurationError(
-        `This worker does not register capability "${item.capability}", which a review item it was handed needs: run workers with every capability the lane queues.`,
-        { capability: item.capability },
-      );
     if (item.status !== ReviewItemStatus.Approved) {
       // Rejected, pending or settled already: nothing runs, and the item keeps the state it has.
       await this.dispatch(
@@ -90,6 +106,7 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
     }
     if (isReviewItemExpired(item, now))
       return this.refuse(item, Decision.deny(Stage.Review, 'the review item expired before execution'), 'expired');
+    this.assertRegistered(item);
     const context = await this.rehydrate(lane, item);
     if (context === null)
       return this.refuse(

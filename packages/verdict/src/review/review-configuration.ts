@@ -44,26 +44,28 @@ export function assertReviewConfigured(
 }
 
 /**
- * Boot-time checks of the module's review lane, whenever `review` is given: its item store, its queue and the
- * `rehydrate` hook (without one the module would boot, take approvals, then fail every job), and an execution-claim
- * store (every deferred run's last gate, for `VerdictService.enqueue` as for `requiresReview`).
+ * Boot-time checks of the module's review lane, whenever `review` is given: its item store and its queue; in a
+ * process that works the queue (`work` is not `false`), the `rehydrate` hook and an execution-claim store too (each
+ * deferred run rehydrates its requester and is admitted by a claim), without which it would boot, take approvals,
+ * then fail every job. A web-only process parks and queues items, and needs neither.
  *
  * @throws VerdictConfigurationError naming what is missing.
  */
 export function assertReviewLane(options: ReviewOptions): void {
   const lane = options.review;
   if (lane === undefined) return;
+  const works = lane.work !== false;
   const missing = [
     typeof lane.items?.find !== 'function' && 'items (a ReviewItemStore)',
     typeof lane.queue?.enqueue !== 'function' && 'queue (a DeferredQueue)',
-    typeof lane.rehydrate !== 'function' && 'rehydrate (the requester lookup)',
+    works && typeof lane.rehydrate !== 'function' && 'rehydrate (the requester lookup)',
   ].filter((name) => name !== false);
   if (missing.length > 0)
     throw new VerdictConfigurationError(
       `The review lane needs ${missing.join(', ')}: pass review: { items, queue, rehydrate } to VerdictModule.forRoot.`,
     );
-  if (options.executionClaims === undefined)
+  if (works && options.executionClaims === undefined)
     throw new VerdictConfigurationError(
-      'The review lane needs an execution-claim store: every deferred run is admitted by an execution claim (pass `executionClaims`).',
+      'The review lane of a process that works its queue needs an execution-claim store: every deferred run is admitted by an execution claim (pass `executionClaims`, or `work: false` in a web-only process).',
     );
 }

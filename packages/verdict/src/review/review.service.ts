@@ -210,8 +210,9 @@ export class ReviewService {
     const lane = this.lane();
     const now = this.now();
     const item = await lane.items.find(itemId);
+    // The worker that runs it must register its capability (else its job fails); this process need not.
     const outcome: RequeueOutcome =
-      item === null || this.registry.find(item.capability) === undefined
+      item === null
         ? 'not_found'
         : item.status !== ReviewItemStatus.Approved
           ? 'invalid_state'
@@ -270,8 +271,6 @@ export class ReviewService {
     const transition = await lane.items.decide({ id: itemId, verdict, by: reviewer.id, now });
     trail.markMutated();
     const applied = transition.outcome === 'approved' || transition.outcome === 'rejected';
-    // Decided: nothing is left to show a reviewer, so the window's texts go (ADR 0042).
-    if (applied) await this.contents.forget(item?.provenance);
     trail.record(
       applied
         ? Decision.permit(Stage.Review, `${transition.outcome} by ${reviewer.id}`)
@@ -282,6 +281,9 @@ export class ReviewService {
     if (transition.outcome === 'approved') await lane.queue.enqueue({ itemId });
     if (transition.outcome === 'rejected' && transition.item !== null)
       this.refused(transition.item, Decision.deny(Stage.Review, 'rejected'));
+    // Decided: nothing is left to show a reviewer, so the window's texts go (ADR 0042). Last: a store that cannot
+    // forget them fails the request, but never the decision's record or its job.
+    if (applied) await this.contents.forget(item?.provenance);
     return { outcome: transition.outcome, itemId };
   }
 
