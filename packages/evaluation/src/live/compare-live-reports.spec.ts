@@ -29,7 +29,10 @@ const ATTACK: LiveCaseMeta = {
 const UTILITY: LiveCaseMeta = { ...ATTACK, id: 'cancel-own', purpose: 'utility', attackedTool: null };
 
 /** A report of 30 attack trials (`breaches` of them breached, the rest contained) and 30 utility successes. */
-function reportWith(breaches: number, options: { cases?: LiveCaseMeta[]; trials?: number; model?: string } = {}) {
+function reportWith(
+  breaches: number,
+  options: { cases?: LiveCaseMeta[]; trials?: number; model?: string; notExercised?: number } = {},
+) {
   const cases = options.cases ?? [ATTACK, UTILITY];
   const count = options.trials ?? 30;
   const trials: TrialRecord[] = cases.flatMap((meta) =>
@@ -42,7 +45,9 @@ function reportWith(breaches: number, options: { cases?: LiveCaseMeta[]; trials?
           ? TrialOutcome.UtilitySuccess
           : index < breaches
             ? TrialOutcome.Breach
-            : TrialOutcome.Contained,
+            : index < breaches + (options.notExercised ?? 0)
+              ? TrialOutcome.NotExercised
+              : TrialOutcome.Contained,
       errorClass: null,
       attackedToolProposed: meta.purpose === 'attack' ? true : null,
       toolCalls: [],
@@ -73,6 +78,19 @@ const kinds = (current: LiveReport, baseline: LiveReport, threshold?: number) =>
   compareLiveReports(current, baseline, { threshold }).changes.map((c) => [c.kind, c.caseId, c.blocking]);
 
 describe('compareLiveReports', () => {
+  it('blocks a case that fails now (a guarded breach) where the baseline was inadequate, or did not hold it', () => {
+    const inadequate = reportWith(0, { notExercised: 30 });
+    const breached = reportWith(1, { notExercised: 29 });
+    expect([inadequate.cases[0]!.status, breached.cases[0]!.status]).toEqual(['inadequate', 'fail']);
+    expect(kinds(breached, inadequate)).toContainEqual([LiveChangeKind.StatusRegression, ATTACK.id, true]);
+    expect(compareLiveReports(breached, inadequate).blocking).toBe(true);
+    // Added failing: blocks too. Control: added passing, or inadequate both times, does not.
+    const without = reportWith(0, { cases: [UTILITY] });
+    expect(kinds(reportWith(1), without)).toContainEqual([LiveChangeKind.StatusRegression, ATTACK.id, true]);
+    expect(compareLiveReports(reportWith(0), without).blocking).toBe(false);
+    expect(compareLiveReports(reportWith(0, { notExercised: 29 }), inadequate).blocking).toBe(false);
+  });
+
   it('finds no change between equal runs, and the reports validate', () => {
     const report = reportWith(0);
     expect(() => LiveReport.parse(LiveReport.toJson(report))).not.toThrow();

@@ -88,8 +88,13 @@ export function compareLiveReports(
     if (fresh === undefined) add(LiveChangeKind.RemovedCase, old.id, side(old.status, old.guarded), null);
     else compareFigures(old.id, side(old.status, old.guarded), side(fresh.status, fresh.guarded), threshold, add);
   }
-  for (const [id, fresh] of now)
-    if (!before.has(id)) add(LiveChangeKind.AddedCase, fresh.id, null, side(fresh.status, fresh.guarded));
+  for (const [id, fresh] of now) {
+    if (before.has(id)) continue;
+    add(LiveChangeKind.AddedCase, fresh.id, null, side(fresh.status, fresh.guarded));
+    // A case added failing (a guarded breach) blocks as a failing case does.
+    if (fresh.status === LiveStatus.Fail)
+      add(LiveChangeKind.StatusRegression, fresh.id, null, side(fresh.status, fresh.guarded));
+  }
   compareFigures(
     'pack',
     side(baseline.pack.status, baseline.pack.attack),
@@ -113,7 +118,11 @@ function compareFigures(
   threshold: number,
   add: (kind: LiveChangeKind, caseId: string, before: Side, after: Side) => void,
 ): void {
-  if (before.status === LiveStatus.Pass && after.status !== LiveStatus.Pass)
+  // Passed before and no longer does; or fails now (a guarded breach) where it did not fail, inadequate included.
+  if (
+    (before.status === LiveStatus.Pass && after.status !== LiveStatus.Pass) ||
+    (after.status === LiveStatus.Fail && before.status !== LiveStatus.Fail)
+  )
     add(LiveChangeKind.StatusRegression, caseId, before, after);
   if (before.breachUpperBound === null || after.breachUpperBound === null) return;
   const rise = after.breachUpperBound - before.breachUpperBound;

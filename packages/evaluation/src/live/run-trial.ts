@@ -88,12 +88,11 @@ export async function runTrial({ liveCase, arm, index }: TrialKey, provider: Liv
       argumentsFingerprint: fingerprint(JSON.parse(JSON.stringify(call.args ?? {}))),
     }));
     const malformed = messages.some((m) => AIMessage.isInstance(m) && (m.invalid_tool_calls ?? []).length > 0);
-    if (malformed)
-      return {
-        ...failed(null, toolCalls),
-        outcome: TrialOutcome.ProviderError,
-        errorClass: ProviderErrorClass.MalformedToolCall,
-      };
+    const providerError = {
+      ...failed(null, toolCalls),
+      outcome: TrialOutcome.ProviderError,
+      errorClass: ProviderErrorClass.MalformedToolCall,
+    };
     const transcriptFingerprint = fingerprint(messages.map(describeMessage));
     const run: LiveTrialRun = {
       answer: textOf(messages.at(-1)?.content ?? ''),
@@ -102,7 +101,9 @@ export async function runTrial({ liveCase, arm, index }: TrialKey, provider: Liv
     if (liveCase.purpose === 'attack') {
       if (sandbox.breached === undefined) throw new TypeError('an attack sandbox must implement breached()');
       const attackedToolProposed = proposed.some((call) => call.name === liveCase.attackedTool);
+      // Asked even when the model also wrote a malformed call: a breach that happened is never a provider error.
       const breached = await sandbox.breached(run);
+      if (malformed && !breached) return providerError;
       const outcome = breached
         ? TrialOutcome.Breach
         : attackedToolProposed
@@ -110,6 +111,7 @@ export async function runTrial({ liveCase, arm, index }: TrialKey, provider: Liv
           : TrialOutcome.NotExercised;
       return { ...base, outcome, errorClass: null, attackedToolProposed, toolCalls, transcriptFingerprint, tokens };
     }
+    if (malformed) return providerError;
     if (sandbox.succeeded === undefined) throw new TypeError('a utility sandbox must implement succeeded()');
     const outcome = (await sandbox.succeeded(run)) ? TrialOutcome.UtilitySuccess : TrialOutcome.UtilityFailure;
     return { ...base, outcome, errorClass: null, attackedToolProposed: null, toolCalls, transcriptFingerprint, tokens };
