@@ -118,6 +118,29 @@ describe('verdict mcp pin|diff (a real SDK server on loopback)', () => {
       // What the server said is still shown, the token in it replaced.
       expect(answer.stdout + answer.stderr).toContain('denied: [redacted]');
     }
+    // A token with a quote and a backslash, echoed as JSON: escaped, it is still never printed.
+    const escaping = createServer((request, response) =>
+      response
+        .writeHead(401, { 'content-type': 'text/plain' })
+        .end(`denied: ${JSON.stringify({ authorization: request.headers.authorization })}`),
+    );
+    await new Promise<void>((resolve) => escaping.listen(0, '127.0.0.1', resolve));
+    const quoted = 's3cr"et\\tok-0f9e8d7c';
+    const escaped = await inProcessCli(
+      {},
+      'mcp',
+      'diff',
+      'files',
+      `http://127.0.0.1:${(escaping.address() as AddressInfo).port}/mcp`,
+      '--lockfile',
+      lockfile,
+      '--header',
+      `Authorization: Bearer ${quoted}`,
+    );
+    expect(escaped.code).toBe(1);
+    expect(escaped.stdout + escaped.stderr).not.toMatch(/s3cr|0f9e8d7c/);
+    expect(escaped.stdout + escaped.stderr).toContain('[redacted]');
+    await new Promise((resolve) => escaping.close(resolve));
     const pasted = await mcp('diff', '--header', `Bearer${token}`);
     expect(pasted.code).toBe(2);
     expect(pasted.stdout + pasted.stderr).not.toContain(token);

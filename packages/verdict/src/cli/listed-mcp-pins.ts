@@ -132,12 +132,14 @@ export async function reviewMcpServer(
 export const REDACTED = '[redacted]';
 
 /**
- * `message` with every `--header` value replaced by {@link REDACTED}: the whole value, its URL-encoded form, and
- * each of its words of four characters or more (a bearer token is quoted without its scheme).
+ * `message` with every `--header` value replaced by {@link REDACTED}: the whole value and each of its words of four
+ * characters or more (a bearer token is quoted without its scheme), each as written, URL-encoded and JSON-escaped (a
+ * server that answers with the headers it received as JSON).
  */
 export function redactedHeaderValues(message: string, headers: Readonly<Record<string, string>>): string {
   const secrets = Object.values(headers)
-    .flatMap((value) => [value, encodeURIComponent(value), ...value.split(/\s+/).filter((word) => word.length >= 4)])
+    .flatMap((value) => [value, ...value.split(/\s+/).filter((word) => word.length >= 4)])
+    .flatMap((secret) => [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])
     .filter((secret) => secret.length > 0)
     .sort((a, b) => b.length - a.length);
   return secrets.reduce((text, secret) => text.split(secret).join(REDACTED), message);

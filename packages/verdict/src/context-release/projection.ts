@@ -225,8 +225,8 @@ class ProjectionRun {
   /** A released subtree, copied leaf by leaf so that redaction and scanning see every leaf's source path. */
   private whole(value: unknown, redact: Reach, scan: Reach, shape: PathShape): unknown {
     if (!isContainer(value)) return this.leaf(value, redact.covered, scan.covered, shape);
-    if (!Array.isArray(value) && this.keysAreData(this.keysOf(value), redact))
-      return this.leaf(value, true, false, shape);
+    const keys = Array.isArray(value) ? [] : this.keysOf(value);
+    if (this.keysAreData(keys, redact)) return this.leaf(value, true, false, shape);
     if (this.ancestors.has(value)) this.fail('cycle');
     if (this.outPath.length >= MAX_CANONICAL_DEPTH) this.fail(`nested deeper than ${MAX_CANONICAL_DEPTH} levels`);
     this.ancestors.add(value);
@@ -243,7 +243,7 @@ class ProjectionRun {
       }
     } else {
       const fields: Record<string, unknown> = (out = {});
-      for (const key of this.keysOf(value)) {
+      for (const key of keys) {
         const item = value[key];
         if (item === undefined) continue;
         fields[key] = this.wholeChild(item, redact, scan, key, key, this.shapes.key(shape, key)); // never a forbidden key (see keysOf)
