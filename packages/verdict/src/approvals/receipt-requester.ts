@@ -24,11 +24,10 @@ export function askedBy(
     return false;
   // A capability without its own policy is confirmed for provenance with the module's actorKey (ADR 0025).
   const actorKey = definition.requiresConfirmation?.actorKey ?? moduleActorKey;
-  const key = actorKey === undefined ? (requester.actor as JsonValue) : actorKey(requester.actor);
-  if (isMissingKey(key)) return false;
+  if (isMissingKey(actorKey === undefined ? requester.actor : actorKey(requester.actor))) return false;
   // Any other fault of the requester's context (a malformed conversation id, an actor that is not JSON) is a wiring
-  // fault, thrown as it is: never "nothing pending". The key is asked once.
-  const principal = receiptPrincipal(requester, () => key, receipt.capability);
+  // fault, thrown as it is: never "nothing pending".
+  const principal = receiptPrincipal(requester, actorKey, receipt.capability);
   return (
     principal.fingerprint === receipt.principalFingerprint &&
     principal.conversationFingerprint === receipt.conversationFingerprint
