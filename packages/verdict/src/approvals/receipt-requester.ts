@@ -23,11 +23,12 @@ export function askedBy(
   if (definition === undefined || receipt.principalFingerprint == null || receipt.conversationFingerprint == null)
     return false;
   // A capability without its own policy is confirmed for provenance with the module's actorKey (ADR 0025).
-  const actorKey = definition.requiresConfirmation?.actorKey ?? moduleActorKey;
-  if (isMissingKey(actorKey === undefined ? requester.actor : actorKey(requester.actor))) return false;
+  const actorKey = definition.requiresConfirmation?.actorKey ?? moduleActorKey ?? ((actor: any): JsonValue => actor);
+  const key = actorKey(requester.actor);
+  if (isMissingKey(key)) return false;
   // Any other fault of the requester's context (a malformed conversation id, an actor that is not JSON) is a wiring
-  // fault, thrown as it is: never "nothing pending".
-  const principal = receiptPrincipal(requester, actorKey, receipt.capability);
+  // fault, thrown as it is: never "nothing pending". The key is asked once.
+  const principal = receiptPrincipal(requester, () => key, receipt.capability);
   return (
     principal.fingerprint === receipt.principalFingerprint &&
     principal.conversationFingerprint === receipt.conversationFingerprint
