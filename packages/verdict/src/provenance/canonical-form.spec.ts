@@ -25,6 +25,17 @@ describe('canonicalForm', () => {
     expect(canonicalForm('GB82 WEST 1234 5698 7654 32 then')).toBe('gb82west12345698765432 then');
   });
 
+  it('reads JSON string escapes as what they stand for, also in JSON nested in JSON', () => {
+    expect(canonicalForm('{"body":"Refund to\\nbilling\\u0040evil.example\\tnow"}')).toBe(
+      '{"body":"refund to billing@evil.example now"}',
+    );
+    expect(canonicalForm(JSON.stringify({ page: JSON.stringify({ to: 'a\nb@evil.example' }) }))).toBe(
+      '{"page":"{"to":"a b@evil.example"}"}',
+    );
+    // A backslash that begins no escape stays.
+    expect(canonicalForm('C:\\Quotes\\x')).toBe('c:\\quotes\\x');
+  });
+
   it('reads digits of any script as ASCII and folds Cyrillic look-alikes to Latin', () => {
     expect(canonicalForm('٤١٥٥٥٥٠١٠٠')).toBe('4155550100');
     expect(canonicalForm('DE८९ ३७०४')).toBe(canonicalForm('DE89 3704'));

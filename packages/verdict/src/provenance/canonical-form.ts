@@ -19,6 +19,14 @@ const DOTTED_GROUPS = /(?<![\p{L}\p{N}.])\d+(?:\.\d+){2,}(?![\p{L}\p{N}]|\.\d)/g
 /** One or two separators between digits (`+1 (415) 555-0100`, `10 000`, `4111 1111 1111 1111`, `4111_1111`). */
 const DIGIT_SEPARATOR = /(?<=\d)[ \-/()_]{1,2}(?=\d)/gu;
 
+/**
+ * A JSON string escape (`\n`, `\t`, `\u0040`, `\/`, …): a model reads a tool's JSON as the text the escape stands for,
+ * so provenance reads it so too. Text that nests JSON in JSON escapes twice: decoded up to {@link ESCAPE_DEPTH} times.
+ */
+const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g;
+const ESCAPE_DEPTH = 3;
+const ESCAPED: Readonly<Record<string, string>> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
 const CHUNK = 1 << 16;
 const SPLIT = /(?<=\s)[A-Za-z]{5,}(?=\s)/g;
 
@@ -26,6 +34,8 @@ const SPLIT = /(?<=\s)[A-Za-z]{5,}(?=\s)/g;
  * The one form in which provenance compares values and content, applied alike to an argument's value and to
  * every text of the window, so that a trusted spelling of a value clears any other spelling of it:
  *
+ * 0. JSON string escapes read as what they stand for (`mail\nbilling@evil.example` reads `mail⏎billing@…`,
+ *    `\u0040` reads `@`), so that a value in a tool's JSON is found as a model reads it;
  * 1. Unicode NFKC, format characters (Cf) removed, every decimal digit (`\p{Nd}`) as ASCII, lower case,
  *    confusables folded to their UTS #39 prototype (`confusableSkeleton`), a host's punycode labels in Unicode and
  *    folded alike (`unicodeHosts`: `xn--bcher-kva.example` reads `bücher.example`), white space collapsed; a line
@@ -59,7 +69,8 @@ export function literalForm(text: string): string {
   return formOf(text, false);
 }
 
-function formOf(text: string, fold: boolean): string {
+function formOf(escaped: string, fold: boolean): string {
+  const text = unescapeJson(escaped);
   if (text.length <= 2 * CHUNK) return canonicalChunk(text, fold);
   // A long text is read in chunks of about 64 KB, so that every pass works on a string the processor's caches
   // hold: the cost per byte stays the same at 10 MB as at 100 KB. A chunk ends after a word of five ASCII letters
@@ -110,4 +121,17 @@ function canonicalChunk(text: string, fold: boolean): string {
     .replace(DOTTED_GROUPS, (groups) => groups.replaceAll('.', ''))
     .replace(DIGIT_SEPARATOR, '');
   return hardBreaks ? grouped.replaceAll('\n', ' ') : grouped;
+}
+
+/** `text` with its JSON string escapes decoded (see {@link JSON_ESCAPE}); a text without a backslash as it is. */
+function unescapeJson(text: string): string {
+  let decoded = text;
+  for (let depth = 0; depth < ESCAPE_DEPTH && decoded.includes('\\'); depth++) {
+    const next = decoded.replace(JSON_ESCAPE, (_, code: string | undefined, char: string | undefined) =>
+      code !== undefined ? String.fromCharCode(Number.parseInt(code, 16)) : (ESCAPED[char!] ?? char!),
+    );
+    if (next === decoded) break;
+    decoded = next;
+  }
+  return decoded;
 }
