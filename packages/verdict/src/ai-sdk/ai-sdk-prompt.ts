@@ -10,12 +10,15 @@ export type AiSdkToolOutput = Extract<
   { type: 'tool-result' }
 >['output'];
 
-/** The text parts of a user or assistant message, joined; other parts (files, tool calls, reasoning) are not text. */
+/**
+ * The text parts of a user or assistant message, each on a line of its own (two parts are never read as one word); other
+ * parts (files, tool calls, reasoning) are not text.
+ */
 export function partsText(content: readonly { type: string }[]): string {
   return content
     .filter((part): part is { type: 'text'; text: string } => part.type === 'text')
     .map((part) => part.text)
-    .join('');
+    .join('\n');
 }
 
 /**
@@ -37,7 +40,7 @@ export function toolResultText(output: AiSdkToolOutput): string {
           const data = part.type === 'file' ? (part.data as { type?: string; text?: unknown }) : undefined;
           return data?.type === 'text' && typeof data.text === 'string' ? data.text : '';
         })
-        .join('');
+        .join('\n');
     case 'execution-denied':
       return output.reason ?? '';
     default:

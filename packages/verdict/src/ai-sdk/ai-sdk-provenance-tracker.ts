@@ -92,17 +92,18 @@ export class AiSdkProvenanceTracker {
         const context = this.windows.current();
         const window = await this.windowOf(params.prompt as AiSdkPrompt, params.tools);
         const { stream, ...rest } = await doStream();
-        const texts: string[] = [];
+        // Each text of the answer by its id, in order: the prompt holds each as a part of its own (`partsText`).
+        const texts = new Map<string, string>();
         const tracked = stream.pipeThrough(
           new TransformStream<StreamPart, StreamPart>({
             transform: (part, controller) => {
               // Remembered before the part goes on: the SDK runs the tool once it reads the call.
               if (part.type === 'tool-call') this.proposed(part, window, context);
-              else if (part.type === 'text-delta') texts.push(part.delta);
+              else if (part.type === 'text-delta') texts.set(part.id, (texts.get(part.id) ?? '') + part.delta);
               controller.enqueue(part);
             },
             flush: async () => {
-              await this.labeller.labelAnswer(texts.join(''), window);
+              await this.labeller.labelAnswer([...texts.values()].join('\n'), window);
             },
           }),
         );
@@ -164,7 +165,7 @@ export class AiSdkProvenanceTracker {
       if (part.type === 'tool-call') this.proposed(part, window, context);
       else if (part.type === 'text') texts.push(part.text);
     }
-    await this.labeller.labelAnswer(texts.join(''), window);
+    await this.labeller.labelAnswer(texts.join('\n'), window);
   }
 
   private proposed(

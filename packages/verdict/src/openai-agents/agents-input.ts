@@ -29,7 +29,7 @@ export function windowTextOf(item: AgentInputItem): AgentsWindowText | undefined
   return { role: 'assistant', text: JSON.stringify(item) };
 }
 
-/** A message's content: its string, or its text parts (`input_text`, `output_text`) joined. */
+/** A message's content: its string, or its text parts (`input_text`, `output_text`), each on a line of its own. */
 export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
@@ -37,7 +37,7 @@ export function contentText(content: unknown): string {
     .map((part: { type?: string; text?: unknown }) =>
       (part.type === 'input_text' || part.type === 'output_text') && typeof part.text === 'string' ? part.text : '',
     )
-    .join('');
+    .join('\n');
 }
 
 /** A function result's output as the model reads it: its string, its text, or its whole JSON. */
