@@ -22,8 +22,9 @@ export function partsText(content: readonly { type: string }[]): string {
 }
 
 /**
- * What the model reads of a tool result, as text: its text, its JSON, or its content's text parts and inline text
- * files (an image or a file by bytes or URL has no text: the result is labelled all the same).
+ * What the model reads of a tool result, as text: its text, its JSON, or its content's text parts, inline text files
+ * and the URLs and names of its files, each on a line of its own (a file's bytes are not text: the result is
+ * labelled all the same).
  */
 export function toolResultText(output: AiSdkToolOutput): string {
   switch (output.type) {
@@ -37,8 +38,13 @@ export function toolResultText(output: AiSdkToolOutput): string {
       return output.value
         .map((part) => {
           if (part.type === 'text') return part.text;
-          const data = part.type === 'file' ? (part.data as { type?: string; text?: unknown }) : undefined;
-          return data?.type === 'text' && typeof data.text === 'string' ? data.text : '';
+          if (part.type !== 'file') return '';
+          // A file's inline text, or the URL a provider fetches it from, and its name: what the model is shown.
+          const data = part.data as { type?: string; text?: unknown; url?: unknown };
+          const shown = data.type === 'text' ? data.text : data.type === 'url' ? data.url : undefined;
+          return [shown === undefined ? '' : String(shown), part.filename ?? '']
+            .filter((text) => text !== '')
+            .join('\n');
         })
         .join('\n');
     case 'execution-denied':
