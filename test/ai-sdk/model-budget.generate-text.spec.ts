@@ -1,7 +1,15 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { TestingModule } from '@nestjs/testing';
-import { type LanguageModelMiddleware, generateText, simulateReadableStream, streamText, wrapLanguageModel } from 'ai';
+import {
+  type LanguageModelMiddleware,
+  Output,
+  generateText,
+  simulateReadableStream,
+  streamText,
+  wrapLanguageModel,
+} from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
+import { z } from 'zod';
 import {
   ActionContextStore,
   type ActionContext,
@@ -56,7 +64,18 @@ const fillMissingUsage: LanguageModelMiddleware = {
 const middlewareFor = (usage: Usage, budget: LanguageModelMiddleware) =>
   usage === 'empty' ? [fillMissingUsage, budget] : budget;
 
-async function setup(limit: number, measure: 'tokens' | 'cost' = 'tokens') {
+/** A report of many described fields: its JSON schema alone is several thousand bytes. */
+const LARGE_REPORT = z.object(
+  Object.fromEntries(
+    Array.from({ length: 80 }, (_, index) => [
+      `finding_${index}`,
+      z.string().describe("One finding of the audit, in the customer's own words, with its evidence."),
+    ]),
+  ),
+);
+const SMALL_REPORT = z.object({ answer: z.string() });
+
+async function setup(limit: number, measure: 'tokens' | 'cost' = 'tokens', { estimate = true } = {}) {
   const { moduleRef } = await documentsFixture().boot({
     budgets: new InMemoryBudgetStore(),
     actorKey: (actor: { id: string }) => actor.id,
@@ -68,7 +87,7 @@ async function setup(limit: number, measure: 'tokens' | 'cost' = 'tokens') {
   booted.push(moduleRef);
   const contexts = moduleRef.get(ActionContextStore);
   const gate = moduleRef.get(ModelBudgetGate);
-  const middleware = aiSdkModelBudget(gate, contexts, { estimateInputTokens: () => 60 });
+  const middleware = aiSdkModelBudget(gate, contexts, estimate ? { estimateInputTokens: () => 60 } : {});
   const remaining = async (context: ActionContext) => (await gate.standing(context))[0]!.remaining;
   /** One `generateText` as `who`, the provider reporting `usage`. */
   const generate = (who: ActionContext, usage: Usage, modelId = 'mock-small') => {
@@ -83,6 +102,24 @@ async function setup(limit: number, measure: 'tokens' | 'cost' = 'tokens') {
     });
     const model = wrapLanguageModel({ model: mock, middleware: middlewareFor(usage, middleware) });
     const result = contexts.run(who, () => generateText({ model, prompt: 'Hello', maxOutputTokens: MAX_OUTPUT }));
+    return { mock, result };
+  };
+  /** One `generateText` as `who` asking for an object of `schema` (none: text), the provider answering `answer`. */
+  const generateObject = (who: ActionContext, schema: z.ZodObject | undefined, answer: string) => {
+    const mock = new MockLanguageModelV4({
+      modelId: 'mock-small',
+      doGenerate: {
+        content: [{ type: 'text', text: answer }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: reported({ input: 20, output: 5 }),
+        warnings: [],
+      },
+    });
+    const model = wrapLanguageModel({ model: mock, middleware });
+    const output = schema === undefined ? undefined : Output.object({ schema });
+    const result = contexts.run(who, () =>
+      generateText({ model, prompt: 'Hello', maxOutputTokens: MAX_OUTPUT, output }),
+    );
     return { mock, result };
   };
   /** One `streamText` as `who`, read to its end. */
@@ -106,7 +143,7 @@ async function setup(limit: number, measure: 'tokens' | 'cost' = 'tokens') {
       return result.text;
     });
   };
-  return { generate, stream, remaining, gate };
+  return { generate, generateObject, stream, remaining, gate };
 }
 
 describe('model budgets as AI SDK language-model middleware', () => {
@@ -135,6 +172,24 @@ describe('model budgets as AI SDK language-model middleware', () => {
     expect(await remaining(alice)).toBe(1_000);
     await gate.reserve(alice, { model: 'mock-small', inputTokens: 60, maxOutputTokens: MAX_OUTPUT });
     expect(await remaining(alice)).toBe(900);
+  });
+
+  it('attack: without estimateInputTokens, a structured output whose schema alone exceeds the budget never reaches the provider, and nothing is spent', async () => {
+    const { generateObject, remaining } = await setup(1_000, 'tokens', { estimate: false });
+    const refused = generateObject(alice, LARGE_REPORT, '{}');
+    await expect(refused.result).rejects.toBeInstanceOf(ModelBudgetExceededError);
+    expect(refused.mock.doGenerateCalls).toHaveLength(0);
+    expect(await remaining(alice)).toBe(1_000);
+  });
+
+  it('control: without estimateInputTokens, the same prompt as text or with a small schema completes under the same limit', async () => {
+    const { generateObject, remaining } = await setup(1_000, 'tokens', { estimate: false });
+    expect((await generateObject(alice, undefined, 'Answered.').result).text).toBe('Answered.');
+    const small = generateObject(bob, SMALL_REPORT, '{"answer":"Answered."}');
+    expect((await small.result).output).toEqual({ answer: 'Answered.' });
+    expect(small.mock.doGenerateCalls[0]?.responseFormat).toMatchObject({ type: 'json' });
+    expect(await remaining(alice)).toBe(975);
+    expect(await remaining(bob)).toBe(975);
   });
 
   it('keeps the estimate when the provider reports no usage', async () => {

@@ -4,7 +4,7 @@ import { tool } from '@langchain/core/tools';
 import { Module } from '@nestjs/common';
 import { EventEmitter2, EventEmitterModule } from '@nestjs/event-emitter';
 import type { TestingModule } from '@nestjs/testing';
-import { createAgent } from 'langchain';
+import { createAgent, providerStrategy, toolStrategy } from 'langchain';
 import { z } from 'zod';
 import {
   ActionContextStore,
@@ -72,8 +72,39 @@ async function setup(modelBudgets: ModelCallBudgets, { estimate = true, keyAsMet
       .catch(unwrap);
     return { chat, invoked };
   };
-  return { run, remaining, exceeded, contexts, budget };
+  /** A real agent asked for a structured response in `responseFormat`, run in `context`. */
+  const runWithFormat = (context: ActionContext, script: ScriptStep[], responseFormat: unknown) => {
+    const chat = new ScriptedChatModel(script, { model: 'scripted-small', maxTokens: MAX_OUTPUT });
+    const agent = createAgent({
+      model: chat,
+      tools: [lookUp],
+      responseFormat: responseFormat as typeof LARGE_REPORT,
+      middleware: [budget.middleware()],
+    });
+    const invoked = contexts
+      .run(context, () => agent.invoke({ messages: [new HumanMessage('What is in my plan?')] }))
+      .catch(unwrap);
+    return { chat, invoked };
+  };
+  return { run, runWithFormat, remaining, exceeded, contexts, budget };
 }
+
+/** A report of many described fields: its JSON schema alone is several thousand bytes. */
+const LARGE_REPORT = z.object(
+  Object.fromEntries(
+    Array.from({ length: 80 }, (_, index) => [
+      `finding_${index}`,
+      z.string().describe("One finding of the audit, in the customer's own words, with its evidence."),
+    ]),
+  ),
+);
+/** A JSON schema with a title: LangChain's tool strategy names its tool after it. */
+const SMALL_REPORT = {
+  title: 'plan_report',
+  type: 'object',
+  properties: { answer: { type: 'string' } },
+  required: ['answer'],
+};
 
 const lookUp = tool(async () => 'The plan has three steps.', {
   name: 'look_up_plan',
@@ -293,6 +324,46 @@ describe('model budgets on a createAgent agent', () => {
     expect(held[0]).toBeGreaterThanOrEqual(new TextEncoder().encode(question).length + MAX_OUTPUT);
     expect(estimateInputTokens({ messages: [new HumanMessage(question)], tools: [] })).toBeGreaterThan(question.length);
     expect(await remaining(alice)).toEqual({ tokens: 9_990 });
+  });
+
+  it.each([
+    ['a zod schema', LARGE_REPORT],
+    ['a JSON schema', z.toJSONSchema(LARGE_REPORT)],
+    ['toolStrategy(...)', toolStrategy(LARGE_REPORT)],
+    ['providerStrategy(...)', providerStrategy(LARGE_REPORT)],
+    ['an array of schemas', [LARGE_REPORT]],
+  ])(
+    'attack: without estimateInputTokens, a responseFormat (%s) whose schema alone exceeds the budget stops the run before the model is called; nothing is spent',
+    async (_form, responseFormat) => {
+      const { runWithFormat, remaining } = await setup(tokensPerActor(2_000), { estimate: false });
+      const { chat, invoked } = runWithFormat(
+        alice,
+        [{ text: 'never said', usage: { input: 1, output: 1 } }],
+        responseFormat,
+      );
+      await expect(invoked).rejects.toBeInstanceOf(ModelBudgetExceededError);
+      expect(chat.callCount).toBe(0);
+      expect(await remaining(alice)).toEqual({ tokens: 2_000 });
+    },
+  );
+
+  it('control: without estimateInputTokens, the same run without a responseFormat, or with a small one, completes under the same limit', async () => {
+    const { run, runWithFormat, remaining } = await setup(tokensPerActor(2_000), { estimate: false });
+    const plain = run(alice, [{ text: 'Your plan is ready.', usage: { input: 20, output: 5 } }]);
+    expect((await plain.invoked).messages.at(-1)?.content).toBe('Your plan is ready.');
+    const structured = runWithFormat(
+      bob,
+      [
+        {
+          toolCalls: [{ name: 'plan_report', args: { answer: 'ready' }, id: 'call_1' }],
+          usage: { input: 20, output: 5 },
+        },
+      ],
+      SMALL_REPORT,
+    );
+    expect((await structured.invoked).structuredResponse).toEqual({ answer: 'ready' });
+    expect(await remaining(alice)).toEqual({ tokens: 1_975 });
+    expect(await remaining(bob)).toEqual({ tokens: 1_975 });
   });
 
   it('does not boot with model budgets but no store, or a malformed budget; forAgent needs modelBudgets', async () => {

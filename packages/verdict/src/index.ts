@@ -307,6 +307,7 @@ export { foldEffects } from './forbidden-states/fold-effects.js';
 export { MissingTrajectoryError } from './errors/missing-trajectory.error.js';
 export { MissingBudgetScopeError } from './errors/missing-budget-scope.error.js';
 export { InvalidBudgetAmountError } from './errors/invalid-budget-amount.error.js';
+export { InvalidBudgetReservationError } from './errors/invalid-budget-reservation.error.js';
 export { ModelBudgetExceededError } from './errors/model-budget-exceeded.error.js';
 export { UnpricedModelError } from './errors/unpriced-model.error.js';
 export { MissingModelBudgetScopeError } from './errors/missing-model-budget-scope.error.js';

@@ -12,20 +12,21 @@ type ReportedUsage = Awaited<ReturnType<Parameters<WrapGenerate>[0]['doGenerate'
 /** Options of {@link aiSdkModelBudget}. */
 export interface AiSdkModelBudgetOptions {
   /**
-   * Your own count of a call's input tokens (the prompt and the tool definitions), a non-negative safe integer.
-   * Default: an upper bound from their UTF-8 bytes.
+   * Your own count of a call's input tokens (the prompt, the tool definitions and a structured output's schema), a
+   * non-negative safe integer. Default: an upper bound from their UTF-8 bytes — of what the call carries: pass your
+   * own count when the provider adds tokens the call does not carry (images or files passed by URL).
    */
   readonly estimateInputTokens?: (params: CallParams) => number;
 }
 
 /**
  * The module's token and cost budgets (`modelBudgets`, docs/budgets.md) as a Vercel AI SDK language-model middleware:
- * before each call its estimate (the prompt's tokens plus the call's `maxOutputTokens`, else the configured
- * maximum) is reserved in every budget of the action context's actor, tenant or conversation; a call without room
- * never reaches the provider, and `ModelBudgetExceededError` rejects `generateText` / `streamText`. The usage the
- * provider reports is committed and the rest released; without usage, or when the call fails, the estimate is
- * kept. A stream is settled when it finishes; one abandoned before its end keeps its estimate. The model's name is
- * its `modelId`.
+ * before each call its estimate (the tokens of the prompt, the tools and a structured output's schema, plus the
+ * call's `maxOutputTokens`, else the configured maximum) is reserved in every budget of the action context's actor,
+ * tenant or conversation; a call without room never reaches the provider, and `ModelBudgetExceededError` rejects
+ * `generateText` / `streamText`. The usage the provider reports is committed and the rest released; without usage,
+ * or when the call fails, the estimate is kept. A stream is settled when it finishes; one abandoned before its end
+ * keeps its estimate. The model's name is its `modelId`.
  *
  * @example
  * const model = wrapLanguageModel({ model: openai('gpt-4o-mini'), middleware: aiSdkModelBudget(gate, contexts) });
@@ -39,7 +40,7 @@ export function aiSdkModelBudget(
   const reserve = (params: CallParams, model: CallModel): Promise<ModelBudgetHold> =>
     gate.reserve(contexts.require(), {
       model: model.modelId,
-      inputTokens: options.estimateInputTokens?.(params) ?? inputTokenBound(params.prompt, params.tools ?? []),
+      inputTokens: options.estimateInputTokens?.(params) ?? callTokenBound(params),
       maxOutputTokens: params.maxOutputTokens,
     });
   return {
@@ -76,6 +77,16 @@ export function aiSdkModelBudget(
       return { ...result, stream };
     },
   };
+}
+
+/**
+ * The call's bound: its prompt as messages; its tools and, for a structured output (`Output.object(...)`), the JSON
+ * response format with its schema, as tools — the provider is sent, and bills, both.
+ */
+function callTokenBound(params: CallParams): number {
+  const tools: unknown[] = [...(params.tools ?? [])];
+  if (params.responseFormat?.type === 'json') tools.push(params.responseFormat);
+  return inputTokenBound(params.prompt, tools);
 }
 
 /**

@@ -9,6 +9,7 @@ export interface BudgetWindow {
 /** A reservation of `amount` against `limit` in one window. */
 export interface BudgetReservationRequest extends BudgetWindow {
   readonly windowSeconds: number;
+  /** A non-negative safe integer. */
   readonly limit: number;
   /** A non-negative safe integer. */
   readonly amount: number;
@@ -26,6 +27,7 @@ export interface BudgetReservationAnswer {
 
 /** A reserved amount, as the store answered it: what commit and release name. */
 export interface BudgetReservation extends BudgetWindow {
+  /** A non-negative safe integer. */
   readonly amount: number;
 }
 
@@ -33,9 +35,12 @@ export interface BudgetReservation extends BudgetWindow {
  * Spend-budget windows (docs/budgets.md): per (bucket, window) a `spent` and a `reserved` total. A reservation is
  * one atomic conditional statement (`spent + reserved + amount <= limit`), so racing processes never over-spend;
  * commit moves the amount from reserved to spent, release gives it back. Store failures propagate and are never
- * reported as `throttle`.
+ * reported as `throttle`. An amount or limit that is not a non-negative safe integer (`NaN`, negative, fractional)
+ * rejects with `InvalidBudgetReservationError` before anything changes: a negative amount would hand budget back,
+ * and a window holding `NaN` would never refuse again.
  */
 export interface BudgetStore {
+  /** Reserves `amount` if it fits under `limit`; rejects with `InvalidBudgetReservationError` on a malformed one. */
   reserve(request: BudgetReservationRequest): Promise<BudgetReservationAnswer>;
   /** Moves the reservation's amount from reserved to spent; `false` when no such reservation is held (pruned). */
   commit(reservation: BudgetReservation): Promise<boolean>;

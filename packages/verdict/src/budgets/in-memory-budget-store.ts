@@ -1,4 +1,5 @@
 import { pruneEnded } from '../shared/prune-ended.js';
+import { assertBudgetAmount } from './budget-amount.js';
 import type {
   BudgetReservation,
   BudgetReservationAnswer,
@@ -6,7 +7,11 @@ import type {
   BudgetStore,
 } from './budget-store.interface.js';
 
-/** Spend-budget windows in process memory: for tests and single-process development only. */
+/**
+ * Spend-budget windows in process memory: for tests and single-process development only. Like every
+ * `BudgetStore`, it refuses an amount or limit that is not a non-negative safe integer
+ * (`InvalidBudgetReservationError`) before touching a window.
+ */
 export class InMemoryBudgetStore implements BudgetStore {
   private readonly windows = new Map<string, { spent: number; reserved: number; endsAt: number }>();
 
@@ -17,6 +22,8 @@ export class InMemoryBudgetStore implements BudgetStore {
     limit,
     amount,
   }: BudgetReservationRequest): Promise<BudgetReservationAnswer> {
+    assertBudgetAmount('reserve', 'amount', amount);
+    assertBudgetAmount('reserve', 'limit', limit);
     const resetAt = new Date(windowStart.getTime() + windowSeconds * 1000);
     const key = keyOf({ bucketFingerprint, windowStart });
     const window = this.windows.get(key) ?? { spent: 0, reserved: 0, endsAt: resetAt.getTime() };
@@ -27,10 +34,12 @@ export class InMemoryBudgetStore implements BudgetStore {
   }
 
   async commit(reservation: BudgetReservation): Promise<boolean> {
+    assertBudgetAmount('commit', 'amount', reservation.amount);
     return this.settle(reservation, reservation.amount);
   }
 
   async release(reservation: BudgetReservation): Promise<boolean> {
+    assertBudgetAmount('release', 'amount', reservation.amount);
     return this.settle(reservation, 0);
   }
 

@@ -9,8 +9,9 @@ import { usageOf } from './model-usage.js';
 export interface ModelCallBudgetOptions {
   /**
    * Your own estimate of a call's input tokens (a tokenizer's count), a non-negative safe integer. Default: an upper
-   * bound from the input's UTF-8 bytes (`estimateInputTokens`). An estimate below the real count lets concurrent
-   * calls together pass a limit by the difference.
+   * bound from the UTF-8 bytes of what the call carries — messages, tools, the structured-output schema
+   * (`estimateInputTokens`). Pass your own when the provider counts more than the call carries (images or files
+   * passed by URL). An estimate below the real count lets concurrent calls together pass a limit by the difference.
    */
   readonly estimateInputTokens?: (input: ModelInput) => number;
 }
@@ -42,7 +43,8 @@ export class ModelCallBudget {
       wrapModelCall: async (request, handler) => {
         const context = this.contexts.require();
         const facts = modelFactsOf(request.model);
-        const input = { systemMessage: request.systemMessage, messages: request.messages, tools: request.tools };
+        const { systemMessage, messages, tools, responseFormat } = request;
+        const input = { systemMessage, messages, tools, responseFormat };
         const inputTokens = this.options.estimateInputTokens?.(input) ?? estimateInputTokens(input);
         const hold = await this.gate.reserve(context, { ...facts, inputTokens });
         let usage: ModelUsage | null = null;

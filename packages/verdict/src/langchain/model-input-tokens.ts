@@ -1,22 +1,33 @@
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import { StructuredTool } from '@langchain/core/tools';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
+import { type JSONSchema, toJsonSchema } from '@langchain/core/utils/json_schema';
+import { ProviderStrategy, ToolStrategy } from 'langchain';
 import { inputTokenBound } from '../budgets/input-token-bound.js';
 
-/** What one model call sends: the system message, the messages and the tools bound for the call. */
+/** What one model call sends: the system message, the messages, the tools bound for the call and its output schema. */
 export interface ModelInput {
   readonly systemMessage?: BaseMessage;
   readonly messages: readonly BaseMessage[];
   readonly tools: readonly unknown[];
+  /**
+   * The call's structured-output format (`createAgent`'s `responseFormat`, or a middleware's for the call): a zod or
+   * Standard schema, a JSON schema, `toolStrategy(...)` / `providerStrategy(...)`, or an array of them. LangChain
+   * binds it as a tool or sends it as the provider's response schema after every middleware ran.
+   */
+  readonly responseFormat?: unknown;
 }
 
 /**
  * An upper bound of a LangChain model call's input tokens without the provider's tokenizer: one token per UTF-8
- * byte of each message's content (and of an answer's tool calls) and of each tool's JSON schema, plus a fixed
- * overhead per message and per call. Byte-level tokenizers (GPT, Claude, Llama) never make more tokens than bytes,
- * so the reservation is never short; the usage the provider reports then gives the difference back.
+ * byte of each message's content (and of an answer's tool calls), of each tool's JSON schema and of the
+ * structured-output format's JSON schema, plus a fixed overhead per message and per call. Byte-level tokenizers
+ * (GPT, Claude, Llama) never make more tokens than bytes, so the reservation is never short of what the call
+ * carries; the usage the provider reports then gives the difference back. It cannot count what the call does not
+ * carry: images or files passed by URL (few bytes, many tokens), or history the provider keeps. For those, pass
+ * your own `estimateInputTokens`.
  */
-export function estimateInputTokens({ systemMessage, messages, tools }: ModelInput): number {
+export function estimateInputTokens({ systemMessage, messages, tools, responseFormat }: ModelInput): number {
   const all = systemMessage === undefined ? messages : [systemMessage, ...messages];
   return inputTokenBound(
     all.map((message) =>
@@ -24,6 +35,18 @@ export function estimateInputTokens({ systemMessage, messages, tools }: ModelInp
         ? [message.content, message.tool_calls]
         : message.content,
     ),
-    tools.map((tool) => (tool instanceof StructuredTool ? convertToOpenAITool(tool) : tool)),
+    [
+      ...tools.map((tool) => (tool instanceof StructuredTool ? convertToOpenAITool(tool) : tool)),
+      ...formatSchemas(responseFormat),
+    ],
   );
+}
+
+/** What LangChain sends for `responseFormat`: a tool strategy's tool, otherwise the format's JSON schema. */
+function formatSchemas(format: unknown): unknown[] {
+  if (format === undefined || format === null) return [];
+  if (Array.isArray(format)) return format.flatMap(formatSchemas);
+  if (format instanceof ToolStrategy) return [format.tool];
+  if (format instanceof ProviderStrategy) return [toJsonSchema(format.schema as JSONSchema)];
+  return [toJsonSchema(format as JSONSchema)];
 }

@@ -10,7 +10,9 @@ import { wrappedModel } from './wrapped-model.js';
 export interface AgentsModelBudgetOptions {
   /**
    * Your own count of a call's input tokens (instructions, input items, tools, handoffs and output schema), a
-   * non-negative safe integer. Default: an upper bound from their UTF-8 bytes.
+   * non-negative safe integer. Default: an upper bound from their UTF-8 bytes — of what the request carries. Pass
+   * your own count when the provider keeps the conversation (`previousResponseId`, `conversationId`: earlier turns
+   * are billed but not sent) or images and files are passed by URL (few bytes, many tokens).
    */
   readonly estimateInputTokens?: (request: ModelRequest) => number;
 }

@@ -1,8 +1,13 @@
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { BudgetReservationRequest, BudgetStore } from '../budgets/budget-store.interface.js';
+import { InvalidBudgetReservationError } from '../errors/invalid-budget-reservation.error.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import { type ContractSuiteOptions, suiteHooks } from './contract-runner.js';
 import { expect } from './expect.js';
+
+/** Amounts and limits no store may take: not a number, negative, fractional, unsafe. */
+const MALFORMED = [Number.NaN, -1, -60, 0.5, Number.POSITIVE_INFINITY, 2 ** 53];
 
 /** A budget store under test. */
 export interface BudgetStoreHarness {
@@ -18,7 +23,8 @@ const NEXT_WINDOW = new Date(WINDOW.getTime() + WINDOW_SECONDS * 1000);
 /**
  * The behaviour every {@link BudgetStore} adapter must share (docs/budgets.md): reservations up to the limit (spent and
  * reserved both count), refusal without a change, commit and release of a held reservation only, a fresh window per
- * window start, buckets isolated by fingerprint, and pruning of ended windows only. `setup` runs once before the suite
+ * window start, buckets isolated by fingerprint, pruning of ended windows only, and `InvalidBudgetReservationError`
+ * for an amount or limit that is not a non-negative safe integer, before anything changes. `setup` runs once before the suite
  * and `close` once after it; each test uses buckets of its own. Concurrency across OS processes is proven
  * separately, with real processes.
  *
@@ -103,6 +109,41 @@ export function describeBudgetStoreContract(
       });
     });
 
+    describe('malformed amounts and limits', () => {
+      it('attack: a NaN, negative, fractional or unsafe amount or limit is refused with InvalidBudgetReservationError, and the window still refuses past its limit', async () => {
+        const request = spend({ limit: 100, amount: 60 });
+        await reserve(request);
+        for (const value of MALFORMED) {
+          await refusesMalformed(reserve({ ...request, amount: value }), `reserve amount ${value}`);
+          await refusesMalformed(reserve({ ...request, limit: value }), `reserve limit ${value}`);
+          await refusesMalformed(harness.store.commit({ ...held(request), amount: value }), `commit ${value}`);
+          await refusesMalformed(harness.store.release({ ...held(request), amount: value }), `release ${value}`);
+        }
+        expect(await reserve({ ...request, amount: 41 })).toMatchObject({ reserved: false });
+        expect(await reserve({ ...request, amount: 40 })).toMatchObject({ reserved: true, remaining: 0 });
+      });
+
+      it('attack: a malformed amount in an empty window reserves nothing there', async () => {
+        const request = spend({ limit: 10, amount: 10 });
+        for (const value of MALFORMED)
+          await refusesMalformed(reserve({ ...request, amount: value }), `reserve amount ${value}`);
+        expect(await reserve(request)).toMatchObject({ reserved: true, remaining: 0 });
+        expect(await reserve({ ...request, amount: 1 })).toMatchObject({ reserved: false });
+      });
+
+      it('control: non-negative safe integers, 0 and beyond 32 bits, are reserved, committed and released', async () => {
+        const request = spend({ limit: 2 ** 40, amount: 2 ** 33 });
+        expect(await reserve(request)).toMatchObject({ reserved: true, remaining: 2 ** 40 - 2 ** 33 });
+        expect(await reserve({ ...request, amount: 0 })).toMatchObject({ reserved: true });
+        expect(await harness.store.release({ ...held(request), amount: 0 })).toBe(true);
+        expect(await harness.store.commit(held(request))).toBe(true);
+        expect(await reserve({ ...request, amount: 2 ** 40 - 2 ** 33 })).toMatchObject({
+          reserved: true,
+          remaining: 0,
+        });
+      });
+    });
+
     describe('prune', () => {
       it('deletes the windows that have ended, and only those', async () => {
         // Earlier than every other test's windows, so that nothing else has ended by `now`.
@@ -119,6 +160,14 @@ export function describeBudgetStoreContract(
         expect(await reserve({ ...ended, amount: 5 })).toMatchObject({ reserved: true });
       });
     });
+  });
+}
+
+/** Asserts that `call` rejects with {@link InvalidBudgetReservationError}, naming what it got instead. */
+async function refusesMalformed(call: Promise<unknown>, what: string): Promise<void> {
+  await assert.rejects(call, (error: unknown) => {
+    assert.ok(error instanceof InvalidBudgetReservationError, `${what}: ${String(error)}`);
+    return true;
   });
 }
 

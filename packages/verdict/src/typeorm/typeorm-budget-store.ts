@@ -5,6 +5,7 @@ import type {
   BudgetReservationRequest,
   BudgetStore,
 } from '../budgets/budget-store.interface.js';
+import { assertBudgetAmount } from '../budgets/budget-amount.js';
 import { StoreConnection } from './store-connection.js';
 
 const TABLE = 'verdict_budget_windows';
@@ -19,7 +20,8 @@ const TABLE = 'verdict_budget_windows';
  *   LAST_INSERT_ID(spent + reserved + amount + 1) - spent - 1, …)`, whose OK packet's insert id is what the window
  *   holds after the call plus one (0 when refused).
  * Commit and release are one conditional `UPDATE` each (`reserved >= amount`). `prune(now)` deletes the windows that
- * ended at or before `now`.
+ * ended at or before `now`. An amount or limit that is not a non-negative safe integer rejects with
+ * `InvalidBudgetReservationError` before any statement runs.
  *
  * The DataSource needs `verdictEntities` and `verdictMigrations` (on MySQL/MariaDB `timezone: 'Z'`). Writes never join
  * an application transaction (as `TypeOrmRateLimitStore`'s); database failures reject as TypeORM's
@@ -50,6 +52,8 @@ export class TypeOrmBudgetStore implements BudgetStore {
     limit,
     amount,
   }: BudgetReservationRequest): Promise<BudgetReservationAnswer> {
+    assertBudgetAmount('reserve', 'amount', amount);
+    assertBudgetAmount('reserve', 'limit', limit);
     const resetAt = new Date(windowStart.getTime() + windowSeconds * 1000);
     const refused = { reserved: false, remaining: 0, resetAt };
     // The insert would reserve a first amount whatever the limit: one above the limit is refused here.
@@ -72,10 +76,12 @@ export class TypeOrmBudgetStore implements BudgetStore {
   }
 
   async commit(reservation: BudgetReservation): Promise<boolean> {
+    assertBudgetAmount('commit', 'amount', reservation.amount);
     return this.settle('Budget commit', reservation.amount, reservation);
   }
 
   async release(reservation: BudgetReservation): Promise<boolean> {
+    assertBudgetAmount('release', 'amount', reservation.amount);
     return this.settle('Budget release', 0, reservation);
   }
 
