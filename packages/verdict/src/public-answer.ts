@@ -25,9 +25,23 @@ export interface NotExecutedAnswer {
  */
 export function publicAnswer(result: ExecutionResult, message: string): string {
   if (result.executed) return typeof result.output === 'string' ? result.output : JSON.stringify(result.output ?? null);
-  // The text JSON.stringify gives the four fields in this order, written out: this answer is every refusal's.
-  const { capability, decision } = result;
-  return `{"status":"not_executed","capability":${JSON.stringify(capability)},"decision":${JSON.stringify(decision.disposition)},"message":${JSON.stringify(message)}}`;
+  return notExecutedText(result.capability, result.decision.disposition, message);
+}
+
+/** The text JSON.stringify gives the four fields in this order, written out: this answer is every refusal's. */
+function notExecutedText(capability: string, decision: string, message: string): string {
+  return `{"status":"not_executed","capability":${JSON.stringify(capability)},"decision":${JSON.stringify(decision)},"message":${JSON.stringify(message)}}`;
+}
+
+/**
+ * Reads a text as a refusal with the public `message`, byte for byte as {@link publicAnswer} writes it, else `null`:
+ * what may pass as it is where only Verdict's own answer may (quarantined reading), so that no text
+ * {@link readNotExecutedMessage} reads leniently — a key repeated (`JSON.parse` keeps its last value), other white
+ * space — carries anything past them.
+ */
+export function readOwnRefusal(text: string, message: string): NotExecutedAnswer | null {
+  const answer = readNotExecutedMessage(text);
+  return answer !== null && text === notExecutedText(answer.capability, answer.decision, message) ? answer : null;
 }
 
 /**

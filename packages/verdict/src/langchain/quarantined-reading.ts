@@ -9,7 +9,7 @@ import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
 import { labelContent } from '../provenance/labelled-content.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import { calledToolSource } from '../provenance/provenance-source.js';
-import { readNotExecutedMessage } from '../public-answer.js';
+import { readOwnRefusal } from '../public-answer.js';
 import { assertJsonOutputSchema } from '../quarantine/json-output.js';
 import type { QuarantineService } from '../quarantine/quarantine.service.js';
 import { textOf } from './message-text.js';
@@ -121,13 +121,8 @@ export class QuarantinedReading {
   private isVerdictRefusal(tool: unknown, text: string): boolean {
     if (this.own === undefined || typeof tool !== 'object' || tool === null) return false;
     const binding = this.own.registry.bindingOf(tool);
-    const answer = readNotExecutedMessage(text);
-    return (
-      binding !== undefined &&
-      answer !== null &&
-      answer.capability === binding.capability &&
-      answer.message === this.own.publicMessage
-    );
+    const answer = readOwnRefusal(text, this.own.publicMessage);
+    return binding !== undefined && answer !== null && answer.capability === binding.capability;
   }
 }
 
