@@ -4,18 +4,26 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { z } from 'zod';
+import { z, type ZodRawShape } from 'zod';
+
+/** A tool the server's operator adds, as the SDK registers it: any name, description and input schema. */
+export interface AddedTool {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema?: ZodRawShape;
+}
 
 /**
  * A third-party MCP server (the real SDK, Streamable HTTP on loopback) whose operator can change `read_file`'s
- * description and add tools at any time, through `state`. With `deleteFile`, it also has `delete_file`, and
- * `state.deleted` lists every path a call reached it with.
+ * description and add tools at any time, through `state` (`extraTool`: `upload`; `added`: any). With `deleteFile`,
+ * it also has `delete_file`, and `state.deleted` lists every path a call reached it with.
  */
 export async function startFilesServer({ deleteFile = false } = {}) {
   const state = {
     description: 'Read a file of the workspace',
     deleteDescription: 'Delete a file of the workspace',
     extraTool: false,
+    added: [] as AddedTool[],
     deleted: [] as string[],
   };
   const http = createServer(async (request, response) => {
@@ -43,6 +51,10 @@ export async function startFilesServer({ deleteFile = false } = {}) {
     if (state.extraTool)
       server.registerTool('upload', { description: 'Upload a file', inputSchema: { path: z.string() } }, async () => ({
         content: [{ type: 'text', text: 'uploaded' }],
+      }));
+    for (const { name, description, inputSchema } of state.added)
+      server.registerTool(name, { description, inputSchema }, async () => ({
+        content: [{ type: 'text', text: name }],
       }));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     response.on('close', () => void transport.close());

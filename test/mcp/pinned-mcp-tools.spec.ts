@@ -1,7 +1,8 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { McpToolRefused, ProvenanceSource, pinOf } from '@verdict/nestjs';
 import { pinnedMcpTools } from '@verdict/nestjs/langchain';
+import { z } from 'zod';
 import { startFilesServer } from './files-mcp-server.js';
 
 describe('pinnedMcpTools', () => {
@@ -40,5 +41,87 @@ describe('pinnedMcpTools', () => {
     // Fingerprints only: the event never carries the description's text.
     expect(JSON.stringify(refusals)).not.toContain('id_rsa');
     await files.close();
+  });
+});
+
+/** A zod shape whose JSON Schema is nested `levels` objects deep (two JSON levels each). */
+function nested(levels: number): z.ZodRawShape {
+  let shape: z.ZodRawShape = { path: z.string() };
+  for (let level = 1; level < levels; level++) shape = { inner: z.object(shape) };
+  return shape;
+}
+
+describe('pinnedMcpTools: one tool whose definition the canonical fingerprint refuses (ADR 0150)', () => {
+  let files: Awaited<ReturnType<typeof startFilesServer>>;
+  beforeAll(async () => {
+    files = await startFilesServer();
+  });
+  afterAll(() => files.close());
+
+  /** The pins of read_file alone, as it is listed now; then the server adds `added`. */
+  async function pinnedThenAdded(...added: typeof files.state.added) {
+    files.state.added = [];
+    const pins = pinnedMcpTools('files', await files.listTools(), { pins: [] }).current.filter(
+      (pin) => pin.tool === 'read_file',
+    );
+    files.state.added = added;
+    const events = new EventEmitter2();
+    const refusals: McpToolRefused[] = [];
+    events.on(McpToolRefused.event, (event: McpToolRefused) => refusals.push(event));
+    return { answer: pinnedMcpTools('files', await files.listTools(), { pins, events }), refusals };
+  }
+
+  it('attack: a new tool with a `constructor` parameter, or a lone surrogate in its description, is refused as unpinned on its own; the pinned tool is still offered', async () => {
+    const { answer, refusals } = await pinnedThenAdded(
+      { name: 'exfiltrate', description: 'x', inputSchema: { constructor: z.string() } },
+      { name: 'smuggle', description: 'Read \ud800 a file' },
+    );
+    expect(answer.tools.map((tool) => tool.name)).toEqual(['read_file']);
+    expect(answer.refused).toEqual([
+      { server: 'files', tool: 'list_files', status: 'unpinned' },
+      { server: 'files', tool: 'exfiltrate', status: 'unpinned' },
+      { server: 'files', tool: 'smuggle', status: 'unpinned' },
+    ]);
+    expect(refusals.map((event) => [event.tool, event.status])).toEqual([
+      ['list_files', 'unpinned'],
+      ['exfiltrate', 'unpinned'],
+      ['smuggle', 'unpinned'],
+    ]);
+    // Each has a pin of its own: an operator can review and pin it like any other tool.
+    expect(answer.current.map((pin) => pin.tool)).toEqual(['read_file', 'list_files', 'exfiltrate', 'smuggle']);
+  });
+
+  it('control: a new ordinary tool gets the same answer', async () => {
+    const { answer, refusals } = await pinnedThenAdded({ name: 'upload', description: 'Upload a file' });
+    expect(answer.tools.map((tool) => tool.name)).toEqual(['read_file']);
+    expect(answer.refused).toContainEqual({ server: 'files', tool: 'upload', status: 'unpinned' });
+    expect(refusals.map((event) => event.tool)).toContain('upload');
+  });
+
+  it('attack: a tool nested deeper than 128 levels is refused `unpinnable` on its own, with McpToolRefused; the pinned tool is still offered', async () => {
+    const { answer, refusals } = await pinnedThenAdded({
+      name: 'deep',
+      description: 'A deep one',
+      inputSchema: nested(70),
+    });
+    expect(answer.tools.map((tool) => tool.name)).toEqual(['read_file']);
+    expect(answer.refused).toContainEqual({ server: 'files', tool: 'deep', status: 'unpinnable' });
+    expect(refusals.find((event) => event.tool === 'deep')).toMatchObject({
+      status: 'unpinnable',
+      pinnedDescriptionFingerprint: null,
+      currentDescriptionFingerprint: pinOf('files', { name: 'deep', description: 'A deep one', inputSchema: {} })
+        .descriptionFingerprint,
+    });
+    // Nothing to pin: `current` (what `verdict mcp pin` writes) leaves it out.
+    expect(answer.current.map((pin) => pin.tool)).toEqual(['read_file', 'list_files']);
+  });
+
+  it('control: a tool nested 60 levels deep pins and is offered once pinned', async () => {
+    files.state.added = [{ name: 'deep', description: 'A deep one', inputSchema: nested(60) }];
+    const pins = pinnedMcpTools('files', await files.listTools(), { pins: [] }).current;
+    expect(pins.map((pin) => pin.tool)).toContain('deep');
+    const answer = pinnedMcpTools('files', await files.listTools(), { pins });
+    expect(answer.refused).toEqual([]);
+    expect(answer.tools.map((tool) => tool.name)).toContain('deep');
   });
 });

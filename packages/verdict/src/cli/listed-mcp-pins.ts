@@ -1,4 +1,4 @@
-import { mcpToolPin } from '../langchain/pinned-mcp-tools.js';
+import { listedMcpToolPin } from '../langchain/pinned-mcp-tools.js';
 import {
   DEFAULT_MCP_LOCKFILE,
   diffLockfile,
@@ -7,8 +7,9 @@ import {
   readLockfile,
 } from '../mcp/mcp-lockfile.js';
 import { type McpToolNaming, recordedToolNaming } from '../mcp/mcp-tool-naming.js';
-import type { McpToolPin } from '../mcp/mcp-tool-pin.js';
+import { McpPinStatus, type McpToolPin } from '../mcp/mcp-tool-pin.js';
 import { type CliStreams, fail } from './cli-output.js';
+import { escapedUnprintable, printableName, quotedText } from './mcp-printable-text.js';
 import { namingOf } from './mcp-tool-naming-flags.js';
 
 /**
@@ -48,20 +49,34 @@ export function headersOf(flags: readonly string[] = []): Record<string, string>
   return headers;
 }
 
+/** The tools a server lists now: the pins of those that can be pinned, and the `unpinnable` ones (ADR 0150). */
+export interface ListedMcpPins {
+  readonly current: readonly McpToolPin[];
+  readonly unpinnable: readonly Pick<McpToolPin, 'server' | 'tool' | 'description'>[];
+}
+
 /**
  * The pins of every tool `address` lists now, read through `@langchain/mcp-adapters` exactly as an agent loads them
  * and named by the adapter itself with the agent's naming options (so a pin written here is the pin `pinnedMcpTools`
- * checks). The adapter is an optional peer, imported on use.
+ * checks), and apart the tools whose definition cannot be fingerprinted. The adapter is an optional peer, imported
+ * on use.
  */
-export async function listedMcpPins(address: McpServerAddress): Promise<McpToolPin[]> {
+export async function listedMcpPins(address: McpServerAddress): Promise<ListedMcpPins> {
   const { MultiServerMCPClient } = await import('@langchain/mcp-adapters');
   const client = new MultiServerMCPClient({
     mcpServers: { [address.server]: { transport: 'http', url: address.url, headers: { ...address.headers } } },
     ...recordedToolNaming(address.toolNaming),
   });
   try {
-    const tools = await client.getTools(address.server);
-    return tools.map((tool) => mcpToolPin(address.server, tool));
+    const current: McpToolPin[] = [];
+    const unpinnable: Pick<McpToolPin, 'server' | 'tool' | 'description'>[] = [];
+    for (const tool of await client.getTools(address.server)) {
+      const pin = listedMcpToolPin(address.server, tool);
+      if (pin === McpPinStatus.Unpinnable)
+        unpinnable.push({ server: address.server, tool: tool.name, description: tool.description ?? '' });
+      else current.push(pin);
+    }
+    return { current, unpinnable };
   } finally {
     await client.close();
   }
@@ -72,7 +87,7 @@ export interface McpServerReview {
   readonly server: string;
   readonly path: string;
   readonly lock: McpLockfile;
-  /** The pins of every tool the server lists now. */
+  /** The pins of every tool the server lists now, the `unpinnable` ones aside (they are `changes`). */
   readonly current: readonly McpToolPin[];
   /** What changed against this server's pins. */
   readonly changes: readonly McpPinChange[];
@@ -109,22 +124,24 @@ export async function reviewMcpServer(
       return fail(
         streams,
         json,
-        `${path} records no URL for ${server}: pass it (verdict mcp ${verb} ${server} <url>)`,
+        `${path} records no URL for ${printableName(server!)}: pass it (verdict mcp ${verb} ${printableName(server!)} <url>)`,
         2,
       );
     const toolNaming = namingOf(options, recorded?.toolNaming);
-    const current = await listedMcpPins({ server: server!, url: target, headers, toolNaming });
-    const changes = diffLockfile({ ...lock, tools: lock.tools.filter((pin) => pin.server === server) }, current);
+    const { current, unpinnable } = await listedMcpPins({ server: server!, url: target, headers, toolNaming });
+    const changes = diffLockfile(
+      { ...lock, tools: lock.tools.filter((pin) => pin.server === server) },
+      current,
+      unpinnable,
+    );
     const urlChange =
       recorded !== undefined && recorded.url !== target ? { pinned: recorded.url, current: target } : null;
     await act({ server: server!, path, lock, current, changes, url: target, toolNaming, urlChange, json });
   } catch (error) {
-    // The adapter's message may quote the request or a server's answer echoing it: header values never print.
-    fail(
-      streams,
-      json,
-      `cannot ${verb} ${server}: ${redactedHeaderValues(String((error as Error)?.message), headers)}`,
-    );
+    // The adapter's message may quote the request or a server's answer echoing it: header values never print, nor
+    // does a control character the server put in its answer.
+    const reason = redactedHeaderValues(String((error as Error)?.message), headers);
+    fail(streams, json, `cannot ${verb} ${printableName(server!)}: ${escapedUnprintable(reason)}`);
   }
 }
 
@@ -148,5 +165,5 @@ export function redactedHeaderValues(message: string, headers: Readonly<Record<s
 /** The line that says a server's pins were recorded from another URL (`verdict mcp pin|diff`). */
 export function urlChangeText(server: string, change: McpServerReview['urlChange']): string {
   if (change === null) return '';
-  return `${server}: url changed: pinned from ${JSON.stringify(change.pinned)}, read now from ${JSON.stringify(change.current)}\n`;
+  return `${printableName(server)}: url changed: pinned from ${quotedText(change.pinned)}, read now from ${quotedText(change.current)}\n`;
 }

@@ -4,13 +4,15 @@ import { type CliStreams, processStreams } from './cli-output.js';
 import type { CliCommandRunner } from './cli-program.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import { type McpCommandOptions, reviewMcpServer, urlChangeText } from './listed-mcp-pins.js';
+import { printableName, quotedText } from './mcp-printable-text.js';
 
 /**
  * `mcp diff <server> <url> [--lockfile <file>] [--header <name:value>...] [--prefix-tool-name-with-server-name]
  * [--additional-tool-name-prefix <prefix>] [--json]`: what the server lists now — its tools named as the naming flags
  * say, else as the lockfile records for the server (ADR 0143) — against its pins in the lockfile: new tools, removed
  * ones, changed schemas and changed descriptions (both texts; a tool whose description and schema both changed is
- * `description_and_schema_changed`, with both texts), and a URL other than the one the server was pinned from.
+ * `description_and_schema_changed`, with both texts), tools whose definition cannot be fingerprinted (`unpinnable`,
+ * ADR 0150), and a URL other than the one the server was pinned from.
  * Exits 1 when something changed or the server cannot be listed, 0 when it is as pinned, 2 on a usage error: a CI
  * step that catches a rug pull before an agent does.
  */
@@ -36,14 +38,17 @@ export class McpDiffCommand implements CliCommandRunner {
   }
 }
 
-/** The changes for a reviewer: one line each, a changed description with both texts. */
+/**
+ * The changes for a reviewer: one line each, a changed description with both texts. Names that are not plain and
+ * every description are quoted (ADR 0150): what the server lists can neither add a line nor rewrite one.
+ */
 export function changesText(changes: readonly McpPinChange[]): string {
   if (changes.length === 0) return 'no changes: every listed tool is as pinned';
   return changes
     .map((change) => {
-      const head = `${change.server}/${change.tool}: ${change.change}`;
+      const head = `${printableName(change.server)}/${printableName(change.tool)}: ${change.change}`;
       if (change.change !== 'description_changed' && change.change !== 'description_and_schema_changed') return head;
-      return `${head}\n  - pinned:  ${JSON.stringify(change.pinnedDescription)}\n  + current: ${JSON.stringify(change.currentDescription)}`;
+      return `${head}\n  - pinned:  ${quotedText(change.pinnedDescription!)}\n  + current: ${quotedText(change.currentDescription!)}`;
     })
     .join('\n');
 }

@@ -6,6 +6,7 @@ import { CLI_STREAMS } from './cli-streams.token.js';
 import { type McpCommandOptions, reviewMcpServer, urlChangeText } from './listed-mcp-pins.js';
 import { toolNamingText } from './mcp-tool-naming-flags.js';
 import { changesText } from './mcp-diff.command.js';
+import { printableName } from './mcp-printable-text.js';
 
 /**
  * `mcp pin <server> <url> [--lockfile <file>] [--header <name:value>...] [--prefix-tool-name-with-server-name]
@@ -13,7 +14,9 @@ import { changesText } from './mcp-diff.command.js';
  * them, and writes their pins to the lockfile (default `verdict-mcp.lock.json`) with the URL they were read from and
  * that naming (ADR 0143), replacing that server's pins and keeping the other servers'. Without naming flags, the
  * naming the lockfile records for the server. Prints what it re-pinned, so the operator sees what they approve;
- * commit the lockfile for review. Exits 1 when the server cannot be listed (nothing is written), 2 on a usage error.
+ * commit the lockfile for review. A tool whose definition cannot be fingerprinted is printed `unpinnable` and not
+ * pinned (ADR 0150): it stays refused. Exits 1 when the server cannot be listed (nothing is written), 2 on a usage
+ * error.
  */
 @Injectable()
 export class McpPinCommand implements CliCommandRunner {
@@ -40,7 +43,7 @@ export class McpPinCommand implements CliCommandRunner {
                 urlChange,
                 changes,
               })
-            : `${urlChangeText(server, urlChange)}${changesText(changes)}\npinned ${current.length} tool(s) of ${server} from ${url} in ${path}${toolNamingText(toolNaming)}`,
+            : `${urlChangeText(server, urlChange)}${changesText(changes)}\npinned ${current.length} tool(s) of ${printableName(server)} from ${url} in ${path}${toolNamingText(toolNaming)}`,
         );
       },
     );

@@ -2,8 +2,9 @@ import type { McpPinStatus } from '../mcp/mcp-tool-pin.js';
 
 /**
  * Emitted (through @nestjs/event-emitter, event name {@link McpToolRefused.event}) when a tool an MCP server lists
- * is not handed to the agent: never pinned, or its description or input schema is no longer the pinned one (a
- * rug pull). Carries fingerprints only, never the description text. The tool stays refused until an operator
+ * is not handed to the agent: never pinned, its description or input schema is no longer the pinned one (a rug
+ * pull), or its definition cannot be fingerprinted (`unpinnable`). Carries the server's and the tool's names and
+ * fingerprints, never the description text. The tool stays refused until an operator
  * reviews it and re-pins it (`verdict mcp diff`, `verdict mcp pin`).
  */
 export class McpToolRefused {

@@ -1,8 +1,10 @@
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { toJSONSchema } from 'zod';
 import { isZodSchema } from '../capabilities/argument-schema.js';
+import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
 import { McpToolRefused } from '../events/mcp-tool-refused.event.js';
 import type { JsonObject } from '../fingerprints/json-value.js';
+import { pinFingerprint } from '../mcp/pin-fingerprint.js';
 import { ProvenanceSource } from '../provenance/provenance-source.js';
 import { type McpPinStatus, McpPinStatus as Status, type McpToolPin, pinOf, pinStatus } from '../mcp/mcp-tool-pin.js';
 import type { VerdictTools } from './verdict-tools.js';
@@ -66,15 +68,15 @@ export interface PinnedMcpTools {
   readonly sources: Readonly<Record<string, ProvenanceSource>>;
   /** For `ProvenanceTracker` `trustedTools`: the handed-over tools named in `trusted` (the others are untrusted). */
   readonly trustedTools: readonly string[];
-  /** The pins of every listed tool as it is now (what `verdict mcp pin` writes). */
+  /** The pins of every listed tool as it is now, the `unpinnable` ones aside (what `verdict mcp pin` writes). */
   readonly current: readonly McpToolPin[];
 }
 
 /**
  * Keeps the tools of one MCP server (as `@langchain/mcp-adapters` made them) whose description and input schema
- * are exactly as pinned, and refuses the others — unpinned, rug-pulled description, changed schema — emitting
- * {@link McpToolRefused} for each (ADR 0067). A refused tool is never given to the agent, so its description never
- * reaches the model.
+ * are exactly as pinned, and refuses the others — unpinned, rug-pulled description, changed schema, or a definition
+ * that cannot be fingerprinted (`unpinnable`, ADR 0150) — emitting {@link McpToolRefused} for each (ADR 0067). A
+ * refused tool is never given to the agent, so its description never reaches the model.
  *
  * @throws VerdictConfigurationError when a route names an unknown capability, or one without an executor, whatever
  *   its tool's pin status (ADR 0083).
@@ -95,11 +97,16 @@ export function pinnedMcpTools(
     for (const [tool, capability] of Object.entries(route.capabilities)) route.tools.requireBindable(tool, capability);
   const tools: StructuredToolInterface[] = [];
   const refused: RefusedMcpTool[] = [];
-  const current = listed.map((tool) => mcpToolPin(server, tool));
-  listed.forEach((tool, index) => {
-    const pin = current[index]!;
-    const status = pinStatus(options.pins, pin);
-    if (status === Status.Pinned) return void tools.push(routed(tool, route));
+  const current: McpToolPin[] = [];
+  for (const tool of listed) {
+    // Each tool on its own: one whose definition cannot be fingerprinted is refused, the others are not (ADR 0150).
+    const pin = listedMcpToolPin(server, tool);
+    if (pin !== Status.Unpinnable) current.push(pin);
+    const status = pin === Status.Unpinnable ? pin : pinStatus(options.pins, pin);
+    if (status === Status.Pinned) {
+      tools.push(routed(tool, route));
+      continue;
+    }
     refused.push({ server, tool: tool.name, status });
     const pinned = options.pins.find((each) => each.server === server && each.tool === tool.name);
     emitSafely(
@@ -110,11 +117,11 @@ export function pinnedMcpTools(
         tool.name,
         status,
         pinned?.descriptionFingerprint ?? null,
-        pin.descriptionFingerprint,
+        pin === Status.Unpinnable ? pinFingerprint(tool.description ?? '') : pin.descriptionFingerprint,
         clock(),
       ),
     );
-  });
+  }
   const source = ProvenanceSource.mcp(server);
   const trusted = new Set(options.trusted ?? []);
   return {
@@ -136,9 +143,24 @@ function routed(tool: StructuredToolInterface, route: McpToolRoute | undefined):
 /**
  * The pin of an MCP tool as `@langchain/mcp-adapters` made it: its description and the schema the model is shown
  * (the adapter's JSON Schema, or a zod schema converted). `verdict mcp pin` pins through this very function.
+ *
+ * @throws NonCanonicalValueError when the tool is `unpinnable` (ADR 0150).
  */
 export function mcpToolPin(server: string, tool: StructuredToolInterface): McpToolPin {
   return pinOf(server, { name: tool.name, description: tool.description, inputSchema: jsonSchemaOf(tool) });
+}
+
+/**
+ * {@link mcpToolPin}, or `'unpinnable'` when the tool's description or schema cannot be fingerprinted (ADR 0150):
+ * that tool alone is refused, and `verdict mcp pin` reports it instead of pinning it.
+ */
+export function listedMcpToolPin(server: string, tool: StructuredToolInterface): McpToolPin | typeof Status.Unpinnable {
+  try {
+    return mcpToolPin(server, tool);
+  } catch (error) {
+    if (error instanceof NonCanonicalValueError) return Status.Unpinnable;
+    throw error;
+  }
 }
 
 function jsonSchemaOf(tool: StructuredToolInterface): JsonObject {

@@ -64,6 +64,30 @@ describe('MCP lockfile', () => {
     ]);
   });
 
+  it('a listed tool that cannot be fingerprinted is `unpinnable`, with its pinned description, never `removed` (ADR 0150)', () => {
+    const lock = lockfileOf([read, list]);
+    expect(diffLockfile(lock, [list], [{ server: 'files', tool: 'read_file', description: 'Read deeply' }])).toEqual([
+      {
+        server: 'files',
+        tool: 'read_file',
+        change: 'unpinnable',
+        pinnedDescription: 'Read a file',
+        currentDescription: 'Read deeply',
+      },
+    ]);
+    // Control: not listed at all, it is removed.
+    expect(diffLockfile(lock, [list]).map((change) => change.change)).toEqual(['removed']);
+  });
+
+  it('reads back a pin whose description holds a lone surrogate; a changed one is still refused (ADR 0150)', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'verdict-mcp-')), 'verdict-mcp.lock.json');
+    const odd = pinOf('files', { name: 'odd', description: 'Read \ud800 a file', inputSchema: schema });
+    await writeLockfile(path, lockfileOf([odd]));
+    expect((await readLockfile(path)).tools).toEqual([odd]);
+    await writeLockfile(path, lockfileOf([{ ...odd, description: 'Read \udc00 a file' }]));
+    await expect(readLockfile(path)).rejects.toBeInstanceOf(VerdictConfigurationError);
+  });
+
   it("keeps a server's tool naming, only what differs from the adapter's defaults; refuses a malformed one (ADR 0143)", async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'verdict-mcp-')), 'verdict-mcp.lock.json');
     const url = 'https://files.example.com/mcp';

@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
-import { fingerprint } from '../fingerprints/fingerprint.js';
 import { isToolNaming, type McpToolNaming, recordedToolNaming } from './mcp-tool-naming.js';
 import { type McpPinStatus, McpPinStatus as Status, type McpToolPin, pinStatus } from './mcp-tool-pin.js';
+import { pinFingerprint } from './pin-fingerprint.js';
 
 /** Where the lockfile is kept by default, relative to the working directory. */
 export const DEFAULT_MCP_LOCKFILE = 'verdict-mcp.lock.json';
@@ -72,23 +72,40 @@ export function serverPins(lock: McpLockfile, server: string, url: string): McpT
   return lock.tools.filter((pin) => pin.server === server);
 }
 
-/** What changed between the lockfile and `current` (the pins of every tool listed now). */
-export function diffLockfile(lock: McpLockfile, current: readonly McpToolPin[]): McpPinChange[] {
+/**
+ * What changed between the lockfile and `current` (the pins of every tool listed now); each tool of `unpinnable`,
+ * listed now but whose definition cannot be fingerprinted (ADR 0150), is an `unpinnable` change, never `removed`.
+ */
+export function diffLockfile(
+  lock: McpLockfile,
+  current: readonly McpToolPin[],
+  unpinnable: readonly Pick<McpToolPin, 'server' | 'tool' | 'description'>[] = [],
+): McpPinChange[] {
   const changes: McpPinChange[] = [];
+  const pinnedOf = (listed: Pick<McpToolPin, 'server' | 'tool'>) =>
+    lock.tools.find((each) => each.server === listed.server && each.tool === listed.tool);
   for (const pin of current) {
     const status = pinStatus(lock.tools, pin);
     if (status === Status.Pinned) continue;
-    const pinned = lock.tools.find((each) => each.server === pin.server && each.tool === pin.tool);
     changes.push({
       server: pin.server,
       tool: pin.tool,
       change: status,
-      pinnedDescription: pinned?.description ?? null,
+      pinnedDescription: pinnedOf(pin)?.description ?? null,
       currentDescription: pin.description,
     });
   }
+  for (const tool of unpinnable)
+    changes.push({
+      server: tool.server,
+      tool: tool.tool,
+      change: Status.Unpinnable,
+      pinnedDescription: pinnedOf(tool)?.description ?? null,
+      currentDescription: tool.description,
+    });
+  const listed = [...current, ...unpinnable];
   for (const pinned of lock.tools)
-    if (!current.some((pin) => pin.server === pinned.server && pin.tool === pinned.tool))
+    if (!listed.some((tool) => tool.server === pinned.server && tool.tool === pinned.tool))
       changes.push({
         server: pinned.server,
         tool: pinned.tool,
@@ -143,7 +160,7 @@ function isPin(value: unknown): value is McpToolPin {
   return (
     ['server', 'tool', 'descriptionFingerprint', 'inputSchemaFingerprint', 'description'].every(
       (key) => typeof pin[key] === 'string',
-    ) && pin.descriptionFingerprint === fingerprint(pin.description as string)
+    ) && pin.descriptionFingerprint === pinFingerprint(pin.description as string)
   );
 }
 

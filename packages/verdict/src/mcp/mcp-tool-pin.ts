@@ -1,5 +1,5 @@
-import { fingerprint } from '../fingerprints/fingerprint.js';
-import type { JsonObject, JsonValue } from '../fingerprints/json-value.js';
+import type { JsonObject } from '../fingerprints/json-value.js';
+import { pinFingerprint } from './pin-fingerprint.js';
 
 /** An MCP server's tool as `tools/list` describes it: what an agent's model reads and what it fills in. */
 export interface ListedMcpTool {
@@ -15,21 +15,27 @@ export interface ListedMcpTool {
 export interface McpToolPin {
   readonly server: string;
   readonly tool: string;
-  /** `sha256(JCS(description))` (the empty string when the server gave none). */
+  /** `sha256(JCS(description))` (the empty string when the server gave none; ADR 0150). */
   readonly descriptionFingerprint: string;
-  /** `sha256(JCS(inputSchema))`. */
+  /** `sha256(JCS(inputSchema))` (ADR 0150). */
   readonly inputSchemaFingerprint: string;
   readonly description: string;
 }
 
-/** The pin of a listed tool. */
+/**
+ * The pin of a listed tool. Any JSON the server lists pins, keys named `constructor` or `__proto__` and lone
+ * surrogates included (ADR 0150).
+ *
+ * @throws NonCanonicalValueError when the description or input schema is not JSON, or is nested deeper than 128
+ *   levels: the tool is `unpinnable`.
+ */
 export function pinOf(server: string, tool: ListedMcpTool): McpToolPin {
   const description = tool.description ?? '';
   return {
     server,
     tool: tool.name,
-    descriptionFingerprint: fingerprint(description),
-    inputSchemaFingerprint: fingerprint(tool.inputSchema as JsonValue),
+    descriptionFingerprint: pinFingerprint(description),
+    inputSchemaFingerprint: pinFingerprint(tool.inputSchema),
     description,
   };
 }
@@ -45,6 +51,11 @@ export const McpPinStatus = {
   SchemaChanged: 'schema_changed',
   /** Both changed: a reviewer must read the new description and the new schema. */
   DescriptionAndSchemaChanged: 'description_and_schema_changed',
+  /**
+   * Its description or input schema cannot be fingerprinted (not JSON, or nested deeper than 128 levels): refused,
+   * and it cannot be pinned (ADR 0150).
+   */
+  Unpinnable: 'unpinnable',
 } as const;
 export type McpPinStatus = (typeof McpPinStatus)[keyof typeof McpPinStatus];
 

@@ -1,0 +1,35 @@
+/**
+ * Characters that do not print as themselves on a terminal: controls (C0, DEL, C1 — escape sequences, carriage
+ * returns), invisible format characters (bidirectional overrides, zero-width characters, tags), line and paragraph
+ * separators, and lone surrogates.
+ */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+
+/** MCP's tool-name characters (SEP-986): a name made only of them prints as it is. */
+const PLAIN_NAME = /^[A-Za-z0-9_.-]+$/;
+
+/** `text` with every character that would not print as itself written as its `\uXXXX` escape(s). */
+export function escapedUnprintable(text: string): string {
+  return text.replace(UNPRINTABLE, (character) => {
+    let escaped = '';
+    for (let i = 0; i < character.length; i++) escaped += `\\u${character.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    return escaped;
+  });
+}
+
+/**
+ * `text` as a JSON string literal (`JSON.parse` gives `text` back) in which every character prints as itself: what
+ * `verdict mcp pin|diff` print of a server's descriptions, and of a name that is not plain.
+ */
+export function quotedText(text: string): string {
+  return escapedUnprintable(JSON.stringify(text));
+}
+
+/**
+ * A tool or server name as `verdict mcp pin|diff` print it (ADR 0150): as it is when made only of MCP's tool-name
+ * characters `[A-Za-z0-9_.-]`, else quoted ({@link quotedText}), so that a server's name for a tool can neither
+ * break a line nor move the cursor to rewrite the lines above it.
+ */
+export function printableName(name: string): string {
+  return PLAIN_NAME.test(name) ? name : quotedText(name);
+}
