@@ -95,7 +95,7 @@ export class ProvenanceTracker {
         const messages = [request.systemMessage, ...request.messages];
         const items: LabelledContent[] = [];
         for (const [index, message] of messages.entries()) {
-          items.push(...(await this.itemsOf(message, index === 0)));
+          items.push(...(await this.itemsOf(message, index === 0, thread)));
           if (AIMessage.isInstance(message)) items.push(...(await this.proposedBy(message, thread)));
         }
         const window = ProvenanceWindow.of(items);
@@ -116,7 +116,9 @@ export class ProvenanceTracker {
           carried,
         } = await withToolCallProvenance(window, call, () => withOwnResultLabels(async () => handler(request)));
         if (ToolMessage.isInstance(result))
-          await this.toolAnswered(result, request.tool, request.toolCall.name, carried, own);
+          await this.toolAnswered(result, request.tool, request.toolCall.name, carried, own, () =>
+            this.windowThread(request.runtime),
+          );
         else await this.commandAnswered(result, request.toolCall.name);
         return result;
       },
@@ -161,23 +163,45 @@ export class ProvenanceTracker {
     this.byMessage.set(answer, [item]);
   }
 
-  /** A tool answered: labelled by the shared rules ({@link ContextLabeller.labelToolResult}). */
+  /**
+   * A tool answered: labelled by the shared rules ({@link ContextLabeller.labelToolResult}). `thread` is where the
+   * run's calls are kept (see {@link windowThread}).
+   */
   private async toolAnswered(
     result: ToolMessage,
     tool: unknown,
     name: string,
     carried: readonly LabelledContent[],
     own: Parameters<typeof ownResultItems>[0],
+    thread: () => string | undefined,
   ): Promise<void> {
     const capability = tool instanceof VerdictTool ? tool.capability : undefined;
     const ownLabelled = isOwnLabelledTool(tool);
     // Verdict's own tool handed this call's labels (an extraction's items, with its passages): those, not the
     // module's labels of the same text, which another principal's identical result shares.
     const items = ownLabelled && carried.length === 0 ? ownResultItems(own, textOf(result)) : undefined;
+    if (items !== undefined) this.rememberResult(thread(), result, items);
     this.byMessage.set(
       result,
       items ?? (await this.labeller.labelToolResult(textOf(result), name, { capability, ownLabelled }, carried)),
     );
+  }
+
+  /**
+   * Keeps the items Verdict's own tool gave its result for a later turn of the conversation, whose messages come
+   * back from the checkpoint as other objects: in the module's memory (bounded), under the principal, the thread and
+   * the call id, with the fingerprint of the result's text. Nothing is kept without a thread or a principal.
+   */
+  private rememberResult(thread: string | undefined, result: ToolMessage, items: readonly LabelledContent[]): void {
+    const key = this.windowKey(thread, result.tool_call_id, null);
+    if (key !== undefined) this.labeller.wiring.labels.rememberResult(key.thread, key.call, textOf(result), items);
+  }
+
+  /** The items kept for `message` by {@link rememberResult}: a tool message of this principal's thread, same text. */
+  private rememberedResult(thread: string | undefined, message: BaseMessage): readonly LabelledContent[] | undefined {
+    if (!ToolMessage.isInstance(message)) return undefined;
+    const key = this.windowKey(thread, message.tool_call_id, null);
+    return key === undefined ? undefined : this.labeller.wiring.labels.result(key.thread, key.call, textOf(message));
   }
 
   /**
@@ -255,10 +279,15 @@ export class ProvenanceTracker {
   /**
    * The labelled items of one message of the window. A system message the module has no labels for is the
    * application's only as the agent's own system prompt (`prompt`); in the state it is history nobody labelled,
-   * which a tool's Command may have put there (see {@link labelInput} for a new conversation's).
+   * which a tool's Command may have put there (see {@link labelInput} for a new conversation's). A tool message
+   * restored from the checkpoint finds the items its call kept in `thread` ({@link rememberResult}).
    */
-  private async itemsOf(message: BaseMessage, prompt: boolean): Promise<readonly LabelledContent[]> {
-    const known = this.byMessage.get(message);
+  private async itemsOf(
+    message: BaseMessage,
+    prompt: boolean,
+    thread: string | undefined,
+  ): Promise<readonly LabelledContent[]> {
+    const known = this.byMessage.get(message) ?? this.rememberedResult(thread, message);
     if (known !== undefined) return known;
     const output = toolOutputOf(message);
     const role = output === undefined ? roleOf(message) : 'tool';

@@ -15,6 +15,7 @@ import type { QuarantineService } from '../quarantine/quarantine.service.js';
 import { textOf } from './message-text.js';
 import { QUARANTINE_SOURCE, quarantineExtractTool } from './quarantine-extract-tool.js';
 import { isOwnLabelledTool, rememberOwnText } from './own-labelled-tool.js';
+import { isOwnArgumentsRejected, toolErrorMessageOf } from './tool-error-message.js';
 
 /** Where a result quarantined reading cannot hold would have gone. */
 const DECIDING_MODEL = 'the deciding model (quarantined reading)';
@@ -22,6 +23,8 @@ const COMMAND_REMEDY =
   'Quarantined reading holds text: a tool whose results are quarantined answers a ToolMessage, never a Command.';
 const NON_TEXT_REMEDY =
   'Quarantined reading holds text: the quarantined model cannot read an image or a file. Answer text, or give this tool to an agent without quarantined reading.';
+const TOOL_ERROR_REMEDY =
+  "Quarantined reading shows the deciding model no tool's error but its own arguments failing the tool's schema: the tool's error is this error's cause. Catch it in the tool and answer text, which is quarantined.";
 
 /** Options of {@link QuarantinedReading}. */
 export interface QuarantinedReadingOptions {
@@ -67,13 +70,22 @@ export class QuarantinedReading {
     this.tool = quarantineExtractTool(quarantine, labels, options.schemas, options.toolName ?? 'quarantine_extract');
   }
 
-  /** The agent middleware: swaps untrusted tool results for handles and offers the extract tool. */
+  /**
+   * The agent middleware: swaps untrusted tool results for handles and offers the extract tool. A tool's error that
+   * LangChain would answer the deciding model with — other than the model's own arguments failing the tool's
+   * schema — ends the run with an `UnreleasedContextError`, the tool's error its cause (ADR 0153).
+   */
   middleware() {
     return createMiddleware({
       name: 'VerdictQuarantinedReading',
       tools: [this.tool],
       wrapToolCall: async (request, handler) => {
-        const result = await handler(request);
+        let result: Awaited<ReturnType<typeof handler>>;
+        try {
+          result = await handler(request);
+        } catch (error) {
+          throw errorPassedOn(error, request.toolCall);
+        }
         if (isOwnLabelledTool(request.tool)) return result;
         const called = request.toolCall.name;
         // A Command puts whatever messages it holds into the state: the tool's output, untrusted, and no handle
@@ -124,6 +136,21 @@ export class QuarantinedReading {
     const answer = readOwnRefusal(text, this.own.publicMessage);
     return binding !== undefined && answer !== null && answer.capability === binding.capability;
   }
+}
+
+/**
+ * What the middleware throws for an error of a tool call. LangChain answers the deciding model with the text of a
+ * tool's `ToolInvocationError` (the call's arguments, the stack of what the tool threw: a nested call's input,
+ * untrusted): only the model's own arguments failing the tool's schema are its own text, and pass. Any other such
+ * error becomes an `UnreleasedContextError` whose cause it is, which LangChain does not unwrap: the run ends. Every
+ * other error passes as it is (LangChain rethrows it).
+ */
+function errorPassedOn(error: unknown, call: { readonly name: string; readonly args: unknown }): unknown {
+  const shown = toolErrorMessageOf(error);
+  if (shown === undefined || isOwnArgumentsRejected(shown, call)) return error;
+  const refused = new UnreleasedContextError(`The error of tool "${call.name}"`, DECIDING_MODEL, TOOL_ERROR_REMEDY);
+  // As `new Error(message, { cause })` sets it: the application logs the tool's error from there.
+  return Object.defineProperty(refused, 'cause', { value: error, writable: true, configurable: true });
 }
 
 /** Whether a tool message has a content part that is not text (an image, a file, a provider block). */
