@@ -1,21 +1,25 @@
 import type { BaseMessage } from '@langchain/core/messages';
 
-/** Keys of a content part that describe it rather than hold what the model reads, or hold bytes (`data`). */
-const SKIPPED_KEYS: ReadonlySet<string> = new Set([
+/** Keys of a content part that describe it rather than hold what the model reads. */
+const DESCRIPTIVE_KEYS: ReadonlySet<string> = new Set([
   'type',
   'source_type',
   'mime_type',
   'mimeType',
+  'media_type',
   'id',
   'index',
-  'data',
 ]);
+/** Base64 text, as a provider's `data` may hold a text file's bytes. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * A message's text, as provenance reads it: its string content, or each content part on a line of its own — a text
- * part's text, and of any other part (a file by URL or with inline text, a link, an image by URL) every string it
- * holds, so that a value a provider shows the model there (a URL it fetches, a document's text) is in the window's
- * text. Bytes (`data`, `data:` URLs) are not text: what an image or a recording shows no rule can read.
+ * part's text, and of any other part (a file by URL or with inline text, a link, an image by URL, a plain-text
+ * document) every string it holds, so that a value a provider shows the model there (a URL it fetches, a document's
+ * text) is in the window's text. Bytes are not text (`data` of an image, a recording, a PDF; `data:` URLs): what
+ * they show no rule can read. The `data` of a text part or a `text/*` file is its text (also when base64).
  */
 export function textOf(message: BaseMessage): string {
   const { content } = message;
@@ -27,15 +31,50 @@ export function textOf(message: BaseMessage): string {
 function partText(part: object): string {
   const { text } = part as { text?: unknown };
   const strings: string[] = typeof text === 'string' ? [text] : [];
-  for (const [key, value] of Object.entries(part))
-    if (key !== 'text' && !SKIPPED_KEYS.has(key)) collect(value, strings);
+  collectFields(part, strings, 'text');
   return strings.join('\n');
+}
+
+/** The strings of an object's fields but `skipped`: its `data` only where the object says it is text. */
+function collectFields(value: object, into: string[], skipped?: string): void {
+  for (const [key, each] of Object.entries(value)) {
+    if (key === skipped || DESCRIPTIVE_KEYS.has(key)) continue;
+    if (key === 'data') {
+      if (isTextual(value)) collectText(each, into);
+    } else collect(each, into);
+  }
 }
 
 function collect(value: unknown, into: string[]): void {
   if (typeof value === 'string') {
     if (!value.startsWith('data:')) into.push(value);
   } else if (Array.isArray(value)) for (const each of value) collect(each, into);
-  else if (typeof value === 'object' && value !== null && !ArrayBuffer.isView(value))
-    for (const [key, each] of Object.entries(value)) if (!SKIPPED_KEYS.has(key)) collect(each, into);
+  else if (typeof value === 'object' && value !== null && !ArrayBuffer.isView(value)) collectFields(value, into);
+}
+
+/** Whether an object's `data` is text: a `text-plain` part, a source of type `text`, a `text/*` media type. */
+function isTextual(value: object): boolean {
+  const { type, source_type, mime_type, mimeType, media_type } = value as Record<string, unknown>;
+  const media = [mime_type, mimeType, media_type].find((each) => typeof each === 'string') as string | undefined;
+  return type === 'text-plain' || type === 'text' || source_type === 'text' || media?.startsWith('text/') === true;
+}
+
+/** A text's `data`: the string as it is and, when it reads as base64 of UTF-8, decoded; bytes decoded. */
+function collectText(data: unknown, into: string[]): void {
+  if (typeof data === 'string') {
+    into.push(data);
+    const decoded = BASE64.test(data) ? decodeUtf8(Buffer.from(data, 'base64')) : undefined;
+    if (decoded !== undefined) into.push(decoded);
+  } else if (ArrayBuffer.isView(data)) {
+    const decoded = decodeUtf8(data);
+    if (decoded !== undefined) into.push(decoded);
+  }
+}
+
+function decodeUtf8(bytes: ArrayBufferView): string | undefined {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }

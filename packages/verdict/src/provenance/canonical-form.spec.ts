@@ -32,8 +32,11 @@ describe('canonicalForm', () => {
     expect(canonicalForm(JSON.stringify({ page: JSON.stringify({ to: 'a\nb@evil.example' }) }))).toBe(
       '{"page":"{"to":"a b@evil.example"}"}',
     );
-    // A backslash that begins no escape stays.
-    expect(canonicalForm('C:\\Quotes\\x')).toBe('c:\\quotes\\x');
+    // Another language's hexadecimal escapes too; what is left of an escape reads as a break, never glued to a value.
+    expect(canonicalForm('to\\x0abilling\\u{40}evil.example')).toBe('to billing@evil.example');
+    expect(canonicalForm('to\\vbilling@evil.example')).toBe('to billing@evil.example');
+    // A backslash before anything else stays.
+    expect(canonicalForm('C:\\ 5\\%')).toBe('c:\\ 5\\%');
   });
 
   it('reads digits of any script as ASCII and folds Cyrillic look-alikes to Latin', () => {

@@ -20,12 +20,18 @@ const DOTTED_GROUPS = /(?<![\p{L}\p{N}.])\d+(?:\.\d+){2,}(?![\p{L}\p{N}]|\.\d)/g
 const DIGIT_SEPARATOR = /(?<=\d)[ \-/()_]{1,2}(?=\d)/gu;
 
 /**
- * A JSON string escape (`\n`, `\t`, `\u0040`, `\/`, …): a model reads a tool's JSON as the text the escape stands for,
- * so provenance reads it so too. Text that nests JSON in JSON escapes twice: decoded up to {@link ESCAPE_DEPTH} times.
+ * A string escape a model reads as what it stands for: JSON's (`\n`, `\t`, `\u0040`, `\/`, …) and the hexadecimal ones
+ * of other languages (`\x0a`, `\u{a}`), so provenance reads it so too. Text that nests JSON in JSON escapes again at
+ * each level: decoded until nothing changes, up to {@link ESCAPE_DEPTH} times.
  */
-const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g;
-const ESCAPE_DEPTH = 3;
+const STRING_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]{1,6})\}|x([0-9a-fA-F]{2})|(["\\/bfnrt]))/g;
+const ESCAPE_DEPTH = 8;
 const ESCAPED: Readonly<Record<string, string>> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+/**
+ * What is left of an escape after decoding (deeper nesting, another language's `\v`, `\e`, `\012`): a backslash and
+ * its letter or digits never glue onto the value after them — they read as a break.
+ */
+const LEFT_ESCAPE = /\\(?:[0-7]{1,3}|[A-Za-z])/g;
 
 const CHUNK = 1 << 16;
 const SPLIT = /(?<=\s)[A-Za-z]{5,}(?=\s)/g;
@@ -34,8 +40,8 @@ const SPLIT = /(?<=\s)[A-Za-z]{5,}(?=\s)/g;
  * The one form in which provenance compares values and content, applied alike to an argument's value and to
  * every text of the window, so that a trusted spelling of a value clears any other spelling of it:
  *
- * 0. JSON string escapes read as what they stand for (`mail\nbilling@evil.example` reads `mail⏎billing@…`,
- *    `\u0040` reads `@`), so that a value in a tool's JSON is found as a model reads it;
+ * 0. string escapes read as what they stand for (`mail\nbilling@evil.example` reads `mail⏎billing@…`, `\u0040`
+ *    and `\x40` read `@`), any escape left a break, so that a value in a tool's JSON is found as a model reads it;
  * 1. Unicode NFKC, format characters (Cf) removed, every decimal digit (`\p{Nd}`) as ASCII, lower case,
  *    confusables folded to their UTS #39 prototype (`confusableSkeleton`), a host's punycode labels in Unicode and
  *    folded alike (`unicodeHosts`: `xn--bcher-kva.example` reads `bücher.example`), white space collapsed; a line
@@ -123,15 +129,18 @@ function canonicalChunk(text: string, fold: boolean): string {
   return hardBreaks ? grouped.replaceAll('\n', ' ') : grouped;
 }
 
-/** `text` with its JSON string escapes decoded (see {@link JSON_ESCAPE}); a text without a backslash as it is. */
+/** `text` with its string escapes decoded (see {@link STRING_ESCAPE}); a text without a backslash as it is. */
 function unescapeJson(text: string): string {
   let decoded = text;
   for (let depth = 0; depth < ESCAPE_DEPTH && decoded.includes('\\'); depth++) {
-    const next = decoded.replace(JSON_ESCAPE, (_, code: string | undefined, char: string | undefined) =>
-      code !== undefined ? String.fromCharCode(Number.parseInt(code, 16)) : (ESCAPED[char!] ?? char!),
-    );
+    const next = decoded.replace(STRING_ESCAPE, (_, code?: string, point?: string, byte?: string, char?: string) => {
+      const hex = code ?? point ?? byte;
+      if (hex === undefined) return ESCAPED[char!] ?? char!;
+      const value = Number.parseInt(hex, 16);
+      return value > 0x10ffff ? '\n' : String.fromCodePoint(value);
+    });
     if (next === decoded) break;
     decoded = next;
   }
-  return decoded;
+  return decoded.includes('\\') ? decoded.replace(LEFT_ESCAPE, '\n') : decoded;
 }
