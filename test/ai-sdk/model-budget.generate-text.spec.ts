@@ -104,8 +104,16 @@ async function setup(limit: number, measure: 'tokens' | 'cost' = 'tokens', { est
     const result = contexts.run(who, () => generateText({ model, prompt: 'Hello', maxOutputTokens: MAX_OUTPUT }));
     return { mock, result };
   };
-  /** One `generateText` as `who` asking for an object of `schema` (none: text), the provider answering `answer`. */
-  const generateObject = (who: ActionContext, schema: z.ZodObject | undefined, answer: string) => {
+  /**
+   * One `generateText` as `who` asking for an object of `schema` (none: text), with `providerOptions`, the provider
+   * answering `answer`.
+   */
+  const generateObject = (
+    who: ActionContext,
+    schema: z.ZodObject | undefined,
+    answer: string,
+    providerOptions?: Record<string, Record<string, string>>,
+  ) => {
     const mock = new MockLanguageModelV4({
       modelId: 'mock-small',
       doGenerate: {
@@ -118,7 +126,7 @@ async function setup(limit: number, measure: 'tokens' | 'cost' = 'tokens', { est
     const model = wrapLanguageModel({ model: mock, middleware });
     const output = schema === undefined ? undefined : Output.object({ schema });
     const result = contexts.run(who, () =>
-      generateText({ model, prompt: 'Hello', maxOutputTokens: MAX_OUTPUT, output }),
+      generateText({ model, prompt: 'Hello', maxOutputTokens: MAX_OUTPUT, output, providerOptions }),
     );
     return { mock, result };
   };
@@ -177,6 +185,16 @@ describe('model budgets as AI SDK language-model middleware', () => {
   it('attack: without estimateInputTokens, a structured output whose schema alone exceeds the budget never reaches the provider, and nothing is spent', async () => {
     const { generateObject, remaining } = await setup(1_000, 'tokens', { estimate: false });
     const refused = generateObject(alice, LARGE_REPORT, '{}');
+    await expect(refused.result).rejects.toBeInstanceOf(ModelBudgetExceededError);
+    expect(refused.mock.doGenerateCalls).toHaveLength(0);
+    expect(await remaining(alice)).toBe(1_000);
+  });
+
+  it('attack: without estimateInputTokens, provider options sent with the prompt (instructions) that alone exceed the budget never reach the provider', async () => {
+    const { generateObject, remaining } = await setup(1_000, 'tokens', { estimate: false });
+    const refused = generateObject(alice, undefined, 'Answered.', {
+      openai: { instructions: 'Be brief. '.repeat(200) },
+    });
     await expect(refused.result).rejects.toBeInstanceOf(ModelBudgetExceededError);
     expect(refused.mock.doGenerateCalls).toHaveLength(0);
     expect(await remaining(alice)).toBe(1_000);

@@ -80,12 +80,14 @@ export function aiSdkModelBudget(
 }
 
 /**
- * The call's bound: its prompt as messages; its tools and, for a structured output (`Output.object(...)`), the JSON
- * response format with its schema, as tools — the provider is sent, and bills, both.
+ * The call's bound: its prompt as messages; its tools, for a structured output (`Output.object(...)`) the JSON
+ * response format with its schema, and its provider options (an OpenAI `instructions`, say), as tools — the provider
+ * is sent, and bills, them all.
  */
 function callTokenBound(params: CallParams): number {
   const tools: unknown[] = [...(params.tools ?? [])];
   if (params.responseFormat?.type === 'json') tools.push(params.responseFormat);
+  if (params.providerOptions !== undefined) tools.push(params.providerOptions);
   return inputTokenBound(params.prompt, tools);
 }
 
