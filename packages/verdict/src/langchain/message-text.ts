@@ -73,7 +73,7 @@ function collectText(data: unknown, into: string[]): void {
 
 function decodeUtf8(bytes: ArrayBufferView): string | undefined {
   try {
-    return utf8.decode(bytes);
+    return utf8.decode(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   } catch {
     return undefined;
   }
