@@ -1,4 +1,5 @@
 import type { LanguageModelMiddleware } from 'ai';
+import { utf8Text } from '../shared/utf8-text.js';
 
 /** The prompt a language-model middleware reads (`LanguageModelV4Prompt`), typed from the SDK's middleware. */
 export type AiSdkPrompt = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params']['prompt'];
@@ -38,13 +39,7 @@ export function toolResultText(output: AiSdkToolOutput): string {
       return output.value
         .map((part) => {
           if (part.type === 'text') return part.text;
-          if (part.type !== 'file') return '';
-          // A file's inline text, or the URL a provider fetches it from, and its name: what the model is shown.
-          const data = part.data as { type?: string; text?: unknown; url?: unknown };
-          const shown = data.type === 'text' ? data.text : data.type === 'url' ? data.url : undefined;
-          return [shown === undefined ? '' : String(shown), part.filename ?? '']
-            .filter((text) => text !== '')
-            .join('\n');
+          return part.type === 'file' ? fileText(part) : '';
         })
         .join('\n');
     case 'execution-denied':
@@ -53,4 +48,26 @@ export function toolResultText(output: AiSdkToolOutput): string {
       // An output kind this version does not know: its whole JSON, so that it is labelled all the same.
       return JSON.stringify(output);
   }
+}
+
+/**
+ * What a file part shows the model as text: its inline text, the text of a `text/*` file's bytes, or the URL a
+ * provider fetches it from, and its name, each on a line of its own; `''` for other bytes alone.
+ */
+export function fileText(part: {
+  readonly data: unknown;
+  readonly mediaType?: string;
+  readonly filename?: string;
+}): string {
+  const data = part.data as { type?: string; text?: unknown; url?: unknown; data?: unknown } | null;
+  const bytes = data?.type === 'data' && part.mediaType?.startsWith('text') === true ? data.data : undefined;
+  const shown =
+    data?.type === 'text'
+      ? data.text
+      : data?.type === 'url'
+        ? data.url
+        : typeof bytes === 'string' || ArrayBuffer.isView(bytes)
+          ? utf8Text(bytes)
+          : undefined;
+  return [shown === undefined ? '' : String(shown), part.filename ?? ''].filter((text) => text !== '').join('\n');
 }

@@ -5,15 +5,26 @@ import type { ContextLabeller } from '../provenance/context-labeller.js';
 import type { LabelledContent } from '../provenance/labelled-content.js';
 import { enclosingToolCallWindow } from '../provenance/provenance-scope.js';
 import type { ProvenanceSource } from '../provenance/provenance-source.js';
-import { ProvenanceWindow } from '../provenance/provenance-window.js';
+import type { ProvenanceWindow } from '../provenance/provenance-window.js';
+import { extendedWindow } from '../runtimes/extended-window.js';
+import { type ProviderConversation, providerConversationOf } from '../runtimes/provider-conversation.js';
+import type { ProviderConversationWindows } from '../runtimes/provider-conversation-windows.js';
 import type { RuntimeCallWindows } from '../runtimes/runtime-call-windows.js';
 import { toolCallInput } from '../runtimes/tool-call-input.js';
-import { type AiSdkMessage, type AiSdkPrompt, partsText, toolResultText } from './ai-sdk-prompt.js';
+import { type AiSdkMessage, type AiSdkPrompt, fileText, partsText, toolResultText } from './ai-sdk-prompt.js';
 
 type GenerateOptions = Parameters<NonNullable<LanguageModelMiddleware['wrapGenerate']>>[0];
 type GenerateResult = Awaited<ReturnType<GenerateOptions['doGenerate']>>;
 type StreamPart =
   Awaited<ReturnType<GenerateOptions['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
+type CallParams = GenerateOptions['params'];
+/** A part of an assistant message in a prompt. */
+type AssistantPart = Extract<AiSdkMessage, { role: 'assistant' }>['content'][number];
+/** A tool result the provider returned for a tool it ran itself, in a response. */
+type ProviderResult = Extract<GenerateResult['content'][number], { type: 'tool-result' }>;
+/** A part of a response or an assistant message that shows the model content besides text: a file, a custom part. */
+type ShownPart =
+  { readonly type: 'file'; readonly data: unknown; readonly filename?: string } | { readonly type: 'custom' };
 
 /**
  * Labels everything that enters an AI SDK model call's prompt and hands every tool call the model proposes the
@@ -26,8 +37,17 @@ type StreamPart =
  *   module never labelled (history from another process) is untrusted;
  * - a bound tool's result carries its capability's declared `provenance.results` (the bound tool labels it as it
  *   answers a call this tracker saw); any other tool's result is untrusted, `tool:<name>` or its source in `tools`;
+ * - a tool the provider ran itself (`providerExecuted`: a web search, a code run) returned an untrusted result of that
+ *   tool, in the response that ran it (the model's later calls there read it) and in the assistant message the SDK
+ *   keeps it in; a file or custom part of an answer is the model's, untrusted unless the module labelled its text;
  * - a model answer is derived from its whole prompt: untrusted when anything in it was.
  * Bound tools made by `VerdictAiSdkTools` find the window of their call; a call no tracker saw is unobserved.
+ *
+ * A conversation the provider keeps (a provider option `previousResponseId`, `conversation` or `conversationId`, such
+ * as `providerOptions.openai.previousResponseId`: the prompt then holds only the new messages) is read whole (ADR
+ * 0151): the tracker keeps what each call read and answered under its response's id and conversation, and a call that
+ * continues them reads it before its prompt; one that continues a response or conversation this process did not keep
+ * for the principal is unobserved ({@link beginConversation} for a new one).
  *
  * @example
  * const model = wrapLanguageModel({ model: provider('gpt-4.1'), middleware: [trackers.forAgent().middleware()] });
@@ -37,6 +57,7 @@ export class AiSdkProvenanceTracker {
   constructor(
     private readonly labeller: ContextLabeller,
     private readonly windows: RuntimeCallWindows,
+    private readonly conversations: ProviderConversationWindows,
   ) {}
 
   /**
@@ -50,10 +71,24 @@ export class AiSdkProvenanceTracker {
   }
 
   /**
+   * Notes that the conversation `conversationId`, stored by the provider (`providerOptions.openai.conversation`), begins
+   * now, empty: its first call reads nothing before its prompt. Call it in the principal's action context, right after
+   * creating the conversation, and only for an empty one: a call in a conversation this process did not see begin, nor
+   * continue, is unobserved (every argument rule applies as if influenced). A conversation the module already keeps
+   * for the principal keeps its window.
+   *
+   * @example const { id } = await client.conversations.create(); tracker.beginConversation(id);
+   */
+  beginConversation(conversationId: string): void {
+    this.conversations.begin(conversationId);
+  }
+
+  /**
    * `tools`, each run in the window the tracker saw its call proposed in, for that call only: an agent an
    * application's tool starts (a sub-agent with a tracked model of its own) reads its input — which this agent's
    * model wrote — as trusted as that window, unobserved (untrusted) when the tracker did not see the call, and an
-   * untracked agent's bound calls inside it are unobserved. Bound tools of `VerdictAiSdkTools` do this themselves.
+   * untracked agent's bound calls inside it are unobserved; what it answers from untrusted content makes the tool's
+   * result untrusted, even for a tool named in `trustedTools`. Bound tools of `VerdictAiSdkTools` do this themselves.
    * A streaming tool (an `async function*` execute) is left as it is: an agent it starts is not seen.
    *
    * @example await generateText({ model, tools: tracker.tools({ delegate, lookup }), messages });
@@ -83,27 +118,45 @@ export class AiSdkProvenanceTracker {
       specificationVersion: 'v4',
       wrapGenerate: async ({ doGenerate, params }) => {
         const context = this.windows.current();
-        const window = await this.windowOf(params.prompt as AiSdkPrompt, params.tools);
+        const conversation = conversationOf(params);
+        const window = await this.windowOf(params, conversation, context);
         const result = await doGenerate();
-        await this.answered(result.content, window, context);
+        const held = await this.answered(result.content, window, context);
+        this.conversations.keep(conversation, result.response?.id, held, context);
         return result;
       },
       wrapStream: async ({ doStream, params }) => {
         const context = this.windows.current();
-        const window = await this.windowOf(params.prompt as AiSdkPrompt, params.tools);
+        const conversation = conversationOf(params);
+        let seen = await this.windowOf(params, conversation, context);
         const { stream, ...rest } = await doStream();
         // Each text of the answer by its id, in order: the prompt holds each as a part of its own (`partsText`).
         const texts = new Map<string, string>();
+        const shown: ShownPart[] = [];
+        let responseId: string | undefined;
         const tracked = stream.pipeThrough(
           new TransformStream<StreamPart, StreamPart>({
-            transform: (part, controller) => {
-              // Remembered before the part goes on: the SDK runs the tool once it reads the call.
-              if (part.type === 'tool-call') this.proposed(part, window, context);
+            transform: async (part, controller) => {
+              // Remembered before the part goes on: the SDK runs the tool once it reads the call. A result of a tool
+              // the provider ran is in the model's context from here on.
+              if (part.type === 'tool-call') this.proposed(part, seen, context);
+              else if (part.type === 'tool-result') seen = extendedWindow(seen, await this.providerResult(part));
+              // A text never written is a part of the answer all the same when it carries provider metadata (the SDK
+              // keeps it in the response's message).
+              else if ((part.type === 'text-start' || part.type === 'text-end') && part.providerMetadata !== undefined)
+                texts.set(part.id, texts.get(part.id) ?? '');
               else if (part.type === 'text-delta') texts.set(part.id, (texts.get(part.id) ?? '') + part.delta);
+              else if (part.type === 'file' || part.type === 'custom') shown.push(part);
+              else if (part.type === 'response-metadata') responseId = part.id ?? responseId;
               controller.enqueue(part);
             },
             flush: async () => {
-              await this.labeller.labelAnswer([...texts.values()].join('\n'), window);
+              const answer = await this.labeller.labelAnswer([...texts.values()].join('\n'), seen);
+              const held = extendedWindow(seen, [
+                ...(answer === undefined ? [] : [answer]),
+                ...(await this.shownItems(shown)),
+              ]);
+              this.conversations.keep(conversation, responseId, held, context);
             },
           }),
         );
@@ -112,11 +165,17 @@ export class AiSdkProvenanceTracker {
     };
   }
 
-  /** The window of one model call: every message of its prompt, labelled (the call's tools are the application's). */
+  /**
+   * The window of one model call: what the provider holds of the conversation it continues, then every message of its
+   * prompt, labelled (the call's tools are the application's).
+   */
   private async windowOf(
-    prompt: AiSdkPrompt,
-    tools: readonly { readonly name: string }[] = [],
+    params: CallParams,
+    conversation: ProviderConversation,
+    context: ActionContext | undefined,
   ): Promise<ProvenanceWindow> {
+    const prompt = params.prompt as AiSdkPrompt;
+    const tools: readonly { readonly name: string }[] = params.tools ?? [];
     this.labeller.offer(tools.map(({ name }) => name));
     const lastAnswer = prompt.findLastIndex(({ role }) => role === 'assistant' || role === 'tool');
     const caller = enclosingToolCallWindow();
@@ -124,7 +183,7 @@ export class AiSdkProvenanceTracker {
       if (message.role === 'user') await this.labeller.labelInput(partsText(message.content), caller);
     const items: LabelledContent[] = [];
     for (const message of prompt) items.push(...(await this.itemsOf(message)));
-    return ProvenanceWindow.of(items);
+    return extendedWindow(this.conversations.held(conversation, context), items);
   }
 
   private async itemsOf(message: AiSdkMessage): Promise<readonly LabelledContent[]> {
@@ -132,15 +191,7 @@ export class AiSdkProvenanceTracker {
     if (message.role === 'user') return this.labeller.itemsOf('user', partsText(message.content));
     if (message.role === 'assistant') {
       const items = [...(await this.labeller.itemsOf('assistant', partsText(message.content)))];
-      // A call the model proposed earlier carries what its window made untrusted (ADR 0128).
-      for (const part of message.content)
-        if (part.type === 'tool-call')
-          items.push(
-            ...(await this.labeller.proposedCall(
-              part.input,
-              this.windows.windowOf({ id: part.toolCallId, input: part.input }),
-            )),
-          );
+      for (const part of message.content) items.push(...(await this.assistantPartItems(part)));
       return items;
     }
     const items: LabelledContent[] = [];
@@ -148,24 +199,79 @@ export class AiSdkProvenanceTracker {
       // A human's denial of an approval is the application's answer, not the tool's: it holds nothing to label.
       if (part.type !== 'tool-result' || part.output.type === 'execution-denied') continue;
       const text = toolResultText(part.output);
+      // Found by its call: a bound tool's labels, or what the agents that ran inside the call answered.
       const bound = this.windows.resultOf(part.toolCallId, text);
-      items.push(...(await this.labeller.toolResultOf(text, part.toolName, bound)));
+      items.push(
+        ...(await this.labeller.toolResultOf(text, part.toolName, bound, this.windows.carriedOf(part.toolCallId))),
+      );
     }
     return items;
   }
 
-  /** The model answered: its tool calls keep the window, its text is labelled as derived from it. */
+  /** What a part of an assistant message puts into the window besides its text (read with the message's other text). */
+  private async assistantPartItems(part: AssistantPart): Promise<readonly LabelledContent[]> {
+    switch (part.type) {
+      case 'tool-call':
+        // A call the model proposed earlier carries what its window made untrusted (ADR 0128).
+        return this.labeller.proposedCall(
+          part.input,
+          this.windows.windowOf({ id: part.toolCallId, input: part.input }),
+        );
+      case 'tool-result':
+        // The result of a tool the provider ran itself, which the SDK keeps in the assistant message.
+        if (part.output.type === 'execution-denied') return [];
+        return this.labeller.toolResultOf(toolResultText(part.output), part.toolName, undefined);
+      case 'file':
+      case 'custom':
+        return this.shownItems([part]);
+      default:
+        // Text, read above; reasoning, the model's own words.
+        return [];
+    }
+  }
+
+  /**
+   * The model answered: its tool calls keep the window — with the results of the tools the provider ran in the same
+   * response, which the model read before them — and its text is labelled as derived from it. Answers what the model
+   * read and answered, as the provider keeps it.
+   */
   private async answered(
     content: GenerateResult['content'],
     window: ProvenanceWindow,
     context: ActionContext | undefined,
-  ): Promise<void> {
+  ): Promise<ProvenanceWindow> {
+    const results: LabelledContent[] = [];
+    for (const part of content) if (part.type === 'tool-result') results.push(...(await this.providerResult(part)));
+    const seen = extendedWindow(window, results);
     const texts: string[] = [];
+    const shown: ShownPart[] = [];
     for (const part of content) {
-      if (part.type === 'tool-call') this.proposed(part, window, context);
+      if (part.type === 'tool-call') this.proposed(part, seen, context);
       else if (part.type === 'text') texts.push(part.text);
+      else if (part.type === 'file' || part.type === 'custom') shown.push(part);
     }
-    await this.labeller.labelAnswer(texts.join('\n'), window);
+    const answer = await this.labeller.labelAnswer(texts.join('\n'), seen);
+    return extendedWindow(seen, [...(answer === undefined ? [] : [answer]), ...(await this.shownItems(shown))]);
+  }
+
+  /** A result the provider returned for a tool it ran itself: that tool's, untrusted unless it is named in `trustedTools`. */
+  private async providerResult(part: ProviderResult): Promise<readonly LabelledContent[]> {
+    const text = typeof part.result === 'string' ? part.result : JSON.stringify(part.result);
+    return this.labeller.toolResultOf(text, part.toolName, undefined);
+  }
+
+  /**
+   * What files and custom parts show the model: a file's inline text, URL or name, a custom part's whole JSON (a
+   * provider's own item: a compaction of earlier context, say), each the model's answer unless the module labelled
+   * the text — nobody did, so untrusted. A file given by its bytes alone shows no text.
+   */
+  private async shownItems(parts: readonly ShownPart[]): Promise<readonly LabelledContent[]> {
+    const items: LabelledContent[] = [];
+    for (const part of parts)
+      items.push(
+        ...(await this.labeller.itemsOf('assistant', part.type === 'file' ? fileText(part) : JSON.stringify(part))),
+      );
+    return items;
   }
 
   private proposed(
@@ -175,6 +281,11 @@ export class AiSdkProvenanceTracker {
   ): void {
     this.windows.remember({ id: call.toolCallId, input: toolCallInput(call.input) }, window, context);
   }
+}
+
+/** What a call continues on the provider's side: any provider's options naming an earlier response or a stored conversation. */
+function conversationOf(params: CallParams): ProviderConversation {
+  return providerConversationOf(Object.values(params.providerOptions ?? {}));
 }
 
 /** Whether `fn` is an `async function*`, whose calls return a stream rather than a promise. */

@@ -16,6 +16,7 @@ export class AiSdkProvenanceTrackers {
 
   /** A tracker for one agent (its answers are `agent:<name>`); options as the LangChain tracker's. */
   forAgent(options: ProvenanceTrackerOptions = {}): AiSdkProvenanceTracker {
-    return new AiSdkProvenanceTracker(this.provenance.labellerFor(options), this.provenance.windows);
+    const { windows, conversations } = this.provenance;
+    return new AiSdkProvenanceTracker(this.provenance.labellerFor(options), windows, conversations);
   }
 }

@@ -1,4 +1,5 @@
 import type { BaseMessage } from '@langchain/core/messages';
+import { utf8Text } from '../shared/utf8-text.js';
 
 /** Keys of a content part that describe it rather than hold what the model reads. */
 const DESCRIPTIVE_KEYS: ReadonlySet<string> = new Set([
@@ -10,9 +11,6 @@ const DESCRIPTIVE_KEYS: ReadonlySet<string> = new Set([
   'id',
   'index',
 ]);
-/** Base64 text, as a provider's `data` may hold a text file's bytes. */
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * A message's text, as provenance reads it: its string content, or each content part on a line of its own — a text
@@ -61,20 +59,8 @@ function isTextual(value: object): boolean {
 
 /** A text's `data`: the string as it is and, when it reads as base64 of UTF-8, decoded; bytes decoded. */
 function collectText(data: unknown, into: string[]): void {
-  if (typeof data === 'string') {
-    into.push(data);
-    const decoded = BASE64.test(data) ? decodeUtf8(Buffer.from(data, 'base64')) : undefined;
-    if (decoded !== undefined) into.push(decoded);
-  } else if (ArrayBuffer.isView(data)) {
-    const decoded = decodeUtf8(data);
-    if (decoded !== undefined) into.push(decoded);
-  }
-}
-
-function decodeUtf8(bytes: ArrayBufferView): string | undefined {
-  try {
-    return utf8.decode(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  } catch {
-    return undefined;
-  }
+  if (typeof data !== 'string' && !ArrayBuffer.isView(data)) return;
+  if (typeof data === 'string') into.push(data);
+  const decoded = utf8Text(data);
+  if (decoded !== undefined) into.push(decoded);
 }

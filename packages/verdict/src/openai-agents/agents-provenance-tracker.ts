@@ -1,15 +1,22 @@
 import type { AgentOutputItem, Model, ModelRequest, StreamEvent, Tool } from '@openai/agents';
-import type { Trust } from '../context-release/trust.js';
+import { Trust } from '../context-release/trust.js';
 import type { ActionContext } from '../context/action-context.js';
 import type { ContextLabeller } from '../provenance/context-labeller.js';
-import type { LabelledContent } from '../provenance/labelled-content.js';
+import { labelContent, type LabelledContent } from '../provenance/labelled-content.js';
 import { enclosingToolCallWindow } from '../provenance/provenance-scope.js';
-import type { ProvenanceSource } from '../provenance/provenance-source.js';
-import { ProvenanceWindow } from '../provenance/provenance-window.js';
+import { ProvenanceSource } from '../provenance/provenance-source.js';
+import type { ProvenanceWindow } from '../provenance/provenance-window.js';
+import { extendedWindow } from '../runtimes/extended-window.js';
+import { type ProviderConversation, providerConversationOf } from '../runtimes/provider-conversation.js';
+import type { ProviderConversationWindows } from '../runtimes/provider-conversation-windows.js';
 import type { RuntimeCallWindows, RuntimeToolCall } from '../runtimes/runtime-call-windows.js';
 import { toolCallInput } from '../runtimes/tool-call-input.js';
-import { contentText, inputItems, windowTextOf } from './agents-input.js';
+import { type AgentsWindowText, contentText, inputItems, windowTextOf } from './agents-input.js';
+import { isHandoffOutput } from './handoff-output.js';
 import { wrappedModel } from './wrapped-model.js';
+
+/** The result the SDK writes for a handoff its model took: the application's, trusted. */
+const HANDOFF = ProvenanceSource.application('agents-handoff');
 
 /** Function tools whose `invoke` a tracker already runs in its call's window. */
 const wrapped = new WeakSet<object>();
@@ -26,7 +33,13 @@ const wrapped = new WeakSet<object>();
  *
  * A handoff keeps both the actor (the run's action context) and the window: the next agent's model reads the
  * same history, whose labels the module remembers, so a value that came from an untrusted result is still
- * untrusted after it (give every agent of the run a tracked model).
+ * untrusted after it (give every agent of the run a tracked model). The result the SDK writes for the handoff
+ * itself (`{"assistant":"Payer"}`, under the handoff's default tool name) is the application's.
+ *
+ * A conversation the provider keeps (`previousResponseId`, `conversationId`: the runner then sends only the new
+ * items) is read whole (ADR 0151): the tracker keeps what each call read and answered under its response's id and
+ * conversation, and a request that continues them reads it before its own input; one that continues a response or
+ * conversation this process did not keep for the principal is unobserved ({@link beginConversation} for a new one).
  *
  * @example
  * const agent = new Agent({ name: 'Support', model: tracker.model(new OpenAIResponsesModel(client, 'gpt-4.1')), tools });
@@ -35,6 +48,7 @@ export class AgentsProvenanceTracker {
   constructor(
     private readonly labeller: ContextLabeller,
     private readonly windows: RuntimeCallWindows,
+    private readonly conversations: ProviderConversationWindows,
   ) {}
 
   /** Labels content the application puts into the input itself: wherever exactly this text enters, it carries this label. */
@@ -65,14 +79,29 @@ export class AgentsProvenanceTracker {
     return [...tools];
   }
 
+  /**
+   * Notes that the conversation `conversationId`, stored by the provider (`run(agent, input, { conversationId })`),
+   * begins now, empty: its first request reads nothing before its own input. Call it in the principal's action context,
+   * right after creating the conversation, and only for an empty one: a request in a conversation this process did not
+   * see begin, nor continue, is unobserved (every argument rule applies as if influenced). A conversation the module
+   * already keeps for the principal keeps its window.
+   *
+   * @example const { id } = await client.conversations.create(); tracker.beginConversation(id);
+   */
+  beginConversation(conversationId: string): void {
+    this.conversations.begin(conversationId);
+  }
+
   /** `inner`, tracked: every call's window is labelled, and its function calls find it. */
   model(inner: Model): Model {
     return wrappedModel(inner, {
       getResponse: async (request) => {
         const context = this.windows.current();
-        const window = await this.windowOf(request);
+        const conversation = conversationOf(request);
+        const window = await this.windowOf(request, conversation, context);
         const response = await inner.getResponse(request);
         await this.answered(response.output, window, context);
+        await this.kept(response.output, response.responseId, window, conversation, context);
         return response;
       },
       getStreamedResponse: (request) => this.streamed(inner, request),
@@ -81,21 +110,34 @@ export class AgentsProvenanceTracker {
 
   private async *streamed(inner: Model, request: ModelRequest): AsyncIterable<StreamEvent> {
     const context = this.windows.current();
-    const window = await this.windowOf(request);
+    const conversation = conversationOf(request);
+    const window = await this.windowOf(request, conversation, context);
     for await (const event of inner.getStreamedResponse(request)) {
       // The runner runs the calls once the response is done: the window is left before the event goes on.
-      if (event.type === 'response_done')
-        await this.answered(event.response.output as unknown as AgentOutputItem[], window, context);
+      if (event.type === 'response_done') {
+        const output = event.response.output as unknown as AgentOutputItem[];
+        await this.answered(output, window, context);
+        await this.kept(output, event.response.id, window, conversation, context);
+      }
       yield event;
     }
   }
 
-  private async windowOf(request: ModelRequest): Promise<ProvenanceWindow> {
+  /**
+   * The window of one model call: what the provider holds of the conversation it continues, then the instructions and
+   * every input item, labelled (the call's tools and handoffs are the application's).
+   */
+  private async windowOf(
+    request: ModelRequest,
+    conversation: ProviderConversation,
+    context: ActionContext | undefined,
+  ): Promise<ProvenanceWindow> {
     // The tools and handoffs the model is offered are the application's; a result under any other name is not.
     this.labeller.offer([
       ...request.tools.map(({ name }) => name),
       ...request.handoffs.map(({ toolName }) => toolName),
     ]);
+    for (const { toolName } of request.handoffs) this.labeller.wiring.labels.offerHandoff(toolName);
     const items = inputItems(request);
     const lastAnswer = items.findLastIndex((item) => windowTextOf(item)?.role !== 'user');
     const caller = enclosingToolCallWindow();
@@ -106,22 +148,36 @@ export class AgentsProvenanceTracker {
     const labelled: LabelledContent[] = [];
     if (request.systemInstructions !== undefined)
       labelled.push(...(await this.labeller.itemsOf('system', request.systemInstructions)));
+    labelled.push(...(await this.itemsOf(items)));
+    return extendedWindow(this.conversations.held(conversation, context), labelled);
+  }
+
+  /** The labelled content of input (or output) items, as a later window reads them. */
+  private async itemsOf(items: readonly unknown[]): Promise<LabelledContent[]> {
+    const labelled: LabelledContent[] = [];
     for (const item of items) {
       const call = functionCallOf(item);
       // A call the model proposed earlier carries what its window made untrusted (ADR 0128).
       if (call !== undefined)
         labelled.push(...(await this.labeller.proposedCall(call.input, this.windows.windowOf(call))));
-      const text = windowTextOf(item);
+      const text = windowTextOf(item as Parameters<typeof windowTextOf>[0]);
       if (text === undefined) continue;
-      if (text.role !== 'tool') {
-        labelled.push(...(await this.labeller.itemsOf(text.role, text.text)));
-        continue;
-      }
-      // Found by the call that returned it (its id; the call itself may be on the provider's side).
-      const bound = this.windows.resultOf((item as { callId?: string }).callId ?? '', text.text);
-      labelled.push(...(await this.labeller.toolResultOf(text.text, text.toolName, bound)));
+      if (text.role !== 'tool') labelled.push(...(await this.labeller.itemsOf(text.role, text.text)));
+      else labelled.push(...(await this.resultOf((item as { callId?: string }).callId ?? '', text)));
     }
-    return ProvenanceWindow.of(labelled);
+    return labelled;
+  }
+
+  /**
+   * A function result's labels: the SDK's own answer to a handoff it offered is the application's; any other is found
+   * by the call that returned it (its id; the call itself may be on the provider's side), with what the agents that
+   * ran inside the call answered from untrusted content.
+   */
+  private async resultOf(callId: string, { text, toolName }: AgentsWindowText): Promise<readonly LabelledContent[]> {
+    if (toolName !== undefined && this.labeller.wiring.labels.isHandoff(toolName) && isHandoffOutput(toolName, text))
+      return this.labeller.remember(text, [labelContent(text, HANDOFF, Trust.Trusted)]);
+    const bound = this.windows.resultOf(callId, text);
+    return this.labeller.toolResultOf(text, toolName, bound, this.windows.carriedOf(callId));
   }
 
   private async answered(
@@ -138,6 +194,29 @@ export class AgentsProvenanceTracker {
     }
     await this.labeller.labelAnswer(texts.join(''), window);
   }
+
+  /**
+   * What the provider now holds (ADR 0151): the call's window and its output — the model's answer, its function calls
+   * and hosted tools' items, as a later window reads them — kept under the response's id and the request's
+   * conversation.
+   */
+  private async kept(
+    output: readonly AgentOutputItem[],
+    responseId: string | undefined,
+    window: ProvenanceWindow,
+    conversation: ProviderConversation,
+    context: ActionContext | undefined,
+  ): Promise<void> {
+    if (conversation.conversations.length === 0 && (responseId === undefined || responseId === '')) return;
+    const held = extendedWindow(window, await this.itemsOf(output));
+    this.conversations.keep(conversation, responseId, held, context);
+  }
+}
+
+/** What a request continues on the provider's side: its own fields, and the provider data the model sends with it. */
+function conversationOf(request: ModelRequest): ProviderConversation {
+  const data = request.modelSettings?.providerData as Record<string, unknown> | undefined;
+  return providerConversationOf([request, data, data?.['extra_body'], data?.['extraBody']]);
 }
 
 /** A function call of the model's, as its tool gets it: its id and parsed arguments. */

@@ -16,6 +16,7 @@ export class AgentsProvenanceTrackers {
 
   /** A tracker for one agent (its answers are `agent:<name>`); options as the LangChain tracker's. */
   forAgent(options: ProvenanceTrackerOptions = {}): AgentsProvenanceTracker {
-    return new AgentsProvenanceTracker(this.provenance.labellerFor(options), this.provenance.windows);
+    const { windows, conversations } = this.provenance;
+    return new AgentsProvenanceTracker(this.provenance.labellerFor(options), windows, conversations);
   }
 }

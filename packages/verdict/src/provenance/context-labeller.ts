@@ -232,15 +232,19 @@ export class ContextLabeller {
    * {@link labelToolResult} labels an unbound tool's result — untrusted unless the tool is named in `tools` or
    * `trustedTools` — beside any other labels the module remembers for the same text. Those cannot clear it: a text
    * also seen untrusted is never trusted content. A text that already carries its tool's label (an earlier step) is
-   * not read again.
+   * not read again. When an agent that ran inside the call answered from untrusted content (`carried`, found by the
+   * call), the result is untrusted under that agent's source, whatever `trustedTools` says (ADR 0040).
    */
   async toolResultOf(
     text: string,
     toolName: string | undefined,
     bound: readonly LabelledContent[] | undefined,
+    carried: readonly LabelledContent[] = [],
   ): Promise<readonly LabelledContent[]> {
     if (bound !== undefined) return bound;
     const name = toolName ?? 'unknown';
+    if (carried.some(({ label }) => label.trust === Trust.Untrusted))
+      return this.labelToolResult(text, name, {}, carried);
     const source = this.toolSourceOf(name).toString();
     const trust = this.unboundTrust(name);
     const recalled = this.recall(text);

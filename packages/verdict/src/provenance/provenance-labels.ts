@@ -11,9 +11,11 @@ export const DEFAULT_PROVENANCE_CAPACITY = 10_000;
  * What the provenance trackers of one process remember: the labels of every text that entered an agent's
  * context (so a label follows its text into another agent's window), and the window each tool call was
  * proposed in, by principal, thread and tool call (`callWindowKey`: so a run resumed after an approval finds it
- * again, and no other principal's run can leave it), and on the AI SDK and OpenAI Agents the labels of each bound
- * tool's result by the same key (another principal's tool returning the same text never finds them). In process
- * memory, bounded: a forgotten window is unobserved, which the provenance stage treats as untrusted.
+ * again, and no other principal's run can leave it), and the labels of each bound tool's result (AI SDK, OpenAI
+ * Agents) or quarantined extraction's (LangChain) by the same key (another principal's tool returning the same text never finds them), what the agents
+ * run inside each of the application's own tools answered from untrusted content, and the window of each conversation a
+ * provider keeps, by principal. In process memory, bounded: a forgotten window is unobserved, which the provenance
+ * stage treats as untrusted.
  */
 export class ProvenanceLabels {
   private readonly texts = new Map<string, readonly LabelledContent[]>();
@@ -21,8 +23,14 @@ export class ProvenanceLabels {
   private readonly own = new Map<string, readonly LabelledContent[]>();
   private readonly windows = new Map<string, ProvenanceWindow>();
   private readonly results = new Map<string, BoundResult>();
+  /** Untrusted answers of agents that ran inside a tool call, by principal, thread and call. */
+  private readonly carriedByCall = new Map<string, readonly LabelledContent[]>();
+  /** The windows providers keep, by principal and conversation or response (`ProviderConversationWindows`). */
+  private readonly kept = new Map<string, ProvenanceWindow>();
   /** The tool names runtimes offered their models: the application's tools. */
   private readonly offered = new Map<string, true>();
+  /** The tool names the OpenAI Agents runtime offered its models as handoffs. */
+  private readonly handoffs = new Map<string, true>();
 
   constructor(private readonly capacity = DEFAULT_PROVENANCE_CAPACITY) {}
 
@@ -63,6 +71,16 @@ export class ProvenanceLabels {
     return this.offered.has(name);
   }
 
+  /** Notes a tool name the OpenAI Agents runtime offered its model as a handoff: the SDK itself answers its calls. */
+  offerHandoff(name: string): void {
+    rememberBounded(this.handoffs, name, true, this.capacity);
+  }
+
+  /** Whether the OpenAI Agents runtime offered its model a handoff of this tool name. */
+  isHandoff(name: string): boolean {
+    return this.handoffs.has(name);
+  }
+
   /** The window a tool call was proposed in. */
   window(thread: string, toolCallId: string): ProvenanceWindow | undefined {
     return this.windows.get(windowKey(thread, toolCallId));
@@ -85,6 +103,29 @@ export class ProvenanceLabels {
       { text: fingerprintString(text), items },
       this.capacity,
     );
+  }
+
+  /**
+   * The untrusted answers of the agents that ran inside a tool call (`carried`, ADR 0040), by the call: none forgets
+   * what an earlier call of the same id carried.
+   */
+  carried(thread: string, toolCallId: string): readonly LabelledContent[] {
+    return this.carriedByCall.get(windowKey(thread, toolCallId)) ?? [];
+  }
+
+  rememberCarried(thread: string, toolCallId: string, items: readonly LabelledContent[]): void {
+    const key = windowKey(thread, toolCallId);
+    if (items.length === 0) this.carriedByCall.delete(key);
+    else rememberBounded(this.carriedByCall, key, items, this.capacity);
+  }
+
+  /** The window a provider keeps for `key` (a principal's conversation or response), if this process saw it. */
+  keptWindow(key: string): ProvenanceWindow | undefined {
+    return this.kept.get(key);
+  }
+
+  keepWindow(key: string, window: ProvenanceWindow): void {
+    rememberBounded(this.kept, key, window, this.capacity);
   }
 }
 

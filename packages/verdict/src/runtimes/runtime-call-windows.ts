@@ -1,4 +1,5 @@
 import type { ActionContext } from '../context/action-context.js';
+import { Trust } from '../context-release/trust.js';
 import { type CallWindowKey, callWindowKey, conversationThread } from '../provenance/call-window-key.js';
 import type { LabelledContent } from '../provenance/labelled-content.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
@@ -64,10 +65,34 @@ export class RuntimeCallWindows {
   /**
    * Runs a tool's `call` in the window it was proposed in, for that call only, as the LangChain tracker runs every
    * tool call (ADR 0040): an agent started inside it reads its input as trusted as that window (unobserved, hence
-   * untrusted, when no tracker saw the call), and an untracked agent's bound calls inside it are unobserved.
+   * untrusted, when no tracker saw the call), and an untracked agent's bound calls inside it are unobserved. What
+   * those agents answered from untrusted content is kept by the call ({@link carriedOf}): the call's result carries
+   * it into the next window, whatever the tool is declared. A call that throws carries an unobserved item: what ran
+   * inside it before the error (which the runtime shows the model) is not known.
    */
   async within<T>(call: RuntimeToolCall, fn: () => Promise<T>): Promise<T> {
-    return (await runToolCall(this.windowOf(call) ?? ProvenanceWindow.unobserved(), call.id, fn)).result;
+    const key = this.keyOf({ id: call.id, input: null }, this.wiring.context());
+    const carry = (items: readonly LabelledContent[]) => {
+      const tainting = items.filter(({ label }) => label.trust === Trust.Untrusted);
+      if (key !== undefined) this.labels.rememberCarried(key.thread, key.call, tainting);
+    };
+    try {
+      const { result, carried } = await runToolCall(this.windowOf(call) ?? ProvenanceWindow.unobserved(), call.id, fn);
+      carry(carried);
+      return result;
+    } catch (error) {
+      carry(ProvenanceWindow.unobserved().items);
+      throw error;
+    }
+  }
+
+  /**
+   * The untrusted answers of the agents that ran inside the call `toolCallId` of this principal's conversation, run
+   * by {@link within}; none for any other call, or one the module forgot. By id alone, as {@link resultOf}.
+   */
+  carriedOf(toolCallId: string): readonly LabelledContent[] {
+    const key = this.keyOf({ id: toolCallId, input: null }, this.wiring.context());
+    return key === undefined ? [] : this.labels.carried(key.thread, key.call);
   }
 
   /** The window `call` was proposed in, if a tracker saw it in this principal's conversation. */

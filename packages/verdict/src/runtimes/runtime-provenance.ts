@@ -10,16 +10,18 @@ import {
   type ProvenanceStageOptions,
 } from '../provenance/provenance-stage-options.interface.js';
 import { type ProvenanceTrackerWiring, provenanceTrackerWiring } from '../provenance/provenance-tracker-wiring.js';
+import { ProviderConversationWindows } from './provider-conversation-windows.js';
 import { RuntimeCallWindows } from './runtime-call-windows.js';
 
 /**
  * What the tools and the provenance trackers of one agent-runtime module (AI SDK, OpenAI Agents) share: the
- * module's labels, the windows trackers leave for bound tools, and the wiring to the capabilities and ledger
- * (ADR 0106). Provided by that runtime's module.
+ * module's labels, the windows trackers leave for bound tools, the windows of the conversations providers keep
+ * (ADR 0151), and the wiring to the capabilities and ledger (ADR 0106). Provided by that runtime's module.
  */
 @Injectable()
 export class RuntimeProvenance {
   readonly windows: RuntimeCallWindows;
+  readonly conversations: ProviderConversationWindows;
   readonly wiring: ProvenanceTrackerWiring;
   /** Labels bound tools' results (no tracker options: a tracker adds what its `tools` names). */
   readonly labeller: ContextLabeller;
@@ -34,6 +36,7 @@ export class RuntimeProvenance {
     const actorKey = moduleActorKey(contextOptions);
     this.wiring = provenanceTrackerWiring(registry, labels, options, contexts, actorKey);
     this.windows = new RuntimeCallWindows(labels, this.wiring);
+    this.conversations = new ProviderConversationWindows(labels, this.wiring);
     this.labeller = new ContextLabeller(this.wiring);
   }
 
