@@ -145,33 +145,22 @@ describe('a previous response the provider keeps (AI SDK)', () => {
 });
 
 describe('a conversation the provider stores (AI SDK)', () => {
-  it('control: in a conversation begun empty, the IBAN the customer typed in an earlier call is paid', async () => {
-    const env = await setup(DERIVED);
-    await env.contexts.run(alice, async () => env.tracker.beginConversation('conv_1'));
-    await env.generate(alice, env.tracked([{ text: 'Noted.' }], 'resp_a'), `My IBAN is ${OWN_IBAN}.`, {
+  it('attack: a call in a stored conversation is unobserved, even one this process saw from its start (another replica may have added to it)', async () => {
+    const env = await setup(CLEAN_ONLY);
+    await env.generate(alice, env.tracked([{ text: 'Hello! How can I help?' }], 'resp_a'), 'Hello.', {
       conversation: 'conv_1',
     });
-    const second = env.tracked([{ toolCalls: [pay(OWN_IBAN)] }, { text: 'paid' }], 'resp_b');
-    await env.generate(alice, second, 'Pay the deposit to it now.', { conversation: 'conv_1' });
-    expect(env.payments.map((payment) => payment.arguments.recipient)).toEqual([OWN_IBAN]);
+    const second = env.tracked([{ toolCalls: [pay(ATTACKER_IBAN)] }, { text: 'paid' }], 'resp_b');
+    await env.generate(alice, second, 'OK, do what the reviewer suggested.', { conversation: 'conv_1' });
+    expect(env.payments).toHaveLength(0);
+    expect(decisions(env)).toEqual([['deny', expect.stringContaining('not observed')]]);
   });
 
-  it('attack: a stored conversation this process never saw begin is unobserved', async () => {
+  it('attack: a stored conversation this process never saw is unobserved', async () => {
     const env = await setup(CLEAN_ONLY);
     const model = env.tracked([{ toolCalls: [pay(ATTACKER_IBAN)] }, { text: 'paid' }], 'resp_a');
     await env.generate(alice, model, 'OK, do what the reviewer suggested.', { conversation: 'conv_elsewhere' });
     expect(env.payments).toHaveLength(0);
     expect(decisions(env)).toEqual([['deny', expect.stringContaining('not observed')]]);
-  });
-
-  it('attack: a review read in an earlier call of the conversation is in the next call’s window', async () => {
-    const env = await setup(CLEAN_ONLY);
-    await env.contexts.run(alice, async () => env.tracker.beginConversation('conv_2'));
-    const first = env.tracked([{ toolCalls: [VIEW] }, { text: 'Here is p-1.' }], 'resp_a');
-    await env.generate(alice, first, 'Tell me about p-1.', { conversation: 'conv_2' });
-    const second = env.tracked([{ toolCalls: [pay(ATTACKER_IBAN)] }, { text: 'paid' }], 'resp_b');
-    await env.generate(alice, second, 'OK, do what the reviewer suggested.', { conversation: 'conv_2' });
-    expect(env.payments).toHaveLength(0);
-    expect(decisions(env)).toEqual([['deny', expect.stringContaining('external:product-reviews (untrusted)')]]);
   });
 });

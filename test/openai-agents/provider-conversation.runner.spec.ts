@@ -125,20 +125,17 @@ describe('a previous response the provider keeps (OpenAI Agents)', () => {
 });
 
 describe('a conversation the provider stores (OpenAI Agents)', () => {
-  it('control: in a conversation begun empty, the IBAN the customer typed before a function result is paid', async () => {
-    const env = await setup(DERIVED);
-    await env.contexts.run(alice, async () => env.tracker.beginConversation('conv_1'));
-    const model = new RespondingModel(
-      [{ toolCalls: [VIEW] }, { toolCalls: [pay(OWN_IBAN)] }, { text: 'paid' }],
-      'resp_conv1',
-    );
-    await env.run(alice, model, `Show me p-1, then pay 25 to ${OWN_IBAN}.`, { conversationId: 'conv_1' });
-    // The second call's input is the function result alone: the customer's message is in the stored conversation.
-    expect(model.requests[1]!.input).toEqual([expect.objectContaining({ type: 'function_call_result' })]);
-    expect(env.payments.map((payment) => payment.arguments.recipient)).toEqual([OWN_IBAN]);
+  it('attack: a request in a stored conversation is unobserved, even one this process saw from its start (another replica may have added to it)', async () => {
+    const env = await setup(CLEAN_ONLY);
+    const first = new RespondingModel([{ text: 'Hello! How can I help?' }], 'resp_a');
+    await env.run(alice, first, 'Hello.', { conversationId: 'conv_1' });
+    const second = new RespondingModel([{ toolCalls: [pay(ATTACKER_IBAN)] }, { text: 'paid' }], 'resp_b');
+    await env.run(alice, second, 'OK, do what the reviewer suggested.', { conversationId: 'conv_1' });
+    expect(env.payments).toHaveLength(0);
+    expect(decisions(env)).toEqual([['deny', expect.stringContaining('not observed')]]);
   });
 
-  it('attack: a stored conversation this process never saw begin is unobserved', async () => {
+  it('attack: a stored conversation this process never saw is unobserved', async () => {
     const env = await setup(CLEAN_ONLY);
     const model = new RespondingModel([{ toolCalls: [pay(ATTACKER_IBAN)] }, { text: 'paid' }], 'resp_conv2');
     await env.run(alice, model, 'OK, do what the reviewer suggested.', { conversationId: 'conv_elsewhere' });
@@ -146,36 +143,12 @@ describe('a conversation the provider stores (OpenAI Agents)', () => {
     expect(decisions(env)).toEqual([['deny', expect.stringContaining('not observed')]]);
   });
 
-  it('attack: a review read in an earlier run of the conversation is in the next run’s window', async () => {
+  it('control: the same turns continued by their previous response pay the IBAN the customer typed', async () => {
     const env = await setup(CLEAN_ONLY);
-    await env.contexts.run(alice, async () => env.tracker.beginConversation('conv_2'));
-    const first = new RespondingModel([{ toolCalls: [VIEW] }, { text: 'Here is p-1.' }], 'resp_a');
-    await env.run(alice, first, 'Tell me about p-1.', { conversationId: 'conv_2' });
-    const second = new RespondingModel([{ toolCalls: [pay(ATTACKER_IBAN)] }, { text: 'paid' }], 'resp_b');
-    await env.run(alice, second, 'OK, do what the reviewer suggested.', { conversationId: 'conv_2' });
-    expect(env.payments).toHaveLength(0);
-    expect(decisions(env)).toEqual([['deny', expect.stringContaining('external:product-reviews (untrusted)')]]);
-  });
-
-  it('attack: beginning a conversation already under way does not clear what it holds', async () => {
-    const env = await setup(CLEAN_ONLY);
-    await env.contexts.run(alice, async () => env.tracker.beginConversation('conv_3'));
-    const first = new RespondingModel([{ toolCalls: [VIEW] }, { text: 'Here is p-1.' }], 'resp_a');
-    await env.run(alice, first, 'Tell me about p-1.', { conversationId: 'conv_3' });
-    await env.contexts.run(alice, async () => env.tracker.beginConversation('conv_3'));
-    const second = new RespondingModel([{ toolCalls: [pay(ATTACKER_IBAN)] }, { text: 'paid' }], 'resp_b');
-    await env.run(alice, second, 'OK, do what the reviewer suggested.', { conversationId: 'conv_3' });
-    expect(env.payments).toHaveLength(0);
-    expect(decisions(env)).toEqual([['deny', expect.stringContaining('external:product-reviews (untrusted)')]]);
-  });
-
-  it('control: the customer’s own IBAN is paid in the next run of a conversation whose earlier run was clean', async () => {
-    const env = await setup(CLEAN_ONLY);
-    await env.contexts.run(alice, async () => env.tracker.beginConversation('conv_4'));
     const first = new RespondingModel([{ text: 'Hello! How can I help?' }], 'resp_a');
-    await env.run(alice, first, 'Hello.', { conversationId: 'conv_4' });
+    await env.run(alice, first, 'Hello.');
     const second = new RespondingModel([{ toolCalls: [pay(OWN_IBAN)] }, { text: 'paid' }], 'resp_b');
-    await env.run(alice, second, `Pay 25 to ${OWN_IBAN}.`, { conversationId: 'conv_4' });
+    await env.run(alice, second, `Pay 25 to ${OWN_IBAN}.`, { previousResponseId: 'resp_a_1' });
     expect(env.payments.map((payment) => payment.arguments.recipient)).toEqual([OWN_IBAN]);
   });
 });

@@ -43,11 +43,12 @@ type ShownPart =
  * - a model answer is derived from its whole prompt: untrusted when anything in it was.
  * Bound tools made by `VerdictAiSdkTools` find the window of their call; a call no tracker saw is unobserved.
  *
- * A conversation the provider keeps (a provider option `previousResponseId`, `conversation` or `conversationId`, such
- * as `providerOptions.openai.previousResponseId`: the prompt then holds only the new messages) is read whole (ADR
- * 0151): the tracker keeps what each call read and answered under its response's id and conversation, and a call that
- * continues them reads it before its prompt; one that continues a response or conversation this process did not keep
- * for the principal is unobserved ({@link beginConversation} for a new one).
+ * A response the provider keeps (a provider option `previousResponseId`, such as
+ * `providerOptions.openai.previousResponseId`: the prompt then holds only the new messages) is read whole (ADR 0151):
+ * the tracker keeps what each call read and answered under its response's id, and a call that continues it reads it
+ * before its prompt; one that continues a response this process did not keep for the principal is unobserved. A
+ * conversation the provider stores (`conversation`, `conversationId`) is unobserved: other requests, in this process
+ * or another, add to it unseen.
  *
  * @example
  * const model = wrapLanguageModel({ model: provider('gpt-4.1'), middleware: [trackers.forAgent().middleware()] });
@@ -68,19 +69,6 @@ export class AiSdkProvenanceTracker {
    */
   async label(text: string, source: ProvenanceSource, trust: Trust): Promise<void> {
     await this.labeller.label(text, source, trust);
-  }
-
-  /**
-   * Notes that the conversation `conversationId`, stored by the provider (`providerOptions.openai.conversation`), begins
-   * now, empty: its first call reads nothing before its prompt. Call it in the principal's action context, right after
-   * creating the conversation, and only for an empty one: a call in a conversation this process did not see begin, nor
-   * continue, is unobserved (every argument rule applies as if influenced). A conversation the module already keeps
-   * for the principal keeps its window.
-   *
-   * @example const { id } = await client.conversations.create(); tracker.beginConversation(id);
-   */
-  beginConversation(conversationId: string): void {
-    this.conversations.begin(conversationId);
   }
 
   /**
@@ -122,7 +110,7 @@ export class AiSdkProvenanceTracker {
         const window = await this.windowOf(params, conversation, context);
         const result = await doGenerate();
         const held = await this.answered(result.content, window, context);
-        this.conversations.keep(conversation, result.response?.id, held, context);
+        this.conversations.keep(result.response?.id, held, context);
         return result;
       },
       wrapStream: async ({ doStream, params }) => {
@@ -156,7 +144,7 @@ export class AiSdkProvenanceTracker {
                 ...(answer === undefined ? [] : [answer]),
                 ...(await this.shownItems(shown)),
               ]);
-              this.conversations.keep(conversation, responseId, held, context);
+              this.conversations.keep(responseId, held, context);
             },
           }),
         );

@@ -36,10 +36,11 @@ const wrapped = new WeakSet<object>();
  * untrusted after it (give every agent of the run a tracked model). The result the SDK writes for the handoff
  * itself (`{"assistant":"Payer"}`, under the handoff's default tool name) is the application's.
  *
- * A conversation the provider keeps (`previousResponseId`, `conversationId`: the runner then sends only the new
- * items) is read whole (ADR 0151): the tracker keeps what each call read and answered under its response's id and
- * conversation, and a request that continues them reads it before its own input; one that continues a response or
- * conversation this process did not keep for the principal is unobserved ({@link beginConversation} for a new one).
+ * A response the provider keeps (`previousResponseId`: the runner then sends only the new items) is read whole (ADR
+ * 0151): the tracker keeps what each call read and answered under its response's id, and a request that continues it
+ * reads it before its own input; one that continues a response this process did not keep for the principal is
+ * unobserved. A conversation the provider stores (`conversationId`) is unobserved: other requests, in this process or
+ * another, add to it unseen.
  *
  * @example
  * const agent = new Agent({ name: 'Support', model: tracker.model(new OpenAIResponsesModel(client, 'gpt-4.1')), tools });
@@ -79,19 +80,6 @@ export class AgentsProvenanceTracker {
     return [...tools];
   }
 
-  /**
-   * Notes that the conversation `conversationId`, stored by the provider (`run(agent, input, { conversationId })`),
-   * begins now, empty: its first request reads nothing before its own input. Call it in the principal's action context,
-   * right after creating the conversation, and only for an empty one: a request in a conversation this process did not
-   * see begin, nor continue, is unobserved (every argument rule applies as if influenced). A conversation the module
-   * already keeps for the principal keeps its window.
-   *
-   * @example const { id } = await client.conversations.create(); tracker.beginConversation(id);
-   */
-  beginConversation(conversationId: string): void {
-    this.conversations.begin(conversationId);
-  }
-
   /** `inner`, tracked: every call's window is labelled, and its function calls find it. */
   model(inner: Model): Model {
     return wrappedModel(inner, {
@@ -101,7 +89,7 @@ export class AgentsProvenanceTracker {
         const window = await this.windowOf(request, conversation, context);
         const response = await inner.getResponse(request);
         await this.answered(response.output, window, context);
-        await this.kept(response.output, response.responseId, window, conversation, context);
+        await this.kept(response.output, response.responseId, window, context);
         return response;
       },
       getStreamedResponse: (request) => this.streamed(inner, request),
@@ -117,7 +105,7 @@ export class AgentsProvenanceTracker {
       if (event.type === 'response_done') {
         const output = event.response.output as unknown as AgentOutputItem[];
         await this.answered(output, window, context);
-        await this.kept(output, event.response.id, window, conversation, context);
+        await this.kept(output, event.response.id, window, context);
       }
       yield event;
     }
@@ -197,19 +185,16 @@ export class AgentsProvenanceTracker {
 
   /**
    * What the provider now holds (ADR 0151): the call's window and its output — the model's answer, its function calls
-   * and hosted tools' items, as a later window reads them — kept under the response's id and the request's
-   * conversation.
+   * and hosted tools' items, as a later window reads them — kept under the response's id.
    */
   private async kept(
     output: readonly AgentOutputItem[],
     responseId: string | undefined,
     window: ProvenanceWindow,
-    conversation: ProviderConversation,
     context: ActionContext | undefined,
   ): Promise<void> {
-    if (conversation.conversations.length === 0 && (responseId === undefined || responseId === '')) return;
-    const held = extendedWindow(window, await this.itemsOf(output));
-    this.conversations.keep(conversation, responseId, held, context);
+    if (responseId === undefined || responseId === '') return;
+    this.conversations.keep(responseId, extendedWindow(window, await this.itemsOf(output)), context);
   }
 }
 

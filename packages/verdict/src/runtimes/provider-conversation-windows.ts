@@ -9,14 +9,15 @@ import type { ProviderConversation } from './provider-conversation.js';
 const NOTHING_HELD = ProvenanceWindow.of([]);
 
 /**
- * The windows of the conversations a provider keeps on its side (ADR 0151), for the AI SDK and OpenAI Agents trackers:
- * a request that continues an earlier response (`previousResponseId`) or a stored conversation (`conversationId`)
- * sends only its new items, while the model reads everything before them too. After each model call the tracker keeps
- * what the model read and answered, under the response's id and the conversation it is part of; a request that
- * continues either reads it before its own input. Kept in the module's {@link ProvenanceLabels} (process memory,
- * bounded) under the principal (actor and tenant): another principal naming the same id never finds it. A request
- * that continues a response or conversation this process did not keep for its principal (another process's, a
- * forgotten one, an actor without a stable key) is unobserved.
+ * The windows of the responses a provider keeps on its side (ADR 0151), for the AI SDK and OpenAI Agents trackers: a
+ * request that continues an earlier response (`previousResponseId`) sends only its new items, while the model reads
+ * everything before them too. After each model call the tracker keeps what the model read and answered under the
+ * response's id — a response never changes once written — and a request that continues it reads it before its own
+ * input. Kept in the module's {@link ProvenanceLabels} (process memory, bounded) under the principal (actor and
+ * tenant): another principal naming the same id never finds it. A request that continues a response this process did
+ * not keep for its principal (another process's, a forgotten one, an actor without a stable key) is unobserved, and so
+ * is a request in a conversation the provider stores (`conversationId`): other requests — another replica's, a
+ * concurrent one's, another actor's — add to it unseen, so no window this process kept can say what it holds.
  */
 export class ProviderConversationWindows {
   constructor(
@@ -25,28 +26,16 @@ export class ProviderConversationWindows {
   ) {}
 
   /**
-   * Notes that the stored conversation `conversationId` begins now, empty, for the current principal: its first
-   * request reads nothing before its own input. A conversation this process already keeps for the principal keeps
-   * its window; outside an action context (or for an actor without a stable key) nothing is noted, and the
-   * conversation stays unobserved.
-   */
-  begin(conversationId: string): void {
-    const key = this.keyOf('conversation', conversationId, this.wiring.context());
-    if (key !== undefined && this.labels.keptWindow(key) === undefined) this.labels.keepWindow(key, NOTHING_HELD);
-  }
-
-  /**
    * What the model read before the request's own input: nothing when it continues nothing; the kept windows of each
-   * response and conversation it continues; unobserved when one of them is not kept for this principal.
+   * response it continues; unobserved when one of them is not kept for this principal, or when it is part of a stored
+   * conversation.
    */
   held(conversation: ProviderConversation, context: ActionContext | undefined): ProvenanceWindow {
-    const references = [
-      ...conversation.previousResponses.map((id) => this.keyOf('response', id, context)),
-      ...conversation.conversations.map((id) => this.keyOf('conversation', id, context)),
-    ];
-    if (references.length === 0) return NOTHING_HELD;
+    if (conversation.conversations.length > 0) return ProvenanceWindow.unobserved();
+    if (conversation.previousResponses.length === 0) return NOTHING_HELD;
     const items: LabelledContent[] = [];
-    for (const key of references) {
+    for (const id of conversation.previousResponses) {
+      const key = this.keyOf(id, context);
       const kept = key === undefined ? undefined : this.labels.keptWindow(key);
       if (kept === undefined || !kept.observed) return ProvenanceWindow.unobserved();
       items.push(...kept.items);
@@ -54,25 +43,14 @@ export class ProviderConversationWindows {
     return ProvenanceWindow.of(items);
   }
 
-  /**
-   * Keeps `window` — what the model read and answered in one call — under the response's id (`responseId`, when the
-   * provider gave one) and each stored conversation the request was part of.
-   */
-  keep(
-    conversation: ProviderConversation,
-    responseId: string | undefined,
-    window: ProvenanceWindow,
-    context: ActionContext | undefined,
-  ): void {
-    const keys = [
-      ...conversation.conversations.map((id) => this.keyOf('conversation', id, context)),
-      responseId === undefined || responseId === '' ? undefined : this.keyOf('response', responseId, context),
-    ];
-    for (const key of keys) if (key !== undefined) this.labels.keepWindow(key, window);
+  /** Keeps `window` — what the model read and answered in one call — under the response's id, when the provider gave one. */
+  keep(responseId: string | undefined, window: ProvenanceWindow, context: ActionContext | undefined): void {
+    const key = responseId === undefined || responseId === '' ? undefined : this.keyOf(responseId, context);
+    if (key !== undefined) this.labels.keepWindow(key, window);
   }
 
-  private keyOf(kind: 'response' | 'conversation', id: string, context: ActionContext | undefined): string | undefined {
+  private keyOf(id: string, context: ActionContext | undefined): string | undefined {
     const principal = context === undefined ? undefined : this.wiring.principal(context);
-    return principal === undefined ? undefined : JSON.stringify([principal, kind, id]);
+    return principal === undefined ? undefined : JSON.stringify([principal, 'response', id]);
   }
 }
