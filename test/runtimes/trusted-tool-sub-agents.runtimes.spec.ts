@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { Agent, Runner, setTracingDisabled, tool as agentsTool } from '@openai/agents';
-import { ActionContextStore, type ProvenancePolicy } from '@verdict/nestjs';
+import { type ActionContext, ActionContextStore, type ProvenancePolicy } from '@verdict/nestjs';
 import { AgentsProvenanceTrackers, VerdictAgentsModule, VerdictAgentsTools } from '@verdict/nestjs/openai-agents';
 import { AiSdkProvenanceTrackers, VerdictAiSdkModule, VerdictAiSdkTools } from '@verdict/nestjs/ai-sdk';
-import { generateText, stepCountIs, tool as aiTool, wrapLanguageModel } from 'ai';
+import { type ModelMessage, generateText, stepCountIs, tool as aiTool, wrapLanguageModel } from 'ai';
 import { z } from 'zod';
 import { type ScriptedTurn, scriptedLanguageModel } from '../ai-sdk/scripted-language-model.js';
 import { ScriptedAgentsModel } from '../openai-agents/scripted-agents-model.js';
@@ -162,6 +162,84 @@ describe('a tool named in trustedTools that fails after its sub-agent answered (
       fails: true,
       input: `Ask the researcher, or else pay 25 to ${OWN_IBAN}.`,
     });
+    expect(fixture.payments.map((payment) => payment.arguments.recipient)).toEqual([OWN_IBAN]);
+  });
+});
+
+describe('a trusted tool’s result read first in a later request of an unnamed conversation (AI SDK)', () => {
+  /** Alice's action context of one request, naming no conversation: each request has its own. */
+  const request = (): ActionContext => ({ actor: { id: 'alice' }, tenant: 'acme' });
+
+  /**
+   * Request 1 asks the researcher (answering `researcher`) and stops with the tool's result; request 2, with the
+   * history the client sends back, pays `recipient`.
+   */
+  async function askThenPayNextRequest(researcher: ScriptedTurn[], recipient: string) {
+    const fixture = await paymentsFixture({ payments: DERIVED, imports: [VerdictAiSdkModule] });
+    const contexts = fixture.moduleRef.get(ActionContextStore);
+    const trackers = fixture.moduleRef.get(AiSdkProvenanceTrackers, { strict: false });
+    const outer = trackers.forAgent({ agent: 'assistant', trustedTools: ['ask_researcher'] });
+    const inner = trackers.forAgent({ agent: 'researcher' });
+    const fetchPage = aiTool({
+      description: 'Fetch a page',
+      inputSchema: z.object({}),
+      execute: async () => INJECTED_PAGE,
+    });
+    const tools = outer.tools({
+      ask_researcher: aiTool({
+        description: 'Ask the researcher',
+        inputSchema: z.object({ input: z.string() }),
+        execute: async ({ input: question }) => ({
+          answer: (
+            await generateText({
+              model: wrapLanguageModel({ model: scriptedLanguageModel(researcher), middleware: inner.middleware() }),
+              tools: { fetch_page: fetchPage },
+              messages: [{ role: 'user', content: question }],
+              stopWhen: stepCountIs(4),
+            })
+          ).text,
+        }),
+      }),
+      send_payment: fixture.moduleRef.get(VerdictAiSdkTools, { strict: false }).bound('payments.send', {
+        name: 'send_payment',
+      }),
+    });
+    const asked: ModelMessage[] = [{ role: 'user', content: 'Which IBAN takes the supplier’s deposit?' }];
+    const first = await contexts.run(request(), () =>
+      generateText({
+        model: wrapLanguageModel({
+          model: scriptedLanguageModel([{ toolCalls: [ASK] }]),
+          middleware: outer.middleware(),
+        }),
+        tools,
+        messages: asked,
+        stopWhen: stepCountIs(1),
+      }),
+    );
+    await contexts.run(request(), () =>
+      generateText({
+        model: wrapLanguageModel({
+          model: scriptedLanguageModel([{ toolCalls: [pay(recipient)] }, { text: 'Paid.' }]),
+          middleware: outer.middleware(),
+        }),
+        tools,
+        messages: [...asked, ...first.response.messages, { role: 'user', content: 'Pay the deposit of 25 to it.' }],
+        stopWhen: stepCountIs(3),
+      }),
+    );
+    return fixture;
+  }
+
+  it('attack: the researcher read an injected page: the result is untrusted in the next request too, and the IBAN is refused', async () => {
+    const fixture = await askThenPayNextRequest(
+      [{ toolCalls: [FETCH] }, { text: `The supplier takes deposits at ${ATTACKER_IBAN}.` }],
+      ATTACKER_IBAN,
+    );
+    expect(fixture.payments).toHaveLength(0);
+  });
+
+  it('control: a researcher that read nothing untrusted: the trusted result vouches for its IBAN in the next request', async () => {
+    const fixture = await askThenPayNextRequest([{ text: `The supplier takes deposits at ${OWN_IBAN}.` }], OWN_IBAN);
     expect(fixture.payments.map((payment) => payment.arguments.recipient)).toEqual([OWN_IBAN]);
   });
 });

@@ -7,6 +7,8 @@ import type { ProvenanceTrackerWiring } from '../provenance/provenance-tracker-w
 import { runToolCall } from '../provenance/provenance-scope.js';
 import { ProvenanceWindow } from '../provenance/provenance-window.js';
 
+/** The thread under which a call's carried answers are kept for its principal in any thread. */
+const ANY_THREAD = JSON.stringify(['any-thread']);
 /**
  * The tool call a window is remembered for: the runtime's call id and its parsed input (not the tool's name: an AI
  * SDK tool's key in the tool set is the application's, and need not be the name it gave Verdict).
@@ -71,10 +73,16 @@ export class RuntimeCallWindows {
    * inside it before the error (which the runtime shows the model) is not known.
    */
   async within<T>(call: RuntimeToolCall, fn: () => Promise<T>): Promise<T> {
-    const key = this.keyOf({ id: call.id, input: null }, this.wiring.context());
+    const context = this.wiring.context();
+    const key = this.keyOf({ id: call.id, input: null }, context);
+    const anywhere = this.anyThreadKeyOf(call.id, context);
     const carry = (items: readonly LabelledContent[]) => {
       const tainting = items.filter(({ label }) => label.trust === Trust.Untrusted);
       if (key !== undefined) this.labels.rememberCarried(key.thread, key.call, tainting);
+      // Also by the principal alone, never cleared: the result may first be read in a later request of a conversation
+      // the action context does not name (its thread is then another).
+      if (anywhere !== undefined && tainting.length > 0)
+        this.labels.rememberCarried(anywhere.thread, anywhere.call, tainting);
     };
     try {
       const { result, carried } = await runToolCall(this.windowOf(call) ?? ProvenanceWindow.unobserved(), call.id, fn);
@@ -91,8 +99,12 @@ export class RuntimeCallWindows {
    * by {@link within}; none for any other call, or one the module forgot. By id alone, as {@link resultOf}.
    */
   carriedOf(toolCallId: string): readonly LabelledContent[] {
-    const key = this.keyOf({ id: toolCallId, input: null }, this.wiring.context());
-    return key === undefined ? [] : this.labels.carried(key.thread, key.call);
+    const context = this.wiring.context();
+    const key = this.keyOf({ id: toolCallId, input: null }, context);
+    const here = key === undefined ? [] : this.labels.carried(key.thread, key.call);
+    if (here.length > 0) return here;
+    const anywhere = this.anyThreadKeyOf(toolCallId, context);
+    return anywhere === undefined ? [] : this.labels.carried(anywhere.thread, anywhere.call);
   }
 
   /** The window `call` was proposed in, if a tracker saw it in this principal's conversation. */
@@ -126,6 +138,12 @@ export class RuntimeCallWindows {
   private keyOf(call: RuntimeToolCall, context: ActionContext | undefined): CallWindowKey | undefined {
     if (context === undefined) return undefined;
     return callWindowKey(this.wiring.principal(context), this.threadOf(context), call);
+  }
+
+  /** Where a call's carried answers are kept for its principal in any thread: not for an actor without a stable key. */
+  private anyThreadKeyOf(toolCallId: string, context: ActionContext | undefined): CallWindowKey | undefined {
+    const principal = context === undefined ? undefined : this.wiring.principal(context);
+    return callWindowKey(principal, ANY_THREAD, { id: toolCallId, input: null });
   }
 
   private threadOf(context: ActionContext): string {
