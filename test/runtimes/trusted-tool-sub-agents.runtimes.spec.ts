@@ -26,6 +26,46 @@ const ASK = { name: 'ask_researcher', input: { input: 'Which IBAN takes the supp
 const FETCH = { name: 'fetch_page', input: {}, id: 'call_fetch' };
 
 /**
+ * The AI SDK tools of the outer agent (its tracker names `ask_researcher` in `trustedTools`): the researcher, a tracked
+ * sub-agent answering `researcher` (its turns) through `answered`, and the bound payment.
+ */
+function aiSdkResearchTools(
+  fixture: Awaited<ReturnType<typeof paymentsFixture>>,
+  researcher: ScriptedTurn[],
+  answered: (answer: string) => unknown,
+) {
+  const trackers = fixture.moduleRef.get(AiSdkProvenanceTrackers, { strict: false });
+  const outer = trackers.forAgent({ agent: 'assistant', trustedTools: ['ask_researcher'] });
+  const inner = trackers.forAgent({ agent: 'researcher' });
+  const fetchPage = aiTool({
+    description: 'Fetch a page',
+    inputSchema: z.object({}),
+    execute: async () => INJECTED_PAGE,
+  });
+  const tools = outer.tools({
+    ask_researcher: aiTool({
+      description: 'Ask the researcher',
+      inputSchema: z.object({ input: z.string() }),
+      execute: async ({ input: question }) =>
+        answered(
+          (
+            await generateText({
+              model: wrapLanguageModel({ model: scriptedLanguageModel(researcher), middleware: inner.middleware() }),
+              tools: { fetch_page: fetchPage },
+              messages: [{ role: 'user', content: question }],
+              stopWhen: stepCountIs(4),
+            })
+          ).text,
+        ),
+    }),
+    send_payment: fixture.moduleRef.get(VerdictAiSdkTools, { strict: false }).bound('payments.send', {
+      name: 'send_payment',
+    }),
+  });
+  return { outer, tools };
+}
+
+/**
  * The outer agent (tracker `trustedTools: ['ask_researcher']`) asks the researcher, then pays `recipient`; the
  * researcher answers `researcher` (its turns). With `fails`, the tool throws an error naming the answer, which the
  * runtime shows the model.
@@ -48,37 +88,11 @@ async function askThenPay(
   };
   const contexts = fixture.moduleRef.get(ActionContextStore);
   if (runtime === 'ai-sdk') {
-    const aiTools = fixture.moduleRef.get(VerdictAiSdkTools, { strict: false });
-    const trackers = fixture.moduleRef.get(AiSdkProvenanceTrackers, { strict: false });
-    const outer = trackers.forAgent({ agent: 'assistant', trustedTools: ['ask_researcher'] });
-    const inner = trackers.forAgent({ agent: 'researcher' });
-    const fetchPage = aiTool({
-      description: 'Fetch a page',
-      inputSchema: z.object({}),
-      execute: async () => INJECTED_PAGE,
-    });
-    const askResearcher = aiTool({
-      description: 'Ask the researcher',
-      inputSchema: z.object({ input: z.string() }),
-      execute: async ({ input: question }) =>
-        answered(
-          (
-            await generateText({
-              model: wrapLanguageModel({ model: scriptedLanguageModel(researcher), middleware: inner.middleware() }),
-              tools: { fetch_page: fetchPage },
-              messages: [{ role: 'user', content: question }],
-              stopWhen: stepCountIs(4),
-            })
-          ).text,
-        ),
-    });
+    const { outer, tools } = aiSdkResearchTools(fixture, researcher, answered);
     await contexts.run(alice, () =>
       generateText({
         model: wrapLanguageModel({ model: scriptedLanguageModel(outerTurns), middleware: outer.middleware() }),
-        tools: outer.tools({
-          ask_researcher: askResearcher,
-          send_payment: aiTools.bound('payments.send', { name: 'send_payment' }),
-        }),
+        tools,
         messages: [{ role: 'user', content: input }],
         stopWhen: stepCountIs(5),
       }),
@@ -177,33 +191,7 @@ describe('a trusted tool’s result read first in a later request of an unnamed 
   async function askThenPayNextRequest(researcher: ScriptedTurn[], recipient: string) {
     const fixture = await paymentsFixture({ payments: DERIVED, imports: [VerdictAiSdkModule] });
     const contexts = fixture.moduleRef.get(ActionContextStore);
-    const trackers = fixture.moduleRef.get(AiSdkProvenanceTrackers, { strict: false });
-    const outer = trackers.forAgent({ agent: 'assistant', trustedTools: ['ask_researcher'] });
-    const inner = trackers.forAgent({ agent: 'researcher' });
-    const fetchPage = aiTool({
-      description: 'Fetch a page',
-      inputSchema: z.object({}),
-      execute: async () => INJECTED_PAGE,
-    });
-    const tools = outer.tools({
-      ask_researcher: aiTool({
-        description: 'Ask the researcher',
-        inputSchema: z.object({ input: z.string() }),
-        execute: async ({ input: question }) => ({
-          answer: (
-            await generateText({
-              model: wrapLanguageModel({ model: scriptedLanguageModel(researcher), middleware: inner.middleware() }),
-              tools: { fetch_page: fetchPage },
-              messages: [{ role: 'user', content: question }],
-              stopWhen: stepCountIs(4),
-            })
-          ).text,
-        }),
-      }),
-      send_payment: fixture.moduleRef.get(VerdictAiSdkTools, { strict: false }).bound('payments.send', {
-        name: 'send_payment',
-      }),
-    });
+    const { outer, tools } = aiSdkResearchTools(fixture, researcher, (answer) => ({ answer }));
     const asked: ModelMessage[] = [{ role: 'user', content: 'Which IBAN takes the supplier’s deposit?' }];
     const first = await contexts.run(request(), () =>
       generateText({
