@@ -1,18 +1,39 @@
+import { escapedUnprintable, printableOutput } from './printable-text.js';
+
 /** Where a command writes: stdout for results, stderr for errors. Swappable in tests. */
 export interface CliStreams {
   out(text: string): void;
   err(text: string): void;
 }
 
-export const processStreams: CliStreams = {
+/**
+ * `streams` writing only what prints as itself (`printableOutput`, ADR 0154): line breaks and tabs stay, every other
+ * control, format or separator character is written as its `\uXXXX` escape. `VerdictCliModule.forRoot({ streams })`
+ * wraps the streams it is given in it.
+ */
+export function printableStreams(streams: CliStreams): CliStreams {
+  return {
+    out: (text) => streams.out(printableOutput(text)),
+    err: (text) => streams.err(printableOutput(text)),
+  };
+}
+
+/** The process's stdout and stderr, a line per text, printable ({@link printableStreams}). */
+export const processStreams: CliStreams = printableStreams({
   out: (text) => void process.stdout.write(`${text}\n`),
   err: (text) => void process.stderr.write(`${text}\n`),
-};
+});
 
-/** A plain aligned text table for people; scripts use `--json`. */
+/**
+ * A plain aligned text table for people; scripts use `--json`. Each cell stays on its line: a line break, a tab or any
+ * other character that would not print as itself is written as its `\uXXXX` escape (ADR 0154).
+ */
 export function table(rows: readonly Record<string, string | number>[], columns: readonly string[]): string {
   if (rows.length === 0) return '(none)';
-  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => String(row[column]).length)));
+  const cells = rows.map((row) =>
+    Object.fromEntries(columns.map((column) => [column, escapedUnprintable(String(row[column]))])),
+  );
+  const widths = columns.map((column) => Math.max(column.length, ...cells.map((row) => row[column]!.length)));
   const line = (cells: readonly string[]) =>
     cells
       .map((cell, i) => cell.padEnd(widths[i]))
@@ -21,7 +42,7 @@ export function table(rows: readonly Record<string, string | number>[], columns:
   return [
     line(columns),
     line(widths.map((w) => '-'.repeat(w))),
-    ...rows.map((row) => line(columns.map((c) => String(row[c])))),
+    ...cells.map((row) => line(columns.map((c) => row[c]!))),
   ].join('\n');
 }
 

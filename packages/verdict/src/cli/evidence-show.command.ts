@@ -6,6 +6,7 @@ import { type CliStreams, fail, processStreams, table } from './cli-output.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import type { CliCommandRunner } from './cli-program.js';
 import { evidenceJson } from './evidence-json.js';
+import { escapedUnprintable } from './printable-text.js';
 
 const COLUMNS = ['seq', 'at', 'stage', 'disposition', 'facts', 'reason'] as const;
 
@@ -47,7 +48,7 @@ function timeline(correlationId: string, records: readonly DecisionRecord[]): st
     reason: record.reason,
   }));
   return [
-    `run ${correlationId}: ${first.capability} (${first.toolKind}), ${last.disposition} at ${last.stage}`,
+    `run ${escapedUnprintable(correlationId)}: ${escapedUnprintable(first.capability)} (${first.toolKind}), ${last.disposition} at ${last.stage}`,
     `started ${first.recordedAt.toISOString()}`,
     `actor ${first.actorFingerprint ?? '-'}  tool call ${first.toolCallFingerprint ?? '-'}  arguments ${first.argumentsFingerprint ?? '-'}`,
     '',

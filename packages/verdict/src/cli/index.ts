@@ -11,6 +11,6 @@ export {
 } from './cli-program.js';
 export { CLI_STREAMS } from './cli-streams.token.js';
 export type { CliStreams } from './cli-output.js';
-export { table, fail, processStreams } from './cli-output.js';
+export { table, fail, processStreams, printableStreams } from './cli-output.js';
 export { OPERATOR_IDENTITY, osOperatorIdentity, type OperatorIdentity } from './operator-identity.js';
 export { ValidateCommand, DEFAULT_FAIL_ON } from './validate.command.js';

@@ -9,7 +9,7 @@ import {
 import { type McpToolNaming, recordedToolNaming } from '../mcp/mcp-tool-naming.js';
 import { McpPinStatus, type McpToolPin } from '../mcp/mcp-tool-pin.js';
 import { type CliStreams, fail } from './cli-output.js';
-import { escapedUnprintable, printableName, quotedText } from './mcp-printable-text.js';
+import { escapedUnprintable, printableName, quotedText } from './printable-text.js';
 import { namingOf } from './mcp-tool-naming-flags.js';
 
 /**

@@ -4,7 +4,7 @@ import { type CliStreams, processStreams } from './cli-output.js';
 import type { CliCommandRunner } from './cli-program.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import { type McpCommandOptions, reviewMcpServer, urlChangeText } from './listed-mcp-pins.js';
-import { printableName, quotedText } from './mcp-printable-text.js';
+import { printableName, quotedText } from './printable-text.js';
 
 /**
  * `mcp diff <server> <url> [--lockfile <file>] [--header <name:value>...] [--prefix-tool-name-with-server-name]

@@ -6,7 +6,7 @@ import { CLI_STREAMS } from './cli-streams.token.js';
 import { type McpCommandOptions, reviewMcpServer, urlChangeText } from './listed-mcp-pins.js';
 import { toolNamingText } from './mcp-tool-naming-flags.js';
 import { changesText } from './mcp-diff.command.js';
-import { printableName } from './mcp-printable-text.js';
+import { printableName } from './printable-text.js';
 
 /**
  * `mcp pin <server> <url> [--lockfile <file>] [--header <name:value>...] [--prefix-tool-name-with-server-name]

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import type { CliStreams } from './cli-output.js';
+import { type CliStreams, printableStreams } from './cli-output.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import { ClaimsListCommand } from './claims-list.command.js';
 import { ClaimsResolveCommand } from './claims-resolve.command.js';
@@ -23,7 +23,10 @@ import { OPERATOR_IDENTITY, type OperatorIdentity } from './operator-identity.js
 export interface VerdictCliOptions {
   /** Who runs the CLI, recorded next to `--by` on each claim resolution and kill-switch engagement or release. Default: `osOperatorIdentity` (the OS user). */
   readonly operatorIdentity?: OperatorIdentity;
-  /** Where commands write. Default: the process's stdout and stderr. */
+  /**
+   * Where commands write. Default: the process's stdout and stderr. Either way, what a command writes is made printable
+   * first: a control, format or separator character other than a line break or a tab is written as its `\uXXXX` escape.
+   */
   readonly streams?: CliStreams;
 }
 
@@ -68,7 +71,8 @@ export class VerdictCliModule {
     const providers = [];
     if (options.operatorIdentity !== undefined)
       providers.push({ provide: OPERATOR_IDENTITY, useValue: options.operatorIdentity });
-    if (options.streams !== undefined) providers.push({ provide: CLI_STREAMS, useValue: options.streams });
+    if (options.streams !== undefined)
+      providers.push({ provide: CLI_STREAMS, useValue: printableStreams(options.streams) });
     return { module: VerdictCliModule, providers };
   }
 }

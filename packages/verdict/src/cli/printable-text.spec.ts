@@ -1,4 +1,5 @@
-import { escapedUnprintable, printableName, quotedText } from './mcp-printable-text.js';
+import { table } from './cli-output.js';
+import { escapedUnprintable, printableName, printableOutput, quotedText } from './printable-text.js';
 
 const hostile = [
   'z\r\x1b[3A\x1b[0Jfiles/read_file: as pinned\nfiles/z',
@@ -26,5 +27,26 @@ describe('what verdict mcp pin|diff print of a server (ADR 0150)', () => {
       expect(printableName(name)).toBe(name);
     expect(quotedText('Read a file — ünïcödé 👍')).toBe('"Read a file — ünïcödé 👍"');
     expect(escapedUnprintable('denied: [redacted]')).toBe('denied: [redacted]');
+  });
+});
+
+describe('what the operator CLI writes (ADR 0154)', () => {
+  it('attack: output keeps line breaks and tabs only; a JSON text keeps its value', () => {
+    for (const text of hostile) {
+      expect(printableOutput(text)).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u);
+      const json = JSON.stringify({ name: text }, null, 2);
+      expect(JSON.parse(printableOutput(json))).toEqual({ name: text });
+    }
+  });
+
+  it('attack: a table cell stays on its line', () => {
+    const printed = table([{ name: 'a\nforged  row\tcell', n: 1 }], ['name', 'n']);
+    expect(printed.split('\n')).toHaveLength(3);
+    expect(printed).toContain('a\\u000aforged  row\\u0009cell');
+  });
+
+  it('control: printable output and cells are unchanged', () => {
+    expect(printableOutput('line one\n\tline two — ü 👍')).toBe('line one\n\tline two — ü 👍');
+    expect(table([{ name: 'orders.view', n: 2 }], ['name', 'n']).split('\n')[2]).toBe('orders.view  2');
   });
 });

@@ -10,11 +10,25 @@ const PLAIN_NAME = /^[A-Za-z0-9_.-]+$/;
 
 /** `text` with every character that would not print as itself written as its `\uXXXX` escape(s). */
 export function escapedUnprintable(text: string): string {
-  return text.replace(UNPRINTABLE, (character) => {
-    let escaped = '';
-    for (let i = 0; i < character.length; i++) escaped += `\\u${character.charCodeAt(i).toString(16).padStart(4, '0')}`;
-    return escaped;
-  });
+  return text.replace(UNPRINTABLE, escaped);
+}
+
+/**
+ * What the operator CLI writes to a terminal (ADR 0154): `text` with its line breaks and tabs kept and every other
+ * character that would not print as itself escaped, so that no name or reason read from a store or a server can
+ * move the cursor, rewrite the lines above, or hide text. A JSON text stays JSON with the same value: outside its
+ * strings it holds none of those characters, and inside them an escape reads back as the character.
+ */
+export function printableOutput(text: string): string {
+  return text.replace(UNPRINTABLE, (character) =>
+    character === '\n' || character === '\t' ? character : escaped(character),
+  );
+}
+
+function escaped(character: string): string {
+  let text = '';
+  for (let i = 0; i < character.length; i++) text += `\\u${character.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return text;
 }
 
 /**
