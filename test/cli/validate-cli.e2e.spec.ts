@@ -65,7 +65,7 @@ describe('verdict validate (CLI)', () => {
     expect(all.code).toBe(1);
     const report = JSON.parse(all.stdout);
     expect(report.failed).toBe(true);
-    expect(report.findings).toHaveLength(18);
+    expect(report.findings).toHaveLength(19);
 
     // The miswired app's findings are low to critical: --fail-on critical still fails, as critical ones exist.
     expect((await miswired('validate', '--fail-on', 'critical')).code).toBe(1);

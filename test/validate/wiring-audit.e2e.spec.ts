@@ -59,6 +59,7 @@ describe('verdict validate: the wiring audit', () => {
         `${FindingCode.ResultPathsWithoutFormat} tickets.view`,
         `${FindingCode.ProvenanceRulesUnchecked} tickets.reassign`,
         `${FindingCode.ProvenanceRecordKeys} tickets.payout`,
+        `${FindingCode.ReviewEndpointWithoutHooks} ReviewsController.approve`,
         `${FindingCode.ShadowMode} tickets.view`,
         `${FindingCode.VerdictMigrationsNotRegistered} DataSource (better-sqlite3)`,
       ].sort(),

@@ -8,7 +8,7 @@ import type { ProvenanceStageOptions } from '../provenance/provenance-stage-opti
 import type { BehaviourChangeOptions } from '../upgrade/behaviour-change-options.interface.js';
 import type { ReviewOptions } from '../review/review-options.interface.js';
 
-/** What the wiring audit reads of the module options: every store, the approval hooks and the behaviour changes. */
+/** What the wiring audit reads of the module options: every store, the approval and review hooks and the behaviour changes. */
 export interface AuditedOptions
   extends
     EvidenceOptions,
@@ -19,7 +19,7 @@ export interface AuditedOptions
     KillSwitchOptions,
     ProvenanceStageOptions,
     BehaviourChangeOptions,
-    Pick<ReviewOptions, 'review'> {}
+    Pick<ReviewOptions, 'review' | 'reviewEndpoint'> {}
 
 /** Injects the module's {@link AuditedOptions} (provided by the core module). */
 export const AUDITED_OPTIONS = Symbol('VerdictAuditedOptions');

@@ -6,6 +6,8 @@ export const FindingCode = {
   NullEvidenceRecorder: 'null-evidence-recorder',
   /** A capability requires confirmation, but no `@ApprovalEndpoint()` route exists to approve it. */
   ConfirmationWithoutApprovalEndpoint: 'confirmation-without-approval-endpoint',
+  /** A controller has a `@ReviewEndpoint()` route, but no `reviewEndpoint` hooks are configured. */
+  ReviewEndpointWithoutHooks: 'review-endpoint-without-hooks',
   /** A registered agent holds a tool that `VerdictTools` neither bound nor guarded. */
   AgentToolNotGuarded: 'agent-tool-not-bound-or-guarded',
   /** A release route lets PII or sensitive data reach a trust zone that is not local. */

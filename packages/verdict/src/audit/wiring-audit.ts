@@ -17,7 +17,7 @@ import { InMemoryTaintLedger } from '../provenance/taint/in-memory-taint-ledger.
 import { InMemoryReviewItemStore } from '../review/in-memory-review-item-store.js';
 import { InProcessDeferredQueue } from '../queue/in-process-deferred-queue.js';
 import { AUDITED_OPTIONS, type AuditedOptions } from './audited-options.interface.js';
-import { approvalEndpoints } from './approval-endpoints.js';
+import { approvalEndpoints, reviewEndpoints } from './endpoint-routes.js';
 import type { CapabilityWiring } from './capability-wiring.js';
 import { FindingCode } from './finding-code.js';
 import { behaviourChanges } from '../upgrade/behaviour-changes.js';
@@ -80,6 +80,7 @@ export class WiringAudit {
     const findings = [
       ...(testEnvironment ? [] : this.storeFindings()),
       ...this.confirmationFindings(definitions),
+      ...this.reviewEndpointFindings(),
       ...this.agentFindings(),
       ...this.releaseFindings(localZones),
       ...this.mutationFindings(definitions),
@@ -196,6 +197,17 @@ export class WiringAudit {
       severity: Severity.High,
       subject: definition.name,
       message: `Capability "${definition.name}" requires confirmation, ${problem}`,
+    }));
+  }
+
+  /** `@ReviewEndpoint()` routes without `reviewEndpoint` hooks: their guard fails every request with a configuration error. */
+  private reviewEndpointFindings(): WiringFinding[] {
+    if (this.options.reviewEndpoint !== undefined) return [];
+    return reviewEndpoints(this.discovery, this.scanner).map((route) => ({
+      code: FindingCode.ReviewEndpointWithoutHooks,
+      severity: Severity.High,
+      subject: route,
+      message: `${route} is a @ReviewEndpoint() route, but \`reviewEndpoint\` hooks are not configured: it cannot authenticate a reviewer and fails every request.`,
     }));
   }
 
