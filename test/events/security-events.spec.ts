@@ -33,7 +33,7 @@ import {
   fromProposal,
 } from '@verdict/nestjs';
 import { archiveCapability } from '../approvals/archive.fixture.js';
-import { type Actor, Document, alice, documentsFixture } from '../pipeline/documents.fixture.js';
+import { type Actor, Document, alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
 
 const ALICE = fingerprintString('alice');
 const ACME = fingerprintString('acme');
@@ -238,6 +238,25 @@ describe('security events', () => {
       correlationId: replay.correlationId,
     });
     expect(JSON.stringify(events)).not.toMatch(/call_1|rcpt_|backups/);
+  });
+
+  it("ApprovalArgumentsChanged: another principal's receipt, or one of another conversation, under a reused tool-call id is no changed approval (attack)", async () => {
+    const { propose, events, approvals } = await setup();
+    // bob asks first under call_0; alice's first proposal reuses the id (providers reuse them; a caller may choose it).
+    expect((await propose('documents.archive', { id: 2 }, bob, 'call_0')).decision.disposition).toBe(
+      'require_confirmation',
+    );
+    const alices = await propose('documents.archive', { id: 1 }, alice, 'call_0');
+    expect(alices.decision).toMatchObject({ disposition: 'require_confirmation', stage: 'approval' });
+    // The same actor in two conversations: the second's first proposal is not a change of the first's.
+    await propose('documents.archive', { id: 1 }, aliceIn('c-1'), 'call_7');
+    await propose('documents.archive', { id: 1, note: 'and the backups' }, aliceIn('c-2'), 'call_7');
+    expect(events).toEqual([]);
+    // Control: alice herself changing what was approved in c-1 is a changed approval, bob's receipt beside it or not.
+    const challenge = await approvals.challengeForToolCall('call_7', aliceIn('c-1'));
+    await approvals.approve(challenge!.receiptId, 'call_7', 'customer:alice');
+    await propose('documents.archive', { id: 1, note: 'and the backups' }, aliceIn('c-1'), 'call_7', true);
+    expect(events.map(({ name }) => name)).toEqual([ApprovalArgumentsChanged.event]);
   });
 
   it('ExecutionRateExceeded: the call over the limit raises it; the call within it raises nothing', async () => {

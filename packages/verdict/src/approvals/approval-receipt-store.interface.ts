@@ -7,6 +7,15 @@ export interface ReceiptKey {
   readonly toolCallId: string;
   readonly capability: string;
   readonly bindingFingerprint: string;
+  /**
+   * Who asks (`PendingReceiptLimits.principalFingerprint`), and in which conversation
+   * (`PendingReceiptLimits.conversationFingerprint`): only their own receipts of the tool call can make the proposal a
+   * `mismatch` (arguments changed since they were asked about). Another principal's or conversation's receipt under
+   * a reused tool-call id is `not_found`. Unset (a key built without them): any receipt of the tool call counts;
+   * `null`: the receipts stored without one (issued without limits). A receipt passed as a key names its own.
+   */
+  readonly principalFingerprint?: string | null;
+  readonly conversationFingerprint?: string | null;
 }
 
 /**

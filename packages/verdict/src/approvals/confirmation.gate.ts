@@ -96,6 +96,8 @@ export async function validateConfirmation(
       principal: principal.fingerprint,
       conversation: principal.conversation,
     }),
+    principalFingerprint: principal.fingerprint,
+    conversationFingerprint: principal.conversationFingerprint,
   };
   const check = await store.validate(key, now);
   // A receipt for this tool call whose binding differs: what was approved is not what is proposed now.

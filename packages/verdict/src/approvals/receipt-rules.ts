@@ -33,10 +33,12 @@ export function checkReceipt(
     // A pruned consumed receipt left only its tombstone: its replay is still a replay, whatever other receipts its
     // tool call has (another binding, or another principal's call under a reused id).
     if (tombstoned) return { outcome: 'consumed', receipt: null };
-    // An approver's edit closed the call's receipt (ADR 0124): the edited proposal's other arguments are not a
-    // changed approval.
-    const edited = forCall.every((r) => r.status === ReceiptStatus.Superseded);
-    return { outcome: forCall.length === 0 || edited ? 'not_found' : 'mismatch', receipt: null };
+    // Arguments changed only against a receipt the same principal asked in the same conversation: another's under a
+    // reused tool-call id says nothing about this proposal. An approver's edit closed the call's receipt (ADR 0124):
+    // the edited proposal's other arguments are not a changed approval.
+    const asked = forCall.filter((r) => askedBy(r, key));
+    const edited = asked.every((r) => r.status === ReceiptStatus.Superseded);
+    return { outcome: asked.length === 0 || edited ? 'not_found' : 'mismatch', receipt: null };
   }
   if (isExpired(receipt, now)) return { outcome: 'expired', receipt };
   if (
@@ -46,6 +48,16 @@ export function checkReceipt(
   )
     return { outcome: 'invalid_state', receipt };
   return { outcome: receipt.status === ReceiptStatus.Consumed ? 'consumed' : 'approved', receipt };
+}
+
+/** Whether `receipt` was asked by the principal and in the conversation `key` names (any, when it names none). */
+function askedBy(receipt: ApprovalReceipt, key: ReceiptKey): boolean {
+  if (key.principalFingerprint === undefined) return true;
+  return (
+    (receipt.principalFingerprint ?? null) === key.principalFingerprint &&
+    (key.conversationFingerprint === undefined ||
+      (receipt.conversationFingerprint ?? null) === key.conversationFingerprint)
+  );
 }
 
 /**

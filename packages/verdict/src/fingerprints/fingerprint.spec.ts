@@ -38,6 +38,12 @@ describe('fingerprints', () => {
       expect(fingerprint(value)).toBe(expected);
     });
 
+    it('refuses a text that is not a string: a number would hash as the empty string, every one alike', () => {
+      for (const value of [42, 7, undefined, null, { length: 3 }, ['a']])
+        expect(() => fingerprintString(value as unknown as string)).toThrow(TypeError);
+      expect(fingerprintString('42')).not.toBe(fingerprintString('')); // control
+    });
+
     it('hashes raw strings such as tool-call ids directly', () => {
       expect(fingerprintString('call_abc123')).toBe('3d62e741fff284a85680946d79e7eb46d77c57d62ed12a76052ec09014fabfe1');
     });
