@@ -9,7 +9,14 @@ import type { JsonObject } from '../fingerprints/json-value.js';
 import { applyTransformer } from './apply-transformer.js';
 import { ContextReleaseRefusedError } from './context-release-refused.error.js';
 import type { ReleaseFacts } from './context-transformer.interface.js';
-import { DEFAULT_DETECTORS, PlaceholderVault, type PiiDetector, detect, redactText } from './detectors/index.js';
+import {
+  DEFAULT_DETECTORS,
+  type DetectedSpan,
+  PlaceholderVault,
+  type PiiDetector,
+  detect,
+  redactText,
+} from './detectors/index.js';
 import { confirmHeld, tokenizeHeld } from './detectors/placeholder-vault.js';
 import { leafShapes } from './path-shapes.js';
 import { firstDisallowedDetection } from './post-scrub-validation.js';
@@ -45,6 +52,12 @@ export interface ContextReleaserOptions {
   /** Receives `ContextReleaseDenied` and `SensitiveDataRedacted`. */
   readonly events?: ReleaseEventSink;
 }
+
+/**
+ * How many times scanning replaces what detection finds in one field before it gives up: the release is refused
+ * (`detector_fired:<LABEL>`) when a further pass would still find something.
+ */
+const MAX_SCAN_PASSES = 4;
 
 /** The facts of the empty release, recorded for every denial. */
 const NOTHING = Object.freeze({
@@ -118,14 +131,35 @@ export class ContextReleaser {
     const detectors = policy.detectors ?? this.defaultDetectors;
     const labels = new Set<string>();
     const vault = plan.scan?.mode === ScanMode.Tokenize ? (plan.scan.vault ?? new PlaceholderVault()) : null;
-    // Held until the release is permitted and recorded: a refused or failed release leaves nothing to restore.
-    const placeholders = new Set<string>();
-    const dataKeys = new Map<string, boolean>();
-    const scrub = (text: string): string => {
-      const spans = detect(text, detectors);
-      if (spans.length === 0) return text;
-      for (const span of spans) labels.add(span.label);
-      return vault !== null ? tokenizeHeld(vault, text, spans, placeholders) : redactText(text, spans);
+    // Held until the release is permitted and recorded: a refused or failed release leaves nothing to restore. Each
+    // scanned field's placeholders are kept with its released path: only those still there once transformers ran are
+    // confirmed, never a placeholder's spelling elsewhere in the payload (an unscanned field's literal text).
+    const written: Written[] = [];
+    // A scanned field in which detection still finds something after the last pass: the release is refused.
+    let unfinished: string | undefined;
+    const dataKeys = new Map<string, readonly DetectedSpan[]>();
+    const keySpans = (key: string): readonly DetectedSpan[] => {
+      // Keys repeat across the rows of a list: each is asked once.
+      let found = dataKeys.get(key);
+      if (found === undefined) dataKeys.set(key, (found = detect(key, detectors)));
+      return found;
+    };
+    const scrub = (text: string, at: readonly (string | number)[]): string => {
+      // Replacing one value can reveal its neighbour (a run of digits split off): detect again until nothing is found.
+      const placeholders = new Set<string>();
+      let scrubbed = text;
+      for (let pass = 0; ; pass++) {
+        const spans = detect(scrubbed, detectors);
+        if (spans.length === 0) break;
+        if (pass === MAX_SCAN_PASSES) {
+          unfinished ??= spans[0]!.label;
+          break;
+        }
+        for (const span of spans) labels.add(span.label);
+        scrubbed = vault !== null ? tokenizeHeld(vault, scrubbed, spans, placeholders) : redactText(scrubbed, spans);
+      }
+      if (placeholders.size > 0) written.push({ at: [...at], placeholders });
+      return scrubbed;
     };
     const projection = project(plan.payload, {
       only: plan.only,
@@ -133,13 +167,18 @@ export class ContextReleaser {
       replacement: plan.replacement,
       scan: plan.scan?.paths ?? [],
       scrub,
-      detectsIn: (key) => {
-        // Keys repeat across the rows of a list: each is asked once.
-        let found = dataKeys.get(key);
-        if (found === undefined) dataKeys.set(key, (found = detect(key, detectors).length > 0));
-        return found;
+      detectsIn: (key) => keySpans(key).length > 0,
+      scanKey: (key) => {
+        const label = keySpans(key)[0]?.label;
+        if (label !== undefined) labels.add(label);
+        return label;
       },
     });
+    const incomplete = unfinished ?? projection.dataKeyLabel;
+    if (incomplete !== undefined)
+      return this.conclude(plan, { reason: `${ReleaseReason.DetectorFired}:${incomplete}`, ...NOTHING }, null);
+    // Placeholders this release issued that the payload also spells where scanning did not write them: ambiguous, never confirmed.
+    const literals = written.length > 0 ? spelledElsewhere(projection.payload, written) : new Set<string>();
     let payload = projection.payload as JsonObject;
     let { canonicalOrder, releasedShapes } = projection;
     const transformed = [...projection.redactedShapes, ...projection.scannedShapes];
@@ -181,7 +220,7 @@ export class ContextReleaser {
       canonicalOrder,
     };
     const result = await this.conclude(plan, outcome, vault);
-    if (vault !== null) confirmHeld(vault, placeholders, result.json);
+    if (vault !== null) confirmHeld(vault, survivors(written, payload, literals));
     if (projection.redactedCount + projection.scannedCount > 0) {
       emitSafely(
         this.events,
@@ -277,6 +316,73 @@ function admission(policy: ReleasePolicy | undefined, plan: ReleasePlan): string
   if (!policy.trust.has(plan.trust)) return ReleaseReason.TrustNotAllowed;
   if (!policy.permits(plan.classification, plan.trust)) return ReleaseReason.ClassNotAllowed;
   return undefined;
+}
+
+/** The placeholders scanning wrote into one field, and the field's path in the released payload. */
+interface Written {
+  readonly at: readonly (string | number)[];
+  readonly placeholders: ReadonlySet<string>;
+}
+
+/** Visits every key and string of a JSON value with its path (array positions as numbers). */
+function walkText(
+  value: unknown,
+  visit: (text: string, at: readonly (string | number)[], isKey: boolean) => void,
+  at: Array<string | number> = [],
+): void {
+  if (typeof value === 'string') visit(value, at, false);
+  else if (Array.isArray(value))
+    value.forEach((item, index) => {
+      at.push(index);
+      walkText(item, visit, at);
+      at.pop();
+    });
+  else if (typeof value === 'object' && value !== null)
+    for (const [key, item] of Object.entries(value)) {
+      at.push(key);
+      visit(key, at, true);
+      walkText(item, visit, at);
+      at.pop();
+    }
+}
+
+/**
+ * The placeholders of `written` that the projected payload spells anywhere scanning did not write them: a key, an
+ * unscanned string, a scanned string in which nothing was found. That text is the input's: it must never restore.
+ */
+function spelledElsewhere(payload: unknown, written: readonly Written[]): Set<string> {
+  const issued = new Set(written.flatMap(({ placeholders }) => [...placeholders]));
+  const writtenAt = new Set(written.map(({ at }) => JSON.stringify(at)));
+  const spelled = new Set<string>();
+  walkText(payload, (text, at, isKey) => {
+    if (!text.includes('<') || (!isKey && writtenAt.has(JSON.stringify(at)))) return;
+    for (const placeholder of issued) if (text.includes(placeholder)) spelled.add(placeholder);
+  });
+  return spelled;
+}
+
+/** A path's shape: array positions as `null`, so that a transformer removing an array element does not move it. */
+const shapeOf = (at: readonly (string | number)[]): string =>
+  JSON.stringify(at.map((key) => (typeof key === 'number' ? null : key)));
+
+/**
+ * The placeholders scanning wrote that the final payload still holds where they were written (a string at the shape of
+ * the scanned field's path), but not those of `spelled`. One a transformer dropped or replaced is not among them.
+ */
+function survivors(written: readonly Written[], payload: JsonObject, spelled: ReadonlySet<string>): Set<string> {
+  const byShape = new Map<string, Set<string>>();
+  for (const { at, placeholders } of written) {
+    const shape = shapeOf(at);
+    const set = byShape.get(shape) ?? new Set<string>();
+    for (const placeholder of placeholders) if (!spelled.has(placeholder)) set.add(placeholder);
+    byShape.set(shape, set);
+  }
+  const found = new Set<string>();
+  walkText(payload, (text, at, isKey) => {
+    if (isKey || !text.includes('<')) return;
+    for (const placeholder of byShape.get(shapeOf(at)) ?? []) if (text.includes(placeholder)) found.add(placeholder);
+  });
+  return found;
 }
 
 /** `sha256(JCS(sorted unique list))`. */

@@ -107,6 +107,7 @@ describe('project (property)', () => {
             scan: [],
             scrub: (text) => text,
             detectsIn: () => false,
+            scanKey: () => undefined,
           });
           const text = JSON.stringify(released.payload);
           const placed = releasedLeaves(released.payload);

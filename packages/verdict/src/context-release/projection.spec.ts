@@ -13,6 +13,7 @@ function setup(only: string[], options: { redact?: string[]; scan?: string[]; sc
       scan: parseReleasePaths(options.scan ?? [], 'scan()'),
       scrub: options.scrub ?? ((text) => text),
       detectsIn: (key) => key.includes('@'),
+      scanKey: (key) => (key.includes('@') ? 'EMAIL' : undefined),
     });
 }
 

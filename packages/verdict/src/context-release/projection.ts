@@ -1,6 +1,7 @@
 import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
 import { MAX_CANONICAL_DEPTH } from '../fingerprints/canonical-json.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
+import { DEFAULT_REDACTION } from './detectors/redact-text.js';
 import { InvalidReleaseRequestError } from './invalid-release-request.error.js';
 import { PathShapes, type PathShape } from './path-shapes.js';
 import { FORBIDDEN_KEYS, type ReleasePath, WILDCARD, renderPath } from './release-path.js';
@@ -11,10 +12,19 @@ export interface ProjectionRules {
   readonly redact: readonly ReleasePath[];
   readonly replacement: string;
   readonly scan: readonly ReleasePath[];
-  /** Scrubs one free-text field marked by `scan`; returns the text unchanged when nothing was found. */
-  readonly scrub: (text: string) => string;
+  /**
+   * Scrubs one free-text field marked by `scan` (a string, or an integer's digits); returns the text unchanged when
+   * nothing was found. `at` is the field's path in the released payload (array positions as released), valid only
+   * during the call.
+   */
+  readonly scrub: (text: string, at: readonly (string | number)[]) => string;
   /** Whether a detector finds data in an object key: a redacted object with such a key is redacted whole. */
   readonly detectsIn: (key: string) => boolean;
+  /**
+   * The label a detector finds in a key of a scanned object, or `undefined`: a scanned object with such a key is
+   * replaced whole by `[REDACTED]`; a top-level key of the payload is kept, and {@link Projection.dataKeyLabel} says so.
+   */
+  readonly scanKey: (key: string) => string | undefined;
 }
 
 /** The projected, redacted and scanned payload, and the shapes of what was released and changed. */
@@ -31,6 +41,8 @@ export interface Projection {
   /** Shapes of the strings free-text scanning changed, and how many strings. */
   readonly scannedShapes: readonly string[];
   readonly scannedCount: number;
+  /** The label found in a scanned top-level key of the payload, which is kept (it is a field name): the release must be refused. */
+  readonly dataKeyLabel: string | undefined;
 }
 
 /** One level of a path list as a trie: `whole` covers the subtree; `*` is a child like any key. */
@@ -78,6 +90,7 @@ export function project(source: Record<string, unknown>, rules: ProjectionRules)
     redactedCount: run.redactedCount,
     scannedShapes: run.shapes.render(run.scanned),
     scannedCount: run.scannedCount,
+    dataKeyLabel: run.dataKeyLabel,
   };
 }
 
@@ -151,6 +164,7 @@ class ProjectionRun {
   readonly scanned = new Set<PathShape>();
   redactedCount = 0;
   scannedCount = 0;
+  dataKeyLabel: string | undefined;
   canonicalOrder = true;
   /** The path in the released payload, for error messages. */
   private readonly outPath: Array<string | number> = [];
@@ -180,7 +194,9 @@ class ProjectionRun {
     }
     const keys = this.selectedKeysOf(source, only);
     // The payload itself stays an object: its own keys are the application's field names.
-    if (shape !== this.shapes.root && this.keysAreData(keys, redact)) return this.leaf(source, true, false, shape);
+    if (shape === this.shapes.root) this.dataKeyLabel ??= this.scannedKeyLabel(keys, scan);
+    else if (this.keysAreData(keys, redact)) return this.leaf(source, true, false, shape);
+    else if (this.scannedKeyLabel(keys, scan) !== undefined) return this.scannedWhole(shape);
     const out: Record<string, unknown> = {};
     let released = 0;
     for (const key of keys) {
@@ -227,6 +243,7 @@ class ProjectionRun {
     if (!isContainer(value)) return this.leaf(value, redact.covered, scan.covered, shape);
     const keys = Array.isArray(value) ? [] : this.keysOf(value);
     if (this.keysAreData(keys, redact)) return this.leaf(value, true, false, shape);
+    if (this.scannedKeyLabel(keys, scan) !== undefined) return this.scannedWhole(shape);
     if (this.ancestors.has(value)) this.fail('cycle');
     if (this.outPath.length >= MAX_CANONICAL_DEPTH) this.fail(`nested deeper than ${MAX_CANONICAL_DEPTH} levels`);
     this.ancestors.add(value);
@@ -280,6 +297,28 @@ class ProjectionRun {
     return false;
   }
 
+  /**
+   * The label a detector finds in a key whose value is scanned (the key is part of the scanned text), or `undefined`.
+   * Scanning replaces values, not keys: such an object is replaced whole ({@link scannedWhole}).
+   */
+  private scannedKeyLabel(keys: Iterable<string>, scan: Reach): string | undefined {
+    if (!scan.covered && scan.nodes.length === 0) return undefined;
+    for (const key of keys) {
+      if (!reach(scan, key).covered) continue;
+      const label = this.rules.scanKey(key);
+      if (label !== undefined) return label;
+    }
+    return undefined;
+  }
+
+  /** A scanned object with data in a key: one `[REDACTED]`, counted as a change scanning made. */
+  private scannedWhole(shape: PathShape): string {
+    this.released.add(shape);
+    this.scanned.add(shape);
+    this.scannedCount++;
+    return DEFAULT_REDACTION;
+  }
+
   /** A released leaf: redacted where the rules say (whatever it held: it never leaves), else checked as JSON and scanned. */
   private leaf(value: unknown, redacted: boolean, scanned: boolean, shape: PathShape): unknown {
     this.released.add(shape);
@@ -292,9 +331,14 @@ class ProjectionRun {
       case 'string':
         if (SURROGATE.test(value) && LONE_SURROGATE.test(value)) this.fail('string contains a lone surrogate');
         return scanned ? this.scrubbed(value, shape) : value;
-      case 'number':
+      case 'number': {
         if (!Number.isFinite(value)) this.fail(`${value} is not a finite number`);
-        return value;
+        // A card or phone number stored as a JSON number is the same number: its digits are scanned as text.
+        if (!scanned || !Number.isSafeInteger(value)) return value;
+        const digits = String(value);
+        const scrubbed = this.scrubbed(digits, shape);
+        return scrubbed === digits ? value : scrubbed;
+      }
       case 'boolean':
         return value;
       case 'object':
@@ -307,7 +351,7 @@ class ProjectionRun {
   }
 
   private scrubbed(text: string, shape: PathShape): string {
-    const scrubbed = this.rules.scrub(text);
+    const scrubbed = this.rules.scrub(text, this.outPath);
     if (scrubbed !== text) {
       this.scanned.add(shape);
       this.scannedCount++;

@@ -9,15 +9,17 @@ const LABEL = /^[A-Z][A-Z0-9_]{0,47}$/;
 
 /** {@link tokenizeHeld} and {@link confirmHeld}, bound to the vault's private state by its static block. */
 let heldTokenize: (vault: PlaceholderVault, text: string, spans: readonly DetectedSpan[], used: Set<string>) => string;
-let heldConfirm: (vault: PlaceholderVault, used: ReadonlySet<string>, released: string) => void;
+let heldConfirm: (vault: PlaceholderVault, released: Iterable<string>) => void;
 
 /**
  * A release's tokenization (the context releaser's `scan` in `tokenize` mode): like `vault.tokenize`, but the
  * placeholders it issues anew are held — neither restored nor listed by `placeholdersIn`, nor counted by `size` —
  * until {@link confirmHeld} confirms those the released payload holds, once the release is permitted and recorded. A
  * release that is denied or fails confirms nothing: the vault never restores a value that was never released. Every
- * placeholder the text uses is added to `used`. A vault that is not a `PlaceholderVault` itself (an application's
- * wrapper with `tokenize` and `restore`) tokenizes through its own `tokenize`, as it always did.
+ * placeholder the text uses is added to `used`. `used` is one field's: tokenizing the field's text again (a further
+ * scanning pass) keeps the placeholders of `used` in it as issued, where other placeholder-shaped text is the input's.
+ * A vault that is not a `PlaceholderVault` itself (an application's wrapper with `tokenize` and `restore`) tokenizes
+ * through its own `tokenize`, as it always did.
  */
 export function tokenizeHeld(
   vault: PlaceholderVault,
@@ -29,11 +31,12 @@ export function tokenizeHeld(
 }
 
 /**
- * Confirms the placeholders of `used` ({@link tokenizeHeld}) that the permitted and recorded release holds in
- * `released` (its canonical JSON): they restore from now on. One a transformer dropped stays held: its value never left.
+ * Confirms `released`, placeholders {@link tokenizeHeld} issued that the permitted and recorded release holds where
+ * scanning wrote them: they restore from now on. The caller decides which; one it leaves out (a transformer dropped it)
+ * stays held: its value never left.
  */
-export function confirmHeld(vault: PlaceholderVault, used: ReadonlySet<string>, released: string): void {
-  heldConfirm(vault, used, released);
+export function confirmHeld(vault: PlaceholderVault, released: Iterable<string>): void {
+  heldConfirm(vault, released);
 }
 
 /**
@@ -64,10 +67,9 @@ export class PlaceholderVault {
       #held in vault
         ? vault.#tokenize(text, spans, used)
         : (vault as Pick<PlaceholderVault, 'tokenize'>).tokenize(text, spans);
-    heldConfirm = (vault, used, released) => {
+    heldConfirm = (vault, released) => {
       if (!(#held in vault)) return;
-      for (const [shape] of released.matchAll(new RegExp(PLACEHOLDER_SHAPE)))
-        if (used.has(shape)) vault.#held.delete(shape);
+      for (const placeholder of released) vault.#held.delete(placeholder);
     };
   }
 
@@ -97,6 +99,8 @@ export class PlaceholderVault {
       }
     }
     for (const [shape] of text.matchAll(new RegExp(PLACEHOLDER_SHAPE))) {
+      // This field's own placeholders, from an earlier scanning pass, stand for their values.
+      if (held?.has(shape)) continue;
       // Input that spells a placeholder still held (issued by a release never given out) is literal text: the held
       // value gives that placeholder up, and takes a new one when it is released.
       if (this.#held.has(shape)) this.#forget(shape);
