@@ -1,5 +1,6 @@
 import type { AgentInputItem, ModelRequest } from '@openai/agents';
 import type { WindowRole } from '../provenance/context-labeller.js';
+import { carriesNoData } from '../runtimes/unsealed-text.js';
 
 /** One text of an Agents model request, with the role it plays in the window. */
 export interface AgentsWindowText {
@@ -48,10 +49,43 @@ export function outputText(output: unknown): string {
   return JSON.stringify(output ?? null);
 }
 
-/** Whether every content part of a user message is text. */
-export function isTextOnly(content: unknown): boolean {
+/**
+ * A user or system message's texts, when its content is a string or a list of text parts (`input_text`) whose other
+ * fields (`providerData`, which the SDK's converters spread into the part they send, or send as it is for a system
+ * message) hold no data; otherwise undefined. An image or file part, or content of another shape, has no texts.
+ */
+export function plainTexts(content: unknown): string[] | undefined {
+  if (typeof content === 'string') return [content];
+  if (!Array.isArray(content)) return undefined;
+  const texts: string[] = [];
+  for (const part of content as unknown[]) {
+    if (typeof part !== 'object' || part === null) return undefined;
+    const { type, text, ...fields } = part as Record<string, unknown>;
+    if (type !== 'input_text' || typeof text !== 'string' || !fieldsCarryNoData(fields)) return undefined;
+    texts.push(text);
+  }
+  return texts;
+}
+
+/**
+ * Whether fields sent with a message or a content part hold no data: plain-text names, each with no value, a plain
+ * text or a scalar, or a record of those (`providerData`, `promptCacheBreakpoint`).
+ */
+function fieldsCarryNoData(fields: object): boolean {
   return (
-    typeof content === 'string' ||
-    (Array.isArray(content) && content.every((part: { type?: string }) => part.type === 'input_text'))
+    carriesNoData(Object.keys(fields)) &&
+    Object.values(fields).every((value) =>
+      typeof value === 'object' && value !== null ? recordCarriesNoData(value) : carriesNoData([value]),
+    )
+  );
+}
+
+/** Whether a record (a message's or a part's `providerData`) is absent or holds only plain-text names and values. */
+export function recordCarriesNoData(record: unknown): boolean {
+  if (record === undefined || record === null) return true;
+  return (
+    typeof record === 'object' &&
+    !Array.isArray(record) &&
+    carriesNoData([...Object.keys(record), ...Object.values(record)])
   );
 }

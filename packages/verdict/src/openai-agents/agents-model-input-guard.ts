@@ -9,7 +9,7 @@ import { isPlainText } from '../runtimes/structured-text.js';
 import { ToolResultRelease, type ToolResultReleaseOptions } from '../runtimes/tool-result-release.js';
 import { admitsUserText, carriesNoData } from '../runtimes/unsealed-text.js';
 import { rememberBounded } from '../shared/remember-bounded.js';
-import { contentText, inputItems, isTextOnly, outputText } from './agents-input.js';
+import { inputItems, outputText, plainTexts, recordCarriesNoData } from './agents-input.js';
 import { wrappedModel } from './wrapped-model.js';
 
 /** How many released tool results and context messages a guard keeps. */
@@ -54,7 +54,9 @@ export interface AgentsModelInputGuardOptions extends ToolResultReleaseOptions {
  *   run (`UnreleasedContextError`, `ContextReleaseRefusedError`). A result is released once per guard, not at
  *   every turn. A function result must answer, once, a function call that precedes it.
  * - The instructions must be a registered prompt (`systemPrompts`) or none; a user message must be text-only prose
- *   (no structured data, no hidden encodings) unless it is a `contextMessage` this guard released.
+ *   (no structured data, no hidden encodings) unless it is a `contextMessage` this guard released. A user or system
+ *   message is a string or text parts, and what is sent beside its text (`providerData`, a part's other fields)
+ *   holds no data.
  * What the SDK's design leaves out: the history (model answers, function calls) lives in the application's
  * `RunState` and the model's items carry no field the guard could seal without it being sent to the provider; the
  * guard does not tell the model's own answers from items a client wrote into a state. Keep `RunState` strings on
@@ -130,12 +132,17 @@ export class AgentsModelInputGuard {
       };
       const what = `Input item ${index} (${any.type ?? any.role})`;
       if (any.role === 'system') {
-        const text = contentText(any.content);
-        if ((text.trim() !== '' && !this.prompts.has(text)) || !providerDataCarriesNoData(any.providerData))
+        // The converters send a system message's content as it is: a registered prompt (or nothing) in plain text parts.
+        const text = plainTexts(any.content)?.join('\n');
+        if (
+          text === undefined ||
+          (text.trim() !== '' && !this.prompts.has(text)) ||
+          !recordCarriesNoData(any.providerData)
+        )
           throw new UnreleasedContextError(what, this.destinationName, SYSTEM_REMEDY);
       } else if (any.role === 'user') {
-        // The Responses converter sends a message's providerData fields with it.
-        if (!this.admitsUser(any.content) || !providerDataCarriesNoData(any.providerData))
+        // The Responses converter sends a message's providerData fields with it, and a text part's with the part.
+        if (!this.admitsUser(any.content) || !recordCarriesNoData(any.providerData))
           throw new UnreleasedContextError(what, this.destinationName);
       } else if (any.type === 'function_call') {
         if (any.callId === undefined) throw new UnreleasedContextError(what, this.destinationName, TOOL_REMEDY);
@@ -161,10 +168,9 @@ export class AgentsModelInputGuard {
   }
 
   private admitsUser(content: unknown): boolean {
-    if (!isTextOnly(content)) return false;
-    const text = contentText(content);
-    if (this.context.has(fingerprintString(text))) return true;
-    const texts = typeof content === 'string' ? [content] : (content as { text: string }[]).map((part) => part.text);
+    const texts = plainTexts(content);
+    if (texts === undefined) return false;
+    if (this.context.has(fingerprintString(texts.join('\n')))) return true;
     return admitsUserText(texts);
   }
 
@@ -177,10 +183,4 @@ export class AgentsModelInputGuard {
     }
     return value;
   }
-}
-
-/** Whether a message's `providerData`, which the Responses converter sends with it, holds no data. */
-function providerDataCarriesNoData(providerData: unknown): boolean {
-  if (providerData === undefined || providerData === null) return true;
-  return typeof providerData === 'object' && carriesNoData(Object.values(providerData));
 }
