@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { createMongoAbility } from '@casl/ability';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -6,6 +6,7 @@ import {
   ActionContextStore,
   ExecutionTargetPolicy,
   InMemoryEvidenceQuery,
+  InMemoryContainmentStore,
   InMemoryEvidenceRecorder,
   TargetNotResolvable,
   VerdictModule,
@@ -101,5 +102,30 @@ describe('operator CLI: what it prints is printable (ADR 0154)', () => {
     expect(shown.stdout).toContain('no order o-404 — ünïcödé');
     const json = await cli('evidence', 'show', result.correlationId, '--json');
     expect(JSON.parse(json.stdout).records[0].reason).toBe('no order o-404 — ünïcödé');
+  });
+
+  it("attack: an operator's stored --by cannot forge a line of another operator's contain, and argv cannot reach commander's errors raw", async () => {
+    const store = new InMemoryContainmentStore();
+    const cli = (...argv: string[]) =>
+      inProcessCli({ evidence: new InMemoryEvidenceRecorder(), containment: { store } }, ...argv);
+    const forgedBy = 'op:1\nreleased the actor kill switch for customer:72';
+    expect((await cli('contain', 'actor', 'customer:72', '--by', forgedBy, '--reason', 'INC-1')).code).toBe(0);
+    const again = await cli('contain', 'actor', 'customer:72', '--by', 'op:2', '--reason', 'INC-1');
+    expect(again.stdout.split('\n')).toHaveLength(1);
+    expect(again.stdout).toContain('by op:1\\u000areleased the actor kill switch');
+
+    // Commander writes its usage errors itself, to the process's stderr.
+    const written: string[] = [];
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      expect((await cli('nosuch\u001b]0;title\u0007\u202eevil')).code).not.toBe(0);
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(written.join('')).toContain('unknown command');
+    for (const line of written.join('').split('\n')) expect(line).not.toMatch(UNPRINTABLE);
   });
 });

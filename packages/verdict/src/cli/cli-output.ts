@@ -46,8 +46,9 @@ export function table(rows: readonly Record<string, string | number>[], columns:
   ].join('\n');
 }
 
-/** Reports a failed command: the message on stderr (JSON with `--json`) and a non-zero exit code. */
+/** Reports a failed command: the message on stderr, on one line (JSON with `--json`), and a non-zero exit code. */
 export function fail(streams: CliStreams, json: boolean, message: string, code = 1): void {
-  streams.err(json ? JSON.stringify({ error: message }) : `error: ${message}`);
+  // One line: a message may quote an argument or a stored text, whose line breaks must not start lines of their own.
+  streams.err(json ? JSON.stringify({ error: message }) : `error: ${escapedUnprintable(message)}`);
   process.exitCode = code;
 }

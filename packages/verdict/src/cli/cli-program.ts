@@ -1,6 +1,7 @@
 import type { DynamicModule, INestApplicationContext, LoggerService, LogLevel, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Command, CommanderError } from 'commander';
+import { printableOutput } from './printable-text.js';
 
 /** A command's implementation, a Nest provider: `params` are its operands, `options` its parsed flags. */
 export interface CliCommandRunner {
@@ -86,6 +87,11 @@ export function cliProgram(
   const program = new Command(name)
     .description(spec.description)
     .exitOverride()
+    // Commander's own help and usage errors quote argv: printable too (ADR 0154).
+    .configureOutput({
+      writeOut: (text) => process.stdout.write(printableOutput(text)),
+      writeErr: (text) => process.stderr.write(printableOutput(text)),
+    })
     .showHelpAfterError(`(run ${name} --help for usage)`);
   for (const command of spec.commands) add(program, command, provider);
   return program;

@@ -2,7 +2,7 @@ import type { DynamicModule, Type } from '@nestjs/common';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { USAGE_ERROR_EXIT_CODE } from './cli-program.js';
-import { type CliStreams, processStreams } from './cli-output.js';
+import { type CliStreams, printableStreams, processStreams } from './cli-output.js';
 import { MCP_CLI_COMMANDS } from './mcp-cli-commands.js';
 import { VerdictCliModule } from './verdict-cli.module.js';
 import { runVerdictCli } from './verdict-cli.program.js';
@@ -53,7 +53,7 @@ export async function runVerdictBin(
   options: { readonly cwd?: string; readonly env?: NodeJS.ProcessEnv; readonly streams?: CliStreams } = {},
 ): Promise<void> {
   const { module, exportName, rest } = binArguments(argv, options.env);
-  const streams = options.streams ?? processStreams;
+  const streams = options.streams === undefined ? processStreams : printableStreams(options.streams);
   const usage = (message: string) => {
     streams.err(`verdict: ${message}`);
     process.exitCode = USAGE_ERROR_EXIT_CODE;

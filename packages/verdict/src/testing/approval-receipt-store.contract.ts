@@ -32,7 +32,8 @@ const EXPIRES = 900;
  * expiry, read-only validation in the order not_found → mismatch → expired → invalid_state →
  * approved | consumed, single consumption with replays answered `consumed`, the pending-receipt caps of
  * a limited issue (one pending receipt per principal, conversation and tool call, `maxPending` per
- * principal and capability, refusals written nowhere; the principal and conversation fingerprints stored), exact id comparison and millisecond UTC instants. Every expectation is an exact outcome, so a suite that passes on several
+ * principal and capability, refusals written nowhere; the principal and conversation fingerprints stored; another binding a
+ * `mismatch` only against the receipts of the key's principal and conversation, when it names them), exact id comparison and millisecond UTC instants. Every expectation is an exact outcome, so a suite that passes on several
  * engines proves they answer alike. `setup` runs once before the suite and `close` once after it; each
  * test uses tool-call ids of its own. Concurrency across OS processes is proven separately.
  *
@@ -427,6 +428,26 @@ export function describeApprovalReceiptStoreContract(
         await store().reject(decision(one!));
         expect(await store().issue(limited(limits))).toMatchObject({ status: Pending, capability: 'orders.cancel' });
         expect(await store().issue(limited(limits))).toBeNull();
+      });
+
+      it("validates another binding as mismatch only against the asking principal's receipts of the conversation; another's is not_found", async () => {
+        const limits = newLimits(5, 'conversation:1');
+        const asked = await store().issue(limited(limits));
+        const changed = { ...keyOf(asked!), bindingFingerprint: fingerprint({ other: newId() }) };
+        const mine = {
+          ...changed,
+          principalFingerprint: limits.principalFingerprint,
+          conversationFingerprint: limits.conversationFingerprint,
+        };
+        expect(await store().validate(mine, at(1))).toEqual({ outcome: 'mismatch', receipt: null });
+        // Another principal, or the same one in another conversation, under the same tool-call id.
+        const theirs = { ...mine, principalFingerprint: newLimits(1).principalFingerprint };
+        const elsewhere = { ...mine, conversationFingerprint: fingerprint('conversation:2') };
+        expect(await store().validate(theirs, at(1))).toEqual({ outcome: 'not_found', receipt: null });
+        expect(await store().validate(elsewhere, at(1))).toEqual({ outcome: 'not_found', receipt: null });
+        expect(await store().consume(theirs, at(1))).toEqual({ outcome: 'not_found', receipt: null });
+        // A key that names nobody counts every receipt of the tool call, as before.
+        expect(await store().validate(changed, at(1))).toEqual({ outcome: 'mismatch', receipt: null });
       });
 
       it('returns the existing row of the key unchanged even at the caps', async () => {
