@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
-import { Module } from '@nestjs/common';
+import { Controller, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { createMongoAbility } from '@casl/ability';
 import { DataSource } from 'typeorm';
@@ -10,6 +10,7 @@ import {
   InMemoryExecutionClaimStore,
   InMemoryReviewItemStore,
   InProcessDeferredQueue,
+  ReviewEndpoint,
   Severity,
   VerdictAuditModule,
   VerdictModule,
@@ -202,6 +203,42 @@ describe('verdict validate: the wiring audit', () => {
     } finally {
       await reviewDb.destroy();
     }
+  });
+
+  it('reports a review route whose module has hooks but no review lane; with the lane, none (control)', async () => {
+    @Controller('reviews')
+    class ReviewsController {
+      @Post(':itemId/approve')
+      @ReviewEndpoint()
+      approve(): void {}
+    }
+    const app = (review?: object) => {
+      @Module({})
+      class ReviewRouteModule {}
+      return {
+        module: ReviewRouteModule,
+        controllers: [ReviewsController],
+        imports: [
+          VerdictModule.forRoot({
+            abilityFactory: { createForContext: () => createMongoAbility() },
+            evidence: new InMemoryEvidenceRecorder(),
+            executionClaims: new InMemoryExecutionClaimStore(),
+            reviewEndpoint: { reviewer: () => null },
+            ...(review === undefined ? {} : { review: review as never }),
+          }),
+          VerdictAuditModule,
+        ],
+      };
+    };
+    const route = `${FindingCode.ReviewEndpointWithoutHooks} ReviewsController.approve`;
+    expect(codesOf(await audit(app()))).toContain(route);
+    const lane = {
+      items: new InMemoryReviewItemStore(),
+      queue: new InProcessDeferredQueue(),
+      rehydrate: () => null,
+      actorKey: (actor: { id: string }) => actor.id,
+    };
+    expect(codesOf(await audit(app(lane)))).not.toContain(route);
   });
 
   it('does not report in-memory stores or the null recorder in a test environment, nor a zone declared local', async () => {

@@ -6,7 +6,7 @@ export const FindingCode = {
   NullEvidenceRecorder: 'null-evidence-recorder',
   /** A capability requires confirmation, but no `@ApprovalEndpoint()` route exists to approve it. */
   ConfirmationWithoutApprovalEndpoint: 'confirmation-without-approval-endpoint',
-  /** A controller has a `@ReviewEndpoint()` route, but no `reviewEndpoint` hooks are configured. */
+  /** A controller has a `@ReviewEndpoint()` route, but no `reviewEndpoint` hooks, or no review lane, are configured. */
   ReviewEndpointWithoutHooks: 'review-endpoint-without-hooks',
   /** A registered agent holds a tool that `VerdictTools` neither bound nor guarded. */
   AgentToolNotGuarded: 'agent-tool-not-bound-or-guarded',

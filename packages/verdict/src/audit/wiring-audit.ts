@@ -200,14 +200,23 @@ export class WiringAudit {
     }));
   }
 
-  /** `@ReviewEndpoint()` routes without `reviewEndpoint` hooks: their guard fails every request with a configuration error. */
+  /**
+   * `@ReviewEndpoint()` routes without `reviewEndpoint` hooks, or in a module without a review lane: their guard or the
+   * review service fails every request with a configuration error.
+   */
   private reviewEndpointFindings(): WiringFinding[] {
-    if (this.options.reviewEndpoint !== undefined) return [];
+    const missing =
+      this.options.reviewEndpoint === undefined
+        ? '`reviewEndpoint` hooks are not configured: it cannot authenticate a reviewer'
+        : this.options.review === undefined
+          ? 'no `review` lane is configured: there is no item to review'
+          : undefined;
+    if (missing === undefined) return [];
     return reviewEndpoints(this.discovery, this.scanner).map((route) => ({
       code: FindingCode.ReviewEndpointWithoutHooks,
       severity: Severity.High,
       subject: route,
-      message: `${route} is a @ReviewEndpoint() route, but \`reviewEndpoint\` hooks are not configured: it cannot authenticate a reviewer and fails every request.`,
+      message: `${route} is a @ReviewEndpoint() route, but ${missing} and fails every request.`,
     }));
   }
 
