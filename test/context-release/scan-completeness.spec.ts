@@ -73,6 +73,26 @@ describe('scan: keys and integers of a scanned field (F1)', () => {
     expect(result.json).not.toContain('4111111111111111');
   });
 
+  it.each([['notes'], ['notes.*.text']])(
+    'attack: a key a scan path’s wildcard matches, above the scanned leaf, does not leave (only %s)',
+    async (only) => {
+      const { base } = setup();
+      const vault = new PlaceholderVault();
+      const payload = { notes: { 'ada@example.org': { text: 'hi' } } };
+      const result = await base(payload).only([only]).scan(['notes.*.text'], { mode: 'tokenize', vault }).to(local);
+      expect(result).toMatchObject({ permitted: true, payload: { notes: '[REDACTED]' } });
+      expect(result.json).not.toContain('example.org');
+    },
+  );
+
+  it('control: keys a scan path’s wildcard matches that are ordinary words are kept, each leaf scanned', async () => {
+    const { base } = setup();
+    const vault = new PlaceholderVault();
+    const payload = { notes: { first: { text: 'write to ada@example.org', by: 'bob@example.org' } } };
+    const result = await base(payload).only(['notes']).scan(['notes.*.text'], { mode: 'tokenize', vault }).to(local);
+    expect(result.payload).toEqual({ notes: { first: { by: 'bob@example.org', text: 'write to <EMAIL_1>' } } });
+  });
+
   it('control: a scanned subtree whose keys are ordinary words keeps them, each value scanned', async () => {
     const { base } = setup();
     const vault = new PlaceholderVault();
@@ -89,6 +109,43 @@ describe('scan: keys and integers of a scanned field (F1)', () => {
       .scan(['order'])
       .to(local);
     expect(result.payload).toEqual({ order: { quantity: 12, total: 4200 } });
+    expect(records()[0]).toMatchObject({ transformationCount: 0 });
+  });
+});
+
+describe('scan: every number as canonical JSON writes it, not only a safe integer', () => {
+  it.each([
+    ['with a fraction', 4111111111111111.5],
+    ['beyond the safe integers', 4111111111111120400],
+  ])('attack: a card number stored as a number %s is scanned as its text', async (_, card) => {
+    const { base } = setup(piiAndSensitiveToLocal());
+    const result = await base({ payment: { card, note: 'paid' } })
+      .only(['payment'])
+      .scan(['payment'])
+      .to(local);
+    expect(result).toMatchObject({ permitted: true, payload: { payment: { note: 'paid' } } });
+    expect(typeof (result.payload.payment as { card: unknown }).card).toBe('string');
+    expect(result.json).not.toMatch(/4111 ?1111/);
+  });
+
+  it.each([
+    ['with a fraction', 4111111111111111.5],
+    ['beyond the safe integers', 4111111111111120400],
+  ])(
+    'attack: post-scrub validation refuses such a number, unscanned, on a route that does not release cards (%s)',
+    async (_, card) => {
+      const { base, records } = setup();
+      const result = await base({ payment: { card } }).only(['payment']).to(local);
+      expect(result).toMatchObject({ permitted: false, payload: {}, reason: 'detector_fired:CARD' });
+      expect(records()[0]).toMatchObject({ disposition: 'deny', reason: 'detector_fired:CARD' });
+    },
+  );
+
+  it('control: an amount with a fraction, or a large count, stays a number', async () => {
+    const { base, records } = setup();
+    const order = { total: 12.5, tax: -0.25, views: 2 ** 60, ratio: 1e-7 };
+    const result = await base({ order }).only(['order']).scan(['order']).to(local);
+    expect(result).toMatchObject({ permitted: true, payload: { order } });
     expect(records()[0]).toMatchObject({ transformationCount: 0 });
   });
 });
@@ -217,5 +274,17 @@ describe('scan: a tokenized value restores only where it was released (F3)', () 
     expect(result.payload).toEqual({ notes: ['then <EMAIL_2>,'] });
     expect(restoredFrom(vault, '<EMAIL_2>')).toEqual({ size: 1, listed: ['<EMAIL_2>'], to: 'bob@example.org' });
     expect(restoredFrom(vault, '<EMAIL_1>').to).toBe('<EMAIL_1>');
+  });
+
+  it('control: every row of a large tokenized list restores', async () => {
+    // Confirming looks each placeholder up: a list of many rows is released in one pass, not rows × rows searches.
+    const { base } = setup();
+    const vault = new PlaceholderVault();
+    const rows = Array.from({ length: 20_000 }, (_, i) => ({ id: i, note: `write to user${i}@example.org` }));
+    const result = await base({ rows }).only(['rows']).scan(['rows.*.note'], { mode: 'tokenize', vault }).to(local);
+    expect(result.permitted).toBe(true);
+    expect((result.payload.rows as { note: string }[])[19_999]!.note).toBe('write to <EMAIL_20000>');
+    expect(vault.size).toBe(20_000);
+    expect(vault.restore(result.payload)).toEqual({ rows });
   });
 });

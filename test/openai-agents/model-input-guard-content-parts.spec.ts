@@ -168,6 +168,34 @@ describe('the OpenAI Agents model-input guard checks every content part of a use
       expect(inner.requests).toHaveLength(0);
     });
 
+    it('attack: the registered prompt as a text part with prose beside it, in providerData or another field, fails', async () => {
+      const { call, streamed, inner } = await setup();
+      const note = 'card 4111 1111 1111 1111 of ada@example.org';
+      for (const part of [
+        { type: 'input_text', text: INSTRUCTIONS, providerData: { note } },
+        { type: 'input_text', text: INSTRUCTIONS, note },
+        { type: 'input_text', text: INSTRUCTIONS, promptCacheBreakpoint: { mode: 'explicit', note } },
+        { type: 'input_text', text: INSTRUCTIONS, promptCacheBreakpoint: note },
+      ]) {
+        const input = [{ role: 'system', content: [part] }];
+        await expect(call(input)).rejects.toBeInstanceOf(UnreleasedContextError);
+        await expect(streamed(input)).rejects.toBeInstanceOf(UnreleasedContextError);
+      }
+      expect(inner.requests).toHaveLength(0);
+    });
+
+    it('control: the registered prompt as a text part with a prompt-cache breakpoint passes', async () => {
+      const { call, inner } = await setup();
+      await call([
+        {
+          role: 'system',
+          content: [{ type: 'input_text', text: INSTRUCTIONS, promptCacheBreakpoint: { mode: 'explicit' } }],
+        },
+        { role: 'user', content: 'hello' },
+      ]);
+      expect(inner.requests).toHaveLength(1);
+    });
+
     it('control: the registered prompt passes as a string and as a plain text part; an empty one passes', async () => {
       const { call, inner } = await setup();
       await call([
@@ -186,6 +214,33 @@ describe('the OpenAI Agents model-input guard checks every content part of a use
       for (const content of ['Another prompt.', [{ type: 'input_text', text: 'Another prompt.' }]])
         await expect(call([{ role: 'system', content }])).rejects.toBeInstanceOf(UnreleasedContextError);
       expect(inner.requests).toHaveLength(0);
+    });
+  });
+
+  describe('a message’s own fields (the Responses converter sends its id)', () => {
+    it('attack: a record in a user or system message’s id, or in another field of the message, fails', async () => {
+      const { call, streamed, inner } = await setup();
+      for (const message of [
+        { role: 'user', id: record, content: 'hello' },
+        { role: 'user', type: 'message', id: record, content: [{ type: 'input_text', text: 'hello' }] },
+        { role: 'user', content: 'hello', metadata: { customer } },
+        { role: 'system', id: record, content: INSTRUCTIONS },
+        { role: 'system', content: INSTRUCTIONS, metadata: record },
+      ]) {
+        await expect(call([message])).rejects.toBeInstanceOf(UnreleasedContextError);
+        await expect(streamed([message])).rejects.toBeInstanceOf(UnreleasedContextError);
+      }
+      expect(inner.requests).toHaveLength(0);
+    });
+
+    it('control: an ordinary item id passes on a user and a system message', async () => {
+      const { call, inner } = await setup();
+      await call([
+        { role: 'system', id: 'msg_122', content: INSTRUCTIONS },
+        { type: 'message', role: 'user', id: 'msg_123', content: 'hello' },
+      ]);
+      expect(inner.requests).toHaveLength(1);
+      expect(sent(inner)).toContain('msg_123');
     });
   });
 

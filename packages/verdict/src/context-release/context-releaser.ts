@@ -17,7 +17,7 @@ import {
   detect,
   redactText,
 } from './detectors/index.js';
-import { confirmHeld, tokenizeHeld } from './detectors/placeholder-vault.js';
+import { confirmHeld, placeholderShapesIn, tokenizeHeld } from './detectors/placeholder-vault.js';
 import { leafShapes } from './path-shapes.js';
 import { firstDisallowedDetection } from './post-scrub-validation.js';
 import { project } from './projection.js';
@@ -356,7 +356,8 @@ function spelledElsewhere(payload: unknown, written: readonly Written[]): Set<st
   const spelled = new Set<string>();
   walkText(payload, (text, at, isKey) => {
     if (!text.includes('<') || (!isKey && writtenAt.has(JSON.stringify(at)))) return;
-    for (const placeholder of issued) if (text.includes(placeholder)) spelled.add(placeholder);
+    // Each placeholder the text spells is looked up: a list of N rows costs N lookups, not N × N searches.
+    for (const shape of placeholderShapesIn(text)) if (issued.has(shape)) spelled.add(shape);
   });
   return spelled;
 }
@@ -380,7 +381,10 @@ function survivors(written: readonly Written[], payload: JsonObject, spelled: Re
   const found = new Set<string>();
   walkText(payload, (text, at, isKey) => {
     if (isKey || !text.includes('<')) return;
-    for (const placeholder of byShape.get(shapeOf(at)) ?? []) if (text.includes(placeholder)) found.add(placeholder);
+    const shapes = placeholderShapesIn(text);
+    if (shapes.length === 0) return;
+    const here = byShape.get(shapeOf(at));
+    if (here !== undefined) for (const shape of shapes) if (here.has(shape)) found.add(shape);
   });
   return found;
 }

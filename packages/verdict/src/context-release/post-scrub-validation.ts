@@ -5,7 +5,7 @@ import type { DetectedSpan, PiiDetector } from './detectors/index.js';
 /**
  * The first detection in the final payload whose data class is not in `allowed` (the classes the route releases at
  * the release's trust level), or `undefined`.
- * Every string is checked, keys as well as values, and every integer as its digits, in document order, by each
+ * Every string is checked, keys as well as values, and every number as canonical JSON writes it, in document order, by each
  * detector on its own (so a span that `detect()` would drop in favour of a longer overlapping one still counts).
  * A miss proves nothing: detectors find what their patterns describe, never all personal data.
  */
@@ -33,8 +33,9 @@ export function firstDisallowedDetection(
   };
   const walk = (value: JsonValue): DetectedSpan | undefined => {
     if (typeof value === 'string') return check(value);
-    // A card or phone number stored as a JSON number is the same number: its digits are checked as text.
-    if (typeof value === 'number') return Number.isSafeInteger(value) ? check(String(value)) : undefined;
+    // A card or phone number stored as a JSON number is the same number: the text canonical JSON writes for it is
+    // checked, whatever its size (`4111111111111120400`) or fraction (`4111111111111111.5`).
+    if (typeof value === 'number') return Number.isFinite(value) ? check(String(value)) : undefined;
     if (typeof value !== 'object' || value === null) return undefined;
     if (Array.isArray(value)) {
       for (const item of value) {

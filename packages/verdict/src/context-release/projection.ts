@@ -13,7 +13,7 @@ export interface ProjectionRules {
   readonly replacement: string;
   readonly scan: readonly ReleasePath[];
   /**
-   * Scrubs one free-text field marked by `scan` (a string, or an integer's digits); returns the text unchanged when
+   * Scrubs one free-text field marked by `scan` (a string, or a number as canonical JSON writes it); returns the text unchanged when
    * nothing was found. `at` is the field's path in the released payload (array positions as released), valid only
    * during the call.
    */
@@ -298,13 +298,17 @@ class ProjectionRun {
   }
 
   /**
-   * The label a detector finds in a key whose value is scanned (the key is part of the scanned text), or `undefined`.
-   * Scanning replaces values, not keys: such an object is replaced whole ({@link scannedWhole}).
+   * The label a detector finds in a key whose value is scanned (the key is part of the scanned text), or in a key a
+   * scan path's `*` segment matches (`notes.*.text` scans under every key of `notes`: a map keyed by data, whose keys
+   * the application did not name), or `undefined`. Scanning replaces values, not keys: such an object is replaced
+   * whole ({@link scannedWhole}).
    */
   private scannedKeyLabel(keys: Iterable<string>, scan: Reach): string | undefined {
     if (!scan.covered && scan.nodes.length === 0) return undefined;
+    // Every node of a scan trie lies on a scan path: a `*` child leads to one.
+    const anyKey = scan.covered || scan.nodes.some((node) => node.children.has(WILDCARD));
     for (const key of keys) {
-      if (!reach(scan, key).covered) continue;
+      if (!anyKey && !reach(scan, key).covered) continue;
       const label = this.rules.scanKey(key);
       if (label !== undefined) return label;
     }
@@ -333,11 +337,12 @@ class ProjectionRun {
         return scanned ? this.scrubbed(value, shape) : value;
       case 'number': {
         if (!Number.isFinite(value)) this.fail(`${value} is not a finite number`);
-        // A card or phone number stored as a JSON number is the same number: its digits are scanned as text.
-        if (!scanned || !Number.isSafeInteger(value)) return value;
-        const digits = String(value);
-        const scrubbed = this.scrubbed(digits, shape);
-        return scrubbed === digits ? value : scrubbed;
+        // A card or phone number stored as a JSON number is the same number: the text canonical JSON writes for it
+        // (`String(value)`: digits, a fraction, an exponent) is scanned, whatever its size, not only a safe integer's.
+        if (!scanned) return value;
+        const written = String(value);
+        const scrubbed = this.scrubbed(written, shape);
+        return scrubbed === written ? value : scrubbed;
       }
       case 'boolean':
         return value;

@@ -51,27 +51,46 @@ export function outputText(output: unknown): string {
 
 /**
  * A user or system message's texts, when its content is a string or a list of text parts (`input_text`) whose other
- * fields (`providerData`, which the SDK's converters spread into the part they send, or send as it is for a system
- * message) hold no data; otherwise undefined. An image or file part, or content of another shape, has no texts.
+ * fields (`providerData`, which the SDK's converters spread into the part they send) hold no data; otherwise
+ * undefined. An image or file part, or content of another shape, has no texts.
+ *
+ * With `bare` (a system message, whose content the converters send as it is, beside the registered prompt): a part
+ * has no other field at all, but a prompt-cache breakpoint as the SDK defines it (`{ mode: 'explicit' }`) — not even
+ * plain prose, which could carry data no route released next to the instructions.
  */
-export function plainTexts(content: unknown): string[] | undefined {
+export function plainTexts(content: unknown, bare = false): string[] | undefined {
   if (typeof content === 'string') return [content];
   if (!Array.isArray(content)) return undefined;
   const texts: string[] = [];
   for (const part of content as unknown[]) {
     if (typeof part !== 'object' || part === null) return undefined;
     const { type, text, ...fields } = part as Record<string, unknown>;
-    if (type !== 'input_text' || typeof text !== 'string' || !fieldsCarryNoData(fields)) return undefined;
+    if (type !== 'input_text' || typeof text !== 'string') return undefined;
+    if (bare ? !onlyCacheBreakpoint(fields) : !fieldsCarryNoData(fields)) return undefined;
     texts.push(text);
   }
   return texts;
 }
 
+/** Whether a system text part's other fields are none, or the SDK's `promptCacheBreakpoint: { mode: 'explicit' }` alone. */
+function onlyCacheBreakpoint(fields: Record<string, unknown>): boolean {
+  const { promptCacheBreakpoint: breakpoint, ...others } = fields;
+  if (Object.keys(others).length > 0) return false;
+  if (!('promptCacheBreakpoint' in fields)) return true;
+  return (
+    typeof breakpoint === 'object' &&
+    breakpoint !== null &&
+    !Array.isArray(breakpoint) &&
+    Object.keys(breakpoint).length === 1 &&
+    (breakpoint as { mode?: unknown }).mode === 'explicit'
+  );
+}
+
 /**
  * Whether fields sent with a message or a content part hold no data: plain-text names, each with no value, a plain
- * text or a scalar, or a record of those (`providerData`, `promptCacheBreakpoint`).
+ * text or a scalar, or a record of those (`providerData`, `promptCacheBreakpoint`, a message's `id`).
  */
-function fieldsCarryNoData(fields: object): boolean {
+export function fieldsCarryNoData(fields: object): boolean {
   return (
     carriesNoData(Object.keys(fields)) &&
     Object.values(fields).every((value) =>

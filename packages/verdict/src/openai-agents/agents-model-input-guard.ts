@@ -9,7 +9,7 @@ import { isPlainText } from '../runtimes/structured-text.js';
 import { ToolResultRelease, type ToolResultReleaseOptions } from '../runtimes/tool-result-release.js';
 import { admitsUserText, carriesNoData } from '../runtimes/unsealed-text.js';
 import { rememberBounded } from '../shared/remember-bounded.js';
-import { inputItems, outputText, plainTexts, recordCarriesNoData } from './agents-input.js';
+import { fieldsCarryNoData, inputItems, outputText, plainTexts, recordCarriesNoData } from './agents-input.js';
 import { wrappedModel } from './wrapped-model.js';
 
 /** How many released tool results and context messages a guard keeps. */
@@ -37,6 +37,15 @@ const MODEL_ITEMS: ReadonlySet<string> = new Set([
   'apply_patch_call',
 ]);
 
+/**
+ * Whether what a user or system message sends beside its content holds no data: its `providerData` record, and every
+ * other field (`id`, which the Responses converter sends, or any field an application added).
+ */
+function messageFieldsCarryNoData(item: AgentInputItem): boolean {
+  const { role: _role, content: _content, type: _type, providerData, ...fields } = item as Record<string, unknown>;
+  return recordCarriesNoData(providerData) && fieldsCarryNoData(fields);
+}
+
 /** Options of an {@link AgentsModelInputGuard}: those of the LangChain guard that apply to OpenAI Agents. */
 export interface AgentsModelInputGuardOptions extends ToolResultReleaseOptions {
   /** The agents' own instructions, as plain text: a model call passes only with one of these (or none). Default: none. */
@@ -55,7 +64,8 @@ export interface AgentsModelInputGuardOptions extends ToolResultReleaseOptions {
  *   every turn. A function result must answer, once, a function call that precedes it.
  * - The instructions must be a registered prompt (`systemPrompts`) or none; a user message must be text-only prose
  *   (no structured data, no hidden encodings) unless it is a `contextMessage` this guard released. A user or system
- *   message is a string or text parts, and what is sent beside its text (`providerData`, a part's other fields)
+ *   message is a string or text parts, and what is sent beside its text (`providerData`, its `id` and other fields,
+ *   a part's other fields; a system text part has none but a prompt-cache breakpoint)
  *   holds no data.
  * What the SDK's design leaves out: the history (model answers, function calls) lives in the application's
  * `RunState` and the model's items carry no field the guard could seal without it being sent to the provider; the
@@ -132,17 +142,14 @@ export class AgentsModelInputGuard {
       };
       const what = `Input item ${index} (${any.type ?? any.role})`;
       if (any.role === 'system') {
-        // The converters send a system message's content as it is: a registered prompt (or nothing) in plain text parts.
-        const text = plainTexts(any.content)?.join('\n');
-        if (
-          text === undefined ||
-          (text.trim() !== '' && !this.prompts.has(text)) ||
-          !recordCarriesNoData(any.providerData)
-        )
+        // The converters send a system message's content as it is: a registered prompt (or nothing) in text parts
+        // with nothing beside their text; and its id and providerData fields with it.
+        const text = plainTexts(any.content, true)?.join('\n');
+        if (text === undefined || (text.trim() !== '' && !this.prompts.has(text)) || !messageFieldsCarryNoData(item))
           throw new UnreleasedContextError(what, this.destinationName, SYSTEM_REMEDY);
       } else if (any.role === 'user') {
-        // The Responses converter sends a message's providerData fields with it, and a text part's with the part.
-        if (!this.admitsUser(any.content) || !recordCarriesNoData(any.providerData))
+        // The Responses converter sends a message's id and providerData fields with it, and a text part's with the part.
+        if (!this.admitsUser(any.content) || !messageFieldsCarryNoData(item))
           throw new UnreleasedContextError(what, this.destinationName);
       } else if (any.type === 'function_call') {
         if (any.callId === undefined) throw new UnreleasedContextError(what, this.destinationName, TOOL_REMEDY);

@@ -7,6 +7,15 @@ import { orderedSpans } from './ordered-spans.js';
 const PLACEHOLDER_SHAPE = /<[A-Z][A-Z0-9_]{0,79}>/g;
 const LABEL = /^[A-Z][A-Z0-9_]{0,47}$/;
 
+/**
+ * The placeholder-shaped runs of `text`, in order: every `<LABEL_n>` the vault can issue that `text` contains is among
+ * them (a shape holds no `<` or `>`, so one cannot hide inside another). Looked up, not searched for: the cost is the
+ * text's length, whatever the number of placeholders issued.
+ */
+export function placeholderShapesIn(text: string): string[] {
+  return text.includes('<') ? [...text.matchAll(new RegExp(PLACEHOLDER_SHAPE))].map(([shape]) => shape) : [];
+}
+
 /** {@link tokenizeHeld} and {@link confirmHeld}, bound to the vault's private state by its static block. */
 let heldTokenize: (vault: PlaceholderVault, text: string, spans: readonly DetectedSpan[], used: Set<string>) => string;
 let heldConfirm: (vault: PlaceholderVault, released: Iterable<string>) => void;
