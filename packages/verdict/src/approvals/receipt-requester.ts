@@ -4,6 +4,7 @@ import type { JsonValue } from '../fingerprints/json-value.js';
 import { isMissingKey } from '../shared/is-missing-key.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
 import { receiptPrincipal } from './receipt-principal.js';
+import { sameAsker } from './receipt-rules.js';
 
 /**
  * Whether `requester` is who asked for `receipt`, in the conversation it was asked in (ADR 0015): the principal
@@ -29,8 +30,8 @@ export function askedBy(
   // Any other fault of the requester's context (a malformed conversation id, an actor that is not JSON) is a wiring
   // fault, thrown as it is: never "nothing pending". The key is asked once.
   const principal = receiptPrincipal(requester, () => key, receipt.capability);
-  return (
-    principal.fingerprint === receipt.principalFingerprint &&
-    principal.conversationFingerprint === receipt.conversationFingerprint
-  );
+  return sameAsker(receipt, {
+    principalFingerprint: principal.fingerprint,
+    conversationFingerprint: principal.conversationFingerprint,
+  });
 }

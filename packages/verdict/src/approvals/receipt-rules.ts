@@ -36,7 +36,7 @@ export function checkReceipt(
     // Arguments changed only against a receipt the same principal asked in the same conversation: another's under a
     // reused tool-call id says nothing about this proposal. An approver's edit closed the call's receipt (ADR 0124):
     // the edited proposal's other arguments are not a changed approval.
-    const asked = forCall.filter((r) => askedBy(r, key));
+    const asked = forCall.filter((r) => sameAsker(r, key));
     const edited = asked.every((r) => r.status === ReceiptStatus.Superseded);
     return { outcome: asked.length === 0 || edited ? 'not_found' : 'mismatch', receipt: null };
   }
@@ -50,13 +50,20 @@ export function checkReceipt(
   return { outcome: receipt.status === ReceiptStatus.Consumed ? 'consumed' : 'approved', receipt };
 }
 
-/** Whether `receipt` was asked by the principal and in the conversation `key` names (any, when it names none). */
-function askedBy(receipt: ApprovalReceipt, key: ReceiptKey): boolean {
-  if (key.principalFingerprint === undefined) return true;
+/**
+ * Whether `receipt` was asked by the principal, and in the conversation, whose fingerprints `asker` carries: any
+ * receipt when it carries no principal, any conversation when it carries none. A receipt stored without them
+ * matches no named principal.
+ */
+export function sameAsker(
+  receipt: ApprovalReceipt,
+  asker: Pick<ReceiptKey, 'principalFingerprint' | 'conversationFingerprint'>,
+): boolean {
+  if (asker.principalFingerprint === undefined) return true;
   return (
-    (receipt.principalFingerprint ?? null) === key.principalFingerprint &&
-    (key.conversationFingerprint === undefined ||
-      (receipt.conversationFingerprint ?? null) === key.conversationFingerprint)
+    (receipt.principalFingerprint ?? null) === asker.principalFingerprint &&
+    (asker.conversationFingerprint === undefined ||
+      (receipt.conversationFingerprint ?? null) === asker.conversationFingerprint)
   );
 }
 
