@@ -8,7 +8,7 @@
 // lab's wiring and reads no data, so it runs on an empty in-memory database.
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
-import { runVerdictCli, VerdictCliModule } from '@verdict/nestjs/cli';
+import { line, processStreams, runVerdictCli, VerdictCliModule } from '@verdict/nestjs/cli';
 import { LabModule } from './lab.module.js';
 import { LabDatabaseMissingError, SESSIONS_DIRECTORY, cliDatabase } from './session/session-databases.js';
 
@@ -16,11 +16,11 @@ function database(): string {
   if (process.argv[2] === 'validate') return ':memory:';
   try {
     const chosen = cliDatabase(process.env, SESSIONS_DIRECTORY);
-    if (process.env.LAB_DATABASE === undefined) process.stderr.write(`verdict: opening ${chosen}\n`);
+    if (process.env.LAB_DATABASE === undefined) processStreams.err(line`verdict: opening ${chosen}`);
     return chosen;
   } catch (error) {
     if (!(error instanceof LabDatabaseMissingError)) throw error;
-    process.stderr.write(`verdict: ${error.message}\n`);
+    processStreams.err(line`verdict: ${error.message}`);
     process.exit(2);
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { CLI_STREAMS, type CliCommandRunner, type CliStreams, fail, processStreams } from '@verdict/nestjs/cli';
+import { CLI_STREAMS, type CliCommandRunner, type CliStreams, fail, line, processStreams } from '@verdict/nestjs/cli';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { EvaluationReport } from '../reports/evaluation-report.js';
 
@@ -12,7 +12,7 @@ export class BaselineWriteCommand implements CliCommandRunner {
     try {
       const report = EvaluationReport.parse(readFileSync(reportFile, 'utf8'));
       writeFileSync(baselineFile, EvaluationReport.toJson(report));
-      this.streams.out(`baseline ${baselineFile} written from ${reportFile} (${report.cases.length} cases)`);
+      this.streams.out(line`baseline ${baselineFile} written from ${reportFile} (${report.cases.length} cases)`);
     } catch (error) {
       fail(this.streams, false, (error as Error).message, 2);
     }

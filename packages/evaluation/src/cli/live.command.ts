@@ -1,5 +1,13 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { CLI_STREAMS, type CliCommandRunner, type CliStreams, fail, processStreams, table } from '@verdict/nestjs/cli';
+import {
+  CLI_STREAMS,
+  type CliCommandRunner,
+  type CliStreams,
+  fail,
+  line,
+  processStreams,
+  table,
+} from '@verdict/nestjs/cli';
 import { SingleBar } from 'cli-progress';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { LiveReport as LiveReportType } from '../live/live-report.js';
@@ -84,7 +92,9 @@ export class LiveCommand implements CliCommandRunner {
       write(report);
       this.streams.out(summary(report));
       this.streams.out(
-        `live report written to ${out}${report.complete ? '' : ` (partial: resume with --resume ${out})`}`,
+        report.complete
+          ? line`live report written to ${out}`
+          : line`live report written to ${out} (partial: resume with --resume ${out})`,
       );
     } catch (error) {
       bar?.stop();

@@ -1,5 +1,13 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { CLI_STREAMS, type CliCommandRunner, type CliStreams, fail, processStreams, table } from '@verdict/nestjs/cli';
+import {
+  CLI_STREAMS,
+  type CliCommandRunner,
+  type CliStreams,
+  fail,
+  line,
+  processStreams,
+  table,
+} from '@verdict/nestjs/cli';
 import { SingleBar } from 'cli-progress';
 import { writeFileSync } from 'node:fs';
 import { CASE_PURPOSES } from '../cases/case-purpose.js';
@@ -41,7 +49,7 @@ export class RunCommand implements CliCommandRunner {
       bar?.stop();
       writeFileSync(out, result.toJson());
       this.streams.out(summary(result.toReport()));
-      this.streams.out(`report written to ${out}`);
+      this.streams.out(line`report written to ${out}`);
     } finally {
       bar?.stop();
       await dispose();

@@ -3,6 +3,7 @@ import { BUDGET_OPTIONS, type BudgetOptions } from '../budgets/budget-options.in
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import type { ClockOptions } from '../shared/clock-options.interface.js';
 import { type CliStreams, fail, processStreams } from './cli-output.js';
+import { line } from './output-line.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import type { CliCommandRunner } from './cli-program.js';
 
@@ -21,7 +22,7 @@ export class BudgetsPruneCommand implements CliCommandRunner {
       if (budgets === undefined)
         throw new VerdictConfigurationError('No budget store is configured: pass `budgets` to VerdictModule.forRoot.');
       const pruned = await budgets.prune(clock());
-      this.streams.out(json ? JSON.stringify({ pruned }) : `pruned ${pruned} ended budget window(s)`);
+      this.streams.out(json ? JSON.stringify({ pruned }) : line`pruned ${pruned} ended budget window(s)`);
     } catch (error) {
       fail(this.streams, json, (error as Error).message);
     }

@@ -6,7 +6,7 @@ import {
 } from '../execution-claims/execution-claims.service.js';
 import { ExecutionClaimStatus } from '../execution-claims/execution-claim-status.js';
 import { type CliStreams, fail, processStreams } from './cli-output.js';
-import { escapedUnprintable } from './printable-text.js';
+import { line } from './output-line.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import type { CliCommandRunner } from './cli-program.js';
 import { OPERATOR_IDENTITY, type OperatorIdentity, osOperatorIdentity } from './operator-identity.js';
@@ -58,7 +58,7 @@ export class ClaimsResolveCommand implements CliCommandRunner {
           this.streams.out(
             json
               ? JSON.stringify({ id, from: resolution.from, status, attempt, by: options.by, operatorIdentity })
-              : `claim ${escapedUnprintable(id)}: ${resolution.from} -> ${status} (by ${escapedUnprintable(options.by!)}, run by ${escapedUnprintable(operatorIdentity)})`,
+              : line`claim ${id}: ${resolution.from} -> ${status} (by ${options.by!}, run by ${operatorIdentity})`,
           );
           return;
         }

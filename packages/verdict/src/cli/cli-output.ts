@@ -1,4 +1,5 @@
-import { escapedUnprintable, printableOutput } from './printable-text.js';
+import { line } from './output-line.js';
+import { printableOutput } from './printable-text.js';
 
 /** Where a command writes: stdout for results, stderr for errors. Swappable in tests. */
 export interface CliStreams {
@@ -25,30 +26,28 @@ export const processStreams: CliStreams = printableStreams({
 });
 
 /**
- * A plain aligned text table for people; scripts use `--json`. Each cell stays on its line: a line break, a tab or any
- * other character that would not print as itself is written as its `\uXXXX` escape (ADR 0154).
+ * A plain aligned text table for people; scripts use `--json`. Each cell stays on its row: it is a value of the row's
+ * {@link line}, whose line breaks, tabs and other characters that would not print as themselves are escaped (ADR 0154).
  */
 export function table(rows: readonly Record<string, string | number>[], columns: readonly string[]): string {
   if (rows.length === 0) return '(none)';
-  const cells = rows.map((row) =>
-    Object.fromEntries(columns.map((column) => [column, escapedUnprintable(String(row[column]))])),
-  );
+  const cells = rows.map((row) => Object.fromEntries(columns.map((column) => [column, line`${String(row[column])}`])));
   const widths = columns.map((column) => Math.max(column.length, ...cells.map((row) => row[column]!.length)));
-  const line = (cells: readonly string[]) =>
+  const joined = (cells: readonly string[]) =>
     cells
       .map((cell, i) => cell.padEnd(widths[i]))
       .join('  ')
       .trimEnd();
   return [
-    line(columns),
-    line(widths.map((w) => '-'.repeat(w))),
-    ...cells.map((row) => line(columns.map((c) => row[c]!))),
+    joined(columns),
+    joined(widths.map((w) => '-'.repeat(w))),
+    ...cells.map((row) => joined(columns.map((c) => row[c]!))),
   ].join('\n');
 }
 
 /** Reports a failed command: the message on stderr, on one line (JSON with `--json`), and a non-zero exit code. */
 export function fail(streams: CliStreams, json: boolean, message: string, code = 1): void {
   // One line: a message may quote an argument or a stored text, whose line breaks must not start lines of their own.
-  streams.err(json ? JSON.stringify({ error: message }) : `error: ${escapedUnprintable(message)}`);
+  streams.err(json ? JSON.stringify({ error: message }) : line`error: ${message}`);
   process.exitCode = code;
 }

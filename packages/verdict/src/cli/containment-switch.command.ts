@@ -4,7 +4,7 @@ import { ContainmentService } from '../containment/containment.service.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { type CliStreams, fail, processStreams } from './cli-output.js';
-import { escapedUnprintable } from './printable-text.js';
+import { line } from './output-line.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import type { CliCommandRunner } from './cli-program.js';
 import { OPERATOR_IDENTITY, type OperatorIdentity, osOperatorIdentity } from './operator-identity.js';
@@ -37,7 +37,7 @@ function containmentSwitchCommand(scope: ContainmentScope, action: 'contain' | '
       if (!options.by?.trim() || !options.reason?.trim())
         return fail(this.streams, json, '--by <opaque operator id> and --reason <text> are required', 2);
       // What is printed of the subject: a capability's name; an actor key or tenant id only as its fingerprint.
-      const shown = scope === ContainmentScope.Capability ? escapedUnprintable(subject!) : fingerprintString(subject!);
+      const shown = scope === ContainmentScope.Capability ? subject! : fingerprintString(subject!);
       try {
         const command = {
           scope,
@@ -55,7 +55,7 @@ function containmentSwitchCommand(scope: ContainmentScope, action: 'contain' | '
               json,
               `no kill switch is engaged for ${scope} ${shown}: nothing was released (if contain list shows one, another operator engaged it again meanwhile)`,
             );
-          return report({ released: true, subject: shown }, `released the ${scope} kill switch for ${shown}`);
+          return report({ released: true, subject: shown }, line`released the ${scope} kill switch for ${shown}`);
         }
         const { engaged, containment } = await this.containment.engage(command);
         const { subject: stored, engagedBy, engagedAt } = containment;
@@ -65,8 +65,8 @@ function containmentSwitchCommand(scope: ContainmentScope, action: 'contain' | '
         report(
           facts,
           engaged
-            ? `contained ${scope} ${escapedUnprintable(stored)} (by ${escapedUnprintable(engagedBy)}, run by ${escapedUnprintable(command.operatorIdentity)})`
-            : `${scope} ${escapedUnprintable(stored)} was already contained (by ${escapedUnprintable(engagedBy)} at ${facts.engagedAt}): ${repeat ? 'the switch is unchanged; its engagement was recorded again' : 'nothing changed'}`,
+            ? line`contained ${scope} ${stored} (by ${engagedBy}, run by ${command.operatorIdentity})`
+            : line`${scope} ${stored} was already contained (by ${engagedBy} at ${facts.engagedAt}): ${repeat ? 'the switch is unchanged; its engagement was recorded again' : 'nothing changed'}`,
         );
       } catch (error) {
         fail(this.streams, json, `${scope} ${shown}: ${(error as Error).message}`);

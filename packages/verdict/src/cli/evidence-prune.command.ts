@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { type CliStreams, fail, processStreams } from './cli-output.js';
+import { line } from './output-line.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import type { CliCommandRunner } from './cli-program.js';
 import { USAGE_ERROR_EXIT_CODE } from './cli-program.js';
@@ -41,7 +42,7 @@ export class EvidencePruneCommand implements CliCommandRunner {
       this.streams.out(
         json
           ? JSON.stringify({ before: before.toISOString(), ...report })
-          : `pruned ${report.pruned} record(s) recorded before ${before.toISOString()}; ${report.anchored} stream(s) anchored by a signed checkpoint`,
+          : line`pruned ${report.pruned} record(s) recorded before ${before.toISOString()}; ${report.anchored} stream(s) anchored by a signed checkpoint`,
       );
     } catch (error) {
       fail(this.streams, json, (error as Error).message);

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { type CliStreams, fail, processStreams } from './cli-output.js';
+import { line } from './output-line.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import type { CliCommandRunner } from './cli-program.js';
 import { configuredEvidenceChain } from './configured-evidence-chain.js';
@@ -20,7 +21,7 @@ export class EvidenceSealCommand implements CliCommandRunner {
       this.streams.out(
         json
           ? JSON.stringify(report)
-          : `sealed ${report.sealed} record(s), ${report.checkpoints} signed checkpoint(s) written`,
+          : line`sealed ${report.sealed} record(s), ${report.checkpoints} signed checkpoint(s) written`,
       );
     } catch (error) {
       fail(this.streams, json, (error as Error).message);

@@ -3,10 +3,10 @@ import type { DecisionRecord } from '../evidence/decision-record.js';
 import { EvidenceQuery } from '../evidence/evidence-query.interface.js';
 import { InvalidEvidenceFilterError } from '../errors/invalid-evidence-filter.error.js';
 import { type CliStreams, fail, processStreams, table } from './cli-output.js';
+import { line } from './output-line.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import type { CliCommandRunner } from './cli-program.js';
 import { evidenceJson } from './evidence-json.js';
-import { escapedUnprintable } from './printable-text.js';
 
 const COLUMNS = ['seq', 'at', 'stage', 'disposition', 'facts', 'reason'] as const;
 
@@ -48,9 +48,9 @@ function timeline(correlationId: string, records: readonly DecisionRecord[]): st
     reason: record.reason,
   }));
   return [
-    `run ${escapedUnprintable(correlationId)}: ${escapedUnprintable(first.capability)} (${first.toolKind}), ${last.disposition} at ${last.stage}`,
-    `started ${first.recordedAt.toISOString()}`,
-    `actor ${first.actorFingerprint ?? '-'}  tool call ${first.toolCallFingerprint ?? '-'}  arguments ${first.argumentsFingerprint ?? '-'}`,
+    line`run ${correlationId}: ${first.capability} (${first.toolKind}), ${last.disposition} at ${last.stage}`,
+    line`started ${first.recordedAt.toISOString()}`,
+    line`actor ${first.actorFingerprint ?? '-'}  tool call ${first.toolCallFingerprint ?? '-'}  arguments ${first.argumentsFingerprint ?? '-'}`,
     '',
     table(rows, COLUMNS),
   ].join('\n');

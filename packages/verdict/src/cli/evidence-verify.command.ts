@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { type CliStreams, fail, processStreams, table } from './cli-output.js';
+import { line } from './output-line.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import { type CliCommandRunner, USAGE_ERROR_EXIT_CODE } from './cli-program.js';
 import { InvalidWitnessFileError, readChainWitness } from './chain-witness-file.js';
@@ -53,7 +54,7 @@ export class EvidenceVerifyCommand implements CliCommandRunner {
         this.streams.out(table(rows, COLUMNS));
         for (const broken of verdicts.filter((verdict) => !verdict.intact))
           this.streams.err(
-            `${broken.kind} stream ${broken.stream}: first bad sequence ${broken.firstBadSequence} (${broken.problem}${broken.firstBadCheckpoint === null ? '' : `, checkpoint ${broken.firstBadCheckpoint}`})`,
+            line`${broken.kind} stream ${broken.stream}: first bad sequence ${String(broken.firstBadSequence)} (${String(broken.problem)}${broken.firstBadCheckpoint === null ? '' : `, checkpoint ${broken.firstBadCheckpoint}`})`,
           );
       }
       if (!intact) process.exitCode = 1;

@@ -9,7 +9,8 @@ import {
 import { type McpToolNaming, recordedToolNaming } from '../mcp/mcp-tool-naming.js';
 import { McpPinStatus, type McpToolPin } from '../mcp/mcp-tool-pin.js';
 import { type CliStreams, fail } from './cli-output.js';
-import { escapedUnprintable, printableName, quotedText } from './printable-text.js';
+import { line } from './output-line.js';
+import { printableName, quotedText } from './printable-text.js';
 import { namingOf } from './mcp-tool-naming-flags.js';
 
 /**
@@ -141,7 +142,7 @@ export async function reviewMcpServer(
     // The adapter's message may quote the request or a server's answer echoing it: header values never print, nor
     // does a control character the server put in its answer.
     const reason = redactedHeaderValues(String((error as Error)?.message), headers);
-    fail(streams, json, `cannot ${verb} ${printableName(server!)}: ${escapedUnprintable(reason)}`);
+    fail(streams, json, `cannot ${verb} ${printableName(server!)}: ${reason}`);
   }
 }
 
@@ -162,8 +163,8 @@ export function redactedHeaderValues(message: string, headers: Readonly<Record<s
   return secrets.reduce((text, secret) => text.split(secret).join(REDACTED), message);
 }
 
-/** The line that says a server's pins were recorded from another URL (`verdict mcp pin|diff`). */
+/** The line, with its line break, that says a server's pins were recorded from another URL (`verdict mcp pin|diff`). */
 export function urlChangeText(server: string, change: McpServerReview['urlChange']): string {
   if (change === null) return '';
-  return `${printableName(server)}: url changed: pinned from ${quotedText(change.pinned)}, read now from ${quotedText(change.current)}\n`;
+  return line`${printableName(server)}: url changed: pinned from ${quotedText(change.pinned)}, read now from ${quotedText(change.current)}\n`;
 }

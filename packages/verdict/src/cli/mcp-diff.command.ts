@@ -4,6 +4,7 @@ import { type CliStreams, processStreams } from './cli-output.js';
 import type { CliCommandRunner } from './cli-program.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import { type McpCommandOptions, reviewMcpServer, urlChangeText } from './listed-mcp-pins.js';
+import { line } from './output-line.js';
 import { printableName, quotedText } from './printable-text.js';
 
 /**
@@ -30,7 +31,7 @@ export class McpDiffCommand implements CliCommandRunner {
         this.streams.out(
           json
             ? JSON.stringify({ lockfile: path, server, toolNaming: toolNaming ?? {}, urlChange, changes })
-            : `${urlChangeText(server, urlChange)}${changesText(changes)}`,
+            : urlChangeText(server, urlChange) + changesText(changes),
         );
         process.exitCode = changes.length === 0 && urlChange === null ? 0 : 1;
       },
@@ -46,9 +47,13 @@ export function changesText(changes: readonly McpPinChange[]): string {
   if (changes.length === 0) return 'no changes: every listed tool is as pinned';
   return changes
     .map((change) => {
-      const head = `${printableName(change.server)}/${printableName(change.tool)}: ${change.change}`;
+      const head = line`${printableName(change.server)}/${printableName(change.tool)}: ${change.change}`;
       if (change.change !== 'description_changed' && change.change !== 'description_and_schema_changed') return head;
-      return `${head}\n  - pinned:  ${quotedText(change.pinnedDescription!)}\n  + current: ${quotedText(change.currentDescription!)}`;
+      return [
+        head,
+        line`  - pinned:  ${quotedText(change.pinnedDescription!)}`,
+        line`  + current: ${quotedText(change.currentDescription!)}`,
+      ].join('\n');
     })
     .join('\n');
 }

@@ -6,6 +6,7 @@ import { CLI_STREAMS } from './cli-streams.token.js';
 import { type McpCommandOptions, reviewMcpServer, urlChangeText } from './listed-mcp-pins.js';
 import { toolNamingText } from './mcp-tool-naming-flags.js';
 import { changesText } from './mcp-diff.command.js';
+import { line } from './output-line.js';
 import { printableName } from './printable-text.js';
 
 /**
@@ -43,7 +44,10 @@ export class McpPinCommand implements CliCommandRunner {
                 urlChange,
                 changes,
               })
-            : `${urlChangeText(server, urlChange)}${changesText(changes)}\npinned ${current.length} tool(s) of ${printableName(server)} from ${url} in ${path}${toolNamingText(toolNaming)}`,
+            : urlChangeText(server, urlChange) +
+                changesText(changes) +
+                '\n' +
+                line`pinned ${current.length} tool(s) of ${printableName(server)} from ${url} in ${path}${toolNamingText(toolNaming)}`,
         );
       },
     );

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ExecutionClaimsService } from '../execution-claims/execution-claims.service.js';
 import { type CliStreams, fail, processStreams } from './cli-output.js';
+import { line } from './output-line.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import type { CliCommandRunner } from './cli-program.js';
 
@@ -16,7 +17,7 @@ export class RateLimitsPruneCommand implements CliCommandRunner {
     const json = options.json === true;
     try {
       const pruned = await this.claims.pruneRateLimits();
-      this.streams.out(json ? JSON.stringify({ pruned }) : `pruned ${pruned} ended rate-limit window(s)`);
+      this.streams.out(json ? JSON.stringify({ pruned }) : line`pruned ${pruned} ended rate-limit window(s)`);
     } catch (error) {
       fail(this.streams, json, (error as Error).message);
     }

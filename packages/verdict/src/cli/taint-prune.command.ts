@@ -5,6 +5,7 @@ import {
   type ProvenanceStageOptions,
 } from '../provenance/provenance-stage-options.interface.js';
 import { type CliStreams, fail, processStreams } from './cli-output.js';
+import { line } from './output-line.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import type { CliCommandRunner } from './cli-program.js';
 
@@ -26,7 +27,7 @@ export class TaintPruneCommand implements CliCommandRunner {
         );
       const pruned = await ledger.prune((this.options.clock ?? (() => new Date()))());
       this.streams.out(
-        json ? JSON.stringify({ pruned }) : `pruned ${pruned} expired taint entr${pruned === 1 ? 'y' : 'ies'}`,
+        json ? JSON.stringify({ pruned }) : line`pruned ${pruned} expired taint ${pruned === 1 ? 'entry' : 'entries'}`,
       );
     } catch (error) {
       fail(this.streams, json, (error as Error).message);

@@ -3,8 +3,8 @@ import { Severity, isAtLeast, isSeverity } from '../audit/severity.js';
 import { WiringAudit } from '../audit/wiring-audit.js';
 import { DEFAULT_LOCAL_TRUST_ZONES } from '../audit/wiring-audit-options.js';
 import type { WiringAuditReport } from '../audit/wiring-audit-report.js';
-import { escapedUnprintable } from './printable-text.js';
 import { type CliStreams, fail, processStreams, table } from './cli-output.js';
+import { line } from './output-line.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import type { CliCommandRunner } from './cli-program.js';
 
@@ -71,19 +71,17 @@ function text(report: WiringAuditReport, failOn: Severity, failed: boolean): str
     table(capabilities, ['capability', 'action/subject', 'gates', 'policies', 'tools']),
     '',
     'Release routes',
-    report.releaseRoutes.length === 0 ? '(none)' : report.releaseRoutes.map(escapedUnprintable).join('\n'),
+    report.releaseRoutes.length === 0 ? '(none)' : report.releaseRoutes.map((route) => line`${route}`).join('\n'),
     '',
     'Agents',
     report.agents.length === 0
       ? '(none registered)'
-      : report.agents
-          .map((agent) => `${escapedUnprintable(agent.name)}: ${agent.tools.map(escapedUnprintable).join(', ')}`)
-          .join('\n'),
+      : report.agents.map((agent) => line`${agent.name}: ${agent.tools.join(', ')}`).join('\n'),
     '',
     'Findings',
     table(findings, ['severity', 'code', 'subject', 'message']),
     '',
-    ...report.notes.map((note) => `note: ${escapedUnprintable(note)}`),
-    `${report.findings.length} finding(s); ${failed ? 'FAIL' : 'ok'} (--fail-on ${failOn})`,
+    ...report.notes.map((note) => line`note: ${note}`),
+    line`${report.findings.length} finding(s); ${failed ? 'FAIL' : 'ok'} (--fail-on ${failOn})`,
   ].join('\n');
 }

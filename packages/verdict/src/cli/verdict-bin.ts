@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { USAGE_ERROR_EXIT_CODE } from './cli-program.js';
 import { type CliStreams, printableStreams, processStreams } from './cli-output.js';
 import { MCP_CLI_COMMANDS } from './mcp-cli-commands.js';
+import { line } from './output-line.js';
 import { VerdictCliModule } from './verdict-cli.module.js';
 import { runVerdictCli } from './verdict-cli.program.js';
 
@@ -55,7 +56,7 @@ export async function runVerdictBin(
   const { module, exportName, rest } = binArguments(argv, options.env);
   const streams = options.streams === undefined ? processStreams : printableStreams(options.streams);
   const usage = (message: string) => {
-    streams.err(`verdict: ${message}`);
+    streams.err(line`verdict: ${message}`);
     process.exitCode = USAGE_ERROR_EXIT_CODE;
   };
   const wantsHelp = rest.length === 0 || rest.some((arg) => arg === '--help' || arg === '-h' || arg === 'help');
