@@ -232,6 +232,18 @@ describe('scan: a tokenized value restores only where it was released (F3)', () 
     expect(restoredFrom(vault, '<EMAIL_1>')).toEqual({ size: 0, listed: [], to: '<EMAIL_1>' });
   });
 
+  it('attack: a placeholder an object key of the input also spells is never confirmed, although its value left', async () => {
+    const { base } = setup();
+    const vault = new PlaceholderVault();
+    const payload = { note: 'write to ada@example.org', tags: { '<EMAIL_1>': true } };
+    const result = await base(payload).only(['note', 'tags']).scan(['note'], { mode: 'tokenize', vault }).to(local);
+    expect(result).toMatchObject({
+      permitted: true,
+      payload: { note: 'write to <EMAIL_1>', tags: { '<EMAIL_1>': true } },
+    });
+    expect(restoredFrom(vault, '<EMAIL_1>')).toEqual({ size: 0, listed: [], to: '<EMAIL_1>' });
+  });
+
   it('attack: an unscanned list element spelling the placeholder, moved where the dropped one was, does not either', async () => {
     const { base } = setup();
     const vault = new PlaceholderVault();

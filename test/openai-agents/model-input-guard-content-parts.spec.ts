@@ -1,5 +1,15 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { Agent, type AgentInputItem, type ModelRequest, Runner, setTracingDisabled } from '@openai/agents';
+import {
+  Agent,
+  type AgentInputItem,
+  type Model,
+  type ModelRequest,
+  OpenAIChatCompletionsModel,
+  OpenAIResponsesModel,
+  Runner,
+  setTracingDisabled,
+  system,
+} from '@openai/agents';
 import type { TestingModule } from '@nestjs/testing';
 import { ActionContextStore, UnreleasedContextError } from '@verdict/nestjs';
 import { AgentsModelInputGuards, VerdictAgentsModule } from '@verdict/nestjs/openai-agents';
@@ -214,6 +224,75 @@ describe('the OpenAI Agents model-input guard checks every content part of a use
       for (const content of ['Another prompt.', [{ type: 'input_text', text: 'Another prompt.' }]])
         await expect(call([{ role: 'system', content }])).rejects.toBeInstanceOf(UnreleasedContextError);
       expect(inner.requests).toHaveLength(0);
+    });
+  });
+
+  describe('a system message’s own providerData (the converters spread it into the message they send)', () => {
+    const note = 'card 4111 1111 1111 1111 of ada@example.org';
+
+    /** The provider's API as the SDK's own models call it: it records each request body and answers none. */
+    const offline = () => {
+      const bodies: unknown[] = [];
+      const create = (body: unknown) => {
+        bodies.push(body);
+        return Promise.reject(new Error('provider offline'));
+      };
+      const client = {
+        baseURL: 'https://api.example.test/v1',
+        responses: { create },
+        chat: { completions: { create } },
+      };
+      return { client: client as never, sent: () => JSON.stringify(bodies), bodies };
+    };
+    /** A real Runner run of an agent whose model is `base` behind the guard, on `input`. */
+    const runOn = async (base: Model, input: unknown[]) => {
+      const { guard, contexts } = await setup();
+      const agent = new Agent({ name: 'Support', instructions: INSTRUCTIONS, model: guard.model(base) });
+      return contexts.run(alice, () => new Runner().run(agent, input as AgentInputItem[]));
+    };
+    const models = [
+      ['Responses', (client: never) => new OpenAIResponsesModel(client, 'gpt-test')],
+      ['Chat Completions', (client: never) => new OpenAIChatCompletionsModel(client, 'gpt-test')],
+    ] as const;
+
+    it.each(models)(
+      'attack: prose in the options of system(prompt, options) never reaches the provider (%s)',
+      async (_, model) => {
+        for (const options of [{ note }, { name: `Ada Lovelace, ${note}` }]) {
+          const provider = offline();
+          const input = [system(INSTRUCTIONS, options), { role: 'user', content: 'hello' }];
+          await expect(runOn(model(provider.client), input)).rejects.toBeInstanceOf(UnreleasedContextError);
+          expect(provider.bodies).toHaveLength(0);
+        }
+      },
+    );
+
+    it('attack: a scalar or plain name in a system message’s providerData fails, called and streamed', async () => {
+      const { call, streamed, inner } = await setup();
+      for (const providerData of [{ note }, { name: 'Ada' }, { account: 4111111111111111 }]) {
+        const input = [{ role: 'system', content: INSTRUCTIONS, providerData }];
+        await expect(call(input)).rejects.toBeInstanceOf(UnreleasedContextError);
+        await expect(streamed(input)).rejects.toBeInstanceOf(UnreleasedContextError);
+      }
+      expect(inner.requests).toHaveLength(0);
+    });
+
+    it.each(models)('control: system(prompt) without options reaches the provider (%s)', async (_, model) => {
+      const provider = offline();
+      const input = [system(INSTRUCTIONS), { role: 'user', content: 'hello' }];
+      await expect(runOn(model(provider.client), input)).rejects.toThrow('provider offline');
+      expect(provider.bodies).toHaveLength(1);
+      expect(provider.sent()).toContain(INSTRUCTIONS);
+      expect(provider.sent()).toContain('hello');
+    });
+
+    it('control: an empty providerData on a system message, and plain providerData on a user message, pass', async () => {
+      const { call, inner } = await setup();
+      await call([
+        { role: 'system', content: INSTRUCTIONS, providerData: {} },
+        { role: 'user', content: 'hello', providerData: { note: 'typed' } },
+      ]);
+      expect(inner.requests).toHaveLength(1);
     });
   });
 

@@ -30,6 +30,9 @@ const ANSWER_REMEDY =
 const TOOL_REMEDY =
   'A tool result must answer, once, a tool call the model made through this guard (the latest model message that issued its id).';
 
+const APPROVAL_REMEDY =
+  'An approval response is an id, a yes or no, and an optional plain-text reason: release data with contextMessage.';
+
 /** Options of an {@link AiSdkModelInputGuard}: those of the LangChain guard that apply to the AI SDK. */
 export interface AiSdkModelInputGuardOptions extends ToolResultReleaseOptions {
   /**
@@ -159,8 +162,9 @@ export class AiSdkModelInputGuard {
           const content = [];
           for (const part of message.content) {
             if (part.type !== 'tool-result') {
-              if (part.reason !== undefined && !isPlainText(part.reason))
-                throw new UnreleasedContextError(what, this.destinationName, TOOL_REMEDY);
+              // An approval's answer (which a provider sends back, its id as the request's): nothing in it is data.
+              if (!approvalCarriesNoData(part))
+                throw new UnreleasedContextError(what, this.destinationName, APPROVAL_REMEDY);
               content.push(part);
               continue;
             }
@@ -350,6 +354,22 @@ function optionsCarryNoData(options: unknown): boolean {
   return Object.entries(options as ProviderOptions).every(
     ([name, entry]) =>
       name !== SEAL_NAMESPACE && typeof entry === 'object' && entry !== null && carriesNoData(Object.values(entry)),
+  );
+}
+
+/**
+ * Whether a tool message's part other than a result is an approval response (`tool-approval-response`) whose fields
+ * hold no data: its `approvalId`, `approved` and `reason` (a provider sends them: the OpenAI Responses converter the id
+ * as `approval_request_id`), and any other, plain text or a scalar; its provider options as a message's. Anything
+ * else — an object, an array, structured or hidden text, a part of another type — is refused.
+ */
+function approvalCarriesNoData(part: object): boolean {
+  const { type, providerOptions, ...fields } = part as Record<string, unknown>;
+  return (
+    type === 'tool-approval-response' &&
+    optionsCarryNoData(providerOptions) &&
+    carriesNoData(Object.keys(fields)) &&
+    carriesNoData(Object.values(fields))
   );
 }
 

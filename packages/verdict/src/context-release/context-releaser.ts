@@ -18,7 +18,7 @@ import {
   redactText,
 } from './detectors/index.js';
 import { confirmHeld, placeholderShapesIn, tokenizeHeld } from './detectors/placeholder-vault.js';
-import { leafShapes } from './path-shapes.js';
+import { leafShapes, walkPaths } from './path-shapes.js';
 import { firstDisallowedDetection } from './post-scrub-validation.js';
 import { project } from './projection.js';
 import { ReleaseBuilder } from './release-builder.js';
@@ -167,7 +167,7 @@ export class ContextReleaser {
       replacement: plan.replacement,
       scan: plan.scan?.paths ?? [],
       scrub,
-      detectsIn: (key) => keySpans(key).length > 0,
+      redactKey: (key) => keySpans(key)[0]?.label,
       scanKey: (key) => {
         const label = keySpans(key)[0]?.label;
         if (label !== undefined) labels.add(label);
@@ -324,26 +324,16 @@ interface Written {
   readonly placeholders: ReadonlySet<string>;
 }
 
-/** Visits every key and string of a JSON value with its path (array positions as numbers). */
+/** Visits every key and string of a JSON value with its path (array positions as numbers; a key's path ends with it). */
 function walkText(
   value: unknown,
   visit: (text: string, at: readonly (string | number)[], isKey: boolean) => void,
-  at: Array<string | number> = [],
 ): void {
-  if (typeof value === 'string') visit(value, at, false);
-  else if (Array.isArray(value))
-    value.forEach((item, index) => {
-      at.push(index);
-      walkText(item, visit, at);
-      at.pop();
-    });
-  else if (typeof value === 'object' && value !== null)
-    for (const [key, item] of Object.entries(value)) {
-      at.push(key);
-      visit(key, at, true);
-      walkText(item, visit, at);
-      at.pop();
-    }
+  walkPaths(value, (node, at) => {
+    const key = at[at.length - 1];
+    if (typeof key === 'string') visit(key, at, true);
+    if (typeof node === 'string') visit(node, at, false);
+  });
 }
 
 /**

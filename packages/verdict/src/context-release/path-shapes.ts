@@ -43,16 +43,39 @@ function shape(parent: PathShape, segment: string): PathShape {
   return { text: parent.text === '' ? segment : `${parent.text}.${segment}`, keys: new Map(), items: undefined };
 }
 
+/**
+ * Visits every node of a JSON value below the root, each parent before its children: its value, its path (object keys,
+ * array positions as numbers: one array, valid only during the call), its shape, and whether it is a leaf (a scalar or
+ * an empty container). The one walk of a payload's paths: evidence's shapes, a transformer's paths, placeholders.
+ */
+export function walkPaths(
+  root: unknown,
+  visit: (value: unknown, at: readonly (string | number)[], shape: PathShape, leaf: boolean) => void,
+): void {
+  const shapes = new PathShapes();
+  const at: Array<string | number> = [];
+  const child = (key: string | number, value: unknown, shape: PathShape): void => {
+    at.push(key);
+    const leaf =
+      typeof value !== 'object' ||
+      value === null ||
+      (Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0);
+    visit(value, at, shape, leaf);
+    if (!leaf) children(value, shape);
+    at.pop();
+  };
+  const children = (value: object, shape: PathShape): void => {
+    if (Array.isArray(value)) value.forEach((item, index) => child(index, item, shapes.index(shape)));
+    else for (const [key, item] of Object.entries(value)) child(key, item, shapes.key(shape, key));
+  };
+  if (typeof root === 'object' && root !== null) children(root, shapes.root);
+}
+
 /** The shapes of every leaf (scalar or empty container) of a JSON payload, sorted and unique. */
 export function leafShapes(payload: unknown): string[] {
-  const shapes = new PathShapes();
-  const leaves = new Set<PathShape>();
-  const walk = (value: unknown, at: PathShape): void => {
-    if (Array.isArray(value) && value.length > 0) value.forEach((item) => walk(item, shapes.index(at)));
-    else if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0)
-      for (const [key, item] of Object.entries(value)) walk(item, shapes.key(at, key));
-    else if (at !== shapes.root) leaves.add(at);
-  };
-  walk(payload, shapes.root);
-  return shapes.render(leaves);
+  const leaves = new Set<string>();
+  walkPaths(payload, (_value, _at, shape, leaf) => {
+    if (leaf) leaves.add(shape.text);
+  });
+  return [...leaves].sort();
 }

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../fingerprints/json-value.js';
-import { PathShapes, type PathShape } from './path-shapes.js';
+import { walkPaths } from './path-shapes.js';
 import { renderPath } from './release-path.js';
 
 /** The paths of a released JSON payload: leaves (scalars and empty containers) with their JSON text and shape, and inner containers. */
@@ -10,23 +10,12 @@ export interface PayloadPaths {
 
 /** Every rendered path of `payload` (a canonical JSON value). The root itself is not a path. */
 export function payloadPaths(payload: JsonValue): PayloadPaths {
-  const shapes = new PathShapes();
   const leaves = new Map<string, { json: string; shape: string }>();
   const containers = new Set<string>();
-  const walk = (value: JsonValue, segments: string[], shape: PathShape): void => {
-    const entries: Array<[string, JsonValue, PathShape]> =
-      typeof value !== 'object' || value === null
-        ? []
-        : Array.isArray(value)
-          ? value.map((item, i) => [String(i), item, shapes.index(shape)])
-          : Object.entries(value).map(([key, item]) => [key, item, shapes.key(shape, key)]);
-    if (entries.length === 0) {
-      if (segments.length > 0) leaves.set(renderPath(segments), { json: JSON.stringify(value), shape: shape.text });
-      return;
-    }
-    if (segments.length > 0) containers.add(renderPath(segments));
-    for (const [key, item, childShape] of entries) walk(item, [...segments, key], childShape);
-  };
-  walk(payload, [], shapes.root);
+  walkPaths(payload, (value, at, shape, leaf) => {
+    const path = renderPath(at.map(String));
+    if (leaf) leaves.set(path, { json: JSON.stringify(value), shape: shape.text });
+    else containers.add(path);
+  });
   return { leaves, containers };
 }

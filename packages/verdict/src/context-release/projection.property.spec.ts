@@ -106,7 +106,7 @@ describe('project (property)', () => {
             replacement: '[REDACTED]',
             scan: [],
             scrub: (text) => text,
-            detectsIn: () => false,
+            redactKey: () => undefined,
             scanKey: () => undefined,
           });
           const text = JSON.stringify(released.payload);

@@ -12,7 +12,7 @@ function setup(only: string[], options: { redact?: string[]; scan?: string[]; sc
       replacement: '[REDACTED]',
       scan: parseReleasePaths(options.scan ?? [], 'scan()'),
       scrub: options.scrub ?? ((text) => text),
-      detectsIn: (key) => key.includes('@'),
+      redactKey: (key) => (key.includes('@') ? 'EMAIL' : undefined),
       scanKey: (key) => (key.includes('@') ? 'EMAIL' : undefined),
     });
 }

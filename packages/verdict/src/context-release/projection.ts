@@ -18,8 +18,11 @@ export interface ProjectionRules {
    * during the call.
    */
   readonly scrub: (text: string, at: readonly (string | number)[]) => string;
-  /** Whether a detector finds data in an object key: a redacted object with such a key is redacted whole. */
-  readonly detectsIn: (key: string) => boolean;
+  /**
+   * The label a detector finds in a key of a redacted object, or `undefined`: a redacted object with such a key is
+   * redacted whole; a top-level key of the payload is kept, and {@link Projection.dataKeyLabel} says so.
+   */
+  readonly redactKey: (key: string) => string | undefined;
   /**
    * The label a detector finds in a key of a scanned object, or `undefined`: a scanned object with such a key is
    * replaced whole by `[REDACTED]`; a top-level key of the payload is kept, and {@link Projection.dataKeyLabel} says so.
@@ -41,7 +44,7 @@ export interface Projection {
   /** Shapes of the strings free-text scanning changed, and how many strings. */
   readonly scannedShapes: readonly string[];
   readonly scannedCount: number;
-  /** The label found in a scanned top-level key of the payload, which is kept (it is a field name): the release must be refused. */
+  /** The label found in a redacted or scanned top-level key of the payload, which is kept (it is a field name): the release must be refused. */
   readonly dataKeyLabel: string | undefined;
 }
 
@@ -194,9 +197,12 @@ class ProjectionRun {
     }
     const keys = this.selectedKeysOf(source, only);
     // The payload itself stays an object: its own keys are the application's field names.
-    if (shape === this.shapes.root) this.dataKeyLabel ??= this.scannedKeyLabel(keys, scan);
-    else if (this.keysAreData(keys, redact)) return this.leaf(source, true, false, shape);
-    else if (this.scannedKeyLabel(keys, scan) !== undefined) return this.scannedWhole(shape);
+    if (shape === this.shapes.root)
+      this.dataKeyLabel ??=
+        this.dataKey(keys, redact, this.rules.redactKey) ?? this.dataKey(keys, scan, this.rules.scanKey);
+    else if (this.dataKey(keys, redact, this.rules.redactKey) !== undefined)
+      return this.leaf(source, true, false, shape);
+    else if (this.dataKey(keys, scan, this.rules.scanKey) !== undefined) return this.scannedWhole(shape);
     const out: Record<string, unknown> = {};
     let released = 0;
     for (const key of keys) {
@@ -242,8 +248,8 @@ class ProjectionRun {
   private whole(value: unknown, redact: Reach, scan: Reach, shape: PathShape): unknown {
     if (!isContainer(value)) return this.leaf(value, redact.covered, scan.covered, shape);
     const keys = Array.isArray(value) ? [] : this.keysOf(value);
-    if (this.keysAreData(keys, redact)) return this.leaf(value, true, false, shape);
-    if (this.scannedKeyLabel(keys, scan) !== undefined) return this.scannedWhole(shape);
+    if (this.dataKey(keys, redact, this.rules.redactKey) !== undefined) return this.leaf(value, true, false, shape);
+    if (this.dataKey(keys, scan, this.rules.scanKey) !== undefined) return this.scannedWhole(shape);
     if (this.ancestors.has(value)) this.fail('cycle');
     if (this.outPath.length >= MAX_CANONICAL_DEPTH) this.fail(`nested deeper than ${MAX_CANONICAL_DEPTH} levels`);
     this.ancestors.add(value);
@@ -287,30 +293,22 @@ class ProjectionRun {
   }
 
   /**
-   * Whether an object is redacted whole: a detector finds data in a key whose value is redacted (a map keyed by
-   * e-mail addresses, under `redact(['contacts'])` or `redact(['contacts.*'])`): the key would say what the value
-   * hides. Other objects keep their keys, each redacted value replaced.
+   * The label a detector finds (`label`) in a key that is data to a redaction or scan list, or `undefined`. A key is
+   * data when its value is redacted or scanned (the key says what the value hides: a map keyed by e-mail addresses,
+   * under `redact(['contacts'])` or `scan(['contacts.*'])`), or when a path's `*` segment matches it above a redacted
+   * or scanned leaf (`contacts.*.phone` reaches under every key of `contacts`: a map keyed by data, whose keys the
+   * application did not name). Neither list rewrites keys: such an object is redacted whole, or replaced whole
+   * ({@link scannedWhole}); at the payload's top level the key is kept and the release refused. Other objects keep
+   * their keys, each value redacted or scanned.
    */
-  private keysAreData(keys: Iterable<string>, redact: Reach): boolean {
-    if (!redact.covered && redact.nodes.length === 0) return false;
-    for (const key of keys) if (reach(redact, key).covered && this.rules.detectsIn(key)) return true;
-    return false;
-  }
-
-  /**
-   * The label a detector finds in a key whose value is scanned (the key is part of the scanned text), or in a key a
-   * scan path's `*` segment matches (`notes.*.text` scans under every key of `notes`: a map keyed by data, whose keys
-   * the application did not name), or `undefined`. Scanning replaces values, not keys: such an object is replaced
-   * whole ({@link scannedWhole}).
-   */
-  private scannedKeyLabel(keys: Iterable<string>, scan: Reach): string | undefined {
-    if (!scan.covered && scan.nodes.length === 0) return undefined;
-    // Every node of a scan trie lies on a scan path: a `*` child leads to one.
-    const anyKey = scan.covered || scan.nodes.some((node) => node.children.has(WILDCARD));
+  private dataKey(keys: Iterable<string>, list: Reach, label: (key: string) => string | undefined): string | undefined {
+    if (!list.covered && list.nodes.length === 0) return undefined;
+    // Every node of a redaction or scan trie lies on one of its paths: a `*` child leads to a redacted or scanned leaf.
+    const anyKey = list.covered || list.nodes.some((node) => node.children.has(WILDCARD));
     for (const key of keys) {
-      if (!anyKey && !reach(scan, key).covered) continue;
-      const label = this.rules.scanKey(key);
-      if (label !== undefined) return label;
+      if (!anyKey && !reach(list, key).covered) continue;
+      const found = label(key);
+      if (found !== undefined) return found;
     }
     return undefined;
   }

@@ -40,10 +40,20 @@ const MODEL_ITEMS: ReadonlySet<string> = new Set([
 /**
  * Whether what a user or system message sends beside its content holds no data: its `providerData` record, and every
  * other field (`id`, which the Responses converter sends, or any field an application added).
+ *
+ * With `bare` (a system message): `providerData` holds nothing at all, not even plain prose. The converters spread it
+ * into the message they send beside the registered prompt (the SDK's `system(input, options)` puts `options` there),
+ * as they spread a system text part's, which holds nothing either ({@link plainTexts}).
  */
-function messageFieldsCarryNoData(item: AgentInputItem): boolean {
+function messageFieldsCarryNoData(item: AgentInputItem, bare = false): boolean {
   const { role: _role, content: _content, type: _type, providerData, ...fields } = item as Record<string, unknown>;
-  return recordCarriesNoData(providerData) && fieldsCarryNoData(fields);
+  return (bare ? isEmptyRecord(providerData) : recordCarriesNoData(providerData)) && fieldsCarryNoData(fields);
+}
+
+/** Whether a record is absent or has no own field. */
+function isEmptyRecord(record: unknown): boolean {
+  if (record === undefined || record === null) return true;
+  return typeof record === 'object' && !Array.isArray(record) && Object.keys(record).length === 0;
 }
 
 /** Options of an {@link AgentsModelInputGuard}: those of the LangChain guard that apply to OpenAI Agents. */
@@ -65,8 +75,8 @@ export interface AgentsModelInputGuardOptions extends ToolResultReleaseOptions {
  * - The instructions must be a registered prompt (`systemPrompts`) or none; a user message must be text-only prose
  *   (no structured data, no hidden encodings) unless it is a `contextMessage` this guard released. A user or system
  *   message is a string or text parts, and what is sent beside its text (`providerData`, its `id` and other fields,
- *   a part's other fields; a system text part has none but a prompt-cache breakpoint)
- *   holds no data.
+ *   a part's other fields; a system message has no `providerData` field, and a system text part no field but a
+ *   prompt-cache breakpoint) holds no data.
  * What the SDK's design leaves out: the history (model answers, function calls) lives in the application's
  * `RunState` and the model's items carry no field the guard could seal without it being sent to the provider; the
  * guard does not tell the model's own answers from items a client wrote into a state. Keep `RunState` strings on
@@ -143,9 +153,13 @@ export class AgentsModelInputGuard {
       const what = `Input item ${index} (${any.type ?? any.role})`;
       if (any.role === 'system') {
         // The converters send a system message's content as it is: a registered prompt (or nothing) in text parts
-        // with nothing beside their text; and its id and providerData fields with it.
+        // with nothing beside their text; and its id and providerData fields with it, providerData holding nothing.
         const text = plainTexts(any.content, true)?.join('\n');
-        if (text === undefined || (text.trim() !== '' && !this.prompts.has(text)) || !messageFieldsCarryNoData(item))
+        if (
+          text === undefined ||
+          (text.trim() !== '' && !this.prompts.has(text)) ||
+          !messageFieldsCarryNoData(item, true)
+        )
           throw new UnreleasedContextError(what, this.destinationName, SYSTEM_REMEDY);
       } else if (any.role === 'user') {
         // The Responses converter sends a message's id and providerData fields with it, and a text part's with the part.
