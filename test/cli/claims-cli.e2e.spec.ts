@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { windowStartOf } from '@verdict/nestjs';
+import { ActionContextStore, VerdictService, windowStartOf } from '@verdict/nestjs';
 import {
   DecisionRecordEntity,
   ExecutionClaimEntity,
@@ -11,9 +11,12 @@ import {
   verdictMigrations,
 } from '@verdict/nestjs/typeorm';
 import { dropDataSource, openDataSource, runNodeScript, testingKitFixture } from '@verdict/testing-kit';
+import { NestFactory } from '@nestjs/core';
 import { fork } from 'node:child_process';
 import { userInfo } from 'node:os';
 import type { DataSource } from 'typeorm';
+import { JOBS_RUN, jobsAppModule } from '../../libs/testing/src/fixtures/jobs-app.module.js';
+import { inProcessJobsCli } from './captured-cli.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -27,22 +30,24 @@ async function setup() {
   );
   cleanups.push(() => dropDataSource(dataSource));
   const database = dataSource.options.database as string;
-  /** Runs the operator CLI in its own process; resolves with its exit code and output. */
-  const cliOf =
-    (entry: string, env: NodeJS.ProcessEnv = process.env) =>
+  /** Runs a compiled operator CLI in its own process; resolves with its exit code and output. */
+  const spawned =
+    (entry: string) =>
     (...args: string[]) =>
-      runNodeScript(testingKitFixture(entry), [database, ...args], { env });
-  /** The CLI with an operator-identity hook of its own (`sso:8812`). */
-  const cliWithOperatorIdentity = cliOf('jobs-cli-with-operator-identity.js');
-  /** The CLI whose operator-identity hook returns `JSON.parse(identityJson)`, or undefined without it. */
-  const cliWithHookReturning = (identityJson?: string) => {
-    const { VERDICT_TEST_OPERATOR_IDENTITY: _, ...env } = process.env;
-    return cliOf(
-      'jobs-cli-with-operator-identity-from-env.js',
-      identityJson === undefined ? env : { ...env, VERDICT_TEST_OPERATOR_IDENTITY: identityJson },
-    );
-  };
-  return { dataSource, database, cli: cliOf('jobs-cli.js'), cliWithOperatorIdentity, cliWithHookReturning };
+      runNodeScript(testingKitFixture(entry), [database, ...args]);
+  /** The operator CLI (`jobs-cli.js`) in its own process. */
+  const spawnedCli = spawned('jobs-cli.js');
+  /** The same CLI in this process, answering as `spawnedCli` does. */
+  const cli = inProcessJobsCli(database);
+  /** The CLI with an operator-identity hook of its own (`sso:8812`), in its own process. */
+  const cliWithOperatorIdentity = spawned('jobs-cli-with-operator-identity.js');
+  /**
+   * The CLI whose operator-identity hook returns `JSON.parse(identityJson)`, or undefined without it, as
+   * `jobs-cli-with-operator-identity-from-env.js`.
+   */
+  const cliWithHookReturning = (identityJson?: string) =>
+    inProcessJobsCli(database, () => (identityJson === undefined ? undefined : JSON.parse(identityJson)) as string);
+  return { dataSource, database, spawnedCli, cli, cliWithOperatorIdentity, cliWithHookReturning };
 }
 
 /** Starts a process that enters the `jobs.run` executor for `job`, and SIGKILLs it there. */
@@ -57,11 +62,36 @@ async function killInsideExecutor(database: string, job: string): Promise<void> 
   await exited;
 }
 
+/**
+ * Leaves the claim of `job` as `killInsideExecutor` does, in this process: an application enters the `jobs.run`
+ * executor for it and never comes back (the executor hangs until the test ends). For the tests whose subject is what
+ * the CLI does with such a claim; the first test proves a SIGKILLed process leaves it so.
+ */
+async function hangInsideExecutor(database: string, job: string): Promise<void> {
+  let entered!: () => void;
+  const inside = new Promise<void>((resolve) => (entered = resolve));
+  const app = await NestFactory.createApplicationContext(
+    jobsAppModule(database, () => {
+      entered();
+      return new Promise(() => undefined);
+    }),
+    { logger: false },
+  );
+  cleanups.push(() => app.close());
+  void app
+    .get(ActionContextStore)
+    .run({ actor: { id: 'worker' }, tenant: null }, () =>
+      app.get(VerdictService).execute({ capability: JOBS_RUN, arguments: { job } }),
+    );
+  await inside;
+}
+
 const claimsOf = (dataSource: DataSource) => dataSource.getRepository(ExecutionClaimEntity).find();
 
 describe('operator CLI: execution claims', () => {
   it('finds the claim a SIGKILLed executor left claimed, and resolves it only with --force', async () => {
-    const { dataSource, database, cli } = await setup();
+    // End to end: the compiled CLI in its own process, on the claim a SIGKILLed process left.
+    const { dataSource, database, spawnedCli: cli } = await setup();
     await killInsideExecutor(database, 'nightly-export');
     const [stuck] = await claimsOf(dataSource);
     expect(stuck).toMatchObject({ status: 'claimed', attempt: 1, capability: 'jobs.run' });
@@ -137,7 +167,7 @@ describe('operator CLI: execution claims', () => {
 
   it("records the application's operator-identity hook instead of the OS user", async () => {
     const { dataSource, database, cliWithOperatorIdentity } = await setup();
-    await killInsideExecutor(database, 'quarterly-close');
+    await hangInsideExecutor(database, 'quarterly-close');
     const [stuck] = await claimsOf(dataSource);
     const resolved = await cliWithOperatorIdentity(
       'claims',
@@ -168,7 +198,7 @@ describe('operator CLI: execution claims', () => {
     'refuses to resolve when the operator-identity hook returns %s, before anything changes',
     async (_, identityJson) => {
       const { dataSource, database, cliWithHookReturning } = await setup();
-      await killInsideExecutor(database, 'monthly-invoices');
+      await hangInsideExecutor(database, 'monthly-invoices');
       const [stuck] = await claimsOf(dataSource);
       const refused = await cliWithHookReturning(identityJson)(
         'claims',
@@ -192,7 +222,7 @@ describe('operator CLI: execution claims', () => {
 
   it('resolves when the same hook names someone (control)', async () => {
     const { dataSource, database, cliWithHookReturning } = await setup();
-    await killInsideExecutor(database, 'monthly-invoices');
+    await hangInsideExecutor(database, 'monthly-invoices');
     const [stuck] = await claimsOf(dataSource);
     const resolved = await cliWithHookReturning('"sso:8812"')(
       'claims',
@@ -213,7 +243,7 @@ describe('operator CLI: execution claims', () => {
 
   it('prints a table for people', async () => {
     const { database, cli } = await setup();
-    await killInsideExecutor(database, 'weekly-report');
+    await hangInsideExecutor(database, 'weekly-report');
     const listed = await cli('claims', 'list');
     expect(listed.code).toBe(0);
     expect(listed.stdout.split('\n')[0]).toMatch(
@@ -240,8 +270,8 @@ describe('operator CLI: execution claims', () => {
   });
 
   it('names itself verdict in its help, and exits 0', async () => {
-    const { cli } = await setup();
-    const help = await cli('--help');
+    const { cli, spawnedCli } = await setup();
+    const help = await spawnedCli('--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: verdict \[options\] \[command\]/);
     expect(help.stdout).toMatch(/claims\s+Inspect and resolve execution claims/);
@@ -265,7 +295,7 @@ describe('operator CLI: execution claims', () => {
   });
 
   it('prunes rate-limit windows that have ended, and only those', async () => {
-    const { cli, dataSource } = await setup();
+    const { spawnedCli: cli, dataSource } = await setup();
     const store = new TypeOrmRateLimitStore(dataSource);
     const hour = 3600;
     const ended = windowStartOf(new Date(Date.now() - 2 * hour * 1000), hour);
@@ -280,7 +310,7 @@ describe('operator CLI: execution claims', () => {
   });
 
   it('prunes budget windows that have ended, and only those', async () => {
-    const { cli, dataSource } = await setup();
+    const { spawnedCli: cli, dataSource } = await setup();
     const store = new TypeOrmBudgetStore(dataSource);
     const hour = 3600;
     const ended = windowStartOf(new Date(Date.now() - 2 * hour * 1000), hour);

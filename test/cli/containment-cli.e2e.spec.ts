@@ -11,6 +11,7 @@ import {
 import { dropDataSource, openDataSource, runNodeScript, testingKitFixture } from '@verdict/testing-kit';
 import { userInfo } from 'node:os';
 import { JOBS_RUN, jobsAppModule } from '../../libs/testing/src/fixtures/jobs-app.module.js';
+import { inProcessJobsCli } from './captured-cli.js';
 
 /** The compiled jobs CLI fixture; refuses a build older than the sources (StaleBuildError). */
 const JOBS_CLI = testingKitFixture('jobs-cli.js');
@@ -27,17 +28,16 @@ async function setup() {
   );
   cleanups.push(() => dropDataSource(dataSource));
   const database = dataSource.options.database as string;
-  /** Runs the operator CLI in its own process; resolves with its exit code and output. */
-  const cli = (...args: string[]) => runNodeScript(JOBS_CLI, [database, ...args]);
-  /** The CLI whose operator-identity hook returns `JSON.parse(identityJson)`, or undefined without it. */
-  const cliWithHookReturning =
-    (identityJson?: string) =>
-    (...args: string[]) => {
-      const { VERDICT_TEST_OPERATOR_IDENTITY: _, ...env } = process.env;
-      return runNodeScript(testingKitFixture('jobs-cli-with-operator-identity-from-env.js'), [database, ...args], {
-        env: identityJson === undefined ? env : { ...env, VERDICT_TEST_OPERATOR_IDENTITY: identityJson },
-      });
-    };
+  /** Runs the operator CLI (the compiled `jobs-cli.js`) in its own process; resolves with its exit code and output. */
+  const spawnedCli = (...args: string[]) => runNodeScript(JOBS_CLI, [database, ...args]);
+  /** The same CLI in this process, answering as `spawnedCli` does. */
+  const cli = inProcessJobsCli(database);
+  /**
+   * The CLI whose operator-identity hook returns `JSON.parse(identityJson)`, or undefined without it, as
+   * `jobs-cli-with-operator-identity-from-env.js`; in this process.
+   */
+  const cliWithHookReturning = (identityJson?: string) =>
+    inProcessJobsCli(database, () => (identityJson === undefined ? undefined : JSON.parse(identityJson)) as string);
   // The application, in this process: every job it runs reads the switches the CLI process engages.
   const app = await NestFactory.createApplicationContext(
     jobsAppModule(database, async () => 'ran'),
@@ -54,17 +54,18 @@ async function setup() {
   };
   const switches = () => dataSource.getRepository(ContainmentEntity).find();
   const containmentRecords = () => dataSource.getRepository(DecisionRecordEntity).findBy({ stage: 'containment' });
-  return { dataSource, cli, cliWithHookReturning, runJob, switches, containmentRecords };
+  return { dataSource, spawnedCli, cli, cliWithHookReturning, runJob, switches, containmentRecords };
 }
 
 const attribution = ['--by', 'operator:7', '--reason', 'INC-4411'];
 
 describe('operator CLI: containment', () => {
   it('contains a capability from another process, lists it, and releases it; each step recorded as evidence', async () => {
-    const { dataSource, cli, runJob } = await setup();
+    // End to end: contain, contain list and release in processes of their own (the compiled CLI); the repeats in this one.
+    const { dataSource, spawnedCli, cli, runJob } = await setup();
     expect(await runJob('export-1')).toBe('executed');
 
-    const contained = await cli('contain', 'capability', JOBS_RUN, ...attribution, '--json');
+    const contained = await spawnedCli('contain', 'capability', JOBS_RUN, ...attribution, '--json');
     expect(contained.code).toBe(0);
     expect(JSON.parse(contained.stdout)).toMatchObject({ scope: 'capability', engaged: true, subject: JOBS_RUN });
     expect(await runJob('export-2')).toBe('deny@containment');
@@ -78,7 +79,7 @@ describe('operator CLI: containment', () => {
     expect(another.stdout).toContain('was already contained (by operator:7');
     expect(another.stdout).toContain('nothing changed');
 
-    const listed = JSON.parse((await cli('contain', 'list', '--json')).stdout);
+    const listed = JSON.parse((await spawnedCli('contain', 'list', '--json')).stdout);
     const operatorIdentity = `os:${userInfo().username}`;
     expect(listed).toEqual([
       expect.objectContaining({
@@ -90,7 +91,15 @@ describe('operator CLI: containment', () => {
       }),
     ]);
 
-    const released = await cli('release', 'capability', JOBS_RUN, '--by', 'operator:7', '--reason', 'INC-4411 fixed');
+    const released = await spawnedCli(
+      'release',
+      'capability',
+      JOBS_RUN,
+      '--by',
+      'operator:7',
+      '--reason',
+      'INC-4411 fixed',
+    );
     expect(released.code).toBe(0);
     expect(await runJob('export-3')).toBe('executed');
     const releasedAgain = await cli('release', 'capability', JOBS_RUN, ...attribution);

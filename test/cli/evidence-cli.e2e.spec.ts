@@ -11,6 +11,7 @@ import {
 import { verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { dropDataSource, openDataSource, runNodeScript, streamDecision, testingKitFixture } from '@verdict/testing-kit';
 import { JOBS_RUN, jobsAppModule } from '../../libs/testing/src/fixtures/jobs-app.module.js';
+import { inProcessJobsCli } from './captured-cli.js';
 import { inProcessCli } from './in-process-cli.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -50,22 +51,26 @@ async function setup() {
     await propose(bob, 'weekly-export', RAW_TOOL_CALL_IDS[2]),
   ];
   const script = testingKitFixture('jobs-cli.js');
-  const cli = (...args: string[]) => runNodeScript(script, [database, ...args]);
+  /** The operator CLI (the compiled `jobs-cli.js`) in its own process. */
+  const spawnedCli = (...args: string[]) => runNodeScript(script, [database, ...args]);
+  /** The same CLI in this process, answering as `spawnedCli` does. */
+  const cli = inProcessJobsCli(database);
   // The jobs app names actors by the module's actorKey, `worker:<id>`: the fingerprint the records carry.
   const workerKey = (actor: { id: string }) => `worker:${actor.id}`;
-  return { cli, runs, alice: actorFingerprint(alice, workerKey), bob: actorFingerprint(bob, workerKey) };
+  return { spawnedCli, cli, runs, alice: actorFingerprint(alice, workerKey), bob: actorFingerprint(bob, workerKey) };
 }
 
 describe('operator CLI: evidence', () => {
   it('lists records newest first, filtered by actor, disposition, stage and tool call, with no raw value', async () => {
-    const { cli, runs, alice, bob } = await setup();
+    const { spawnedCli, cli, runs, alice, bob } = await setup();
     expect(runs.map((run) => [run.executed, run.decision.disposition, run.decision.stage])).toEqual([
       [true, 'permit', 'execution'],
       [false, 'deny', 'execution_claim'],
       [true, 'permit', 'execution'],
     ]);
 
-    const all = await cli('evidence', 'list', '--json');
+    // End to end: the compiled CLI in its own process; the other cases in this one.
+    const all = await spawnedCli('evidence', 'list', '--json');
     expect(all.code).toBe(0);
     const records = JSON.parse(all.stdout) as Array<Record<string, unknown>>;
     expect(records[0]).toMatchObject({ correlationId: runs[2].correlationId, actorFingerprint: bob });
@@ -111,8 +116,8 @@ describe('operator CLI: evidence', () => {
   });
 
   it('shows one run as a stage timeline', async () => {
-    const { cli, runs, alice } = await setup();
-    const shown = await cli('evidence', 'show', runs[1].correlationId);
+    const { spawnedCli, cli, runs, alice } = await setup();
+    const shown = await spawnedCli('evidence', 'show', runs[1].correlationId);
     expect(shown.code).toBe(0);
     const lines = shown.stdout.trim().split('\n');
     expect(lines[0]).toBe(`run ${runs[1].correlationId}: jobs.run (service), deny at execution_claim`);

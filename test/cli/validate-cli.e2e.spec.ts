@@ -1,8 +1,13 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { runVerdictCli, VerdictCliModule } from '@verdict/nestjs/cli';
 import { compiledScript, runNodeScript } from '@verdict/testing-kit';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LabModule } from '../../apps/storefront-lab/src/lab.module.js';
+import { miswiredAppModule } from '../../libs/testing/src/fixtures/miswired-app.module.js';
+import { capturedCli } from './captured-cli.js';
 
 /** A compiled CLI entry; refuses a build older than the sources (StaleBuildError): `npm run build` first. */
 const compiled = (path: string) => compiledScript(new URL(`../../${path}`, import.meta.url));
@@ -19,8 +24,29 @@ const run = (entry: string, ...args: string[]) =>
 const lab = (...args: string[]) => run('apps/storefront-lab/dist/cli.js', ...args);
 const miswired = (...args: string[]) => run('libs/testing/dist/fixtures/miswired-cli.js', ...args);
 
+/**
+ * `module`'s CLI run in this process as `run` runs its compiled entry (outside a test environment: NODE_ENV is
+ * production while it runs), answering as `run` does. One run of each entry goes through the compiled bin.
+ */
+const inProcess =
+  (module: () => DynamicModule) =>
+  (...argv: string[]) =>
+    capturedCli(
+      () => {
+        @Module({ imports: [module(), VerdictCliModule] })
+        class CliModule {}
+        return runVerdictCli(CliModule, { argv });
+      },
+      { env: { ...process.env, NODE_ENV: 'production' } },
+    );
+/** The module of the lab's `cli.ts` for `validate` (which reads no data: an empty in-memory database). */
+const inProcessLab = inProcess(() => LabModule.forRoot({ database: ':memory:', mustExist: true }));
+/** The module of `miswired-cli.js`. */
+const inProcessMiswired = inProcess(miswiredAppModule);
+
 describe('verdict validate (CLI)', () => {
   it('finds nothing on the lab and exits 0, listing its capabilities', async () => {
+    // End to end: the lab's compiled CLI in its own process; the other cases of the lab run in this one.
     const { code, stdout, stderr } = await lab('validate', '--json');
 
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
@@ -52,7 +78,7 @@ describe('verdict validate (CLI)', () => {
   });
 
   it('prints tables for people', async () => {
-    const { code, stdout } = await lab('validate');
+    const { code, stdout } = await inProcessLab('validate');
 
     expect(code).toBe(0);
     expect(stdout).toContain('Capabilities\ncapability');
@@ -61,6 +87,7 @@ describe('verdict validate (CLI)', () => {
   });
 
   it('exits 1 on the miswired application, at every threshold it reaches', async () => {
+    // End to end: the miswired application's compiled CLI in its own process, then the thresholds in this one.
     const all = await miswired('validate', '--json');
     expect(all.code).toBe(1);
     const report = JSON.parse(all.stdout);
@@ -68,25 +95,26 @@ describe('verdict validate (CLI)', () => {
     expect(report.findings).toHaveLength(19);
 
     // The miswired app's findings are low to critical: --fail-on critical still fails, as critical ones exist.
-    expect((await miswired('validate', '--fail-on', 'critical')).code).toBe(1);
+    expect((await inProcessMiswired('validate', '--fail-on', 'critical')).code).toBe(1);
     // A remote zone declared local drops the PII finding; the others remain.
     const local = JSON.parse(
-      (await miswired('validate', '--json', '--local-zone', 'local-machine', '--local-zone', 'public-cloud')).stdout,
+      (await inProcessMiswired('validate', '--json', '--local-zone', 'local-machine', '--local-zone', 'public-cloud'))
+        .stdout,
     );
     expect(local.findings.map((finding: { code: string }) => finding.code)).not.toContain('pii-to-remote-zone');
   });
 
   it('exits 0 when no finding reaches --fail-on', async () => {
     // The lab has no findings at all, at any threshold.
-    expect((await lab('validate', '--fail-on', 'critical')).code).toBe(0);
+    expect((await inProcessLab('validate', '--fail-on', 'critical')).code).toBe(0);
   });
 
   it('exits 2 on a usage error', async () => {
-    const bad = await lab('validate', '--fail-on', 'severe', '--json');
+    const bad = await inProcessLab('validate', '--fail-on', 'severe', '--json');
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stderr)).toEqual({
       error: '--fail-on must be one of low, medium, high, critical, not "severe"',
     });
-    expect((await lab('validate', '--no-such-flag')).code).toBe(2);
+    expect((await inProcessLab('validate', '--no-such-flag')).code).toBe(2);
   });
 });

@@ -9,6 +9,8 @@ import {
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runEvaluationCli } from '../../packages/evaluation/src/cli/index.js';
+import { capturedCli } from '../cli/captured-cli.js';
 import { agentDojoLoopbackModel } from '../../libs/storefront/src/evaluation/agentdojo/live/agentdojo-live-loopback.js';
 import { storefrontLoopbackModel } from '../../libs/storefront/src/evaluation/live/loopback-scripts.js';
 
@@ -35,6 +37,14 @@ const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) 
 const verdictEval = (args: string[], env: Record<string, string> = {}) =>
   runNodeScript(BIN, args, { cwd: work, env: { ...cleanEnv, ...env } });
 
+/**
+ * The same program in this process, in the same directory and environment, answering as `verdictEval` does (without
+ * the seconds a new process takes): for the refusals before any trial and the comparisons; every run of trials goes
+ * through the bin, end to end.
+ */
+const inProcessEval = (args: string[], env: Record<string, string> = {}) =>
+  capturedCli(() => runEvaluationCli({ argv: args }), { cwd: work, env: { ...cleanEnv, ...env } });
+
 /** A loopback server playing `handler`, and the variables that point the live run at it. */
 async function loopbackEnv(handler: ChatCompletionHandler, extra: Record<string, string> = {}) {
   const server = await startChatCompletionsServer(handler);
@@ -54,7 +64,7 @@ const report = (file: string) => LiveReport.parse(readFileSync(join(work, file),
 
 describe('verdict-eval live', () => {
   it('refuses to start without an explicit provider configuration, and writes nothing', async () => {
-    const run = await verdictEval(['live', SUITE, '--out', 'refused.json']);
+    const run = await inProcessEval(['live', SUITE, '--out', 'refused.json']);
     expect(run).toMatchObject({ code: 2, stderr: expect.stringContaining('VERDICT_LIVE_PROVIDER') });
     expect(existsSync(join(work, 'refused.json'))).toBe(false);
   });
@@ -65,7 +75,7 @@ describe('verdict-eval live', () => {
       requests++;
       return { text: 'no' };
     });
-    const run = await verdictEval(['live', SUITE, '--out', join('no-such-folder', 'live.json')], env);
+    const run = await inProcessEval(['live', SUITE, '--out', join('no-such-folder', 'live.json')], env);
     expect(run).toMatchObject({ code: 2, stderr: expect.stringContaining('cannot write') });
     expect(requests).toBe(0);
   });
@@ -85,7 +95,7 @@ describe('verdict-eval live', () => {
       requests++;
       return { text: 'no' };
     });
-    const run = await verdictEval(['live', SUITE, flag, value, '--out', 'bad-flag.json'], env);
+    const run = await inProcessEval(['live', SUITE, flag, value, '--out', 'bad-flag.json'], env);
     expect(run).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining(`${flag} must be a `) });
     expect(run.stderr).toContain(`not "${value}"`);
     expect(requests).toBe(0);
@@ -134,9 +144,9 @@ describe('verdict-eval live', () => {
       pack: { status: 'pass', unguardedAttack: { breaches: 6 } },
     });
 
-    const compare = await verdictEval(['compare', 'live.json', 'live.json']);
+    const compare = await inProcessEval(['compare', 'live.json', 'live.json']);
     expect(compare).toMatchObject({ code: 0, stdout: expect.stringContaining('OK: no blocking change') });
-    const junit = await verdictEval(['compare', 'live.json', 'live.json', '--format', 'junit']);
+    const junit = await inProcessEval(['compare', 'live.json', 'live.json', '--format', 'junit']);
     expect(junit).toMatchObject({ code: 0, stdout: expect.stringContaining('failures="0"') });
   });
 
@@ -168,11 +178,11 @@ describe('verdict-eval live', () => {
     expect(report('full.json')).toMatchObject({ complete: true });
     expect(report('full.json').trials).toEqual(expect.arrayContaining([...partial.trials]));
 
-    const compare = await verdictEval(['compare', 'run.json', 'full.json']);
+    const compare = await inProcessEval(['compare', 'run.json', 'full.json']);
     expect(compare).toMatchObject({ code: 1, stdout: expect.stringContaining('BLOCKING  incomplete_run') });
-    const junit = await verdictEval(['compare', 'run.json', 'full.json', '--format', 'junit']);
+    const junit = await inProcessEval(['compare', 'run.json', 'full.json', '--format', 'junit']);
     expect(junit).toMatchObject({ code: 1, stdout: expect.stringContaining('<failure type="incomplete_run"') });
-    const sarif = await verdictEval(['compare', 'run.json', 'full.json', '--format', 'sarif']);
+    const sarif = await inProcessEval(['compare', 'run.json', 'full.json', '--format', 'sarif']);
     expect(sarif.code).toBe(1);
     expect(JSON.parse(sarif.stdout).runs[0].results[0]).toMatchObject({ ruleId: 'incomplete_run', level: 'error' });
     const mismatch = await verdictEval(['live', SUITE, '--trials', '5', '--resume', 'run.json'], env);

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { asrhFixturesDirectory, compiledScript, runNodeScript } from '@verdict/testing-kit';
+import { runEvaluationCli } from '../../packages/evaluation/src/cli/index.js';
+import { capturedCli } from '../cli/captured-cli.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 // The bin runs the compiled package: refuse a build older than the sources (StaleBuildError) rather than test old code.
@@ -18,8 +20,15 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const verdictEval = (args: string[], env: Record<string, string> = {}) =>
   runNodeScript(BIN, args, { cwd: work, env: { ...process.env, ...env } });
 
+/**
+ * The same program in this process, in the same directory, answering as `verdictEval` does (without the seconds a new
+ * process takes): for every case but one run of each command, which the bin runs end to end.
+ */
+const inProcessEval = (args: string[]) => capturedCli(() => runEvaluationCli({ argv: args }), { cwd: work });
+
 describe('verdict-eval', () => {
   it('runs a suite, keeps its report as a baseline, and passes a compare without changes', async () => {
+    // End to end: run, baseline write and compare by the bin, each in its own process.
     const run = await verdictEval(['run', SUITE, '--out', 'report.json']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('attack: 1 passed, 0 failed, 0 errors, 0 pending, pass rate 100.0%');
@@ -31,41 +40,42 @@ describe('verdict-eval', () => {
   });
 
   it('refuses a report it could not write before running the suite (exit 2), and writes to a folder that exists (control)', async () => {
-    const missing = await verdictEval(['run', SUITE, '--out', join('no-such-folder', 'report.json')]);
+    const missing = await inProcessEval(['run', SUITE, '--out', join('no-such-folder', 'report.json')]);
     expect(missing).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('cannot write') });
-    const folder = await verdictEval(['run', SUITE, '--out', work]);
+    const folder = await inProcessEval(['run', SUITE, '--out', work]);
     expect(folder).toMatchObject({ code: 2, stderr: expect.stringContaining('is a directory') });
-    const newFolder = await verdictEval(['run', SUITE, '--out', 'reports/']);
+    const newFolder = await inProcessEval(['run', SUITE, '--out', 'reports/']);
     expect(newFolder).toMatchObject({ code: 2, stderr: expect.stringContaining('is a directory') });
 
-    expect((await verdictEval(['run', SUITE, '--out', join(work, 'written.json')])).code).toBe(0);
+    expect((await inProcessEval(['run', SUITE, '--out', join(work, 'written.json')])).code).toBe(0);
     expect(JSON.parse(readFileSync(join(work, 'written.json'), 'utf8'))).toHaveProperty('cases');
   });
 
   it('exits 1 on a blocking change, in every format', async () => {
-    await verdictEval(['run', SUITE, '--out', 'good.json']);
-    await verdictEval(['baseline', 'write', 'good.json', 'good-baseline.json']);
+    await inProcessEval(['run', SUITE, '--out', 'good.json']);
+    await inProcessEval(['baseline', 'write', 'good.json', 'good-baseline.json']);
+    // The suite module reads SAMPLE_REGRESSION when it is imported: a process of its own.
     await verdictEval(['run', SUITE, '--out', 'regressed.json'], { SAMPLE_REGRESSION: '1' });
 
-    const console = await verdictEval(['compare', 'regressed.json', 'good-baseline.json']);
+    const console = await inProcessEval(['compare', 'regressed.json', 'good-baseline.json']);
     expect(console.code).toBe(1);
     expect(console.stdout).toContain(
       'BLOCKING  behavioural_regression: attack case foreign-order-view: passed (v1) → failed (v1)',
     );
 
-    const github = await verdictEval(['compare', 'regressed.json', 'good-baseline.json', '--format', 'github']);
+    const github = await inProcessEval(['compare', 'regressed.json', 'good-baseline.json', '--format', 'github']);
     expect(github).toMatchObject({
       code: 1,
       stdout: expect.stringMatching(/^::error file=regressed\.json,title=behavioural_regression::/),
     });
 
-    const junit = await verdictEval(['compare', 'regressed.json', 'good-baseline.json', '--format', 'junit']);
+    const junit = await inProcessEval(['compare', 'regressed.json', 'good-baseline.json', '--format', 'junit']);
     expect(junit.code).toBe(1);
     expect(junit.stdout).toContain(
       '<testcase classname="sample-suite" name="attack/foreign-order-view"><failure type="behavioural_regression"',
     );
 
-    const sarif = await verdictEval(['compare', 'regressed.json', 'good-baseline.json', '--format', 'sarif']);
+    const sarif = await inProcessEval(['compare', 'regressed.json', 'good-baseline.json', '--format', 'sarif']);
     expect(sarif.code).toBe(1);
     const log = JSON.parse(sarif.stdout);
     expect(log.version).toBe('2.1.0');
@@ -81,19 +91,19 @@ describe('verdict-eval', () => {
   });
 
   it('refuses an unknown format and an invalid report with exit code 2, changing nothing', async () => {
-    await verdictEval(['run', SUITE, '--out', 'r.json']);
-    expect((await verdictEval(['compare', 'r.json', 'r.json', '--format', 'xml'])).code).toBe(2);
+    await inProcessEval(['run', SUITE, '--out', 'r.json']);
+    expect((await inProcessEval(['compare', 'r.json', 'r.json', '--format', 'xml'])).code).toBe(2);
     const tampered = readFileSync(join(work, 'r.json'), 'utf8').replace('"passed": 1', '"passed": 2');
     writeFileSync(join(work, 'tampered.json'), tampered);
-    const invalid = await verdictEval(['baseline', 'write', 'tampered.json', 'never.json']);
+    const invalid = await inProcessEval(['baseline', 'write', 'tampered.json', 'never.json']);
     expect(invalid.code).toBe(2);
     expect(() => readFileSync(join(work, 'never.json'))).toThrow();
   });
 
   it('refuses a --bound-threshold that is not a share written in decimal (exit 2), and takes 0.05 (control)', async () => {
-    await verdictEval(['run', SUITE, '--out', 'threshold.json']);
+    await inProcessEval(['run', SUITE, '--out', 'threshold.json']);
     const compare = (threshold: string) =>
-      verdictEval(['compare', 'threshold.json', 'threshold.json', '--bound-threshold', threshold]);
+      inProcessEval(['compare', 'threshold.json', 'threshold.json', '--bound-threshold', threshold]);
     for (const threshold of ['5e-2', '0x0', '.05', '-0', ' 0.05', '', '1.5'])
       expect(await compare(threshold)).toMatchObject({
         code: 2,
@@ -110,7 +120,7 @@ describe('verdict-eval', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: verdict-eval \[options\] \[command\]/);
     expect(help.stdout).toMatch(/compare \[options\] <current> <baseline>/);
-    expect((await verdictEval(['baseline', '--help'])).stdout).toMatch(
+    expect((await inProcessEval(['baseline', '--help'])).stdout).toMatch(
       /^Usage: verdict-eval baseline \[options\] \[command\]/,
     );
   });
@@ -122,7 +132,7 @@ describe('verdict-eval', () => {
     [['run', 'suite.mjs', '--bogus'], "unknown option '--bogus'"],
     [['compare', 'r.json'], "missing required argument 'baseline'"],
   ])('says what is wrong with %j on stderr and exits 2 (usage error)', async (args, message) => {
-    const result = await verdictEval(args);
+    const result = await inProcessEval(args);
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr).toContain(message);
   });
@@ -149,7 +159,7 @@ describe('verdict-eval', () => {
   });
 
   it('asrh: the harness scenarios against their passing traces, as a table', async () => {
-    const result = await verdictEval([
+    const result = await inProcessEval([
       'asrh',
       join(ASRH, 'scenarios/goal_hijack/outbound_email_exfiltration_001.yaml'),
       '--trace',

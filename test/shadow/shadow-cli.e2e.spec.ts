@@ -20,6 +20,7 @@ import {
 import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { dropDataSource, openDataSource, runNodeScript, testingKitFixture } from '@verdict/testing-kit';
 import { alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
+import { inProcessJobsCli } from '../cli/captured-cli.js';
 import { inProcessCli } from '../cli/in-process-cli.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -38,7 +39,7 @@ function peekCapability(fixture: ReturnType<typeof documentsFixture>, enforce: b
 /**
  * A SQLite file with the evidence of four peeks by an application in this process: alice peeks at bob's document
  * twice and bob once at his own (shadow mode), and alice at bob's once more after enforcement was switched on.
- * `cli` runs the operator CLI in its own process on that file.
+ * `spawnedCli` runs the operator CLI in its own process on that file, `cli` the same CLI in this process.
  */
 async function setup() {
   const dataSource = await openDataSource(
@@ -72,17 +73,21 @@ async function setup() {
   const enforced = await peekAs(true, [[alice, 2]]);
   const script = testingKitFixture('jobs-cli.js');
   const database = dataSource.options.database as string;
-  const cli = (...args: string[]) => runNodeScript(script, [database, ...args]);
-  return { cli, shadowed, enforced };
+  /** The operator CLI (the compiled `jobs-cli.js`) in its own process. */
+  const spawnedCli = (...args: string[]) => runNodeScript(script, [database, ...args]);
+  /** The same CLI in this process, answering as `spawnedCli` does. */
+  const cli = inProcessJobsCli(database);
+  return { spawnedCli, cli, shadowed, enforced };
 }
 
 describe('operator CLI: shadow mode', () => {
   it('evidence list --shadow lists only what enforcement would have refused', async () => {
-    const { cli, shadowed, enforced } = await setup();
+    const { spawnedCli, cli, shadowed, enforced } = await setup();
     expect(shadowed.map((result) => result.executed)).toEqual([true, true, true]);
     expect(enforced.map((result) => result.executed)).toEqual([false]);
 
-    const listed = await cli('evidence', 'list', '--shadow', '--json');
+    // End to end: the compiled CLI in its own process; the other cases in this one.
+    const listed = await spawnedCli('evidence', 'list', '--shadow', '--json');
     expect(listed.code).toBe(0);
     const records = JSON.parse(listed.stdout) as Array<{ correlationId: string; stage: string; disposition: string }>;
     expect(records.map((record) => record.disposition)).toEqual(Array(4).fill('would_deny'));
@@ -105,8 +110,8 @@ describe('operator CLI: shadow mode', () => {
   });
 
   it('evidence shadow-summary counts the would-be refusals per capability, stage and reason, as text and JSON', async () => {
-    const { cli } = await setup();
-    const summary = await cli('evidence', 'shadow-summary', '--json');
+    const { spawnedCli, cli } = await setup();
+    const summary = await spawnedCli('evidence', 'shadow-summary', '--json');
     expect(summary.code).toBe(0);
     expect(JSON.parse(summary.stdout)).toEqual([
       {
