@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import { DataSource, type Logger } from 'typeorm';
 import { decisionRecord, fingerprint, type DecisionRecord } from '@verdict/nestjs';
 import {
   DecisionRecordEntity,
@@ -31,6 +31,34 @@ for (const engine of databaseEngines()) {
           expect(await stored(dataSource, 'verdict_decision_records', record.id)).toEqual(
             await stored(dataSource, 'verdict_decision_records', twin.id),
           );
+        }
+      });
+    });
+
+    it("binds every value as the driver's preparePersistentValue prepares it, plain columns' values included", async () => {
+      await withDataSource(engine, SCHEMA, async (migrated) => {
+        const bound: unknown[][] = [];
+        const logger: Logger = {
+          logQuery: (query, parameters) => {
+            if (/^INSERT INTO \S*verdict_decision_records/.test(query)) bound.push(parameters as unknown[]);
+          },
+          logQuerySlow: () => {},
+          logQueryError: () => {},
+          logSchemaBuild: () => {},
+          logMigration: () => {},
+          log: () => {},
+        };
+        const dataSource = await new DataSource({ ...migrated.options, logger }).initialize();
+        try {
+          const records = [full(), bare()];
+          await new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' }).recordDecisions(records);
+          const columns = dataSource.getMetadata(DecisionRecordEntity).columns.filter((column) => column.isInsert);
+          const prepared = records.flatMap((record) =>
+            columns.map((column) => dataSource.driver.preparePersistentValue(column.getEntityValue(record), column)),
+          );
+          expect(bound).toStrictEqual([prepared]);
+        } finally {
+          await dataSource.destroy();
         }
       });
     });

@@ -65,10 +65,10 @@ export async function admitExecutionClaim(
       Stage.ExecutionClaim,
       `duplicate operation: its execution claim is ${admission.status}`,
     );
-    await trail.record(denied, { ...facts, claimStatus: admission.status });
+    trail.record(denied, { ...facts, claimStatus: admission.status });
     return denied;
   }
-  await trail.record(Decision.permit(Stage.ExecutionClaim), { ...facts, claimStatus: ExecutionClaimStatus.Claimed });
+  trail.record(Decision.permit(Stage.ExecutionClaim), { ...facts, claimStatus: ExecutionClaimStatus.Claimed });
   return { id: admission.claimId, attempt: admission.attempt };
 }
 

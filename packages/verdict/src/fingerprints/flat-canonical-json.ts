@@ -117,7 +117,11 @@ export function isFlatCanonical(record: object): boolean {
   const values = record as Record<string, unknown>;
   const order = keyOrder(Object.keys(record));
   if (order.unusual) return false;
-  for (const [key] of order.sorted) if (flatScalar(values[key]) === NOT_FLAT) return false;
+  // A scalar or one of Date's own valid instants is judged without building its text; anything else as the text is.
+  for (const [key] of order.sorted) {
+    const value = values[key];
+    if (!isFlatValue(value) && flatScalar(value) === NOT_FLAT) return false;
+  }
   return true;
 }
 
