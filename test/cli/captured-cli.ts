@@ -12,7 +12,8 @@ import { jobsAppModule } from '../../libs/testing/src/fixtures/jobs-app.module.j
  * Node would: exit code 1 and the error on stderr. Leaves `process.exitCode` unset.
  *
  * What only a process of its own proves (the compiled bin starts, parses `process.argv`, exits with the code) stays
- * proven by a spawned run of each command; the other cases of a command run here.
+ * proven by a spawned run of each command; the other cases of a command run here. Not captured: `console.*` (Jest's
+ * console), and anything written after `entry` settles; module state carries over between cases.
  */
 export async function capturedCli(
   entry: () => Promise<void>,

@@ -147,7 +147,7 @@ function summary(report: LiveReportType): string {
   const { attack, utility, status } = report.pack;
   const model = `${report.provider.provider}:${report.provider.model}`;
   return [
-    `${report.suite.name} against ${model}, ${report.plan.trialsPerCase} trials per case${report.complete ? '' : ' (partial)'}`,
+    line`${report.suite.name} against ${model}, ${report.plan.trialsPerCase} trials per case${report.complete ? '' : ' (partial)'}`,
     table(rows, [
       'case',
       'purpose',

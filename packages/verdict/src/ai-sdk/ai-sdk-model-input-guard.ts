@@ -162,7 +162,8 @@ export class AiSdkModelInputGuard {
           const content = [];
           for (const part of message.content) {
             if (part.type !== 'tool-result') {
-              // An approval's answer (which a provider sends back, its id as the request's): nothing in it is data.
+              // An approval's answer (which a provider sends back, its id as the request's): no structured or hidden data in it.
+              // Its id and reason are checked for form only: plain prose there is not bound to the approval request.
               if (!approvalCarriesNoData(part))
                 throw new UnreleasedContextError(what, this.destinationName, APPROVAL_REMEDY);
               content.push(part);
