@@ -70,31 +70,6 @@ export type DecisionFacts = Partial<
 >;
 
 /**
- * Every fact `null`, in the record's order: a trail's facts start from it, so that each facts object it builds by
- * spreading has one shape and {@link decisionRecord} reads them all alike.
- */
-export const NO_FACTS: Readonly<Required<{ [K in keyof DecisionFacts]: null }>> = Object.freeze({
-  argumentsFingerprint: null,
-  toolCallFingerprint: null,
-  actorFingerprint: null,
-  targetPolicy: null,
-  targetStrategy: null,
-  proposalIdentityFingerprint: null,
-  executionIdentityFingerprint: null,
-  identityMatch: null,
-  approvalPhase: null,
-  approvalOutcome: null,
-  receiptFingerprint: null,
-  rateLimitKeyFingerprint: null,
-  rateLimitLimit: null,
-  rateLimitRemaining: null,
-  rateLimitResetAt: null,
-  claimFingerprint: null,
-  claimStatus: null,
-  claimAttempt: null,
-});
-
-/**
  * Completes a record: every fact a stage did not produce is `null`, and the stream is `default` unless
  * given. One literal shape keeps it cheap on the hot path.
  */

@@ -1,7 +1,7 @@
 import type { Decision } from '../decisions/decision.js';
 import { isShadowDisposition, shadowOf } from '../decisions/shadow-disposition.js';
 import { isAlwaysEnforced } from '../decisions/always-enforced.js';
-import { type DecisionFacts, type DecisionRecord, NO_FACTS, decisionRecord } from './decision-record.js';
+import { type DecisionFacts, type DecisionRecord, decisionRecord } from './decision-record.js';
 import type { EvidenceRecorder } from './evidence-recorder.interface.js';
 import { EvidenceLevel } from './evidence-level.js';
 import { DEFAULT_EVIDENCE_STREAM } from './evidence-stream.js';
@@ -21,7 +21,7 @@ import { SETTLED } from '../shared/settled.js';
  * At `EvidenceLevel.Minimal` each write keeps only its latest record, and every shadow record (docs/shadow-mode.md).
  */
 export class EvidenceTrail {
-  private facts: DecisionFacts = NO_FACTS;
+  private facts: DecisionFacts = {};
   private sequence = 0;
   private mutated = false;
   private pending: DecisionRecord[] = [];
