@@ -5,6 +5,7 @@ import {
   InMemoryBudgetStore,
   OuterTransactionError,
   fingerprint,
+  spendBudgetStanding,
 } from '@verdict/nestjs';
 import { describeBudgetStoreContract } from '@verdict/nestjs/testing';
 import { BudgetWindowEntity, TypeOrmBudgetStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
@@ -67,6 +68,39 @@ for (const engine of databaseEngines()) {
       });
     });
 
+    it('attack: reading where budgets stand (an amount of 0) for many keys writes no window row', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const store = new TypeOrmBudgetStore(dataSource);
+        const budget = { per: 'tenant', window: 3600, limit: 5 } as const;
+        const now = new Date(Date.UTC(2024, 1, 29, 23, 30));
+        for (let key = 0; key < 20; key++) {
+          const context = { actor: 'reader', tenant: `tenant-${key}` };
+          expect(await spendBudgetStanding(store, 'orders.refund', budget, context, now)).toEqual({
+            remaining: 5,
+            resetAt: new Date(Date.UTC(2024, 2, 1)),
+          });
+          expect(await store.reserve({ ...spend(), amount: 0 })).toMatchObject({ reserved: true, remaining: 5 });
+        }
+
+        expect(await dataSource.getRepository(BudgetWindowEntity).count()).toBe(0);
+      });
+    });
+
+    it('control: a spend still creates its window and is counted exactly, and a read after it sees it', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const store = new TypeOrmBudgetStore(dataSource);
+        const request = { ...spend(), limit: 10, amount: 4 };
+        await store.reserve(request);
+        await store.commit(request);
+        expect(await store.reserve({ ...request, amount: 3 })).toMatchObject({ reserved: true, remaining: 3 });
+
+        expect(await store.reserve({ ...request, amount: 0 })).toMatchObject({ reserved: true, remaining: 3 });
+        expect(await store.reserve({ ...request, limit: 6, amount: 0 })).toMatchObject({ reserved: false });
+        const rows = await dataSource.getRepository(BudgetWindowEntity).find();
+        expect(rows.map(({ spent, reserved }) => ({ spent, reserved }))).toEqual([{ spent: 4, reserved: 3 }]);
+      });
+    });
+
     if (engine.name === 'sqlite') {
       it('refuses to reserve inside an outer transaction on the same connection, and changes nothing', async () => {
         await withDataSource(engine, SCHEMA, async (dataSource) => {
@@ -84,7 +118,7 @@ for (const engine of databaseEngines()) {
         });
       });
     } else {
-      it('reserves, refuses, commits and releases in one statement each', async () => {
+      it('reserves, refuses, commits, releases and reads in one statement each', async () => {
         await withDataSource(engine, SCHEMA, async (dataSource) => {
           const statements = await countingStatements(dataSource);
           try {
@@ -95,6 +129,7 @@ for (const engine of databaseEngines()) {
             expect(await statements.during(() => store.reserve(request))).toBe(1);
             expect(await statements.during(() => store.commit(request))).toBe(1);
             expect(await statements.during(() => store.release(request))).toBe(1);
+            expect(await statements.during(() => store.reserve({ ...request, amount: 0 }))).toBe(1);
           } finally {
             await statements.dataSource.destroy();
           }

@@ -494,4 +494,49 @@ describe('operator CLI: every command prints every stored text on its line (ADR 
     expect(violations('verdict --module …', printed, false, true)).toEqual([]);
     expect(printed.stderr).toMatch(/^verdict: cannot import --module module\\u001b/);
   });
+
+  /** `verdict <argv>`, with what commander itself writes to the process's stderr (its usage errors) as its stderr. */
+  async function commanderCli(argv: string[]): Promise<Printed> {
+    const written: string[] = [];
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      const { code, stdout } = await hostileCli({}, argv);
+      return { code, stdout, stderr: written.join('') };
+    } finally {
+      stderr.mockRestore();
+    }
+  }
+
+  it("attack: commander's usage errors print argv on their line", async () => {
+    const found: string[] = [];
+    for (const argv of [
+      [`evidence\n${FORGED}`],
+      [hostile('command')],
+      ['evidence', hostile('subcommand')],
+      ['evidence', 'list', `--${hostile('option')}`],
+    ]) {
+      const printed = await commanderCli(argv);
+      expect(printed.code).toBe(2);
+      const label = `verdict ${argv.map((word) => (word.includes(FORGED) ? '<hostile>' : word)).join(' ')}`;
+      found.push(...violations(label, printed, false, true));
+    }
+    expect(found).toEqual([]);
+  });
+
+  it("control: commander's usage errors read as they are, a suggestion after the error", async () => {
+    const hint = '(run verdict --help for usage)\n';
+    expect(await commanderCli(['evidnce'])).toMatchObject({
+      code: 2,
+      stderr: `error: unknown command 'evidnce' (Did you mean evidence?)\n${hint}`,
+    });
+    expect((await commanderCli(['evidence', 'list', '--jsn'])).stderr).toBe(
+      `error: unknown option '--jsn' (Did you mean --json?)\n${hint}`,
+    );
+    expect((await commanderCli(['evidence', 'show'])).stderr).toBe(
+      `error: missing required argument 'correlation-id'\n${hint}`,
+    );
+  });
 });

@@ -148,6 +148,38 @@ describe('verdict mcp pin|diff (a real SDK server on loopback)', () => {
     await new Promise((resolve) => echo.close(resolve));
   });
 
+  it('attack: a short word of a --header value (a 3-character key, a cookie’s value) is never printed either; the rest of the reason reads as the server wrote it (control)', async () => {
+    // A server that quotes only the credential's parts: the key after its scheme, the session cookie's value.
+    const echo = createServer((request, response) => {
+      const key = request.headers.authorization?.split(' ').at(-1);
+      const session = /sid=([^;]*)/.exec(request.headers.cookie ?? '')?.[1];
+      response.writeHead(401, { 'content-type': 'text/plain' }).end(`unknown key ${key}, session ${session} expired`);
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/mcp`;
+    for (const json of [[], ['--json']]) {
+      const answer = await inProcessCli(
+        {},
+        'mcp',
+        'diff',
+        'files',
+        url,
+        '--lockfile',
+        lockfile,
+        ...json,
+        '--header',
+        'Authorization: Key x9Q',
+        '--header',
+        'Cookie: sid=k7Z; theme=dark',
+      );
+      expect(answer.code).toBe(1);
+      expect(answer.stdout + answer.stderr).not.toMatch(/x9Q|k7Z/);
+      expect(answer.stdout + answer.stderr).toContain('cannot diff files');
+      expect(answer.stdout + answer.stderr).toContain('unknown key [redacted], session [redacted] expired');
+    }
+    await new Promise((resolve) => echo.close(resolve));
+  });
+
   it('attack: pins recorded from one URL are not reused for another server given the same name; diff exits 1 (the recorded URL is the control)', async () => {
     await mcp('pin');
     const impostor = await startFilesServer();

@@ -8,10 +8,14 @@ import {
   fingerprintString,
   reviewItemFingerprint,
 } from '@verdict/nestjs';
+import type { RefundActor } from '@verdict/testing-kit';
 import { bootReviewLane } from './review-lane.fixture.js';
 
-async function setup() {
-  const lane = await bootReviewLane({ containment: { store: new InMemoryContainmentStore(), cacheTtlMs: 0 } });
+async function setup(moduleActorKey?: (actor: RefundActor) => string) {
+  const lane = await bootReviewLane({
+    containment: { store: new InMemoryContainmentStore(), cacheTtlMs: 0 },
+    moduleActorKey,
+  });
   const denied: CapabilityDenied[] = [];
   lane.moduleRef.get(EventEmitter2).on(CapabilityDenied.event, (event: CapabilityDenied) => denied.push(event));
   const containment = lane.moduleRef.get(ContainmentService);
@@ -79,4 +83,47 @@ describe('kill switches and the reviewer queue', () => {
       expect(refunds).toHaveLength(1);
     });
   }
+
+  describe('when the capability keys the requester otherwise than the module', () => {
+    // requiresReview's actorKey gives `customer:72`; the module's, which operators name actors by and step 0 of the
+    // worker's run checks, gives `user:customer:72`.
+    const moduleActorKey = (actor: RefundActor) => `user:${actor.id}`;
+
+    it("an approval of a contained requester's item does not proceed: the requester is named by the module's actorKey", async () => {
+      const { reviews, queue, refunds, evidence, denied, propose, reviewer, contain, statusOf } =
+        await setup(moduleActorKey);
+      const itemId = await propose();
+      await contain('actor', 'user:customer:72');
+      expect(await reviews.approve(itemId, reviewer('staff:7'))).toEqual({ outcome: 'contained', itemId });
+      await queue.idle();
+      expect(await statusOf(itemId)).toBe('pending');
+      expect(refunds).toHaveLength(0);
+      expect(evidence.decisions().filter((record) => record.approvalOutcome === 'contained')).toEqual([
+        expect.objectContaining({ stage: 'containment', disposition: 'deny', toolKind: 'reviewer' }),
+      ]);
+      expect(evidence.decisions().some((record) => record.approvalOutcome === 'authorized')).toBe(false);
+      expect(denied.map((event) => event.actorFingerprint)).toEqual([fingerprintString('user:staff:7')]);
+    });
+
+    it("control: an uncontained requester's item is approved and runs while another actor is contained", async () => {
+      const { reviews, queue, refunds, propose, reviewer, contain, statusOf } = await setup(moduleActorKey);
+      const itemId = await propose();
+      await contain('actor', 'user:customer:73');
+      expect(await reviews.approve(itemId, reviewer('staff:7'))).toEqual({ outcome: 'approved', itemId });
+      await queue.idle();
+      expect(refunds).toHaveLength(1);
+      expect(await statusOf(itemId)).toBe('executed');
+    });
+
+    it("a switch named by the capability's key contains nobody: the approval proceeds, as the worker's run does", async () => {
+      const { reviews, queue, refunds, propose, reviewer, contain, statusOf } = await setup(moduleActorKey);
+      const itemId = await propose();
+      // `customer:72` is no actor's module key: step 0 of the worker's run is not refused by it, so neither is the approval.
+      await contain('actor', 'customer:72');
+      expect(await reviews.approve(itemId, reviewer('staff:7'))).toEqual({ outcome: 'approved', itemId });
+      await queue.idle();
+      expect(refunds).toHaveLength(1);
+      expect(await statusOf(itemId)).toBe('executed');
+    });
+  });
 });

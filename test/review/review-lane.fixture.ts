@@ -13,12 +13,13 @@ import {
   VerdictModule,
   VerdictService,
 } from '@verdict/nestjs';
-import { type RefundArguments, type RefundOrder, refundFixture } from '@verdict/testing-kit';
+import { type RefundActor, type RefundArguments, type RefundOrder, refundFixture } from '@verdict/testing-kit';
 
 /**
  * One process's review lane over the refund fixture, for specs of the reviewer queue: in-memory items and
  * claims, the given evidence recorder and in-process queue (one attempt per job), and the module's `actorKey`
- * equal to the lane's, so operators name actors as the lane binds them.
+ * equal to the lane's, so operators name actors as the lane binds them (unless `moduleActorKey` gives the module
+ * another).
  */
 export async function bootReviewLane<Q extends InProcessDeferredQueue = InProcessDeferredQueue>(
   options: {
@@ -26,6 +27,8 @@ export async function bootReviewLane<Q extends InProcessDeferredQueue = InProces
     readonly queue?: Q;
     readonly work?: boolean;
     readonly containment?: ContainmentOptions;
+    /** The module's `actorKey` (what operators name actors by), when it is not the lane's. */
+    readonly moduleActorKey?: (actor: RefundActor) => string;
   } = {},
 ) {
   const refunds: AuthorizedAction<RefundArguments, RefundOrder>[] = [];
@@ -41,7 +44,7 @@ export async function bootReviewLane<Q extends InProcessDeferredQueue = InProces
         capabilities: [fixture.refund],
         evidence,
         executionClaims: new InMemoryExecutionClaimStore(),
-        actorKey: fixture.actorKey,
+        actorKey: options.moduleActorKey ?? fixture.actorKey,
         containment: options.containment,
         review: { items, queue, rehydrate: fixture.rehydrate, actorKey: fixture.actorKey, work: options.work },
       }),

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { provenanceLabelsProvider } from '../provenance/provenance-labels.provider.js';
 import { RuntimeProvenance } from '../runtimes/runtime-provenance.js';
 import { AiSdkProvenanceTrackers } from './ai-sdk-provenance-trackers.js';
 import { AiSdkModelInputGuards } from './ai-sdk-model-input-guards.js';
@@ -18,7 +18,7 @@ import { VerdictAiSdkTools } from './verdict-ai-sdk-tools.js';
     AiSdkProvenanceTrackers,
     AiSdkModelInputGuards,
     RuntimeProvenance,
-    { provide: ProvenanceLabels, useFactory: () => new ProvenanceLabels() },
+    provenanceLabelsProvider,
   ],
   exports: [VerdictAiSdkTools, AiSdkProvenanceTrackers, AiSdkModelInputGuards],
 })

@@ -164,7 +164,9 @@ export interface ApprovalReceiptStore {
   /**
    * Optional retention: deletes receipts consumed, rejected or superseded before `before`, and pending or approved
    * ones expired before it; a consumed one leaves a tombstone (the fingerprint of its key only), so
-   * `validate` and `consume` of that key still answer `consumed`. Tombstones are kept.
+   * `validate` and `consume` of that key still answer `consumed`. Tombstones are kept. A consumed receipt is never
+   * deleted without its tombstone, even one consumed while the prune runs by a process whose clock disagrees with
+   * `before`: delete only what was found prunable, in the status it was found in.
    */
   prune?(before: Date): Promise<ReceiptPruneReport>;
 }

@@ -54,6 +54,10 @@ export function checkReceipt(
  * Whether `receipt` was asked by the principal, and in the conversation, whose fingerprints `asker` carries: any
  * receipt when it carries no principal, any conversation when it carries none. A receipt stored without them
  * matches no named principal.
+ *
+ * The fields stay optional: {@link checkReceipt} passes the `ReceiptKey` an adapter was given, and that public
+ * contract makes an unset fingerprint mean "any receipt of the tool call" (`null`: the receipts stored without one).
+ * `askedBy` always passes both.
  */
 export function sameAsker(
   receipt: ApprovalReceipt,

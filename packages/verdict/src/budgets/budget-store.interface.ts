@@ -40,7 +40,10 @@ export interface BudgetReservation extends BudgetWindow {
  * and a window holding `NaN` would never refuse again.
  */
 export interface BudgetStore {
-  /** Reserves `amount` if it fits under `limit`; rejects with `InvalidBudgetReservationError` on a malformed one. */
+  /**
+   * Reserves `amount` if it fits under `limit`; rejects with `InvalidBudgetReservationError` on a malformed one. An
+   * amount of 0 is a read of where the window stands (`reserved` while spent + reserved <= limit): it writes nothing.
+   */
   reserve(request: BudgetReservationRequest): Promise<BudgetReservationAnswer>;
   /** Moves the reservation's amount from reserved to spent; `false` when no such reservation is held (pruned). */
   commit(reservation: BudgetReservation): Promise<boolean>;

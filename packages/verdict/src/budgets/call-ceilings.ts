@@ -11,7 +11,8 @@ export interface CallCeilings {
   /**
    * The most refused proposals (`deny` or `throttle`) one conversation may collect per window: the one that reaches
    * it raises `ToolLoopDetected`, and every later proposal of the conversation is `deny` at `call_ceiling` — an
-   * agent run ends there (`CallCeilingReachedError`).
+   * agent run ends there (`CallCeilingReachedError`). A refusal is counted even when its evidence could not be
+   * written; one shadow mode went on past (`would_deny`) is not. A store that cannot count it fails the call.
    */
   readonly deniedProposals?: number;
   /** The window in seconds, aligned to the epoch. Default: 86,400 (a day). */

@@ -29,7 +29,8 @@ export class InMemoryBudgetStore implements BudgetStore {
     const window = this.windows.get(key) ?? { spent: 0, reserved: 0, endsAt: resetAt.getTime() };
     const used = window.spent + window.reserved + amount;
     if (used > limit) return { reserved: false, remaining: 0, resetAt };
-    this.windows.set(key, { ...window, reserved: window.reserved + amount });
+    // An amount of 0 reads where the window stands: it leaves no empty window behind.
+    if (amount > 0) this.windows.set(key, { ...window, reserved: window.reserved + amount });
     return { reserved: true, remaining: limit - used, resetAt };
   }
 

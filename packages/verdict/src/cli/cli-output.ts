@@ -1,4 +1,4 @@
-import { line } from './output-line.js';
+import { escapedLine, line } from './output-line.js';
 import { printableOutput } from './printable-text.js';
 
 /** Where a command writes: stdout for results, stderr for errors. Swappable in tests. */
@@ -26,12 +26,13 @@ export const processStreams: CliStreams = printableStreams({
 });
 
 /**
- * A plain aligned text table for people; scripts use `--json`. Each cell stays on its row: it is a value of the row's
- * {@link line}, whose line breaks, tabs and other characters that would not print as themselves are escaped (ADR 0154).
+ * A plain aligned text table for people; scripts use `--json`. Each cell stays on its row: it is written as
+ * {@link line} writes a value ({@link escapedLine}), its line breaks, tabs and other characters that would not print
+ * as themselves escaped (ADR 0154).
  */
 export function table(rows: readonly Record<string, string | number>[], columns: readonly string[]): string {
   if (rows.length === 0) return '(none)';
-  const cells = rows.map((row) => Object.fromEntries(columns.map((column) => [column, line`${String(row[column])}`])));
+  const cells = rows.map((row) => Object.fromEntries(columns.map((column) => [column, escapedLine(row[column])])));
   const widths = columns.map((column) => Math.max(column.length, ...cells.map((row) => row[column]!.length)));
   const joined = (cells: readonly string[]) =>
     cells

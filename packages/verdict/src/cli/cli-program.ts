@@ -1,6 +1,7 @@
 import type { DynamicModule, INestApplicationContext, LoggerService, LogLevel, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Command, CommanderError } from 'commander';
+import { escapedLine } from './output-line.js';
 import { printableOutput } from './printable-text.js';
 
 /** A command's implementation, a Nest provider: `params` are its operands, `options` its parsed flags. */
@@ -91,10 +92,23 @@ export function cliProgram(
     .configureOutput({
       writeOut: (text) => process.stdout.write(printableOutput(text)),
       writeErr: (text) => process.stderr.write(printableOutput(text)),
+      outputError: (text, write) => write(usageErrorLine(text)),
     })
     .showHelpAfterError(`(run ${name} --help for usage)`);
   for (const command of spec.commands) add(program, command, provider);
   return program;
+}
+
+/** The line break commander puts before the suggestion it ends a usage error with: `(Did you mean evidence?)`. */
+const SUGGESTION_BREAK = /\n(?=\(Did you mean [^\n]*\?\)$)/;
+
+/**
+ * A usage error commander writes (`error: unknown command '<argv>'`, a line break, maybe a suggestion on a line of its
+ * own), on one line: the suggestion follows the error after a space, and the rest is escaped as `line` escapes a
+ * value, argv's line breaks included, so that no argument can start a line.
+ */
+function usageErrorLine(text: string): string {
+  return `${escapedLine(text.replace(/\n$/, '').replace(SUGGESTION_BREAK, ' '))}\n`;
 }
 
 function add(parent: Command, spec: CliCommandSpec, provider: <T>(type: Type<T>) => Promise<T>): void {

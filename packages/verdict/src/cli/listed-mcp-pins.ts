@@ -150,17 +150,30 @@ export async function reviewMcpServer(
 export const REDACTED = '[redacted]';
 
 /**
- * `message` with every `--header` value replaced by {@link REDACTED}: the whole value and each of its words of four
- * characters or more (a bearer token is quoted without its scheme), each as written, URL-encoded and JSON-escaped (a
- * server that answers with the headers it received as JSON).
+ * `message` with every `--header` value replaced by {@link REDACTED}: the whole value, each of its words and each of
+ * its parts, whatever their length, as written, URL-encoded and JSON-escaped (a server that answers with the headers it
+ * received as JSON). Parts are what the delimiters of HTTP's lists, parameters and cookies (`,` `;` `=`) separate,
+ * quoted or not: a server may quote a token without its scheme, or one cookie's value. Every character of every
+ * occurrence, overlapping ones included, is covered, and each run of covered characters becomes one
+ * {@link REDACTED}: no part of a value is left beside another, and no short word is looked for inside a marker.
  */
 export function redactedHeaderValues(message: string, headers: Readonly<Record<string, string>>): string {
   const secrets = Object.values(headers)
-    .flatMap((value) => [value, ...value.split(/\s+/).filter((word) => word.length >= 4)])
+    .flatMap((value) => {
+      const parts = value.split(/[\s,;=]+/);
+      return [value, ...value.split(/\s+/), ...parts, ...parts.map((part) => part.replace(/^"|"$/g, ''))];
+    })
     .flatMap((secret) => [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])
-    .filter((secret) => secret.length > 0)
-    .sort((a, b) => b.length - a.length);
-  return secrets.reduce((text, secret) => text.split(secret).join(REDACTED), message);
+    .filter((secret) => secret.length > 0);
+  const covered = new Array<boolean>(message.length).fill(false);
+  for (const secret of new Set(secrets))
+    for (let at = message.indexOf(secret); at !== -1; at = message.indexOf(secret, at + 1))
+      covered.fill(true, at, at + secret.length);
+  let text = '';
+  for (let i = 0; i < message.length; i++)
+    if (!covered[i]) text += message[i];
+    else if (i === 0 || !covered[i - 1]) text += REDACTED;
+  return text;
 }
 
 /** The line, with its line break, that says a server's pins were recorded from another URL (`verdict mcp pin|diff`). */

@@ -15,6 +15,11 @@ export type LineValue = string | number | bigint | boolean;
  */
 export function line(template: TemplateStringsArray, ...values: readonly LineValue[]): string {
   let text = template[0]!;
-  for (let i = 0; i < values.length; i++) text += escapedUnprintable(String(values[i])) + template[i + 1]!;
+  for (let i = 0; i < values.length; i++) text += escapedLine(values[i]) + template[i + 1]!;
   return text;
+}
+
+/** `value` as {@link line} writes it: `String(value)` with every character that would not print as itself escaped. */
+export function escapedLine(value: LineValue): string {
+  return escapedUnprintable(String(value));
 }

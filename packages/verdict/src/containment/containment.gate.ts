@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import type { ActionContext } from '../context/action-context.js';
-import { actorFingerprint, tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
+import { tenantFingerprintOf } from '../context/actor-key.js';
 import { Decision } from '../decisions/decision.js';
 import { Stage } from '../decisions/stage.js';
 import { KILL_SWITCH_OPTIONS, type KillSwitchOptions } from './kill-switch-options.interface.js';
 import type { Containment, ContainmentKey } from './containment.js';
 import { DEFAULT_CONTAINMENT_CACHE_TTL_MS } from './containment-options.interface.js';
 import { ContainmentScope } from './containment-scope.js';
+import { containedActorFingerprint } from './contained-actor.js';
 
 interface Snapshot {
   readonly readAt: number;
@@ -31,7 +32,7 @@ export class ContainmentGate {
   async check(capability: string, context: ActionContext): Promise<Decision | null> {
     if (this.options.containment === undefined) return null;
     // Derived on every call, engaged switches or not: an actor without a usable key is a wiring fault now, not in an incident.
-    const actor = actorFingerprint(context, moduleActorKey(this.options));
+    const actor = containedActorFingerprint(context, this.options);
     const tenant = tenantFingerprintOf(context);
     return this.checkKeys([
       { scope: ContainmentScope.Capability, subject: capability },

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { ActionContext } from '../context/action-context.js';
-import { actorFingerprint, tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
+import { tenantFingerprintOf } from '../context/actor-key.js';
 import type { Decision } from '../decisions/decision.js';
 import { CapabilityDenied } from '../events/capability-denied.event.js';
 import { emitSafely } from '../events/emit-safely.js';
@@ -9,10 +9,11 @@ import { KILL_SWITCH_OPTIONS, type KillSwitchOptions } from './kill-switch-optio
 import type { ContainmentKey } from './containment.js';
 import { ContainmentGate } from './containment.gate.js';
 import { ContainmentScope } from './containment-scope.js';
+import { containedActorFingerprint } from './contained-actor.js';
 
 /** Who asked for the proposal a human decides, fingerprinted as the containment store keys them. */
 export interface ContainedRequester {
-  /** `sha256(actorKeyText(key))` of the requester's actor key, `null` when it is not known. */
+  /** The requester's {@link containedActorFingerprint} (the module's `actorKey`), `null` when it is not known. */
   readonly actorFingerprint: string | null;
   /** `sha256(tenant)`, `null` for no tenant (or not known). */
   readonly tenantFingerprint: string | null;
@@ -56,7 +57,7 @@ export class DecisionContainment {
    */
   async isDeciderContained(decider: ActionContext): Promise<boolean> {
     if (this.options.containment === undefined) return false;
-    const actor = actorFingerprint(decider, moduleActorKey(this.options));
+    const actor = containedActorFingerprint(decider, this.options);
     return (await this.gate.checkKeys([{ scope: ContainmentScope.Actor, subject: actor }])) !== null;
   }
 
@@ -71,7 +72,7 @@ export class DecisionContainment {
         decision.capability,
         refusal.stage,
         correlationId,
-        decider === undefined ? null : actorFingerprint(decider, moduleActorKey(this.options)),
+        decider === undefined ? null : containedActorFingerprint(decider, this.options),
         decider === undefined ? null : tenantFingerprintOf(decider),
         occurredAt,
       ),
@@ -84,7 +85,7 @@ export class DecisionContainment {
       if (subject !== null && subject !== undefined) keys.push({ scope, subject });
     };
     // Derived whether or not a switch is engaged: a decider without a usable actor key is a wiring fault now.
-    if (decider !== undefined) add(ContainmentScope.Actor, actorFingerprint(decider, moduleActorKey(this.options)));
+    if (decider !== undefined) add(ContainmentScope.Actor, containedActorFingerprint(decider, this.options));
     if (verdict === 'reject') return keys;
     add(ContainmentScope.Capability, capability);
     if (decider !== undefined) add(ContainmentScope.Tenant, tenantFingerprintOf(decider));

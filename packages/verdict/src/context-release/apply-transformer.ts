@@ -4,6 +4,7 @@ import { isPlainObject } from '../shared/is-plain-object.js';
 import type { ContextTransformer, ReleaseFacts } from './context-transformer.interface.js';
 import { InvalidReleaseRequestError } from './invalid-release-request.error.js';
 import { payloadPaths } from './payload-paths.js';
+import { maskedPath } from './release-path.js';
 
 /** A transformer's result: the new payload, how many paths it changed and their shapes, or a refusal because it added paths. */
 export type TransformOutcome =
@@ -20,7 +21,7 @@ export type TransformOutcome =
  * must be a path the input already had (a leaf, or a container it collapsed). Changed, collapsed and
  * removed paths are reported as changed.
  *
- * @throws NonCanonicalValueError when the result is not plain JSON.
+ * @throws NonCanonicalValueError when the result is not plain JSON, naming where with every key written `*`.
  * @throws InvalidReleaseRequestError when the result is not a plain object.
  */
 export async function applyTransformer(
@@ -32,7 +33,8 @@ export async function applyTransformer(
   const result: unknown = await transformer.transform(JSON.parse(JSON.stringify(payload)) as JsonObject, facts);
   if (!isPlainObject(result))
     throw new InvalidReleaseRequestError(`The context transformer "${transformer.name}" must return a plain object.`);
-  assertCanonicalJson(result);
+  // Its keys can be data (a map keyed by e-mail addresses): an error names where by position, every key written `*`.
+  assertCanonicalJson(result, (trail) => maskedPath(trail));
   const before = payloadPaths(payload);
   const after = payloadPaths(result);
   const changed = new Map<string, string>();

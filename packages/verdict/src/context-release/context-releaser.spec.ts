@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { ContextReleaseDenied } from '../events/context-release-denied.event.js';
 import { SensitiveDataRedacted } from '../events/sensitive-data-redacted.event.js';
+import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
 import { InMemoryEvidenceRecorder } from '../evidence/in-memory-evidence-recorder.js';
 import type { ReleaseRecord } from '../evidence/release-record.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
@@ -596,6 +597,68 @@ describe('ContextReleaser', () => {
       const shared = base().only(['first_name']);
       await shared.redact(['first_name']).to(local);
       expect((await shared.to(local)).payload).toEqual({ first_name: 'Ada' });
+    });
+  });
+
+  describe('a released value that is not plain JSON', () => {
+    // A map keyed by e-mail addresses: its keys are data, and an application fault's error reaches logs.
+    const email = 'ada.lovelace@example.org';
+    const contacts = () => ({ first_name: 'Ada', contacts: { [email]: { since: new Date(0), note: 'met at RI' } } });
+
+    /** The error a release rejects with, and all of it that a log prints. */
+    async function failure(release: Promise<unknown>) {
+      const error = await release.then(
+        () => {
+          throw new Error('released');
+        },
+        (rejection: unknown) => rejection,
+      );
+      expect(error).toBeInstanceOf(NonCanonicalValueError);
+      const { message, path, problem, context, stack } = error as NonCanonicalValueError;
+      return {
+        error: error as NonCanonicalValueError,
+        logged: JSON.stringify({ message, path, problem, context, stack }),
+      };
+    }
+
+    it.each([
+      ['an allowlist wildcard', ['contacts.*.since'], '$.contacts.*.since'],
+      ['a released subtree', ['contacts'], '$.contacts.*.*'],
+    ])('attack: reached by %s under a key that is data, its error names where without the key', async (_, only, at) => {
+      const { base, recorder } = setup();
+      const { error, logged } = await failure(base(contacts()).only(only).to(local));
+      expect(logged).not.toContain('lovelace');
+      expect(error.path).toBe(at);
+      expect(recorder.releases()).toHaveLength(0);
+    });
+
+    it("attack: in a transformer's result under a key that is data, its error names where without the key", async () => {
+      const { base, recorder } = setup();
+      const byEmail: ContextTransformer = {
+        name: 'by-email',
+        transform: (payload) => ({ ...payload, [email]: Number.NaN }),
+      };
+      const { error, logged } = await failure(base().only(['first_name']).transform(byEmail).to(local));
+      expect(logged).not.toContain('lovelace');
+      expect(error.path).toBe('$.*');
+      expect(recorder.releases()).toHaveLength(0);
+    });
+
+    it('control: the error says what is wrong and where, with the keys and positions the allowlist names', async () => {
+      const { base } = setup();
+      const orders = {
+        orders: [
+          { number: 'A-1', placed: '2030-01-01' },
+          { number: 'A-2', placed: new Date(0) },
+        ],
+      };
+      const { error } = await failure(base(orders).only(['orders.*.placed']).to(local));
+      expect(error).toMatchObject({
+        code: 'VERDICT_NON_CANONICAL_VALUE',
+        path: '$.orders.1.placed',
+        problem: 'Date instance is not a plain object',
+      });
+      expect(error.message).toMatch(/^\$\.orders\.1\.placed: Date instance is not a plain object\. /);
     });
   });
 

@@ -324,9 +324,12 @@ interface Written {
   readonly placeholders: ReadonlySet<string>;
 }
 
-/** Visits every key and string of a JSON value with its path (array positions as numbers; a key's path ends with it). */
+/**
+ * Visits every key and string below a JSON container (the root itself is never visited) with its path: array positions
+ * as numbers, a key's path ending with it.
+ */
 function walkText(
-  value: unknown,
+  value: object,
   visit: (text: string, at: readonly (string | number)[], isKey: boolean) => void,
 ): void {
   walkPaths(value, (node, at) => {
@@ -340,7 +343,7 @@ function walkText(
  * The placeholders of `written` that the projected payload spells anywhere scanning did not write them: a key, an
  * unscanned string, a scanned string in which nothing was found. That text is the input's: it must never restore.
  */
-function spelledElsewhere(payload: unknown, written: readonly Written[]): Set<string> {
+function spelledElsewhere(payload: object, written: readonly Written[]): Set<string> {
   const issued = new Set(written.flatMap(({ placeholders }) => [...placeholders]));
   const writtenAt = new Set(written.map(({ at }) => JSON.stringify(at)));
   const spelled = new Set<string>();

@@ -4,7 +4,7 @@ import { isPlainObject } from '../shared/is-plain-object.js';
 import { DEFAULT_REDACTION } from './detectors/redact-text.js';
 import { InvalidReleaseRequestError } from './invalid-release-request.error.js';
 import { PathShapes, type PathShape } from './path-shapes.js';
-import { FORBIDDEN_KEYS, type ReleasePath, WILDCARD, renderPath } from './release-path.js';
+import { FORBIDDEN_KEYS, type ReleasePath, WILDCARD, maskedPath } from './release-path.js';
 
 /** What to release and how to scrub it; redaction and scan paths address positions in the source payload. */
 export interface ProjectionRules {
@@ -169,7 +169,7 @@ class ProjectionRun {
   scannedCount = 0;
   dataKeyLabel: string | undefined;
   canonicalOrder = true;
-  /** The path in the released payload, for error messages. */
+  /** The path in the released payload (array positions as released), for `scrub` and error messages. */
   private readonly outPath: Array<string | number> = [];
   private readonly ancestors = new Set<object>();
 
@@ -393,8 +393,10 @@ class ProjectionRun {
     return forbidden ? keys.filter((key) => !FORBIDDEN_KEYS.has(key)) : keys;
   }
 
+  /** Throws {@link NonCanonicalValueError} where the run stands, every key the allowlist does not spell written `*`. */
   private fail(problem: string): never {
-    throw new NonCanonicalValueError(`$.${renderPath(this.outPath.map(String))}`, problem);
+    const spelled = new Set(this.rules.only.flatMap((path) => path.segments));
+    throw new NonCanonicalValueError(maskedPath(this.outPath, spelled), problem);
   }
 }
 

@@ -74,3 +74,15 @@ export function canOverlap(a: ReleasePath, b: ReleasePath): boolean {
 export function renderPath(segments: readonly string[]): string {
   return segments.map((segment) => segment.replace(/[\\.]/g, (c) => `\\${c}`)).join('.');
 }
+
+/**
+ * Where a value of a released payload lies, as an error names it (`$.orders.3.*`): array positions as they are, an
+ * object key as it is only when `spelled` holds it (a segment the release's own paths write), any other key as
+ * {@link WILDCARD}. A payload's keys can be data (a map keyed by e-mail addresses), and errors reach logs.
+ */
+export function maskedPath(at: readonly (string | number)[], spelled: ReadonlySet<string> = new Set()): string {
+  return renderPath([
+    '$',
+    ...at.map((step) => (typeof step === 'string' && !spelled.has(step) ? WILDCARD : String(step))),
+  ]);
+}

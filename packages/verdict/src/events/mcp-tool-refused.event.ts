@@ -4,8 +4,8 @@ import type { McpPinStatus } from '../mcp/mcp-tool-pin.js';
  * Emitted (through @nestjs/event-emitter, event name {@link McpToolRefused.event}) when a tool an MCP server lists
  * is not handed to the agent: never pinned, its description or input schema is no longer the pinned one (a rug
  * pull), or its definition cannot be fingerprinted (`unpinnable`). Carries the server's and the tool's names and
- * fingerprints, never the description text. The tool stays refused until an operator
- * reviews it and re-pins it (`verdict mcp diff`, `verdict mcp pin`).
+ * fingerprints, never the description text, nor a tool name outside MCP's tool-name rule. The tool stays refused
+ * until an operator reviews it and re-pins it (`verdict mcp diff`, `verdict mcp pin`).
  */
 export class McpToolRefused {
   static readonly event = 'verdict.mcp_tool_refused';
@@ -13,6 +13,10 @@ export class McpToolRefused {
   constructor(
     /** The server's name, as the application named it (`mcp:<server>`). */
     readonly server: string,
+    /**
+     * The tool's name as the server lists it when it keeps MCP's tool-name rule (`[A-Za-z0-9_.-]`, 1 to 128
+     * characters), otherwise `unknown:<sha256(JCS(name))>`: the server's text never reaches an application's logs.
+     */
     readonly tool: string,
     readonly status: Exclude<McpPinStatus, 'pinned'>,
     /** `sha256(JCS(description))` of the pinned tool, `null` for a tool never pinned. */

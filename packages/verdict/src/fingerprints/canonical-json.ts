@@ -11,8 +11,12 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export const MAX_CANONICAL_DEPTH = 128;
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-/** The JSONPath-like path of the keys and indexes walked so far: built only for an error message. */
-const pathOf = (trail: ReadonlyArray<string | number>): string =>
+
+/** How an error names where a value lies, from the keys and indexes walked to it: built only for an error message. */
+export type PathNaming = (trail: ReadonlyArray<string | number>) => string;
+
+/** The JSONPath-like path of the keys and indexes walked so far: `$.items[2].at`. */
+const keyPath: PathNaming = (trail) =>
   trail.reduce<string>(
     (path, step) =>
       typeof step === 'number'
@@ -29,16 +33,21 @@ const isWellFormed: (value: string) => boolean =
     ? (value) => (value as string & { isWellFormed(): boolean }).isWellFormed()
     : (value) => !LONE_SURROGATE.test(value);
 
-function assertString(value: string, trail: ReadonlyArray<string | number>): void {
+function assertString(value: string, trail: ReadonlyArray<string | number>, pathOf: PathNaming): void {
   if (!isWellFormed(value)) throw new NonCanonicalValueError(pathOf(trail), 'string contains a lone surrogate');
 }
 
-function assertJson(value: unknown, trail: Array<string | number>, ancestors: Set<object>): asserts value is JsonValue {
+function assertJson(
+  value: unknown,
+  trail: Array<string | number>,
+  ancestors: Set<object>,
+  pathOf: PathNaming,
+): asserts value is JsonValue {
   switch (typeof value) {
     case 'boolean':
       return;
     case 'string':
-      return assertString(value, trail);
+      return assertString(value, trail, pathOf);
     case 'number':
       if (!Number.isFinite(value)) throw new NonCanonicalValueError(pathOf(trail), `${value} is not a finite number`);
       return;
@@ -56,7 +65,7 @@ function assertJson(value: unknown, trail: Array<string | number>, ancestors: Se
     for (let i = 0; i < value.length; i++) {
       trail.push(i);
       if (!(i in value)) throw new NonCanonicalValueError(pathOf(trail), 'sparse array hole');
-      assertJson(value[i], trail, ancestors);
+      assertJson(value[i], trail, ancestors, pathOf);
       trail.pop();
     }
   } else {
@@ -71,17 +80,20 @@ function assertJson(value: unknown, trail: Array<string | number>, ancestors: Se
     for (const key of Object.keys(value)) {
       trail.push(key);
       if (FORBIDDEN_KEYS.has(key)) throw new NonCanonicalValueError(pathOf(trail), `key "${key}" is refused`);
-      assertString(key, trail);
-      assertJson((value as Record<string, unknown>)[key], trail, ancestors);
+      assertString(key, trail, pathOf);
+      assertJson((value as Record<string, unknown>)[key], trail, ancestors, pathOf);
       trail.pop();
     }
   }
   ancestors.delete(value);
 }
 
-/** Asserts that `value` is plain JSON as ADR 0002 defines it; throws {@link NonCanonicalValueError} naming the path. */
-export function assertCanonicalJson(value: unknown): asserts value is JsonValue {
-  assertJson(value, [], new Set());
+/**
+ * Asserts that `value` is plain JSON as ADR 0002 defines it; throws {@link NonCanonicalValueError} naming the path as
+ * `pathOf` writes it (default: `$.items[2].at`).
+ */
+export function assertCanonicalJson(value: unknown, pathOf: PathNaming = keyPath): asserts value is JsonValue {
+  assertJson(value, [], new Set(), pathOf);
 }
 
 /** Whether `value` is plain JSON as ADR 0002 defines it (never throws for bad input). */

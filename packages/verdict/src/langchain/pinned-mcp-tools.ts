@@ -5,6 +5,7 @@ import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
 import { McpToolRefused } from '../events/mcp-tool-refused.event.js';
 import type { JsonObject } from '../fingerprints/json-value.js';
 import { pinFingerprint } from '../mcp/pin-fingerprint.js';
+import { recordedMcpToolName } from '../mcp/mcp-tool-name.js';
 import { ProvenanceSource } from '../provenance/provenance-source.js';
 import { type McpPinStatus, McpPinStatus as Status, type McpToolPin, pinOf, pinStatus } from '../mcp/mcp-tool-pin.js';
 import type { VerdictTools } from './verdict-tools.js';
@@ -114,7 +115,7 @@ export function pinnedMcpTools(
       McpToolRefused.event,
       new McpToolRefused(
         server,
-        tool.name,
+        recordedMcpToolName(tool.name),
         status,
         pinned?.descriptionFingerprint ?? null,
         pin === Status.Unpinnable ? pinFingerprint(tool.description ?? '') : pin.descriptionFingerprint,

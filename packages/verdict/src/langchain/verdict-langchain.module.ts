@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { ModelInputGuards } from './model-input-guards.js';
 import { VerdictTools } from './verdict-tools.js';
 import { ProvenanceTrackers } from './provenance-trackers.js';
-import { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { provenanceLabelsProvider } from '../provenance/provenance-labels.provider.js';
 import { QuarantinedReaders } from './quarantined-readers.js';
 import { PlanModes } from './plan-modes.js';
 import { ApprovalBatches } from './approval-batches.js';
@@ -26,7 +26,7 @@ const mechanisms = [
  * \@Module({ imports: [VerdictModule.forRoot(options), VerdictLangChainModule] })
  */
 @Module({
-  providers: [...mechanisms, { provide: ProvenanceLabels, useFactory: () => new ProvenanceLabels() }],
+  providers: [...mechanisms, provenanceLabelsProvider],
   exports: mechanisms,
 })
 export class VerdictLangChainModule {}

@@ -4,6 +4,7 @@ import type { CapabilityDefinition } from '../capabilities/capability-definition
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { type McpInputSchema, mcpInputSchema } from './mcp-input-schema.js';
+import { MCP_TOOL_NAME } from './mcp-tool-name.js';
 import { VERDICT_MCP_OPTIONS, type VerdictMcpOptions } from './verdict-mcp-options.interface.js';
 
 /** An exposed capability, as MCP clients see it. */
@@ -13,9 +14,6 @@ export interface McpTool {
   readonly inputSchema: McpInputSchema;
   readonly definition: CapabilityDefinition;
 }
-
-/** MCP's tool-name rule (letters, digits, `_`, `-`, `.`; 1 to 128). */
-const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /**
  * The capabilities the application exposes as MCP tools, checked at boot (each known, with an executor, an
@@ -69,7 +67,7 @@ export class McpToolCatalog implements OnApplicationBootstrap {
           `MCP tool "${name}" names capability "${capability}", which has no executor (${definition.declaredAt}).`,
           { capability },
         );
-      if (!TOOL_NAME.test(name) || tools.has(name))
+      if (!MCP_TOOL_NAME.test(name) || tools.has(name))
         throw new VerdictConfigurationError(
           `MCP tool name "${name}" is ${tools.has(name) ? 'used twice' : 'not a valid MCP tool name (letters, digits, _, -, .; at most 128)'}.`,
           { capability },

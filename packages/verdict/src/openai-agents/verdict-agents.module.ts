@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { provenanceLabelsProvider } from '../provenance/provenance-labels.provider.js';
 import { RuntimeProvenance } from '../runtimes/runtime-provenance.js';
 import { AgentsModelInputGuards } from './agents-model-input-guards.js';
 import { AgentsProvenanceTrackers } from './agents-provenance-trackers.js';
@@ -18,7 +18,7 @@ import { VerdictAgentsTools } from './verdict-agents-tools.js';
     AgentsProvenanceTrackers,
     AgentsModelInputGuards,
     RuntimeProvenance,
-    { provide: ProvenanceLabels, useFactory: () => new ProvenanceLabels() },
+    provenanceLabelsProvider,
   ],
   exports: [VerdictAgentsTools, AgentsProvenanceTrackers, AgentsModelInputGuards],
 })

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { ApprovalPhase } from '../approvals/approval-phase.js';
 import type { ReceiptKey } from '../approvals/approval-receipt-store.interface.js';
@@ -439,23 +439,39 @@ export class VerdictPipeline {
     const lane = configuredReviewLane(this.options);
     const now = this.clock();
     const provenance = await handOverToApprover(this.contents, run.provenance, this.clock);
-    return parkForReview({ lane, definition, envelope, target, now, trail, approved, approvedWhenQueued, provenance });
+    return parkForReview({
+      ...{ lane, definition, envelope, target, now, trail, approved, approvedWhenQueued, provenance },
+      killSwitches: this.options,
+    });
   }
 
-  /** One run of an entry mode: its evidence written when its steps end, in one `execute_tool` span. */
+  /**
+   * One run of an entry mode: its evidence written when its steps end, in one `execute_tool` span; then a refusal is
+   * counted toward its conversation's call ceilings (docs/budgets.md), even when that evidence could not be written.
+   */
   private run<R extends ExecutionResult<unknown>>(
     proposal: Proposal,
     mode: RunMode,
     steps: (run: PipelineRun) => Promise<R>,
   ): Promise<R> {
     const run = PipelineRun.begin(this.setting, proposal, mode);
-    const result = withToolCallSpan(run.subject, () => run.conclude(() => steps(run)));
     if (!this.ceilings.configured || mode.toolKind === ToolKind.Evaluation || mode.deferred !== undefined)
-      return result;
-    return result.then(async (answered) => {
-      await this.countRefusal(run, answered);
-      return answered;
-    });
+      return withToolCallSpan(run.subject, () => run.conclude(() => steps(run)));
+    // What the steps answered, kept for when the run's last evidence write then fails.
+    let answered: R | undefined;
+    const result = withToolCallSpan(run.subject, () => run.conclude(async () => (answered = await steps(run))));
+    return result.then(
+      // A store that cannot count the refusal fails the call: an uncounted refusal is never answered as if counted.
+      async (answer) => {
+        await this.countRefusal(run, answer);
+        return answer;
+      },
+      // A refusal still counts when its evidence could not be written; that fault, not the count's, is the answer.
+      async (fault: unknown) => {
+        if (answered !== undefined) await this.countRefusal(run, answered).catch(logUncounted(run));
+        throw fault;
+      },
+    );
   }
 
   /** After a refused run: count the refusal in its conversation; `ToolLoopDetected` when it stopped it. */
@@ -473,6 +489,15 @@ export class VerdictPipeline {
       stopped.refusals,
     );
   }
+}
+
+/** Logs a refusal's count that failed while another fault already answers the run. */
+function logUncounted({ trail }: PipelineRun): (error: unknown) => void {
+  return (error) =>
+    new Logger('Verdict').error(
+      `Could not count a refused proposal toward its conversation's call ceilings (${trail.capability})`,
+      error,
+    );
 }
 
 /**

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import type { ActionContext } from '../context/action-context.js';
 import { Trust } from '../context-release/trust.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { contentRecord } from './content-record.js';
@@ -12,6 +10,7 @@ import { calledToolSource, ProvenanceSource, ProvenanceSourceKind } from './prov
 import type { ProvenanceWindow } from './provenance-window.js';
 import { carryAnswer, enclosingToolCallWindow } from './provenance-scope.js';
 import { asDelegated, CALLER, isDelegatedInput } from './vouching-content.js';
+import { SAID } from './provenance-labels.js';
 import type { ProvenanceTrackerWiring } from './provenance-tracker-wiring.js';
 
 /** Human messages in an agent's input that nobody labelled: restored history, or text the tracker forgot. */
@@ -21,20 +20,8 @@ const UNOBSERVED_ANSWER = ProvenanceSource.agent('unobserved');
 const PRINCIPAL = ProvenanceSource.user('principal');
 /** The application's own instructions: an agent's system prompt. */
 export const APPLICATION_PROMPT = ProvenanceSource.application('system-prompt');
-/** What a principal or their agents said: remembered for that principal alone ({@link ContextLabeller.remember}). */
-const SAID: ReadonlySet<string> = new Set([ProvenanceSourceKind.User, ProvenanceSourceKind.Agent]);
 /** Sources whose labels say who wrote a text (a principal, a model), never what a tool returned. */
 const SPOKEN: ReadonlySet<string> = new Set([...SAID, ProvenanceSourceKind.Unobserved]);
-
-/** The keys of actors without a stable key, one per action context ({@link keylessPrincipal}). */
-const keyless = new WeakMap<ActionContext, string>();
-
-/** A key no principal key can be (those are JSON arrays of fingerprints), for one action context alone. */
-function keylessPrincipal(context: ActionContext): string {
-  let key = keyless.get(context);
-  if (key === undefined) keyless.set(context, (key = `context:${randomUUID()}`));
-  return key;
-}
 
 /**
  * {@link ContextLabeller.proposedCall}'s answers, by the window a call was proposed in (which belongs to one module)
@@ -315,23 +302,18 @@ export class ContextLabeller {
 
   /**
    * Remembers labels (and derivation edges) of a text; fresh labels and the edges go to the ledger. What a principal
-   * said — what they typed, what their agents answered — is remembered for the current principal alone: the same
-   * text in another principal's window (their history, a tool result) is not theirs.
+   * said — what they typed, what their agents answered — and every trusted label given in a principal's action
+   * context are remembered for that principal alone ({@link ProvenanceLabels}): the same text in another principal's
+   * window (their history, a tool result) is neither theirs nor vouched for.
    */
   async remember(
     text: string,
     items: readonly LabelledContent[],
     edges: readonly ProvenanceRecord[] = [],
   ): Promise<readonly LabelledContent[]> {
-    const principal = this.principal();
     const labels = this.wiring.labels;
-    const before = labels.recall(text, principal) ?? [];
-    const own = (item: LabelledContent) => SAID.has(item.label.source.kind);
-    labels.remember(
-      text,
-      items.filter((item) => !own(item)),
-    );
-    const merged = labels.remember(text, items.filter(own), principal);
+    const before = labels.recall(text) ?? [];
+    const merged = labels.remember(text, items);
     const fresh = merged.filter((item) => !before.includes(item));
     const now = this.wiring.clock();
     const records = [...fresh.map((item) => contentRecord(item, ProvenanceRecordKind.Label, now)), ...edges];
@@ -341,19 +323,9 @@ export class ContextLabeller {
 
   /** The labels the module remembers for a text, as the current principal meets it. */
   private recall(text: string): readonly LabelledContent[] | undefined {
-    const recalled = this.wiring.labels.recall(text, this.principal());
+    const recalled = this.wiring.labels.recall(text);
     // In a sub-agent, its input vouches through the window of the tool call it runs in (ADR 0146).
     return recalled === undefined ? undefined : asDelegated(recalled, text, enclosingToolCallWindow());
-  }
-
-  /**
-   * The current principal's key; `undefined` outside any action context (everything is shared there). An actor
-   * without a stable key is keyed by its action context: what it types is its own in the run it typed it in, and
-   * vouches in no other (another request's context, another actor's).
-   */
-  private principal(): string | undefined {
-    const context = this.wiring.context();
-    return context === undefined ? undefined : (this.wiring.principal(context) ?? keylessPrincipal(context));
   }
 
   /** An unbound tool's result is untrusted unless the application named the tool in `trustedTools`. */

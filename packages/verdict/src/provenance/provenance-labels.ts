@@ -1,11 +1,19 @@
+import { Trust } from '../context-release/trust.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { rememberBounded } from '../shared/remember-bounded.js';
 import { withoutPassages } from './extraction-passages.js';
 import type { LabelledContent } from './labelled-content.js';
+import { ProvenanceSourceKind } from './provenance-source.js';
 import type { ProvenanceWindow } from './provenance-window.js';
 
-/** Default number of remembered texts and windows: 10,000 each, oldest forgotten first. */
+/**
+ * Default number of entries each memory of {@link ProvenanceLabels} keeps — labelled texts, each principal's labels,
+ * windows, results, kept windows, tool names: 10,000 each, every memory bounded on its own, oldest forgotten first.
+ */
 export const DEFAULT_PROVENANCE_CAPACITY = 10_000;
+
+/** Sources of what a principal or their agents said: whatever its trust, that principal's alone. */
+export const SAID: ReadonlySet<string> = new Set([ProvenanceSourceKind.User, ProvenanceSourceKind.Agent]);
 
 /**
  * What the provenance trackers of one process remember: the labels of every text that entered an agent's
@@ -14,10 +22,19 @@ export const DEFAULT_PROVENANCE_CAPACITY = 10_000;
  * again, and no other principal's run can leave it), and the labels of each bound tool's result (AI SDK, OpenAI
  * Agents) or quarantined extraction's (LangChain) by the same key (another principal's tool returning the same text never finds them), what the agents
  * run inside each of the application's own tools answered from untrusted content, and the window of each conversation a
- * provider keeps, by principal. In process memory, bounded: a forgotten window is unobserved, which the provenance
- * stage treats as untrusted.
+ * provider keeps, by principal. In process memory, each memory bounded on its own (filling one forgets nothing of
+ * another): a forgotten window is unobserved, which the provenance stage treats as untrusted, and a forgotten trusted
+ * label vouches for nothing.
+ *
+ * A label is remembered for the principal of the action context it was given in ({@link labelPrincipal}) when it
+ * can vouch there — it is trusted (a principal's message, a trusted result, a text the application or its guard
+ * vouched for in that context) — or when that principal or their agents said the text: in another principal's
+ * window the same text is not vouched for, nor theirs. An untrusted label of any other source is everyone's (a text
+ * seen untrusted anywhere is untrusted content everywhere), and so is every label given outside any action context:
+ * the application's own, registered at boot.
  */
 export class ProvenanceLabels {
+  /** Everyone's labels, by text. */
   private readonly texts = new Map<string, readonly LabelledContent[]>();
   /** Labels remembered for one principal only, by principal and text. */
   private readonly own = new Map<string, readonly LabelledContent[]>();
@@ -32,13 +49,22 @@ export class ProvenanceLabels {
   /** The tool names the OpenAI Agents runtime offered its models as handoffs. */
   private readonly handoffs = new Map<string, true>();
 
-  constructor(private readonly capacity = DEFAULT_PROVENANCE_CAPACITY) {}
+  /**
+   * @param capacity the bound of each memory.
+   * @param principal the principal labels given now are remembered for ({@link labelPrincipal}); `undefined`
+   *   outside any action context. Default: none, so every label is everyone's — what the runtime modules never
+   *   construct: theirs is the current action context's principal.
+   */
+  constructor(
+    private readonly capacity = DEFAULT_PROVENANCE_CAPACITY,
+    private readonly principal: () => string | undefined = () => undefined,
+  ) {}
 
   /**
-   * The labelled items remembered for exactly this text: every principal's, and with `principal`, also those
-   * remembered for that principal alone.
+   * The labelled items remembered for exactly this text, as the current principal meets it: everyone's, and those
+   * remembered for that principal alone. `principal` names another principal than the current one.
    */
-  recall(text: string, principal?: string): readonly LabelledContent[] | undefined {
+  recall(text: string, principal: string | undefined = this.principal()): readonly LabelledContent[] | undefined {
     const key = fingerprintString(text);
     const shared = this.texts.get(key);
     const own = principal === undefined ? undefined : this.own.get(ownKey(principal, key));
@@ -47,18 +73,36 @@ export class ProvenanceLabels {
   }
 
   /**
-   * Remembers labelled items for a text — for every principal who meets the same text, or with `principal` for that
-   * principal alone; a text seen under several labels keeps them all. An extracted value's item is kept without its
-   * source passages (`withoutPassages`): they are its extraction's own.
+   * Remembers labelled items for a text: for the current principal alone those that vouch or were said
+   * ({@link ProvenanceLabels}), for everyone the others; a text seen under several labels keeps them all. An
+   * extracted value's item is kept without its source passages (`withoutPassages`): they are its extraction's own.
+   * Answers the labels the principal now recalls for the text. `principal` names another principal than the current
+   * one.
    */
-  remember(text: string, items: readonly LabelledContent[], principal?: string): readonly LabelledContent[] {
+  remember(
+    text: string,
+    items: readonly LabelledContent[],
+    principal: string | undefined = this.principal(),
+  ): readonly LabelledContent[] {
     const textKey = fingerprintString(text);
-    const [memory, key] = principal === undefined ? [this.texts, textKey] : [this.own, ownKey(principal, textKey)];
+    const theirs = (item: LabelledContent) => item.label.trust !== Trust.Untrusted || SAID.has(item.label.source.kind);
+    if (principal === undefined) this.add(this.texts, textKey, items);
+    else {
+      this.add(
+        this.texts,
+        textKey,
+        items.filter((item) => !theirs(item)),
+      );
+      this.add(this.own, ownKey(principal, textKey), items.filter(theirs));
+    }
+    return this.recall(text, principal) ?? [];
+  }
+
+  private add(memory: Map<string, readonly LabelledContent[]>, key: string, items: readonly LabelledContent[]): void {
     const known = memory.get(key) ?? [];
     const fresh = items.filter((item) => !known.some((k) => sameLabel(k, item))).map(withoutPassages);
     // Nothing to remember leaves no entry: an empty one would say the text has no label at all.
     if (fresh.length > 0) rememberBounded(memory, key, [...known, ...fresh], this.capacity);
-    return this.recall(text, principal) ?? [];
   }
 
   /** Notes tool names a runtime offered its model. */

@@ -1,7 +1,8 @@
 import type { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import type { ActionContext } from '../context/action-context.js';
 import type { ActionContextStore } from '../context/action-context.store.js';
-import { type ActorKey, principalKeyOf } from '../context/actor-key.js';
+import type { ActorKey } from '../context/actor-key.js';
+import { stablePrincipalKey } from './label-principal.js';
 import type { ProvenanceLabels } from './provenance-labels.js';
 import type { ProvenanceLedger } from './provenance-ledger.interface.js';
 import type { ProvenanceStageOptions } from './provenance-stage-options.interface.js';
@@ -36,14 +37,8 @@ export function provenanceTrackerWiring(
   return {
     labels,
     context: () => contexts.current(),
-    principal: (context) => {
-      try {
-        return principalKeyOf(context, actorKey);
-      } catch {
-        // An actor without a stable key has no windows of its own: its calls are unobserved, never another's.
-        return undefined;
-      }
-    },
+    // An actor without a stable key has no windows of its own: its calls are unobserved, never another's.
+    principal: (context) => stablePrincipalKey(context, actorKey),
     resultProvenance: (capability) => registry.find(capability)?.provenance?.results,
     ledger: options.provenance?.ledger,
     clock: options.clock ?? (() => new Date()),

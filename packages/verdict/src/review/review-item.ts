@@ -25,6 +25,13 @@ export interface ReviewItem {
   readonly principalFingerprint: string;
   /** `actorKey(actor)` of the requester: what the application's `rehydrate` hook looks the actor up by. */
   readonly requesterKey: JsonValue;
+  /**
+   * The requester's actor as kill switches name it (`containedActorFingerprint`: sha256 of the module's `actorKey`,
+   * which may differ from {@link requesterKey}): what an approval's requester switch is checked by. `null` when
+   * parked without `containment` configured; absent from a store that does not keep it. Either way a reviewer's
+   * approval checks `sha256(requesterKey)` instead (the worker's run is still refused at step 0).
+   */
+  readonly requesterActorFingerprint?: string | null;
   readonly tenant: string | null;
   /** `context.metadata.conversationId` of the request, `null` when it had none: where to tell the user. */
   readonly conversationId: string | number | null;

@@ -21,6 +21,8 @@ import { claimBindingFingerprint } from '../execution-claims/execution-claim.gat
 import { validateArguments } from '../capabilities/argument-validator.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
+import { containedActorFingerprint } from '../containment/contained-actor.js';
+import type { KillSwitchOptions } from '../containment/kill-switch-options.interface.js';
 
 /** A pipeline run on a worker: the approved item it re-runs. */
 export interface DeferredRun {
@@ -58,6 +60,8 @@ export interface ParkRequest {
   readonly approvedWhenQueued?: boolean;
   /** What the reviewer is shown of the proposal's provenance, stored with the item. */
   readonly provenance?: ApproverProvenance | null;
+  /** The module's options: the requester is stored as its actor kill switch names it, when `containment` is configured. */
+  readonly killSwitches: KillSwitchOptions;
 }
 
 /**
@@ -67,7 +71,7 @@ export interface ParkRequest {
  * expired or settled → `deny`. Returns the decision and the item.
  */
 export async function parkForReview(request: ParkRequest): Promise<{ decision: Decision; item: ReviewItem }> {
-  const { lane, definition, envelope, target, now, trail } = request;
+  const { lane, definition, envelope, target, now, trail, killSwitches } = request;
   const policy = definition.requiresReview;
   const binding = reviewBinding(definition, envelope, target, lane, request.approvedWhenQueued === true);
   const facts = (item: ReviewItem) => ({
@@ -87,6 +91,9 @@ export async function parkForReview(request: ParkRequest): Promise<{ decision: D
       arguments: envelope.arguments as JsonValue,
       requestKey: envelope.toolCallId ?? envelope.id,
       ...binding,
+      // The key step 0 checks, whatever key the lane binds: a reviewer's approval checks the requester's switch by it.
+      requesterActorFingerprint:
+        killSwitches.containment === undefined ? null : containedActorFingerprint(envelope.context, killSwitches),
       tenant: envelope.context.tenant,
       conversationId: conversationIdOf(envelope.context, definition.name),
       reviewed: request.approved !== true,

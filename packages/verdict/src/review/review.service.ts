@@ -294,8 +294,8 @@ export class ReviewService {
       verdict,
       decider: reviewer.context,
       requester: {
-        // The key the lane bound; the module's `actorKey` names the same actor when both are configured alike.
-        actorFingerprint: fingerprintString(actorKeyText(item.requesterKey)),
+        // As step 0 names them (the module's `actorKey`, stored when parked); an item parked without it, by the lane's key.
+        actorFingerprint: item.requesterActorFingerprint ?? fingerprintString(actorKeyText(item.requesterKey)),
         tenantFingerprint: item.tenant === null ? null : fingerprintString(item.tenant),
       },
     };

@@ -88,6 +88,35 @@ export function describeBudgetStoreContract(
       });
     });
 
+    describe('reading where a window stands (an amount of 0)', () => {
+      // Windows of 1990, before every other test's (the prune test's end in 2000): a prune up to `ended` sees only these.
+      const windowStart = new Date(Date.UTC(1990, 0, 1, 0, 0, 0));
+      const ended = new Date(Date.UTC(1990, 0, 1, 1, 0, 0));
+      const read = (overrides: Partial<BudgetReservationRequest> = {}) =>
+        spend({ windowStart, windowSeconds: 60, limit: 5, amount: 0, ...overrides });
+
+      it('attack: reading many keys writes no window, so nothing is left to prune', async () => {
+        for (let key = 0; key < 10; key++)
+          expect(await reserve(read())).toEqual({
+            reserved: true,
+            remaining: 5,
+            resetAt: new Date(Date.UTC(1990, 0, 1, 0, 1)),
+          });
+
+        expect(await harness.store.prune(ended)).toBe(0);
+      });
+
+      it('control: a read answers what a spend left, and the window of the spend is still written and pruned', async () => {
+        const request = read({ amount: 3 });
+        await reserve(request);
+        expect(await harness.store.commit(held(request))).toBe(true);
+        expect(await reserve({ ...request, amount: 0 })).toMatchObject({ reserved: true, remaining: 2 });
+        expect(await reserve({ ...request, limit: 2, amount: 0 })).toMatchObject({ reserved: false, remaining: 0 });
+
+        expect(await harness.store.prune(ended)).toBe(1);
+      });
+    });
+
     describe('commit and release', () => {
       it('a committed amount stays spent; a released one can be reserved again', async () => {
         const request = spend({ limit: 100, amount: 60 });

@@ -70,6 +70,11 @@ export function describeReviewItemStoreContract(
         expect((await store().find(item.id))?.provenance).toEqual(PROVENANCE);
       });
 
+      it('keeps a requester parked without an actor fingerprint as null', async () => {
+        const item = await store().park(draft({ requesterActorFingerprint: null }));
+        expect((await store().find(item.id))?.requesterActorFingerprint).toBeNull();
+      });
+
       it('parks an enqueued item as approved when asked to', async () => {
         const item = await store().park(draft({ reviewed: false }), true);
         expect({ status: item.status, reviewed: item.reviewed }).toEqual({ status: Approved, reviewed: false });
@@ -197,6 +202,7 @@ function draft(overrides: Partial<ReviewItemDraft> = {}): ReviewItemDraft {
     bindingFingerprint: fp(randomBytes(8).toString('hex')),
     principalFingerprint: fp('customer:72'),
     requesterKey: { customerId: 72 },
+    requesterActorFingerprint: fp('user:customer:72'),
     tenant: 'acme',
     conversationId: 'conv-1',
     reviewed: true,

@@ -37,6 +37,10 @@ export class ReviewItemEntity extends EngineTypedEntity {
   @Column({ name: 'requester_key', type: 'simple-json' })
   requesterKey!: JsonValue;
 
+  /** `containedActorFingerprint` of the requester (the module's `actorKey`); `null` without containment, or for older rows. */
+  @Column({ name: 'requester_actor_fingerprint', type: 'varchar', length: 64, nullable: true })
+  requesterActorFingerprint!: string | null;
+
   @Column({ name: 'tenant', type: 'varchar', length: 255, nullable: true })
   tenant!: string | null;
 

@@ -24,6 +24,7 @@ import {
 } from '../approvals/receipt-rules.js';
 import { ReceiptStatus } from '../approvals/receipt-status.js';
 import { receiptTombstone } from '../approvals/receipt-tombstone.js';
+import { batches } from '../shared/batches.js';
 import { ApprovalReceiptEntity } from './approval-receipt.entity.js';
 import { type LockedQuery, withNamedLock } from './named-lock.js';
 import { StoreConnection, type TransactionSteps } from './store-connection.js';
@@ -35,6 +36,8 @@ const COLUMNS =
 const INSERTED =
   'id, tool_call_id, capability, binding_fingerprint, status, reason, description, subject, expires_at, created_at, updated_at, principal_fingerprint, conversation_fingerprint, provenance, batch_id, arguments';
 const { Pending, Approved, Rejected, Superseded, Consumed } = ReceiptStatus;
+/** Receipts per pruning `DELETE` (1 parameter each), far below every engine's parameter limit. */
+const PRUNE_BATCH = 500;
 
 /**
  * Approval receipts in `verdict_approval_receipts`, shared by every process and node on the database.
@@ -87,7 +90,6 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
   private readonly tombstoneSql: string;
   private readonly insertTombstoneSql: string;
   private readonly prunableSql: string;
-  private readonly pruneSql: string;
   private readonly batchSql: string;
   private readonly lockBatchSql: string;
   private readonly batchDecisionSql: Record<ReceiptBatchItemDecision['verdict'], string>;
@@ -139,7 +141,6 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
       `(status IN ('${Consumed}', '${Rejected}', '${Superseded}') AND updated_at < ${p(1)}) OR ` +
       `(status IN ('${Pending}', '${Approved}') AND expires_at < ${p(2)})`;
     this.prunableSql = `${select} ${prunable}`;
-    this.pruneSql = `DELETE FROM ${TABLE} WHERE ${prunable}`;
     this.batchSql = `${select} batch_id = ${p(1)} ORDER BY created_at, id`;
     // SQLite locks the database with BEGIN IMMEDIATE instead: no row locks there.
     this.lockBatchSql = this.connection.dialect === 'sqlite' ? this.batchSql : `${this.batchSql} FOR UPDATE`;
@@ -315,7 +316,10 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
 
   /**
    * Deletes the receipts `isPrunable` names, after writing a tombstone for each consumed one (so a
-   * prune cut short leaves a tombstone next to its receipt, never neither).
+   * prune cut short leaves a tombstone next to its receipt, never neither). Only the receipts read are
+   * deleted, and only in the status they were read in: one consumed since the read (by a process whose
+   * clock says it had not expired, or at a time before `before`) is left for the next prune, which
+   * tombstones it first. So a consumed receipt never goes without its tombstone, whatever the clocks.
    */
   async prune(before: Date): Promise<ReceiptPruneReport> {
     const at = this.connection.instant(before);
@@ -328,8 +332,26 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
       ]);
       tombstones++;
     }
-    const { affected } = await this.connection.write('Approval receipt prune', this.pruneSql, [at, at]);
-    return { pruned: affected, tombstones };
+    let pruned = 0;
+    for (const status of new Set(doomed.map((r) => r.status))) {
+      const ids = doomed.filter((r) => r.status === status).map((r) => r.id);
+      for (const batch of batches(ids, PRUNE_BATCH)) {
+        // One text per batch size: sent unnamed, so sizes do not pile up prepared statements (ADR 0120).
+        const sql = this.pruneSql(batch.length);
+        const { affected } = await this.connection.write('Approval receipt prune', sql, [status, ...batch], {
+          named: false,
+        });
+        pruned += affected;
+      }
+    }
+    return { pruned, tombstones };
+  }
+
+  /** Deletes the receipts of `count` ids that are still in one status. */
+  private pruneSql(count: number): string {
+    const p = (index: number) => this.connection.param(index);
+    const ids = Array.from({ length: count }, (_, i) => p(i + 2)).join(', ');
+    return `DELETE FROM ${TABLE} WHERE status = ${p(1)} AND id IN (${ids})`;
   }
 
   /** checkReceipt over the call's receipts; the tombstone is read only when none of them has the key's binding. */

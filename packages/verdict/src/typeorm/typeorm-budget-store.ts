@@ -19,6 +19,8 @@ const TABLE = 'verdict_budget_windows';
  * - MySQL/MariaDB: `INSERT … ON DUPLICATE KEY UPDATE reserved = IF(spent + reserved + amount <= limit,
  *   LAST_INSERT_ID(spent + reserved + amount + 1) - spent - 1, …)`, whose OK packet's insert id is what the window
  *   holds after the call plus one (0 when refused).
+ * A reservation of 0 (where a budget stands, a ceiling's check) is one `SELECT` of the window and writes nothing: no
+ * empty row per key and window, and it runs on a read-only connection too.
  * Commit and release are one conditional `UPDATE` each (`reserved >= amount`). `prune(now)` deletes the windows that
  * ended at or before `now`. An amount or limit that is not a non-negative safe integer rejects with
  * `InvalidBudgetReservationError` before any statement runs.
@@ -34,6 +36,7 @@ export class TypeOrmBudgetStore implements BudgetStore {
   private readonly connection: StoreConnection;
   private readonly reserveSql: string;
   private readonly settleSql: string;
+  private readonly standingSql: string;
   private readonly pruneSql: string;
 
   constructor(dataSource: DataSource) {
@@ -42,6 +45,7 @@ export class TypeOrmBudgetStore implements BudgetStore {
     this.reserveSql = this.connection.dialect === 'mysql' ? MYSQL_RESERVE : upsertReserve(p);
     const window = `bucket_fingerprint = ${p(3)} AND window_start = ${p(4)} AND reserved >= ${p(5)}`;
     this.settleSql = `UPDATE ${TABLE} SET spent = spent + ${p(1)}, reserved = reserved - ${p(2)} WHERE ${window}`;
+    this.standingSql = `SELECT spent, reserved FROM ${TABLE} WHERE bucket_fingerprint = ${p(1)} AND window_start = ${p(2)}`;
     this.pruneSql = `DELETE FROM ${TABLE} WHERE expires_at <= ${p(1)}`;
   }
 
@@ -60,6 +64,7 @@ export class TypeOrmBudgetStore implements BudgetStore {
     if (amount > limit) return refused;
     const { connection } = this;
     const start = connection.instant(windowStart);
+    if (amount === 0) return this.standing(bucketFingerprint, start, limit, resetAt);
     const end = connection.instant(resetAt);
     const parameters =
       connection.dialect === 'mysql'
@@ -88,6 +93,20 @@ export class TypeOrmBudgetStore implements BudgetStore {
   async prune(now: Date): Promise<number> {
     const { affected } = await this.connection.write('Budget pruning', this.pruneSql, [this.connection.instant(now)]);
     return affected;
+  }
+
+  /** A reservation of 0: the window's totals read, nothing written (a window never written holds 0). */
+  private async standing(
+    bucketFingerprint: string,
+    start: Date | string,
+    limit: number,
+    resetAt: Date,
+  ): Promise<BudgetReservationAnswer> {
+    const [row] = await this.connection.read(this.standingSql, [bucketFingerprint, start]);
+    const held = row === undefined ? 0 : Number(row.spent) + Number(row.reserved);
+    return held > limit
+      ? { reserved: false, remaining: 0, resetAt }
+      : { reserved: true, remaining: limit - held, resetAt };
   }
 
   /** Takes the reservation off `reserved` and adds `spent` to the window's spend, in one conditional update. */

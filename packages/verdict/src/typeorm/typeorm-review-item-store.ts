@@ -15,9 +15,9 @@ import { StoreConnection } from './store-connection.js';
 
 const TABLE = 'verdict_review_items';
 const COLUMNS =
-  'id, capability, arguments, request_key, binding_fingerprint, principal_fingerprint, requester_key, tenant, conversation_id, kind, status, reason, description, subject, expires_at, decided_by, decided_at, settled_at, created_at, updated_at, provenance';
+  'id, capability, arguments, request_key, binding_fingerprint, principal_fingerprint, requester_key, tenant, conversation_id, kind, status, reason, description, subject, expires_at, decided_by, decided_at, settled_at, created_at, updated_at, provenance, requester_actor_fingerprint';
 const INSERTED =
-  'id, capability, arguments, request_key, binding_fingerprint, principal_fingerprint, requester_key, tenant, conversation_id, kind, status, reason, description, subject, expires_at, created_at, updated_at, provenance';
+  'id, capability, arguments, request_key, binding_fingerprint, principal_fingerprint, requester_key, tenant, conversation_id, kind, status, reason, description, subject, expires_at, created_at, updated_at, provenance, requester_actor_fingerprint';
 const { Pending, Approved } = ReviewItemStatus;
 
 /**
@@ -49,7 +49,7 @@ export class TypeOrmReviewItemStore implements ReviewItemStore {
     const p = (index: number) => this.connection.param(index);
     const mysql = this.connection.dialect === 'mysql';
     const returning = mysql ? '' : ` RETURNING ${COLUMNS}`;
-    const values = Array.from({ length: 18 }, (_, index) => p(index + 1)).join(', ');
+    const values = Array.from({ length: 19 }, (_, index) => p(index + 1)).join(', ');
     this.parkSql =
       `INSERT INTO ${TABLE} (${INSERTED}) VALUES (${values}) ` +
       (mysql
@@ -75,6 +75,7 @@ export class TypeOrmReviewItemStore implements ReviewItemStore {
       draft.subject === null ? null : JSON.stringify(draft.subject),
       ...[this.connection.instant(draft.expiresAt), at, at],
       draft.provenance == null ? null : JSON.stringify(draft.provenance),
+      draft.requesterActorFingerprint ?? null,
     ]);
     if (rows[0] !== undefined) return this.hydrate(rows[0]);
     const kept = (await this.read(this.byKeySql, [draft.capability, draft.requestKey, draft.bindingFingerprint]))[0];

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { TaintLedger } from '../provenance/taint/taint-ledger.interface.js';
+import { batches } from '../shared/batches.js';
 import { StoreConnection } from './store-connection.js';
 
 const TABLE = 'verdict_taint_entries';
@@ -88,10 +89,4 @@ export class TypeOrmTaintLedger implements TaintLedger {
         return `${insert} ON CONFLICT (tenant_fingerprint, fingerprint) DO UPDATE SET expires_at = MAX(${TABLE}.expires_at, excluded.expires_at)`;
     }
   }
-}
-
-function batches<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let at = 0; at < items.length; at += size) out.push(items.slice(at, at + size));
-  return out;
 }

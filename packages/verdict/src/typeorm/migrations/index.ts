@@ -23,6 +23,7 @@ import { CreateBudgetWindows1797004000000 } from './1797004000000-create-budget-
 import { AddApprovalReceiptBatches1797010000000 } from './1797010000000-add-approval-receipt-batches.js';
 import { IndexEvidenceStreams1797011000000 } from './1797011000000-index-evidence-streams.js';
 import { QueuePendingEvidenceInATable1797012000000 } from './1797012000000-queue-pending-evidence-in-a-table.js';
+import { AddReviewItemRequesterActorFingerprints1797013000000 } from './1797013000000-add-review-item-requester-actor-fingerprints.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -56,4 +57,5 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   AddApprovalReceiptBatches1797010000000,
   IndexEvidenceStreams1797011000000,
   QueuePendingEvidenceInATable1797012000000,
+  AddReviewItemRequesterActorFingerprints1797013000000,
 ];

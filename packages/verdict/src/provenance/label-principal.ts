@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import type { ActionContext } from '../context/action-context.js';
+import { type ActorKey, principalKeyOf } from '../context/actor-key.js';
+
+/**
+ * The principal key of `context` (actor and tenant, under the module's `actorKey`), or `undefined` for an actor
+ * without a stable key: such an actor has no windows of its own, and no labels but its context's
+ * ({@link labelPrincipal}).
+ */
+export function stablePrincipalKey(context: ActionContext, actorKey?: ActorKey): string | undefined {
+  try {
+    return principalKeyOf(context, actorKey);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The keys of actors without a stable key, one per action context. */
+const keyless = new WeakMap<ActionContext, string>();
+
+/**
+ * Whose labels a text remembered now is ({@link ProvenanceLabels}): the principal of the current action context, or
+ * `undefined` outside any (the application's own labels, given at boot: everyone's). An actor without a stable key
+ * is known by its action context: a key no principal key can be (those are JSON arrays of fingerprints), so what
+ * its context vouched for vouches in that context's runs alone.
+ */
+export function labelPrincipal(
+  current: () => ActionContext | undefined,
+  actorKey?: ActorKey,
+): () => string | undefined {
+  return () => {
+    const context = current();
+    if (context === undefined) return undefined;
+    const stable = stablePrincipalKey(context, actorKey);
+    if (stable !== undefined) return stable;
+    let key = keyless.get(context);
+    if (key === undefined) keyless.set(context, (key = `context:${randomUUID()}`));
+    return key;
+  };
+}
