@@ -3,7 +3,8 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { validateArguments } from '../capabilities/argument-validator.js';
 import type { ActionContext } from '../context/action-context.js';
-import { actorFingerprint, tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
+import { tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
+import { containedActorFingerprint } from '../containment/contained-actor.js';
 import { type DeciderRefusal, deciderRefusal } from '../containment/decider-refusal.js';
 import { DecisionContainment, type HumanDecision } from '../containment/decision-containment.js';
 import { Decision } from '../decisions/decision.js';
@@ -233,7 +234,7 @@ export class ApprovalBatchService {
       verdict: decision.decision === 'approve' ? 'approve' : 'reject',
       decider: approver.context,
       requester: {
-        actorFingerprint: actorFingerprint(requester, moduleActorKey(this.options)),
+        actorFingerprint: containedActorFingerprint(requester, this.options),
         tenantFingerprint: tenantFingerprintOf(requester),
       },
     };

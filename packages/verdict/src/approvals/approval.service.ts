@@ -2,7 +2,8 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import type { ActionContext } from '../context/action-context.js';
-import { actorFingerprint, tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
+import { tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
+import { containedActorFingerprint } from '../containment/contained-actor.js';
 import { DecisionContainment, type HumanDecision } from '../containment/decision-containment.js';
 import { decisionTrail } from '../evidence/decision-trail.js';
 import { Decision } from '../decisions/decision.js';
@@ -249,7 +250,7 @@ export class ApprovalService {
         parties.requester === undefined
           ? undefined
           : {
-              actorFingerprint: actorFingerprint(parties.requester, moduleActorKey(this.options)),
+              actorFingerprint: containedActorFingerprint(parties.requester, this.options),
               tenantFingerprint: tenantFingerprintOf(parties.requester),
             },
     };

@@ -50,6 +50,8 @@ export class InMemoryBudgetStore implements BudgetStore {
 
   /** Takes the reservation off `reserved` and adds `spent` to the window's spend. */
   private settle(reservation: BudgetReservation, spent: number): boolean {
+    // Nothing to move: a reservation of 0 was a read and left no window (as the TypeORM store answers).
+    if (reservation.amount === 0) return true;
     const key = keyOf(reservation);
     const window = this.windows.get(key);
     if (window === undefined || window.reserved < reservation.amount) return false;

@@ -15,6 +15,11 @@ import { containedActorFingerprint } from './contained-actor.js';
 export interface ContainedRequester {
   /** The requester's {@link containedActorFingerprint} (the module's `actorKey`), `null` when it is not known. */
   readonly actorFingerprint: string | null;
+  /**
+   * Other fingerprints the requester is known by (a review lane's own `actorKey`): a switch engaged under any of them
+   * refuses an approval too, so an operator who named the requester either way stops it.
+   */
+  readonly otherActorFingerprints?: readonly string[];
   /** `sha256(tenant)`, `null` for no tenant (or not known). */
   readonly tenantFingerprint: string | null;
 }
@@ -90,6 +95,7 @@ export class DecisionContainment {
     add(ContainmentScope.Capability, capability);
     if (decider !== undefined) add(ContainmentScope.Tenant, tenantFingerprintOf(decider));
     add(ContainmentScope.Actor, requester?.actorFingerprint);
+    for (const other of requester?.otherActorFingerprints ?? []) add(ContainmentScope.Actor, other);
     add(ContainmentScope.Tenant, requester?.tenantFingerprint);
     return keys;
   }

@@ -11,6 +11,7 @@ import type { ProvenanceWindow } from './provenance-window.js';
 import { carryAnswer, enclosingToolCallWindow } from './provenance-scope.js';
 import { asDelegated, CALLER, isDelegatedInput } from './vouching-content.js';
 import { SAID } from './provenance-labels.js';
+import { keylessPrincipal } from './label-principal.js';
 import type { ProvenanceTrackerWiring } from './provenance-tracker-wiring.js';
 
 /** Human messages in an agent's input that nobody labelled: restored history, or text the tracker forgot. */
@@ -312,8 +313,9 @@ export class ContextLabeller {
     edges: readonly ProvenanceRecord[] = [],
   ): Promise<readonly LabelledContent[]> {
     const labels = this.wiring.labels;
-    const before = labels.recall(text) ?? [];
-    const merged = labels.remember(text, items);
+    const principal = this.principal();
+    const before = labels.recall(text, principal) ?? [];
+    const merged = labels.remember(text, items, principal);
     const fresh = merged.filter((item) => !before.includes(item));
     const now = this.wiring.clock();
     const records = [...fresh.map((item) => contentRecord(item, ProvenanceRecordKind.Label, now)), ...edges];
@@ -323,9 +325,19 @@ export class ContextLabeller {
 
   /** The labels the module remembers for a text, as the current principal meets it. */
   private recall(text: string): readonly LabelledContent[] | undefined {
-    const recalled = this.wiring.labels.recall(text);
+    const recalled = this.wiring.labels.recall(text, this.principal());
     // In a sub-agent, its input vouches through the window of the tool call it runs in (ADR 0146).
     return recalled === undefined ? undefined : asDelegated(recalled, text, enclosingToolCallWindow());
+  }
+
+  /**
+   * The current principal's key, named to the labels explicitly (a `ProvenanceLabels` built without a principal
+   * resolver still keeps what a principal said, and what their context vouched for, theirs); `undefined` outside any
+   * action context. An actor without a stable key is known by its action context.
+   */
+  private principal(): string | undefined {
+    const context = this.wiring.context();
+    return context === undefined ? undefined : (this.wiring.principal(context) ?? keylessPrincipal(context));
   }
 
   /** An unbound tool's result is untrusted unless the application named the tool in `trustedTools`. */

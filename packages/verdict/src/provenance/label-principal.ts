@@ -18,6 +18,13 @@ export function stablePrincipalKey(context: ActionContext, actorKey?: ActorKey):
 /** The keys of actors without a stable key, one per action context. */
 const keyless = new WeakMap<ActionContext, string>();
 
+/** A key no principal key can be (those are JSON arrays of fingerprints), for one action context alone. */
+export function keylessPrincipal(context: ActionContext): string {
+  let key = keyless.get(context);
+  if (key === undefined) keyless.set(context, (key = `context:${randomUUID()}`));
+  return key;
+}
+
 /**
  * Whose labels a text remembered now is ({@link ProvenanceLabels}): the principal of the current action context, or
  * `undefined` outside any (the application's own labels, given at boot: everyone's). An actor without a stable key
@@ -31,10 +38,6 @@ export function labelPrincipal(
   return () => {
     const context = current();
     if (context === undefined) return undefined;
-    const stable = stablePrincipalKey(context, actorKey);
-    if (stable !== undefined) return stable;
-    let key = keyless.get(context);
-    if (key === undefined) keyless.set(context, (key = `context:${randomUUID()}`));
-    return key;
+    return stablePrincipalKey(context, actorKey) ?? keylessPrincipal(context);
   };
 }

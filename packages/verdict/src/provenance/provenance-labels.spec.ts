@@ -3,6 +3,7 @@ import type { ActionContext } from '../context/action-context.js';
 import { Trust } from '../context-release/trust.js';
 import { ProviderConversationWindows } from '../runtimes/provider-conversation-windows.js';
 import { analyzeInfluence } from './analyze-influence.js';
+import { ContextLabeller } from './context-labeller.js';
 import { labelPrincipal, stablePrincipalKey } from './label-principal.js';
 import { labelContent } from './labelled-content.js';
 import { DEFAULT_PROVENANCE_CAPACITY, ProvenanceLabels } from './provenance-labels.js';
@@ -74,6 +75,46 @@ describe('ProvenanceLabels: a trusted label given in a principal’s context is 
     labels.remember(RECORD, [trustedRecord]);
     expect(as(alice, () => sources(labels.recall(RECORD)))).toEqual(['tool:accounts.view (trusted)']);
     expect(as(mallory, () => sources(labels.recall(RECORD)))).toEqual(['tool:accounts.view (trusted)']);
+  });
+});
+
+describe('ContextLabeller over a ProvenanceLabels built without a principal resolver', () => {
+  /** A tracker's labeller over `new ProvenanceLabels()`, as an application overriding the provider might build it. */
+  function labeller() {
+    const current: { context: ActionContext | undefined } = { context: undefined };
+    const labels = new ProvenanceLabels();
+    const contextLabeller = new ContextLabeller({
+      labels,
+      context: () => current.context,
+      principal: (context) => stablePrincipalKey(context),
+      resultProvenance: () => undefined,
+      clock: () => new Date(0),
+    });
+    const as = async <T>(context: ActionContext, fn: () => Promise<T>): Promise<T> => {
+      current.context = context;
+      return fn();
+    };
+    return { labels, contextLabeller, as };
+  }
+
+  it('attack: a trusted label and a principal’s own words given in Mallory’s context are not everyone’s', async () => {
+    const { labels, contextLabeller, as } = labeller();
+    const typed = `Send it to ${IBAN}.`;
+    await as(mallory, () => contextLabeller.label(RECORD, ProvenanceSource.tool('accounts.view'), Trust.Trusted));
+    await as(mallory, () => contextLabeller.label(typed, ProvenanceSource.user('principal'), Trust.Trusted));
+    expect(labels.recall(RECORD)).toBeUndefined();
+    expect(labels.recall(typed)).toBeUndefined();
+    expect(labels.recall(RECORD, stablePrincipalKey(alice))).toBeUndefined();
+  });
+
+  it('control: Mallory recalls them, and an untrusted label is everyone’s', async () => {
+    const { labels, contextLabeller, as } = labeller();
+    await as(mallory, () => contextLabeller.label(RECORD, ProvenanceSource.tool('accounts.view'), Trust.Trusted));
+    await as(mallory, () =>
+      contextLabeller.label(REVIEW, ProvenanceSource.retrieval('product-reviews'), Trust.Untrusted),
+    );
+    expect(sources(labels.recall(RECORD, stablePrincipalKey(mallory)))).toEqual(['tool:accounts.view (trusted)']);
+    expect(sources(labels.recall(REVIEW))).toEqual(['retrieval:product-reviews (untrusted)']);
   });
 });
 

@@ -27,9 +27,10 @@ export interface ReviewItem {
   readonly requesterKey: JsonValue;
   /**
    * The requester's actor as kill switches name it (`containedActorFingerprint`: sha256 of the module's `actorKey`,
-   * which may differ from {@link requesterKey}): what an approval's requester switch is checked by. `null` when
-   * parked without `containment` configured; absent from a store that does not keep it. Either way a reviewer's
-   * approval checks `sha256(requesterKey)` instead (the worker's run is still refused at step 0).
+   * which may differ from {@link requesterKey}): what an approval's requester switch is checked by, beside
+   * `sha256(requesterKey)`. `null` when parked without `containment` configured or before the migration that keeps it;
+   * a store must keep it as parked (the review item store contract checks it). Without it a reviewer's approval
+   * checks `sha256(requesterKey)` alone (the worker's run is still refused at step 0).
    */
   readonly requesterActorFingerprint?: string | null;
   readonly tenant: string | null;

@@ -289,13 +289,17 @@ export class ReviewService {
 
   /** The decision as containment sees it: the item's capability, its requester and tenant, and the reviewer. */
   private humanDecision(verdict: 'approve' | 'reject', item: ReviewItem, reviewer: Approver): HumanDecision {
+    const byLane = fingerprintString(actorKeyText(item.requesterKey));
+    const byModule = item.requesterActorFingerprint ?? null;
     return {
       capability: item.capability,
       verdict,
       decider: reviewer.context,
       requester: {
-        // As step 0 names them (the module's `actorKey`, stored when parked); an item parked without it, by the lane's key.
-        actorFingerprint: item.requesterActorFingerprint ?? fingerprintString(actorKeyText(item.requesterKey)),
+        // As step 0 names them (the module's `actorKey`, stored when parked), and by the lane's key too: a switch
+        // engaged under either stops the approval. An item parked without the first is named by the lane's key alone.
+        actorFingerprint: byModule ?? byLane,
+        otherActorFingerprints: byModule === null || byModule === byLane ? [] : [byLane],
         tenantFingerprint: item.tenant === null ? null : fingerprintString(item.tenant),
       },
     };

@@ -115,6 +115,15 @@ export function describeBudgetStoreContract(
 
         expect(await harness.store.prune(ended)).toBe(1);
       });
+
+      it('control: a read settles as held: committing or releasing its 0 answers true and writes no window', async () => {
+        const request = read();
+        expect(await reserve(request)).toMatchObject({ reserved: true });
+        expect(await harness.store.commit(held(request))).toBe(true);
+        expect(await harness.store.release(held(request))).toBe(true);
+
+        expect(await harness.store.prune(ended)).toBe(0);
+      });
     });
 
     describe('commit and release', () => {
