@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { type McpToolNaming, readLockfile, serverPins } from '@verdict/nestjs';
 import { pinnedMcpTools } from '@verdict/nestjs/langchain';
 import { runVerdictBin } from '@verdict/nestjs/cli';
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile } from 'node:fs/promises';
@@ -412,6 +413,9 @@ describe('verdict mcp pin|diff: definitions the canonical fingerprint refuses, a
     }
   });
 
+  /** The name `McpToolRefused` records for a tool named outside MCP's rule: sha256 of the name as JSON. */
+  const refusedAs = (name: string) => `unknown:${createHash('sha256').update(JSON.stringify(name)).digest('hex')}`;
+
   it('attack: a tool name holding a newline and terminal escapes is printed JSON-quoted, the rug-pulled description still shows; plain names print as they are (control)', async () => {
     const path = await freshLockfile();
     expect((await cli('pin', path)).code).toBe(0);
@@ -429,8 +433,8 @@ describe('verdict mcp pin|diff: definitions the canonical fingerprint refuses, a
         'files/read_file: description_changed',
         '  - pinned:  "Read a file of the workspace"',
         `  + current: ${JSON.stringify(poisoned)}`,
-        'files/"z\\r\\u001b[3A\\u001b[0Jfiles/read_file: as pinned\\nfiles/z": unpinned',
-        'files/"y\\u009b2K\\u202e": unpinned',
+        `files/"z\\r\\u001b[3A\\u001b[0Jfiles/read_file: as pinned\\nfiles/z": unpinned (refused as ${refusedAs(forged)})`,
+        `files/"y\\u009b2K\\u202e": unpinned (refused as ${refusedAs(c1)})`,
       ];
       const diff = await cli('diff', path);
       expect(diff).toEqual({ code: 1, stdout: lines.join('\n'), stderr: '' });
