@@ -414,7 +414,7 @@ describe('verdict mcp pin|diff: definitions the canonical fingerprint refuses, a
   });
 
   /** The name `McpToolRefused` records for a tool named outside MCP's rule: sha256 of the name as JSON. */
-  const refusedAs = (name: string) => `unknown:${createHash('sha256').update(JSON.stringify(name)).digest('hex')}`;
+  const recordedAs = (name: string) => `unknown:${createHash('sha256').update(JSON.stringify(name)).digest('hex')}`;
 
   it('attack: a tool name holding a newline and terminal escapes is printed JSON-quoted, the rug-pulled description still shows; plain names print as they are (control)', async () => {
     const path = await freshLockfile();
@@ -433,8 +433,8 @@ describe('verdict mcp pin|diff: definitions the canonical fingerprint refuses, a
         'files/read_file: description_changed',
         '  - pinned:  "Read a file of the workspace"',
         `  + current: ${JSON.stringify(poisoned)}`,
-        `files/"z\\r\\u001b[3A\\u001b[0Jfiles/read_file: as pinned\\nfiles/z": unpinned (refused as ${refusedAs(forged)})`,
-        `files/"y\\u009b2K\\u202e": unpinned (refused as ${refusedAs(c1)})`,
+        `files/"z\\r\\u001b[3A\\u001b[0Jfiles/read_file: as pinned\\nfiles/z": unpinned (recorded as ${recordedAs(forged)})`,
+        `files/"y\\u009b2K\\u202e": unpinned (recorded as ${recordedAs(c1)})`,
       ];
       const diff = await cli('diff', path);
       expect(diff).toEqual({ code: 1, stdout: lines.join('\n'), stderr: '' });

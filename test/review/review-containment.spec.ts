@@ -123,6 +123,9 @@ describe('kill switches and the reviewer queue', () => {
       await queue.idle();
       expect(refunds).toHaveLength(0);
       expect(await statusOf(itemId)).toBe('pending');
+      // Rejecting it still closes it (control): a requester's switch never holds a rejection.
+      expect(await reviews.reject(itemId, reviewer('staff:7'))).toEqual({ outcome: 'rejected', itemId });
+      expect(await statusOf(itemId)).toBe('rejected');
     });
   });
 });

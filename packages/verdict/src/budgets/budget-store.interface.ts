@@ -45,9 +45,12 @@ export interface BudgetStore {
    * amount of 0 is a read of where the window stands (`reserved` while spent + reserved <= limit): it writes nothing.
    */
   reserve(request: BudgetReservationRequest): Promise<BudgetReservationAnswer>;
-  /** Moves the reservation's amount from reserved to spent; `false` when no such reservation is held (pruned). */
+  /**
+   * Moves the reservation's amount from reserved to spent; `false` when no such reservation is held (pruned). A
+   * reservation of 0 (a read) answers `true`.
+   */
   commit(reservation: BudgetReservation): Promise<boolean>;
-  /** Gives the reservation's amount back; `false` when no such reservation is held (pruned). */
+  /** Gives the reservation's amount back; `false` when no such reservation is held (pruned); `true` for 0. */
   release(reservation: BudgetReservation): Promise<boolean>;
   /** Deletes windows that ended at or before `now`; returns how many. */
   prune(now: Date): Promise<number>;

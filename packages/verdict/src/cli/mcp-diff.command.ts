@@ -43,16 +43,16 @@ export class McpDiffCommand implements CliCommandRunner {
 /**
  * The changes for a reviewer: one line each, a changed description with both texts. Names that are not plain and
  * every description are quoted (ADR 0150): what the server lists can neither add a line nor rewrite one. A name
- * outside MCP's tool-name rule also shows the name `McpToolRefused` records for it (`unknown:<sha256>`), so a
- * refusal in the application's logs can be matched to its line.
+ * outside MCP's tool-name rule, listed now, also shows the name `McpToolRefused` records for it (`unknown:<sha256>`),
+ * so a refusal in the application's logs can be matched to its line.
  */
 export function changesText(changes: readonly McpPinChange[]): string {
   if (changes.length === 0) return 'no changes: every listed tool is as pinned';
   return changes
     .map((change) => {
       const recorded = recordedMcpToolName(change.tool);
-      const refusedAs = recorded === change.tool ? '' : ` (refused as ${recorded})`;
-      const head = line`${printableName(change.server)}/${printableName(change.tool)}: ${change.change}${refusedAs}`;
+      const recordedAs = recorded === change.tool || change.change === 'removed' ? '' : ` (recorded as ${recorded})`;
+      const head = line`${printableName(change.server)}/${printableName(change.tool)}: ${change.change}${recordedAs}`;
       if (change.change !== 'description_changed' && change.change !== 'description_and_schema_changed') return head;
       return [
         head,

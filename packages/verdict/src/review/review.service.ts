@@ -289,8 +289,10 @@ export class ReviewService {
 
   /** The decision as containment sees it: the item's capability, its requester and tenant, and the reviewer. */
   private humanDecision(verdict: 'approve' | 'reject', item: ReviewItem, reviewer: Approver): HumanDecision {
-    const byLane = fingerprintString(actorKeyText(item.requesterKey));
     const byModule = item.requesterActorFingerprint ?? null;
+    // A rejection checks no requester switch: the lane's key is read only where it is checked.
+    const byLane =
+      byModule === null || verdict === 'approve' ? fingerprintString(actorKeyText(item.requesterKey)) : null;
     return {
       capability: item.capability,
       verdict,
@@ -299,7 +301,7 @@ export class ReviewService {
         // As step 0 names them (the module's `actorKey`, stored when parked), and by the lane's key too: a switch
         // engaged under either stops the approval. An item parked without the first is named by the lane's key alone.
         actorFingerprint: byModule ?? byLane,
-        otherActorFingerprints: byModule === null || byModule === byLane ? [] : [byLane],
+        otherActorFingerprints: byModule === null || byLane === null || byModule === byLane ? [] : [byLane],
         tenantFingerprint: item.tenant === null ? null : fingerprintString(item.tenant),
       },
     };
