@@ -439,9 +439,18 @@ export class VerdictPipeline {
     const lane = configuredReviewLane(this.options);
     const now = this.clock();
     const provenance = await handOverToApprover(this.contents, run.provenance, this.clock);
+    const killSwitches = this.options;
     return parkForReview({
-      ...{ lane, definition, envelope, target, now, trail, approved, approvedWhenQueued, provenance },
-      killSwitches: this.options,
+      lane,
+      definition,
+      envelope,
+      target,
+      now,
+      trail,
+      approved,
+      approvedWhenQueued,
+      provenance,
+      killSwitches,
     });
   }
 
