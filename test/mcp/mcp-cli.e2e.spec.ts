@@ -93,27 +93,38 @@ describe('verdict mcp pin|diff (a real SDK server on loopback)', () => {
     expect(await mcp('diff', '--header', 'no-colon')).toMatchObject({ code: 2 });
   });
 
+  /** An HTTP server on loopback that answers every request with `handler`; its MCP URL and how to close it. */
+  async function echoing(handler: Parameters<typeof createServer>[1]) {
+    const server = createServer(handler);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+      close: () => new Promise((resolve) => server.close(resolve)),
+    };
+  }
+
+  /** `mcp diff files <url>` with each of `headers` as a `--header`. */
+  const diffWith = (url: string, headers: readonly string[], ...flags: string[]) =>
+    inProcessCli(
+      {},
+      'mcp',
+      'diff',
+      'files',
+      url,
+      '--lockfile',
+      lockfile,
+      ...flags,
+      ...headers.flatMap((header) => ['--header', header]),
+    );
+
   it('attack: never prints a --header value, even when the server echoes it in its error; the reason still shows (control)', async () => {
     const token = 's3cr3t-token-0f9e8d7c';
     // A server that answers every request 401 quoting the headers it received (a misconfigured proxy does).
-    const echo = createServer((request, response) =>
+    const echo = await echoing((request, response) =>
       response.writeHead(401, { 'content-type': 'text/plain' }).end(`denied: ${request.headers.authorization}`),
     );
-    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/mcp`;
     for (const json of [[], ['--json']]) {
-      const answer = await inProcessCli(
-        {},
-        'mcp',
-        'diff',
-        'files',
-        url,
-        '--lockfile',
-        lockfile,
-        ...json,
-        '--header',
-        `Authorization: Bearer ${token}`,
-      );
+      const answer = await diffWith(echo.url, [`Authorization: Bearer ${token}`], ...json);
       expect(answer.code).toBe(1);
       expect(answer.stdout + answer.stderr).not.toContain(token);
       expect(answer.stdout + answer.stderr).toContain('cannot diff files');
@@ -121,64 +132,38 @@ describe('verdict mcp pin|diff (a real SDK server on loopback)', () => {
       expect(answer.stdout + answer.stderr).toContain('denied: [redacted]');
     }
     // A token with a quote and a backslash, echoed as JSON: escaped, it is still never printed.
-    const escaping = createServer((request, response) =>
+    const escaping = await echoing((request, response) =>
       response
         .writeHead(401, { 'content-type': 'text/plain' })
         .end(`denied: ${JSON.stringify({ authorization: request.headers.authorization })}`),
     );
-    await new Promise<void>((resolve) => escaping.listen(0, '127.0.0.1', resolve));
     const quoted = 's3cr"et\\tok-0f9e8d7c';
-    const escaped = await inProcessCli(
-      {},
-      'mcp',
-      'diff',
-      'files',
-      `http://127.0.0.1:${(escaping.address() as AddressInfo).port}/mcp`,
-      '--lockfile',
-      lockfile,
-      '--header',
-      `Authorization: Bearer ${quoted}`,
-    );
+    const escaped = await diffWith(escaping.url, [`Authorization: Bearer ${quoted}`]);
     expect(escaped.code).toBe(1);
     expect(escaped.stdout + escaped.stderr).not.toMatch(/s3cr|0f9e8d7c/);
     expect(escaped.stdout + escaped.stderr).toContain('[redacted]');
-    await new Promise((resolve) => escaping.close(resolve));
+    await escaping.close();
     const pasted = await mcp('diff', '--header', `Bearer${token}`);
     expect(pasted.code).toBe(2);
     expect(pasted.stdout + pasted.stderr).not.toContain(token);
-    await new Promise((resolve) => echo.close(resolve));
+    await echo.close();
   });
 
   it('attack: a short word of a --header value (a 3-character key, a cookie’s value) is never printed either; the rest of the reason reads as the server wrote it (control)', async () => {
     // A server that quotes only the credential's parts: the key after its scheme, the session cookie's value.
-    const echo = createServer((request, response) => {
+    const echo = await echoing((request, response) => {
       const key = request.headers.authorization?.split(' ').at(-1);
       const session = /sid=([^;]*)/.exec(request.headers.cookie ?? '')?.[1];
       response.writeHead(401, { 'content-type': 'text/plain' }).end(`unknown key ${key}, session ${session} expired`);
     });
-    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/mcp`;
     for (const json of [[], ['--json']]) {
-      const answer = await inProcessCli(
-        {},
-        'mcp',
-        'diff',
-        'files',
-        url,
-        '--lockfile',
-        lockfile,
-        ...json,
-        '--header',
-        'Authorization: Key x9Q',
-        '--header',
-        'Cookie: sid=k7Z; theme=dark',
-      );
+      const answer = await diffWith(echo.url, ['Authorization: Key x9Q', 'Cookie: sid=k7Z; theme=dark'], ...json);
       expect(answer.code).toBe(1);
       expect(answer.stdout + answer.stderr).not.toMatch(/x9Q|k7Z/);
       expect(answer.stdout + answer.stderr).toContain('cannot diff files');
       expect(answer.stdout + answer.stderr).toContain('unknown key [redacted], session [redacted] expired');
     }
-    await new Promise((resolve) => echo.close(resolve));
+    await echo.close();
   });
 
   it('attack: pins recorded from one URL are not reused for another server given the same name; diff exits 1 (the recorded URL is the control)', async () => {
@@ -413,8 +398,8 @@ describe('verdict mcp pin|diff: definitions the canonical fingerprint refuses, a
     }
   });
 
-  /** The name `McpToolRefused` records for a tool named outside MCP's rule: sha256 of the name as JSON. */
-  const recordedAs = (name: string) => `unknown:${createHash('sha256').update(JSON.stringify(name)).digest('hex')}`;
+  /** The name `McpToolRefused` records for a tool named outside MCP's rule: sha256 of the name. */
+  const recordedAs = (name: string) => `unknown:${createHash('sha256').update(name).digest('hex')}`;
 
   it('attack: a tool name holding a newline and terminal escapes is printed JSON-quoted, the rug-pulled description still shows; plain names print as they are (control)', async () => {
     const path = await freshLockfile();

@@ -117,7 +117,7 @@ describe('pinnedMcpTools: one tool whose definition the canonical fingerprint re
     // The event that applications log: a fingerprint of the name, never the server's text.
     expect(refusals.map((event) => [event.tool, event.status])).toEqual([
       ['list_files', 'unpinned'],
-      ...hostile.map((name) => [`unknown:${sha256(JSON.stringify(name))}`, 'unpinned']),
+      ...hostile.map((name) => [`unknown:${sha256(name)}`, 'unpinned']),
     ]);
     const logged = JSON.stringify(refusals);
     for (const name of hostile) expect(logged).not.toContain(JSON.stringify(name).slice(1, -1));

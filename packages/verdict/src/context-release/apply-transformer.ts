@@ -34,7 +34,7 @@ export async function applyTransformer(
   if (!isPlainObject(result))
     throw new InvalidReleaseRequestError(`The context transformer "${transformer.name}" must return a plain object.`);
   // Its keys can be data (a map keyed by e-mail addresses): an error names where by position, every key written `*`.
-  assertCanonicalJson(result, (trail) => maskedPath(trail));
+  assertCanonicalJson(result, maskedPath);
   const before = payloadPaths(payload);
   const after = payloadPaths(result);
   const changed = new Map<string, string>();
