@@ -5,7 +5,7 @@ import { runVerdictBin } from '@verdict/nestjs/cli';
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inProcessCli } from '../cli/in-process-cli.js';
@@ -398,6 +398,13 @@ describe('verdict mcp pin|diff: definitions the canonical fingerprint refuses, a
     }
   });
 
+  /** A copy of the lockfile at `from`, so that a `pin` can run against it and leave `from` as it was. */
+  const copyOf = async (from: string) => {
+    const to = await freshLockfile();
+    await copyFile(from, to);
+    return to;
+  };
+
   /** The name `McpToolRefused` records for a tool named outside MCP's rule: sha256 of the name. */
   const recordedAs = (name: string) => `unknown:${createHash('sha256').update(name).digest('hex')}`;
 
@@ -425,13 +432,21 @@ describe('verdict mcp pin|diff: definitions the canonical fingerprint refuses, a
       expect(diff).toEqual({ code: 1, stdout: lines.join('\n'), stderr: '' });
       // What the terminal gets: no carriage return, escape, C1 control or bidirectional override.
       expect(diff.stdout).not.toMatch(/[\r\x1b\u0080-\u009f\u202e]/);
-      // --json keeps the names as the server lists them, for a script.
-      const json = await cli('diff', path, '--json');
-      expect(JSON.parse(json.stdout).changes.map((change: { tool: string }) => change.tool)).toEqual([
-        'read_file',
-        forged,
-        c1,
-      ]);
+      // --json keeps the names as the server lists them, for a script, each outside the rule with its recorded name
+      // beside it (a plain name has none).
+      const named = (stdout: string) =>
+        JSON.parse(stdout).changes.map(({ tool, recordedAs }: { tool: string; recordedAs?: string }) => ({
+          tool,
+          recordedAs,
+        }));
+      const jsonNames = [
+        { tool: 'read_file', recordedAs: undefined },
+        { tool: forged, recordedAs: recordedAs(forged) },
+        { tool: c1, recordedAs: recordedAs(c1) },
+      ];
+      expect(named((await cli('diff', path, '--json')).stdout)).toEqual(jsonNames);
+      const pinnedJson = await cli('pin', await copyOf(path), '--json');
+      expect(named(pinnedJson.stdout)).toEqual(jsonNames);
       const pinned = await cli('pin', path);
       expect(pinned.code).toBe(0);
       expect(pinned.stdout.split('\n')).toEqual([...lines, `pinned 4 tool(s) of files from ${server.url} in ${path}`]);

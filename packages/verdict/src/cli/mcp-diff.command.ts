@@ -31,7 +31,13 @@ export class McpDiffCommand implements CliCommandRunner {
       ({ server, path, changes, toolNaming, urlChange, json }) => {
         this.streams.out(
           json
-            ? JSON.stringify({ lockfile: path, server, toolNaming: toolNaming ?? {}, urlChange, changes })
+            ? JSON.stringify({
+                lockfile: path,
+                server,
+                toolNaming: toolNaming ?? {},
+                urlChange,
+                changes: changesJson(changes),
+              })
             : urlChangeText(server, urlChange) + changesText(changes),
         );
         process.exitCode = changes.length === 0 && urlChange === null ? 0 : 1;
@@ -50,9 +56,8 @@ export function changesText(changes: readonly McpPinChange[]): string {
   if (changes.length === 0) return 'no changes: every listed tool is as pinned';
   return changes
     .map((change) => {
-      const recorded = recordedMcpToolName(change.tool);
-      const recordedAs = recorded === change.tool || change.change === 'removed' ? '' : ` (recorded as ${recorded})`;
-      const head = line`${printableName(change.server)}/${printableName(change.tool)}: ${change.change}${recordedAs}`;
+      const recorded = recordedAs(change);
+      const head = line`${printableName(change.server)}/${printableName(change.tool)}: ${change.change}${recorded === undefined ? '' : ` (recorded as ${recorded})`}`;
       if (change.change !== 'description_changed' && change.change !== 'description_and_schema_changed') return head;
       return [
         head,
@@ -61,4 +66,21 @@ export function changesText(changes: readonly McpPinChange[]): string {
       ].join('\n');
     })
     .join('\n');
+}
+
+/**
+ * The changes for a script (`--json`): names as the server lists them, and beside a listed name outside MCP's tool-name
+ * rule the name `McpToolRefused` records for it (`recordedAs`: `unknown:<sha256>`), as the review's lines show it.
+ */
+export function changesJson(changes: readonly McpPinChange[]): readonly (McpPinChange & { recordedAs?: string })[] {
+  return changes.map((change) => {
+    const recorded = recordedAs(change);
+    return recorded === undefined ? change : { ...change, recordedAs: recorded };
+  });
+}
+
+/** The name `McpToolRefused` records for a listed tool when it is not the listed name; `undefined` otherwise or when removed. */
+function recordedAs({ tool, change }: McpPinChange): string | undefined {
+  const recorded = recordedMcpToolName(tool);
+  return recorded === tool || change === 'removed' ? undefined : recorded;
 }

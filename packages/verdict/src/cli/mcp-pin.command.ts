@@ -5,7 +5,7 @@ import type { CliCommandRunner } from './cli-program.js';
 import { CLI_STREAMS } from './cli-streams.token.js';
 import { type McpCommandOptions, reviewMcpServer, urlChangeText } from './listed-mcp-pins.js';
 import { toolNamingText } from './mcp-tool-naming-flags.js';
-import { changesText } from './mcp-diff.command.js';
+import { changesJson, changesText } from './mcp-diff.command.js';
 import { line } from './output-line.js';
 import { printableName } from './printable-text.js';
 
@@ -42,7 +42,7 @@ export class McpPinCommand implements CliCommandRunner {
                 toolNaming: toolNaming ?? {},
                 pinned: current.length,
                 urlChange,
-                changes,
+                changes: changesJson(changes),
               })
             : urlChangeText(server, urlChange) +
                 changesText(changes) +
