@@ -118,6 +118,42 @@ describe('ContextLabeller over a ProvenanceLabels built without a principal reso
   });
 });
 
+describe('ProvenanceLabels: a principal’s labels keep the text’s untrusted labels when everyone’s memory is flooded', () => {
+  /** Mallory's own run labels as many distinct untrusted texts as everyone's memory holds, and one more. */
+  const flood = (env: ReturnType<typeof module>) =>
+    env.as(mallory, () => {
+      for (let i = 0; i <= DEFAULT_PROVENANCE_CAPACITY; i++) {
+        const text = `flood ${i}`;
+        env.labels.remember(text, [labelContent(text, ProvenanceSource.tool('search'), Trust.Untrusted)]);
+      }
+    });
+  const untrustedRecord = labelContent(RECORD, ProvenanceSource.retrieval('product-reviews'), Trust.Untrusted);
+
+  it.each([
+    ['trusted, then seen untrusted in Alice’s window', [trustedRecord], [untrustedRecord]],
+    ['seen untrusted, then trusted in Alice’s context', [untrustedRecord], [trustedRecord]],
+  ])('attack: a text %s stays untrusted for her after the flood', (_order, first, then) => {
+    const env = module();
+    env.as(alice, () => env.labels.remember(RECORD, first));
+    env.as(alice, () => env.labels.remember(RECORD, then));
+    flood(env);
+    expect(env.as(alice, () => sources(env.labels.recall(RECORD)))).toEqual([
+      'tool:accounts.view (trusted)',
+      'retrieval:product-reviews (untrusted)',
+    ]);
+  });
+
+  it('control: a text only trusted for Alice stays trusted for her after the flood, and another principal’s texts stay unlabelled for her', () => {
+    const env = module();
+    env.as(alice, () => env.labels.remember(RECORD, [trustedRecord]));
+    env.as(mallory, () => env.labels.remember(REVIEW, [untrustedReview]));
+    flood(env);
+    expect(env.as(alice, () => sources(env.labels.recall(RECORD)))).toEqual(['tool:accounts.view (trusted)']);
+    // Everyone's memory forgot the review (the bound, oldest first); Alice's labels never held it.
+    expect(env.as(alice, () => env.labels.recall(REVIEW))).toBeUndefined();
+  });
+});
+
 describe('ProvenanceLabels: kept windows and labels are bounded each on its own, and a forgotten window is unobserved', () => {
   /** Alice's earlier response: the model read the injected review, kept under her principal. */
   const keepAlicesResponse = (env: ReturnType<typeof module>) =>

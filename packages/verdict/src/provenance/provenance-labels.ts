@@ -31,7 +31,9 @@ export const SAID: ReadonlySet<string> = new Set([ProvenanceSourceKind.User, Pro
  * vouched for in that context) — or when that principal or their agents said the text: in another principal's
  * window the same text is not vouched for, nor theirs. An untrusted label of any other source is everyone's (a text
  * seen untrusted anywhere is untrusted content everywhere), and so is every label given outside any action context:
- * the application's own, registered at boot.
+ * the application's own, registered at boot. A principal's own labels for a text keep its untrusted labels with them
+ * (those everyone's memory held when they were given, and those given later in that principal's context), so that
+ * flooding everyone's memory cannot leave a trusted label vouching alone.
  */
 export class ProvenanceLabels {
   /** Everyone's labels, by text. */
@@ -93,7 +95,13 @@ export class ProvenanceLabels {
         textKey,
         items.filter((item) => !theirs(item)),
       );
-      this.add(this.own, ownKey(principal, textKey), items.filter(theirs));
+      // A principal's labels for a text carry its untrusted labels with them, those everyone's memory holds now and
+      // those given later in that principal's context: flooding everyone's memory (bounded on its own) then cannot
+      // leave a trusted label vouching alone for a text seen untrusted in that principal's windows.
+      const key = ownKey(principal, textKey);
+      const mine = items.filter(theirs);
+      if (mine.length > 0 || this.own.has(key))
+        this.add(this.own, key, [...mine, ...(this.texts.get(textKey) ?? []).filter(isUntrusted)]);
     }
     return this.recall(text, principal) ?? [];
   }
@@ -177,6 +185,10 @@ export class ProvenanceLabels {
 interface BoundResult {
   readonly text: string;
   readonly items: readonly LabelledContent[];
+}
+
+function isUntrusted(item: LabelledContent): boolean {
+  return item.label.trust === Trust.Untrusted;
 }
 
 function sameLabel(a: LabelledContent, b: LabelledContent): boolean {
