@@ -446,6 +446,7 @@ describe('verdict mcp pin|diff: definitions the canonical fingerprint refuses, a
       ];
       expect(named((await cli('diff', path, '--json')).stdout)).toEqual(jsonNames);
       const pinnedJson = await cli('pin', await copyOf(path), '--json');
+      expect(pinnedJson.code).toBe(0);
       expect(named(pinnedJson.stdout)).toEqual(jsonNames);
       const pinned = await cli('pin', path);
       expect(pinned.code).toBe(0);
@@ -453,6 +454,16 @@ describe('verdict mcp pin|diff: definitions the canonical fingerprint refuses, a
       expect((await readLockfile(path)).tools.map((pin) => pin.tool)).toEqual(
         expect.arrayContaining([forged, c1, 'read_file', 'list_files']),
       );
+      // No longer listed, they are never refused: removed, with no recorded name beside them.
+      server.state.added = [];
+      expect((await cli('diff', path)).stdout.split('\n')).toEqual([
+        `files/"y\\u009b2K\\u202e": removed`,
+        `files/"z\\r\\u001b[3A\\u001b[0Jfiles/read_file: as pinned\\nfiles/z": removed`,
+      ]);
+      expect(named((await cli('diff', path, '--json')).stdout)).toEqual([
+        { tool: c1, recordedAs: undefined },
+        { tool: forged, recordedAs: undefined },
+      ]);
     } finally {
       warn.mockRestore();
       reset();

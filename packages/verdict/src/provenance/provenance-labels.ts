@@ -32,8 +32,8 @@ export const SAID: ReadonlySet<string> = new Set([ProvenanceSourceKind.User, Pro
  * window the same text is not vouched for, nor theirs. An untrusted label of any other source is everyone's (a text
  * seen untrusted anywhere is untrusted content everywhere), and so is every label given outside any action context:
  * the application's own, registered at boot. A principal's own labels for a text keep its untrusted labels with them
- * (those everyone's memory held when they were given, and those given later in that principal's context), so that
- * flooding everyone's memory cannot leave a trusted label vouching alone.
+ * (those everyone's memory still held when they were given, and those given later in that principal's context), so
+ * that flooding everyone's memory afterwards cannot leave a trusted label vouching alone.
  */
 export class ProvenanceLabels {
   /** Everyone's labels, by text. */
