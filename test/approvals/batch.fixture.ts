@@ -11,6 +11,7 @@ import {
   type ApprovalReceiptStore,
   type Approver,
   CapabilityDenied,
+  type ProvenancePolicy,
   ExecutionTargetPolicy,
   InMemoryEvidenceRecorder,
   TargetNotResolvable,
@@ -45,11 +46,13 @@ export const otherSupport = staff('oz', 'globex', 'support');
 /**
  * `documents.archive` (requires confirmation; the approver sees owner and tenant) over documents 1–5 of alice and 9 of
  * bob in tenant acme, with a receipt store of the test's choice; the actor may archive only their own documents.
- * `options`: kill switches and the actor key, for the tests that need them.
+ * `options`: kill switches, the actor key and the provenance options (a content store), for the tests that need them;
+ * `provenance`: the capability's provenance policy, for those that propose in a window (its texts kept for the approver).
  */
 export async function batchFixture(
   approvals: ApprovalReceiptStore,
-  options: Pick<VerdictModuleOptions, 'containment' | 'actorKey'> = {},
+  options: Pick<VerdictModuleOptions, 'containment' | 'actorKey' | 'provenance'> = {},
+  provenance?: ProvenancePolicy<{ id: number }, ActionContext, Doc>,
 ) {
   const documents = new Map<number, Doc>([1, 2, 3, 4, 5].map((id) => [id, { id, tenant: 'acme', owner: 'alice' }]));
   documents.set(9, { id: 9, tenant: 'acme', owner: 'bob' });
@@ -78,6 +81,7 @@ export async function batchFixture(
         describe: (_envelope, doc) => `Archive document ${doc.id}`,
         subject: (_envelope, doc) => ({ owner: doc.owner, tenant: doc.tenant }),
       }),
+      ...(provenance === undefined ? {} : { provenance }),
     },
     (action) => {
       archived.push(action.target.id);

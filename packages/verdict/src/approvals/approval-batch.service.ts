@@ -156,7 +156,7 @@ export class ApprovalBatchService {
       now,
     });
     trails.forEach((trail) => trail.markMutated());
-    for (const [index, { receipt, decision }] of decided.entries()) {
+    for (const [index, { decision }] of decided.entries()) {
       const recorded =
         transition.outcome !== 'decided'
           ? Decision.deny(Stage.Approval, `batch ${decision.decision} by ${approver.id} refused: ${transition.outcome}`)
@@ -172,9 +172,11 @@ export class ApprovalBatchService {
           : { approve: 'approved', reject: 'rejected', edit: 'superseded' }[decision.decision];
       await trails[index].record(recorded, { approvalOutcome: outcome });
       await trails[index].close();
-      if (transition.outcome === 'decided') await this.contents.forget(receipt.provenance);
     }
     if (transition.outcome !== 'decided') return { outcome: transition.outcome };
+    // Decided: nothing is left to show an approver, so the windows' texts go (ADR 0042). Last, once every item's
+    // decision is recorded: a store that cannot forget them fails the request, but never a decision's record.
+    for (const { receipt } of decided) await this.contents.forget(receipt.provenance);
     return { outcome: 'decided', batchId, items: decided.map(decidedItem) };
   }
 

@@ -268,9 +268,6 @@ export class ApprovalService {
     await trail.beforeMutation();
     const transition = await store[verb]({ receiptId, toolCallId, by, now });
     trail.markMutated();
-    // Decided: nothing is left to show an approver, so the window's texts go (ADR 0042).
-    if (transition.outcome === 'approved' || transition.outcome === 'rejected')
-      await this.contents.forget(found.provenance);
     await trail.record(
       transition.outcome === 'approved'
         ? Decision.permit(Stage.Approval, `approved by ${by}`)
@@ -285,6 +282,10 @@ export class ApprovalService {
       },
     );
     await trail.close();
+    // Decided: nothing is left to show an approver, so the window's texts go (ADR 0042). Last: a store that cannot
+    // forget them fails the request, but never the decision's record.
+    if (transition.outcome === 'approved' || transition.outcome === 'rejected')
+      await this.contents.forget(found.provenance);
     return transition;
   }
 
