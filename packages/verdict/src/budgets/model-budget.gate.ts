@@ -15,6 +15,7 @@ import { assertModelBudgetsConfigured } from './model-budget-configuration.js';
 import { type ModelBudget, ModelBudgetMeasure, type ModelCallBudgets, type ModelPrice } from './model-budget.js';
 import { MODEL_BUDGET_OPTIONS, type ModelBudgetOptions } from './model-budget-options.interface.js';
 import { emitSafely } from '../events/emit-safely.js';
+import { reportedUsage } from './reported-usage.js';
 
 /** What a model call is estimated to use before it is made. */
 export interface ModelCallEstimate {
@@ -125,15 +126,18 @@ export class ModelBudgetGate {
 
   /**
    * After the call: commits what `usage` says was used and releases the rest of each reservation; `null` (no usage
-   * reported, or the call failed) keeps the whole estimate. Usage past the estimate is committed too, even past the
-   * limit: it was spent. A store failure is logged and leaves the amount reserved (still counted).
+   * reported, or the call failed) keeps the whole estimate, and so does a usage that is not a count of tokens (a
+   * negative, fractional or non-numeric total, or no input: {@link reportedUsage}), which would otherwise give back
+   * more than this call reserved. Usage past the estimate is committed too, even past the limit: it was spent. A store
+   * failure is logged and leaves the amount reserved (still counted).
    */
   async settle(hold: ModelBudgetHold, usage: ModelUsage | null): Promise<void> {
-    if (usage === null)
+    const used = usage === null ? null : reportedUsage(usage.inputTokens, usage.outputTokens);
+    if (used === null)
       new Logger('Verdict').warn('A model call reported no usage: its model-budget estimate is kept as spent');
     await Promise.all(
       hold.reservations.map(({ budget, reservation }) =>
-        this.settleOne(budget, reservation, amountOf(budget, usage ?? hold.tokens, hold.price), 'commit'),
+        this.settleOne(budget, reservation, amountOf(budget, used ?? hold.tokens, hold.price), 'commit'),
       ),
     );
   }
