@@ -1,4 +1,4 @@
-import { AIMessage, type BaseMessage } from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { StructuredTool } from '@langchain/core/tools';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
 import { type JSONSchema, toJsonSchema } from '@langchain/core/utils/json_schema';
@@ -20,7 +20,8 @@ export interface ModelInput {
 
 /**
  * An upper bound of a LangChain model call's input tokens without the provider's tokenizer: one token per UTF-8
- * byte of each message's content (and of an answer's tool calls), of each tool's JSON schema and of the
+ * byte of what each message sends (its content, an answer's tool calls, its name, a tool result's call id and the
+ * provider fields in `additional_kwargs`, such as reasoning items), of each tool's JSON schema and of the
  * structured-output format's JSON schema, plus a fixed overhead per message and per call. Byte-level tokenizers
  * (GPT, Claude, Llama) never make more tokens than bytes, so the reservation is never short of what the call
  * carries; the usage the provider reports then gives the difference back. It cannot count what the call does not
@@ -30,11 +31,13 @@ export interface ModelInput {
 export function estimateInputTokens({ systemMessage, messages, tools, responseFormat }: ModelInput): number {
   const all = systemMessage === undefined ? messages : [systemMessage, ...messages];
   return inputTokenBound(
-    all.map((message) =>
-      AIMessage.isInstance(message) && (message.tool_calls?.length ?? 0) > 0
-        ? [message.content, message.tool_calls]
-        : message.content,
-    ),
+    all.map((message) => ({
+      content: message.content,
+      tool_calls: AIMessage.isInstance(message) ? message.tool_calls : undefined,
+      name: message.name,
+      tool_call_id: ToolMessage.isInstance(message) ? message.tool_call_id : undefined,
+      additional_kwargs: message.additional_kwargs,
+    })),
     [
       ...tools.map((tool) => (tool instanceof StructuredTool ? convertToOpenAITool(tool) : tool)),
       ...formatSchemas(responseFormat),
