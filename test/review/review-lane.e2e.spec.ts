@@ -10,6 +10,7 @@ import {
   InMemoryExecutionClaimStore,
   InMemoryReviewItemStore,
   InProcessDeferredQueue,
+  type ReviewLaneOptions,
   ReviewService,
   ReviewedOperationExecuted,
   ReviewedOperationRefused,
@@ -218,20 +219,21 @@ describe('the review lane', () => {
           actorKey: fixture.actorKey,
         };
         const { claims, ...without } = { claims: true, ...missing };
-        const boot = (review: object, executionClaims: boolean) =>
+        const boot = (review: ReviewLaneOptions, executionClaims: boolean) =>
           Test.createTestingModule({
             imports: [
               VerdictModule.forRoot({
                 abilityFactory: fixture.abilityFactory,
                 capabilities: [fixture.resend],
                 ...(executionClaims ? { executionClaims: new InMemoryExecutionClaimStore() } : {}),
-                review: review as typeof lane,
+                review,
               }),
             ],
           })
             .compile()
             .then((moduleRef) => moduleRef.init());
-        const refused = boot({ ...lane, ...without }, claims);
+        // The attack is cast: a working lane without its rehydrate hook or queue does not compile.
+        const refused = boot({ ...lane, ...without } as ReviewLaneOptions, claims);
         await expect(refused).rejects.toThrow(VerdictConfigurationError);
         await expect(refused).rejects.toThrow(message);
         // Controls: the whole lane boots; so does a web-only process's lane without rehydrate or claims (it runs no job).

@@ -248,7 +248,12 @@ export { isReviewItemExpired, isDecidable, refusedDecision, decidedStatus } from
 export { InMemoryReviewItemStore } from './review/in-memory-review-item-store.js';
 export { ReviewPhase } from './review/review-phase.js';
 export { DEFERRED_CLAIM_POLICY } from './review/review.gate.js';
-export type { ReviewLaneOptions, ReviewRequester } from './review/review-lane-options.interface.js';
+export type {
+  ReviewLaneOptions,
+  ReviewRequester,
+  WebOnlyReviewLaneOptions,
+  WorkingReviewLaneOptions,
+} from './review/review-lane-options.interface.js';
 export type { PendingReview } from './review/pending-review.js';
 export {
   ReviewService,

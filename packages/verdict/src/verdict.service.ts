@@ -40,7 +40,8 @@ export class VerdictService {
    * of running it: it is parked as an approved review item, and the worker rehydrates the actor and re-runs
    * every step against a fresh target before executing it at most once (docs/review-lane.md). Answers a
    * `permit` at stage `review` that was not executed yet; a capability with `requiresReview` answers
-   * `require_review` and waits for its reviewer. Needs `review` and `executionClaims` in `forRoot`.
+   * `require_review` and waits for its reviewer. Needs `review` in `forRoot` (and `executionClaims` where the queue is
+   * worked).
    *
    * A capability that requires confirmation takes the same options as `execute`: without `{ explicitApproval: true }`
    * the answer is `require_confirmation` with its challenge (a pending receipt, joining `approvalBatch` if given) and

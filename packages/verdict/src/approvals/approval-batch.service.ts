@@ -30,7 +30,7 @@ import { ApprovalPhase } from './approval-phase.js';
 import type { ApprovalReceiptStore } from './approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
 import { approvalSubject } from './approval-subject.js';
-import { askedBy } from './receipt-requester.js';
+import { askedBy, checkRequesterConversation } from './receipt-requester.js';
 import { isExpired } from './receipt-rules.js';
 import { ReceiptStatus } from './receipt-status.js';
 
@@ -258,8 +258,12 @@ export class ApprovalBatchService {
     return trail;
   }
 
-  /** The batch's receipts that `requester` asked for (any state). */
+  /**
+   * The batch's receipts that `requester` asked for (any state). Every public entry reads them here: a malformed
+   * conversation id fails before the store is read, whether or not the batch exists.
+   */
   private async requesters(batchId: string, requester: ActionContext): Promise<ApprovalReceipt[]> {
+    checkRequesterConversation(requester);
     const store = this.store();
     const actorKey = moduleActorKey(this.options);
     return (await store.inBatch!(batchId)).filter((r) => askedBy(r, requester, this.registry, actorKey));

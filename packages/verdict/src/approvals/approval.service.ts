@@ -17,7 +17,7 @@ import { type ApprovalChallenge, challengeOf } from './approval-challenge.js';
 import { ApprovalPhase } from './approval-phase.js';
 import type { ApprovalReceiptStore, ReceiptTransition } from './approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
-import { askedBy } from './receipt-requester.js';
+import { askedBy, checkRequesterConversation } from './receipt-requester.js';
 import { isExpired } from './receipt-rules.js';
 import { ReceiptStatus } from './receipt-status.js';
 import { UnknownApprovalReceiptError } from './unknown-approval-receipt.error.js';
@@ -108,6 +108,7 @@ export class ApprovalService {
    */
   challengeForToolCall(toolCallId: string, requester: ActionContext): Promise<ApprovalChallenge | null>;
   async challengeForToolCall(toolCallId: string, requester?: ActionContext): Promise<ApprovalChallenge | null> {
+    checkRequesterConversation(requester);
     const pending = await this.store().pendingForToolCall(toolCallId, this.now());
     const mine = requester === undefined ? pending : pending.filter((receipt) => this.askedBy(receipt, requester));
     if (mine.length !== 1) return null;
@@ -128,6 +129,7 @@ export class ApprovalService {
         "ApprovalService.pending needs the requester's action context (actor, tenant, metadata.conversationId): tool-call ids are not globally unique.",
       );
     }
+    checkRequesterConversation(requester);
     const found = [];
     for (const toolCallId of toolCallIds) {
       const challenge = await this.challengeForToolCall(toolCallId, requester);

@@ -1,10 +1,21 @@
 import type { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import type { ActionContext } from '../context/action-context.js';
+import { conversationIdOf } from '../context/conversation-id.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
 import { isMissingKey } from '../shared/is-missing-key.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
 import { receiptPrincipal } from './receipt-principal.js';
 import { sameAsker } from './receipt-rules.js';
+
+/**
+ * Fails a lookup whose requester has a malformed conversation id (`conversationIdOf`) before any receipt is read, so
+ * the answer never depends on whether one is pending (docs/approvals.md "Who asked is always bound"): a wiring fault,
+ * never "nothing pending". An absent requester is left to the caller (the deprecated unscoped lookup allows one).
+ * @throws VerdictConfigurationError for a conversation id that is present but not a non-blank string or a finite number.
+ */
+export function checkRequesterConversation(requester: ActionContext | undefined): void {
+  if (requester !== undefined) conversationIdOf(requester);
+}
 
 /**
  * Whether `requester` is who asked for `receipt`, in the conversation it was asked in (ADR 0015): the principal

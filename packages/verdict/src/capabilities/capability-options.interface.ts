@@ -87,7 +87,8 @@ export interface CapabilityOptions<TArgs = any, TTarget = any, TContext extends 
   /**
    * The review lane with `requiresReview({...})` (step 5, docs/review-lane.md): the proposal is parked for a
    * reviewer and answered `require_review`; once approved, a worker re-runs the pipeline as the requester
-   * and executes it at most once. Needs `review` and `executionClaims` in `VerdictModule.forRoot`.
+   * and executes it at most once. Needs `review` in `VerdictModule.forRoot`, and `executionClaims` in a process
+   * that works the queue.
    */
   readonly requiresReview?: ReviewPolicy<TArgs, TTarget, TContext['actor'], TContext>;
   /**

@@ -25,14 +25,14 @@ import type { ReviewItem } from '../review/review-item.js';
 import { reviewItemFingerprint } from '../review/review-item-fingerprint.js';
 import { isReviewItemExpired } from '../review/review-item-rules.js';
 import { ReviewItemStatus } from '../review/review-item-status.js';
-import type { ReviewLaneOptions } from '../review/review-lane-options.interface.js';
+import type { ReviewLaneOptions, WorkingReviewLaneOptions } from '../review/review-lane-options.interface.js';
 import { ReviewPhase } from '../review/review-phase.js';
 import { DEFERRED_CLAIM_POLICY, deferredItemClaimFingerprint } from '../review/review.gate.js';
 import { newClaimId } from '../execution-claims/execution-claim.gate.js';
 import { REVIEW_OPTIONS, type ReviewOptions } from '../review/review-options.interface.js';
 import type { DeferredJob, DeferredJobOutcome } from './deferred-job.js';
 import { configuredReviewLane } from '../review/configured-review-lane.js';
-import { assertReviewLane } from '../review/review-configuration.js';
+import { assertLaneRunsJobs, assertReviewLane } from '../review/review-configuration.js';
 import { emitSafely } from '../events/emit-safely.js';
 
 /**
@@ -86,6 +86,8 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
   /** Runs one job. Refusals are answered (`executed: false`) and recorded; application faults reject. */
   async run(job: DeferredJob): Promise<DeferredJobOutcome> {
     const lane = this.lane();
+    // A web-only process's worker handed a job by hand: without rehydrate or claims nothing runs (a deployment fault).
+    assertLaneRunsJobs(this.options, lane);
     const itemId = typeof job?.itemId === 'string' ? job.itemId : '';
     const item = itemId === '' ? null : await lane.items.find(itemId);
     const now = this.now();
@@ -143,7 +145,10 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
   }
 
   /** The requester as the application knows them now, when they are still the principal the item binds. */
-  private async rehydrate(lane: ReviewLaneOptions, item: ReviewItem): Promise<ActionContext | null> {
+  private async rehydrate(
+    lane: ReviewLaneOptions & Pick<WorkingReviewLaneOptions, 'rehydrate'>,
+    item: ReviewItem,
+  ): Promise<ActionContext | null> {
     const context = await lane.rehydrate({
       capability: item.capability,
       actorKey: item.requesterKey,

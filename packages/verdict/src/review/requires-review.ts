@@ -51,7 +51,8 @@ export interface ReviewPolicy<TArgs = any, TTarget = any, TActor = any, TContext
 
 /**
  * Declares the review lane for a capability (see {@link ReviewPolicy}; default TTL {@link DEFAULT_REVIEW_TTL_SECONDS}).
- * Needs `review: { items, queue, rehydrate }` and an `executionClaims` store in `VerdictModule.forRoot`.
+ * Needs `review: { items, queue, rehydrate }` and an `executionClaims` store in `VerdictModule.forRoot` (a web-only
+ * process, `review: { items, queue, work: false }`, needs neither `rehydrate` nor the claim store).
  *
  * @example
  * requiresReview: requiresReview({

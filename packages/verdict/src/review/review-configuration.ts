@@ -1,13 +1,16 @@
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import type { ReviewOptions } from './review-options.interface.js';
+import type { ReviewLaneOptions, WorkingReviewLaneOptions } from './review-lane-options.interface.js';
 
 const isPositiveInteger = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 
 /**
  * Boot-time checks of a capability's review lane: a well-formed `requiresReview`, no confirmation next to it
  * (the requester confirms or a reviewer reviews, not both), a review lane, an actor key (the capability's, the
- * lane's or the module's: ADR 0049) and an execution-claim store (the deferred run's last gate). `fail` throws the capability's configuration error.
+ * lane's or the module's: ADR 0049) and, in a process that works the queue (`work` not `false`), an execution-claim
+ * store (the deferred run's last gate). A web-only process parks, decides and queues items without one: the worker
+ * process's own boot asks for it (`assertReviewLane`). `fail` throws the capability's configuration error.
  */
 export function assertReviewConfigured(
   definition: CapabilityDefinition,
@@ -37,9 +40,9 @@ export function assertReviewConfigured(
     fail(
       'uses requiresReview, but no actor key is configured: pass `actorKey: (actor) => actor.id` to VerdictModule.forRoot (or to the review lane, or to requiresReview), so a requester is recognised from any session and never reviews their own item.',
     );
-  if (options.executionClaims === undefined)
+  if (options.review?.work !== false && options.executionClaims === undefined)
     fail(
-      'uses requiresReview, but no execution-claim store is configured: a deferred run is admitted by an execution claim (pass `executionClaims`).',
+      'uses requiresReview, but no execution-claim store is configured: a deferred run is admitted by an execution claim (pass `executionClaims`, or `work: false` in a web-only process).',
     );
 }
 
@@ -47,7 +50,8 @@ export function assertReviewConfigured(
  * Boot-time checks of the module's review lane, whenever `review` is given: its item store and its queue; in a
  * process that works the queue (`work` is not `false`), the `rehydrate` hook and an execution-claim store too (each
  * deferred run rehydrates its requester and is admitted by a claim), without which it would boot, take approvals,
- * then fail every job. A web-only process parks and queues items, and needs neither.
+ * then fail every job. A web-only process parks, decides and queues items, and needs neither (its type,
+ * `WebOnlyReviewLaneOptions`, lets it leave `rehydrate` out; this check holds the rule for untyped callers).
  *
  * @throws VerdictConfigurationError naming what is missing.
  */
@@ -67,5 +71,27 @@ export function assertReviewLane(options: ReviewOptions): void {
   if (works && options.executionClaims === undefined)
     throw new VerdictConfigurationError(
       'The review lane of a process that works its queue needs an execution-claim store: every deferred run is admitted by an execution claim (pass `executionClaims`, or `work: false` in a web-only process).',
+    );
+}
+
+/**
+ * Before a deferred job runs, in any process: the lane's `rehydrate` hook and an execution-claim store. A process that
+ * works its queue was checked at boot; a web-only one (`work: false`) may have neither, and its worker may still be
+ * handed a job by hand. Without them the run could not rehydrate its requester nor be admitted by a claim, so nothing
+ * runs: the job fails (the queue may retry it) and the item stays `approved` (ADR 0149).
+ *
+ * @throws VerdictConfigurationError naming what is missing.
+ */
+export function assertLaneRunsJobs(
+  options: ReviewOptions,
+  lane: ReviewLaneOptions,
+): asserts lane is ReviewLaneOptions & Pick<WorkingReviewLaneOptions, 'rehydrate'> {
+  const missing = [
+    typeof lane.rehydrate !== 'function' && 'rehydrate hook (the requester lookup)',
+    options.executionClaims === undefined && 'execution-claim store (`executionClaims`)',
+  ].filter((name) => name !== false);
+  if (missing.length > 0)
+    throw new VerdictConfigurationError(
+      `This process runs a deferred job, but its review lane has no ${missing.join(' and no ')}: work the queue in a process configured for it (\`work\` not \`false\`).`,
     );
 }
