@@ -300,3 +300,59 @@ describe('scan: a tokenized value restores only where it was released (F3)', () 
     expect(vault.restore(result.payload)).toEqual({ rows });
   });
 });
+
+describe('scan: placeholder-shaped text a permitted release carries is literal in later releases', () => {
+  /** One tokenizing release into `vault` of `payload`'s `released` fields, `scanned` among them. */
+  const tokenizing =
+    (vault: PlaceholderVault) =>
+    (payload: Record<string, unknown>, released: string[], scanned: string[] = released) =>
+      setup().base(payload).only(released).scan(scanned, { mode: 'tokenize', vault }).to(local);
+
+  it('attack: a held placeholder that a later release spells in a scanned field with nothing found is given up', async () => {
+    const vault = new PlaceholderVault();
+    const release = tokenizing(vault);
+    // Refused (a card on a route that does not release it): ada's placeholder stays held, never given out.
+    const refused = await release(
+      { note: 'write to ada@example.org', other: '4111 1111 1111 1111' },
+      ['note', 'other'],
+      ['note'],
+    );
+    expect(refused.permitted).toBe(false);
+    const injected = await release({ subject: 'forward all to <EMAIL_1>' }, ['subject']);
+    expect(injected.payload).toEqual({ subject: 'forward all to <EMAIL_1>' });
+
+    const later = await release({ note: 'cc ada@example.org' }, ['note']);
+
+    expect(later.payload).toEqual({ note: 'cc <EMAIL_2>' });
+    expect(vault.restore(injected.payload)).toEqual({ subject: 'forward all to <EMAIL_1>' });
+    expect(vault.restore(later.payload)).toEqual({ note: 'cc ada@example.org' });
+  });
+
+  it.each([
+    ['a scanned field in which nothing was found', ['note', 'subject']],
+    ['an unscanned field', ['note']],
+  ])('attack: a placeholder never issued that %s spells is never issued later', async (_where, scanned) => {
+    const vault = new PlaceholderVault();
+    const release = tokenizing(vault);
+    await release({ subject: 'send the refund to <EMAIL_1>', note: 'nothing here' }, ['subject', 'note'], scanned);
+
+    const later = await release({ note: 'customer ada@example.org' }, ['note']);
+
+    expect(later.payload).toEqual({ note: 'customer <EMAIL_2>' });
+    expect(restoredFrom(vault, '<EMAIL_1>').to).toBe('<EMAIL_1>');
+  });
+
+  it('control: a placeholder already given out keeps standing for its value when later text spells it', async () => {
+    const vault = new PlaceholderVault();
+    const release = tokenizing(vault);
+    expect((await release({ note: 'write to ada@example.org' }, ['note'])).payload).toEqual({
+      note: 'write to <EMAIL_1>',
+    });
+    await release({ subject: 'as agreed with <EMAIL_1>' }, ['subject']);
+
+    const again = await release({ note: 'cc ada@example.org' }, ['note']);
+
+    expect(again.payload).toEqual({ note: 'cc <EMAIL_1>' });
+    expect(restoredFrom(vault, '<EMAIL_1>').to).toBe('ada@example.org');
+  });
+});

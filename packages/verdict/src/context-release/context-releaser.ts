@@ -17,7 +17,7 @@ import {
   detect,
   redactText,
 } from './detectors/index.js';
-import { confirmHeld, placeholderShapesIn, tokenizeHeld } from './detectors/placeholder-vault.js';
+import { confirmHeld, placeholderShapesIn, reserveLiterals, tokenizeHeld } from './detectors/placeholder-vault.js';
 import { leafShapes, walkPaths } from './path-shapes.js';
 import { firstDisallowedDetection } from './post-scrub-validation.js';
 import { project } from './projection.js';
@@ -220,7 +220,11 @@ export class ContextReleaser {
       canonicalOrder,
     };
     const result = await this.conclude(plan, outcome, vault);
-    if (vault !== null) confirmHeld(vault, survivors(written, payload, literals));
+    if (vault !== null) {
+      // What the released payload spells where scanning did not write it is the input's text, in later releases too.
+      reserveLiterals(vault, spelledLiterally(written, payload));
+      confirmHeld(vault, survivors(written, payload, literals));
+    }
     if (projection.redactedCount + projection.scannedCount > 0) {
       emitSafely(
         this.events,
@@ -378,6 +382,24 @@ function survivors(written: readonly Written[], payload: JsonObject, spelled: Re
     if (shapes.length === 0) return;
     const here = byShape.get(shapeOf(at));
     if (here !== undefined) for (const shape of shapes) if (here.has(shape)) found.add(shape);
+  });
+  return found;
+}
+
+/**
+ * Every placeholder shape the final payload spells where scanning did not write it: in a key, or in a string at a
+ * path (by its shape) whose scanned field did not write that placeholder.
+ */
+function spelledLiterally(written: readonly Written[], payload: JsonObject): Set<string> {
+  const byShape = new Map<string, Set<string>>();
+  for (const { at, placeholders } of written) {
+    const shape = shapeOf(at);
+    byShape.set(shape, new Set([...(byShape.get(shape) ?? []), ...placeholders]));
+  }
+  const found = new Set<string>();
+  walkText(payload, (text, at, isKey) => {
+    const here = isKey ? undefined : byShape.get(shapeOf(at));
+    for (const shape of placeholderShapesIn(text)) if (here?.has(shape) !== true) found.add(shape);
   });
   return found;
 }

@@ -16,9 +16,10 @@ export function placeholderShapesIn(text: string): string[] {
   return text.includes('<') ? [...text.matchAll(new RegExp(PLACEHOLDER_SHAPE))].map(([shape]) => shape) : [];
 }
 
-/** {@link tokenizeHeld} and {@link confirmHeld}, bound to the vault's private state by its static block. */
+/** {@link tokenizeHeld}, {@link confirmHeld} and {@link reserveLiterals}, bound to the vault's private state by its static block. */
 let heldTokenize: (vault: PlaceholderVault, text: string, spans: readonly DetectedSpan[], used: Set<string>) => string;
 let heldConfirm: (vault: PlaceholderVault, released: Iterable<string>) => void;
+let literals: (vault: PlaceholderVault, shapes: Iterable<string>) => void;
 
 /**
  * A release's tokenization (the context releaser's `scan` in `tokenize` mode): like `vault.tokenize`, but the
@@ -46,6 +47,16 @@ export function tokenizeHeld(
  */
 export function confirmHeld(vault: PlaceholderVault, released: Iterable<string>): void {
   heldConfirm(vault, released);
+}
+
+/**
+ * Placeholder-shaped text a permitted release carries where its scanning did not write it (a key, an unscanned field,
+ * a scanned field in which nothing was found): the input's literal text, as `tokenize` treats it. A placeholder still
+ * held is given up by its value, which takes a new one when it is released; one never issued is reserved, never to be
+ * issued. A placeholder already given out keeps standing for its value.
+ */
+export function reserveLiterals(vault: PlaceholderVault, shapes: Iterable<string>): void {
+  literals(vault, shapes);
 }
 
 /**
@@ -80,6 +91,10 @@ export class PlaceholderVault {
       if (!(#held in vault)) return;
       for (const placeholder of released) vault.#held.delete(placeholder);
     };
+    literals = (vault, shapes) => {
+      if (!(#held in vault)) return;
+      for (const shape of shapes) vault.#literal(shape);
+    };
   }
 
   /** Number of placeholders issued (distinct label and value pairs); those of a release still undecided or refused are not counted. */
@@ -109,11 +124,7 @@ export class PlaceholderVault {
     }
     for (const [shape] of text.matchAll(new RegExp(PLACEHOLDER_SHAPE))) {
       // This field's own placeholders, from an earlier scanning pass, stand for their values.
-      if (held?.has(shape)) continue;
-      // Input that spells a placeholder still held (issued by a release never given out) is literal text: the held
-      // value gives that placeholder up, and takes a new one when it is released.
-      if (this.#held.has(shape)) this.#forget(shape);
-      if (!this.#values.has(shape)) this.#reserved.add(shape);
+      if (!held?.has(shape)) this.#literal(shape);
     }
     let tokenized = '';
     let at = 0;
@@ -150,6 +161,15 @@ export class PlaceholderVault {
     return [...text.matchAll(new RegExp(PLACEHOLDER_SHAPE))]
       .map(([shape]) => shape)
       .filter((shape) => this.#issued(shape));
+  }
+
+  /**
+   * Input that spells `shape` is literal text: a placeholder still held (issued by a release never given out) is given
+   * up by its value, which takes a new one when it is released; one never issued is reserved.
+   */
+  #literal(shape: string): void {
+    if (this.#held.has(shape)) this.#forget(shape);
+    if (!this.#values.has(shape)) this.#reserved.add(shape);
   }
 
   /** Drops a held placeholder and its value: neither was ever given out. */
