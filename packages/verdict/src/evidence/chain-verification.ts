@@ -9,11 +9,11 @@ import {
 
 /** What broke a chain, at its first bad sequence. */
 export const ChainProblem = {
-  /** The record's content no longer hashes to its stored hash. */
+  /** The record's content no longer hashes to its stored hash (or cannot be hashed at all: an unreadable instant). */
   Modified: 'modified',
   /** A sequence number is missing: a record was deleted (or the chain never had it). */
   Missing: 'missing',
-  /** The record does not follow its predecessor's hash: inserted, reordered or relinked. */
+  /** The record does not follow its predecessor's hash, or its sequence appears twice: inserted, reordered or relinked. */
   BrokenLink: 'broken_link',
   /** A checkpoint's signature does not hold under the configured key. */
   CheckpointSignature: 'checkpoint_signature',
@@ -72,9 +72,11 @@ export interface ChainVerification {
  * How far a stream's links may run past its last checkpoint and still verify when a key is configured: the
  * last seal's batch, whose checkpoint may not be written yet (on MySQL/MariaDB a sealer that dies between its
  * links and its checkpoint leaves them so until the next seal). At most one seal batch of links, each of
- * whose records was recorded within the last ten minutes; anything more is `unpinned` (ADR 0048).
+ * whose records was recorded within the last ten minutes and no later than a minute past the verifier's clock
+ * (`clockSkewMilliseconds`: the writers' clocks may run a little ahead of it; a record dated further on was not
+ * written by the last seal's writers); anything more is `unpinned` (ADR 0048).
  */
-export const LAST_SEAL_GRACE = Object.freeze({ links: 500, milliseconds: 10 * 60_000 });
+export const LAST_SEAL_GRACE = Object.freeze({ links: 500, milliseconds: 10 * 60_000, clockSkewMilliseconds: 60_000 });
 
 /** A stream's checkpoint head from an earlier verification (the `streams` of a kept `verify --json`). */
 export type ChainWitness = Pick<ChainVerification, 'kind' | 'stream' | 'checkpointHead'>;
@@ -109,6 +111,7 @@ export class ChainVerifier {
   private readonly lastPinned: number;
   private unpinned = 0;
   private oldestUnpinned = Infinity;
+  private newestUnpinned = -Infinity;
 
   constructor(
     private readonly kind: EvidenceKind,
@@ -183,13 +186,15 @@ export class ChainVerifier {
     // not hide a record between two links as "before the prune anchor".
     if (!Number.isSafeInteger(link.sequence))
       return this.fail({ sequence: this.expected, problem: ChainProblem.BrokenLink });
-    if (link.sequence < this.expected) return true; // at or before the prune anchor: already vouched for
+    // A sequence already verified (its link appears twice: a links table without its primary key), or one at or
+    // before the chain's start, which no seal or prune leaves: a record inserted into the chain.
+    if (link.sequence < this.expected) return this.fail({ sequence: link.sequence, problem: ChainProblem.BrokenLink });
     if (this.fault !== null && link.sequence >= this.fault.sequence) return this.fail(this.fault);
     if (link.sequence > this.expected) return this.fail({ sequence: this.expected, problem: ChainProblem.Missing });
     if (record === null) return this.fail({ sequence: link.sequence, problem: ChainProblem.Missing });
     if (link.previousHash !== this.previousHash)
       return this.fail({ sequence: link.sequence, problem: ChainProblem.BrokenLink });
-    if (record.hash() !== link.hash) return this.fail({ sequence: link.sequence, problem: ChainProblem.Modified });
+    if (!hashesTo(record, link.hash)) return this.fail({ sequence: link.sequence, problem: ChainProblem.Modified });
     const checkpoint = this.pinned.get(link.sequence)?.find((pinning) => pinning.hash !== link.hash);
     if (checkpoint !== undefined)
       return this.fail({
@@ -198,8 +203,10 @@ export class ChainVerifier {
         checkpoint: checkpoint.checkpointSequence,
       });
     if (link.sequence > this.lastPinned) {
+      const recordedAt = record.recordedAt();
       this.unpinned++;
-      this.oldestUnpinned = Math.min(this.oldestUnpinned, record.recordedAt());
+      this.oldestUnpinned = Math.min(this.oldestUnpinned, recordedAt);
+      this.newestUnpinned = Math.max(this.newestUnpinned, recordedAt);
     }
     this.records++;
     this.expected++;
@@ -239,15 +246,43 @@ export class ChainVerifier {
     };
   }
 
-  /** With a key, whatever no checkpoint pins must be the last seal's batch, not yet signed (ADR 0048). */
+  /**
+   * After {@link finish}: the last link verified (the prune anchor's, or the genesis head, when no link follows it),
+   * or `null` when the stream did not verify. What a prune may sign a checkpoint of: the head as it was verified.
+   */
+  verifiedHead(): Pick<ChainLink, 'sequence' | 'hash'> | null {
+    return this.failure === null ? { sequence: this.expected - 1, hash: this.previousHash } : null;
+  }
+
+  /**
+   * With a key, whatever no checkpoint pins must be the last seal's batch, not yet signed (ADR 0048): each of its
+   * records recorded within the grace before now, and none later than now (give or take the clock skew allowed).
+   */
   private withinLastSealGrace(): boolean {
     if (this.unpinned === 0) return true;
-    const since = this.now.getTime() - LAST_SEAL_GRACE.milliseconds;
-    return this.unpinned <= LAST_SEAL_GRACE.links && this.oldestUnpinned >= since;
+    const now = this.now.getTime();
+    return (
+      this.unpinned <= LAST_SEAL_GRACE.links &&
+      this.oldestUnpinned >= now - LAST_SEAL_GRACE.milliseconds &&
+      this.newestUnpinned <= now + LAST_SEAL_GRACE.clockSkewMilliseconds
+    );
   }
 
   private fail(failure: Omit<Fault, 'checkpoint'> & { checkpoint?: number | null }): false {
     this.failure = { ...failure, checkpoint: failure.checkpoint ?? null };
+    return false;
+  }
+}
+
+/**
+ * Whether `record` hashes to `hash`. A record that cannot be hashed (an instant it holds cannot be read: an Invalid
+ * Date, an infinite timestamp) no longer hashes to what was linked: it is `modified`, and the other streams are still
+ * verified rather than the whole verification failing with the hashing error.
+ */
+function hashesTo(record: { hash(): string }, hash: string): boolean {
+  try {
+    return record.hash() === hash;
+  } catch {
     return false;
   }
 }

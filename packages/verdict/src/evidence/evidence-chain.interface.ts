@@ -45,9 +45,12 @@ export interface EvidenceChain {
   /** Seals nothing; verifies every stream of every kind (and every witnessed one), in stream order. */
   verify(options?: ChainVerifyOptions): Promise<ChainVerification[]>;
   /**
-   * Seals, then deletes the chained records recorded before `before`, stream by stream up to the last
-   * such sequence, and leaves a signed prune checkpoint there so what remains still verifies.
+   * Verifies every stream as it stands and prunes nothing (signing nothing) while one does not verify; then seals
+   * (a head no checkpoint pins is signed only if it is the head just verified), then deletes the chained records
+   * recorded before `before`, stream by stream up to the last such sequence, and leaves a signed prune checkpoint
+   * there so what remains still verifies.
    * @throws VerdictConfigurationError without a key that can sign.
+   * @throws EvidenceChainBrokenError when a stream does not verify: nothing was deleted or signed.
    */
   prune(before: Date): Promise<PruneReport>;
 }

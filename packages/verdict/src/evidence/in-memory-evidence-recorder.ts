@@ -4,6 +4,7 @@ import { type ChainLink, EvidenceKind, GENESIS_HASH, GENESIS_HEAD, assertChainab
 import { ChainVerifier, type ChainVerification } from './chain-verification.js';
 import { type DecisionRecord, decisionRecord } from './decision-record.js';
 import { CheckpointPurpose, type EvidenceCheckpoint } from './evidence-checkpoint.js';
+import { EvidenceChainBrokenError } from './evidence-chain-broken.error.js';
 import {
   type ChainVerifyOptions,
   type EvidenceChain,
@@ -51,6 +52,16 @@ function frozenCopy(value: unknown): unknown {
   return Object.freeze(Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, frozenCopy(inner)])));
 }
 
+/** A frozen copy of a kept (frozen) record, each instant its own Date; its other values are frozen already. */
+function handedOut<T extends object>(record: T): T {
+  const copy = { ...record } as Record<string, unknown>;
+  for (const key of Object.keys(copy)) {
+    const value = copy[key];
+    if (value instanceof Date) copy[key] = new Date(value.getTime());
+  }
+  return Object.freeze(copy) as T;
+}
+
 /**
  * Keeps the most recent `capacity` records of each kind (decisions, releases) in process memory
  * (default 10,000 each), oldest dropped first. Each record is chained in its stream in write order (one
@@ -95,12 +106,12 @@ export class InMemoryEvidenceRecorder implements EvidenceRecorder, EvidenceChain
     this.releaseChain.append(owned(releaseRecord(record)));
   }
 
-  /** The kept decision records, oldest first. */
+  /** The kept decision records, oldest first: frozen copies (with their own instants) of what it keeps. */
   decisions(): readonly DecisionRecord[] {
     return this.decisionChain.records();
   }
 
-  /** The kept release records, oldest first. */
+  /** The kept release records, oldest first: frozen copies (with their own instants) of what it keeps. */
   releases(): readonly ReleaseRecord[] {
     return this.releaseChain.records();
   }
@@ -114,7 +125,10 @@ export class InMemoryEvidenceRecorder implements EvidenceRecorder, EvidenceChain
     return [...this.decisionChain.verify(options), ...this.releaseChain.verify(options)];
   }
 
+  /** Prunes nothing while a stream does not verify ({@link EvidenceChainBrokenError}), as a durable store does. */
   async prune(before: Date): Promise<PruneReport> {
+    const broken = (await this.verify()).filter((verdict) => !verdict.intact);
+    if (broken.length > 0) throw new EvidenceChainBrokenError(broken);
     const decisions = this.decisionChain.prune(before);
     const releases = this.releaseChain.prune(before);
     return { pruned: decisions.pruned + releases.pruned, anchored: decisions.anchored + releases.anchored };
@@ -165,9 +179,10 @@ class MemoryChain<T extends { readonly stream: string; readonly recordedAt: Date
     }
   }
 
+  /** The kept records, as copies: a caller's change to an instant of one (a Date) cannot reach what is kept. */
   records(): T[] {
     this.link();
-    return this.kept().map((entry) => entry.record);
+    return this.kept().map((entry) => handedOut(entry.record));
   }
 
   private kept(): Array<Chained<T>> {

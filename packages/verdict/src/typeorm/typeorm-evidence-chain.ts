@@ -111,7 +111,15 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
    * head is pinned. Each batch reads its records from the queue (ADR 0062, ADR 0135), so its cost does not grow
    * with the records already linked.
    */
-  async seal(): Promise<SealReport> {
+  seal(): Promise<SealReport> {
+    return this.sealAll();
+  }
+
+  /**
+   * {@link seal}; with `verified` (a prune's verification, by {@link streamKey}), a head no checkpoint pins is signed
+   * only if it is still the head that verification found intact: a prune signs nothing it did not verify.
+   */
+  private async sealAll(verified?: ReadonlyMap<string, Head | null>): Promise<SealReport> {
     let sealed = 0;
     let checkpoints = 0;
     for (const kind of Object.values(EvidenceKind)) {
@@ -129,8 +137,11 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
         checkpoints += report.checkpoints;
       }
       if (this.key === undefined || !canSign(this.key)) continue;
-      for (const stream of await this.linkedStreams(kind))
-        checkpoints += await this.locked(kind, stream, (query) => this.pinHead(kind, stream, query));
+      for (const stream of await this.linkedStreams(kind)) {
+        const head = verified === undefined ? undefined : (verified.get(streamKey(kind, stream)) ?? null);
+        if (head === null) continue; // not verified intact: a prune pins nothing of it
+        checkpoints += await this.locked(kind, stream, (query) => this.pinHead(kind, stream, query, head));
+      }
     }
     return { sealed, checkpoints };
   }
@@ -259,9 +270,10 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
   /**
    * Inside the stream's lock: signs a checkpoint of the head when no checkpoint pins it (a sealer that died
    * between its links and its checkpoint, links written before the key was configured), so `verify` no longer
-   * reports it `unpinned` (ADR 0048). Answers the checkpoints written.
+   * reports it `unpinned` (ADR 0048). With `verified`, only if the head is still that one (a prune's). Answers the
+   * checkpoints written.
    */
-  private pinHead(kind: EvidenceKind, stream: string, query: Query): Sync<number> {
+  private pinHead(kind: EvidenceKind, stream: string, query: Query, verified?: Head): Sync<number> {
     const key = this.key;
     if (key === undefined || !canSign(key)) return 0;
     const p = (index: number) => this.connection.param(index);
@@ -273,6 +285,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
         ]),
         (rows) => {
           if (head.sequence <= Number(rows[0]?.pinned ?? 0)) return 0;
+          if (verified !== undefined && (head.sequence !== verified.sequence || head.hash !== verified.hash)) return 0;
           return then(this.insertCheckpoint(query, key, kind, { stream, ...head }, CheckpointPurpose.Seal), () => 1);
         },
       ),
@@ -280,7 +293,12 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
   }
 
   async verify(options: ChainVerifyOptions = {}): Promise<ChainVerification[]> {
-    const verdicts: ChainVerification[] = [];
+    return (await this.verifyEach(options)).map(({ verdict }) => verdict);
+  }
+
+  /** {@link verify}, each verdict with the head its stream was verified through (`null`: not intact). */
+  private async verifyEach(options: ChainVerifyOptions = {}): Promise<Verified[]> {
+    const verdicts: Verified[] = [];
     for (const kind of Object.values(EvidenceKind)) {
       const witnessed = (options.witness ?? []).filter((entry) => entry.kind === kind).map((entry) => entry.stream);
       const streams = [...new Set([...(await this.streams(kind)), ...witnessed])].sort();
@@ -296,10 +314,17 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
       throw new VerdictConfigurationError(
         'Pruning evidence leaves a signed checkpoint: give the recorder a checkpointKey that can sign (an HMAC secret or an Ed25519 private key).',
       );
-    await this.seal();
-    // A prune deletes records and signs an anchor over what is left: never over a stream that does not verify.
-    const broken = (await this.verify()).filter((verdict) => !verdict.intact);
-    if (broken.length > 0) throw new EvidenceChainBrokenError(broken);
+    // A prune deletes records and signs checkpoints (its seal's, its anchors): never over a stream that does not
+    // verify. So the chain is verified as it stands before anything is signed: the seal signs a checkpoint of a head
+    // no checkpoint pins (ADR 0048), which would pin a relinked tail that is `unpinned` now.
+    const verified = intactOrThrow(await this.verifyEach());
+    // The seal links the records still queued, so that the prune keeps chaining after them; it pins a head only if
+    // it is the head just verified.
+    const { sealed } = await this.sealAll(
+      new Map(verified.map(({ verdict, head }) => [streamKey(verdict.kind, verdict.stream), head])),
+    );
+    // What it linked is verified too before anything is deleted.
+    if (sealed > 0) intactOrThrow(await this.verifyEach());
     let pruned = 0;
     let anchored = 0;
     for (const kind of Object.values(EvidenceKind)) {
@@ -593,7 +618,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     kind: EvidenceKind,
     stream: string,
     witness: ChainVerification['checkpointHead'],
-  ): Promise<ChainVerification> {
+  ): Promise<Verified> {
     const { table } = TABLES[kind];
     const p = (index: number) => this.connection.param(index);
     const checkpoints = (
@@ -624,7 +649,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
               .then((rows: Row[]) => verifier.accept(rows[0] === undefined ? null : this.hydrate(kind, rows[0]), link))
           : verifier.acceptHashed(link, record),
       );
-      return verifier.finish(unsealed);
+      return { verdict: verifier.finish(unsealed), head: verifier.verifiedHead() };
     }
     // Counted on a connection of its own while the chain is read (ADR 0080): records unlinked when verification
     // began, so a record linked meanwhile is counted rather than missed.
@@ -652,13 +677,17 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
       if (!going || rows.length < VERIFY_PAGE) break;
       after = Number(rows[rows.length - 1]!.link_sequence);
     }
-    return verifier.finish(Number((await unsealed)[0]?.unsealed ?? 0));
+    const verdict = verifier.finish(Number((await unsealed)[0]?.unsealed ?? 0));
+    return { verdict, head: verifier.verifiedHead() };
   }
 
-  /** Records of a stream (`$1`) of `kind` (`$2`) that no link names. */
+  /**
+   * Records of a stream (`$1`) of `kind` (`$2`) that no link of the stream names (a link of another stream naming one
+   * does not link it into this chain), as PostgreSQL's reader counts them.
+   */
   private unlinkedSql(kind: EvidenceKind, select: string, tail: string): string {
     const p = (index: number) => this.connection.param(index);
-    return `SELECT ${select} FROM ${TABLES[kind].table} r WHERE r.stream = ${p(1)} AND NOT EXISTS (SELECT 1 FROM ${LINKS} l WHERE l.kind = ${p(2)} AND l.record_id = r.id) ${tail}`;
+    return `SELECT ${select} FROM ${TABLES[kind].table} r WHERE r.stream = ${p(1)} AND NOT EXISTS (SELECT 1 FROM ${LINKS} l WHERE l.kind = ${p(2)} AND l.record_id = r.id AND l.stream = r.stream) ${tail}`;
   }
 
   /** The streams of `kind` with records, links or checkpoints. */
@@ -730,6 +759,27 @@ function isStray(stream: string, row: Row): boolean {
   if (row.queued_id === undefined) return false;
   if (row.id === null) return true;
   return String(row.stream) !== stream || (row.recorded_at as Date).getTime() !== (row.queued_at as Date).getTime();
+}
+
+/** A stream's head: its last link, or its prune anchor (the genesis head when it has neither). */
+type Head = Pick<ChainLink, 'sequence' | 'hash'>;
+
+/** One stream's verdict, and the head it was verified through (`null`: it is not intact). */
+interface Verified {
+  readonly verdict: ChainVerification;
+  readonly head: Head | null;
+}
+
+/** The key of a stream of a kind in a map of verified heads. */
+function streamKey(kind: EvidenceKind, stream: string): string {
+  return `${kind}:${stream}`;
+}
+
+/** `verified`, when every stream is intact; otherwise throws: nothing may be pruned or signed. */
+function intactOrThrow(verified: readonly Verified[]): readonly Verified[] {
+  const broken = verified.filter(({ verdict }) => !verdict.intact).map(({ verdict }) => verdict);
+  if (broken.length > 0) throw new EvidenceChainBrokenError(broken);
+  return verified;
 }
 
 /** A value now (SQLite's synchronous statements) or later (the server engines'). */
