@@ -2,6 +2,7 @@ import type { CapabilityDefinition } from '../capabilities/capability-definition
 import type { CapabilityRegistryOptions } from '../capabilities/capability-registry-options.interface.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { BudgetScope, type SpendBudget } from './spend-budget.js';
+import { isWindowSeconds } from '../rate-limits/fixed-window.js';
 
 const SCOPES: readonly unknown[] = Object.values(BudgetScope);
 
@@ -19,8 +20,8 @@ export function assertBudgetConfigured(
     fail('has a budget without amountOf: use budget: { amountOf, limit, per, window }.');
   if (!(Number.isSafeInteger(budget.limit) && budget.limit >= 0))
     fail('has a budget whose limit must be a non-negative safe integer (in your unit: cents, credits).');
-  if (!(Number.isSafeInteger(budget.window) && budget.window > 0))
-    fail('has a budget whose window must be a positive whole number of seconds.');
+  if (!isWindowSeconds(budget.window))
+    fail('has a budget whose window must be a positive whole number of seconds (at most 3,155,760,000: 100 years).');
   if (!SCOPES.includes(budget.per)) fail(`has a budget whose per must be one of ${SCOPES.join(', ')}.`);
   if (budget.name !== undefined && !(typeof budget.name === 'string' && budget.name.trim() !== ''))
     fail('has a budget whose name is blank: leave it out (the capability name) or name the shared budget.');

@@ -5,7 +5,7 @@ import { Disposition } from '../decisions/disposition.js';
 import { Stage } from '../decisions/stage.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
-import { windowStartOf } from '../rate-limits/fixed-window.js';
+import { isWindowSeconds, windowStartOf } from '../rate-limits/fixed-window.js';
 import type { BudgetOptions } from './budget-options.interface.js';
 import type { BudgetReservationRequest, BudgetStore } from './budget-store.interface.js';
 import { type CallCeilingOptions, type CallCeilings, DEFAULT_CALL_CEILING_WINDOW } from './call-ceilings.js';
@@ -43,8 +43,8 @@ export class CallCeilingGate {
     for (const [name, value] of Object.entries({ toolCalls, deniedProposals }))
       if (value !== undefined && !(Number.isSafeInteger(value) && value > 0))
         fail(`.${name} must be a positive integer (got ${String(value)}).`);
-    if (!(Number.isSafeInteger(this.window) && this.window > 0))
-      fail('.window must be a positive whole number of seconds.');
+    if (!isWindowSeconds(this.window))
+      fail('.window must be a positive whole number of seconds (at most 3,155,760,000: 100 years).');
     if (budgets === undefined)
       fail('need a budget store: pass `budgets` to VerdictModule.forRoot (TypeOrmBudgetStore), which counts them.');
   }

@@ -2,6 +2,7 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { BudgetScope } from './spend-budget.js';
 import { ModelBudgetMeasure, type ModelCallBudgets } from './model-budget.js';
 import type { ModelBudgetOptions } from './model-budget-options.interface.js';
+import { isWindowSeconds } from '../rate-limits/fixed-window.js';
 
 const SCOPES: readonly unknown[] = Object.values(BudgetScope);
 const MEASURES: readonly unknown[] = Object.values(ModelBudgetMeasure);
@@ -34,8 +35,8 @@ export function assertModelBudgetsConfigured(
     if (!MEASURES.includes(measure)) fail(`${where} must measure one of ${MEASURES.join(', ')}.`);
     if (!SCOPES.includes(per)) fail(`${where} must count per one of ${SCOPES.join(', ')}.`);
     if (!isCount(limit)) fail(`${where} needs a limit that is a non-negative safe integer.`);
-    if (!(Number.isSafeInteger(window) && window > 0))
-      fail(`${where} needs a window that is a positive whole number of seconds.`);
+    if (!isWindowSeconds(window))
+      fail(`${where} needs a window that is a positive whole number of seconds (at most 3,155,760,000: 100 years).`);
     if (per === BudgetScope.Actor && typeof options.actorKey !== 'function')
       fail(`${where} counts per actor, but the module has no actorKey: pass \`actorKey\` to VerdictModule.forRoot.`);
   }

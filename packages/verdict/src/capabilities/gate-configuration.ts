@@ -6,6 +6,7 @@ import { isTrajectoryScope } from '../forbidden-states/trajectory-scope.js';
 import { assertProvenanceConfigured } from '../provenance/provenance-configuration.js';
 import { assertReviewConfigured } from '../review/review-configuration.js';
 import { assertBudgetConfigured } from '../budgets/budget-configuration.js';
+import { MAX_RATE_LIMIT, isWindowSeconds } from '../rate-limits/fixed-window.js';
 
 const isPositiveInteger = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 const isName = (value: unknown) => typeof value === 'string' && value.trim() !== '';
@@ -43,8 +44,14 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
       fail(
         'has a rateLimit without a reason (the internal reason recorded when it refuses): use fixedWindow({ name, limit, windowSeconds, key, reason }).',
       );
-    if (!isPositiveInteger(rateLimit.limit) || !isPositiveInteger(rateLimit.windowSeconds))
-      fail('has a rateLimit whose limit and windowSeconds must be positive integers.');
+    if (
+      !isPositiveInteger(rateLimit.limit) ||
+      rateLimit.limit > MAX_RATE_LIMIT ||
+      !isWindowSeconds(rateLimit.windowSeconds)
+    )
+      fail(
+        'has a rateLimit whose limit and windowSeconds must be positive integers (limit at most 2,147,483,647, windowSeconds at most 3,155,760,000: 100 years).',
+      );
     if (options.rateLimits === undefined)
       fail(
         'uses rateLimit, but no rate-limit store is configured: pass `rateLimits` to VerdictModule.forRoot (TypeOrmRateLimitStore).',

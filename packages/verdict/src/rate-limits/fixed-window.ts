@@ -36,6 +36,21 @@ export function fixedWindow<TArgs, TTarget, TContext extends AnyActionContext = 
   return inferredFromCapability(Object.freeze({ ...policy, algorithm: 'fixed_window' as const }));
 }
 
+/**
+ * The longest window a rate limit or budget takes: 100 years (3,155,760,000 seconds). Its end then stays within what
+ * every engine stores as a time (MySQL/MariaDB `datetime` ends with year 9999, and SQLite compares times as text, so a
+ * five-digit year would sort before today and its window be pruned while it holds).
+ */
+export const MAX_WINDOW_SECONDS = 3_155_760_000;
+
+/** The highest rate limit: a window's count is a 32-bit integer column on every engine. */
+export const MAX_RATE_LIMIT = 2_147_483_647;
+
+/** Whether `value` is a whole number of seconds from 1 to {@link MAX_WINDOW_SECONDS}. */
+export function isWindowSeconds(value: unknown): boolean {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 && value <= MAX_WINDOW_SECONDS;
+}
+
 /** `floor(t / w) * w`: the start of the window holding `now`. */
 export function windowStartOf(now: Date, windowSeconds: number): Date {
   const width = windowSeconds * 1000;
