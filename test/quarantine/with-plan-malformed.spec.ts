@@ -63,8 +63,32 @@ describe('withPlan with a missing or malformed plan', () => {
   });
 
   it('control: a well-formed plan is put in force, and null is plan mode without a plan', () => {
-    expect(withPlan(PLAN, () => currentPlan()?.plan)).toBe(PLAN);
+    expect(withPlan(PLAN, () => currentPlan()?.plan)).toEqual(PLAN);
     expect(withPlan(null, () => currentPlan())).toBeNull();
     expect(currentPlan()).toBeUndefined();
+  });
+});
+
+describe('withPlan enforces the plan as it was given', () => {
+  it('attack: changing the plan object inside withPlan changes nothing in force', () => {
+    /** The caller's own object, which it goes on changing. */
+    const plan = JSON.parse(JSON.stringify(PLAN)) as {
+      steps: Array<{ capability: string; arguments?: Record<string, string[]> }>;
+    };
+    withPlan(plan as Plan, () => {
+      const before = currentPlan()!;
+      plan.steps[0]!.arguments = { recipient: ['web:attacker'] };
+      plan.steps.push({ capability: 'payments.refund' });
+
+      expect(currentPlan()!.plan).toEqual(PLAN);
+      expect(currentPlan()!.fingerprint).toBe(before.fingerprint);
+      expect(Object.isFrozen(currentPlan()!.plan.steps[0]!.arguments)).toBe(true);
+    });
+  });
+
+  it('control: the plan in force is the plan given, with its fingerprint', () => {
+    withPlan(PLAN, () => {
+      expect(currentPlan()).toEqual({ plan: PLAN, fingerprint: expect.any(String) });
+    });
   });
 });

@@ -1,4 +1,5 @@
-import { interrupt } from '@langchain/langgraph';
+import { AIMessage } from '@langchain/core/messages';
+import { interrupt, isGraphInterrupt } from '@langchain/langgraph';
 import { type StructuredToolInterface, tool } from '@langchain/core/tools';
 import { createMiddleware } from 'langchain';
 import type { ActionContextStore } from '../context/action-context.store.js';
@@ -18,7 +19,11 @@ import { PLAN_SOURCE } from '../provenance/vouching-content.js';
 /** How many threads' plans one {@link PlanMode} keeps. */
 const PLAN_CAPACITY = 10_000;
 
-/** The interrupt a plan change raises: the user approves the new plan (resume with `{ approved: true }`) or not. */
+/**
+ * The interrupt a plan change raises: the user approves the new plan (resume with `{ approved: true }`, optionally
+ * `planFingerprint` naming the plan approved) or not. The approval puts this plan in force only in place of
+ * `previousFingerprint`: if another plan is in force by then, it is refused.
+ */
 export interface PlanChangeInterrupt {
   readonly type: 'verdict_plan_change';
   readonly planFingerprint: string;
@@ -30,6 +35,13 @@ export interface PlanChangeInterrupt {
 /** Where {@link PlanRecorded} goes: an `EventEmitter2` fits. */
 export interface PlanEventSink {
   emit(event: string, payload: PlanRecorded): unknown;
+}
+
+/** How a run was told the tool call it made, and the state it ran in (createAgent's ToolNode hands both). */
+interface ToolConfig {
+  configurable?: { thread_id?: unknown };
+  toolCall?: { args?: unknown; id?: unknown };
+  state?: { messages?: unknown };
 }
 
 /** Options of {@link PlanMode}. */
@@ -66,6 +78,8 @@ export class PlanMode {
   readonly tool: StructuredToolInterface;
   /** Plans by {@link keyOf}: actor, tenant and thread. */
   private readonly plans = new Map<string, Plan>();
+  /** By plan key and tool call: the previous plan's fingerprint the call's pending interrupt showed the user. */
+  private readonly shown = new Map<string, string>();
 
   constructor(
     private readonly labels: ProvenanceLabels,
@@ -73,17 +87,13 @@ export class PlanMode {
     private readonly options: PlanModeOptions = {},
   ) {
     this.tool = labelsOwnResults(
-      tool(
-        async (proposed: Plan, config: { configurable?: { thread_id?: unknown }; toolCall?: { args?: unknown } }) =>
-          this.propose(proposed, config),
-        {
-          name: options.toolName ?? 'verdict_plan',
-          description:
-            'Propose the plan before reading anything untrusted: each capability you will call and, per argument, the ' +
-            'untrusted sources (kind:name, as handles name them) its value may come from. Values the user gave need no source.',
-          schema: planSchema,
-        },
-      ),
+      tool(async (proposed: Plan, config: ToolConfig) => this.propose(proposed, config), {
+        name: options.toolName ?? 'verdict_plan',
+        description:
+          'Propose the plan before reading anything untrusted: each capability you will call and, per argument, the ' +
+          'untrusted sources (kind:name, as handles name them) its value may come from. Values the user gave need no source.',
+        schema: planSchema,
+      }),
     );
   }
 
@@ -100,10 +110,7 @@ export class PlanMode {
     });
   }
 
-  private async propose(
-    proposed: Plan,
-    config: { configurable?: { thread_id?: unknown }; toolCall?: { args?: unknown } },
-  ): Promise<string> {
+  private async propose(proposed: Plan, config: ToolConfig): Promise<string> {
     // Checked as the model wrote it (the schema drops a `__proto__` key): a plan that would refuse every call it
     // was meant to allow is refused now, neither kept nor recorded.
     const written = config.toolCall?.args;
@@ -112,6 +119,10 @@ export class PlanMode {
       this.options.isCapability,
     );
     if (problem !== undefined) return this.answer(problem);
+    // One interrupt shows one plan, and LangGraph hands one resume value to every paused call: a second plan call
+    // in the same message would be approved by the answer to the first.
+    if (this.laterPlanCall(config))
+      return this.answer('Plan refused: one plan per message; this message already proposed one.');
     const thread = threadOf(config);
     // Without a thread id, a kept plan would bind every other run without one: there is no plan to keep.
     if (thread === undefined)
@@ -127,13 +138,8 @@ export class PlanMode {
       if (window === undefined || window.untrusted)
         return this.answer('Plan refused: a plan is made from trusted input only, before untrusted content is read.');
     } else if (planFingerprint(previous) !== fingerprint) {
-      const decision = interrupt<PlanChangeInterrupt, { approved?: unknown } | undefined>({
-        type: 'verdict_plan_change',
-        planFingerprint: fingerprint,
-        previousFingerprint: planFingerprint(previous),
-        plan: proposed,
-      });
-      if (decision?.approved !== true) return this.answer('Plan change rejected by the user: the previous plan stays.');
+      const refusal = this.askChange(key, config, proposed, fingerprint, planFingerprint(previous));
+      if (refusal !== undefined) return this.answer(refusal);
     }
     rememberBounded(this.plans, key, proposed, PLAN_CAPACITY);
     emitSafely(
@@ -147,6 +153,55 @@ export class PlanMode {
       ),
     );
     return this.answer(`Plan accepted (${fingerprint.slice(0, 16)}).`);
+  }
+
+  /**
+   * Asks the user for the change from `previous` to `proposed` (a LangGraph interrupt): `undefined` when approved
+   * for the plan the interrupt showed, replacing the plan it showed as previous, otherwise the refusal's text. The
+   * call runs again on resume: what its pause showed is kept here, by plan key and tool call, to be checked then.
+   */
+  private askChange(
+    key: string,
+    config: ToolConfig,
+    proposed: Plan,
+    fingerprint: string,
+    previous: string,
+  ): string | undefined {
+    const call = JSON.stringify([key, typeof config.toolCall?.id === 'string' ? config.toolCall.id : null]);
+    const shown = this.shown.get(call);
+    let decision: { approved?: unknown; planFingerprint?: unknown } | undefined;
+    try {
+      decision = interrupt<PlanChangeInterrupt, typeof decision>({
+        type: 'verdict_plan_change',
+        planFingerprint: fingerprint,
+        previousFingerprint: previous,
+        plan: proposed,
+      });
+    } catch (error) {
+      if (isGraphInterrupt(error)) rememberBounded(this.shown, call, previous, PLAN_CAPACITY);
+      throw error;
+    }
+    this.shown.delete(call);
+    if (decision?.approved !== true) return 'Plan change rejected by the user: the previous plan stays.';
+    if (decision.planFingerprint !== undefined && decision.planFingerprint !== fingerprint)
+      return 'Plan change refused: the approval names another plan than the one shown; the previous plan stays.';
+    // Resumed without a pause of this call we know of, or another plan came in force since: the user approved
+    // replacing a plan that is no longer the one this would replace.
+    if (shown !== previous)
+      return 'Plan change refused: the plan in force is no longer the one the user was shown as previous; it stays.';
+    return undefined;
+  }
+
+  /** Whether this plan call follows another plan call of the same AI message. */
+  private laterPlanCall(config: ToolConfig): boolean {
+    const id = config.toolCall?.id;
+    const messages = config.state?.messages;
+    if (typeof id !== 'string' || !Array.isArray(messages)) return false;
+    const message = (messages as unknown[]).findLast(
+      (m): m is AIMessage => AIMessage.isInstance(m) && (m.tool_calls ?? []).some((call) => call.id === id),
+    );
+    const plans = (message?.tool_calls ?? []).filter((call) => call.name === this.tool.name);
+    return plans.findIndex((call) => call.id === id) > 0;
   }
 
   /**

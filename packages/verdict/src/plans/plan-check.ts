@@ -1,46 +1,132 @@
-import { coversPath, parseReleasePath } from '../context-release/release-path.js';
-import type { ArgumentDerivation, InfluenceReport } from '../provenance/influence-report.js';
+import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
+import { coversPath, parseReleasePath, renderPath } from '../context-release/release-path.js';
+import { fingerprintString } from '../fingerprints/fingerprint.js';
+import { analyzeInfluence } from '../provenance/analyze-influence.js';
+import type { InfluenceReport } from '../provenance/influence-report.js';
+import { argumentJsonSchema } from '../provenance/provenance-candidate-schema.js';
+import type { ProvenanceLabel } from '../provenance/provenance-label.js';
 import { ProvenanceSourceKind } from '../provenance/provenance-source.js';
+import type { ProvenanceWindow } from '../provenance/provenance-window.js';
+import { isPlainObject } from '../shared/is-plain-object.js';
 import type { PlanInForce, PlanStep } from './plan.js';
+
+/** The proposal the plan check reads besides its influence report: its arguments, and the window they were proposed in. */
+export interface PlannedCall {
+  readonly arguments: unknown;
+  readonly window: ProvenanceWindow;
+  /** Whether the proposal is the principal's own request (its values count as derived from trusted content). */
+  readonly ownRequest: boolean;
+}
+
+/** One value or record key of a proposal, as the plan check reads it. */
+interface PlannedValue {
+  /** The argument path as a refusal shows it. */
+  readonly path: string;
+  readonly segments: readonly string[];
+  readonly derived: boolean;
+  /** The untrusted sources it was found in; empty when found in none. */
+  readonly found: readonly ProvenanceLabel[];
+}
 
 /**
  * Why a proposal is outside the plan in force, or `undefined` when it is within it: its capability is in no step,
- * or no one step of its capability covers the whole call — in each, one of its values is not derived from trusted
- * content and is found in a source the step does not name for its path (a value found in no untrusted content — a
- * short number, a computed value — counts as from every untrusted source of the window, the unobserved one
- * included; the unobserved source is never named, even when a plan lists it). A call cannot take one step's
- * sources for one argument and another step's for the next. The reason names the plan by fingerprint, and the
- * argument as `report` shows it: the provenance stage hands a report whose paths the capability's provenance policy
- * does not declare are `#<sha256 prefix>` already (plan paths are model-written, never shown).
+ * or no one step of its capability covers the whole call — in each, one of its values, or a record key of its
+ * arguments (a key the argument schema does not name as a property: `payees: { [iban]: true }`), is not derived from
+ * trusted content and is found in a source the step does not name for its path (a value or key found in no untrusted
+ * content — a short number, a computed value — counts as from every untrusted source of the window, the unobserved
+ * one included; the unobserved source is never named, even when a plan lists it). A boolean or `null` carries no
+ * value to trace; the key it sits under does. A call cannot take one step's sources for one argument and another
+ * step's for the next. The reason names the plan by fingerprint, and the argument as `report` shows it: the
+ * provenance stage hands a report whose paths the capability's provenance policy does not declare are
+ * `#<sha256 prefix>` already (plan paths are model-written, never shown); a record key's path is always shown so.
  */
 export function planRefusal(
   inForce: PlanInForce | null,
-  capability: string,
+  definition: CapabilityDefinition,
   report: InfluenceReport,
+  call: PlannedCall,
 ): string | undefined {
   if (inForce === null) return 'plan mode: no plan was accepted for this run';
   const name = `plan ${inForce.fingerprint.slice(0, 16)}`;
+  const capability = definition.name;
   const steps = inForce.plan.steps.filter((step) => step.capability === capability);
   if (steps.length === 0) return `${name}: capability ${capability} is not in the plan`;
-  const outside = steps.map((step) => report.derivation.find((leaf) => !leaf.derived && !within(step, leaf, report)));
-  if (outside.some((leaf) => leaf === undefined)) return undefined;
+  const values: PlannedValue[] = [
+    ...report.derivation.map((leaf) => ({
+      ...leaf,
+      found: report.arguments.find((influence) => influence.path === leaf.path)?.sources ?? [],
+    })),
+    ...recordKeys(definition, report, call),
+  ];
+  const outside = steps.map((step) => values.find((value) => !value.derived && !within(step, value, report)));
+  if (outside.some((value) => value === undefined)) return undefined;
   return `${name}: argument ${outside[0]!.path} comes from a source the plan did not name`;
 }
 
 /**
- * Whether `step` names, for the leaf's path, every source its value may come from: a value found in untrusted
- * content only in named sources; one found nowhere only when every untrusted source of the window is named for it.
+ * Whether `step` names, for the value's path, every source it may come from: a value found in untrusted content
+ * only in named sources; one found nowhere only when every untrusted source of the window is named for it.
  * Content Verdict did not see is no source a plan can name: an unobserved window is never within a plan.
  */
-function within(step: PlanStep, leaf: ArgumentDerivation, report: InfluenceReport): boolean {
+function within(step: PlanStep, value: PlannedValue, report: InfluenceReport): boolean {
   const named = Object.entries(step.arguments ?? {})
-    .filter(([pattern]) => covers(pattern, leaf.segments))
+    .filter(([pattern]) => covers(pattern, value.segments))
     .flatMap(([, sources]) => sources);
-  const found = report.arguments.find((influence) => influence.path === leaf.path)?.sources ?? [];
-  const origins = found.length > 0 ? found : report.untrustedSources;
+  const origins = value.found.length > 0 ? value.found : report.untrustedSources;
   return origins.every(
     (label) => label.source.kind !== ProvenanceSourceKind.Unobserved && named.includes(label.source.toString()),
   );
+}
+
+/**
+ * The record keys of the arguments — every key the capability's argument schema does not name as a property
+ * anywhere; none for a DTO class, whose schema Verdict cannot read (its validation refuses unknown fields) — each
+ * analysed as a value of its own
+ * path: found in which untrusted sources, derived from trusted content or not. Provenance rules trace values only
+ * (ADR 0136); a plan fixes where each argument comes from, and a key is as much an argument as its value.
+ */
+function recordKeys(definition: CapabilityDefinition, report: InfluenceReport, call: PlannedCall): PlannedValue[] {
+  // Without untrusted content in the window every key is within any plan: there is no source to name.
+  if (report.untrustedSources.length === 0) return [];
+  const schema = argumentJsonSchema(definition);
+  if (schema === null) return [];
+  const properties = propertyNames(schema);
+  const keys: Array<{ key: string; segments: readonly string[] }> = [];
+  const walk = (value: unknown, segments: readonly string[]): void => {
+    if (Array.isArray(value)) value.forEach((item, i) => walk(item, [...segments, String(i)]));
+    else if (isPlainObject(value))
+      for (const [key, item] of Object.entries(value)) {
+        if (!properties.has(key)) keys.push({ key, segments: [...segments, key] });
+        walk(item, [...segments, key]);
+      }
+  };
+  walk(call.arguments, []);
+  if (keys.length === 0) return [];
+  const analysed = analyzeInfluence(
+    call.window,
+    keys.map(({ key }) => key),
+    { ownRequest: call.ownRequest },
+  );
+  return keys.map(({ segments }, i) => ({
+    path: `#${fingerprintString(renderPath(segments)).slice(0, 16)}`,
+    segments,
+    derived: analysed.derivation.find((leaf) => leaf.path === String(i))?.derived ?? false,
+    found: analysed.arguments.find((influence) => influence.path === String(i))?.sources ?? [],
+  }));
+}
+
+/** Every property name the JSON schema declares, at any depth (`$defs` included), and those `propertyNames` lists. */
+function propertyNames(schema: unknown, names = new Set<string>()): ReadonlySet<string> {
+  if (Array.isArray(schema)) for (const item of schema) propertyNames(item, names);
+  else if (typeof schema === 'object' && schema !== null) {
+    const node = schema as Record<string, unknown>;
+    if (isPlainObject(node.properties)) for (const key of Object.keys(node.properties)) names.add(key);
+    const listed = isPlainObject(node.propertyNames) ? node.propertyNames : {};
+    for (const value of [...(Array.isArray(listed.enum) ? listed.enum : []), listed.const])
+      if (typeof value === 'string') names.add(value);
+    for (const value of Object.values(node)) propertyNames(value, names);
+  }
+  return names;
 }
 
 /** Whether the plan's path `pattern` covers the argument path `segments`; a path that does not parse covers nothing. */

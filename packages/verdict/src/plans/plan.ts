@@ -61,11 +61,15 @@ export function withPlan<T>(plan: Plan | null, fn: () => T): T {
   return plans.run(plan === null ? null : planInForce(plan), fn);
 }
 
-/** `plan` checked and fingerprinted; a plan that is not plain JSON (a `__proto__` key the schema drops) is a wiring mistake too. */
+/**
+ * `plan` checked and fingerprinted, as a frozen copy: what the caller does with its object afterwards changes nothing in
+ * force. A plan that is not plain JSON (a `__proto__` key the schema drops) is a wiring mistake too.
+ */
 function planInForce(plan: Plan): PlanInForce {
   assertPlan(plan);
   try {
-    return Object.freeze({ plan, fingerprint: planFingerprint(plan) });
+    const fingerprint = planFingerprint(plan);
+    return Object.freeze({ plan: frozen(JSON.parse(JSON.stringify(plan)) as Plan), fingerprint });
   } catch (error) {
     if (!(error instanceof NonCanonicalValueError)) throw error;
     throw new VerdictConfigurationError(
@@ -76,6 +80,12 @@ function planInForce(plan: Plan): PlanInForce {
       },
     );
   }
+}
+
+/** `value`, a copy parsed from JSON, frozen all the way down. */
+function frozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) for (const inner of Object.values(value)) frozen(inner);
+  return Object.freeze(value);
 }
 
 /**

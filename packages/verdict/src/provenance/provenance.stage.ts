@@ -95,7 +95,10 @@ async function assessApplicable(input: ProvenanceStageInput): Promise<Provenance
   const analysed = await analyzeWithTaint({ ...input, window, ownRequest }, analysis);
   const report = withTrustedPaths(analysed, declared, envelope.arguments);
   const plan = currentPlan();
-  const outsidePlan = plan === undefined ? undefined : planRefusal(plan, definition.name, report);
+  const outsidePlan =
+    plan === undefined
+      ? undefined
+      : planRefusal(plan, definition, report, { arguments: envelope.arguments, window, ownRequest });
   if (outsidePlan !== undefined) {
     const refused = Decision.deny(Stage.Provenance, outsidePlan);
     trail.record(refused);

@@ -1,0 +1,120 @@
+import { describe, expect, it } from '@jest/globals';
+import { z } from 'zod';
+import {
+  ExecutionTargetPolicy,
+  type Plan,
+  ProvenanceSource,
+  ProvenanceWindow,
+  Trust,
+  VerdictService,
+  defineCapability,
+  fromContext,
+  labelContent,
+  withPlan,
+  withProvenance,
+} from '@verdict/nestjs';
+import { paymentsFixture } from '../provenance/payments.fixture.js';
+import { BILL, BILL_IBAN, TYPED_IBAN } from './bill.fixture.js';
+
+/**
+ * A batch payment: its payees are a record keyed by IBAN. Under a plan a record key is an argument as a value is:
+ * a key copied from the bill (`mcp:files`) needs a step naming that source, whatever value it holds (docs/quarantine.md
+ * §6). The user's request holds the amount, so the amount is derived from trusted content.
+ */
+const REQUEST = `Pay 120 to each payee, ${TYPED_IBAN} included.`;
+const account = { __caslSubjectType__: 'Account', id: 'acct-alice', owner: 'alice', tenant: 'acme' };
+
+async function batchApp() {
+  const paid: unknown[] = [];
+  const payBatch = defineCapability(
+    {
+      name: 'payments.batch',
+      description: 'Pay several payees',
+      action: 'pay',
+      subject: 'Account',
+      arguments: z.object({
+        amount: z.number().positive(),
+        payees: z.record(z.string(), z.union([z.boolean(), z.number(), z.null()])),
+      }),
+      resolveTarget: fromContext(() => account),
+      executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'account', identity: () => account.id }),
+      mutates: true,
+    },
+    (action) => {
+      paid.push(action.arguments);
+      return { paid: true };
+    },
+  );
+  const app = await paymentsFixture({ capabilities: [payBatch] });
+  const verdict = app.moduleRef.get(VerdictService);
+  const window = ProvenanceWindow.of([
+    labelContent(REQUEST, ProvenanceSource.user('chat'), Trust.Trusted),
+    labelContent(BILL, ProvenanceSource.mcp('files'), Trust.Untrusted),
+  ]);
+  const pay = (plan: Plan, args: Record<string, unknown>) =>
+    app.as(() =>
+      withPlan(plan, () =>
+        withProvenance(window, () =>
+          verdict.execute({ capability: 'payments.batch', arguments: args, toolCallId: 'call_batch' }),
+        ),
+      ),
+    );
+  const reasons = () => app.evidence.decisions().map((decision) => decision.reason);
+  return { pay, paid, reasons };
+}
+
+/** A plan naming no source: every value and key must be derived from trusted content. */
+const noSources: Plan = { steps: [{ capability: 'payments.batch' }] };
+/** A plan naming the bill as the source of the payees' keys. */
+const keysFromFile: Plan = { steps: [{ capability: 'payments.batch', arguments: { 'payees.*': ['mcp:files'] } }] };
+const REFUSED_KEY = /^plan [0-9a-f]{16}: argument #[0-9a-f]{16} comes from a source the plan did not name$/;
+
+describe('plan mode: record keys are arguments the plan fixes the source of', () => {
+  it('attack: a key copied from the bill, holding a boolean, is refused under a plan naming no source', async () => {
+    const app = await batchApp();
+    const outcome = await app.pay(noSources, { amount: 120, payees: { [BILL_IBAN]: true } });
+
+    expect(outcome.executed).toBe(false);
+    expect(app.paid).toEqual([]);
+    expect(app.reasons()).toContainEqual(expect.stringMatching(REFUSED_KEY));
+    expect(app.reasons().join('\n')).not.toContain(BILL_IBAN);
+  });
+
+  it('attack: a key copied from the bill, holding a number the user typed, is refused likewise', async () => {
+    const app = await batchApp();
+    const outcome = await app.pay(noSources, { amount: 120, payees: { [BILL_IBAN]: 120 } });
+
+    expect(outcome.executed).toBe(false);
+    expect(app.paid).toEqual([]);
+    expect(app.reasons()).toContainEqual(expect.stringMatching(REFUSED_KEY));
+  });
+
+  it('attack: a key copied from the bill, holding null, is refused likewise', async () => {
+    const app = await batchApp();
+    expect((await app.pay(noSources, { amount: 120, payees: { [BILL_IBAN]: null } })).executed).toBe(false);
+  });
+
+  it('control: the same key passes when the step names the bill as the source of the payees', async () => {
+    const app = await batchApp();
+    const outcome = await app.pay(keysFromFile, { amount: 120, payees: { [BILL_IBAN]: true } });
+
+    expect(outcome.executed).toBe(true);
+    expect(app.paid).toEqual([{ amount: 120, payees: { [BILL_IBAN]: true } }]);
+  });
+
+  it('control: the schema’s property names are no values, though the bill says "Amount due"', async () => {
+    const app = await batchApp();
+    const outcome = await app.pay(noSources, { amount: 120, payees: {} });
+
+    expect(outcome.executed).toBe(true);
+    expect(app.paid).toEqual([{ amount: 120, payees: {} }]);
+  });
+
+  it('control: a key the user typed passes under a plan naming no source', async () => {
+    const app = await batchApp();
+    const outcome = await app.pay(noSources, { amount: 120, payees: { [TYPED_IBAN]: true } });
+
+    expect(outcome.executed).toBe(true);
+    expect(app.paid).toEqual([{ amount: 120, payees: { [TYPED_IBAN]: true } }]);
+  });
+});
