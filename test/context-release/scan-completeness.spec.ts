@@ -342,6 +342,23 @@ describe('scan: placeholder-shaped text a permitted release carries is literal i
     expect(restoredFrom(vault, '<EMAIL_1>').to).toBe('<EMAIL_1>');
   });
 
+  it('control: a placeholder a transformer copies to another field is the release’s own, and restores', async () => {
+    const vault = new PlaceholderVault();
+    const preview: ContextTransformer = {
+      name: 'preview',
+      transform: (released) => ({ body: released.body, preview: released.body }),
+    };
+    const result = await setup()
+      .base({ body: 'write to ada@example.org', preview: 'hello' })
+      .only(['body', 'preview'])
+      .scan(['body'], { mode: 'tokenize', vault })
+      .transform(preview)
+      .to(local);
+
+    expect(result.payload).toEqual({ body: 'write to <EMAIL_1>', preview: 'write to <EMAIL_1>' });
+    expect(restoredFrom(vault, '<EMAIL_1>').to).toBe('ada@example.org');
+  });
+
   it('control: a placeholder already given out keeps standing for its value when later text spells it', async () => {
     const vault = new PlaceholderVault();
     const release = tokenizing(vault);

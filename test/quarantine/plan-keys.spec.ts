@@ -35,6 +35,8 @@ async function batchApp() {
       arguments: z.object({
         amount: z.number().positive(),
         payees: z.record(z.string(), z.union([z.boolean(), z.number(), z.null()])),
+        // Keys the application fixes: a union of literals, which the JSON schema lists outside `propertyNames`.
+        options: z.partialRecord(z.union([z.literal('express'), z.literal('notify')]), z.boolean()).optional(),
       }),
       resolveTarget: fromContext(() => account),
       executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'account', identity: () => account.id }),
@@ -108,6 +110,15 @@ describe('plan mode: record keys are arguments the plan fixes the source of', ()
 
     expect(outcome.executed).toBe(true);
     expect(app.paid).toEqual([{ amount: 120, payees: {} }]);
+  });
+
+  it('control: keys the schema fixes (a record keyed by literals) are no values', async () => {
+    const app = await batchApp();
+    const args = { amount: 120, payees: { [TYPED_IBAN]: true }, options: { express: true } };
+    const outcome = await app.pay(noSources, args);
+
+    expect(outcome.executed).toBe(true);
+    expect(app.paid).toEqual([args]);
   });
 
   it('control: a key the user typed passes under a plan naming no source', async () => {

@@ -221,7 +221,7 @@ export class ContextReleaser {
     };
     const result = await this.conclude(plan, outcome, vault);
     if (vault !== null) {
-      // What the released payload spells where scanning did not write it is the input's text, in later releases too.
+      // What the released payload spells that its scanning did not issue is the input's text, in later releases too.
       reserveLiterals(vault, spelledLiterally(written, payload));
       confirmHeld(vault, survivors(written, payload, literals));
     }
@@ -387,19 +387,14 @@ function survivors(written: readonly Written[], payload: JsonObject, spelled: Re
 }
 
 /**
- * Every placeholder shape the final payload spells where scanning did not write it: in a key, or in a string at a
- * path (by its shape) whose scanned field did not write that placeholder.
+ * Every placeholder shape the final payload spells, in its keys and strings, that this release's scanning did not
+ * issue: the input's text. One it issued, wherever a transformer moved or copied it, is left to {@link survivors}.
  */
 function spelledLiterally(written: readonly Written[], payload: JsonObject): Set<string> {
-  const byShape = new Map<string, Set<string>>();
-  for (const { at, placeholders } of written) {
-    const shape = shapeOf(at);
-    byShape.set(shape, new Set([...(byShape.get(shape) ?? []), ...placeholders]));
-  }
+  const issued = new Set(written.flatMap(({ placeholders }) => [...placeholders]));
   const found = new Set<string>();
-  walkText(payload, (text, at, isKey) => {
-    const here = isKey ? undefined : byShape.get(shapeOf(at));
-    for (const shape of placeholderShapesIn(text)) if (here?.has(shape) !== true) found.add(shape);
+  walkText(payload, (text) => {
+    for (const shape of placeholderShapesIn(text)) if (!issued.has(shape)) found.add(shape);
   });
   return found;
 }

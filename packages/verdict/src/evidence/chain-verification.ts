@@ -113,6 +113,9 @@ export class ChainVerifier {
   private oldestUnpinned = Infinity;
   private newestUnpinned = -Infinity;
 
+  /** When verification began (monotonic): the grace's upper bound moves on with the time it takes. */
+  private readonly started: number;
+
   constructor(
     private readonly kind: EvidenceKind,
     private readonly stream: string,
@@ -121,6 +124,7 @@ export class ChainVerifier {
     witness?: CheckpointHead | null,
     private readonly now: Date = new Date(),
   ) {
+    this.started = performance.now();
     // A loop, not Math.max(...): a busy stream has hundreds of thousands of checkpoints, past any argument list.
     this.lastPinned = checkpoints.reduce((last, checkpoint) => Math.max(last, checkpoint.sequence), 0);
     const anchor = latestAnchor(checkpoints);
@@ -256,15 +260,17 @@ export class ChainVerifier {
 
   /**
    * With a key, whatever no checkpoint pins must be the last seal's batch, not yet signed (ADR 0048): each of its
-   * records recorded within the grace before now, and none later than now (give or take the clock skew allowed).
+   * records recorded within the grace before now, and none later than the clock when verification ends (give or take
+   * the clock skew allowed): a long verification of a busy stream reads records written after it began.
    */
   private withinLastSealGrace(): boolean {
     if (this.unpinned === 0) return true;
     const now = this.now.getTime();
+    const ended = now + Math.max(0, performance.now() - this.started);
     return (
       this.unpinned <= LAST_SEAL_GRACE.links &&
       this.oldestUnpinned >= now - LAST_SEAL_GRACE.milliseconds &&
-      this.newestUnpinned <= now + LAST_SEAL_GRACE.clockSkewMilliseconds
+      this.newestUnpinned <= ended + LAST_SEAL_GRACE.clockSkewMilliseconds
     );
   }
 

@@ -50,7 +50,8 @@ export interface EvidenceChain {
    * recorded before `before`, stream by stream up to the last such sequence, and leaves a signed prune checkpoint
    * there so what remains still verifies.
    * @throws VerdictConfigurationError without a key that can sign.
-   * @throws EvidenceChainBrokenError when a stream does not verify: nothing was deleted or signed.
+   * @throws EvidenceChainBrokenError when a stream does not verify: nothing was deleted; when the first verification
+   *   failed, nothing was signed either (the seal's batch checkpoints, written before the second, stand).
    */
   prune(before: Date): Promise<PruneReport>;
 }

@@ -115,14 +115,15 @@ function recordKeys(definition: CapabilityDefinition, report: InfluenceReport, c
   }));
 }
 
-/** Every property name the JSON schema declares, at any depth (`$defs` included), and those `propertyNames` lists. */
+/** Every property name the JSON schema declares, at any depth (`$defs` included), and every string it fixes (`enum`, `const`). */
 function propertyNames(schema: unknown, names = new Set<string>()): ReadonlySet<string> {
   if (Array.isArray(schema)) for (const item of schema) propertyNames(item, names);
   else if (typeof schema === 'object' && schema !== null) {
     const node = schema as Record<string, unknown>;
     if (isPlainObject(node.properties)) for (const key of Object.keys(node.properties)) names.add(key);
-    const listed = isPlainObject(node.propertyNames) ? node.propertyNames : {};
-    for (const value of [...(Array.isArray(listed.enum) ? listed.enum : []), listed.const])
+    // Every string the schema fixes (`enum`, `const`) may name a key: a record keyed by a union of literals or by an
+    // enum kept in `$defs` lists them there, not under `propertyNames`. They are the application's words, not data.
+    for (const value of [...(Array.isArray(node.enum) ? node.enum : []), node.const])
       if (typeof value === 'string') names.add(value);
     for (const value of Object.values(node)) propertyNames(value, names);
   }
