@@ -31,13 +31,14 @@ async function gateOf(): Promise<ModelBudgetGate> {
 const remaining = async (gate: ModelBudgetGate) => (await gate.standing(alice))[0]!.remaining;
 
 describe('ModelBudgetGate.settle keeps the estimate of a usage that is not a count of tokens', () => {
+  // The first three gave back budget before; the last two were kept by the store's own checks, and stay kept.
   it.each<[string, ModelUsage]>([
-    ['a negative input', { inputTokens: -900, outputTokens: 0 }],
-    ['a negative output', { inputTokens: 10, outputTokens: -900 }],
-    ['a fractional total', { inputTokens: 10.5, outputTokens: 1 }],
-    ['a total that is not a number', { inputTokens: Number.NaN, outputTokens: 1 }],
-    ['no input', { inputTokens: 0, outputTokens: 5 }],
-  ])('attack: %s gives back nothing another call holds', async (_case, usage) => {
+    ['attack: a negative input', { inputTokens: -900, outputTokens: 0 }],
+    ['attack: a negative output', { inputTokens: 10, outputTokens: -900 }],
+    ['attack: no input', { inputTokens: 0, outputTokens: 5 }],
+    ['also: a fractional total', { inputTokens: 10.5, outputTokens: 1 }],
+    ['also: a total that is not a number', { inputTokens: Number.NaN, outputTokens: 1 }],
+  ])('%s gives back nothing another call holds', async (_case, usage) => {
     const gate = await gateOf();
     const first = await gate.reserve(alice, { model: 'm', inputTokens: 50, maxOutputTokens: undefined }); // 100
     await gate.reserve(alice, { model: 'm', inputTokens: 850, maxOutputTokens: undefined }); // 900, still running

@@ -348,7 +348,7 @@ function walkText(
  * unscanned string, a scanned string in which nothing was found. That text is the input's: it must never restore.
  */
 function spelledElsewhere(payload: object, written: readonly Written[]): Set<string> {
-  const issued = new Set(written.flatMap(({ placeholders }) => [...placeholders]));
+  const issued = issuedBy(written);
   const writtenAt = new Set(written.map(({ at }) => JSON.stringify(at)));
   const spelled = new Set<string>();
   walkText(payload, (text, at, isKey) => {
@@ -386,12 +386,17 @@ function survivors(written: readonly Written[], payload: JsonObject, spelled: Re
   return found;
 }
 
+/** Every placeholder this release's scanning wrote, in any field. */
+function issuedBy(written: readonly Written[]): Set<string> {
+  return new Set(written.flatMap(({ placeholders }) => [...placeholders]));
+}
+
 /**
  * Every placeholder shape the final payload spells, in its keys and strings, that this release's scanning did not
  * issue: the input's text. One it issued, wherever a transformer moved or copied it, is left to {@link survivors}.
  */
 function spelledLiterally(written: readonly Written[], payload: JsonObject): Set<string> {
-  const issued = new Set(written.flatMap(({ placeholders }) => [...placeholders]));
+  const issued = issuedBy(written);
   const found = new Set<string>();
   walkText(payload, (text) => {
     for (const shape of placeholderShapesIn(text)) if (!issued.has(shape)) found.add(shape);
