@@ -4,6 +4,7 @@ import { type CallWindowKey, callWindowKey, conversationThread } from '../proven
 import type { LabelledContent } from '../provenance/labelled-content.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import type { ProvenanceTrackerWiring } from '../provenance/provenance-tracker-wiring.js';
+import { keylessPrincipal } from '../provenance/label-principal.js';
 import { runToolCall } from '../provenance/provenance-scope.js';
 import { ProvenanceWindow } from '../provenance/provenance-window.js';
 
@@ -114,20 +115,28 @@ export class RuntimeCallWindows {
 
   /**
    * Where `call` belongs in the current action context — its principal, conversation (or this very context), id
-   * and arguments — or `undefined` outside one, for an actor without a stable key or an empty id. What a bound
-   * tool keeps per call is kept under it, so that another principal or run reusing a call id never reads it.
+   * and arguments — or `undefined` outside one or for an empty id. An actor without a stable key is known by its
+   * action context alone ({@link keylessPrincipal}). What a bound tool keeps per call is kept under it, so that
+   * another principal or run reusing a call id never reads it.
    */
   scopeOf(call: RuntimeToolCall): string | undefined {
     return this.placeOf(call)?.scope;
   }
 
-  /** {@link scopeOf} and {@link windowOf} at once: the call's arguments fingerprinted once. */
+  /**
+   * {@link scopeOf} and {@link windowOf} at once: the call's arguments fingerprinted once. An actor without a stable
+   * key has a scope (its action context's) but no window of its own.
+   */
   placeOf(
     call: RuntimeToolCall,
   ): { readonly scope: string; readonly window: ProvenanceWindow | undefined } | undefined {
-    const key = this.keyOf(call, this.wiring.context());
+    const context = this.wiring.context();
+    if (context === undefined) return undefined;
+    const principal = this.wiring.principal(context);
+    const key = callWindowKey(principal ?? keylessPrincipal(context), this.threadOf(context), call);
     if (key === undefined) return undefined;
-    return { scope: JSON.stringify([key.thread, key.call]), window: this.labels.window(key.thread, key.call) };
+    const window = principal === undefined ? undefined : this.labels.window(key.thread, key.call);
+    return { scope: JSON.stringify([key.thread, key.call]), window };
   }
 
   /** The current action context. */
