@@ -1,66 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { Test } from '@nestjs/testing';
-import { createMongoAbility } from '@casl/ability';
-import { z } from 'zod';
-import {
-  type ActionContext,
-  ActionContextStore,
-  ExecutionTargetPolicy,
-  InMemoryEvidenceRecorder,
-  InMemoryRateLimitStore,
-  VerdictConfigurationError,
-  VerdictModule,
-  VerdictService,
-  defineCapability,
-  fixedWindow,
-  fromContext,
-} from '@verdict/nestjs';
+import { VerdictConfigurationError } from '@verdict/nestjs';
+import { bootPing } from './ping.fixture.js';
 
 /**
  * A rate limit's `reason` is the internal reason its throttle records carry (a NOT NULL column on TypeORM): a
  * JavaScript caller who leaves it out must be stopped at boot, not after a unit is spent.
  */
 
-const alice: ActionContext = { actor: { id: 'alice' }, tenant: 'acme', metadata: {} };
-
-function pingWithReason(reason: unknown) {
-  return defineCapability(
-    {
-      name: 'notes.ping',
-      description: 'Ping',
-      action: 'read',
-      subject: 'all',
-      arguments: z.object({}),
-      resolveTarget: fromContext((context) => ({ tenant: context.tenant })),
-      executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({
-        name: 'tenant',
-        identity: (target: { tenant: string | null }) => target.tenant,
-      }),
-      rateLimit: fixedWindow({ name: 'pings', limit: 1, windowSeconds: 3600, key: () => ({}), reason } as never),
-    },
-    () => 'pinged',
-  );
-}
-
-async function boot(reason: unknown) {
-  const evidence = new InMemoryEvidenceRecorder();
-  const moduleRef = await Test.createTestingModule({
-    imports: [
-      VerdictModule.forRoot({
-        abilityFactory: { createForContext: () => createMongoAbility([{ action: 'read', subject: 'all' }]) },
-        evidence,
-        rateLimits: new InMemoryRateLimitStore(),
-        capabilities: [pingWithReason(reason)],
-      }),
-    ],
-  }).compile();
-  await moduleRef.init();
-  const ping = () =>
-    moduleRef
-      .get(ActionContextStore)
-      .run(alice, () => moduleRef.get(VerdictService).execute({ capability: 'notes.ping', arguments: {} }));
-  return { moduleRef, evidence, ping };
-}
+const boot = (reason: unknown) => bootPing({ reason });
 
 describe('fixedWindow reason', () => {
   it.each([

@@ -1,24 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import { Test } from '@nestjs/testing';
 import { createMongoAbility } from '@casl/ability';
-import { z } from 'zod';
 import {
-  type ActionContext,
-  ActionContextStore,
-  ExecutionTargetPolicy,
   InMemoryBudgetStore,
-  InMemoryEvidenceRecorder,
   InMemoryRateLimitStore,
   type RateLimitStore,
   VerdictConfigurationError,
   VerdictModule,
-  VerdictService,
   defineCapability,
-  fixedWindow,
-  fromContext,
 } from '@verdict/nestjs';
 import { TypeOrmRateLimitStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { databaseEngines, withDataSource } from '@verdict/testing-kit';
+import { bootPing, pingCapability } from './ping.fixture.js';
 
 /**
  * docs/execution-claims-and-rate-limits.md: a window is pruned once it has ended. A window so long that its end is past
@@ -26,46 +19,11 @@ import { databaseEngines, withDataSource } from '@verdict/testing-kit';
  * that still held; MariaDB refused every call), and a limit past a 32-bit count failed every call on PostgreSQL: both
  * are refused at boot. The longest window is 100 years, the highest limit 2,147,483,647.
  */
-const alice: ActionContext = { actor: { id: 'alice' }, tenant: 'acme', metadata: {} };
 const HUNDRED_YEARS = 3_155_760_000;
 
-function ping(limit: number, windowSeconds: number) {
-  return defineCapability(
-    {
-      name: 'notes.ping',
-      description: 'Ping',
-      action: 'read',
-      subject: 'all',
-      arguments: z.object({}),
-      resolveTarget: fromContext((context) => ({ tenant: context.tenant })),
-      executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({
-        name: 'tenant',
-        identity: (target: { tenant: string | null }) => target.tenant,
-      }),
-      rateLimit: fixedWindow({ name: 'pings', limit, windowSeconds, key: () => ({}), reason: 'ping budget' }),
-    },
-    () => 'pinged',
-  );
-}
-
 async function boot(limit: number, windowSeconds: number, rateLimits: RateLimitStore = new InMemoryRateLimitStore()) {
-  const moduleRef = await Test.createTestingModule({
-    imports: [
-      VerdictModule.forRoot({
-        abilityFactory: { createForContext: () => createMongoAbility([{ action: 'read', subject: 'all' }]) },
-        evidence: new InMemoryEvidenceRecorder(),
-        rateLimits,
-        capabilities: [ping(limit, windowSeconds)],
-      }),
-    ],
-  }).compile();
-  await moduleRef.init();
-  const call = async () =>
-    (
-      await moduleRef
-        .get(ActionContextStore)
-        .run(alice, () => moduleRef.get(VerdictService).execute({ capability: 'notes.ping', arguments: {} }))
-    ).decision.disposition;
+  const { moduleRef, ping } = await bootPing({ limit, windowSeconds, reason: 'ping budget' }, rateLimits);
+  const call = async () => (await ping()).decision.disposition;
   return { moduleRef, call };
 }
 
@@ -81,7 +39,10 @@ describe('rate-limit windows and limits every engine can store', () => {
   it.each([['a spend budget', { budget: { amountOf: () => 1, limit: 10, per: 'tenant', window: HUNDRED_YEARS + 1 } }]])(
     'attack: %s whose window is longer than 100 years is refused at boot',
     async (_case, gate) => {
-      const capability = defineCapability({ ...ping(1, 3600), rateLimit: undefined, ...gate } as never, () => 'pinged');
+      const capability = defineCapability(
+        { ...pingCapability({ reason: 'ping budget' }), rateLimit: undefined, ...gate } as never,
+        () => 'pinged',
+      );
       const booting = (async () => {
         const moduleRef = await Test.createTestingModule({
           imports: [

@@ -7,6 +7,7 @@ import { assertProvenanceConfigured } from '../provenance/provenance-configurati
 import { assertReviewConfigured } from '../review/review-configuration.js';
 import { assertBudgetConfigured } from '../budgets/budget-configuration.js';
 import { MAX_RATE_LIMIT, isWindowSeconds } from '../rate-limits/fixed-window.js';
+import { MAX_CLAIM_POLICY_NAME } from '../execution-claims/at-most-once.js';
 
 const isPositiveInteger = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 const isName = (value: unknown) => typeof value === 'string' && value.trim() !== '';
@@ -61,6 +62,10 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
   if (atMostOnce !== undefined) {
     if (!isName(atMostOnce.name) || typeof atMostOnce.key !== 'function')
       fail('has an atMostOnce policy without a name or key: use atMostOnce({ name, key }).');
+    if (atMostOnce.name.length > MAX_CLAIM_POLICY_NAME)
+      fail(
+        `has an atMostOnce policy name of ${atMostOnce.name.length} characters: at most ${MAX_CLAIM_POLICY_NAME} (the claims' varchar(${MAX_CLAIM_POLICY_NAME}) column).`,
+      );
     if (options.executionClaims === undefined)
       fail(
         'uses atMostOnce, but no execution-claim store is configured: pass `executionClaims` to VerdictModule.forRoot (TypeOrmExecutionClaimStore).',

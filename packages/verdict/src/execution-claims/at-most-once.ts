@@ -13,6 +13,12 @@ export interface AtMostOncePolicy<TArgs = any, TTarget = any, TContext extends A
   readonly key: (envelope: Envelope<TArgs, TContext>, target: TTarget) => JsonValue;
 }
 
+/**
+ * The longest `atMostOnce` policy name: each claim stores it in a `varchar(255)` column (longer ones are refused at
+ * boot, on every store alike: PostgreSQL and MariaDB would refuse the claim at call time, after the earlier gates spent).
+ */
+export const MAX_CLAIM_POLICY_NAME = 255;
+
 /** What {@link atMostOnce} returns: inline in a capability, its types are the capability's. */
 export interface TypedAtMostOncePolicy<TArgs, TTarget, TContext extends AnyActionContext>
   extends AtMostOncePolicy<TArgs, TTarget, TContext>, InferredFromCapability {}

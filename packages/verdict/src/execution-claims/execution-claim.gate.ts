@@ -30,6 +30,27 @@ export function claimBindingFingerprint(
   return fingerprint({ capability, policy: policy.name, binding: policy.key(envelope, target) });
 }
 
+/** One claim as step 13 admits it: its policy's name and its binding fingerprint. */
+export interface ClaimBinding {
+  readonly policy: string;
+  readonly bindingFingerprint: string;
+}
+
+/**
+ * The binding of `policy`'s claim for this call. Its `key` is the application's code: a key that throws, or answers a
+ * value that is not plain JSON (`NonCanonicalValueError`), throws here, so the pipeline calls this before any gate
+ * spends anything.
+ */
+export function claimBindingOf(
+  { definition, envelope, target }: Pick<GateRequest, 'definition' | 'envelope' | 'target'>,
+  policy: AtMostOncePolicy,
+): ClaimBinding {
+  return {
+    policy: policy.name,
+    bindingFingerprint: claimBindingFingerprint(definition.name, policy, envelope, target),
+  };
+}
+
 /** An admitted claim: its id and which attempt of it this run holds. */
 export interface ClaimAttempt {
   readonly id: string;
@@ -42,18 +63,15 @@ export interface ClaimAttempt {
  */
 export async function admitExecutionClaim(
   store: ExecutionClaimStore,
-  policy: AtMostOncePolicy,
+  { policy, bindingFingerprint }: ClaimBinding,
   capability: string,
-  envelope: Envelope,
-  target: unknown,
   now: Date,
   trail: EvidenceTrail,
 ): Promise<Decision | ClaimAttempt> {
-  const bindingFingerprint = claimBindingFingerprint(capability, policy, envelope, target);
   await trail.beforeMutation();
   const admission = await store.admit({
     capability,
-    policy: policy.name,
+    policy,
     bindingFingerprint,
     candidateId: newClaimId(),
     now,
@@ -127,22 +145,24 @@ export const NO_CLAIMS: AdmittedClaims = Object.freeze({ claim: null, itemClaim:
 
 /**
  * Step 13 for one run, the last gate: a deferred run first claims its review item (`item`: its job may be delivered
- * more than once, docs/review-lane.md), then the capability's `atMostOnce` claims the operation. Answers the claim
- * ids, or the first refusal. When the operation's claim refuses a run that holds its item's claim, nothing ran: the
- * item's claim is released, so that the worker settles the item `refused` (a duplicate delivery still finds the
- * claim of the run that holds it).
+ * more than once, docs/review-lane.md), then the capability's `atMostOnce` claims the operation (`operation`, its
+ * binding from {@link claimBindingOf}, computed before any gate spent anything). Answers the claim ids, or the first
+ * refusal. When the operation's claim refuses a run that holds its item's claim, nothing ran: the item's claim is
+ * released, so that the worker settles the item `refused` (a duplicate delivery still finds the claim of the run that
+ * holds it).
  */
 export async function admitExecutionClaims(
   { executionClaims }: Pick<ExecutionClaimOptions, 'executionClaims'>,
-  { definition, envelope, target, clock, trail }: GateRequest,
-  item: AtMostOncePolicy | null,
+  { definition, clock, trail }: GateRequest,
+  item: ClaimBinding | null,
+  operation: ClaimBinding | null,
 ): Promise<Decision | AdmittedClaims> {
-  const claim = (policy: AtMostOncePolicy) =>
-    admitExecutionClaim(executionClaims!, policy, definition.name, envelope, target, clock(), trail);
+  const claim = (binding: ClaimBinding) =>
+    admitExecutionClaim(executionClaims!, binding, definition.name, clock(), trail);
   const itemClaimed = item === null ? null : await claim(item);
   if (itemClaimed instanceof Decision) return itemClaimed;
-  if (definition.atMostOnce === undefined) return { claim: itemClaimed, itemClaim: null };
-  const claimed = await claim(definition.atMostOnce);
+  if (operation === null) return { claim: itemClaimed, itemClaim: null };
+  const claimed = await claim(operation);
   if (!(claimed instanceof Decision)) return { claim: claimed, itemClaim: itemClaimed };
   if (itemClaimed !== null)
     await executionClaims!.resolve({

@@ -19,14 +19,20 @@ import { ActorAttribution } from '../evidence/actor-attribution.js';
 import { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { ToolKind } from '../evidence/tool-kind.js';
 import { executeAuthorized, executeWithinClaims } from '../execution-claims/claimed-execution.gate.js';
-import { type AdmittedClaims, admitExecutionClaims, NO_CLAIMS } from '../execution-claims/execution-claim.gate.js';
+import {
+  type AdmittedClaims,
+  type ClaimBinding,
+  admitExecutionClaims,
+  claimBindingOf,
+  NO_CLAIMS,
+} from '../execution-claims/execution-claim.gate.js';
 import { admitTrajectory } from '../forbidden-states/forbidden-state.gate.js';
 import { handOverToApprover } from '../provenance/approver-handover.js';
 import { ProvenanceContents } from '../provenance/provenance-contents.js';
 import { provenanceApplies } from '../provenance/provenance-applicability.js';
 import { provenanceWouldConfirm } from '../provenance/provenance-forecast.js';
 import { assessProvenance } from '../provenance/provenance.stage.js';
-import { consumeRateLimit } from '../rate-limits/rate-limit.gate.js';
+import { consumeRateLimit, rateLimitBucketOf } from '../rate-limits/rate-limit.gate.js';
 import { CallCeilingGate } from '../budgets/call-ceiling.gate.js';
 import { budgetReservationOf, holdingReservation, reserveBudget, spendingReservation } from '../budgets/budget.gate.js';
 import type { BudgetReservation } from '../budgets/budget-store.interface.js';
@@ -337,8 +343,11 @@ export class VerdictPipeline {
   /** {@link passDurableGates} for a capability that uses at least one of them. */
   private async passSomeDurableGates(run: PipelineRun, at: GateRequest, receipt: ReceiptKey | null): Promise<Gated> {
     const { definition } = at;
-    // The spend budget's scope and amount first: a fault of the application throws before any gate spends anything.
+    // What the application's code computes first — the rate limit's bucket, the spend budget's scope and amount, the
+    // operation's claim binding — so that a fault of the application throws before any gate spends anything.
+    const bucket = definition.rateLimit === undefined ? undefined : rateLimitBucketOf(at);
     const spend = definition.budget === undefined ? undefined : budgetReservationOf(this.options, at);
+    const operation = definition.atMostOnce === undefined ? null : claimBindingOf(at, definition.atMostOnce);
     // 10a. Fold the call's effects onto its trajectory's state: deny if a forbidden state would follow.
     // Shadow mode softens 10a, 11, 11a and 12 (recorded would_deny, and on; nothing was spent); never 13.
     if (definition.forbidStates !== undefined) {
@@ -346,36 +355,44 @@ export class VerdictPipeline {
       if (!folded.permitted && !run.proceedsPast(definition, folded)) return folded;
     }
     // 11. Consume one semantic rate-limit unit.
-    if (definition.rateLimit !== undefined) {
-      const metered = await consumeRateLimit(this.options, at);
+    if (bucket !== undefined) {
+      const metered = await consumeRateLimit(this.options, at, bucket);
       if (!metered.permitted && !run.proceedsPast(definition, metered)) return metered;
     }
     // 11a. Reserve the spend budget's amount; a refusal or a fault of the later gates releases it.
     if (spend !== undefined) {
       const reservation = await reserveBudget(this.options, at, spend);
       if (reservation instanceof Decision)
-        return run.proceedsPast(definition, reservation) ? this.admitLastGates(run, at, receipt) : reservation;
+        return run.proceedsPast(definition, reservation)
+          ? this.admitLastGates(run, at, receipt, operation)
+          : reservation;
       const admitted = await holdingReservation(
         this.options.budgets!,
         reservation,
         definition.name,
-        () => this.admitLastGates(run, at, receipt),
+        () => this.admitLastGates(run, at, receipt, operation),
         (gated) => gated instanceof Decision,
       );
       return admitted instanceof Decision ? admitted : { ...admitted, reservation };
     }
-    return this.admitLastGates(run, at, receipt);
+    return this.admitLastGates(run, at, receipt, operation);
   }
 
-  /** Steps 12 and 13: consume the approval receipt, then admit the execution claims. */
-  private async admitLastGates(run: PipelineRun, at: GateRequest, receipt: ReceiptKey | null): Promise<Gated> {
+  /** Steps 12 and 13: consume the approval receipt, then admit the execution claims (`operation`: `atMostOnce`'s). */
+  private async admitLastGates(
+    run: PipelineRun,
+    at: GateRequest,
+    receipt: ReceiptKey | null,
+    operation: ClaimBinding | null,
+  ): Promise<Gated> {
     // 12. Atomically consume the approval receipt.
     if (receipt !== null) {
       const consumed = await consumeConfirmation(this.options, receipt, at);
       if (!consumed.permitted && !run.proceedsPast(at.definition, consumed)) return consumed;
     }
     // 13. Atomically admit the execution claims: the last gate (a deferred run claims its review item first).
-    return admitExecutionClaims(this.options, at, run.deferred === undefined ? null : deferredItemClaim(run.deferred));
+    const item = run.deferred === undefined ? null : claimBindingOf(at, deferredItemClaim(run.deferred));
+    return admitExecutionClaims(this.options, at, item, operation);
   }
 
   /** Step 14 within the spend budget's reservation, if any: committed on a result, released on a fault. */
