@@ -7,7 +7,9 @@ import {
   ApprovalEndpointGuard,
   type ApprovalEndpointHooks,
   approvalBatchId,
+  Destination,
   InMemoryApprovalReceiptStore,
+  UnknownApprovalReceiptError,
   VerdictConfigurationError,
 } from '@verdict/nestjs';
 import { alice, batchFixture, support } from './batch.fixture.js';
@@ -22,6 +24,8 @@ describe('a requester with a malformed conversation id, and nothing pending', ()
   let store: InMemoryApprovalReceiptStore;
   /** A batch of alice's with one pending call, so "nothing changes" has something to change. */
   let batchId: string;
+  /** The receipt of alice's pending call. */
+  let receiptId: string;
   const decideAll: ApprovalBatchItemDecision[] = [{ toolCallId: 'call_mine', decision: 'approve' }];
   beforeAll(async () => {
     store = new InMemoryApprovalReceiptStore();
@@ -30,6 +34,7 @@ describe('a requester with a malformed conversation id, and nothing pending', ()
     expect(await fixture.propose('call_mine', 1, { approvalBatch: batchId })).toMatchObject({
       decision: { disposition: 'require_confirmation' },
     });
+    receiptId = (await fixture.approvals.challengeForToolCall('call_mine', alice))!.receiptId;
   });
   afterAll(async () => fixture.close());
 
@@ -41,6 +46,7 @@ describe('a requester with a malformed conversation id, and nothing pending', ()
   ];
   const requesterWith = (conversationId: unknown): ActionContext => ({ ...alice, metadata: { conversationId } });
   const none = approvalBatchId({ conversation: 'c-1', message: 'no such turn' });
+  const approvalUi = { destination: Destination.connection('approval-ui', 'staff') };
 
   /** Nothing was decided: alice's own call is still the one pending, and no decision was recorded. */
   async function expectNothingChanged(recordedBefore: number) {
@@ -80,6 +86,15 @@ describe('a requester with a malformed conversation id, and nothing pending', ()
       await expectNothingChanged(before);
     });
 
+    it("ApprovalService.untrustedContent throws VerdictConfigurationError, for no receipt as for alice's", async () => {
+      const before = fixture.evidence.decisions().length;
+      for (const id of ['rcpt_none', receiptId])
+        await expect(fixture.approvals.untrustedContent(id, support, approvalUi, requester)).rejects.toThrow(
+          VerdictConfigurationError,
+        );
+      await expectNothingChanged(before);
+    });
+
     it('the approval guard fails with VerdictConfigurationError, not 409', async () => {
       const before = fixture.evidence.decisions().length;
       await expect(guardFor(requester).canActivate(httpContext('call_none'))).rejects.toThrow(
@@ -109,6 +124,16 @@ describe('a requester with a malformed conversation id, and nothing pending', ()
       expect(await fixture.batches.isDecided(none, requester)).toBe(false);
     });
 
+    it("ApprovalService.untrustedContent: no receipt is unknown, alice's is not_found", async () => {
+      await expect(fixture.approvals.untrustedContent('rcpt_none', support, approvalUi, requester)).rejects.toThrow(
+        UnknownApprovalReceiptError,
+      );
+      expect(await fixture.approvals.untrustedContent(receiptId, support, approvalUi, requester)).toEqual({
+        allowed: false,
+        outcome: 'not_found',
+      });
+    });
+
     it('the approval guard answers 409', async () => {
       await expect(guardFor(requester).canActivate(httpContext('call_none'))).rejects.toMatchObject({ status: 409 });
     });
@@ -116,6 +141,10 @@ describe('a requester with a malformed conversation id, and nothing pending', ()
 
   it("control: alice's own context still finds, reads and decides her pending call", async () => {
     expect(await fixture.approvals.challengeForToolCall('call_mine', alice)).toMatchObject({ toolCallId: 'call_mine' });
+    expect(await fixture.approvals.untrustedContent(receiptId, support, approvalUi, alice)).toMatchObject({
+      allowed: true,
+      items: [],
+    });
     expect(await fixture.batches.read(batchId, support, alice)).toMatchObject({ allowed: true, batchId });
     expect(await fixture.batches.decide(batchId, decideAll, support, alice)).toMatchObject({ outcome: 'decided' });
   });

@@ -164,7 +164,8 @@ export class ApprovalService {
    * route). Default: the approver's own (approvers read only what they asked for themselves).
    * @throws UnknownApprovalReceiptError when no pending, unexpired receipt has `receiptId` (nothing is released):
    * once approved, rejected, superseded, consumed or expired there is nothing left to decide on.
-   * @throws VerdictConfigurationError without a receipt id or an approver with a non-blank id.
+   * @throws VerdictConfigurationError without a receipt id or an approver with a non-blank id, or for a requester
+   * whose conversation id is malformed (checked before the receipt is read, as every requester-scoped lookup).
    * @throws InvalidReleaseRequestError without a `Destination`.
    * @example
    * const content = await approvals.untrustedContent(challenge.receiptId, approver, { destination: Destination.connection('approval-ui', 'staff') }, requester);
@@ -181,6 +182,7 @@ export class ApprovalService {
         'ApprovalService.untrustedContent needs a non-blank receiptId and an approver with a non-blank id.',
       );
     checkedDestination(request, 'ApprovalService.untrustedContent');
+    checkRequesterConversation(requester);
     const receipt = await this.store().find(receiptId);
     // The text is there to decide on: a decided, consumed or expired receipt has nothing left to decide.
     if (receipt === null || receipt.status !== ReceiptStatus.Pending || isExpired(receipt, this.now()))

@@ -1,5 +1,6 @@
+import canonicalize from 'canonicalize';
 import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
-import { fingerprint } from '../fingerprints/fingerprint.js';
+import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
 import { McpPinStatus, pinOf, pinStatus } from './mcp-tool-pin.js';
 import { pinFingerprint } from './pin-fingerprint.js';
 
@@ -71,6 +72,45 @@ describe('pinOf: any JSON a server lists (ADR 0150)', () => {
       [[{ b: 1, a: [2] }]],
     ])
       expect(pinFingerprint(value)).toBe(fingerprint(value));
+  });
+
+  it('control: the fingerprints of a rich definition stay those lockfiles already hold', () => {
+    // Computed by the RFC 8785 writer of ADR 0150 when this test was written: any change to how a pin is written
+    // (key order by UTF-16 code units, number and string forms, prototype-named keys, lone surrogates) fails it.
+    const definition = {
+      name: 'transfer_funds',
+      description: 'Überweisung — 送金 𝄞 😀 "quoted" \\ back\tslash \u0000\u001f\u007f\u2028 ﬀ',
+      inputSchema: JSON.parse(`{
+        "type": "object",
+        "required": ["amount", "to"],
+        "properties": {
+          "amount": { "type": "number", "minimum": -0, "maximum": 1e21, "multipleOf": 0.01, "default": 0.30000000000000004 },
+          "to": { "type": "object", "properties": { "iban": { "type": "string", "pattern": "^[A-Z]{2}\\\\d{2}" }, "bic": { "type": ["string", "null"] } } },
+          "memo": { "type": "string", "maxLength": 140, "examples": ["Miete März", "家賃", "\\u00e9"] },
+          "limits": { "enum": [9007199254740993, 5e-324, 1.5e-7, 123456789012345680000, -1.25, true, false, null] },
+          "nested": { "a": { "b": { "c": { "d": [[], {}, [{ "z": 1, "a": 2, "é": 3, "\\ud83d\\ude00": 4, "\\uffff": 5 }]] } } } },
+          "constructor": { "type": "string" },
+          "__proto__": { "type": "string" },
+          "prototype": {}
+        }
+      }`),
+    };
+    expect(pinOf('bank', definition)).toMatchObject({
+      descriptionFingerprint: '85052af1dc2e08c852808eab32eea63f86c7349cd57c3f2209d9d5d13e73522d',
+      inputSchemaFingerprint: 'f37f75d80d3133b3748f12b341b7925f1815a292953ea84b9b969eb9cd4f4c5e',
+    });
+    // The `canonicalize` package writes the same text wherever it accepts the value (not a lone surrogate: it throws).
+    for (const value of [definition.description, definition.inputSchema])
+      expect(pinFingerprint(value)).toBe(fingerprintString(canonicalize(value) as string));
+    const lone = {
+      name: 'lookup',
+      description: 'Look up \ud800 a \udc00 class',
+      inputSchema: { type: 'object', properties: { q: { const: 'x\udbff' } } },
+    };
+    expect(pinOf('bank', lone)).toMatchObject({
+      descriptionFingerprint: 'aebb8d6926d72012c2f0f5ed698609398f8ebd61dd471e633f181557c7cb2498',
+      inputSchemaFingerprint: '568e1ee6a3c1c7563a05ba9728f622f415629b405f1584053254279ff1d269d3',
+    });
   });
 
   it('attack: a schema with prototype-named keys and a description with a lone surrogate pin, and any change to them is a change', () => {

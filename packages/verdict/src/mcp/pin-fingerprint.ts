@@ -8,7 +8,9 @@ import { isPlainObject } from '../shared/is-plain-object.js';
  * over any JSON an MCP server's `tools/list` carries (ADR 0150). Every value `fingerprint` accepts has the very same
  * fingerprint here (lockfiles already written keep matching); beyond it, the keys `__proto__`, `constructor` and
  * `prototype` are keys like any other (a pin is text, never used as an object), and a lone surrogate is written as
- * its `\udXXX` escape, as `JSON.stringify` writes it.
+ * its `\udXXX` escape, as `JSON.stringify` writes it. Written here rather than with the `canonicalize` package
+ * that `canonicalJson` uses: that package (4.x) throws for a lone surrogate, which would make a stored pin of such a
+ * description unreadable; for every value it accepts the text is the same (`mcp-tool-pin.spec.ts` pins both).
  *
  * @throws NonCanonicalValueError for what is not JSON (`undefined`, functions, NaN, class instances, sparse arrays,
  *   cycles) or is nested deeper than 128 levels: such a tool is `unpinnable`.

@@ -13,8 +13,9 @@ export type JsonSchema = Readonly<Record<string, unknown>>;
  * Boot-time check that every argument rule (and destination) of a zod-typed capability names an argument of its
  * schema, and one that can yield a value provenance can trace. A path the schema does not name (a typo,
  * `recipent`) would never match an argument, so the rule would be silently skipped; a rule on a boolean, on strings
- * shorter than four characters (an enum of short codes, a `max(3)`), or on numbers below 1,000 would never see a
- * candidate and so be inert (the positive rule: always fail). An `allow` rule is only checked for its path. A DTO
+ * shorter than four characters (an enum of short codes, a `max(3)`), or on numbers bounded strictly between -1,000
+ * and 1,000 (`min(1).max(999)`, `positive().lt(1000)`; a bare `lt(1000)` admits `-5000`) would never see a candidate
+ * and so be inert (the positive rule: always fail). An `allow` rule is only checked for its path. A DTO
  * class's schema cannot be read: `verdict validate` reports such rules as unchecked (`provenance-rules-unchecked`).
  */
 export function assertRulesCanSeeCandidates(definition: CapabilityDefinition, fail: (message: string) => void): void {
@@ -28,7 +29,7 @@ export function assertRulesCanSeeCandidates(definition: CapabilityDefinition, fa
       );
     else if (rule !== ProvenanceRule.Allow && !schemas.some(canYieldCandidate))
       fail(
-        `has a provenance rule for argument "${path}", whose schema never yields a value provenance can trace (a boolean, strings of fewer than ${MIN_CANDIDATE_LENGTH} characters, numbers below ${MIN_CANDIDATE_NUMBER}): remove the rule, or widen the argument.`,
+        `has a provenance rule for argument "${path}", whose schema never yields a value provenance can trace (a boolean, strings of fewer than ${MIN_CANDIDATE_LENGTH} characters, numbers bounded strictly between -${MIN_CANDIDATE_NUMBER} and ${MIN_CANDIDATE_NUMBER}): remove the rule, or widen the argument.`,
       );
   }
 }
@@ -122,14 +123,24 @@ function canYieldCandidate(schema: JsonSchema): boolean {
   });
 }
 
+/**
+ * Whether the schema's bounds admit a number of magnitude {@link MIN_CANDIDATE_NUMBER} or more: one at or above it, or
+ * at or below its negative. An exclusive bound excludes its own value: `lt(1000)` (`exclusiveMaximum: 1000`) admits no
+ * number from 1,000 up, `gt(-1000)` (`exclusiveMinimum: -1000`) none from -1,000 down.
+ */
 function numberCanBeCandidate(schema: JsonSchema): boolean {
-  const max = Math.min(num(schema.maximum, Infinity), num(schema.exclusiveMaximum, Infinity));
-  const min = Math.max(num(schema.minimum, -Infinity), num(schema.exclusiveMinimum, -Infinity));
-  return max >= MIN_CANDIDATE_NUMBER || min <= -MIN_CANDIDATE_NUMBER;
+  const reachesUp =
+    isUnsetOr(schema.maximum, (max) => max >= MIN_CANDIDATE_NUMBER) &&
+    isUnsetOr(schema.exclusiveMaximum, (max) => max > MIN_CANDIDATE_NUMBER);
+  const reachesDown =
+    isUnsetOr(schema.minimum, (min) => min <= -MIN_CANDIDATE_NUMBER) &&
+    isUnsetOr(schema.exclusiveMinimum, (min) => min < -MIN_CANDIDATE_NUMBER);
+  return reachesUp || reachesDown;
 }
 
-function num(value: unknown, fallback: number): number {
-  return typeof value === 'number' ? value : fallback;
+/** Whether a numeric bound is absent (not a number), or holds `admits`. */
+function isUnsetOr(bound: unknown, admits: (bound: number) => boolean): boolean {
+  return typeof bound !== 'number' || admits(bound);
 }
 
 function isCandidateValue(value: unknown): boolean {

@@ -9,13 +9,14 @@ import { declaredArgumentRules } from './provenance-argument-rules.js';
 import { assertRulesCanSeeCandidates } from './provenance-candidate-schema.js';
 import { isProvenanceRule, ProvenanceRule } from './provenance-rule.js';
 import { isResultFormat } from './result-provenance.js';
-import { retentionDaysOf } from './taint/taint.gate.js';
+import { assertTaintConfigured } from './taint/taint-configuration.js';
 import { isShadowedArgumentRule } from './shadowed-argument-rule.js';
 
 /**
  * Boot-time checks of a capability's provenance policy: known rules, parseable paths, no argument rule on a value
  * that can never be a candidate, and an approval receipt store wherever provenance can require confirmation (a
- * rule says so, a declared destination takes the positive rule, or strict mode covers the capability).
+ * rule says so, a declared destination takes the positive rule, or strict mode covers the capability); and the
+ * module's `provenance.taint`, which every capability's agent proposals go through (`assertTaintConfigured`).
  */
 export function assertProvenanceConfigured(
   definition: CapabilityDefinition,
@@ -23,7 +24,7 @@ export function assertProvenanceConfigured(
   fail: (message: string) => void,
 ): void {
   const policy = definition.provenance;
-  if (options.provenance?.taint !== undefined) retentionDaysOf(options.provenance.taint);
+  if (options.provenance?.taint !== undefined) assertTaintConfigured(options.provenance.taint);
   if (definition.consequential !== undefined && typeof definition.consequential !== 'boolean')
     fail('has a `consequential` that is not a boolean.');
   const rules: unknown[] = [];

@@ -94,6 +94,7 @@ export class StoreConnection {
     store: string,
   ) {
     this.dialect = dialectOf(dataSource.options.type, store);
+    checkUtcTimezone(dataSource, store);
   }
 
   /** The placeholder of the `index`th parameter (1-based): `$n` on PostgreSQL, `?` elsewhere. */
@@ -290,6 +291,32 @@ function prepared(database: NativeSqlite, sql: string): NativeStatement {
   let statement = cache.get(sql);
   if (statement === undefined) cache.set(sql, (statement = database.prepare(sql)));
   return statement;
+}
+
+/** mysql2's spellings of UTC (`' 00:00'` is `'+00:00'` from a URL, where `+` reads as a space). */
+const UTC_TIMEZONE = /^(?:Z|[ +-]00:00)$/;
+
+/**
+ * Refuses a MySQL/MariaDB DataSource whose mysql2 `timezone` is not UTC: Verdict's instants are `datetime(3)`, which
+ * has no zone, so with `'local'` (mysql2's default when unset) or an offset each process writes and reads its own
+ * wall time, and a process in another time zone reads every expiry, window and `recorded_at` hours off. TypeORM
+ * hands mysql2 `extra.timezone` over `timezone` when both are set. Other engines keep their instants with a zone.
+ * @throws VerdictConfigurationError naming the fix.
+ */
+export function checkUtcTimezone(dataSource: DataSource, store: string): void {
+  const { type } = dataSource.options;
+  if (type !== 'mysql' && type !== 'mariadb') return;
+  const options = dataSource.options as { timezone?: unknown; extra?: { timezone?: unknown } };
+  const timezone =
+    options.extra !== null && typeof options.extra === 'object' && 'timezone' in options.extra
+      ? options.extra.timezone
+      : options.timezone;
+  if (typeof timezone === 'string' && UTC_TIMEZONE.test(timezone)) return;
+  const given = timezone === undefined ? "unset (mysql2's 'local')" : (JSON.stringify(timezone) ?? String(timezone));
+  throw new VerdictConfigurationError(
+    `${store} needs a ${type} DataSource with timezone: 'Z' (UTC), not ${given}: Verdict's datetime(3) columns have no zone, so any other timezone stores each process's local time and another process reads expiries and timestamps hours off. Add timezone: 'Z' to the DataSource options.`,
+    { store, engine: type, timezone: typeof timezone === 'string' ? timezone : String(timezone) },
+  );
 }
 
 function dialectOf(type: string, store: string): SqlDialect {

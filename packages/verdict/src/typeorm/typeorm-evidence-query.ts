@@ -17,6 +17,7 @@ import {
   byMostCalls,
   checkedShadowSummaryFilter,
 } from '../evidence/shadow-summary.js';
+import { checkUtcTimezone } from './store-connection.js';
 
 /**
  * {@link EvidenceQuery} over `verdict_decision_records`: one SELECT per call, each filter served by an index of
@@ -27,7 +28,9 @@ import {
  * VerdictModule.forRoot({ abilityFactory, evidence: new TypeOrmEvidenceRecorder(dataSource), evidenceQuery: new TypeOrmEvidenceQuery(dataSource) });
  */
 export class TypeOrmEvidenceQuery implements EvidenceQuery {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {
+    checkUtcTimezone(dataSource, 'TypeOrmEvidenceQuery');
+  }
 
   async list(filter: EvidenceFilter = {}): Promise<DecisionRecord[]> {
     return plain(await evidenceListQuery(this.dataSource, checkedEvidenceFilter(filter)).getMany());

@@ -1,6 +1,7 @@
 import { type DataSource, In, LessThan } from 'typeorm';
 import type { KeptContent, ProvenanceContentStore } from '../provenance/provenance-content-store.interface.js';
 import { ProvenanceContentEntity } from './provenance-content.entity.js';
+import { checkUtcTimezone } from './store-connection.js';
 
 /**
  * The untrusted texts of parked calls' windows in `verdict_provenance_contents` (SQLite, PostgreSQL,
@@ -10,7 +11,9 @@ import { ProvenanceContentEntity } from './provenance-content.entity.js';
  * @example VerdictModule.forRoot({ ..., provenance: { contents: new TypeOrmProvenanceContentStore(dataSource) } })
  */
 export class TypeOrmProvenanceContentStore implements ProvenanceContentStore {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {
+    checkUtcTimezone(dataSource, 'TypeOrmProvenanceContentStore');
+  }
 
   async keep(texts: readonly KeptContent[], now: Date): Promise<void> {
     if (texts.length === 0) return;

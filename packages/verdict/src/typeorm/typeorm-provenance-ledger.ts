@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { ProvenanceLedger } from '../provenance/provenance-ledger.interface.js';
 import { type ProvenanceRecord, provenanceRecord } from '../provenance/provenance-record.js';
 import { ProvenanceRecordEntity } from './provenance-record.entity.js';
+import { checkUtcTimezone } from './store-connection.js';
 
 /**
  * The provenance ledger in `verdict_provenance_records` (SQLite, PostgreSQL, MySQL/MariaDB): append-only,
@@ -10,7 +11,9 @@ import { ProvenanceRecordEntity } from './provenance-record.entity.js';
  * @example VerdictModule.forRoot({ ..., provenance: { ledger: new TypeOrmProvenanceLedger(dataSource) } })
  */
 export class TypeOrmProvenanceLedger implements ProvenanceLedger {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {
+    checkUtcTimezone(dataSource, 'TypeOrmProvenanceLedger');
+  }
 
   async append(records: readonly ProvenanceRecord[]): Promise<void> {
     if (records.length === 0) return;
