@@ -22,9 +22,15 @@ export type Notes = Map<string, string>;
 /**
  * One instance of the application: products (reviews untrusted), notes the agent writes and reads back (their
  * results trusted: the application's own rows), and payments whose recipient must not come from untrusted
- * content. `ledger` is the taint ledger of this instance (another instance may share its database).
+ * content. `ledger` is the taint ledger of this instance (another instance may share its database); `product` is
+ * what `products.view` shows (default: {@link PRODUCT}, whose injected review names the attacker's IBAN).
  */
-export async function notesAndPayments(options: { ledger?: TaintLedger; notes: Notes; tenant?: string }) {
+export async function notesAndPayments(options: {
+  ledger?: TaintLedger;
+  notes: Notes;
+  tenant?: string;
+  product?: typeof PRODUCT;
+}) {
   const payments: AuthorizedAction<{ recipient: string; amount: number }>[] = [];
   const abilityFactory = {
     createForContext(context: ActionContext) {
@@ -54,7 +60,7 @@ export async function notesAndPayments(options: { ledger?: TaintLedger; notes: N
           },
         },
       },
-      () => PRODUCT,
+      () => options.product ?? PRODUCT,
     ),
     defineCapability(
       {

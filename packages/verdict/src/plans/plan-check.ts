@@ -1,21 +1,26 @@
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import { coversPath, parseReleasePath, renderPath } from '../context-release/release-path.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
-import { analyzeInfluence } from '../provenance/analyze-influence.js';
 import type { InfluenceReport } from '../provenance/influence-report.js';
 import { argumentJsonSchema } from '../provenance/provenance-candidate-schema.js';
 import type { ProvenanceLabel } from '../provenance/provenance-label.js';
 import { ProvenanceSourceKind } from '../provenance/provenance-source.js';
-import type { ProvenanceWindow } from '../provenance/provenance-window.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import type { PlanInForce, PlanStep } from './plan.js';
 
-/** The proposal the plan check reads besides its influence report: its arguments, and the window they were proposed in. */
-export interface PlannedCall {
-  readonly arguments: unknown;
-  readonly window: ProvenanceWindow;
-  /** Whether the proposal is the principal's own request (its values count as derived from trusted content). */
-  readonly ownRequest: boolean;
+/** A record key of a proposal's arguments ({@link recordKeys}): the key, and its path. */
+export interface RecordKey {
+  readonly key: string;
+  readonly segments: readonly string[];
+}
+
+/**
+ * The record keys of a proposal and their influence analysis: `report` analyses the keys as an array of values (paths
+ * `0`, `1`, … in the order of `keys`) with the inputs its values were analysed with — trusted set, taint ledger.
+ */
+export interface PlannedKeys {
+  readonly keys: readonly RecordKey[];
+  readonly report: InfluenceReport;
 }
 
 /** One value or record key of a proposal, as the plan check reads it. */
@@ -44,7 +49,7 @@ export function planRefusal(
   inForce: PlanInForce | null,
   definition: CapabilityDefinition,
   report: InfluenceReport,
-  call: PlannedCall,
+  keys: PlannedKeys,
 ): string | undefined {
   if (inForce === null) return 'plan mode: no plan was accepted for this run';
   const name = `plan ${inForce.fingerprint.slice(0, 16)}`;
@@ -56,7 +61,12 @@ export function planRefusal(
       ...leaf,
       found: report.arguments.find((influence) => influence.path === leaf.path)?.sources ?? [],
     })),
-    ...recordKeys(definition, report, call),
+    ...keys.keys.map(({ segments }, i) => ({
+      path: `#${fingerprintString(renderPath(segments)).slice(0, 16)}`,
+      segments,
+      derived: keys.report.derivation.find((leaf) => leaf.path === String(i))?.derived ?? false,
+      found: keys.report.arguments.find((influence) => influence.path === String(i))?.sources ?? [],
+    })),
   ];
   const outside = steps.map((step) => values.find((value) => !value.derived && !within(step, value, report)));
   if (outside.some((value) => value === undefined)) return undefined;
@@ -79,19 +89,17 @@ function within(step: PlanStep, value: PlannedValue, report: InfluenceReport): b
 }
 
 /**
- * The record keys of the arguments — every key the capability's argument schema does not name as a property
- * anywhere; none for a DTO class, whose schema Verdict cannot read (its validation refuses unknown fields) — each
- * analysed as a value of its own
- * path: found in which untrusted sources, derived from trusted content or not. Provenance rules trace values only
- * (ADR 0136); a plan fixes where each argument comes from, and a key is as much an argument as its value.
+ * The record keys of `args` — every key the capability's argument schema does not name as a property anywhere; none
+ * for a DTO class, whose schema Verdict cannot read (its validation refuses unknown fields). The provenance stage
+ * analyses them as values of their own paths, with the inputs the values have (the trusted set, the taint ledger):
+ * found in which untrusted sources, derived from trusted content or not. Provenance rules trace values only (ADR
+ * 0136); a plan fixes where each argument comes from, and a key is as much an argument as its value.
  */
-function recordKeys(definition: CapabilityDefinition, report: InfluenceReport, call: PlannedCall): PlannedValue[] {
-  // Without untrusted content in the window every key is within any plan: there is no source to name.
-  if (report.untrustedSources.length === 0) return [];
+export function recordKeys(definition: CapabilityDefinition, args: unknown): readonly RecordKey[] {
   const schema = argumentJsonSchema(definition);
   if (schema === null) return [];
   const properties = propertyNames(schema);
-  const keys: Array<{ key: string; segments: readonly string[] }> = [];
+  const keys: RecordKey[] = [];
   const walk = (value: unknown, segments: readonly string[]): void => {
     if (Array.isArray(value)) value.forEach((item, i) => walk(item, [...segments, String(i)]));
     else if (isPlainObject(value))
@@ -100,19 +108,8 @@ function recordKeys(definition: CapabilityDefinition, report: InfluenceReport, c
         walk(item, [...segments, key]);
       }
   };
-  walk(call.arguments, []);
-  if (keys.length === 0) return [];
-  const analysed = analyzeInfluence(
-    call.window,
-    keys.map(({ key }) => key),
-    { ownRequest: call.ownRequest },
-  );
-  return keys.map(({ segments }, i) => ({
-    path: `#${fingerprintString(renderPath(segments)).slice(0, 16)}`,
-    segments,
-    derived: analysed.derivation.find((leaf) => leaf.path === String(i))?.derived ?? false,
-    found: analysed.arguments.find((influence) => influence.path === String(i))?.sources ?? [],
-  }));
+  walk(args, []);
+  return keys;
 }
 
 /** Every property name the JSON schema declares, at any depth (`$defs` included), and every string it fixes (`enum`, `const`). */

@@ -92,23 +92,33 @@ export function influencingValues(
   return found;
 }
 
-/**
- * The untrusted items of `window`, and whether a value occurs in its trusted content that can vouch for values
- * ({@link vouchesForValues}) or in `trustedValues`. A
- * text that entered the window untrusted is never trusted content, whatever else it was seen as: otherwise anyone
- * could first send an attacker's page as their own message and so clear it for every other agent.
- */
+/** The untrusted items of `window`, and whether a value is derived from its trusted content ({@link inTrustedContent}). */
 function contentOf(window: ProvenanceWindow, trustedValues?: Iterable<string | number>) {
   const untrusted = window.items.filter((item) => item.label.trust === Trust.Untrusted);
+  return { untrusted, inTrusted: inTrustedContent(window, trustedValues) };
+}
+
+/**
+ * The positive rule's test of one value: whether it occurs, as a whole value, in trusted content of `window` that can
+ * vouch for values ({@link vouchingContent}: not a model's answer, nor a text Verdict wrote) or in `trustedValues`.
+ * A text that entered the window untrusted is never trusted content, whatever else it was seen as: otherwise anyone
+ * could first send an attacker's page as their own message and so clear it for every other agent. A value folding
+ * changed (a Cyrillic look-alike) is in trusted content only as its own code points spell it (`literallyIn`); a
+ * sub-agent's input holds it only where the window its caller wrote it in does too (ADR 0146). The negative rule's
+ * "in no trusted content" and the taint ledger's "not derived from trusted content" ask the same.
+ *
+ * @example inTrustedContent(window)(argumentCandidates({ recipient: 'billing@paypal.com' })[0]!)
+ */
+export function inTrustedContent(
+  window: ProvenanceWindow,
+  trustedValues?: Iterable<string | number>,
+): (candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal' | 'minus'>) => boolean {
   const trusted = vouchingContent(window);
   const values = [...(trustedValues ?? [])].map((value) => labelContent(String(value), TRUSTED_VALUE, Trust.Trusted));
-  // A value folding changed (a Cyrillic lookalike) is in trusted content only as its own code points spell it. A
-  // sub-agent's input holds it only where the window its caller wrote it in does too (ADR 0146).
-  const inTrusted = (candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal' | 'minus'>) =>
+  return (candidate) =>
     [...trusted, ...values].some((item) =>
       vouchesThroughCallers(item, (each) => occursIn(each.canonical, candidate) && literallyIn(each, candidate)),
     );
-  return { untrusted, inTrusted };
 }
 
 /**

@@ -33,7 +33,8 @@ export interface TrustedValuesInput<TArgs = unknown, TContext extends AnyActionC
 /**
  * The application-declared trusted set of a proposal (the actor's saved payees, the account's own IBAN),
  * compared with argument values in canonical form, as trusted content is. Called only when a positive rule's
- * value is not found in trusted content of the window. A resolver that throws is an application fault.
+ * value is not found in trusted content of the window, or, under a plan, any value or record key the plan check
+ * reads. A resolver that throws is an application fault.
  *
  * @example trustedValues: async ({ context }) => payees.ibansOf(context.actor.id)
  */

@@ -28,7 +28,7 @@ import type { ProvenanceLabel } from './provenance-label.js';
 import { analyzeInfluence } from './analyze-influence.js';
 import { analyzeWithTaint } from './taint/taint.gate.js';
 import { currentPlan } from '../plans/plan.js';
-import { planRefusal } from '../plans/plan-check.js';
+import { planRefusal, recordKeys } from '../plans/plan-check.js';
 
 /** An array index in an argument path: no key the model wrote (when what it indexes is an array). */
 const ARRAY_INDEX = /^\d+$/;
@@ -90,15 +90,16 @@ async function assessApplicable(input: ProvenanceStageInput): Promise<Provenance
   const { definition, envelope, toolKind, options, trail } = input;
   const { window, ownRequest } = windowOf(toolKind);
   const declared = declaredArgumentRules(definition);
-  const analysis = (tainted: ReadonlySet<string>) =>
-    analyze(window, envelope, definition, declared, ownRequest, tainted);
-  const analysed = await analyzeWithTaint({ ...input, window, ownRequest }, analysis);
-  const report = withTrustedPaths(analysed, declared, envelope.arguments);
   const plan = currentPlan();
+  // Plan mode reads record keys as values (docs/quarantine.md, "Plans"): analysed with the values, as they are.
+  const keys = plan === undefined ? [] : recordKeys(definition, envelope.arguments);
+  const [keyValues, planned] = [keys.map(({ key }) => key), plan !== undefined];
+  const analysis = (tainted: ReadonlySet<string>) =>
+    analyze(window, envelope, definition, declared, { ownRequest, tainted, keys: keyValues, planned });
+  const analysed = await analyzeWithTaint({ ...input, window, ownRequest, keys: keyValues }, analysis);
+  const report = withTrustedPaths(analysed.values, declared, envelope.arguments);
   const outsidePlan =
-    plan === undefined
-      ? undefined
-      : planRefusal(plan, definition, report, { arguments: envelope.arguments, window, ownRequest });
+    plan === undefined ? undefined : planRefusal(plan, definition, report, { keys, report: analysed.keys });
   if (outsidePlan !== undefined) {
     const refused = Decision.deny(Stage.Provenance, outsidePlan);
     trail.record(refused);
@@ -174,27 +175,50 @@ function windowOf(toolKind: ToolKind): { window: ProvenanceWindow; ownRequest: b
     : { window: ProvenanceWindow.unobserved(), ownRequest: false };
 }
 
+/** The influence analysis of a proposal: of its values, and of the record keys a plan check reads (none outside one). */
+interface Analysis {
+  readonly values: InfluenceReport;
+  /** The record keys as an array of values (paths `0`, `1`, …), analysed with the inputs the values have. */
+  readonly keys: InfluenceReport;
+}
+
 /**
- * Influence analysis of the proposal; when a positive rule's value is not found in trusted content and the
- * policy declares `trustedValues`, the trusted set is resolved (only then) and the analysis repeated with it.
+ * Influence analysis of the proposal's values and record keys; when a value or key the decision reads is not found
+ * in trusted content — a positive rule's value, or under a plan (`planned`) any value or record key — and the policy
+ * declares `trustedValues`, the trusted set is resolved (only then) and both analyses repeated with it.
  */
 async function analyze(
   window: ProvenanceWindow,
   envelope: Envelope,
   definition: CapabilityDefinition,
   declared: readonly DeclaredArgumentRule[],
-  ownRequest: boolean,
-  tainted: ReadonlySet<string>,
-): Promise<InfluenceReport> {
-  const report = analyzeInfluence(window, envelope.arguments, { ownRequest, tainted });
+  options: {
+    readonly ownRequest: boolean;
+    readonly tainted: ReadonlySet<string>;
+    readonly keys: readonly string[];
+    readonly planned: boolean;
+  },
+): Promise<Analysis> {
+  const { ownRequest, tainted, keys, planned } = options;
+  const analysis = (trustedValues?: Iterable<string | number>): Analysis => {
+    const values = analyzeInfluence(window, envelope.arguments, { ownRequest, trustedValues, tainted });
+    // No record keys (outside a plan, or none written): nothing more to read in the window.
+    if (keys.length === 0) return { values, keys: { ...values, arguments: [], derivation: [] } };
+    return { values, keys: analyzeInfluence(window, keys, { ownRequest, trustedValues, tainted }) };
+  };
+  const first = analysis();
   const resolve = definition.provenance?.trustedValues;
-  if (resolve === undefined || notDerivedPaths(report, declared).length === 0) return report;
+  const notDerived = (report: InfluenceReport) => report.derivation.some((leaf) => !leaf.derived);
+  const needed =
+    notDerivedPaths(first.values, declared).length > 0 ||
+    (planned && (notDerived(first.values) || notDerived(first.keys)));
+  if (resolve === undefined || !needed) return first;
   const trustedValues = await resolve({ arguments: envelope.arguments, context: envelope.context });
   if (trustedValues === null || typeof (trustedValues as Iterable<unknown>)[Symbol.iterator] !== 'function')
     throw new VerdictConfigurationError(
       `Capability "${definition.name}": its provenance trustedValues resolver returned something that is not iterable; return an array of strings or numbers.`,
     );
-  return analyzeInfluence(window, envelope.arguments, { ownRequest, trustedValues, tainted });
+  return analysis(trustedValues);
 }
 
 /** The paths of values under a positive rule that are not derived from trusted content. */

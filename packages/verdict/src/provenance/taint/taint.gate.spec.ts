@@ -4,7 +4,8 @@ import type { Envelope } from '../../vocabulary/envelope.js';
 import { labelContent } from '../labelled-content.js';
 import { ProvenanceSource, TAINT_LEDGER_SOURCE } from '../provenance-source.js';
 import { ProvenanceWindow } from '../provenance-window.js';
-import { candidateFingerprint } from '../argument-candidates.js';
+import { argumentCandidates, candidateFingerprint } from '../argument-candidates.js';
+import { PLAN_SOURCE, QUARANTINE_SOURCE, delegatedInput } from '../vouching-content.js';
 import { taintTenantKey } from './taint-tenant-key.js';
 import { InMemoryTaintLedger } from './in-memory-taint-ledger.js';
 import { analyzeInfluence } from '../analyze-influence.js';
@@ -43,8 +44,12 @@ function setup(overrides: Partial<TaintGateInput> & { arguments?: unknown } = {}
 }
 
 /** The gate around the analysis the provenance stage runs. */
-const analyzeWithTaint = (input: TaintGateInput) =>
-  gate(input, async (tainted) => analyzeInfluence(input.window, input.envelope.arguments, { tainted }));
+const analyzeWithTaint = async (input: TaintGateInput) =>
+  (
+    await gate(input, async (tainted) => ({
+      values: analyzeInfluence(input.window, input.envelope.arguments, { tainted }),
+    }))
+  ).values;
 
 describe('analyzeWithTaint', () => {
   it('records the values of a proposal under untrusted influence, until the retention has passed', async () => {
@@ -118,5 +123,58 @@ describe('analyzeWithTaint', () => {
     await ledger.record(tenant, [fingerprintOf(OWN)], new Date(NOW.getTime() + DAY));
     expect((await analyzeWithTaint(input)).arguments).toEqual([]);
     expect(await tainted(INJECTED)).toEqual(new Set());
+  });
+
+  describe('records what the positive rule does not derive from trusted content (docs/provenance.md §2, §7)', () => {
+    const LOOKALIKE = 'billing@\u0440\u0430\u0443\u0440\u0430l.com';
+    /** Whether the ledger holds the whole value `value` after the gate ran on a note of `value` in `window`. */
+    async function recorded(value: string, window: ProvenanceWindow): Promise<boolean> {
+      const { ledger, input } = setup({ arguments: { text: `Refunds to ${value}` }, window });
+      await analyzeWithTaint(input);
+      const [candidate] = argumentCandidates({ value });
+      return (await ledger.tainted(tenant, [candidateFingerprint(candidate!)], NOW)).size > 0;
+    }
+    const stated = (text: string, source: ProvenanceSource) => labelContent(text, source, Trust.Trusted);
+
+    it.each([
+      ['the model’s own answer, from a clean window', ProvenanceSource.agent('assistant')],
+      ['a quarantine handle Verdict wrote', QUARANTINE_SOURCE],
+      ['a plan answer Verdict wrote', PLAN_SOURCE],
+    ])('attack: a value only %s holds is recorded', async (_name, source) => {
+      const window = ProvenanceWindow.of([
+        user('Note what matters.'),
+        stated(`The deposit goes to ${INJECTED}.`, source),
+        review('Great kettle.'),
+      ]);
+      expect(await recorded(INJECTED, window)).toBe(true);
+    });
+
+    it('attack: a look-alike of an address the user typed is recorded (folding never makes it trusted)', async () => {
+      const window = ProvenanceWindow.of([user('My billing address is billing@paypal.com.'), review(LOOKALIKE)]);
+      expect(await recorded(LOOKALIKE, window)).toBe(true);
+    });
+
+    it('attack: a value a sub-agent’s task holds that its caller’s model only stated is recorded', async () => {
+      const caller = ProvenanceWindow.of([
+        user('Pay the supplier their deposit.'),
+        stated(`The supplier's IBAN is ${INJECTED}.`, ProvenanceSource.agent('assistant')),
+      ]);
+      const window = ProvenanceWindow.of([delegatedInput(`Note ${INJECTED}.`, caller), review('Great kettle.')]);
+      expect(await recorded(INJECTED, window)).toBe(true);
+    });
+
+    it.each([
+      ['an address the user typed, as they spelled it', 'billing@paypal.com'],
+      ['a Cyrillic address the user typed in Cyrillic', 'иван@пример.рф'],
+    ])('utility: %s is not recorded', async (_name, value) => {
+      const window = ProvenanceWindow.of([user(`My billing address is ${value}.`), review(LOOKALIKE)]);
+      expect(await recorded(value, window)).toBe(false);
+    });
+
+    it('utility: a value a sub-agent’s task holds that the user typed to its caller is not recorded', async () => {
+      const caller = ProvenanceWindow.of([user(`Refund me at ${OWN}.`)]);
+      const window = ProvenanceWindow.of([delegatedInput(`Note ${OWN}.`, caller), review(`Pay ${INJECTED}`)]);
+      expect(await recorded(OWN, window)).toBe(false);
+    });
   });
 });

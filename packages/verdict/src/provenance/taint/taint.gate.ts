@@ -1,8 +1,7 @@
-import { Trust } from '../../context-release/trust.js';
 import { VerdictConfigurationError } from '../../errors/configuration.error.js';
 import type { Envelope } from '../../vocabulary/envelope.js';
-import { type ArgumentCandidate, argumentLeaves, candidateFingerprint } from '../argument-candidates.js';
-import { occursIn } from '../candidate-occurrence.js';
+import { inTrustedContent } from '../analyze-influence.js';
+import { argumentLeaves, candidateFingerprint } from '../argument-candidates.js';
 import type { InfluenceReport } from '../influence-report.js';
 import type { ProvenanceWindow } from '../provenance-window.js';
 import { taintTenantKey } from './taint-tenant-key.js';
@@ -20,56 +19,50 @@ export interface TaintGateInput {
   readonly now: Date;
   /** A dry run looks values up but records none. */
   readonly dryRun: boolean;
+  /** The record keys a plan check reads (docs/quarantine.md, "Plans"): looked up as values are; not recorded. */
+  readonly keys?: readonly string[];
 }
 
 /**
  * Influence analysis with the taint ledger (docs/provenance.md, "Taint that survives writes"): looks the
- * proposal's candidate values up in one statement, runs `analyze` with the tainted ones (influenced wherever
- * they came back from, never derived from trusted content), and — when the proposal was under untrusted
- * influence (an untrusted or unobserved window, or a tainted value) and this is not a dry run — records the
- * candidates not derived from trusted content, so that they stay tainted when a result echoes them.
+ * proposal's candidate values (and the record keys a plan check reads) up in one statement, runs `analyze` with the
+ * tainted ones (influenced wherever they came back from, never derived from trusted content), and — when the proposal
+ * was under untrusted influence (an untrusted or unobserved window, or a tainted value) and this is not a dry run —
+ * records the candidate values (`values` of what `analyze` answers) not derived from trusted content, so that they
+ * stay tainted when a result echoes them. "Derived" is the positive rule's own test (`inTrustedContent`): a value a
+ * model's answer or a text Verdict wrote holds, a look-alike of what the user typed, or a value a sub-agent's task
+ * holds that its caller's window does not vouch for, is recorded.
  */
-export async function analyzeWithTaint(
+export async function analyzeWithTaint<T extends { readonly values: InfluenceReport }>(
   input: TaintGateInput,
-  analyze: (tainted: ReadonlySet<string>) => Promise<InfluenceReport>,
-): Promise<InfluenceReport> {
+  analyze: (tainted: ReadonlySet<string>) => Promise<T>,
+): Promise<T> {
   const taint = input.options?.taint;
   if (taint === undefined || input.ownRequest) return analyze(new Set());
   const leaves = argumentLeaves(input.envelope.arguments);
+  const keys = argumentLeaves(input.keys ?? []);
   const needles = new Map(
-    leaves.flatMap((leaf) => leaf.candidates).map((candidate) => [candidateFingerprint(candidate), candidate.needle]),
+    [...leaves, ...keys]
+      .flatMap((leaf) => leaf.candidates)
+      .map((candidate) => [candidateFingerprint(candidate), candidate.needle]),
   );
   const tenant = taintTenantKey(input.envelope.context.tenant);
   const hits =
     needles.size === 0 ? new Set<string>() : await taint.ledger.tainted(tenant, [...needles.keys()], input.now);
   const tainted = new Set([...hits].flatMap((hit) => needles.get(hit) ?? []));
-  const report = await analyze(tainted);
+  const analysed = await analyze(tainted);
   if (!input.dryRun && (input.window.untrusted || tainted.size > 0)) {
     // `derivation` is in leaf order: the positive rule's answer, trusted set included, for each whole value.
-    const underived = leaves.filter((_, i) => report.derivation[i]?.derived !== true);
-    const trusted = trustedContentOf(input.window);
+    const underived = leaves.filter((_, i) => analysed.values.derivation[i]?.derived !== true);
+    // Of those, each candidate the positive rule's own test does not derive from the window's trusted content.
+    const derived = inTrustedContent(input.window);
     const recorded = underived
       .flatMap((leaf) => leaf.candidates)
-      .filter((candidate) => tainted.has(candidate.needle) || !occursInAny(trusted, candidate))
+      .filter((candidate) => tainted.has(candidate.needle) || !derived(candidate))
       .map(candidateFingerprint);
     if (recorded.length > 0) await taint.ledger.record(tenant, [...new Set(recorded)], expiryOf(input.now, taint));
   }
-  return report;
-}
-
-/** The canonical texts of the window's trusted items that never entered it untrusted (none when unobserved). */
-function trustedContentOf(window: ProvenanceWindow): readonly string[] {
-  if (!window.observed) return [];
-  const untrusted = new Set(
-    window.items.filter((item) => item.label.trust === Trust.Untrusted).map((item) => item.label.fingerprint),
-  );
-  return window.items
-    .filter((item) => item.label.trust !== Trust.Untrusted && !untrusted.has(item.label.fingerprint))
-    .map((item) => item.canonical);
-}
-
-function occursInAny(texts: readonly string[], candidate: ArgumentCandidate): boolean {
-  return texts.some((text) => occursIn(text, candidate));
+  return analysed;
 }
 
 function expiryOf(now: Date, taint: TaintOptions): Date {
