@@ -174,6 +174,164 @@ for (const engine of databaseEngines()) {
       });
     });
 
+    describe('the routine seal verifies the links no checkpoint pins before it signs a checkpoint over them', () => {
+      /** Links two records after the stream's head without the key, just now: sequences 11 and 12, no checkpoint. */
+      const linkUnpinned = async (dataSource: DataSource, stream: string) => {
+        const keyless = new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' });
+        await keyless.recordDecisions([streamDecision(stream, 'now 1'), streamDecision(stream, 'now 2')]);
+        await keyless.seal();
+      };
+      /** {@link linkUnpinned}, then record 11 edited after its link: `verify` names it `modified`. */
+      const tamperUnpinned = async (dataSource: DataSource, tools: ReturnType<typeof streamTools>, stream: string) => {
+        await linkUnpinned(dataSource, stream);
+        const [{ record_id: edited }] = await tools.sql(
+          `SELECT record_id FROM ${LINKS} WHERE stream = $1 AND sequence = 11`,
+        );
+        await tools.sql(`UPDATE ${TABLE} SET reason = 'nothing to see' WHERE id = $1`, [edited]);
+        expect(await tools.verdict()).toMatchObject({
+          intact: false,
+          problem: ChainProblem.Modified,
+          firstBadSequence: 11,
+        });
+      };
+
+      it('refuses to pin a head whose unpinned links do not verify, and still seals the other streams', async () => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          const tampered = await sealedStream(engine, dataSource);
+          const other = await sealedStream(engine, dataSource);
+          await tamperUnpinned(dataSource, tampered, tampered.stream);
+          await tampered.recorder.recordDecision(streamDecision(other.stream, 'queued since', at(20)));
+          const checkpoints = await tampered.count(CHECKPOINTS);
+
+          const refused = await tampered.recorder.seal().catch((error: unknown) => error);
+
+          expect(refused).toBeInstanceOf(EvidenceChainBrokenError);
+          expect(refused).toMatchObject({
+            refused: 'seal',
+            broken: [{ stream: tampered.stream, problem: ChainProblem.Modified, firstBadSequence: 11 }],
+          });
+          expect(await tampered.count(CHECKPOINTS)).toBe(checkpoints);
+          expect(await tampered.verdict()).toMatchObject({ problem: ChainProblem.Modified, firstBadSequence: 11 });
+          // The other stream's queued record was linked and pinned all the same.
+          expect(await other.verdict()).toMatchObject({ intact: true, records: 11, unsealed: 0 });
+          // `verdict evidence seal` says so: exit 1, the stream named.
+          const cli = await inProcessCli({ evidence: tampered.recorder }, 'evidence', 'seal');
+          expect(cli.code).toBe(1);
+          expect(cli.stderr).toContain(tampered.stream);
+          expect(await tampered.count(CHECKPOINTS)).toBe(checkpoints);
+        });
+      });
+
+      it("links nothing after them and signs no batch's checkpoint over them, the background seal going on with the other streams", async () => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          const tampered = await sealedStream(engine, dataSource);
+          const other = await sealedStream(engine, dataSource);
+          await tamperUnpinned(dataSource, tampered, tampered.stream);
+          const checkpoints = await tampered.count(CHECKPOINTS);
+          const background = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY, sealDelayMs: 0 });
+
+          await background.recordDecisions([
+            streamDecision(tampered.stream, 'queued since', at(20)),
+            streamDecision(other.stream, 'queued since', at(20)),
+          ]);
+          await background.whenSealed();
+
+          expect(await tampered.count(CHECKPOINTS)).toBe(checkpoints);
+          expect(await tampered.verdict()).toMatchObject({ problem: ChainProblem.Modified, unsealed: 1 });
+          expect(await other.verdict()).toMatchObject({ intact: true, records: 11, unsealed: 0 });
+          await expect(tampered.recorder.seal()).rejects.toBeInstanceOf(EvidenceChainBrokenError);
+          expect(await tampered.count(CHECKPOINTS)).toBe(checkpoints);
+          expect(await tampered.verdict()).toMatchObject({ problem: ChainProblem.Modified, unsealed: 1 });
+        });
+      });
+
+      it('pins a head whose unpinned links verify (control)', async () => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          const { recorder, stream, verdict } = await sealedStream(engine, dataSource);
+          await linkUnpinned(dataSource, stream);
+          expect(await verdict()).toMatchObject({ intact: true, checkpointHead: { sequence: 10 } });
+
+          const cli = await inProcessCli({ evidence: recorder }, 'evidence', 'seal', '--json');
+
+          expect([cli.code, JSON.parse(cli.stdout)]).toEqual([0, { sealed: 0, checkpoints: 1 }]);
+          expect(await verdict()).toMatchObject({ intact: true, records: 12, checkpointHead: { sequence: 12 } });
+        });
+      });
+
+      it('links a batch after unpinned links that verify and signs its checkpoint, in the background too (control)', async () => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          const { recorder, stream, verdict } = await sealedStream(engine, dataSource);
+          await linkUnpinned(dataSource, stream);
+          const background = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY, sealDelayMs: 0 });
+
+          await background.recordDecision(streamDecision(stream, 'queued since'));
+          await background.whenSealed();
+
+          expect(await verdict()).toMatchObject({
+            intact: true,
+            records: 13,
+            unsealed: 0,
+            checkpointHead: { sequence: 13 },
+          });
+          await recorder.recordDecision(streamDecision(stream, 'queued later'));
+          await expect(recorder.seal()).resolves.toEqual({ sealed: 1, checkpoints: 1 });
+          expect(await verdict()).toMatchObject({ intact: true, records: 14, checkpointHead: { sequence: 14 } });
+        });
+      });
+    });
+
+    describe('a checkpoint whose sequence cannot be read', () => {
+      // SQLite keeps text in a bigint column; PostgreSQL and MariaDB refuse it.
+      (engine.name === 'sqlite' ? it : it.skip)(
+        'fails its own stream, as a replaced checkpoint, and every other stream is still verified',
+        async () => {
+          await withDataSource(engine, SCHEMA, async (dataSource) => {
+            const { recorder, stream, sql, count } = await sealedStream(engine, dataSource);
+            const other = await sealedStream(engine, dataSource);
+            await sql(`UPDATE ${CHECKPOINTS} SET sequence = 'abc' WHERE stream = $1 AND checkpoint_sequence = 2`);
+
+            const verdicts = await recorder.verify();
+
+            expect(verdicts.find((v) => v.stream === stream)).toMatchObject({
+              intact: false,
+              problem: ChainProblem.CheckpointBrokenLink,
+              firstBadCheckpoint: 2,
+              firstBadSequence: 5,
+              verifiedThrough: 4,
+            });
+            expect(verdicts.find((v) => v.stream === other.stream)).toMatchObject({ intact: true, records: 10 });
+            const cli = await inProcessCli({ evidence: recorder }, 'evidence', 'verify', '--json');
+            expect(cli.code).toBe(1);
+            expect(
+              JSON.parse(cli.stdout)
+                .streams.map((v: ChainVerification) => [v.stream, v.intact])
+                .sort(),
+            ).toEqual(
+              [
+                [stream, false],
+                [other.stream, true],
+              ].sort(),
+            );
+            // Nothing is signed over it or pruned.
+            const checkpoints = await count(CHECKPOINTS);
+            await expect(recorder.seal()).rejects.toBeInstanceOf(EvidenceChainBrokenError);
+            await expect(recorder.prune(at(3))).rejects.toBeInstanceOf(EvidenceChainBrokenError);
+            expect(await count(CHECKPOINTS)).toBe(checkpoints);
+            // Control: the other stream verifies.
+            expect(await other.verdict()).toMatchObject({ intact: true });
+          });
+        },
+      );
+
+      it('is verified as before when it can be read (control)', async () => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          const { recorder, verdict } = await sealedStream(engine, dataSource);
+          expect(await verdict()).toMatchObject({ intact: true, records: 10, checkpoints: 3 });
+          await expect(recorder.seal()).resolves.toEqual({ sealed: 0, checkpoints: 0 });
+        });
+      });
+    });
+
     describe('a record that cannot be hashed', () => {
       it('is reported modified in its stream, and every other stream is still verified', async () => {
         await withDataSource(engine, SCHEMA, async (dataSource) => {

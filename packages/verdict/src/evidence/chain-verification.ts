@@ -103,8 +103,8 @@ export class ChainVerifier {
   private failure: Fault | null = null;
   /** Every checkpoint but the anchor, by the record sequence it pins: two can pin one (a re-seal after tampering). */
   private readonly pinned = new Map<number, EvidenceCheckpoint[]>();
-  /** The first sequence of the chain: 1, or the one after the prune anchor. */
-  private readonly start: number;
+  /** The first sequence of the chain: 1, or the one after the prune anchor (or after {@link after}'s head). */
+  private start: number;
   private readonly fault: Fault | null;
   private readonly head: CheckpointHead | null;
   /** The last record sequence a checkpoint (the anchor included) pins, 0 when none does. */
@@ -125,21 +125,26 @@ export class ChainVerifier {
     private readonly now: Date = new Date(),
   ) {
     this.started = performance.now();
+    // A checkpoint whose numbers cannot be read can be neither hashed nor checked: it fails its stream alone (below),
+    // and the rest is verified from the readable ones.
+    const unreadable = checkpoints.find((checkpoint) => !isReadable(checkpoint));
+    const readable = unreadable === undefined ? checkpoints : checkpoints.filter(isReadable);
     // A loop, not Math.max(...): a busy stream has hundreds of thousands of checkpoints, past any argument list.
-    this.lastPinned = checkpoints.reduce((last, checkpoint) => Math.max(last, checkpoint.sequence), 0);
-    const anchor = latestAnchor(checkpoints);
+    this.lastPinned = readable.reduce((last, checkpoint) => Math.max(last, checkpoint.sequence), 0);
+    const anchor = latestAnchor(readable);
     this.expected = (anchor?.sequence ?? GENESIS_HEAD.sequence) + 1;
     this.previousHash = anchor?.hash ?? GENESIS_HEAD.hash;
     this.start = this.expected;
-    for (const checkpoint of checkpoints)
+    for (const checkpoint of readable)
       if (checkpoint !== anchor)
         this.pinned.set(checkpoint.sequence, [...(this.pinned.get(checkpoint.sequence) ?? []), checkpoint]);
-    const walked = walkCheckpoints(checkpoints, anchor, witness ?? null);
+    const walked = walkCheckpoints(readable, anchor, witness ?? null);
     this.head = walked.head;
     const unsigned =
-      key === undefined ? [] : checkpoints.filter((checkpoint) => !checkpointSignatureHolds(key, checkpoint));
+      key === undefined ? [] : readable.filter((checkpoint) => !checkpointSignatureHolds(key, checkpoint));
     const signature = [...unsigned].sort((a, b) => a.sequence - b.sequence)[0];
     const faults: Fault[] = [
+      ...(unreadable === undefined ? [] : [unreadableFault(unreadable, readable, anchor)]),
       ...(signature === undefined
         ? []
         : [
@@ -158,6 +163,24 @@ export class ChainVerifier {
         problem: ChainProblem.CheckpointSignature,
         checkpoint: anchor.checkpointSequence,
       };
+  }
+
+  /**
+   * A verifier of the links after `from`, a head a checkpoint pins (its sequence and hash, as stored), taken as vouched
+   * for: the links must follow it without a gap and their records must hash to them (`modified`, `missing`,
+   * `broken_link`); no checkpoint, signature or grace is checked. What a seal verifies of a stream's unpinned tail
+   * before it signs a checkpoint over it (ADR 0048), reading only that tail. A `from` whose sequence cannot be read
+   * vouches for nothing: the verifier fails at the chain's first sequence with `checkpoint_broken_link`.
+   */
+  static after(kind: EvidenceKind, stream: string, from: Pick<ChainLink, 'sequence' | 'hash'>): ChainVerifier {
+    const verifier = new ChainVerifier(kind, stream, []);
+    if (!Number.isSafeInteger(from.sequence))
+      verifier.fail({ sequence: verifier.start, problem: ChainProblem.CheckpointBrokenLink });
+    else {
+      verifier.start = verifier.expected = from.sequence + 1;
+      verifier.previousHash = from.hash;
+    }
+    return verifier;
   }
 
   /**
@@ -302,6 +325,35 @@ function recordedAtOf(record: object): number {
 /** A time in ms, or -Infinity (as old as can be) for one that could not be read. */
 export function instantMs(time: number): number {
   return Number.isNaN(time) ? -Infinity : time;
+}
+
+/**
+ * Whether a checkpoint's numbers can be read as a sealer writes them: whole sequences (SQLite keeps any text, 'abc', in
+ * a bigint column, which reads as NaN and has no canonical JSON).
+ */
+function isReadable(checkpoint: EvidenceCheckpoint): boolean {
+  return (
+    Number.isSafeInteger(checkpoint.sequence) &&
+    (checkpoint.checkpointSequence === null || Number.isSafeInteger(checkpoint.checkpointSequence))
+  );
+}
+
+/**
+ * The fault of a checkpoint whose numbers cannot be read ({@link isReadable}): it can be neither hashed nor checked,
+ * so no successor follows it and it vouches for nothing, as a replaced checkpoint (`checkpoint_broken_link`). It names
+ * the checkpoint's place in the checkpoint chain when that can be read, and the first record no readable checkpoint
+ * before it (the prune anchor included) vouches for.
+ */
+function unreadableFault(
+  checkpoint: EvidenceCheckpoint,
+  readable: readonly EvidenceCheckpoint[],
+  anchor: EvidenceCheckpoint | undefined,
+): Fault {
+  const at = Number.isSafeInteger(checkpoint.checkpointSequence) ? checkpoint.checkpointSequence : null;
+  const vouched = readable
+    .filter((before) => before === anchor || (at !== null && (before.checkpointSequence ?? Infinity) < at))
+    .reduce((last, before) => Math.max(last, before.sequence), GENESIS_HEAD.sequence);
+  return { sequence: vouched + 1, problem: ChainProblem.CheckpointBrokenLink, checkpoint: at };
 }
 
 /** The stream's prune anchor: the chained prune checkpoint latest in the checkpoint chain, else the latest pre-chain one. */

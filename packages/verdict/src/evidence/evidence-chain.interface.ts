@@ -40,7 +40,12 @@ export interface PruneReport {
  * commands need it.
  */
 export interface EvidenceChain {
-  /** Chains every record not chained yet, stream by stream, each under its stream's lock. */
+  /**
+   * Chains every record not chained yet, stream by stream, each under its stream's lock. With a checkpoint key, a
+   * checkpoint is signed over the links no checkpoint pins only once they verify (ADR 0048).
+   * @throws EvidenceChainBrokenError (`refused: 'seal'`) when a stream's links after its last checkpoint do not verify:
+   *   nothing was linked or signed in that stream, every other stream was sealed.
+   */
   seal(): Promise<SealReport>;
   /** Seals nothing; verifies every stream of every kind (and every witnessed one), in stream order. */
   verify(options?: ChainVerifyOptions): Promise<ChainVerification[]>;

@@ -92,7 +92,10 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     this.connection = new StoreConnection(dataSource, 'TypeOrmEvidenceRecorder');
   }
 
-  /** Links `records`, just written to `stream` (in write order), after the stream's head: the recorder's background seal. */
+  /**
+   * Links `records`, just written to `stream` (in write order), after the stream's head: the recorder's background seal.
+   * @throws EvidenceChainBrokenError when the links no checkpoint pins before them do not verify: nothing is linked.
+   */
   async link(kind: EvidenceKind, stream: string, records: readonly Linkable[]): Promise<SealReport> {
     let sealed = 0;
     let checkpoints = 0;
@@ -109,7 +112,9 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
    * Links every record no seal linked yet (a process that stopped before its seal, records from before the
    * chains, records a background seal left): the streams with records queued, then every stream's
    * head is pinned. Each batch reads its records from the queue (ADR 0062, ADR 0135), so its cost does not grow
-   * with the records already linked.
+   * with the records already linked. A checkpoint is signed over links no checkpoint pins only once they verify
+   * ({@link verifyUnpinned}).
+   * @throws EvidenceChainBrokenError naming the streams whose unpinned links did not verify, once the others are sealed.
    */
   seal(): Promise<SealReport> {
     return this.sealAll();
@@ -117,11 +122,26 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
 
   /**
    * {@link seal}; with `verified` (a prune's verification, by {@link streamKey}), a head no checkpoint pins is signed
-   * only if it is still the head that verification found intact: a prune signs nothing it did not verify.
+   * only if it is still the head that verification found intact: a prune signs nothing it did not verify. Without it,
+   * the links no checkpoint pins are verified before a checkpoint is signed over them ({@link verifyUnpinned}); a
+   * stream whose unpinned links do not verify is left as it is and the others are sealed, then
+   * {@link EvidenceChainBrokenError} names every stream left.
    */
   private async sealAll(verified?: ReadonlyMap<string, Head | null>): Promise<SealReport> {
     let sealed = 0;
     let checkpoints = 0;
+    const refused = new Map<string, ChainVerification>();
+    const sealing = async (kind: EvidenceKind, stream: string, work: () => Promise<SealReport>): Promise<void> => {
+      if (refused.has(streamKey(kind, stream))) return;
+      try {
+        const report = await work();
+        sealed += report.sealed;
+        checkpoints += report.checkpoints;
+      } catch (error) {
+        if (!(error instanceof EvidenceChainBrokenError)) throw error;
+        for (const verdict of error.broken) refused.set(streamKey(verdict.kind, verdict.stream), verdict);
+      }
+    };
     for (const kind of Object.values(EvidenceKind)) {
       const pending =
         this.connection.dialect === 'postgres'
@@ -131,18 +151,18 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
                 `SELECT DISTINCT r.stream FROM ${TABLES[kind].table} r${this.pendingHint(kind)} WHERE r.link_pending = 1`,
               )) as Row[]
             ).map((row) => String(row.stream));
-      for (const stream of pending) {
-        const report = await this.sealStream(kind, stream);
-        sealed += report.sealed;
-        checkpoints += report.checkpoints;
-      }
+      for (const stream of pending) await sealing(kind, stream, () => this.sealStream(kind, stream));
       if (this.key === undefined || !canSign(this.key)) continue;
       for (const stream of await this.linkedStreams(kind)) {
         const head = verified === undefined ? undefined : (verified.get(streamKey(kind, stream)) ?? null);
         if (head === null) continue; // not verified intact: a prune pins nothing of it
-        checkpoints += await this.locked(kind, stream, (query) => this.pinHead(kind, stream, query, head));
+        await sealing(kind, stream, async () => ({
+          sealed: 0,
+          checkpoints: await this.locked(kind, stream, (query) => this.pinHead(kind, stream, query, head)),
+        }));
       }
     }
+    if (refused.size > 0) throw new EvidenceChainBrokenError([...refused.values()], 'seal');
     return { sealed, checkpoints };
   }
 
@@ -270,25 +290,79 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
   /**
    * Inside the stream's lock: signs a checkpoint of the head when no checkpoint pins it (a sealer that died
    * between its links and its checkpoint, links written before the key was configured), so `verify` no longer
-   * reports it `unpinned` (ADR 0048). With `verified`, only if the head is still that one (a prune's). Answers the
-   * checkpoints written.
+   * reports it `unpinned` (ADR 0048). With `verified`, only if the head is still that one (a prune's); otherwise only
+   * if the links no checkpoint pins verify ({@link verifyUnpinned}). Answers the checkpoints written.
+   * @throws EvidenceChainBrokenError when they do not: nothing is signed.
    */
   private pinHead(kind: EvidenceKind, stream: string, query: Query, verified?: Head): Sync<number> {
     const key = this.key;
     if (key === undefined || !canSign(key)) return 0;
+    return then(this.headOf(kind, stream, query), ({ head, pinned }) => {
+      if (head.sequence <= (pinned?.sequence ?? GENESIS_HEAD.sequence)) return 0;
+      if (verified !== undefined && (head.sequence !== verified.sequence || head.hash !== verified.hash)) return 0;
+      return then(verified === undefined ? this.verifyUnpinned(kind, stream, head, pinned, query) : null, () =>
+        then(this.insertCheckpoint(query, key, kind, { stream, ...head }, CheckpointPurpose.Seal), () => 1),
+      );
+    });
+  }
+
+  /**
+   * Inside the stream's lock, before a checkpoint is signed after `head`: the links after `pinned` (the last record a
+   * checkpoint pins, `null` when none does) must follow it and their records must hash to them, or nothing is signed
+   * over them (ADR 0048). Only those links are read, so a seal's cost does not grow with the stream: after every
+   * seal's checkpoint there are none, after a sealer that died before its checkpoint one batch. A stream no checkpoint
+   * pins at all (links written before the key was configured) has nothing signed to verify from and is not read: the
+   * documented recovery pins it as it stands (docs/evidence.md, "Verify").
+   * @throws EvidenceChainBrokenError when the links do not verify (or the last checkpoint's sequence cannot be read).
+   */
+  private verifyUnpinned(
+    kind: EvidenceKind,
+    stream: string,
+    head: Head,
+    pinned: Head | null,
+    query: Query,
+  ): Sync<void> {
+    if (pinned === null || head.sequence <= pinned.sequence) return;
+    const verifier = ChainVerifier.after(kind, stream, pinned);
+    return then(
+      Number.isSafeInteger(pinned.sequence) ? this.readLinks(kind, stream, verifier, pinned.sequence, query) : null,
+      () => {
+        const verdict = verifier.finish(0);
+        if (!verdict.intact) throw new EvidenceChainBrokenError([verdict], 'seal');
+      },
+    );
+  }
+
+  /**
+   * Feeds `verifier` the links of `stream` after sequence `after`, with their records, in sequence order: pages of
+   * {@link VERIFY_PAGE} (keyset by sequence), until it answers `false` or none is left.
+   */
+  private readLinks(
+    kind: EvidenceKind,
+    stream: string,
+    verifier: ChainVerifier,
+    after: number,
+    query: Query,
+  ): Sync<void> {
     const p = (index: number) => this.connection.param(index);
-    return then(this.headOf(kind, stream, query), ({ head }) =>
-      then(
-        query(`SELECT MAX(sequence) AS pinned FROM ${CHECKPOINTS} WHERE kind = ${p(1)} AND stream = ${p(2)}`, [
-          kind,
-          stream,
-        ]),
-        (rows) => {
-          if (head.sequence <= Number(rows[0]?.pinned ?? 0)) return 0;
-          if (verified !== undefined && (head.sequence !== verified.sequence || head.hash !== verified.hash)) return 0;
-          return then(this.insertCheckpoint(query, key, kind, { stream, ...head }, CheckpointPurpose.Seal), () => 1);
-        },
+    return then(
+      query(
+        `SELECT l.sequence AS link_sequence, l.previous_hash AS link_previous_hash, l.hash AS link_hash, r.* FROM ${LINKS} l LEFT JOIN ${TABLES[kind].table} r ON r.id = l.record_id WHERE l.kind = ${p(1)} AND l.stream = ${p(2)} AND l.sequence > ${p(3)} ORDER BY l.sequence LIMIT ${VERIFY_PAGE}`,
+        [kind, stream, after],
       ),
+      (rows) => {
+        for (const row of rows) {
+          const link = {
+            stream,
+            sequence: Number(row.link_sequence),
+            previousHash: String(row.link_previous_hash),
+            hash: String(row.link_hash),
+          };
+          if (!verifier.accept(row.id === null || row.id === undefined ? null : this.hydrate(kind, row), link)) return;
+        }
+        if (rows.length === VERIFY_PAGE)
+          return this.readLinks(kind, stream, verifier, Number(rows[rows.length - 1]!.link_sequence), query);
+      },
     );
   }
 
@@ -347,19 +421,23 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
   private linkBatch(kind: EvidenceKind, stream: string, records: readonly Linkable[], query: Query): Sync<SealReport> {
     if (records.length === 0) return { sealed: 0, checkpoints: 0 };
     const ids = records.map((record) => record.id);
-    return then(this.headOf(kind, stream, query, ids), ({ head, linked }) => {
+    const key = this.key !== undefined && canSign(this.key) ? this.key : undefined;
+    return then(this.headOf(kind, stream, query, ids), ({ head, linked, pinned }) => {
       const done = new Set(linked);
       const fresh = records.filter((record) => !done.has(record.id));
       if (fresh.length === 0) return then(this.clearPending(kind, ids, query), () => ({ sealed: 0, checkpoints: 0 }));
-      return then(this.linksAfter(kind, stream, head, fresh), (links) =>
-        then(this.insertLinks(kind, links, fresh, ids, query), () => {
-          const last = links[links.length - 1]!;
-          if (this.key === undefined || !canSign(this.key)) return { sealed: links.length, checkpoints: 0 };
-          return then(this.insertCheckpoint(query, this.key, kind, last, CheckpointPurpose.Seal), () => ({
-            sealed: links.length,
-            checkpoints: 1,
-          }));
-        }),
+      // The batch's checkpoint vouches for the links before it too: those no checkpoint pins are verified first.
+      return then(key === undefined ? null : this.verifyUnpinned(kind, stream, head, pinned, query), () =>
+        then(this.linksAfter(kind, stream, head, fresh), (links) =>
+          then(this.insertLinks(kind, links, fresh, ids, query), () => {
+            const last = links[links.length - 1]!;
+            if (key === undefined) return { sealed: links.length, checkpoints: 0 };
+            return then(this.insertCheckpoint(query, key, kind, last, CheckpointPurpose.Seal), () => ({
+              sealed: links.length,
+              checkpoints: 1,
+            }));
+          }),
+        ),
       );
     });
   }
@@ -445,43 +523,49 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
   }
 
   /**
-   * The stream's last link, or its prune anchor, whichever is later (the genesis head for a new stream), and which of
-   * the records `ids` are linked already: one statement, so a seal reads both in one round trip under its lock.
+   * The stream's last link, or its prune anchor, whichever is later (the genesis head for a new stream), the last
+   * record a checkpoint pins (`pinned`, `null` when none does), and which of the records `ids` are linked already: one
+   * statement, so a seal reads them in one round trip under its lock.
    */
   private headOf(
     kind: EvidenceKind,
     stream: string,
     query: Query,
     ids: readonly string[] = [],
-  ): Sync<{ head: Pick<ChainLink, 'sequence' | 'hash'>; linked: string[] }> {
+  ): Sync<{ head: Head; pinned: Head | null; linked: string[] }> {
     const p = (index: number) => this.connection.param(index);
     const last = (table: string, where: string) =>
       `SELECT sequence, hash FROM ${table} WHERE ${where} ORDER BY sequence DESC LIMIT 1`;
     const heads = [
-      `SELECT h.sequence, h.hash, NULL AS record_id FROM (${last(LINKS, `kind = ${p(1)} AND stream = ${p(2)}`)}) h`,
-      `SELECT a.sequence, a.hash, NULL FROM (${last(CHECKPOINTS, `kind = ${p(3)} AND stream = ${p(4)} AND purpose = ${p(5)}`)}) a`,
+      `SELECT h.sequence, h.hash, NULL AS record_id, 0 AS pins FROM (${last(LINKS, `kind = ${p(1)} AND stream = ${p(2)}`)}) h`,
+      `SELECT a.sequence, a.hash, NULL, 0 FROM (${last(CHECKPOINTS, `kind = ${p(3)} AND stream = ${p(4)} AND purpose = ${p(5)}`)}) a`,
+      `SELECT c.sequence, c.hash, NULL, 1 FROM (${last(CHECKPOINTS, `kind = ${p(6)} AND stream = ${p(7)}`)}) c`,
     ];
-    const parameters: unknown[] = [kind, stream, kind, stream, CheckpointPurpose.Prune];
+    const parameters: unknown[] = [kind, stream, kind, stream, CheckpointPurpose.Prune, kind, stream];
     if (ids.length > 0) {
       // One index probe per id: a lateral subquery on PostgreSQL (only the unique index serves it), a forced index on
       // MySQL/MariaDB.
       if (this.connection.dialect === 'postgres')
         heads.push(
-          `SELECT NULL, NULL, l.record_id FROM unnest($7::varchar[]) AS u(id) CROSS JOIN LATERAL (SELECT record_id FROM ${LINKS} WHERE kind = $6 AND record_id = u.id LIMIT 1) l`,
+          `SELECT NULL, NULL, l.record_id, 0 FROM unnest($9::varchar[]) AS u(id) CROSS JOIN LATERAL (SELECT record_id FROM ${LINKS} WHERE kind = $8 AND record_id = u.id LIMIT 1) l`,
         );
       else
         heads.push(
-          `SELECT NULL, NULL, record_id FROM ${LINKS}${this.connection.dialect === 'mysql' ? ' FORCE INDEX (uq_verdict_evidence_links_record)' : ''} WHERE kind = ${p(6)} AND record_id IN (${ids.map((_, i) => p(i + 7)).join(', ')})`,
+          `SELECT NULL, NULL, record_id, 0 FROM ${LINKS}${this.connection.dialect === 'mysql' ? ' FORCE INDEX (uq_verdict_evidence_links_record)' : ''} WHERE kind = ${p(8)} AND record_id IN (${ids.map((_, i) => p(i + 9)).join(', ')})`,
         );
       parameters.push(kind, ...(this.connection.dialect === 'postgres' ? [ids] : ids));
     }
     return then(query(heads.join(' UNION ALL '), parameters), (rows) => {
       const linked: string[] = [];
-      const tops: Array<Pick<ChainLink, 'sequence' | 'hash'>> = [];
-      for (const row of rows)
+      const tops: Head[] = [];
+      let pinned: Head | null = null;
+      for (const row of rows) {
+        const top = { sequence: Number(row.sequence), hash: String(row.hash) };
         if (row.record_id !== null && row.record_id !== undefined) linked.push(String(row.record_id));
-        else tops.push({ sequence: Number(row.sequence), hash: String(row.hash) });
-      return { head: tops.sort((a, b) => b.sequence - a.sequence)[0] ?? GENESIS_HEAD, linked };
+        else if (Number(row.pins) === 1) pinned = top;
+        else tops.push(top);
+      }
+      return { head: tops.sort((a, b) => b.sequence - a.sequence)[0] ?? GENESIS_HEAD, pinned, linked };
     });
   }
 
@@ -658,25 +742,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
       kind,
     ]);
     unsealed.catch(() => undefined);
-    for (let after = 0; ;) {
-      const rows: Row[] = await this.dataSource.query(
-        `SELECT l.sequence AS link_sequence, l.previous_hash AS link_previous_hash, l.hash AS link_hash, r.* FROM ${LINKS} l LEFT JOIN ${table} r ON r.id = l.record_id WHERE l.kind = ${p(1)} AND l.stream = ${p(2)} AND l.sequence > ${p(3)} ORDER BY l.sequence LIMIT ${VERIFY_PAGE}`,
-        [kind, stream, after],
-      );
-      let going = true;
-      for (const row of rows) {
-        const link = {
-          stream,
-          sequence: Number(row.link_sequence),
-          previousHash: String(row.link_previous_hash),
-          hash: String(row.link_hash),
-        };
-        going = verifier.accept(row.id === null || row.id === undefined ? null : this.hydrate(kind, row), link);
-        if (!going) break;
-      }
-      if (!going || rows.length < VERIFY_PAGE) break;
-      after = Number(rows[rows.length - 1]!.link_sequence);
-    }
+    await this.readLinks(kind, stream, verifier, 0, (sql, parameters) => this.dataSource.query(sql, [...parameters]));
     const verdict = verifier.finish(Number((await unsealed)[0]?.unsealed ?? 0));
     return { verdict, head: verifier.verifiedHead() };
   }
