@@ -265,6 +265,7 @@ export class AiSdkModelInputGuard {
         return { ...part, providerMetadata: view === undefined ? metadata : { ...metadata, ...this.sealed(view) } };
       }
       case 'tool-call':
+      case 'tool-result':
         return this.sealAnswerPart(part, conversation);
       default:
         return part;
@@ -287,9 +288,10 @@ export class AiSdkModelInputGuard {
 
 /**
  * What a seal of a model answer's part covers: its kind, the conversation, its text or — for a tool call — its id,
- * tool and arguments (canonical JSON, whether the SDK holds them as text or parsed), and the provider's own
- * metadata of the part (an encrypted reasoning, a thinking signature, an item id: it goes back to the provider
- * with the part). `undefined` for a part the guard never seals (files, sources, provider-executed results).
+ * tool and arguments (canonical JSON, whether the SDK holds them as text or parsed; a call the provider ran itself
+ * marked so), or — for the result of a tool the provider ran — its call's id, tool and value ({@link resultView}),
+ * and the provider's own metadata of the part (an encrypted reasoning, a thinking signature, an item id: it goes back
+ * to the provider with the part). `undefined` for a part the guard never seals (files, sources, custom parts).
  */
 function answerView(
   part: { type: string; text?: unknown },
@@ -306,10 +308,44 @@ function answerView(
 
 function partView(part: { type: string; text?: unknown }, conversation: string | null): unknown[] | undefined {
   if (part.type === 'text' || part.type === 'reasoning') return ['assistant', conversation, part.type, part.text];
+  if (part.type === 'tool-result') return resultView(part as unknown as ProviderToolResult, conversation);
   if (part.type !== 'tool-call') return undefined;
   const call = part as unknown as { toolCallId: string; toolName: string; input: unknown; providerExecuted?: boolean };
-  if (call.providerExecuted === true) return undefined;
-  return ['assistant', conversation, 'tool-call', call.toolCallId, call.toolName, canonicalInput(call.input)];
+  const view = ['assistant', conversation, 'tool-call', call.toolCallId, call.toolName, canonicalInput(call.input)];
+  // Its seal never passes for a call the application runs, nor the other way round.
+  return call.providerExecuted === true ? [...view, 'provider-executed'] : view;
+}
+
+/**
+ * The result of a tool the provider ran itself, as the response gives it (`result`) or as the SDK keeps it in the
+ * assistant message of the next prompt (`output`).
+ */
+interface ProviderToolResult {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly result?: unknown;
+  readonly output?: { readonly type: string; readonly value?: unknown };
+}
+
+/** The outputs the SDK makes of a provider's result (an error's too): its value as it is. */
+const RESULT_OUTPUTS: ReadonlySet<string> = new Set(['text', 'json', 'error-text', 'error-json']);
+
+/**
+ * What the seal of a provider-run tool's result covers: its call's id, its tool and the canonical fingerprint of its
+ * value — the response's `result`, or the value of the output the SDK made of it. `undefined` (never sealed) for an
+ * output of another kind (a tool's own `toModelOutput`), or a value that is no JSON.
+ */
+function resultView(part: ProviderToolResult, conversation: string | null): unknown[] | undefined {
+  const { output } = part;
+  if (output !== undefined && !RESULT_OUTPUTS.has(output.type)) return undefined;
+  let value: string;
+  try {
+    // The SDK keeps a result that is not there as null.
+    value = fingerprint((output === undefined ? part.result : output.value) ?? null);
+  } catch {
+    return undefined;
+  }
+  return ['assistant', conversation, 'tool-result', part.toolCallId, part.toolName, value];
 }
 
 /**

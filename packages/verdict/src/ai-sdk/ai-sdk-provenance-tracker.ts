@@ -11,6 +11,7 @@ import { type ProviderConversation, providerConversationOf } from '../runtimes/p
 import type { ProviderConversationWindows } from '../runtimes/provider-conversation-windows.js';
 import type { RuntimeCallWindows } from '../runtimes/runtime-call-windows.js';
 import { toolCallInput } from '../runtimes/tool-call-input.js';
+import { leftBy } from '../runtimes/window-labellers.js';
 import { type AiSdkMessage, type AiSdkPrompt, fileText, partsText, toolResultText } from './ai-sdk-prompt.js';
 
 type GenerateOptions = Parameters<NonNullable<LanguageModelMiddleware['wrapGenerate']>>[0];
@@ -36,7 +37,8 @@ type ShownPart =
  *   assistant or tool message) are this turn's input, the principal's, trusted; any other user message the
  *   module never labelled (history from another process) is untrusted;
  * - a bound tool's result carries its capability's declared `provenance.results` (the bound tool labels it as it
- *   answers a call this tracker saw); any other tool's result is untrusted, `tool:<name>` or its source in `tools`;
+ *   answers a call this tracker saw, with this tracker's options: a tool named in `tools` is that source's, ADR 0083);
+ *   any other tool's result is untrusted, `tool:<name>` or its source in `tools`;
  * - a tool the provider ran itself (`providerExecuted`: a web search, a code run) returned an untrusted result of that
  *   tool, in the response that ran it (the model's later calls there read it) and in the assistant message the SDK
  *   keeps it in; a file or custom part of an answer is the model's, untrusted unless the module labelled its text;
@@ -267,6 +269,7 @@ export class AiSdkProvenanceTracker {
     window: ProvenanceWindow,
     context: ActionContext | undefined,
   ): void {
+    leftBy(window, this.labeller);
     this.windows.remember({ id: call.toolCallId, input: toolCallInput(call.input) }, window, context);
   }
 }

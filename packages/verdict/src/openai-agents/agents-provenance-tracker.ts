@@ -11,6 +11,7 @@ import { type ProviderConversation, providerConversationOf } from '../runtimes/p
 import type { ProviderConversationWindows } from '../runtimes/provider-conversation-windows.js';
 import type { RuntimeCallWindows, RuntimeToolCall } from '../runtimes/runtime-call-windows.js';
 import { toolCallInput } from '../runtimes/tool-call-input.js';
+import { leftBy } from '../runtimes/window-labellers.js';
 import { type AgentsWindowText, contentText, inputItems, windowTextOf } from './agents-input.js';
 import { isHandoffOutput } from './handoff-output.js';
 import { wrappedModel } from './wrapped-model.js';
@@ -28,8 +29,9 @@ const wrapped = new WeakSet<object>();
  * neither the window of each call nor its calls' ids). Labels are the LangChain tracker's (docs/provenance.md §1):
  * the agent's instructions are the application's; the user items at the end of the input (after the last model
  * output or tool result) are this turn's input, the principal's; a bound tool's result carries its capability's
- * declared labels; any other tool's result, hosted tool item or history nobody labelled is untrusted; a model
- * answer is derived from its whole window.
+ * declared labels (unless this tracker names the tool in `tools`: then it is that source's, ADR 0083); any other tool's
+ * result, hosted tool item or history nobody labelled is untrusted — a hosted tool's item in the window of the
+ * function calls of the response that ran it too; a model answer is derived from its whole window.
  *
  * A handoff keeps both the actor (the run's action context) and the window: the next agent's model reads the
  * same history, whose labels the module remembers, so a value that came from an untrusted result is still
@@ -168,19 +170,26 @@ export class AgentsProvenanceTracker {
     return this.labeller.toolResultOf(text, toolName, bound, this.windows.carriedOf(callId));
   }
 
+  /**
+   * The model answered: its function calls keep the window — with the items of the response the model read rather
+   * than wrote (a hosted tool's call and output, untrusted), as the AI SDK tracker adds a provider-run tool's result
+   * (ADR 0151) — and its text is labelled as derived from it.
+   */
   private async answered(
     output: readonly AgentOutputItem[],
     window: ProvenanceWindow,
     context: ActionContext | undefined,
   ): Promise<void> {
+    const seen = extendedWindow(window, await this.itemsOf(output.filter(isRead)));
+    leftBy(seen, this.labeller);
     const texts: string[] = [];
     for (const item of output) {
       const call = functionCallOf(item);
-      if (call !== undefined) this.windows.remember(call, window, context);
+      if (call !== undefined) this.windows.remember(call, seen, context);
       else if ((item as { role?: string }).role === 'assistant')
         texts.push(contentText((item as { content?: unknown }).content));
     }
-    await this.labeller.labelAnswer(texts.join(''), window);
+    await this.labeller.labelAnswer(texts.join(''), seen);
   }
 
   /**
@@ -202,6 +211,16 @@ export class AgentsProvenanceTracker {
 function conversationOf(request: ModelRequest): ProviderConversation {
   const data = request.modelSettings?.providerData as Record<string, unknown> | undefined;
   return providerConversationOf([request, data, data?.['extra_body'], data?.['extraBody']]);
+}
+
+/**
+ * Whether the model read an output item rather than wrote it: anything but its function calls, its message and its
+ * reasoning (the model's own words, as the AI SDK tracker reads reasoning) — a hosted tool's call and output, a tool
+ * search's output, a compaction, an item this version does not know.
+ */
+function isRead(item: AgentOutputItem): boolean {
+  const { type, role } = item as { type?: string; role?: string };
+  return type !== 'function_call' && type !== 'reasoning' && role !== 'assistant';
 }
 
 /** A function call of the model's, as its tool gets it: its id and parsed arguments. */

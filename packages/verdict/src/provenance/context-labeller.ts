@@ -216,7 +216,8 @@ export class ContextLabeller {
 
   /**
    * A tool result read from a runtime's prompt (AI SDK, OpenAI Agents), whose tools run outside the tracker: the
-   * labels a bound tool gave it, found by the call that returned it (`bound`), else its tool's label, as
+   * labels a bound tool gave it, found by the call that returned it (`bound`) — unless the tool is named in `tools`:
+   * its result is then that source's all the same (ADR 0083) — else its tool's label, as
    * {@link labelToolResult} labels an unbound tool's result — untrusted unless the tool is named in `tools` or
    * `trustedTools` — beside any other labels the module remembers for the same text. Those cannot clear it: a text
    * also seen untrusted is never trusted content. A text that already carries its tool's label (an earlier step) is
@@ -229,8 +230,8 @@ export class ContextLabeller {
     bound: readonly LabelledContent[] | undefined,
     carried: readonly LabelledContent[] = [],
   ): Promise<readonly LabelledContent[]> {
-    if (bound !== undefined) return bound;
     const name = toolName ?? 'unknown';
+    if (bound !== undefined && !this.names(name)) return bound;
     if (carried.some(({ label }) => label.trust === Trust.Untrusted))
       return this.labelToolResult(text, name, {}, carried);
     const source = this.toolSourceOf(name).toString();

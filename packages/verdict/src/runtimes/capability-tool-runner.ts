@@ -12,6 +12,7 @@ import type { ContextLabeller } from '../provenance/context-labeller.js';
 import { type ToolCallOutcome, runToolCall } from '../provenance/provenance-scope.js';
 import type { ProvenanceWindow } from '../provenance/provenance-window.js';
 import type { RuntimeCallWindows } from './runtime-call-windows.js';
+import { labellerOf } from './window-labellers.js';
 
 /** How many refusals of `needsApproval` a tool keeps for the executions that follow them. */
 const REMEMBERED_REFUSALS = 1_000;
@@ -28,7 +29,7 @@ export interface RuntimeToolBinding {
   readonly publicMessage: string;
   /**
    * Where the runtime's provenance tracker leaves each call's window, and the labeller that labels a result of a
-   * call it saw (ADR 0106). A call no tracker saw is unobserved.
+   * call it saw when the window names no tracker's (ADR 0106). A call no tracker saw is unobserved.
    */
   readonly provenance?: { readonly windows: RuntimeCallWindows; readonly labeller: ContextLabeller };
 }
@@ -115,11 +116,10 @@ export class CapabilityToolRunner {
     const answer = publicAnswer(result, publicMessage);
     // The result of a call a tracker saw carries its capability's declared labels into the next window (untrusted
     // when an agent inside it read untrusted content, ADR 0040), found there by the call: another tool returning the
-    // same text is its own tool's.
+    // same text is its own tool's. Labelled by that tracker's options: a tool it names in `tools` is its source's.
     if (window !== undefined) {
-      const items = await this.faultsOf(signal, () =>
-        provenance!.labeller.labelToolResult(answer, name, { capability }, carried),
-      );
+      const labeller = labellerOf(window) ?? provenance!.labeller;
+      const items = await this.faultsOf(signal, () => labeller.labelToolResult(answer, name, { capability }, carried));
       provenance!.windows.rememberResult(toolCallId, answer, items);
     }
     return answer;

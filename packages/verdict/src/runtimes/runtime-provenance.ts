@@ -23,7 +23,10 @@ export class RuntimeProvenance {
   readonly windows: RuntimeCallWindows;
   readonly conversations: ProviderConversationWindows;
   readonly wiring: ProvenanceTrackerWiring;
-  /** Labels bound tools' results (no tracker options: a tracker adds what its `tools` names). */
+  /**
+   * Labels a bound tool's result when the window of its call names no tracker's (an unobserved window): without
+   * tracker options. A tracker's own labeller labels the results of the calls it saw (`leftBy`).
+   */
   readonly labeller: ContextLabeller;
 
   constructor(
