@@ -1,9 +1,19 @@
 import { describe, expect, it } from '@jest/globals';
-import { type BaseMessage, HumanMessage } from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { type StructuredToolInterface, tool } from '@langchain/core/tools';
 import { createAgent, toolStrategy } from 'langchain';
 import { z } from 'zod';
-import { ExecutionTargetPolicy, type ProvenancePolicy, Trust, defineCapability, fromContext } from '@verdict/nestjs';
+import {
+  ExecutionTargetPolicy,
+  type ProvenancePolicy,
+  ProvenanceSource,
+  ProvenanceWindow,
+  Trust,
+  defineCapability,
+  fromContext,
+  labelContent,
+  withProvenance,
+} from '@verdict/nestjs';
 import { ScriptedChatModel, type ScriptStep } from '@verdict/nestjs/testing/langchain';
 import { ATTACKER_IBAN, OWN_IBAN, paymentsFixture } from './payments.fixture.js';
 
@@ -94,12 +104,30 @@ async function nested(payments: ProvenancePolicy) {
     });
     await fixture.as(() => outer.invoke({ messages: [new HumanMessage(question)] }, thread()));
   };
+  /**
+   * A hand-rolled inner loop, no agent and no tool node: its model's calls are run by invoking the bound tools with
+   * their arguments alone (no tool call, no config).
+   */
+  const handRolled =
+    (script: ScriptStep[]): Inner =>
+    async (question) => {
+      const model = new ScriptedChatModel(script);
+      const messages: BaseMessage[] = [new HumanMessage(question)];
+      for (let answer = await model.invoke(messages); ; answer = await model.invoke(messages)) {
+        messages.push(answer);
+        if (!AIMessage.isInstance(answer) || (answer.tool_calls ?? []).length === 0) return String(answer.content);
+        for (const call of answer.tool_calls!) {
+          const bound = fixture.tools.find((candidate) => candidate.name === call.name)!;
+          messages.push(new ToolMessage({ content: await bound.invoke(call.args), tool_call_id: call.id! }));
+        }
+      }
+    };
   const provenanceReasons = () =>
     fixture.evidence
       .decisions()
       .filter((r) => r.stage === 'provenance')
       .map((r) => r.reason);
-  return { fixture, holder, innerAgent, structuredInner, runOuter, provenanceReasons };
+  return { fixture, holder, innerAgent, structuredInner, handRolled, runOuter, provenanceReasons };
 }
 
 /** A tracked agent between the outer agent and `next`: whatever its task, it hands `next` the task `task`. */
@@ -171,6 +199,53 @@ describe('nested agents: a window belongs to one agent’s tool call (real creat
       );
       expect(fixture.payments).toHaveLength(0);
       expect(provenanceReasons()).toContainEqual(expect.stringContaining('unobserved'));
+    });
+
+    it('attack: a hand-rolled inner loop’s bound call, invoked without a tool call, does not run in the outer window', async () => {
+      const { fixture, holder, handRolled, runOuter, provenanceReasons } = await nested(TRUSTED_ONLY);
+      // The inner loop reads the injected review and pays the attacker: the outer agent's window never held it.
+      holder.inner = handRolled([{ toolCalls: [view] }, { toolCalls: [pay(ATTACKER_IBAN)] }, { text: 'done' }]);
+      await runOuter(
+        [{ toolCalls: [{ name: 'delegate', args: { task: 'Settle p-1.' }, id: 'call_0' }] }, { text: 'done' }],
+        'Settle my order p-1.',
+      );
+      expect(fixture.payments).toHaveLength(0);
+      expect(provenanceReasons()).toContainEqual(expect.stringContaining('The context window was not observed'));
+    });
+
+    it('utility: the application’s own bound call outside any tool call runs in the window it supplies, as before', async () => {
+      const { fixture } = await nested(TRUSTED_ONLY);
+      const message = `Pay 25 to ${OWN_IBAN}.`;
+      const window = ProvenanceWindow.of([labelContent(message, ProvenanceSource.user('chat'), Trust.Trusted)]);
+      const send = fixture.tools.find((candidate) => candidate.name === 'send_payment')!;
+      await fixture.as(() => withProvenance(window, () => send.invoke({ recipient: OWN_IBAN, amount: 25 })));
+      expect(fixture.payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
+    });
+
+    it('utility: a plain tool that invokes the bound tool with the config it was given acts in its own call’s window', async () => {
+      const fixture = await paymentsFixture({ payments: CLEAN_ONLY });
+      const send = fixture.tools.find((candidate) => candidate.name === 'send_payment')!;
+      const payNow = tool(async (args, config) => send.invoke(args, config), {
+        name: 'pay_now',
+        description: 'Pay now',
+        schema: z.object({ recipient: z.string(), amount: z.number() }),
+      });
+      const agent = createAgent({
+        model: new ScriptedChatModel([
+          { toolCalls: [{ name: 'pay_now', args: { recipient: OWN_IBAN, amount: 25 }, id: 'call_0' }] },
+          { text: 'done' },
+        ]),
+        tools: [payNow],
+        middleware: [fixture.trackers.forAgent().middleware()],
+      });
+      await fixture.as(() => agent.invoke({ messages: [new HumanMessage(`Pay 25 to ${OWN_IBAN}.`)] }, thread()));
+      expect(fixture.payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
+    });
+
+    it('utility: the outer agent’s own tracked call pays what the user typed, next to the delegating tool', async () => {
+      const { fixture, runOuter } = await nested(CLEAN_ONLY);
+      await runOuter([{ toolCalls: [pay(OWN_IBAN)] }, { text: 'done' }], `Pay 25 to ${OWN_IBAN}.`);
+      expect(fixture.payments.map((p) => p.arguments.recipient)).toEqual([OWN_IBAN]);
     });
 
     it('utility: a tracked inner agent pays what the user typed to the outer agent', async () => {
@@ -364,6 +439,15 @@ describe('nested agents: a window belongs to one agent’s tool call (real creat
     it('attack: an untracked inner agent’s bound call makes the carrying tool’s result untrusted', async () => {
       const { fixture, holder, innerAgent, runOuter, provenanceReasons } = await nested({ untrustedContext: 'deny' });
       holder.inner = innerAgent([{ toolCalls: [view] }, { text: `Pay ${ATTACKER_IBAN}.` }], false);
+      await runOuter(askThenPay('What does p-1 need?', ATTACKER_IBAN), 'Handle p-1.');
+      expect(fixture.payments).toHaveLength(0);
+      expect(provenanceReasons().at(-1)).toContain('unobserved:context (untrusted)');
+    });
+
+    it('attack: a bound call a hand-rolled inner loop makes without a tool call makes the carrying tool’s result untrusted', async () => {
+      const { fixture, holder, handRolled, runOuter, provenanceReasons } = await nested(TRUSTED_ONLY);
+      // The assistant reads the injected review with a bound call of its own; the carrying tool declares trusted results.
+      holder.inner = handRolled([{ toolCalls: [view] }, { text: `Pay ${ATTACKER_IBAN}.` }]);
       await runOuter(askThenPay('What does p-1 need?', ATTACKER_IBAN), 'Handle p-1.');
       expect(fixture.payments).toHaveLength(0);
       expect(provenanceReasons().at(-1)).toContain('unobserved:context (untrusted)');

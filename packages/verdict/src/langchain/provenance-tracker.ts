@@ -4,7 +4,7 @@ import {
   HumanMessage,
   SystemMessage,
   ToolMessage,
-  isBaseMessage,
+  coerceMessageLikeToMessage,
 } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import { Trust } from '../context-release/trust.js';
@@ -19,7 +19,12 @@ import {
   type WindowRole,
 } from '../provenance/context-labeller.js';
 import type { ProvenanceTrackerWiring } from '../provenance/provenance-tracker-wiring.js';
-import { type CallWindowKey, callWindowKey, conversationThread } from '../provenance/call-window-key.js';
+import {
+  type CallWindowKey,
+  argumentsFingerprint,
+  conversationThread,
+  fingerprintedCallWindowKey,
+} from '../provenance/call-window-key.js';
 import { VerdictTool } from './verdict-tool.js';
 import { threadOf } from './thread-of.js';
 import { LabelledRetriever } from './labelled-retriever.js';
@@ -54,7 +59,11 @@ export type { ProvenanceTrackerOptions, ProvenanceTrackerWiring };
 export class ProvenanceTracker {
   private readonly labeller: ContextLabeller;
   private readonly byMessage = new WeakMap<BaseMessage, readonly LabelledContent[]>();
-  private readonly windowsByAnswer = new WeakMap<BaseMessage, ProvenanceWindow>();
+  /** The window each answer was proposed in, and its calls: `[id, fingerprint of plain JSON arguments]`, as JSON. */
+  private readonly windowsByAnswer = new WeakMap<
+    BaseMessage,
+    { readonly window: ProvenanceWindow; readonly calls: ReadonlySet<string> }
+  >();
 
   constructor(wiring: ProvenanceTrackerWiring, options: ProvenanceTrackerOptions = {}) {
     this.labeller = new ContextLabeller(wiring, options);
@@ -106,9 +115,10 @@ export class ProvenanceTracker {
       wrapToolCall: async (request, handler) => {
         const id = request.toolCall.id ?? '';
         if (request.tool !== undefined) this.labeller.offer([request.toolCall.name]);
+        const args = argumentsFingerprint(request.toolCall.args);
         const window =
-          this.windowOfCall(request.state as { messages?: unknown }, id) ??
-          this.rememberedWindow(this.windowThread(request.runtime), id, request.toolCall.args) ??
+          this.windowOfCall(request.state as { messages?: unknown }, id, args) ??
+          this.rememberedWindow(this.windowThread(request.runtime), id, args) ??
           ProvenanceWindow.unobserved();
         const call = toolCallOf((request.runtime as { configurable?: unknown } | undefined)?.configurable, id);
         const {
@@ -153,11 +163,14 @@ export class ProvenanceTracker {
 
   /** The model answered: its tool calls keep the window, its text is labelled as derived from it. */
   private async answered(answer: AIMessage, window: ProvenanceWindow, thread: string | undefined): Promise<void> {
-    this.windowsByAnswer.set(answer, window);
+    const calls = new Set<string>();
     for (const call of proposalsOf(answer)) {
-      const key = this.windowKey(thread, call.id, call.args);
+      const args = argumentsFingerprint(call.args);
+      if (args !== undefined) calls.add(JSON.stringify([call.id, args]));
+      const key = this.windowKey(thread, call.id, args);
       if (key !== undefined) this.labeller.wiring.labels.rememberWindow(key.thread, key.call, window);
     }
+    this.windowsByAnswer.set(answer, { window, calls });
     const item = await this.labeller.labelAnswer(textOf(answer), window);
     if (item === undefined) return;
     this.byMessage.set(answer, [item]);
@@ -193,43 +206,67 @@ export class ProvenanceTracker {
    * the call id, with the fingerprint of the result's text. Nothing is kept without a thread or a principal.
    */
   private rememberResult(thread: string | undefined, result: ToolMessage, items: readonly LabelledContent[]): void {
-    const key = this.windowKey(thread, result.tool_call_id, null);
+    const key = this.windowKey(thread, result.tool_call_id, NO_ARGUMENTS);
     if (key !== undefined) this.labeller.wiring.labels.rememberResult(key.thread, key.call, textOf(result), items);
   }
 
   /** The items kept for `message` by {@link rememberResult}: a tool message of this principal's thread, same text. */
   private rememberedResult(thread: string | undefined, message: BaseMessage): readonly LabelledContent[] | undefined {
     if (!ToolMessage.isInstance(message)) return undefined;
-    const key = this.windowKey(thread, message.tool_call_id, null);
+    const key = this.windowKey(thread, message.tool_call_id, NO_ARGUMENTS);
     return key === undefined ? undefined : this.labeller.wiring.labels.result(key.thread, key.call, textOf(message));
   }
 
   /**
-   * A tool returned a Command: whatever messages it puts in the state — a human or system message included —
-   * are the tool's output, hence untrusted.
+   * A tool returned a Command: whatever messages it puts in the state — a human or system message included, or a
+   * plain object or string LangGraph makes one of — are the tool's output, hence untrusted. Each is made a message
+   * here and marked as the tool's in itself, and the Command carries the marked messages: so it stays the tool's in
+   * any process the checkpoint is read in. `update` is an object or a list of `[key, value]` pairs.
    */
   private async commandAnswered(result: unknown, name: string): Promise<void> {
-    const update = (result as { update?: { messages?: unknown } } | undefined)?.update;
-    const messages = Array.isArray(update?.messages) ? (update.messages as unknown[]) : [];
-    for (const message of messages) {
-      const text = isMessage(message)
-        ? textOf(message)
-        : typeof message === 'string'
-          ? message
-          : JSON.stringify(message);
-      await this.labeller.labelToolOutput(text, name);
-      // Marked in the message itself, so that it stays the tool's in any process the checkpoint is read in.
-      if (isBaseMessage(message)) message.additional_kwargs = { ...message.additional_kwargs, [TOOL_OUTPUT_KEY]: name };
+    const command = result as { update?: unknown } | null | undefined;
+    const update = command?.update;
+    if (typeof update !== 'object' || update === null) return;
+    if (!Array.isArray(update)) {
+      const { messages } = update as { messages?: unknown };
+      if (messages !== undefined) command!.update = { ...update, messages: await this.toolOutput(messages, name) };
+      return;
     }
+    const entries: unknown[] = [];
+    for (const entry of update)
+      entries.push(
+        Array.isArray(entry) && entry[0] === 'messages' ? ['messages', await this.toolOutput(entry[1], name)] : entry,
+      );
+    command!.update = entries;
   }
 
-  /** The window the call was proposed in, found by the very answer that proposed it. */
-  private windowOfCall(state: { messages?: unknown }, id: string): ProvenanceWindow | undefined {
+  /** The messages a Command puts in the state (one or a list), as messages labelled and marked as `name`'s output. */
+  private async toolOutput(value: unknown, name: string): Promise<BaseMessage[]> {
+    const messages = (Array.isArray(value) ? value : [value]).map((message) => coerceMessageLikeToMessage(message));
+    for (const message of messages) {
+      await this.labeller.labelToolOutput(textOf(message), name);
+      message.additional_kwargs = { ...message.additional_kwargs, [TOOL_OUTPUT_KEY]: name };
+    }
+    return messages;
+  }
+
+  /**
+   * The window the call was proposed in, found by the very answer that proposed it: unobserved when that answer
+   * proposed other arguments (`args`, their fingerprint) under the call's id, as when a middleware around the tracker
+   * changed them. `undefined` when no answer the module remembers proposed it.
+   */
+  private windowOfCall(
+    state: { messages?: unknown },
+    id: string,
+    args: string | undefined,
+  ): ProvenanceWindow | undefined {
     const messages = Array.isArray(state?.messages) ? (state.messages as BaseMessage[]) : [];
     for (let i = messages.length - 1; i >= 0; i--) {
       const message = messages[i];
-      if (AIMessage.isInstance(message) && (message.tool_calls ?? []).some((call) => call.id === id))
-        return this.windowsByAnswer.get(message);
+      if (!AIMessage.isInstance(message) || !(message.tool_calls ?? []).some((call) => call.id === id)) continue;
+      const proposal = this.windowsByAnswer.get(message);
+      if (proposal === undefined) return undefined;
+      return proposal.calls.has(JSON.stringify([id, args])) ? proposal.window : ProvenanceWindow.unobserved();
     }
     return undefined;
   }
@@ -239,11 +276,14 @@ export class ProvenanceTracker {
    * An answer's window is found by the answer itself, else where the window of each of its calls is kept.
    */
   private async proposedBy(answer: AIMessage, thread: string | undefined): Promise<readonly LabelledContent[]> {
-    const window = this.windowsByAnswer.get(answer);
+    const window = this.windowsByAnswer.get(answer)?.window;
     const items: LabelledContent[] = [];
     for (const call of proposalsOf(answer))
       items.push(
-        ...(await this.labeller.proposedCall(call.args, window ?? this.rememberedWindow(thread, call.id, call.args))),
+        ...(await this.labeller.proposedCall(
+          call.args,
+          window ?? this.rememberedWindow(thread, call.id, argumentsFingerprint(call.args)),
+        )),
       );
     return items;
   }
@@ -259,21 +299,25 @@ export class ProvenanceTracker {
     return context === undefined ? undefined : conversationThread(context);
   }
 
-  /** The window kept for a call (ADR 0106), if any. */
-  private rememberedWindow(thread: string | undefined, id: string, args: unknown): ProvenanceWindow | undefined {
+  /** The window kept for a call (ADR 0106), if any; `args` is the fingerprint of its arguments. */
+  private rememberedWindow(
+    thread: string | undefined,
+    id: string,
+    args: string | undefined,
+  ): ProvenanceWindow | undefined {
     const key = this.windowKey(thread, id, args);
     return key === undefined ? undefined : this.labeller.wiring.labels.window(key.thread, key.call);
   }
 
   /**
    * Where a call's window is kept for a run resumed from its checkpoint or a later turn of its conversation: the
-   * current principal, the thread (see {@link windowThread}), the call id and its arguments (ADR 0106). `undefined`
-   * without a thread or outside any action context.
+   * current principal, the thread (see {@link windowThread}), the call id and the fingerprint of its arguments
+   * (`args`, ADR 0106). `undefined` without a thread or outside any action context.
    */
-  private windowKey(thread: string | undefined, id: string, args: unknown): CallWindowKey | undefined {
+  private windowKey(thread: string | undefined, id: string, args: string | undefined): CallWindowKey | undefined {
     const context = this.labeller.wiring.context();
     if (thread === undefined || context === undefined) return undefined;
-    return callWindowKey(this.labeller.wiring.principal(context), thread, { id, input: args });
+    return fingerprintedCallWindowKey(this.labeller.wiring.principal(context), thread, id, args);
   }
 
   /**
@@ -335,6 +379,9 @@ function proposalsOf(answer: AIMessage): readonly { readonly id: string; readonl
   ];
 }
 
+/** A tool result's window key holds no arguments: it is the fingerprint of `null`. */
+const NO_ARGUMENTS = argumentsFingerprint(null);
+
 /** Where a tool's Command put a message into the state, the tool's name is kept in it under this key. */
 const TOOL_OUTPUT_KEY = 'verdict_tool_output';
 
@@ -342,8 +389,4 @@ const TOOL_OUTPUT_KEY = 'verdict_tool_output';
 function toolOutputOf(message: BaseMessage): string | undefined {
   const name = message.additional_kwargs?.[TOOL_OUTPUT_KEY];
   return typeof name === 'string' ? name : undefined;
-}
-
-function isMessage(value: unknown): value is BaseMessage {
-  return typeof value === 'object' && value !== null && 'content' in value;
 }

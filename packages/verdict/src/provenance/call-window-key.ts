@@ -22,13 +22,27 @@ export function callWindowKey(
   call: { readonly id: string; readonly input: unknown },
 ): CallWindowKey | undefined {
   if (principal === undefined || call.id === '') return undefined;
-  let input: string;
+  return fingerprintedCallWindowKey(principal, thread, call.id, argumentsFingerprint(call.input));
+}
+
+/** {@link callWindowKey}, given the fingerprint of the call's arguments ({@link argumentsFingerprint}). */
+export function fingerprintedCallWindowKey(
+  principal: string | undefined,
+  thread: string,
+  id: string,
+  args: string | undefined,
+): CallWindowKey | undefined {
+  if (principal === undefined || id === '' || args === undefined) return undefined;
+  return { thread: JSON.stringify([principal, thread]), call: JSON.stringify([id, args]) };
+}
+
+/** The fingerprint of a call's arguments that windows are kept by; `undefined` for arguments not plain JSON. */
+export function argumentsFingerprint(args: unknown): string | undefined {
   try {
-    input = fingerprint(call.input);
+    return fingerprint(args);
   } catch {
     return undefined;
   }
-  return { thread: JSON.stringify([principal, thread]), call: JSON.stringify([call.id, input]) };
 }
 
 /**

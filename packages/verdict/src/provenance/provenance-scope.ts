@@ -95,14 +95,18 @@ export async function runToolCall<T>(
  * Runs a bound or guarded tool's own invocation: proposals made inside it belong to `call`. A call no tracker made a
  * window for (an agent without a tracker) runs in an unobserved window for that call: inside another tool call's
  * window it is an untracked sub-agent's call, whose result is then untrusted, and an agent started in its executor
- * reads its input, which that untracked model wrote, as unobserved.
+ * reads its input, which that untracked model wrote, as unobserved. So is an invocation with no tool call of its own
+ * (`undefined`: a hand-rolled loop invoking the tool with its arguments alone) inside a tool call's window; outside
+ * one (the application's own code, in its own window or none) it runs as it is.
  */
 export function asToolCall<T>(call: ProvenanceToolCall | undefined, fn: () => T): T {
-  if (call === undefined) return fn();
   const scope = scopes.getStore();
-  if (scope?.call !== undefined && sameCall(scope.call, call)) return invocations.run(call, fn);
+  if (call === undefined && scope?.call === undefined) return fn();
+  if (call !== undefined && scope?.call !== undefined && sameCall(scope.call, call)) return invocations.run(call, fn);
   if (scope?.call !== undefined) scope.carriedUnobserved = true;
-  return scopes.run(new ProvenanceScope(ProvenanceWindow.unobserved(), call), () => invocations.run(call, fn));
+  // A call of its own (a fresh object, no other call is the same) when the invocation has none.
+  const own = call ?? { run: {}, id: '' };
+  return scopes.run(new ProvenanceScope(ProvenanceWindow.unobserved(), own), () => invocations.run(own, fn));
 }
 
 /**
