@@ -11,7 +11,13 @@ import {
   readNotExecutedMessage,
   withProvenance,
 } from '@verdict/nestjs';
-import { MCP_APPROVAL_META, MCP_TOOL_CALL_ID_META, type McpPendingApproval } from '@verdict/nestjs/mcp';
+import {
+  MCP_APPROVAL_META,
+  MCP_REVIEW_META,
+  MCP_TOOL_CALL_ID_META,
+  type McpPendingApproval,
+  type McpPendingReview,
+} from '@verdict/nestjs/mcp';
 import { type ShopActor, TokenAuthority, startShop } from './mcp-shop.fixture.js';
 
 /** The text of a tool result's single content item. */
@@ -315,7 +321,64 @@ describe('VerdictMcpModule', () => {
       expect(reasonOf(cancel)).toBe(unobserved);
       const refund = await alice.callTool({ name: 'refund_order', arguments: { orderId: 1, amountCents: 48_213 } });
       expect(reasonOf(refund)).toBe(`Refunds move money. ${unobserved}`);
-      expect(shop.effects).toEqual({ cancellations: [], shares: [], refunds: [] });
+      expect(shop.effects).toEqual({ cancellations: [], shares: [], refunds: [], returns: [] });
+      await shop.close();
+    });
+  });
+
+  describe('review', () => {
+    it('attack: a call parked for staff review answers a pending result naming it under _meta["verdict/review"] and does not run; its tool-call id again finds the same item', async () => {
+      const shop = await startShop({ review: true });
+      const alice = await shop.connect(await shop.tokens.issue('alice', 'acme'));
+
+      const parked = await alice.callTool({ name: 'orders.return', arguments: { orderId: 1 } });
+      expect(parked.isError).toBeFalsy();
+      expect(JSON.parse(textOf(parked))).toEqual({
+        status: 'not_executed',
+        capability: 'orders.return',
+        decision: 'require_review',
+        message: DEFAULT_PUBLIC_MESSAGE,
+      });
+      const review = parked._meta?.[MCP_REVIEW_META] as McpPendingReview;
+      expect(parked._meta).toEqual({
+        [MCP_REVIEW_META]: {
+          toolCallId: expect.stringMatching(/^mcp:/),
+          capability: 'orders.return',
+          reason: 'Returns are reviewed by staff.',
+        },
+      });
+      // Passed back, the tool-call id finds the item it was parked as: no second item, and still nothing runs.
+      const again = await alice.callTool({
+        name: 'orders.return',
+        arguments: { orderId: 1 },
+        _meta: { [MCP_TOOL_CALL_ID_META]: review.toolCallId },
+      });
+      expect(again).toEqual(parked);
+      const items = await shop.reviewItems.pending({ tenant: 'acme', now: new Date() });
+      expect(items.map((item) => [item.capability, item.requestKey])).toEqual([['orders.return', review.toolCallId]]);
+      expect(shop.evidence.decisions().at(-1)).toMatchObject({
+        toolKind: 'mcp',
+        stage: 'review',
+        disposition: 'require_review',
+      });
+      expect(shop.effects.returns).toEqual([]);
+      expect(shop.orders[0].status).toBe('placed');
+      await shop.close();
+    });
+
+    it('control: beside the review lane a permitted call answers its output alone, and a refusal is still a tool error without _meta', async () => {
+      const shop = await startShop({ review: true });
+      const alice = await shop.connect(await shop.tokens.issue('alice', 'acme'));
+      const bob = await shop.connect(await shop.tokens.issue('bob', 'globex'));
+
+      const viewed = await alice.callTool({ name: 'orders.view', arguments: { orderId: 1 } });
+      expect(viewed).toEqual({ content: [{ type: 'text', text: '{"id":1,"status":"placed"}' }] });
+      const refused = await bob.callTool({ name: 'orders.return', arguments: { orderId: 1 } });
+      expect(refused).toEqual({
+        content: [{ type: 'text', text: expect.stringContaining('"decision":"deny"') }],
+        isError: true,
+      });
+      expect(shop.effects.returns).toEqual([]);
       await shop.close();
     });
   });

@@ -15,6 +15,8 @@ import {
   InMemoryApprovalReceiptStore,
   InMemoryEvidenceRecorder,
   InMemoryExecutionClaimStore,
+  InMemoryReviewItemStore,
+  InProcessDeferredQueue,
   TargetNotResolvable,
   type VerifiedApprovalRequest,
   VerdictModule,
@@ -23,6 +25,7 @@ import {
   defineCapability,
   fromProposal,
   requiresConfirmation,
+  requiresReview,
 } from '@verdict/nestjs';
 import { McpServerFactory, VerdictMcpModule } from '@verdict/nestjs/mcp';
 import { type GenerateKeyPairResult, type JWTPayload, SignJWT, generateKeyPair, jwtVerify } from 'jose';
@@ -124,9 +127,10 @@ class ApprovalsController {
 /**
  * A shop on loopback: orders of two tenants, exposed as MCP tools (`orders.view`, `orders.cancel` at most once,
  * `orders.refund` after a human's approval) at POST /mcp, and the approval route POST /approvals/:toolCallId/approve.
- * With `strict`, provenance's strict mode asks for confirmation of the consequential capabilities.
+ * With `strict`, provenance's strict mode asks for confirmation of the consequential capabilities. With `review`,
+ * `orders.return` is a tool too, parked for staff review (a web-only lane: no worker runs it here).
  */
-export async function startShop({ strict = false } = {}) {
+export async function startShop({ strict = false, review = false } = {}) {
   const tokens = await TokenAuthority.create();
   const orders: Order[] = [
     { id: 1, tenantId: 'acme', customerId: 'alice', status: 'placed' },
@@ -136,6 +140,7 @@ export async function startShop({ strict = false } = {}) {
     cancellations: [] as number[],
     shares: [] as number[],
     refunds: [] as { orderId: number; amountCents: number }[],
+    returns: [] as number[],
   };
   const evidence = new InMemoryEvidenceRecorder();
   const findOrder = (id: number, tenant: string | null): Order => {
@@ -218,6 +223,26 @@ export async function startShop({ strict = false } = {}) {
       return { shared: target.id };
     },
   );
+  const returnOrder = defineCapability(
+    {
+      ...common,
+      name: 'orders.return',
+      description: 'Return one of your orders',
+      action: 'refund',
+      arguments: orderId,
+      mutates: true,
+      requiresReview: requiresReview<z.infer<typeof orderId>, Order, ShopActor>({
+        bind: (_envelope, order) => ({ order: order.id, status: order.status }),
+        reason: 'Returns are reviewed by staff.',
+        actorKey: (actor) => actor.id,
+      }),
+    },
+    ({ target }) => {
+      effects.returns.push(target.id);
+      return { returned: target.id };
+    },
+  );
+  const reviewItems = new InMemoryReviewItemStore();
   /** A fault the next ability creation throws, once (a database blip behind the application's ability factory). */
   const abilityFaults: { next?: Error } = {};
   const abilityFactory = {
@@ -246,11 +271,12 @@ export async function startShop({ strict = false } = {}) {
     imports: [
       VerdictModule.forRoot({
         abilityFactory,
-        capabilities: [view, cancel, refundOrder, share],
+        capabilities: [view, cancel, refundOrder, share, ...(review ? [returnOrder] : [])],
         evidence,
         approvals: new InMemoryApprovalReceiptStore(),
         executionClaims: new InMemoryExecutionClaimStore(),
         ...(strict ? { provenance: { strict } } : {}),
+        ...(review ? { review: { items: reviewItems, queue: new InProcessDeferredQueue(), work: false } } : {}),
         actorKey: (actor) => (actor as ShopActor).id,
         approvalEndpoint: {
           approver: (context) => {
@@ -265,7 +291,13 @@ export async function startShop({ strict = false } = {}) {
         },
       }),
       VerdictMcpModule.forRoot({
-        tools: ['orders.view', 'orders.cancel', { capability: 'orders.refund', name: 'refund_order' }, 'orders.share'],
+        tools: [
+          'orders.view',
+          'orders.cancel',
+          { capability: 'orders.refund', name: 'refund_order' },
+          'orders.share',
+          ...(review ? ['orders.return'] : []),
+        ],
         authenticate: async (request: IncomingMessage) => {
           const principal = await tokens.principalOf(request.headers.authorization);
           // Subject `partial` stands for a hook that forgot the tenant, `blank` for one that read an empty tenant
@@ -305,6 +337,8 @@ export async function startShop({ strict = false } = {}) {
     orders,
     effects,
     evidence,
+    /** The review items `orders.return` parks (with `review`). */
+    reviewItems,
     connect,
     close,
     verdict: moduleRef.get(VerdictService),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { createHash } from 'node:crypto';
-import { McpToolRefused, ProvenanceSource, pinOf } from '@verdict/nestjs';
+import { McpToolRefused, ProvenanceSource, fingerprint, fingerprintString, pinOf } from '@verdict/nestjs';
 import { pinnedMcpTools } from '@verdict/nestjs/langchain';
 import { z } from 'zod';
 import { startFilesServer } from './files-mcp-server.js';
@@ -119,6 +119,11 @@ describe('pinnedMcpTools: one tool whose definition the canonical fingerprint re
       ['list_files', 'unpinned'],
       ...hostile.map((name) => [`unknown:${sha256(name)}`, 'unpinned']),
     ]);
+    // The SHA-256 of the name's own text, as evidence names a capability the model made up (fingerprintString);
+    // never of its canonical JSON, sha256(JCS(name)), which is another hash.
+    const [sample] = hostile;
+    expect(refusals[1]!.tool).toBe(`unknown:${fingerprintString(sample)}`);
+    expect(fingerprint(sample)).not.toBe(fingerprintString(sample));
     const logged = JSON.stringify(refusals);
     for (const name of hostile) expect(logged).not.toContain(JSON.stringify(name).slice(1, -1));
     expect(logged).not.toContain('as pinned');

@@ -15,7 +15,8 @@ export class McpToolRefused {
     readonly server: string,
     /**
      * The tool's name as the server lists it when it keeps MCP's tool-name rule (`[A-Za-z0-9_.-]`, 1 to 128
-     * characters), otherwise `unknown:<sha256(JCS(name))>`: the server's text never reaches an application's logs.
+     * characters), otherwise `unknown:<sha256(name)>` (the SHA-256 of the name's text, `fingerprintString`, as evidence
+     * names a capability the model made up): the server's text never reaches an application's logs.
      */
     readonly tool: string,
     readonly status: Exclude<McpPinStatus, 'pinned'>,

@@ -7,6 +7,12 @@ export {
   type VerdictMcpOptions,
   type McpToolDeclaration,
 } from './verdict-mcp-options.interface.js';
-export { MCP_APPROVAL_META, MCP_TOOL_CALL_ID_META, type McpPendingApproval } from './mcp-meta.js';
-export { mcpToolResult } from './mcp-tool-result.js';
+export {
+  MCP_APPROVAL_META,
+  MCP_REVIEW_META,
+  MCP_TOOL_CALL_ID_META,
+  type McpPendingApproval,
+  type McpPendingReview,
+} from './mcp-meta.js';
+export { type McpToolCall, mcpToolResult } from './mcp-tool-result.js';
 export type { McpInputSchema } from './mcp-input-schema.js';

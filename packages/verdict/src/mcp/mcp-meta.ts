@@ -27,3 +27,22 @@ export interface McpPendingApproval {
   /** The application's approval page (`approvalUrl`), or `null`. */
   readonly url: string | null;
 }
+
+/**
+ * `_meta` key of a result whose call waits for staff review (`require_review`): the call did not run, and a worker
+ * runs it later, outside the conversation, if a reviewer approves it. Never the review item's id.
+ * @see McpPendingReview
+ */
+export const MCP_REVIEW_META = 'verdict/review';
+
+/** Under `_meta["verdict/review"]` of a `tools/call` result parked for review. */
+export interface McpPendingReview {
+  /**
+   * The tool-call id the call was parked under. Passed back as `_meta["verdict/toolCallId"]` with the same arguments,
+   * it finds the same review item rather than parking another; it never runs the call.
+   */
+  readonly toolCallId: string;
+  readonly capability: string;
+  /** Why the call waits for a reviewer: the capability's `requiresReview` reason (application text). */
+  readonly reason: string;
+}

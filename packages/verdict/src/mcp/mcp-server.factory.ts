@@ -120,7 +120,8 @@ export class McpServerFactory {
         this.pipeline.execute(proposal, ToolKind.Mcp, { explicitApproval: resumed !== undefined }),
       ),
     );
-    return mcpToolResult(result, this.publicMessage, this.options.approvalUrl);
+    const answered = { toolCallId: proposal.toolCallId, definition: tool.definition };
+    return mcpToolResult(result, answered, this.publicMessage, this.options.approvalUrl);
   }
 
   /**
