@@ -39,6 +39,29 @@ describe('labelResult', () => {
     ]);
   });
 
+  it('labels a number also as written where a double loses its digits, and ordinary numbers as before', () => {
+    const declared = (format: 'json' | 'yaml'): ResultProvenance => ({
+      trust: Trust.Trusted,
+      format,
+      paths: { 'rows.*': { trust: Trust.Untrusted, source: bank } },
+    });
+    const json =
+      '{"own":98765432109876543210,"rows":[{"n":12345678901234567890,"x":0.12345678901234567890,' +
+      '"a":25.0,"b":1E3,"c":-4821,"s":"\\"12345678901234567890","n":99999999999999999999}]}';
+    expect(labelled(json, declared('json'))).toEqual([
+      'tool:account.view trusted: 98765432109876540000\n98765432109876543210',
+      // A duplicate key is the last one, as JSON.parse reads it; a string's digits are the string's.
+      'external:bank untrusted: n\n100000000000000000000\n99999999999999999999\nx\n0.12345678901234568\n' +
+        '0.12345678901234567890\na\n25\nb\n1000\nc\n-4821\ns\n"12345678901234567890',
+    ]);
+    const yaml = 'own: 98765432109876543210\nrows:\n  - n: &n 12345678901234567890\n    a: 25.0\n    m: *n\n';
+    expect(labelled(yaml, declared('yaml'))).toEqual([
+      'tool:account.view trusted: 98765432109876540000\n98765432109876543210',
+      'external:bank untrusted: n\n12345678901234567000\n12345678901234567890\na\n25\nm\n' +
+        '12345678901234567000\n12345678901234567890',
+    ]);
+  });
+
   it("applies a path label only to the rows its predicate accepts; other rows take the next path's label", () => {
     const result = JSON.stringify({
       rows: [

@@ -1,8 +1,9 @@
-import { parse as parseYaml } from 'yaml';
+import { parseDocument } from 'yaml';
 import { coversPath, parseReleasePath } from '../context-release/release-path.js';
 import { Trust } from '../context-release/trust.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import { labelContent, type LabelledContent } from './labelled-content.js';
+import { jsonNumberLiterals, yamlNumberLiterals } from './number-literals.js';
 import { ProvenanceSource, ProvenanceSourceKind } from './provenance-source.js';
 import { ResultFormat, type ResultLabel, type ResultPathLabel, type ResultProvenance } from './result-provenance.js';
 
@@ -12,8 +13,10 @@ const NO_ROW: Row = Object.freeze({});
 /**
  * Labels a tool result of `capability` as its provenance declares, whole or per path (and per row, where a
  * path label has `when`): the text under each label becomes one content item — string and number values, and
- * under an untrusted label the object keys, booleans and nulls as well (the source wrote them). Without a declaration the whole
- * result is untrusted; so is a result with per-path labels that does not parse in its declared `format`.
+ * under an untrusted label the object keys, booleans and nulls as well (the source wrote them). A number is its value's
+ * text, and also its literal where that holds digits a double does not (`12345678901234567890`). Without a
+ * declaration the whole result is untrusted; so is a result with per-path labels that does not parse in its declared
+ * `format`.
  */
 export function labelResult(
   text: string,
@@ -27,7 +30,7 @@ export function labelResult(
   if (paths.length === 0) return [labelContent(text, sourceOf(declared), declared.trust)];
   const parsed = parseResult(text, declared.format ?? ResultFormat.Json);
   // Labels that cannot be placed prove nothing about any part: the whole text may be the untrusted part.
-  if (typeof parsed !== 'object' || parsed === null) return [labelContent(text, sourceOf(declared), Trust.Untrusted)];
+  if (parsed === undefined) return [labelContent(text, sourceOf(declared), Trust.Untrusted)];
   const patterns = paths
     .map(([path, label]) => [parseReleasePath(path, 'result provenance'), label] as const)
     .sort(([a], [b]) => b.segments.length - a.segments.length);
@@ -46,18 +49,25 @@ export function labelResult(
   const addUntrusted = (text: string, label: ResultLabel): void => {
     if (label.trust === Trust.Untrusted) add(text, label);
   };
-  const walk = (value: unknown, segments: string[], row: Row): void => {
-    if (Array.isArray(value)) value.forEach((item, i) => walk(item, [...segments, String(i)], row));
+  // `literal`: the same place in `parsed.literals`, where a number that loses digits is its literal (a string).
+  const walk = (value: unknown, literal: unknown, segments: string[], row: Row): void => {
+    if (Array.isArray(value))
+      value.forEach((item, i) => walk(item, literalAt(literal, i), [...segments, String(i)], row));
     else if (isPlainObject(value)) {
       const label = labelFor(segments, value as Row);
       for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
         addUntrusted(key, label);
-        walk(item, [...segments, key], value as Row);
+        walk(item, literalAt(literal, key), [...segments, key], value as Row);
       }
-    } else if (typeof value === 'string' || typeof value === 'number') add(String(value), labelFor(segments, row));
-    else if (typeof value === 'boolean' || value === null) addUntrusted(String(value), labelFor(segments, row));
+    } else if (typeof value === 'string') add(value, labelFor(segments, row));
+    else if (typeof value === 'number') {
+      const label = labelFor(segments, row);
+      add(String(value), label);
+      // The digits the source wrote, which a model copies: a double rounds an account number past 2^53.
+      if (typeof literal === 'string') add(literal, label);
+    } else if (typeof value === 'boolean' || value === null) addUntrusted(String(value), labelFor(segments, row));
   };
-  walk(parsed, [], NO_ROW);
+  walk(parsed.value, parsed.literals, [], NO_ROW);
   return [...groups.values()].map(({ label, texts }) => labelContent(texts.join('\n'), sourceOf(label), label.trust));
 }
 
@@ -65,13 +75,33 @@ function applies(label: ResultPathLabel, row: Row): boolean {
   return label.when === undefined || label.when(row) === true;
 }
 
-/** The result as an object or array, or `undefined` when it does not parse as one. */
-function parseResult(text: string, format: ResultFormat): object | undefined {
+/** What `literal` holds at `key`, where it is an object or array that has it. */
+function literalAt(literal: unknown, key: string | number): unknown {
+  return typeof literal === 'object' && literal !== null && Object.hasOwn(literal, key)
+    ? (literal as Record<string | number, unknown>)[key]
+    : undefined;
+}
+
+/**
+ * The result as an object or array, with the literals of its numbers that lose digits (`jsonNumberLiterals`), or
+ * `undefined` when it does not parse as one.
+ */
+function parseResult(text: string, format: ResultFormat): { value: object; literals: unknown } | undefined {
   try {
-    // logLevel 'error': warnings are not printed, errors still throw.
-    const value: unknown = format === ResultFormat.Yaml ? parseYaml(text, { logLevel: 'error' }) : JSON.parse(text);
-    return typeof value === 'object' && value !== null ? value : undefined;
+    if (format === ResultFormat.Yaml) {
+      // logLevel 'error': warnings are not printed; an error fails the parse, as `parse` of the yaml package throws.
+      const doc = parseDocument(text, { logLevel: 'error' });
+      if (doc.errors.length > 0) return undefined;
+      const value: unknown = doc.toJS();
+      return isObject(value) ? { value, literals: yamlNumberLiterals(doc) } : undefined;
+    }
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? { value, literals: jsonNumberLiterals(text) } : undefined;
   } catch {
     return undefined;
   }
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
 }

@@ -10,9 +10,10 @@ import { ProvenanceRule } from './provenance-rule.js';
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
 /**
- * Boot-time check that every argument rule (and destination) of a zod-typed capability names an argument of its
- * schema, and one that can yield a value provenance can trace. A path the schema does not name (a typo,
- * `recipent`) would never match an argument, so the rule would be silently skipped; a rule on a boolean, on strings
+ * Boot-time check that every argument rule and declared destination of a zod-typed capability names an argument of
+ * its schema, and that every rule (a destination's positive rule too) is on one that can yield a value provenance
+ * can trace. A path the schema does not name (a typo, `recipent`) would never match an argument, so the rule would
+ * be silently skipped, even for a destination an explicit rule covers; a rule on a boolean, on strings
  * shorter than four characters (an enum of short codes, a `max(3)`), or on numbers bounded strictly between -1,000
  * and 1,000 (`min(1).max(999)`, `positive().lt(1000)`; a bare `lt(1000)` admits `-5000`) would never see a candidate
  * and so be inert (the positive rule: always fail). An `allow` rule is only checked for its path. A DTO
@@ -21,6 +22,13 @@ export type JsonSchema = Readonly<Record<string, unknown>>;
 export function assertRulesCanSeeCandidates(definition: CapabilityDefinition, fail: (message: string) => void): void {
   const root = argumentJsonSchema(definition);
   if (root === null) return;
+  // Every declared destination, also one an enforced explicit rule covers (`'*': 'allow'`), which takes that rule
+  // and so is not among `declaredArgumentRules`: its path is the application's word all the same (ADR 0061).
+  for (const path of definition.provenance?.destinations ?? [])
+    if (resolve(root, parseReleasePath(path, 'provenance destination').segments).length === 0)
+      fail(
+        `has a provenance destination "${path}", which its argument schema does not name: it would never apply. Correct the path.`,
+      );
   for (const { path, rule } of declaredArgumentRules(definition)) {
     const schemas = resolve(root, parseReleasePath(path, 'provenance argument').segments);
     if (schemas.length === 0)
