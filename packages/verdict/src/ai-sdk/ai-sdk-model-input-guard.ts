@@ -4,6 +4,7 @@ import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { type ProviderConversation, providerConversationOf } from '../runtimes/provider-conversation.js';
 import { releaseContext } from '../runtimes/released-context.js';
 import { ContentSeal } from '../runtimes/content-seal.js';
 import { isPlainText } from '../runtimes/structured-text.js';
@@ -28,7 +29,7 @@ const SYSTEM_REMEDY =
 const ANSWER_REMEDY =
   'The guard seals every answer the model gives; history from before the guard passes only with acceptUnsealedHistory: "prose", and only as plain prose without tool calls.';
 const TOOL_REMEDY =
-  'A tool result must answer, once, a tool call the model made through this guard (the latest model message that issued its id).';
+  'A tool result must answer, once, a tool call the model made through this guard (the latest model message that issued its id, or the response or stored conversation the call continues, in this process).';
 
 const APPROVAL_REMEDY =
   'An approval response is an id, a yes or no, and an optional plain-text reason: release data with contextMessage.';
@@ -67,7 +68,10 @@ export interface AiSdkModelInputGuardOptions extends ToolResultReleaseOptions {
  *   'prose'` assistant prose. The model's answers (text, reasoning and tool calls) are sealed as they come back,
  *   in their provider metadata (`providerMetadata.verdict`), which the SDK carries into the next step's prompt; a
  *   part's seal covers the provider's own metadata of the part too (an encrypted reasoning, a signature).
- *   A tool result must answer, once, a tool call of the latest assistant message that issued its id.
+ *   A tool result must answer, once, a tool call of the latest assistant message that issued its id — or, in a call
+ *   that continues a response or stored conversation the provider keeps (`previousResponseId`, `conversation`), whose
+ *   prompt holds only the new messages, a call this guard saw the model propose there, in this process, for the same
+ *   principal and conversation.
  * Not in this form: placeholder restoration (`vault`, `restore`), which needs a tool-call hook the middleware
  * does not have.
  *
@@ -81,6 +85,13 @@ export class AiSdkModelInputGuard {
   private readonly release: ToolResultRelease;
   private readonly prompts: ReadonlySet<string>;
   private readonly released = new Map<string, string>();
+  /**
+   * The tool calls (id → tool name) the model proposed through this guard in each response, by the conversation the
+   * seals are bound to and the response's id, and in each stored conversation by its id: what a call that continues
+   * one on the provider's side (`previousResponseId`, `conversation`), whose prompt holds only the new messages,
+   * answers.
+   */
+  private readonly kept = new Map<string, ReadonlyMap<string, string>>();
 
   constructor(private readonly options: AiSdkModelInputGuardOptions) {
     this.destinationName = options.destination.toString();
@@ -114,22 +125,32 @@ export class AiSdkModelInputGuard {
   middleware(): LanguageModelMiddleware {
     return {
       specificationVersion: 'v4',
-      transformParams: async ({ params }) => ({
-        ...params,
-        prompt: (await this.admit(params.prompt as AiSdkPrompt, this.conversation())) as typeof params.prompt,
-      }),
-      wrapGenerate: async ({ doGenerate }) => {
+      transformParams: async ({ params }) => {
+        const conversation = this.conversation();
+        const pending = this.keptCalls(continuedOf(params.providerOptions), conversation);
+        const prompt = await this.admit(params.prompt as AiSdkPrompt, conversation, pending);
+        return { ...params, prompt: prompt as typeof params.prompt };
+      },
+      wrapGenerate: async ({ doGenerate, params }) => {
         const conversation = this.conversation();
         const result = await doGenerate();
+        this.keep(continuedOf(params.providerOptions), conversation, result.response?.id, result.content);
         return { ...result, content: result.content.map((part) => this.sealAnswerPart(part, conversation)) };
       },
-      wrapStream: async ({ doStream }) => {
+      wrapStream: async ({ doStream, params }) => {
         const conversation = this.conversation();
         const { stream, ...rest } = await doStream();
         const parts = new Map<string, StreamedPart>();
+        const calls: StreamPart[] = [];
+        let responseId: string | undefined;
         const sealed = stream.pipeThrough(
           new TransformStream<StreamPart, StreamPart>({
-            transform: (part, controller) => controller.enqueue(this.sealStreamPart(part, parts, conversation)),
+            transform: (part, controller) => {
+              if (part.type === 'tool-call') calls.push(part);
+              else if (part.type === 'response-metadata') responseId = part.id ?? responseId;
+              controller.enqueue(this.sealStreamPart(part, parts, conversation));
+            },
+            flush: () => this.keep(continuedOf(params.providerOptions), conversation, responseId, calls),
           }),
         );
         return { ...rest, stream: sealed };
@@ -137,10 +158,57 @@ export class AiSdkModelInputGuard {
     };
   }
 
-  /** The prompt with every tool result released. @throws UnreleasedContextError for the first message that may not go. */
-  private async admit(prompt: AiSdkPrompt, conversation: string | null): Promise<AiSdkPrompt> {
-    /** Each sealed tool call of the prompt by id: its tool's name, and whether a result answered it. */
+  /**
+   * Keeps the tool calls the model proposed in a response (not those the provider ran itself) under its id and the
+   * stored conversations the call is part of, for the conversation the seals are bound to: the provider holds them,
+   * and a call that continues it sends only their results. The model proposed them — the response came through this
+   * guard — so their results may answer them there, once per call, under their tools' names.
+   */
+  private keep(
+    continued: ProviderConversation,
+    conversation: string | null,
+    responseId: string | undefined,
+    content: readonly { readonly type: string }[],
+  ): void {
+    const calls = new Map<string, string>();
+    for (const part of content) {
+      const call = part as { type: string; toolCallId?: unknown; toolName?: unknown; providerExecuted?: unknown };
+      if (call.type === 'tool-call' && call.providerExecuted !== true && typeof call.toolCallId === 'string')
+        calls.set(call.toolCallId, String(call.toolName));
+    }
+    if (calls.size === 0) return;
+    if (responseId !== undefined && responseId !== '')
+      rememberBounded(this.kept, keptKey(conversation, 'response', responseId), calls, REMEMBERED_RELEASES);
+    for (const id of continued.conversations) {
+      const key = keptKey(conversation, 'conversation', id);
+      rememberBounded(this.kept, key, new Map([...(this.kept.get(key) ?? []), ...calls]), REMEMBERED_RELEASES);
+    }
+  }
+
+  /** The tool calls the continued responses and stored conversations hold, as this guard saw them proposed: none answered. */
+  private keptCalls(
+    continued: ProviderConversation,
+    conversation: string | null,
+  ): Map<string, { readonly toolName: string; answered: boolean }> {
     const pending = new Map<string, { readonly toolName: string; answered: boolean }>();
+    const keys = [
+      ...continued.previousResponses.map((id) => keptKey(conversation, 'response', id)),
+      ...continued.conversations.map((id) => keptKey(conversation, 'conversation', id)),
+    ];
+    for (const key of keys)
+      for (const [toolCallId, toolName] of this.kept.get(key) ?? [])
+        pending.set(toolCallId, { toolName, answered: false });
+    return pending;
+  }
+
+  /** The prompt with every tool result released. @throws UnreleasedContextError for the first message that may not go. */
+  private async admit(
+    prompt: AiSdkPrompt,
+    conversation: string | null,
+    pending: Map<string, { readonly toolName: string; answered: boolean }>,
+  ): Promise<AiSdkPrompt> {
+    // Each sealed tool call of the prompt by id — and of the response or stored conversation the call continues, as this
+    // guard saw the model propose them (`pending`, on entry) — with its tool's name, and whether a result answered it.
     const admitted: AiSdkMessage[] = [];
     for (const [index, message] of prompt.entries()) {
       const what = `Message ${index} (${message.role})`;
@@ -429,4 +497,16 @@ function assertPlainPrompt(text: unknown): void {
     throw new VerdictConfigurationError(
       'AiSdkModelInputGuard: a system prompt must be plain text, without structured data or invisible characters; release data with contextMessage.',
     );
+}
+
+/** What a model call continues on the provider's side: any provider's options naming an earlier response or a stored conversation. */
+function continuedOf(providerOptions: unknown): ProviderConversation {
+  return providerConversationOf(
+    typeof providerOptions === 'object' && providerOptions !== null ? Object.values(providerOptions) : [],
+  );
+}
+
+/** Where the calls of a response or a stored conversation are kept: under the conversation the seals are bound to. */
+function keptKey(conversation: string | null, kind: 'response' | 'conversation', id: string): string {
+  return JSON.stringify([conversation, kind, id]);
 }

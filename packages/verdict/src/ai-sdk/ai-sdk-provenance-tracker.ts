@@ -1,7 +1,7 @@
 import type { LanguageModelMiddleware, ToolExecutionOptions, ToolSet } from 'ai';
-import type { Trust } from '../context-release/trust.js';
+import { Trust } from '../context-release/trust.js';
 import type { ActionContext } from '../context/action-context.js';
-import type { ContextLabeller } from '../provenance/context-labeller.js';
+import { APPLICATION_PROMPT, type ContextLabeller } from '../provenance/context-labeller.js';
 import type { LabelledContent } from '../provenance/labelled-content.js';
 import { enclosingToolCallWindow } from '../provenance/provenance-scope.js';
 import type { ProvenanceSource } from '../provenance/provenance-source.js';
@@ -33,9 +33,12 @@ type ShownPart =
  * `wrapLanguageModel({ model, middleware: [tracker.middleware(), guard.middleware()] })`, for `generateText` and
  * `streamText` alike. Labels are those of the LangChain tracker (docs/provenance.md §1), from the same shared
  * rules:
- * - the system prompt is the application's, trusted; the user messages at the end of the prompt (after the last
- *   assistant or tool message) are this turn's input, the principal's, trusted; any other user message the
- *   module never labelled (history from another process) is untrusted;
+ * - the system messages a new conversation begins with (the `instructions`, or `system`) are the application's,
+ *   trusted, and keep that label by their text in its later steps and turns in this process; any other system message
+ *   the module never labelled (one inside restored history, or beginning a conversation under way that this process
+ *   did not see begin) is `unobserved:history`, untrusted, as under LangChain; the user messages at the end of the
+ *   prompt (after the last assistant or tool message) are this turn's input, the principal's, trusted; any other user
+ *   message the module never labelled (history from another process) is untrusted;
  * - a bound tool's result carries its capability's declared `provenance.results` (the bound tool labels it as it
  *   answers a call this tracker saw, with this tracker's options: a tool named in `tools` is that source's, ADR 0083);
  *   any other tool's result is untrusted, `tool:<name>` or its source in `tools`;
@@ -168,6 +171,15 @@ export class AiSdkProvenanceTracker {
     const tools: readonly { readonly name: string }[] = params.tools ?? [];
     this.labeller.offer(tools.map(({ name }) => name));
     const lastAnswer = prompt.findLastIndex(({ role }) => role === 'assistant' || role === 'tool');
+    // A new conversation (no answer nor result in the prompt, nothing kept on the provider's side): the system
+    // messages it begins with are the application's — its `instructions`. Any other system message is history
+    // (`itemsOf`): the application's only when the module labelled its text (this conversation's beginning, a label
+    // given at boot).
+    if (lastAnswer === -1 && continuesNothing(conversation))
+      for (const message of prompt) {
+        if (message.role !== 'system') break;
+        if (message.content !== '') await this.labeller.label(message.content, APPLICATION_PROMPT, Trust.Trusted);
+      }
     const caller = enclosingToolCallWindow();
     for (const message of prompt.slice(lastAnswer + 1))
       if (message.role === 'user') await this.labeller.labelInput(partsText(message.content), caller);
@@ -177,7 +189,7 @@ export class AiSdkProvenanceTracker {
   }
 
   private async itemsOf(message: AiSdkMessage): Promise<readonly LabelledContent[]> {
-    if (message.role === 'system') return this.labeller.itemsOf('system', message.content);
+    if (message.role === 'system') return this.labeller.historyItems(message.content);
     if (message.role === 'user') return this.labeller.itemsOf('user', partsText(message.content));
     if (message.role === 'assistant') {
       const items = [...(await this.labeller.itemsOf('assistant', partsText(message.content)))];
@@ -272,6 +284,11 @@ export class AiSdkProvenanceTracker {
     leftBy(window, this.labeller);
     this.windows.remember({ id: call.toolCallId, input: toolCallInput(call.input) }, window, context);
   }
+}
+
+/** Whether a call continues nothing on the provider's side: its prompt is the whole conversation. */
+function continuesNothing({ previousResponses, conversations }: ProviderConversation): boolean {
+  return previousResponses.length === 0 && conversations.length === 0;
 }
 
 /** What a call continues on the provider's side: any provider's options naming an earlier response or a stored conversation. */

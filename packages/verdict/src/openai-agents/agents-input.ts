@@ -1,5 +1,6 @@
 import type { AgentInputItem, ModelRequest } from '@openai/agents';
 import type { WindowRole } from '../provenance/context-labeller.js';
+import { type ProviderConversation, providerConversationOf } from '../runtimes/provider-conversation.js';
 import { carriesNoData } from '../runtimes/unsealed-text.js';
 
 /** One text of an Agents model request, with the role it plays in the window. */
@@ -13,6 +14,17 @@ export interface AgentsWindowText {
 /** The request's input as items (a run's first input may be a plain string: the user's). */
 export function inputItems(request: ModelRequest): AgentInputItem[] {
   return typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input;
+}
+
+/** What a request continues on the provider's side: its own fields, and the provider data the model sends with it. */
+export function requestConversation(request: ModelRequest): ProviderConversation {
+  const data = request.modelSettings?.providerData as Record<string, unknown> | undefined;
+  return providerConversationOf([request, data, data?.['extra_body'], data?.['extraBody']]);
+}
+
+/** Whether a request continues nothing on the provider's side: its input is the whole conversation. */
+export function continuesNothing({ previousResponses, conversations }: ProviderConversation): boolean {
+  return previousResponses.length === 0 && conversations.length === 0;
 }
 
 /**

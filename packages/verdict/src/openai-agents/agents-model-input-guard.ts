@@ -1,4 +1,11 @@
-import type { AgentInputItem, Model, ModelRequest, UserMessageItem } from '@openai/agents';
+import type {
+  AgentInputItem,
+  AgentOutputItem,
+  Model,
+  ModelRequest,
+  StreamEvent,
+  UserMessageItem,
+} from '@openai/agents';
 import type { ReleaseRequest } from '../context-release/release-request.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
@@ -9,7 +16,14 @@ import { isPlainText } from '../runtimes/structured-text.js';
 import { ToolResultRelease, type ToolResultReleaseOptions } from '../runtimes/tool-result-release.js';
 import { admitsUserText, carriesNoData } from '../runtimes/unsealed-text.js';
 import { rememberBounded } from '../shared/remember-bounded.js';
-import { fieldsCarryNoData, inputItems, outputText, plainTexts, recordCarriesNoData } from './agents-input.js';
+import {
+  fieldsCarryNoData,
+  inputItems,
+  outputText,
+  plainTexts,
+  recordCarriesNoData,
+  requestConversation,
+} from './agents-input.js';
 import { wrappedModel } from './wrapped-model.js';
 
 /** How many released tool results and context messages a guard keeps. */
@@ -18,7 +32,9 @@ const REMEMBERED = 1_000;
 const SYSTEM_REMEDY =
   'Register the agent’s instructions (systemPrompts); release data with contextMessage, not in instructions.';
 const TOOL_REMEDY =
-  'A function result must answer, once, a function call of the model that precedes it in the input, under its name.';
+  'A function result must answer, once, a function call of the model that precedes it in the input, under its name, and carry no data beside its output.';
+const KEPT_TOOL_REMEDY =
+  'A function result must answer, once, under its name, a function call of the model that precedes it in the input or that this guard saw the model propose in the response or stored conversation the request continues (in this process).';
 const ITEM_REMEDY =
   'Only function results have release routes: run shell, apply-patch and computer tools as function tools, or outside a guarded model.';
 
@@ -50,6 +66,11 @@ function messageFieldsCarryNoData(item: AgentInputItem, bare = false): boolean {
   return (bare ? isEmptyRecord(providerData) : recordCarriesNoData(providerData)) && fieldsCarryNoData(fields);
 }
 
+/** Where the calls a response or a stored conversation holds are kept. */
+function keptKey(kind: 'response' | 'conversation', id: string): string {
+  return JSON.stringify([kind, id]);
+}
+
 /** Whether a record is absent or has no own field. */
 function isEmptyRecord(record: unknown): boolean {
   if (record === undefined || record === null) return true;
@@ -71,7 +92,10 @@ export interface AgentsModelInputGuardOptions extends ToolResultReleaseOptions {
  * - Every function result in the input is released through its function's route (`toolResults`), or passes as
  *   Verdict's own `not_executed` answer re-serialized; a function without a route, or a refused release, fails the
  *   run (`UnreleasedContextError`, `ContextReleaseRefusedError`). A result is released once per guard, not at
- *   every turn. A function result must answer, once, a function call that precedes it.
+ *   every turn. A function result must answer, once, a function call that precedes it — in the input, or in the
+ *   response or stored conversation the request continues on the provider's side (`previousResponseId`,
+ *   `conversationId`), as this guard saw the model propose it in this process — and its other fields (`id`, `status`,
+ *   `caller`, which the Responses converter sends) hold no data.
  * - The instructions must be a registered prompt (`systemPrompts`) or none; a user message must be text-only prose
  *   (no structured data, no hidden encodings) unless it is a `contextMessage` this guard released. A user or system
  *   message is a string or text parts, and what is sent beside its text (`providerData`, its `id` and other fields,
@@ -93,6 +117,12 @@ export class AgentsModelInputGuard {
   private readonly prompts: ReadonlySet<string>;
   private readonly released = new Map<string, string>();
   private readonly context = new Map<string, true>();
+  /**
+   * The function calls (id → function name) the model proposed in each response this guard passed, by response id,
+   * and in each stored conversation, by conversation id: what a request that continues one on the provider's side
+   * (`previousResponseId`, `conversationId`), whose input holds the results alone, answers.
+   */
+  private readonly kept = new Map<string, ReadonlyMap<string, string | undefined>>();
 
   constructor(private readonly options: AgentsModelInputGuardOptions) {
     this.destinationName = options.destination.toString();
@@ -119,13 +149,56 @@ export class AgentsModelInputGuard {
   /** `inner`, guarded: each call's input is admitted and its function results released before `inner` sees it. */
   model(inner: Model): Model {
     return wrappedModel(inner, {
-      getResponse: async (request) => inner.getResponse(await this.admit(request)),
+      getResponse: async (request) => {
+        const response = await inner.getResponse(await this.admit(request));
+        this.keep(request, response.responseId, response.output);
+        return response;
+      },
       getStreamedResponse: (request) => this.streamed(inner, request),
     });
   }
 
-  private async *streamed(inner: Model, request: ModelRequest) {
-    yield* inner.getStreamedResponse(await this.admit(request));
+  private async *streamed(inner: Model, request: ModelRequest): AsyncIterable<StreamEvent> {
+    for await (const event of inner.getStreamedResponse(await this.admit(request))) {
+      // The runner sends the results once the response is done: its calls are kept before the event goes on.
+      if (event.type === 'response_done')
+        this.keep(request, event.response.id, event.response.output as unknown as AgentOutputItem[]);
+      yield event;
+    }
+  }
+
+  /**
+   * Keeps the function calls a response proposed under its id and the stored conversations its request is part of: the
+   * provider holds them, and a request that continues it sends their results alone. The model proposed them — the
+   * response came through this guard — so their results may answer them there, once per request, under their names.
+   */
+  private keep(request: ModelRequest, responseId: string | undefined, output: readonly AgentOutputItem[]): void {
+    const calls = new Map<string, string | undefined>();
+    for (const item of output) {
+      const call = item as { type?: string; callId?: unknown; name?: unknown };
+      if (call.type === 'function_call' && typeof call.callId === 'string')
+        calls.set(call.callId, typeof call.name === 'string' ? call.name : undefined);
+    }
+    if (calls.size === 0) return;
+    if (responseId !== undefined && responseId !== '')
+      rememberBounded(this.kept, keptKey('response', responseId), calls, REMEMBERED);
+    for (const conversation of requestConversation(request).conversations) {
+      const key = keptKey('conversation', conversation);
+      rememberBounded(this.kept, key, new Map([...(this.kept.get(key) ?? []), ...calls]), REMEMBERED);
+    }
+  }
+
+  /** The calls the request's provider-side conversation holds, as far as this guard saw them proposed: none answered yet. */
+  private keptCalls(request: ModelRequest): Map<string, { readonly name: string | undefined; answered: boolean }> {
+    const pending = new Map<string, { readonly name: string | undefined; answered: boolean }>();
+    const { previousResponses, conversations } = requestConversation(request);
+    const keys = [
+      ...previousResponses.map((id) => keptKey('response', id)),
+      ...conversations.map((id) => keptKey('conversation', id)),
+    ];
+    for (const key of keys)
+      for (const [callId, name] of this.kept.get(key) ?? []) pending.set(callId, { name, answered: false });
+    return pending;
   }
 
   /** The request with every function result released. @throws UnreleasedContextError for the first item that may not go. */
@@ -137,8 +210,14 @@ export class AgentsModelInputGuard {
     const variables = Object.values(request.prompt?.variables ?? {});
     if (!variables.every((value) => typeof value === 'string' && carriesNoData([value])))
       throw new UnreleasedContextError('The prompt variables', this.destinationName, SYSTEM_REMEDY);
-    /** Each function call of the input by id: its function's name, and whether a result answered it. */
-    const pending = new Map<string, { readonly name: string | undefined; answered: boolean }>();
+    /**
+     * Each function call of the input by id — and of the response or stored conversation the request continues, as this
+     * guard saw the model propose them — with its function's name, and whether a result answered it.
+     */
+    const pending = this.keptCalls(request);
+    const continues = requestConversation(request);
+    const remedy =
+      continues.previousResponses.length > 0 || continues.conversations.length > 0 ? KEPT_TOOL_REMEDY : TOOL_REMEDY;
     const admitted: AgentInputItem[] = [];
     for (const [index, item] of inputItems(request).entries()) {
       const any = item as {
@@ -172,10 +251,21 @@ export class AgentsModelInputGuard {
         // A result renamed after another function would be released through that function's route.
         const call = any.callId === undefined ? undefined : pending.get(any.callId);
         if (call === undefined || call.answered || call.name !== any.name)
-          throw new UnreleasedContextError(what, this.destinationName, TOOL_REMEDY);
+          throw new UnreleasedContextError(what, this.destinationName, remedy);
+        // Its output is released, its providerData dropped; every other field goes with it (the Responses converter
+        // sends its `id`, `status` and `caller`): plain text or a scalar, or a record of those, as on a user message.
+        const {
+          providerData: _forwarded,
+          type: _type,
+          callId: _callId,
+          name: _name,
+          output: _output,
+          ...fields
+        } = item as Record<string, unknown>;
+        if (!fieldsCarryNoData(fields)) throw new UnreleasedContextError(what, this.destinationName, TOOL_REMEDY);
         call.answered = true;
         const value = await this.releasedOutput(any.name ?? '', any.callId!, outputText(any.output));
-        const { providerData: _forwarded, ...result } = item as typeof any;
+        const { providerData: _dropped, ...result } = item as typeof any;
         admitted.push({
           ...result,
           output: typeof any.output === 'string' ? value : { type: 'text', text: value },

@@ -1,18 +1,25 @@
 import type { AgentOutputItem, Model, ModelRequest, StreamEvent, Tool } from '@openai/agents';
 import { Trust } from '../context-release/trust.js';
 import type { ActionContext } from '../context/action-context.js';
-import type { ContextLabeller } from '../provenance/context-labeller.js';
+import { APPLICATION_PROMPT, type ContextLabeller } from '../provenance/context-labeller.js';
 import { labelContent, type LabelledContent } from '../provenance/labelled-content.js';
 import { enclosingToolCallWindow } from '../provenance/provenance-scope.js';
 import { ProvenanceSource } from '../provenance/provenance-source.js';
 import type { ProvenanceWindow } from '../provenance/provenance-window.js';
 import { extendedWindow } from '../runtimes/extended-window.js';
-import { type ProviderConversation, providerConversationOf } from '../runtimes/provider-conversation.js';
+import type { ProviderConversation } from '../runtimes/provider-conversation.js';
 import type { ProviderConversationWindows } from '../runtimes/provider-conversation-windows.js';
 import type { RuntimeCallWindows, RuntimeToolCall } from '../runtimes/runtime-call-windows.js';
 import { toolCallInput } from '../runtimes/tool-call-input.js';
 import { leftBy } from '../runtimes/window-labellers.js';
-import { type AgentsWindowText, contentText, inputItems, windowTextOf } from './agents-input.js';
+import {
+  type AgentsWindowText,
+  contentText,
+  continuesNothing,
+  inputItems,
+  requestConversation,
+  windowTextOf,
+} from './agents-input.js';
 import { isHandoffOutput } from './handoff-output.js';
 import { wrappedModel } from './wrapped-model.js';
 
@@ -27,11 +34,13 @@ const wrapped = new WeakSet<object>();
  * the window it was proposed in (docs/runtimes/openai-agents.md, ADR 0106): a wrapper around the agent's
  * `Model` (the SDK's one hook that sees both a call's input and its output; input guardrails and run hooks see
  * neither the window of each call nor its calls' ids). Labels are the LangChain tracker's (docs/provenance.md §1):
- * the agent's instructions are the application's; the user items at the end of the input (after the last model
- * output or tool result) are this turn's input, the principal's; a bound tool's result carries its capability's
- * declared labels (unless this tracker names the tool in `tools`: then it is that source's, ADR 0083); any other tool's
- * result, hosted tool item or history nobody labelled is untrusted — a hosted tool's item in the window of the
- * function calls of the response that ran it too; a model answer is derived from its whole window.
+ * the agent's instructions are the application's, and so are the system messages a new conversation's input begins
+ * with (any other system message of the input is history: untrusted unless the module labelled its text); the user
+ * items at the end of the input (after the last model output or tool result) are this turn's input, the principal's;
+ * a bound tool's result carries its capability's declared labels (unless this tracker names the tool in `tools`: then
+ * it is that source's, ADR 0083); any other tool's result, hosted tool item or history nobody labelled is untrusted —
+ * a hosted tool's item in the window of the function calls of the response that ran it too; a model answer is derived
+ * from its whole window.
  *
  * A handoff keeps both the actor (the run's action context) and the window: the next agent's model reads the
  * same history, whose labels the module remembers, so a value that came from an untrusted result is still
@@ -87,7 +96,7 @@ export class AgentsProvenanceTracker {
     return wrappedModel(inner, {
       getResponse: async (request) => {
         const context = this.windows.current();
-        const conversation = conversationOf(request);
+        const conversation = requestConversation(request);
         const window = await this.windowOf(request, conversation, context);
         const response = await inner.getResponse(request);
         await this.answered(response.output, window, context);
@@ -100,7 +109,7 @@ export class AgentsProvenanceTracker {
 
   private async *streamed(inner: Model, request: ModelRequest): AsyncIterable<StreamEvent> {
     const context = this.windows.current();
-    const conversation = conversationOf(request);
+    const conversation = requestConversation(request);
     const window = await this.windowOf(request, conversation, context);
     for await (const event of inner.getStreamedResponse(request)) {
       // The runner runs the calls once the response is done: the window is left before the event goes on.
@@ -130,6 +139,15 @@ export class AgentsProvenanceTracker {
     for (const { toolName } of request.handoffs) this.labeller.wiring.labels.offerHandoff(toolName);
     const items = inputItems(request);
     const lastAnswer = items.findLastIndex((item) => windowTextOf(item)?.role !== 'user');
+    // A new conversation (nothing but system and user messages, nothing kept on the provider's side): the system
+    // messages it begins with are the application's. Any other system message of the input is history (`itemsOf`).
+    const roles = items.map((item) => windowTextOf(item)?.role);
+    if (roles.every((role) => role === 'system' || role === 'user') && continuesNothing(conversation))
+      for (const item of items) {
+        const text = windowTextOf(item);
+        if (text?.role !== 'system') break;
+        if (text.text !== '') await this.labeller.label(text.text, APPLICATION_PROMPT, Trust.Trusted);
+      }
     const caller = enclosingToolCallWindow();
     for (const item of items.slice(lastAnswer + 1)) {
       const text = windowTextOf(item);
@@ -152,7 +170,10 @@ export class AgentsProvenanceTracker {
         labelled.push(...(await this.labeller.proposedCall(call.input, this.windows.windowOf(call))));
       const text = windowTextOf(item as Parameters<typeof windowTextOf>[0]);
       if (text === undefined) continue;
-      if (text.role !== 'tool') labelled.push(...(await this.labeller.itemsOf(text.role, text.text)));
+      // A system message of the input is the application's only when the module labelled its text (the beginning of
+      // a new conversation, a label given at boot): in history it may be anyone's (docs/provenance.md §1).
+      if (text.role === 'system') labelled.push(...this.labeller.historyItems(text.text));
+      else if (text.role !== 'tool') labelled.push(...(await this.labeller.itemsOf(text.role, text.text)));
       else labelled.push(...(await this.resultOf((item as { callId?: string }).callId ?? '', text)));
     }
     return labelled;
@@ -205,12 +226,6 @@ export class AgentsProvenanceTracker {
     if (responseId === undefined || responseId === '') return;
     this.conversations.keep(responseId, extendedWindow(window, await this.itemsOf(output)), context);
   }
-}
-
-/** What a request continues on the provider's side: its own fields, and the provider data the model sends with it. */
-function conversationOf(request: ModelRequest): ProviderConversation {
-  const data = request.modelSettings?.providerData as Record<string, unknown> | undefined;
-  return providerConversationOf([request, data, data?.['extra_body'], data?.['extraBody']]);
 }
 
 /**

@@ -15,7 +15,9 @@ export interface ContextReleaseWiring {
 /**
  * Releases structured context for the guard's destination (a model-input guard's `contextMessage`, every
  * runtime): the released JSON, whose label — the release request's source and trust — goes to the module's
- * provenance labels, so a tracker labels it as what it was released as, not as the user's message.
+ * provenance labels, so a tracker labels it as what it was released as, not as the user's message. The module's labels
+ * remember it for the principal of the current action context (their principal resolver): a trusted release vouches in
+ * that principal's windows only, one made outside any action context in every window (ADR 0041).
  */
 export async function releaseContext(
   wiring: ContextReleaseWiring,
