@@ -245,6 +245,33 @@ for (const engine of databaseEngines()) {
         });
       });
 
+      it('links nothing after a tail cut below its last checkpoint and signs nothing over it', async () => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          const { recorder, stream, sql, verdict, count } = await sealedStream(engine, dataSource);
+          // Links 9 and 10, which checkpoint 3 pins, are deleted with their records: the head is back at 8.
+          await sql(
+            `DELETE FROM ${TABLE} WHERE id IN (SELECT record_id FROM ${LINKS} WHERE stream = $1 AND sequence > 8)`,
+          );
+          await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence > 8`);
+          expect(await verdict()).toMatchObject({
+            intact: false,
+            problem: ChainProblem.Truncated,
+            firstBadSequence: 9,
+          });
+          const checkpoints = await count(CHECKPOINTS);
+          await recorder.recordDecision(streamDecision(stream, 'queued since', at(20)));
+
+          const refused = await recorder.seal().catch((error: unknown) => error);
+
+          expect(refused).toMatchObject({
+            refused: 'seal',
+            broken: [{ stream, problem: ChainProblem.Truncated, firstBadSequence: 9 }],
+          });
+          expect(await count(CHECKPOINTS)).toBe(checkpoints);
+          expect(await verdict()).toMatchObject({ problem: ChainProblem.Truncated, firstBadSequence: 9, unsealed: 1 });
+        });
+      });
+
       it('pins a head whose unpinned links verify (control)', async () => {
         await withDataSource(engine, SCHEMA, async (dataSource) => {
           const { recorder, stream, verdict } = await sealedStream(engine, dataSource);

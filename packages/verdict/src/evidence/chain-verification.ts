@@ -170,12 +170,20 @@ export class ChainVerifier {
    * for: the links must follow it without a gap and their records must hash to them (`modified`, `missing`,
    * `broken_link`); no checkpoint, signature or grace is checked. What a seal verifies of a stream's unpinned tail
    * before it signs a checkpoint over it (ADR 0048), reading only that tail. A `from` whose sequence cannot be read
-   * vouches for nothing: the verifier fails at the chain's first sequence with `checkpoint_broken_link`.
+   * vouches for nothing: the verifier fails at the chain's first sequence with `checkpoint_broken_link`. A stream
+   * whose last link (`head`) is before `from` lost links a checkpoint pins: it fails `truncated` after `head`.
    */
-  static after(kind: EvidenceKind, stream: string, from: Pick<ChainLink, 'sequence' | 'hash'>): ChainVerifier {
+  static after(
+    kind: EvidenceKind,
+    stream: string,
+    from: Pick<ChainLink, 'sequence' | 'hash'>,
+    head: Pick<ChainLink, 'sequence'>,
+  ): ChainVerifier {
     const verifier = new ChainVerifier(kind, stream, []);
     if (!Number.isSafeInteger(from.sequence))
       verifier.fail({ sequence: verifier.start, problem: ChainProblem.CheckpointBrokenLink });
+    else if (head.sequence < from.sequence)
+      verifier.fail({ sequence: head.sequence + 1, problem: ChainProblem.Truncated });
     else {
       verifier.start = verifier.expected = from.sequence + 1;
       verifier.previousHash = from.hash;

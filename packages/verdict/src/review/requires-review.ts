@@ -31,7 +31,7 @@ export interface ReviewPolicy<TArgs = any, TTarget = any, TActor = any, TContext
    * between parking and execution denies the deferred run at stage `review`.
    */
   readonly bind: (envelope: Envelope<TArgs, TContext>, target: TTarget) => JsonObject;
-  /** Why review is required, shown to the reviewer. */
+  /** Why review is required, shown to the reviewer (and, over MCP, in the pending result's `_meta["verdict/review"]`). */
   readonly reason: string;
   /** How long the item may wait for review and for its run. Default {@link DEFAULT_REVIEW_TTL_SECONDS}. */
   readonly ttlSeconds?: number;

@@ -322,10 +322,13 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     pinned: Head | null,
     query: Query,
   ): Sync<void> {
-    if (pinned === null || head.sequence <= pinned.sequence) return;
-    const verifier = ChainVerifier.after(kind, stream, pinned);
+    if (pinned === null || head.sequence === pinned.sequence) return;
+    // A head before the last checkpoint's sequence: links a checkpoint pins were deleted (`truncated`).
+    const verifier = ChainVerifier.after(kind, stream, pinned, head);
     return then(
-      Number.isSafeInteger(pinned.sequence) ? this.readLinks(kind, stream, verifier, pinned.sequence, query) : null,
+      Number.isSafeInteger(pinned.sequence) && head.sequence > pinned.sequence
+        ? this.readLinks(kind, stream, verifier, pinned.sequence, query)
+        : null,
       () => {
         const verdict = verifier.finish(0);
         if (!verdict.intact) throw new EvidenceChainBrokenError([verdict], 'seal');
@@ -396,7 +399,10 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     // it is the head just verified.
     const { sealed } = await this.sealAll(
       new Map(verified.map(({ verdict, head }) => [streamKey(verdict.kind, verdict.stream), head])),
-    );
+    ).catch((error: unknown) => {
+      // A stream its seal left (changed since the verification): the prune is what was refused.
+      throw error instanceof EvidenceChainBrokenError ? new EvidenceChainBrokenError(error.broken) : error;
+    });
     // What it linked is verified too before anything is deleted.
     if (sealed > 0) intactOrThrow(await this.verifyEach());
     let pruned = 0;
