@@ -7,8 +7,9 @@ import { PRODUCT, alice, paymentsFixture } from '../provenance/payments.fixture.
 import { TRUSTED_ONLY, VIEW, catalogPolicy, local, productRoute } from '../provenance/payments-script.fixture.js';
 
 // A tool the application runs outside the generation (no `execute`: a client-side tool) answered in the next
-// generation, which continues the response that proposed the call (`providerOptions.openai.previousResponseId`) and
-// sends only the new messages: the tool result alone (ADR 0151).
+// generation, which continues the response that proposed the call (`providerOptions.openai.previousResponseId`) or the
+// conversation the provider stores (`providerOptions.openai.conversation`) and sends only the new messages: the tool
+// result alone (ADR 0151).
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV4['doGenerate']>>;
 const usage = {
@@ -47,9 +48,9 @@ function streamedCall(id: string): MockLanguageModelV4 {
 /** Another actor of Alice's tenant, naming her conversation id. */
 const mallory: ActionContext = { actor: { id: 'mallory' }, tenant: 'acme', metadata: { conversationId: 'c-1' } };
 
-const viewCall = (name: string) => ({
+const viewCall = (name: string, toolCallId = VIEW.id) => ({
   type: 'tool-call' as const,
-  toolCallId: VIEW.id,
+  toolCallId,
   toolName: name,
   input: JSON.stringify(VIEW.input),
 });
@@ -84,6 +85,17 @@ async function setup() {
         ...(previousResponseId === undefined ? {} : { providerOptions: { openai: { previousResponseId } } }),
       }),
     );
+  /** Alice's generation in the conversation `conversation` the provider stores. */
+  const inConversation = (inner: MockLanguageModelV4, messages: ModelMessage[], conversation: string) =>
+    contexts.run(alice, () =>
+      generateText({
+        model: wrapLanguageModel({ model: inner, middleware: guard.middleware() }),
+        tools,
+        messages,
+        stopWhen: stepCountIs(3),
+        providerOptions: { openai: { conversation } },
+      }),
+    );
   const stream = (inner: MockLanguageModelV4, messages: ModelMessage[]) =>
     contexts.run(alice, async () => {
       const result = streamText({
@@ -94,14 +106,14 @@ async function setup() {
       });
       await result.consumeStream();
     });
-  return { ...fixture, generate, stream };
+  return { ...fixture, generate, inConversation, stream };
 }
 
-/** The application's answer to the model's call of view_product, sent under `toolName`. */
-const answer = (toolName: string): ModelMessage[] => [
+/** The application's answer to the model's call of view_product (`toolCallId`), sent under `toolName`. */
+const answer = (toolName: string, toolCallId = VIEW.id): ModelMessage[] => [
   {
     role: 'tool',
-    content: [{ type: 'tool-result', toolCallId: VIEW.id, toolName, output: { type: 'json', value: PRODUCT } }],
+    content: [{ type: 'tool-result', toolCallId, toolName, output: { type: 'json', value: PRODUCT } }],
   },
 ];
 
@@ -158,3 +170,51 @@ describe('a guarded generation that continues a response the provider keeps (AI 
     expect(second.doGenerateCalls).toHaveLength(0);
   });
 });
+
+describe('a guarded generation in a conversation the provider stores (AI SDK)', () => {
+  it('attack: a result for a call the model proposed responses ago, answered since, is refused before the provider is called', async () => {
+    const env = await setup();
+    await env.inConversation(respondingModel([[viewCall('view_product')]], 'resp_a'), ask('Show me p-1.'), 'conv_1');
+    const answered = respondingModel([[{ type: 'text', text: 'It costs 25.' }]], 'resp_b');
+    expect((await env.inConversation(answered, answer('view_product'), 'conv_1')).text).toBe('It costs 25.');
+    // The same result sent again, later in the conversation: the call it answers is not its latest response's.
+    const replayed = respondingModel([[{ type: 'text', text: 'ok' }]], 'resp_c');
+    await expect(env.inConversation(replayed, answer('view_product'), 'conv_1')).rejects.toBeInstanceOf(
+      UnreleasedContextError,
+    );
+    expect(replayed.doGenerateCalls).toHaveLength(0);
+  });
+
+  /** Alice's conversation conv_1: the model calls view_product, its result answers it, and the model calls it again. */
+  const twoCalls = async (env: Awaited<ReturnType<typeof setup>>) => {
+    await env.inConversation(respondingModel([[viewCall('view_product')]], 'resp_a'), ask('Show me p-1.'), 'conv_1');
+    const again = respondingModel([[viewCall('view_product', 'call_view_2')]], 'resp_b');
+    await env.inConversation(again, answer('view_product'), 'conv_1');
+  };
+
+  it('attack: a result for a call of a response before the latest one is refused before the provider is called', async () => {
+    const env = await setup();
+    await twoCalls(env);
+    const stale = respondingModel([[{ type: 'text', text: 'ok' }]], 'resp_c');
+    await expect(env.inConversation(stale, answer('view_product'), 'conv_1')).rejects.toBeInstanceOf(
+      UnreleasedContextError,
+    );
+    expect(stale.doGenerateCalls).toHaveLength(0);
+  });
+
+  it('control: the result of the call its latest response proposed, sent alone, is released and reaches the model', async () => {
+    const env = await setup();
+    await twoCalls(env);
+    const latest = respondingModel([[{ type: 'text', text: 'Still 25.' }]], 'resp_c');
+    const result = await env.inConversation(latest, answer('view_product', 'call_view_2'), 'conv_1');
+    expect(result.text).toBe('Still 25.');
+    const sent = JSON.stringify(latest.doGenerateCalls[0]!.prompt);
+    expect(sent).toContain('Kettle');
+    expect(sent).not.toContain('IMPORTANT');
+  });
+});
+
+/** A user message. */
+function ask(text: string): ModelMessage[] {
+  return [{ role: 'user', content: text }];
+}

@@ -242,3 +242,57 @@ describe('a guarded run that continues a response the provider keeps (OpenAI Age
     expect(JSON.stringify(bodies[0]!['input'])).not.toContain('IMPORTANT');
   });
 });
+
+describe('a guarded run in a conversation the provider stores (OpenAI Agents)', () => {
+  /** The result of the model's call of view_product `callId`, as a client sends it alone. */
+  const viewed = (callId: string) =>
+    ({
+      type: 'function_call_result',
+      callId,
+      name: 'view_product',
+      status: 'completed',
+      output: { type: 'text', text: JSON.stringify(PRODUCT) },
+    }) as AgentInputItem;
+
+  it('attack: a result for a call an earlier response of the conversation proposed, answered since, fails the run before the provider is called', async () => {
+    const env = await agentsSetup();
+    // The runner answered the call in the next request, and the model answered in the conversation's latest response.
+    const first = responsesClient([{ toolCalls: [VIEW] }, { text: 'Here is p-1.' }], 'resp_g');
+    expect((await env.run(first.model, 'Show me p-1.', { conversationId: 'conv_1' })).finalOutput).toBe('Here is p-1.');
+    const { model, bodies } = responsesClient([{ text: 'ok' }], 'resp_h');
+    await expect(env.run(model, [viewed(VIEW.id)], { conversationId: 'conv_1' })).rejects.toBeInstanceOf(
+      UnreleasedContextError,
+    );
+    expect(bodies).toHaveLength(0);
+  });
+
+  /** Alice's conversation conv_1: the runner answered the model's call, and the model called the tool once more. */
+  const twoCalls = async (env: Awaited<ReturnType<typeof agentsSetup>>) => {
+    const first = responsesClient([{ toolCalls: [VIEW] }, { text: 'Here is p-1.' }], 'resp_g');
+    await env.run(first.model, 'Show me p-1.', { conversationId: 'conv_1' });
+    // The provider has no answer to the second call's result: the run fails after the response that proposed it.
+    const again = responsesClient([{ toolCalls: [{ ...VIEW, id: 'call_view_2' }] }], 'resp_h');
+    await env.run(again.model, 'Show me p-1 again.', { conversationId: 'conv_1' }).catch(() => undefined);
+  };
+
+  it('attack: a result for a call of a response before the conversation’s latest one fails the run before the provider is called', async () => {
+    const env = await agentsSetup();
+    await twoCalls(env);
+    const { model, bodies } = responsesClient([{ text: 'ok' }], 'resp_i');
+    await expect(env.run(model, [viewed(VIEW.id)], { conversationId: 'conv_1' })).rejects.toBeInstanceOf(
+      UnreleasedContextError,
+    );
+    expect(bodies).toHaveLength(0);
+  });
+
+  it('control: a result for the call the conversation’s latest response proposed, sent alone, passes released', async () => {
+    const env = await agentsSetup();
+    await twoCalls(env);
+    const { model, bodies } = responsesClient([{ text: 'ok' }], 'resp_i');
+    const result = await env.run(model, [viewed('call_view_2')], { conversationId: 'conv_1' });
+    expect(result.finalOutput).toBe('ok');
+    expect(bodies[0]).toMatchObject({ conversation: 'conv_1' });
+    expect(JSON.stringify(bodies[0]!['input'])).toContain('Kettle');
+    expect(JSON.stringify(bodies[0]!['input'])).not.toContain('IMPORTANT');
+  });
+});

@@ -4,7 +4,12 @@ import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
-import { type ProviderConversation, providerConversationOf } from '../runtimes/provider-conversation.js';
+import {
+  KeptCalls,
+  type PendingCall,
+  type ProviderConversation,
+  providerOptionsConversation,
+} from '../runtimes/provider-conversation.js';
 import { releaseContext } from '../runtimes/released-context.js';
 import { ContentSeal } from '../runtimes/content-seal.js';
 import { isPlainText } from '../runtimes/structured-text.js';
@@ -29,7 +34,7 @@ const SYSTEM_REMEDY =
 const ANSWER_REMEDY =
   'The guard seals every answer the model gives; history from before the guard passes only with acceptUnsealedHistory: "prose", and only as plain prose without tool calls.';
 const TOOL_REMEDY =
-  'A tool result must answer, once, a tool call the model made through this guard (the latest model message that issued its id, or the response or stored conversation the call continues, in this process).';
+  'A tool result must answer, once, a tool call the model made through this guard (the latest model message that issued its id, or the response the call continues — in a stored conversation, its latest response — in this process).';
 
 const APPROVAL_REMEDY =
   'An approval response is an id, a yes or no, and an optional plain-text reason: release data with contextMessage.';
@@ -86,12 +91,11 @@ export class AiSdkModelInputGuard {
   private readonly prompts: ReadonlySet<string>;
   private readonly released = new Map<string, string>();
   /**
-   * The tool calls (id → tool name) the model proposed through this guard in each response, by the conversation the
-   * seals are bound to and the response's id, and in each stored conversation by its id: what a call that continues
-   * one on the provider's side (`previousResponseId`, `conversation`), whose prompt holds only the new messages,
-   * answers.
+   * The tool calls (id → tool name) the model proposed through this guard in each response, and the latest response's
+   * in each stored conversation, under the conversation the seals are bound to: what a call that continues one on the
+   * provider's side (`previousResponseId`, `conversation`), whose prompt holds only the new messages, answers.
    */
-  private readonly kept = new Map<string, ReadonlyMap<string, string>>();
+  private readonly kept = new KeptCalls<string>();
 
   constructor(private readonly options: AiSdkModelInputGuardOptions) {
     this.destinationName = options.destination.toString();
@@ -127,18 +131,20 @@ export class AiSdkModelInputGuard {
       specificationVersion: 'v4',
       transformParams: async ({ params }) => {
         const conversation = this.conversation();
-        const pending = this.keptCalls(continuedOf(params.providerOptions), conversation);
+        const pending = this.kept.pending(conversation, providerOptionsConversation(params.providerOptions));
         const prompt = await this.admit(params.prompt as AiSdkPrompt, conversation, pending);
         return { ...params, prompt: prompt as typeof params.prompt };
       },
       wrapGenerate: async ({ doGenerate, params }) => {
         const conversation = this.conversation();
+        const continued = providerOptionsConversation(params.providerOptions);
         const result = await doGenerate();
-        this.keep(continuedOf(params.providerOptions), conversation, result.response?.id, result.content);
+        this.keep(continued, conversation, result.response?.id, result.content);
         return { ...result, content: result.content.map((part) => this.sealAnswerPart(part, conversation)) };
       },
       wrapStream: async ({ doStream, params }) => {
         const conversation = this.conversation();
+        const continued = providerOptionsConversation(params.providerOptions);
         const { stream, ...rest } = await doStream();
         const parts = new Map<string, StreamedPart>();
         const calls: StreamPart[] = [];
@@ -150,7 +156,7 @@ export class AiSdkModelInputGuard {
               else if (part.type === 'response-metadata') responseId = part.id ?? responseId;
               controller.enqueue(this.sealStreamPart(part, parts, conversation));
             },
-            flush: () => this.keep(continuedOf(params.providerOptions), conversation, responseId, calls),
+            flush: () => this.keep(continued, conversation, responseId, calls),
           }),
         );
         return { ...rest, stream: sealed };
@@ -162,7 +168,8 @@ export class AiSdkModelInputGuard {
    * Keeps the tool calls the model proposed in a response (not those the provider ran itself) under its id and the
    * stored conversations the call is part of, for the conversation the seals are bound to: the provider holds them,
    * and a call that continues it sends only their results. The model proposed them — the response came through this
-   * guard — so their results may answer them there, once per call, under their tools' names.
+   * guard — so their results may answer them there, once per call, under their tools' names; in a stored
+   * conversation, only the calls of its latest response ({@link KeptCalls}).
    */
   private keep(
     continued: ProviderConversation,
@@ -176,36 +183,14 @@ export class AiSdkModelInputGuard {
       if (call.type === 'tool-call' && call.providerExecuted !== true && typeof call.toolCallId === 'string')
         calls.set(call.toolCallId, String(call.toolName));
     }
-    if (calls.size === 0) return;
-    if (responseId !== undefined && responseId !== '')
-      rememberBounded(this.kept, keptKey(conversation, 'response', responseId), calls, REMEMBERED_RELEASES);
-    for (const id of continued.conversations) {
-      const key = keptKey(conversation, 'conversation', id);
-      rememberBounded(this.kept, key, new Map([...(this.kept.get(key) ?? []), ...calls]), REMEMBERED_RELEASES);
-    }
-  }
-
-  /** The tool calls the continued responses and stored conversations hold, as this guard saw them proposed: none answered. */
-  private keptCalls(
-    continued: ProviderConversation,
-    conversation: string | null,
-  ): Map<string, { readonly toolName: string; answered: boolean }> {
-    const pending = new Map<string, { readonly toolName: string; answered: boolean }>();
-    const keys = [
-      ...continued.previousResponses.map((id) => keptKey(conversation, 'response', id)),
-      ...continued.conversations.map((id) => keptKey(conversation, 'conversation', id)),
-    ];
-    for (const key of keys)
-      for (const [toolCallId, toolName] of this.kept.get(key) ?? [])
-        pending.set(toolCallId, { toolName, answered: false });
-    return pending;
+    this.kept.keep(conversation, continued, responseId, calls);
   }
 
   /** The prompt with every tool result released. @throws UnreleasedContextError for the first message that may not go. */
   private async admit(
     prompt: AiSdkPrompt,
     conversation: string | null,
-    pending: Map<string, { readonly toolName: string; answered: boolean }>,
+    pending: Map<string, PendingCall<string>>,
   ): Promise<AiSdkPrompt> {
     // Each sealed tool call of the prompt by id — and of the response or stored conversation the call continues, as this
     // guard saw the model propose them (`pending`, on entry) — with its tool's name, and whether a result answered it.
@@ -224,7 +209,7 @@ export class AiSdkModelInputGuard {
           if (!this.admitsAnswer(message, conversation))
             throw new UnreleasedContextError(what, this.destinationName, ANSWER_REMEDY);
           for (const part of message.content)
-            if (part.type === 'tool-call') pending.set(part.toolCallId, { toolName: part.toolName, answered: false });
+            if (part.type === 'tool-call') pending.set(part.toolCallId, { name: part.toolName, answered: false });
           break;
         case 'tool': {
           const content = [];
@@ -240,7 +225,7 @@ export class AiSdkModelInputGuard {
             // The result of a sealed call not answered yet, under that call's name: a result renamed after another
             // tool would be released through that tool's route.
             const call = pending.get(part.toolCallId);
-            if (call === undefined || call.answered || call.toolName !== part.toolName)
+            if (call === undefined || call.answered || call.name !== part.toolName)
               throw new UnreleasedContextError(what, this.destinationName, TOOL_REMEDY);
             call.answered = true;
             // Only what the route released goes: provider options a provider would send beside it are dropped.
@@ -400,20 +385,32 @@ const RESULT_OUTPUTS: ReadonlySet<string> = new Set(['text', 'json', 'error-text
 
 /**
  * What the seal of a provider-run tool's result covers: its call's id, its tool and the canonical fingerprint of its
- * value — the response's `result`, or the value of the output the SDK made of it. `undefined` (never sealed) for an
- * output of another kind (a tool's own `toModelOutput`), or a value that is no JSON.
+ * value as JSON keeps it — the response's `result`, or the value of the output the SDK made of it. The SDK makes that
+ * output by a JSON round trip (`undefined` members dropped, a `Date` as its text: a provider's mapping, such as
+ * `@ai-sdk/openai`'s web search `query: action.query ?? undefined`, leaves such members), and a stored history is
+ * JSON: both sides are fingerprinted round-tripped, so the result is sealed as the next prompt carries it, and a value
+ * changed in between is not. `undefined` (never sealed) for an output of another kind (a tool's own `toModelOutput`),
+ * or a value JSON cannot keep (a cycle, a `bigint`).
  */
 function resultView(part: ProviderToolResult, conversation: string | null): unknown[] | undefined {
   const { output } = part;
   if (output !== undefined && !RESULT_OUTPUTS.has(output.type)) return undefined;
   let value: string;
   try {
-    // The SDK keeps a result that is not there as null.
-    value = fingerprint((output === undefined ? part.result : output.value) ?? null);
+    value = fingerprint(asJson(output === undefined ? part.result : output.value));
   } catch {
     return undefined;
   }
   return ['assistant', conversation, 'tool-result', part.toolCallId, part.toolName, value];
+}
+
+/**
+ * A value as the SDK carries a tool's output into the next prompt (its `toJSONValue`): through `JSON.stringify`, and
+ * `null` for what has no JSON (`undefined`, which the SDK keeps as null). @throws TypeError for a cycle or a `bigint`.
+ */
+function asJson(value: unknown): unknown {
+  const text = value === undefined ? undefined : JSON.stringify(value);
+  return text === undefined ? null : (JSON.parse(text) as unknown);
 }
 
 /**
@@ -497,16 +494,4 @@ function assertPlainPrompt(text: unknown): void {
     throw new VerdictConfigurationError(
       'AiSdkModelInputGuard: a system prompt must be plain text, without structured data or invisible characters; release data with contextMessage.',
     );
-}
-
-/** What a model call continues on the provider's side: any provider's options naming an earlier response or a stored conversation. */
-function continuedOf(providerOptions: unknown): ProviderConversation {
-  return providerConversationOf(
-    typeof providerOptions === 'object' && providerOptions !== null ? Object.values(providerOptions) : [],
-  );
-}
-
-/** Where the calls of a response or a stored conversation are kept: under the conversation the seals are bound to. */
-function keptKey(conversation: string | null, kind: 'response' | 'conversation', id: string): string {
-  return JSON.stringify([conversation, kind, id]);
 }

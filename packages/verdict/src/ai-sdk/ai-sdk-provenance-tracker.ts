@@ -7,7 +7,11 @@ import { enclosingToolCallWindow } from '../provenance/provenance-scope.js';
 import type { ProvenanceSource } from '../provenance/provenance-source.js';
 import type { ProvenanceWindow } from '../provenance/provenance-window.js';
 import { extendedWindow } from '../runtimes/extended-window.js';
-import { type ProviderConversation, providerConversationOf } from '../runtimes/provider-conversation.js';
+import {
+  type ProviderConversation,
+  continuesNothing,
+  providerOptionsConversation,
+} from '../runtimes/provider-conversation.js';
 import type { ProviderConversationWindows } from '../runtimes/provider-conversation-windows.js';
 import type { RuntimeCallWindows } from '../runtimes/runtime-call-windows.js';
 import { toolCallInput } from '../runtimes/tool-call-input.js';
@@ -111,7 +115,7 @@ export class AiSdkProvenanceTracker {
       specificationVersion: 'v4',
       wrapGenerate: async ({ doGenerate, params }) => {
         const context = this.windows.current();
-        const conversation = conversationOf(params);
+        const conversation = providerOptionsConversation(params.providerOptions);
         const window = await this.windowOf(params, conversation, context);
         const result = await doGenerate();
         const held = await this.answered(result.content, window, context);
@@ -120,7 +124,7 @@ export class AiSdkProvenanceTracker {
       },
       wrapStream: async ({ doStream, params }) => {
         const context = this.windows.current();
-        const conversation = conversationOf(params);
+        const conversation = providerOptionsConversation(params.providerOptions);
         let seen = await this.windowOf(params, conversation, context);
         const { stream, ...rest } = await doStream();
         // Each text of the answer by its id, in order: the prompt holds each as a part of its own (`partsText`).
@@ -284,16 +288,6 @@ export class AiSdkProvenanceTracker {
     leftBy(window, this.labeller);
     this.windows.remember({ id: call.toolCallId, input: toolCallInput(call.input) }, window, context);
   }
-}
-
-/** Whether a call continues nothing on the provider's side: its prompt is the whole conversation. */
-function continuesNothing({ previousResponses, conversations }: ProviderConversation): boolean {
-  return previousResponses.length === 0 && conversations.length === 0;
-}
-
-/** What a call continues on the provider's side: any provider's options naming an earlier response or a stored conversation. */
-function conversationOf(params: CallParams): ProviderConversation {
-  return providerConversationOf(Object.values(params.providerOptions ?? {}));
 }
 
 /** Whether `fn` is an `async function*`, whose calls return a stream rather than a promise. */

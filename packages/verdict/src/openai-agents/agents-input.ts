@@ -22,11 +22,6 @@ export function requestConversation(request: ModelRequest): ProviderConversation
   return providerConversationOf([request, data, data?.['extra_body'], data?.['extraBody']]);
 }
 
-/** Whether a request continues nothing on the provider's side: its input is the whole conversation. */
-export function continuesNothing({ previousResponses, conversations }: ProviderConversation): boolean {
-  return previousResponses.length === 0 && conversations.length === 0;
-}
-
 /**
  * The text an input item puts into the model's window, by role. A function call's arguments are the model's own
  * words, not a text of the window; any item this version does not know (hosted tool calls and their results,

@@ -11,6 +11,7 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
 import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
+import { KeptCalls, continuesNothing } from '../runtimes/provider-conversation.js';
 import { releaseContext } from '../runtimes/released-context.js';
 import { isPlainText } from '../runtimes/structured-text.js';
 import { ToolResultRelease, type ToolResultReleaseOptions } from '../runtimes/tool-result-release.js';
@@ -34,7 +35,7 @@ const SYSTEM_REMEDY =
 const TOOL_REMEDY =
   'A function result must answer, once, a function call of the model that precedes it in the input, under its name, and carry no data beside its output.';
 const KEPT_TOOL_REMEDY =
-  'A function result must answer, once, under its name, a function call of the model that precedes it in the input or that this guard saw the model propose in the response or stored conversation the request continues (in this process).';
+  'A function result must answer, once, under its name, a function call of the model that precedes it in the input or that this guard saw the model propose in the response the request continues (in a stored conversation: its latest response), in this process.';
 const ITEM_REMEDY =
   'Only function results have release routes: run shell, apply-patch and computer tools as function tools, or outside a guarded model.';
 
@@ -64,11 +65,6 @@ const MODEL_ITEMS: ReadonlySet<string> = new Set([
 function messageFieldsCarryNoData(item: AgentInputItem, bare = false): boolean {
   const { role: _role, content: _content, type: _type, providerData, ...fields } = item as Record<string, unknown>;
   return (bare ? isEmptyRecord(providerData) : recordCarriesNoData(providerData)) && fieldsCarryNoData(fields);
-}
-
-/** Where the calls a response or a stored conversation holds are kept. */
-function keptKey(kind: 'response' | 'conversation', id: string): string {
-  return JSON.stringify([kind, id]);
 }
 
 /** Whether a record is absent or has no own field. */
@@ -119,10 +115,10 @@ export class AgentsModelInputGuard {
   private readonly context = new Map<string, true>();
   /**
    * The function calls (id → function name) the model proposed in each response this guard passed, by response id,
-   * and in each stored conversation, by conversation id: what a request that continues one on the provider's side
-   * (`previousResponseId`, `conversationId`), whose input holds the results alone, answers.
+   * and the latest response's in each stored conversation, by conversation id: what a request that continues one on
+   * the provider's side (`previousResponseId`, `conversationId`), whose input holds the results alone, answers.
    */
-  private readonly kept = new Map<string, ReadonlyMap<string, string | undefined>>();
+  private readonly kept = new KeptCalls<string | undefined>();
 
   constructor(private readonly options: AgentsModelInputGuardOptions) {
     this.destinationName = options.destination.toString();
@@ -170,7 +166,9 @@ export class AgentsModelInputGuard {
   /**
    * Keeps the function calls a response proposed under its id and the stored conversations its request is part of: the
    * provider holds them, and a request that continues it sends their results alone. The model proposed them — the
-   * response came through this guard — so their results may answer them there, once per request, under their names.
+   * response came through this guard — so their results may answer them there, once per request, under their names;
+   * in a stored conversation, only the calls of its latest response (the runner sends each response's results in the
+   * request that follows it: {@link KeptCalls}).
    */
   private keep(request: ModelRequest, responseId: string | undefined, output: readonly AgentOutputItem[]): void {
     const calls = new Map<string, string | undefined>();
@@ -179,26 +177,8 @@ export class AgentsModelInputGuard {
       if (call.type === 'function_call' && typeof call.callId === 'string')
         calls.set(call.callId, typeof call.name === 'string' ? call.name : undefined);
     }
-    if (calls.size === 0) return;
-    if (responseId !== undefined && responseId !== '')
-      rememberBounded(this.kept, keptKey('response', responseId), calls, REMEMBERED);
-    for (const conversation of requestConversation(request).conversations) {
-      const key = keptKey('conversation', conversation);
-      rememberBounded(this.kept, key, new Map([...(this.kept.get(key) ?? []), ...calls]), REMEMBERED);
-    }
-  }
-
-  /** The calls the request's provider-side conversation holds, as far as this guard saw them proposed: none answered yet. */
-  private keptCalls(request: ModelRequest): Map<string, { readonly name: string | undefined; answered: boolean }> {
-    const pending = new Map<string, { readonly name: string | undefined; answered: boolean }>();
-    const { previousResponses, conversations } = requestConversation(request);
-    const keys = [
-      ...previousResponses.map((id) => keptKey('response', id)),
-      ...conversations.map((id) => keptKey('conversation', id)),
-    ];
-    for (const key of keys)
-      for (const [callId, name] of this.kept.get(key) ?? []) pending.set(callId, { name, answered: false });
-    return pending;
+    // The guard is not bound to a principal: its calls are kept under the provider's ids alone.
+    this.kept.keep(null, requestConversation(request), responseId, calls);
   }
 
   /** The request with every function result released. @throws UnreleasedContextError for the first item that may not go. */
@@ -214,10 +194,9 @@ export class AgentsModelInputGuard {
      * Each function call of the input by id — and of the response or stored conversation the request continues, as this
      * guard saw the model propose them — with its function's name, and whether a result answered it.
      */
-    const pending = this.keptCalls(request);
     const continues = requestConversation(request);
-    const remedy =
-      continues.previousResponses.length > 0 || continues.conversations.length > 0 ? KEPT_TOOL_REMEDY : TOOL_REMEDY;
+    const pending = this.kept.pending(null, continues);
+    const remedy = continuesNothing(continues) ? TOOL_REMEDY : KEPT_TOOL_REMEDY;
     const admitted: AgentInputItem[] = [];
     for (const [index, item] of inputItems(request).entries()) {
       const any = item as {

@@ -7,19 +7,12 @@ import { enclosingToolCallWindow } from '../provenance/provenance-scope.js';
 import { ProvenanceSource } from '../provenance/provenance-source.js';
 import type { ProvenanceWindow } from '../provenance/provenance-window.js';
 import { extendedWindow } from '../runtimes/extended-window.js';
-import type { ProviderConversation } from '../runtimes/provider-conversation.js';
+import { type ProviderConversation, continuesNothing } from '../runtimes/provider-conversation.js';
 import type { ProviderConversationWindows } from '../runtimes/provider-conversation-windows.js';
 import type { RuntimeCallWindows, RuntimeToolCall } from '../runtimes/runtime-call-windows.js';
 import { toolCallInput } from '../runtimes/tool-call-input.js';
 import { leftBy } from '../runtimes/window-labellers.js';
-import {
-  type AgentsWindowText,
-  contentText,
-  continuesNothing,
-  inputItems,
-  requestConversation,
-  windowTextOf,
-} from './agents-input.js';
+import { type AgentsWindowText, contentText, inputItems, requestConversation, windowTextOf } from './agents-input.js';
 import { isHandoffOutput } from './handoff-output.js';
 import { wrappedModel } from './wrapped-model.js';
 
@@ -229,13 +222,30 @@ export class AgentsProvenanceTracker {
 }
 
 /**
- * Whether the model read an output item rather than wrote it: anything but its function calls, its message and its
- * reasoning (the model's own words, as the AI SDK tracker reads reasoning) — a hosted tool's call and output, a tool
- * search's output, a compaction, an item this version does not know.
+ * The output items the model writes itself, whose words come from its window rather than into it: its reasoning and
+ * its calls — of functions, and of the tools the application runs (a computer, a shell, an apply-patch editor), a tool
+ * search's query, the program it writes for the provider to run. Their outputs (`computer_call_result`,
+ * `shell_call_output`, `apply_patch_call_output`, `tool_search_output`, `program_output`) are what the model reads.
+ * A hosted tool's call is not here: its item carries the tool's output.
+ */
+const WRITTEN_ITEMS: ReadonlySet<string> = new Set([
+  'function_call',
+  'reasoning',
+  'computer_call',
+  'shell_call',
+  'apply_patch_call',
+  'tool_search_call',
+  'program',
+]);
+
+/**
+ * Whether the model read an output item rather than wrote it: anything but its message and the items it writes
+ * ({@link WRITTEN_ITEMS}: the model's own words, as the AI SDK tracker reads reasoning) — a hosted tool's call and
+ * output, a tool's output, a compaction, an item this version does not know.
  */
 function isRead(item: AgentOutputItem): boolean {
   const { type, role } = item as { type?: string; role?: string };
-  return type !== 'function_call' && type !== 'reasoning' && role !== 'assistant';
+  return !WRITTEN_ITEMS.has(type ?? '') && role !== 'assistant';
 }
 
 /** A function call of the model's, as its tool gets it: its id and parsed arguments. */
