@@ -34,6 +34,12 @@ const WINDOW = ProvenanceWindow.of([
 
 async function batchApp(setup: { trusted?: readonly string[]; taint?: InMemoryTaintLedger } = {}) {
   const paid: unknown[] = [];
+  /** How many times the application's trusted set was resolved. */
+  let resolved = 0;
+  const trustedValues = () => {
+    resolved += 1;
+    return setup.trusted!;
+  };
   const payBatch = defineCapability(
     {
       name: 'payments.batch',
@@ -50,7 +56,7 @@ async function batchApp(setup: { trusted?: readonly string[]; taint?: InMemoryTa
       resolveTarget: fromContext(() => account),
       executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'account', identity: () => account.id }),
       mutates: true,
-      ...(setup.trusted === undefined ? {} : { provenance: { trustedValues: () => setup.trusted! } }),
+      ...(setup.trusted === undefined ? {} : { provenance: { trustedValues } }),
     },
     (action) => {
       paid.push(action.arguments);
@@ -72,7 +78,7 @@ async function batchApp(setup: { trusted?: readonly string[]; taint?: InMemoryTa
   const pay = (plan: Plan, args: Record<string, unknown>, window = WINDOW) =>
     call('payments.batch', plan, args, window);
   const reasons = () => app.evidence.decisions().map((decision) => decision.reason);
-  return { call, pay, paid, reasons };
+  return { call, pay, paid, reasons, resolved: () => resolved };
 }
 
 /** A plan naming no source: every value and key must be derived from trusted content. */
@@ -147,6 +153,30 @@ describe('plan mode: a record key is derived from trusted content as a value is 
 
     expect(outcome.executed).toBe(true);
     expect(app.paid).toEqual([{ amount: 120, payees: { [SAVED_IBAN]: true } }]);
+    // The plan check refuses the key without the trusted set: it is resolved, once, and decides.
+    expect(app.resolved()).toBe(1);
+  });
+
+  it('cost: the trusted set is not resolved for a call the plan permits without it', async () => {
+    const app = await batchApp({ trusted: [SAVED_IBAN] });
+    // No untrusted content: a value found nowhere (an amount the model computed, 12 × 120) has no source to name.
+    const typed = ProvenanceWindow.of([labelContent(REQUEST, ProvenanceSource.user('chat'), Trust.Trusted)]);
+    const args = { amount: 1440, payees: { [TYPED_IBAN]: true } };
+    const outcome = await app.pay(noSources, args, typed);
+
+    expect(outcome.executed).toBe(true);
+    expect(app.paid).toEqual([args]);
+    expect(app.resolved()).toBe(0);
+  });
+
+  it('cost: nor for a call the plan refuses whatever its values (its capability in no step)', async () => {
+    const app = await batchApp({ trusted: [SAVED_IBAN] });
+    const sendOnly: Plan = { steps: [{ capability: 'payments.send' }] };
+    const outcome = await app.pay(sendOnly, { amount: 120, payees: { [SAVED_IBAN]: true } });
+
+    expect(outcome.executed).toBe(false);
+    expect(app.reasons()).toContainEqual(expect.stringMatching(/capability payments\.batch is not in the plan$/));
+    expect(app.resolved()).toBe(0);
   });
 
   it('control: the same string as a value passes likewise', async () => {

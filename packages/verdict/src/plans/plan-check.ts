@@ -34,6 +34,16 @@ interface PlannedValue {
 }
 
 /**
+ * Why a proposal is outside the plan in force ({@link planRefusal}): the reason a refusal gives, and whether the call
+ * is refused for one of its values or record keys — the only refusal a trusted set (`trustedValues`) can lift, by
+ * deriving that value from trusted content; not when no plan was accepted or the capability is in no step.
+ */
+export interface PlanRefusal {
+  readonly reason: string;
+  readonly byValue: boolean;
+}
+
+/**
  * Why a proposal is outside the plan in force, or `undefined` when it is within it: its capability is in no step,
  * or no one step of its capability covers the whole call — in each, one of its values, or a record key of its
  * arguments (a key the argument schema does not name as a property: `payees: { [iban]: true }`), is not derived from
@@ -50,12 +60,12 @@ export function planRefusal(
   definition: CapabilityDefinition,
   report: InfluenceReport,
   keys: PlannedKeys,
-): string | undefined {
-  if (inForce === null) return 'plan mode: no plan was accepted for this run';
+): PlanRefusal | undefined {
+  if (inForce === null) return { reason: 'plan mode: no plan was accepted for this run', byValue: false };
   const name = `plan ${inForce.fingerprint.slice(0, 16)}`;
   const capability = definition.name;
   const steps = inForce.plan.steps.filter((step) => step.capability === capability);
-  if (steps.length === 0) return `${name}: capability ${capability} is not in the plan`;
+  if (steps.length === 0) return { reason: `${name}: capability ${capability} is not in the plan`, byValue: false };
   const values: PlannedValue[] = [
     ...report.derivation.map((leaf) => ({
       ...leaf,
@@ -70,7 +80,7 @@ export function planRefusal(
   ];
   const outside = steps.map((step) => values.find((value) => !value.derived && !within(step, value, report)));
   if (outside.some((value) => value === undefined)) return undefined;
-  return `${name}: argument ${outside[0]!.path} comes from a source the plan did not name`;
+  return { reason: `${name}: argument ${outside[0]!.path} comes from a source the plan did not name`, byValue: true };
 }
 
 /**
@@ -96,9 +106,8 @@ function within(step: PlanStep, value: PlannedValue, report: InfluenceReport): b
  * 0136); a plan fixes where each argument comes from, and a key is as much an argument as its value.
  */
 export function recordKeys(definition: CapabilityDefinition, args: unknown): readonly RecordKey[] {
-  const schema = argumentJsonSchema(definition);
-  if (schema === null) return [];
-  const properties = propertyNames(schema);
+  const properties = schemaNamesOf(definition);
+  if (properties === null) return [];
   const keys: RecordKey[] = [];
   const walk = (value: unknown, segments: readonly string[]): void => {
     if (Array.isArray(value)) value.forEach((item, i) => walk(item, [...segments, String(i)]));
@@ -110,6 +119,22 @@ export function recordKeys(definition: CapabilityDefinition, args: unknown): rea
   };
   walk(args, []);
   return keys;
+}
+
+/**
+ * The names of `definition`'s argument schema ({@link propertyNames}), or `null` when Verdict cannot read the schema
+ * (a DTO class, a schema that does not convert). Converted and walked once per definition: the plan check reads them
+ * on every call made under a plan, and a definition (its argument schema with it) does not change once registered.
+ */
+const schemaNames = new WeakMap<CapabilityDefinition, ReadonlySet<string> | null>();
+
+function schemaNamesOf(definition: CapabilityDefinition): ReadonlySet<string> | null {
+  const cached = schemaNames.get(definition);
+  if (cached !== undefined) return cached;
+  const schema = argumentJsonSchema(definition);
+  const names = schema === null ? null : propertyNames(schema);
+  schemaNames.set(definition, names);
+  return names;
 }
 
 /** Every property name the JSON schema declares, at any depth (`$defs` included), and every string it fixes (`enum`, `const`). */

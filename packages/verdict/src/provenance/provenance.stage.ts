@@ -27,8 +27,8 @@ import { ProvenanceWindow } from './provenance-window.js';
 import type { ProvenanceLabel } from './provenance-label.js';
 import { analyzeInfluence } from './analyze-influence.js';
 import { analyzeWithTaint } from './taint/taint.gate.js';
-import { currentPlan } from '../plans/plan.js';
-import { planRefusal, recordKeys } from '../plans/plan-check.js';
+import { type PlanInForce, currentPlan } from '../plans/plan.js';
+import { type PlanRefusal, type RecordKey, planRefusal, recordKeys } from '../plans/plan-check.js';
 
 /** An array index in an argument path: no key the model wrote (when what it indexes is an array). */
 const ARRAY_INDEX = /^\d+$/;
@@ -93,15 +93,12 @@ async function assessApplicable(input: ProvenanceStageInput): Promise<Provenance
   const plan = currentPlan();
   // Plan mode reads record keys as values (docs/quarantine.md, "Plans"): analysed with the values, as they are.
   const keys = plan === undefined ? [] : recordKeys(definition, envelope.arguments);
-  const [keyValues, planned] = [keys.map(({ key }) => key), plan !== undefined];
   const analysis = (tainted: ReadonlySet<string>) =>
-    analyze(window, envelope, definition, declared, { ownRequest, tainted, keys: keyValues, planned });
-  const analysed = await analyzeWithTaint({ ...input, window, ownRequest, keys: keyValues }, analysis);
-  const report = withTrustedPaths(analysed.values, declared, envelope.arguments);
-  const outsidePlan =
-    plan === undefined ? undefined : planRefusal(plan, definition, report, { keys, report: analysed.keys });
+    analyze(window, envelope, definition, declared, { ownRequest, tainted, plan, keys });
+  const keyValues = keys.map(({ key }) => key);
+  const { report, outsidePlan } = await analyzeWithTaint({ ...input, window, ownRequest, keys: keyValues }, analysis);
   if (outsidePlan !== undefined) {
-    const refused = Decision.deny(Stage.Provenance, outsidePlan);
+    const refused = Decision.deny(Stage.Provenance, outsidePlan.reason);
     trail.record(refused);
     return refused;
   }
@@ -175,17 +172,23 @@ function windowOf(toolKind: ToolKind): { window: ProvenanceWindow; ownRequest: b
     : { window: ProvenanceWindow.unobserved(), ownRequest: false };
 }
 
-/** The influence analysis of a proposal: of its values, and of the record keys a plan check reads (none outside one). */
+/** The influence analysis of a proposal, and the plan check of it. */
 interface Analysis {
+  /** The analysis of the proposal's values, as `analyzeInfluence` answers it (the taint gate reads it). */
   readonly values: InfluenceReport;
-  /** The record keys as an array of values (paths `0`, `1`, …), analysed with the inputs the values have. */
-  readonly keys: InfluenceReport;
+  /** `values` with the paths the capability's policy does not name fingerprinted ({@link withTrustedPaths}). */
+  readonly report: InfluenceReport;
+  /** Why the proposal is outside the plan in force (`planRefusal`); `undefined` within it, or with no plan. */
+  readonly outsidePlan: PlanRefusal | undefined;
 }
 
 /**
- * Influence analysis of the proposal's values and record keys; when a value or key the decision reads is not found
- * in trusted content — a positive rule's value, or under a plan (`planned`) any value or record key — and the policy
- * declares `trustedValues`, the trusted set is resolved (only then) and both analyses repeated with it.
+ * Influence analysis of the proposal's values and, under a plan, of its record keys, then the plan check. The
+ * policy's trusted set (`trustedValues`) is resolved only where it can change the outcome, and then both analyses
+ * are repeated with it (and the plan check with them): when a positive rule's value is not found in trusted content,
+ * or when the plan check refuses a value or record key of the analysis without it (one the trusted set holds would
+ * be derived). A call the plan permits as it is — a computed amount in a window with no untrusted content — or
+ * refuses whatever its values (no plan accepted, a capability in no step) calls the resolver only for a positive rule.
  */
 async function analyze(
   window: ProvenanceWindow,
@@ -195,23 +198,28 @@ async function analyze(
   options: {
     readonly ownRequest: boolean;
     readonly tainted: ReadonlySet<string>;
-    readonly keys: readonly string[];
-    readonly planned: boolean;
+    /** The plan in force (`currentPlan`): `undefined` outside plan mode. */
+    readonly plan: PlanInForce | null | undefined;
+    /** The record keys the plan check reads (none outside plan mode). */
+    readonly keys: readonly RecordKey[];
   },
 ): Promise<Analysis> {
-  const { ownRequest, tainted, keys, planned } = options;
+  const { ownRequest, tainted, plan, keys } = options;
+  const keyValues = keys.map(({ key }) => key);
   const analysis = (trustedValues?: Iterable<string | number>): Analysis => {
     const values = analyzeInfluence(window, envelope.arguments, { ownRequest, trustedValues, tainted });
-    // No record keys (outside a plan, or none written): nothing more to read in the window.
-    if (keys.length === 0) return { values, keys: { ...values, arguments: [], derivation: [] } };
-    return { values, keys: analyzeInfluence(window, keys, { ownRequest, trustedValues, tainted }) };
+    const report = withTrustedPaths(values, declared, envelope.arguments);
+    if (plan === undefined) return { values, report, outsidePlan: undefined };
+    // No record keys written: nothing more to read in the window.
+    const keysReport =
+      keyValues.length === 0
+        ? { ...values, arguments: [], derivation: [] }
+        : analyzeInfluence(window, keyValues, { ownRequest, trustedValues, tainted });
+    return { values, report, outsidePlan: planRefusal(plan, definition, report, { keys, report: keysReport }) };
   };
   const first = analysis();
   const resolve = definition.provenance?.trustedValues;
-  const notDerived = (report: InfluenceReport) => report.derivation.some((leaf) => !leaf.derived);
-  const needed =
-    notDerivedPaths(first.values, declared).length > 0 ||
-    (planned && (notDerived(first.values) || notDerived(first.keys)));
+  const needed = notDerivedPaths(first.values, declared).length > 0 || first.outsidePlan?.byValue === true;
   if (resolve === undefined || !needed) return first;
   const trustedValues = await resolve({ arguments: envelope.arguments, context: envelope.context });
   if (trustedValues === null || typeof (trustedValues as Iterable<unknown>)[Symbol.iterator] !== 'function')
