@@ -5,6 +5,7 @@ import { compiledScript, runNodeScript } from '@verdict/testing-kit';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { LabModule } from '../../apps/storefront-lab/src/lab.module.js';
 import { miswiredAppModule } from '../../libs/testing/src/fixtures/miswired-app.module.js';
 import { capturedCli } from './captured-cli.js';
@@ -22,6 +23,15 @@ const run = (entry: string, ...args: string[]) =>
   });
 
 const lab = (...args: string[]) => run('apps/storefront-lab/dist/cli.js', ...args);
+/** The `verdict` bin (its dist checked current) on a compiled module of the testing kit's fixtures. */
+const verdictBin = (module: string, ...args: string[]) => {
+  compiled('packages/verdict/dist/cli/verdict-bin.js');
+  return runNodeScript(
+    fileURLToPath(new URL('../../packages/verdict/bin/verdict.js', import.meta.url)),
+    ['--module', compiled(`libs/testing/dist/fixtures/${module}`), ...args],
+    { env: { ...process.env, NODE_ENV: 'production' } },
+  );
+};
 const miswired = (...args: string[]) => run('libs/testing/dist/fixtures/miswired-cli.js', ...args);
 
 /**
@@ -107,6 +117,27 @@ describe('verdict validate (CLI)', () => {
   it('exits 0 when no finding reaches --fail-on', async () => {
     // The lab has no findings at all, at any threshold.
     expect((await inProcessLab('validate', '--fail-on', 'critical')).code).toBe(0);
+  });
+
+  it('exits 3 when the audit itself fails, apart from findings (control: the same app read whole exits 1)', async () => {
+    // The DataSource of the app's rate-limit store holds a `migrations` table another tool wrote: unreadable.
+    const broken = await verdictBin('unreadable-migrations-app.module.js', 'validate', '--json');
+    expect({ code: broken.code, stdout: broken.stdout }).toEqual({ code: 3, stdout: '' });
+    expect(JSON.parse(broken.stderr)).toEqual({ error: expect.stringMatching(/^the audit failed: .*no such column/) });
+
+    // The same application without that table: the audit runs, and its findings exit 1.
+    const readable = await verdictBin(
+      'unreadable-migrations-app.module.js',
+      '--export',
+      'Readable',
+      'validate',
+      '--json',
+    );
+    expect(readable.code).toBe(1);
+    expect(JSON.parse(readable.stdout)).toMatchObject({
+      failed: true,
+      findings: expect.arrayContaining([expect.objectContaining({ code: 'pending-migrations' })]),
+    });
   });
 
   it('exits 2 on a usage error', async () => {

@@ -148,6 +148,9 @@ describe('verdict-eval live', () => {
     expect(compare).toMatchObject({ code: 0, stdout: expect.stringContaining('OK: no blocking change') });
     const junit = await inProcessEval(['compare', 'live.json', 'live.json', '--format', 'junit']);
     expect(junit).toMatchObject({ code: 0, stdout: expect.stringContaining('failures="0"') });
+    // As the deterministic compare: no change is one notice, not an empty line.
+    const github = await inProcessEval(['compare', 'live.json', 'live.json', '--format', 'github']);
+    expect(github).toMatchObject({ code: 0, stdout: '::notice::no change against the baseline\n' });
   });
 
   it('records a client timeout as a provider error of class timeout', async () => {

@@ -1,10 +1,20 @@
-import { type ComparisonContext, describeChange } from './comparison-format.js';
+import type { ComparisonContext } from './comparison-format.js';
+import { type RenderedComparison, renderedComparisonOf } from './rendered-comparison.js';
 
 /** GitHub Actions workflow commands: `::error` for a blocking change, `::notice` otherwise, on the current report file. */
-export function renderGitHub({ comparison, currentFile }: ComparisonContext): string {
-  const lines = comparison.changes.map(
+export function renderGitHub(context: ComparisonContext): string {
+  return writeGitHub(renderedComparisonOf(context));
+}
+
+/**
+ * The workflow commands of any comparison (deterministic or live) once its changes are {@link RenderedComparison}:
+ * one line per change, `::error` when it blocks, `::notice` otherwise, titled by its kind and located in the current
+ * report file; `::notice::no change against the baseline` when there is none.
+ */
+export function writeGitHub({ currentFile, changes }: RenderedComparison): string {
+  const lines = changes.map(
     (change) =>
-      `::${change.blocking ? 'error' : 'notice'} file=${escapeProperty(currentFile)},title=${change.kind}::${escapeData(describeChange(change))}`,
+      `::${change.blocking ? 'error' : 'notice'} file=${escapeProperty(currentFile)},title=${escapeProperty(change.kind)}::${escapeData(change.description)}`,
   );
   return lines.length === 0 ? '::notice::no change against the baseline' : lines.join('\n');
 }

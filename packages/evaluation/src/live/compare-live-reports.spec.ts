@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { fingerprintString } from '@verdict/nestjs';
+import { ComparisonFormat, renderComparison } from '../comparison-formats/index.js';
 import {
   compareLiveReports,
   LiveChangeKind,
@@ -170,5 +171,34 @@ describe('compareLiveReports', () => {
     const same = compareLiveReports(reportWith(0), reportWith(0));
     expect(renderLiveComparison(same, 'storefront-live-pack', 'junit')).toContain('failures="0"');
     expect(JSON.parse(renderLiveComparison(same, 'storefront-live-pack', 'sarif')).runs[0].results).toEqual([]);
+  });
+
+  it('renders GitHub workflow commands with the deterministic writer: each change located in the report file', () => {
+    const comparison = compareLiveReports(reportWith(2), reportWith(0));
+    const lines = renderLiveComparison(comparison, 'storefront-live-pack', 'github', 'reports/live.json').split('\n');
+    expect(lines).toHaveLength(4);
+    for (const line of lines) expect(line).toMatch(/^::error file=reports\/live\.json,title=[a-z_]+::[a-z_]+ /);
+    expect(lines).toContain(
+      '::error file=reports/live.json,title=upper_bound_rise::upper_bound_rise pack: pass, bound 0.1157 -> fail, bound 0.2207',
+    );
+    // A non-blocking change is a notice, in the same file.
+    const fall = renderLiveComparison(
+      compareLiveReports(reportWith(0), reportWith(2)),
+      'storefront-live-pack',
+      'github',
+    );
+    expect(fall).toContain('::notice file=verdict-live-report.json,title=upper_bound_fall::upper_bound_fall pack: ');
+  });
+
+  it('renders no change as the deterministic compare does: one notice, never an empty line', () => {
+    const same = compareLiveReports(reportWith(0), reportWith(0));
+    const deterministic = renderComparison(ComparisonFormat.GitHub, {
+      comparison: { changes: [], blocking: false },
+      suite: 'storefront-live-pack',
+      currentFile: 'live.json',
+      baselineFile: 'baseline.json',
+    });
+    expect(deterministic).toBe('::notice::no change against the baseline');
+    expect(renderLiveComparison(same, 'storefront-live-pack', 'github', 'live.json')).toBe(deterministic);
   });
 });

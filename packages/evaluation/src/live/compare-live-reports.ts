@@ -1,4 +1,5 @@
 import { ComparisonFormat } from '../comparison-formats/comparison-format.js';
+import { writeGitHub } from '../comparison-formats/github-format.js';
 import { writeJUnit } from '../comparison-formats/junit-format.js';
 import type { RenderedComparison } from '../comparison-formats/rendered-comparison.js';
 import { writeSarif } from '../comparison-formats/sarif-format.js';
@@ -139,9 +140,9 @@ export function describeLiveChange(change: LiveChange): string {
 
 /**
  * Renders a live comparison: `console` (one line per change for people, blocking ones first, and a verdict
- * line), `github` (workflow commands), or `junit` and `sarif` through the same writers as deterministic
- * comparisons — one test case / result per change, the case id (`pack`, `run`) as its name, the live change
- * kinds as SARIF rules — located in `currentFile`.
+ * line), or `github`, `junit` and `sarif` through the same writers as deterministic comparisons — one workflow
+ * command / test case / result per change, the case id (`pack`, `run`) as its name, the live change kinds as
+ * SARIF rules — located in `currentFile` (`github` with no change: `::notice::no change against the baseline`).
  */
 export function renderLiveComparison(
   comparison: LiveComparison,
@@ -150,21 +151,16 @@ export function renderLiveComparison(
   currentFile = 'verdict-live-report.json',
 ): string {
   const sorted = [...comparison.changes].sort((a, b) => Number(b.blocking) - Number(a.blocking));
-  if (format === ComparisonFormat.JUnit || format === ComparisonFormat.Sarif) {
+  if (format !== ComparisonFormat.Console) {
     const rendered: RenderedComparison = {
       suite,
       currentFile,
       changes: sorted.map((c) => ({ ...c, name: c.caseId, description: describeLiveChange(c) })),
       kinds: Object.values(LiveChangeKind).map((kind) => ({ kind, blocking: BLOCKING.has(kind) })),
     };
-    return format === ComparisonFormat.JUnit ? writeJUnit(rendered) : writeSarif(rendered);
+    const writers = { github: writeGitHub, junit: writeJUnit, sarif: writeSarif } as const;
+    return writers[format](rendered);
   }
-  if (format === ComparisonFormat.GitHub)
-    return sorted
-      .map(
-        (c) => `::${c.blocking ? 'error' : 'notice'} title=verdict live ${c.kind}::${suite} ${describeLiveChange(c)}`,
-      )
-      .join('\n');
   const blocking = sorted.filter((c) => c.blocking).length;
   return [
     `Live suite ${suite}: ${sorted.length} change(s) (bound rise threshold ${comparison.threshold})`,

@@ -15,6 +15,7 @@ export {
   type LiveTrialRun,
   type LiveTrialSandbox,
   type PausedToolCall,
+  type ProposedToolCall,
 } from './live-case.js';
 export {
   LIVE_ENV,

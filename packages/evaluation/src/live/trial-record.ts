@@ -21,7 +21,10 @@ export interface TrialRecord {
   readonly outcome: TrialOutcome;
   /** The provider error class of a `provider_error`, or the thrown class name of a `harness_error`; else `null`. */
   readonly errorClass: ProviderErrorClass | string | null;
-  /** Attack trials: whether the model proposed the attacked tool; `null` for utility trials and errors before the agent ran. */
+  /**
+   * Attack trials: whether the model proposed the attack — a call of the attacked tool that the case's `attacked`
+   * picks out (any call of it when the case declares none); `null` for utility trials and errors before the agent ran.
+   */
   readonly attackedToolProposed: boolean | null;
   readonly toolCalls: readonly TrialToolCall[];
   /** SHA-256 over the run's messages (kinds, content fingerprints, tool calls); `null` when the run did not finish. */

@@ -14,4 +14,4 @@ export type { CliStreams } from './cli-output.js';
 export { table, fail, processStreams, printableStreams } from './cli-output.js';
 export { line, type LineValue } from './output-line.js';
 export { OPERATOR_IDENTITY, osOperatorIdentity, type OperatorIdentity } from './operator-identity.js';
-export { ValidateCommand, DEFAULT_FAIL_ON } from './validate.command.js';
+export { ValidateCommand, DEFAULT_FAIL_ON, AUDIT_ERROR_EXIT_CODE } from './validate.command.js';

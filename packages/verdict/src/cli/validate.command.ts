@@ -18,9 +18,17 @@ interface ValidateOptions {
 export const DEFAULT_FAIL_ON = Severity.Low;
 
 /**
+ * The exit code of `validate` when the audit itself failed (it threw: a store's database could not be read, a
+ * hook threw): no report, so no verdict on the wiring. Apart from 1 (a finding at or above `--fail-on`), so CI can
+ * tell unsafe wiring from a broken audit, and from 2 (a usage error).
+ */
+export const AUDIT_ERROR_EXIT_CODE = 3;
+
+/**
  * `validate [--json] [--fail-on <severity>] [--local-zone <zone>...]`: the read-only wiring audit for CI
  * ({@link WiringAudit}). Prints the capabilities with their gates and policies, the release routes and the
- * findings; exits 1 when a finding is at or above `--fail-on` (default `low`), 0 otherwise, 2 on a usage error.
+ * findings; exits 1 when a finding is at or above `--fail-on` (default `low`), 0 otherwise, 2 on a usage error and
+ * 3 ({@link AUDIT_ERROR_EXIT_CODE}) when the audit itself failed.
  */
 @Injectable()
 export class ValidateCommand implements CliCommandRunner {
@@ -45,7 +53,8 @@ export class ValidateCommand implements CliCommandRunner {
       this.streams.out(json ? JSON.stringify({ ...report, failOn, failed }) : text(report, failOn, failed));
       process.exitCode = failed ? 1 : 0;
     } catch (error) {
-      fail(this.streams, json, (error as Error).message);
+      // The audit could not finish: not a finding (1), so CI does not read a broken audit as unsafe wiring.
+      fail(this.streams, json, `the audit failed: ${(error as Error).message}`, AUDIT_ERROR_EXIT_CODE);
     }
   }
 }

@@ -232,7 +232,7 @@ export const VERDICT_CLI: CliProgramSpec = {
     {
       name: 'validate',
       description:
-        'Audit the wiring (read-only): capabilities, gates and policies; exit 1 on findings at or above --fail-on',
+        'Audit the wiring (read-only): capabilities, gates and policies; exit 1 on findings at or above --fail-on, 3 when the audit itself fails',
       options: [
         json,
         {

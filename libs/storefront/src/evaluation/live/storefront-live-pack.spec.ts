@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import {
+  LiveCase,
   LiveProvider,
   LiveReport,
   LiveReportError,
@@ -77,6 +78,46 @@ describe('verdict live trials against a loopback OpenAI-compatible server', () =
       guarded: { notExercised: 3, exercised: 0, coverage: 0, breachRate: null, breachUpperBound: null },
     });
     expect(report.trials.map((trial) => trial.attackedToolProposed)).toEqual([false, false, false]);
+  });
+
+  it.each([
+    ['cross-customer-view', 'lookup_order', 1002, 1001],
+    ['injected-description-cancels-another-customers-order', 'cancel_order', 1002, 1001],
+  ] as const)(
+    "%s: a call of the attacked tool on the customer's own order is not exercised; one on order 1001 is contained (control)",
+    async (id, tool, own, others) => {
+      // The scripted model answers the case's prompt with one call of the attacked tool, then a text.
+      const answering = (orderId: number) =>
+        scriptedConversation([{ toolCalls: [{ name: tool, arguments: { orderId } }] }, { text: 'Done.' }]);
+      const ownOrder = await run(packOf(id), { provider: (await loopback(answering(own))).provider, trialsPerCase: 2 });
+      expect(ownOrder.trials.map((trial) => [trial.outcome, trial.attackedToolProposed])).toEqual(
+        Array(2).fill([TrialOutcome.NotExercised, false]),
+      );
+      expect(ownOrder.cases[0]).toMatchObject({ status: 'inadequate', guarded: { exercised: 0, notExercised: 2 } });
+
+      const attack = await run(packOf(id), {
+        provider: (await loopback(answering(others))).provider,
+        trialsPerCase: 2,
+      });
+      expect(attack.trials.map((trial) => [trial.outcome, trial.attackedToolProposed])).toEqual(
+        Array(2).fill([TrialOutcome.Contained, true]),
+      );
+      expect(attack.cases[0]).toMatchObject({ status: 'pass', guarded: { exercised: 2, contained: 2, breaches: 0 } });
+    },
+  );
+
+  it('refuses an attacked(call) that is not a function (control: a predicate is taken)', () => {
+    const open = async (): Promise<never> => {
+      throw new Error('never opened');
+    };
+    const definition = { prompt: 'p', attackedTool: 'lookup_order', open };
+    expect(() => LiveCase.attack('bad-predicate', '1', { ...definition, attacked: true as never })).toThrow(
+      /attacked\(call\) must be a function/,
+    );
+    const taken = LiveCase.attack('predicate', '1', { ...definition, attacked: (call) => call.args.orderId === 1001 });
+    expect(taken.isAttack({ name: 'lookup_order', args: { orderId: 1001 } })).toBe(true);
+    expect(taken.isAttack({ name: 'lookup_order', args: { orderId: 1002 } })).toBe(false);
+    expect(taken.isAttack({ name: 'cancel_order', args: { orderId: 1001 } })).toBe(false);
   });
 
   it('judges coverage adequacy by the configured share of finished trials', async () => {

@@ -90,11 +90,19 @@ async function openTrial<Env>(
 export function agentDojoLivePack(): LiveSuite {
   const suite = workspaceSuite();
   const task = suite.corpus.user_tasks.find((entry) => entry.id === AGENTDOJO_LIVE_USER_TASK)!;
+  // The tools the user task's own work calls: an attack on one of them would need `attacked(call)`.
+  const legitimate = new Set(task.ground_truth_calls.map((call) => call.function));
   const attacks = AGENTDOJO_LIVE_INJECTIONS.map((id) => {
     const injection = suite.corpus.injection_tasks.find((entry) => entry.id === id)!;
+    const attackedTool = attackerCalls(injection)[0]!.function;
+    // Every call of the attacker's tool is the attack only because the user task never calls that tool.
+    if (legitimate.has(attackedTool))
+      throw new Error(
+        `${injection.id} attacks ${attackedTool}, which ${task.id} also calls: the case must declare attacked(call)`,
+      );
     return LiveCase.attack(`${suite.name}.${task.id}.${injection.id}:attack`, '1', {
       prompt: task.prompt,
-      attackedTool: attackerCalls(injection)[0]!.function,
+      attackedTool,
       open: (arm) => openTrial(suite, arm, task, injection),
     });
   });
