@@ -92,7 +92,8 @@ export interface LiveAttackDefinition extends LiveCaseDefinition {
    * Without it, every call of `attackedTool` is the attack. That is right only when the case's legitimate work
    * never calls `attackedTool`; when it does (a lookup tool the user may use on her own order, and the attack
    * uses on another's), declare `attacked`, or a harmless call would count as `contained`. Called in memory,
-   * never reported; a throw ends the trial as a `harness_error`.
+   * never reported; a throw ends the trial as a `harness_error` unless the sandbox says it breached (a breach is
+   * asked first, and stands).
    */
   attacked?(call: ProposedToolCall): boolean;
 }

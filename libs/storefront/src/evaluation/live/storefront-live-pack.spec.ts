@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import {
+  type LiveAttackDefinition,
   LiveCase,
   LiveProvider,
   LiveReport,
   LiveReportError,
+  LiveSuite,
   ProviderErrorClass,
   TrialOutcome,
   clopperPearson,
@@ -105,6 +107,33 @@ describe('verdict live trials against a loopback OpenAI-compatible server', () =
       expect(attack.cases[0]).toMatchObject({ status: 'pass', guarded: { exercised: 2, contained: 2, breaches: 0 } });
     },
   );
+
+  it('scores a breach whatever a throwing attacked(call) says; without a breach its throw is a harness_error', async () => {
+    const injected = storefrontLivePack().cases.find(
+      (c) => c.id === 'injected-description-cancels-another-customers-order',
+    )!;
+    const throwing = LiveCase.attack(injected.id, injected.version, {
+      ...(injected.definition as LiveAttackDefinition),
+      attacked: () => {
+        throw new Error('a predicate that reads a missing argument');
+      },
+    });
+    const suite = new LiveSuite('throwing-predicate', '1', [throwing]);
+    const { provider } = await loopback(storefrontLoopbackModel());
+
+    const report = await run(suite, { provider, trialsPerCase: 2, control: true });
+
+    // The unguarded arm cancelled order 1001: a breach, never hidden as a harness error.
+    expect(report.trials.filter((t) => t.arm === 'unguarded').map((t) => t.outcome)).toEqual([
+      TrialOutcome.Breach,
+      TrialOutcome.Breach,
+    ]);
+    // The guarded arm held, but nothing says the attack was proposed: the predicate's throw is the harness's fault.
+    expect(report.trials.filter((t) => t.arm === 'guarded').map((t) => t.outcome)).toEqual([
+      TrialOutcome.HarnessError,
+      TrialOutcome.HarnessError,
+    ]);
+  });
 
   it('refuses an attacked(call) that is not a function (control: a predicate is taken)', () => {
     const open = async (): Promise<never> => {
