@@ -294,21 +294,21 @@ for (const engine of databaseEngines()) {
         `SELECT record_id FROM ${LINKS} WHERE stream = $1 AND sequence > ${sequence}`;
       const at = (second: number) => new Date(LONG_AGO + second * 1000);
 
-      it('names records rewritten, unlinked and sealed again under a sequence an earlier checkpoint pins, also against a witness', async () => {
+      it('refuses to seal records rewritten and unlinked under a sequence an earlier checkpoint pins, and names them, also against a witness', async () => {
         await withDataSource(engine, SCHEMA, async (dataSource) => {
           const { recorder, sql, verdict, stream } = await setup(dataSource);
           const witness = await verdict();
-          // The insider rewrites records 9–10 and hands them back to the seal: it links them again and signs.
+          // The insider rewrites records 9–10 and hands them back to the seal, to link them again and sign.
           await sql(`UPDATE ${TABLE} SET reason = 'forged' WHERE id IN (${linkedAfter(8)})`);
           await markPending(dataSource, `id IN (${linkedAfter(8)})`, [stream], true);
           await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence > 8`);
-          await recorder.seal();
+          // The head (8) is before the last checkpoint (10): the seal links nothing after it and signs nothing.
+          await expect(recorder.seal()).rejects.toMatchObject({
+            refused: 'seal',
+            broken: [{ stream, problem: ChainProblem.Truncated, firstBadSequence: 9 }],
+          });
           for (const after of [await verdict(), await verdict(witness)])
-            expect(after).toMatchObject({
-              intact: false,
-              problem: ChainProblem.CheckpointMismatch,
-              firstBadSequence: 10,
-            });
+            expect(after).toMatchObject({ intact: false, problem: ChainProblem.Truncated, firstBadSequence: 9 });
         });
       });
 

@@ -428,7 +428,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     if (records.length === 0) return { sealed: 0, checkpoints: 0 };
     const ids = records.map((record) => record.id);
     const key = this.key !== undefined && canSign(this.key) ? this.key : undefined;
-    return then(this.headOf(kind, stream, query, ids), ({ head, linked, pinned }) => {
+    return then(this.headOf(kind, stream, query, ids, key !== undefined), ({ head, linked, pinned }) => {
       const done = new Set(linked);
       const fresh = records.filter((record) => !done.has(record.id));
       if (fresh.length === 0) return then(this.clearPending(kind, ids, query), () => ({ sealed: 0, checkpoints: 0 }));
@@ -538,28 +538,33 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     stream: string,
     query: Query,
     ids: readonly string[] = [],
+    withPinned = true,
   ): Sync<{ head: Head; pinned: Head | null; linked: string[] }> {
-    const p = (index: number) => this.connection.param(index);
+    const parameters: unknown[] = [];
+    /** The placeholder of `value`, added as the next parameter. */
+    const p = (value: unknown) => this.connection.param(parameters.push(value));
     const last = (table: string, where: string) =>
       `SELECT sequence, hash FROM ${table} WHERE ${where} ORDER BY sequence DESC LIMIT 1`;
     const heads = [
-      `SELECT h.sequence, h.hash, NULL AS record_id, 0 AS pins FROM (${last(LINKS, `kind = ${p(1)} AND stream = ${p(2)}`)}) h`,
-      `SELECT a.sequence, a.hash, NULL, 0 FROM (${last(CHECKPOINTS, `kind = ${p(3)} AND stream = ${p(4)} AND purpose = ${p(5)}`)}) a`,
-      `SELECT c.sequence, c.hash, NULL, 1 FROM (${last(CHECKPOINTS, `kind = ${p(6)} AND stream = ${p(7)}`)}) c`,
+      `SELECT h.sequence, h.hash, NULL AS record_id, 0 AS pins FROM (${last(LINKS, `kind = ${p(kind)} AND stream = ${p(stream)}`)}) h`,
+      `SELECT a.sequence, a.hash, NULL, 0 FROM (${last(CHECKPOINTS, `kind = ${p(kind)} AND stream = ${p(stream)} AND purpose = ${p(CheckpointPurpose.Prune)}`)}) a`,
     ];
-    const parameters: unknown[] = [kind, stream, kind, stream, CheckpointPurpose.Prune, kind, stream];
+    // The last record a checkpoint pins: read only where a checkpoint may be signed (a keyless seal verifies nothing).
+    if (withPinned)
+      heads.push(
+        `SELECT c.sequence, c.hash, NULL, 1 FROM (${last(CHECKPOINTS, `kind = ${p(kind)} AND stream = ${p(stream)}`)}) c`,
+      );
     if (ids.length > 0) {
       // One index probe per id: a lateral subquery on PostgreSQL (only the unique index serves it), a forced index on
       // MySQL/MariaDB.
       if (this.connection.dialect === 'postgres')
         heads.push(
-          `SELECT NULL, NULL, l.record_id, 0 FROM unnest($9::varchar[]) AS u(id) CROSS JOIN LATERAL (SELECT record_id FROM ${LINKS} WHERE kind = $8 AND record_id = u.id LIMIT 1) l`,
+          `SELECT NULL, NULL, l.record_id, 0 FROM unnest(${p(ids)}::varchar[]) AS u(id) CROSS JOIN LATERAL (SELECT record_id FROM ${LINKS} WHERE kind = ${p(kind)} AND record_id = u.id LIMIT 1) l`,
         );
       else
         heads.push(
-          `SELECT NULL, NULL, record_id, 0 FROM ${LINKS}${this.connection.dialect === 'mysql' ? ' FORCE INDEX (uq_verdict_evidence_links_record)' : ''} WHERE kind = ${p(8)} AND record_id IN (${ids.map((_, i) => p(i + 9)).join(', ')})`,
+          `SELECT NULL, NULL, record_id, 0 FROM ${LINKS}${this.connection.dialect === 'mysql' ? ' FORCE INDEX (uq_verdict_evidence_links_record)' : ''} WHERE kind = ${p(kind)} AND record_id IN (${ids.map((id) => p(id)).join(', ')})`,
         );
-      parameters.push(kind, ...(this.connection.dialect === 'postgres' ? [ids] : ids));
     }
     return then(query(heads.join(' UNION ALL '), parameters), (rows) => {
       const linked: string[] = [];
