@@ -70,6 +70,29 @@ describe('quarantined reading of a result that is not text', () => {
     expect(model.transcript).toHaveLength(1);
   });
 
+  it('attack: a text part whose text is an object is read, and reaches the deciding model as a handle', async () => {
+    const { run, model } = await readWith(() => [{ type: 'text', text: { value: INJECTION } }]);
+
+    await run;
+    expect(model.toolMessages()[0]?.content).toMatch(/^\{"quarantined":"q-[0-9a-f-]+"/);
+    expect(JSON.stringify(model.transcript.map((messages) => messages.map((m) => m.content)))).not.toContain(INJECTION);
+  });
+
+  it('attack: a result without text whose part holds a field beside it (an id) is refused, never handed on', async () => {
+    const { run, model } = await readWith(() => [{ type: 'text', text: '', id: INJECTION }]);
+
+    await expect(run).rejects.toThrow(UnreleasedContextError);
+    expect(model.transcript).toHaveLength(1);
+  });
+
+  it('control: an empty result (no text, no other field) still reaches the deciding model as it is', async () => {
+    const { run, model } = await readWith(() => [{ type: 'text', text: '' }]);
+
+    await run;
+    expect(model.transcript).toHaveLength(2);
+    expect(model.toolMessages()[0]?.content).toEqual([{ type: 'text', text: '' }]);
+  });
+
   it('control: a plain text result still reaches the deciding model as a handle', async () => {
     const { run, model } = await readWith(() => `Invoice. ${INJECTION}`);
 

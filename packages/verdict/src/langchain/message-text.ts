@@ -29,6 +29,8 @@ export function textOf(message: BaseMessage): string {
 function partText(part: object): string {
   const { text } = part as { text?: unknown };
   const strings: string[] = typeof text === 'string' ? [text] : [];
+  // A `text` that is not a string (`{ value: … }`, as some providers shape it) is read for the strings it holds.
+  if (typeof text !== 'string') collect(text, strings);
   collectFields(part, strings, 'text');
   return strings.join('\n');
 }

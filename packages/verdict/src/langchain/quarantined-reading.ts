@@ -10,6 +10,7 @@ import { labelContent } from '../provenance/labelled-content.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import { calledToolSource } from '../provenance/provenance-source.js';
 import { readOwnRefusal } from '../public-answer.js';
+import { isPlainObject } from '../shared/is-plain-object.js';
 import { assertJsonOutputSchema } from '../quarantine/json-output.js';
 import type { QuarantineService } from '../quarantine/quarantine.service.js';
 import { textOf } from './message-text.js';
@@ -23,6 +24,8 @@ const COMMAND_REMEDY =
   'Quarantined reading holds text: a tool whose results are quarantined answers a ToolMessage, never a Command.';
 const NON_TEXT_REMEDY =
   'Quarantined reading holds text: the quarantined model cannot read an image or a file. Answer text, or give this tool to an agent without quarantined reading.';
+const UNREAD_REMEDY =
+  "Quarantined reading holds a result's text: a result without text whose parts hold other fields (an id, a nested object) is neither quarantined nor shown. Answer its content as text.";
 const TOOL_ERROR_REMEDY =
   "Quarantined reading shows the deciding model no tool's error but its own arguments failing the tool's schema: the tool's error is this error's cause. Catch it in the tool and answer text, which is quarantined.";
 
@@ -96,7 +99,15 @@ export class QuarantinedReading {
         const nonText = hasNonTextPart(result);
         // Verdict's own fixed answer for a call it did not execute holds nothing to quarantine — only from a tool
         // Verdict made: any other tool's text shaped like one (a file, a web page) is quarantined like the rest.
-        if ((text === '' && !nonText) || this.isVerdictRefusal(request.tool, text)) return result;
+        if (isEmpty(result) || this.isVerdictRefusal(request.tool, text)) return result;
+        // No text, yet the content holds something (a part's id, a field beside an empty text): no handle could
+        // stand for what the quarantined model cannot read, and it may not reach the deciding model as it is.
+        if (text === '' && !nonText)
+          throw new UnreleasedContextError(
+            `A result without text from tool "${called}"`,
+            DECIDING_MODEL,
+            UNREAD_REMEDY,
+          );
         // The quarantined model reads text only: a part it cannot read (an image, a file) may not be swapped for a
         // handle that does not hold it, nor reach the deciding model as it is — whatever labels its text has.
         if (nonText)
@@ -151,6 +162,20 @@ function errorPassedOn(error: unknown, call: { readonly name: string; readonly a
   const refused = new UnreleasedContextError(`The error of tool "${call.name}"`, DECIDING_MODEL, TOOL_ERROR_REMEDY);
   // As `new Error(message, { cause })` sets it: the application logs the tool's error from there.
   return Object.defineProperty(refused, 'cause', { value: error, writable: true, configurable: true });
+}
+
+/** Whether a tool message's content is empty: `''`, no parts, or parts that are `''` or `{ type: 'text', text: '' }`. */
+function isEmpty(message: ToolMessage): boolean {
+  const { content } = message;
+  if (typeof content === 'string') return content === '';
+  return content.every(
+    (part: unknown) =>
+      part === '' ||
+      (isPlainObject(part) &&
+        part['type'] === 'text' &&
+        part['text'] === '' &&
+        Object.keys(part).every((key) => key === 'type' || key === 'text')),
+  );
 }
 
 /** Whether a tool message has a content part that is not text (an image, a file, a provider block). */
