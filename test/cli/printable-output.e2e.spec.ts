@@ -121,6 +121,30 @@ describe('operator CLI: what it prints is printable (ADR 0154)', () => {
     expect(JSON.parse(json.stdout).records[0].reason).toBe('no order o-404 — ünïcödé');
   });
 
+  it('attack: a reason hiding text behind default-ignorable characters prints each of them as its escape', async () => {
+    // Combining grapheme joiner, variation selectors, Hangul fillers, a Mongolian selector: each prints as nothing.
+    const hidden = ['\u034f', '\ufe0f', '\ufe00', '\u3164', '\uffa0', '\u115f', '\u1160', '\u180b', '\u{e0100}'];
+    const { result, cli } = await lookupEvidence(`o-1${hidden.join('')}7`);
+    expect(result.decision).toMatchObject({ disposition: 'deny' });
+
+    const shown = await cli('evidence', 'show', result.correlationId);
+    expect(shown.code).toBe(0);
+    expect([...shown.stdout].filter((character) => hidden.includes(character))).toEqual([]);
+    expect(shown.stdout).toContain(
+      'no order o-1\\u034f\\ufe0f\\ufe00\\u3164\\uffa0\\u115f\\u1160\\u180b\\udb40\\udd007',
+    );
+    // JSON output still reads back as exactly what was recorded.
+    const json = await cli('evidence', 'show', result.correlationId, '--json');
+    expect(JSON.parse(json.stdout).records[0].reason).toBe(`no order o-1${hidden.join('')}7`);
+  });
+
+  it('control: accented letters, CJK and emoji without a variation selector print as themselves', async () => {
+    const visible = 'o-2 — café 注文 😀👍🏽';
+    const { result, cli } = await lookupEvidence(visible);
+    const shown = await cli('evidence', 'show', result.correlationId);
+    expect(shown.stdout).toContain(`no order ${visible}`);
+  });
+
   it("attack: an operator's stored --by cannot forge a line of another operator's contain, and argv cannot reach commander's errors raw", async () => {
     const store = new InMemoryContainmentStore();
     const cli = (...argv: string[]) =>

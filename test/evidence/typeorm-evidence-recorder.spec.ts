@@ -89,8 +89,9 @@ for (const engine of databaseEngines()) {
     it('refuses a record it could not hash when it is written, as the in-memory recorder does; the next one is linked', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
         const recorder = new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' });
-        // Text an application supplied (a resolver's refusal, a CASL rule's reason) with a lone surrogate.
-        const unhashable = { ...sampleDecision(), reason: 'lone \uD800 surrogate' };
+        // Text an application supplied (its target policy's name) with a lone surrogate. (A reason is made storable
+        // instead: a lone surrogate there is written as U+FFFD, docs/evidence.md.)
+        const unhashable = { ...sampleDecision(), targetPolicy: 'lone \uD800 surrogate' };
         await expect(recorder.recordDecision(unhashable)).rejects.toThrow('lone surrogate');
         await expect(recorder.recordDecisions([sampleDecision(), unhashable])).rejects.toThrow('lone surrogate');
         expect(await readRecords(dataSource, unhashable.correlationId)).toEqual([]);

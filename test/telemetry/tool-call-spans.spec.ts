@@ -10,6 +10,8 @@ import { createAgent } from 'langchain';
 import { z } from 'zod';
 import {
   ActionContextStore,
+  type BudgetReservationRequest,
+  InMemoryBudgetStore,
   InMemoryEvidenceRecorder,
   VERDICT_TRACER_NAME,
   VerdictService,
@@ -173,6 +175,64 @@ describe('one OpenTelemetry span per mediated tool call', () => {
     } finally {
       trace.setGlobalTracerProvider(provider);
     }
+  });
+});
+
+/** A budget store that cannot count a refused proposal (a one-unit reservation): its database is unreachable. */
+class RefusalCountOutage extends InMemoryBudgetStore {
+  override reserve(request: BudgetReservationRequest) {
+    if (request.amount === 1) return Promise.reject(new RangeError('budget database unreachable'));
+    return super.reserve(request);
+  }
+}
+
+describe('spans of calls counted toward call ceilings (docs/budgets.md)', () => {
+  const inConversation: ActionContext = { ...alice, metadata: { conversationId: 'c-1' } };
+
+  async function withCeilings(budgets: InMemoryBudgetStore) {
+    const { moduleRef } = await documentsFixture().boot({ budgets, callCeilings: { deniedProposals: 2 } });
+    // alice may not read bob's document 2: a deny, which counts toward the conversation's refused proposals.
+    const readBobsDocument = () =>
+      moduleRef
+        .get(ActionContextStore)
+        .run(inConversation, () =>
+          moduleRef.get(VerdictService).execute({ capability: 'documents.read', arguments: { id: 2 } }),
+        );
+    return { moduleRef, readBobsDocument };
+  }
+
+  const outcome = (span: ReadableSpan) => ({
+    status: span.status.code,
+    errorType: span.attributes['error.type'],
+    disposition: span.attributes['verdict.disposition'],
+  });
+
+  it('attack: the budget store failing to count a refusal marks the span as the fault it is, not as a deny', async () => {
+    const { moduleRef, readBobsDocument } = await withCeilings(new RefusalCountOutage());
+    await expect(readBobsDocument()).rejects.toThrow(RangeError);
+
+    const spans = exporter.getFinishedSpans();
+    expect(spans).toHaveLength(1);
+    expect(outcome(spans[0]!)).toEqual({
+      status: SpanStatusCode.ERROR,
+      errorType: 'RangeError',
+      disposition: undefined,
+    });
+    await moduleRef.close();
+  });
+
+  it('control: a counted refusal is a deny with its status unset, and the count stops the conversation', async () => {
+    const { moduleRef, readBobsDocument } = await withCeilings(new InMemoryBudgetStore());
+    expect((await readBobsDocument()).decision.stage).toBe('proposal');
+    expect((await readBobsDocument()).decision.stage).toBe('proposal');
+    // Both refusals were counted: the conversation is stopped.
+    expect((await readBobsDocument()).decision.stage).toBe('call_ceiling');
+
+    const spans = exporter.getFinishedSpans();
+    expect(spans.map(outcome)).toEqual(
+      Array.from({ length: 3 }, () => ({ status: SpanStatusCode.UNSET, errorType: undefined, disposition: 'deny' })),
+    );
+    await moduleRef.close();
   });
 });
 

@@ -1,9 +1,11 @@
 /**
  * Characters that do not print as themselves on a terminal: controls (C0, DEL, C1 — escape sequences, carriage
  * returns), invisible format characters (bidirectional overrides, zero-width characters, tags), line and paragraph
- * separators, and lone surrogates.
+ * separators, lone surrogates, and every other default-ignorable character, which a terminal shows as nothing or
+ * folds into the character before it (the combining grapheme joiner U+034F, variation selectors U+FE00–FE0F and
+ * U+E0100–E01EF, the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0, the Mongolian selectors U+180B–180D).
  */
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/gu;
 
 /** MCP's tool-name characters (SEP-986): a name made only of them prints as it is. */
 const PLAIN_NAME = /^[A-Za-z0-9_.-]+$/;

@@ -2,6 +2,7 @@ import type { RecordedDisposition } from '../decisions/shadow-disposition.js';
 import type { Stage } from '../decisions/stage.js';
 import type { ToolKind } from './tool-kind.js';
 import { DEFAULT_EVIDENCE_STREAM } from './evidence-stream.js';
+import { storableReason } from './storable-reason.js';
 
 /**
  * One decision, as evidence (docs/architecture.md, "Evidence"). Only fingerprints and facts: never raw arguments,
@@ -24,6 +25,10 @@ export interface DecisionRecord {
   readonly stage: Stage;
   /** The decision's disposition; `would_deny` / `would_confirm` for a refusal shadow mode did not enforce (docs/shadow-mode.md). */
   readonly disposition: RecordedDisposition;
+  /**
+   * The decision's internal reason, storable on every engine (`storableReason`): U+0000 and lone surrogates as U+FFFD,
+   * cut to 4,096 characters (the last `…`) when longer.
+   */
   readonly reason: string;
   readonly argumentsFingerprint: string | null;
   readonly toolCallFingerprint: string | null;
@@ -70,8 +75,9 @@ export type DecisionFacts = Partial<
 >;
 
 /**
- * Completes a record: every fact a stage did not produce is `null`, and the stream is `default` unless
- * given. One literal shape keeps it cheap on the hot path.
+ * Completes a record: every fact a stage did not produce is `null`, the stream is `default` unless given, and the
+ * reason is made storable on every engine (`storableReason`): every recorder stores and hashes the same text. One
+ * literal shape keeps it cheap on the hot path.
  */
 export function decisionRecord(
   head: Pick<
@@ -89,7 +95,7 @@ export function decisionRecord(
     toolKind: head.toolKind,
     stage: head.stage,
     disposition: head.disposition,
-    reason: head.reason,
+    reason: storableReason(head.reason),
     argumentsFingerprint: facts.argumentsFingerprint ?? null,
     toolCallFingerprint: facts.toolCallFingerprint ?? null,
     actorFingerprint: facts.actorFingerprint ?? null,

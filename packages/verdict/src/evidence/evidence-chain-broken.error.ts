@@ -4,7 +4,8 @@ import { VerdictError } from '../errors/verdict.error.js';
 /**
  * Evidence was not pruned, or a stream was not sealed: a stream did not verify. A prune deletes records and signs an
  * anchor over what is left, so pruning a broken stream could delete the tampered records or re-sign a forged chain.
- * Nothing was deleted. A seal signs a checkpoint over the links no checkpoint pins, so it signs none over links that
+ * Nothing was deleted; of a stream that changed after the prune verified it, nothing was deleted or signed, and the
+ * other streams were pruned. A seal signs a checkpoint over the links no checkpoint pins, so it signs none over links that
  * do not verify (ADR 0048): those streams were left as they were, and the seal went on with the others. Run
  * `verdict evidence verify`, investigate, and prune (or seal) once every stream verifies.
  */

@@ -53,10 +53,12 @@ export interface EvidenceChain {
    * Verifies every stream as it stands and prunes nothing (signing nothing) while one does not verify; then seals
    * (a head no checkpoint pins is signed only if it is the head just verified), then deletes the chained records
    * recorded before `before`, stream by stream up to the last such sequence, and leaves a signed prune checkpoint
-   * there so what remains still verifies.
+   * there so what remains still verifies. Under each stream's lock, before anything of it is deleted or signed, its
+   * head must still be the head verified, or follow it by links that verify.
    * @throws VerdictConfigurationError without a key that can sign.
    * @throws EvidenceChainBrokenError when a stream does not verify: nothing was deleted; when the first verification
-   *   failed, nothing was signed either (the seal's batch checkpoints, written before the second, stand).
+   *   failed, nothing was signed either (the seal's batch checkpoints, written before the second, stand). When a
+   *   stream changed since its verification, nothing of it was deleted or signed, and the other streams were pruned.
    */
   prune(before: Date): Promise<PruneReport>;
 }

@@ -3,6 +3,7 @@ import type { SourceKind } from '../context-release/source.js';
 import type { Trust } from '../context-release/trust.js';
 import type { Disposition } from '../decisions/disposition.js';
 import { DEFAULT_EVIDENCE_STREAM } from './evidence-stream.js';
+import { storableReason } from './storable-reason.js';
 
 /** A release is either let through or not. */
 export type ReleaseDisposition = typeof Disposition.Permit | typeof Disposition.Deny;
@@ -27,7 +28,10 @@ export interface ReleaseRecord {
   readonly classification: DataClass;
   readonly trust: Trust;
   readonly disposition: ReleaseDisposition;
-  /** `released`, or the internal denial reason (`route_not_registered`, `detector_fired:EMAIL`, …). */
+  /**
+   * `released`, or the internal denial reason (`route_not_registered`, `detector_fired:EMAIL`, …); storable on every
+   * engine, as a decision's is (`storableReason`).
+   */
   readonly reason: string;
   /** Fingerprint of the sorted `only()` paths, as written. */
   readonly requestedPathsFingerprint: string;
@@ -47,7 +51,7 @@ export interface ReleaseRecord {
 
 /**
  * Copies the declared fields only: whatever else a caller attached (a payload) never lands in evidence.
- * The stream is `default` unless given.
+ * The stream is `default` unless given; the reason is made storable on every engine, as `decisionRecord` makes it.
  */
 export function releaseRecord(record: Omit<ReleaseRecord, 'stream'> & { readonly stream?: string }): ReleaseRecord {
   return {
@@ -61,7 +65,7 @@ export function releaseRecord(record: Omit<ReleaseRecord, 'stream'> & { readonly
     classification: record.classification,
     trust: record.trust,
     disposition: record.disposition,
-    reason: record.reason,
+    reason: storableReason(record.reason),
     requestedPathsFingerprint: record.requestedPathsFingerprint,
     releasedPathsFingerprint: record.releasedPathsFingerprint,
     transformedPathsFingerprint: record.transformedPathsFingerprint,

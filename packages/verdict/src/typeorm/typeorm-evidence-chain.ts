@@ -1,7 +1,12 @@
 import { setImmediate } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import { type ChainLink, EvidenceKind, GENESIS_HASH, GENESIS_HEAD, linkAfter } from '../evidence/chain-link.js';
-import { ChainVerifier, type ChainVerification, LAST_SEAL_GRACE } from '../evidence/chain-verification.js';
+import {
+  ChainProblem,
+  ChainVerifier,
+  type ChainVerification,
+  LAST_SEAL_GRACE,
+} from '../evidence/chain-verification.js';
 import {
   canSign,
   type CheckpointKey,
@@ -313,7 +318,8 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
    * seal's checkpoint there are none, after a sealer that died before its checkpoint one batch. A stream no checkpoint
    * pins at all (links written before the key was configured) has nothing signed to verify from and is not read: the
    * documented recovery pins it as it stands (docs/evidence.md, "Verify").
-   * @throws EvidenceChainBrokenError when the links do not verify (or the last checkpoint's sequence cannot be read).
+   * @throws EvidenceChainBrokenError (`refused`: a seal's unless said) when the links do not verify (or the last
+   *   checkpoint's sequence cannot be read).
    */
   private verifyUnpinned(
     kind: EvidenceKind,
@@ -321,6 +327,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     head: Head,
     pinned: Head | null,
     query: Query,
+    refused: EvidenceChainBrokenError['refused'] = 'seal',
   ): Sync<void> {
     if (pinned === null || head.sequence === pinned.sequence) return;
     // A head before the last checkpoint's sequence: links a checkpoint pins were deleted (`truncated`).
@@ -331,7 +338,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
         : null,
       () => {
         const verdict = verifier.finish(0);
-        if (!verdict.intact) throw new EvidenceChainBrokenError([verdict], 'seal');
+        if (!verdict.intact) throw new EvidenceChainBrokenError([verdict], refused);
       },
     );
   }
@@ -404,17 +411,48 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
       throw error instanceof EvidenceChainBrokenError ? new EvidenceChainBrokenError(error.broken) : error;
     });
     // What it linked is verified too before anything is deleted.
-    if (sealed > 0) intactOrThrow(await this.verifyEach());
+    const heads = verifiedHeads(sealed > 0 ? intactOrThrow(await this.verifyEach()) : verified);
     let pruned = 0;
     let anchored = 0;
+    const refused: ChainVerification[] = [];
     for (const kind of Object.values(EvidenceKind)) {
       for (const stream of await this.streams(kind)) {
-        const removed = await this.locked(kind, stream, (query) => this.pruneStream(kind, stream, before, key, query));
-        pruned += removed;
-        if (removed > 0) anchored++;
+        // A stream the verification did not see was written since: it is verified from its start.
+        const verifiedHead = heads.get(streamKey(kind, stream)) ?? GENESIS_HEAD;
+        try {
+          const removed = await this.locked(kind, stream, (query) =>
+            then(this.unchangedSince(kind, stream, verifiedHead, query), () =>
+              this.pruneStream(kind, stream, before, key, query),
+            ),
+          );
+          pruned += removed;
+          if (removed > 0) anchored++;
+        } catch (error) {
+          if (!(error instanceof EvidenceChainBrokenError)) throw error;
+          refused.push(...error.broken);
+        }
       }
     }
+    if (refused.length > 0) throw new EvidenceChainBrokenError(refused);
     return { pruned, anchored };
+  }
+
+  /**
+   * Inside the stream's lock, before a prune deletes or signs anything of it: the stream's head must still be the head
+   * its verification found intact (`verified`), or follow it by links that verify ({@link verifyUnpinned} from it:
+   * those a seal linked since). Only those links are read, so it costs the same however long the stream is. Without
+   * it, a chain rewritten between the verification and the prune (a record edited and the links after it recomputed,
+   * by whoever can write the tables) would be signed, the checkpoints that pin the kept records deleted with the
+   * pruned ones, and `verify` would report the forgery intact. The head's checkpoint vouches for the kept links before
+   * it, which every verification checks again from the prune anchor.
+   * @throws EvidenceChainBrokenError (a prune's) when it is not so: nothing of the stream is deleted or signed.
+   */
+  private unchangedSince(kind: EvidenceKind, stream: string, verified: Head, query: Query): Sync<void> {
+    return then(this.headOf(kind, stream, query, [], false), ({ head }) => {
+      if (head.sequence === verified.sequence && head.hash !== verified.hash)
+        throw new EvidenceChainBrokenError([relinkedSince(kind, stream, verified)]);
+      return this.verifyUnpinned(kind, stream, head, verified, query, 'prune');
+    });
   }
 
   /**
@@ -850,6 +888,34 @@ interface Verified {
 /** The key of a stream of a kind in a map of verified heads. */
 function streamKey(kind: EvidenceKind, stream: string): string {
   return `${kind}:${stream}`;
+}
+
+/** The heads of the streams `verified` found intact, by {@link streamKey}. */
+function verifiedHeads(verified: readonly Verified[]): Map<string, Head> {
+  const heads = new Map<string, Head>();
+  for (const { verdict, head } of verified) if (head !== null) heads.set(streamKey(verdict.kind, verdict.stream), head);
+  return heads;
+}
+
+/**
+ * The verdict on a stream whose last link holds another hash than when a prune verified it: relinked since, so the
+ * prune's verification vouches for none of it (`broken_link` at that sequence; `verify` names the first bad one).
+ */
+function relinkedSince(kind: EvidenceKind, stream: string, verified: Head): ChainVerification {
+  return {
+    kind,
+    stream,
+    intact: false,
+    firstBadSequence: verified.sequence,
+    problem: ChainProblem.BrokenLink,
+    firstBadCheckpoint: null,
+    records: 0,
+    verifiedThrough: verified.sequence - 1,
+    checkpoints: 0,
+    checkpointHead: null,
+    signaturesChecked: false,
+    unsealed: 0,
+  };
 }
 
 /** `verified`, when every stream is intact; otherwise throws: nothing may be pruned or signed. */

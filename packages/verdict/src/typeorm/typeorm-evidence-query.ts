@@ -22,7 +22,8 @@ import { checkUtcTimezone } from './store-connection.js';
 /**
  * {@link EvidenceQuery} over `verdict_decision_records`: one SELECT per call, each filter served by an index of
  * `verdictMigrations` (ADR 0023). Read only. On MySQL/MariaDB the DataSource must use `timezone: 'Z'`, as for
- * the recorder.
+ * the recorder. Every filter matches exactly, case and trailing spaces included: on MySQL/MariaDB the compared
+ * columns have a binary, no-pad collation (migration `CompareDecisionRecordsExactly1797014000000`).
  *
  * @example
  * VerdictModule.forRoot({ abilityFactory, evidence: new TypeOrmEvidenceRecorder(dataSource), evidenceQuery: new TypeOrmEvidenceQuery(dataSource) });

@@ -19,6 +19,7 @@ import { EntityRowsInsert } from './entity-rows-insert.js';
 import { ReleaseRecordEntity } from './release-record.entity.js';
 import { StoreConnection } from './store-connection.js';
 import { TypeOrmEvidenceChain } from './typeorm-evidence-chain.js';
+import { assertEvidenceRecorderConfigured } from './typeorm-evidence-recorder-configuration.js';
 
 /** Records one process keeps waiting for its background seal, per stream. */
 const MAX_UNLINKED = 100_000;
@@ -29,19 +30,22 @@ const DEFAULT_SEAL_DELAY_MS = 200;
 export interface TypeOrmEvidenceRecorderOptions {
   /**
    * Signs a checkpoint after every sealed batch and anchors prunes (docs/evidence.md, "Checkpoints").
-   * Default: none (chains are still hashed and verified; nothing is signed, and `prune` refuses).
+   * Default: none (chains are still hashed and verified; nothing is signed, and `prune` refuses). An unknown
+   * algorithm, a blank `keyId`, an empty HMAC secret or a key that is not Ed25519 is refused at construction.
    */
   readonly checkpointKey?: CheckpointKey;
   /**
    * When records are chained: `after-write` (default) seals the streams this process wrote right after
    * each write, in the background (after `sealDelayMs`), one seal at a time per process; `manual` leaves it to `seal()`
-   * (`verdict evidence seal`, a scheduled job). Until sealed, a record is not tamper-evident (ADR 0021).
+   * (`verdict evidence seal`, a scheduled job). Until sealed, a record is not tamper-evident (ADR 0021). Any other
+   * value is refused at construction (`VerdictConfigurationError`).
    */
   readonly seal?: 'after-write' | 'manual';
   /**
    * With `after-write`: how long a seal waits after a write before it starts, so that it links what
    * arrives meanwhile in one batch (fewer statements and less CPU per record under load). The tamper
-   * window of a record is about this plus one seal. Default: 200 ms.
+   * window of a record is about this plus one seal. Default: 200 ms. A finite number from 0 to 2,147,483,647 (a
+   * timer's longest); any other value is refused at construction (`VerdictConfigurationError`).
    */
   readonly sealDelayMs?: number;
 }
@@ -57,7 +61,8 @@ export interface TypeOrmEvidenceRecorderOptions {
  * whose one connection TypeORM shares, a write while a transaction is open rejects with `OuterTransactionError` and
  * writes nothing, since a rollback would take the records with it (ADR 0123).
  * The DataSource needs `verdictEntities` and `verdictMigrations`; on MySQL/MariaDB it must use
- * `timezone: 'Z'` so timestamps are stored as UTC.
+ * `timezone: 'Z'` so timestamps are stored as UTC. An option it would misread (an unknown `seal`, a negative
+ * `sealDelayMs`, a `checkpointKey` of an unknown algorithm) throws `VerdictConfigurationError` when it is constructed.
  *
  * @example
  * VerdictModule.forRoot({ evidence: new TypeOrmEvidenceRecorder(dataSource, { checkpointKey }) });
@@ -82,6 +87,7 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
     private readonly dataSource: DataSource,
     options: TypeOrmEvidenceRecorderOptions = {},
   ) {
+    assertEvidenceRecorderConfigured(options);
     this.chain = new TypeOrmEvidenceChain(dataSource, options.checkpointKey);
     this.connection = new StoreConnection(dataSource, 'TypeOrmEvidenceRecorder');
     this.decisions = new EntityRowsInsert(dataSource, DecisionRecordEntity);

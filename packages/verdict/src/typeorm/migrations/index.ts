@@ -24,6 +24,7 @@ import { AddApprovalReceiptBatches1797010000000 } from './1797010000000-add-appr
 import { IndexEvidenceStreams1797011000000 } from './1797011000000-index-evidence-streams.js';
 import { QueuePendingEvidenceInATable1797012000000 } from './1797012000000-queue-pending-evidence-in-a-table.js';
 import { AddReviewItemRequesterActorFingerprints1797013000000 } from './1797013000000-add-review-item-requester-actor-fingerprints.js';
+import { CompareDecisionRecordsExactly1797014000000 } from './1797014000000-compare-decision-records-exactly.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -58,4 +59,5 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   IndexEvidenceStreams1797011000000,
   QueuePendingEvidenceInATable1797012000000,
   AddReviewItemRequesterActorFingerprints1797013000000,
+  CompareDecisionRecordsExactly1797014000000,
 ];

@@ -1,0 +1,216 @@
+import { describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import {
+  ChainProblem,
+  type ChainVerification,
+  type CheckpointKey,
+  type DecisionRecord,
+  EvidenceChainBrokenError,
+  EvidenceKind,
+  chainHash,
+} from '@verdict/nestjs';
+import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import { type DatabaseEngine, databaseEngines, streamDecision, withDataSource } from '@verdict/testing-kit';
+import type { DataSource } from 'typeorm';
+
+const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
+const TABLE = 'verdict_decision_records';
+const LINKS = 'verdict_evidence_links';
+const CHECKPOINTS = 'verdict_evidence_checkpoints';
+const KEY: CheckpointKey = { algorithm: 'hmac-sha256', keyId: 'prune-verified', secret: 'only the application' };
+/** When the streams' records were recorded: long past the last seal's grace. */
+const LONG_AGO = Date.UTC(2026, 0, 1);
+const at = (second: number) => new Date(LONG_AGO + second * 1000);
+/** The prune's cutoff: records 1–4 of a stream (recorded at seconds 0–3) go, 5–10 stay. */
+const CUTOFF = at(4);
+
+/** SQL on one engine's test database, `$n` placeholders in order. */
+function sqlOn(engine: DatabaseEngine, dataSource: DataSource) {
+  return (text: string, parameters: unknown[]): Promise<Array<Record<string, unknown>>> =>
+    dataSource.query(
+      text.replaceAll(/\$(\d)/g, (_, index: string) => (engine.name === 'postgres' ? `$${index}` : '?')),
+      parameters,
+    );
+}
+
+/** A keyed recorder with `streams` of ten records each (recorded a second apart from {@link LONG_AGO}), sealed. */
+async function sealedStreams(dataSource: DataSource, streams: number) {
+  const recorder = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY, seal: 'manual' });
+  const written = new Map<string, DecisionRecord[]>();
+  for (let s = 0; s < streams; s++) {
+    const stream = `tenant:${randomUUID()}`;
+    const records = Array.from({ length: 10 }, (_, i) => streamDecision(stream, `refund ${i}`, at(i)));
+    await recorder.recordDecisions(records);
+    written.set(stream, records);
+  }
+  await recorder.seal();
+  return { recorder, written };
+}
+
+/**
+ * An insider who can write the tables but has not the key: edits record 8 of `stream` and recomputes the links from
+ * there, so every link follows its predecessor and hashes its record; only the checkpoint of sequence 10 tells.
+ */
+async function rewrite(engine: DatabaseEngine, dataSource: DataSource, stream: string, records: DecisionRecord[]) {
+  const sql = sqlOn(engine, dataSource);
+  const links = await sql(
+    `SELECT sequence, record_id FROM ${LINKS} WHERE kind = $1 AND stream = $2 ORDER BY sequence`,
+    [EvidenceKind.Decision, stream],
+  );
+  const byId = new Map(records.map((record) => [record.id, record]));
+  let previousHash = String(
+    (
+      await sql(`SELECT hash FROM ${LINKS} WHERE kind = $1 AND stream = $2 AND sequence = 7`, [
+        EvidenceKind.Decision,
+        stream,
+      ])
+    )[0]!.hash,
+  );
+  for (const link of links.filter((row) => Number(row.sequence) >= 8)) {
+    const sequence = Number(link.sequence);
+    let record = byId.get(String(link.record_id))!;
+    if (sequence === 8) {
+      record = { ...record, reason: 'nothing to see' };
+      await sql(`UPDATE ${TABLE} SET reason = $1 WHERE id = $2`, [record.reason, record.id]);
+    }
+    const hash = chainHash(EvidenceKind.Decision, record, { sequence, previousHash });
+    await sql(`UPDATE ${LINKS} SET previous_hash = $1, hash = $2 WHERE kind = $3 AND stream = $4 AND sequence = $5`, [
+      previousHash,
+      hash,
+      EvidenceKind.Decision,
+      stream,
+      sequence,
+    ]);
+    previousHash = hash;
+  }
+}
+
+/**
+ * Runs `meanwhile` once, between the prune's verification and its prune: before the first statement after the
+ * verification (its seal's look for the streams with records queued), on the DataSource as it was.
+ */
+function afterPruneVerified(dataSource: DataSource, meanwhile: () => Promise<void>): () => void {
+  const original = dataSource.query.bind(dataSource);
+  const restore = () => {
+    dataSource.query = original;
+  };
+  dataSource.query = (async (sql: string, parameters?: unknown[]) => {
+    if (/SELECT DISTINCT r\.stream/.test(sql) || (/verdict_evidence_pending/.test(sql) && /RECURSIVE/.test(sql))) {
+      restore();
+      await meanwhile();
+    }
+    return original(sql, parameters);
+  }) as typeof dataSource.query;
+  return restore;
+}
+
+for (const engine of databaseEngines()) {
+  describe(`prune signs only what it verified [${engine.name}]`, () => {
+    const verdictOf = async (recorder: TypeOrmEvidenceRecorder, stream: string): Promise<ChainVerification> =>
+      (await recorder.verify()).find((verdict) => verdict.stream === stream)!;
+
+    /** A stream's records and checkpoints, as counted in the database. */
+    const stored = async (dataSource: DataSource, stream: string) => {
+      const sql = sqlOn(engine, dataSource);
+      const count = async (table: string) =>
+        Number((await sql(`SELECT COUNT(*) AS n FROM ${table} WHERE stream = $1`, [stream]))[0]!.n);
+      return { records: await count(TABLE), checkpoints: await count(CHECKPOINTS) };
+    };
+
+    it('refuses a stream rewritten after it verified it: nothing of it deleted or signed, verify still reports it; the other stream is pruned', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const { recorder, written } = await sealedStreams(dataSource, 2);
+        const [forged, other] = [...written.keys()];
+        const before = await stored(dataSource, forged!);
+        const restore = afterPruneVerified(dataSource, () =>
+          rewrite(engine, dataSource, forged!, written.get(forged!)!),
+        );
+
+        const refused = await recorder.prune(CUTOFF).then(
+          () => null,
+          (error: unknown) => error,
+        );
+        restore();
+
+        expect(refused).toBeInstanceOf(EvidenceChainBrokenError);
+        expect(refused).toMatchObject({ refused: 'prune' });
+        expect((refused as EvidenceChainBrokenError).broken.map(({ stream, intact }) => [stream, intact])).toEqual([
+          [forged, false],
+        ]);
+        // The rewritten stream is as the insider left it: no record deleted, no checkpoint signed over the forgery.
+        expect(await stored(dataSource, forged!)).toEqual(before);
+        expect(await verdictOf(recorder, forged!)).toMatchObject({
+          intact: false,
+          problem: ChainProblem.CheckpointMismatch,
+          firstBadSequence: 10,
+        });
+        // The other stream was pruned as asked.
+        expect(await verdictOf(recorder, other!)).toMatchObject({ intact: true, records: 6, verifiedThrough: 10 });
+      });
+    });
+
+    it('refuses a stream rewritten after it verified it and sealed on since by a writer', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const { recorder, written } = await sealedStreams(dataSource, 1);
+        const [forged] = [...written.keys()];
+        const before = await stored(dataSource, forged!);
+        const writer = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY, seal: 'manual' });
+        const restore = afterPruneVerified(dataSource, async () => {
+          await rewrite(engine, dataSource, forged!, written.get(forged!)!);
+          // A writer's seal links its record after the rewritten head and signs a checkpoint of it.
+          await writer.recordDecision(streamDecision(forged!, 'written meanwhile', at(30)));
+          await writer.seal();
+        });
+
+        await expect(recorder.prune(CUTOFF)).rejects.toMatchObject({
+          refused: 'prune',
+          broken: [{ stream: forged, intact: false }],
+        });
+        restore();
+
+        // Only the writer's record and its seal's checkpoint were added.
+        expect(await stored(dataSource, forged!)).toEqual({
+          records: before.records + 1,
+          checkpoints: before.checkpoints + 1,
+        });
+        expect(await verdictOf(recorder, forged!)).toMatchObject({
+          intact: false,
+          problem: ChainProblem.CheckpointMismatch,
+          firstBadSequence: 10,
+        });
+      });
+    });
+
+    it('prunes untouched streams, and what is left verifies (control)', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const { recorder, written } = await sealedStreams(dataSource, 2);
+
+        expect(await recorder.prune(CUTOFF)).toEqual({ pruned: 8, anchored: 2 });
+
+        for (const stream of written.keys())
+          expect(await verdictOf(recorder, stream)).toMatchObject({ intact: true, records: 6, verifiedThrough: 10 });
+      });
+    });
+
+    it('prunes what a writer sealed after it verified, in a stream it verified and in a new one (control)', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const { recorder, written } = await sealedStreams(dataSource, 1);
+        const [stream] = [...written.keys()];
+        const fresh = `tenant:${randomUUID()}`;
+        const writer = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY, seal: 'manual' });
+        const restore = afterPruneVerified(dataSource, async () => {
+          await writer.recordDecision(streamDecision(stream!, 'written meanwhile', at(30)));
+          await writer.recordDecision(streamDecision(fresh, 'an old record, sealed late', at(1)));
+          await writer.seal();
+        });
+
+        const report = await recorder.prune(CUTOFF);
+        restore();
+
+        expect(report).toEqual({ pruned: 5, anchored: 2 });
+        expect(await verdictOf(recorder, stream!)).toMatchObject({ intact: true, records: 7, verifiedThrough: 11 });
+        expect(await verdictOf(recorder, fresh)).toMatchObject({ intact: true, records: 0, verifiedThrough: 1 });
+      });
+    });
+  });
+}
