@@ -277,7 +277,9 @@ describe('ModelInputGuard (langchain agent middleware)', () => {
 
   it('releases a result through the called tool’s route, and refuses one that names itself after another tool', async () => {
     const wide: ToolResultRoute = { ...customerRoute, only: ['*'], redact: [] };
-    const { run } = setup({ routes: { lookup_narrow: { ...customerRoute, only: ['id'] }, lookup_wide: wide } });
+    const { run } = setup({
+      routes: { lookup_narrow: { ...customerRoute, only: ['id'], redact: [] }, lookup_wide: wide },
+    });
     const { model, outcome } = await run([
       { toolCalls: [{ name: 'lookup_narrow', args: {}, id: 'call_narrow' }] },
       { text: 'unreachable' },

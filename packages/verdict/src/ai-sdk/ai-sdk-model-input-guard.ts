@@ -98,9 +98,10 @@ export class AiSdkModelInputGuard {
   private readonly kept = new KeptCalls<string>();
 
   constructor(private readonly options: AiSdkModelInputGuardOptions) {
+    // First: checks the destination and the routes before anything reads them.
+    this.release = new ToolResultRelease(options);
     this.destinationName = options.destination.toString();
     this.seal = new ContentSeal(this.destinationName, options.sealKey);
-    this.release = new ToolResultRelease(options);
     const prompts = options.systemPrompts ?? [];
     prompts.forEach(assertPlainPrompt);
     this.prompts = new Set(prompts);

@@ -1,3 +1,5 @@
+import { escapeKey } from './release-path.js';
+
 /** A path with every array index written `*`: `orders.*.status`. Interned, so a payload's leaves share them. */
 export interface PathShape {
   /** Rendered: keys joined by `.`, with `\`, `.` and `*` inside a key escaped by `\`. Empty for the root. */
@@ -17,14 +19,7 @@ export class PathShapes {
   /** The shape of `parent`'s object key `key`. */
   key(parent: PathShape, key: string): PathShape {
     let child = parent.keys.get(key);
-    if (child === undefined)
-      parent.keys.set(
-        key,
-        (child = shape(
-          parent,
-          key.replace(/[\\.*]/g, (c) => `\\${c}`),
-        )),
-      );
+    if (child === undefined) parent.keys.set(key, (child = shape(parent, escapeKey(key, true))));
     return child;
   }
 

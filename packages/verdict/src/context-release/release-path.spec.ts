@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { InvalidReleaseRequestError } from './invalid-release-request.error.js';
-import { canOverlap, coversPath, parseReleasePath, parseReleasePaths, renderPath } from './release-path.js';
+import { canOverlap, coversPath, escapeKey, parseReleasePath, parseReleasePaths, renderPath } from './release-path.js';
 
 const path = (text: string) => parseReleasePath(text, 'only()');
 
@@ -20,6 +20,19 @@ describe('release paths', () => {
     it('refuses a non-string path and a string in place of a list', () => {
       expect(() => parseReleasePath(7, 'only()')).toThrow(InvalidReleaseRequestError);
       expect(() => parseReleasePaths('first_name', 'only()')).toThrow(InvalidReleaseRequestError);
+    });
+
+    it('reads a key with a dot, a backslash or a star as evidence writes it (renderPath, escapeKey)', () => {
+      expect(path('profile.tax\\.id').segments).toEqual(['profile', 'tax.id']);
+      expect(path('dir.C:\\\\').segments).toEqual(['dir', 'C:\\']);
+      expect(path('a\\*b').segments).toEqual(['a*b']);
+      for (const segments of [['tax.id'], ['a\\', 'b'], ['a\\.b'], ['orders', '0', 'status'], ['.', '\\\\']])
+        expect(path(renderPath(segments)).segments).toEqual(segments);
+      expect(path(['x.y', 'a*b'].map((key) => escapeKey(key, true)).join('.')).segments).toEqual(['x.y', 'a*b']);
+    });
+
+    it.each(['a\\b', 'a\\', 'orders.\\*', 'a.\\_'])('refuses the escape in %j', (text) => {
+      expect(() => path(text)).toThrow(InvalidReleaseRequestError);
     });
 
     it('drops duplicate paths', () => {

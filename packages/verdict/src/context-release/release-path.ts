@@ -6,7 +6,25 @@ export const WILDCARD = '*';
 /** Keys that mutate prototypes when copied naively: never addressable, never released. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** A parsed dot path of `only()`, `redact()` or `scan()`: `orders.*.status` → `['orders', '*', 'status']`. */
+/** Separates the segments of a written path. */
+const SEPARATOR = '.';
+/** Escapes one character inside a key where a path is written: `\.` a dot, `\\` a backslash, `\*` a star. */
+const ESCAPE = '\\';
+const ESCAPABLE: ReadonlySet<string> = new Set([SEPARATOR, ESCAPE, WILDCARD]);
+
+/**
+ * `key` as one segment of a written path: `\` and `.` inside it escaped by `\` (`tax.id` → `tax\.id`), and `*` too
+ * when `star` (in a shape, where a bare `*` stands for any array position). The one escaping rule of every path
+ * Verdict writes (evidence, errors); {@link parseReleasePath} reads it back.
+ */
+export function escapeKey(key: string, star = false): string {
+  return key.replace(star ? /[\\.*]/g : /[\\.]/g, (c) => `${ESCAPE}${c}`);
+}
+
+/**
+ * A parsed dot path of `only()`, `redact()` or `scan()`: `orders.*.status` → `['orders', '*', 'status']`,
+ * `profile.tax\.id` → `['profile', 'tax.id']`.
+ */
 export interface ReleasePath {
   /** The path as the caller wrote it. */
   readonly text: string;
@@ -14,14 +32,16 @@ export interface ReleasePath {
 }
 
 /**
- * Parses a dot path. A segment is a literal object key or array index, or {@link WILDCARD}.
- * @throws InvalidReleaseRequestError for a non-string, an empty segment, or a segment naming
- *   `__proto__`, `constructor` or `prototype`.
+ * Parses a dot path, written as evidence writes paths ({@link escapeKey}): a segment is a literal object key or
+ * array index, or {@link WILDCARD}; inside a key, `\.` is a dot, `\\` a backslash and `\*` a star.
+ * @throws InvalidReleaseRequestError for a non-string, an empty segment, a `\` that escapes none of `.`, `\`, `*`,
+ *   a key that is exactly `*` (only the wildcard reaches it), or a segment naming `__proto__`, `constructor` or
+ *   `prototype`.
  */
 export function parseReleasePath(text: unknown, role: string): ReleasePath {
   if (typeof text !== 'string' || text.length === 0)
     throw new InvalidReleaseRequestError(`Every ${role} path must be a non-empty string.`);
-  const segments = text.split('.');
+  const segments = splitPath(text, role);
   if (segments.some((segment) => segment.length === 0)) {
     throw new InvalidReleaseRequestError(
       `The ${role} path "${text}" has an empty segment: write dot paths such as "orders.*.status".`,
@@ -34,6 +54,37 @@ export function parseReleasePath(text: unknown, role: string): ReleasePath {
     );
   }
   return Object.freeze({ text, segments: Object.freeze(segments) });
+}
+
+/** The segments of `text`, split at each unescaped `.`, escapes resolved. @throws InvalidReleaseRequestError */
+function splitPath(text: string, role: string): string[] {
+  const segments: string[] = [];
+  let segment = '';
+  let escaped = false;
+  const end = () => {
+    // A segment is the wildcard only as a bare `*`: a key `*` cannot be told apart from it.
+    if (escaped && segment === WILDCARD)
+      throw new InvalidReleaseRequestError(
+        `The ${role} path "${text}" names the key "*", which only the wildcard reaches: write *.`,
+      );
+    segments.push(segment);
+    segment = '';
+    escaped = false;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === SEPARATOR) end();
+    else if (c !== ESCAPE) segment += c;
+    else if (ESCAPABLE.has(text[i + 1] ?? '')) {
+      segment += text[++i]!;
+      escaped = true;
+    } else
+      throw new InvalidReleaseRequestError(
+        `The ${role} path "${text}" has a "\\" that escapes none of ".", "\\", "*": write a dot inside a key as "\\." and a backslash as "\\\\".`,
+      );
+  }
+  end();
+  return segments;
 }
 
 /** Parses a list of paths, dropping duplicates (first spelling kept). */
@@ -68,11 +119,11 @@ export function canOverlap(a: ReleasePath, b: ReleasePath): boolean {
 }
 
 /**
- * A concrete path as evidence lists it: segments joined by `.`, with `\` and `.` inside a key escaped by `\`,
- * so that two different paths never render alike.
+ * A concrete path as evidence lists it: segments joined by `.`, with `\` and `.` inside a key escaped by `\`
+ * ({@link escapeKey}), so that two different paths never render alike. {@link parseReleasePath} reads it back.
  */
 export function renderPath(segments: readonly string[]): string {
-  return segments.map((segment) => segment.replace(/[\\.]/g, (c) => `\\${c}`)).join('.');
+  return segments.map((segment) => escapeKey(segment)).join(SEPARATOR);
 }
 
 /**

@@ -110,8 +110,13 @@ export class ModelInputGuard {
   private readonly admission: MessageAdmission;
   private readonly release: ToolResultRelease;
 
-  /** @throws VerdictConfigurationError for a malformed `restore` declaration, or one without a `vault`. */
+  /**
+   * @throws VerdictConfigurationError for a `destination` that is not a `Destination`, a malformed `toolResults`
+   *   route (naming the tool), a malformed `restore` declaration, or one without a `vault`.
+   */
   constructor(private readonly options: ModelInputGuardOptions) {
+    // First: checks the destination and the routes before anything reads them.
+    this.release = new ToolResultRelease(options);
     this.destinationName = options.destination.toString();
     this.seal = new ReleaseSeal(this.destinationName, options.sealKey);
     this.restorations = new PlaceholderRestorations(options.restore ?? {});
@@ -120,7 +125,6 @@ export class ModelInputGuard {
         'ModelInputGuard: `restore` declares placeholder restorations but no `vault` holds their values.',
       );
     this.recorder = options.recorder ?? new NullEvidenceRecorder();
-    this.release = new ToolResultRelease(options);
     const prompts = options.systemPrompts ?? [];
     prompts.forEach((prompt) => assertPlainPrompt(prompt));
     this.admission = new MessageAdmission(

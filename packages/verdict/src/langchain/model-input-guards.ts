@@ -18,7 +18,11 @@ export class ModelInputGuards {
     private readonly provenanceLabels: ProvenanceLabels,
   ) {}
 
-  /** A guard for an agent whose model runs at `destination`. */
+  /**
+   * A guard for an agent whose model runs at `destination`.
+   * @throws VerdictConfigurationError for a `destination` that is not a `Destination`, or a malformed `toolResults`
+   *   route (naming the tool and what is wrong).
+   */
   forDestination(
     destination: Destination,
     options: Omit<

@@ -15,8 +15,13 @@ export class QuarantinedReaders {
     @Inject(PublicMessage) private readonly publicMessage: string,
   ) {}
 
-  /** Quarantined reading for one agent, with the schemas its model may ask values for. */
+  /**
+   * Quarantined reading for one agent, with the schemas its model may ask values for.
+   * @throws VerdictConfigurationError when the module has no `quarantine: { model }`: the agent would be offered
+   *   an extract tool that fails at its first call.
+   */
   forAgent(options: QuarantinedReadingOptions): QuarantinedReading {
+    this.quarantine.assertExtractable('QuarantinedReaders.forAgent');
     return new QuarantinedReading(this.quarantine, this.labels, options, {
       registry: this.registry,
       publicMessage: this.publicMessage,

@@ -121,8 +121,9 @@ export class AgentsModelInputGuard {
   private readonly kept = new KeptCalls<string | undefined>();
 
   constructor(private readonly options: AgentsModelInputGuardOptions) {
-    this.destinationName = options.destination.toString();
+    // First: checks the destination and the routes before anything reads them.
     this.release = new ToolResultRelease(options);
+    this.destinationName = options.destination.toString();
     const prompts = options.systemPrompts ?? [];
     for (const prompt of prompts)
       if (!isPlainText(prompt))

@@ -63,10 +63,26 @@ export class QuarantineService {
     @Optional() private readonly events?: EventEmitter2,
   ) {
     this.clock = options.clock ?? (() => new Date());
-    const capacity = options.quarantine?.capacity;
+    const quarantine = options.quarantine;
+    // Checked here, not at the first extraction: a model without `invoke` would fail a run half-way.
+    if (quarantine !== undefined && typeof quarantine?.model?.invoke !== 'function')
+      throw new VerdictConfigurationError(
+        'quarantine.model must be a chat model with an invoke function (any LangChain chat model).',
+      );
+    const capacity = quarantine?.capacity;
     // 0 would forget every handle as it is made; NaN or Infinity would never forget one.
     if (capacity !== undefined && !(Number.isSafeInteger(capacity) && capacity > 0))
       throw new VerdictConfigurationError('quarantine.capacity must be a positive integer (the handles kept).');
+  }
+
+  /**
+   * Throws unless the module has a quarantined model: what offers extraction to an agent checks this when it is
+   * built, so that a run never fails at its first extraction.
+   * @throws VerdictConfigurationError when the module option `quarantine: { model }` is missing.
+   */
+  assertExtractable(user: string): void {
+    if (this.options.quarantine === undefined)
+      throw new VerdictConfigurationError(`${user} needs the module option quarantine: { model }.`);
   }
 
   /**
@@ -122,9 +138,8 @@ export class QuarantineService {
     schema: S,
     options: ExtractOptions = {},
   ): Promise<Extraction<z.output<S>>> {
-    const model = this.options.quarantine?.model;
-    if (model === undefined)
-      throw new VerdictConfigurationError('QuarantineService.extract needs the module option quarantine: { model }.');
+    this.assertExtractable('QuarantineService.extract');
+    const model = this.options.quarantine!.model;
     const id = typeof handle === 'string' ? handle : handle.id;
     const jsonSchema = extractionSchema(schema);
     const facts = { handleFingerprint: fingerprintString(id), schemaFingerprint: fingerprint(jsonSchema) };

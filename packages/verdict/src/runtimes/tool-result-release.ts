@@ -1,9 +1,12 @@
 import type { ContextReleaser } from '../context-release/context-releaser.js';
-import type { Destination } from '../context-release/destination.js';
+import { Destination } from '../context-release/destination.js';
+import { planRelease } from '../context-release/release-plan.js';
 import type { ReleaseRequest } from '../context-release/release-request.js';
 import { Decision } from '../decisions/decision.js';
 import { Stage } from '../decisions/stage.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { UnreleasedContextError } from '../errors/unreleased-context.error.js';
+import { VerdictError } from '../errors/verdict.error.js';
 import { type NotExecutedAnswer, publicAnswer, readNotExecutedMessage } from '../public-answer.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 
@@ -36,7 +39,21 @@ export interface ToolResultReleaseOptions {
  * text the tool returned as it is (duplicate keys, escapes and padding would survive).
  */
 export class ToolResultRelease {
-  constructor(private readonly options: ToolResultReleaseOptions) {}
+  /**
+   * @throws VerdictConfigurationError for a `destination` that is not a `Destination`, or a `toolResults` route
+   *   that is not a well-formed release (labels, `only`, `redact`, `scan`, transformers), naming the tool: a wiring
+   *   mistake found when the guard is built, not at the tool's first result.
+   */
+  constructor(private readonly options: ToolResultReleaseOptions) {
+    const { destination, toolResults } = options;
+    if (!(destination instanceof Destination))
+      throw new VerdictConfigurationError(
+        'A model-input guard needs a destination built with Destination.connection(name, trustZone).',
+      );
+    if (!isPlainObject(toolResults))
+      throw new VerdictConfigurationError('A model-input guard needs toolResults: a release route by tool name.');
+    for (const [name, route] of Object.entries(toolResults)) assertRoute(name, route, destination);
+  }
 
   /**
    * The text the model reads for tool `name`'s result `text` (`null`: not text). `capability`: the one a bound or
@@ -71,6 +88,24 @@ export class ToolResultRelease {
     if (answer === null || answer.message !== this.options.publicMessage) return null;
     if (bound !== undefined && answer.capability !== bound) return null;
     return (this.options.isCapability?.(answer.capability) ?? false) ? answer : null;
+  }
+}
+
+/**
+ * Checks one route as the releaser will, with an empty payload: the same rules as every release (`planRelease`).
+ * Whether a policy is registered for the route is not checked: the module registers routes at boot, possibly after
+ * the guard is built.
+ */
+function assertRoute(name: string, route: ToolResultRoute, destination: Destination): void {
+  try {
+    planRelease({ ...route, payload: {}, destination });
+  } catch (error) {
+    if (!(error instanceof VerdictError)) throw error;
+    throw new VerdictConfigurationError(
+      `toolResults route of tool "${name}": ${error.message}`,
+      { tool: name },
+      { cause: error },
+    );
   }
 }
 
