@@ -5,6 +5,7 @@ import {
   type ActionContext,
   ActionContextStore,
   ContainmentEngaged,
+  type ContainmentOptions,
   type ContainmentRule,
   ContainmentService,
   CrossTenantResourceRequested,
@@ -43,7 +44,8 @@ async function setup({
   methodKey = false,
   rules = [containmentRule({ name: PROBING, on: CrossTenantResourceRequested, threshold: 3, windowSeconds: 600 })],
   ruleCounters,
-}: { methodKey?: boolean; rules?: ContainmentRule[]; ruleCounters?: RateLimitStore } = {}) {
+  cacheTtlMs,
+}: { methodKey?: boolean; rules?: ContainmentRule[]; ruleCounters?: RateLimitStore; cacheTtlMs?: number } = {}) {
   const fixture = documentsFixture();
   fixture.documents.set(4, new Document(4, 'globex', 'gina', 'gina plan'));
   let now = new Date('2026-01-01T10:00:00.000Z');
@@ -79,7 +81,7 @@ async function setup({
         }
       : { actorKey: (actor: Actor) => `customer:${actor.id}` }),
     tenantOf: (target) => (target instanceof Document ? target.tenant : undefined),
-    containment: { store, rules, ruleCounters },
+    containment: { store, rules, ruleCounters, cacheTtlMs },
     imports: [EventEmitterModule.forRoot()],
   });
   const engagedEvents: ContainmentEngaged[] = [];
@@ -518,6 +520,91 @@ describe('containment', () => {
       expect(() =>
         containmentRule({ name: 'zero', on: CrossTenantResourceRequested, threshold: 0, windowSeconds: 60 }),
       ).toThrow(VerdictConfigurationError);
+    });
+  });
+
+  describe('configuration', () => {
+    /** A rule written as a plain object, as `containmentRule` would build it (its `contain` included). */
+    const plainRule = {
+      name: PROBING,
+      on: CrossTenantResourceRequested,
+      threshold: 3,
+      windowSeconds: 600,
+      contain: 'actor',
+    } as const;
+    const { contain: _contain, ...withoutContain } = plainRule;
+    const store = new InMemoryContainmentStore();
+    const noRelease = { active: store.active.bind(store), engage: store.engage.bind(store) };
+    const cases: Array<[string, unknown, RegExp]> = [
+      [
+        'no store (a factory handed `store: undefined`)',
+        {},
+        /`containment.store` is not a ContainmentStore \(no active, engage, release method\)/,
+      ],
+      [
+        'a store without release',
+        { store: noRelease },
+        /`containment.store` is not a ContainmentStore \(no release method\)/,
+      ],
+      ['containment: null', null, /`containment` is not an object/],
+      [
+        'cacheTtlMs: Infinity (never reads the store again)',
+        { store, cacheTtlMs: Infinity },
+        /`containment.cacheTtlMs` is Infinity/,
+      ],
+      ['a negative cacheTtlMs', { store, cacheTtlMs: -1 }, /`containment.cacheTtlMs` is -1/],
+      ['cacheTtlMs: NaN', { store, cacheTtlMs: NaN }, /`containment.cacheTtlMs` is NaN/],
+      ['cacheTtlMs as a string', { store, cacheTtlMs: '5000' }, /`containment.cacheTtlMs` is 5000/],
+      [
+        'a plain-object rule with threshold 0',
+        { store, rules: [{ ...plainRule, threshold: 0 }] },
+        /`containment.rules\[0\]` \(containment rule "cross-tenant-probing"\) needs a threshold that is a positive integer/,
+      ],
+      [
+        'a plain-object rule with no `on`',
+        { store, rules: [plainRule, { ...plainRule, name: 'x', on: undefined }] },
+        /`containment.rules\[1\]` \(containment rule "x"\) needs `on`/,
+      ],
+      [
+        'a plain-object rule without `contain` (read as the tenant)',
+        { store, rules: [withoutContain] },
+        /`containment.rules\[0\]`.* may contain only the actor or the tenant/,
+      ],
+      [
+        'a rule that contains a capability',
+        { store, rules: [{ ...plainRule, contain: 'capability' }] },
+        /`containment.rules\[0\]`.* may contain only the actor or the tenant/,
+      ],
+      [
+        'a rule that is not an object',
+        { store, rules: [PROBING] },
+        /`containment.rules\[0\]` is not a containment rule/,
+      ],
+      ['rules that are not an array', { store, rules: plainRule }, /`containment.rules` is not an array/],
+      [
+        'ruleCounters without consume',
+        { store, ruleCounters: {} },
+        /`containment.ruleCounters` is not a RateLimitStore/,
+      ],
+    ];
+
+    it.each(cases)('attack: refuses %s at boot, naming the option', async (_, containment, message) => {
+      const failure: unknown = await documentsFixture()
+        .boot({ containment: containment as ContainmentOptions })
+        .then(
+          () => 'booted',
+          (error: unknown) => error,
+        );
+      expect(failure).toBeInstanceOf(VerdictConfigurationError);
+      expect((failure as Error).message).toMatch(message);
+    });
+
+    it('boots with a plain-object rule as containmentRule builds it and cacheTtlMs 0, and contains (control)', async () => {
+      const { propose, outcome, containment } = await setup({ rules: [plainRule], cacheTtlMs: 0 });
+      for (let i = 0; i < 3; i++) await propose(alice, 'documents.peek', { id: 4 });
+      expect([await outcome(alice, 1), await outcome(bob, 2)]).toEqual(['deny@containment', 'executed']);
+      await containment.engage({ scope: 'capability', subject: 'documents.read', ...operator });
+      expect(await outcome(bob, 2)).toBe('deny@containment');
     });
   });
 });

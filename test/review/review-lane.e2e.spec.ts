@@ -6,6 +6,7 @@ import {
   ActionContextStore,
   type AuthorizedAction,
   DeferredExecutionWorker,
+  Destination,
   InMemoryEvidenceRecorder,
   InMemoryExecutionClaimStore,
   InMemoryReviewItemStore,
@@ -367,6 +368,55 @@ describe('the review lane', () => {
       expect(refunds).toHaveLength(0);
     });
 
+    it('attack: a reviewer process without the item’s capability fails every decision with a typed error: nothing recorded, the item stays pending', async () => {
+      const { propose, reviews, reviewer, queue, refunds, items, resend, abilityFactory, actorKey } = await setup();
+      const { item } = await propose();
+      // A staff process deployed with other capabilities only, on the same item store.
+      const adminEvidence = new InMemoryEvidenceRecorder();
+      const admin = await Test.createTestingModule({
+        imports: [
+          VerdictModule.forRoot({
+            abilityFactory,
+            capabilities: [resend],
+            evidence: adminEvidence,
+            actorKey,
+            clock: () => T0,
+            review: { items, queue: new InProcessDeferredQueue(), work: false, actorKey },
+          }),
+        ],
+      }).compile();
+      await admin.init();
+      const staff = admin.get(ReviewService);
+      // It lists the item (the listing needs no capability; hiding it would let it expire unseen)...
+      expect((await staff.pending({ tenant: 'acme' })).map((listed) => listed.itemId)).toEqual([item!.itemId]);
+      // ...but deciding it is a deployment fault, never a refusal (`not_found`, a 404): nothing is decided.
+      const destination = Destination.connection('review-ui', 'staff');
+      for (const attempt of [
+        () => staff.check(item!.itemId, reviewer('staff:7')),
+        () => staff.approve(item!.itemId, reviewer('staff:7')),
+        () => staff.reject(item!.itemId, reviewer('staff:7')),
+        () => staff.untrustedContent(item!.itemId, reviewer('staff:7'), { destination }),
+      ]) {
+        const failure: unknown = await attempt().then(
+          (answer) => answer,
+          (error: unknown) => error,
+        );
+        expect(failure).toBeInstanceOf(VerdictConfigurationError);
+        expect((failure as Error).message).toContain('does not register capability "orders.refund"');
+        expect((failure as Error).message).not.toContain(item!.itemId);
+      }
+      expect(adminEvidence.decisions()).toEqual([]);
+      // An item of another tenant is still not found there: the fault is told only within the reviewer's tenant.
+      const elsewhere = { id: 'staff:7', context: { actor: { id: 'staff:7', role: 'staff' }, tenant: 'globex' } };
+      expect(await staff.approve(item!.itemId, elsewhere)).toMatchObject({ outcome: 'not_found' });
+      await admin.close();
+      expect((await items.find(item!.itemId))?.status).toBe('pending');
+      // Control: the process that registers the capability approves it, and the worker runs it.
+      expect(await reviews.approve(item!.itemId, reviewer('staff:7'))).toMatchObject({ outcome: 'approved' });
+      await queue.idle();
+      expect(refunds).toHaveLength(1);
+    });
+
     it('never runs a rejected item, and tells the conversation', async () => {
       const { propose, reviews, reviewer, queue, refunds, outcomes } = await setup();
       const { item } = await propose();
@@ -444,6 +494,59 @@ describe('the review lane', () => {
       await startWorker();
       await queue.idle();
       expect(refunds).toHaveLength(0);
+    });
+
+    it.each([
+      ['of another shape (no `id`)', { customerId: 'customer:72', role: 'customer' }, 'undefined'],
+      ['whose id is blank', { id: '   ', role: 'customer' }, 'a blank string'],
+      ['whose id is null', { id: null, role: 'customer' }, 'null'],
+    ])(
+      'attack: a directory answering an actor %s, whom the lane’s key names nobody by, fails the job: nothing recorded, claimed or refused, the item stays approved',
+      async (_, actor, gave) => {
+        const { propose, reviews, reviewer, queue, refunds, people, startWorker, evidence, outcomes, items } =
+          await setup({ work: false });
+        const { item } = await propose();
+        await reviews.approve(item!.itemId, reviewer('staff:7'));
+        const recorded = evidence.decisions().length;
+        const known = people.get('customer:72')!;
+        // A wiring fault: the directory now answers another shape than the lane's actorKey reads.
+        people.set('customer:72', { actor: actor as never, tenant: 'acme' });
+        await startWorker();
+        await queue.idle();
+        expect(queue.failed.map(({ error }) => error)).toEqual([expect.any(VerdictConfigurationError)]);
+        expect((queue.failed[0]!.error as Error).message).toContain(
+          `The actorKey of capability "orders.refund" gave ${gave} for the requester`,
+        );
+        expect(evidence.decisions()).toHaveLength(recorded);
+        expect(outcomes).toEqual([]);
+        expect((await items.find(item!.itemId))?.status).toBe('approved');
+        // Control: once the directory is fixed, an operator's re-queue runs it, once (no claim was taken).
+        people.set('customer:72', known);
+        expect(await reviews.requeue(item!.itemId, { by: 'operator:7' })).toMatchObject({ outcome: 'requeued' });
+        await queue.idle();
+        expect(refunds).toHaveLength(1);
+        expect((await items.find(item!.itemId))?.status).toBe('executed');
+      },
+    );
+
+    it.each([
+      ['no longer knows the requester (rehydrate answers null)', null],
+      ['answers someone else (a present, different key)', { id: 'customer:73', role: 'customer' as const }],
+    ])('refuses, and settles the item refused, when the directory %s (control)', async (_, actor) => {
+      const { propose, reviews, reviewer, queue, refunds, people, startWorker, outcomes, items } = await setup({
+        work: false,
+      });
+      const { item } = await propose();
+      await reviews.approve(item!.itemId, reviewer('staff:7'));
+      if (actor === null) people.delete('customer:72');
+      else people.set('customer:72', { actor, tenant: 'acme' });
+      await startWorker();
+      await queue.idle();
+      expect(queue.failed).toEqual([]);
+      expect(refunds).toHaveLength(0);
+      expect((await items.find(item!.itemId))?.status).toBe('refused');
+      expect(outcomes).toEqual([expect.any(ReviewedOperationRefused)]);
+      expect(outcomes[0]).toMatchObject({ stage: 'review', disposition: 'deny' });
     });
 
     it('executes once when the same job is delivered three times in a row', async () => {

@@ -27,19 +27,27 @@ export interface ContainmentRule {
 export function containmentRule(
   rule: Omit<ContainmentRule, 'contain'> & { readonly contain?: ContainmentRule['contain'] },
 ): ContainmentRule {
-  const fail = (problem: string) => {
-    throw new VerdictConfigurationError(`Containment rule "${String(rule.name)}" ${problem}`);
-  };
+  const built = { ...rule, contain: rule.contain ?? ContainmentScope.Actor };
+  const problem = containmentRuleProblem(built);
+  if (problem !== null) throw new VerdictConfigurationError(`Containment rule "${String(rule.name)}" ${problem}`);
+  return Object.freeze(built);
+}
+
+/**
+ * What keeps `rule` from being a rule {@link containmentRule} would build, or `null`: the checks it runs, for a
+ * rule given whole (its `contain` included). The module's boot runs them again on every configured rule, so a rule
+ * written as a plain object is held to them too.
+ */
+export function containmentRuleProblem(rule: ContainmentRule): string | null {
   if (typeof rule.name !== 'string' || rule.name.trim() === '' || rule.name.length > 200)
-    fail('needs a non-blank name of at most 200 characters.');
+    return 'needs a non-blank name of at most 200 characters.';
   if (typeof rule.on !== 'function' || typeof rule.on.event !== 'string')
-    fail('needs `on`: a security event class such as CrossTenantResourceRequested.');
+    return 'needs `on`: a security event class such as CrossTenantResourceRequested.';
   if (!Number.isSafeInteger(rule.threshold) || rule.threshold < 1)
-    fail('needs a threshold that is a positive integer.');
+    return 'needs a threshold that is a positive integer.';
   if (!Number.isSafeInteger(rule.windowSeconds) || rule.windowSeconds < 1)
-    fail('needs windowSeconds that is a positive integer.');
-  const contain = rule.contain ?? ContainmentScope.Actor;
-  if (contain !== ContainmentScope.Actor && contain !== ContainmentScope.Tenant)
-    fail('may contain only the actor or the tenant that caused its events (`contain: "actor" | "tenant"`).');
-  return Object.freeze({ ...rule, contain });
+    return 'needs windowSeconds that is a positive integer.';
+  if (rule.contain !== ContainmentScope.Actor && rule.contain !== ContainmentScope.Tenant)
+    return 'may contain only the actor or the tenant that caused its events (`contain: "actor" | "tenant"`).';
+  return null;
 }

@@ -9,6 +9,7 @@ import type { Containment, ContainmentKey } from './containment.js';
 import { DEFAULT_CONTAINMENT_CACHE_TTL_MS } from './containment-options.interface.js';
 import { ContainmentScope } from './containment-scope.js';
 import { containedActorFingerprint } from './contained-actor.js';
+import { assertContainmentConfigured } from './containment-configuration.js';
 
 interface Snapshot {
   readonly readAt: number;
@@ -18,7 +19,9 @@ interface Snapshot {
 /**
  * Step 0 (docs/containment.md): deny when a kill switch is engaged for the capability, the actor or the
  * tenant, before anything else runs. Reads the store at most once per `cacheTtlMs` per process (one read
- * shared by concurrent calls); a failed read rejects, it is never "not contained".
+ * shared by concurrent calls); a failed read rejects, it is never "not contained". A `containment` option
+ * it could not run on (no store, a `cacheTtlMs` that is not a finite number ≥ 0, a rule `containmentRule`
+ * would not build) fails the module at boot.
  */
 @Injectable()
 export class ContainmentGate {
@@ -26,7 +29,13 @@ export class ContainmentGate {
   private reading: { readonly startedAt: number; readonly snapshot: Promise<Snapshot> } | null = null;
   private generation = 0;
 
-  constructor(@Inject(KILL_SWITCH_OPTIONS) private readonly options: KillSwitchOptions) {}
+  /**
+   * @throws VerdictConfigurationError at boot for a `containment` option it could not run on
+   * (`assertContainmentConfigured`).
+   */
+  constructor(@Inject(KILL_SWITCH_OPTIONS) private readonly options: KillSwitchOptions) {
+    assertContainmentConfigured(options);
+  }
 
   /** The deny for `capability` in `context`, or `null` when no switch applies (or containment is not configured). */
   async check(capability: string, context: ActionContext): Promise<Decision | null> {

@@ -34,6 +34,7 @@ import type { DeferredJob, DeferredJobOutcome } from './deferred-job.js';
 import { configuredReviewLane } from '../review/configured-review-lane.js';
 import { assertLaneRunsJobs, assertReviewLane } from '../review/review-configuration.js';
 import { emitSafely } from '../events/emit-safely.js';
+import { isMissingKey } from '../shared/is-missing-key.js';
 
 /**
  * Runs delivered jobs of the review lane (docs/review-lane.md). For each job it reads the item from the
@@ -77,6 +78,20 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
     if (this.registry.find(item.capability) !== undefined) return;
     const error = new VerdictConfigurationError(
       `This worker does not register capability "${item.capability}", which a review item it was handed needs: run workers with every capability the lane queues.`,
+      { capability: item.capability },
+    );
+    new Logger('Verdict').error(`${error.message} (review item ${reviewItemFingerprint(item.id)})`);
+    throw error;
+  }
+
+  /**
+   * A deployment fault, never a refusal: the actor the lane's `rehydrate` answered names nobody by the lane's
+   * `actorKey`. The job fails (the queue may retry it) and the item stays `approved` for an operator's re-queue once
+   * the hook or the key is fixed; logged with the item's fingerprint.
+   */
+  private keyless(item: ReviewItem, key: unknown): never {
+    const error = new VerdictConfigurationError(
+      `The actorKey of capability "${item.capability}" gave ${typeof key === 'string' ? 'a blank string' : String(key)} for the requester the review lane's rehydrate returned: return an actor the key reads (the same shape as when it was parked), and the actor's stable, non-blank id from the key.`,
       { capability: item.capability },
     );
     new Logger('Verdict').error(`${error.message} (review item ${reviewItemFingerprint(item.id)})`);
@@ -144,7 +159,14 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
     return { itemId, executed: false };
   }
 
-  /** The requester as the application knows them now, when they are still the principal the item binds. */
+  /**
+   * The requester as the application knows them now, when they are still the principal the item binds; `null` when
+   * the directory no longer knows them (or knows them in another tenant, or as someone else).
+   *
+   * @throws VerdictConfigurationError when the actor `rehydrate` answered has no key (`null`, `undefined`, blank): a
+   * wiring fault (the hook answers another shape than the lane's `actorKey` reads), never a refusal. Nothing is
+   * recorded or claimed; the job fails and the item stays `approved` (ADR 0149).
+   */
   private async rehydrate(
     lane: ReviewLaneOptions & Pick<WorkingReviewLaneOptions, 'rehydrate'>,
     item: ReviewItem,
@@ -157,7 +179,8 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
     });
     if (context === null || context === undefined || context.tenant !== item.tenant) return null;
     const key = reviewActorKey(this.registry.find(item.capability)!, lane)(context.actor);
-    if (key === undefined || fingerprint(key) !== fingerprint(item.requesterKey)) return null;
+    if (isMissingKey(key)) this.keyless(item, key);
+    if (fingerprint(key) !== fingerprint(item.requesterKey)) return null;
     return { ...context, metadata: { ...context.metadata, conversationId: item.conversationId ?? undefined } };
   }
 

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { subject } from '@casl/ability';
 import type { Approver } from '../approvals/approval-endpoint-hooks.interface.js';
@@ -110,7 +110,11 @@ export class ReviewService {
     @Optional() private readonly events?: EventEmitter2,
   ) {}
 
-  /** Pending, unexpired items of `tenant` (and `capability`), oldest first: trusted data only. */
+  /**
+   * Pending, unexpired items of `tenant` (and `capability`), oldest first: trusted data only. Items of a capability
+   * this process does not register are listed too (the listing needs no capability; hiding them would let them expire
+   * unseen): deciding one throws `VerdictConfigurationError`, the deployment fault to fix.
+   */
   async pending(query: { readonly tenant: string | null; readonly capability?: string }): Promise<PendingReview[]> {
     const items = await this.lane().items.pending({ ...query, now: this.now() });
     return items.map(pendingReviewOf);
@@ -130,13 +134,15 @@ export class ReviewService {
    * Whether `reviewer` may decide `itemId` (read only): same tenant, not the requester, CASL on the bound
    * target, and the reviewer's own actor not contained. `approve` and `reject` check it again, and an approval
    * also the item's kill switches (capability, tenant, requester).
-   * @throws VerdictConfigurationError when the reviewer's actor key is missing (`null`, `undefined`, blank).
+   * @throws VerdictConfigurationError when the reviewer's actor key is missing (`null`, `undefined`, blank), or when
+   * this process does not register the capability of an item in the reviewer's tenant (a deployment fault, never a
+   * refusal: nothing is decided or recorded, the item stays pending).
    */
   async check(itemId: string, reviewer: Approver): Promise<ReviewerCheck> {
     const item = await this.lane().items.find(itemId);
-    const definition = item === null ? undefined : this.registry.find(item.capability);
-    if (item === null || definition === undefined || item.tenant !== reviewer.context.tenant)
+    if (item === null || item.tenant !== reviewer.context.tenant)
       return { allowed: false, outcome: 'not_found', capability: null };
+    const definition = this.registry.find(item.capability) ?? this.unregistered(item);
     const reviewerKey = reviewActorKey(definition, this.lane())(reviewer.context.actor);
     // A reviewer who names nobody could never be told apart from the requester: a wiring fault, never a pass.
     if (isMissingKey(reviewerKey))
@@ -285,6 +291,19 @@ export class ReviewService {
     // forget them fails the request, but never the decision's record or its job.
     if (applied) await this.contents.forget(item?.provenance);
     return { outcome: transition.outcome, itemId };
+  }
+
+  /**
+   * A deployment fault, never a refusal: a reviewer's process that does not register the capability of an item in
+   * their tenant cannot check the reviewer's authority over it. Logged with the item's fingerprint; nothing recorded.
+   */
+  private unregistered(item: ReviewItem): never {
+    const error = new VerdictConfigurationError(
+      `This process does not register capability "${item.capability}", which a review item in the reviewer's tenant needs: run reviewer processes with every capability the lane parks.`,
+      { capability: item.capability },
+    );
+    new Logger('Verdict').error(`${error.message} (review item ${reviewItemFingerprint(item.id)})`);
+    throw error;
   }
 
   /** The decision as containment sees it: the item's capability, its requester and tenant, and the reviewer. */
