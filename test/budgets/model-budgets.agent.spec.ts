@@ -386,4 +386,32 @@ describe('model budgets on a createAgent agent', () => {
     booted.push(moduleRef);
     expect(() => moduleRef.get(ModelBudgets).forAgent()).toThrow(/no modelBudgets/);
   });
+
+  it('does not boot a cost budget without prices, where every model call would throw UnpricedModelError', async () => {
+    const costPerTenant = { name: 'cost', measure: 'cost', limit: 1_000, per: 'tenant', window: 3_600 } as const;
+    const boot = (prices?: ModelCallBudgets['prices']) =>
+      documentsFixture().boot({
+        budgets: new InMemoryBudgetStore(),
+        modelBudgets: { ...(prices === undefined ? {} : { prices }), budgets: [costPerTenant] },
+      });
+    for (const prices of [undefined, {}]) {
+      const booting = boot(prices);
+      await expect(booting).rejects.toBeInstanceOf(VerdictConfigurationError);
+      await expect(booting).rejects.toThrow(/budget "cost" measures cost, but there are no prices/);
+    }
+  });
+
+  it('control: a cost budget with prices boots and counts a priced model; a token budget needs no prices', async () => {
+    const { run, remaining } = await setup({
+      prices: PRICES,
+      budgets: [{ name: 'cost', measure: 'cost', limit: 1_000, per: 'tenant', window: 3_600 }],
+    });
+    await run(alice, [{ text: 'Three steps.', usage: { input: 50, output: 20 } }]).invoked;
+    expect(await remaining(alice)).toEqual({ cost: 1_000 - 50 - 2 * 20 });
+    const { moduleRef } = await documentsFixture().boot({
+      budgets: new InMemoryBudgetStore(),
+      modelBudgets: { budgets: [{ name: 'tokens', measure: 'tokens', limit: 1_000, per: 'tenant', window: 3_600 }] },
+    });
+    booted.push(moduleRef);
+  });
 });

@@ -289,4 +289,48 @@ describe('spend budgets', () => {
     await expect(setup({ limit: 1.5 })).rejects.toBeInstanceOf(VerdictConfigurationError);
     await expect(setup({ window: 0 })).rejects.toThrow(/window must be a positive whole number of seconds/);
   });
+
+  it.each([
+    ['empty', ''],
+    ['blank', '   '],
+    ['not a string', 42 as unknown as string],
+  ])('does not boot a budget whose reason is %s: its refusals would record no reason', async (_, reason) => {
+    const booting = setup({ reason });
+    await expect(booting).rejects.toBeInstanceOf(VerdictConfigurationError);
+    await expect(booting).rejects.toThrow(/budget whose reason is blank or not a string/);
+  });
+
+  it('control: a budget without a reason of its own boots and records the default one when it refuses', async () => {
+    const { buy, outcomes, budgetRecords } = await setup({ reason: undefined });
+    await buy(alice, 1_000);
+    expect(outcomes([await buy(alice, 1)])).toEqual(['throttle@budget']);
+    expect(budgetRecords().at(-1)).toMatchObject({ disposition: 'throttle', reason: 'spend budget exhausted' });
+  });
+
+  it('does not boot a budget of null (a configuration error, not a TypeError); a capability without one boots', async () => {
+    const boot = (budget?: null) => {
+      const fixture = documentsFixture();
+      const purchase = defineCapability(
+        {
+          name: 'documents.purchase',
+          description: 'Buy a printed copy of a document',
+          action: 'read',
+          subject: 'Document',
+          arguments: z.object({ id: z.number().int() }),
+          resolveTarget: fromProposal<{ id: number }, Document>(({ arguments: args, context }) =>
+            fixture.load(context.tenant, args.id),
+          ),
+          executionTarget: fixture.refreshPolicy,
+          ...(budget === null ? { budget: budget as unknown as SpendBudget } : {}),
+        },
+        () => 'bought',
+      );
+      return fixture.boot({ capabilities: [purchase], budgets: new InMemoryBudgetStore() });
+    };
+    const booting = boot(null);
+    await expect(booting).rejects.toBeInstanceOf(VerdictConfigurationError);
+    await expect(booting).rejects.toThrow(/budget that is not an object/);
+    const { moduleRef } = await boot();
+    booted.push(moduleRef);
+  });
 });

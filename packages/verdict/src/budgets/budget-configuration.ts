@@ -3,19 +3,23 @@ import type { CapabilityRegistryOptions } from '../capabilities/capability-regis
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { BudgetScope, type SpendBudget } from './spend-budget.js';
 import { isWindowSeconds } from '../rate-limits/fixed-window.js';
+import { isName } from '../shared/is-name.js';
 
 const SCOPES: readonly unknown[] = Object.values(BudgetScope);
 
 /**
- * Boot-time checks of a capability's spend budget: an `amountOf` function, a non-negative safe-integer limit, a
- * positive whole number of seconds as its window, a known scope (`actor` needs the module's `actorKey`), and a
- * `BudgetStore`. `fail` throws the capability's configuration error.
+ * Boot-time checks of a capability's spend budget: an object with an `amountOf` function, a non-negative
+ * safe-integer limit, a positive whole number of seconds as its window, a known scope (`actor` needs the module's
+ * `actorKey`), a non-blank `name` and `reason` when given, and a `BudgetStore`. `fail` throws the capability's
+ * configuration error.
  */
 export function assertBudgetConfigured(
   budget: SpendBudget,
   options: Pick<CapabilityRegistryOptions, 'budgets' | 'actorKey'>,
   fail: (message: string) => never,
 ): void {
+  if (typeof budget !== 'object' || budget === null)
+    fail('has a budget that is not an object: use budget: { amountOf, limit, per, window }, or leave it out.');
   if (typeof budget.amountOf !== 'function')
     fail('has a budget without amountOf: use budget: { amountOf, limit, per, window }.');
   if (!(Number.isSafeInteger(budget.limit) && budget.limit >= 0))
@@ -23,8 +27,12 @@ export function assertBudgetConfigured(
   if (!isWindowSeconds(budget.window))
     fail('has a budget whose window must be a positive whole number of seconds (at most 3,155,760,000: 100 years).');
   if (!SCOPES.includes(budget.per)) fail(`has a budget whose per must be one of ${SCOPES.join(', ')}.`);
-  if (budget.name !== undefined && !(typeof budget.name === 'string' && budget.name.trim() !== ''))
+  if (budget.name !== undefined && !isName(budget.name))
     fail('has a budget whose name is blank: leave it out (the capability name) or name the shared budget.');
+  if (budget.reason !== undefined && !isName(budget.reason))
+    fail(
+      'has a budget whose reason is blank or not a string (the internal reason recorded when it refuses): leave it out (`spend budget exhausted`) or give one.',
+    );
   if (budget.per === BudgetScope.Actor && typeof options.actorKey !== 'function')
     fail('has a budget per actor, but the module has no actorKey: pass `actorKey` to VerdictModule.forRoot.');
   if (options.budgets === undefined)

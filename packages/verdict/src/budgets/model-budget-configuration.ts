@@ -3,6 +3,7 @@ import { BudgetScope } from './spend-budget.js';
 import { ModelBudgetMeasure, type ModelCallBudgets } from './model-budget.js';
 import type { ModelBudgetOptions } from './model-budget-options.interface.js';
 import { isWindowSeconds } from '../rate-limits/fixed-window.js';
+import { isName } from '../shared/is-name.js';
 
 const SCOPES: readonly unknown[] = Object.values(BudgetScope);
 const MEASURES: readonly unknown[] = Object.values(ModelBudgetMeasure);
@@ -12,7 +13,8 @@ const isCount = (value: unknown): boolean => Number.isSafeInteger(value) && (val
 /**
  * Boot-time checks of `modelBudgets`: at least one budget, each with a unique non-blank name, a known measure and
  * scope (`actor` needs the module's `actorKey`), a non-negative safe-integer limit and a positive whole window;
- * prices and output maxima as non-negative safe integers; and a budget store to count them in.
+ * prices and output maxima as non-negative safe integers, and at least one price when a budget measures cost (every
+ * call of an unpriced model throws `UnpricedModelError`); and a budget store to count them in.
  *
  * @throws VerdictConfigurationError naming what to fix.
  */
@@ -28,7 +30,7 @@ export function assertModelBudgetsConfigured(
   const names = new Set<string>();
   for (const budget of config.budgets) {
     const { name, measure, limit, per, window } = budget;
-    if (!(typeof name === 'string' && name.trim() !== '')) fail('has a budget without a name.');
+    if (!isName(name)) fail('has a budget without a name.');
     const where = `budget "${name}"`;
     if (names.has(name)) fail(`declares ${where} twice: give each budget its own name.`);
     names.add(name);
@@ -46,6 +48,11 @@ export function assertModelBudgetsConfigured(
     if (price.maxOutputTokens !== undefined && !isCount(price.maxOutputTokens))
       fail(`price of "${model}" has a maxOutputTokens that is not a non-negative safe integer.`);
   }
+  const costed = config.budgets.find(({ measure }) => measure === ModelBudgetMeasure.Cost);
+  if (costed !== undefined && Object.keys(config.prices ?? {}).length === 0)
+    fail(
+      `budget "${costed.name}" measures cost, but there are no prices: every model call would throw UnpricedModelError. Price your models (prices: { 'gpt-4o-mini': { input, output } }) or measure tokens.`,
+    );
   if (config.maxOutputTokens !== undefined && !isCount(config.maxOutputTokens))
     fail('.maxOutputTokens must be a non-negative safe integer.');
   if (options.budgets === undefined)

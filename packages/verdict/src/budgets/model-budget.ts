@@ -46,7 +46,8 @@ export interface ModelPrice {
   readonly output: number;
   /**
    * The output tokens to reserve for this model when the model declares no maximum of its own (LangChain's
-   * `ls_max_tokens`, such as `ChatOpenAI`'s `maxTokens`). Default: the module's `maxOutputTokens`.
+   * `ls_max_tokens`, else its request's `max_tokens`, `max_completion_tokens` or `max_output_tokens`: `ChatOpenAI`'s
+   * `maxTokens`). Default: the module's `maxOutputTokens`.
    */
   readonly maxOutputTokens?: number;
 }
@@ -65,7 +66,8 @@ export interface ModelPrice {
 export interface ModelCallBudgets {
   /**
    * The price table, by model name (LangChain's `ls_model_name`: `ChatOpenAI`'s `model`). With a `cost` budget, a
-   * model missing from it is a typed error (`UnpricedModelError`), never free.
+   * model missing from it is a typed error (`UnpricedModelError`), never free; a `cost` budget without any price does
+   * not boot.
    */
   readonly prices?: Readonly<Record<string, ModelPrice>>;
   /** The budgets every model call counts against. */
