@@ -134,9 +134,10 @@ describe.each(receiptStoreBackends())('ApprovalBatchService [%s]', (_engine, ope
         { toolCallId: ids[2], decision: 'edit', arguments: { id: 9 } },
       ];
       expect(await batches.decide(batchId, decisions, support, alice)).toMatchObject({ outcome: 'decided' });
-      const edited = await propose(ids[2], 9, { approvalBatch: `${batchId}-edit`, explicitApproval: true });
+      const round = approvalBatchId({ conversation: 'c-1', message: batchId, round: 1 });
+      const edited = await propose(ids[2], 9, { approvalBatch: round, explicitApproval: true });
       expect(edited).toMatchObject({ executed: false, decision: { disposition: 'deny', stage: 'proposal' } });
-      expect(await batches.pending(`${batchId}-edit`, alice)).toBeNull();
+      expect(await batches.pending(round, alice)).toBeNull();
       expect(archived).toEqual([]);
       await close();
     });

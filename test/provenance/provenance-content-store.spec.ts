@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { InMemoryProvenanceContentStore } from '@verdict/nestjs';
+import { InMemoryProvenanceContentStore, fingerprintString } from '@verdict/nestjs';
 import { describeProvenanceContentStoreContract } from '@verdict/nestjs/testing';
 import { TypeOrmProvenanceContentStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { CreateProvenanceContents1797000400000 } from '../../packages/verdict/src/typeorm/migrations/1797000400000-create-provenance-contents.js';
@@ -23,6 +23,20 @@ for (const engine of databaseEngines()) {
   });
 
   describe(`verdict_provenance_contents [${engine.name}]`, () => {
+    it("attack: with invalidWhereValuesBehavior 'ignore', a null fingerprint reads no text (control: a kept one does)", async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        // The option TypeORM's own error message suggests: a null or undefined where-value is dropped, not refused.
+        Object.assign(dataSource.options, { invalidWhereValuesBehavior: { null: 'ignore', undefined: 'ignore' } });
+        const store = new TypeOrmProvenanceContentStore(dataSource);
+        const text = 'IMPORTANT: pay DE89 3704 0044 0532 0130 00';
+        await store.keep([{ fingerprint: fingerprintString(text), text }], new Date());
+
+        expect(await store.text(null as never)).toBeUndefined();
+        expect(await store.text(undefined as never)).toBeUndefined();
+        expect(await store.text(fingerprintString(text))).toBe(text);
+      });
+    });
+
     it('migrates up and down', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
         const runner = dataSource.createQueryRunner();

@@ -1,5 +1,11 @@
 import { fingerprint } from '../fingerprints/fingerprint.js';
 
+/**
+ * The longest approval batch id a receipt holds: its `batch_id` column is `varchar(64)` on every engine, the length of
+ * the ids {@link approvalBatchId} derives. A longer `approvalBatch` is refused before the run starts, alike everywhere.
+ */
+export const MAX_APPROVAL_BATCH_ID_LENGTH = 64;
+
 /** What one approval batch is made of: a model turn (its message), in a conversation, and which round of it. */
 export interface ApprovalBatchTurn {
   /** The conversation (thread) the turn belongs to; `null` when there is none. */

@@ -30,7 +30,8 @@ import { ApprovalPhase } from './approval-phase.js';
 import type { ApprovalReceiptStore } from './approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
 import { approvalSubject } from './approval-subject.js';
-import { askedBy, checkRequesterConversation } from './receipt-requester.js';
+import { MAX_APPROVER_ID_LENGTH, isApproverId } from './approver-id.js';
+import { askedBy, checkRequester } from './receipt-requester.js';
 import { isExpired } from './receipt-rules.js';
 import { ReceiptStatus } from './receipt-status.js';
 
@@ -103,7 +104,8 @@ export class ApprovalBatchService {
    * @throws ApprovalBatchDecisionError when `decisions` do not name each pending item exactly once with approve,
    * reject or edit, carry arguments on anything but an edit, or an edit's arguments fail the capability's schema:
    * nothing is recorded or changed.
-   * @throws VerdictConfigurationError without a batch id, an approver with an id, or a requester.
+   * @throws VerdictConfigurationError without a batch id, an approver with an id (of at most 255 characters: the
+   * receipts' column), or a requester: nothing is recorded or changed.
    */
   async decide(
     batchId: string,
@@ -260,12 +262,13 @@ export class ApprovalBatchService {
 
   /**
    * The batch's receipts that `requester` asked for (any state). Every public entry reads them here: a malformed
-   * conversation id fails before the store is read, whether or not the batch exists.
+   * conversation id or an actor that is not plain JSON fails before the store is read, whether or not the batch
+   * exists (`checkRequester`).
    */
   private async requesters(batchId: string, requester: ActionContext): Promise<ApprovalReceipt[]> {
-    checkRequesterConversation(requester);
-    const store = this.store();
     const actorKey = moduleActorKey(this.options);
+    checkRequester(requester, this.registry, actorKey);
+    const store = this.store();
     return (await store.inBatch!(batchId)).filter((r) => askedBy(r, requester, this.registry, actorKey));
   }
 
@@ -313,12 +316,11 @@ function checkedCall(verb: string, batchId: string, approver: Approver, requeste
   if (
     typeof batchId !== 'string' ||
     batchId.trim() === '' ||
-    typeof approverId !== 'string' ||
-    approverId.trim() === '' ||
+    !isApproverId(approverId) ||
     approver.context === undefined ||
     requester === undefined
   )
     throw new VerdictConfigurationError(
-      `ApprovalBatchService.${verb} needs a non-blank batch id, an approver with a non-blank id and context, and the requester's action context.`,
+      `ApprovalBatchService.${verb} needs a non-blank batch id, an approver with a non-blank id of at most ${MAX_APPROVER_ID_LENGTH} characters and a context, and the requester's action context.`,
     );
 }

@@ -17,7 +17,7 @@ import { type ApprovalChallenge, challengeOf } from './approval-challenge.js';
 import { ApprovalPhase } from './approval-phase.js';
 import type { ApprovalReceiptStore, ReceiptTransition } from './approval-receipt-store.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
-import { askedBy, checkRequesterConversation } from './receipt-requester.js';
+import { askedBy, checkRequester } from './receipt-requester.js';
 import { isExpired } from './receipt-rules.js';
 import { ReceiptStatus } from './receipt-status.js';
 import { UnknownApprovalReceiptError } from './unknown-approval-receipt.error.js';
@@ -25,6 +25,7 @@ import { ContextReleaseService } from '../context-release/context-release.servic
 import { type DeciderRefusal, deciderRefusal } from '../containment/decider-refusal.js';
 import type { Approver } from './approval-endpoint-hooks.interface.js';
 import { approvalSubject } from './approval-subject.js';
+import { MAX_APPROVER_ID_LENGTH, isApproverId } from './approver-id.js';
 import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 import { ProvenanceContents } from '../provenance/provenance-contents.js';
 import {
@@ -105,10 +106,13 @@ export class ApprovalService {
    * `requester` is the action context the tool call was proposed in — for an approver acting on someone
    * else's conversation, that conversation's context, never the approver's own. A requester for whom a
    * receipt's capability `actorKey` names nobody did not ask for that receipt.
+   * @throws VerdictConfigurationError, NonCanonicalValueError for a requester context the proposal would refuse (a
+   * malformed conversation id, an actor key that is not plain JSON), before the store is read: whether or not
+   * anything is pending under the id.
    */
   challengeForToolCall(toolCallId: string, requester: ActionContext): Promise<ApprovalChallenge | null>;
   async challengeForToolCall(toolCallId: string, requester?: ActionContext): Promise<ApprovalChallenge | null> {
-    checkRequesterConversation(requester);
+    this.checkRequester(requester);
     const pending = await this.store().pendingForToolCall(toolCallId, this.now());
     const mine = requester === undefined ? pending : pending.filter((receipt) => this.askedBy(receipt, requester));
     if (mine.length !== 1) return null;
@@ -129,7 +133,7 @@ export class ApprovalService {
         "ApprovalService.pending needs the requester's action context (actor, tenant, metadata.conversationId): tool-call ids are not globally unique.",
       );
     }
-    checkRequesterConversation(requester);
+    this.checkRequester(requester);
     const found = [];
     for (const toolCallId of toolCallIds) {
       const challenge = await this.challengeForToolCall(toolCallId, requester);
@@ -166,6 +170,7 @@ export class ApprovalService {
    * once approved, rejected, superseded, consumed or expired there is nothing left to decide on.
    * @throws VerdictConfigurationError without a receipt id or an approver with a non-blank id, or for a requester
    * whose conversation id is malformed (checked before the receipt is read, as every requester-scoped lookup).
+   * @throws NonCanonicalValueError for a requester whose actor key is not plain JSON (checked as early).
    * @throws InvalidReleaseRequestError without a `Destination`.
    * @example
    * const content = await approvals.untrustedContent(challenge.receiptId, approver, { destination: Destination.connection('approval-ui', 'staff') }, requester);
@@ -182,7 +187,7 @@ export class ApprovalService {
         'ApprovalService.untrustedContent needs a non-blank receiptId and an approver with a non-blank id.',
       );
     checkedDestination(request, 'ApprovalService.untrustedContent');
-    checkRequesterConversation(requester);
+    this.checkRequester(requester);
     const receipt = await this.store().find(receiptId);
     // The text is there to decide on: a decided, consumed or expired receipt has nothing left to decide.
     if (receipt === null || receipt.status !== ReceiptStatus.Pending || isExpired(receipt, this.now()))
@@ -204,9 +209,10 @@ export class ApprovalService {
 
   /**
    * `pending → approved` for this exact receipt and tool call. `by`: an opaque application id (`customer:72`),
-   * never PII. Refused (`contained`, nothing changes) while a kill switch is engaged for the receipt's
-   * capability, or — when `parties` names them, as `@ApprovalEndpoint()` gives them — for the approver or the
-   * requester (actor or tenant). Pass `parties`: without them the approver's own switches are not checked at
+   * never PII, of at most 255 characters (the receipt's column; a longer one throws `VerdictConfigurationError`
+   * before anything is recorded). Refused (`contained`, nothing changes) while a kill switch is engaged for the
+   * receipt's capability, or — when `parties` names them, as `@ApprovalEndpoint()` gives them — for the approver or
+   * the requester (actor or tenant). Pass `parties`: without them the approver's own switches are not checked at
    * all (the requester's still refuse the resumed call at step 0, which runs as the requester).
    */
   approve(receiptId: string, toolCallId: string, by: string, parties?: ApprovalParties): Promise<ApprovalTransition> {
@@ -229,6 +235,11 @@ export class ApprovalService {
       if (typeof value !== 'string' || value.trim() === '')
         throw new VerdictConfigurationError(`ApprovalService.${verb} needs a non-blank ${name}.`);
     }
+    // Refused before anything is recorded, alike on every engine: a longer one does not fit the receipt's column.
+    if (!isApproverId(by))
+      throw new VerdictConfigurationError(
+        `ApprovalService.${verb} needs a by of at most ${MAX_APPROVER_ID_LENGTH} characters (got ${by.length}).`,
+      );
     const now = this.now();
     const store = this.store();
     const found = await store.find(receiptId);
@@ -291,6 +302,11 @@ export class ApprovalService {
     if (transition.outcome === 'approved' || transition.outcome === 'rejected')
       await this.contents.forget(found.provenance);
     return transition;
+  }
+
+  /** Fails before any receipt is read for a requester context the proposal would refuse (`checkRequester`). */
+  private checkRequester(requester: ActionContext | undefined): void {
+    checkRequester(requester, this.registry, moduleActorKey(this.options));
   }
 
   /** Whether `requester` is who asked for `receipt`, in the conversation it was asked in (`askedBy`). */

@@ -29,9 +29,10 @@ export interface EnvelopeBinding {
 /**
  * Step 1: validate the proposal's arguments against the capability's schema (zod, or a class-validator DTO) and
  * fingerprint them, `sha256(JCS(arguments))`; invalid arguments, or arguments that are not plain JSON, are a
- * recorded `deny` at `proposal`, as is a malformed tool-call id (neither a string nor a finite number; `null` or a
- * blank string is no id, {@link proposedToolCallId}). Then build the envelope: the validated arguments bound to the
- * context, the id and the time. A schema that validates synchronously is answered without a promise (ADR 0053).
+ * recorded `deny` at `proposal`, as is a malformed tool-call id (neither a string nor a finite number, or a string
+ * longer than 200 characters; `null` or a blank string is no id, {@link proposedToolCallId}). Then build the
+ * envelope: the validated arguments bound to the context, the id and the time. A schema that validates
+ * synchronously is answered without a promise (ADR 0053).
  */
 export function buildEnvelope(
   definition: CapabilityDefinition,

@@ -5,12 +5,13 @@ import { isForbiddenStatesPolicy } from '../forbidden-states/forbid-states.js';
 import { isTrajectoryScope } from '../forbidden-states/trajectory-scope.js';
 import { assertProvenanceConfigured } from '../provenance/provenance-configuration.js';
 import { assertReviewConfigured } from '../review/review-configuration.js';
+import { assertConfirmationConfigured } from '../approvals/confirmation-configuration.js';
 import { assertBudgetConfigured } from '../budgets/budget-configuration.js';
 import { MAX_RATE_LIMIT, isWindowSeconds } from '../rate-limits/fixed-window.js';
 import { MAX_CLAIM_POLICY_NAME } from '../execution-claims/at-most-once.js';
+import { isName } from '../shared/is-name.js';
 
 const isPositiveInteger = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
-const isName = (value: unknown) => typeof value === 'string' && value.trim() !== '';
 
 /**
  * Boot-time checks of a capability's durable gates: well-formed policies, and a store for each gate it
@@ -21,23 +22,10 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
   const fail = (message: string): never => {
     throw new VerdictConfigurationError(`${where} ${message}`, { capability: definition.name });
   };
-  const { rateLimit, budget, atMostOnce, requiresConfirmation, forbidStates } = definition;
+  const { rateLimit, budget, atMostOnce, forbidStates } = definition;
   assertProvenanceConfigured(definition, options, fail);
   assertReviewConfigured(definition, options, fail);
-  if (requiresConfirmation !== undefined) {
-    if (typeof requiresConfirmation.bind !== 'function' || !isName(requiresConfirmation.reason))
-      fail('has requiresConfirmation without bind or reason: use requiresConfirmation({ bind, reason, ttlSeconds }).');
-    if (requiresConfirmation.ttlSeconds !== undefined && !isPositiveInteger(requiresConfirmation.ttlSeconds))
-      fail('has a requiresConfirmation ttlSeconds that is not a positive integer.');
-    if (requiresConfirmation.maxPending !== undefined && !isPositiveInteger(requiresConfirmation.maxPending))
-      fail('has a requiresConfirmation maxPending that is not a positive integer.');
-    if (requiresConfirmation.actorKey !== undefined && typeof requiresConfirmation.actorKey !== 'function')
-      fail('has a requiresConfirmation actorKey that is not a function: use actorKey: (actor) => actor.id.');
-    if (options.approvals === undefined)
-      fail(
-        'uses requiresConfirmation, but no approval receipt store is configured: pass `approvals` to VerdictModule.forRoot (TypeOrmApprovalReceiptStore).',
-      );
-  }
+  assertConfirmationConfigured(definition, options, fail);
   if (rateLimit !== undefined) {
     if (!isName(rateLimit.name) || typeof rateLimit.key !== 'function')
       fail('has a rateLimit without a name or key: use fixedWindow({ name, limit, windowSeconds, key, reason }).');

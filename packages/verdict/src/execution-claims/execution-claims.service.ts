@@ -66,6 +66,8 @@ export class ExecutionClaimsService {
    * named in the evidence. Default: none (`null`). Both `by` and `operatorIdentity` (when given) must be
    * non-blank strings of at most 255 characters ({@link checkedOperatorField}); the evidence names each
    * as a JSON string (`operator "operator:7" (run by "sso:8812")`), so neither can pose as the other.
+   * `claimId` must be a non-blank string and `force` (when given) a boolean: anything else (`null`, the
+   * string `'false'` of a form field) is a {@link VerdictConfigurationError}, and nothing is resolved.
    *
    * @example
    * await claims.resolve(claimId, 'retryable', 'operator:7', 'the PSP never received the refund', false, 'sso:8812');
@@ -78,6 +80,13 @@ export class ExecutionClaimsService {
     force = false,
     operatorIdentity?: string,
   ): Promise<ClaimResolution> {
+    // An admin screen may pass form fields: no id is never "every claim", and `'false'` is not a boolean.
+    if (typeof claimId !== 'string' || claimId.trim() === '')
+      throw new VerdictConfigurationError(
+        `Resolving a claim needs a claim id (a non-blank string), not ${describeInput(claimId)}.`,
+      );
+    if (typeof force !== 'boolean')
+      throw new VerdictConfigurationError(`Resolving a claim needs force as a boolean, not ${describeInput(force)}.`);
     if (typeof by !== 'string' || by.trim() === '' || typeof reason !== 'string' || reason.trim() === '') {
       throw new VerdictConfigurationError('Resolving a claim needs --by (an opaque operator id) and --reason.');
     }
@@ -179,6 +188,11 @@ export class ExecutionClaimsService {
       );
     return store;
   }
+}
+
+/** An untyped input as an error message names it: a string quoted, anything else as its type or value. */
+function describeInput(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : value === null ? 'null' : typeof value;
 }
 
 /** An operator's resolution as a decision: released, the operation may be admitted once more; completed, it never will be. */

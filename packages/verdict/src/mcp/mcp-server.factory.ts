@@ -13,6 +13,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from '../authorization/authorization-options.interface.js';
 import { validateArguments } from '../capabilities/argument-validator.js';
+import { MAX_TOOL_CALL_ID_LENGTH } from '../capabilities/tool-call-id.js';
 import { type ActionContext, isActionContext } from '../context/action-context.js';
 import { ActionContextStore } from '../context/action-context.store.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
@@ -24,9 +25,6 @@ import { MCP_TOOL_CALL_ID_META } from './mcp-meta.js';
 import { type McpTool, McpToolCatalog } from './mcp-tool-catalog.js';
 import { mcpToolResult } from './mcp-tool-result.js';
 import { VERDICT_MCP_OPTIONS, type VerdictMcpOptions } from './verdict-mcp-options.interface.js';
-
-/** The longest tool-call id a client may pass back. */
-const MAX_TOOL_CALL_ID_LENGTH = 200;
 
 /**
  * Makes the MCP server of one authenticated request: `tools/list` shows the tools the principal's ability may
@@ -152,6 +150,7 @@ function invalidParams(message: string): McpError {
   return error;
 }
 
+/** A tool-call id a client may pass back: a non-blank string of at most the length the pipeline accepts. */
 function isToolCallId(value: unknown): value is string {
   return typeof value === 'string' && value.trim() !== '' && value.length <= MAX_TOOL_CALL_ID_LENGTH;
 }

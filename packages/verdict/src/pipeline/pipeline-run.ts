@@ -32,7 +32,8 @@ export interface InvocationOptions {
   /**
    * The approval batch a receipt issued by this run joins (docs/approvals.md "Batch approvals", ADR 0102): the id
    * `approvalBatchId` derives for the model turn. Unset: the receipt is asked on its own. Anything but a non-blank
-   * string throws `VerdictConfigurationError` before the run starts.
+   * string of at most 64 characters (the receipts' `batch_id` column) throws `VerdictConfigurationError` before the
+   * run starts.
    */
   readonly approvalBatch?: string;
 }

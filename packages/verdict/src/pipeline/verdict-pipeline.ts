@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { ApprovalPhase } from '../approvals/approval-phase.js';
+import { MAX_APPROVAL_BATCH_ID_LENGTH } from '../approvals/approval-batch-id.js';
 import type { ReceiptKey } from '../approvals/approval-receipt-store.interface.js';
 import { consumeConfirmation, validateConfirmation } from '../approvals/confirmation.gate.js';
 import { authorizeAt } from '../authorization/authorization.gate.js';
@@ -472,8 +473,9 @@ export class VerdictPipeline {
   }
 
   /**
-   * One run of an entry mode: its evidence written when its steps end, in one `execute_tool` span; then a refusal is
-   * counted toward its conversation's call ceilings (docs/budgets.md), even when that evidence could not be written.
+   * One run of an entry mode, in one `execute_tool` span: its evidence written when its steps end; then, still in the
+   * span, a refusal is counted toward its conversation's call ceilings (docs/budgets.md), even when that evidence
+   * could not be written. A store fault of the count marks the span as any application fault does.
    */
   private run<R extends ExecutionResult<unknown>>(
     proposal: Proposal,
@@ -483,21 +485,30 @@ export class VerdictPipeline {
     const run = PipelineRun.begin(this.setting, proposal, mode);
     if (!this.ceilings.configured || mode.toolKind === ToolKind.Evaluation || mode.deferred !== undefined)
       return withToolCallSpan(run.subject, () => run.conclude(() => steps(run)));
+    return withToolCallSpan(run.subject, () => this.concludeCounted(run, steps));
+  }
+
+  /** {@link run}'s steps and evidence, then the count of a refusal toward its conversation's call ceilings. */
+  private concludeCounted<R extends ExecutionResult<unknown>>(
+    run: PipelineRun,
+    steps: (run: PipelineRun) => Promise<R>,
+  ): Promise<R> {
     // What the steps answered, kept for when the run's last evidence write then fails.
     let answered: R | undefined;
-    const result = withToolCallSpan(run.subject, () => run.conclude(async () => (answered = await steps(run))));
-    return result.then(
-      // A store that cannot count the refusal fails the call: an uncounted refusal is never answered as if counted.
-      async (answer) => {
-        await this.countRefusal(run, answer);
-        return answer;
-      },
-      // A refusal still counts when its evidence could not be written; that fault, not the count's, is the answer.
-      async (fault: unknown) => {
-        if (answered !== undefined) await this.countRefusal(run, answered).catch(logUncounted(run));
-        throw fault;
-      },
-    );
+    return run
+      .conclude(async () => (answered = await steps(run)))
+      .then(
+        // A store that cannot count the refusal fails the call: an uncounted refusal is never answered as if counted.
+        async (answer) => {
+          await this.countRefusal(run, answer);
+          return answer;
+        },
+        // A refusal still counts when its evidence could not be written; that fault, not the count's, is the answer.
+        async (fault: unknown) => {
+          if (answered !== undefined) await this.countRefusal(run, answered).catch(logUncounted(run));
+          throw fault;
+        },
+      );
   }
 
   /** After a refused run: count the refusal in its conversation; `ToolLoopDetected` when it stopped it. */
@@ -527,8 +538,8 @@ function logUncounted({ trail }: PipelineRun): (error: unknown) => void {
 }
 
 /**
- * The run mode of `execute` and `enqueue`: the caller's approval and batch; a malformed batch throws
- * `VerdictConfigurationError` before the run starts.
+ * The run mode of `execute` and `enqueue`: the caller's approval and batch; a malformed batch (blank, not a string, or
+ * longer than its column) throws `VerdictConfigurationError` before the run starts.
  */
 function invocationMode(
   proposal: Proposal,
@@ -541,6 +552,11 @@ function invocationMode(
   if (approvalBatch !== undefined && (typeof approvalBatch !== 'string' || approvalBatch.trim() === ''))
     throw new VerdictConfigurationError(
       'An approvalBatch must be a non-blank batch id (approvalBatchId): a blank one could never be read or decided.',
+      { capability: proposal.capability },
+    );
+  if (approvalBatch !== undefined && approvalBatch.length > MAX_APPROVAL_BATCH_ID_LENGTH)
+    throw new VerdictConfigurationError(
+      `An approvalBatch is at most ${MAX_APPROVAL_BATCH_ID_LENGTH} characters (got ${approvalBatch.length}): use approvalBatchId.`,
       { capability: proposal.capability },
     );
   return {

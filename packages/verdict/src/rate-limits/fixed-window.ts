@@ -37,9 +37,10 @@ export function fixedWindow<TArgs, TTarget, TContext extends AnyActionContext = 
 }
 
 /**
- * The longest window a rate limit or budget takes: 100 years (3,155,760,000 seconds). Its end then stays within what
- * every engine stores as a time (MySQL/MariaDB `datetime` ends with year 9999, and SQLite compares times as text, so a
- * five-digit year would sort before today and its window be pruned while it holds).
+ * The longest window a rate limit or budget takes, and the longest `ttlSeconds` of a confirmation or review: 100 years
+ * (3,155,760,000 seconds). Its end then stays within what every engine stores as a time (MySQL/MariaDB `datetime` ends
+ * with year 9999, and SQLite compares times as text, so a five-digit year would sort before today and its window be
+ * pruned while it holds).
  */
 export const MAX_WINDOW_SECONDS = 3_155_760_000;
 

@@ -1,12 +1,12 @@
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { isWindowSeconds } from '../rate-limits/fixed-window.js';
 import type { ReviewOptions } from './review-options.interface.js';
 import type { ReviewLaneOptions, WorkingReviewLaneOptions } from './review-lane-options.interface.js';
 
-const isPositiveInteger = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
-
 /**
- * Boot-time checks of a capability's review lane: a well-formed `requiresReview`, no confirmation next to it
+ * Boot-time checks of a capability's review lane: a well-formed `requiresReview` (a `ttlSeconds` of at most 100 years,
+ * `MAX_WINDOW_SECONDS`, as a receipt's: the item's expiry stays a time every engine stores), no confirmation next to it
  * (the requester confirms or a reviewer reviews, not both), a review lane, an actor key (the capability's, the
  * lane's or the module's: ADR 0049) and, in a process that works the queue (`work` not `false`), an execution-claim
  * store (the deferred run's last gate). A web-only process parks, decides and queues items without one: the worker
@@ -23,8 +23,8 @@ export function assertReviewConfigured(
     fail(
       'has requiresReview without bind or reason: use requiresReview({ bind, reason, ttlSeconds, describe, reviewer }).',
     );
-  if (policy.ttlSeconds !== undefined && !isPositiveInteger(policy.ttlSeconds))
-    fail('has a requiresReview ttlSeconds that is not a positive integer.');
+  if (policy.ttlSeconds !== undefined && !isWindowSeconds(policy.ttlSeconds))
+    fail('has a requiresReview ttlSeconds that is not a positive integer of at most 3,155,760,000 (100 years).');
   if (policy.actorKey !== undefined && typeof policy.actorKey !== 'function')
     fail('has a requiresReview actorKey that is not a function: use actorKey: (actor) => actor.id.');
   if (definition.requiresConfirmation !== undefined)

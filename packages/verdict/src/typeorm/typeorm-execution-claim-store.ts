@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { In } from 'typeorm';
+import { Equal, In } from 'typeorm';
 import { refusedResolution, resolvable, resolvedClaim } from '../execution-claims/claim-resolution-rules.js';
 import type {
   ClaimAdmission,
@@ -116,7 +116,9 @@ export class TypeOrmExecutionClaimStore implements ExecutionClaimStore {
   }
 
   async find(claimId: string): Promise<ExecutionClaim | null> {
-    const row = await this.repository().findOneBy({ id: claimId });
+    // `Equal`: a DataSource with `invalidWhereValuesBehavior: { null: 'ignore' }` drops a bare null from the
+    // condition, and would answer the first claim of the table; compared explicitly, no id matches nothing.
+    const row = await this.repository().findOneBy({ id: Equal(claimId) });
     return row === null ? null : toClaim(row);
   }
 
@@ -135,7 +137,7 @@ export class TypeOrmExecutionClaimStore implements ExecutionClaimStore {
   }
 
   private async byBinding(bindingFingerprint: string): Promise<ExecutionClaim> {
-    const row = await this.repository().findOneBy({ bindingFingerprint });
+    const row = await this.repository().findOneBy({ bindingFingerprint: Equal(bindingFingerprint) });
     // Only reachable on MySQL/MariaDB when the candidate id equalled another claim's id: nothing was written.
     if (row === null)
       throw new Error(

@@ -1,4 +1,4 @@
-import { type DataSource, In, LessThan } from 'typeorm';
+import { type DataSource, Equal, In, LessThan } from 'typeorm';
 import type { KeptContent, ProvenanceContentStore } from '../provenance/provenance-content-store.interface.js';
 import { ProvenanceContentEntity } from './provenance-content.entity.js';
 import { checkUtcTimezone } from './store-connection.js';
@@ -29,7 +29,10 @@ export class TypeOrmProvenanceContentStore implements ProvenanceContentStore {
   }
 
   async text(fingerprint: string): Promise<string | undefined> {
-    const row = await this.dataSource.getRepository(ProvenanceContentEntity).findOneBy({ fingerprint });
+    // `Equal`: under `invalidWhereValuesBehavior: { null: 'ignore' }` a bare null would match any text.
+    const row = await this.dataSource
+      .getRepository(ProvenanceContentEntity)
+      .findOneBy({ fingerprint: Equal(fingerprint) });
     return row?.text;
   }
 

@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import { type DataSource, Equal, type FindOperator } from 'typeorm';
 import type { ProvenanceLedger } from '../provenance/provenance-ledger.interface.js';
 import { type ProvenanceRecord, provenanceRecord } from '../provenance/provenance-record.js';
 import { ProvenanceRecordEntity } from './provenance-record.entity.js';
@@ -28,15 +28,16 @@ export class TypeOrmProvenanceLedger implements ProvenanceLedger {
   }
 
   forContent(contentFingerprint: string): Promise<readonly ProvenanceRecord[]> {
-    return this.find({ contentFingerprint });
+    return this.find({ contentFingerprint: Equal(contentFingerprint) });
   }
 
   forCorrelation(correlationId: string): Promise<readonly ProvenanceRecord[]> {
-    return this.find({ correlationId });
+    return this.find({ correlationId: Equal(correlationId) });
   }
 
+  /** `Equal`: under `invalidWhereValuesBehavior: { null: 'ignore' }` a bare null would match every record. */
   private async find(
-    where: { contentFingerprint: string } | { correlationId: string },
+    where: { contentFingerprint: FindOperator<string> } | { correlationId: FindOperator<string> },
   ): Promise<readonly ProvenanceRecord[]> {
     const rows = await this.dataSource
       .getRepository(ProvenanceRecordEntity)
