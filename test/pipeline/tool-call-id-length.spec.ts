@@ -134,6 +134,18 @@ describe.each(storages)('tool-call ids longer than Verdict accepts [%s]', (_engi
     expect(JSON.stringify(records)).not.toContain(toolCallId);
   });
 
+  it('control: a blank id longer than the bound is no id, decided as a one-space id is, not refused as malformed', async () => {
+    const app = await archiveApp(storage);
+
+    const long = (await app.propose(' '.repeat(LONGEST + 1))).decision;
+    const short = (await app.propose(' ')).decision;
+    expect(long).toMatchObject({ disposition: short.disposition, stage: short.stage });
+    expect(short.stage).not.toBe('proposal');
+    expect(app.evidence.decisions().map((record) => record.reason)).not.toContain(
+      `malformed tool-call id: longer than ${LONGEST} characters`,
+    );
+  });
+
   it(`control: a tool-call id of ${LONGEST} characters is confirmed, approved and run once`, async () => {
     const app = await archiveApp(storage);
     const toolCallId = 'k'.repeat(LONGEST);

@@ -52,12 +52,14 @@ export { type ShadowedPolicies, shadowedPolicies } from './shadow/shadowed-polic
 export { Stage } from './decisions/stage.js';
 export type { Proposal } from './vocabulary/proposal.js';
 export type { Envelope } from './vocabulary/envelope.js';
+export { MAX_TOOL_CALL_ID_LENGTH } from './capabilities/tool-call-id.js';
 export type { AuthorizedAction } from './vocabulary/authorized-action.js';
 export type { ExecutionResult } from './vocabulary/execution-result.js';
 
 // Evidence
 export { EvidenceRecorder } from './evidence/evidence-recorder.interface.js';
 export { decisionRecord, type DecisionRecord, type DecisionFacts } from './evidence/decision-record.js';
+export { MAX_REASON_LENGTH, storableReason } from './evidence/storable-reason.js';
 export { ToolKind } from './evidence/tool-kind.js';
 export { NullEvidenceRecorder } from './evidence/null-evidence-recorder.js';
 export { InMemoryEvidenceRecorder } from './evidence/in-memory-evidence-recorder.js';

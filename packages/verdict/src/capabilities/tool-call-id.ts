@@ -19,9 +19,10 @@ export type ProposedToolCallId =
 export function proposedToolCallId(toolCallId: unknown): ProposedToolCallId {
   if (toolCallId === undefined || toolCallId === null) return { wellFormed: true, id: null };
   if (typeof toolCallId === 'string') {
+    if (toolCallId.trim() === '') return { wellFormed: true, id: null };
     if (toolCallId.length > MAX_TOOL_CALL_ID_LENGTH)
       return { wellFormed: false, problem: `longer than ${MAX_TOOL_CALL_ID_LENGTH} characters` };
-    return { wellFormed: true, id: toolCallId.trim() === '' ? null : toolCallId };
+    return { wellFormed: true, id: toolCallId };
   }
   if (typeof toolCallId === 'number' && Number.isFinite(toolCallId))
     return { wellFormed: true, id: String(toolCallId) };

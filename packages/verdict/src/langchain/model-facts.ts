@@ -34,8 +34,17 @@ export function modelFactsOf(model: unknown): ModelFacts {
 /** `undefined`, `null` and `-1` declare no maximum. */
 const declaresNone = (max: unknown): boolean => max === undefined || max === null || max === -1;
 
-/** What the model's `getLsParams({})` or `invocationParams({})` answers, or nothing when it has no such method. */
+/**
+ * What the model's `getLsParams({})` or `invocationParams({})` answers, or nothing when it has no such method. A model
+ * whose `invocationParams` cannot answer without call options (it throws) declares nothing there, as before it was read.
+ */
 function paramsOf(model: unknown, method: 'getLsParams' | 'invocationParams'): Params {
   const read = (model as Partial<Record<typeof method, (options: object) => Params | undefined>> | null)?.[method];
-  return typeof read === 'function' ? (read.call(model, {}) ?? {}) : {};
+  if (typeof read !== 'function') return {};
+  if (method === 'getLsParams') return read.call(model, {}) ?? {};
+  try {
+    return read.call(model, {}) ?? {};
+  } catch {
+    return {};
+  }
 }

@@ -18,6 +18,7 @@ import {
   checkedShadowSummaryFilter,
 } from '../evidence/shadow-summary.js';
 import { checkUtcTimezone } from './store-connection.js';
+import { storableReason } from '../evidence/storable-reason.js';
 
 /**
  * {@link EvidenceQuery} over `verdict_decision_records`: one SELECT per call, each filter served by an index of
@@ -48,7 +49,8 @@ export class TypeOrmEvidenceQuery implements EvidenceQuery {
         capability: row.capability,
         stage: row.stage,
         disposition: row.disposition,
-        reason: row.reason,
+        // As `list` reads it (`decisionRecord`): a reason recorded before reasons were made storable reads back cut.
+        reason: storableReason(row.reason),
         calls: Number(row.calls),
         records: Number(row.records),
       }))
