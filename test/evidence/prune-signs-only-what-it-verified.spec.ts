@@ -12,6 +12,7 @@ import {
 import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { type DatabaseEngine, databaseEngines, streamDecision, withDataSource } from '@verdict/testing-kit';
 import type { DataSource } from 'typeorm';
+import { inProcessCli } from '../cli/in-process-cli.js';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 const TABLE = 'verdict_decision_records';
@@ -86,6 +87,33 @@ async function rewrite(engine: DatabaseEngine, dataSource: DataSource, stream: s
 }
 
 /**
+ * An insider who can write the tables but has not the key moves `stream`'s cut point past records 5 and 6 (the first
+ * recorded on or after {@link CUTOFF}): deletes their rows, or back-dates them to record 1's time. A prune that cut
+ * where the tables now say would delete them with their links and sign the genuine link 6, and `verify` would find
+ * records 7–10 intact after that anchor.
+ */
+async function moveTheCut(engine: DatabaseEngine, dataSource: DataSource, stream: string, how: 'delete' | 'back-date') {
+  const sql = sqlOn(engine, dataSource);
+  const ids = (
+    await sql(`SELECT record_id FROM ${LINKS} WHERE kind = $1 AND stream = $2 AND sequence IN (5, 6)`, [
+      EvidenceKind.Decision,
+      stream,
+    ])
+  ).map((row) => String(row.record_id));
+  expect(ids).toHaveLength(2);
+  if (how === 'delete') {
+    for (const id of ids) await sql(`DELETE FROM ${TABLE} WHERE id = $1`, [id]);
+    return;
+  }
+  // Record 1's time as the driver reads it, written back as it writes it (each engine stores instants its own way).
+  const [{ recorded_at: long }] = await sql(
+    `SELECT r.recorded_at FROM ${TABLE} r JOIN ${LINKS} l ON l.record_id = r.id WHERE l.kind = $1 AND l.stream = $2 AND l.sequence = 1`,
+    [EvidenceKind.Decision, stream],
+  );
+  for (const id of ids) await sql(`UPDATE ${TABLE} SET recorded_at = $1 WHERE id = $2`, [long, id]);
+}
+
+/**
  * Runs `meanwhile` once, between the prune's verification and its prune: before the first statement after the
  * verification (its seal's look for the streams with records queued), on the DataSource as it was.
  */
@@ -154,29 +182,147 @@ for (const engine of databaseEngines()) {
         const { recorder, written } = await sealedStreams(dataSource, 1);
         const [forged] = [...written.keys()];
         const before = await stored(dataSource, forged!);
-        const writer = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY, seal: 'manual' });
+        // Without the key: a keyed seal refuses to link after a head relinked at its checkpoint's sequence.
+        const writer = new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' });
         const restore = afterPruneVerified(dataSource, async () => {
           await rewrite(engine, dataSource, forged!, written.get(forged!)!);
-          // A writer's seal links its record after the rewritten head and signs a checkpoint of it.
+          // A writer's seal links its record after the rewritten head.
           await writer.recordDecision(streamDecision(forged!, 'written meanwhile', at(30)));
           await writer.seal();
         });
 
         await expect(recorder.prune(CUTOFF)).rejects.toMatchObject({
           refused: 'prune',
-          broken: [{ stream: forged, intact: false }],
+          broken: [{ stream: forged, intact: false, problem: ChainProblem.BrokenLink, firstBadSequence: 11 }],
         });
         restore();
 
-        // Only the writer's record and its seal's checkpoint were added.
+        // Only the writer's record was added.
         expect(await stored(dataSource, forged!)).toEqual({
           records: before.records + 1,
-          checkpoints: before.checkpoints + 1,
+          checkpoints: before.checkpoints,
         });
         expect(await verdictOf(recorder, forged!)).toMatchObject({
           intact: false,
           problem: ChainProblem.CheckpointMismatch,
           firstBadSequence: 10,
+        });
+      });
+    });
+
+    describe('a cut point moved after it verified it', () => {
+      it.each([
+        ['deleted', 'delete', ChainProblem.Missing],
+        ['back-dated', 'back-date', ChainProblem.Modified],
+      ] as const)(
+        'refuses a stream whose first records kept were %s: nothing of it deleted, verify still reports it; the other stream is pruned',
+        async (_moved, how, problem) => {
+          await withDataSource(engine, SCHEMA, async (dataSource) => {
+            const { recorder, written } = await sealedStreams(dataSource, 2);
+            const [tampered, other] = [...written.keys()];
+            const restore = afterPruneVerified(dataSource, () => moveTheCut(engine, dataSource, tampered!, how));
+
+            const refused = await recorder.prune(CUTOFF).then(
+              () => null,
+              (error: unknown) => error,
+            );
+            restore();
+
+            expect(refused).toBeInstanceOf(EvidenceChainBrokenError);
+            expect(refused).toMatchObject({
+              refused: 'prune',
+              broken: [{ stream: tampered, intact: false, problem, firstBadSequence: 5 }],
+              // The other stream's records 1–4 went: the error says so.
+              pruned: { pruned: 4, anchored: 1 },
+            });
+            expect((refused as Error).message).toContain('1 other stream(s) were pruned: 4 record(s) deleted');
+            // Nothing of the tampered stream was deleted past what the insider did, nothing signed over it.
+            expect(await stored(dataSource, tampered!)).toEqual({ records: how === 'delete' ? 8 : 10, checkpoints: 1 });
+            expect(await verdictOf(recorder, tampered!)).toMatchObject({ intact: false, problem, firstBadSequence: 5 });
+            expect(await verdictOf(recorder, other!)).toMatchObject({ intact: true, records: 6, verifiedThrough: 10 });
+          });
+        },
+      );
+
+      it('prunes a stream that had no record on or after the cutoff and gained one meanwhile (control)', async () => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          const { recorder, written } = await sealedStreams(dataSource, 1);
+          const [stream] = [...written.keys()];
+          const writer = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY, seal: 'manual' });
+          const restore = afterPruneVerified(dataSource, async () => {
+            await writer.recordDecision(streamDecision(stream!, 'written meanwhile', at(30)));
+            await writer.seal();
+          });
+
+          // Every verified record is older than at(10): the first kept is the writer's, linked since.
+          const report = await recorder.prune(at(10));
+          restore();
+
+          expect(report).toEqual({ pruned: 10, anchored: 1 });
+          expect(await verdictOf(recorder, stream!)).toMatchObject({ intact: true, records: 1, verifiedThrough: 11 });
+        });
+      });
+    });
+
+    describe('a prune that refuses a stream after pruning others says what it pruned', () => {
+      /** `streams` sealed streams, the first of which is rewritten after the prune verified it. */
+      const refusedAfterOthers = async (dataSource: DataSource, streams: number) => {
+        const { recorder, written } = await sealedStreams(dataSource, streams);
+        const [forged] = [...written.keys()];
+        const restore = afterPruneVerified(dataSource, () =>
+          rewrite(engine, dataSource, forged!, written.get(forged!)!),
+        );
+        return { recorder, forged: forged!, restore };
+      };
+
+      it.each([[false], [true]])(
+        'in the error and in `verdict evidence prune` (--json: %s), which still exits 1',
+        async (json) => {
+          await withDataSource(engine, SCHEMA, async (dataSource) => {
+            const { recorder, forged, restore } = await refusedAfterOthers(dataSource, 3);
+
+            const cli = await inProcessCli(
+              { evidence: recorder },
+              ...['evidence', 'prune', '--before', CUTOFF.toISOString(), ...(json ? ['--json'] : [])],
+            );
+            restore();
+
+            expect(cli.code).toBe(1);
+            if (json) {
+              expect(JSON.parse(cli.stdout)).toEqual({ before: CUTOFF.toISOString(), pruned: 8, anchored: 2 });
+              expect(JSON.parse(cli.stderr).error).toContain('Evidence was pruned in part');
+            } else {
+              expect(cli.stdout).toBe(
+                `pruned 8 record(s) recorded before ${CUTOFF.toISOString()}; 2 stream(s) anchored by a signed checkpoint`,
+              );
+              expect(cli.stderr).toContain('2 other stream(s) were pruned: 8 record(s) deleted');
+            }
+            expect(cli.stderr).toContain(forged);
+          });
+        },
+      );
+
+      it('says nothing was pruned when every stream was refused, in the error and the CLI (control)', async () => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          const { recorder, forged, restore } = await refusedAfterOthers(dataSource, 1);
+
+          const refused = await recorder.prune(CUTOFF).catch((error: unknown) => error);
+          restore();
+
+          expect(refused).toMatchObject({ refused: 'prune', broken: [{ stream: forged }] });
+          expect((refused as EvidenceChainBrokenError).pruned).toBeUndefined();
+          expect((refused as Error).message).toMatch(/^Evidence was not pruned: 1 stream\(s\) do not verify/);
+        });
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          const { recorder, forged, restore } = await refusedAfterOthers(dataSource, 1);
+
+          const cli = await inProcessCli({ evidence: recorder }, 'evidence', 'prune', '--before', CUTOFF.toISOString());
+          restore();
+
+          expect([cli.code, cli.stdout]).toEqual([1, '']);
+          expect(cli.stderr).toContain(
+            `Evidence was not pruned: 1 stream(s) do not verify, the first decision stream ${forged}`,
+          );
         });
       });
     });

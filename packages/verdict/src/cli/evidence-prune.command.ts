@@ -1,4 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { EvidenceChainBrokenError } from '../evidence/evidence-chain-broken.error.js';
+import type { PruneReport } from '../evidence/evidence-chain.interface.js';
 import { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { type CliStreams, fail, processStreams } from './cli-output.js';
 import { line } from './output-line.js';
@@ -13,7 +15,8 @@ import { instant } from './iso-instant.js';
  * read as UTC midnight, or an instant with its zone), stream by stream, and leaves a signed prune checkpoint so what
  * remains still verifies. Needs a checkpoint key that can sign. Anything else as the date (another format, an instant
  * without a zone, which would be read in the process's own time zone) is a usage error (exit 2) and deletes nothing,
- * as for `evidence list --since`.
+ * as for `evidence list --since`. A prune that refuses a stream changed since it verified it (exit 1) still prints what
+ * it pruned of the others, as it would have on success, before the error.
  */
 @Injectable()
 export class EvidencePruneCommand implements CliCommandRunner {
@@ -38,14 +41,21 @@ export class EvidencePruneCommand implements CliCommandRunner {
         USAGE_ERROR_EXIT_CODE,
       );
     try {
-      const report = await configuredEvidenceChain(this.recorder).prune(before);
-      this.streams.out(
-        json
-          ? JSON.stringify({ before: before.toISOString(), ...report })
-          : line`pruned ${report.pruned} record(s) recorded before ${before.toISOString()}; ${report.anchored} stream(s) anchored by a signed checkpoint`,
-      );
+      this.report(json, before, await configuredEvidenceChain(this.recorder).prune(before));
     } catch (error) {
+      // A prune that refused a stream after pruning others: what it pruned is printed as well, and it still fails.
+      if (error instanceof EvidenceChainBrokenError && error.pruned !== undefined)
+        this.report(json, before, error.pruned);
       fail(this.streams, json, (error as Error).message);
     }
+  }
+
+  /** Prints what was pruned on stdout: a line, or `{ before, pruned, anchored }` with `--json`. */
+  private report(json: boolean, before: Date, report: PruneReport): void {
+    this.streams.out(
+      json
+        ? JSON.stringify({ before: before.toISOString(), ...report })
+        : line`pruned ${report.pruned} record(s) recorded before ${before.toISOString()}; ${report.anchored} stream(s) anchored by a signed checkpoint`,
+    );
   }
 }

@@ -112,6 +112,9 @@ export class ChainVerifier {
   private unpinned = 0;
   private oldestUnpinned = Infinity;
   private newestUnpinned = -Infinity;
+  /** {@link keepFrom}'s instant (ms), or `null`: no cut point is looked for. */
+  private keptFrom: number | null = null;
+  private firstKeptSequence: number | null = null;
 
   /** When verification began (monotonic): the grace's upper bound moves on with the time it takes. */
   private readonly started: number;
@@ -201,6 +204,15 @@ export class ChainVerifier {
       this.failure = { sequence: lowest, problem: ChainProblem.BrokenLink, checkpoint: null };
   }
 
+  /**
+   * Before records are fed: notes the first verified record recorded at or after `before` ({@link firstKept}), where a
+   * prune with that cutoff cuts the chain (it deletes every record before it). Costs no statement: the records are
+   * those being verified.
+   */
+  keepFrom(before: Date): void {
+    this.keptFrom = before.getTime();
+  }
+
   /** Checks the next link and its record (`null`: the record is gone); `false` once the chain has failed (stop feeding it). */
   accept(record: object | null, link: ChainLink): boolean {
     return this.acceptHashed(
@@ -243,6 +255,8 @@ export class ChainVerifier {
       this.oldestUnpinned = Math.min(this.oldestUnpinned, recordedAt);
       this.newestUnpinned = Math.max(this.newestUnpinned, recordedAt);
     }
+    if (this.keptFrom !== null && this.firstKeptSequence === null && record.recordedAt() >= this.keptFrom)
+      this.firstKeptSequence = link.sequence;
     this.records++;
     this.expected++;
     this.previousHash = link.hash;
@@ -287,6 +301,15 @@ export class ChainVerifier {
    */
   verifiedHead(): Pick<ChainLink, 'sequence' | 'hash'> | null {
     return this.failure === null ? { sequence: this.expected - 1, hash: this.previousHash } : null;
+  }
+
+  /**
+   * After {@link finish}: the sequence of the first verified record recorded at or after {@link keepFrom}'s instant, or
+   * `null` when none is (or none was asked for). A prune's cut point as its verification saw it: the prune refuses a
+   * stream whose cut point moved since.
+   */
+  firstKept(): number | null {
+    return this.firstKeptSequence;
   }
 
   /**

@@ -54,11 +54,13 @@ export interface EvidenceChain {
    * (a head no checkpoint pins is signed only if it is the head just verified), then deletes the chained records
    * recorded before `before`, stream by stream up to the last such sequence, and leaves a signed prune checkpoint
    * there so what remains still verifies. Under each stream's lock, before anything of it is deleted or signed, its
-   * head must still be the head verified, or follow it by links that verify.
+   * head must still be the head verified, or follow it by links that verify, and its cut point (the first record
+   * recorded at or after `before`) must be the one verified.
    * @throws VerdictConfigurationError without a key that can sign.
    * @throws EvidenceChainBrokenError when a stream does not verify: nothing was deleted; when the first verification
    *   failed, nothing was signed either (the seal's batch checkpoints, written before the second, stand). When a
-   *   stream changed since its verification, nothing of it was deleted or signed, and the other streams were pruned.
+   *   stream changed since its verification, nothing of it was deleted or signed, and the other streams were pruned:
+   *   the error's `pruned` says what they lost.
    */
   prune(before: Date): Promise<PruneReport>;
 }

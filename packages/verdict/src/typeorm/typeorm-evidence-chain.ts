@@ -317,7 +317,8 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
    * over them (ADR 0048). Only those links are read, so a seal's cost does not grow with the stream: after every
    * seal's checkpoint there are none, after a sealer that died before its checkpoint one batch. A stream no checkpoint
    * pins at all (links written before the key was configured) has nothing signed to verify from and is not read: the
-   * documented recovery pins it as it stands (docs/evidence.md, "Verify").
+   * documented recovery pins it as it stands (docs/evidence.md, "Verify"). A head at `pinned`'s sequence must hold
+   * `pinned`'s hash: one that does not was relinked since (`broken_link` there), and nothing is linked after it.
    * @throws EvidenceChainBrokenError (`refused`: a seal's unless said) when the links do not verify (or the last
    *   checkpoint's sequence cannot be read).
    */
@@ -329,7 +330,11 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     query: Query,
     refused: EvidenceChainBrokenError['refused'] = 'seal',
   ): Sync<void> {
-    if (pinned === null || head.sequence === pinned.sequence) return;
+    if (pinned === null) return;
+    if (head.sequence === pinned.sequence) {
+      if (head.hash === pinned.hash) return;
+      throw new EvidenceChainBrokenError([changedSince(kind, stream, head.sequence, ChainProblem.BrokenLink)], refused);
+    }
     // A head before the last checkpoint's sequence: links a checkpoint pins were deleted (`truncated`).
     const verifier = ChainVerifier.after(kind, stream, pinned, head);
     return then(
@@ -380,14 +385,17 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     return (await this.verifyEach(options)).map(({ verdict }) => verdict);
   }
 
-  /** {@link verify}, each verdict with the head its stream was verified through (`null`: not intact). */
-  private async verifyEach(options: ChainVerifyOptions = {}): Promise<Verified[]> {
+  /**
+   * {@link verify}, each verdict with the head its stream was verified through (`null`: not intact) and, with `before`
+   * (a prune's cutoff), the cut point it saw ({@link ChainVerifier.firstKept}).
+   */
+  private async verifyEach(options: ChainVerifyOptions = {}, before?: Date): Promise<Verified[]> {
     const verdicts: Verified[] = [];
     for (const kind of Object.values(EvidenceKind)) {
       const witnessed = (options.witness ?? []).filter((entry) => entry.kind === kind).map((entry) => entry.stream);
       const streams = [...new Set([...(await this.streams(kind)), ...witnessed])].sort();
       for (const stream of streams)
-        verdicts.push(await this.verifyStream(kind, stream, witnessOf(options, kind, stream)));
+        verdicts.push(await this.verifyStream(kind, stream, witnessOf(options, kind, stream), before));
     }
     return verdicts;
   }
@@ -401,7 +409,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     // A prune deletes records and signs checkpoints (its seal's, its anchors): never over a stream that does not
     // verify. So the chain is verified as it stands before anything is signed: the seal signs a checkpoint of a head
     // no checkpoint pins (ADR 0048), which would pin a relinked tail that is `unpinned` now.
-    const verified = intactOrThrow(await this.verifyEach());
+    const verified = intactOrThrow(await this.verifyEach({}, before));
     // The seal links the records still queued, so that the prune keeps chaining after them; it pins a head only if
     // it is the head just verified.
     const { sealed } = await this.sealAll(
@@ -411,18 +419,18 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
       throw error instanceof EvidenceChainBrokenError ? new EvidenceChainBrokenError(error.broken) : error;
     });
     // What it linked is verified too before anything is deleted.
-    const heads = verifiedHeads(sealed > 0 ? intactOrThrow(await this.verifyEach()) : verified);
+    const seen = verifiedStreams(sealed > 0 ? intactOrThrow(await this.verifyEach({}, before)) : verified);
     let pruned = 0;
     let anchored = 0;
     const refused: ChainVerification[] = [];
     for (const kind of Object.values(EvidenceKind)) {
       for (const stream of await this.streams(kind)) {
         // A stream the verification did not see was written since: it is verified from its start.
-        const verifiedHead = heads.get(streamKey(kind, stream)) ?? GENESIS_HEAD;
+        const verifiedStream = seen.get(streamKey(kind, stream)) ?? { head: GENESIS_HEAD, firstKept: null };
         try {
           const removed = await this.locked(kind, stream, (query) =>
-            then(this.unchangedSince(kind, stream, verifiedHead, query), () =>
-              this.pruneStream(kind, stream, before, key, query),
+            then(this.unchangedSince(kind, stream, verifiedStream, before, query), (firstKept) =>
+              this.pruneStream(kind, stream, firstKept, key, query),
             ),
           );
           pruned += removed;
@@ -433,26 +441,79 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
         }
       }
     }
-    if (refused.length > 0) throw new EvidenceChainBrokenError(refused);
+    // What the other streams lost is said too: the refusal does not undo it.
+    if (refused.length > 0)
+      throw new EvidenceChainBrokenError(refused, 'prune', pruned > 0 ? { pruned, anchored } : undefined);
     return { pruned, anchored };
   }
 
   /**
    * Inside the stream's lock, before a prune deletes or signs anything of it: the stream's head must still be the head
-   * its verification found intact (`verified`), or follow it by links that verify ({@link verifyUnpinned} from it:
-   * those a seal linked since). Only those links are read, so it costs the same however long the stream is. Without
-   * it, a chain rewritten between the verification and the prune (a record edited and the links after it recomputed,
-   * by whoever can write the tables) would be signed, the checkpoints that pin the kept records deleted with the
-   * pruned ones, and `verify` would report the forgery intact. The head's checkpoint vouches for the kept links before
-   * it, which every verification checks again from the prune anchor.
+   * its verification found intact (`verified.head`), or follow it by links that verify ({@link verifyUnpinned} from
+   * it: those a seal linked since). Only those links are read, so it costs the same however long the stream is.
+   * Without it, a chain rewritten between the verification and the prune (a record edited and the links after it
+   * recomputed, by whoever can write the tables) would be signed, the checkpoints that pin the kept records deleted
+   * with the pruned ones, and `verify` would report the forgery intact. The head's checkpoint vouches for the kept
+   * links before it, which every verification checks again from the prune anchor.
+   *
+   * Then the cut point, read from the tables as they are now: the first record recorded at or after `before`
+   * ({@link firstKeptOf}) must be the one the verification saw (`verified.firstKept`). Otherwise records the
+   * verification found on or after the cutoff were deleted or back-dated since (or older ones forward-dated), and the
+   * prune would delete the newer records with their links and sign the genuine link before the moved cut: `verify`
+   * would report the stream intact. Only when the verification saw none may it be a record linked since (after the
+   * verified head): a writer's.
    * @throws EvidenceChainBrokenError (a prune's) when it is not so: nothing of the stream is deleted or signed.
+   * @returns The cut point to prune before (`null`: every linked record was recorded before `before`).
    */
-  private unchangedSince(kind: EvidenceKind, stream: string, verified: Head, query: Query): Sync<void> {
-    return then(this.headOf(kind, stream, query, [], false), ({ head }) => {
-      if (head.sequence === verified.sequence && head.hash !== verified.hash)
-        throw new EvidenceChainBrokenError([relinkedSince(kind, stream, verified)]);
-      return this.verifyUnpinned(kind, stream, head, verified, query, 'prune');
-    });
+  private unchangedSince(
+    kind: EvidenceKind,
+    stream: string,
+    verified: VerifiedStream,
+    before: Date,
+    query: Query,
+  ): Sync<number | null> {
+    return then(this.headOf(kind, stream, query, [], false), ({ head }) =>
+      then(this.verifyUnpinned(kind, stream, head, verified.head, query, 'prune'), () =>
+        then(this.firstKeptOf(kind, stream, before, query), (firstKept) => {
+          const { head: seen, firstKept: saw } = verified;
+          const moved = saw === null ? firstKept !== null && firstKept <= seen.sequence : firstKept !== saw;
+          if (!moved) return firstKept;
+          // Named at the earlier of the two: the record there is gone (`missing`) or was re-dated (`modified`).
+          const at = Math.min(...[saw, firstKept].filter((sequence) => sequence !== null));
+          return then(this.recordAt(kind, stream, at, query), (found) => {
+            const problem = found ? ChainProblem.Modified : ChainProblem.Missing;
+            throw new EvidenceChainBrokenError([changedSince(kind, stream, at, problem)]);
+          });
+        }),
+      ),
+    );
+  }
+
+  /** The sequence of the first linked record of the stream recorded at or after `before`, as the tables are now. */
+  private firstKeptOf(kind: EvidenceKind, stream: string, before: Date, query: Query): Sync<number | null> {
+    const p = (index: number) => this.connection.param(index);
+    return then(
+      query(
+        `SELECT MIN(l.sequence) AS first_kept FROM ${LINKS} l JOIN ${TABLES[kind].table} r ON r.id = l.record_id WHERE l.kind = ${p(1)} AND l.stream = ${p(2)} AND r.recorded_at >= ${p(3)}`,
+        [kind, stream, this.connection.instant(before)],
+      ),
+      (rows) => {
+        const { first_kept: firstKept } = rows[0] ?? {};
+        return firstKept === null || firstKept === undefined ? null : Number(firstKept);
+      },
+    );
+  }
+
+  /** Whether the stream's link at `sequence` is there with its record. */
+  private recordAt(kind: EvidenceKind, stream: string, sequence: number, query: Query): Sync<boolean> {
+    const p = (index: number) => this.connection.param(index);
+    return then(
+      query(
+        `SELECT r.id FROM ${LINKS} l JOIN ${TABLES[kind].table} r ON r.id = l.record_id WHERE l.kind = ${p(1)} AND l.stream = ${p(2)} AND l.sequence = ${p(3)}`,
+        [kind, stream, sequence],
+      ),
+      (rows) => rows.length > 0,
+    );
   }
 
   /**
@@ -618,83 +679,79 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     });
   }
 
+  /**
+   * Inside the stream's lock: prunes up to the link before `firstKept`, the first record recorded at or after the
+   * cutoff ({@link unchangedSince}; `null`: through the head), so every newer record stays. Answers the records deleted.
+   */
   private pruneStream(
     kind: EvidenceKind,
     stream: string,
-    before: Date,
+    firstKept: number | null,
     key: CheckpointKey,
     query: Query,
   ): Sync<number> {
     const { table } = TABLES[kind];
     const p = (index: number) => this.connection.param(index);
     const scope = `kind = ${p(1)} AND stream = ${p(2)}`;
-    // Prune up to the link before the first record recorded at or after `before`: every newer record stays.
-    return then(
-      query(
-        `SELECT MIN(l.sequence) AS first_kept FROM ${LINKS} l JOIN ${table} r ON r.id = l.record_id WHERE l.kind = ${p(1)} AND l.stream = ${p(2)} AND r.recorded_at >= ${p(3)}`,
-        [kind, stream, this.connection.instant(before)],
-      ),
-      (kept) =>
-        then(query(`SELECT MAX(sequence) AS last FROM ${LINKS} WHERE ${scope}`, [kind, stream]), (heads) => {
-          const { first_kept: firstKept } = kept[0] ?? {};
-          const { last } = heads[0] ?? {};
-          if (last === null || last === undefined) return 0;
-          const through = firstKept === null || firstKept === undefined ? Number(last) : Number(firstKept) - 1;
+    return then(query(`SELECT MAX(sequence) AS last FROM ${LINKS} WHERE ${scope}`, [kind, stream]), (heads) => {
+      const { last } = heads[0] ?? {};
+      if (last === null || last === undefined) return 0;
+      const through = firstKept === null ? Number(last) : firstKept - 1;
+      return then(
+        query(`SELECT sequence, hash FROM ${LINKS} WHERE ${scope} AND sequence = ${p(3)}`, [kind, stream, through]),
+        (anchors) => {
+          const anchor = anchors[0];
+          if (anchor === undefined) return 0;
+          const link = { stream, sequence: Number(anchor.sequence), hash: String(anchor.hash) };
+          const upTo = [kind, stream, through];
+          // The anchor is written first: a prune cut short leaves records the anchor already vouches for.
           return then(
-            query(`SELECT sequence, hash FROM ${LINKS} WHERE ${scope} AND sequence = ${p(3)}`, [kind, stream, through]),
-            (anchors) => {
-              const anchor = anchors[0];
-              if (anchor === undefined) return 0;
-              const link = { stream, sequence: Number(anchor.sequence), hash: String(anchor.hash) };
-              const upTo = [kind, stream, through];
-              // The anchor is written first: a prune cut short leaves records the anchor already vouches for.
-              return then(
-                query(`SELECT COUNT(*) AS doomed FROM ${LINKS} WHERE ${scope} AND sequence <= ${p(3)}`, upTo),
-                (counted) =>
-                  then(this.insertCheckpoint(query, key, kind, link, CheckpointPurpose.Prune), (pruneAnchor) =>
-                    then(
-                      query(
-                        `DELETE FROM ${table} WHERE id IN (SELECT record_id FROM ${LINKS} WHERE ${scope} AND sequence <= ${p(3)})`,
-                        upTo,
-                      ),
-                      () =>
-                        then(query(`DELETE FROM ${LINKS} WHERE ${scope} AND sequence <= ${p(3)}`, upTo), () =>
-                          // Every checkpoint before the anchor in the checkpoint chain goes: the anchor vouches for them.
-                          then(
-                            query(
-                              `DELETE FROM ${CHECKPOINTS} WHERE ${scope} AND (checkpoint_sequence IS NULL OR checkpoint_sequence < ${p(3)})`,
-                              [kind, stream, pruneAnchor.checkpointSequence],
-                            ),
-                            () =>
-                              // The kept records after the anchor are pinned again by a checkpoint of the head.
-                              then(
-                                Number(last) > through
-                                  ? then(
-                                      query(
-                                        `SELECT sequence, hash FROM ${LINKS} WHERE ${scope} AND sequence = ${p(3)}`,
-                                        [kind, stream, Number(last)],
-                                      ),
-                                      (tops) =>
-                                        this.insertCheckpoint(
-                                          query,
-                                          key,
-                                          kind,
-                                          { stream, sequence: Number(tops[0]!.sequence), hash: String(tops[0]!.hash) },
-                                          CheckpointPurpose.Seal,
-                                        ),
-                                    )
-                                  : null,
-                                () => Number(counted[0]?.doomed ?? 0),
-                              ),
-                          ),
-                        ),
-                    ),
+            query(`SELECT COUNT(*) AS doomed FROM ${LINKS} WHERE ${scope} AND sequence <= ${p(3)}`, upTo),
+            (counted) =>
+              then(this.insertCheckpoint(query, key, kind, link, CheckpointPurpose.Prune), (pruneAnchor) =>
+                then(
+                  query(
+                    `DELETE FROM ${table} WHERE id IN (SELECT record_id FROM ${LINKS} WHERE ${scope} AND sequence <= ${p(3)})`,
+                    upTo,
                   ),
-              );
-            },
+                  () =>
+                    then(query(`DELETE FROM ${LINKS} WHERE ${scope} AND sequence <= ${p(3)}`, upTo), () =>
+                      // Every checkpoint before the anchor in the checkpoint chain goes: the anchor vouches for them.
+                      then(
+                        query(
+                          `DELETE FROM ${CHECKPOINTS} WHERE ${scope} AND (checkpoint_sequence IS NULL OR checkpoint_sequence < ${p(3)})`,
+                          [kind, stream, pruneAnchor.checkpointSequence],
+                        ),
+                        () =>
+                          // The kept records after the anchor are pinned again by a checkpoint of the head.
+                          then(
+                            Number(last) > through
+                              ? then(
+                                  query(`SELECT sequence, hash FROM ${LINKS} WHERE ${scope} AND sequence = ${p(3)}`, [
+                                    kind,
+                                    stream,
+                                    Number(last),
+                                  ]),
+                                  (tops) =>
+                                    this.insertCheckpoint(
+                                      query,
+                                      key,
+                                      kind,
+                                      { stream, sequence: Number(tops[0]!.sequence), hash: String(tops[0]!.hash) },
+                                      CheckpointPurpose.Seal,
+                                    ),
+                                )
+                              : null,
+                            () => Number(counted[0]?.doomed ?? 0),
+                          ),
+                      ),
+                    ),
+                ),
+              ),
           );
-        }),
-    );
+        },
+      );
+    });
   }
 
   /** Signs and inserts the stream's next checkpoint, chained after its checkpoint head; answers what it wrote. */
@@ -751,6 +808,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     kind: EvidenceKind,
     stream: string,
     witness: ChainVerification['checkpointHead'],
+    before?: Date,
   ): Promise<Verified> {
     const { table } = TABLES[kind];
     const p = (index: number) => this.connection.param(index);
@@ -761,6 +819,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
       )
     ).map(checkpointOf);
     const verifier = new ChainVerifier(kind, stream, checkpoints, this.key, witness);
+    if (before !== undefined) verifier.keepFrom(before);
     // The readers feed links after sequence 0 in order; a link below the chain's start is found here (one index probe).
     const [{ lowest = null } = {}] = (await this.dataSource.query(
       `SELECT MIN(sequence) AS lowest FROM ${LINKS} WHERE kind = ${p(1)} AND stream = ${p(2)}`,
@@ -782,7 +841,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
               .then((rows: Row[]) => verifier.accept(rows[0] === undefined ? null : this.hydrate(kind, rows[0]), link))
           : verifier.acceptHashed(link, record),
       );
-      return { verdict: verifier.finish(unsealed), head: verifier.verifiedHead() };
+      return { verdict: verifier.finish(unsealed), head: verifier.verifiedHead(), firstKept: verifier.firstKept() };
     }
     // Counted on a connection of its own while the chain is read (ADR 0080): records unlinked when verification
     // began, so a record linked meanwhile is counted rather than missed.
@@ -793,7 +852,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     unsealed.catch(() => undefined);
     await this.readLinks(kind, stream, verifier, 0, (sql, parameters) => this.dataSource.query(sql, [...parameters]));
     const verdict = verifier.finish(Number((await unsealed)[0]?.unsealed ?? 0));
-    return { verdict, head: verifier.verifiedHead() };
+    return { verdict, head: verifier.verifiedHead(), firstKept: verifier.firstKept() };
   }
 
   /**
@@ -879,10 +938,20 @@ function isStray(stream: string, row: Row): boolean {
 /** A stream's head: its last link, or its prune anchor (the genesis head when it has neither). */
 type Head = Pick<ChainLink, 'sequence' | 'hash'>;
 
-/** One stream's verdict, and the head it was verified through (`null`: it is not intact). */
+/**
+ * One stream's verdict, the head it was verified through (`null`: it is not intact), and the first verified record
+ * recorded at or after a prune's cutoff (`null`: none, or no prune's verification).
+ */
 interface Verified {
   readonly verdict: ChainVerification;
   readonly head: Head | null;
+  readonly firstKept: number | null;
+}
+
+/** What a prune's verification saw of a stream it found intact: its head and its cut point ({@link Verified}). */
+interface VerifiedStream {
+  readonly head: Head;
+  readonly firstKept: number | null;
 }
 
 /** The key of a stream of a kind in a map of verified heads. */
@@ -890,27 +959,29 @@ function streamKey(kind: EvidenceKind, stream: string): string {
   return `${kind}:${stream}`;
 }
 
-/** The heads of the streams `verified` found intact, by {@link streamKey}. */
-function verifiedHeads(verified: readonly Verified[]): Map<string, Head> {
-  const heads = new Map<string, Head>();
-  for (const { verdict, head } of verified) if (head !== null) heads.set(streamKey(verdict.kind, verdict.stream), head);
-  return heads;
+/** What `verified` saw of the streams it found intact, by {@link streamKey}. */
+function verifiedStreams(verified: readonly Verified[]): Map<string, VerifiedStream> {
+  const streams = new Map<string, VerifiedStream>();
+  for (const { verdict, head, firstKept } of verified)
+    if (head !== null) streams.set(streamKey(verdict.kind, verdict.stream), { head, firstKept });
+  return streams;
 }
 
 /**
- * The verdict on a stream whose last link holds another hash than when a prune verified it: relinked since, so the
- * prune's verification vouches for none of it (`broken_link` at that sequence; `verify` names the first bad one).
+ * The verdict on a stream found changed at `sequence` under its lock since it was vouched for (a checkpoint pins
+ * another hash there, or a prune's verification saw another link or cut point there): `problem` there, and nothing of
+ * it verified (`verify` names the first bad one).
  */
-function relinkedSince(kind: EvidenceKind, stream: string, verified: Head): ChainVerification {
+function changedSince(kind: EvidenceKind, stream: string, sequence: number, problem: ChainProblem): ChainVerification {
   return {
     kind,
     stream,
     intact: false,
-    firstBadSequence: verified.sequence,
-    problem: ChainProblem.BrokenLink,
+    firstBadSequence: sequence,
+    problem,
     firstBadCheckpoint: null,
     records: 0,
-    verifiedThrough: verified.sequence - 1,
+    verifiedThrough: sequence - 1,
     checkpoints: 0,
     checkpointHead: null,
     signaturesChecked: false,
