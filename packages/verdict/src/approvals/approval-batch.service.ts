@@ -3,7 +3,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { validateArguments } from '../capabilities/argument-validator.js';
 import type { ActionContext } from '../context/action-context.js';
-import { tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
+import { tenantFingerprintOf } from '../context/actor-key.js';
 import { containedActorFingerprint } from '../containment/contained-actor.js';
 import { type DeciderRefusal, deciderRefusal } from '../containment/decider-refusal.js';
 import { DecisionContainment, type HumanDecision } from '../containment/decision-containment.js';
@@ -266,10 +266,9 @@ export class ApprovalBatchService {
    * exists (`checkRequester`).
    */
   private async requesters(batchId: string, requester: ActionContext): Promise<ApprovalReceipt[]> {
-    const actorKey = moduleActorKey(this.options);
-    checkRequester(requester, this.registry, actorKey);
+    checkRequester(requester, this.registry, this.options);
     const store = this.store();
-    return (await store.inBatch!(batchId)).filter((r) => askedBy(r, requester, this.registry, actorKey));
+    return (await store.inBatch!(batchId)).filter((r) => askedBy(r, requester, this.registry, this.options));
   }
 
   private isPending(receipt: ApprovalReceipt): boolean {

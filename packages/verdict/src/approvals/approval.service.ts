@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import type { ActionContext } from '../context/action-context.js';
-import { tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
+import { tenantFingerprintOf } from '../context/actor-key.js';
 import { containedActorFingerprint } from '../containment/contained-actor.js';
 import { DecisionContainment, type HumanDecision } from '../containment/decision-containment.js';
 import { decisionTrail } from '../evidence/decision-trail.js';
@@ -113,10 +113,7 @@ export class ApprovalService {
   challengeForToolCall(toolCallId: string, requester: ActionContext): Promise<ApprovalChallenge | null>;
   async challengeForToolCall(toolCallId: string, requester?: ActionContext): Promise<ApprovalChallenge | null> {
     this.checkRequester(requester);
-    const pending = await this.store().pendingForToolCall(toolCallId, this.now());
-    const mine = requester === undefined ? pending : pending.filter((receipt) => this.askedBy(receipt, requester));
-    if (mine.length !== 1) return null;
-    return challengeOf(mine[0]);
+    return this.checkedChallenge(toolCallId, requester);
   }
 
   /**
@@ -136,7 +133,7 @@ export class ApprovalService {
     this.checkRequester(requester);
     const found = [];
     for (const toolCallId of toolCallIds) {
-      const challenge = await this.challengeForToolCall(toolCallId, requester);
+      const challenge = await this.checkedChallenge(toolCallId, requester);
       if (challenge !== null)
         found.push({
           toolCallId,
@@ -304,14 +301,25 @@ export class ApprovalService {
     return transition;
   }
 
+  /**
+   * {@link challengeForToolCall} for a requester already checked (`checkRequester`, once per public call): the single
+   * pending, unexpired challenge of `toolCallId` that `requester` asked for (any one without a requester), else `null`.
+   */
+  private async checkedChallenge(toolCallId: string, requester?: ActionContext): Promise<ApprovalChallenge | null> {
+    const pending = await this.store().pendingForToolCall(toolCallId, this.now());
+    const mine = requester === undefined ? pending : pending.filter((receipt) => this.askedBy(receipt, requester));
+    if (mine.length !== 1) return null;
+    return challengeOf(mine[0]);
+  }
+
   /** Fails before any receipt is read for a requester context the proposal would refuse (`checkRequester`). */
   private checkRequester(requester: ActionContext | undefined): void {
-    checkRequester(requester, this.registry, moduleActorKey(this.options));
+    checkRequester(requester, this.registry, this.options);
   }
 
   /** Whether `requester` is who asked for `receipt`, in the conversation it was asked in (`askedBy`). */
   private askedBy(receipt: ApprovalReceipt, requester: ActionContext): boolean {
-    return askedBy(receipt, requester, this.registry, moduleActorKey(this.options));
+    return askedBy(receipt, requester, this.registry, this.options);
   }
 
   private store(): ApprovalReceiptStore {

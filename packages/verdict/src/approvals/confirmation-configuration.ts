@@ -1,9 +1,8 @@
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import { isWindowSeconds } from '../rate-limits/fixed-window.js';
 import { isName } from '../shared/is-name.js';
+import { isPositiveInteger } from '../shared/is-positive-integer.js';
 import type { ApprovalOptions } from './approval-options.interface.js';
-
-const isPositiveInteger = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 
 /** The optional callbacks of a `requiresConfirmation` policy, each with how it is written. */
 const CALLBACKS = {

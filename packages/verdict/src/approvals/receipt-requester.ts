@@ -1,34 +1,43 @@
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import type { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import type { ActionContext } from '../context/action-context.js';
-import { type ActorKey, defaultActorKey } from '../context/actor-key.js';
+import { type ActorKey, defaultActorKey, moduleActorKey } from '../context/actor-key.js';
 import { conversationIdOf } from '../context/conversation-id.js';
+import { provenanceCanConfirm } from '../provenance/provenance-can-confirm.js';
 import { isMissingKey } from '../shared/is-missing-key.js';
+import type { ApprovalOptions } from './approval-options.interface.js';
 import type { ApprovalReceipt } from './approval-receipt.js';
 import { type ReceiptPrincipal, receiptPrincipal } from './receipt-principal.js';
 import { sameAsker } from './receipt-rules.js';
 
+/** What the requester's checks read of the module options: its `actorKey`, and provenance's strict mode. */
+export type ReceiptRequesterOptions = Pick<ApprovalOptions, 'actorKey' | 'provenance'>;
+
 /**
  * Fails a lookup whose requester context the proposal would refuse before any receipt is read, so the answer never
  * depends on whether one is pending, or whose (docs/approvals.md "Who asked is always bound"): a wiring fault, never
- * "nothing pending". The conversation id is checked (`conversationIdOf`), and the actor under every actor key a
- * receipt of a registered capability binds (`receiptActorKey`): a key that is not plain JSON throws, as it would for
- * that capability's receipt. A key that names nobody (`null`, `undefined`, blank) is not a fault here: such a
- * requester asked for none of those receipts. An absent requester is left to the caller (the deprecated unscoped
- * lookup allows one).
+ * "nothing pending". Called once per lookup. The conversation id is checked (`conversationIdOf`), and the actor under
+ * the actor key of each registered capability that can ask for confirmation (`asksForConfirmation`;
+ * `receiptActorKey`): a key that is not plain JSON, or that throws, fails as that capability's proposal would. A
+ * capability that never asks is not checked: its proposals take such an actor (evidence attributes it to nobody), and
+ * no receipt of it is matched (`askedBy`). A key that names nobody (`null`, `undefined`, blank) is not a fault here:
+ * such a requester asked for none of those receipts. An absent requester is left to the caller (the deprecated
+ * unscoped lookup allows one).
  * @throws VerdictConfigurationError for a conversation id that is present but not a non-blank string or a finite number.
  * @throws NonCanonicalValueError for an actor whose key is not plain JSON (the actor itself, when no `actorKey` is set).
  */
 export function checkRequester(
   requester: ActionContext | undefined,
   registry: CapabilityRegistry,
-  moduleActorKey: ActorKey | undefined,
+  options: ReceiptRequesterOptions,
 ): void {
   if (requester === undefined) return;
   conversationIdOf(requester);
+  const moduleKey = moduleActorKey(options);
   const checked = new Set<ActorKey>();
   for (const definition of registry.all()) {
-    const actorKey = receiptActorKey(definition, moduleActorKey);
+    if (!asksForConfirmation(definition, options)) continue;
+    const actorKey = receiptActorKey(definition, moduleKey);
     if (checked.has(actorKey)) continue;
     checked.add(actorKey);
     principalOf(requester, actorKey, definition.name);
@@ -38,8 +47,10 @@ export function checkRequester(
 /**
  * Whether `requester` is who asked for `receipt`, in the conversation it was asked in (ADR 0015): the principal
  * (actor key within tenant, by the receipt capability's `actorKey`, else the module's) and conversation
- * fingerprints match. Unknown capabilities and receipts without fingerprints match nobody; so does a requester
- * for whom the capability's `actorKey` names nobody (a colliding receipt of another capability is not theirs).
+ * fingerprints match. Receipts without fingerprints, of an unknown capability, or of one that no longer asks for
+ * confirmation (`asksForConfirmation`: its confirmation removed since) match nobody, so that only the keys
+ * `checkRequester` checked are asked; so does a requester for whom the capability's `actorKey` names nobody (a
+ * colliding receipt of another capability is not theirs).
  * @throws VerdictConfigurationError, NonCanonicalValueError for a requester context the proposal would refuse too
  * (a malformed conversation id, an actor that is not plain JSON): lookups check it first (`checkRequester`).
  */
@@ -47,12 +58,17 @@ export function askedBy(
   receipt: ApprovalReceipt,
   requester: ActionContext,
   registry: CapabilityRegistry,
-  moduleActorKey: ActorKey | undefined,
+  options: ReceiptRequesterOptions,
 ): boolean {
   const definition = registry.find(receipt.capability);
-  if (definition === undefined || receipt.principalFingerprint == null || receipt.conversationFingerprint == null)
+  if (
+    definition === undefined ||
+    !asksForConfirmation(definition, options) ||
+    receipt.principalFingerprint == null ||
+    receipt.conversationFingerprint == null
+  )
     return false;
-  const principal = principalOf(requester, receiptActorKey(definition, moduleActorKey), receipt.capability);
+  const principal = principalOf(requester, receiptActorKey(definition, moduleActorKey(options)), receipt.capability);
   if (principal === undefined) return false;
   return sameAsker(receipt, {
     principalFingerprint: principal.fingerprint,
@@ -61,11 +77,20 @@ export function askedBy(
 }
 
 /**
+ * Whether a proposal of `definition` can ask for confirmation, and so bind who asks to a receipt: it requires
+ * confirmation (in shadow mode too: it issues none then, but validates one under the same key), or its provenance
+ * policy can ask for it (`provenanceCanConfirm`). Any other capability's proposals never read a receipt.
+ */
+function asksForConfirmation(definition: CapabilityDefinition, options: ReceiptRequesterOptions): boolean {
+  return definition.requiresConfirmation !== undefined || provenanceCanConfirm(definition, options.provenance);
+}
+
+/**
  * The actor key a receipt of `definition` binds who asked with: its confirmation's `actorKey`, else the module's (a
  * capability without a policy of its own is confirmed for provenance with it, ADR 0025), else the actor itself.
  */
-function receiptActorKey(definition: CapabilityDefinition, moduleActorKey: ActorKey | undefined): ActorKey {
-  return definition.requiresConfirmation?.actorKey ?? moduleActorKey ?? defaultActorKey;
+function receiptActorKey(definition: CapabilityDefinition, moduleKey: ActorKey | undefined): ActorKey {
+  return definition.requiresConfirmation?.actorKey ?? moduleKey ?? defaultActorKey;
 }
 
 /**

@@ -6,6 +6,7 @@ import { Stage } from '../decisions/stage.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import { isWindowSeconds, windowStartOf } from '../rate-limits/fixed-window.js';
+import { isPositiveInteger } from '../shared/is-positive-integer.js';
 import type { BudgetOptions } from './budget-options.interface.js';
 import type { BudgetReservationRequest, BudgetStore } from './budget-store.interface.js';
 import { type CallCeilingOptions, type CallCeilings, DEFAULT_CALL_CEILING_WINDOW } from './call-ceilings.js';
@@ -41,7 +42,7 @@ export class CallCeilingGate {
       throw new VerdictConfigurationError(`callCeilings ${message}`);
     };
     for (const [name, value] of Object.entries({ toolCalls, deniedProposals }))
-      if (value !== undefined && !(Number.isSafeInteger(value) && value > 0))
+      if (value !== undefined && !isPositiveInteger(value))
         fail(`.${name} must be a positive integer (got ${String(value)}).`);
     if (!isWindowSeconds(this.window))
       fail('.window must be a positive whole number of seconds (at most 3,155,760,000: 100 years).');

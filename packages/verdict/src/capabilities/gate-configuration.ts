@@ -10,8 +10,7 @@ import { assertBudgetConfigured } from '../budgets/budget-configuration.js';
 import { MAX_RATE_LIMIT, isWindowSeconds } from '../rate-limits/fixed-window.js';
 import { MAX_CLAIM_POLICY_NAME } from '../execution-claims/at-most-once.js';
 import { isName } from '../shared/is-name.js';
-
-const isPositiveInteger = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+import { isPositiveInteger } from '../shared/is-positive-integer.js';
 
 /**
  * Boot-time checks of a capability's durable gates: well-formed policies, and a store for each gate it

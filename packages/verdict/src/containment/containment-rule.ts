@@ -1,6 +1,7 @@
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import type { SecurityEventType } from '../events/security-event.js';
 import { ContainmentScope } from './containment-scope.js';
+import { isPositiveInteger } from '../shared/is-positive-integer.js';
 
 /**
  * An application-defined automatic kill switch (docs/containment.md): `threshold` events of type `on`
@@ -43,10 +44,8 @@ export function containmentRuleProblem(rule: ContainmentRule): string | null {
     return 'needs a non-blank name of at most 200 characters.';
   if (typeof rule.on !== 'function' || typeof rule.on.event !== 'string')
     return 'needs `on`: a security event class such as CrossTenantResourceRequested.';
-  if (!Number.isSafeInteger(rule.threshold) || rule.threshold < 1)
-    return 'needs a threshold that is a positive integer.';
-  if (!Number.isSafeInteger(rule.windowSeconds) || rule.windowSeconds < 1)
-    return 'needs windowSeconds that is a positive integer.';
+  if (!isPositiveInteger(rule.threshold)) return 'needs a threshold that is a positive integer.';
+  if (!isPositiveInteger(rule.windowSeconds)) return 'needs windowSeconds that is a positive integer.';
   if (rule.contain !== ContainmentScope.Actor && rule.contain !== ContainmentScope.Tenant)
     return 'may contain only the actor or the tenant that caused its events (`contain: "actor" | "tenant"`).';
   return null;

@@ -11,13 +11,15 @@ import type { ExecutionClaim } from './execution-claim.js';
 import { ExecutionClaimStatus } from './execution-claim-status.js';
 import { resolvableFrom } from './claim-resolution-rules.js';
 import { evidenceId } from '../evidence/evidence-id.js';
+import { MAX_ATTRIBUTION_LENGTH, isAttribution } from '../shared/is-attribution.js';
 
-/** The longest `by` or operator identity a claim row holds (`varchar(255)` on every engine). */
-export const OPERATOR_FIELD_MAX_LENGTH = 255;
+/** The longest `by` or operator identity a claim row holds (`varchar(255)` on every engine, as every attribution). */
+export const OPERATOR_FIELD_MAX_LENGTH = MAX_ATTRIBUTION_LENGTH;
 
 /**
  * `value` as an operator attribution (`by`, or who ran the resolution): a string that is not blank and
- * at most {@link OPERATOR_FIELD_MAX_LENGTH} characters, else a {@link VerdictConfigurationError} — on
+ * at most {@link OPERATOR_FIELD_MAX_LENGTH} characters (`isAttribution`, the rule of approver and reviewer ids
+ * too), else a {@link VerdictConfigurationError} — on
  * every engine alike, before anything is written (a longer value would fail only on PostgreSQL and
  * MariaDB, a blank one would attribute the resolution to nobody).
  *
@@ -30,7 +32,7 @@ export function checkedOperatorField(name: string, value: unknown): string {
       `Resolving a claim needs a non-blank ${name} (got ${typeof value === 'string' ? 'a blank string' : String(value)}).`,
     );
   }
-  if (value.length > OPERATOR_FIELD_MAX_LENGTH) {
+  if (!isAttribution(value)) {
     throw new VerdictConfigurationError(
       `The ${name} of a claim resolution is at most ${OPERATOR_FIELD_MAX_LENGTH} characters (got ${value.length}).`,
     );

@@ -3,9 +3,8 @@ import { parseReleasePath } from '../context-release/release-path.js';
 import { isTrust } from '../context-release/trust.js';
 import { VerdictError } from '../errors/verdict.error.js';
 import type { ProvenanceStageOptions } from './provenance-stage-options.interface.js';
-import { isStrict } from './provenance-applicability.js';
-import { isDerivedFromTrusted, otherwiseOf } from './derived-from-trusted.js';
-import { declaredArgumentRules } from './provenance-argument-rules.js';
+import { isDerivedFromTrusted } from './derived-from-trusted.js';
+import { provenanceCanConfirm } from './provenance-can-confirm.js';
 import { assertRulesCanSeeCandidates } from './provenance-candidate-schema.js';
 import { isProvenanceRule, ProvenanceRule } from './provenance-rule.js';
 import { isResultFormat } from './result-provenance.js';
@@ -27,26 +26,18 @@ export function assertProvenanceConfigured(
   if (options.provenance?.taint !== undefined) assertTaintConfigured(options.provenance.taint);
   if (definition.consequential !== undefined && typeof definition.consequential !== 'boolean')
     fail('has a `consequential` that is not a boolean.');
-  const rules: unknown[] = [];
   if (policy?.untrustedContext !== undefined) {
     const declared: unknown = policy.untrustedContext;
-    const shadowable = isShadowedArgumentRule(declared);
-    const rule = shadowable ? declared.rule : declared;
+    const rule = isShadowedArgumentRule(declared) ? declared.rule : declared;
     if (rule === ProvenanceRule.TrustedOnly || !isProvenanceRule(rule))
       fail(
         "has a provenance untrustedContext rule that is not 'allow', 'require_confirmation', 'deny' or { rule: <one of those>, enforce: boolean }.",
       );
-    // A rule in shadow mode never asks for confirmation: it needs no approval receipt store.
-    rules.push(shadowable && !declared.enforce ? ProvenanceRule.Allow : rule);
   }
   for (const [path, declared] of Object.entries(policy?.arguments ?? {})) {
     checkPath(path, 'provenance argument', fail);
-    // A rule in shadow mode never asks for confirmation: it needs no approval receipt store.
-    const shadowed = isShadowedArgumentRule(declared) && !declared.enforce;
     const rule = isShadowedArgumentRule(declared) ? declared.rule : declared;
-    if (isDerivedFromTrusted(rule)) rules.push(shadowed ? ProvenanceRule.Allow : otherwiseOf(rule));
-    else if (isProvenanceRule(rule)) rules.push(shadowed ? ProvenanceRule.Allow : rule);
-    else
+    if (!isDerivedFromTrusted(rule) && !isProvenanceRule(rule))
       fail(
         `has a provenance rule for argument "${path}" that is not 'allow', 'require_confirmation', 'deny', 'trusted_only', { derivedFrom: 'trusted', otherwise?: 'deny' | 'require_confirmation' } or { rule: <one of those>, enforce: boolean }.`,
       );
@@ -68,9 +59,6 @@ export function assertProvenanceConfigured(
         `has a provenance ${name} and its own requiresConfirmation: its receipts take requiresConfirmation's ${name}; declare it there only.`,
       );
   }
-  if (Array.isArray(destinations) && destinations.every((path) => typeof path === 'string'))
-    for (const { rule, enforced } of declaredArgumentRules(definition))
-      if (enforced && isDerivedFromTrusted(rule)) rules.push(otherwiseOf(rule));
   assertRulesCanSeeCandidates(definition, fail);
   const results = policy?.results;
   if (results !== undefined) {
@@ -84,11 +72,8 @@ export function assertProvenanceConfigured(
       if (label.when !== undefined && typeof label.when !== 'function')
         fail(`has a result provenance path "${path}" whose \`when\` is not a function of the row.`);
   }
-  // A capability in shadow mode never asks for confirmation because of provenance either.
-  const confirms =
-    definition.enforce !== false &&
-    (isStrict(definition, options.provenance) || rules.includes(ProvenanceRule.RequireConfirmation));
-  if (confirms && options.approvals === undefined)
+  // A rule in shadow mode, or a capability in shadow mode, never asks for confirmation: it needs no receipt store.
+  if (provenanceCanConfirm(definition, options.provenance) && options.approvals === undefined)
     fail(
       'can require confirmation because of provenance, but no approval receipt store is configured: pass `approvals` to VerdictModule.forRoot (TypeOrmApprovalReceiptStore).',
     );

@@ -17,6 +17,7 @@ import { contentRecord } from '../provenance/content-record.js';
 import { type ProvenanceRecord, ProvenanceRecordKind } from '../provenance/provenance-record.js';
 import type { ProvenanceSource } from '../provenance/provenance-source.js';
 import { rememberBounded } from '../shared/remember-bounded.js';
+import { isPositiveInteger } from '../shared/is-positive-integer.js';
 import type { Extraction } from './extraction.js';
 import { answerText, extractionPrompt, extractionSchema, parseAnswer } from './extraction-prompt.js';
 import { assertJsonOutput, assertJsonOutputSchema } from './json-output.js';
@@ -71,7 +72,7 @@ export class QuarantineService {
       );
     const capacity = quarantine?.capacity;
     // 0 would forget every handle as it is made; NaN or Infinity would never forget one.
-    if (capacity !== undefined && !(Number.isSafeInteger(capacity) && capacity > 0))
+    if (capacity !== undefined && !isPositiveInteger(capacity))
       throw new VerdictConfigurationError('quarantine.capacity must be a positive integer (the handles kept).');
   }
 

@@ -2,6 +2,7 @@ import type { ActionContext, AnyActionContext } from '../context/action-context.
 import type { JsonValue } from '../fingerprints/json-value.js';
 import type { Envelope } from '../vocabulary/envelope.js';
 import { type InferredFromCapability, inferredFromCapability } from '../capabilities/inferred-from-capability.js';
+import { isPositiveInteger } from '../shared/is-positive-integer.js';
 
 /**
  * A semantic fixed-window limit on authorized execution attempts (docs/execution-claims-and-rate-limits.md): windows aligned to the
@@ -49,7 +50,7 @@ export const MAX_RATE_LIMIT = 2_147_483_647;
 
 /** Whether `value` is a whole number of seconds from 1 to {@link MAX_WINDOW_SECONDS}. */
 export function isWindowSeconds(value: unknown): boolean {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 && value <= MAX_WINDOW_SECONDS;
+  return isPositiveInteger(value) && value <= MAX_WINDOW_SECONDS;
 }
 
 /** `floor(t / w) * w`: the start of the window holding `now`. */

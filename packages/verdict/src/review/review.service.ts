@@ -34,6 +34,7 @@ import {
   releaseUntrustedContent,
 } from '../provenance/untrusted-content-release.js';
 import { isMissingKey } from '../shared/is-missing-key.js';
+import { MAX_ATTRIBUTION_LENGTH, isAttribution } from '../shared/is-attribution.js';
 import { emitSafely } from '../events/emit-safely.js';
 
 /**
@@ -120,12 +121,16 @@ export class ReviewService {
     return items.map(pendingReviewOf);
   }
 
-  /** `pending → approved`, then the item is queued for a worker. `reviewer.id`: an opaque application id, never PII. */
+  /**
+   * `pending → approved`, then the item is queued for a worker. `reviewer.id`: an opaque application id, never PII,
+   * of at most 255 characters (the item's `decided_by` column; a longer one throws `VerdictConfigurationError` before
+   * anything is read or recorded, on every engine alike).
+   */
   approve(itemId: string, reviewer: Approver): Promise<ReviewTransition> {
     return this.decide('approve', itemId, reviewer);
   }
 
-  /** `pending → rejected`: the operation will never execute. */
+  /** `pending → rejected`: the operation will never execute. `reviewer.id` as for {@link approve}. */
   reject(itemId: string, reviewer: Approver): Promise<ReviewTransition> {
     return this.decide('reject', itemId, reviewer);
   }
@@ -242,6 +247,11 @@ export class ReviewService {
     if (typeof itemId !== 'string' || itemId === '' || typeof reviewer?.id !== 'string' || reviewer.id.trim() === '')
       throw new VerdictConfigurationError(
         `ReviewService.${verdict} needs an item id and a reviewer with a non-blank id.`,
+      );
+    // Refused before anything is recorded, alike on every engine: a longer one does not fit the item's column.
+    if (!isAttribution(reviewer.id))
+      throw new VerdictConfigurationError(
+        `ReviewService.${verdict} needs a reviewer id of at most ${MAX_ATTRIBUTION_LENGTH} characters (got ${reviewer.id.length}).`,
       );
     const lane = this.lane();
     const now = this.now();

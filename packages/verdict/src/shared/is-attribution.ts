@@ -1,0 +1,14 @@
+/**
+ * The longest attribution — who decided or resolved: an approver id (`by`, `approver.id`), a reviewer id, a claim
+ * resolution's `--by` and operator identity. Every column that holds one is `varchar(255)` on every engine, so a
+ * longer one is refused before anything is recorded, alike everywhere (it would be stored on SQLite and in memory,
+ * and fail with a raw `QueryFailedError` on PostgreSQL and MariaDB).
+ */
+export const MAX_ATTRIBUTION_LENGTH = 255;
+
+/**
+ * Whether `value` is an attribution a row can hold: a non-blank string of at most {@link MAX_ATTRIBUTION_LENGTH}
+ * characters.
+ */
+export const isAttribution = (value: unknown): boolean =>
+  typeof value === 'string' && value.trim() !== '' && value.length <= MAX_ATTRIBUTION_LENGTH;
