@@ -255,7 +255,12 @@ describe('the approver sees provenance (a real createAgent loop, scripted model,
       const shared = new InMemoryApprovalReceiptStore();
       const first = await injected({ approvals: shared });
       const challenge = (await first.approvals.challengeForToolCall('call_pay', alice))!;
-      const other = await paymentsFixture({ releasePolicies: [toApprovalUi], approvals: shared });
+      // Another process of the same application: the same capabilities, the same policies; it never saw the window.
+      const other = await paymentsFixture({
+        payments: CONFIRM_RECIPIENT,
+        releasePolicies: [toApprovalUi],
+        approvals: shared,
+      });
 
       const release = await other.approvals.untrustedContent(
         challenge.receiptId,
