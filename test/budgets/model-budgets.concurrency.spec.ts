@@ -53,8 +53,12 @@ for (const engine of databaseEngines()) {
                   window: 3_600,
                 },
               ];
+              // One instant for the whole round: a round that crossed an hour of the wall clock would split its calls
+              // between two windows, and the standing below would read only the later one.
+              const now = new Date();
               const replies = await workers.runAll({
                 budgets,
+                now,
                 actor: 'alice',
                 runs: RUNS_PER_PROCESS,
                 inputTokens: INPUT_TOKENS,
@@ -64,7 +68,7 @@ for (const engine of databaseEngines()) {
               const outcomes = replies.flatMap((reply) => reply.outcomes);
               const completed = outcomes.filter((outcome) => outcome === 'completed').length;
               const faults = outcomes.filter((outcome) => outcome !== 'completed' && outcome !== 'stopped');
-              const gate = new ModelBudgetGate({ budgets: store, modelBudgets: { budgets } });
+              const gate = new ModelBudgetGate({ budgets: store, modelBudgets: { budgets }, clock: () => now });
               const [standing] = await gate.standing({ actor: 'alice', tenant: 'acme' });
               const spent = LIMIT - standing!.remaining;
               if (faults.length > 0) findings.push(`round ${round}/${used}: faults ${faults.join(', ')}`);

@@ -9,10 +9,12 @@ export interface ModelBudgetWorkerInit {
 /**
  * `runs` agent runs, one after another, each a real `createAgent` agent whose scripted model answers once and
  * reports `usage`, under the model budgets `budgets` in the action context of `actor` (tenant `acme`). Every call
- * is estimated at `inputTokens` plus the model's `maxTokens`.
+ * is estimated at `inputTokens` plus the model's `maxTokens`. Every process reads its budget windows at `now`, so a
+ * round cannot straddle a window boundary of the wall clock.
  */
 export interface ModelBudgetRunRequest {
   readonly budgets: readonly ModelBudget[];
+  readonly now: Date;
   readonly actor: string;
   readonly runs: number;
   readonly inputTokens: number;

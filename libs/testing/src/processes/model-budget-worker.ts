@@ -17,8 +17,13 @@ serveParent<ModelBudgetWorkerInit, ModelBudgetRunRequest, ModelBudgetRunReply>(a
   const store = new TypeOrmBudgetStore(dataSource);
   const contexts = new ActionContextStore();
 
-  const prepare = async ({ budgets, actor, runs, inputTokens, maxTokens, usage }: ModelBudgetRunRequest) => {
-    const gate = new ModelBudgetGate({ budgets: store, modelBudgets: { budgets }, actorKey: (key) => String(key) });
+  const prepare = async ({ budgets, now, actor, runs, inputTokens, maxTokens, usage }: ModelBudgetRunRequest) => {
+    const gate = new ModelBudgetGate({
+      budgets: store,
+      modelBudgets: { budgets },
+      actorKey: (key) => String(key),
+      clock: () => now,
+    });
     const middleware = new ModelCallBudget(gate, contexts, { estimateInputTokens: () => inputTokens }).middleware();
     const agents = Array.from({ length: runs }, () =>
       createAgent({

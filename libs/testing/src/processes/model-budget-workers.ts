@@ -21,7 +21,9 @@ export interface ModelBudgetWorkers {
  *
  * @example
  * const workers = await startModelBudgetWorkers({ count: 8, dataSource });
- * const replies = await workers.runAll({ budgets, actor: 'alice', runs: 3, inputTokens: 60, maxTokens: 40, usage });
+ * const replies = await workers.runAll({
+ *   budgets, now: new Date(), actor: 'alice', runs: 3, inputTokens: 60, maxTokens: 40, usage,
+ * });
  */
 export async function startModelBudgetWorkers({
   count,
