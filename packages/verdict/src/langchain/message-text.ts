@@ -1,4 +1,5 @@
 import type { BaseMessage } from '@langchain/core/messages';
+import { isPlainObject } from '../shared/is-plain-object.js';
 import { utf8Text } from '../shared/utf8-text.js';
 
 /** Keys of a content part that describe it rather than hold what the model reads. */
@@ -23,6 +24,27 @@ export function textOf(message: BaseMessage): string {
   const { content } = message;
   if (typeof content === 'string') return content;
   return content.map((part) => (typeof part === 'string' ? part : partText(part))).join('\n');
+}
+
+/**
+ * What a message's content holds, by the shape of its parts: `empty` — `''`, no parts, or only parts that are `''`
+ * or `{ type: 'text', text: '' }` and nothing else; `other` — a part that is not text (an image, a file, a provider
+ * block); `text` — text parts only (whose text may still read as empty: {@link textOf} says).
+ */
+export function contentKind(message: BaseMessage): 'empty' | 'text' | 'other' {
+  const { content } = message;
+  if (typeof content === 'string') return content === '' ? 'empty' : 'text';
+  // Past the types, a part can be a string (LangChain's own content sometimes is).
+  const parts: readonly unknown[] = content;
+  if (parts.some((part) => typeof part !== 'string' && (part as { type?: unknown }).type !== 'text')) return 'other';
+  return parts.every((part) => part === '' || isEmptyTextPart(part)) ? 'empty' : 'text';
+}
+
+/** `{ type: 'text', text: '' }`, no other key. */
+function isEmptyTextPart(part: unknown): boolean {
+  return (
+    isPlainObject(part) && part['text'] === '' && Object.keys(part).every((key) => key === 'type' || key === 'text')
+  );
 }
 
 /** The strings of one content part: its `text` first, then the others it holds, bytes left out. */

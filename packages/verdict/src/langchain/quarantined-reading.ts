@@ -10,10 +10,9 @@ import { labelContent } from '../provenance/labelled-content.js';
 import type { ProvenanceLabels } from '../provenance/provenance-labels.js';
 import { calledToolSource } from '../provenance/provenance-source.js';
 import { readOwnRefusal } from '../public-answer.js';
-import { isPlainObject } from '../shared/is-plain-object.js';
 import { assertJsonOutputSchema } from '../quarantine/json-output.js';
 import type { QuarantineService } from '../quarantine/quarantine.service.js';
-import { textOf } from './message-text.js';
+import { contentKind, textOf } from './message-text.js';
 import { QUARANTINE_SOURCE, quarantineExtractTool } from './quarantine-extract-tool.js';
 import { isOwnLabelledTool, rememberOwnText } from './own-labelled-tool.js';
 import { isOwnArgumentsRejected, toolErrorMessageOf } from './tool-error-message.js';
@@ -96,25 +95,25 @@ export class QuarantinedReading {
         if (!ToolMessage.isInstance(result))
           throw new UnreleasedContextError(`A Command returned by tool "${called}"`, DECIDING_MODEL, COMMAND_REMEDY);
         const text = textOf(result);
-        const nonText = hasNonTextPart(result);
+        const kind = contentKind(result);
         // Verdict's own fixed answer for a call it did not execute holds nothing to quarantine — only from a tool
         // Verdict made: any other tool's text shaped like one (a file, a web page) is quarantined like the rest.
-        if (isEmpty(result) || this.isVerdictRefusal(request.tool, text)) return result;
-        // No text, yet the content holds something (a part's id, a field beside an empty text): no handle could
-        // stand for what the quarantined model cannot read, and it may not reach the deciding model as it is.
-        if (text === '' && !nonText)
-          throw new UnreleasedContextError(
-            `A result without text from tool "${called}"`,
-            DECIDING_MODEL,
-            UNREAD_REMEDY,
-          );
+        if (kind === 'empty' || this.isVerdictRefusal(request.tool, text)) return result;
         // The quarantined model reads text only: a part it cannot read (an image, a file) may not be swapped for a
         // handle that does not hold it, nor reach the deciding model as it is — whatever labels its text has.
-        if (nonText)
+        if (kind === 'other')
           throw new UnreleasedContextError(
             `A result with a part that is not text from tool "${called}"`,
             DECIDING_MODEL,
             NON_TEXT_REMEDY,
+          );
+        // No text, yet the content holds something (a part's id, a field beside an empty text): no handle could
+        // stand for what the quarantined model cannot read, and it may not reach the deciding model as it is.
+        if (text === '')
+          throw new UnreleasedContextError(
+            `A result without text from tool "${called}"`,
+            DECIDING_MODEL,
+            UNREAD_REMEDY,
           );
         // Under the name the model called only when the call reached a tool: an invented name is the model's text.
         const source = calledToolSource(called, request.tool !== undefined);
@@ -162,27 +161,4 @@ function errorPassedOn(error: unknown, call: { readonly name: string; readonly a
   const refused = new UnreleasedContextError(`The error of tool "${call.name}"`, DECIDING_MODEL, TOOL_ERROR_REMEDY);
   // As `new Error(message, { cause })` sets it: the application logs the tool's error from there.
   return Object.defineProperty(refused, 'cause', { value: error, writable: true, configurable: true });
-}
-
-/** Whether a tool message's content is empty: `''`, no parts, or parts that are `''` or `{ type: 'text', text: '' }`. */
-function isEmpty(message: ToolMessage): boolean {
-  const { content } = message;
-  if (typeof content === 'string') return content === '';
-  return content.every(
-    (part: unknown) =>
-      part === '' ||
-      (isPlainObject(part) &&
-        part['type'] === 'text' &&
-        part['text'] === '' &&
-        Object.keys(part).every((key) => key === 'type' || key === 'text')),
-  );
-}
-
-/** Whether a tool message has a content part that is not text (an image, a file, a provider block). */
-function hasNonTextPart(message: ToolMessage): boolean {
-  const { content } = message;
-  return (
-    Array.isArray(content) &&
-    content.some((part: unknown) => typeof part !== 'string' && (part as { type?: unknown }).type !== 'text')
-  );
 }
