@@ -4,6 +4,7 @@ import { ChainProblem, type ChainVerification, chainHash, type CheckpointKey, Ev
 import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { databaseEngines, markPending, streamDecision, withDataSource } from '@verdict/testing-kit';
 import type { DataSource } from 'typeorm';
+import { engineSql } from './chain-tampering.fixture.js';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 const TABLE = 'verdict_decision_records';
@@ -24,13 +25,8 @@ for (const engine of databaseEngines()) {
       for (let i = 0; i < RECORDS; i++)
         await recorder.recordDecision(refund(stream, `refund ${i}`, Date.UTC(2026, 0, 1, 0, 0, i), i));
       await recorder.seal();
-      const p = (index: number) => (engine.name === 'postgres' ? `$${index}` : '?');
-      /** SQL on the test database; `$n` placeholders in order of appearance, the stream first unless given. */
-      const sql = (text: string, parameters?: unknown[]) =>
-        dataSource.query(
-          text.replaceAll(/\$(\d)/g, (_, index: string) => p(Number(index))),
-          parameters ?? [stream],
-        );
+      /** SQL on the test database, the stream as the only parameter unless given. */
+      const sql = engineSql(engine, dataSource, [stream]);
       const verdict = async (): Promise<ChainVerification> =>
         (await recorder.verify()).find((v) => v.kind === EvidenceKind.Decision && v.stream === stream)!;
       /** The id of the record linked at `sequence`. */

@@ -10,6 +10,7 @@ import {
 import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { databaseEngines, markPending, streamDecision, withDataSource } from '@verdict/testing-kit';
 import type { DataSource } from 'typeorm';
+import { engineSql } from './chain-tampering.fixture.js';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 const TABLE = 'verdict_decision_records';
@@ -37,13 +38,8 @@ for (const engine of databaseEngines()) {
           await recorder.recordDecision(refund(stream, `refund ${second}`, from + second * 1000));
         await recorder.seal();
       }
-      const p = (index: number) => (engine.name === 'postgres' ? `$${index}` : '?');
-      /** SQL on the test database; `$n` placeholders in order, the stream as the only parameter unless given. */
-      const sql = (text: string, parameters?: unknown[]) =>
-        dataSource.query(
-          text.replaceAll(/\$(\d)/g, (_, index: string) => p(Number(index))),
-          parameters ?? [stream],
-        );
+      /** SQL on the test database, the stream as the only parameter unless given. */
+      const sql = engineSql(engine, dataSource, [stream]);
       const verdict = async (witness?: ChainVerification): Promise<ChainVerification> =>
         (await recorder.verify({ witness: witness === undefined ? undefined : [witness] })).find(
           (v) => v.kind === EvidenceKind.Decision && v.stream === stream,
@@ -324,9 +320,7 @@ for (const engine of databaseEngines()) {
             const broken = await verdict();
             expect(broken.intact).toBe(false);
             const count = async () =>
-              (await sql(`SELECT COUNT(*) AS n FROM ${TABLE} WHERE stream = $1`, [stream])).map((row: { n: unknown }) =>
-                Number(row.n),
-              );
+              (await sql(`SELECT COUNT(*) AS n FROM ${TABLE} WHERE stream = $1`, [stream])).map((row) => Number(row.n));
             const before = await count();
             await expect(recorder.prune(at(3))).rejects.toBeInstanceOf(EvidenceChainBrokenError);
             expect(await verdict()).toMatchObject({

@@ -13,47 +13,22 @@ import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@ve
 import { type DatabaseEngine, databaseEngines, streamDecision, withDataSource } from '@verdict/testing-kit';
 import type { DataSource } from 'typeorm';
 import { inProcessCli } from '../cli/in-process-cli.js';
+import { at, engineSql, sealedStreams } from './chain-tampering.fixture.js';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 const TABLE = 'verdict_decision_records';
 const LINKS = 'verdict_evidence_links';
 const CHECKPOINTS = 'verdict_evidence_checkpoints';
 const KEY: CheckpointKey = { algorithm: 'hmac-sha256', keyId: 'prune-verified', secret: 'only the application' };
-/** When the streams' records were recorded: long past the last seal's grace. */
-const LONG_AGO = Date.UTC(2026, 0, 1);
-const at = (second: number) => new Date(LONG_AGO + second * 1000);
 /** The prune's cutoff: records 1–4 of a stream (recorded at seconds 0–3) go, 5–10 stay. */
 const CUTOFF = at(4);
-
-/** SQL on one engine's test database, `$n` placeholders in order. */
-function sqlOn(engine: DatabaseEngine, dataSource: DataSource) {
-  return (text: string, parameters: unknown[]): Promise<Array<Record<string, unknown>>> =>
-    dataSource.query(
-      text.replaceAll(/\$(\d)/g, (_, index: string) => (engine.name === 'postgres' ? `$${index}` : '?')),
-      parameters,
-    );
-}
-
-/** A keyed recorder with `streams` of ten records each (recorded a second apart from {@link LONG_AGO}), sealed. */
-async function sealedStreams(dataSource: DataSource, streams: number) {
-  const recorder = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY, seal: 'manual' });
-  const written = new Map<string, DecisionRecord[]>();
-  for (let s = 0; s < streams; s++) {
-    const stream = `tenant:${randomUUID()}`;
-    const records = Array.from({ length: 10 }, (_, i) => streamDecision(stream, `refund ${i}`, at(i)));
-    await recorder.recordDecisions(records);
-    written.set(stream, records);
-  }
-  await recorder.seal();
-  return { recorder, written };
-}
 
 /**
  * An insider who can write the tables but has not the key: edits record 8 of `stream` and recomputes the links from
  * there, so every link follows its predecessor and hashes its record; only the checkpoint of sequence 10 tells.
  */
 async function rewrite(engine: DatabaseEngine, dataSource: DataSource, stream: string, records: DecisionRecord[]) {
-  const sql = sqlOn(engine, dataSource);
+  const sql = engineSql(engine, dataSource);
   const links = await sql(
     `SELECT sequence, record_id FROM ${LINKS} WHERE kind = $1 AND stream = $2 ORDER BY sequence`,
     [EvidenceKind.Decision, stream],
@@ -93,7 +68,7 @@ async function rewrite(engine: DatabaseEngine, dataSource: DataSource, stream: s
  * records 7–10 intact after that anchor.
  */
 async function moveTheCut(engine: DatabaseEngine, dataSource: DataSource, stream: string, how: 'delete' | 'back-date') {
-  const sql = sqlOn(engine, dataSource);
+  const sql = engineSql(engine, dataSource);
   const ids = (
     await sql(`SELECT record_id FROM ${LINKS} WHERE kind = $1 AND stream = $2 AND sequence IN (5, 6)`, [
       EvidenceKind.Decision,
@@ -139,7 +114,7 @@ for (const engine of databaseEngines()) {
 
     /** A stream's records and checkpoints, as counted in the database. */
     const stored = async (dataSource: DataSource, stream: string) => {
-      const sql = sqlOn(engine, dataSource);
+      const sql = engineSql(engine, dataSource);
       const count = async (table: string) =>
         Number((await sql(`SELECT COUNT(*) AS n FROM ${table} WHERE stream = $1`, [stream]))[0]!.n);
       return { records: await count(TABLE), checkpoints: await count(CHECKPOINTS) };
@@ -147,7 +122,7 @@ for (const engine of databaseEngines()) {
 
     it('refuses a stream rewritten after it verified it: nothing of it deleted or signed, verify still reports it; the other stream is pruned', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const { recorder, written } = await sealedStreams(dataSource, 2);
+        const { recorder, written } = await sealedStreams(dataSource, KEY, 2);
         const [forged, other] = [...written.keys()];
         const before = await stored(dataSource, forged!);
         const restore = afterPruneVerified(dataSource, () =>
@@ -179,7 +154,7 @@ for (const engine of databaseEngines()) {
 
     it('refuses a stream rewritten after it verified it and sealed on since by a writer', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const { recorder, written } = await sealedStreams(dataSource, 1);
+        const { recorder, written } = await sealedStreams(dataSource, KEY, 1);
         const [forged] = [...written.keys()];
         const before = await stored(dataSource, forged!);
         // Without the key: a keyed seal refuses to link after a head relinked at its checkpoint's sequence.
@@ -218,7 +193,7 @@ for (const engine of databaseEngines()) {
         'refuses a stream whose first records kept were %s: nothing of it deleted, verify still reports it; the other stream is pruned',
         async (_moved, how, problem) => {
           await withDataSource(engine, SCHEMA, async (dataSource) => {
-            const { recorder, written } = await sealedStreams(dataSource, 2);
+            const { recorder, written } = await sealedStreams(dataSource, KEY, 2);
             const [tampered, other] = [...written.keys()];
             const restore = afterPruneVerified(dataSource, () => moveTheCut(engine, dataSource, tampered!, how));
 
@@ -246,7 +221,7 @@ for (const engine of databaseEngines()) {
 
       it('prunes a stream that had no record on or after the cutoff and gained one meanwhile (control)', async () => {
         await withDataSource(engine, SCHEMA, async (dataSource) => {
-          const { recorder, written } = await sealedStreams(dataSource, 1);
+          const { recorder, written } = await sealedStreams(dataSource, KEY, 1);
           const [stream] = [...written.keys()];
           const writer = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY, seal: 'manual' });
           const restore = afterPruneVerified(dataSource, async () => {
@@ -267,7 +242,7 @@ for (const engine of databaseEngines()) {
     describe('a prune that refuses a stream after pruning others says what it pruned', () => {
       /** `streams` sealed streams, the first of which is rewritten after the prune verified it. */
       const refusedAfterOthers = async (dataSource: DataSource, streams: number) => {
-        const { recorder, written } = await sealedStreams(dataSource, streams);
+        const { recorder, written } = await sealedStreams(dataSource, KEY, streams);
         const [forged] = [...written.keys()];
         const restore = afterPruneVerified(dataSource, () =>
           rewrite(engine, dataSource, forged!, written.get(forged!)!),
@@ -329,7 +304,7 @@ for (const engine of databaseEngines()) {
 
     it('prunes untouched streams, and what is left verifies (control)', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const { recorder, written } = await sealedStreams(dataSource, 2);
+        const { recorder, written } = await sealedStreams(dataSource, KEY, 2);
 
         expect(await recorder.prune(CUTOFF)).toEqual({ pruned: 8, anchored: 2 });
 
@@ -340,7 +315,7 @@ for (const engine of databaseEngines()) {
 
     it('prunes what a writer sealed after it verified, in a stream it verified and in a new one (control)', async () => {
       await withDataSource(engine, SCHEMA, async (dataSource) => {
-        const { recorder, written } = await sealedStreams(dataSource, 1);
+        const { recorder, written } = await sealedStreams(dataSource, KEY, 1);
         const [stream] = [...written.keys()];
         const fresh = `tenant:${randomUUID()}`;
         const writer = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY, seal: 'manual' });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import { randomUUID } from 'node:crypto';
 import {
   ChainProblem,
   type ChainVerification,
@@ -8,34 +7,23 @@ import {
   EvidenceKind,
   chainHash,
 } from '@verdict/nestjs';
-import { TypeOrmEvidenceRecorder, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import { verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { databaseEngines, streamDecision, withDataSource } from '@verdict/testing-kit';
 import type { DataSource } from 'typeorm';
+import { at, engineSql, sealedStreams } from './chain-tampering.fixture.js';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 const TABLE = 'verdict_decision_records';
 const LINKS = 'verdict_evidence_links';
 const CHECKPOINTS = 'verdict_evidence_checkpoints';
 const KEY: CheckpointKey = { algorithm: 'hmac-sha256', keyId: 'seal-relinked-head', secret: 'only the application' };
-/** When the stream's records were recorded: long past the last seal's grace. */
-const LONG_AGO = Date.UTC(2026, 0, 1);
-const at = (second: number) => new Date(LONG_AGO + second * 1000);
-
 for (const engine of databaseEngines()) {
   describe(`a seal after a head relinked at its checkpoint's sequence [${engine.name}]`, () => {
     /** A keyed recorder and a stream of ten records sealed in one batch: its checkpoint pins sequence 10. */
     const sealedStream = async (dataSource: DataSource) => {
-      const recorder = new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: KEY, seal: 'manual' });
-      const stream = `tenant:${randomUUID()}`;
-      const records = Array.from({ length: 10 }, (_, i) => streamDecision(stream, `refund ${i}`, at(i)));
-      await recorder.recordDecisions(records);
-      await recorder.seal();
-      const p = (index: number) => (engine.name === 'postgres' ? `$${index}` : '?');
-      const sql = (text: string, parameters: unknown[]): Promise<Array<Record<string, unknown>>> =>
-        dataSource.query(
-          text.replaceAll(/\$(\d)/g, (_, index: string) => p(Number(index))),
-          parameters,
-        );
+      const { recorder, written } = await sealedStreams(dataSource, KEY, 1);
+      const [[stream, records]] = [...written];
+      const sql = engineSql(engine, dataSource);
       const verdict = async (): Promise<ChainVerification> =>
         (await recorder.verify()).find((v) => v.stream === stream)!;
       const checkpoints = async () =>

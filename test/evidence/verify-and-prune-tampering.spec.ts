@@ -21,6 +21,7 @@ import {
 } from '@verdict/testing-kit';
 import type { DataSource } from 'typeorm';
 import { inProcessCli } from '../cli/in-process-cli.js';
+import { engineSql } from './chain-tampering.fixture.js';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
 const TABLE = 'verdict_decision_records';
@@ -49,13 +50,8 @@ function streamTools(
   recorder: TypeOrmEvidenceRecorder,
   stream: string,
 ) {
-  const p = (index: number) => (engine.name === 'postgres' ? `$${index}` : '?');
-  /** SQL on the test database; `$n` placeholders in order, the stream as the only parameter unless given. */
-  const sql = (text: string, parameters?: unknown[]): Promise<Array<Record<string, unknown>>> =>
-    dataSource.query(
-      text.replaceAll(/\$(\d)/g, (_, index: string) => p(Number(index))),
-      parameters ?? [stream],
-    );
+  /** SQL on the test database, the stream as the only parameter unless given. */
+  const sql = engineSql(engine, dataSource, [stream]);
   const verdict = async (of = recorder): Promise<ChainVerification> =>
     (await of.verify()).find((v) => v.kind === EvidenceKind.Decision && v.stream === stream)!;
   const count = async (table: string) =>
