@@ -310,17 +310,10 @@ describe('spend budgets', () => {
   it('does not boot a budget of null (a configuration error, not a TypeError); a capability without one boots', async () => {
     const boot = (budget?: null) => {
       const fixture = documentsFixture();
-      const purchase = defineCapability(
+      const purchase = fixture.documentCapability(
         {
           name: 'documents.purchase',
           description: 'Buy a printed copy of a document',
-          action: 'read',
-          subject: 'Document',
-          arguments: z.object({ id: z.number().int() }),
-          resolveTarget: fromProposal<{ id: number }, Document>(({ arguments: args, context }) =>
-            fixture.load(context.tenant, args.id),
-          ),
-          executionTarget: fixture.refreshPolicy,
           ...(budget === null ? { budget: budget as unknown as SpendBudget } : {}),
         },
         () => 'bought',

@@ -11,6 +11,7 @@ import {
   type EvidenceRecorder,
   type VerdictModuleOptions,
   type CapabilityDefinition,
+  type CapabilityOptions,
   TargetNotResolvable,
   VerdictModule,
   defineCapability,
@@ -169,10 +170,11 @@ export function documentsFixture() {
 
   /**
    * A capability of the test's own over one document by `id` (read again before it runs), CASL `read` on `Document`
-   * unless `declared` says otherwise.
+   * unless `declared` says otherwise; `declared` adds any other option (a confirmation, a claim, a budget).
    */
   const documentCapability = <R>(
-    declared: { name: string; description: string; action?: string; subject?: string; enforce?: boolean },
+    declared: Pick<CapabilityOptions<{ id: number }, Document>, 'name' | 'description'> &
+      Partial<Omit<CapabilityOptions<{ id: number }, Document>, 'arguments' | 'resolveTarget' | 'executionTarget'>>,
     executor: (action: AuthorizedAction<{ id: number }, Document>) => R,
   ): CapabilityDefinition =>
     defineCapability(

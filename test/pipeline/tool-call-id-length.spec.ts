@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { z } from 'zod';
 import {
   ActionContextStore,
   type ApprovalReceiptStore,
@@ -11,8 +10,6 @@ import {
   InMemoryExecutionClaimStore,
   VerdictService,
   atMostOnce,
-  defineCapability,
-  fromProposal,
   requiresConfirmation,
 } from '@verdict/nestjs';
 import {
@@ -60,17 +57,10 @@ const storages: Array<[string, () => Promise<Storage>]> = [
 async function archiveApp(storage: Storage) {
   const fixture = documentsFixture();
   const archived: AuthorizedAction[] = [];
-  const capability = defineCapability(
+  const capability = fixture.documentCapability(
     {
       name: 'documents.archive',
       description: 'Archive a document',
-      action: 'read',
-      subject: 'Document',
-      arguments: z.object({ id: z.number().int() }),
-      resolveTarget: fromProposal<{ id: number }, Document>(({ arguments: args, context }) =>
-        fixture.load(context.tenant, args.id),
-      ),
-      executionTarget: fixture.refreshPolicy,
       requiresConfirmation: requiresConfirmation<{ id: number }, Document>({
         bind: (_envelope, doc) => ({ doc: doc.id }),
         reason: 'Archiving hides the document from everyone.',
