@@ -76,7 +76,10 @@ const LARGE_REPORT = z.object(
 const SMALL_REPORT = z.object({ answer: z.string() });
 
 async function setup(limit: number, measure: 'tokens' | 'cost' = 'tokens', { estimate = true } = {}) {
+  // One instant for the whole test: the budget's hourly window cannot roll over between a call and its standing.
+  const now = new Date();
   const { moduleRef } = await documentsFixture().boot({
+    clock: () => now,
     budgets: new InMemoryBudgetStore(),
     actorKey: (actor: { id: string }) => actor.id,
     modelBudgets: {

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -55,6 +55,17 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
   let sessions: string;
   const contexts: BrowserContext[] = [];
   const problems: string[] = [];
+  /**
+   * The lab's clock: the real time, held just before the end of the UTC hour the current test began in. The lab's
+   * windows (a rate limit per hour, budgets per UTC day) cannot roll over in the middle of a test; unlike one fixed
+   * instant, the records of a test keep their real order (all but those held at the end of the hour).
+   */
+  let hourEnds = Number.POSITIVE_INFINITY;
+  const labClock = () => new Date(Math.min(Date.now(), hourEnds - 1));
+  beforeEach(() => {
+    const now = Date.now();
+    hourEnds = now - (now % 3_600_000) + 3_600_000;
+  });
 
   beforeAll(async () => {
     // The test builds the web app itself (a real Vite build in its own process), so it never tests a stale bundle.
@@ -71,6 +82,7 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       webRoot: join(WEB, 'dist'),
       docsRoot: join(ROOT, 'docs'),
       sessionsDirectory: sessions,
+      clock: labClock,
       env: {
         VERDICT_LIVE_PROVIDER: 'openai',
         VERDICT_LIVE_MODEL: 'scripted-lab-model',

@@ -22,7 +22,9 @@ const inConversation: ActionContext = { ...alice, metadata: { conversationId: 'c
 
 async function setup(options: { callCeilings?: CallCeilings; evidence?: InMemoryEvidenceRecorder }) {
   const fixture = documentsFixture();
-  const { moduleRef } = await fixture.boot({ budgets: new InMemoryBudgetStore(), ...options });
+  // One instant for the whole test: the ceilings' window (a UTC day) cannot roll over between two calls.
+  const now = new Date();
+  const { moduleRef } = await fixture.boot({ budgets: new InMemoryBudgetStore(), clock: () => now, ...options });
   const contexts = moduleRef.get(ActionContextStore);
   const verdict = moduleRef.get(VerdictService);
   const read = () =>

@@ -60,12 +60,15 @@ async function setup(callCeilings: CallCeilings, toolLoopThreshold?: number) {
   );
   const evidence = new OutageRecorder();
   const budgets = new CountOutageStore();
+  // One instant for the whole test: the ceilings' window (a UTC day) cannot roll over between two calls.
+  const now = new Date();
   const { moduleRef } = await fixture.boot({
     capabilities: [peek],
     budgets,
     callCeilings,
     evidence,
     toolLoopThreshold,
+    clock: () => now,
     imports: [EventEmitterModule.forRoot()],
   });
   booted.push(moduleRef);

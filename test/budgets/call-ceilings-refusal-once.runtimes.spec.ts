@@ -48,12 +48,15 @@ const actors = [
 async function runAgent(runtime: 'ai-sdk' | 'openai-agents', actor: ActionContext, turns: Turn[]) {
   const fixture = documentsFixture();
   const evidence = new InMemoryEvidenceRecorder();
+  // One instant for the whole test: the ceilings' window (a UTC day) cannot roll over between two calls.
+  const now = new Date();
   const { moduleRef } = await fixture.boot({
     capabilities: [archiveCapability(fixture, [])],
     approvals: new InMemoryApprovalReceiptStore(),
     budgets: new InMemoryBudgetStore(),
     callCeilings: { deniedProposals: 2 },
     evidence,
+    clock: () => now,
     imports: [runtime === 'ai-sdk' ? VerdictAiSdkModule : VerdictAgentsModule],
   });
   booted.push(moduleRef);

@@ -42,11 +42,14 @@ async function setup(callCeilings: CallCeilings) {
   @Module({ imports: [VerdictLangChainModule], providers: [AssistantTools] })
   class AssistantModule {}
   const evidence = new InMemoryEvidenceRecorder();
+  // One instant for the whole test: the ceilings' window (a UTC day) cannot roll over between two calls.
+  const now = new Date();
   const { moduleRef } = await fixture.boot({
     imports: [AssistantModule, EventEmitterModule.forRoot()],
     budgets: new InMemoryBudgetStore(),
     callCeilings,
     evidence,
+    clock: () => now,
   });
   booted.push(moduleRef);
   const loops: ToolLoopDetected[] = [];

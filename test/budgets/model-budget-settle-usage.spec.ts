@@ -16,7 +16,10 @@ afterEach(async () => {
 
 /** A gate with a budget of 1,000 tokens per actor a day; each call may answer up to 50 tokens. */
 async function gateOf(): Promise<ModelBudgetGate> {
+  // One instant for the whole test: the budget's window (a UTC day) cannot roll over between a call and its settle.
+  const now = new Date();
   const { moduleRef } = await documentsFixture().boot({
+    clock: () => now,
     budgets: new InMemoryBudgetStore(),
     actorKey: (actor) => (actor as Actor).id,
     modelBudgets: {

@@ -46,11 +46,14 @@ async function setup(modelBudgets: ModelCallBudgets, { estimate = true, keyAsMet
   const fixture = documentsFixture();
   @Module({ imports: [VerdictLangChainModule] })
   class AssistantModule {}
+  // One instant for the whole test: the budgets' hourly window cannot roll over between a run and its standing.
+  const now = new Date();
   const { moduleRef } = await fixture.boot({
     imports: [AssistantModule, EventEmitterModule.forRoot()],
     budgets: new InMemoryBudgetStore(),
     ...(keyAsMethod ? methodActorKey : { actorKey: (actor: { id: string }) => actor.id }),
     modelBudgets,
+    clock: () => now,
   });
   booted.push(moduleRef);
   const exceeded: ModelBudgetExceeded[] = [];

@@ -102,11 +102,14 @@ async function setup(modelBudgets: ModelCallBudgets) {
   const fixture = documentsFixture();
   @Module({ imports: [VerdictLangChainModule] })
   class AssistantModule {}
+  // One instant for the whole test: the budget's hourly window cannot roll over between a run and its standing.
+  const now = new Date();
   const { moduleRef } = await fixture.boot({
     imports: [AssistantModule],
     budgets: new InMemoryBudgetStore(),
     actorKey: (actor: { id: string }) => actor.id,
     modelBudgets,
+    clock: () => now,
   });
   booted.push(moduleRef);
   const contexts = moduleRef.get(ActionContextStore);

@@ -47,11 +47,14 @@ async function setup(second: Partial<SpendBudget<Purchase, Document>>) {
       },
       async () => 'bought',
     );
+  // One instant for the whole test: the budget's window (a UTC day) cannot roll over between two purchases.
+  const now = new Date();
   const { moduleRef } = await fixture.boot({
     capabilities: [capability('documents.purchase', wallet), capability('documents.express', { ...wallet, ...second })],
     budgets: new InMemoryBudgetStore(),
     actorKey: (actor) => (actor as Actor).id,
     imports: [EventEmitterModule.forRoot()],
+    clock: () => now,
   });
   booted.push(moduleRef);
   const verdict = moduleRef.get(VerdictService);

@@ -50,6 +50,21 @@ async function setup() {
   return { dataSource, database, spawnedCli, cli, cliWithOperatorIdentity, cliWithHookReturning };
 }
 
+/**
+ * Two windows of two hours, each starting on the hour: one that ended over an hour ago, and the current one, which
+ * ends at least an hour from now. The CLI prunes in its own process with its own clock: a current window of one hour
+ * could end between this process's reading of the clock and the CLI's, and be pruned too.
+ */
+function twoHourWindows(): { ended: Date; current: Date; windowSeconds: number } {
+  const hour = 3600;
+  const now = Date.now();
+  return {
+    ended: windowStartOf(new Date(now - 3 * hour * 1000), hour),
+    current: windowStartOf(new Date(now), hour),
+    windowSeconds: 2 * hour,
+  };
+}
+
 /** Starts a process that enters the `jobs.run` executor for `job`, and SIGKILLs it there. */
 async function killInsideExecutor(database: string, job: string): Promise<void> {
   const child = fork(testingKitFixture('hanging-executor.js'), [database, job], { stdio: 'ignore' });
@@ -297,11 +312,9 @@ describe('operator CLI: execution claims', () => {
   it('prunes rate-limit windows that have ended, and only those', async () => {
     const { spawnedCli: cli, dataSource } = await setup();
     const store = new TypeOrmRateLimitStore(dataSource);
-    const hour = 3600;
-    const ended = windowStartOf(new Date(Date.now() - 2 * hour * 1000), hour);
-    const current = windowStartOf(new Date(), hour);
+    const { ended, current, windowSeconds } = twoHourWindows();
     for (const windowStart of [ended, current])
-      await store.consume({ bucketFingerprint: 'a'.repeat(64), windowStart, windowSeconds: hour, limit: 5 });
+      await store.consume({ bucketFingerprint: 'a'.repeat(64), windowStart, windowSeconds, limit: 5 });
     const pruned = await cli('rate-limits', 'prune', '--json');
     expect(pruned.code).toBe(0);
     expect(JSON.parse(pruned.stdout)).toEqual({ pruned: 1 });
@@ -312,11 +325,9 @@ describe('operator CLI: execution claims', () => {
   it('prunes budget windows that have ended, and only those', async () => {
     const { spawnedCli: cli, dataSource } = await setup();
     const store = new TypeOrmBudgetStore(dataSource);
-    const hour = 3600;
-    const ended = windowStartOf(new Date(Date.now() - 2 * hour * 1000), hour);
-    const current = windowStartOf(new Date(), hour);
+    const { ended, current, windowSeconds } = twoHourWindows();
     for (const windowStart of [ended, current])
-      await store.reserve({ bucketFingerprint: 'b'.repeat(64), windowStart, windowSeconds: hour, limit: 5, amount: 2 });
+      await store.reserve({ bucketFingerprint: 'b'.repeat(64), windowStart, windowSeconds, limit: 5, amount: 2 });
     const pruned = await cli('budgets', 'prune', '--json');
     expect(pruned.code).toBe(0);
     expect(JSON.parse(pruned.stdout)).toEqual({ pruned: 1 });

@@ -37,7 +37,10 @@ const throwing = () => {
 async function setup(options: { rule?: boolean } = {}) {
   const fixture = documentsFixture();
   const archived: AuthorizedAction[] = [];
+  // One instant for the whole test: the rule's 10-minute window cannot roll over between the two denials.
+  const now = new Date();
   const { moduleRef } = await fixture.boot({
+    clock: () => now,
     capabilities: [archiveCapability(fixture, archived)],
     approvals: new InMemoryApprovalReceiptStore(),
     actorKey: (actor: Actor) => actor.id,

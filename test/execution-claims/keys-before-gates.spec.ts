@@ -90,9 +90,12 @@ afterEach(async () => {
 
 async function boot() {
   const claims = new InMemoryExecutionClaimStore();
+  // One instant for the whole test: the hourly rate-limit window cannot roll over between two sends.
+  const now = new Date();
   const moduleRef = await Test.createTestingModule({
     imports: [
       VerdictModule.forRoot({
+        clock: () => now,
         abilityFactory: { createForContext: () => createMongoAbility([{ action: 'send', subject: 'all' }]) },
         actorKey: (actor) => (actor as { id: string }).id,
         trajectories: new InMemoryTrajectoryStore(),

@@ -23,7 +23,9 @@ describe('storefront lab: the budget page', () => {
   });
 
   it('attack: goodwill credit past the spend budget is throttled at stage budget; control: the first two are granted', async () => {
-    const { app, dataSource } = await bootLab();
+    // One instant for the whole test: the budgets' daily window cannot roll over between the calls and the standing.
+    const now = new Date();
+    const { app, dataSource } = await bootLab({ clock: () => now });
     const { body } = await request(app.getHttpServer())
       .post('/api/labs/budgets/credits')
       .send({ actor: CUSTOMER_72, orderId: 1002, amountCents: 800, count: 3 })
@@ -46,7 +48,9 @@ describe('storefront lab: the budget page', () => {
   });
 
   it('attack: the assistant is stopped before the model call once its token budget has no room; control: earlier questions are answered and only their usage is spent', async () => {
-    const { app } = await bootLab();
+    // One instant for the whole test: the budgets' daily window cannot roll over between the calls and the standing.
+    const now = new Date();
+    const { app } = await bootLab({ clock: () => now });
     const { body } = await request(app.getHttpServer())
       .post('/api/labs/budgets/assistant')
       .send({ actor: CUSTOMER_72, question: 'When will my order ship?', count: 10 })

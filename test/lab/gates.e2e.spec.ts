@@ -5,7 +5,9 @@ import { CUSTOMER_72, bootLab } from './lab-app.fixture.js';
 
 describe('storefront lab: durable gates', () => {
   it('a permission is not a budget: three owned refreshes, two executed, the third throttled', async () => {
-    const { app, dataSource } = await bootLab();
+    // One instant for the whole test: the refreshes' hourly window cannot roll over between them.
+    const now = new Date();
+    const { app, dataSource } = await bootLab({ clock: () => now });
     const { body } = await request(app.getHttpServer())
       .post('/api/labs/budget/runs')
       .send({ actor: CUSTOMER_72, orderId: 1002, count: 3 })
@@ -26,7 +28,9 @@ describe('storefront lab: durable gates', () => {
   });
 
   it('keeps the budget spent for the rest of the window', async () => {
-    const { app } = await bootLab();
+    // One instant for the whole test: the refreshes' hourly window cannot roll over between them.
+    const now = new Date();
+    const { app } = await bootLab({ clock: () => now });
     await request(app.getHttpServer())
       .post('/api/labs/budget/runs')
       .send({ actor: CUSTOMER_72, orderId: 1002, count: 3 })

@@ -22,9 +22,12 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** The lab application on a fresh SQLite file (with the live lab's provider, if given), closed and deleted after the test. */
+/**
+ * The lab application on a fresh SQLite file (with the live lab's provider and clock, if given), closed and deleted
+ * after the test.
+ */
 export async function bootLab(
-  options: Pick<LabOptions, 'live'> = {},
+  options: Pick<LabOptions, 'live' | 'clock'> = {},
 ): Promise<{ app: INestApplication; dataSource: DataSource }> {
   const directory = await mkdtemp(join(tmpdir(), 'verdict-lab-'));
   cleanups.push(() => rm(directory, { recursive: true, force: true }));

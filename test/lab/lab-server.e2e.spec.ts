@@ -16,7 +16,9 @@ async function server(maxSessions?: number): Promise<NestExpressApplication> {
   const webRoot = await mkdtemp(join(tmpdir(), 'verdict-lab-web-'));
   cleanups.push(() => rm(webRoot, { recursive: true, force: true }));
   await writeFile(join(webRoot, 'index.html'), '<!doctype html><title>lab</title>');
-  const app = await createLabServer({ webRoot, maxSessions });
+  // One instant for the whole test: the refreshes' hourly window cannot roll over between two budget runs.
+  const now = new Date();
+  const app = await createLabServer({ webRoot, maxSessions, clock: () => now });
   await app.init();
   cleanups.push(() => app.close());
   return app;

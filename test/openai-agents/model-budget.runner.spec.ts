@@ -87,7 +87,10 @@ async function setup(
   budget: { limit: number; measure?: 'tokens' | 'cost'; per?: 'actor' | 'conversation' },
   maxOutputTokens: number | null = MAX_OUTPUT,
 ) {
+  // One instant for the whole test: the budget's hourly window cannot roll over between a call and its standing.
+  const now = new Date();
   const { moduleRef } = await documentsFixture().boot({
+    clock: () => now,
     budgets: new InMemoryBudgetStore(),
     actorKey: (actor: { id: string }) => actor.id,
     modelBudgets: {

@@ -88,7 +88,10 @@ function expectNoSelfDescription(wrapped: Model) {
 
 describe('the model budget keeps what the inner OpenAI Agents model says of itself', () => {
   async function setup() {
+    // One instant for the whole test: the budget's hourly window cannot roll over between a call and its standing.
+    const now = new Date();
     const { moduleRef } = await documentsFixture().boot({
+      clock: () => now,
       budgets: new InMemoryBudgetStore(),
       actorKey: (actor: { id: string }) => actor.id,
       modelBudgets: {

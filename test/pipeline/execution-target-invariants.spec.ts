@@ -130,12 +130,15 @@ async function setup() {
     },
     execute,
   );
+  // One instant for the whole test: the hourly rate-limit window cannot roll over between two calls.
+  const now = new Date();
   const { moduleRef } = await fixture.boot({
     capabilities: [publish, announce, share, retract],
     executionClaims: new InMemoryExecutionClaimStore(),
     rateLimits: new InMemoryRateLimitStore(),
     trajectories: new InMemoryTrajectoryStore(),
     approvals: new InMemoryApprovalReceiptStore(),
+    clock: () => now,
   });
   cleanups.push(() => moduleRef.close());
   const verdict = moduleRef.get(VerdictService);

@@ -348,9 +348,12 @@ describe('VerdictPipeline', () => {
 
     async function asking() {
       const fixture = documentsFixture();
+      // One instant for the whole test: the hourly window cannot roll over between the asking and the execution.
+      const now = new Date();
       const { moduleRef } = await fixture.boot({
         capabilities: [limitedRead(fixture)],
         rateLimits: new InMemoryRateLimitStore(),
+        clock: () => now,
       });
       const pipeline = moduleRef.get(VerdictPipeline);
       const as = <T>(fn: () => Promise<T>) => moduleRef.get(ActionContextStore).run(alice, fn);

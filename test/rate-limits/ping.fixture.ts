@@ -48,9 +48,12 @@ export function pingCapability({ limit = 1, windowSeconds = 3600, reason }: Ping
 /** Boots a module with `notes.ping` over `rateLimits`; `ping()` runs it as alice. */
 export async function bootPing(limit: PingLimit, rateLimits: RateLimitStore = new InMemoryRateLimitStore()) {
   const evidence = new InMemoryEvidenceRecorder();
+  // One instant for the module's life: its window (an hour by default) cannot roll over between two pings.
+  const now = new Date();
   const moduleRef = await Test.createTestingModule({
     imports: [
       VerdictModule.forRoot({
+        clock: () => now,
         abilityFactory: { createForContext: () => createMongoAbility([{ action: 'read', subject: 'all' }]) },
         evidence,
         rateLimits,

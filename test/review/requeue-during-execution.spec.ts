@@ -57,10 +57,13 @@ async function secondRunDuringTheFirst(variant: 'order_changed' | 'rate_limited'
       : fixture.refund;
   const items = new InMemoryReviewItemStore();
   const claims = new InMemoryExecutionClaimStore();
+  // One instant for the whole test: the hourly rate-limit window cannot roll over between the two runs.
+  const now = new Date();
   const moduleRef = await Test.createTestingModule({
     imports: [
       EventEmitterModule.forRoot(),
       VerdictModule.forRoot({
+        clock: () => now,
         abilityFactory: fixture.abilityFactory,
         capabilities: [refund],
         evidence: new InMemoryEvidenceRecorder(),

@@ -49,12 +49,15 @@ async function boot<T>(
     { name: 'documents.delegate', description: 'Hand a document to the assistant agent' },
     async () => ({ done: await delegate() }),
   );
+  // One instant for the whole test: the ceilings' window (a UTC day) cannot roll over between two calls.
+  const now = new Date();
   const { moduleRef } = await fixture.boot({
     capabilities: [archiveCapability(fixture, [])].concat(delegation),
     approvals: new InMemoryApprovalReceiptStore(),
     budgets: new InMemoryBudgetStore(),
     callCeilings,
     evidence,
+    clock: () => now,
     imports: [runtimeModule],
   });
   booted.push(moduleRef);

@@ -72,7 +72,10 @@ async function setup(engine: DatabaseEngine, enforce: boolean) {
       return action.target.title;
     },
   );
+  // One instant for the whole test: the hourly rate-limit window cannot roll over between two peeks.
+  const now = new Date();
   const { moduleRef } = await fixture.boot({
+    clock: () => now,
     capabilities: [peek],
     evidence: new TypeOrmEvidenceRecorder(dataSource),
     evidenceQuery: new TypeOrmEvidenceQuery(dataSource),
@@ -267,19 +270,8 @@ describe('shadow mode: what the target is stays enforced', () => {
 
   it('keeps every shadow record at the minimal evidence level, next to the latest record of each write', async () => {
     const fixture = documentsFixture();
-    const peek = defineCapability(
-      {
-        name: 'documents.peek',
-        description: 'Show the title of a document',
-        action: 'read',
-        subject: 'Document',
-        arguments: z.object({ id: z.number().int() }),
-        resolveTarget: fromProposal<{ id: number }, Document>(({ arguments: args, context }) =>
-          fixture.load(context.tenant, args.id),
-        ),
-        executionTarget: fixture.refreshPolicy,
-        enforce: false,
-      },
+    const peek = fixture.documentCapability(
+      { name: 'documents.peek', description: 'Show the title of a document', enforce: false },
       (action) => action.target.title,
     );
     const { moduleRef, evidence } = await fixture.boot({ capabilities: [peek], evidenceLevel: 'minimal' });

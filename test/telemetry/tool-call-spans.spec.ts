@@ -190,7 +190,13 @@ describe('spans of calls counted toward call ceilings (docs/budgets.md)', () => 
   const inConversation: ActionContext = { ...alice, metadata: { conversationId: 'c-1' } };
 
   async function withCeilings(budgets: InMemoryBudgetStore) {
-    const { moduleRef } = await documentsFixture().boot({ budgets, callCeilings: { deniedProposals: 2 } });
+    // One instant for the whole test: the ceilings' window (a UTC day) cannot roll over between two calls.
+    const now = new Date();
+    const { moduleRef } = await documentsFixture().boot({
+      budgets,
+      callCeilings: { deniedProposals: 2 },
+      clock: () => now,
+    });
     // alice may not read bob's document 2: a deny, which counts toward the conversation's refused proposals.
     const readBobsDocument = () =>
       moduleRef

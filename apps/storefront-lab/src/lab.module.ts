@@ -116,6 +116,8 @@ export class LabModule {
             // The "pay the bill in a file" lab reads the file through a handle: a scripted stand-in with no tools.
             quarantine: { model: quarantinedModel },
             publicMessage: 'I cannot do that for you.',
+            // The real time unless the session was given a clock (tests: one that keeps each test inside its windows).
+            clock: options.clock,
             // The inbox's approver stands in for an auth guard; the conversation a tool call was proposed in is
             // this session's own record, and an approver only sees conversations of their own tenant (CASL then
             // lets a customer approve only their own orders).

@@ -1,11 +1,13 @@
 import { HumanMessage } from '@langchain/core/messages';
 import type { StructuredToolInterface } from '@langchain/core/tools';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   ActionContextStore,
   ModelBudgetExceededError,
   ModelBudgetGate,
   type ModelBudgetStanding,
+  VERDICT_MODULE_OPTIONS,
+  type VerdictModuleOptions,
   spendBudgetStanding,
 } from '@verdict/nestjs';
 import { ModelBudgets, VerdictTools, estimateInputTokens } from '@verdict/nestjs/langchain';
@@ -63,6 +65,7 @@ export class BudgetPageScenario {
     private readonly contexts: ActionContextStore,
     private readonly modelBudgets: ModelBudgets,
     private readonly gate: ModelBudgetGate,
+    @Inject(VERDICT_MODULE_OPTIONS) private readonly options: VerdictModuleOptions,
   ) {
     this.goodwill = tools.bound(definitionOnlyTool(GOODWILL_TOOL, goodwillCreditArguments), GOODWILL_CREDIT);
     this.store = new TypeOrmBudgetStore(dataSource);
@@ -155,7 +158,8 @@ export class BudgetPageScenario {
       GOODWILL_CREDIT,
       GOODWILL_BUDGET,
       context,
-      new Date(),
+      // The module's clock, as the budget gate and the model budgets' standing read it (the lab's `clock` option).
+      (this.options.clock ?? (() => new Date()))(),
       labActorKey,
     );
     const models = await this.gate.standing(context);

@@ -35,6 +35,8 @@ export interface LabServerOptions {
    * `process.env` unless given. Read once, here; without a provider the live lab is off.
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The clock of every session's lab application (see `LabOptions.clock`): default the real time. */
+  readonly clock?: () => Date;
 }
 
 /**
@@ -46,6 +48,7 @@ export async function createLabServer(options: LabServerOptions): Promise<NestEx
     options.maxSessions,
     LiveLabProvider.fromEnv(options.env ?? process.env),
     options.sessionsDirectory,
+    options.clock,
   );
   const app = await NestFactory.create<NestExpressApplication>(LabServerModule.holding(sessions), {
     bodyParser: false,

@@ -28,6 +28,8 @@ export class LabSessions implements OnApplicationShutdown {
     private readonly maxSessions = 24,
     private readonly live?: LiveLabProvider,
     private readonly directory?: string,
+    /** The clock of every session's lab application (`LabOptions.clock`); default the real time. */
+    private readonly sessionClock?: () => Date,
   ) {}
 
   /** The request handler of this session's lab application, booting it on first use. */
@@ -35,7 +37,7 @@ export class LabSessions implements OnApplicationShutdown {
     let session = this.sessions.get(id);
     if (session === undefined) {
       const database = this.directory === undefined ? ':memory:' : newSessionDatabase(this.directory);
-      session = { app: bootSession(database, this.live), database, lastUsed: ++this.clock };
+      session = { app: bootSession(database, this.live, this.sessionClock), database, lastUsed: ++this.clock };
       this.sessions.set(id, session);
       await this.evict();
     }
@@ -70,8 +72,12 @@ export class LabSessions implements OnApplicationShutdown {
   }
 }
 
-async function bootSession(database: string, live: LiveLabProvider | undefined): Promise<INestApplication> {
-  const app = await NestFactory.create(LabModule.forRoot({ database, live }), { logger: ['error'] });
+async function bootSession(
+  database: string,
+  live: LiveLabProvider | undefined,
+  clock: (() => Date) | undefined,
+): Promise<INestApplication> {
+  const app = await NestFactory.create(LabModule.forRoot({ database, live, clock }), { logger: ['error'] });
   await app.init();
   return app;
 }
