@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   ActionContextStore,
   ApprovalService,
@@ -7,8 +6,6 @@ import {
   type ConfirmationPolicy,
   InMemoryEvidenceRecorder,
   VerdictService,
-  defineCapability,
-  fromProposal,
 } from '@verdict/nestjs';
 import { type Document, alice, documentsFixture } from '../pipeline/documents.fixture.js';
 
@@ -21,17 +18,10 @@ export async function confirmingApp(store: ApprovalReceiptStore, confirmation: P
   const fixture = documentsFixture();
   let now = new Date('2026-01-01T10:00:00.000Z');
   const executed: AuthorizedAction[] = [];
-  const capability = defineCapability(
+  const capability = fixture.documentCapability(
     {
       name: 'documents.archive',
       description: 'Archive',
-      action: 'read',
-      subject: 'Document',
-      arguments: z.object({ id: z.number().int() }),
-      resolveTarget: fromProposal<{ id: number }, Document>(({ arguments: a, context }) =>
-        fixture.load(context.tenant, a.id),
-      ),
-      executionTarget: fixture.refreshPolicy,
       requiresConfirmation: {
         bind: (_e, doc: Document) => ({ doc: doc.id }),
         reason: 'r',

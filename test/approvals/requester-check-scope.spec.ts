@@ -1,5 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import { z } from 'zod';
 import {
   type ActionContext,
   ActionContextStore,
@@ -16,8 +15,6 @@ import {
   Trust,
   VerdictService,
   approvalBatchId,
-  defineCapability,
-  fromProposal,
   labelContent,
   requiresConfirmation,
   withProvenance,
@@ -62,19 +59,9 @@ async function documentsApp(
   { share = false, shadowed = false } = {},
 ) {
   const fixture = documentsFixture();
-  const over = {
-    action: 'read',
-    subject: 'Document',
-    arguments: z.object({ id: z.number().int() }),
-    resolveTarget: fromProposal<{ id: number }, Document>(({ arguments: a, context }) =>
-      fixture.load(context.tenant, a.id),
-    ),
-    executionTarget: fixture.refreshPolicy,
-  };
   const capabilities: CapabilityDefinition[] = [
-    defineCapability(
+    fixture.documentCapability(
       {
-        ...over,
         name: 'documents.archive',
         description: 'Archive a document',
         ...(confirmation === null
@@ -92,9 +79,8 @@ async function documentsApp(
   ];
   if (share)
     capabilities.push(
-      defineCapability(
+      fixture.documentCapability(
         {
-          ...over,
           name: 'documents.share',
           description: 'Share a document',
           provenance: { untrustedContext: 'require_confirmation' },
@@ -104,9 +90,8 @@ async function documentsApp(
     );
   if (shadowed)
     capabilities.push(
-      defineCapability(
+      fixture.documentCapability(
         {
-          ...over,
           name: 'documents.export',
           description: 'Export a document',
           enforce: false,
