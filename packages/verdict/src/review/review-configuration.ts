@@ -1,12 +1,15 @@
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { isWindowSeconds } from '../rate-limits/fixed-window.js';
+import { isName } from '../shared/is-name.js';
 import type { ReviewOptions } from './review-options.interface.js';
 import type { ReviewLaneOptions, WorkingReviewLaneOptions } from './review-lane-options.interface.js';
 
 /**
  * Boot-time checks of a capability's review lane: a well-formed `requiresReview` (a `ttlSeconds` of at most 100 years,
- * `MAX_WINDOW_SECONDS`, as a receipt's: the item's expiry stays a time every engine stores), no confirmation next to it
+ * `MAX_WINDOW_SECONDS`, as a receipt's: the item's expiry stays a time every engine stores; `actorKey`, `describe` and
+ * `reviewer.subject` functions and `reviewer.action` a name when given, else every proposal would fail once its
+ * evidence is written, or every reviewer's decision would), no confirmation next to it
  * (the requester confirms or a reviewer reviews, not both), a review lane, an actor key (the capability's, the
  * lane's or the module's: ADR 0049) and, in a process that works the queue (`work` not `false`), an execution-claim
  * store (the deferred run's last gate). A web-only process parks, decides and queues items without one: the worker
@@ -27,6 +30,15 @@ export function assertReviewConfigured(
     fail('has a requiresReview ttlSeconds that is not a positive integer of at most 3,155,760,000 (100 years).');
   if (policy.actorKey !== undefined && typeof policy.actorKey !== 'function')
     fail('has a requiresReview actorKey that is not a function: use actorKey: (actor) => actor.id.');
+  if (policy.describe !== undefined && typeof policy.describe !== 'function')
+    fail('has a requiresReview describe that is not a function: use describe: (envelope, target) => `…`.');
+  const reviewer = policy.reviewer as { action?: unknown; subject?: unknown } | null | undefined;
+  if (reviewer !== undefined && (typeof reviewer !== 'object' || reviewer === null))
+    fail("has a requiresReview reviewer that is not an object: use reviewer: { action: 'review', subject }.");
+  if (reviewer?.action !== undefined && !isName(reviewer.action))
+    fail("has a requiresReview reviewer.action that is not a CASL action name: use action: 'review'.");
+  if (reviewer?.subject !== undefined && typeof reviewer.subject !== 'function')
+    fail('has a requiresReview reviewer.subject that is not a function: use subject: (envelope, target) => ({ … }).');
   if (definition.requiresConfirmation !== undefined)
     fail(
       'uses both requiresConfirmation and requiresReview: choose one (the requester confirms, or a reviewer reviews).',
