@@ -87,7 +87,9 @@ export class QuarantineService {
   }
 
   /**
-   * Holds `text` from `source` as untrusted content and returns its handle: what the deciding model may see.
+   * Holds `text` from `source` as untrusted content and returns its handle: what the deciding model may see. The
+   * handle is the action context's principal's, in its conversation.
+   * @throws MissingActionContextError outside any action context: there is no principal for the handle to be.
    * @example const handle = quarantine.quarantine(document.pageContent, ProvenanceSource.retrieval('inbox'));
    */
   quarantine(text: string, source: ProvenanceSource): QuarantineHandle {
@@ -100,8 +102,10 @@ export class QuarantineService {
    * approver is shown next to a value extracted from it.
    * @throws VerdictConfigurationError when no item is untrusted: quarantine is for content nobody vouches for, or
    *   the actor has no stable key (`actorKey`).
+   * @throws MissingActionContextError outside any action context: there is no principal for the handle to be.
    */
   quarantineContent(text: string, items: readonly LabelledContent[]): QuarantineHandle {
+    const owner = this.ownerOf(this.contexts.require());
     const passages = items.filter((item) => item.label.trust === Trust.Untrusted);
     if (passages.length === 0)
       throw new VerdictConfigurationError('Only untrusted content is quarantined: label it untrusted first.');
@@ -117,7 +121,7 @@ export class QuarantineService {
         text,
         passages: Object.freeze([...passages]),
         handle,
-        owner: this.ownerOf(this.contexts.current()),
+        owner,
       }),
       this.options.quarantine?.capacity ?? DEFAULT_QUARANTINE_CAPACITY,
     );
@@ -130,6 +134,7 @@ export class QuarantineService {
    * uses the value, and provenance treats the value as derived from them.
    * @throws QuarantineExtractionError when no value fits the schema (the answer is never returned as text), or
    *   the handle is unknown here (another process, another actor or tenant, forgotten).
+   * @throws MissingActionContextError outside any action context: no handle is anyone's to read there.
    * @throws VerdictConfigurationError when the module has no `quarantine.model`, or `schema` outputs something that
    *   is not plain JSON (a bigint, a Date, a Map, a class instance: by its type before the model is asked, or a
    *   transform's after parsing); nothing is recorded and no event is raised then.
@@ -147,8 +152,9 @@ export class QuarantineService {
     // The application's schema must output plain JSON: named before the model is asked or anything is emitted.
     const schemaName = `with schemaFingerprint ${facts.schemaFingerprint}`;
     assertJsonOutputSchema(schema, schemaName);
-    const context = this.contexts.current();
-    // Whose the caller is first: an actor without a stable key can read no handle (the key error), held or not.
+    // Whose the caller is first: outside any action context, or for an actor without a stable key, no handle is
+    // anyone's to read (the context or key error), held or not.
+    const context = this.contexts.require();
     const owner = this.ownerOf(context);
     const held = this.held.get(id);
     if (held === undefined || held.owner !== owner)
@@ -226,11 +232,11 @@ export class QuarantineService {
 
   /**
    * Whose a handle is: the actor's and the tenant's fingerprints and the action context's conversation
-   * (`metadata.conversationId`, or none) (ADR 0104); `''` outside any action context. An actor without a stable
-   * key throws (as `actorFingerprint` does): a shared fallback would make such actors one.
+   * (`metadata.conversationId`, or none) (ADR 0104). Only inside an action context: outside one every caller would
+   * share one owner. An actor without a stable key throws (as `actorFingerprint` does): a shared fallback would make
+   * such actors one.
    */
-  private ownerOf(context: ActionContext | undefined): string {
-    if (context === undefined) return '';
+  private ownerOf(context: ActionContext): string {
     const principal = principalKeyOf(context, moduleActorKey(this.options));
     return JSON.stringify([principal, conversationIdOf(context)]);
   }
