@@ -105,10 +105,10 @@ export class QuarantineService {
    * @throws MissingActionContextError outside any action context: there is no principal for the handle to be.
    */
   quarantineContent(text: string, items: readonly LabelledContent[]): QuarantineHandle {
-    const owner = this.ownerOf(this.contexts.require());
     const passages = items.filter((item) => item.label.trust === Trust.Untrusted);
     if (passages.length === 0)
       throw new VerdictConfigurationError('Only untrusted content is quarantined: label it untrusted first.');
+    const owner = this.ownerOf(this.contexts.require());
     const sources = new Map(passages.map(({ label }) => [label.source.toString(), label.source]));
     const handle: QuarantineHandle = Object.freeze({
       id: `q-${randomUUID()}`,
