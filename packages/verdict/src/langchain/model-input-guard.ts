@@ -14,6 +14,7 @@ import { MessageAdmission, type UnsealedHistory } from './message-admission.js';
 import { notExecutedMessage } from './not-executed-message.js';
 import { type PlaceholderRestoration, PlaceholderRestorations } from './placeholder-restoration.js';
 import { ReleaseSeal } from './release-seal.js';
+import { noteRelease } from './model-input-guard-release.js';
 import { releaseContext } from '../runtimes/released-context.js';
 import {
   ToolResultRelease,
@@ -96,6 +97,10 @@ export interface ModelInputGuardOptions extends ToolResultReleaseOptions {
  *   `deny`, reason `unknown_tool`, the name as its fingerprint), so the model may call one that exists; langchain's
  *   own error answer, which lists the agent's tools, never reaches it.
  * Denials and redactions are announced by the releaser (`ContextReleaseDenied`, `SensitiveDataRedacted`).
+ *
+ * List it after the provenance tracker, which labels each release by what the tool returned, and before a model call
+ * budget: `[tracker, guard, budget]`. With quarantined reading, whose handles it must release, before the reading:
+ * `[plan, guard, reading, tracker, budget]`.
  *
  * @example
  * const guard = guards.forDestination(Destination.connection('ollama', 'local-machine'), { toolResults: { lookup_customer: customerRoute } });
@@ -268,7 +273,7 @@ export class ModelInputGuard {
       { executed: false, capability: call.name, correlationId: '', decision },
       this.options.publicMessage,
     );
-    return this.sealedToolMessage(content, call.id ?? '', call.name, thread);
+    return noteRelease(this.sealedToolMessage(content, call.id ?? '', call.name, thread));
   }
 
   /** The call as evidence names it: a tool the agent or the guard was told about by name, any other by its name's fingerprint. */
@@ -293,7 +298,9 @@ export class ModelInputGuard {
   ): Promise<ToolMessage> {
     const text = typeof message.content === 'string' ? message.content : null;
     const content = await this.release.release(text, name, capability);
-    return this.sealedToolMessage(content, toolCallId, name, thread, message.status);
+    // A provenance tracker around the guard labels the release by what the tool returned: the route's projection
+    // or its `{ result }` wrapping may have dropped what the result's declared labels are placed by.
+    return noteRelease(this.sealedToolMessage(content, toolCallId, name, thread, message.status), message);
   }
 
   private sealedToolMessage(

@@ -33,12 +33,15 @@ import { RELEASE_SEAL_KEY } from './release-seal.js';
 import { toolCallOf } from './tool-call-of.js';
 import { textOf } from './message-text.js';
 import { isOwnLabelledTool, ownResultItems, withOwnResultLabels } from './own-labelled-tool.js';
+import { releasedFrom } from './model-input-guard-release.js';
+import { labelRelease } from '../provenance/label-result.js';
 
 export type { ProvenanceTrackerOptions, ProvenanceTrackerWiring };
 
 /**
  * Labels everything that enters an agent's context, without the application threading labels by hand
- * (docs/provenance.md): a langchain v1 agent middleware, placed before the model-input guard.
+ * (docs/provenance.md): a langchain v1 agent middleware, placed before the model-input guard (after it with
+ * quarantined reading, docs/context-release.md §6).
  * - The system prompt is the application's, trusted; the human messages of the current turn's input are the
  *   principal's (`user:principal`, trusted); a released `contextMessage` carries its label in the guard's seal;
  *   any other human message the module never labelled (history from another process) is untrusted (ADR 0041).
@@ -46,7 +49,8 @@ export type { ProvenanceTrackerOptions, ProvenanceTrackerWiring };
  *   trusted as the caller's window), or none (its bound calls are unobserved); an untrusted answer of a sub-agent
  *   makes the carrying tool's result untrusted, whatever the tool declares (ADR 0040).
  * - A bound tool's result carries its capability's declared `provenance.results`, whole or per path;
- *   any other tool's result (MCP, retrievers, plain tools) is untrusted.
+ *   any other tool's result (MCP, retrievers, plain tools) is untrusted. A model-input guard's release of a result
+ *   carries the labels of what the tool returned, and the released text as a whole is untrusted when any of it was.
  * - A model answer is derived from its whole window: untrusted when anything in it was. Its label follows its
  *   text into another agent's window (trackers of one module share what they saw).
  * - Every tool call runs with the window the model proposed it in, which the provenance stage (step 1a)
@@ -178,7 +182,9 @@ export class ProvenanceTracker {
 
   /**
    * A tool answered: labelled by the shared rules ({@link ContextLabeller.labelToolResult}). `thread` is where the
-   * run's calls are kept (see {@link windowThread}).
+   * run's calls are kept (see {@link windowThread}). The release of a model-input guard inside the tracker is
+   * labelled by what the tool returned ({@link labelRelease}); a guard's release the tracker cannot trace back to it
+   * (a middleware between them copied it) as the result of a tool bound to nothing.
    */
   private async toolAnswered(
     result: ToolMessage,
@@ -188,16 +194,37 @@ export class ProvenanceTracker {
     own: Parameters<typeof ownResultItems>[0],
     thread: () => string | undefined,
   ): Promise<void> {
-    const capability = tool instanceof VerdictTool ? tool.capability : undefined;
-    const ownLabelled = isOwnLabelledTool(tool);
+    const from = releasedFrom(result);
+    const shown = textOf(result);
+    const returned = from === undefined ? shown : textOf(from);
+    const capability = from !== undefined && tool instanceof VerdictTool ? tool.capability : undefined;
+    const ownLabelled = from !== undefined && isOwnLabelledTool(tool);
     // Verdict's own tool handed this call's labels (an extraction's items, with its passages): those, not the
     // module's labels of the same text, which another principal's identical result shares.
-    const items = ownLabelled && carried.length === 0 ? ownResultItems(own, textOf(result)) : undefined;
-    if (items !== undefined) this.rememberResult(thread(), result, items);
-    this.byMessage.set(
-      result,
-      items ?? (await this.labeller.labelToolResult(textOf(result), name, { capability, ownLabelled }, carried)),
+    const ownItems = ownLabelled && carried.length === 0 ? ownResultItems(own, returned) : undefined;
+    const items = await this.releaseItems(
+      shown,
+      returned,
+      ownItems ?? (await this.labeller.labelToolResult(returned, name, { capability, ownLabelled }, carried)),
     );
+    if (ownItems !== undefined) this.rememberResult(thread(), result, items);
+    this.byMessage.set(result, items);
+  }
+
+  /**
+   * The items of `shown`, what a model-input guard released of a result `returned` whose items are `items`: those,
+   * when the guard released the text as it was, else {@link labelRelease}'s — remembered by the released text too,
+   * which a later turn of the conversation and another agent meet.
+   */
+  private async releaseItems(
+    shown: string,
+    returned: string,
+    items: readonly LabelledContent[],
+  ): Promise<readonly LabelledContent[]> {
+    if (shown === returned) return items;
+    const released = labelRelease(shown, items);
+    await this.labeller.remember(shown, released);
+    return released;
   }
 
   /**
@@ -333,6 +360,13 @@ export class ProvenanceTracker {
   ): Promise<readonly LabelledContent[]> {
     const known = this.byMessage.get(message) ?? this.rememberedResult(thread, message);
     if (known !== undefined) return known;
+    // A model-input guard listed before the tracker released this result after the tracker labelled the tool's own.
+    const from = ToolMessage.isInstance(message) ? releasedFrom(message) : undefined;
+    if (from !== undefined && from !== message) {
+      const items = await this.releaseItems(textOf(message), textOf(from), await this.itemsOf(from, false, thread));
+      this.byMessage.set(message, items);
+      return items;
+    }
     const output = toolOutputOf(message);
     const role = output === undefined ? roleOf(message) : 'tool';
     if (role === 'system' && !prompt) {

@@ -71,6 +71,21 @@ export function labelResult(
   return [...groups.values()].map(({ label, texts }) => labelContent(texts.join('\n'), sourceOf(label), label.trust));
 }
 
+/**
+ * The labels of `released`, the text a release route made of a result labelled `items` (the model-input guard's
+ * projection, redaction, `{ result }` wrapping): the result's own items, and the released text as a whole under the
+ * result's untrusted sources — under its trusted sources when it holds no untrusted content. The release is not
+ * labelled afresh by the declaration: its paths and rows need not be the result's (a YAML result or an array wrapped
+ * as `{ result }`, a row without the field a label's `when` reads), and the declared trust would cover everything.
+ */
+export function labelRelease(released: string, items: readonly LabelledContent[]): readonly LabelledContent[] {
+  const trust = items.some(({ label }) => label.trust === Trust.Untrusted) ? Trust.Untrusted : Trust.Trusted;
+  const sources = new Map(
+    items.filter(({ label }) => label.trust === trust).map(({ label }) => [label.source.toString(), label.source]),
+  );
+  return [...items, ...[...sources.values()].map((source) => labelContent(released, source, trust))];
+}
+
 function applies(label: ResultPathLabel, row: Row): boolean {
   return label.when === undefined || label.when(row) === true;
 }
