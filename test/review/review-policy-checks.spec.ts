@@ -94,6 +94,7 @@ describe('requiresReview describe and reviewer checked at boot', () => {
     ['reviewer null', { reviewer: null }, /requiresReview reviewer that is not an object/],
     ['reviewer.subject as facts', { reviewer: { subject: { tenantId: 'acme' } } }, /reviewer\.subject that is not a/],
     ['a blank reviewer.action', { reviewer: { action: ' ' } }, /reviewer\.action that is not a CASL action name/],
+    ['reviewer.action with spaces', { reviewer: { action: ' review ' } }, /reviewer\.action that is not a CASL action/],
   ])('attack: refuses to boot with %s, naming the option', async (_label, policy, message) => {
     const booting = laneWith(policy);
     await expect(booting).rejects.toThrow(VerdictConfigurationError);

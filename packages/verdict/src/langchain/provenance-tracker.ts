@@ -222,9 +222,8 @@ export class ProvenanceTracker {
     items: readonly LabelledContent[],
   ): Promise<readonly LabelledContent[]> {
     if (shown === returned) return items;
-    const released = labelRelease(shown, items);
-    await this.labeller.remember(shown, released);
-    return released;
+    // With the labels already known for the same text, as a tool result's are (`labelToolResult`).
+    return this.labeller.remember(shown, labelRelease(shown, items));
   }
 
   /**

@@ -35,7 +35,8 @@ export function assertReviewConfigured(
   const reviewer = policy.reviewer as { action?: unknown; subject?: unknown } | null | undefined;
   if (reviewer !== undefined && (typeof reviewer !== 'object' || reviewer === null))
     fail("has a requiresReview reviewer that is not an object: use reviewer: { action: 'review', subject }.");
-  if (reviewer?.action !== undefined && !isName(reviewer.action))
+  // CASL matches an action by its exact name: one with spaces around it would let no reviewer decide.
+  if (reviewer?.action !== undefined && !(isName(reviewer.action) && reviewer.action === reviewer.action.trim()))
     fail("has a requiresReview reviewer.action that is not a CASL action name: use action: 'review'.");
   if (reviewer?.subject !== undefined && typeof reviewer.subject !== 'function')
     fail('has a requiresReview reviewer.subject that is not a function: use subject: (envelope, target) => ({ … }).');
