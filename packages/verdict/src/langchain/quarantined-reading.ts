@@ -45,7 +45,9 @@ export interface QuarantinedReadingOptions {
  * Quarantined reading for one `createAgent` agent (docs/quarantine.md): every tool result that carries untrusted
  * content — as the provenance tracker labelled it — reaches the model as a handle instead of its text, and the
  * agent gets an extract tool that asks the module's quarantined model for a schema-typed value. Place its
- * middleware before the tracker's (it reads the labels the tracker gives the result):
+ * middleware before the tracker's (it reads the labels the tracker gives the result) and, with the model-input
+ * guard, after the guard's, which must release its handles: `[plan, guard, reading, tracker, budget]`
+ * (docs/context-release.md §6).
  *
  * @example
  * const reading = readers.forAgent({ schemas: { bill: z.object({ iban: z.string(), amount: z.number() }) } });
