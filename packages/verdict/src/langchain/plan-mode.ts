@@ -68,7 +68,8 @@ export interface PlanModeOptions {
  * every call before a plan, and every call of a run without thread id (`configurable.thread_id`) or action context.
  * A plan is kept per actor, tenant and thread (ADR 0104): another actor, or another tenant, that runs with the same
  * thread id has no plan of this one. A second plan in the same thread pauses the run for the user (a LangGraph
- * interrupt, {@link PlanChangeInterrupt}). Place its middleware first, before the model-input guard, quarantined reading and the tracker.
+ * interrupt, {@link PlanChangeInterrupt}). Place its middleware first, before the model-input guard, quarantined
+ * reading and the tracker.
  *
  * @example
  * const plans = new PlanMode(labels, contexts, { actorKey: (user: User) => user.id });
