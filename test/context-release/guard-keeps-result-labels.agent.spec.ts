@@ -1,4 +1,3 @@
-import { AbilityBuilder, createMongoAbility } from '@casl/ability';
 import { describe, expect, it } from '@jest/globals';
 import { HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
@@ -7,22 +6,19 @@ import { stringify } from 'yaml';
 import { z } from 'zod';
 import {
   ActionContextStore,
-  type AuthorizedAction,
   DataClass,
   Destination,
-  ExecutionTargetPolicy,
   InMemoryApprovalReceiptStore,
   InMemoryEvidenceRecorder,
   ReleasePolicy,
   type ResultProvenance,
   Source,
   Trust,
-  defineCapability,
-  fromContext,
 } from '@verdict/nestjs';
 import { ModelInputGuards, ProvenanceTrackers } from '@verdict/nestjs/langchain';
 import { ScriptedChatModel } from '@verdict/nestjs/testing/langchain';
 import { ATTACKER_IBAN, OWN_IBAN, alice } from '../provenance/payments.fixture.js';
+import { accountCapabilities } from '../provenance/result-labels.fixture.js';
 import { trackedAgentApp } from '../provenance/tracked-agent.fixture.js';
 
 /**
@@ -98,49 +94,7 @@ interface Run {
  * declares), then pay `recipient`, an argument that must come from trusted content (`trusted_only`).
  */
 async function viewThenPay(run: Run) {
-  const payments: AuthorizedAction<{ recipient: string; amount: number }>[] = [];
-  const abilityFactory = {
-    createForContext() {
-      const { can, build } = new AbilityBuilder(createMongoAbility);
-      can('read', 'Account');
-      can('pay', 'Account');
-      return build();
-    },
-  };
-  const account = { __caslSubjectType__: 'Account', id: 'acct-alice' };
-  const common = {
-    subject: 'Account',
-    resolveTarget: fromContext(() => account),
-    executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'account', identity: () => account.id }),
-  };
-  const capabilities = [
-    defineCapability(
-      {
-        ...common,
-        name: 'account.view',
-        description: 'Show the account and its transactions',
-        action: 'read',
-        arguments: z.object({}),
-        provenance: { results: run.results },
-      },
-      () => run.output,
-    ),
-    defineCapability(
-      {
-        ...common,
-        name: 'payments.send',
-        description: 'Send a payment',
-        action: 'pay',
-        arguments: z.object({ recipient: z.string(), amount: z.number().positive() }),
-        mutates: true,
-        provenance: { untrustedContext: 'allow', arguments: { recipient: 'trusted_only' } },
-      },
-      (action) => {
-        payments.push(action);
-        return { paid: action.arguments.amount };
-      },
-    ),
-  ];
+  const { abilityFactory, capabilities, payments } = accountCapabilities(run.results, run.output);
   const evidence = new InMemoryEvidenceRecorder();
   const app = await trackedAgentApp({
     abilityFactory,

@@ -13,11 +13,11 @@ import { alice } from './payments.fixture.js';
 import { trackedAgentApp } from './tracked-agent.fixture.js';
 
 /**
- * A real createAgent loop over two capabilities: `account.view`, whose executor answers `output` (an object,
- * answered as JSON, or a text) and whose results are labelled as `results` declares, and `payments.send`, whose
- * recipient must not come from untrusted content. The scripted model views the account, then pays `recipient`.
+ * `account.view`, whose executor answers `output` (an object, answered as JSON, or a text) and whose results are
+ * labelled as `results` declares, and `payments.send`, whose recipient must not come from untrusted content; with
+ * an ability to use both. `payments` collects what was paid.
  */
-export async function viewThenPay(results: ResultProvenance, output: unknown, recipient: string) {
+export function accountCapabilities(results: ResultProvenance, output: unknown) {
   const payments: AuthorizedAction<{ recipient: string; amount: number }>[] = [];
   const abilityFactory = {
     createForContext() {
@@ -61,6 +61,15 @@ export async function viewThenPay(results: ResultProvenance, output: unknown, re
       },
     ),
   ];
+  return { abilityFactory, capabilities, payments };
+}
+
+/**
+ * A real createAgent loop over the {@link accountCapabilities}: the scripted model views the account, then pays
+ * `recipient`.
+ */
+export async function viewThenPay(results: ResultProvenance, output: unknown, recipient: string) {
+  const { abilityFactory, capabilities, payments } = accountCapabilities(results, output);
   const app = await trackedAgentApp({
     abilityFactory,
     evidence: new InMemoryEvidenceRecorder(),
