@@ -222,16 +222,21 @@ export class ContextLabeller {
    * `trustedTools` — beside any other labels the module remembers for the same text. Those cannot clear it: a text
    * also seen untrusted is never trusted content. A text that already carries its tool's label (an earlier step) is
    * not read again. When an agent that ran inside the call answered from untrusted content (`carried`, found by the
-   * call), the result is untrusted under that agent's source, whatever `trustedTools` says (ADR 0040).
+   * call), the result is untrusted under that agent's source, whatever `trustedTools` says (ADR 0040). `bound` is
+   * `null` for a bound tool's result whose text changed on its way (a model-input guard listed outside the tracker
+   * released it): its declared labels cannot be placed in it, nor is it an unbound tool's result that `trustedTools`
+   * could vouch for — it is untrusted, under its tool's source.
    */
   async toolResultOf(
     text: string,
     toolName: string | undefined,
-    bound: readonly LabelledContent[] | undefined,
+    bound: readonly LabelledContent[] | null | undefined,
     carried: readonly LabelledContent[] = [],
   ): Promise<readonly LabelledContent[]> {
     const name = toolName ?? 'unknown';
-    if (bound !== undefined && !this.names(name)) return bound;
+    if (bound === null && !this.names(name))
+      return this.remember(text, [labelContent(text, this.toolSourceOf(name), Trust.Untrusted)]);
+    if (bound !== undefined && bound !== null && !this.names(name)) return bound;
     if (carried.some(({ label }) => label.trust === Trust.Untrusted))
       return this.labelToolResult(text, name, {}, carried);
     const source = this.toolSourceOf(name).toString();

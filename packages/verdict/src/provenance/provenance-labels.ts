@@ -148,6 +148,11 @@ export class ProvenanceLabels {
     return found?.text === fingerprintString(text) ? found.items : undefined;
   }
 
+  /** Whether a bound tool's result is kept for the call, whatever its text. */
+  hasResult(thread: string, toolCallId: string): boolean {
+    return this.results.has(windowKey(thread, toolCallId));
+  }
+
   rememberResult(thread: string, toolCallId: string, text: string, items: readonly LabelledContent[]): void {
     rememberBounded(
       this.results,

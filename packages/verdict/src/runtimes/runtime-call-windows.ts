@@ -58,11 +58,15 @@ export class RuntimeCallWindows {
 
   /**
    * The labels of the result of call `toolCallId`, if a bound tool returned exactly `text` for it in this principal's
-   * conversation; `undefined` for any other tool's result, or one the module forgot.
+   * conversation; `null` if a bound tool returned another text for it (the text was changed on its way: a
+   * model-input guard's release); `undefined` for any other tool's result, or one the module forgot.
    */
-  resultOf(toolCallId: string, text: string): readonly LabelledContent[] | undefined {
+  resultOf(toolCallId: string, text: string): readonly LabelledContent[] | null | undefined {
     const key = this.keyOf({ id: toolCallId, input: null }, this.wiring.context());
-    return key === undefined ? undefined : this.labels.result(key.thread, key.call, text);
+    if (key === undefined) return undefined;
+    return (
+      this.labels.result(key.thread, key.call, text) ?? (this.labels.hasResult(key.thread, key.call) ? null : undefined)
+    );
   }
 
   /**
