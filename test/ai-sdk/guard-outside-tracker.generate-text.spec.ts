@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import { Test } from '@nestjs/testing';
 import { generateText, stepCountIs, wrapLanguageModel } from 'ai';
 import {
@@ -19,8 +18,10 @@ import {
   BANK_TO_LOCAL,
   LOCAL,
   SUBJECTS_UNTRUSTED,
+  type TrackerPlace,
+  describeGuardOutsideTracker,
 } from '../provenance/guarded-account.fixture.js';
-import { ATTACKER_IBAN, OWN_IBAN, alice } from '../provenance/payments.fixture.js';
+import { alice } from '../provenance/payments.fixture.js';
 import { accountCapabilities } from '../provenance/result-labels.fixture.js';
 import { scriptedLanguageModel } from './scripted-language-model.js';
 
@@ -29,7 +30,7 @@ import { scriptedLanguageModel } from './scripted-language-model.js';
  * `recipient` (`trusted_only`), with the tracker before or after the model-input guard in `middleware`; the tracker
  * trusts `view_account` as an application tool (`trustedTools`).
  */
-async function viewThenPay(recipient: string, order: 'tracker first' | 'guard first') {
+async function viewThenPay(recipient: string, place: TrackerPlace) {
   const { abilityFactory, capabilities, payments } = accountCapabilities(SUBJECTS_UNTRUSTED, ACCOUNT_YAML);
   const evidence = new InMemoryEvidenceRecorder();
   const moduleRef = await Test.createTestingModule({
@@ -59,7 +60,7 @@ async function viewThenPay(recipient: string, order: 'tracker first' | 'guard fi
       .get(AiSdkProvenanceTrackers, { strict: false })
       .forAgent({ trustedTools: ['view_account'] });
     const middleware =
-      order === 'tracker first'
+      place === 'tracker outside'
         ? [tracker.middleware(), guard.middleware()]
         : [guard.middleware(), tracker.middleware()];
     const model = wrapLanguageModel({
@@ -88,20 +89,4 @@ async function viewThenPay(recipient: string, order: 'tracker first' | 'guard fi
   }
 }
 
-/**
- * A bound tool's result that the guard released before the tracker read it (the guard first in `middleware`) is no
- * unbound tool's result: `trustedTools` naming the tool does not vouch for it. Its declared labels cannot be placed
- * in the released text, so it is untrusted as a whole.
- */
-describe('AI SDK: a bound result the guard released before the tracker read it', () => {
-  it('attack: with trustedTools naming the bound tool, the IBAN an untrusted transfer subject injects is refused', async () => {
-    const run = await viewThenPay(ATTACKER_IBAN, 'guard first');
-    expect(run.paid).toEqual([]);
-    expect(run.refusals).toEqual([expect.stringContaining('tool:view_account')]);
-  });
-
-  it('control: in the documented order (tracker first) the landlord IBAN is paid, the injected one refused', async () => {
-    expect((await viewThenPay(OWN_IBAN, 'tracker first')).paid).toEqual([OWN_IBAN]);
-    expect((await viewThenPay(ATTACKER_IBAN, 'tracker first')).paid).toEqual([]);
-  });
-});
+describeGuardOutsideTracker('AI SDK', viewThenPay);

@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import { Test } from '@nestjs/testing';
 import { Agent, type Model, Runner, setTracingDisabled } from '@openai/agents';
 import {
@@ -19,8 +18,10 @@ import {
   BANK_TO_LOCAL,
   LOCAL,
   SUBJECTS_UNTRUSTED,
+  type TrackerPlace,
+  describeGuardOutsideTracker,
 } from '../provenance/guarded-account.fixture.js';
-import { ATTACKER_IBAN, OWN_IBAN, alice } from '../provenance/payments.fixture.js';
+import { alice } from '../provenance/payments.fixture.js';
 import { accountCapabilities } from '../provenance/result-labels.fixture.js';
 import { ScriptedAgentsModel } from './scripted-agents-model.js';
 
@@ -31,7 +32,7 @@ setTracingDisabled(true);
  * (`trusted_only`), with the tracker inside or outside the model-input guard; the tracker trusts `view_account` as an
  * application tool (`trustedTools`).
  */
-async function viewThenPay(recipient: string, order: 'tracker outside' | 'guard outside') {
+async function viewThenPay(recipient: string, place: TrackerPlace) {
   const { abilityFactory, capabilities, payments } = accountCapabilities(SUBJECTS_UNTRUSTED, ACCOUNT_YAML);
   const evidence = new InMemoryEvidenceRecorder();
   const moduleRef = await Test.createTestingModule({
@@ -62,7 +63,7 @@ async function viewThenPay(recipient: string, order: 'tracker outside' | 'guard 
       { text: 'Done.' },
     ]);
     const model: Model =
-      order === 'tracker outside' ? tracker.model(guard.model(base)) : guard.model(tracker.model(base));
+      place === 'tracker outside' ? tracker.model(guard.model(base)) : guard.model(tracker.model(base));
     const agent = new Agent({
       name: 'Support',
       instructions: 'Help.',
@@ -85,20 +86,4 @@ async function viewThenPay(recipient: string, order: 'tracker outside' | 'guard 
   }
 }
 
-/**
- * A bound tool's result that the guard released before the tracker read it (the guard outside the tracker) is no
- * unbound tool's result: `trustedTools` naming the tool does not vouch for it. Its declared labels cannot be placed
- * in the released text, so it is untrusted as a whole.
- */
-describe('OpenAI Agents: a bound result the guard released before the tracker read it', () => {
-  it('attack: with trustedTools naming the bound tool, the IBAN an untrusted transfer subject injects is refused', async () => {
-    const run = await viewThenPay(ATTACKER_IBAN, 'guard outside');
-    expect(run.paid).toEqual([]);
-    expect(run.refusals).toEqual([expect.stringContaining('tool:view_account')]);
-  });
-
-  it('control: in the documented order (tracker outside the guard) the landlord IBAN is paid, the injected one refused', async () => {
-    expect((await viewThenPay(OWN_IBAN, 'tracker outside')).paid).toEqual([OWN_IBAN]);
-    expect((await viewThenPay(ATTACKER_IBAN, 'tracker outside')).paid).toEqual([]);
-  });
-});
+describeGuardOutsideTracker('OpenAI Agents', viewThenPay);
