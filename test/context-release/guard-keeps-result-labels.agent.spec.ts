@@ -1,17 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
 import { HumanMessage, ToolMessage } from '@langchain/core/messages';
-import { MemorySaver } from '@langchain/langgraph';
+import { Command, MemorySaver } from '@langchain/langgraph';
 import { type AgentMiddleware, createAgent, createMiddleware } from 'langchain';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import {
   ActionContextStore,
+  ApprovalService,
+  ExecutionTargetPolicy,
   InMemoryApprovalReceiptStore,
   InMemoryEvidenceRecorder,
   type ResultProvenance,
   Trust,
+  defineCapability,
+  fromContext,
 } from '@verdict/nestjs';
-import { ModelInputGuards, ProvenanceTrackers } from '@verdict/nestjs/langchain';
+import { ModelInputGuards, ProvenanceTrackers, approveToolCall } from '@verdict/nestjs/langchain';
 import { ScriptedChatModel } from '@verdict/nestjs/testing/langchain';
 import {
   ACCOUNT,
@@ -74,7 +78,28 @@ interface Run {
   readonly between?: AgentMiddleware;
   /** The guard listed before the tracker (`[guard, tracker]`, as with quarantined reading). */
   readonly guardFirst?: boolean;
+  /**
+   * The account is viewed beside a call that waits for the customer's confirmation: the run pauses, and the view's
+   * release comes back from the checkpoint, a new message, when the approved run resumes.
+   */
+  readonly pausedBeside?: boolean;
 }
+
+/** Freezing the card, which the customer confirms: the call that pauses the run beside the account view. */
+const freezeCard = defineCapability(
+  {
+    name: 'card.freeze',
+    description: 'Freeze the card',
+    action: 'pay',
+    subject: 'Account',
+    arguments: z.object({}),
+    resolveTarget: fromContext(() => ({ __caslSubjectType__: 'Account', id: 'acct-alice' })),
+    executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'account', identity: () => 'acct-alice' }),
+    mutates: true,
+    requiresConfirmation: { bind: () => ({ account: 'acct-alice' }), reason: 'Freezing stops every payment.' },
+  },
+  () => ({ frozen: true }),
+);
 
 /**
  * A real createAgent loop, middleware `[tracker, guard]`: view the account (a bound capability labelled as `results`
@@ -87,7 +112,7 @@ async function viewThenPay(run: Run) {
     abilityFactory,
     evidence,
     publicMessage: 'Not done.',
-    capabilities,
+    capabilities: [...capabilities, freezeCard],
     approvals: new InMemoryApprovalReceiptStore(),
     releasePolicies: [BANK_TO_LOCAL],
   });
@@ -95,28 +120,39 @@ async function viewThenPay(run: Run) {
     const tools = [
       app.bind('view_account', 'account.view', z.object({})),
       app.bind('send_payment', 'payments.send', z.object({ recipient: z.string(), amount: z.number() })),
+      app.bind('freeze_card', 'card.freeze', z.object({})),
     ];
     const guard = app.moduleRef.get(ModelInputGuards).forDestination(LOCAL, {
-      toolResults: { view_account: bankRoute(run.only), send_payment: bankRoute(['paid']) },
+      toolResults: {
+        view_account: bankRoute(run.only),
+        send_payment: bankRoute(['paid']),
+        freeze_card: bankRoute(['frozen']),
+      },
     });
     const tracker = app.moduleRef.get(ProvenanceTrackers).forAgent();
     const middleware = run.guardFirst
       ? [guard.middleware(), tracker.middleware()]
       : [tracker.middleware(), ...(run.between ? [run.between] : []), guard.middleware()];
+    const view = { name: 'view_account', args: {}, id: 'call_view' };
+    const freeze = { name: 'freeze_card', args: {}, id: 'call_freeze' };
     const model = new ScriptedChatModel([
-      { toolCalls: [{ name: 'view_account', args: {}, id: 'call_view' }] },
+      { toolCalls: run.pausedBeside ? [view, freeze] : [view] },
       { toolCalls: [{ name: 'send_payment', args: { recipient: run.recipient, amount: 25 }, id: 'call_pay' }] },
       { text: 'Done.' },
     ]);
     const agent = createAgent({ model, tools, checkpointer: new MemorySaver(), middleware });
-    await app.moduleRef
-      .get(ActionContextStore)
-      .run(alice, () =>
-        agent.invoke(
-          { messages: [new HumanMessage(run.question ?? 'Pay what my account view says I owe.')] },
-          { configurable: { thread_id: 'thread-1' } },
-        ),
-      );
+    const config = { configurable: { thread_id: 'thread-1' } };
+    const as = <T>(work: () => Promise<T>) => app.moduleRef.get(ActionContextStore).run(alice, work);
+    const state = (await as(() =>
+      agent.invoke({ messages: [new HumanMessage(run.question ?? 'Pay what my account view says I owe.')] }, config),
+    )) as { __interrupt__?: unknown[] };
+    if (run.pausedBeside) {
+      expect(state.__interrupt__).toHaveLength(1);
+      const approvals = app.moduleRef.get(ApprovalService);
+      const challenge = await approvals.challengeForToolCall('call_freeze', alice);
+      await approvals.approve(challenge!.receiptId, 'call_freeze', 'customer:alice');
+      await as(() => agent.invoke(new Command({ resume: approveToolCall('call_freeze') }), config));
+    }
     const refusals = evidence
       .decisions()
       .filter((record) => record.capability === 'payments.send' && record.disposition === 'deny')
@@ -159,6 +195,17 @@ const LOSSES: [string, () => Omit<Run, 'recipient'>, string][] = [
   [
     'the guard listed before the tracker ([guard, tracker]): the tracker labels the release at the model call',
     () => ({ results: SUBJECTS_UNTRUSTED, output: ACCOUNT_YAML, only: ['result'], guardFirst: true }),
+    'external:bank-transfers',
+  ],
+  [
+    '[guard, tracker], the release restored from the checkpoint when a run paused beside the view resumes',
+    () => ({
+      results: SUBJECTS_UNTRUSTED,
+      output: ACCOUNT_YAML,
+      only: ['result'],
+      guardFirst: true,
+      pausedBeside: true,
+    }),
     'external:bank-transfers',
   ],
   [
@@ -205,6 +252,17 @@ const UTILITIES: [string, () => Run][] = [
       recipient: OWN_IBAN,
       only: ['result'],
       guardFirst: true,
+    }),
+  ],
+  [
+    'the landlord IBAN, [guard, tracker], the release restored from the checkpoint when the paused run resumes',
+    () => ({
+      results: SUBJECTS_UNTRUSTED,
+      output: ACCOUNT_YAML,
+      recipient: OWN_IBAN,
+      only: ['result'],
+      guardFirst: true,
+      pausedBeside: true,
     }),
   ],
   [

@@ -1,5 +1,5 @@
 import { type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
-import { tool } from '@langchain/core/tools';
+import { type StructuredToolInterface, tool } from '@langchain/core/tools';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { type AgentMiddleware, createAgent } from 'langchain';
 import { z } from 'zod';
@@ -84,12 +84,19 @@ export async function billFixture(
   /**
    * One turn of a real createAgent loop: plan mode (when asked: `true` for a new one, or the agent's own), quarantined
    * reading, then the tracker. `threadless` runs it without checkpointer and thread id; `thread` names the thread
-   * (default: a fresh one); `as` runs it as another principal (default: alice; `null`: outside any action context).
+   * (default: a fresh one); `as` runs it as another principal (default: alice; `null`: outside any action context);
+   * `tools` are the application's own, besides `read_file` and the bound tools.
    */
   async function turn(
     question: string,
     script: ScriptStep[],
-    options: { plan?: boolean | PlanMode; threadless?: boolean; thread?: string; as?: ActionContext | null } = {},
+    options: {
+      plan?: boolean | PlanMode;
+      threadless?: boolean;
+      thread?: string;
+      as?: ActionContext | null;
+      tools?: StructuredToolInterface[];
+    } = {},
   ) {
     const model = new ScriptedChatModel(script, { label: 'deciding' });
     const reading = readers.forAgent({ schemas: { bill: billSchema } });
@@ -99,7 +106,7 @@ export async function billFixture(
     else if (options.plan) middleware.unshift(options.plan.middleware());
     const agent = createAgent({
       model,
-      tools: [readFile, ...app.tools],
+      tools: [readFile, ...app.tools, ...(options.tools ?? [])],
       ...(options.threadless === true ? {} : { checkpointer: new MemorySaver() }),
       middleware,
     });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
+import { tool } from '@langchain/core/tools';
+import { interrupt } from '@langchain/langgraph';
 import { EventEmitter2, EventEmitterModule } from '@nestjs/event-emitter';
+import { z } from 'zod';
 import { PlanRecorded } from '@verdict/nestjs';
 import { type PlanChangeInterrupt, PlanModes } from '@verdict/nestjs/langchain';
 import type { ScriptStep } from '@verdict/nestjs/testing/langchain';
@@ -27,6 +30,19 @@ async function planned(answers = [BILL_ANSWER, BILL_ANSWER]) {
   return { ...app, recorded };
 }
 
+/** The application's own tool, which asks the user a question of its own (a LangGraph interrupt) before archiving. */
+function archiveDraft(archived: string[]) {
+  return tool(
+    async ({ name }) => {
+      const answer = interrupt({ type: 'app.confirm', question: `Archive ${name}?` }) as { approved?: unknown };
+      if (answer?.approved !== true) return 'kept';
+      archived.push(name);
+      return 'archived';
+    },
+    { name: 'archive_draft', description: 'Archive a draft (asks the user)', schema: z.object({ name: z.string() }) },
+  );
+}
+
 function interruptsOf(state: unknown): PlanChangeInterrupt[] {
   const paused = (state as { __interrupt__?: { value: PlanChangeInterrupt }[] }).__interrupt__ ?? [];
   return paused.map((entry) => entry.value);
@@ -50,7 +66,7 @@ describe('plan mode: a plan change’s approval binds the plan its interrupt sho
       plan: true,
     });
     const shown = interruptsOf(first.state);
-    await first.resume({ approved: true });
+    await first.resume({ approved: true, planFingerprint: shown[0]?.planFingerprint });
 
     // Every change in force was shown to the user as exactly that change: no plan replaced one it did not name.
     const shownChanges = shown.map((change) => `${change.previousFingerprint}→${change.planFingerprint}`);
@@ -82,11 +98,11 @@ describe('plan mode: a plan change’s approval binds the plan its interrupt sho
       plan: shared,
       thread,
     });
-    await other.resume({ approved: true });
+    await other.resume({ approved: true, planFingerprint: interruptsOf(other.state)[0]?.planFingerprint });
     const inForce = app.recorded.at(-1)?.planFingerprint;
 
     // Approving A→B now would replace X, which the user was never shown: refused, X stays.
-    await pending.resume({ approved: true });
+    await pending.resume({ approved: true, planFingerprint: shownB?.planFingerprint });
     expect(pending.model.toolMessages()[0]?.content).toBe(
       'Plan change refused: the plan in force is no longer the one the user was shown as previous; it stays.',
     );
@@ -101,7 +117,7 @@ describe('plan mode: a plan change’s approval binds the plan its interrupt sho
     const first = await mismatched.turn('Pay the bill in bill.txt.', script(), { plan: true });
     await first.resume({ approved: true, planFingerprint: '0'.repeat(64) });
     expect(first.model.toolMessages()[1]?.content).toBe(
-      'Plan change refused: the approval names another plan than the one shown; the previous plan stays.',
+      'Plan change refused: the approval does not name the plan shown (planFingerprint); the previous plan stays.',
     );
     expect(mismatched.recorded).toHaveLength(1);
     expect(mismatched.payments).toEqual([]);
@@ -114,7 +130,57 @@ describe('plan mode: a plan change’s approval binds the plan its interrupt sho
     expect(matched.payments.map((payment) => payment.arguments)).toEqual([{ recipient: BILL_IBAN, amount: 120 }]);
   });
 
-  it('control: one plan change approved with { approved: true } is in force and the run goes on', async () => {
+  it.each([
+    ['alone, the change its one interrupt showed', false],
+    ["beside the application's own question in the same message", true],
+  ])('attack: { approved: true } without the plan’s fingerprint puts no plan in force — %s', async (_case, beside) => {
+    const app = await planned();
+    const archived: string[] = [];
+    const replan = { name: 'verdict_plan', args: { steps: [payFromFile] }, id: 'call_replan' };
+    const archive = { name: 'archive_draft', args: { name: 'draft-1' }, id: 'call_archive' };
+    const first = await app.turn(
+      'Pay the bill in bill.txt; archive draft-1.',
+      [plan(viewOnly), { toolCalls: beside ? [archive, replan] : [replan] }, ...payTheBill()],
+      { plan: true, tools: [archiveDraft(archived)] },
+    );
+    expect(interruptsOf(first.state).map((paused) => paused.type)).toEqual(
+      beside ? ['app.confirm', 'verdict_plan_change'] : ['verdict_plan_change'],
+    );
+    // LangGraph hands this one value to every paused call: the application meant its own question.
+    await first.resume({ approved: true });
+    expect(archived).toEqual(beside ? ['draft-1'] : []);
+    expect(first.model.toolMessages().map((message) => message.content)).toContain(
+      'Plan change refused: the approval does not name the plan shown (planFingerprint); the previous plan stays.',
+    );
+    expect(app.recorded).toHaveLength(1);
+    expect(app.payments).toEqual([]);
+  });
+
+  it("control: the user's answer naming the plan, beside the application's own question, approves both", async () => {
+    const app = await planned();
+    const archived: string[] = [];
+    const first = await app.turn(
+      'Pay the bill in bill.txt; archive draft-1.',
+      [
+        plan(viewOnly),
+        {
+          toolCalls: [
+            { name: 'archive_draft', args: { name: 'draft-1' }, id: 'call_archive' },
+            { name: 'verdict_plan', args: { steps: [payFromFile] }, id: 'call_replan' },
+          ],
+        },
+        ...payTheBill(),
+      ],
+      { plan: true, tools: [archiveDraft(archived)] },
+    );
+    const shown = interruptsOf(first.state).find((paused) => paused.type === 'verdict_plan_change');
+    await first.resume({ approved: true, planFingerprint: shown?.planFingerprint });
+    expect(archived).toEqual(['draft-1']);
+    expect(app.recorded.at(-1)?.planFingerprint).toBe(shown?.planFingerprint);
+    expect(app.payments.map((payment) => payment.arguments)).toEqual([{ recipient: BILL_IBAN, amount: 120 }]);
+  });
+
+  it('control: one plan change approved by naming its fingerprint is in force and the run goes on', async () => {
     const app = await planned();
     const first = await app.turn(
       'Pay the bill in bill.txt.',
@@ -123,7 +189,7 @@ describe('plan mode: a plan change’s approval binds the plan its interrupt sho
     );
     const [shown] = interruptsOf(first.state);
     expect(shown).toMatchObject({ type: 'verdict_plan_change', plan: { steps: [payFromFile] } });
-    await first.resume({ approved: true });
+    await first.resume({ approved: true, planFingerprint: shown?.planFingerprint });
     expect(first.model.toolMessages()[1]?.content).toMatch(/^Plan accepted \([0-9a-f]{16}\)\.$/);
     expect(changes(app.recorded)).toEqual([
       `null→${shown?.previousFingerprint}`,

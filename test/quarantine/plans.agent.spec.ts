@@ -11,7 +11,7 @@ import {
   withPlan,
   withProvenance,
 } from '@verdict/nestjs';
-import { PlanModes } from '@verdict/nestjs/langchain';
+import { type PlanChangeInterrupt, PlanModes } from '@verdict/nestjs/langchain';
 import type { ScriptStep } from '@verdict/nestjs/testing/langchain';
 import { alice } from '../provenance/payments.fixture.js';
 import { BILL, BILL_IBAN, TYPED_IBAN, billFixture, payTheBill } from './bill.fixture.js';
@@ -135,9 +135,9 @@ describe('plan mode: a plan made from trusted input binds the run', () => {
 
     const approved = await planned();
     const first = await approved.turn('Pay the bill in bill.txt.', script(), { plan: true });
-    const paused = (first.state as { __interrupt__?: { value: unknown }[] }).__interrupt__;
+    const paused = (first.state as { __interrupt__?: { value: PlanChangeInterrupt }[] }).__interrupt__;
     expect(paused?.[0]?.value).toMatchObject({ type: 'verdict_plan_change', plan: { steps: [payFromFile] } });
-    await first.resume({ approved: true });
+    await first.resume({ approved: true, planFingerprint: paused?.[0]?.value.planFingerprint });
     expect(approved.payments.map((payment) => payment.arguments)).toEqual([{ recipient: BILL_IBAN, amount: 120 }]);
     expect(approved.recorded.map((event) => event.previousFingerprint === null)).toEqual([true, false]);
 

@@ -4,12 +4,27 @@ import { RELEASE_SEAL_KEY } from './release-seal.js';
 /** For each tool message a model-input guard answered a tool call with, the message it made it from. */
 const releases = new WeakMap<ToolMessage, ToolMessage>();
 
+/** What labels a release of a tool's result, once a guard outside the labeller makes one (see {@link onRelease}). */
+export type ReleaseListener = (released: ToolMessage) => Promise<void>;
+
+const listeners = new WeakMap<ToolMessage, ReleaseListener>();
+
+/**
+ * Asks to be told when a model-input guard releases `result`: a provenance tracker inside the guard labels the
+ * release as the guard makes it, before the run can pause and the release come back from a checkpoint as another
+ * message (ADR 0159).
+ */
+export function onRelease(result: ToolMessage, listener: ReleaseListener): void {
+  listeners.set(result, listener);
+}
+
 /**
  * Notes that the guard made `released` from `from`: the tool's result it released, or `released` itself for the
- * guard's own answer (a refused call). Answers `released`.
+ * guard's own answer (a refused call); tells the listener of `from`. Answers `released` once the listener is done.
  */
-export function noteRelease(released: ToolMessage, from: ToolMessage = released): ToolMessage {
+export async function noteRelease(released: ToolMessage, from: ToolMessage = released): Promise<ToolMessage> {
   releases.set(released, from);
+  if (from !== released) await listeners.get(from)?.(released);
   return released;
 }
 

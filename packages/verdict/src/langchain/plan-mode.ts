@@ -20,9 +20,9 @@ import { PLAN_SOURCE } from '../provenance/vouching-content.js';
 const PLAN_CAPACITY = 10_000;
 
 /**
- * The interrupt a plan change raises: the user approves the new plan (resume with `{ approved: true }`, optionally
- * `planFingerprint` naming the plan approved) or not. The approval puts this plan in force only in place of
- * `previousFingerprint`: if another plan is in force by then, it is refused.
+ * The interrupt a plan change raises: the user approves the new plan (resume with `{ approved: true, planFingerprint }`,
+ * naming the plan approved) or not. The approval puts this plan in force only in place of `previousFingerprint`: if
+ * another plan is in force by then, it is refused.
  */
 export interface PlanChangeInterrupt {
   readonly type: 'verdict_plan_change';
@@ -184,8 +184,10 @@ export class PlanMode {
     }
     this.shown.delete(call);
     if (decision?.approved !== true) return 'Plan change rejected by the user: the previous plan stays.';
-    if (decision.planFingerprint !== undefined && decision.planFingerprint !== fingerprint)
-      return 'Plan change refused: the approval names another plan than the one shown; the previous plan stays.';
+    // LangGraph hands one resume value to every paused call: `{ approved: true }` alone may answer an application's
+    // own question beside this one. Only an answer naming the plan shown approves it.
+    if (decision.planFingerprint !== fingerprint)
+      return 'Plan change refused: the approval does not name the plan shown (planFingerprint); the previous plan stays.';
     // Resumed without a pause of this call we know of, or another plan came in force since: the user approved
     // replacing a plan that is no longer the one this would replace.
     if (shown !== previous)

@@ -33,7 +33,7 @@ import { RELEASE_SEAL_KEY } from './release-seal.js';
 import { toolCallOf } from './tool-call-of.js';
 import { textOf } from './message-text.js';
 import { isOwnLabelledTool, ownResultItems, withOwnResultLabels } from './own-labelled-tool.js';
-import { releasedFrom } from './model-input-guard-release.js';
+import { onRelease, releasedFrom } from './model-input-guard-release.js';
 import { labelRelease } from '../provenance/label-result.js';
 
 export type { ProvenanceTrackerOptions, ProvenanceTrackerWiring };
@@ -182,9 +182,10 @@ export class ProvenanceTracker {
 
   /**
    * A tool answered: labelled by the shared rules ({@link ContextLabeller.labelToolResult}). `thread` is where the
-   * run's calls are kept (see {@link windowThread}). The release of a model-input guard inside the tracker is
-   * labelled by what the tool returned ({@link labelRelease}); a guard's release the tracker cannot trace back to it
-   * (a middleware between them copied it) as the result of a tool bound to nothing.
+   * run's calls are kept (see {@link windowThread}). The release of a model-input guard is labelled by what the tool
+   * returned ({@link labelRelease}): here for a guard inside the tracker, as the guard makes it for one outside
+   * ({@link onRelease}); a guard's release the tracker cannot trace back to it (a middleware between them copied it)
+   * as the result of a tool bound to nothing.
    */
   private async toolAnswered(
     result: ToolMessage,
@@ -209,6 +210,12 @@ export class ProvenanceTracker {
     );
     if (ownItems !== undefined) this.rememberResult(thread(), result, items);
     this.byMessage.set(result, items);
+    // A guard listed before the tracker releases this result next: its release is labelled as it is made, and
+    // remembered by its text, which the run finds again if it pauses and the release comes back from the checkpoint.
+    if (from === result)
+      onRelease(result, async (released) => {
+        this.byMessage.set(released, await this.releaseItems(textOf(released), shown, items));
+      });
   }
 
   /**
@@ -359,7 +366,8 @@ export class ProvenanceTracker {
   ): Promise<readonly LabelledContent[]> {
     const known = this.byMessage.get(message) ?? this.rememberedResult(thread, message);
     if (known !== undefined) return known;
-    // A model-input guard listed before the tracker released this result after the tracker labelled the tool's own.
+    // A model-input guard listed before the tracker released a message the tracker did not answer the call with (a
+    // middleware between them made it: quarantined reading's handle), after the tracker labelled the tool's own.
     const from = ToolMessage.isInstance(message) ? releasedFrom(message) : undefined;
     if (from !== undefined && from !== message) {
       const items = await this.releaseItems(textOf(message), textOf(from), await this.itemsOf(from, false, thread));
