@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { randomBytes } from 'node:crypto';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from '../authorization/authorization-options.interface.js';
+import { isCanonicalJson } from '../fingerprints/canonical-json.js';
 import { validateArguments } from '../capabilities/argument-validator.js';
 import { MAX_TOOL_CALL_ID_LENGTH } from '../capabilities/tool-call-id.js';
 import { type ActionContext, isActionContext } from '../context/action-context.js';
@@ -103,9 +104,11 @@ export class McpServerFactory {
     // A tool the principal may not use is answered as one that does not exist.
     const tool = (await visible).get(name);
     if (tool === undefined) throw invalidParams(`Unknown tool: ${name}`);
-    // Malformed arguments are the client's typed error: nothing is resolved, spent, recorded or executed.
-    const validating = validateArguments(tool.definition.arguments, args);
-    if (!(await validating).valid) throw invalidParams(`Invalid arguments for tool ${name}: see its inputSchema`);
+    // Malformed arguments are the client's typed error: nothing is resolved, spent, recorded or executed. So are
+    // arguments the schema accepts that are not plain JSON (a lone surrogate, a key `constructor`): never fingerprinted.
+    const validation = await validateArguments(tool.definition.arguments, args);
+    if (!validation.valid || !isCanonicalJson(validation.value))
+      throw invalidParams(`Invalid arguments for tool ${name}: see its inputSchema; plain JSON only`);
     const resumed = meta?.[MCP_TOOL_CALL_ID_META];
     if (resumed !== undefined && !isToolCallId(resumed))
       throw invalidParams(`_meta["${MCP_TOOL_CALL_ID_META}"] must be a non-blank string`);
