@@ -506,8 +506,8 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
       await rows.first().waitFor();
       expect(await remaining()).toEqual([
         ['orders.goodwill_credit', '2000'],
-        ['assistant tokens', '600'],
-        ['assistant cost', '1000'],
+        ['assistant tokens', '4000'],
+        ['assistant cost', '10000'],
       ]);
       expect(await rows.first().locator('td').last().textContent()).toContain('refused before the capability runs');
 
@@ -540,7 +540,7 @@ describeWithBrowser(`storefront lab in Chromium (screenshots in ${SCREENSHOTS})`
         /reserved \d+ tokens, the provider reported \d+: \d+ spent, \d+ released/,
       );
       const tokens = page.locator('tr[data-budget="assistant tokens"]');
-      expect(Number(await tokens.getAttribute('data-remaining'))).toBeLessThan(600);
+      expect(Number(await tokens.getAttribute('data-remaining'))).toBeLessThan(4_000);
       expect(await seriousAxeViolations(page)).toEqual([]);
       await shoot(page, 'spend-and-tokens-desktop');
 

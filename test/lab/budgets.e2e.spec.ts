@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { DecisionRecordEntity } from '@verdict/nestjs/typeorm';
 import request from 'supertest';
+import { INJECTED_BILL_FILE } from '../../apps/storefront-lab/src/quarantine/bill-file.js';
+import { BillReadingQuarantinedModel } from '../../apps/storefront-lab/src/quarantine/bill-reading-quarantined-model.js';
 import { CUSTOMER_72, bootLab } from './lab-app.fixture.js';
 
 const CUSTOMER_91 = { customerId: 91, tenant: 'acme' } as const;
@@ -16,8 +18,8 @@ describe('storefront lab: the budget page', () => {
       .expect(200);
     expect(body.budgets.map((b: Standing) => [b.name, b.measure, b.limit, b.used, b.remaining])).toEqual([
       ['orders.goodwill_credit', 'spend', 2_000, 0, 2_000],
-      ['assistant tokens', 'tokens', 600, 0, 600],
-      ['assistant cost', 'cost', 1_000, 0, 1_000],
+      ['assistant tokens', 'tokens', 4_000, 0, 4_000],
+      ['assistant cost', 'cost', 10_000, 0, 10_000],
     ]);
     expect(byName(body.budgets)['assistant tokens'].whenExceeded).toMatch(/before the model is called/);
   });
@@ -74,7 +76,7 @@ describe('storefront lab: the budget page', () => {
     const tokens = byName(body.budgets)['assistant tokens']!;
     const spent = answered.reduce((sum, run) => sum + run.usedTokens!, 0);
     // Only the reported usage is spent: every reservation's unused part was released.
-    expect(tokens).toMatchObject({ used: spent, remaining: 600 - spent });
+    expect(tokens).toMatchObject({ used: spent, remaining: 4_000 - spent });
     expect(tokens.remaining).toBeLessThan(answered[0]!.reservedTokens);
     expect(byName(body.budgets)['assistant cost']!.used).toBeGreaterThan(0);
     // Customer 91 shares the store's cost budget, not 72's token budget.
@@ -83,6 +85,51 @@ describe('storefront lab: the budget page', () => {
       .send({ actor: CUSTOMER_91, question: 'When will my order ship?', count: 1 })
       .expect(200);
     expect(other.body.assistant.map((run: { outcome: string }) => run.outcome)).toEqual(['answered']);
+  });
+
+  it("the quarantined model's bill reading counts against the customer's model budgets: the usage it reported is spent", async () => {
+    // One instant for the whole test: the budgets' daily window cannot roll over between the run and the standing.
+    const now = new Date();
+    const { app } = await bootLab({ clock: () => now });
+    const reader = app.get(BillReadingQuarantinedModel);
+    const read = reader.invoke.bind(reader);
+    const reported: number[] = [];
+    reader.invoke = async (input) => {
+      const answer = await read(input);
+      reported.push(answer.usage_metadata.input_tokens + answer.usage_metadata.output_tokens);
+      return answer;
+    };
+    const run = await request(app.getHttpServer())
+      .post('/api/labs/quarantine/runs')
+      .send({ actor: CUSTOMER_72, file: INJECTED_BILL_FILE })
+      .expect(200);
+    expect(run.body.with.extractions).toBe(1);
+    const { body } = await request(app.getHttpServer())
+      .get('/api/labs/budgets')
+      .query({ customerId: 72, tenant: 'acme' })
+      .expect(200);
+    expect(reported).toHaveLength(1);
+    expect(byName(body.budgets)['assistant tokens']).toMatchObject({ used: reported[0] });
+    expect(byName(body.budgets)['assistant cost']!.used).toBeGreaterThan(0);
+  });
+
+  it("a bill reading the customer's token budget has no room for stops that run, answered 200 and nothing paid; control: the readings before it paid", async () => {
+    const now = new Date();
+    const { app } = await bootLab({ clock: () => now });
+    const runs: { with: { extractions: number; payments: unknown[]; summary: string } }[] = [];
+    // Each reading spends what it reported (a few hundred tokens) of the 4,000: within twenty, one has no room.
+    while (runs.length < 20 && !runs.at(-1)?.with.summary.includes('stopped')) {
+      const run = await request(app.getHttpServer())
+        .post('/api/labs/quarantine/runs')
+        .send({ actor: CUSTOMER_72, file: INJECTED_BILL_FILE })
+        .expect(200);
+      runs.push(run.body);
+    }
+    const stopped = runs.at(-1)!.with;
+    expect(stopped.summary).toMatch(/^The run stopped before the bill was read: the model budget "assistant tokens"/);
+    expect(stopped).toMatchObject({ extractions: 0, payments: [] });
+    expect(runs.length).toBeGreaterThan(1);
+    expect(runs.slice(0, -1).every((run) => run.with.extractions === 1 && run.with.payments.length === 1)).toBe(true);
   });
 
   it('refuses a malformed request with 400 and changes nothing', async () => {

@@ -152,6 +152,7 @@ export function documentsFixture() {
       | 'evidenceLevel'
       | 'provenance'
       | 'releasePolicies'
+      | 'quarantine'
     > = {},
   ) {
     const { evidence = new InMemoryEvidenceRecorder(), providers = [], imports = [], ...verdictOptions } = options;

@@ -27,7 +27,7 @@ import {
   GoodwillCreditCapabilities,
   goodwillCreditArguments,
 } from './goodwill-credit.capabilities.js';
-import { LAB_ASSISTANT_MAX_TOKENS, LAB_ASSISTANT_MODEL } from './lab-model-budgets.js';
+import { LAB_ASSISTANT_MAX_TOKENS, LAB_ASSISTANT_MODEL, providerTokens } from './lab-model-budgets.js';
 
 const GOODWILL_TOOL = {
   name: 'give_goodwill_credit',
@@ -42,9 +42,6 @@ const WHEN_EXCEEDED = {
   model:
     'The run stops before the model is called: ModelBudgetExceededError ends agent.invoke, ModelBudgetExceeded is emitted, nothing is spent.',
 } as const;
-
-/** What a provider's tokenizer would count for `text` (about four bytes a token), for the scripted usage. */
-const providerTokens = (text: string): number => Math.ceil(new TextEncoder().encode(text).length / 4);
 
 /**
  * The budget page: the goodwill credit capability under its spend budget, and the lab assistant — a real

@@ -1,7 +1,13 @@
 import { type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { Injectable } from '@nestjs/common';
-import { type ActionContext, ActionContextStore, ApprovalService, readNotExecutedMessage } from '@verdict/nestjs';
+import {
+  type ActionContext,
+  ActionContextStore,
+  ApprovalService,
+  ModelBudgetExceededError,
+  readNotExecutedMessage,
+} from '@verdict/nestjs';
 import {
   type ApprovalInterrupt,
   ProvenanceTrackers,
@@ -107,13 +113,20 @@ export class PayBillInFileScenario {
     });
     const config = { configurable: { thread_id: prefix } };
     const inContext = <T>(work: () => Promise<T>) => this.contexts.run(context, work);
-    let state = await inContext(() => agent.invoke({ messages: [new HumanMessage(PAY_BILL_MESSAGE)] }, config));
     const confirmations: BillConfirmationView[] = [];
-    for (let paused = pausedOn(state); paused !== undefined; paused = pausedOn(state)) {
-      const confirmation = await inContext(() => this.confirm(paused, model, context));
-      confirmations.push(confirmation);
-      const resume = confirmation.decision === 'approved' ? approveToolCall(paused) : rejectToolCall(paused);
-      state = await inContext(() => agent.invoke(new Command({ resume }), config));
+    let stopped: ModelBudgetExceededError | undefined;
+    try {
+      let state = await inContext(() => agent.invoke({ messages: [new HumanMessage(PAY_BILL_MESSAGE)] }, config));
+      for (let paused = pausedOn(state); paused !== undefined; paused = pausedOn(state)) {
+        const confirmation = await inContext(() => this.confirm(paused, model, context));
+        confirmations.push(confirmation);
+        const resume = confirmation.decision === 'approved' ? approveToolCall(paused) : rejectToolCall(paused);
+        state = await inContext(() => agent.invoke(new Command({ resume }), config));
+      }
+    } catch (error) {
+      // A bill reading the customer's model budget has no room for ends the run (the lab's LAB_MODEL_BUDGETS).
+      stopped = budgetStop(error);
+      if (stopped === undefined) throw error;
     }
     const payments = this.bills.payments.slice(before);
     const seen = [...new Set(model.transcript.flat())].map(textOf).join('\n');
@@ -132,7 +145,7 @@ export class PayBillInFileScenario {
       extractions: this.quarantined.calls - extractionsBefore,
       confirmations,
       payments: payments.map(({ payee, iban, amountCents }) => ({ payee, iban, amountCents })),
-      summary: summaryOf(quarantine, payments, confirmations),
+      summary: summaryOf(quarantine, payments, confirmations, stopped),
     };
   }
 
@@ -195,7 +208,19 @@ function outcomeOf(answer: string | undefined, confirmations: readonly BillConfi
   return refused === null ? 'executed' : refused.decision;
 }
 
-function summaryOf(quarantine: boolean, payments: readonly Bill[], confirmations: readonly BillConfirmationView[]) {
+/** The {@link ModelBudgetExceededError} that ended a run, as thrown or as the cause LangChain wrapped it in. */
+function budgetStop(error: unknown): ModelBudgetExceededError | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause)
+    if (cause instanceof ModelBudgetExceededError) return cause;
+  return undefined;
+}
+
+function summaryOf(
+  quarantine: boolean,
+  payments: readonly Bill[],
+  confirmations: readonly BillConfirmationView[],
+  stopped: ModelBudgetExceededError | undefined,
+) {
   const paid =
     payments.length === 0
       ? 'Nothing was paid.'
@@ -206,7 +231,8 @@ function summaryOf(quarantine: boolean, payments: readonly Bill[], confirmations
   const read = quarantine
     ? 'The assistant never read the file: it got a handle, and the quarantined model (no tools) answered a typed bill.'
     : "The assistant read the file's text, instruction included.";
-  return `${read} ${paid} ${asked}`;
+  const stop = `The run stopped before the bill was read: the model budget "${stopped?.budget}" has no room for it.`;
+  return `${stopped === undefined ? read : stop} ${paid} ${asked}`;
 }
 
 /** Without quarantine: read the file, then pay what its lines say (the manipulated model first obeys an instruction line). */

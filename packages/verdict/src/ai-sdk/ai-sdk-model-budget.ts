@@ -1,5 +1,5 @@
 import type { LanguageModelMiddleware } from 'ai';
-import type { ModelBudgetGate, ModelBudgetHold, ModelUsage } from '../budgets/model-budget.gate.js';
+import type { ModelBudgetGate, ModelCallEstimate, ModelUsage } from '../budgets/model-budget.gate.js';
 import { inputTokenBound } from '../budgets/input-token-bound.js';
 import { reportedUsage } from '../budgets/reported-usage.js';
 import type { ActionContextStore } from '../context/action-context.store.js';
@@ -37,26 +37,16 @@ export function aiSdkModelBudget(
   contexts: ActionContextStore,
   options: AiSdkModelBudgetOptions = {},
 ): LanguageModelMiddleware {
-  const reserve = (params: CallParams, model: CallModel): Promise<ModelBudgetHold> =>
-    gate.reserve(contexts.require(), {
-      model: model.modelId,
-      inputTokens: options.estimateInputTokens?.(params) ?? callTokenBound(params),
-      maxOutputTokens: params.maxOutputTokens,
-    });
+  const estimateOf = (params: CallParams, model: CallModel): ModelCallEstimate => ({
+    model: model.modelId,
+    inputTokens: options.estimateInputTokens?.(params) ?? callTokenBound(params),
+    maxOutputTokens: params.maxOutputTokens,
+  });
   return {
-    wrapGenerate: async ({ doGenerate, params, model }) => {
-      const hold = await reserve(params, model);
-      let usage: ModelUsage | null = null;
-      try {
-        const result = await doGenerate();
-        usage = usageOf(result.usage);
-        return result;
-      } finally {
-        await gate.settle(hold, usage);
-      }
-    },
+    wrapGenerate: async ({ doGenerate, params, model }) =>
+      gate.withinBudgets(contexts.require(), estimateOf(params, model), doGenerate, (result) => usageOf(result.usage)),
     wrapStream: async ({ doStream, params, model }) => {
-      const hold = await reserve(params, model);
+      const hold = await gate.reserve(contexts.require(), estimateOf(params, model));
       let result: Awaited<ReturnType<typeof doStream>>;
       try {
         result = await doStream();

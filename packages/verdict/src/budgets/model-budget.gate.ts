@@ -56,11 +56,11 @@ const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
 /**
  * Token and cost budgets on model calls (docs/budgets.md, "Token and cost budgets"), runtime-neutral: the agent
- * middlewares estimate a call and read its usage; this gate reserves the estimate in every configured budget's
- * window of the budget store (one atomic statement each) before the call, and settles it after: the reported usage
- * is committed and the rest released; without usage the estimate is kept. A call that does not fit a budget throws
- * {@link ModelBudgetExceededError} (after giving back what it reserved in the others) and emits
- * {@link ModelBudgetExceeded}.
+ * middlewares and `QuarantineService.extract` estimate a call and read its usage; this gate reserves the estimate in
+ * every configured budget's window of the budget store (one atomic statement each) before the call, and settles it
+ * after: the reported usage is committed and the rest released; without usage the estimate is kept. A call that does
+ * not fit a budget throws {@link ModelBudgetExceededError} (after giving back what it reserved in the others) and
+ * emits {@link ModelBudgetExceeded}.
  */
 @Injectable()
 export class ModelBudgetGate {
@@ -91,18 +91,8 @@ export class ModelBudgetGate {
    */
   async reserve(context: ActionContext, estimate: ModelCallEstimate): Promise<ModelBudgetHold> {
     const config = this.requireConfig();
-    const price = estimate.model === undefined ? undefined : ownEntry(config.prices, estimate.model);
-    if (price === undefined && config.budgets.some(({ measure }) => measure === ModelBudgetMeasure.Cost))
-      throw new UnpricedModelError(estimate.model);
-    const outputTokens = estimate.maxOutputTokens ?? price?.maxOutputTokens ?? config.maxOutputTokens;
-    if (outputTokens === undefined)
-      throw new VerdictConfigurationError(
-        `Model ${estimate.model === undefined ? '(unnamed)' : `"${estimate.model}"`} declares no maximum output, so its calls cannot be estimated: set maxTokens on the model, or maxOutputTokens in modelBudgets (or in its price).`,
-      );
+    const { price, outputTokens } = this.termsOf(estimate);
     assertTokenCount(estimate.inputTokens, 'estimated input tokens');
-    // A runtime passes the model's own setting (maxTokens, maxOutputTokens) through: NaN or a negative count would
-    // reserve nothing, or give budget back.
-    assertTokenCount(outputTokens, 'maximum output tokens');
     const tokens = { inputTokens: estimate.inputTokens, outputTokens };
     const now = this.clock();
     const held: Array<ModelBudgetHold['reservations'][number]> = [];
@@ -140,6 +130,51 @@ export class ModelBudgetGate {
         this.settleOne(budget, reservation, amountOf(budget, used ?? hold.tokens, hold.price), 'commit'),
       ),
     );
+  }
+
+  /**
+   * One model call inside the budgets: {@link reserve}s `estimate`, makes `call` only when every budget had room, and
+   * {@link settle}s with the usage `usageOf` reads from its answer — `null` (the estimate kept) when it reports none
+   * or `call` throws, whose error is then rethrown. What a runtime's budget middleware does around each call.
+   *
+   * @throws ModelBudgetExceededError, UnpricedModelError, MissingModelBudgetScopeError as {@link reserve}: `call` is
+   *   not made.
+   */
+  async withinBudgets<T>(
+    context: ActionContext,
+    estimate: ModelCallEstimate,
+    call: () => T | PromiseLike<T>,
+    usageOf: (answer: T) => ModelUsage | null,
+  ): Promise<T> {
+    const hold = await this.reserve(context, estimate);
+    let usage: ModelUsage | null = null;
+    try {
+      const answer = await call();
+      usage = usageOf(answer);
+      return answer;
+    } finally {
+      await this.settle(hold, usage);
+    }
+  }
+
+  /**
+   * Throws now what {@link reserve} would throw at every call of a model with these facts — no price under a cost
+   * budget, no maximum output anywhere, one that is not a token count — for a model the module itself calls (the
+   * quarantined model), so that the application fails at boot rather than at its first call.
+   *
+   * @throws VerdictConfigurationError naming `what` (the option that holds the model), the reason its cause.
+   */
+  assertCountable(facts: Pick<ModelCallEstimate, 'model' | 'maxOutputTokens'>, what: string): void {
+    try {
+      this.termsOf(facts);
+    } catch (error) {
+      if (!(error instanceof UnpricedModelError || error instanceof VerdictConfigurationError)) throw error;
+      throw new VerdictConfigurationError(
+        `${what} cannot be counted against modelBudgets: ${error.message}`,
+        {},
+        { cause: error },
+      );
+    }
   }
 
   /** Where each budget stands for `context` now (reads by reserving nothing). */
@@ -183,6 +218,29 @@ export class ModelBudgetGate {
         error,
       );
     }
+  }
+
+  /**
+   * What a call of the model is reserved by, besides its input: its price, and the output it may answer — the
+   * model's own maximum, else its price's `maxOutputTokens`, else the configured one.
+   */
+  private termsOf({ model, maxOutputTokens }: Pick<ModelCallEstimate, 'model' | 'maxOutputTokens'>): {
+    readonly price: ModelPrice | undefined;
+    readonly outputTokens: number;
+  } {
+    const config = this.requireConfig();
+    const price = model === undefined ? undefined : ownEntry(config.prices, model);
+    if (price === undefined && config.budgets.some(({ measure }) => measure === ModelBudgetMeasure.Cost))
+      throw new UnpricedModelError(model);
+    const outputTokens = maxOutputTokens ?? price?.maxOutputTokens ?? config.maxOutputTokens;
+    if (outputTokens === undefined)
+      throw new VerdictConfigurationError(
+        `Model ${model === undefined ? '(unnamed)' : `"${model}"`} declares no maximum output, so its calls cannot be estimated: set maxTokens on the model, or maxOutputTokens in modelBudgets (or in its price).`,
+      );
+    // A runtime passes the model's own setting (maxTokens, maxOutputTokens) through: NaN or a negative count would
+    // reserve nothing, or give budget back.
+    assertTokenCount(outputTokens, 'maximum output tokens');
+    return { price, outputTokens };
   }
 
   private windowOf(budget: ModelBudget, context: ActionContext, now: Date) {

@@ -1,11 +1,11 @@
 import { RunStoppingError } from './run-stopping.error.js';
 
 /**
- * Thrown by a model-budget middleware (`ModelBudgets.forAgent()`) before the model is called, when the call's
- * estimate does not fit one of the module's `modelBudgets` in its window: the agent run ends there
- * (`agent.invoke` rejects with it) and nothing is spent. `ModelBudgetExceeded` is emitted with the facts. Like
- * `CallCeilingReachedError`, it refuses to become text (`RunStoppingError`): no error-to-message layer hands it back
- * to the model.
+ * Thrown by a model-budget middleware (`ModelBudgets.forAgent()`) — or by `QuarantineService.extract` for the
+ * quarantined model — before the model is called, when the call's estimate does not fit one of the module's
+ * `modelBudgets` in its window: the agent run ends there (`agent.invoke` rejects with it) and nothing is spent.
+ * `ModelBudgetExceeded` is emitted with the facts. Like `CallCeilingReachedError`, it refuses to become text
+ * (`RunStoppingError`): no error-to-message layer hands it back to the model.
  *
  * @example
  * try { await agent.invoke(input); } catch (error) {

@@ -1,5 +1,5 @@
 import { createMiddleware } from 'langchain';
-import type { ModelBudgetGate, ModelUsage } from '../budgets/model-budget.gate.js';
+import type { ModelBudgetGate } from '../budgets/model-budget.gate.js';
 import type { ActionContextStore } from '../context/action-context.store.js';
 import { modelFactsOf } from './model-facts.js';
 import { estimateInputTokens, type ModelInput } from './model-input-tokens.js';
@@ -46,15 +46,7 @@ export class ModelCallBudget {
         const { systemMessage, messages, tools, responseFormat } = request;
         const input = { systemMessage, messages, tools, responseFormat };
         const inputTokens = this.options.estimateInputTokens?.(input) ?? estimateInputTokens(input);
-        const hold = await this.gate.reserve(context, { ...facts, inputTokens });
-        let usage: ModelUsage | null = null;
-        try {
-          const response = await handler(request);
-          usage = usageOf(response);
-          return response;
-        } finally {
-          await this.gate.settle(hold, usage);
-        }
+        return this.gate.withinBudgets(context, { ...facts, inputTokens }, () => handler(request), usageOf);
       },
     });
   }

@@ -1,5 +1,5 @@
 import type { Model, ModelProvider, ModelRequest, StreamEvent } from '@openai/agents';
-import type { ModelBudgetGate, ModelBudgetHold, ModelUsage } from '../budgets/model-budget.gate.js';
+import type { ModelBudgetGate, ModelCallEstimate, ModelUsage } from '../budgets/model-budget.gate.js';
 import { inputTokenBound } from '../budgets/input-token-bound.js';
 import { reportedUsage } from '../budgets/reported-usage.js';
 import type { ActionContextStore } from '../context/action-context.store.js';
@@ -48,29 +48,24 @@ export function agentsModelBudget(
   contexts: ActionContextStore,
   options: AgentsModelBudgetOptions = {},
 ): AgentsModelBudget {
-  const reserve = (request: ModelRequest, name: string | undefined): Promise<ModelBudgetHold> =>
-    gate.reserve(contexts.require(), {
-      model: name,
-      inputTokens: options.estimateInputTokens?.(request) ?? requestTokenBound(request),
-      maxOutputTokens: request.modelSettings.maxTokens,
-    });
+  const estimateOf = (request: ModelRequest, name: string | undefined): ModelCallEstimate => ({
+    model: name,
+    inputTokens: options.estimateInputTokens?.(request) ?? requestTokenBound(request),
+    maxOutputTokens: request.modelSettings.maxTokens,
+  });
   const model = (inner: Model, name: string | undefined): Model =>
     wrappedModel(inner, {
-      getResponse: async (request) => {
-        const hold = await reserve(request, name);
-        let usage: ModelUsage | null = null;
-        try {
-          const response = await inner.getResponse(request);
-          usage = usageOf(response.usage);
-          return response;
-        } finally {
-          await gate.settle(hold, usage);
-        }
-      },
+      getResponse: async (request) =>
+        gate.withinBudgets(
+          contexts.require(),
+          estimateOf(request, name),
+          () => inner.getResponse(request),
+          (response) => usageOf(response.usage),
+        ),
       getStreamedResponse: (request) => streamed(inner, request, name),
     });
   async function* streamed(inner: Model, request: ModelRequest, name: string | undefined): AsyncIterable<StreamEvent> {
-    const hold = await reserve(request, name);
+    const hold = await gate.reserve(contexts.require(), estimateOf(request, name));
     let usage: ModelUsage | null = null;
     try {
       for await (const event of inner.getStreamedResponse(request)) {

@@ -7,7 +7,12 @@ export const DEFAULT_QUARANTINE_CAPACITY = 10_000;
 
 /** Quarantined reading (docs/quarantine.md): the model that turns quarantined content into typed values. */
 export interface QuarantineConfiguration {
-  /** The quarantined chat model: no tools, never sees the deciding model's context. */
+  /**
+   * The quarantined chat model: no tools, never sees the deciding model's context. With `modelBudgets`, its calls
+   * are counted too: it must declare a maximum output (`maxTokens`, else a `maxOutputTokens` in `modelBudgets` or its
+   * price) and, under a `cost` budget, name itself (`ls_model_name`) with a price — or the module does not boot
+   * (`VerdictConfigurationError`).
+   */
   readonly model: QuarantineChatModel;
   /**
    * How many handles this process keeps (in memory, bounded; an extraction from a forgotten handle is an

@@ -2,6 +2,8 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { randomUUID } from 'node:crypto';
 import type { ZodType, z } from 'zod';
+import { inputTokenBound } from '../budgets/input-token-bound.js';
+import { ModelBudgetGate } from '../budgets/model-budget.gate.js';
 import { ActionContextStore } from '../context/action-context.store.js';
 import type { ActionContext } from '../context/action-context.js';
 import { actorFingerprint, principalKeyOf, tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
@@ -14,11 +16,14 @@ import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
 import { extractedContent } from '../provenance/extraction-passages.js';
 import { labelContent, type LabelledContent } from '../provenance/labelled-content.js';
 import { contentRecord } from '../provenance/content-record.js';
+import { modelFactsOf } from '../langchain/model-facts.js';
+import { usageMetadataOf } from '../langchain/usage-metadata.js';
 import { type ProvenanceRecord, ProvenanceRecordKind } from '../provenance/provenance-record.js';
 import type { ProvenanceSource } from '../provenance/provenance-source.js';
 import { rememberBounded } from '../shared/remember-bounded.js';
 import { isPositiveInteger } from '../shared/is-positive-integer.js';
 import type { Extraction } from './extraction.js';
+import type { QuarantineChatModel, QuarantinePromptMessage } from './quarantine-chat-model.js';
 import { answerText, extractionPrompt, extractionSchema, parseAnswer } from './extraction-prompt.js';
 import { assertJsonOutput, assertJsonOutputSchema } from './json-output.js';
 import type { QuarantineHandle } from './quarantine-handle.js';
@@ -47,7 +52,8 @@ export interface ExtractOptions {
  * Quarantined reading (docs/quarantine.md): untrusted content is held here and the deciding model gets a
  * {@link QuarantineHandle} instead; {@link extract} asks the module's quarantined model — no tools, never the
  * deciding model's context — for a schema-typed value, which keeps the label of its source. One extra model
- * call per extraction. Handles live in this process's memory (bounded), for the actor, tenant and conversation that made them.
+ * call per extraction, counted against the module's `modelBudgets` when it has them. Handles live in this process's
+ * memory (bounded), for the actor, tenant and conversation that made them.
  *
  * @example
  * const handle = quarantine.quarantine(billText, ProvenanceSource.mcp('files'));
@@ -61,6 +67,7 @@ export class QuarantineService {
   constructor(
     @Inject(QUARANTINE_OPTIONS) private readonly options: QuarantineOptions,
     private readonly contexts: ActionContextStore,
+    private readonly modelBudgets: ModelBudgetGate,
     @Optional() private readonly events?: EventEmitter2,
   ) {
     this.clock = options.clock ?? (() => new Date());
@@ -70,6 +77,10 @@ export class QuarantineService {
       throw new VerdictConfigurationError(
         'quarantine.model must be a chat model with an invoke function (any LangChain chat model).',
       );
+    // Under model budgets every extraction is reserved by the model's name, price and maximum output: a model they
+    // cannot count (unnamed or unpriced under a cost budget, no maximum anywhere) would fail every extraction.
+    if (quarantine !== undefined && modelBudgets.configured)
+      modelBudgets.assertCountable(modelFactsOf(quarantine.model), 'The quarantined model (quarantine.model)');
     const capacity = quarantine?.capacity;
     // 0 would forget every handle as it is made; NaN or Infinity would never forget one.
     if (capacity !== undefined && !isPositiveInteger(capacity))
@@ -131,9 +142,17 @@ export class QuarantineService {
   /**
    * Asks the quarantined model for a value of `schema` from the handle's content. The value's
    * {@link Extraction.content} is untrusted under the handle's sources: put it in the window of any call that
-   * uses the value, and provenance treats the value as derived from them.
+   * uses the value, and provenance treats the value as derived from them. With the module's `modelBudgets`, the
+   * call is counted as an agent's model call is (docs/budgets.md): its estimate — the prompt's tokens plus the
+   * model's maximum output — is reserved in every budget of the action context's actor, tenant or conversation
+   * before the model is asked, and settled with the answer's `usage_metadata` (no usage, or a model that throws,
+   * keeps the estimate). An unpriced or unbounded quarantined model does not boot, so `UnpricedModelError` is
+   * never thrown here.
    * @throws QuarantineExtractionError when no value fits the schema (the answer is never returned as text), or
    *   the handle is unknown here (another process, another actor or tenant, forgotten).
+   * @throws ModelBudgetExceededError when a model budget has no room for the call: the quarantined model is not
+   *   asked, and the agent run ends (a `RunStoppingError`, never an answer to the deciding model).
+   * @throws MissingModelBudgetScopeError when the action context has no key for a model budget's scope.
    * @throws MissingActionContextError outside any action context: no handle is anyone's to read there.
    * @throws VerdictConfigurationError when the module has no `quarantine.model`, or `schema` outputs something that
    *   is not plain JSON (a bigint, a Date, a Map, a class instance: by its type before the model is asked, or a
@@ -159,7 +178,7 @@ export class QuarantineService {
     const held = this.held.get(id);
     if (held === undefined || held.owner !== owner)
       throw this.failed(QuarantineExtractionFailure.UnknownHandle, facts, undefined, context);
-    const answer = await model.invoke(extractionPrompt(held.text, jsonSchema, options.instruction));
+    const answer = await this.ask(model, extractionPrompt(held.text, jsonSchema, options.instruction), context);
     if (Array.isArray(answer.tool_calls) && answer.tool_calls.length > 0)
       throw this.failed(QuarantineExtractionFailure.ToolCall, facts, held, context);
     const parsed = parseAnswer(answerText(answer.content));
@@ -179,6 +198,16 @@ export class QuarantineService {
     await this.record(content, held.passages);
     this.emit('extracted', facts, held, context, fingerprintString(text));
     return Object.freeze({ value: result.data as z.output<S>, text, content });
+  }
+
+  /**
+   * The quarantined model's answer to `prompt`; under model budgets, only when its estimate fits them (the prompt's
+   * bound, as a runtime's budget middleware estimates a call, plus the model's maximum output).
+   */
+  private ask(model: QuarantineChatModel, prompt: QuarantinePromptMessage[], context: ActionContext) {
+    if (!this.modelBudgets.configured) return model.invoke(prompt);
+    const estimate = { ...modelFactsOf(model), inputTokens: inputTokenBound(prompt, []) };
+    return this.modelBudgets.withinBudgets(context, estimate, () => model.invoke(prompt), usageMetadataOf);
   }
 
   /** Labels and derivation edges (value → each passage) to the provenance ledger: fingerprints only. */

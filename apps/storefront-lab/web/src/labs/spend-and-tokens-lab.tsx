@@ -28,9 +28,10 @@ export function SpendAndTokensLab() {
     <>
       <p className="lede">
         A spend budget caps what a capability may spend: the assistant may give goodwill credit without asking anyone,
-        but at most €20 per customer per day. Token and cost budgets cap what the agent's model calls may use: each call
-        reserves its estimate first and gives back what the provider's usage did not take. Past a spend budget the call
-        is refused; past a model budget the run stops before the model is called.
+        but at most €20 per customer per day. Token and cost budgets cap what the agent's model calls may use — the
+        quarantine lab's bill readings included: each call reserves its estimate first and gives back what the
+        provider's usage did not take. Past a spend budget the call is refused; past a model budget the run stops before
+        the model is called.
       </p>
       <div className="controls">
         <ActorPicker id="budgets" actor={actor} onChange={setActor} />
