@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { EventEmitter2, EventEmitterModule } from '@nestjs/event-emitter';
 import { Test } from '@nestjs/testing';
 import {
+  type ActionContext,
   ActionContextStore,
   type AuthorizedAction,
   DeferredExecutionWorker,
@@ -62,7 +63,14 @@ const refundInCents = (resend: ReturnType<typeof refundFixture>['resend']) =>
     resend.executor as never,
   );
 
-async function setup({ work = true }: { work?: boolean } = {}) {
+/**
+ * The refund lane. `rehydrated`, when given, rewrites what the fixture's directory answers the worker (the
+ * requester's context, `null` when gone), for a hook that answers something else.
+ */
+async function setup({
+  work = true,
+  rehydrated = (context) => context,
+}: { work?: boolean; rehydrated?: (context: ActionContext | null) => ActionContext | null } = {}) {
   const refunds: AuthorizedAction<RefundArguments, RefundOrder>[] = [];
   const fixture = refundFixture({ record: async (action) => void refunds.push(action) });
   const items = new InMemoryReviewItemStore();
@@ -79,7 +87,13 @@ async function setup({ work = true }: { work?: boolean } = {}) {
         evidence,
         executionClaims: claims,
         clock: () => now,
-        review: { items, queue, rehydrate: fixture.rehydrate, actorKey: fixture.actorKey, work },
+        review: {
+          items,
+          queue,
+          rehydrate: (requester) => rehydrated(fixture.rehydrate(requester)),
+          actorKey: fixture.actorKey,
+          work,
+        },
       }),
     ],
   }).compile();
@@ -349,6 +363,40 @@ describe('the review lane', () => {
       expect((await items.find(item!.itemId))?.status).toBe('pending');
     });
 
+    it.each([
+      ['no context', undefined],
+      ['a null context', null],
+      ['a context without a tenant', { actor: { id: 'staff:7', role: 'staff' } }],
+      ['a context with a null actor', { actor: null, tenant: 'acme' }],
+    ])(
+      'attack: a reviewer with %s gets VerdictConfigurationError from every call: nothing read, decided or recorded; the item stays pending',
+      async (_, context) => {
+        const { propose, reviews, reviewer, queue, refunds, items, evidence } = await setup();
+        const { item } = await propose();
+        const recorded = evidence.decisions().length;
+        const malformed = { id: 'staff:7', context: context as never };
+        const calls = [
+          () => reviews.approve(item!.itemId, malformed),
+          () => reviews.reject(item!.itemId, malformed),
+          () => reviews.check(item!.itemId, malformed),
+          () =>
+            reviews.untrustedContent(item!.itemId, malformed, {
+              destination: Destination.connection('review-ui', 'staff'),
+            }),
+        ];
+        for (const call of calls) await expect(call()).rejects.toThrow(/a reviewer with .*an action context/);
+        for (const call of calls) await expect(call()).rejects.toThrow(VerdictConfigurationError);
+        await queue.idle();
+        expect(refunds).toHaveLength(0);
+        expect(evidence.decisions()).toHaveLength(recorded);
+        expect((await items.find(item!.itemId))?.status).toBe('pending');
+        // Control: the same reviewer with their context approves, and the refund runs once.
+        expect(await reviews.approve(item!.itemId, reviewer('staff:7'))).toMatchObject({ outcome: 'approved' });
+        await queue.idle();
+        expect(refunds).toHaveLength(1);
+      },
+    );
+
     it('refuses a reviewer without the CASL review rule on the bound target; the item stays pending', async () => {
       const { propose, reviews, reviewer, queue, refunds, items } = await setup();
       const { item } = await propose();
@@ -540,6 +588,58 @@ describe('the review lane', () => {
       await reviews.approve(item!.itemId, reviewer('staff:7'));
       if (actor === null) people.delete('customer:72');
       else people.set('customer:72', { actor, tenant: 'acme' });
+      await startWorker();
+      await queue.idle();
+      expect(queue.failed).toEqual([]);
+      expect(refunds).toHaveLength(0);
+      expect((await items.find(item!.itemId))?.status).toBe('refused');
+      expect(outcomes).toEqual([expect.any(ReviewedOperationRefused)]);
+      expect(outcomes[0]).toMatchObject({ stage: 'review', disposition: 'deny' });
+    });
+
+    it.each([
+      ['no tenant (`{ actor }`)', ({ actor }: ActionContext) => ({ actor })],
+      ['a blank tenant', (context: ActionContext) => ({ ...context, tenant: '  ' })],
+      ['a null actor', (context: ActionContext) => ({ ...context, actor: null })],
+    ])(
+      'attack: a directory answering a context with %s, which is no action context, fails the job: nothing recorded, claimed or refused, the item stays approved',
+      async (_, malformed) => {
+        let broken = true;
+        const { propose, reviews, reviewer, queue, refunds, startWorker, evidence, outcomes, items } = await setup({
+          work: false,
+          // A wiring fault: the hook answers what ActionContextStore.run itself would refuse.
+          rehydrated: (context) => (broken && context !== null ? (malformed(context) as never) : context),
+        });
+        const { item } = await propose();
+        await reviews.approve(item!.itemId, reviewer('staff:7'));
+        const recorded = evidence.decisions().length;
+        await startWorker();
+        await queue.idle();
+        expect(queue.failed.map(({ error }) => error)).toEqual([expect.any(VerdictConfigurationError)]);
+        expect((queue.failed[0]!.error as Error).message).toContain(
+          "The review lane's rehydrate answered something that is not an action context",
+        );
+        expect(evidence.decisions()).toHaveLength(recorded);
+        expect(outcomes).toEqual([]);
+        expect(refunds).toHaveLength(0);
+        expect((await items.find(item!.itemId))?.status).toBe('approved');
+        // Control: once the hook is fixed, an operator's re-queue runs it, once (no claim was taken).
+        broken = false;
+        expect(await reviews.requeue(item!.itemId, { by: 'operator:7' })).toMatchObject({ outcome: 'requeued' });
+        await queue.idle();
+        expect(refunds).toHaveLength(1);
+        expect((await items.find(item!.itemId))?.status).toBe('executed');
+        expect(outcomes).toEqual([expect.any(ReviewedOperationExecuted)]);
+      },
+    );
+
+    it('refuses, and settles the item refused, when the directory answers the requester in another tenant (control)', async () => {
+      const { propose, reviews, reviewer, queue, refunds, startWorker, outcomes, items } = await setup({
+        work: false,
+        rehydrated: (context) => context && { ...context, tenant: 'globex' },
+      });
+      const { item } = await propose();
+      await reviews.approve(item!.itemId, reviewer('staff:7'));
       await startWorker();
       await queue.idle();
       expect(queue.failed).toEqual([]);

@@ -266,6 +266,11 @@ export class ApprovalBatchService {
    * exists (`checkRequester`).
    */
   private async requesters(batchId: string, requester: ActionContext): Promise<ApprovalReceipt[]> {
+    // No unscoped form here: a batch's receipts are read for the requester who asked for them, or not at all.
+    if (requester === undefined)
+      throw new VerdictConfigurationError(
+        'ApprovalBatchService needs the requester: the context the calls were proposed in.',
+      );
     checkRequester(requester, this.registry, this.options);
     const store = this.store();
     return (await store.inBatch!(batchId)).filter((r) => askedBy(r, requester, this.registry, this.options));

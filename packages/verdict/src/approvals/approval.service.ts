@@ -106,9 +106,10 @@ export class ApprovalService {
    * `requester` is the action context the tool call was proposed in — for an approver acting on someone
    * else's conversation, that conversation's context, never the approver's own. A requester for whom a
    * receipt's capability `actorKey` names nobody did not ask for that receipt.
-   * @throws VerdictConfigurationError, NonCanonicalValueError for a requester context the proposal would refuse (a
-   * malformed conversation id, an actor key that is not plain JSON), before the store is read: whether or not
-   * anything is pending under the id.
+   * @throws VerdictConfigurationError, NonCanonicalValueError for a requester context the proposal would refuse (`null`
+   * — never taken for the deprecated form's absent requester — or a context without a tenant, a malformed
+   * conversation id, an actor key that is not plain JSON), before the store is read: whether or not anything is
+   * pending under the id.
    */
   challengeForToolCall(toolCallId: string, requester: ActionContext): Promise<ApprovalChallenge | null>;
   async challengeForToolCall(toolCallId: string, requester?: ActionContext): Promise<ApprovalChallenge | null> {
@@ -119,8 +120,8 @@ export class ApprovalService {
   /**
    * Pending approvals of these tool calls that `requester` asked for (see {@link challengeForToolCall}),
    * for an approval UI. Ids with none, or an ambiguous one, are left out. `requester` is required (a tool-call
-   * id is not globally unique): an untyped caller that passes none gets a `VerdictConfigurationError`, since a
-   * listing for nobody in particular would show anyone's calls.
+   * id is not globally unique): an untyped caller that passes none, `null` or a context without a tenant gets a
+   * `VerdictConfigurationError`, since a listing for nobody in particular would show anyone's calls.
    *
    * @example const [first] = await approvals.pending([toolCallId], conversation.requesterOf(toolCallId));
    */

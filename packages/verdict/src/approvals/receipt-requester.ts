@@ -1,8 +1,9 @@
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import type { CapabilityRegistry } from '../capabilities/capability-registry.js';
-import type { ActionContext } from '../context/action-context.js';
+import { type ActionContext, isTenant } from '../context/action-context.js';
 import { type ActorKey, defaultActorKey, moduleActorKey } from '../context/actor-key.js';
 import { conversationIdOf } from '../context/conversation-id.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { provenanceCanConfirm } from '../provenance/provenance-can-confirm.js';
 import { isMissingKey } from '../shared/is-missing-key.js';
 import type { ApprovalOptions } from './approval-options.interface.js';
@@ -21,9 +22,11 @@ export type ReceiptRequesterOptions = Pick<ApprovalOptions, 'actorKey' | 'proven
  * `receiptActorKey`): a key that is not plain JSON, or that throws, fails as that capability's proposal would. A
  * capability that never asks is not checked: its proposals take such an actor (evidence attributes it to nobody), and
  * no receipt of it is matched (`askedBy`). A key that names nobody (`null`, `undefined`, blank) is not a fault here:
- * such a requester asked for none of those receipts. An absent requester is left to the caller (the deprecated
- * unscoped lookup allows one).
- * @throws VerdictConfigurationError for a conversation id that is present but not a non-blank string or a finite number.
+ * such a requester asked for none of those receipts. An absent requester (`undefined`) is left to the caller (the
+ * deprecated unscoped lookup allows one); `null`, or an object without a tenant (a non-blank string or `null`,
+ * `isTenant`), is a wiring fault, never an absent requester. The actor is left to the key rule above.
+ * @throws VerdictConfigurationError for a requester that is `null`, not an object or without a tenant, or a
+ * conversation id that is present but not a non-blank string or a finite number.
  * @throws NonCanonicalValueError for an actor whose key is not plain JSON (the actor itself, when no `actorKey` is set).
  */
 export function checkRequester(
@@ -32,6 +35,11 @@ export function checkRequester(
   options: ReceiptRequesterOptions,
 ): void {
   if (requester === undefined) return;
+  // Never taken for an absent requester (the unscoped lookup), and the same whether or not anything is pending.
+  if (typeof requester !== 'object' || requester === null || !isTenant(requester.tenant))
+    throw new VerdictConfigurationError(
+      "The receipt lookup's requester is not an action context: pass the context the tool call was proposed in ({ actor, tenant, metadata }, with a tenant that is a non-blank string or null).",
+    );
   conversationIdOf(requester);
   const moduleKey = moduleActorKey(options);
   const checked = new Set<ActorKey>();

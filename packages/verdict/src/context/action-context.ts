@@ -27,7 +27,12 @@ export function isActionContext(value: unknown): value is ActionContext<NonNulla
   if (typeof value !== 'object' || value === null) return false;
   const { actor, tenant } = value as ActionContext;
   if (actor === undefined || actor === null || isBlank(actor)) return false;
-  return tenant === null || (typeof tenant === 'string' && !isBlank(tenant));
+  return isTenant(tenant);
+}
+
+/** A tenant an action context can carry: a non-blank string, or `null` (an application without tenants). */
+export function isTenant(value: unknown): value is string | null {
+  return value === null || (typeof value === 'string' && !isBlank(value));
 }
 
 const isBlank = (value: unknown): boolean => typeof value === 'string' && value.trim() === '';

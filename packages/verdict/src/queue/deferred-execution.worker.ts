@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
-import type { ActionContext } from '../context/action-context.js';
+import { type ActionContext, isActionContext } from '../context/action-context.js';
 import { ActionContextStore } from '../context/action-context.store.js';
 import { Decision } from '../decisions/decision.js';
 import { Stage } from '../decisions/stage.js';
@@ -76,24 +76,19 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
    */
   private assertRegistered(item: ReviewItem): void {
     if (this.registry.find(item.capability) !== undefined) return;
-    const error = new VerdictConfigurationError(
+    this.miswired(
+      item,
       `This worker does not register capability "${item.capability}", which a review item it was handed needs: run workers with every capability the lane queues.`,
-      { capability: item.capability },
     );
-    new Logger('Verdict').error(`${error.message} (review item ${reviewItemFingerprint(item.id)})`);
-    throw error;
   }
 
   /**
-   * A deployment fault, never a refusal: the actor the lane's `rehydrate` answered names nobody by the lane's
-   * `actorKey`. The job fails (the queue may retry it) and the item stays `approved` for an operator's re-queue once
-   * the hook or the key is fixed; logged with the item's fingerprint.
+   * Fails the job with a deployment fault, never a refusal (an unregistered capability, a `rehydrate` hook that
+   * answers another shape than the lane reads): nothing is recorded or claimed, the queue may retry the job, and the
+   * item stays `approved` for an operator's re-queue once the fault is fixed. Logged with the item's fingerprint.
    */
-  private keyless(item: ReviewItem, key: unknown): never {
-    const error = new VerdictConfigurationError(
-      `The actorKey of capability "${item.capability}" gave ${typeof key === 'string' ? 'a blank string' : String(key)} for the requester the review lane's rehydrate returned: return an actor the key reads (the same shape as when it was parked), and the actor's stable, non-blank id from the key.`,
-      { capability: item.capability },
-    );
+  private miswired(item: ReviewItem, message: string): never {
+    const error = new VerdictConfigurationError(message, { capability: item.capability });
     new Logger('Verdict').error(`${error.message} (review item ${reviewItemFingerprint(item.id)})`);
     throw error;
   }
@@ -163,9 +158,10 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
    * The requester as the application knows them now, when they are still the principal the item binds; `null` when
    * the directory no longer knows them (or knows them in another tenant, or as someone else).
    *
-   * @throws VerdictConfigurationError when the actor `rehydrate` answered has no key (`null`, `undefined`, blank): a
-   * wiring fault (the hook answers another shape than the lane's `actorKey` reads), never a refusal. Nothing is
-   * recorded or claimed; the job fails and the item stays `approved` (ADR 0149).
+   * @throws VerdictConfigurationError when `rehydrate` answered something other than `null` (or `undefined`) that is
+   * not an action context (`isActionContext`: no tenant where `null` was meant, a blank one, a blank actor), or an
+   * actor that has no key (`null`, `undefined`, blank): a wiring fault (the hook answers another shape than the lane
+   * reads), never a refusal. Nothing is recorded or claimed; the job fails and the item stays `approved` (ADR 0149).
    */
   private async rehydrate(
     lane: ReviewLaneOptions & Pick<WorkingReviewLaneOptions, 'rehydrate'>,
@@ -177,9 +173,19 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
       tenant: item.tenant,
       conversationId: item.conversationId,
     });
-    if (context === null || context === undefined || context.tenant !== item.tenant) return null;
+    if (context === null || context === undefined) return null;
+    if (!isActionContext(context))
+      this.miswired(
+        item,
+        `The review lane's rehydrate answered something that is not an action context for a requester of capability "${item.capability}": answer { actor, tenant } (an actor that is not blank, a tenant that is a non-blank string or null), or null when the requester is gone.`,
+      );
+    if (context.tenant !== item.tenant) return null;
     const key = reviewActorKey(this.registry.find(item.capability)!, lane)(context.actor);
-    if (isMissingKey(key)) this.keyless(item, key);
+    if (isMissingKey(key))
+      this.miswired(
+        item,
+        `The actorKey of capability "${item.capability}" gave ${typeof key === 'string' ? 'a blank string' : String(key)} for the requester the review lane's rehydrate returned: return an actor the key reads (the same shape as when it was parked), and the actor's stable, non-blank id from the key.`,
+      );
     if (fingerprint(key) !== fingerprint(item.requesterKey)) return null;
     return { ...context, metadata: { ...context.metadata, conversationId: item.conversationId ?? undefined } };
   }

@@ -34,7 +34,9 @@ export interface WorkingReviewLaneOptions extends ReviewLaneBase {
    * The requester's action context as the application's trusted store knows them *now* (a fresh user row,
    * current roles, still in the tenant), or `null` when they are gone (→ the run is refused). Never
    * rebuild it from the job or the item alone: the worker re-authorizes with this context, so a revoked
-   * permission or a deactivated account denies. The context's actor must give the same `actorKey`.
+   * permission or a deactivated account denies. The context's actor must give the same `actorKey`. An answer that is
+   * no action context (`{ actor }` without the `tenant: null` of a tenant-less app, a blank tenant or actor) is a
+   * wiring fault, never a refusal: the job fails with `VerdictConfigurationError` and the item stays `approved`.
    */
   rehydrate(requester: ReviewRequester): ActionContext | null | Promise<ActionContext | null>;
   /** Whether this process works the queue (runs deferred jobs). Default: `true`; `false` for web-only processes. */

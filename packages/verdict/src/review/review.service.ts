@@ -11,6 +11,7 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { ReviewedOperationRefused } from '../events/reviewed-operation-refused.event.js';
 import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
 import { actorKeyText } from '../context/actor-key.js';
+import { isActionContext } from '../context/action-context.js';
 import { DecisionContainment, type HumanDecision } from '../containment/decision-containment.js';
 import { deciderRefusal } from '../containment/decider-refusal.js';
 import { decisionTrail } from '../evidence/decision-trail.js';
@@ -124,7 +125,8 @@ export class ReviewService {
   /**
    * `pending → approved`, then the item is queued for a worker. `reviewer.id`: an opaque application id, never PII,
    * of at most 255 characters (the item's `decided_by` column; a longer one throws `VerdictConfigurationError` before
-   * anything is read or recorded, on every engine alike).
+   * anything is read or recorded, on every engine alike). `reviewer.context`: the authenticated reviewer's action
+   * context (anything else throws `VerdictConfigurationError` as early).
    */
   approve(itemId: string, reviewer: Approver): Promise<ReviewTransition> {
     return this.decide('approve', itemId, reviewer);
@@ -139,11 +141,14 @@ export class ReviewService {
    * Whether `reviewer` may decide `itemId` (read only): same tenant, not the requester, CASL on the bound
    * target, and the reviewer's own actor not contained. `approve` and `reject` check it again, and an approval
    * also the item's kill switches (capability, tenant, requester).
-   * @throws VerdictConfigurationError when the reviewer's actor key is missing (`null`, `undefined`, blank), or when
-   * this process does not register the capability of an item in the reviewer's tenant (a deployment fault, never a
-   * refusal: nothing is decided or recorded, the item stays pending).
+   * @throws VerdictConfigurationError when the reviewer's context is not an action context (before anything is
+   * read), when the reviewer's actor key is missing (`null`, `undefined`, blank), or when this process does not
+   * register the capability of an item in the reviewer's tenant (a deployment fault, never a refusal: nothing is
+   * decided or recorded, the item stays pending).
    */
   async check(itemId: string, reviewer: Approver): Promise<ReviewerCheck> {
+    if (!isActionContext(reviewer?.context))
+      throw new VerdictConfigurationError('ReviewService.check needs a reviewer with an action context.');
     const item = await this.lane().items.find(itemId);
     if (item === null || item.tenant !== reviewer.context.tenant)
       return { allowed: false, outcome: 'not_found', capability: null };
@@ -175,7 +180,7 @@ export class ReviewService {
    * text the module's content store (`provenance.contents`, ADR 0042) does not hold is `unavailable`. Anyone else gets the check's refusal, and an item no longer pending (or expired) `invalid_state`
    * (`expired`): nothing is released.
    *
-   * @throws VerdictConfigurationError without an item id or a reviewer with a non-blank id.
+   * @throws VerdictConfigurationError without an item id or a reviewer with a non-blank id and an action context.
    * @throws InvalidReleaseRequestError without a `Destination`.
    * @example
    * const content = await reviews.untrustedContent(itemId, reviewer, { destination: Destination.connection('review-ui', 'staff') });
@@ -185,9 +190,9 @@ export class ReviewService {
     reviewer: Approver,
     request: UntrustedContentRequest,
   ): Promise<ReviewContentRelease> {
-    if (typeof itemId !== 'string' || itemId === '' || typeof reviewer?.id !== 'string' || reviewer.id.trim() === '')
+    if (typeof itemId !== 'string' || itemId === '' || !isReviewer(reviewer))
       throw new VerdictConfigurationError(
-        'ReviewService.untrustedContent needs an item id and a reviewer with a non-blank id.',
+        'ReviewService.untrustedContent needs an item id and a reviewer with a non-blank id and an action context.',
       );
     checkedDestination(request, 'ReviewService.untrustedContent');
     const checked = await this.check(itemId, reviewer);
@@ -244,9 +249,9 @@ export class ReviewService {
   }
 
   private async decide(verdict: 'approve' | 'reject', itemId: string, reviewer: Approver): Promise<ReviewTransition> {
-    if (typeof itemId !== 'string' || itemId === '' || typeof reviewer?.id !== 'string' || reviewer.id.trim() === '')
+    if (typeof itemId !== 'string' || itemId === '' || !isReviewer(reviewer))
       throw new VerdictConfigurationError(
-        `ReviewService.${verdict} needs an item id and a reviewer with a non-blank id.`,
+        `ReviewService.${verdict} needs an item id and a reviewer with a non-blank id and an action context.`,
       );
     // Refused before anything is recorded, alike on every engine: a longer one does not fit the item's column.
     if (!isAttribution(reviewer.id))
@@ -360,4 +365,9 @@ export class ReviewService {
   private now(): Date {
     return (this.options.clock ?? (() => new Date()))();
   }
+}
+
+/** A reviewer Verdict can check: a non-blank id, and the authenticated reviewer's action context (`isActionContext`). */
+function isReviewer(reviewer: Approver | undefined): reviewer is Approver {
+  return typeof reviewer?.id === 'string' && reviewer.id.trim() !== '' && isActionContext(reviewer.context);
 }
