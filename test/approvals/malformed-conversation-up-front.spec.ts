@@ -1,18 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { ExecutionContext } from '@nestjs/common';
 import {
-  type AbilityFactory,
   type ActionContext,
-  type ApprovalBatchItemDecision,
-  ApprovalEndpointGuard,
-  type ApprovalEndpointHooks,
   approvalBatchId,
   Destination,
-  InMemoryApprovalReceiptStore,
   UnknownApprovalReceiptError,
   VerdictConfigurationError,
 } from '@verdict/nestjs';
-import { alice, batchFixture, support } from './batch.fixture.js';
+import { alice, support } from './batch.fixture.js';
+import { httpContext, pendingBatchFixture } from './pending-batch.fixture.js';
 
 /**
  * docs/approvals.md "Who asked is always bound": a requester whose conversation id is malformed gets
@@ -20,21 +15,9 @@ import { alice, batchFixture, support } from './batch.fixture.js';
  * (the check used to run only against a pending receipt of a registered capability).
  */
 describe('a requester with a malformed conversation id, and nothing pending', () => {
-  let fixture: Awaited<ReturnType<typeof batchFixture>>;
-  let store: InMemoryApprovalReceiptStore;
-  /** A batch of alice's with one pending call, so "nothing changes" has something to change. */
-  let batchId: string;
-  /** The receipt of alice's pending call. */
-  let receiptId: string;
-  const decideAll: ApprovalBatchItemDecision[] = [{ toolCallId: 'call_mine', decision: 'approve' }];
+  let fixture: Awaited<ReturnType<typeof pendingBatchFixture>>;
   beforeAll(async () => {
-    store = new InMemoryApprovalReceiptStore();
-    fixture = await batchFixture(store);
-    batchId = approvalBatchId({ conversation: 'c-1', message: 'turn-1' });
-    expect(await fixture.propose('call_mine', 1, { approvalBatch: batchId })).toMatchObject({
-      decision: { disposition: 'require_confirmation' },
-    });
-    receiptId = (await fixture.approvals.challengeForToolCall('call_mine', alice))!.receiptId;
+    fixture = await pendingBatchFixture();
   });
   afterAll(async () => fixture.close());
 
@@ -48,15 +31,6 @@ describe('a requester with a malformed conversation id, and nothing pending', ()
   const none = approvalBatchId({ conversation: 'c-1', message: 'no such turn' });
   const approvalUi = { destination: Destination.connection('approval-ui', 'staff') };
 
-  /** Nothing was decided: alice's own call is still the one pending, and no decision was recorded. */
-  async function expectNothingChanged(recordedBefore: number) {
-    expect(await fixture.approvals.pending(['call_mine'], alice)).toEqual([
-      expect.objectContaining({ toolCallId: 'call_mine' }),
-    ]);
-    expect(fixture.evidence.decisions().length).toBe(recordedBefore);
-    expect(fixture.archived).toEqual([]);
-  }
-
   describe.each(malformed)('attack: conversation id that is %s', (_label, conversationId) => {
     const requester = requesterWith(conversationId);
 
@@ -65,42 +39,42 @@ describe('a requester with a malformed conversation id, and nothing pending', ()
       await expect(fixture.approvals.challengeForToolCall('call_none', requester)).rejects.toThrow(
         VerdictConfigurationError,
       );
-      await expectNothingChanged(before);
+      await fixture.expectNothingChanged(before);
     });
 
     it('pending throws VerdictConfigurationError (an empty list of ids too)', async () => {
       const before = fixture.evidence.decisions().length;
       await expect(fixture.approvals.pending(['call_none'], requester)).rejects.toThrow(/conversationId/);
       await expect(fixture.approvals.pending([], requester)).rejects.toThrow(VerdictConfigurationError);
-      await expectNothingChanged(before);
+      await fixture.expectNothingChanged(before);
     });
 
     it.each([
       ['read', () => fixture.batches.read(none, support, requester)],
-      ['decide', () => fixture.batches.decide(none, decideAll, support, requester)],
+      ['decide', () => fixture.batches.decide(none, fixture.decideAll, support, requester)],
       ['pending', () => fixture.batches.pending(none, requester)],
       ['isDecided', () => fixture.batches.isDecided(none, requester)],
     ])('ApprovalBatchService.%s throws VerdictConfigurationError', async (_method, call) => {
       const before = fixture.evidence.decisions().length;
       await expect(call()).rejects.toThrow(VerdictConfigurationError);
-      await expectNothingChanged(before);
+      await fixture.expectNothingChanged(before);
     });
 
     it("ApprovalService.untrustedContent throws VerdictConfigurationError, for no receipt as for alice's", async () => {
       const before = fixture.evidence.decisions().length;
-      for (const id of ['rcpt_none', receiptId])
+      for (const id of ['rcpt_none', fixture.receiptId])
         await expect(fixture.approvals.untrustedContent(id, support, approvalUi, requester)).rejects.toThrow(
           VerdictConfigurationError,
         );
-      await expectNothingChanged(before);
+      await fixture.expectNothingChanged(before);
     });
 
     it('the approval guard fails with VerdictConfigurationError, not 409', async () => {
       const before = fixture.evidence.decisions().length;
-      await expect(guardFor(requester).canActivate(httpContext('call_none'))).rejects.toThrow(
+      await expect(fixture.guardFor(requester).canActivate(httpContext('call_none'))).rejects.toThrow(
         VerdictConfigurationError,
       );
-      await expectNothingChanged(before);
+      await fixture.expectNothingChanged(before);
     });
   });
 
@@ -119,7 +93,9 @@ describe('a requester with a malformed conversation id, and nothing pending', ()
 
     it('ApprovalBatchService answers not_found / null / false', async () => {
       expect(await fixture.batches.read(none, support, requester)).toEqual({ allowed: false, outcome: 'not_found' });
-      expect(await fixture.batches.decide(none, decideAll, support, requester)).toEqual({ outcome: 'not_found' });
+      expect(await fixture.batches.decide(none, fixture.decideAll, support, requester)).toEqual({
+        outcome: 'not_found',
+      });
       expect(await fixture.batches.pending(none, requester)).toBeNull();
       expect(await fixture.batches.isDecided(none, requester)).toBe(false);
     });
@@ -128,46 +104,31 @@ describe('a requester with a malformed conversation id, and nothing pending', ()
       await expect(fixture.approvals.untrustedContent('rcpt_none', support, approvalUi, requester)).rejects.toThrow(
         UnknownApprovalReceiptError,
       );
-      expect(await fixture.approvals.untrustedContent(receiptId, support, approvalUi, requester)).toEqual({
+      expect(await fixture.approvals.untrustedContent(fixture.receiptId, support, approvalUi, requester)).toEqual({
         allowed: false,
         outcome: 'not_found',
       });
     });
 
     it('the approval guard answers 409', async () => {
-      await expect(guardFor(requester).canActivate(httpContext('call_none'))).rejects.toMatchObject({ status: 409 });
+      await expect(fixture.guardFor(requester).canActivate(httpContext('call_none'))).rejects.toMatchObject({
+        status: 409,
+      });
     });
   });
 
   it("control: alice's own context still finds, reads and decides her pending call", async () => {
     expect(await fixture.approvals.challengeForToolCall('call_mine', alice)).toMatchObject({ toolCallId: 'call_mine' });
-    expect(await fixture.approvals.untrustedContent(receiptId, support, approvalUi, alice)).toMatchObject({
+    expect(await fixture.approvals.untrustedContent(fixture.receiptId, support, approvalUi, alice)).toMatchObject({
       allowed: true,
       items: [],
     });
-    expect(await fixture.batches.read(batchId, support, alice)).toMatchObject({ allowed: true, batchId });
-    expect(await fixture.batches.decide(batchId, decideAll, support, alice)).toMatchObject({ outcome: 'decided' });
+    expect(await fixture.batches.read(fixture.batchId, support, alice)).toMatchObject({
+      allowed: true,
+      batchId: fixture.batchId,
+    });
+    expect(await fixture.batches.decide(fixture.batchId, fixture.decideAll, support, alice)).toMatchObject({
+      outcome: 'decided',
+    });
   });
-
-  /** The guard as `@ApprovalEndpoint()` runs it, with `support` approving for `requester`. */
-  function guardFor(requester: ActionContext): ApprovalEndpointGuard {
-    const approvalEndpoint: ApprovalEndpointHooks = {
-      approver: () => support,
-      requester: () => requester,
-      canAccessToolCall: (_approver, _toolCallId, _executionContext, _requester) => true,
-    };
-    // CASL and the containment check come after the lookup: no case here reaches them.
-    const abilityFactory: AbilityFactory = {
-      createForContext: () => {
-        throw new Error('not reached');
-      },
-    };
-    const options = { approvals: store, approvalEndpoint, abilityFactory };
-    return new ApprovalEndpointGuard(fixture.approvals, undefined as never, options);
-  }
 });
-
-function httpContext(toolCallId: string): ExecutionContext {
-  const request = { params: { toolCallId } };
-  return { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext;
-}

@@ -1,17 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { ExecutionContext } from '@nestjs/common';
-import {
-  type AbilityFactory,
-  type ActionContext,
-  type ApprovalBatchItemDecision,
-  ApprovalEndpointGuard,
-  type ApprovalEndpointHooks,
-  approvalBatchId,
-  Destination,
-  InMemoryApprovalReceiptStore,
-  VerdictConfigurationError,
-} from '@verdict/nestjs';
-import { alice, batchFixture, support } from './batch.fixture.js';
+import { type ActionContext, Destination, VerdictConfigurationError } from '@verdict/nestjs';
+import { alice, support } from './batch.fixture.js';
+import { httpContext, pendingBatchFixture } from './pending-batch.fixture.js';
 
 /**
  * docs/approvals.md "Who asked is always bound": a requester that is not an action context (`null`, not an object,
@@ -20,21 +10,9 @@ import { alice, batchFixture, support } from './batch.fixture.js';
  * requester (`undefined`) takes. An actor the key names nobody by stays "asked for nothing" (§4).
  */
 describe('a requester that is not an action context', () => {
-  let fixture: Awaited<ReturnType<typeof batchFixture>>;
-  let store: InMemoryApprovalReceiptStore;
-  /** A batch of alice's with one pending call, so "nothing changes" has something to change. */
-  let batchId: string;
-  /** The receipt of alice's pending call. */
-  let receiptId: string;
-  const decideAll: ApprovalBatchItemDecision[] = [{ toolCallId: 'call_mine', decision: 'approve' }];
+  let fixture: Awaited<ReturnType<typeof pendingBatchFixture>>;
   beforeAll(async () => {
-    store = new InMemoryApprovalReceiptStore();
-    fixture = await batchFixture(store);
-    batchId = approvalBatchId({ conversation: 'c-1', message: 'turn-1' });
-    expect(await fixture.propose('call_mine', 1, { approvalBatch: batchId })).toMatchObject({
-      decision: { disposition: 'require_confirmation' },
-    });
-    receiptId = (await fixture.approvals.challengeForToolCall('call_mine', alice))!.receiptId;
+    fixture = await pendingBatchFixture();
   });
   afterAll(async () => fixture.close());
 
@@ -44,15 +22,6 @@ describe('a requester that is not an action context', () => {
     ['a context with a blank tenant', { ...alice, tenant: '  ' }],
     ['a string', 'alice'],
   ];
-
-  /** Nothing was decided: alice's own call is still the one pending, and no decision was recorded. */
-  async function expectNothingChanged(recordedBefore: number) {
-    expect(await fixture.approvals.pending(['call_mine'], alice)).toEqual([
-      expect.objectContaining({ toolCallId: 'call_mine' }),
-    ]);
-    expect(fixture.evidence.decisions().length).toBe(recordedBefore);
-    expect(fixture.archived).toEqual([]);
-  }
 
   describe.each([['null', null], ...objects])('attack: %s', (_label, value) => {
     const requester = value as ActionContext;
@@ -66,47 +35,70 @@ describe('a requester that is not an action context', () => {
         await expect(fixture.approvals.pending([id], requester)).rejects.toThrow(VerdictConfigurationError);
       }
       await expect(fixture.approvals.pending([], requester)).rejects.toThrow(VerdictConfigurationError);
-      await expectNothingChanged(before);
+      await fixture.expectNothingChanged(before);
     });
 
     it.each([
-      ['read', () => fixture.batches.read(batchId, support, requester)],
-      ['decide', () => fixture.batches.decide(batchId, decideAll, support, requester)],
-      ['pending', () => fixture.batches.pending(batchId, requester)],
-      ['isDecided', () => fixture.batches.isDecided(batchId, requester)],
+      ['read', () => fixture.batches.read(fixture.batchId, support, requester)],
+      ['decide', () => fixture.batches.decide(fixture.batchId, fixture.decideAll, support, requester)],
+      ['pending', () => fixture.batches.pending(fixture.batchId, requester)],
+      ['isDecided', () => fixture.batches.isDecided(fixture.batchId, requester)],
     ])('ApprovalBatchService.%s throws VerdictConfigurationError', async (_method, call) => {
       const before = fixture.evidence.decisions().length;
       await expect(call()).rejects.toThrow(VerdictConfigurationError);
-      await expectNothingChanged(before);
+      await fixture.expectNothingChanged(before);
     });
 
     it("ApprovalService.untrustedContent throws VerdictConfigurationError, for no receipt as for alice's", async () => {
       const before = fixture.evidence.decisions().length;
-      for (const id of ['rcpt_none', receiptId])
+      for (const id of ['rcpt_none', fixture.receiptId])
         await expect(fixture.approvals.untrustedContent(id, support, approvalUi, requester)).rejects.toThrow(
           VerdictConfigurationError,
         );
-      await expectNothingChanged(before);
+      await fixture.expectNothingChanged(before);
     });
   });
 
   it.each([
-    ['read', () => fixture.batches.read(batchId, support, undefined as never)],
-    ['decide', () => fixture.batches.decide(batchId, decideAll, support, undefined as never)],
-    ['pending', () => fixture.batches.pending(batchId, undefined as never)],
-    ['isDecided', () => fixture.batches.isDecided(batchId, undefined as never)],
+    ['read', () => fixture.batches.read(fixture.batchId, support, undefined as never)],
+    ['decide', () => fixture.batches.decide(fixture.batchId, fixture.decideAll, support, undefined as never)],
+    ['pending', () => fixture.batches.pending(fixture.batchId, undefined as never)],
+    ['isDecided', () => fixture.batches.isDecided(fixture.batchId, undefined as never)],
   ])('attack: ApprovalBatchService.%s without a requester throws VerdictConfigurationError', async (_method, call) => {
     const before = fixture.evidence.decisions().length;
     await expect(call()).rejects.toThrow(VerdictConfigurationError);
-    await expectNothingChanged(before);
+    await fixture.expectNothingChanged(before);
+  });
+
+  describe.each([
+    ['a null context', null],
+    ['a context without a tenant', { actor: support.context.actor }],
+  ])('attack: an approver with %s', (_label, context) => {
+    const approver = { ...support, context: context as ActionContext };
+
+    it.each([
+      ['ApprovalBatchService.read', () => fixture.batches.read(fixture.batchId, approver, alice)],
+      [
+        'ApprovalBatchService.decide',
+        () => fixture.batches.decide(fixture.batchId, fixture.decideAll, approver, alice),
+      ],
+      [
+        'ApprovalService.untrustedContent',
+        () => fixture.approvals.untrustedContent(fixture.receiptId, approver, approvalUi, alice),
+      ],
+    ])('%s throws VerdictConfigurationError; nothing changes', async (_method, call) => {
+      const before = fixture.evidence.decisions().length;
+      await expect(call()).rejects.toThrow(VerdictConfigurationError);
+      await fixture.expectNothingChanged(before);
+    });
   });
 
   it.each(objects)('attack: the approval guard fails with VerdictConfigurationError for %s', async (_label, value) => {
     const before = fixture.evidence.decisions().length;
-    await expect(guardFor(value as ActionContext).canActivate(httpContext('call_mine'))).rejects.toThrow(
+    await expect(fixture.guardFor(value as ActionContext).canActivate(httpContext('call_mine'))).rejects.toThrow(
       VerdictConfigurationError,
     );
-    await expectNothingChanged(before);
+    await fixture.expectNothingChanged(before);
   });
 
   it('control: a requester whose actor the key names nobody by (a blank actor) asked for nothing: null and []', async () => {
@@ -116,7 +108,9 @@ describe('a requester that is not an action context', () => {
   });
 
   it('control: a requester hook answering null is still 403', async () => {
-    await expect(guardFor(null as never).canActivate(httpContext('call_mine'))).rejects.toMatchObject({ status: 403 });
+    await expect(fixture.guardFor(null as never).canActivate(httpContext('call_mine'))).rejects.toMatchObject({
+      status: 403,
+    });
   });
 
   it("control: alice's own context finds, lists and reads her pending call; the deprecated unscoped lookup still finds it", async () => {
@@ -124,33 +118,14 @@ describe('a requester that is not an action context', () => {
     expect(await fixture.approvals.pending(['call_mine', 'call_none'], alice)).toEqual([
       expect.objectContaining({ toolCallId: 'call_mine' }),
     ]);
-    expect(await fixture.batches.read(batchId, support, alice)).toMatchObject({ allowed: true, batchId });
-    expect(await fixture.approvals.challengeForToolCall('call_mine')).toMatchObject({ receiptId });
+    expect(await fixture.batches.read(fixture.batchId, support, alice)).toMatchObject({
+      allowed: true,
+      batchId: fixture.batchId,
+    });
+    expect(await fixture.approvals.challengeForToolCall('call_mine')).toMatchObject({ receiptId: fixture.receiptId });
     // An absent requester lists nothing: pending requires one.
     await expect(fixture.approvals.pending(['call_mine'], undefined as never)).rejects.toThrow(
       VerdictConfigurationError,
     );
   });
-
-  /** The guard as `@ApprovalEndpoint()` runs it, with `support` approving for `requester`. */
-  function guardFor(requester: ActionContext): ApprovalEndpointGuard {
-    const approvalEndpoint: ApprovalEndpointHooks = {
-      approver: () => support,
-      requester: () => requester,
-      canAccessToolCall: (_approver, _toolCallId, _executionContext, _requester) => true,
-    };
-    // CASL and the containment check come after the lookup: no case here reaches them.
-    const abilityFactory: AbilityFactory = {
-      createForContext: () => {
-        throw new Error('not reached');
-      },
-    };
-    const options = { approvals: store, approvalEndpoint, abilityFactory };
-    return new ApprovalEndpointGuard(fixture.approvals, undefined as never, options);
-  }
 });
-
-function httpContext(toolCallId: string): ExecutionContext {
-  const request = { params: { toolCallId } };
-  return { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext;
-}

@@ -40,6 +40,23 @@ async function notebookServer() {
       return { added: true };
     },
   );
+  // The application's own schema makes a Date of what the client sent: a fault of the capability, not the client's.
+  const remind = defineCapability(
+    {
+      name: 'notes.remind',
+      description: 'Remind me of the notebook at a time',
+      action: 'write',
+      subject: 'Notebook',
+      arguments: z.object({ at: z.string().transform((at) => new Date(at)) }),
+      resolveTarget: fromContext(() => notebook),
+      executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'notebook', identity: () => notebook.id }),
+      mutates: true,
+    },
+    (action) => {
+      written.push(action.arguments);
+      return { reminded: true };
+    },
+  );
   const abilityFactory = {
     createForContext() {
       const { can, build } = new AbilityBuilder(createMongoAbility);
@@ -49,8 +66,8 @@ async function notebookServer() {
   };
   const moduleRef = await Test.createTestingModule({
     imports: [
-      VerdictModule.forRoot({ abilityFactory, capabilities: [add], evidence }),
-      VerdictMcpModule.forRoot({ tools: ['notes.add'], authenticate: async () => null }),
+      VerdictModule.forRoot({ abilityFactory, capabilities: [add, remind], evidence }),
+      VerdictMcpModule.forRoot({ tools: ['notes.add', 'notes.remind'], authenticate: async () => null }),
     ],
   }).compile();
   await moduleRef.init();
@@ -59,7 +76,7 @@ async function notebookServer() {
   await moduleRef.get(McpServerFactory).create(principal).connect(serverSide);
   const client = new Client({ name: 'notes-client', version: '1.0.0' });
   await client.connect(clientSide);
-  const call = (args: Record<string, unknown>) => client.callTool({ name: 'notes.add', arguments: args });
+  const call = (args: Record<string, unknown>, name = 'notes.add') => client.callTool({ name, arguments: args });
   return { call, evidence, written, close: () => moduleRef.close() };
 }
 
@@ -67,6 +84,8 @@ const NOT_JSON: [string, Record<string, unknown>][] = [
   ['a string with a lone surrogate', { text: 'hello \ud800' }],
   ['a record key `constructor`', { text: 'hi', tags: { constructor: 'x' } }],
   ['a record key `prototype`', { text: 'hi', tags: { prototype: 'x' } }],
+  // As a JSON-RPC body parses it: an own key `__proto__`, which the schema's record would silently drop.
+  ['a record key `__proto__`', JSON.parse('{"text":"hi","tags":{"__proto__":"x"}}') as Record<string, unknown>],
 ];
 
 describe('MCP tools/call: arguments that are not plain JSON', () => {
@@ -80,6 +99,20 @@ describe('MCP tools/call: arguments that are not plain JSON', () => {
       expect(error).toBeInstanceOf(McpError);
       expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
       expect(server.evidence.decisions()).toEqual([]);
+      expect(server.written).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("control: plain JSON the capability's own schema turns into a Date is the pipeline's recorded refusal, not the client's error", async () => {
+    const server = await notebookServer();
+    try {
+      const result = (await server.call({ at: '2026-12-24T18:00:00Z' }, 'notes.remind')) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(server.evidence.decisions()).toEqual([
+        expect.objectContaining({ capability: 'notes.remind', disposition: 'deny', stage: 'proposal' }),
+      ]);
       expect(server.written).toEqual([]);
     } finally {
       await server.close();

@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { validateArguments } from '../capabilities/argument-validator.js';
-import type { ActionContext } from '../context/action-context.js';
+import { type ActionContext, isActionContext } from '../context/action-context.js';
 import { tenantFingerprintOf } from '../context/actor-key.js';
 import { containedActorFingerprint } from '../containment/contained-actor.js';
 import { type DeciderRefusal, deciderRefusal } from '../containment/decider-refusal.js';
@@ -105,7 +105,7 @@ export class ApprovalBatchService {
    * reject or edit, carry arguments on anything but an edit, or an edit's arguments fail the capability's schema:
    * nothing is recorded or changed.
    * @throws VerdictConfigurationError without a batch id, an approver with an id (of at most 255 characters: the
-   * receipts' column), or a requester: nothing is recorded or changed.
+   * receipts' column) and an action context, or a requester: nothing is recorded or changed.
    */
   async decide(
     batchId: string,
@@ -321,10 +321,10 @@ function checkedCall(verb: string, batchId: string, approver: Approver, requeste
     typeof batchId !== 'string' ||
     batchId.trim() === '' ||
     !isApproverId(approverId) ||
-    approver.context === undefined ||
+    !isActionContext(approver.context) ||
     requester === undefined
   )
     throw new VerdictConfigurationError(
-      `ApprovalBatchService.${verb} needs a non-blank batch id, an approver with a non-blank id of at most ${MAX_APPROVER_ID_LENGTH} characters and a context, and the requester's action context.`,
+      `ApprovalBatchService.${verb} needs a non-blank batch id, an approver with a non-blank id of at most ${MAX_APPROVER_ID_LENGTH} characters and an action context, and the requester's action context.`,
     );
 }

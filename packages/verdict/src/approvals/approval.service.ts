@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
-import type { ActionContext } from '../context/action-context.js';
+import { type ActionContext, isActionContext } from '../context/action-context.js';
 import { tenantFingerprintOf } from '../context/actor-key.js';
 import { containedActorFingerprint } from '../containment/contained-actor.js';
 import { DecisionContainment, type HumanDecision } from '../containment/decision-containment.js';
@@ -166,8 +166,9 @@ export class ApprovalService {
    * route). Default: the approver's own (approvers read only what they asked for themselves).
    * @throws UnknownApprovalReceiptError when no pending, unexpired receipt has `receiptId` (nothing is released):
    * once approved, rejected, superseded, consumed or expired there is nothing left to decide on.
-   * @throws VerdictConfigurationError without a receipt id or an approver with a non-blank id, or for a requester
-   * whose conversation id is malformed (checked before the receipt is read, as every requester-scoped lookup).
+   * @throws VerdictConfigurationError without a receipt id or an approver with a non-blank id and an action context
+   * (`isActionContext`), or for a requester whose conversation id is malformed (checked before the receipt is read,
+   * as every requester-scoped lookup).
    * @throws NonCanonicalValueError for a requester whose actor key is not plain JSON (checked as early).
    * @throws InvalidReleaseRequestError without a `Destination`.
    * @example
@@ -182,7 +183,7 @@ export class ApprovalService {
   ): Promise<ApprovalContentRelease> {
     if (typeof receiptId !== 'string' || receiptId.trim() === '' || !hasApproverId(approver))
       throw new VerdictConfigurationError(
-        'ApprovalService.untrustedContent needs a non-blank receiptId and an approver with a non-blank id.',
+        'ApprovalService.untrustedContent needs a non-blank receiptId and an approver with a non-blank id and an action context.',
       );
     checkedDestination(request, 'ApprovalService.untrustedContent');
     this.checkRequester(requester);
@@ -338,5 +339,5 @@ export class ApprovalService {
 }
 
 function hasApproverId(approver: Approver | undefined): approver is Approver {
-  return typeof approver?.id === 'string' && approver.id.trim() !== '' && approver.context !== undefined;
+  return typeof approver?.id === 'string' && approver.id.trim() !== '' && isActionContext(approver.context);
 }

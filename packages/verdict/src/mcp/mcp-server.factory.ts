@@ -105,9 +105,9 @@ export class McpServerFactory {
     const tool = (await visible).get(name);
     if (tool === undefined) throw invalidParams(`Unknown tool: ${name}`);
     // Malformed arguments are the client's typed error: nothing is resolved, spent, recorded or executed. So are
-    // arguments the schema accepts that are not plain JSON (a lone surrogate, a key `constructor`): never fingerprinted.
-    const validation = await validateArguments(tool.definition.arguments, args);
-    if (!validation.valid || !isCanonicalJson(validation.value))
+    // arguments that are not plain JSON as sent (a lone surrogate; a key `__proto__`, `constructor` or `prototype`),
+    // which a schema may accept or drop. What the capability's own schema makes of them is the pipeline's to judge.
+    if (!isCanonicalJson(args) || !(await validateArguments(tool.definition.arguments, args)).valid)
       throw invalidParams(`Invalid arguments for tool ${name}: see its inputSchema; plain JSON only`);
     const resumed = meta?.[MCP_TOOL_CALL_ID_META];
     if (resumed !== undefined && !isToolCallId(resumed))
