@@ -7,7 +7,7 @@ import {
   VerdictConfigurationError,
 } from '@verdict/nestjs';
 import { alice, support } from './batch.fixture.js';
-import { httpContext, pendingBatchFixture } from './pending-batch.fixture.js';
+import { BATCH_CALLS, httpContext, pendingBatchFixture } from './pending-batch.fixture.js';
 
 /**
  * docs/approvals.md "Who asked is always bound": a requester whose conversation id is malformed gets
@@ -49,14 +49,9 @@ describe('a requester with a malformed conversation id, and nothing pending', ()
       await fixture.expectNothingChanged(before);
     });
 
-    it.each([
-      ['read', () => fixture.batches.read(none, support, requester)],
-      ['decide', () => fixture.batches.decide(none, fixture.decideAll, support, requester)],
-      ['pending', () => fixture.batches.pending(none, requester)],
-      ['isDecided', () => fixture.batches.isDecided(none, requester)],
-    ])('ApprovalBatchService.%s throws VerdictConfigurationError', async (_method, call) => {
+    it.each(BATCH_CALLS)('ApprovalBatchService.%s throws VerdictConfigurationError', async (method) => {
       const before = fixture.evidence.decisions().length;
-      await expect(call()).rejects.toThrow(VerdictConfigurationError);
+      await expect(fixture.callBatch(method, none, requester)).rejects.toThrow(VerdictConfigurationError);
       await fixture.expectNothingChanged(before);
     });
 

@@ -52,8 +52,26 @@ export async function pendingBatchFixture() {
     return new ApprovalEndpointGuard(fixture.approvals, undefined as never, options);
   }
 
-  return { ...fixture, batchId, receiptId, decideAll, expectNothingChanged, guardFor };
+  /** `ApprovalBatchService.<method>` of `batch` for `requester`, `support` approving (a decision: of the whole batch). */
+  function callBatch(method: BatchCall, batch: string, requester: ActionContext): Promise<unknown> {
+    switch (method) {
+      case 'read':
+        return fixture.batches.read(batch, support, requester);
+      case 'decide':
+        return fixture.batches.decide(batch, decideAll, support, requester);
+      case 'pending':
+        return fixture.batches.pending(batch, requester);
+      case 'isDecided':
+        return fixture.batches.isDecided(batch, requester);
+    }
+  }
+
+  return { ...fixture, batchId, receiptId, decideAll, expectNothingChanged, guardFor, callBatch };
 }
+
+/** The requester-scoped calls of `ApprovalBatchService`. */
+export const BATCH_CALLS = ['read', 'decide', 'pending', 'isDecided'] as const;
+export type BatchCall = (typeof BATCH_CALLS)[number];
 
 /** An HTTP request for the approval endpoint of `toolCallId`, as Nest hands the guard one. */
 export function httpContext(toolCallId: string): ExecutionContext {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type ActionContext, Destination, VerdictConfigurationError } from '@verdict/nestjs';
 import { alice, support } from './batch.fixture.js';
-import { httpContext, pendingBatchFixture } from './pending-batch.fixture.js';
+import { BATCH_CALLS, httpContext, pendingBatchFixture } from './pending-batch.fixture.js';
 
 /**
  * docs/approvals.md "Who asked is always bound": a requester that is not an action context (`null`, not an object,
@@ -38,14 +38,9 @@ describe('a requester that is not an action context', () => {
       await fixture.expectNothingChanged(before);
     });
 
-    it.each([
-      ['read', () => fixture.batches.read(fixture.batchId, support, requester)],
-      ['decide', () => fixture.batches.decide(fixture.batchId, fixture.decideAll, support, requester)],
-      ['pending', () => fixture.batches.pending(fixture.batchId, requester)],
-      ['isDecided', () => fixture.batches.isDecided(fixture.batchId, requester)],
-    ])('ApprovalBatchService.%s throws VerdictConfigurationError', async (_method, call) => {
+    it.each(BATCH_CALLS)('ApprovalBatchService.%s throws VerdictConfigurationError', async (method) => {
       const before = fixture.evidence.decisions().length;
-      await expect(call()).rejects.toThrow(VerdictConfigurationError);
+      await expect(fixture.callBatch(method, fixture.batchId, requester)).rejects.toThrow(VerdictConfigurationError);
       await fixture.expectNothingChanged(before);
     });
 
@@ -59,16 +54,16 @@ describe('a requester that is not an action context', () => {
     });
   });
 
-  it.each([
-    ['read', () => fixture.batches.read(fixture.batchId, support, undefined as never)],
-    ['decide', () => fixture.batches.decide(fixture.batchId, fixture.decideAll, support, undefined as never)],
-    ['pending', () => fixture.batches.pending(fixture.batchId, undefined as never)],
-    ['isDecided', () => fixture.batches.isDecided(fixture.batchId, undefined as never)],
-  ])('attack: ApprovalBatchService.%s without a requester throws VerdictConfigurationError', async (_method, call) => {
-    const before = fixture.evidence.decisions().length;
-    await expect(call()).rejects.toThrow(VerdictConfigurationError);
-    await fixture.expectNothingChanged(before);
-  });
+  it.each(BATCH_CALLS)(
+    'attack: ApprovalBatchService.%s without a requester throws VerdictConfigurationError',
+    async (method) => {
+      const before = fixture.evidence.decisions().length;
+      await expect(fixture.callBatch(method, fixture.batchId, undefined as never)).rejects.toThrow(
+        VerdictConfigurationError,
+      );
+      await fixture.expectNothingChanged(before);
+    },
+  );
 
   describe.each([
     ['a null context', null],
