@@ -251,6 +251,54 @@ describe('ModelInputGuard (langchain agent middleware)', () => {
     expect(JSON.stringify(evidence.decisions())).not.toContain('attacker.example');
   });
 
+  it.each([
+    ['a key with a lone surrogate, holding data the model copied', { 'customer72@acme.example\ud800': 'x' }],
+    ['an own key `__proto__`, as a provider parses it', JSON.parse('{"__proto__": {"x": 1}}') as object],
+  ])(
+    'attack: a call of a tool the agent does not have, with %s, is refused and recorded without naming the key; the run goes on',
+    async (_case, args) => {
+      const { run, evidence } = setup();
+      const { model, outcome } = await run([
+        { toolCalls: [{ name: 'made_up', args: args as Record<string, unknown>, id: 'call_made_up' }] },
+        lookup,
+        { text: 'You are customer 72.' },
+      ]);
+      expect(outcome).toBeNull();
+      expect(model.callCount).toBe(3);
+      expect(evidence.decisions()).toEqual([
+        expect.objectContaining({ reason: 'unknown_tool', disposition: 'deny', argumentsFingerprint: null }),
+      ]);
+      expect(JSON.stringify(evidence.decisions())).not.toContain('customer72');
+    },
+  );
+
+  it('attack: restored arguments that are not plain JSON are refused, recorded without the key; control: the same call restores and sends', async () => {
+    const vault = new PlaceholderVault();
+    const notesRoute: ToolResultRoute = {
+      ...customerRoute,
+      only: ['id', 'notes'],
+      redact: [],
+      scan: { paths: ['notes'], mode: 'tokenize', vault },
+    };
+    const routes = { lookup_customer: notesRoute, send_note: { ...customerRoute, only: ['sent'], redact: [] } };
+    const send = (extra: Record<string, unknown>) => (messages: readonly BaseMessage[]) => {
+      const placeholder = /<EMAIL_\d+>/.exec(String(messages.at(-1)?.content))?.[0] ?? 'none';
+      return { toolCalls: [{ name: 'send_note', args: { to: placeholder, ...extra }, id: 'call_send' }] };
+    };
+    const attacked = setup({ routes, vault, restore: { send_note: ['to'] } });
+    const refused = await attacked.run([lookup, send({ 'customer72@acme.example\ud800': 1 }), { text: 'Not sent.' }]);
+    expect(refused.outcome).toBeNull();
+    expect(attacked.sentNotes).toEqual([]);
+    expect(attacked.evidence.decisions()).toEqual([
+      expect.objectContaining({ reason: 'invalid_arguments', disposition: 'deny', argumentsFingerprint: null }),
+    ]);
+    expect(JSON.stringify(attacked.evidence.decisions())).not.toContain('customer72');
+
+    const control = setup({ routes, vault, restore: { send_note: ['to'] } });
+    expect((await control.run([lookup, send({}), { text: 'Sent.' }])).outcome).toBeNull();
+    expect(control.sentNotes).toEqual(['customer72@acme.example']);
+  });
+
   it('lets Verdict’s own not_executed answer through: it holds the fixed public message and nothing else', async () => {
     const { run } = setup();
     const { model, outcome } = await run([

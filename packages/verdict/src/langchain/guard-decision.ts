@@ -3,6 +3,7 @@ import { decisionRecord } from '../evidence/decision-record.js';
 import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { ToolKind } from '../evidence/tool-kind.js';
 import { EvidenceWriteFailedError } from '../errors/evidence-write-failed.error.js';
+import { isCanonicalJson } from '../fingerprints/canonical-json.js';
 import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
 import { evidenceId } from '../evidence/evidence-id.js';
 
@@ -15,7 +16,9 @@ export interface GuardedToolCall {
 /**
  * Records one decision the model-input guard took about a tool call before the tool ran (tool kind
  * `model_input_guard`, one record per call): the tool's name, the fingerprints of the arguments the
- * decision is about and of the tool-call id — never the arguments, placeholders or the id.
+ * decision is about and of the tool-call id — never the arguments, placeholders or the id. Arguments that are not
+ * plain JSON (a lone surrogate, a key `__proto__`) have no fingerprint (`null`): the error that says so would name the
+ * key the model wrote.
  * A write that fails stops the call: the tool does not run (`EvidenceWriteFailedError`).
  *
  * @example await recordGuardDecision(recorder, toolCall, Decision.permit(Stage.Proposal, 'placeholders_restored'), restoredArgs);
@@ -39,7 +42,7 @@ export async function recordGuardDecision(
       recordedAt: new Date(),
     },
     {
-      argumentsFingerprint: fingerprint(args),
+      argumentsFingerprint: argumentsFingerprintOf(args),
       toolCallFingerprint: call.id === undefined ? null : fingerprintString(call.id),
     },
   );
@@ -48,4 +51,10 @@ export async function recordGuardDecision(
   } catch (error) {
     throw new EvidenceWriteFailedError(call.name, decision.stage, error);
   }
+}
+
+/** The arguments' fingerprint, or `null` for arguments that are not plain JSON. */
+function argumentsFingerprintOf(args: unknown): string | null {
+  if (!isCanonicalJson(args)) return null;
+  return fingerprint(args);
 }

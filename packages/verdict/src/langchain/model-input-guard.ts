@@ -15,6 +15,7 @@ import { notExecutedMessage } from './not-executed-message.js';
 import { type PlaceholderRestoration, PlaceholderRestorations } from './placeholder-restoration.js';
 import { ReleaseSeal } from './release-seal.js';
 import { noteRelease } from './model-input-guard-release.js';
+import { isCanonicalJson } from '../fingerprints/canonical-json.js';
 import { releaseContext } from '../runtimes/released-context.js';
 import {
   ToolResultRelease,
@@ -248,6 +249,9 @@ export class ModelInputGuard {
     const args = JSON.parse(JSON.stringify(call.args ?? {})) as unknown;
     const outcome = this.restorations.apply(vault, call.name, args);
     if (outcome.kind === 'untouched') return undefined;
+    // Restored arguments that are not plain JSON (a lone surrogate, a key `__proto__`) are refused, never run.
+    if (outcome.kind === 'restored' && !isCanonicalJson(outcome.args))
+      return this.refuse(call, Decision.deny(Stage.Proposal, 'invalid_arguments'), args, thread, agentTool);
     if (outcome.kind === 'restored') {
       await recordGuardDecision(
         this.recorder,
