@@ -240,6 +240,21 @@ describe('security events', () => {
     expect(JSON.stringify(events)).not.toMatch(/call_1|rcpt_|backups/);
   });
 
+  it('ApprovalArgumentsChanged: changed arguments under a receipt still pending raise it too (throttled, nothing issued); the same arguments again raise nothing', async () => {
+    const { propose, events } = await setup();
+    expect((await propose('documents.archive', { id: 1 }, alice, 'call_1')).decision.disposition).toBe(
+      'require_confirmation',
+    );
+    expect((await propose('documents.archive', { id: 1 }, alice, 'call_1')).decision.disposition).toBe(
+      'require_confirmation',
+    );
+    expect(events).toEqual([]);
+    const changed = await propose('documents.archive', { id: 1, note: 'and the backups' }, alice, 'call_1', true);
+    expect(changed).toMatchObject({ executed: false, decision: { disposition: 'throttle', stage: 'approval' } });
+    expect(events.map(({ name }) => name)).toEqual([ApprovalArgumentsChanged.event]);
+    expect(JSON.stringify(events)).not.toMatch(/call_1|rcpt_|backups/);
+  });
+
   it("ApprovalArgumentsChanged: another principal's receipt, or one of another conversation, under a reused tool-call id is no changed approval (attack)", async () => {
     const { propose, events, approvals } = await setup();
     // bob asks first under call_0; alice's first proposal reuses the id (providers reuse them; a caller may choose it).

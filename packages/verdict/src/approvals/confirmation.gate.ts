@@ -162,6 +162,8 @@ export async function validateConfirmation(
             Disposition.Throttle,
             Stage.Approval,
             'pending approval limit: this actor already awaits approval of this tool call in this conversation, or of maxPending proposals of this capability',
+            // Arguments changed under a receipt still pending: the likeliest moment for tampering is signalled too.
+            changed,
           ),
           {
             outcome: 'pending_limit',

@@ -156,16 +156,23 @@ export class CapabilityToolRunner {
   }
 
   /**
-   * `step`, with any fault but an abort or a call ceiling (see {@link toolFault}) as an `ApplicationFaultError`:
-   * never model-facing text.
+   * `step`, with any fault but its abort or a call ceiling (see {@link toolFault}) as an `ApplicationFaultError`:
+   * never model-facing text. A fault thrown after the signal aborted is still a fault: the AI SDK aborts one tool's
+   * signal when its `toolMs` timeout passes, and hands the model the text of whatever the tool then throws.
    */
   private async faultsOf<T>(signal: AbortSignal | undefined, step: () => Promise<T>): Promise<T> {
     const { capability, name } = this.binding;
     try {
       return await step();
     } catch (error) {
-      if (signal?.aborted === true) throw error;
+      if (isAbortOf(signal, error)) throw error;
       throw toolFault(capability, name, error);
     }
   }
+}
+
+/** Whether `error` is the abort of `signal` itself: its reason, or the `AbortError` or `TimeoutError` it caused. */
+function isAbortOf(signal: AbortSignal | undefined, error: unknown): boolean {
+  if (signal?.aborted !== true) return false;
+  return error === signal.reason || (error instanceof Error && ['AbortError', 'TimeoutError'].includes(error.name));
 }
