@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   type ActionContext,
   approvalBatchId,
-  Destination,
   UnknownApprovalReceiptError,
   VerdictConfigurationError,
 } from '@verdict/nestjs';
 import { alice, support } from './batch.fixture.js';
-import { BATCH_CALLS, httpContext, pendingBatchFixture } from './pending-batch.fixture.js';
+import { BATCH_CALLS, approvalUi, httpContext, pendingBatchFixture } from './pending-batch.fixture.js';
 
 /**
  * docs/approvals.md "Who asked is always bound": a requester whose conversation id is malformed gets
@@ -29,7 +28,6 @@ describe('a requester with a malformed conversation id, and nothing pending', ()
   ];
   const requesterWith = (conversationId: unknown): ActionContext => ({ ...alice, metadata: { conversationId } });
   const none = approvalBatchId({ conversation: 'c-1', message: 'no such turn' });
-  const approvalUi = { destination: Destination.connection('approval-ui', 'staff') };
 
   describe.each(malformed)('attack: conversation id that is %s', (_label, conversationId) => {
     const requester = requesterWith(conversationId);
@@ -56,12 +54,7 @@ describe('a requester with a malformed conversation id, and nothing pending', ()
     });
 
     it("ApprovalService.untrustedContent throws VerdictConfigurationError, for no receipt as for alice's", async () => {
-      const before = fixture.evidence.decisions().length;
-      for (const id of ['rcpt_none', fixture.receiptId])
-        await expect(fixture.approvals.untrustedContent(id, support, approvalUi, requester)).rejects.toThrow(
-          VerdictConfigurationError,
-        );
-      await fixture.expectNothingChanged(before);
+      await fixture.expectUntrustedContentRefused(requester);
     });
 
     it('the approval guard fails with VerdictConfigurationError, not 409', async () => {

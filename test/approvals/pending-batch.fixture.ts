@@ -7,7 +7,9 @@ import {
   ApprovalEndpointGuard,
   type ApprovalEndpointHooks,
   approvalBatchId,
+  Destination,
   InMemoryApprovalReceiptStore,
+  VerdictConfigurationError,
 } from '@verdict/nestjs';
 import { alice, batchFixture, support } from './batch.fixture.js';
 
@@ -66,8 +68,30 @@ export async function pendingBatchFixture() {
     }
   }
 
-  return { ...fixture, batchId, receiptId, decideAll, expectNothingChanged, guardFor, callBatch };
+  /** `untrustedContent` throws `VerdictConfigurationError` for `requester`, for no receipt as for alice's; nothing changes. */
+  async function expectUntrustedContentRefused(requester: ActionContext) {
+    const before = fixture.evidence.decisions().length;
+    for (const id of ['rcpt_none', receiptId])
+      await expect(fixture.approvals.untrustedContent(id, support, approvalUi, requester)).rejects.toThrow(
+        VerdictConfigurationError,
+      );
+    await expectNothingChanged(before);
+  }
+
+  return {
+    ...fixture,
+    batchId,
+    receiptId,
+    decideAll,
+    expectNothingChanged,
+    guardFor,
+    callBatch,
+    expectUntrustedContentRefused,
+  };
 }
+
+/** Where the approval UI shows untrusted content. */
+export const approvalUi = { destination: Destination.connection('approval-ui', 'staff') };
 
 /** The requester-scoped calls of `ApprovalBatchService`. */
 export const BATCH_CALLS = ['read', 'decide', 'pending', 'isDecided'] as const;

@@ -167,6 +167,25 @@ function setup(
 
 const lookup = { toolCalls: [{ name: 'lookup_customer', args: {}, id: 'call_lookup' }] };
 
+/** Routes that tokenize the customer's notes into `vault` and release what `send_note` answers. */
+function tokenizingRoutes(vault: PlaceholderVault): Record<string, ToolResultRoute> {
+  const notesRoute: ToolResultRoute = {
+    ...customerRoute,
+    only: ['id', 'notes'],
+    redact: [],
+    scan: { paths: ['notes'], mode: 'tokenize', vault },
+  };
+  return { lookup_customer: notesRoute, send_note: { ...customerRoute, only: ['sent'], redact: [] } };
+}
+
+/** The model's turn that sends a note to the placeholder it last read, with `extra` arguments. */
+const sendToPlaceholder =
+  (extra: Record<string, unknown> = {}) =>
+  (messages: readonly BaseMessage[]) => {
+    const placeholder = /<EMAIL_\d+>/.exec(String(messages.at(-1)?.content))?.[0] ?? 'none';
+    return { toolCalls: [{ name: 'send_note', args: { to: placeholder, ...extra }, id: 'call_send' }] };
+  };
+
 describe('ModelInputGuard (langchain agent middleware)', () => {
   it('shows the model only the route’s projection of a tool result, with the e-mail redacted, and records the release', async () => {
     const { run, evidence, events } = setup();
@@ -274,19 +293,13 @@ describe('ModelInputGuard (langchain agent middleware)', () => {
 
   it('attack: restored arguments that are not plain JSON are refused, recorded without the key; control: the same call restores and sends', async () => {
     const vault = new PlaceholderVault();
-    const notesRoute: ToolResultRoute = {
-      ...customerRoute,
-      only: ['id', 'notes'],
-      redact: [],
-      scan: { paths: ['notes'], mode: 'tokenize', vault },
-    };
-    const routes = { lookup_customer: notesRoute, send_note: { ...customerRoute, only: ['sent'], redact: [] } };
-    const send = (extra: Record<string, unknown>) => (messages: readonly BaseMessage[]) => {
-      const placeholder = /<EMAIL_\d+>/.exec(String(messages.at(-1)?.content))?.[0] ?? 'none';
-      return { toolCalls: [{ name: 'send_note', args: { to: placeholder, ...extra }, id: 'call_send' }] };
-    };
+    const routes = tokenizingRoutes(vault);
     const attacked = setup({ routes, vault, restore: { send_note: ['to'] } });
-    const refused = await attacked.run([lookup, send({ 'customer72@acme.example\ud800': 1 }), { text: 'Not sent.' }]);
+    const refused = await attacked.run([
+      lookup,
+      sendToPlaceholder({ 'customer72@acme.example\ud800': 1 }),
+      { text: 'Not sent.' },
+    ]);
     expect(refused.outcome).toBeNull();
     expect(attacked.sentNotes).toEqual([]);
     expect(attacked.evidence.decisions()).toEqual([
@@ -295,7 +308,7 @@ describe('ModelInputGuard (langchain agent middleware)', () => {
     expect(JSON.stringify(attacked.evidence.decisions())).not.toContain('customer72');
 
     const control = setup({ routes, vault, restore: { send_note: ['to'] } });
-    expect((await control.run([lookup, send({}), { text: 'Sent.' }])).outcome).toBeNull();
+    expect((await control.run([lookup, sendToPlaceholder(), { text: 'Sent.' }])).outcome).toBeNull();
     expect(control.sentNotes).toEqual(['customer72@acme.example']);
   });
 
@@ -405,22 +418,9 @@ describe('ModelInputGuard (langchain agent middleware)', () => {
 
   it('tokenizes scanned free text for the model and restores the placeholder in the declared tool argument on the way back', async () => {
     const vault = new PlaceholderVault();
-    const notesRoute: ToolResultRoute = {
-      ...customerRoute,
-      only: ['id', 'notes'],
-      redact: [],
-      scan: { paths: ['notes'], mode: 'tokenize', vault },
-    };
-    const routes = { lookup_customer: notesRoute, send_note: { ...customerRoute, only: ['sent'], redact: [] } };
+    const routes = tokenizingRoutes(vault);
     const { run, sentNotes } = setup({ routes, vault, restore: { send_note: ['to'] } });
-    const { model, outcome } = await run([
-      lookup,
-      (messages) => {
-        const placeholder = /<EMAIL_\d+>/.exec(String(messages.at(-1)?.content))?.[0] ?? 'none';
-        return { toolCalls: [{ name: 'send_note', args: { to: placeholder }, id: 'call_send' }] };
-      },
-      { text: 'Sent.' },
-    ]);
+    const { model, outcome } = await run([lookup, sendToPlaceholder(), { text: 'Sent.' }]);
 
     expect(outcome).toBeNull();
     expect(JSON.parse(String(model.toolMessages()[0].content))).toEqual({ id: 72, notes: 'Prefers mail to <EMAIL_1>' });
