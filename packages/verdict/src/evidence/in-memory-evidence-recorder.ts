@@ -35,11 +35,16 @@ function owned<T extends DecisionRecord | ReleaseRecord>(record: T): T {
   let flat = true;
   for (const key of Object.keys(values)) {
     const value = values[key];
-    if (value instanceof Date) values[key] = new Date(value.getTime());
+    // Most values are scalars (facts and fingerprints): nothing to copy.
+    if (typeof value !== 'object' || value === null) {
+      if (flat && !isFlatValue(value)) flat = false;
+      continue;
+    }
     // Records are flat; a nested value (only reachable past the types) is copied too, so an edit the caller makes
     // before the record is linked cannot reach the hash.
-    else if (typeof value === 'object' && value !== null) values[key] = frozenCopy(value);
-    if (flat && !isFlatValue(values[key])) flat = false;
+    const copy = value instanceof Date ? new Date(value.getTime()) : frozenCopy(value);
+    values[key] = copy;
+    if (flat && !isFlatValue(copy)) flat = false;
   }
   if (!flat) assertChainable(record);
   return Object.freeze(record);
