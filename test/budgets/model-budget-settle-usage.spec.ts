@@ -65,3 +65,31 @@ describe('ModelBudgetGate.settle keeps the estimate of a usage that is not a cou
     await gate.reserve(alice, { model: 'm', inputTokens: 0, maxOutputTokens: 40 });
   });
 });
+
+describe('ModelBudgetGate.settle settles a hold once', () => {
+  it('attack: settling one hold twice gives back nothing another call holds', async () => {
+    const gate = await gateOf();
+    const first = await gate.reserve(alice, { model: 'm', inputTokens: 50, maxOutputTokens: undefined }); // 100
+    await gate.reserve(alice, { model: 'm', inputTokens: 850, maxOutputTokens: undefined }); // 900, still running
+    await gate.settle(first, { inputTokens: 50, outputTokens: 10 }); // 60 spent, 40 given back
+
+    // A runtime of its own that settles in a `catch` and again in a `finally`.
+    await gate.settle(first, { inputTokens: 1, outputTokens: 0 });
+    // A copy of the hold is no hold a gate issued either.
+    await gate.settle({ ...first }, { inputTokens: 1, outputTokens: 0 });
+
+    expect(await remaining(gate)).toBe(40);
+    await expect(gate.reserve(alice, { model: 'm', inputTokens: 1, maxOutputTokens: 40 })).rejects.toThrow('budget');
+  });
+
+  it('control: each call’s own hold settles, whatever the order', async () => {
+    const gate = await gateOf();
+    const first = await gate.reserve(alice, { model: 'm', inputTokens: 50, maxOutputTokens: undefined }); // 100
+    const second = await gate.reserve(alice, { model: 'm', inputTokens: 850, maxOutputTokens: undefined }); // 900
+
+    await gate.settle(second, { inputTokens: 850, outputTokens: 0 });
+    await gate.settle(first, { inputTokens: 50, outputTokens: 10 });
+
+    expect(await remaining(gate)).toBe(90);
+  });
+});

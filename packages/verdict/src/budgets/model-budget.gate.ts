@@ -51,6 +51,9 @@ export interface ModelBudgetStanding {
   readonly resetAt: Date;
 }
 
+/** The holds {@link ModelBudgetGate.reserve} issued that are not settled yet (any gate's: one store, one window). */
+const unsettled = new WeakSet<ModelBudgetHold>();
+
 /** Headroom for usage past the estimate: what was spent is recorded even when it passes the limit. */
 const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
@@ -111,7 +114,9 @@ export class ModelBudgetGate {
       await Promise.all(held.map(({ budget, reservation }) => this.settleOne(budget, reservation, 0, 'release')));
       throw error;
     }
-    return { tokens, price, reservations: held };
+    const hold = { tokens, price, reservations: held };
+    unsettled.add(hold);
+    return hold;
   }
 
   /**
@@ -119,9 +124,15 @@ export class ModelBudgetGate {
    * reported, or the call failed) keeps the whole estimate, and so does a usage that is not a count of tokens (a
    * negative, fractional or non-numeric total, or no input: {@link reportedUsage}), which would otherwise give back
    * more than this call reserved. Usage past the estimate is committed too, even past the limit: it was spent. A store
-   * failure is logged and leaves the amount reserved (still counted).
+   * failure is logged and leaves the amount reserved (still counted). A hold is settled once: settling it again, or
+   * settling a hold no gate issued (a copy), changes nothing and logs a warning — the store's window keeps
+   * one total for every call in flight, so a second release would give back another call's reservation.
    */
   async settle(hold: ModelBudgetHold, usage: ModelUsage | null): Promise<void> {
+    if (!unsettled.delete(hold)) {
+      new Logger('Verdict').warn('A model-budget hold was settled again, or is not one a gate issued: nothing changed');
+      return;
+    }
     const used = usage === null ? null : reportedUsage(usage.inputTokens, usage.outputTokens);
     if (used === null)
       new Logger('Verdict').warn('A model call reported no usage: its model-budget estimate is kept as spent');
