@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
 import { binArguments, runVerdictBin } from '@verdict/nestjs/cli';
+import { compiledScript, runNodeScript } from '@verdict/testing-kit';
 import { written } from './fixtures/bin-app.module.js';
 
 const MODULE = fileURLToPath(new URL('./fixtures/bin-app.module.ts', import.meta.url));
@@ -49,5 +50,28 @@ describe('the verdict bin', () => {
       err: expect.stringMatching(/export "written" is not a Nest module/),
     });
     expect(written.out).toEqual([]);
+  });
+
+  describe('in its own process, as an application runs it', () => {
+    /** The compiled bin (refused when older than the sources: StaleBuildError) on `argv`. */
+    const ownProcess = (...argv: string[]) => {
+      compiledScript(new URL('../../packages/verdict/dist/cli/verdict-bin.js', import.meta.url));
+      return runNodeScript(fileURLToPath(new URL('../../packages/verdict/bin/verdict.js', import.meta.url)), argv);
+    };
+    const COMMONJS = fileURLToPath(new URL('./fixtures/commonjs-app.module.cjs', import.meta.url));
+
+    it('takes a module compiled to CommonJS: its default export, not its whole module.exports', async () => {
+      const run = await ownProcess('--module', COMMONJS, 'evidence', 'verify', '--json');
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(JSON.parse(run.stdout)).toEqual({ intact: true, streams: [] });
+      // Its named export too (a control: --export named what the file exports).
+      expect((await ownProcess('--module', COMMONJS, '--export', 'default', 'evidence', 'verify')).code).toBe(0);
+    });
+
+    it('names its own options, --module and --export, in its help', async () => {
+      const help = await ownProcess('--help');
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(/--module <file>[\s\S]*--export <name>/);
+    });
   });
 });

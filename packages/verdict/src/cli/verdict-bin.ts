@@ -1,22 +1,34 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { USAGE_ERROR_EXIT_CODE } from './cli-program.js';
+import { type CliProgramSpec, USAGE_ERROR_EXIT_CODE, runCli } from './cli-program.js';
 import { type CliStreams, printableStreams, processStreams } from './cli-output.js';
 import { MCP_CLI_COMMANDS } from './mcp-cli-commands.js';
 import { line } from './output-line.js';
 import { VerdictCliModule } from './verdict-cli.module.js';
-import { runVerdictCli } from './verdict-cli.program.js';
+import { VERDICT_CLI } from './verdict-cli.program.js';
 
 /** What the `verdict` bin reads before the command: which module of the application to run the CLI against. */
 export interface VerdictBinArguments {
-  /** `--module <file>`: a compiled ES module of the application (default: `VERDICT_CLI_MODULE`). */
+  /** `--module <file>`: a compiled module of the application, ES or CommonJS (default: `VERDICT_CLI_MODULE`). */
   readonly module: string | undefined;
   /** `--export <name>`: the export that is the Nest module (default: `default`, else the only export). */
   readonly exportName: string | undefined;
   /** The operator command and its options, as `runVerdictCli` takes them. */
   readonly rest: readonly string[];
 }
+
+/** The operator commands as the bin runs them: their help also names the bin's own options. */
+const VERDICT_BIN: CliProgramSpec = {
+  ...VERDICT_CLI,
+  description: [
+    `${VERDICT_CLI.description}.`,
+    '',
+    'Before the command: --module <file>, your compiled module that imports VerdictModule.forRoot (an ES module or ' +
+      'CommonJS; default: VERDICT_CLI_MODULE), and --export <name>, the export that is the module (default: the ' +
+      'default export, else the only one). `verdict mcp pin|diff` needs no module.',
+  ].join('\n'),
+};
 
 /** The module `verdict mcp …` runs on without `--module`: the two commands and nothing else. */
 const MCP_BIN_MODULE: DynamicModule = { module: class VerdictMcpBinModule {}, providers: [...MCP_CLI_COMMANDS] };
@@ -62,8 +74,8 @@ export async function runVerdictBin(
   const wantsHelp = rest.length === 0 || rest.some((arg) => arg === '--help' || arg === '-h' || arg === 'help');
   if (module === undefined || module === '') {
     // `mcp pin|diff` read MCP servers and the lockfile only: no application to start.
-    if (rest[0] === 'mcp') return runVerdictCli(MCP_BIN_MODULE, { argv: rest });
-    if (wantsHelp) return runVerdictCli(VerdictCliModule, { argv: rest.length === 0 ? ['--help'] : rest });
+    if (rest[0] === 'mcp') return runCli(MCP_BIN_MODULE, VERDICT_BIN, { argv: rest });
+    if (wantsHelp) return runCli(VerdictCliModule, VERDICT_BIN, { argv: rest.length === 0 ? ['--help'] : rest });
     return usage(
       'pass --module <file>: your compiled module that imports VerdictModule.forRoot (or set VERDICT_CLI_MODULE), e.g. npx verdict --module ./dist/verdict-cli.module.js evidence verify',
     );
@@ -75,12 +87,23 @@ export async function runVerdictBin(
   } catch (error) {
     return usage(`cannot import --module ${module}: ${(error as Error).message}`);
   }
-  const picked = pickModule(exports, exportName);
+  const picked = pickModule(commonJsExports(exports), exportName);
   if (typeof picked === 'string') return usage(`--module ${module}: ${picked}`);
   // A module that imports VerdictCliModule (its forRoot hooks included) already has the commands.
   const imports = importsCliModule(picked) ? [picked] : [picked, VerdictCliModule];
   const bin: DynamicModule = { module: class VerdictBinModule {}, imports };
-  return runVerdictCli(bin, { argv: rest.length === 0 ? ['--help'] : rest });
+  return runCli(bin, VERDICT_BIN, { argv: rest.length === 0 ? ['--help'] : rest });
+}
+
+/**
+ * The exports of a file TypeScript compiled to CommonJS (`exports.default = AppModule`, `__esModule` set): imported as
+ * an ES module, its `default` is the whole `module.exports`, so its own default export is `default.default`.
+ */
+function commonJsExports(namespace: Record<string, unknown>): Record<string, unknown> {
+  const whole = namespace['default'];
+  const compiled =
+    typeof whole === 'object' && whole !== null && (whole as { __esModule?: unknown }).__esModule === true;
+  return compiled ? (whole as Record<string, unknown>) : namespace;
 }
 
 /** The Nest module among a file's exports, or what is wrong. */
