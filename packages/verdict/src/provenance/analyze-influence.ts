@@ -104,18 +104,21 @@ function contentOf(window: ProvenanceWindow, trustedValues?: Iterable<string | n
  * A text that entered the window untrusted is never trusted content, whatever else it was seen as: otherwise anyone
  * could first send an attacker's page as their own message and so clear it for every other agent. A value folding
  * changed (a Cyrillic look-alike) is in trusted content only as its own code points spell it (`literallyIn`); a
- * sub-agent's input holds it only where the window its caller wrote it in does too (ADR 0146). The negative rule's
- * "in no trusted content" and the taint ledger's "not derived from trusted content" ask the same.
+ * sub-agent's input holds it only where the window its caller wrote it in does too (ADR 0146). A value holding a URL
+ * whose host two parsers may read differently (`ambiguousUrl`) is in no trusted content: which host the executor
+ * reads, no spelling in the window says (ADR 0164). The negative rule's "in no trusted content" and the taint ledger's
+ * "not derived from trusted content" ask the same.
  *
  * @example inTrustedContent(window)(argumentCandidates({ recipient: 'billing@paypal.com' })[0]!)
  */
 export function inTrustedContent(
   window: ProvenanceWindow,
   trustedValues?: Iterable<string | number>,
-): (candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal' | 'minus'>) => boolean {
+): (candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal' | 'minus' | 'ambiguousUrl'>) => boolean {
   const trusted = vouchingContent(window);
   const values = [...(trustedValues ?? [])].map((value) => labelContent(String(value), TRUSTED_VALUE, Trust.Trusted));
   return (candidate) =>
+    candidate.ambiguousUrl !== true &&
     [...trusted, ...values].some((item) =>
       vouchesThroughCallers(item, (each) => occursIn(each.canonical, candidate) && literallyIn(each, candidate)),
     );
@@ -136,7 +139,7 @@ export function inTrustedContent(
 function findInfluence(
   untrusted: readonly LabelledContent[],
   leaves: readonly ArgumentLeaf[],
-  inTrusted: (candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal' | 'minus'>) => boolean,
+  inTrusted: (candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal' | 'minus' | 'ambiguousUrl'>) => boolean,
   tainted: ReadonlySet<string>,
   note: (candidate: ArgumentCandidate, labels: readonly ProvenanceLabel[], value: string) => void,
   every = false,

@@ -1,6 +1,7 @@
 import { renderPath } from '../context-release/release-path.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
+import { holdsAmbiguousUrlAuthority } from './ambiguous-url-authority.js';
 import { canonicalForm, literalForm } from './canonical-form.js';
 import { type PhoneForms, phoneForms } from './phone-forms.js';
 
@@ -27,6 +28,11 @@ export interface ArgumentCandidate {
    * occurs in trusted content only with its sign (`occursIn`): `-5000` is not derived from `5000`. Absent otherwise.
    */
   readonly minus?: true;
+  /**
+   * When the value holds a URL whose host two parsers may read differently (`holdsAmbiguousUrlAuthority`: a `\` or
+   * `@` in its authority): it is never derived from, nor cleared by, trusted content. Absent otherwise.
+   */
+  readonly ambiguousUrl?: true;
 }
 
 /** One string or number of the arguments: its whole value, and the candidates influence analysis looks for. */
@@ -110,12 +116,15 @@ function leafOf(raw: string | number, segments: readonly string[]): ArgumentLeaf
     ...(spelled === undefined || spelled === needle ? {} : { literal: spelled }),
     ...(minus ? { minus: true as const } : {}),
   });
-  const value = candidate(
+  const whole = candidate(
     canonical.replace(EDGE_PUNCTUATION, ''),
     true,
     literal.replace(EDGE_PUNCTUATION, ''),
     MINUS.test(canonical),
   );
+  // Read on the value as the executor gets it: the canonical form has read one of the hosts already.
+  const value =
+    typeof raw === 'string' && holdsAmbiguousUrlAuthority(raw) ? { ...whole, ambiguousUrl: true as const } : whole;
   const candidates: ArgumentCandidate[] = [];
   const seen = new Set<string>();
   const add = (found: ArgumentCandidate) => {

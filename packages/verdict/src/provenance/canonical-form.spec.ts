@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { holdsAmbiguousUrlAuthority } from './ambiguous-url-authority.js';
 import { canonicalForm, literalForm } from './canonical-form.js';
 
 describe('canonicalForm', () => {
@@ -167,5 +168,50 @@ describe('canonicalForm of a long text', () => {
     );
     expect(lines.join('\n').length).toBeGreaterThan(3 * 65_536);
     expect(canonicalForm(lines.join('\n'))).toBe(lines.map(canonicalForm).join(' '));
+  });
+});
+
+describe('canonicalForm: a URL written with backslashes (ADR 0164)', () => {
+  it('attack: a `\\` ends the host of an http(s) URL and reads as `/` in its path, as the WHATWG parser reads it', () => {
+    expect(new URL('https://files.acme.example\\%70ublic\\%64rop').pathname).toBe('/%70ublic/%64rop');
+    expect(canonicalForm('https://files.acme.example\\%70ublic\\%64rop')).toBe('files.acme.example/%70ublic/%64rop');
+    expect(canonicalForm('https://files.acme.example\\%73hare\\%74eam')).toBe('files.acme.example/%73hare/%74eam');
+    expect(canonicalForm('https://files.acme.example\\@attacker')).toBe('files.acme.example/@attacker');
+    expect(canonicalForm('https://files.acme.example\\_drop\\_attacker')).toBe('files.acme.example/_drop/_attacker');
+    expect(canonicalForm('upload to www.files.acme.example\\%70ublic now')).toBe(
+      'upload to files.acme.example/%70ublic now',
+    );
+  });
+
+  it('control: a `\\` in the query stays as written, and a URL without backslashes reads as before', () => {
+    expect(canonicalForm('https://files.acme.example/share?to=a\\%62')).toBe('files.acme.example/share?to=a\\%62');
+    expect(canonicalForm('https://files.acme.example/share/team-finance/')).toBe(
+      'files.acme.example/share/team-finance',
+    );
+  });
+});
+
+describe('holdsAmbiguousUrlAuthority (ADR 0164)', () => {
+  it('attack: a `\\` or `@` in what RFC 3986 reads as the authority, or a `\\` among the scheme slashes', () => {
+    for (const url of [
+      'https://files.acme.example\\%70ublic\\%64rop',
+      'https://files.acme.example\\@evil.example',
+      'see HTTPS://files.acme.example\\_drop now',
+      'https://acme.example@evil.example/pay',
+      'www.acme.example@evil.example',
+      'https:\\\\evil.example',
+      'https:/\\evil.example',
+    ])
+      expect([url, holdsAmbiguousUrlAuthority(url)]).toEqual([url, true]);
+  });
+
+  it('control: a `\\` or `@` after the authority, an e-mail address and a plain URL read alike in every parser', () => {
+    for (const text of [
+      'https://files.acme.example/share/team-finance',
+      'https://files.acme.example/@team?to=bob@acme.example#a\\b',
+      'mail billing@acme.example about https://acme.example/pay',
+      'C:\\reports\\q3.pdf',
+    ])
+      expect([text, holdsAmbiguousUrlAuthority(text)]).toEqual([text, false]);
   });
 });

@@ -1,8 +1,19 @@
 import { domainToASCII, domainToUnicode } from 'node:url';
 
 /** A URL with a scheme (`https://`), or starting with `www.`, up to white space or a quote. */
-const URL_TEXT = /(?<![\p{L}\p{N}@.+-])(?:[a-z][a-z0-9+.-]*:\/\/|www\.)[^\s<>"'`]+/gu;
-const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//u;
+export const URL_TEXT = /(?<![\p{L}\p{N}@.+-])(?:[a-z][a-z0-9+.-]*:\/\/|www\.)[^\s<>"'`]+/gu;
+export const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//u;
+/**
+ * The schemes the WHATWG URL parser reads `\` in as `/` (its special schemes); a URL written without one (`www.`) is
+ * read as `http`.
+ */
+const SPECIAL_SCHEME = /^(?:https?|wss?|ftp|file):\/\/$/u;
+/** Where a special URL's host ends, as the WHATWG parser reads it: at `/`, `\`, `?` or `#`. */
+const SPECIAL_AUTHORITY_END = /[/\\?#]/u;
+/** Where any other URL's authority ends, and where RFC 3986 reads every URL's authority to end. */
+export const AUTHORITY_END = /[/?#]/u;
+/** A special URL's path: up to its query or fragment, in which the parser keeps a `\` as it is. */
+const SPECIAL_PATH = /^[^?#]*/u;
 const TRAILING_PUNCTUATION = /[.,;:!?)\]]+$/u;
 /** A slash that ends a URL's path: before white space, closing punctuation, a sentence's end or the text's end. */
 const TRAILING_SLASH = /(?<=[\p{L}\p{N}])\/+(?=[\s)\]>"',;!?]|\.(?:\s|$)|$)/gu;
@@ -52,7 +63,9 @@ export function unicodeHosts(lower: string, spell: (label: string) => string): s
 /**
  * URLs as a host and a path: without scheme, `www.` or trailing slash, the host as the WHATWG URL parser reads
  * it (lower case, default port dropped, percent-escapes decoded), its punycode labels in Unicode as
- * {@link unicodeHosts} decodes and `spell`s them (only a label that is its Unicode's one A-label).
+ * {@link unicodeHosts} decodes and `spell`s them (only a label that is its Unicode's one A-label). In an `http(s)`,
+ * `ws(s)`, `ftp` or `file` URL a `\` ends the host and is a `/` in the path, as the parser reads it:
+ * `https://acme.example\public` reads `acme.example/public`, never the bare host `acme.example`.
  * `HTTPS://www.Evil.Example:443/pay/`, `evil.example/pay` and `www.evil.example/pay` all read `evil.example/pay`.
  *
  * @example canonicalUrls('see https://www.evil.example/pay/ now') === 'see evil.example/pay now'
@@ -70,8 +83,12 @@ function canonicalUrl(match: string, spell: (label: string) => string): string {
   const url = match.slice(0, match.length - trailing.length);
   const scheme = SCHEME.exec(url)?.[0] ?? '';
   const schemeless = url.slice(scheme.length);
-  const authorityEnd = schemeless.search(/[/?#]/u);
-  const rest = authorityEnd === -1 ? '' : schemeless.slice(authorityEnd);
+  // The parser reads the path of a special URL from a `\` on: cut at `/` only, the host would stand for the whole
+  // URL, and a path written with backslashes would be dropped.
+  const special = scheme === '' || SPECIAL_SCHEME.test(scheme);
+  const authorityEnd = schemeless.search(special ? SPECIAL_AUTHORITY_END : AUTHORITY_END);
+  const written = authorityEnd === -1 ? '' : schemeless.slice(authorityEnd);
+  const rest = special ? written.replace(SPECIAL_PATH, (path) => path.replaceAll('\\', '/')) : written;
   let host = authorityEnd === -1 ? schemeless : schemeless.slice(0, authorityEnd);
   try {
     const parsed = new URL(scheme === '' ? `http://${url}` : url);

@@ -83,4 +83,61 @@ describe('labelResult', () => {
       'external:other untrusted: incoming\nfalse\nsubject\nrent\ntags\nhome',
     ]);
   });
+
+  describe("keys an untrusted path's `*` matches are the map's data (ADR 0164)", () => {
+    const feedback = Source.external('feedback');
+    const IBAN = 'DE89370400440532013000';
+    const result = JSON.stringify({
+      product: 'p-1',
+      payees: { GB82WEST12345698765432: 'landlord' },
+      byAuthor: { [IBAN]: { text: 'Refund me to my name.', incoming: true } },
+    });
+
+    it('attack: the keys of a map whose entries are untrusted (`byAuthor.*`) are untrusted text', () => {
+      const declared: ResultProvenance = {
+        trust: Trust.Trusted,
+        paths: { 'byAuthor.*': { trust: Trust.Untrusted, source: feedback } },
+      };
+      expect(labelled(result, declared)).toEqual([
+        'tool:account.view trusted: p-1\nlandlord',
+        `external:feedback untrusted: ${IBAN}\ntext\nRefund me to my name.\nincoming\ntrue`,
+      ]);
+    });
+
+    it('attack: so are the keys a `*` matches above a deeper untrusted leaf (`byAuthor.*.text`)', () => {
+      const declared: ResultProvenance = {
+        trust: Trust.Trusted,
+        paths: { 'byAuthor.*.text': { trust: Trust.Untrusted, source: feedback } },
+      };
+      expect(labelled(result, declared)).toEqual([
+        'tool:account.view trusted: p-1\nlandlord',
+        `external:feedback untrusted: ${IBAN}\nRefund me to my name.`,
+      ]);
+      // A map of scalars under `byAuthor.*`: the key and its text alike.
+      expect(
+        labelled(JSON.stringify({ byAuthor: { [IBAN]: 'Refund me.' } }), {
+          trust: Trust.Trusted,
+          paths: { 'byAuthor.*': { trust: Trust.Untrusted, source: feedback } },
+        }),
+      ).toEqual([`external:feedback untrusted: ${IBAN}\nRefund me.`]);
+    });
+
+    it("control: a trusted map's keys, a key the path spells and a row `when` declines stay the result's structure", () => {
+      const declared: ResultProvenance = {
+        trust: Trust.Trusted,
+        paths: {
+          'byAuthor.*.text': { trust: Trust.Untrusted, source: feedback, when: (row) => row.incoming === true },
+          'payees.landlord': { trust: Trust.Untrusted, source: feedback },
+        },
+      };
+      const declined = JSON.stringify({
+        payees: { landlord: 'GB82WEST12345698765432' },
+        byAuthor: { [IBAN]: { text: 'Our own note.', incoming: false } },
+      });
+      expect(labelled(declined, declared)).toEqual([
+        'external:feedback untrusted: GB82WEST12345698765432',
+        'tool:account.view trusted: Our own note.',
+      ]);
+    });
+  });
 });
