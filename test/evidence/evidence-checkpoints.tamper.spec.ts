@@ -59,6 +59,9 @@ for (const engine of databaseEngines()) {
           sequence,
         ]);
         await sql(`UPDATE ${TABLE} SET reason = 'nothing to see' WHERE id = $1`, [id]);
+        // Handed back to the queue: left out of it, no seal links them again, and they fail `unlinked` (ADR 0163).
+        const relinked = `SELECT record_id FROM ${LINKS} WHERE stream = $1 AND sequence >= ${sequence}`;
+        await markPending(dataSource, `id IN (${relinked})`, [stream], true);
         await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence >= $2`, [stream, sequence]);
         await new TypeOrmEvidenceRecorder(dataSource, { seal: 'manual' }).seal();
       };

@@ -39,13 +39,20 @@ for (const engine of databaseEngines()) {
         await markPending(dataSource, 'stream IN ($1, $2)', [sealedStream, loneStream], false);
         expect(await recorder.seal()).toMatchObject({ sealed: 0 });
         const verdicts = await recorder.verify();
-        // An unlinked record is not tamper-evident, so it does not break the chain: it is reported.
+        // Counted, and, out of the queue, no seal will link them: the stream fails (ADR 0163).
         expect(verdicts.find((v) => v.stream === sealedStream)).toMatchObject({
-          intact: true,
+          intact: false,
+          problem: 'unlinked',
+          firstBadSequence: 4,
           records: 3,
           unsealed: 2,
         });
-        expect(verdicts.find((v) => v.stream === loneStream)).toMatchObject({ records: 0, unsealed: 1 });
+        expect(verdicts.find((v) => v.stream === loneStream)).toMatchObject({
+          intact: false,
+          problem: 'unlinked',
+          records: 0,
+          unsealed: 1,
+        });
       });
     });
 

@@ -448,9 +448,21 @@ for (const engine of databaseEngines()) {
             problem: ChainProblem.BrokenLink,
             firstBadSequence: 3,
           });
-          // Control: alone at its sequence, the forged link verifies (the hashes are all there is without a key): only
-          // the repetition is what the chain can tell.
+          // Alone at its sequence, the forged link verifies (the hashes are all there is without a key): the record it
+          // displaced, kept, is neither linked nor queued (`unlinked`, ADR 0163).
+          const [{ record_id: displaced }] = await sql(
+            `SELECT record_id FROM ${LINKS} WHERE stream = $1 AND sequence = 3 AND record_id <> $2`,
+            [stream, forged.id],
+          );
           await sql(`DELETE FROM ${LINKS} WHERE stream = $1 AND sequence = 3 AND record_id <> $2`, [stream, forged.id]);
+          expect(await verdict()).toMatchObject({
+            intact: false,
+            problem: ChainProblem.Unlinked,
+            firstBadSequence: 4,
+            records: 3,
+          });
+          // Control: deleted too, only the repetition was what the chain could tell.
+          await sql(`DELETE FROM ${TABLE} WHERE id = $1`, [displaced]);
           expect(await verdict()).toMatchObject({ intact: true, records: 3 });
         });
       });

@@ -29,6 +29,11 @@ export const ChainProblem = {
   CheckpointRolledBack: 'checkpoint_rolled_back',
   /** With a key: linked records no checkpoint pins, beyond the last seal's grace ({@link LAST_SEAL_GRACE}). */
   Unpinned: 'unpinned',
+  /**
+   * Records no link of the stream names that are not queued either, so no seal will link them: only a link deleted
+   * after its seal (the seal took the record out of the queue) or a record inserted outside the queue leaves one.
+   */
+  Unlinked: 'unlinked',
 } as const;
 export type ChainProblem = (typeof ChainProblem)[keyof typeof ChainProblem];
 
@@ -64,7 +69,10 @@ export interface ChainVerification {
   readonly checkpointHead: CheckpointHead | null;
   /** Whether checkpoint signatures were checked (a key was configured). */
   readonly signaturesChecked: boolean;
-  /** Records not chained yet (written since the last seal): not covered by this verdict. */
+  /**
+   * Records no link of the stream names. Those still queued (written since the last seal) are not covered by this
+   * verdict; one that is not queued fails it (`unlinked`).
+   */
   readonly unsealed: number;
 }
 
@@ -263,8 +271,14 @@ export class ChainVerifier {
     return true;
   }
 
-  /** The verdict, once every chained record was fed (or {@link accept} returned `false`). */
-  finish(unsealed: number): ChainVerification {
+  /**
+   * The verdict, once every chained record was fed (or {@link accept} returned `false`). `unsealed`: the stream's
+   * records no link of it names; `queued`: how many of them wait in the queue a seal links from (all, unless said).
+   * One that does not wait there was taken out by the seal that linked it, whose link is gone: `unlinked`, after the
+   * last record verified (its link was there or after it, or the chain would have failed `missing` before), unless
+   * an earlier sequence failed (`unpinned` names the first record after the last checkpoint, never a later one).
+   */
+  finish(unsealed: number, queued = unsealed): ChainVerification {
     if (this.failure === null) {
       const last = this.expected - 1;
       const beyond = [...this.pinned.values()].flat().filter((checkpoint) => checkpoint.sequence > last);
@@ -277,6 +291,7 @@ export class ChainVerifier {
         });
       else if (this.key !== undefined && !this.withinLastSealGrace())
         this.fail({ sequence: this.lastPinned + 1, problem: ChainProblem.Unpinned });
+      else if (queued < unsealed) this.fail({ sequence: last + 1, problem: ChainProblem.Unlinked });
     }
     const failure = this.failure;
     return {

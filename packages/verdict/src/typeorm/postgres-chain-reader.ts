@@ -2,6 +2,7 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import { type ChainLink, chainHashOfCanonical, type EvidenceKind, isPlainLink } from '../evidence/chain-link.js';
 import { instantMs } from '../evidence/chain-verification.js';
 import { isInstantColumn } from './engine-typed-entity.js';
+import { PENDING_EVIDENCE } from './migrations/1797012000000-queue-pending-evidence-in-a-table.js';
 
 /** How one stored column is written in a record's canonical JSON; `general`: a type this reader leaves to hydration. */
 type Form = 'string' | 'number' | 'boolean' | 'instant' | 'general';
@@ -61,6 +62,8 @@ export class PostgresChainReader {
   private readonly countRecords: string;
   /** The records of the stream (`$2`) linked after sequence `$3` of its chain (of kind `$1`). */
   private readonly countLinkedAfter: string;
+  /** The stream's (`$2`) records of kind `$1` its seal will link: queued under the stream, no link of it naming them. */
+  private readonly countQueued: string;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -79,6 +82,9 @@ export class PostgresChainReader {
     this.stream = sorted.findIndex((column) => column.propertyName === 'stream');
     this.countRecords = `SELECT COUNT(*) FROM ${table} WHERE stream = $1`;
     this.countLinkedAfter = `SELECT COUNT(*) FROM verdict_evidence_links l JOIN ${table} r ON r.id = l.record_id WHERE l.kind = $1 AND l.stream = $2 AND l.sequence > $3 AND r.stream = $2`;
+    // Read from the queue's key (`kind`, `stream`, …), so it costs what the queue holds, not what the stream does. A
+    // queue row under another time than its record's is still linked by the seal (it queues the record again first).
+    this.countQueued = `SELECT COUNT(DISTINCT p.record_id) FROM ${PENDING_EVIDENCE} p WHERE p.kind = $1 AND p.stream = $2 AND EXISTS (SELECT 1 FROM ${table} r WHERE r.id = p.record_id AND r.stream = $2) AND NOT EXISTS (SELECT 1 FROM verdict_evidence_links l WHERE l.kind = $1 AND l.record_id = p.record_id AND l.stream = $2)`;
     // An instant is sent as toISOString's text for years 1-9999; any other instant as '' (the general path).
     const expressions = sorted.map((column) =>
       isInstantColumn(column)
@@ -91,12 +97,16 @@ export class PostgresChainReader {
   /**
    * Feeds every link of `stream`, in sequence order, to `accept` until it answers `false`, a page at a time, one
    * page read ahead (`accept` answers a promise only for a record it hashes the general way), and answers how many
-   * of the stream's records no link of the stream names (ADR 0110). Everything is read in one snapshot (a
-   * read-only repeatable-read transaction): the stream's records counted from their index, less those its links
-   * found (a record is found once at most: a record id is linked once per kind), less those linked after the link
-   * that stopped `accept`.
+   * of the stream's records no link of the stream names (ADR 0110), and how many of those wait in the queue
+   * (`verdict_evidence_pending`) for the stream's seal (ADR 0163). Everything is read in one snapshot (a read-only
+   * repeatable-read transaction): the stream's records counted from their index, less those its links found (a
+   * record is found once at most: a record id is linked once per kind), less those linked after the link that stopped
+   * `accept`; the queued ones counted from the queue.
    */
-  async read(stream: string, accept: (read: ReadLink) => boolean | Promise<boolean>): Promise<{ unsealed: number }> {
+  async read(
+    stream: string,
+    accept: (read: ReadLink) => boolean | Promise<boolean>,
+  ): Promise<{ unsealed: number; queued: number }> {
     const runner: QueryRunner = this.dataSource.createQueryRunner('master');
     let ahead: Promise<Page> | null = null;
     let open = false;
@@ -109,6 +119,8 @@ export class PostgresChainReader {
       open = true;
       const records = rows(this.countRecords, [stream]);
       records.catch(() => undefined);
+      const queued = rows(this.countQueued, [this.kind, stream]);
+      queued.catch(() => undefined);
       let linked = 0;
       let last = 0;
       let next = fetch(0);
@@ -133,9 +145,10 @@ export class PostgresChainReader {
         if (!full) break;
       }
       const unsealed = Number((await records).rows[0]![0]) - linked;
+      const waiting = Number((await queued).rows[0]![0]);
       await client.query('COMMIT');
       open = false;
-      return { unsealed };
+      return { unsealed, queued: waiting };
     } finally {
       // A page read ahead and not wanted (a failure before it): let it finish before the connection goes back.
       if (ahead !== null) await ahead.catch(() => undefined);

@@ -834,34 +834,42 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
         this.columnsOf(kind),
         VERIFY_PAGE,
       ));
-      const { unsealed } = await reader.read(stream, ({ link, recordId, record }) =>
+      const { unsealed, queued } = await reader.read(stream, ({ link, recordId, record }) =>
         record === 'stored-form'
           ? this.dataSource
               .query(`SELECT * FROM ${table} WHERE id = $1`, [recordId])
               .then((rows: Row[]) => verifier.accept(rows[0] === undefined ? null : this.hydrate(kind, rows[0]), link))
           : verifier.acceptHashed(link, record),
       );
-      return { verdict: verifier.finish(unsealed), head: verifier.verifiedHead(), firstKept: verifier.firstKept() };
+      return {
+        verdict: verifier.finish(unsealed, queued),
+        head: verifier.verifiedHead(),
+        firstKept: verifier.firstKept(),
+      };
     }
     // Counted on a connection of its own while the chain is read (ADR 0080): records unlinked when verification
-    // began, so a record linked meanwhile is counted rather than missed.
-    const unsealed: Promise<Row[]> = this.dataSource.query(this.unlinkedSql(kind, 'COUNT(*) AS unsealed', ''), [
-      stream,
-      kind,
-    ]);
-    unsealed.catch(() => undefined);
+    // began, so a record linked meanwhile is counted rather than missed. One statement, so both counts are of one
+    // snapshot: a seal links a record before it takes it out of the queue, never after.
+    const counted: Promise<Row[]> = this.dataSource.query(
+      `SELECT (${this.unlinkedSql(kind, 1)}) AS unsealed, (${this.unlinkedSql(kind, 3, true)}) AS queued`,
+      [stream, kind, stream, kind],
+    );
+    counted.catch(() => undefined);
     await this.readLinks(kind, stream, verifier, 0, (sql, parameters) => this.dataSource.query(sql, [...parameters]));
-    const verdict = verifier.finish(Number((await unsealed)[0]?.unsealed ?? 0));
+    const [{ unsealed = 0, queued = 0 } = {}] = (await counted) as Array<{ unsealed?: unknown; queued?: unknown }>;
+    const verdict = verifier.finish(Number(unsealed), Number(queued));
     return { verdict, head: verifier.verifiedHead(), firstKept: verifier.firstKept() };
   }
 
   /**
-   * Records of a stream (`$1`) of `kind` (`$2`) that no link of the stream names (a link of another stream naming one
-   * does not link it into this chain), as PostgreSQL's reader counts them.
+   * SQLite and MySQL/MariaDB: counts the records of a stream (parameter `first`) of `kind` (the next parameter) that no
+   * link of the stream names (a link of another stream naming one does not link it into this chain), as PostgreSQL's
+   * reader counts them; with `queued`, only those marked pending, read from the pending index (what the queue holds).
    */
-  private unlinkedSql(kind: EvidenceKind, select: string, tail: string): string {
+  private unlinkedSql(kind: EvidenceKind, first: number, queued = false): string {
     const p = (index: number) => this.connection.param(index);
-    return `SELECT ${select} FROM ${TABLES[kind].table} r WHERE r.stream = ${p(1)} AND NOT EXISTS (SELECT 1 FROM ${LINKS} l WHERE l.kind = ${p(2)} AND l.record_id = r.id AND l.stream = r.stream) ${tail}`;
+    const records = queued ? `r${this.pendingHint(kind)} WHERE r.link_pending = 1 AND` : 'r WHERE';
+    return `SELECT COUNT(*) FROM ${TABLES[kind].table} ${records} r.stream = ${p(first)} AND NOT EXISTS (SELECT 1 FROM ${LINKS} l WHERE l.kind = ${p(first + 1)} AND l.record_id = r.id AND l.stream = r.stream)`;
   }
 
   /** The streams of `kind` with records, links or checkpoints. */
