@@ -10,8 +10,6 @@ import { EvidenceWriteFailedError } from '../errors/evidence-write-failed.error.
 import { EvidenceWriteFailed } from '../events/evidence-write-failed.event.js';
 import { evidenceId } from './evidence-id.js';
 import { SETTLED } from '../shared/settled.js';
-import { isFlatValue } from '../fingerprints/flat-canonical-json.js';
-import { isBuiltRecord, markBuilt } from './built-record.js';
 
 /**
  * The evidence of one proposal: every record shares the correlation id, and each carries the facts the
@@ -24,10 +22,6 @@ import { isBuiltRecord, markBuilt } from './built-record.js';
  */
 export class EvidenceTrail {
   private facts: DecisionFacts = {};
-  /** Whether every fact established so far is a flat value (instants the trail's own copies): its records are built. */
-  private flatFacts = true;
-  /** Whether the values every record shares (correlation id, capability, tool kind, stream) are flat. */
-  private readonly flatHead: boolean;
   private sequence = 0;
   private mutated = false;
   private pending: DecisionRecord[] = [];
@@ -45,10 +39,7 @@ export class EvidenceTrail {
     private readonly onLateFailure: (failure: EvidenceWriteFailed) => void,
     private readonly stream: string = DEFAULT_EVIDENCE_STREAM,
     private readonly level: EvidenceLevel = EvidenceLevel.Standard,
-  ) {
-    this.flatHead =
-      isFlatValue(correlationId) && isFlatValue(capability) && isFlatValue(toolKind) && isFlatValue(stream);
-  }
+  ) {}
 
   /**
    * A mutating step (a durable gate, the executor) is about to run: while nothing has mutated yet,
@@ -66,9 +57,7 @@ export class EvidenceTrail {
 
   /** Facts every later record carries. */
   establish(facts: DecisionFacts): void {
-    const established = { ...this.facts };
-    this.flatFacts = assignFacts(established, facts) && this.flatFacts;
-    this.facts = established;
+    this.facts = { ...this.facts, ...facts };
   }
 
   /**
@@ -77,31 +66,24 @@ export class EvidenceTrail {
    */
   record(decision: Decision, facts?: DecisionFacts): void {
     const { capability, correlationId, toolKind, stream } = this;
-    let merged = this.facts;
-    let flat = this.flatHead && this.flatFacts;
-    if (facts !== undefined) {
-      merged = { ...merged };
-      flat = assignFacts(merged, facts) && flat;
-    }
-    const record = decisionRecord(
-      {
-        id: evidenceId(),
-        correlationId,
-        sequence: this.sequence++,
-        stream,
-        capability,
-        toolKind,
-        stage: decision.stage,
-        disposition: decision.disposition,
-        reason: decision.reason,
-        recordedAt: ownInstant(this.clock()),
-      },
-      merged,
-    );
     this.latest = decision;
-    // Built (ADR 0162): its recorder keeps it as it is, without rebuilding or checking it again.
-    const built = flat && isFlatValue(record.stage) && isFlatValue(record.disposition) && isFlatValue(record.reason);
-    this.pending.push(built && isFlatValue(record.recordedAt) ? markBuilt(record) : record);
+    this.pending.push(
+      decisionRecord(
+        {
+          id: evidenceId(),
+          correlationId,
+          sequence: this.sequence++,
+          stream,
+          capability,
+          toolKind,
+          stage: decision.stage,
+          disposition: decision.disposition,
+          reason: decision.reason,
+          recordedAt: this.clock(),
+        },
+        facts === undefined ? this.facts : { ...this.facts, ...facts },
+      ),
+    );
   }
 
   /**
@@ -113,8 +95,7 @@ export class EvidenceTrail {
     const last = this.pending.length - 1;
     const disposition = shadowOf(decision.disposition);
     if (decision !== this.latest || last < 0 || disposition === null || isAlwaysEnforced(decision)) return false;
-    const shaded = { ...this.pending[last]!, disposition };
-    this.pending[last] = isBuiltRecord(this.pending[last]!) ? markBuilt(shaded) : shaded;
+    this.pending[last] = { ...this.pending[last]!, disposition };
     this.latest = undefined;
     this.shaded = true;
     return true;
@@ -181,23 +162,4 @@ function minimal(recorded: readonly DecisionRecord[], shaded: boolean): Decision
   const latest = recorded[recorded.length - 1]!;
   if (!shaded) return [latest];
   return recorded.filter((record) => record === latest || isShadowDisposition(record.disposition));
-}
-
-/** An instant of the trail's own: a caller's later change to the Date it handed in cannot reach a record. */
-function ownInstant<T>(value: T): T {
-  return value instanceof Date ? (new Date(value.getTime()) as T) : value;
-}
-
-/**
- * Copies `facts` into `into`, each instant as a Date of its own, and answers whether every value is one a built record
- * may hold as it is (`isFlatValue`).
- */
-function assignFacts(into: Record<string, unknown>, facts: DecisionFacts): boolean {
-  let flat = true;
-  for (const key of Object.keys(facts)) {
-    const value = ownInstant((facts as Record<string, unknown>)[key]);
-    into[key] = value;
-    if (flat && !isFlatValue(value)) flat = false;
-  }
-  return flat;
 }

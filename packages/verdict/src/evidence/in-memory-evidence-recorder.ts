@@ -14,7 +14,6 @@ import {
 } from './evidence-chain.interface.js';
 import type { EvidenceRecorder } from './evidence-recorder.interface.js';
 import { type ReleaseRecord, releaseRecord } from './release-record.js';
-import { isBuiltRecord } from './built-record.js';
 
 /** A kept record and its place in its stream's chain, once linked. */
 interface Chained<T> {
@@ -49,14 +48,6 @@ function owned<T extends DecisionRecord | ReleaseRecord>(record: T): T {
   }
   if (!flat) assertChainable(record);
   return Object.freeze(record);
-}
-
-/**
- * What is kept of a decision record: one the trail built, as it is (ADR 0162); any other, only its declared fields
- * (whatever else a caller attached never lands in evidence), {@link owned}.
- */
-function kept(record: DecisionRecord): DecisionRecord {
-  return isBuiltRecord(record) ? record : owned(decisionRecord(record, record));
 }
 
 /** A frozen copy of the arrays and plain objects in `value` (anything else as is: the chain check judges it). */
@@ -95,7 +86,8 @@ export class InMemoryEvidenceRecorder implements EvidenceRecorder, EvidenceChain
   }
 
   async recordDecision(record: DecisionRecord): Promise<void> {
-    this.decisionChain.append(kept(record));
+    // Only the declared fields: whatever else a caller attached never lands in evidence.
+    this.decisionChain.append(owned(decisionRecord(record, record)));
   }
 
   /** A run's records in one call (ADR 0022), chained in order as {@link recordDecision} chains each. */
@@ -104,7 +96,7 @@ export class InMemoryEvidenceRecorder implements EvidenceRecorder, EvidenceChain
     if (this.recordDecision !== InMemoryEvidenceRecorder.prototype.recordDecision) return this.eachDecision(records);
     // Written at once, answered with one settled promise rather than an async function's own: every run ends here.
     try {
-      for (const record of records) this.decisionChain.append(kept(record));
+      for (const record of records) this.decisionChain.append(owned(decisionRecord(record, record)));
     } catch (error) {
       return Promise.reject(error);
     }

@@ -13,7 +13,6 @@ import type {
 } from '../evidence/evidence-chain.interface.js';
 import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { type ReleaseRecord, releaseRecord } from '../evidence/release-record.js';
-import { isBuiltRecord } from '../evidence/built-record.js';
 import { DecisionRecordEntity } from './decision-record.entity.js';
 import { retryDeadlockVictim } from './deadlock-retry.js';
 import { EntityRowsInsert } from './entity-rows-insert.js';
@@ -104,7 +103,11 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
   /** All of `records` in one multi-row INSERT. */
   async recordDecisions(records: readonly DecisionRecord[]): Promise<void> {
     if (records.length === 0) return;
-    const rows = records.map(writable);
+    // decisionRecord copies the declared fields only: a caller's object may carry more (raw arguments).
+    const rows = records.map((record) => decisionRecord(record, record));
+    // Refused now, as the in-memory recorder refuses it (ADR 0075): written, a record the seal cannot hash would hold
+    // back the link of every record of its batch.
+    for (const row of rows) assertChainable(row);
     await this.insert(this.decisions, rows);
     this.written(EvidenceKind.Decision, rows);
   }
@@ -197,16 +200,4 @@ export class TypeOrmEvidenceRecorder implements EvidenceRecorder, EvidenceChain 
       }
     }
   }
-}
-
-/**
- * A decision record as it is written: one the trail built, as it is (ADR 0162); any other, its declared fields only
- * (a caller's object may carry more: raw arguments), and refused now, as the in-memory recorder refuses it (ADR 0075):
- * written, a record the seal cannot hash would hold back the link of every record of its batch.
- */
-function writable(record: DecisionRecord): DecisionRecord {
-  if (isBuiltRecord(record)) return record;
-  const row = decisionRecord(record, record);
-  assertChainable(row);
-  return row;
 }
