@@ -52,6 +52,14 @@ describe('the verdict bin', () => {
     expect(written.out).toEqual([]);
   });
 
+  it('takes a named export of an ES module whose default export is marked `__esModule`', async () => {
+    const marked = fileURLToPath(new URL('./fixtures/marked-default.module.ts', import.meta.url));
+    expect(await bin(['--module', marked, '--export', 'AppModule', 'evidence', 'verify', '--json'])).toEqual({
+      code: 0,
+      err: '',
+    });
+  });
+
   describe('in its own process, as an application runs it', () => {
     /** The compiled bin (refused when older than the sources: StaleBuildError) on `argv`. */
     const ownProcess = (...argv: string[]) => {

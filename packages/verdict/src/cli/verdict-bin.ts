@@ -87,7 +87,7 @@ export async function runVerdictBin(
   } catch (error) {
     return usage(`cannot import --module ${module}: ${(error as Error).message}`);
   }
-  const picked = pickModule(commonJsExports(exports), exportName);
+  const picked = pickModule(commonJsExports(exports, exportName), exportName);
   if (typeof picked === 'string') return usage(`--module ${module}: ${picked}`);
   // A module that imports VerdictCliModule (its forRoot hooks included) already has the commands.
   const imports = importsCliModule(picked) ? [picked] : [picked, VerdictCliModule];
@@ -97,13 +97,16 @@ export async function runVerdictBin(
 
 /**
  * The exports of a file TypeScript compiled to CommonJS (`exports.default = AppModule`, `__esModule` set): imported as
- * an ES module, its `default` is the whole `module.exports`, so its own default export is `default.default`.
+ * an ES module, its `default` is the whole `module.exports`, so its own default export is `default.default`. A name
+ * `--export` gives that the file's namespace has (other than `default`) is read from the namespace, however the file
+ * was compiled.
  */
-function commonJsExports(namespace: Record<string, unknown>): Record<string, unknown> {
+function commonJsExports(namespace: Record<string, unknown>, exportName: string | undefined): Record<string, unknown> {
   const whole = namespace['default'];
   const compiled =
     typeof whole === 'object' && whole !== null && (whole as { __esModule?: unknown }).__esModule === true;
-  return compiled ? (whole as Record<string, unknown>) : namespace;
+  const named = exportName !== undefined && exportName !== 'default' && Object.hasOwn(namespace, exportName);
+  return compiled && !named ? (whole as Record<string, unknown>) : namespace;
 }
 
 /** The Nest module among a file's exports, or what is wrong. */

@@ -1,5 +1,7 @@
 import { AUTHORITY_END, SCHEME, URL_TEXT } from './canonical-url.js';
 
+/** What the WHATWG URL parser removes from a URL before it reads it: ASCII tab, line feed and carriage return. */
+const URL_IGNORED = /[\t\n\r]/gu;
 /** What a parser may read as a host or a user, beside the host RFC 3986 reads. */
 const HOST_CONFUSERS = /[\\@]/u;
 /** A special scheme followed by a `\` among its slashes (`https:\\evil.example`, `https:/\evil.example`). */
@@ -19,7 +21,9 @@ const BACKSLASHED_SCHEME = /(?<![\p{L}\p{N}+.-])(?:https?|wss?|ftp|file):\/*\\/u
  */
 export function holdsAmbiguousUrlAuthority(text: string): boolean {
   if (!text.includes('\\') && !text.includes('@')) return false;
-  const lower = text.toLowerCase();
+  // The WHATWG parser (and Python's) drops every tab and line break of a URL: `https://acme.example\t@evil.example` is
+  // host `evil.example` to it. Read as it would, the value as a URL.
+  const lower = text.replace(URL_IGNORED, '').toLowerCase();
   if (BACKSLASHED_SCHEME.test(lower)) return true;
   for (const [url] of lower.matchAll(URL_TEXT)) {
     const schemeless = url.slice(SCHEME.exec(url)?.[0].length ?? 0);

@@ -201,6 +201,10 @@ describe('holdsAmbiguousUrlAuthority (ADR 0164)', () => {
       'www.acme.example@evil.example',
       'https:\\\\evil.example',
       'https:/\\evil.example',
+      // A tab or line break, which the parser drops, between the host and what follows it.
+      'https://files.acme.example\t@evil.example',
+      'https://files.acme.example\r\n@evil.example',
+      'https:\t//files.acme.example\\@evil.example',
     ])
       expect([url, holdsAmbiguousUrlAuthority(url)]).toEqual([url, true]);
   });

@@ -139,5 +139,20 @@ describe('labelResult', () => {
         'tool:account.view trusted: Our own note.',
       ]);
     });
+
+    it("control: beside an untrusted `*`, a key a trusted path spells is the application's name", () => {
+      const declared: ResultProvenance = {
+        trust: Trust.Trusted,
+        paths: {
+          'byAuthor.staff': { trust: Trust.Trusted, source: Source.application('staff-notes') },
+          'byAuthor.*': { trust: Trust.Untrusted, source: feedback },
+        },
+      };
+      const notes = JSON.stringify({ byAuthor: { staff: 'Checked.', [IBAN]: 'Refund me.' } });
+      expect(labelled(notes, declared)).toEqual([
+        'application:staff-notes trusted: Checked.',
+        `external:feedback untrusted: ${IBAN}\nRefund me.`,
+      ]);
+    });
   });
 });

@@ -5,7 +5,7 @@ import { isPlainObject } from '../shared/is-plain-object.js';
 import { labelContent, type LabelledContent } from './labelled-content.js';
 import { jsonNumberLiterals, yamlNumberLiterals } from './number-literals.js';
 import { ProvenanceSource, ProvenanceSourceKind } from './provenance-source.js';
-import { dataKeyPaths } from './result-data-keys.js';
+import { dataKeyPaths, spelledKeys } from './result-data-keys.js';
 import { ResultFormat, type ResultLabel, type ResultPathLabel, type ResultProvenance } from './result-provenance.js';
 
 type Row = Readonly<Record<string, unknown>>;
@@ -40,6 +40,7 @@ export function labelResult(
   const labelFor = (segments: readonly string[], row: Row): ResultLabel =>
     patterns.find(([pattern, label]) => coversPath(pattern, segments) && applies(label, row))?.[1] ?? declared;
   // Only an untrusted path with a `*` segment makes keys data (`dataKeyPaths`): most declarations have none.
+  const declaredPaths = patterns.map(([path]) => path);
   const keyPaths = patterns.filter(
     ([path, label]) => label.trust === Trust.Untrusted && path.segments.includes(WILDCARD),
   );
@@ -63,13 +64,15 @@ export function labelResult(
     else if (isPlainObject(value)) {
       const label = labelFor(segments, value as Row);
       const dataKeys = label.trust === Trust.Untrusted ? [] : dataKeyPaths(keyPaths, segments);
+      const named = dataKeys.length === 0 ? undefined : spelledKeys(declaredPaths, segments);
       for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
         // A key is its entry's: `when` reads the entry as the row its leaves have (an object entry, else the object
-        // holding it); below a deeper leaf, whose row is not known here, it is not asked (failing closed).
+        // holding it); below a deeper leaf, whose row is not known here, it is not asked (failing closed). A key a
+        // declared path spells is a name the application wrote.
         const entry = isPlainObject(item) ? (item as Row) : (value as Row);
-        const keyLabel = dataKeys.find(
-          ([path, keyed]) => path.segments.length > segments.length + 2 || applies(keyed, entry),
-        )?.[1];
+        const keyLabel = named?.has(key)
+          ? undefined
+          : dataKeys.find(([path, keyed]) => path.segments.length > segments.length + 2 || applies(keyed, entry))?.[1];
         addUntrusted(key, keyLabel ?? label);
         walk(item, literalAt(literal, key), [...segments, key], value as Row);
       }

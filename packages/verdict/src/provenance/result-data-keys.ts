@@ -21,3 +21,17 @@ export function dataKeyPaths(paths: readonly LabelledPath[], segments: readonly 
       segments.every((segment, i) => path.segments[i] === WILDCARD || path.segments[i] === segment),
   );
 }
+
+/**
+ * The keys of the object at `segments` that a declared path spells (`byAuthor.staff` spells `staff` under `byAuthor`):
+ * names the application wrote, so never the map's data, whatever a `*` beside them matches.
+ */
+export function spelledKeys(paths: readonly ReleasePath[], segments: readonly string[]): ReadonlySet<string> {
+  const spelled = new Set<string>();
+  for (const path of paths) {
+    const key = path.segments[segments.length];
+    if (key === undefined || key === WILDCARD) continue;
+    if (segments.every((segment, i) => path.segments[i] === WILDCARD || path.segments[i] === segment)) spelled.add(key);
+  }
+  return spelled;
+}
