@@ -3,7 +3,7 @@ import { Source } from '../context-release/source.js';
 import { Trust } from '../context-release/trust.js';
 import { labelResult } from './label-result.js';
 import { labelledText } from './labelled-content.js';
-import type { ResultProvenance } from './result-provenance.js';
+import { ResultFormat, type ResultProvenance } from './result-provenance.js';
 
 const bank = Source.external('bank');
 /** The labelled items as `source trust: text`, in order. */
@@ -137,6 +137,18 @@ describe('labelResult', () => {
       expect(labelled(declined, declared)).toEqual([
         'external:feedback untrusted: GB82WEST12345698765432',
         'tool:account.view trusted: Our own note.',
+      ]);
+    });
+
+    it('attack: a YAML key that is a long number is labelled as written, not as a double reads it', () => {
+      const declared: ResultProvenance = {
+        trust: Trust.Trusted,
+        format: ResultFormat.Yaml,
+        paths: { 'byAuthor.*': { trust: Trust.Untrusted, source: feedback } },
+      };
+      expect(labelled('byAuthor:\n  12345678901234567890: Refund me.\n  42: Thanks.\n', declared)).toEqual([
+        // An integer key that is an array index comes first in a JavaScript object.
+        'external:feedback untrusted: 42\nThanks.\n12345678901234567890\nRefund me.',
       ]);
     });
 

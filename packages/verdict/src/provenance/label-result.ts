@@ -3,7 +3,7 @@ import { WILDCARD, coversPath, parseReleasePath } from '../context-release/relea
 import { Trust } from '../context-release/trust.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import { labelContent, type LabelledContent } from './labelled-content.js';
-import { jsonNumberLiterals, yamlNumberLiterals } from './number-literals.js';
+import { jsonNumberLiterals, yamlKeysAsWritten, yamlNumberLiterals } from './number-literals.js';
 import { ProvenanceSource, ProvenanceSourceKind } from './provenance-source.js';
 import { dataKeyPaths, spelledKeys } from './result-data-keys.js';
 import { ResultFormat, type ResultLabel, type ResultPathLabel, type ResultProvenance } from './result-provenance.js';
@@ -124,6 +124,7 @@ function parseResult(text: string, format: ResultFormat): { value: object; liter
       // logLevel 'error': warnings are not printed; an error fails the parse, as `parse` of the yaml package throws.
       const doc = parseDocument(text, { logLevel: 'error' });
       if (doc.errors.length > 0) return undefined;
+      yamlKeysAsWritten(doc);
       const value: unknown = doc.toJS();
       return isObject(value) ? { value, literals: yamlNumberLiterals(doc) } : undefined;
     }

@@ -65,3 +65,30 @@ export function yamlNumberLiterals(doc: Document): unknown {
   keepLiterals(doc.contents);
   return lossy ? doc.toJS() : undefined;
 }
+
+/**
+ * Sets each key of a parsed YAML document that is a number whose literal {@link losesDigits} to that literal, before
+ * the document is read: a key is text the source wrote (`12345678901234567890: …` is no `12345678901234567000`), and
+ * a model copies it as written. `doc` is changed.
+ */
+export function yamlKeysAsWritten(doc: Document): void {
+  const visit = (node: unknown): void => {
+    if (!isMap(node) && !isSeq(node)) return;
+    for (const item of node.items) {
+      if (!isPair(item)) {
+        visit(item);
+        continue;
+      }
+      const key = item.key;
+      if (
+        isScalar(key) &&
+        typeof key.value === 'number' &&
+        key.source !== undefined &&
+        losesDigits(key.source, key.value)
+      )
+        key.value = key.source;
+      visit(item.value);
+    }
+  };
+  visit(doc.contents);
+}
