@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { copyMariadbTemplate, copySqliteTemplate, templateKey } from './migrated-template.js';
+import { copyMariadbTemplate, copyPostgresTemplate, copySqliteTemplate, templateKey } from './migrated-template.js';
 import type { DataSourceOptions, MigrationInterface, Table } from 'typeorm';
 
 /** The engines of the database matrix (README.md, "Tests against PostgreSQL and MariaDB"). */
@@ -57,10 +57,9 @@ export function databaseEngines(env: NodeJS.ProcessEnv = process.env): DatabaseE
 /**
  * An initialized DataSource on `engine`, isolated from every other test file, with `migrations` run:
  * SQLite gets a file in a fresh temporary directory (other processes may open `options.database`),
- * PostgreSQL a fresh schema `verdict_t_<random>`, MariaDB a fresh database `verdict_t_<random>`. On SQLite and
- * MariaDB a list of migration classes is run once per process, into a template each fresh database is an exact copy
- * of (`migrated-template.ts`); PostgreSQL, and migrations given otherwise, are run for each. Release it with
- * {@link dropDataSource}.
+ * PostgreSQL a fresh schema `verdict_t_<random>`, MariaDB a fresh database `verdict_t_<random>`. A list of migration
+ * classes is run once per process, into a template each fresh database is an exact copy of (`migrated-template.ts`);
+ * migrations given otherwise are run for each. Release it with {@link dropDataSource}.
  *
  * @example
  * const dataSource = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
@@ -80,8 +79,8 @@ export async function openDataSource(
     }
   };
   try {
-    const copied = await copyTemplate(engine, { entities, migrations }, options, name);
-    await dataSource.initialize();
+    const copied = await copyTemplate(engine, { entities, migrations }, dataSource, name);
+    if (!dataSource.isInitialized) await dataSource.initialize();
     if (!copied) await dataSource.runMigrations({ transaction: 'each' });
   } catch (error) {
     await cleanup();
@@ -160,15 +159,17 @@ async function provision(
 }
 
 /**
- * Fills the fresh database `name` (whose options are `options`) from a migrated template when the engine can copy
- * one exactly (`migrated-template.ts`); `false` when the caller must run the migrations.
+ * Fills the fresh database `name` of `dataSource` (initializing it on PostgreSQL, where the copy runs on its
+ * connection) from a migrated template when the engine can copy one exactly (`migrated-template.ts`); `false` when
+ * the caller must run the migrations.
  */
 async function copyTemplate(
   engine: DatabaseEngine,
   source: TestDataSourceOptions,
-  options: DataSourceOptions,
+  dataSource: DataSource,
   name: string,
 ): Promise<boolean> {
+  const options = dataSource.options;
   const key = templateKey(source.migrations);
   if (key === undefined) return false;
   switch (engine.name) {
@@ -179,7 +180,7 @@ async function copyTemplate(
       // The server's own database, as `provision` reached it to create this one.
       return copyMariadbTemplate(key, source, { ...options, url: serverUrl(engine) }, name);
     case 'postgres':
-      return false;
+      return copyPostgresTemplate(key, source, dataSource);
   }
 }
 

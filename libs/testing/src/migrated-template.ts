@@ -3,14 +3,15 @@ import { copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import type { DataSourceOptions } from 'typeorm';
+import type { DataSourceOptions, Logger } from 'typeorm';
 
 /**
  * Migrated templates: a test's fresh database is a copy of one this process migrated once, not a new run of every
- * migration (a few hundred milliseconds each time on SQLite, about a second on MariaDB). A copy is exact or none is
- * made: SQLite copies the migrated file; MariaDB copies each table (`CREATE TABLE … LIKE`, its rows with it) only
- * when the migrated schema holds nothing else (no trigger, view, routine, event or foreign key), and the caller
- * migrates as before otherwise. Templates are keyed by the migrations' names and source, in this process's name.
+ * migration (a few hundred milliseconds each time on SQLite and PostgreSQL, about a second on MariaDB). A copy is
+ * exact or none is made: SQLite copies the migrated file; MariaDB copies each table (`CREATE TABLE … LIKE`, its rows
+ * with it) only when the migrated schema holds nothing else (no trigger, view, routine, event or foreign key), and the
+ * caller migrates as before otherwise; PostgreSQL replays, in one round trip, the statements the first run sent that
+ * changed its schema. Templates are keyed by the migrations' names and source, in this process's name.
  */
 
 /** What a template is made of: the entities and the migrations, as `openDataSource` takes them. */
@@ -62,6 +63,88 @@ async function removeDeadTemplates(directory: string): Promise<void> {
     const pid = Number(file.split('_')[0]);
     if (Number.isInteger(pid) && pid !== process.pid && !isAlive(pid)) await rm(join(directory, file), { force: true });
   }
+}
+
+/**
+ * The statements a run of each keyed migration list sent to a PostgreSQL schema that changed it, as one script, and
+ * the name of the schema they were sent to; `null` when the run sent a statement that cannot be replayed as text.
+ */
+const postgresScripts = new Map<string, { readonly schema: string; readonly script: string } | null>();
+
+/** What a statement that only reads, or that opens or ends a transaction, starts with: never replayed. */
+const READ_OR_TRANSACTION = /^\s*(?:SELECT|SHOW|START TRANSACTION|BEGIN|COMMIT|ROLLBACK)\b/i;
+
+/**
+ * Migrates the fresh, empty PostgreSQL schema of `dataSource` (not initialized yet): the first time for `key` in this
+ * process by running the migrations on a connection of their own, and recording what they sent; afterwards by
+ * initializing `dataSource` and replaying that record with this schema's name, in one round trip and one transaction.
+ * Answers `false` when the record cannot be replayed (the caller migrates). Statements without parameters are replayed
+ * as they were sent; the migrations table's rows, the only parameterized ones, with their numbers and strings written
+ * as literals.
+ */
+export async function copyPostgresTemplate(
+  key: string,
+  source: TemplateSource,
+  dataSource: DataSource,
+): Promise<boolean> {
+  const options = dataSource.options as DataSourceOptions & { schema: string };
+  const recorded = postgresScripts.get(key);
+  if (recorded === undefined) {
+    postgresScripts.set(key, await recordPostgresMigrations(source, options));
+    return true;
+  }
+  if (recorded === null) return false;
+  await dataSource.initialize();
+  // A test schema's commit need not wait for the disk.
+  const script = recorded.script.split(recorded.schema).join(options.schema);
+  await dataSource.query(`BEGIN; SET LOCAL synchronous_commit TO OFF; ${script}; COMMIT`);
+  return true;
+}
+
+/** Runs the migrations on the empty schema `options.schema` and returns what they sent that changed it. */
+async function recordPostgresMigrations(
+  source: TemplateSource,
+  options: DataSourceOptions & { schema: string },
+): Promise<{ schema: string; script: string } | null> {
+  const sent: { query: string; parameters: readonly unknown[] }[] = [];
+  const ignore = () => undefined;
+  const logger: Logger = {
+    logQuery: (query, parameters) => {
+      sent.push({ query, parameters: Array.isArray(parameters) ? parameters : [] });
+    },
+    logQueryError: ignore,
+    logQuerySlow: ignore,
+    logSchemaBuild: ignore,
+    logMigration: ignore,
+    log: ignore,
+  };
+  const dataSource = new DataSource({ ...options, ...source, logger, logging: ['query'] } as DataSourceOptions);
+  await dataSource.initialize();
+  try {
+    sent.length = 0;
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await dataSource.destroy();
+  }
+  const statements: string[] = [];
+  for (const { query, parameters } of sent) {
+    if (READ_OR_TRANSACTION.test(query)) continue;
+    const literals = parameters.map(postgresLiteral);
+    if (literals.some((literal) => literal === undefined)) return null;
+    // $10 before $1: each placeholder is replaced by its own literal.
+    let statement = query;
+    for (let index = literals.length; index >= 1; index--)
+      statement = statement.split(`$${index}`).join(literals[index - 1]!);
+    statements.push(statement);
+  }
+  return { schema: options.schema, script: statements.join(';\n') };
+}
+
+/** A number or a string as a PostgreSQL literal (standard-conforming strings); `undefined` for anything else. */
+function postgresLiteral(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'string') return `'${value.split("'").join("''")}'`;
+  return undefined;
 }
 
 /** A MariaDB database's schema objects a table-by-table copy would leave out. */
