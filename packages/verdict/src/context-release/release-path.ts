@@ -104,6 +104,12 @@ export function coversPath(pattern: ReleasePath, concrete: readonly string[]): b
   return pattern.segments.every((segment, i) => segment === WILDCARD || segment === concrete[i]);
 }
 
+/** Whether `pattern` addresses a path below `concrete` (so its next segment names, or is `*` for, a key there). */
+export function passesThrough(pattern: ReleasePath, concrete: readonly string[]): boolean {
+  if (pattern.segments.length <= concrete.length) return false;
+  return concrete.every((segment, i) => pattern.segments[i] === WILDCARD || pattern.segments[i] === segment);
+}
+
 /**
  * Whether some concrete path can be addressed by both patterns, one of them (or both) by way of a subtree:
  * their common prefix is compatible segment by segment (equal, or a wildcard on either side).

@@ -1,4 +1,4 @@
-import { type ReleasePath, WILDCARD } from '../context-release/release-path.js';
+import { passesThrough, type ReleasePath, WILDCARD } from '../context-release/release-path.js';
 import type { ResultPathLabel } from './result-provenance.js';
 
 /** A declared result path with its label. */
@@ -14,12 +14,7 @@ export type LabelledPath = readonly [ReleasePath, ResultPathLabel];
  * @example dataKeyPaths([[parseReleasePath('byAuthor.*.text', 'result provenance'), label]], ['byAuthor']).length === 1
  */
 export function dataKeyPaths(paths: readonly LabelledPath[], segments: readonly string[]): readonly LabelledPath[] {
-  return paths.filter(
-    ([path]) =>
-      path.segments.length > segments.length &&
-      path.segments[segments.length] === WILDCARD &&
-      segments.every((segment, i) => path.segments[i] === WILDCARD || path.segments[i] === segment),
-  );
+  return paths.filter(([path]) => passesThrough(path, segments) && path.segments[segments.length] === WILDCARD);
 }
 
 /**
@@ -30,8 +25,7 @@ export function spelledKeys(paths: readonly ReleasePath[], segments: readonly st
   const spelled = new Set<string>();
   for (const path of paths) {
     const key = path.segments[segments.length];
-    if (key === undefined || key === WILDCARD) continue;
-    if (segments.every((segment, i) => path.segments[i] === WILDCARD || path.segments[i] === segment)) spelled.add(key);
+    if (key !== WILDCARD && passesThrough(path, segments)) spelled.add(key!);
   }
   return spelled;
 }
