@@ -53,16 +53,9 @@ export function jsonNumberLiterals(text: string): unknown {
  */
 export function yamlNumberLiterals(doc: Document): unknown {
   let lossy = false;
-  const keepLiterals = (node: unknown): void => {
-    if (isScalar(node)) {
-      if (typeof node.value === 'number' && node.source !== undefined && losesDigits(node.source, node.value)) {
-        node.value = node.source;
-        lossy = true;
-      }
-    } else if (isMap(node) || isSeq(node))
-      for (const item of node.items) keepLiterals(isPair(item) ? item.value : item);
-  };
-  keepLiterals(doc.contents);
+  eachYamlNode(doc.contents, (node, isKey) => {
+    if (!isKey && keepLiteral(node)) lossy = true;
+  });
   return lossy ? doc.toJS() : undefined;
 }
 
@@ -72,23 +65,26 @@ export function yamlNumberLiterals(doc: Document): unknown {
  * a model copies it as written. `doc` is changed.
  */
 export function yamlKeysAsWritten(doc: Document): void {
-  const visit = (node: unknown): void => {
-    if (!isMap(node) && !isSeq(node)) return;
-    for (const item of node.items) {
-      if (!isPair(item)) {
-        visit(item);
-        continue;
-      }
-      const key = item.key;
-      if (
-        isScalar(key) &&
-        typeof key.value === 'number' &&
-        key.source !== undefined &&
-        losesDigits(key.source, key.value)
-      )
-        key.value = key.source;
-      visit(item.value);
-    }
-  };
-  visit(doc.contents);
+  eachYamlNode(doc.contents, (node, isKey) => {
+    if (isKey) keepLiteral(node);
+  });
+}
+
+/** Sets a YAML scalar that is a number whose literal loses digits to that literal; whether it did. */
+function keepLiteral(node: unknown): boolean {
+  if (!isScalar(node) || typeof node.value !== 'number' || node.source === undefined) return false;
+  if (!losesDigits(node.source, node.value)) return false;
+  node.value = node.source;
+  return true;
+}
+
+/** Calls `visit` on each key and each value of a YAML node's maps and sequences, depth first. */
+function eachYamlNode(node: unknown, visit: (node: unknown, isKey: boolean) => void): void {
+  if (!isMap(node) && !isSeq(node)) return;
+  for (const item of node.items) {
+    if (isPair(item)) visit(item.key, true);
+    const value = isPair(item) ? item.value : item;
+    visit(value, false);
+    eachYamlNode(value, visit);
+  }
 }
