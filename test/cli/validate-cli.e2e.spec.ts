@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LabModule } from '../../apps/storefront-lab/src/lab.module.js';
 import { miswiredAppModule } from '../../libs/testing/src/fixtures/miswired-app.module.js';
+import { FailingInit } from '../../libs/testing/src/fixtures/unbootable-app.module.js';
 import { capturedCli } from './captured-cli.js';
 
 /** A compiled CLI entry; refuses a build older than the sources (StaleBuildError): `npm run build` first. */
@@ -51,6 +52,8 @@ const inProcess =
     );
 /** The module of the lab's `cli.ts` for `validate` (which reads no data: an empty in-memory database). */
 const inProcessLab = inProcess(() => LabModule.forRoot({ database: ':memory:', mustExist: true }));
+/** The module of `unbootable-app.module.js`'s `FailingInit`: a provider's `onModuleInit` throws. */
+const failingInitModule = () => FailingInit;
 /** The module of `miswired-cli.js`. */
 const inProcessMiswired = inProcess(miswiredAppModule);
 
@@ -138,6 +141,33 @@ describe('verdict validate (CLI)', () => {
       failed: true,
       findings: expect.arrayContaining([expect.objectContaining({ code: 'pending-migrations' })]),
     });
+  });
+
+  it('exits 3 when the application cannot start, as when the audit fails (control: other commands still exit 1)', async () => {
+    // End to end: a provider factory that throws (Nest would end the process) in the bin's own process.
+    const refused = await verdictBin('unbootable-app.module.js', 'validate', '--json');
+    expect({ code: refused.code, stdout: refused.stdout }).toEqual({ code: 3, stdout: '' });
+    // Nest logs the provider's error before it; the audit's report is the last line.
+    const last = refused.stderr.trimEnd().split('\n').at(-1)!;
+    expect(JSON.parse(last)).toEqual({ error: 'the audit failed: connect ECONNREFUSED 127.0.0.1:5432' });
+
+    // What a half-started application opened (a pool's handle) does not keep the bin from ending.
+    const held = await verdictBin('unbootable-app.module.js', '--export', 'HeldOpen', 'validate');
+    expect(held).toMatchObject({ code: 3, stderr: expect.stringMatching(/error: the audit failed: cache warm-up/) });
+
+    // An application's own lifecycle hook that throws, in this process: the error line alone.
+    const hook = await inProcess(failingInitModule)('validate', '--json');
+    expect(hook).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `${JSON.stringify({ error: 'the audit failed: cache warm-up failed: connect ECONNREFUSED 127.0.0.1:6379' })}\n`,
+    });
+    expect((await inProcess(failingInitModule)('validate')).stderr).toBe(
+      'error: the audit failed: cache warm-up failed: connect ECONNREFUSED 127.0.0.1:6379\n',
+    );
+
+    // Control: another command keeps its documented exit code on the same failure.
+    expect((await inProcess(failingInitModule)('evidence', 'verify')).code).toBe(1);
   });
 
   it('exits 2 on a usage error', async () => {

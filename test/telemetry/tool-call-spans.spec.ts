@@ -1,8 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { HumanMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { Injectable, Module } from '@nestjs/common';
-import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import {
+  type Span,
+  SpanKind,
+  type SpanOptions,
+  SpanStatusCode,
+  type Tracer,
+  type TracerProvider,
+  context,
+  trace,
+} from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -175,6 +184,108 @@ describe('one OpenTelemetry span per mediated tool call', () => {
     } finally {
       trace.setGlobalTracerProvider(provider);
     }
+  });
+});
+
+/** What a broken tracer throws: an exporter's or a vendor shim's bug, nothing of the call's. */
+class TracerBroken extends Error {}
+
+/**
+ * A provider whose tracer hands out the SDK's recording spans, with one span method throwing, or whose
+ * `startActiveSpan` throws before calling back, throws after it, or calls back twice.
+ */
+function brokenTracing(broken: {
+  readonly span?: 'setAttributes' | 'setAttribute';
+  readonly start?: 'before' | 'after' | 'twice';
+}): TracerProvider {
+  const inner = provider.getTracer('broken');
+  const tracer: Tracer = {
+    startSpan: (...args: Parameters<Tracer['startSpan']>) => inner.startSpan(...args),
+    startActiveSpan: ((name: string, options: SpanOptions, fn: (span: Span) => unknown) => {
+      if (broken.start === 'before') throw new TracerBroken('tracer down');
+      const span = inner.startSpan(name, options);
+      if (broken.span !== undefined)
+        span[broken.span] = () => {
+          throw new TracerBroken('exporter down');
+        };
+      const answer = fn(span);
+      if (broken.start === 'twice') fn(span);
+      if (broken.start === 'after') throw new TracerBroken('tracer down');
+      return answer;
+    }) as Tracer['startActiveSpan'],
+  };
+  return { getTracer: () => tracer };
+}
+
+describe("telemetry never changes a call's outcome (ADR 0165)", () => {
+  const withTracing = (broken: Parameters<typeof brokenTracing>[0]) => {
+    trace.disable();
+    trace.setGlobalTracerProvider(brokenTracing(broken));
+  };
+  afterEach(() => {
+    trace.disable();
+    trace.setGlobalTracerProvider(provider);
+  });
+  const rename = { capability: 'documents.rename', arguments: { id: 1, title: 'Q3 plan' } };
+
+  it('attack: a span that cannot be marked leaves an executed permit answered as executed', async () => {
+    const { within, service, executions } = await setup();
+    withTracing({ span: 'setAttributes' });
+    const result = await within(alice, () => service.execute(rename));
+    expect(result).toMatchObject({ executed: true, decision: { disposition: 'permit' } });
+    expect(executions).toHaveLength(1);
+    // The span is still ended, without the attributes it could not take.
+    expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(['execute_tool documents.rename']);
+  });
+
+  it('attack: a span that cannot be marked leaves a deny a decision, not an exception', async () => {
+    const { within, service, executions } = await setup();
+    withTracing({ span: 'setAttributes' });
+    const result = await within(bob, () => service.execute(rename));
+    expect(result).toMatchObject({ executed: false, decision: { disposition: 'deny' } });
+    expect(executions).toHaveLength(0);
+  });
+
+  it('attack: a span that cannot be marked leaves the application fault propagating unchanged', async () => {
+    const { within, service, hooks } = await setup();
+    hooks.onResolve = () => {
+      throw new RangeError('db down');
+    };
+    withTracing({ span: 'setAttribute' });
+    await expect(
+      within(alice, () => service.execute({ capability: 'documents.read', arguments: { id: 1 } })),
+    ).rejects.toThrow(RangeError);
+  });
+
+  it('attack: a tracer that cannot start the span runs the call once, without it', async () => {
+    const { within, service, executions } = await setup();
+    withTracing({ start: 'before' });
+    const result = await within(alice, () => service.execute(rename));
+    expect(result).toMatchObject({ executed: true, decision: { disposition: 'permit' } });
+    expect(executions).toHaveLength(1);
+    expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+
+  it('attack: a tracer that throws after calling back, or calls back twice, runs the call once', async () => {
+    const { within, service, executions } = await setup();
+    for (const start of ['after', 'twice'] as const) {
+      withTracing({ start });
+      const result = await within(alice, () => service.execute(rename));
+      expect(result).toMatchObject({ executed: true, decision: { disposition: 'permit' } });
+    }
+    expect(executions).toHaveLength(2);
+  });
+
+  it('control: the same tracer with nothing broken spans each call with its outcome, and runs it once', async () => {
+    const { within, service, executions } = await setup();
+    withTracing({});
+    expect(await within(alice, () => service.execute(rename))).toMatchObject({ executed: true });
+    expect(await within(bob, () => service.execute(rename))).toMatchObject({ executed: false });
+    expect(executions).toHaveLength(1);
+    expect(exporter.getFinishedSpans().map((span) => span.attributes['verdict.disposition'])).toEqual([
+      'permit',
+      'deny',
+    ]);
   });
 });
 

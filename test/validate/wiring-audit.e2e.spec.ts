@@ -3,7 +3,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { Controller, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { createMongoAbility } from '@casl/ability';
-import { DataSource } from 'typeorm';
+import { DataSource, type DataSourceOptions, type MigrationInterface } from 'typeorm';
 import {
   FindingCode,
   InMemoryEvidenceRecorder,
@@ -17,7 +17,7 @@ import {
   WiringAudit,
   type WiringAuditReport,
 } from '@verdict/nestjs';
-import { TypeOrmReviewItemStore } from '@verdict/nestjs/typeorm';
+import { TypeOrmRateLimitStore, TypeOrmReviewItemStore, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { LabModule } from '../../apps/storefront-lab/src/lab.module.js';
 import { miswiredAppModule } from '../../libs/testing/src/fixtures/miswired-app.module.js';
 
@@ -267,5 +267,48 @@ describe('verdict validate: the wiring audit', () => {
       // The quarantine page's bill, shown to the customer who approves its payment.
       'external:order-attachments->approval-screen@customer [internal; untrusted]',
     ]);
+  });
+});
+
+/** An application's own migration, beside Verdict's. */
+class CreateTickets1700000000000 implements MigrationInterface {
+  async up(): Promise<void> {}
+  async down(): Promise<void> {}
+}
+
+describe('verdict validate: the migrations of a DataSource the application initializes after boot', () => {
+  /** The audit of an application whose rate-limit store holds a DataSource of `migrations`, never initialized. */
+  const auditUninitialized = async (migrations: DataSourceOptions['migrations']) => {
+    const dataSource = new DataSource({ type: 'better-sqlite3', database: ':memory:', migrations });
+    const report = await audit({
+      module: class UninitializedApp {},
+      imports: [
+        VerdictModule.forRoot({
+          abilityFactory: { createForContext: () => createMongoAbility() },
+          rateLimits: new TypeOrmRateLimitStore(dataSource),
+        }),
+        VerdictAuditModule,
+      ],
+    });
+    return { codes: codesOf(report), notes: report.notes };
+  };
+  const notRegistered = `${FindingCode.VerdictMigrationsNotRegistered} DataSource (better-sqlite3)`;
+
+  it("attack: Verdict's migrations listed as classes are registered, though TypeORM has not built them yet", async () => {
+    const { codes, notes } = await auditUninitialized([...verdictMigrations, CreateTickets1700000000000]);
+    expect(codes).not.toContain(notRegistered);
+    expect(notes).toContain('DataSource (better-sqlite3) is not initialized: pending migrations were not checked.');
+  });
+
+  it('attack: migrations listed as paths, which are not loaded before initialize(), are a note, not a finding', async () => {
+    const { codes, notes } = await auditUninitialized([...verdictMigrations.slice(1), 'dist/migrations/*.js']);
+    expect(codes).not.toContain(notRegistered);
+    expect(notes.some((note) => note.includes('lists paths') && note.includes('verdictMigrations'))).toBe(true);
+  });
+
+  it("control: an uninitialized DataSource whose classes lack Verdict's migrations is still reported", async () => {
+    const { codes } = await auditUninitialized([CreateTickets1700000000000]);
+    expect(codes).toContain(notRegistered);
+    expect(codes).not.toContain(`${FindingCode.PendingMigrations} DataSource (better-sqlite3)`);
   });
 });

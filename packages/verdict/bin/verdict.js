@@ -13,3 +13,7 @@ if (!existsSync(bin)) {
 }
 const { runVerdictBin } = await import(bin.href);
 await runVerdictBin(process.argv.slice(2));
+// The command has run and closed its application. An application that could not start (a provider threw) leaves
+// behind what it opened, which nothing can close: once the output is written, the bin ends with the command's code.
+await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((done) => stream.write('', done))));
+process.exit();

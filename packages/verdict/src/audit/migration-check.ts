@@ -5,7 +5,7 @@ import type { WiringFinding } from './wiring-finding.js';
 /** The part of a TypeORM `DataSource` the audit reads (typed here so the root entry never imports typeorm). */
 interface AuditedDataSource {
   readonly isInitialized: boolean;
-  readonly options: { readonly type: string; readonly database?: unknown };
+  readonly options: { readonly type: string; readonly database?: unknown; readonly migrations?: unknown };
   readonly migrations: readonly object[];
   showMigrations(): Promise<boolean>;
 }
@@ -30,18 +30,37 @@ export function dataSourcesOf(stores: readonly unknown[]): AuditedDataSource[] {
 const migrationName = (migration: object) => (migration as { name?: string }).name ?? migration.constructor.name;
 
 /**
+ * The names of the migrations a DataSource has: once initialized, of the instances TypeORM built (`migrations`);
+ * before, of the classes its `migrations` option lists, and whether it also lists paths or globs, whose files TypeORM
+ * loads only in `initialize()`.
+ */
+function registeredMigrations(dataSource: AuditedDataSource): { names: Set<string>; paths: boolean } {
+  if (dataSource.isInitialized) return { names: new Set(dataSource.migrations.map(migrationName)), paths: false };
+  const listed = dataSource.options.migrations ?? [];
+  // TypeORM's MixedList: an array, or an object whose values are the entries.
+  const entries: unknown[] = Array.isArray(listed) ? listed : typeof listed === 'object' ? Object.values(listed) : [];
+  const classes = entries.filter((entry): entry is { name: string } => typeof entry === 'function');
+  return { names: new Set(classes.map((migration) => migration.name)), paths: classes.length < entries.length };
+}
+
+/**
  * Findings for one DataSource of Verdict's stores: Verdict migrations missing from its `migrations`, and
  * migrations that have not run (`MigrationExecutor.getPendingMigrations`, read-only). An uninitialized
- * DataSource cannot be asked; that is a note, not a finding.
+ * DataSource's `migrations` option is read for the classes it lists; what it cannot tell (the files of a path, which
+ * migrations have run) is a note, not a finding.
  */
 export async function migrationFindings(dataSource: AuditedDataSource, notes: string[]): Promise<WiringFinding[]> {
   const subject = `DataSource (${dataSource.options.type})`;
   const findings: WiringFinding[] = [];
   // Loaded only here: an application with a DataSource has typeorm installed.
   const { verdictMigrations } = await import('../typeorm/migrations/index.js');
-  const registered = new Set(dataSource.migrations.map(migrationName));
-  const missing = verdictMigrations.map((migration) => migration.name).filter((name) => !registered.has(name));
-  if (missing.length > 0) {
+  const registered = registeredMigrations(dataSource);
+  const missing = verdictMigrations.map((migration) => migration.name).filter((name) => !registered.names.has(name));
+  if (missing.length > 0 && registered.paths) {
+    notes.push(
+      `${subject} is not initialized and its migrations option lists paths, which were not loaded: whether they hold verdictMigrations was not checked.`,
+    );
+  } else if (missing.length > 0) {
     findings.push({
       code: FindingCode.VerdictMigrationsNotRegistered,
       severity: Severity.Critical,

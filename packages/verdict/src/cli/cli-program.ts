@@ -27,7 +27,15 @@ export interface CliCommandSpec {
   /** The provider that runs the command; absent on a group. */
   readonly runner?: Type<CliCommandRunner>;
   readonly subcommands?: readonly CliCommandSpec[];
+  /**
+   * Reports that the application could not start for this command (a provider or a lifecycle hook threw), given the
+   * error and the command's options, and sets the exit code. Without it, the error ends the process (exit code 1).
+   */
+  readonly bootFailed?: (error: unknown, options: Record<string, unknown>) => void;
 }
+
+/** Starts the application context of a command, once, and answers its provider of `type`. */
+type CommandProvider = <T>(type: Type<T>, boot?: { readonly abortOnError: false }) => Promise<T>;
 
 /** A command-line program: its name (what its help prints) and its commands. */
 export interface CliProgramSpec {
@@ -63,8 +71,8 @@ export async function runCli(
   options: RunCliOptions = {},
 ): Promise<void> {
   let app: INestApplicationContext | undefined;
-  const provider = async <T>(type: Type<T>): Promise<T> => {
-    app ??= await NestFactory.createApplicationContext(module, { logger: options.logger ?? ['error'] });
+  const provider: CommandProvider = async (type, boot) => {
+    app ??= await NestFactory.createApplicationContext(module, { logger: options.logger ?? ['error'], ...boot });
     return app.get(type);
   };
   try {
@@ -80,11 +88,7 @@ export async function runCli(
 }
 
 /** The commander program of `spec`; each leaf's action gets its runner from `provider`. */
-export function cliProgram(
-  spec: CliProgramSpec,
-  provider: <T>(type: Type<T>) => Promise<T>,
-  name = spec.name,
-): Command {
+export function cliProgram(spec: CliProgramSpec, provider: CommandProvider, name = spec.name): Command {
   const program = new Command(name)
     .description(spec.description)
     .exitOverride()
@@ -111,7 +115,7 @@ function usageErrorLine(text: string): string {
   return `${escapedLine(text.replace(/\n$/, '').replace(SUGGESTION_BREAK, ' '))}\n`;
 }
 
-function add(parent: Command, spec: CliCommandSpec, provider: <T>(type: Type<T>) => Promise<T>): void {
+function add(parent: Command, spec: CliCommandSpec, provider: CommandProvider): void {
   const command = parent
     .command(spec.arguments ? `${spec.name} ${spec.arguments}` : spec.name)
     .description(spec.description);
@@ -121,6 +125,20 @@ function add(parent: Command, spec: CliCommandSpec, provider: <T>(type: Type<T>)
     else command.option(option.flags, option.description);
   }
   for (const subcommand of spec.subcommands ?? []) add(command, subcommand, provider);
-  const runner = spec.runner;
-  if (runner) command.action(async () => (await provider(runner)).run(command.args, command.opts()));
+  const { runner, bootFailed } = spec;
+  if (runner === undefined) return;
+  if (bootFailed === undefined) {
+    command.action(async () => (await provider(runner)).run(command.args, command.opts()));
+    return;
+  }
+  command.action(async () => {
+    let started: CliCommandRunner;
+    try {
+      // Nest ends the process when a provider throws unless told not to: the command reports it instead.
+      started = await provider(runner, { abortOnError: false });
+    } catch (error) {
+      return bootFailed(error, command.opts());
+    }
+    return started.run(command.args, command.opts());
+  });
 }

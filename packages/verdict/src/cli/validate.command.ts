@@ -54,9 +54,26 @@ export class ValidateCommand implements CliCommandRunner {
       process.exitCode = failed ? 1 : 0;
     } catch (error) {
       // The audit could not finish: not a finding (1), so CI does not read a broken audit as unsafe wiring.
-      fail(this.streams, json, `the audit failed: ${(error as Error).message}`, AUDIT_ERROR_EXIT_CODE);
+      auditFailed(this.streams, json, error);
     }
   }
+}
+
+/**
+ * `validate`'s report of an application that could not start (a provider or a lifecycle hook threw): the audit
+ * failed before it began, exit code 3 ({@link AUDIT_ERROR_EXIT_CODE}) as for an audit that threw.
+ */
+export function validateBootFailed(error: unknown, options: ValidateOptions): void {
+  auditFailed(processStreams, options.json === true, error);
+}
+
+function auditFailed(streams: CliStreams, json: boolean, error: unknown): void {
+  fail(
+    streams,
+    json,
+    `the audit failed: ${error instanceof Error ? error.message : String(error)}`,
+    AUDIT_ERROR_EXIT_CODE,
+  );
 }
 
 function text(report: WiringAuditReport, failOn: Severity, failed: boolean): string {

@@ -8,7 +8,7 @@ import { type CliCommandSpec, type CliProgramSpec, runCli, type RunCliOptions } 
 import { RateLimitsPruneCommand } from './rate-limits-prune.command.js';
 import { BudgetsPruneCommand } from './budgets-prune.command.js';
 import { TaintPruneCommand } from './taint-prune.command.js';
-import { ValidateCommand } from './validate.command.js';
+import { ValidateCommand, validateBootFailed } from './validate.command.js';
 import { ContainListCommand } from './contain-list.command.js';
 import {
   ContainActorCommand,
@@ -246,6 +246,7 @@ export const VERDICT_CLI: CliProgramSpec = {
         },
       ],
       runner: ValidateCommand,
+      bootFailed: validateBootFailed,
     },
   ],
 };

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { type Span, SpanKind, SpanStatusCode, type Tracer, type TracerProvider, trace } from '@opentelemetry/api';
 import type { ToolKind } from '../evidence/tool-kind.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
@@ -56,6 +57,10 @@ function verdictTracer(): Tracer {
  * Runs one pass through the pipeline inside an active `execute_tool <capability>` span (INTERNAL): the decision's
  * stage and disposition are set when it returns; an exception (an application fault) sets status ERROR and
  * `error.type`, and propagates unchanged. Through `@opentelemetry/api` only: without a registered SDK it is a no-op.
+ *
+ * Telemetry never changes the call's outcome (ADR 0165): a tracer or span that throws is logged once and dropped,
+ * the result is answered and a fault rethrown as it is; a tracer that cannot start the span runs the call without
+ * one. The pass runs once, however the tracer calls back (never, after throwing, or twice).
  */
 export function withToolCallSpan<T extends ExecutionResult<unknown>>(
   subject: ToolCallSubject,
@@ -70,40 +75,75 @@ export function withToolCallSpan<T extends ExecutionResult<unknown>>(
     [A.correlationId]: subject.correlationId,
     ...(subject.toolCallFingerprint === null ? {} : { [A.toolCallId]: subject.toolCallFingerprint }),
   };
-  return verdictTracer().startActiveSpan(
-    `execute_tool ${subject.capability}`,
-    { kind: SpanKind.INTERNAL, attributes },
-    // One promise, not an async function's two: this wraps every proposal.
-    (span) => {
-      let running: Promise<T>;
-      try {
-        running = run();
-      } catch (error) {
-        return Promise.reject(failed(span, error));
-      }
-      return running.then(
-        (result) => {
-          if (span.isRecording())
-            span.setAttributes({
-              [A.stage]: result.decision.stage,
-              [A.disposition]: result.decision.disposition,
-              [A.executed]: result.executed,
+  let running: Promise<T> | undefined;
+  let answered: Promise<T> | undefined;
+  try {
+    verdictTracer().startActiveSpan(
+      `execute_tool ${subject.capability}`,
+      { kind: SpanKind.INTERNAL, attributes },
+      // One promise, not an async function's two: this wraps every proposal.
+      (span) => {
+        if (running !== undefined) return running;
+        running = started(run);
+        return (answered = running.then(
+          (result) => {
+            settle(span, () => {
+              if (span.isRecording())
+                span.setAttributes({
+                  [A.stage]: result.decision.stage,
+                  [A.disposition]: result.decision.disposition,
+                  [A.executed]: result.executed,
+                });
             });
-          span.end();
-          return result;
-        },
-        (error: unknown) => {
-          throw failed(span, error);
-        },
-      );
-    },
-  );
+            return result;
+          },
+          (error: unknown) => {
+            settle(span, () => {
+              span.setAttribute(A.errorType, error instanceof Error ? error.constructor.name : typeof error);
+              span.setStatus({ code: SpanStatusCode.ERROR });
+            });
+            throw error;
+          },
+        ));
+      },
+    );
+  } catch (error) {
+    telemetryFailed(error);
+  }
+  // What the tracer answered is not used: a tracer may answer something else than the callback's promise.
+  return answered ?? (running ??= started(run));
 }
 
-/** Marks the span of a run that threw (an application fault) and ends it; answers the error to rethrow unchanged. */
-function failed(span: Span, error: unknown): unknown {
-  span.setAttribute(A.errorType, error instanceof Error ? error.constructor.name : typeof error);
-  span.setStatus({ code: SpanStatusCode.ERROR });
-  span.end();
-  return error;
+/** `run`'s promise; a synchronous throw as its rejection. */
+function started<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return run();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** Marks the span as `mark` does, then ends it; a span that throws is dropped (the call's outcome stands). */
+function settle(span: Span, mark: () => void): void {
+  try {
+    try {
+      mark();
+    } finally {
+      span.end();
+    }
+  } catch (error) {
+    telemetryFailed(error);
+  }
+}
+
+let reported = false;
+
+/** Logs, once per process, that the tracer or one of its spans threw: what the call answered stands. */
+function telemetryFailed(error: unknown): void {
+  if (reported) return;
+  reported = true;
+  new Logger('Verdict').error(
+    "The OpenTelemetry tracer failed; tool calls go on with their outcomes unchanged, their spans' failures dropped",
+    error,
+  );
 }
