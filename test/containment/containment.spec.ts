@@ -7,6 +7,7 @@ import {
   ContainmentEngaged,
   type ContainmentOptions,
   type ContainmentRule,
+  CapabilityDenied,
   ContainmentService,
   CrossTenantResourceRequested,
   type DecisionRecord,
@@ -15,9 +16,11 @@ import {
   InMemoryContainmentStore,
   InMemoryEvidenceRecorder,
   InMemoryRateLimitStore,
+  ModelBudgetExceeded,
   NonCanonicalValueError,
   PublicMessage,
   type RateLimitStore,
+  SecurityEvent,
   TargetNotResolvable,
   VerdictConfigurationError,
   VerdictService,
@@ -521,6 +524,38 @@ describe('containment', () => {
         containmentRule({ name: 'zero', on: CrossTenantResourceRequested, threshold: 0, windowSeconds: 60 }),
       ).toThrow(VerdictConfigurationError);
     });
+
+    it('attack: refuses a rule on an event no run raises: it would never count, so never contain', () => {
+      for (const on of [ContainmentEngaged, ModelBudgetExceeded as unknown as typeof CapabilityDenied])
+        expect(() => containmentRule({ name: 'dead', on, threshold: 1, windowSeconds: 60 })).toThrow(
+          new RegExp(`Containment rule "dead" counts ${on.name} events, which no run raises`),
+        );
+    });
+
+    it('builds a rule on every security event a run raises (control)', async () => {
+      const runEvents = Object.values(await import('@verdict/nestjs')).filter(
+        (value): value is typeof CapabilityDenied =>
+          typeof value === 'function' && value.prototype instanceof SecurityEvent && value !== ContainmentEngaged,
+      );
+      const built = runEvents.map((on) => containmentRule({ name: on.name, on, threshold: 1, windowSeconds: 60 }).on);
+      expect(built).toEqual(runEvents);
+      expect(built).toContain(CapabilityDenied);
+    });
+
+    it('attack: refuses a window or threshold past what a rule counter can count, with a typed error', () => {
+      const rule = { name: 'long', on: CapabilityDenied, threshold: 2, windowSeconds: 600 };
+      for (const bad of [
+        { windowSeconds: 10_000_000_000_000 },
+        { windowSeconds: 3_155_760_001 },
+        { threshold: 2 ** 31 },
+      ])
+        expect(() => containmentRule({ ...rule, ...bad })).toThrow(VerdictConfigurationError);
+      // The paired control: the largest window and threshold a rate limit takes build.
+      expect(containmentRule({ ...rule, windowSeconds: 3_155_760_000, threshold: 2_147_483_647 })).toMatchObject({
+        windowSeconds: 3_155_760_000,
+        threshold: 2_147_483_647,
+      });
+    });
   });
 
   describe('configuration', () => {
@@ -574,6 +609,16 @@ describe('containment', () => {
         'a rule that contains a capability',
         { store, rules: [{ ...plainRule, contain: 'capability' }] },
         /`containment.rules\[0\]`.* may contain only the actor or the tenant/,
+      ],
+      [
+        'a plain-object rule with a window of 1e13 seconds',
+        { store, rules: [{ ...plainRule, windowSeconds: 1e13 }] },
+        /`containment.rules\[0\]`.* needs windowSeconds that is a positive integer, at most 3,155,760,000/,
+      ],
+      [
+        'a plain-object rule on ContainmentEngaged',
+        { store, rules: [{ ...plainRule, on: ContainmentEngaged }] },
+        /`containment.rules\[0\]`.* counts ContainmentEngaged events, which no run raises/,
       ],
       [
         'a rule that is not an object',

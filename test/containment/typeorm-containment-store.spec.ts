@@ -1,8 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
+import type { DataSource, QueryRunner } from 'typeorm';
 import {
+  ActionContextStore,
   type ContainmentStore,
+  ContainmentService,
   InMemoryContainmentStore,
   OuterTransactionError,
+  VerdictService,
   fingerprintString,
 } from '@verdict/nestjs';
 import { describeContainmentStoreContract } from '@verdict/nestjs/testing';
@@ -14,6 +18,8 @@ import {
 } from '@verdict/nestjs/typeorm';
 import { databaseEngines, dropDataSource, openDataSource, remigrate, withDataSource } from '@verdict/testing-kit';
 import { CreateContainments1796000240000 } from '../../packages/verdict/src/typeorm/migrations/1796000240000-create-containments.js';
+import { CompareContainmentsExactly1797015000000 } from '../../packages/verdict/src/typeorm/migrations/1797015000000-compare-containments-exactly.js';
+import { bob, documentsFixture } from '../pipeline/documents.fixture.js';
 
 const TABLE = 'verdict_containments';
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
@@ -93,6 +99,80 @@ for (const engine of databaseEngines()) {
       });
     });
 
+    it('attack: switches off a capability whose name differs only in case from one already off, and releases each apart', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        await capabilitySwitches(dataSource, async ({ containment, outcome }) => {
+          const operator = { reason: 'INC-1', by: 'operator:7' };
+          await containment.engage({ scope: 'capability', subject: 'Documents.read', ...operator });
+
+          const engaged = await containment.engage({ scope: 'capability', subject: 'documents.read', ...operator });
+          const whileBothOff = [await outcome('documents.read'), await outcome('Documents.read')];
+          await containment.release({ scope: 'capability', subject: 'Documents.read', ...operator });
+
+          expect({ engaged: engaged.engaged, subject: engaged.containment.subject }).toEqual({
+            engaged: true,
+            subject: 'documents.read',
+          });
+          expect(whileBothOff).toEqual(['deny@containment', 'deny@containment']);
+          expect((await containment.list()).map((c) => c.subject)).toEqual(['documents.read']);
+          expect([await outcome('documents.read'), await outcome('Documents.read')]).toEqual([
+            'deny@containment',
+            'executed',
+          ]);
+        });
+      });
+    });
+
+    it('engaging a switch already on changes nothing and keeps the first engagement (control)', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        await capabilitySwitches(dataSource, async ({ containment, outcome }) => {
+          await containment.engage({
+            scope: 'capability',
+            subject: 'documents.read',
+            reason: 'INC-1',
+            by: 'operator:7',
+          });
+
+          const again = await containment.engage({
+            scope: 'capability',
+            subject: 'documents.read',
+            reason: 'INC-2',
+            by: 'operator:9',
+          });
+
+          expect({ engaged: again.engaged, by: again.containment.engagedBy }).toEqual({
+            engaged: false,
+            by: 'operator:7',
+          });
+          expect((await containment.list()).map((c) => c.subject)).toEqual(['documents.read']);
+          expect([await outcome('documents.read'), await outcome('Documents.read')]).toEqual([
+            'deny@containment',
+            'executed',
+          ]);
+        });
+      });
+    });
+
+    it('CompareContainmentsExactly keeps the switches on down and up, and compares exactly after up', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        const store = new TypeOrmContainmentStore(dataSource);
+        const containment = { ...engagement(), scope: 'capability' as const, subject: 'Documents.read' };
+        await store.engage(containment);
+        const migration = new CompareContainmentsExactly1797015000000();
+
+        await onOwnRunner(dataSource, (queryRunner) => migration.down(queryRunner));
+        const afterDown = await keyCollations(dataSource);
+        await onOwnRunner(dataSource, (queryRunner) => migration.up(queryRunner));
+
+        expect(afterDown).toEqual(engine.name === 'mariadb' ? await tableDefaultCollations(dataSource) : []);
+        expect(await keyCollations(dataSource)).toEqual(
+          engine.name === 'mariadb' ? KEY_COLUMNS.map((column) => [column, 'utf8mb4_nopad_bin']) : [],
+        );
+        expect(await store.active()).toEqual([containment]);
+        expect((await store.engage({ ...containment, subject: 'documents.read' })).engaged).toBe(true);
+      });
+    });
+
     if (engine.name === 'sqlite') {
       it('refuses to engage inside an outer transaction on the same connection, and changes nothing', async () => {
         await withDataSource(engine, SCHEMA, async (dataSource) => {
@@ -111,4 +191,63 @@ for (const engine of databaseEngines()) {
       });
     }
   });
+}
+
+/**
+ * The documents module with `documents.read` and a capability of the test's own named `Documents.read`, its kill
+ * switches in `dataSource`, for `use`; `outcome` is what bob's read of his document comes to: `executed` or
+ * `<disposition>@<stage>`.
+ */
+async function capabilitySwitches(dataSource: DataSource, use: (switches: CapabilitySwitches) => Promise<void>) {
+  const fixture = documentsFixture();
+  const shouting = fixture.documentCapability({ name: 'Documents.read', description: 'Read a document' }, () => 'read');
+  const { moduleRef } = await fixture.boot({
+    capabilities: [shouting],
+    containment: { store: new TypeOrmContainmentStore(dataSource), cacheTtlMs: 0 },
+  });
+  const verdict = moduleRef.get(VerdictService);
+  const contexts = moduleRef.get(ActionContextStore);
+  const outcome = async (capability: string) => {
+    const result = await contexts.run(bob, () => verdict.execute({ capability, arguments: { id: 2 } }));
+    return result.executed ? 'executed' : `${result.decision.disposition}@${result.decision.stage}`;
+  };
+  try {
+    await use({ containment: moduleRef.get(ContainmentService), outcome });
+  } finally {
+    await moduleRef.close();
+  }
+}
+
+interface CapabilitySwitches {
+  readonly containment: ContainmentService;
+  readonly outcome: (capability: string) => Promise<string>;
+}
+
+/** The key columns the migration collates, by name. */
+const KEY_COLUMNS = ['scope', 'subject'];
+
+/** On MySQL/MariaDB, each key column and its collation, by name; elsewhere, nothing to read. */
+async function keyCollations(dataSource: DataSource): Promise<Array<[string, string]>> {
+  if (dataSource.options.type !== 'mysql' && dataSource.options.type !== 'mariadb') return [];
+  const rows = (await dataSource.query(
+    `SELECT COLUMN_NAME AS name, COLLATION_NAME AS collation FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '${TABLE}' AND COLUMN_NAME IN ('scope', 'subject') ORDER BY COLUMN_NAME`,
+  )) as Array<{ name: string; collation: string }>;
+  return rows.map((row) => [row.name, row.collation]);
+}
+
+/** Each key column with the table's default collation. */
+async function tableDefaultCollations(dataSource: DataSource): Promise<Array<[string, string]>> {
+  const [{ collation }] = (await dataSource.query(
+    `SELECT TABLE_COLLATION AS collation FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '${TABLE}'`,
+  )) as Array<{ collation: string }>;
+  return KEY_COLUMNS.map((column) => [column, collation]);
+}
+
+async function onOwnRunner(dataSource: DataSource, run: (queryRunner: QueryRunner) => Promise<void>): Promise<void> {
+  const queryRunner = dataSource.createQueryRunner();
+  try {
+    await run(queryRunner);
+  } finally {
+    await queryRunner.release();
+  }
 }

@@ -248,4 +248,18 @@ describe('forbidStates trajectory scopes', () => {
     expect(await byTenant.copy({ actor: 'ada' })).toBe('copied');
     await byTenant.close();
   });
+
+  it('key: a blank key names nobody, so it is a wiring fault, never one state shared by everyone without a key', async () => {
+    const byOwner = TrajectoryScope.key('owner', (context) => (context.actor as { id: string }).id);
+    const { copy, close } = await boot([copyCapability('shares.copy', byOwner)]);
+    const outcomes: unknown[] = [];
+    for (const owner of ['', ' ', '', '\t'])
+      outcomes.push(await copy({ actor: owner }).catch((error: unknown) => (error as Error).constructor.name));
+    // The paired control: a non-blank key, padding included, is a trajectory of its own.
+    const ada = [await copy({ actor: 'ada' }), await copy({ actor: 'ada' }), await copy({ actor: ' ada ' })];
+    await close();
+
+    expect(outcomes).toEqual(Array(4).fill('MissingTrajectoryError'));
+    expect(ada).toEqual(['copied', 'copied', 'copied']);
+  });
 });

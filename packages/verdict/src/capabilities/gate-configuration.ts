@@ -11,10 +11,24 @@ import { MAX_RATE_LIMIT, isWindowSeconds } from '../rate-limits/fixed-window.js'
 import { MAX_CLAIM_POLICY_NAME } from '../execution-claims/at-most-once.js';
 import { isName } from '../shared/is-name.js';
 import { isPositiveInteger } from '../shared/is-positive-integer.js';
+import { missingMethods } from '../shared/missing-methods.js';
+
+/** Every method of each store a durable gate uses: what the gate, its CLI commands and its services call. */
+const RATE_LIMIT_STORE_METHODS = ['consume', 'prune'] as const;
+const EXECUTION_CLAIM_STORE_METHODS = [
+  'admit',
+  'complete',
+  'markIndeterminate',
+  'resolve',
+  'unresolved',
+  'find',
+] as const;
+const TRAJECTORY_STORE_METHODS = ['advance'] as const;
 
 /**
  * Boot-time checks of a capability's durable gates: well-formed policies, and a store for each gate it
- * uses. A gate without a store would otherwise fail open or fail at the first tool call.
+ * uses, with every method of its interface. A gate without a store, or with something that is not one (`null` from a
+ * `forRootAsync` factory, a `{}`), would otherwise fail open or fail at the first tool call.
  */
 export function assertGatesConfigured(definition: CapabilityDefinition, options: CapabilityRegistryOptions): void {
   const where = `Capability "${definition.name}" (${definition.declaredAt})`;
@@ -22,6 +36,20 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
     throw new VerdictConfigurationError(`${where} ${message}`, { capability: definition.name });
   };
   const { rateLimit, budget, atMostOnce, forbidStates } = definition;
+  /** Fails when the configured `option`, which `uses` needs, lacks any of `methods` (a store of `type` that is not one). */
+  const assertStore = (
+    uses: string,
+    option: keyof CapabilityRegistryOptions,
+    type: string,
+    methods: readonly string[],
+    pass: string,
+  ) => {
+    const missing = missingMethods(options[option], methods);
+    if (missing.length > 0)
+      fail(
+        `uses ${uses}, but \`${option}\` is not a ${type} (no ${missing.join(', ')} method): pass ${pass} to VerdictModule.forRoot.`,
+      );
+  };
   assertProvenanceConfigured(definition, options, fail);
   assertReviewConfigured(definition, options, fail);
   assertConfirmationConfigured(definition, options, fail);
@@ -44,6 +72,7 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
       fail(
         'uses rateLimit, but no rate-limit store is configured: pass `rateLimits` to VerdictModule.forRoot (TypeOrmRateLimitStore).',
       );
+    assertStore('rateLimit', 'rateLimits', 'RateLimitStore', RATE_LIMIT_STORE_METHODS, 'a TypeOrmRateLimitStore');
   }
   if (budget !== undefined) assertBudgetConfigured(budget, options, fail);
   if (atMostOnce !== undefined) {
@@ -57,6 +86,13 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
       fail(
         'uses atMostOnce, but no execution-claim store is configured: pass `executionClaims` to VerdictModule.forRoot (TypeOrmExecutionClaimStore).',
       );
+    assertStore(
+      'atMostOnce',
+      'executionClaims',
+      'ExecutionClaimStore',
+      EXECUTION_CLAIM_STORE_METHODS,
+      'a TypeOrmExecutionClaimStore',
+    );
   }
   if (forbidStates !== undefined) {
     if (!isForbiddenStatesPolicy(forbidStates) || typeof forbidStates.effectOf !== 'function')
@@ -73,5 +109,12 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
       fail(
         'uses forbidStates, but no trajectory store is configured: pass `trajectories` to VerdictModule.forRoot (TypeOrmTrajectoryStore).',
       );
+    assertStore(
+      'forbidStates',
+      'trajectories',
+      'TrajectoryStore',
+      TRAJECTORY_STORE_METHODS,
+      'a TypeOrmTrajectoryStore',
+    );
   }
 }

@@ -2,6 +2,7 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import type { ContainmentOptions } from './containment-options.interface.js';
 import { type ContainmentRule, containmentRuleProblem } from './containment-rule.js';
 import type { KillSwitchOptions } from './kill-switch-options.interface.js';
+import { missingMethods } from '../shared/missing-methods.js';
 
 /** What step 0, operators and rules call on the configured store: every method of `ContainmentStore`. */
 const STORE_METHODS = ['active', 'engage', 'release'] as const;
@@ -20,7 +21,7 @@ export function assertContainmentConfigured(options: KillSwitchOptions): void {
   if (containment === undefined) return;
   if (typeof containment !== 'object' || containment === null)
     fail('`containment` is not an object: pass containment: { store } to VerdictModule.forRoot, or leave it out.');
-  const missing = STORE_METHODS.filter((method) => typeof containment.store?.[method] !== 'function');
+  const missing = missingMethods(containment.store, STORE_METHODS);
   if (missing.length > 0)
     fail(
       `\`containment.store\` is not a ContainmentStore (no ${missing.join(', ')} method): pass containment: { store: new TypeOrmContainmentStore(dataSource) }.`,
@@ -35,7 +36,7 @@ export function assertContainmentConfigured(options: KillSwitchOptions): void {
       fail('`containment.rules` is not an array: pass rules: [containmentRule({ … })].');
     containment.rules.forEach(assertRule);
   }
-  if (containment.ruleCounters !== undefined && typeof containment.ruleCounters?.consume !== 'function')
+  if (containment.ruleCounters !== undefined && missingMethods(containment.ruleCounters, ['consume']).length > 0)
     fail('`containment.ruleCounters` is not a RateLimitStore (no consume method): pass a TypeOrmRateLimitStore.');
 }
 

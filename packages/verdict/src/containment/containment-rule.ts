@@ -1,7 +1,9 @@
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import type { SecurityEventType } from '../events/security-event.js';
+import { RULE_COUNTED_EVENTS } from '../events/rule-counted-events.js';
 import { ContainmentScope } from './containment-scope.js';
 import { isPositiveInteger } from '../shared/is-positive-integer.js';
+import { MAX_RATE_LIMIT, isWindowSeconds } from '../rate-limits/fixed-window.js';
 
 /**
  * An application-defined automatic kill switch (docs/containment.md): `threshold` events of type `on`
@@ -21,7 +23,9 @@ export interface ContainmentRule {
 /**
  * A checked {@link ContainmentRule}.
  *
- * @throws VerdictConfigurationError for a blank name, a threshold or window that is not a positive integer, or a scope other than actor or tenant.
+ * @throws VerdictConfigurationError for a blank name, an `on` no run raises (`ContainmentEngaged`), a threshold or
+ * window that is not a positive integer or is above a rate limit's bounds (2,147,483,647 events, 3,155,760,000
+ * seconds), or a scope other than actor or tenant.
  * @example
  * containmentRule({ name: 'cross-tenant-probing', on: CrossTenantResourceRequested, threshold: 5, windowSeconds: 600 })
  */
@@ -44,8 +48,13 @@ export function containmentRuleProblem(rule: ContainmentRule): string | null {
     return 'needs a non-blank name of at most 200 characters.';
   if (typeof rule.on !== 'function' || typeof rule.on.event !== 'string')
     return 'needs `on`: a security event class such as CrossTenantResourceRequested.';
-  if (!isPositiveInteger(rule.threshold)) return 'needs a threshold that is a positive integer.';
-  if (!isPositiveInteger(rule.windowSeconds)) return 'needs windowSeconds that is a positive integer.';
+  if (!RULE_COUNTED_EVENTS.has(rule.on))
+    return `counts ${rule.on.name} events, which no run raises, so it would never contain: \`on\` is one of ${[...RULE_COUNTED_EVENTS].map((event) => event.name).join(', ')}.`;
+  // A rule counts in a rate-limit window: the bounds of a rate limit's, so that every counter store can count it.
+  if (!isPositiveInteger(rule.threshold) || rule.threshold > MAX_RATE_LIMIT)
+    return 'needs a threshold that is a positive integer, at most 2,147,483,647.';
+  if (!isWindowSeconds(rule.windowSeconds))
+    return 'needs windowSeconds that is a positive integer, at most 3,155,760,000 (100 years).';
   if (rule.contain !== ContainmentScope.Actor && rule.contain !== ContainmentScope.Tenant)
     return 'may contain only the actor or the tenant that caused its events (`contain: "actor" | "tenant"`).';
   return null;

@@ -1,7 +1,8 @@
 import { VerdictError } from './verdict.error.js';
 
 /**
- * A capability with `forbidStates` ran without a trajectory key: its scope gave none (`null`), e.g.
+ * A capability with `forbidStates` ran without a trajectory key: its scope gave none (`null`, `undefined` or a blank
+ * string, which names nobody), e.g.
  * `TrajectoryScope.conversation()` in an action context without `metadata.conversationId`. A wiring fault,
  * never a decision.
  */

@@ -8,6 +8,7 @@ import type { ActionContextOptions } from '../context/action-context-options.int
 import { moduleActorKey } from '../context/actor-key.js';
 import type { Effect } from '../trajectory/index.js';
 import { foldEffects } from './fold-effects.js';
+import { isMissingKey } from '../shared/is-missing-key.js';
 import type { TrajectoryOptions } from './trajectory-options.interface.js';
 
 const NOTHING_MODELLED = Decision.permit(Stage.Execution, 'trajectory: no modelled effect');
@@ -31,7 +32,8 @@ export async function admitTrajectory(
   if (effects.length === 0) return NOTHING_MODELLED;
   const { scope } = policy;
   const key = scope.keyOf(envelope.context, target, moduleActorKey(options));
-  if (key === null || key === undefined) throw new MissingTrajectoryError(envelope.capability, scope.id);
+  // A blank key names nobody: it would be one state shared by everyone without a key (ADR 0012).
+  if (isMissingKey(key)) throw new MissingTrajectoryError(envelope.capability, scope.id);
   const trajectoryFingerprint = fingerprint({ model: policy.modelFingerprint, scope: scope.id, trajectory: key });
   const { machine } = policy;
   await trail.beforeMutation();

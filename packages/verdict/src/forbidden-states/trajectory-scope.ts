@@ -106,7 +106,8 @@ export const TrajectoryScope = {
    * An application key built from trusted data: the action context and the execution target (never the
    * arguments, which the model chose — and a target the model picked by id is the model's choice too: key on
    * what the target is, such as its owner or case file, not on which one was asked for). `name` tells keys
-   * apart in the trajectory fingerprint.
+   * apart in the trajectory fingerprint. A key of `null`, `undefined` or a blank string (empty or only whitespace) is a
+   * `MissingTrajectoryError`.
    *
    * @example TrajectoryScope.key('case-file', (context, target: Document) => ({ tenant: context.tenant, caseFile: target.caseFileId }))
    */

@@ -251,6 +251,24 @@ describe('compileStateModel', () => {
       ]);
     });
 
+    it('refuses when globs that begin or end with whitespace: effect values are trimmed, so they could never match', () => {
+      const model = exfiltrationModel();
+      model.transitions[1].when.effect = ' upload';
+      model.transitions[1].when.destination = 'external:* ';
+      model.transitions[0].when.resource = 'crm/customers/*\t';
+      expect(problemsOf(model)).toEqual([
+        'transitions[0].when.resource: must not begin or end with whitespace (it matches the trimmed value)',
+        'transitions[1].when.effect: must not begin or end with whitespace (it matches the trimmed value)',
+        'transitions[1].when.destination: must not begin or end with whitespace (it matches the trimmed value)',
+      ]);
+      // The paired control: inner spaces are part of the glob, and a value with them matches.
+      const spaced = exfiltrationModel();
+      spaced.transitions[1].when.destination = 'external:shared drive/*';
+      const machine = compileStateModel(spaced);
+      const upload = { ...externalUpload, destination: ' external:shared drive/q3 ' };
+      expect(machine.firstViolation(fold(machine, [read, upload]))).toBe('customer_data_uploaded_externally');
+    });
+
     it('rejects reserved and blank field names', () => {
       const model = exfiltrationModel();
       model.initial = JSON.parse('{"records_read": false, "external_uploads": 0, "__proto__": 1, " ": 2}');

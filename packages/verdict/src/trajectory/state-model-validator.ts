@@ -94,6 +94,9 @@ class StateModelValidation {
       const pattern = when[key];
       if (typeof pattern !== 'string' || pattern.trim() === '')
         this.problem(`${path}.${key}`, 'must be a non-empty glob string');
+      // Effect values are trimmed before they are matched: a glob that begins or ends with whitespace matches none.
+      else if (pattern !== pattern.trim())
+        this.problem(`${path}.${key}`, 'must not begin or end with whitespace (it matches the trimmed value)');
       else this.glob(pattern, `${path}.${key}`);
     }
   }

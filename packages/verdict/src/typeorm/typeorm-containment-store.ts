@@ -10,7 +10,8 @@ const COLUMNS = 'scope, subject, reason, engaged_by, operator_identity, engaged_
 /**
  * Kill switches in `verdict_containments`, shared by every process and node on the database. Engaging
  * is one insert that does nothing on conflict (the kept row is read back); releasing is one delete, of the
- * engagement made at `engagedAt` when it is given (a switch engaged again since is kept).
+ * engagement made at `engagedAt` when it is given (a switch engaged again since is kept). A subject matches itself only:
+ * on MySQL/MariaDB the key columns have a binary, no-pad collation (migration `CompareContainmentsExactly1797015000000`).
  * Writes never join an application transaction (see `StoreConnection`). Database failures reject.
  *
  * @example

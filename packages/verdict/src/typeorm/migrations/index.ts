@@ -25,6 +25,7 @@ import { IndexEvidenceStreams1797011000000 } from './1797011000000-index-evidenc
 import { QueuePendingEvidenceInATable1797012000000 } from './1797012000000-queue-pending-evidence-in-a-table.js';
 import { AddReviewItemRequesterActorFingerprints1797013000000 } from './1797013000000-add-review-item-requester-actor-fingerprints.js';
 import { CompareDecisionRecordsExactly1797014000000 } from './1797014000000-compare-decision-records-exactly.js';
+import { CompareContainmentsExactly1797015000000 } from './1797015000000-compare-containments-exactly.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -60,4 +61,5 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   QueuePendingEvidenceInATable1797012000000,
   AddReviewItemRequesterActorFingerprints1797013000000,
   CompareDecisionRecordsExactly1797014000000,
+  CompareContainmentsExactly1797015000000,
 ];

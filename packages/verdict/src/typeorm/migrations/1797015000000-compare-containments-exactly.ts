@@ -1,0 +1,44 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { exactCollation } from './1795996093417-create-approval-receipts.js';
+
+const TABLE = 'verdict_containments';
+
+/** The key columns of `verdict_containments`, as `CreateContainments1796000240000` creates them. */
+const KEY_COLUMNS = [
+  { name: 'scope', type: 'varchar(16)' },
+  { name: 'subject', type: 'varchar(255)' },
+] as const;
+
+/**
+ * On MySQL/MariaDB, gives the key of `verdict_containments` (scope, subject) the binary, no-pad collation receipt
+ * ids have: the server's default one is case-insensitive and ignores trailing spaces, so with `Reports.export`
+ * contained, engaging `reports.export` was taken for a repeat (`INSERT IGNORE` met the same key) and nothing was
+ * switched off, and releasing one released the other. A subject now matches itself only, as on SQLite and PostgreSQL,
+ * which compare exactly already: there it does nothing. Actor and tenant subjects are hex fingerprints, which no
+ * collation tells apart differently. One ALTER TABLE, which rebuilds the table once; the switches are kept (two
+ * engagements differing only in case cannot exist yet). `down` gives the columns the table's default collation again,
+ * and fails while two switches differ only in case.
+ */
+export class CompareContainmentsExactly1797015000000 implements MigrationInterface {
+  name = 'CompareContainmentsExactly1797015000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    const { charset, collation } = await exactCollation(queryRunner);
+    if (collation === undefined) return;
+    await alterColumns(queryRunner, ` CHARACTER SET ${charset} COLLATE ${collation}`);
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    const { collation } = await exactCollation(queryRunner);
+    if (collation === undefined) return;
+    // With no character set named, MySQL/MariaDB give the column the table's default one and its collation.
+    await alterColumns(queryRunner, '');
+  }
+}
+
+/** One ALTER TABLE that redefines each of {@link KEY_COLUMNS} as it is, with `collate` after its type. */
+async function alterColumns(queryRunner: QueryRunner, collate: string): Promise<void> {
+  const q = (name: string) => queryRunner.connection.driver.escape(name);
+  const columns = KEY_COLUMNS.map(({ name, type }) => `MODIFY ${q(name)} ${type}${collate} NOT NULL`);
+  await queryRunner.query(`ALTER TABLE ${q(TABLE)} ${columns.join(', ')}`);
+}
