@@ -1,10 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import { type Plan, VerdictConfigurationError, withPlan } from '@verdict/nestjs';
-import { currentPlan } from '../../packages/verdict/src/plans/plan.js';
+import { currentPlan, planFingerprint } from '../../packages/verdict/src/plans/plan.js';
 
 const PLAN: Plan = {
   steps: [{ capability: 'payments.send', arguments: { recipient: ['mcp:files'], amount: ['mcp:files'] } }],
 };
+
+/** A plan that holds itself. */
+function cyclic(): object {
+  const plan: Record<string, unknown> = { steps: [{ capability: 'payments.send' }] };
+  plan.self = plan;
+  return plan;
+}
 
 /** What `withPlan(plan, …)` threw, and whether its function ran. */
 function attempt(plan: unknown): { error: unknown; ran: boolean } {
@@ -42,6 +49,11 @@ describe('withPlan with a missing or malformed plan', () => {
       { steps: [{ capability: 'payments.send', arguments: { '__proto__.x': ['mcp:files'] } }] },
     ],
     ['a number', 7],
+    ['an extra bigint', { ...PLAN, revision: 1n }],
+    ['a cycle', cyclic()],
+    // A `toJSON` would have put in force what it answers, while the checks read the object.
+    ['a toJSON', { steps: [{ capability: 'payments.send' }], toJSON: () => PLAN }],
+    ['a step with a toJSON', { steps: [{ capability: 'payments.send', toJSON: () => PLAN.steps[0] }] }],
     // The schema's record drops a `__proto__` key: the fingerprint refuses it, named as the same wiring mistake.
     [
       'a __proto__ argument path',
@@ -83,6 +95,22 @@ describe('withPlan enforces the plan as it was given', () => {
       expect(currentPlan()!.plan).toEqual(PLAN);
       expect(currentPlan()!.fingerprint).toBe(before.fingerprint);
       expect(Object.isFrozen(currentPlan()!.plan.steps[0]!.arguments)).toBe(true);
+    });
+  });
+
+  it('a getter answering another plan later: the plan in force is the plan fingerprinted and checked', () => {
+    /** Answers a plan without sources the first time it is read, the plan naming the bill's source afterwards. */
+    let reads = 0;
+    const plan = {
+      get steps() {
+        reads += 1;
+        return reads === 1 ? [{ capability: 'payments.send' }] : PLAN.steps;
+      },
+    };
+    withPlan(plan as Plan, () => {
+      const inForce = currentPlan()!;
+      expect(inForce.fingerprint).toBe(planFingerprint(inForce.plan));
+      expect(Object.getOwnPropertyDescriptor(inForce.plan, 'steps')).toMatchObject({ writable: false });
     });
   });
 

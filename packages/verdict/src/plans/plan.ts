@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { z } from 'zod';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
+import { canonicalJson } from '../fingerprints/canonical-json.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import { planProblem } from './plan-validation.js';
 
@@ -62,27 +63,29 @@ export function withPlan<T>(plan: Plan | null, fn: () => T): T {
 }
 
 /**
- * `plan` checked and fingerprinted, as a frozen copy: what the caller does with its object afterwards changes nothing in
- * force. A plan that is not plain JSON (a `__proto__` key the schema drops) is a wiring mistake too.
+ * A frozen copy of `plan`, checked and fingerprinted: what the caller does with its object afterwards changes nothing in
+ * force. The copy is made from the plan's canonical JSON and checked again: what is checked, fingerprinted and put in
+ * force is one value, whatever a getter answers the next time it is read. A plan that is not plain JSON (a `toJSON`,
+ * a `bigint`, a cycle, a `__proto__` key the schema drops) is a wiring mistake too.
  */
 function planInForce(plan: Plan): PlanInForce {
   assertPlan(plan);
+  let copy: unknown;
   try {
-    const fingerprint = planFingerprint(plan);
-    return Object.freeze({ plan: frozen(JSON.parse(JSON.stringify(plan)) as Plan), fingerprint });
+    copy = JSON.parse(canonicalJson(plan));
   } catch (error) {
     if (!(error instanceof NonCanonicalValueError)) throw error;
     throw new VerdictConfigurationError(
       `withPlan needs null or a plan of plain JSON; got ${error.message}`,
       {},
-      {
-        cause: error,
-      },
+      { cause: error },
     );
   }
+  assertPlan(copy);
+  return Object.freeze({ plan: frozen(copy), fingerprint: planFingerprint(copy) });
 }
 
-/** `value`, a copy parsed from JSON, frozen all the way down. */
+/** `value`, a copy of plain JSON, frozen all the way down. */
 function frozen<T>(value: T): T {
   if (typeof value === 'object' && value !== null) for (const inner of Object.values(value)) frozen(inner);
   return Object.freeze(value);
