@@ -94,7 +94,7 @@ describe('a durable gate store option', () => {
 
     expect(failure).toBeInstanceOf(VerdictConfigurationError);
     expect((failure as Error).message).toMatch(
-      new RegExp(`\`${option}\` is not a \\w+Store \\(no [a-z, ]+ method`, 'i'),
+      new RegExp(`\`${option}\` is not an? \\w+Store \\(no [a-z, ]+ method`, 'i'),
     );
   });
 

@@ -191,6 +191,30 @@ describe('provenance policy at boot', () => {
   });
 });
 
+describe('strict mode at boot', () => {
+  it.each([
+    ["'true' (a value read from the environment)", 'true'],
+    ['1', 1],
+    ['null', null],
+  ])(
+    'attack: refuses provenance.strict %s, which would silently boot without strict mode, naming it',
+    async (_, strict) => {
+      started.length = 0;
+      const booting = boot({}, { approvals: false, module: { strict } as never });
+      await expect(booting).rejects.toThrow(VerdictConfigurationError);
+      await expect(booting).rejects.toThrow(/provenance\.strict must be true or false/);
+      await expect(booting).rejects.toMatchObject({ context: { option: 'provenance.strict' } });
+      expect(started).toEqual([]);
+    },
+  );
+
+  it('utility: strict: true covers the mutating capability (it needs an approval store); strict: false does not', async () => {
+    await expect(boot({}, { approvals: false, module: { strict: true } })).rejects.toThrow(/approval receipt store/);
+    await expect(boot({}, { module: { strict: true } })).resolves.toBeDefined();
+    await expect(boot({}, { approvals: false, module: { strict: false } })).resolves.toBeDefined();
+  });
+});
+
 describe('behaviour-change acknowledgements at boot', () => {
   const rule: ProvenancePolicy = { arguments: { recipient: 'trusted_only' } };
 
@@ -256,8 +280,29 @@ describe('the taint ledger at boot', () => {
 
   it('refuses a retentionDays that is not a positive number, naming it', async () => {
     const booting = boot(rule, { module: { taint: { ledger: new InMemoryTaintLedger(), retentionDays: 0 } } });
-    await expect(booting).rejects.toThrow(/provenance\.taint\.retentionDays must be a positive number of days, not 0/);
+    await expect(booting).rejects.toThrow(
+      /provenance\.taint\.retentionDays must be a positive number of days, at most 36,525 \(100 years\), not 0/,
+    );
     await expect(booting).rejects.toMatchObject({ context: { option: 'provenance.taint.retentionDays' } });
+  });
+
+  it.each([1e9, 36_526, Infinity])(
+    'attack: refuses a retentionDays of %p, past 100 years (an expiry no engine stores, or Invalid Date), naming it',
+    async (retentionDays) => {
+      started.length = 0;
+      const booting = boot(rule, { module: { taint: { ledger: new InMemoryTaintLedger(), retentionDays } } });
+      await expect(booting).rejects.toThrow(VerdictConfigurationError);
+      await expect(booting).rejects.toThrow(/retentionDays must be a positive number of days, at most 36,525/);
+      await expect(booting).rejects.toMatchObject({ context: { option: 'provenance.taint.retentionDays' } });
+      expect(started).toEqual([]);
+    },
+  );
+
+  it('utility: boots with a retentionDays of 36,525 (100 years) or a fraction of a day', async () => {
+    for (const retentionDays of [36_525, 0.5])
+      await expect(
+        boot(rule, { module: { taint: { ledger: new InMemoryTaintLedger(), retentionDays } } }),
+      ).resolves.toBeDefined();
   });
 
   it('utility: boots with a real ledger, which agent proposals are looked up in and recorded to', async () => {

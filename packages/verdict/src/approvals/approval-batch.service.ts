@@ -67,14 +67,20 @@ export class ApprovalBatchService {
   /**
    * The pending items of the batch that `requester` asked for, for the application (an interrupt, a notification):
    * trusted data and the proposal's arguments, no receipt id, no approver check. `null` when none is pending.
+   * @throws VerdictConfigurationError without a non-blank batch id, before the store is read.
    */
   async pending(batchId: string, requester: ActionContext): Promise<ApprovalBatch | null> {
+    checkedBatchId('pending', batchId);
     const pending = (await this.requesters(batchId, requester)).filter((r) => this.isPending(r));
     return pending.length === 0 ? null : batchOf(batchId, pending);
   }
 
-  /** Whether some receipt of the batch that `requester` asked for was decided (approved, rejected, superseded or consumed). */
+  /**
+   * Whether some receipt of the batch that `requester` asked for was decided (approved, rejected, superseded or consumed).
+   * @throws VerdictConfigurationError without a non-blank batch id, before the store is read.
+   */
   async isDecided(batchId: string, requester: ActionContext): Promise<boolean> {
+    checkedBatchId('isDecided', batchId);
     return (await this.requesters(batchId, requester)).some((r) => r.status !== ReceiptStatus.Pending);
   }
 
@@ -99,7 +105,10 @@ export class ApprovalBatchService {
    * never runs), `edit` (it never runs as proposed: the receipt is closed as `superseded` (ADR 0124), and the answer hands back the
    * edited arguments to propose again — the whole pipeline, and a receipt of their own if they need one; an edit
    * approves nothing). Recorded per item (`tool_kind: approver`, `approval_outcome` approved / rejected /
-   * superseded) before the store changes.
+   * superseded) before the store changes. A batch with a tool call asked again (its earlier receipt decided on its
+   * own, then the call proposed again into the batch) is `invalid_state`: decisions name tool calls, and an approver
+   * who read it before was shown other arguments (ADR 0168). An approver without CASL `approve` on every item is
+   * answered `forbidden` before the decisions are looked at.
    *
    * @throws ApprovalBatchDecisionError when `decisions` do not name each pending item exactly once with approve,
    * reject or edit, carry arguments on anything but an edit, or an edit's arguments fail the capability's schema:
@@ -119,12 +128,15 @@ export class ApprovalBatchService {
     const ofRequester = await this.requesters(batchId, requester);
     if (ofRequester.length === 0 || approver.context.tenant !== requester.tenant) return { outcome: 'not_found' };
     const pending = ofRequester.filter((r) => r.status === ReceiptStatus.Pending);
-    if (pending.length === 0) return { outcome: 'invalid_state' };
+    // A tool call asked again in the batch (its earlier receipt decided on its own) is not what an approver who read
+    // the batch before was shown: decisions name tool calls, so they could approve arguments never shown (ADR 0168).
+    if (pending.length === 0 || pending.some((r) => isAskedAgain(r, ofRequester))) return { outcome: 'invalid_state' };
     if (pending.some((r) => isExpired(r, now))) return { outcome: 'expired' };
-    const decided = await this.matched(pending, decisions);
+    // Before the decisions are matched: an approver who may not approve learns nothing of the batch's items from them.
     // A contained approver is refused by the kill-switch check below, which records and reports the refusal
     // (stage containment, approvalOutcome contained, CapabilityDenied) as for one receipt.
     if ((await this.approverRefusal(approver, pending)) === 'forbidden') return { outcome: 'forbidden' };
+    const decided = await this.matched(pending, decisions);
     const trails = decided.map(({ receipt }) => this.trailOf(receipt));
     for (const [index, item] of decided.entries()) {
       const contained = await this.containment.check(this.humanDecision(item, approver, requester));
@@ -315,15 +327,23 @@ function decidedItem({ receipt, decision }: Decided): DecidedBatchItem {
   return decision.decision === 'edit' ? { ...item, arguments: decision.arguments } : item;
 }
 
+/** Whether `receipt`'s tool call has another receipt among `ofBatch` (the requester's): it was asked again. */
+function isAskedAgain(receipt: ApprovalReceipt, ofBatch: readonly ApprovalReceipt[]): boolean {
+  return ofBatch.some((r) => r.id !== receipt.id && r.toolCallId === receipt.toolCallId);
+}
+
+function isBatchId(batchId: unknown): batchId is string {
+  return typeof batchId === 'string' && batchId.trim() !== '';
+}
+
+function checkedBatchId(verb: string, batchId: string): void {
+  if (!isBatchId(batchId))
+    throw new VerdictConfigurationError(`ApprovalBatchService.${verb} needs a non-blank batch id (approvalBatchId).`);
+}
+
 function checkedCall(verb: string, batchId: string, approver: Approver, requester: ActionContext): void {
   const approverId = approver?.id;
-  if (
-    typeof batchId !== 'string' ||
-    batchId.trim() === '' ||
-    !isApproverId(approverId) ||
-    !isActionContext(approver.context) ||
-    requester === undefined
-  )
+  if (!isBatchId(batchId) || !isApproverId(approverId) || !isActionContext(approver.context) || requester === undefined)
     throw new VerdictConfigurationError(
       `ApprovalBatchService.${verb} needs a non-blank batch id, an approver with a non-blank id of at most ${MAX_APPROVER_ID_LENGTH} characters and an action context, and the requester's action context.`,
     );

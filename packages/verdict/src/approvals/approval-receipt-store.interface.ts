@@ -171,6 +171,17 @@ export interface ApprovalReceiptStore {
   prune?(before: Date): Promise<ReceiptPruneReport>;
 }
 
+/** The methods of an {@link ApprovalReceiptStore} Verdict calls (the optional ones aside): what boot checks ask for. */
+export const APPROVAL_RECEIPT_STORE_METHODS = [
+  'issue',
+  'pendingForToolCall',
+  'find',
+  'approve',
+  'reject',
+  'validate',
+  'consume',
+] as const satisfies readonly (keyof ApprovalReceiptStore)[];
+
 /** Injection token of the configured {@link ApprovalReceiptStore}. */
 /** What {@link ApprovalReceiptStore.prune} removed. */
 export interface ReceiptPruneReport {

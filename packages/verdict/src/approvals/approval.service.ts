@@ -121,7 +121,8 @@ export class ApprovalService {
    * Pending approvals of these tool calls that `requester` asked for (see {@link challengeForToolCall}),
    * for an approval UI. Ids with none, or an ambiguous one, are left out. `requester` is required (a tool-call
    * id is not globally unique): an untyped caller that passes none, `null` or a context without a tenant gets a
-   * `VerdictConfigurationError`, since a listing for nobody in particular would show anyone's calls.
+   * `VerdictConfigurationError`, since a listing for nobody in particular would show anyone's calls. So does one
+   * whose `toolCallIds` is not an array of strings (a lone id is not a list of them), before the store is read.
    *
    * @example const [first] = await approvals.pending([toolCallId], conversation.requesterOf(toolCallId));
    */
@@ -131,6 +132,8 @@ export class ApprovalService {
         "ApprovalService.pending needs the requester's action context (actor, tenant, metadata.conversationId): tool-call ids are not globally unique.",
       );
     }
+    if (!Array.isArray(toolCallIds) || !toolCallIds.every((id) => typeof id === 'string'))
+      throw new VerdictConfigurationError('ApprovalService.pending needs an array of tool-call ids.');
     this.checkRequester(requester);
     const found = [];
     for (const toolCallId of toolCallIds) {
@@ -212,7 +215,8 @@ export class ApprovalService {
    * before anything is recorded). Refused (`contained`, nothing changes) while a kill switch is engaged for the
    * receipt's capability, or — when `parties` names them, as `@ApprovalEndpoint()` gives them — for the approver or
    * the requester (actor or tenant). Pass `parties`: without them the approver's own switches are not checked at
-   * all (the requester's still refuse the resumed call at step 0, which runs as the requester).
+   * all (the requester's still refuse the resumed call at step 0, which runs as the requester). `parties` that are
+   * not an object (`null`) throw `VerdictConfigurationError` before anything is read or recorded.
    */
   approve(receiptId: string, toolCallId: string, by: string, parties?: ApprovalParties): Promise<ApprovalTransition> {
     return this.decide('approve', receiptId, toolCallId, by, parties);
@@ -234,6 +238,10 @@ export class ApprovalService {
       if (typeof value !== 'string' || value.trim() === '')
         throw new VerdictConfigurationError(`ApprovalService.${verb} needs a non-blank ${name}.`);
     }
+    if (typeof parties !== 'object' || parties === null)
+      throw new VerdictConfigurationError(
+        `ApprovalService.${verb} takes parties as an object ({ approver, requester }), or none.`,
+      );
     // Refused before anything is recorded, alike on every engine: a longer one does not fit the receipt's column.
     if (!isApproverId(by))
       throw new VerdictConfigurationError(

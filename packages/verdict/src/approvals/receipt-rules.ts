@@ -114,17 +114,26 @@ export function exceedsPendingLimits(
 /**
  * Why a batch decision must change nothing, given every receipt of the batch (read under the adapter's lock), or
  * `null` when it applies: no receipt (`not_found`); an item that is not a pending receipt of the batch with its
- * tool call, an item named twice, or a pending receipt left undecided (`invalid_state`: decided before, or not the
- * batch the approver saw); an item expired (`expired`). Shared by every adapter (ADR 0102).
+ * tool call, items asked by different principals or in different conversations, an item named twice, or a pending
+ * receipt of the items' principal and conversation left undecided (`invalid_state`: decided before, or not the batch
+ * the approver saw); an item expired (`expired`). Another principal's receipts under the same batch id are not the
+ * items' batch: they neither count nor change. Shared by every adapter (ADR 0102).
  */
 export function refusedBatchDecision(
   ofBatch: readonly ApprovalReceipt[],
   { items, now }: Pick<ReceiptBatchDecision, 'items' | 'now'>,
 ): Exclude<ReceiptBatchTransition, { outcome: 'decided' }> | null {
   if (ofBatch.length === 0) return { outcome: 'not_found' };
-  const pending = ofBatch.filter((r) => r.status === ReceiptStatus.Pending);
+  const first = ofBatch.find((r) => r.id === items[0]?.receiptId);
+  // Whose batch it is: the first item's principal and conversation (the service names only the requester's receipts).
+  const asker = {
+    principalFingerprint: first?.principalFingerprint ?? null,
+    conversationFingerprint: first?.conversationFingerprint ?? null,
+  };
+  const pending = ofBatch.filter((r) => r.status === ReceiptStatus.Pending && sameAsker(r, asker));
   const named = new Set(items.map((item) => item.receiptId));
   const exact =
+    first !== undefined &&
     named.size === items.length &&
     pending.length === items.length &&
     items.every((item) => pending.some((r) => r.id === item.receiptId && r.toolCallId === item.toolCallId));

@@ -4,14 +4,16 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { BudgetScope, type SpendBudget } from './spend-budget.js';
 import { isWindowSeconds } from '../rate-limits/fixed-window.js';
 import { isName } from '../shared/is-name.js';
+import { notAStore } from '../shared/not-a-store.js';
+import { BUDGET_STORE_METHODS } from './budget-store.interface.js';
 
 const SCOPES: readonly unknown[] = Object.values(BudgetScope);
 
 /**
  * Boot-time checks of a capability's spend budget: an object with an `amountOf` function, a non-negative
  * safe-integer limit, a positive whole number of seconds as its window, a known scope (`actor` needs the module's
- * `actorKey`), a non-blank `name` and `reason` when given, and a `BudgetStore`. `fail` throws the capability's
- * configuration error.
+ * `actorKey`), a non-blank `name` and `reason` when given, and a `BudgetStore` (`notABudgetStore`). `fail` throws
+ * the capability's configuration error.
  */
 export function assertBudgetConfigured(
   budget: SpendBudget,
@@ -39,6 +41,17 @@ export function assertBudgetConfigured(
     fail(
       'has a budget, but no budget store is configured: pass `budgets` to VerdictModule.forRoot (TypeOrmBudgetStore).',
     );
+  const notStore = notABudgetStore(options.budgets);
+  if (notStore !== null) fail(`has a budget, but ${notStore}`);
+}
+
+/**
+ * Why the configured `budgets`, which a budget, `callCeilings` or `modelBudgets` count in, is no budget store (`null`,
+ * a `{}`: it lacks a method Verdict calls), or `null` when it is one. Its callers first refuse a `budgets` left out.
+ */
+export function notABudgetStore(budgets: unknown): string | null {
+  const notStore = notAStore(budgets, 'budgets', 'BudgetStore', BUDGET_STORE_METHODS);
+  return notStore === null ? null : `${notStore}: pass a TypeOrmBudgetStore to VerdictModule.forRoot.`;
 }
 
 /**

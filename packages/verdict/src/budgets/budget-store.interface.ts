@@ -56,5 +56,13 @@ export interface BudgetStore {
   prune(now: Date): Promise<number>;
 }
 
+/** The methods of a {@link BudgetStore} Verdict calls (gates, ceilings, model budgets, `verdict budgets prune`). */
+export const BUDGET_STORE_METHODS = [
+  'reserve',
+  'commit',
+  'release',
+  'prune',
+] as const satisfies readonly (keyof BudgetStore)[];
+
 /** Injection token of the configured {@link BudgetStore}. */
 export const BudgetStore = Symbol('BudgetStore');

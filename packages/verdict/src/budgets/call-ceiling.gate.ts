@@ -7,6 +7,7 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
 import { isWindowSeconds, windowStartOf } from '../rate-limits/fixed-window.js';
 import { isPositiveInteger } from '../shared/is-positive-integer.js';
+import { notABudgetStore } from './budget-configuration.js';
 import type { BudgetOptions } from './budget-options.interface.js';
 import type { BudgetReservationRequest, BudgetStore } from './budget-store.interface.js';
 import { type CallCeilingOptions, type CallCeilings, DEFAULT_CALL_CEILING_WINDOW } from './call-ceilings.js';
@@ -34,13 +35,17 @@ export class CallCeilingGate {
 
   constructor({ callCeilings, budgets }: CallCeilingOptions & BudgetOptions) {
     this.ceilings = callCeilings;
-    this.window = callCeilings?.window ?? DEFAULT_CALL_CEILING_WINDOW;
     this.store = budgets;
-    if (callCeilings === undefined) return;
-    const { toolCalls, deniedProposals } = callCeilings;
     const fail = (message: string): never => {
       throw new VerdictConfigurationError(`callCeilings ${message}`);
     };
+    if (callCeilings !== undefined && (typeof callCeilings !== 'object' || callCeilings === null))
+      fail(
+        `must be { toolCalls?, deniedProposals?, window? }, not ${callCeilings === null ? 'null' : `a ${typeof callCeilings}`}: leave it out for no ceilings.`,
+      );
+    this.window = callCeilings?.window ?? DEFAULT_CALL_CEILING_WINDOW;
+    if (callCeilings === undefined) return;
+    const { toolCalls, deniedProposals } = callCeilings;
     for (const [name, value] of Object.entries({ toolCalls, deniedProposals }))
       if (value !== undefined && !isPositiveInteger(value))
         fail(`.${name} must be a positive integer (got ${String(value)}).`);
@@ -48,6 +53,8 @@ export class CallCeilingGate {
       fail('.window must be a positive whole number of seconds (at most 3,155,760,000: 100 years).');
     if (budgets === undefined)
       fail('need a budget store: pass `budgets` to VerdictModule.forRoot (TypeOrmBudgetStore), which counts them.');
+    const notStore = notABudgetStore(budgets);
+    if (notStore !== null) fail(`need a budget store, but ${notStore}`);
   }
 
   get configured(): boolean {

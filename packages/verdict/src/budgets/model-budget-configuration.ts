@@ -4,6 +4,7 @@ import { ModelBudgetMeasure, type ModelCallBudgets } from './model-budget.js';
 import type { ModelBudgetOptions } from './model-budget-options.interface.js';
 import { isWindowSeconds } from '../rate-limits/fixed-window.js';
 import { isName } from '../shared/is-name.js';
+import { notABudgetStore } from './budget-configuration.js';
 
 const SCOPES: readonly unknown[] = Object.values(BudgetScope);
 const MEASURES: readonly unknown[] = Object.values(ModelBudgetMeasure);
@@ -14,7 +15,8 @@ const isCount = (value: unknown): boolean => Number.isSafeInteger(value) && (val
  * Boot-time checks of `modelBudgets`: at least one budget, each with a unique non-blank name, a known measure and
  * scope (`actor` needs the module's `actorKey`), a non-negative safe-integer limit and a positive whole window;
  * prices and output maxima as non-negative safe integers, and at least one price when a budget measures cost (every
- * call of an unpriced model throws `UnpricedModelError`); and a budget store to count them in.
+ * call of an unpriced model throws `UnpricedModelError`); and a budget store to count them in. `modelBudgets` itself must
+ * be an object (`null` is refused: leave it out).
  *
  * @throws VerdictConfigurationError naming what to fix.
  */
@@ -25,6 +27,10 @@ export function assertModelBudgetsConfigured(
   const fail = (message: string): never => {
     throw new VerdictConfigurationError(`modelBudgets ${message}`);
   };
+  if (typeof config !== 'object' || config === null)
+    fail(
+      `must be { budgets, prices?, maxOutputTokens? }, not ${config === null ? 'null' : `a ${typeof config}`}: leave it out for no model budgets.`,
+    );
   if (!Array.isArray(config.budgets) || config.budgets.length === 0)
     fail('needs at least one budget: budgets: [{ name, measure, limit, per, window }].');
   const names = new Set<string>();
@@ -57,4 +63,6 @@ export function assertModelBudgetsConfigured(
     fail('.maxOutputTokens must be a non-negative safe integer.');
   if (options.budgets === undefined)
     fail('need a budget store: pass `budgets` to VerdictModule.forRoot (TypeOrmBudgetStore), which counts them.');
+  const notStore = notABudgetStore(options.budgets);
+  if (notStore !== null) fail(`need a budget store, but ${notStore}`);
 }

@@ -8,6 +8,7 @@ import {
 import { discoverableCapability } from './capability.decorator.js';
 import { CapabilityRegistry } from './capability-registry.js';
 import { defineCapability } from './define-capability.js';
+import type { CapabilityDefinition } from './capability-definition.js';
 
 /** Finds `@Capability` methods at boot and registers them, then checks every bound tool. */
 @Injectable()
@@ -25,7 +26,20 @@ export class CapabilityExplorer implements OnModuleInit, OnApplicationBootstrap 
         "VerdictModule needs an abilityFactory: an object with createForContext(context) returning the actor's CASL ability.",
       );
     }
-    for (const definition of this.options.capabilities ?? []) this.registry.register(definition);
+    const capabilities: unknown = this.options.capabilities ?? [];
+    if (!Array.isArray(capabilities))
+      throw new VerdictConfigurationError(
+        '`capabilities` is not an array: pass capabilities: [defineCapability(options, executor), …], or leave it out.',
+        { option: 'capabilities' },
+      );
+    capabilities.forEach((definition: unknown, index) => {
+      if (typeof definition !== 'object' || definition === null)
+        throw new VerdictConfigurationError(
+          `\`capabilities[${index}]\` is ${definition === null ? 'null' : `a ${typeof definition}`}, not a capability: build each with defineCapability(options, executor).`,
+          { option: 'capabilities' },
+        );
+      this.registry.register(definition as CapabilityDefinition);
+    });
     for (const wrapper of this.discovery.getProviders()) {
       const instance: unknown = wrapper.instance;
       if (typeof instance !== 'object' || instance === null) continue;

@@ -11,19 +11,10 @@ import { MAX_RATE_LIMIT, isWindowSeconds } from '../rate-limits/fixed-window.js'
 import { MAX_CLAIM_POLICY_NAME } from '../execution-claims/at-most-once.js';
 import { isName } from '../shared/is-name.js';
 import { isPositiveInteger } from '../shared/is-positive-integer.js';
-import { missingMethods } from '../shared/missing-methods.js';
-
-/** Every method of each store a durable gate uses: what the gate, its CLI commands and its services call. */
-const RATE_LIMIT_STORE_METHODS = ['consume', 'prune'] as const;
-const EXECUTION_CLAIM_STORE_METHODS = [
-  'admit',
-  'complete',
-  'markIndeterminate',
-  'resolve',
-  'unresolved',
-  'find',
-] as const;
-const TRAJECTORY_STORE_METHODS = ['advance'] as const;
+import { notAStore } from '../shared/not-a-store.js';
+import { RATE_LIMIT_STORE_METHODS } from '../rate-limits/rate-limit-store.interface.js';
+import { EXECUTION_CLAIM_STORE_METHODS } from '../execution-claims/execution-claim-store.interface.js';
+import { TRAJECTORY_STORE_METHODS } from '../forbidden-states/trajectory-store.interface.js';
 
 /**
  * Boot-time checks of a capability's durable gates: well-formed policies, and a store for each gate it
@@ -44,11 +35,8 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
     methods: readonly string[],
     pass: string,
   ) => {
-    const missing = missingMethods(options[option], methods);
-    if (missing.length > 0)
-      fail(
-        `uses ${uses}, but \`${option}\` is not a ${type} (no ${missing.join(', ')} method): pass ${pass} to VerdictModule.forRoot.`,
-      );
+    const problem = notAStore(options[option], option, type, methods);
+    if (problem !== null) fail(`uses ${uses}, but ${problem}: pass ${pass} to VerdictModule.forRoot.`);
   };
   assertProvenanceConfigured(definition, options, fail);
   assertReviewConfigured(definition, options, fail);

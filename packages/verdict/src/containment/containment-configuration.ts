@@ -2,7 +2,7 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import type { ContainmentOptions } from './containment-options.interface.js';
 import { type ContainmentRule, containmentRuleProblem } from './containment-rule.js';
 import type { KillSwitchOptions } from './kill-switch-options.interface.js';
-import { missingMethods } from '../shared/missing-methods.js';
+import { notAStore } from '../shared/not-a-store.js';
 
 /** What step 0, operators and rules call on the configured store: every method of `ContainmentStore`. */
 const STORE_METHODS = ['active', 'engage', 'release'] as const;
@@ -21,11 +21,8 @@ export function assertContainmentConfigured(options: KillSwitchOptions): void {
   if (containment === undefined) return;
   if (typeof containment !== 'object' || containment === null)
     fail('`containment` is not an object: pass containment: { store } to VerdictModule.forRoot, or leave it out.');
-  const missing = missingMethods(containment.store, STORE_METHODS);
-  if (missing.length > 0)
-    fail(
-      `\`containment.store\` is not a ContainmentStore (no ${missing.join(', ')} method): pass containment: { store: new TypeOrmContainmentStore(dataSource) }.`,
-    );
+  const store = notAStore(containment.store, 'containment.store', 'ContainmentStore', STORE_METHODS);
+  if (store !== null) fail(`${store}: pass containment: { store: new TypeOrmContainmentStore(dataSource) }.`);
   const ttl = containment.cacheTtlMs;
   if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0))
     fail(
@@ -36,8 +33,11 @@ export function assertContainmentConfigured(options: KillSwitchOptions): void {
       fail('`containment.rules` is not an array: pass rules: [containmentRule({ … })].');
     containment.rules.forEach(assertRule);
   }
-  if (containment.ruleCounters !== undefined && missingMethods(containment.ruleCounters, ['consume']).length > 0)
-    fail('`containment.ruleCounters` is not a RateLimitStore (no consume method): pass a TypeOrmRateLimitStore.');
+  const counters =
+    containment.ruleCounters === undefined
+      ? null
+      : notAStore(containment.ruleCounters, 'containment.ruleCounters', 'RateLimitStore', ['consume']);
+  if (counters !== null) fail(`${counters}: pass a TypeOrmRateLimitStore.`);
 }
 
 function assertRule(rule: ContainmentRule, index: number): void {

@@ -3,6 +3,7 @@ import { canonicalJson } from '../fingerprints/canonical-json.js';
 import { identityFingerprint } from '../fingerprints/identity-fingerprint.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
 import { isMissingKey } from '../shared/is-missing-key.js';
+import { assertOptionalFunction } from '../shared/optional-function.js';
 import type { ActionContext } from './action-context.js';
 
 /**
@@ -16,9 +17,14 @@ export type ActorKey<TActor = any> = (actor: TActor) => JsonValue;
 
 /**
  * The module's `actorKey`, called as a method of the options it was given with (an `actorKey(actor) { return this… }`
- * reads them), or `undefined` when none is configured. Every part of Verdict that calls the module's key takes it so.
+ * reads them), or `undefined` when none is configured. Every part of Verdict that calls the module's key takes it so,
+ * the pipeline first, when the module is built.
+ *
+ * @throws VerdictConfigurationError when `actorKey` is given but is not a function (`null` included: it would make the
+ *   whole actor object the key, so one person in two sessions would be two).
  */
 export function moduleActorKey(options: { readonly actorKey?: ActorKey }): ActorKey | undefined {
+  assertOptionalFunction(options.actorKey, 'actorKey', 'actorKey: (actor) => actor.id');
   return options.actorKey?.bind(options);
 }
 

@@ -71,5 +71,15 @@ export interface ExecutionClaimStore {
   find(claimId: string): Promise<ExecutionClaim | null>;
 }
 
+/** The methods of an {@link ExecutionClaimStore} Verdict calls (its gates, `ExecutionClaimsService`, the CLI). */
+export const EXECUTION_CLAIM_STORE_METHODS = [
+  'admit',
+  'complete',
+  'markIndeterminate',
+  'resolve',
+  'unresolved',
+  'find',
+] as const satisfies readonly (keyof ExecutionClaimStore)[];
+
 /** Injection token of the configured {@link ExecutionClaimStore}. */
 export const ExecutionClaimStore = Symbol('ExecutionClaimStore');

@@ -29,5 +29,8 @@ export interface TrajectoryStore {
   advance(request: TrajectoryRequest): Promise<TrajectoryOutcome>;
 }
 
+/** The methods of a {@link TrajectoryStore} Verdict calls (its gate). */
+export const TRAJECTORY_STORE_METHODS = ['advance'] as const satisfies readonly (keyof TrajectoryStore)[];
+
 /** Injection token of the configured {@link TrajectoryStore}. */
 export const TrajectoryStore = Symbol('TrajectoryStore');

@@ -63,6 +63,7 @@ import {
   assertProposal,
 } from './pipeline-run.js';
 import { emitSafely } from '../events/emit-safely.js';
+import { assertOptionalFunction } from '../shared/optional-function.js';
 
 type Outcome<T> = T | Decision;
 
@@ -96,6 +97,8 @@ export class VerdictPipeline {
     private readonly contents: ProvenanceContents,
     @Optional() private readonly events?: EventEmitter2,
   ) {
+    // A `clock` of `null` is none, as every mechanism reads it (`clock ?? () => new Date()`); anything else given is one.
+    assertOptionalFunction(options.clock ?? undefined, 'clock', 'clock: () => new Date()');
     const clock = (this.clock = options.clock ?? (() => new Date()));
     this.actors = new ActorAttribution(moduleActorKey(options));
     this.ceilings = new CallCeilingGate(options);

@@ -1,6 +1,7 @@
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import { parseReleasePath } from '../context-release/release-path.js';
 import { isTrust } from '../context-release/trust.js';
+import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { VerdictError } from '../errors/verdict.error.js';
 import type { ProvenanceStageOptions } from './provenance-stage-options.interface.js';
 import { isDerivedFromTrusted } from './derived-from-trusted.js';
@@ -9,13 +10,15 @@ import { assertRulesCanSeeCandidates } from './provenance-candidate-schema.js';
 import { isProvenanceRule, ProvenanceRule } from './provenance-rule.js';
 import { isResultFormat } from './result-provenance.js';
 import { assertTaintConfigured } from './taint/taint-configuration.js';
+import { approvalStoreProblem } from '../approvals/confirmation-configuration.js';
 import { isShadowedArgumentRule } from './shadowed-argument-rule.js';
 
 /**
  * Boot-time checks of a capability's provenance policy: known rules, parseable paths, no argument rule on a value
  * that can never be a candidate, and an approval receipt store wherever provenance can require confirmation (a
  * rule says so, a declared destination takes the positive rule, or strict mode covers the capability); and the
- * module's `provenance.taint`, which every capability's agent proposals go through (`assertTaintConfigured`).
+ * module's `provenance.strict`, a boolean when given (a `'true'` from the environment would silently turn strict mode
+ * off), and `provenance.taint`, which every capability's agent proposals go through (`assertTaintConfigured`).
  */
 export function assertProvenanceConfigured(
   definition: CapabilityDefinition,
@@ -23,6 +26,12 @@ export function assertProvenanceConfigured(
   fail: (message: string) => void,
 ): void {
   const policy = definition.provenance;
+  const strict: unknown = options.provenance?.strict;
+  if (strict !== undefined && typeof strict !== 'boolean')
+    throw new VerdictConfigurationError(
+      `provenance.strict must be true or false, not ${typeof strict === 'string' ? `'${strict}'` : String(strict)}: a value read from the environment is a string, so parse it (strict: process.env.X === 'true').`,
+      { option: 'provenance.strict' },
+    );
   if (options.provenance?.taint !== undefined) assertTaintConfigured(options.provenance.taint);
   if (definition.consequential !== undefined && typeof definition.consequential !== 'boolean')
     fail('has a `consequential` that is not a boolean.');
@@ -73,10 +82,8 @@ export function assertProvenanceConfigured(
         fail(`has a result provenance path "${path}" whose \`when\` is not a function of the row.`);
   }
   // A rule in shadow mode, or a capability in shadow mode, never asks for confirmation: it needs no receipt store.
-  if (provenanceCanConfirm(definition, options.provenance) && options.approvals === undefined)
-    fail(
-      'can require confirmation because of provenance, but no approval receipt store is configured: pass `approvals` to VerdictModule.forRoot (TypeOrmApprovalReceiptStore).',
-    );
+  const receipts = provenanceCanConfirm(definition, options.provenance) ? approvalStoreProblem(options) : null;
+  if (receipts !== null) fail(`can require confirmation because of provenance, but ${receipts}`);
 }
 
 function checkPath(path: string, role: string, fail: (message: string) => void): void {

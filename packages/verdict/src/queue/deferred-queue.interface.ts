@@ -28,5 +28,8 @@ export interface DeferredQueue {
   close(): Promise<void>;
 }
 
+/** The methods of a {@link DeferredQueue} Verdict calls: `enqueue` on approval, `work` at boot, `close` at shutdown. */
+export const DEFERRED_QUEUE_METHODS = ['enqueue', 'work', 'close'] as const satisfies readonly (keyof DeferredQueue)[];
+
 /** Injection token of the configured {@link DeferredQueue}. */
 export const DeferredQueue = Symbol('DeferredQueue');

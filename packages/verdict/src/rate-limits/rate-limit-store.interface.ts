@@ -28,5 +28,8 @@ export interface RateLimitStore {
   prune(now: Date): Promise<number>;
 }
 
+/** The methods of a {@link RateLimitStore} Verdict calls (its gate, containment rules, `verdict rate-limits prune`). */
+export const RATE_LIMIT_STORE_METHODS = ['consume', 'prune'] as const satisfies readonly (keyof RateLimitStore)[];
+
 /** Injection token of the configured {@link RateLimitStore}. */
 export const RateLimitStore = Symbol('RateLimitStore');

@@ -2,6 +2,12 @@ import type { CapabilityDefinition } from '../capabilities/capability-definition
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { isWindowSeconds } from '../rate-limits/fixed-window.js';
 import { isName } from '../shared/is-name.js';
+import { missingMethods } from '../shared/missing-methods.js';
+import { notAStore } from '../shared/not-a-store.js';
+import { assertOptionalFunction } from '../shared/optional-function.js';
+import { EXECUTION_CLAIM_STORE_METHODS } from '../execution-claims/execution-claim-store.interface.js';
+import { DEFERRED_QUEUE_METHODS } from '../queue/deferred-queue.interface.js';
+import { REVIEW_ITEM_STORE_METHODS } from './review-item-store.interface.js';
 import type { ReviewOptions } from './review-options.interface.js';
 import type { ReviewLaneOptions, WorkingReviewLaneOptions } from './review-lane-options.interface.js';
 
@@ -11,8 +17,8 @@ import type { ReviewLaneOptions, WorkingReviewLaneOptions } from './review-lane-
  * `reviewer.subject` functions and `reviewer.action` a name when given, else every proposal would fail once its
  * evidence is written, or every reviewer's decision would), no confirmation next to it
  * (the requester confirms or a reviewer reviews, not both), a review lane, an actor key (the capability's, the
- * lane's or the module's: ADR 0049) and, in a process that works the queue (`work` not `false`), an execution-claim
- * store (the deferred run's last gate). A web-only process parks, decides and queues items without one: the worker
+ * lane's or the module's, each a function: ADR 0049) and, in a process that works the queue (`work` not `false`), an
+ * execution-claim store with every method of one (the deferred run's last gate). A web-only process parks, decides and queues items without one: the worker
  * process's own boot asks for it (`assertReviewLane`). `fail` throws the capability's configuration error.
  */
 export function assertReviewConfigured(
@@ -49,7 +55,8 @@ export function assertReviewConfigured(
       'uses requiresReview, but no review lane is configured: pass `review: { items, queue, rehydrate }` to VerdictModule.forRoot.',
     );
   // Without a key the lane compares whole actor objects: the same person from another session is someone else.
-  if (policy.actorKey === undefined && options.review?.actorKey === undefined && options.actorKey === undefined)
+  const keys: unknown[] = [policy.actorKey, options.review?.actorKey, options.actorKey];
+  if (!keys.some((key) => typeof key === 'function'))
     fail(
       'uses requiresReview, but no actor key is configured: pass `actorKey: (actor) => actor.id` to VerdictModule.forRoot (or to the review lane, or to requiresReview), so a requester is recognised from any session and never reviews their own item.',
     );
@@ -57,34 +64,55 @@ export function assertReviewConfigured(
     fail(
       'uses requiresReview, but no execution-claim store is configured: a deferred run is admitted by an execution claim (pass `executionClaims`, or `work: false` in a web-only process).',
     );
+  const claims = options.review?.work !== false ? notAStoreOfClaims(options) : null;
+  if (claims !== null)
+    fail(`uses requiresReview, but ${claims}: pass a TypeOrmExecutionClaimStore to VerdictModule.forRoot.`);
 }
 
 /**
- * Boot-time checks of the module's review lane, whenever `review` is given: its item store and its queue; in a
- * process that works the queue (`work` is not `false`), the `rehydrate` hook and an execution-claim store too (each
- * deferred run rehydrates its requester and is admitted by a claim), without which it would boot, take approvals,
- * then fail every job. A web-only process parks, decides and queues items, and needs neither (its type,
- * `WebOnlyReviewLaneOptions`, lets it leave `rehydrate` out; this check holds the rule for untyped callers).
+ * Boot-time checks of the module's review lane, whenever `review` is given: an object, with an item store and a queue
+ * that have every method Verdict calls on them, and an `actorKey` that is a function when given; in a process that
+ * works the queue (`work` is not `false`), the `rehydrate` hook and an execution-claim store too (each deferred run
+ * rehydrates its requester and is admitted by a claim), without which it would boot, take approvals, then fail every
+ * job. A web-only process parks, decides and queues items, and needs neither (its type, `WebOnlyReviewLaneOptions`,
+ * lets it leave `rehydrate` out; this check holds the rule for untyped callers).
  *
  * @throws VerdictConfigurationError naming what is missing.
  */
 export function assertReviewLane(options: ReviewOptions): void {
-  const lane = options.review;
+  const lane = options.review as Partial<ReviewLaneOptions> | null | undefined;
   if (lane === undefined) return;
+  if (typeof lane !== 'object' || lane === null)
+    throw new VerdictConfigurationError(
+      `\`review\` is ${lane === null ? 'null' : `a ${typeof lane}`}, not a review lane: pass review: { items, queue, rehydrate } to VerdictModule.forRoot, or leave it out.`,
+      { option: 'review' },
+    );
   const works = lane.work !== false;
   const missing = [
-    typeof lane.items?.find !== 'function' && 'items (a ReviewItemStore)',
-    typeof lane.queue?.enqueue !== 'function' && 'queue (a DeferredQueue)',
+    missingMethods(lane.items, REVIEW_ITEM_STORE_METHODS).length > 0 && 'items (a ReviewItemStore)',
+    missingMethods(lane.queue, DEFERRED_QUEUE_METHODS).length > 0 && 'queue (a DeferredQueue)',
     works && typeof lane.rehydrate !== 'function' && 'rehydrate (the requester lookup)',
   ].filter((name) => name !== false);
   if (missing.length > 0)
     throw new VerdictConfigurationError(
       `The review lane needs ${missing.join(', ')}: pass review: { items, queue, rehydrate } to VerdictModule.forRoot.`,
     );
+  assertOptionalFunction(lane.actorKey, 'review.actorKey', 'review: { actorKey: (actor) => actor.id }');
   if (works && options.executionClaims === undefined)
     throw new VerdictConfigurationError(
       'The review lane of a process that works its queue needs an execution-claim store: every deferred run is admitted by an execution claim (pass `executionClaims`, or `work: false` in a web-only process).',
     );
+  const claims = works ? notAStoreOfClaims(options) : null;
+  if (claims !== null)
+    throw new VerdictConfigurationError(
+      `The review lane of a process that works its queue needs an execution-claim store, but ${claims}: pass a TypeOrmExecutionClaimStore to VerdictModule.forRoot.`,
+      { option: 'executionClaims' },
+    );
+}
+
+/** Why the configured `executionClaims` is no execution-claim store, or `null` when it is one. */
+function notAStoreOfClaims(options: ReviewOptions): string | null {
+  return notAStore(options.executionClaims, 'executionClaims', 'ExecutionClaimStore', EXECUTION_CLAIM_STORE_METHODS);
 }
 
 /**
@@ -101,7 +129,7 @@ export function assertLaneRunsJobs(
 ): asserts lane is ReviewLaneOptions & Pick<WorkingReviewLaneOptions, 'rehydrate'> {
   const missing = [
     typeof lane.rehydrate !== 'function' && 'rehydrate hook (the requester lookup)',
-    options.executionClaims === undefined && 'execution-claim store (`executionClaims`)',
+    notAStoreOfClaims(options) !== null && 'execution-claim store (`executionClaims`)',
   ].filter((name) => name !== false);
   if (missing.length > 0)
     throw new VerdictConfigurationError(

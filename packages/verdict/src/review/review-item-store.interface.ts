@@ -57,5 +57,14 @@ export interface ReviewItemStore {
   settle(settlement: ReviewItemSettlement): Promise<boolean>;
 }
 
+/** The methods of a {@link ReviewItemStore} Verdict calls (the review gate, `ReviewService`, the worker). */
+export const REVIEW_ITEM_STORE_METHODS = [
+  'park',
+  'find',
+  'pending',
+  'decide',
+  'settle',
+] as const satisfies readonly (keyof ReviewItemStore)[];
+
 /** Injection token of the configured {@link ReviewItemStore}. */
 export const ReviewItemStore = Symbol('ReviewItemStore');

@@ -141,14 +141,16 @@ export class ReviewService {
    * Whether `reviewer` may decide `itemId` (read only): same tenant, not the requester, CASL on the bound
    * target, and the reviewer's own actor not contained. `approve` and `reject` check it again, and an approval
    * also the item's kill switches (capability, tenant, requester).
-   * @throws VerdictConfigurationError when the reviewer's context is not an action context (before anything is
-   * read), when the reviewer's actor key is missing (`null`, `undefined`, blank), or when this process does not
-   * register the capability of an item in the reviewer's tenant (a deployment fault, never a refusal: nothing is
-   * decided or recorded, the item stays pending).
+   * @throws VerdictConfigurationError without a non-blank item id or when the reviewer's context is not an action
+   * context (before anything is read), when the reviewer's actor key is missing (`null`, `undefined`, blank), or
+   * when this process does not register the capability of an item in the reviewer's tenant (a deployment fault,
+   * never a refusal: nothing is decided or recorded, the item stays pending).
    */
   async check(itemId: string, reviewer: Approver): Promise<ReviewerCheck> {
-    if (!isActionContext(reviewer?.context))
-      throw new VerdictConfigurationError('ReviewService.check needs a reviewer with an action context.');
+    if (!isItemId(itemId) || !isActionContext(reviewer?.context))
+      throw new VerdictConfigurationError(
+        'ReviewService.check needs a non-blank item id and a reviewer with an action context.',
+      );
     const item = await this.lane().items.find(itemId);
     if (item === null || item.tenant !== reviewer.context.tenant)
       return { allowed: false, outcome: 'not_found', capability: null };
@@ -180,7 +182,7 @@ export class ReviewService {
    * text the module's content store (`provenance.contents`, ADR 0042) does not hold is `unavailable`. Anyone else gets the check's refusal, and an item no longer pending (or expired) `invalid_state`
    * (`expired`): nothing is released.
    *
-   * @throws VerdictConfigurationError without an item id or a reviewer with a non-blank id and an action context.
+   * @throws VerdictConfigurationError without a non-blank item id or a reviewer with a non-blank id and an action context.
    * @throws InvalidReleaseRequestError without a `Destination`.
    * @example
    * const content = await reviews.untrustedContent(itemId, reviewer, { destination: Destination.connection('review-ui', 'staff') });
@@ -190,9 +192,9 @@ export class ReviewService {
     reviewer: Approver,
     request: UntrustedContentRequest,
   ): Promise<ReviewContentRelease> {
-    if (typeof itemId !== 'string' || itemId === '' || !isReviewer(reviewer))
+    if (!isItemId(itemId) || !isReviewer(reviewer))
       throw new VerdictConfigurationError(
-        'ReviewService.untrustedContent needs an item id and a reviewer with a non-blank id and an action context.',
+        'ReviewService.untrustedContent needs a non-blank item id and a reviewer with a non-blank id and an action context.',
       );
     checkedDestination(request, 'ReviewService.untrustedContent');
     const checked = await this.check(itemId, reviewer);
@@ -217,12 +219,12 @@ export class ReviewService {
    * queued; the deferred run's execution claim still lets it execute at most once, however often it is
    * re-queued. Recorded (stage `review`, phase `review_requeue`, `tool_kind: operator`) before it is queued.
    *
-   * @throws VerdictConfigurationError without an item id or a non-blank `by`: nothing is queued.
+   * @throws VerdictConfigurationError without a non-blank item id or a non-blank `by`: nothing is queued.
    * @example await reviews.requeue(itemId, { by: 'operator:7' });
    */
   async requeue(itemId: string, operator: { readonly by: string }): Promise<RequeueTransition> {
-    if (typeof itemId !== 'string' || itemId === '' || typeof operator?.by !== 'string' || operator.by.trim() === '')
-      throw new VerdictConfigurationError('ReviewService.requeue needs an item id and a non-blank `by`.');
+    if (!isItemId(itemId) || typeof operator?.by !== 'string' || operator.by.trim() === '')
+      throw new VerdictConfigurationError('ReviewService.requeue needs a non-blank item id and a non-blank `by`.');
     const lane = this.lane();
     const now = this.now();
     const item = await lane.items.find(itemId);
@@ -249,9 +251,9 @@ export class ReviewService {
   }
 
   private async decide(verdict: 'approve' | 'reject', itemId: string, reviewer: Approver): Promise<ReviewTransition> {
-    if (typeof itemId !== 'string' || itemId === '' || !isReviewer(reviewer))
+    if (!isItemId(itemId) || !isReviewer(reviewer))
       throw new VerdictConfigurationError(
-        `ReviewService.${verdict} needs an item id and a reviewer with a non-blank id and an action context.`,
+        `ReviewService.${verdict} needs a non-blank item id and a reviewer with a non-blank id and an action context.`,
       );
     // Refused before anything is recorded, alike on every engine: a longer one does not fit the item's column.
     if (!isAttribution(reviewer.id))
@@ -370,4 +372,9 @@ export class ReviewService {
 /** A reviewer Verdict can check: a non-blank id, and the authenticated reviewer's action context (`isActionContext`). */
 function isReviewer(reviewer: Approver | undefined): reviewer is Approver {
   return typeof reviewer?.id === 'string' && reviewer.id.trim() !== '' && isActionContext(reviewer.context);
+}
+
+/** A review item id as the services take it: a non-blank string (anything else finds no item on any store). */
+function isItemId(itemId: unknown): itemId is string {
+  return typeof itemId === 'string' && itemId.trim() !== '';
 }

@@ -1,4 +1,5 @@
 import { VerdictConfigurationError } from '../../errors/configuration.error.js';
+import { missingMethods } from '../../shared/missing-methods.js';
 import type { TaintLedger } from './taint-ledger.interface.js';
 import { retentionDaysOf } from './taint.gate.js';
 import type { TaintOptions } from './taint-options.js';
@@ -8,7 +9,7 @@ const TAINT_LEDGER_METHODS = ['tainted', 'record', 'prune'] as const satisfies r
 
 /**
  * Boot check of the module option `provenance.taint`, when given: an object with a `ledger` that has every method of
- * a {@link TaintLedger}, and a positive `retentionDays` when set. With `taint` given, every agent proposal of every
+ * a {@link TaintLedger}, and a positive `retentionDays` of at most 36,525 (100 years) when set. With `taint` given, every agent proposal of every
  * capability is looked up in the ledger, so a missing or partial ledger would boot and then fail the first proposal
  * with a `TypeError`.
  *
@@ -27,9 +28,7 @@ export function assertTaintConfigured(taint: unknown): asserts taint is TaintOpt
       'provenance.taint has no ledger: pass provenance: { taint: { ledger: new TypeOrmTaintLedger(dataSource) } } to VerdictModule.forRoot (InMemoryTaintLedger in tests), or leave taint out.',
       { option: 'provenance.taint.ledger' },
     );
-  const missing = TAINT_LEDGER_METHODS.filter(
-    (method) => typeof (ledger as Partial<Record<string, unknown>>)[method] !== 'function',
-  );
+  const missing = missingMethods(ledger, TAINT_LEDGER_METHODS);
   if (missing.length > 0)
     throw new VerdictConfigurationError(
       `provenance.taint.ledger is not a TaintLedger: it has no ${missing.map((method) => `${method}()`).join(', ')} (TypeOrmTaintLedger, InMemoryTaintLedger).`,

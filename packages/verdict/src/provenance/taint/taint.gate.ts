@@ -6,8 +6,15 @@ import type { InfluenceReport } from '../influence-report.js';
 import type { ProvenanceWindow } from '../provenance-window.js';
 import { taintTenantKey } from './taint-tenant-key.js';
 import { DEFAULT_TAINT_RETENTION_DAYS, type TaintOptions } from './taint-options.js';
+import { MAX_WINDOW_SECONDS } from '../../rate-limits/fixed-window.js';
 
 const DAY_MS = 86_400_000;
+
+/**
+ * The longest retention: 36,525 days, {@link MAX_WINDOW_SECONDS} (100 years) as every other expiry, so an expiry stays
+ * a time every engine stores (past it, `new Date` is Invalid Date, which a ledger reads as expired or cannot write).
+ */
+export const MAX_TAINT_RETENTION_DAYS = MAX_WINDOW_SECONDS / 86_400;
 
 /** What the taint gate needs from the provenance stage. */
 export interface TaintGateInput {
@@ -72,13 +79,14 @@ function expiryOf(now: Date, taint: TaintOptions): Date {
 /**
  * The configured retention in days.
  *
- * @throws VerdictConfigurationError when `retentionDays` is not a positive finite number.
+ * @throws VerdictConfigurationError when `retentionDays` is not a positive number of at most
+ *   {@link MAX_TAINT_RETENTION_DAYS}.
  */
 export function retentionDaysOf(taint: TaintOptions): number {
   const days = taint.retentionDays ?? DEFAULT_TAINT_RETENTION_DAYS;
-  if (typeof days !== 'number' || !Number.isFinite(days) || days <= 0)
+  if (typeof days !== 'number' || !(days > 0 && days <= MAX_TAINT_RETENTION_DAYS))
     throw new VerdictConfigurationError(
-      `provenance.taint.retentionDays must be a positive number of days, not ${String(days)}.`,
+      `provenance.taint.retentionDays must be a positive number of days, at most 36,525 (100 years), not ${String(days)}.`,
       { option: 'provenance.taint.retentionDays' },
     );
   return days;

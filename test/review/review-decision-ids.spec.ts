@@ -36,12 +36,15 @@ const backends: Array<[string, () => Promise<{ items: ReviewItemStore; close(): 
 ];
 
 /**
- * docs/review-lane.md "Deciding": a reviewer id longer than the items' `varchar(255)` `decided_by` is refused with
+ * docs/review-lane.md "Deciding": an item id that is not a non-blank string is a `VerdictConfigurationError` from
+ * `check`, `approve` and `reject` before anything is read or recorded, on every engine alike (as `ApprovalService`
+ * refuses a blank receipt id); it used to be looked up: a `not_found` record for a blank id, and a raw driver error for
+ * an object on SQLite. And a reviewer id longer than the items' `varchar(255)` `decided_by` is refused with
  * `VerdictConfigurationError` before anything is read or recorded, on every engine alike — as an approver id is
  * (test/approvals/identifier-lengths.spec.ts). It used to be stored on SQLite and in memory, and fail with a raw
  * `QueryFailedError` on PostgreSQL and MariaDB after the `authorized` record, with no closing one.
  */
-describe.each(backends)('a reviewer id longer than the review item column [%s]', (_engine, open) => {
+describe.each(backends)('reviewer and item ids that are not ids [%s]', (_engine, open) => {
   let backend: Awaited<ReturnType<(typeof backends)[number][1]>>;
   beforeAll(async () => {
     backend = await open();
@@ -79,7 +82,8 @@ describe.each(backends)('a reviewer id longer than the review item column [%s]',
     const itemId = (await reviews.pending({ tenant: 'acme', capability: 'orders.refund' })).at(-1)!.itemId;
     /** staff:7 (who may review acme's orders) under the application id `id`. */
     const reviewer = (id: string) => ({ id, context: fixture.contextOf('staff:7') });
-    const reviewRecords = () => evidence.decisions().filter((record) => record.approvalPhase === 'review_decision');
+    /** The records of reviewers' decisions, a `not_found` for an id that names no item included. */
+    const reviewRecords = () => evidence.decisions().filter((record) => record.toolKind === 'reviewer');
     return { reviews, itemId, reviewer, reviewRecords, refunds, queue, close: () => moduleRef.close() };
   }
 
@@ -102,5 +106,35 @@ describe.each(backends)('a reviewer id longer than the review item column [%s]',
     expect(await backend.items.find(itemId)).toMatchObject({ decidedBy: id });
     expect(refunds).toHaveLength(1);
     await close();
+  });
+  it('attack: blank or non-string item ids are refused by check, approve and reject; nothing recorded', async () => {
+    const { reviews, reviewer, reviewRecords, close } = await lane();
+    const got = [];
+    for (const id of [undefined, null, 42, '   ', { id: 'x' }])
+      for (const call of ['check', 'approve', 'reject'] as const)
+        got.push(
+          await (reviews[call](id as never, reviewer('staff:7')) as Promise<unknown>).then(
+            (answer) => answer,
+            (error: unknown) => (error instanceof VerdictConfigurationError ? 'VerdictConfigurationError' : error),
+          ),
+        );
+    const recorded = reviewRecords();
+    await close();
+    expect({ got: new Set(got), recorded }).toEqual({ got: new Set(['VerdictConfigurationError']), recorded: [] });
+  });
+
+  it('control: the parked item is checked, approved and its refund runs', async () => {
+    const { reviews, itemId, reviewer, reviewRecords, refunds, queue, close } = await lane();
+    const checked = await reviews.check(itemId, reviewer('staff:7'));
+    const transition = await reviews.approve(itemId, reviewer('staff:7'));
+    await queue.idle();
+    const outcomes = reviewRecords().map((record) => record.approvalOutcome);
+    await close();
+    expect({ allowed: checked.allowed, outcome: transition.outcome, outcomes, refunds: refunds.length }).toEqual({
+      allowed: true,
+      outcome: 'approved',
+      outcomes: ['authorized', 'approved'],
+      refunds: 1,
+    });
   });
 });

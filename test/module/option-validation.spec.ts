@@ -1,0 +1,255 @@
+import { describe, expect, it } from '@jest/globals';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { createMongoAbility } from '@casl/ability';
+import {
+  ActionContextStore,
+  type ActionContext,
+  type CapabilityDefinition,
+  ExecutionTargetPolicy,
+  InMemoryApprovalReceiptStore,
+  InMemoryBudgetStore,
+  InMemoryEvidenceRecorder,
+  InMemoryExecutionClaimStore,
+  InMemoryReviewItemStore,
+  InProcessDeferredQueue,
+  ReviewService,
+  VerdictConfigurationError,
+  VerdictModule,
+  VerdictService,
+  defineCapability,
+  fromContext,
+  requiresConfirmation,
+  requiresReview,
+} from '@verdict/nestjs';
+import { refundFixture } from '@verdict/testing-kit';
+import { z } from 'zod';
+
+/**
+ * Module options a `forRootAsync` factory returns are not type-checked: `null` from `config.x ?? null`, a `{}`, a
+ * string from the environment. Each one below used to boot, then fail the first call with a `TypeError` (or, for an
+ * actor key of `null`, silently key review items by the whole actor object); each is now refused at boot with a
+ * `VerdictConfigurationError` naming the option, while the legitimate configuration still boots and works.
+ */
+
+const context: ActionContext = { actor: { id: 'alice' }, tenant: 'acme', metadata: { conversationId: 'c1' } };
+const base = {
+  description: 'A capability',
+  action: 'read',
+  subject: 'all',
+  arguments: z.object({}),
+  resolveTarget: fromContext(() => ({ id: 1 })),
+  executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot<{ id: number }>({ name: 'one', identity: (t) => t.id }),
+};
+const plain = defineCapability({ ...base, name: 'plain' }, () => 'ran');
+const confirmed = defineCapability(
+  { ...base, name: 'confirmed', requiresConfirmation: requiresConfirmation({ bind: () => ({}), reason: 'Confirm.' }) },
+  () => 'ran',
+);
+const budgeted = defineCapability(
+  { ...base, name: 'budgeted', budget: { amountOf: () => 1, limit: 10, per: 'tenant', window: 60 } },
+  () => 'ran',
+);
+const reviewed = defineCapability(
+  { ...base, name: 'reviewed', requiresReview: requiresReview({ bind: () => ({}), reason: 'Reviewed.' }) },
+  () => 'ran',
+);
+const modelBudgets = { budgets: [{ name: 'tokens', measure: 'tokens', limit: 10, per: 'tenant', window: 60 }] };
+const ability = { createForContext: () => createMongoAbility([{ action: 'read', subject: 'all' }]) };
+const lane = () => ({
+  items: new InMemoryReviewItemStore(),
+  queue: new InProcessDeferredQueue({ attempts: 1 }),
+  rehydrate: () => context,
+});
+const byId = (actor: { id: string }) => actor.id;
+
+/** Boots Verdict through `forRootAsync` (a factory: what the compiler cannot check) with `options` over a minimum. */
+async function boot(options: Record<string, unknown>): Promise<TestingModule> {
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      VerdictModule.forRootAsync({
+        useFactory: () =>
+          ({
+            abilityFactory: ability,
+            evidence: new InMemoryEvidenceRecorder(),
+            capabilities: [plain],
+            ...options,
+          }) as never,
+      }),
+    ],
+  }).compile();
+  return moduleRef.init();
+}
+
+/** One call of `capability` as alice. */
+function call(moduleRef: TestingModule, capability: string) {
+  return moduleRef
+    .get(ActionContextStore)
+    .run(context, () => moduleRef.get(VerdictService).execute({ capability, arguments: {}, toolCallId: 'call_1' }));
+}
+
+/** Expects the boot to be refused with a `VerdictConfigurationError` whose message matches `message`. */
+async function expectRefused(options: Record<string, unknown>, message: RegExp): Promise<void> {
+  const booting = boot(options);
+  await expect(booting).rejects.toThrow(VerdictConfigurationError);
+  await expect(booting).rejects.toThrow(message);
+}
+
+describe('actor keys are functions or absent', () => {
+  /** The fixture's refund without its own `requiresReview.actorKey`: the lane's or the module's key decides. */
+  function keylessRefund(keys: { module?: unknown; lane?: unknown }) {
+    const fixture = refundFixture({ record: async () => {} });
+    const refund: CapabilityDefinition = defineCapability(
+      { ...fixture.refund, requiresReview: { ...fixture.refund.requiresReview!, actorKey: undefined } },
+      fixture.refund.executor as never,
+    );
+    const options = {
+      abilityFactory: fixture.abilityFactory,
+      capabilities: [refund],
+      executionClaims: new InMemoryExecutionClaimStore(),
+      ...('module' in keys ? { actorKey: keys.module } : {}),
+      review: {
+        items: new InMemoryReviewItemStore(),
+        queue: new InProcessDeferredQueue({ attempts: 1 }),
+        rehydrate: fixture.rehydrate,
+        ...('lane' in keys ? { actorKey: keys.lane } : {}),
+      },
+    };
+    return boot(options);
+  }
+
+  it.each([
+    [
+      'module actorKey: null (a factory’s `config.actorKey ?? null`)',
+      { module: null },
+      /`actorKey` is null, not a function/,
+    ],
+    ['review.actorKey: null', { lane: null }, /`review\.actorKey` is null, not a function/],
+    ["module actorKey: 'id'", { module: 'id' }, /`actorKey` is a string, not a function/],
+    ["review.actorKey: 'id'", { lane: 'id' }, /`review\.actorKey` is a string, not a function/],
+  ])(
+    'attack: %s is refused at boot, so the requester can never approve their own refund from another session',
+    async (_label, keys, message) => {
+      const booting = keylessRefund(keys);
+      await expect(booting).rejects.toThrow(VerdictConfigurationError);
+      await expect(booting).rejects.toThrow(message);
+    },
+  );
+
+  it.each([
+    ['the module', { module: byId }],
+    ['the lane', { lane: byId }],
+  ])(
+    'control: with a key function on %s, another session of the requester is refused and another reviewer approves',
+    async (_label, keys) => {
+      const moduleRef = await keylessRefund(keys);
+      const session = (id: string, name: string): ActionContext => ({
+        actor: { id, role: 'staff', session: name },
+        tenant: 'acme',
+        metadata: { conversationId: `conversation-${name}` },
+      });
+      const answer = await moduleRef
+        .get(ActionContextStore)
+        .run(session('staff:7', 'a'), () =>
+          moduleRef
+            .get(VerdictService)
+            .execute({ capability: 'orders.refund', arguments: { orderId: 1003, amount: 10 }, toolCallId: 'call_1' }),
+        );
+      expect(answer.decision.disposition).toBe('require_review');
+      const reviews = moduleRef.get(ReviewService);
+      const [item] = await reviews.pending({ tenant: 'acme', capability: 'orders.refund' });
+      const approve = (id: string, name: string) => reviews.approve(item!.itemId, { id, context: session(id, name) });
+      expect(await approve('staff:7', 'b')).toMatchObject({ outcome: 'own_request' });
+      expect(await approve('staff:8', 'c')).toMatchObject({ outcome: 'approved' });
+      await moduleRef.close();
+    },
+  );
+});
+
+describe('stores are stores', () => {
+  it.each([
+    ['approvals: {}', { approvals: {}, capabilities: [confirmed] }, /`approvals` is not an ApprovalReceiptStore/],
+    ['approvals: null', { approvals: null, capabilities: [confirmed] }, /`approvals` is not an ApprovalReceiptStore/],
+    ['budgets: {} with a budget', { budgets: {}, capabilities: [budgeted] }, /`budgets` is not a BudgetStore/],
+    ['budgets: null with a budget', { budgets: null, capabilities: [budgeted] }, /`budgets` is not a BudgetStore/],
+    [
+      'budgets: {} with callCeilings',
+      { budgets: {}, callCeilings: { toolCalls: 5 } },
+      /`budgets` is not a BudgetStore/,
+    ],
+    ['budgets: null with callCeilings', { budgets: null, callCeilings: { toolCalls: 5 } }, /`budgets` is not a/],
+    ['budgets: {} with modelBudgets', { budgets: {}, modelBudgets }, /`budgets` is not a BudgetStore/],
+    [
+      'executionClaims: null next to a working review lane',
+      { review: lane(), executionClaims: null, actorKey: byId, capabilities: [reviewed] },
+      /`executionClaims` is not an ExecutionClaimStore/,
+    ],
+    [
+      'executionClaims: {} next to a working review lane',
+      { review: lane(), executionClaims: {}, actorKey: byId, capabilities: [reviewed] },
+      /`executionClaims` is not an ExecutionClaimStore/,
+    ],
+    [
+      'review.items with find only (the lane parks with park)',
+      {
+        review: { ...lane(), items: { find: () => Promise.resolve(null) } },
+        executionClaims: new InMemoryExecutionClaimStore(),
+        actorKey: byId,
+        capabilities: [reviewed],
+      },
+      /The review lane needs items \(a ReviewItemStore\)/,
+    ],
+  ])('attack: %s is refused at boot, not a TypeError at the first call', async (_label, options, message) => {
+    await expectRefused(options, message);
+  });
+
+  it('control: with real stores each capability boots and is decided as before', async () => {
+    const moduleRef = await boot({
+      approvals: new InMemoryApprovalReceiptStore(),
+      budgets: new InMemoryBudgetStore(),
+      callCeilings: { toolCalls: 5 },
+      modelBudgets,
+      executionClaims: new InMemoryExecutionClaimStore(),
+      review: lane(),
+      actorKey: byId,
+      capabilities: [plain, confirmed, budgeted, reviewed],
+    });
+    expect((await call(moduleRef, 'confirmed')).decision.disposition).toBe('require_confirmation');
+    expect(await call(moduleRef, 'budgeted')).toMatchObject({ executed: true, output: 'ran' });
+    expect((await call(moduleRef, 'reviewed')).decision.disposition).toBe('require_review');
+    await moduleRef.close();
+  });
+});
+
+describe('module options are what they say', () => {
+  it.each([
+    [
+      'callCeilings: null',
+      { budgets: new InMemoryBudgetStore(), callCeilings: null },
+      /callCeilings must be .*not null/,
+    ],
+    [
+      'modelBudgets: null',
+      { budgets: new InMemoryBudgetStore(), modelBudgets: null },
+      /modelBudgets must be .*not null/,
+    ],
+    ['review: null', { review: null }, /`review` is null, not a review lane/],
+    ['capabilities: {}', { capabilities: {} }, /`capabilities` is not an array/],
+    ['capabilities: [null]', { capabilities: [null] }, /`capabilities\[0\]` is null, not a capability/],
+    ["clock: 'x'", { clock: 'x' }, /`clock` is a string, not a function/],
+  ])('attack: %s is refused at boot with a VerdictConfigurationError naming it', async (_label, options, message) => {
+    await expectRefused(options, message);
+  });
+
+  it('control: `capabilities: null` and `clock: null` are still unset, and a clock function still stamps the run', async () => {
+    const unset = await boot({ capabilities: null, clock: null });
+    expect((await call(unset, 'plain')).decision).toMatchObject({ disposition: 'deny', reason: 'unknown capability' });
+    await unset.close();
+    const evidence = new InMemoryEvidenceRecorder();
+    const at = new Date('2030-01-02T03:04:05.000Z');
+    const clocked = await boot({ evidence, clock: () => at, callCeilings: {}, budgets: new InMemoryBudgetStore() });
+    expect(await call(clocked, 'plain')).toMatchObject({ executed: true, output: 'ran' });
+    expect(evidence.decisions().map((record) => record.recordedAt.toISOString())).toContain(at.toISOString());
+    expect(evidence.decisions().every((record) => record.recordedAt.getTime() === at.getTime())).toBe(true);
+    await clocked.close();
+  });
+});
