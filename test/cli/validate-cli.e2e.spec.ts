@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LabModule } from '../../apps/storefront-lab/src/lab.module.js';
 import { miswiredAppModule } from '../../libs/testing/src/fixtures/miswired-app.module.js';
-import { FailingInit } from '../../libs/testing/src/fixtures/unbootable-app.module.js';
+import { FailingInit, RefusedWiring } from '../../libs/testing/src/fixtures/unbootable-app.module.js';
 import { capturedCli } from './captured-cli.js';
 
 /** A compiled CLI entry; refuses a build older than the sources (StaleBuildError): `npm run build` first. */
@@ -165,6 +165,13 @@ describe('verdict validate (CLI)', () => {
     expect((await inProcess(failingInitModule)('validate')).stderr).toBe(
       'error: the audit failed: cache warm-up failed: connect ECONNREFUSED 127.0.0.1:6379\n',
     );
+
+    // Verdict's own boot check refusing the wiring is unsafe wiring, exit 1 as a finding, never a failed audit's 3.
+    const wiring = await inProcess(() => RefusedWiring)('validate', '--json', '--fail-on', 'critical');
+    expect({ code: wiring.code, stdout: wiring.stdout }).toEqual({ code: 1, stdout: '' });
+    expect(JSON.parse(wiring.stderr.trimEnd().split('\n').at(-1)!)).toEqual({
+      error: expect.stringMatching(/^Verdict refused the wiring at boot: `actorKey` is a string, not a function/),
+    });
 
     // Control: another command keeps its documented exit code on the same failure.
     expect((await inProcess(failingInitModule)('evidence', 'verify')).code).toBe(1);

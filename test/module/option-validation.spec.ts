@@ -218,6 +218,27 @@ describe('stores are stores', () => {
     expect((await call(moduleRef, 'reviewed')).decision.disposition).toBe('require_review');
     await moduleRef.close();
   });
+
+  it('control: a web-only lane (`work: false`) parks through a queue that only enqueues and closes', async () => {
+    const enqueued: unknown[] = [];
+    const producer = { enqueue: async (job: unknown) => void enqueued.push(job), close: async () => undefined };
+    const moduleRef = await boot({
+      review: { ...lane(), queue: producer, work: false },
+      actorKey: byId,
+      capabilities: [reviewed],
+    });
+    expect((await call(moduleRef, 'reviewed')).decision.disposition).toBe('require_review');
+    await moduleRef.close();
+    await expectRefused(
+      {
+        review: { ...lane(), queue: producer },
+        actorKey: byId,
+        capabilities: [reviewed],
+        executionClaims: new InMemoryExecutionClaimStore(),
+      },
+      /The review lane needs queue \(a DeferredQueue\)/,
+    );
+  });
 });
 
 describe('module options are what they say', () => {

@@ -114,6 +114,15 @@ describe('withPlan enforces the plan as it was given', () => {
     });
   });
 
+  it('control: an optional field written undefined is no field, as JSON reads it', () => {
+    const plan = { steps: [{ capability: 'payments.send', arguments: undefined }], note: undefined };
+    withPlan(plan as Plan, () => {
+      expect(currentPlan()!.plan).toEqual({ steps: [{ capability: 'payments.send' }] });
+      expect(Object.keys(currentPlan()!.plan.steps[0]!)).toEqual(['capability']);
+      expect(currentPlan()!.fingerprint).toBe(planFingerprint({ steps: [{ capability: 'payments.send' }] }));
+    });
+  });
+
   it('control: the plan in force is the plan given, with its fingerprint', () => {
     withPlan(PLAN, () => {
       expect(currentPlan()).toEqual({ plan: PLAN, fingerprint: expect.any(String) });

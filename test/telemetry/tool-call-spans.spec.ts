@@ -194,16 +194,24 @@ class TracerBroken extends Error {}
  * A provider whose tracer hands out the SDK's recording spans, with one span method throwing, or whose
  * `startActiveSpan` throws before calling back, throws after it, or calls back twice.
  */
+/** The callback a tracer started with `start: 'later'` calls back, once it has. */
+let lateCallback: Promise<unknown> | undefined;
+
 function brokenTracing(broken: {
   readonly span?: 'setAttributes' | 'setAttribute';
-  readonly start?: 'before' | 'after' | 'twice';
+  readonly start?: 'before' | 'after' | 'twice' | 'never' | 'later';
 }): TracerProvider {
   const inner = provider.getTracer('broken');
   const tracer: Tracer = {
     startSpan: (...args: Parameters<Tracer['startSpan']>) => inner.startSpan(...args),
     startActiveSpan: ((name: string, options: SpanOptions, fn: (span: Span) => unknown) => {
       if (broken.start === 'before') throw new TracerBroken('tracer down');
+      if (broken.start === 'never') return undefined;
       const span = inner.startSpan(name, options);
+      if (broken.start === 'later') {
+        lateCallback = new Promise((called) => setImmediate(() => called(fn(span))));
+        return undefined;
+      }
       if (broken.span !== undefined)
         span[broken.span] = () => {
           throw new TracerBroken('exporter down');
@@ -274,6 +282,18 @@ describe("telemetry never changes a call's outcome (ADR 0165)", () => {
       expect(result).toMatchObject({ executed: true, decision: { disposition: 'permit' } });
     }
     expect(executions).toHaveLength(2);
+  });
+
+  it('attack: a tracer that never calls back, or calls back after the call ran, runs it once; a late span is ended', async () => {
+    const { within, service, executions } = await setup();
+    withTracing({ start: 'never' });
+    expect(await within(alice, () => service.execute(rename))).toMatchObject({ executed: true });
+    withTracing({ start: 'later' });
+    expect(await within(alice, () => service.execute(rename))).toMatchObject({ executed: true });
+    // The late callback answers the call that already ran, and ends the span it was given.
+    expect(await await lateCallback).toMatchObject({ executed: true });
+    expect(executions).toHaveLength(2);
+    expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(['execute_tool documents.rename']);
   });
 
   it('control: the same tracer with nothing broken spans each call with its outcome, and runs it once', async () => {

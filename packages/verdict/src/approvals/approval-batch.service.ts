@@ -128,10 +128,11 @@ export class ApprovalBatchService {
     const ofRequester = await this.requesters(batchId, requester);
     if (ofRequester.length === 0 || approver.context.tenant !== requester.tenant) return { outcome: 'not_found' };
     const pending = ofRequester.filter((r) => r.status === ReceiptStatus.Pending);
+    if (pending.length === 0) return { outcome: 'invalid_state' };
+    if (pending.some((r) => isExpired(r, now))) return { outcome: 'expired' };
     // A tool call asked again in the batch (its earlier receipt decided on its own) is not what an approver who read
     // the batch before was shown: decisions name tool calls, so they could approve arguments never shown (ADR 0168).
-    if (pending.length === 0 || pending.some((r) => isAskedAgain(r, ofRequester))) return { outcome: 'invalid_state' };
-    if (pending.some((r) => isExpired(r, now))) return { outcome: 'expired' };
+    if (pending.some((r) => isAskedAgain(r, ofRequester))) return { outcome: 'invalid_state' };
     // Before the decisions are matched: an approver who may not approve learns nothing of the batch's items from them.
     // A contained approver is refused by the kill-switch check below, which records and reports the refusal
     // (stage containment, approvalOutcome contained, CapabilityDenied) as for one receipt.

@@ -60,11 +60,17 @@ export class ValidateCommand implements CliCommandRunner {
 }
 
 /**
- * `validate`'s report of an application that could not start (a provider or a lifecycle hook threw): the audit
- * failed before it began, exit code 3 ({@link AUDIT_ERROR_EXIT_CODE}) as for an audit that threw.
+ * `validate`'s report of an application that could not start (a provider or a lifecycle hook threw). When Verdict's
+ * own boot checks refused the wiring (a `VerdictConfigurationError`, known by its `code`, whichever copy of the package
+ * threw it), that is unsafe wiring: `error: Verdict refused the wiring at boot: <message>`, exit code 1, as for a
+ * finding at any `--fail-on`. Anything else failed the audit before it began: exit code 3
+ * ({@link AUDIT_ERROR_EXIT_CODE}), as for an audit that threw.
  */
 export function validateBootFailed(error: unknown, options: ValidateOptions): void {
-  auditFailed(processStreams, options.json === true, error);
+  const json = options.json === true;
+  if ((error as { code?: unknown } | null)?.code === 'VERDICT_CONFIGURATION')
+    return fail(processStreams, json, `Verdict refused the wiring at boot: ${(error as Error).message}`, 1);
+  auditFailed(processStreams, json, error);
 }
 
 function auditFailed(streams: CliStreams, json: boolean, error: unknown): void {

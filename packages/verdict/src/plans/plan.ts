@@ -4,6 +4,7 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
 import { canonicalJson } from '../fingerprints/canonical-json.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
+import { isPlainObject } from '../shared/is-plain-object.js';
 import { planProblem } from './plan-validation.js';
 
 /**
@@ -64,15 +65,16 @@ export function withPlan<T>(plan: Plan | null, fn: () => T): T {
 
 /**
  * A frozen copy of `plan`, checked and fingerprinted: what the caller does with its object afterwards changes nothing in
- * force. The copy is made from the plan's canonical JSON and checked again: what is checked, fingerprinted and put in
- * force is one value, whatever a getter answers the next time it is read. A plan that is not plain JSON (a `toJSON`,
- * a `bigint`, a cycle, a `__proto__` key the schema drops) is a wiring mistake too.
+ * force. The copy is made from the plan's canonical JSON (a key whose value is `undefined` left out, as JSON does) and
+ * checked again: what is checked, fingerprinted and put in force is one value, whatever a getter answers the next time
+ * it is read. A plan that is not plain JSON (a `toJSON`, a `bigint`, a cycle, a `__proto__` key the schema drops) is
+ * a wiring mistake too.
  */
 function planInForce(plan: Plan): PlanInForce {
   assertPlan(plan);
   let copy: unknown;
   try {
-    copy = JSON.parse(canonicalJson(plan));
+    copy = JSON.parse(canonicalJson(withoutUndefined(plan, new Set())));
   } catch (error) {
     if (!(error instanceof NonCanonicalValueError)) throw error;
     throw new VerdictConfigurationError(
@@ -83,6 +85,26 @@ function planInForce(plan: Plan): PlanInForce {
   }
   assertPlan(copy);
   return Object.freeze({ plan: frozen(copy), fingerprint: planFingerprint(copy) });
+}
+
+/**
+ * `value` with the keys of its plain objects whose value is `undefined` left out, as JSON leaves them out (an optional
+ * field written `arguments: undefined` is no field): plain objects and arrays are copied, anything else kept for the
+ * canonical check to refuse, a cycle included.
+ */
+function withoutUndefined(value: unknown, ancestors: Set<object>): unknown {
+  if (typeof value !== 'object' || value === null || ancestors.has(value)) return value;
+  if (!Array.isArray(value) && !isPlainObject(value)) return value;
+  ancestors.add(value);
+  const copy = Array.isArray(value)
+    ? value.map((item) => withoutUndefined(item, ancestors))
+    : Object.fromEntries(
+        Object.entries(value)
+          .filter(([, inner]) => inner !== undefined)
+          .map(([key, inner]) => [key, withoutUndefined(inner, ancestors)]),
+      );
+  ancestors.delete(value);
+  return copy;
 }
 
 /** `value`, a copy of plain JSON, frozen all the way down. */

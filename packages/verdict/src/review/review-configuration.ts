@@ -90,7 +90,9 @@ export function assertReviewLane(options: ReviewOptions): void {
   const works = lane.work !== false;
   const missing = [
     missingMethods(lane.items, REVIEW_ITEM_STORE_METHODS).length > 0 && 'items (a ReviewItemStore)',
-    missingMethods(lane.queue, DEFERRED_QUEUE_METHODS).length > 0 && 'queue (a DeferredQueue)',
+    // A web-only process (`work: false`) only enqueues and closes: its queue need not work.
+    missingMethods(lane.queue, works ? DEFERRED_QUEUE_METHODS : ['enqueue', 'close']).length > 0 &&
+      'queue (a DeferredQueue)',
     works && typeof lane.rehydrate !== 'function' && 'rehydrate (the requester lookup)',
   ].filter((name) => name !== false);
   if (missing.length > 0)

@@ -77,13 +77,20 @@ export function withToolCallSpan<T extends ExecutionResult<unknown>>(
   };
   let running: Promise<T> | undefined;
   let answered: Promise<T> | undefined;
+  let spanned: Span | undefined;
   try {
     verdictTracer().startActiveSpan(
       `execute_tool ${subject.capability}`,
       { kind: SpanKind.INTERNAL, attributes },
       // One promise, not an async function's two: this wraps every proposal.
       (span) => {
-        if (running !== undefined) return running;
+        // Called back again, or after the call ran without a span: the call is not run again; a span of its own (not
+        // the one the first callback ends with the outcome) is ended.
+        if (running !== undefined) {
+          if (span !== spanned) settle(span, () => undefined);
+          return running;
+        }
+        spanned = span;
         running = started(run);
         return (answered = running.then(
           (result) => {
