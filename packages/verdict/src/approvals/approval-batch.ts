@@ -50,8 +50,8 @@ export interface DecidedBatchItem {
 /**
  * What a batch decision did: every item decided at once (`decided`), or nothing changed — no batch of the requester
  * with this id (`not_found`), an item expired (`expired`), the batch decided before or a tool call of it asked again
- * since it was read (`invalid_state`), the approver
- * may not approve an item (`forbidden`) or is, or an item is, held by a kill switch (`contained`).
+ * since it was read (`invalid_state`), the approver may not approve an item (`forbidden`) or is, or an item is, held
+ * by a kill switch (`contained`).
  */
 export type ApprovalBatchOutcome =
   | {
