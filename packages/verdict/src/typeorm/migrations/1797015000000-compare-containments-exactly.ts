@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { exactCollation } from './1795996093417-create-approval-receipts.js';
+import { collateColumns } from './collated-columns.js';
 
 const TABLE = 'verdict_containments';
 
@@ -23,22 +23,10 @@ export class CompareContainmentsExactly1797015000000 implements MigrationInterfa
   name = 'CompareContainmentsExactly1797015000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const { charset, collation } = await exactCollation(queryRunner);
-    if (collation === undefined) return;
-    await alterColumns(queryRunner, ` CHARACTER SET ${charset} COLLATE ${collation}`);
+    await collateColumns(queryRunner, TABLE, KEY_COLUMNS, true);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    const { collation } = await exactCollation(queryRunner);
-    if (collation === undefined) return;
-    // With no character set named, MySQL/MariaDB give the column the table's default one and its collation.
-    await alterColumns(queryRunner, '');
+    await collateColumns(queryRunner, TABLE, KEY_COLUMNS, false);
   }
-}
-
-/** One ALTER TABLE that redefines each of {@link KEY_COLUMNS} as it is, with `collate` after its type. */
-async function alterColumns(queryRunner: QueryRunner, collate: string): Promise<void> {
-  const q = (name: string) => queryRunner.connection.driver.escape(name);
-  const columns = KEY_COLUMNS.map(({ name, type }) => `MODIFY ${q(name)} ${type}${collate} NOT NULL`);
-  await queryRunner.query(`ALTER TABLE ${q(TABLE)} ${columns.join(', ')}`);
 }
