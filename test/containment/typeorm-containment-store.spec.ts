@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { DataSource, QueryRunner } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import {
   ActionContextStore,
   type ContainmentStore,
@@ -16,7 +16,16 @@ import {
   verdictEntities,
   verdictMigrations,
 } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, openDataSource, remigrate, withDataSource } from '@verdict/testing-kit';
+import {
+  columnCollations,
+  databaseEngines,
+  dropDataSource,
+  onOwnRunner,
+  openDataSource,
+  remigrate,
+  tableDefaultCollations,
+  withDataSource,
+} from '@verdict/testing-kit';
 import { CreateContainments1796000240000 } from '../../packages/verdict/src/typeorm/migrations/1796000240000-create-containments.js';
 import { CompareContainmentsExactly1797015000000 } from '../../packages/verdict/src/typeorm/migrations/1797015000000-compare-containments-exactly.js';
 import { bob, documentsFixture } from '../pipeline/documents.fixture.js';
@@ -161,11 +170,13 @@ for (const engine of databaseEngines()) {
         const migration = new CompareContainmentsExactly1797015000000();
 
         await onOwnRunner(dataSource, (queryRunner) => migration.down(queryRunner));
-        const afterDown = await keyCollations(dataSource);
+        const afterDown = await columnCollations(dataSource, TABLE, KEY_COLUMNS);
         await onOwnRunner(dataSource, (queryRunner) => migration.up(queryRunner));
 
-        expect(afterDown).toEqual(engine.name === 'mariadb' ? await tableDefaultCollations(dataSource) : []);
-        expect(await keyCollations(dataSource)).toEqual(
+        expect(afterDown).toEqual(
+          engine.name === 'mariadb' ? await tableDefaultCollations(dataSource, TABLE, KEY_COLUMNS) : [],
+        );
+        expect(await columnCollations(dataSource, TABLE, KEY_COLUMNS)).toEqual(
           engine.name === 'mariadb' ? KEY_COLUMNS.map((column) => [column, 'utf8mb4_nopad_bin']) : [],
         );
         expect(await store.active()).toEqual([containment]);
@@ -225,29 +236,3 @@ interface CapabilitySwitches {
 
 /** The key columns the migration collates, by name. */
 const KEY_COLUMNS = ['scope', 'subject'];
-
-/** On MySQL/MariaDB, each key column and its collation, by name; elsewhere, nothing to read. */
-async function keyCollations(dataSource: DataSource): Promise<Array<[string, string]>> {
-  if (dataSource.options.type !== 'mysql' && dataSource.options.type !== 'mariadb') return [];
-  const rows = (await dataSource.query(
-    `SELECT COLUMN_NAME AS name, COLLATION_NAME AS collation FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '${TABLE}' AND COLUMN_NAME IN ('scope', 'subject') ORDER BY COLUMN_NAME`,
-  )) as Array<{ name: string; collation: string }>;
-  return rows.map((row) => [row.name, row.collation]);
-}
-
-/** Each key column with the table's default collation. */
-async function tableDefaultCollations(dataSource: DataSource): Promise<Array<[string, string]>> {
-  const [{ collation }] = (await dataSource.query(
-    `SELECT TABLE_COLLATION AS collation FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '${TABLE}'`,
-  )) as Array<{ collation: string }>;
-  return KEY_COLUMNS.map((column) => [column, collation]);
-}
-
-async function onOwnRunner(dataSource: DataSource, run: (queryRunner: QueryRunner) => Promise<void>): Promise<void> {
-  const queryRunner = dataSource.createQueryRunner();
-  try {
-    await run(queryRunner);
-  } finally {
-    await queryRunner.release();
-  }
-}

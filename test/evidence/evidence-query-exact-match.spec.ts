@@ -13,9 +13,14 @@ import {
   verdictEntities,
   verdictMigrations,
 } from '@verdict/nestjs/typeorm';
-import { databaseEngines, withDataSource } from '@verdict/testing-kit';
+import {
+  columnCollations,
+  databaseEngines,
+  onOwnRunner,
+  tableDefaultCollations,
+  withDataSource,
+} from '@verdict/testing-kit';
 import { v7 } from 'uuid';
-import type { DataSource, QueryRunner } from 'typeorm';
 import { CompareDecisionRecordsExactly1797014000000 } from '../../packages/verdict/src/typeorm/migrations/1797014000000-compare-decision-records-exactly.js';
 
 const SCHEMA = { entities: verdictEntities, migrations: verdictMigrations };
@@ -116,11 +121,13 @@ for (const engine of databaseEngines()) {
         const migration = new CompareDecisionRecordsExactly1797014000000();
 
         await onOwnRunner(dataSource, (queryRunner) => migration.down(queryRunner));
-        const afterDown = await collations(dataSource);
+        const afterDown = await columnCollations(dataSource, TABLE, COMPARED_COLUMNS);
         await onOwnRunner(dataSource, (queryRunner) => migration.up(queryRunner));
 
-        expect(afterDown).toEqual(engine.name === 'mariadb' ? await tableDefaultCollations(dataSource) : []);
-        expect(await collations(dataSource)).toEqual(
+        expect(afterDown).toEqual(
+          engine.name === 'mariadb' ? await tableDefaultCollations(dataSource, TABLE, COMPARED_COLUMNS) : [],
+        );
+        expect(await columnCollations(dataSource, TABLE, COMPARED_COLUMNS)).toEqual(
           engine.name === 'mariadb' ? COMPARED_COLUMNS.map((column) => [column, 'utf8mb4_nopad_bin']) : [],
         );
         expect(await query.run(record.correlationId)).toEqual([record]);
@@ -130,6 +137,8 @@ for (const engine of databaseEngines()) {
     });
   });
 }
+
+const TABLE = 'verdict_decision_records';
 
 /** The columns the migration collates, by name. */
 const COMPARED_COLUMNS = [
@@ -142,30 +151,3 @@ const COMPARED_COLUMNS = [
   'tool_call_fingerprint',
   'tool_kind',
 ];
-
-/** On MySQL/MariaDB, each compared column and its collation, by name; elsewhere, nothing to read. */
-async function collations(dataSource: DataSource): Promise<Array<[string, string]>> {
-  if (dataSource.options.type !== 'mysql' && dataSource.options.type !== 'mariadb') return [];
-  const rows = (await dataSource.query(
-    `SELECT COLUMN_NAME AS name, COLLATION_NAME AS collation FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'verdict_decision_records' AND COLUMN_NAME IN (${COMPARED_COLUMNS.map(() => '?').join(', ')}) ORDER BY COLUMN_NAME`,
-    COMPARED_COLUMNS,
-  )) as Array<{ name: string; collation: string }>;
-  return rows.map((row) => [row.name, row.collation]);
-}
-
-/** Each compared column with the table's default collation. */
-async function tableDefaultCollations(dataSource: DataSource): Promise<Array<[string, string]>> {
-  const [{ collation }] = (await dataSource.query(
-    `SELECT TABLE_COLLATION AS collation FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'verdict_decision_records'`,
-  )) as Array<{ collation: string }>;
-  return COMPARED_COLUMNS.map((column) => [column, collation]);
-}
-
-async function onOwnRunner(dataSource: DataSource, run: (queryRunner: QueryRunner) => Promise<void>): Promise<void> {
-  const queryRunner = dataSource.createQueryRunner();
-  try {
-    await run(queryRunner);
-  } finally {
-    await queryRunner.release();
-  }
-}

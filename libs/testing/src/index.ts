@@ -1,4 +1,5 @@
 export { databaseEngines, dropDataSource, openDataSource, remigrate, withDataSource } from './database-matrix.js';
+export { columnCollations, onOwnRunner, tableDefaultCollations } from './column-collations.js';
 export { testRedisUrl, uniqueRedisPrefix } from './redis-matrix.js';
 export { countingStatements } from './statement-counter.js';
 export { seedTrafficShapedEvidence } from './evidence-seed.js';
