@@ -9,9 +9,12 @@ import {
   InMemoryApprovalReceiptStore,
   InMemoryBudgetStore,
   InMemoryEvidenceRecorder,
+  InMemoryEvidenceQuery,
   InMemoryExecutionClaimStore,
+  InMemoryProvenanceLedger,
   InMemoryReviewItemStore,
   InProcessDeferredQueue,
+  PublicMessage,
   ReviewService,
   VerdictConfigurationError,
   VerdictModule,
@@ -257,6 +260,26 @@ describe('module options are what they say', () => {
     ['capabilities: {}', { capabilities: {} }, /`capabilities` is not an array/],
     ['capabilities: [null]', { capabilities: [null] }, /`capabilities\[0\]` is null, not a capability/],
     ["clock: 'x'", { clock: 'x' }, /`clock` is a string, not a function/],
+    [
+      'evidence: {}',
+      { evidence: {} },
+      /`evidence` is not an EvidenceRecorder \(no recordDecision, recordRelease method\)/,
+    ],
+    ['evidence: null', { evidence: null }, /`evidence` is not an EvidenceRecorder/],
+    ['evidenceQuery: {}', { evidenceQuery: {} }, /`evidenceQuery` is not an EvidenceQuery \(no list, run method\)/],
+    [
+      "evidenceLevel: 'verbose'",
+      { evidenceLevel: 'verbose' },
+      /`evidenceLevel` is 'verbose': pass 'standard' or 'minimal'/,
+    ],
+    ['publicMessage: 42', { publicMessage: 42 }, /`publicMessage` is a number, not a string/],
+    ["tenantOf: 'tenantId'", { tenantOf: 'tenantId' }, /`tenantOf` is a string, not a function/],
+    ['resolveContext: {}', { resolveContext: {} }, /`resolveContext` is an object, not a function/],
+    [
+      'provenance.ledger: {}',
+      { provenance: { ledger: {} } },
+      /`provenance.ledger` is not a ProvenanceLedger \(no append method\)/,
+    ],
   ])('attack: %s is refused at boot with a VerdictConfigurationError naming it', async (_label, options, message) => {
     await expectRefused(options, message);
   });
@@ -272,5 +295,23 @@ describe('module options are what they say', () => {
     expect(evidence.decisions().map((record) => record.recordedAt.toISOString())).toContain(at.toISOString());
     expect(evidence.decisions().every((record) => record.recordedAt.getTime() === at.getTime())).toBe(true);
     await clocked.close();
+  });
+
+  it('control: a recorder, query, level, message, tenantOf, resolveContext and ledger that are what they say boot and are used', async () => {
+    const evidence = new InMemoryEvidenceRecorder();
+    const ledger = new InMemoryProvenanceLedger();
+    const moduleRef = await boot({
+      evidence,
+      evidenceQuery: new InMemoryEvidenceQuery(evidence),
+      evidenceLevel: 'minimal',
+      publicMessage: 'Not done.',
+      tenantOf: () => 'acme',
+      resolveContext: () => context,
+      provenance: { ledger },
+    });
+    expect(await call(moduleRef, 'plain')).toMatchObject({ executed: true, output: 'ran' });
+    expect(moduleRef.get(PublicMessage)).toBe('Not done.');
+    expect(evidence.decisions().filter((record) => record.capability === 'plain')).toHaveLength(1);
+    await moduleRef.close();
   });
 });

@@ -11,6 +11,8 @@ import { InMemoryEvidenceQuery } from './evidence/in-memory-evidence-query.js';
 import { InMemoryEvidenceRecorder } from './evidence/in-memory-evidence-recorder.js';
 import { UnconfiguredEvidenceQuery } from './evidence/unconfigured-evidence-query.js';
 import { PublicMessage } from './public-message.js';
+import { assertEvidenceConfigured } from './evidence/evidence-configuration.js';
+import { VerdictConfigurationError } from './errors/configuration.error.js';
 import { VerdictPipeline } from './pipeline/verdict-pipeline.js';
 import { ConfigurableVerdictModule, MODULE_OPTIONS_TOKEN } from './verdict.module-definition.js';
 import type { VerdictModuleOptions } from './verdict-module-options.interface.js';
@@ -124,7 +126,10 @@ const PUBLIC_PROVIDERS = [
     {
       provide: EvidenceRecorder,
       inject: [MODULE_OPTIONS_TOKEN],
-      useFactory: (options: VerdictModuleOptions) => options.evidence ?? new NullEvidenceRecorder(),
+      useFactory: (options: VerdictModuleOptions) => {
+        assertEvidenceConfigured(options);
+        return options.evidence ?? new NullEvidenceRecorder();
+      },
     },
     {
       provide: EvidenceQuery,
@@ -138,7 +143,14 @@ const PUBLIC_PROVIDERS = [
     {
       provide: PublicMessage,
       inject: [MODULE_OPTIONS_TOKEN],
-      useFactory: (options: VerdictModuleOptions) => options.publicMessage ?? DEFAULT_PUBLIC_MESSAGE,
+      useFactory: ({ publicMessage }: VerdictModuleOptions) => {
+        if (publicMessage !== undefined && typeof publicMessage !== 'string')
+          throw new VerdictConfigurationError(
+            `\`publicMessage\` is ${publicMessage === null ? 'null' : `a ${typeof publicMessage}`}, not a string: pass the text the model is told when a proposal is not executed, or leave it out.`,
+            { option: 'publicMessage' },
+          );
+        return publicMessage ?? DEFAULT_PUBLIC_MESSAGE;
+      },
     },
   ],
   exports: [

@@ -7,7 +7,7 @@ import {
   readLockfile,
 } from '../mcp/mcp-lockfile.js';
 import { type McpToolNaming, recordedToolNaming } from '../mcp/mcp-tool-naming.js';
-import { McpPinStatus, type McpToolPin } from '../mcp/mcp-tool-pin.js';
+import { McpPinStatus, type McpToolPin, duplicateNames } from '../mcp/mcp-tool-pin.js';
 import { type CliStreams, fail } from './cli-output.js';
 import { line } from './output-line.js';
 import { printableName, quotedText } from './printable-text.js';
@@ -50,10 +50,14 @@ export function headersOf(flags: readonly string[] = []): Record<string, string>
   return headers;
 }
 
-/** The tools a server lists now: the pins of those that can be pinned, and the `unpinnable` ones (ADR 0150). */
+/**
+ * The tools a server lists now: the pins of those that can be pinned, the `unpinnable` ones (ADR 0150), and each name
+ * it lists more than once, once (`duplicate`, ADR 0169; its listings are in neither of the others).
+ */
 export interface ListedMcpPins {
   readonly current: readonly McpToolPin[];
   readonly unpinnable: readonly Pick<McpToolPin, 'server' | 'tool' | 'description'>[];
+  readonly duplicate: readonly Pick<McpToolPin, 'server' | 'tool'>[];
 }
 
 /**
@@ -71,13 +75,17 @@ export async function listedMcpPins(address: McpServerAddress): Promise<ListedMc
   try {
     const current: McpToolPin[] = [];
     const unpinnable: Pick<McpToolPin, 'server' | 'tool' | 'description'>[] = [];
-    for (const tool of await client.getTools(address.server)) {
+    const listed = await client.getTools(address.server);
+    const twice = duplicateNames(listed.map((tool) => tool.name));
+    for (const tool of listed) {
+      if (twice.has(tool.name)) continue;
       const pin = listedMcpToolPin(address.server, tool);
       if (pin === McpPinStatus.Unpinnable)
         unpinnable.push({ server: address.server, tool: tool.name, description: tool.description ?? '' });
       else current.push(pin);
     }
-    return { current, unpinnable };
+    const duplicate = [...twice].map((tool) => ({ server: address.server, tool }));
+    return { current, unpinnable, duplicate };
   } finally {
     await client.close();
   }
@@ -88,7 +96,7 @@ export interface McpServerReview {
   readonly server: string;
   readonly path: string;
   readonly lock: McpLockfile;
-  /** The pins of every tool the server lists now, the `unpinnable` ones aside (they are `changes`). */
+  /** The pins of every tool the server lists now, the `unpinnable` and `duplicate` ones aside (they are `changes`). */
   readonly current: readonly McpToolPin[];
   /** What changed against this server's pins. */
   readonly changes: readonly McpPinChange[];
@@ -129,11 +137,17 @@ export async function reviewMcpServer(
         2,
       );
     const toolNaming = namingOf(options, recorded?.toolNaming);
-    const { current, unpinnable } = await listedMcpPins({ server: server!, url: target, headers, toolNaming });
+    const { current, unpinnable, duplicate } = await listedMcpPins({
+      server: server!,
+      url: target,
+      headers,
+      toolNaming,
+    });
     const changes = diffLockfile(
       { ...lock, tools: lock.tools.filter((pin) => pin.server === server) },
       current,
       unpinnable,
+      duplicate,
     );
     const urlChange =
       recorded !== undefined && recorded.url !== target ? { pinned: recorded.url, current: target } : null;

@@ -14,7 +14,8 @@ import { printableName, quotedText } from './printable-text.js';
  * say, else as the lockfile records for the server (ADR 0143) — against its pins in the lockfile: new tools, removed
  * ones, changed schemas and changed descriptions (both texts; a tool whose description and schema both changed is
  * `description_and_schema_changed`, with both texts), tools whose definition cannot be fingerprinted (`unpinnable`,
- * ADR 0150), and a URL other than the one the server was pinned from.
+ * ADR 0150), names the server lists more than once (`duplicate`, ADR 0169), and a URL other than the one the server
+ * was pinned from.
  * Exits 1 when something changed or the server cannot be listed, 0 when it is as pinned, 2 on a usage error: a CI
  * step that catches a rug pull before an agent does.
  */

@@ -2,6 +2,7 @@ import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } fr
 import { Observable, from, switchMap } from 'rxjs';
 import { ACTION_CONTEXT_OPTIONS, type ActionContextOptions } from './action-context-options.interface.js';
 import { ActionContextStore } from './action-context.store.js';
+import { assertOptionalFunction } from '../shared/optional-function.js';
 
 /**
  * Binds the action context for the rest of the request, from the application's
@@ -16,7 +17,13 @@ export class ActionContextInterceptor implements NestInterceptor {
   constructor(
     private readonly contexts: ActionContextStore,
     @Inject(ACTION_CONTEXT_OPTIONS) private readonly options: ActionContextOptions,
-  ) {}
+  ) {
+    assertOptionalFunction(
+      options.resolveContext,
+      'resolveContext',
+      'resolveContext: (executionContext) => ({ actor, tenant })',
+    );
+  }
 
   intercept(executionContext: ExecutionContext, next: CallHandler): Observable<unknown> {
     const resolve = this.options.resolveContext;

@@ -3,9 +3,10 @@ import type { McpPinStatus } from '../mcp/mcp-tool-pin.js';
 /**
  * Emitted (through @nestjs/event-emitter, event name {@link McpToolRefused.event}) when a tool an MCP server lists
  * is not handed to the agent: never pinned, its description or input schema is no longer the pinned one (a rug
- * pull), or its definition cannot be fingerprinted (`unpinnable`). Carries the server's and the tool's names and
- * fingerprints, never the description text, nor a tool name outside MCP's tool-name rule. The tool stays refused
- * until an operator reviews it and re-pins it (`verdict mcp diff`, `verdict mcp pin`).
+ * pull), its definition cannot be fingerprinted (`unpinnable`), or the server lists its name more than once
+ * (`duplicate`, one event per listing). Carries the server's and the tool's names and fingerprints, never the
+ * description text, nor a tool name outside MCP's tool-name rule. The tool stays refused until an operator reviews
+ * it and re-pins it (`verdict mcp diff`, `verdict mcp pin`), or, `duplicate`, until the server lists it once.
  */
 export class McpToolRefused {
   static readonly event = 'verdict.mcp_tool_refused';

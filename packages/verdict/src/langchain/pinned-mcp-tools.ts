@@ -7,7 +7,14 @@ import type { JsonObject } from '../fingerprints/json-value.js';
 import { pinFingerprint } from '../mcp/pin-fingerprint.js';
 import { recordedMcpToolName } from '../mcp/mcp-tool-name.js';
 import { ProvenanceSource } from '../provenance/provenance-source.js';
-import { type McpPinStatus, McpPinStatus as Status, type McpToolPin, pinOf, pinStatus } from '../mcp/mcp-tool-pin.js';
+import {
+  type McpPinStatus,
+  McpPinStatus as Status,
+  type McpToolPin,
+  duplicateNames,
+  pinOf,
+  pinStatus,
+} from '../mcp/mcp-tool-pin.js';
 import type { VerdictTools } from './verdict-tools.js';
 import { emitSafely } from '../events/emit-safely.js';
 
@@ -69,15 +76,19 @@ export interface PinnedMcpTools {
   readonly sources: Readonly<Record<string, ProvenanceSource>>;
   /** For `ProvenanceTracker` `trustedTools`: the handed-over tools named in `trusted` (the others are untrusted). */
   readonly trustedTools: readonly string[];
-  /** The pins of every listed tool as it is now, the `unpinnable` ones aside (what `verdict mcp pin` writes). */
+  /**
+   * The pins of every listed tool as it is now, the `unpinnable` and `duplicate` ones aside (what `verdict mcp pin`
+   * writes).
+   */
   readonly current: readonly McpToolPin[];
 }
 
 /**
  * Keeps the tools of one MCP server (as `@langchain/mcp-adapters` made them) whose description and input schema
- * are exactly as pinned, and refuses the others — unpinned, rug-pulled description, changed schema, or a definition
- * that cannot be fingerprinted (`unpinnable`, ADR 0150) — emitting {@link McpToolRefused} for each (ADR 0067). A
- * refused tool is never given to the agent, so its description never reaches the model.
+ * are exactly as pinned, and refuses the others — unpinned, rug-pulled description, changed schema, a definition
+ * that cannot be fingerprinted (`unpinnable`, ADR 0150), or a name the server lists more than once (each listing
+ * `duplicate`, ADR 0169) — emitting {@link McpToolRefused} for each (ADR 0067). A refused tool is never given to the
+ * agent, so its description never reaches the model.
  *
  * @throws VerdictConfigurationError when a route names an unknown capability, or one without an executor, whatever
  *   its tool's pin status (ADR 0083).
@@ -99,11 +110,14 @@ export function pinnedMcpTools(
   const tools: StructuredToolInterface[] = [];
   const refused: RefusedMcpTool[] = [];
   const current: McpToolPin[] = [];
+  // A name listed twice names no one definition: every listing of it is refused, whatever the pins (ADR 0169).
+  const duplicate = duplicateNames(listed.map((tool) => tool.name));
   for (const tool of listed) {
     // Each tool on its own: one whose definition cannot be fingerprinted is refused, the others are not (ADR 0150).
     const pin = listedMcpToolPin(server, tool);
-    if (pin !== Status.Unpinnable) current.push(pin);
-    const status = pin === Status.Unpinnable ? pin : pinStatus(options.pins, pin);
+    const twice = duplicate.has(tool.name);
+    if (pin !== Status.Unpinnable && !twice) current.push(pin);
+    const status = twice ? Status.Duplicate : pin === Status.Unpinnable ? pin : pinStatus(options.pins, pin);
     if (status === Status.Pinned) {
       tools.push(routed(tool, route));
       continue;

@@ -1,7 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { isToolNaming, type McpToolNaming, recordedToolNaming } from './mcp-tool-naming.js';
-import { type McpPinStatus, McpPinStatus as Status, type McpToolPin, pinStatus } from './mcp-tool-pin.js';
+import {
+  type McpPinStatus,
+  McpPinStatus as Status,
+  type McpToolPin,
+  duplicateNames,
+  pinStatus,
+} from './mcp-tool-pin.js';
 import { pinFingerprint } from './pin-fingerprint.js';
 
 /** Where the lockfile is kept by default, relative to the working directory. */
@@ -36,15 +42,20 @@ export interface McpPinChange {
   readonly change: Exclude<McpPinStatus, 'pinned'> | 'removed';
   /** The pinned description, for a reviewer (`null` for a tool never pinned). */
   readonly pinnedDescription: string | null;
-  /** The listed description (`null` for a removed tool). */
+  /** The listed description (`null` for a removed tool, and for a `duplicate` one: it is listed with several). */
   readonly currentDescription: string | null;
 }
 
-/** A lockfile of `pins` (and the servers' identities), in a stable order so that its diff in review shows only what changed. */
+/**
+ * A lockfile of `pins` (and the servers' identities), in a stable order so that its diff in review shows only what changed.
+ *
+ * @throws VerdictConfigurationError when `pins` holds two pins of one tool of one server (ADR 0169).
+ */
 export function lockfileOf(
   pins: readonly McpToolPin[],
   servers: Readonly<Record<string, McpServerIdentity>> = {},
 ): McpLockfile {
+  requireOnePinPerTool(pins, 'the lockfile');
   const tools = [...pins].sort((a, b) => a.server.localeCompare(b.server) || a.tool.localeCompare(b.tool));
   const names = Object.keys(servers).sort((a, b) => a.localeCompare(b));
   if (names.length === 0) return { version: 1, tools };
@@ -74,12 +85,14 @@ export function serverPins(lock: McpLockfile, server: string, url: string): McpT
 
 /**
  * What changed between the lockfile and `current` (the pins of every tool listed now); each tool of `unpinnable`,
- * listed now but whose definition cannot be fingerprinted (ADR 0150), is an `unpinnable` change, never `removed`.
+ * listed now but whose definition cannot be fingerprinted (ADR 0150), is an `unpinnable` change, and each of
+ * `duplicate`, a name the server lists more than once (ADR 0169), a `duplicate` change: never `removed`.
  */
 export function diffLockfile(
   lock: McpLockfile,
   current: readonly McpToolPin[],
   unpinnable: readonly Pick<McpToolPin, 'server' | 'tool' | 'description'>[] = [],
+  duplicate: readonly Pick<McpToolPin, 'server' | 'tool'>[] = [],
 ): McpPinChange[] {
   const changes: McpPinChange[] = [];
   const pinnedOf = (listed: Pick<McpToolPin, 'server' | 'tool'>) =>
@@ -103,7 +116,15 @@ export function diffLockfile(
       pinnedDescription: pinnedOf(tool)?.description ?? null,
       currentDescription: tool.description,
     });
-  const listed = [...current, ...unpinnable];
+  for (const tool of duplicate)
+    changes.push({
+      server: tool.server,
+      tool: tool.tool,
+      change: Status.Duplicate,
+      pinnedDescription: pinnedOf(tool)?.description ?? null,
+      currentDescription: null,
+    });
+  const listed = [...current, ...unpinnable, ...duplicate];
   for (const pinned of lock.tools)
     if (!listed.some((tool) => tool.server === pinned.server && tool.tool === pinned.tool))
       changes.push({
@@ -118,7 +139,8 @@ export function diffLockfile(
 
 /**
  * Reads a lockfile; a missing file is an empty lockfile (every tool unpinned), a malformed one a configuration error,
- * and so is a pin whose description is not the text its fingerprint pins (what a reviewer reads is what is pinned).
+ * and so is a pin whose description is not the text its fingerprint pins (what a reviewer reads is what is pinned),
+ * and a tool of a server pinned twice (which pin decides?, ADR 0169).
  */
 export async function readLockfile(path: string): Promise<McpLockfile> {
   let text: string;
@@ -138,12 +160,27 @@ export async function readLockfile(path: string): Promise<McpLockfile> {
     throw new VerdictConfigurationError(
       `${path} is not a Verdict MCP lockfile (version 1), or a pin in it is not what its fingerprint pins: restore it from version control or remove it, then re-pin with \`verdict mcp pin\` (pin refuses to write over it).`,
     );
+  requireOnePinPerTool(parsed.tools, path);
   return lockfileOf(parsed.tools, parsed.servers);
 }
 
 /** Writes the lockfile as stable, reviewable JSON. */
 export async function writeLockfile(path: string, lock: McpLockfile): Promise<void> {
   await writeFile(path, `${JSON.stringify(lockfileOf(lock.tools, lock.servers), null, 2)}\n`, 'utf8');
+}
+
+/**
+ * @throws VerdictConfigurationError naming the first tool of a server that `pins` (of the lockfile `where`) pins
+ *   more than once, with `server` and `tool` in its context: one pin decides a tool (ADR 0169).
+ */
+function requireOnePinPerTool(pins: readonly McpToolPin[], where: string): void {
+  const [pair] = duplicateNames(pins.map(({ server, tool }) => JSON.stringify([server, tool])));
+  if (pair === undefined) return;
+  const [server, tool] = JSON.parse(pair) as [string, string];
+  throw new VerdictConfigurationError(
+    `${where} pins the tool ${JSON.stringify(tool)} of the server ${JSON.stringify(server)} more than once: one pin decides a tool. Keep the reviewed pin alone, or restore the lockfile from version control, then re-pin the server with \`verdict mcp pin\` (pin refuses to write over it).`,
+    { server, tool },
+  );
 }
 
 function parseJson(text: string): Partial<McpLockfile> | null {

@@ -56,6 +56,12 @@ export const McpPinStatus = {
    * and it cannot be pinned (ADR 0150).
    */
   Unpinnable: 'unpinnable',
+  /**
+   * The server lists its name more than once (ADR 0169): which definition the model reads, and which one a call
+   * reaches, is the server's choice. Refused whatever the pins say; `verdict mcp pin` refuses the server until it
+   * lists each tool once.
+   */
+  Duplicate: 'duplicate',
 } as const;
 export type McpPinStatus = (typeof McpPinStatus)[keyof typeof McpPinStatus];
 
@@ -72,4 +78,12 @@ export function pinStatus(pins: readonly McpToolPin[], current: McpToolPin): Mcp
   if (description) return McpPinStatus.DescriptionChanged;
   if (schema) return McpPinStatus.SchemaChanged;
   return McpPinStatus.Pinned;
+}
+
+/** The names `names` holds more than once: each tool a server lists under one of them is `duplicate` (ADR 0169). */
+export function duplicateNames(names: readonly string[]): ReadonlySet<string> {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const name of names) (seen.has(name) ? repeated : seen).add(name);
+  return repeated;
 }

@@ -99,6 +99,7 @@ export class VerdictPipeline {
   ) {
     // A `clock` of `null` is none, as every mechanism reads it (`clock ?? () => new Date()`); anything else given is one.
     assertOptionalFunction(options.clock ?? undefined, 'clock', 'clock: () => new Date()');
+    assertOptionalFunction(options.tenantOf, 'tenantOf', 'tenantOf: (target, capability) => target.tenantId');
     const clock = (this.clock = options.clock ?? (() => new Date()));
     this.actors = new ActorAttribution(moduleActorKey(options));
     this.ceilings = new CallCeilingGate(options);

@@ -12,13 +12,15 @@ import { isResultFormat } from './result-provenance.js';
 import { assertTaintConfigured } from './taint/taint-configuration.js';
 import { approvalStoreProblem } from '../approvals/confirmation-configuration.js';
 import { isShadowedArgumentRule } from './shadowed-argument-rule.js';
+import { notAStore } from '../shared/not-a-store.js';
 
 /**
  * Boot-time checks of a capability's provenance policy: known rules, parseable paths, no argument rule on a value
  * that can never be a candidate, and an approval receipt store wherever provenance can require confirmation (a
  * rule says so, a declared destination takes the positive rule, or strict mode covers the capability); and the
  * module's `provenance.strict`, a boolean when given (a `'true'` from the environment would silently turn strict mode
- * off), and `provenance.taint`, which every capability's agent proposals go through (`assertTaintConfigured`).
+ * off), `provenance.taint`, which every capability's agent proposals go through (`assertTaintConfigured`), and
+ * `provenance.ledger`, which every labelled result is appended to.
  */
 export function assertProvenanceConfigured(
   definition: CapabilityDefinition,
@@ -33,6 +35,14 @@ export function assertProvenanceConfigured(
       { option: 'provenance.strict' },
     );
   if (options.provenance?.taint !== undefined) assertTaintConfigured(options.provenance.taint);
+  const ledger = options.provenance?.ledger;
+  const notALedger =
+    ledger === undefined ? null : notAStore(ledger, 'provenance.ledger', 'ProvenanceLedger', ['append']);
+  if (notALedger !== null)
+    throw new VerdictConfigurationError(
+      `${notALedger}: pass provenance: { ledger: new TypeOrmProvenanceLedger(dataSource) }, or leave it out.`,
+      { option: 'provenance.ledger' },
+    );
   if (definition.consequential !== undefined && typeof definition.consequential !== 'boolean')
     fail('has a `consequential` that is not a boolean.');
   if (policy?.untrustedContext !== undefined) {

@@ -446,7 +446,18 @@ function validateTurn(turn: unknown, index: number, label: string): asserts turn
   });
 }
 
+/** Each tool's description, converted once: an agent binds the same tools again on every model turn. */
+const described = new WeakMap<object, BoundToolInfo>();
+
 function describeTool(tool: BindToolsInput): BoundToolInfo {
+  const known = typeof tool === 'object' && tool !== null ? described.get(tool) : undefined;
+  if (known !== undefined) return known;
+  const info = convertedTool(tool);
+  if (typeof tool === 'object' && tool !== null) described.set(tool, info);
+  return info;
+}
+
+function convertedTool(tool: BindToolsInput): BoundToolInfo {
   try {
     const { function: fn } = convertToOpenAITool(tool);
     return { name: fn.name, description: fn.description, schema: fn.parameters };
