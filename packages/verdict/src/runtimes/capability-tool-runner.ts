@@ -158,7 +158,9 @@ export class CapabilityToolRunner {
   /**
    * `step`, with any fault but its abort or a call ceiling (see {@link toolFault}) as an `ApplicationFaultError`:
    * never model-facing text. A fault thrown after the signal aborted is still a fault: the AI SDK aborts one tool's
-   * signal when its `toolMs` timeout passes, and hands the model the text of whatever the tool then throws.
+   * signal when its `toolMs` timeout passes, and hands the model the text of whatever the tool then throws. The
+   * signal reaches neither the pipeline nor the executor, so the call runs on to its end after the abort: its output,
+   * or its own fault — which an executor's own timeout names `TimeoutError` or `AbortError` as well.
    */
   private async faultsOf<T>(signal: AbortSignal | undefined, step: () => Promise<T>): Promise<T> {
     const { capability, name } = this.binding;
@@ -171,8 +173,11 @@ export class CapabilityToolRunner {
   }
 }
 
-/** Whether `error` is the abort of `signal` itself: its reason, or the `AbortError` or `TimeoutError` it caused. */
+/**
+ * Whether `error` is the abort of `signal` itself: its very reason (which an executor holding the application's own
+ * signal, merged into this one, may throw). Never judged by its name: an error of the executor's own I/O named
+ * `TimeoutError` or `AbortError` is a fault.
+ */
 function isAbortOf(signal: AbortSignal | undefined, error: unknown): boolean {
-  if (signal?.aborted !== true) return false;
-  return error === signal.reason || (error instanceof Error && ['AbortError', 'TimeoutError'].includes(error.name));
+  return signal?.aborted === true && error === signal.reason;
 }
