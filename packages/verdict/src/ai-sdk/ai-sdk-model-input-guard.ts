@@ -36,6 +36,9 @@ const ANSWER_REMEDY =
 const TOOL_REMEDY =
   'A tool result must answer, once, a tool call the model made through this guard (the latest model message that issued its id, or the response the call continues — in a stored conversation, its latest response — in this process).';
 
+const CALL_OPTIONS_REMEDY =
+  'A provider’s instructions are a system prompt: register it (systemPrompts) or seal it (spread guard.systemPrompt(text).providerOptions into the call’s); every other provider option holds no data (no object, array or structured text): release data with contextMessage.';
+
 const APPROVAL_REMEDY =
   'An approval response is an id, a yes or no, and an optional plain-text reason: release data with contextMessage.';
 
@@ -77,6 +80,8 @@ export interface AiSdkModelInputGuardOptions extends ToolResultReleaseOptions {
  *   that continues a response or stored conversation the provider keeps (`previousResponseId`, `conversation`), whose
  *   prompt holds only the new messages, a call this guard saw the model propose there, in this process, for the same
  *   principal and conversation.
+ * - The call's own provider options, which a provider sends beside the prompt: any provider's `instructions` passes
+ *   as a system prompt, and every other option must hold no data (ADR 0132).
  * Not in this form: placeholder restoration (`vault`, `restore`), which needs a tool-call hook the middleware
  * does not have.
  *
@@ -131,6 +136,8 @@ export class AiSdkModelInputGuard {
     return {
       specificationVersion: 'v4',
       transformParams: async ({ params }) => {
+        if (!this.admitsCallOptions(params.providerOptions))
+          throw new UnreleasedContextError('The call’s provider options', this.destinationName, CALL_OPTIONS_REMEDY);
         const conversation = this.conversation();
         const pending = this.kept.pending(conversation, providerOptionsConversation(params.providerOptions));
         const prompt = await this.admit(params.prompt as AiSdkPrompt, conversation, pending);
@@ -245,6 +252,22 @@ export class AiSdkModelInputGuard {
   private admitsSystem(content: string, providerOptions: unknown): boolean {
     if (this.verify(['system', content], providerOptions)) return othersCarryNoData(providerOptions);
     return (/^\p{White_Space}*$/u.test(content) || this.prompts.has(content)) && optionsCarryNoData(providerOptions);
+  }
+
+  /**
+   * A call's own provider options, which a provider sends beside the prompt (ADR 0132): any provider's `instructions`
+   * is a system prompt (OpenAI's Responses model sends it as the request's instructions) and passes as a system
+   * message does — empty, registered, or sealed by the call's own `verdict` options; every other option must hold
+   * no data, as a message's options.
+   */
+  private admitsCallOptions(options: unknown): boolean {
+    if (options === undefined || options === null) return true;
+    if (typeof options !== 'object') return false;
+    const instructions = Object.values(options)
+      .map((entry) => (entry as { instructions?: unknown } | null)?.instructions)
+      .filter((text) => text !== undefined && text !== null);
+    if (instructions.length === 0) return optionsCarryNoData(options);
+    return instructions.every((text) => typeof text === 'string' && this.admitsSystem(text, options));
   }
 
   private admitsUser(message: Extract<AiSdkMessage, { role: 'user' }>): boolean {
