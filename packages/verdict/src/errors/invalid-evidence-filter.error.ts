@@ -1,9 +1,11 @@
 import { VerdictError } from './verdict.error.js';
 
 /**
- * An evidence query that cannot be answered as written: an unknown disposition or stage, a fingerprint that is
- * not 64 lowercase hex digits (a raw tool-call id is refused, never hashed for you), an invalid date, `since`
- * not before `until`, a limit outside 1–1000 (or a CLI `--limit` not in decimal digits: `1e2`). Nothing is read.
+ * An evidence query that cannot be answered as written: a field the filter does not have (`correlationId`,
+ * `stream`: never ignored, which would match every record) or a filter that is no object, an unknown disposition or
+ * stage, a fingerprint that is not 64 lowercase hex digits (a raw tool-call id is refused, never hashed for you), an
+ * invalid date, `since` not before `until`, a limit outside 1–1000 (or a CLI `--limit` not in decimal digits: `1e2`).
+ * Nothing is read.
  */
 export class InvalidEvidenceFilterError extends VerdictError {
   readonly code = 'VERDICT_INVALID_EVIDENCE_FILTER';

@@ -34,10 +34,24 @@ export interface EvidenceFilter {
 /** A filter that passed {@link checkedEvidenceFilter}: the limit is resolved. */
 export type CheckedEvidenceFilter = Omit<EvidenceFilter, 'limit'> & { readonly limit: number };
 
+/** The fields of an {@link EvidenceFilter}: any other key is refused, never ignored. */
+const EVIDENCE_FILTER_FIELDS = [
+  'capability',
+  'disposition',
+  'shadow',
+  'stage',
+  'actorFingerprint',
+  'toolCallFingerprint',
+  'since',
+  'until',
+  'limit',
+] as const satisfies ReadonlyArray<keyof EvidenceFilter>;
+
 const FINGERPRINT = /^[0-9a-f]{64}$/;
 
 /** Checks `filter` for both adapters alike. @throws InvalidEvidenceFilterError */
 export function checkedEvidenceFilter(filter: EvidenceFilter): CheckedEvidenceFilter {
+  checkFilterFields(filter, EVIDENCE_FILTER_FIELDS);
   const { capability, disposition, shadow, stage, actorFingerprint, toolCallFingerprint, since, until } = filter;
   const fail = (message: string): never => {
     throw new InvalidEvidenceFilterError(message);
@@ -70,6 +84,23 @@ export function checkedEvidenceFilter(filter: EvidenceFilter): CheckedEvidenceFi
   if (!Number.isInteger(limit) || limit < 1 || limit > EVIDENCE_LIST_LIMIT.max)
     fail(`limit must be an integer from 1 to ${EVIDENCE_LIST_LIMIT.max}`);
   return { capability, disposition, shadow, stage, actorFingerprint, toolCallFingerprint, since, until, limit };
+}
+
+/**
+ * Refuses a filter that is not an object of `fields` (`null`, an array, a string), or that has a key outside them:
+ * read as no filter, such a key would match every record. A known field set to `undefined` is no filter, as if
+ * absent. @throws InvalidEvidenceFilterError
+ */
+export function checkFilterFields(filter: unknown, fields: readonly string[]): void {
+  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
+    const given = filter == null ? String(filter) : Array.isArray(filter) ? 'an array' : `a ${typeof filter}`;
+    throw new InvalidEvidenceFilterError(`a filter must be an object of ${fields.join(', ')}, not ${given}`);
+  }
+  const unknown = Object.keys(filter).filter((key) => !fields.includes(key));
+  if (unknown.length > 0) {
+    const names = unknown.map((key) => JSON.stringify(key)).join(', ');
+    throw new InvalidEvidenceFilterError(`unknown filter field ${names}: the fields are ${fields.join(', ')}`);
+  }
 }
 
 /** Checks a correlation id for `EvidenceQuery.run`. @throws InvalidEvidenceFilterError */

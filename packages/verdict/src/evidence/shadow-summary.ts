@@ -2,7 +2,7 @@ import type { ShadowDisposition } from '../decisions/shadow-disposition.js';
 import { isShadowDisposition } from '../decisions/shadow-disposition.js';
 import type { Stage } from '../decisions/stage.js';
 import type { DecisionRecord } from './decision-record.js';
-import { checkedEvidenceFilter } from './evidence-filter.js';
+import { checkFilterFields, checkedEvidenceFilter } from './evidence-filter.js';
 import { ToolKind } from './tool-kind.js';
 
 /**
@@ -36,8 +36,14 @@ export interface ShadowSummaryRow {
   readonly records: number;
 }
 
+/** The fields of a {@link ShadowSummaryFilter}: any other key (`disposition`, `stage`) is refused, never ignored. */
+const SHADOW_SUMMARY_FILTER_FIELDS = ['capability', 'since', 'until'] as const satisfies ReadonlyArray<
+  keyof ShadowSummaryFilter
+>;
+
 /** Checks a summary filter as `EvidenceQuery.list` checks its own. @throws InvalidEvidenceFilterError */
 export function checkedShadowSummaryFilter(filter: ShadowSummaryFilter): ShadowSummaryFilter {
+  checkFilterFields(filter, SHADOW_SUMMARY_FILTER_FIELDS);
   const { capability, since, until } = checkedEvidenceFilter({
     capability: filter.capability,
     since: filter.since,
