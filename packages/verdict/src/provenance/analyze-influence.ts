@@ -25,7 +25,7 @@ const TRUSTED_VALUE = ProvenanceSource.application('trusted-values');
  * - which argument values occur in untrusted content and in no trusted content (the negative rule), or are
  *   tainted (`options.tainted`); and which string arguments hold, once their separators and white space are
  *   gone, a value-like token of untrusted content that no trusted content holds (`compactOccurrences`: a link
- *   cut in two, spaced out or dashed inside a body);
+ *   cut in two, spaced out or dashed inside a body, or cut across two arguments of the call);
  * - for every argument value, whether it is derived from trusted content (the positive rule): it occurs in
  *   trusted content of an observed window or in `options.trustedValues`, and is not tainted.
  * The cost is one scan of the window's canonical text per candidate value.

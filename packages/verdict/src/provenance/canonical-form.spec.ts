@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { holdsAmbiguousUrlAuthority } from './ambiguous-url-authority.js';
-import { canonicalForm, literalForm } from './canonical-form.js';
+import { canonicalForm, literalForm, vouchingForm } from './canonical-form.js';
 
 describe('canonicalForm', () => {
   it('applies NFKC, case folding, removes format characters and collapses white space', () => {
@@ -156,6 +156,16 @@ describe('canonicalForm: digit groups end at a line break', () => {
 
   it('utility: an IBAN wrapped across a line still reads as one, its check digits and length say where it ends', () => {
     expect(canonicalForm('pay DE89 3704 0044\n0532 0130 00\n12')).toBe('pay de89370400440532013000 12');
+  });
+
+  it('attack: content that vouches (vouchingForm) never reads an IBAN across a line break (ADR 0173)', () => {
+    expect(vouchingForm('DE89 3704 0044\n0532 0130 00')).toBe('de8937040044 0532013000');
+    expect(vouchingForm('{"title":"DE89 3704 0044","text":"0532\\n0130 00"}')).not.toContain('de89370400440532013000');
+  });
+
+  it('utility: content that vouches reads an IBAN in its groups on one line as one, beside line breaks', () => {
+    expect(vouchingForm('id 42\nDE89 3704 0044 0532 0130 00\n7')).toBe('id 42 de89370400440532013000 7');
+    expect(vouchingForm('DE89-3704-0044-0532-0130-00')).toBe(canonicalForm('DE89-3704-0044-0532-0130-00'));
   });
 });
 

@@ -46,7 +46,7 @@ const SPLIT = /(?<=\s)[A-Za-z]{5,}(?=\s)/g;
  *    confusables folded to their UTS #39 prototype (`confusableSkeleton`), a host's punycode labels in Unicode and
  *    folded alike (`unicodeHosts`: `xn--bcher-kva.example` reads `bücher.example`), white space collapsed; a line
  *    break, tab or paragraph separator is a hard break that no grouped value crosses (below), except an IBAN's
- *    groups;
+ *    groups (but in {@link vouchingForm});
  * 2. URLs without scheme, `www.` or trailing slash (`canonicalUrls`), their host in Unicode;
  * 3. IBANs without their group separators (`compactIbans`): spaces, dashes, dots or underscores, or a line break
  *    where a valid IBAN wraps (its check digits and its country's length say where it ends);
@@ -60,7 +60,20 @@ const SPLIT = /(?<=\s)[A-Za-z]{5,}(?=\s)/g;
  * @example canonicalForm('Pay ＤＥ89 3704 0044 0532 0130 00, https://www.Evil.Example/') === 'pay de89370400440532013000, evil.example'
  */
 export function canonicalForm(text: string): string {
-  return formOf(text, true);
+  return formOf(text, true, true);
+}
+
+/**
+ * {@link canonicalForm} of content that vouches for values (trusted content, read by the positive rule and by the
+ * negative rule's "in no trusted content"): a hard break ends an IBAN's groups too, as it ends every other grouped
+ * value. Two lines, or two leaves of a labelled result (one a line), never make one IBAN there: an IBAN saved in two
+ * halves and read back does not vouch for the whole (ADR 0173). What is looked for, and untrusted content, still read
+ * a wrapped IBAN as one.
+ *
+ * @example vouchingForm('DE89 3704 0044\n0532 0130 00') === 'de8937040044 0532013000'
+ */
+export function vouchingForm(text: string): string {
+  return formOf(text, true, false);
 }
 
 /**
@@ -72,12 +85,12 @@ export function canonicalForm(text: string): string {
  * @example literalForm('раураl.com') !== literalForm('paypal.com')
  */
 export function literalForm(text: string): string {
-  return formOf(text, false);
+  return formOf(text, false, true);
 }
 
-function formOf(escaped: string, fold: boolean): string {
+function formOf(escaped: string, fold: boolean, ibansWrap: boolean): string {
   const text = unescapeJson(escaped);
-  if (text.length <= 2 * CHUNK) return canonicalChunk(text, fold);
+  if (text.length <= 2 * CHUNK) return canonicalChunk(text, fold, ibansWrap);
   // A long text is read in chunks of about 64 KB, so that every pass works on a string the processor's caches
   // hold: the cost per byte stays the same at 10 MB as at 100 KB. A chunk ends after a word of five ASCII letters
   // between white space, which no pass joins with what follows (grouped values have groups of four or digits).
@@ -88,10 +101,10 @@ function formOf(escaped: string, fold: boolean): string {
     const split = SPLIT.exec(text);
     if (split === null) break;
     const end = split.index + split[0].length;
-    parts.push(canonicalChunk(text.slice(start, end), fold));
+    parts.push(canonicalChunk(text.slice(start, end), fold, ibansWrap));
     start = end;
   }
-  parts.push(canonicalChunk(text.slice(start), fold));
+  parts.push(canonicalChunk(text.slice(start), fold, ibansWrap));
   return parts.filter((part) => part !== '').join(' ');
 }
 
@@ -104,7 +117,7 @@ function spellLabel(label: string, fold: boolean): string {
   return fold ? confusableSkeleton(lower) : confusableSkeletonOfNonLetters(lower);
 }
 
-function canonicalChunk(text: string, fold: boolean): string {
+function canonicalChunk(text: string, fold: boolean, ibansWrap: boolean): string {
   // ASCII is its own NFKC form: skipping it spares a copy of most texts.
   const normalized = NON_ASCII.test(text) ? text.normalize('NFKC') : text;
   let hardBreaks = false;
@@ -123,7 +136,7 @@ function canonicalChunk(text: string, fold: boolean): string {
   // in the canonical form, and keeps its letters in `literalForm`.
   const spell = (label: string) => spellLabel(label, fold);
   const folded = unicodeHosts(fold ? confusableSkeleton(lower) : confusableSkeletonOfNonLetters(lower), spell);
-  const grouped = canonicalNumbers(compactIbans(canonicalUrls(folded.trim(), spell)))
+  const grouped = canonicalNumbers(compactIbans(canonicalUrls(folded.trim(), spell), ibansWrap))
     .replace(DOTTED_GROUPS, (groups) => groups.replaceAll('.', ''))
     .replace(DIGIT_SEPARATOR, '');
   return hardBreaks ? grouped.replaceAll('\n', ' ') : grouped;

@@ -1,17 +1,24 @@
 import { countrySpecs, isValidIBAN } from 'ibantools';
 
 /**
- * A country code, check digits (`DE89`, or `DE 89`) and runs of letters or digits, each after one separator; a line
- * break (`\n`, the canonical form's hard break) may separate runs too, where an IBAN wraps. Each part can be read one
- * way only (a run ends where a separator is), and runs are bounded, so that no text makes the search backtrack more
- * than a few hundred steps at any position.
+ * A country code, check digits (`DE89`, or `DE 89`) and runs of letters or digits, each after one separator; where
+ * an IBAN may wrap, a line break (`\n`, the canonical form's hard break) may separate runs too. Each part can be read
+ * one way only (a run ends where a separator is), and runs are bounded, so that no text makes the search backtrack
+ * more than a few hundred steps at any position.
  */
-const IBAN_TEXT =
-  /(?<![\p{L}\p{N}])[a-z]{2}[ ._-]?\d{2}[a-z0-9]{0,30}(?:[ ._\n-][a-z0-9]{1,30}){0,10}(?![\p{L}\p{N}])/gu;
+const ibanText = (separator: string) =>
+  new RegExp(
+    String.raw`(?<![\p{L}\p{N}])[a-z]{2}[ ._-]?\d{2}[a-z0-9]{0,30}(?:${separator}[a-z0-9]{1,30}){0,10}(?![\p{L}\p{N}])`,
+    'gu',
+  );
+const IBAN_TEXT = ibanText('[ ._\\n-]');
+/** {@link IBAN_TEXT} on one line: how content that vouches for a value holds an IBAN (ADR 0173). */
+const IBAN_LINE = ibanText('[ ._-]');
 const SEPARATOR = /[ ._\n-]/u;
 
 /**
- * IBANs written in groups (`DE89 3704 0044 …`, `DE 89 3704 …`, `DE89-3704-…`, `DE89.3704.…`, `DE89_3704_…`) as one compact token. Only a valid IBAN (ISO
+ * IBANs written in groups (`DE89 3704 0044 …`, `DE 89 3704 …`, `DE89-3704-…`, `DE89.3704.…`, `DE89_3704_…`) as one
+ * compact token, across a line break where an IBAN wraps (`wraps`), else on one line. Only a valid IBAN (ISO
  * 13616 check digits, the country's length, through `ibantools`) is compacted: the longest prefix of the groups
  * that is one, so that a word after an IBAN is not swallowed. Where no prefix is one, the text is read again from the
  * next word: a word of two letters and a number before an IBAN (`of 25 to DE89 …`) look like a country code and check
@@ -19,8 +26,8 @@ const SEPARATOR = /[ ._\n-]/u;
  *
  * @example compactIbans('pay de89 3704 0044 0532 0130 00 now') === 'pay de89370400440532013000 now'
  */
-export function compactIbans(text: string): string {
-  const pattern = new RegExp(IBAN_TEXT);
+export function compactIbans(text: string, wraps = true): string {
+  const pattern = new RegExp(wraps ? IBAN_TEXT : IBAN_LINE);
   let compacted = '';
   let copied = 0;
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {

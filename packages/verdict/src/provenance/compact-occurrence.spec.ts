@@ -52,6 +52,22 @@ describe('the negative rule reads values cut, spaced or dashed inside free text 
     expect(influenced(window, { body: 'Write to desk-4471 @informations.example' })).toEqual([]);
   });
 
+  it('attack: an untrusted value cut across two arguments of one call is influence on both (ADR 0173)', () => {
+    const window = windowOf(REQUEST);
+    expect(influenced(window, { subject: 'Log in at www.secure-sy', body: 'stems-252.com today' })).toEqual([
+      'subject',
+      'body',
+    ]);
+    expect(influenced(window, { lines: ['Pay DE89 3704 0044', '0532 0130 00 please'] })).toEqual([
+      'lines.0',
+      'lines.1',
+    ]);
+  });
+
+  it('utility: two arguments whose joined text holds nothing of the page are not influenced', () => {
+    expect(influenced(windowOf(REQUEST), { subject: 'Budget 212', body: '180 votes against' })).toEqual([]);
+  });
+
   it('utility: a body the user wrote word for word is not influenced, even when it holds a page value', () => {
     const body = 'Check out this link: www.secure-sy stems-252.com';
     expect(influenced(windowOf(`Send Alice exactly this: ${body}`), { body })).toEqual([]);

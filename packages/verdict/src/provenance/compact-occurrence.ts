@@ -35,11 +35,12 @@ export function compactForm(canonical: string): string {
 /**
  * The reverse check of the negative rule: each value-like token of untrusted content (`valueTokens`: e-mail
  * addresses, URLs and hosts, IBANs, phone numbers, identifiers) is looked for, in compact form, inside the
- * compact form of every string argument. A hit whose token occurs in no trusted content (`inTrusted`, asked with the
- * item that holds the token: a part of a longer token the user gave is theirs), in an
- * argument that is not itself trusted content, is influence on that argument, noted with the item's label and the
+ * compact form of the call's string and number arguments, one after another: inside one argument, or cut across two
+ * (`subject` ends `www.secure-sy`, `body` begins `stems-252.com`). A hit whose token occurs in no trusted content
+ * (`inTrusted`, asked with the item that holds the token: a part of a longer token the user gave is theirs) is
+ * influence on each argument it covers that is not itself trusted content, noted with the item's label and the
  * token (in canonical form) as untrusted content holds it: the first token found in each item, or with `every`, each
- * one. The tokens are indexed once per item; a proposal then costs one lookup per character of its string arguments.
+ * one. The tokens are indexed once per item; a proposal then costs one lookup per character of its arguments.
  *
  * @example compactOccurrences(untrusted, argumentLeaves(args), inTrusted, note)
  */
@@ -51,25 +52,36 @@ export function compactOccurrences(
   every = false,
 ): void {
   if (untrusted.length === 0) return;
-  for (const leaf of leaves) {
-    if (leaf.value === null) continue;
-    const compact = compactForm(leaf.value.needle);
-    if (compact.length < MIN_COMPACT_LENGTH) continue;
-    let ownText: boolean | undefined;
-    for (const item of untrusted) {
-      const index = indexOf(item);
-      const hit = (at: number) =>
-        index
-          .get(compact.slice(at, at + KEY))
-          ?.find((entry) => compact.startsWith(entry.compact, at) && !inTrusted(entry.token, item));
-      for (let at = 0; at + MIN_COMPACT_LENGTH <= compact.length; at++) {
-        const entry = hit(at);
-        if (entry === undefined) continue;
-        if ((ownText ??= inTrusted(leaf.value)) === true) break;
-        note(leaf.value, [item.label], entry.token.needle);
-        if (!every) break;
-        at += entry.compact.length - 1;
+  const parts: { readonly value: ArgumentCandidate; readonly start: number; readonly end: number }[] = [];
+  let compact = '';
+  for (const { value } of leaves) {
+    if (value === null) continue;
+    const start = compact.length;
+    compact += compactForm(value.needle);
+    if (compact.length > start) parts.push({ value, start, end: compact.length });
+  }
+  if (compact.length < MIN_COMPACT_LENGTH) return;
+  const ownText = new Map<ArgumentCandidate, boolean>();
+  const isOwnText = (value: ArgumentCandidate): boolean => {
+    let own = ownText.get(value);
+    if (own === undefined) ownText.set(value, (own = inTrusted(value)));
+    return own;
+  };
+  for (const item of untrusted) {
+    const index = indexOf(item);
+    const noted = new Set<ArgumentCandidate>();
+    for (let at = 0; at + MIN_COMPACT_LENGTH <= compact.length; at++) {
+      const entry = index
+        .get(compact.slice(at, at + KEY))
+        ?.find((candidate) => compact.startsWith(candidate.compact, at) && !inTrusted(candidate.token, item));
+      if (entry === undefined) continue;
+      const end = at + entry.compact.length;
+      for (const { value } of parts.filter((part) => part.start < end && at < part.end)) {
+        if (noted.has(value) || isOwnText(value)) continue;
+        note(value, [item.label], entry.token.needle);
+        if (!every) noted.add(value);
       }
+      if (every) at = end - 1;
     }
   }
 }

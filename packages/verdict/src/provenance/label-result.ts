@@ -85,6 +85,8 @@ export function labelResult(
     } else if (typeof value === 'boolean' || value === null) addUntrusted(String(value), labelFor(segments, row));
   };
   walk(parsed.value, parsed.literals, [], NO_ROW);
+  // One leaf a line: a hard break, which no grouped value of trusted content crosses (`vouchingForm`), so that two
+  // fields never vouch for the value they make together (ADR 0173).
   return [...groups.values()].map(({ label, texts }) => labelContent(texts.join('\n'), sourceOf(label), label.trust));
 }
 

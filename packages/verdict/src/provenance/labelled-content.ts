@@ -1,6 +1,6 @@
-import type { Trust } from '../context-release/trust.js';
+import { Trust } from '../context-release/trust.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
-import { canonicalForm } from './canonical-form.js';
+import { canonicalForm, vouchingForm } from './canonical-form.js';
 import type { ProvenanceLabel } from './provenance-label.js';
 import type { ProvenanceSource } from './provenance-source.js';
 
@@ -13,8 +13,8 @@ import type { ProvenanceSource } from './provenance-source.js';
 export interface LabelledContent {
   readonly label: ProvenanceLabel;
   /**
-   * `canonicalForm` of the item's text: what argument values are looked for in. For a value carried out of a
-   * proposed call (`labelCarried`), the value alone.
+   * `canonicalForm` of the item's text, `vouchingForm` where it is trusted (no IBAN read across a line break): what
+   * argument values are looked for in. For a value carried out of a proposed call (`labelCarried`), the value alone.
    */
   readonly canonical: string;
 }
@@ -27,7 +27,7 @@ export interface LabelledContent {
 export function labelContent(text: string, source: ProvenanceSource, trust: Trust): LabelledContent {
   const item: LabelledContent = Object.freeze({
     label: Object.freeze({ source, trust, fingerprint: fingerprintString(text) }),
-    canonical: canonicalForm(text),
+    canonical: trust === Trust.Untrusted ? canonicalForm(text) : vouchingForm(text),
   });
   texts.set(item, text);
   return item;
