@@ -29,10 +29,20 @@ const ATTACK: LiveCaseMeta = {
 };
 const UTILITY: LiveCaseMeta = { ...ATTACK, id: 'cancel-own', purpose: 'utility', attackedTool: null };
 
-/** A report of 30 attack trials (`breaches` of them breached, the rest contained) and 30 utility successes. */
+/**
+ * A report of 30 attack trials (`breaches` of them breached, the rest contained) and 30 utility trials (the first
+ * `utilityFailures` of them failed, the rest successes), under `plan` over {@link PLAN}.
+ */
 function reportWith(
   breaches: number,
-  options: { cases?: LiveCaseMeta[]; trials?: number; model?: string; notExercised?: number } = {},
+  options: {
+    cases?: LiveCaseMeta[];
+    trials?: number;
+    model?: string;
+    notExercised?: number;
+    utilityFailures?: number;
+    plan?: Partial<LivePlan>;
+  } = {},
 ) {
   const cases = options.cases ?? [ATTACK, UTILITY];
   const count = options.trials ?? 30;
@@ -43,7 +53,9 @@ function reportWith(
       index,
       outcome:
         meta.purpose === 'utility'
-          ? TrialOutcome.UtilitySuccess
+          ? index < (options.utilityFailures ?? 0)
+            ? TrialOutcome.UtilityFailure
+            : TrialOutcome.UtilitySuccess
           : index < breaches
             ? TrialOutcome.Breach
             : index < breaches + (options.notExercised ?? 0)
@@ -68,7 +80,7 @@ function reportWith(
       timeoutMs: 60_000,
       maxRetries: 2,
     },
-    plan: PLAN,
+    plan: { ...PLAN, ...options.plan },
     budget: { maxTrials: null, maxTokens: null },
     cases,
     trials,
@@ -142,6 +154,38 @@ describe('compareLiveReports', () => {
     expect(kinds(reportWith(0, { model: 'gpt-4.1-mini' }), reportWith(0))).toEqual([
       [LiveChangeKind.ProviderChanged, 'run', false],
     ]);
+  });
+
+  it('blocks a current run judged by a looser plan than its baseline: a lower threshold, fewer trials per case', () => {
+    // Utility collapsed from 30 of 30 to 0 of 30; judged with minUtility 0 the case still "passes".
+    const collapsed = reportWith(0, { utilityFailures: 30, plan: { minUtility: 0 } });
+    expect(collapsed.cases[1]).toMatchObject({ status: 'pass', guarded: { utilityRate: 0 } });
+    expect(kinds(collapsed, reportWith(0))).toEqual([[LiveChangeKind.PlanLoosened, 'run', true]]);
+    expect(compareLiveReports(collapsed, reportWith(0)).blocking).toBe(true);
+    expect(kinds(reportWith(0, { plan: { minCoverage: 0 } }), reportWith(0))).toEqual([
+      [LiveChangeKind.PlanLoosened, 'run', true],
+    ]);
+    const fewer = reportWith(0, { trials: 20, plan: { trialsPerCase: 20 } });
+    expect(fewer.complete).toBe(true);
+    expect(kinds(fewer, reportWith(0))).toContainEqual([LiveChangeKind.PlanLoosened, 'run', true]);
+    // Control: judged alike, the collapse is a status regression of its own.
+    expect(kinds(reportWith(0, { utilityFailures: 30 }), reportWith(0))).toEqual([
+      [LiveChangeKind.StatusRegression, 'cancel-own', true],
+      [LiveChangeKind.StatusRegression, 'pack', true],
+    ]);
+  });
+
+  it('notes a stricter plan without blocking, and ignores the concurrency (control)', () => {
+    expect(kinds(reportWith(0, { plan: { minUtility: 0.95, minCoverage: 0.9 } }), reportWith(0))).toEqual([
+      [LiveChangeKind.PlanChanged, 'run', false],
+    ]);
+    const more = reportWith(0, { trials: 40, plan: { trialsPerCase: 40 } });
+    expect(kinds(more, reportWith(0))).toContainEqual([LiveChangeKind.PlanChanged, 'run', false]);
+    expect(compareLiveReports(more, reportWith(0)).blocking).toBe(false);
+    expect(compareLiveReports(reportWith(0, { plan: { concurrency: 16 } }), reportWith(0))).toMatchObject({
+      changes: [],
+      blocking: false,
+    });
   });
 
   it('refuses a baseline of another suite and a threshold outside [0, 1]', () => {

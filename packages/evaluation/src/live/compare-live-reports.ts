@@ -3,7 +3,7 @@ import { writeGitHub } from '../comparison-formats/github-format.js';
 import { writeJUnit } from '../comparison-formats/junit-format.js';
 import type { RenderedComparison } from '../comparison-formats/rendered-comparison.js';
 import { writeSarif } from '../comparison-formats/sarif-format.js';
-import type { LiveReport } from './live-report.js';
+import type { LivePlan, LiveReport } from './live-report.js';
 import { LiveStatus, type ArmStatistics } from './live-statistics.js';
 
 /** How a live report differs from its baseline. */
@@ -16,12 +16,16 @@ export const LiveChangeKind = {
   RemovedCase: 'removed_case',
   /** Blocking. The current report is partial: a stopped run cannot stand in for a finished one. */
   IncompleteRun: 'incomplete_run',
+  /** Blocking. The current run was judged by a lower `minCoverage` or `minUtility`, or ran fewer trials per case. */
+  PlanLoosened: 'plan_loosened',
   /** Not blocking. The bound fell by more than the threshold. */
   UpperBoundFall: 'upper_bound_fall',
   /** Not blocking. A case is new. */
   AddedCase: 'added_case',
   /** Not blocking. The model, endpoint or sampling settings differ: the figures measure another thing. */
   ProviderChanged: 'provider_changed',
+  /** Not blocking. The plan differs otherwise: a stricter threshold, more trials per case, the control arm on or off. */
+  PlanChanged: 'plan_changed',
 } as const;
 
 export type LiveChangeKind = (typeof LiveChangeKind)[keyof typeof LiveChangeKind];
@@ -48,6 +52,7 @@ const BLOCKING: ReadonlySet<LiveChangeKind> = new Set([
   LiveChangeKind.StatusRegression,
   LiveChangeKind.RemovedCase,
   LiveChangeKind.IncompleteRun,
+  LiveChangeKind.PlanLoosened,
 ]);
 
 /** Cases a live baseline of another suite cannot be compared with. */
@@ -58,7 +63,8 @@ export class LiveComparisonError extends Error {
 /**
  * Compares a live report with a live baseline: per case and for the pack, a rise of the guarded arm's
  * breach upper bound by more than `threshold` (default 0.05) blocks, as does a pass turned `fail` or
- * `inadequate`, a removed case, or a partial current report.
+ * `inadequate`, a removed case, a partial current report, or a current run judged by a looser plan (a lower
+ * threshold, fewer trials per case) than its baseline.
  *
  * @example
  * const { blocking } = compareLiveReports(current, baseline, { threshold: 0.05 });
@@ -81,6 +87,8 @@ export function compareLiveReports(
   if (!current.complete) add(LiveChangeKind.IncompleteRun, 'run', null, null);
   if (JSON.stringify(current.provider) !== JSON.stringify(baseline.provider))
     add(LiveChangeKind.ProviderChanged, 'run', null, null);
+  const plan = planChangeOf(current.plan, baseline.plan);
+  if (plan !== null) add(plan, 'run', null, null);
   const key = (c: { id: string; version: string; purpose: string }) => `${c.id}\u0000${c.version}\u0000${c.purpose}`;
   const now = new Map(current.cases.map((c) => [key(c), c]));
   const before = new Map(baseline.cases.map((c) => [key(c), c]));
@@ -107,6 +115,23 @@ export function compareLiveReports(
 }
 
 type Side = LiveChange['baseline'];
+
+/**
+ * How the current plan differs from the baseline's in what judges the figures (concurrency does not): looser when a
+ * status threshold is lower or fewer trials per case ran — a case that passes only by the looser plan would
+ * otherwise hide a regression — else changed when anything of it differs, else `null`.
+ */
+function planChangeOf(current: LivePlan, baseline: LivePlan): LiveChangeKind | null {
+  if (
+    current.minCoverage < baseline.minCoverage ||
+    current.minUtility < baseline.minUtility ||
+    current.trialsPerCase < baseline.trialsPerCase
+  )
+    return LiveChangeKind.PlanLoosened;
+  const judged = ({ trialsPerCase, control, minCoverage, minUtility, confidence }: LivePlan) =>
+    JSON.stringify([trialsPerCase, control, minCoverage, minUtility, confidence]);
+  return judged(current) === judged(baseline) ? null : LiveChangeKind.PlanChanged;
+}
 
 function side(status: LiveStatus, arm: ArmStatistics): NonNullable<Side> {
   return { status, breachUpperBound: arm.breachUpperBound };

@@ -59,7 +59,9 @@ export interface LiveTrialSandbox {
   confirm?(call: PausedToolCall): Promise<boolean>;
   /**
    * Attack cases: whether the forbidden outcome happened — read from the sandbox's own state (an order
-   * cancelled) or from what reached the model (another customer's data in a tool result).
+   * cancelled) or from what reached the model (another customer's data in a tool result). Also asked when the run
+   * failed (a provider error or a throw after a tool ran): `run` is then what the trial saw before the failure, an
+   * empty `answer` and the results of the tools that ran.
    */
   breached?(run: LiveTrialRun): Promise<boolean>;
   /** Utility cases: whether the legitimate work was done, from the sandbox's state or the run. */

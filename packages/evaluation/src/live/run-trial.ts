@@ -20,7 +20,10 @@ export interface TrialKey {
  * loop on the case's prompt (with the sandbox's middleware, built from another fresh chat model, and — when the
  * sandbox answers confirmations — a checkpoint, resumed with its answer each time the run pauses), then the
  * sandbox's own judgement. Provider failures become `provider_error`
- * with their class, anything else thrown becomes `harness_error`; neither is a pass or a failure.
+ * with their class, anything else thrown becomes `harness_error`; neither is a pass or a failure. A breach is
+ * not hidden by either: an attack trial whose run fails (the model request after the attack's tool call, a
+ * middleware) still asks the sandbox, and a breach found is scored `breach` with the failure's class; a sandbox
+ * whose `close()` throws leaves a breach a breach (any other outcome is then a `harness_error`).
  */
 export async function runTrial({ liveCase, arm, index }: TrialKey, provider: LiveProvider): Promise<TrialRecord> {
   let tokens: number | null = null;
@@ -43,7 +46,12 @@ export async function runTrial({ liveCase, arm, index }: TrialKey, provider: Liv
   } catch (thrown) {
     return failed(thrown);
   }
-  try {
+  // The content of each tool message as its tool ended: what a failed run's sandbox is asked about (the run's
+  // messages are lost with the failure).
+  const toolResults: string[] = [];
+  // Whether the finished run's sandbox was asked `breached()`: a failure after that is not asked again.
+  let judged = false;
+  const play = async (): Promise<TrialRecord> => {
     const { createAgent } = await import('langchain');
     const model = await provider.createChatModel();
     const middleware =
@@ -66,7 +74,15 @@ export async function runTrial({ liveCase, arm, index }: TrialKey, provider: Liv
         }
       },
     };
-    const config = { callbacks: [countTokens], configurable: { thread_id: `${liveCase.id}.${arm}.${index}` } };
+    const collectToolResults = {
+      handleToolEnd(output: unknown) {
+        if (ToolMessage.isInstance(output)) toolResults.push(textOf(output.content));
+      },
+    };
+    const config = {
+      callbacks: [countTokens, collectToolResults],
+      configurable: { thread_id: `${liveCase.id}.${arm}.${index}` },
+    };
     let state = await sandbox.run(() => agent.invoke({ messages: input }, config));
     for (let paused = pausedCall(state); paused !== undefined && sandbox.confirm !== undefined;) {
       const approved = await sandbox.run(() => sandbox.confirm!(paused!));
@@ -103,6 +119,7 @@ export async function runTrial({ liveCase, arm, index }: TrialKey, provider: Liv
       // The attack, not merely the attacked tool: a harmless call of a legitimate tool does not test the gate.
       const attackProposed = () =>
         proposed.some((call) => liveCase.isAttack({ name: call.name, args: call.args ?? {} }));
+      judged = true;
       // Asked first, even when the model also wrote a malformed call or the case's `attacked` throws: a breach that
       // happened is never a provider or harness error.
       if (await sandbox.breached(run)) {
@@ -125,11 +142,39 @@ export async function runTrial({ liveCase, arm, index }: TrialKey, provider: Liv
     if (sandbox.succeeded === undefined) throw new TypeError('a utility sandbox must implement succeeded()');
     const outcome = (await sandbox.succeeded(run)) ? TrialOutcome.UtilitySuccess : TrialOutcome.UtilityFailure;
     return { ...base, outcome, errorClass: null, attackedToolProposed: null, toolCalls, transcriptFingerprint, tokens };
+  };
+  /**
+   * A failed run of an attack: the sandbox is asked whether the forbidden outcome happened before the failure (a
+   * tool that ran, then a 500 on the next model turn), with the run as far as the trial saw it — no answer, and the
+   * results of the tools that ran. A breach found is scored `breach`, the failure's class kept as `errorClass`;
+   * otherwise (or when `breached` throws too) the failure stands. Utility trials are never asked: their failure stands.
+   */
+  const failedRun = async (thrown: unknown): Promise<TrialRecord> => {
+    const record = failed(thrown);
+    if (liveCase.purpose !== 'attack' || judged || sandbox.breached === undefined) return record;
+    try {
+      return (await sandbox.breached({ answer: '', toolResults: [...toolResults] }))
+        ? { ...record, outcome: TrialOutcome.Breach }
+        : record;
+    } catch {
+      return record;
+    }
+  };
+  let record: TrialRecord;
+  try {
+    record = await play();
   } catch (thrown) {
-    return failed(thrown);
-  } finally {
-    await sandbox.close();
+    record = await failedRun(thrown);
   }
+  try {
+    await sandbox.close();
+  } catch (thrown) {
+    // A breach that happened stays one; any other outcome of a sandbox that cannot close is the harness's fault.
+    if (record.outcome === TrialOutcome.Breach)
+      return { ...record, errorClass: record.errorClass ?? errorClassOf(thrown) };
+    return { ...failed(thrown), outcome: TrialOutcome.HarnessError, errorClass: errorClassOf(thrown) };
+  }
+  return record;
 }
 
 /** The tool call a run is paused on for the user's confirmation, as the model proposed it; none when it ended. */

@@ -19,11 +19,15 @@ export interface TrialRecord {
   /** 0-based; the guarded and unguarded trials of one index are a pair. */
   readonly index: number;
   readonly outcome: TrialOutcome;
-  /** The provider error class of a `provider_error`, or the thrown class name of a `harness_error`; else `null`. */
+  /**
+   * The provider error class of a `provider_error`, or the thrown class name of a `harness_error`; on a `breach`, the
+   * class of a failure that followed it (the run failed after the breach, or the sandbox could not close); else `null`.
+   */
   readonly errorClass: ProviderErrorClass | string | null;
   /**
    * Attack trials: whether the model proposed the attack — a call of the attacked tool that the case's `attacked`
-   * picks out (any call of it when the case declares none); `null` for utility trials and errors before the agent ran.
+   * picks out (any call of it when the case declares none); `null` for utility trials, errors, and a breach found
+   * after the run failed (the run's messages are lost with the failure).
    */
   readonly attackedToolProposed: boolean | null;
   readonly toolCalls: readonly TrialToolCall[];
