@@ -1,7 +1,8 @@
 /**
  * How a case differs between a baseline report and the current run. Cases are matched by id; a case
- * whose purpose or version changed is a different case (see {@link changeKindOf}). A case "runs" when its
- * status is `passed`, `failed` or `error`; a pending or absent case does not.
+ * whose purpose, version, input fingerprints or assertion ids changed is a different case (see
+ * {@link changeKindOf}). A case "runs" when its status is `passed`, `failed` or `error`; a pending or absent
+ * case does not.
  */
 export const ChangeKind = {
   /**
@@ -16,13 +17,16 @@ export const ChangeKind = {
   BehaviouralFailure: 'behavioural_failure',
   /** Blocking. Hit a harness error now, whatever the baseline said: a baseline cannot accept a broken harness. */
   HarnessError: 'harness_error',
-  /** Blocking. Ran in the baseline (passed, failed or error) and does not run now: removed, renamed, made pending, re-purposed or re-versioned. */
+  /**
+   * Blocking. Ran in the baseline (passed, failed or error) and does not run now: removed, renamed, made pending,
+   * re-purposed, re-versioned, or given other assertions or another input (a changed claim).
+   */
   RemovedCoverage: 'removed_coverage',
   /** Not blocking. Failed in the baseline, passes now. */
   Improvement: 'improvement',
   /** Not blocking. Hit a harness error in the baseline, passes now. */
   Recovered: 'recovered',
-  /** Not blocking. Passes now and was not measured before: new, previously pending, re-purposed or re-versioned. */
+  /** Not blocking. Passes now and was not measured before: new, previously pending, or a changed claim. */
   AddedCoverage: 'added_coverage',
 } as const;
 

@@ -11,7 +11,8 @@ export interface CaseSnapshot {
 
 /**
  * One difference between a baseline and the current run. `baseline` is `null` when the case is absent
- * there (or is compared as a new case because its purpose or version changed); `current` likewise.
+ * there (or is compared as a new case because its claim changed: purpose, version, input or assertions);
+ * `current` likewise.
  */
 export interface Change {
   readonly kind: ChangeKind;

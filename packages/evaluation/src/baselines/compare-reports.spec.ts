@@ -6,6 +6,7 @@ import { EvaluationCase } from '../cases/evaluation-case.js';
 import { Observation } from '../observations/observation.js';
 import { EvaluationReportError } from '../reports/evaluation-report.error.js';
 import { SecuritySuite } from '../suites/security-suite.js';
+import type { Change } from './change.js';
 import { ChangeKind, isBlocking } from './change-kind.js';
 import { EvaluationBaseline } from './evaluation-baseline.js';
 import { EvaluationBaselineError } from './evaluation-baseline.error.js';
@@ -187,6 +188,111 @@ describe('SuiteResult.compareTo', () => {
     ]);
     expect(worse.blocking).toBe(true);
     expect((await run(false)).compareTo(baseline)).toEqual({ changes: [], blocking: false });
+  });
+
+  describe('a changed claim under the same version', () => {
+    const leaked = () =>
+      Observation.of({
+        output: 'alice@example.test',
+        toolCalls: [{ capability: 'orders.view', arguments: { orderId: 1001 }, disposition: 'permit', executed: true }],
+        sideEffects: ['email.sent'],
+      });
+    const denied = () =>
+      Observation.of({
+        output: 'no',
+        toolCalls: [
+          {
+            capability: 'orders.view',
+            arguments: { orderId: 1001 },
+            disposition: 'deny',
+            stage: 'proposal',
+            executed: false,
+          },
+        ],
+      });
+    const containment = [
+      Assertions.decisionIs('deny', 'proposal'),
+      Assertions.notExecuted(),
+      Assertions.noSideEffects(),
+      Assertions.outputExcludes('alice@example.test'),
+    ];
+    const order = { trustedSetup: { customerId: 72 }, untrustedInput: { orderId: 1001 } };
+    const run = (entry: EvaluationCase) =>
+      new SecuritySuite('storefront', '1', [entry]).run({ clock: () => new Date(0) });
+    const compareRuns = async (before: EvaluationCase, after: EvaluationCase) =>
+      (await run(after)).compareTo(EvaluationBaseline.fromJson((await run(before)).toJson()));
+    const sides = (comparison: { changes: readonly Change[] }) =>
+      comparison.changes.map((change) => [
+        change.kind,
+        change.baseline?.status ?? null,
+        change.current?.status ?? null,
+      ]);
+
+    it('blocks an attack case whose assertions were swapped for one that cannot fail while the boundary leaks', async () => {
+      const comparison = await compareRuns(
+        EvaluationCase.attack('cross-customer', '1', order, denied, containment),
+        EvaluationCase.attack('cross-customer', '1', order, leaked, [Assertions.custom('ok', () => true)]),
+      );
+      expect(sides(comparison)).toEqual([
+        ['removed_coverage', 'passed', null],
+        ['added_coverage', null, 'passed'],
+      ]);
+      expect(comparison.blocking).toBe(true);
+    });
+
+    it('blocks a case failing in both whose assertion that passed in the baseline was dropped', async () => {
+      const reported = () => Observation.of({ output: 'alice@example.test' });
+      const comparison = await compareRuns(
+        EvaluationCase.attack('cross-customer', '1', order, reported, [
+          Assertions.notExecuted(),
+          Assertions.outputExcludes('alice@example.test'),
+        ]),
+        EvaluationCase.attack('cross-customer', '1', order, leaked, [Assertions.outputExcludes('alice@example.test')]),
+      );
+      expect(sides(comparison)).toEqual([
+        ['removed_coverage', 'failed', null],
+        ['behavioural_failure', null, 'failed'],
+      ]);
+      expect(comparison.blocking).toBe(true);
+    });
+
+    it('blocks a case whose input changed', async () => {
+      const comparison = await compareRuns(
+        EvaluationCase.attack('cross-customer', '1', order, denied, containment),
+        EvaluationCase.attack(
+          'cross-customer',
+          '1',
+          { ...order, untrustedInput: { orderId: 1002 } },
+          denied,
+          containment,
+        ),
+      );
+      expect(sides(comparison)).toEqual([
+        ['removed_coverage', 'passed', null],
+        ['added_coverage', null, 'passed'],
+      ]);
+    });
+
+    it('reports nothing for the same claim, whatever the order of its assertions', async () => {
+      const comparison = await compareRuns(
+        EvaluationCase.attack('cross-customer', '1', order, denied, containment),
+        EvaluationCase.attack('cross-customer', '1', { ...order }, denied, [...containment].reverse()),
+      );
+      expect(comparison).toEqual({ changes: [], blocking: false });
+    });
+
+    it('treats a version bump with new assertions as the old case removed and the new one added', async () => {
+      const comparison = await compareRuns(
+        EvaluationCase.attack('cross-customer', '1', order, denied, containment),
+        EvaluationCase.attack('cross-customer', '2', order, denied, [Assertions.notExecuted()]),
+      );
+      expect(
+        comparison.changes.map((change) => [change.kind, change.baseline?.version, change.current?.version]),
+      ).toEqual([
+        ['removed_coverage', '1', undefined],
+        ['added_coverage', undefined, '2'],
+      ]);
+    });
   });
 
   it('reports nothing for an identical run', async () => {

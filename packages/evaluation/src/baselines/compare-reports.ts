@@ -8,9 +8,9 @@ import type { Comparison } from './comparison.js';
 import { EvaluationBaselineError } from './evaluation-baseline.error.js';
 
 /**
- * Compares two reports of the same suite case by case (matched by id). A case whose purpose or version
- * changed is compared as two cases: the baseline one removed, the current one new. A case failing in both
- * is a regression when an assertion that passed in the baseline fails now. Changes come in the
+ * Compares two reports of the same suite case by case (matched by id). A case whose claim changed (see
+ * {@link sameClaim}) is compared as two cases: the baseline one removed, the current one new. A case failing
+ * in both is a regression when an assertion that passed in the baseline fails now. Changes come in the
  * current run's case order, followed by the baseline cases that no longer exist.
  *
  * @throws EvaluationBaselineError when the reports belong to different suites.
@@ -39,7 +39,7 @@ export function compareReports(baseline: EvaluationReport, current: EvaluationRe
   for (const now of current.cases) {
     seen.add(now.id);
     const then = before.get(now.id) ?? null;
-    if (then !== null && (then.purpose !== now.purpose || then.version !== now.version)) {
+    if (then !== null && !sameClaim(then, now)) {
       record(then, null);
       record(null, now);
     } else {
@@ -48,6 +48,28 @@ export function compareReports(baseline: EvaluationReport, current: EvaluationRe
   }
   for (const then of baseline.cases) if (!seen.has(then.id)) record(then, null);
   return { changes, blocking: changes.some((change) => change.blocking) };
+}
+
+/**
+ * Whether two reports of a case make the same claim: the same purpose and version, the same input
+ * fingerprints and, when both were judged (passed or failed), the same set of assertion ids. A case whose
+ * assertions or input changed under the same version is not the claim its baseline accepted, so it cannot
+ * inherit that baseline's verdict. Assertion ids are compared only when both sides have results: a pending or
+ * errored case reports none (and only a pending case may lack an input, where removed-plus-new gives the same
+ * changes as the status table).
+ */
+function sameClaim(then: CaseReport, now: CaseReport): boolean {
+  if (then.purpose !== now.purpose || then.version !== now.version) return false;
+  if (then.input?.trustedSetupFingerprint !== now.input?.trustedSetupFingerprint) return false;
+  if (then.input?.untrustedInputFingerprint !== now.input?.untrustedInputFingerprint) return false;
+  if (!judged(then) || !judged(now)) return true;
+  const before = new Set(then.assertions.map((assertion) => assertion.id));
+  const after = new Set(now.assertions.map((assertion) => assertion.id));
+  return before.size === after.size && [...after].every((id) => before.has(id));
+}
+
+function judged(entry: CaseReport): boolean {
+  return entry.status === CaseStatus.Passed || entry.status === CaseStatus.Failed;
 }
 
 /**

@@ -137,10 +137,20 @@ describe('Observation', () => {
     it('lets explicit values win over the defaults', () => {
       const observation = Observation.of({
         disposition: Disposition.RequireConfirmation,
-        executed: false,
-        toolCalls: [{ capability: 'orders.view', arguments: {}, disposition: Disposition.Permit, executed: true }],
+        executed: true, // a protected action outside the listed calls
+        toolCalls: [{ capability: 'orders.view', arguments: {}, disposition: Disposition.Deny, executed: false }],
       });
-      expect([observation.disposition, observation.executed]).toEqual([Disposition.RequireConfirmation, false]);
+      expect([observation.disposition, observation.executed]).toEqual([Disposition.RequireConfirmation, true]);
+    });
+
+    it('refuses executed: false beside a tool call that executed, so notExecuted() cannot pass on it', () => {
+      const cancelled = { capability: 'orders.cancel', arguments: { orderId: 1001 }, disposition: Disposition.Permit };
+      expect(() => Observation.of({ executed: false, toolCalls: [{ ...cancelled, executed: true }] })).toThrow(
+        new InvalidObservationError('executed is false but a tool call executed'),
+      );
+      // The control: the same call, blocked before it executed, agrees with executed: false.
+      const blocked = Observation.of({ executed: false, toolCalls: [{ ...cancelled, executed: false }] });
+      expect([blocked.executed, blocked.toolCalls[0]?.executed]).toEqual([false, false]);
     });
 
     it('describes a run without tool calls', () => {

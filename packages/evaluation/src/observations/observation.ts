@@ -17,8 +17,9 @@ export interface ObservationInit {
   /** The stage of the final decision. Default: the last tool call's, or `null`. */
   readonly stage?: Stage | null;
   /**
-   * Whether a protected action executed. Default: whether any tool call executed. In an agent loop this and
-   * `disposition` summarize several calls, so they need not agree (one call executed, the last was denied).
+   * Whether a protected action executed. Default: whether any tool call executed; `false` while a tool call
+   * executed is refused. In an agent loop this and `disposition` summarize several calls, so they need not
+   * agree (one call executed, the last was denied).
    */
   readonly executed?: boolean;
   /** What the agent or tool answered: a string or plain JSON. Omit when there was no output. */
@@ -80,10 +81,9 @@ export class Observation {
     const disposition =
       init.disposition === undefined ? (last?.disposition ?? null) : dispositionOrNull(init.disposition, 'observation');
     const stage = init.stage === undefined ? (last?.stage ?? null) : stageOrNull(init.stage, 'observation');
-    const executed =
-      init.executed === undefined
-        ? toolCalls.some((call) => call.executed)
-        : booleanFact(init.executed, 'observation executed');
+    const anyCallExecuted = toolCalls.some((call) => call.executed);
+    const executed = init.executed === undefined ? anyCallExecuted : booleanFact(init.executed, 'observation executed');
+    if (!executed && anyCallExecuted) throw new InvalidObservationError('executed is false but a tool call executed');
     const output = init.output;
     return new Observation(
       disposition,

@@ -137,6 +137,21 @@ describe('EvaluationReport', () => {
       ],
       ['an impossible date', (r) => (r.generatedAt = '2025-02-30T12:00:00.000Z'), '/generatedAt is not a real instant'],
       [
+        'a month that does not exist',
+        (r) => (r.generatedAt = '2025-13-01T00:00:00.000Z'),
+        '/generatedAt is not a real instant',
+      ],
+      [
+        'executed: false beside a tool call that executed',
+        (r) =>
+          (r.cases[0].observation.toolCalls[0] = {
+            ...r.cases[0].observation.toolCalls[0],
+            disposition: 'permit',
+            executed: true,
+          }),
+        '/cases/0/observation/executed is false but a tool call executed',
+      ],
+      [
         'an unknown disposition',
         (r) => (r.cases[0].observation.disposition = 'allow'),
         '/cases/0/observation/disposition',
@@ -158,6 +173,23 @@ describe('EvaluationReport', () => {
       } catch (error) {
         expect((error as EvaluationReportError).problems.join('\n')).toContain(problem);
       }
+    });
+
+    it('accepts a real instant and an observation whose calls agree with its executed flag', async () => {
+      const { json } = await setup();
+      const report = EvaluationReport.parse(
+        tampered(json, (r) => {
+          r.generatedAt = '2025-12-31T23:59:59.999Z';
+          r.cases[2].observation.toolCalls = [
+            { ...r.cases[0].observation.toolCalls[0], disposition: 'permit', executed: true },
+          ];
+        }),
+      );
+      expect(report.generatedAt).toBe('2025-12-31T23:59:59.999Z');
+      expect([report.cases[2]?.observation?.executed, report.cases[2]?.observation?.toolCalls[0]?.executed]).toEqual([
+        true,
+        true,
+      ]);
     });
 
     it('rejects text that is not JSON', () => {

@@ -11,7 +11,8 @@ import { scoresOf, type Score } from './score.js';
  */
 export function consistencyProblems(report: EvaluationReport): string[] {
   const problems: string[] = [];
-  if (new Date(report.generatedAt).toISOString() !== report.generatedAt)
+  const generatedAt = new Date(report.generatedAt);
+  if (Number.isNaN(generatedAt.getTime()) || generatedAt.toISOString() !== report.generatedAt)
     problems.push('/generatedAt is not a real instant');
   const seen = new Set<string>();
   report.cases.forEach((entry, index) => {
@@ -65,6 +66,8 @@ function caseProblems(entry: CaseReport, where: string, problems: string[]): voi
 }
 
 function observationProblems(observation: ReportedObservation, where: string, problems: string[]): void {
+  if (!observation.executed && observation.toolCalls.some((call) => call.executed))
+    problems.push(`${where}/executed is false but a tool call executed`);
   observation.toolCalls.forEach((call, index) => {
     if (call.capability !== null && fingerprintString(call.capability) !== call.capabilityFingerprint) {
       problems.push(`${where}/toolCalls/${index}/capabilityFingerprint does not match the capability`);
