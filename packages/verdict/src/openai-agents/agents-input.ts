@@ -1,4 +1,4 @@
-import type { AgentInputItem, ModelRequest } from '@openai/agents';
+import type { AgentInputItem, ModelRequest, ModelSettings } from '@openai/agents';
 import type { WindowRole } from '../provenance/context-labeller.js';
 import { type ProviderConversation, providerConversationOf } from '../runtimes/provider-conversation.js';
 import { carriesNoData } from '../runtimes/unsealed-text.js';
@@ -114,4 +114,59 @@ export function recordCarriesNoData(record: unknown): boolean {
     !Array.isArray(record) &&
     carriesNoData([...Object.keys(record), ...Object.values(record)])
   );
+}
+
+/**
+ * The Responses model's transport overrides in provider data, in either spelling: records whose fields it sends in the
+ * request's body (after the provider data's own), its headers and its query.
+ */
+const TRANSPORT_OVERRIDES = ['extra_body', 'extraBody', 'extra_headers', 'extraHeaders', 'extra_query', 'extraQuery'];
+
+/**
+ * Whether what an agent's model settings send beside the input holds no data (ADR 0132):
+ * - each setting of the SDK's own a scalar, plain text or a record of those (`reasoning`, `text`,
+ *   `promptCacheOptions`), each context-management entry a record of those; `retry`, which the runner alone reads, is
+ *   not sent;
+ * - `providerData`, which the Responses and Chat Completions models spread into the request last, a record of plain
+ *   text and scalars, as a message's `providerData` — but its transport overrides, each a record of those, and its
+ *   `instructions` (the extra body's too), which replace the request's own: none, or text `isInstructions` admits.
+ */
+export function settingsCarryNoData(
+  settings: ModelSettings | undefined,
+  isInstructions: (text: string) => boolean,
+): boolean {
+  const { providerData, contextManagement, retry: _retry, ...sent } = (settings ?? {}) as Record<string, unknown>;
+  if (!fieldsCarryNoData(sent)) return false;
+  if (
+    !isAbsent(contextManagement) &&
+    !(Array.isArray(contextManagement) && contextManagement.every(recordCarriesNoData))
+  )
+    return false;
+  if (isAbsent(providerData)) return true;
+  if (!isRecord(providerData)) return false;
+  const overrides = TRANSPORT_OVERRIDES.map((name) => providerData[name]);
+  const data = Object.fromEntries(Object.entries(providerData).filter(([name]) => !TRANSPORT_OVERRIDES.includes(name)));
+  return [data, ...overrides].every(
+    (fields) => isAbsent(fields) || (isRecord(fields) && providerFieldsCarryNoData(fields, isInstructions)),
+  );
+}
+
+/** Whether provider data's own fields, or an override's, are plain text and scalars, `instructions` admitted as such. */
+function providerFieldsCarryNoData(
+  fields: Record<string, unknown>,
+  isInstructions: (text: string) => boolean,
+): boolean {
+  const { instructions, ...others } = fields;
+  return (
+    (isAbsent(instructions) || (typeof instructions === 'string' && isInstructions(instructions))) &&
+    recordCarriesNoData(others)
+  );
+}
+
+function isAbsent(value: unknown): value is undefined | null {
+  return value === undefined || value === null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

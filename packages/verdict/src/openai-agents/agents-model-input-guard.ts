@@ -24,6 +24,7 @@ import {
   plainTexts,
   recordCarriesNoData,
   requestConversation,
+  settingsCarryNoData,
 } from './agents-input.js';
 import { wrappedModel } from './wrapped-model.js';
 
@@ -32,6 +33,8 @@ const REMEMBERED = 1_000;
 
 const SYSTEM_REMEDY =
   'Register the agent’s instructions (systemPrompts); release data with contextMessage, not in instructions.';
+const SETTINGS_REMEDY =
+  'Instructions in modelSettings.providerData replace the agent’s: register them (systemPrompts); every other model setting holds no data (no nested record, array or structured text): release data with contextMessage.';
 const TOOL_REMEDY =
   'A function result must answer, once, a function call of the model that precedes it in the input, under its name, and carry no data beside its output.';
 const KEPT_TOOL_REMEDY =
@@ -97,6 +100,9 @@ export interface AgentsModelInputGuardOptions extends ToolResultReleaseOptions {
  *   message is a string or text parts, and what is sent beside its text (`providerData`, its `id` and other fields,
  *   a part's other fields; a system message has no `providerData` field, and a system text part no field but a
  *   prompt-cache breakpoint) holds no data.
+ * - The model settings, which the SDK's models send beside the input (ADR 0132): `instructions` in their
+ *   `providerData` (or its extra body), which replaces the agent's, passes as the instructions do, and every other
+ *   setting, of `providerData` too, holds no data.
  * What the SDK's design leaves out: the history (model answers, function calls) lives in the application's
  * `RunState` and the model's items carry no field the guard could seal without it being sent to the provider; the
  * guard does not tell the model's own answers from items a client wrote into a state. Keep `RunState` strings on
@@ -185,8 +191,11 @@ export class AgentsModelInputGuard {
   /** The request with every function result released. @throws UnreleasedContextError for the first item that may not go. */
   private async admit(request: ModelRequest): Promise<ModelRequest> {
     const instructions = request.systemInstructions;
-    if (instructions !== undefined && instructions.trim() !== '' && !this.prompts.has(instructions))
+    if (instructions !== undefined && !this.admitsInstructions(instructions))
       throw new UnreleasedContextError('The instructions', this.destinationName, SYSTEM_REMEDY);
+    // The models spread the provider data into the request last: its instructions replace the ones just checked.
+    if (!settingsCarryNoData(request.modelSettings, (text) => this.admitsInstructions(text)))
+      throw new UnreleasedContextError('The model settings', this.destinationName, SETTINGS_REMEDY);
     // A stored prompt's variables are sent with it: plain text only, as a user would type it.
     const variables = Object.values(request.prompt?.variables ?? {});
     if (!variables.every((value) => typeof value === 'string' && carriesNoData([value])))
@@ -256,6 +265,11 @@ export class AgentsModelInputGuard {
       admitted.push(item);
     }
     return { ...request, input: admitted };
+  }
+
+  /** Whether instructions may go: empty, or a registered prompt. */
+  private admitsInstructions(text: string): boolean {
+    return text.trim() === '' || this.prompts.has(text);
   }
 
   private admitsUser(content: unknown): boolean {
