@@ -4,6 +4,8 @@ import { QueryFailedError } from 'typeorm';
 const ER_LOCK_DEADLOCK = 1213;
 /** PostgreSQL's SQLSTATE for a deadlock victim (`deadlock_detected`). */
 const DEADLOCK_DETECTED = '40P01';
+/** PostgreSQL's SQLSTATE for a statement refused under REPEATABLE READ or SERIALIZABLE (`serialization_failure`). */
+const SERIALIZATION_FAILURE = '40001';
 /** How often one autocommitted statement is sent in all when the server picks it as a deadlock victim. */
 export const DEADLOCK_ATTEMPTS = 3;
 
@@ -12,6 +14,16 @@ export function isDeadlock(error: unknown): boolean {
   if (!(error instanceof QueryFailedError)) return false;
   const driverError = error.driverError as { errno?: number; code?: string } | undefined;
   return driverError?.errno === ER_LOCK_DEADLOCK || driverError?.code === DEADLOCK_DETECTED;
+}
+
+/**
+ * Whether `error` is PostgreSQL's report that it rolled this statement's transaction back because a concurrent
+ * transaction changed what it read or wrote first (only under REPEATABLE READ or SERIALIZABLE). MySQL/MariaDB's
+ * deadlock shares the SQLSTATE, not this `code`.
+ */
+export function isSerializationFailure(error: unknown): boolean {
+  if (!(error instanceof QueryFailedError)) return false;
+  return (error.driverError as { code?: string } | undefined)?.code === SERIALIZATION_FAILURE;
 }
 
 /**

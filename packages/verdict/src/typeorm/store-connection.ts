@@ -4,6 +4,7 @@ import { QueryFailedError } from 'typeorm';
 import type { DataSource } from 'typeorm';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { OuterTransactionError } from '../errors/outer-transaction.error.js';
+import { isSerializationFailure } from './deadlock-retry.js';
 import { inOwnTransaction } from './own-transaction.js';
 import { usesUnnamedStatements } from './unnamed-statements.js';
 
@@ -81,6 +82,10 @@ const statementNames = new WeakMap<DataSource, Map<string, string>>();
  *   as TypeORM's query runner would, without a query runner per statement (ADR 0113); on PostgreSQL as a
  *   named prepared statement, parsed and planned once per pooled connection, unless the DataSource was given to
  *   {@link useUnnamedStatements} (a transaction-pooling PgBouncer): then unnamed, as TypeORM sends its own.
+ *   The statements are written for READ COMMITTED, PostgreSQL's default. Under a database default of
+ *   REPEATABLE READ or SERIALIZABLE, PostgreSQL refuses a statement whose row a concurrent one changed first
+ *   (SQLSTATE `40001`) and rolls it back entirely: it is sent once more, in a READ COMMITTED transaction of its
+ *   own, where PostgreSQL re-checks the changed row instead (ADR 0176).
  * - better-sqlite3: TypeORM shares one connection, so a transaction the application opened would swallow
  *   the write. The statement runs on the driver's native handle, synchronously, right after checking its
  *   `inTransaction` flag: no other statement of this process can begin a transaction in between, and an
@@ -120,7 +125,7 @@ export class StoreConnection {
     { named = true }: { readonly named?: boolean } = {},
   ): Promise<StatementResult> {
     if (this.dialect === 'sqlite') return this.writeSqlite(gate, sql, parameters);
-    return this.pooled(sql, [...parameters], named);
+    return this.autocommitted(gate, sql, [...parameters], named);
   }
 
   /**
@@ -129,7 +134,26 @@ export class StoreConnection {
    */
   async read(sql: string, parameters: readonly unknown[]): Promise<Array<Record<string, unknown>>> {
     if (this.dialect === 'sqlite') return this.dataSource.query(sql, [...parameters]);
-    return (await this.pooled(sql, [...parameters])).rows;
+    return (await this.autocommitted('Store read', sql, [...parameters])).rows;
+  }
+
+  /**
+   * One autocommitted statement on the pool; on PostgreSQL, a statement refused as not serializable (rolled back
+   * entirely, so nothing was written) is sent once more in a READ COMMITTED transaction of its own (ADR 0176).
+   * Any other failure, and a failure of that second send, rejects as it came.
+   */
+  private async autocommitted(
+    gate: string,
+    sql: string,
+    parameters: unknown[],
+    named = true,
+  ): Promise<StatementResult> {
+    try {
+      return await this.pooled(sql, parameters, named);
+    } catch (error) {
+      if (this.dialect !== 'postgres' || !isSerializationFailure(error)) throw error;
+      return this.transaction(gate, statementAlone([sql, parameters]));
+    }
   }
 
   /**
@@ -283,6 +307,11 @@ export class StoreConnection {
       throw new QueryFailedError(sql, [...parameters], error as Error);
     }
   }
+}
+
+/** One statement as the steps of a transaction: its result is the transaction's answer. */
+function* statementAlone(statement: Statement): TransactionSteps<StatementResult> {
+  return yield statement;
 }
 
 function prepared(database: NativeSqlite, sql: string): NativeStatement {

@@ -26,6 +26,7 @@ import { QueuePendingEvidenceInATable1797012000000 } from './1797012000000-queue
 import { AddReviewItemRequesterActorFingerprints1797013000000 } from './1797013000000-add-review-item-requester-actor-fingerprints.js';
 import { CompareDecisionRecordsExactly1797014000000 } from './1797014000000-compare-decision-records-exactly.js';
 import { CompareContainmentsExactly1797015000000 } from './1797015000000-compare-containments-exactly.js';
+import { CompareClaimBatchAndCorrelationIdsExactly1797020000000 } from './1797020000000-compare-claim-batch-and-correlation-ids-exactly.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -62,4 +63,5 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   AddReviewItemRequesterActorFingerprints1797013000000,
   CompareDecisionRecordsExactly1797014000000,
   CompareContainmentsExactly1797015000000,
+  CompareClaimBatchAndCorrelationIdsExactly1797020000000,
 ];
