@@ -83,7 +83,7 @@ async function refusals(recorder: EvidenceRecorder, query: Required<EvidenceQuer
     correlationId: await list({ correlationId: a!.correlationId }),
     stream: await list({ stream: 'tenant:x' }),
     actor: await list({ actor: ALICE }),
-    beside: await list({ capability: 'orders.refund', tenant: undefined }),
+    beside: await list({ capability: 'orders.refund', tenant: 'acme' }),
     null: await list(null),
     array: await list([]),
     string: await list('orders.refund'),
@@ -106,7 +106,16 @@ const REFUSED = {
   summaryNull: 'InvalidEvidenceFilterError: a filter must be an object of capability, since, until, not null',
 };
 
-/** Every documented field, alone and combined, and a filter whose unused fields are `undefined` (as the CLI's). */
+/**
+ * A query DTO (`ValidationPipe({ transform: true })`) with a property of its own that was not sent: declared, it is an
+ * own key set to `undefined`, which is no filter.
+ */
+class ListQuery {
+  page?: number = undefined;
+  constructor(readonly capability?: string) {}
+}
+
+/** Every documented field, alone and combined, and a filter whose unused fields are `undefined` (as the CLI's or a DTO's). */
 async function answers(recorder: EvidenceRecorder, query: Required<EvidenceQuery>) {
   for (const record of records()) await recorder.recordDecision(record);
   const list = (filter: EvidenceFilter) => outcome(query.list(filter), reason);
@@ -114,6 +123,7 @@ async function answers(recorder: EvidenceRecorder, query: Required<EvidenceQuery
   return {
     none: await list({}),
     undefinedFields: await list({ capability: undefined, disposition: undefined, since: undefined, limit: undefined }),
+    unsetDtoField: await list(new ListQuery('orders.refund') as EvidenceFilter),
     capability: await list({ capability: 'orders.refund' }),
     disposition: await list({ disposition: 'permit' }),
     shadow: await list({ shadow: true }),
@@ -134,6 +144,7 @@ async function answers(recorder: EvidenceRecorder, query: Required<EvidenceQuery
 const ANSWERED = {
   none: ['c', 'b', 'a'],
   undefinedFields: ['c', 'b', 'a'],
+  unsetDtoField: ['c', 'a'],
   capability: ['c', 'a'],
   disposition: ['b'],
   shadow: ['c', 'a'],

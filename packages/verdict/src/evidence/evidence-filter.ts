@@ -87,16 +87,18 @@ export function checkedEvidenceFilter(filter: EvidenceFilter): CheckedEvidenceFi
 }
 
 /**
- * Refuses a filter that is not an object of `fields` (`null`, an array, a string), or that has a key outside them:
- * read as no filter, such a key would match every record. A known field set to `undefined` is no filter, as if
- * absent. @throws InvalidEvidenceFilterError
+ * Refuses a filter that is not an object of `fields` (`null`, an array, a string), or that has a key outside them
+ * with a value: read as no filter, such a key would match every record. A key set to `undefined` is no filter, as if
+ * absent (a DTO's declared but unset property). @throws InvalidEvidenceFilterError
  */
 export function checkFilterFields(filter: unknown, fields: readonly string[]): void {
   if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
     const given = filter == null ? String(filter) : Array.isArray(filter) ? 'an array' : `a ${typeof filter}`;
     throw new InvalidEvidenceFilterError(`a filter must be an object of ${fields.join(', ')}, not ${given}`);
   }
-  const unknown = Object.keys(filter).filter((key) => !fields.includes(key));
+  const unknown = Object.entries(filter)
+    .filter(([key, value]) => value !== undefined && !fields.includes(key))
+    .map(([key]) => key);
   if (unknown.length > 0) {
     const names = unknown.map((key) => JSON.stringify(key)).join(', ');
     throw new InvalidEvidenceFilterError(`unknown filter field ${names}: the fields are ${fields.join(', ')}`);
