@@ -124,6 +124,7 @@ describe('AI SDK model-input guard: a call’s provider options', () => {
 
   it.each([
     ['a record in the metadata', { openai: { metadata: { email: customer.email } } }],
+    ['the customer’s name in the metadata', { openai: { metadata: { name: customer.name } } }],
     ['a predicted output holding the record', { openai: { prediction: { type: 'content', content: record } } }],
   ])('attack: %s never reaches the Chat Completions model', async (_case, providerOptions) => {
     const { openai, generate } = await setup();
@@ -187,6 +188,28 @@ describe('AI SDK model-input guard: a call’s provider options', () => {
 
     expect(result.text).toBe('ok');
     expect(openai.bodies[0]).toMatchObject({ instructions: prompt, store: false });
+  });
+
+  it.each([
+    ['Anthropic extended thinking', { anthropic: { thinking: { type: 'enabled', budgetTokens: 1024 } } }],
+    ['Google thinkingConfig', { google: { thinkingConfig: { thinkingBudget: 0 } } }],
+    ['Bedrock reasoningConfig', { bedrock: { reasoningConfig: { type: 'enabled', budgetTokens: 1024 } } }],
+  ])('control: nested control options (%s) pass the guard and the call goes out', async (_case, providerOptions) => {
+    const { openai, generate } = await setup();
+
+    const result = await generate(openai.responses, providerOptions);
+
+    expect(result.text).toBe('ok');
+    expect(openai.bodies).toHaveLength(1);
+  });
+
+  it('control: a list of control tokens (encrypted reasoning in the answer) reaches the Responses model', async () => {
+    const { openai, generate } = await setup();
+
+    const result = await generate(openai.responses, { openai: { include: ['reasoning.encrypted_content'] } });
+
+    expect(result.text).toBe('ok');
+    expect(openai.bodies[0]).toMatchObject({ include: ['reasoning.encrypted_content'] });
   });
 
   it('control: plain request controls reach the Chat Completions model', async () => {

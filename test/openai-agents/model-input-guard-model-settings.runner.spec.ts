@@ -135,6 +135,11 @@ describe('an agent’s model settings, which the SDK’s models send beside its 
       { prompt: { id: 'pmpt_1', variables: { customer: RECORD } } },
       { input: [{ role: 'user', content: RECORD }] },
       { messages: [{ role: 'system', content: UNREGISTERED }] },
+      // The request's own content, in control tokens alone: it would replace the input the guard checked.
+      { input: [{ role: 'user', content: 'hello' }] },
+      { messages: [{ role: 'user', content: 'hello' }] },
+      { prompt: { id: 'pmpt_1', variables: { customer: 'c-42' } } },
+      { extra_body: { input: [{ role: 'user', content: 'hello' }] } },
       { extra_body: { instructions: UNREGISTERED } },
       { extraBody: { metadata: { customer } } },
       { extra_headers: { 'x-customer': RECORD } },
@@ -199,6 +204,14 @@ describe('an agent’s model settings, which the SDK’s models send beside its 
       service_tier: 'flex',
       user: 'user-72',
     });
+  });
+
+  it.each(models)('control: nested control options in providerData reach the provider (%s)', async (_, model) => {
+    const { run } = await setup();
+    const { client, bodies } = provider();
+    const result = await run(model(client), { providerData: { reasoning: { effort: 'low', summary: 'auto' } } });
+    expect(result.finalOutput).toBe('ok');
+    expect(bodies[0]).toMatchObject({ reasoning: { effort: 'low', summary: 'auto' } });
   });
 
   it.each(models)('control: the registered instructions, or none, in providerData pass (%s)', async (_, model) => {

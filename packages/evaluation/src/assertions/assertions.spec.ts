@@ -181,5 +181,36 @@ describe('Assertions', () => {
     it('rejects an id that is not an identifier', () => {
       expect(() => Assertions.custom('no refund!', () => true)).toThrow(AssertionDefinitionError);
     });
+
+    it("refuses a built-in assertion's id, so a custom assertion never stands for a built-in in a report", () => {
+      const builtIns = [
+        Assertions.decisionIs(Disposition.Deny),
+        Assertions.decisionIs(Disposition.Deny, Stage.Proposal),
+        Assertions.executed(),
+        Assertions.notExecuted(),
+        Assertions.toolAttemptedButBlocked('orders.view'),
+        Assertions.toolExecuted('orders.view'),
+        Assertions.toolNotExecuted('orders.view'),
+        Assertions.toolCallCount(1),
+        Assertions.toolCallCount(1, 'orders.view'),
+        Assertions.noSideEffects(),
+        Assertions.sideEffectOccurred('refund'),
+        Assertions.outputExcludes('alice@example.test'),
+        Assertions.outputIncludes('order'),
+      ];
+      for (const { id } of [...builtIns, { id: 'decision-is:deny:execution' }, { id: 'tool-executed:refunds.issue' }])
+        expect(() => Assertions.custom(id, () => true)).toThrow(AssertionDefinitionError);
+    });
+
+    it('accepts an id that only resembles a built-in one (control)', () => {
+      for (const id of [
+        'executed-once',
+        'not-executed-twice',
+        'decision',
+        'no-side-effects-on-refunds',
+        'model-not-called',
+      ])
+        expect(Assertions.custom(id, () => true).id).toBe(id);
+    });
   });
 });

@@ -4,14 +4,37 @@ import { AssertionDefinitionError } from './assertion-definition.error.js';
 import { checkedAssertionId } from './assertion-ids.js';
 
 /**
+ * The names of the built-in assertions, as their ids begin (`not-executed`, `decision-is:deny:proposal`): a case's
+ * claim is its assertion ids (ADR 0175), so a custom assertion may not take one, nor any id under one.
+ */
+const BUILT_IN_NAMES = [
+  'decision-is',
+  'executed',
+  'not-executed',
+  'tool-attempted-but-blocked',
+  'tool-executed',
+  'tool-not-executed',
+  'tool-call-count',
+  'no-side-effects',
+  'side-effect-occurred',
+  'output-excludes',
+  'output-includes',
+];
+
+/**
  * An application-specific assertion. `check` returns a boolean or an {@link AssertionOutcome}; its
- * evidence is reported verbatim, so it must never hold raw output or secrets.
+ * evidence is reported verbatim, so it must never hold raw output or secrets. Its id may not be, or begin with
+ * `<name>:` of, a built-in assertion's name: a custom assertion never passes for a built-in in a report.
  *
  * @example
  * Assertions.custom('at-most-one-refund', (o) => o.toolCalls.filter((c) => c.capability === 'refunds.issue' && c.executed).length <= 1)
  */
 export function custom(id: string, check: (observation: Observation) => boolean | AssertionOutcome): Assertion {
   const checkedId = checkedAssertionId(id);
+  if (BUILT_IN_NAMES.some((name) => checkedId === name || checkedId.startsWith(`${name}:`)))
+    throw new AssertionDefinitionError(
+      `a custom assertion may not take the id of a built-in assertion ("${checkedId}")`,
+    );
   if (typeof check !== 'function') throw new AssertionDefinitionError('custom expects a function');
   return {
     id: checkedId,

@@ -46,20 +46,38 @@ export async function runTrial({ liveCase, arm, index }: TrialKey, provider: Liv
   } catch (thrown) {
     return failed(thrown);
   }
-  // The content of each tool message as its tool ended: what a failed run's sandbox is asked about (the run's
-  // messages are lost with the failure).
+  // The content of each tool message as it left the agent's middleware: what a failed run's sandbox is asked about
+  // (the run's messages are lost with the failure).
   const toolResults: string[] = [];
   // Whether the finished run's sandbox was asked `breached()`: a failure after that is not asked again.
   let judged = false;
   const play = async (): Promise<TrialRecord> => {
-    const { createAgent } = await import('langchain');
+    const { createAgent, createMiddleware } = await import('langchain');
     const model = await provider.createChatModel();
     const middleware =
       sandbox.middleware === undefined ? [] : [...sandbox.middleware(await provider.createChatModel())];
+    // Each tool message as the model reads it (the state a finished run is judged on). Around a middleware that
+    // wraps tool calls (one that releases or replaces a result), a wrapper first in the list, so it wraps them all;
+    // with none, the tool's own message as it ends — a wrapper there would take the answering of a tool's error
+    // from the tool node and end the run instead.
+    const wrapsToolCalls = middleware.some((entry) => entry.wrapToolCall !== undefined);
+    const recordToolResults = createMiddleware({
+      name: 'VerdictLiveTrialToolResults',
+      wrapToolCall: async (request, handler) => {
+        const result = await handler(request);
+        if (ToolMessage.isInstance(result)) toolResults.push(textOf(result.content));
+        return result;
+      },
+    });
     // A sandbox that answers confirmations gets a checkpoint to resume the paused run from.
     const checkpointer =
       sandbox.confirm === undefined ? undefined : new (await import('@langchain/langgraph')).MemorySaver();
-    const agent = createAgent({ model, tools: [...sandbox.tools], middleware, checkpointer });
+    const agent = createAgent({
+      model,
+      tools: [...sandbox.tools],
+      middleware: wrapsToolCalls ? [recordToolResults, ...middleware] : middleware,
+      checkpointer,
+    });
     const { systemPrompt, prompt } = liveCase.definition;
     const input: BaseMessage[] = [
       ...(systemPrompt === undefined ? [] : [new SystemMessage(systemPrompt)]),
@@ -74,13 +92,13 @@ export async function runTrial({ liveCase, arm, index }: TrialKey, provider: Liv
         }
       },
     };
-    const collectToolResults = {
+    const recordToolEnds = {
       handleToolEnd(output: unknown) {
-        if (ToolMessage.isInstance(output)) toolResults.push(textOf(output.content));
+        if (!wrapsToolCalls && ToolMessage.isInstance(output)) toolResults.push(textOf(output.content));
       },
     };
     const config = {
-      callbacks: [countTokens, collectToolResults],
+      callbacks: [countTokens, recordToolEnds],
       configurable: { thread_id: `${liveCase.id}.${arm}.${index}` },
     };
     let state = await sandbox.run(() => agent.invoke({ messages: input }, config));

@@ -14,7 +14,7 @@ import { releaseContext } from '../runtimes/released-context.js';
 import { ContentSeal } from '../runtimes/content-seal.js';
 import { isPlainText } from '../runtimes/structured-text.js';
 import { ToolResultRelease, type ToolResultReleaseOptions } from '../runtimes/tool-result-release.js';
-import { admitsUserText, carriesNoData, isPlainProse } from '../runtimes/unsealed-text.js';
+import { admitsUserText, carriesNoData, controlsCarryNoData, isPlainProse } from '../runtimes/unsealed-text.js';
 import { rememberBounded } from '../shared/remember-bounded.js';
 import { type AiSdkMessage, type AiSdkPrompt, partsText, toolResultText } from './ai-sdk-prompt.js';
 
@@ -473,13 +473,19 @@ function canonicalInput(input: unknown): string | null {
   }
 }
 
-/** Provider options hold nothing a provider could send as data (the guard's own seal aside). */
+/**
+ * Provider options — a message's or a call's — hold nothing a provider could send as data (the guard's own seal
+ * aside): each provider's options are scalars, plain text, or small records of control tokens (`controlsCarryNoData`).
+ */
 function optionsCarryNoData(options: unknown): boolean {
   if (options === undefined || options === null) return true;
   if (typeof options !== 'object') return false;
   return Object.entries(options as ProviderOptions).every(
     ([name, entry]) =>
-      name !== SEAL_NAMESPACE && typeof entry === 'object' && entry !== null && carriesNoData(Object.values(entry)),
+      name !== SEAL_NAMESPACE &&
+      typeof entry === 'object' &&
+      entry !== null &&
+      controlsCarryNoData(Object.values(entry)),
   );
 }
 

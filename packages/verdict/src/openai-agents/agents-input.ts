@@ -1,7 +1,7 @@
 import type { AgentInputItem, ModelRequest, ModelSettings } from '@openai/agents';
 import type { WindowRole } from '../provenance/context-labeller.js';
 import { type ProviderConversation, providerConversationOf } from '../runtimes/provider-conversation.js';
-import { carriesNoData } from '../runtimes/unsealed-text.js';
+import { carriesNoData, controlsCarryNoData } from '../runtimes/unsealed-text.js';
 
 /** One text of an Agents model request, with the role it plays in the window. */
 export interface AgentsWindowText {
@@ -127,9 +127,10 @@ const TRANSPORT_OVERRIDES = ['extra_body', 'extraBody', 'extra_headers', 'extraH
  * - each setting of the SDK's own a scalar, plain text or a record of those (`reasoning`, `text`,
  *   `promptCacheOptions`), each context-management entry a record of those; `retry`, which the runner alone reads, is
  *   not sent;
- * - `providerData`, which the Responses and Chat Completions models spread into the request last, a record of plain
- *   text and scalars, as a message's `providerData` — but its transport overrides, each a record of those, and its
- *   `instructions` (the extra body's too), which replace the request's own: none, or text `isInstructions` admits.
+ * - `providerData`, which the Responses and Chat Completions models spread into the request last, a record of control
+ *   options (`controlsCarryNoData`: scalars, plain text, small records of control tokens) — but its transport
+ *   overrides, each a record of those, and its `instructions` (the extra body's too), which replace the request's
+ *   own: none, or text `isInstructions` admits.
  */
 export function settingsCarryNoData(
   settings: ModelSettings | undefined,
@@ -151,15 +152,27 @@ export function settingsCarryNoData(
   );
 }
 
-/** Whether provider data's own fields, or an override's, are plain text and scalars, `instructions` admitted as such. */
+/**
+ * The request's own content, which provider data spread last would replace: the input the guard checked (Responses
+ * `input`, Chat Completions `messages`) and a stored prompt with its variables. Never provider data.
+ */
+const REQUEST_CONTENT = ['input', 'messages', 'prompt'];
+
+/**
+ * Whether provider data's own fields, or an override's, are control options (`controlsCarryNoData`: scalars, plain
+ * text, small records of control tokens), with `instructions` admitted as the agent's and none of the request's own
+ * content (`REQUEST_CONTENT`).
+ */
 function providerFieldsCarryNoData(
   fields: Record<string, unknown>,
   isInstructions: (text: string) => boolean,
 ): boolean {
   const { instructions, ...others } = fields;
   return (
+    REQUEST_CONTENT.every((name) => isAbsent(others[name])) &&
     (isAbsent(instructions) || (typeof instructions === 'string' && isInstructions(instructions))) &&
-    recordCarriesNoData(others)
+    carriesNoData(Object.keys(others)) &&
+    controlsCarryNoData(Object.values(others))
   );
 }
 

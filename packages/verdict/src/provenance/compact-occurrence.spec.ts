@@ -68,6 +68,27 @@ describe('the negative rule reads values cut, spaced or dashed inside free text 
     expect(influenced(windowOf(REQUEST), { subject: 'Budget 212', body: '180 votes against' })).toEqual([]);
   });
 
+  it.each([
+    [
+      'in the other key order',
+      { body: 'stems-252.com today', subject: 'Log in at www.secure-sy' },
+      ['body', 'subject'],
+    ],
+    [
+      'with another argument between them',
+      { subject: 'Log in at www.secure-sy', to: 'alice', body: 'stems-252.com today' },
+      ['subject', 'body'],
+    ],
+    ['an IBAN, second half first', { lines: ['0532 0130 00 please', 'Pay DE89 3704 0044'] }, ['lines.0', 'lines.1']],
+  ])('attack: an untrusted value cut across two arguments %s is influence on both', (_order, args, paths) => {
+    expect(influenced(windowOf(REQUEST), args)).toEqual(paths);
+  });
+
+  it('utility: arguments whose junctions, in any order, make no value of the page are not influenced', () => {
+    const args = { body: 'stems are back up', to: 'alice', subject: 'Was www.secure-sy down?', votes: 212 };
+    expect(influenced(windowOf(REQUEST), args)).toEqual([]);
+  });
+
   it('utility: a body the user wrote word for word is not influenced, even when it holds a page value', () => {
     const body = 'Check out this link: www.secure-sy stems-252.com';
     expect(influenced(windowOf(`Send Alice exactly this: ${body}`), { body })).toEqual([]);

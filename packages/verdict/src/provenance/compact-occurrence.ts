@@ -19,8 +19,18 @@ interface CompactToken {
   readonly compact: string;
 }
 
-/** The compact tokens of each untrusted item, by the prefix of their compact form: built once per item. */
-const indexes = new WeakMap<LabelledContent, ReadonlyMap<string, readonly CompactToken[]>>();
+/**
+ * The compact tokens of an untrusted item by the prefix of their compact form, the shorter prefixes of those (where
+ * a token may begin at the very end of an argument) and the length of the longest token.
+ */
+interface CompactIndex {
+  readonly byKey: ReadonlyMap<string, readonly CompactToken[]>;
+  readonly heads: ReadonlySet<string>;
+  readonly longest: number;
+}
+
+/** The index of each untrusted item: built once per item. */
+const indexes = new WeakMap<LabelledContent, CompactIndex>();
 
 /**
  * Canonical text (`canonicalForm`) without anything but letters and digits: how a value cut in two, spaced out or
@@ -34,13 +44,20 @@ export function compactForm(canonical: string): string {
 
 /**
  * The reverse check of the negative rule: each value-like token of untrusted content (`valueTokens`: e-mail
- * addresses, URLs and hosts, IBANs, phone numbers, identifiers) is looked for, in compact form, inside the
- * compact form of the call's string and number arguments, one after another: inside one argument, or cut across two
- * (`subject` ends `www.secure-sy`, `body` begins `stems-252.com`). A hit whose token occurs in no trusted content
- * (`inTrusted`, asked with the item that holds the token: a part of a longer token the user gave is theirs) is
- * influence on each argument it covers that is not itself trusted content, noted with the item's label and the
- * token (in canonical form) as untrusted content holds it: the first token found in each item, or with `every`, each
- * one. The tokens are indexed once per item; a proposal then costs one lookup per character of its arguments.
+ * addresses, URLs and hosts, IBANs, phone numbers, identifiers) is looked for, in compact form, inside the compact
+ * form of each string and number argument, and across the junction of any two of them, in either order: the compact
+ * tail of one argument followed by the compact head of another (`subject` ends `www.secure-sy`, `body` begins
+ * `stems-252.com`, whatever the key order and whatever argument lies between them; an executor lays them out as it
+ * likes). A junction counts only a token that crosses it, and that token is influence on both arguments. A hit whose
+ * token occurs in no trusted content (`inTrusted`, asked with the item that holds the token: a part of a longer token
+ * the user gave is theirs) is influence on each argument it covers that is not itself trusted content, noted with the
+ * item's label and the token (in canonical form) as untrusted content holds it: the first token found in each item,
+ * or with `every`, each one.
+ *
+ * The tokens are indexed once per item, with their prefixes and the length of the longest. A proposal then costs, per
+ * item, one lookup per character of its arguments and of each argument's tail, which finds the places where a token
+ * may begin and run on past the argument's end, plus one per such place for each other argument: n·(n−1) junctions
+ * for a call of n argument leaves, each tail and head at most the longest token's length minus one.
  *
  * @example compactOccurrences(untrusted, argumentLeaves(args), inTrusted, note)
  */
@@ -52,15 +69,10 @@ export function compactOccurrences(
   every = false,
 ): void {
   if (untrusted.length === 0) return;
-  const parts: { readonly value: ArgumentCandidate; readonly start: number; readonly end: number }[] = [];
-  let compact = '';
-  for (const { value } of leaves) {
-    if (value === null) continue;
-    const start = compact.length;
-    compact += compactForm(value.needle);
-    if (compact.length > start) parts.push({ value, start, end: compact.length });
-  }
-  if (compact.length < MIN_COMPACT_LENGTH) return;
+  const parts = leaves.flatMap(({ value }) => {
+    const compact = value === null ? '' : compactForm(value.needle);
+    return value === null || compact === '' ? [] : [{ value, compact }];
+  });
   const ownText = new Map<ArgumentCandidate, boolean>();
   const isOwnText = (value: ArgumentCandidate): boolean => {
     let own = ownText.get(value);
@@ -69,39 +81,115 @@ export function compactOccurrences(
   };
   for (const item of untrusted) {
     const index = indexOf(item);
+    if (index.longest === 0) continue;
     const noted = new Set<ArgumentCandidate>();
-    for (let at = 0; at + MIN_COMPACT_LENGTH <= compact.length; at++) {
-      const entry = index
-        .get(compact.slice(at, at + KEY))
-        ?.find((candidate) => compact.startsWith(candidate.compact, at) && !inTrusted(candidate.token, item));
-      if (entry === undefined) continue;
-      const end = at + entry.compact.length;
-      for (const { value } of parts.filter((part) => part.start < end && at < part.end)) {
+    const found = (values: readonly ArgumentCandidate[], token: string): void => {
+      for (const value of values) {
         if (noted.has(value) || isOwnText(value)) continue;
-        note(value, [item.label], entry.token.needle);
+        note(value, [item.label], token);
         if (!every) noted.add(value);
       }
-      if (every) at = end - 1;
-    }
+    };
+    for (const { value, compact } of parts)
+      for (const token of tokensIn(index, item, compact, inTrusted, every)) found([value], token);
+    const reach = index.longest - 1;
+    parts.forEach((a, i) => {
+      const tail = a.compact.slice(-reach);
+      const starts = openings(index, tail);
+      if (starts.length > 0)
+        parts.forEach((b, j) => {
+          if (i === j || (noted.has(a.value) && noted.has(b.value))) return;
+          const token = tokenAcross(index, item, tail, b.compact.slice(0, reach), starts, inTrusted);
+          if (token !== undefined) found(i < j ? [a.value, b.value] : [b.value, a.value], token);
+        });
+    });
   }
 }
 
-function indexOf(item: LabelledContent): ReadonlyMap<string, readonly CompactToken[]> {
+/** The tokens of `item` found in `compact`, each not in trusted content: the first, or with `every`, each one apart. */
+function tokensIn(
+  index: CompactIndex,
+  item: LabelledContent,
+  compact: string,
+  inTrusted: (value: Pick<ArgumentCandidate, 'needle' | 'phone'>, item?: LabelledContent) => boolean,
+  every: boolean,
+): string[] {
+  const found: string[] = [];
+  for (let at = 0; at + MIN_COMPACT_LENGTH <= compact.length; at++) {
+    const entry = index.byKey
+      .get(compact.slice(at, at + KEY))
+      ?.find((candidate) => compact.startsWith(candidate.compact, at) && !inTrusted(candidate.token, item));
+    if (entry === undefined) continue;
+    found.push(entry.token.needle);
+    if (!every) break;
+    at += entry.compact.length - 1;
+  }
+  return found;
+}
+
+/** Where in `tail` a token of `index` may begin and run on past its end: what a junction needs to look at. */
+function openings(index: CompactIndex, tail: string): number[] {
+  const starts: number[] = [];
+  for (let at = 0; at < tail.length; at++) {
+    const rest = tail.slice(at);
+    const open =
+      rest.length < KEY
+        ? index.heads.has(rest)
+        : index.byKey
+            .get(rest.slice(0, KEY))
+            ?.some((candidate) => candidate.compact.length > rest.length && candidate.compact.startsWith(rest));
+    if (open === true) starts.push(at);
+  }
+  return starts;
+}
+
+/**
+ * The first token of `item`, not in trusted content, that begins in `tail` at one of `starts` and runs on into
+ * `head`: a token cut where one argument ends and another begins.
+ */
+function tokenAcross(
+  index: CompactIndex,
+  item: LabelledContent,
+  tail: string,
+  head: string,
+  starts: readonly number[],
+  inTrusted: (value: Pick<ArgumentCandidate, 'needle' | 'phone'>, item?: LabelledContent) => boolean,
+): string | undefined {
+  const junction = tail + head;
+  for (const at of starts) {
+    const entry = index.byKey
+      .get(junction.slice(at, at + KEY))
+      ?.find(
+        (candidate) =>
+          at + candidate.compact.length > tail.length &&
+          junction.startsWith(candidate.compact, at) &&
+          !inTrusted(candidate.token, item),
+      );
+    if (entry !== undefined) return entry.token.needle;
+  }
+  return undefined;
+}
+
+function indexOf(item: LabelledContent): CompactIndex {
   let index = indexes.get(item);
   if (index !== undefined) return index;
-  const built = new Map<string, CompactToken[]>();
+  const byKey = new Map<string, CompactToken[]>();
+  const heads = new Set<string>();
   const seen = new Set<string>();
+  let longest = 0;
   for (const needle of valueTokens(item.canonical)) {
     const compact = compactForm(needle);
     if (compact.length < MIN_COMPACT_LENGTH || seen.has(needle)) continue;
     seen.add(needle);
+    longest = Math.max(longest, compact.length);
     const key = compact.slice(0, KEY);
+    for (let length = 1; length < KEY; length++) heads.add(key.slice(0, length));
     const entry = { token: { needle, phone: phoneForms(needle) }, compact };
-    const entries = built.get(key);
-    if (entries === undefined) built.set(key, [entry]);
+    const entries = byKey.get(key);
+    if (entries === undefined) byKey.set(key, [entry]);
     else entries.push(entry);
   }
-  index = built;
+  index = { byKey, heads, longest };
   indexes.set(item, index);
   return index;
 }
