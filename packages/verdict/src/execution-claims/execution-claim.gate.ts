@@ -90,9 +90,18 @@ export async function admitExecutionClaim(
   return { id: admission.claimId, attempt: admission.attempt };
 }
 
+/** Whether what an executor threw is its runtime pausing the run (`InvocationOptions.isPause`). */
+export type PauseSignal = (error: unknown) => boolean;
+
+/** Why Verdict released a claim whose executor paused the run (ADR 0177). */
+const PAUSED_CLAIM_RELEASE_REASON =
+  'the executor paused the run to ask a human: the call is admitted again when the run resumes';
+
 /**
  * Step 15: finalize the claim after the executor. A throwing executor leaves the claim `indeterminate`
- * and its original error is rethrown; a claim resolved by an operator while the executor ran is
+ * and its original error is rethrown; one that throws its runtime's pause (`isPause`: a sub-agent asks a human) has
+ * not failed: the claim is released, so that the call run again on resume is admitted (attempt + 1), and the signal
+ * is rethrown unchanged (ADR 0177). A claim resolved by an operator while the executor ran is
  * reported with the executor's output. The completion is sent together with the run's evidence recorded since
  * its first mutating gate (ADR 0111): one round trip of the call, not two; either may commit first, and
  * neither decides whether the operation can run again (its admitted claim does).
@@ -104,17 +113,31 @@ export async function finalizeExecutionClaim<T>(
   run: () => T | Promise<T>,
   clock: () => Date,
   trail: EvidenceTrail,
+  isPause?: PauseSignal,
 ): Promise<T> {
   let output: T;
   try {
     output = await run();
   } catch (error) {
+    const paused = isPauseOf(isPause, error);
     try {
-      await store.markIndeterminate(claimId, clock(), attempt);
+      if (paused)
+        await store.resolve({
+          claimId,
+          to: ExecutionClaimStatus.Released,
+          by: 'verdict:pause',
+          reason: PAUSED_CLAIM_RELEASE_REASON,
+          force: true,
+          now: clock(),
+          expected: { status: ExecutionClaimStatus.Claimed, attempt },
+        });
+      else await store.markIndeterminate(claimId, clock(), attempt);
     } catch (storeError) {
       // The claim stays `claimed`, which still refuses duplicates; the executor's error is what the caller needs.
       new Logger('Verdict').error(
-        `Could not mark execution claim indeterminate after its executor failed (${capability})`,
+        paused
+          ? `Could not release execution claim after its executor paused the run (${capability})`
+          : `Could not mark execution claim indeterminate after its executor failed (${capability})`,
         storeError,
       );
     }
@@ -130,6 +153,16 @@ export async function finalizeExecutionClaim<T>(
   }
   if (!completed) throw new ClaimResolvedOutOfBandError(capability, claimId, output);
   return output;
+}
+
+/** Whether `isPause` recognises `error`; a recogniser that throws answers no: the claim is left `indeterminate`. */
+function isPauseOf(isPause: PauseSignal | undefined, error: unknown): boolean {
+  if (isPause === undefined) return false;
+  try {
+    return isPause(error) === true;
+  } catch {
+    return false;
+  }
 }
 
 /** The execution claims step 13 admitted for a run, `null` where none applies. */

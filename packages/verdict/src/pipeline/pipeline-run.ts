@@ -36,6 +36,13 @@ export interface InvocationOptions {
    * run starts.
    */
   readonly approvalBatch?: string;
+  /**
+   * Whether what the executor threw is the caller's runtime pausing the run (a LangGraph interrupt of a sub-agent the
+   * executor runs), not a failure: its execution claim is released, not left `indeterminate`, so that the call run
+   * again on resume is admitted (attempt + 1); the signal is rethrown unchanged (ADR 0177). A Verdict runtime sets it;
+   * anything but a function throws `VerdictConfigurationError` before the run starts.
+   */
+  readonly isPause?: (error: unknown) => boolean;
 }
 
 /** What every run of one pipeline shares: where its evidence goes, its clock, and who observes its outcome. */

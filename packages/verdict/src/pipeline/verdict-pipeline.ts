@@ -146,7 +146,13 @@ export class VerdictPipeline {
       const admitted = claims;
       return run.executed(
         Stage.Execution,
-        await executeAuthorized(this.options, at, admitted, (execute) => this.spending(at, admitted, execute)),
+        await executeAuthorized(
+          this.options,
+          at,
+          admitted,
+          (execute) => this.spending(at, admitted, execute),
+          options.isPause,
+        ),
       );
     });
   }
@@ -543,7 +549,8 @@ function logUncounted({ trail }: PipelineRun): (error: unknown) => void {
 
 /**
  * The run mode of `execute` and `enqueue`: the caller's approval and batch; a malformed batch (blank, not a string, or
- * longer than its column) throws `VerdictConfigurationError` before the run starts.
+ * longer than its column), or an `isPause` that is not a function, throws `VerdictConfigurationError` before the run
+ * starts.
  */
 function invocationMode(
   proposal: Proposal,
@@ -552,6 +559,7 @@ function invocationMode(
   deferred?: DeferredRun,
 ): RunMode {
   assertProposal(proposal);
+  assertOptionalFunction(options.isPause, 'isPause', 'isPause: (error) => isGraphInterrupt(error)');
   const { approvalBatch } = options;
   if (approvalBatch !== undefined && (typeof approvalBatch !== 'string' || approvalBatch.trim() === ''))
     throw new VerdictConfigurationError(
