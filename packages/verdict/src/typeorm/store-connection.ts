@@ -134,13 +134,14 @@ export class StoreConnection {
    */
   async read(sql: string, parameters: readonly unknown[]): Promise<Array<Record<string, unknown>>> {
     if (this.dialect === 'sqlite') return this.dataSource.query(sql, [...parameters]);
-    return (await this.autocommitted('Store read', sql, [...parameters])).rows;
+    return (await this.pooled(sql, [...parameters])).rows;
   }
 
   /**
-   * One autocommitted statement on the pool; on PostgreSQL, a statement refused as not serializable (rolled back
+   * One autocommitted write on the pool; on PostgreSQL, a statement refused as not serializable (rolled back
    * entirely, so nothing was written) is sent once more in a READ COMMITTED transaction of its own (ADR 0176).
-   * Any other failure, and a failure of that second send, rejects as it came.
+   * Any other failure, and a failure of that second send, rejects as it came. Reads are sent as they are: a lone
+   * SELECT conflicts with no concurrent write under REPEATABLE READ.
    */
   private async autocommitted(
     gate: string,
