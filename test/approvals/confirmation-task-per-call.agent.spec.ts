@@ -180,6 +180,17 @@ describe('a confirmation pauses only a LangGraph task of its own call (ADR 0177)
       s.model.assertScriptConsumed();
     });
 
+    it('utility: handed a message whose one call is the confirming call, the call pauses and runs once when approved', async () => {
+      const s = await setup([{ toolCalls: [ARCHIVE_1] }, { text: 'done' }]);
+      const run = runner(handBuiltGraph(s, false), s.as);
+      expect(await run.start()).toEqual([ARCHIVE_1.id]);
+      await s.approve(ARCHIVE_1.id);
+      expect(await run.resume(approveToolCall(ARCHIVE_1.id))).toEqual([]);
+      expect(s.archived.map((a) => a.arguments)).toEqual([ARCHIVE_1.args]);
+      expect(s.replays).toHaveLength(0);
+      s.model.assertScriptConsumed();
+    });
+
     it('attack: handed the whole message, the confirming call never pauses and is not executed', async () => {
       const s = await setup([{ toolCalls: [ARCHIVE_1, RENAME] }, { text: 'done' }]);
       const run = runner(handBuiltGraph(s, false), s.as);

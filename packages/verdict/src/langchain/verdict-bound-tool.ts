@@ -67,7 +67,7 @@ export class VerdictBoundTool extends VerdictTool {
   ): unknown {
     if (isOwnTask(config?.configurable, toolCallId) === false)
       throw new VerdictConfigurationError(
-        `${this.capability} requires confirmation, but its tool call runs in one LangGraph task with the other calls of its model turn (createAgent({ version: 'v1' }), or a graph that hands a whole message to a ToolNode): resuming that task would run them all again. Use createAgent({ version: 'v2' }) (the default), which runs each tool call as a task of its own (docs/approvals.md, section 3). The call was not executed.`,
+        `${this.capability} requires confirmation, but its tool call runs in one LangGraph task with the other calls of its model turn (createAgent({ version: 'v1' }), or a graph that hands a message of several calls to a ToolNode): resuming that task would run them all again. Use createAgent({ version: 'v2' }) (the default), which runs each tool call as a task of its own (docs/approvals.md, section 3). The call was not executed.`,
         { capability: this.capability },
       );
     try {
