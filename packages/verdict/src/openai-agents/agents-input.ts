@@ -1,6 +1,7 @@
 import type { AgentInputItem, ModelRequest, ModelSettings } from '@openai/agents';
 import type { WindowRole } from '../provenance/context-labeller.js';
 import { type ProviderConversation, providerConversationOf } from '../runtimes/provider-conversation.js';
+import { isPlainObject } from '../shared/is-plain-object.js';
 import { carriesNoData, controlsCarryNoData } from '../runtimes/unsealed-text.js';
 
 /** One text of an Agents model request, with the role it plays in the window. */
@@ -144,11 +145,11 @@ export function settingsCarryNoData(
   )
     return false;
   if (isAbsent(providerData)) return true;
-  if (!isRecord(providerData)) return false;
+  if (!isPlainObject(providerData)) return false;
   const overrides = TRANSPORT_OVERRIDES.map((name) => providerData[name]);
   const data = Object.fromEntries(Object.entries(providerData).filter(([name]) => !TRANSPORT_OVERRIDES.includes(name)));
   return [data, ...overrides].every(
-    (fields) => isAbsent(fields) || (isRecord(fields) && providerFieldsCarryNoData(fields, isInstructions)),
+    (fields) => isAbsent(fields) || (isPlainObject(fields) && providerFieldsCarryNoData(fields, isInstructions)),
   );
 }
 
@@ -178,8 +179,4 @@ function providerFieldsCarryNoData(
 
 function isAbsent(value: unknown): value is undefined | null {
   return value === undefined || value === null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

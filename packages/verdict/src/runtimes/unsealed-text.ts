@@ -1,3 +1,4 @@
+import { isPlainObject } from '../shared/is-plain-object.js';
 import { hidesEncodedData, isJsonDocument, isPlainText } from './structured-text.js';
 
 /**
@@ -56,8 +57,7 @@ export function controlsCarryNoData(values: Iterable<unknown>): boolean {
 function isControlRecord(value: object, depth: number): boolean {
   if (depth === 0) return false;
   if (Array.isArray(value)) return value.every((item) => isControlLeaf(item, depth));
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  if (prototype !== Object.prototype && prototype !== null) return false;
+  if (!isPlainObject(value)) return false;
   return Object.entries(value).every(([name, item]) => CONTROL_TOKEN.test(name) && isControlLeaf(item, depth));
 }
 
