@@ -94,46 +94,25 @@ export function diffLockfile(
   unpinnable: readonly Pick<McpToolPin, 'server' | 'tool' | 'description'>[] = [],
   duplicate: readonly Pick<McpToolPin, 'server' | 'tool'>[] = [],
 ): McpPinChange[] {
-  const changes: McpPinChange[] = [];
   const pinnedOf = (listed: Pick<McpToolPin, 'server' | 'tool'>) =>
     lock.tools.find((each) => each.server === listed.server && each.tool === listed.tool);
+  const changeOf = (
+    tool: Pick<McpToolPin, 'server' | 'tool'>,
+    change: McpPinChange['change'],
+    currentDescription: string | null,
+    pinnedDescription = pinnedOf(tool)?.description ?? null,
+  ): McpPinChange => ({ server: tool.server, tool: tool.tool, change, pinnedDescription, currentDescription });
+  const changes: McpPinChange[] = [];
   for (const pin of current) {
     const status = pinStatus(lock.tools, pin);
-    if (status === Status.Pinned) continue;
-    changes.push({
-      server: pin.server,
-      tool: pin.tool,
-      change: status,
-      pinnedDescription: pinnedOf(pin)?.description ?? null,
-      currentDescription: pin.description,
-    });
+    if (status !== Status.Pinned) changes.push(changeOf(pin, status, pin.description));
   }
-  for (const tool of unpinnable)
-    changes.push({
-      server: tool.server,
-      tool: tool.tool,
-      change: Status.Unpinnable,
-      pinnedDescription: pinnedOf(tool)?.description ?? null,
-      currentDescription: tool.description,
-    });
-  for (const tool of duplicate)
-    changes.push({
-      server: tool.server,
-      tool: tool.tool,
-      change: Status.Duplicate,
-      pinnedDescription: pinnedOf(tool)?.description ?? null,
-      currentDescription: null,
-    });
+  for (const tool of unpinnable) changes.push(changeOf(tool, Status.Unpinnable, tool.description));
+  for (const tool of duplicate) changes.push(changeOf(tool, Status.Duplicate, null));
   const listed = [...current, ...unpinnable, ...duplicate];
   for (const pinned of lock.tools)
     if (!listed.some((tool) => tool.server === pinned.server && tool.tool === pinned.tool))
-      changes.push({
-        server: pinned.server,
-        tool: pinned.tool,
-        change: 'removed',
-        pinnedDescription: pinned.description,
-        currentDescription: null,
-      });
+      changes.push(changeOf(pinned, 'removed', null, pinned.description));
   return changes;
 }
 
