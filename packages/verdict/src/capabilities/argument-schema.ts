@@ -1,8 +1,10 @@
 import type { ZodType } from 'zod';
 
 /**
- * A capability's argument schema: a zod schema (its output type, `z.infer`, is `TArgs`), or a
- * class-validator DTO class (its instance type is `TArgs`; the executor receives a plain object of it).
+ * A capability's argument schema: a zod schema (its output type, `z.infer`, is `TArgs`; an async refinement is
+ * parsed with `safeParseAsync`), or a class-validator DTO class (its instance type is `TArgs`; the executor receives
+ * a plain object of it: the properties class-validator checked, under their `@Expose` names, with no `@Transform`
+ * run again, ADR 0178).
  */
 export type ArgumentSchema<TArgs = unknown> = ZodType<TArgs> | (new (...args: never[]) => TArgs);
 

@@ -1,7 +1,8 @@
-import type { ZodType } from 'zod';
+import { type ZodType, core } from 'zod';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { type ArgumentSchema, type ArgumentValidation, isZodSchema } from './argument-schema.js';
+import { dtoValidatedArguments } from './dto-validated-arguments.js';
 
 type DtoClass = new (...args: any[]) => object;
 
@@ -21,15 +22,32 @@ function describe(problems: string[]): string {
   return problems.length > MAX_PROBLEMS ? `${shown}; and ${problems.length - MAX_PROBLEMS} more` : shown;
 }
 
-function validateWithZod<TArgs>(schema: ZodType, raw: unknown): ArgumentValidation<TArgs> {
-  const result = schema.safeParse(raw);
+/**
+ * A synchronous schema is answered without a promise; one with an async refinement or transform (zod refuses it to
+ * `safeParse` with `$ZodAsyncError`) is parsed again with `safeParseAsync`, and validates like any other.
+ */
+function validateWithZod<TArgs>(
+  schema: ZodType,
+  raw: unknown,
+): ArgumentValidation<TArgs> | Promise<ArgumentValidation<TArgs>> {
+  let result: ReturnType<ZodType['safeParse']>;
+  try {
+    result = schema.safeParse(raw);
+  } catch (error) {
+    if (!(error instanceof core.$ZodAsyncError)) throw error;
+    return schema.safeParseAsync(raw).then((parsed) => zodValidation<TArgs>(parsed));
+  }
+  return zodValidation<TArgs>(result);
+}
+
+function zodValidation<TArgs>(result: ReturnType<ZodType['safeParse']>): ArgumentValidation<TArgs> {
   if (result.success) return { valid: true, value: result.data as TArgs };
   return { valid: false, problems: describe(result.error.issues.map((issue) => problem(issue.path, issue.code))) };
 }
 
 async function validateWithClassValidator<TArgs>(dto: DtoClass, raw: unknown): Promise<ArgumentValidation<TArgs>> {
   // Optional peers: loaded only by applications that declare DTO argument schemas.
-  const [{ plainToInstance, instanceToPlain }, { validate }] = await Promise.all([
+  const [{ plainToInstance }, { validate }] = await Promise.all([
     import('class-transformer'),
     import('class-validator'),
   ]);
@@ -43,7 +61,7 @@ async function validateWithClassValidator<TArgs>(dto: DtoClass, raw: unknown): P
         errors.map((error) => problem([error.property], Object.keys(error.constraints ?? { invalid: '' }).join(','))),
       ),
     };
-  return { valid: true, value: instanceToPlain(instance, { exposeUnsetFields: false }) as TArgs };
+  return { valid: true, value: dtoValidatedArguments(instance) as TArgs };
 }
 
 /** Validates untrusted arguments against a capability's {@link ArgumentSchema}. */

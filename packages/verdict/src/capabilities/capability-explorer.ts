@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import {
   CAPABILITY_REGISTRY_OPTIONS,
@@ -10,7 +10,11 @@ import { CapabilityRegistry } from './capability-registry.js';
 import { defineCapability } from './define-capability.js';
 import type { CapabilityDefinition } from './capability-definition.js';
 
-/** Finds `@Capability` methods at boot and registers them, then checks every bound tool. */
+/**
+ * Finds `@Capability` methods at boot and registers them, then checks every bound tool. Refuses first an
+ * application with more than one core module (ADR 0179): each would discover every `@Capability` into its own
+ * registry, under its own options, and the last global one would answer every injection.
+ */
 @Injectable()
 export class CapabilityExplorer implements OnModuleInit, OnApplicationBootstrap {
   constructor(
@@ -18,9 +22,11 @@ export class CapabilityExplorer implements OnModuleInit, OnApplicationBootstrap 
     private readonly scanner: MetadataScanner,
     private readonly registry: CapabilityRegistry,
     @Inject(CAPABILITY_REGISTRY_OPTIONS) private readonly options: CapabilityRegistryOptions,
+    private readonly modules: ModulesContainer,
   ) {}
 
   onModuleInit(): void {
+    this.refuseASecondRegistration();
     if (typeof this.options.abilityFactory?.createForContext !== 'function') {
       throw new VerdictConfigurationError(
         "VerdictModule needs an abilityFactory: an object with createForContext(context) returning the actor's CASL ability.",
@@ -58,6 +64,16 @@ export class CapabilityExplorer implements OnModuleInit, OnApplicationBootstrap 
         this.registry.register(defineCapability(options, executor, { host: instance, declaredAt }));
       }
     }
+  }
+
+  /** One core module (the one module that provides this explorer) per application container. */
+  private refuseASecondRegistration(): void {
+    let cores = 0;
+    for (const module of this.modules.values()) if (module.providers.has(CapabilityExplorer)) cores++;
+    if (cores > 1)
+      throw new VerdictConfigurationError(
+        `VerdictModule is registered more than once (${cores} forRoot/forRootAsync registrations): register it once, in the application's root module, and import that same module where it is needed. A second registration would replace the options, abilityFactory included, of every capability.`,
+      );
   }
 
   onApplicationBootstrap(): void {

@@ -21,8 +21,8 @@ interface ExposeOptions {
   readonly toClassOnly?: boolean;
 }
 
-/** class-transformer's `TransformationType.CLASS_TO_PLAIN`: the validated arguments are `instanceToPlain` of the DTO. */
-const CLASS_TO_PLAIN = 1;
+/** class-transformer's `TransformationType.CLASS_TO_PLAIN`: the validated arguments are the DTO written as a plain object. */
+export const CLASS_TO_PLAIN = 1;
 
 /**
  * The top-level fields of the plain object a DTO class validates to (the validated arguments): each property
