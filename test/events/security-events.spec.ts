@@ -15,6 +15,7 @@ import {
   ExecutionTargetPolicy,
   ForbiddenStateRefused,
   InMemoryApprovalReceiptStore,
+  InMemoryEvidenceRecorder,
   InMemoryExecutionClaimStore,
   InMemoryRateLimitStore,
   InMemoryTrajectoryStore,
@@ -47,7 +48,9 @@ const aliceIn = (conversationId: string): ActionContext => ({ ...alice, metadata
  * The documents domain with one capability per gate, every store in memory, `EventEmitterModule`
  * imported and every `verdict.*` event collected as it is emitted.
  */
-async function setup(options: { tenantOf?: boolean; toolLoopThreshold?: number } = {}) {
+async function setup(
+  options: { tenantOf?: false | ((target: any) => string | undefined); toolLoopThreshold?: number } = {},
+) {
   const fixture = documentsFixture();
   const byId = fromProposal<{ id: number }, Document>(({ arguments: args, context }) =>
     fixture.load(context.tenant, args.id),
@@ -71,6 +74,24 @@ async function setup(options: { tenantOf?: boolean; toolLoopThreshold?: number }
         }),
       },
       (action) => action.target.title,
+    ),
+    // A `findOne` that found nothing answers null: no target resolved (docs/architecture.md, step 2).
+    defineCapability(
+      {
+        name: 'documents.find',
+        description: 'Find a document',
+        action: 'read',
+        subject: 'Document',
+        arguments: z.object({ id: z.number().int() }),
+        resolveTarget: fromProposal<{ id: number }, Document | null>(
+          ({ arguments: args }) => fixture.documents.get(args.id) ?? null,
+        ),
+        executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot<Document | null>({
+          name: 'document-id',
+          identity: (doc) => doc?.id ?? null,
+        }),
+      },
+      (action) => action.target?.title,
     ),
     defineCapability(
       {
@@ -124,7 +145,9 @@ async function setup(options: { tenantOf?: boolean; toolLoopThreshold?: number }
     ),
     archiveCapability(fixture, [] as AuthorizedAction[]),
   ];
+  const evidence = new InMemoryEvidenceRecorder();
   const { moduleRef } = await fixture.boot({
+    evidence,
     capabilities,
     executionClaims: new InMemoryExecutionClaimStore(),
     rateLimits: new InMemoryRateLimitStore(),
@@ -134,7 +157,7 @@ async function setup(options: { tenantOf?: boolean; toolLoopThreshold?: number }
     actorKey: (actor: Actor) => actor.id,
     ...(options.tenantOf === false
       ? {}
-      : { tenantOf: (target: unknown) => (target instanceof Document ? target.tenant : undefined) }),
+      : { tenantOf: options.tenantOf ?? ((target) => (target instanceof Document ? target.tenant : undefined)) }),
     ...(options.toolLoopThreshold === undefined ? {} : { toolLoopThreshold: options.toolLoopThreshold }),
     imports: [EventEmitterModule.forRoot({ wildcard: true })],
   });
@@ -146,7 +169,7 @@ async function setup(options: { tenantOf?: boolean; toolLoopThreshold?: number }
   const contexts = moduleRef.get(ActionContextStore);
   const propose = (capability: string, args: object, context = alice, toolCallId?: string, explicitApproval = false) =>
     contexts.run(context, () => verdict.execute({ capability, arguments: args, toolCallId }, { explicitApproval }));
-  return { ...fixture, moduleRef, events, propose, approvals: moduleRef.get(ApprovalService) };
+  return { ...fixture, moduleRef, evidence, events, propose, approvals: moduleRef.get(ApprovalService) };
 }
 
 /** The facts every pipeline event carries, for alice in acme. */
@@ -204,6 +227,31 @@ describe('security events', () => {
     const { propose, events } = await setup({ tenantOf: false });
     expect((await propose('documents.peek', { id: 3 })).decision.disposition).toBe('deny');
     expect(events.map(({ name }) => name)).toEqual([CapabilityDenied.event]);
+  });
+
+  it('CrossTenantResourceRequested: a resolver that found no target (null) is the recorded deny, even with a tenantOf that reads the target unguarded (attack)', async () => {
+    const { propose, events, evidence } = await setup({ tenantOf: (target) => target.tenant });
+    const missing = await propose('documents.find', { id: 404 });
+    expect(missing).toMatchObject({
+      executed: false,
+      decision: { disposition: 'deny', stage: 'proposal', reason: 'target is not an object' },
+    });
+    expect(evidence.decisions().map(({ reason }) => reason)).toEqual(['target is not an object']);
+    expect(events.map(({ name }) => name)).toEqual([CapabilityDenied.event]); // no target, so no foreign one
+  });
+
+  it('CrossTenantResourceRequested: the same unguarded tenantOf still marks a real target of another tenant; one that throws on it is the application fault (control)', async () => {
+    const { propose, events } = await setup({ tenantOf: (target) => target.tenant });
+    expect((await propose('documents.find', { id: 3 })).decision.disposition).toBe('deny'); // globex's document
+    expect(events.map(({ name }) => name)).toEqual([CrossTenantResourceRequested.event]);
+
+    const faulty = await setup({
+      tenantOf: () => {
+        throw new RangeError('tenant lookup failed');
+      },
+    });
+    await expect(faulty.propose('documents.find', { id: 3 })).rejects.toThrow('tenant lookup failed');
+    expect(faulty.evidence.decisions()).toEqual([]); // not relabelled as a deny
   });
 
   it('ResourceSubstitutionDetected: a refresh that returns another resource raises it at target_refresh', async () => {

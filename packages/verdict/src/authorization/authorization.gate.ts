@@ -1,6 +1,7 @@
 import type { AnyAbility } from '@casl/ability';
 import type { GateRequest } from '../capabilities/gate-request.js';
 import type { Decision } from '../decisions/decision.js';
+import { isAlwaysEnforced } from '../decisions/always-enforced.js';
 import { SecuritySignal } from '../decisions/security-signal.js';
 import type { Stage } from '../decisions/stage.js';
 import type { SecurityEventOptions } from '../events/security-event-options.interface.js';
@@ -18,8 +19,10 @@ export type AuthorizationRequest = Pick<GateRequest, 'definition' | 'envelope' |
  * Steps 3 and 9: authorize the target (the proposal target at 3, the execution target at 9) with an ability the
  * application's `AbilityFactory` builds afresh for the envelope's context, so an authority change between
  * proposal and execution denies. CASL decides; a denied target the module's `tenantOf` places in another tenant
- * also carries `CrossTenantResourceRequested`. Records nothing: the pipeline records the decision where its step
- * says. A factory that answers synchronously is answered without a promise (ADR 0053).
+ * also carries `CrossTenantResourceRequested`. `tenantOf` is asked only about a target CASL refused: never about a
+ * permitted one, nor at an integrity deny (no object, another subject type), where there is no such target; a
+ * `tenantOf` that throws is the application's fault and propagates. Records nothing: the pipeline records the
+ * decision where its step says. A factory that answers synchronously is answered without a promise (ADR 0053).
  */
 export function authorizeAt(
   options: AuthorizationGateOptions,
@@ -48,7 +51,7 @@ function authorizeWith(
   stage: Stage,
 ): Decision {
   const decision = authorizeTarget(ability, definition, target, envelope.arguments, stage);
-  if (decision.permitted || tenantOf === undefined) return decision;
+  if (decision.permitted || tenantOf === undefined || isAlwaysEnforced(decision)) return decision;
   const owner = tenantOf(target, definition.name);
   const foreign = owner !== undefined && owner !== null && owner !== envelope.context.tenant;
   return foreign ? decision.signalling(SecuritySignal.CrossTenantResourceRequested) : decision;
