@@ -100,9 +100,23 @@ const PUBLIC_PROVIDERS = [
 ];
 
 /**
+ * What the core module exports: what applications inject, and what Verdict's own modules (LangChain, AI SDK,
+ * OpenAI Agents, MCP, the CLI) reach through `VerdictCoreAccessModule` whatever `isGlobal` says.
+ */
+export const CORE_EXPORTS = [
+  ...PUBLIC_PROVIDERS,
+  EvidenceRecorder,
+  EvidenceQuery,
+  PublicMessage,
+  MODULE_OPTIONS_TOKEN,
+  ...OPTION_SLICES,
+];
+
+/**
  * Owns what the application has one of: the options (and the stores they carry), the capability registry
- * with boot-time discovery, the pipeline and the services over it. Global unless `isGlobal: false`.
- * Applications import the {@link VerdictModule} facade, never this module.
+ * with boot-time discovery, the pipeline and the services over it. Global unless `isGlobal: false`; one per
+ * application (a second is refused at boot, ADR 0179). Applications import the {@link VerdictModule} facade,
+ * never this module.
  *
  * @internal Not exported from the package entry.
  */
@@ -153,13 +167,6 @@ const PUBLIC_PROVIDERS = [
       },
     },
   ],
-  exports: [
-    ...PUBLIC_PROVIDERS,
-    EvidenceRecorder,
-    EvidenceQuery,
-    PublicMessage,
-    MODULE_OPTIONS_TOKEN,
-    ...OPTION_SLICES,
-  ],
+  exports: CORE_EXPORTS,
 })
 export class VerdictCoreModule extends ConfigurableVerdictModule {}

@@ -4,6 +4,7 @@ import { RuntimeProvenance } from '../runtimes/runtime-provenance.js';
 import { AiSdkProvenanceTrackers } from './ai-sdk-provenance-trackers.js';
 import { AiSdkModelInputGuards } from './ai-sdk-model-input-guards.js';
 import { VerdictAiSdkTools } from './verdict-ai-sdk-tools.js';
+import { VerdictCoreAccessModule } from '../verdict-core-access.module.js';
 
 /**
  * Provides {@link VerdictAiSdkTools}, {@link AiSdkProvenanceTrackers} and {@link AiSdkModelInputGuards}. Import
@@ -13,6 +14,7 @@ import { VerdictAiSdkTools } from './verdict-ai-sdk-tools.js';
  * \@Module({ imports: [VerdictModule.forRoot(options), VerdictAiSdkModule] })
  */
 @Module({
+  imports: [VerdictCoreAccessModule],
   providers: [
     VerdictAiSdkTools,
     AiSdkProvenanceTrackers,

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { VerdictAgents } from './verdict-agents.js';
 import { WiringAudit } from './wiring-audit.js';
+import { VerdictCoreAccessModule } from '../verdict-core-access.module.js';
 
 /**
  * Provides {@link WiringAudit} and {@link VerdictAgents} (global, one instance). `VerdictCliModule`
@@ -11,5 +12,9 @@ import { WiringAudit } from './wiring-audit.js';
  * \@Module({ imports: [VerdictModule.forRoot(options), VerdictLangChainModule, VerdictAuditModule] })
  */
 @Global()
-@Module({ imports: [DiscoveryModule], providers: [WiringAudit, VerdictAgents], exports: [WiringAudit, VerdictAgents] })
+@Module({
+  imports: [DiscoveryModule, VerdictCoreAccessModule],
+  providers: [WiringAudit, VerdictAgents],
+  exports: [WiringAudit, VerdictAgents],
+})
 export class VerdictAuditModule {}

@@ -18,6 +18,7 @@ import { EvidenceVerifyCommand } from './evidence-verify.command.js';
 import { VerdictAuditModule } from '../audit/verdict-audit.module.js';
 import { MCP_CLI_COMMANDS } from './mcp-cli-commands.js';
 import { OPERATOR_IDENTITY, type OperatorIdentity } from './operator-identity.js';
+import { VerdictCoreAccessModule } from '../verdict-core-access.module.js';
 
 /** Options of {@link VerdictCliModule.forRoot}. */
 export interface VerdictCliOptions {
@@ -41,7 +42,7 @@ export interface VerdictCliOptions {
  * // node dist/cli.js claims list --json
  */
 @Module({
-  imports: [VerdictAuditModule],
+  imports: [VerdictCoreAccessModule, VerdictAuditModule],
   providers: [
     ClaimsListCommand,
     ClaimsResolveCommand,

@@ -7,6 +7,7 @@ import { QuarantinedReaders } from './quarantined-readers.js';
 import { PlanModes } from './plan-modes.js';
 import { ApprovalBatches } from './approval-batches.js';
 import { ModelBudgets } from './model-budgets.js';
+import { VerdictCoreAccessModule } from '../verdict-core-access.module.js';
 
 /** The LangChain mechanisms this module provides and exports. */
 const mechanisms = [
@@ -26,6 +27,7 @@ const mechanisms = [
  * \@Module({ imports: [VerdictModule.forRoot(options), VerdictLangChainModule] })
  */
 @Module({
+  imports: [VerdictCoreAccessModule],
   providers: [...mechanisms, provenanceLabelsProvider],
   exports: mechanisms,
 })

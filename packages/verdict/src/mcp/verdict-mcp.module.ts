@@ -4,6 +4,7 @@ import { McpServerFactory } from './mcp-server.factory.js';
 import { McpToolCatalog } from './mcp-tool-catalog.js';
 import { VERDICT_MCP_OPTIONS } from './verdict-mcp-options.interface.js';
 import { ConfigurableVerdictMcpModule, VERDICT_MCP_MODULE_OPTIONS } from './verdict-mcp.module-definition.js';
+import { VerdictCoreAccessModule } from '../verdict-core-access.module.js';
 
 /**
  * Serves declared capabilities as MCP tools over Streamable HTTP (docs/mcp.md, ADR 0066): `POST /<path>`
@@ -25,6 +26,7 @@ import { ConfigurableVerdictMcpModule, VERDICT_MCP_MODULE_OPTIONS } from './verd
  * })
  */
 @Module({
+  imports: [VerdictCoreAccessModule],
   providers: [
     { provide: VERDICT_MCP_OPTIONS, useExisting: VERDICT_MCP_MODULE_OPTIONS },
     McpToolCatalog,

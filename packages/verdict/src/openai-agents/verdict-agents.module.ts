@@ -4,6 +4,7 @@ import { RuntimeProvenance } from '../runtimes/runtime-provenance.js';
 import { AgentsModelInputGuards } from './agents-model-input-guards.js';
 import { AgentsProvenanceTrackers } from './agents-provenance-trackers.js';
 import { VerdictAgentsTools } from './verdict-agents-tools.js';
+import { VerdictCoreAccessModule } from '../verdict-core-access.module.js';
 
 /**
  * Provides {@link VerdictAgentsTools}, {@link AgentsProvenanceTrackers} and {@link AgentsModelInputGuards}. Import
@@ -13,6 +14,7 @@ import { VerdictAgentsTools } from './verdict-agents-tools.js';
  * \@Module({ imports: [VerdictModule.forRoot(options), VerdictAgentsModule] })
  */
 @Module({
+  imports: [VerdictCoreAccessModule],
   providers: [
     VerdictAgentsTools,
     AgentsProvenanceTrackers,
