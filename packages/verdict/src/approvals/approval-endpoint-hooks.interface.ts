@@ -1,5 +1,6 @@
 import type { ExecutionContext } from '@nestjs/common';
 import type { ActionContext } from '../context/action-context.js';
+import type { HookPresence } from '../shared/hooks-object.js';
 
 /** An authenticated approver: an opaque id (`customer:72`, never PII) and the context their CASL ability is built for. */
 export interface Approver {
@@ -41,3 +42,11 @@ export interface ApprovalEndpointHooks {
     requester: ActionContext,
   ): boolean | Promise<boolean>;
 }
+
+/** Each hook of {@link ApprovalEndpointHooks}, with whether it is required: what the boot checks (`assertHooks`). */
+export const APPROVAL_ENDPOINT_HOOKS = {
+  approver: 'required',
+  toolCallId: 'optional',
+  requester: 'optional',
+  canAccessToolCall: 'required',
+} as const satisfies Record<keyof ApprovalEndpointHooks, HookPresence>;

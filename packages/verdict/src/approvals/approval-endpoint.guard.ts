@@ -11,7 +11,8 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import type { ActionContext } from '../context/action-context.js';
 import { APPROVAL_OPTIONS, type ApprovalOptions } from './approval-options.interface.js';
 import type { ApprovalChallenge } from './approval-challenge.js';
-import type { Approver } from './approval-endpoint-hooks.interface.js';
+import { APPROVAL_ENDPOINT_HOOKS, type Approver } from './approval-endpoint-hooks.interface.js';
+import { assertHooks } from '../shared/hooks-object.js';
 import { ApprovalService } from './approval.service.js';
 import { DecisionContainment } from '../containment/decision-containment.js';
 import { deciderRefusal } from '../containment/decider-refusal.js';
@@ -37,7 +38,8 @@ export const APPROVAL_REQUEST = Symbol('VerdictApprovalRequest');
  * the capability plus the capability's `subject` facts (403); and no kill switch engaged for the approver's
  * actor (403; pass `{ approver: approver.context, requester }` to `ApprovalService.approve` so the capability's,
  * tenant's and requester's switches refuse the approval too). The receipt id never comes from the
- * request, and a colliding tool-call id of another actor or conversation is never found.
+ * request, and a colliding tool-call id of another actor or conversation is never found. At boot, the
+ * `approvalEndpoint` given must be hooks (`assertHooks`), and one with a `requester` hook a four-parameter access check.
  */
 @Injectable()
 export class ApprovalEndpointGuard implements CanActivate {
@@ -46,6 +48,12 @@ export class ApprovalEndpointGuard implements CanActivate {
     private readonly containment: DecisionContainment,
     @Inject(APPROVAL_OPTIONS) private readonly options: ApprovalOptions,
   ) {
+    assertHooks(
+      options.approvalEndpoint,
+      'approvalEndpoint',
+      APPROVAL_ENDPOINT_HOOKS,
+      'approvalEndpoint: { approver, canAccessToolCall }',
+    );
     const hooks = options.approvalEndpoint;
     // A requester hook scopes the lookup to someone else's conversation; an access check written before it
     // existed (three parameters) would answer "may this approver see *a* conversation with this id?" instead.

@@ -4,6 +4,7 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { CONTEXT_RELEASE_OPTIONS, type ContextReleaseOptions } from './context-release-options.interface.js';
 import { ReleasePoliciesMarker, type ReleasePolicyProvider } from './release-policies.decorator.js';
 import { ReleasePolicyRegistry } from './release-policy-registry.js';
+import type { ReleasePolicy } from './release-policy.js';
 
 /** Registers the release routes of the module options and of `@ReleasePolicies()` providers at boot. */
 @Injectable()
@@ -15,10 +16,16 @@ export class ReleasePolicyExplorer implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const configured = this.options.releasePolicies ?? [];
+    // Only `undefined` is "no routes": a `null` from a `forRootAsync` factory is refused as any other non-array.
+    const configured: unknown = this.options.releasePolicies === undefined ? [] : this.options.releasePolicies;
     if (!Array.isArray(configured))
-      throw new VerdictConfigurationError('VerdictModule releasePolicies must be an array of ReleasePolicy.');
-    configured.forEach((policy, index) => this.registry.register(policy, `VerdictModule releasePolicies[${index}]`));
+      throw new VerdictConfigurationError(
+        `VerdictModule releasePolicies must be an array of ReleasePolicy, not ${configured === null ? 'null' : typeof configured === 'object' ? 'an object' : `a ${typeof configured}`}: leave it out for no routes.`,
+        { option: 'releasePolicies' },
+      );
+    (configured as readonly ReleasePolicy[]).forEach((policy, index) =>
+      this.registry.register(policy, `VerdictModule releasePolicies[${index}]`),
+    );
     for (const wrapper of this.discovery.getProviders({ metadataKey: ReleasePoliciesMarker.KEY })) {
       const declaredAt = String(wrapper.name);
       if (!wrapper.isDependencyTreeStatic()) {

@@ -18,9 +18,10 @@ import { notAStore } from '../shared/not-a-store.js';
  * Boot-time checks of a capability's provenance policy: known rules, parseable paths, no argument rule on a value
  * that can never be a candidate, and an approval receipt store wherever provenance can require confirmation (a
  * rule says so, a declared destination takes the positive rule, or strict mode covers the capability); and the
- * module's `provenance.strict`, a boolean when given (a `'true'` from the environment would silently turn strict mode
- * off), `provenance.taint`, which every capability's agent proposals go through (`assertTaintConfigured`), and
- * `provenance.ledger`, which every labelled result is appended to.
+ * module's `provenance`, an object when given (`null` is refused, not read as left out), its `strict`, a boolean when
+ * given (a `'true'` from the environment would silently turn strict mode off), `provenance.taint`, which every
+ * capability's agent proposals go through (`assertTaintConfigured`), and `provenance.ledger`, which every labelled
+ * result is appended to.
  */
 export function assertProvenanceConfigured(
   definition: CapabilityDefinition,
@@ -28,6 +29,13 @@ export function assertProvenanceConfigured(
   fail: (message: string) => void,
 ): void {
   const policy = definition.provenance;
+  // Only `undefined` is "not given": a `null` from a `forRootAsync` factory would otherwise read as no options at all.
+  const given: unknown = options.provenance;
+  if (given !== undefined && (typeof given !== 'object' || given === null))
+    throw new VerdictConfigurationError(
+      `\`provenance\` is ${given === null ? 'null' : `a ${typeof given}`}, not an object: pass provenance: { strict, ledger, taint }, or leave it out.`,
+      { option: 'provenance' },
+    );
   const strict: unknown = options.provenance?.strict;
   if (strict !== undefined && typeof strict !== 'boolean')
     throw new VerdictConfigurationError(
