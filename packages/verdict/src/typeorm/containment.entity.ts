@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { EngineTypedEntity } from './engine-typed-entity.js';
+import { EngineTypedEntity, LongText } from './engine-typed-entity.js';
 
 /**
  * One row of `verdict_containments`: an engaged kill switch (docs/containment.md), keyed by scope and
@@ -15,6 +15,7 @@ export class ContainmentEntity extends EngineTypedEntity {
   subject!: string;
 
   @Column({ name: 'reason', type: 'text' })
+  @LongText()
   reason!: string;
 
   @Column({ name: 'engaged_by', type: 'varchar', length: 255 })

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { EngineTypedEntity } from './engine-typed-entity.js';
+import { EngineTypedEntity, LongText } from './engine-typed-entity.js';
 
 /**
  * One row of `verdict_trajectory_states`: the folded state of one trajectory (a conversation under one
@@ -12,6 +12,7 @@ export class TrajectoryStateEntity extends EngineTypedEntity {
   trajectoryFingerprint!: string;
 
   @Column({ name: 'state', type: 'text' })
+  @LongText()
   state!: string;
 
   @Column({ name: 'version', type: 'integer' })

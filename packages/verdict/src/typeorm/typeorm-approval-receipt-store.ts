@@ -131,12 +131,12 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
     this.forCallSql = `${select} tool_call_id = ${p(1)} AND capability = ${p(2)}`;
     this.pendingSql = `${select} tool_call_id = ${p(1)} AND status = '${Pending}' ORDER BY created_at, id`;
     this.tombstoneSql = `SELECT key_fingerprint FROM ${TOMBSTONES} WHERE key_fingerprint = ${p(1)}`;
-    const insertIgnore = { postgres: 'INSERT', mysql: 'INSERT IGNORE', sqlite: 'INSERT OR IGNORE' }[
-      this.connection.dialect
-    ];
+    // Only the key's conflict does nothing (a receipt tombstoned already); any other failure rejects.
     this.insertTombstoneSql =
-      `${insertIgnore} INTO ${TOMBSTONES} (key_fingerprint, consumed_at) VALUES (${p(1)}, ${p(2)})` +
-      (this.connection.dialect === 'postgres' ? ' ON CONFLICT (key_fingerprint) DO NOTHING' : '');
+      `INSERT INTO ${TOMBSTONES} (key_fingerprint, consumed_at) VALUES (${p(1)}, ${p(2)}) ` +
+      (mysql
+        ? 'ON DUPLICATE KEY UPDATE key_fingerprint = key_fingerprint'
+        : 'ON CONFLICT (key_fingerprint) DO NOTHING');
     const prunable =
       `(status IN ('${Consumed}', '${Rejected}', '${Superseded}') AND updated_at < ${p(1)}) OR ` +
       `(status IN ('${Pending}', '${Approved}') AND expires_at < ${p(2)})`;

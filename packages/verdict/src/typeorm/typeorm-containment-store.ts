@@ -1,4 +1,4 @@
-import { QueryFailedError, type DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { Containment, ContainmentKey } from '../containment/containment.js';
 import type { ContainmentScope } from '../containment/containment-scope.js';
 import type { ContainmentEngagement, ContainmentStore } from '../containment/containment-store.interface.js';
@@ -9,9 +9,11 @@ const COLUMNS = 'scope, subject, reason, engaged_by, operator_identity, engaged_
 
 /**
  * Kill switches in `verdict_containments`, shared by every process and node on the database. Engaging
- * is one insert that does nothing on conflict (the kept row is read back); releasing is one delete, of the
- * engagement made at `engagedAt` when it is given (a switch engaged again since is kept). A subject matches itself only:
+ * is one insert that does nothing on a conflict of its key (the kept row is read back); releasing is one delete, of
+ * the engagement made at `engagedAt` when it is given (a switch engaged again since is kept). A subject matches itself only:
  * on MySQL/MariaDB the key columns have a binary, no-pad collation (migration `CompareContainmentsExactly1797015000000`).
+ * A reason of any length is kept whole: on MySQL/MariaDB `reason` is `longtext` (migration
+ * `WidenTrajectoryStatesAndContainmentReasons1797030000000`), and a write the database refuses rejects.
  * Writes never join an application transaction (see `StoreConnection`). Database failures reject.
  *
  * @example
@@ -28,11 +30,15 @@ export class TypeOrmContainmentStore implements ContainmentStore {
   constructor(dataSource: DataSource) {
     this.connection = new StoreConnection(dataSource, 'TypeOrmContainmentStore');
     const p = (index: number) => this.connection.param(index);
-    const insert = `INSERT INTO ${TABLE} (${COLUMNS}) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)})`;
+    const insert = `INSERT INTO ${TABLE} (${COLUMNS}) VALUES`;
+    // Only the key's conflict does nothing; any other failure (a reason too long for the column) rejects. On
+    // MySQL/MariaDB the OK packet's insert id tells an insert (1, set around the reason, which `IF` passes through)
+    // from a kept row (0), as in the rate-limit store: mysql2 reports a row set to its current values as affected
+    // too (CLIENT_FOUND_ROWS).
     this.insertSql =
       this.connection.dialect === 'mysql'
-        ? insert.replace('INSERT', 'INSERT IGNORE')
-        : `${insert} ON CONFLICT (scope, subject) DO NOTHING`;
+        ? `${insert} (?, ?, IF(LAST_INSERT_ID(1), ?, NULL), ?, ?, ?) ON DUPLICATE KEY UPDATE scope = IF(LAST_INSERT_ID(0), scope, scope)`
+        : `${insert} (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}) ON CONFLICT (scope, subject) DO NOTHING`;
     this.readSql = `SELECT ${COLUMNS} FROM ${TABLE} WHERE scope = ${p(1)} AND subject = ${p(2)}`;
     this.deleteSql = `DELETE FROM ${TABLE} WHERE scope = ${p(1)} AND subject = ${p(2)}`;
     this.deleteEngagementSql = `${this.deleteSql} AND engaged_at = ${p(3)}`;
@@ -62,18 +68,10 @@ export class TypeOrmContainmentStore implements ContainmentStore {
     return rows.map((row) => this.containmentOf(row));
   }
 
+  /** Whether the engagement was inserted; `false` when its key's switch is engaged already. */
   private async insert(parameters: readonly unknown[]): Promise<boolean> {
-    try {
-      return (await this.connection.write('Containment engage', this.insertSql, parameters)).affected === 1;
-    } catch (error) {
-      if (
-        this.connection.dialect === 'mysql' &&
-        error instanceof QueryFailedError &&
-        (error.driverError as { errno?: number })?.errno === ER_DUP_ENTRY
-      )
-        return false;
-      throw error;
-    }
+    const result = await this.connection.write('Containment engage', this.insertSql, parameters);
+    return (this.connection.dialect === 'mysql' ? result.insertId : result.affected) === 1;
   }
 
   private containmentOf(row: Record<string, unknown>): Containment {
@@ -94,6 +92,3 @@ function instantOf(value: unknown): Date {
   const text = String(value);
   return new Date(text.includes('T') ? text : `${text.replace(' ', 'T')}Z`);
 }
-
-/** MySQL/MariaDB's duplicate-key error number. */
-const ER_DUP_ENTRY = 1062;

@@ -1,4 +1,4 @@
-import { QueryFailedError, type DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { TrajectoryContentionError } from '../errors/trajectory-contention.error.js';
 import { canonicalJson } from '../fingerprints/canonical-json.js';
 import type {
@@ -17,8 +17,10 @@ export const TRAJECTORY_ADVANCE_ATTEMPTS = 64;
 /**
  * Trajectory states in `verdict_trajectory_states`, shared by every process and node on the database.
  * An advance is optimistic: read the row, fold the call's effects in process, then write only if the
- * version is still the one read (`UPDATE … WHERE version = ?`, or an insert that does nothing on
- * conflict for a new trajectory); a lost race re-reads and folds again. A refusal writes nothing.
+ * version is still the one read (`UPDATE … WHERE version = ?`, or an insert that does nothing on a
+ * conflict of its key for a new trajectory); a lost race re-reads and folds again. A refusal writes nothing.
+ * A state of any length is kept whole: on MySQL/MariaDB `state` is `longtext` (migration
+ * `WidenTrajectoryStatesAndContainmentReasons1797030000000`), and a write the database refuses rejects.
  * Writes never join an application transaction (see `StoreConnection`). Database failures reject.
  *
  * @example
@@ -33,12 +35,15 @@ export class TypeOrmTrajectoryStore implements TrajectoryStore {
   constructor(dataSource: DataSource) {
     this.connection = new StoreConnection(dataSource, 'TypeOrmTrajectoryStore');
     const p = (index: number) => this.connection.param(index);
-    const insert = `INSERT INTO ${TABLE} (trajectory_fingerprint, state, version, updated_at) VALUES (${p(1)}, ${p(2)}, 1, ${p(3)})`;
+    const insert = `INSERT INTO ${TABLE} (trajectory_fingerprint, state, version, updated_at) VALUES`;
     this.readSql = `SELECT state, version FROM ${TABLE} WHERE trajectory_fingerprint = ${p(1)}`;
+    // Only the key's conflict does nothing; any other failure (a state too long for the column) rejects. On
+    // MySQL/MariaDB the OK packet's insert id tells an insert (1) from a kept row (0), as in the rate-limit store:
+    // mysql2 reports a row set to its current values as affected too (CLIENT_FOUND_ROWS).
     this.insertSql =
       this.connection.dialect === 'mysql'
-        ? insert.replace('INSERT', 'INSERT IGNORE')
-        : `${insert} ON CONFLICT (trajectory_fingerprint) DO NOTHING`;
+        ? `${insert} (?, ?, LAST_INSERT_ID(1), ?) ON DUPLICATE KEY UPDATE version = version + LAST_INSERT_ID(0)`
+        : `${insert} (${p(1)}, ${p(2)}, 1, ${p(3)}) ON CONFLICT (trajectory_fingerprint) DO NOTHING`;
     this.updateSql = `UPDATE ${TABLE} SET state = ${p(1)}, version = version + 1, updated_at = ${p(2)} WHERE trajectory_fingerprint = ${p(3)} AND version = ${p(4)}`;
   }
 
@@ -62,20 +67,12 @@ export class TypeOrmTrajectoryStore implements TrajectoryStore {
 
   /** The first advance of a trajectory; `false` when a concurrent one inserted it first. */
   private async insert(trajectoryFingerprint: string, state: string, at: Date | string): Promise<boolean> {
-    try {
-      return (
-        (await this.connection.write('Trajectory advance', this.insertSql, [trajectoryFingerprint, state, at]))
-          .affected === 1
-      );
-    } catch (error) {
-      if (
-        this.connection.dialect === 'mysql' &&
-        error instanceof QueryFailedError &&
-        (error.driverError as { errno?: number })?.errno === ER_DUP_ENTRY
-      )
-        return false;
-      throw error;
-    }
+    const result = await this.connection.write('Trajectory advance', this.insertSql, [
+      trajectoryFingerprint,
+      state,
+      at,
+    ]);
+    return (this.connection.dialect === 'mysql' ? result.insertId : result.affected) === 1;
   }
 
   /** A later advance; `false` when a concurrent one changed the version first. */
@@ -97,6 +94,3 @@ export class TypeOrmTrajectoryStore implements TrajectoryStore {
     );
   }
 }
-
-/** MySQL/MariaDB's duplicate-key error number. */
-const ER_DUP_ENTRY = 1062;

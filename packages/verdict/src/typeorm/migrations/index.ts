@@ -27,6 +27,7 @@ import { AddReviewItemRequesterActorFingerprints1797013000000 } from './17970130
 import { CompareDecisionRecordsExactly1797014000000 } from './1797014000000-compare-decision-records-exactly.js';
 import { CompareContainmentsExactly1797015000000 } from './1797015000000-compare-containments-exactly.js';
 import { CompareClaimBatchAndCorrelationIdsExactly1797020000000 } from './1797020000000-compare-claim-batch-and-correlation-ids-exactly.js';
+import { WidenTrajectoryStatesAndContainmentReasons1797030000000 } from './1797030000000-widen-trajectory-states-and-containment-reasons.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -64,4 +65,5 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   CompareDecisionRecordsExactly1797014000000,
   CompareContainmentsExactly1797015000000,
   CompareClaimBatchAndCorrelationIdsExactly1797020000000,
+  WidenTrajectoryStatesAndContainmentReasons1797030000000,
 ];
