@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { fingerprint } from '@verdict/nestjs';
 import { TypeOrmApprovalReceiptStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import {
@@ -10,6 +9,7 @@ import {
   externalCopiesModel,
   openDataSource,
   startGateWorkers,
+  withDefaultIsolation,
   WorkerKeeper,
 } from '@verdict/testing-kit';
 import type { BatchReply } from '@verdict/testing-kit';
@@ -100,18 +100,6 @@ for (const engine of databaseEngines().filter((candidate) => candidate.name === 
 
 /** Per round: the bucket's limit, one claim, the trajectory's allowed copies, one consumption of the receipt. */
 const EXPECTED = { rate: LIMIT, claim: 1, trajectory: LIMIT, receipt: 1 };
-
-/** What the workers' connections open with: `dataSource`'s database, at `isolation` by default. Nothing else changes. */
-function withDefaultIsolation(dataSource: DataSource, isolation: string): DataSource {
-  const options = dataSource.options as { extra: { options: string } };
-  return new DataSource({
-    ...dataSource.options,
-    extra: {
-      ...options.extra,
-      options: `${options.extra.options} -c default_transaction_isolation=${isolation.replace(' ', '\\ ')}`,
-    },
-  } as typeof dataSource.options);
-}
 
 /** Each call of the round that threw: which gate, and what. */
 function failed(replies: readonly BatchReply[]): string[] {

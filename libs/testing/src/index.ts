@@ -1,5 +1,6 @@
 export { databaseEngines, dropDataSource, openDataSource, remigrate, withDataSource } from './database-matrix.js';
 export { columnCollations, onOwnRunner, tableDefaultCollations } from './column-collations.js';
+export { withDefaultIsolation } from './default-isolation.js';
 export { testRedisUrl, uniqueRedisPrefix } from './redis-matrix.js';
 export { countingStatements } from './statement-counter.js';
 export { seedTrafficShapedEvidence } from './evidence-seed.js';
@@ -33,6 +34,8 @@ export type {
   BatchOutcome,
   BatchReply,
   BatchRequest,
+  ContentsWriteReply,
+  ContentsWriteRequest,
   GateRequest,
   ConsumeReply,
   ReserveBudgetReply,

@@ -4,6 +4,7 @@ import type {
   BudgetReservationAnswer,
   BudgetReservationRequest,
   Effect,
+  KeptContent,
   ReceiptCheck,
   ReceiptDecision,
   ReceiptIssue,
@@ -78,8 +79,17 @@ export interface TrajectoryAdvanceRequest {
   readonly now: Date;
 }
 
+/** One write of the provenance content store (ADR 0042): keep `texts` at `now`, forget them, or prune before `now`. */
+export interface ContentsWriteRequest {
+  readonly gate: 'writeContents';
+  readonly write: 'keep' | 'forget' | 'prune';
+  readonly texts: readonly KeptContent[];
+  readonly now: Date;
+}
+
 export type GateRequest =
   | AdmitRequest
+  | ContentsWriteRequest
   | ConsumeRequest
   | ReserveBudgetRequest
   | ReceiptIssueRequest
@@ -148,8 +158,14 @@ export interface BatchReply {
   readonly outcomes: readonly BatchOutcome[];
 }
 
+/** A worker's content-store write: how many texts a prune deleted (0 for a keep or a forget). */
+export interface ContentsWriteReply {
+  readonly pruned: number;
+}
+
 export type GateReply =
   | AdmitReply
+  | ContentsWriteReply
   | ConsumeReply
   | ReserveBudgetReply
   | ReceiptIssueReply

@@ -9,6 +9,7 @@ import {
   TypeOrmApprovalReceiptStore,
   TypeOrmBudgetStore,
   TypeOrmExecutionClaimStore,
+  TypeOrmProvenanceContentStore,
   TypeOrmRateLimitStore,
   TypeOrmTrajectoryStore,
   verdictEntities,
@@ -19,6 +20,7 @@ import type {
   BatchReply,
   BatchRequest,
   ConsumeReply,
+  ContentsWriteReply,
   GateReply,
   GateRequest,
   GateWorkerInit,
@@ -38,6 +40,7 @@ serveParent<GateWorkerInit, GateRequest | BatchRequest, GateReply | BatchReply>(
   const receipts = new TypeOrmApprovalReceiptStore(dataSource);
   const trajectories = new TypeOrmTrajectoryStore(dataSource);
   const budgets = new TypeOrmBudgetStore(dataSource);
+  const contents = new TypeOrmProvenanceContentStore(dataSource);
 
   /** Everything but the gate call: arguments built, state model compiled, candidate id drawn. */
   const call = (request: GateRequest): (() => Promise<GateReply>) => {
@@ -62,6 +65,15 @@ serveParent<GateWorkerInit, GateRequest | BatchRequest, GateReply | BatchReply>(
           reservations.push(answer);
         }
         return { reservations } satisfies ReserveBudgetReply;
+      };
+    }
+    if (request.gate === 'writeContents') {
+      const { write, texts, now } = request;
+      const fingerprints = texts.map((kept) => kept.fingerprint);
+      return async () => {
+        if (write === 'prune') return { pruned: await contents.prune(now) } satisfies ContentsWriteReply;
+        await (write === 'keep' ? contents.keep(texts, now) : contents.forget(fingerprints));
+        return { pruned: 0 } satisfies ContentsWriteReply;
       };
     }
     if (request.gate === 'issueReceipt') {

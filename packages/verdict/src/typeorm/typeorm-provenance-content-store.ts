@@ -1,5 +1,6 @@
-import { type DataSource, Equal, In, LessThan } from 'typeorm';
+import { type DataSource, type EntityManager, Equal, In, LessThan } from 'typeorm';
 import type { KeptContent, ProvenanceContentStore } from '../provenance/provenance-content-store.interface.js';
+import { isSerializationFailure } from './deadlock-retry.js';
 import { ProvenanceContentEntity } from './provenance-content.entity.js';
 import { checkUtcTimezone } from './store-connection.js';
 
@@ -7,6 +8,11 @@ import { checkUtcTimezone } from './store-connection.js';
  * The untrusted texts of parked calls' windows in `verdict_provenance_contents` (SQLite, PostgreSQL,
  * MySQL/MariaDB), shared by every process of a deployment, so that an approver served by any of them can read
  * what the agent read (ADR 0042). Keeping a kept text again refreshes its `kept_at`.
+ *
+ * Each write is one autocommitted statement, written for READ COMMITTED. On a PostgreSQL database whose default
+ * isolation is REPEATABLE READ or SERIALIZABLE, processes keeping, forgetting or pruning the same texts at once
+ * get a write refused as not serializable (SQLSTATE `40001`, rolled back entirely): it is sent once more in a READ
+ * COMMITTED transaction of its own, as the durable gates' statements are (ADR 0176).
  *
  * @example VerdictModule.forRoot({ ..., provenance: { contents: new TypeOrmProvenanceContentStore(dataSource) } })
  */
@@ -17,15 +23,18 @@ export class TypeOrmProvenanceContentStore implements ProvenanceContentStore {
 
   async keep(texts: readonly KeptContent[], now: Date): Promise<void> {
     if (texts.length === 0) return;
-    await this.dataSource
-      .createQueryBuilder()
-      .insert()
-      .into(ProvenanceContentEntity)
-      .values(texts.map(({ fingerprint, text }) => ({ fingerprint, text, keptAt: now })))
-      .orUpdate(['kept_at'], ['fingerprint'])
-      .updateEntity(false)
-      .callListeners(false)
-      .execute();
+    const rows = texts.map(({ fingerprint, text }) => ({ fingerprint, text, keptAt: now }));
+    await this.write((manager) =>
+      manager
+        .createQueryBuilder()
+        .insert()
+        .into(ProvenanceContentEntity)
+        .values(rows)
+        .orUpdate(['kept_at'], ['fingerprint'])
+        .updateEntity(false)
+        .callListeners(false)
+        .execute(),
+    );
   }
 
   async text(fingerprint: string): Promise<string | undefined> {
@@ -38,11 +47,28 @@ export class TypeOrmProvenanceContentStore implements ProvenanceContentStore {
 
   async forget(fingerprints: readonly string[]): Promise<void> {
     if (fingerprints.length === 0) return;
-    await this.dataSource.getRepository(ProvenanceContentEntity).delete({ fingerprint: In([...fingerprints]) });
+    const where = { fingerprint: In([...fingerprints]) };
+    await this.write((manager) => manager.getRepository(ProvenanceContentEntity).delete(where));
   }
 
   async prune(before: Date): Promise<number> {
-    const result = await this.dataSource.getRepository(ProvenanceContentEntity).delete({ keptAt: LessThan(before) });
+    const where = { keptAt: LessThan(before) };
+    const result = await this.write((manager) => manager.getRepository(ProvenanceContentEntity).delete(where));
     return result.affected ?? 0;
+  }
+
+  /**
+   * `statement` autocommitted on the pool; on PostgreSQL, refused as not serializable (rolled back entirely, so
+   * nothing was written), it is sent once more in a READ COMMITTED transaction of its own, where PostgreSQL
+   * re-checks a row a racing write changed (ADR 0176). Any other failure, and a failure of that second send,
+   * rejects as it came.
+   */
+  private async write<T>(statement: (manager: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await statement(this.dataSource.manager);
+    } catch (error) {
+      if (!isSerializationFailure(error)) throw error;
+      return this.dataSource.transaction('READ COMMITTED', statement);
+    }
   }
 }
