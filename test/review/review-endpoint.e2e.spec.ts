@@ -136,4 +136,24 @@ describe('@ReviewEndpoint()', () => {
     expect((await approveAs('rvw_guessed', 'staff:7')).status).toBe(404);
     await app.close();
   });
+
+  it.each([
+    ['a space', '%20'],
+    ['a tab and a space', '%09%20'],
+  ])(
+    'attack: answers 404, not 500, for an item id that is %s; the item proposed stays unapproved',
+    async (_what, id) => {
+      const { app, refunds, queue, proposeAs, approveAs } = await setup();
+      const itemId = await proposeAs('customer:72');
+      const response = await approveAs(id, 'staff:7');
+      expect({ status: response.status, message: response.body.message }).toEqual({
+        status: 404,
+        message: 'There is no such review item in your tenant.',
+      });
+      await queue.idle();
+      expect(refunds).toHaveLength(0);
+      expect((await approveAs(itemId, 'staff:7')).body).toEqual({ outcome: 'approved', itemId });
+      await app.close();
+    },
+  );
 });

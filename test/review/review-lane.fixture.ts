@@ -29,10 +29,20 @@ export async function bootReviewLane<Q extends InProcessDeferredQueue = InProces
     readonly containment?: ContainmentOptions;
     /** The module's `actorKey` (what operators name actors by), when it is not the lane's. */
     readonly moduleActorKey?: (actor: RefundActor) => string;
+    /** How many of the executor's first runs throw before refunding (a provider timeout). Default: none. */
+    readonly failingRuns?: number;
   } = {},
 ) {
   const refunds: AuthorizedAction<RefundArguments, RefundOrder>[] = [];
-  const fixture = refundFixture({ record: async (action) => void refunds.push(action) });
+  /** The executor's runs that threw (`failingRuns`): nothing was refunded. */
+  const timeouts: AuthorizedAction<RefundArguments, RefundOrder>[] = [];
+  const fixture = refundFixture({
+    record: async (action) => {
+      if (timeouts.length >= (options.failingRuns ?? 0)) return void refunds.push(action);
+      timeouts.push(action);
+      throw new Error('provider timeout');
+    },
+  });
   const items = new InMemoryReviewItemStore();
   const queue = (options.queue ?? new InProcessDeferredQueue({ attempts: 1 })) as Q;
   const evidence = options.evidence ?? new InMemoryEvidenceRecorder();
@@ -71,5 +81,18 @@ export async function bootReviewLane<Q extends InProcessDeferredQueue = InProces
     return queue.work((job) => worker.run(job));
   };
   const statusOf = async (itemId: string) => (await items.find(itemId))?.status;
-  return { moduleRef, fixture, reviews, items, queue, evidence, refunds, propose, reviewer, startWorker, statusOf };
+  return {
+    moduleRef,
+    fixture,
+    reviews,
+    items,
+    queue,
+    evidence,
+    refunds,
+    timeouts,
+    propose,
+    reviewer,
+    startWorker,
+    statusOf,
+  };
 }

@@ -315,6 +315,7 @@ export { MissingTrajectoryError } from './errors/missing-trajectory.error.js';
 export { MissingBudgetScopeError } from './errors/missing-budget-scope.error.js';
 export { InvalidBudgetAmountError } from './errors/invalid-budget-amount.error.js';
 export { InvalidBudgetReservationError } from './errors/invalid-budget-reservation.error.js';
+export { InvalidRateLimitRequestError } from './errors/invalid-rate-limit-request.error.js';
 export { ModelBudgetExceededError } from './errors/model-budget-exceeded.error.js';
 export { UnpricedModelError } from './errors/unpriced-model.error.js';
 export { MissingModelBudgetScopeError } from './errors/missing-model-budget-scope.error.js';
@@ -386,6 +387,7 @@ export { EvidenceWriteFailedError } from './errors/evidence-write-failed.error.j
 export { EvidenceChainBrokenError } from './evidence/evidence-chain-broken.error.js';
 export { OuterTransactionError } from './errors/outer-transaction.error.js';
 export { ClaimResolvedOutOfBandError } from './errors/claim-resolved-out-of-band.error.js';
+export { DeferredEnqueueTimeoutError } from './errors/deferred-enqueue-timeout.error.js';
 export { GuardedToolSchemaMismatchError } from './errors/guarded-tool-schema-mismatch.error.js';
 export { ApplicationFaultError } from './errors/application-fault.error.js';
 export {

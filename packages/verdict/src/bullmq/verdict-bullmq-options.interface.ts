@@ -7,7 +7,8 @@ export type DeferredWorkerOptions = Omit<WorkerOptions, 'connection' | 'prefix' 
 export interface VerdictBullMqOptions {
   /**
    * The BullMQ worker of this process (concurrency, `lockDuration`, `stalledInterval`, `maxStalledCount`),
-   * or `false` for a process that only enqueues (a web server). It starts when Verdict's
+   * or `false` for a process that only enqueues (a web server, whose lane sets `review.work: false`: a lane that works
+   * the queue without a worker is a `VerdictConfigurationError` at boot). It starts when Verdict's
    * `DeferredExecutionWorker` starts working the queue, never before. Default: BullMQ's defaults.
    */
   readonly worker?: false | DeferredWorkerOptions;

@@ -15,9 +15,15 @@ export class ReviewedOperationExecuted {
     readonly tenant: string | null,
     /** `context.metadata.conversationId` of the request; `null` when it had none. */
     readonly conversationId: string | number | null,
-    /** The correlation id of the deferred run's evidence. */
+    /**
+     * The correlation id of the deferred run's evidence; of the later run's `executed` dispatch record when a later
+     * run settled the item (the executing run could not, or an operator resolved its claim `completed`, ADR 0181).
+     */
     readonly correlationId: string,
-    /** The executor's output: the application's own data, never shown to the model unreleased. */
+    /**
+     * The executor's output: the application's own data, never shown to the model unreleased. `undefined` when a
+     * later run settled the item: the output was not kept.
+     */
     readonly output: unknown,
   ) {}
 }

@@ -41,7 +41,7 @@ import { configuredReviewLane } from '../review/configured-review-lane.js';
 import {
   type DeferredRun,
   deferredItemClaim,
-  assertReproposable,
+  assertParkable,
   parkForReview,
   queuedApproved,
   verifyReviewed,
@@ -99,7 +99,11 @@ export class VerdictPipeline {
   ) {
     // A `clock` of `null` is none, as every mechanism reads it (`clock ?? () => new Date()`); anything else given is one.
     assertOptionalFunction(options.clock ?? undefined, 'clock', 'clock: () => new Date()');
-    assertOptionalFunction(options.tenantOf, 'tenantOf', 'tenantOf: (target, capability) => target.tenantId');
+    assertOptionalFunction(
+      options.tenantOf,
+      'tenantOf',
+      'tenantOf: (target) => (target instanceof Order ? target.tenantId : undefined)',
+    );
     const clock = (this.clock = options.clock ?? (() => new Date()));
     this.actors = new ActorAttribution(moduleActorKey(options));
     this.ceilings = new CallCeilingGate(options);
@@ -442,13 +446,13 @@ export class VerdictPipeline {
   /**
    * Steps 10 and 12 of `enqueue` for a call that needs confirmation: `true` once its approved receipt is consumed,
    * `false` in shadow mode, where nothing was approved (the worker's run asks again), else the decision that stops
-   * it. A schema the worker could never re-propose is named before the approval is spent.
+   * it. What could never be parked (`assertParkable`) is named before the approval is spent.
    */
   private async spendApprovalForQueue(run: PipelineRun, at: GateRequest): Promise<Decision | boolean> {
     const confirmed = await this.confirm(run, at, ApprovalPhase.ExecutionValidation);
     if (confirmed === null) return false;
     if (confirmed instanceof Decision) return confirmed;
-    await assertReproposable(at.definition, at.envelope.arguments);
+    await assertParkable(at.definition, at.envelope);
     const consumed = await consumeConfirmation(this.options, confirmed, at);
     if (consumed.permitted) return true;
     return run.proceedsPast(at.definition, consumed) ? false : consumed;
@@ -456,7 +460,8 @@ export class VerdictPipeline {
 
   /**
    * Step 5 of the review lane, and `enqueue` (`approved`): park the proposal as a review item; `approvedWhenQueued`
-   * when `enqueue` consumed the call's approval, which the item's binding then records.
+   * when `enqueue` consumed the call's approval, which the item's binding then records. What could never be parked
+   * (`assertParkable`) throws first, before the provenance texts are kept for the reviewer.
    */
   private async park(
     run: PipelineRun,
@@ -465,6 +470,7 @@ export class VerdictPipeline {
     approvedWhenQueued = false,
   ) {
     const lane = configuredReviewLane(this.options);
+    await assertParkable(definition, envelope);
     const now = this.clock();
     const provenance = await handOverToApprover(this.contents, run.provenance, this.clock);
     const killSwitches = this.options;

@@ -29,6 +29,7 @@ import type { ReviewLaneOptions, WorkingReviewLaneOptions } from '../review/revi
 import { ReviewPhase } from '../review/review-phase.js';
 import { DEFERRED_CLAIM_POLICY, deferredItemClaimFingerprint } from '../review/review.gate.js';
 import { newClaimId } from '../execution-claims/execution-claim.gate.js';
+import { ExecutionClaimStatus } from '../execution-claims/execution-claim-status.js';
 import { REVIEW_OPTIONS, type ReviewOptions } from '../review/review-options.interface.js';
 import type { DeferredJob, DeferredJobOutcome } from './deferred-job.js';
 import { configuredReviewLane } from '../review/configured-review-lane.js';
@@ -43,7 +44,9 @@ import { isMissingKey } from '../shared/is-missing-key.js';
  * and checks it is the same principal, then re-runs the whole pipeline as the requester: a fresh target
  * (refresh, identity check), CASL again, the reviewed binding (step 10), the rate limit and an execution
  * claim, which makes a retried, duplicated or restarted job execute at most once. An executor that throws
- * leaves the claim `indeterminate` and the job fails (the queue may retry it; the claim refuses the retry).
+ * leaves the claim `indeterminate` and the job fails (the queue may retry it; the claim refuses the retry). An item
+ * whose operation ran but was not settled (its settle failed, or an operator resolved its claim `completed`) is
+ * settled `executed` and reported by the next run of it, which finds its claim completed (ADR 0181).
  *
  * Verdict starts it on the configured queue at application bootstrap unless `review.work` is `false`.
  */
@@ -132,19 +135,10 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
       this.pipeline.execute(proposal, ToolKind.Deferred, {}, { item }),
     );
     if (result.executed) {
-      await lane.items.settle({ id: item.id, outcome: 'executed', now: this.now() });
-      emitSafely(
-        this.events,
-        ReviewedOperationExecuted.event,
-        new ReviewedOperationExecuted(
-          reviewItemFingerprint(item.id),
-          item.capability,
-          item.tenant,
-          item.conversationId,
-          result.correlationId,
-          result.output,
-        ),
-      );
+      // A settle that fails fails the job: its retry (or a re-queue) finds the claim completed and settles the item.
+      // Whichever run settles it reports it, once.
+      if (await lane.items.settle({ id: item.id, outcome: 'executed', now: this.now() }))
+        this.emitExecuted(item, result.correlationId, result.output);
       return { itemId, executed: true };
     }
     // Refused, at any stage: the item's claim decides who settles it. A duplicate delivery finds the claim of the run
@@ -198,10 +192,11 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
 
   /**
    * The claim decides who settles an item, refusals included: a run refused before its own claim settles the
-   * item `refused` (and reports it) only when it takes the item's claim itself, completing it at once, so a
-   * later run is denied at `execution_claim`. A run that finds the claim taken leaves the item to the run that
-   * holds it — that run may be executing (a re-queue or duplicate delivered while it ran, ADR 0035), or it
-   * died mid-executor and an operator resolves its claim.
+   * item `refused` (and reports it) only when it takes the item's claim itself, and then completes that claim, so a
+   * later run is denied at `execution_claim`. The item is settled before its claim completes: an `approved` item
+   * whose claim is `completed` always ran (ADR 0181), and a run that finds it so settles it `executed`. A run that
+   * finds the claim otherwise taken leaves the item to the run that holds it — that run may be executing (a re-queue
+   * or duplicate delivered while it ran, ADR 0035), or it died mid-executor and an operator resolves its claim.
    */
   private async settleRefused(item: ReviewItem, decision: Decision): Promise<void> {
     const claims = this.options.executionClaims;
@@ -217,12 +212,41 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
       candidateId: newClaimId(),
       now,
     });
-    if (!admission.admitted) return;
-    await claims.complete(admission.claimId, now);
-    if (await this.lane().items.settle({ id: item.id, outcome: 'refused', now })) this.emitRefused(item, decision);
+    if (!admission.admitted) {
+      if (admission.status === ExecutionClaimStatus.Completed) await this.settleRan(item.id);
+      return;
+    }
+    // Settled first: were the claim completed first, a crash in between would leave an approved item that looks run.
+    const settled = await this.lane().items.settle({ id: item.id, outcome: 'refused', now });
+    if (settled) this.emitRefused(item, decision);
+    await claims.complete(admission.claimId, now, admission.attempt);
   }
 
-  private dispatch(capability: string, itemId: string, decision: Decision, outcome: string, now: Date): Promise<void> {
+  /**
+   * Settles `executed`, and reports, an item whose claim another run completed: that run executed it and could not
+   * settle it (its settle failed, or its worker died first), or an operator resolved the claim `completed` (the
+   * effect happened). A refusal settles its item before it completes the claim, so an item still `approved` now ran.
+   * Recorded first (phase `review_dispatch`, outcome `executed`); the event names that record's correlation id and
+   * carries no output (the executor's was not kept).
+   */
+  private async settleRan(itemId: string): Promise<void> {
+    const lane = this.lane();
+    const item = await lane.items.find(itemId);
+    if (item?.status !== ReviewItemStatus.Approved) return;
+    const now = this.now();
+    const ran = Decision.deny(Stage.Review, 'the reviewed operation ran already: its item claim is completed');
+    const correlationId = await this.dispatch(item.capability, item.id, ran, ReviewItemStatus.Executed, now);
+    if (await lane.items.settle({ id: item.id, outcome: 'executed', now })) this.emitExecuted(item, correlationId);
+  }
+
+  /** Records one dispatch decision; answers its correlation id. */
+  private dispatch(
+    capability: string,
+    itemId: string,
+    decision: Decision,
+    outcome: string,
+    now: Date,
+  ): Promise<string> {
     const phase = ReviewPhase.Dispatch;
     return recordReviewDecision(this.evidence, {
       capability,
@@ -233,6 +257,19 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
       itemId,
       now,
     });
+  }
+
+  private emitExecuted(item: ReviewItem, correlationId: string, output?: unknown): void {
+    const { capability, tenant, conversationId } = item;
+    const executed = new ReviewedOperationExecuted(
+      reviewItemFingerprint(item.id),
+      capability,
+      tenant,
+      conversationId,
+      correlationId,
+      output,
+    );
+    emitSafely(this.events, ReviewedOperationExecuted.event, executed);
   }
 
   private emitRefused(item: ReviewItem, decision: Decision): void {

@@ -1,16 +1,17 @@
 import { pruneEnded } from '../shared/prune-ended.js';
+import { assertRateLimitRequest } from './rate-limit-request.js';
 import type { RateLimitConsumption, RateLimitRequest, RateLimitStore } from './rate-limit-store.interface.js';
 
-/** Fixed-window counters in process memory: for tests and single-process development only. */
+/**
+ * Fixed-window counters in process memory: for tests and single-process development only. A malformed request is
+ * refused with `InvalidRateLimitRequestError` before a window is touched, as by every store.
+ */
 export class InMemoryRateLimitStore implements RateLimitStore {
   private readonly windows = new Map<string, { count: number; endsAt: number }>();
 
-  async consume({
-    bucketFingerprint,
-    windowStart,
-    windowSeconds,
-    limit,
-  }: RateLimitRequest): Promise<RateLimitConsumption> {
+  async consume(request: RateLimitRequest): Promise<RateLimitConsumption> {
+    assertRateLimitRequest(request);
+    const { bucketFingerprint, windowStart, windowSeconds, limit } = request;
     const key = `${bucketFingerprint}@${windowStart.getTime()}`;
     const resetAt = new Date(windowStart.getTime() + windowSeconds * 1000);
     const window = this.windows.get(key) ?? { count: 0, endsAt: resetAt.getTime() };

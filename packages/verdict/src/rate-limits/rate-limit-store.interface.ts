@@ -23,6 +23,11 @@ export interface RateLimitConsumption {
  * and are never reported as `throttle`.
  */
 export interface RateLimitStore {
+  /**
+   * Consumes one unit if the window holds fewer than `limit`. Rejects with `InvalidRateLimitRequestError`, before
+   * anything is counted, unless `limit` is a whole number from 0 (admits nothing) to 2,147,483,647, `windowSeconds` a
+   * whole number from 1 to 3,155,760,000 and `windowStart` a valid `Date` (`describeRateLimitStoreContract` checks it).
+   */
   consume(request: RateLimitRequest): Promise<RateLimitConsumption>;
   /** Deletes rows whose window has ended before `now`; returns how many. */
   prune(now: Date): Promise<number>;

@@ -9,6 +9,7 @@ import { evidenceId } from '../evidence/evidence-id.js';
 /**
  * Records one review-lane decision made outside a pipeline run (a reviewer's decision, a worker's
  * dispatch): stage `review`, the phase and outcome, and `sha256(item id)` — never the id, arguments or text.
+ * Answers the record's correlation id.
  */
 export async function recordReviewDecision(
   evidence: EvidenceRecorder,
@@ -21,13 +22,14 @@ export async function recordReviewDecision(
     readonly itemId: string;
     readonly now: Date;
   },
-): Promise<void> {
+): Promise<string> {
   const { decision } = record;
+  const correlationId = evidenceId();
   await evidence.recordDecision(
     decisionRecord(
       {
         id: evidenceId(),
-        correlationId: evidenceId(),
+        correlationId,
         sequence: 0,
         capability: record.capability,
         toolKind: record.toolKind,
@@ -43,4 +45,5 @@ export async function recordReviewDecision(
       },
     ),
   );
+  return correlationId;
 }

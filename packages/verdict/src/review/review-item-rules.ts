@@ -2,6 +2,14 @@ import type { ReviewItemDecision, ReviewItemTransition } from './review-item-sto
 import type { ReviewItem } from './review-item.js';
 import { ReviewItemStatus } from './review-item-status.js';
 
+/**
+ * A review item id as the services and the review endpoint take it: a non-blank string. Anything else names no item
+ * on any store: the services refuse it with a typed error, the endpoint answers 404.
+ */
+export function isItemId(itemId: unknown): itemId is string {
+  return typeof itemId === 'string' && itemId.trim() !== '';
+}
+
 /** Expired when `now >= expiresAt`. */
 export function isReviewItemExpired(item: Pick<ReviewItem, 'expiresAt'>, now: Date): boolean {
   return now.getTime() >= item.expiresAt.getTime();

@@ -17,6 +17,7 @@ import { isReviewItemExpired } from './review-item-rules.js';
 import { ReviewItemStatus } from './review-item-status.js';
 import { DEFAULT_REVIEW_TTL_SECONDS } from './requires-review.js';
 import { reviewItemFingerprint } from './review-item-fingerprint.js';
+import { assertReviewItemTenant } from './review-item-tenant.js';
 import { claimBindingFingerprint } from '../execution-claims/execution-claim.gate.js';
 import { validateArguments } from '../capabilities/argument-validator.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
@@ -68,7 +69,8 @@ export interface ParkRequest {
  * Step 5 of a capability with `requiresReview` (and `VerdictService.enqueue`): park the exact proposal as
  * a review item bound like a receipt and answer `require_review` (the model reads the fixed answer). The
  * same request parked again finds its item: pending or approved → `require_review` again; rejected,
- * expired or settled → `deny`. Returns the decision and the item.
+ * expired or settled → `deny`. Returns the decision and the item. The caller has checked {@link assertParkable}
+ * first, before anything it does for the item.
  */
 export async function parkForReview(request: ParkRequest): Promise<{ decision: Decision; item: ReviewItem }> {
   const { lane, definition, envelope, target, now, trail, killSwitches } = request;
@@ -81,7 +83,6 @@ export async function parkForReview(request: ParkRequest): Promise<{ decision: D
   });
   const ttl = policy?.ttlSeconds ?? DEFAULT_REVIEW_TTL_SECONDS;
   const subject = policy?.reviewer?.subject?.(envelope, target) ?? null;
-  await assertReproposable(definition, envelope.arguments);
   // Parking is a write a reviewer acts on: the run's evidence so far is written first (a failure stops it here).
   await trail.beforeMutation();
   const item = await lane.items.park(
@@ -113,6 +114,16 @@ export async function parkForReview(request: ParkRequest): Promise<{ decision: D
       : parkedDecision(item, now, policy?.reason ?? 'enqueued for deferred execution');
   trail.record(decision, facts(item));
   return { decision, item };
+}
+
+/**
+ * What makes a proposal impossible to park, named before anything is parked or spent (its approval, by `enqueue`):
+ * a requester's tenant longer than a review item holds, or an argument schema the worker could never re-propose.
+ * @throws VerdictConfigurationError
+ */
+export async function assertParkable(definition: CapabilityDefinition, envelope: Envelope): Promise<void> {
+  assertReviewItemTenant(definition.name, envelope.context.tenant);
+  await assertReproposable(definition, envelope.arguments);
 }
 
 /**

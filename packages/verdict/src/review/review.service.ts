@@ -21,7 +21,7 @@ import { type PendingReview, pendingReviewOf } from './pending-review.js';
 import { reviewActorKey } from './review-binding.js';
 import type { ReviewItem } from './review-item.js';
 import { ReviewItemStatus } from './review-item-status.js';
-import { isReviewItemExpired } from './review-item-rules.js';
+import { isItemId, isReviewItemExpired } from './review-item-rules.js';
 import type { ReviewLaneOptions } from './review-lane-options.interface.js';
 import { ReviewPhase } from './review-phase.js';
 import { configuredReviewLane } from './configured-review-lane.js';
@@ -372,9 +372,4 @@ export class ReviewService {
 /** A reviewer Verdict can check: a non-blank id, and the authenticated reviewer's action context (`isActionContext`). */
 function isReviewer(reviewer: Approver | undefined): reviewer is Approver {
   return typeof reviewer?.id === 'string' && reviewer.id.trim() !== '' && isActionContext(reviewer.context);
-}
-
-/** A review item id as the services take it: a non-blank string (anything else finds no item on any store). */
-function isItemId(itemId: unknown): itemId is string {
-  return typeof itemId === 'string' && itemId.trim() !== '';
 }

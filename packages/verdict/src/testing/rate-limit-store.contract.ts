@@ -1,5 +1,8 @@
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { InvalidRateLimitRequestError } from '../errors/invalid-rate-limit-request.error.js';
 import { fingerprint } from '../fingerprints/fingerprint.js';
+import { MAX_RATE_LIMIT, MAX_WINDOW_SECONDS } from '../rate-limits/fixed-window.js';
 import type { RateLimitRequest, RateLimitStore } from '../rate-limits/rate-limit-store.interface.js';
 import { type ContractSuiteOptions, suiteHooks } from './contract-runner.js';
 import { expect } from './expect.js';
@@ -14,11 +17,18 @@ const WINDOW_SECONDS = 3600;
 /** A window start aligned to the epoch (`floor(t / w) * w`); the window math itself is the caller's. */
 const WINDOW = new Date(Date.UTC(2024, 1, 29, 23, 0, 0));
 const NEXT_WINDOW = new Date(WINDOW.getTime() + WINDOW_SECONDS * 1000);
+/** Limits no engine counts alike: a fraction, `NaN`, a negative, past a 32-bit count, not a number. */
+const MALFORMED_LIMITS: readonly unknown[] = [1.5, Number.NaN, -1, Infinity, MAX_RATE_LIMIT + 1, 2 ** 40, '3', null];
+/** Window widths no gate takes: none, a fraction, `NaN`, past 100 years, not a number. */
+const MALFORMED_WINDOW_SECONDS: readonly unknown[] = [0, 1.5, Number.NaN, MAX_WINDOW_SECONDS + 1, '60'];
+/** Window starts no engine stores: an invalid date, a date's string, a number. */
+const MALFORMED_WINDOW_STARTS: readonly unknown[] = [new Date(Number.NaN), WINDOW.toISOString(), WINDOW.getTime()];
 
 /**
  * The behaviour every {@link RateLimitStore} adapter must share (docs/execution-claims-and-rate-limits.md): fixed-window counting up
  * to the limit, refusal at the limit without incrementing, a fresh count per window, buckets isolated
- * by fingerprint, exact `remaining` and `resetAt`, and pruning of ended windows only. `setup` runs once
+ * by fingerprint, exact `remaining` and `resetAt`, pruning of ended windows only, and `InvalidRateLimitRequestError`
+ * for a limit, window width or window start no engine counts alike, before anything is counted. `setup` runs once
  * before the suite and `close` once after it; each test uses buckets of its own. Concurrency across OS
  * processes is proven separately, with real processes.
  *
@@ -121,6 +131,54 @@ export function describeRateLimitStoreContract(
       });
     });
 
+    describe('malformed requests', () => {
+      it('attack: a fractional, NaN, negative, out-of-range or non-number limit is refused with InvalidRateLimitRequestError, and counts nothing', async () => {
+        const request = unit({ limit: 1 });
+        await consume(request);
+        for (const limit of MALFORMED_LIMITS)
+          await refusesMalformed(consume({ ...request, limit } as RateLimitRequest), `limit ${String(limit)}`);
+        expect(await consume({ ...request, limit: 2 })).toEqual({
+          allowed: true,
+          count: 2,
+          remaining: 0,
+          resetAt: NEXT_WINDOW,
+        });
+      });
+
+      it('attack: a malformed windowSeconds or windowStart is refused with InvalidRateLimitRequestError, and counts nothing', async () => {
+        const request = unit({ limit: 1 });
+        for (const windowSeconds of MALFORMED_WINDOW_SECONDS)
+          await refusesMalformed(
+            consume({ ...request, windowSeconds } as RateLimitRequest),
+            `windowSeconds ${String(windowSeconds)}`,
+          );
+        for (const windowStart of MALFORMED_WINDOW_STARTS)
+          await refusesMalformed(
+            consume({ ...request, windowStart } as RateLimitRequest),
+            `windowStart ${String(windowStart)}`,
+          );
+        expect(await consume(request)).toMatchObject({ allowed: true, count: 1 });
+        expect(await consume(request)).toMatchObject({ allowed: false, count: 1 });
+      });
+
+      it('control: limits of 0, 1 and 2,147,483,647 count as they say', async () => {
+        const none = unit({ limit: 0 });
+        expect(await consume(none)).toEqual({ allowed: false, count: 0, remaining: 0, resetAt: NEXT_WINDOW });
+        const one = unit({ limit: 1 });
+        expect(await consumeTimes(one, 2)).toEqual([
+          { allowed: true, count: 1, remaining: 0, resetAt: NEXT_WINDOW },
+          { allowed: false, count: 1, remaining: 0, resetAt: NEXT_WINDOW },
+        ]);
+        const most = unit({ limit: MAX_RATE_LIMIT, windowSeconds: MAX_WINDOW_SECONDS, windowStart: new Date(0) });
+        expect(await consume(most)).toEqual({
+          allowed: true,
+          count: 1,
+          remaining: MAX_RATE_LIMIT - 1,
+          resetAt: new Date(MAX_WINDOW_SECONDS * 1000),
+        });
+      });
+    });
+
     describe('prune', () => {
       it('deletes the windows that have ended, and only those', async () => {
         // Earlier than every other test's windows, so that nothing else has ended by `now`.
@@ -137,6 +195,14 @@ export function describeRateLimitStoreContract(
         expect(await consume(ended)).toMatchObject({ allowed: true, count: 1 });
       });
     });
+  });
+}
+
+/** Asserts that `call` rejects with {@link InvalidRateLimitRequestError}, naming what it got instead. */
+async function refusesMalformed(call: Promise<unknown>, what: string): Promise<void> {
+  await assert.rejects(call, (error: unknown) => {
+    assert.ok(error instanceof InvalidRateLimitRequestError, `${what}: ${String(error)}`);
+    return true;
   });
 }
 

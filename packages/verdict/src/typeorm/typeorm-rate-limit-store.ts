@@ -4,6 +4,7 @@ import type {
   RateLimitRequest,
   RateLimitStore,
 } from '../rate-limits/rate-limit-store.interface.js';
+import { assertRateLimitRequest } from '../rate-limits/rate-limit-request.js';
 import { StoreConnection } from './store-connection.js';
 
 const TABLE = 'verdict_rate_limit_windows';
@@ -16,7 +17,9 @@ const TABLE = 'verdict_rate_limit_windows';
  *   counter did not move.
  * - MySQL/MariaDB: `INSERT … ON DUPLICATE KEY UPDATE count = IF(count < limit, LAST_INSERT_ID(count + 1),
  *   …)`, whose OK packet's insert id is the count after the call (0 when refused).
- * `prune(now)` deletes the windows that ended at or before `now`.
+ * `prune(now)` deletes the windows that ended at or before `now`. A malformed request (a fractional, `NaN` or
+ * out-of-range `limit` or `windowSeconds`, an invalid `windowStart`) is refused with `InvalidRateLimitRequestError`
+ * before any statement runs.
  *
  * The DataSource needs `verdictEntities` and `verdictMigrations` (on MySQL/MariaDB `timezone: 'Z'`).
  * Writes never join an application transaction: see `TypeOrmExecutionClaimStore` for how, per engine
@@ -38,16 +41,13 @@ export class TypeOrmRateLimitStore implements RateLimitStore {
     this.pruneSql = `DELETE FROM ${TABLE} WHERE expires_at <= ${p(1)}`;
   }
 
-  async consume({
-    bucketFingerprint,
-    windowStart,
-    windowSeconds,
-    limit,
-  }: RateLimitRequest): Promise<RateLimitConsumption> {
+  async consume(request: RateLimitRequest): Promise<RateLimitConsumption> {
+    assertRateLimitRequest(request);
+    const { bucketFingerprint, windowStart, windowSeconds, limit } = request;
     const resetAt = new Date(windowStart.getTime() + windowSeconds * 1000);
     const refused = { allowed: false, count: limit, remaining: 0, resetAt };
-    // The insert would count a first unit whatever the limit; a limit below one admits nothing.
-    if (!(limit >= 1)) return refused;
+    // The insert would count a first unit whatever the limit; a limit of 0 admits nothing.
+    if (limit === 0) return refused;
     const parameters = [
       bucketFingerprint,
       this.connection.instant(windowStart),
