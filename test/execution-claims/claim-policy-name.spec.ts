@@ -5,9 +5,11 @@ import { z } from 'zod';
 import {
   type ActionContext,
   ActionContextStore,
+  DEFERRED_CLAIM_POLICY,
   ExecutionTargetPolicy,
   type ExecutionClaimStore,
   InMemoryEvidenceRecorder,
+  InMemoryExecutionClaimStore,
   VerdictConfigurationError,
   VerdictModule,
   VerdictService,
@@ -68,6 +70,23 @@ async function boot(policyName: string, executionClaims: ExecutionClaimStore) {
   };
   return { moduleRef, send };
 }
+
+describe('atMostOnce policy names Verdict keeps for itself', () => {
+  it("attack: a policy named like Verdict's own (a review item's claim) is refused at boot", async () => {
+    const booting = boot(DEFERRED_CLAIM_POLICY, new InMemoryExecutionClaimStore());
+
+    await expect(booting).rejects.toBeInstanceOf(VerdictConfigurationError);
+    await expect(booting).rejects.toThrow(/atMostOnce policy named "verdict\.deferred": names beginning "verdict\."/);
+  });
+
+  it('control: a name that only contains the word claims and refuses a duplicate', async () => {
+    const { moduleRef, send } = await boot('notes.verdict.once', new InMemoryExecutionClaimStore());
+
+    expect(await send('hello')).toBe('executed');
+    expect(await send('hello')).toBe('deny@execution_claim');
+    await moduleRef.close();
+  });
+});
 
 describe('atMostOnce policy names every engine can store', () => {
   for (const engine of databaseEngines()) {

@@ -95,6 +95,40 @@ for (const engine of databaseEngines().filter((candidate) => candidate.name === 
   }
 }
 
+/**
+ * Keeping and forgetting the same texts at once, on every engine at its default isolation: a keep locks its rows in the
+ * order it lists them, a forget in the order it finds them, so two such writes can each wait on the other. The server
+ * then rolls one back as a deadlock victim; that statement alone was undone, and it is sent again, never failing a
+ * parked call or an approver's decision.
+ */
+for (const engine of databaseEngines().filter((candidate) => candidate.name !== 'sqlite')) {
+  describe(`Provenance content store on ${engine.name}, ${PROCESSES} OS processes keeping and forgetting at once`, () => {
+    it('attack: every keep and forget resolves, whatever order each lists the texts in', async () => {
+      const dataSource = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
+      const workers = await startGateWorkers({ count: PROCESSES, dataSource, keeper }).catch(async (error: unknown) => {
+        await dropDataSource(dataSource);
+        throw error;
+      });
+      try {
+        const texts = windowTexts(engine.name, 'keep and forget');
+        const reversed = [...texts].reverse();
+        // Half the processes keep the window's texts (in one order or the other), half forget them, each round.
+        const replies = await workers.batchAll((index) =>
+          Array.from({ length: ROUNDS * 4 }, (_, round) =>
+            index % 2 === 0
+              ? write('keep', index % 4 === 0 ? texts : reversed, round)
+              : write('forget', index % 4 === 1 ? texts : reversed, round),
+          ),
+        );
+        expect(failures(replies)).toEqual({ failures: [], failed: 0 });
+      } finally {
+        await workers.close();
+        await dropDataSource(dataSource);
+      }
+    });
+  });
+}
+
 /** One window's texts, their own for each isolation and case. */
 function windowTexts(isolation: string, scenario: string): KeptContent[] {
   return Array.from({ length: TEXTS }, (_, index) => {

@@ -168,6 +168,8 @@ function nextOutcomes(moduleRef: Booted, count: number): Promise<boolean[]> {
       const approving = web.get(ReviewService).approve(itemId, staff(stores));
       await expect(approving).rejects.toThrow(DeferredEnqueueTimeoutError);
       await expect(approving).rejects.toThrow(`"${VERDICT_DEFERRED_QUEUE}"`);
+      // The error names the item, so that a caller can re-queue it rather than propose again (a second item).
+      await expect(approving).rejects.toMatchObject({ context: { itemId } });
       expect({ status: (await stores.items.find(itemId))?.status, refunds: stores.refunds.length }).toEqual({
         status: 'approved',
         refunds: 0,

@@ -38,7 +38,10 @@ export class BullMqDeferredQueue implements DeferredQueue {
   async enqueue({ itemId }: DeferredJob, options: DeferredEnqueueOptions = {}): Promise<void> {
     // A re-queue gets its own job id: the item's first job may still be kept (failed, its attempts used up).
     const jobId = options.requeue === true ? `${itemId}.requeue.${randomUUID()}` : itemId;
-    await this.bounded(this.queue.add('deferred', { itemId }, { ...DEFAULT_JOBS, ...this.options.jobs, jobId }));
+    await this.bounded(
+      itemId,
+      this.queue.add('deferred', { itemId }, { ...DEFAULT_JOBS, ...this.options.jobs, jobId }),
+    );
   }
 
   /**
@@ -65,11 +68,11 @@ export class BullMqDeferredQueue implements DeferredQueue {
    * The add, or a `DeferredEnqueueTimeoutError` once Redis has not taken it within the bound. An add that lands
    * after it is harmless: the job id is the item's (or the re-queue's own), and the item's claim runs it at most once.
    */
-  private async bounded(adding: Promise<unknown>): Promise<void> {
+  private async bounded(itemId: string, adding: Promise<unknown>): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new DeferredEnqueueTimeoutError(this.queue.name, ENQUEUE_TIMEOUT_MS)),
+        () => reject(new DeferredEnqueueTimeoutError(this.queue.name, ENQUEUE_TIMEOUT_MS, itemId)),
         ENQUEUE_TIMEOUT_MS,
       );
     });

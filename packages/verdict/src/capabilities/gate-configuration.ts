@@ -8,7 +8,7 @@ import { assertReviewConfigured } from '../review/review-configuration.js';
 import { assertConfirmationConfigured } from '../approvals/confirmation-configuration.js';
 import { assertBudgetConfigured } from '../budgets/budget-configuration.js';
 import { MAX_RATE_LIMIT, isWindowSeconds } from '../rate-limits/fixed-window.js';
-import { MAX_CLAIM_POLICY_NAME } from '../execution-claims/at-most-once.js';
+import { MAX_CLAIM_POLICY_NAME, RESERVED_CLAIM_POLICY_PREFIX } from '../execution-claims/at-most-once.js';
 import { isName } from '../shared/is-name.js';
 import { isPositiveInteger } from '../shared/is-positive-integer.js';
 import { notAStore } from '../shared/not-a-store.js';
@@ -66,6 +66,10 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
   if (atMostOnce !== undefined) {
     if (!isName(atMostOnce.name) || typeof atMostOnce.key !== 'function')
       fail('has an atMostOnce policy without a name or key: use atMostOnce({ name, key }).');
+    if (atMostOnce.name.startsWith(RESERVED_CLAIM_POLICY_PREFIX))
+      fail(
+        `has an atMostOnce policy named "${atMostOnce.name}": names beginning "${RESERVED_CLAIM_POLICY_PREFIX}" are Verdict's own (a review item's claim is one); choose another.`,
+      );
     if (atMostOnce.name.length > MAX_CLAIM_POLICY_NAME)
       fail(
         `has an atMostOnce policy name of ${atMostOnce.name.length} characters: at most ${MAX_CLAIM_POLICY_NAME} (the claims' varchar(${MAX_CLAIM_POLICY_NAME}) column).`,

@@ -19,6 +19,12 @@ export interface AtMostOncePolicy<TArgs = any, TTarget = any, TContext extends A
  */
 export const MAX_CLAIM_POLICY_NAME = 255;
 
+/**
+ * What Verdict's own claim policies are named with (a review item's `verdict.deferred`): an application's `atMostOnce`
+ * named so is refused at boot, so that no call of the application's can take or complete one of Verdict's claims.
+ */
+export const RESERVED_CLAIM_POLICY_PREFIX = 'verdict.';
+
 /** What {@link atMostOnce} returns: inline in a capability, its types are the capability's. */
 export interface TypedAtMostOncePolicy<TArgs, TTarget, TContext extends AnyActionContext>
   extends AtMostOncePolicy<TArgs, TTarget, TContext>, InferredFromCapability {}

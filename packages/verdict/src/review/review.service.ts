@@ -301,12 +301,15 @@ export class ReviewService {
       { approvalOutcome: transition.outcome },
     );
     await trail.close();
-    if (transition.outcome === 'approved') await lane.queue.enqueue({ itemId });
-    if (transition.outcome === 'rejected' && transition.item !== null)
-      this.refused(transition.item, Decision.deny(Stage.Review, 'rejected'));
-    // Decided: nothing is left to show a reviewer, so the window's texts go (ADR 0042). Last: a store that cannot
-    // forget them fails the request, but never the decision's record or its job.
-    if (applied) await this.contents.forget(item?.provenance);
+    try {
+      if (transition.outcome === 'approved') await lane.queue.enqueue({ itemId });
+      if (transition.outcome === 'rejected' && transition.item !== null)
+        this.refused(transition.item, Decision.deny(Stage.Review, 'rejected'));
+    } finally {
+      // Decided: nothing is left to show a reviewer, so the window's texts go (ADR 0042), even when the queue did not
+      // take the job. Last: a store that cannot forget them fails the request, but never the decision's record or its job.
+      if (applied) await this.contents.forget(item?.provenance);
+    }
     return { outcome: transition.outcome, itemId };
   }
 

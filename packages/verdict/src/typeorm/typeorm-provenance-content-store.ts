@@ -1,6 +1,6 @@
 import { type DataSource, type EntityManager, Equal, In, LessThan } from 'typeorm';
 import type { KeptContent, ProvenanceContentStore } from '../provenance/provenance-content-store.interface.js';
-import { isSerializationFailure } from './deadlock-retry.js';
+import { isSerializationFailure, retryDeadlockVictim } from './deadlock-retry.js';
 import { ProvenanceContentEntity } from './provenance-content.entity.js';
 import { checkUtcTimezone } from './store-connection.js';
 
@@ -12,7 +12,9 @@ import { checkUtcTimezone } from './store-connection.js';
  * Each write is one autocommitted statement, written for READ COMMITTED. On a PostgreSQL database whose default
  * isolation is REPEATABLE READ or SERIALIZABLE, processes keeping, forgetting or pruning the same texts at once
  * get a write refused as not serializable (SQLSTATE `40001`, rolled back entirely): it is sent once more in a READ
- * COMMITTED transaction of its own, as the durable gates' statements are (ADR 0176).
+ * COMMITTED transaction of its own, as the durable gates' statements are (ADR 0176). A keep locks its rows in
+ * fingerprint order; a forget or a prune racing it can still lock the same rows in another order, and the server then
+ * rolls one statement back as a deadlock victim: it is sent again, as the evidence recorder's inserts are.
  *
  * @example VerdictModule.forRoot({ ..., provenance: { contents: new TypeOrmProvenanceContentStore(dataSource) } })
  */
@@ -23,7 +25,9 @@ export class TypeOrmProvenanceContentStore implements ProvenanceContentStore {
 
   async keep(texts: readonly KeptContent[], now: Date): Promise<void> {
     if (texts.length === 0) return;
-    const rows = texts.map(({ fingerprint, text }) => ({ fingerprint, text, keptAt: now }));
+    const rows = texts
+      .map(({ fingerprint, text }) => ({ fingerprint, text, keptAt: now }))
+      .sort((a, b) => (a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0));
     await this.write((manager) =>
       manager
         .createQueryBuilder()
@@ -60,15 +64,17 @@ export class TypeOrmProvenanceContentStore implements ProvenanceContentStore {
   /**
    * `statement` autocommitted on the pool; on PostgreSQL, refused as not serializable (rolled back entirely, so
    * nothing was written), it is sent once more in a READ COMMITTED transaction of its own, where PostgreSQL
-   * re-checks a row a racing write changed (ADR 0176). Any other failure, and a failure of that second send,
-   * rejects as it came.
+   * re-checks a row a racing write changed (ADR 0176). A deadlock victim (that statement alone rolled back) is sent
+   * again, at most `DEADLOCK_ATTEMPTS` times in all. Any other failure, and the last attempt's, rejects as it came.
    */
-  private async write<T>(statement: (manager: EntityManager) => Promise<T>): Promise<T> {
-    try {
-      return await statement(this.dataSource.manager);
-    } catch (error) {
-      if (!isSerializationFailure(error)) throw error;
-      return this.dataSource.transaction('READ COMMITTED', statement);
-    }
+  private write<T>(statement: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return retryDeadlockVictim(async () => {
+      try {
+        return await statement(this.dataSource.manager);
+      } catch (error) {
+        if (!isSerializationFailure(error)) throw error;
+        return this.dataSource.transaction('READ COMMITTED', statement);
+      }
+    });
   }
 }
