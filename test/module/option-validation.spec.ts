@@ -256,6 +256,16 @@ describe('module options are what they say', () => {
       { budgets: new InMemoryBudgetStore(), modelBudgets: null },
       /modelBudgets must be .*not null/,
     ],
+    [
+      'callCeilings.window: null',
+      { budgets: new InMemoryBudgetStore(), callCeilings: { toolCalls: 2, window: null } },
+      /callCeilings \.window must be a positive whole number of seconds/,
+    ],
+    [
+      'modelBudgets.budgets: [null]',
+      { budgets: new InMemoryBudgetStore(), modelBudgets: { budgets: [null] } },
+      /modelBudgets has a budget that is not an object/,
+    ],
     ['review: null', { review: null }, /`review` is null, not a review lane/],
     ['capabilities: {}', { capabilities: {} }, /`capabilities` is not an array/],
     ['capabilities: [null]', { capabilities: [null] }, /`capabilities\[0\]` is null, not a capability/],

@@ -43,7 +43,8 @@ export class CallCeilingGate {
       fail(
         `must be { toolCalls?, deniedProposals?, window? }, not ${callCeilings === null ? 'null' : `a ${typeof callCeilings}`}: leave it out for no ceilings.`,
       );
-    this.window = callCeilings?.window ?? DEFAULT_CALL_CEILING_WINDOW;
+    // Only a window left out takes the default: `null` is not "left out", and is refused below.
+    this.window = callCeilings?.window === undefined ? DEFAULT_CALL_CEILING_WINDOW : callCeilings.window;
     if (callCeilings === undefined) return;
     const { toolCalls, deniedProposals } = callCeilings;
     for (const [name, value] of Object.entries({ toolCalls, deniedProposals }))

@@ -35,6 +35,8 @@ export function assertModelBudgetsConfigured(
     fail('needs at least one budget: budgets: [{ name, measure, limit, per, window }].');
   const names = new Set<string>();
   for (const budget of config.budgets) {
+    if (typeof budget !== 'object' || budget === null)
+      fail('has a budget that is not an object: budgets: [{ name, measure, limit, per, window }].');
     const { name, measure, limit, per, window } = budget;
     if (!isName(name)) fail('has a budget without a name.');
     const where = `budget "${name}"`;

@@ -1,6 +1,10 @@
 import type { JsonValue } from '../fingerprints/json-value.js';
 import type { DataClass } from './data-class.js';
+import { DEFAULT_DETECTORS } from './detectors/default-detectors.js';
 import type { DetectedSpan, PiiDetector } from './detectors/index.js';
+
+/** Verdict's own detectors: each span one finds carries the detector's own class. */
+const OWN_CLASS_ONLY: ReadonlySet<PiiDetector> = new Set(DEFAULT_DETECTORS);
 
 /**
  * The first detection in the final payload whose data class is not in `allowed` (the classes the route releases at
@@ -14,7 +18,9 @@ export function firstDisallowedDetection(
   detectors: readonly PiiDetector[],
   allowed: ReadonlySet<DataClass>,
 ): DetectedSpan | undefined {
-  const watched = detectors.filter((detector) => !allowed.has(detector.dataClass));
+  // A built-in detector of a class the route allows cannot fire; an application's detector may report spans of
+  // another class than the one it declares, so each of its spans is read.
+  const watched = detectors.filter((detector) => !(OWN_CLASS_ONLY.has(detector) && allowed.has(detector.dataClass)));
   if (watched.length === 0) return undefined;
   const check = (text: string): DetectedSpan | undefined => {
     for (const detector of watched) {

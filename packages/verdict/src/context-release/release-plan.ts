@@ -68,6 +68,8 @@ export function planRelease(request: ReleaseRequest): ReleasePlan {
   let scan: ReleasePlan['scan'];
   const transformNames: string[] = redact.length > 0 ? ['redact'] : [];
   if (request.scan !== undefined) {
+    if (!isPlainObject(request.scan))
+      throw new InvalidReleaseRequestError('scan() takes { paths, mode?, vault? }, or leave it out.');
     const mode = request.scan.mode ?? ScanMode.Redact;
     if (!SCAN_MODES.has(mode)) throw new InvalidReleaseRequestError(`scan() mode must be "redact" or "tokenize".`);
     const vault = request.scan.vault;
