@@ -99,10 +99,10 @@ interface Fault {
 /**
  * Verifies one stream incrementally: feed its chained records in sequence order to {@link accept}, then
  * {@link finish}. The chain starts at the genesis hash, or at the latest prune checkpoint's hash. The
- * checkpoints are checked first, as a chain of their own (ADR 0034): from the latest prune anchor (or from
- * checkpoint 1) every checkpoint sequence must be present once and name its predecessor's hash; with a key,
- * every signature must hold; with a witness, the witnessed checkpoint must still be there (or lie before a
- * later prune anchor).
+ * checkpoints are checked first, as a chain of their own (ADR 0034): from the latest chained prune anchor (or
+ * from checkpoint 1, after a pre-chain one: ADR 0183) every checkpoint sequence must be present once and name its
+ * predecessor's hash; with a key, every signature must hold; with a witness, the witnessed checkpoint must still
+ * be there (or lie before a later prune anchor).
  */
 export class ChainVerifier {
   private expected: number;
@@ -136,8 +136,8 @@ export class ChainVerifier {
     private readonly now: Date = new Date(),
   ) {
     this.started = performance.now();
-    // A checkpoint whose numbers cannot be read can be neither hashed nor checked: it fails its stream alone (below),
-    // and the rest is verified from the readable ones.
+    // A checkpoint whose numbers cannot be read can be neither hashed nor checked, and one with a single chain field
+    // has no place in the checkpoint chain: it fails its stream alone (below), and the rest is verified from the others.
     const unreadable = checkpoints.find((checkpoint) => !isReadable(checkpoint));
     const readable = unreadable === undefined ? checkpoints : checkpoints.filter(isReadable);
     // A loop, not Math.max(...): a busy stream has hundreds of thousands of checkpoints, past any argument list.
@@ -375,43 +375,59 @@ export function instantMs(time: number): number {
 
 /**
  * Whether a checkpoint's numbers can be read as a sealer writes them: whole sequences (SQLite keeps any text, 'abc', in
- * a bigint column, which reads as NaN and has no canonical JSON).
+ * a bigint column, which reads as NaN and has no canonical JSON), and both chain fields or neither. A seal writes both;
+ * a checkpoint written before checkpoints chained has neither, and its signature covers neither: a `checkpoint_sequence`
+ * written into its row is nobody's signed word, so such a checkpoint has no place in the checkpoint chain.
  */
 function isReadable(checkpoint: EvidenceCheckpoint): boolean {
   return (
     Number.isSafeInteger(checkpoint.sequence) &&
+    (checkpoint.checkpointSequence === null) === (checkpoint.previousCheckpointHash === null) &&
     (checkpoint.checkpointSequence === null || Number.isSafeInteger(checkpoint.checkpointSequence))
   );
 }
 
 /**
- * The fault of a checkpoint whose numbers cannot be read ({@link isReadable}): it can be neither hashed nor checked,
- * so no successor follows it and it vouches for nothing, as a replaced checkpoint (`checkpoint_broken_link`). It names
- * the checkpoint's place in the checkpoint chain when that can be read, and the first record no readable checkpoint
- * before it (the prune anchor included) vouches for.
+ * A checkpoint's place in the checkpoint chain, which it signed: `null` for one written before checkpoints chained
+ * (it lies before every chained checkpoint, whatever its row says) and for one with a single chain field.
+ */
+function chainPlace(checkpoint: EvidenceCheckpoint): number | null {
+  return checkpoint.previousCheckpointHash === null ? null : checkpoint.checkpointSequence;
+}
+
+/**
+ * The fault of a checkpoint whose numbers cannot be read ({@link isReadable}): it can be neither hashed nor checked (or,
+ * with a single chain field, placed), so no successor follows it and it vouches for nothing, as a replaced checkpoint
+ * (`checkpoint_broken_link`). It names the checkpoint's place in the checkpoint chain when that can be read, and the
+ * first record no readable checkpoint before it (the prune anchor included) vouches for.
  */
 function unreadableFault(
   checkpoint: EvidenceCheckpoint,
   readable: readonly EvidenceCheckpoint[],
   anchor: EvidenceCheckpoint | undefined,
 ): Fault {
-  const at = Number.isSafeInteger(checkpoint.checkpointSequence) ? checkpoint.checkpointSequence : null;
+  const place = chainPlace(checkpoint);
+  const at = Number.isSafeInteger(place) ? place : null;
   const vouched = readable
-    .filter((before) => before === anchor || (at !== null && (before.checkpointSequence ?? Infinity) < at))
+    .filter((before) => before === anchor || (at !== null && (chainPlace(before) ?? Infinity) < at))
     .reduce((last, before) => Math.max(last, before.sequence), GENESIS_HEAD.sequence);
   return { sequence: vouched + 1, problem: ChainProblem.CheckpointBrokenLink, checkpoint: at };
 }
 
-/** The stream's prune anchor: the chained prune checkpoint latest in the checkpoint chain, else the latest pre-chain one. */
+/**
+ * The stream's prune anchor: the chained prune checkpoint latest in the checkpoint chain, else the pre-chain one of the
+ * latest record. A pre-chain checkpoint ranks by what it signed (its record), never by a `checkpoint_sequence` in its row.
+ */
 function latestAnchor(checkpoints: readonly EvidenceCheckpoint[]): EvidenceCheckpoint | undefined {
   return checkpoints
     .filter((checkpoint) => checkpoint.purpose === CheckpointPurpose.Prune)
-    .sort((a, b) => (b.checkpointSequence ?? 0) - (a.checkpointSequence ?? 0) || b.sequence - a.sequence)[0];
+    .sort((a, b) => (chainPlace(b) ?? 0) - (chainPlace(a) ?? 0) || b.sequence - a.sequence)[0];
 }
 
 /**
  * Walks the checkpoint chain from the anchor (a chained one: what precedes it was pruned through it) or from
- * checkpoint 1: the first fault (a gap, a duplicate or a wrong predecessor hash; a witnessed checkpoint gone
+ * checkpoint 1 (no anchor, or a pre-chain one: every chained checkpoint follows it, the first seal after the upgrade
+ * wrote checkpoint 1): the first fault (a gap, a duplicate or a wrong predecessor hash; a witnessed checkpoint gone
  * or changed) and the chain's head. A fault's `sequence` is the first record sequence no intact checkpoint
  * before it vouches for.
  */
@@ -420,9 +436,9 @@ function walkCheckpoints(
   anchor: EvidenceCheckpoint | undefined,
   witness: CheckpointHead | null,
 ): { fault: Fault | null; head: CheckpointHead | null } {
-  const start = anchor?.checkpointSequence ?? null;
+  const start = anchor === undefined ? null : chainPlace(anchor);
   const chain = checkpoints
-    .filter((checkpoint) => checkpoint.checkpointSequence !== null && checkpoint !== anchor)
+    .filter((checkpoint) => chainPlace(checkpoint) !== null && checkpoint !== anchor)
     .filter((checkpoint) => start === null || checkpoint.checkpointSequence! > start)
     .sort((a, b) => a.checkpointSequence! - b.checkpointSequence! || a.sequence - b.sequence);
   let expected = (start ?? 0) + 1;

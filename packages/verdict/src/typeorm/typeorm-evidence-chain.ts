@@ -754,7 +754,11 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     });
   }
 
-  /** Signs and inserts the stream's next checkpoint, chained after its checkpoint head; answers what it wrote. */
+  /**
+   * Signs and inserts the stream's next checkpoint, chained after its checkpoint head; answers what it wrote. The head is
+   * the last checkpoint with both chain fields: a pre-chain checkpoint signed neither, so a `checkpoint_sequence` written
+   * into its row places it nowhere (ADR 0183).
+   */
   private insertCheckpoint(
     query: Query,
     key: CheckpointKey,
@@ -765,7 +769,7 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
     const p = (index: number) => this.connection.param(index);
     return then(
       query(
-        `SELECT * FROM ${CHECKPOINTS} WHERE kind = ${p(1)} AND stream = ${p(2)} AND checkpoint_sequence IS NOT NULL ORDER BY checkpoint_sequence DESC LIMIT 1`,
+        `SELECT * FROM ${CHECKPOINTS} WHERE kind = ${p(1)} AND stream = ${p(2)} AND checkpoint_sequence IS NOT NULL AND previous_checkpoint_hash IS NOT NULL ORDER BY checkpoint_sequence DESC LIMIT 1`,
         [kind, link.stream],
       ),
       (heads) => {
