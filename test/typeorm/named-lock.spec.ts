@@ -90,6 +90,37 @@ for (const engine of serverEngines()) {
       });
     });
 
+    it('takes several names in order: a holder of any of them makes the section wait, and all are freed after it', async () => {
+      await withOneConnection(engine, async (dataSource) => {
+        const [principal, call] = [name(), name()];
+        const other = await otherConnection(dataSource);
+        const entered: string[] = [];
+        let finish!: () => void;
+        const holding = new Promise<void>((resolve) => (finish = resolve));
+        let held!: () => void;
+        const isHeld = new Promise<void>((resolve) => (held = resolve));
+        // Another principal's issue under the same tool call: only the second name is shared.
+        const first = withNamedLock(dataSource, dialect, [name(), call], async () => {
+          entered.push('first');
+          held();
+          await holding;
+          entered.push('first done');
+        });
+        await isHeld;
+        const second = withNamedLock(other, dialect, [principal, call], async () => void entered.push('second'));
+        const observer = await otherConnection(dataSource);
+        while (!(await waitingOnLock(observer, dialect))) await new Promise((resolve) => setImmediate(resolve));
+        expect(entered).toEqual(['first']);
+
+        finish();
+        await Promise.all([first, second]);
+        expect(entered).toEqual(['first', 'first done', 'second']);
+        // Every name is free again, from another connection too (MySQL/MariaDB: each GET_LOCK was released).
+        expect(await withNamedLock(observer, dialect, [call, principal], async () => 'free')).toBe('free');
+        expect(await openTransactions(dataSource, dialect)).toBe(0);
+      });
+    });
+
     if (engine.name === 'postgres') {
       it('drops a connection that died inside the section: the section fails and the pool opens another', async () => {
         await withOneConnection(engine, async (dataSource) => {

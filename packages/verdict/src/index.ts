@@ -189,6 +189,7 @@ export {
   asksTombstone,
   checkReceipt,
   exceedsPendingLimits,
+  pendingLimitFingerprints,
   refusedTransition,
   isExpired,
   refusedBatchDecision,

@@ -33,6 +33,14 @@ export interface PendingReceiptLimits {
    * unset, all of the principal's (stricter; stored as `null`, so lookups never find the receipt).
    */
   readonly conversationFingerprint?: string;
+  /**
+   * Every principal fingerprint of the asker: its actor within its tenant under each actor key the application's
+   * confirmations use (`principalFingerprint` among them; ADR 0184). The one-pending-receipt-per-tool-call rule counts
+   * a pending receipt stored under any of them, so capabilities that key actors differently never give one actor two
+   * pending receipts of a tool call in a conversation. `maxPending` still counts `principalFingerprint`'s only.
+   * Unset: `[principalFingerprint]`.
+   */
+  readonly askerFingerprints?: readonly string[];
 }
 
 /** A pending receipt to issue (or the existing row for the same key to keep). */
@@ -48,8 +56,9 @@ export interface ReceiptIssue extends ReceiptKey {
   readonly provenance?: ApproverProvenance | null;
   /**
    * When set, a new receipt is issued only if, atomically with the insert, the principal has no pending
-   * receipt for this tool-call id (any capability) in this conversation (`limits.conversationFingerprint`;
-   * unset: in any) and fewer than `maxPending` under this capability (in any conversation);
+   * receipt for this tool-call id (any capability, under any of `limits.askerFingerprints`) in this conversation
+   * (`limits.conversationFingerprint`; unset: in any) and fewer than `maxPending` under this capability (in any
+   * conversation);
    * otherwise nothing is written and `issue` answers `null`. An existing row for the key is still
    * returned unchanged. Unset: no caps (the row is not counted by later limited issues either).
    */

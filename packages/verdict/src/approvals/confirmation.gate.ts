@@ -45,6 +45,12 @@ export interface ConfirmationAsk {
   readonly provenance: ApproverProvenance | null;
   /** The approval batch a receipt issued now joins, with the proposal's validated arguments (ADR 0102). */
   readonly approvalBatch?: string;
+  /**
+   * The actor's principal fingerprints under every actor key the application's confirmations use (`askerFingerprints`),
+   * asked only when a receipt is issued: its pending cap of the tool call counts them all (ADR 0184). Unset: only
+   * this capability's.
+   */
+  readonly askerFingerprints?: () => readonly string[];
 }
 
 /**
@@ -153,6 +159,7 @@ export async function validateConfirmation(
           principalFingerprint: principal.fingerprint,
           conversationFingerprint: principal.conversationFingerprint,
           maxPending: policy.maxPending ?? DEFAULT_MAX_PENDING_RECEIPTS,
+          ...(ask.askerFingerprints === undefined ? {} : { askerFingerprints: ask.askerFingerprints() }),
         },
       });
       // Over a pending cap nothing was issued: the run has still mutated nothing.

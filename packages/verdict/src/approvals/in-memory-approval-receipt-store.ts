@@ -45,12 +45,12 @@ export class InMemoryApprovalReceiptStore implements ApprovalReceiptStore {
     } = request;
     const existing = this.forCall(toolCallId, capability).find((r) => r.bindingFingerprint === bindingFingerprint);
     if (existing !== undefined) return existing;
-    if (limits !== undefined) {
-      const ofPrincipal = [...this.receipts.values()].filter(
-        (r) => r.principalFingerprint === limits.principalFingerprint,
-      );
-      if (exceedsPendingLimits(ofPrincipal, { toolCallId, capability, now, limits })) return null;
-    }
+    // Read and insert in one synchronous step: of racing issues no more than the caps allow succeed.
+    if (
+      limits !== undefined &&
+      exceedsPendingLimits([...this.receipts.values()], { toolCallId, capability, now, limits })
+    )
+      return null;
     const receipt: ApprovalReceipt = Object.freeze({
       id: candidateId,
       toolCallId,

@@ -85,6 +85,38 @@ export function askedBy(
 }
 
 /**
+ * The principal fingerprints of `context` under every actor key a receipt can bind who asked with (ADR 0184): the key
+ * of each registered capability that asks for confirmation (`receiptActorKey`), each fingerprint once. What the
+ * pending-receipt cap of a tool call counts (`PendingReceiptLimits.askerFingerprints`), as `askedBy` matches each
+ * receipt under its own capability's key. A key that names nobody, throws or is not plain JSON for this actor is left
+ * out: no receipt under it can have been issued to this actor, whose proposal would fail first. Asked when a receipt
+ * is issued, after the proposal's own key was.
+ */
+export function askerFingerprints(
+  context: ActionContext,
+  registry: CapabilityRegistry,
+  options: ReceiptRequesterOptions,
+): string[] {
+  const moduleKey = moduleActorKey(options);
+  // Each key once, with the first capability that binds with it (for the messages of a fault, left out below).
+  const keys = new Map<ActorKey, string>();
+  for (const definition of registry.all()) {
+    const actorKey = receiptActorKey(definition, moduleKey);
+    if (asksForConfirmation(definition, options) && !keys.has(actorKey)) keys.set(actorKey, definition.name);
+  }
+  const fingerprints = new Set<string>();
+  for (const [actorKey, capability] of keys) {
+    try {
+      const principal = principalOf(context, actorKey, capability);
+      if (principal !== undefined) fingerprints.add(principal.fingerprint);
+    } catch {
+      // Not an actor this key binds: its capabilities refuse its proposals before any receipt.
+    }
+  }
+  return [...fingerprints];
+}
+
+/**
  * Whether a proposal of `definition` can ask for confirmation, and so bind who asks to a receipt: it requires
  * confirmation (in shadow mode too: it issues none then, but validates one under the same key), or its provenance
  * policy can ask for it (`provenanceCanConfirm`). Any other capability's proposals never read a receipt.

@@ -92,23 +92,40 @@ export function refusedTransition(receipt: ApprovalReceipt | null, toolCallId: s
 }
 
 /**
- * Whether `limits` refuse a new pending receipt for `request` (ADR 0015), given the receipts of the
- * limits' principal (any state, any capability, any conversation): refused when one of them is pending
- * and unexpired for the same tool-call id in the same conversation (`limits.conversationFingerprint`;
- * unset: in any conversation), or `maxPending` of them are pending and unexpired under the same
- * capability. Adapters evaluate it under a lock (or in one statement) together with the insert.
+ * Whether `limits` refuse a new pending receipt for `request` (ADR 0015), given receipts that include every pending
+ * one of the limits' principal (any capability, any conversation) and every pending one of the request's tool call
+ * (any principal); others may be given too and are not counted, nor is a receipt given twice (by id) counted twice.
+ * Refused when one of them is pending and unexpired for the same tool-call id in the same conversation
+ * (`limits.conversationFingerprint`; unset: in any conversation) under one of the asker's fingerprints
+ * (`pendingLimitFingerprints`: a capability keying actors differently does not make the actor another asker, ADR
+ * 0184), or `maxPending` of them are pending and unexpired under the same principal and capability. Adapters
+ * evaluate it under a lock (or in one statement) together with the insert.
  */
 export function exceedsPendingLimits(
-  ofPrincipal: readonly ApprovalReceipt[],
+  candidates: readonly ApprovalReceipt[],
   request: Pick<ReceiptIssue, 'toolCallId' | 'capability' | 'now'> & { readonly limits: PendingReceiptLimits },
 ): boolean {
-  const pending = ofPrincipal.filter((r) => r.status === ReceiptStatus.Pending && !isExpired(r, request.now));
-  const { conversationFingerprint } = request.limits;
+  const { limits } = request;
+  const byId = new Map(candidates.map((r) => [r.id, r]));
+  const pending = [...byId.values()].filter((r) => r.status === ReceiptStatus.Pending && !isExpired(r, request.now));
+  const askers = new Set(pendingLimitFingerprints(limits));
   const sameCall = (r: ApprovalReceipt) =>
     r.toolCallId === request.toolCallId &&
-    (conversationFingerprint === undefined || r.conversationFingerprint === conversationFingerprint);
+    r.principalFingerprint != null &&
+    askers.has(r.principalFingerprint) &&
+    (limits.conversationFingerprint === undefined || r.conversationFingerprint === limits.conversationFingerprint);
   if (pending.some(sameCall)) return true;
-  return pending.filter((r) => r.capability === request.capability).length >= request.limits.maxPending;
+  const ofCapability = (r: ApprovalReceipt) =>
+    r.principalFingerprint === limits.principalFingerprint && r.capability === request.capability;
+  return pending.filter(ofCapability).length >= limits.maxPending;
+}
+
+/**
+ * The principal fingerprints whose pending receipts of a tool call refuse another (ADR 0184): `principalFingerprint`
+ * and the limits' `askerFingerprints`, each once, `principalFingerprint` first.
+ */
+export function pendingLimitFingerprints(limits: PendingReceiptLimits): string[] {
+  return [...new Set([limits.principalFingerprint, ...(limits.askerFingerprints ?? [])])];
 }
 
 /**

@@ -4,6 +4,7 @@ import { ApprovalPhase } from '../approvals/approval-phase.js';
 import { MAX_APPROVAL_BATCH_ID_LENGTH } from '../approvals/approval-batch-id.js';
 import type { ReceiptKey } from '../approvals/approval-receipt-store.interface.js';
 import { consumeConfirmation, validateConfirmation } from '../approvals/confirmation.gate.js';
+import { askerFingerprints } from '../approvals/receipt-requester.js';
 import { authorizeAt } from '../authorization/authorization.gate.js';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { buildEnvelope } from '../capabilities/envelope.gate.js';
@@ -432,7 +433,14 @@ export class VerdictPipeline {
       return confirmedWhenQueued(at, phase);
     const { explicitApproval, provenance, approvalBatch } = run;
     const issueReceipts = run.issueReceipts && at.definition.enforce !== false;
-    const asked = { explicitApproval, issueReceipts, provenance: provenance?.approver ?? null, approvalBatch };
+    const asked = {
+      explicitApproval,
+      issueReceipts,
+      provenance: provenance?.approver ?? null,
+      approvalBatch,
+      // One pending receipt per actor and tool call, whatever actor key each capability binds it with (ADR 0184).
+      askerFingerprints: () => askerFingerprints(at.envelope.context, this.registry, this.options),
+    };
     const outcome = await validateConfirmation(this.options, at, asked, phase);
     if (outcome.proceed) return outcome.key;
     if (run.proceedsPast(at.definition, outcome.decision)) return null;

@@ -31,7 +31,8 @@ const EXPIRES = 900;
  * expiry boundary, approve/reject only with the exact receipt and tool-call ids from pending before
  * expiry, read-only validation in the order not_found → mismatch → expired → invalid_state →
  * approved | consumed, single consumption with replays answered `consumed`, the pending-receipt caps of
- * a limited issue (one pending receipt per principal, conversation and tool call, `maxPending` per
+ * a limited issue (one pending receipt per principal, conversation and tool call, counted under any of the
+ * limits' `askerFingerprints`, and `maxPending` per
  * principal and capability, refusals written nowhere; the principal and conversation fingerprints stored; another binding a
  * `mismatch` only against the receipts of the key's principal and conversation, when it names them), exact id comparison and millisecond UTC instants. Every expectation is an exact outcome, so a suite that passes on several
  * engines proves they answer alike. `setup` runs once before the suite and `close` once after it; each
@@ -496,6 +497,54 @@ export function describeApprovalReceiptStoreContract(
             limited({ ...limits, conversationFingerprint: fingerprint('thread-b') }, { toolCallId: first!.toolCallId }),
           ),
         ).toBeNull();
+      });
+
+      it("refuses a pending receipt of the tool call in the conversation under any of the asker's fingerprints (askerFingerprints)", async () => {
+        // One actor under two actor keys (ADR 0184): `byId` for one capability, the actor itself for another.
+        const byId = newLimits(10, 'thread-a');
+        const itself = { ...newLimits(10, 'thread-a'), askerFingerprints: [byId.principalFingerprint] };
+        const first = await store().issue(limited(byId));
+        const other = limited(itself, { toolCallId: first!.toolCallId, capability: 'orders.refund' });
+
+        expect(await store().issue(other)).toBeNull();
+        expect(await store().find(other.candidateId)).toBeNull();
+        expect(await store().pendingForToolCall(first!.toolCallId, at(1))).toEqual([first]);
+        // Symmetric: the fingerprints name the asker whichever of its keys issued first.
+        const second = await store().issue(limited(itself));
+        expect(
+          await store().issue(
+            limited(
+              { ...byId, askerFingerprints: [itself.principalFingerprint] },
+              { toolCallId: second!.toolCallId, capability: 'orders.refund' },
+            ),
+          ),
+        ).toBeNull();
+      });
+
+      it('lets the asker issue under a tool call pending only for fingerprints it does not name, or in another conversation', async () => {
+        const limits = newLimits(10, 'thread-a');
+        const first = await store().issue(limited(limits));
+        const stranger = { ...newLimits(10, 'thread-a'), askerFingerprints: [newLimits(1).principalFingerprint] };
+        const elsewhere = {
+          ...newLimits(10, 'thread-b'),
+          askerFingerprints: [limits.principalFingerprint],
+        };
+
+        expect(await store().issue(limited(stranger, { toolCallId: first!.toolCallId }))).toMatchObject({
+          status: Pending,
+        });
+        expect(await store().issue(limited(elsewhere, { toolCallId: first!.toolCallId }))).toMatchObject({
+          status: Pending,
+        });
+      });
+
+      it("counts maxPending under the limits' principal only, whatever its askerFingerprints", async () => {
+        const limits = newLimits(1, 'thread-a');
+        await store().issue(limited(limits));
+        const other = { ...newLimits(1, 'thread-a'), askerFingerprints: [limits.principalFingerprint] };
+
+        expect(await store().issue(limited(other))).toMatchObject({ status: Pending });
+        expect(await store().issue(limited(other))).toBeNull();
       });
 
       it("refuses, without a conversation fingerprint, any second pending receipt of the principal's tool call, whatever its conversation", async () => {

@@ -19,11 +19,13 @@ import {
   decidedInBatch,
   exceedsPendingLimits,
   isExpired,
+  pendingLimitFingerprints,
   refusedBatchDecision,
   refusedTransition,
 } from '../approvals/receipt-rules.js';
 import { ReceiptStatus } from '../approvals/receipt-status.js';
 import { receiptTombstone } from '../approvals/receipt-tombstone.js';
+import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { batches } from '../shared/batches.js';
 import { ApprovalReceiptEntity } from './approval-receipt.entity.js';
 import { type LockedQuery, withNamedLock } from './named-lock.js';
@@ -47,13 +49,15 @@ const PRUNE_BATCH = 500;
  *   (PostgreSQL, SQLite; a kept row is then read) or `INSERT … ON DUPLICATE KEY UPDATE id = id` and a
  *   read of the row for the key (MySQL/MariaDB). An existing row is never replaced, whatever its state.
  * - issue with `limits` (ADR 0015): SQLite checks the caps and inserts in one `INSERT … SELECT … WHERE
- *   NOT EXISTS (<the principal's pending receipt of the tool call in the conversation>) AND (SELECT
- *   COUNT(*) …) < maxPending ON CONFLICT … DO NOTHING RETURNING …` (a writing
+ *   NOT EXISTS (<a pending receipt of the tool call in the conversation under one of the asker's
+ *   fingerprints>) AND (SELECT COUNT(*) …) < maxPending ON CONFLICT … DO NOTHING RETURNING …` (a writing
  *   statement holds the database's write lock from its first read). PostgreSQL and MySQL/MariaDB take an
  *   exclusive lock named by the principal (`pg_advisory_xact_lock` in a READ COMMITTED transaction,
- *   `GET_LOCK`), read the key's row and the principal's pending receipts, apply the shared rule
- *   `exceedsPendingLimits`, and insert, all before the lock is released: issues of one principal
- *   queue, other principals' do not wait. No row written and none for the key → `null`.
+ *   `GET_LOCK`), and then one named by the tool call when the asker has other fingerprints (ADR 0184: its
+ *   issues under other actor keys take other principal locks), read the key's row and the pending receipts
+ *   of the principal and of the tool call, apply the shared rule `exceedsPendingLimits`, and insert, all
+ *   before the locks are released: issues of one principal queue, other principals' do not wait. No row
+ *   written and none for the key → `null`.
  * - approve / reject: `UPDATE … WHERE id = ? AND tool_call_id = ? AND status = 'pending' AND expires_at
  *   > now`; no row changed → the receipt is read by id and the refusal classified.
  * - consume: `UPDATE … SET status = 'consumed' WHERE <key> AND status = 'approved' AND expires_at > now`,
@@ -85,8 +89,10 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
   private readonly byKeySql: string;
   private readonly forCallSql: string;
   private readonly pendingSql: string;
-  private readonly cappedIssueSql: string;
-  private readonly principalPendingSql: string;
+  /** By the number of the asker's fingerprints, built on first use. */
+  private readonly cappedIssueSql = new Map<number, string>();
+  private readonly onKeyConflict: string;
+  private readonly limitedPendingSql: string;
   private readonly tombstoneSql: string;
   private readonly insertTombstoneSql: string;
   private readonly prunableSql: string;
@@ -107,15 +113,11 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
       `VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, '${Pending}', ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)}, ${p(14)}, ${p(15)}) ` +
       // Only the key's conflict is absorbed; any other failure (on MySQL a taken id, see `issue`) surfaces.
       onKeyConflict;
-    const pendingOf = (principal: string, now: string) =>
-      `principal_fingerprint = ${principal} AND status = '${Pending}' AND expires_at > ${now}`;
-    // SQLite only (`?` placeholders): the caps and the insert in one writing statement. No conversation
-    // fingerprint in the limits (`NULL`) counts the principal's receipts of the tool call in any conversation.
-    this.cappedIssueSql =
-      `INSERT INTO ${TABLE} (${INSERTED}) SELECT ?, ?, ?, ?, '${Pending}', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? ` +
-      `WHERE NOT EXISTS (SELECT 1 FROM ${TABLE} WHERE tool_call_id = ? AND (? IS NULL OR conversation_fingerprint = ?) AND ${pendingOf('?', '?')}) ` +
-      `AND (SELECT COUNT(*) FROM ${TABLE} WHERE capability = ? AND ${pendingOf('?', '?')}) < ? ${onKeyConflict}`;
-    this.principalPendingSql = `SELECT ${COLUMNS} FROM ${TABLE} WHERE ${pendingOf(p(1), p(2))}`;
+    this.onKeyConflict = onKeyConflict;
+    // What `exceedsPendingLimits` reads under the locks: the pending receipts of the principal and of the tool call.
+    this.limitedPendingSql =
+      `SELECT ${COLUMNS} FROM ${TABLE} WHERE status = '${Pending}' AND expires_at > ${p(1)} ` +
+      `AND (principal_fingerprint = ${p(2)} OR tool_call_id = ${p(3)})`;
     // A decision clears a batched receipt's arguments, as a batch decision does: its approver no longer needs them.
     const decide = (status: ReceiptStatus, by: string, at: string) =>
       `UPDATE ${TABLE} SET status = '${status}', ${by} = ${p(1)}, ${at} = ${p(2)}, arguments = NULL, updated_at = ${p(3)} ` +
@@ -169,25 +171,46 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
     const limited = { ...request, limits };
     if (this.connection.dialect === 'sqlite') {
       const now = this.connection.instant(request.now);
-      const { rows } = await this.connection.write('Approval receipt issue', this.cappedIssueSql, [
+      const askers = pendingLimitFingerprints(limits);
+      const { rows } = await this.connection.write('Approval receipt issue', this.sqliteCappedIssueSql(askers.length), [
         ...this.inserted(request, limits),
-        ...[
-          request.toolCallId,
-          limits.conversationFingerprint ?? null,
-          limits.conversationFingerprint ?? null,
-          limits.principalFingerprint,
-          now,
-        ],
+        ...[request.toolCallId, limits.conversationFingerprint ?? null, limits.conversationFingerprint ?? null],
+        ...askers,
+        now,
         ...[request.capability, limits.principalFingerprint, now, limits.maxPending],
       ]);
       return this.issued(request, rows, false);
     }
-    return withNamedLock(this.dataSource, this.connection.dialect, limits.principalFingerprint, (query) =>
-      this.issueLocked(limited, query),
-    );
+    // The principal's lock serializes its caps; an asker with fingerprints under other actor keys also takes the tool
+    // call's, which its issues under those keys take too (ADR 0184). Always in this order, so no two issues deadlock.
+    const locks = [limits.principalFingerprint];
+    if (pendingLimitFingerprints(limits).length > 1)
+      locks.push(fingerprintString(`verdict-approval-tool-call:${request.toolCallId}`));
+    return withNamedLock(this.dataSource, this.connection.dialect, locks, (query) => this.issueLocked(limited, query));
   }
 
-  /** Under the principal's lock: the key's row, else the caps, else the insert. */
+  /**
+   * SQLite only (`?` placeholders): the caps and the insert in one writing statement, for an asker with `askers`
+   * fingerprints. No conversation fingerprint in the limits (`NULL`) counts the asker's receipts of the tool call in
+   * any conversation.
+   */
+  private sqliteCappedIssueSql(askers: number): string {
+    let sql = this.cappedIssueSql.get(askers);
+    if (sql === undefined) {
+      const pending = `status = '${Pending}' AND expires_at > ?`;
+      const anyOf = Array.from({ length: askers }, () => '?').join(', ');
+      sql =
+        `INSERT INTO ${TABLE} (${INSERTED}) SELECT ?, ?, ?, ?, '${Pending}', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? ` +
+        `WHERE NOT EXISTS (SELECT 1 FROM ${TABLE} WHERE tool_call_id = ? AND (? IS NULL OR conversation_fingerprint = ?) ` +
+        `AND principal_fingerprint IN (${anyOf}) AND ${pending}) ` +
+        `AND (SELECT COUNT(*) FROM ${TABLE} WHERE capability = ? AND principal_fingerprint = ? AND ${pending}) < ? ` +
+        this.onKeyConflict;
+      this.cappedIssueSql.set(askers, sql);
+    }
+    return sql;
+  }
+
+  /** Under the principal's lock (and the tool call's): the key's row, else the caps, else the insert. */
   private async issueLocked(
     request: ReceiptIssue & { readonly limits: PendingReceiptLimits },
     query: LockedQuery,
@@ -197,7 +220,11 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
     )[0];
     if (existing !== undefined) return this.hydrate(existing);
     const pending = (
-      await query(this.principalPendingSql, [request.limits.principalFingerprint, this.connection.instant(request.now)])
+      await query(this.limitedPendingSql, [
+        this.connection.instant(request.now),
+        request.limits.principalFingerprint,
+        request.toolCallId,
+      ])
     ).map((row) => this.hydrate(row));
     if (exceedsPendingLimits(pending, request)) return null;
     const rows = await query(this.issueSql, this.inserted(request, request.limits));
