@@ -178,10 +178,13 @@ describe('verdict validate (CLI)', () => {
   });
 
   it('exits 2 on a usage error', async () => {
+    // Refused while the arguments are parsed, before the application starts: commander's usage error, as for a flag.
     const bad = await inProcessLab('validate', '--fail-on', 'severe', '--json');
-    expect(bad.code).toBe(2);
-    expect(JSON.parse(bad.stderr)).toEqual({
-      error: '--fail-on must be one of low, medium, high, critical, not "severe"',
+    expect(bad).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "error: option '--fail-on <severity>' argument 'severe' is invalid. --fail-on must be one of low, medium, high, critical.\n(run verdict --help for usage)\n",
     });
     expect((await inProcessLab('validate', '--no-such-flag')).code).toBe(2);
   });

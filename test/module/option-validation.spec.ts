@@ -300,7 +300,12 @@ describe('module options are what they say', () => {
     await unset.close();
     const evidence = new InMemoryEvidenceRecorder();
     const at = new Date('2030-01-02T03:04:05.000Z');
-    const clocked = await boot({ evidence, clock: () => at, callCeilings: {}, budgets: new InMemoryBudgetStore() });
+    const clocked = await boot({
+      evidence,
+      clock: () => at,
+      callCeilings: { toolCalls: 5 },
+      budgets: new InMemoryBudgetStore(),
+    });
     expect(await call(clocked, 'plain')).toMatchObject({ executed: true, output: 'ran' });
     expect(evidence.decisions().map((record) => record.recordedAt.toISOString())).toContain(at.toISOString());
     expect(evidence.decisions().every((record) => record.recordedAt.getTime() === at.getTime())).toBe(true);

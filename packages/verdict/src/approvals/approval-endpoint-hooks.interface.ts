@@ -13,8 +13,11 @@ export interface Approver {
  * request is about, and whether they may see it. Verdict adds the scoped receipt lookup and the CASL check.
  */
 export interface ApprovalEndpointHooks {
-  /** The authenticated approver of this request (after your auth guard), or `null` (→ 401). */
-  approver(executionContext: ExecutionContext): Approver | null | Promise<Approver | null>;
+  /**
+   * The authenticated approver of this request (after your auth guard), or `null` or `undefined` (→ 401). An answer
+   * that is not an object, or whose `id` is not a non-blank string, names nobody either (→ 401).
+   */
+  approver(executionContext: ExecutionContext): Approver | null | undefined | Promise<Approver | null | undefined>;
   /** The tool-call id this request is about. Default: the `toolCallId` route parameter. */
   toolCallId?(executionContext: ExecutionContext): string | undefined;
   /**

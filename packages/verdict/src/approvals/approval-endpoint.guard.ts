@@ -12,6 +12,7 @@ import type { ActionContext } from '../context/action-context.js';
 import { APPROVAL_OPTIONS, type ApprovalOptions } from './approval-options.interface.js';
 import type { ApprovalChallenge } from './approval-challenge.js';
 import { APPROVAL_ENDPOINT_HOOKS, type Approver } from './approval-endpoint-hooks.interface.js';
+import { isAuthenticatedApprover } from './approver-id.js';
 import { assertHooks } from '../shared/hooks-object.js';
 import { ApprovalService } from './approval.service.js';
 import { DecisionContainment } from '../containment/decision-containment.js';
@@ -30,7 +31,8 @@ export interface ApprovalRequest {
 export const APPROVAL_REQUEST = Symbol('VerdictApprovalRequest');
 
 /**
- * Protects an application's approve/reject route. In order: an authenticated approver (401); the
+ * Protects an application's approve/reject route. In order: an authenticated approver (401: the `approver` hook
+ * answered `null`, `undefined` or anything but an object with a non-blank string `id`); the
  * requester — the action context the tool call was proposed in, from the `requester` hook (default: the
  * approver's own context) — known (403); the approver's access to the requester's conversation (403);
  * exactly one pending receipt of the tool call asked for by that requester in that conversation (409);
@@ -71,7 +73,8 @@ export class ApprovalEndpointGuard implements CanActivate {
         '@ApprovalEndpoint() needs `approvalEndpoint` hooks in VerdictModule.forRoot.',
       );
     const approver = await hooks.approver(executionContext);
-    if (approver === null) throw new UnauthorizedException();
+    // Nobody (`null`, `undefined`), or an answer without a non-blank id, is no authenticated approver.
+    if (!isAuthenticatedApprover(approver)) throw new UnauthorizedException();
     const request = executionContext.switchToHttp().getRequest();
     const toolCallId = hooks.toolCallId?.(executionContext) ?? request.params?.toolCallId;
     if (typeof toolCallId !== 'string' || toolCallId === '') throw new ConflictException(NO_SINGLE_PENDING);

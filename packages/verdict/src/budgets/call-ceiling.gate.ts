@@ -12,6 +12,9 @@ import type { BudgetOptions } from './budget-options.interface.js';
 import type { BudgetReservationRequest, BudgetStore } from './budget-store.interface.js';
 import { type CallCeilingOptions, type CallCeilings, DEFAULT_CALL_CEILING_WINDOW } from './call-ceilings.js';
 
+/** The keys of `callCeilings`: any other is refused at boot. */
+const CALL_CEILING_KEYS = ['toolCalls', 'deniedProposals', 'window'] as const satisfies readonly (keyof CallCeilings)[];
+
 /** The reason of a proposal past the conversation's tool-call ceiling. */
 export const TOOL_CALL_CEILING = 'conversation tool-call ceiling reached';
 /** The reason of a proposal in a conversation stopped by its refused-proposal ceiling. */
@@ -39,14 +42,27 @@ export class CallCeilingGate {
     const fail = (message: string): never => {
       throw new VerdictConfigurationError(`callCeilings ${message}`);
     };
-    if (callCeilings !== undefined && (typeof callCeilings !== 'object' || callCeilings === null))
+    if (
+      callCeilings !== undefined &&
+      (typeof callCeilings !== 'object' || callCeilings === null || Array.isArray(callCeilings))
+    )
       fail(
-        `must be { toolCalls?, deniedProposals?, window? }, not ${callCeilings === null ? 'null' : `a ${typeof callCeilings}`}: leave it out for no ceilings.`,
+        `must be { toolCalls?, deniedProposals?, window? }, not ${callCeilings === null ? 'null' : Array.isArray(callCeilings) ? 'an array' : `a ${typeof callCeilings}`}: leave it out for no ceilings.`,
       );
     // Only a window left out takes the default: `null` is not "left out", and is refused below.
     this.window = callCeilings?.window === undefined ? DEFAULT_CALL_CEILING_WINDOW : callCeilings.window;
     if (callCeilings === undefined) return;
+    // Every key is optional, so a misspelt one (`toolcalls`) would otherwise boot a ceiling that counts nothing.
+    const unknown = Object.keys(callCeilings).filter((key) => !(CALL_CEILING_KEYS as readonly string[]).includes(key));
+    if (unknown.length > 0)
+      fail(
+        `has ${unknown.length === 1 ? 'an unknown key' : 'unknown keys'} ${unknown.map((key) => JSON.stringify(key)).join(', ')}: its keys are ${CALL_CEILING_KEYS.join(', ')}.`,
+      );
     const { toolCalls, deniedProposals } = callCeilings;
+    if (toolCalls === undefined && deniedProposals === undefined)
+      fail(
+        'sets neither toolCalls nor deniedProposals, so nothing would be counted: set one or both (callCeilings: { toolCalls: 200, deniedProposals: 10 }), or leave callCeilings out for no ceilings.',
+      );
     for (const [name, value] of Object.entries({ toolCalls, deniedProposals }))
       if (value !== undefined && !isPositiveInteger(value))
         fail(`.${name} must be a positive integer (got ${String(value)}).`);

@@ -1,7 +1,8 @@
 /**
  * Per-conversation ceilings (docs/budgets.md, "Call ceilings"): how many proposals one conversation may make, and how
  * many of them may be refused, per window. Counted in the `BudgetStore` (an amount of 1 per call), so they hold across
- * processes and nodes. Only calls whose action context carries `metadata.conversationId` are counted.
+ * processes and nodes. Only calls whose action context carries `metadata.conversationId` are counted. Set one or both
+ * ceilings: an array, another key (a misspelt `toolcalls`) or neither ceiling is refused at boot.
  *
  * @example callCeilings: { toolCalls: 200, deniedProposals: 10 }
  */

@@ -18,7 +18,9 @@ export class BudgetsPruneCommand implements CliCommandRunner {
   async run(_params: string[], options: { json?: boolean } = {}): Promise<void> {
     const json = options.json === true;
     try {
-      const { budgets, clock = () => new Date() } = this.options;
+      const { budgets } = this.options;
+      // `null` is no clock, as every mechanism reads it (a destructuring default would take only `undefined`).
+      const clock = this.options.clock ?? (() => new Date());
       if (budgets === undefined)
         throw new VerdictConfigurationError('No budget store is configured: pass `budgets` to VerdictModule.forRoot.');
       const pruned = await budgets.prune(clock());

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { InvalidArgumentError } from 'commander';
 import { Severity, isAtLeast, isSeverity } from '../audit/severity.js';
 import { WiringAudit } from '../audit/wiring-audit.js';
 import { DEFAULT_LOCAL_TRUST_ZONES } from '../audit/wiring-audit-options.js';
@@ -16,6 +17,21 @@ interface ValidateOptions {
 
 /** The default `--fail-on`: every finding fails the check. */
 export const DEFAULT_FAIL_ON = Severity.Low;
+
+/** Why a `--fail-on` is refused: the severities it may be. */
+const FAIL_ON_SEVERITIES = `--fail-on must be one of ${Object.values(Severity).join(', ')}`;
+
+/**
+ * The `--fail-on` flag's value as commander parses it, before the application boots: a severity, else a usage error
+ * (exit code 2) naming the valid ones, whatever the wiring would have done (a database that refuses connections, a
+ * provider that throws, a wiring Verdict refuses at boot).
+ *
+ * @throws InvalidArgumentError for a value that is no {@link Severity}.
+ */
+export function failOnSeverity(value: string): Severity {
+  if (!isSeverity(value)) throw new InvalidArgumentError(`${FAIL_ON_SEVERITIES}.`);
+  return value;
+}
 
 /**
  * The exit code of `validate` when the audit itself failed (it threw: a store's database could not be read, a
@@ -40,13 +56,8 @@ export class ValidateCommand implements CliCommandRunner {
   async run(_params: string[], options: ValidateOptions = {}): Promise<void> {
     const json = options.json === true;
     const failOn = options.failOn ?? DEFAULT_FAIL_ON;
-    if (!isSeverity(failOn))
-      return fail(
-        this.streams,
-        json,
-        `--fail-on must be one of ${Object.values(Severity).join(', ')}, not "${failOn}"`,
-        2,
-      );
+    // The CLI refuses it while parsing (`failOnSeverity`), before anything boots; this is for a caller of `run` itself.
+    if (!isSeverity(failOn)) return fail(this.streams, json, `${FAIL_ON_SEVERITIES}, not "${failOn}"`, 2);
     try {
       const report = await this.audit.run({ localTrustZones: options.localZone ?? DEFAULT_LOCAL_TRUST_ZONES });
       const failed = report.findings.some((finding) => isAtLeast(finding.severity, failOn));

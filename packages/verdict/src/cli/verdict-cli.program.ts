@@ -8,7 +8,7 @@ import { type CliCommandSpec, type CliProgramSpec, runCli, type RunCliOptions } 
 import { RateLimitsPruneCommand } from './rate-limits-prune.command.js';
 import { BudgetsPruneCommand } from './budgets-prune.command.js';
 import { TaintPruneCommand } from './taint-prune.command.js';
-import { ValidateCommand, validateBootFailed } from './validate.command.js';
+import { failOnSeverity, ValidateCommand, validateBootFailed } from './validate.command.js';
 import { ContainListCommand } from './contain-list.command.js';
 import {
   ContainActorCommand,
@@ -238,6 +238,8 @@ export const VERDICT_CLI: CliProgramSpec = {
         {
           flags: '--fail-on <severity>',
           description: 'Fail on findings at or above: low, medium, high, critical (default: low)',
+          // Refused while the arguments are parsed: a usage error exits 2 before the application boots.
+          parse: failOnSeverity,
         },
         {
           flags: '--local-zone <zone>',

@@ -8,6 +8,7 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import type { Approver } from '../approvals/approval-endpoint-hooks.interface.js';
+import { isAuthenticatedApprover } from '../approvals/approver-id.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { assertHooks } from '../shared/hooks-object.js';
 import { REVIEW_ENDPOINT_HOOKS } from './review-endpoint-hooks.interface.js';
@@ -26,12 +27,12 @@ export interface ReviewRequest {
 export const REVIEW_REQUEST = Symbol('VerdictReviewRequest');
 
 /**
- * Protects an application's review routes (list, approve, reject). In order: an authenticated reviewer
- * (401); the item named by the route, in the reviewer's tenant (404); a reviewer who is not the requester
- * (403); the reviewer's CASL ability to `review` the bound target (403); and no kill switch engaged for the
- * reviewer's actor (403). `ReviewService.approve` and `reject` check the same again, and an approval also the
- * item's switches (capability, tenant, requester; answered `contained`). At boot, the `reviewEndpoint` given must be
- * hooks (`assertHooks`).
+ * Protects an application's review routes (list, approve, reject). In order: an authenticated reviewer (401: the
+ * `reviewer` hook answered `null`, `undefined` or anything but an object with a non-blank string `id`); the item named
+ * by the route, in the reviewer's tenant (404); a reviewer who is not the requester (403); the reviewer's CASL ability
+ * to `review` the bound target (403); and no kill switch engaged for the reviewer's actor (403).
+ * `ReviewService.approve` and `reject` check the same again, and an approval also the item's switches (capability,
+ * tenant, requester; answered `contained`). At boot, the `reviewEndpoint` given must be hooks (`assertHooks`).
  */
 @Injectable()
 export class ReviewEndpointGuard implements CanActivate {
@@ -47,7 +48,8 @@ export class ReviewEndpointGuard implements CanActivate {
     if (hooks === undefined)
       throw new VerdictConfigurationError('@ReviewEndpoint() needs `reviewEndpoint` hooks in VerdictModule.forRoot.');
     const reviewer = await hooks.reviewer(executionContext);
-    if (reviewer === null) throw new UnauthorizedException();
+    // Nobody (`null`, `undefined`), or an answer without a non-blank id, is no authenticated reviewer.
+    if (!isAuthenticatedApprover(reviewer)) throw new UnauthorizedException();
     const request = executionContext.switchToHttp().getRequest();
     const itemId = hooks.itemId?.(executionContext) ?? request.params?.itemId;
     // A blank or non-string id names no item: 404, as an unknown one (never the service's configuration error).
