@@ -13,7 +13,8 @@ export const isApproverId: (value: unknown) => boolean = isAttribution;
 /**
  * Whether an `approver` or `reviewer` hook answered somebody: an object whose `id` is a non-blank string. `null`,
  * `undefined` (a hook written `user && { id, context }` on a request nobody signed in to), another value or a blank
- * id names nobody, and the endpoint guards answer 401 before anything is looked up.
+ * id names nobody, and the endpoint guards answer 401 before anything is looked up. An id past
+ * {@link MAX_APPROVER_ID_LENGTH} is somebody: the service refuses it as a wiring fault (`isApproverId`).
  */
 export function isAuthenticatedApprover(value: unknown): value is { readonly id: string } {
   if (typeof value !== 'object' || value === null) return false;

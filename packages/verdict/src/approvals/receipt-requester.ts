@@ -41,15 +41,8 @@ export function checkRequester(
       "The receipt lookup's requester is not an action context: pass the context the tool call was proposed in ({ actor, tenant, metadata }, with a tenant that is a non-blank string or null).",
     );
   conversationIdOf(requester);
-  const moduleKey = moduleActorKey(options);
-  const checked = new Set<ActorKey>();
-  for (const definition of registry.all()) {
-    if (!asksForConfirmation(definition, options)) continue;
-    const actorKey = receiptActorKey(definition, moduleKey);
-    if (checked.has(actorKey)) continue;
-    checked.add(actorKey);
-    principalOf(requester, actorKey, definition.name);
-  }
+  for (const [actorKey, capability] of confirmingActorKeys(registry, options))
+    principalOf(requester, actorKey, capability);
 }
 
 /**
@@ -97,15 +90,8 @@ export function askerFingerprints(
   registry: CapabilityRegistry,
   options: ReceiptRequesterOptions,
 ): string[] {
-  const moduleKey = moduleActorKey(options);
-  // Each key once, with the first capability that binds with it (for the messages of a fault, left out below).
-  const keys = new Map<ActorKey, string>();
-  for (const definition of registry.all()) {
-    const actorKey = receiptActorKey(definition, moduleKey);
-    if (asksForConfirmation(definition, options) && !keys.has(actorKey)) keys.set(actorKey, definition.name);
-  }
   const fingerprints = new Set<string>();
-  for (const [actorKey, capability] of keys) {
+  for (const [actorKey, capability] of confirmingActorKeys(registry, options)) {
     try {
       const principal = principalOf(context, actorKey, capability);
       if (principal !== undefined) fingerprints.add(principal.fingerprint);
@@ -114,6 +100,21 @@ export function askerFingerprints(
     }
   }
   return [...fingerprints];
+}
+
+/**
+ * The actor key of each registered capability that can ask for confirmation (`asksForConfirmation`;
+ * `receiptActorKey`), each once, with the first capability that binds with it (named by a fault of the key).
+ */
+function confirmingActorKeys(registry: CapabilityRegistry, options: ReceiptRequesterOptions): Map<ActorKey, string> {
+  const moduleKey = moduleActorKey(options);
+  const keys = new Map<ActorKey, string>();
+  for (const definition of registry.all()) {
+    if (!asksForConfirmation(definition, options)) continue;
+    const actorKey = receiptActorKey(definition, moduleKey);
+    if (!keys.has(actorKey)) keys.set(actorKey, definition.name);
+  }
+  return keys;
 }
 
 /**

@@ -11,6 +11,7 @@ import { notABudgetStore } from './budget-configuration.js';
 import type { BudgetOptions } from './budget-options.interface.js';
 import type { BudgetReservationRequest, BudgetStore } from './budget-store.interface.js';
 import { type CallCeilingOptions, type CallCeilings, DEFAULT_CALL_CEILING_WINDOW } from './call-ceilings.js';
+import { unknownKeys } from '../shared/unknown-keys.js';
 
 /** The keys of `callCeilings`: any other is refused at boot. */
 const CALL_CEILING_KEYS = ['toolCalls', 'deniedProposals', 'window'] as const satisfies readonly (keyof CallCeilings)[];
@@ -53,7 +54,7 @@ export class CallCeilingGate {
     this.window = callCeilings?.window === undefined ? DEFAULT_CALL_CEILING_WINDOW : callCeilings.window;
     if (callCeilings === undefined) return;
     // Every key is optional, so a misspelt one (`toolcalls`) would otherwise boot a ceiling that counts nothing.
-    const unknown = Object.keys(callCeilings).filter((key) => !(CALL_CEILING_KEYS as readonly string[]).includes(key));
+    const unknown = unknownKeys(callCeilings, CALL_CEILING_KEYS);
     if (unknown.length > 0)
       fail(
         `has ${unknown.length === 1 ? 'an unknown key' : 'unknown keys'} ${unknown.map((key) => JSON.stringify(key)).join(', ')}: its keys are ${CALL_CEILING_KEYS.join(', ')}.`,

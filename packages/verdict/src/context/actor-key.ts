@@ -15,6 +15,9 @@ import type { ActionContext } from './action-context.js';
  */
 export type ActorKey<TActor = any> = (actor: TActor) => JsonValue;
 
+/** The module's key bound to its options, per options object (`moduleActorKey`). */
+const BOUND_MODULE_KEYS = new WeakMap<object, { readonly actorKey: ActorKey; readonly bound: ActorKey }>();
+
 /**
  * The module's `actorKey`, called as a method of the options it was given with (an `actorKey(actor) { return this… }`
  * reads them), or `undefined` when none is configured. Every part of Verdict that calls the module's key takes it so,
@@ -25,7 +28,15 @@ export type ActorKey<TActor = any> = (actor: TActor) => JsonValue;
  */
 export function moduleActorKey(options: { readonly actorKey?: ActorKey }): ActorKey | undefined {
   assertOptionalFunction(options.actorKey, 'actorKey', 'actorKey: (actor) => actor.id');
-  return options.actorKey?.bind(options);
+  const { actorKey } = options;
+  if (actorKey === undefined) return undefined;
+  // One bound key per options and key, so every capability confirmed with the module's key holds the same function
+  // (the receipt checks ask each distinct key once).
+  const held = BOUND_MODULE_KEYS.get(options);
+  if (held?.actorKey === actorKey) return held.bound;
+  const bound = actorKey.bind(options);
+  BOUND_MODULE_KEYS.set(options, { actorKey, bound });
+  return bound;
 }
 
 /** The key of an actor when no {@link ActorKey} is configured: the actor itself (it must be plain JSON). */

@@ -2,6 +2,7 @@ import { Disposition } from '../decisions/disposition.js';
 import { type RecordedDisposition, ShadowDisposition, isShadowDisposition } from '../decisions/shadow-disposition.js';
 import { Stage } from '../decisions/stage.js';
 import { InvalidEvidenceFilterError } from '../errors/invalid-evidence-filter.error.js';
+import { unknownKeys } from '../shared/unknown-keys.js';
 
 /** The default and the largest number of records one `EvidenceQuery.list` call returns. */
 export const EVIDENCE_LIST_LIMIT = { default: 100, max: 1000 } as const;
@@ -96,9 +97,7 @@ export function checkFilterFields(filter: unknown, fields: readonly string[]): v
     const given = filter == null ? String(filter) : Array.isArray(filter) ? 'an array' : `a ${typeof filter}`;
     throw new InvalidEvidenceFilterError(`a filter must be an object of ${fields.join(', ')}, not ${given}`);
   }
-  const unknown = Object.entries(filter)
-    .filter(([key, value]) => value !== undefined && !fields.includes(key))
-    .map(([key]) => key);
+  const unknown = unknownKeys(filter, fields);
   if (unknown.length > 0) {
     const names = unknown.map((key) => JSON.stringify(key)).join(', ');
     throw new InvalidEvidenceFilterError(`unknown filter field ${names}: the fields are ${fields.join(', ')}`);

@@ -53,11 +53,11 @@ const PRUNE_BATCH = 500;
  *   fingerprints>) AND (SELECT COUNT(*) …) < maxPending ON CONFLICT … DO NOTHING RETURNING …` (a writing
  *   statement holds the database's write lock from its first read). PostgreSQL and MySQL/MariaDB take an
  *   exclusive lock named by the principal (`pg_advisory_xact_lock` in a READ COMMITTED transaction,
- *   `GET_LOCK`), and then one named by the tool call when the asker has other fingerprints (ADR 0184: its
- *   issues under other actor keys take other principal locks), read the key's row and the pending receipts
- *   of the principal and of the tool call, apply the shared rule `exceedsPendingLimits`, and insert, all
- *   before the locks are released: issues of one principal queue, other principals' do not wait. No row
- *   written and none for the key → `null`.
+ *   `GET_LOCK`), and one named by the tool call when the asker has other fingerprints (ADR 0184: its issues
+ *   under other actor keys take other principal locks; the locks are taken sorted), read the key's row and
+ *   the pending receipts of the asker's fingerprints, apply the shared rule `exceedsPendingLimits`, and
+ *   insert, all before the locks are released: issues of one principal queue, other principals' do not
+ *   wait. No row written and none for the key → `null`.
  * - approve / reject: `UPDATE … WHERE id = ? AND tool_call_id = ? AND status = 'pending' AND expires_at
  *   > now`; no row changed → the receipt is read by id and the refusal classified.
  * - consume: `UPDATE … SET status = 'consumed' WHERE <key> AND status = 'approved' AND expires_at > now`,
@@ -92,7 +92,9 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
   /** By the number of the asker's fingerprints, built on first use. */
   private readonly cappedIssueSql = new Map<number, string>();
   private readonly onKeyConflict: string;
-  private readonly limitedPendingSql: string;
+  /** By the number of the asker's fingerprints, built on first use. */
+  private readonly limitedPendingSql = new Map<number, string>();
+  private readonly pendingOfAskers: (askers: number) => string;
   private readonly tombstoneSql: string;
   private readonly insertTombstoneSql: string;
   private readonly prunableSql: string;
@@ -114,10 +116,11 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
       // Only the key's conflict is absorbed; any other failure (on MySQL a taken id, see `issue`) surfaces.
       onKeyConflict;
     this.onKeyConflict = onKeyConflict;
-    // What `exceedsPendingLimits` reads under the locks: the pending receipts of the principal and of the tool call.
-    this.limitedPendingSql =
+    // What `exceedsPendingLimits` reads under the locks: the pending receipts of the asker's fingerprints (the
+    // principal's first), each an equality on the principal index.
+    this.pendingOfAskers = (askers) =>
       `SELECT ${COLUMNS} FROM ${TABLE} WHERE status = '${Pending}' AND expires_at > ${p(1)} ` +
-      `AND (principal_fingerprint = ${p(2)} OR tool_call_id = ${p(3)})`;
+      `AND principal_fingerprint IN (${Array.from({ length: askers }, (_, index) => p(index + 2)).join(', ')})`;
     // A decision clears a batched receipt's arguments, as a batch decision does: its approver no longer needs them.
     const decide = (status: ReceiptStatus, by: string, at: string) =>
       `UPDATE ${TABLE} SET status = '${status}', ${by} = ${p(1)}, ${at} = ${p(2)}, arguments = NULL, updated_at = ${p(3)} ` +
@@ -182,7 +185,7 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
       return this.issued(request, rows, false);
     }
     // The principal's lock serializes its caps; an asker with fingerprints under other actor keys also takes the tool
-    // call's, which its issues under those keys take too (ADR 0184). Always in this order, so no two issues deadlock.
+    // call's, which its issues under those keys take too (ADR 0184). Locks are taken sorted, so no two issues deadlock.
     const locks = [limits.principalFingerprint];
     if (pendingLimitFingerprints(limits).length > 1)
       locks.push(fingerprintString(`verdict-approval-tool-call:${request.toolCallId}`));
@@ -219,13 +222,12 @@ export class TypeOrmApprovalReceiptStore implements ApprovalReceiptStore {
       await query(this.byKeySql, [request.toolCallId, request.capability, request.bindingFingerprint])
     )[0];
     if (existing !== undefined) return this.hydrate(existing);
-    const pending = (
-      await query(this.limitedPendingSql, [
-        this.connection.instant(request.now),
-        request.limits.principalFingerprint,
-        request.toolCallId,
-      ])
-    ).map((row) => this.hydrate(row));
+    const askers = pendingLimitFingerprints(request.limits);
+    let sql = this.limitedPendingSql.get(askers.length);
+    if (sql === undefined) this.limitedPendingSql.set(askers.length, (sql = this.pendingOfAskers(askers.length)));
+    const pending = (await query(sql, [this.connection.instant(request.now), ...askers])).map((row) =>
+      this.hydrate(row),
+    );
     if (exceedsPendingLimits(pending, request)) return null;
     const rows = await query(this.issueSql, this.inserted(request, request.limits));
     if (rows[0] !== undefined) return this.hydrate(rows[0]);

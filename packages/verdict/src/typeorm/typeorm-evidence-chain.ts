@@ -717,9 +717,10 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
                   () =>
                     then(query(`DELETE FROM ${LINKS} WHERE ${scope} AND sequence <= ${p(3)}`, upTo), () =>
                       // Every checkpoint before the anchor in the checkpoint chain goes: the anchor vouches for them.
+                      // A pre-chain one (no previous hash) lies before every chained one, whatever its row says.
                       then(
                         query(
-                          `DELETE FROM ${CHECKPOINTS} WHERE ${scope} AND (checkpoint_sequence IS NULL OR checkpoint_sequence < ${p(3)})`,
+                          `DELETE FROM ${CHECKPOINTS} WHERE ${scope} AND (checkpoint_sequence IS NULL OR previous_checkpoint_hash IS NULL OR checkpoint_sequence < ${p(3)})`,
                           [kind, stream, pruneAnchor.checkpointSequence],
                         ),
                         () =>
