@@ -51,9 +51,17 @@ type AccessCheck = (
   requester: ActionContext,
 ) => boolean;
 
-async function setup({ canAccessToolCall }: { canAccessToolCall?: AccessCheck } = {}) {
+/**
+ * `anonymous` is what the `approver` hook answers for a request nobody signed in to (`null` unless a test says): what a
+ * hook written `user && { id, context }` answers then, or a malformed answer.
+ */
+async function setup({
+  canAccessToolCall,
+  anonymous = () => null,
+}: { canAccessToolCall?: AccessCheck; anonymous?: () => unknown } = {}) {
   const fixture = documentsFixture();
   const archived: AuthorizedAction[] = [];
+  const approvals = new InMemoryApprovalReceiptStore();
   /** What a chat store and a checkpointer would hold: who owns each conversation, and its paused proposals by tool-call id. */
   const conversations = new Map<string, { owner: string; paused: Map<string, Proposal> }>([
     ['c-alice', { owner: 'alice', paused: new Map() }],
@@ -125,7 +133,7 @@ async function setup({ canAccessToolCall }: { canAccessToolCall?: AccessCheck } 
       VerdictModule.forRoot({
         abilityFactory,
         capabilities: [archive],
-        approvals: new InMemoryApprovalReceiptStore(),
+        approvals,
         containment: { store: new InMemoryContainmentStore(), cacheTtlMs: 0 },
         resolveContext: (context) => {
           const req = context.switchToHttp().getRequest();
@@ -137,10 +145,9 @@ async function setup({ canAccessToolCall }: { canAccessToolCall?: AccessCheck } 
         },
         approvalEndpoint: {
           approver: (context) => {
-            const user = context.switchToHttp().getRequest().user;
-            return user === undefined
-              ? null
-              : { id: `user:${user.id}`, context: { actor: { id: user.id }, tenant: 'acme' } };
+            const user = context.switchToHttp().getRequest().user as { id: string } | undefined;
+            if (user === undefined) return anonymous() as Approver | null;
+            return { id: `user:${user.id}`, context: { actor: { id: user.id }, tenant: 'acme' } };
           },
           // The approval request names its conversation; the chat store says who asked in it.
           requester: (_approver, _toolCallId, context) =>
@@ -165,7 +172,7 @@ async function setup({ canAccessToolCall }: { canAccessToolCall?: AccessCheck } 
       return actor === undefined ? call : call.set('x-actor', actor);
     },
   });
-  return { app, archived, as, containment: moduleRef.get(ContainmentService) };
+  return { app, archived, as, approvals, containment: moduleRef.get(ContainmentService) };
 }
 
 describe('@ApprovalEndpoint()', () => {
@@ -279,5 +286,54 @@ describe('@ApprovalEndpoint()', () => {
       (approver.context.actor as Actor).id !== '' && toolCallId !== '') as AccessCheck;
     await expect(setup({ canAccessToolCall: legacy })).rejects.toBeInstanceOf(VerdictConfigurationError);
     await expect(setup({ canAccessToolCall: legacy })).rejects.toThrow(/fewer than four parameters/);
+  });
+});
+
+const aliceContext = { actor: { id: 'alice' }, tenant: 'acme' };
+
+describe('@ApprovalEndpoint() and what the approver hook answers', () => {
+  it.each<[string, () => unknown]>([
+    ['undefined (a hook written `user && { id, context }`)', () => undefined],
+    ['a promise of undefined', async () => undefined],
+    ['null', () => null],
+    ['false', () => false],
+    ['a string, not an object', () => 'user:alice'],
+    ['an approver without an id', () => ({ context: aliceContext })],
+    ['an approver whose id is blank', () => ({ id: '   ', context: aliceContext })],
+    ['an approver whose id is not a string', () => ({ id: 72, context: aliceContext })],
+  ])(
+    'attack: answers 401, not 500, when the approver hook answers %s; the call stays unapproved',
+    async (_what, anonymous) => {
+      const { app, archived, as, approvals } = await setup({ anonymous });
+      await as('alice').post('/assistant/c-alice/archive', { id: 1, toolCallId: 'call_a' }).expect(201);
+      const response = await as(undefined).post('/approvals/c-alice/call_a/approve');
+      const resumed = await as('alice').post('/assistant/c-alice/resume/call_a');
+      const pending = await approvals.pendingForToolCall('call_a', new Date());
+      await app.close();
+      expect({ status: response.status, resumed: resumed.body, archived: archived.length }).toEqual({
+        status: 401,
+        resumed: { executed: false, decision: 'require_confirmation' },
+        archived: 0,
+      });
+      expect(pending.map((receipt) => receipt.approvedBy ?? null)).toEqual([null]);
+    },
+  );
+
+  it('utility: the signed-in approver approves, and the call then executes once', async () => {
+    const { app, archived, as } = await setup({ anonymous: () => undefined });
+    await as('alice').post('/assistant/c-alice/archive', { id: 1, toolCallId: 'call_a' }).expect(201);
+    const approved = await as('alice').post('/approvals/c-alice/call_a/approve');
+    const first = await as('alice').post('/assistant/c-alice/resume/call_a');
+    const second = await as('alice').post('/assistant/c-alice/resume/call_a');
+    await app.close();
+    expect({ status: approved.status, body: approved.body }).toMatchObject({
+      status: 201,
+      body: { outcome: 'approved', receipt: { approvedBy: 'user:alice', status: 'approved' } },
+    });
+    expect([first.body, second.body]).toEqual([
+      { executed: true, decision: 'permit' },
+      { executed: false, decision: 'deny' },
+    ]);
+    expect(archived).toHaveLength(1);
   });
 });

@@ -4,6 +4,7 @@ import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import {
   ActionContextStore,
+  type Approver,
   type AuthorizedAction,
   ContainmentService,
   InMemoryContainmentStore,
@@ -41,7 +42,11 @@ class ReviewController {
   }
 }
 
-async function setup() {
+/**
+ * `anonymous` is what the `reviewer` hook answers for a request nobody signed in to (`null` unless a test says): what a
+ * hook written `person && { id, context }` answers then, or a malformed answer.
+ */
+async function setup({ anonymous = () => null }: { anonymous?: () => unknown } = {}) {
   const refunds: AuthorizedAction<RefundArguments, RefundOrder>[] = [];
   const fixture = refundFixture({ record: async (action) => void refunds.push(action) });
   const queue = new InProcessDeferredQueue();
@@ -62,8 +67,9 @@ async function setup() {
         reviewEndpoint: {
           reviewer: (executionContext) => {
             const person = executionContext.switchToHttp().getRequest().person as string | undefined;
-            const known = person === undefined ? undefined : fixture.people.get(person);
-            return known === undefined ? null : { id: person!, context: fixture.contextOf(person!) };
+            if (person === undefined) return anonymous() as Approver | null;
+            const known = fixture.people.get(person);
+            return known === undefined ? null : { id: person, context: fixture.contextOf(person) };
           },
         },
       }),
@@ -90,7 +96,7 @@ async function setup() {
   };
   const contain = (actor: string) =>
     moduleRef.get(ContainmentService).engage({ scope: 'actor', subject: actor, reason: 'INC-1', by: 'operator:1' });
-  return { app, refunds, queue, proposeAs, approveAs, contain };
+  return { app, refunds, queue, reviews: moduleRef.get(ReviewService), proposeAs, approveAs, contain };
 }
 
 describe('@ReviewEndpoint()', () => {
@@ -156,4 +162,44 @@ describe('@ReviewEndpoint()', () => {
       await app.close();
     },
   );
+});
+
+const staffContext = { actor: { id: 'staff:7' }, tenant: 'acme' };
+
+describe('@ReviewEndpoint() and what the reviewer hook answers', () => {
+  it.each<[string, () => unknown]>([
+    ['undefined (a hook written `person && { id, context }`)', () => undefined],
+    ['a promise of undefined', async () => undefined],
+    ['null', () => null],
+    ['a string, not an object', () => 'staff:7'],
+    ['a reviewer without an id', () => ({ context: staffContext })],
+    ['a reviewer whose id is blank', () => ({ id: ' \t', context: staffContext })],
+    ['a reviewer whose id is not a string', () => ({ id: 7, context: staffContext })],
+  ])(
+    'attack: answers 401, not 500, when the reviewer hook answers %s; the item stays pending',
+    async (_what, anonymous) => {
+      const { app, refunds, queue, reviews, proposeAs, approveAs } = await setup({ anonymous });
+      const itemId = await proposeAs('customer:72');
+      const response = await approveAs(itemId);
+      await queue.idle();
+      const pending = await reviews.pending({ tenant: 'acme' });
+      await app.close();
+      expect({ status: response.status, pending: pending.map((item) => item.itemId), refunds: refunds.length }).toEqual(
+        { status: 401, pending: [itemId], refunds: 0 },
+      );
+    },
+  );
+
+  it('utility: a signed-in staff member approves, and the refund runs once', async () => {
+    const { app, refunds, queue, proposeAs, approveAs } = await setup({ anonymous: () => undefined });
+    const itemId = await proposeAs('customer:72');
+    const response = await approveAs(itemId, 'staff:7');
+    await queue.idle();
+    await app.close();
+    expect({ status: response.status, body: response.body, refunds: refunds.length }).toEqual({
+      status: 201,
+      body: { outcome: 'approved', itemId },
+      refunds: 1,
+    });
+  });
 });
