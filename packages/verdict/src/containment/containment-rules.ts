@@ -12,9 +12,9 @@ import type { ContainmentRule } from './containment-rule.js';
 
 /**
  * Runs the module's containment rules on each security event a run raised. A rule counts events per
- * subject in fixed windows (a `RateLimitStore` bucket per rule and subject, refused at the threshold) and
- * contains the subject when the count reaches its threshold. The subject is the event's actor or tenant
- * fingerprint, which Verdict took from the server-side action context: nothing the model wrote can name
+ * subject in fixed windows (a `RateLimitStore` bucket per rule, event type, window length and subject, refused at
+ * the threshold) and contains the subject when the count reaches its threshold. The subject is the event's actor
+ * or tenant fingerprint, which Verdict took from the server-side action context: nothing the model wrote can name
  * it. An event without that fingerprint counts for no one. Two rules of one name fail the module at boot
  * (`VerdictConfigurationError`): the name keys the counts.
  */
@@ -66,7 +66,16 @@ export class ContainmentRules {
     if (subject === null) return;
     const { windowSeconds, threshold } = rule;
     const counted = await this.counters.consume({
-      bucketFingerprint: fingerprint({ containment_rule: rule.name, scope: rule.contain, subject }),
+      // Keyed by the window and the event type too, as a capability's rate-limit bucket is: windows are aligned to
+      // the epoch, so a rule redeployed with another window (or renamed in place to another event) would otherwise
+      // share its old row, keeping the old window's end (pruned early) or carrying its counts over.
+      bucketFingerprint: fingerprint({
+        containment_rule: rule.name,
+        event: rule.on.event,
+        scope: rule.contain,
+        window_seconds: windowSeconds,
+        subject,
+      }),
       windowStart: windowStartOf(event.occurredAt, windowSeconds),
       windowSeconds,
       // Refused at the limit: the threshold-th event is the first one the bucket refuses.
