@@ -24,6 +24,16 @@ export type Prefilter = (text: string) => boolean;
 /** Texts without a decimal digit hold no card, IBAN, SSN, phone number or IP address. */
 export const HAS_DIGIT: Prefilter = (text) => /[0-9]/.test(text);
 
+/**
+ * Where the scan resumes after a candidate the check rejected. A candidate may run into the value that follows it
+ * (`FY24 DE89 3704 …`, where the IBAN pattern starts at `FY24`), so the default resumes one character after the
+ * rejected candidate's start; the patterns' lookbehinds keep a candidate from starting mid-token.
+ */
+export type ResumeAfterRejection = (match: RegExpExecArray) => number;
+
+/** The next character after a rejected candidate's start: a value is found wherever it starts. */
+export const NEXT_CHARACTER: ResumeAfterRejection = (match) => match.index + 1;
+
 /** Each pattern's global twin, compiled once. */
 const globals = new WeakMap<RegExp, RegExp>();
 
@@ -34,6 +44,7 @@ export function scanCandidates(
   check: CandidateCheck,
   text: string,
   prefilter?: Prefilter,
+  resumeAfterRejection: ResumeAfterRejection = NEXT_CHARACTER,
 ): DetectedSpan[] {
   const spans: DetectedSpan[] = [];
   if (prefilter !== undefined && !prefilter(text)) return spans;
@@ -48,9 +59,13 @@ export function scanCandidates(
   global.lastIndex = 0;
   try {
     for (let match = global.exec(text); match !== null; match = global.exec(text)) {
-      if (match[0].length === 0) global.lastIndex++;
       const bounds = check(match, text);
       if (bounds !== undefined) spans.push(makeSpan(detector, bounds.start, bounds.end));
+      // Resume right after an accepted span (never inside it: no span is reported twice or overlapped), or where
+      // `resumeAfterRejection` says after a rejected candidate, always past the candidate's start. Worst case: every
+      // position starts a candidate, so a scan costs O(text length × longest candidate), each candidate being bounded
+      // (at most 64 characters for an IBAN, 318 for an e-mail address).
+      global.lastIndex = Math.max(bounds === undefined ? resumeAfterRejection(match) : bounds.end, match.index + 1);
     }
   } finally {
     global.lastIndex = 0;
@@ -78,13 +93,14 @@ export function candidateDetector(
   pattern: RegExp,
   check: CandidateCheck,
   prefilter?: Prefilter,
+  resumeAfterRejection: ResumeAfterRejection = NEXT_CHARACTER,
 ): PiiDetector {
   const identity = { name, label, dataClass };
   return Object.freeze({
     ...identity,
     detect(text: string): readonly DetectedSpan[] {
       assertText(text, `${name} detector`);
-      return scanCandidates(identity, pattern, check, text, prefilter);
+      return scanCandidates(identity, pattern, check, text, prefilter, resumeAfterRejection);
     },
   });
 }

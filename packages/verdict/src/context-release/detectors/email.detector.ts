@@ -38,4 +38,7 @@ export const emailDetector: PiiDetector = candidateDetector(
   CANDIDATE,
   checkEmail,
   (text) => text.includes('@'),
+  // A run with two `@` signs holds no address (`ada@b@example.org`): the domain of a rejected candidate never starts
+  // another one, and no other position inside it can (its characters are all local-part characters).
+  (match) => match.index + match[0].length,
 );

@@ -20,6 +20,45 @@ describe('ibanDetector', () => {
     expect(found('IBAN DE89 3704 0044 0532 0130 00 BIC COBADEFFXXX')).toEqual(['DE89 3704 0044 0532 0130 00']);
   });
 
+  // docs/context-release.md §4: an IBAN is found wherever it starts, whatever precedes it. The candidate pattern
+  // matched from an earlier upper-case token shaped like an IBAN start (`FY24`, a VAT id) and ran into the IBAN;
+  // the scan then resumed after that rejected candidate, past the IBAN's start.
+  it.each([
+    ['a VAT id and a word', 'VAT DE123456789 IBAN DE89 3704 0044 0532 0130 00', 'DE89 3704 0044 0532 0130 00'],
+    ['a VAT id, compact', 'DE123456789 DE89370400440532013000', 'DE89370400440532013000'],
+    ['a fiscal year', 'FY24 DE89 3704 0044 0532 0130 00', 'DE89 3704 0044 0532 0130 00'],
+    ['two IBAN-shaped groups', 'AB12 CD34 DE89 3704 0044 0532 0130 00', 'DE89 3704 0044 0532 0130 00'],
+  ])('attack: finds an IBAN after %s, joined by single spaces', (_case, text, iban) => {
+    expect(found(text)).toEqual([iban]);
+  });
+
+  it.each([
+    ['alone', 'DE89 3704 0044 0532 0130 00', ['DE89 3704 0044 0532 0130 00']],
+    ['after a BIC', 'BIC COBADEFFXXX DE89370400440532013000', ['DE89370400440532013000']],
+    ['followed by a currency', 'DE89 3704 0044 0532 0130 00 EUR', ['DE89 3704 0044 0532 0130 00']],
+    ['followed by a currency and an amount', 'DE89370400440532013000 EUR 12', ['DE89370400440532013000']],
+    [
+      'twice, joined by one space',
+      'DE89 3704 0044 0532 0130 00 GB82 WEST 1234 5698 7654 32',
+      ['DE89 3704 0044 0532 0130 00', 'GB82 WEST 1234 5698 7654 32'],
+    ],
+    [
+      'twice, compact',
+      'DE89370400440532013000 GB82WEST12345698765432',
+      ['DE89370400440532013000', 'GB82WEST12345698765432'],
+    ],
+  ])('control: finds each IBAN once, %s', (_case, text, ibans) => {
+    expect(found(text)).toEqual(ibans);
+  });
+
+  it.each([
+    ['a report title', 'FY24 Q3 report'],
+    ['IBAN-shaped groups without a valid IBAN', 'FY24 AB12 CD34 EF56 GH78 IJ90 KL12 MN34'],
+    ['a VAT id and a wrong check digit', 'VAT DE123456789 and FY24 DE88 3704 0044 0532 0130 00'],
+  ])('control: finds nothing in %s', (_case, text) => {
+    expect(found(text)).toEqual([]);
+  });
+
   it('reports label and class', () => {
     expect(ibanDetector.detect('NO9386011117947')).toEqual([
       { detector: 'iban', label: 'IBAN', dataClass: DataClass.Sensitive, start: 0, end: 15 },
