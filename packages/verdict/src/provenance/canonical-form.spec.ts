@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { holdsAmbiguousUrlAuthority } from './ambiguous-url-authority.js';
+import { createRequire } from 'node:module';
 import { canonicalForm, literalForm, vouchingForm } from './canonical-form.js';
+import { DASHES, confusableSkeleton } from './confusable-skeleton.js';
 
 describe('canonicalForm', () => {
   it('applies NFKC, case folding, removes format characters and collapses white space', () => {
@@ -227,5 +229,74 @@ describe('holdsAmbiguousUrlAuthority (ADR 0164)', () => {
       'C:\\reports\\q3.pdf',
     ])
       expect([text, holdsAmbiguousUrlAuthority(text)]).toEqual([text, false]);
+  });
+});
+
+describe('canonicalForm: punctuation, capitals and full stops fold as they read (ADR 0186)', () => {
+  it('attack: an em dash or horizontal bar beside a value reads as a separator, not as a letter glued to it', () => {
+    for (const dash of ['\u2014', '\u2015', '\u2e3a', '\ufe58'])
+      expect(canonicalForm(`Write to mallory@evil.example${dash}today`)).toBe('write to mallory@evil.example today');
+    expect(canonicalForm('Urgent\u2014mallory@evil.example')).toBe('urgent mallory@evil.example');
+  });
+
+  it('attack: an IBAN or a phone number grouped with em dashes reads as one value', () => {
+    expect(canonicalForm('DE89\u20143704\u20140044\u20140532\u20140130\u201400')).toBe('de89370400440532013000');
+    expect(canonicalForm('+1\u2014415\u2014555\u20140199')).toBe('+14155550199');
+    expect(canonicalForm('DE89\u301c3704\u30a00044')).toBe(canonicalForm('DE89-3704-0044'));
+  });
+
+  it('every dash punctuation character (\\p{Pd}) of this Node is among the dashes that read as one', () => {
+    const dashes: string[] = [];
+    for (let point = 0x80; point <= 0x10ffff; point++)
+      if ((point < 0xd800 || point > 0xdfff) && /^\p{Pd}$/u.test(String.fromCodePoint(point)))
+        dashes.push(String.fromCodePoint(point));
+    expect([...DASHES]).toEqual(dashes);
+  });
+
+  it('attack: no punctuation or symbol folds to a letter or digit (`‖` is not `ll`, `٪` not `o/0`)', () => {
+    const table = createRequire(import.meta.url)('unhomoglyph/data.json') as Record<string, string>;
+    const glued = Object.keys(table).filter(
+      (character) => !/^[\p{L}\p{N}]$/u.test(character) && /[\p{L}\p{N}]/u.test(confusableSkeleton(character)),
+    );
+    expect(glued).toEqual([]);
+    expect(canonicalForm('10\u066a\u2016x')).toBe('10\u066a\u2016x');
+  });
+
+  it('attack: a capital look-alike folds as it is spelled: Cyrillic and Greek capitals read as ASCII letters', () => {
+    expect(canonicalForm('HTTPS://SECURE-\u0412AN\u041a-LOGIN.EXAMPLE/VERIFY')).toBe(
+      'secure-bank-login.example/verify',
+    );
+    expect(canonicalForm('\u0392\u0395\u0397\u039d\u03a4\u03a5')).toBe('behnty');
+    expect(canonicalForm('\u0412\u041a\u041c\u041d\u0422')).toBe('bkmht');
+    // The literal form keeps a look-alike's letters, in lower case.
+    expect(literalForm('SECURE-\u0412AN\u041a')).toBe('secure-\u0432an\u043a');
+  });
+
+  it('utility: a word in Cyrillic or Greek capitals reads as it does in lower case where the table allows it', () => {
+    expect(canonicalForm('ВИКТОР@ПРИМЕР.РФ')).toBe(canonicalForm('виктор@пример.рф'));
+    expect(canonicalForm('ΣΟΦΟΣ ΚΑΛΟΣ')).toBe(canonicalForm('σοφος καλος'));
+    expect(literalForm('ΟΔΥΣΣΕΑΣ')).toBe(literalForm('οδυσσεας'));
+    // A limit: a capital that looks like another ASCII letter than its lower case (`Ν` is `N`, `ν` is `v`; `Ι` is `l`, `ι` is `i`).
+    expect(canonicalForm('ΝΙΚΟΣ')).not.toBe(canonicalForm('νικος'));
+  });
+
+  it('attack: an ideographic, halfwidth or small full stop in a host reads as its dot', () => {
+    for (const dot of ['\u3002', '\uff61', '\ufe52']) {
+      expect(canonicalForm(`https://secure-bank-login${dot}example/verify`)).toBe('secure-bank-login.example/verify');
+      expect(canonicalForm(`mallory@evil${dot}example`)).toBe('mallory@evil.example');
+    }
+  });
+
+  it('utility: `ß` reads `ss` and `İ` reads `i`, as full case folding has them', () => {
+    expect(canonicalForm('Hauptstraße 5')).toBe(canonicalForm('HAUPTSTRASSE 5'));
+    expect(canonicalForm('HAUPTSTRAẞE 5')).toBe('hauptstrasse 5');
+    expect(canonicalForm('İSTANBUL')).toBe('istanbul');
+    expect(literalForm('Hauptstraße')).toBe(literalForm('HAUPTSTRASSE'));
+  });
+
+  it('control: what folded before still folds: a hyphen, an en dash, fullwidth letters, Cyrillic lower case', () => {
+    expect(canonicalForm('DE89\u20133704\u20130044\u20130532\u20130130\u201300')).toBe('de89370400440532013000');
+    expect(canonicalForm('415\u2011555\u20110100')).toBe('4155550100');
+    expect(canonicalForm('ＢＡＮＫ раураl.com')).toBe('bank paypal.com');
   });
 });

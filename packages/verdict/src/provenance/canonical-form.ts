@@ -42,8 +42,9 @@ const SPLIT = /(?<=\s)[A-Za-z]{5,}(?=\s)/g;
  *
  * 0. string escapes read as what they stand for (`mail\nbilling@evil.example` reads `mail⏎billing@…`, `\u0040`
  *    and `\x40` read `@`), any escape left a break, so that a value in a tool's JSON is found as a model reads it;
- * 1. Unicode NFKC, format characters (Cf) removed, every decimal digit (`\p{Nd}`) as ASCII, lower case,
- *    confusables folded to their UTS #39 prototype (`confusableSkeleton`), a host's punycode labels in Unicode and
+ * 1. Unicode NFKC, format characters (Cf) removed, every decimal digit (`\p{Nd}`) as ASCII, confusables folded to
+ *    their UTS #39 prototype as spelled, then lower case (`confusableSkeleton`: `ВАNК` reads `bank`, every dash
+ *    `-`, `。` in a host `.`, `ß` `ss`), a host's punycode labels in Unicode and
  *    folded alike (`unicodeHosts`: `xn--bcher-kva.example` reads `bücher.example`), white space collapsed; a line
  *    break, tab or paragraph separator is a hard break that no grouped value crosses (below), except an IBAN's
  *    groups (but in {@link vouchingForm});
@@ -113,8 +114,8 @@ function formOf(escaped: string, fold: boolean, ibansWrap: boolean): string {
  * been spelled in Unicode: NFKC, format characters removed, digits as ASCII, lower case, confusables folded.
  */
 function spellLabel(label: string, fold: boolean): string {
-  const lower = asciiDigits(label.normalize('NFKC').replace(FORMAT_CHARACTERS, '')).toLowerCase();
-  return fold ? confusableSkeleton(lower) : confusableSkeletonOfNonLetters(lower);
+  const spelled = asciiDigits(label.normalize('NFKC').replace(FORMAT_CHARACTERS, ''));
+  return fold ? confusableSkeleton(spelled) : confusableSkeletonOfNonLetters(spelled);
 }
 
 function canonicalChunk(text: string, fold: boolean, ibansWrap: boolean): string {
@@ -130,12 +131,13 @@ function canonicalChunk(text: string, fold: boolean, ibansWrap: boolean): string
     hardBreaks = true;
     return '\n';
   });
-  const lower = spaced.toLowerCase();
-  // A host's punycode labels are decoded after punctuation folds (`xn‐‐` with Unicode hyphens is `xn--` too), each
-  // then spelled as its Unicode would have been: a decoded look-alike (`раураl`) folds as one typed in Cyrillic does
-  // in the canonical form, and keeps its letters in `literalForm`.
+  // Confusables fold before lower case, which they include: a capital look-alike is folded as it is spelled
+  // (Cyrillic `В` is the `B` it looks like, while its lower case `в` looks like no ASCII letter). A host's punycode
+  // labels are decoded after punctuation folds (`xn‐‐` with Unicode hyphens is `xn--` too), each then spelled as its
+  // Unicode would have been: a decoded look-alike (`раураl`) folds as one typed in Cyrillic does in the canonical
+  // form, and keeps its letters in `literalForm`.
   const spell = (label: string) => spellLabel(label, fold);
-  const folded = unicodeHosts(fold ? confusableSkeleton(lower) : confusableSkeletonOfNonLetters(lower), spell);
+  const folded = unicodeHosts(fold ? confusableSkeleton(spaced) : confusableSkeletonOfNonLetters(spaced), spell);
   const grouped = canonicalNumbers(compactIbans(canonicalUrls(folded.trim(), spell), ibansWrap))
     .replace(DOTTED_GROUPS, (groups) => groups.replaceAll('.', ''))
     .replace(DIGIT_SEPARATOR, '');
