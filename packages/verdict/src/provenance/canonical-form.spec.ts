@@ -232,7 +232,7 @@ describe('holdsAmbiguousUrlAuthority (ADR 0164)', () => {
   });
 });
 
-describe('canonicalForm: punctuation, capitals and full stops fold as they read (ADR 0186)', () => {
+describe('canonicalForm: punctuation, capitals and full stops fold as they read (ADR 0185)', () => {
   it('attack: an em dash or horizontal bar beside a value reads as a separator, not as a letter glued to it', () => {
     for (const dash of ['\u2014', '\u2015', '\u2e3a', '\ufe58'])
       expect(canonicalForm(`Write to mallory@evil.example${dash}today`)).toBe('write to mallory@evil.example today');
