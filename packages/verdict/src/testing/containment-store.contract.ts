@@ -17,8 +17,9 @@ const ENGAGED_AT = new Date(Date.UTC(2024, 1, 29, 23, 59, 59, 987));
 /**
  * The behaviour every {@link ContainmentStore} adapter must share (docs/containment.md): an engaged switch
  * is listed with what was recorded, to the millisecond; engaging it again keeps the first engagement;
- * releasing removes only its own switch and says whether there was one; switches of one subject under
- * different scopes are distinct. Cross-process effect is proven separately, with real processes.
+ * releasing removes only its own switch and says whether there was one, and, given the `engagedAt` the caller
+ * read, only that engagement (a switch released and engaged again since is kept, as `ContainmentService` relies
+ * on); switches of one subject under different scopes are distinct. Cross-process effect is proven separately, with real processes.
  *
  * @example
  * describeContainmentStoreContract('memory', async () => ({ store: new InMemoryContainmentStore(), close: async () => {} }));
@@ -81,6 +82,18 @@ export function describeContainmentStoreContract(
       const later = { ...containment, reason: 'again', engagedAt: new Date(ENGAGED_AT.getTime() + 1) };
       expect(await harness.store.engage(later)).toEqual({ engaged: true, containment: later });
       expect(await mine([containment.subject])).toEqual([later]);
+    });
+
+    it('releases with engagedAt only the engagement read, not one engaged again since', async () => {
+      const read = switchFor();
+      await harness.store.engage(read);
+      await harness.store.release(read, read.engagedAt);
+      const newer = { ...read, engagedBy: 'operator:9', engagedAt: new Date(ENGAGED_AT.getTime() + 1) };
+      await harness.store.engage(newer);
+      expect(await harness.store.release(read, read.engagedAt)).toBe(false);
+      expect(await mine([read.subject])).toEqual([newer]);
+      expect(await harness.store.release(read, newer.engagedAt)).toBe(true);
+      expect(await mine([read.subject])).toEqual([]);
     });
 
     it('lists switches oldest first', async () => {

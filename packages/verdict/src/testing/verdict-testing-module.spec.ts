@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { requiresConfirmation } from '../approvals/requires-confirmation.js';
 import { Capability } from '../capabilities/capability.decorator.js';
 import type { ActionContext } from '../context/action-context.js';
+import { MissingActionContextError } from '../errors/missing-action-context.error.js';
 import { atMostOnce } from '../execution-claims/at-most-once.js';
 import { ExecutionTargetPolicy } from '../targets/execution-target-policy.js';
 import { fromProposal } from '../targets/target-resolver.js';
@@ -116,6 +117,22 @@ describe('createVerdictTestingModule', () => {
     expect(verdict.moduleRef.get(Notes).archivals).toBe(0);
     expect(verdict.as(bob).run(() => verdict.contexts.current())).toEqual(bob);
     expect(verdict.evidence.decisions().length).toBeGreaterThan(0);
+  });
+
+  it('attack: a context without an actor rejects execute and evaluate with MissingActionContextError, running nothing', async () => {
+    const verdict = await open();
+    const noActor = { actor: '' } as unknown as ActionContext;
+    const proposal = { capability: 'notes.archive', arguments: { id: 1 }, toolCallId: 'call-2' };
+
+    await expect(verdict.as(noActor).execute(proposal)).rejects.toThrow(MissingActionContextError);
+    await expect(verdict.as(noActor).evaluate(proposal)).rejects.toThrow(MissingActionContextError);
+    expect(() => verdict.as(noActor).run(() => 'ran')).toThrow(MissingActionContextError);
+    expect(verdict.moduleRef.get(Notes).archivals).toBe(0);
+    // Control: the same proposal as its owner is decided (a confirmation is asked).
+    await expect(verdict.as(alice).execute(proposal)).resolves.toMatchObject({
+      executed: false,
+      decision: { disposition: 'require_confirmation' },
+    });
   });
 
   it('gives every module a store set of its own, and lets configure override providers', async () => {

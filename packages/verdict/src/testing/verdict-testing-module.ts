@@ -66,9 +66,12 @@ export interface VerdictTestingStores {
  * const result = await asAlice.execute({ capability: 'documents.rename', arguments: { id: 1, title: 'new' } });
  */
 export interface ActingAs {
-  /** `VerdictService.execute` as this actor: decides and, on permit, runs the executor once. */
+  /**
+   * `VerdictService.execute` as this actor: decides and, on permit, runs the executor once. Rejects with
+   * `MissingActionContextError`, executing nothing, when the context has no actor (or a blank one, or a bad tenant).
+   */
   execute<TOutput = unknown>(proposal: Proposal, options?: InvocationOptions): Promise<ExecutionResult<TOutput>>;
-  /** `VerdictService.evaluate` as this actor: decides without executing. */
+  /** `VerdictService.evaluate` as this actor: decides without executing. Rejects as `execute` does for a bad context. */
   evaluate(proposal: Proposal): Promise<ExecutionResult<never>>;
   /** Runs `fn` (an agent's `invoke`, a tool's `invoke`) with this actor's context bound. */
   run<T>(fn: () => T): T;
@@ -162,8 +165,9 @@ export async function createVerdictTestingModule(options: VerdictTestingModuleOp
     approvals: moduleRef.get(ApprovalService),
     contexts,
     as: (context) => ({
-      execute: (proposal, invocation) => contexts.run(context, () => verdict.execute(proposal, invocation)),
-      evaluate: (proposal) => contexts.run(context, () => verdict.evaluate(proposal)),
+      // async: a bad context is a rejected promise, as the types say, not a synchronous throw.
+      execute: async (proposal, invocation) => contexts.run(context, () => verdict.execute(proposal, invocation)),
+      evaluate: async (proposal) => contexts.run(context, () => verdict.evaluate(proposal)),
       run: (fn) => contexts.run(context, fn),
     }),
     close: () => moduleRef.close(),

@@ -12,9 +12,12 @@ import type { StateValue, TrajectoryState } from './trajectory-state.js';
  * Validates a declared state model up front and compiles it into a {@link StateMachine}: globs and predicates are
  * compiled once, so folding an effect costs O(#transitions + #fields).
  *
- * @throws StateModelError listing every problem by path: unknown keys, missing or empty sections, non-finite numbers,
- * unsupported globs, guard or predicate fields that nothing declares or writes, `add` to a non-numeric field, strict
- * comparisons that can never change, duplicate predicate ids, and predicates already true in the initial state.
+ * An empty `initial` (`{}`) is allowed: every field then starts absent, and an `add` counts an absent field as 0.
+ *
+ * @throws StateModelError listing every problem by path: unknown keys, a missing `initial`, missing or empty
+ * `transitions`/`forbidden`, non-finite numbers, unsupported globs, guard or predicate fields that nothing declares
+ * or writes, `add` to a non-numeric field, strict comparisons that can never change, duplicate predicate ids, and
+ * predicates already true in the initial state.
  * @example const machine = compileStateModel(yaml.parse(source).expected.state_model);
  */
 export function compileStateModel(model: unknown): StateMachine {
