@@ -148,9 +148,10 @@ export async function validateConfirmation(
         description: policy.describe?.(envelope, target) ?? null,
         subject: policy.subject?.(envelope, target) ?? null,
         provenance: ask.provenance,
-        // Only a store that keeps batches gets one: elsewhere the receipt is asked on its own.
+        // Only a store that keeps batches (inBatch and decideBatch, as ApprovalBatchService needs) gets one and the
+        // arguments: elsewhere the receipt is asked on its own, and keeps no arguments.
         batch:
-          ask.approvalBatch === undefined || store.decideBatch === undefined
+          ask.approvalBatch === undefined || store.decideBatch === undefined || store.inBatch === undefined
             ? undefined
             : { id: ask.approvalBatch, arguments: envelope.arguments as JsonValue },
         expiresAt: new Date(now.getTime() + ttl * 1000),

@@ -1,3 +1,4 @@
+import { AssertionError } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import type {
   ApprovalReceiptStore,
@@ -46,7 +47,7 @@ export function describeApprovalReceiptStoreContract(
   setup: () => Promise<ApprovalReceiptStoreHarness>,
   options: ContractSuiteOptions = {},
 ): void {
-  const { describe, it, beforeAll, afterAll } = suiteHooks(options);
+  const { describe, it, optionalIt, beforeAll, afterAll } = suiteHooks(options);
   describe(`ApprovalReceiptStore contract [${engineLabel}]`, () => {
     let harness: ApprovalReceiptStoreHarness;
     beforeAll(async () => {
@@ -77,7 +78,7 @@ export function describeApprovalReceiptStoreContract(
     };
     type State = keyof typeof given;
 
-    describe('batches (ADR 0102; stores with inBatch and decideBatch)', () => {
+    describe('batches (ADR 0102; stores with inBatch and decideBatch, skipped without both)', () => {
       /** Three pending receipts of a new batch, each with its arguments. */
       const batchOf = async () => {
         const batchId = newFingerprint();
@@ -90,10 +91,29 @@ export function describeApprovalReceiptStoreContract(
         receipts.map((r, index) => ({ receiptId: r.id, toolCallId: r.toolCallId, verdict: verdicts[index] }));
       const decideBatch = (request: Parameters<NonNullable<ApprovalReceiptStore['decideBatch']>>[0]) =>
         store().decideBatch!(request);
-      const supported = () => store().decideBatch !== undefined && store().inBatch !== undefined;
+      /**
+       * What the store lacks to be tested in batches: `undefined` with both `decideBatch` and `inBatch`, a reason
+       * with neither (the tests are skipped); exactly one of them is half a batch API, refused.
+       */
+      const withoutBatches = (): string | undefined => {
+        const { decideBatch, inBatch } = store();
+        if (decideBatch !== undefined && inBatch !== undefined) return undefined;
+        if (decideBatch === undefined && inBatch === undefined)
+          return 'the store keeps no batches (no decideBatch, no inBatch)';
+        const [has, lacks] = decideBatch === undefined ? ['inBatch', 'decideBatch'] : ['decideBatch', 'inBatch'];
+        throw new AssertionError({
+          message:
+            `Half a batch API: the store has ${has} but no ${lacks}. Implement both (ADR 0102), or neither: ` +
+            'the confirmation gate and ApprovalBatchService use batches only with both.',
+        });
+      };
+      const batchIt = (name: string, fn: () => Promise<void>) => optionalIt(name, withoutBatches, fn);
 
-      it('keeps the batch id and the arguments of each receipt issued in it', async () => {
-        if (!supported()) return;
+      it('has decideBatch and inBatch both, or neither: half a batch API is refused', () => {
+        withoutBatches();
+      });
+
+      batchIt('keeps the batch id and the arguments of each receipt issued in it', async () => {
         const { batchId, receipts } = await batchOf();
         expect(receipts.map((r) => [r.batchId, r.arguments])).toEqual(
           [1, 2, 3].map((n) => [batchId, { n, note: 'ü' }]),
@@ -101,8 +121,7 @@ export function describeApprovalReceiptStoreContract(
         expect(byId(await store().inBatch!(batchId))).toEqual(byId(receipts));
       });
 
-      it('decides every item at once, clearing the arguments', async () => {
-        if (!supported()) return;
+      batchIt('decides every item at once, clearing the arguments', async () => {
         const { batchId, receipts } = await batchOf();
         const transition = await decideBatch({
           batchId,
@@ -118,30 +137,31 @@ export function describeApprovalReceiptStoreContract(
         expect(await store().consume(keyOf(receipts[0]), at(61))).toMatchObject({ outcome: 'approved' });
       });
 
-      it('supersedes an edited item: another binding of its call is not found, its own is refused (ADR 0124)', async () => {
-        if (!supported()) return;
-        const { batchId, receipts } = await batchOf();
-        const transition = await decideBatch({
-          batchId,
-          items: items(receipts, ['supersede', 'reject', 'approve']),
-          by: 'staff:1',
-          now: at(60),
-        });
-        expect(transition.outcome).toBe('decided');
-        const [edited, rejected] = receipts;
-        const stored = byId(await store().inBatch!(batchId)).find((r) => r.id === edited!.id)!;
-        expect(stored).toMatchObject({ status: Superseded, rejectedBy: 'staff:1', arguments: null });
-        // The edited call, proposed again with the approver's arguments: a new proposal, not changed arguments.
-        const editedKey = { ...keyOf(edited!), bindingFingerprint: newFingerprint() };
-        expect(await store().validate(editedKey, at(61))).toEqual({ outcome: 'not_found', receipt: null });
-        expect(await store().consume(keyOf(edited!), at(61))).toMatchObject({ outcome: 'invalid_state' });
-        // A rejected call proposed with other arguments is still a changed approval.
-        const rejectedKey = { ...keyOf(rejected!), bindingFingerprint: newFingerprint() };
-        expect(await store().validate(rejectedKey, at(61))).toEqual({ outcome: 'mismatch', receipt: null });
-      });
+      batchIt(
+        'supersedes an edited item: another binding of its call is not found, its own is refused (ADR 0124)',
+        async () => {
+          const { batchId, receipts } = await batchOf();
+          const transition = await decideBatch({
+            batchId,
+            items: items(receipts, ['supersede', 'reject', 'approve']),
+            by: 'staff:1',
+            now: at(60),
+          });
+          expect(transition.outcome).toBe('decided');
+          const [edited, rejected] = receipts;
+          const stored = byId(await store().inBatch!(batchId)).find((r) => r.id === edited!.id)!;
+          expect(stored).toMatchObject({ status: Superseded, rejectedBy: 'staff:1', arguments: null });
+          // The edited call, proposed again with the approver's arguments: a new proposal, not changed arguments.
+          const editedKey = { ...keyOf(edited!), bindingFingerprint: newFingerprint() };
+          expect(await store().validate(editedKey, at(61))).toEqual({ outcome: 'not_found', receipt: null });
+          expect(await store().consume(keyOf(edited!), at(61))).toMatchObject({ outcome: 'invalid_state' });
+          // A rejected call proposed with other arguments is still a changed approval.
+          const rejectedKey = { ...keyOf(rejected!), bindingFingerprint: newFingerprint() };
+          expect(await store().validate(rejectedKey, at(61))).toEqual({ outcome: 'mismatch', receipt: null });
+        },
+      );
 
-      it('clears the arguments of a batched receipt approved or rejected on its own', async () => {
-        if (!supported()) return;
+      batchIt('clears the arguments of a batched receipt approved or rejected on its own', async () => {
         const { batchId, receipts } = await batchOf();
         const decision = (r: ApprovalReceipt) => ({
           receiptId: r.id,
@@ -165,8 +185,7 @@ export function describeApprovalReceiptStoreContract(
         });
       });
 
-      it('refuses a batch decided before, changing nothing', async () => {
-        if (!supported()) return;
+      batchIt('refuses a batch decided before, changing nothing', async () => {
         const { batchId, receipts } = await batchOf();
         const request = { batchId, items: items(receipts, ['reject', 'reject', 'reject']), by: 'staff:1', now: at(60) };
         expect((await decideBatch(request)).outcome).toBe('decided');
@@ -177,8 +196,7 @@ export function describeApprovalReceiptStoreContract(
         expect(byId(await store().inBatch!(batchId))).toEqual(after);
       });
 
-      it('refuses items that are not exactly the pending receipts of the batch, changing nothing', async () => {
-        if (!supported()) return;
+      batchIt('refuses items that are not exactly the pending receipts of the batch, changing nothing', async () => {
         const { batchId, receipts } = await batchOf();
         const other = await given.pending();
         const now = at(60);
@@ -195,8 +213,7 @@ export function describeApprovalReceiptStoreContract(
         expect(await store().find(other.id)).toEqual(other);
       });
 
-      it('answers expired for a batch with an expired item, and not_found for an unknown batch', async () => {
-        if (!supported()) return;
+      batchIt('answers expired for a batch with an expired item, and not_found for an unknown batch', async () => {
         const { batchId, receipts } = await batchOf();
         const all = items(receipts, ['approve', 'approve', 'approve']);
         expect(await decideBatch({ batchId, items: all, by: 'staff:1', now: at(EXPIRES) })).toEqual({
@@ -208,8 +225,7 @@ export function describeApprovalReceiptStoreContract(
         });
       });
 
-      it('of racing decisions of one batch exactly one applies', async () => {
-        if (!supported()) return;
+      batchIt('of racing decisions of one batch exactly one applies', async () => {
         const { batchId, receipts } = await batchOf();
         const outcomes = await Promise.all(
           (['approve', 'reject', 'approve', 'reject'] as const).map((verdict) =>
@@ -247,7 +263,9 @@ export function describeApprovalReceiptStoreContract(
           conversationFingerprint: null,
           provenance: null,
           // Stores that keep batches (ADR 0102) say so of a receipt asked on its own; others need not.
-          ...(store().decideBatch === undefined ? {} : { batchId: null, arguments: null }),
+          ...(store().decideBatch === undefined || store().inBatch === undefined
+            ? {}
+            : { batchId: null, arguments: null }),
         });
         expect(await store().find(request.candidateId)).toEqual(receipt);
       });
@@ -838,40 +856,45 @@ export function describeApprovalReceiptStoreContract(
 
     describe('prune (retention)', () => {
       // Last in the suite: a prune sees every receipt the suite issued (all of them at(0)..at(121)).
-      it('removes consumed, rejected and expired receipts older than the date; a consumed one still refuses its replay', async () => {
-        const prune = store().prune?.bind(store());
-        if (prune === undefined) return;
-        const consumed = await given.consumed();
-        const rejected = await given.rejected();
-        const live = await given.approved({ expiresAt: new Date('2099-01-01T00:00:00.000Z') });
-        // Another binding of the consumed call's id (a provider reusing ids), still pending after the prune.
-        const sameCall = await given.pending({
-          toolCallId: consumed.toolCallId,
-          expiresAt: new Date('2099-01-01T00:00:00.000Z'),
-        });
+      const pruneIt = (name: string, fn: (prune: NonNullable<ApprovalReceiptStore['prune']>) => Promise<void>) =>
+        optionalIt(
+          name,
+          () => (store().prune === undefined ? 'the store does not prune (no prune)' : undefined),
+          () => fn(store().prune!.bind(store())),
+        );
+      pruneIt(
+        'removes consumed, rejected and expired receipts older than the date; a consumed one still refuses its replay',
+        async (prune) => {
+          const consumed = await given.consumed();
+          const rejected = await given.rejected();
+          const live = await given.approved({ expiresAt: new Date('2099-01-01T00:00:00.000Z') });
+          // Another binding of the consumed call's id (a provider reusing ids), still pending after the prune.
+          const sameCall = await given.pending({
+            toolCallId: consumed.toolCallId,
+            expiresAt: new Date('2099-01-01T00:00:00.000Z'),
+          });
 
-        const report = await prune(at(100_000));
-        expect(report.tombstones > 0).toBe(true);
-        expect(await store().find(consumed.id)).toBeNull();
-        expect(await store().find(rejected.id)).toBeNull();
-        // The replay of the pruned consumed receipt is still refused, by validation and by consumption.
-        expect(await store().validate(keyOf(consumed), at(100_001))).toEqual({ outcome: 'consumed', receipt: null });
-        expect(await store().consume(keyOf(consumed), at(100_001))).toEqual({ outcome: 'consumed', receipt: null });
-        // Whatever other receipts its tool call still has.
-        expect(await store().find(sameCall.id)).toEqual(sameCall);
-        expect(sameCall.bindingFingerprint).not.toBe(consumed.bindingFingerprint);
-        // Control: an unexpired approved receipt stays consumable, and a key never seen is still not_found.
-        expect(await store().find(live.id)).toEqual(live);
-        expect((await store().consume(keyOf(live), at(100_001))).outcome).toBe('approved');
-        expect(await store().validate({ ...keyOf(consumed), toolCallId: newToolCallId() }, at(100_001))).toEqual({
-          outcome: 'not_found',
-          receipt: null,
-        });
-      });
+          const report = await prune(at(100_000));
+          expect(report.tombstones > 0).toBe(true);
+          expect(await store().find(consumed.id)).toBeNull();
+          expect(await store().find(rejected.id)).toBeNull();
+          // The replay of the pruned consumed receipt is still refused, by validation and by consumption.
+          expect(await store().validate(keyOf(consumed), at(100_001))).toEqual({ outcome: 'consumed', receipt: null });
+          expect(await store().consume(keyOf(consumed), at(100_001))).toEqual({ outcome: 'consumed', receipt: null });
+          // Whatever other receipts its tool call still has.
+          expect(await store().find(sameCall.id)).toEqual(sameCall);
+          expect(sameCall.bindingFingerprint).not.toBe(consumed.bindingFingerprint);
+          // Control: an unexpired approved receipt stays consumable, and a key never seen is still not_found.
+          expect(await store().find(live.id)).toEqual(live);
+          expect((await store().consume(keyOf(live), at(100_001))).outcome).toBe('approved');
+          expect(await store().validate({ ...keyOf(consumed), toolCallId: newToolCallId() }, at(100_001))).toEqual({
+            outcome: 'not_found',
+            receipt: null,
+          });
+        },
+      );
 
-      it('keeps receipts decided on or after the date', async () => {
-        const prune = store().prune?.bind(store());
-        if (prune === undefined) return;
+      pruneIt('keeps receipts decided on or after the date', async (prune) => {
         const consumed = await given.consumed();
         expect(await prune(at(120))).toMatchObject({ pruned: 0 });
         expect((await store().find(consumed.id))?.status).toBe('consumed');

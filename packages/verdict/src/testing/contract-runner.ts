@@ -54,6 +54,13 @@ export interface SuiteHooks {
   readonly it: ((name: string, fn: ContractTestFn) => void) & { readonly each: Each<Promise<void> | void> };
   beforeAll(fn: ContractTestFn): void;
   afterAll(fn: ContractTestFn): void;
+  /**
+   * Registers a test of an optional part of a store's API. When it runs, `missing()` answers what the store lacks
+   * (or `undefined`: the test runs). A store without it is reported skipped where a running test can skip: the
+   * test context's `skip` (`node:test`, Vitest) or `this.skip` (Mocha). Jest has neither: there the test passes
+   * without checking anything. `missing` may throw, failing the test, e.g. for half an API.
+   */
+  optionalIt(name: string, missing: () => string | undefined, fn: ContractTestFn): void;
 }
 
 /**
@@ -76,7 +83,20 @@ export function suiteHooks(options: ContractSuiteOptions = {}): SuiteHooks {
     it: Object.assign(it, { each: eachOf(it) }),
     beforeAll: (fn) => void beforeAll.call(runner, fn),
     afterAll: (fn) => void afterAll.call(runner, fn),
+    // A rest parameter keeps the body's length 0: Jest and Mocha would take a parameter for a done callback.
+    optionalIt: (name, missing, fn) =>
+      it(name, function (this: unknown, ...args: unknown[]) {
+        const reason = missing();
+        if (reason === undefined) return fn();
+        const context = [args[0], this].find(canSkip);
+        // node:test marks the test skipped and returns; Vitest and Mocha throw their skip signal.
+        context?.skip(reason);
+      }),
   };
+}
+
+function canSkip(context: unknown): context is { skip(note?: string): unknown } {
+  return typeof (context as { skip?: unknown } | null | undefined)?.skip === 'function';
 }
 
 function eachOf<TBody>(register: (name: string, fn: () => TBody) => void): Each<TBody> {
