@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { validate, version } from 'uuid';
 import { evidenceId } from './evidence-id.js';
 
 /** The milliseconds a UUIDv7 carries in its first 48 bits. */
@@ -18,8 +19,13 @@ describe('evidenceId', () => {
     expect(`${earlier.slice(0, 8)}-${earlier.slice(8)}-7fff-bfff-ffffffffffff` < id).toBe(true);
   });
 
-  it('never repeats across many pooled draws of random bytes', () => {
+  it('never repeats across many pooled draws of random bytes, and each is a valid version 7 UUID to uuid itself', () => {
     const ids = Array.from({ length: 10_000 }, () => evidenceId());
     expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.filter((id) => !validate(id) || version(id) !== 7)).toEqual([]);
+    // Every variant nibble and every hex digit of the random part turns up: no position is stuck.
+    expect(new Set(ids.map((id) => id[19])).size).toBe(4);
+    for (const position of [15, 16, 17, 20, 21, 22, ...Array.from({ length: 12 }, (_, i) => 24 + i)])
+      expect(new Set(ids.map((id) => id[position])).size).toBe(16);
   });
 });
