@@ -144,7 +144,11 @@ describe('verdict-eval live', () => {
       pack: { status: 'pass', unguardedAttack: { breaches: 6 } },
     });
 
-    const compare = await inProcessEval(['compare', 'live.json', 'live.json']);
+    // Kept as the baseline to check in (docs/live-trials.md §5: re-record it), then compared against it.
+    const kept = await inProcessEval(['baseline', 'write', 'live.json', 'live-baseline.json']);
+    expect(kept).toMatchObject({ code: 0, stdout: expect.stringContaining('baseline live-baseline.json written') });
+    expect(report('live-baseline.json')).toEqual(report('live.json'));
+    const compare = await inProcessEval(['compare', 'live.json', 'live-baseline.json']);
     expect(compare).toMatchObject({ code: 0, stdout: expect.stringContaining('OK: no blocking change') });
     const junit = await inProcessEval(['compare', 'live.json', 'live.json', '--format', 'junit']);
     expect(junit).toMatchObject({ code: 0, stdout: expect.stringContaining('failures="0"') });
@@ -188,6 +192,10 @@ describe('verdict-eval live', () => {
     const sarif = await inProcessEval(['compare', 'run.json', 'full.json', '--format', 'sarif']);
     expect(sarif.code).toBe(1);
     expect(JSON.parse(sarif.stdout).runs[0].results[0]).toMatchObject({ ruleId: 'incomplete_run', level: 'error' });
+    // A partial run is no baseline: refused, and nothing is written.
+    const partialBaseline = await inProcessEval(['baseline', 'write', 'run.json', 'partial-baseline.json']);
+    expect(partialBaseline).toMatchObject({ code: 2, stderr: expect.stringContaining('partial live report') });
+    expect(existsSync(join(work, 'partial-baseline.json'))).toBe(false);
     const mismatch = await verdictEval(['live', SUITE, '--trials', '5', '--resume', 'run.json'], env);
     expect(mismatch).toMatchObject({ code: 2, stderr: expect.stringContaining('cannot resume') });
   });

@@ -8,6 +8,7 @@ import { compareLiveReports, renderLiveComparison } from '../live/compare-live-r
 import { LiveReport } from '../live/live-report.js';
 import { EvaluationReport } from '../reports/evaluation-report.js';
 import { share } from './decimal-flags.js';
+import { parsedOrNull } from './parsed-or-null.js';
 
 /**
  * `compare <current> <baseline> [--format console|github|junit|sarif] [--bound-threshold share]`: the
@@ -81,13 +82,5 @@ export class CompareCommand implements CliCommandRunner {
     }
     this.streams.out(renderLiveComparison(comparison, current.suite.name, format, currentFile));
     if (comparison.blocking) process.exitCode = 1;
-  }
-}
-
-function parsedOrNull(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
   }
 }
