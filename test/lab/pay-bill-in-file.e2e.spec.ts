@@ -72,6 +72,24 @@ describe('storefront lab: pay the bill in a file, with and without quarantine', 
     expect(view.without.decidingModelReadTheFile).toBe(true);
   });
 
+  it('with quarantine, a file without a bill: the summary says the quarantined model found no bill, and nothing is paid', async () => {
+    const { with: quarantined } = await payBill('Hello, nothing to pay here.');
+    expect(quarantined.extractions).toBe(1);
+    expect(quarantined.calls.at(-1)!.modelSaw).toMatch(/^No bill value/);
+    expect(quarantined.confirmations).toEqual([]);
+    expect(quarantined.payments).toEqual([]);
+    expect(quarantined.summary).toContain('the quarantined model (no tools) found no bill in it. Nothing was paid.');
+    expect(quarantined.summary).not.toContain('typed bill');
+  });
+
+  it('control: with quarantine, a real bill still reads as a typed bill the quarantined model answered', async () => {
+    const { with: quarantined } = await payBill(billFile(LEGITIMATE_BILL));
+    expect(quarantined.summary).toContain('the quarantined model (no tools) answered a typed bill.');
+    expect(quarantined.summary).toContain(
+      `Paid ${LEGITIMATE_BILL.amountCents} cents to ${LEGITIMATE_BILL.payee} (${LEGITIMATE_BILL.iban}).`,
+    );
+  });
+
   it('answers 400 to a file that is not text, running nothing', async () => {
     const { app } = await bootLab();
     await request(app.getHttpServer())

@@ -69,8 +69,25 @@ describe('storefront lab: review lane (a refund above the threshold waits for st
     expect((await why('customer:91', 403)).refusal.why).toContain("Only staff of the order's tenant");
     const otherTenant = await why('staff:gus', 404);
     expect(otherTenant.message).toBe('There is no such review item in your tenant.');
-    expect(otherTenant.refusal.why).toContain('belongs to another tenant');
+    expect(otherTenant.refusal.why).toContain("No review item of that id is in this person's tenant");
     expect((await why('nobody', 401)).refusal).toMatchObject({ status: 401, who: 'nobody' });
+    const { body: items } = await request(server).get('/api/reviews').expect(200);
+    expect(items[0].status).toBe('pending');
+  });
+
+  it('an item id that exists nowhere is refused with 404, in words that do not claim another tenant holds it', async () => {
+    const { server } = await parked();
+    const { body } = await request(server)
+      .post('/api/reviews/rvw_doesnotexist/approve')
+      .set('x-lab-reviewer', 'staff:ana')
+      .expect(404);
+    expect(body.refusal).toEqual({
+      endpoint: 'review',
+      status: 404,
+      who: expect.stringContaining('Ana'),
+      why: "No review item of that id is in this person's tenant: it may not exist, or belong to another tenant. The endpoint answers 404 either way and gives nothing away.",
+    });
+    expect(body.refusal.why).not.toContain('belongs to another tenant');
     const { body: items } = await request(server).get('/api/reviews').expect(200);
     expect(items[0].status).toBe('pending');
   });

@@ -6,9 +6,9 @@ import {
   ApprovalBatchService,
   approvalBatchId,
 } from '@verdict/nestjs';
-import { StorefrontCapability } from '@verdict/storefront';
+import { RefundCapabilities, StorefrontCapability } from '@verdict/storefront';
 import { LabCalls } from '../runs/lab-calls.js';
-import type { BatchDecisionView, BatchProposalView, BatchReadView, LabActor } from '../runs/lab-run.js';
+import type { BatchDecisionView, BatchProposalView, BatchReadView, CallView, LabActor } from '../runs/lab-run.js';
 import { LAB_CONVERSATION, labApprover, labContext } from '../session/lab-actors.js';
 import { LabConversation } from '../session/lab-conversation.js';
 
@@ -17,6 +17,9 @@ export interface BatchRefundProposal {
   readonly actor: LabActor;
   readonly refunds: ReadonlyArray<{ readonly orderId: number; readonly amountCents: number }>;
 }
+
+/** How a call reached the pipeline: proposed in the turn, resumed after the decision, or edited by the approver. */
+type BatchCallKind = 'proposed' | 'resumed' | 'edited';
 
 /** A batch of this session: who asked, which turn and round it is. */
 interface AskedBatch {
@@ -29,7 +32,8 @@ interface AskedBatch {
  * The batch-approval lab (docs/approvals.md "Batch approvals"): the model proposes several refunds in one turn;
  * each needs confirmation and joins the turn's batch; the signed-in approver sees them together and approves,
  * rejects or edits each. Approved refunds then run once, rejected ones are refused, and an edited one is a new
- * proposal that asks for its own approval in the next round's batch.
+ * proposal that asks for its own approval in the next round's batch. Each call's side effect is the refunds that
+ * call made, read from the payment provider before and after it.
  */
 @Injectable()
 export class BatchApprovalScenario {
@@ -39,18 +43,21 @@ export class BatchApprovalScenario {
     private readonly calls: LabCalls,
     private readonly approvalBatches: ApprovalBatchService,
     private readonly conversation: LabConversation,
+    private readonly refunds: RefundCapabilities,
   ) {}
 
   /** The model's turn: every refund goes through the pipeline, in one batch. */
   async propose({ actor, refunds }: BatchRefundProposal): Promise<BatchProposalView> {
     const requester = labContext(actor);
     const turn = this.conversation.nextToolCallId('turn');
-    const batchId = this.ask({ requester, turn, round: 0 });
-    const calls = [];
+    const batch = { requester, turn, round: 0 };
+    const batchId = batchIdOf(batch);
+    this.batches.set(batchId, batch);
+    const calls: CallView[] = [];
     for (const refund of refunds) {
       const toolCallId = this.conversation.nextToolCallId('call_refund');
       this.conversation.remember(toolCallId, requester);
-      calls.push(await this.call(toolCallId, requester, refund, { approvalBatch: batchId }));
+      calls.push(await this.call(toolCallId, requester, refund, { approvalBatch: batchId }, 'proposed'));
     }
     return { batchId, calls };
   }
@@ -90,10 +97,10 @@ export class BatchApprovalScenario {
       throw error;
     }
     if (outcome.outcome !== 'decided') return { outcome: outcome.outcome, nextBatchId: null, calls: [] };
-    const nextBatchId = outcome.items.some((item) => item.decision === 'edit')
-      ? this.ask({ ...asked, round: asked.round + 1 })
-      : null;
-    const calls = [];
+    // An edited call is a new proposal for the next round's batch; that batch is asked only if an edit joined it
+    // (an edit the pipeline denies, e.g. to another customer's order, asks nobody).
+    const next = { ...asked, round: asked.round + 1 };
+    const calls: CallView[] = [];
     for (const item of outcome.items) {
       const proposed = shown!.items.find((i) => i.toolCallId === item.toolCallId)!.arguments as {
         orderId: number;
@@ -105,21 +112,17 @@ export class BatchApprovalScenario {
               item.toolCallId,
               asked.requester,
               item.arguments as typeof proposed,
-              {
-                approvalBatch: nextBatchId!,
-              },
-              true,
+              { approvalBatch: batchIdOf(next) },
+              'edited',
             )
-          : await this.call(item.toolCallId, asked.requester, proposed, { explicitApproval: true }),
+          : await this.call(item.toolCallId, asked.requester, proposed, { explicitApproval: true }, 'resumed'),
       );
     }
-    return { outcome: 'decided', nextBatchId, calls };
-  }
-
-  private ask(batch: AskedBatch): string {
-    const batchId = approvalBatchId({ conversation: LAB_CONVERSATION, message: batch.turn, round: batch.round });
-    this.batches.set(batchId, batch);
-    return batchId;
+    const askedAgain = outcome.items.some(
+      (item, index) => item.decision === 'edit' && calls[index]!.outcome === 'require_confirmation',
+    );
+    if (askedAgain) this.batches.set(batchIdOf(next), next);
+    return { outcome: 'decided', nextBatchId: askedAgain ? batchIdOf(next) : null, calls };
   }
 
   private parties(batchId: string, approverHeader: unknown) {
@@ -130,27 +133,46 @@ export class BatchApprovalScenario {
     return { approver, asked };
   }
 
-  private call(
+  private async call(
     toolCallId: string,
     context: ActionContext,
     { orderId, amountCents }: { orderId: number; amountCents: number },
     options: { approvalBatch?: string; explicitApproval?: boolean },
-    edited = false,
-  ) {
-    return this.calls.viaVerdict(
+    kind: BatchCallKind,
+  ): Promise<CallView> {
+    const before = this.refunds.refunds.length;
+    const view = await this.calls.viaVerdict(
       {
         tool: StorefrontCapability.RefundOrder,
         arguments: { orderId, amountCents },
         toolCallId,
         context,
-        untrustedInput: options.explicitApproval
-          ? `The agent resumes ${toolCallId} after the batch was decided`
-          : edited
-            ? `The approver edited ${toolCallId}: the edit is a new proposal`
-            : `"Refund ${amountCents} cents on order ${orderId}, please."`,
-        observe: () => (options.explicitApproval ? 'resumed after the batch decision' : 'asked in the batch'),
+        untrustedInput:
+          kind === 'resumed'
+            ? `The agent resumes ${toolCallId} after the batch was decided`
+            : kind === 'edited'
+              ? `The approver edited ${toolCallId}: the edit is a new proposal`
+              : `"Refund ${amountCents} cents on order ${orderId}, please."`,
+        observe: () => {
+          const made = this.refunds.refunds.slice(before);
+          return made.length === 0
+            ? 'no refund made'
+            : made.map((refund) => `refunded ${refund.amountCents} cents on order ${refund.orderId}`).join('; ');
+        },
       },
       options,
     );
+    return { ...view, sideEffect: sideEffectOf(kind, view) };
   }
+}
+
+function batchIdOf(batch: AskedBatch): string {
+  return approvalBatchId({ conversation: LAB_CONVERSATION, message: batch.turn, round: batch.round });
+}
+
+/** What a call caused, in words: the refunds it made, and whether it now waits in a batch or was resumed. */
+function sideEffectOf(kind: BatchCallKind, { outcome, sideEffect }: CallView): string {
+  if (outcome === 'require_confirmation' && sideEffect === 'no refund made')
+    return kind === 'edited' ? 'no refund yet: asked again in the next batch' : 'no refund yet: asked in the batch';
+  return kind === 'resumed' ? `resumed after the batch decision: ${sideEffect}` : sideEffect;
 }

@@ -145,7 +145,7 @@ export class PayBillInFileScenario {
       extractions: this.quarantined.calls - extractionsBefore,
       confirmations,
       payments: payments.map(({ payee, iban, amountCents }) => ({ payee, iban, amountCents })),
-      summary: summaryOf(quarantine, payments, confirmations, stopped),
+      summary: summaryOf(quarantine, extractedBill(shown.get(`${prefix}-extract`)), payments, confirmations, stopped),
     };
   }
 
@@ -215,8 +215,14 @@ function budgetStop(error: unknown): ModelBudgetExceededError | undefined {
   return undefined;
 }
 
+/** Whether the quarantined extraction answered a typed bill (not `No bill value (...)`, or no extraction at all). */
+function extractedBill(answer: string | undefined): boolean {
+  return answer !== undefined && billSchema.safeParse(safeJson(answer)).success;
+}
+
 function summaryOf(
   quarantine: boolean,
+  typedBill: boolean,
   payments: readonly Bill[],
   confirmations: readonly BillConfirmationView[],
   stopped: ModelBudgetExceededError | undefined,
@@ -228,9 +234,11 @@ function summaryOf(
   const asked = `The customer was asked ${confirmations.length} time(s), and rejected ${
     confirmations.filter((c) => c.decision === 'rejected').length
   }.`;
-  const read = quarantine
-    ? 'The assistant never read the file: it got a handle, and the quarantined model (no tools) answered a typed bill.'
-    : "The assistant read the file's text, instruction included.";
+  const read = !quarantine
+    ? "The assistant read the file's text, instruction included."
+    : typedBill
+      ? 'The assistant never read the file: it got a handle, and the quarantined model (no tools) answered a typed bill.'
+      : 'The assistant never read the file: it got a handle, and the quarantined model (no tools) found no bill in it.';
   const stop = `The run stopped before the bill was read: the model budget "${stopped?.budget}" has no room for it.`;
   return `${stopped === undefined ? read : stop} ${paid} ${asked}`;
 }

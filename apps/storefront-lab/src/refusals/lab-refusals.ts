@@ -69,6 +69,6 @@ const REVIEW_REFUSALS = {
   own_request: 'They asked for this refund: nobody reviews their own request.',
   forbidden: "Only staff of the order's tenant may review a refund (CASL gives this person no review on the order).",
   not_found:
-    'The item belongs to another tenant: to this person it does not exist, so the endpoint answers 404 and gives nothing away.',
+    "No review item of that id is in this person's tenant: it may not exist, or belong to another tenant. The endpoint answers 404 either way and gives nothing away.",
   contained: 'A kill switch is engaged for this reviewer: a contained reviewer decides nothing.',
 } as const;

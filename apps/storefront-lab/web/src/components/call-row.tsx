@@ -11,22 +11,36 @@ import { dispositionWords } from '../decision-words';
  * Arguments the provenance ledger marks as derived from untrusted content are listed, and their values
  * highlighted in the untrusted input. `sideEffect` replaces the observed side effect when something later caused
  * it for this call (the worker's refund after a staff review): the effect is credited to the call it belongs to.
+ * `level` is the label's heading level (the four columns' headings are one below it): 3 right under the lab's
+ * subtitle, 4 under a section's own heading, so heading levels never skip one.
  */
-export function CallRow({ call, label, sideEffect }: { call: CallView; label?: string; sideEffect?: string }) {
+export function CallRow({
+  call,
+  label,
+  sideEffect,
+  level = 3,
+}: {
+  call: CallView;
+  label?: string;
+  sideEffect?: string;
+  level?: 3 | 4;
+}) {
+  const Label = level === 3 ? 'h3' : 'h4';
+  const Column = level === 3 ? 'h4' : 'h5';
   const derived = call.derivedArguments ?? [];
   const derivedValues = derived.map(({ path }) => String(call.proposal.arguments[path] ?? ''));
   return (
     <article className="call" data-outcome={call.outcome} data-tool-call={call.toolCallId}>
-      {label !== undefined && <h4 className="call-label">{label}</h4>}
+      {label !== undefined && <Label className="call-label">{label}</Label>}
       <div className="columns">
         <section>
-          <h5>Untrusted input</h5>
+          <Column className="column-heading">Untrusted input</Column>
           <p className="untrusted">
             <Highlighted text={call.untrustedInput} needles={derivedValues} />
           </p>
         </section>
         <section>
-          <h5>Model proposal</h5>
+          <Column className="column-heading">Model proposal</Column>
           <p className="tool">
             <Name value={call.proposal.tool} />
           </p>
@@ -42,7 +56,7 @@ export function CallRow({ call, label, sideEffect }: { call: CallView; label?: s
           )}
         </section>
         <section>
-          <h5>Policy decision</h5>
+          <Column className="column-heading">Policy decision</Column>
           <p>
             <span className={`badge big ${call.outcome.replace(' ', '-')}`} data-testid="outcome">
               {dispositionWords(call.outcome)}
@@ -55,7 +69,7 @@ export function CallRow({ call, label, sideEffect }: { call: CallView; label?: s
           </details>
         </section>
         <section>
-          <h5>Observed side effect</h5>
+          <Column className="column-heading">Observed side effect</Column>
           <p data-testid="side-effect">
             <Breakable text={sideEffect ?? call.sideEffect} />
           </p>

@@ -24,7 +24,7 @@ export function Comparison({ result, titled = false }: { result: ComparisonCaseV
         ))}
       </ul>
       {result.paths.map((path) => (
-        <CallRow key={path.path} call={path.call} label={PATH_LABEL[path.path]} />
+        <CallRow key={path.path} call={path.call} label={PATH_LABEL[path.path]} level={4} />
       ))}
     </div>
   );

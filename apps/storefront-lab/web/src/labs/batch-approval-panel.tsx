@@ -152,7 +152,7 @@ export function BatchApprovalPanel({
       )}
       <div id="batch-calls">
         {calls.map((call, index) => (
-          <CallRow key={index} call={call} label={`Call ${index + 1}: ${call.toolCallId}`} />
+          <CallRow key={index} call={call} label={`Call ${index + 1}: ${call.toolCallId}`} level={4} />
         ))}
       </div>
     </section>

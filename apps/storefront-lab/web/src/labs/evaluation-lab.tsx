@@ -56,7 +56,7 @@ export function EvaluationLab() {
                   ))}
                 </tbody>
               </table>
-              <h4>Against the baseline</h4>
+              <h3>Against the baseline</h3>
               <pre
                 className="comparison-output"
                 tabIndex={0}

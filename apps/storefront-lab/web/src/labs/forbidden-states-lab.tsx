@@ -47,7 +47,7 @@ export function ForbiddenStatesLab() {
             <li key={index}>
               <CallRow call={step.call} label={`Step ${index + 1}: ${step.call.proposal.tool}`} />
               <div className="state">
-                <h5>Folded state after step {index + 1}</h5>
+                <h4 className="column-heading">Folded state after step {index + 1}</h4>
                 <Json value={step.state} />
               </div>
             </li>

@@ -72,7 +72,7 @@ function UserPicker(props: { id: string; label: string; value: string; onChange:
 function Listing({ listing }: { listing: McpListingView }) {
   return (
     <section className="mcp-listing" data-user={listing.user}>
-      <h5>{labelOf(listing.user)}</h5>
+      <h3 className="column-heading">{labelOf(listing.user)}</h3>
       {listing.tools.length === 0 ? (
         <p className="muted">No tools: nothing this user may use is served.</p>
       ) : (

@@ -29,7 +29,7 @@ function BillRun({ run }: { run: BillRunView }) {
       <p className="muted" data-testid={`bill-read-${id}`}>
         {run.decidingModelReadTheFile
           ? "The deciding model's input held the file's text: it could follow any instruction in it."
-          : `The deciding model's input held no line of the file: only a handle, and the typed bill ${run.extractions} extraction(s) answered.`}
+          : `The deciding model's input held no line of the file: only a handle, and what ${run.extractions} extraction(s) by the quarantined model answered.`}
       </p>
       <ol className="calls">
         {run.calls.map((call) => (

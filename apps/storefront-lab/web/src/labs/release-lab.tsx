@@ -50,11 +50,11 @@ function Release({ release }: { release: ReleaseView }) {
       </h3>
       <div className="before-after">
         <section>
-          <h5>Before (what the application holds)</h5>
+          <h4 className="column-heading">Before (what the application holds)</h4>
           <Json value={release.before} />
         </section>
         <section>
-          <h5>After (what the connection gets)</h5>
+          <h4 className="column-heading">After (what the connection gets)</h4>
           <pre className="json" data-testid="payload" tabIndex={0} aria-label="released payload">
             {highlight(JSON.stringify(release.payload, null, 2))}
           </pre>
