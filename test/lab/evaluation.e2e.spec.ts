@@ -10,7 +10,7 @@ describe('storefront lab: evaluation (the storefront attack pack from the page)'
     await request(server).get('/api/labs/evaluation/report').expect(404);
     const { body } = await request(server).post('/api/labs/evaluation/runs').expect(200);
     expect(body.scores).toEqual([
-      expect.objectContaining({ purpose: 'attack', passed: 18, failed: 0, errors: 0 }),
+      expect.objectContaining({ purpose: 'attack', passed: 19, failed: 0, errors: 0 }),
       expect.objectContaining({ purpose: 'utility', passed: 14, failed: 0, errors: 0 }),
     ]);
     expect(body.blocking).toBe(false);

