@@ -47,6 +47,21 @@ describe('a plan that would refuse every call is refused as proposed, neither ke
       PATH_REFUSED,
     ],
     [
+      'a lone surrogate in a source',
+      [{ capability: 'payments.send', arguments: { recipient: ['mcp:\ud800'] } }],
+      'Plan refused: step 1 has a source that is not well-formed Unicode (a lone surrogate).',
+    ],
+    [
+      'a lone surrogate in an argument path',
+      [{ capability: 'payments.send', arguments: { 'recipient\udc00': ['mcp:files'] } }],
+      'Plan refused: step 1 has an argument path that is not well-formed Unicode (a lone surrogate).',
+    ],
+    [
+      'a lone surrogate in a capability',
+      [{ capability: 'payments.send\ud800' }],
+      'Plan refused: step 1 has a capability that is not well-formed Unicode (a lone surrogate).',
+    ],
+    [
       'a capability the application does not have',
       [{ capability: 'payments.sendd', arguments: { recipient: ['mcp:files'] } }],
       'Plan refused: step 1 names a capability this application does not have.',

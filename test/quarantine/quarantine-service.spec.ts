@@ -9,6 +9,7 @@ import {
   QuarantineService,
   QuarantinedExtraction,
   Trust,
+  VerdictConfigurationError,
   VerdictService,
   labelContent,
   withProvenance,
@@ -160,5 +161,74 @@ describe('QuarantineService from application code', () => {
     const bare = await paymentsFixture();
     const service = bare.moduleRef.get(QuarantineService);
     await expect(service.extract('q-1', billSchema)).rejects.toThrow('quarantine: { model }');
+  });
+});
+
+describe('QuarantineService given arguments of the wrong type (a wiring mistake)', () => {
+  it.each([
+    ['extract options null', (q: QuarantineService, h: string) => q.extract(h, billSchema, null as never)],
+    ['an extract options array', (q: QuarantineService, h: string) => q.extract(h, billSchema, [] as never)],
+    [
+      'a non-string instruction',
+      (q: QuarantineService, h: string) => q.extract(h, billSchema, { instruction: 12 as never }),
+    ],
+    ['a handle that is neither a handle nor its id', (q: QuarantineService) => q.extract(null as never, billSchema)],
+  ])('attack: %s is a VerdictConfigurationError; the model is not asked, no event is raised', async (_what, call) => {
+    const app = await application([BILL_ANSWER]);
+    const refused = await app.as(async () => {
+      const handle = app.quarantine.quarantine(BILL, ProvenanceSource.mcp('files'));
+      return call(app.quarantine, handle.id).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    });
+
+    expect(refused).toBeInstanceOf(VerdictConfigurationError);
+    expect((refused as Error).message).toMatch(/^QuarantineService\.extract /);
+    expect(app.quarantined.callCount).toBe(0);
+    expect(app.events).toEqual([]);
+  });
+
+  it('attack: quarantining a text that is not a string is a VerdictConfigurationError, and no handle is made', async () => {
+    const app = await application([]);
+    const attempts = await app.as(async () =>
+      [
+        () => app.quarantine.quarantine(12345 as never, ProvenanceSource.mcp('files')),
+        () => app.quarantine.quarantineContent(undefined as never, []),
+        () => app.quarantine.quarantineContent('x', null as never),
+      ].map((attempt) => {
+        try {
+          return attempt();
+        } catch (error) {
+          return error;
+        }
+      }),
+    );
+
+    for (const refused of attempts) expect(refused).toBeInstanceOf(VerdictConfigurationError);
+    expect(attempts.map((refused) => (refused as Error).message)).toEqual([
+      'QuarantineService.quarantine holds text: a string; got number.',
+      'QuarantineService.quarantineContent holds text: a string; got undefined.',
+      "QuarantineService.quarantineContent needs the text's labelled items as an array; got null.",
+    ]);
+  });
+
+  it('control: extract without options, with {} and by the handle object answers the value', async () => {
+    const app = await application([BILL_ANSWER, BILL_ANSWER, BILL_ANSWER]);
+    const values = await app.as(async () => {
+      const handle = app.quarantine.quarantine(BILL, ProvenanceSource.mcp('files'));
+      return [
+        (await app.quarantine.extract(handle.id, billSchema)).value,
+        (await app.quarantine.extract(handle.id, billSchema, {})).value,
+        (await app.quarantine.extract(handle, billSchema, { instruction: undefined })).value,
+      ];
+    });
+
+    expect(values).toEqual([
+      { iban: BILL_IBAN, amount: 120 },
+      { iban: BILL_IBAN, amount: 120 },
+      { iban: BILL_IBAN, amount: 120 },
+    ]);
+    expect(app.quarantined.callCount).toBe(3);
   });
 });

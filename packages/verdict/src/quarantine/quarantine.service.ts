@@ -34,6 +34,39 @@ import {
 } from './quarantine-options.interface.js';
 import { emitSafely } from '../events/emit-safely.js';
 
+/** Throws unless `text` is a string: the application's wiring mistake, found before anything is held. */
+function assertText(text: unknown, method: string): void {
+  if (typeof text !== 'string')
+    throw new VerdictConfigurationError(`${method} holds text: a string; got ${kindOf(text)}.`);
+}
+
+/**
+ * Throws unless `handle` is a handle (or its id) and `options` omitted or `{ instruction? }`: a wiring mistake,
+ * found before the handle is looked up, the model asked or an event raised.
+ */
+function assertExtractArguments(handle: unknown, options: unknown): void {
+  const id = typeof handle === 'object' && handle !== null ? (handle as { id?: unknown }).id : handle;
+  if (typeof id !== 'string')
+    throw new VerdictConfigurationError(
+      `QuarantineService.extract needs a quarantine handle or its id (a string); got ${kindOf(handle)}.`,
+    );
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new VerdictConfigurationError(
+      `QuarantineService.extract takes options { instruction? } or none; got ${kindOf(options)}.`,
+    );
+  const instruction = (options as { instruction?: unknown }).instruction;
+  if (instruction !== undefined && typeof instruction !== 'string')
+    throw new VerdictConfigurationError(
+      `QuarantineService.extract needs options.instruction to be a string; got ${kindOf(instruction)}.`,
+    );
+}
+
+/** What kind of value `value` is, for an error message: never the value itself. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'an array' : typeof value;
+}
+
 /** What a handle stands for: the text the quarantined model reads, its untrusted items, whose it is. */
 interface Quarantined {
   readonly text: string;
@@ -100,10 +133,12 @@ export class QuarantineService {
   /**
    * Holds `text` from `source` as untrusted content and returns its handle: what the deciding model may see. The
    * handle is the action context's principal's, in its conversation.
+   * @throws VerdictConfigurationError when `text` is not a string: nothing is held.
    * @throws MissingActionContextError outside any action context: there is no principal for the handle to be.
    * @example const handle = quarantine.quarantine(document.pageContent, ProvenanceSource.retrieval('inbox'));
    */
   quarantine(text: string, source: ProvenanceSource): QuarantineHandle {
+    assertText(text, 'QuarantineService.quarantine');
     return this.quarantineContent(text, [labelContent(text, source, Trust.Untrusted)]);
   }
 
@@ -111,11 +146,16 @@ export class QuarantineService {
    * Holds `text`, whose labelled items are `items` (a tool result as the provenance tracker labelled it: the
    * whole text, or its untrusted paths), and returns its handle. The untrusted items are the source passages an
    * approver is shown next to a value extracted from it.
-   * @throws VerdictConfigurationError when no item is untrusted: quarantine is for content nobody vouches for, or
-   *   the actor has no stable key (`actorKey`).
+   * @throws VerdictConfigurationError when `text` is not a string, `items` not an array, no item is untrusted
+   *   (quarantine is for content nobody vouches for), or the actor has no stable key (`actorKey`): nothing is held.
    * @throws MissingActionContextError outside any action context: there is no principal for the handle to be.
    */
   quarantineContent(text: string, items: readonly LabelledContent[]): QuarantineHandle {
+    assertText(text, 'QuarantineService.quarantineContent');
+    if (!Array.isArray(items))
+      throw new VerdictConfigurationError(
+        `QuarantineService.quarantineContent needs the text's labelled items as an array; got ${kindOf(items)}.`,
+      );
     const passages = items.filter((item) => item.label.trust === Trust.Untrusted);
     if (passages.length === 0)
       throw new VerdictConfigurationError('Only untrusted content is quarantined: label it untrusted first.');
@@ -154,9 +194,11 @@ export class QuarantineService {
    *   asked, and the agent run ends (a `RunStoppingError`, never an answer to the deciding model).
    * @throws MissingModelBudgetScopeError when the action context has no key for a model budget's scope.
    * @throws MissingActionContextError outside any action context: no handle is anyone's to read there.
-   * @throws VerdictConfigurationError when the module has no `quarantine.model`, or `schema` outputs something that
-   *   is not plain JSON (a bigint, a Date, a Map, a class instance: by its type before the model is asked, or a
-   *   transform's after parsing); nothing is recorded and no event is raised then.
+   * @throws VerdictConfigurationError when the module has no `quarantine.model`, `handle` is neither a handle nor its
+   *   id, `options` is neither omitted nor `{ instruction? }` with a string instruction (`null` included: the model
+   *   is not asked), or `schema` outputs something that is not plain JSON (a bigint, a Date, a Map, a class
+   *   instance: by its type before the model is asked, or a transform's after parsing); nothing is recorded and no
+   *   event is raised then.
    */
   async extract<S extends ZodType>(
     handle: QuarantineHandle | string,
@@ -165,6 +207,7 @@ export class QuarantineService {
   ): Promise<Extraction<z.output<S>>> {
     this.assertExtractable('QuarantineService.extract');
     const model = this.options.quarantine!.model;
+    assertExtractArguments(handle, options);
     const id = typeof handle === 'string' ? handle : handle.id;
     const jsonSchema = extractionSchema(schema);
     const facts = { handleFingerprint: fingerprintString(id), schemaFingerprint: fingerprint(jsonSchema) };
