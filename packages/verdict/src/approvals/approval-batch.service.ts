@@ -31,6 +31,7 @@ import type { ApprovalReceiptStore } from './approval-receipt-store.interface.js
 import type { ApprovalReceipt } from './approval-receipt.js';
 import { approvalSubject } from './approval-subject.js';
 import { MAX_APPROVER_ID_LENGTH, isApproverId } from './approver-id.js';
+import { isStorableText } from '../shared/storable-text.js';
 import { askedBy, checkRequester } from './receipt-requester.js';
 import { isExpired } from './receipt-rules.js';
 import { ReceiptStatus } from './receipt-status.js';
@@ -286,6 +287,8 @@ export class ApprovalBatchService {
       );
     checkRequester(requester, this.registry, this.options);
     const store = this.store();
+    // An id holding U+0000 or a lone surrogate names no batch on any store (PostgreSQL would fail its lookup).
+    if (!isStorableText(batchId)) return [];
     return (await store.inBatch!(batchId)).filter((r) => askedBy(r, requester, this.registry, this.options));
   }
 
@@ -346,6 +349,6 @@ function checkedCall(verb: string, batchId: string, approver: Approver, requeste
   const approverId = approver?.id;
   if (!isBatchId(batchId) || !isApproverId(approverId) || !isActionContext(approver.context) || requester === undefined)
     throw new VerdictConfigurationError(
-      `ApprovalBatchService.${verb} needs a non-blank batch id, an approver with a non-blank id of at most ${MAX_APPROVER_ID_LENGTH} characters and an action context, and the requester's action context.`,
+      `ApprovalBatchService.${verb} needs a non-blank batch id, an approver with a non-blank id of at most ${MAX_APPROVER_ID_LENGTH} characters (without U+0000 or a lone surrogate) and an action context, and the requester's action context.`,
     );
 }

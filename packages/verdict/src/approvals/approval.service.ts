@@ -25,7 +25,9 @@ import { ContextReleaseService } from '../context-release/context-release.servic
 import { type DeciderRefusal, deciderRefusal } from '../containment/decider-refusal.js';
 import type { Approver } from './approval-endpoint-hooks.interface.js';
 import { approvalSubject } from './approval-subject.js';
-import { MAX_APPROVER_ID_LENGTH, isApproverId } from './approver-id.js';
+import { isApproverId } from './approver-id.js';
+import { attributionRule } from '../shared/is-attribution.js';
+import { isStorableText } from '../shared/storable-text.js';
 import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 import { ProvenanceContents } from '../provenance/provenance-contents.js';
 import {
@@ -190,7 +192,7 @@ export class ApprovalService {
       );
     checkedDestination(request, 'ApprovalService.untrustedContent');
     this.checkRequester(requester);
-    const receipt = await this.store().find(receiptId);
+    const receipt = isStorableText(receiptId) ? await this.store().find(receiptId) : null;
     // The text is there to decide on: a decided, consumed or expired receipt has nothing left to decide.
     if (receipt === null || receipt.status !== ReceiptStatus.Pending || isExpired(receipt, this.now()))
       throw new UnknownApprovalReceiptError();
@@ -244,11 +246,11 @@ export class ApprovalService {
       );
     // Refused before anything is recorded, alike on every engine: a longer one does not fit the receipt's column.
     if (!isApproverId(by))
-      throw new VerdictConfigurationError(
-        `ApprovalService.${verb} needs a by of at most ${MAX_APPROVER_ID_LENGTH} characters (got ${by.length}).`,
-      );
+      throw new VerdictConfigurationError(`ApprovalService.${verb} needs a by ${attributionRule(by)}.`);
     const now = this.now();
     const store = this.store();
+    // An id holding U+0000 or a lone surrogate names no receipt on any store (PostgreSQL would fail its lookup).
+    if (!isStorableText(receiptId) || !isStorableText(toolCallId)) return { outcome: 'not_found' };
     const found = await store.find(receiptId);
     // Not this receipt of this tool call: the store refuses it (and nothing is recorded, as nothing changes).
     if (found === null || found.toolCallId !== toolCallId) return store[verb]({ receiptId, toolCallId, by, now });
@@ -316,6 +318,8 @@ export class ApprovalService {
    * pending, unexpired challenge of `toolCallId` that `requester` asked for (any one without a requester), else `null`.
    */
   private async checkedChallenge(toolCallId: string, requester?: ActionContext): Promise<ApprovalChallenge | null> {
+    // An id holding U+0000 or a lone surrogate names no tool call on any store (PostgreSQL would fail its lookup).
+    if (!isStorableText(toolCallId)) return null;
     const pending = await this.store().pendingForToolCall(toolCallId, this.now());
     const mine = requester === undefined ? pending : pending.filter((receipt) => this.askedBy(receipt, requester));
     if (mine.length !== 1) return null;

@@ -7,7 +7,10 @@ import { MAX_ATTRIBUTION_LENGTH, isAttribution } from '../shared/is-attribution.
  */
 export const MAX_APPROVER_ID_LENGTH = MAX_ATTRIBUTION_LENGTH;
 
-/** Whether `value` is an approver id a receipt can hold: a non-blank string of at most {@link MAX_APPROVER_ID_LENGTH} characters. */
+/**
+ * Whether `value` is an approver id a receipt can hold: a non-blank string of at most {@link MAX_APPROVER_ID_LENGTH}
+ * characters, well-formed and without U+0000 (`isAttribution`).
+ */
 export const isApproverId: (value: unknown) => boolean = isAttribution;
 
 /**

@@ -17,6 +17,7 @@ import { ContainmentGate } from './containment.gate.js';
 import { ContainmentScope, isContainmentScope } from './containment-scope.js';
 import type { ContainmentEngagement, ContainmentStore } from './containment-store.interface.js';
 import { evidenceId } from '../evidence/evidence-id.js';
+import { isAttribution } from '../shared/is-attribution.js';
 
 /** The longest `by`, operator identity or capability name a containment row holds (`varchar(255)` on every engine). */
 const FIELD_MAX_LENGTH = 255;
@@ -281,9 +282,9 @@ export class ContainmentService {
       ['by', by],
       ['operator identity', operatorIdentity],
     ] as const)
-      if (value !== undefined && (typeof value !== 'string' || value.trim() === '' || value.length > FIELD_MAX_LENGTH))
+      if (value !== undefined && !isAttribution(value))
         throw new VerdictConfigurationError(
-          `The ${name} of a containment is a non-blank string of at most ${FIELD_MAX_LENGTH} characters.`,
+          `The ${name} of a containment is a non-blank string of at most ${FIELD_MAX_LENGTH} characters, without U+0000 or a lone surrogate.`,
         );
     if (scope !== ContainmentScope.Capability) return { scope, subject: fingerprintString(subject) };
     if (action === 'engage' && this.registry.find(subject) === undefined)

@@ -11,15 +11,16 @@ import type { ExecutionClaim } from './execution-claim.js';
 import { ExecutionClaimStatus } from './execution-claim-status.js';
 import { resolvableFrom } from './claim-resolution-rules.js';
 import { evidenceId } from '../evidence/evidence-id.js';
-import { MAX_ATTRIBUTION_LENGTH, isAttribution } from '../shared/is-attribution.js';
+import { MAX_ATTRIBUTION_LENGTH, attributionRule, isAttribution } from '../shared/is-attribution.js';
+import { isStorableText } from '../shared/storable-text.js';
 
 /** The longest `by` or operator identity a claim row holds (`varchar(255)` on every engine, as every attribution). */
 export const OPERATOR_FIELD_MAX_LENGTH = MAX_ATTRIBUTION_LENGTH;
 
 /**
  * `value` as an operator attribution (`by`, or who ran the resolution): a string that is not blank and
- * at most {@link OPERATOR_FIELD_MAX_LENGTH} characters (`isAttribution`, the rule of approver and reviewer ids
- * too), else a {@link VerdictConfigurationError} — on
+ * at most {@link OPERATOR_FIELD_MAX_LENGTH} characters, without U+0000 or a lone surrogate (`isAttribution`, the rule
+ * of approver and reviewer ids too), else a {@link VerdictConfigurationError} — on
  * every engine alike, before anything is written (a longer value would fail only on PostgreSQL and
  * MariaDB, a blank one would attribute the resolution to nobody).
  *
@@ -33,9 +34,7 @@ export function checkedOperatorField(name: string, value: unknown): string {
     );
   }
   if (!isAttribution(value)) {
-    throw new VerdictConfigurationError(
-      `The ${name} of a claim resolution is at most ${OPERATOR_FIELD_MAX_LENGTH} characters (got ${value.length}).`,
-    );
+    throw new VerdictConfigurationError(`The ${name} of a claim resolution is a string ${attributionRule(value)}.`);
   }
   return value;
 }
@@ -109,7 +108,8 @@ export class ExecutionClaimsService {
     // JSON strings: a --by that reads "operator:7 (run by sso:ceo)" stays one quoted value.
     const operator = `operator ${JSON.stringify(by)}${operatorIdentity === undefined ? '' : ` (run by ${JSON.stringify(operatorIdentity)})`}`;
     // The evidence first: a resolution that cannot be recorded does not happen.
-    const expected = await this.store().find(claimId);
+    // An id holding U+0000 or a lone surrogate names no claim on any store (PostgreSQL would fail its lookup).
+    const expected = isStorableText(claimId) ? await this.store().find(claimId) : null;
     // Refused as the claim stands: nothing is resolved, so nothing is recorded.
     if (expected === null) return { outcome: 'not_found' };
     if (expected.status === ExecutionClaimStatus.Claimed && !force)

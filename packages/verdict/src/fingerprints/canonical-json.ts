@@ -1,12 +1,12 @@
 import canonicalize from 'canonicalize';
 import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
+import { isWellFormed } from '../shared/storable-text.js';
 import { shallowCanonicalJson } from './flat-canonical-json.js';
 import type { JsonValue } from './json-value.js';
 
 /** Keys that mutate prototypes when copied naively; refused anywhere in a fingerprinted value. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** Deeper values are refused with a typed error instead of overflowing the stack. */
 export const MAX_CANONICAL_DEPTH = 128;
 
@@ -26,12 +26,6 @@ const keyPath: PathNaming = (trail) =>
           : `${path}[${JSON.stringify(step)}]`,
     '$',
   );
-
-/** Whether `value` has no lone surrogate (`String.prototype.isWellFormed`, ES2024, where the runtime has it). */
-const isWellFormed: (value: string) => boolean =
-  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
-    ? (value) => (value as string & { isWellFormed(): boolean }).isWellFormed()
-    : (value) => !LONE_SURROGATE.test(value);
 
 function assertString(value: string, trail: ReadonlyArray<string | number>, pathOf: PathNaming): void {
   if (!isWellFormed(value)) throw new NonCanonicalValueError(pathOf(trail), 'string contains a lone surrogate');

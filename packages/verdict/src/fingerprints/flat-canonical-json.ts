@@ -1,4 +1,5 @@
 import { isPlainObject } from '../shared/is-plain-object.js';
+import { isWellFormed } from '../shared/storable-text.js';
 
 /** Keys the general canonicalizer refuses; a flat object holding one takes the general path (which throws). */
 const REFUSED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -34,8 +35,6 @@ function keyOrder(keys: readonly string[]): KeyOrder {
   orders.length = Math.min(orders.length, 8);
   return order;
 }
-
-const isWellFormed = (value: string): boolean => (value as string & { isWellFormed(): boolean }).isWellFormed();
 
 /** Whether `value` is a JSON scalar canonical JSON takes as it is: a well-formed string, a finite number, a boolean or null. */
 function isScalar(value: unknown): boolean {

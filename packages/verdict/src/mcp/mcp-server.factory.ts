@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from '../authorization/authorization-options.interface.js';
 import { isCanonicalJson } from '../fingerprints/canonical-json.js';
 import { validateArguments } from '../capabilities/argument-validator.js';
-import { MAX_TOOL_CALL_ID_LENGTH } from '../capabilities/tool-call-id.js';
+import { MAX_TOOL_CALL_ID_LENGTH, proposedToolCallId } from '../capabilities/tool-call-id.js';
 import { type ActionContext, isActionContext } from '../context/action-context.js';
 import { ActionContextStore } from '../context/action-context.store.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
@@ -111,7 +111,9 @@ export class McpServerFactory {
       throw invalidParams(`Invalid arguments for tool ${name}: see its inputSchema; plain JSON only`);
     const resumed = meta?.[MCP_TOOL_CALL_ID_META];
     if (resumed !== undefined && !isToolCallId(resumed))
-      throw invalidParams(`_meta["${MCP_TOOL_CALL_ID_META}"] must be a non-blank string`);
+      throw invalidParams(
+        `_meta["${MCP_TOOL_CALL_ID_META}"] must be a non-blank string of at most ${MAX_TOOL_CALL_ID_LENGTH} characters, well-formed and without U+0000`,
+      );
     const proposal = { capability: tool.definition.name, arguments: args, toolCallId: resumed ?? newToolCallId() };
     // Passing back the tool-call id of a pending result asks to run that call as approved: its receipt decides.
     // Outside the caller's window: on an in-memory connection the caller's async context reaches this handler, and
@@ -153,9 +155,14 @@ function invalidParams(message: string): McpError {
   return error;
 }
 
-/** A tool-call id a client may pass back: a non-blank string of at most the length the pipeline accepts. */
+/**
+ * A tool-call id a client may pass back: a string the pipeline takes as an id ({@link proposedToolCallId}: non-blank,
+ * at most {@link MAX_TOOL_CALL_ID_LENGTH} characters, well-formed and without U+0000).
+ */
 function isToolCallId(value: unknown): value is string {
-  return typeof value === 'string' && value.trim() !== '' && value.length <= MAX_TOOL_CALL_ID_LENGTH;
+  if (typeof value !== 'string') return false;
+  const proposed = proposedToolCallId(value);
+  return proposed.wellFormed && proposed.id !== null;
 }
 
 /** A tool-call id for a call whose client gave none: transport metadata, never the identity of an operation. */

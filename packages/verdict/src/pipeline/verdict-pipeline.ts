@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { ApprovalPhase } from '../approvals/approval-phase.js';
 import { MAX_APPROVAL_BATCH_ID_LENGTH } from '../approvals/approval-batch-id.js';
+import { isStorableText } from '../shared/storable-text.js';
 import type { ReceiptKey } from '../approvals/approval-receipt-store.interface.js';
 import { consumeConfirmation, validateConfirmation } from '../approvals/confirmation.gate.js';
 import { askerFingerprints } from '../approvals/receipt-requester.js';
@@ -583,6 +584,11 @@ function invocationMode(
   if (approvalBatch !== undefined && approvalBatch.length > MAX_APPROVAL_BATCH_ID_LENGTH)
     throw new VerdictConfigurationError(
       `An approvalBatch is at most ${MAX_APPROVAL_BATCH_ID_LENGTH} characters (got ${approvalBatch.length}): use approvalBatchId.`,
+      { capability: proposal.capability },
+    );
+  if (approvalBatch !== undefined && !isStorableText(approvalBatch))
+    throw new VerdictConfigurationError(
+      'An approvalBatch holds no U+0000 nor a lone surrogate (PostgreSQL could not store it): use approvalBatchId.',
       { capability: proposal.capability },
     );
   return {

@@ -1,6 +1,7 @@
 import type { ReviewItemDecision, ReviewItemTransition } from './review-item-store.interface.js';
 import type { ReviewItem } from './review-item.js';
 import { ReviewItemStatus } from './review-item-status.js';
+import { isStorableText } from '../shared/storable-text.js';
 
 /**
  * A review item id as the services and the review endpoint take it: a non-blank string. Anything else names no item
@@ -8,6 +9,18 @@ import { ReviewItemStatus } from './review-item-status.js';
  */
 export function isItemId(itemId: unknown): itemId is string {
   return typeof itemId === 'string' && itemId.trim() !== '';
+}
+
+/** The longest review item id: the items' `id` column is `varchar(64)` on every engine (Verdict's ids have 47). */
+export const MAX_REVIEW_ITEM_ID_LENGTH = 64;
+
+/**
+ * Whether a store is asked for `itemId` at all: an id longer than {@link MAX_REVIEW_ITEM_ID_LENGTH}, or holding
+ * U+0000 or a lone surrogate ({@link isStorableText}), names no item on any store, and is answered as an unknown one
+ * (`not_found`, 404) without a lookup — PostgreSQL would fail the lookup of a U+0000 with a raw `QueryFailedError`.
+ */
+export function mayNameItem(itemId: string): boolean {
+  return itemId.length <= MAX_REVIEW_ITEM_ID_LENGTH && isStorableText(itemId);
 }
 
 /** Expired when `now >= expiresAt`. */

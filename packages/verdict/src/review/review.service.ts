@@ -21,7 +21,7 @@ import { type PendingReview, pendingReviewOf } from './pending-review.js';
 import { reviewActorKey } from './review-binding.js';
 import type { ReviewItem } from './review-item.js';
 import { ReviewItemStatus } from './review-item-status.js';
-import { isItemId, isReviewItemExpired } from './review-item-rules.js';
+import { isItemId, isReviewItemExpired, mayNameItem } from './review-item-rules.js';
 import type { ReviewLaneOptions } from './review-lane-options.interface.js';
 import { ReviewPhase } from './review-phase.js';
 import { configuredReviewLane } from './configured-review-lane.js';
@@ -35,7 +35,7 @@ import {
   releaseUntrustedContent,
 } from '../provenance/untrusted-content-release.js';
 import { isMissingKey } from '../shared/is-missing-key.js';
-import { MAX_ATTRIBUTION_LENGTH, isAttribution } from '../shared/is-attribution.js';
+import { attributionRule, isAttribution } from '../shared/is-attribution.js';
 import { emitSafely } from '../events/emit-safely.js';
 
 /**
@@ -151,7 +151,7 @@ export class ReviewService {
       throw new VerdictConfigurationError(
         'ReviewService.check needs a non-blank item id and a reviewer with an action context.',
       );
-    const item = await this.lane().items.find(itemId);
+    const item = mayNameItem(itemId) ? await this.lane().items.find(itemId) : null;
     if (item === null || item.tenant !== reviewer.context.tenant)
       return { allowed: false, outcome: 'not_found', capability: null };
     const definition = this.registry.find(item.capability) ?? this.unregistered(item);
@@ -227,7 +227,7 @@ export class ReviewService {
       throw new VerdictConfigurationError('ReviewService.requeue needs a non-blank item id and a non-blank `by`.');
     const lane = this.lane();
     const now = this.now();
-    const item = await lane.items.find(itemId);
+    const item = mayNameItem(itemId) ? await lane.items.find(itemId) : null;
     // The worker that runs it must register its capability (else its job fails); this process need not.
     const outcome: RequeueOutcome =
       item === null
@@ -255,10 +255,11 @@ export class ReviewService {
       throw new VerdictConfigurationError(
         `ReviewService.${verdict} needs a non-blank item id and a reviewer with a non-blank id and an action context.`,
       );
-    // Refused before anything is recorded, alike on every engine: a longer one does not fit the item's column.
+    // Refused before anything is recorded, alike on every engine: a longer one does not fit the item's column, and
+    // PostgreSQL's refuses U+0000.
     if (!isAttribution(reviewer.id))
       throw new VerdictConfigurationError(
-        `ReviewService.${verdict} needs a reviewer id of at most ${MAX_ATTRIBUTION_LENGTH} characters (got ${reviewer.id.length}).`,
+        `ReviewService.${verdict} needs a reviewer id ${attributionRule(reviewer.id)}.`,
       );
     const lane = this.lane();
     const now = this.now();

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { DataSource } from 'typeorm';
+import {
+  type ExecutionClaimStore,
+  ExecutionClaimsService,
+  InMemoryEvidenceRecorder,
+  InMemoryExecutionClaimStore,
+  VerdictConfigurationError,
+} from '@verdict/nestjs';
+import { TypeOrmExecutionClaimStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import { databaseEngines, dropDataSource, openDataSource } from '@verdict/testing-kit';
+
+const NOW = new Date('2026-01-01T10:00:00.000Z');
+
+const backends: Array<[string, () => Promise<{ store: ExecutionClaimStore; close(): Promise<void> }>]> = [
+  ['memory', async () => ({ store: new InMemoryExecutionClaimStore(), close: async () => {} })],
+  ...databaseEngines().map((engine): (typeof backends)[number] => [
+    engine.name,
+    async () => {
+      const dataSource: DataSource = await openDataSource(engine, {
+        entities: verdictEntities,
+        migrations: verdictMigrations,
+      });
+      return { store: new TypeOrmExecutionClaimStore(dataSource), close: () => dropDataSource(dataSource) };
+    },
+  ]),
+];
+
+/**
+ * ADR 0186: what an operator types into `verdict claims resolve` or an admin screen — the claim id, `--by`, the
+ * operator identity — is text every engine stores and finds: well-formed, without U+0000. PostgreSQL refuses U+0000
+ * where SQLite, MariaDB and memory keep it: a claim id holding one failed the lookup with a raw `QueryFailedError`,
+ * and a `--by` holding one failed the resolution after its evidence was recorded.
+ */
+describe.each(backends)('claim resolution ids no engine stores alike [%s]', (_engine, open) => {
+  let backend: Awaited<ReturnType<(typeof backends)[number][1]>>;
+  beforeAll(async () => {
+    backend = await open();
+  });
+  afterAll(async () => backend?.close());
+
+  /** An indeterminate claim on the engine's store, and the service an operator resolves it with. */
+  async function indeterminate(id: string) {
+    const evidence = new InMemoryEvidenceRecorder();
+    const claims = new ExecutionClaimsService({ executionClaims: backend.store, clock: () => NOW } as never, evidence);
+    const binding = id.padEnd(64, 'b').slice(0, 64);
+    await backend.store.admit({
+      capability: 'refunds',
+      policy: 'p',
+      bindingFingerprint: binding,
+      candidateId: id,
+      now: NOW,
+    });
+    await backend.store.markIndeterminate(id, NOW, 1);
+    return { claims, evidence };
+  }
+
+  it('attack: a claim id holding U+0000 or a lone surrogate names no claim: not_found, nothing recorded', async () => {
+    const { claims, evidence } = await indeterminate('claim_a');
+    const outcomes = [];
+    for (const id of ['claim_a\u0000', 'claim_a\ud800'])
+      outcomes.push((await claims.resolve(id, 'retryable', 'operator:7', 'checked')).outcome);
+    expect(outcomes).toEqual(['not_found', 'not_found']);
+    expect(evidence.decisions()).toEqual([]);
+    expect(await backend.store.find('claim_a')).toMatchObject({ status: 'indeterminate' });
+  });
+
+  it('attack: a --by or operator identity holding U+0000 or a lone surrogate is refused; nothing recorded', async () => {
+    const { claims, evidence } = await indeterminate('claim_b');
+    await expect(claims.resolve('claim_b', 'retryable', 'operator:7\u0000', 'checked')).rejects.toThrow(
+      VerdictConfigurationError,
+    );
+    await expect(claims.resolve('claim_b', 'retryable', 'operator:7', 'checked', false, 'sso:\udc00')).rejects.toThrow(
+      /operator identity of a claim resolution is a string without U\+0000 or a lone surrogate/,
+    );
+    expect(evidence.decisions()).toEqual([]);
+    expect(await backend.store.find('claim_b')).toMatchObject({ status: 'indeterminate' });
+  });
+
+  it('control: the claim is resolved by its id, by an operator with an astral character', async () => {
+    const { claims, evidence } = await indeterminate('claim_c');
+    expect(await claims.resolve('claim_c', 'retryable', 'operator:😀', 'checked', false, 'sso:😀')).toMatchObject({
+      outcome: 'resolved',
+      claim: { status: 'released', resolvedBy: 'operator:😀' },
+    });
+    expect(evidence.decisions()).toHaveLength(1);
+  });
+});
