@@ -77,11 +77,21 @@ describe.each(backends)('claim resolution ids no engine stores alike [%s]', (_en
     expect(await backend.store.find('claim_b')).toMatchObject({ status: 'indeterminate' });
   });
 
+  it('attack: a --reason holding U+0000 or a lone surrogate is refused before anything is recorded', async () => {
+    const { claims, evidence } = await indeterminate('claim_r');
+    for (const reason of ['checked\u0000', 'checked \ud800'])
+      await expect(claims.resolve('claim_r', 'retryable', 'operator:7', reason)).rejects.toThrow(
+        /--reason of a claim resolution is a string without U\+0000 or a lone surrogate/,
+      );
+    expect(evidence.decisions()).toEqual([]);
+    expect(await backend.store.find('claim_r')).toMatchObject({ status: 'indeterminate', resolutionReason: null });
+  });
+
   it('control: the claim is resolved by its id, by an operator with an astral character', async () => {
     const { claims, evidence } = await indeterminate('claim_c');
-    expect(await claims.resolve('claim_c', 'retryable', 'operator:😀', 'checked', false, 'sso:😀')).toMatchObject({
+    expect(await claims.resolve('claim_c', 'retryable', 'operator:😀', 'checked 😀', false, 'sso:😀')).toMatchObject({
       outcome: 'resolved',
-      claim: { status: 'released', resolvedBy: 'operator:😀' },
+      claim: { status: 'released', resolvedBy: 'operator:😀', resolutionReason: 'checked 😀' },
     });
     expect(evidence.decisions()).toHaveLength(1);
   });

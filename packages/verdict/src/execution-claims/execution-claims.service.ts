@@ -93,6 +93,11 @@ export class ExecutionClaimsService {
     }
     checkedOperatorField('--by', by);
     if (operatorIdentity !== undefined) checkedOperatorField('operator identity', operatorIdentity);
+    // Kept on the claim as written (`resolution_reason`): text every engine stores, checked before anything is read.
+    if (!isStorableText(reason))
+      throw new VerdictConfigurationError(
+        'The --reason of a claim resolution is a string without U+0000 or a lone surrogate.',
+      );
     // An admin screen may pass any string: only the two choices resolve, and a typo never re-opens the operation.
     const to =
       choice === 'completed'
