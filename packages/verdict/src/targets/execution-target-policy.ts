@@ -19,7 +19,8 @@ export type TargetIdentity<TTarget, TContext extends AnyActionContext = ActionCo
 /**
  * Reads the target again from trusted inputs only: the resolved proposal target and the action context
  * (and the capability's `host`, as for resolvers). It never sees the model's arguments. Throw
- * `TargetNotResolvable` when the resource is gone.
+ * `TargetNotResolvable` when the resource is gone, to record why; a refresh that answers `null` or `undefined`
+ * (a `findOneBy` that found nothing) is denied at `target_refresh` too (`refresh: the target is gone`).
  */
 export type TargetRefresh<TTarget, THost = any, TContext extends AnyActionContext = ActionContext> = (
   proposalTarget: TTarget,

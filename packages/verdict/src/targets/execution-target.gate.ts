@@ -14,9 +14,10 @@ import { type TargetOutcome, targetOf } from './target-outcome.js';
  * Steps 6–8. 6: fingerprint the proposal target's stable identity before any refresh, so an in-place mutation
  * of the proposal object is caught too. 7: refresh the target from trusted inputs (the resolved proposal target
  * and the context, never the model's arguments), or reuse the snapshot where the capability chose
- * `acceptStaleSnapshot` explicitly; `TargetNotResolvable` → `deny` at `target_refresh`. 8: fingerprint the
- * execution target; any identity difference is resource substitution → `deny` at `target_refresh`. Records its
- * decisions; answers the execution target, or the decision that stops the run.
+ * `acceptStaleSnapshot` explicitly; `TargetNotResolvable`, or a refresh that answers no object (`null`,
+ * `undefined`: the resource is gone) → `deny` at `target_refresh`. 8: fingerprint the execution target; any
+ * identity difference is resource substitution → `deny` at `target_refresh`. Records its decisions; answers the
+ * execution target, or the decision that stops the run.
  */
 export function refreshExecutionTarget({
   definition,
@@ -41,9 +42,26 @@ export function refreshExecutionTarget({
           (error) => Decision.deny(Stage.TargetRefresh, `refresh: ${error.message}`),
         )
       : { target: proposalTarget };
-  const compared = (outcome: TargetOutcome) =>
-    outcome instanceof Decision ? outcome : sameIdentity(definition, proposalIdentity, outcome.target, context, trail);
+  const compared = (outcome: TargetOutcome): TargetOutcome => {
+    if (outcome instanceof Decision) return outcome;
+    const gone = noTarget(outcome.target);
+    if (gone === null) return sameIdentity(definition, proposalIdentity, outcome.target, context, trail);
+    trail.record(gone);
+    return gone;
+  };
   return isThenable(refreshed) ? refreshed.then(compared) : compared(refreshed);
+}
+
+/**
+ * Step 7: a refresh that answers no object (`null` or `undefined`: a `findOne` that found nothing, the resource
+ * deleted since the proposal; or any other value that is not an object) refreshed no target, as step 3 treats a
+ * resolver's: a `deny` at `target_refresh`, decided before the identity function (which reads an object) sees it.
+ * Answers `null` when there is a target.
+ */
+function noTarget(target: unknown): Decision | null {
+  if (target === null || target === undefined) return Decision.deny(Stage.TargetRefresh, 'refresh: the target is gone');
+  if (typeof target !== 'object') return Decision.deny(Stage.TargetRefresh, 'refresh: target is not an object');
+  return null;
 }
 
 /** Step 8: the execution target must have the proposal target's identity. */
