@@ -2,6 +2,7 @@ import { Disposition } from '../decisions/disposition.js';
 import { type RecordedDisposition, ShadowDisposition, isShadowDisposition } from '../decisions/shadow-disposition.js';
 import { Stage } from '../decisions/stage.js';
 import { InvalidEvidenceFilterError } from '../errors/invalid-evidence-filter.error.js';
+import { isStorableText } from '../shared/storable-text.js';
 import { unknownKeys } from '../shared/unknown-keys.js';
 
 /** The default and the largest number of records one `EvidenceQuery.list` call returns. */
@@ -24,7 +25,7 @@ export interface EvidenceFilter {
   readonly actorFingerprint?: string;
   /** `sha256(toolCallId)` (`fingerprintString`), never the raw tool-call id. */
   readonly toolCallFingerprint?: string;
-  /** Recorded at or after this instant. */
+  /** Recorded at or after this instant: in the years 0001–9999 (UTC), as `until` ({@link EVIDENCE_FILTER_YEARS}). */
   readonly since?: Date;
   /** Recorded strictly before this instant. */
   readonly until?: Date;
@@ -50,6 +51,28 @@ const EVIDENCE_FILTER_FIELDS = [
 
 const FINGERPRINT = /^[0-9a-f]{64}$/;
 
+/**
+ * The years (UTC) a `since` or `until` may fall in: the years every engine compares alike. SQLite compares its
+ * instants as text, where `+010000-…` sorts before `2026-…`, and MariaDB's `DATETIME` ends with 9999; both answered
+ * nothing for an `until` past 9999 where memory and PostgreSQL answered the records. A date outside is refused.
+ */
+export const EVIDENCE_FILTER_YEARS = { min: 1, max: 9999 } as const;
+
+/** Whether `value` is a valid date in {@link EVIDENCE_FILTER_YEARS}. */
+function isFilterDate(value: unknown): value is Date {
+  if (!(value instanceof Date) || !Number.isFinite(value.getTime())) return false;
+  const year = value.getUTCFullYear();
+  return year >= EVIDENCE_FILTER_YEARS.min && year <= EVIDENCE_FILTER_YEARS.max;
+}
+
+/**
+ * Whether `value` is text a lookup may compare: a string of 1 to `max` characters, well-formed and without U+0000
+ * ({@link isStorableText}). PostgreSQL fails a comparison with U+0000 (a raw `QueryFailedError`) where the other
+ * engines answer nothing; no record holds either, since capability names and correlation ids are Verdict's own.
+ */
+const isLookupText = (value: unknown, max: number): value is string =>
+  isStorableText(value) && value.length > 0 && value.length <= max;
+
 /** Checks `filter` for both adapters alike. @throws InvalidEvidenceFilterError */
 export function checkedEvidenceFilter(filter: EvidenceFilter): CheckedEvidenceFilter {
   checkFilterFields(filter, EVIDENCE_FILTER_FIELDS);
@@ -57,11 +80,8 @@ export function checkedEvidenceFilter(filter: EvidenceFilter): CheckedEvidenceFi
   const fail = (message: string): never => {
     throw new InvalidEvidenceFilterError(message);
   };
-  if (
-    capability !== undefined &&
-    (typeof capability !== 'string' || capability.length === 0 || capability.length > 255)
-  )
-    fail('capability must be a capability name of 1 to 255 characters');
+  if (capability !== undefined && !isLookupText(capability, 255))
+    fail('capability must be a capability name of 1 to 255 characters, without U+0000 or a lone surrogate');
   oneOf('disposition', disposition, [...Object.values(Disposition), ...Object.values(ShadowDisposition)], fail);
   if (shadow !== undefined && typeof shadow !== 'boolean') fail('shadow must be a boolean');
   if (shadow === true && disposition !== undefined && !isShadowDisposition(disposition))
@@ -77,8 +97,8 @@ export function checkedEvidenceFilter(filter: EvidenceFilter): CheckedEvidenceFi
     ['since', since],
     ['until', until],
   ] as const)
-    if (value !== undefined && !(value instanceof Date && Number.isFinite(value.getTime())))
-      fail(`${name} must be a valid Date`);
+    if (value !== undefined && !isFilterDate(value))
+      fail(`${name} must be a valid Date in the years 0001 to 9999 (UTC)`);
   if (since !== undefined && until !== undefined && since.getTime() >= until.getTime())
     fail('since must be before until');
   const limit = filter.limit ?? EVIDENCE_LIST_LIMIT.default;
@@ -106,8 +126,10 @@ export function checkFilterFields(filter: unknown, fields: readonly string[]): v
 
 /** Checks a correlation id for `EvidenceQuery.run`. @throws InvalidEvidenceFilterError */
 export function checkedCorrelationId(correlationId: string): string {
-  if (typeof correlationId !== 'string' || correlationId.length === 0 || correlationId.length > 64)
-    throw new InvalidEvidenceFilterError('correlation id must be a string of 1 to 64 characters');
+  if (!isLookupText(correlationId, 64))
+    throw new InvalidEvidenceFilterError(
+      'correlation id must be a string of 1 to 64 characters, without U+0000 or a lone surrogate',
+    );
   return correlationId;
 }
 

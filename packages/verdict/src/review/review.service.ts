@@ -36,6 +36,7 @@ import {
 } from '../provenance/untrusted-content-release.js';
 import { isMissingKey } from '../shared/is-missing-key.js';
 import { attributionRule, isAttribution } from '../shared/is-attribution.js';
+import { isStorableText } from '../shared/storable-text.js';
 import { emitSafely } from '../events/emit-safely.js';
 
 /**
@@ -115,9 +116,14 @@ export class ReviewService {
   /**
    * Pending, unexpired items of `tenant` (and `capability`), oldest first: trusted data only. Items of a capability
    * this process does not register are listed too (the listing needs no capability; hiding them would let them expire
-   * unseen): deciding one throws `VerdictConfigurationError`, the deployment fault to fix.
+   * unseen): deciding one throws `VerdictConfigurationError`, the deployment fault to fix. A tenant or capability
+   * holding U+0000 or a lone surrogate names no item ({@link isStorableText}): `[]` without a lookup, alike on every
+   * engine (PostgreSQL failed the lookup of a U+0000 with a raw `QueryFailedError`).
    */
   async pending(query: { readonly tenant: string | null; readonly capability?: string }): Promise<PendingReview[]> {
+    const { tenant, capability } = query;
+    if ((tenant !== null && !isStorableText(tenant)) || (capability !== undefined && !isStorableText(capability)))
+      return [];
     const items = await this.lane().items.pending({ ...query, now: this.now() });
     return items.map(pendingReviewOf);
   }

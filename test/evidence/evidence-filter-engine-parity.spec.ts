@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  type DecisionRecord,
+  type EvidenceQuery,
+  type EvidenceRecorder,
+  InMemoryEvidenceQuery,
+  InMemoryEvidenceRecorder,
+  InvalidEvidenceFilterError,
+  decisionRecord,
+} from '@verdict/nestjs';
+import {
+  TypeOrmEvidenceQuery,
+  TypeOrmEvidenceRecorder,
+  verdictEntities,
+  verdictMigrations,
+} from '@verdict/nestjs/typeorm';
+import { databaseEngines, dropDataSource, openDataSource } from '@verdict/testing-kit';
+import { v7 } from 'uuid';
+import { inProcessCli } from '../cli/in-process-cli.js';
+
+/** Memory, and TypeORM on each engine of the database matrix. */
+const backends: Array<
+  [string, () => Promise<{ recorder: EvidenceRecorder; query: Required<EvidenceQuery>; close(): Promise<void> }>]
+> = [
+  [
+    'memory',
+    async () => {
+      const recorder = new InMemoryEvidenceRecorder();
+      return { recorder, query: new InMemoryEvidenceQuery(recorder), close: async () => {} };
+    },
+  ],
+  ...databaseEngines().map((engine): (typeof backends)[number] => [
+    engine.name,
+    async () => {
+      const dataSource = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
+      return {
+        recorder: new TypeOrmEvidenceRecorder(dataSource),
+        query: new TypeOrmEvidenceQuery(dataSource),
+        close: () => dropDataSource(dataSource),
+      };
+    },
+  ]),
+];
+
+/** A shadow refusal of `orders.refund`, recorded in 2024: every lookup below that answers, answers it. */
+const refusal = (): DecisionRecord =>
+  decisionRecord(
+    {
+      id: v7(),
+      correlationId: v7(),
+      sequence: 0,
+      capability: 'orders.refund',
+      toolKind: 'bound',
+      stage: 'proposal',
+      disposition: 'would_deny',
+      reason: 'not the owner',
+      recordedAt: new Date('2024-01-01T00:00:00.000Z'),
+    },
+    {},
+  );
+
+const YEAR_10000 = new Date('+010000-01-01T00:00:00.000Z');
+const LAST_INSTANT = new Date('9999-12-31T23:59:59.999Z');
+const FIRST_INSTANT = new Date('0001-01-01T00:00:00.000Z');
+
+/**
+ * A lookup holding U+0000 failed on PostgreSQL with a raw `QueryFailedError` (a 500 behind an endpoint) where memory,
+ * SQLite and MariaDB answered `[]`; an `until` past 9999 answered nothing on SQLite (instants compared as text) and
+ * MariaDB (`DATETIME` ends with 9999) where memory and PostgreSQL answered the record. Each is now refused as a filter
+ * the query cannot answer, alike on every engine.
+ */
+describe.each(backends)('EvidenceQuery lookups every engine answers alike [%s]', (_engine, open) => {
+  let backend: Awaited<ReturnType<(typeof backends)[number][1]>>;
+  let record: DecisionRecord;
+  beforeAll(async () => {
+    backend = await open();
+    record = refusal();
+    await backend.recorder.recordDecision(record);
+  });
+  afterAll(async () => backend?.close());
+
+  const refusedWith = async (lookup: Promise<unknown>, message: RegExp) => {
+    const error = await lookup.then(
+      (answer) => answer,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(InvalidEvidenceFilterError);
+    expect((error as Error).message).toMatch(message);
+  };
+
+  it.each([
+    ['U+0000', 'orders.refund\u0000'],
+    ['a lone surrogate', 'orders.refund\ud800'],
+  ])('refuses a capability holding %s in list and shadowSummary', async (_what, capability) => {
+    const rule = /capability must be .*without U\+0000 or a lone surrogate/;
+    await refusedWith(backend.query.list({ capability }), rule);
+    await refusedWith(backend.query.shadowSummary({ capability }), rule);
+  });
+
+  it.each([
+    ['U+0000', '\u0000'],
+    ['a lone surrogate', '\udc00'],
+  ])('refuses a correlation id holding %s in run', async (_what, suffix) => {
+    await refusedWith(
+      backend.query.run(`${record.correlationId}${suffix}`),
+      /correlation id must be .*without U\+0000 or a lone surrogate/,
+    );
+  });
+
+  it.each([
+    ['until in the year 10000', { until: YEAR_10000 }],
+    ['until at the last instant a Date holds', { until: new Date(8.64e15) }],
+    ['since 1960 until the year 10000', { since: new Date('1960-01-01T00:00:00.000Z'), until: YEAR_10000 }],
+    ['since in the year 10000', { since: YEAR_10000 }],
+    ['since in the year 0', { since: new Date('0000-06-01T00:00:00.000Z') }],
+    ['since in the year -1', { since: new Date('-000001-01-01T00:00:00.000Z') }],
+  ])('refuses %s, in list and shadowSummary', async (_what, filter) => {
+    const rule = /(since|until) must be a valid Date in the years 0001 to 9999/;
+    await refusedWith(backend.query.list(filter), rule);
+    await refusedWith(backend.query.shadowSummary(filter), rule);
+  });
+
+  it('answers a well-formed capability, correlation id and dates within 0001–9999 (control)', async () => {
+    const widest = { since: FIRST_INSTANT, until: LAST_INSTANT };
+
+    expect(await backend.query.list({ capability: 'orders.refund' })).toEqual([record]);
+    expect(await backend.query.list({ capability: 'orders.refund', ...widest })).toEqual([record]);
+    expect(await backend.query.list({ until: new Date('9999-01-01T00:00:00.000Z') })).toEqual([record]);
+    expect(await backend.query.list({ since: new Date('2025-01-01T00:00:00.000Z'), until: LAST_INSTANT })).toEqual([]);
+    expect(await backend.query.run(record.correlationId)).toEqual([record]);
+    expect(await backend.query.shadowSummary({ capability: 'orders.refund', ...widest })).toEqual([
+      expect.objectContaining({ capability: 'orders.refund', reason: 'not the owner', calls: 1, records: 1 }),
+    ]);
+    expect(await backend.query.list({ capability: 'orders.refundé' })).toEqual([]);
+  });
+});
+
+describe('verdict evidence list: a date outside 0001–9999', () => {
+  /** `verdict <argv>` in this process over one record. */
+  async function evidenceCli() {
+    const recorder = new InMemoryEvidenceRecorder();
+    const record = refusal();
+    await recorder.recordDecision(record);
+    const evidenceQuery = new InMemoryEvidenceQuery(recorder);
+    const cli = (...argv: string[]) => inProcessCli({ evidence: recorder, evidenceQuery }, ...argv);
+    return { cli, record };
+  }
+
+  it('refuses an --until that falls in the year 10000 (UTC) with exit 2, and lists nothing', async () => {
+    const { cli } = await evidenceCli();
+
+    const refused = await cli('evidence', 'list', '--until', '9999-12-31T23:00:00-05:00', '--json');
+
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(JSON.parse(refused.stderr)).toEqual({
+      error: 'until must be a valid Date in the years 0001 to 9999 (UTC)',
+    });
+  });
+
+  it('lists the record for an --until of 9999-12-31 (control)', async () => {
+    const { cli, record } = await evidenceCli();
+
+    const listed = await cli('evidence', 'list', '--until', '9999-12-31', '--json');
+
+    expect(listed.code).toBe(0);
+    expect((JSON.parse(listed.stdout) as Array<{ id: string }>).map((row) => row.id)).toEqual([record.id]);
+  });
+});
