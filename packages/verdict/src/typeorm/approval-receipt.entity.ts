@@ -40,10 +40,12 @@ export class ApprovalReceiptEntity extends EngineTypedEntity implements Approval
   reason!: string;
 
   @Column({ name: 'description', type: 'text', nullable: true })
+  @LongText()
   description!: string | null;
 
   /** JSON text: the application's trusted facts about the bound resource. */
   @Column({ name: 'subject', type: 'simple-json', nullable: true })
+  @LongText()
   subject!: JsonObject | null;
 
   @Column({ name: 'expires_at', type: Date })

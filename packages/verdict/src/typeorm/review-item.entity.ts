@@ -22,6 +22,7 @@ export class ReviewItemEntity extends EngineTypedEntity {
 
   /** JSON text: the validated arguments. */
   @Column({ name: 'arguments', type: 'simple-json' })
+  @LongText()
   arguments!: JsonValue;
 
   @Column({ name: 'request_key', type: 'varchar', length: 255 })
@@ -35,6 +36,7 @@ export class ReviewItemEntity extends EngineTypedEntity {
 
   /** JSON text: `actorKey(actor)` of the requester. */
   @Column({ name: 'requester_key', type: 'simple-json' })
+  @LongText()
   requesterKey!: JsonValue;
 
   /** `containedActorFingerprint` of the requester (the module's `actorKey`); `null` without containment, or for older rows. */
@@ -58,9 +60,11 @@ export class ReviewItemEntity extends EngineTypedEntity {
   reason!: string;
 
   @Column({ name: 'description', type: 'text', nullable: true })
+  @LongText()
   description!: string | null;
 
   @Column({ name: 'subject', type: 'simple-json', nullable: true })
+  @LongText()
   subject!: JsonObject | null;
 
   @Column({ name: 'expires_at', type: Date })

@@ -28,6 +28,7 @@ import { CompareDecisionRecordsExactly1797014000000 } from './1797014000000-comp
 import { CompareContainmentsExactly1797015000000 } from './1797015000000-compare-containments-exactly.js';
 import { CompareClaimBatchAndCorrelationIdsExactly1797020000000 } from './1797020000000-compare-claim-batch-and-correlation-ids-exactly.js';
 import { WidenTrajectoryStatesAndContainmentReasons1797030000000 } from './1797030000000-widen-trajectory-states-and-containment-reasons.js';
+import { WidenReviewAndReceiptTexts1797040196000 } from './1797040196000-widen-review-and-receipt-texts.js';
 
 /**
  * Every Verdict migration, oldest first. Add them to your DataSource's `migrations` and run them with
@@ -66,4 +67,5 @@ export const verdictMigrations: Array<new () => MigrationInterface> = [
   CompareContainmentsExactly1797015000000,
   CompareClaimBatchAndCorrelationIdsExactly1797020000000,
   WidenTrajectoryStatesAndContainmentReasons1797030000000,
+  WidenReviewAndReceiptTexts1797040196000,
 ];
