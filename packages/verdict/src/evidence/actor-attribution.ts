@@ -2,7 +2,10 @@ import { Logger } from '@nestjs/common';
 import type { ActionContext } from '../context/action-context.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
-import { type ActorKey, actorFingerprint } from '../context/actor-key.js';
+import { type ActorKey, actorKeyText, defaultActorKey } from '../context/actor-key.js';
+import { maskedPath } from '../context-release/release-path.js';
+import { assertCanonicalJson } from '../fingerprints/canonical-json.js';
+import { identityFingerprint } from '../fingerprints/identity-fingerprint.js';
 
 /**
  * The `actorFingerprint` the pipeline records for a context. An actor whose key names nobody or is not plain JSON
@@ -15,20 +18,39 @@ export class ActorAttribution {
   constructor(private readonly actorKey: ActorKey | undefined) {}
 
   of(context: ActionContext): string | null {
+    let key: unknown;
     try {
-      return actorFingerprint(context, this.actorKey);
+      // `actorFingerprint`, with the key kept for the warning.
+      key = (this.actorKey ?? defaultActorKey)(context.actor);
+      return identityFingerprint(actorKeyText(key));
     } catch (error) {
       if (!(error instanceof NonCanonicalValueError || error instanceof VerdictConfigurationError)) throw error;
-      this.warnOnce(error);
+      this.warnOnce(error, key);
       return null;
     }
   }
 
-  private warnOnce(error: Error): void {
+  private warnOnce(error: Error, key: unknown): void {
     if (this.warned) return;
     this.warned = true;
     new Logger('Verdict').warn(
-      `Decision records are not attributed to their actor (actorFingerprint: null): ${error.message} Set actorKey: (actor) => actor.id in VerdictModule.forRoot.`,
+      `Decision records are not attributed to their actor (actorFingerprint: null): ${whatIsWrong(error, key)} Set actorKey: (actor) => actor.id in VerdictModule.forRoot.`,
     );
   }
+}
+
+/**
+ * What is wrong with the actor's key, as the warning names it. A key that is not plain JSON is named by its problem
+ * and where it lies, each object key there as `*` (`maskedPath`, as context release names a payload's): the actor's
+ * own keys can be data, and logs keep them.
+ */
+function whatIsWrong(error: Error, key: unknown): string {
+  if (!(error instanceof NonCanonicalValueError)) return error.message;
+  try {
+    assertCanonicalJson(key, maskedPath);
+  } catch (masked) {
+    if (masked instanceof NonCanonicalValueError && masked.problem === error.problem) return masked.message;
+  }
+  // Not found again (a key that changed as it was read, or a key function's own throw): the problem alone.
+  return `${error.problem}.`;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { decisionRecord } from './decision-record.js';
 import { releaseRecord } from './release-record.js';
-import { MAX_REASON_LENGTH, storableReason } from './storable-reason.js';
+import { MAX_REASON_LENGTH, storableDescription, storableReason } from './storable-reason.js';
 
 describe('storableReason', () => {
   it('attack: writes U+0000 and lone surrogates as U+FFFD, and cuts a long reason without splitting a pair', () => {
@@ -40,5 +40,19 @@ describe('storableReason', () => {
   it('control: an ordinary reason, up to the bound, is kept exactly', () => {
     for (const reason of ['no order A-1 — ünïcödé 中文 😀', 'tab\tand\nline', 'z'.repeat(MAX_REASON_LENGTH)])
       expect(storableReason(reason)).toBe(reason);
+  });
+});
+
+describe('storableDescription', () => {
+  it('attack: a description interpolating what the model wrote is made storable as a reason is', () => {
+    expect(storableDescription('Send note: pay\u0000me \ud800')).toBe('Send note: pay\ufffdme \ufffd');
+    // Never cut: a cut could hide the end of what the human approves.
+    const long = `Send note: ${'x'.repeat(70_000)} to mallory`;
+    expect(storableDescription(long)).toBe(long);
+  });
+
+  it('control: no description stays none, and an ordinary one is kept exactly', () => {
+    expect([storableDescription(undefined), storableDescription(null)]).toEqual([null, null]);
+    expect(storableDescription('Send note: pay 😀 now')).toBe('Send note: pay 😀 now');
   });
 });

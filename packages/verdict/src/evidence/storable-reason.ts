@@ -20,10 +20,25 @@ const CUT = '…';
  */
 export function storableReason(reason: string): string {
   if (typeof reason !== 'string') return reason;
-  const replaced = reason.replace(UNSTORABLE, '\ufffd');
+  const replaced = storableCharacters(reason);
   if (replaced.length <= MAX_REASON_LENGTH) return replaced;
   let kept = replaced.slice(0, MAX_REASON_LENGTH - CUT.length);
   // The cut never leaves the first half of a surrogate pair behind (a lone surrogate, unstorable).
   if (/[\ud800-\udbff]$/.test(kept)) kept = kept.slice(0, -1);
   return kept + CUT;
+}
+
+/** `text` with U+0000 and lone surrogates replaced by U+FFFD: what every engine stores and every hash takes. */
+function storableCharacters(text: string): string {
+  return text.replace(UNSTORABLE, '\ufffd');
+}
+
+/**
+ * A capability's `describe()` of a proposal parked for a human (a receipt's, a review item's `description`) as every
+ * store keeps it: U+0000 and lone surrogates as U+FFFD, since it can interpolate what the model wrote
+ * (`Send note: ${note}`); `null` when there is none. Never cut, unlike a reason: the human decides on what it says,
+ * and a cut could hide its end (a long note pushing the recipient out of sight). Every store's column takes any length.
+ */
+export function storableDescription(description: string | null | undefined): string | null {
+  return description === undefined || description === null ? null : storableCharacters(description);
 }

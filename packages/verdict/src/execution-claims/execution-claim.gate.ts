@@ -156,7 +156,7 @@ export async function finalizeExecutionClaim<T>(
 }
 
 /** Whether `isPause` recognises `error`; a recogniser that throws answers no: the claim is left `indeterminate`. */
-function isPauseOf(isPause: PauseSignal | undefined, error: unknown): boolean {
+export function isPauseOf(isPause: PauseSignal | undefined, error: unknown): boolean {
   if (isPause === undefined) return false;
   try {
     return isPause(error) === true;
@@ -177,35 +177,61 @@ export interface AdmittedClaims {
 export const NO_CLAIMS: AdmittedClaims = Object.freeze({ claim: null, itemClaim: null });
 
 /**
- * Step 13 for one run, the last gate: a deferred run first claims its review item (`item`: its job may be delivered
- * more than once, docs/review-lane.md), then the capability's `atMostOnce` claims the operation (`operation`, its
- * binding from {@link claimBindingOf}, computed before any gate spent anything). Answers the claim ids, or the first
- * refusal. When the operation's claim refuses a run that holds its item's claim, nothing ran: the item's claim is
- * released, so that the worker settles the item `refused` (a duplicate delivery still finds the claim of the run that
- * holds it).
+ * Step 10b, a deferred run's first durable gate (ADR 0191): admit its review item's claim (`item`: its job may be
+ * delivered more than once, docs/review-lane.md) before any later gate spends anything, then run those gates
+ * (`gates`, handed the admitted claim) within it. A duplicate delivery is so denied at `execution_claim`, never by
+ * what this run spent (its rate-limit unit). When the later gates refuse or fail, nothing ran: the item's claim is
+ * released, so that the worker settles the item `refused` (or the job's retry runs it); a duplicate delivery still
+ * finds the claim of the run that holds it.
+ */
+export async function holdingItemClaim<T extends object>(
+  { executionClaims }: Pick<ExecutionClaimOptions, 'executionClaims'>,
+  { definition, clock, trail }: GateRequest,
+  item: ClaimBinding,
+  gates: (itemClaim: ClaimAttempt) => Promise<Decision | T>,
+): Promise<Decision | T> {
+  const store = executionClaims!;
+  const itemClaim = await admitExecutionClaim(store, item, definition.name, clock(), trail);
+  if (itemClaim instanceof Decision) return itemClaim;
+  const release = (reason: string) =>
+    store.resolve({
+      claimId: itemClaim.id,
+      to: ExecutionClaimStatus.Released,
+      by: 'verdict:deferred',
+      reason,
+      force: true,
+      now: clock(),
+      expected: { status: ExecutionClaimStatus.Claimed, attempt: itemClaim.attempt },
+    });
+  let gated: Decision | T;
+  try {
+    gated = await gates(itemClaim);
+  } catch (error) {
+    // The claim stays `claimed` when it cannot be released: it still refuses duplicates; the fault is the answer.
+    await release('a later gate failed before the executor: nothing ran').catch((storeError: unknown) =>
+      new Logger('Verdict').error(
+        `Could not release a review item's execution claim after a later gate failed (${definition.name})`,
+        storeError,
+      ),
+    );
+    throw error;
+  }
+  if (gated instanceof Decision) await release(`a later gate refused the run at ${gated.stage}: nothing ran`);
+  return gated;
+}
+
+/**
+ * Step 13 for one run, the last gate: the capability's `atMostOnce` claims the operation (`operation`, its binding
+ * from {@link claimBindingOf}, computed before any gate spent anything). Answers the claims, or its refusal. A
+ * deferred run holds its item's claim already (`itemClaim`, step 10b): without `atMostOnce` that is the operation's.
  */
 export async function admitExecutionClaims(
   { executionClaims }: Pick<ExecutionClaimOptions, 'executionClaims'>,
   { definition, clock, trail }: GateRequest,
-  item: ClaimBinding | null,
+  itemClaim: ClaimAttempt | null,
   operation: ClaimBinding | null,
 ): Promise<Decision | AdmittedClaims> {
-  const claim = (binding: ClaimBinding) =>
-    admitExecutionClaim(executionClaims!, binding, definition.name, clock(), trail);
-  const itemClaimed = item === null ? null : await claim(item);
-  if (itemClaimed instanceof Decision) return itemClaimed;
-  if (operation === null) return { claim: itemClaimed, itemClaim: null };
-  const claimed = await claim(operation);
-  if (!(claimed instanceof Decision)) return { claim: claimed, itemClaim: itemClaimed };
-  if (itemClaimed !== null)
-    await executionClaims!.resolve({
-      claimId: itemClaimed.id,
-      to: ExecutionClaimStatus.Released,
-      by: 'verdict:deferred',
-      reason: `the operation's own claim refused the run: ${claimed.reason}`,
-      force: true,
-      now: clock(),
-      expected: { status: ExecutionClaimStatus.Claimed, attempt: itemClaimed.attempt },
-    });
-  return claimed;
+  if (operation === null) return { claim: itemClaim, itemClaim: null };
+  const claimed = await admitExecutionClaim(executionClaims!, operation, definition.name, clock(), trail);
+  return claimed instanceof Decision ? claimed : { claim: claimed, itemClaim };
 }

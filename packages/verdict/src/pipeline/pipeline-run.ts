@@ -39,7 +39,8 @@ export interface InvocationOptions {
   /**
    * Whether what the executor threw is the caller's runtime pausing the run (a LangGraph interrupt of a sub-agent the
    * executor runs), not a failure: its execution claim is released, not left `indeterminate`, so that the call run
-   * again on resume is admitted (attempt + 1); the signal is rethrown unchanged (ADR 0177). A Verdict runtime sets it;
+   * again on resume is admitted (attempt + 1); the signal is rethrown unchanged (ADR 0177), and the call's span is not
+   * marked as an error (ADR 0189). A Verdict runtime sets it;
    * anything but a function throws `VerdictConfigurationError` before the run starts.
    */
   readonly isPause?: (error: unknown) => boolean;
@@ -68,6 +69,8 @@ export interface RunMode {
   readonly deferred?: DeferredRun;
   /** The approval batch a receipt issued by the run joins ({@link InvocationOptions.approvalBatch}). */
   readonly approvalBatch?: string;
+  /** What of a throw is the caller's runtime pausing the run ({@link InvocationOptions.isPause}): its span's too. */
+  readonly isPause?: (error: unknown) => boolean;
 }
 
 /**

@@ -24,9 +24,11 @@ import { ToolKind } from '../evidence/tool-kind.js';
 import { executeAuthorized, executeWithinClaims } from '../execution-claims/claimed-execution.gate.js';
 import {
   type AdmittedClaims,
+  type ClaimAttempt,
   type ClaimBinding,
   admitExecutionClaims,
   claimBindingOf,
+  holdingItemClaim,
   NO_CLAIMS,
 } from '../execution-claims/execution-claim.gate.js';
 import { admitTrajectory } from '../forbidden-states/forbidden-state.gate.js';
@@ -76,6 +78,16 @@ interface Admitted extends AdmittedClaims {
 
 /** What the durable gates answer: what they admitted, or the decision that stops the run. */
 type Gated = Outcome<Admitted>;
+
+/** What the application's code computed for the durable gates before the first of them ran. */
+interface Spends {
+  /** 11: the rate limit's bucket fingerprint. */
+  readonly bucket?: string;
+  /** 11a: the spend budget's scope and amount. */
+  readonly spend?: BudgetReservation;
+  /** 13: the binding of the capability's `atMostOnce` claim. */
+  readonly operation: ClaimBinding | null;
+}
 
 /**
  * The bound-tool pipeline of docs/architecture.md: the table of contents. Each step is one call into the gate of
@@ -143,7 +155,7 @@ export class VerdictPipeline {
         const reviewed = await verifyReviewed(configuredReviewLane(this.options), at, run.deferred);
         if (!reviewed.permitted) return run.notExecuted(reviewed);
       }
-      // 10a, 11–13. The durable gates, most recoverable first.
+      // 10a, 11–13 (10b first for a deferred run). The durable gates, most recoverable first.
       let claims = this.passDurableGates(run, at, receipt);
       if (isThenable(claims)) claims = await claims;
       if (claims instanceof Decision) return run.notExecuted(claims);
@@ -345,9 +357,9 @@ export class VerdictPipeline {
   }
 
   /**
-   * Steps 10a and 11–13, the durable gates, most recoverable first: each commits on its own, independent of any
-   * outer transaction. Store failures propagate; they are never decisions. A capability that uses none of them
-   * is answered at once, without a promise.
+   * Steps 10a and 11–13, the durable gates, most recoverable first — but a deferred run claims its review item
+   * before all of them (10b, ADR 0191): each commits on its own, independent of any outer transaction. Store failures
+   * propagate; they are never decisions. A capability that uses none of them is answered at once, without a promise.
    */
   private passDurableGates(run: PipelineRun, at: GateRequest, receipt: ReceiptKey | null): Gated | Promise<Gated> {
     const { rateLimit, budget, atMostOnce, forbidStates } = at.definition;
@@ -357,14 +369,34 @@ export class VerdictPipeline {
     return this.passSomeDurableGates(run, at, receipt);
   }
 
-  /** {@link passDurableGates} for a capability that uses at least one of them. */
+  /** {@link passDurableGates} for a capability that uses at least one of them, or a deferred run. */
   private async passSomeDurableGates(run: PipelineRun, at: GateRequest, receipt: ReceiptKey | null): Promise<Gated> {
     const { definition } = at;
     // What the application's code computes first — the rate limit's bucket, the spend budget's scope and amount, the
     // operation's claim binding — so that a fault of the application throws before any gate spends anything.
-    const bucket = definition.rateLimit === undefined ? undefined : rateLimitBucketOf(at);
-    const spend = definition.budget === undefined ? undefined : budgetReservationOf(this.options, at);
-    const operation = definition.atMostOnce === undefined ? null : claimBindingOf(at, definition.atMostOnce);
+    const spends: Spends = {
+      bucket: definition.rateLimit === undefined ? undefined : rateLimitBucketOf(at),
+      spend: definition.budget === undefined ? undefined : budgetReservationOf(this.options, at),
+      operation: definition.atMostOnce === undefined ? null : claimBindingOf(at, definition.atMostOnce),
+    };
+    if (run.deferred === undefined) return this.passSpendingGates(run, at, receipt, spends, null);
+    // 10b. Review lane (deferred run): claim the item before any gate spends anything, so that a duplicate delivery is
+    // denied at `execution_claim`, never by what this run spends (ADR 0191); a later refusal or fault releases it.
+    const item = claimBindingOf(at, deferredItemClaim(run.deferred));
+    return holdingItemClaim(this.options, at, item, (itemClaim) =>
+      this.passSpendingGates(run, at, receipt, spends, itemClaim),
+    );
+  }
+
+  /** Steps 10a, 11 and 11a, then 12 and 13 (`itemClaim`: a deferred run's, admitted at 10b). */
+  private async passSpendingGates(
+    run: PipelineRun,
+    at: GateRequest,
+    receipt: ReceiptKey | null,
+    { bucket, spend, operation }: Spends,
+    itemClaim: ClaimAttempt | null,
+  ): Promise<Gated> {
+    const { definition } = at;
     // 10a. Fold the call's effects onto its trajectory's state: deny if a forbidden state would follow.
     // Shadow mode softens 10a, 11, 11a and 12 (recorded would_deny, and on; nothing was spent); never 13.
     if (definition.forbidStates !== undefined) {
@@ -381,18 +413,18 @@ export class VerdictPipeline {
       const reservation = await reserveBudget(this.options, at, spend);
       if (reservation instanceof Decision)
         return run.proceedsPast(definition, reservation)
-          ? this.admitLastGates(run, at, receipt, operation)
+          ? this.admitLastGates(run, at, receipt, operation, itemClaim)
           : reservation;
       const admitted = await holdingReservation(
         this.options.budgets!,
         reservation,
         definition.name,
-        () => this.admitLastGates(run, at, receipt, operation),
+        () => this.admitLastGates(run, at, receipt, operation, itemClaim),
         (gated) => gated instanceof Decision,
       );
       return admitted instanceof Decision ? admitted : { ...admitted, reservation };
     }
-    return this.admitLastGates(run, at, receipt, operation);
+    return this.admitLastGates(run, at, receipt, operation, itemClaim);
   }
 
   /** Steps 12 and 13: consume the approval receipt, then admit the execution claims (`operation`: `atMostOnce`'s). */
@@ -401,15 +433,15 @@ export class VerdictPipeline {
     at: GateRequest,
     receipt: ReceiptKey | null,
     operation: ClaimBinding | null,
+    itemClaim: ClaimAttempt | null,
   ): Promise<Gated> {
     // 12. Atomically consume the approval receipt.
     if (receipt !== null) {
       const consumed = await consumeConfirmation(this.options, receipt, at);
       if (!consumed.permitted && !run.proceedsPast(at.definition, consumed)) return consumed;
     }
-    // 13. Atomically admit the execution claims: the last gate (a deferred run claims its review item first).
-    const item = run.deferred === undefined ? null : claimBindingOf(at, deferredItemClaim(run.deferred));
-    return admitExecutionClaims(this.options, at, item, operation);
+    // 13. Atomically admit the operation's execution claim: the last gate (a deferred run holds its item's, 10b).
+    return admitExecutionClaims(this.options, at, itemClaim, operation);
   }
 
   /** Step 14 within the spend budget's reservation, if any: committed on a result, released on a fault. */
@@ -509,8 +541,8 @@ export class VerdictPipeline {
   ): Promise<R> {
     const run = PipelineRun.begin(this.setting, proposal, mode);
     if (!this.ceilings.configured || mode.toolKind === ToolKind.Evaluation || mode.deferred !== undefined)
-      return withToolCallSpan(run.subject, () => run.conclude(() => steps(run)));
-    return withToolCallSpan(run.subject, () => this.concludeCounted(run, steps));
+      return withToolCallSpan(run.subject, () => run.conclude(() => steps(run)), mode.isPause);
+    return withToolCallSpan(run.subject, () => this.concludeCounted(run, steps), mode.isPause);
   }
 
   /** {@link run}'s steps and evidence, then the count of a refusal toward its conversation's call ceilings. */
@@ -598,6 +630,7 @@ function invocationMode(
     issueReceipts: deferred === undefined,
     deferred,
     approvalBatch,
+    isPause: options.isPause,
   };
 }
 

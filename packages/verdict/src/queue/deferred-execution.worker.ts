@@ -42,9 +42,9 @@ import { isMissingKey } from '../shared/is-missing-key.js';
  * `ReviewItemStore` (the job carries only its id), refuses an unknown, unapproved or expired item,
  * rehydrates the requester with the application's `rehydrate` hook (never from the job or the item alone)
  * and checks it is the same principal, then re-runs the whole pipeline as the requester: a fresh target
- * (refresh, identity check), CASL again, the reviewed binding (step 10), the rate limit and an execution
- * claim, which makes a retried, duplicated or restarted job execute at most once. An executor that throws
- * leaves the claim `indeterminate` and the job fails (the queue may retry it; the claim refuses the retry). An item
+ * (refresh, identity check), CASL again, the reviewed binding (step 10), an execution claim on the item before any
+ * gate spends anything (10b), then the rate limit: a retried, duplicated or restarted job executes at most once. An
+ * executor that throws leaves the claim `indeterminate` and the job fails (the queue may retry it; the claim refuses the retry). An item
  * whose operation ran but was not settled (its settle failed, or an operator resolved its claim `completed`) is
  * settled `executed` and reported by the next run of it, which finds its claim completed (ADR 0181).
  *
@@ -142,8 +142,9 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
       return { itemId, executed: true };
     }
     // Refused, at any stage: the item's claim decides who settles it. A duplicate delivery finds the claim of the run
-    // that holds it, and that run settles the item and reports; a run the operation's own claim refused released the
-    // item's claim, so this run takes it and settles.
+    // that holds it, and that run settles the item and reports; a run a gate after its item's claim refused (10b, ADR
+    // 0191: the rate limit, the budget, the operation's own claim) released that claim, so this run takes it and
+    // settles.
     await this.settleRefused(item, result.decision);
     return { itemId, executed: false };
   }

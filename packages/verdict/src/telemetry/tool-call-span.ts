@@ -1,6 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { type Span, SpanKind, SpanStatusCode, type Tracer, type TracerProvider, trace } from '@opentelemetry/api';
+import { Stage } from '../decisions/stage.js';
+import { CallCeilingReachedError } from '../errors/call-ceiling-reached.error.js';
 import type { ToolKind } from '../evidence/tool-kind.js';
+import { type PauseSignal, isPauseOf } from '../execution-claims/execution-claim.gate.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
 
 /** The tracer Verdict's spans come from (`trace.getTracer(VERDICT_TRACER_NAME)`). */
@@ -26,6 +29,13 @@ export const TOOL_CALL_SPAN_ATTRIBUTES = {
   stage: 'verdict.stage',
   disposition: 'verdict.disposition',
   executed: 'verdict.executed',
+  /** `true` when the executor paused the run to ask a human (`InvocationOptions.isPause`): not a failure (ADR 0177). */
+  paused: 'verdict.paused',
+  /**
+   * `call_ceiling` when a call the executor made (a sub-agent's) reached a call ceiling and stopped the agent run
+   * (`CallCeilingReachedError`): a policy stop, not a failure; the refused call's own span holds its `deny`.
+   */
+  stoppedAt: 'verdict.stopped_at',
   /** On an application fault: the error's class name (its message may hold raw values and is never recorded). */
   errorType: 'error.type',
 } as const;
@@ -55,8 +65,10 @@ function verdictTracer(): Tracer {
 
 /**
  * Runs one pass through the pipeline inside an active `execute_tool <capability>` span (INTERNAL): the decision's
- * stage and disposition are set when it returns; an exception (an application fault) sets status ERROR and
- * `error.type`, and propagates unchanged. Through `@opentelemetry/api` only: without a registered SDK it is a no-op.
+ * stage and disposition are set when it returns; an exception propagates unchanged, and is marked by
+ * {@link markThrown}: an application fault sets status ERROR and `error.type`, the runtime's pause (`isPause`) and a
+ * call-ceiling stop leave the status unset (ADR 0189). Through `@opentelemetry/api` only: without a registered SDK it
+ * is a no-op.
  *
  * Telemetry never changes the call's outcome (ADR 0165): a tracer or span that throws is logged once and dropped,
  * the result is answered and a fault rethrown as it is; a tracer that cannot start the span runs the call without
@@ -65,6 +77,7 @@ function verdictTracer(): Tracer {
 export function withToolCallSpan<T extends ExecutionResult<unknown>>(
   subject: ToolCallSubject,
   run: () => Promise<T>,
+  isPause?: PauseSignal,
 ): Promise<T> {
   const attributes = {
     [A.operationName]: 'execute_tool',
@@ -105,10 +118,7 @@ export function withToolCallSpan<T extends ExecutionResult<unknown>>(
             return result;
           },
           (error: unknown) => {
-            settle(span, () => {
-              span.setAttribute(A.errorType, error instanceof Error ? error.constructor.name : typeof error);
-              span.setStatus({ code: SpanStatusCode.ERROR });
-            });
+            settle(span, () => markThrown(span, error, isPause));
             throw error;
           },
         ));
@@ -119,6 +129,22 @@ export function withToolCallSpan<T extends ExecutionResult<unknown>>(
   }
   // What the tracer answered is not used: a tracer may answer something else than the callback's promise.
   return answered ?? (running ??= started(run));
+}
+
+/**
+ * Marks what the run threw (ADR 0189). Not a failure, status unset: the executor's runtime pausing the run to ask a
+ * human (`verdict.paused`, as `isPause` recognises it; a recogniser that throws answers no), and a call ceiling a
+ * sub-agent the executor ran reached (`verdict.stopped_at`: a policy stop, like a refusal). Anything else is an
+ * application fault: status ERROR and `error.type`, the class name only.
+ */
+function markThrown(span: Span, error: unknown, isPause: PauseSignal | undefined): void {
+  if (!span.isRecording()) return;
+  if (isPauseOf(isPause, error)) span.setAttribute(A.paused, true);
+  else if (error instanceof CallCeilingReachedError) span.setAttribute(A.stoppedAt, Stage.CallCeiling);
+  else {
+    span.setAttribute(A.errorType, error instanceof Error ? error.constructor.name : typeof error);
+    span.setStatus({ code: SpanStatusCode.ERROR });
+  }
 }
 
 /** `run`'s promise; a synchronous throw as its rejection. */
