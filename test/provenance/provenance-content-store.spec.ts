@@ -1,7 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { InMemoryProvenanceContentStore, fingerprintString } from '@verdict/nestjs';
 import { describeProvenanceContentStoreContract } from '@verdict/nestjs/testing';
-import { TypeOrmProvenanceContentStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
+import {
+  ProvenanceContentEntity,
+  TypeOrmProvenanceContentStore,
+  verdictEntities,
+  verdictMigrations,
+} from '@verdict/nestjs/typeorm';
 import { CreateProvenanceContents1797000400000 } from '../../packages/verdict/src/typeorm/migrations/1797000400000-create-provenance-contents.js';
 import { databaseEngines, dropDataSource, openDataSource, withDataSource } from '@verdict/testing-kit';
 
@@ -34,6 +39,25 @@ for (const engine of databaseEngines()) {
         expect(await store.text(null as never)).toBeUndefined();
         expect(await store.text(undefined as never)).toBeUndefined();
         expect(await store.text(fingerprintString(text))).toBe(text);
+      });
+    });
+
+    it('rows kept before escaping read back as they were: a raw U+0000, a text that looks escaped (ADR 0194)', async () => {
+      await withDataSource(engine, SCHEMA, async (dataSource) => {
+        // Rows as the store wrote every text before: as it is. PostgreSQL never kept a U+0000; SQLite and MariaDB did.
+        const looksEscaped = JSON.stringify('Ticket 91:\u0000 archive 1');
+        const old = [looksEscaped, '"Ticket 92: \\ud800"', ...(engine.name === 'postgres' ? [] : ['Ticket 93:\u0000'])];
+        await dataSource
+          .getRepository(ProvenanceContentEntity)
+          .insert(old.map((text) => ({ fingerprint: fingerprintString(text), text, keptAt: new Date() })));
+        const store = new TypeOrmProvenanceContentStore(dataSource);
+
+        for (const text of old) expect(await store.text(fingerprintString(text))).toBe(text);
+        // Control: the same text kept now, beside them, comes back as it was given.
+        const fresh = 'Ticket 91:\u0000 archive 1';
+        await store.keep([{ fingerprint: fingerprintString(fresh), text: fresh }], new Date());
+        expect(await store.text(fingerprintString(fresh))).toBe(fresh);
+        expect(await store.text(fingerprintString(looksEscaped))).toBe(looksEscaped);
       });
     });
 

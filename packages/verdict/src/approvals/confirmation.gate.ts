@@ -6,6 +6,7 @@ import { SecuritySignal } from '../decisions/security-signal.js';
 import { Stage } from '../decisions/stage.js';
 import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
+import { storableDescription } from '../evidence/storable-reason.js';
 import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 import { type ApprovalChallenge, challengeOf } from './approval-challenge.js';
 import { ApprovalPhase } from './approval-phase.js';
@@ -145,7 +146,8 @@ export async function validateConfirmation(
         ...key,
         candidateId: newReceiptId(),
         reason: policy.reason,
-        description: policy.describe?.(envelope, target) ?? null,
+        // What the model wrote can reach it: stored alike on every engine, U+0000 and over-long text included.
+        description: storableDescription(policy.describe?.(envelope, target)),
         subject: policy.subject?.(envelope, target) ?? null,
         provenance: ask.provenance,
         // Only a store that keeps batches (inBatch and decideBatch, as ApprovalBatchService needs) gets one and the

@@ -18,6 +18,7 @@ import { ContainmentScope, isContainmentScope } from './containment-scope.js';
 import type { ContainmentEngagement, ContainmentStore } from './containment-store.interface.js';
 import { evidenceId } from '../evidence/evidence-id.js';
 import { isAttribution } from '../shared/is-attribution.js';
+import { isStorableText } from '../shared/storable-text.js';
 
 /** The longest `by`, operator identity or capability name a containment row holds (`varchar(255)` on every engine). */
 const FIELD_MAX_LENGTH = 255;
@@ -68,7 +69,7 @@ export class ContainmentService {
    * that is the retry of an engagement whose record could not be written, so the engagement is recorded (and
    * `ContainmentEngaged` emitted) again (ADR 0133).
    *
-   * @throws VerdictConfigurationError for an unknown scope or capability, a blank subject, reason or `by`, or an over-long `by`, operator identity or capability name: nothing changes.
+   * @throws VerdictConfigurationError for an unknown scope or capability, a blank subject, reason or `by`, a reason holding U+0000 or a lone surrogate, or an over-long `by`, operator identity or capability name: nothing changes.
    * @throws EvidenceWriteFailedError when the engagement cannot be recorded: the switch stays engaged (the safe direction); repeat the command once evidence is back to record it.
    * @example await containment.engage({ scope: 'capability', subject: 'orders.refund', reason: 'INC-4411', by: 'operator:7' });
    */
@@ -277,6 +278,13 @@ export class ContainmentService {
     ] as const)
       if (typeof value !== 'string' || value.trim() === '')
         throw new VerdictConfigurationError(`Containment needs a non-blank ${name}.`);
+    // Kept and compared as written (a repeat is the same reason, ADR 0133): text every engine stores as it is. An
+    // operator's input, refused as a claim resolution's --reason is: PostgreSQL refuses U+0000, and the other engines
+    // keep a lone surrogate as U+FFFD, so no repeat would ever be the same.
+    if (!isStorableText(reason))
+      throw new VerdictConfigurationError(
+        'The reason of a containment is a string without U+0000 or a lone surrogate: nothing was contained or released.',
+      );
     for (const [name, value] of [
       ['capability name', scope === ContainmentScope.Capability ? subject : undefined],
       ['by', by],

@@ -25,3 +25,13 @@ export interface ProvenanceContentStore {
   /** Deletes the texts kept before `before` (older than any pending receipt or item can be); answers how many. */
   prune(before: Date): Promise<number>;
 }
+
+/**
+ * The methods of a {@link ProvenanceContentStore} Verdict calls (`prune` is the application's, on a schedule): what
+ * the boot asks of `provenance.contents`.
+ */
+export const PROVENANCE_CONTENT_STORE_METHODS = [
+  'keep',
+  'text',
+  'forget',
+] as const satisfies readonly (keyof ProvenanceContentStore)[];

@@ -5,6 +5,7 @@ import { Decision } from '../decisions/decision.js';
 import { Disposition } from '../decisions/disposition.js';
 import { Stage } from '../decisions/stage.js';
 import type { EvidenceTrail } from '../evidence/evidence-trail.js';
+import { storableDescription } from '../evidence/storable-reason.js';
 import { atMostOnce, type AtMostOncePolicy } from '../execution-claims/at-most-once.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
 import type { Envelope } from '../vocabulary/envelope.js';
@@ -99,7 +100,8 @@ export async function parkForReview(request: ParkRequest): Promise<{ decision: D
       conversationId: conversationIdOf(envelope.context, definition.name),
       reviewed: request.approved !== true,
       reason: policy?.reason ?? 'enqueued for deferred execution',
-      description: policy?.describe?.(envelope, target) ?? null,
+      // What the model wrote can reach it: stored alike on every engine, U+0000 and over-long text included.
+      description: storableDescription(policy?.describe?.(envelope, target)),
       subject: subject === null ? null : { ...subject, capability: definition.name },
       expiresAt: new Date(now.getTime() + ttl * 1000),
       provenance: request.provenance ?? null,

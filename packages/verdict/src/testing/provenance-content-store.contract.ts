@@ -15,8 +15,9 @@ const T0 = new Date(Date.UTC(2024, 1, 29, 23, 59, 59, 987));
 
 /**
  * The behaviour every {@link ProvenanceContentStore} adapter must share: a kept text comes back exactly (any
- * Unicode, long texts) from another handle on the same storage; `forget` deletes exactly the named texts;
- * `prune` deletes what was kept before its instant (to the millisecond), and keeping a text again refreshes it.
+ * Unicode, U+0000 and lone surrogates included, long texts) from another handle on the same storage; `forget` deletes
+ * exactly the named texts; `prune` deletes what was kept before its instant (to the millisecond), and keeping a text
+ * again refreshes it.
  *
  * @example
  * const store = new InMemoryProvenanceContentStore();
@@ -48,6 +49,16 @@ export function describeProvenanceContentStoreContract(
       expect(await harness.other.text(short.fingerprint)).toBe(short.text);
       expect(await harness.other.text(long.fingerprint)).toBe(long.text);
       expect(await harness.other.text(fingerprintString(randomUUID()))).toBe(undefined);
+    });
+
+    it('returns a text holding U+0000 or a lone surrogate exactly (a ticket may hold them; ADR 0194)', async () => {
+      const nul = content(`Ticket 88:\u0000 archive 1 ${randomUUID()}`);
+      const lone = content(`Ticket 89: \ud800 archive \udfff 1 ${randomUUID()}`);
+      const quoted = content(`"Ticket 90:\u0000 \\u0000 ${randomUUID()}"`);
+      await harness.store.keep([nul, lone, quoted], T0);
+      expect(await harness.other.text(nul.fingerprint)).toBe(nul.text);
+      expect(await harness.other.text(lone.fingerprint)).toBe(lone.text);
+      expect(await harness.other.text(quoted.fingerprint)).toBe(quoted.text);
     });
 
     it('keeps a text kept twice once, and forgets exactly the named texts', async () => {

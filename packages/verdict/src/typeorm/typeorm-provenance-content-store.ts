@@ -1,4 +1,6 @@
 import { type DataSource, type EntityManager, Equal, In, LessThan } from 'typeorm';
+import { fingerprintString } from '../fingerprints/fingerprint.js';
+import { isStorableText } from '../shared/storable-text.js';
 import type { KeptContent, ProvenanceContentStore } from '../provenance/provenance-content-store.interface.js';
 import { isSerializationFailure, retryDeadlockVictim } from './deadlock-retry.js';
 import { ProvenanceContentEntity } from './provenance-content.entity.js';
@@ -16,6 +18,12 @@ import { checkUtcTimezone } from './store-connection.js';
  * fingerprint order; a forget or a prune racing it can still lock the same rows in another order, and the server then
  * rolls one statement back as a deadlock victim: it is sent again, as the evidence recorder's inserts are.
  *
+ * A text comes back exactly on every engine, U+0000 and lone surrogates included (a ticket may hold them): PostgreSQL's
+ * `text` refuses U+0000, and UTF-8 has no lone surrogate. Such a text is kept escaped, as its JSON string literal
+ * (`"…\u0000…"`); any other is kept as it is. A row reads as escaped only when it is a JSON string literal, it does not
+ * hash to its fingerprint and what it parses to does: a row kept as it is hashes to its own (the fingerprint is the
+ * text's), so every row written before, a raw U+0000 on SQLite or MariaDB included, reads back as it was.
+ *
  * @example VerdictModule.forRoot({ ..., provenance: { contents: new TypeOrmProvenanceContentStore(dataSource) } })
  */
 export class TypeOrmProvenanceContentStore implements ProvenanceContentStore {
@@ -26,7 +34,7 @@ export class TypeOrmProvenanceContentStore implements ProvenanceContentStore {
   async keep(texts: readonly KeptContent[], now: Date): Promise<void> {
     if (texts.length === 0) return;
     const rows = texts
-      .map(({ fingerprint, text }) => ({ fingerprint, text, keptAt: now }))
+      .map(({ fingerprint, text }) => ({ fingerprint, text: storedText(text), keptAt: now }))
       .sort((a, b) => (a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0));
     await this.write((manager) =>
       manager
@@ -46,7 +54,7 @@ export class TypeOrmProvenanceContentStore implements ProvenanceContentStore {
     const row = await this.dataSource
       .getRepository(ProvenanceContentEntity)
       .findOneBy({ fingerprint: Equal(fingerprint) });
-    return row?.text;
+    return row === null ? undefined : keptText(row.fingerprint, row.text);
   }
 
   async forget(fingerprints: readonly string[]): Promise<void> {
@@ -77,4 +85,24 @@ export class TypeOrmProvenanceContentStore implements ProvenanceContentStore {
       }
     });
   }
+}
+
+/** `text` as a row keeps it: as it is, or escaped (its JSON string literal) when no engine keeps it as it is. */
+function storedText(text: string): string {
+  return isStorableText(text) ? text : JSON.stringify(text);
+}
+
+/**
+ * The text a row keeps: `stored` itself, unless it is an escaped text ({@link storedText}), one that does not hash to
+ * `fingerprint` while what it parses to does. A text kept as it is hashes to its fingerprint, whatever it holds.
+ */
+function keptText(fingerprint: string, stored: string): string {
+  if (!stored.startsWith('"') || fingerprintString(stored) === fingerprint) return stored;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stored);
+  } catch {
+    return stored;
+  }
+  return typeof parsed === 'string' && fingerprintString(parsed) === fingerprint ? parsed : stored;
 }
