@@ -6,6 +6,7 @@ import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import {
   ActionContextStore,
+  DeferredExecutionWorker,
   InMemoryEvidenceRecorder,
   InMemoryExecutionClaimStore,
   InMemoryReviewItemStore,
@@ -118,6 +119,7 @@ describe.each(backends)('identifiers no engine stores alike, on the review lane 
       refunds,
       queue,
       post,
+      worker: moduleRef.get(DeferredExecutionWorker),
       close: () => app.close(),
     };
   }
@@ -164,6 +166,18 @@ describe.each(backends)('identifiers no engine stores alike, on the review lane 
     expect(got).toEqual(ids.flatMap(() => [false, 'not_found', 'not_found', 'not_found']));
     // A refused decision writes its one `not_found` record, as for any unknown id (docs/review-lane.md §6).
     expect(outcomes).toEqual(ids.flatMap(() => ['not_found', 'not_found']));
+  });
+
+  it('attack: a job whose item id no item can have is answered not_found and recorded, as ReviewService answers', async () => {
+    const { worker, reviewRecords, evidence, close } = await lane();
+    const ids = ['rvw_\u0000abc', 'rvw_\ud800abc', `rvw_${'x'.repeat(61)}`];
+    const outcomes = [];
+    for (const itemId of ids) outcomes.push(await worker.run({ itemId }));
+    const records = evidence.decisions().filter((record) => record.approvalOutcome === 'not_found');
+    await close();
+    expect(outcomes).toEqual(ids.map((itemId) => ({ itemId, executed: false })));
+    expect(records).toHaveLength(ids.length);
+    expect(reviewRecords()).toEqual([]);
   });
 
   it('attack: the review endpoint answers 404 for /reviews/rvw_%00x/approve, as for any unknown item', async () => {

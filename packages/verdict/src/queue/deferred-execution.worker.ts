@@ -23,7 +23,7 @@ import { recordReviewDecision } from '../review/review-evidence.js';
 import { reviewActorKey } from '../review/review-binding.js';
 import type { ReviewItem } from '../review/review-item.js';
 import { reviewItemFingerprint } from '../review/review-item-fingerprint.js';
-import { isReviewItemExpired } from '../review/review-item-rules.js';
+import { isReviewItemExpired, mayNameItem } from '../review/review-item-rules.js';
 import { ReviewItemStatus } from '../review/review-item-status.js';
 import type { ReviewLaneOptions, WorkingReviewLaneOptions } from '../review/review-lane-options.interface.js';
 import { ReviewPhase } from '../review/review-phase.js';
@@ -102,7 +102,8 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
     // A web-only process's worker handed a job by hand: without rehydrate or claims nothing runs (a deployment fault).
     assertLaneRunsJobs(this.options, lane);
     const itemId = typeof job?.itemId === 'string' ? job.itemId : '';
-    const item = itemId === '' ? null : await lane.items.find(itemId);
+    // An id no item can have (ADR 0186: over 64 characters, U+0000, a lone surrogate) is unknown without a lookup.
+    const item = itemId === '' || !mayNameItem(itemId) ? null : await lane.items.find(itemId);
     const now = this.now();
     if (item === null) {
       await this.dispatch('review', itemId, Decision.deny(Stage.Review, 'no such review item'), 'not_found', now);
