@@ -7,13 +7,15 @@ import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { ToolKind } from '../evidence/tool-kind.js';
 import type { Proposal } from '../vocabulary/proposal.js';
 import { approvalInterrupt, isExplicitApproval } from './approval-resume.js';
-import { VerdictTool } from './verdict-tool.js';
+import { type ToolSchemaOutput, VerdictTool } from './verdict-tool.js';
 import { isGraphPause } from './graph-pause.js';
 import { isOwnTask } from './tool-call-task.js';
 
 /**
  * A LangChain tool whose invocation runs the Verdict pipeline for one capability. It borrows the
- * definition tool's name, description and schema; the definition's own function is never called.
+ * definition tool's name, description and schema; the definition's own function is never called. The pipeline is
+ * proposed the model's input as it came (the capability's schema parses it, once): never what the definition's schema
+ * made of it (ADR 0192).
  *
  * For a capability that requires confirmation, the call pauses the agent run (a LangGraph interrupt
  * carrying an {@link ApprovalInterrupt}); it executes on resume only when the resume value explicitly
@@ -25,6 +27,7 @@ export class VerdictBoundTool extends VerdictTool {
 
   protected async run(
     args: unknown,
+    _toolSchemaOutput: ToolSchemaOutput | undefined,
     toolCallId: string | undefined,
     _runManager?: CallbackManagerForToolRun,
     config?: RunnableConfig,

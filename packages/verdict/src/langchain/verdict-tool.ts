@@ -11,10 +11,22 @@ import { toolCallIdOf } from './tool-output.js';
 import { asToolCall, type ProvenanceToolCall } from '../provenance/provenance-scope.js';
 import { toolCallOf } from './tool-call-of.js';
 
+/** Where {@link VerdictTool.call} leaves the model's own input for `_call`, on the config LangChain hands it. */
+const rawInputKey = Symbol('verdict.rawToolInput');
+
+/** What the tool's own schema made of the model's input: `undefined` when that schema rejected it. */
+export interface ToolSchemaOutput {
+  readonly value: unknown;
+}
+
 /**
  * What bound and guarded tools share: the model-facing name, description and schema of an existing tool,
  * malformed input routed to the pipeline (ADR 0004), the answer the model reads back (`publicAnswer`),
  * and application faults that fail the agent run instead of reaching the model (ADR 0014).
+ *
+ * The pipeline is proposed the model's own input, as `VerdictService.execute` would be: the capability's schema
+ * parses it, once (ADR 0192). LangChain parses it with the tool's schema first; that output is not the proposal (a
+ * transform would run twice, and a limit would be checked on its output).
  */
 export abstract class VerdictTool extends StructuredTool {
   readonly name: string;
@@ -36,14 +48,15 @@ export abstract class VerdictTool extends StructuredTool {
   override call(arg: unknown, configArg?: RunnableConfig, tags?: string[]): Promise<any> {
     let answered: Promise<unknown>;
     try {
+      const raw = isToolCall(arg) ? arg.args : arg;
       // Proposals made here belong to this tool call: a window the tracker made for another call is not theirs.
       answered = asToolCall(ownCallOf(configArg), () =>
         callWithMalformedInputFallback(
           this,
-          () => super.call(arg as never, configArg, tags),
-          arg,
+          () => super.call(arg as never, withRawInput(configArg, raw), tags),
+          raw,
           configArg,
-          (raw, toolCallId) => this.run(raw, toolCallId, undefined, configArg),
+          (malformed, toolCallId) => this.run(malformed, undefined, toolCallId, undefined, configArg),
         ),
       );
     } catch (error) {
@@ -57,13 +70,21 @@ export abstract class VerdictTool extends StructuredTool {
     });
   }
 
-  protected _call(args: unknown, runManager?: CallbackManagerForToolRun, config?: RunnableConfig): Promise<string> {
-    return this.run(args, toolCallIdOf(config), runManager, config);
+  protected _call(parsed: unknown, runManager?: CallbackManagerForToolRun, config?: RunnableConfig): Promise<string> {
+    // Only `call` reaches here, and it always leaves the raw input: never propose the tool schema's output instead.
+    if (config === undefined || !(rawInputKey in config))
+      return Promise.reject(new Error(`${this.name}: a Verdict tool is called through invoke() or call()`));
+    const raw = (config as Record<typeof rawInputKey, unknown>)[rawInputKey];
+    return this.run(raw, { value: parsed }, toolCallIdOf(config), runManager, config);
   }
 
-  /** Runs the proposal through the pipeline; returns the model-facing answer. */
+  /**
+   * Runs the proposal through the pipeline; returns the model-facing answer. `raw` is the model's input, the
+   * proposal's arguments; `toolSchemaOutput` what the tool's own schema made of it (`undefined`: it was rejected).
+   */
   protected abstract run(
-    args: unknown,
+    raw: unknown,
+    toolSchemaOutput: ToolSchemaOutput | undefined,
     toolCallId: string | undefined,
     runManager?: CallbackManagerForToolRun,
     config?: RunnableConfig,
@@ -77,6 +98,26 @@ export abstract class VerdictTool extends StructuredTool {
     stopAtCallCeiling(result, this.capability, this.name);
     return publicAnswer(result, this.publicMessage);
   }
+}
+
+/** LangChain's test for a whole tool call handed to `call` (its `args` are the input). */
+function isToolCall(arg: unknown): arg is { args: unknown } {
+  return typeof arg === 'object' && arg !== null && (arg as { type?: unknown }).type === 'tool_call';
+}
+
+/**
+ * The config for `super.call` with the raw input on it. LangChain hands `_call` this object (a callbacks list or
+ * handler given in its place becomes its `callbacks`, as LangChain reads it); a symbol key is copied by no
+ * `ensureConfig`, so it does not reach a nested call.
+ */
+function withRawInput(configArg: unknown, raw: unknown): RunnableConfig {
+  const config =
+    configArg === undefined || configArg === null
+      ? {}
+      : Array.isArray(configArg) || 'name' in (configArg as object)
+        ? { callbacks: configArg as RunnableConfig['callbacks'] }
+        : { ...(configArg as RunnableConfig) };
+  return Object.assign(config, { [rawInputKey]: raw });
 }
 
 /** The agent's tool call this invocation answers: its task's `configurable` and the call's id. */
