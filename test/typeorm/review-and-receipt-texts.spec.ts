@@ -132,6 +132,25 @@ for (const engine of databaseEngines()) {
         expectItemHolds(await parkAndFind(dataSource, reviewDraft(long)), long);
       });
     });
+
+    if (engine.name === 'mariadb')
+      it('attack: down refuses while a value exceeds 64 KiB, even without strict mode, and cuts nothing', async () => {
+        await withDataSource(engine, SCHEMA, async (dataSource) => {
+          const [, long] = LONG_TEXTS[0];
+          const item = await parkAndFind(dataSource, reviewDraft(long));
+          const migration = new WidenReviewAndReceiptTexts1797040196000();
+          const reverted = onOwnRunner(dataSource, async (queryRunner) => {
+            // Without STRICT_TRANS_TABLES, MariaDB cuts a value that no longer fits instead of failing.
+            await queryRunner.query("SET SESSION sql_mode = ''");
+            await migration.down(queryRunner);
+          });
+
+          await expect(reverted).rejects.toThrow(
+            /verdict_review_items\.arguments holds a value of more than 65535 bytes/,
+          );
+          expectItemHolds(await new TypeOrmReviewItemStore(dataSource).find(item!.id), long);
+        });
+      });
   });
 }
 

@@ -40,5 +40,7 @@ function storableCharacters(text: string): string {
  * and a cut could hide its end (a long note pushing the recipient out of sight). Every store's column takes any length.
  */
 export function storableDescription(description: string | null | undefined): string | null {
-  return description === undefined || description === null ? null : storableCharacters(description);
+  if (description === undefined || description === null) return null;
+  // Not a string (a caller's past the types): left as it is, as before, for the store to judge.
+  return typeof description === 'string' ? storableCharacters(description) : description;
 }

@@ -6,7 +6,7 @@ import { interopSafeParseAsync, isInteropZodSchema } from '@langchain/core/utils
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { GuardedToolSchemaMismatchError } from '../errors/guarded-tool-schema-mismatch.error.js';
 import type { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
-import { type ToolSchemaOutput, VerdictTool } from './verdict-tool.js';
+import { isToolCall, type ToolSchemaOutput, VerdictTool } from './verdict-tool.js';
 
 /** A LangChain structured tool's own function: `_call` (for `tool()` and `DynamicStructuredTool`, their `func`). */
 type OwnFunction = (
@@ -61,7 +61,15 @@ export class VerdictGuardedTool extends VerdictTool {
   ): Promise<unknown> {
     const schema = this.wrapped.schema;
     if (!isInteropZodSchema(schema)) {
-      // A JSON Schema is validated, never transformed: the handler gets the validated arguments themselves.
+      // A JSON Schema is validated, never transformed: the handler gets the validated arguments themselves. Arguments
+      // LangChain's invoke would read as a tool call (a schema that keeps unknown keys let `type: 'tool_call'` and
+      // `args` through) would run the handler on their `args`, which nobody authorized: refused.
+      if (isToolCall(validated))
+        throw new GuardedToolSchemaMismatchError(
+          this.capability,
+          this.name,
+          new Error("the arguments read as a tool call (type 'tool_call'), whose args were not authorized"),
+        );
       try {
         return await this.wrapped.invoke(validated as never, { callbacks: runManager?.getChild() });
       } catch (error) {

@@ -101,7 +101,7 @@ export abstract class VerdictTool extends StructuredTool {
 }
 
 /** LangChain's test for a whole tool call handed to `call` (its `args` are the input). */
-function isToolCall(arg: unknown): arg is { args: unknown } {
+export function isToolCall(arg: unknown): arg is { args: unknown } {
   return typeof arg === 'object' && arg !== null && (arg as { type?: unknown }).type === 'tool_call';
 }
 

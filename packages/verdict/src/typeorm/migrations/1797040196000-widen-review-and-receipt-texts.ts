@@ -38,7 +38,8 @@ const WIDENED: ReadonlyArray<readonly [string, readonly WidenedColumn[]]> = [
  * another character set (a database created `latin1`, MariaDB's upstream default) is converted to `utf8mb4`, so that
  * it holds every character; one in `utf8mb4` keeps its collation. Nothing on the other engines. One ALTER TABLE per
  * table, which rebuilds it once; rows are kept. `down` gives the columns `text` again, still `utf8mb4` (a character
- * `latin1` cannot hold would be lost), and fails while a value exceeds 64 KiB.
+ * `latin1` cannot hold would be lost), and refuses, before changing anything, while a value exceeds 64 KiB (without
+ * strict mode MySQL/MariaDB would cut it, and a cut JSON column is an unreadable item).
  */
 export class WidenReviewAndReceiptTexts1797040196000 implements MigrationInterface {
   name = 'WidenReviewAndReceiptTexts1797040196000';
@@ -48,6 +49,7 @@ export class WidenReviewAndReceiptTexts1797040196000 implements MigrationInterfa
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await refuseLongValues(queryRunner);
     await retype(queryRunner, 'text');
   }
 }
@@ -65,6 +67,25 @@ async function retype(queryRunner: QueryRunner, type: 'longtext' | 'text'): Prom
     });
     await queryRunner.query(`ALTER TABLE ${q(table)} ${redefined.join(', ')}`);
   }
+}
+
+/** The most bytes a MySQL/MariaDB `text` holds. */
+const TEXT_BYTES = 65_535;
+
+/** Throws, changing nothing, when a widened column holds a value `text` cannot hold (MySQL/MariaDB only). */
+async function refuseLongValues(queryRunner: QueryRunner): Promise<void> {
+  if (longTextType(queryRunner.connection.options.type) === 'text') return;
+  const q = (name: string) => queryRunner.connection.driver.escape(name);
+  for (const [table, columns] of WIDENED)
+    for (const { name } of columns) {
+      const [row] = (await queryRunner.query(`SELECT MAX(LENGTH(${q(name)})) AS longest FROM ${q(table)}`)) as Array<{
+        longest: number | string | null;
+      }>;
+      if (Number(row?.longest ?? 0) > TEXT_BYTES)
+        throw new Error(
+          `${table}.${name} holds a value of more than ${TEXT_BYTES} bytes, which text cannot hold: not reverted.`,
+        );
+    }
 }
 
 /** The collation of each column of `table` in `utf8mb4`, by name: kept as it is. */
