@@ -32,6 +32,7 @@ import { ContainmentService } from './containment/containment.service.js';
 import { SecurityEventEmitter } from './events/security-event-emitter.js';
 import { ReviewService } from './review/review.service.js';
 import { ProvenanceContents } from './provenance/provenance-contents.js';
+import { assertProvenanceOptions } from './provenance/provenance-configuration.js';
 import { ReviewEndpointGuard } from './review/review-endpoint.guard.js';
 import { DeferredExecutionWorker } from './queue/deferred-execution.worker.js';
 import { BehaviourChangeWarnings } from './upgrade/behaviour-change-warnings.js';
@@ -135,7 +136,11 @@ export const CORE_EXPORTS = [
     {
       provide: ProvenanceContents,
       inject: [MODULE_OPTIONS_TOKEN],
-      useFactory: (options: VerdictModuleOptions) => new ProvenanceContents(options.provenance?.contents),
+      // The module's `provenance`, checked once per boot, capability or none (the quarantine and trackers use it).
+      useFactory: (options: VerdictModuleOptions) => {
+        assertProvenanceOptions(options);
+        return new ProvenanceContents(options.provenance?.contents);
+      },
     },
     {
       provide: EvidenceRecorder,

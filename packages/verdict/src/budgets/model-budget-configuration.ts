@@ -4,6 +4,7 @@ import { ModelBudgetMeasure, type ModelCallBudgets } from './model-budget.js';
 import type { ModelBudgetOptions } from './model-budget-options.interface.js';
 import { isWindowSeconds } from '../rate-limits/fixed-window.js';
 import { isName } from '../shared/is-name.js';
+import { isPlainObject } from '../shared/is-plain-object.js';
 import { notABudgetStore } from './budget-configuration.js';
 
 const SCOPES: readonly unknown[] = Object.values(BudgetScope);
@@ -50,6 +51,11 @@ export function assertModelBudgetsConfigured(
     if (per === BudgetScope.Actor && typeof options.actorKey !== 'function')
       fail(`${where} counts per actor, but the module has no actorKey: pass \`actorKey\` to VerdictModule.forRoot.`);
   }
+  // Prices are by model name: a `null` (no "left out") or an array (`[]` would boot as "no prices") is refused.
+  if (config.prices !== undefined && !isPlainObject(config.prices))
+    fail(
+      `.prices must be an object of prices by model name (prices: { 'gpt-4o-mini': { input, output } }), not ${config.prices === null ? 'null' : Array.isArray(config.prices) ? 'an array' : `a ${typeof config.prices}`}: leave it out for none.`,
+    );
   for (const [model, price] of Object.entries(config.prices ?? {})) {
     if (!(isCount(price?.input) && isCount(price?.output)))
       fail(`price of "${model}" needs input and output per million tokens as non-negative safe integers.`);

@@ -27,6 +27,13 @@ export class CapabilityExplorer implements OnModuleInit, OnApplicationBootstrap 
 
   onModuleInit(): void {
     this.refuseASecondRegistration();
+    // `forRoot` takes `isGlobal` out of the options; a `forRootAsync` factory's is never read (Nest reads it beside
+    // `useFactory` only), so a module meant to be scoped would silently stay global.
+    if ((this.options as { isGlobal?: unknown }).isGlobal !== undefined)
+      throw new VerdictConfigurationError(
+        '`isGlobal` is not an option the factory can return: it shapes the module, so pass it beside useFactory (VerdictModule.forRootAsync({ isGlobal: false, useFactory })), and leave it out of what the factory returns.',
+        { option: 'isGlobal' },
+      );
     if (typeof this.options.abilityFactory?.createForContext !== 'function') {
       throw new VerdictConfigurationError(
         "VerdictModule needs an abilityFactory: an object with createForContext(context) returning the actor's CASL ability.",

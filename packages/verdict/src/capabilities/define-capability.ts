@@ -22,7 +22,14 @@ export function defineCapability<TArgs, TTarget, TOutput, TContext extends AnyAc
 ): CapabilityDefinition<TArgs, TTarget, TOutput, TContext> {
   return Object.freeze({
     ...options,
-    authorizeFields: Object.freeze([...(options.authorizeFields ?? [])]),
+    // Only a left-out list is `[]`: anything else that is no array (`null` from an untyped caller) is kept for the
+    // boot to refuse (`assertWellFormed`).
+    authorizeFields:
+      options.authorizeFields === undefined
+        ? Object.freeze([])
+        : Array.isArray(options.authorizeFields)
+          ? Object.freeze([...options.authorizeFields])
+          : options.authorizeFields,
     executor,
     host,
     declaredAt,

@@ -6,6 +6,7 @@ import {
   isUnconstrained,
   type JsonSchema,
 } from '../provenance/provenance-candidate-schema.js';
+import { isOptionalBoolean } from '../shared/optional-boolean.js';
 import { isZodSchema } from './argument-schema.js';
 import type { CapabilityDefinition } from './capability-definition.js';
 import { dtoArgumentFields } from './dto-argument-fields.js';
@@ -38,6 +39,9 @@ export function assertWellFormed(definition: CapabilityDefinition): void {
   }
   if (typeof policy.name !== 'string' || policy.name.trim() === '' || policy.name.length > MAX_POLICY_NAME)
     fail(`needs an execution-target policy name of 1 to ${MAX_POLICY_NAME} characters.`);
+  // Required by its type: an untyped caller (a `forRootAsync` factory, JavaScript) that leaves it out is told here.
+  if (typeof definition.description !== 'string' || definition.description.trim() === '')
+    fail('needs a non-blank description: what it does, for people and the model.');
   for (const key of ['action', 'subject'] as const) {
     if (typeof definition[key] !== 'string' || definition[key].trim() === '') fail(`needs a non-blank CASL ${key}.`);
   }
@@ -51,8 +55,11 @@ export function assertWellFormed(definition: CapabilityDefinition): void {
   ) {
     fail('needs resolveTarget: fromProposal(...) or fromContext(...).');
   }
-  if (definition.enforce !== undefined && typeof definition.enforce !== 'boolean')
+  if (!isOptionalBoolean(definition.enforce))
     fail('has an `enforce` that is not a boolean: `enforce: false` runs it in shadow mode (docs/shadow-mode.md).');
+  // A `'true'` would read as not mutating: no `verdict validate` finding, and not consequential under strict mode.
+  if (!isOptionalBoolean(definition.mutates))
+    fail('has a `mutates` that is not a boolean: `mutates: true` declares that its executor changes state.');
   assertAuthorizedFieldsExist(definition, fail);
 }
 
@@ -62,7 +69,13 @@ export function assertWellFormed(definition: CapabilityDefinition): void {
  * see {@link declaredArgumentFields}. Arguments whose fields cannot be read fail closed.
  */
 function assertAuthorizedFieldsExist(definition: CapabilityDefinition, fail: (message: string) => never): void {
-  const fields = definition.authorizeFields ?? [];
+  const fields: unknown = definition.authorizeFields;
+  if (fields === undefined) return;
+  // `defineCapability` makes a left-out list `[]` and keeps anything else as given: `null` is no "left out".
+  if (!Array.isArray(fields))
+    fail(
+      `has an authorizeFields that is ${fields === null ? 'null' : `a ${typeof fields}`}, not an array of argument field names: use authorizeFields: ['amount'], or leave it out.`,
+    );
   if (fields.length === 0) return;
   for (const field of fields) {
     if (typeof field !== 'string' || field === '' || field.includes('.'))

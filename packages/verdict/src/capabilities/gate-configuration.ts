@@ -16,6 +16,29 @@ import { RATE_LIMIT_STORE_METHODS } from '../rate-limits/rate-limit-store.interf
 import { EXECUTION_CLAIM_STORE_METHODS } from '../execution-claims/execution-claim-store.interface.js';
 import { TRAJECTORY_STORE_METHODS } from '../forbidden-states/trajectory-store.interface.js';
 
+/** The policies of a capability that are objects when given, each with how it is written. */
+const POLICIES = {
+  requiresConfirmation: 'requiresConfirmation({ bind, reason })',
+  requiresReview: 'requiresReview({ bind, reason })',
+  rateLimit: 'fixedWindow({ name, limit, windowSeconds, key, reason })',
+  atMostOnce: 'atMostOnce({ name, key })',
+  provenance: '{ results, untrustedContext, arguments }',
+} as const;
+
+/**
+ * Only `undefined` is a policy left out: a `null` (a factory's `config.x ?? null`), or any other value that is no
+ * object, is refused by name, as a `budget` is, instead of a `TypeError` when its fields are read.
+ */
+function assertPoliciesAreObjects(definition: CapabilityDefinition, fail: (message: string) => never): void {
+  for (const [key, example] of Object.entries(POLICIES)) {
+    const policy: unknown = definition[key as keyof typeof POLICIES];
+    if (policy !== undefined && (typeof policy !== 'object' || policy === null))
+      fail(
+        `has ${/^[aeiou]/.test(key) ? 'an' : 'a'} ${key} that is not an object: use ${key}: ${example}, or leave it out.`,
+      );
+  }
+}
+
 /**
  * Boot-time checks of a capability's durable gates: well-formed policies, and a store for each gate it
  * uses, with every method of its interface. A gate without a store, or with something that is not one (`null` from a
@@ -26,6 +49,7 @@ export function assertGatesConfigured(definition: CapabilityDefinition, options:
   const fail = (message: string): never => {
     throw new VerdictConfigurationError(`${where} ${message}`, { capability: definition.name });
   };
+  assertPoliciesAreObjects(definition, fail);
   const { rateLimit, budget, atMostOnce, forbidStates } = definition;
   /** Fails when the configured `option`, which `uses` needs, lacks any of `methods` (a store of `type` that is not one). */
   const assertStore = (

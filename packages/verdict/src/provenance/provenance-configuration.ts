@@ -13,15 +13,15 @@ import { assertTaintConfigured } from './taint/taint-configuration.js';
 import { approvalStoreProblem } from '../approvals/confirmation-configuration.js';
 import { isShadowedArgumentRule } from './shadowed-argument-rule.js';
 import { notAStore } from '../shared/not-a-store.js';
+import { assertOptionalBoolean, isOptionalBoolean } from '../shared/optional-boolean.js';
+import { PROVENANCE_CONTENT_STORE_METHODS } from './provenance-content-store.interface.js';
 
 /**
- * Boot-time checks of a capability's provenance policy: known rules, parseable paths, no argument rule on a value
- * that can never be a candidate, and an approval receipt store wherever provenance can require confirmation (a
- * rule says so, a declared destination takes the positive rule, or strict mode covers the capability); and the
- * module's `provenance`, an object when given (`null` is refused, not read as left out), its `strict`, a boolean when
- * given (a `'true'` from the environment would silently turn strict mode off), `provenance.taint`, which every
- * capability's agent proposals go through (`assertTaintConfigured`), and `provenance.ledger`, which every labelled
- * result is appended to.
+ * Boot-time checks of a capability's provenance policy (an object when given: `assertGatesConfigured` refuses any
+ * other value first): known rules, parseable paths, no argument rule on a value that can never be a candidate, and an
+ * approval receipt store wherever provenance can require confirmation (a rule says so, a declared destination takes
+ * the positive rule, or strict mode covers the capability). The module's own `provenance` is checked once per boot,
+ * capability or none ({@link assertProvenanceOptions}).
  */
 export function assertProvenanceConfigured(
   definition: CapabilityDefinition,
@@ -29,30 +29,7 @@ export function assertProvenanceConfigured(
   fail: (message: string) => void,
 ): void {
   const policy = definition.provenance;
-  // Only `undefined` is "not given": a `null` from a `forRootAsync` factory would otherwise read as no options at all.
-  const given: unknown = options.provenance;
-  if (given !== undefined && (typeof given !== 'object' || given === null))
-    throw new VerdictConfigurationError(
-      `\`provenance\` is ${given === null ? 'null' : `a ${typeof given}`}, not an object: pass provenance: { strict, ledger, taint }, or leave it out.`,
-      { option: 'provenance' },
-    );
-  const strict: unknown = options.provenance?.strict;
-  if (strict !== undefined && typeof strict !== 'boolean')
-    throw new VerdictConfigurationError(
-      `provenance.strict must be true or false, not ${typeof strict === 'string' ? `'${strict}'` : String(strict)}: a value read from the environment is a string, so parse it (strict: process.env.X === 'true').`,
-      { option: 'provenance.strict' },
-    );
-  if (options.provenance?.taint !== undefined) assertTaintConfigured(options.provenance.taint);
-  const ledger = options.provenance?.ledger;
-  const notALedger =
-    ledger === undefined ? null : notAStore(ledger, 'provenance.ledger', 'ProvenanceLedger', ['append']);
-  if (notALedger !== null)
-    throw new VerdictConfigurationError(
-      `${notALedger}: pass provenance: { ledger: new TypeOrmProvenanceLedger(dataSource) }, or leave it out.`,
-      { option: 'provenance.ledger' },
-    );
-  if (definition.consequential !== undefined && typeof definition.consequential !== 'boolean')
-    fail('has a `consequential` that is not a boolean.');
+  if (!isOptionalBoolean(definition.consequential)) fail('has a `consequential` that is not a boolean.');
   if (policy?.untrustedContext !== undefined) {
     const declared: unknown = policy.untrustedContext;
     const rule = isShadowedArgumentRule(declared) ? declared.rule : declared;
@@ -102,6 +79,45 @@ export function assertProvenanceConfigured(
   // A rule in shadow mode, or a capability in shadow mode, never asks for confirmation: it needs no receipt store.
   const receipts = provenanceCanConfirm(definition, options.provenance) ? approvalStoreProblem(options) : null;
   if (receipts !== null) fail(`can require confirmation because of provenance, but ${receipts}`);
+}
+
+/**
+ * Boot-time checks of the module's `provenance`, once per boot whether or not a capability is registered (the
+ * quarantine and the provenance trackers use its ledger, the approval routes its content store): an object when
+ * given (`null` is refused, not read as left out); its `strict`, a boolean when given (a `'true'` from the
+ * environment would silently turn strict mode off); `provenance.taint`, which every capability's agent proposals go
+ * through (`assertTaintConfigured`); `provenance.ledger`, which every labelled result is appended to; and
+ * `provenance.contents`, which keeps parked windows' texts for approvers.
+ *
+ * @throws VerdictConfigurationError naming the option.
+ */
+export function assertProvenanceOptions(options: ProvenanceStageOptions): void {
+  // Only `undefined` is "not given": a `null` from a `forRootAsync` factory would otherwise read as no options at all.
+  const given: unknown = options.provenance;
+  if (given !== undefined && (typeof given !== 'object' || given === null))
+    throw new VerdictConfigurationError(
+      `\`provenance\` is ${given === null ? 'null' : `a ${typeof given}`}, not an object: pass provenance: { strict, ledger, taint }, or leave it out.`,
+      { option: 'provenance' },
+    );
+  assertOptionalBoolean(options.provenance?.strict, 'provenance.strict', "strict: process.env.X === 'true'");
+  if (options.provenance?.taint !== undefined) assertTaintConfigured(options.provenance.taint);
+  const stores = [
+    ['ledger', 'ProvenanceLedger', ['append'], 'new TypeOrmProvenanceLedger(dataSource)'],
+    [
+      'contents',
+      'ProvenanceContentStore',
+      PROVENANCE_CONTENT_STORE_METHODS,
+      'new TypeOrmProvenanceContentStore(dataSource)',
+    ],
+  ] as const;
+  for (const [key, type, methods, example] of stores) {
+    const store = options.provenance?.[key];
+    const problem = store === undefined ? null : notAStore(store, `provenance.${key}`, type, methods);
+    if (problem !== null)
+      throw new VerdictConfigurationError(`${problem}: pass provenance: { ${key}: ${example} }, or leave it out.`, {
+        option: `provenance.${key}`,
+      });
+  }
 }
 
 function checkPath(path: string, role: string, fail: (message: string) => void): void {

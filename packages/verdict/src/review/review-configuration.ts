@@ -4,6 +4,7 @@ import { isWindowSeconds } from '../rate-limits/fixed-window.js';
 import { isName } from '../shared/is-name.js';
 import { missingMethods } from '../shared/missing-methods.js';
 import { notAStore } from '../shared/not-a-store.js';
+import { assertOptionalBoolean } from '../shared/optional-boolean.js';
 import { assertOptionalFunction } from '../shared/optional-function.js';
 import { EXECUTION_CLAIM_STORE_METHODS } from '../execution-claims/execution-claim-store.interface.js';
 import { DEFERRED_QUEUE_METHODS } from '../queue/deferred-queue.interface.js';
@@ -71,10 +72,11 @@ export function assertReviewConfigured(
 
 /**
  * Boot-time checks of the module's review lane, whenever `review` is given: an object, with an item store and a queue
- * that have every method Verdict calls on them, and an `actorKey` that is a function when given; in a process that
- * works the queue (`work` is not `false`), the `rehydrate` hook and an execution-claim store too (each deferred run
- * rehydrates its requester and is admitted by a claim), without which it would boot, take approvals, then fail every
- * job. A web-only process parks, decides and queues items, and needs neither (its type, `WebOnlyReviewLaneOptions`,
+ * that have every method Verdict calls on them, a `work` that is a boolean when given (`'false'` from the environment
+ * is refused, never read as "works"), and an `actorKey` and a `rehydrate` that are functions when given; in a
+ * process that works the queue (`work` is not `false`), the `rehydrate` hook and an execution-claim store too (each
+ * deferred run rehydrates its requester and is admitted by a claim), without which it would boot, take approvals,
+ * then fail every job. A web-only process parks, decides and queues items, and needs neither (its type, `WebOnlyReviewLaneOptions`,
  * lets it leave `rehydrate` out; this check holds the rule for untyped callers).
  *
  * @throws VerdictConfigurationError naming what is missing.
@@ -87,6 +89,8 @@ export function assertReviewLane(options: ReviewOptions): void {
       `\`review\` is ${lane === null ? 'null' : `a ${typeof lane}`}, not a review lane: pass review: { items, queue, rehydrate } to VerdictModule.forRoot, or leave it out.`,
       { option: 'review' },
     );
+  // A `'false'` from the environment is not `false`: read as "works", a web-only process would work the queue.
+  assertOptionalBoolean(lane.work, 'review.work', "work: process.env.VERDICT_WORKER === 'true'");
   const works = lane.work !== false;
   const missing = [
     missingMethods(lane.items, REVIEW_ITEM_STORE_METHODS).length > 0 && 'items (a ReviewItemStore)',
@@ -100,6 +104,12 @@ export function assertReviewLane(options: ReviewOptions): void {
       `The review lane needs ${missing.join(', ')}: pass review: { items, queue, rehydrate } to VerdictModule.forRoot.`,
     );
   assertOptionalFunction(lane.actorKey, 'review.actorKey', 'review: { actorKey: (actor) => actor.id }');
+  // A web-only process need not give it; given, it is the hook a worker handed a job by hand would call.
+  assertOptionalFunction(
+    lane.rehydrate,
+    'review.rehydrate',
+    'review: { rehydrate: (requester) => contextOf(requester) }',
+  );
   if (works && options.executionClaims === undefined)
     throw new VerdictConfigurationError(
       'The review lane of a process that works its queue needs an execution-claim store: every deferred run is admitted by an execution claim (pass `executionClaims`, or `work: false` in a web-only process).',

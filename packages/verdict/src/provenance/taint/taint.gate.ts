@@ -83,7 +83,8 @@ function expiryOf(now: Date, taint: TaintOptions): Date {
  *   {@link MAX_TAINT_RETENTION_DAYS}.
  */
 export function retentionDaysOf(taint: TaintOptions): number {
-  const days = taint.retentionDays ?? DEFAULT_TAINT_RETENTION_DAYS;
+  // Only a left-out `retentionDays` is the default: a `null` is refused, not read as 90 days.
+  const days: unknown = taint.retentionDays === undefined ? DEFAULT_TAINT_RETENTION_DAYS : taint.retentionDays;
   if (typeof days !== 'number' || !(days > 0 && days <= MAX_TAINT_RETENTION_DAYS))
     throw new VerdictConfigurationError(
       `provenance.taint.retentionDays must be a positive number of days, at most 36,525 (100 years), not ${String(days)}.`,
