@@ -287,6 +287,18 @@ describe.each(WAYS)('a capability’s options (%s)', (way) => {
     ['atMostOnce null', { atMostOnce: null }, /has an atMostOnce that is not an object/],
     ['provenance null', { provenance: null }, /has a provenance that is not an object/],
     ['authorizeFields null', { authorizeFields: null }, /has an authorizeFields that is null, not an array/],
+    [
+      'a refresh policy without a refresh function',
+      {
+        executionTarget: ExecutionTargetPolicy.refresh({ name: 'one', identity: () => 1, refresh: undefined as never }),
+      },
+      /needs an execution-target refresh function \(policy one\)/,
+    ],
+    [
+      'a policy whose identity is no function',
+      { executionTarget: ExecutionTargetPolicy.acceptStaleSnapshot({ name: 'one', identity: 'id' as never }) },
+      /needs an execution-target identity function \(policy one\)/,
+    ],
   ])(
     'attack: %s is refused at boot with a VerdictConfigurationError naming it, not a TypeError',
     async (_label, extra, message) => {

@@ -1,5 +1,5 @@
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
-import { ExecutionTargetPolicy } from '../targets/execution-target-policy.js';
+import { ExecutionTargetPolicy, TargetStrategy } from '../targets/execution-target-policy.js';
 import {
   alternatives,
   argumentJsonSchema,
@@ -39,6 +39,10 @@ export function assertWellFormed(definition: CapabilityDefinition): void {
   }
   if (typeof policy.name !== 'string' || policy.name.trim() === '' || policy.name.length > MAX_POLICY_NAME)
     fail(`needs an execution-target policy name of 1 to ${MAX_POLICY_NAME} characters.`);
+  if (typeof policy.identity !== 'function')
+    fail(`needs an execution-target identity function (policy ${policy.name}).`);
+  if (policy.strategy === TargetStrategy.Refresh && typeof policy.refresh !== 'function')
+    fail(`needs an execution-target refresh function (policy ${policy.name}).`);
   // Required by its type: an untyped caller (a `forRootAsync` factory, JavaScript) that leaves it out is told here.
   if (typeof definition.description !== 'string' || definition.description.trim() === '')
     fail('needs a non-blank description: what it does, for people and the model.');
