@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { AbilityBuilder, createMongoAbility } from '@casl/ability';
 import { Test } from '@nestjs/testing';
 import { z } from 'zod';
-import type { DataSource } from 'typeorm';
 import {
   type ActionContext,
   ActionContextStore,
@@ -25,40 +24,18 @@ import {
   requiresConfirmation,
   requiresReview,
 } from '@verdict/nestjs';
-import {
-  TypeOrmApprovalReceiptStore,
-  TypeOrmReviewItemStore,
-  verdictEntities,
-  verdictMigrations,
-} from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, openDataSource } from '@verdict/testing-kit';
+import { TypeOrmApprovalReceiptStore, TypeOrmReviewItemStore } from '@verdict/nestjs/typeorm';
+import { storeBackends } from '@verdict/testing-kit';
 
 /** The receipt and review item stores to park on: memory, and TypeORM on each engine of the database matrix. */
 type Stores = { receipts(): ApprovalReceiptStore; items(): ReviewItemStore; close(): Promise<void> };
-const backends: Array<[string, () => Promise<Stores>]> = [
-  [
-    'memory',
-    async () => ({
-      receipts: () => new InMemoryApprovalReceiptStore(),
-      items: () => new InMemoryReviewItemStore(),
-      close: async () => {},
-    }),
-  ],
-  ...databaseEngines().map((engine): (typeof backends)[number] => [
-    engine.name,
-    async () => {
-      const dataSource: DataSource = await openDataSource(engine, {
-        entities: verdictEntities,
-        migrations: verdictMigrations,
-      });
-      return {
-        receipts: () => new TypeOrmApprovalReceiptStore(dataSource),
-        items: () => new TypeOrmReviewItemStore(dataSource),
-        close: () => dropDataSource(dataSource),
-      };
-    },
-  ]),
-];
+const backends = storeBackends<Omit<Stores, 'close'>>(
+  () => ({ receipts: () => new InMemoryApprovalReceiptStore(), items: () => new InMemoryReviewItemStore() }),
+  (dataSource) => ({
+    receipts: () => new TypeOrmApprovalReceiptStore(dataSource),
+    items: () => new TypeOrmReviewItemStore(dataSource),
+  }),
+);
 
 type Note = { note: string };
 const unique = (prefix: string) => prefix + randomBytes(6).toString('hex');

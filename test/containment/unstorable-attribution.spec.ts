@@ -1,30 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
 import {
   ContainmentService,
   InMemoryContainmentStore,
   InMemoryEvidenceRecorder,
   VerdictConfigurationError,
 } from '@verdict/nestjs';
-import { TypeOrmContainmentStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, openDataSource } from '@verdict/testing-kit';
+import { TypeOrmContainmentStore } from '@verdict/nestjs/typeorm';
+import { storeBackends } from '@verdict/testing-kit';
 import { documentsFixture } from '../pipeline/documents.fixture.js';
 
-const backends: Array<
-  [string, () => Promise<{ store: () => InMemoryContainmentStore | TypeOrmContainmentStore; close(): Promise<void> }>]
-> = [
-  ['memory', async () => ({ store: () => new InMemoryContainmentStore(), close: async () => {} })],
-  ...databaseEngines().map((engine): (typeof backends)[number] => [
-    engine.name,
-    async () => {
-      const dataSource: DataSource = await openDataSource(engine, {
-        entities: verdictEntities,
-        migrations: verdictMigrations,
-      });
-      return { store: () => new TypeOrmContainmentStore(dataSource), close: () => dropDataSource(dataSource) };
-    },
-  ]),
-];
+const backends = storeBackends<{ store: () => InMemoryContainmentStore | TypeOrmContainmentStore }>(
+  () => ({ store: () => new InMemoryContainmentStore() }),
+  (dataSource) => ({ store: () => new TypeOrmContainmentStore(dataSource) }),
+);
 
 /**
  * ADR 0186: a kill switch's `by`, operator identity and capability name are attributions every engine stores alike:

@@ -8,39 +8,19 @@ import {
   InvalidEvidenceFilterError,
   decisionRecord,
 } from '@verdict/nestjs';
-import {
-  TypeOrmEvidenceQuery,
-  TypeOrmEvidenceRecorder,
-  verdictEntities,
-  verdictMigrations,
-} from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, openDataSource } from '@verdict/testing-kit';
+import { TypeOrmEvidenceQuery, TypeOrmEvidenceRecorder } from '@verdict/nestjs/typeorm';
+import { storeBackends } from '@verdict/testing-kit';
 import { v7 } from 'uuid';
 import { inProcessCli } from '../cli/in-process-cli.js';
 
 /** Memory, and TypeORM on each engine of the database matrix. */
-const backends: Array<
-  [string, () => Promise<{ recorder: EvidenceRecorder; query: Required<EvidenceQuery>; close(): Promise<void> }>]
-> = [
-  [
-    'memory',
-    async () => {
-      const recorder = new InMemoryEvidenceRecorder();
-      return { recorder, query: new InMemoryEvidenceQuery(recorder), close: async () => {} };
-    },
-  ],
-  ...databaseEngines().map((engine): (typeof backends)[number] => [
-    engine.name,
-    async () => {
-      const dataSource = await openDataSource(engine, { entities: verdictEntities, migrations: verdictMigrations });
-      return {
-        recorder: new TypeOrmEvidenceRecorder(dataSource),
-        query: new TypeOrmEvidenceQuery(dataSource),
-        close: () => dropDataSource(dataSource),
-      };
-    },
-  ]),
-];
+const backends = storeBackends<{ recorder: EvidenceRecorder; query: Required<EvidenceQuery> }>(
+  () => {
+    const recorder = new InMemoryEvidenceRecorder();
+    return { recorder, query: new InMemoryEvidenceQuery(recorder) };
+  },
+  (dataSource) => ({ recorder: new TypeOrmEvidenceRecorder(dataSource), query: new TypeOrmEvidenceQuery(dataSource) }),
+);
 
 /** A shadow refusal of `orders.refund`, recorded in 2024: every lookup below that answers, answers it. */
 const refusal = (): DecisionRecord =>

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
 import {
   type ExecutionClaimStore,
   ExecutionClaimsService,
@@ -7,24 +6,15 @@ import {
   InMemoryExecutionClaimStore,
   VerdictConfigurationError,
 } from '@verdict/nestjs';
-import { TypeOrmExecutionClaimStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, openDataSource } from '@verdict/testing-kit';
+import { TypeOrmExecutionClaimStore } from '@verdict/nestjs/typeorm';
+import { storeBackends } from '@verdict/testing-kit';
 
 const NOW = new Date('2026-01-01T10:00:00.000Z');
 
-const backends: Array<[string, () => Promise<{ store: ExecutionClaimStore; close(): Promise<void> }>]> = [
-  ['memory', async () => ({ store: new InMemoryExecutionClaimStore(), close: async () => {} })],
-  ...databaseEngines().map((engine): (typeof backends)[number] => [
-    engine.name,
-    async () => {
-      const dataSource: DataSource = await openDataSource(engine, {
-        entities: verdictEntities,
-        migrations: verdictMigrations,
-      });
-      return { store: new TypeOrmExecutionClaimStore(dataSource), close: () => dropDataSource(dataSource) };
-    },
-  ]),
-];
+const backends = storeBackends<{ store: ExecutionClaimStore }>(
+  () => ({ store: new InMemoryExecutionClaimStore() }),
+  (dataSource) => ({ store: new TypeOrmExecutionClaimStore(dataSource) }),
+);
 
 /**
  * ADR 0186: what an operator types into `verdict claims resolve` or an admin screen — the claim id, `--by`, the

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import type { DataSource } from 'typeorm';
 import {
   InMemoryApprovalReceiptStore,
   InMemoryProvenanceContentStore,
@@ -13,24 +12,15 @@ import {
   labelContent,
   withProvenance,
 } from '@verdict/nestjs';
-import { TypeOrmProvenanceContentStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, openDataSource } from '@verdict/testing-kit';
+import { TypeOrmProvenanceContentStore } from '@verdict/nestjs/typeorm';
+import { storeBackends } from '@verdict/testing-kit';
 import { alice, batchFixture } from '../approvals/batch.fixture.js';
 
 /** Every content store to keep a parked window's texts in: memory, and TypeORM on each engine of the matrix. */
-const backends: Array<[string, () => Promise<{ contents: ProvenanceContentStore; close(): Promise<void> }>]> = [
-  ['memory', async () => ({ contents: new InMemoryProvenanceContentStore(), close: async () => {} })],
-  ...databaseEngines().map((engine): (typeof backends)[number] => [
-    engine.name,
-    async () => {
-      const dataSource: DataSource = await openDataSource(engine, {
-        entities: verdictEntities,
-        migrations: verdictMigrations,
-      });
-      return { contents: new TypeOrmProvenanceContentStore(dataSource), close: () => dropDataSource(dataSource) };
-    },
-  ]),
-];
+const backends = storeBackends<{ contents: ProvenanceContentStore }>(
+  () => ({ contents: new InMemoryProvenanceContentStore() }),
+  (dataSource) => ({ contents: new TypeOrmProvenanceContentStore(dataSource) }),
+);
 
 /**
  * ADR 0194: the untrusted texts of a window that parked a call are kept for its approver. A ticket holding U+0000 failed

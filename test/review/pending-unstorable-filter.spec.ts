@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { Test } from '@nestjs/testing';
-import type { DataSource } from 'typeorm';
 import {
   ActionContextStore,
   InMemoryEvidenceRecorder,
@@ -13,23 +12,14 @@ import {
   VerdictModule,
   VerdictService,
 } from '@verdict/nestjs';
-import { TypeOrmReviewItemStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, openDataSource, refundFixture } from '@verdict/testing-kit';
+import { TypeOrmReviewItemStore } from '@verdict/nestjs/typeorm';
+import { refundFixture, storeBackends } from '@verdict/testing-kit';
 
 /** Every review item store: memory, and TypeORM on each engine of the database matrix. */
-const backends: Array<[string, () => Promise<{ items: ReviewItemStore; close(): Promise<void> }>]> = [
-  ['memory', async () => ({ items: new InMemoryReviewItemStore(), close: async () => {} })],
-  ...databaseEngines().map((engine): (typeof backends)[number] => [
-    engine.name,
-    async () => {
-      const dataSource: DataSource = await openDataSource(engine, {
-        entities: verdictEntities,
-        migrations: verdictMigrations,
-      });
-      return { items: new TypeOrmReviewItemStore(dataSource), close: () => dropDataSource(dataSource) };
-    },
-  ]),
-];
+const backends = storeBackends<{ items: ReviewItemStore }>(
+  () => ({ items: new InMemoryReviewItemStore() }),
+  (dataSource) => ({ items: new TypeOrmReviewItemStore(dataSource) }),
+);
 
 /**
  * `ReviewService.pending` takes its tenant and capability from the application, often from a request. One holding

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { Test } from '@nestjs/testing';
-import type { DataSource } from 'typeorm';
 import {
   ActionContextStore,
   InMemoryEvidenceRecorder,
@@ -14,26 +13,17 @@ import {
   VerdictModule,
   VerdictService,
 } from '@verdict/nestjs';
-import { TypeOrmReviewItemStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, openDataSource, refundFixture } from '@verdict/testing-kit';
+import { TypeOrmReviewItemStore } from '@verdict/nestjs/typeorm';
+import { refundFixture, storeBackends } from '@verdict/testing-kit';
 
 /** A reviewer id of `length` characters, unique per call: the items are shared by the tests of an engine. */
 const reviewerId = (length: number) => `staff:${randomBytes(8).toString('hex')}`.padEnd(length, 'x');
 
 /** Every review item store to decide on: memory, and TypeORM on each engine of the database matrix. */
-const backends: Array<[string, () => Promise<{ items: ReviewItemStore; close(): Promise<void> }>]> = [
-  ['memory', async () => ({ items: new InMemoryReviewItemStore(), close: async () => {} })],
-  ...databaseEngines().map((engine): (typeof backends)[number] => [
-    engine.name,
-    async () => {
-      const dataSource: DataSource = await openDataSource(engine, {
-        entities: verdictEntities,
-        migrations: verdictMigrations,
-      });
-      return { items: new TypeOrmReviewItemStore(dataSource), close: () => dropDataSource(dataSource) };
-    },
-  ]),
-];
+const backends = storeBackends<{ items: ReviewItemStore }>(
+  () => ({ items: new InMemoryReviewItemStore() }),
+  (dataSource) => ({ items: new TypeOrmReviewItemStore(dataSource) }),
+);
 
 /**
  * docs/review-lane.md "Deciding": an item id that is not a non-blank string is a `VerdictConfigurationError` from

@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { Controller, Post } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
-import type { DataSource } from 'typeorm';
 import {
   ActionContextStore,
   DeferredExecutionWorker,
@@ -20,23 +19,14 @@ import {
   VerdictService,
   type VerifiedReviewRequest,
 } from '@verdict/nestjs';
-import { TypeOrmReviewItemStore, verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
-import { databaseEngines, dropDataSource, openDataSource, refundFixture } from '@verdict/testing-kit';
+import { TypeOrmReviewItemStore } from '@verdict/nestjs/typeorm';
+import { refundFixture, storeBackends } from '@verdict/testing-kit';
 
 /** Every review item store to decide on: memory, and TypeORM on each engine of the database matrix. */
-const backends: Array<[string, () => Promise<{ items: ReviewItemStore; close(): Promise<void> }>]> = [
-  ['memory', async () => ({ items: new InMemoryReviewItemStore(), close: async () => {} })],
-  ...databaseEngines().map((engine): (typeof backends)[number] => [
-    engine.name,
-    async () => {
-      const dataSource: DataSource = await openDataSource(engine, {
-        entities: verdictEntities,
-        migrations: verdictMigrations,
-      });
-      return { items: new TypeOrmReviewItemStore(dataSource), close: () => dropDataSource(dataSource) };
-    },
-  ]),
-];
+const backends = storeBackends<{ items: ReviewItemStore }>(
+  () => ({ items: new InMemoryReviewItemStore() }),
+  (dataSource) => ({ items: new TypeOrmReviewItemStore(dataSource) }),
+);
 
 const unique = (prefix: string) => prefix + randomBytes(8).toString('hex');
 

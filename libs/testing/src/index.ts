@@ -1,4 +1,6 @@
 export { databaseEngines, dropDataSource, openDataSource, remigrate, withDataSource } from './database-matrix.js';
+export { storeBackends } from './store-backends.js';
+export type { OpenedBackend } from './store-backends.js';
 export { columnCollations, onOwnRunner, tableDefaultCollations } from './column-collations.js';
 export { withDefaultIsolation } from './default-isolation.js';
 export { testRedisUrl, uniqueRedisPrefix } from './redis-matrix.js';
