@@ -25,7 +25,7 @@ export interface EvidenceFilter {
   readonly actorFingerprint?: string;
   /** `sha256(toolCallId)` (`fingerprintString`), never the raw tool-call id. */
   readonly toolCallFingerprint?: string;
-  /** Recorded at or after this instant: in the years 0001–9999 (UTC), as `until` ({@link EVIDENCE_FILTER_YEARS}). */
+  /** Recorded at or after this instant: in the years 0001–9999 (UTC), as `until`. */
   readonly since?: Date;
   /** Recorded strictly before this instant. */
   readonly until?: Date;
