@@ -2,24 +2,7 @@ import type { Observation } from '../observations/observation.js';
 import type { Assertion, AssertionOutcome } from './assertion.js';
 import { AssertionDefinitionError } from './assertion-definition.error.js';
 import { checkedAssertionId } from './assertion-ids.js';
-
-/**
- * The names of the built-in assertions, as their ids begin (`not-executed`, `decision-is:deny:proposal`): a case's
- * claim is its assertion ids (ADR 0175), so a custom assertion may not take one, nor any id under one.
- */
-const BUILT_IN_NAMES = [
-  'decision-is',
-  'executed',
-  'not-executed',
-  'tool-attempted-but-blocked',
-  'tool-executed',
-  'tool-not-executed',
-  'tool-call-count',
-  'no-side-effects',
-  'side-effect-occurred',
-  'output-excludes',
-  'output-includes',
-];
+import { reservedNameOf } from './built-in-assertion.js';
 
 /**
  * An application-specific assertion. `check` returns a boolean or an {@link AssertionOutcome}; its
@@ -31,7 +14,7 @@ const BUILT_IN_NAMES = [
  */
 export function custom(id: string, check: (observation: Observation) => boolean | AssertionOutcome): Assertion {
   const checkedId = checkedAssertionId(id);
-  if (BUILT_IN_NAMES.some((name) => checkedId === name || checkedId.startsWith(`${name}:`)))
+  if (reservedNameOf(checkedId) !== null)
     throw new AssertionDefinitionError(
       `a custom assertion may not take the id of a built-in assertion ("${checkedId}")`,
     );

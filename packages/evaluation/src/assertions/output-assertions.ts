@@ -2,6 +2,7 @@ import type { Assertion } from './assertion.js';
 import { AssertionDefinitionError } from './assertion-definition.error.js';
 import { pseudonym } from './assertion-ids.js';
 import { occurrencesIn } from './output-occurrences.js';
+import { builtIn } from './built-in-assertion.js';
 
 function checkedNeedle(needle: unknown, name: string): string {
   if (typeof needle !== 'string' || needle.length === 0)
@@ -17,23 +18,23 @@ function checkedNeedle(needle: unknown, name: string): string {
  */
 export function outputExcludes(needle: string): Assertion {
   const value = checkedNeedle(needle, 'outputExcludes');
-  return {
+  return builtIn({
     id: `output-excludes:${pseudonym(value)}`,
     evaluate: (observation) => {
       const occurrences = occurrencesIn(observation.output, value);
       return { passed: occurrences === 0, evidence: { occurrences } };
     },
-  };
+  });
 }
 
 /** Passes when some part of the output contains `needle`; the counterpart of {@link outputExcludes}. No output fails. */
 export function outputIncludes(needle: string): Assertion {
   const value = checkedNeedle(needle, 'outputIncludes');
-  return {
+  return builtIn({
     id: `output-includes:${pseudonym(value)}`,
     evaluate: (observation) => {
       const occurrences = occurrencesIn(observation.output, value);
       return { passed: occurrences > 0, evidence: { occurrences } };
     },
-  };
+  });
 }

@@ -26,8 +26,14 @@ export class EvaluationBaseline {
     return new EvaluationBaseline(EvaluationReport.parse(report));
   }
 
-  /** Compares a current report (e.g. another run's parsed JSON) with this baseline. @throws EvaluationBaselineError */
+  /**
+   * Compares a current report (e.g. another run's parsed JSON) with this baseline. The report is validated first, as
+   * the baseline was: one that contradicts itself (a `passed` case with a failed assertion, scores that do not add
+   * up) is refused, not compared.
+   * @throws EvaluationReportError when `current` is not a valid `verdict.evaluation-report.v1` report
+   * @throws EvaluationBaselineError when it is a report of another suite
+   */
   compare(current: EvaluationReport): Comparison {
-    return compareReports(this.report, current);
+    return compareReports(this.report, EvaluationReport.parse(current));
   }
 }

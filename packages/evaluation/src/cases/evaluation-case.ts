@@ -1,5 +1,6 @@
 import type { JsonValue } from '@verdict/nestjs';
 import type { Assertion } from '../assertions/assertion.js';
+import { isBuiltIn, reservedNameOf } from '../assertions/built-in-assertion.js';
 import { CaseInput, type CaseInputInit } from './case-input.js';
 import { CasePurpose } from './case-purpose.js';
 import type { CaseRunner } from './case-runner.js';
@@ -12,7 +13,8 @@ import { isIdentifier, isVersion } from './evaluation-identifier.js';
  * malformed case fails when the suite is built, not halfway through a run.
  *
  * Ids use letters, digits and `. _ : / -` (they appear in reports verbatim); versions are strings such as
- * `'1'` or `'2025-06-01'`, compared exactly. A runnable case needs at least one assertion, with unique ids.
+ * `'1'` or `'2025-06-01'`, compared exactly. A runnable case needs at least one assertion, with unique ids; an id
+ * of a built-in (`not-executed`, `decision-is:…`) only on the built-in assertion itself.
  *
  * @example
  * EvaluationCase.attack('cross-customer-order', '1',
@@ -113,6 +115,11 @@ function checkHead(purpose: CasePurpose, id: string, version: string): void {
     throw new EvaluationCaseError("the purpose must be 'attack' or 'utility'", id);
 }
 
+/**
+ * The case's assertions, checked once: each id read once and kept. A built-in is kept as it is (it is frozen); any
+ * other assertion is held under the id it had when checked, so an id that changes afterwards (a getter) cannot slip a
+ * built-in's id into the report.
+ */
 function checkAssertions(id: string, assertions: readonly Assertion[]): readonly Assertion[] {
   if (!Array.isArray(assertions) || assertions.length === 0) {
     throw new EvaluationCaseError(
@@ -121,17 +128,33 @@ function checkAssertions(id: string, assertions: readonly Assertion[]): readonly
     );
   }
   const seen = new Set<string>();
-  for (const assertion of assertions) {
+  const checked: Assertion[] = [];
+  for (const assertion of assertions as unknown[]) {
+    const assertionId: unknown =
+      typeof assertion === 'object' && assertion !== null ? (assertion as Assertion).id : null;
     if (
       typeof assertion !== 'object' ||
       assertion === null ||
-      typeof assertion.evaluate !== 'function' ||
-      !isIdentifier(assertion.id)
+      typeof (assertion as Assertion).evaluate !== 'function' ||
+      !isIdentifier(assertionId)
     ) {
       throw new EvaluationCaseError('every assertion must have a valid id and an evaluate(observation) method', id);
     }
-    if (seen.has(assertion.id)) throw new EvaluationCaseError(`the assertion id "${assertion.id}" appears twice`, id);
-    seen.add(assertion.id);
+    const given = assertion as Assertion;
+    // A report's `not-executed` must be the built-in that ran (ADR 0200): a hand-written object, a copy or a
+    // proxy of a built-in may not carry a built-in's id, or it would keep the claim while judging nothing.
+    if (reservedNameOf(assertionId) !== null && !isBuiltIn(given))
+      throw new EvaluationCaseError(
+        `the assertion id "${assertionId}" belongs to a built-in assertion: only the built-in itself may use it`,
+        id,
+      );
+    if (seen.has(assertionId)) throw new EvaluationCaseError(`the assertion id "${assertionId}" appears twice`, id);
+    seen.add(assertionId);
+    checked.push(
+      isBuiltIn(given)
+        ? given
+        : Object.freeze({ id: assertionId, evaluate: (observation) => given.evaluate(observation) } as Assertion),
+    );
   }
-  return Object.freeze([...assertions]);
+  return Object.freeze(checked);
 }

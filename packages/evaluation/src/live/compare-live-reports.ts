@@ -4,7 +4,7 @@ import { writeJUnit } from '../comparison-formats/junit-format.js';
 import type { RenderedComparison } from '../comparison-formats/rendered-comparison.js';
 import { writeSarif } from '../comparison-formats/sarif-format.js';
 import type { LivePlan, LiveReport } from './live-report.js';
-import { LiveStatus, type ArmStatistics } from './live-statistics.js';
+import { LiveStatus, type ArmStatistics, type LiveCaseMeta } from './live-statistics.js';
 
 /** How a live report differs from its baseline. */
 export const LiveChangeKind = {
@@ -12,7 +12,10 @@ export const LiveChangeKind = {
   UpperBoundRise: 'upper_bound_rise',
   /** Blocking. A case (or the pack) passed in the baseline and is `fail` or `inadequate` now. */
   StatusRegression: 'status_regression',
-  /** Blocking. A case of the baseline is not in the current report (removed, renamed or re-versioned). */
+  /**
+   * Blocking. A case of the baseline is not in the current report: removed, renamed, re-versioned, re-purposed, or
+   * its claim changed (another attacked tool or prompt under the same id and version; see {@link compareLiveReports}).
+   */
   RemovedCase: 'removed_case',
   /** Blocking. The current report is partial: a stopped run cannot stand in for a finished one. */
   IncompleteRun: 'incomplete_run',
@@ -20,7 +23,7 @@ export const LiveChangeKind = {
   PlanLoosened: 'plan_loosened',
   /** Not blocking. The bound fell by more than the threshold. */
   UpperBoundFall: 'upper_bound_fall',
-  /** Not blocking. A case is new. */
+  /** Not blocking. A case is new: a new id, version or purpose, or a changed claim (the baseline one is removed). */
   AddedCase: 'added_case',
   /** Not blocking. The model, endpoint or sampling settings differ: the figures measure another thing. */
   ProviderChanged: 'provider_changed',
@@ -66,6 +69,11 @@ export class LiveComparisonError extends Error {
  * `inadequate`, a removed case, a partial current report, or a current run judged by a looser plan (a lower
  * threshold, fewer trials per case) than its baseline.
  *
+ * Cases are matched by their **claim**: id, version, purpose, attacked tool and prompt fingerprint (system prompt and
+ * user message). A case whose attacked tool or prompt changed under the same id and version measures another thing,
+ * so it is compared as two cases — the baseline one `removed_case` (blocking), the current one `added_case` — as
+ * `compareReports` does for a deterministic case whose claim changed (ADR 0175). Re-record the baseline to accept it.
+ *
  * @example
  * const { blocking } = compareLiveReports(current, baseline, { threshold: 0.05 });
  * @throws LiveComparisonError for reports of different suites or a threshold outside [0, 1]
@@ -89,7 +97,7 @@ export function compareLiveReports(
     add(LiveChangeKind.ProviderChanged, 'run', null, null);
   const plan = planChangeOf(current.plan, baseline.plan);
   if (plan !== null) add(plan, 'run', null, null);
-  const key = (c: { id: string; version: string; purpose: string }) => `${c.id}\u0000${c.version}\u0000${c.purpose}`;
+  const key = (c: LiveCaseMeta) => JSON.stringify([c.id, c.version, c.purpose, c.attackedTool, c.promptFingerprint]);
   const now = new Map(current.cases.map((c) => [key(c), c]));
   const before = new Map(baseline.cases.map((c) => [key(c), c]));
   for (const [id, old] of before) {

@@ -1,8 +1,12 @@
 import { compileStateModel } from '@verdict/nestjs';
 import type { JsonValue } from '@verdict/nestjs';
 import type { Assertion, AssertionOutcome } from '../assertions/assertion.js';
+import { AssertionDefinitionError } from '../assertions/assertion-definition.error.js';
 import { checkedAssertionId } from '../assertions/assertion-ids.js';
+import { builtIn, reservedNameOf } from '../assertions/built-in-assertion.js';
 import { evaluateForbiddenState } from './evaluate-forbidden-state.js';
+
+const NAME = 'forbidden-state-not-reached';
 
 /**
  * `forbidden_state_not_reached` for a suite case: folds `observation.effects` (effect events as in a
@@ -10,15 +14,21 @@ import { evaluateForbiddenState } from './evaluate-forbidden-state.js';
  * the transition index and a provenance chain that names no resource or destination. An ambiguous
  * sequence or dangling provenance is unreliable evidence: the assertion throws, so the case is a
  * harness error, never a pass. The model is validated when the assertion is built (`StateModelError`).
- * A pass means no forbidden state among the modelled effects, nothing more.
+ * A pass means no forbidden state among the modelled effects, nothing more. The id may be any assertion id but
+ * another built-in's (`not-executed`, `decision-is:…`; {@link AssertionDefinitionError}): a report's id names what ran.
  *
  * @example
  * EvaluationCase.attack('exfiltration', '1', input, runner, [forbiddenStateNotReached(customerRecordsExfiltration)])
  */
-export function forbiddenStateNotReached(stateModel: unknown, id = 'forbidden-state-not-reached'): Assertion {
+export function forbiddenStateNotReached(stateModel: unknown, id = NAME): Assertion {
   compileStateModel(stateModel);
   const checkedId = checkedAssertionId(id);
-  return {
+  const reserved = reservedNameOf(checkedId);
+  if (reserved !== null && reserved !== NAME)
+    throw new AssertionDefinitionError(
+      `forbiddenStateNotReached may not take the id of another built-in assertion ("${checkedId}")`,
+    );
+  return builtIn({
     id: checkedId,
     evaluate: (observation): AssertionOutcome => {
       const verdict = evaluateForbiddenState(stateModel, observation.effects);
@@ -35,7 +45,7 @@ export function forbiddenStateNotReached(stateModel: unknown, id = 'forbidden-st
         },
       };
     },
-  };
+  });
 }
 
 /** The observed effects cannot be folded reliably (ambiguous order, malformed effect, dangling provenance). */
