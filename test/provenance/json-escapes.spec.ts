@@ -48,7 +48,9 @@ describe('values in a JSON tool result, as the model reads its escapes', () => {
   });
 
   it('control: the same values are not found in a result that does not hold them', () => {
-    expect(copied(body('Refund to\nsupport@shop.example\nThanks'), 'billing@evil.example')).toBe(false);
+    // Without the sender's `x@evil.example`: the negative rule finds a new mailbox on a domain the result holds.
+    const unsent = JSON.stringify({ body: 'Refund to\nsupport@shop.example\nThanks' });
+    expect(copied(unsent, 'billing@evil.example')).toBe(false);
     expect(copied(body(`Pay to:\tGB82 WEST 1234 5698 7654 32`), IBAN)).toBe(false);
   });
 

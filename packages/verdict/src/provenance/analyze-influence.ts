@@ -126,7 +126,8 @@ export function inTrustedContent(
 
 /**
  * The negative rule's findings, each noted with the labels of what holds it and the value: a tainted candidate; a
- * candidate that occurs in untrusted content and in no trusted content; a value-like token of untrusted content found
+ * candidate that occurs in untrusted content and in no trusted content (also a URL's host or an address's domain,
+ * as a whole host: `ArgumentLeaf.hosts`); a value-like token of untrusted content found
  * cut, spaced or dashed inside a string argument (`compactOccurrences`). With `every`, each value as untrusted
  * content holds it (a phone number in its item's form, every cut token); else the first finding per path and item
  * is enough.
@@ -145,16 +146,18 @@ function findInfluence(
   every = false,
 ): void {
   const held = heldWhole(inTrusted);
-  for (const candidate of leaves.flatMap((leaf) => leaf.candidates)) {
-    if (tainted.has(candidate.needle)) {
+  /** Notes `candidate` where the negative rule finds it; whether it did. */
+  const found = (candidate: ArgumentCandidate): boolean => {
+    // The taint ledger keeps values, not hosts.
+    if (candidate.host !== true && tainted.has(candidate.needle)) {
       note(candidate, [taintLabel(candidate)], candidate.needle);
-      continue;
+      return true;
     }
-    if (untrusted.length === 0) continue;
+    if (untrusted.length === 0) return false;
     const hits = untrusted.filter(
       (item) => occursAsWordIn(item.canonical, candidate) && !explainedIn(item, candidate, held),
     );
-    if (hits.length === 0 || inTrusted(candidate)) continue;
+    if (hits.length === 0 || inTrusted(candidate)) return false;
     if (!every || candidate.phone === null)
       note(
         candidate,
@@ -163,6 +166,14 @@ function findInfluence(
       );
     // A phone number occurs in other forms than the argument's (`+49 151…` for `0151…`): each as its item holds it.
     else for (const item of hits) for (const form of phoneFormsIn(item, candidate)) note(candidate, [item.label], form);
+    return true;
+  };
+  for (const leaf of leaves) {
+    let influenced = false;
+    for (const candidate of leaf.candidates) if (found(candidate)) influenced = true;
+    // Its URLs' hosts and addresses' domains, as whole hosts, where none of its values was found: a value found
+    // holds its host already (ADR 0198).
+    if (!influenced) for (const host of leaf.hosts) found(host);
   }
   const clears = (value: Pick<ArgumentCandidate, 'needle' | 'phone'>, item?: LabelledContent) =>
     inTrusted(value) || (item !== undefined && explainedIn(item, value, held));
@@ -186,7 +197,7 @@ function heldWhole(inTrusted: (value: Pick<ArgumentCandidate, 'needle' | 'phone'
  */
 function explainedIn(
   item: LabelledContent,
-  value: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal'>,
+  value: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal'> & Pick<Partial<ArgumentCandidate>, 'host'>,
   held: (token: string) => boolean,
 ): boolean {
   const tokens = tokensAround(item.canonical, value);

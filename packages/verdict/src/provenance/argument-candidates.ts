@@ -33,6 +33,13 @@ export interface ArgumentCandidate {
    * `@` in its authority): it is never derived from, nor cleared by, trusted content. Absent otherwise.
    */
   readonly ambiguousUrl?: true;
+  /**
+   * When the candidate is the host of a URL or the domain of an e-mail address in the value (`evil.example` of
+   * `https://evil.example/r` or `refunds@evil.example`): the negative rule looks for it in untrusted content as a whole
+   * host (`WHOLE_HOST_EDGES`: not in `pay.evil.example`), and trusted content clears it as a host, a URL's host or an
+   * address's domain. Absent otherwise (ADR 0198).
+   */
+  readonly host?: true;
 }
 
 /** One string or number of the arguments: its whole value, and the candidates influence analysis looks for. */
@@ -43,6 +50,12 @@ export interface ArgumentLeaf {
   readonly value: ArgumentCandidate | null;
   /** The candidates of the negative rule: the whole value when long enough, and values inside free text. */
   readonly candidates: readonly ArgumentCandidate[];
+  /**
+   * Further candidates of the negative rule: the host of each URL and the domain of each e-mail address in the value
+   * (`host`), unless a candidate above is that host already. Never looked up in, nor recorded by, the taint ledger,
+   * nor read by the positive rule: a host is not the value (ADR 0198).
+   */
+  readonly hosts: readonly ArgumentCandidate[];
 }
 
 /** Candidates have four characters or more: shorter values occur in any text by chance. */
@@ -53,6 +66,8 @@ export const MIN_CANDIDATE_NUMBER = 1000;
 const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu;
 /** A host name with an optional path (the canonical form has no scheme). */
 const HOST = /(?<![\p{L}\p{N}@.-])(?:[\p{L}\p{N}-]+\.)+\p{L}{2,}(?::\d+)?(?:[/?#][^\s<>"']*)?/gu;
+/** Where the host of a {@link HOST} token ends: at its port, path, query or fragment. */
+const HOST_END = /[:/?#]/u;
 const IBAN = /(?<![\p{L}\p{N}])[a-z]{2}\d{2}[a-z0-9]{11,30}(?![\p{L}\p{N}])/gu;
 const PHONE = /(?<![\p{L}\p{N}+])(?:\+|00)?\d{7,15}(?![\p{L}\p{N}])/gu;
 /** A token with a digit (order numbers, account ids, codes). */
@@ -68,7 +83,8 @@ const PUNYCODE = /xn--/iu;
  * Every string and number leaf of validated arguments. A leaf's whole value, in canonical form, is a candidate
  * of the negative rule when it has four characters or more (a number: from 1,000), one word or several (an
  * address, a name); free text also contributes the e-mail addresses, URLs, IBANs, phone numbers and
- * digit-bearing identifiers it contains. Booleans and `null` are never candidates.
+ * digit-bearing identifiers it contains, and every string the hosts of its URLs and the domains of its e-mail
+ * addresses (`hosts`). Booleans and `null` are never candidates.
  */
 export function argumentLeaves(args: unknown): readonly ArgumentLeaf[] {
   const out: ArgumentLeaf[] = [];
@@ -78,7 +94,7 @@ export function argumentLeaves(args: unknown): readonly ArgumentLeaf[] {
       for (const [key, item] of Object.entries(value as Record<string, unknown>)) walk(item, [...segments, key]);
     else if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))
       out.push(leafOf(value, segments));
-    else out.push({ path: renderPath(segments), segments, value: null, candidates: [] });
+    else out.push({ path: renderPath(segments), segments, value: null, candidates: [], hosts: [] });
   };
   walk(args, []);
   return out;
@@ -107,14 +123,21 @@ function leafOf(raw: string | number, segments: readonly string[]): ArgumentLeaf
     typeof raw === 'string' && (NON_ASCII.test(raw) || (raw.includes('--') && PUNYCODE.test(raw)) || raw.includes('%'))
       ? literalForm(raw)
       : canonical;
-  const candidate = (needle: string, whole: boolean, spelled?: string, minus = false): ArgumentCandidate => ({
+  const candidate = (
+    needle: string,
+    whole: boolean,
+    spelled?: string,
+    minus = false,
+    host = false,
+  ): ArgumentCandidate => ({
     path,
     segments,
     needle,
     whole,
-    phone: needle.includes(' ') ? null : phoneForms(needle),
+    phone: host || needle.includes(' ') ? null : phoneForms(needle),
     ...(spelled === undefined || spelled === needle ? {} : { literal: spelled }),
     ...(minus ? { minus: true as const } : {}),
+    ...(host ? { host: true as const } : {}),
   });
   const whole = candidate(
     canonical.replace(EDGE_PUNCTUATION, ''),
@@ -140,7 +163,33 @@ function leafOf(raw: string | number, segments: readonly string[]): ArgumentLeaf
     // Folded free text: each token as its letters spell it (`иван@пример.рф`), found by what it folds to.
     else for (const spelled of valueTokens(literal)) add(candidate(canonicalForm(spelled), false, spelled));
   }
-  return { path, segments, value, candidates };
+  // Each host and domain once, unless the value or a token of it is that host already (found more loosely).
+  const hosts: ArgumentCandidate[] = [];
+  if (typeof raw === 'string')
+    for (const spelled of hostsIn(literal)) {
+      const host = candidate(literal === canonical ? spelled : canonicalForm(spelled), false, spelled, false, true);
+      const key = `${host.needle}\u0000${host.literal ?? ''}`;
+      if (host.needle.length < MIN_CANDIDATE_LENGTH || seen.has(key)) continue;
+      seen.add(key);
+      hosts.push(host);
+    }
+  return { path, segments, value, candidates, hosts };
+}
+
+/**
+ * The domain of each e-mail address and the host of each URL or host name ({@link HOST}) in canonical text, without
+ * port: what the negative rule also looks for as a whole host, so that a new path or mailbox on an injected host is
+ * found (ADR 0198).
+ *
+ * @example [...hostsIn('go to evil.example/r or write to refunds@evil.example')] // ['evil.example', 'evil.example']
+ */
+function* hostsIn(canonical: string): Generator<string> {
+  if (!canonical.includes('.')) return;
+  for (const [address] of canonical.matchAll(EMAIL)) yield address.slice(address.lastIndexOf('@') + 1);
+  for (const [url] of canonical.matchAll(HOST)) {
+    const end = url.search(HOST_END);
+    yield end === -1 ? url : url.slice(0, end);
+  }
 }
 
 /**

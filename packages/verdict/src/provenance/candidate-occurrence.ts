@@ -1,6 +1,6 @@
 import type { ArgumentCandidate } from './argument-candidates.js';
 import { phoneOccursIn } from './phone-forms.js';
-import { TOKEN_EDGES, type TokenEdges, WORD_EDGES, trustedEdgesOf } from './token-edges.js';
+import { TOKEN_EDGES, type TokenEdges, WHOLE_HOST_EDGES, WORD_EDGES, trustedEdgesOf } from './token-edges.js';
 
 /**
  * Whether a candidate occurs in canonical text as a whole value-like token, as trusted content must hold a value to
@@ -22,12 +22,21 @@ export function occursIn(text: string, candidate: Pick<ArgumentCandidate, 'needl
  * Whether a candidate occurs in canonical text where no letter or digit is glued to it (`WORD_EDGES`), also inside a
  * longer value and whatever its sign: how the negative rule looks for an argument's value in untrusted content,
  * where missing it would fail open (an injected `mary-jane@gmail.com` holds `jane@gmail.com`, `5000.75` holds `5000`,
- * `-5000` holds `5000`). `acct-1234` still does not occur in `acct-12345`. Never the test of trusted content: that
- * is {@link occursIn}.
+ * `-5000` holds `5000`). `acct-1234` still does not occur in `acct-12345`. A URL's host or an address's domain
+ * (`host`) occurs as a whole host (`WHOLE_HOST_EDGES`): `evil.example` not in `pay.evil.example`. Never the test of
+ * trusted content: that is {@link occursIn}.
  */
-export function occursAsWordIn(text: string, candidate: Pick<ArgumentCandidate, 'needle' | 'phone'>): boolean {
+export function occursAsWordIn(
+  text: string,
+  candidate: Pick<ArgumentCandidate, 'needle' | 'phone'> & Pick<Partial<ArgumentCandidate>, 'host'>,
+): boolean {
   if (candidate.phone !== null) return phoneOccursIn(text, candidate.phone, WORD_EDGES);
-  return occurs(text, candidate.needle, WORD_EDGES);
+  return occurs(text, candidate.needle, untrustedEdgesOf(candidate));
+}
+
+/** The edges of a candidate in untrusted content: a whole host for a URL's host or an address's domain. */
+function untrustedEdgesOf(candidate: Pick<Partial<ArgumentCandidate>, 'host'>): TokenEdges {
+  return candidate.host === true ? WHOLE_HOST_EDGES : WORD_EDGES;
 }
 
 /**
@@ -41,12 +50,12 @@ export function occursAsWordIn(text: string, candidate: Pick<ArgumentCandidate, 
  */
 export function tokensAround(
   text: string,
-  candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal'>,
+  candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal'> & Pick<Partial<ArgumentCandidate>, 'host'>,
 ): readonly string[] | null {
   if (candidate.phone !== null || candidate.literal !== undefined) return null;
   const { needle } = candidate;
   const tokens: string[] = [];
-  for (const start of starts(text, needle, WORD_EDGES)) {
+  for (const start of starts(text, needle, untrustedEdgesOf(candidate))) {
     let from = start;
     let to = start + needle.length;
     while (TOKEN_EDGES.continuesBefore(text, from)) from--;

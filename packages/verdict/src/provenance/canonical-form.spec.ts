@@ -203,6 +203,52 @@ describe('canonicalForm: a URL written with backslashes (ADR 0164)', () => {
   });
 });
 
+describe('canonicalForm: a backslash among a URL scheme’s slashes (ADR 0198)', () => {
+  it('attack: the host after `https:\\`, `https://\\`, `https:/\\` or `https:\\\\` is kept whole, as the WHATWG parser reads it', () => {
+    for (const url of [
+      'https:\\evil-refunds.example/claim',
+      'https://\\evil-refunds.example/claim',
+      'https:/\\evil-refunds.example/claim',
+      'https:\\\\evil-refunds.example/claim',
+      'HTTPS:\\/\\/\\evil-refunds.example/claim',
+      'wss:\\evil-refunds.example/claim',
+    ]) {
+      expect(new URL(url).host).toBe('evil-refunds.example');
+      expect([url, canonicalForm(`pay ${url} now`)]).toEqual([
+        url,
+        expect.stringContaining('pay evil-refunds.example/claim '),
+      ]);
+    }
+    expect(canonicalForm('file:\\\\srv/share')).toMatch(/^srv\/share /u);
+  });
+
+  it('attack: before an escape letter, both the parser’s reading and the escape’s', () => {
+    // As written, the parser reads `bank.example`, `nevil.example`, `u0065vil.example`; decoded, the escape is a break
+    // or the letter it stands for.
+    expect(canonicalForm('https:\\bank.example/x')).toBe('bank.example/x https:// ank.example/x');
+    expect(canonicalForm('https:\\nevil.example')).toBe('nevil.example https:// evil.example');
+    expect(canonicalForm('{"u":"https:\\u0065vil.example"}')).toBe('{"u":"u0065vil.example evil.example"}');
+    expect(canonicalForm('https:\\\\\\u0065vil.example')).toBe('u0065vil.example evil.example');
+  });
+
+  it('defect: a text of many such URLs without white space is read at most twice, never once per URL', () => {
+    for (const url of ['https:\\n,', 'https:\\\\n\\/', 'https:\\na\\/b\\/c,']) {
+      const text = url.repeat(4000);
+      expect([url, canonicalForm(text).length <= 2.2 * text.length]).toEqual([url, true]);
+    }
+  });
+
+  it('control: escapes elsewhere read as before, and a URL without a backslash among its slashes is as it was', () => {
+    expect(canonicalForm('{"link":"https:\\/\\/evil.example\\/pay"}')).toBe('{"link":"evil.example/pay"}');
+    expect(canonicalForm('Refund to\\nbilling\\u0040evil.example')).toBe('refund to billing@evil.example');
+    expect(canonicalForm('to\\vbilling@evil.example')).toBe('to billing@evil.example');
+    expect(canonicalForm('C:\\new\\reports')).toBe('c: ew eports');
+    expect(canonicalForm('see https://evil.example/pay and mailto:\\nbob@acme.example')).toBe(
+      'see evil.example/pay and mailto: bob@acme.example',
+    );
+  });
+});
+
 describe('holdsAmbiguousUrlAuthority (ADR 0164)', () => {
   it('attack: a `\\` or `@` in what RFC 3986 reads as the authority, or a `\\` among the scheme slashes', () => {
     for (const url of [

@@ -32,6 +32,23 @@ const ESCAPED: Readonly<Record<string, string>> = { b: '\b', f: '\f', n: '\n', r
  * its letter or digits never glue onto the value after them — they read as a break.
  */
 const LEFT_ESCAPE = /\\(?:[0-7]{1,3}|[A-Za-z])/g;
+/**
+ * A special scheme's colon and the run of slashes and backslashes after it: the WHATWG URL parser (Node's `URL`,
+ * browsers) reads the whole run as the `//` before the host (`https:\evil.example`, `https://\evil.example` and
+ * `https:/\evil.example` are `https://evil.example`); `file` reads two.
+ */
+const SCHEME_SLASHES = /(?<![\p{L}\p{N}+.-])(https?|wss?|ftp|file):([/\\]+)/giu;
+/**
+ * What a URL holds after its scheme's slashes, as {@link schemeSlashes} repeats it: up to white space, a quote or an
+ * angle bracket (`URL_TEXT`), or a `\` but an escaped slash (`\/`). Each repeat then ends before the next URL's
+ * backslashed slashes: a text is repeated at most once, however many URLs it holds without white space.
+ */
+const URL_REST = /(?:[^\s<>"'`\\]|\\\/)*/uy;
+/** A control character, which no host holds. */
+const CONTROL = /^\p{Cc}$/u;
+/** {@link STRING_ESCAPE} and {@link LEFT_ESCAPE} where their `lastIndex` is set. */
+const STRING_ESCAPE_AT = new RegExp(STRING_ESCAPE.source, 'y');
+const LEFT_ESCAPE_AT = new RegExp(LEFT_ESCAPE.source, 'y');
 
 const CHUNK = 1 << 16;
 const SPLIT = /(?<=\s)[A-Za-z]{5,}(?=\s)/g;
@@ -42,6 +59,8 @@ const SPLIT = /(?<=\s)[A-Za-z]{5,}(?=\s)/g;
  *
  * 0. string escapes read as what they stand for (`mail\nbilling@evil.example` reads `mail⏎billing@…`, `\u0040`
  *    and `\x40` read `@`), any escape left a break, so that a value in a tool's JSON is found as a model reads it;
+ *    a `\` among a URL scheme's slashes read first as the WHATWG parser reads it, the host whole
+ *    (`https:\evil.example` reads `https://evil.example`; before an escape letter, both ways: `schemeSlashes`);
  * 1. Unicode NFKC, format characters (Cf) removed, every decimal digit (`\p{Nd}`) as ASCII, confusables folded to
  *    their UTS #39 prototype as spelled, then lower case (`confusableSkeleton`: `ВАNК` reads `bank`, every dash
  *    `-`, `。` in a host `.`, `ß` `ss`), a host's punycode labels in Unicode and
@@ -144,18 +163,69 @@ function canonicalChunk(text: string, fold: boolean, ibansWrap: boolean): string
   return hardBreaks ? grouped.replaceAll('\n', ' ') : grouped;
 }
 
-/** `text` with its string escapes decoded (see {@link STRING_ESCAPE}); a text without a backslash as it is. */
+/**
+ * `text` with its string escapes decoded (see {@link STRING_ESCAPE}); a text without a backslash as it is. A URL
+ * written with a `\` among or after its scheme's slashes is read first as the WHATWG parser reads it
+ * ({@link schemeSlashes}), so that no escape eats its host's first letter; and once more after decoding, for a `\`
+ * an escape stood for (`https:\u005cevil.example`).
+ */
 function unescapeJson(text: string): string {
-  let decoded = text;
+  let decoded = schemeSlashes(text, true);
   for (let depth = 0; depth < ESCAPE_DEPTH && decoded.includes('\\'); depth++) {
-    const next = decoded.replace(STRING_ESCAPE, (_, code?: string, point?: string, byte?: string, char?: string) => {
-      const hex = code ?? point ?? byte;
-      if (hex === undefined) return ESCAPED[char!] ?? char!;
-      const value = Number.parseInt(hex, 16);
-      return value > 0x10ffff ? '\n' : String.fromCodePoint(value);
-    });
+    const next = decoded.replace(STRING_ESCAPE, decodedEscape);
     if (next === decoded) break;
     decoded = next;
   }
-  return decoded.includes('\\') ? decoded.replace(LEFT_ESCAPE, '\n') : decoded;
+  if (!decoded.includes('\\')) return decoded;
+  return schemeSlashes(decoded, false).replace(LEFT_ESCAPE, '\n');
+}
+
+/** What one escape {@link STRING_ESCAPE} matches stands for. */
+function decodedEscape(escape: string): string {
+  return escape.replace(STRING_ESCAPE, (_, code?: string, point?: string, byte?: string, char?: string) => {
+    const hex = code ?? point ?? byte;
+    if (hex === undefined) return ESCAPED[char!] ?? char!;
+    const value = Number.parseInt(hex, 16);
+    return value > 0x10ffff ? '\n' : String.fromCodePoint(value);
+  });
+}
+
+/**
+ * `text` with the slashes and backslashes after each special scheme's colon ({@link SCHEME_SLASHES}), one of them a
+ * `\`, written `//`, as the WHATWG URL parser reads them: `https:\evil.example/claim` is `https://evil.example/claim`,
+ * its host whole (ADR 0198). Where the last `\` stands before what an escape reads (a letter, octal digits) and
+ * `escapes` is set (the text as written, before its escapes are decoded), that `\` may also be an escape a model
+ * reads as what it stands for (`https:\nevil.example`: `https:`, a line break, `evil.example`): the URL is then read
+ * both ways, the parser's reading, a break, then the escape's (decoded as {@link unescapeJson} decodes it, else a
+ * break as {@link LEFT_ESCAPE} reads it). One scan; a text without `:\` or `/\` as it is.
+ */
+function schemeSlashes(text: string, escapes: boolean): string {
+  if (!text.includes(':\\') && !text.includes('/\\')) return text;
+  const parts: string[] = [];
+  let done = 0;
+  SCHEME_SLASHES.lastIndex = 0;
+  for (let found = SCHEME_SLASHES.exec(text); found !== null; found = SCHEME_SLASHES.exec(text)) {
+    const [match, scheme, run] = [found[0], found[1]!, found[2]!];
+    // `file:` reads two slashes as the ones before its host; with more or fewer, it has no host to keep whole.
+    if (found.index < done || !run.includes('\\') || (scheme.toLowerCase() === 'file' && run.length !== 2)) continue;
+    const slashes = `${scheme}://`;
+    const end = found.index + match.length;
+    parts.push(text.slice(done, found.index), slashes);
+    done = end;
+    if (!escapes || !run.endsWith('\\')) continue;
+    STRING_ESCAPE_AT.lastIndex = LEFT_ESCAPE_AT.lastIndex = end - 1;
+    const json = STRING_ESCAPE_AT.exec(text)?.[0];
+    const escape = json ?? LEFT_ESCAPE_AT.exec(text)?.[0];
+    if (escape === undefined) continue;
+    // A control character an escape stands for (`\b`, `\f`) is in no host: a break, as what is left of an escape.
+    const read = json === undefined ? '\n' : decodedEscape(json);
+    URL_REST.lastIndex = end;
+    // The parser's reading, then after a break the escape's: the URL repeated from its scheme.
+    parts.push(URL_REST.exec(text)![0], '\n', slashes, CONTROL.test(read) ? '\n' : read);
+    done = end - 1 + escape.length;
+  }
+  SCHEME_SLASHES.lastIndex = 0;
+  if (parts.length === 0) return text;
+  parts.push(text.slice(done));
+  return parts.join('');
 }

@@ -128,6 +128,25 @@ export const HOST_EDGES: TokenEdges = {
   continuesAfter: (text, end) => !HOST_ENDS.has(text[end] ?? '') && TOKEN_EDGES.continuesAfter(text, end),
 };
 
+/** What joins a host's labels, or a longer name to a host: `pay.evil.example`, `my-evil.example`. */
+const LABEL_JOINERS = new Set(['.', '-', '_']);
+
+/**
+ * A whole host in untrusted content, as the negative rule looks for the host of an argument's URL or the domain of its
+ * e-mail address (ADR 0198): not glued to a letter or digit, nor to another label by a dot, hyphen or underscore.
+ * `evil.example` is found in `https://evil.example/claim`, `billing@evil.example`, `evil.example:8443` and `go to
+ * evil.example.`, but not in `pay.evil.example`, `my-evil.example` or `evil.example.com`. Looser than
+ * {@link HOST_EDGES} after the host (a port, a user part) and in a path or query (`?to=evil.example`): missing a host
+ * there would fail open.
+ */
+export const WHOLE_HOST_EDGES: TokenEdges = {
+  continuesBefore: (text, start) =>
+    isWord(text, start - 1) || (LABEL_JOINERS.has(text[start - 1] ?? '') && isWord(text, start - 2)),
+  continuesAfter: (text, end) =>
+    isWord(text, end) ||
+    (LABEL_JOINERS.has(text[end] ?? '') && isWord(text, end + 1) && !(text[end] === '.' && endsSentence(text, end))),
+};
+
 /** A host name, with an optional port, in canonical form. */
 const HOST_NAME = /^(?:[\p{L}\p{M}\p{N}-]+\.)+[\p{L}\p{M}]{2,}(?::\d+)?$/u;
 
