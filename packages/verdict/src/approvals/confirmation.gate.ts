@@ -15,6 +15,7 @@ import type { ReceiptCheck, ReceiptKey } from './approval-receipt-store.interfac
 import type { ApprovalReceipt } from './approval-receipt.js';
 import { receiptPrincipal } from './receipt-principal.js';
 import { ReceiptStatus } from './receipt-status.js';
+import { subjectFacts } from './subject-facts.js';
 import {
   DEFAULT_CONFIRMATION_TTL_SECONDS,
   DEFAULT_MAX_PENDING_RECEIPTS,
@@ -61,7 +62,8 @@ export interface ConfirmationAsk {
  * who asks changed since approval — a pending receipt is issued and the answer is
  * `require_confirmation`, unless the pending-receipt caps refuse one: then `throttle`, nothing issued. The run's
  * evidence so far is written before the receipt is issued: a write failure stops the run with
- * `EvidenceWriteFailedError` and issues nothing.
+ * `EvidenceWriteFailedError` and issues nothing. Before that, the policy's `subject` facts must be a plain JSON
+ * object (`NonCanonicalValueError` naming the path, `$.subject.placed`, otherwise: nothing written or issued).
  */
 export async function validateConfirmation(
   { approvals }: Pick<ApprovalOptions, 'approvals'>,
@@ -139,6 +141,9 @@ export async function validateConfirmation(
       if (!ask.issueReceipts)
         return stop(Decision.of(Disposition.RequireConfirmation, Stage.Approval, policy.reason, changed), check);
       const ttl = policy.ttlSeconds ?? DEFAULT_CONFIRMATION_TTL_SECONDS;
+      // Checked before anything is written: facts that are not plain JSON would be kept as they are in memory and
+      // as JSON text elsewhere, so an approver's CASL rule on them would decide apart by store (ADR 0201).
+      const subject = subjectFacts(policy.subject?.(envelope, target), ['subject']);
       // A pending receipt is a write an approver acts on: the run's evidence so far is written first (a failure
       // stops it here, nothing issued), as parking for review does.
       await trail.beforeMutation();
@@ -148,7 +153,7 @@ export async function validateConfirmation(
         reason: policy.reason,
         // What the model wrote can reach it: stored alike on every engine, U+0000 and over-long text included.
         description: storableDescription(policy.describe?.(envelope, target)),
-        subject: policy.subject?.(envelope, target) ?? null,
+        subject,
         provenance: ask.provenance,
         // Only a store that keeps batches (inBatch and decideBatch, as ApprovalBatchService needs) gets one and the
         // arguments: elsewhere the receipt is asked on its own, and keeps no arguments.

@@ -32,7 +32,9 @@ export interface ConfirmationPolicy<TArgs = any, TTarget = any, TActor = any, TC
   /**
    * The facts an approver's CASL ability is checked against at an `@ApprovalEndpoint()`, as the subject
    * `'Approval'` (with `capability` added): e.g. `{ tenantId, customerId, orderId }` of the target.
-   * Default: `{ capability }` only.
+   * Default: `{ capability }` only. Plain JSON values only, stored alike by every receipt store (a date as its ISO
+   * string): a `Date`, a BigInt or an `undefined` value fails the call with `NonCanonicalValueError` naming the path
+   * (`$.subject.placedAt`) before the run's evidence is written, nothing issued (ADR 0201).
    */
   readonly subject?: (envelope: Envelope<TArgs, TContext>, target: TTarget) => JsonObject;
   /**

@@ -85,6 +85,7 @@ export interface ProvenancePolicy<TArgs = unknown, TContext extends AnyActionCon
    * when this policy asks for confirmation and the capability declares no `requiresConfirmation` of its own: built
    * from the resolved target, as `requiresConfirmation`'s `subject` is (ADR 0114). Without it such a receipt's
    * subject is `null`, and only an ability that can `approve` every `'Approval'` of the capability can approve it.
+   * Plain JSON values only, checked as `requiresConfirmation`'s are (`$.subject…`, ADR 0201).
    * @example subject: (_envelope, order) => ({ customerId: order.customerId, tenantId: order.tenantId })
    */
   readonly subject?: (envelope: Envelope<TArgs, TContext>, target: TTarget) => JsonObject;

@@ -13,7 +13,9 @@ export interface ReviewerPolicy<TArgs = any, TTarget = any, TContext extends Any
   /**
    * The trusted facts of the target the reviewer's ability is checked against, as the capability's CASL
    * subject type (`can('review', subject('Order', facts))`), with `capability` added: e.g.
-   * `{ tenantId, orderId, amount }`. Default: `{ capability }` only.
+   * `{ tenantId, orderId, amount }`. Default: `{ capability }` only. Plain JSON values only (a date as its ISO
+   * string): a `Date`, a BigInt or an `undefined` value fails the call with `NonCanonicalValueError` at
+   * `$.reviewer.subject…`, nothing parked (ADR 0201).
    */
   readonly subject?: (envelope: Envelope<TArgs, TContext>, target: TTarget) => JsonObject;
 }

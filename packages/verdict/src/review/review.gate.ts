@@ -7,7 +7,8 @@ import { Stage } from '../decisions/stage.js';
 import type { EvidenceTrail } from '../evidence/evidence-trail.js';
 import { storableDescription } from '../evidence/storable-reason.js';
 import { atMostOnce, type AtMostOncePolicy } from '../execution-claims/at-most-once.js';
-import type { JsonValue } from '../fingerprints/json-value.js';
+import type { JsonObject, JsonValue } from '../fingerprints/json-value.js';
+import { subjectFacts } from '../approvals/subject-facts.js';
 import type { Envelope } from '../vocabulary/envelope.js';
 import type { ApproverProvenance } from '../provenance/approver-provenance.js';
 import { newReviewItemId, reviewBinding } from './review-binding.js';
@@ -64,6 +65,23 @@ export interface ParkRequest {
   readonly provenance?: ApproverProvenance | null;
   /** The module's options: the requester is stored as its actor kill switch names it, when `containment` is configured. */
   readonly killSwitches: KillSwitchOptions;
+  /** The reviewer's facts, as {@link reviewerSubject} checked them before anything was kept for the item. */
+  readonly subject: JsonObject | null;
+}
+
+/**
+ * The facts a reviewer's CASL ability is checked against, stored with the item: `reviewer.subject`'s, with
+ * `capability` added, or `null` without it. Asked before anything is kept for the item (the provenance texts, the
+ * run's evidence): facts that are not a plain JSON object are an application fault (ADR 0201).
+ * @throws NonCanonicalValueError naming the path (`$.reviewer.subject.placed`)
+ */
+export function reviewerSubject(
+  definition: CapabilityDefinition,
+  envelope: Envelope,
+  target: unknown,
+): JsonObject | null {
+  const facts = subjectFacts(definition.requiresReview?.reviewer?.subject?.(envelope, target), ['reviewer', 'subject']);
+  return facts === null ? null : { ...facts, capability: definition.name };
 }
 
 /**
@@ -74,7 +92,7 @@ export interface ParkRequest {
  * first, before anything it does for the item.
  */
 export async function parkForReview(request: ParkRequest): Promise<{ decision: Decision; item: ReviewItem }> {
-  const { lane, definition, envelope, target, now, trail, killSwitches } = request;
+  const { lane, definition, envelope, target, now, trail, killSwitches, subject } = request;
   const policy = definition.requiresReview;
   const binding = reviewBinding(definition, envelope, target, lane, request.approvedWhenQueued === true);
   const facts = (item: ReviewItem) => ({
@@ -83,7 +101,6 @@ export async function parkForReview(request: ParkRequest): Promise<{ decision: D
     receiptFingerprint: reviewItemFingerprint(item.id),
   });
   const ttl = policy?.ttlSeconds ?? DEFAULT_REVIEW_TTL_SECONDS;
-  const subject = policy?.reviewer?.subject?.(envelope, target) ?? null;
   // Parking is a write a reviewer acts on: the run's evidence so far is written first (a failure stops it here).
   await trail.beforeMutation();
   const item = await lane.items.park(
@@ -102,7 +119,7 @@ export async function parkForReview(request: ParkRequest): Promise<{ decision: D
       reason: policy?.reason ?? 'enqueued for deferred execution',
       // What the model wrote can reach it: stored alike on every engine, U+0000 and over-long text included.
       description: storableDescription(policy?.describe?.(envelope, target)),
-      subject: subject === null ? null : { ...subject, capability: definition.name },
+      subject,
       expiresAt: new Date(now.getTime() + ttl * 1000),
       provenance: request.provenance ?? null,
       now,
