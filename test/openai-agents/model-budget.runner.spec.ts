@@ -233,6 +233,21 @@ describe('model budgets around OpenAI Agents models, in a real runner', () => {
     expect(await remaining(bob)).toBe(900);
   });
 
+  it('stops a streamed run between two model calls: reading it throws ModelBudgetExceededError, `completed` rejects with it', async () => {
+    const { contexts, agentOf, modelBudget, remaining } = await setup({ limit: 180 });
+    const inner = new UsageReportingModel([{ call: 'call_1' }, { text: 'Answered.' }], { input: 90, output: 10 });
+    const agent = agentOf(modelBudget.model(inner, 'mock-small'));
+    const result = await contexts.run(alice, () => new Runner().run(agent, 'Hello', { stream: true }));
+    const reading = (async () => {
+      for await (const event of result) void event;
+    })();
+    await expect(reading).rejects.toBeInstanceOf(ModelBudgetExceededError);
+    await expect(result.completed).rejects.toBeInstanceOf(ModelBudgetExceededError);
+    expect(result.finalOutput).toBeUndefined();
+    expect(inner.requests).toHaveLength(1);
+    expect(await remaining(alice)).toBe(80);
+  });
+
   it('refuses a call when neither the agent (maxTokens) nor modelBudgets declares a maximum output', async () => {
     const { run } = await setup({ limit: 1_000 }, null);
     const refused = run(alice, { input: 1, output: 1 });

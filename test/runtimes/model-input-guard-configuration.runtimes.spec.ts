@@ -3,6 +3,7 @@ import { HumanMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import type { TestingModule } from '@nestjs/testing';
 import { createAgent } from 'langchain';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { VerdictConfigurationError } from '@verdict/nestjs';
 import { AiSdkModelInputGuards, VerdictAiSdkModule } from '@verdict/nestjs/ai-sdk';
@@ -102,4 +103,75 @@ describe('model-input guards check their destination and tool-result routes when
       JSON.stringify({ name: 'Lamp', price: 20 }),
     ]);
   });
+});
+
+// docs/options.md: a guard's `sealKey` is at least 32 bytes. A shorter or missing key is a wiring mistake, refused when
+// the guard is built with the configuration error every other malformed guard option gets — not a RangeError, or a
+// TypeError from reading `null`.
+
+/** The guard of each runtime that takes a `sealKey` (the OpenAI Agents guard does not), built with `sealKey`. */
+async function withSealKey(): Promise<Record<string, (sealKey: unknown) => { systemPrompt(text: string): unknown }>> {
+  const fixture = await paymentsFixture({
+    payments: TRUSTED_ONLY,
+    releasePolicies: [catalogPolicy],
+    imports: [VerdictAiSdkModule],
+  });
+  booted.push(fixture.moduleRef);
+  const get = <T>(type: new (...args: never[]) => T) => fixture.moduleRef.get(type, { strict: false });
+  return {
+    langchain: (sealKey) => get(ModelInputGuards).forDestination(local, { toolResults: {}, sealKey: sealKey as never }),
+    'ai-sdk': (sealKey) =>
+      get(AiSdkModelInputGuards).forDestination(local, { toolResults: {}, sealKey: sealKey as never }),
+  };
+}
+
+const SEALING = ['langchain', 'ai-sdk'];
+const BAD_KEYS: [string, () => unknown, string][] = [
+  ['16 bytes', () => new Uint8Array(16), 'a Uint8Array of 16 bytes'],
+  ['null', () => null, 'got null'],
+  ['an empty string', () => '', 'a string of 0 bytes'],
+  ['a number', () => 42, 'a number'],
+  ['an array of numbers', () => Array.from(randomBytes(32)), 'an array'],
+  ['a 16-byte ArrayBuffer (which was taken, at any length)', () => new ArrayBuffer(16), 'an object (ArrayBuffer)'],
+];
+
+describe('model-input guards check their sealKey when built', () => {
+  it.each(SEALING.flatMap((runtime) => BAD_KEYS.map(([what, key, got]) => [runtime, what, key, got] as const)))(
+    'attack (%s): a sealKey of %s is a configuration error naming sealKey',
+    async (runtime, _what, key, got) => {
+      const build = (await withSealKey())[runtime]!;
+      const refused = (() => {
+        try {
+          build(key());
+        } catch (error) {
+          return error;
+        }
+        return undefined;
+      })();
+      expect(refused).toBeInstanceOf(VerdictConfigurationError);
+      expect((refused as Error).message).toContain('`sealKey`');
+      expect((refused as Error).message).toContain(got);
+    },
+  );
+
+  it.each(SEALING)(
+    'control (%s): a 32-byte key, a string of 32 bytes or more and no key build a guard',
+    async (runtime) => {
+      const build = (await withSealKey())[runtime]!;
+      expect(build(randomBytes(32))).toBeDefined();
+      expect(build(randomBytes(32).toString('hex'))).toBeDefined();
+      expect(build(undefined)).toBeDefined();
+    },
+  );
+
+  it.each(SEALING)(
+    'control (%s): a string key is read as its UTF-8 bytes, as it always was: seals made under it still verify',
+    async (runtime) => {
+      const build = (await withSealKey())[runtime]!;
+      const key = randomBytes(32).toString('hex');
+      const prompt = (sealKey: unknown) => build(sealKey).systemPrompt('You help customers with their orders.');
+      expect(prompt(key)).toEqual(prompt(Buffer.from(key, 'utf8')));
+      expect(prompt(key)).not.toEqual(prompt(Buffer.from(key, 'hex')));
+    },
+  );
 });

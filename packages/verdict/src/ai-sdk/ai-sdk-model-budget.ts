@@ -1,5 +1,5 @@
 import type { LanguageModelMiddleware } from 'ai';
-import type { ModelBudgetGate, ModelCallEstimate, ModelUsage } from '../budgets/model-budget.gate.js';
+import type { ModelBudgetGate, ModelBudgetHold, ModelCallEstimate, ModelUsage } from '../budgets/model-budget.gate.js';
 import { inputTokenBound } from '../budgets/input-token-bound.js';
 import { reportedUsage } from '../budgets/reported-usage.js';
 import type { ActionContextStore } from '../context/action-context.store.js';
@@ -8,6 +8,8 @@ type WrapGenerate = NonNullable<LanguageModelMiddleware['wrapGenerate']>;
 type CallParams = Parameters<WrapGenerate>[0]['params'];
 type CallModel = Parameters<WrapGenerate>[0]['model'];
 type ReportedUsage = Awaited<ReturnType<Parameters<WrapGenerate>[0]['doGenerate']>>['usage'];
+type StreamPart =
+  Awaited<ReturnType<Parameters<WrapGenerate>[0]['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
 
 /** Options of {@link aiSdkModelBudget}. */
 export interface AiSdkModelBudgetOptions {
@@ -24,7 +26,10 @@ export interface AiSdkModelBudgetOptions {
  * before each call its estimate (the tokens of the prompt, the tools and a structured output's schema, plus the
  * call's `maxOutputTokens`, else the configured maximum) is reserved in every budget of the action context's actor,
  * tenant or conversation; a call without room never reaches the provider, and `ModelBudgetExceededError` rejects
- * `generateText` / `streamText`. The usage the provider reports is committed and the rest released; without usage,
+ * `generateText` / `streamText` as it is — under `streamText` its `text`, `steps` and other results, and reading its
+ * stream throws it (not an `error` part: `onError` is not called), at the first step or a later one (ADR 0199). So
+ * do the errors the budget throws before the call (`UnpricedModelError`, `MissingModelBudgetScopeError`,
+ * `MissingActionContextError`). The usage the provider reports is committed and the rest released; without usage,
  * or when the call fails, the estimate is kept. A stream is settled when it finishes; one abandoned before its end
  * keeps its estimate. The model's name is its `modelId`.
  *
@@ -46,7 +51,12 @@ export function aiSdkModelBudget(
     wrapGenerate: async ({ doGenerate, params, model }) =>
       gate.withinBudgets(contexts.require(), estimateOf(params, model), doGenerate, (result) => usageOf(result.usage)),
     wrapStream: async ({ doStream, params, model }) => {
-      const hold = await gate.reserve(contexts.require(), estimateOf(params, model));
+      let hold: ModelBudgetHold;
+      try {
+        hold = await gate.reserve(contexts.require(), estimateOf(params, model));
+      } catch (error) {
+        return { stream: failedStream(error) };
+      }
       let result: Awaited<ReturnType<typeof doStream>>;
       try {
         result = await doStream();
@@ -67,6 +77,16 @@ export function aiSdkModelBudget(
       return { ...result, stream };
     },
   };
+}
+
+/**
+ * The stream of a call refused before the provider was called: it fails with the refusal when it is read.
+ * `streamText` turns an error that `wrapStream` throws into an `error` part of its stream, and then rejects its
+ * results with `NoOutputGeneratedError` (the first step) or resolves them with the earlier steps' answer (a later
+ * one); a model stream that fails rejects them with its error as it is, and ends the generation (ADR 0199).
+ */
+function failedStream(error: unknown): ReadableStream<StreamPart> {
+  return new ReadableStream({ start: (controller) => controller.error(error) });
 }
 
 /**

@@ -45,9 +45,10 @@ const APPROVAL_REMEDY =
 /** Options of an {@link AiSdkModelInputGuard}: those of the LangChain guard that apply to the AI SDK. */
 export interface AiSdkModelInputGuardOptions extends ToolResultReleaseOptions {
   /**
-   * The seal key, shared by processes that resume each other's generations (≥ 32 bytes); default random per
-   * guard. Seals of model answers are bound to `conversation` (from `AiSdkModelInputGuards`: the actor's key,
-   * the tenant and `metadata.conversationId` of the action context; none without one).
+   * The seal key, shared by processes that resume each other's generations: at least 32 bytes (`randomBytes(32)`;
+   * anything else is a `VerdictConfigurationError` when the guard is built); default random per guard. Seals of
+   * model answers are bound to `conversation` (from `AiSdkModelInputGuards`: the actor's key, the tenant and
+   * `metadata.conversationId` of the action context; none without one).
    */
   readonly sealKey?: Uint8Array;
   /** The application's own system prompts, as plain text: a system message passes unsealed only when it is exactly one of these (or empty). */

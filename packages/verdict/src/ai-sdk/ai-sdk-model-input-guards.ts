@@ -33,7 +33,11 @@ export class AiSdkModelInputGuards {
     @Inject(ACTION_CONTEXT_OPTIONS) private readonly contextOptions: ActionContextOptions,
   ) {}
 
-  /** A guard for generations whose model runs at `destination`. */
+  /**
+   * A guard for generations whose model runs at `destination`.
+   * @throws VerdictConfigurationError for a `destination` that is not a `Destination`, a malformed `toolResults`
+   *   route (naming the tool), or a `sealKey` that is not a Uint8Array of at least 32 bytes.
+   */
   forDestination(
     destination: Destination,
     options: Omit<

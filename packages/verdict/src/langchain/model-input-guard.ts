@@ -49,7 +49,8 @@ export interface ModelInputGuardOptions extends ToolResultReleaseOptions {
   /** Where the guard's own decisions go (restorations and refusals of tool calls); `ModelInputGuards` passes the module's. Default: `NullEvidenceRecorder`. */
   readonly recorder?: EvidenceRecorder;
   /**
-   * The seal key, shared by processes that resume each other's runs; default random per guard. Seals of model
+   * The seal key, shared by processes that resume each other's runs: at least 32 bytes (`randomBytes(32)`; anything
+   * else is a `VerdictConfigurationError` when the guard is built); default random per guard. Seals of model
    * answers and tool results are bound to the run's LangGraph `thread_id` (none when the run has no thread): a
    * sealed pair from one thread does not verify in another, on this guard or any guard sharing the key. Seals of
    * `contextMessage` and `systemPrompt`, made before a run, are bound to no thread.
@@ -118,7 +119,8 @@ export class ModelInputGuard {
 
   /**
    * @throws VerdictConfigurationError for a `destination` that is not a `Destination`, a malformed `toolResults`
-   *   route (naming the tool), a malformed `restore` declaration, or one without a `vault`.
+   *   route (naming the tool), a `sealKey` that is not a Uint8Array of at least 32 bytes, a malformed `restore`
+   *   declaration, or one without a `vault`.
    */
   constructor(private readonly options: ModelInputGuardOptions) {
     // First: checks the destination and the routes before anything reads them.

@@ -20,8 +20,8 @@ export class ModelInputGuards {
 
   /**
    * A guard for an agent whose model runs at `destination`.
-   * @throws VerdictConfigurationError for a `destination` that is not a `Destination`, or a malformed `toolResults`
-   *   route (naming the tool and what is wrong).
+   * @throws VerdictConfigurationError for a `destination` that is not a `Destination`, a malformed `toolResults`
+   *   route (naming the tool and what is wrong), or a `sealKey` that is not a Uint8Array of at least 32 bytes.
    */
   forDestination(
     destination: Destination,

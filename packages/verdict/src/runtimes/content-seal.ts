@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { MIN_SEAL_KEY_BYTES, sealKeyBytes } from './seal-key.js';
 
 const SEAL = /^[0-9a-f]{64}$/;
 
@@ -10,13 +11,15 @@ const SEAL = /^[0-9a-f]{64}$/;
 export class ContentSeal {
   private readonly key: Buffer;
 
-  /** `key`: share one across processes that resume each other's runs (≥ 32 bytes); default: random per guard. */
+  /**
+   * `key`: share one across processes that resume each other's runs (≥ 32 bytes); default: random per guard.
+   * @throws VerdictConfigurationError naming `sealKey` for a key that is not one ({@link sealKeyBytes}).
+   */
   constructor(
     private readonly destination: string,
     key?: Uint8Array,
   ) {
-    if (key !== undefined && key.length < 32) throw new RangeError('A release seal key needs at least 32 bytes.');
-    this.key = key === undefined ? randomBytes(32) : Buffer.from(key);
+    this.key = key === undefined ? randomBytes(MIN_SEAL_KEY_BYTES) : sealKeyBytes(key);
   }
 
   seal(content: string): string {
