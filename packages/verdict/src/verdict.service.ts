@@ -29,7 +29,9 @@ export class VerdictService {
   /**
    * Decides and, on `permit`, runs the capability's executor once. For a capability that requires
    * confirmation, pass `{ explicitApproval: true }` only when a human explicitly approved this exact
-   * tool call (after `ApprovalService.approve`); the receipt is then validated and consumed.
+   * tool call (after `ApprovalService.approve`); the receipt is then validated and consumed. Called inside a runtime
+   * that pauses by throwing (a LangGraph node), pass its recogniser, `{ isPause: isGraphInterrupt }`: a pause then
+   * releases the call's execution claim and is no error on its span (ADR 0177, ADR 0197).
    */
   execute<TOutput = unknown>(proposal: Proposal, options: InvocationOptions = {}): Promise<ExecutionResult<TOutput>> {
     return this.pipeline.execute(proposal, ToolKind.Service, options) as Promise<ExecutionResult<TOutput>>;

@@ -5,6 +5,7 @@ import { ToolInputParsingException, type StructuredToolInterface } from '@langch
 import { interopSafeParseAsync, isInteropZodSchema } from '@langchain/core/utils/types';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { GuardedToolSchemaMismatchError } from '../errors/guarded-tool-schema-mismatch.error.js';
+import { isGraphPause } from './graph-pause.js';
 import type { VerdictPipeline } from '../pipeline/verdict-pipeline.js';
 import { isToolCall, type ToolSchemaOutput, VerdictTool } from './verdict-tool.js';
 
@@ -46,8 +47,11 @@ export class VerdictGuardedTool extends VerdictTool {
     runManager?: CallbackManagerForToolRun,
     config?: RunnableConfig,
   ): Promise<string> {
-    const result = await this.pipeline.guard({ capability: this.capability, arguments: raw, toolCallId }, (validated) =>
-      this.runWrapped(validated, toolSchemaOutput, runManager, config),
+    // LangGraph's interrupt is a pause on the span, not a fault; the claim is still left indeterminate (ADR 0197).
+    const result = await this.pipeline.guard(
+      { capability: this.capability, arguments: raw, toolCallId },
+      (validated) => this.runWrapped(validated, toolSchemaOutput, runManager, config),
+      { isPause: isGraphPause },
     );
     return this.answer(result);
   }

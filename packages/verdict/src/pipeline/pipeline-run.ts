@@ -40,8 +40,21 @@ export interface InvocationOptions {
    * Whether what the executor threw is the caller's runtime pausing the run (a LangGraph interrupt of a sub-agent the
    * executor runs), not a failure: its execution claim is released, not left `indeterminate`, so that the call run
    * again on resume is admitted (attempt + 1); the signal is rethrown unchanged (ADR 0177), and the call's span is not
-   * marked as an error (ADR 0189). A Verdict runtime sets it;
+   * marked as an error (ADR 0189). A Verdict runtime sets it; a caller of `VerdictService.execute` inside a runtime
+   * that pauses by throwing (a LangGraph node: `isGraphInterrupt`) passes its own (ADR 0197);
    * anything but a function throws `VerdictConfigurationError` before the run starts.
+   */
+  readonly isPause?: (error: unknown) => boolean;
+}
+
+/** How a runtime invokes `guard` (the migration bridge). */
+export interface GuardOptions {
+  /**
+   * Whether what the guarded handler threw is the caller's runtime pausing the run (LangGraph's interrupt, raised by
+   * the handler or by a sub-agent it runs): the call's span is not marked as an error (`verdict.paused`, ADR 0197).
+   * Unlike {@link InvocationOptions.isPause}, it does not release the call's execution claim: a guarded call's claim
+   * is left `indeterminate`, as for any throw (ADR 0177). The signal is rethrown unchanged. Anything but a function
+   * throws `VerdictConfigurationError` before the run starts.
    */
   readonly isPause?: (error: unknown) => boolean;
 }

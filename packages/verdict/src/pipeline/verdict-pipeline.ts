@@ -47,6 +47,7 @@ import {
   deferredItemClaim,
   assertParkable,
   parkForReview,
+  reviewerSubject,
   queuedApproved,
   verifyReviewed,
   wouldParkForReview,
@@ -60,6 +61,7 @@ import type { VerdictModuleOptions } from '../verdict-module-options.interface.j
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
 import type { Proposal } from '../vocabulary/proposal.js';
 import {
+  type GuardOptions,
   type InvocationOptions,
   PipelineRun,
   type PipelineRunSetting,
@@ -212,13 +214,15 @@ export class VerdictPipeline {
   /**
    * The migration bridge (docs/architecture.md): steps 0–3, 10a, 11 and 13, then the wrapped tool's own handler
    * with the validated arguments (its claim finalized as in 15). It cannot carry verified confirmation, and its
-   * gates key on the proposal target: there is no refresh. One span.
+   * gates key on the proposal target: there is no refresh. One span, which `options.isPause` keeps from marking the
+   * runtime's pause as an error; the claim is left `indeterminate` all the same (ADR 0197).
    */
   async guard<T>(
     proposal: Proposal,
     handler: (validatedArguments: unknown) => Promise<T>,
+    options: GuardOptions = {},
   ): Promise<ExecutionResult<T>> {
-    return this.run(proposal, RunMode.Guard, async (run) => {
+    return this.run(proposal, guardMode(proposal, options), async (run) => {
       const at = await this.admit(proposal, run, false);
       if (at instanceof Decision) return run.notExecuted(at);
       // Review lane: a guarded tool's own handler cannot be parked and re-run by a worker (also a boot error).
@@ -229,6 +233,7 @@ export class VerdictPipeline {
       if (claims instanceof Decision) return run.notExecuted(claims);
       await run.trail.beforeMutation();
       const admitted = claims;
+      // No isPause for the claims: a guarded handler's pause leaves its claim indeterminate (ADR 0177, ADR 0197).
       const output = await executeWithinClaims(this.options, at, admitted, () =>
         this.spending(at, admitted, () => handler(at.envelope.arguments)),
       );
@@ -369,8 +374,12 @@ export class VerdictPipeline {
     return this.passSomeDurableGates(run, at, receipt);
   }
 
-  /** {@link passDurableGates} for a capability that uses at least one of them, or a deferred run. */
-  private async passSomeDurableGates(run: PipelineRun, at: GateRequest, receipt: ReceiptKey | null): Promise<Gated> {
+  /**
+   * {@link passDurableGates} for a capability that uses at least one of them, or a deferred run. Not `async`: the
+   * spending gates' promise is answered as it is, one promise fewer per call; a fault of the application's code here
+   * throws into the caller's `await` alike.
+   */
+  private passSomeDurableGates(run: PipelineRun, at: GateRequest, receipt: ReceiptKey | null): Promise<Gated> {
     const { definition } = at;
     // What the application's code computes first — the rate limit's bucket, the spend budget's scope and amount, the
     // operation's claim binding — so that a fault of the application throws before any gate spends anything.
@@ -502,7 +511,8 @@ export class VerdictPipeline {
   /**
    * Step 5 of the review lane, and `enqueue` (`approved`): park the proposal as a review item; `approvedWhenQueued`
    * when `enqueue` consumed the call's approval, which the item's binding then records. What could never be parked
-   * (`assertParkable`) throws first, before the provenance texts are kept for the reviewer.
+   * (`assertParkable`) and reviewer facts that are not plain JSON (`reviewerSubject`) throw first, before the
+   * provenance texts are kept for the reviewer.
    */
   private async park(
     run: PipelineRun,
@@ -512,6 +522,7 @@ export class VerdictPipeline {
   ) {
     const lane = configuredReviewLane(this.options);
     await assertParkable(definition, envelope);
+    const subject = reviewerSubject(definition, envelope, target);
     const now = this.clock();
     const provenance = await handOverToApprover(this.contents, run.provenance, this.clock);
     const killSwitches = this.options;
@@ -526,6 +537,7 @@ export class VerdictPipeline {
       approvedWhenQueued,
       provenance,
       killSwitches,
+      subject,
     });
   }
 
@@ -632,6 +644,16 @@ function invocationMode(
     approvalBatch,
     isPause: options.isPause,
   };
+}
+
+/**
+ * The run mode of `guard`: the runtime's pause recogniser, for its span only (ADR 0197); an `isPause` that is not a
+ * function throws `VerdictConfigurationError` before the run starts.
+ */
+function guardMode(proposal: Proposal, options: GuardOptions): RunMode {
+  assertProposal(proposal);
+  assertOptionalFunction(options.isPause, 'isPause', 'isPause: (error) => isGraphInterrupt(error)');
+  return options.isPause === undefined ? RunMode.Guard : { ...RunMode.Guard, isPause: options.isPause };
 }
 
 /**

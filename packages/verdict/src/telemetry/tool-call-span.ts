@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { type Span, SpanKind, SpanStatusCode, type Tracer, type TracerProvider, trace } from '@opentelemetry/api';
 import { Stage } from '../decisions/stage.js';
 import { CallCeilingReachedError } from '../errors/call-ceiling-reached.error.js';
+import { ModelBudgetExceededError } from '../errors/model-budget-exceeded.error.js';
 import type { ToolKind } from '../evidence/tool-kind.js';
 import { type PauseSignal, isPauseOf } from '../execution-claims/execution-claim.gate.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
@@ -32,8 +33,11 @@ export const TOOL_CALL_SPAN_ATTRIBUTES = {
   /** `true` when the executor paused the run to ask a human (`InvocationOptions.isPause`): not a failure (ADR 0177). */
   paused: 'verdict.paused',
   /**
-   * `call_ceiling` when a call the executor made (a sub-agent's) reached a call ceiling and stopped the agent run
-   * (`CallCeilingReachedError`): a policy stop, not a failure; the refused call's own span holds its `deny`.
+   * What stopped the agent run, a policy stop and not a failure (ADR 0189, ADR 0197): `call_ceiling` when a call the
+   * executor made (a sub-agent's) reached a call ceiling (`CallCeilingReachedError`; the refused call's own span holds
+   * its `deny`); `model_budget` when a model call of the executor's (a sub-agent's model, the quarantined model) found
+   * no room in a model budget (`ModelBudgetExceededError`). Either is read through the `cause` chain of what the run
+   * threw: LangChain hands a middleware's error over as its `MiddlewareError`'s `cause`.
    */
   stoppedAt: 'verdict.stopped_at',
   /** On an application fault: the error's class name (its message may hold raw values and is never recorded). */
@@ -67,8 +71,8 @@ function verdictTracer(): Tracer {
  * Runs one pass through the pipeline inside an active `execute_tool <capability>` span (INTERNAL): the decision's
  * stage and disposition are set when it returns; an exception propagates unchanged, and is marked by
  * {@link markThrown}: an application fault sets status ERROR and `error.type`, the runtime's pause (`isPause`) and a
- * call-ceiling stop leave the status unset (ADR 0189). Through `@opentelemetry/api` only: without a registered SDK it
- * is a no-op.
+ * policy stop of the agent run (a call ceiling, a model budget) leave the status unset (ADR 0189, ADR 0197). Through
+ * `@opentelemetry/api` only: without a registered SDK it is a no-op.
  *
  * Telemetry never changes the call's outcome (ADR 0165): a tracer or span that throws is logged once and dropped,
  * the result is answered and a fault rethrown as it is; a tracer that cannot start the span runs the call without
@@ -132,19 +136,44 @@ export function withToolCallSpan<T extends ExecutionResult<unknown>>(
 }
 
 /**
- * Marks what the run threw (ADR 0189). Not a failure, status unset: the executor's runtime pausing the run to ask a
- * human (`verdict.paused`, as `isPause` recognises it; a recogniser that throws answers no), and a call ceiling a
- * sub-agent the executor ran reached (`verdict.stopped_at`: a policy stop, like a refusal). Anything else is an
- * application fault: status ERROR and `error.type`, the class name only.
+ * Marks what the run threw (ADR 0189, ADR 0197). Not a failure, status unset: the executor's runtime pausing the run
+ * to ask a human (`verdict.paused`, as `isPause` recognises it; a recogniser that throws answers no), and a policy stop
+ * of the agent run the executor met, a call ceiling or a model budget (`verdict.stopped_at`, like a refusal).
+ * Anything else is an application fault: status ERROR and `error.type`, the class name only.
  */
 function markThrown(span: Span, error: unknown, isPause: PauseSignal | undefined): void {
   if (!span.isRecording()) return;
-  if (isPauseOf(isPause, error)) span.setAttribute(A.paused, true);
-  else if (error instanceof CallCeilingReachedError) span.setAttribute(A.stoppedAt, Stage.CallCeiling);
-  else {
-    span.setAttribute(A.errorType, error instanceof Error ? error.constructor.name : typeof error);
-    span.setStatus({ code: SpanStatusCode.ERROR });
+  if (isPauseOf(isPause, error)) {
+    span.setAttribute(A.paused, true);
+    return;
   }
+  const stoppedAt = policyStopOf(error);
+  if (stoppedAt !== undefined) {
+    span.setAttribute(A.stoppedAt, stoppedAt);
+    return;
+  }
+  span.setAttribute(A.errorType, error instanceof Error ? error.constructor.name : typeof error);
+  span.setStatus({ code: SpanStatusCode.ERROR });
+}
+
+/** `verdict.stopped_at` of a model budget's stop: no stage of the pipeline, a model call is no proposal (ADR 0100). */
+const MODEL_BUDGET_STOP = 'model_budget';
+
+/** How many `cause` links {@link policyStopOf} follows: wrappers nest a few deep, a longer chain is a fault's. */
+const MAX_CAUSE_DEPTH = 8;
+
+/**
+ * The policy stop of an agent run that `error` is, or that its `cause` chain leads to (ADR 0197): a wrapper's cause
+ * (LangChain's `MiddlewareError`, a tool's `ApplicationFaultError`) is still that stop. `undefined` for anything else.
+ */
+function policyStopOf(error: unknown): typeof Stage.CallCeiling | typeof MODEL_BUDGET_STOP | undefined {
+  let link = error;
+  for (let depth = 0; depth <= MAX_CAUSE_DEPTH && link instanceof Error; depth++) {
+    if (link instanceof CallCeilingReachedError) return Stage.CallCeiling;
+    if (link instanceof ModelBudgetExceededError) return MODEL_BUDGET_STOP;
+    link = link.cause;
+  }
+  return undefined;
 }
 
 /** `run`'s promise; a synchronous throw as its rejection. */
