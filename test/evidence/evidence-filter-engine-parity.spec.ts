@@ -115,17 +115,17 @@ describe.each(backends)('EvidenceQuery lookups every engine answers alike [%s]',
   });
 });
 
-describe('verdict evidence list: a date outside 0001–9999', () => {
-  /** `verdict <argv>` in this process over one record. */
-  async function evidenceCli() {
-    const recorder = new InMemoryEvidenceRecorder();
-    const record = refusal();
-    await recorder.recordDecision(record);
-    const evidenceQuery = new InMemoryEvidenceQuery(recorder);
-    const cli = (...argv: string[]) => inProcessCli({ evidence: recorder, evidenceQuery }, ...argv);
-    return { cli, record };
-  }
+/** `verdict <argv>` in this process over one record. */
+async function evidenceCli() {
+  const recorder = new InMemoryEvidenceRecorder();
+  const record = refusal();
+  await recorder.recordDecision(record);
+  const evidenceQuery = new InMemoryEvidenceQuery(recorder);
+  const cli = (...argv: string[]) => inProcessCli({ evidence: recorder, evidenceQuery }, ...argv);
+  return { cli, record };
+}
 
+describe('verdict evidence list: a date outside 0001–9999', () => {
   it('refuses an --until that falls in the year 10000 (UTC) with exit 2, and lists nothing', async () => {
     const { cli } = await evidenceCli();
 
@@ -144,5 +144,52 @@ describe('verdict evidence list: a date outside 0001–9999', () => {
 
     expect(listed.code).toBe(0);
     expect((JSON.parse(listed.stdout) as Array<{ id: string }>).map((row) => row.id)).toEqual([record.id]);
+  });
+});
+
+/**
+ * The CLI read `--since`/`--until` through `Date.UTC`, which takes the years 0–99 as 1900–1999: `0050-01-01` was
+ * refused as no calendar day (exit 2) where `EvidenceQuery` takes every year 0001–9999. The flags now take the range
+ * the query takes, and a date the query refuses is refused as the query refuses it.
+ */
+describe('verdict evidence list and shadow-summary: dates in the years 0001–0099', () => {
+  const ids = (stdout: string) => (JSON.parse(stdout) as Array<{ id: string }>).map((row) => row.id);
+
+  it.each([
+    ['a date', '0050-01-01'],
+    ['the first day', '0001-01-01'],
+    ['a leap day', '0048-02-29'],
+    ['an instant with a zone', '0099-12-31T23:59:59.999+00:00'],
+  ])('defect: takes %s of the years 0001–0099 as --since, as the query does', async (_what, since) => {
+    const { cli, record } = await evidenceCli();
+
+    const listed = await cli('evidence', 'list', '--since', since, '--json');
+    const summary = await cli('evidence', 'shadow-summary', '--since', since, '--json');
+
+    expect({ code: listed.code, stderr: listed.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(ids(listed.stdout)).toEqual([record.id]);
+    expect({ code: summary.code, stderr: summary.stderr }).toEqual({ code: 0, stderr: '' });
+  });
+
+  it('defect: lists nothing --until a date of the year 0050, which the record is after', async () => {
+    const { cli } = await evidenceCli();
+
+    const listed = await cli('evidence', 'list', '--since', '0001-01-01', '--until', '0050-01-01', '--json');
+
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([]);
+  });
+
+  it.each([
+    ['a day the year 0050 does not have', '0050-02-29', /^--since must be an ISO 8601 date or instant with a zone/],
+    ['the year 0000', '0000-06-01', /^since must be a valid Date in the years 0001 to 9999 \(UTC\)$/],
+    ['an instant in the year 0000 (UTC)', '0001-01-01T00:30:00+01:00', /^since must be a valid Date in the years/],
+  ])('control: still refuses %s with exit 2, and lists nothing', async (_what, since, message) => {
+    const { cli } = await evidenceCli();
+
+    const refused = await cli('evidence', 'list', '--since', since, '--json');
+
+    expect({ code: refused.code, stdout: refused.stdout }).toEqual({ code: 2, stdout: '' });
+    expect((JSON.parse(refused.stderr) as { error: string }).error).toMatch(message);
   });
 });

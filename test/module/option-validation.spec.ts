@@ -1,9 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
+import { Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { createMongoAbility } from '@casl/ability';
 import {
   ActionContextStore,
   type ActionContext,
+  ApprovalService,
   type CapabilityDefinition,
   ExecutionTargetPolicy,
   InMemoryApprovalReceiptStore,
@@ -12,7 +14,9 @@ import {
   InMemoryEvidenceQuery,
   InMemoryExecutionClaimStore,
   InMemoryProvenanceLedger,
+  InMemoryRateLimitStore,
   InMemoryReviewItemStore,
+  InMemoryTrajectoryStore,
   InProcessDeferredQueue,
   PublicMessage,
   ReviewService,
@@ -24,8 +28,10 @@ import {
   requiresConfirmation,
   requiresReview,
 } from '@verdict/nestjs';
+import { runVerdictCli, VerdictCliModule } from '@verdict/nestjs/cli';
 import { refundFixture } from '@verdict/testing-kit';
 import { z } from 'zod';
+import { capturedCli } from '../cli/captured-cli.js';
 
 /**
  * Module options a `forRootAsync` factory returns are not type-checked: `null` from `config.x ?? null`, a `{}`, a
@@ -327,6 +333,98 @@ describe('module options are what they say', () => {
     expect(await call(moduleRef, 'plain')).toMatchObject({ executed: true, output: 'ran' });
     expect(moduleRef.get(PublicMessage)).toBe('Not done.');
     expect(evidence.decisions().filter((record) => record.capability === 'plain')).toHaveLength(1);
+    await moduleRef.close();
+  });
+});
+
+/**
+ * Options that booted with no capability or mechanism reading them at boot, then failed (or said nothing) where they
+ * were read: a store of `null` or `{}` that no capability uses (an approval endpoint, `ApprovalService`, `verdict
+ * budgets prune` read it later, with a `TypeError`), a blank `publicMessage` (the model told nothing), and a misspelt
+ * key in `modelBudgets`, a budget or a price (read as left out: a `maxOutputToken` reserved no maximum).
+ */
+describe('options no capability uses are what they say too', () => {
+  const tokens = { name: 'tokens', measure: 'tokens', limit: 10, per: 'tenant', window: 60 };
+  it.each([
+    ['approvals: null', { approvals: null }, /`approvals` is not an ApprovalReceiptStore/],
+    ['approvals: {}', { approvals: {} }, /`approvals` is not an ApprovalReceiptStore \(no issue, /],
+    ['budgets: null', { budgets: null }, /`budgets` is not a BudgetStore/],
+    ['executionClaims: null', { executionClaims: null }, /`executionClaims` is not an ExecutionClaimStore/],
+    ['rateLimits: {}', { rateLimits: {} }, /`rateLimits` is not a RateLimitStore \(no consume, prune method\)/],
+    [
+      'trajectories: { advance: 1 }',
+      { trajectories: { advance: 1 } },
+      /`trajectories` is not a TrajectoryStore \(no advance method\)/,
+    ],
+    ["publicMessage: ''", { publicMessage: '' }, /`publicMessage` is blank/],
+    ["publicMessage: '  '", { publicMessage: '  ' }, /`publicMessage` is blank/],
+    [
+      'modelBudgets.maxOutputToken (misspelt)',
+      { budgets: new InMemoryBudgetStore(), modelBudgets: { budgets: [tokens], maxOutputToken: 512 } },
+      /modelBudgets has an unknown key "maxOutputToken": its keys are prices, budgets, maxOutputTokens/,
+    ],
+    [
+      'a model budget with a key it does not have',
+      { budgets: new InMemoryBudgetStore(), modelBudgets: { budgets: [{ ...tokens, scope: 'actor' }] } },
+      /modelBudgets budget "tokens" has an unknown key "scope": its keys are name, measure, limit, per, window/,
+    ],
+    [
+      'a price with a misspelt maxOutputTokens',
+      {
+        budgets: new InMemoryBudgetStore(),
+        modelBudgets: { budgets: [tokens], prices: { 'gpt-4o-mini': { input: 15, output: 60, maxTokens: 512 } } },
+      },
+      /modelBudgets price of "gpt-4o-mini" has an unknown key "maxTokens": its keys are input, output, maxOutputTokens/,
+    ],
+  ])('attack: %s is refused at boot with a VerdictConfigurationError naming it', async (_label, options, message) => {
+    await expectRefused(options, message);
+  });
+
+  it('attack: `verdict validate` reports such an option as wiring Verdict refused at boot (exit 1)', async () => {
+    const validate = (options: Record<string, unknown>) =>
+      capturedCli(() => {
+        @Module({
+          imports: [
+            VerdictModule.forRootAsync({ useFactory: () => ({ abilityFactory: ability, ...options }) as never }),
+            VerdictCliModule,
+          ],
+        })
+        class CliModule {}
+        return runVerdictCli(CliModule, { argv: ['validate', '--json'] });
+      });
+
+    const refused = await validate({ approvals: null });
+
+    expect({ code: refused.code, stdout: refused.stdout }).toEqual({ code: 1, stdout: '' });
+    expect(JSON.parse(refused.stderr.trimEnd().split('\n').at(-1)!)).toEqual({
+      error: expect.stringMatching(/^Verdict refused the wiring at boot: `approvals` is not an ApprovalReceiptStore/),
+    });
+    // Control: the same application with a store there is audited (no boot error).
+    const audited = await validate({ approvals: new InMemoryApprovalReceiptStore() });
+    expect(audited.stderr).not.toMatch(/refused the wiring/);
+    expect(JSON.parse(audited.stdout)).toMatchObject({ failed: expect.any(Boolean) });
+  });
+
+  it('control: stores no capability uses yet, a message, and model budgets with every key of their own boot', async () => {
+    const moduleRef = await boot({
+      approvals: new InMemoryApprovalReceiptStore(),
+      budgets: new InMemoryBudgetStore(),
+      executionClaims: new InMemoryExecutionClaimStore(),
+      rateLimits: new InMemoryRateLimitStore(),
+      trajectories: new InMemoryTrajectoryStore(),
+      publicMessage: ' Not done. ',
+      modelBudgets: {
+        budgets: [tokens, { name: 'cost', measure: 'cost', limit: 500, per: 'conversation', window: 60 }],
+        prices: { 'gpt-4o-mini': { input: 15, output: 60, maxOutputTokens: 512 } },
+        maxOutputTokens: 1_024,
+        // A key set to `undefined` is left out, as everywhere Verdict reads options (a factory's unset setting).
+        unsetByTheFactory: undefined,
+      },
+    });
+    expect(moduleRef.get(PublicMessage)).toBe(' Not done. ');
+    expect(await call(moduleRef, 'plain')).toMatchObject({ executed: true, output: 'ran' });
+    // The approval service reads the store no capability uses: no receipt is pending for an unknown tool call.
+    expect(await moduleRef.get(ApprovalService).pending(['call_unknown'], context)).toEqual([]);
     await moduleRef.close();
   });
 });

@@ -168,6 +168,12 @@ export const CORE_EXPORTS = [
             `\`publicMessage\` is ${publicMessage === null ? 'null' : `a ${typeof publicMessage}`}, not a string: pass the text the model is told when a proposal is not executed, or leave it out.`,
             { option: 'publicMessage' },
           );
+        // A blank message is no message: the model would have nothing to tell the user of a proposal not executed.
+        if (publicMessage !== undefined && publicMessage.trim() === '')
+          throw new VerdictConfigurationError(
+            '`publicMessage` is blank: pass the text the model is told when a proposal is not executed, or leave it out.',
+            { option: 'publicMessage' },
+          );
         return publicMessage ?? DEFAULT_PUBLIC_MESSAGE;
       },
     },

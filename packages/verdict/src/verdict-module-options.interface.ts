@@ -44,6 +44,9 @@ export interface VerdictModuleOptions
     SecurityEventOptions,
     ProvenanceStageOptions,
     QuarantineOptions {
-  /** What the model is told when a proposal is not executed. Default: {@link DEFAULT_PUBLIC_MESSAGE}. Internal reasons never reach the model. */
+  /**
+   * What the model is told when a proposal is not executed: a non-blank string (else a boot error). Default:
+   * {@link DEFAULT_PUBLIC_MESSAGE}. Internal reasons never reach the model.
+   */
   readonly publicMessage?: string;
 }

@@ -1,10 +1,11 @@
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { BudgetScope } from './spend-budget.js';
-import { ModelBudgetMeasure, type ModelCallBudgets } from './model-budget.js';
+import { type ModelBudget, ModelBudgetMeasure, type ModelCallBudgets, type ModelPrice } from './model-budget.js';
 import type { ModelBudgetOptions } from './model-budget-options.interface.js';
 import { isWindowSeconds } from '../rate-limits/fixed-window.js';
 import { isName } from '../shared/is-name.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
+import { unknownKeys } from '../shared/unknown-keys.js';
 import { notABudgetStore } from './budget-configuration.js';
 
 const SCOPES: readonly unknown[] = Object.values(BudgetScope);
@@ -12,12 +13,29 @@ const MEASURES: readonly unknown[] = Object.values(ModelBudgetMeasure);
 
 const isCount = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0;
 
+/** The keys of `modelBudgets`, of each budget and of each price: any other is refused, never ignored. */
+const MODEL_BUDGETS_KEYS = ['prices', 'budgets', 'maxOutputTokens'] as const satisfies ReadonlyArray<
+  keyof ModelCallBudgets
+>;
+const BUDGET_KEYS = ['name', 'measure', 'limit', 'per', 'window'] as const satisfies ReadonlyArray<keyof ModelBudget>;
+const PRICE_KEYS = ['input', 'output', 'maxOutputTokens'] as const satisfies ReadonlyArray<keyof ModelPrice>;
+
+/**
+ * Why `value` has keys outside `allowed`, as "an unknown key "maxOutputToken": its keys are …"; `null` when it has
+ * none. Read as nothing, a misspelt optional key would boot as left out: a `maxOutputToken` set no maximum to reserve.
+ */
+function unknownKeysProblem(value: object, allowed: readonly string[]): string | null {
+  const unknown = unknownKeys(value, allowed);
+  if (unknown.length === 0) return null;
+  return `${unknown.length === 1 ? 'an unknown key' : 'unknown keys'} ${unknown.map((key) => JSON.stringify(key)).join(', ')}: its keys are ${allowed.join(', ')}.`;
+}
+
 /**
  * Boot-time checks of `modelBudgets`: at least one budget, each with a unique non-blank name, a known measure and
  * scope (`actor` needs the module's `actorKey`), a non-negative safe-integer limit and a positive whole window;
  * prices and output maxima as non-negative safe integers, and at least one price when a budget measures cost (every
  * call of an unpriced model throws `UnpricedModelError`); and a budget store to count them in. `modelBudgets` itself must
- * be an object (`null` is refused: leave it out).
+ * be an object (`null` is refused: leave it out), and it, each budget and each price has only its own keys.
  *
  * @throws VerdictConfigurationError naming what to fix.
  */
@@ -32,6 +50,8 @@ export function assertModelBudgetsConfigured(
     fail(
       `must be { budgets, prices?, maxOutputTokens? }, not ${config === null ? 'null' : `a ${typeof config}`}: leave it out for no model budgets.`,
     );
+  const unknownTop = unknownKeysProblem(config, MODEL_BUDGETS_KEYS);
+  if (unknownTop !== null) fail(`has ${unknownTop}`);
   if (!Array.isArray(config.budgets) || config.budgets.length === 0)
     fail('needs at least one budget: budgets: [{ name, measure, limit, per, window }].');
   const names = new Set<string>();
@@ -42,6 +62,8 @@ export function assertModelBudgetsConfigured(
     if (!isName(name)) fail('has a budget without a name.');
     const where = `budget "${name}"`;
     if (names.has(name)) fail(`declares ${where} twice: give each budget its own name.`);
+    const unknownInBudget = unknownKeysProblem(budget, BUDGET_KEYS);
+    if (unknownInBudget !== null) fail(`${where} has ${unknownInBudget}`);
     names.add(name);
     if (!MEASURES.includes(measure)) fail(`${where} must measure one of ${MEASURES.join(', ')}.`);
     if (!SCOPES.includes(per)) fail(`${where} must count per one of ${SCOPES.join(', ')}.`);
@@ -61,6 +83,8 @@ export function assertModelBudgetsConfigured(
       fail(`price of "${model}" needs input and output per million tokens as non-negative safe integers.`);
     if (price.maxOutputTokens !== undefined && !isCount(price.maxOutputTokens))
       fail(`price of "${model}" has a maxOutputTokens that is not a non-negative safe integer.`);
+    const unknownInPrice = unknownKeysProblem(price, PRICE_KEYS);
+    if (unknownInPrice !== null) fail(`price of "${model}" has ${unknownInPrice}`);
   }
   const costed = config.budgets.find(({ measure }) => measure === ModelBudgetMeasure.Cost);
   if (costed !== undefined && Object.keys(config.prices ?? {}).length === 0)

@@ -7,6 +7,7 @@ import {
 import type { CapabilityDefinition } from './capability-definition.js';
 import { assertWellFormed } from './definition-checks.js';
 import { assertGatesConfigured } from './gate-configuration.js';
+import { assertGivenStores } from './given-stores.js';
 import { assertOneBudgetPerName } from '../budgets/budget-configuration.js';
 import { withModuleActorKey } from './module-actor-key.js';
 
@@ -29,7 +30,10 @@ export class CapabilityRegistry {
   private readonly toolBindings: ToolBinding[] = [];
   private booted = false;
 
-  constructor(@Inject(CAPABILITY_REGISTRY_OPTIONS) private readonly options: CapabilityRegistryOptions) {}
+  /** @throws VerdictConfigurationError at boot for a store option given that is no store (`assertGivenStores`). */
+  constructor(@Inject(CAPABILITY_REGISTRY_OPTIONS) private readonly options: CapabilityRegistryOptions) {
+    assertGivenStores(options);
+  }
 
   /**
    * Adds a definition.

@@ -12,9 +12,13 @@ export function instant(flag: string, value: string | undefined): Date | undefin
   return date;
 }
 
-/** Whether `YYYY-MM-DD` names a day of the calendar. */
+/**
+ * Whether `YYYY-MM-DD` names a day of the calendar, in any year `YYYY` writes: `setUTCFullYear`, not `Date.UTC`, which
+ * reads the years 0–99 as 1900–1999 (so `0050-01-01` was refused where `EvidenceQuery` takes the years 0001–9999).
+ */
 function isCalendarDay(day: string): boolean {
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  const utc = new Date(Date.UTC(year, month - 1, date));
+  const utc = new Date(0);
+  utc.setUTCFullYear(year, month - 1, date);
   return utc.getUTCFullYear() === year && utc.getUTCMonth() === month - 1 && utc.getUTCDate() === date;
 }

@@ -25,7 +25,9 @@ const MINUTE = 60_000;
 /**
  * The behaviour every {@link EvidenceQuery} adapter must share: each filter alone and together (AND), `since`
  * inclusive and `until` exclusive, newest first with a stable order for ties, the default and explicit limits,
- * one run in sequence order with every fact, and bad filters refused with `InvalidEvidenceFilterError`.
+ * one run in sequence order with every fact, and bad filters refused with `InvalidEvidenceFilterError`: among them a
+ * capability or correlation id holding U+0000 or a lone surrogate, and a `since` or `until` outside the years 0001–9999
+ * (UTC), which engines answer differently (docs/evidence.md), while the first and last instants of that range answer.
  * The suite shares one store: each test writes into a time window (or under names) of its own.
  * `setup` runs once before the suite and `close` once after it.
  *
@@ -260,6 +262,66 @@ export function describeEvidenceQueryContract(
           return true;
         });
       await assert.rejects(harness.query.run(''), InvalidEvidenceFilterError);
+    });
+
+    it('refuses text holding U+0000 or a lone surrogate, and dates outside the years 0001–9999, alike', async () => {
+      const { since, until, at } = window();
+      const capability = `lookups.${randomUUID()}`;
+      const written = record(capability, Stage.Proposal, Disposition.Permit, at(1));
+      await write([written]);
+      // `shadowSummary` is optional: checked where the adapter has it (the shadow test above asks for it).
+      const summarize = harness.query.shadowSummary?.bind(harness.query);
+      const refusedWith = async (lookup: () => Promise<unknown>, message: RegExp, what: string) =>
+        assert.rejects(
+          lookup,
+          (error: unknown) => {
+            assert.ok(error instanceof InvalidEvidenceFilterError, `${what}: ${String(error)}`);
+            assert.match(error.message, message, what);
+            return true;
+          },
+          `${what} must be refused with InvalidEvidenceFilterError`,
+        );
+
+      // No record holds either: PostgreSQL fails a comparison with U+0000 where other engines answer nothing.
+      for (const [what, suffix] of [
+        ['U+0000', '\u0000'],
+        ['a high lone surrogate', '\ud800'],
+        ['a low lone surrogate', '\udc00'],
+      ] as const) {
+        const text = /capability must be .*without U\+0000 or a lone surrogate/;
+        await refusedWith(() => harness.query.list({ capability: `${capability}${suffix}` }), text, `list, ${what}`);
+        if (summarize !== undefined)
+          await refusedWith(() => summarize({ capability: `${capability}${suffix}` }), text, `shadowSummary, ${what}`);
+        await refusedWith(
+          () => harness.query.run(`${written.correlationId}${suffix}`),
+          /correlation id must be .*without U\+0000 or a lone surrogate/,
+          `run, ${what}`,
+        );
+      }
+      // SQLite compares instants as text and MariaDB's DATETIME ends with 9999: past it, engines answer apart.
+      const year10000 = new Date('+010000-01-01T00:00:00.000Z');
+      for (const [what, filter] of [
+        ['until in the year 10000', { until: year10000 }],
+        ['until at the last instant a Date holds', { until: new Date(8.64e15) }],
+        ['since in this window until the year 10000', { since, until: year10000 }],
+        ['since in the year 10000', { since: year10000 }],
+        ['since in the year 0', { since: new Date('0000-06-01T00:00:00.000Z') }],
+        ['since in the year -1', { since: new Date('-000001-01-01T00:00:00.000Z') }],
+        ['until in the year 0', { until: new Date('0000-12-31T23:59:59.999Z') }],
+      ] as const) {
+        const date = /(since|until) must be a valid Date in the years 0001 to 9999/;
+        await refusedWith(() => harness.query.list({ capability, ...filter }), date, `list, ${what}`);
+        if (summarize !== undefined)
+          await refusedWith(() => summarize({ capability, ...filter }), date, `shadowSummary, ${what}`);
+      }
+
+      // The first and last instants of the range answer, as does the run and the window's own bounds.
+      const widest = { since: new Date('0001-01-01T00:00:00.000Z'), until: new Date('9999-12-31T23:59:59.999Z') };
+      expect(ids(await harness.query.list({ capability, ...widest }))).toEqual(ids([written]));
+      expect(ids(await harness.query.list({ capability, since, until }))).toEqual(ids([written]));
+      expect(ids(await harness.query.list({ capability, since: widest.since, until: since }))).toEqual([]);
+      if (summarize !== undefined) expect(await summarize({ capability, ...widest })).toEqual([]);
+      expect(ids(await harness.query.run(written.correlationId))).toEqual(ids([written]));
     });
   });
 }
