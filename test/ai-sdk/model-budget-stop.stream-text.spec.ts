@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { TestingModule } from '@nestjs/testing';
 import {
-  createUIMessageStream,
+  NoOutputGeneratedError,
   jsonSchema,
   simulateReadableStream,
   stepCountIs,
@@ -10,6 +10,8 @@ import {
   wrapLanguageModel,
 } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
+import { type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   type ActionContext,
   ActionContextStore,
@@ -23,10 +25,12 @@ import { aiSdkModelBudget } from '@verdict/nestjs/ai-sdk';
 import { alice, documentsFixture } from '../pipeline/documents.fixture.js';
 
 /**
- * docs/budgets.md, ADR 0199: under `streamText`, a model call the budget refuses rejects the generation with the
- * budget's error as it is — at the first step or a later one — as under `generateText`. The SDK turns an error of
- * the middleware's `wrapStream` into an `error` part: `text` then rejected with `NoOutputGeneratedError`, or, after a
- * tool step, resolved with that step's answer as if the generation had ended.
+ * docs/budgets.md, docs/runtimes/ai-sdk.md, ADR 0199: under `streamText`, a model call the budget refuses follows the
+ * AI SDK's convention for an error in a stream. The provider is never called; the budget's error reaches `onError`
+ * and is an `error` part of `fullStream` as it is; `text` rejects with the SDK's `NoOutputGeneratedError` when no
+ * step ran and resolves with the earlier steps' output after a mid-run stop. A response piped from the generation
+ * (`pipeUIMessageStreamToResponse`, `pipeTextStreamToResponse`, which a Nest `@Res()` handler calls without `await`)
+ * resolves, having sent the error part: a pipe that rejected would be an unhandled rejection that ends the process.
  */
 const booted: TestingModule[] = [];
 afterEach(async () => {
@@ -40,6 +44,7 @@ const usage = {
   inputTokens: { total: 90, noCache: 90, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 10, text: 10, reasoning: undefined },
 };
+const OUT_OF_BUDGET = 'You have used your assistant budget for today.';
 type StreamResult = Awaited<ReturnType<MockLanguageModelV4['doStream']>>;
 const answerTurn = (text: string): StreamResult => ({
   stream: simulateReadableStream({
@@ -90,108 +95,181 @@ async function setup(limit: number, measure: 'tokens' | 'cost' = 'tokens') {
       },
     }),
   };
-  /** One `streamText` of `turns` (a tool step, then an answer) as `who` (`null`: outside any action context). */
+  /**
+   * One `streamText` of `turns` (a tool step, then an answer) as `who` (`null`: outside any action context), as a
+   * chat route runs it: the errors `onError` was handed are in `errors`.
+   */
   const stream = (who: ActionContext | null, turns: StreamResult[], modelId = 'mock-small') => {
     const mock = new MockLanguageModelV4({ modelId, doStream: turns });
     const model = wrapLanguageModel({ model: mock, middleware });
+    const errors: unknown[] = [];
     const generate = () =>
-      streamText({ model, prompt: 'Where is order 7?', tools, maxOutputTokens: MAX_OUTPUT, stopWhen: stepCountIs(4) });
-    return { mock, result: who === null ? generate() : contexts.run(who, generate) };
+      streamText({
+        model,
+        prompt: 'Where is order 7?',
+        tools,
+        maxOutputTokens: MAX_OUTPUT,
+        stopWhen: stepCountIs(4),
+        onError: ({ error }) => {
+          errors.push(error);
+        },
+      });
+    return { mock, errors, result: who === null ? generate() : contexts.run(who, generate) };
   };
   const remaining = async () => (await gate.standing(alice))[0]!.remaining;
   return { stream, remaining, lookups };
 }
 
-/** What a result promise came to: its value, or the error it rejected with. */
+/** What a promise came to: its value, or the error it rejected with. */
 const settled = <T>(promise: PromiseLike<T>) =>
   Promise.resolve(promise).then(
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
 
+/** Reads `fullStream` to its end: the types of its parts, and the errors of its `error` parts. */
+async function readFullStream(fullStream: AsyncIterable<{ type: string; error?: unknown }>) {
+  const types: string[] = [];
+  const errors: unknown[] = [];
+  for await (const part of fullStream) {
+    types.push(part.type);
+    if (part.type === 'error') errors.push(part.error);
+  }
+  return { types, errors };
+}
+
+/**
+ * A real Node HTTP server whose handler pipes the generation to its `ServerResponse` without awaiting it, as the AI
+ * SDK's Nest.js recipe does in an `@Res()` handler; one request is made. Answers the response's status and body, and
+ * what the pipe's promise came to.
+ */
+async function served(pipe: (response: ServerResponse) => Promise<void>) {
+  let piped: Promise<{ value: void } | { error: unknown }> | undefined;
+  const server = createServer((_request, response) => {
+    piped = settled(pipe(response));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/chat`);
+    const body = await response.text();
+    return { status: response.status, body, piped: await piped! };
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+/** The JSON chunks of a UI message stream's SSE body. */
+const uiChunks = (body: string): unknown[] =>
+  body
+    .split('\n')
+    .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
+    .map((line) => JSON.parse(line.slice('data: '.length)) as unknown);
+
+/** A chat route's `onError` for the UI stream: the budget's stop gets its own text. */
+const chatErrorText = (error: unknown) => (error instanceof ModelBudgetExceededError ? OUT_OF_BUDGET : 'Sorry.');
+
 describe('a model budget stop under the AI SDK streamText', () => {
-  it('control: within budget, the generation runs its tool step and answers; the reported usage is spent', async () => {
+  it('control: within budget, the generation runs its tool step and answers; onError is not called; the reported usage is spent', async () => {
     const { stream, remaining, lookups } = await setup(1_000);
-    const { mock, result } = stream(alice, [lookupTurn(), answerTurn('It ships tomorrow.')]);
+    const { mock, errors, result } = stream(alice, [lookupTurn(), answerTurn('It ships tomorrow.')]);
 
     expect(await result.text).toBe('It ships tomorrow.');
     expect(await result.steps).toHaveLength(2);
+    expect(errors).toEqual([]);
     expect(mock.doStreamCalls).toHaveLength(2);
     expect(lookups).toHaveLength(1);
     expect(await remaining()).toBe(800);
   });
 
-  it('attack: the first call without room rejects text and steps with ModelBudgetExceededError; the provider is not called', async () => {
+  it('attack: the first call without room reaches onError and fullStream as ModelBudgetExceededError; text rejects with NoOutputGeneratedError; the provider is not called', async () => {
     const { stream, remaining } = await setup(50);
-    const { mock, result } = stream(alice, [answerTurn('Unpaid answer.')]);
+    const { mock, errors, result } = stream(alice, [answerTurn('Unpaid answer.')]);
 
-    const [text, steps] = await Promise.all([settled(result.text), settled(result.steps)]);
+    const read = await readFullStream(result.fullStream);
 
-    expect(text).toEqual({ error: expect.any(ModelBudgetExceededError) });
-    expect(steps).toEqual({ error: expect.any(ModelBudgetExceededError) });
+    expect(read.errors).toEqual([expect.any(ModelBudgetExceededError)]);
+    expect(errors).toEqual([expect.any(ModelBudgetExceededError)]);
+    expect(errors[0]).toBe(read.errors[0]);
+    expect(await settled(result.text)).toEqual({ error: expect.any(NoOutputGeneratedError) });
     expect(mock.doStreamCalls).toHaveLength(0);
     expect(await remaining()).toBe(50);
   });
 
-  it('attack: a later step without room rejects the generation, not answers with the earlier step’s text', async () => {
+  it('attack: a later call without room reaches onError and fullStream after the tool step; text resolves with the earlier step’s output; the provider is not called again', async () => {
     const { stream, remaining, lookups } = await setup(180);
-    const { mock, result } = stream(alice, [lookupTurn(), answerTurn('Unpaid answer.')]);
+    const { mock, errors, result } = stream(alice, [lookupTurn(), answerTurn('Unpaid answer.')]);
 
-    const [text, steps, finishReason] = await Promise.all([
-      settled(result.text),
-      settled(result.steps),
-      settled(result.finishReason),
-    ]);
+    const read = await readFullStream(result.fullStream);
 
-    expect(text).toEqual({ error: expect.any(ModelBudgetExceededError) });
-    expect(steps).toEqual({ error: expect.any(ModelBudgetExceededError) });
-    expect(finishReason).toEqual({ error: expect.any(ModelBudgetExceededError) });
+    expect(read.errors).toEqual([expect.any(ModelBudgetExceededError)]);
+    expect(read.types.indexOf('error')).toBeGreaterThan(read.types.indexOf('tool-result'));
+    expect(errors).toEqual([expect.any(ModelBudgetExceededError)]);
+    expect(await result.text).toBe('Let me look that up.');
+    expect(await result.steps).toHaveLength(1);
     expect(lookups).toHaveLength(1);
     expect(mock.doStreamCalls).toHaveLength(1);
     expect(await remaining()).toBe(80);
   });
 
-  it('attack: reading the stream throws ModelBudgetExceededError after the earlier step’s parts', async () => {
+  it.each([
+    ['the first call', 50, [answerTurn('Unpaid answer.')]],
+    ['a later call', 180, [lookupTurn(), answerTurn('Unpaid answer.')]],
+  ] as const)(
+    'attack: %s without room, piped to a Node ServerResponse as UI messages: the pipe resolves, the response sends the chat route’s error part',
+    async (_case, limit, turns) => {
+      const { stream } = await setup(limit);
+      const { mock, errors, result } = stream(alice, [...turns]);
+
+      const { status, body, piped } = await served((response) =>
+        result.pipeUIMessageStreamToResponse(response, { onError: chatErrorText }),
+      );
+
+      expect(piped).toEqual({ value: undefined });
+      expect(status).toBe(200);
+      expect(uiChunks(body)).toContainEqual({ type: 'error', errorText: OUT_OF_BUDGET });
+      expect(body).not.toContain('Unpaid answer.');
+      expect(errors).toEqual([expect.any(ModelBudgetExceededError)]);
+      expect(mock.doStreamCalls).toHaveLength(turns.length - 1);
+    },
+  );
+
+  it('attack: a later call without room, piped to a Node ServerResponse as text: the pipe resolves with the earlier step’s text sent', async () => {
     const { stream } = await setup(180);
-    const { result } = stream(alice, [lookupTurn(), answerTurn('Unpaid answer.')]);
-    const read: string[] = [];
+    const { errors, result } = stream(alice, [lookupTurn(), answerTurn('Unpaid answer.')]);
 
-    const reading = settled(
-      (async () => {
-        for await (const part of result.fullStream) read.push(part.type);
-      })(),
-    );
+    const { status, body, piped } = await served((response) => result.pipeTextStreamToResponse(response));
 
-    expect(await reading).toEqual({ error: expect.any(ModelBudgetExceededError) });
-    expect(read).toContain('tool-result');
-    expect(read).not.toContain('finish');
+    expect(piped).toEqual({ value: undefined });
+    expect(status).toBe(200);
+    expect(body).toBe('Let me look that up.');
+    expect(errors).toEqual([expect.any(ModelBudgetExceededError)]);
   });
 
-  it('control: a chat route merging the stream maps the stop to its own error text (createUIMessageStream onError)', async () => {
-    const { stream } = await setup(50);
-    const { result } = stream(alice, [answerTurn('Unpaid answer.')]);
-    const chat = createUIMessageStream({
-      execute: ({ writer }) => writer.merge(result.toUIMessageStream()),
-      onError: (error) =>
-        error instanceof ModelBudgetExceededError ? 'You have used your assistant budget for today.' : 'Sorry.',
-    });
-    const chunks: unknown[] = [];
+  it('control: within budget, the piped UI message stream answers with no error part', async () => {
+    const { stream } = await setup(1_000);
+    const { errors, result } = stream(alice, [lookupTurn(), answerTurn('It ships tomorrow.')]);
 
-    for await (const chunk of chat) chunks.push(chunk);
+    const { body, piped } = await served((response) =>
+      result.pipeUIMessageStreamToResponse(response, { onError: chatErrorText }),
+    );
 
-    expect(chunks).toContainEqual({ type: 'error', errorText: 'You have used your assistant budget for today.' });
+    expect(piped).toEqual({ value: undefined });
+    expect(uiChunks(body)).toContainEqual(expect.objectContaining({ type: 'text-delta', delta: 'It ships tomorrow.' }));
+    expect(uiChunks(body)).not.toContainEqual(expect.objectContaining({ type: 'error' }));
+    expect(errors).toEqual([]);
   });
 
   it.each([
     ['a model without a price under a cost budget', UnpricedModelError, alice, 'mock-large'],
     ['a call outside any action context', MissingActionContextError, null, 'mock-small'],
   ] as const)(
-    'attack: %s rejects text with its own error; the provider is not called',
+    'attack: %s reaches onError with its own error; the provider is not called',
     async (_case, type, who, id) => {
       const { stream } = await setup(1_000, 'cost');
-      const { mock, result } = stream(who, [answerTurn('Unpaid answer.')], id);
+      const { mock, errors, result } = stream(who, [answerTurn('Unpaid answer.')], id);
 
-      expect(await settled(result.text)).toEqual({ error: expect.any(type) });
+      expect(await settled(result.text)).toEqual({ error: expect.any(NoOutputGeneratedError) });
+      expect(errors).toEqual([expect.any(type)]);
       expect(mock.doStreamCalls).toHaveLength(0);
     },
   );

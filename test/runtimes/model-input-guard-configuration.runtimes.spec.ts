@@ -149,7 +149,9 @@ describe('model-input guards check their sealKey when built', () => {
         return undefined;
       })();
       expect(refused).toBeInstanceOf(VerdictConfigurationError);
+      expect((refused as VerdictConfigurationError).context).toEqual({ option: 'sealKey' });
       expect((refused as Error).message).toContain('`sealKey`');
+      expect((refused as Error).message).toContain('or a string of at least 32 UTF-8 bytes');
       expect((refused as Error).message).toContain(got);
     },
   );

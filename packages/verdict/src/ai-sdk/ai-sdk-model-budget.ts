@@ -1,5 +1,5 @@
 import type { LanguageModelMiddleware } from 'ai';
-import type { ModelBudgetGate, ModelBudgetHold, ModelCallEstimate, ModelUsage } from '../budgets/model-budget.gate.js';
+import type { ModelBudgetGate, ModelCallEstimate, ModelUsage } from '../budgets/model-budget.gate.js';
 import { inputTokenBound } from '../budgets/input-token-bound.js';
 import { reportedUsage } from '../budgets/reported-usage.js';
 import type { ActionContextStore } from '../context/action-context.store.js';
@@ -8,8 +8,6 @@ type WrapGenerate = NonNullable<LanguageModelMiddleware['wrapGenerate']>;
 type CallParams = Parameters<WrapGenerate>[0]['params'];
 type CallModel = Parameters<WrapGenerate>[0]['model'];
 type ReportedUsage = Awaited<ReturnType<Parameters<WrapGenerate>[0]['doGenerate']>>['usage'];
-type StreamPart =
-  Awaited<ReturnType<Parameters<WrapGenerate>[0]['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
 
 /** Options of {@link aiSdkModelBudget}. */
 export interface AiSdkModelBudgetOptions {
@@ -25,17 +23,30 @@ export interface AiSdkModelBudgetOptions {
  * The module's token and cost budgets (`modelBudgets`, docs/budgets.md) as a Vercel AI SDK language-model middleware:
  * before each call its estimate (the tokens of the prompt, the tools and a structured output's schema, plus the
  * call's `maxOutputTokens`, else the configured maximum) is reserved in every budget of the action context's actor,
- * tenant or conversation; a call without room never reaches the provider, and `ModelBudgetExceededError` rejects
- * `generateText` / `streamText` as it is — under `streamText` its `text`, `steps` and other results, and reading its
- * stream throws it (not an `error` part: `onError` is not called), at the first step or a later one (ADR 0199). So
- * do the errors the budget throws before the call (`UnpricedModelError`, `MissingModelBudgetScopeError`,
- * `MissingActionContextError`). The usage the provider reports is committed and the rest released; without usage,
- * or when the call fails, the estimate is kept. A stream is settled when it finishes; one abandoned before its end
- * keeps its estimate. The model's name is its `modelId`.
+ * tenant or conversation; a call without room never reaches the provider and stops the generation with
+ * `ModelBudgetExceededError`, as do the errors the budget throws before a call (`UnpricedModelError`,
+ * `MissingModelBudgetScopeError`, `MissingActionContextError`). How the stop reaches the caller is the AI SDK's
+ * (ADR 0199):
+ *
+ * - under `generateText`, the typed error rejects it as it is;
+ * - under `streamText`, it follows the SDK's convention for an error in a stream: it reaches `onError` (`{ error }`)
+ *   and is an `error` part of `fullStream` (and of `toUIMessageStream()`, whose `onError` makes its text), as it is.
+ *   `text` and `steps` reject with the SDK's `NoOutputGeneratedError` when no step ran, and resolve with the earlier
+ *   steps' output after a mid-run stop — so a streamed route records the stop in `onError`, and a piped response
+ *   (`pipeUIMessageStreamToResponse`) resolves, having sent the error part.
+ *
+ * The usage the provider reports is committed and the rest released; without usage, or when the call fails, the
+ * estimate is kept. A stream is settled when it finishes; one abandoned before its end keeps its estimate. The
+ * model's name is its `modelId`.
  *
  * @example
  * const model = wrapLanguageModel({ model: openai('gpt-4o-mini'), middleware: aiSdkModelBudget(gate, contexts) });
  * await contexts.run(context, () => generateText({ model, prompt, maxOutputTokens: 512 }));
+ * // Streamed: the stop reaches `onError` as it is; the piped response sends the error part and resolves.
+ * const onError = ({ error }: { error: unknown }) => {
+ *   if (error instanceof ModelBudgetExceededError) recordStop(error);
+ * };
+ * contexts.run(context, () => streamText({ model, prompt, onError })).pipeUIMessageStreamToResponse(res);
  */
 export function aiSdkModelBudget(
   gate: ModelBudgetGate,
@@ -51,12 +62,9 @@ export function aiSdkModelBudget(
     wrapGenerate: async ({ doGenerate, params, model }) =>
       gate.withinBudgets(contexts.require(), estimateOf(params, model), doGenerate, (result) => usageOf(result.usage)),
     wrapStream: async ({ doStream, params, model }) => {
-      let hold: ModelBudgetHold;
-      try {
-        hold = await gate.reserve(contexts.require(), estimateOf(params, model));
-      } catch (error) {
-        return { stream: failedStream(error) };
-      }
+      // Thrown, not a failing stream: `streamText` makes it an `error` part for `onError`, and a response piped from
+      // the generation still ends well (ADR 0199).
+      const hold = await gate.reserve(contexts.require(), estimateOf(params, model));
       let result: Awaited<ReturnType<typeof doStream>>;
       try {
         result = await doStream();
@@ -77,16 +85,6 @@ export function aiSdkModelBudget(
       return { ...result, stream };
     },
   };
-}
-
-/**
- * The stream of a call refused before the provider was called: it fails with the refusal when it is read.
- * `streamText` turns an error that `wrapStream` throws into an `error` part of its stream, and then rejects its
- * results with `NoOutputGeneratedError` (the first step) or resolves them with the earlier steps' answer (a later
- * one); a model stream that fails rejects them with its error as it is, and ends the generation (ADR 0199).
- */
-function failedStream(error: unknown): ReadableStream<StreamPart> {
-  return new ReadableStream({ start: (controller) => controller.error(error) });
 }
 
 /**

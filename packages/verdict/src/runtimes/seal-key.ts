@@ -17,8 +17,9 @@ export function sealKeyBytes(key: unknown): Buffer {
   if (bytes !== undefined && bytes.length >= MIN_SEAL_KEY_BYTES) return bytes;
   throw new VerdictConfigurationError(
     `A model-input guard's \`sealKey\` is a Uint8Array of at least ${MIN_SEAL_KEY_BYTES} bytes ` +
-      `(randomBytes(${MIN_SEAL_KEY_BYTES})), or left out for a random key per guard; got ${described(key, bytes)}. ` +
-      'The guard was not built.',
+      `(randomBytes(${MIN_SEAL_KEY_BYTES})) or a string of at least ${MIN_SEAL_KEY_BYTES} UTF-8 bytes, or left out ` +
+      `for a random key per guard; got ${described(key, bytes)}. The guard was not built.`,
+    { option: 'sealKey' },
   );
 }
 
