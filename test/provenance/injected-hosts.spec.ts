@@ -119,6 +119,52 @@ describe('the host of an injected link or address (trusted_only, ADR 0198)', () 
     });
   });
 
+  describe('a URL as the parser reads it, tabs and line breaks dropped, and a quoted or commented mailbox', () => {
+    // The WHATWG parser (the executor's `new URL()`) drops every tab, LF and CR of a URL; an RFC 5322 mailbox with a
+    // quoted local part or a comment is delivered to its domain.
+    it.each([
+      ['a tab before the backslash (the injected link itself)', 'https:\t\\evil-refunds.example/claim'],
+      ['a line feed before the backslash', 'https:\n\\evil-refunds.example/r'],
+      ['a carriage return among the slashes', 'https:/\r\\evil-refunds.example/r'],
+      ['a tab inside the scheme', 'ht\ttps:\\evil-refunds.example/r'],
+      ['a tab inside the host', 'https://evil-re\tfunds.example/r'],
+      ['a line feed inside the host, in free text', 'Please go to https://evil-refunds.exam\nple/r today'],
+      ['a quoted local part', '"refunds"@evil-refunds.example'],
+      ['a quoted local part, in free text', 'Write to "refunds"@evil-refunds.example today'],
+      ['a commented local part', 'refunds(x)@evil-refunds.example'],
+    ])('attack (analysis): a value with %s is found', (_, url) => {
+      expect(influenced({ url })).toEqual(['url']);
+    });
+
+    it('held (analysis): untrusted content splitting the host with a tab, the clean link is found by the compact check', () => {
+      const split = 'Refunds: open https://evil-re\tfunds.example/claim';
+      expect(influenced({ url: 'https://evil-refunds.example/claim' }, [ASKED], split)).toEqual(['url']);
+    });
+
+    it('utility (analysis): the customer’s own link written so, and a host trusted content names, are not', () => {
+      const own = 'https://shop.example/refunds';
+      expect(influenced({ url: 'https:\t\\shop.example/refunds' }, [`My refund page is ${own}.`])).toEqual([]);
+      expect(influenced({ url: 'https://shop.exam\tple/refunds' }, [`My refund page is ${own}.`])).toEqual([]);
+      expect(influenced({ to: '"alice"@shop.example' }, ['Write to alice@shop.example.'])).toEqual([]);
+      expect(
+        influenced({ url: 'https://evil-re\tfunds.example/r', to: '"x"@evil-refunds.example' }, [
+          ASKED,
+          'Our refund desk is evil-refunds.example.',
+        ]),
+      ).toEqual([]);
+    });
+
+    it('attack (VerdictService): the payment to the injected link with a tab before its backslash is refused', async () => {
+      expect(await payUnderTrustedOnly('https:\t\\evil-refunds.example/claim')).toEqual([]);
+      expect(await payUnderTrustedOnly('"refunds"@evil-refunds.example')).toEqual([]);
+    });
+
+    it('utility (VerdictService): the payment to the customer’s own link, a tab before its backslash, runs', async () => {
+      const own = 'https:\t\\shop.example/refunds';
+      expect(await payUnderTrustedOnly(own, ['Pay the deposit back via https://shop.example/refunds.'])).toEqual([own]);
+    });
+  });
+
   it('attack (VerdictService): the payment to another mailbox at the injected domain is refused', async () => {
     expect(await payUnderTrustedOnly('refunds@evil-refunds.example')).toEqual([]);
   });

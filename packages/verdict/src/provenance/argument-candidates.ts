@@ -3,6 +3,7 @@ import { fingerprintString } from '../fingerprints/fingerprint.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
 import { holdsAmbiguousUrlAuthority } from './ambiguous-url-authority.js';
 import { canonicalForm, literalForm } from './canonical-form.js';
+import { parsedUrls } from './parsed-urls.js';
 import { type PhoneForms, phoneForms } from './phone-forms.js';
 
 /** A value of an argument that influence analysis looks for in the window. */
@@ -66,6 +67,11 @@ export const MIN_CANDIDATE_NUMBER = 1000;
 const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu;
 /** A host name with an optional path (the canonical form has no scheme). */
 const HOST = /(?<![\p{L}\p{N}@.-])(?:[\p{L}\p{N}-]+\.)+\p{L}{2,}(?::\d+)?(?:[/?#][^\s<>"']*)?/gu;
+/**
+ * The domain after any `@`, whatever stands before it: a quoted or commented local part (`"refunds"@evil.example`,
+ * `refunds(x)@evil.example`) delivers to that domain too, though {@link EMAIL} does not read it (ADR 0198).
+ */
+const AT_DOMAIN = /@((?:[\p{L}\p{N}-]+\.)+\p{L}{2,})/gu;
 /** Where the host of a {@link HOST} token ends: at its port, path, query or fragment. */
 const HOST_END = /[:/?#]/u;
 const IBAN = /(?<![\p{L}\p{N}])[a-z]{2}\d{2}[a-z0-9]{11,30}(?![\p{L}\p{N}])/gu;
@@ -158,6 +164,15 @@ function leafOf(raw: string | number, segments: readonly string[]): ArgumentLeaf
     candidates.push(found);
   };
   if (typeof raw === 'string' || Math.abs(raw) >= MIN_CANDIDATE_NUMBER) add(value);
+  // The URLs of the value as the executor's parser reads them (`https://evil-re⇥funds.example/r`).
+  const urls = typeof raw === 'string' ? [...parsedUrls(raw)] : [];
+  // Where the parser dropped a tab or line break the canonical form reads as a break: the URL it reads, too.
+  for (const { href } of urls.filter(({ dropped }) => dropped)) {
+    const [needle, spelled] = [canonicalForm(href), literalForm(href)].map((form) =>
+      form.replace(EDGE_PUNCTUATION, ''),
+    );
+    add(candidate(needle!, false, spelled));
+  }
   if (typeof raw === 'string' && canonical.includes(' ')) {
     if (literal === canonical) for (const token of valueTokens(canonical)) add(candidate(token, false));
     // Folded free text: each token as its letters spell it (`иван@пример.рф`), found by what it folds to.
@@ -165,27 +180,33 @@ function leafOf(raw: string | number, segments: readonly string[]): ArgumentLeaf
   }
   // Each host and domain once, unless the value or a token of it is that host already (found more loosely).
   const hosts: ArgumentCandidate[] = [];
-  if (typeof raw === 'string')
-    for (const spelled of hostsIn(literal)) {
-      const host = candidate(literal === canonical ? spelled : canonicalForm(spelled), false, spelled, false, true);
-      const key = `${host.needle}\u0000${host.literal ?? ''}`;
-      if (host.needle.length < MIN_CANDIDATE_LENGTH || seen.has(key)) continue;
-      seen.add(key);
-      hosts.push(host);
-    }
+  const spelledHosts = typeof raw === 'string' ? [...hostsIn(literal)] : [];
+  for (const [needle, spelled] of [
+    ...spelledHosts.map((spelled) => [literal === canonical ? spelled : canonicalForm(spelled), spelled] as const),
+    // And each host the parser reads, lower case and in punycode as it writes it: read as the canonical form reads it.
+    ...urls.map(({ hostname }) => [canonicalForm(hostname), literalForm(hostname)] as const),
+  ]) {
+    const host = candidate(needle, false, spelled, false, true);
+    const key = `${host.needle}\u0000${host.literal ?? ''}`;
+    if (host.needle.length < MIN_CANDIDATE_LENGTH || seen.has(key)) continue;
+    seen.add(key);
+    hosts.push(host);
+  }
   return { path, segments, value, candidates, hosts };
 }
 
 /**
- * The domain of each e-mail address and the host of each URL or host name ({@link HOST}) in canonical text, without
- * port: what the negative rule also looks for as a whole host, so that a new path or mailbox on an injected host is
- * found (ADR 0198).
+ * The domain of each e-mail address, or after any `@` ({@link AT_DOMAIN}: `"refunds"@evil.example`), and the host of
+ * each URL or host name ({@link HOST}) in canonical text, without port: what the negative rule also looks for as a
+ * whole host, so that a new path or mailbox on an injected host is found (ADR 0198). The hosts the URL parser reads
+ * (`parsedUrls`) are added by the caller.
  *
- * @example [...hostsIn('go to evil.example/r or write to refunds@evil.example')] // ['evil.example', 'evil.example']
+ * @example [...hostsIn('go to evil.example/r or write to refunds@evil.example')] // ['evil.example', 'evil.example', 'evil.example']
  */
 function* hostsIn(canonical: string): Generator<string> {
   if (!canonical.includes('.')) return;
   for (const [address] of canonical.matchAll(EMAIL)) yield address.slice(address.lastIndexOf('@') + 1);
+  for (const [, domain] of canonical.matchAll(AT_DOMAIN)) yield domain!;
   for (const [url] of canonical.matchAll(HOST)) {
     const end = url.search(HOST_END);
     yield end === -1 ? url : url.slice(0, end);

@@ -249,6 +249,43 @@ describe('canonicalForm: a backslash among a URL scheme’s slashes (ADR 0198)',
   });
 });
 
+describe('canonicalForm: the tabs and line breaks the WHATWG parser drops around a scheme’s slashes (ADR 0198)', () => {
+  it('attack: a tab, LF or CR in the scheme, beside its colon or among its slashes keeps the host whole', () => {
+    for (const url of [
+      'https:\t\\evil-refunds.example/claim',
+      'https:\n\\evil-refunds.example/claim',
+      'https:/\r\\evil-refunds.example/claim',
+      'ht\ttps:\\evil-refunds.example/claim',
+      'https\t:\\\n\\evil-refunds.example/claim',
+      'https:\n//evil-refunds.example/claim',
+    ]) {
+      expect(new URL(url).host).toBe('evil-refunds.example');
+      expect([url, canonicalForm(`pay ${url} now`)]).toEqual([
+        url,
+        expect.stringMatching(/^pay evil-refunds\.example\/claim /u),
+      ]);
+    }
+    // Escaped in a tool's JSON, decoded first: the parser's reading after the escape's.
+    expect(canonicalForm('{"u":"https:\\t\\\\evil-refunds.example/claim"}')).toContain(' evil-refunds.example/claim');
+  });
+
+  it('defect: a text of many schemes and tabs without other white space grows by a bounded factor', () => {
+    for (const url of ['h\tt\tt\tp\ts\t:\t\\\t', 'https:\t\\n', 'f\t\t\ti\t:']) {
+      const text = url.repeat(4000);
+      expect([url, canonicalForm(text).length <= 2.2 * text.length]).toEqual([url, true]);
+    }
+  });
+
+  it('control: a tab or line break elsewhere still reads as a break, and a colon beside one is no scheme', () => {
+    expect(canonicalForm('Pay:\thttps://evil.example/r')).toBe('pay: evil.example/r');
+    expect(canonicalForm('C:\\new\\reports\tdone')).toBe('c: ew eports done');
+    expect(canonicalForm('mailto:\n\\nbob@acme.example')).toBe('mailto: bob@acme.example');
+    expect(canonicalForm('see https://evil.example/pay\nhttps://acme.example')).toBe(
+      'see evil.example/pay acme.example',
+    );
+  });
+});
+
 describe('holdsAmbiguousUrlAuthority (ADR 0164)', () => {
   it('attack: a `\\` or `@` in what RFC 3986 reads as the authority, or a `\\` among the scheme slashes', () => {
     for (const url of [

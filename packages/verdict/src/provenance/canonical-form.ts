@@ -35,9 +35,15 @@ const LEFT_ESCAPE = /\\(?:[0-7]{1,3}|[A-Za-z])/g;
 /**
  * A special scheme's colon and the run of slashes and backslashes after it: the WHATWG URL parser (Node's `URL`,
  * browsers) reads the whole run as the `//` before the host (`https:\evil.example`, `https://\evil.example` and
- * `https:/\evil.example` are `https://evil.example`); `file` reads two.
+ * `https:/\evil.example` are `https://evil.example`); `file` reads two. The parser first drops every ASCII tab, line
+ * feed and carriage return of a URL, so they may stand anywhere in the scheme, around its colon and among the slashes
+ * (`ht⇥tps:⇥\evil.example` is `https://evil.example` too). Each run of them lies between two fixed characters: linear.
  */
-const SCHEME_SLASHES = /(?<![\p{L}\p{N}+.-])(https?|wss?|ftp|file):([/\\]+)/giu;
+const SCHEME_SLASHES =
+  /(?<![\p{L}\p{N}+.-])(h[\t\n\r]*t[\t\n\r]*t[\t\n\r]*p(?:[\t\n\r]*s)?|w[\t\n\r]*s(?:[\t\n\r]*s)?|f[\t\n\r]*t[\t\n\r]*p|f[\t\n\r]*i[\t\n\r]*l[\t\n\r]*e)[\t\n\r]*:[\t\n\r]*([/\\](?:[\t\n\r]*[/\\])*)/giu;
+/** What the WHATWG URL parser drops from a URL before it reads it: ASCII tab, line feed and carriage return. */
+const URL_IGNORED = /[\t\n\r]/gu;
+const URL_IGNORED_IN = /[\t\n\r]/u;
 /**
  * What a URL holds after its scheme's slashes, as {@link schemeSlashes} repeats it: up to white space, a quote or an
  * angle bracket (`URL_TEXT`), or a `\` but an escaped slash (`\/`). Each repeat then ends before the next URL's
@@ -59,8 +65,9 @@ const SPLIT = /(?<=\s)[A-Za-z]{5,}(?=\s)/g;
  *
  * 0. string escapes read as what they stand for (`mail\nbilling@evil.example` reads `mail⏎billing@…`, `\u0040`
  *    and `\x40` read `@`), any escape left a break, so that a value in a tool's JSON is found as a model reads it;
- *    a `\` among a URL scheme's slashes read first as the WHATWG parser reads it, the host whole
- *    (`https:\evil.example` reads `https://evil.example`; before an escape letter, both ways: `schemeSlashes`);
+ *    a `\` among a URL scheme's slashes read first as the WHATWG parser reads it, the host whole, without the tabs
+ *    and line breaks it drops there (`https:\evil.example` and `https:⇥\evil.example` read
+ *    `https://evil.example`; before an escape letter, both ways: `schemeSlashes`);
  * 1. Unicode NFKC, format characters (Cf) removed, every decimal digit (`\p{Nd}`) as ASCII, confusables folded to
  *    their UTS #39 prototype as spelled, then lower case (`confusableSkeleton`: `ВАNК` reads `bank`, every dash
  *    `-`, `。` in a host `.`, `ß` `ss`), a host's punycode labels in Unicode and
@@ -197,17 +204,24 @@ function decodedEscape(escape: string): string {
  * `escapes` is set (the text as written, before its escapes are decoded), that `\` may also be an escape a model
  * reads as what it stands for (`https:\nevil.example`: `https:`, a line break, `evil.example`): the URL is then read
  * both ways, the parser's reading, a break, then the escape's (decoded as {@link unescapeJson} decodes it, else a
- * break as {@link LEFT_ESCAPE} reads it). One scan; a text without `:\` or `/\` as it is.
+ * break as {@link LEFT_ESCAPE} reads it). A tab or line break the parser drops in the scheme, around its colon or
+ * among its slashes is dropped too, and such a run is written `//` even without a `\` (`https:⏎//evil.example`):
+ * `ht⇥tps:⇥\evil.example` is `https://evil.example`, not `https:` and a host `vil.example` after an escape `\e`.
+ * One scan; a text without a `:`, or without a `\`, tab or line break, as it is.
  */
 function schemeSlashes(text: string, escapes: boolean): string {
-  if (!text.includes(':\\') && !text.includes('/\\')) return text;
+  if (!text.includes(':') || (!text.includes('\\') && !URL_IGNORED_IN.test(text))) return text;
   const parts: string[] = [];
   let done = 0;
   SCHEME_SLASHES.lastIndex = 0;
   for (let found = SCHEME_SLASHES.exec(text); found !== null; found = SCHEME_SLASHES.exec(text)) {
-    const [match, scheme, run] = [found[0], found[1]!, found[2]!];
+    const [match, written, slashRun] = [found[0], found[1]!, found[2]!];
+    // What the parser reads: the scheme and the slashes without the tabs and line breaks it drops.
+    const [scheme, run] = [written.replace(URL_IGNORED, ''), slashRun.replace(URL_IGNORED, '')];
+    const dropped = match.length !== scheme.length + 1 + run.length;
     // `file:` reads two slashes as the ones before its host; with more or fewer, it has no host to keep whole.
-    if (found.index < done || !run.includes('\\') || (scheme.toLowerCase() === 'file' && run.length !== 2)) continue;
+    if (found.index < done || !(run.includes('\\') || dropped) || (scheme.toLowerCase() === 'file' && run.length !== 2))
+      continue;
     const slashes = `${scheme}://`;
     const end = found.index + match.length;
     parts.push(text.slice(done, found.index), slashes);
