@@ -16,6 +16,11 @@ const HMAC: CheckpointKey = { algorithm: 'hmac-sha256', keyId: 'options', secret
 const ed25519 = generateKeyPairSync('ed25519');
 const x25519 = generateKeyPairSync('x25519');
 const ED25519: CheckpointKey = { algorithm: 'ed25519', keyId: 'options', ...ed25519 };
+const another = generateKeyPairSync('ed25519');
+const pem = (pair: typeof ed25519) => ({
+  publicKey: pair.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  privateKey: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+});
 
 /** Options as an application might build them from its environment: any value, whatever the type says. */
 const options = (value: Record<string, unknown>) => value as TypeOrmEvidenceRecorderOptions;
@@ -115,6 +120,37 @@ describe('TypeOrmEvidenceRecorder options', () => {
       });
     },
   );
+
+  /**
+   * Each part was checked alone: a private key given with another pair's public key was taken, its seals signed
+   * checkpoints `verify` then refused (`checkpoint_signature`, which reads as tampering), and every prune refused.
+   */
+  it.each([
+    ['KeyObjects', { publicKey: another.publicKey, privateKey: ed25519.privateKey }],
+    ['PEM', { publicKey: pem(another).publicKey, privateKey: pem(ed25519).privateKey }],
+    ['a private key as the public key', { publicKey: another.privateKey, privateKey: ed25519.privateKey }],
+  ])('refuses an Ed25519 private key with the public key of another pair (%s), showing neither', async (_as, parts) => {
+    await withDataSource({ name: 'sqlite' }, SCHEMA, async (dataSource) => {
+      const refused = construct(dataSource, { checkpointKey: { algorithm: 'ed25519', keyId: 'options', ...parts } });
+
+      expect(refused).toBeInstanceOf(VerdictConfigurationError);
+      expect((refused as Error).message).toContain('not one key pair');
+      for (const part of [pem(ed25519), pem(another)].flatMap((each) => [each.publicKey, each.privateKey]))
+        expect((refused as Error).message).not.toContain(part.split('\n')[1]);
+    });
+  });
+
+  it('constructs with an Ed25519 private key given as the public key of its own pair (control)', async () => {
+    await withDataSource({ name: 'sqlite' }, SCHEMA, async (dataSource) => {
+      const key: CheckpointKey = { algorithm: 'ed25519', keyId: 'options', ...ed25519, publicKey: ed25519.privateKey };
+      const verdict = await recordAndVerify(
+        new TypeOrmEvidenceRecorder(dataSource, { checkpointKey: key, seal: 'manual' }),
+        true,
+      );
+
+      expect(verdict).toMatchObject({ intact: true, records: 1, unsealed: 0, checkpoints: 1 });
+    });
+  });
 
   it('constructs with an Ed25519 public key only, to verify (control)', async () => {
     await withDataSource({ name: 'sqlite' }, SCHEMA, async (dataSource) => {

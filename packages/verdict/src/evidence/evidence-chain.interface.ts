@@ -56,6 +56,8 @@ export interface EvidenceChain {
    * there so what remains still verifies. Under each stream's lock, before anything of it is deleted or signed, its
    * head must still be the head verified, or follow it by links that verify, and its cut point (the first record
    * recorded at or after `before`) must be the one verified.
+   * @throws InvalidEvidenceFilterError when `before` is not a valid Date in the years 0001–9999 (UTC): nothing was
+   *   verified, deleted or signed.
    * @throws VerdictConfigurationError without a key that can sign.
    * @throws EvidenceChainBrokenError when a stream does not verify: nothing was deleted; when the first verification
    *   failed, nothing was signed either (the seal's batch checkpoints, written before the second, stand). When a

@@ -66,6 +66,27 @@ function isFilterDate(value: unknown): value is Date {
 }
 
 /**
+ * Checks the cutoff of an evidence prune (`EvidenceChain.prune(before)`, `verdict evidence prune --before`) for every
+ * recorder alike: a valid Date in {@link EVIDENCE_FILTER_YEARS}, as a filter's `since` and `until`. Past 9999 the
+ * engines compared it as they do a filter's date: memory and PostgreSQL pruned every record, while SQLite (instants
+ * compared as text) and MariaDB (`DATETIME` ends with 9999) found another cut point than the verification, and refused
+ * an intact chain as changed since (a false `EvidenceChainBrokenError`). @throws InvalidEvidenceFilterError
+ */
+export function checkedPruneCutoff(before: Date): Date {
+  if (!isFilterDate(before))
+    throw new InvalidEvidenceFilterError(
+      `a prune's before must be a valid Date in the years 0001 to 9999 (UTC), not ${describeDate(before)}: nothing was pruned`,
+    );
+  return before;
+}
+
+/** A refused cutoff as a message shows it: its instant, or what it is instead. */
+function describeDate(value: unknown): string {
+  if (!(value instanceof Date)) return value === null ? 'null' : `a ${typeof value}`;
+  return Number.isFinite(value.getTime()) ? value.toISOString() : 'an invalid Date';
+}
+
+/**
  * Whether `value` is text a lookup may compare: a string of 1 to `max` characters, well-formed and without U+0000
  * ({@link isStorableText}). PostgreSQL fails a comparison with U+0000 (a raw `QueryFailedError`) where the other
  * engines answer nothing; no record holds either, since capability names and correlation ids are Verdict's own.

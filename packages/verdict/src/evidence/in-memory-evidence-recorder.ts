@@ -5,6 +5,7 @@ import { ChainVerifier, type ChainVerification } from './chain-verification.js';
 import { type DecisionRecord, decisionRecord } from './decision-record.js';
 import { CheckpointPurpose, type EvidenceCheckpoint } from './evidence-checkpoint.js';
 import { EvidenceChainBrokenError } from './evidence-chain-broken.error.js';
+import { checkedPruneCutoff } from './evidence-filter.js';
 import {
   type ChainVerifyOptions,
   type EvidenceChain,
@@ -130,8 +131,12 @@ export class InMemoryEvidenceRecorder implements EvidenceRecorder, EvidenceChain
     return [...this.decisionChain.verify(options), ...this.releaseChain.verify(options)];
   }
 
-  /** Prunes nothing while a stream does not verify ({@link EvidenceChainBrokenError}), as a durable store does. */
+  /**
+   * Prunes nothing while a stream does not verify ({@link EvidenceChainBrokenError}), or with a cutoff outside the
+   * years 0001–9999 (`InvalidEvidenceFilterError`), as a durable store does.
+   */
   async prune(before: Date): Promise<PruneReport> {
+    checkedPruneCutoff(before);
     const broken = (await this.verify()).filter((verdict) => !verdict.intact);
     if (broken.length > 0) throw new EvidenceChainBrokenError(broken);
     const decisions = this.decisionChain.prune(before);

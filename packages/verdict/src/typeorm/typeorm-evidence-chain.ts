@@ -22,6 +22,7 @@ import {
   type SealReport,
   witnessOf,
 } from '../evidence/evidence-chain.interface.js';
+import { checkedPruneCutoff } from '../evidence/evidence-filter.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { OuterTransactionError } from '../errors/outer-transaction.error.js';
 import { fingerprintString } from '../fingerprints/fingerprint.js';
@@ -401,6 +402,8 @@ export class TypeOrmEvidenceChain implements EvidenceChain {
   }
 
   async prune(before: Date): Promise<PruneReport> {
+    // Past 9999, SQLite (text) and MariaDB (DATETIME) would find another cut point than the verification.
+    checkedPruneCutoff(before);
     const key = this.key;
     if (key === undefined || !canSign(key))
       throw new VerdictConfigurationError(

@@ -15,7 +15,7 @@ const MAX_SEAL_DELAY_MS = 2_147_483_647;
  * `checkpointKey` of another algorithm was taken for an Ed25519 key without its private key, so nothing was signed.
  * A `checkpointKey` needs a non-blank `keyId`; with `hmac-sha256`, a non-empty `secret` (an empty one signs with a
  * key anyone knows); with `ed25519`, a `publicKey` and optionally a `privateKey` that are Ed25519 keys (a KeyObject
- * or PEM).
+ * or PEM) of one key pair (a private key given with another pair's public key signed checkpoints `verify` refused).
  *
  * @throws VerdictConfigurationError naming the option at fault.
  */
@@ -56,6 +56,29 @@ function assertCheckpointKey(key: TypeOrmEvidenceRecorderOptions['checkpointKey'
     fail('`checkpointKey.publicKey` is not an Ed25519 public key (a KeyObject or PEM): verifying needs it.');
   if (key.privateKey !== undefined && !isEd25519(key.privateKey, 'private'))
     fail('`checkpointKey.privateKey` is not an Ed25519 private key (a KeyObject or PEM): leave it out to only verify.');
+  if (key.privateKey !== undefined && !isOnePair(key.privateKey, key.publicKey))
+    fail(
+      "`checkpointKey.privateKey` and `checkpointKey.publicKey` are not one key pair: the checkpoints it signs would fail `verify` (checkpoint_signature). Give the private key's own public key.",
+    );
+}
+
+/**
+ * Whether `privateKey`'s public key is `publicKey` (both checked Ed25519 keys): their SPKI DER encodings are
+ * compared, never shown. A mismatched pair signed every checkpoint with a key `verify` refused, which read as tampering
+ * (`checkpoint_signature`), and every prune refused thereafter.
+ */
+function isOnePair(privateKey: KeyObject | string, publicKey: KeyObject | string): boolean {
+  try {
+    return spki(privateKey).equals(spki(publicKey));
+  } catch {
+    return false;
+  }
+}
+
+/** The SPKI DER of `key`'s public key (a public KeyObject as it is; a private one, or PEM, its public part). */
+function spki(key: KeyObject | string): Buffer {
+  const object = key instanceof KeyObject && key.type === 'public' ? key : createPublicKey(key);
+  return object.export({ type: 'spki', format: 'der' });
 }
 
 /** Whether `key` is an Ed25519 key of `type`, given as a KeyObject or as PEM (a private key's PEM holds its public). */
