@@ -193,6 +193,12 @@ describe.each(backends)('subject facts that are not plain JSON [%s]', (_engine, 
       ['an undefined value', (_e, doc) => ({ tenant: doc.tenant, customer: undefined }) as never, `${path}.customer`],
       ['an array', (_e, doc) => [doc.tenant] as never, path],
       ['a string', (_e, doc) => doc.tenant as never, path],
+      // Unseen by the check and by a JSON copy, read by CASL in memory: the March date allowed there, not on SQL.
+      [
+        'a non-enumerable value',
+        (_e, doc) => Object.defineProperty({ tenant: doc.tenant }, 'placed', { value: doc.placed.toISOString() }),
+        `${path}.placed`,
+      ],
     ];
 
     for (const [holding, subject, at] of refused)
@@ -210,6 +216,57 @@ describe.each(backends)('subject facts that are not plain JSON [%s]', (_engine, 
         expect(app.executed).toEqual([]);
       });
 
+    const parked = mode === 'confirm' ? 'require_confirmation' : 'require_review';
+    const inMarch = { placed: '2026-03-01T00:00:00.000Z' };
+    const inJanuary = { placed: '2026-01-01T00:00:00.000Z' };
+    const asFacts = (facts: JsonObject) => (mode === 'review' ? { ...facts, capability: 'documents.archive' } : facts);
+
+    it(`attack (${mode}): a getter answering March to the check and January afterwards is kept as March`, async () => {
+      let reads = 0;
+      const app = await archive(stores, mode, () => ({
+        get placed() {
+          return reads++ === 0 ? inMarch.placed : inJanuary.placed;
+        },
+      }));
+      const outcome = await app.propose(2);
+      const asked = await app.asked();
+      await app.close();
+
+      // What the check saw is what the approver is shown and their rule decides on: read once.
+      expect({ outcome, asked, reads }).toEqual({
+        outcome: parked,
+        asked: { subjects: [asFacts(inMarch)], allowed: mode === 'confirm' ? true : [true] },
+        reads: 1,
+      });
+    });
+
+    it(`attack (${mode}): facts the application changes after the call are kept as they were answered`, async () => {
+      const shared = { doc: { ...inMarch } };
+      const app = await archive(stores, mode, () => shared);
+      const outcome = await app.propose(2);
+      shared.doc.placed = inJanuary.placed;
+      const asked = await app.asked();
+      await app.close();
+
+      expect({ outcome, subjects: asked.subjects }).toEqual({ outcome: parked, subjects: [asFacts({ doc: inMarch })] });
+    });
+
+    it(`control (${mode}): a getter answering plain JSON is read once and decides alike`, async () => {
+      const app = await archive(stores, mode, (_e, doc) => ({
+        get placed() {
+          return doc.placed.toISOString();
+        },
+      }));
+      const outcome = await app.propose(2);
+      const asked = await app.asked();
+      await app.close();
+
+      expect({ outcome, asked }).toEqual({
+        outcome: parked,
+        asked: { subjects: [asFacts(inMarch)], allowed: mode === 'confirm' ? true : [true] },
+      });
+    });
+
     it(`control (${mode}): a subject of plain JSON values is asked, and a rule on its ISO date decides alike`, async () => {
       const app = await archive(stores, mode, (_e, doc) => ({ tenant: doc.tenant, placed: doc.placed.toISOString() }));
       const january = await app.propose(1);
@@ -217,7 +274,6 @@ describe.each(backends)('subject facts that are not plain JSON [%s]', (_engine, 
       const asked = await app.asked();
       await app.close();
 
-      const parked = mode === 'confirm' ? 'require_confirmation' : 'require_review';
       expect([january, march]).toEqual([parked, parked]);
       const facts = (placed: string) => ({
         tenant: 'acme',

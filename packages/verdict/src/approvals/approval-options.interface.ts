@@ -10,7 +10,10 @@ import type { ApprovalReceiptStore } from './approval-receipt-store.interface.js
  * provenance options (whose strict mode decides which capabilities can issue receipts).
  */
 export interface ApprovalOptions extends AuthorizationOptions, ActionContextOptions, ClockOptions {
-  /** Where approval receipts live. Required when any capability uses `requiresConfirmation` (checked at boot). */
+  /**
+   * Where approval receipts live. Required when any capability uses `requiresConfirmation` (checked at boot). A
+   * value given is checked at every boot: `null`, `{}` or a store missing a method is a `VerdictConfigurationError`.
+   */
   readonly approvals?: ApprovalReceiptStore;
   /** The application's hooks for `@ApprovalEndpoint()` routes. */
   readonly approvalEndpoint?: ApprovalEndpointHooks;

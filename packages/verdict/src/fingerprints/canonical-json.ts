@@ -31,22 +31,29 @@ function assertString(value: string, trail: ReadonlyArray<string | number>, path
   if (!isWellFormed(value)) throw new NonCanonicalValueError(pathOf(trail), 'string contains a lone surrogate');
 }
 
-function assertJson(
+/**
+ * Checks `value` as ADR 0002 defines plain JSON and answers it: itself, or with `copy`, a deep-frozen copy built from
+ * one read of each property, so what was checked is what the copy holds (a getter or a proxy answers once). A copy
+ * also refuses a non-enumerable property of an object, which the check and a JSON copy would skip but a read sees.
+ */
+function checkedJson(
   value: unknown,
   trail: Array<string | number>,
   ancestors: Set<object>,
   pathOf: PathNaming,
-): asserts value is JsonValue {
+  copy: boolean,
+): JsonValue {
   switch (typeof value) {
     case 'boolean':
-      return;
+      return value;
     case 'string':
-      return assertString(value, trail, pathOf);
+      assertString(value, trail, pathOf);
+      return value;
     case 'number':
       if (!Number.isFinite(value)) throw new NonCanonicalValueError(pathOf(trail), `${value} is not a finite number`);
-      return;
+      return value;
     case 'object':
-      if (value === null) return;
+      if (value === null) return value;
       break;
     default:
       throw new NonCanonicalValueError(pathOf(trail), `${typeof value} is not JSON`);
@@ -55,13 +62,20 @@ function assertJson(
   if (ancestors.size >= MAX_CANONICAL_DEPTH)
     throw new NonCanonicalValueError(pathOf(trail), `nested deeper than ${MAX_CANONICAL_DEPTH} levels`);
   ancestors.add(value);
+  let checked: JsonValue;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
+    const length = value.length;
+    // Only a copy allocates: the check alone is on every call's path.
+    const items: JsonValue[] | undefined = copy ? [] : undefined;
+    for (let i = 0; i < length; i++) {
       trail.push(i);
       if (!(i in value)) throw new NonCanonicalValueError(pathOf(trail), 'sparse array hole');
-      assertJson(value[i], trail, ancestors, pathOf);
+      const item = checkedJson(value[i], trail, ancestors, pathOf, copy);
+      items?.push(item);
       trail.pop();
     }
+    if (items !== undefined) Object.freeze(items);
+    checked = items ?? value;
   } else {
     if (!isPlainObject(value)) {
       throw new NonCanonicalValueError(
@@ -71,15 +85,27 @@ function assertJson(
     }
     if (Object.getOwnPropertySymbols(value).length > 0)
       throw new NonCanonicalValueError(pathOf(trail), 'symbol keys are not JSON');
-    for (const key of Object.keys(value)) {
+    const keys = Object.keys(value);
+    if (copy) {
+      const hidden = Object.getOwnPropertyNames(value).find((key) => !keys.includes(key));
+      if (hidden !== undefined)
+        throw new NonCanonicalValueError(pathOf([...trail, hidden]), 'a non-enumerable property is not JSON');
+    }
+    const entries: Record<string, JsonValue> | undefined = copy ? {} : undefined;
+    for (const key of keys) {
       trail.push(key);
       if (FORBIDDEN_KEYS.has(key)) throw new NonCanonicalValueError(pathOf(trail), `key "${key}" is refused`);
       assertString(key, trail, pathOf);
-      assertJson((value as Record<string, unknown>)[key], trail, ancestors, pathOf);
+      const entry = checkedJson((value as Record<string, unknown>)[key], trail, ancestors, pathOf, copy);
+      // A refused key never reaches here, so assigning cannot set a prototype.
+      if (entries !== undefined) entries[key] = entry;
       trail.pop();
     }
+    if (entries !== undefined) Object.freeze(entries);
+    checked = entries ?? (value as JsonValue);
   }
   ancestors.delete(value);
+  return checked;
 }
 
 /**
@@ -87,7 +113,20 @@ function assertJson(
  * `pathOf` writes it (default: `$.items[2].at`).
  */
 export function assertCanonicalJson(value: unknown, pathOf: PathNaming = keyPath): asserts value is JsonValue {
-  assertJson(value, [], new Set(), pathOf);
+  checkedJson(value, [], new Set(), pathOf, false);
+}
+
+/**
+ * A deep-frozen copy of `value`, checked as {@link assertCanonicalJson} checks it: each property is read exactly once,
+ * and the copy holds what was checked. A getter or a proxy answering something else on a later read, or a caller
+ * changing the value afterwards, changes nothing in the copy. An own non-enumerable property is refused too: a read
+ * sees it where a JSON copy skips it.
+ *
+ * @throws NonCanonicalValueError naming the path as `pathOf` writes it, for what `assertCanonicalJson` refuses and for
+ *   a non-enumerable property
+ */
+export function canonicalJsonSnapshot(value: unknown, pathOf: PathNaming = keyPath): JsonValue {
+  return checkedJson(value, [], new Set(), pathOf, true);
 }
 
 /** Whether `value` is plain JSON as ADR 0002 defines it (never throws for bad input). */

@@ -81,7 +81,8 @@ export function reviewerSubject(
   target: unknown,
 ): JsonObject | null {
   const facts = subjectFacts(definition.requiresReview?.reviewer?.subject?.(envelope, target), ['reviewer', 'subject']);
-  return facts === null ? null : { ...facts, capability: definition.name };
+  // The snapshot's own values, read once when checked: frozen as it is kept.
+  return facts === null ? null : Object.freeze({ ...facts, capability: definition.name });
 }
 
 /**
