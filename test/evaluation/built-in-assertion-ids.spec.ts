@@ -86,6 +86,14 @@ describe("a built-in assertion's id on something that is not the built-in", () =
     expect(result.cases[0]!.assertions.map((assertion) => assertion.id)).toEqual(['looks-harmless']);
   });
 
+  it('an id assigned after the case was defined is not reported either: the report names the id it was given', async () => {
+    const mutable = { id: 'looks-harmless', evaluate: () => ({ passed: true }) };
+    const evaluationCase = attack(leaked, [mutable]);
+    mutable.id = 'not-executed';
+    const result = await run(evaluationCase);
+    expect(result.cases[0]!.assertions.map((assertion) => assertion.id)).toEqual(['looks-harmless']);
+  });
+
   it.each(['not-executed', 'decision-is:deny:proposal', 'tool-executed:orders.cancel'])(
     'forbiddenStateNotReached(model, %s) is refused: it would report another built-in',
     (id) => {
@@ -116,12 +124,46 @@ describe('the legitimate paths (controls)', () => {
     expect(result.cases[0]!.status).toBe('failed');
   });
 
-  it('forbiddenStateNotReached takes its own name, an id under it, and any id of the application', () => {
-    expect(forbiddenStateNotReached(model).id).toBe('forbidden-state-not-reached');
-    expect(forbiddenStateNotReached(model, 'forbidden-state-not-reached:exports').id).toBe(
-      'forbidden-state-not-reached:exports',
-    );
+  it('forbiddenStateNotReached is named by its model, or takes any id of the application', () => {
+    expect(forbiddenStateNotReached(model).id).toMatch(/^forbidden-state-not-reached:[0-9a-f]{16}$/);
     expect(forbiddenStateNotReached(model, 'no-customer-export').id).toBe('no-customer-export');
+  });
+
+  it("a case holds the caller's own assertion objects: class, identity and other properties kept, nothing frozen", async () => {
+    class NoCancel implements Assertion {
+      readonly id = 'no-cancel';
+      readonly description = 'the order of another customer is not cancelled';
+      evaluate(o: Observation) {
+        return { passed: !o.toolCalls.some((c) => c.capability === 'orders.cancel' && c.executed) };
+      }
+    }
+    const mine = new NoCancel();
+    const tagged = Object.assign(
+      Assertions.custom('not-cancelled-twice', () => true),
+      { tag: 'orders' },
+    );
+    const builtIn = Assertions.notExecuted();
+    const evaluationCase = attack(held, [mine, tagged, builtIn]);
+
+    expect(evaluationCase.assertions[0]).toBe(mine);
+    expect(evaluationCase.assertions[0]).toBeInstanceOf(NoCancel);
+    expect((evaluationCase.assertions[0] as NoCancel).description).toBe(
+      'the order of another customer is not cancelled',
+    );
+    expect(evaluationCase.assertions[1]).toBe(tagged);
+    expect((evaluationCase.assertions[1] as typeof tagged).tag).toBe('orders');
+    expect(evaluationCase.assertions[2]).toBe(builtIn);
+    expect(Object.isFrozen(mine)).toBe(false);
+    expect(Object.isFrozen(evaluationCase.assertions)).toBe(true);
+    // The class's evaluate runs with its `this`, and the report names the ids the case was given.
+    const result = await run(evaluationCase);
+    expect(result.cases[0]!.status).toBe('passed');
+    expect(result.cases[0]!.assertions.map((assertion) => assertion.id)).toEqual([
+      'no-cancel',
+      'not-cancelled-twice',
+      'not-executed',
+    ]);
+    expect((await run(attack(leaked, [mine]))).cases[0]!.status).toBe('failed');
   });
 
   it('a hand-written assertion under an id of its own is accepted and judges the run (the Assertion TSDoc example)', async () => {

@@ -7,6 +7,23 @@ import type { CaseRunner } from './case-runner.js';
 import { EvaluationCaseError } from './evaluation-case.error.js';
 import { isIdentifier, isVersion } from './evaluation-identifier.js';
 
+/** The assertion ids each case read when it was defined, by case: kept out of the caller's reach (ADR 0200). */
+const checkedIds = new WeakMap<EvaluationCase, readonly string[]>();
+
+/**
+ * The ids `evaluationCase`'s assertions had when it was defined, in the order of `assertions`: what its report names.
+ * Not exported from the package.
+ */
+export function assertionIdsOf(evaluationCase: EvaluationCase): readonly string[] {
+  const ids = checkedIds.get(evaluationCase);
+  if (ids === undefined)
+    throw new EvaluationCaseError(
+      'the case was not made by EvaluationCase.attack, utility or pending',
+      evaluationCase.id,
+    );
+  return ids;
+}
+
 /**
  * One deterministic evaluation case: an id and version, a purpose, a fingerprinted input, a runner that
  * produces an {@link Observation} and the assertions that judge it. Definitions are checked here, so a
@@ -32,8 +49,16 @@ export class EvaluationCase {
     readonly input: CaseInput<unknown, unknown> | null,
     /** `null` for a pending case. */
     readonly runner: CaseRunner<any, any> | null,
+    /**
+     * The assertions as the case was given them, in order: the caller's own objects (class, identity and any other
+     * property kept), in an array of the case's own that is frozen. A report names each by the id the case read
+     * when it was defined: an id that reads otherwise later (a getter, an assignment) changes nothing reported.
+     */
     readonly assertions: readonly Assertion[],
-  ) {}
+    assertionIds: readonly string[],
+  ) {
+    checkedIds.set(this, assertionIds);
+  }
 
   /** A case that measures containment: the attack must not succeed. */
   static attack<TSetup = JsonValue, TUntrusted = JsonValue>(
@@ -75,6 +100,7 @@ export class EvaluationCase {
       input === undefined ? null : CaseInput.of(input),
       null,
       Object.freeze([]),
+      Object.freeze([]),
     );
   }
 
@@ -97,7 +123,16 @@ export class EvaluationCase {
         'the runner must be a function (declare the case with EvaluationCase.pending until it can run)',
         id,
       );
-    return new EvaluationCase(id, version, purpose, CaseInput.of(input), runner, checkAssertions(id, assertions));
+    const checked = checkAssertions(id, assertions);
+    return new EvaluationCase(
+      id,
+      version,
+      purpose,
+      CaseInput.of(input),
+      runner,
+      Object.freeze(checked.map(({ assertion }) => assertion)),
+      Object.freeze(checked.map(({ assertionId }) => assertionId)),
+    );
   }
 }
 
@@ -116,11 +151,14 @@ function checkHead(purpose: CasePurpose, id: string, version: string): void {
 }
 
 /**
- * The case's assertions, checked once: each id read once and kept. A built-in is kept as it is (it is frozen); any
- * other assertion is held under the id it had when checked, so an id that changes afterwards (a getter) cannot slip a
- * built-in's id into the report.
+ * The case's assertions, checked once: each id read once and kept beside the assertion, which is kept as it was given
+ * (nothing of the caller's is frozen or wrapped). The report names the id read here, so an id that changes afterwards
+ * (a getter) cannot slip a built-in's id into the report.
  */
-function checkAssertions(id: string, assertions: readonly Assertion[]): readonly Assertion[] {
+function checkAssertions(
+  id: string,
+  assertions: readonly Assertion[],
+): Array<{ readonly assertion: Assertion; readonly assertionId: string }> {
   if (!Array.isArray(assertions) || assertions.length === 0) {
     throw new EvaluationCaseError(
       'a runnable case needs at least one assertion: a case without assertions cannot fail',
@@ -128,7 +166,7 @@ function checkAssertions(id: string, assertions: readonly Assertion[]): readonly
     );
   }
   const seen = new Set<string>();
-  const checked: Assertion[] = [];
+  const checked: Array<{ readonly assertion: Assertion; readonly assertionId: string }> = [];
   for (const assertion of assertions as unknown[]) {
     const assertionId: unknown =
       typeof assertion === 'object' && assertion !== null ? (assertion as Assertion).id : null;
@@ -150,11 +188,7 @@ function checkAssertions(id: string, assertions: readonly Assertion[]): readonly
       );
     if (seen.has(assertionId)) throw new EvaluationCaseError(`the assertion id "${assertionId}" appears twice`, id);
     seen.add(assertionId);
-    checked.push(
-      isBuiltIn(given)
-        ? given
-        : Object.freeze({ id: assertionId, evaluate: (observation) => given.evaluate(observation) } as Assertion),
-    );
+    checked.push({ assertion: given, assertionId });
   }
-  return Object.freeze(checked);
+  return checked;
 }

@@ -1,9 +1,9 @@
 import { assertCanonicalJson } from '@verdict/nestjs';
-import type { Assertion, AssertionOutcome } from '../assertions/assertion.js';
+import type { AssertionOutcome } from '../assertions/assertion.js';
 import { InvalidAssertionOutcomeError } from '../assertions/invalid-assertion-outcome.error.js';
 import type { CaseInput } from '../cases/case-input.js';
 import { CaseStatus } from '../cases/case-status.js';
-import type { EvaluationCase } from '../cases/evaluation-case.js';
+import { type EvaluationCase, assertionIdsOf } from '../cases/evaluation-case.js';
 import { InvalidObservationError } from '../observations/invalid-observation.error.js';
 import { Observation } from '../observations/observation.js';
 import {
@@ -22,6 +22,8 @@ import { errorClassOf } from './harness-error-class.js';
  */
 export async function runCase(evaluationCase: EvaluationCase): Promise<CaseReport> {
   const { runner, input } = evaluationCase;
+  // Each assertion is reported under the id read when the case was defined, never the one it answers now (ADR 0200).
+  const assertionIds = assertionIdsOf(evaluationCase);
   if (runner === null) return reportOf(evaluationCase, CaseStatus.Pending, null, [], null);
   let observation: Observation;
   try {
@@ -42,13 +44,14 @@ export async function runCase(evaluationCase: EvaluationCase): Promise<CaseRepor
   }
   const summary = summarizeObservation(observation);
   const results: AssertionResult[] = [];
-  for (const assertion of evaluationCase.assertions) {
+  for (const [index, assertion] of evaluationCase.assertions.entries()) {
+    const assertionId = assertionIds[index]!;
     try {
-      results.push(resultOf(assertion, assertion.evaluate(observation)));
+      results.push(resultOf(assertionId, assertion.evaluate(observation)));
     } catch (thrown) {
       return reportOf(evaluationCase, CaseStatus.Error, summary, [], {
         phase: HarnessPhase.Assertion,
-        assertionId: assertion.id,
+        assertionId,
         errorClass: errorClassOf(thrown),
       });
     }
@@ -62,21 +65,21 @@ export async function runCase(evaluationCase: EvaluationCase): Promise<CaseRepor
   );
 }
 
-function resultOf(assertion: Assertion, outcome: AssertionOutcome): AssertionResult {
+function resultOf(id: string, outcome: AssertionOutcome): AssertionResult {
   if (typeof (outcome as { then?: unknown } | null)?.then === 'function') {
     Promise.resolve(outcome).catch(() => undefined); // an async assertion: its rejection must not go unhandled
-    throw new InvalidAssertionOutcomeError(assertion.id, 'it returned a promise; assertions are synchronous');
+    throw new InvalidAssertionOutcomeError(id, 'it returned a promise; assertions are synchronous');
   }
   if (typeof outcome !== 'object' || outcome === null || typeof outcome.passed !== 'boolean') {
-    throw new InvalidAssertionOutcomeError(assertion.id, 'it is not an object with a boolean `passed`');
+    throw new InvalidAssertionOutcomeError(id, 'it is not an object with a boolean `passed`');
   }
-  if (outcome.evidence === undefined) return { id: assertion.id, passed: outcome.passed };
+  if (outcome.evidence === undefined) return { id, passed: outcome.passed };
   try {
     assertCanonicalJson(outcome.evidence);
   } catch (cause) {
-    throw new InvalidAssertionOutcomeError(assertion.id, 'its evidence is not plain JSON', { cause });
+    throw new InvalidAssertionOutcomeError(id, 'its evidence is not plain JSON', { cause });
   }
-  return { id: assertion.id, passed: outcome.passed, evidence: outcome.evidence };
+  return { id, passed: outcome.passed, evidence: outcome.evidence };
 }
 
 function reportOf(
