@@ -4,6 +4,7 @@ import {
   type EvidenceQuery,
   InMemoryEvidenceQuery,
   InMemoryEvidenceRecorder,
+  InvalidEvidenceFilterError,
   type ShadowSummaryFilter,
 } from '@verdict/nestjs';
 import { type ContractRunner, type ContractTestFn, describeEvidenceQueryContract } from '@verdict/nestjs/testing';
@@ -97,6 +98,33 @@ describe('the evidence-query contract and the lookups the API refuses', () => {
     expect(outcomes.get(LOOKUPS)).toBe(
       'failed: Missing expected rejection: list, until in the year 10000 must be refused with InvalidEvidenceFilterError',
     );
+  });
+
+  it('passes an adapter that refuses these lookups with InvalidEvidenceFilterError in words of its own', async () => {
+    // A third-party store cannot word them as the built-in ones do: the helper for a correlation id is not exported.
+    const ownWords = () => new InvalidEvidenceFilterError('this store cannot look that up');
+    const outcomes = await runContract((recorder) => {
+      const inner = new InMemoryEvidenceQuery(recorder);
+      const outOfRange = (filter: { since?: Date; until?: Date }) =>
+        bound(filter.since) !== filter.since || bound(filter.until) !== filter.until;
+      return {
+        list: async (filter: EvidenceFilter = {}) => {
+          if (unstorable(filter.capability) || outOfRange(filter)) throw ownWords();
+          return inner.list(filter);
+        },
+        run: async (correlationId: string) => {
+          if (unstorable(correlationId)) throw ownWords();
+          return inner.run(correlationId);
+        },
+        shadowSummary: async (filter: ShadowSummaryFilter = {}) => {
+          if (unstorable(filter.capability) || outOfRange(filter)) throw ownWords();
+          return inner.shadowSummary(filter);
+        },
+      };
+    });
+
+    expect(outcomes.get(LOOKUPS)).toBe('passed');
+    expect([...outcomes].filter(([, outcome]) => outcome !== 'passed')).toEqual([]);
   });
 
   it('control: the in-memory query passes every test of the contract, these lookups included', async () => {

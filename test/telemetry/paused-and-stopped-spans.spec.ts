@@ -358,6 +358,22 @@ describe('a policy stop the executor throws itself, or wrapped (ADR 0197)', () =
       stoppedAt: undefined,
     });
   });
+
+  it('attack: a fault whose `cause` getter throws is still an application fault: status ERROR, not left unset', async () => {
+    const { span } = await throwing(() =>
+      Object.defineProperty(new TypeError('mapping failed'), 'cause', {
+        get() {
+          throw new Error('lazy cause');
+        },
+      }),
+    );
+    expect(span).toEqual({
+      status: { code: SpanStatusCode.ERROR },
+      errorType: 'TypeError',
+      paused: undefined,
+      stoppedAt: undefined,
+    });
+  });
 });
 
 describe("a guarded tool's pause, and VerdictService.execute's (ADR 0197)", () => {

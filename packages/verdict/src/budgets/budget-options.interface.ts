@@ -2,7 +2,10 @@ import type { BudgetStore } from './budget-store.interface.js';
 
 /** What spend budgets read of the module options. */
 export interface BudgetOptions {
-  /** Where spend-budget windows live. Required when any capability declares a `budget` (checked at boot). */
+  /**
+   * Where spend-budget windows live. Required when any capability declares a `budget` (checked at boot). A value
+   * given is checked at every boot: `null`, `{}` or a store missing a method is a `VerdictConfigurationError`.
+   */
   readonly budgets?: BudgetStore;
 }
 

@@ -5,7 +5,10 @@ import type { ModelCallBudgets } from './model-budget.js';
 
 /** What model budgets read of the module options: their own, the budget store, the actor key and the clock. */
 export interface ModelBudgetOptions extends BudgetOptions, ClockOptions, Pick<ActionContextOptions, 'actorKey'> {
-  /** Token and cost budgets on model calls; needs `budgets` (checked at boot). Default: none. */
+  /**
+   * Token and cost budgets on model calls; needs `budgets` (checked at boot). Default: none. A key it, a budget or a
+   * price does not have is a boot error (`VerdictConfigurationError`: a misspelt `maxOutputToken` is not left out).
+   */
   readonly modelBudgets?: ModelCallBudgets;
 }
 

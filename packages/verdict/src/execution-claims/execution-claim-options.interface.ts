@@ -7,7 +7,10 @@ import type { ExecutionClaimStore } from './execution-claim-store.interface.js';
  * `ExecutionClaimsService` (the operator's view of both durable gates) reads too.
  */
 export interface ExecutionClaimOptions extends RateLimitOptions, ClockOptions {
-  /** Where execution claims live. Required when any capability uses `atMostOnce` (checked at boot). */
+  /**
+   * Where execution claims live. Required when any capability uses `atMostOnce` (checked at boot). A value given
+   * is checked at every boot: `null`, `{}` or a store missing a method is a `VerdictConfigurationError`.
+   */
   readonly executionClaims?: ExecutionClaimStore;
 }
 

@@ -152,8 +152,18 @@ function markThrown(span: Span, error: unknown, isPause: PauseSignal | undefined
     span.setAttribute(A.stoppedAt, stoppedAt);
     return;
   }
-  span.setAttribute(A.errorType, error instanceof Error ? error.constructor.name : typeof error);
+  // The status first: a fault is marked ERROR even when naming its class throws (a `constructor` getter).
   span.setStatus({ code: SpanStatusCode.ERROR });
+  span.setAttribute(A.errorType, errorTypeOf(error));
+}
+
+/** The class name of what was thrown (`typeof` for a non-error); `Error` when reading it throws. */
+function errorTypeOf(error: unknown): string {
+  try {
+    return error instanceof Error ? String(error.constructor.name) : typeof error;
+  } catch {
+    return 'Error';
+  }
 }
 
 /** `verdict.stopped_at` of a model budget's stop: no stage of the pipeline, a model call is no proposal (ADR 0100). */
@@ -164,14 +174,19 @@ const MAX_CAUSE_DEPTH = 8;
 
 /**
  * The policy stop of an agent run that `error` is, or that its `cause` chain leads to (ADR 0197): a wrapper's cause
- * (LangChain's `MiddlewareError`, a tool's `ApplicationFaultError`) is still that stop. `undefined` for anything else.
+ * (LangChain's `MiddlewareError`, a tool's `ApplicationFaultError`) is still that stop. `undefined` for anything else,
+ * and when walking the chain throws (a `cause` getter, a proxy's trap): such a fault is no stop, marked ERROR.
  */
 function policyStopOf(error: unknown): typeof Stage.CallCeiling | typeof MODEL_BUDGET_STOP | undefined {
-  let link = error;
-  for (let depth = 0; depth <= MAX_CAUSE_DEPTH && link instanceof Error; depth++) {
-    if (link instanceof CallCeilingReachedError) return Stage.CallCeiling;
-    if (link instanceof ModelBudgetExceededError) return MODEL_BUDGET_STOP;
-    link = link.cause;
+  try {
+    let link = error;
+    for (let depth = 0; depth <= MAX_CAUSE_DEPTH && link instanceof Error; depth++) {
+      if (link instanceof CallCeilingReachedError) return Stage.CallCeiling;
+      if (link instanceof ModelBudgetExceededError) return MODEL_BUDGET_STOP;
+      link = link.cause;
+    }
+  } catch {
+    // Not a stop the chain could be read to: an application fault.
   }
   return undefined;
 }

@@ -271,12 +271,12 @@ export function describeEvidenceQueryContract(
       await write([written]);
       // `shadowSummary` is optional: checked where the adapter has it (the shadow test above asks for it).
       const summarize = harness.query.shadowSummary?.bind(harness.query);
-      const refusedWith = async (lookup: () => Promise<unknown>, message: RegExp, what: string) =>
+      // The error's class is the contract, not its wording: a query of your own words its refusals as it likes.
+      const refused = async (lookup: () => Promise<unknown>, what: string) =>
         assert.rejects(
           lookup,
           (error: unknown) => {
             assert.ok(error instanceof InvalidEvidenceFilterError, `${what}: ${String(error)}`);
-            assert.match(error.message, message, what);
             return true;
           },
           `${what} must be refused with InvalidEvidenceFilterError`,
@@ -288,15 +288,10 @@ export function describeEvidenceQueryContract(
         ['a high lone surrogate', '\ud800'],
         ['a low lone surrogate', '\udc00'],
       ] as const) {
-        const text = /capability must be .*without U\+0000 or a lone surrogate/;
-        await refusedWith(() => harness.query.list({ capability: `${capability}${suffix}` }), text, `list, ${what}`);
+        await refused(() => harness.query.list({ capability: `${capability}${suffix}` }), `list, ${what}`);
         if (summarize !== undefined)
-          await refusedWith(() => summarize({ capability: `${capability}${suffix}` }), text, `shadowSummary, ${what}`);
-        await refusedWith(
-          () => harness.query.run(`${written.correlationId}${suffix}`),
-          /correlation id must be .*without U\+0000 or a lone surrogate/,
-          `run, ${what}`,
-        );
+          await refused(() => summarize({ capability: `${capability}${suffix}` }), `shadowSummary, ${what}`);
+        await refused(() => harness.query.run(`${written.correlationId}${suffix}`), `run, ${what}`);
       }
       // SQLite compares instants as text and MariaDB's DATETIME ends with 9999: past it, engines answer apart.
       const year10000 = new Date('+010000-01-01T00:00:00.000Z');
@@ -309,10 +304,9 @@ export function describeEvidenceQueryContract(
         ['since in the year -1', { since: new Date('-000001-01-01T00:00:00.000Z') }],
         ['until in the year 0', { until: new Date('0000-12-31T23:59:59.999Z') }],
       ] as const) {
-        const date = /(since|until) must be a valid Date in the years 0001 to 9999/;
-        await refusedWith(() => harness.query.list({ capability, ...filter }), date, `list, ${what}`);
+        await refused(() => harness.query.list({ capability, ...filter }), `list, ${what}`);
         if (summarize !== undefined)
-          await refusedWith(() => summarize({ capability, ...filter }), date, `shadowSummary, ${what}`);
+          await refused(() => summarize({ capability, ...filter }), `shadowSummary, ${what}`);
       }
 
       // The first and last instants of the range answer, as does the run and the window's own bounds.
