@@ -1,13 +1,8 @@
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { disposedAfterFailedLoad, disposerOf } from './suite-module-disposer.js';
+import { type LoadedSuiteModule, loadSuiteModule } from './suite-module.js';
 import { SecuritySuite } from '../suites/security-suite.js';
 
 /** A suite module loaded for `verdict-eval run`, and what to call once the run is over. */
-export interface LoadedSuite {
-  readonly suite: SecuritySuite;
-  readonly dispose: () => Promise<void>;
-}
+export type LoadedSuite = LoadedSuiteModule<SecuritySuite>;
 
 /**
  * Imports a suite module: its default export is a `SecuritySuite` or a (possibly async) function
@@ -15,20 +10,6 @@ export interface LoadedSuite {
  * `dispose()` is called too when the factory throws or returns anything else, before the error is rethrown.
  * @throws Error naming the module when the default export is neither
  */
-export async function loadSuite(file: string): Promise<LoadedSuite> {
-  const module = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown; dispose?: unknown };
-  const dispose = disposerOf(module);
-  try {
-    const exported =
-      typeof module.default === 'function' && !(module.default instanceof SecuritySuite)
-        ? await (module.default as () => unknown)()
-        : module.default;
-    if (!(exported instanceof SecuritySuite))
-      throw new Error(`${file}: the default export must be a SecuritySuite or a function returning one`);
-    return { suite: exported, dispose };
-  } catch (error) {
-    // The factory may have opened what `dispose()` closes (an app, a pool) before it failed: left open, it would
-    // keep the process alive instead of letting the command exit.
-    throw await disposedAfterFailedLoad(dispose, error);
-  }
+export function loadSuite(file: string): Promise<LoadedSuite> {
+  return loadSuiteModule(file, SecuritySuite);
 }
