@@ -1,25 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { AbilityBuilder, createMongoAbility } from '@casl/ability';
-import { Test } from '@nestjs/testing';
 import { z } from 'zod';
 import {
   type ActionContext,
   ActionContextStore,
   ApprovalBatchService,
   ApprovalService,
-  type ApprovalReceiptStore,
   ExecutionTargetPolicy,
-  InMemoryApprovalReceiptStore,
-  InMemoryEvidenceRecorder,
-  InMemoryExecutionClaimStore,
-  InMemoryReviewItemStore,
-  InProcessDeferredQueue,
   type JsonObject,
   NonCanonicalValueError,
-  type ReviewItemStore,
   ReviewService,
-  VerdictModule,
   VerdictService,
   approvalBatchId,
   defineCapability,
@@ -27,18 +17,10 @@ import {
   requiresConfirmation,
   requiresReview,
 } from '@verdict/nestjs';
-import { TypeOrmApprovalReceiptStore, TypeOrmReviewItemStore } from '@verdict/nestjs/typeorm';
-import { storeBackends } from '@verdict/testing-kit';
+import { confirmOrReviewApp, type ParkingStores as Stores, parkingStoreBackends } from './confirm-or-review.fixture.js';
 
 /** The receipt and review item stores to ask on: memory, and TypeORM on each engine of the database matrix. */
-type Stores = { receipts(): ApprovalReceiptStore; items(): ReviewItemStore; close(): Promise<void> };
-const backends = storeBackends<Omit<Stores, 'close'>>(
-  () => ({ receipts: () => new InMemoryApprovalReceiptStore(), items: () => new InMemoryReviewItemStore() }),
-  (dataSource) => ({
-    receipts: () => new TypeOrmApprovalReceiptStore(dataSource),
-    items: () => new TypeOrmReviewItemStore(dataSource),
-  }),
-);
+const backends = parkingStoreBackends();
 
 interface Doc {
   id: number;
@@ -97,42 +79,18 @@ async function archive(stores: Stores, mode: 'confirm' | 'review', subject: Subj
         },
     (action) => void executed.push(action.arguments),
   );
-  const abilityFactory = {
-    createForContext(context: ActionContext) {
-      const { can, build } = new AbilityBuilder(createMongoAbility);
+  const { moduleRef, evidence } = await confirmOrReviewApp(stores, mode, {
+    capability,
+    abilities: (can, context) => {
       can('archive', 'Document');
       if ((context.actor as { role?: string }).role === 'support') {
         can('approve', 'Approval', SINCE_FEBRUARY);
         can('review', 'Document', SINCE_FEBRUARY);
       }
-      return build();
     },
-  };
-  const evidence = new InMemoryEvidenceRecorder();
-  const actorKey = (actor: { id: string }) => actor.id;
-  const moduleRef = await Test.createTestingModule({
-    imports: [
-      VerdictModule.forRoot({
-        abilityFactory,
-        evidence,
-        capabilities: [capability],
-        actorKey,
-        ...(mode === 'confirm'
-          ? { approvals: stores.receipts() }
-          : {
-              executionClaims: new InMemoryExecutionClaimStore(),
-              review: {
-                items: stores.items(),
-                queue: new InProcessDeferredQueue({ attempts: 1 }),
-                rehydrate: () => alice,
-                actorKey,
-                work: false,
-              },
-            }),
-      }),
-    ],
-  }).compile();
-  await moduleRef.init();
+    rehydrate: () => alice,
+    work: false,
+  });
   const tenant = unique('acme-');
   const requester: ActionContext = { ...alice, tenant };
   const approver = { ...support, context: { ...support.context, tenant } };

@@ -1,41 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { AbilityBuilder, createMongoAbility } from '@casl/ability';
-import { Test } from '@nestjs/testing';
 import { z } from 'zod';
 import {
   type ActionContext,
   ActionContextStore,
   ApprovalService,
-  type ApprovalReceiptStore,
   ExecutionTargetPolicy,
-  InMemoryApprovalReceiptStore,
-  InMemoryEvidenceRecorder,
-  InMemoryExecutionClaimStore,
-  InMemoryReviewItemStore,
-  InProcessDeferredQueue,
-  type ReviewItemStore,
   ReviewService,
   VerdictConfigurationError,
-  VerdictModule,
   VerdictService,
   defineCapability,
   fromProposal,
   requiresConfirmation,
   requiresReview,
 } from '@verdict/nestjs';
-import { TypeOrmApprovalReceiptStore, TypeOrmReviewItemStore } from '@verdict/nestjs/typeorm';
-import { storeBackends } from '@verdict/testing-kit';
+import { confirmOrReviewApp, type ParkingStores as Stores, parkingStoreBackends } from './confirm-or-review.fixture.js';
 
 /** The receipt and review item stores to park on: memory, and TypeORM on each engine of the database matrix. */
-type Stores = { receipts(): ApprovalReceiptStore; items(): ReviewItemStore; close(): Promise<void> };
-const backends = storeBackends<Omit<Stores, 'close'>>(
-  () => ({ receipts: () => new InMemoryApprovalReceiptStore(), items: () => new InMemoryReviewItemStore() }),
-  (dataSource) => ({
-    receipts: () => new TypeOrmApprovalReceiptStore(dataSource),
-    items: () => new TypeOrmReviewItemStore(dataSource),
-  }),
-);
+const backends = parkingStoreBackends();
 
 type Note = { note: string };
 const unique = (prefix: string) => prefix + randomBytes(6).toString('hex');
@@ -85,37 +67,11 @@ async function notes(stores: Stores, mode: 'confirm' | 'review') {
         },
     () => 'sent',
   );
-  const abilityFactory = {
-    createForContext() {
-      const { can, build } = new AbilityBuilder(createMongoAbility);
-      can('manage', 'all');
-      return build();
-    },
-  };
-  const evidence = new InMemoryEvidenceRecorder();
-  const actorKey = (actor: { id: string }) => actor.id;
-  const moduleRef = await Test.createTestingModule({
-    imports: [
-      VerdictModule.forRoot({
-        abilityFactory,
-        evidence,
-        capabilities: [capability],
-        actorKey,
-        ...(mode === 'confirm'
-          ? { approvals: stores.receipts() }
-          : {
-              executionClaims: new InMemoryExecutionClaimStore(),
-              review: {
-                items: stores.items(),
-                queue: new InProcessDeferredQueue({ attempts: 1 }),
-                rehydrate: () => contextIn('acme'),
-                actorKey,
-              },
-            }),
-      }),
-    ],
-  }).compile();
-  await moduleRef.init();
+  const { moduleRef, evidence } = await confirmOrReviewApp(stores, mode, {
+    capability,
+    abilities: (can) => can('manage', 'all'),
+    rehydrate: () => contextIn('acme'),
+  });
   const propose = (note: string, context: ActionContext, toolCallId = unique('call_')) =>
     moduleRef
       .get(ActionContextStore)

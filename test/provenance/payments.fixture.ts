@@ -67,6 +67,8 @@ export interface PaymentsSetup {
   readonly capabilities?: readonly CapabilityDefinition[];
   /** Quarantined reading (the quarantined model). */
   readonly quarantine?: VerdictModuleOptions['quarantine'];
+  /** The module's `actorKey`. Default: none (the actor itself is the key). */
+  readonly actorKey?: VerdictModuleOptions['actorKey'];
   /** The action context `as` runs in. Default: {@link alice}. */
   readonly context?: ActionContext;
   /** Who may approve what (CASL `approve` on `'Approval'`), given the actor's id. Default: every actor but an intern. */
@@ -155,6 +157,7 @@ export async function paymentsFixture(setup: PaymentsSetup = {}) {
         releasePolicies: setup.releasePolicies,
         containment: setup.containment,
         quarantine: setup.quarantine,
+        ...(setup.actorKey === undefined ? {} : { actorKey: setup.actorKey }),
       }),
       AgentModule,
       ...(setup.imports ?? []),

@@ -18,7 +18,8 @@ export interface ProvenanceTrackerWiring {
   readonly context: () => ActionContext | undefined;
   /**
    * Whose windows a context's calls leave (actor and tenant fingerprints, under the module's `actorKey`):
-   * `undefined` for an actor without a stable key, whose calls then leave no window (unobserved).
+   * `undefined` for an actor without a stable key, whose calls then leave no window (unobserved). Throws what the
+   * `actorKey` throws itself: an application fault (`stablePrincipalKey`).
    */
   readonly principal: (context: ActionContext) => string | undefined;
   readonly resultProvenance: (capability: string) => ResultProvenance | undefined;
