@@ -114,7 +114,10 @@ function contentOf(window: ProvenanceWindow, trustedValues?: Iterable<string | n
 export function inTrustedContent(
   window: ProvenanceWindow,
   trustedValues?: Iterable<string | number>,
-): (candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal' | 'minus' | 'ambiguousUrl'>) => boolean {
+): (
+  candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal' | 'minus' | 'ambiguousUrl'> &
+    Pick<Partial<ArgumentCandidate>, 'domain'>,
+) => boolean {
   const trusted = vouchingContent(window);
   const values = [...(trustedValues ?? [])].map((value) => labelContent(String(value), TRUSTED_VALUE, Trust.Trusted));
   return (candidate) =>
@@ -127,7 +130,8 @@ export function inTrustedContent(
 /**
  * The negative rule's findings, each noted with the labels of what holds it and the value: a tainted candidate; a
  * candidate that occurs in untrusted content and in no trusted content (also a URL's host or an address's domain,
- * as a whole host: `ArgumentLeaf.hosts`); a value-like token of untrusted content found
+ * as a whole host: `ArgumentLeaf.hosts`; and the registrable domain of such a host as the domain of any host, unless
+ * trusted content names a host of it: `ArgumentLeaf.domains`); a value-like token of untrusted content found
  * cut, spaced or dashed inside a string argument (`compactOccurrences`). With `every`, each value as untrusted
  * content holds it (a phone number in its item's form, every cut token); else the first finding per path and item
  * is enough.
@@ -140,7 +144,10 @@ export function inTrustedContent(
 function findInfluence(
   untrusted: readonly LabelledContent[],
   leaves: readonly ArgumentLeaf[],
-  inTrusted: (candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal' | 'minus' | 'ambiguousUrl'>) => boolean,
+  inTrusted: (
+    candidate: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal' | 'minus' | 'ambiguousUrl'> &
+      Pick<Partial<ArgumentCandidate>, 'domain'>,
+  ) => boolean,
   tainted: ReadonlySet<string>,
   note: (candidate: ArgumentCandidate, labels: readonly ProvenanceLabel[], value: string) => void,
   every = false,
@@ -173,7 +180,9 @@ function findInfluence(
     for (const candidate of leaf.candidates) if (found(candidate)) influenced = true;
     // Its URLs' hosts and addresses' domains, as whole hosts, where none of its values was found: a value found
     // holds its host already (ADR 0198).
-    if (!influenced) for (const host of leaf.hosts) found(host);
+    if (!influenced) for (const host of leaf.hosts) if (found(host)) influenced = true;
+    // Their registrable domains, where no host was found: a subdomain made up on an injected domain (ADR 0202).
+    if (!influenced) for (const domain of leaf.domains) found(domain);
   }
   const clears = (value: Pick<ArgumentCandidate, 'needle' | 'phone'>, item?: LabelledContent) =>
     inTrusted(value) || (item !== undefined && explainedIn(item, value, held));
@@ -197,7 +206,7 @@ function heldWhole(inTrusted: (value: Pick<ArgumentCandidate, 'needle' | 'phone'
  */
 function explainedIn(
   item: LabelledContent,
-  value: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal'> & Pick<Partial<ArgumentCandidate>, 'host'>,
+  value: Pick<ArgumentCandidate, 'needle' | 'phone' | 'literal'> & Pick<Partial<ArgumentCandidate>, 'host' | 'domain'>,
   held: (token: string) => boolean,
 ): boolean {
   const tokens = tokensAround(item.canonical, value);

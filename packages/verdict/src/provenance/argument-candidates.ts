@@ -5,6 +5,7 @@ import { holdsAmbiguousUrlAuthority } from './ambiguous-url-authority.js';
 import { canonicalForm, literalForm } from './canonical-form.js';
 import { parsedUrls } from './parsed-urls.js';
 import { type PhoneForms, phoneForms } from './phone-forms.js';
+import { registrableDomain } from './registrable-domain.js';
 
 /** A value of an argument that influence analysis looks for in the window. */
 export interface ArgumentCandidate {
@@ -41,6 +42,14 @@ export interface ArgumentCandidate {
    * address's domain. Absent otherwise (ADR 0198).
    */
   readonly host?: true;
+  /**
+   * When the candidate is the registrable domain of such a host (its public suffix and one label more: `evil.example`
+   * of `pay.evil.example`, `attacker.github.io` of `pay.attacker.github.io`; `registrableDomain`), `host` too: the
+   * negative rule looks for it in untrusted content as the domain of any whole host (`evil.example` in
+   * `claims.evil.example`, not in `notevil.example` or `evil.example.com`), and trusted content that names any host of
+   * that domain clears it. Absent otherwise (ADR 0202).
+   */
+  readonly domain?: true;
 }
 
 /** One string or number of the arguments: its whole value, and the candidates influence analysis looks for. */
@@ -57,6 +66,12 @@ export interface ArgumentLeaf {
    * nor read by the positive rule: a host is not the value (ADR 0198).
    */
   readonly hosts: readonly ArgumentCandidate[];
+  /**
+   * The last candidates of the negative rule: the registrable domain of each host above, or of the value or a token
+   * of it that is a host (`domain`), each once. None for an IP address, a single label or a public suffix, which
+   * are only matched whole. Like {@link hosts}, never a value (ADR 0202).
+   */
+  readonly domains: readonly ArgumentCandidate[];
 }
 
 /** Candidates have four characters or more: shorter values occur in any text by chance. */
@@ -100,7 +115,7 @@ export function argumentLeaves(args: unknown): readonly ArgumentLeaf[] {
       for (const [key, item] of Object.entries(value as Record<string, unknown>)) walk(item, [...segments, key]);
     else if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))
       out.push(leafOf(value, segments));
-    else out.push({ path: renderPath(segments), segments, value: null, candidates: [], hosts: [] });
+    else out.push({ path: renderPath(segments), segments, value: null, candidates: [], hosts: [], domains: [] });
   };
   walk(args, []);
   return out;
@@ -180,19 +195,45 @@ function leafOf(raw: string | number, segments: readonly string[]): ArgumentLeaf
   }
   // Each host and domain once, unless the value or a token of it is that host already (found more loosely).
   const hosts: ArgumentCandidate[] = [];
+  const domains: ArgumentCandidate[] = [];
   const spelledHosts = typeof raw === 'string' ? [...hostsIn(literal)] : [];
   for (const [needle, spelled] of [
     ...spelledHosts.map((spelled) => [literal === canonical ? spelled : canonicalForm(spelled), spelled] as const),
     // And each host the parser reads, lower case and in punycode as it writes it: read as the canonical form reads it.
     ...urls.map(({ hostname }) => [canonicalForm(hostname), literalForm(hostname)] as const),
   ]) {
+    const domain = domainOf(candidate, needle, spelled);
+    if (domain !== null && !seen.has(`\u0001${domain.needle}\u0000${domain.literal ?? ''}`)) {
+      seen.add(`\u0001${domain.needle}\u0000${domain.literal ?? ''}`);
+      domains.push(domain);
+    }
     const host = candidate(needle, false, spelled, false, true);
     const key = `${host.needle}\u0000${host.literal ?? ''}`;
     if (host.needle.length < MIN_CANDIDATE_LENGTH || seen.has(key)) continue;
     seen.add(key);
     hosts.push(host);
   }
-  return { path, segments, value, candidates, hosts };
+  return { path, segments, value, candidates, hosts, domains };
+}
+
+/**
+ * The registrable domain of a host of the value, spelled as the host is (`registrableDomain`), as a candidate
+ * (`domain`); `null` where the host has none (an IP address, a single label, a public suffix). Where folding changed
+ * the host's letters, the domain is spelled as the same last labels of the host's own spelling, else as the whole host:
+ * trusted content clears a look-alike's domain only as it spells it.
+ */
+function domainOf(
+  candidate: (needle: string, whole: boolean, spelled?: string, minus?: boolean, host?: boolean) => ArgumentCandidate,
+  needle: string,
+  spelled: string,
+): ArgumentCandidate | null {
+  const domain = registrableDomain(needle);
+  if (domain === null || domain.length < MIN_CANDIDATE_LENGTH) return null;
+  const labels = domain.split('.').length;
+  const spelledLabels = spelled.replace(/\.+$/u, '').split('.');
+  const literal =
+    spelled === needle || spelledLabels.length < labels ? spelled : spelledLabels.slice(-labels).join('.');
+  return { ...candidate(domain, false, literal === needle ? domain : literal, false, true), domain: true };
 }
 
 /**

@@ -15,7 +15,10 @@ const literals = new WeakMap<LabelledContent, string>();
  *
  * @example literallyIn(customerMessageItem, candidateOf('раураl.com')) === false // the customer typed paypal.com
  */
-export function literallyIn(item: LabelledContent, candidate: Pick<ArgumentCandidate, 'literal'>): boolean {
+export function literallyIn(
+  item: LabelledContent,
+  candidate: Pick<ArgumentCandidate, 'literal'> & Pick<Partial<ArgumentCandidate>, 'domain'>,
+): boolean {
   const { literal } = candidate;
   if (literal === undefined) return true;
   let text = literals.get(item);
@@ -24,5 +27,5 @@ export function literallyIn(item: LabelledContent, candidate: Pick<ArgumentCandi
     if (raw === undefined) return false;
     literals.set(item, (text = literalForm(raw)));
   }
-  return occursIn(text, { needle: literal, phone: null });
+  return occursIn(text, { needle: literal, phone: null, ...(candidate.domain === true ? { domain: true } : {}) });
 }
