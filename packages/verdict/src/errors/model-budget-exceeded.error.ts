@@ -5,11 +5,13 @@ import { RunStoppingError } from './run-stopping.error.js';
  * quarantined model — before the model is called, when the call's estimate does not fit one of the module's
  * `modelBudgets` in its window: the agent run ends there (`agent.invoke` rejects with it) and nothing is spent.
  * `ModelBudgetExceeded` is emitted with the facts. Like `CallCeilingReachedError`, it refuses to become text
- * (`RunStoppingError`): no error-to-message layer hands it back to the model.
+ * (`RunStoppingError`): no error-to-message layer hands it back to the model. LangChain rejects `agent.invoke` with
+ * its `MiddlewareError`, this error its `cause`; a sub-agent's stop ends the outer run as this error itself, never as
+ * an `ApplicationFaultError` (ADR 0203). `policyStopOf` finds it in either.
  *
  * @example
  * try { await agent.invoke(input); } catch (error) {
- *   if (error instanceof ModelBudgetExceededError) return { answer: 'Your daily assistant budget is used up.' };
+ *   if (policyStopOf(error) instanceof ModelBudgetExceededError) return { answer: 'Your daily budget is used up.' };
  *   throw error;
  * }
  */

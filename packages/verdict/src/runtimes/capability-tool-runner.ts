@@ -156,7 +156,7 @@ export class CapabilityToolRunner {
   }
 
   /**
-   * `step`, with any fault but its abort or a call ceiling (see {@link toolFault}) as an `ApplicationFaultError`:
+   * `step`, with any fault but its abort or a policy stop (see {@link toolFault}) as an `ApplicationFaultError`:
    * never model-facing text. A fault thrown after the signal aborted is still a fault: the AI SDK aborts one tool's
    * signal when its `toolMs` timeout passes, and hands the model the text of whatever the tool then throws. The
    * signal reaches neither the pipeline nor the executor, so the call runs on to its end after the abort: its output,

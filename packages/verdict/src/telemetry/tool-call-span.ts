@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { type Span, SpanKind, SpanStatusCode, type Tracer, type TracerProvider, trace } from '@opentelemetry/api';
 import { Stage } from '../decisions/stage.js';
 import { CallCeilingReachedError } from '../errors/call-ceiling-reached.error.js';
-import { ModelBudgetExceededError } from '../errors/model-budget-exceeded.error.js';
+import { policyStopOf } from '../errors/policy-stop.js';
 import type { ToolKind } from '../evidence/tool-kind.js';
 import { type PauseSignal, isPauseOf } from '../execution-claims/execution-claim.gate.js';
 import type { ExecutionResult } from '../vocabulary/execution-result.js';
@@ -147,7 +147,7 @@ function markThrown(span: Span, error: unknown, isPause: PauseSignal | undefined
     span.setAttribute(A.paused, true);
     return;
   }
-  const stoppedAt = policyStopOf(error);
+  const stoppedAt = stoppedAtOf(error);
   if (stoppedAt !== undefined) {
     span.setAttribute(A.stoppedAt, stoppedAt);
     return;
@@ -169,26 +169,16 @@ function errorTypeOf(error: unknown): string {
 /** `verdict.stopped_at` of a model budget's stop: no stage of the pipeline, a model call is no proposal (ADR 0100). */
 const MODEL_BUDGET_STOP = 'model_budget';
 
-/** How many `cause` links {@link policyStopOf} follows: wrappers nest a few deep, a longer chain is a fault's. */
-const MAX_CAUSE_DEPTH = 8;
-
 /**
- * The policy stop of an agent run that `error` is, or that its `cause` chain leads to (ADR 0197): a wrapper's cause
- * (LangChain's `MiddlewareError`, a tool's `ApplicationFaultError`) is still that stop. `undefined` for anything else,
- * and when walking the chain throws (a `cause` getter, a proxy's trap): such a fault is no stop, marked ERROR.
+ * `verdict.stopped_at` of the policy stop of an agent run that `error` is, or that its `cause` chain leads to (ADR
+ * 0197, read by {@link policyStopOf}): a wrapper's cause (LangChain's `MiddlewareError`, a tool's
+ * `ApplicationFaultError`) is still that stop. `undefined` for anything else, and when walking the chain throws (a
+ * `cause` getter, a proxy's trap): such a fault is no stop, marked ERROR.
  */
-function policyStopOf(error: unknown): typeof Stage.CallCeiling | typeof MODEL_BUDGET_STOP | undefined {
-  try {
-    let link = error;
-    for (let depth = 0; depth <= MAX_CAUSE_DEPTH && link instanceof Error; depth++) {
-      if (link instanceof CallCeilingReachedError) return Stage.CallCeiling;
-      if (link instanceof ModelBudgetExceededError) return MODEL_BUDGET_STOP;
-      link = link.cause;
-    }
-  } catch {
-    // Not a stop the chain could be read to: an application fault.
-  }
-  return undefined;
+function stoppedAtOf(error: unknown): typeof Stage.CallCeiling | typeof MODEL_BUDGET_STOP | undefined {
+  const stop = policyStopOf(error);
+  if (stop === undefined) return undefined;
+  return stop instanceof CallCeilingReachedError ? Stage.CallCeiling : MODEL_BUDGET_STOP;
 }
 
 /** `run`'s promise; a synchronous throw as its rejection. */
