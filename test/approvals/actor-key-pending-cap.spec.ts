@@ -14,6 +14,7 @@ import {
   defineCapability,
   fromProposal,
   requiresConfirmation,
+  VerdictConfigurationError,
 } from '@verdict/nestjs';
 import { type ReceiptStoreBackend, receiptStoreBackends } from './receipt-stores.fixture.js';
 
@@ -24,6 +25,19 @@ interface Row {
 type Key = ((actor: { id: string }) => JsonValue) | undefined;
 
 const byId: Key = (actor) => actor.id;
+
+/**
+ * A key that looks the actor up in a customer directory, which can be down: then the key throws `outage` (a lookup's
+ * error, or a Verdict error class the application throws itself: who threw decides, not what, ADR 0208).
+ */
+function directoryKey(outage: Error) {
+  const directory = { up: true };
+  const key: Key = (actor) => {
+    if (!directory.up) throw outage;
+    return `customer:${actor.id}`;
+  };
+  return { key, directory };
+}
 
 /** A capability that asks for confirmation, with its own `actorKey` when given (else the actor itself). */
 const confirmed = (name: string, actorKey: Key, ran: string[]) =>
@@ -149,6 +163,54 @@ describe.each(receiptStoreBackends())('pending cap of a tool call across actor k
       expect(await app.approvals.pending([call], alice)).toHaveLength(1);
       expect(await app.approvals.challengeForToolCall(call, alice)).not.toBeNull();
     }
+    await app.close();
+  });
+
+  it.each([
+    ['a failed lookup', new Error('customer directory unavailable')],
+    ['a VerdictConfigurationError of its own', new VerdictConfigurationError('customer directory: no such customer')],
+  ])(
+    "attack: a confirming capability's key that throws (%s) fails the other capability's proposal; never a second receipt of the tool call",
+    async (_, outage) => {
+      const { key, directory } = directoryKey(outage);
+      const app = await setup(key, undefined);
+      const alice = actor('alice');
+      const call = newToolCallId();
+      expect(await app.disposition(alice, 'orders.refund', call)).toBe('require_confirmation');
+
+      directory.up = false;
+      // What the refund's own proposals fail with, the cancel's proposal under the tool-call id fails with too: its
+      // pending-receipt cap could not count the receipts under the refund's key.
+      await expect(app.propose(alice, 'orders.refund', newToolCallId())).rejects.toBe(outage);
+      await expect(app.propose(alice, 'orders.cancel', call)).rejects.toBe(outage);
+
+      directory.up = true;
+      expect(await app.approvals.pending([call], alice)).toHaveLength(1);
+      const challenge = await app.approvals.challengeForToolCall(call, alice);
+      expect(challenge).toMatchObject({ capability: 'orders.refund' });
+      expect(await app.approvals.approve(challenge!.receiptId, call, 'member:ana')).toMatchObject({
+        outcome: 'approved',
+      });
+      expect(await app.propose(alice, 'orders.refund', call, true)).toMatchObject({ executed: true, output: 'done' });
+      expect(app.ran).toEqual(['orders.refund:7']);
+      await app.close();
+    },
+  );
+
+  it('control: a key that names nobody for the actor leaves the other capability asking, and its cap still limits', async () => {
+    // A guest has no customer id: the refund's key names nobody for them, so none of its receipts can be theirs.
+    const app = await setup((guest) => (guest.id.startsWith('guest') ? null : guest.id), undefined);
+    const guest = actor('guest');
+    const call = newToolCallId();
+    expect(await app.disposition(guest, 'orders.cancel', call)).toBe('require_confirmation');
+    expect(await app.approvals.challengeForToolCall(call, guest)).toMatchObject({ capability: 'orders.cancel' });
+    await expect(app.propose(guest, 'orders.refund', call)).rejects.toThrow(VerdictConfigurationError);
+
+    // A keyed actor's two capabilities under one tool-call id: still one pending receipt.
+    const alice = actor('alice');
+    expect(await app.disposition(alice, 'orders.cancel', call)).toBe('require_confirmation');
+    expect(await app.disposition(alice, 'orders.refund', call)).toBe('throttle');
+    expect(await app.approvals.pending([call], alice)).toHaveLength(1);
     await app.close();
   });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { HumanMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
 import { createAgent } from 'langchain';
-import type { ActionContext, ActorKey, ProvenancePolicy } from '@verdict/nestjs';
+import { type ActionContext, type ActorKey, type ProvenancePolicy, VerdictConfigurationError } from '@verdict/nestjs';
 import { ScriptedChatModel, type ScriptStep } from '@verdict/nestjs/testing/langchain';
 import { OWN_IBAN, paymentsFixture } from './payments.fixture.js';
 
@@ -77,6 +77,17 @@ describe('an actorKey that throws is an application fault, not an actor without 
     expect(turns).toBe(0);
     expect(payments).toHaveLength(0);
     expect(decisions).toHaveLength(0);
+  });
+
+  it('attack: a key that throws a VerdictConfigurationError of its own is a fault too: who threw, not what', async () => {
+    const thrown = new VerdictConfigurationError('customer directory: no customer for this session');
+    const actorKey = () => {
+      throw thrown;
+    };
+    const { ended, turns, payments } = await run(customer({ id: 'alice' }), actorKey, PAY_TYPED);
+    expect(ended.rejected && ended.error).toBe(thrown);
+    expect(turns).toBe(0);
+    expect(payments).toHaveLength(0);
   });
 
   it('utility: a key that reads the actor pays the IBAN the customer typed', async () => {

@@ -1,7 +1,7 @@
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import type { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { type ActionContext, isTenant } from '../context/action-context.js';
-import { type ActorKey, defaultActorKey, moduleActorKey } from '../context/actor-key.js';
+import { type ActorKey, checkedActorKey, defaultActorKey, moduleActorKey } from '../context/actor-key.js';
 import { conversationIdOf } from '../context/conversation-id.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { provenanceCanConfirm } from '../provenance/provenance-can-confirm.js';
@@ -81,23 +81,29 @@ export function askedBy(
  * The principal fingerprints of `context` under every actor key a receipt can bind who asked with (ADR 0184): the key
  * of each registered capability that asks for confirmation (`receiptActorKey`), each fingerprint once. What the
  * pending-receipt cap of a tool call counts (`PendingReceiptLimits.askerFingerprints`), as `askedBy` matches each
- * receipt under its own capability's key. A key that names nobody, throws or is not plain JSON for this actor is left
- * out: no receipt under it can have been issued to this actor, whose proposal would fail first. Asked when a receipt
- * is issued, after the proposal's own key was.
+ * receipt under its own capability's key. A key whose answer names nobody (`null`, `undefined`, blank) or is not
+ * plain JSON for this actor is left out: no receipt under it can have been issued to this actor, whose proposal would
+ * fail first. Verdict's own checks of the answer decide that (`checkedActorKey`, ADR 0208). Asked when a receipt is
+ * issued, after the proposal's own key was.
+ * @throws whatever a confirming capability's `actorKey` throws itself for this actor (a failed lookup, a `TypeError`):
+ *   an application fault, thrown as it is, as that capability's proposals and the receipt lookups throw it
+ *   (`checkRequester`). Left out, the key's receipts of the tool call went uncounted and a second one was issued.
  */
 export function askerFingerprints(
   context: ActionContext,
   registry: CapabilityRegistry,
   options: ReceiptRequesterOptions,
 ): string[] {
+  // Checked first (the proposal did too), so that below only the key's answer can be refused.
+  conversationIdOf(context);
   const fingerprints = new Set<string>();
   for (const [actorKey, capability] of confirmingActorKeys(registry, options)) {
-    try {
-      const principal = principalOf(context, actorKey, capability);
-      if (principal !== undefined) fingerprints.add(principal.fingerprint);
-    } catch {
-      // Not an actor this key binds: its capabilities refuse its proposals before any receipt.
-    }
+    const checked = checkedActorKey(
+      context.actor,
+      actorKey,
+      (key) => receiptPrincipal(context, () => key, capability).fingerprint,
+    );
+    if (checked.stable) fingerprints.add(checked.value);
   }
   return [...fingerprints];
 }

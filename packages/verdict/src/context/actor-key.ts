@@ -1,4 +1,5 @@
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
+import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
 import { canonicalJson } from '../fingerprints/canonical-json.js';
 import { identityFingerprint } from '../fingerprints/identity-fingerprint.js';
 import type { JsonValue } from '../fingerprints/json-value.js';
@@ -83,4 +84,35 @@ export function tenantFingerprintOf(context: ActionContext): string | null {
  */
 export function principalKeyOf(context: ActionContext, actorKey: ActorKey = defaultActorKey): string {
   return JSON.stringify([actorFingerprint(context, actorKey), tenantFingerprintOf(context)]);
+}
+
+/** Why an actor has no stable key: Verdict's own check of its key's answer refused it (`actorKeyText`). */
+export type NoStableKeyError = VerdictConfigurationError | NonCanonicalValueError;
+
+/** What {@link checkedActorKey} made of an actor's key: `use`'s result, or why the actor has no stable key. */
+export type CheckedActorKey<T> =
+  | { readonly stable: true; readonly value: T }
+  | { readonly stable: false; readonly key: unknown; readonly error: NoStableKeyError };
+
+/**
+ * Asks `actorKey` for `actor` once, outside any catch, then hands the key to `use`: Verdict's own checks of the answer
+ * (`actorKeyText`, `principalKeyOf`, `receiptPrincipal`), which must throw those two classes for nothing but the key.
+ * The actor has no stable key (`stable: false`) only when they refuse it: `VerdictConfigurationError` for `null`,
+ * `undefined` or a blank string, `NonCanonicalValueError` for a key that is not plain JSON. The line is who threw, not
+ * what was thrown (ADR 0204, ADR 0208): every part of Verdict that takes such an actor as keyless (provenance labels,
+ * decision records, the pending-receipt cap of a tool call) decides it here.
+ *
+ * @throws whatever `actorKey` throws itself — a `TypeError` on a missing property, a failed lookup, a Verdict error
+ *   class too: an application fault, thrown as it is. Whatever else `use` throws.
+ */
+export function checkedActorKey<T>(actor: unknown, actorKey: ActorKey, use: (key: JsonValue) => T): CheckedActorKey<T> {
+  // Outside the catch: what the application's key function throws is its own fault.
+  const key = actorKey(actor);
+  try {
+    return { stable: true, value: use(key) };
+  } catch (error) {
+    if (error instanceof VerdictConfigurationError || error instanceof NonCanonicalValueError)
+      return { stable: false, key, error };
+    throw error;
+  }
 }

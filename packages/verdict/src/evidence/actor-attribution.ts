@@ -1,8 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { ActionContext } from '../context/action-context.js';
-import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
-import { type ActorKey, actorKeyText, defaultActorKey } from '../context/actor-key.js';
+import { type ActorKey, actorKeyText, checkedActorKey, defaultActorKey } from '../context/actor-key.js';
 import { maskedPath } from '../context-release/release-path.js';
 import { assertCanonicalJson } from '../fingerprints/canonical-json.js';
 import { identityFingerprint } from '../fingerprints/identity-fingerprint.js';
@@ -10,7 +9,9 @@ import { identityFingerprint } from '../fingerprints/identity-fingerprint.js';
 /**
  * The `actorFingerprint` the pipeline records for a context. An actor whose key names nobody or is not plain JSON
  * is recorded as `null` (warned once per pipeline): attribution is evidence, not a gate, and the actor's own
- * ability still decides. An exception thrown by the key function itself is an application fault and propagates.
+ * ability still decides. Verdict's own check of the key's answer (`actorKeyText`) decides that: what the key function
+ * throws itself is an application fault and propagates, a `VerdictConfigurationError` or `NonCanonicalValueError` of
+ * its own too (ADR 0208: who threw, not what was thrown).
  */
 export class ActorAttribution {
   private warned = false;
@@ -18,16 +19,14 @@ export class ActorAttribution {
   constructor(private readonly actorKey: ActorKey | undefined) {}
 
   of(context: ActionContext): string | null {
-    let key: unknown;
-    try {
-      // `actorFingerprint`, with the key kept for the warning.
-      key = (this.actorKey ?? defaultActorKey)(context.actor);
-      return identityFingerprint(actorKeyText(key));
-    } catch (error) {
-      if (!(error instanceof NonCanonicalValueError || error instanceof VerdictConfigurationError)) throw error;
-      this.warnOnce(error, key);
-      return null;
-    }
+    // `actorFingerprint`, with the key kept for the warning. The key is asked once, outside any catch: only
+    // `actorKeyText`'s refusal of its answer is "no key", never what the key function throws (`checkedActorKey`).
+    const checked = checkedActorKey(context.actor, this.actorKey ?? defaultActorKey, (key) =>
+      identityFingerprint(actorKeyText(key)),
+    );
+    if (checked.stable) return checked.value;
+    this.warnOnce(checked.error, checked.key);
+    return null;
   }
 
   private warnOnce(error: Error, key: unknown): void {
@@ -51,6 +50,6 @@ function whatIsWrong(error: Error, key: unknown): string {
   } catch (masked) {
     if (masked instanceof NonCanonicalValueError && masked.problem === error.problem) return masked.message;
   }
-  // Not found again (a key that changed as it was read, or a key function's own throw): the problem alone.
+  // Not found again (a key that changed as it was read): the problem alone.
   return `${error.problem}.`;
 }

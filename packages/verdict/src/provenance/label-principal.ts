@@ -1,29 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { ActionContext } from '../context/action-context.js';
-import { type ActorKey, defaultActorKey, principalKeyOf } from '../context/actor-key.js';
-import { VerdictConfigurationError } from '../errors/configuration.error.js';
-import { NonCanonicalValueError } from '../errors/non-canonical-value.error.js';
+import { type ActorKey, checkedActorKey, defaultActorKey, principalKeyOf } from '../context/actor-key.js';
 
 /**
  * The principal key of `context` (actor and tenant, under the module's `actorKey`), or `undefined` for an actor
  * without a stable key: such an actor has no windows of its own, and no labels but its context's
  * ({@link labelPrincipal}). An actor has no stable key when the key it gives is missing (`null`, `undefined` or a
  * blank string: `VerdictConfigurationError`) or is not plain JSON (`NonCanonicalValueError`; no `actorKey` and an
- * actor that is not plain JSON, say). Verdict's own checks of the key decide that, never the key function (ADR 0204).
+ * actor that is not plain JSON, say). Verdict's own checks of the key decide that, never the key function (ADR 0204;
+ * `checkedActorKey`).
  *
  * @throws whatever the module's `actorKey` throws itself (a `TypeError` on a missing property, a failed lookup):
  *   an application fault, thrown as it is, as receipts, review items and decision records do. It never narrows the
  *   actor to its action context.
  */
 export function stablePrincipalKey(context: ActionContext, actorKey: ActorKey = defaultActorKey): string | undefined {
-  // Outside the catch: what the application's key function throws is its own fault. The key is asked once.
-  const key = actorKey(context.actor);
-  try {
-    return principalKeyOf(context, () => key);
-  } catch (error) {
-    if (error instanceof VerdictConfigurationError || error instanceof NonCanonicalValueError) return undefined;
-    throw error;
-  }
+  // The key is asked once, outside any catch (`checkedActorKey`).
+  const checked = checkedActorKey(context.actor, actorKey, (key) => principalKeyOf(context, () => key));
+  return checked.stable ? checked.value : undefined;
 }
 
 /** The keys of actors without a stable key, one per action context. */
