@@ -1,5 +1,4 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
-import type { TestingModule } from '@nestjs/testing';
+import { describe, expect, it } from '@jest/globals';
 import {
   NoOutputGeneratedError,
   jsonSchema,
@@ -14,15 +13,13 @@ import { type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   type ActionContext,
-  ActionContextStore,
-  InMemoryBudgetStore,
   MissingActionContextError,
   ModelBudgetExceededError,
-  ModelBudgetGate,
   UnpricedModelError,
 } from '@verdict/nestjs';
 import { aiSdkModelBudget } from '@verdict/nestjs/ai-sdk';
-import { alice, documentsFixture } from '../pipeline/documents.fixture.js';
+import { bootPricedModelBudget } from '../budgets/priced-model-budget.fixture.js';
+import { alice } from '../pipeline/documents.fixture.js';
 
 /**
  * docs/budgets.md, docs/runtimes/ai-sdk.md, ADR 0199: under `streamText`, a model call the budget refuses follows the
@@ -32,11 +29,6 @@ import { alice, documentsFixture } from '../pipeline/documents.fixture.js';
  * (`pipeUIMessageStreamToResponse`, `pipeTextStreamToResponse`, which a Nest `@Res()` handler calls without `await`)
  * resolves, having sent the error part: a pipe that rejected would be an unhandled rejection that ends the process.
  */
-const booted: TestingModule[] = [];
-afterEach(async () => {
-  await Promise.all(booted.splice(0).map((moduleRef) => moduleRef.close()));
-});
-
 /** Every call is estimated at 60 input tokens and asks for 40 output tokens at most: 100 reserved. */
 const MAX_OUTPUT = 40;
 /** What the provider reports for each call: 100 tokens. */
@@ -70,20 +62,7 @@ const lookupTurn = (): StreamResult => ({
 });
 
 async function setup(limit: number, measure: 'tokens' | 'cost' = 'tokens') {
-  // One instant for the whole test: the budget's hourly window cannot roll over between a call and its standing.
-  const now = new Date();
-  const { moduleRef } = await documentsFixture().boot({
-    clock: () => now,
-    budgets: new InMemoryBudgetStore(),
-    actorKey: (actor: { id: string }) => actor.id,
-    modelBudgets: {
-      prices: { 'mock-small': { input: 1, output: 1 } },
-      budgets: [{ name: 'budget', measure, limit, per: 'actor', window: 3_600 }],
-    },
-  });
-  booted.push(moduleRef);
-  const contexts = moduleRef.get(ActionContextStore);
-  const gate = moduleRef.get(ModelBudgetGate);
+  const { contexts, gate, remaining } = await bootPricedModelBudget({ limit, measure });
   const middleware = aiSdkModelBudget(gate, contexts, { estimateInputTokens: () => 60 });
   const lookups: unknown[] = [];
   const tools = {
@@ -116,8 +95,7 @@ async function setup(limit: number, measure: 'tokens' | 'cost' = 'tokens') {
       });
     return { mock, errors, result: who === null ? generate() : contexts.run(who, generate) };
   };
-  const remaining = async () => (await gate.standing(alice))[0]!.remaining;
-  return { stream, remaining, lookups };
+  return { stream, remaining: () => remaining(alice), lookups };
 }
 
 /** What a promise came to: its value, or the error it rejected with. */

@@ -1,5 +1,4 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
-import type { TestingModule } from '@nestjs/testing';
+import { describe, expect, it } from '@jest/globals';
 import {
   type LanguageModelMiddleware,
   Output,
@@ -11,21 +10,14 @@ import {
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import {
-  ActionContextStore,
   type ActionContext,
-  InMemoryBudgetStore,
   ModelBudgetExceededError,
-  ModelBudgetGate,
   UnpricedModelError,
   VerdictConfigurationError,
 } from '@verdict/nestjs';
 import { aiSdkModelBudget } from '@verdict/nestjs/ai-sdk';
-import { alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
-
-const booted: TestingModule[] = [];
-afterEach(async () => {
-  await Promise.all(booted.splice(0).map((moduleRef) => moduleRef.close()));
-});
+import { bootPricedModelBudget } from '../budgets/priced-model-budget.fixture.js';
+import { alice, bob } from '../pipeline/documents.fixture.js';
 
 /** Every call is estimated at 60 input tokens and asks for 40 output tokens at most: 100 reserved. */
 const MAX_OUTPUT = 40;
@@ -76,22 +68,8 @@ const LARGE_REPORT = z.object(
 const SMALL_REPORT = z.object({ answer: z.string() });
 
 async function setup(limit: number, measure: 'tokens' | 'cost' = 'tokens', { estimate = true } = {}) {
-  // One instant for the whole test: the budget's hourly window cannot roll over between a call and its standing.
-  const now = new Date();
-  const { moduleRef } = await documentsFixture().boot({
-    clock: () => now,
-    budgets: new InMemoryBudgetStore(),
-    actorKey: (actor: { id: string }) => actor.id,
-    modelBudgets: {
-      prices: { 'mock-small': { input: 1_000_000, output: 1_000_000 } },
-      budgets: [{ name: 'tokens', measure, limit, per: 'actor', window: 3_600 }],
-    },
-  });
-  booted.push(moduleRef);
-  const contexts = moduleRef.get(ActionContextStore);
-  const gate = moduleRef.get(ModelBudgetGate);
+  const { contexts, gate, remaining } = await bootPricedModelBudget({ limit, measure });
   const middleware = aiSdkModelBudget(gate, contexts, estimate ? { estimateInputTokens: () => 60 } : {});
-  const remaining = async (context: ActionContext) => (await gate.standing(context))[0]!.remaining;
   /** One `generateText` as `who`, the provider reporting `usage`. */
   const generate = (who: ActionContext, usage: Usage, modelId = 'mock-small') => {
     const mock = new MockLanguageModelV4({

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import {
   Agent,
   type Model,
@@ -10,27 +10,19 @@ import {
   setTracingDisabled,
   tool,
 } from '@openai/agents';
-import type { TestingModule } from '@nestjs/testing';
 import {
   type ActionContext,
-  ActionContextStore,
-  InMemoryBudgetStore,
   MissingModelBudgetScopeError,
   ModelBudgetExceededError,
-  ModelBudgetGate,
   UnpricedModelError,
 } from '@verdict/nestjs';
 import { agentsModelBudget } from '@verdict/nestjs/openai-agents';
 import { z } from 'zod';
-import { alice, bob, documentsFixture } from '../pipeline/documents.fixture.js';
+import { bootPricedModelBudget, type PricedModelBudget } from '../budgets/priced-model-budget.fixture.js';
+import { alice, bob } from '../pipeline/documents.fixture.js';
 
 // Traces would be exported to OpenAI's platform: nothing leaves the test.
 setTracingDisabled(true);
-
-const booted: TestingModule[] = [];
-afterEach(async () => {
-  await Promise.all(booted.splice(0).map((moduleRef) => moduleRef.close()));
-});
 
 /** Every call is estimated at 60 input tokens, and the agent allows 40 output tokens: 100 reserved. */
 const MAX_OUTPUT = 40;
@@ -83,34 +75,9 @@ class UsageReportingModel implements Model {
 
 const ping = tool({ name: 'ping', description: 'Ping', parameters: z.object({}), execute: () => 'pong' });
 
-async function setup(
-  budget: { limit: number; measure?: 'tokens' | 'cost'; per?: 'actor' | 'conversation' },
-  maxOutputTokens: number | null = MAX_OUTPUT,
-) {
-  // One instant for the whole test: the budget's hourly window cannot roll over between a call and its standing.
-  const now = new Date();
-  const { moduleRef } = await documentsFixture().boot({
-    clock: () => now,
-    budgets: new InMemoryBudgetStore(),
-    actorKey: (actor: { id: string }) => actor.id,
-    modelBudgets: {
-      prices: { 'mock-small': { input: 1_000_000, output: 1_000_000 } },
-      budgets: [
-        {
-          name: 'tokens',
-          measure: budget.measure ?? 'tokens',
-          limit: budget.limit,
-          per: budget.per ?? 'actor',
-          window: 3_600,
-        },
-      ],
-    },
-  });
-  booted.push(moduleRef);
-  const contexts = moduleRef.get(ActionContextStore);
-  const gate = moduleRef.get(ModelBudgetGate);
+async function setup(budget: PricedModelBudget, maxOutputTokens: number | null = MAX_OUTPUT) {
+  const { contexts, gate, remaining } = await bootPricedModelBudget(budget);
   const modelBudget = agentsModelBudget(gate, contexts, { estimateInputTokens: () => 60 });
-  const remaining = async (context: ActionContext) => (await gate.standing(context))[0]!.remaining;
   const agentOf = (model: Model) =>
     new Agent({
       name: 'Support',

@@ -10,13 +10,7 @@ import {
   setTracingDisabled,
 } from '@openai/agents';
 import type { TestingModule } from '@nestjs/testing';
-import {
-  ActionContextStore,
-  type ActionContext,
-  InMemoryBudgetStore,
-  ModelBudgetGate,
-  UnreleasedContextError,
-} from '@verdict/nestjs';
+import { ActionContextStore, UnreleasedContextError } from '@verdict/nestjs';
 import {
   AgentsModelInputGuards,
   AgentsProvenanceTrackers,
@@ -24,7 +18,8 @@ import {
   VerdictAgentsTools,
   agentsModelBudget,
 } from '@verdict/nestjs/openai-agents';
-import { alice, documentsFixture } from '../pipeline/documents.fixture.js';
+import { bootPricedModelBudget } from '../budgets/priced-model-budget.fixture.js';
+import { alice } from '../pipeline/documents.fixture.js';
 import { OWN_IBAN, alice as payingAlice, paymentsFixture } from '../provenance/payments.fixture.js';
 import { TRUSTED_ONLY, catalogPolicy, local, readAndPay } from '../provenance/payments-script.fixture.js';
 import { ScriptedAgentsModel } from './scripted-agents-model.js';
@@ -88,24 +83,10 @@ function expectNoSelfDescription(wrapped: Model) {
 
 describe('the model budget keeps what the inner OpenAI Agents model says of itself', () => {
   async function setup() {
-    // One instant for the whole test: the budget's hourly window cannot roll over between a call and its standing.
-    const now = new Date();
-    const { moduleRef } = await documentsFixture().boot({
-      clock: () => now,
-      budgets: new InMemoryBudgetStore(),
-      actorKey: (actor: { id: string }) => actor.id,
-      modelBudgets: {
-        prices: { 'mock-small': { input: 1_000_000, output: 1_000_000 } },
-        budgets: [{ name: 'tokens', measure: 'tokens', limit: 1_000, per: 'actor', window: 3_600 }],
-      },
-    });
-    booted.push(moduleRef);
-    const contexts = moduleRef.get(ActionContextStore);
-    const gate = moduleRef.get(ModelBudgetGate);
+    const { contexts, gate, remaining } = await bootPricedModelBudget({ limit: 1_000 });
     // Every call is estimated at 60 input tokens and allows 40 output tokens: 100 held; the scripted models report
     // zero tokens, so each call keeps its estimate.
     const budget = agentsModelBudget(gate, contexts, { estimateInputTokens: () => 60 });
-    const remaining = async (context: ActionContext) => (await gate.standing(context))[0]!.remaining;
     const run = (model: Model) =>
       contexts.run(alice, () =>
         new Runner().run(
