@@ -13,6 +13,7 @@ import { UnconfiguredEvidenceQuery } from './evidence/unconfigured-evidence-quer
 import { PublicMessage } from './public-message.js';
 import { assertEvidenceConfigured } from './evidence/evidence-configuration.js';
 import { VerdictConfigurationError } from './errors/configuration.error.js';
+import { OptionsScopeCheck } from './verdict-module-options.checks.js';
 import { VerdictPipeline } from './pipeline/verdict-pipeline.js';
 import { ConfigurableVerdictModule, MODULE_OPTIONS_TOKEN } from './verdict.module-definition.js';
 import type { VerdictModuleOptions } from './verdict-module-options.interface.js';
@@ -124,6 +125,8 @@ export const CORE_EXPORTS = [
 @Module({
   imports: [DiscoveryModule],
   providers: [
+    // First: it stays a singleton whatever the options inject, and refuses options that are not (ADR 0206).
+    OptionsScopeCheck,
     ...PUBLIC_PROVIDERS,
     CapabilityExplorer,
     ReleasePolicyExplorer,

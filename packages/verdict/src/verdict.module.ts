@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { VerdictCoreHostModule } from './verdict-core-access.module.js';
 import { VerdictCoreModule } from './verdict-core.module.js';
 import type { ASYNC_OPTIONS_TYPE, OPTIONS_TYPE } from './verdict.module-definition.js';
+import { assertModuleOptions, withCheckedOptions } from './verdict-module-options.checks.js';
 
 /**
  * The Verdict module: a facade over the global core module that owns the options, the stores they carry, the
@@ -16,14 +17,24 @@ import type { ASYNC_OPTIONS_TYPE, OPTIONS_TYPE } from './verdict.module-definiti
  */
 @Module({})
 export class VerdictModule {
-  /** Configures Verdict with options known at import time. */
+  /**
+   * Configures Verdict with options known at import time.
+   *
+   * @throws VerdictConfigurationError when `options` is not an object (`undefined`, `null`, an array).
+   */
   static forRoot(options: typeof OPTIONS_TYPE): DynamicModule {
+    assertModuleOptions(options);
     return VerdictModule.over(VerdictCoreModule.forRoot(options));
   }
 
-  /** Configures Verdict with options built by a factory (`useFactory` + `inject`, `useClass` or `useExisting`). */
+  /**
+   * Configures Verdict with options built by a factory (`useFactory` + `inject`, or the `create()` of a `useClass` or
+   * `useExisting` class: `VerdictOptionsFactory`). What builds them must be a singleton, and so must everything
+   * it injects: a request-scoped one is a `VerdictConfigurationError` at boot, as is a factory that answers anything
+   * but an object (ADR 0206).
+   */
   static forRootAsync(options: typeof ASYNC_OPTIONS_TYPE): DynamicModule {
-    return VerdictModule.over(VerdictCoreModule.forRootAsync(options));
+    return VerdictModule.over(withCheckedOptions(VerdictCoreModule.forRootAsync(options), options));
   }
 
   private static over(core: DynamicModule): DynamicModule {

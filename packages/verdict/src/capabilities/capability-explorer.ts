@@ -37,6 +37,7 @@ export class CapabilityExplorer implements OnModuleInit, OnApplicationBootstrap 
     if (typeof this.options.abilityFactory?.createForContext !== 'function') {
       throw new VerdictConfigurationError(
         "VerdictModule needs an abilityFactory: an object with createForContext(context) returning the actor's CASL ability.",
+        { option: 'abilityFactory' },
       );
     }
     const capabilities: unknown = this.options.capabilities ?? [];

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import type { AnyAbility } from '@casl/ability';
 import type { CapabilityDefinition } from '../capabilities/capability-definition.js';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
@@ -20,13 +20,23 @@ export interface McpTool {
  * object schema and a unique valid name), and which of them an actor's ability may use.
  */
 @Injectable()
-export class McpToolCatalog implements OnApplicationBootstrap {
+export class McpToolCatalog implements OnModuleInit, OnApplicationBootstrap {
   private tools: ReadonlyMap<string, McpTool> | undefined;
 
   constructor(
     private readonly registry: CapabilityRegistry,
     @Inject(VERDICT_MCP_OPTIONS) private readonly options: VerdictMcpOptions,
   ) {}
+
+  onModuleInit(): void {
+    // `forRoot` takes `path` out of the options; a `forRootAsync` factory's is never read (the route is made when the
+    // module is declared, before any factory runs), so the endpoint would be served at the default path (ADR 0206).
+    if ((this.options as { path?: unknown }).path !== undefined)
+      throw new VerdictConfigurationError(
+        '`path` is not an option the factory can return: it is the route of the endpoint, made when the module is declared, so pass it beside useFactory (VerdictMcpModule.forRootAsync({ path, useFactory })), and leave it out of what the factory returns.',
+        { option: 'path' },
+      );
+  }
 
   onApplicationBootstrap(): void {
     this.all();

@@ -1,9 +1,9 @@
 import {
+  type BeforeApplicationShutdown,
   Inject,
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
   Optional,
 } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
@@ -48,10 +48,11 @@ import { isMissingKey } from '../shared/is-missing-key.js';
  * whose operation ran but was not settled (its settle failed, or an operator resolved its claim `completed`) is
  * settled `executed` and reported by the next run of it, which finds its claim completed (ADR 0181).
  *
- * Verdict starts it on the configured queue at application bootstrap unless `review.work` is `false`.
+ * Verdict starts it on the configured queue at application bootstrap unless `review.work` is `false`, and closes the
+ * queue when the application shuts down: no job is taken after that, and the jobs in flight finish first.
  */
 @Injectable()
-export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DeferredExecutionWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(
     @Inject(REVIEW_OPTIONS) private readonly options: ReviewOptions,
     @Inject(EvidenceRecorder) private readonly evidence: EvidenceRecorder,
@@ -68,7 +69,13 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, OnApplic
     if (lane !== undefined && lane.work !== false) await lane.queue.work((job) => this.run(job));
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Stops taking jobs and waits for the ones in flight (`queue.close()`), before any module's `onApplicationShutdown`:
+   * that is where `TypeOrmModule` destroys its DataSource and `@nestjs/bullmq` closes its connections, in an order
+   * that follows `imports`. A job in flight writes its evidence, completes its claim and settles its item before
+   * the stores go (ADR 0207). Nest calls it once per `close()`; a second `close()` closes an already closed queue.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     await this.options.review?.queue.close();
   }
 

@@ -24,7 +24,11 @@ export interface DeferredQueue {
    * started; Verdict starts it when the module has booted, if `review.work` is not `false`.
    */
   work(handler: DeferredJobHandler): Promise<void>;
-  /** Stops delivering; in-flight jobs finish first. */
+  /**
+   * Stops delivering; resolves once the jobs in flight have finished. Verdict calls it when the application starts
+   * shutting down (`beforeApplicationShutdown`), before any module closes the stores those jobs write to; a second
+   * `app.close()` calls it again, so a closed queue answers at once.
+   */
   close(): Promise<void>;
 }
 
