@@ -208,3 +208,31 @@ describe('operator CLI: evidence list --limit', () => {
     expect(list).toHaveBeenCalledWith(expect.objectContaining({ limit: 2 }));
   });
 });
+
+describe('operator CLI: evidence list --after', () => {
+  it('pages: a full page names the next on stderr, and --after lists it', async () => {
+    const { cli, recorder } = await inMemoryEvidence();
+    const newestFirst = [...recorder.decisions()]
+      .sort((a, b) => b.recordedAt.getTime() - a.recordedAt.getTime())
+      .map((record) => record.id);
+
+    const first = await cli('evidence', 'list', '--limit', '2', '--json');
+    expect(first.code).toBe(0);
+    const { nextPage } = JSON.parse(first.stderr) as { nextPage: { after: string } };
+    const second = await cli('evidence', 'list', '--limit', '2', '--after', nextPage.after, '--json');
+    expect(second).toMatchObject({ code: 0, stderr: '' });
+    const listed = [first, second].flatMap((page) =>
+      (JSON.parse(page.stdout) as Array<{ id: string }>).map((r) => r.id),
+    );
+    expect(listed).toEqual(newestFirst);
+
+    const text = await cli('evidence', 'list', '--limit', '2');
+    expect(text.stderr).toBe(`next page: --after ${nextPage.after}`);
+  });
+
+  it('refuses a cursor no list printed with exit 2', async () => {
+    const { cli, recorder } = await inMemoryEvidence();
+    const refused = await cli('evidence', 'list', '--after', recorder.decisions()[0]!.id);
+    expect(refused).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('after must be a cursor') });
+  });
+});

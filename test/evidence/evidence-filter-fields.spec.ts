@@ -70,7 +70,7 @@ const reason = (record: DecisionRecord) => record.reason;
 const disposition = (row: ShadowSummaryRow) => row.disposition;
 
 const LIST_FIELDS =
-  'the fields are capability, disposition, shadow, stage, actorFingerprint, toolCallFingerprint, since, until, limit';
+  'the fields are capability, disposition, shadow, stage, actorFingerprint, toolCallFingerprint, since, until, limit, after';
 const SUMMARY_FIELDS = 'the fields are capability, since, until';
 
 /** Filters with a key `list` or `shadowSummary` does not have, or that are no object of fields at all. */

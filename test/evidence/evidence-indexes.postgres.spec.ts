@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { checkedEvidenceFilter, fingerprintString, type EvidenceFilter } from '@verdict/nestjs';
+import { checkedEvidenceFilter, evidenceCursor, fingerprintString, type EvidenceFilter } from '@verdict/nestjs';
 import { verdictEntities, verdictMigrations } from '@verdict/nestjs/typeorm';
 import { databaseEngines, seedTrafficShapedEvidence, withDataSource } from '@verdict/testing-kit';
 import type { DataSource } from 'typeorm';
@@ -58,6 +58,13 @@ async function indexesUsedWithout(
 const list = (dataSource: DataSource, filter: EvidenceFilter) =>
   evidenceListQuery(dataSource, checkedEvidenceFilter(filter)).getQueryAndParameters();
 const expiredBefore = new Date(Date.UTC(2031, 0, 1, 6)); // the first 360 of 50,000 receipts
+/** The cursor of seeded record 36,000 (ten hours in), as the last record of a page names it. */
+const pageEnd = evidenceCursor({
+  recordedAt: new Date(Date.UTC(2031, 0, 1, 10)),
+  correlationId: 'c9000',
+  sequence: 0,
+  id: 'r36000',
+});
 
 const CASES: Array<[string, string, (dataSource: DataSource) => [string, unknown[]]]> = [
   [
@@ -77,6 +84,12 @@ const CASES: Array<[string, string, (dataSource: DataSource) => [string, unknown
     'a time range',
     'idx_verdict_decision_records_time',
     (ds) => list(ds, { since: new Date(Date.UTC(2031, 0, 1, 2)), until: new Date(Date.UTC(2031, 0, 1, 3)) }),
+  ],
+  ['the next page (a cursor)', 'idx_verdict_decision_records_time', (ds) => list(ds, { after: pageEnd })],
+  [
+    'a capability, the next page',
+    'idx_verdict_decision_records_capability_time',
+    (ds) => list(ds, { capability: 'orders.refund', after: pageEnd }),
   ],
   [
     'a correlation id (one run)',

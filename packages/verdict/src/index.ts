@@ -2,6 +2,7 @@
 export { VerdictModule } from './verdict.module.js';
 export { MODULE_OPTIONS_TOKEN as VERDICT_MODULE_OPTIONS } from './verdict.module-definition.js';
 export { type VerdictModuleOptions, DEFAULT_PUBLIC_MESSAGE } from './verdict-module-options.interface.js';
+export type { VerdictOptionsFactory } from './verdict-module-options.checks.js';
 export { VerdictService } from './verdict.service.js';
 export { PublicMessage } from './public-message.js';
 export { publicAnswer, readNotExecutedMessage, type NotExecutedAnswer } from './public-answer.js';
@@ -71,6 +72,7 @@ export {
   type CheckedEvidenceFilter,
   type EvidenceFilter,
 } from './evidence/evidence-filter.js';
+export { evidenceCursor, type EvidenceCursorKeys } from './evidence/evidence-cursor.js';
 export { InvalidEvidenceFilterError } from './errors/invalid-evidence-filter.error.js';
 export { TOOL_CALL_SPAN_ATTRIBUTES, VERDICT_TRACER_NAME } from './telemetry/tool-call-span.js';
 export { DEFAULT_EVIDENCE_STREAM, evidenceStreamOf } from './evidence/evidence-stream.js';
@@ -321,6 +323,7 @@ export { ModelBudgetExceededError } from './errors/model-budget-exceeded.error.j
 export { UnpricedModelError } from './errors/unpriced-model.error.js';
 export { MissingModelBudgetScopeError } from './errors/missing-model-budget-scope.error.js';
 export { CallCeilingReachedError } from './errors/call-ceiling-reached.error.js';
+export { type PolicyStop, policyStopOf } from './errors/policy-stop.js';
 export { RunStoppingError } from './errors/run-stopping.error.js';
 export { TrajectoryContentionError } from './errors/trajectory-contention.error.js';
 export { UnreleasedContextError } from './errors/unreleased-context.error.js';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { DecisionRecord } from '../evidence/decision-record.js';
-import type { EvidenceFilter } from '../evidence/evidence-filter.js';
+import { EVIDENCE_LIST_LIMIT, type EvidenceFilter } from '../evidence/evidence-filter.js';
+import { evidenceCursor } from '../evidence/evidence-cursor.js';
 import { EvidenceQuery } from '../evidence/evidence-query.interface.js';
 import { InvalidEvidenceFilterError } from '../errors/invalid-evidence-filter.error.js';
 import { instant } from './iso-instant.js';
@@ -20,6 +21,7 @@ interface ListOptions {
   readonly since?: string;
   readonly until?: string;
   readonly limit?: string;
+  readonly after?: string;
   readonly json?: boolean;
 }
 
@@ -29,9 +31,10 @@ const SHADOW_COLUMNS = [...COLUMNS, 'reason'] as const;
 
 /**
  * `evidence list [--capability <name>] [--disposition <d>] [--shadow] [--stage <s>] [--actor <fingerprint>]
- * [--tool-call <fingerprint>] [--since <ISO 8601>] [--until <ISO 8601>] [--limit <n>] [--json]`: decision records,
- * newest first (default 100, at most 1000); `--shadow` keeps only what shadow mode did not enforce (`would_deny`,
- * `would_confirm`), with each record's reason. A filter it cannot answer exits 2 and reads nothing, as does a
+ * [--tool-call <fingerprint>] [--since <ISO 8601>] [--until <ISO 8601>] [--limit <n>] [--after <cursor>] [--json]`:
+ * decision records, newest first (default 100, at most 1000); `--shadow` keeps only what shadow mode did not enforce
+ * (`would_deny`, `would_confirm`), with each record's reason. A full page says on stderr how to list the next one
+ * (`next page: --after <cursor>`, the cursor of its last record), so stdout stays the table or the JSON. A filter it cannot answer exits 2 and reads nothing, as does a
  * `--limit` not written in decimal digits (`1e2`, `0x10`, `5.0`): it is never coerced.
  */
 @Injectable()
@@ -44,9 +47,15 @@ export class EvidenceListCommand implements CliCommandRunner {
   async run(_params: string[], options: ListOptions = {}): Promise<void> {
     const json = options.json === true;
     try {
-      const records = await this.evidence.list(filterOf(options));
+      const filter = filterOf(options);
+      const records = await this.evidence.list(filter);
       const columns = options.shadow === true ? SHADOW_COLUMNS : COLUMNS;
       this.streams.out(json ? JSON.stringify(records.map(evidenceJson)) : table(records.map(row), columns));
+      const last = records[records.length - 1];
+      if (last !== undefined && records.length === (filter.limit ?? EVIDENCE_LIST_LIMIT.default)) {
+        const after = evidenceCursor(last);
+        this.streams.err(json ? JSON.stringify({ nextPage: { after } }) : `next page: --after ${after}`);
+      }
     } catch (error) {
       fail(this.streams, json, (error as Error).message, error instanceof InvalidEvidenceFilterError ? 2 : 1);
     }
@@ -65,6 +74,7 @@ function filterOf(options: ListOptions): EvidenceFilter {
     since: instant('--since', options.since),
     until: instant('--until', options.until),
     limit: positiveInteger('--limit', options.limit),
+    after: options.after,
   };
 }
 

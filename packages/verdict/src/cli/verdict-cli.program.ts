@@ -110,6 +110,10 @@ export const VERDICT_CLI: CliProgramSpec = {
             since,
             until,
             { flags: '--limit <n>', description: 'At most n records (default 100, at most 1000)' },
+            {
+              flags: '--after <cursor>',
+              description: 'Only the records after the one this cursor names: the next page (a full page prints it)',
+            },
             json,
           ],
           runner: EvidenceListCommand,

@@ -4,6 +4,7 @@ import { Stage } from '../decisions/stage.js';
 import { InvalidEvidenceFilterError } from '../errors/invalid-evidence-filter.error.js';
 import { isStorableText } from '../shared/storable-text.js';
 import { unknownKeys } from '../shared/unknown-keys.js';
+import { type EvidenceCursorKeys, cursorKeys } from './evidence-cursor.js';
 
 /** The default and the largest number of records one `EvidenceQuery.list` call returns. */
 export const EVIDENCE_LIST_LIMIT = { default: 100, max: 1000 } as const;
@@ -31,10 +32,19 @@ export interface EvidenceFilter {
   readonly until?: Date;
   /** At most this many records, newest first. Default 100, at most 1000. */
   readonly limit?: number;
+  /**
+   * A cursor (`evidenceCursor(record)` of the last record of the page before): only the records listed after that
+   * record, in the list's order. Pages through any filter, records of one millisecond included; a string no
+   * `evidenceCursor` made is refused.
+   */
+  readonly after?: string;
 }
 
-/** A filter that passed {@link checkedEvidenceFilter}: the limit is resolved. */
-export type CheckedEvidenceFilter = Omit<EvidenceFilter, 'limit'> & { readonly limit: number };
+/** A filter that passed {@link checkedEvidenceFilter}: the limit is resolved, the cursor read as its keys. */
+export type CheckedEvidenceFilter = Omit<EvidenceFilter, 'limit' | 'after'> & {
+  readonly limit: number;
+  readonly after?: EvidenceCursorKeys;
+};
 
 /** The fields of an {@link EvidenceFilter}: any other key is refused, never ignored. */
 const EVIDENCE_FILTER_FIELDS = [
@@ -47,6 +57,7 @@ const EVIDENCE_FILTER_FIELDS = [
   'since',
   'until',
   'limit',
+  'after',
 ] as const satisfies ReadonlyArray<keyof EvidenceFilter>;
 
 const FINGERPRINT = /^[0-9a-f]{64}$/;
@@ -125,7 +136,10 @@ export function checkedEvidenceFilter(filter: EvidenceFilter): CheckedEvidenceFi
   const limit = filter.limit ?? EVIDENCE_LIST_LIMIT.default;
   if (!Number.isInteger(limit) || limit < 1 || limit > EVIDENCE_LIST_LIMIT.max)
     fail(`limit must be an integer from 1 to ${EVIDENCE_LIST_LIMIT.max}`);
-  return { capability, disposition, shadow, stage, actorFingerprint, toolCallFingerprint, since, until, limit };
+  const after = filter.after === undefined ? undefined : cursorKeys(filter.after);
+  if (filter.after !== undefined && after === undefined)
+    fail('after must be a cursor evidenceCursor(record) made, as it made it');
+  return { capability, disposition, shadow, stage, actorFingerprint, toolCallFingerprint, since, until, limit, after };
 }
 
 /**

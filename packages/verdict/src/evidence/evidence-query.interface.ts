@@ -12,9 +12,14 @@ import type { ShadowSummaryFilter, ShadowSummaryRow } from './shadow-summary.js'
  * @example
  * const denials = await evidenceQuery.list({ disposition: 'deny', since: new Date(Date.now() - 86_400_000) });
  * const timeline = await evidenceQuery.run(denials[0].correlationId);
+ * const more = await evidenceQuery.list({ disposition: 'deny', after: evidenceCursor(denials.at(-1)!) });
  */
 export interface EvidenceQuery {
-  /** The records matching every field of `filter`, newest first (ties: correlation id, then later stage first); at most `filter.limit`. */
+  /**
+   * The records matching every field of `filter`, newest first (ties: correlation id, then the later stage first, then
+   * id); at most `filter.limit`. With `filter.after` (`evidenceCursor(record)`), only the records after that one in
+   * this order: the next page, each record listed once.
+   */
   list(filter?: EvidenceFilter): Promise<DecisionRecord[]>;
   /** Every record of one proposal (one correlation id), in pipeline order; `[]` when there is none. */
   run(correlationId: string): Promise<DecisionRecord[]>;

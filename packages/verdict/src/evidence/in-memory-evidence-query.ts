@@ -8,6 +8,7 @@ import {
 } from './evidence-filter.js';
 import type { EvidenceQuery } from './evidence-query.interface.js';
 import type { InMemoryEvidenceRecorder } from './in-memory-evidence-recorder.js';
+import { listOrder } from './evidence-cursor.js';
 import {
   type ShadowSummaryFilter,
   type ShadowSummaryRow,
@@ -31,7 +32,7 @@ export class InMemoryEvidenceQuery implements EvidenceQuery {
     return this.recorder
       .decisions()
       .filter((record) => matches(record, checked))
-      .sort(newestFirst)
+      .sort(listOrder)
       .slice(0, checked.limit);
   }
 
@@ -59,15 +60,8 @@ function matches(record: DecisionRecord, filter: CheckedEvidenceFilter): boolean
     (filter.actorFingerprint === undefined || record.actorFingerprint === filter.actorFingerprint) &&
     (filter.toolCallFingerprint === undefined || record.toolCallFingerprint === filter.toolCallFingerprint) &&
     (filter.since === undefined || at >= filter.since.getTime()) &&
-    (filter.until === undefined || at < filter.until.getTime())
-  );
-}
-
-/** The order both adapters list in: recorded_at descending, correlation id ascending, sequence descending. */
-function newestFirst(a: DecisionRecord, b: DecisionRecord): number {
-  return (
-    b.recordedAt.getTime() - a.recordedAt.getTime() ||
-    (a.correlationId < b.correlationId ? -1 : a.correlationId > b.correlationId ? 1 : 0) ||
-    b.sequence - a.sequence
+    (filter.until === undefined || at < filter.until.getTime()) &&
+    // Listed after the cursor's record: the order both adapters list in (`listOrder`).
+    (filter.after === undefined || listOrder(filter.after, record) < 0)
   );
 }

@@ -5,6 +5,7 @@ import { type RecordedDisposition, ShadowDisposition } from '../decisions/shadow
 import { Stage } from '../decisions/stage.js';
 import { type DecisionFacts, type DecisionRecord, decisionRecord } from '../evidence/decision-record.js';
 import type { EvidenceFilter } from '../evidence/evidence-filter.js';
+import { evidenceCursor } from '../evidence/evidence-cursor.js';
 import type { EvidenceQuery } from '../evidence/evidence-query.interface.js';
 import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.js';
 import { ToolKind } from '../evidence/tool-kind.js';
@@ -24,7 +25,9 @@ const MINUTE = 60_000;
 
 /**
  * The behaviour every {@link EvidenceQuery} adapter must share: each filter alone and together (AND), `since`
- * inclusive and `until` exclusive, newest first with a stable order for ties, the default and explicit limits,
+ * inclusive and `until` exclusive, newest first with a total order for ties (correlation id, then the later stage
+ * first, then id), the default and explicit limits, paging with `after` (`evidenceCursor`) through records of one
+ * millisecond, each record once, alone and with other filters, a cursor `evidenceCursor` did not make refused,
  * one run in sequence order with every fact, and bad filters refused with `InvalidEvidenceFilterError`: among them a
  * capability or correlation id holding U+0000 or a lone surrogate, and a `since` or `until` outside the years 0001–9999
  * (UTC), which engines answer differently (docs/evidence.md), while the first and last instants of that range answer.
@@ -135,6 +138,57 @@ export function describeEvidenceQueryContract(
       await write(r);
 
       expect(ids(await harness.query.list({ capability }))).toEqual(ids([r[2], r[1], r[0]]));
+    });
+
+    it('pages with after: each record once, in list order, through a full page of one millisecond', async () => {
+      const { since, until, at } = window();
+      const capability = `paging.${randomUUID()}`;
+      const shared = randomUUID();
+      const stages = [Stage.Proposal, Stage.Approval, Stage.Execution];
+      const runOf = (minute: number, correlationId = randomUUID()) =>
+        stages.map((stage, sequence) =>
+          record(capability, stage, Disposition.Permit, at(minute), {}, correlationId, sequence),
+        );
+      const r = [
+        // Nine records of one millisecond: three runs, one of them written again under the same sequences.
+        ...runOf(2),
+        ...runOf(2, shared),
+        ...runOf(2, shared),
+        ...runOf(1),
+        record(`${capability}.other`, Stage.Execution, Disposition.Permit, at(2)),
+      ];
+      await write(r);
+      const whole = await harness.query.list({ capability });
+      expect(whole).toHaveLength(12);
+
+      for (const limit of [1, 2, 4, 5]) {
+        const paged: DecisionRecord[] = [];
+        // At most one page more than there are records: an adapter that ignores `after` lists its first page again.
+        for (let after: string | undefined, pages = 0; pages <= whole.length; pages++) {
+          const page = await harness.query.list({ capability, limit, after });
+          paged.push(...page);
+          if (page.length < limit) break;
+          after = evidenceCursor(page[page.length - 1]!);
+        }
+        expect({ limit, listed: ids(paged) }).toEqual({ limit, listed: ids(whole) });
+      }
+      // With the other filters: the next page of the same filtered list.
+      const filter = { since, until, capability, stage: Stage.Execution };
+      const [first] = await harness.query.list({ ...filter, limit: 1 });
+      expect(ids(await harness.query.list({ ...filter, after: evidenceCursor(first!) }))).toEqual(
+        ids((await harness.query.list(filter)).slice(1)),
+      );
+      // A string `evidenceCursor` did not make reads nothing: an id, an instant, a cursor edited.
+      const cursor = evidenceCursor(first!);
+      for (const after of [first!.id, at(2).toISOString(), `${cursor}=`, cursor.slice(0, -1), cursor.slice(4)])
+        await assert.rejects(
+          harness.query.list({ capability, after }),
+          (error: unknown) => {
+            assert.ok(error instanceof InvalidEvidenceFilterError, `after ${JSON.stringify(after)}: ${String(error)}`);
+            return true;
+          },
+          `after ${JSON.stringify(after)} must be refused with InvalidEvidenceFilterError`,
+        );
     });
 
     it('returns at most 100 records by default, and at most the limit asked for', async () => {

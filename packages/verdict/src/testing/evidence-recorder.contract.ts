@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Disposition } from '../decisions/disposition.js';
 import { Stage } from '../decisions/stage.js';
@@ -7,6 +8,7 @@ import type { EvidenceRecorder } from '../evidence/evidence-recorder.interface.j
 import { EvidenceKind } from '../evidence/chain-link.js';
 import { type EvidenceChain, isEvidenceChain } from '../evidence/evidence-chain.interface.js';
 import { ToolKind } from '../evidence/tool-kind.js';
+import { InvalidEvidenceFilterError } from '../errors/invalid-evidence-filter.error.js';
 import { fingerprint, fingerprintString } from '../fingerprints/fingerprint.js';
 import { ContextReleaser } from '../context-release/context-releaser.js';
 import { DataClass } from '../context-release/data-class.js';
@@ -46,7 +48,9 @@ const RAW = {
  * The behaviour every {@link EvidenceRecorder} adapter must share, for decision and release records: exact
  * round trip of every field, insertion order of decisions per correlation id, nothing stored beyond the
  * record (no payload value of a real release), no lost concurrent writes, batches written whole and in
- * order; for a recorder that is also an {@link EvidenceChain}: one gapless, verifying chain per stream.
+ * order; for a recorder that is also an {@link EvidenceChain}: one gapless, verifying chain per stream, and a prune
+ * whose cutoff is not a valid Date in the years 0001–9999 (UTC) refused with `InvalidEvidenceFilterError`, nothing
+ * pruned (before any key is needed: the suite gives none).
  * `setup` runs once before the suite and `close` once after it.
  *
  * @example
@@ -184,6 +188,30 @@ export function describeEvidenceRecorderContract(
           ['a', true, 2],
           ['b', true, 1],
         ]);
+      });
+
+      it('refuses a prune cutoff outside the years 0001–9999 (UTC) with InvalidEvidenceFilterError, pruning nothing', async () => {
+        const chain = harness.recorder as EvidenceRecorder & Partial<EvidenceChain>;
+        if (!isEvidenceChain(chain)) return;
+        const kept = decisionRecord(head(randomUUID(), 0), {});
+        await chain.recordDecision(kept);
+        // Past 9999, SQLite compares instants as text and MariaDB's DATETIME ends: engines found other cut points.
+        for (const [what, before] of [
+          ['an invalid Date', new Date(Number.NaN)],
+          ['the year 0', new Date('0000-12-31T23:59:59.999Z')],
+          ['the year -1', new Date('-000001-01-01T00:00:00.000Z')],
+          ['the year 10000', new Date('+010000-01-01T00:00:00.000Z')],
+          ['the last instant a Date holds', new Date(8.64e15)],
+        ] as const)
+          await assert.rejects(
+            chain.prune(before),
+            (error: unknown) => {
+              assert.ok(error instanceof InvalidEvidenceFilterError, `prune before ${what}: ${String(error)}`);
+              return true;
+            },
+            `a prune before ${what} must be refused with InvalidEvidenceFilterError`,
+          );
+        expect(await harness.read(kept.correlationId)).toEqual([kept]);
       });
     });
 

@@ -125,10 +125,23 @@ export function evidenceListQuery(
     query.andWhere('r.disposition IN (:...shadow)', { shadow: Object.values(ShadowDisposition) });
   if (filter.since !== undefined) query.andWhere('r.recordedAt >= :since', { since: filter.since });
   if (filter.until !== undefined) query.andWhere('r.recordedAt < :until', { until: filter.until });
+  if (filter.after !== undefined) {
+    // The records after the cursor's in the order below, spelled out per key (the directions differ, so no row-value
+    // comparison): every engine reads it alike. `recordedAt <= :afterAt` is the range the time indexes serve.
+    const { recordedAt, correlationId, sequence, id } = filter.after;
+    query.andWhere(
+      `r.recordedAt <= :afterAt AND (r.recordedAt < :afterAt OR r.correlationId > :afterCorrelation OR ` +
+        `(r.correlationId = :afterCorrelation AND (r.sequence < :afterSequence OR ` +
+        `(r.sequence = :afterSequence AND r.id > :afterId))))`,
+      { afterAt: recordedAt, afterCorrelation: correlationId, afterSequence: sequence, afterId: id },
+    );
+  }
+  // Newest first; ties by correlation id, then the later stage first, then id: a total order, which a cursor needs.
   return query
     .orderBy('r.recordedAt', 'DESC')
     .addOrderBy('r.correlationId', 'ASC')
     .addOrderBy('r.sequence', 'DESC')
+    .addOrderBy('r.id', 'ASC')
     .limit(filter.limit);
 }
 
