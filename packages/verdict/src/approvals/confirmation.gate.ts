@@ -49,8 +49,8 @@ export interface ConfirmationAsk {
   readonly approvalBatch?: string;
   /**
    * The actor's principal fingerprints under every actor key the application's confirmations use (`askerFingerprints`),
-   * asked only when a receipt is issued: its pending cap of the tool call counts them all (ADR 0184). Unset: only
-   * this capability's.
+   * asked only when a receipt is issued, before the run's evidence is written for it: its pending cap of the tool call
+   * counts them all (ADR 0184). Unset: only this capability's.
    */
   readonly askerFingerprints?: () => readonly string[];
 }
@@ -63,7 +63,9 @@ export interface ConfirmationAsk {
  * `require_confirmation`, unless the pending-receipt caps refuse one: then `throttle`, nothing issued. The run's
  * evidence so far is written before the receipt is issued: a write failure stops the run with
  * `EvidenceWriteFailedError` and issues nothing. Before that, the policy's `subject` facts must be a plain JSON
- * object (`NonCanonicalValueError` naming the path, `$.subject.placed`, otherwise: nothing written or issued).
+ * object (`NonCanonicalValueError` naming the path, `$.subject.placed`, otherwise: nothing written or issued), and
+ * the asker's fingerprints are asked (`askerFingerprints`: what a confirming key throws propagates as a fault before
+ * mutation, nothing issued).
  */
 export async function validateConfirmation(
   { approvals }: Pick<ApprovalOptions, 'approvals'>,
@@ -144,6 +146,9 @@ export async function validateConfirmation(
       // Checked before anything is written: facts that are not plain JSON would be kept as they are in memory and
       // as JSON text elsewhere, so an approver's CASL rule on them would decide apart by store (ADR 0201).
       const subject = subjectFacts(policy.subject?.(envelope, target), ['subject']);
+      // Asked before anything is written too: what a confirming capability's key throws fails the proposal as a
+      // fault before mutation does, never after the run's evidence was written for a receipt (ADR 0208).
+      const askerFingerprints = ask.askerFingerprints?.();
       // A pending receipt is a write an approver acts on: the run's evidence so far is written first (a failure
       // stops it here, nothing issued), as parking for review does.
       await trail.beforeMutation();
@@ -167,7 +172,7 @@ export async function validateConfirmation(
           principalFingerprint: principal.fingerprint,
           conversationFingerprint: principal.conversationFingerprint,
           maxPending: policy.maxPending ?? DEFAULT_MAX_PENDING_RECEIPTS,
-          ...(ask.askerFingerprints === undefined ? {} : { askerFingerprints: ask.askerFingerprints() }),
+          ...(askerFingerprints === undefined ? {} : { askerFingerprints }),
         },
       });
       // Over a pending cap nothing was issued: the run has still mutated nothing.

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { ActionContext } from '../context/action-context.js';
-import { actorFingerprint, tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
+import { attributedActorFingerprint, tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
 import { MissingModelBudgetScopeError } from '../errors/missing-model-budget-scope.error.js';
 import { ModelBudgetExceededError } from '../errors/model-budget-exceeded.error.js';
@@ -63,7 +63,8 @@ const UNBOUNDED = Number.MAX_SAFE_INTEGER;
  * every configured budget's window of the budget store (one atomic statement each) before the call, and settles it
  * after: the reported usage is committed and the rest released; without usage the estimate is kept. A call that does
  * not fit a budget throws {@link ModelBudgetExceededError} (after giving back what it reserved in the others) and
- * emits {@link ModelBudgetExceeded}.
+ * emits {@link ModelBudgetExceeded}; when the module's `actorKey` throws as that event is built, the call fails with
+ * the key's error instead, and no event is emitted (ADR 0208).
  */
 @Injectable()
 export class ModelBudgetGate {
@@ -91,6 +92,8 @@ export class ModelBudgetGate {
    * @throws ModelBudgetExceededError when a budget has no room (nothing stays reserved).
    * @throws UnpricedModelError when a cost budget counts the call and the model has no price.
    * @throws MissingModelBudgetScopeError when the context has no key for a budget's scope.
+   * @throws whatever the module's `actorKey` throws for the actor (asked for a `per: 'actor'` budget's window, else
+   *   for the `ModelBudgetExceeded` event): an application fault wins over the budget stop (nothing stays reserved).
    */
   async reserve(context: ActionContext, estimate: ModelCallEstimate): Promise<ModelBudgetHold> {
     const config = this.requireConfig();
@@ -279,12 +282,9 @@ export class ModelBudgetGate {
     resetAt: Date,
     now: Date,
   ): void {
-    let actor: string | null;
-    try {
-      actor = actorFingerprint(context, moduleActorKey(this.options));
-    } catch {
-      actor = null; // an actor without a usable key: the event still fires, attributed to no one
-    }
+    // An actor whose key's answer names nobody is attributed to no one; what the key function throws propagates
+    // before the event is built, and the call fails with it, not as the budget stop (ADR 0208).
+    const actor = attributedActorFingerprint(context, moduleActorKey(this.options));
     emitSafely(
       this.events,
       ModelBudgetExceeded.event,

@@ -116,3 +116,17 @@ export function checkedActorKey<T>(actor: unknown, actorKey: ActorKey, use: (key
     throw error;
   }
 }
+
+/**
+ * The actor's fingerprint as an event attributes it ({@link actorFingerprint}), or `null` for an actor without a
+ * stable key: Verdict's own check of the key's answer decides that ({@link checkedActorKey}, ADR 0208).
+ *
+ * @throws whatever `actorKey` throws itself: an application fault, never an event attributed to no one.
+ */
+export function attributedActorFingerprint(
+  context: ActionContext,
+  actorKey: ActorKey = defaultActorKey,
+): string | null {
+  const checked = checkedActorKey(context.actor, actorKey, (key) => identityFingerprint(actorKeyText(key)));
+  return checked.stable ? checked.value : null;
+}

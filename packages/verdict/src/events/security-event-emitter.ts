@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { ActionContext } from '../context/action-context.js';
-import { actorFingerprint, tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
+import { attributedActorFingerprint, tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
 import { conversationIdOf } from '../context/conversation-id.js';
 import { ContainmentRules } from '../containment/containment-rules.js';
 import type { Decision } from '../decisions/decision.js';
@@ -57,7 +57,7 @@ export interface ObservedRun {
   readonly argumentsFingerprint: string | null;
   /**
    * The actor's fingerprint when the caller already computed it (the pipeline does, once a run); `null` for an
-   * actor without a usable key. Omitted: computed here.
+   * actor without a stable key. Omitted: computed here, a fault of the key function propagating (ADR 0208).
    */
   readonly actorFingerprint?: string | null;
 }
@@ -189,12 +189,13 @@ export class SecurityEventEmitter {
     return repetitions === null ? null : [argumentsFingerprint, conversationFingerprint, repetitions];
   }
 
+  /**
+   * An actor whose key's answer names nobody or is not plain JSON: the event still fires, attributed to no one. What
+   * the key function throws propagates (ADR 0208). The pipeline passes its own `actorFingerprint`, so this runs only
+   * for a caller that does not.
+   */
   private actorFingerprint(context: ActionContext): string | null {
-    try {
-      return actorFingerprint(context, moduleActorKey(this.options));
-    } catch {
-      return null; // an actor without a usable key: the event still fires, attributed to no one
-    }
+    return attributedActorFingerprint(context, moduleActorKey(this.options));
   }
 }
 

@@ -6,7 +6,13 @@ import { inputTokenBound } from '../budgets/input-token-bound.js';
 import { ModelBudgetGate } from '../budgets/model-budget.gate.js';
 import { ActionContextStore } from '../context/action-context.store.js';
 import type { ActionContext } from '../context/action-context.js';
-import { actorFingerprint, principalKeyOf, tenantFingerprintOf, moduleActorKey } from '../context/actor-key.js';
+import {
+  actorFingerprint,
+  defaultActorKey,
+  principalKeyOf,
+  tenantFingerprintOf,
+  moduleActorKey,
+} from '../context/actor-key.js';
 import { conversationIdOf } from '../context/conversation-id.js';
 import { Trust } from '../context-release/trust.js';
 import { VerdictConfigurationError } from '../errors/configuration.error.js';
@@ -73,6 +79,12 @@ interface Quarantined {
   readonly passages: readonly LabelledContent[];
   readonly handle: QuarantineHandle;
   readonly owner: string;
+}
+
+/** Who extracts: the action context, and its actor's fingerprint from the one ask of the key (`ownerOf`). */
+interface Caller {
+  readonly context: ActionContext;
+  readonly actor: string;
 }
 
 /** Options of one extraction. */
@@ -159,7 +171,7 @@ export class QuarantineService {
     const passages = items.filter((item) => item.label.trust === Trust.Untrusted);
     if (passages.length === 0)
       throw new VerdictConfigurationError('Only untrusted content is quarantined: label it untrusted first.');
-    const owner = this.ownerOf(this.contexts.require());
+    const { owner } = this.ownerOf(this.contexts.require());
     const sources = new Map(passages.map(({ label }) => [label.source.toString(), label.source]));
     const handle: QuarantineHandle = Object.freeze({
       id: `q-${randomUUID()}`,
@@ -216,30 +228,32 @@ export class QuarantineService {
     assertJsonOutputSchema(schema, schemaName);
     // Whose the caller is first: outside any action context, or for an actor without a stable key, no handle is
     // anyone's to read (the context or key error), held or not.
+    // The key is asked once here: the event names the actor the handle's owner was found by (ADR 0208).
     const context = this.contexts.require();
-    const owner = this.ownerOf(context);
+    const { owner, actor } = this.ownerOf(context);
+    const caller = { context, actor };
     const held = this.held.get(id);
     if (held === undefined || held.owner !== owner)
-      throw this.failed(QuarantineExtractionFailure.UnknownHandle, facts, undefined, context);
+      throw this.failed(QuarantineExtractionFailure.UnknownHandle, facts, undefined, caller);
     const answer = await this.ask(model, extractionPrompt(held.text, jsonSchema, options.instruction), context);
     if (Array.isArray(answer.tool_calls) && answer.tool_calls.length > 0)
-      throw this.failed(QuarantineExtractionFailure.ToolCall, facts, held, context);
+      throw this.failed(QuarantineExtractionFailure.ToolCall, facts, held, caller);
     const parsed = parseAnswer(answerText(answer.content));
-    if (parsed === undefined) throw this.failed(QuarantineExtractionFailure.NotJson, facts, held, context);
+    if (parsed === undefined) throw this.failed(QuarantineExtractionFailure.NotJson, facts, held, caller);
     const result = schema.safeParse(parsed.value);
     if (!result.success)
       throw this.failed(
         QuarantineExtractionFailure.SchemaMismatch,
         facts,
         held,
-        context,
+        caller,
         issuePaths(result.error.issues, jsonSchema),
       );
     // A transform's output is known only now: still the schema's fault, thrown before anything is recorded or emitted.
     const text = assertJsonOutput(result.data, schemaName);
     const content = extractedContent(text, held.passages);
     await this.record(content, held.passages);
-    this.emit('extracted', facts, held, context, fingerprintString(text));
+    this.emit('extracted', facts, held, caller, fingerprintString(text));
     return Object.freeze({ value: result.data as z.output<S>, text, content });
   }
 
@@ -271,10 +285,10 @@ export class QuarantineService {
     failure: QuarantineExtractionFailure,
     facts: { readonly handleFingerprint: string; readonly schemaFingerprint: string },
     held: Quarantined | undefined,
-    context: ActionContext | undefined,
+    caller: Caller,
     issues: readonly string[] = [],
   ): QuarantineExtractionError {
-    this.emit(failure, facts, held, context, null);
+    this.emit(failure, facts, held, caller, null);
     return new QuarantineExtractionError(failure, facts.handleFingerprint, issues);
   }
 
@@ -282,7 +296,7 @@ export class QuarantineService {
     outcome: QuarantinedExtraction['outcome'],
     facts: { readonly handleFingerprint: string; readonly schemaFingerprint: string },
     held: Quarantined | undefined,
-    context: ActionContext | undefined,
+    { context, actor }: Caller,
     valueFingerprint: string | null,
   ): void {
     emitSafely(
@@ -295,8 +309,8 @@ export class QuarantineService {
         [...new Set(held?.passages.map(({ label }) => label.fingerprint) ?? [])],
         facts.schemaFingerprint,
         valueFingerprint,
-        context === undefined ? null : this.actorFingerprintOf(context),
-        context === undefined ? null : tenantFingerprintOf(context),
+        actor,
+        tenantFingerprintOf(context),
         this.clock(),
       ),
     );
@@ -306,19 +320,17 @@ export class QuarantineService {
    * Whose a handle is: the actor's and the tenant's fingerprints and the action context's conversation
    * (`metadata.conversationId`, or none) (ADR 0104). Only inside an action context: outside one every caller would
    * share one owner. An actor without a stable key throws (as `actorFingerprint` does): a shared fallback would make
-   * such actors one.
+   * such actors one. The key is asked once: `actor`, the fingerprint `QuarantinedExtraction` carries, is of the same
+   * answer, so an event is never attributed to no one, nor a key's fault swallowed as it is built (ADR 0208).
+   * @throws whatever the module's `actorKey` throws itself, as it is.
    */
-  private ownerOf(context: ActionContext): string {
-    const principal = principalKeyOf(context, moduleActorKey(this.options));
-    return JSON.stringify([principal, conversationIdOf(context)]);
-  }
-
-  private actorFingerprintOf(context: ActionContext): string | null {
-    try {
-      return actorFingerprint(context, moduleActorKey(this.options));
-    } catch {
-      return null;
-    }
+  private ownerOf(context: ActionContext): { readonly owner: string; readonly actor: string } {
+    const key = (moduleActorKey(this.options) ?? defaultActorKey)(context.actor);
+    const principal = principalKeyOf(context, () => key);
+    return {
+      owner: JSON.stringify([principal, conversationIdOf(context)]),
+      actor: actorFingerprint(context, () => key),
+    };
   }
 }
 
