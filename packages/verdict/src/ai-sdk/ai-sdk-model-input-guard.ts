@@ -11,6 +11,14 @@ import {
   providerOptionsConversation,
 } from '../runtimes/provider-conversation.js';
 import { releaseContext } from '../runtimes/released-context.js';
+import { labelContent } from '../provenance/labelled-content.js';
+import { ProvenanceSource } from '../provenance/provenance-source.js';
+import {
+  type ReleaseLabel,
+  parseReleaseLabel,
+  releaseLabelText,
+  vouchesForPrincipal,
+} from '../runtimes/release-label.js';
 import { ContentSeal } from '../runtimes/content-seal.js';
 import { isPlainText } from '../runtimes/structured-text.js';
 import { ToolResultRelease, type ToolResultReleaseOptions } from '../runtimes/tool-result-release.js';
@@ -24,8 +32,11 @@ type StreamPart =
   Awaited<ReturnType<GenerateOptions['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
 type ProviderOptions = Record<string, Record<string, string>>;
 
-/** Where the guard's seal travels: the `verdict` entry of a part's provider metadata / options. */
-const SEAL_NAMESPACE = 'verdict';
+/**
+ * Where the guard's seal travels: the `verdict` entry of a part's provider metadata / options (with a released
+ * context message's label beside it, ADR 0210).
+ */
+export const SEAL_NAMESPACE = 'verdict';
 /** How many released tool results a guard keeps, so that the same result is released once, not every step. */
 const REMEMBERED_RELEASES = 1_000;
 
@@ -113,13 +124,25 @@ export class AiSdkModelInputGuard {
     this.prompts = new Set(prompts);
   }
 
-  /** Releases structured context for this destination as a sealed user message for the generation's `messages`. */
+  /**
+   * Releases structured context for this destination as a sealed user message for the generation's `messages`. The
+   * message states its release request's source and trust (`providerOptions.verdict.label`), inside what the seal
+   * covers (ADR 0210): a provenance tracker labels it so in any process that shares the `sealKey` — a support ticket
+   * released as untrusted stays untrusted — and a label changed after the release breaks the seal. A trusted label
+   * (or a `user` or `agent` source) is bound to the principal of the action context it was released in, as the
+   * module's labels are: it passes in that principal's generations only (released outside any action context, in
+   * every generation).
+   */
   async contextMessage(request: Omit<ReleaseRequest, 'destination'>): Promise<UserModelMessage> {
     const content = await releaseContext(this.options, request);
+    const label = { source: ProvenanceSource.of(request.source), trust: request.trust };
+    const stated = releaseLabelText(label);
+    const principal = vouchesForPrincipal(label) ? (this.options.provenanceLabels?.currentPrincipal() ?? null) : null;
+    const { seal } = this.sealed(contextView(content, stated, principal))[SEAL_NAMESPACE]!;
     return {
       role: 'user',
       content: [{ type: 'text', text: content }],
-      providerOptions: this.sealed(['user', content]),
+      providerOptions: { [SEAL_NAMESPACE]: { seal: seal!, label: stated } },
     };
   }
 
@@ -213,6 +236,7 @@ export class AiSdkModelInputGuard {
           break;
         case 'user':
           if (!this.admitsUser(message)) throw new UnreleasedContextError(what, this.destinationName);
+          this.rememberReleaseLabel(message);
           break;
         case 'assistant':
           if (!this.admitsAnswer(message, conversation))
@@ -275,9 +299,41 @@ export class AiSdkModelInputGuard {
     if (message.content.some((part) => part.type !== 'text')) return false;
     const texts = message.content.map((part) => (part as { text: string }).text);
     const partsCarryNoData = message.content.every((part) => optionsCarryNoData(part.providerOptions));
-    if (this.verify(['user', texts.join('')], message.providerOptions))
+    if (this.releasedContext(texts.join(''), message.providerOptions) !== undefined)
       return othersCarryNoData(message.providerOptions) && partsCarryNoData;
     return admitsUserText(texts) && optionsCarryNoData(message.providerOptions) && partsCarryNoData;
+  }
+
+  /**
+   * Whether `text` is context this guard released, by its seal: with the label the message states, when the seal
+   * covers that label (and, for a label that vouches, the current principal or none: {@link contextMessage});
+   * `label: undefined` for a seal of a release before ADR 0210, which covers the text alone — released, but as
+   * nothing a tracker may vouch for. `undefined` when no seal holds.
+   */
+  private releasedContext(text: string, options: unknown): { readonly label: ReleaseLabel | undefined } | undefined {
+    const stated = (options as ProviderOptions | undefined)?.[SEAL_NAMESPACE]?.label;
+    if (stated === undefined) return this.verify(['user', text], options) ? { label: undefined } : undefined;
+    const label = parseReleaseLabel(stated);
+    if (label === undefined) return undefined;
+    const principals = new Set<string | null>([null]);
+    if (vouchesForPrincipal(label)) principals.add(this.options.provenanceLabels?.currentPrincipal() ?? null);
+    for (const principal of principals)
+      if (this.verify(contextView(text, stated, principal), options)) return { label };
+    return undefined;
+  }
+
+  /**
+   * The label a released context message's seal vouches for goes to the module's labels, for the current principal,
+   * so that the provenance tracker labels it by its release in this generation's window — in another process that
+   * shares the `sealKey`, or in this one once its memory forgot the release. A message whose seal vouches for no
+   * label (one sealed before ADR 0210) is given none: the tracker reads it as untrusted history.
+   */
+  private rememberReleaseLabel(message: Extract<AiSdkMessage, { role: 'user' }>): void {
+    const labels = this.options.provenanceLabels;
+    if (labels === undefined || message.providerOptions?.[SEAL_NAMESPACE] === undefined) return;
+    const text = message.content.map((part) => (part as { text: string }).text).join('');
+    const label = this.releasedContext(text, message.providerOptions)?.label;
+    if (label !== undefined) labels.remember(text, [labelContent(text, label.source, label.trust)]);
   }
 
   /** An assistant message: every part sealed by this guard, or — with `acceptUnsealedHistory: 'prose'` — plain prose. */
@@ -362,6 +418,15 @@ export class AiSdkModelInputGuard {
   private conversation(): string | null {
     return this.options.conversation?.() ?? null;
   }
+}
+
+/**
+ * What the seal of a released context message covers (ADR 0210): its text, the label it states, and — for a label
+ * that vouches — the principal it was released for (`null`: released outside any action context, or for an untrusted
+ * label). Never the view of another message's seal (`['user', text]`, before ADR 0210).
+ */
+function contextView(text: string, label: string, principal: string | null): unknown[] {
+  return ['user', 'released-context', text, label, principal];
 }
 
 /**

@@ -62,6 +62,11 @@ export class ProvenanceLabels {
     private readonly principal: () => string | undefined = () => undefined,
   ) {}
 
+  /** The principal labels given now are remembered for: the current action context's; `undefined` outside any. */
+  currentPrincipal(): string | undefined {
+    return this.principal();
+  }
+
   /**
    * The labelled items remembered for exactly this text, as the current principal meets it: everyone's, and those
    * remembered for that principal alone. `principal` names another principal than the current one.
