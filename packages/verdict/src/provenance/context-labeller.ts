@@ -8,7 +8,7 @@ import { fingerprint } from '../fingerprints/fingerprint.js';
 import { type ProvenanceRecord, ProvenanceRecordKind } from './provenance-record.js';
 import { calledToolSource, ProvenanceSource, ProvenanceSourceKind } from './provenance-source.js';
 import type { ProvenanceWindow } from './provenance-window.js';
-import { carryAnswer, enclosingToolCallWindow } from './provenance-scope.js';
+import { carryAnswer, enclosingToolCallWindow, leaveUnread } from './provenance-scope.js';
 import { asDelegated, CALLER, isDelegatedInput } from './vouching-content.js';
 import { SAID } from './provenance-labels.js';
 import { keylessPrincipal } from './label-principal.js';
@@ -139,6 +139,18 @@ export class ContextLabeller {
     await this.remember(text, [item], edges);
     carryAnswer(item);
     return item;
+  }
+
+  /**
+   * The model proposed the call `id` to the tool `name`, whose result a runtime's tool (AI SDK, OpenAI Agents) makes
+   * outside the tracker: inside a delegating tool call (this agent is a sub-agent) that result is left unread until a
+   * tracked model call there reads it (ADR 0211). A run that ends on the call (`stopWhen` at the tool step, the
+   * Agents SDK's `toolUseBehavior`) hands its caller the result as it came, and no observed model read it: the
+   * caller's result is then untrusted under the tool's source — unless this tracker names the tool in `trustedTools`.
+   * A bound tool's declared labels are not known before its result is read: fail closed.
+   */
+  proposedTool(id: string, name: string): void {
+    leaveUnread(id, [labelContent('', this.toolSourceOf(name), this.unboundTrust(name))]);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { Trust } from '../context-release/trust.js';
 import type { LabelledContent } from './labelled-content.js';
 import { ProvenanceWindow } from './provenance-window.js';
 
@@ -18,6 +19,12 @@ class ProvenanceScope {
   readonly carried: LabelledContent[] = [];
   /** Whether a bound call ran inside this scope with a window Verdict did not see (an agent without a tracker). */
   carriedUnobserved = false;
+  /**
+   * The tool calls a tracked agent's model proposed inside this scope whose results no tracked model call here has read
+   * yet, by call id: what each result would carry (ADR 0211). A sub-agent whose run ends on such a call hands its
+   * caller a result no observed model read.
+   */
+  readonly unread = new Map<string, readonly LabelledContent[]>();
 
   constructor(
     readonly window: ProvenanceWindow,
@@ -52,7 +59,10 @@ export function outsideProvenance<T>(fn: () => T): T {
 /** What a tracked tool call handed back up: its result, and the answers of the agents that ran inside it. */
 export interface ToolCallOutcome<T> {
   readonly result: T;
-  /** The labels of tracked agents' answers given inside the call, and an unobserved item if an untracked agent's bound call ran there. */
+  /**
+   * The labels of tracked agents' answers given inside the call, the untrusted labels of their tools' results no
+   * tracked model call there read (ADR 0211), and an unobserved item if an untracked agent's bound call ran there.
+   */
   readonly carried: readonly LabelledContent[];
 }
 
@@ -67,9 +77,10 @@ export async function withToolCallProvenance<T>(
 ): Promise<ToolCallOutcome<T>> {
   const scope = new ProvenanceScope(window, call);
   const result = await scopes.run(scope, fn);
+  const unread = [...scope.unread.values()].flat();
   const carried = scope.carriedUnobserved
-    ? [...scope.carried, ...ProvenanceWindow.unobserved().items]
-    : [...scope.carried];
+    ? [...scope.carried, ...unread, ...ProvenanceWindow.unobserved().items]
+    : [...scope.carried, ...unread];
   return { result, carried };
 }
 
@@ -116,6 +127,31 @@ export function asToolCall<T>(call: ProvenanceToolCall | undefined, fn: () => T)
 export function carryAnswer(item: LabelledContent): void {
   const scope = scopes.getStore();
   if (scope?.call !== undefined) scope.carried.push(item);
+}
+
+/**
+ * A tracked agent's tool call `id`, proposed (or run) inside the tool call the caller runs in, left a result no tracked
+ * model call there has read yet, which would carry `items` (ADR 0211): a sub-agent whose run ends on it (a tool that
+ * stops the run, a generation that stops at its tool step) hands its caller content no observed model read. Kept by the
+ * tool call, whose result carries the untrusted ones when nothing read it ({@link readResults}); none are kept for a
+ * result that would carry nothing untrusted. Outside any tracked tool call it does nothing.
+ */
+export function leaveUnread(id: string, items: readonly LabelledContent[]): void {
+  const scope = scopes.getStore();
+  if (scope?.call === undefined) return;
+  const untrusted = items.filter(({ label }) => label.trust === Trust.Untrusted);
+  if (untrusted.length > 0) scope.unread.set(id, untrusted);
+  else scope.unread.delete(id);
+}
+
+/**
+ * A tracked model call inside the tool call the caller runs in read the results of the calls `ids`: they are no longer
+ * unread ({@link leaveUnread}); the model's answer carries what they hold, as its window does.
+ */
+export function readResults(ids: Iterable<string>): void {
+  const scope = scopes.getStore();
+  if (scope?.call === undefined || scope.unread.size === 0) return;
+  for (const id of ids) scope.unread.delete(id);
 }
 
 /**

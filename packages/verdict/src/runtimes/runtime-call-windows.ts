@@ -73,7 +73,8 @@ export class RuntimeCallWindows {
    * Runs a tool's `call` in the window it was proposed in, for that call only, as the LangChain tracker runs every
    * tool call (ADR 0040): an agent started inside it reads its input as trusted as that window (unobserved, hence
    * untrusted, when no tracker saw the call), and an untracked agent's bound calls inside it are unobserved. What
-   * those agents answered from untrusted content is kept by the call ({@link carriedOf}): the call's result carries
+   * those agents answered from untrusted content, and their tools' results that no tracked model call there read
+   * (a run that ends on its tool step, ADR 0211), is kept by the call ({@link carriedOf}): the call's result carries
    * it into the next window, whatever the tool is declared. A call that throws carries an unobserved item: what ran
    * inside it before the error (which the runtime shows the model) is not known.
    */
