@@ -6,6 +6,9 @@
 //    and at 10 MB, 10 MB labelled per sample at either size; target: linear, per-byte cost at 10 MB <= 1.5x that
 //    at 100 KB;
 // 3. the heap a window of 10 MB of text holds (its text included), after garbage collection; target <= 3x the text.
+// 4. label and analysis of 100 KB of untrusted text without a space (a hex blob in a tool result) next to 100 KB of
+//    spaced text, each labelled afresh per call; target: the blob <= 3x the spaced text (a token pattern tried at
+//    each character of a run would cost the square of its length: seconds, ADR 0202).
 // Figures are printed with whether each target is met; they are not asserted.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -169,3 +172,32 @@ console.log(
   `   ${fmt(held.bytes / 1e6, 1)} MB of text: the window holds ${fmt(heap / 1e6, 1)} MB, ${fmt(ratio, 2)}x its text; ${target(`a window's heap <= 3x its text (${fmt(ratio, 2)}x)`, ratio <= 3)}`,
 );
 if (held.window.items.length !== 1) throw new Error('the window lost its item');
+
+console.log('4. a run of text without a space (label and analysis, 100 KB)');
+{
+  const BLOB_BYTES = 100_000;
+  let hex = '';
+  while (hex.length < BLOB_BYTES)
+    hex += Math.floor(rand() * 2 ** 32)
+      .toString(16)
+      .padStart(8, '0');
+  const blob = `{"rawTransaction":"0x${hex.slice(0, BLOB_BYTES)}"}`;
+  const spaced = untrustedText(blob.length);
+  const trusted = labelContent(TRUSTED, ProvenanceSource.user('principal'), Trust.Trusted);
+  const labelAndAnalyze = (text) => () =>
+    analyzeInfluence(
+      ProvenanceWindow.of([trusted, labelContent(text, ProvenanceSource.tool('wallet.sign'), Trust.Untrusted)]),
+      ARGS,
+    );
+  labelAndAnalyze(blob)();
+  const runs = { blob: [], spaced: [] };
+  for (let r = 0; r < 5; r++) {
+    runs.blob.push(time(labelAndAnalyze(blob), 3));
+    runs.spaced.push(time(labelAndAnalyze(spaced), 3));
+  }
+  const [onBlob, onSpaced] = [median(runs.blob), median(runs.spaced)];
+  const blobRatio = onBlob / onSpaced;
+  console.log(
+    `   no-space blob ${fmt(onBlob, 2)} ms, spaced text ${fmt(onSpaced, 2)} ms; ${target(`the blob <= 3x the spaced text (${fmt(blobRatio, 2)}x)`, blobRatio <= 3)}`,
+  );
+}

@@ -79,24 +79,32 @@ export const MIN_CANDIDATE_LENGTH = 4;
 /** Numbers are candidates from 1,000 on (four digits). */
 export const MIN_CANDIDATE_NUMBER = 1000;
 
-const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu;
+/** A character of an e-mail address's local part, as {@link emailsIn} reads it back from the `@`. */
+const LOCAL_PART = /[\p{L}\p{N}._%+-]/u;
+/** An e-mail address's domain after its `@`, read where the expression's `lastIndex` is set. */
+const EMAIL_DOMAIN = /[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/uy;
 /** A host name with an optional path (the canonical form has no scheme). */
 const HOST = /(?<![\p{L}\p{N}@.-])(?:[\p{L}\p{N}-]+\.)+\p{L}{2,}(?::\d+)?(?:[/?#][^\s<>"']*)?/gu;
 /**
  * The domain after any `@`, whatever stands before it: a quoted or commented local part (`"refunds"@evil.example`,
- * `refunds(x)@evil.example`) delivers to that domain too, though {@link EMAIL} does not read it (ADR 0198).
+ * `refunds(x)@evil.example`) delivers to that domain too, though {@link emailsIn} does not read it (ADR 0198).
  */
 const AT_DOMAIN = /@((?:[\p{L}\p{N}-]+\.)+\p{L}{2,})/gu;
 /** Where the host of a {@link HOST} token ends: at its port, path, query or fragment. */
 const HOST_END = /[:/?#]/u;
 const IBAN = /(?<![\p{L}\p{N}])[a-z]{2}\d{2}[a-z0-9]{11,30}(?![\p{L}\p{N}])/gu;
 const PHONE = /(?<![\p{L}\p{N}+])(?:\+|00)?\d{7,15}(?![\p{L}\p{N}])/gu;
-/** A token with a digit (order numbers, account ids, codes). */
-const IDENTIFIER = /[\p{L}\p{N}_-]*\p{N}[\p{L}\p{N}_-]*/gu;
-const EDGE_PUNCTUATION = /^[^\p{L}\p{N}+]+|[^\p{L}\p{N}]+$/gu;
-/** A minus sign before a number, after the leading punctuation {@link EDGE_PUNCTUATION} removes: `-5000`, `(-5000)`. */
+/**
+ * A token with a digit (order numbers, account ids, codes). Starts only where a run of its characters does: tried at
+ * each character of a long run without a digit, it would cost the square of the run's length.
+ */
+const IDENTIFIER = /(?<![\p{L}\p{N}_-])[\p{L}\p{N}_-]*\p{N}[\p{L}\p{N}_-]*/gu;
+/** The punctuation before a value, which {@link withoutEdgePunctuation} removes; a `+` (`+4930…`) stays. */
+const LEADING_PUNCTUATION = /^[^\p{L}\p{N}+]+/u;
+/** A minus sign before a number, after the leading punctuation {@link LEADING_PUNCTUATION} removes: `-5000`, `(-5000)`. */
 const MINUS = /^[^\p{L}\p{N}+]*(?<=-)\d/u;
 const NON_ASCII = /[^\x00-\x7f]/u;
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 /** A punycode label, which the canonical form decodes to the Unicode letters it spells (`unicodeHosts`). */
 const PUNYCODE = /xn--/iu;
 
@@ -161,9 +169,9 @@ function leafOf(raw: string | number, segments: readonly string[]): ArgumentLeaf
     ...(host ? { host: true as const } : {}),
   });
   const whole = candidate(
-    canonical.replace(EDGE_PUNCTUATION, ''),
+    withoutEdgePunctuation(canonical),
     true,
-    literal.replace(EDGE_PUNCTUATION, ''),
+    withoutEdgePunctuation(literal),
     MINUS.test(canonical),
   );
   // Read on the value as the executor gets it: the canonical form has read one of the hosts already.
@@ -183,9 +191,7 @@ function leafOf(raw: string | number, segments: readonly string[]): ArgumentLeaf
   const urls = typeof raw === 'string' ? [...parsedUrls(raw)] : [];
   // Where the parser dropped a tab or line break the canonical form reads as a break: the URL it reads, too.
   for (const { href } of urls.filter(({ dropped }) => dropped)) {
-    const [needle, spelled] = [canonicalForm(href), literalForm(href)].map((form) =>
-      form.replace(EDGE_PUNCTUATION, ''),
-    );
+    const [needle, spelled] = [canonicalForm(href), literalForm(href)].map((form) => withoutEdgePunctuation(form));
     add(candidate(needle!, false, spelled));
   }
   if (typeof raw === 'string' && canonical.includes(' ')) {
@@ -246,7 +252,7 @@ function domainOf(
  */
 function* hostsIn(canonical: string): Generator<string> {
   if (!canonical.includes('.')) return;
-  for (const [address] of canonical.matchAll(EMAIL)) yield address.slice(address.lastIndexOf('@') + 1);
+  for (const address of emailsIn(canonical)) yield address.slice(address.lastIndexOf('@') + 1);
   for (const [, domain] of canonical.matchAll(AT_DOMAIN)) yield domain!;
   for (const [url] of canonical.matchAll(HOST)) {
     const end = url.search(HOST_END);
@@ -262,6 +268,48 @@ function* hostsIn(canonical: string): Generator<string> {
  * @example [...valueTokens('mail mallory@evil.example')] // ['mallory@evil.example']
  */
 export function* valueTokens(canonical: string): Generator<string> {
-  for (const pattern of [EMAIL, HOST, IBAN, PHONE, IDENTIFIER])
+  yield* emailsIn(canonical);
+  for (const pattern of [HOST, IBAN, PHONE, IDENTIFIER])
     for (const match of canonical.matchAll(pattern)) yield match[0];
+}
+
+/**
+ * The e-mail addresses of text, left to right and apart: a local part of letters, digits and `._%+-`, an `@`, and a
+ * domain of two labels or more. Found from each `@`, the local part read back no further than the address before
+ * it, so that the cost grows with the text's length, not with the square of a long run without a space (a hex blob
+ * in a tool result, ADR 0202); an address glued after punctuation (`(billing@x.example)`, `mailto:billing@…`) or
+ * after another address (`a@x.example+b@y.example`) is found as before.
+ *
+ * @example [...emailsIn('mail mallory@evil.example')] // ['mallory@evil.example']
+ */
+function* emailsIn(text: string): Generator<string> {
+  let after = 0;
+  for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', at + 1)) {
+    let start = at;
+    while (start > after && LOCAL_PART.test(characterBefore(text, start))) start -= characterBefore(text, start).length;
+    if (start === at) continue;
+    EMAIL_DOMAIN.lastIndex = at + 1;
+    if (EMAIL_DOMAIN.exec(text) === null) continue;
+    after = EMAIL_DOMAIN.lastIndex;
+    yield text.slice(start, after);
+    at = after - 1;
+  }
+}
+
+/** The whole code point that ends just before `end`: a surrogate pair read as one character. */
+function characterBefore(text: string, end: number): string {
+  const low = text.charCodeAt(end - 1);
+  const high = end >= 2 ? text.charCodeAt(end - 2) : 0;
+  return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? text.slice(end - 2, end) : text[end - 1]!;
+}
+
+/**
+ * A value without the punctuation around it: before it ({@link LEADING_PUNCTUATION}), and after it every character
+ * that is not a letter or digit, read back from its end so that a long run of punctuation costs its length once.
+ */
+function withoutEdgePunctuation(value: string): string {
+  const trimmed = value.replace(LEADING_PUNCTUATION, '');
+  let end = trimmed.length;
+  while (end > 0 && !WORD_CHARACTER.test(characterBefore(trimmed, end))) end -= characterBefore(trimmed, end).length;
+  return trimmed.slice(0, end);
 }

@@ -115,7 +115,9 @@ const HOST_CHARACTER = /[\p{L}\p{M}\p{N}._-]/u;
  * Whether the registrable domain `domain` (`registrableDomain`) ends a host in canonical text: stands whole by `edges`
  * (`evil.example`, `billing@evil.example`), or ends a longer host glued to it by a dot whose own registrable domain it
  * is (`pay.evil.example`; not `x.s3.amazonaws.com`, a private suffix's site, for `amazonaws.com`). The host is read
- * back at most {@link MAX_HOST_LENGTH} characters, so each occurrence costs a bounded look-up (ADR 0202).
+ * back at most {@link MAX_HOST_LENGTH} characters, so each occurrence costs a bounded look-up, and no further than an
+ * empty label: after `urgent...claims.evil.example` (an ellipsis, `…` too in canonical form, glued before it) the host
+ * is `claims.evil.example` (ADR 0202).
  */
 function domainOccurs(text: string, domain: string, edges: TokenEdges): boolean {
   const offset = Math.max(0, domain.search(/[^a-z]/u));
@@ -125,7 +127,15 @@ function domainOccurs(text: string, domain: string, edges: TokenEdges): boolean 
     if (!text.startsWith(domain, start) || edges.continuesAfter(text, start + domain.length)) continue;
     if (text[start - 1] === '.' && isWord(text, start - 2)) {
       let from = start - 1;
-      while (from > 0 && start - from < MAX_HOST_LENGTH && HOST_CHARACTER.test(text[from - 1]!)) from--;
+      // Read back no further than an empty label (`..`): a host has none, and the word before an ellipsis glued to
+      // the host (`urgent...claims.evil.example`) is not part of it.
+      while (
+        from > 0 &&
+        start - from < MAX_HOST_LENGTH &&
+        HOST_CHARACTER.test(text[from - 1]!) &&
+        !(text[from - 1] === '.' && text[from] === '.')
+      )
+        from--;
       const host = text.slice(from, start + domain.length).replace(/^[._-]+/u, '');
       if (registrableDomain(host) === domain) return true;
     } else if (!edges.continuesBefore(text, start)) return true;

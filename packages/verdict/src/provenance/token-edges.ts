@@ -33,6 +33,25 @@ export function isWord(text: string, at: number): boolean {
   return at >= 0 && at < text.length && WORD.test(codePointAt(text, at));
 }
 
+/**
+ * A letter of a script written without spaces between words: Han, Hiragana, Katakana, Hangul (by script extension, so
+ * `ー` and `々` count too).
+ */
+const UNSPACED = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]/u;
+
+function isUnspaced(text: string, at: number): boolean {
+  return at >= 0 && at < text.length && UNSPACED.test(codePointAt(text, at));
+}
+
+/**
+ * Whether the letter or digit at `at` continues the value whose edge character stands at `edge`, in untrusted content:
+ * not where the script changes between one written without spaces and any other (`退款请访问evil.example领取`,
+ * `返金はbilling@evil.exampleまで`): prose in Chinese, Japanese or Korean glues a value to its words (ADR 0198).
+ */
+function continuesInUntrusted(text: string, at: number, edge: number): boolean {
+  return isWord(text, at) && isUnspaced(text, at) === isUnspaced(text, edge);
+}
+
 function isLetter(text: string, at: number): boolean {
   return at >= 0 && at < text.length && LETTER.test(codePointAt(text, at));
 }
@@ -71,25 +90,31 @@ const COMMON_TLDS = new Set([
   ...['mobi', 'asia', 'tel', 'travel', 'jobs', 'cat', 'arpa', 'app', 'dev', 'xyz', 'online', 'site', 'shop'],
   ...['store', 'tech', 'cloud', 'top', 'club', 'live', 'blog', 'page', 'link', 'email', 'website', 'space'],
 ]);
-/** A word of three letters or more, read where the expression's `lastIndex` is set. */
-const WORD_AT = /\p{L}{3,}/uy;
+/**
+ * A word of three letters or more, read where the expression's `lastIndex` is set, in a script written with spaces:
+ * it ends where Chinese, Japanese or Korean prose begins (`org` of `org领取`).
+ */
+const WORD_AT = /(?:(?![\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}])\p{L}){3,}/uy;
 
 /**
  * Whether the full stop at `end` ends a sentence whose next word follows it without a space, right after a host:
  * `www.our-company.com.They sent …` (canonical `our-company.com.they sent …`). The text before it ends in a label of
  * two letters or more after a dot (a host's last label); after it stands one word of three letters or more that is
  * not a common top-level domain, and nothing joins that word to more. A two-letter label after the dot is a country
- * code and continues the host (`acme.co.uk`), as do further labels (`acme.com.evil.net`).
+ * code and continues the host (`acme.co.uk`), as do further labels (`acme.com.evil.net`). Chinese, Japanese or Korean
+ * prose after a host in another script begins a sentence too (`evil.example.他们会处理`).
  */
 function endsSentence(text: string, end: number): boolean {
   let label = end;
   while (isLetter(text, label - 1)) label--;
   if (end - label < 2 || text[label - 1] !== '.') return false;
+  // Chinese, Japanese or Korean prose after a host in another script: `evil.example.请访问…`.
+  if (isUnspaced(text, end + 1) !== isUnspaced(text, end - 1)) return isWord(text, end + 1);
   WORD_AT.lastIndex = end + 1;
   const word = WORD_AT.exec(text)?.[0];
   if (word === undefined || COMMON_TLDS.has(word)) return false;
   const after = end + 1 + word.length;
-  return !isWord(text, after) && !joinsAfter(text, after);
+  return !continuesInUntrusted(text, after, after - 1) && !joinsAfter(text, after);
 }
 
 /** A whole value-like token: see {@link TokenEdges}. */
@@ -135,15 +160,17 @@ const LABEL_JOINERS = new Set(['.', '-', '_']);
  * A whole host in untrusted content, as the negative rule looks for the host of an argument's URL or the domain of its
  * e-mail address (ADR 0198): not glued to a letter or digit, nor to another label by a dot, hyphen or underscore.
  * `evil.example` is found in `https://evil.example/claim`, `billing@evil.example`, `evil.example:8443` and `go to
- * evil.example.`, but not in `pay.evil.example`, `my-evil.example` or `evil.example.com`. Looser than
+ * evil.example.`, and glued to Chinese, Japanese or Korean prose (`请访问evil.example领取`), but not in
+ * `pay.evil.example`, `my-evil.example` or `evil.example.com`. Looser than
  * {@link HOST_EDGES} after the host (a port, a user part) and in a path or query (`?to=evil.example`): missing a host
  * there would fail open.
  */
 export const WHOLE_HOST_EDGES: TokenEdges = {
   continuesBefore: (text, start) =>
-    isWord(text, start - 1) || (LABEL_JOINERS.has(text[start - 1] ?? '') && isWord(text, start - 2)),
+    continuesInUntrusted(text, start - 1, start) ||
+    (LABEL_JOINERS.has(text[start - 1] ?? '') && isWord(text, start - 2)),
   continuesAfter: (text, end) =>
-    isWord(text, end) ||
+    continuesInUntrusted(text, end, end - 1) ||
     (LABEL_JOINERS.has(text[end] ?? '') && isWord(text, end + 1) && !(text[end] === '.' && endsSentence(text, end))),
 };
 
@@ -155,8 +182,11 @@ export function trustedEdgesOf(needle: string): TokenEdges {
   return HOST_NAME.test(needle) ? HOST_EDGES : TOKEN_EDGES;
 }
 
-/** Any value not glued to a letter or digit: see {@link TokenEdges}. */
+/**
+ * Any value not glued to a letter or digit: see {@link TokenEdges}. A change of script between one written without
+ * spaces (Han, Hiragana, Katakana, Hangul) and any other is an edge too: `5000` in `5000円`.
+ */
 export const WORD_EDGES: TokenEdges = {
-  continuesBefore: (text, start) => isWord(text, start - 1),
-  continuesAfter: (text, end) => isWord(text, end),
+  continuesBefore: (text, start) => continuesInUntrusted(text, start - 1, start),
+  continuesAfter: (text, end) => continuesInUntrusted(text, end, end - 1),
 };
