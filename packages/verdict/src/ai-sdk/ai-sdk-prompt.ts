@@ -1,5 +1,5 @@
 import type { LanguageModelMiddleware } from 'ai';
-import { utf8Text } from '../shared/utf8-text.js';
+import { shownText } from '../shared/shown-text.js';
 
 /** The prompt a language-model middleware reads (`LanguageModelV4Prompt`), typed from the SDK's middleware. */
 export type AiSdkPrompt = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params']['prompt'];
@@ -12,8 +12,8 @@ export type AiSdkToolOutput = Extract<
 >['output'];
 
 /**
- * The text parts of a user or assistant message, each on a line of its own (two parts are never read as one word); other
- * parts (files, tool calls, reasoning) are not text.
+ * The text parts of an assistant message, each on a line of its own (two parts are never read as one word), as the
+ * tracker labels the model's answer; other parts (files, tool calls, reasoning) are read apart from them.
  */
 export function partsText(content: readonly { type: string }[]): string {
   return content
@@ -23,9 +23,18 @@ export function partsText(content: readonly { type: string }[]): string {
 }
 
 /**
- * What the model reads of a tool result, as text: its text, its JSON, or its content's text parts, inline text files
- * and the URLs and names of its files, each on a line of its own (a file's bytes are not text: the result is
- * labelled all the same).
+ * A user message's text: each part on a line of its own, a text part's text and what a file part shows the model
+ * (`shownText`: its inline text, the text of a `text/*` file's bytes or `data:` URL, the URL a provider fetches it
+ * from, its name), as every runtime reads a part (ADR 0209).
+ */
+export function userText(content: Extract<AiSdkMessage, { role: 'user' }>['content']): string {
+  return content.map((part) => (part.type === 'text' ? part.text : shownText(part))).join('\n');
+}
+
+/**
+ * What the model reads of a tool result, as text: its text, its JSON, or its content's text parts and what its other
+ * parts show (`shownText`: a file's inline text, the text of a `text/*` file's bytes, its URL and name), each on a
+ * line of its own (other bytes are not text: the result is labelled all the same).
  */
 export function toolResultText(output: AiSdkToolOutput): string {
   switch (output.type) {
@@ -36,12 +45,7 @@ export function toolResultText(output: AiSdkToolOutput): string {
     case 'error-json':
       return JSON.stringify(output.value);
     case 'content':
-      return output.value
-        .map((part) => {
-          if (part.type === 'text') return part.text;
-          return part.type === 'file' ? fileText(part) : '';
-        })
-        .join('\n');
+      return output.value.map((part) => (part.type === 'text' ? part.text : shownText(part))).join('\n');
     case 'execution-denied':
       return output.reason ?? '';
     default:
@@ -50,24 +54,7 @@ export function toolResultText(output: AiSdkToolOutput): string {
   }
 }
 
-/**
- * What a file part shows the model as text: its inline text, the text of a `text/*` file's bytes, or the URL a
- * provider fetches it from, and its name, each on a line of its own; `''` for other bytes alone.
- */
-export function fileText(part: {
-  readonly data: unknown;
-  readonly mediaType?: string;
-  readonly filename?: string;
-}): string {
-  const data = part.data as { type?: string; text?: unknown; url?: unknown; data?: unknown } | null;
-  const bytes = data?.type === 'data' && part.mediaType?.startsWith('text') === true ? data.data : undefined;
-  const shown =
-    data?.type === 'text'
-      ? data.text
-      : data?.type === 'url'
-        ? data.url
-        : typeof bytes === 'string' || ArrayBuffer.isView(bytes)
-          ? utf8Text(bytes)
-          : undefined;
-  return [shown === undefined ? '' : String(shown), part.filename ?? ''].filter((text) => text !== '').join('\n');
+/** What a file part shows the model as text (`shownText`); `''` for bytes that are not text alone. */
+export function fileText(part: object): string {
+  return shownText(part);
 }

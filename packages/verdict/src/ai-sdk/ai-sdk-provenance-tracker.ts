@@ -3,7 +3,7 @@ import { Trust } from '../context-release/trust.js';
 import type { ActionContext } from '../context/action-context.js';
 import { APPLICATION_PROMPT, type ContextLabeller } from '../provenance/context-labeller.js';
 import type { LabelledContent } from '../provenance/labelled-content.js';
-import { enclosingToolCallWindow } from '../provenance/provenance-scope.js';
+import { enclosingToolCallWindow, readResults } from '../provenance/provenance-scope.js';
 import type { ProvenanceSource } from '../provenance/provenance-source.js';
 import type { ProvenanceWindow } from '../provenance/provenance-window.js';
 import { extendedWindow } from '../runtimes/extended-window.js';
@@ -16,7 +16,8 @@ import type { ProviderConversationWindows } from '../runtimes/provider-conversat
 import type { RuntimeCallWindows } from '../runtimes/runtime-call-windows.js';
 import { toolCallInput } from '../runtimes/tool-call-input.js';
 import { leftBy } from '../runtimes/window-labellers.js';
-import { type AiSdkMessage, type AiSdkPrompt, fileText, partsText, toolResultText } from './ai-sdk-prompt.js';
+import { type AiSdkMessage, type AiSdkPrompt, fileText, partsText, toolResultText, userText } from './ai-sdk-prompt.js';
+import { SEAL_NAMESPACE } from './ai-sdk-model-input-guard.js';
 
 type GenerateOptions = Parameters<NonNullable<LanguageModelMiddleware['wrapGenerate']>>[0];
 type GenerateResult = Awaited<ReturnType<GenerateOptions['doGenerate']>>;
@@ -42,7 +43,10 @@ type ShownPart =
  *   the module never labelled (one inside restored history, or beginning a conversation under way that this process
  *   did not see begin) is `unobserved:history`, untrusted, as under LangChain; the user messages at the end of the
  *   prompt (after the last assistant or tool message) are this turn's input, the principal's, trusted; any other user
- *   message the module never labelled (history from another process) is untrusted;
+ *   message the module never labelled (history from another process) is untrusted; a user message that carries the
+ *   model-input guard's seal is a released `contextMessage`, never the principal's: labelled by the release its seal
+ *   vouches for (which the guard, inside the tracker, reads before the tracker labels the window, ADR 0210), else
+ *   untrusted;
  * - a bound tool's result carries its capability's declared `provenance.results` (the bound tool labels it as it
  *   answers a call this tracker saw, with this tracker's options: a tool named in `tools` is that source's, ADR 0083);
  *   any other tool's result is untrusted, `tool:<name>` or its source in `tools`;
@@ -116,8 +120,10 @@ export class AiSdkProvenanceTracker {
       wrapGenerate: async ({ doGenerate, params }) => {
         const context = this.windows.current();
         const conversation = providerOptionsConversation(params.providerOptions);
-        const window = await this.windowOf(params, conversation, context);
+        // The window is labelled once the call is under way: the model-input guard inside it has read the labels its
+        // seals vouch for (released context, ADR 0210).
         const result = await doGenerate();
+        const window = await this.windowOf(params, conversation, context);
         const held = await this.answered(result.content, window, context);
         this.conversations.keep(result.response?.id, held, context);
         return result;
@@ -125,8 +131,9 @@ export class AiSdkProvenanceTracker {
       wrapStream: async ({ doStream, params }) => {
         const context = this.windows.current();
         const conversation = providerOptionsConversation(params.providerOptions);
-        let seen = await this.windowOf(params, conversation, context);
         const { stream, ...rest } = await doStream();
+        // As for a generation: labelled after the guard inside read its seals, before any part of the answer is read.
+        let seen = await this.windowOf(params, conversation, context);
         // Each text of the answer by its id, in order: the prompt holds each as a part of its own (`partsText`).
         const texts = new Map<string, string>();
         const shown: ShownPart[] = [];
@@ -186,15 +193,25 @@ export class AiSdkProvenanceTracker {
       }
     const caller = enclosingToolCallWindow();
     for (const message of prompt.slice(lastAnswer + 1))
-      if (message.role === 'user') await this.labeller.labelInput(partsText(message.content), caller);
+      if (message.role === 'user' && !carriesSeal(message))
+        await this.labeller.labelInput(userText(message.content), caller);
     const items: LabelledContent[] = [];
     for (const message of prompt) items.push(...(await this.itemsOf(message)));
+    // The results this call reads are read: a sub-agent's generation that goes on past its tool step hands its caller
+    // nothing unread (ADR 0211).
+    readResults(
+      prompt.flatMap((message) =>
+        message.role === 'tool'
+          ? message.content.flatMap((part) => (part.type === 'tool-result' ? [part.toolCallId] : []))
+          : [],
+      ),
+    );
     return extendedWindow(this.conversations.held(conversation, context), items);
   }
 
   private async itemsOf(message: AiSdkMessage): Promise<readonly LabelledContent[]> {
     if (message.role === 'system') return this.labeller.historyItems(message.content);
-    if (message.role === 'user') return this.labeller.itemsOf('user', partsText(message.content));
+    if (message.role === 'user') return this.labeller.itemsOf('user', userText(message.content));
     if (message.role === 'assistant') {
       const items = [...(await this.labeller.itemsOf('assistant', partsText(message.content)))];
       for (const part of message.content) items.push(...(await this.assistantPartItems(part)));
@@ -281,13 +298,25 @@ export class AiSdkProvenanceTracker {
   }
 
   private proposed(
-    call: { toolCallId: string; input: string },
+    call: { toolCallId: string; toolName: string; input: string; providerExecuted?: boolean },
     window: ProvenanceWindow,
     context: ActionContext | undefined,
   ): void {
     leftBy(window, this.labeller);
     this.windows.remember({ id: call.toolCallId, input: toolCallInput(call.input) }, window, context);
+    // Its result, made outside the tracker, is unread until a later model call reads it (ADR 0211). A tool the
+    // provider ran returned its result in this very response, which the model read before it answered.
+    if (call.providerExecuted !== true) this.labeller.proposedTool(call.toolCallId, call.toolName);
   }
+}
+
+/**
+ * Whether a user message carries a Verdict seal (on the message or a part): released context, never the principal's
+ * input, whether or not its label can be read (ADR 0210).
+ */
+function carriesSeal(message: Extract<AiSdkMessage, { role: 'user' }>): boolean {
+  const sealed = (options: unknown) => typeof options === 'object' && options !== null && SEAL_NAMESPACE in options;
+  return sealed(message.providerOptions) || message.content.some((part) => sealed(part.providerOptions));
 }
 
 /** Whether `fn` is an `async function*`, whose calls return a stream rather than a promise. */

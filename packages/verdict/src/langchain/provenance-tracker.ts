@@ -9,7 +9,12 @@ import {
 import { createMiddleware } from 'langchain';
 import { Trust } from '../context-release/trust.js';
 import type { LabelledContent } from '../provenance/labelled-content.js';
-import { enclosingToolCallWindow, withToolCallProvenance } from '../provenance/provenance-scope.js';
+import {
+  enclosingToolCallWindow,
+  leaveUnread,
+  readResults,
+  withToolCallProvenance,
+} from '../provenance/provenance-scope.js';
 import { ProvenanceSource } from '../provenance/provenance-source.js';
 import { ProvenanceWindow } from '../provenance/provenance-window.js';
 import {
@@ -112,6 +117,11 @@ export class ProvenanceTracker {
           if (AIMessage.isInstance(message)) items.push(...(await this.proposedBy(message, thread)));
         }
         const window = ProvenanceWindow.of(items);
+        // The results this call read are read: a sub-agent's run that goes on past its tool step hands its caller
+        // nothing unread (ADR 0211).
+        readResults(
+          request.messages.flatMap((message) => (ToolMessage.isInstance(message) ? [message.tool_call_id] : [])),
+        );
         const answer = answerOf(response);
         if (answer !== undefined) await this.answered(answer, window, thread);
         return response;
@@ -210,6 +220,9 @@ export class ProvenanceTracker {
     );
     if (ownItems !== undefined) this.rememberResult(thread(), result, items);
     this.byMessage.set(result, items);
+    // Inside a delegating tool call, unread until a later model call of the run reads it: a run that ends on it (a
+    // `returnDirect` tool) hands its caller what no observed model read, carrying its untrusted labels (ADR 0211).
+    leaveUnread(result.tool_call_id, items);
     // A guard listed before the tracker releases this result next: its release is labelled as it is made, and
     // remembered by its text, which the run finds again if it pauses and the release comes back from the checkpoint.
     if (from === result)

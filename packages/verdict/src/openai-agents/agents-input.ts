@@ -2,6 +2,7 @@ import type { AgentInputItem, ModelRequest, ModelSettings } from '@openai/agents
 import type { WindowRole } from '../provenance/context-labeller.js';
 import { type ProviderConversation, providerConversationOf } from '../runtimes/provider-conversation.js';
 import { isPlainObject } from '../shared/is-plain-object.js';
+import { shownText } from '../shared/shown-text.js';
 import { carriesNoData, controlsCarryNoData } from '../runtimes/unsealed-text.js';
 
 /** One text of an Agents model request, with the role it plays in the window. */
@@ -38,22 +39,34 @@ export function windowTextOf(item: AgentInputItem): AgentsWindowText | undefined
   return { role: 'assistant', text: JSON.stringify(item) };
 }
 
-/** A message's content: its string, or its text parts (`input_text`, `output_text`), each on a line of its own. */
+/**
+ * A message's content as the model reads it: its string, or each part on a line of its own — a text part's text
+ * (`input_text`, `output_text`), and what any other part shows the model (`shownText`: an `input_file`'s `data:` URL of
+ * a `text/*` file decoded, its URL or name, an image's URL, a refusal), as every runtime reads a part (ADR 0209).
+ */
 export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content
-    .map((part: { type?: string; text?: unknown }) =>
-      (part.type === 'input_text' || part.type === 'output_text') && typeof part.text === 'string' ? part.text : '',
-    )
-    .join('\n');
+  return content.map(partText).join('\n');
 }
 
-/** A function result's output as the model reads it: its string, its text, or its whole JSON. */
+/** A part's text: a text part's own, or what another part shows the model. */
+function partText(part: unknown): string {
+  const { type, text } = (part ?? {}) as { type?: unknown; text?: unknown };
+  return (type === 'input_text' || type === 'output_text') && typeof text === 'string' ? text : shownText(part);
+}
+
+/**
+ * A function result's output as the model reads it: its string, its text, or what its file, image or content parts
+ * show the model (`shownText`: a text file's bytes decoded, its URL and name), each on a line of its own; an output
+ * of any other shape as its whole JSON.
+ */
 export function outputText(output: unknown): string {
   if (typeof output === 'string') return output;
-  const text = output as { type?: string; text?: unknown } | undefined;
-  if (text?.type === 'text' && typeof text.text === 'string') return text.text;
+  if (Array.isArray(output)) return output.map(partText).join('\n');
+  const { type, text } = (output ?? {}) as { type?: unknown; text?: unknown };
+  if (type === 'text' && typeof text === 'string') return text;
+  if (type === 'file' || type === 'image') return shownText(output);
   return JSON.stringify(output ?? null);
 }
 

@@ -3,7 +3,7 @@ import { Trust } from '../context-release/trust.js';
 import type { ActionContext } from '../context/action-context.js';
 import { APPLICATION_PROMPT, type ContextLabeller } from '../provenance/context-labeller.js';
 import { labelContent, type LabelledContent } from '../provenance/labelled-content.js';
-import { enclosingToolCallWindow } from '../provenance/provenance-scope.js';
+import { enclosingToolCallWindow, readResults } from '../provenance/provenance-scope.js';
 import { ProvenanceSource } from '../provenance/provenance-source.js';
 import type { ProvenanceWindow } from '../provenance/provenance-window.js';
 import { extendedWindow } from '../runtimes/extended-window.js';
@@ -150,6 +150,9 @@ export class AgentsProvenanceTracker {
     if (request.systemInstructions !== undefined)
       labelled.push(...(await this.labeller.itemsOf('system', request.systemInstructions)));
     labelled.push(...(await this.itemsOf(items)));
+    // The results this call reads are read: a sub-agent's run that goes on past its tool step hands its caller nothing
+    // unread (ADR 0211).
+    readResults(items.flatMap((item) => (isRead(item as AgentOutputItem) ? (callIdOf(item) ?? []) : [])));
     return extendedWindow(this.conversations.held(conversation, context), labelled);
   }
 
@@ -199,8 +202,12 @@ export class AgentsProvenanceTracker {
     const texts: string[] = [];
     for (const item of output) {
       const call = functionCallOf(item);
-      if (call !== undefined) this.windows.remember(call, seen, context);
-      else if ((item as { role?: string }).role === 'assistant')
+      if (call !== undefined) {
+        this.windows.remember(call, seen, context);
+        // Its result, made outside the tracker, is unread until a later model call reads it (ADR 0211).
+        const { name } = item as { name?: unknown };
+        this.labeller.proposedTool(call.id, typeof name === 'string' ? name : 'unknown');
+      } else if ((item as { role?: string }).role === 'assistant')
         texts.push(contentText((item as { content?: unknown }).content));
     }
     await this.labeller.labelAnswer(texts.join(''), seen);
@@ -253,4 +260,10 @@ function functionCallOf(item: unknown): RuntimeToolCall | undefined {
   const call = item as { type?: string; callId?: string; arguments?: string };
   if (call.type !== 'function_call' || call.callId === undefined) return undefined;
   return { id: call.callId, input: toolCallInput(call.arguments ?? '') };
+}
+
+/** The id of the call an input item answers (a function's result, a computer's or a shell's output), if it has one. */
+function callIdOf(item: unknown): string | undefined {
+  const { callId } = item as { callId?: unknown };
+  return typeof callId === 'string' ? callId : undefined;
 }
