@@ -129,6 +129,19 @@ describe('forRootAsync: a request-scoped provider in inject', () => {
     expect((error as Error).message).not.toMatch(/\bAbilities\b/);
   });
 
+  it('an optional inject entry ({ token, optional: true }) is named by its token', async () => {
+    const error = await bootError(
+      VerdictModule.forRootAsync({
+        imports: [AbilitiesModule],
+        inject: [{ token: RequestAbilities, optional: true }],
+        useFactory: (abilities?: RequestAbilities) => withAbilities(abilities ?? new Abilities()),
+      }),
+    );
+    expect(error).toBeInstanceOf(VerdictConfigurationError);
+    expect((error as Error).message).toContain('(inject of RequestAbilities)');
+    expect((error as Error).message).not.toContain('[object Object]');
+  });
+
   it('is refused through useClass of a request-scoped options factory too', async () => {
     @Injectable({ scope: Scope.REQUEST })
     class PerRequestOptions implements VerdictOptionsFactory {
@@ -151,6 +164,24 @@ describe('forRootAsync: a request-scoped provider in inject', () => {
     const error = await bootError(VerdictModule.forRootAsync({ useClass: NestStyleOptions as never }));
     expect(error).toBeInstanceOf(VerdictConfigurationError);
     expect((error as Error).message).toContain('useClass NestStyleOptions has no create() method');
+    expect((error as VerdictConfigurationError).context).toMatchObject({ option: 'useClass' });
+  });
+
+  it('a useExisting without create() names the option useExisting', async () => {
+    @Injectable()
+    class NestStyleOptions {
+      createVerdictOptions() {
+        return withAbilities(new Abilities());
+      }
+    }
+    @Module({ providers: [NestStyleOptions], exports: [NestStyleOptions] })
+    class NestStyleOptionsModule {}
+    const error = await bootError(
+      VerdictModule.forRootAsync({ imports: [NestStyleOptionsModule], useExisting: NestStyleOptions as never }),
+    );
+    expect(error).toBeInstanceOf(VerdictConfigurationError);
+    expect((error as Error).message).toContain('useExisting NestStyleOptions has no create() method');
+    expect((error as VerdictConfigurationError).context).toMatchObject({ option: 'useExisting' });
   });
 
   it('`verdict validate` exits 1 on it, naming the provider', async () => {
@@ -196,6 +227,26 @@ describe('forRootAsync: a factory that answers no options', () => {
     const error = await bootError(VerdictModule.forRootAsync({ useFactory: () => value as never }));
     expect(error).toBeInstanceOf(VerdictConfigurationError);
     expect((error as Error).message).toContain(`returned ${said}`);
+    expect((error as VerdictConfigurationError).context).toMatchObject({ option: 'useFactory' });
+  });
+
+  it('create() of a useClass or useExisting class answering null names that option', async () => {
+    @Injectable()
+    class NullOptions implements VerdictOptionsFactory {
+      create() {
+        return null as never;
+      }
+    }
+    @Module({ providers: [NullOptions], exports: [NullOptions] })
+    class NullOptionsModule {}
+    const viaClass = await bootError(VerdictModule.forRootAsync({ useClass: NullOptions }));
+    expect((viaClass as Error).message).toContain('useClass NullOptions returned null');
+    expect((viaClass as VerdictConfigurationError).context).toMatchObject({ option: 'useClass' });
+    const viaExisting = await bootError(
+      VerdictModule.forRootAsync({ imports: [NullOptionsModule], useExisting: NullOptions }),
+    );
+    expect((viaExisting as Error).message).toContain('useExisting NullOptions returned null');
+    expect((viaExisting as VerdictConfigurationError).context).toMatchObject({ option: 'useExisting' });
   });
 
   it.each([
@@ -204,6 +255,14 @@ describe('forRootAsync: a factory that answers no options', () => {
   ])('forRoot(%s) is a VerdictConfigurationError too, where the module is declared', (_name, value) => {
     expect(() => VerdictModule.forRoot(value as never)).toThrow(VerdictConfigurationError);
     expect(() => VerdictModule.forRoot(value as never)).toThrow(`VerdictModule.forRoot was given ${_name}`);
+    const error = (() => {
+      try {
+        VerdictModule.forRoot(value as never);
+      } catch (thrown) {
+        return thrown;
+      }
+    })();
+    expect((error as VerdictConfigurationError).context).toMatchObject({ option: 'options' });
   });
 
   it('`verdict validate` exits 1 on it', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { BullModule } from '@nestjs/bullmq';
-import type { DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Global, Injectable, Module, type OnApplicationShutdown, type Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { createMongoAbility } from '@casl/ability';
@@ -11,7 +11,11 @@ import { DataSource } from 'typeorm';
 import {
   ActionContextStore,
   type DeferredQueue,
+  DeferredQueueClosedError,
   ExecutionTargetPolicy,
+  InMemoryEvidenceRecorder,
+  InMemoryExecutionClaimStore,
+  InMemoryReviewItemStore,
   InProcessDeferredQueue,
   ReviewService,
   VerdictModule,
@@ -129,7 +133,7 @@ async function approveAndStart(moduleRef: Awaited<ReturnType<typeof compile>>, s
   return item!.itemId;
 }
 
-function compile(imports: DynamicModule[]) {
+function compile(imports: Array<DynamicModule | Type>) {
   return Test.createTestingModule({ imports }).compile();
 }
 
@@ -191,6 +195,162 @@ describe('app.close() while a review-lane job runs (TypeORM stores)', () => {
     await moduleRef.close();
     expect(held.effects).toEqual(['exported']);
     expect(await afterClose(database, itemId)).toEqual({ status: 'executed', executedRecords: 1 });
+  });
+});
+
+/** A store client of the application's own, closed where docs/review-lane.md says: in `onApplicationShutdown`. */
+@Injectable()
+class AppDatabase implements OnApplicationShutdown {
+  closed = false;
+  onApplicationShutdown(): void {
+    this.closed = true;
+  }
+}
+
+@Global()
+@Module({ providers: [AppDatabase], exports: [AppDatabase] })
+class AppDatabaseModule {}
+
+/** `store` written through `database`: every call rejects once the client is closed. */
+function through<T extends object>(database: AppDatabase, store: T): T {
+  return new Proxy(store, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) =>
+        database.closed
+          ? Promise.reject(new Error(`the client is closed (${String(key)})`))
+          : (value as (...a: unknown[]) => unknown).apply(target, args);
+    },
+  });
+}
+
+/** In-memory stores behind the application's client; the lane on `queue`. */
+function storesThrough(held: ReturnType<typeof heldExecutor>, database: AppDatabase, queue: DeferredQueue) {
+  const items = new InMemoryReviewItemStore();
+  return {
+    items,
+    options: {
+      abilityFactory: ability,
+      evidence: through(database, new InMemoryEvidenceRecorder()),
+      executionClaims: through(database, new InMemoryExecutionClaimStore()),
+      capabilities: [held.capability],
+      review: { items: through(database, items), queue, rehydrate: () => alice },
+    },
+  };
+}
+
+describe("app.close() while a review-lane job runs (the application's own store client)", () => {
+  it.each(['AppDatabaseModule first', 'VerdictModule first'])(
+    '%s: a client closed in onApplicationShutdown is open until the job in flight settled',
+    async (order) => {
+      const held = heldExecutor();
+      const queue = held.openingOn(new InProcessDeferredQueue({ attempts: 1 }), 'close');
+      let items!: InMemoryReviewItemStore;
+      const verdict = VerdictModule.forRootAsync({
+        inject: [AppDatabase],
+        useFactory: (database: AppDatabase) => {
+          const stores = storesThrough(held, database, queue);
+          items = stores.items;
+          return stores.options;
+        },
+      });
+      const moduleRef = await compile(
+        order === 'AppDatabaseModule first' ? [AppDatabaseModule, verdict] : [verdict, AppDatabaseModule],
+      );
+      moduleRef.useLogger(false);
+      await moduleRef.init();
+      const itemId = await approveAndStart(moduleRef, held.started);
+
+      await moduleRef.close();
+
+      expect(held.effects).toEqual(['exported']);
+      expect(queue.failed.map(({ error }) => String(error))).toEqual([]);
+      expect((await items.find(itemId))?.status).toBe('executed');
+      expect(moduleRef.get(AppDatabase).closed).toBe(true);
+    },
+  );
+});
+
+describe('an approval while the in-process lane drains', () => {
+  /** The lane's queue, with a promise that resolves once Verdict starts closing it (the drain began). */
+  function observedQueue() {
+    const queue = new InProcessDeferredQueue({ attempts: 1 });
+    let markClosing!: () => void;
+    const closing = new Promise<void>((resolve) => (markClosing = resolve));
+    const close = queue.close.bind(queue);
+    Object.assign(queue, {
+      close: () => {
+        markClosing();
+        return close();
+      },
+    });
+    return { queue, closing };
+  }
+
+  async function application(held: ReturnType<typeof heldExecutor>, queue: DeferredQueue) {
+    const items = new InMemoryReviewItemStore();
+    const moduleRef = await compile([
+      VerdictModule.forRoot({
+        abilityFactory: ability,
+        evidence: new InMemoryEvidenceRecorder(),
+        executionClaims: new InMemoryExecutionClaimStore(),
+        capabilities: [held.capability],
+        review: { items, queue, rehydrate: () => alice },
+      }),
+    ]);
+    moduleRef.useLogger(false);
+    await moduleRef.init();
+    return { moduleRef, items };
+  }
+
+  /** Alice proposes the export again: answers the id of the item it parked. */
+  async function parkAnother(moduleRef: Awaited<ReturnType<typeof compile>>): Promise<string> {
+    await moduleRef
+      .get(ActionContextStore)
+      .run(alice, () => moduleRef.get(VerdictService).execute({ capability: 'exports.run', arguments: {} }));
+    const pending = await moduleRef.get(ReviewService).pending({ tenant: 'acme' });
+    expect(pending).toHaveLength(1);
+    return pending[0]!.itemId;
+  }
+
+  it('is refused to the approver with a DeferredQueueClosedError, not queued where nothing runs it', async () => {
+    const held = heldExecutor();
+    const { queue, closing } = observedQueue();
+    const { moduleRef, items } = await application(held, queue);
+    const first = await approveAndStart(moduleRef, held.started);
+    const late = await parkAnother(moduleRef);
+
+    const closed = moduleRef.close();
+    await closing;
+    const refused = await moduleRef
+      .get(ReviewService)
+      .approve(late, { id: 'staff:bob', context: bob })
+      .catch((error: unknown) => error);
+    held.release();
+    await closed;
+
+    expect(refused).toBeInstanceOf(DeferredQueueClosedError);
+    expect(refused).toMatchObject({ context: { itemId: late } });
+    // The approval committed: the item stays approved for an operator's re-queue. The first job settled.
+    expect((await items.find(late))?.status).toBe('approved');
+    expect((await items.find(first))?.status).toBe('executed');
+    expect(held.effects).toEqual(['exported']);
+  });
+
+  it('control: the same approval before close() is queued and runs', async () => {
+    const held = heldExecutor();
+    const { queue } = observedQueue();
+    const { moduleRef, items } = await application(held, queue);
+    held.release();
+    const first = await approveAndStart(moduleRef, held.started);
+    const second = await parkAnother(moduleRef);
+    await moduleRef.get(ReviewService).approve(second, { id: 'staff:bob', context: bob });
+    await queue.idle();
+    await moduleRef.close();
+    expect((await items.find(first))?.status).toBe('executed');
+    expect((await items.find(second))?.status).toBe('executed');
+    expect(held.effects).toEqual(['exported', 'exported']);
   });
 });
 

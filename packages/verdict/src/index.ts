@@ -392,6 +392,7 @@ export { EvidenceChainBrokenError } from './evidence/evidence-chain-broken.error
 export { OuterTransactionError } from './errors/outer-transaction.error.js';
 export { ClaimResolvedOutOfBandError } from './errors/claim-resolved-out-of-band.error.js';
 export { DeferredEnqueueTimeoutError } from './errors/deferred-enqueue-timeout.error.js';
+export { DeferredQueueClosedError } from './errors/deferred-queue-closed.error.js';
 export { GuardedToolSchemaMismatchError } from './errors/guarded-tool-schema-mismatch.error.js';
 export { ApplicationFaultError } from './errors/application-fault.error.js';
 export {

@@ -31,9 +31,13 @@ function described(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/** What built the options, as `context.option` of a refusal names it: `forRoot`'s argument or a `forRootAsync` key. */
+type OptionsSource = 'options' | 'useFactory' | 'useClass' | 'useExisting';
+
 /**
  * The options as `forRoot` was given them or the `forRootAsync` factory answered them, checked before anything reads
- * them: an object (neither `null` nor an array). `source` says where they came from, for the message.
+ * them: an object (neither `null` nor an array). `source` says where they came from, for the message; `option` names
+ * it in the error's `context.option` (`'options'` for `forRoot`'s argument).
  *
  * @throws VerdictConfigurationError when they are not: the factory answered `undefined` (a missing `return`), `null`,
  *   a primitive, an array or a function, not the options.
@@ -41,10 +45,12 @@ function described(value: unknown): string {
 export function assertModuleOptions(
   options: unknown,
   source = 'VerdictModule.forRoot was given',
+  option: OptionsSource = 'options',
 ): asserts options is VerdictModuleOptions {
   if (typeof options === 'object' && options !== null && !Array.isArray(options)) return;
   throw new VerdictConfigurationError(
     `${source} ${described(options)}, not the options: return the options object ({ abilityFactory, evidence, … }).`,
+    { option },
   );
 }
 
@@ -77,9 +83,10 @@ export function withCheckedOptions(
       if (factoryClass !== undefined && typeof factory?.create !== 'function')
         throw new VerdictConfigurationError(
           `VerdictModule.forRootAsync's ${builtWith} ${factoryClass.name} has no create() method: Nest builds the options with create() of that class (implement VerdictOptionsFactory).`,
+          { option: builtWith },
         );
       const options: unknown = await build(...dependencies);
-      assertModuleOptions(options, source);
+      assertModuleOptions(options, source, builtWith === 'inject' ? 'useFactory' : builtWith);
       return options;
     };
     BUILT_WITH.set(useFactory, builtWith);
@@ -88,9 +95,13 @@ export function withCheckedOptions(
   return { ...core, providers };
 }
 
-/** A name for an injection token or the provider a wrapper holds. */
+/**
+ * A name for an injection token or the provider a wrapper holds. An optional `inject` entry
+ * (`{ token, optional: true }`) is named by its token.
+ */
 function tokenName(token: unknown): string {
   if (typeof token === 'function') return token.name || 'an anonymous class';
+  if (typeof token === 'object' && token !== null && 'token' in token) return tokenName(token.token);
   return String(token);
 }
 

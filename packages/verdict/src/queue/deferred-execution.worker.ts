@@ -74,6 +74,8 @@ export class DeferredExecutionWorker implements OnApplicationBootstrap, BeforeAp
    * that is where `TypeOrmModule` destroys its DataSource and `@nestjs/bullmq` closes its connections, in an order
    * that follows `imports`. A job in flight writes its evidence, completes its claim and settles its item before
    * the stores go (ADR 0207). Nest calls it once per `close()`; a second `close()` closes an already closed queue.
+   * Nest runs every `onModuleDestroy` before it: a store the application closes there is closed under the jobs. An
+   * executor that never returns holds `app.close()` until it does.
    */
   async beforeApplicationShutdown(): Promise<void> {
     await this.options.review?.queue.close();

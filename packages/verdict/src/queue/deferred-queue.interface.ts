@@ -25,8 +25,9 @@ export interface DeferredQueue {
    */
   work(handler: DeferredJobHandler): Promise<void>;
   /**
-   * Stops delivering; resolves once the jobs in flight have finished. Verdict calls it when the application starts
-   * shutting down (`beforeApplicationShutdown`), before any module closes the stores those jobs write to; a second
+   * Stops delivering; resolves once the jobs in flight have finished. Verdict calls it in `beforeApplicationShutdown`:
+   * after every `onModuleDestroy` (a store closed there is closed under the jobs), before the HTTP server closes and
+   * before any `onApplicationShutdown` (where `TypeOrmModule` and `@nestjs/bullmq` close theirs). A second
    * `app.close()` calls it again, so a closed queue answers at once.
    */
   close(): Promise<void>;

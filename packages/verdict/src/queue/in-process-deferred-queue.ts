@@ -1,3 +1,4 @@
+import { DeferredQueueClosedError } from '../errors/deferred-queue-closed.error.js';
 import type { DeferredJob, DeferredJobHandler } from './deferred-job.js';
 import type { DeferredQueue } from './deferred-queue.interface.js';
 
@@ -11,6 +12,9 @@ export interface InProcessDeferredQueueOptions {
  * A queue in process memory: jobs run on the event loop after `enqueue` returns, one at a time, retried
  * up to `attempts` times when the handler rejects. For tests and the lab; jobs die with the process.
  * `idle()` resolves when every job enqueued so far has been handled: await it instead of sleeping.
+ * Once closed (at application shutdown) it refuses new jobs with a `DeferredQueueClosedError` rather than hold
+ * them where nothing runs them, and a job waiting, not started, when it closed is never run (the item stays
+ * `approved`); `work()` opens it again.
  *
  * @example
  * const queue = new InProcessDeferredQueue();
@@ -22,6 +26,7 @@ export class InProcessDeferredQueue implements DeferredQueue {
   private readonly waiting: Array<{ job: DeferredJob; attempt: number }> = [];
   private handler: DeferredJobHandler | null = null;
   private draining: Promise<void> = Promise.resolve();
+  private closed = false;
   private readonly attempts: number;
   /** Jobs whose last attempt failed, with the error. */
   readonly failed: Array<{ job: DeferredJob; error: unknown }> = [];
@@ -30,17 +35,21 @@ export class InProcessDeferredQueue implements DeferredQueue {
     this.attempts = options.attempts ?? 3;
   }
 
+  /** @throws DeferredQueueClosedError once the queue is closed (and not worked again): nothing would run the job. */
   async enqueue(job: DeferredJob): Promise<void> {
+    if (this.closed) throw new DeferredQueueClosedError(job.itemId);
     this.waiting.push({ job: { itemId: job.itemId }, attempt: 1 });
     this.drain();
   }
 
   async work(handler: DeferredJobHandler): Promise<void> {
     this.handler = handler;
+    this.closed = false;
     this.drain();
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.handler = null;
     await this.draining;
   }
