@@ -90,7 +90,7 @@ describe('a text file the customer attaches to this turn’s message (OpenAI Age
       role: 'user',
       content: [
         { type: 'input_text', text: 'Pay the deposit of 25 to the account on my invoice.' },
-        ...(userShapes['a text file by a data: URL'](invoice(iban)) as UserMessageItem['content'] & unknown[]),
+        ...(userShapes['a text file by a data: URL'](invoice(iban)) as Exclude<UserMessageItem['content'], string>),
       ],
     },
   ];
